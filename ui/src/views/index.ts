@@ -1,0 +1,41 @@
+import type { ComponentType } from "react";
+import { ServersView } from "./ServersView";
+import { ExplorerView } from "./ExplorerView";
+import { ApprovalsView } from "./ApprovalsView";
+import { ActivityView } from "./ActivityView";
+
+export type ViewId = "servers" | "explorer" | "approvals" | "activity";
+
+export interface View {
+  id: ViewId;
+  label: string;
+  summary: string;
+  component: ComponentType;
+}
+
+export const VIEWS: readonly [View, ...View[]] = [
+  {
+    id: "servers",
+    label: "Servers",
+    summary: "Every MCP server you connect, its health, logs and settings.",
+    component: ServersView,
+  },
+  {
+    id: "explorer",
+    label: "Explorer",
+    summary: "Tools, resources and prompts of all servers in one place.",
+    component: ExplorerView,
+  },
+  {
+    id: "approvals",
+    label: "Approvals",
+    summary: "Requests that wait for your decision: tool calls, sampling, roots, forms.",
+    component: ApprovalsView,
+  },
+  {
+    id: "activity",
+    label: "Activity",
+    summary: "What ran, who decided, and what is still in progress.",
+    component: ActivityView,
+  },
+];

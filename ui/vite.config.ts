@@ -1,0 +1,21 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+export default defineConfig({
+  plugins: [react()],
+  // Tauri serves the built files from its own protocol: relative paths, no dev server.
+  base: "./",
+  clearScreen: false,
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "safari16",
+    sourcemap: false,
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    restoreMocks: true,
+  },
+});
