@@ -14,7 +14,10 @@ fn config_path_follows_the_override() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "/srv/sb/config.json\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "/srv/sb/config.json\n"
+    );
 }
 
 #[test]
