@@ -1,8 +1,24 @@
-//! `switchboard-cli`: the scripting face of Switchboard.
+//! `switchboard-cli`: the scripting face of Switchboard. It connects to one MCP server,
+//! does one thing, prints the result as JSON on stdout, and reports the server's progress
+//! and log notifications on stderr.
 
+mod answers;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde_json::{Map, Value};
+use switchboard_mcp::client::{Client, ClientConfig};
+use switchboard_mcp::connection::Progress;
+use switchboard_mcp::transport::stdio::{self, StdioServer};
+use switchboard_mcp::transport::{LogLine, LogSink};
+use switchboard_mcp::types::{CompleteRequestParams, LoggingLevel};
+
+use answers::Answers;
 
 #[derive(Parser)]
 #[command(
@@ -21,24 +37,257 @@ enum Command {
     ConfigPath,
     /// Print the protocol revisions this build speaks, newest first, as JSON.
     Revisions,
+    /// Print what the server said about itself: info, revision, capabilities, instructions.
+    Info(Server),
+    /// List the server's tools, resources, resource templates or prompts (every page).
+    List {
+        what: Listing,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Call a tool with JSON arguments.
+    Call {
+        tool: String,
+        /// The arguments, a JSON object.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Read a resource.
+    Read {
+        uri: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Get a prompt with JSON arguments.
+    Prompt {
+        name: String,
+        /// The arguments, a JSON object of strings.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Complete a prompt argument or a resource template variable.
+    Complete {
+        /// `prompt:NAME` or `template:URI-TEMPLATE`.
+        reference: String,
+        /// The argument (or template variable) to complete.
+        argument: String,
+        /// What was typed so far.
+        #[arg(default_value = "")]
+        value: String,
+        /// Values of other arguments already chosen, a JSON object of strings.
+        #[arg(long)]
+        context: Option<String>,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Ping the server.
+    Ping(Server),
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Listing {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+/// Which server, and how to answer what it asks.
+#[derive(Args)]
+struct Server {
+    /// A folder the server may see as a root (repeatable). Without any, it sees none.
+    #[arg(long = "root", value_name = "DIR")]
+    roots: Vec<PathBuf>,
+    /// Accept form elicitations with the JSON object in this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "decline")]
+    elicit_answer: Option<PathBuf>,
+    /// Decline every elicitation (the default).
+    #[arg(long)]
+    decline: bool,
+    /// Agree to open the link of URL elicitations (the link is printed on stderr).
+    #[arg(long)]
+    accept_url: bool,
+    /// Answer sampling requests with this text. Without it, sampling is declined.
+    #[arg(long, value_name = "TEXT")]
+    sampling_reply: Option<String>,
+    /// Ask the server for log messages at this level and above.
+    #[arg(long, value_name = "LEVEL")]
+    log_level: Option<String>,
+    /// Seconds to wait for each answer; progress restarts the wait.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    /// The server's command line, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<OsString>,
+}
+
+type Failure = String;
+
 fn main() -> ExitCode {
-    match Cli::parse().command {
-        Command::ConfigPath => match switchboard_host::config::config_path() {
-            Ok(path) => {
-                println!("{}", path.display());
-                ExitCode::SUCCESS
-            }
-            Err(err) => {
-                eprintln!("switchboard-cli: {err}");
-                ExitCode::FAILURE
-            }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::ConfigPath => switchboard_host::config::config_path()
+            .map(|p| Value::String(p.display().to_string()))
+            .map_err(|e| e.to_string()),
+        Command::Revisions => Ok(serde_json::json!(
+            switchboard_mcp::ProtocolVersion::NEWEST_FIRST.map(|v| v.as_str())
+        )),
+        command => match tokio::runtime::Runtime::new() {
+            Ok(runtime) => runtime.block_on(with_server(command)),
+            Err(e) => Err(format!("could not start the async runtime: {e}")),
         },
-        Command::Revisions => {
-            let revisions = switchboard_mcp::ProtocolVersion::NEWEST_FIRST.map(|v| v.as_str());
-            println!("{}", serde_json::json!(revisions));
+    };
+    match result {
+        Ok(Value::String(text)) => {
+            println!("{text}");
             ExitCode::SUCCESS
         }
+        Ok(value) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("switchboard-cli: {message}");
+            ExitCode::FAILURE
+        }
     }
+}
+
+async fn with_server(command: Command) -> Result<Value, Failure> {
+    let server = match &command {
+        Command::Info(s) | Command::Ping(s) => s,
+        Command::List { server, .. }
+        | Command::Call { server, .. }
+        | Command::Read { server, .. }
+        | Command::Prompt { server, .. }
+        | Command::Complete { server, .. } => server,
+        Command::ConfigPath | Command::Revisions => unreachable!("handled without a server"),
+    };
+    let client = connect(server).await?;
+    let outcome = run(&client, &command, server).await;
+    client.close().await;
+    outcome
+}
+
+async fn connect(server: &Server) -> Result<Client, Failure> {
+    let (program, args) = server
+        .command
+        .split_first()
+        .ok_or("no server command given after `--`")?;
+    let spec = StdioServer::new(program).args(args.iter().cloned());
+    let log: LogSink = Arc::new(|line| match line {
+        LogLine::Stderr(text) => eprintln!("[server stderr] {text}"),
+        LogLine::Protocol(text) => eprintln!("[protocol] {text}"),
+    });
+    let transport = stdio::spawn(&spec, log).map_err(|e| e.to_string())?;
+    let answers = Answers::from_flags(server)?;
+    let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
+    config.capabilities = answers.capabilities();
+    config.request_timeout = Duration::from_secs(server.timeout);
+    let client = Client::connect(transport, Arc::new(answers), config)
+        .await
+        .map_err(|e| e.to_string())?;
+    if let Some(level) = &server.log_level {
+        let level: LoggingLevel = serde_json::from_value(Value::String(level.clone()))
+            .map_err(|_| format!("unknown log level {level:?}"))?;
+        client
+            .set_logging_level(level)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(client)
+}
+
+fn json_object(what: &str, text: &str) -> Result<Map<String, Value>, Failure> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(format!("{what} must be a JSON object")),
+        Err(e) => Err(format!("{what} is not valid JSON: {e}")),
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: T) -> Result<Value, Failure> {
+    serde_json::to_value(value).map_err(|e| e.to_string())
+}
+
+async fn run(client: &Client, command: &Command, server: &Server) -> Result<Value, Failure> {
+    let fail = |e: switchboard_mcp::client::ClientError| e.to_string();
+    match command {
+        Command::Info(_) => Ok(serde_json::json!({
+            "protocolVersion": client.protocol_version().as_str(),
+            "serverInfo": client.server().server_info,
+            "capabilities": client.capabilities(),
+            "instructions": client.server().instructions,
+        })),
+        Command::Ping(_) => client
+            .ping()
+            .await
+            .map(|()| Value::String("pong".into()))
+            .map_err(fail),
+        Command::List { what, .. } => match what {
+            Listing::Tools => to_json(client.list_tools().await.map_err(fail)?),
+            Listing::Resources => to_json(client.list_resources().await.map_err(fail)?),
+            Listing::Templates => to_json(client.list_resource_templates().await.map_err(fail)?),
+            Listing::Prompts => to_json(client.list_prompts().await.map_err(fail)?),
+        },
+        Command::Call { tool, args, .. } => {
+            let args = json_object("--args", args)?;
+            let (progress, printer) = progress_printer();
+            let mut options = client.request_options();
+            options.progress = Some(progress);
+            options.reset_timeout_on_progress = true;
+            let result = client.call_tool(tool, Some(args), options).await;
+            printer.abort();
+            to_json(result.map_err(fail)?)
+        }
+        Command::Read { uri, .. } => {
+            let mut options = client.request_options();
+            options.timeout = Duration::from_secs(server.timeout);
+            to_json(client.read_resource(uri, options).await.map_err(fail)?)
+        }
+        Command::Prompt { name, args, .. } => {
+            let args = json_object("--args", args)?;
+            to_json(client.get_prompt(name, args).await.map_err(fail)?)
+        }
+        Command::Complete {
+            reference,
+            argument,
+            value,
+            context,
+            ..
+        } => {
+            let context = context
+                .as_deref()
+                .map(|c| json_object("--context", c))
+                .transpose()?;
+            let params =
+                CompleteRequestParams::parse_reference(reference, argument, value, context)
+                    .map_err(|e| e.to_string())?;
+            to_json(client.complete(&params).await.map_err(fail)?)
+        }
+        Command::ConfigPath | Command::Revisions => unreachable!("handled without a server"),
+    }
+}
+
+/// Prints progress notifications on stderr as they arrive.
+fn progress_printer() -> (
+    tokio::sync::mpsc::Sender<Progress>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Progress>(16);
+    let task = tokio::spawn(async move {
+        while let Some(p) = rx.recv().await {
+            let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+            let message = p.message.map(|m| format!(" {m}")).unwrap_or_default();
+            eprintln!("[progress] {}{total}{message}", p.progress);
+        }
+    });
+    (tx, task)
 }

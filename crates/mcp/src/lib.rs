@@ -1,5 +1,16 @@
 //! Switchboard's Model Context Protocol engine. It knows nothing of the host or the GUI.
+//!
+//! - [`jsonrpc`]: the message envelope; [`types`]: the params and results of every method;
+//! - [`transport`]: how messages travel (stdio, in memory);
+//! - [`connection`]: one actor per connection, with timeouts, progress and cancellation;
+//! - [`client`]: the handshake, the typed requests, and the handler of server requests.
 
+pub mod client;
+pub mod connection;
+pub mod file_uri;
+pub mod jsonrpc;
+pub mod transport;
+pub mod types;
 mod version;
 
 pub use version::{ProtocolVersion, UnsupportedVersion};

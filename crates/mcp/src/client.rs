@@ -1,0 +1,466 @@
+//! The typed client: the `initialize` handshake, every client-to-server request, and the
+//! dispatch of the server's requests to a [`ClientHandler`].
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
+use crate::jsonrpc::{ErrorObject, code};
+use crate::transport::{BoxFuture, CloseReason, TransportParts};
+use crate::types::*;
+use crate::version::ProtocolVersion;
+
+/// Answers what a server asks of the client. Every method has a safe default that
+/// exposes nothing and agrees to nothing: a host overrides them to ask a person.
+pub trait ClientHandler: Send + Sync + 'static {
+    /// `roots/list`: the folders this server may see. By default, none.
+    fn list_roots(&self) -> impl Future<Output = Result<ListRootsResult, ErrorObject>> + Send {
+        async { Ok(ListRootsResult::default()) }
+    }
+
+    /// `sampling/createMessage`: by default declined.
+    fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> impl Future<Output = Result<CreateMessageResult, ErrorObject>> + Send {
+        let _ = params;
+        async {
+            Err(ErrorObject::new(
+                code::USER_REJECTED,
+                "sampling was declined",
+            ))
+        }
+    }
+
+    /// `elicitation/create`, form or URL mode: by default declined.
+    fn elicit(
+        &self,
+        params: ElicitRequestParams,
+    ) -> impl Future<Output = Result<ElicitResult, ErrorObject>> + Send {
+        let _ = params;
+        async { Ok(ElicitResult::declined()) }
+    }
+
+    /// Every notification from the server other than progress and cancellation.
+    fn notification(&self, notification: ServerNotification) {
+        let _ = notification;
+    }
+}
+
+/// A handler that declines everything and ignores notifications.
+pub struct DecliningHandler;
+
+impl ClientHandler for DecliningHandler {}
+
+/// A notification from the server, typed where the protocol defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerNotification {
+    ToolListChanged,
+    ResourceListChanged,
+    PromptListChanged,
+    ResourceUpdated(ResourceUpdatedNotificationParams),
+    Log(LoggingMessageNotificationParams),
+    ElicitationComplete(ElicitationCompleteNotificationParams),
+    /// A method this client does not know, or known params that did not parse.
+    Other {
+        method: String,
+        params: Option<Value>,
+    },
+}
+
+impl ServerNotification {
+    fn parse(method: String, params: Option<Value>) -> Self {
+        fn typed<T: DeserializeOwned>(params: &Option<Value>) -> Option<T> {
+            serde_json::from_value(params.clone().unwrap_or(Value::Null)).ok()
+        }
+        let parsed = match method.as_str() {
+            method::TOOLS_LIST_CHANGED => Some(Self::ToolListChanged),
+            method::RESOURCES_LIST_CHANGED => Some(Self::ResourceListChanged),
+            method::PROMPTS_LIST_CHANGED => Some(Self::PromptListChanged),
+            method::RESOURCES_UPDATED => typed(&params).map(Self::ResourceUpdated),
+            method::LOGGING_MESSAGE => typed(&params).map(Self::Log),
+            method::ELICITATION_COMPLETE => typed(&params).map(Self::ElicitationComplete),
+            _ => None,
+        };
+        parsed.unwrap_or(Self::Other { method, params })
+    }
+}
+
+/// Who the client is and what it offers.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    pub client_info: Implementation,
+    /// Declared in `initialize`; a server request outside them is answered with -32601.
+    pub capabilities: ClientCapabilities,
+    /// The default timeout of every request.
+    pub request_timeout: Duration,
+}
+
+impl ClientConfig {
+    pub fn new(name: &str, version: &str) -> Self {
+        Self {
+            client_info: Implementation::new(name, version),
+            capabilities: ClientCapabilities::default(),
+            request_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClientError {
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    #[error(
+        "the server answered with protocol revision {answered:?}, which this client does not speak (offered {offered})"
+    )]
+    UnsupportedVersion {
+        offered: ProtocolVersion,
+        answered: String,
+    },
+    #[error("the server does not offer {0}")]
+    NotOffered(&'static str),
+    #[error("the server's answer to {method} is not valid: {detail}")]
+    InvalidResult {
+        method: &'static str,
+        detail: String,
+    },
+    #[error("{method} returned the same page cursor twice; stopped after {pages} pages")]
+    CursorLoop { method: &'static str, pages: usize },
+}
+
+/// An initialized session with one server.
+#[derive(Clone)]
+pub struct Client {
+    connection: Connection,
+    server: Arc<InitializeResult>,
+    version: ProtocolVersion,
+    request_timeout: Duration,
+}
+
+impl Client {
+    /// Starts the connection on the transport and performs the `initialize` handshake.
+    pub async fn connect<H: ClientHandler>(
+        transport: TransportParts,
+        handler: Arc<H>,
+        config: ClientConfig,
+    ) -> Result<Self, ClientError> {
+        let dispatch = Dispatch {
+            handler,
+            capabilities: config.capabilities.clone(),
+        };
+        let connection = Connection::start(transport, Arc::new(dispatch));
+        let offered = ProtocolVersion::LATEST_STATEFUL;
+        let params = InitializeRequestParams {
+            protocol_version: offered.as_str().to_owned(),
+            capabilities: config.capabilities,
+            client_info: config.client_info,
+            meta: None,
+            extra: Map::new(),
+        };
+        let options = RequestOptions {
+            timeout: config.request_timeout,
+            ..RequestOptions::default()
+        };
+        let server: InitializeResult =
+            match request(&connection, method::INITIALIZE, &params, options).await {
+                Ok(result) => result,
+                Err(err) => {
+                    connection.close().await;
+                    return Err(err);
+                }
+            };
+        let version = match server.protocol_version.parse::<ProtocolVersion>() {
+            Ok(v) if v.is_stateful() => v,
+            _ => {
+                connection.close().await;
+                return Err(ClientError::UnsupportedVersion {
+                    offered,
+                    answered: server.protocol_version,
+                });
+            }
+        };
+        connection.notify(method::INITIALIZED, None).await?;
+        Ok(Self {
+            connection,
+            server: Arc::new(server),
+            version,
+            request_timeout: config.request_timeout,
+        })
+    }
+
+    /// What the server said about itself in the handshake.
+    pub fn server(&self) -> &InitializeResult {
+        &self.server
+    }
+
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    pub fn capabilities(&self) -> &ServerCapabilities {
+        &self.server.capabilities
+    }
+
+    /// Options with this client's default timeout, to adjust per call.
+    pub fn request_options(&self) -> RequestOptions {
+        RequestOptions {
+            timeout: self.request_timeout,
+            ..RequestOptions::default()
+        }
+    }
+
+    /// The underlying connection, for requests this API does not wrap.
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    pub async fn close(&self) -> Arc<CloseReason> {
+        self.connection.close().await
+    }
+
+    async fn call<P: Serialize + Sync, R: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        params: &P,
+    ) -> Result<R, ClientError> {
+        request(&self.connection, method, params, self.request_options()).await
+    }
+
+    fn require(&self, offered: bool, what: &'static str) -> Result<(), ClientError> {
+        offered.then_some(()).ok_or(ClientError::NotOffered(what))
+    }
+
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        let _: Value = self.call(method::PING, &Map::new()).await?;
+        Ok(())
+    }
+
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        self.require(self.capabilities().tools.is_some(), "tools")?;
+        self.list_all(method::TOOLS_LIST, |r: ListToolsResult| {
+            (r.tools, r.next_cursor)
+        })
+        .await
+    }
+
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ClientError> {
+        self.require(self.capabilities().tools.is_some(), "tools")?;
+        let params = CallToolRequestParams::new(name, arguments);
+        request(&self.connection, method::TOOLS_CALL, &params, options).await
+    }
+
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        self.require(self.capabilities().resources.is_some(), "resources")?;
+        self.list_all(method::RESOURCES_LIST, |r: ListResourcesResult| {
+            (r.resources, r.next_cursor)
+        })
+        .await
+    }
+
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        self.require(self.capabilities().resources.is_some(), "resources")?;
+        self.list_all(
+            method::RESOURCES_TEMPLATES_LIST,
+            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
+        )
+        .await
+    }
+
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        options: RequestOptions,
+    ) -> Result<ReadResourceResult, ClientError> {
+        self.require(self.capabilities().resources.is_some(), "resources")?;
+        let params = serde_json::json!({ "uri": uri });
+        request(&self.connection, method::RESOURCES_READ, &params, options).await
+    }
+
+    pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
+        let offered = self
+            .capabilities()
+            .resources
+            .as_ref()
+            .is_some_and(|r| r.subscribe == Some(true));
+        self.require(offered, "resource subscriptions")?;
+        let _: Value = self
+            .call(
+                method::RESOURCES_SUBSCRIBE,
+                &serde_json::json!({ "uri": uri }),
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
+        let _: Value = self
+            .call(
+                method::RESOURCES_UNSUBSCRIBE,
+                &serde_json::json!({ "uri": uri }),
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        self.require(self.capabilities().prompts.is_some(), "prompts")?;
+        self.list_all(method::PROMPTS_LIST, |r: ListPromptsResult| {
+            (r.prompts, r.next_cursor)
+        })
+        .await
+    }
+
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<GetPromptResult, ClientError> {
+        self.require(self.capabilities().prompts.is_some(), "prompts")?;
+        let params = serde_json::json!({ "name": name, "arguments": arguments });
+        self.call(method::PROMPTS_GET, &params).await
+    }
+
+    /// `completion/complete` for a prompt argument or a resource template variable.
+    pub async fn complete(
+        &self,
+        params: &CompleteRequestParams,
+    ) -> Result<CompleteResult, ClientError> {
+        self.require(self.capabilities().completions.is_some(), "completions")?;
+        self.call(method::COMPLETION_COMPLETE, params).await
+    }
+
+    pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        self.require(self.capabilities().logging.is_some(), "logging")?;
+        let _: Value = self
+            .call(
+                method::LOGGING_SET_LEVEL,
+                &serde_json::json!({ "level": level }),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Tells the server that the roots it may see have changed.
+    pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
+        Ok(self
+            .connection
+            .notify(method::ROOTS_LIST_CHANGED, None)
+            .await?)
+    }
+
+    /// Walks every page of a list, treating cursors as opaque.
+    async fn list_all<R: DeserializeOwned, T>(
+        &self,
+        method: &'static str,
+        split: impl Fn(R) -> (Vec<T>, Option<Cursor>),
+    ) -> Result<Vec<T>, ClientError> {
+        let mut items = Vec::new();
+        let mut seen = HashSet::new();
+        let mut cursor: Option<Cursor> = None;
+        loop {
+            let params = match &cursor {
+                Some(c) => serde_json::json!({ "cursor": c }),
+                None => serde_json::json!({}),
+            };
+            let (page, next) = split(self.call(method, &params).await?);
+            items.extend(page);
+            match next {
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(ClientError::CursorLoop {
+                        method,
+                        pages: seen.len() + 1,
+                    });
+                }
+                Some(next) => cursor = Some(next),
+                None => return Ok(items),
+            }
+        }
+    }
+}
+
+async fn request<P: Serialize + Sync, R: DeserializeOwned>(
+    connection: &Connection,
+    method: &'static str,
+    params: &P,
+    options: RequestOptions,
+) -> Result<R, ClientError> {
+    let params = serde_json::to_value(params).map_err(|e| ClientError::InvalidResult {
+        method,
+        detail: format!("the request could not be encoded: {e}"),
+    })?;
+    let result = connection.request(method, Some(params), options).await?;
+    serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+        method,
+        detail: e.to_string(),
+    })
+}
+
+/// Routes the server's requests to the typed handler, refusing what the client did not
+/// declare.
+struct Dispatch<H> {
+    handler: Arc<H>,
+    capabilities: ClientCapabilities,
+}
+
+fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
+    serde_json::from_value(params.unwrap_or(Value::Null)).map_err(ErrorObject::invalid_params)
+}
+
+fn encode<T: Serialize>(result: Result<T, ErrorObject>) -> Result<Value, ErrorObject> {
+    result.and_then(|r| {
+        serde_json::to_value(r).map_err(|e| {
+            ErrorObject::new(code::INTERNAL_ERROR, format!("encoding the result: {e}"))
+        })
+    })
+}
+
+impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
+    fn request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        let handler = self.handler.clone();
+        let caps = &self.capabilities;
+        match method.as_str() {
+            method::ROOTS_LIST if caps.roots.is_some() => {
+                Box::pin(async move { encode(handler.list_roots().await) })
+            }
+            method::SAMPLING_CREATE_MESSAGE if caps.sampling.is_some() => Box::pin(async move {
+                let params = parse::<CreateMessageRequestParams>(params)?;
+                encode(handler.create_message(params).await)
+            }),
+            method::ELICITATION_CREATE if caps.elicitation.is_some() => {
+                let caps = caps.clone();
+                Box::pin(async move {
+                    let params = parse::<ElicitRequestParams>(params)?;
+                    if !caps.allows_elicitation(&params) {
+                        return Err(ErrorObject::invalid_params(
+                            "this client did not declare that elicitation mode",
+                        ));
+                    }
+                    encode(handler.elicit(params).await)
+                })
+            }
+            _ => Box::pin(std::future::ready(Err(ErrorObject::method_not_found(
+                &method,
+            )))),
+        }
+    }
+
+    fn notification(&self, method: String, params: Option<Value>) {
+        self.handler
+            .notification(ServerNotification::parse(method, params));
+    }
+}

@@ -1,0 +1,494 @@
+//! One actor per connection. The actor owns the transport's channels, the table of
+//! requests in flight and the handlers of the peer's requests; callers hold a cheap
+//! [`Connection`] handle. Timeouts, progress and cancellation of an outgoing request live
+//! in the caller's future, so the actor never keeps timers and never holds a lock.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::jsonrpc::{ErrorObject, Message, Notification, Request, RequestId, Response};
+use crate::transport::{BoxFuture, CloseReason, TransportParts};
+
+/// Answers the peer's requests and receives its notifications, at the JSON level.
+/// The typed client layer implements it; tests may implement it directly.
+pub trait IncomingHandler: Send + Sync + 'static {
+    /// Answers one request. The future is dropped if the peer cancels the request.
+    fn request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>>;
+    /// Receives one notification (progress and cancellation are handled by the connection).
+    fn notification(&self, method: String, params: Option<Value>);
+}
+
+/// How one outgoing request behaves.
+#[derive(Debug, Clone)]
+pub struct RequestOptions {
+    /// How long to wait for the answer.
+    pub timeout: Duration,
+    /// Each progress notification restarts the timeout, up to `max_total`.
+    pub reset_timeout_on_progress: bool,
+    /// An absolute bound, whatever progress arrives.
+    pub max_total: Option<Duration>,
+    /// Receives the peer's progress notifications for this request.
+    pub progress: Option<mpsc::Sender<Progress>>,
+    /// Cancels the request (and tells the peer) when triggered.
+    pub cancel: Option<CancellationToken>,
+}
+
+impl Default for RequestOptions {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(60),
+            reset_timeout_on_progress: false,
+            max_total: None,
+            progress: None,
+            cancel: None,
+        }
+    }
+}
+
+/// One `notifications/progress` for a request of ours.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// Why a request got no result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    #[error("the server answered {method} with an error: {error}")]
+    Server { method: String, error: ErrorObject },
+    #[error("no answer to {method} within {after:?}")]
+    Timeout { method: String, after: Duration },
+    #[error("{method} was cancelled")]
+    Cancelled { method: String },
+    #[error("the connection is closed: {0}")]
+    Closed(Arc<CloseReason>),
+}
+
+enum Command {
+    Request {
+        id: i64,
+        method: String,
+        params: Option<Value>,
+        respond: oneshot::Sender<Result<Value, ErrorObject>>,
+        progress: Option<mpsc::Sender<Progress>>,
+    },
+    Notify {
+        method: String,
+        params: Option<Value>,
+    },
+}
+
+/// A cheap handle to a connection's actor.
+#[derive(Clone)]
+pub struct Connection {
+    commands: mpsc::Sender<Command>,
+    /// Unbounded, yet bounded in practice: at most one message per request in flight.
+    cancels: mpsc::UnboundedSender<(i64, String)>,
+    next_id: Arc<AtomicI64>,
+    closed: tokio::sync::watch::Receiver<Option<Arc<CloseReason>>>,
+    /// True once the transport is shut down (for stdio: the process is gone).
+    finished: tokio::sync::watch::Receiver<bool>,
+    shutdown: Arc<tokio::sync::Notify>,
+}
+
+const COMMAND_CAPACITY: usize = 64;
+/// Progress notifications waiting for a slow caller; older ones are dropped beyond this.
+const PROGRESS_CAPACITY: usize = 16;
+
+impl Connection {
+    /// Starts the actor on the transport. It runs until the peer goes away or
+    /// [`Connection::close`] is called.
+    pub fn start(transport: TransportParts, handler: Arc<dyn IncomingHandler>) -> Self {
+        let (commands, command_rx) = mpsc::channel(COMMAND_CAPACITY);
+        let (cancels, cancel_rx) = mpsc::unbounded_channel();
+        let (closed_tx, closed) = tokio::sync::watch::channel(None);
+        let (finished_tx, finished) = tokio::sync::watch::channel(false);
+        let shutdown = Arc::new(tokio::sync::Notify::new());
+        let shutdown_handle = shutdown.clone();
+        let actor = Actor {
+            transport,
+            handler,
+            pending: HashMap::new(),
+            incoming: HashMap::new(),
+            handlers: JoinSet::new(),
+        };
+        tokio::spawn(async move {
+            actor.run(command_rx, cancel_rx, closed_tx, shutdown).await;
+            let _ = finished_tx.send(true);
+        });
+        Self {
+            commands,
+            cancels,
+            next_id: Arc::new(AtomicI64::new(0)),
+            closed,
+            finished,
+            shutdown: shutdown_handle,
+        }
+    }
+
+    /// Sends a request and waits for its result, honouring the options' timeout,
+    /// progress and cancellation. A request that ends without a result tells the peer
+    /// with `notifications/cancelled`.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (respond, response) = oneshot::channel();
+        let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_CAPACITY);
+        let wants_progress = options.progress.is_some() || options.reset_timeout_on_progress;
+        let params = if wants_progress {
+            Some(with_progress_token(params, id))
+        } else {
+            params
+        };
+        let command = Command::Request {
+            id,
+            method: method.to_owned(),
+            params,
+            respond,
+            progress: wants_progress.then_some(progress_tx),
+        };
+        if self.commands.send(command).await.is_err() {
+            return Err(RequestError::Closed(self.close_reason()));
+        }
+        // From here on, leaving without a result tells the peer we stopped waiting.
+        let mut guard = CancelOnDrop {
+            id,
+            cancels: &self.cancels,
+            reason: "the client stopped waiting",
+        };
+        let started = Instant::now();
+        let hard_deadline = options.max_total.map(|max| started + max);
+        let mut deadline = started + options.timeout;
+        let cancel = options.cancel.unwrap_or_default();
+        let mut response = response;
+        loop {
+            let effective = hard_deadline.map_or(deadline, |hard| deadline.min(hard));
+            tokio::select! {
+                answer = &mut response => {
+                    guard.disarm();
+                    return match answer {
+                        Ok(Ok(result)) => Ok(result),
+                        Ok(Err(error)) => Err(RequestError::Server { method: method.to_owned(), error }),
+                        Err(_) => Err(RequestError::Closed(self.close_reason())),
+                    };
+                }
+                Some(progress) = progress_rx.recv() => {
+                    if options.reset_timeout_on_progress {
+                        deadline = Instant::now() + options.timeout;
+                    }
+                    if let Some(sink) = &options.progress {
+                        let _ = sink.try_send(progress);
+                    }
+                }
+                () = tokio::time::sleep_until(effective) => {
+                    guard.reason = "timed out";
+                    return Err(RequestError::Timeout { method: method.to_owned(), after: started.elapsed() });
+                }
+                () = cancel.cancelled() => {
+                    guard.reason = "cancelled by the user";
+                    return Err(RequestError::Cancelled { method: method.to_owned() });
+                }
+            }
+        }
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
+        let command = Command::Notify {
+            method: method.to_owned(),
+            params,
+        };
+        self.commands
+            .send(command)
+            .await
+            .map_err(|_| RequestError::Closed(self.close_reason()))
+    }
+
+    /// Whether the connection has ended, and why.
+    pub fn closed(&self) -> Option<Arc<CloseReason>> {
+        self.closed.borrow().clone()
+    }
+
+    /// Waits until the connection ends and returns why.
+    pub async fn wait_closed(&self) -> Arc<CloseReason> {
+        let mut closed = self.closed.clone();
+        match closed.wait_for(Option::is_some).await {
+            Ok(reason) => reason.clone().unwrap_or_default(),
+            Err(_) => Arc::default(),
+        }
+    }
+
+    /// Ends the connection gracefully (for stdio: close stdin, wait, SIGTERM, SIGKILL)
+    /// and waits until it is over.
+    pub async fn close(&self) -> Arc<CloseReason> {
+        self.shutdown.notify_one();
+        let mut finished = self.finished.clone();
+        let _ = finished.wait_for(|done| *done).await;
+        self.wait_closed().await
+    }
+
+    fn close_reason(&self) -> Arc<CloseReason> {
+        self.closed().unwrap_or_else(|| {
+            Arc::new(CloseReason {
+                detail: "the connection is shutting down".into(),
+                ..CloseReason::default()
+            })
+        })
+    }
+}
+
+/// Adds `_meta.progressToken` to a request's params.
+fn with_progress_token(params: Option<Value>, token: i64) -> Value {
+    let mut params = match params {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(meta) = meta {
+        meta.insert("progressToken".into(), token.into());
+    }
+    Value::Object(params)
+}
+
+struct CancelOnDrop<'a> {
+    id: i64,
+    cancels: &'a mpsc::UnboundedSender<(i64, String)>,
+    reason: &'static str,
+}
+
+impl CancelOnDrop<'_> {
+    fn disarm(&mut self) {
+        self.id = -1;
+    }
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.id >= 0 {
+            let _ = self.cancels.send((self.id, self.reason.to_owned()));
+        }
+    }
+}
+
+struct Pending {
+    method: String,
+    respond: oneshot::Sender<Result<Value, ErrorObject>>,
+    progress: Option<mpsc::Sender<Progress>>,
+}
+
+struct Actor {
+    transport: TransportParts,
+    handler: Arc<dyn IncomingHandler>,
+    /// Our requests waiting for the peer's answer.
+    pending: HashMap<i64, Pending>,
+    /// The peer's requests being answered, to stop them when the peer cancels.
+    incoming: HashMap<RequestId, CancellationToken>,
+    handlers: JoinSet<Option<Response>>,
+}
+
+impl Actor {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut cancels: mpsc::UnboundedReceiver<(i64, String)>,
+        closed: tokio::sync::watch::Sender<Option<Arc<CloseReason>>>,
+        shutdown: Arc<tokio::sync::Notify>,
+    ) {
+        let reason = loop {
+            tokio::select! {
+                // Cancellations first: a caller's last act may be to cancel and let go.
+                biased;
+                Some((id, reason)) = cancels.recv() => self.cancel_ours(id, reason).await,
+                command = commands.recv() => match command {
+                    Some(command) => self.command(command).await,
+                    // Every handle is gone: nobody can use this connection any more.
+                    None => break CloseReason {
+                        detail: "the client let go of the connection".into(),
+                        ..CloseReason::default()
+                    },
+                },
+                Some(done) = self.handlers.join_next(), if !self.handlers.is_empty() => {
+                    if let Ok(Some(response)) = done {
+                        self.incoming.remove(&response.id);
+                        self.send(Message::Response(response)).await;
+                    }
+                }
+                message = self.transport.incoming.recv() => match message {
+                    Some(message) => self.dispatch(message),
+                    None => break self.transport.control.close_reason().await,
+                },
+                () = shutdown.notified() => break CloseReason {
+                    detail: "closed by the client".into(),
+                    ..CloseReason::default()
+                },
+            }
+        };
+        let reason = Arc::new(reason);
+        let _ = closed.send(Some(reason.clone()));
+        // Dropping the pending responders fails every request in flight with `Closed`.
+        self.pending.clear();
+        self.handlers.abort_all();
+        let Actor { transport, .. } = self;
+        let TransportParts {
+            outgoing, control, ..
+        } = transport;
+        drop(outgoing);
+        control.shutdown().await;
+    }
+
+    async fn send(&self, message: Message) {
+        // A failed send means the transport is gone; its incoming side reports why.
+        let _ = self.transport.outgoing.send(message.to_json()).await;
+    }
+
+    async fn command(&mut self, command: Command) {
+        match command {
+            Command::Request {
+                id,
+                method,
+                params,
+                respond,
+                progress,
+            } => {
+                let request = Message::Request(Request {
+                    id: RequestId::Number(id),
+                    method: method.clone(),
+                    params,
+                });
+                self.pending.insert(
+                    id,
+                    Pending {
+                        method,
+                        respond,
+                        progress,
+                    },
+                );
+                self.send(request).await;
+            }
+            Command::Notify { method, params } => {
+                self.send(Message::Notification(Notification { method, params }))
+                    .await;
+            }
+        }
+    }
+
+    async fn cancel_ours(&mut self, id: i64, reason: String) {
+        let Some(pending) = self.pending.remove(&id) else {
+            return;
+        };
+        // `initialize` must never be cancelled, per the lifecycle rules.
+        if pending.method == crate::types::method::INITIALIZE {
+            return;
+        }
+        let params = json!({"requestId": id, "reason": reason});
+        self.send(Message::Notification(Notification {
+            method: crate::types::method::CANCELLED.into(),
+            params: Some(params),
+        }))
+        .await;
+    }
+
+    fn dispatch(&mut self, message: Message) {
+        match message {
+            Message::Response(response) => {
+                let RequestId::Number(id) = response.id else {
+                    tracing::debug!(id = %response.id, "a response to no request of ours");
+                    return;
+                };
+                // Absent: a late answer to a request that timed out or was cancelled.
+                if let Some(pending) = self.pending.remove(&id) {
+                    let _ = pending.respond.send(response.outcome);
+                }
+            }
+            Message::Request(request) => self.answer(request),
+            Message::Notification(n) => self.notification(n),
+            Message::OrphanError(error) => {
+                tracing::warn!(%error, "the server could not read a message of ours");
+            }
+        }
+    }
+
+    fn answer(&mut self, request: Request) {
+        let Request { id, method, params } = request;
+        if method == crate::types::method::PING {
+            self.respond_now(id, Ok(json!({})));
+            return;
+        }
+        let token = CancellationToken::new();
+        self.incoming.insert(id.clone(), token.clone());
+        let work = self.handler.request(method, params);
+        self.handlers.spawn(async move {
+            tokio::select! {
+                // A cancelled request gets no response at all.
+                () = token.cancelled() => None,
+                outcome = work => Some(Response { id, outcome }),
+            }
+        });
+    }
+
+    fn respond_now(&mut self, id: RequestId, outcome: Result<Value, ErrorObject>) {
+        self.handlers
+            .spawn(async move { Some(Response { id, outcome }) });
+    }
+
+    fn notification(&mut self, n: Notification) {
+        use crate::types::method;
+        match n.method.as_str() {
+            method::PROGRESS => self.progress(n.params),
+            method::CANCELLED => {
+                let id = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+                if let Some(token) = id.and_then(|id| self.incoming.remove(&id)) {
+                    token.cancel();
+                }
+            }
+            _ => self.handler.notification(n.method, n.params),
+        }
+    }
+
+    fn progress(&self, params: Option<Value>) {
+        let Some(params) = params else { return };
+        let Some(token) = params.get("progressToken").and_then(Value::as_i64) else {
+            return;
+        };
+        let Some(sink) = self.pending.get(&token).and_then(|p| p.progress.as_ref()) else {
+            return;
+        };
+        let progress = Progress {
+            progress: params
+                .get("progress")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0),
+            total: params.get("total").and_then(Value::as_f64),
+            message: params
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        // A caller that is behind loses old progress, never blocks the connection.
+        let _ = sink.try_send(progress);
+    }
+}

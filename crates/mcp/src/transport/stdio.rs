@@ -1,0 +1,311 @@
+//! The stdio transport: the server is a child process that reads messages on stdin and
+//! writes them on stdout, one per line; whatever it writes to stderr is its log.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{ChildStdin, Command};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::lines::{Line, read_line};
+use super::{BoxFuture, CloseReason, LogLine, LogSink, TransportControl, TransportParts};
+use crate::jsonrpc::Message;
+
+/// How to start a stdio server and how patient to be with it.
+#[derive(Debug, Clone)]
+pub struct StdioServer {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    /// Added to (or overriding) the inherited environment.
+    pub env: Vec<(OsString, OsString)>,
+    pub cwd: Option<PathBuf>,
+    /// A longer line from the server is reported and skipped.
+    pub max_line_bytes: usize,
+    /// How many stderr lines to keep for the report of a crash.
+    pub stderr_tail_lines: usize,
+    /// How long a server may take to exit after its stdin closes, then after SIGTERM.
+    pub exit_grace: Duration,
+}
+
+impl StdioServer {
+    pub fn new(program: impl Into<OsString>) -> Self {
+        Self {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            max_line_bytes: 64 * 1024 * 1024,
+            stderr_tail_lines: 20,
+            exit_grace: Duration::from_secs(2),
+        }
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("could not start {program:?}: {source}")]
+pub struct SpawnError {
+    pub program: OsString,
+    #[source]
+    pub source: std::io::Error,
+}
+
+const CHANNEL_CAPACITY: usize = 64;
+
+/// Starts the server in its own process group and wires its pipes to channels.
+pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, SpawnError> {
+    let spawn_error = |source| SpawnError {
+        program: server.program.clone(),
+        source,
+    };
+    let mut command = Command::new(&server.program);
+    command
+        .args(&server.args)
+        .envs(server.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group: a signal reaches the helpers it spawned too (npx, shells, ...).
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(cwd) = &server.cwd {
+        command.current_dir(cwd);
+    }
+    let mut child = command.spawn().map_err(spawn_error)?;
+    let missing = || spawn_error(std::io::Error::other("a pipe was not set up"));
+    let stdin = child.stdin.take().ok_or_else(missing)?;
+    let stdout = child.stdout.take().ok_or_else(missing)?;
+    let stderr = child.stderr.take().ok_or_else(missing)?;
+    let group = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .map(Pid::from_raw)
+        .ok_or_else(|| spawn_error(std::io::Error::other("the process exited at once")))?;
+
+    let (outgoing, to_server) = mpsc::channel::<String>(CHANNEL_CAPACITY);
+    let (from_server, incoming) = mpsc::channel::<Message>(CHANNEL_CAPACITY);
+    let (exit_tx, exit) = watch::channel(None);
+    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(
+        server.stderr_tail_lines,
+    )));
+
+    tokio::spawn(write_messages(stdin, to_server));
+    tokio::spawn(read_messages(
+        stdout,
+        from_server,
+        server.max_line_bytes,
+        log.clone(),
+    ));
+    let stderr_task = tokio::spawn(read_stderr(
+        stderr,
+        log,
+        tail.clone(),
+        server.stderr_tail_lines,
+        server.max_line_bytes,
+    ));
+    tokio::spawn(async move {
+        let status = child.wait().await;
+        let _ = exit_tx.send(Some(status.map_err(|e| e.to_string())));
+    });
+
+    Ok(TransportParts {
+        outgoing,
+        incoming,
+        control: Box::new(StdioControl {
+            group: GroupGuard(group),
+            exit,
+            tail,
+            stderr_task: Some(stderr_task),
+            grace: server.exit_grace,
+        }),
+    })
+}
+
+async fn write_messages(mut stdin: ChildStdin, mut to_server: mpsc::Receiver<String>) {
+    while let Some(mut line) = to_server.recv().await {
+        line.push('\n');
+        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+            // The server is gone; the reader reports why.
+            return;
+        }
+    }
+    // Dropping stdin closes it: the first step of a graceful shutdown.
+}
+
+async fn read_messages(
+    stdout: tokio::process::ChildStdout,
+    from_server: mpsc::Sender<Message>,
+    max_line: usize,
+    log: LogSink,
+) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut buf = Vec::new();
+    loop {
+        match read_line(&mut reader, &mut buf, max_line).await {
+            Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => {}
+            Ok(Line::Complete) => {
+                let frame = String::from_utf8_lossy(&buf);
+                match Message::parse_frame(&frame) {
+                    Ok(messages) => {
+                        for message in messages {
+                            if from_server.send(message).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(err) => log(LogLine::Protocol(format!(
+                        "skipped a line on stdout that is not a message ({err}): {}",
+                        excerpt(&frame)
+                    ))),
+                }
+            }
+            Ok(Line::TooLong { bytes }) => log(LogLine::Protocol(format!(
+                "skipped a message of {bytes} bytes on stdout: longer than the limit of {max_line} bytes"
+            ))),
+            Ok(Line::Eof) => return,
+            Err(err) => {
+                log(LogLine::Protocol(format!("reading stdout failed: {err}")));
+                return;
+            }
+        }
+    }
+}
+
+async fn read_stderr(
+    stderr: tokio::process::ChildStderr,
+    log: LogSink,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    keep: usize,
+    max_line: usize,
+) {
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        let line = match read_line(&mut reader, &mut buf, max_line).await {
+            Ok(Line::Complete) => String::from_utf8_lossy(&buf).into_owned(),
+            Ok(Line::TooLong { bytes }) => format!("[a stderr line of {bytes} bytes, not kept]"),
+            Ok(Line::Eof) | Err(_) => return,
+        };
+        if let Ok(mut tail) = tail.lock() {
+            if tail.len() == keep {
+                tail.pop_front();
+            }
+            tail.push_back(line.clone());
+        }
+        log(LogLine::Stderr(line));
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 200;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+fn describe(status: &Result<ExitStatus, String>) -> String {
+    match status {
+        Ok(status) => status.to_string(),
+        Err(err) => format!("exit status unknown: {err}"),
+    }
+}
+
+/// Kills the server's whole process group when the transport is dropped, so that no
+/// server outlives its connection however that connection ends.
+struct GroupGuard(Pid);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        let _ = killpg(self.0, Signal::SIGKILL);
+    }
+}
+
+struct StdioControl {
+    group: GroupGuard,
+    exit: watch::Receiver<Option<Result<ExitStatus, String>>>,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_task: Option<JoinHandle<()>>,
+    grace: Duration,
+}
+
+impl StdioControl {
+    /// Waits, up to the grace period, for the last stderr lines to be read.
+    async fn drain_stderr(&mut self) {
+        if let Some(task) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(self.grace, task).await;
+        }
+    }
+
+    /// Waits up to `limit` for the process to exit; true if it did.
+    async fn exited_within(&mut self, limit: Duration) -> bool {
+        tokio::time::timeout(limit, self.exit.wait_for(Option::is_some))
+            .await
+            .is_ok()
+    }
+}
+
+impl TransportControl for StdioControl {
+    fn close_reason(&mut self) -> BoxFuture<'_, CloseReason> {
+        Box::pin(async move {
+            // Stdout closing usually means the process is exiting: give it a moment, and
+            // let the stderr reader drain, so that the report says why.
+            let exited = self.exited_within(self.grace).await;
+            self.drain_stderr().await;
+            let exit = if exited {
+                self.exit.borrow().as_ref().map(describe)
+            } else {
+                None
+            };
+            let detail = if exited {
+                "the server exited"
+            } else {
+                "the server closed its output"
+            };
+            CloseReason {
+                detail: detail.into(),
+                exit,
+                stderr_tail: self
+                    .tail
+                    .lock()
+                    .map(|t| t.iter().cloned().collect())
+                    .unwrap_or_default(),
+            }
+        })
+    }
+
+    fn shutdown(mut self: Box<Self>) -> BoxFuture<'static, ()> {
+        Box::pin(async move {
+            // Stdin is closed already (the caller dropped `outgoing`): most servers exit now.
+            if !self.exited_within(self.grace).await {
+                let _ = killpg(self.group.0, Signal::SIGTERM);
+                if !self.exited_within(self.grace).await {
+                    let _ = killpg(self.group.0, Signal::SIGKILL);
+                    self.exited_within(self.grace).await;
+                }
+            }
+            self.drain_stderr().await;
+        })
+    }
+}

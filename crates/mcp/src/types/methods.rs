@@ -1,0 +1,79 @@
+//! The method names of the stateful revisions (2024-11-05 to 2025-11-25).
+
+/// Method names, requests first, then notifications.
+pub mod method {
+    // Requests.
+    pub const PING: &str = "ping";
+    pub const INITIALIZE: &str = "initialize";
+    pub const TOOLS_LIST: &str = "tools/list";
+    pub const TOOLS_CALL: &str = "tools/call";
+    pub const RESOURCES_LIST: &str = "resources/list";
+    pub const RESOURCES_READ: &str = "resources/read";
+    pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+    pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
+    pub const RESOURCES_UNSUBSCRIBE: &str = "resources/unsubscribe";
+    pub const PROMPTS_LIST: &str = "prompts/list";
+    pub const PROMPTS_GET: &str = "prompts/get";
+    pub const COMPLETION_COMPLETE: &str = "completion/complete";
+    pub const LOGGING_SET_LEVEL: &str = "logging/setLevel";
+    pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+    pub const ROOTS_LIST: &str = "roots/list";
+    pub const ELICITATION_CREATE: &str = "elicitation/create";
+    /// Tasks (2025-11-25, experimental): named here, their params are not modelled.
+    pub const TASKS_GET: &str = "tasks/get";
+    pub const TASKS_RESULT: &str = "tasks/result";
+    pub const TASKS_CANCEL: &str = "tasks/cancel";
+    pub const TASKS_LIST: &str = "tasks/list";
+
+    // Notifications.
+    pub const INITIALIZED: &str = "notifications/initialized";
+    pub const CANCELLED: &str = "notifications/cancelled";
+    pub const PROGRESS: &str = "notifications/progress";
+    pub const LOGGING_MESSAGE: &str = "notifications/message";
+    pub const RESOURCES_UPDATED: &str = "notifications/resources/updated";
+    pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+    pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+    pub const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+    pub const ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
+    pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+    pub const TASKS_STATUS: &str = "notifications/tasks/status";
+
+    /// Every request method above.
+    pub const REQUESTS: [&str; 20] = [
+        PING,
+        INITIALIZE,
+        TOOLS_LIST,
+        TOOLS_CALL,
+        RESOURCES_LIST,
+        RESOURCES_READ,
+        RESOURCES_TEMPLATES_LIST,
+        RESOURCES_SUBSCRIBE,
+        RESOURCES_UNSUBSCRIBE,
+        PROMPTS_LIST,
+        PROMPTS_GET,
+        COMPLETION_COMPLETE,
+        LOGGING_SET_LEVEL,
+        SAMPLING_CREATE_MESSAGE,
+        ROOTS_LIST,
+        ELICITATION_CREATE,
+        TASKS_GET,
+        TASKS_RESULT,
+        TASKS_CANCEL,
+        TASKS_LIST,
+    ];
+
+    /// Every notification method above.
+    pub const NOTIFICATIONS: [&str; 11] = [
+        INITIALIZED,
+        CANCELLED,
+        PROGRESS,
+        LOGGING_MESSAGE,
+        RESOURCES_UPDATED,
+        RESOURCES_LIST_CHANGED,
+        TOOLS_LIST_CHANGED,
+        PROMPTS_LIST_CHANGED,
+        ROOTS_LIST_CHANGED,
+        ELICITATION_COMPLETE,
+        TASKS_STATUS,
+    ];
+}

@@ -1,0 +1,37 @@
+//! The params and results of every MCP method of the stateful revisions (2024-11-05 to
+//! 2025-11-25), as serde types. The JSON-RPC envelope is in [`crate::jsonrpc`].
+//!
+//! Every object keeps the members it does not know in `extra` (and `_meta` in `meta`), and
+//! content of an unknown `type` is kept as it came: a message read and written back is the
+//! same JSON.
+
+mod common;
+mod completion;
+mod content;
+mod elicitation;
+mod elicitation_schema;
+mod formats;
+mod lifecycle;
+mod logging;
+mod methods;
+mod notifications;
+mod prompts;
+mod resources;
+mod roots;
+mod sampling;
+mod tools;
+
+pub use common::*;
+pub use completion::*;
+pub use content::*;
+pub use elicitation::*;
+pub use elicitation_schema::*;
+pub use lifecycle::*;
+pub use logging::*;
+pub use methods::method;
+pub use notifications::*;
+pub use prompts::*;
+pub use resources::*;
+pub use roots::*;
+pub use sampling::*;
+pub use tools::*;

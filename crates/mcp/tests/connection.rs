@@ -1,0 +1,368 @@
+//! The connection actor over an in-memory transport, checked message by message against
+//! the exact JSON on the wire. Time is paused: timeouts elapse instantly and exactly.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use switchboard_mcp::connection::{
+    Connection, IncomingHandler, Progress, RequestError, RequestOptions,
+};
+use switchboard_mcp::jsonrpc::ErrorObject;
+use switchboard_mcp::transport::memory::{self, MemoryPeer};
+use switchboard_mcp::transport::{BoxFuture, discard_log};
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
+
+/// Answers `echo` with its params, holds `hold` until cancelled, records notifications.
+#[derive(Default)]
+struct Recorder {
+    notifications: Mutex<Vec<(String, Option<Value>)>>,
+    held_dropped: Arc<Notify>,
+}
+
+struct DropSignal(Arc<Notify>);
+
+impl Drop for DropSignal {
+    fn drop(&mut self) {
+        self.0.notify_one();
+    }
+}
+
+impl IncomingHandler for Recorder {
+    fn request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        let signal = DropSignal(self.held_dropped.clone());
+        Box::pin(async move {
+            match method.as_str() {
+                "echo" => Ok(params.unwrap_or(Value::Null)),
+                "hold" => {
+                    let _signal = signal;
+                    std::future::pending().await
+                }
+                other => Err(ErrorObject::method_not_found(other)),
+            }
+        })
+    }
+
+    fn notification(&self, method: String, params: Option<Value>) {
+        self.notifications
+            .lock()
+            .expect("lock")
+            .push((method, params));
+    }
+}
+
+fn start() -> (Connection, MemoryPeer, Arc<Recorder>) {
+    let (transport, peer) = memory::pair(discard_log());
+    let recorder = Arc::new(Recorder::default());
+    (
+        Connection::start(transport, recorder.clone()),
+        peer,
+        recorder,
+    )
+}
+
+async fn next_json(peer: &mut MemoryPeer) -> Value {
+    let text = peer
+        .from_client
+        .recv()
+        .await
+        .expect("the client sent something");
+    serde_json::from_str(&text).expect("the client sends JSON")
+}
+
+async fn reply(peer: &MemoryPeer, message: Value) {
+    peer.to_client
+        .send(message.to_string())
+        .await
+        .expect("the client is listening");
+}
+
+fn quick(timeout_ms: u64) -> RequestOptions {
+    RequestOptions {
+        timeout: Duration::from_millis(timeout_ms),
+        ..RequestOptions::default()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn requests_carry_unique_ids_and_answers_are_matched_out_of_order() {
+    let (conn, mut peer, _) = start();
+    let first = tokio::spawn({
+        let conn = conn.clone();
+        async move {
+            conn.request("tools/list", Some(json!({})), quick(5_000))
+                .await
+        }
+    });
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": {}})
+    );
+    let second = tokio::spawn({
+        let conn = conn.clone();
+        async move { conn.request("prompts/list", None, quick(5_000)).await }
+    });
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/list"})
+    );
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"which": "second"}}),
+    )
+    .await;
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 0, "result": {"which": "first"}}),
+    )
+    .await;
+    assert_eq!(first.await.unwrap(), Ok(json!({"which": "first"})));
+    assert_eq!(second.await.unwrap(), Ok(json!({"which": "second"})));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_error_answer_is_typed_with_the_servers_code_and_message() {
+    let (conn, mut peer, _) = start();
+    let call = tokio::spawn(async move { conn.request("tools/call", None, quick(5_000)).await });
+    next_json(&mut peer).await;
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32602, "message": "bad tool"}}),
+    )
+    .await;
+    assert_eq!(
+        call.await.unwrap(),
+        Err(RequestError::Server {
+            method: "tools/call".into(),
+            error: ErrorObject::new(-32602, "bad tool"),
+        })
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_tells_the_server_and_its_late_answer_is_ignored() {
+    let (conn, mut peer, _) = start();
+    let outcome = conn.request("slow", None, quick(250)).await;
+    assert!(
+        matches!(&outcome, Err(RequestError::Timeout { method, after }) if method == "slow" && *after == Duration::from_millis(250)),
+        "{outcome:?}"
+    );
+    assert_eq!(next_json(&mut peer).await["id"], 0);
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 0, "reason": "timed out"}})
+    );
+    // The late answer to 0 must not be taken for the answer to 1.
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": "late"})).await;
+    let next = tokio::spawn(async move { conn.request("fast", None, quick(5_000)).await });
+    assert_eq!(next_json(&mut peer).await["id"], 1);
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 1, "result": "on time"}),
+    )
+    .await;
+    assert_eq!(next.await.unwrap(), Ok(json!("on time")));
+}
+
+#[tokio::test(start_paused = true)]
+async fn cancelling_a_request_tells_the_server_why() {
+    let (conn, mut peer, _) = start();
+    let cancel = CancellationToken::new();
+    let options = RequestOptions {
+        cancel: Some(cancel.clone()),
+        ..quick(60_000)
+    };
+    let call = tokio::spawn(async move { conn.request("tools/call", None, options).await });
+    next_json(&mut peer).await;
+    cancel.cancel();
+    assert_eq!(
+        call.await.unwrap(),
+        Err(RequestError::Cancelled {
+            method: "tools/call".into()
+        })
+    );
+    assert_eq!(
+        next_json(&mut peer).await["params"],
+        json!({"requestId": 0, "reason": "cancelled by the user"})
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_caller_that_stops_waiting_cancels_its_request() {
+    let (conn, mut peer, _) = start();
+    let call = tokio::spawn({
+        let conn = conn.clone();
+        async move { conn.request("tools/call", None, quick(60_000)).await }
+    });
+    next_json(&mut peer).await;
+    call.abort();
+    assert_eq!(
+        next_json(&mut peer).await["params"],
+        json!({"requestId": 0, "reason": "the client stopped waiting"})
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn initialize_is_never_cancelled() {
+    let (conn, mut peer, _) = start();
+    let outcome = conn.request("initialize", None, quick(100)).await;
+    assert!(matches!(outcome, Err(RequestError::Timeout { .. })));
+    assert_eq!(next_json(&mut peer).await["method"], "initialize");
+    // The next message is the next request, not a cancellation.
+    drop(tokio::spawn(async move {
+        conn.request("ping", None, quick(100)).await
+    }));
+    assert_eq!(next_json(&mut peer).await["method"], "ping");
+}
+
+#[tokio::test(start_paused = true)]
+async fn progress_reaches_the_caller_and_restarts_the_timeout() {
+    let (conn, mut peer, _) = start();
+    let (progress, mut seen) = mpsc::channel(8);
+    let options = RequestOptions {
+        progress: Some(progress),
+        reset_timeout_on_progress: true,
+        ..quick(1_000)
+    };
+    let call = tokio::spawn(async move {
+        conn.request("tools/call", Some(json!({"name": "slow"})), options)
+            .await
+    });
+    assert_eq!(
+        next_json(&mut peer).await["params"],
+        json!({"name": "slow", "_meta": {"progressToken": 0}})
+    );
+    // Three steps 800 ms apart: 2.4 s in all, past the 1 s timeout but never 1 s apart.
+    for step in 1..=3 {
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": 0, "progress": step, "total": 3, "message": format!("step {step}")}})).await;
+        assert_eq!(
+            seen.recv().await,
+            Some(Progress {
+                progress: f64::from(step),
+                total: Some(3.0),
+                message: Some(format!("step {step}"))
+            })
+        );
+    }
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 0, "result": {"content": []}}),
+    )
+    .await;
+    assert_eq!(call.await.unwrap(), Ok(json!({"content": []})));
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_total_bound_holds_whatever_progress_arrives() {
+    let (conn, mut peer, _) = start();
+    let options = RequestOptions {
+        reset_timeout_on_progress: true,
+        max_total: Some(Duration::from_millis(1_500)),
+        ..quick(1_000)
+    };
+    let call = tokio::spawn(async move { conn.request("tools/call", None, options).await });
+    next_json(&mut peer).await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 0, "progress": 1}})).await;
+    let outcome = call.await.unwrap();
+    assert!(
+        matches!(outcome, Err(RequestError::Timeout { after, .. }) if after == Duration::from_millis(1_500)),
+        "{outcome:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_servers_requests_are_answered_by_the_handler() {
+    let (_conn, mut peer, _) = start();
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": "s-1", "method": "echo", "params": {"x": 1}}),
+    )
+    .await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": "s-1", "result": {"x": 1}})
+    );
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 9, "method": "ping"})).await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 9, "result": {}})
+    );
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 10, "method": "nope"})).await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 10, "error": {"code": -32601, "message": "method not found: nope"}})
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_server_request_stops_its_handler_and_gets_no_answer() {
+    let (_conn, mut peer, recorder) = start();
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 5, "method": "hold"})).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5, "reason": "user left"}})).await;
+    recorder.held_dropped.notified().await;
+    // The next answer on the wire is for the next request: nothing was sent for 5.
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 6, "method": "ping"})).await;
+    assert_eq!(next_json(&mut peer).await["id"], 6);
+}
+
+#[tokio::test(start_paused = true)]
+async fn notifications_reach_the_handler_and_garbage_is_skipped() {
+    let (conn, mut peer, recorder) = start();
+    peer.to_client
+        .send("this is not json".into())
+        .await
+        .unwrap();
+    peer.to_client
+        .send(r#"{"jsonrpc":"1.0","method":"x"}"#.into())
+        .await
+        .unwrap();
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+    )
+    .await;
+    // A round trip proves everything before it was processed.
+    let call = tokio::spawn(async move { conn.request("ping", None, quick(1_000)).await });
+    next_json(&mut peer).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": {}})).await;
+    call.await.unwrap().unwrap();
+    assert_eq!(
+        *recorder.notifications.lock().unwrap(),
+        [("notifications/tools/list_changed".to_owned(), None)]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn when_the_server_goes_away_every_request_in_flight_fails_at_once() {
+    let (conn, mut peer, _) = start();
+    let calls: Vec<_> = (0..3)
+        .map(|_| {
+            let conn = conn.clone();
+            tokio::spawn(async move { conn.request("tools/call", None, quick(60_000)).await })
+        })
+        .collect();
+    for _ in 0..3 {
+        next_json(&mut peer).await;
+    }
+    drop(peer);
+    for call in calls {
+        let outcome = call.await.unwrap();
+        assert!(
+            matches!(&outcome, Err(RequestError::Closed(reason)) if reason.detail == "the peer closed the connection"),
+            "{outcome:?}"
+        );
+    }
+    assert!(conn.closed().is_some());
+    assert!(matches!(
+        conn.request("ping", None, quick(1_000)).await,
+        Err(RequestError::Closed(_))
+    ));
+}
