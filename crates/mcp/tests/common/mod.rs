@@ -1,0 +1,196 @@
+//! What the interop tests share: where the third-party servers live, and a client handler
+//! that answers like a person would in a test script and records what it was asked.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use switchboard_mcp::client::{Client, ClientConfig, ClientHandler, ServerNotification};
+use switchboard_mcp::jsonrpc::{ErrorObject, code};
+use switchboard_mcp::transport::stdio::{self, StdioServer};
+use switchboard_mcp::transport::{LogLine, LogSink};
+use switchboard_mcp::types::*;
+use tokio::sync::Notify;
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn require(path: PathBuf, what: &str) -> PathBuf {
+    assert!(
+        path.exists(),
+        "{what} is missing at {}: run scripts/setup (and `cargo build --workspace`)",
+        path.display()
+    );
+    path
+}
+
+/// `@modelcontextprotocol/server-everything` over stdio.
+pub fn everything_stdio() -> StdioServer {
+    let entry = require(
+        workspace_root().join(
+            "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+        ),
+        "server-everything",
+    );
+    StdioServer::new("node").args([entry.into_os_string(), "stdio".into()])
+}
+
+/// The Python SDK server of `tests/peers/python/server.py` over stdio.
+pub fn python_stdio() -> StdioServer {
+    let python = require(
+        workspace_root().join(".tools/venv/bin/python"),
+        "the Python test virtualenv",
+    );
+    let script = workspace_root().join("tests/peers/python/server.py");
+    StdioServer::new(python).args([script.into_os_string(), "stdio".into()])
+}
+
+/// The `rmcp` server of `tests/peers/rmcp-server` over stdio, built beside this test.
+pub fn rmcp_stdio() -> StdioServer {
+    // Test binaries live in target/<profile>/deps; workspace binaries one level up.
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir");
+    let server = require(
+        dir.join("rmcp-peer"),
+        "the rmcp test peer (cargo build -p rmcp-peer)",
+    );
+    StdioServer::new(server).args(["stdio"])
+}
+
+/// What the scripted person answers.
+#[derive(Default, Clone)]
+pub struct Script {
+    pub roots: Vec<Root>,
+    /// The reply to sampling requests; `None` declines them.
+    pub sampling_reply: Option<String>,
+    /// The answer to form elicitations; `None` declines them.
+    pub form_answer: Option<ElicitContent>,
+    pub accept_urls: bool,
+}
+
+/// Everything the server asked or told, in order.
+#[derive(Default)]
+pub struct Seen {
+    pub roots_requests: usize,
+    pub sampling: Vec<CreateMessageRequestParams>,
+    pub elicitations: Vec<ElicitRequestParams>,
+    pub notifications: Vec<ServerNotification>,
+}
+
+#[derive(Default)]
+pub struct Person {
+    pub script: Script,
+    pub seen: Mutex<Seen>,
+    changed: Notify,
+}
+
+impl Person {
+    pub fn new(script: Script) -> Arc<Self> {
+        Arc::new(Self {
+            script,
+            ..Self::default()
+        })
+    }
+
+    fn record(&self, f: impl FnOnce(&mut Seen)) {
+        f(&mut self.seen.lock().expect("seen lock"));
+        self.changed.notify_waiters();
+    }
+
+    /// Waits until what was seen satisfies `done`, or fails after `limit`.
+    pub async fn wait_for(&self, what: &str, limit: Duration, done: impl Fn(&Seen) -> bool) {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let changed = self.changed.notified();
+            if done(&self.seen.lock().expect("seen lock")) {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!("timed out waiting for {what}");
+            }
+        }
+    }
+}
+
+impl ClientHandler for Person {
+    async fn list_roots(&self) -> Result<ListRootsResult, ErrorObject> {
+        self.record(|s| s.roots_requests += 1);
+        Ok(ListRootsResult::new(self.script.roots.clone()))
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, ErrorObject> {
+        self.record(|s| s.sampling.push(params));
+        match &self.script.sampling_reply {
+            Some(reply) => Ok(CreateMessageResult::new(
+                Role::Assistant,
+                SamplingContent::text(reply.clone()),
+                "scripted-model",
+            )),
+            None => Err(ErrorObject::new(code::USER_REJECTED, "the user declined")),
+        }
+    }
+
+    async fn elicit(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorObject> {
+        let answer = match &params {
+            ElicitRequestParams::Form(_) => match &self.script.form_answer {
+                Some(content) => ElicitResult::accepted(Some(content.clone())),
+                None => ElicitResult::declined(),
+            },
+            ElicitRequestParams::Url(_) if self.script.accept_urls => ElicitResult::accepted(None),
+            ElicitRequestParams::Url(_) => ElicitResult::declined(),
+        };
+        self.record(|s| s.elicitations.push(params));
+        Ok(answer)
+    }
+
+    fn notification(&self, notification: ServerNotification) {
+        self.record(|s| s.notifications.push(notification));
+    }
+}
+
+/// The server's stderr and protocol complaints, kept for assertions.
+#[derive(Default, Clone)]
+pub struct Log(Arc<Mutex<Vec<LogLine>>>);
+
+impl Log {
+    pub fn sink(&self) -> LogSink {
+        let lines = self.0.clone();
+        Arc::new(move |line| lines.lock().expect("log lock").push(line))
+    }
+
+    pub fn stderr_contains(&self, text: &str) -> bool {
+        self.0
+            .lock()
+            .expect("log lock")
+            .iter()
+            .any(|l| matches!(l, LogLine::Stderr(s) if s.contains(text)))
+    }
+}
+
+/// Connects to a stdio server as a client that declares every capability.
+pub async fn connect(server: &StdioServer, person: Arc<Person>, log: &Log) -> Client {
+    let transport = stdio::spawn(server, log.sink()).expect("start the server");
+    let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
+    config.capabilities = ClientCapabilities::all();
+    config.request_timeout = Duration::from_secs(30);
+    Client::connect(transport, person, config)
+        .await
+        .expect("initialize")
+}
+
+/// The text of a tool result's first content block.
+pub fn first_text(result: &CallToolResult) -> &str {
+    result
+        .content
+        .first()
+        .and_then(ContentBlock::as_text)
+        .unwrap_or_else(|| panic!("no text in {result:?}"))
+}
