@@ -14,8 +14,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientConfig};
 use switchboard_mcp::connection::Progress;
+use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
-use switchboard_mcp::transport::{LogLine, LogSink};
+use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use switchboard_mcp::types::{CompleteRequestParams, LoggingLevel};
 
 use answers::Answers;
@@ -120,9 +121,25 @@ struct Server {
     /// Seconds to wait for each answer; progress restarts the wait.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// The server's URL, for a server reached over HTTP.
+    #[arg(long, conflicts_with = "command", required_unless_present = "command")]
+    url: Option<String>,
+    /// Which HTTP transport to speak; `auto` tries Streamable HTTP, then HTTP+SSE.
+    #[arg(long, value_enum, default_value = "auto", requires = "url")]
+    transport: Transport,
+    /// An HTTP header to send with every request, as `Name: value` (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    headers: Vec<String>,
     /// The server's command line, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Transport {
+    Auto,
+    StreamableHttp,
+    Sse,
 }
 
 type Failure = String;
@@ -176,17 +193,39 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
     outcome
 }
 
-async fn connect(server: &Server) -> Result<Client, Failure> {
+/// Starts the transport the flags describe: a child process, or an HTTP server.
+fn transport(server: &Server) -> Result<TransportParts, Failure> {
+    let log: LogSink = Arc::new(|line| match line {
+        LogLine::Stderr(text) => eprintln!("[server stderr] {text}"),
+        LogLine::Protocol(text) => eprintln!("[protocol] {text}"),
+    });
+    if let Some(url) = &server.url {
+        let mut spec = HttpServer::new(url);
+        spec.mode = match server.transport {
+            Transport::Auto => HttpMode::Auto,
+            Transport::StreamableHttp => HttpMode::StreamableHttp,
+            Transport::Sse => HttpMode::LegacySse,
+        };
+        for header in &server.headers {
+            let (name, value) = header
+                .split_once(':')
+                .ok_or_else(|| format!("--header {header:?}: expected `Name: value`"))?;
+            spec = spec.header(name.trim(), value.trim());
+        }
+        return http::connect(&spec, log)
+            .map(|(parts, _)| parts)
+            .map_err(|e| e.to_string());
+    }
     let (program, args) = server
         .command
         .split_first()
         .ok_or("no server command given after `--`")?;
     let spec = StdioServer::new(program).args(args.iter().cloned());
-    let log: LogSink = Arc::new(|line| match line {
-        LogLine::Stderr(text) => eprintln!("[server stderr] {text}"),
-        LogLine::Protocol(text) => eprintln!("[protocol] {text}"),
-    });
-    let transport = stdio::spawn(&spec, log).map_err(|e| e.to_string())?;
+    stdio::spawn(&spec, log).map_err(|e| e.to_string())
+}
+
+async fn connect(server: &Server) -> Result<Client, Failure> {
+    let transport = transport(server)?;
     let answers = Answers::from_flags(server)?;
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
     config.capabilities = answers.capabilities();

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{ErrorObject, Message, Notification, Request, RequestId, Response};
-use crate::transport::{BoxFuture, CloseReason, TransportParts};
+use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
 
 /// Answers the peer's requests and receives its notifications, at the JSON level.
 /// The typed client layer implements it; tests may implement it directly.
@@ -74,8 +74,20 @@ pub enum RequestError {
     Timeout { method: String, after: Duration },
     #[error("{method} was cancelled")]
     Cancelled { method: String },
+    #[error("{method} could not be delivered: {error}")]
+    Transport {
+        method: String,
+        error: TransportError,
+    },
     #[error("the connection is closed: {0}")]
     Closed(Arc<CloseReason>),
+}
+
+/// How a request of ours ended without a result, as the actor reports it.
+#[derive(Debug)]
+enum Failure {
+    Server(ErrorObject),
+    Transport(TransportError),
 }
 
 enum Command {
@@ -83,7 +95,7 @@ enum Command {
         id: i64,
         method: String,
         params: Option<Value>,
-        respond: oneshot::Sender<Result<Value, ErrorObject>>,
+        respond: oneshot::Sender<Result<Value, Failure>>,
         progress: Option<mpsc::Sender<Progress>>,
     },
     Notify {
@@ -186,7 +198,8 @@ impl Connection {
                     guard.disarm();
                     return match answer {
                         Ok(Ok(result)) => Ok(result),
-                        Ok(Err(error)) => Err(RequestError::Server { method: method.to_owned(), error }),
+                        Ok(Err(Failure::Server(error))) => Err(RequestError::Server { method: method.to_owned(), error }),
+                        Ok(Err(Failure::Transport(error))) => Err(RequestError::Transport { method: method.to_owned(), error }),
                         Err(_) => Err(RequestError::Closed(self.close_reason())),
                     };
                 }
@@ -292,7 +305,7 @@ impl Drop for CancelOnDrop<'_> {
 
 struct Pending {
     method: String,
-    respond: oneshot::Sender<Result<Value, ErrorObject>>,
+    respond: oneshot::Sender<Result<Value, Failure>>,
     progress: Option<mpsc::Sender<Progress>>,
 }
 
@@ -333,8 +346,9 @@ impl Actor {
                         self.send(Message::Response(response)).await;
                     }
                 }
-                message = self.transport.incoming.recv() => match message {
-                    Some(message) => self.dispatch(message),
+                inbound = self.transport.incoming.recv() => match inbound {
+                    Some(Inbound::Message(message)) => self.dispatch(message),
+                    Some(Inbound::Failed { id, error }) => self.fail_ours(&id, Failure::Transport(error)),
                     None => break self.transport.control.close_reason().await,
                 },
                 () = shutdown.notified() => break CloseReason {
@@ -415,16 +429,26 @@ impl Actor {
                     tracing::debug!(id = %response.id, "a response to no request of ours");
                     return;
                 };
-                // Absent: a late answer to a request that timed out or was cancelled.
-                if let Some(pending) = self.pending.remove(&id) {
-                    let _ = pending.respond.send(response.outcome);
-                }
+                self.settle(id, response.outcome.map_err(Failure::Server));
             }
             Message::Request(request) => self.answer(request),
             Message::Notification(n) => self.notification(n),
             Message::OrphanError(error) => {
                 tracing::warn!(%error, "the server could not read a message of ours");
             }
+        }
+    }
+
+    fn fail_ours(&mut self, id: &RequestId, failure: Failure) {
+        if let RequestId::Number(id) = id {
+            self.settle(*id, Err(failure));
+        }
+    }
+
+    fn settle(&mut self, id: i64, outcome: Result<Value, Failure>) {
+        // Absent: a late answer to a request that timed out or was cancelled.
+        if let Some(pending) = self.pending.remove(&id) {
+            let _ = pending.respond.send(outcome);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use tokio::sync::mpsc;
 
-use super::{BoxFuture, CloseReason, LogLine, LogSink, TransportControl, TransportParts};
+use super::{BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportParts};
 use crate::jsonrpc::Message;
 
 /// The server's end of an in-memory transport.
@@ -25,7 +25,7 @@ pub fn pair(log: LogSink) -> (TransportParts, MemoryPeer) {
             match Message::parse_frame(&frame) {
                 Ok(messages) => {
                     for message in messages {
-                        if deliver.send(message).await.is_err() {
+                        if deliver.send(Inbound::Message(message)).await.is_err() {
                             return;
                         }
                     }

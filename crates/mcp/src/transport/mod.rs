@@ -1,6 +1,7 @@
 //! Transports carry serialized messages between the connection and a server. Each is a
 //! set of tasks behind two bounded channels, so the connection never waits on I/O itself.
 
+pub mod http;
 mod lines;
 pub mod memory;
 pub mod stdio;
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::Message;
+use crate::jsonrpc::{Message, RequestId};
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -20,9 +21,53 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub struct TransportParts {
     /// Serialized messages to the server, one JSON document each.
     pub outgoing: mpsc::Sender<String>,
-    /// Messages from the server; closed when the server is gone.
-    pub incoming: mpsc::Receiver<Message>,
+    /// Messages from the server, and failures to deliver ours; closed when the server is gone.
+    pub incoming: mpsc::Receiver<Inbound>,
     pub control: Box<dyn TransportControl>,
+}
+
+/// What a transport hands up to its connection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inbound {
+    Message(Message),
+    /// A request of ours could not be delivered or answered, for a reason of the transport.
+    Failed {
+        id: RequestId,
+        error: TransportError,
+    },
+}
+
+/// Why a transport could not carry a request, typed where the caller may act on it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    #[error("could not connect to {url}: {detail}")]
+    Connect { url: String, detail: String },
+    #[error("the TLS handshake with {url} failed: {detail}")]
+    Tls { url: String, detail: String },
+    /// 401 or 403: the host may start authorization.
+    #[error("{url} refused the request: HTTP {status}{}", challenge.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
+    Unauthorized {
+        url: String,
+        status: u16,
+        /// The `WWW-Authenticate` header, if any.
+        challenge: Option<String>,
+    },
+    #[error("{url} answered HTTP {status}: {body}")]
+    Status {
+        url: String,
+        status: u16,
+        body: String,
+    },
+    #[error("the server's answer is not valid JSON-RPC: {0}")]
+    InvalidBody(String),
+    #[error("the server's event stream ended before the response arrived")]
+    StreamEnded,
+    #[error("no answer from {url} within {seconds} s")]
+    Timeout { url: String, seconds: u64 },
+    #[error("the session expired and could not be renewed: {0}")]
+    SessionLost(String),
+    #[error("{0}")]
+    Other(String),
 }
 
 /// Lifecycle of the transport behind the channels.

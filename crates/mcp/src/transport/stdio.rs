@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::lines::{Line, read_line};
-use super::{BoxFuture, CloseReason, LogLine, LogSink, TransportControl, TransportParts};
+use super::{BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportParts};
 use crate::jsonrpc::Message;
 
 /// How to start a stdio server and how patient to be with it.
@@ -104,7 +104,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
         .ok_or_else(|| spawn_error(std::io::Error::other("the process exited at once")))?;
 
     let (outgoing, to_server) = mpsc::channel::<String>(CHANNEL_CAPACITY);
-    let (from_server, incoming) = mpsc::channel::<Message>(CHANNEL_CAPACITY);
+    let (from_server, incoming) = mpsc::channel::<Inbound>(CHANNEL_CAPACITY);
     let (exit_tx, exit) = watch::channel(None);
     let tail = Arc::new(Mutex::new(VecDeque::with_capacity(
         server.stderr_tail_lines,
@@ -155,7 +155,7 @@ async fn write_messages(mut stdin: ChildStdin, mut to_server: mpsc::Receiver<Str
 
 async fn read_messages(
     stdout: tokio::process::ChildStdout,
-    from_server: mpsc::Sender<Message>,
+    from_server: mpsc::Sender<Inbound>,
     max_line: usize,
     log: LogSink,
 ) {
@@ -169,7 +169,7 @@ async fn read_messages(
                 match Message::parse_frame(&frame) {
                     Ok(messages) => {
                         for message in messages {
-                            if from_server.send(message).await.is_err() {
+                            if from_server.send(Inbound::Message(message)).await.is_err() {
                                 return;
                             }
                         }

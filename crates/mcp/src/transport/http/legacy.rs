@@ -1,0 +1,109 @@
+//! The HTTP+SSE transport of 2024-11-05: a GET event stream whose first event names the
+//! endpoint to POST to; every answer arrives as a `message` event on that stream.
+
+use std::sync::Arc;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use reqwest::{Method, Url};
+
+use super::events::{Cursor, EventReader, content_type, is_event_stream, is_message};
+use super::{Shared, classify, status_error};
+use crate::transport::TransportError;
+
+/// Opens the event stream and waits for the `endpoint` event.
+pub async fn open(shared: &Arc<Shared>) -> Result<(), TransportError> {
+    let url = shared.url.clone();
+    let response = shared
+        .request(Method::GET, url.clone())
+        .header(ACCEPT, "text/event-stream")
+        .send()
+        .await
+        .map_err(|e| classify(&url, &e))?;
+    if !response.status().is_success() {
+        return Err(status_error(&url, response).await);
+    }
+    if !is_event_stream(&response) {
+        return Err(TransportError::InvalidBody(format!(
+            "{url} answered GET with {:?}, not an event stream",
+            content_type(&response)
+        )));
+    }
+    let mut reader = EventReader::new(response);
+    let mut cursor = Cursor::default();
+    let endpoint = tokio::time::timeout(shared.read_timeout, async {
+        while let Some(event) = reader.next(&mut cursor).await {
+            match event {
+                Ok(event) if event.event == "endpoint" => return resolve(&url, &event.data),
+                Ok(_) => {}
+                Err(err) => {
+                    return Err(TransportError::InvalidBody(format!(
+                        "the event stream broke: {err}"
+                    )));
+                }
+            }
+        }
+        Err(TransportError::StreamEnded)
+    })
+    .await
+    .map_err(|_| TransportError::Timeout {
+        url: url.to_string(),
+        seconds: shared.read_timeout.as_secs(),
+    })??;
+    shared.state(|s| s.endpoint = Some(endpoint));
+    tokio::spawn(pump(shared.clone(), reader, cursor));
+    Ok(())
+}
+
+/// The endpoint, resolved against the stream's URL; another origin is refused, since a
+/// server must not send our messages elsewhere.
+fn resolve(base: &Url, data: &str) -> Result<Url, TransportError> {
+    let endpoint = base.join(data.trim()).map_err(|e| {
+        TransportError::InvalidBody(format!("the endpoint {data:?} is not a URL: {e}"))
+    })?;
+    if endpoint.origin() != base.origin() {
+        return Err(TransportError::Other(format!(
+            "refused the endpoint {endpoint}: it is not on {}",
+            base.origin().ascii_serialization()
+        )));
+    }
+    Ok(endpoint)
+}
+
+/// Delivers every message of the stream; its end ends the transport.
+async fn pump(shared: Arc<Shared>, mut reader: EventReader, mut cursor: Cursor) {
+    let ended = loop {
+        let event = tokio::select! {
+            event = reader.next(&mut cursor) => event,
+            () = shared.closed.cancelled() => return,
+        };
+        match event {
+            Some(Ok(event)) if is_message(&event) => {
+                if let Err(err) = shared.deliver_frame(&event.data).await {
+                    shared.log(format!("skipped an event: {err}"));
+                }
+            }
+            Some(Ok(_)) => {}
+            Some(Err(err)) => break format!("the server's event stream broke: {err}"),
+            None => break "the server closed its event stream".to_owned(),
+        }
+    };
+    shared.end(ended);
+}
+
+/// POSTs one message to the endpoint; the answer comes on the stream.
+pub async fn send(shared: &Shared, body: String) -> Result<(), TransportError> {
+    let endpoint = shared
+        .state(|s| s.endpoint.clone())
+        .ok_or_else(|| TransportError::Other("no endpoint yet".into()))?;
+    let response = shared
+        .request(Method::POST, endpoint.clone())
+        .header(CONTENT_TYPE, "application/json")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| classify(&endpoint, &e))?;
+    if !response.status().is_success() {
+        return Err(status_error(&endpoint, response).await);
+    }
+    Ok(())
+}

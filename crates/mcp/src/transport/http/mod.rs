@@ -1,0 +1,342 @@
+//! HTTP transports: Streamable HTTP (2025-03-26 and later) and the legacy HTTP+SSE
+//! transport (2024-11-05), with the automatic fallback from the first to the second.
+//!
+//! One driver task reads the connection's outgoing messages and POSTs each in a task of
+//! its own, so that a slow call never holds up another; answers arrive as JSON bodies or
+//! as server-sent events, and are handed up as [`Inbound`] messages.
+
+mod driver;
+mod events;
+mod legacy;
+mod streamable;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::Url;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use tokio::sync::mpsc;
+
+use super::{
+    BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportError,
+    TransportParts,
+};
+use crate::jsonrpc::{Message, RequestId};
+
+/// Which HTTP transport to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to HTTP+SSE if the server refuses the first POST.
+    Auto,
+    StreamableHttp,
+    LegacySse,
+}
+
+/// Which transport a server answered on, once known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpFlavor {
+    StreamableHttp,
+    LegacySse,
+}
+
+/// How to reach an HTTP server.
+#[derive(Debug, Clone)]
+pub struct HttpServer {
+    pub url: String,
+    /// Sent with every request (for example `Authorization`).
+    pub headers: Vec<(String, String)>,
+    pub mode: HttpMode,
+    pub connect_timeout: Duration,
+    /// How long a plain JSON answer may take to arrive in full.
+    pub read_timeout: Duration,
+}
+
+impl HttpServer {
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            headers: Vec::new(),
+            mode: HttpMode::Auto,
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(300),
+        }
+    }
+
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+}
+
+const CHANNEL_CAPACITY: usize = 64;
+
+/// Tells which transport the server answered on, once the first exchange is done.
+#[derive(Clone)]
+pub struct HttpSession(Arc<Shared>);
+
+impl HttpSession {
+    pub fn flavor(&self) -> Option<HttpFlavor> {
+        self.0.state(|s| s.flavor)
+    }
+
+    pub fn session_id(&self) -> Option<String> {
+        self.0.state(|s| s.session_id.clone())
+    }
+}
+
+/// Starts the transport. Nothing is sent until the connection's first message; invalid
+/// settings (a malformed URL, a header that is not valid HTTP) fail here.
+pub fn connect(
+    server: &HttpServer,
+    log: LogSink,
+) -> Result<(TransportParts, HttpSession), TransportError> {
+    let url = Url::parse(&server.url)
+        .map_err(|e| TransportError::Other(format!("invalid URL {:?}: {e}", server.url)))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(TransportError::Other(format!(
+            "{url} is not an http(s) URL"
+        )));
+    }
+    let mut headers = HeaderMap::new();
+    for (name, value) in &server.headers {
+        let name = HeaderName::try_from(name.as_str())
+            .map_err(|e| TransportError::Other(format!("invalid header name {name:?}: {e}")))?;
+        let value = HeaderValue::try_from(value.as_str())
+            .map_err(|e| TransportError::Other(format!("invalid value for header {name}: {e}")))?;
+        headers.insert(name, value);
+    }
+    let client = reqwest::Client::builder()
+        .connect_timeout(server.connect_timeout)
+        .build()
+        .map_err(|e| TransportError::Other(format!("the HTTP client could not start: {e}")))?;
+    let (outgoing, to_server) = mpsc::channel(CHANNEL_CAPACITY);
+    let (deliver, incoming) = mpsc::channel(CHANNEL_CAPACITY);
+    let shared = Arc::new(Shared {
+        client,
+        url,
+        headers,
+        read_timeout: server.read_timeout,
+        deliver: Mutex::new(Some(deliver)),
+        log,
+        state: Mutex::new(State::default()),
+        closed: tokio_util::sync::CancellationToken::new(),
+        renewal: tokio::sync::Mutex::new(()),
+    });
+    let driver = tokio::spawn(driver::run(shared.clone(), server.mode, to_server));
+    let parts = TransportParts {
+        outgoing,
+        incoming,
+        control: Box::new(HttpControl {
+            shared: shared.clone(),
+            driver,
+        }),
+    };
+    Ok((parts, HttpSession(shared)))
+}
+
+/// What every task of one HTTP transport shares.
+pub(crate) struct Shared {
+    client: reqwest::Client,
+    url: Url,
+    headers: HeaderMap,
+    read_timeout: Duration,
+    /// Taken when the transport ends, so that the connection sees `incoming` close.
+    deliver: Mutex<Option<mpsc::Sender<Inbound>>>,
+    log: LogSink,
+    state: Mutex<State>,
+    /// Cancelled when the transport is over (the legacy stream ended, or shutdown).
+    closed: tokio_util::sync::CancellationToken,
+    /// Held while a new session is opened after the server ended the old one.
+    renewal: tokio::sync::Mutex<()>,
+}
+
+/// The session as it stands; locked only for a moment, never across an await.
+#[derive(Default)]
+struct State {
+    flavor: Option<HttpFlavor>,
+    session_id: Option<String>,
+    protocol_version: Option<String>,
+    /// Where the legacy transport POSTs.
+    endpoint: Option<Url>,
+    /// The `initialize` request as first sent, to open a new session after a 404.
+    initialize: Option<String>,
+    initialize_id: Option<RequestId>,
+    /// Why the transport ended, for the connection's report.
+    close_detail: Option<String>,
+}
+
+impl Shared {
+    fn state<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
+        // A poisoned lock only means another task panicked mid-update; the data is plain.
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut state)
+    }
+
+    fn log(&self, text: String) {
+        (self.log)(LogLine::Protocol(text));
+    }
+
+    /// Hands messages up; false if the connection or the transport is gone.
+    async fn deliver(&self, inbound: Inbound) -> bool {
+        let sender = self
+            .deliver
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        match sender {
+            Some(sender) => sender.send(inbound).await.is_ok(),
+            None => false,
+        }
+    }
+
+    /// Hands up every message of one JSON-RPC frame (a body or an event's data) and
+    /// returns the ids of the responses among them.
+    async fn deliver_frame(&self, frame: &str) -> Result<Vec<RequestId>, TransportError> {
+        let messages = Message::parse_frame(frame)
+            .map_err(|e| TransportError::InvalidBody(format!("{e}: {}", excerpt(frame))))?;
+        let mut answered = Vec::new();
+        for message in messages {
+            if let Message::Response(response) = &message {
+                self.note_initialize_answer(response);
+                answered.push(response.id.clone());
+            }
+            self.deliver(Inbound::Message(message)).await;
+        }
+        Ok(answered)
+    }
+
+    /// The answer to `initialize` fixes the revision sent in later requests' headers.
+    fn note_initialize_answer(&self, response: &crate::jsonrpc::Response) {
+        let version = response
+            .outcome
+            .as_ref()
+            .ok()
+            .and_then(|r| r.get("protocolVersion"))
+            .and_then(|v| v.as_str());
+        self.state(|s| {
+            if s.initialize_id.as_ref() == Some(&response.id) {
+                s.protocol_version = version.map(str::to_owned);
+            }
+        });
+    }
+
+    /// A request with the configured headers, the session id and the negotiated revision.
+    fn request(&self, method: reqwest::Method, url: Url) -> reqwest::RequestBuilder {
+        let (session, version) = self.state(|s| (s.session_id.clone(), s.protocol_version.clone()));
+        let mut request = self
+            .client
+            .request(method, url)
+            .headers(self.headers.clone());
+        if let Some(session) = session {
+            request = request.header("Mcp-Session-Id", session);
+        }
+        if let Some(version) = version {
+            request = request.header("MCP-Protocol-Version", version);
+        }
+        request
+    }
+
+    /// Ends the transport: the connection sees `incoming` close once in-flight work is done.
+    fn end(&self, detail: String) {
+        self.state(|s| s.close_detail.get_or_insert(detail).clone());
+        self.deliver
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        self.closed.cancel();
+    }
+}
+
+/// Maps a failed HTTP exchange to what the caller may act on.
+fn classify(url: &Url, error: &reqwest::Error) -> TransportError {
+    let url = url.to_string();
+    let detail = chain(error);
+    if error.is_timeout() {
+        return TransportError::Timeout { url, seconds: 0 };
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if e.downcast_ref::<native_tls::Error>().is_some() {
+            return TransportError::Tls { url, detail };
+        }
+        source = e.source();
+    }
+    if error.is_connect() {
+        TransportError::Connect { url, detail }
+    } else {
+        TransportError::Other(format!("HTTP exchange with {url} failed: {detail}"))
+    }
+}
+
+/// An error and its causes, as one line.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        let more = e.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = e.source();
+    }
+    text
+}
+
+/// What a non-success status means for the caller.
+async fn status_error(url: &Url, response: reqwest::Response) -> TransportError {
+    let status = response.status().as_u16();
+    if status == 401 || status == 403 {
+        let challenge = response
+            .headers()
+            .get("WWW-Authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        return TransportError::Unauthorized {
+            url: url.to_string(),
+            status,
+            challenge,
+        };
+    }
+    let body = response.text().await.unwrap_or_default();
+    TransportError::Status {
+        url: url.to_string(),
+        status,
+        body: excerpt(body.trim()),
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 300;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+struct HttpControl {
+    shared: Arc<Shared>,
+    driver: tokio::task::JoinHandle<()>,
+}
+
+impl TransportControl for HttpControl {
+    fn close_reason(&mut self) -> BoxFuture<'_, CloseReason> {
+        Box::pin(async move {
+            CloseReason {
+                detail: self
+                    .shared
+                    .state(|s| s.close_detail.clone())
+                    .unwrap_or_else(|| "the HTTP transport closed".into()),
+                ..CloseReason::default()
+            }
+        })
+    }
+
+    fn shutdown(self: Box<Self>) -> BoxFuture<'static, ()> {
+        Box::pin(async move {
+            self.shared.closed.cancel();
+            self.driver.abort();
+            streamable::end_session(&self.shared).await;
+        })
+    }
+}

@@ -1,0 +1,260 @@
+//! Streamable HTTP: every message is a POST to the one endpoint; the answer comes as a
+//! JSON body or as an event stream, which is resumed with `Last-Event-ID` if it drops.
+//! An optional GET stream carries what the server sends unprompted.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Method;
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+
+use super::driver::Envelope;
+use super::events::{Cursor, EventReader, content_type, is_event_stream, is_message};
+use super::{Shared, classify, status_error};
+use crate::jsonrpc::RequestId;
+use crate::transport::TransportError;
+use crate::types::method;
+
+/// How long to wait before resuming a stream when the server did not say (`retry:`).
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// Resumptions of one answer stream, or reconnections of the GET stream, before giving up.
+const MAX_RECONNECTS: u32 = 5;
+
+/// Sends one message; after a 404 on a live session, opens a new session and sends it
+/// again, so that the caller never sees the expiry.
+pub async fn send(
+    shared: &Arc<Shared>,
+    body: String,
+    envelope: &Envelope,
+) -> Result<(), TransportError> {
+    let initializing = envelope.is(method::INITIALIZE);
+    if initializing {
+        shared.state(|s| {
+            s.initialize = Some(body.clone());
+            s.initialize_id = envelope.id.clone();
+            s.session_id = None;
+        });
+    }
+    let session = shared.state(|s| s.session_id.clone());
+    match post(shared, &body, envelope).await {
+        // An answer to a request of the old session cannot be delivered in a new one.
+        Err(TransportError::Status { status: 404, .. })
+            if session.is_some() && !initializing && envelope.method.is_some() =>
+        {
+            renew_session(shared, session).await?;
+            post(shared, &body, envelope).await
+        }
+        other => other,
+    }
+}
+
+async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), TransportError> {
+    let url = shared.url.clone();
+    let response = shared
+        .request(Method::POST, url.clone())
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(CONTENT_TYPE, "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .map_err(|e| classify(&url, &e))?;
+    if !response.status().is_success() {
+        return Err(status_error(&url, response).await);
+    }
+    if envelope.is(method::INITIALIZE) {
+        let session = response
+            .headers()
+            .get("Mcp-Session-Id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        shared.state(|s| s.session_id = session);
+    }
+    if is_event_stream(&response) {
+        return read_answer_stream(shared, response, envelope.request_id()).await;
+    }
+    let kind = content_type(&response);
+    let text = tokio::time::timeout(shared.read_timeout, response.text())
+        .await
+        .map_err(|_| TransportError::Timeout {
+            url: url.to_string(),
+            seconds: shared.read_timeout.as_secs(),
+        })?
+        .map_err(|e| classify(&url, &e))?;
+    if text.trim().is_empty() {
+        // 202 Accepted for a notification or an answer; for a request, an empty body is a fault.
+        return match envelope.request_id() {
+            Some(_) => Err(TransportError::InvalidBody(
+                "an empty answer to a request".into(),
+            )),
+            None => Ok(()),
+        };
+    }
+    if !kind.starts_with("application/json") {
+        return Err(TransportError::InvalidBody(format!(
+            "expected JSON or an event stream, got {kind:?}: {}",
+            super::excerpt(&text)
+        )));
+    }
+    shared.deliver_frame(&text).await.map(drop)
+}
+
+/// Reads an answer stream until it carries the answer to `wanted`; a stream that drops
+/// first is resumed with `Last-Event-ID` after the server's `retry` delay.
+async fn read_answer_stream(
+    shared: &Shared,
+    response: reqwest::Response,
+    wanted: Option<&RequestId>,
+) -> Result<(), TransportError> {
+    let mut cursor = Cursor::default();
+    let mut reader = EventReader::new(response);
+    let mut resumptions = 0;
+    loop {
+        if pump(shared, &mut reader, &mut cursor, wanted).await {
+            return Ok(());
+        }
+        let Some(wanted) = wanted else { return Ok(()) };
+        let Some(last_id) = cursor.last_id.clone() else {
+            return Err(TransportError::StreamEnded);
+        };
+        resumptions += 1;
+        if resumptions > MAX_RECONNECTS {
+            return Err(TransportError::StreamEnded);
+        }
+        pause(shared, cursor.retry.unwrap_or(DEFAULT_RETRY)).await;
+        shared.log(format!(
+            "resuming the stream of request {wanted} after event {last_id}"
+        ));
+        let response = open_stream(shared, Some(&last_id)).await?;
+        reader = EventReader::new(response);
+    }
+}
+
+/// Delivers the messages of a stream until it ends; true if it carried the answer to `wanted`.
+async fn pump(
+    shared: &Shared,
+    reader: &mut EventReader,
+    cursor: &mut Cursor,
+    wanted: Option<&RequestId>,
+) -> bool {
+    while let Some(event) = reader.next(cursor).await {
+        match event {
+            Ok(event) if is_message(&event) => match shared.deliver_frame(&event.data).await {
+                Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => return true,
+                Ok(_) => {}
+                Err(err) => shared.log(format!("skipped an event: {err}")),
+            },
+            Ok(_) => {}
+            Err(err) => {
+                shared.log(format!("the event stream broke: {err}"));
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// Opens a GET event stream, resuming after `last_id` if given.
+async fn open_stream(
+    shared: &Shared,
+    last_id: Option<&str>,
+) -> Result<reqwest::Response, TransportError> {
+    let url = shared.url.clone();
+    let mut request = shared
+        .request(Method::GET, url.clone())
+        .header(ACCEPT, "text/event-stream");
+    if let Some(id) = last_id {
+        request = request.header("Last-Event-ID", id);
+    }
+    let response = request.send().await.map_err(|e| classify(&url, &e))?;
+    if !response.status().is_success() {
+        return Err(status_error(&url, response).await);
+    }
+    if !is_event_stream(&response) {
+        return Err(TransportError::InvalidBody(format!(
+            "expected an event stream, got {:?}",
+            content_type(&response)
+        )));
+    }
+    Ok(response)
+}
+
+/// Waits `delay`, or less if the transport closes meanwhile.
+async fn pause(shared: &Shared, delay: Duration) {
+    tokio::select! {
+        () = tokio::time::sleep(delay) => {}
+        () = shared.closed.cancelled() => {}
+    }
+}
+
+/// The GET stream for what the server sends outside any request. 400, 404 and 405 mean
+/// the server offers none; a stream that ends is reopened where it stopped.
+pub async fn listen(shared: Arc<Shared>) {
+    let mut cursor = Cursor::default();
+    let mut failures = 0;
+    while !shared.closed.is_cancelled() {
+        match open_stream(&shared, cursor.last_id.as_deref()).await {
+            Ok(response) => {
+                failures = 0;
+                let mut reader = EventReader::new(response);
+                pump(&shared, &mut reader, &mut cursor, None).await;
+            }
+            Err(TransportError::Status {
+                status: 400 | 404 | 405,
+                ..
+            }) => return,
+            Err(err) => {
+                failures += 1;
+                shared.log(format!("the server's event stream failed: {err}"));
+                if failures >= MAX_RECONNECTS {
+                    shared.log("stopped listening to the server's event stream".into());
+                    return;
+                }
+            }
+        }
+        pause(
+            &shared,
+            cursor.retry.unwrap_or(DEFAULT_RETRY) * (1 << failures.min(4)),
+        )
+        .await;
+    }
+}
+
+/// Opens a new session with the `initialize` first sent, unless another task already did.
+async fn renew_session(
+    shared: &Arc<Shared>,
+    expired: Option<String>,
+) -> Result<(), TransportError> {
+    let _one_at_a_time = shared.renewal.lock().await;
+    if shared.state(|s| s.session_id != expired) {
+        return Ok(());
+    }
+    let initialize = shared
+        .state(|s| s.initialize.clone())
+        .ok_or_else(|| TransportError::SessionLost("no initialize request to replay".into()))?;
+    shared.log("the server ended the session; opening a new one".into());
+    let envelope = Envelope {
+        id: shared.state(|s| s.initialize_id.clone()),
+        method: Some(method::INITIALIZE.into()),
+    };
+    // The replayed answer reaches the connection as a late answer, and is ignored there.
+    post(shared, &initialize, &envelope)
+        .await
+        .map_err(|e| TransportError::SessionLost(e.to_string()))?;
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let envelope = Envelope {
+        id: None,
+        method: Some(method::INITIALIZED.into()),
+    };
+    post(shared, initialized, &envelope)
+        .await
+        .map_err(|e| TransportError::SessionLost(e.to_string()))
+}
+
+/// Ends the session with DELETE, as the server may expect; its answer does not matter.
+pub async fn end_session(shared: &Shared) {
+    let session = shared.state(|s| (s.flavor, s.session_id.clone()));
+    if let (Some(super::HttpFlavor::StreamableHttp), Some(_)) = session {
+        let request = shared.request(Method::DELETE, shared.url.clone());
+        let _ = tokio::time::timeout(Duration::from_secs(2), request.send()).await;
+    }
+}
