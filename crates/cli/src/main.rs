@@ -3,6 +3,7 @@
 //! and log notifications on stderr.
 
 mod answers;
+mod conformance;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -87,6 +88,11 @@ enum Command {
     },
     /// Ping the server.
     Ping(Server),
+    /// Act as the client of the official conformance suite (`MCP_CONFORMANCE_SCENARIO`).
+    Conformance {
+        /// The scenario server's URL (the suite passes it last).
+        url: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -153,10 +159,8 @@ fn main() -> ExitCode {
         Command::Revisions => Ok(serde_json::json!(
             switchboard_mcp::ProtocolVersion::NEWEST_FIRST.map(|v| v.as_str())
         )),
-        command => match tokio::runtime::Runtime::new() {
-            Ok(runtime) => runtime.block_on(with_server(command)),
-            Err(e) => Err(format!("could not start the async runtime: {e}")),
-        },
+        Command::Conformance { url } => block_on(conformance::run(&url)),
+        command => block_on(with_server(command)),
     };
     match result {
         Ok(Value::String(text)) => {
@@ -177,6 +181,12 @@ fn main() -> ExitCode {
     }
 }
 
+fn block_on(work: impl Future<Output = Result<Value, Failure>>) -> Result<Value, Failure> {
+    tokio::runtime::Runtime::new()
+        .map_err(|e| format!("could not start the async runtime: {e}"))?
+        .block_on(work)
+}
+
 async fn with_server(command: Command) -> Result<Value, Failure> {
     let server = match &command {
         Command::Info(s) | Command::Ping(s) => s,
@@ -185,7 +195,9 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
         | Command::Read { server, .. }
         | Command::Prompt { server, .. }
         | Command::Complete { server, .. } => server,
-        Command::ConfigPath | Command::Revisions => unreachable!("handled without a server"),
+        Command::ConfigPath | Command::Revisions | Command::Conformance { .. } => {
+            unreachable!("handled without a server")
+        }
     };
     let client = connect(server).await?;
     let outcome = run(&client, &command, server).await;
@@ -311,7 +323,9 @@ async fn run(client: &Client, command: &Command, server: &Server) -> Result<Valu
                     .map_err(|e| e.to_string())?;
             to_json(client.complete(&params).await.map_err(fail)?)
         }
-        Command::ConfigPath | Command::Revisions => unreachable!("handled without a server"),
+        Command::ConfigPath | Command::Revisions | Command::Conformance { .. } => {
+            unreachable!("handled without a server")
+        }
     }
 }
 

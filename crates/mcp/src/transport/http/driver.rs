@@ -53,20 +53,36 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             }
             continue;
         };
-        if flavor == HttpFlavor::StreamableHttp && !listening && envelope.is(method::INITIALIZED) {
-            listening = true;
-            tokio::spawn(streamable::listen(shared.clone()));
-        }
-        let shared = shared.clone();
-        tokio::spawn(async move {
-            let sent = match flavor {
-                HttpFlavor::StreamableHttp => streamable::send(&shared, body, &envelope).await,
-                HttpFlavor::LegacySse => legacy::send(&shared, body).await,
-            };
-            if let Err(error) = sent {
-                report(&shared, &envelope, error).await;
+        if envelope.request_id().is_none() {
+            // Notifications and answers are sent in order, each before the next message:
+            // a server must see `initialized` before the requests that follow it.
+            send(&shared, flavor, body, &envelope).await;
+            if flavor == HttpFlavor::StreamableHttp
+                && !listening
+                && envelope.is(method::INITIALIZED)
+            {
+                listening = true;
+                // Open the server's GET stream before any request follows, so that nothing
+                // it sends unprompted from then on can be missed.
+                if let Some(stream) = streamable::open_listening(&shared).await {
+                    tokio::spawn(streamable::listen(shared.clone(), stream));
+                }
             }
-        });
+            continue;
+        }
+        // Requests run concurrently: a slow call never holds up another.
+        let shared = shared.clone();
+        tokio::spawn(async move { send(&shared, flavor, body, &envelope).await });
+    }
+}
+
+async fn send(shared: &Arc<Shared>, flavor: HttpFlavor, body: String, envelope: &Envelope) {
+    let sent = match flavor {
+        HttpFlavor::StreamableHttp => streamable::send(shared, body, envelope).await,
+        HttpFlavor::LegacySse => legacy::send(shared, body).await,
+    };
+    if let Err(error) = sent {
+        report(shared, envelope, error).await;
     }
 }
 

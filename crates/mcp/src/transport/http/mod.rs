@@ -10,6 +10,7 @@ mod events;
 mod legacy;
 mod streamable;
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -163,6 +164,9 @@ struct State {
     initialize_id: Option<RequestId>,
     /// Why the transport ended, for the connection's report.
     close_detail: Option<String>,
+    /// Requests whose answer stream is being read, and those of them answered elsewhere.
+    awaited: HashSet<RequestId>,
+    answered: HashSet<RequestId>,
 }
 
 impl Shared {
@@ -197,7 +201,7 @@ impl Shared {
         let mut answered = Vec::new();
         for message in messages {
             if let Message::Response(response) = &message {
-                self.note_initialize_answer(response);
+                self.note_answer(response);
                 answered.push(response.id.clone());
             }
             self.deliver(Inbound::Message(message)).await;
@@ -205,8 +209,9 @@ impl Shared {
         Ok(answered)
     }
 
-    /// The answer to `initialize` fixes the revision sent in later requests' headers.
-    fn note_initialize_answer(&self, response: &crate::jsonrpc::Response) {
+    /// The answer to `initialize` fixes the revision sent in later requests' headers; an
+    /// answer to a request whose stream is being read is noted for that reader.
+    fn note_answer(&self, response: &crate::jsonrpc::Response) {
         let version = response
             .outcome
             .as_ref()
@@ -216,6 +221,9 @@ impl Shared {
         self.state(|s| {
             if s.initialize_id.as_ref() == Some(&response.id) {
                 s.protocol_version = version.map(str::to_owned);
+            }
+            if s.awaited.contains(&response.id) {
+                s.answered.insert(response.id.clone());
             }
         });
     }

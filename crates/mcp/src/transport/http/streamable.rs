@@ -19,6 +19,8 @@ use crate::types::method;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// Resumptions of one answer stream, or reconnections of the GET stream, before giving up.
 const MAX_RECONNECTS: u32 = 5;
+/// A notification or an answer is acknowledged at once (202); this bounds a server that hangs.
+const ACK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Sends one message; after a 404 on a live session, opens a new session and sends it
 /// again, so that the caller never sees the expiry.
@@ -50,14 +52,15 @@ pub async fn send(
 
 async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), TransportError> {
     let url = shared.url.clone();
-    let response = shared
+    let mut request = shared
         .request(Method::POST, url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json")
-        .body(body.to_owned())
-        .send()
-        .await
-        .map_err(|e| classify(&url, &e))?;
+        .body(body.to_owned());
+    if envelope.request_id().is_none() {
+        request = request.timeout(ACK_TIMEOUT);
+    }
+    let response = request.send().await.map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
         return Err(status_error(&url, response).await);
     }
@@ -108,11 +111,16 @@ async fn read_answer_stream(
     let mut cursor = Cursor::default();
     let mut reader = EventReader::new(response);
     let mut resumptions = 0;
+    let _watch = wanted.map(|id| AnswerWatch::new(shared, id));
     loop {
         if pump(shared, &mut reader, &mut cursor, wanted).await {
             return Ok(());
         }
         let Some(wanted) = wanted else { return Ok(()) };
+        // The answer may have come on another stream (the server's GET stream).
+        if shared.state(|s| s.answered.contains(wanted)) {
+            return Ok(());
+        }
         let Some(last_id) = cursor.last_id.clone() else {
             return Err(TransportError::StreamEnded);
         };
@@ -129,14 +137,20 @@ async fn read_answer_stream(
     }
 }
 
-/// Delivers the messages of a stream until it ends; true if it carried the answer to `wanted`.
+/// Delivers the messages of a stream until it ends or the transport closes; true if it
+/// carried the answer to `wanted`.
 async fn pump(
     shared: &Shared,
     reader: &mut EventReader,
     cursor: &mut Cursor,
     wanted: Option<&RequestId>,
 ) -> bool {
-    while let Some(event) = reader.next(cursor).await {
+    loop {
+        let event = tokio::select! {
+            event = reader.next(cursor) => event,
+            () = shared.closed.cancelled() => return false,
+        };
+        let Some(event) = event else { return false };
         match event {
             Ok(event) if is_message(&event) => match shared.deliver_frame(&event.data).await {
                 Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => return true,
@@ -150,7 +164,31 @@ async fn pump(
             }
         }
     }
-    false
+}
+
+/// Notes, while a request's stream is read, whether its answer arrived on any stream.
+struct AnswerWatch<'a> {
+    shared: &'a Shared,
+    id: RequestId,
+}
+
+impl<'a> AnswerWatch<'a> {
+    fn new(shared: &'a Shared, id: &RequestId) -> Self {
+        shared.state(|s| s.awaited.insert(id.clone()));
+        Self {
+            shared,
+            id: id.clone(),
+        }
+    }
+}
+
+impl Drop for AnswerWatch<'_> {
+    fn drop(&mut self) {
+        self.shared.state(|s| {
+            s.awaited.remove(&self.id);
+            s.answered.remove(&self.id);
+        });
+    }
 }
 
 /// Opens a GET event stream, resuming after `last_id` if given.
@@ -186,36 +224,64 @@ async fn pause(shared: &Shared, delay: Duration) {
     }
 }
 
-/// The GET stream for what the server sends outside any request. 400, 404 and 405 mean
-/// the server offers none; a stream that ends is reopened where it stopped.
-pub async fn listen(shared: Arc<Shared>) {
+/// Opens the GET stream for what the server sends outside any request; `None` if the
+/// server offers none (400, 404, 405) or it cannot be opened now.
+pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
+    match tokio::time::timeout(ACK_TIMEOUT, open_stream(shared, None)).await {
+        Ok(Ok(response)) => Some(response),
+        Ok(Err(TransportError::Status {
+            status: 400 | 404 | 405,
+            ..
+        })) => None,
+        Ok(Err(err)) => {
+            shared.log(format!(
+                "the server's event stream could not be opened: {err}"
+            ));
+            None
+        }
+        Err(_) => {
+            shared.log("the server did not open its event stream in time".into());
+            None
+        }
+    }
+}
+
+/// Reads the GET stream; a stream that ends is reopened where it stopped.
+pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     let mut cursor = Cursor::default();
+    let mut reader = EventReader::new(first);
     let mut failures = 0;
-    while !shared.closed.is_cancelled() {
-        match open_stream(&shared, cursor.last_id.as_deref()).await {
-            Ok(response) => {
-                failures = 0;
-                let mut reader = EventReader::new(response);
-                pump(&shared, &mut reader, &mut cursor, None).await;
+    loop {
+        pump(&shared, &mut reader, &mut cursor, None).await;
+        loop {
+            pause(
+                &shared,
+                cursor.retry.unwrap_or(DEFAULT_RETRY) * (1 << failures.min(4)),
+            )
+            .await;
+            if shared.closed.is_cancelled() {
+                return;
             }
-            Err(TransportError::Status {
-                status: 400 | 404 | 405,
-                ..
-            }) => return,
-            Err(err) => {
-                failures += 1;
-                shared.log(format!("the server's event stream failed: {err}"));
-                if failures >= MAX_RECONNECTS {
-                    shared.log("stopped listening to the server's event stream".into());
-                    return;
+            match open_stream(&shared, cursor.last_id.as_deref()).await {
+                Ok(response) => {
+                    failures = 0;
+                    reader = EventReader::new(response);
+                    break;
+                }
+                Err(TransportError::Status {
+                    status: 400 | 404 | 405,
+                    ..
+                }) => return,
+                Err(err) => {
+                    failures += 1;
+                    shared.log(format!("the server's event stream failed: {err}"));
+                    if failures >= MAX_RECONNECTS {
+                        shared.log("stopped listening to the server's event stream".into());
+                        return;
+                    }
                 }
             }
         }
-        pause(
-            &shared,
-            cursor.retry.unwrap_or(DEFAULT_RETRY) * (1 << failures.min(4)),
-        )
-        .await;
     }
 }
 
