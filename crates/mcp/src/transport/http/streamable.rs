@@ -298,6 +298,7 @@ async fn renew_session(
         .state(|s| s.initialize.clone())
         .ok_or_else(|| TransportError::SessionLost("no initialize request to replay".into()))?;
     shared.log("the server ended the session; opening a new one".into());
+    shared.state(|s| s.session_id = None);
     let envelope = Envelope {
         id: shared.state(|s| s.initialize_id.clone()),
         method: Some(method::INITIALIZE.into()),

@@ -1,0 +1,441 @@
+//! The HTTP transports against servers that misbehave: a small HTTP server on loopback
+//! answers each request as the test scripts it, and records what the client sent.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
+use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::transport::TransportError;
+use switchboard_mcp::transport::discard_log;
+use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    headers: Vec<(String, String)>,
+    body: Value,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn rpc_method(&self) -> &str {
+        self.body["method"].as_str().unwrap_or("")
+    }
+}
+
+enum Reply {
+    /// A complete response: status, extra headers, content type and body.
+    Full(u16, Vec<(&'static str, String)>, &'static str, String),
+    /// An event stream: these events, then the connection closes, or stays open forever.
+    Events(Vec<String>, bool),
+}
+
+fn json_reply(body: Value) -> Reply {
+    Reply::Full(200, Vec::new(), "application/json", body.to_string())
+}
+
+fn accepted() -> Reply {
+    Reply::Full(202, Vec::new(), "text/plain", String::new())
+}
+
+type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
+
+struct FakeServer {
+    url: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl FakeServer {
+    async fn start(script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let url = format!("http://{}/mcp", listener.local_addr().expect("address"));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let script: Arc<Script> = Arc::new(script);
+        let log = seen.clone();
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                tokio::spawn(serve(socket, script.clone(), log.clone()));
+            }
+        });
+        Self { url, seen }
+    }
+
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().expect("lock").clone()
+    }
+}
+
+/// Serves the requests of one connection (keep-alive) until it closes.
+async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Arc<Mutex<Vec<Seen>>>) {
+    let mut socket = BufReader::new(socket);
+    loop {
+        let mut line = String::new();
+        if socket.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return;
+        }
+        let method = line.split(' ').next().unwrap_or("").to_owned();
+        let mut headers = Vec::new();
+        loop {
+            let mut header = String::new();
+            socket.read_line(&mut header).await.expect("header");
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+        }
+        let length: usize = headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        socket.read_exact(&mut body).await.expect("body");
+        let seen = Seen {
+            method,
+            headers,
+            body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        };
+        log.lock().expect("lock").push(seen.clone());
+        match script(&seen) {
+            Reply::Full(status, extra, kind, body) => {
+                let mut head = format!(
+                    "HTTP/1.1 {status} X\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n",
+                    body.len()
+                );
+                for (name, value) in extra {
+                    head.push_str(&format!("{name}: {value}\r\n"));
+                }
+                let reply = format!("{head}\r\n{body}");
+                if socket.get_mut().write_all(reply.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+            Reply::Events(events, hang) => {
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+                let _ = socket.get_mut().write_all(head.as_bytes()).await;
+                for event in events {
+                    let _ = socket.get_mut().write_all(event.as_bytes()).await;
+                }
+                if hang {
+                    std::future::pending::<()>().await;
+                }
+                return;
+            }
+        }
+    }
+}
+
+fn initialize_result(id: &Value, session: Option<&str>) -> Reply {
+    let body = json!({"jsonrpc": "2.0", "id": id, "result": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "fake", "version": "1"},
+    }});
+    let headers = session
+        .map(|s| vec![("Mcp-Session-Id", s.to_owned())])
+        .unwrap_or_default();
+    Reply::Full(200, headers, "application/json", body.to_string())
+}
+
+/// A well-behaved handshake; everything after it is up to `rest`.
+fn after_handshake(
+    rest: impl Fn(&Seen) -> Reply + Send + Sync + 'static,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    move |seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "initialize") => initialize_result(&seen.body["id"], None),
+        ("POST", "notifications/initialized") => accepted(),
+        ("GET", _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        _ => rest(seen),
+    }
+}
+
+async fn connect(server: HttpServer) -> Result<Client, ClientError> {
+    let (transport, _) = http::connect(&server, discard_log()).expect("valid settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.request_timeout = Duration::from_secs(2);
+    Client::connect(transport, Arc::new(DecliningHandler), config).await
+}
+
+fn transport_error(outcome: Result<Client, ClientError>) -> TransportError {
+    match outcome {
+        Err(ClientError::Request(RequestError::Transport { error, .. })) => error,
+        Err(other) => panic!("expected a transport error, got {other}"),
+        Ok(_) => panic!("expected a transport error, got a session"),
+    }
+}
+
+async fn call_error(client: &Client) -> RequestError {
+    match client.call_tool("t", None, client.request_options()).await {
+        Err(ClientError::Request(error)) => error,
+        other => panic!("expected a failed request, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_a_connect_error() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let error =
+        transport_error(connect(HttpServer::new(format!("http://127.0.0.1:{port}/mcp"))).await);
+    assert!(
+        matches!(&error, TransportError::Connect { url, .. } if url.contains(&port.to_string())),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_tls_handshake_is_a_tls_error() {
+    let server = FakeServer::start(|_| accepted()).await;
+    let url = server.url.replace("http://", "https://");
+    let error = transport_error(connect(HttpServer::new(url)).await);
+    assert!(matches!(error, TransportError::Tls { .. }), "{error}");
+}
+
+#[tokio::test]
+async fn unauthorized_and_forbidden_are_typed_with_the_challenge() {
+    let server = FakeServer::start(|_| {
+        let challenge = (
+            "WWW-Authenticate",
+            r#"Bearer resource_metadata="https://a.example/.well-known""#.to_owned(),
+        );
+        Reply::Full(401, vec![challenge], "text/plain", "no".into())
+    })
+    .await;
+    let error = transport_error(connect(HttpServer::new(&server.url)).await);
+    assert_eq!(
+        error,
+        TransportError::Unauthorized {
+            url: server.url.clone(),
+            status: 401,
+            challenge: Some(r#"Bearer resource_metadata="https://a.example/.well-known""#.into()),
+        }
+    );
+    let forbidden =
+        FakeServer::start(|_| Reply::Full(403, Vec::new(), "text/plain", String::new())).await;
+    let error = transport_error(connect(HttpServer::new(&forbidden.url)).await);
+    assert!(matches!(
+        error,
+        TransportError::Unauthorized {
+            status: 403,
+            challenge: None,
+            ..
+        }
+    ));
+}
+
+#[tokio::test]
+async fn a_server_error_carries_its_status_and_body() {
+    let server = FakeServer::start(after_handshake(|_| {
+        Reply::Full(
+            500,
+            Vec::new(),
+            "text/plain",
+            "database unavailable\n".into(),
+        )
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let error = call_error(&client).await;
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "tools/call could not be delivered: {} answered HTTP 500: database unavailable",
+            server.url
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_rpc_is_a_clear_error() {
+    let server = FakeServer::start(after_handshake(|_| {
+        Reply::Full(
+            200,
+            Vec::new(),
+            "application/json",
+            "<html>Bad gateway</html>".into(),
+        )
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let error = call_error(&client).await;
+    assert!(
+        matches!(&error, RequestError::Transport { error: TransportError::InvalidBody(detail), .. } if detail.contains("<html>Bad gateway</html>")),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn an_event_stream_that_ends_without_the_answer_fails_the_request() {
+    let server = FakeServer::start(after_handshake(|_| {
+        // A notification, then the server hangs up; no event id, so nothing to resume.
+        let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}});
+        Reply::Events(vec![format!("event: message\ndata: {log}\n\n")], false)
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    assert!(matches!(
+        call_error(&client).await,
+        RequestError::Transport {
+            error: TransportError::StreamEnded,
+            ..
+        }
+    ));
+}
+
+#[tokio::test]
+async fn an_event_stream_that_never_answers_times_out() {
+    let server = FakeServer::start(after_handshake(|_| {
+        Reply::Events(vec![": keep-alive\n\n".into()], true)
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    assert!(matches!(
+        call_error(&client).await,
+        RequestError::Timeout { .. }
+    ));
+    // The timeout tells the server, which is how it learns to stop; that POST follows shortly.
+    for _ in 0..200 {
+        if server
+            .seen()
+            .iter()
+            .any(|s| s.rpc_method() == "notifications/cancelled")
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no notifications/cancelled after the timeout");
+}
+
+#[tokio::test]
+async fn a_session_the_server_dropped_is_renewed_without_the_caller_noticing() {
+    let sessions = Arc::new(Mutex::new(0));
+    let server = FakeServer::start(move |seen| {
+        let session = seen.header("Mcp-Session-Id").map(str::to_owned);
+        match (seen.method.as_str(), seen.rpc_method(), session.as_deref()) {
+            ("POST", "initialize", None) => {
+                let mut count = sessions.lock().unwrap();
+                *count += 1;
+                initialize_result(&seen.body["id"], Some(&format!("s{count}")))
+            }
+            ("POST", "notifications/initialized", Some(_)) => accepted(),
+            // The server forgot the first session.
+            ("POST", "tools/call", Some("s1")) => {
+                Reply::Full(404, Vec::new(), "text/plain", "unknown session".into())
+            }
+            ("POST", "tools/call", Some("s2")) => {
+                json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                "result": {"content": [{"type": "text", "text": "done"}]}}))
+            }
+            ("DELETE", _, _) => accepted(),
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        }
+    })
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let result = client
+        .call_tool("t", None, client.request_options())
+        .await
+        .unwrap();
+    assert_eq!(result.content[0].as_text(), Some("done"));
+    let posts: Vec<(String, Option<String>)> = server
+        .seen()
+        .iter()
+        .filter(|s| s.method == "POST")
+        .map(|s| {
+            (
+                s.rpc_method().to_owned(),
+                s.header("Mcp-Session-Id").map(str::to_owned),
+            )
+        })
+        .collect();
+    let expected = [
+        ("initialize", None),
+        ("notifications/initialized", Some("s1")),
+        ("tools/call", Some("s1")),
+        ("initialize", None),
+        ("notifications/initialized", Some("s2")),
+        ("tools/call", Some("s2")),
+    ]
+    .map(|(m, s)| (m.to_owned(), s.map(str::to_owned)));
+    assert_eq!(posts, expected);
+}
+
+#[tokio::test]
+async fn configured_headers_the_session_and_the_revision_go_with_every_request() {
+    let server = FakeServer::start(|seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "initialize") => initialize_result(&seen.body["id"], Some("abc")),
+        ("POST", "tools/list") => {
+            json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"], "result": {"tools": []}}))
+        }
+        ("GET", _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        _ => accepted(),
+    })
+    .await;
+    let settings = HttpServer::new(&server.url).header("Authorization", "Bearer s3cret");
+    let client = connect(settings).await.unwrap();
+    client.list_tools().await.unwrap();
+    client.close().await;
+    let seen = server.seen();
+    assert!(
+        seen.iter()
+            .all(|s| s.header("Authorization") == Some("Bearer s3cret"))
+    );
+    let init = &seen[0];
+    assert_eq!(init.rpc_method(), "initialize");
+    assert_eq!(
+        init.header("Accept"),
+        Some("application/json, text/event-stream")
+    );
+    assert_eq!(init.header("Mcp-Session-Id"), None);
+    assert_eq!(init.header("MCP-Protocol-Version"), None);
+    for later in &seen[1..] {
+        assert_eq!(later.header("Mcp-Session-Id"), Some("abc"), "{later:?}");
+        assert_eq!(
+            later.header("MCP-Protocol-Version"),
+            Some("2025-06-18"),
+            "{later:?}"
+        );
+    }
+    let methods: Vec<&str> = seen.iter().map(|s| s.method.as_str()).collect();
+    assert_eq!(methods, ["POST", "POST", "GET", "POST", "DELETE"]);
+}
+
+#[tokio::test]
+async fn a_legacy_endpoint_on_another_origin_is_refused() {
+    let server = FakeServer::start(|seen| match seen.method.as_str() {
+        "GET" => Reply::Events(
+            vec!["event: endpoint\ndata: http://attacker.example:8080/messages\n\n".into()],
+            true,
+        ),
+        _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+    })
+    .await;
+    let mut settings = HttpServer::new(&server.url);
+    settings.mode = HttpMode::LegacySse;
+    let error = transport_error(connect(settings).await);
+    assert!(
+        error
+            .to_string()
+            .starts_with("refused the endpoint http://attacker.example:8080/messages"),
+        "{error}"
+    );
+}
