@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, Command};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
@@ -142,7 +142,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
     })
 }
 
-async fn write_messages(mut stdin: ChildStdin, mut to_server: mpsc::Receiver<String>) {
+async fn write_messages(mut stdin: impl AsyncWrite + Unpin, mut to_server: mpsc::Receiver<String>) {
     while let Some(mut line) = to_server.recv().await {
         line.push('\n');
         if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
@@ -154,7 +154,7 @@ async fn write_messages(mut stdin: ChildStdin, mut to_server: mpsc::Receiver<Str
 }
 
 async fn read_messages(
-    stdout: tokio::process::ChildStdout,
+    stdout: impl AsyncRead + Unpin,
     from_server: mpsc::Sender<Inbound>,
     max_line: usize,
     log: LogSink,
@@ -307,5 +307,41 @@ impl TransportControl for StdioControl {
             }
             self.drain_stderr().await;
         })
+    }
+}
+
+/// The other side of stdio: a server's own stdin and stdout as a transport, for servers
+/// built on this engine (the bundled demo server).
+pub fn own_stdio(log: LogSink) -> TransportParts {
+    let (outgoing, to_client) = mpsc::channel::<String>(CHANNEL_CAPACITY);
+    let (from_client, incoming) = mpsc::channel::<Inbound>(CHANNEL_CAPACITY);
+    tokio::spawn(write_messages(tokio::io::stdout(), to_client));
+    tokio::spawn(read_messages(
+        tokio::io::stdin(),
+        from_client,
+        64 * 1024 * 1024,
+        log,
+    ));
+    TransportParts {
+        outgoing,
+        incoming,
+        control: Box::new(OwnStdio),
+    }
+}
+
+struct OwnStdio;
+
+impl TransportControl for OwnStdio {
+    fn close_reason(&mut self) -> BoxFuture<'_, CloseReason> {
+        Box::pin(async {
+            CloseReason {
+                detail: "the client closed stdin".into(),
+                ..CloseReason::default()
+            }
+        })
+    }
+
+    fn shutdown(self: Box<Self>) -> BoxFuture<'static, ()> {
+        Box::pin(async {})
     }
 }

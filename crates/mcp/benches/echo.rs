@@ -1,8 +1,9 @@
-//! Round trips of `tools/call` over stdio against the `rmcp` echo server: one at a time,
-//! and with 64 in flight. Prints latency percentiles and throughput; asserts nothing.
+//! Round trips of `tools/call` against the `rmcp` echo server, over stdio and over
+//! Streamable HTTP: one at a time, and with 64 in flight. Prints latency percentiles and
+//! throughput; asserts nothing.
 //!
 //! Run with `scripts/bench` (it builds the server first), or
-//! `cargo bench -p switchboard-mcp --bench stdio_echo -- [CALLS]`.
+//! `cargo bench -p switchboard-mcp --bench echo -- [CALLS]`.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
+use switchboard_mcp::transport::TransportParts;
 use switchboard_mcp::transport::discard_log;
+use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use tokio::task::JoinSet;
 
@@ -93,7 +96,7 @@ async fn concurrent(client: &Client, calls: usize) -> Figures {
     }
 }
 
-fn rmcp_peer() -> StdioServer {
+fn rmcp_peer() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("bench binary path");
     let dir = exe
         .parent()
@@ -105,7 +108,45 @@ fn rmcp_peer() -> StdioServer {
         "{} is missing: build it with `cargo build --release -p rmcp-peer`",
         server.display()
     );
-    StdioServer::new(server).args(["stdio"])
+    server
+}
+
+/// Starts `rmcp-peer http` on a free port and returns it with its URL, once it listens.
+fn rmcp_http() -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(rmcp_peer())
+        .args(["http", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start rmcp-peer http");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the listening line");
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .expect("`listening on URL`")
+        .to_owned();
+    (child, url)
+}
+
+async fn measure(label: &str, transport: TransportParts, calls: usize) {
+    let client = Client::connect(
+        transport,
+        Arc::new(DecliningHandler),
+        ClientConfig::new("switchboard-bench", env!("CARGO_PKG_VERSION")),
+    )
+    .await
+    .expect("initialize");
+    sequential(&client, WARM_UP).await;
+    println!("switchboard engine -> rmcp echo server, {label}");
+    sequential(&client, calls).await.print("  sequential");
+    concurrent(&client, calls)
+        .await
+        .print(&format!("  {IN_FLIGHT} in flight"));
+    client.close().await;
 }
 
 fn main() {
@@ -115,20 +156,16 @@ fn main() {
         .unwrap_or(5_000);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
-        let transport = stdio::spawn(&rmcp_peer(), discard_log()).expect("start rmcp-peer");
-        let client = Client::connect(
-            transport,
-            Arc::new(DecliningHandler),
-            ClientConfig::new("switchboard-bench", env!("CARGO_PKG_VERSION")),
-        )
-        .await
-        .expect("initialize");
-        sequential(&client, WARM_UP).await;
-        println!("switchboard engine -> rmcp echo server, stdio");
-        sequential(&client, calls).await.print("sequential");
-        concurrent(&client, calls)
-            .await
-            .print(&format!("{IN_FLIGHT} in flight"));
-        client.close().await;
+        let server = StdioServer::new(rmcp_peer()).args(["stdio"]);
+        let transport = stdio::spawn(&server, discard_log()).expect("start rmcp-peer");
+        measure("stdio", transport, calls).await;
+
+        let (mut child, url) = rmcp_http();
+        let mut server = HttpServer::new(url);
+        server.mode = HttpMode::StreamableHttp;
+        let (transport, _) = http::connect(&server, discard_log()).expect("HTTP settings");
+        measure("Streamable HTTP", transport, calls).await;
+        let _ = child.kill();
+        let _ = child.wait();
     });
 }
