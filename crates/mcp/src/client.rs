@@ -134,6 +134,21 @@ pub enum ClientError {
     CursorLoop { method: &'static str, pages: usize },
 }
 
+impl ClientError {
+    /// The URL elicitations a server requires before it can proceed (error -32042), if
+    /// that is why it refused the request.
+    pub fn url_elicitation_required(&self) -> Option<UrlElicitationRequiredData> {
+        match self {
+            Self::Request(RequestError::Server { error, .. })
+                if error.code == code::URL_ELICITATION_REQUIRED =>
+            {
+                serde_json::from_value(error.data.clone()?).ok()
+            }
+            _ => None,
+        }
+    }
+}
+
 /// An initialized session with one server.
 #[derive(Clone)]
 pub struct Client {

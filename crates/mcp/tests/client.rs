@@ -262,3 +262,35 @@ async fn a_mode_the_client_did_not_declare_and_malformed_params_are_invalid_para
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn a_required_url_elicitation_is_readable_from_the_error() {
+    let (client, mut peer) = ready(ClientCapabilities::all(), json!({"tools": {}})).await;
+    let call = tokio::spawn(async move {
+        client
+            .call_tool("pay", None, client.request_options())
+            .await
+    });
+    let id = next_json(&mut peer).await["id"].clone();
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32042,
+            "message": "This request requires more information.",
+            "data": {"elicitations": [{"mode": "url", "elicitationId": "e-7",
+                "url": "https://pay.example/authorize", "message": "Authorize the payment"}]},
+        }}),
+    )
+    .await;
+    let error = call.await.unwrap().unwrap_err();
+    let required = error.url_elicitation_required().expect("a -32042 error");
+    assert_eq!(required.elicitations.len(), 1);
+    assert_eq!(
+        required.elicitations[0].url,
+        "https://pay.example/authorize"
+    );
+    assert_eq!(
+        required.elicitations[0].elicitation_id.as_deref(),
+        Some("e-7")
+    );
+}
