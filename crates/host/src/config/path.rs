@@ -1,4 +1,4 @@
-//! Where the configuration lives.
+//! Where the configuration file lives.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -1,0 +1,155 @@
+//! Reading and writing the configuration file: a broken file is reported with its line
+//! and left untouched; a write replaces the file atomically or not at all.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::Config;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("could not read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{} is not a valid configuration: {message} (line {line}, column {column}); the file was left as it is", path.display())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("could not write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// Reads the configuration; a file that does not exist yet is an empty configuration.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Config::default()),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    };
+    serde_json::from_str(&text).map_err(|e| ConfigError::Invalid {
+        path: path.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: describe(&e),
+    })
+}
+
+/// serde's message without its own "at line N column M" suffix, which we say our way.
+fn describe(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+/// Writes the configuration: to a temporary file beside it, flushed to disk, then renamed
+/// over the old one, so that a crash leaves either the old file or the new one.
+pub fn save(path: &Path, config: &Config) -> Result<(), ConfigError> {
+    let failed = |source| ConfigError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(failed)?;
+    let mut text = serde_json::to_string_pretty(config).map_err(|e| failed(io::Error::other(e)))?;
+    text.push('\n');
+    let temp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut file = File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&temp, path)?;
+        // The rename itself is durable only once the folder is.
+        File::open(dir)?.sync_all()
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written.map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ServerConfig;
+
+    #[test]
+    fn a_missing_file_is_an_empty_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            load(&dir.path().join("none.json")).unwrap(),
+            Config::default()
+        );
+    }
+
+    #[test]
+    fn a_saved_configuration_reads_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deep/er/config.json");
+        let mut config = Config::default();
+        config.servers.insert(
+            "demo".into(),
+            ServerConfig {
+                command: Some("demo".into()),
+                ..ServerConfig::default()
+            },
+        );
+        save(&path, &config).unwrap();
+        assert_eq!(load(&path).unwrap(), config);
+        // Nothing is left behind but the file itself.
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["config.json"]);
+    }
+
+    #[test]
+    fn a_broken_file_names_its_line_and_stays_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        let broken = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n";
+        fs::write(&path, broken).unwrap();
+        let err = load(&path).unwrap_err();
+        let ConfigError::Invalid { line, .. } = &err else {
+            panic!("expected an invalid file, got {err}")
+        };
+        assert_eq!(*line, 3);
+        assert!(err.to_string().contains("(line 3, column"), "{err}");
+        assert!(
+            err.to_string().ends_with("the file was left as it is"),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+    }
+
+    #[test]
+    fn a_wrongly_typed_entry_is_reported_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        fs::write(&path, r#"{"mcpServers": {"a": {"args": "not a list"}}}"#).unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("invalid type: string \"not a list\", expected a sequence"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,15 @@
+//! The configuration: where it lives, what it holds, how it is read and written safely,
+//! and how other hosts' files are imported.
+
+mod file;
+mod import;
+mod model;
+mod path;
+
+pub use file::{ConfigError, load, save};
+pub use import::{ImportError, ImportSource, Imported, InputPrompt, import};
+pub use model::{
+    Config, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec, SpecError,
+    TransportType,
+};
+pub use path::{CONFIG_ENV, ConfigPathError, config_path};

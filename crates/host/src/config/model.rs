@@ -1,0 +1,302 @@
+//! What the configuration file holds. Servers live under `mcpServers` in the shape Claude
+//! Desktop and Cursor use; Switchboard's own settings sit beside them. Keys this version
+//! does not know are kept, so that saving never loses what a newer version or a person wrote.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    #[serde(rename = "mcpServers", default)]
+    pub servers: BTreeMap<String, ServerConfig>,
+    #[serde(default, skip_serializing_if = "HostSettings::is_default")]
+    pub settings: HostSettings,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One server as configured: stdio (`command`) or HTTP (`url`), plus how to supervise it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, EnvValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, EnvValue>,
+    /// `stdio`, `http` (Streamable HTTP, falling back to SSE) or `sse`; inferred if absent.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<TransportType>,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub enabled: bool,
+    /// Seconds to wait for an answer to each request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout_secs: Option<u64>,
+    #[serde(default, skip_serializing_if = "RestartPolicy::is_default")]
+    pub restart: RestartPolicy,
+    /// The person vouches for this server: its tool annotations may relax approvals.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trusted: bool,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportType {
+    Stdio,
+    /// Streamable HTTP, with the fallback to HTTP+SSE for older servers.
+    #[serde(alias = "streamable-http", alias = "streamableHttp")]
+    Http,
+    Sse,
+}
+
+/// A value in `env` or `headers`: written out, or kept in the OS keyring under a name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EnvValue {
+    /// May refer to the host's environment as `${env:NAME}`, expanded when the server starts.
+    Plain(String),
+    Secret {
+        secret: String,
+    },
+}
+
+/// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to
+/// `max_backoff_ms`, and no more after `max_restarts` crashes in a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RestartPolicy {
+    pub max_restarts: u32,
+    pub initial_backoff_ms: u64,
+    pub max_backoff_ms: u64,
+}
+
+impl Default for RestartPolicy {
+    fn default() -> Self {
+        Self {
+            max_restarts: 5,
+            initial_backoff_ms: 500,
+            max_backoff_ms: 30_000,
+        }
+    }
+}
+
+impl RestartPolicy {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The wait before restart number `attempt` (1 for the first).
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let factor = 1u64 << attempt.saturating_sub(1).min(20);
+        Duration::from_millis(
+            self.initial_backoff_ms
+                .saturating_mul(factor)
+                .min(self.max_backoff_ms),
+        )
+    }
+}
+
+/// Switchboard's settings for the whole host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HostSettings {
+    /// Seconds a pending approval waits before it is answered with a decline.
+    pub approval_timeout_secs: u64,
+    /// Seconds to wait for an answer when a server sets none.
+    pub request_timeout_secs: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Default for HostSettings {
+    fn default() -> Self {
+        Self {
+            approval_timeout_secs: 300,
+            request_timeout_secs: 60,
+            extra: Map::new(),
+        }
+    }
+}
+
+impl HostSettings {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// A server's configuration, checked: exactly one way to reach it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerSpec<'a> {
+    Stdio {
+        command: &'a str,
+        args: &'a [String],
+        env: &'a BTreeMap<String, EnvValue>,
+        cwd: Option<&'a PathBuf>,
+    },
+    Http {
+        url: &'a str,
+        headers: &'a BTreeMap<String, EnvValue>,
+        legacy_sse: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("server {0:?} has neither a `command` nor a `url`")]
+    Nothing(String),
+    #[error("server {0:?} has both a `command` and a `url`; keep one")]
+    Both(String),
+    #[error("server {name:?} is of type {kind:?} but has no {missing}")]
+    Mismatch {
+        name: String,
+        kind: &'static str,
+        missing: &'static str,
+    },
+}
+
+impl ServerConfig {
+    /// How to reach the server named `name`, or why the entry is unusable.
+    pub fn spec(&self, name: &str) -> Result<ServerSpec<'_>, SpecError> {
+        let mismatch = |kind, missing| SpecError::Mismatch {
+            name: name.to_owned(),
+            kind,
+            missing,
+        };
+        match (&self.command, &self.url, self.transport) {
+            (Some(_), Some(_), _) => Err(SpecError::Both(name.to_owned())),
+            (None, None, _) => Err(SpecError::Nothing(name.to_owned())),
+            (Some(_), None, Some(TransportType::Http | TransportType::Sse)) => {
+                Err(mismatch("http", "`url`"))
+            }
+            (None, Some(_), Some(TransportType::Stdio)) => Err(mismatch("stdio", "`command`")),
+            (Some(command), None, _) => Ok(ServerSpec::Stdio {
+                command,
+                args: &self.args,
+                env: &self.env,
+                cwd: self.cwd.as_ref(),
+            }),
+            (None, Some(url), transport) => Ok(ServerSpec::Http {
+                url,
+                headers: &self.headers,
+                legacy_sse: transport == Some(TransportType::Sse),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_claude_desktop_file_reads_and_writes_back_unchanged() {
+        let text = json!({
+            "mcpServers": {
+                "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+                          "env": {"DEBUG": "1"}},
+                "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": {"secret": "remote-token"}}},
+            },
+            "globalShortcut": "Ctrl+Space",
+        });
+        let config: Config = serde_json::from_value(text.clone()).unwrap();
+        assert_eq!(config.servers.len(), 2);
+        assert_eq!(
+            config.servers["remote"].headers["Authorization"],
+            EnvValue::Secret {
+                secret: "remote-token".into()
+            }
+        );
+        assert_eq!(serde_json::to_value(&config).unwrap(), text);
+    }
+
+    #[test]
+    fn each_entry_resolves_to_one_way_of_reaching_the_server() {
+        let stdio = ServerConfig {
+            command: Some("node".into()),
+            ..ServerConfig::default()
+        };
+        assert!(matches!(
+            stdio.spec("a"),
+            Ok(ServerSpec::Stdio {
+                command: "node",
+                ..
+            })
+        ));
+        let sse = ServerConfig {
+            url: Some("http://h/sse".into()),
+            transport: Some(TransportType::Sse),
+            ..ServerConfig::default()
+        };
+        assert!(matches!(
+            sse.spec("b"),
+            Ok(ServerSpec::Http {
+                legacy_sse: true,
+                ..
+            })
+        ));
+        let both = ServerConfig {
+            url: Some("u".into()),
+            ..stdio.clone()
+        };
+        assert_eq!(both.spec("c"), Err(SpecError::Both("c".into())));
+        assert_eq!(
+            ServerConfig::default().spec("d"),
+            Err(SpecError::Nothing("d".into()))
+        );
+        let wrong = ServerConfig {
+            transport: Some(TransportType::Http),
+            ..stdio
+        };
+        assert_eq!(
+            wrong.spec("e").unwrap_err().to_string(),
+            "server \"e\" is of type \"http\" but has no `url`"
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let policy = RestartPolicy::default();
+        let waits: Vec<u64> = (1..=8)
+            .map(|n| policy.backoff(n).as_millis() as u64)
+            .collect();
+        assert_eq!(
+            waits,
+            [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]
+        );
+    }
+
+    #[test]
+    fn transport_types_accept_the_spellings_other_hosts_use() {
+        for (text, kind) in [
+            ("\"stdio\"", TransportType::Stdio),
+            ("\"http\"", TransportType::Http),
+            ("\"streamable-http\"", TransportType::Http),
+            ("\"streamableHttp\"", TransportType::Http),
+            ("\"sse\"", TransportType::Sse),
+        ] {
+            assert_eq!(serde_json::from_str::<TransportType>(text).unwrap(), kind);
+        }
+    }
+}
