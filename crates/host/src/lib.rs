@@ -2,3 +2,4 @@
 //! are two faces of the same library.
 
 pub mod config;
+pub mod secrets;
