@@ -1,0 +1,214 @@
+//! The audit log: every tool call and every decision on a server's request, in a SQLite
+//! file (write-ahead log, synchronous commits), so that the record survives a crash.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Debug, thiserror::Error)]
+#[error("the audit log at {path}: {source}")]
+pub struct AuditError {
+    path: String,
+    #[source]
+    source: rusqlite::Error,
+}
+
+/// What was decided, or done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    ToolCall,
+    Sampling,
+    Elicitation,
+    Roots,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::ToolCall => "tool_call",
+            Self::Sampling => "sampling",
+            Self::Elicitation => "elicitation",
+            Self::Roots => "roots",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [
+            Self::ToolCall,
+            Self::Sampling,
+            Self::Elicitation,
+            Self::Roots,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+}
+
+/// One record, as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub kind: Kind,
+    pub server: String,
+    /// The tool's name, or what was asked ("createMessage", a form's message, ...).
+    pub subject: String,
+    /// The arguments or request, as JSON.
+    pub detail: Value,
+    /// "allowed", "denied", "accepted", "declined", "cancelled", "timed out", ...
+    pub decision: String,
+    /// Who or what decided: "user", "policy: always for this tool", "timeout", ...
+    pub decided_by: String,
+    /// How it ended: "ok", "error: ...", or empty while unknown.
+    pub outcome: String,
+    pub duration_ms: Option<u64>,
+}
+
+/// A record as read back, with its id and time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub id: i64,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    #[serde(flatten)]
+    pub record: Record,
+}
+
+pub struct AuditLog {
+    path: String,
+    // Statements are short and synchronous: never held across an await.
+    db: Mutex<Connection>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    server TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    decided_by TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    duration_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
+";
+
+impl AuditLog {
+    pub fn open(path: &Path) -> Result<Self, AuditError> {
+        let fail = |source| AuditError {
+            path: path.display().to_string(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let db = Connection::open(path).map_err(fail)?;
+        // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
+        db.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        db.pragma_update(None, "synchronous", "FULL")
+            .map_err(fail)?;
+        db.execute_batch(SCHEMA).map_err(fail)?;
+        Ok(Self {
+            path: path.display().to_string(),
+            db: Mutex::new(db),
+        })
+    }
+
+    fn fail(&self, source: rusqlite::Error) -> AuditError {
+        AuditError {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Writes a record and returns its id.
+    pub fn record(&self, record: &Record) -> Result<i64, AuditError> {
+        let at_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or_default();
+        let db = self.db();
+        db.execute(
+            "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                at_ms,
+                record.kind.as_str(),
+                record.server,
+                record.subject,
+                record.detail.to_string(),
+                record.decision,
+                record.decided_by,
+                record.outcome,
+                record.duration_ms.map(|d| d as i64),
+            ],
+        )
+        .map_err(|e| self.fail(e))?;
+        Ok(db.last_insert_rowid())
+    }
+
+    /// Completes a record written before its outcome was known (a call that was allowed).
+    pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) -> Result<(), AuditError> {
+        self.db()
+            .execute(
+                "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
+                params![id, outcome, duration_ms as i64],
+            )
+            .map(drop)
+            .map_err(|e| self.fail(e))
+    }
+
+    /// A page of records, newest first: those older than `before` (an id), at most `limit`.
+    pub fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms
+                 FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
+            )
+            .map_err(|e| self.fail(e))?;
+        let rows = statement
+            .query_map(params![before.unwrap_or(i64::MAX), limit], |row| {
+                let kind: String = row.get(2)?;
+                let detail: String = row.get(5)?;
+                Ok(Row {
+                    id: row.get(0)?,
+                    at_ms: row.get(1)?,
+                    record: Record {
+                        kind: Kind::parse(&kind).unwrap_or(Kind::ToolCall),
+                        server: row.get(3)?,
+                        subject: row.get(4)?,
+                        detail: serde_json::from_str(&detail).unwrap_or(Value::String(detail)),
+                        decision: row.get(6)?,
+                        decided_by: row.get(7)?,
+                        outcome: row.get(8)?,
+                        duration_ms: row.get::<_, Option<i64>>(9)?.map(|d| d as u64),
+                    },
+                })
+            })
+            .map_err(|e| self.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+    }
+
+    /// How many records there are.
+    pub fn count(&self) -> Result<u64, AuditError> {
+        self.db()
+            .query_row("SELECT COUNT(*) FROM audit", [], |r| r.get::<_, i64>(0))
+            .optional()
+            .map(|n| n.unwrap_or(0) as u64)
+            .map_err(|e| self.fail(e))
+    }
+}

@@ -1,0 +1,109 @@
+//! The audit log in a real SQLite file: records read back in pages, and what was committed
+//! before the process died is still there.
+
+use std::process::Command;
+
+use serde_json::json;
+use switchboard_host::audit::{AuditLog, Kind, Record};
+
+fn call(n: u32) -> Record {
+    Record {
+        kind: Kind::ToolCall,
+        server: "demo".into(),
+        subject: "echo".into(),
+        detail: json!({"text": format!("call {n}")}),
+        decision: "allowed".into(),
+        decided_by: "user".into(),
+        outcome: String::new(),
+        duration_ms: None,
+    }
+}
+
+#[test]
+fn records_read_back_newest_first_in_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
+    let ids: Vec<i64> = (1..=5).map(|n| log.record(&call(n)).unwrap()).collect();
+    log.finish(ids[4], "ok", 12).unwrap();
+    let first = log.page(None, 2).unwrap();
+    assert_eq!(
+        first.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [ids[4], ids[3]]
+    );
+    assert_eq!(first[0].record.outcome, "ok");
+    assert_eq!(first[0].record.duration_ms, Some(12));
+    assert_eq!(first[0].record.detail, json!({"text": "call 5"}));
+    let second = log.page(Some(first[1].id), 2).unwrap();
+    assert_eq!(
+        second.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [ids[2], ids[1]]
+    );
+    let last = log.page(Some(second[1].id), 2).unwrap();
+    assert_eq!(last.len(), 1);
+    assert_eq!(log.count().unwrap(), 5);
+}
+
+#[test]
+fn every_kind_of_decision_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
+    for (kind, decision) in [
+        (Kind::Sampling, "declined"),
+        (Kind::Elicitation, "accepted"),
+        (Kind::Roots, "allowed"),
+    ] {
+        log.record(&Record {
+            kind,
+            decision: decision.into(),
+            ..call(0)
+        })
+        .unwrap();
+    }
+    let kinds: Vec<(Kind, String)> = log
+        .page(None, 10)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.record.kind, r.record.decision))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (Kind::Roots, "allowed".into()),
+            (Kind::Elicitation, "accepted".into()),
+            (Kind::Sampling, "declined".into())
+        ]
+    );
+}
+
+/// The child half of the crash test: writes records, then dies without any cleanup.
+#[test]
+fn crash_writer() {
+    let Some(path) = std::env::var_os("SWITCHBOARD_AUDIT_CRASH_FILE") else {
+        return;
+    };
+    let log = AuditLog::open(std::path::Path::new(&path)).unwrap();
+    for n in 1..=3 {
+        log.record(&call(n)).unwrap();
+    }
+    std::process::abort();
+}
+
+#[test]
+fn records_survive_a_crash_of_the_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "crash_writer", "--nocapture", "--test-threads=1"])
+        .env("SWITCHBOARD_AUDIT_CRASH_FILE", &path)
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the writer was meant to crash");
+    let log = AuditLog::open(&path).unwrap();
+    let texts: Vec<String> = log
+        .page(None, 10)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.record.detail["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["call 3", "call 2", "call 1"]);
+}
