@@ -1,0 +1,455 @@
+//! The approval broker: every request that crosses a trust boundary waits here for a
+//! person — a tool call, a server's sampling request, its wish to see roots, a form or a
+//! link. Each pending request has an owner (the server), a deadline and a one-shot
+//! responder; faces (the window, the command line) list and answer them. A deadline that
+//! passes, or a face that goes away, answers with an explicit refusal, never silence.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use switchboard_mcp::types::{
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root,
+    ToolAnnotations,
+};
+use tokio::sync::{broadcast, oneshot};
+
+/// What a server (or a caller on its behalf) asks the person.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Question {
+    ToolCall {
+        tool: String,
+        arguments: Map<String, Value>,
+        /// The server's own claims about the tool: shown, never trusted by themselves.
+        annotations: Option<ToolAnnotations>,
+    },
+    Sampling {
+        params: CreateMessageRequestParams,
+    },
+    Elicitation {
+        params: ElicitRequestParams,
+    },
+    Roots,
+}
+
+/// The person's answer, of the same kind as the question.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Allowed with these arguments (the person may have edited them), or denied.
+    ToolCall {
+        allow: bool,
+        arguments: Map<String, Value>,
+    },
+    Sampling(Result<CreateMessageResult, Refusal>),
+    Elicitation(ElicitResult),
+    Roots(Vec<Root>),
+}
+
+/// Why a request was refused without the person's agreement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    Declined,
+    TimedOut,
+    /// The face that would have asked is gone (the window closed).
+    NoOneToAsk,
+}
+
+impl Answer {
+    /// The answer a refusal gives to a question: nothing allowed, nothing exposed.
+    pub fn refusal(question: &Question, why: Refusal) -> Self {
+        match question {
+            Question::ToolCall { arguments, .. } => Self::ToolCall {
+                allow: false,
+                arguments: arguments.clone(),
+            },
+            Question::Sampling { .. } => Self::Sampling(Err(why)),
+            Question::Elicitation { .. } => Self::Elicitation(match why {
+                Refusal::Declined => ElicitResult::declined(),
+                Refusal::TimedOut | Refusal::NoOneToAsk => ElicitResult::cancelled(),
+            }),
+            Question::Roots => Self::Roots(Vec::new()),
+        }
+    }
+
+    fn fits(&self, question: &Question) -> bool {
+        matches!(
+            (self, question),
+            (Self::ToolCall { .. }, Question::ToolCall { .. })
+                | (Self::Sampling(_), Question::Sampling { .. })
+                | (Self::Elicitation(_), Question::Elicitation { .. })
+                | (Self::Roots(_), Question::Roots)
+        )
+    }
+}
+
+/// A pending request as faces see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pending {
+    pub id: u64,
+    /// The server that asks: always shown to the person.
+    pub server: String,
+    pub question: Question,
+    /// When it will be refused unanswered, in milliseconds since the Unix epoch.
+    pub deadline_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum BrokerEvent {
+    Added(Pending),
+    /// Answered, refused, or withdrawn by its server.
+    Removed {
+        id: u64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerError {
+    #[error("request {0} is no longer pending")]
+    NotPending(u64),
+    #[error("request {0} asks something else than this answer gives")]
+    WrongKind(u64),
+    #[error("request {id} belongs to server {owner:?}, not {claimed:?}")]
+    WrongOwner {
+        id: u64,
+        owner: String,
+        claimed: String,
+    },
+    #[error("{server} already has {limit} requests waiting; this one was refused")]
+    Flooded { server: String, limit: usize },
+}
+
+struct Waiting {
+    pending: Pending,
+    respond: oneshot::Sender<Answer>,
+}
+
+#[derive(Default)]
+struct Table {
+    next_id: u64,
+    waiting: HashMap<u64, Waiting>,
+}
+
+/// The broker: cheap to clone, shared by every server's client and every face.
+#[derive(Clone)]
+pub struct Broker {
+    table: Arc<Mutex<Table>>,
+    events: broadcast::Sender<BrokerEvent>,
+    timeout: Duration,
+    /// Requests one server may have waiting at once; more are refused at once.
+    per_server_limit: usize,
+}
+
+const EVENT_CAPACITY: usize = 256;
+
+impl Broker {
+    pub fn new(timeout: Duration, per_server_limit: usize) -> Self {
+        Self {
+            table: Arc::default(),
+            events: broadcast::channel(EVENT_CAPACITY).0,
+            timeout,
+            per_server_limit,
+        }
+    }
+
+    fn table(&self) -> std::sync::MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Every change to the pending list, for faces that show it.
+    pub fn subscribe(&self) -> broadcast::Receiver<BrokerEvent> {
+        self.events.subscribe()
+    }
+
+    /// What waits for an answer now, oldest first.
+    pub fn pending(&self) -> Vec<Pending> {
+        let mut all: Vec<Pending> = self
+            .table()
+            .waiting
+            .values()
+            .map(|w| w.pending.clone())
+            .collect();
+        all.sort_by_key(|p| p.id);
+        all
+    }
+
+    /// Asks the person and waits for the answer; refuses when the deadline passes. If the
+    /// caller stops waiting (the server cancelled), the request is withdrawn.
+    pub async fn ask(&self, server: &str, question: Question) -> Result<Answer, AnswerError> {
+        let (respond, answer) = oneshot::channel();
+        let deadline_ms = (SystemTime::now() + self.timeout)
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or_default();
+        let pending = {
+            let mut table = self.table();
+            let waiting = table
+                .waiting
+                .values()
+                .filter(|w| w.pending.server == server)
+                .count();
+            if waiting >= self.per_server_limit {
+                return Err(AnswerError::Flooded {
+                    server: server.to_owned(),
+                    limit: self.per_server_limit,
+                });
+            }
+            table.next_id += 1;
+            let pending = Pending {
+                id: table.next_id,
+                server: server.to_owned(),
+                question: question.clone(),
+                deadline_ms,
+            };
+            table.waiting.insert(
+                pending.id,
+                Waiting {
+                    pending: pending.clone(),
+                    respond,
+                },
+            );
+            pending
+        };
+        let id = pending.id;
+        let _ = self.events.send(BrokerEvent::Added(pending));
+        let withdraw = Withdraw { broker: self, id };
+        let answer = match tokio::time::timeout(self.timeout, answer).await {
+            Ok(Ok(answer)) => answer,
+            // The broker refused it for us (no face left).
+            Ok(Err(_)) => Answer::refusal(&question, Refusal::NoOneToAsk),
+            Err(_) => Answer::refusal(&question, Refusal::TimedOut),
+        };
+        drop(withdraw);
+        Ok(answer)
+    }
+
+    /// Answers a pending request on behalf of the person. `server` must be its owner.
+    pub fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), AnswerError> {
+        let waiting = {
+            let mut table = self.table();
+            let Some(waiting) = table.waiting.get(&id) else {
+                return Err(AnswerError::NotPending(id));
+            };
+            if waiting.pending.server != server {
+                return Err(AnswerError::WrongOwner {
+                    id,
+                    owner: waiting.pending.server.clone(),
+                    claimed: server.to_owned(),
+                });
+            }
+            if !answer.fits(&waiting.pending.question) {
+                return Err(AnswerError::WrongKind(id));
+            }
+            table.waiting.remove(&id)
+        };
+        if let Some(waiting) = waiting {
+            let _ = waiting.respond.send(answer);
+        }
+        let _ = self.events.send(BrokerEvent::Removed { id });
+        Ok(())
+    }
+
+    /// Refuses everything pending: the face that would have asked is gone.
+    pub fn refuse_all(&self) {
+        let all: Vec<Waiting> = self.table().waiting.drain().map(|(_, w)| w).collect();
+        for waiting in all {
+            let refusal = Answer::refusal(&waiting.pending.question, Refusal::NoOneToAsk);
+            let _ = waiting.respond.send(refusal);
+            let _ = self.events.send(BrokerEvent::Removed {
+                id: waiting.pending.id,
+            });
+        }
+    }
+
+    fn withdraw(&self, id: u64) {
+        if self.table().waiting.remove(&id).is_some() {
+            let _ = self.events.send(BrokerEvent::Removed { id });
+        }
+    }
+}
+
+/// Removes a request from the list however its wait ends (answer, deadline, or the
+/// caller's future being dropped).
+struct Withdraw<'a> {
+    broker: &'a Broker,
+    id: u64,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        self.broker.withdraw(self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool_call() -> Question {
+        Question::ToolCall {
+            tool: "delete_note".into(),
+            arguments: json!({"title": "groceries"}).as_object().cloned().unwrap(),
+            annotations: None,
+        }
+    }
+
+    async fn first_added(events: &mut broadcast::Receiver<BrokerEvent>) -> Pending {
+        match events.recv().await.unwrap() {
+            BrokerEvent::Added(p) => p,
+            other => panic!("expected an added request, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_answer_reaches_the_asking_server_with_the_persons_edits() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask("notes", tool_call()).await }
+        });
+        let pending = first_added(&mut events).await;
+        assert_eq!(pending.server, "notes");
+        assert_eq!(broker.pending(), [pending.clone()]);
+        let edited = json!({"title": "old groceries"})
+            .as_object()
+            .cloned()
+            .unwrap();
+        let answer = Answer::ToolCall {
+            allow: true,
+            arguments: edited.clone(),
+        };
+        broker.answer(pending.id, "notes", answer.clone()).unwrap();
+        assert_eq!(asking.await.unwrap(), Ok(answer));
+        assert_eq!(
+            events.recv().await.unwrap(),
+            BrokerEvent::Removed { id: pending.id }
+        );
+        assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn answers_are_checked_for_owner_kind_and_freshness() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask("notes", tool_call()).await }
+        });
+        let id = first_added(&mut events).await.id;
+        assert_eq!(
+            broker.answer(id, "other", Answer::Roots(vec![])),
+            Err(AnswerError::WrongOwner {
+                id,
+                owner: "notes".into(),
+                claimed: "other".into()
+            })
+        );
+        assert_eq!(
+            broker.answer(id, "notes", Answer::Roots(vec![])),
+            Err(AnswerError::WrongKind(id))
+        );
+        let deny = Answer::ToolCall {
+            allow: false,
+            arguments: Map::new(),
+        };
+        broker.answer(id, "notes", deny.clone()).unwrap();
+        assert_eq!(
+            broker.answer(id, "notes", deny.clone()),
+            Err(AnswerError::NotPending(id))
+        );
+        assert_eq!(asking.await.unwrap(), Ok(deny));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unanswered_request_is_refused_at_its_deadline() {
+        let broker = Broker::new(Duration::from_secs(30), 8);
+        let params = serde_json::from_value(
+            json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {}}}),
+        )
+        .unwrap();
+        let answer = broker
+            .ask("s", Question::Elicitation { params })
+            .await
+            .unwrap();
+        assert_eq!(answer, Answer::Elicitation(ElicitResult::cancelled()));
+        assert!(broker.pending().is_empty());
+        let answer = broker.ask("s", Question::Roots).await.unwrap();
+        assert_eq!(
+            answer,
+            Answer::Roots(vec![]),
+            "nothing is exposed without consent"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_closed_face_refuses_everything_explicitly() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move {
+                broker
+                    .ask(
+                        "s",
+                        Question::Sampling {
+                            params: serde_json::from_value(json!({"messages": [], "maxTokens": 5}))
+                                .unwrap(),
+                        },
+                    )
+                    .await
+            }
+        });
+        first_added(&mut events).await;
+        broker.refuse_all();
+        assert_eq!(
+            asking.await.unwrap(),
+            Ok(Answer::Sampling(Err(Refusal::NoOneToAsk)))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_stops_waiting_withdraws_its_request() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask("s", Question::Roots).await }
+        });
+        let id = first_added(&mut events).await.id;
+        asking.abort();
+        assert_eq!(events.recv().await.unwrap(), BrokerEvent::Removed { id });
+        assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_flooding_server_is_refused_beyond_its_limit_and_others_are_not() {
+        let broker = Broker::new(Duration::from_secs(60), 2);
+        let mut events = broker.subscribe();
+        for _ in 0..2 {
+            let broker = broker.clone();
+            tokio::spawn(async move { broker.ask("flood", Question::Roots).await });
+            first_added(&mut events).await;
+        }
+        assert_eq!(
+            broker.ask("flood", Question::Roots).await,
+            Err(AnswerError::Flooded {
+                server: "flood".into(),
+                limit: 2
+            })
+        );
+        let calm = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask("calm", Question::Roots).await }
+        });
+        let id = first_added(&mut events).await.id;
+        broker.answer(id, "calm", Answer::Roots(vec![])).unwrap();
+        assert!(calm.await.unwrap().is_ok());
+    }
+}
