@@ -43,8 +43,8 @@ pub enum Answer {
         allow: bool,
         arguments: Map<String, Value>,
     },
-    Sampling(Result<CreateMessageResult, Refusal>),
-    Elicitation(ElicitResult),
+    Sampling(Result<Box<CreateMessageResult>, Refusal>),
+    Elicitation(Box<ElicitResult>),
     Roots(Vec<Root>),
 }
 
@@ -67,10 +67,10 @@ impl Answer {
                 arguments: arguments.clone(),
             },
             Question::Sampling { .. } => Self::Sampling(Err(why)),
-            Question::Elicitation { .. } => Self::Elicitation(match why {
+            Question::Elicitation { .. } => Self::Elicitation(Box::new(match why {
                 Refusal::Declined => ElicitResult::declined(),
                 Refusal::TimedOut | Refusal::NoOneToAsk => ElicitResult::cancelled(),
-            }),
+            })),
             Question::Roots => Self::Roots(Vec::new()),
         }
     }
@@ -101,7 +101,7 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum BrokerEvent {
-    Added(Pending),
+    Added(Box<Pending>),
     /// Answered, refused, or withdrawn by its server.
     Removed {
         id: u64,
@@ -216,7 +216,7 @@ impl Broker {
             pending
         };
         let id = pending.id;
-        let _ = self.events.send(BrokerEvent::Added(pending));
+        let _ = self.events.send(BrokerEvent::Added(Box::new(pending)));
         let withdraw = Withdraw { broker: self, id };
         let answer = match tokio::time::timeout(self.timeout, answer).await {
             Ok(Ok(answer)) => answer,
@@ -301,7 +301,7 @@ mod tests {
 
     async fn first_added(events: &mut broadcast::Receiver<BrokerEvent>) -> Pending {
         match events.recv().await.unwrap() {
-            BrokerEvent::Added(p) => p,
+            BrokerEvent::Added(p) => *p,
             other => panic!("expected an added request, got {other:?}"),
         }
     }
@@ -316,7 +316,7 @@ mod tests {
         });
         let pending = first_added(&mut events).await;
         assert_eq!(pending.server, "notes");
-        assert_eq!(broker.pending(), [pending.clone()]);
+        assert_eq!(broker.pending(), std::slice::from_ref(&pending));
         let edited = json!({"title": "old groceries"})
             .as_object()
             .cloned()
@@ -378,7 +378,10 @@ mod tests {
             .ask("s", Question::Elicitation { params })
             .await
             .unwrap();
-        assert_eq!(answer, Answer::Elicitation(ElicitResult::cancelled()));
+        assert_eq!(
+            answer,
+            Answer::Elicitation(Box::new(ElicitResult::cancelled()))
+        );
         assert!(broker.pending().is_empty());
         let answer = broker.ask("s", Question::Roots).await.unwrap();
         assert_eq!(
