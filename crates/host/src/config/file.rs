@@ -123,6 +123,28 @@ mod tests {
     }
 
     #[test]
+    fn a_policy_marked_always_is_honoured_after_a_restart() {
+        use crate::policy::{Policies, Scope, ToolRule};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        let mut policies = Policies::default();
+        let rule = ToolRule {
+            server: "files".into(),
+            tool: Some("delete".into()),
+            allow: false,
+        };
+        policies.remember(rule, Scope::Always);
+        let mut config = Config::default();
+        config.settings.tool_rules = policies.always().to_vec();
+        save(&path, &config).unwrap();
+
+        let restarted = Policies::new(load(&path).unwrap().settings.tool_rules);
+        let decision = restarted.decide("files", "delete", None, false).unwrap();
+        assert!(!decision.allow);
+        assert_eq!(decision.decided_by, "policy: denied for this tool, always");
+    }
+
+    #[test]
     fn a_broken_file_names_its_line_and_stays_untouched() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.json");

@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::policy::ToolRule;
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     #[serde(rename = "mcpServers", default)]
@@ -125,6 +127,9 @@ pub struct HostSettings {
     pub approval_timeout_secs: u64,
     /// Seconds to wait for an answer when a server sets none.
     pub request_timeout_secs: u64,
+    /// Tool-call decisions the person made "always"; revoked by removing them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_rules: Vec<ToolRule>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -134,6 +139,7 @@ impl Default for HostSettings {
         Self {
             approval_timeout_secs: 300,
             request_timeout_secs: 60,
+            tool_rules: Vec::new(),
             extra: Map::new(),
         }
     }
