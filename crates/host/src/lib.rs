@@ -5,4 +5,5 @@ pub mod approvals;
 pub mod audit;
 pub mod config;
 pub mod policy;
+pub mod roots;
 pub mod secrets;

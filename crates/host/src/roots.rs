@@ -1,0 +1,126 @@
+//! Roots: the folders the person lets each server see. Nothing is exposed before consent;
+//! every root is the canonical `file://` URI of a folder that exists.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use switchboard_mcp::file_uri::file_uri;
+use switchboard_mcp::types::Root;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RootError {
+    #[error("{}: {reason}", path.display())]
+    Unusable { path: PathBuf, reason: String },
+}
+
+/// The roots each server may see, by server name.
+#[derive(Debug, Clone, Default)]
+pub struct Roots {
+    granted: Arc<Mutex<HashMap<String, Vec<Root>>>>,
+}
+
+impl Roots {
+    fn granted(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Root>>> {
+        self.granted.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// What `server` may see: nothing until the person chose.
+    pub fn of(&self, server: &str) -> Vec<Root> {
+        self.granted().get(server).cloned().unwrap_or_default()
+    }
+
+    /// Replaces what `server` may see; true if that changed (the server must then be told
+    /// with `notifications/roots/list_changed`). Every folder is checked first: one that
+    /// does not exist fails the whole change.
+    pub fn grant(&self, server: &str, folders: &[PathBuf]) -> Result<bool, RootError> {
+        let mut roots = Vec::with_capacity(folders.len());
+        for folder in folders {
+            let root = root_of(folder)?;
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+        let mut granted = self.granted();
+        let before = granted.insert(server.to_owned(), roots.clone());
+        Ok(before.unwrap_or_default() != roots)
+    }
+
+    /// Withdraws everything from `server`; true if it could see anything.
+    pub fn revoke(&self, server: &str) -> bool {
+        self.granted().remove(server).is_some_and(|r| !r.is_empty())
+    }
+}
+
+fn root_of(folder: &Path) -> Result<Root, RootError> {
+    let unusable = |reason: String| RootError::Unusable {
+        path: folder.to_owned(),
+        reason,
+    };
+    let canonical = folder.canonicalize().map_err(|e| unusable(e.to_string()))?;
+    if !canonical.is_dir() {
+        return Err(unusable("not a folder".into()));
+    }
+    let name = canonical
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    Ok(Root::new(file_uri(&canonical), name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_is_exposed_before_consent() {
+        assert!(Roots::default().of("any").is_empty());
+    }
+
+    #[test]
+    fn granted_folders_become_canonical_file_uris() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("my project");
+        std::fs::create_dir(&project).unwrap();
+        let roots = Roots::default();
+        // A path with `..` and a duplicate resolve to one canonical root.
+        let winding = project.join("../my project");
+        assert!(roots.grant("files", &[winding, project.clone()]).unwrap());
+        let granted = roots.of("files");
+        assert_eq!(granted.len(), 1);
+        let canonical = project.canonicalize().unwrap();
+        assert_eq!(
+            granted[0].uri,
+            format!("file://{}", canonical.display()).replace(' ', "%20")
+        );
+        assert_eq!(granted[0].name.as_deref(), Some("my project"));
+        assert!(
+            roots.of("other").is_empty(),
+            "one server's roots are not another's"
+        );
+        // The same choice again changes nothing: no notification is due.
+        assert!(!roots.grant("files", &[project]).unwrap());
+        assert!(roots.revoke("files"));
+        assert!(roots.of("files").is_empty());
+    }
+
+    #[test]
+    fn a_missing_folder_or_a_file_fails_the_whole_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.txt");
+        std::fs::write(&file, "x").unwrap();
+        let roots = Roots::default();
+        roots.grant("s", &[dir.path().to_owned()]).unwrap();
+        let err = roots
+            .grant("s", &[dir.path().to_owned(), file.clone()])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            RootError::Unusable {
+                path: file,
+                reason: "not a folder".into()
+            }
+        );
+        assert!(roots.grant("s", &[dir.path().join("gone")]).is_err());
+        assert_eq!(roots.of("s").len(), 1, "the earlier grant stands");
+    }
+}
