@@ -3,6 +3,7 @@
 
 pub mod approvals;
 pub mod audit;
+pub mod catalog;
 pub mod config;
 pub mod policy;
 pub mod roots;
