@@ -22,7 +22,7 @@ pub struct Config {
 }
 
 /// One server as configured: stdio (`command`) or HTTP (`url`), plus how to supervise it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,6 +52,26 @@ pub struct ServerConfig {
     pub trusted: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl Default for ServerConfig {
+    /// An enabled server with nothing to reach it by yet.
+    fn default() -> Self {
+        Self {
+            command: None,
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            cwd: None,
+            url: None,
+            headers: BTreeMap::new(),
+            transport: None,
+            enabled: true,
+            request_timeout_secs: None,
+            restart: RestartPolicy::default(),
+            trusted: false,
+            extra: Map::new(),
+        }
+    }
 }
 
 fn yes() -> bool {

@@ -1,0 +1,396 @@
+//! One supervisor per server: it starts the server, keeps the catalog current, restarts
+//! it after a crash with a growing backoff, and gives up (saying why) when it keeps
+//! crashing. Its state changes in one place, which emits one status event.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use switchboard_mcp::client::{
+    Client, ClientConfig, ClientError, ClientHandler, ServerNotification,
+};
+use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
+use switchboard_mcp::types::ClientCapabilities;
+use tokio::sync::{Notify, broadcast, watch};
+
+use crate::catalog::{Catalog, Offer};
+use crate::config::ServerConfig;
+use crate::launch::launch;
+use crate::secrets::Secrets;
+
+/// Where a server stands, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ServerState {
+    Starting,
+    Running {
+        protocol_version: String,
+        server_name: String,
+    },
+    /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
+    Restarting {
+        attempt: u32,
+        backoff_ms: u64,
+        reason: String,
+    },
+    Stopped,
+    /// Gave up: why, and the last lines the server wrote to stderr.
+    Failed {
+        reason: String,
+        stderr_tail: Vec<String>,
+    },
+    /// The server wants authorization (HTTP 401/403).
+    AuthRequired {
+        detail: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum HostEvent {
+    Status {
+        server: String,
+        state: ServerState,
+    },
+    Log {
+        server: String,
+        line: String,
+    },
+    /// A server's tools, resources or prompts changed in the catalog.
+    CatalogChanged {
+        server: String,
+    },
+}
+
+/// What every supervisor shares with the host.
+#[derive(Clone)]
+pub struct Shared {
+    pub catalog: Catalog,
+    pub secrets: Secrets,
+    pub events: broadcast::Sender<HostEvent>,
+    pub states: Arc<Mutex<BTreeMap<String, ServerState>>>,
+    /// The live session of each running server.
+    pub clients: Arc<Mutex<BTreeMap<String, Client>>>,
+}
+
+impl Shared {
+    /// The one way a server's state changes: recorded, then announced.
+    fn set(&self, server: &str, state: ServerState) {
+        self.states
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(server.to_owned(), state.clone());
+        let _ = self.events.send(HostEvent::Status {
+            server: server.to_owned(),
+            state,
+        });
+    }
+}
+
+impl Shared {
+    fn clients_mut(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Client>> {
+        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Takes a server's session off the list when its run ends, however it ends.
+struct Unlist<'a> {
+    shared: &'a Shared,
+    name: &'a str,
+}
+
+impl Drop for Unlist<'_> {
+    fn drop(&mut self) {
+        self.shared.clients_mut().remove(self.name);
+    }
+}
+
+/// The client side of one server's connection as the host answers it.
+struct Handler<H> {
+    inner: Arc<H>,
+    refresh: Arc<Notify>,
+}
+
+impl<H: ClientHandler> ClientHandler for Handler<H> {
+    fn list_roots(
+        &self,
+    ) -> impl Future<
+        Output = Result<
+            switchboard_mcp::types::ListRootsResult,
+            switchboard_mcp::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        self.inner.list_roots()
+    }
+
+    fn create_message(
+        &self,
+        params: switchboard_mcp::types::CreateMessageRequestParams,
+    ) -> impl Future<
+        Output = Result<
+            switchboard_mcp::types::CreateMessageResult,
+            switchboard_mcp::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        self.inner.create_message(params)
+    }
+
+    fn elicit(
+        &self,
+        params: switchboard_mcp::types::ElicitRequestParams,
+    ) -> impl Future<
+        Output = Result<
+            switchboard_mcp::types::ElicitResult,
+            switchboard_mcp::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        self.inner.elicit(params)
+    }
+
+    fn notification(&self, notification: ServerNotification) {
+        if matches!(
+            notification,
+            ServerNotification::ToolListChanged
+                | ServerNotification::ResourceListChanged
+                | ServerNotification::PromptListChanged
+        ) {
+            self.refresh.notify_one();
+        }
+        self.inner.notification(notification);
+    }
+}
+
+/// Why one run of a server ended.
+enum Ended {
+    Crashed {
+        reason: String,
+        stderr_tail: Vec<String>,
+    },
+    Unauthorized(String),
+    Stopped,
+}
+
+/// A running supervisor; dropping it does not stop it, `stop` does.
+pub struct Supervisor {
+    pub config: ServerConfig,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Supervisor {
+    pub fn start<H: ClientHandler>(
+        name: String,
+        config: ServerConfig,
+        handler: Arc<H>,
+        shared: Shared,
+    ) -> Self {
+        let (stop, stopping) = watch::channel(false);
+        let task = tokio::spawn(supervise(name, config.clone(), handler, shared, stopping));
+        Self { config, stop, task }
+    }
+
+    /// Stops the server gracefully and waits until it is gone.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+/// How long a server must run before its crash counter starts again from zero.
+const STABLE_AFTER: Duration = Duration::from_secs(60);
+
+async fn supervise<H: ClientHandler>(
+    name: String,
+    config: ServerConfig,
+    handler: Arc<H>,
+    shared: Shared,
+    mut stopping: watch::Receiver<bool>,
+) {
+    let mut crashes = 0u32;
+    loop {
+        shared.set(&name, ServerState::Starting);
+        let started = Instant::now();
+        let ended = run_once(&name, &config, handler.clone(), &shared, &mut stopping).await;
+        shared.catalog.remove(&name);
+        let _ = shared.events.send(HostEvent::CatalogChanged {
+            server: name.clone(),
+        });
+        let (reason, stderr_tail) = match ended {
+            Ended::Stopped => {
+                shared.set(&name, ServerState::Stopped);
+                return;
+            }
+            Ended::Unauthorized(detail) => {
+                shared.set(&name, ServerState::AuthRequired { detail });
+                let _ = stopping.changed().await;
+                shared.set(&name, ServerState::Stopped);
+                return;
+            }
+            Ended::Crashed {
+                reason,
+                stderr_tail,
+            } => (reason, stderr_tail),
+        };
+        crashes = if started.elapsed() >= STABLE_AFTER {
+            1
+        } else {
+            crashes + 1
+        };
+        if crashes > config.restart.max_restarts {
+            let reason = format!(
+                "{reason} (gave up after {} restarts)",
+                config.restart.max_restarts
+            );
+            shared.set(
+                &name,
+                ServerState::Failed {
+                    reason,
+                    stderr_tail,
+                },
+            );
+            let _ = stopping.changed().await;
+            shared.set(&name, ServerState::Stopped);
+            return;
+        }
+        let backoff = config.restart.backoff(crashes);
+        shared.set(
+            &name,
+            ServerState::Restarting {
+                attempt: crashes,
+                backoff_ms: backoff.as_millis() as u64,
+                reason,
+            },
+        );
+        tokio::select! {
+            () = tokio::time::sleep(backoff) => {}
+            _ = stopping.changed() => {
+                shared.set(&name, ServerState::Stopped);
+                return;
+            }
+        }
+    }
+}
+
+/// Starts the server, serves until it ends or is stopped, and says how it ended.
+async fn run_once<H: ClientHandler>(
+    name: &str,
+    config: &ServerConfig,
+    handler: Arc<H>,
+    shared: &Shared,
+    stopping: &mut watch::Receiver<bool>,
+) -> Ended {
+    let log: LogSink = {
+        let (events, server) = (shared.events.clone(), name.to_owned());
+        Arc::new(move |line| {
+            let line = match line {
+                LogLine::Stderr(text) => text,
+                LogLine::Protocol(text) => format!("[protocol] {text}"),
+            };
+            let _ = events.send(HostEvent::Log {
+                server: server.clone(),
+                line,
+            });
+        })
+    };
+    let transport = match launch(name, config, &shared.secrets, log) {
+        Ok(transport) => transport,
+        Err(e) => {
+            return Ended::Crashed {
+                reason: e.to_string(),
+                stderr_tail: Vec::new(),
+            };
+        }
+    };
+    let refresh = Arc::new(Notify::new());
+    let handler = Arc::new(Handler {
+        inner: handler,
+        refresh: refresh.clone(),
+    });
+    let mut client_config = ClientConfig::new("Switchboard", env!("CARGO_PKG_VERSION"));
+    client_config.capabilities = ClientCapabilities::all();
+    if let Some(secs) = config.request_timeout_secs {
+        client_config.request_timeout = Duration::from_secs(secs);
+    }
+    // A stop during the handshake drops the half-made client, which ends the process group.
+    let connected = tokio::select! {
+        connected = Client::connect(transport, handler, client_config) => connected,
+        _ = stopping.changed() => return Ended::Stopped,
+    };
+    let client = match connected {
+        Ok(client) => client,
+        Err(ClientError::Request(RequestError::Transport {
+            error: TransportError::Unauthorized { .. },
+            ..
+        })) => {
+            return Ended::Unauthorized(format!("{name} asks for authorization"));
+        }
+        Err(ClientError::Request(RequestError::Closed(reason))) => {
+            return Ended::Crashed {
+                reason: reason.to_string(),
+                stderr_tail: reason.stderr_tail.clone(),
+            };
+        }
+        Err(e) => {
+            return Ended::Crashed {
+                reason: e.to_string(),
+                stderr_tail: Vec::new(),
+            };
+        }
+    };
+    // Running means ready: the catalog holds what the server offers.
+    refresh_catalog(name, &client, shared).await;
+    shared.clients_mut().insert(name.to_owned(), client.clone());
+    let _unlist = Unlist { shared, name };
+    shared.set(
+        name,
+        ServerState::Running {
+            protocol_version: client.protocol_version().to_string(),
+            server_name: client.server().server_info.name.clone(),
+        },
+    );
+    loop {
+        tokio::select! {
+            reason = client.connection().wait_closed() => {
+                return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
+            }
+            () = refresh.notified() => refresh_catalog(name, &client, shared).await,
+            _ = stopping.changed() => {
+                client.close().await;
+                return Ended::Stopped;
+            }
+        }
+    }
+}
+
+/// Lists what the server offers into the catalog; a list that fails is left empty.
+async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
+    let caps = client.capabilities();
+    let offer = Offer {
+        tools: if caps.supports_tools() {
+            client.list_tools().await.unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+        resources: if caps.supports_resources() {
+            client.list_resources().await.unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+        templates: if caps.supports_resources() {
+            client.list_resource_templates().await.unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+        prompts: if caps.supports_prompts() {
+            client.list_prompts().await.unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+    };
+    shared.catalog.set(name, offer);
+    let _ = shared.events.send(HostEvent::CatalogChanged {
+        server: name.to_owned(),
+    });
+}

@@ -1,0 +1,193 @@
+//! Supervision with real child processes: a real MCP server (the Python SDK peer) that
+//! crashes and comes back, a program that keeps crashing, and configuration changes.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use switchboard_host::config::{Config, RestartPolicy, ServerConfig};
+use switchboard_host::host::{Host, Reconciled};
+use switchboard_host::secrets::Secrets;
+use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_mcp::client::DecliningHandler;
+use tokio::sync::broadcast;
+
+fn python_peer() -> ServerConfig {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = root.join(".tools/venv/bin/python");
+    assert!(
+        python.exists(),
+        "the Python test peers are missing: run scripts/setup"
+    );
+    ServerConfig {
+        command: Some(python.display().to_string()),
+        args: vec![
+            root.join("tests/peers/python/server.py")
+                .display()
+                .to_string(),
+        ],
+        restart: quick_restarts(3),
+        ..ServerConfig::default()
+    }
+}
+
+fn quick_restarts(max_restarts: u32) -> RestartPolicy {
+    RestartPolicy {
+        max_restarts,
+        initial_backoff_ms: 20,
+        max_backoff_ms: 100,
+    }
+}
+
+fn host() -> Host<DecliningHandler> {
+    Host::new(Secrets::new("switchboard-test-supervisor"), |_| {
+        Arc::new(DecliningHandler)
+    })
+}
+
+fn config(servers: &[(&str, ServerConfig)]) -> Config {
+    Config {
+        servers: servers
+            .iter()
+            .map(|(n, s)| (n.to_string(), s.clone()))
+            .collect(),
+        ..Config::default()
+    }
+}
+
+/// Waits for `server` to reach a state `done` accepts, returning every state it passed.
+async fn states_until(
+    events: &mut broadcast::Receiver<HostEvent>,
+    server: &str,
+    done: impl Fn(&ServerState) -> bool,
+) -> Vec<ServerState> {
+    let mut seen = Vec::new();
+    let wait = async {
+        loop {
+            if let Ok(HostEvent::Status { server: s, state }) = events.recv().await
+                && s == server
+            {
+                seen.push(state.clone());
+                if done(&state) {
+                    return;
+                }
+            }
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(30), wait)
+        .await
+        .is_err()
+    {
+        panic!("{server} never reached the expected state; it went through {seen:?}");
+    }
+    seen
+}
+
+fn running(state: &ServerState) -> bool {
+    matches!(state, ServerState::Running { .. })
+}
+
+#[tokio::test]
+async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
+    let mut host = host();
+    let mut events = host.events();
+    host.reconcile(&config(&[("py", python_peer())])).await;
+    let seen = states_until(&mut events, "py", running).await;
+    assert_eq!(seen[0], ServerState::Starting);
+    assert!(
+        matches!(&seen[1], ServerState::Running { server_name, .. } if server_name == "switchboard-python-peer")
+    );
+    // Every page of its tools, under stable ids.
+    let ids: Vec<String> = host.catalog().tools().into_iter().map(|t| t.id).collect();
+    assert_eq!(ids.len(), 12, "{ids:?}");
+    assert!(ids.contains(&"py__echo".to_owned()));
+
+    let client = host.client("py").expect("a live session");
+    let _ = client
+        .call_tool("crash", None, client.request_options())
+        .await;
+    let seen = states_until(&mut events, "py", running).await;
+    assert!(
+        matches!(&seen[0], ServerState::Restarting { attempt: 1, reason, .. } if reason.contains("exit status: 3")),
+        "{seen:?}"
+    );
+    assert_eq!(seen[1], ServerState::Starting);
+    assert_eq!(
+        host.catalog().tools().len(),
+        12,
+        "the catalog is filled again after the restart"
+    );
+    host.shutdown().await;
+    assert_eq!(host.states()["py"], ServerState::Stopped);
+    assert!(host.catalog().tools().is_empty());
+}
+
+#[tokio::test]
+async fn a_server_that_keeps_crashing_is_given_up_on_with_the_reason() {
+    let crashing = ServerConfig {
+        command: Some("sh".into()),
+        args: vec!["-c".into(), "echo 'fatal: no API key' >&2; exit 1".into()],
+        restart: quick_restarts(2),
+        ..ServerConfig::default()
+    };
+    let mut host = host();
+    let mut events = host.events();
+    host.reconcile(&config(&[("bad", crashing)])).await;
+    let seen = states_until(&mut events, "bad", |s| {
+        matches!(s, ServerState::Failed { .. })
+    })
+    .await;
+    let restarts: Vec<u32> = seen
+        .iter()
+        .filter_map(|s| match s {
+            ServerState::Restarting { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(restarts, [1, 2]);
+    let Some(ServerState::Failed {
+        reason,
+        stderr_tail,
+    }) = seen.last()
+    else {
+        unreachable!()
+    };
+    assert!(
+        reason.contains("exit status: 1") && reason.ends_with("(gave up after 2 restarts)"),
+        "{reason}"
+    );
+    assert_eq!(stderr_tail, &["fatal: no API key"]);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_configuration_change_restarts_only_the_server_it_concerns() {
+    let mut host = host();
+    let mut events = host.events();
+    let first = config(&[("a", python_peer()), ("b", python_peer())]);
+    let done = host.reconcile(&first).await;
+    assert_eq!(done.started, ["a", "b"]);
+    states_until(&mut events, "a", running).await;
+    let mut changed = first.clone();
+    changed.servers.get_mut("b").unwrap().request_timeout_secs = Some(5);
+    changed.servers.insert("c".into(), python_peer());
+    changed.servers.get_mut("a").unwrap().enabled = true; // unchanged
+    let done = host.reconcile(&changed).await;
+    assert_eq!(
+        done,
+        Reconciled {
+            started: vec!["c".into()],
+            restarted: vec!["b".into()],
+            stopped: vec![]
+        }
+    );
+
+    let mut removed = changed.clone();
+    removed.servers.remove("c");
+    removed.servers.get_mut("b").unwrap().enabled = false;
+    let done = host.reconcile(&removed).await;
+    assert_eq!(done.stopped, ["b", "c"]);
+    assert!(host.client("b").is_none() && host.client("c").is_none());
+    assert_eq!(host.states().keys().collect::<Vec<_>>(), ["a"]);
+    host.shutdown().await;
+}
