@@ -38,14 +38,29 @@ pub enum Question {
 /// The person's answer, of the same kind as the question.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// Allowed with these arguments (the person may have edited them), or denied.
+    /// Allowed with these arguments (the person may have edited them), or denied; and
+    /// whether to decide the same way from now on without asking.
     ToolCall {
         allow: bool,
         arguments: Map<String, Value>,
+        remember: Remember,
     },
     Sampling(Result<Box<CreateMessageResult>, Refusal>),
     Elicitation(Box<ElicitResult>),
     Roots(Vec<Root>),
+}
+
+/// How far a tool-call decision reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Remember {
+    /// This call only.
+    #[default]
+    Once,
+    ToolForSession,
+    ServerForSession,
+    ToolAlways,
+    ServerAlways,
 }
 
 /// Why a request was refused without the person's agreement.
@@ -65,6 +80,7 @@ impl Answer {
             Question::ToolCall { arguments, .. } => Self::ToolCall {
                 allow: false,
                 arguments: arguments.clone(),
+                remember: Remember::Once,
             },
             Question::Sampling { .. } => Self::Sampling(Err(why)),
             Question::Elicitation { .. } => Self::Elicitation(Box::new(match why {
@@ -324,6 +340,7 @@ mod tests {
         let answer = Answer::ToolCall {
             allow: true,
             arguments: edited.clone(),
+            remember: Remember::Once,
         };
         broker.answer(pending.id, "notes", answer.clone()).unwrap();
         assert_eq!(asking.await.unwrap(), Ok(answer));
@@ -358,6 +375,7 @@ mod tests {
         let deny = Answer::ToolCall {
             allow: false,
             arguments: Map::new(),
+            remember: Remember::Once,
         };
         broker.answer(id, "notes", deny.clone()).unwrap();
         assert_eq!(

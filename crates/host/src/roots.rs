@@ -27,7 +27,12 @@ impl Roots {
 
     /// What `server` may see: nothing until the person chose.
     pub fn of(&self, server: &str) -> Vec<Root> {
-        self.granted().get(server).cloned().unwrap_or_default()
+        self.chosen(server).unwrap_or_default()
+    }
+
+    /// What the person chose for `server`, or `None` if they were never asked.
+    pub fn chosen(&self, server: &str) -> Option<Vec<Root>> {
+        self.granted().get(server).cloned()
     }
 
     /// Replaces what `server` may see; true if that changed (the server must then be told

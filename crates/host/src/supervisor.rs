@@ -111,6 +111,8 @@ impl Drop for Unlist<'_> {
 struct Handler<H> {
     inner: Arc<H>,
     refresh: Arc<Notify>,
+    server: String,
+    events: broadcast::Sender<HostEvent>,
 }
 
 impl<H: ClientHandler> ClientHandler for Handler<H> {
@@ -157,6 +159,18 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
                 | ServerNotification::PromptListChanged
         ) {
             self.refresh.notify_one();
+        }
+        if let ServerNotification::Log(log) = &notification {
+            let logger = log
+                .logger
+                .as_deref()
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default();
+            let line = format!("[{}{logger}] {}", log.level, log.data);
+            let _ = self.events.send(HostEvent::Log {
+                server: self.server.clone(),
+                line,
+            });
         }
         self.inner.notification(notification);
     }
@@ -307,6 +321,8 @@ async fn run_once<H: ClientHandler>(
     let handler = Arc::new(Handler {
         inner: handler,
         refresh: refresh.clone(),
+        server: name.to_owned(),
+        events: shared.events.clone(),
     });
     let mut client_config = ClientConfig::new("Switchboard", env!("CARGO_PKG_VERSION"));
     client_config.capabilities = ClientCapabilities::all();

@@ -1,0 +1,128 @@
+//! The gate every tool call passes, whoever asks for it (the person in the explorer, a
+//! model, an agent): a standing policy or the person decides, with the exact arguments
+//! in view and editable; then the call; then an audit record of all of it.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::types::{CallToolResult, Tool};
+
+use crate::approvals::{Answer, AnswerError, Broker, Question, Remember};
+use crate::audit::{AuditLog, Kind, Record};
+use crate::policy::{Policies, Scope, ToolRule};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("the call to {tool} was denied ({decided_by})")]
+    Denied { tool: String, decided_by: String },
+    #[error(transparent)]
+    Approval(#[from] AnswerError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+}
+
+#[derive(Clone)]
+pub struct Gate {
+    pub broker: Broker,
+    pub policies: Arc<Mutex<Policies>>,
+    pub audit: Arc<AuditLog>,
+}
+
+impl Gate {
+    fn policies(&self) -> std::sync::MutexGuard<'_, Policies> {
+        self.policies.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Calls `tool` of `server` once it is allowed. `trusted` is the person's word for the
+    /// server, which alone lets its annotations count.
+    pub async fn call(
+        &self,
+        client: &Client,
+        server: &str,
+        tool: &Tool,
+        trusted: bool,
+        arguments: Map<String, Value>,
+    ) -> Result<CallToolResult, CallError> {
+        let standing =
+            self.policies()
+                .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
+        let (allow, arguments, decided_by) = match standing {
+            Some(decision) => (decision.allow, arguments, decision.decided_by),
+            None => self.ask(server, tool, arguments).await?,
+        };
+        let record = Record {
+            kind: Kind::ToolCall,
+            server: server.to_owned(),
+            subject: tool.name.clone(),
+            detail: Value::Object(arguments.clone()),
+            decision: if allow { "allowed" } else { "denied" }.to_owned(),
+            decided_by: decided_by.clone(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
+        let id = self
+            .audit
+            .record(&record)
+            .map_err(|e| tracing::error!("{e}"))
+            .ok();
+        if !allow {
+            return Err(CallError::Denied {
+                tool: tool.name.clone(),
+                decided_by,
+            });
+        }
+        let started = Instant::now();
+        let result = client
+            .call_tool(&tool.name, Some(arguments), client.request_options())
+            .await;
+        let outcome = match &result {
+            Ok(r) if r.is_error == Some(true) => "tool error".to_owned(),
+            Ok(_) => "ok".to_owned(),
+            Err(e) => format!("error: {e}"),
+        };
+        if let Some(id) = id {
+            let _ = self
+                .audit
+                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+        }
+        Ok(result?)
+    }
+
+    /// Asks the person, and remembers the decision as far as they said.
+    async fn ask(
+        &self,
+        server: &str,
+        tool: &Tool,
+        arguments: Map<String, Value>,
+    ) -> Result<(bool, Map<String, Value>, String), CallError> {
+        let question = Question::ToolCall {
+            tool: tool.name.clone(),
+            arguments,
+            annotations: tool.annotations.clone(),
+        };
+        let Answer::ToolCall {
+            allow,
+            arguments,
+            remember,
+        } = self.broker.ask(server, question).await?
+        else {
+            unreachable!("the broker only takes answers of the question's kind");
+        };
+        let rule = |whole_server: bool| ToolRule {
+            server: server.to_owned(),
+            tool: (!whole_server).then(|| tool.name.clone()),
+            allow,
+        };
+        let mut policies = self.policies();
+        match remember {
+            Remember::Once => {}
+            Remember::ToolForSession => policies.remember(rule(false), Scope::Session),
+            Remember::ServerForSession => policies.remember(rule(true), Scope::Session),
+            Remember::ToolAlways => policies.remember(rule(false), Scope::Always),
+            Remember::ServerAlways => policies.remember(rule(true), Scope::Always),
+        }
+        Ok((allow, arguments, "user".to_owned()))
+    }
+}

@@ -1,0 +1,360 @@
+//! The person in the loop, end to end through the host with a real server (the Python SDK
+//! peer): tool calls approved with edited arguments, denied, or remembered; a sampling
+//! request answered; a form answered after a wrong answer; roots chosen once. Every
+//! decision lands in the audit log.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
+use switchboard_host::audit::{AuditLog, Kind};
+use switchboard_host::config::{Config, ServerConfig};
+use switchboard_host::gate::{CallError, Gate};
+use switchboard_host::host::Host;
+use switchboard_host::person::PersonHandler;
+use switchboard_host::policy::Policies;
+use switchboard_host::roots::Roots;
+use switchboard_host::secrets::Secrets;
+use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_mcp::types::{
+    CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
+    SamplingContent,
+};
+use tokio::sync::broadcast;
+
+struct World {
+    host: Host<PersonHandler>,
+    gate: Gate,
+    roots: Roots,
+    questions: broadcast::Receiver<BrokerEvent>,
+    _dir: tempfile::TempDir,
+}
+
+async fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::new(Duration::from_secs(30), 8);
+    let roots = Roots::default();
+    let audit = Arc::new(AuditLog::open(&dir.path().join("audit.sqlite")).unwrap());
+    let gate = Gate {
+        broker: broker.clone(),
+        policies: Arc::new(Mutex::new(Policies::default())),
+        audit: audit.clone(),
+    };
+    let mut host = Host::new(Secrets::new("switchboard-test-hitl"), {
+        let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
+        move |server: &str| {
+            Arc::new(PersonHandler::new(
+                server,
+                broker.clone(),
+                roots.clone(),
+                audit.clone(),
+            ))
+        }
+    });
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let server = ServerConfig {
+        command: Some(root.join(".tools/venv/bin/python").display().to_string()),
+        args: vec![
+            root.join("tests/peers/python/server.py")
+                .display()
+                .to_string(),
+        ],
+        ..ServerConfig::default()
+    };
+    let mut events = host.events();
+    let config = Config {
+        servers: [("py".to_owned(), server)].into(),
+        ..Config::default()
+    };
+    host.reconcile(&config).await;
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while !matches!(
+            events.recv().await,
+            Ok(HostEvent::Status {
+                state: ServerState::Running { .. },
+                ..
+            })
+        ) {}
+    })
+    .await
+    .expect("the server runs");
+    let questions = broker.subscribe();
+    World {
+        host,
+        gate,
+        roots,
+        questions,
+        _dir: dir,
+    }
+}
+
+impl World {
+    /// Starts a tool call through the gate in the background.
+    fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+    ) -> tokio::task::JoinHandle<Result<CallToolResult, CallError>> {
+        let client = self.host.client("py").expect("running");
+        let tool = self
+            .host
+            .catalog()
+            .tool(&format!("py__{tool}"))
+            .expect("in the catalog")
+            .tool;
+        let gate = self.gate.clone();
+        let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
+        tokio::spawn(async move { gate.call(&client, "py", &tool, false, arguments).await })
+    }
+
+    async fn next_question(&mut self) -> Pending {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(20), self.questions.recv()).await {
+                Ok(Ok(BrokerEvent::Added(pending))) => return *pending,
+                Ok(Ok(_)) => {}
+                other => panic!("no question came: {other:?}"),
+            }
+        }
+    }
+
+    fn audit(&self) -> Vec<(Kind, String, String, String)> {
+        self.gate
+            .audit
+            .page(None, 50)
+            .unwrap()
+            .into_iter()
+            .rev()
+            .map(|r| {
+                (
+                    r.record.kind,
+                    r.record.subject,
+                    r.record.decision,
+                    r.record.decided_by,
+                )
+            })
+            .collect()
+    }
+}
+
+fn text(result: &CallToolResult) -> &str {
+    result.content[0].as_text().expect("text")
+}
+
+fn args(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+#[tokio::test]
+async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
+    let mut world = world().await;
+    let call = world.call("echo", json!({"text": "as the model wrote it"}));
+    let question = world.next_question().await;
+    assert_eq!(question.server, "py");
+    let Question::ToolCall {
+        tool, arguments, ..
+    } = &question.question
+    else {
+        panic!("{question:?}")
+    };
+    assert_eq!(
+        (tool.as_str(), arguments),
+        ("echo", &args(json!({"text": "as the model wrote it"})))
+    );
+    let edited = Answer::ToolCall {
+        allow: true,
+        arguments: args(json!({"text": "as I corrected it"})),
+        remember: Remember::Once,
+    };
+    world.gate.broker.answer(question.id, "py", edited).unwrap();
+    assert_eq!(text(&call.await.unwrap().unwrap()), "as I corrected it");
+
+    let call = world.call("echo", json!({"text": "again"}));
+    let question = world.next_question().await;
+    let deny = Answer::ToolCall {
+        allow: false,
+        arguments: Map::new(),
+        remember: Remember::Once,
+    };
+    world.gate.broker.answer(question.id, "py", deny).unwrap();
+    assert!(matches!(call.await.unwrap(), Err(CallError::Denied { .. })));
+
+    let call = world.call("add", json!({"a": 1, "b": 2}));
+    let question = world.next_question().await;
+    let always = Answer::ToolCall {
+        allow: true,
+        arguments: args(json!({"a": 1, "b": 2})),
+        remember: Remember::ToolAlways,
+    };
+    world.gate.broker.answer(question.id, "py", always).unwrap();
+    call.await.unwrap().unwrap();
+    // The next call of that tool is not asked.
+    let result = world
+        .call("add", json!({"a": 20, "b": 22}))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(result.structured_content, Some(json!({"sum": 42})));
+    assert!(world.gate.broker.pending().is_empty());
+    assert_eq!(
+        world.audit(),
+        [
+            (
+                Kind::ToolCall,
+                "echo".into(),
+                "allowed".into(),
+                "user".into()
+            ),
+            (
+                Kind::ToolCall,
+                "echo".into(),
+                "denied".into(),
+                "user".into()
+            ),
+            (
+                Kind::ToolCall,
+                "add".into(),
+                "allowed".into(),
+                "user".into()
+            ),
+            (
+                Kind::ToolCall,
+                "add".into(),
+                "allowed".into(),
+                "policy: allowed for this tool, always".into()
+            ),
+        ]
+    );
+    let first = world.gate.audit.page(None, 50).unwrap().pop().unwrap();
+    assert_eq!(first.record.outcome, "ok");
+    assert_eq!(
+        first.record.detail,
+        json!({"text": "as I corrected it"}),
+        "the audit keeps what was really sent"
+    );
+    world.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn sampling_forms_and_roots_wait_for_the_person() {
+    let mut world = world().await;
+    // Sampling: the request shows what the server asks; the reply is the person's.
+    let call = world.call("ask_model", json!({"prompt": "Capital of France?"}));
+    let approve = world.next_question().await;
+    world
+        .gate
+        .broker
+        .answer(
+            approve.id,
+            "py",
+            Answer::ToolCall {
+                allow: true,
+                arguments: args(json!({"prompt": "Capital of France?"})),
+                remember: Remember::ToolForSession,
+            },
+        )
+        .unwrap();
+    let sampling = world.next_question().await;
+    let Question::Sampling { params } = &sampling.question else {
+        panic!("{sampling:?}")
+    };
+    assert_eq!(params.system_prompt.as_deref(), Some("Be brief."));
+    let reply = CreateMessageResult::new(
+        Role::Assistant,
+        SamplingContent::text("Paris."),
+        "written by the person",
+    );
+    world
+        .gate
+        .broker
+        .answer(sampling.id, "py", Answer::Sampling(Ok(Box::new(reply))))
+        .unwrap();
+    assert_eq!(text(&call.await.unwrap().unwrap()), "model said: Paris.");
+
+    // A form answer that does not fit the form is refused before it reaches the server.
+    let call = world.call("ask_form", json!({}));
+    let approve = world.next_question().await;
+    world
+        .gate
+        .broker
+        .answer(
+            approve.id,
+            "py",
+            Answer::ToolCall {
+                allow: true,
+                arguments: Map::new(),
+                remember: Remember::Once,
+            },
+        )
+        .unwrap();
+    let form = world.next_question().await;
+    let bad: ElicitContent = [("name".to_owned(), ElicitValue::from("A"))].into();
+    world
+        .gate
+        .broker
+        .answer(
+            form.id,
+            "py",
+            Answer::Elicitation(Box::new(ElicitResult::accepted(Some(bad)))),
+        )
+        .unwrap();
+    let refused = call.await.unwrap().unwrap();
+    assert!(
+        text(&refused).starts_with("elicitation failed:"),
+        "{refused:?}"
+    );
+
+    // Roots: asked once; the choice then stands.
+    let folder = tempfile::tempdir().unwrap();
+    for asked in [true, false] {
+        let call = world.call("list_roots", json!({}));
+        if asked {
+            let approve = world.next_question().await;
+            world
+                .gate
+                .broker
+                .answer(
+                    approve.id,
+                    "py",
+                    Answer::ToolCall {
+                        allow: true,
+                        arguments: Map::new(),
+                        remember: Remember::ToolForSession,
+                    },
+                )
+                .unwrap();
+            let roots = world.next_question().await;
+            assert_eq!(roots.question, Question::Roots);
+            world
+                .roots
+                .grant("py", &[folder.path().to_owned()])
+                .unwrap();
+            world
+                .gate
+                .broker
+                .answer(roots.id, "py", Answer::Roots(world.roots.of("py")))
+                .unwrap();
+        }
+        let listed = call.await.unwrap().unwrap();
+        let canonical = folder.path().canonicalize().unwrap();
+        assert_eq!(text(&listed), format!("file://{}", canonical.display()));
+    }
+    let kinds: Vec<(Kind, String)> = world
+        .audit()
+        .into_iter()
+        .filter(|a| a.0 != Kind::ToolCall)
+        .map(|a| (a.0, a.2))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (Kind::Sampling, "approved".into()),
+            (Kind::Elicitation, "invalid answer".into()),
+            (Kind::Roots, "shared".into())
+        ]
+    );
+    world.host.shutdown().await;
+}
