@@ -8,8 +8,11 @@ use switchboard_mcp::client::{Client, ClientHandler};
 use tokio::sync::broadcast;
 use tokio::task::JoinSet;
 
+use std::path::PathBuf;
+
 use crate::catalog::Catalog;
 use crate::config::Config;
+use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
 use crate::supervisor::{HostEvent, ServerState, Shared, Supervisor};
 
@@ -127,6 +130,21 @@ impl<H: ClientHandler> Host<H> {
                 .remove(name);
         }
         done
+    }
+
+    /// Lets `server` see exactly these folders, and tells it if that changed.
+    pub async fn grant_roots(
+        &self,
+        roots: &Roots,
+        server: &str,
+        folders: &[PathBuf],
+    ) -> Result<bool, RootError> {
+        let changed = roots.grant(server, folders)?;
+        if changed && let Some(client) = self.client(server) {
+            // A server that cannot be told will read the new roots when it next asks.
+            let _ = client.notify_roots_changed().await;
+        }
+        Ok(changed)
     }
 
     /// Stops every server gracefully.

@@ -191,3 +191,68 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     assert_eq!(host.states().keys().collect::<Vec<_>>(), ["a"]);
     host.shutdown().await;
 }
+
+/// Answers `roots/list` with what the person granted, counting the requests.
+struct CountingRoots {
+    roots: switchboard_host::roots::Roots,
+    asked: tokio::sync::watch::Sender<usize>,
+}
+
+impl switchboard_mcp::client::ClientHandler for CountingRoots {
+    async fn list_roots(
+        &self,
+    ) -> Result<switchboard_mcp::types::ListRootsResult, switchboard_mcp::jsonrpc::ErrorObject>
+    {
+        self.asked.send_modify(|n| *n += 1);
+        Ok(switchboard_mcp::types::ListRootsResult::new(
+            self.roots.of("everything"),
+        ))
+    }
+}
+
+#[tokio::test]
+async fn changing_a_servers_roots_tells_it_and_it_reads_them_again() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let entry = root.join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        entry.exists(),
+        "server-everything is missing: run scripts/setup"
+    );
+    let roots = switchboard_host::roots::Roots::default();
+    let (asked, mut count) = tokio::sync::watch::channel(0);
+    let handler = Arc::new(CountingRoots {
+        roots: roots.clone(),
+        asked,
+    });
+    let mut host = Host::new(Secrets::new("switchboard-test-roots"), move |_| {
+        handler.clone()
+    });
+    let server = ServerConfig {
+        command: Some("node".into()),
+        args: vec![entry.display().to_string(), "stdio".into()],
+        ..ServerConfig::default()
+    };
+    host.reconcile(&config(&[("everything", server)])).await;
+    let wait = |count: &mut tokio::sync::watch::Receiver<usize>, at_least: usize| {
+        let mut count = count.clone();
+        async move {
+            tokio::time::timeout(Duration::from_secs(30), count.wait_for(|n| *n >= at_least))
+                .await
+                .expect("server-everything asks for roots")
+                .expect("handler alive");
+        }
+    };
+    // It asks once by itself after initialization.
+    wait(&mut count, 1).await;
+    let folder = tempfile::tempdir().unwrap();
+    assert!(
+        host.grant_roots(&roots, "everything", &[folder.path().to_owned()])
+            .await
+            .unwrap()
+    );
+    // Told of the change, it asks again.
+    wait(&mut count, 2).await;
+    host.shutdown().await;
+}

@@ -21,6 +21,21 @@ pub struct Config {
     pub extra: Map<String, Value>,
 }
 
+impl Config {
+    /// The configuration of a first run: the bundled demo server, so that everything the
+    /// host does can be seen working at once, with no network.
+    pub fn first_run(demo_server: &std::path::Path) -> Self {
+        let demo = ServerConfig {
+            command: Some(demo_server.display().to_string()),
+            ..ServerConfig::default()
+        };
+        Self {
+            servers: [("demo".to_owned(), demo)].into(),
+            ..Self::default()
+        }
+    }
+}
+
 /// One server as configured: stdio (`command`) or HTTP (`url`), plus how to supervise it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -299,6 +314,22 @@ mod tests {
             wrong.spec("e").unwrap_err().to_string(),
             "server \"e\" is of type \"http\" but has no `url`"
         );
+    }
+
+    #[test]
+    fn a_first_run_offers_the_bundled_demo_server() {
+        let config = Config::first_run(std::path::Path::new(
+            "/opt/switchboard/switchboard-demo-server",
+        ));
+        let demo = &config.servers["demo"];
+        assert!(matches!(
+            demo.spec("demo"),
+            Ok(ServerSpec::Stdio {
+                command: "/opt/switchboard/switchboard-demo-server",
+                ..
+            })
+        ));
+        assert!(demo.enabled);
     }
 
     #[test]
