@@ -27,10 +27,10 @@ pub enum Question {
         annotations: Option<ToolAnnotations>,
     },
     Sampling {
-        params: CreateMessageRequestParams,
+        params: Box<CreateMessageRequestParams>,
     },
     Elicitation {
-        params: ElicitRequestParams,
+        params: Box<ElicitRequestParams>,
     },
     Roots,
 }

@@ -97,7 +97,12 @@ impl ClientHandler for PersonHandler {
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorObject> {
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
-        let Answer::Sampling(answer) = self.ask(Question::Sampling { params }).await? else {
+        let Answer::Sampling(answer) = self
+            .ask(Question::Sampling {
+                params: Box::new(params),
+            })
+            .await?
+        else {
             return Err(ErrorObject::new(
                 code::INTERNAL_ERROR,
                 "an answer of the wrong kind",
@@ -138,7 +143,12 @@ impl ClientHandler for PersonHandler {
             ElicitRequestParams::Url(_) => None,
         };
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
-        let Answer::Elicitation(result) = self.ask(Question::Elicitation { params }).await? else {
+        let Answer::Elicitation(result) = self
+            .ask(Question::Elicitation {
+                params: Box::new(params),
+            })
+            .await?
+        else {
             return Err(ErrorObject::new(
                 code::INTERNAL_ERROR,
                 "an answer of the wrong kind",

@@ -142,7 +142,7 @@ impl ClientError {
             Self::Request(RequestError::Server { error, .. })
                 if error.code == code::URL_ELICITATION_REQUIRED =>
             {
-                serde_json::from_value(error.data.clone()?).ok()
+                serde_json::from_value(*error.data.clone()?).ok()
             }
             _ => None,
         }

@@ -196,6 +196,13 @@ impl Connection {
             tokio::select! {
                 answer = &mut response => {
                     guard.disarm();
+                    // Progress sent just before the answer may still be queued: pass it on
+                    // first, so that a progress bar ends on its last step.
+                    if let Some(sink) = &options.progress {
+                        while let Ok(progress) = progress_rx.try_recv() {
+                            let _ = sink.try_send(progress);
+                        }
+                    }
                     return match answer {
                         Ok(Ok(result)) => Ok(result),
                         Ok(Err(Failure::Server(error))) => Err(RequestError::Server { method: method.to_owned(), error }),

@@ -45,7 +45,7 @@ pub struct ErrorObject {
     pub code: i64,
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
+    pub data: Option<Box<Value>>,
 }
 
 impl ErrorObject {

@@ -194,3 +194,35 @@ pub fn first_text(result: &CallToolResult) -> &str {
         .and_then(ContentBlock::as_text)
         .unwrap_or_else(|| panic!("no text in {result:?}"))
 }
+
+/// Tool arguments written as a JSON object.
+pub fn args(value: serde_json::Value) -> Option<serde_json::Map<String, serde_json::Value>> {
+    match value {
+        serde_json::Value::Object(map) => Some(map),
+        other => panic!("tool arguments must be an object, not {other}"),
+    }
+}
+
+/// Request options that send a progress token, and the receiving end of its progress.
+pub fn with_progress(
+    client: &Client,
+) -> (
+    switchboard_mcp::connection::RequestOptions,
+    tokio::sync::mpsc::Receiver<switchboard_mcp::connection::Progress>,
+) {
+    let (sink, progress) = tokio::sync::mpsc::channel(64);
+    let mut options = client.request_options();
+    options.progress = Some(sink);
+    (options, progress)
+}
+
+/// The progress received so far, as `(progress, total)` pairs.
+pub fn drain_progress(
+    progress: &mut tokio::sync::mpsc::Receiver<switchboard_mcp::connection::Progress>,
+) -> Vec<(f64, Option<f64>)> {
+    let mut steps = Vec::new();
+    while let Ok(p) = progress.try_recv() {
+        steps.push((p.progress, p.total));
+    }
+    steps
+}
