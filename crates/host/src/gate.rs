@@ -102,13 +102,15 @@ impl Gate {
             arguments,
             annotations: tool.annotations.clone(),
         };
+        let answer = self.broker.ask(server, question).await?;
+        // The broker only takes answers of the question's kind; anything else denies.
         let Answer::ToolCall {
             allow,
             arguments,
             remember,
-        } = self.broker.ask(server, question).await?
+        } = answer
         else {
-            unreachable!("the broker only takes answers of the question's kind");
+            return Ok((false, Map::new(), "an answer of the wrong kind".to_owned()));
         };
         let rule = |whole_server: bool| ToolRule {
             server: server.to_owned(),
