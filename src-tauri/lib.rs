@@ -23,6 +23,7 @@ pub fn run() {
         )
         .init();
 
+    prepare_config();
     let ipc = ipc();
     let result = tauri::Builder::default()
         .invoke_handler(ipc.invoke_handler())
@@ -34,6 +35,26 @@ pub fn run() {
     if let Err(err) = result {
         tracing::error!("the app stopped with an error: {err}");
         std::process::exit(1);
+    }
+}
+
+/// On a first run, writes the configuration with the bundled demo server (installed beside
+/// the app), so that a newcomer sees everything work with no network. A broken file is left
+/// alone: the app starts and says what is wrong.
+fn prepare_config() {
+    let demo = std::env::current_exe()
+        .map(|exe| exe.with_file_name("switchboard-demo-server"))
+        .unwrap_or_else(|_| "switchboard-demo-server".into());
+    let prepared = switchboard_host::config::config_path()
+        .map_err(|e| e.to_string())
+        .and_then(|path| {
+            switchboard_host::config::load_or_create(&path, || {
+                switchboard_host::config::Config::first_run(&demo)
+            })
+            .map_err(|e| e.to_string())
+        });
+    if let Err(err) = prepared {
+        tracing::error!("{err}");
     }
 }
 

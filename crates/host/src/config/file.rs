@@ -42,6 +42,19 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
     })
 }
 
+/// Reads the configuration; on a first run (no file yet), writes `first_run()` and returns it.
+pub fn load_or_create(
+    path: &Path,
+    first_run: impl FnOnce() -> Config,
+) -> Result<Config, ConfigError> {
+    if path.exists() {
+        return load(path);
+    }
+    let config = first_run();
+    save(path, &config)?;
+    Ok(config)
+}
+
 /// serde's message without its own "at line N column M" suffix, which we say our way.
 fn describe(error: &serde_json::Error) -> String {
     let text = error.to_string();
@@ -97,6 +110,24 @@ mod tests {
         assert_eq!(
             load(&dir.path().join("none.json")).unwrap(),
             Config::default()
+        );
+    }
+
+    #[test]
+    fn a_first_run_writes_its_configuration_and_a_later_run_keeps_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        let demo = Path::new("/opt/sb/switchboard-demo-server");
+        let first = load_or_create(&path, || Config::first_run(demo)).unwrap();
+        assert!(first.servers.contains_key("demo"));
+        assert_eq!(load(&path).unwrap(), first);
+        let mut edited = first.clone();
+        edited.servers.clear();
+        save(&path, &edited).unwrap();
+        let later = load_or_create(&path, || Config::first_run(demo)).unwrap();
+        assert!(
+            later.servers.is_empty(),
+            "the person's file is never replaced"
         );
     }
 
