@@ -2,6 +2,7 @@
 //! model, an agent): a standing policy or the person decides, with the exact arguments
 //! in view and editable; then the call; then an audit record of all of it.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use switchboard_mcp::types::{CallToolResult, Tool};
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember};
 use crate::audit::{AuditLog, Kind, Record};
+use crate::config;
 use crate::policy::{Policies, Scope, ToolRule};
 
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +30,8 @@ pub struct Gate {
     pub broker: Broker,
     pub policies: Arc<Mutex<Policies>>,
     pub audit: Arc<AuditLog>,
+    /// Where "always" decisions are kept (the configuration file), if anywhere.
+    pub config_path: Option<PathBuf>,
 }
 
 impl Gate {
@@ -117,14 +121,45 @@ impl Gate {
             tool: (!whole_server).then(|| tool.name.clone()),
             allow,
         };
-        let mut policies = self.policies();
-        match remember {
-            Remember::Once => {}
-            Remember::ToolForSession => policies.remember(rule(false), Scope::Session),
-            Remember::ServerForSession => policies.remember(rule(true), Scope::Session),
-            Remember::ToolAlways => policies.remember(rule(false), Scope::Always),
-            Remember::ServerAlways => policies.remember(rule(true), Scope::Always),
+        let (rule, scope) = match remember {
+            Remember::Once => return Ok((allow, arguments, "user".to_owned())),
+            Remember::ToolForSession => (rule(false), Scope::Session),
+            Remember::ServerForSession => (rule(true), Scope::Session),
+            Remember::ToolAlways => (rule(false), Scope::Always),
+            Remember::ServerAlways => (rule(true), Scope::Always),
+        };
+        let always = {
+            let mut policies = self.policies();
+            policies.remember(rule, scope);
+            policies.always().to_vec()
+        };
+        if scope == Scope::Always {
+            self.keep(always);
         }
         Ok((allow, arguments, "user".to_owned()))
+    }
+
+    /// Forgets the decisions about a server's tool (or the whole server), in the file too.
+    pub fn revoke(&self, server: &str, tool: Option<&str>) {
+        let always = {
+            let mut policies = self.policies();
+            policies.revoke(server, tool);
+            policies.always().to_vec()
+        };
+        self.keep(always);
+    }
+
+    /// Writes the standing rules into the configuration file, leaving the rest as it is.
+    fn keep(&self, rules: Vec<ToolRule>) {
+        let Some(path) = &self.config_path else {
+            return;
+        };
+        let saved = config::load(path).and_then(|mut config| {
+            config.settings.tool_rules = rules;
+            config::save(path, &config)
+        });
+        if let Err(e) = saved {
+            tracing::error!("the decision holds for this session only: {e}");
+        }
     }
 }

@@ -16,7 +16,7 @@ use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::gate::{CallError, Gate};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
-use switchboard_host::policy::Policies;
+use switchboard_host::policy::{Policies, ToolRule};
 use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::{HostEvent, ServerState};
@@ -43,6 +43,7 @@ async fn world() -> World {
         broker: broker.clone(),
         policies: Arc::new(Mutex::new(Policies::default())),
         audit: audit.clone(),
+        config_path: Some(dir.path().join("config.json")),
     };
     let mut host = Host::new(Secrets::new("switchboard-test-hitl"), {
         let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
@@ -199,6 +200,20 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         .unwrap();
     assert_eq!(result.structured_content, Some(json!({"sum": 42})));
     assert!(world.gate.broker.pending().is_empty());
+    // "Always" is kept in the configuration file, and revoking it removes it there too.
+    let path = world.gate.config_path.clone().unwrap();
+    let kept = switchboard_host::config::load(&path)
+        .unwrap()
+        .settings
+        .tool_rules;
+    assert_eq!(
+        kept,
+        [ToolRule {
+            server: "py".into(),
+            tool: Some("add".into()),
+            allow: true
+        }]
+    );
     assert_eq!(
         world.audit(),
         [
@@ -227,6 +242,14 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
                 "policy: allowed for this tool, always".into()
             ),
         ]
+    );
+    world.gate.revoke("py", Some("add"));
+    assert!(
+        switchboard_host::config::load(&path)
+            .unwrap()
+            .settings
+            .tool_rules
+            .is_empty()
     );
     let first = world.gate.audit.page(None, 50).unwrap().pop().unwrap();
     assert_eq!(first.record.outcome, "ok");
