@@ -4,7 +4,7 @@
 //! responder; faces (the window, the command line) list and answer them. A deadline that
 //! passes, or a face that goes away, answers with an explicit refusal, never silence.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -138,6 +138,8 @@ pub enum AnswerError {
     },
     #[error("{server} already has {limit} requests waiting; this one was refused")]
     Flooded { server: String, limit: usize },
+    #[error("{server} asked {limit} times in the last minute; this request was refused")]
+    TooFrequent { server: String, limit: usize },
 }
 
 struct Waiting {
@@ -149,6 +151,8 @@ struct Waiting {
 struct Table {
     next_id: u64,
     waiting: HashMap<u64, Waiting>,
+    /// When each server asked lately, for the per-minute limit.
+    asked: HashMap<String, VecDeque<tokio::time::Instant>>,
 }
 
 /// The broker: cheap to clone, shared by every server's client and every face.
@@ -159,6 +163,8 @@ pub struct Broker {
     timeout: Duration,
     /// Requests one server may have waiting at once; more are refused at once.
     per_server_limit: usize,
+    /// Requests one server may make in a minute, answered or not.
+    per_minute_limit: usize,
 }
 
 const EVENT_CAPACITY: usize = 256;
@@ -170,6 +176,7 @@ impl Broker {
             events: broadcast::channel(EVENT_CAPACITY).0,
             timeout,
             per_server_limit,
+            per_minute_limit: per_server_limit.saturating_mul(8),
         }
     }
 
@@ -215,6 +222,21 @@ impl Broker {
                     limit: self.per_server_limit,
                 });
             }
+            let now = tokio::time::Instant::now();
+            let asked = table.asked.entry(server.to_owned()).or_default();
+            while asked
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60))
+            {
+                asked.pop_front();
+            }
+            if asked.len() >= self.per_minute_limit {
+                return Err(AnswerError::TooFrequent {
+                    server: server.to_owned(),
+                    limit: self.per_minute_limit,
+                });
+            }
+            asked.push_back(now);
             table.next_id += 1;
             let pending = Pending {
                 id: table.next_id,
@@ -447,6 +469,25 @@ mod tests {
         asking.abort();
         assert_eq!(events.recv().await.unwrap(), BrokerEvent::Removed { id });
         assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_server_that_asks_too_often_is_refused_until_the_minute_has_passed() {
+        let broker = Broker::new(Duration::from_secs(1), 1);
+        let limit = 8;
+        for _ in 0..limit {
+            // Each goes unanswered and is refused at its deadline: never more than one waiting.
+            broker.ask("chatty", Question::Roots).await.unwrap();
+        }
+        assert_eq!(
+            broker.ask("chatty", Question::Roots).await,
+            Err(AnswerError::TooFrequent {
+                server: "chatty".into(),
+                limit
+            })
+        );
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        assert!(broker.ask("chatty", Question::Roots).await.is_ok());
     }
 
     #[tokio::test]
