@@ -167,7 +167,19 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     let first = config(&[("a", python_peer()), ("b", python_peer())]);
     let done = host.reconcile(&first).await;
     assert_eq!(done.started, ["a", "b"]);
-    states_until(&mut events, "a", running).await;
+    // They start side by side: both are starting before either runs.
+    let mut order = Vec::new();
+    while order.iter().filter(|(_, s)| running(s)).count() < 2 {
+        if let Ok(HostEvent::Status { server, state }) = events.recv().await {
+            order.push((server, state));
+        }
+    }
+    let first_running = order.iter().position(|(_, s)| running(s)).unwrap();
+    let starting = order[..first_running]
+        .iter()
+        .filter(|(_, s)| *s == ServerState::Starting)
+        .count();
+    assert_eq!(starting, 2, "{order:?}");
     let mut changed = first.clone();
     changed.servers.get_mut("b").unwrap().request_timeout_secs = Some(5);
     changed.servers.insert("c".into(), python_peer());
@@ -255,4 +267,38 @@ async fn changing_a_servers_roots_tells_it_and_it_reads_them_again() {
     // Told of the change, it asks again.
     wait(&mut count, 2).await;
     host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_asks_for_authorization_waits_in_auth_required() {
+    // An HTTP server that refuses everyone with 401, as an OAuth-protected one does.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut buf = [0; 4096];
+            let _ = socket.read(&mut buf).await;
+            let reply = "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    let mut host = host();
+    let mut events = host.events();
+    let server = ServerConfig {
+        url: Some(url),
+        ..ServerConfig::default()
+    };
+    host.reconcile(&config(&[("oauth", server)])).await;
+    let seen = states_until(&mut events, "oauth", |s| {
+        matches!(s, ServerState::AuthRequired { .. })
+    })
+    .await;
+    assert_eq!(
+        seen.len(),
+        2,
+        "no restarts for a server that wants authorization: {seen:?}"
+    );
+    host.shutdown().await;
+    assert_eq!(host.states()["oauth"], ServerState::Stopped);
 }
