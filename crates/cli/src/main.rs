@@ -200,7 +200,7 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
         }
     };
     let client = connect(server).await?;
-    let outcome = run(&client, &command, server).await;
+    let outcome = run(&client, &command).await;
     client.close().await;
     outcome
 }
@@ -268,7 +268,7 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, Failure> {
     serde_json::to_value(value).map_err(|e| e.to_string())
 }
 
-async fn run(client: &Client, command: &Command, server: &Server) -> Result<Value, Failure> {
+async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
     let fail = |e: switchboard_mcp::client::ClientError| e.to_string();
     match command {
         Command::Info(_) => Ok(serde_json::json!({
@@ -298,11 +298,12 @@ async fn run(client: &Client, command: &Command, server: &Server) -> Result<Valu
             printer.abort();
             to_json(result.map_err(fail)?)
         }
-        Command::Read { uri, .. } => {
-            let mut options = client.request_options();
-            options.timeout = Duration::from_secs(server.timeout);
-            to_json(client.read_resource(uri, options).await.map_err(fail)?)
-        }
+        Command::Read { uri, .. } => to_json(
+            client
+                .read_resource(uri, client.request_options())
+                .await
+                .map_err(fail)?,
+        ),
         Command::Prompt { name, args, .. } => {
             let args = json_object("--args", args)?;
             to_json(client.get_prompt(name, args).await.map_err(fail)?)

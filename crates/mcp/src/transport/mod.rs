@@ -62,8 +62,9 @@ pub enum TransportError {
     InvalidBody(String),
     #[error("the server's event stream ended before the response arrived")]
     StreamEnded,
-    #[error("no answer from {url} within {seconds} s")]
-    Timeout { url: String, seconds: u64 },
+    /// No answer in time; `seconds` is the limit, when the transport knows which one struck.
+    #[error("no answer from {url}{}", seconds.map(|s| format!(" within {s} s")).unwrap_or_default())]
+    Timeout { url: String, seconds: Option<u64> },
     #[error("the session expired and could not be renewed: {0}")]
     SessionLost(String),
     #[error("{0}")]

@@ -47,7 +47,7 @@ pub async fn open(shared: &Arc<Shared>) -> Result<(), TransportError> {
     .await
     .map_err(|_| TransportError::Timeout {
         url: url.to_string(),
-        seconds: shared.read_timeout.as_secs(),
+        seconds: Some(shared.read_timeout.as_secs()),
     })??;
     shared.state(|s| s.endpoint = Some(endpoint));
     tokio::spawn(pump(shared.clone(), reader, cursor));

@@ -246,7 +246,9 @@ impl Shared {
 
     /// Ends the transport: the connection sees `incoming` close once in-flight work is done.
     fn end(&self, detail: String) {
-        self.state(|s| s.close_detail.get_or_insert(detail).clone());
+        self.state(|s| {
+            s.close_detail.get_or_insert(detail);
+        });
         self.deliver
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -260,7 +262,7 @@ fn classify(url: &Url, error: &reqwest::Error) -> TransportError {
     let url = url.to_string();
     let detail = chain(error);
     if error.is_timeout() {
-        return TransportError::Timeout { url, seconds: 0 };
+        return TransportError::Timeout { url, seconds: None };
     }
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(e) = source {

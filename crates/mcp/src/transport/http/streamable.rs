@@ -80,7 +80,7 @@ async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), Tr
         .await
         .map_err(|_| TransportError::Timeout {
             url: url.to_string(),
-            seconds: shared.read_timeout.as_secs(),
+            seconds: Some(shared.read_timeout.as_secs()),
         })?
         .map_err(|e| classify(&url, &e))?;
     if text.trim().is_empty() {
