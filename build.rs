@@ -12,5 +12,36 @@ fn main() {
 /// Every command the app exposes; each gets an `allow-<name>` permission that the
 /// window's capability must grant explicitly.
 fn switchboard_commands() -> &'static [&'static str] {
-    &["app_info"]
+    &[
+        "app_info",
+        "servers",
+        "server_form",
+        "save_server",
+        "remove_server",
+        "set_server_enabled",
+        "restart_server",
+        "server_info",
+        "server_log",
+        "clear_server_log",
+        "set_log_level",
+        "server_roots",
+        "set_server_roots",
+        "import_candidates",
+        "import_candidate",
+        "import_servers",
+        "catalog",
+        "call_tool",
+        "cancel_call",
+        "read_resource",
+        "subscribe_resource",
+        "get_prompt",
+        "complete",
+        "pending_approvals",
+        "answer_tool_call",
+        "answer_sampling",
+        "answer_elicitation",
+        "answer_roots",
+        "pick_folder",
+        "audit",
+    ]
 }

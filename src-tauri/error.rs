@@ -1,4 +1,5 @@
 use serde::Serialize;
+use switchboard_host::desk::DeskError;
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -12,14 +13,61 @@ pub struct CommandError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
-    /// The host's configuration could not be located or read.
+    /// The host's configuration could not be located, read or written.
     Config,
+    /// What was asked of does not exist (a server, a tool, a pending request).
+    NotFound,
+    /// The server is not running.
+    NotRunning,
+    /// The input was refused; the message says what to fix.
+    Invalid,
+    /// A person or a standing decision denied it.
+    Denied,
+    /// The server answered with an error, or the connection failed.
+    Server,
+    /// The OS keyring or another part of the system failed.
+    System,
+}
+
+impl CommandError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self {
+            code: ErrorCode::Invalid,
+            message: message.into(),
+        }
+    }
 }
 
 impl From<switchboard_host::config::ConfigPathError> for CommandError {
     fn from(err: switchboard_host::config::ConfigPathError) -> Self {
         Self {
             code: ErrorCode::Config,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<DeskError> for CommandError {
+    fn from(err: DeskError) -> Self {
+        use switchboard_host::approvals::AnswerError;
+        use switchboard_host::desk::FormError;
+        use switchboard_host::gate::CallError;
+        let code = match &err {
+            DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
+            DeskError::NoServer(_) | DeskError::NoTool { .. } => ErrorCode::NotFound,
+            DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
+            DeskError::NotRunning(_) => ErrorCode::NotRunning,
+            DeskError::Form(FormError::Keyring(_)) | DeskError::Audit(_) => ErrorCode::System,
+            DeskError::Form(_)
+            | DeskError::Answer(_)
+            | DeskError::BadAnswer(_)
+            | DeskError::Roots(_)
+            | DeskError::Import(_) => ErrorCode::Invalid,
+            DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
+            DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
+        };
+        Self {
+            code,
             message: err.to_string(),
         }
     }

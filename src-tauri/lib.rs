@@ -1,8 +1,16 @@
 //! The desktop shell: thin adapters from Tauri's IPC to the host core.
 //! Logic that a test without a window could not reach does not belong here.
 
+mod browser;
 mod commands;
 mod error;
+mod events;
+
+use std::path::{Path, PathBuf};
+
+use switchboard_host::desk::Desk;
+use switchboard_host::secrets::Secrets;
+use tauri::Manager;
 
 pub use commands::AppInfo;
 pub use error::{CommandError, ErrorCode};
@@ -10,8 +18,41 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
+    use commands::{approvals, explorer, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
-        .commands(tauri_specta::collect_commands![commands::app_info])
+        .commands(tauri_specta::collect_commands![
+            commands::app_info,
+            servers::servers,
+            servers::server_form,
+            servers::save_server,
+            servers::remove_server,
+            servers::set_server_enabled,
+            servers::restart_server,
+            servers::server_info,
+            servers::server_log,
+            servers::clear_server_log,
+            servers::set_log_level,
+            servers::server_roots,
+            servers::set_server_roots,
+            servers::import_candidates,
+            servers::import_candidate,
+            servers::import_servers,
+            explorer::catalog,
+            explorer::call_tool,
+            explorer::cancel_call,
+            explorer::read_resource,
+            explorer::subscribe_resource,
+            explorer::get_prompt,
+            explorer::complete,
+            approvals::pending_approvals,
+            approvals::answer_tool_call,
+            approvals::answer_sampling,
+            approvals::answer_elicitation,
+            approvals::answer_roots,
+            approvals::pick_folder,
+            approvals::audit,
+        ])
+        .events(tauri_specta::collect_events![events::HostUpdate])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
 
@@ -23,39 +64,67 @@ pub fn run() {
         )
         .init();
 
-    prepare_config();
+    let config_path = match prepare_config() {
+        Ok(path) => path,
+        Err(err) => {
+            tracing::error!("{err}");
+            std::process::exit(1);
+        }
+    };
     let ipc = ipc();
-    let result = tauri::Builder::default()
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(ipc.invoke_handler())
         .setup(move |app| {
             ipc.mount_events(app);
+            let desk = tauri::async_runtime::block_on(async { open_desk(&config_path) })?;
+            events::relay(app.handle().clone(), &desk);
+            let starting = desk.clone();
+            tauri::async_runtime::spawn(async move { starting.start().await });
+            app.manage(desk);
             Ok(())
         })
-        .run(tauri::generate_context!());
-    if let Err(err) = result {
-        tracing::error!("the app stopped with an error: {err}");
-        std::process::exit(1);
-    }
+        .build(tauri::generate_context!());
+    let app = match app {
+        Ok(app) => app,
+        Err(err) => {
+            tracing::error!("the app could not start: {err}");
+            std::process::exit(1);
+        }
+    };
+    app.run(|app, event| {
+        // Servers are stopped gracefully (and their requests refused) before the app ends.
+        if let tauri::RunEvent::Exit = event
+            && let Some(desk) = app.try_state::<Desk>()
+        {
+            tauri::async_runtime::block_on(desk.shutdown());
+        }
+    });
+}
+
+/// The audit trail lives beside the configuration it belongs to.
+fn open_desk(config_path: &Path) -> Result<Desk, Box<dyn std::error::Error>> {
+    let audit = config_path.with_file_name("audit.sqlite");
+    Ok(Desk::open(config_path, &audit, Secrets::default())?)
 }
 
 /// On a first run, writes the configuration with the bundled demo server (installed beside
 /// the app), so that a newcomer sees everything work with no network. A broken file is left
 /// alone: the app starts and says what is wrong.
-fn prepare_config() {
+fn prepare_config() -> Result<PathBuf, String> {
     let demo = std::env::current_exe()
         .map(|exe| exe.with_file_name("switchboard-demo-server"))
         .unwrap_or_else(|_| "switchboard-demo-server".into());
-    let prepared = switchboard_host::config::config_path()
-        .map_err(|e| e.to_string())
-        .and_then(|path| {
-            switchboard_host::config::load_or_create(&path, || {
-                switchboard_host::config::Config::first_run(&demo)
-            })
-            .map_err(|e| e.to_string())
-        });
-    if let Err(err) = prepared {
+    let path = switchboard_host::config::config_path().map_err(|e| e.to_string())?;
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(err) = switchboard_host::config::load_or_create(&path, || {
+        switchboard_host::config::Config::first_run(&demo)
+    }) {
         tracing::error!("{err}");
     }
+    Ok(path)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ const info: AppInfo = {
   name: "Switchboard",
   version: "9.8.7",
   configPath: "/home/ada/.config/switchboard/config.json",
+  configProblem: null,
   protocolRevisions: ["2026-07-28", "2025-11-25"],
 };
 

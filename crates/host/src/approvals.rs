@@ -17,19 +17,25 @@ use switchboard_mcp::types::{
 use tokio::sync::{broadcast, oneshot};
 
 /// What a server (or a caller on its behalf) asks the person.
+// The MCP payloads are described to the face as JSON: it types them from the spec.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Question {
     ToolCall {
         tool: String,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         arguments: Map<String, Value>,
         /// The server's own claims about the tool: shown, never trusted by themselves.
+        #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
         annotations: Option<ToolAnnotations>,
     },
     Sampling {
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         params: Box<CreateMessageRequestParams>,
     },
     Elicitation {
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         params: Box<ElicitRequestParams>,
     },
     Roots,
@@ -52,6 +58,7 @@ pub enum Answer {
 
 /// How far a tool-call decision reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Remember {
     /// This call only.
@@ -104,13 +111,16 @@ impl Answer {
 
 /// A pending request as faces see it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Pending {
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: u64,
     /// The server that asks: always shown to the person.
     pub server: String,
     pub question: Question,
     /// When it will be refused unanswered, in milliseconds since the Unix epoch.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub deadline_ms: u64,
 }
 

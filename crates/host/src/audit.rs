@@ -28,7 +28,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::ToolCall => "tool_call",
             Self::Sampling => "sampling",

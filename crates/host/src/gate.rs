@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::connection::RequestOptions;
 use switchboard_mcp::types::{CallToolResult, Tool};
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember};
@@ -40,7 +41,8 @@ impl Gate {
     }
 
     /// Calls `tool` of `server` once it is allowed. `trusted` is the person's word for the
-    /// server, which alone lets its annotations count.
+    /// server, which alone lets its annotations count. The options (progress, cancel) apply
+    /// to the call itself, not to the wait for the person.
     pub async fn call(
         &self,
         client: &Client,
@@ -48,6 +50,7 @@ impl Gate {
         tool: &Tool,
         trusted: bool,
         arguments: Map<String, Value>,
+        options: RequestOptions,
     ) -> Result<CallToolResult, CallError> {
         let standing =
             self.policies()
@@ -78,9 +81,7 @@ impl Gate {
             });
         }
         let started = Instant::now();
-        let result = client
-            .call_tool(&tool.name, Some(arguments), client.request_options())
-            .await;
+        let result = client.call_tool(&tool.name, Some(arguments), options).await;
         let outcome = match &result {
             Ok(r) if r.is_error == Some(true) => "tool error".to_owned(),
             Ok(_) => "ok".to_owned(),

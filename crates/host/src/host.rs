@@ -132,6 +132,25 @@ impl<H: ClientHandler> Host<H> {
         done
     }
 
+    /// Stops one server and starts it again with the same configuration (a failed server
+    /// gets a fresh start). False if no such server is configured and enabled.
+    pub async fn restart(&mut self, name: &str) -> bool {
+        let Some(supervisor) = self.supervisors.remove(name) else {
+            return false;
+        };
+        let config = supervisor.config.clone();
+        supervisor.stop().await;
+        let handler = (self.handler_for)(name);
+        let supervisor = Supervisor::start(name.to_owned(), config, handler, self.shared.clone());
+        self.supervisors.insert(name.to_owned(), supervisor);
+        true
+    }
+
+    /// What the host shares with its supervisors: readable without holding the host.
+    pub fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
     /// Lets `server` see exactly these folders, and tells it if that changed.
     pub async fn grant_roots(
         &self,

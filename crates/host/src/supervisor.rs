@@ -12,7 +12,7 @@ use switchboard_mcp::client::{
 };
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
-use switchboard_mcp::types::ClientCapabilities;
+use switchboard_mcp::types::{ClientCapabilities, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
 
 use crate::catalog::{Catalog, Offer};
@@ -22,6 +22,7 @@ use crate::secrets::Secrets;
 
 /// Where a server stands, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum ServerState {
     Starting,
@@ -32,6 +33,7 @@ pub enum ServerState {
     /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
     Restarting {
         attempt: u32,
+        #[cfg_attr(feature = "specta", specta(type = f64))]
         backoff_ms: u64,
         reason: String,
     },
@@ -56,12 +58,33 @@ pub enum HostEvent {
     },
     Log {
         server: String,
-        line: String,
+        source: LogSource,
+        /// The MCP logging level, for the server's own log messages.
+        level: Option<LoggingLevel>,
+        text: String,
     },
     /// A server's tools, resources or prompts changed in the catalog.
     CatalogChanged {
         server: String,
     },
+    /// A subscribed resource changed: read it again to see how.
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
+}
+
+/// Where a server's log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum LogSource {
+    /// The process's standard error.
+    Stderr,
+    /// What the transport noticed (malformed lines, reconnects).
+    Protocol,
+    /// `notifications/message`.
+    Server,
 }
 
 /// What every supervisor shares with the host.
@@ -160,17 +183,34 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
         ) {
             self.refresh.notify_one();
         }
-        if let ServerNotification::Log(log) = &notification {
-            let logger = log
-                .logger
-                .as_deref()
-                .map(|l| format!(" {l}"))
-                .unwrap_or_default();
-            let line = format!("[{}{logger}] {}", log.level, log.data);
-            let _ = self.events.send(HostEvent::Log {
-                server: self.server.clone(),
-                line,
-            });
+        let server = self.server.clone();
+        let event = match &notification {
+            ServerNotification::Log(log) => {
+                let logger = log
+                    .logger
+                    .as_deref()
+                    .map(|l| format!("{l}: "))
+                    .unwrap_or_default();
+                // Text is shown as it is; anything else as compact JSON.
+                let data = match &log.data {
+                    serde_json::Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                Some(HostEvent::Log {
+                    server,
+                    source: LogSource::Server,
+                    level: Some(log.level),
+                    text: format!("{logger}{data}"),
+                })
+            }
+            ServerNotification::ResourceUpdated(updated) => Some(HostEvent::ResourceUpdated {
+                server,
+                uri: updated.uri.clone(),
+            }),
+            _ => None,
+        };
+        if let Some(event) = event {
+            let _ = self.events.send(event);
         }
         self.inner.notification(notification);
     }
@@ -298,13 +338,15 @@ async fn run_once<H: ClientHandler>(
     let log: LogSink = {
         let (events, server) = (shared.events.clone(), name.to_owned());
         Arc::new(move |line| {
-            let line = match line {
-                LogLine::Stderr(text) => text,
-                LogLine::Protocol(text) => format!("[protocol] {text}"),
+            let (source, text) = match line {
+                LogLine::Stderr(text) => (LogSource::Stderr, text),
+                LogLine::Protocol(text) => (LogSource::Protocol, text),
             };
             let _ = events.send(HostEvent::Log {
                 server: server.clone(),
-                line,
+                source,
+                level: None,
+                text,
             });
         })
     };

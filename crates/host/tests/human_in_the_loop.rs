@@ -109,7 +109,17 @@ impl World {
             .tool;
         let gate = self.gate.clone();
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
-        tokio::spawn(async move { gate.call(&client, "py", &tool, false, arguments).await })
+        tokio::spawn(async move {
+            gate.call(
+                &client,
+                "py",
+                &tool,
+                false,
+                arguments,
+                client.request_options(),
+            )
+            .await
+        })
     }
 
     async fn next_question(&mut self) -> Pending {

@@ -1,4 +1,11 @@
+//! The commands the window calls: each a thin adapter onto the host's desk.
+
+pub mod approvals;
+pub mod explorer;
+pub mod servers;
+
 use serde::Serialize;
+use switchboard_host::desk::Desk;
 
 use crate::CommandError;
 
@@ -10,18 +17,20 @@ pub struct AppInfo {
     pub version: String,
     /// Where the configuration file lives (it may not exist yet).
     pub config_path: String,
+    /// What is wrong with the configuration file, if it did not read; it is left as it is.
+    pub config_problem: Option<String>,
     /// Protocol revisions the engine speaks, newest first.
     pub protocol_revisions: Vec<String>,
 }
 
 #[tauri::command]
 #[specta::specta]
-pub fn app_info() -> Result<AppInfo, CommandError> {
-    let config_path = switchboard_host::config::config_path()?;
+pub fn app_info(desk: tauri::State<'_, Desk>) -> Result<AppInfo, CommandError> {
     Ok(AppInfo {
         name: "Switchboard".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        config_path: config_path.display().to_string(),
+        config_path: desk.config_path().display().to_string(),
+        config_problem: desk.config_problem(),
         protocol_revisions: switchboard_mcp::ProtocolVersion::NEWEST_FIRST
             .iter()
             .map(|v| v.as_str().to_owned())

@@ -1,0 +1,183 @@
+//! What the explorer does: the catalog of every running server, tool calls through the
+//! gate with their progress and a way to cancel them, resources, prompts and completion.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use switchboard_mcp::types::CompleteRequestParams;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::{Desk, DeskError, Update, lock, now_ms};
+
+/// A tool call under way, as the activity view shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProgressItem {
+    /// Chosen by the face that started the call; it cancels by this token.
+    pub token: String,
+    pub server: String,
+    pub label: String,
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+    pub started_ms: f64,
+}
+
+/// The calls under way, each with its cancel switch.
+#[derive(Default)]
+pub(super) struct Calls {
+    running: Mutex<HashMap<String, CancellationToken>>,
+}
+
+/// Takes a call off the running list however it ends.
+struct Running<'a> {
+    desk: &'a Desk,
+    token: String,
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        lock(&self.desk.inner.calls.running).remove(&self.token);
+        self.desk.announce(Update::ProgressEnded {
+            token: self.token.clone(),
+        });
+    }
+}
+
+impl Desk {
+    /// Every running server's tools, resources, templates and prompts, by server.
+    pub fn catalog(&self) -> Value {
+        let catalog = &self.inner.shared.catalog;
+        let states = lock(&self.inner.shared.states).clone();
+        let offers: Map<String, Value> = states
+            .keys()
+            .filter_map(|server| {
+                let offer = catalog.offer(server)?;
+                Some((
+                    server.clone(),
+                    json!({
+                        "tools": offer.tools,
+                        "resources": offer.resources,
+                        "templates": offer.templates,
+                        "prompts": offer.prompts,
+                    }),
+                ))
+            })
+            .collect();
+        Value::Object(offers)
+    }
+
+    /// Calls a tool through the gate (a policy or the person decides first). `token` names
+    /// the call for its progress updates and for `cancel`.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, DeskError> {
+        let client = self.client(server)?;
+        let tool = self
+            .inner
+            .shared
+            .catalog
+            .offer(server)
+            .and_then(|offer| offer.tools.into_iter().find(|t| t.name == tool))
+            .ok_or_else(|| DeskError::NoTool {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            })?;
+        let trusted = self.server_config(server).is_ok_and(|s| s.trusted);
+        let cancel = CancellationToken::new();
+        lock(&self.inner.calls.running).insert(token.clone(), cancel.clone());
+        let _running = Running {
+            desk: self,
+            token: token.clone(),
+        };
+        let mut item = ProgressItem {
+            token,
+            server: server.to_owned(),
+            label: tool.title.clone().unwrap_or_else(|| tool.name.clone()),
+            progress: 0.0,
+            total: None,
+            message: None,
+            started_ms: now_ms(),
+        };
+        self.announce(Update::Progress { item: item.clone() });
+        let (progress, mut updates) = mpsc::channel(64);
+        let mut options = client.request_options();
+        options.progress = Some(progress);
+        options.cancel = Some(cancel);
+        options.reset_timeout_on_progress = true;
+        let call = self
+            .inner
+            .gate
+            .call(&client, server, &tool, trusted, arguments, options);
+        tokio::pin!(call);
+        let result = loop {
+            tokio::select! {
+                result = &mut call => break result,
+                Some(step) = updates.recv() => {
+                    item.progress = step.progress;
+                    item.total = step.total;
+                    item.message = step.message;
+                    self.announce(Update::Progress { item: item.clone() });
+                }
+            }
+        };
+        Ok(serde_json::to_value(result?).unwrap_or(Value::Null))
+    }
+
+    /// Cancels a call under way; the server is told. False if it had already ended.
+    pub fn cancel(&self, token: &str) -> bool {
+        match lock(&self.inner.calls.running).get(token) {
+            Some(cancel) => {
+                cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, DeskError> {
+        let client = self.client(server)?;
+        let read = client.read_resource(uri, client.request_options()).await?;
+        Ok(serde_json::to_value(read).unwrap_or(Value::Null))
+    }
+
+    /// Starts or stops updates of a resource (they arrive as `Update::ResourceUpdated`).
+    pub async fn subscribe(&self, server: &str, uri: &str, on: bool) -> Result<(), DeskError> {
+        let client = self.client(server)?;
+        if on {
+            client.subscribe(uri).await?;
+        } else {
+            client.unsubscribe(uri).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<Value, DeskError> {
+        let prompt = self.client(server)?.get_prompt(name, arguments).await?;
+        Ok(serde_json::to_value(prompt).unwrap_or(Value::Null))
+    }
+
+    /// Suggestions for an argument of a prompt or resource template (`completion/complete`
+    /// params as the spec writes them). A server without completions suggests nothing.
+    pub async fn complete(&self, server: &str, params: Value) -> Result<Vec<String>, DeskError> {
+        let client = self.client(server)?;
+        if client.capabilities().completions.is_none() {
+            return Ok(Vec::new());
+        }
+        let params: CompleteRequestParams = serde_json::from_value(params)
+            .map_err(|e| DeskError::BadAnswer(format!("not a completion request: {e}")))?;
+        Ok(client.complete(&params).await?.completion.values)
+    }
+}

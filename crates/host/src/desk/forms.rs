@@ -1,0 +1,387 @@
+//! A server's settings as the person edits them, and back: secrets go to the keyring and
+//! the configuration names them; settings the form does not show are kept as they were.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{EnvValue, ServerConfig, TransportType};
+use crate::secrets::Secrets;
+use crate::supervisor::ServerState;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    Stdio,
+    Http,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to HTTP+SSE for servers that only speak that.
+    Auto,
+    StreamableHttp,
+    LegacySse,
+}
+
+/// An environment variable or an HTTP header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct KeyValue {
+    pub key: String,
+    /// For a stored secret this is empty when read; left empty, the stored value stays.
+    pub value: String,
+    /// Kept in the OS keyring, never in the configuration file.
+    pub secret: bool,
+    #[serde(default)]
+    pub stored: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ServerForm {
+    pub name: String,
+    pub transport: Transport,
+    pub enabled: bool,
+    pub command: String,
+    pub args: Vec<String>,
+    pub cwd: String,
+    pub env: Vec<KeyValue>,
+    pub url: String,
+    pub http_mode: HttpMode,
+    pub headers: Vec<KeyValue>,
+    pub request_timeout_secs: Option<u32>,
+    pub trusted: bool,
+}
+
+/// A configured server as the list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerSummary {
+    pub name: String,
+    pub enabled: bool,
+    pub transport: Transport,
+    /// The command line or the URL.
+    pub target: String,
+    /// None until the server was first started (or when it is disabled).
+    pub state: Option<ServerState>,
+    /// When the state began, in milliseconds since the Unix epoch.
+    pub since_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormError {
+    #[error("a server needs a name")]
+    NoName,
+    #[error("the name {0:?} may hold only letters, digits, '-', '_' and '.'")]
+    BadName(String),
+    #[error("a server named {0:?} already exists")]
+    Taken(String),
+    #[error("a stdio server needs a command")]
+    NoCommand,
+    #[error("{0:?} is not an http:// or https:// URL")]
+    BadUrl(String),
+    #[error("{what} {key:?} appears twice")]
+    Duplicate { what: &'static str, key: String },
+    #[error("{what} {key:?} is marked secret but has no value")]
+    EmptySecret { what: &'static str, key: String },
+    #[error("{0}")]
+    Keyring(String),
+}
+
+pub fn valid_name(name: &str) -> Result<(), FormError> {
+    if name.is_empty() {
+        return Err(FormError::NoName);
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(FormError::BadName(name.to_owned()));
+    }
+    Ok(())
+}
+
+/// The form for a configured server; secret values stay in the keyring.
+pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
+    let rows = |values: &BTreeMap<String, EnvValue>| {
+        values
+            .iter()
+            .map(|(key, value)| match value {
+                EnvValue::Plain(text) => KeyValue {
+                    key: key.clone(),
+                    value: text.clone(),
+                    secret: false,
+                    stored: false,
+                },
+                EnvValue::Secret { .. } => KeyValue {
+                    key: key.clone(),
+                    value: String::new(),
+                    secret: true,
+                    stored: true,
+                },
+            })
+            .collect()
+    };
+    ServerForm {
+        name: name.to_owned(),
+        transport: transport_of(config),
+        enabled: config.enabled,
+        command: config.command.clone().unwrap_or_default(),
+        args: config.args.clone(),
+        cwd: config
+            .cwd
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        env: rows(&config.env),
+        url: config.url.clone().unwrap_or_default(),
+        http_mode: match config.transport {
+            Some(TransportType::Sse) => HttpMode::LegacySse,
+            Some(TransportType::Http) => HttpMode::StreamableHttp,
+            _ => HttpMode::Auto,
+        },
+        headers: rows(&config.headers),
+        request_timeout_secs: config
+            .request_timeout_secs
+            .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
+        trusted: config.trusted,
+    }
+}
+
+pub fn transport_of(config: &ServerConfig) -> Transport {
+    if config.url.is_some() && config.command.is_none() {
+        Transport::Http
+    } else {
+        Transport::Stdio
+    }
+}
+
+/// The command line or URL, as the list shows it.
+pub fn target_of(config: &ServerConfig) -> String {
+    match (&config.command, &config.url) {
+        (Some(command), _) => std::iter::once(command.as_str())
+            .chain(config.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        (None, Some(url)) => url.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+/// The configuration the form describes, on top of `previous` (whose other settings are
+/// kept). New secret values are stored in the keyring under `server/env/KEY` or
+/// `server/header/KEY`.
+pub fn apply_form(
+    form: &ServerForm,
+    previous: Option<&ServerConfig>,
+    secrets: &Secrets,
+) -> Result<ServerConfig, FormError> {
+    valid_name(&form.name)?;
+    let mut config = previous.cloned().unwrap_or_default();
+    config.enabled = form.enabled;
+    config.trusted = form.trusted;
+    config.request_timeout_secs = form.request_timeout_secs.map(u64::from);
+    match form.transport {
+        Transport::Stdio => {
+            let command = form.command.trim();
+            if command.is_empty() {
+                return Err(FormError::NoCommand);
+            }
+            config.command = Some(command.to_owned());
+            config.args = form.args.clone();
+            config.cwd = Some(form.cwd.trim())
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from);
+            config.env = rows_to_values(
+                &form.name,
+                "env",
+                &form.env,
+                previous.map(|p| &p.env),
+                secrets,
+            )?;
+            config.url = None;
+            config.headers.clear();
+            config.transport = None;
+        }
+        Transport::Http => {
+            let url = form.url.trim();
+            if !(url.starts_with("https://") || url.starts_with("http://")) || url.len() < 9 {
+                return Err(FormError::BadUrl(url.to_owned()));
+            }
+            config.url = Some(url.to_owned());
+            config.headers = rows_to_values(
+                &form.name,
+                "header",
+                &form.headers,
+                previous.map(|p| &p.headers),
+                secrets,
+            )?;
+            config.transport = match form.http_mode {
+                HttpMode::Auto => None,
+                HttpMode::StreamableHttp => Some(TransportType::Http),
+                HttpMode::LegacySse => Some(TransportType::Sse),
+            };
+            config.command = None;
+            config.args.clear();
+            config.env.clear();
+            config.cwd = None;
+        }
+    }
+    Ok(config)
+}
+
+fn rows_to_values(
+    server: &str,
+    what: &'static str,
+    rows: &[KeyValue],
+    previous: Option<&BTreeMap<String, EnvValue>>,
+    secrets: &Secrets,
+) -> Result<BTreeMap<String, EnvValue>, FormError> {
+    let mut values = BTreeMap::new();
+    for row in rows {
+        let key = row.key.trim();
+        if key.is_empty() {
+            continue;
+        }
+        if values.contains_key(key) {
+            return Err(FormError::Duplicate {
+                what,
+                key: key.to_owned(),
+            });
+        }
+        let value = if !row.secret {
+            EnvValue::Plain(row.value.clone())
+        } else if row.value.is_empty() {
+            // Keep the value already in the keyring, if there is one.
+            match previous.and_then(|p| p.get(key)) {
+                Some(kept @ EnvValue::Secret { .. }) => kept.clone(),
+                _ => {
+                    return Err(FormError::EmptySecret {
+                        what,
+                        key: key.to_owned(),
+                    });
+                }
+            }
+        } else {
+            let name = format!("{server}/{what}/{key}");
+            secrets
+                .set(&name, &row.value)
+                .map_err(|e| FormError::Keyring(e.to_string()))?;
+            EnvValue::Secret { secret: name }
+        };
+        values.insert(key.to_owned(), value);
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stdio_form() -> ServerForm {
+        ServerForm {
+            name: "files".into(),
+            transport: Transport::Stdio,
+            enabled: true,
+            command: " npx ".into(),
+            args: vec!["-y".into(), "server files".into()],
+            cwd: String::new(),
+            env: vec![KeyValue {
+                key: "DEBUG".into(),
+                value: "1".into(),
+                secret: false,
+                stored: false,
+            }],
+            url: String::new(),
+            http_mode: HttpMode::Auto,
+            headers: Vec::new(),
+            request_timeout_secs: Some(30),
+            trusted: false,
+        }
+    }
+
+    #[test]
+    fn a_form_and_its_configuration_agree_both_ways() {
+        let config = apply_form(&stdio_form(), None, &Secrets::new("unused")).expect("valid");
+        assert_eq!(config.command.as_deref(), Some("npx"));
+        assert_eq!(config.args, ["-y", "server files"]);
+        assert_eq!(config.request_timeout_secs, Some(30));
+        let mut back = form_of("files", &config);
+        back.command = " npx ".into();
+        assert_eq!(back, stdio_form());
+    }
+
+    #[test]
+    fn settings_the_form_does_not_show_are_kept() {
+        let mut previous = ServerConfig::default();
+        previous.restart.max_restarts = 9;
+        previous
+            .extra
+            .insert("comment".into(), serde_json::json!("mine"));
+        let config =
+            apply_form(&stdio_form(), Some(&previous), &Secrets::new("unused")).expect("valid");
+        assert_eq!(config.restart.max_restarts, 9);
+        assert_eq!(config.extra["comment"], "mine");
+    }
+
+    #[test]
+    fn bad_forms_say_what_is_wrong() {
+        let secrets = Secrets::new("unused");
+        let mut form = stdio_form();
+        form.name = "my server".into();
+        assert_eq!(
+            apply_form(&form, None, &secrets),
+            Err(FormError::BadName("my server".into()))
+        );
+        let mut form = stdio_form();
+        form.command = "  ".into();
+        assert_eq!(apply_form(&form, None, &secrets), Err(FormError::NoCommand));
+        let mut form = stdio_form();
+        form.transport = Transport::Http;
+        form.url = "ftp://example.com".into();
+        assert_eq!(
+            apply_form(&form, None, &secrets),
+            Err(FormError::BadUrl("ftp://example.com".into()))
+        );
+        let mut form = stdio_form();
+        form.env.push(form.env[0].clone());
+        assert!(matches!(
+            apply_form(&form, None, &secrets),
+            Err(FormError::Duplicate { .. })
+        ));
+        let mut form = stdio_form();
+        form.env[0].secret = true;
+        form.env[0].value.clear();
+        assert!(matches!(
+            apply_form(&form, None, &secrets),
+            Err(FormError::EmptySecret { .. })
+        ));
+    }
+
+    #[test]
+    fn an_empty_secret_keeps_the_stored_one() {
+        let mut previous = ServerConfig::default();
+        previous.env.insert(
+            "TOKEN".into(),
+            EnvValue::Secret {
+                secret: "files/env/TOKEN".into(),
+            },
+        );
+        let mut form = stdio_form();
+        form.env = vec![KeyValue {
+            key: "TOKEN".into(),
+            value: String::new(),
+            secret: true,
+            stored: true,
+        }];
+        let config = apply_form(&form, Some(&previous), &Secrets::new("unused")).expect("kept");
+        assert_eq!(config.env, previous.env);
+    }
+}

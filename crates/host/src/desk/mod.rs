@@ -1,0 +1,459 @@
+//! The desk: everything a face (the window) asks of the host, in one place. It owns the
+//! host, the approval broker, the roots, the audit log and the configuration file, and
+//! turns what happens in them into one stream of updates for the face to show.
+
+mod answers;
+mod explore;
+pub mod forms;
+pub mod json;
+pub mod logbook;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::types::LoggingLevel;
+use tokio::sync::broadcast;
+
+use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
+use crate::audit::{AuditError, AuditLog};
+use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
+use crate::gate::{CallError, Gate};
+use crate::host::Host;
+use crate::person::PersonHandler;
+use crate::policy::Policies;
+use crate::roots::{RootError, Roots};
+use crate::secrets::Secrets;
+use crate::supervisor::{HostEvent, ServerState, Shared};
+
+pub use answers::{AuditEntry, ImportCandidate, ImportableServer};
+pub use explore::ProgressItem;
+pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
+pub use json::Json;
+pub use logbook::LogEntry;
+
+/// How many requests one server may keep waiting for the person at once.
+const PENDING_PER_SERVER: usize = 8;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    #[error("the configuration file must be fixed first: {0}")]
+    BrokenConfig(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Form(#[from] FormError),
+    #[error("there is no server named {0:?}")]
+    NoServer(String),
+    #[error("{0} is not running")]
+    NotRunning(String),
+    #[error("{server} offers no tool named {tool:?}")]
+    NoTool { server: String, tool: String },
+    #[error(transparent)]
+    Call(#[from] CallError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error("{0}")]
+    BadAnswer(String),
+    #[error(transparent)]
+    Roots(#[from] RootError),
+    #[error(transparent)]
+    Audit(#[from] AuditError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+}
+
+/// What changed, for the face to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Update {
+    Status {
+        server: String,
+        state: ServerState,
+        since_ms: f64,
+    },
+    /// Servers were added, removed, renamed, enabled or disabled.
+    ServersChanged,
+    Log {
+        entry: LogEntry,
+    },
+    CatalogChanged {
+        server: String,
+    },
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
+    ApprovalAdded {
+        pending: Box<Pending>,
+    },
+    ApprovalRemoved {
+        #[cfg_attr(feature = "specta", specta(type = f64))]
+        id: u64,
+    },
+    Progress {
+        item: ProgressItem,
+    },
+    ProgressEnded {
+        token: String,
+    },
+}
+
+/// The configuration as last read, and what is wrong with the file if it did not read.
+struct Loaded {
+    config: Config,
+    problem: Option<String>,
+}
+
+struct Inner {
+    config_path: PathBuf,
+    loaded: Mutex<Loaded>,
+    /// Held only while servers start or stop; reads go through `shared`.
+    host: tokio::sync::Mutex<Host<PersonHandler>>,
+    shared: Shared,
+    gate: Gate,
+    roots: Roots,
+    secrets: Secrets,
+    logs: logbook::LogBook,
+    since: Mutex<HashMap<String, f64>>,
+    calls: explore::Calls,
+    updates: broadcast::Sender<Update>,
+}
+
+/// Cheap to clone; every clone is the same desk.
+#[derive(Clone)]
+pub struct Desk {
+    inner: Arc<Inner>,
+}
+
+pub(crate) fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as f64)
+        .unwrap_or(0.0)
+}
+
+impl Desk {
+    /// Opens the desk on a configuration file and an audit database. A configuration file
+    /// that does not read leaves the desk with no servers, says why, and is never
+    /// overwritten. Must be called within a Tokio runtime.
+    pub fn open(
+        config_path: &Path,
+        audit_path: &Path,
+        secrets: Secrets,
+    ) -> Result<Self, DeskError> {
+        let loaded = match config::load(config_path) {
+            Ok(config) => Loaded {
+                config,
+                problem: None,
+            },
+            Err(e) => Loaded {
+                config: Config::default(),
+                problem: Some(e.to_string()),
+            },
+        };
+        let settings = &loaded.config.settings;
+        let broker = Broker::new(
+            Duration::from_secs(settings.approval_timeout_secs),
+            PENDING_PER_SERVER,
+        );
+        let audit = Arc::new(AuditLog::open(audit_path)?);
+        let roots = Roots::default();
+        let gate = Gate {
+            broker: broker.clone(),
+            policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
+            audit: audit.clone(),
+            config_path: Some(config_path.to_owned()),
+        };
+        let host = Host::new(secrets.clone(), {
+            let (broker, roots) = (broker.clone(), roots.clone());
+            move |server: &str| {
+                Arc::new(PersonHandler::new(
+                    server,
+                    broker.clone(),
+                    roots.clone(),
+                    audit.clone(),
+                ))
+            }
+        });
+        let shared = host.shared().clone();
+        let desk = Self {
+            inner: Arc::new(Inner {
+                config_path: config_path.to_owned(),
+                loaded: Mutex::new(loaded),
+                host: tokio::sync::Mutex::new(host),
+                shared,
+                gate,
+                roots,
+                secrets,
+                logs: logbook::LogBook::default(),
+                since: Mutex::default(),
+                calls: explore::Calls::default(),
+                updates: broadcast::channel(4096).0,
+            }),
+        };
+        desk.relay();
+        Ok(desk)
+    }
+
+    pub fn updates(&self) -> broadcast::Receiver<Update> {
+        self.inner.updates.subscribe()
+    }
+
+    fn announce(&self, update: Update) {
+        let _ = self.inner.updates.send(update);
+    }
+
+    /// Turns the host's and the broker's events into updates, keeping the logs and the
+    /// time each state began on the way.
+    fn relay(&self) {
+        let mut host_events = self.inner.shared.events.subscribe();
+        let mut broker_events = self.inner.gate.broker.subscribe();
+        let desk = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                let update: Relayed = tokio::select! {
+                    event = host_events.recv() => match event {
+                        Ok(event) => event,
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    }.into(),
+                    event = broker_events.recv() => match event {
+                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded { pending }.into(),
+                        Ok(BrokerEvent::Removed { id }) => Update::ApprovalRemoved { id }.into(),
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                };
+                let Some(inner) = desk.upgrade() else { return };
+                let update = match update {
+                    Relayed::Ready(update) => update,
+                    Relayed::Status { server, state } => {
+                        let since_ms = now_ms();
+                        lock(&inner.since).insert(server.clone(), since_ms);
+                        Update::Status {
+                            server,
+                            state,
+                            since_ms,
+                        }
+                    }
+                    Relayed::Log(entry) => {
+                        inner.logs.push(entry.clone());
+                        Update::Log { entry }
+                    }
+                };
+                let _ = inner.updates.send(update);
+            }
+        });
+    }
+
+    /// Starts the configured servers.
+    pub async fn start(&self) {
+        let config = self.config();
+        self.inner.host.lock().await.reconcile(&config).await;
+    }
+
+    pub async fn shutdown(&self) {
+        self.inner.gate.broker.refuse_all();
+        self.inner.host.lock().await.shutdown().await;
+    }
+
+    pub fn config_path(&self) -> &Path {
+        &self.inner.config_path
+    }
+
+    /// What is wrong with the configuration file, if it did not read.
+    pub fn config_problem(&self) -> Option<String> {
+        lock(&self.inner.loaded).problem.clone()
+    }
+
+    fn config(&self) -> Config {
+        lock(&self.inner.loaded).config.clone()
+    }
+
+    fn server_config(&self, name: &str) -> Result<ServerConfig, DeskError> {
+        self.config()
+            .servers
+            .get(name)
+            .cloned()
+            .ok_or_else(|| DeskError::NoServer(name.to_owned()))
+    }
+
+    /// Changes the configuration file (read afresh, so edits made elsewhere are kept),
+    /// then brings the servers in line with it.
+    async fn edit_config(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
+    ) -> Result<(), DeskError> {
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let mut config = config::load(&self.inner.config_path)?;
+        change(&mut config)?;
+        config::save(&self.inner.config_path, &config)?;
+        lock(&self.inner.loaded).config = config.clone();
+        self.inner.host.lock().await.reconcile(&config).await;
+        self.announce(Update::ServersChanged);
+        Ok(())
+    }
+
+    pub fn servers(&self) -> Vec<ServerSummary> {
+        let states = lock(&self.inner.shared.states).clone();
+        let since = lock(&self.inner.since).clone();
+        self.config()
+            .servers
+            .iter()
+            .map(|(name, server)| ServerSummary {
+                name: name.clone(),
+                enabled: server.enabled,
+                transport: forms::transport_of(server),
+                target: forms::target_of(server),
+                state: states.get(name).cloned(),
+                since_ms: since.get(name).copied().unwrap_or(0.0),
+            })
+            .collect()
+    }
+
+    pub fn server_form(&self, name: &str) -> Result<ServerForm, DeskError> {
+        Ok(forms::form_of(name, &self.server_config(name)?))
+    }
+
+    /// Adds a server (`original` None) or changes one, possibly renaming it.
+    pub async fn save_server(
+        &self,
+        original: Option<String>,
+        form: ServerForm,
+    ) -> Result<(), DeskError> {
+        let secrets = self.inner.secrets.clone();
+        self.edit_config(move |config| {
+            let taken = config.servers.contains_key(&form.name);
+            if taken && original.as_deref() != Some(form.name.as_str()) {
+                return Err(FormError::Taken(form.name.clone()).into());
+            }
+            let previous = match &original {
+                Some(name) => Some(
+                    config
+                        .servers
+                        .remove(name)
+                        .ok_or_else(|| DeskError::NoServer(name.clone()))?,
+                ),
+                None => None,
+            };
+            let server = forms::apply_form(&form, previous.as_ref(), &secrets)?;
+            config.servers.insert(form.name.clone(), server);
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn remove_server(&self, name: &str) -> Result<(), DeskError> {
+        let removed = self.server_config(name)?;
+        self.edit_config(|config| {
+            config.servers.remove(name);
+            Ok(())
+        })
+        .await?;
+        // Its secrets go with it.
+        for value in removed.env.values().chain(removed.headers.values()) {
+            if let config::EnvValue::Secret { secret } = value {
+                let _ = self.inner.secrets.delete(secret);
+            }
+        }
+        self.inner.logs.clear(name);
+        self.inner.roots.revoke(name);
+        Ok(())
+    }
+
+    pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), DeskError> {
+        self.edit_config(|config| {
+            let server = config
+                .servers
+                .get_mut(name)
+                .ok_or_else(|| DeskError::NoServer(name.to_owned()))?;
+            server.enabled = enabled;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
+        if self.inner.host.lock().await.restart(name).await {
+            Ok(())
+        } else {
+            Err(DeskError::NotRunning(name.to_owned()))
+        }
+    }
+
+    /// What the server said of itself when it connected: its name and version, protocol
+    /// revision, capabilities and instructions (the `initialize` result).
+    pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
+        let client = self.client(name).ok()?;
+        serde_json::to_value(client.server()).ok()
+    }
+
+    pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
+        self.inner.logs.of(name)
+    }
+
+    pub fn clear_log(&self, name: &str) {
+        self.inner.logs.clear(name);
+    }
+
+    pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
+        Ok(self.client(name)?.set_logging_level(level).await?)
+    }
+
+    fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
+        lock(&self.inner.shared.clients)
+            .get(name)
+            .cloned()
+            .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
+    }
+}
+
+/// A host event on its way to becoming an update.
+enum Relayed {
+    Ready(Update),
+    Status { server: String, state: ServerState },
+    Log(LogEntry),
+}
+
+impl From<HostEvent> for Relayed {
+    fn from(event: HostEvent) -> Self {
+        match event {
+            HostEvent::Status { server, state } => Self::Status { server, state },
+            HostEvent::Log {
+                server,
+                source,
+                level,
+                text,
+            } => Self::Log(LogEntry {
+                server,
+                at_ms: now_ms(),
+                source,
+                level: level.map(|l| l.to_string()),
+                text,
+            }),
+            HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
+            HostEvent::ResourceUpdated { server, uri } => {
+                Self::Ready(Update::ResourceUpdated { server, uri })
+            }
+        }
+    }
+}
+
+impl From<Update> for Relayed {
+    fn from(update: Update) -> Self {
+        Self::Ready(update)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}

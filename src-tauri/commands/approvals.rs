@@ -1,0 +1,88 @@
+//! Answers to what servers ask, the native folder picker, and the audit trail.
+
+use std::path::PathBuf;
+
+use switchboard_host::approvals::{Pending, Remember};
+use switchboard_host::desk::{AuditEntry, Desk, Json};
+use tauri::State;
+use tauri_plugin_dialog::DialogExt;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+#[tauri::command]
+#[specta::specta]
+pub fn pending_approvals(desk: State<'_, Desk>) -> Vec<Pending> {
+    desk.pending()
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn answer_tool_call(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    allow: bool,
+    arguments: Json,
+    remember: Remember,
+) -> Result<()> {
+    Ok(desk.answer_tool_call(id.into(), &server, allow, arguments.into_object(), remember)?)
+}
+
+/// `reply` is the CreateMessageResult to return, or null to decline.
+#[tauri::command]
+#[specta::specta]
+pub fn answer_sampling(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    reply: Option<Json>,
+) -> Result<()> {
+    Ok(desk.answer_sampling(id.into(), &server, reply.map(|r| r.0))?)
+}
+
+/// `result` is the ElicitResult. An accepted link is opened in the system browser.
+#[tauri::command]
+#[specta::specta]
+pub fn answer_elicitation(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    result: Json,
+) -> Result<()> {
+    if let Some(url) = desk.answer_elicitation(id.into(), &server, result.0)? {
+        crate::browser::open(&url)?;
+    }
+    Ok(())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn answer_roots(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    folders: Vec<String>,
+) -> Result<()> {
+    let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
+    Ok(desk.answer_roots(id.into(), &server, &folders)?)
+}
+
+/// The system's folder picker; null when the person closed it.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_folder(app: tauri::AppHandle) -> Option<String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog().file().pick_folder(move |folder| {
+        let _ = tx.send(folder.and_then(|f| f.into_path().ok()));
+    });
+    rx.await.ok().flatten().map(|p| p.display().to_string())
+}
+
+/// A page of the audit trail, newest first; `before` is the id to continue from.
+#[tauri::command]
+#[specta::specta]
+pub fn audit(desk: State<'_, Desk>, before: Option<f64>, limit: u32) -> Result<Vec<AuditEntry>> {
+    Ok(desk.audit(before.map(|b| b as i64), limit)?)
+}

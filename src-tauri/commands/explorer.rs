@@ -1,0 +1,76 @@
+//! The explorer: the catalog, tool calls, resources, prompts and completion. MCP payloads
+//! travel as JSON; the window types them from the MCP schema.
+
+use switchboard_host::desk::{Desk, Json};
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+/// Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`.
+#[tauri::command]
+#[specta::specta]
+pub fn catalog(desk: State<'_, Desk>) -> Json {
+    desk.catalog().into()
+}
+
+/// Calls a tool through the approval gate; resolves with the CallToolResult.
+#[tauri::command]
+#[specta::specta]
+pub async fn call_tool(
+    desk: State<'_, Desk>,
+    server: String,
+    tool: String,
+    arguments: Json,
+    token: String,
+) -> Result<Json> {
+    Ok(desk
+        .call_tool(&server, &tool, arguments.into_object(), token)
+        .await?
+        .into())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn cancel_call(desk: State<'_, Desk>, token: String) -> bool {
+    desk.cancel(&token)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn read_resource(desk: State<'_, Desk>, server: String, uri: String) -> Result<Json> {
+    Ok(desk.read_resource(&server, &uri).await?.into())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn subscribe_resource(
+    desk: State<'_, Desk>,
+    server: String,
+    uri: String,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.subscribe(&server, &uri, on).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_prompt(
+    desk: State<'_, Desk>,
+    server: String,
+    name: String,
+    arguments: Json,
+) -> Result<Json> {
+    Ok(desk
+        .get_prompt(&server, &name, arguments.into_object())
+        .await?
+        .into())
+}
+
+/// `params` are `completion/complete` params as the spec writes them.
+#[tauri::command]
+#[specta::specta]
+pub async fn complete(desk: State<'_, Desk>, server: String, params: Json) -> Result<Vec<String>> {
+    Ok(desk.complete(&server, params.0).await?)
+}

@@ -1,0 +1,126 @@
+//! Servers: the list, their settings, logs, roots, and importing from other hosts.
+
+use std::path::PathBuf;
+
+use switchboard_host::desk::{Desk, ImportCandidate, Json, LogEntry, ServerForm, ServerSummary};
+use switchboard_mcp::types::LoggingLevel;
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+#[tauri::command]
+#[specta::specta]
+pub fn servers(desk: State<'_, Desk>) -> Vec<ServerSummary> {
+    desk.servers()
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn server_form(desk: State<'_, Desk>, name: String) -> Result<ServerForm> {
+    Ok(desk.server_form(&name)?)
+}
+
+/// Adds a server (`original` null) or changes one, renaming it if the name changed.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_server(
+    desk: State<'_, Desk>,
+    original: Option<String>,
+    form: ServerForm,
+) -> Result<()> {
+    Ok(desk.save_server(original, form).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_server(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.remove_server(&name).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_server_enabled(desk: State<'_, Desk>, name: String, enabled: bool) -> Result<()> {
+    Ok(desk.set_enabled(&name, enabled).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn restart_server(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.restart(&name).await?)
+}
+
+/// The server's `initialize` result (MCP's InitializeResult), or null when not running.
+#[tauri::command]
+#[specta::specta]
+pub fn server_info(desk: State<'_, Desk>, name: String) -> Option<Json> {
+    desk.server_info(&name).map(Json)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn server_log(desk: State<'_, Desk>, name: String) -> Vec<LogEntry> {
+    desk.log_of(&name)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn clear_server_log(desk: State<'_, Desk>, name: String) {
+    desk.clear_log(&name);
+}
+
+/// Asks the server to send log messages of `level` and above.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_log_level(desk: State<'_, Desk>, name: String, level: String) -> Result<()> {
+    let level: LoggingLevel = serde_json::from_value(serde_json::Value::String(level.clone()))
+        .map_err(|_| CommandError::invalid(format!("{level:?} is not a logging level")))?;
+    Ok(desk.set_log_level(&name, level).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn server_roots(desk: State<'_, Desk>, name: String) -> Vec<String> {
+    desk.roots_of(&name)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_server_roots(
+    desk: State<'_, Desk>,
+    name: String,
+    folders: Vec<String>,
+) -> Result<()> {
+    let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
+    Ok(desk.set_roots(&name, &folders).await?)
+}
+
+/// Other hosts' configuration files found on this machine.
+#[tauri::command]
+#[specta::specta]
+pub fn import_candidates(desk: State<'_, Desk>) -> Vec<ImportCandidate> {
+    desk.import_candidates()
+}
+
+/// What a given file of another host would bring in.
+#[tauri::command]
+#[specta::specta]
+pub fn import_candidate(
+    desk: State<'_, Desk>,
+    source: String,
+    path: String,
+) -> Result<ImportCandidate> {
+    Ok(desk.import_candidate(&source, &PathBuf::from(path))?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn import_servers(
+    desk: State<'_, Desk>,
+    source: String,
+    path: String,
+    names: Vec<String>,
+) -> Result<Vec<String>> {
+    Ok(desk.import(&source, &PathBuf::from(path), &names).await?)
+}
