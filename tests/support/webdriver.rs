@@ -88,6 +88,65 @@ impl Session {
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
 
+    /// Types into a field (after emptying it when `clear`).
+    pub fn type_into(&self, el: &Element, text: &str, clear: bool) {
+        if clear {
+            self.call("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
+        }
+        self.call(
+            "POST",
+            &format!("/element/{}/value", el.0),
+            Some(json!({"text": text})),
+        );
+    }
+
+    /// The first element matching `xpath` (used to find things by the text a person reads).
+    pub fn find_xpath(&self, xpath: &str) -> Element {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "xpath", "value": xpath})),
+        );
+        element_of(&v).unwrap_or_else(|| panic!("no element matches {xpath:?}: {v}"))
+    }
+
+    /// The button whose text is `label`, inside `scope` (a CSS selector).
+    pub fn button(&self, scope: &str, label: &str) -> Element {
+        let within = self.find(scope);
+        let v = self.call(
+            "POST",
+            &format!("/element/{}/element", within.0),
+            Some(json!({"using": "xpath", "value": format!(".//button[normalize-space(.)={}]", xpath_literal(label))})),
+        );
+        element_of(&v).unwrap_or_else(|| panic!("no button {label:?} in {scope:?}: {v}"))
+    }
+
+    /// Waits until the first element matching `css` shows text containing `wanted`, and
+    /// returns that text. Polls the page: the app updates it when the host answers.
+    pub fn wait_for_text(&self, css: &str, wanted: &str, limit: Duration) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            let seen: Vec<String> = self.find_all(css).iter().map(|e| self.text(e)).collect();
+            if let Some(text) = seen.iter().find(|t| t.contains(wanted)) {
+                return text.clone();
+            }
+            assert!(
+                started.elapsed() < limit,
+                "no {css:?} showed {wanted:?} within {limit:?}; seen: {seen:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Runs a script in the page and returns its value.
+    pub fn execute(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
     /// Returns once the page has painted what the DOM holds now: WebKit paints
     /// asynchronously, and a screenshot taken before that shows an earlier frame.
     pub fn wait_for_paint(&self) {
@@ -118,6 +177,15 @@ impl Drop for Session {
         // Closes the app; the driver's guard stops whatever is left.
         let _ = self.agent.delete(&self.base).call();
     }
+}
+
+/// `text` as an XPath string literal, whatever quotes it holds.
+fn xpath_literal(text: &str) -> String {
+    if !text.contains('"') {
+        return format!("\"{text}\"");
+    }
+    let parts: Vec<String> = text.split('"').map(|p| format!("\"{p}\"")).collect();
+    format!("concat({})", parts.join(", '\"', "))
 }
 
 fn element_of(v: &Value) -> Option<Element> {
