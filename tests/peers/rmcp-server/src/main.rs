@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Tools: `echo`, `add`, `progress`, `sample`, `roots`, `elicit`. Resource: `rmcp://hello`.
-//! Prompt: `hello`. See [`PeerServer`] for what each does.
+//! Resource template: `rmcp://filler/{bytes}`, a text of exactly that many bytes (the large
+//! read of the benchmark). Prompt: `hello`. See [`PeerServer`] for what each does.
 
 // Sampling and roots are deprecated by SEP-2577 in rmcp, but this peer exists to exercise them.
 #![allow(deprecated)]
@@ -15,6 +16,7 @@
 use std::{
     convert::Infallible,
     error::Error,
+    fmt::Write as _,
     io::Write as _,
     net::{Ipv4Addr, SocketAddr},
     sync::Arc,
@@ -36,11 +38,12 @@ use rmcp::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientResult, ContentBlock,
         CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, ElicitRequest,
         ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
-        InputRequest, InputRequests, InputRequiredResult, ListResourcesResult, ListRootsRequest,
-        ListRootsResult, PaginatedRequestParams, ProgressNotificationParam, PromptMessage,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-        Resource, ResourceContents, Role, SamplingMessage, SamplingMessageContentBlock,
-        ServerCapabilities, ServerConfig, ServerRequest,
+        InputRequest, InputRequests, InputRequiredResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListRootsRequest, ListRootsResult, PaginatedRequestParams,
+        ProgressNotificationParam, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+        Role, SamplingMessage, SamplingMessageContentBlock, ServerCapabilities, ServerConfig,
+        ServerRequest,
     },
     prompt, prompt_handler, prompt_router,
     schemars::JsonSchema,
@@ -56,6 +59,9 @@ use serde_json::Value;
 
 const HELLO_URI: &str = "rmcp://hello";
 const HELLO_TEXT: &str = "hello from rmcp";
+const FILLER_PREFIX: &str = "rmcp://filler/";
+/// Bounds what one read may make the server build.
+const MAX_FILLER_BYTES: usize = 256 * 1024 * 1024;
 
 /// The server. Cloned for every Streamable HTTP session (and looked up on every POST), so it
 /// only holds an `Arc` to routers built once.
@@ -353,11 +359,38 @@ impl ServerHandler for PeerServer {
         ]))
     }
 
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(format!("{FILLER_PREFIX}{{bytes}}"), "filler")
+                .with_description("Deterministic text of exactly `bytes` bytes")
+                .with_mime_type("text/plain"),
+        ]))
+    }
+
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(bytes) = request.uri.strip_prefix(FILLER_PREFIX) {
+            return match bytes.parse::<usize>() {
+                Ok(bytes) if bytes <= MAX_FILLER_BYTES => {
+                    let contents = ResourceContents::text(filler(bytes), request.uri.as_str());
+                    Ok(ReadResourceResult::new(vec![contents]).into())
+                }
+                _ => Err(ErrorData::invalid_params(
+                    format!(
+                        "{} names no size up to {MAX_FILLER_BYTES} bytes",
+                        request.uri
+                    ),
+                    None,
+                )),
+            };
+        }
         if request.uri == HELLO_URI {
             let contents = ResourceContents::text(HELLO_TEXT, HELLO_URI);
             Ok(ReadResourceResult::new(vec![contents]).into())
@@ -368,6 +401,23 @@ impl ServerHandler for PeerServer {
             ))
         }
     }
+}
+
+/// Exactly `bytes` bytes of numbered 64-byte lines: plain ASCII with a newline to escape
+/// in every line, like a real text file.
+fn filler(bytes: usize) -> String {
+    let mut text = String::with_capacity(bytes + 64);
+    let mut line = 0u64;
+    while text.len() < bytes {
+        // 9 + 54 + 1 bytes.
+        let _ = writeln!(
+            text,
+            "{line:08} the quick brown fox jumps over the lazy dog, once more"
+        );
+        line += 1;
+    }
+    text.truncate(bytes);
+    text
 }
 
 /// Whether the request's protocol revision forbids server-to-client requests (2026-07-28 and
