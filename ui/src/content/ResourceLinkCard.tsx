@@ -1,0 +1,31 @@
+import type { ResourceLink } from "../mcp/schema";
+import { formatBytes } from "./binary";
+import "./content.css";
+
+interface Props {
+  link: ResourceLink;
+  onReadResource?: ((uri: string) => void) | undefined;
+}
+
+/** A pointer to a resource the server can read, with a way to read it when the caller offers one. */
+export function ResourceLinkCard({ link, onReadResource }: Props) {
+  const facts = [link.mimeType, typeof link.size === "number" ? formatBytes(link.size) : undefined].filter(Boolean);
+  return (
+    <div className="resource-link">
+      <p className="resource-link-name">
+        <strong>{link.title ?? link.name}</strong>
+        {link.title && link.title !== link.name && <code className="content-meta"> {link.name}</code>}
+      </p>
+      <p>
+        <code className="resource-uri">{link.uri}</code>
+        {facts.length > 0 && <span className="content-meta"> {facts.join(", ")}</span>}
+      </p>
+      {link.description && <p className="resource-link-description">{link.description}</p>}
+      {onReadResource && (
+        <button type="button" aria-label={`Read ${link.uri}`} onClick={() => onReadResource(link.uri)}>
+          Read
+        </button>
+      )}
+    </div>
+  );
+}
