@@ -1,125 +1,138 @@
-//! Round trips of `tools/call` against the `rmcp` echo server, over stdio and over
-//! Streamable HTTP: one at a time, and with 64 in flight. Prints latency percentiles and
-//! throughput; asserts nothing.
+//! Switchboard's engine beside the official TypeScript and Python SDK clients, against the
+//! same `rmcp` server: `tools/call` echo round trips over stdio and over Streamable HTTP (one
+//! at a time, then 64 in flight), and the read of a 20 MiB resource, each client in a fresh
+//! process. Prints figures and the ratios ours / peer; asserts nothing.
 //!
-//! Run with `scripts/bench` (it builds the server first), or
-//! `cargo bench -p switchboard-mcp --bench echo -- [CALLS]`.
+//! Run with `scripts/bench` (it builds the server and installs the peers first), or
+//! `cargo bench -p switchboard-mcp --bench clients -- [--calls N]`.
+//!
+//! `clients read --uri URI (--stdio CMD ARG... | --http URL)` is the engine's side of the
+//! large read, run by the benchmark itself in a fresh process.
+
+mod figures;
+mod json_cost;
+mod ours;
+#[path = "../support/process.rs"]
+mod process;
+mod programs;
 
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value, json};
-use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
-use switchboard_mcp::transport::TransportParts;
-use switchboard_mcp::transport::discard_log;
-use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
-use switchboard_mcp::transport::stdio::{self, StdioServer};
-use tokio::task::JoinSet;
+use figures::{EchoReport, ReadReport, print_echo_block, print_echo_header, print_reads};
+use programs::{Program, Target, sdk_clients, sibling_binary};
 
 const IN_FLIGHT: usize = 64;
-const WARM_UP: usize = 200;
+const TEXT: &str = "The quick brown fox jumps over the lazy dog";
+const LARGE_BYTES: usize = 20 * 1024 * 1024;
 
-fn echo_args() -> Option<Map<String, Value>> {
-    json!({"text": "The quick brown fox jumps over the lazy dog"})
-        .as_object()
-        .cloned()
-}
-
-async fn call(client: &Client) -> Duration {
-    let started = Instant::now();
-    let result = client
-        .call_tool("echo", echo_args(), client.request_options())
-        .await
-        .expect("echo answers");
-    assert_ne!(result.is_error, Some(true), "echo failed: {result:?}");
-    started.elapsed()
-}
-
-struct Figures {
-    calls: usize,
-    wall: Duration,
-    latencies: Vec<Duration>,
-}
-
-impl Figures {
-    fn print(mut self, label: &str) {
-        self.latencies.sort();
-        let at = |q: f64| self.latencies[((self.latencies.len() - 1) as f64 * q).round() as usize];
-        println!(
-            "{label:<28} {:>9} calls  p50 {:>9.1} µs  p99 {:>9.1} µs  {:>9.0} calls/s",
-            self.calls,
-            at(0.50).as_secs_f64() * 1e6,
-            at(0.99).as_secs_f64() * 1e6,
-            self.calls as f64 / self.wall.as_secs_f64(),
-        );
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("read") {
+        read_mode(&args[1..]);
+        return;
     }
-}
-
-async fn sequential(client: &Client, calls: usize) -> Figures {
-    let started = Instant::now();
-    let mut latencies = Vec::with_capacity(calls);
-    for _ in 0..calls {
-        latencies.push(call(client).await);
+    let calls = flag(&args, "--calls").map_or(3_000, |n| n.parse().expect("--calls N"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (peers, missing) = sdk_clients(&root);
+    for note in &missing {
+        println!("skipped {note}");
     }
-    Figures {
-        calls,
-        wall: started.elapsed(),
-        latencies,
-    }
-}
-
-async fn concurrent(client: &Client, calls: usize) -> Figures {
-    let started = Instant::now();
-    let mut latencies = Vec::with_capacity(calls);
-    let mut running = JoinSet::new();
-    for _ in 0..calls {
-        if running.len() == IN_FLIGHT {
-            latencies.push(
-                running
-                    .join_next()
-                    .await
-                    .expect("a call")
-                    .expect("no panic"),
-            );
-        }
-        let client = client.clone();
-        running.spawn(async move { call(&client).await });
-    }
-    while let Some(done) = running.join_next().await {
-        latencies.push(done.expect("no panic"));
-    }
-    Figures {
-        calls,
-        wall: started.elapsed(),
-        latencies,
-    }
-}
-
-fn rmcp_peer() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("bench binary path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir");
-    let server = dir.join("rmcp-peer");
-    assert!(
-        server.exists(),
-        "{} is missing: build it with `cargo build --release -p rmcp-peer`",
-        server.display()
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let server = sibling_binary("rmcp-peer");
+    println!("load average at the start: {}", load_average());
+    let cost = json_cost::echo_pair(TEXT);
+    println!(
+        "reference: serde_json encode + decode of one echo request and its response: {:.2} µs",
+        cost.as_secs_f64() * 1e6
     );
-    server
+
+    let stdio = Target::Stdio(vec![server.display().to_string(), "stdio".into()]);
+    let (mut http_server, url) = rmcp_http(&server);
+    let http = Target::Http(url);
+    for (label, target) in [("stdio", &stdio), ("Streamable HTTP", &http)] {
+        println!("\n{label}: {calls} echo calls per row, against rmcp-peer");
+        let ours = runtime.block_on(ours::echo(target, calls, IN_FLIGHT, TEXT));
+        let echo_args = [
+            "echo".to_owned(),
+            "--calls".into(),
+            calls.to_string(),
+            "--in-flight".into(),
+            IN_FLIGHT.to_string(),
+            "--text".into(),
+            TEXT.into(),
+        ];
+        let theirs: Vec<EchoReport> = peers
+            .iter()
+            .filter_map(|peer| report(peer.run(&echo_args, target)))
+            .collect();
+        let all: Vec<&EchoReport> = std::iter::once(&ours).chain(&theirs).collect();
+        print_echo_header();
+        print_echo_block("one at a time", &all, |r| &r.sequential);
+        print_echo_block(&format!("{IN_FLIGHT} in flight"), &all, |r| &r.concurrent);
+    }
+
+    let uri = format!("rmcp://filler/{LARGE_BYTES}");
+    let read_args = ["read".to_owned(), "--uri".into(), uri.clone()];
+    let ours = Program::this_benchmark();
+    for (label, target) in [("stdio", &stdio), ("Streamable HTTP", &http)] {
+        println!("\nread of {uri} ({label}), each client in a fresh process");
+        let reports: Vec<ReadReport> = std::iter::once(&ours)
+            .chain(&peers)
+            .filter_map(|client| report(client.run(&read_args, target)))
+            .collect();
+        print_reads(&reports);
+    }
+    let _ = http_server.kill();
+    let _ = http_server.wait();
+    println!("\nload average at the end: {}", load_average());
+}
+
+/// The engine's side of the large read, in this fresh process: one JSON line.
+fn read_mode(args: &[String]) {
+    let uri = flag(args, "--uri").expect("read needs --uri");
+    let target = match (
+        flag(args, "--http"),
+        args.iter().position(|a| a == "--stdio"),
+    ) {
+        (Some(url), _) => Target::Http(url.to_owned()),
+        (None, Some(at)) => Target::Stdio(args[at + 1..].to_vec()),
+        (None, None) => panic!("read needs --stdio CMD ARG... or --http URL"),
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let report = runtime.block_on(ours::read(&target, uri));
+    println!(
+        "{}",
+        serde_json::to_string(&report).expect("figures encode")
+    );
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).map(String::as_str)
+}
+
+/// A client that failed is reported and left out of its table.
+fn report<T>(outcome: Result<T, String>) -> Option<T> {
+    outcome.map_err(|e| println!("  skipped: {e}")).ok()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// Starts `rmcp-peer http` on a free port and returns it with its URL, once it listens.
-fn rmcp_http() -> (std::process::Child, String) {
+fn rmcp_http(server: &Path) -> (std::process::Child, String) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(rmcp_peer())
+    let mut child = std::process::Command::new(server)
         .args(["http", "--port", "0"])
         .stdout(std::process::Stdio::piped())
+        // Clients that drop a keep-alive connection make hyper complain; not our business.
+        .stderr(std::process::Stdio::null())
         .spawn()
         .expect("start rmcp-peer http");
-    let stdout = child.stdout.take().expect("stdout");
+    let stdout = child.stdout.take().expect("its stdout");
     let mut line = String::new();
     std::io::BufReader::new(stdout)
         .read_line(&mut line)
@@ -130,42 +143,4 @@ fn rmcp_http() -> (std::process::Child, String) {
         .expect("`listening on URL`")
         .to_owned();
     (child, url)
-}
-
-async fn measure(label: &str, transport: TransportParts, calls: usize) {
-    let client = Client::connect(
-        transport,
-        Arc::new(DecliningHandler),
-        ClientConfig::new("switchboard-bench", env!("CARGO_PKG_VERSION")),
-    )
-    .await
-    .expect("initialize");
-    sequential(&client, WARM_UP).await;
-    println!("switchboard engine -> rmcp echo server, {label}");
-    sequential(&client, calls).await.print("  sequential");
-    concurrent(&client, calls)
-        .await
-        .print(&format!("  {IN_FLIGHT} in flight"));
-    client.close().await;
-}
-
-fn main() {
-    let calls: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(5_000);
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    runtime.block_on(async {
-        let server = StdioServer::new(rmcp_peer()).args(["stdio"]);
-        let transport = stdio::spawn(&server, discard_log()).expect("start rmcp-peer");
-        measure("stdio", transport, calls).await;
-
-        let (mut child, url) = rmcp_http();
-        let mut server = HttpServer::new(url);
-        server.mode = HttpMode::StreamableHttp;
-        let (transport, _) = http::connect(&server, discard_log()).expect("HTTP settings");
-        measure("Streamable HTTP", transport, calls).await;
-        let _ = child.kill();
-        let _ = child.wait();
-    });
 }
