@@ -1,0 +1,136 @@
+import { useEffect, useId, useRef, useState } from "react";
+import type { ServerSummary } from "./types";
+import { StatusBadge } from "./StatusBadge";
+import "./servers.css";
+
+export interface ServerListProps {
+  servers: ServerSummary[];
+  selected?: string;
+  onSelect(name: string): void;
+  onToggleEnabled(name: string, enabled: boolean): void;
+  onRestart(name: string): void;
+  onRemove(name: string): void;
+  onAdd(): void;
+  onImport(): void;
+}
+
+/** Every configured server with its state, and the actions that apply to one of them. */
+export function ServerList({ servers, selected, onSelect, onToggleEnabled, onRestart, onRemove, onAdd, onImport }: ServerListProps) {
+  const [confirming, setConfirming] = useState<string | null>(null);
+  return (
+    <section className="server-list" aria-label="Configured servers">
+      <div className="server-list-toolbar">
+        <button type="button" className="primary" onClick={onAdd}>
+          Add server
+        </button>
+        <button type="button" onClick={onImport}>
+          Import…
+        </button>
+      </div>
+      {servers.length === 0 ? (
+        <p className="muted">No servers yet.</p>
+      ) : (
+        <ul>
+          {servers.map((server) => (
+            <ServerRow
+              key={server.name}
+              server={server}
+              selected={server.name === selected}
+              confirming={confirming === server.name}
+              onSelect={() => onSelect(server.name)}
+              onToggleEnabled={(enabled) => onToggleEnabled(server.name, enabled)}
+              onRestart={() => onRestart(server.name)}
+              onAskRemove={() => setConfirming(server.name)}
+              onConfirmRemove={() => {
+                setConfirming(null);
+                onRemove(server.name);
+              }}
+              onKeep={() => setConfirming(null)}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+interface ServerRowProps {
+  server: ServerSummary;
+  selected: boolean;
+  confirming: boolean;
+  onSelect(): void;
+  onToggleEnabled(enabled: boolean): void;
+  onRestart(): void;
+  onAskRemove(): void;
+  onConfirmRemove(): void;
+  onKeep(): void;
+}
+
+function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, onRestart, onAskRemove, onConfirmRemove, onKeep }: ServerRowProps) {
+  const { name } = server;
+  const id = useId();
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  // Focus follows the question: onto "Keep" when it opens, back to "Remove" when kept.
+  useEffect(() => {
+    if (confirming) keepRef.current?.focus();
+    else if (wasConfirming.current) removeRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+
+  return (
+    <li className={selected ? "server-row selected" : "server-row"}>
+      {/* Named by the server alone (short for the list's keyboard users); target and state describe it. */}
+      <button
+        type="button"
+        className="server-select"
+        aria-label={name}
+        aria-describedby={`${id}-target ${id}-state`}
+        aria-current={selected ? "true" : undefined}
+        onClick={onSelect}
+      >
+        <span className="server-name">{name}</span>
+        <span id={`${id}-target`} className="server-target">
+          <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span> {server.target}
+        </span>
+        <span id={`${id}-state`}>
+          <StatusBadge state={server.state} enabled={server.enabled} since={server.since_ms} />
+        </span>
+      </button>
+      <div className="server-row-actions">
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={server.enabled} onChange={(e) => onToggleEnabled(e.target.checked)} />
+          <span>Enabled</span>
+          <span className="visually-hidden"> ({name})</span>
+        </label>
+        <button type="button" aria-label={`Restart ${name}`} disabled={!server.enabled} onClick={onRestart}>
+          Restart
+        </button>
+        <button type="button" ref={removeRef} aria-label={`Remove ${name}`} aria-expanded={confirming} onClick={onAskRemove}>
+          Remove
+        </button>
+      </div>
+      {confirming && (
+        <div
+          className="confirm"
+          role="group"
+          aria-label={`Remove ${name}?`}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") onKeep();
+          }}
+        >
+          <p>
+            Remove <strong>{name}</strong>? Its settings, keyring secrets and log are deleted.
+          </p>
+          <button type="button" className="danger" onClick={onConfirmRemove}>
+            Yes, remove {name}
+          </button>
+          <button type="button" ref={keepRef} onClick={onKeep}>
+            Keep
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

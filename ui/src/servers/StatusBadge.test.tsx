@@ -1,0 +1,59 @@
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { StatusBadge } from "./StatusBadge";
+import type { ServerState } from "./types";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const text = (state: ServerState | null, enabled = true) => {
+  const { container, unmount } = render(<StatusBadge state={state} enabled={enabled} />);
+  const read = container.textContent;
+  unmount();
+  return read;
+};
+
+describe("StatusBadge", () => {
+  it("says each state in words", () => {
+    expect(text({ state: "starting" })).toBe("Starting…");
+    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" })).toBe("Running");
+    expect(text({ state: "stopped" })).toBe("Stopped");
+    expect(text({ state: "failed", reason: "exited with status 1", stderr_tail: [] })).toBe("Failed: exited with status 1");
+    expect(text({ state: "auth_required", detail: "401 from https://mcp.example" })).toBe("Needs authorization");
+    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" }, false)).toBe("Disabled");
+    expect(text(null)).toBe("Not started");
+  });
+
+  it("counts a restart down live, then says it is restarting", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(1_000_000);
+    const state: ServerState = { state: "restarting", attempt: 2, backoff_ms: 3000, reason: "exited" };
+    const { container } = render(<StatusBadge state={state} enabled />);
+    expect(container.textContent).toBe("Restarting in 3 s (attempt 2)");
+    act(() => vi.advanceTimersByTime(1000));
+    expect(container.textContent).toBe("Restarting in 2 s (attempt 2)");
+    act(() => vi.advanceTimersByTime(1000));
+    expect(container.textContent).toBe("Restarting in 1 s (attempt 2)");
+    act(() => vi.advanceTimersByTime(1000));
+    expect(container.textContent).toBe("Restarting… (attempt 2)");
+  });
+
+  it("counts from when the state began, when told", () => {
+    const state: ServerState = { state: "restarting", attempt: 1, backoff_ms: 10_000, reason: "exited" };
+    render(<StatusBadge state={state} enabled since={50_000} now={54_200} />);
+    expect(screen.getByText("Restarting in 6 s (attempt 1)")).toBeTruthy();
+  });
+
+  it("restarts the countdown for a new attempt", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+    const first: ServerState = { state: "restarting", attempt: 1, backoff_ms: 2000, reason: "exited" };
+    const { container, rerender } = render(<StatusBadge state={first} enabled />);
+    act(() => vi.advanceTimersByTime(2000));
+    expect(container.textContent).toBe("Restarting… (attempt 1)");
+    rerender(<StatusBadge state={{ ...first, attempt: 2, backoff_ms: 4000 }} enabled />);
+    expect(container.textContent).toBe("Restarting in 4 s (attempt 2)");
+  });
+});

@@ -1,0 +1,72 @@
+import { useState } from "react";
+import type { ServerState } from "./types";
+import { useNow } from "./time";
+import "./servers.css";
+
+type Tone = "ok" | "busy" | "warn" | "bad" | "off";
+
+export interface StatusBadgeProps {
+  state: ServerState | null;
+  enabled: boolean;
+  /** The current time in epoch ms; without it the badge reads the clock itself, every second. */
+  now?: number;
+  /** When the state began (epoch ms); without it, when the badge first saw it. */
+  since?: number;
+}
+
+/** A server's state in words, with a colour that only repeats what the words say. */
+export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
+  const restarting = enabled && state?.state === "restarting" ? state : null;
+  const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoff_ms}|${restarting.reason}` : null);
+  const clock = useNow(restarting !== null && now === undefined);
+  const current = now ?? clock;
+
+  let tone: Tone;
+  let text: string;
+  let detail: string | undefined;
+  if (!enabled) [tone, text] = ["off", "Disabled"];
+  else if (state === null) [tone, text] = ["off", "Not started"];
+  else
+    switch (state.state) {
+      case "starting":
+        [tone, text] = ["busy", "Starting…"];
+        break;
+      case "running":
+        [tone, text] = ["ok", "Running"];
+        break;
+      case "restarting": {
+        const left = Math.ceil(((since ?? seenAt) + state.backoff_ms - current) / 1000);
+        tone = "busy";
+        text = left > 0 ? `Restarting in ${left} s (attempt ${state.attempt})` : `Restarting… (attempt ${state.attempt})`;
+        detail = state.reason;
+        break;
+      }
+      case "stopped":
+        [tone, text] = ["off", "Stopped"];
+        break;
+      case "failed":
+        [tone, text] = ["bad", `Failed: ${state.reason}`];
+        break;
+      case "auth_required":
+        [tone, text, detail] = ["warn", "Needs authorization", state.detail];
+        break;
+    }
+  return (
+    <span className={`status-badge status-${tone}`} title={detail}>
+      <span className="status-dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+/** When `key` was first seen by this component, epoch ms; renewed whenever the key changes. */
+function useFirstSeen(key: string | null): number {
+  const [seen, setSeen] = useState(() => ({ key, at: Date.now() }));
+  if (seen.key !== key) {
+    // Adjusting state during render (not in an effect) keeps the first frame right.
+    const next = { key, at: Date.now() };
+    setSeen(next);
+    return next.at;
+  }
+  return seen.at;
+}

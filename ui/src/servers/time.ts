@@ -1,0 +1,50 @@
+import { useEffect, useState } from "react";
+
+/** The current time, re-read every `everyMs` while `active`; Date.now() stays faked under test timers. */
+export function useNow(active: boolean, everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [active, everyMs]);
+  return now;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** 14:03:07.250, local time: log lines are read against a clock. */
+export function formatClock(ms: number): string {
+  if (!Number.isFinite(ms)) return "--:--:--";
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** 2025-11-25 14:03:07, local time. */
+export function formatDateTime(ms: number): string {
+  if (!Number.isFinite(ms)) return "unknown time";
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** 850 ms, 12.3 s, 4 min 05 s, 2 h 03 min. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const secs = Math.floor(ms / 1000);
+  if (secs < 3600) return `${Math.floor(secs / 60)} min ${pad(secs % 60)} s`;
+  return `${Math.floor(secs / 3600)} h ${pad(Math.floor(secs / 60) % 60)} min`;
+}
+
+/** Whole seconds for a live counter: 0 s, 59 s, 4 min 05 s. */
+export function formatElapsed(ms: number): string {
+  const secs = Math.max(0, Math.floor(ms / 1000));
+  return secs < 60 ? `${secs} s` : formatDuration(secs * 1000);
+}
+
+/** The machine-readable form of an epoch-ms time for <time dateTime>, if it is one. */
+export function isoTime(ms: number): string | undefined {
+  // Beyond ±8.64e15 ms a Date is invalid and toISOString throws.
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
+}
