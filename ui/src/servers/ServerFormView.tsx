@@ -1,0 +1,179 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import type { ServerForm } from "./types";
+import { normalizeServerForm, validateServerForm } from "./serverFormModel";
+import { ArgsEditor } from "./ArgsEditor";
+import { KeyValueRows } from "./KeyValueRows";
+import { FieldError, describedBy } from "./FieldError";
+import "./servers.css";
+
+export { emptyServerForm, validateServerForm, type ServerFormErrors } from "./serverFormModel";
+
+export interface ServerFormViewProps {
+  initial: ServerForm;
+  existingNames: string[];
+  mode: "add" | "edit";
+  onSave(form: ServerForm): void;
+  onCancel(): void;
+  busy?: boolean;
+  error?: string | null;
+}
+
+const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: string }> = [
+  { value: "auto", label: "Automatic: Streamable HTTP, else HTTP+SSE" },
+  { value: "streamable_http", label: "Streamable HTTP only" },
+  { value: "legacy_sse", label: "HTTP+SSE (legacy) only" },
+];
+
+/** Adding or editing one server's settings; problems show beside their fields once a save was tried. */
+export function ServerFormView({ initial, existingNames, mode, onSave, onCancel, busy = false, error = null }: ServerFormViewProps) {
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, setForm] = useState(initial);
+  // The timeout as typed, so "" and half-typed text survive until saved.
+  const [timeoutText, setTimeoutText] = useState(initial.requestTimeoutSecs === null ? "" : String(initial.requestTimeoutSecs));
+  // Failed save attempts: errors show from the first one, and each moves focus to the first problem.
+  const [attempts, setAttempts] = useState(0);
+  const tried = attempts > 0;
+  useEffect(() => {
+    if (attempts > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
+
+  const current: ServerForm = { ...form, requestTimeoutSecs: timeoutText.trim() === "" ? null : Number(timeoutText) };
+  const allErrors = validateServerForm(current, existingNames, mode, initial.name);
+  const errors = tried ? allErrors : {};
+  const problems = Object.keys(errors).length;
+  const set = (change: Partial<ServerForm>) => setForm((f) => ({ ...f, ...change }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (Object.keys(allErrors).length === 0) onSave(normalizeServerForm(current));
+    else setAttempts((n) => n + 1);
+  };
+
+  const titleId = `${id}-title`;
+  return (
+    <form ref={formRef} className="server-form" aria-labelledby={titleId} noValidate onSubmit={submit}>
+      <h2 id={titleId}>{mode === "add" ? "Add a server" : `Edit ${initial.name}`}</h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {problems > 0 && (
+        <p className="error" role="alert">
+          {problems === 1 ? "One thing to fix before saving." : `${problems} things to fix before saving.`}
+        </p>
+      )}
+
+      <TextField id={`${id}-name`} label="Server name" value={form.name} error={errors.name} onChange={(name) => set({ name })}
+        hint="Letters, digits, '-', '_' and '.'; tools appear under this name." />
+      <label className="check">
+        <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+        Enabled <span className="muted">(start it now and whenever Switchboard starts)</span>
+      </label>
+
+      <fieldset className="transport-choice">
+        <legend>Transport</legend>
+        {(["stdio", "http"] as const).map((transport) => (
+          <label key={transport} className="check">
+            <input type="radio" name={`${id}-transport`} value={transport} checked={form.transport === transport}
+              onChange={() => set({ transport })} />
+            {transport === "stdio" ? "Local command (stdio)" : "Remote server (HTTP)"}
+          </label>
+        ))}
+      </fieldset>
+
+      {form.transport === "stdio" ? (
+        <>
+          <TextField id={`${id}-command`} label="Command" value={form.command} error={errors.command} onChange={(command) => set({ command })}
+            hint="The program alone, e.g. npx or /usr/local/bin/my-server; its arguments go below." monospace />
+          <ArgsEditor args={form.args} onChange={(args) => set({ args })} errors={errors} />
+          <TextField id={`${id}-cwd`} label="Working directory" value={form.cwd} error={errors.cwd} onChange={(cwd) => set({ cwd })}
+            hint="Optional; an absolute path." monospace />
+          <KeyValueRows kind="env" rows={form.env} onChange={(env) => set({ env })} errors={errors} />
+        </>
+      ) : (
+        <>
+          <TextField id={`${id}-url`} label="URL" type="url" value={form.url} error={errors.url} onChange={(url) => set({ url })}
+            hint="The server's MCP endpoint, http:// or https://." monospace />
+          <div className="field">
+            <label htmlFor={`${id}-mode`}>HTTP transport</label>
+            <select id={`${id}-mode`} value={form.httpMode} onChange={(e) => set({ httpMode: e.target.value as ServerForm["httpMode"] })}>
+              {HTTP_MODES.map((m) => (
+                <option key={m.value} value={m.value}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <KeyValueRows kind="headers" rows={form.headers} onChange={(headers) => set({ headers })} errors={errors} />
+        </>
+      )}
+
+      <TextField id={`${id}-timeout`} label="Request timeout (seconds)" numeric value={timeoutText} error={errors.requestTimeoutSecs}
+        onChange={setTimeoutText} hint="How long to wait for each answer; empty uses the app's default." narrow />
+
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" checked={form.trusted} aria-describedby={`${id}-trust-hint`} onChange={(e) => set({ trusted: e.target.checked })} />
+          Trust this server's tool annotations
+        </label>
+        <p id={`${id}-trust-hint`} className="hint">
+          Servers describe their own tools, e.g. as read-only. Untrusted, those are only claims shown to you; trusted, tools this
+          server marks read-only run without asking.
+        </p>
+      </div>
+
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? "Saving…" : mode === "add" ? "Add server" : "Save changes"}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  error: string | undefined;
+  hint?: ReactNode;
+  type?: "text" | "url";
+  /** Typed as text so a wrong entry is reported, not silently emptied by the browser. */
+  numeric?: boolean;
+  monospace?: boolean;
+  narrow?: boolean;
+}
+
+function TextField({ id, label, value, onChange, error, hint, type = "text", numeric = false, monospace = false, narrow = false }: TextFieldProps) {
+  const className = [monospace && "mono", narrow && "narrow"].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={type}
+        className={className}
+        value={value}
+        spellCheck={false}
+        autoComplete="off"
+        inputMode={numeric ? "numeric" : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(hint !== undefined && `${id}-hint`, error && `${id}-error`)}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint !== undefined && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

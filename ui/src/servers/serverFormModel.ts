@@ -1,0 +1,121 @@
+import type { KeyValue, ServerForm } from "./types";
+
+/**
+ * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",
+ * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value".
+ */
+export type ServerFormErrors = Record<string, string>;
+
+export type RowKind = "env" | "headers";
+
+export function emptyServerForm(): ServerForm {
+  return {
+    name: "",
+    transport: "stdio",
+    enabled: true,
+    command: "",
+    args: [],
+    cwd: "",
+    env: [],
+    url: "",
+    httpMode: "auto",
+    headers: [],
+    requestTimeoutSecs: null,
+    trusted: false,
+  };
+}
+
+const NAME = /^[A-Za-z0-9._-]+$/;
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// RFC 9110 token characters.
+const HEADER_KEY = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ABSOLUTE_PATH = /^(\/|~|[A-Za-z]:[\\/]|\\\\)/;
+const MAX_TIMEOUT_SECS = 86_400;
+
+/** A row the person added and left untouched: saved as nothing, never an error. */
+export const isBlankRow = (row: KeyValue) => row.key.trim() === "" && row.value === "";
+
+/** True for an absolute http:// or https:// URL with a host. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What keeps the form from being saved, by field; empty when it may be saved. Only the
+ * chosen transport's fields count. `originalName` is the edited server's name, which it may keep.
+ */
+export function validateServerForm(
+  form: ServerForm,
+  existingNames: readonly string[],
+  mode: "add" | "edit",
+  originalName?: string,
+): ServerFormErrors {
+  const errors: ServerFormErrors = {};
+  const name = form.name.trim();
+  const others = mode === "edit" ? existingNames.filter((n) => n !== (originalName ?? name)) : existingNames;
+  if (name === "") errors.name = "Enter a name.";
+  else if (!NAME.test(name)) errors.name = "Use only letters, digits, '-', '_' and '.'.";
+  else if (others.includes(name)) errors.name = `A server named ${name} already exists.`;
+
+  if (form.transport === "stdio") {
+    if (form.command.trim() === "") errors.command = "Enter the command that starts the server.";
+    form.args.forEach((arg, i) => {
+      if (arg === "") errors[`args.${i}`] = "Empty argument: fill it in or remove the row.";
+    });
+    const cwd = form.cwd.trim();
+    if (cwd !== "" && !ABSOLUTE_PATH.test(cwd)) errors.cwd = "Use an absolute path.";
+    checkRows("env", form.env, mode, errors);
+  } else {
+    if (form.url.trim() === "") errors.url = "Enter the server's URL.";
+    else if (!isHttpUrl(form.url)) errors.url = "Enter an http:// or https:// URL.";
+    checkRows("headers", form.headers, mode, errors);
+  }
+
+  const timeout = form.requestTimeoutSecs;
+  if (timeout !== null && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECS))
+    errors.requestTimeoutSecs = `Enter whole seconds from 1 to ${MAX_TIMEOUT_SECS}, or leave it empty.`;
+  return errors;
+}
+
+function checkRows(kind: RowKind, rows: readonly KeyValue[], mode: "add" | "edit", errors: ServerFormErrors) {
+  const env = kind === "env";
+  const seen = new Set<string>();
+  rows.forEach((row, i) => {
+    if (isBlankRow(row)) return;
+    const key = row.key.trim();
+    // Header names are case-insensitive, variable names are not.
+    const id = env ? key : key.toLowerCase();
+    const at = `${kind}.${i}`;
+    if (key === "") errors[`${at}.key`] = "Enter a name.";
+    else if (!(env ? ENV_KEY : HEADER_KEY).test(key))
+      errors[`${at}.key`] = env
+        ? "Use letters, digits and '_', not starting with a digit."
+        : "Use letters, digits and '-' (no spaces or ':').";
+    else if (seen.has(id)) errors[`${at}.key`] = `${key} appears twice.`;
+    seen.add(id);
+
+    const keepsStored = mode === "edit" && row.stored === true;
+    if (row.secret && row.value === "" && !keepsStored)
+      errors[`${at}.value`] = "Enter the secret, or turn off “Store in keyring”.";
+    else if (!env && /[\r\n]/.test(row.value)) errors[`${at}.value`] = "A header value cannot span lines.";
+  });
+}
+
+/** The form as it is saved: names and paths trimmed, untouched rows dropped; values kept as typed. */
+export function normalizeServerForm(form: ServerForm): ServerForm {
+  const rows = (list: KeyValue[]) => list.filter((row) => !isBlankRow(row)).map((row) => ({ ...row, key: row.key.trim() }));
+  return {
+    ...form,
+    name: form.name.trim(),
+    command: form.command.trim(),
+    cwd: form.cwd.trim(),
+    url: form.url.trim(),
+    env: rows(form.env),
+    headers: rows(form.headers),
+  };
+}
