@@ -1,0 +1,68 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { ServerDetails, type ServerInfo } from "./ServerDetails";
+
+afterEach(cleanup);
+
+const info: ServerInfo = {
+  protocolVersion: "2025-11-25",
+  serverInfo: {
+    name: "demo-server",
+    title: "Demo",
+    version: "1.4.0",
+    websiteUrl: "https://demo.example",
+    description: "Everything a server can do.",
+  },
+  capabilities: {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: {},
+    logging: {},
+    completions: {},
+    experimental: { "x-trace": {} },
+  },
+  instructions:
+    "Use **search** first. See [the guide](https://evil.example/steal) or [this](javascript:alert(1)).\n\n<img src=x onerror=alert(1)>",
+};
+
+describe("ServerDetails", () => {
+  it("shows what the server said of itself and its capabilities in words", () => {
+    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo" }} />);
+    const section = screen.getByRole("region", { name: "demo" });
+    expect(section.textContent).toContain("Demo (demo-server) version 1.4.0");
+    expect(section.textContent).toContain("Everything a server can do.");
+    expect(section.textContent).toContain("https://demo.example");
+    expect(section.textContent).toContain("2025-11-25");
+    const chips = screen.getAllByRole("listitem").map((li) => li.textContent);
+    expect(chips).toEqual([
+      "Tools (list changes)",
+      "Resources (subscriptions, list changes)",
+      "Prompts",
+      "Logging",
+      "Completions",
+      "Experimental (x-trace)",
+    ]);
+  });
+
+  it("renders the instructions as markdown whose links and HTML do nothing", () => {
+    const { container } = render(<ServerDetails name="demo" info={info} state={null} />);
+    expect(screen.getByText("search").tagName).toBe("STRONG");
+    expect(container.querySelector("a, img, [onerror]")).toBeNull();
+    expect(container.textContent).toContain("the guide (https://evil.example/steal)");
+    expect(container.textContent).toContain("this (javascript:alert(1))");
+    expect(container.textContent).toContain("<img src=x onerror=alert(1)>");
+  });
+
+  it("shows why a server failed and the last lines it wrote", () => {
+    render(
+      <ServerDetails
+        name="broken"
+        info={null}
+        state={{ state: "failed", reason: "exited with status 1 after 5 restarts", stderr_tail: ["Error: EADDRINUSE", "  at listen"] }}
+      />,
+    );
+    expect(screen.getByText("exited with status 1 after 5 restarts", { exact: false })).toBeTruthy();
+    expect(screen.getByText(/EADDRINUSE/).textContent).toBe("Error: EADDRINUSE\n  at listen");
+    expect(screen.getByText("No handshake yet: details appear once the server is running.")).toBeTruthy();
+  });
+});

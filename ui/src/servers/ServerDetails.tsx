@@ -1,0 +1,115 @@
+import { useId } from "react";
+import type { Implementation, ServerCapabilities } from "../mcp/schema";
+import type { ServerState } from "./types";
+import { describeCapabilities } from "./capabilities";
+import { InertMarkdown } from "./InertMarkdown";
+import "./servers.css";
+
+export interface ServerInfo {
+  protocolVersion: string;
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string | null;
+}
+
+export interface ServerDetailsProps {
+  name: string;
+  info: ServerInfo | null;
+  state: ServerState | null;
+}
+
+/** What a server said of itself in the handshake, and why it is down when it is. */
+export function ServerDetails({ name, info, state }: ServerDetailsProps) {
+  const id = useId();
+  const implementation = info?.serverInfo;
+  return (
+    <section className="server-details" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{name}</h2>
+      <StateDetail state={state} />
+      {info && implementation ? (
+        <>
+          <dl className="facts">
+            <dt>Server</dt>
+            <dd>
+              {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}{" "}
+              <span className="muted">version {implementation.version}</span>
+            </dd>
+            {implementation.description && (
+              <>
+                <dt>Description</dt>
+                <dd>{implementation.description}</dd>
+              </>
+            )}
+            {implementation.websiteUrl && (
+              <>
+                <dt>Website</dt>
+                <dd className="mono">{implementation.websiteUrl}</dd>
+              </>
+            )}
+            <dt>Protocol revision</dt>
+            <dd className="mono">{info.protocolVersion}</dd>
+          </dl>
+          <h3 id={`${id}-caps`}>Capabilities</h3>
+          <Capabilities capabilities={info.capabilities} labelledBy={`${id}-caps`} />
+          {info.instructions && (
+            <>
+              <h3>Instructions from the server</h3>
+              <InertMarkdown>{info.instructions}</InertMarkdown>
+            </>
+          )}
+        </>
+      ) : (
+        <p className="muted">No handshake yet: details appear once the server is running.</p>
+      )}
+    </section>
+  );
+}
+
+function Capabilities({ capabilities, labelledBy }: { capabilities: ServerCapabilities; labelledBy: string }) {
+  const chips = describeCapabilities(capabilities);
+  if (chips.length === 0) return <p className="muted">None declared.</p>;
+  return (
+    <ul className="chips" aria-labelledby={labelledBy}>
+      {chips.map((chip) => (
+        <li key={chip.name} className="chip">
+          {chip.name}
+          {chip.details.length > 0 && <span className="chip-detail"> ({chip.details.join(", ")})</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The parts of a state worth reading at length: why it failed, restarts, or wants authorization. */
+function StateDetail({ state }: { state: ServerState | null }) {
+  switch (state?.state) {
+    case "failed":
+      return (
+        <div className="state-detail bad">
+          <p>
+            <strong>Failed:</strong> {state.reason}
+          </p>
+          {state.stderr_tail.length > 0 && (
+            <>
+              <p className="muted">Last lines on standard error:</p>
+              <pre className="stderr-tail">{state.stderr_tail.join("\n")}</pre>
+            </>
+          )}
+        </div>
+      );
+    case "restarting":
+      return (
+        <p className="state-detail busy">
+          <strong>Restarting (attempt {state.attempt}):</strong> {state.reason}
+        </p>
+      );
+    case "auth_required":
+      return (
+        <p className="state-detail warn">
+          <strong>Needs authorization:</strong> {state.detail}
+        </p>
+      );
+    default:
+      return null;
+  }
+}
