@@ -1,0 +1,104 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LogPane, type LogPaneProps } from "./LogPane";
+import type { LogEntry } from "./types";
+
+afterEach(cleanup);
+
+const at = (i: number) => Date.UTC(2025, 10, 25, 12, 0, i);
+const entries: LogEntry[] = [
+  { server: "demo", at_ms: at(1), source: "stderr", level: null, text: "listening on stdio" },
+  { server: "demo", at_ms: at(2), source: "protocol", level: null, text: "skipped a malformed line" },
+  { server: "demo", at_ms: at(3), source: "server", level: "debug", text: "cache warmed" },
+  { server: "demo", at_ms: at(4), source: "server", level: "warning", text: "disk almost full" },
+  { server: "demo", at_ms: at(5), source: "server", level: "error", text: "write failed" },
+];
+
+function setup(overrides: Partial<LogPaneProps> = {}) {
+  const props: LogPaneProps = { entries, level: null, canSetLevel: true, onSetLevel: vi.fn(), onClear: vi.fn(), ...overrides };
+  const view = render(<LogPane {...props} />);
+  return { props, view, user: userEvent.setup() };
+}
+
+const shownTexts = () =>
+  within(screen.getByRole("log", { name: "Log lines" }))
+    .queryAllByRole("listitem")
+    .map((li) => li.querySelector(".log-text")?.textContent);
+
+describe("LogPane", () => {
+  it("shows every line with its time, source and level", () => {
+    setup();
+    expect(shownTexts()).toEqual(entries.map((e) => e.text));
+    const line = within(screen.getByRole("log")).getAllByRole("listitem")[4] as HTMLElement;
+    expect(line.textContent).toContain("error");
+    expect(line.querySelector("time")?.getAttribute("dateTime")).toBe("2025-11-25T12:00:05.000Z");
+    expect(screen.getByText("5 of 5 lines")).toBeTruthy();
+  });
+
+  it("filters by minimum level, keeping lines that have none", async () => {
+    const { user } = setup();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Minimum level" }), "warning");
+    expect(shownTexts()).toEqual(["listening on stdio", "skipped a malformed line", "disk almost full", "write failed"]);
+  });
+
+  it("filters by source and by text", async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole("checkbox", { name: "Standard error" }));
+    await user.click(screen.getByRole("checkbox", { name: "Protocol" }));
+    expect(shownTexts()).toEqual(["cache warmed", "disk almost full", "write failed"]);
+    await user.type(screen.getByRole("searchbox", { name: "Filter log lines" }), "FAIL");
+    expect(shownTexts()).toEqual(["write failed"]);
+    await user.click(screen.getByRole("checkbox", { name: "Server messages" }));
+    expect(screen.getByText("No line matches the filter.")).toBeTruthy();
+  });
+
+  it("asks the server for a level only when it offers logging", async () => {
+    const { props, user, view } = setup();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Server log level" }), "notice");
+    expect(props.onSetLevel).toHaveBeenCalledExactlyOnceWith("notice");
+    await user.click(screen.getByRole("button", { name: "Clear log" }));
+    expect(props.onClear).toHaveBeenCalledOnce();
+
+    view.rerender(<LogPane {...props} canSetLevel={false} />);
+    const select = screen.getByRole("combobox", { name: "Server log level", description: "This server offers no logging control." });
+    expect((select as HTMLSelectElement).disabled).toBe(true);
+  });
+
+  it("renders only the newest 2,000 matching lines", () => {
+    const many: LogEntry[] = Array.from({ length: 2500 }, (_, i) => ({
+      server: "demo",
+      at_ms: at(0) + i,
+      source: "stderr",
+      level: null,
+      text: `line ${i}`,
+    }));
+    setup({ entries: many });
+    // Plain DOM reads here: role queries over 2,000 items are slow in jsdom.
+    const texts = Array.from(screen.getByRole("log").querySelectorAll("li .log-text"), (el) => el.textContent);
+    expect(texts).toHaveLength(2000);
+    expect(texts[0]).toBe("line 500");
+    expect(texts.at(-1)).toBe("line 2499");
+    expect(screen.getByText("The last 2,000 of 2,500 matching lines")).toBeTruthy();
+  });
+
+  it("follows new lines until the person scrolls up, then offers to jump to the latest", async () => {
+    const { props, view, user } = setup();
+    const log = screen.getByRole("log");
+    // jsdom has no layout: give the list a height and a scrollable content size.
+    Object.defineProperty(log, "clientHeight", { configurable: true, value: 100 });
+    Object.defineProperty(log, "scrollHeight", { configurable: true, get: () => 1000 });
+    view.rerender(<LogPane {...props} entries={[...entries]} />);
+    expect(log.scrollTop).toBe(1000);
+    expect(screen.queryByRole("button", { name: "Jump to latest" })).toBeNull();
+
+    log.scrollTop = 200;
+    fireEvent.scroll(log);
+    view.rerender(<LogPane {...props} entries={[...entries, { ...entries[0]!, text: "more" }]} />);
+    expect(log.scrollTop).toBe(200); // left where the person is reading
+
+    await user.click(screen.getByRole("button", { name: "Jump to latest" }));
+    expect(log.scrollTop).toBe(1000);
+    expect(screen.queryByRole("button", { name: "Jump to latest" })).toBeNull();
+  });
+});

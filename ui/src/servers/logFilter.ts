@@ -1,0 +1,42 @@
+import type { LoggingLevel } from "../mcp/schema";
+import type { LogEntry } from "./types";
+
+/** MCP logging levels, least to most severe (RFC 5424 order). */
+export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+export type LogSource = LogEntry["source"];
+export const LOG_SOURCES: ReadonlyArray<{ source: LogSource; label: string }> = [
+  { source: "stderr", label: "Standard error" },
+  { source: "protocol", label: "Protocol" },
+  { source: "server", label: "Server messages" },
+];
+
+/** Rendering stops at this many lines (the newest); more is slow and nobody reads it. */
+export const MAX_RENDERED = 2000;
+
+export interface LogFilter {
+  text: string;
+  sources: ReadonlySet<LogSource>;
+  /** Applies to lines that carry a level; null shows all. */
+  minLevel: LoggingLevel | null;
+}
+
+export function levelRank(level: string | null): number {
+  return LOG_LEVELS.indexOf(level as LoggingLevel);
+}
+
+/** The entries that pass the filter, each with its index in `entries` (a stable key). */
+export function filterLog(entries: readonly LogEntry[], filter: LogFilter): Array<{ entry: LogEntry; index: number }> {
+  const needle = filter.text.trim().toLowerCase();
+  const floor = filter.minLevel === null ? -1 : levelRank(filter.minLevel);
+  const kept: Array<{ entry: LogEntry; index: number }> = [];
+  entries.forEach((entry, index) => {
+    if (!filter.sources.has(entry.source)) return;
+    // A line without a (known) level cannot be ranked, so a level floor does not hide it.
+    const rank = levelRank(entry.level);
+    if (rank >= 0 && rank < floor) return;
+    if (needle !== "" && !entry.text.toLowerCase().includes(needle)) return;
+    kept.push({ entry, index });
+  });
+  return kept;
+}
