@@ -1,7 +1,7 @@
 //! Switchboard's engine as a client: the same echo blocks and read as the SDK clients run.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
@@ -12,7 +12,7 @@ use switchboard_mcp::types::ResourceContents;
 use tokio::task::JoinSet;
 
 use crate::figures::{EchoReport, Read, ReadReport, Run};
-use crate::process::{cpu_time, memory};
+use crate::process::memory;
 use crate::programs::Target;
 
 pub const NAME: &str = "Switchboard engine";
@@ -51,6 +51,16 @@ async fn call(client: &Client, arguments: Map<String, Value>) -> f64 {
     let elapsed = started.elapsed();
     assert!(!result.failed(), "echo failed: {result:?}");
     elapsed.as_secs_f64() * 1e6
+}
+
+/// User plus system CPU time of every thread of this process.
+fn cpu_time() -> Duration {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let usage = getrusage(UsageWho::RUSAGE_SELF).expect("getrusage");
+    let time = |t: nix::sys::time::TimeVal| {
+        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
+    };
+    time(usage.user_time()) + time(usage.system_time())
 }
 
 /// Runs `block` and returns its latencies with its wall and CPU time.

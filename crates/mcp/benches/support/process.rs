@@ -1,8 +1,5 @@
-//! What this process has used so far, as Linux counts it: resident memory from
-//! `/proc/self/status` and CPU time from `getrusage`. Shared by the benchmarks of the
-//! engine and of the host.
-
-use std::time::Duration;
+//! How much memory this process holds and has held, as Linux counts it in
+//! `/proc/self/status`. Shared by the benchmarks of the engine and of the host.
 
 /// Current and peak resident set size, in bytes.
 #[derive(Debug, Clone, Copy)]
@@ -26,16 +23,6 @@ pub fn memory() -> Memory {
         rss: field("VmRSS"),
         peak: field("VmHWM"),
     }
-}
-
-/// User plus system CPU time of every thread of this process.
-pub fn cpu_time() -> Duration {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let usage = getrusage(UsageWho::RUSAGE_SELF).expect("getrusage");
-    let micros = |t: nix::sys::time::TimeVal| {
-        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
-    };
-    micros(usage.user_time()) + micros(usage.system_time())
 }
 
 pub fn mib(bytes: u64) -> f64 {
