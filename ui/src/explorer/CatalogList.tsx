@@ -1,0 +1,141 @@
+import { useId } from "react";
+import { filterCatalog, KINDS, type CatalogEntry, type Kind } from "./catalog";
+import "./explorer.css";
+
+export { filterCatalog, type CatalogEntry, type CatalogGroup, type Kind } from "./catalog";
+
+interface Props {
+  entries: CatalogEntry[];
+  query: string;
+  onQuery(q: string): void;
+  servers: string[];
+  serverFilter: string | null;
+  onServerFilter(s: string | null): void;
+  kindFilter: Kind | null;
+  onKindFilter(k: Kind | null): void;
+  selected?: string;
+  onSelect(id: string): void;
+}
+
+/** Search and filters over every server's offer, the matches grouped by kind. */
+export function CatalogList(props: Props) {
+  const { entries, query, serverFilter, kindFilter } = props;
+  const groups = filterCatalog(entries, query, serverFilter, kindFilter);
+  return (
+    <section className="catalog" aria-label="Catalog">
+      <input
+        type="search"
+        className="catalog-search"
+        aria-label="Search tools, resources and prompts"
+        placeholder="Search"
+        value={query}
+        onChange={(e) => props.onQuery(e.target.value)}
+      />
+      <CatalogFilters {...props} />
+      {groups.length === 0 ? (
+        <p className="muted">{entries.length === 0 ? "Nothing offered yet." : "Nothing matches."}</p>
+      ) : (
+        groups.map((group) => (
+          <CatalogGroupList
+            key={group.kind}
+            label={labelOf(group.kind)}
+            entries={group.entries}
+            selected={props.selected}
+            onSelect={props.onSelect}
+          />
+        ))
+      )}
+    </section>
+  );
+}
+
+function labelOf(kind: Kind): string {
+  return KINDS.find((k) => k.kind === kind)?.label ?? kind;
+}
+
+function CatalogFilters({ servers, serverFilter, onServerFilter, kindFilter, onKindFilter }: Props) {
+  const serverId = useId();
+  return (
+    <div className="catalog-filters">
+      <label htmlFor={serverId} className="catalog-server-filter">
+        Server
+        <select
+          id={serverId}
+          value={serverFilter ?? ""}
+          onChange={(e) => onServerFilter(e.target.value === "" ? null : e.target.value)}
+        >
+          <option value="">All servers</option>
+          {servers.map((server) => (
+            <option key={server} value={server}>
+              {server}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div role="group" aria-label="Kind" className="catalog-kinds">
+        {[{ kind: null, label: "All" }, ...KINDS].map(({ kind, label }) => (
+          <button
+            key={label}
+            type="button"
+            aria-pressed={kindFilter === kind}
+            onClick={() => onKindFilter(kind)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function CatalogGroupList({
+  label,
+  entries,
+  selected,
+  onSelect,
+}: {
+  label: string;
+  entries: CatalogEntry[];
+  selected: string | undefined;
+  onSelect(id: string): void;
+}) {
+  const headingId = useId();
+  return (
+    <section className="catalog-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {label} <span className="catalog-count">{entries.length}</span>
+      </h2>
+      <ul>
+        {entries.map((entry, index) => {
+          const shown = entry.title ?? entry.name;
+          const descriptionId = `${headingId}-${index}`;
+          return (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="catalog-entry"
+                aria-label={`${shown} on ${entry.server}`}
+                aria-describedby={entry.description ? descriptionId : undefined}
+                aria-current={entry.id === selected ? "true" : undefined}
+                onClick={() => onSelect(entry.id)}
+              >
+                <span className="catalog-entry-name">{shown}</span>
+                <span className="catalog-entry-server">{entry.server}</span>
+                {entry.description && (
+                  <span id={descriptionId} className="catalog-entry-description">
+                    {firstLine(entry.description)}
+                  </span>
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** The list has room for a line; the detail shows the rest. */
+function firstLine(text: string): string {
+  return text.trim().split("\n", 1)[0] ?? "";
+}

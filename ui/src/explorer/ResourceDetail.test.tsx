@@ -1,0 +1,68 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Resource } from "../mcp/schema";
+import { ResourceDetail } from "./ResourceDetail";
+
+afterEach(cleanup);
+
+const resource: Resource = {
+  uri: "demo://status",
+  name: "status",
+  title: "Server status",
+  description: "How the server is doing",
+  mimeType: "application/json",
+  size: 2048,
+};
+
+const base = {
+  server: "demo",
+  resource,
+  onRead: () => {},
+  subscribed: false,
+  canSubscribe: true,
+  onToggleSubscribe: () => {},
+};
+
+describe("ResourceDetail", () => {
+  it("shows what the resource is", () => {
+    const { container } = render(<ResourceDetail {...base} />);
+    expect(screen.getByRole("heading", { name: "Server status" })).toBeTruthy();
+    expect(container.textContent).toContain("demo://status");
+    expect(container.textContent).toContain("application/json, 2.0 KB");
+    expect(container.textContent).toContain("How the server is doing");
+  });
+
+  it("reads on request and shows the contents", async () => {
+    const onRead = vi.fn();
+    const { rerender, container } = render(<ResourceDetail {...base} onRead={onRead} />);
+    await userEvent.click(screen.getByRole("button", { name: "Read" }));
+    expect(onRead).toHaveBeenCalledOnce();
+    rerender(<ResourceDetail {...base} contents={[{ uri: "demo://status", mimeType: "application/json", text: '{"up":true}' }]} />);
+    expect(container.querySelector("pre")?.textContent).toBe('{\n  "up": true\n}');
+  });
+
+  it("subscribes and unsubscribes, and says when an update came", async () => {
+    const onToggleSubscribe = vi.fn();
+    const { rerender } = render(<ResourceDetail {...base} onToggleSubscribe={onToggleSubscribe} />);
+    await userEvent.click(screen.getByRole("button", { name: "Subscribe to updates" }));
+    expect(onToggleSubscribe).toHaveBeenCalledOnce();
+
+    const at = new Date(2026, 0, 2, 15, 4, 5).getTime();
+    rerender(<ResourceDetail {...base} subscribed updatedAt={at} />);
+    expect(screen.getByRole("button", { name: "Unsubscribe" })).toBeTruthy();
+    const status = screen.getByRole("status");
+    expect(status.textContent).toBe(`Updated ${new Date(at).toLocaleTimeString()}`);
+    expect(status.querySelector("time")?.getAttribute("datetime")).toBe(new Date(at).toISOString());
+  });
+
+  it("offers no subscription when the server has none", () => {
+    render(<ResourceDetail {...base} canSubscribe={false} />);
+    expect(screen.queryByRole("button", { name: /Subscribe/ })).toBeNull();
+  });
+
+  it("shows a failed read", () => {
+    render(<ResourceDetail {...base} error="Resource not found" />);
+    expect(screen.getByRole("alert").textContent).toBe("Resource not found");
+  });
+});

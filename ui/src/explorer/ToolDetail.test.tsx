@@ -1,0 +1,89 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Tool } from "../mcp/schema";
+import { ToolDetail } from "./ToolDetail";
+
+afterEach(cleanup);
+
+const tool: Tool = {
+  name: "delete_file",
+  title: "Delete a file",
+  description: "Removes a file **for good**.",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  annotations: { readOnlyHint: false, destructiveHint: true },
+};
+
+const base = { server: "files", tool, form: <label>Path <input /></label>, onInvoke: () => {}, busy: false };
+
+describe("ToolDetail", () => {
+  it("shows the tool, its description and the form", () => {
+    render(<ToolDetail {...base} />);
+    const detail = screen.getByRole("article", { name: "Delete a file" });
+    expect(within(detail).getByText("delete_file")).toBeTruthy();
+    expect(within(detail).getByText("Tool of", { exact: false }).textContent).toBe("Tool of files");
+    expect(within(detail).getByText("for good").tagName).toBe("STRONG");
+    expect(within(detail).getByRole("textbox", { name: "Path" })).toBeTruthy();
+  });
+
+  it("marks the annotations as the server's claims, listing only what it said", () => {
+    render(<ToolDetail {...base} />);
+    const claims = screen.getByRole("region", { name: "Claims by files" });
+    expect(within(claims).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "May change its environment",
+      "May delete or overwrite things",
+    ]);
+  });
+
+  it("shows no claims when the server made none", () => {
+    render(<ToolDetail {...base} tool={{ ...tool, annotations: { title: "Remover" } }} />);
+    expect(screen.queryByRole("region", { name: /Claims/ })).toBeNull();
+  });
+
+  it("falls back to the annotation title, then the name", () => {
+    const { rerender } = render(<ToolDetail {...base} tool={{ name: "rm", inputSchema: { type: "object" }, annotations: { title: "Remove" } }} />);
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Remove");
+    rerender(<ToolDetail {...base} tool={{ name: "rm", inputSchema: { type: "object" } }} />);
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("rm");
+  });
+
+  it("invokes on request", async () => {
+    const onInvoke = vi.fn();
+    render(<ToolDetail {...base} onInvoke={onInvoke} />);
+    await userEvent.click(screen.getByRole("button", { name: "Invoke" }));
+    expect(onInvoke).toHaveBeenCalledOnce();
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+    expect(screen.queryByRole("progressbar")).toBeNull();
+  });
+
+  it("while busy, shows the progress and offers Cancel instead of another call", async () => {
+    const onCancel = vi.fn();
+    render(<ToolDetail {...base} busy progress={{ progress: 3, total: 10, message: "Scanning" }} onCancel={onCancel} />);
+    expect((screen.getByRole("button", { name: "Invoke" }) as HTMLButtonElement).disabled).toBe(true);
+    const bar = screen.getByRole("progressbar", { name: "Progress" });
+    expect(bar.getAttribute("value")).toBe("3");
+    expect(bar.getAttribute("max")).toBe("10");
+    expect(screen.getByRole("status").textContent).toBe("Scanning (3 of 10)");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(onCancel).toHaveBeenCalledOnce();
+  });
+
+  it("shows an indeterminate bar before any progress arrives", () => {
+    render(<ToolDetail {...base} busy progress={null} />);
+    expect(screen.getByRole("progressbar").hasAttribute("value")).toBe(false);
+    expect(screen.getByRole("status").textContent).toBe("Working…");
+  });
+
+  it("shows the result, or the error", () => {
+    const { rerender } = render(
+      <ToolDetail {...base} result={{ isError: true, content: [{ type: "text", text: "no such file" }] }} />,
+    );
+    const result = screen.getByRole("region", { name: "Tool result" });
+    expect(within(result).getByRole("alert").textContent).toBe("The tool reported an error");
+    expect(within(result).getByText("no such file")).toBeTruthy();
+
+    rerender(<ToolDetail {...base} error="The server is not running" />);
+    expect(screen.queryByRole("region", { name: "Tool result" })).toBeNull();
+    expect(screen.getByRole("alert").textContent).toBe("The server is not running");
+  });
+});

@@ -1,0 +1,52 @@
+import { useId, type ReactNode } from "react";
+import type { CallToolResult, Tool } from "../mcp/schema";
+import { SafeMarkdown } from "../content/SafeMarkdown";
+import { ToolResultView } from "../content/ToolResultView";
+import { CallProgress, type Progress } from "./CallProgress";
+import { DetailHeader } from "./DetailHeader";
+import { ErrorNote } from "./ErrorNote";
+import { ToolClaims } from "./ToolClaims";
+import "./explorer.css";
+
+interface Props {
+  server: string;
+  tool: Tool;
+  /** The argument form, built by the caller from the tool's input schema. */
+  form: ReactNode;
+  onInvoke(): void;
+  busy: boolean;
+  progress?: Progress | null;
+  onCancel?(): void;
+  result?: CallToolResult | null;
+  error?: string | null;
+  onOpenLink?(url: string): void;
+  onReadResource?(uri: string): void;
+}
+
+/** One tool: what it says it does, its arguments, the call and its answer. */
+export function ToolDetail({ server, tool, form, onInvoke, busy, progress, onCancel, result, error, onOpenLink, onReadResource }: Props) {
+  const headingId = useId();
+  // Display name precedence set by the spec: title, then annotations.title, then name.
+  const title = tool.title ?? tool.annotations?.title ?? tool.name;
+  return (
+    <article className="explorer-item" aria-labelledby={headingId}>
+      <DetailHeader kind="Tool" title={title} name={tool.name} server={server} headingId={headingId} />
+      {tool.description && <SafeMarkdown text={tool.description} onOpenLink={onOpenLink} />}
+      <ToolClaims server={server} annotations={tool.annotations} />
+      <div className="detail-form">{form}</div>
+      <div className="detail-actions">
+        <button type="button" className="primary" onClick={onInvoke} disabled={busy}>
+          Invoke
+        </button>
+        {busy && onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {busy && <CallProgress progress={progress} />}
+      <ErrorNote error={error} />
+      {result && <ToolResultView result={result} onOpenLink={onOpenLink} onReadResource={onReadResource} />}
+    </article>
+  );
+}
