@@ -1,0 +1,112 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AuditTable, type AuditTableProps } from "./AuditTable";
+import type { AuditRow } from "../servers/types";
+
+afterEach(cleanup);
+
+const rows: AuditRow[] = [
+  {
+    id: 3,
+    at_ms: new Date(2025, 10, 25, 14, 3, 7).getTime(),
+    kind: "tool_call",
+    server: "files",
+    subject: "write_file",
+    decision: "denied",
+    decided_by: "user",
+    outcome: "not called",
+    duration_ms: null,
+  },
+  {
+    id: 2,
+    at_ms: new Date(2025, 10, 25, 14, 2, 0).getTime(),
+    kind: "tool_call",
+    server: "files",
+    subject: "read_file",
+    decision: "allowed",
+    decided_by: "policy: always for this tool",
+    outcome: "ok",
+    duration_ms: 1250,
+  },
+  {
+    id: 1,
+    at_ms: new Date(2025, 10, 25, 14, 1, 0).getTime(),
+    kind: "sampling",
+    server: "demo",
+    subject: "createMessage",
+    decision: "timed out",
+    decided_by: "timeout",
+    outcome: "declined",
+    duration_ms: 300_000,
+  },
+];
+
+function setup(overrides: Partial<AuditTableProps> = {}) {
+  const props: AuditTableProps = { rows, hasMore: true, onMore: vi.fn(), filter: "", onFilter: vi.fn(), ...overrides };
+  const view = render(<AuditTable {...props} />);
+  return { props, view };
+}
+
+const cells = (row: HTMLElement) => within(row).getAllByRole("cell").map((c) => c.textContent);
+const bodyRows = () => screen.getAllByRole("row").slice(1);
+
+describe("AuditTable", () => {
+  it("lists every record under its column headers", () => {
+    setup();
+    const table = screen.getByRole("table", { name: "Approvals and calls, newest first" });
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "Time",
+      "Server",
+      "Kind",
+      "Subject",
+      "Decision",
+      "Decided by",
+      "Outcome",
+      "Duration",
+    ]);
+    const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(cells(denied)).toEqual(["2025-11-25 14:03:07", "files", "tool_call", "write_file", "denied", "user", "not called", "—"]);
+    expect(cells(allowed)).toEqual([
+      "2025-11-25 14:02:00",
+      "files",
+      "tool_call",
+      "read_file",
+      "allowed",
+      "policy: always for this tool",
+      "ok",
+      "1.3 s",
+    ]);
+    expect(cells(timedOut)[7]).toBe("5 min 00 s");
+    // Colour follows the decision; the word is always there too.
+    expect(within(allowed).getByText("allowed").className).toContain("decision-yes");
+    expect(within(denied).getByText("denied").className).toContain("decision-no");
+    expect(within(timedOut).getByText("timed out").className).toContain("decision-no");
+  });
+
+  it("filters the rows by what the person types", async () => {
+    const { props, view } = setup();
+    await userEvent.type(screen.getByRole("searchbox", { name: "Filter audit log" }), "d");
+    expect(props.onFilter).toHaveBeenCalledWith("d");
+
+    view.rerender(<AuditTable {...props} filter="DEMO" />);
+    expect(bodyRows().map((r) => cells(r)[3])).toEqual(["createMessage"]);
+    expect(screen.getByRole("table").querySelector("caption")?.textContent).toContain("(1 of 3 shown)");
+
+    view.rerender(<AuditTable {...props} filter="nothing like it" />);
+    expect(screen.getByText("No entry matches the filter.")).toBeTruthy();
+  });
+
+  it("loads older records on request, while there are any", async () => {
+    const { props, view } = setup();
+    await userEvent.click(screen.getByRole("button", { name: "Load older" }));
+    expect(props.onMore).toHaveBeenCalledOnce();
+    view.rerender(<AuditTable {...props} hasMore={false} />);
+    expect(screen.queryByRole("button", { name: "Load older" })).toBeNull();
+  });
+
+  it("says so when nothing was recorded", () => {
+    setup({ rows: [], hasMore: false });
+    expect(screen.getByText("Nothing recorded yet.")).toBeTruthy();
+  });
+});

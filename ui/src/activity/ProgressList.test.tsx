@@ -1,0 +1,44 @@
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ProgressList } from "./ProgressList";
+import type { ProgressItem } from "../servers/types";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const items: ProgressItem[] = [
+  { token: "t1", server: "files", label: "search_files", progress: 3, total: 10, message: "scanning /home", started_ms: 100_000 },
+  { token: "t2", server: "demo", label: "longRunningOperation", progress: 0, total: null, message: null, started_ms: 95_000 },
+];
+
+describe("ProgressList", () => {
+  it("shows each request's progress, server, message and elapsed time", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(112_000);
+    render(<ProgressList items={items} onCancel={vi.fn()} />);
+    const [first, second] = screen.getAllByRole("listitem") as [HTMLElement, HTMLElement];
+
+    const bar = within(first).getByRole("progressbar", { name: "Progress of search_files" });
+    expect([bar.getAttribute("value"), bar.getAttribute("max")]).toEqual(["3", "10"]);
+    expect(first.textContent).toContain("files");
+    expect(first.textContent).toContain("3 of 10 · scanning /home");
+    expect(first.textContent).toContain("12 s");
+
+    // No total: the bar says nothing about how far along it is.
+    expect(within(second).getByRole("progressbar").hasAttribute("value")).toBe(false);
+    expect(second.textContent).toContain("Waiting for progress");
+    expect(second.textContent).toContain("17 s");
+
+    act(() => vi.advanceTimersByTime(50_000));
+    expect(first.textContent).toContain("1 min 02 s");
+  });
+
+  it("cancels the request whose button was pressed", () => {
+    const onCancel = vi.fn();
+    render(<ProgressList items={items} onCancel={onCancel} />);
+    fireEvent.click(screen.getByRole("button", { name: "Cancel longRunningOperation" }));
+    expect(onCancel).toHaveBeenCalledExactlyOnceWith("t2");
+  });
+});

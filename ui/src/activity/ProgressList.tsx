@@ -1,0 +1,46 @@
+import type { ProgressItem } from "../servers/types";
+import { formatElapsed, useNow } from "../servers/time";
+import "./activity.css";
+
+export interface ProgressListProps {
+  items: ProgressItem[];
+  onCancel(token: string): void;
+}
+
+/** Requests under way, how far along each one says it is, and a way to stop it. */
+export function ProgressList({ items, onCancel }: ProgressListProps) {
+  const now = useNow(items.length > 0);
+  return (
+    <ul className="progress-list">
+      {items.map((item) => (
+        <li key={item.token} className="progress-item">
+          <div className="progress-head">
+            <strong className="progress-label">{item.label}</strong>
+            <span className="muted">{item.server}</span>
+            <span className="muted progress-elapsed">{formatElapsed(now - item.started_ms)}</span>
+            <button type="button" aria-label={`Cancel ${item.label}`} onClick={() => onCancel(item.token)}>
+              Cancel
+            </button>
+          </div>
+          {/* Without a total the server cannot say how far along it is: the bar is indeterminate. */}
+          {item.total !== null && item.total > 0 ? (
+            <progress aria-label={`Progress of ${item.label}`} value={Math.min(item.progress, item.total)} max={item.total} />
+          ) : (
+            <progress aria-label={`Progress of ${item.label}`} />
+          )}
+          <p className="progress-text">
+            <span className="muted">{amount(item)}</span>
+            {item.message && <span> · {item.message}</span>}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function amount({ progress, total }: ProgressItem): string {
+  if (total !== null && total > 0) return `${trim(progress)} of ${trim(total)}`;
+  return progress > 0 ? `${trim(progress)} so far` : "Waiting for progress";
+}
+
+const trim = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ""));
