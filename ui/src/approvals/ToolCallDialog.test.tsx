@@ -1,0 +1,113 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ToolCallDialog, type ToolCallRequest } from "./ToolCallDialog";
+
+afterEach(cleanup);
+
+const request: ToolCallRequest = {
+  id: 7,
+  server: "files",
+  deadlineMs: Date.now() + 5 * 60_000,
+  tool: "delete_file",
+  arguments: { path: "/tmp/a.txt" },
+  annotations: { title: "Delete a file", destructiveHint: true, readOnlyHint: false },
+};
+
+function setup(overrides: Partial<ToolCallRequest> = {}) {
+  const onAnswer = vi.fn();
+  const user = userEvent.setup();
+  render(<ToolCallDialog request={{ ...request, ...overrides }} onAnswer={onAnswer} />);
+  const editor = () => screen.getByRole("textbox", { name: /Arguments/ });
+  return { onAnswer, user, editor };
+}
+
+describe("ToolCallDialog", () => {
+  it("says which server wants which tool, and how long it waits", () => {
+    setup();
+    const dialog = screen.getByRole("dialog", { name: "files wants to call delete_file" });
+    expect(within(dialog).getByRole("timer").textContent).toMatch(/^Answers itself in [45]:\d\d \(denied\)$/);
+  });
+
+  it("shows the annotations as unverified claims of the server", () => {
+    setup();
+    const claims = screen.getByRole("region", { name: "Claims made by files, not verified" });
+    const items = within(claims).getAllByRole("listitem").map((li) => li.textContent);
+    expect(items).toEqual([
+      "Title: Delete a file title",
+      "May change things readOnlyHint: false",
+      "May delete or overwrite things destructiveHint: true",
+    ]);
+  });
+
+  it("says when the server claims nothing", () => {
+    setup({ annotations: null });
+    expect(screen.getByText("The server claims nothing about what this tool does.")).toBeTruthy();
+  });
+
+  it("allows once with the arguments as they came", async () => {
+    const { onAnswer, user, editor } = setup();
+    expect(JSON.parse((editor() as HTMLTextAreaElement).value)).toEqual({ path: "/tmp/a.txt" });
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(onAnswer).toHaveBeenCalledWith({ allow: true, arguments: { path: "/tmp/a.txt" }, remember: "once" });
+  });
+
+  it("passes the arguments as the person edited them", async () => {
+    const { onAnswer, user, editor } = setup();
+    await user.clear(editor());
+    await user.type(editor(), '{{"path": "/tmp/b.txt", "force": false}');
+    expect(screen.getByText("You changed the arguments; the tool receives your version.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      allow: true,
+      arguments: { path: "/tmp/b.txt", force: false },
+      remember: "once",
+    });
+  });
+
+  it("blocks every allow while the arguments are not a JSON object", async () => {
+    const { onAnswer, user, editor } = setup();
+    await user.type(editor(), "x");
+    expect(screen.getByText("Fix the arguments to allow the call")).toBeTruthy();
+    expect(screen.getByText(/^Not valid JSON/)).toBeTruthy();
+    for (const name of ["Allow once", "Always allow this tool", "Always allow this server"]) {
+      expect(screen.getByRole("button", { name })).toHaveProperty("disabled", true);
+    }
+    await user.click(screen.getByRole("button", { name: "Undo changes" }));
+    expect(screen.getByRole("button", { name: "Allow once" })).toHaveProperty("disabled", false);
+    await user.clear(editor());
+    await user.type(editor(), "[[1]");
+    expect(screen.getByText(/^Must be a JSON object/)).toBeTruthy();
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ["Always", "Always allow this tool", "tool_always"],
+    ["Always", "Always allow this server", "server_always"],
+    ["Until Switchboard quits", "Allow this tool until quit", "tool_for_session"],
+    ["Until Switchboard quits", "Allow this server until quit", "server_for_session"],
+  ])("remembers: %s + “%s” gives %s", async (scope, button, remember) => {
+    const { onAnswer, user } = setup();
+    await user.click(screen.getByRole("radio", { name: new RegExp(`^${scope}`) }));
+    await user.click(screen.getByRole("button", { name: button }));
+    expect(onAnswer).toHaveBeenCalledWith({ allow: true, arguments: { path: "/tmp/a.txt" }, remember });
+  });
+
+  it("denies once with Deny or Esc, even with edits that do not parse", async () => {
+    const { onAnswer, user, editor } = setup();
+    await user.type(editor(), "{{");
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: false, arguments: { path: "/tmp/a.txt" }, remember: "once" });
+    await user.click(editor());
+    await user.keyboard("{Escape}");
+    expect(onAnswer).toHaveBeenCalledTimes(2);
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: false, arguments: { path: "/tmp/a.txt" }, remember: "once" });
+  });
+
+  it("allows once on Enter outside the editor", async () => {
+    const { onAnswer, user } = setup();
+    await user.click(screen.getByRole("radio", { name: /^Always/ }));
+    await user.keyboard("{Enter}");
+    expect(onAnswer).toHaveBeenCalledWith({ allow: true, arguments: { path: "/tmp/a.txt" }, remember: "once" });
+  });
+});
