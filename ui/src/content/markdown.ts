@@ -1,10 +1,12 @@
-/** Signs that text was written as markdown, so offering a formatted view is worth it. */
+/**
+ * Signs that text was written as markdown, so offering a formatted view is worth it. Only
+ * CommonMark counts: the renderer has no GFM extensions (tables and the like stay text).
+ */
 const MARKDOWN_SIGNS: readonly RegExp[] = [
   /^#{1,6}\s+\S/m, // heading
   /^\s*(?:[-*+]|\d+[.)])\s+\S/m, // list item
   /^\s*```/m, // fenced code
   /^>\s?\S/m, // block quote
-  /^\|.*\|\s*$/m, // table row
   /\[[^\]\n]+\]\([^)\s]+\)/, // link
   /(\*\*|__)\S[^\n]*?\S?\1/, // strong emphasis
   /`[^`\n]+`/, // inline code
