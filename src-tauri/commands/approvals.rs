@@ -24,10 +24,10 @@ pub fn answer_tool_call(
     id: u32,
     server: String,
     allow: bool,
-    arguments: Json,
+    args: Json,
     remember: Remember,
 ) -> Result<()> {
-    Ok(desk.answer_tool_call(id.into(), &server, allow, arguments.into_object(), remember)?)
+    Ok(desk.answer_tool_call(id.into(), &server, allow, args.into_object(), remember)?)
 }
 
 /// `reply` is the CreateMessageResult to return, or null to decline.

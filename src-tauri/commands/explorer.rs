@@ -22,11 +22,11 @@ pub async fn call_tool(
     desk: State<'_, Desk>,
     server: String,
     tool: String,
-    arguments: Json,
+    args: Json,
     token: String,
 ) -> Result<Json> {
     Ok(desk
-        .call_tool(&server, &tool, arguments.into_object(), token)
+        .call_tool(&server, &tool, args.into_object(), token)
         .await?
         .into())
 }
@@ -60,10 +60,10 @@ pub async fn get_prompt(
     desk: State<'_, Desk>,
     server: String,
     name: String,
-    arguments: Json,
+    args: Json,
 ) -> Result<Json> {
     Ok(desk
-        .get_prompt(&server, &name, arguments.into_object())
+        .get_prompt(&server, &name, args.into_object())
         .await?
         .into())
 }

@@ -110,6 +110,21 @@ impl Session {
         element_of(&v).unwrap_or_else(|| panic!("no element matches {xpath:?}: {v}"))
     }
 
+    /// The form control labelled `label` (by its `<label for>`), inside `scope`.
+    pub fn field(&self, scope: &str, label: &str) -> Element {
+        let within = self.find(scope);
+        let v = self.call(
+            "POST",
+            &format!("/element/{}/element", within.0),
+            Some(json!({"using": "xpath", "value": format!(".//label[normalize-space(.)={}]", xpath_literal(label))})),
+        );
+        let label_el = element_of(&v).unwrap_or_else(|| panic!("no label {label:?} in {scope:?}: {v}"));
+        let id = self
+            .attribute(&label_el, "for")
+            .unwrap_or_else(|| panic!("the label {label:?} names no control"));
+        self.find(&format!("[id='{id}']"))
+    }
+
     /// The button whose text is `label`, inside `scope` (a CSS selector).
     pub fn button(&self, scope: &str, label: &str) -> Element {
         let within = self.find(scope);

@@ -3,11 +3,11 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 import { App } from "./App";
-import { commands, type AppInfo } from "./bindings";
+import { commands, type AppInfo_Serialize } from "./bindings";
 
 vi.mock("./bindings", () => ({ commands: { appInfo: vi.fn() } }));
 
-const info: AppInfo = {
+const info: AppInfo_Serialize = {
   name: "Switchboard",
   version: "9.8.7",
   configPath: "/home/ada/.config/switchboard/config.json",

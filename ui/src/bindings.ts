@@ -29,15 +29,15 @@ export const commands = {
 	/**  Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`. */
 	catalog: () => __TAURI_INVOKE<JsonValue>("catalog"),
 	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
-	callTool: (server: string, tool: string, arguments: JsonValue, token: string) => __TAURI_INVOKE<JsonValue>("call_tool", { server, tool, arguments, token }),
+	callTool: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<JsonValue>("call_tool", { server, tool, args, token }),
 	cancelCall: (token: string) => __TAURI_INVOKE<boolean>("cancel_call", { token }),
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<JsonValue>("read_resource", { server, uri }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
-	getPrompt: (server: string, name: string, arguments: JsonValue) => __TAURI_INVOKE<JsonValue>("get_prompt", { server, name, arguments }),
+	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<JsonValue>("get_prompt", { server, name, args }),
 	/**  `params` are `completion/complete` params as the spec writes them. */
 	complete: (server: string, params: JsonValue) => __TAURI_INVOKE<string[]>("complete", { server, params }),
 	pendingApprovals: () => __TAURI_INVOKE<Pending_Serialize[]>("pending_approvals"),
-	answerToolCall: (id: number, server: string, allow: boolean, arguments: JsonValue, remember: Remember) => __TAURI_INVOKE<null>("answer_tool_call", { id, server, allow, arguments, remember }),
+	answerToolCall: (id: number, server: string, allow: boolean, args: JsonValue, remember: Remember) => __TAURI_INVOKE<null>("answer_tool_call", { id, server, allow, args, remember }),
 	/**  `reply` is the CreateMessageResult to return, or null to decline. */
 	answerSampling: (id: number, server: string, reply: JsonValue | null) => __TAURI_INVOKE<null>("answer_sampling", { id, server, reply }),
 	/**  `result` is the ElicitResult. An accepted link is opened in the system browser. */

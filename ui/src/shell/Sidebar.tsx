@@ -4,9 +4,11 @@ import { VIEWS, type ViewId } from "../views";
 interface Props {
   current: ViewId;
   onSelect: (id: ViewId) => void;
+  /** How many things wait in a view (shown when more than none). */
+  badges?: Partial<Record<ViewId, number>>;
 }
 
-export function Sidebar({ current, onSelect }: Props) {
+export function Sidebar({ current, onSelect, badges = {} }: Props) {
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
@@ -23,6 +25,11 @@ export function Sidebar({ current, onSelect }: Props) {
               onClick={() => onSelect(view.id)}
             >
               {view.label}
+              {(badges[view.id] ?? 0) > 0 && (
+                <span className="badge" aria-label={`${badges[view.id]} waiting`}>
+                  {badges[view.id]}
+                </span>
+              )}
             </button>
           </li>
         ))}

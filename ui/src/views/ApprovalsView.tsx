@@ -1,10 +1,44 @@
+import type { Pending } from "../bindings";
+import { ApprovalQueue } from "../approvals/ApprovalQueue";
+import { useApprovals } from "../host/approvalsContext";
 import { EmptyState } from "./EmptyState";
 
+/** A line that says what a request wants, for the queue. */
+export function summaryOf(pending: Pending): string {
+  const q = pending.question;
+  switch (q.kind) {
+    case "tool_call":
+      return `call ${q.tool}`;
+    case "sampling":
+      return "a reply from a model";
+    case "elicitation":
+      return String((q.params as { message?: string }).message ?? "a question");
+    case "roots":
+      return "which folders it may see";
+  }
+}
+
 export function ApprovalsView() {
+  const { pending, selectedId, select } = useApprovals();
+  if (pending.length === 0) {
+    return (
+      <EmptyState title="Nothing waits for you">
+        When a server asks to run a tool, to sample a model, to see your folders or to ask you something, it
+        waits here.
+      </EmptyState>
+    );
+  }
   return (
-    <EmptyState title="Nothing waits for you">
-      When a server asks to run a tool, sample a model, see your folders or fill a form, the
-      request waits here until you decide.
-    </EmptyState>
+    <ApprovalQueue
+      items={pending.map((p) => ({
+        id: p.id as number,
+        server: p.server,
+        deadlineMs: p.deadlineMs as number,
+        kind: p.question.kind,
+        summary: summaryOf(p),
+      }))}
+      {...(selectedId !== null ? { selectedId } : {})}
+      onSelect={select}
+    />
   );
 }

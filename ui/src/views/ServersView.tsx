@@ -1,9 +1,110 @@
-import { EmptyState } from "./EmptyState";
+import { useState } from "react";
+import { commands, type ServerSummary as HostSummary } from "../bindings";
+import { errorMessage } from "../errors";
+import { ServerList } from "../servers/ServerList";
+import { ServerFormView, emptyServerForm } from "../servers/ServerFormView";
+import type { ServerForm, ServerSummary } from "../servers/types";
+import { useFetched } from "../host/updates";
+import { ImportPanel } from "./servers/ImportPanel";
+import { ServerPanel } from "./servers/ServerPanel";
+
+type Mode = { kind: "view" } | { kind: "add" } | { kind: "edit"; form: ServerForm } | { kind: "import" };
+
+function summaries(list: HostSummary[] | null): ServerSummary[] {
+  return (list ?? []).map((s) => ({ ...s, since_ms: s.since_ms ?? 0 }) as unknown as ServerSummary);
+}
 
 export function ServersView() {
+  const { data, refresh } = useFetched(() => commands.servers(), ["status", "servers_changed"]);
+  const servers = summaries(data);
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [mode, setMode] = useState<Mode>({ kind: "view" });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const current = servers.find((s) => s.name === selected) ?? servers[0];
+
+  const act = (work: Promise<unknown>, after?: () => void) => {
+    setBusy(true);
+    setError(null);
+    work.then(
+      () => {
+        refresh();
+        after?.();
+      },
+      (err: unknown) => setError(errorMessage(err)),
+    ).finally(() => setBusy(false));
+  };
+
+  const save = (original: string | null) => (form: ServerForm) =>
+    act(commands.saveServer(original, form as never), () => {
+      setSelected(form.name);
+      setMode({ kind: "view" });
+    });
+
   return (
-    <EmptyState title="No servers connected">
-      Servers listed in your configuration file appear here with their live status.
-    </EmptyState>
+    <div className="servers">
+      <ServerList
+        servers={servers}
+        {...(current ? { selected: current.name } : {})}
+        onSelect={(name) => {
+          setSelected(name);
+          setMode({ kind: "view" });
+        }}
+        onToggleEnabled={(name, enabled) => act(commands.setServerEnabled(name, enabled))}
+        onRestart={(name) => act(commands.restartServer(name))}
+        onRemove={(name) => act(commands.removeServer(name))}
+        onAdd={() => setMode({ kind: "add" })}
+        onImport={() => setMode({ kind: "import" })}
+      />
+      <section className="servers-detail" aria-label="Server">
+        {mode.kind === "add" && (
+          <ServerFormView
+            mode="add"
+            initial={emptyServerForm()}
+            existingNames={servers.map((s) => s.name)}
+            onSave={save(null)}
+            onCancel={() => setMode({ kind: "view" })}
+            busy={busy}
+            error={error}
+          />
+        )}
+        {mode.kind === "edit" && (
+          <ServerFormView
+            mode="edit"
+            initial={mode.form}
+            existingNames={servers.map((s) => s.name)}
+            onSave={save(mode.form.name)}
+            onCancel={() => setMode({ kind: "view" })}
+            busy={busy}
+            error={error}
+          />
+        )}
+        {mode.kind === "import" && <ImportPanel onDone={() => setMode({ kind: "view" })} />}
+        {mode.kind === "view" && current && (
+          <>
+            <div className="server-actions">
+              <button
+                type="button"
+                onClick={() =>
+                  commands.serverForm(current.name).then(
+                    (form) => setMode({ kind: "edit", form: form as unknown as ServerForm }),
+                    (err: unknown) => setError(errorMessage(err)),
+                  )
+                }
+              >
+                Edit {current.name}
+              </button>
+            </div>
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+            <ServerPanel key={current.name} name={current.name} state={current.state} />
+          </>
+        )}
+        {mode.kind === "view" && !current && <p className="muted">No servers yet: add one, or import them from another app.</p>}
+      </section>
+    </div>
   );
 }

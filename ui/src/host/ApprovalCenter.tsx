@@ -1,0 +1,105 @@
+import { useEffect, useState } from "react";
+import { commands, type Pending } from "../bindings";
+import { errorMessage } from "../errors";
+import type {
+  CreateMessageRequestParams,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  ToolAnnotations,
+} from "../mcp/schema";
+import { ToolCallDialog } from "../approvals/ToolCallDialog";
+import { SamplingDialog } from "../approvals/SamplingDialog";
+import { RootsDialog } from "../approvals/RootsDialog";
+import { ElicitationFormDialog } from "../approvals/ElicitationFormDialog";
+import { UrlElicitationDialog } from "../approvals/UrlElicitationDialog";
+import type { PendingBase } from "../approvals/types";
+
+interface Props {
+  pending: Pending[];
+  /** The request the person picked in the queue; otherwise the oldest one is shown. */
+  selectedId: number | null;
+}
+
+/** Shows the dialog of the request that waits, over whatever view is open. */
+export function ApprovalCenter({ pending, selectedId }: Props) {
+  const [failure, setFailure] = useState<{ id: number; message: string } | null>(null);
+  const current = pending.find((p) => p.id === selectedId) ?? pending[0];
+  if (!current) return null;
+  const send = (answer: Promise<unknown>) =>
+    answer.then(
+      () => setFailure(null),
+      (err: unknown) => setFailure({ id: current.id as number, message: errorMessage(err) }),
+    );
+  return (
+    <>
+      {failure?.id === current.id && (
+        <div className="approval-failure" role="alert">
+          {failure.message}
+        </div>
+      )}
+      <PendingDialog key={current.id} pending={current} send={send} />
+    </>
+  );
+}
+
+function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
+  const { question, server } = pending;
+  const id = pending.id as number;
+  const base: PendingBase = { id, server, deadlineMs: pending.deadlineMs as number };
+  switch (question.kind) {
+    case "tool_call":
+      return (
+        <ToolCallDialog
+          request={{
+            ...base,
+            tool: question.tool,
+            arguments: question.arguments as Record<string, unknown>,
+            annotations: question.annotations as ToolAnnotations | null,
+          }}
+          onAnswer={(a) => send(commands.answerToolCall(id, server, a.allow, a.arguments as never, a.remember))}
+        />
+      );
+    case "sampling":
+      return (
+        <SamplingDialog
+          request={{ ...base, params: question.params as unknown as CreateMessageRequestParams }}
+          onAnswer={(result) => send(commands.answerSampling(id, server, result as never))}
+          onDecline={() => send(commands.answerSampling(id, server, null))}
+        />
+      );
+    case "elicitation": {
+      const answer = (result: ElicitResult) => send(commands.answerElicitation(id, server, result as never));
+      const params = question.params as { mode?: string };
+      return params.mode === "url" ? (
+        <UrlElicitationDialog
+          request={{ ...base, params: params as unknown as ElicitRequestURLParams }}
+          onAnswer={(action) => answer({ action })}
+        />
+      ) : (
+        <ElicitationFormDialog
+          request={{ ...base, params: params as unknown as ElicitRequestFormParams }}
+          onAnswer={answer}
+        />
+      );
+    }
+    case "roots":
+      return <RootsFor base={base} send={send} />;
+  }
+}
+
+function RootsFor({ base, send }: { base: PendingBase; send: (answer: Promise<unknown>) => void }) {
+  const [initial, setInitial] = useState<string[] | null>(null);
+  useEffect(() => {
+    commands.serverRoots(base.server).then(setInitial, () => setInitial([]));
+  }, [base.server]);
+  if (initial === null) return null;
+  return (
+    <RootsDialog
+      request={base}
+      initial={initial}
+      onBrowse={() => commands.pickFolder()}
+      onAnswer={(folders) => send(commands.answerRoots(base.id, base.server, folders))}
+    />
+  );
+}

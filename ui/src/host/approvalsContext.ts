@@ -1,0 +1,15 @@
+import { createContext, useContext } from "react";
+import type { Pending } from "../bindings";
+
+export interface Approvals {
+  pending: Pending[];
+  /** The request the person picked in the queue; the oldest is shown otherwise. */
+  selectedId: number | null;
+  select: (id: number) => void;
+}
+
+export const ApprovalsContext = createContext<Approvals>({ pending: [], selectedId: null, select: () => {} });
+
+export function useApprovals(): Approvals {
+  return useContext(ApprovalsContext);
+}
