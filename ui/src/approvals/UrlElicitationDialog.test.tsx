@@ -1,0 +1,88 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { UrlElicitationDialog } from "./UrlElicitationDialog";
+
+afterEach(cleanup);
+
+function setup(url: string, message = "Please provide your API key to continue.") {
+  const onAnswer = vi.fn();
+  const user = userEvent.setup();
+  render(
+    <UrlElicitationDialog
+      request={{
+        id: 3,
+        server: "billing",
+        deadlineMs: Date.now() + 60_000,
+        params: { mode: "url", elicitationId: "e-1", url, message },
+      }}
+      onAnswer={onAnswer}
+    />,
+  );
+  return { onAnswer, user };
+}
+
+const openButton = () => screen.getByRole("button", { name: "Open in browser" });
+
+describe("UrlElicitationDialog", () => {
+  it("shows the server, its message, the host and the full address, never as a link", () => {
+    setup("https://pay.example.com/checkout?session=42");
+    expect(screen.getByRole("dialog", { name: "billing wants you to open a web page" })).toBeTruthy();
+    expect(screen.getByText("Please provide your API key to continue.")).toBeTruthy();
+    expect(screen.getByTestId("url-host").textContent).toBe("pay.example.com");
+    const full = screen.getByTestId("url-full");
+    expect(full.textContent).toBe("https://pay.example.com/checkout?session=42");
+    expect(full.querySelector("mark")?.textContent).toBe("pay.example.com");
+    expect(document.querySelector("a, img, iframe, link")).toBeNull();
+    expect(screen.queryByRole("list", { name: "Warnings" })).toBeNull();
+  });
+
+  it("opens on the button, or on Enter when nothing looks odd", async () => {
+    const { onAnswer, user } = setup("https://pay.example.com/");
+    expect(document.activeElement).toBe(openButton());
+    await user.keyboard("{Enter}");
+    expect(onAnswer).toHaveBeenCalledWith("accept");
+  });
+
+  it("declines and cancels, with Esc as cancel", async () => {
+    const { onAnswer, user } = setup("https://pay.example.com/");
+    await user.click(screen.getByRole("button", { name: "Decline" }));
+    expect(onAnswer).toHaveBeenLastCalledWith("decline");
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(onAnswer).toHaveBeenLastCalledWith("cancel");
+    await user.keyboard("{Escape}");
+    expect(onAnswer).toHaveBeenCalledTimes(3);
+    expect(onAnswer).toHaveBeenLastCalledWith("cancel");
+  });
+
+  it("shows the warnings and opens only on an explicit click when something looks odd", async () => {
+    const { onAnswer, user } = setup("http://user@xn--pple-43d.com/login", "Sign in at apple.com");
+    expect(screen.getByTestId("url-host").textContent).toBe("xn--pple-43d.com");
+    expect(screen.getByTestId("url-host-unicode").textContent).toBe("\u0430pple.com");
+    const warnings = within(screen.getByRole("list", { name: "Warnings" }))
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(warnings).toHaveLength(5);
+    expect(warnings[0]).toMatch(/^Not encrypted/);
+    expect(warnings[1]).toMatch(/user name \(“user”\)/);
+    expect(warnings[4]).toMatch(/mentions apple\.com/);
+    expect(screen.getByTestId("url-full").querySelector("mark")?.textContent).toBe("xn--pple-43d.com");
+    expect(document.activeElement).not.toBe(openButton());
+    await user.keyboard("{Enter}");
+    expect(onAnswer).not.toHaveBeenCalled();
+    await user.click(openButton());
+    expect(onAnswer).toHaveBeenCalledWith("accept");
+  });
+
+  it.each(["javascript:alert(1)", "file:///etc/passwd"])("refuses to open %s", async (url) => {
+    const { onAnswer, user } = setup(url);
+    expect(openButton()).toHaveProperty("disabled", true);
+    expect(screen.getByText("This address cannot be opened. Decline or cancel the request.")).toBeTruthy();
+    expect(screen.getByRole("list", { name: "Warnings" }).textContent).toMatch(/are refused/);
+    await user.click(openButton());
+    await user.keyboard("{Enter}");
+    expect(onAnswer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Decline" }));
+    expect(onAnswer).toHaveBeenCalledWith("decline");
+  });
+});

@@ -1,0 +1,107 @@
+import type { ElicitRequestURLParams } from "../mcp/schema";
+import { Modal } from "../dialogs/Modal";
+import { Countdown, ServerName } from "./Countdown";
+import { inspectUrl, type UrlInspection } from "./inspectUrl";
+import type { PendingBase } from "./types";
+import "./approvals.css";
+
+export interface UrlElicitationDialogProps {
+  request: PendingBase & { params: ElicitRequestURLParams };
+  onAnswer(action: "accept" | "decline" | "cancel"): void;
+}
+
+/**
+ * A server asks the person to open a web page. The address is shown in full, never as a
+ * live link, with its host set apart and every warning sign; it opens only on an explicit
+ * click (Enter opens it only when nothing looks odd).
+ */
+export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialogProps) {
+  const { message, url } = request.params;
+  const inspection = inspectUrl(url, message);
+  const { host, unicodeHost, warnings, openable } = inspection;
+  const open = () => onAnswer("accept");
+  return (
+    <Modal
+      title={
+        <>
+          <ServerName name={request.server} /> wants you to open a web page
+        </>
+      }
+      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
+      onCancel={() => onAnswer("cancel")}
+      onPrimary={openable && warnings.length === 0 ? open : undefined}
+      footer={
+        <>
+          <button type="button" className="button" onClick={() => onAnswer("cancel")}>
+            Cancel
+          </button>
+          <button type="button" className="button" onClick={() => onAnswer("decline")}>
+            Decline
+          </button>
+          <button
+            type="button"
+            className={warnings.length === 0 ? "button primary" : "button danger"}
+            disabled={!openable}
+            onClick={open}
+          >
+            Open in browser
+          </button>
+        </>
+      }
+    >
+      <section className="approval-section" aria-label={`Message from ${request.server}`}>
+        <p className="server-message">{message}</p>
+      </section>
+      {host !== "" && (
+        <p className="url-host-line">
+          The page is on{" "}
+          <strong className="url-host" data-testid="url-host">
+            {host}
+          </strong>
+          {unicodeHost !== host && (
+            <>
+              {", which reads as "}
+              <strong data-testid="url-host-unicode">{unicodeHost}</strong>
+            </>
+          )}
+        </p>
+      )}
+      <div className="form-field">
+        <span className="form-label" id={`url-${request.id}-label`}>
+          Full address
+        </span>
+        <code className="url-full" aria-labelledby={`url-${request.id}-label`} data-testid="url-full">
+          <FullAddress inspection={inspection} />
+        </code>
+      </div>
+      {warnings.length > 0 ? (
+        <ul className="url-warnings" aria-label="Warnings">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="approval-note">Nothing in this address looks odd. Open it only if you expected this request.</p>
+      )}
+      {!openable && <p className="approval-alert">This address cannot be opened. Decline or cancel the request.</p>}
+    </Modal>
+  );
+}
+
+/** The address as text with its host marked; plain text when it has no host. */
+function FullAddress({ inspection }: { inspection: UrlInspection }) {
+  const { href, host } = inspection;
+  // The host follows "scheme://" and any "user:password@" of the authority.
+  const authority = href.indexOf("//") + 2;
+  const end = href.slice(authority).search(/[/?#]/);
+  const userinfo = href.slice(authority, end < 0 ? undefined : authority + end).lastIndexOf("@");
+  const at = authority + userinfo + 1;
+  if (host === "" || authority < 2 || !href.startsWith(host, at)) return <>{href}</>;
+  return (
+    <>
+      {href.slice(0, at)}
+      <mark>{host}</mark>
+      {href.slice(at + host.length)}
+    </>
+  );
+}
