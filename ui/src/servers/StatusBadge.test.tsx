@@ -40,10 +40,16 @@ describe("StatusBadge", () => {
     expect(container.textContent).toBe("Restarting… (attempt 2)");
   });
 
-  it("counts from when the state began, when told", () => {
+  it("counts from when the state began, when it is known", () => {
     const state: ServerState = { state: "restarting", attempt: 1, backoff_ms: 10_000, reason: "exited" };
     render(<StatusBadge state={state} enabled since={50_000} now={54_200} />);
     expect(screen.getByText("Restarting in 6 s (attempt 1)")).toBeTruthy();
+    cleanup();
+    // A start of 0 means "not known": the countdown starts when the badge sees the state.
+    vi.useFakeTimers();
+    vi.setSystemTime(900_000);
+    render(<StatusBadge state={state} enabled since={0} />);
+    expect(screen.getByText("Restarting in 10 s (attempt 1)")).toBeTruthy();
   });
 
   it("restarts the countdown for a new attempt", () => {

@@ -35,7 +35,9 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
         [tone, text] = ["ok", "Running"];
         break;
       case "restarting": {
-        const left = Math.ceil(((since ?? seenAt) + state.backoff_ms - current) / 1000);
+        // A missing or zero start (an unknown one, as sent) falls back to when the badge saw it.
+        const began = since !== undefined && since > 0 ? since : seenAt;
+        const left = Math.ceil((began + state.backoff_ms - current) / 1000);
         tone = "busy";
         text = left > 0 ? `Restarting in ${left} s (attempt ${state.attempt})` : `Restarting… (attempt ${state.attempt})`;
         detail = state.reason;
