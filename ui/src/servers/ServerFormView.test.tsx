@@ -115,6 +115,7 @@ describe("ServerFormView", () => {
   it("saves a remote server with a valid URL, its transport mode and a secret header", async () => {
     const { props, user } = setup();
     await user.type(field("Server name"), "remote");
+    await user.type(field("Command"), "left-over"); // typed before switching: not saved
     await user.click(screen.getByRole("radio", { name: "Remote server (HTTP)" }));
     expect(screen.queryByRole("textbox", { name: "Command" })).toBeNull();
     const url = screen.getByRole("textbox", { name: "URL" });

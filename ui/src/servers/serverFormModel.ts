@@ -106,16 +106,14 @@ function checkRows(kind: RowKind, rows: readonly KeyValue[], mode: "add" | "edit
   });
 }
 
-/** The form as it is saved: names and paths trimmed, untouched rows dropped; values kept as typed. */
+/**
+ * The form as it is saved: names and paths trimmed, untouched rows dropped, the other
+ * transport's fields emptied (no stray secret travels along); values kept as typed.
+ */
 export function normalizeServerForm(form: ServerForm): ServerForm {
   const rows = (list: KeyValue[]) => list.filter((row) => !isBlankRow(row)).map((row) => ({ ...row, key: row.key.trim() }));
-  return {
-    ...form,
-    name: form.name.trim(),
-    command: form.command.trim(),
-    cwd: form.cwd.trim(),
-    url: form.url.trim(),
-    env: rows(form.env),
-    headers: rows(form.headers),
-  };
+  const name = form.name.trim();
+  return form.transport === "stdio"
+    ? { ...form, name, command: form.command.trim(), cwd: form.cwd.trim(), env: rows(form.env), url: "", headers: [] }
+    : { ...form, name, url: form.url.trim(), headers: rows(form.headers), command: "", args: [], cwd: "", env: [] };
 }
