@@ -32,7 +32,10 @@ export function ImportDialogContent({ candidates, onImport, onCancel, customPath
       {candidates.length === 0 ? (
         <p className="muted">No configuration of Claude Desktop, VS Code or Cursor was found. Name a file below.</p>
       ) : (
-        candidates.map((candidate) => <CandidateGroup key={candidate.path} candidate={candidate} onImport={onImport} />)
+        candidates.map((candidate) => (
+          // A file read again with other servers starts its choice afresh.
+          <CandidateGroup key={`${candidate.path}\n${candidate.servers.map((s) => s.name).join("\n")}`} candidate={candidate} onImport={onImport} />
+        ))
       )}
       <form className="import-custom" onSubmit={loadCustom}>
         <label htmlFor={`${id}-path`}>Another configuration file</label>

@@ -34,7 +34,10 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: Lo
     if (el) el.scrollTop = el.scrollHeight;
   };
   useLayoutEffect(() => {
+    const el = listRef.current;
     if (following) toBottom();
+    // Filtered down to less than a screenful, there is nothing left to jump to.
+    else if (el && el.scrollHeight <= el.clientHeight + BOTTOM_SLACK) setFollowing(true);
   }, [shown, following]);
 
   const toggleSource = (source: LogSource, on: boolean) =>

@@ -21,34 +21,13 @@ export interface ServerDetailsProps {
 /** What a server said of itself in the handshake, and why it is down when it is. */
 export function ServerDetails({ name, info, state }: ServerDetailsProps) {
   const id = useId();
-  const implementation = info?.serverInfo;
   return (
     <section className="server-details" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{name}</h2>
       <StateDetail state={state} />
-      {info && implementation ? (
+      {info ? (
         <>
-          <dl className="facts">
-            <dt>Server</dt>
-            <dd>
-              {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}{" "}
-              <span className="muted">version {implementation.version}</span>
-            </dd>
-            {implementation.description && (
-              <>
-                <dt>Description</dt>
-                <dd>{implementation.description}</dd>
-              </>
-            )}
-            {implementation.websiteUrl && (
-              <>
-                <dt>Website</dt>
-                <dd className="mono">{implementation.websiteUrl}</dd>
-              </>
-            )}
-            <dt>Protocol revision</dt>
-            <dd className="mono">{info.protocolVersion}</dd>
-          </dl>
+          <Identity info={info} />
           <h3 id={`${id}-caps`}>Capabilities</h3>
           <Capabilities capabilities={info.capabilities} labelledBy={`${id}-caps`} />
           {info.instructions && (
@@ -62,6 +41,34 @@ export function ServerDetails({ name, info, state }: ServerDetailsProps) {
         <p className="muted">No handshake yet: details appear once the server is running.</p>
       )}
     </section>
+  );
+}
+
+/** Who the server says it is. */
+function Identity({ info }: { info: ServerInfo }) {
+  const implementation = info.serverInfo;
+  return (
+    <dl className="facts">
+      <dt>Server</dt>
+      <dd>
+        {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}{" "}
+        <span className="muted">version {implementation.version}</span>
+      </dd>
+      {implementation.description && (
+        <>
+          <dt>Description</dt>
+          <dd>{implementation.description}</dd>
+        </>
+      )}
+      {implementation.websiteUrl && (
+        <>
+          <dt>Website</dt>
+          <dd className="mono">{implementation.websiteUrl}</dd>
+        </>
+      )}
+      <dt>Protocol revision</dt>
+      <dd className="mono">{info.protocolVersion}</dd>
+    </dl>
   );
 }
 
