@@ -1,0 +1,97 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RootsDialog, isAbsolutePath } from "./RootsDialog";
+
+afterEach(cleanup);
+
+function setup(initial = ["/home/ada/notes"], onBrowse = vi.fn(() => Promise.resolve<string | null>(null))) {
+  const onAnswer = vi.fn();
+  const user = userEvent.setup();
+  render(
+    <RootsDialog
+      request={{ id: 4, server: "indexer", deadlineMs: Date.now() + 90_000 }}
+      initial={initial}
+      onBrowse={onBrowse}
+      onAnswer={onAnswer}
+    />,
+  );
+  const path = () => screen.getByRole("textbox", { name: "Folder path" });
+  const listed = () =>
+    screen.queryByRole("list", { name: "Folders to share" })
+      ? within(screen.getByRole("list", { name: "Folders to share" }))
+          .getAllByRole("listitem")
+          .map((li) => li.querySelector("code")?.textContent)
+      : [];
+  return { onAnswer, onBrowse, user, path, listed };
+}
+
+describe("RootsDialog", () => {
+  it("names the server and lists the folders already shared", () => {
+    const { listed } = setup();
+    expect(screen.getByRole("dialog", { name: "indexer wants to see your folders" })).toBeTruthy();
+    expect(screen.getByRole("timer").textContent).toMatch(/^Answers itself in 1:[23]\d \(shares nothing\)$/);
+    expect(listed()).toEqual(["/home/ada/notes"]);
+  });
+
+  it("adds typed absolute paths, by button or Enter, and removes folders", async () => {
+    const { onAnswer, user, path, listed } = setup();
+    await user.type(path(), "/srv/data");
+    await user.click(screen.getByRole("button", { name: "Add" }));
+    await user.type(path(), "C:\\Users\\ada{Enter}");
+    expect(onAnswer).not.toHaveBeenCalled();
+    expect(listed()).toEqual(["/home/ada/notes", "/srv/data", "C:\\Users\\ada"]);
+    expect(path()).toHaveProperty("value", "");
+    await user.click(screen.getByRole("button", { name: "Remove /home/ada/notes" }));
+    await user.click(screen.getByRole("button", { name: "Share these folders" }));
+    expect(onAnswer).toHaveBeenCalledWith(["/srv/data", "C:\\Users\\ada"]);
+  });
+
+  it("refuses a relative path or a folder already listed, with a message", async () => {
+    const { user, path, listed } = setup();
+    await user.type(path(), "projects/x{Enter}");
+    expect(screen.getByRole("alert").textContent).toBe("Enter an absolute path, such as /home/you/project");
+    expect(path().getAttribute("aria-invalid")).toBe("true");
+    await user.clear(path());
+    await user.type(path(), "/home/ada/notes{Enter}");
+    expect(screen.getByRole("alert").textContent).toBe("This folder is already in the list");
+    expect(listed()).toEqual(["/home/ada/notes"]);
+  });
+
+  it("adds the folder picked with Browse…, and nothing when the picker is closed", async () => {
+    const onBrowse = vi.fn<() => Promise<string | null>>().mockResolvedValueOnce("/home/ada/code").mockResolvedValueOnce(null);
+    const { onAnswer, user, listed } = setup([], onBrowse);
+    expect(screen.getByText("No folder is shared.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Browse…" }));
+    expect(listed()).toEqual(["/home/ada/code"]);
+    await user.click(screen.getByRole("button", { name: "Browse…" }));
+    expect(listed()).toEqual(["/home/ada/code"]);
+    expect(onBrowse).toHaveBeenCalledTimes(2);
+    await user.click(screen.getByRole("button", { name: "Share these folders" }));
+    expect(onAnswer).toHaveBeenCalledWith(["/home/ada/code"]);
+  });
+
+  it("says when the folder picker fails", async () => {
+    const { user } = setup([], vi.fn(() => Promise.reject(new Error("no portal"))));
+    await user.click(screen.getByRole("button", { name: "Browse…" }));
+    expect(screen.getByRole("alert").textContent).toBe("The folder picker failed: no portal");
+  });
+
+  it("shares an empty list, and shares nothing on the button or Esc", async () => {
+    const { onAnswer, user } = setup();
+    await user.click(screen.getByRole("button", { name: "Remove /home/ada/notes" }));
+    await user.click(screen.getByRole("button", { name: "Share these folders" }));
+    expect(onAnswer).toHaveBeenLastCalledWith([]);
+    await user.click(screen.getByRole("button", { name: "Share nothing" }));
+    expect(onAnswer).toHaveBeenLastCalledWith([]);
+    await user.keyboard("{Escape}");
+    expect(onAnswer).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe("isAbsolutePath", () => {
+  it("knows POSIX, drive and network paths", () => {
+    expect(["/", "/home/a", "C:\\x", "d:/x", "\\\\srv\\share"].every(isAbsolutePath)).toBe(true);
+    expect(["", "a/b", "./a", "~/a", "C:x"].some(isAbsolutePath)).toBe(false);
+  });
+});
