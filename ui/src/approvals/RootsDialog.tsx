@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from "react";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
+import { LabelledField, errorAria } from "../forms/LabelledField";
 import { Countdown, ServerName } from "./Countdown";
 import type { PendingBase } from "./types";
 import "./approvals.css";
@@ -108,10 +109,7 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
         </ul>
       )}
       <div className="folder-add">
-        <div className="form-field">
-          <label htmlFor={inputId}>
-            <span className="form-label">Folder path</span>
-          </label>
+        <LabelledField id={inputId} label="Folder path" error={error} announce>
           <input
             id={inputId}
             className="form-input"
@@ -119,10 +117,9 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
             placeholder="/home/you/project"
             onChange={(e) => setTyped(e.target.value)}
             onKeyDown={onPathKey}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${inputId}-error` : undefined}
+            {...errorAria(inputId, error)}
           />
-        </div>
+        </LabelledField>
         <button type="button" className="button" onClick={addTyped}>
           Add
         </button>
@@ -130,11 +127,6 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
           Browse…
         </button>
       </div>
-      {error && (
-        <p id={`${inputId}-error`} className="form-error" role="alert">
-          {error}
-        </p>
-      )}
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import "./forms.css";
+import { LabelledField, errorAria } from "./LabelledField";
 
 export interface JsonEditorProps {
   id: string;
@@ -10,13 +10,13 @@ export interface JsonEditorProps {
   rows?: number;
 }
 
-/** A plain text area for JSON, with the reason it is refused right under it. */
+/**
+ * A plain text area for JSON, with the reason it is refused right under it (tied to the
+ * editor, not an alert: it changes with every keystroke).
+ */
 export function JsonEditor({ id, label, text, onText, error, rows = 8 }: JsonEditorProps) {
   return (
-    <div className="form-field">
-      <label htmlFor={id}>
-        <span className="form-label">{label}</span>
-      </label>
+    <LabelledField id={id} label={label} error={error}>
       <textarea
         id={id}
         className="form-input json-editor"
@@ -26,15 +26,8 @@ export function JsonEditor({ id, label, text, onText, error, rows = 8 }: JsonEdi
         autoCorrect="off"
         value={text}
         onChange={(e) => onText(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorAria(id, error)}
       />
-      {error && (
-        // Described by the editor rather than an alert: it changes with every keystroke.
-        <p id={`${id}-error`} className="form-error">
-          {error}
-        </p>
-      )}
-    </div>
+    </LabelledField>
   );
 }

@@ -1,0 +1,140 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CreateMessageRequestParams } from "../mcp/schema";
+import { SamplingDialog } from "./SamplingDialog";
+
+afterEach(cleanup);
+
+const params: CreateMessageRequestParams = {
+  messages: [
+    { role: "user", content: { type: "text", text: "What is the capital of France?" } },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Let me look." },
+        { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+      ],
+    },
+  ],
+  systemPrompt: "You are a helpful assistant.",
+  maxTokens: 100,
+  temperature: 0.2,
+  stopSequences: ["END"],
+  includeContext: "thisServer",
+  modelPreferences: { hints: [{ name: "claude-3-sonnet" }], costPriority: 0.3, intelligencePriority: 0.8 },
+  tools: [{ name: "lookup", description: "Looks things up", inputSchema: { type: "object" } }],
+};
+
+function setup() {
+  const onAnswer = vi.fn();
+  const onDecline = vi.fn();
+  const user = userEvent.setup();
+  render(
+    <SamplingDialog
+      request={{ id: 9, server: "research", deadlineMs: Date.now() + 60_000, params }}
+      onAnswer={onAnswer}
+      onDecline={onDecline}
+    />,
+  );
+  const next = () => screen.getByRole("button", { name: /^Next|^Send reply$/ });
+  const currentStep = () =>
+    within(screen.getByRole("list", { name: "Steps" }))
+      .getAllByRole("listitem")
+      .find((li) => li.getAttribute("aria-current") === "step")?.textContent;
+  return { onAnswer, onDecline, user, next, currentStep };
+}
+
+describe("SamplingDialog", () => {
+  it("shows the server and the whole request for review", () => {
+    const { currentStep } = setup();
+    expect(screen.getByRole("dialog", { name: "research wants a reply from a model" })).toBeTruthy();
+    expect(screen.getByRole("timer").textContent).toMatch(/\(declined\)$/);
+    expect(currentStep()).toBe("1. Review the request");
+    expect(screen.getByRole("textbox", { name: "Message 1 (user)" })).toHaveProperty(
+      "value",
+      "What is the capital of France?",
+    );
+    expect(screen.getByRole("textbox", { name: "Message 2 (assistant), part 1" })).toHaveProperty("value", "Let me look.");
+    expect(screen.getByRole("img", { name: "Image from the server (image/png, 8 B)" })).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "System prompt" })).toHaveProperty("value", "You are a helpful assistant.");
+    expect(screen.getByRole("textbox", { name: "Max tokens" })).toHaveProperty("value", "100");
+    expect(screen.getByRole("textbox", { name: "Temperature" })).toHaveProperty("value", "0.2");
+    expect(screen.getByRole("textbox", { name: "Stop sequences (one per line)" })).toHaveProperty("value", "END");
+    expect(screen.getByText("claude-3-sonnet")).toBeTruthy();
+    expect(screen.getByText("Cost 0.3 · Intelligence 0.8")).toBeTruthy();
+    expect(screen.getByText(/^from this server/)).toBeTruthy();
+    expect(within(screen.getByRole("list", { name: "Tools offered" })).getByRole("listitem").textContent).toBe(
+      "lookup — Looks things up",
+    );
+  });
+
+  it("leads through writing and reviewing the reply, then returns it", async () => {
+    const { onAnswer, user, next, currentStep } = setup();
+    await user.clear(screen.getByRole("textbox", { name: "Message 1 (user)" }));
+    await user.type(screen.getByRole("textbox", { name: "Message 1 (user)" }), "Capital of Italy?");
+    await user.click(next());
+
+    expect(currentStep()).toBe("2. Write the reply");
+    expect(screen.getByRole("region", { name: "The conversation" }).textContent).toContain("user: Capital of Italy?");
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Your reply" }));
+    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty("value", "human");
+    await user.click(next());
+    expect(screen.getByText("Write the reply first")).toBeTruthy();
+    expect(currentStep()).toBe("2. Write the reply");
+    await user.type(screen.getByRole("textbox", { name: "Your reply" }), "Rome.");
+    await user.click(next());
+
+    expect(currentStep()).toBe("3. Review the reply");
+    const final = screen.getByRole("textbox", { name: "Reply to send" });
+    expect(final).toHaveProperty("value", "Rome.");
+    await user.type(final, " It is Rome.");
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.getByRole("textbox", { name: "Your reply" })).toHaveProperty("value", "Rome. It is Rome.");
+    await user.click(next());
+    expect(onAnswer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Send reply" }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      role: "assistant",
+      content: { type: "text", text: "Rome. It is Rome." },
+      model: "human",
+      stopReason: "endTurn",
+    });
+  });
+
+  it("uses the model name the person gives", async () => {
+    const { onAnswer, user, next } = setup();
+    await user.click(next());
+    await user.type(screen.getByRole("textbox", { name: "Your reply" }), "Paris.");
+    await user.clear(screen.getByRole("textbox", { name: "Model name" }));
+    await user.click(next());
+    expect(screen.getByText("Enter a model name, such as human")).toBeTruthy();
+    await user.type(screen.getByRole("textbox", { name: "Model name" }), "ada");
+    await user.click(next());
+    await user.click(next());
+    expect(onAnswer).toHaveBeenCalledWith(expect.objectContaining({ model: "ada" }));
+  });
+
+  it("will not go on with a max tokens that is not a number", async () => {
+    const { user, next, currentStep } = setup();
+    await user.clear(screen.getByRole("textbox", { name: "Max tokens" }));
+    await user.type(screen.getByRole("textbox", { name: "Max tokens" }), "lots");
+    await user.click(next());
+    expect(currentStep()).toBe("1. Review the request");
+    expect(screen.getByText("Enter a whole number above 0")).toBeTruthy();
+  });
+
+  it("declines at any step, with the button or Esc", async () => {
+    const { onDecline, onAnswer, user, next } = setup();
+    await user.click(screen.getByRole("button", { name: "Decline" }));
+    expect(onDecline).toHaveBeenCalledTimes(1);
+    await user.click(next());
+    await user.keyboard("{Escape}");
+    expect(onDecline).toHaveBeenCalledTimes(2);
+    await user.type(screen.getByRole("textbox", { name: "Your reply" }), "x");
+    await user.click(next());
+    await user.click(screen.getByRole("button", { name: "Decline" }));
+    expect(onDecline).toHaveBeenCalledTimes(3);
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+});

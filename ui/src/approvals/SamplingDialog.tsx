@@ -1,0 +1,170 @@
+import { useEffect, useRef, useState } from "react";
+import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from "../mcp/schema";
+import { Modal } from "../dialogs/Modal";
+import { LabelledField, errorAria } from "../forms/LabelledField";
+import { Countdown, ServerName } from "./Countdown";
+import { blocksOf } from "./SamplingContent";
+import { SamplingRequestReview, settingsErrors, settingsOf } from "./SamplingRequestReview";
+import type { PendingBase } from "./types";
+import "./approvals.css";
+
+export interface SamplingDialogProps {
+  request: PendingBase & { params: CreateMessageRequestParams };
+  onAnswer(result: CreateMessageResult): void;
+  onDecline(): void;
+}
+
+const STEPS = ["Review the request", "Write the reply", "Review the reply"] as const;
+
+/**
+ * A server asks for a model's reply. No model provider is configured, so the person reads
+ * the request, writes the reply and checks it before it goes back.
+ */
+export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogProps) {
+  const { params } = request;
+  const idPrefix = `sampling-${request.id}`;
+  const [step, setStep] = useState(0);
+  const [messages, setMessages] = useState<SamplingMessage[]>(params.messages);
+  const [settings, setSettings] = useState(() => settingsOf(params));
+  const [reply, setReply] = useState("");
+  const [model, setModel] = useState("human");
+  const [tried, setTried] = useState(false);
+  const body = useRef<HTMLDivElement>(null);
+
+  const settingProblems = settingsErrors(settings);
+  const replyError = reply.trim() === "" ? "Write the reply first" : null;
+  const modelError = model.trim() === "" ? "Enter a model name, such as human" : null;
+  const stepOk = step === 0 ? Object.keys(settingProblems).length === 0 : !replyError && !modelError;
+
+  // Each new step starts on its first field, as the dialog did when it opened.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    body.current?.querySelector<HTMLElement>("textarea, input")?.focus();
+  }, [step]);
+
+  const next = () => {
+    setTried(true);
+    if (!stepOk) return;
+    setTried(false);
+    if (step < 2) setStep(step + 1);
+    else onAnswer({ role: "assistant", content: { type: "text", text: reply }, model: model.trim(), stopReason: "endTurn" });
+  };
+  const show = (error: string | null) => (tried ? error : null);
+
+  return (
+    <Modal
+      className="modal-wide"
+      title={
+        <>
+          <ServerName name={request.server} /> wants a reply from a model
+        </>
+      }
+      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="declined" />}
+      onCancel={onDecline}
+      onPrimary={next}
+      footer={
+        <>
+          <button type="button" className="button danger" onClick={onDecline}>
+            Decline
+          </button>
+          <span className="spacer" />
+          {step > 0 && (
+            <button type="button" className="button" onClick={() => setStep(step - 1)}>
+              Back
+            </button>
+          )}
+          <button type="button" className="button primary" onClick={next}>
+            {step === 0 ? "Next: write the reply" : step === 1 ? "Next: review the reply" : "Send reply"}
+          </button>
+        </>
+      }
+    >
+      <ol className="steps" aria-label="Steps">
+        {STEPS.map((name, i) => (
+          <li key={name} aria-current={i === step ? "step" : undefined}>
+            {i + 1}. {name}
+          </li>
+        ))}
+      </ol>
+      <div ref={body} className="modal-body-step">
+        <h3 className="step-title">
+          Step {step + 1} of 3: {STEPS[step]}
+        </h3>
+        {step === 0 && (
+          <SamplingRequestReview
+            idPrefix={idPrefix}
+            params={params}
+            messages={messages}
+            onMessages={setMessages}
+            settings={settings}
+            onSettings={setSettings}
+            errors={settingProblems}
+          />
+        )}
+        {step === 1 && (
+          <>
+            <p className="approval-note">
+              No model is set up, so you write the reply {request.server} receives as the model's answer. Keep it under
+              about {settings.maxTokens} tokens.
+            </p>
+            <Transcript messages={messages} systemPrompt={settings.systemPrompt} />
+          </>
+        )}
+        {step === 2 && (
+          <p className="approval-note">
+            This is what {request.server} receives, as a reply from the assistant with stop reason <code>endTurn</code>.
+            Change it here if needed.
+          </p>
+        )}
+        {step > 0 && (
+          <>
+            <LabelledField id={`${idPrefix}-reply`} label={step === 1 ? "Your reply" : "Reply to send"} error={show(replyError)}>
+              <textarea
+                id={`${idPrefix}-reply`}
+                className="form-input"
+                rows={8}
+                value={reply}
+                onChange={(e) => setReply(e.target.value)}
+                {...errorAria(`${idPrefix}-reply`, show(replyError))}
+              />
+            </LabelledField>
+            <LabelledField id={`${idPrefix}-model`} label="Model name" error={show(modelError)}>
+              <input
+                id={`${idPrefix}-model`}
+                className="form-input"
+                value={model}
+                onChange={(e) => setModel(e.target.value)}
+                {...errorAria(`${idPrefix}-model`, show(modelError))}
+              />
+            </LabelledField>
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/** The conversation as reviewed in step 1, to reply to. */
+function Transcript({ messages, systemPrompt }: { messages: SamplingMessage[]; systemPrompt: string }) {
+  return (
+    <section className="transcript" aria-label="The conversation">
+      {systemPrompt.trim() !== "" && (
+        <p>
+          <strong>system:</strong> {systemPrompt}
+        </p>
+      )}
+      {messages.map((message, i) => (
+        <p key={i}>
+          <strong>{message.role}:</strong>{" "}
+          {blocksOf(message)
+            .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+            .join(" ")}
+        </p>
+      ))}
+    </section>
+  );
+}
