@@ -15,11 +15,24 @@ const params: ElicitRequestFormParams = {
       name: { type: "string", title: "Name", minLength: 3 },
       email: { type: "string", title: "Email", format: "email" },
       age: { type: "integer", title: "Age", minimum: 18, maximum: 130 },
-      plan: { type: "string", title: "Plan", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }], default: "free" },
+      plan: {
+        type: "string",
+        title: "Plan",
+        oneOf: [
+          { const: "free", title: "Free" },
+          { const: "pro", title: "Pro" },
+        ],
+        default: "free",
+      },
       topics: {
         type: "array",
         title: "Topics",
-        items: { anyOf: [{ const: "news", title: "News" }, { const: "tips", title: "Tips" }] },
+        items: {
+          anyOf: [
+            { const: "news", title: "News" },
+            { const: "tips", title: "Tips" },
+          ],
+        },
         maxItems: 1,
       },
       size: { type: "string", title: "Size", enum: ["s", "l"], enumNames: ["Small", "Large"] },

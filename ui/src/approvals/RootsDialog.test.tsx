@@ -59,7 +59,10 @@ describe("RootsDialog", () => {
   });
 
   it("adds the folder picked with Browse…, and nothing when the picker is closed", async () => {
-    const onBrowse = vi.fn<() => Promise<string | null>>().mockResolvedValueOnce("/home/ada/code").mockResolvedValueOnce(null);
+    const onBrowse = vi
+      .fn<() => Promise<string | null>>()
+      .mockResolvedValueOnce("/home/ada/code")
+      .mockResolvedValueOnce(null);
     const { onAnswer, user, listed } = setup([], onBrowse);
     expect(screen.getByText("No folder is shared.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Browse…" }));
@@ -72,7 +75,10 @@ describe("RootsDialog", () => {
   });
 
   it("says when the folder picker fails", async () => {
-    const { user } = setup([], vi.fn(() => Promise.reject(new Error("no portal"))));
+    const { user } = setup(
+      [],
+      vi.fn(() => Promise.reject(new Error("no portal"))),
+    );
     await user.click(screen.getByRole("button", { name: "Browse…" }));
     expect(screen.getByRole("alert").textContent).toBe("The folder picker failed: no portal");
   });

@@ -59,7 +59,11 @@ export function SamplingBlock({ block, label, id, onText }: BlockProps) {
     case "image": {
       const src = dataUrl("image", block.mimeType, block.data);
       const what = `Image from the server (${block.mimeType}, ${size(block.data)})`;
-      return src ? <img className="sampling-image" src={src} alt={what} /> : <p className="muted">{what}: cannot be shown</p>;
+      return src ? (
+        <img className="sampling-image" src={src} alt={what} />
+      ) : (
+        <p className="muted">{what}: cannot be shown</p>
+      );
     }
     case "audio": {
       const src = dataUrl("audio", block.mimeType, block.data);

@@ -55,9 +55,15 @@ describe("SamplingDialog", () => {
       "value",
       "What is the capital of France?",
     );
-    expect(screen.getByRole("textbox", { name: "Message 2 (assistant), part 1" })).toHaveProperty("value", "Let me look.");
+    expect(screen.getByRole("textbox", { name: "Message 2 (assistant), part 1" })).toHaveProperty(
+      "value",
+      "Let me look.",
+    );
     expect(screen.getByRole("img", { name: "Image from the server (image/png, 8 B)" })).toBeTruthy();
-    expect(screen.getByRole("textbox", { name: "System prompt" })).toHaveProperty("value", "You are a helpful assistant.");
+    expect(screen.getByRole("textbox", { name: "System prompt" })).toHaveProperty(
+      "value",
+      "You are a helpful assistant.",
+    );
     expect(screen.getByRole("textbox", { name: "Max tokens" })).toHaveProperty("value", "100");
     expect(screen.getByRole("textbox", { name: "Temperature" })).toHaveProperty("value", "0.2");
     expect(screen.getByRole("textbox", { name: "Stop sequences (one per line)" })).toHaveProperty("value", "END");

@@ -51,7 +51,13 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
     if (!stepOk) return;
     setTried(false);
     if (step < 2) setStep(step + 1);
-    else onAnswer({ role: "assistant", content: { type: "text", text: reply }, model: model.trim(), stopReason: "endTurn" });
+    else
+      onAnswer({
+        role: "assistant",
+        content: { type: "text", text: reply },
+        model: model.trim(),
+        stopReason: "endTurn",
+      });
   };
   const show = (error: string | null) => (tried ? error : null);
 
@@ -122,7 +128,11 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
         )}
         {step > 0 && (
           <>
-            <LabelledField id={`${idPrefix}-reply`} label={step === 1 ? "Your reply" : "Reply to send"} error={show(replyError)}>
+            <LabelledField
+              id={`${idPrefix}-reply`}
+              label={step === 1 ? "Your reply" : "Reply to send"}
+              error={show(replyError)}
+            >
               <textarea
                 id={`${idPrefix}-reply`}
                 className="form-input"

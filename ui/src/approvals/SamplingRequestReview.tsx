@@ -93,13 +93,33 @@ export function SamplingRequestReview({ idPrefix, params, messages, onMessages, 
       </Field>
       <div className="sampling-settings">
         <Field id={`${idPrefix}-max`} label="Max tokens" error={errors.maxTokens}>
-          <input id={`${idPrefix}-max`} className="form-input" inputMode="numeric" value={settings.maxTokens} onChange={set("maxTokens")} {...errorAria(`${idPrefix}-max`, errors.maxTokens)} />
+          <input
+            id={`${idPrefix}-max`}
+            className="form-input"
+            inputMode="numeric"
+            value={settings.maxTokens}
+            onChange={set("maxTokens")}
+            {...errorAria(`${idPrefix}-max`, errors.maxTokens)}
+          />
         </Field>
         <Field id={`${idPrefix}-temperature`} label="Temperature" error={errors.temperature}>
-          <input id={`${idPrefix}-temperature`} className="form-input" inputMode="decimal" value={settings.temperature} onChange={set("temperature")} {...errorAria(`${idPrefix}-temperature`, errors.temperature)} />
+          <input
+            id={`${idPrefix}-temperature`}
+            className="form-input"
+            inputMode="decimal"
+            value={settings.temperature}
+            onChange={set("temperature")}
+            {...errorAria(`${idPrefix}-temperature`, errors.temperature)}
+          />
         </Field>
         <Field id={`${idPrefix}-stop`} label="Stop sequences (one per line)">
-          <textarea id={`${idPrefix}-stop`} className="form-input" rows={2} value={settings.stopSequences} onChange={set("stopSequences")} />
+          <textarea
+            id={`${idPrefix}-stop`}
+            className="form-input"
+            rows={2}
+            value={settings.stopSequences}
+            onChange={set("stopSequences")}
+          />
         </Field>
       </div>
       <dl className="facts">

@@ -32,7 +32,9 @@ describe("ToolCallDialog", () => {
   it("shows the annotations as unverified claims of the server", () => {
     setup();
     const claims = screen.getByRole("region", { name: "Claims made by files, not verified" });
-    const items = within(claims).getAllByRole("listitem").map((li) => li.textContent);
+    const items = within(claims)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
     expect(items).toEqual([
       "Title: Delete a file title",
       "May change things readOnlyHint: false",

@@ -36,7 +36,7 @@ export function decodeLabel(input: string): string | undefined {
   let n = 128;
   let i = 0;
   let bias = 72;
-  for (let index = basic > 0 ? basic + 1 : 0; index < input.length; ) {
+  for (let index = basic > 0 ? basic + 1 : 0; index < input.length;) {
     const old = i;
     for (let w = 1, k = BASE; ; k += BASE) {
       if (index >= input.length) return undefined;

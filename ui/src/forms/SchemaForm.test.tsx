@@ -37,7 +37,14 @@ const search: Tool["inputSchema"] = {
     query: { type: "string", title: "Query", description: "What to look for", minLength: 3 },
     limit: { type: "integer", title: "Limit", default: 10, minimum: 1, maximum: 50 },
     exact: { type: "boolean", title: "Exact match" },
-    sort: { type: "string", title: "Sort", oneOf: [{ const: "new", title: "Newest" }, { const: "top", title: "Best" }] },
+    sort: {
+      type: "string",
+      title: "Sort",
+      oneOf: [
+        { const: "new", title: "Newest" },
+        { const: "top", title: "Best" },
+      ],
+    },
     sources: { type: "array", title: "Sources", items: { type: "string", enum: ["web", "news", "docs"] } },
     words: { type: "array", title: "Excluded words", items: { type: "string" } },
     near: {
@@ -60,11 +67,11 @@ describe("SchemaForm", () => {
     expect(screen.getByRole("checkbox", { name: "Exact match" })).toHaveProperty("checked", false);
     expect(screen.getByRole("combobox", { name: "Sort" })).toBeTruthy();
     const sources = screen.getByRole("group", { name: "Sources" });
-    expect(within(sources).getAllByRole("checkbox").map((b) => b.parentElement?.textContent)).toEqual([
-      "web",
-      "news",
-      "docs",
-    ]);
+    expect(
+      within(sources)
+        .getAllByRole("checkbox")
+        .map((b) => b.parentElement?.textContent),
+    ).toEqual(["web", "news", "docs"]);
     expect(within(screen.getByRole("group", { name: "Near" })).getByRole("textbox", { name: "Latitude" })).toBeTruthy();
     expect(shownValue()).toEqual({ limit: 10 });
   });

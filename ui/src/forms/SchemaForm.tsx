@@ -27,7 +27,7 @@ export function SchemaForm({ schema, value, onChange, errors = {}, idPrefix, all
   const [rawChosen, setRawChosen] = useState(false);
   const raw = blockers.length > 0 || rawChosen;
   const broken = jsonErrorOf(value) !== undefined;
-  const toggleId = `${idPrefix}-raw-toggle`;
+  const toggleId = fieldId(idPrefix, "raw-toggle");
 
   return (
     <div className="schema-form">
@@ -45,13 +45,7 @@ export function SchemaForm({ schema, value, onChange, errors = {}, idPrefix, all
         </div>
       )}
       {raw ? (
-        <RawEditor
-          idPrefix={idPrefix}
-          value={value}
-          onChange={onChange}
-          errors={errors}
-          blockers={blockers}
-        />
+        <RawEditor idPrefix={idPrefix} value={value} onChange={onChange} errors={errors} blockers={blockers} />
       ) : (
         <FormFields schema={schema} value={value} onChange={onChange} errors={errors} idPrefix={idPrefix} />
       )}

@@ -16,8 +16,7 @@ export function isEmail(s: string): boolean {
     !local.includes("..") &&
     !/[\s\p{Cc}@()<>[\]:;,\\"]/u.test(local);
   const labels = domain.split(".");
-  const domainOk =
-    labels.length >= 2 && labels.every((l) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u.test(l));
+  const domainOk = labels.length >= 2 && labels.every((l) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u.test(l));
   return localOk && domainOk;
 }
 

@@ -17,7 +17,7 @@ export function parseJsonObject(text: string): ParsedObject {
     return { ok: false, error: `Not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, error: "Must be a JSON object, such as { \"name\": \"value\" }" };
+    return { ok: false, error: 'Must be a JSON object, such as { "name": "value" }' };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

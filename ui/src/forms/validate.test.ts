@@ -15,7 +15,13 @@ const contact: ElicitRequestFormParams["requestedSchema"] = {
     at: { type: "string", format: "date-time" },
     age: { type: "integer", minimum: 18, maximum: 130 },
     ratio: { type: "number", maximum: 10 },
-    color: { type: "string", oneOf: [{ const: "#f00", title: "Red" }, { const: "#0f0", title: "Green" }] },
+    color: {
+      type: "string",
+      oneOf: [
+        { const: "#f00", title: "Red" },
+        { const: "#0f0", title: "Green" },
+      ],
+    },
     size: { type: "string", enum: ["s", "m"], enumNames: ["Small", "Medium"] },
     tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2 },
     news: { type: "boolean", default: true },

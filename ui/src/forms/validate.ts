@@ -18,7 +18,12 @@ export function validate(schema: JsonSchema, value: Record<string, unknown>): Re
   return errors;
 }
 
-function checkObject(schema: JsonSchema, value: Record<string, unknown>, prefix: string, errors: Record<string, string>) {
+function checkObject(
+  schema: JsonSchema,
+  value: Record<string, unknown>,
+  prefix: string,
+  errors: Record<string, string>,
+) {
   const properties = propertiesOf(schema);
   for (const [name, prop] of properties) {
     const path = prefix + name;
@@ -124,8 +129,10 @@ function checkArray(schema: JsonSchema, value: unknown): string | undefined {
   }
   const min = numberOr(schema.minItems);
   const max = numberOr(schema.maxItems);
-  if (min !== undefined && value.length < min) return choosing ? `Choose at least ${min}` : `At least ${min} ${plural(min, "item")}`;
-  if (max !== undefined && value.length > max) return choosing ? `Choose at most ${max}` : `At most ${max} ${plural(max, "item")}`;
+  if (min !== undefined && value.length < min)
+    return choosing ? `Choose at least ${min}` : `At least ${min} ${plural(min, "item")}`;
+  if (max !== undefined && value.length > max)
+    return choosing ? `Choose at most ${max}` : `At most ${max} ${plural(max, "item")}`;
   if (schema.uniqueItems === true && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) {
     return "Items must not repeat";
   }
