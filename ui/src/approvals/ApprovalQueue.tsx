@@ -1,4 +1,4 @@
-import { ServerName } from "./Countdown";
+import { ServerName } from "./ServerName";
 import { formatLeft, useNow } from "./time";
 import type { ApprovalKind, PendingBase } from "./types";
 import "./approvals.css";

@@ -12,8 +12,3 @@ export function Countdown({ deadlineMs, outcome }: { deadlineMs: number; outcome
     </span>
   );
 }
-
-/** The asking server's name, set apart from the text around it. */
-export function ServerName({ name }: { name: string }) {
-  return <strong className="approval-server">{name}</strong>;
-}

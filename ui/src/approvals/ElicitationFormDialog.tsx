@@ -3,7 +3,8 @@ import type { ElicitRequestFormParams, ElicitResult } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { SchemaForm, defaultsOf, validate } from "../forms/SchemaForm";
 import { propertiesOf } from "../forms/schemaModel";
-import { Countdown, ServerName } from "./Countdown";
+import { Countdown } from "./Countdown";
+import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
 import "./approvals.css";
 

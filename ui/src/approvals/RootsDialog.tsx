@@ -2,7 +2,8 @@ import { useState, type KeyboardEvent } from "react";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
-import { Countdown, ServerName } from "./Countdown";
+import { Countdown } from "./Countdown";
+import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
 import "./approvals.css";
 

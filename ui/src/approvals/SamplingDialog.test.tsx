@@ -22,7 +22,7 @@ const params: CreateMessageRequestParams = {
   temperature: 0.2,
   stopSequences: ["END"],
   includeContext: "thisServer",
-  modelPreferences: { hints: [{ name: "claude-3-sonnet" }], costPriority: 0.3, intelligencePriority: 0.8 },
+  modelPreferences: { hints: [{ name: "fast-model-2" }], costPriority: 0.3, intelligencePriority: 0.8 },
   tools: [{ name: "lookup", description: "Looks things up", inputSchema: { type: "object" } }],
 };
 
@@ -67,7 +67,7 @@ describe("SamplingDialog", () => {
     expect(screen.getByRole("textbox", { name: "Max tokens" })).toHaveProperty("value", "100");
     expect(screen.getByRole("textbox", { name: "Temperature" })).toHaveProperty("value", "0.2");
     expect(screen.getByRole("textbox", { name: "Stop sequences (one per line)" })).toHaveProperty("value", "END");
-    expect(screen.getByText("claude-3-sonnet")).toBeTruthy();
+    expect(screen.getByText("fast-model-2")).toBeTruthy();
     expect(screen.getByText("Cost 0.3 · Intelligence 0.8")).toBeTruthy();
     expect(screen.getByText(/^from this server/)).toBeTruthy();
     expect(within(screen.getByRole("list", { name: "Tools offered" })).getByRole("listitem").textContent).toBe(

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { ToolAnnotations } from "../mcp/schema";
-import { ServerName } from "./Countdown";
+import { ServerName } from "./ServerName";
 
 type Hint = "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
 

@@ -1,6 +1,7 @@
 import type { ElicitRequestURLParams } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
-import { Countdown, ServerName } from "./Countdown";
+import { Countdown } from "./Countdown";
+import { ServerName } from "./ServerName";
 import { inspectUrl, type UrlInspection } from "./inspectUrl";
 import type { PendingBase } from "./types";
 import "./approvals.css";
