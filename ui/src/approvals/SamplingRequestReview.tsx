@@ -68,7 +68,12 @@ export function SamplingRequestReview({ idPrefix, params, messages, onMessages, 
           const blocks = blocksOf(message);
           return (
             <li key={i} className="sampling-message">
-              <span className="sampling-role">{message.role}</span>
+              {/* A text block's label names the message; other blocks need this caption. */}
+              {blocks[0]?.type !== "text" && (
+                <span className="sampling-role">
+                  Message {i + 1} ({message.role})
+                </span>
+              )}
               {blocks.map((block, j) => (
                 <SamplingBlock
                   key={j}
