@@ -4,7 +4,11 @@
 //! process. Prints figures and the ratios ours / peer; asserts nothing.
 //!
 //! Run with `scripts/bench` (it builds the server and installs the peers first), or
-//! `cargo bench -p switchboard-mcp --bench clients -- [--calls N]`.
+//! `cargo bench -p switchboard-mcp --bench clients -- [--calls N] [--engine-only] [--only PART]
+//! [--from-main-thread]` (`--engine-only` leaves the SDK clients out, `--only stdio|http|read`
+//! runs one part: for profiling the engine alone). The engine's calls are made from a task on
+//! the runtime, as the host makes them; `--from-main-thread` makes them from the thread that
+//! blocks on the runtime instead, as a command-line program's `main` does.
 //!
 //! `clients read --uri URI (--stdio CMD ARG... | --http URL)` is the engine's side of the
 //! large read, run by the benchmark itself in a fresh process.
@@ -33,25 +37,47 @@ fn main() {
     }
     let calls = flag(&args, "--calls").map_or(3_000, |n| n.parse().expect("--calls N"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (peers, missing) = sdk_clients(&root);
+    let (peers, missing) = if args.iter().any(|a| a == "--engine-only") {
+        (Vec::new(), Vec::new())
+    } else {
+        sdk_clients(&root)
+    };
     for note in &missing {
         println!("skipped {note}");
     }
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let server = sibling_binary("rmcp-peer");
     println!("load average at the start: {}", load_average());
-    let cost = json_cost::echo_pair(TEXT);
-    println!(
-        "reference: serde_json encode + decode of one echo request and its response: {:.2} µs",
-        cost.as_secs_f64() * 1e6
-    );
+    let only = flag(&args, "--only");
+    let from_main_thread = args.iter().any(|a| a == "--from-main-thread");
+    if only.is_none() {
+        let cost = json_cost::echo_pair(TEXT);
+        println!(
+            "reference: serde_json encode + decode of one echo request and its response: {:.2} µs",
+            cost.as_secs_f64() * 1e6
+        );
+    }
 
+    let runs = |part: &str| only.is_none_or(|o| o == part);
     let stdio = Target::Stdio(vec![server.display().to_string(), "stdio".into()]);
     let (mut http_server, url) = rmcp_http(&server);
     let http = Target::Http(url);
-    for (label, target) in [("stdio", &stdio), ("Streamable HTTP", &http)] {
+    // (heading, name for --only, server)
+    let transports = [
+        ("stdio", "stdio", &stdio),
+        ("Streamable HTTP", "http", &http),
+    ];
+    for (label, _, target) in transports.into_iter().filter(|(_, p, _)| runs(p)) {
         println!("\n{label}: {calls} echo calls per row, against rmcp-peer");
-        let ours = runtime.block_on(ours::echo(target, calls, IN_FLIGHT, TEXT));
+        let ours = if from_main_thread {
+            runtime.block_on(ours::echo(target, calls, IN_FLIGHT, TEXT))
+        } else {
+            // From a task on the runtime, as the host's commands call the engine.
+            let target = target.clone();
+            let echo =
+                runtime.spawn(async move { ours::echo(&target, calls, IN_FLIGHT, TEXT).await });
+            runtime.block_on(echo).expect("the engine's echo run")
+        };
         let echo_args = [
             "echo".to_owned(),
             "--calls".into(),
@@ -74,7 +100,8 @@ fn main() {
     let uri = format!("rmcp://filler/{LARGE_BYTES}");
     let read_args = ["read".to_owned(), "--uri".into(), uri.clone()];
     let ours = Program::this_benchmark();
-    for (label, target) in [("stdio", &stdio), ("Streamable HTTP", &http)] {
+    let read_parts = if runs("read") { &transports[..] } else { &[] };
+    for (label, _, target) in read_parts {
         println!("\nread of {uri} ({label}), each client in a fresh process");
         let reports: Vec<ReadReport> = std::iter::once(&ours)
             .chain(&peers)
