@@ -9,6 +9,9 @@ use serde_json::{Value, json};
 /// The W3C key under which an element reference travels.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// How long a look-up by label waits for the app to show the control.
+const FIND_LIMIT: Duration = Duration::from_secs(30);
+
 pub struct Session {
     agent: ureq::Agent,
     base: String,
@@ -84,6 +87,14 @@ impl Session {
             .map(str::to_owned)
     }
 
+    /// The current value of a form control (what the person typed or the app filled in).
+    pub fn value(&self, el: &Element) -> String {
+        self.call("GET", &format!("/element/{}/property/value", el.0), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
     pub fn click(&self, el: &Element) {
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
@@ -100,49 +111,79 @@ impl Session {
         );
     }
 
-    /// The first element matching `xpath` (used to find things by the text a person reads).
-    pub fn find_xpath(&self, xpath: &str) -> Element {
-        let v = self.call(
-            "POST",
-            "/element",
-            Some(json!({"using": "xpath", "value": xpath})),
-        );
-        element_of(&v).unwrap_or_else(|| panic!("no element matches {xpath:?}: {v}"))
-    }
-
-    /// The form control labelled `label` (by its `<label for>`), inside `scope`.
+    /// The form control labelled `label` (by its `<label for>`, whose text starts with
+    /// `label`), inside `scope` (a CSS selector).
     pub fn field(&self, scope: &str, label: &str) -> Element {
-        let within = self.find(scope);
-        let v = self.call(
-            "POST",
-            &format!("/element/{}/element", within.0),
-            Some(json!({"using": "xpath", "value": format!(".//label[normalize-space(.)={}]", xpath_literal(label))})),
-        );
-        let label_el = element_of(&v).unwrap_or_else(|| panic!("no label {label:?} in {scope:?}: {v}"));
-        let id = self
-            .attribute(&label_el, "for")
-            .unwrap_or_else(|| panic!("the label {label:?} names no control"));
-        self.find(&format!("[id='{id}']"))
+        self.find_by_script(
+            "const scope = document.querySelector(arguments[0]);\
+             const label = scope && [...scope.querySelectorAll('label')]\
+                 .find(l => l.textContent.trim().startsWith(arguments[1]));\
+             return label ? document.getElementById(label.htmlFor) : null;",
+            scope,
+            label,
+        )
     }
 
-    /// The button whose text is `label`, inside `scope` (a CSS selector).
+    /// The enabled button whose text is `label`, inside `scope` (a CSS selector).
     pub fn button(&self, scope: &str, label: &str) -> Element {
-        let within = self.find(scope);
-        let v = self.call(
-            "POST",
-            &format!("/element/{}/element", within.0),
-            Some(json!({"using": "xpath", "value": format!(".//button[normalize-space(.)={}]", xpath_literal(label))})),
-        );
-        element_of(&v).unwrap_or_else(|| panic!("no button {label:?} in {scope:?}: {v}"))
+        self.find_by_script(
+            "const scope = document.querySelector(arguments[0]);\
+             return scope && [...scope.querySelectorAll('button')]\
+                 .find(b => b.textContent.trim() === arguments[1] && !b.disabled) || null;",
+            scope,
+            label,
+        )
     }
 
-    /// Waits until the first element matching `css` shows text containing `wanted`, and
-    /// returns that text. Polls the page: the app updates it when the host answers.
-    pub fn wait_for_text(&self, css: &str, wanted: &str, limit: Duration) -> String {
+    /// Runs `script` (given `scope` and `what`) until it returns an element.
+    fn find_by_script(&self, script: &str, scope: &str, what: &str) -> Element {
         let started = std::time::Instant::now();
         loop {
-            let seen: Vec<String> = self.find_all(css).iter().map(|e| self.text(e)).collect();
-            if let Some(text) = seen.iter().find(|t| t.contains(wanted)) {
+            let found = self.call(
+                "POST",
+                "/execute/sync",
+                Some(json!({"script": script, "args": [scope, what]})),
+            );
+            if let Some(element) = element_of(&found) {
+                return element;
+            }
+            assert!(
+                started.elapsed() < FIND_LIMIT,
+                "nothing {what:?} in {scope:?} within {FIND_LIMIT:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until an element matching `css` shows text containing `wanted`, and returns
+    /// that text. Polls the page: the app updates it when the host answers.
+    pub fn wait_for_text(&self, css: &str, wanted: &str, limit: Duration) -> String {
+        self.wait_for_texts(css, &[wanted], limit)
+    }
+
+    /// Like `wait_for_text`, for an element that shows every one of `wanted`.
+    pub fn wait_for_texts(&self, css: &str, wanted: &[&str], limit: Duration) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            // Read in one script: the app re-renders between separate element calls.
+            let seen = self.call(
+                "POST",
+                "/execute/sync",
+                Some(json!({
+                    "script": "return [...document.querySelectorAll(arguments[0])].map(e => e.innerText);",
+                    "args": [css],
+                })),
+            );
+            let seen: Vec<String> = seen
+                .as_array()
+                .map(|texts| {
+                    texts
+                        .iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(text) = seen.iter().find(|t| wanted.iter().all(|w| t.contains(w))) {
                 return text.clone();
             }
             assert!(
@@ -192,15 +233,6 @@ impl Drop for Session {
         // Closes the app; the driver's guard stops whatever is left.
         let _ = self.agent.delete(&self.base).call();
     }
-}
-
-/// `text` as an XPath string literal, whatever quotes it holds.
-fn xpath_literal(text: &str) -> String {
-    if !text.contains('"') {
-        return format!("\"{text}\"");
-    }
-    let parts: Vec<String> = text.split('"').map(|p| format!("\"{p}\"")).collect();
-    format!("concat({})", parts.join(", '\"', "))
 }
 
 fn element_of(v: &Value) -> Option<Element> {

@@ -5,7 +5,14 @@ import { cleanup } from "@testing-library/react";
 import { App } from "./App";
 import { commands, type AppInfo_Serialize } from "./bindings";
 
-vi.mock("./bindings", () => ({ commands: { appInfo: vi.fn() } }));
+vi.mock("./bindings", () => ({
+  commands: {
+    appInfo: vi.fn(),
+    pendingApprovals: vi.fn(() => Promise.resolve([])),
+    servers: vi.fn(() => Promise.resolve([])),
+  },
+  events: { hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) } },
+}));
 
 const info: AppInfo_Serialize = {
   name: "Switchboard",

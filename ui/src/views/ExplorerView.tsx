@@ -52,7 +52,7 @@ function Detail({ item }: { item: Item }) {
     case "tool":
       return <ToolPanel server={item.server} tool={item.tool} />;
     case "resource":
-      return <ResourcePanel server={item.server} resource={item.resource} canSubscribe />;
+      return <ResourcePanel server={item.server} resource={item.resource} />;
     case "template":
       return <TemplatePanel server={item.server} template={item.template} />;
     case "prompt":

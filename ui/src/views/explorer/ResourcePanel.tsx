@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
-import type { ReadResourceResult, Resource } from "../../mcp/schema";
+import type { InitializeResult, ReadResourceResult, Resource } from "../../mcp/schema";
 import { ResourceDetail } from "../../explorer/ResourceDetail";
-import { useHostUpdates } from "../../host/updates";
+import { useFetched, useHostUpdates } from "../../host/updates";
 
 /** A resource: read it, and follow its updates while subscribed. */
-export function ResourcePanel({ server, resource, canSubscribe }: { server: string; resource: Resource; canSubscribe: boolean }) {
+export function ResourcePanel({ server, resource }: { server: string; resource: Resource }) {
+  const info = useFetched(() => commands.serverInfo(server), ["status"], [server]);
+  const canSubscribe = (info.data as InitializeResult | null)?.capabilities.resources?.subscribe === true;
   const [contents, setContents] = useState<ReadResourceResult["contents"] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [subscribed, setSubscribed] = useState(false);

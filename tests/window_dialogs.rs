@@ -1,0 +1,286 @@
+//! A person at the real window, with the bundled demo server and `server-everything`:
+//! tool calls approved and denied, a sampling request edited and answered, folders
+//! shared, a form answered after a mistake, a link declined and then opened, and a server
+//! added through the form. Each dialog is saved as a screenshot under `test-artifacts/`.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use support::display::Display;
+use support::driver::TauriDriver;
+use support::webdriver::Session;
+
+/// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.
+const SHOWN: Duration = Duration::from_secs(30);
+const DIALOG: &str = "[role='dialog']";
+const DETAIL: &str = ".explorer-detail";
+
+struct App {
+    window: Session,
+    _driver: TauriDriver,
+    _display: Display,
+    /// Where the stand-in browser writes the URLs it was asked to open.
+    opened: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl App {
+    /// The app on a first run (the demo server configured), with a browser that only notes
+    /// what it is asked to open.
+    fn start() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config = dir.path().join("config.json");
+        let opened = dir.path().join("opened.txt");
+        let browser = dir.path().join("browser.sh");
+        std::fs::write(
+            &browser,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+                opened.display()
+            ),
+        )
+        .expect("write the browser");
+        make_executable(&browser);
+        let display = Display::start();
+        let driver = TauriDriver::start(
+            &display,
+            &[
+                ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
+                ("BROWSER", browser.to_str().expect("utf-8 path")),
+            ],
+        );
+        let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+        let window = Session::open(&driver.url, app, Duration::from_secs(20));
+        Self {
+            window,
+            _driver: driver,
+            _display: display,
+            opened,
+            dir,
+        }
+    }
+
+    fn view(&self, id: &str) {
+        self.window
+            .click(&self.window.find(&format!("nav button[data-view='{id}']")));
+    }
+
+    fn wait_running(&self, server: &str) {
+        self.view("servers");
+        self.window
+            .wait_for_texts(".server-list li", &[server, "Running"], SHOWN);
+    }
+
+    /// Opens a tool of `server` in the explorer by the name a person reads.
+    fn open_tool(&self, server: &str, title: &str) {
+        self.view("explorer");
+        let search = self
+            .window
+            .find("input[aria-label='Search tools, resources and prompts']");
+        self.window.type_into(&search, title, true);
+        let entry = self
+            .window
+            .find(&format!("button[aria-label=\"{title} on {server}\"]"));
+        self.window.click(&entry);
+    }
+
+    fn fill(&self, scope: &str, label: &str, text: &str) {
+        let field = self.window.field(scope, label);
+        self.window.type_into(&field, text, true);
+    }
+
+    fn press(&self, scope: &str, label: &str) {
+        let button = self.window.button(scope, label);
+        self.window.click(&button);
+    }
+
+    /// Waits for a dialog that names `server` and shows `wanted`; saves its screenshot.
+    fn dialog(&self, server: &str, wanted: &str, shot: &str) -> String {
+        let text = self.window.wait_for_text(DIALOG, wanted, SHOWN);
+        assert!(
+            text.contains(server),
+            "the dialog names the asking server: {text}"
+        );
+        self.window.screenshot(shot);
+        text
+    }
+
+    fn no_dialog(&self) {
+        let started = std::time::Instant::now();
+        while !self.window.find_all(DIALOG).is_empty() {
+            assert!(started.elapsed() < SHOWN, "the dialog stayed open");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn result(&self, wanted: &str) -> String {
+        self.window
+            .wait_for_text("[aria-label='Tool result']", wanted, SHOWN)
+    }
+
+    /// Invokes the open tool and allows the call once.
+    fn invoke_allowed(&self, server: &str, tool: &str) {
+        self.press(DETAIL, "Invoke");
+        self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
+        self.press(DIALOG, "Allow once");
+    }
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut permissions = std::fs::metadata(path).expect("metadata").permissions();
+    permissions.set_mode(0o755);
+    std::fs::set_permissions(path, permissions).expect("chmod");
+}
+
+#[test]
+fn every_dialog_with_the_demo_server() {
+    let app = App::start();
+    let w = &app.window;
+    app.wait_running("demo");
+
+    // A tool call, allowed once with the argument as typed.
+    app.open_tool("demo", "Echo");
+    app.fill(DETAIL, "text", "hello from the window");
+    app.press(DETAIL, "Invoke");
+    app.dialog("demo", "echo", "dialog-tool-call");
+    let arguments = w.value(&w.find(&format!("{DIALOG} textarea")));
+    assert!(arguments.contains("hello from the window"), "{arguments}");
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+    app.result("hello from the window");
+
+    // The same call, denied: the person sees it was denied and nothing ran.
+    app.press(DETAIL, "Invoke");
+    app.dialog("demo", "echo", "dialog-tool-call-again");
+    app.press(DIALOG, "Deny");
+    w.wait_for_text(&format!("{DETAIL} [role='alert']"), "denied", SHOWN);
+
+    // Sampling: the request is edited, the reply written and reviewed, then returned.
+    app.open_tool("demo", "Ask the host's model");
+    app.fill(DETAIL, "question", "What is MCP?");
+    app.invoke_allowed("demo", "ask_model");
+    app.dialog("demo", "System prompt", "dialog-sampling-request");
+    let message = w.field(DIALOG, "Message 1 (user)");
+    assert_eq!(w.value(&message), "What is MCP?");
+    w.type_into(&message, "What is the Model Context Protocol?", true);
+    app.press(DIALOG, "Next: write the reply");
+    app.fill(
+        DIALOG,
+        "Your reply",
+        "An open protocol that connects models to tools.",
+    );
+    app.press(DIALOG, "Next: review the reply");
+    app.dialog("demo", "Reply to send", "dialog-sampling-reply");
+    let reply = w.field(DIALOG, "Reply to send");
+    assert_eq!(
+        w.value(&reply),
+        "An open protocol that connects models to tools."
+    );
+    app.press(DIALOG, "Send reply");
+    app.result("An open protocol that connects models to tools.");
+
+    // Roots: the person shares one folder and the server lists exactly it.
+    let folder = app.dir.path().join("shared folder");
+    std::fs::create_dir(&folder).expect("folder");
+    app.open_tool("demo", "List shared folders");
+    app.invoke_allowed("demo", "list_roots");
+    app.dialog("demo", "folder", "dialog-roots");
+    app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
+    app.press(DIALOG, "Add");
+    app.press(DIALOG, "Share these folders");
+    app.result("file://");
+    app.result("shared%20folder");
+
+    // A form: a wrong answer is caught in the dialog, fixed, then sent.
+    app.open_tool("demo", "Ask you to fill in a form");
+    app.invoke_allowed("demo", "ask_user");
+    app.dialog("demo", "Your name", "dialog-form");
+    app.fill(DIALOG, "Your name", "A");
+    app.press(DIALOG, "Submit");
+    w.wait_for_text(DIALOG, "At least 2 characters", SHOWN);
+    app.window.screenshot("dialog-form-error");
+    app.fill(DIALOG, "Your name", "Ada");
+    app.press(DIALOG, "Submit");
+    app.result("Ada");
+
+    // A link: declined first, then opened in the browser only after the person agreed.
+    app.open_tool("demo", "Ask you to open a web page");
+    app.invoke_allowed("demo", "open_link");
+    app.dialog("demo", "example.com", "dialog-url");
+    let host = w.text(&w.find(&format!("{DIALOG} [data-testid='url-host']")));
+    assert_eq!(host, "example.com");
+    assert!(
+        !app.opened.exists(),
+        "nothing is opened before the person agrees"
+    );
+    app.press(DIALOG, "Decline");
+    app.result("declined");
+    app.press(DETAIL, "Invoke");
+    app.dialog("demo", "open_link", "dialog-tool-call-open-link");
+    app.press(DIALOG, "Allow once");
+    app.dialog("demo", "example.com", "dialog-url-again");
+    app.press(DIALOG, "Open in browser");
+    app.result("accepted");
+    // The browser is started in the background; its note may come a moment later.
+    let started = std::time::Instant::now();
+    while !app.opened.exists() {
+        assert!(started.elapsed() < SHOWN, "the browser was never asked");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let opened = std::fs::read_to_string(&app.opened).expect("the browser's note");
+    assert_eq!(opened.trim(), "https://example.com/demo-consent");
+}
+
+#[test]
+fn a_server_added_through_the_form_runs_and_answers() {
+    let app = App::start();
+    let w = &app.window;
+    app.wait_running("demo");
+    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        everything.exists(),
+        "the Node test peers are missing: run scripts/setup"
+    );
+
+    app.press(".server-list", "Add server");
+    let form = ".server-form";
+    app.fill(form, "Server name", "everything");
+    app.fill(form, "Command", "node");
+    app.press(form, "Add argument");
+    let first_arg = w.find(&format!("{form} input[aria-label='Argument 1']"));
+    w.type_into(&first_arg, everything.to_str().expect("utf-8"), true);
+    app.press(form, "Add argument");
+    let second_arg = w.find(&format!("{form} input[aria-label='Argument 2']"));
+    w.type_into(&second_arg, "stdio", true);
+    w.screenshot("server-form");
+    app.press(form, "Add server");
+
+    w.wait_for_text(".server-list li", "everything", SHOWN);
+    w.wait_for_text(".servers-detail", "everything", SHOWN);
+    let written = std::fs::read_to_string(app.dir.path().join("config.json")).expect("config");
+    assert!(written.contains("server-everything"), "{written}");
+    app.wait_running("everything");
+
+    // server-everything asks for roots as soon as it starts: the person shares a folder,
+    // and the server reports exactly that folder.
+    app.dialog("everything", "Folder path", "dialog-roots-everything");
+    let folder = app.dir.path().join("project");
+    std::fs::create_dir(&folder).expect("folder");
+    app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
+    app.press(DIALOG, "Add");
+    app.press(DIALOG, "Share these folders");
+    app.no_dialog();
+    app.open_tool("everything", "Get Roots List Tool");
+    app.invoke_allowed("everything", "get-roots-list");
+    app.result(&format!("file://{}", folder.display()));
+
+    app.open_tool("everything", "Echo Tool");
+    app.fill(DETAIL, "message", "hello everything");
+    app.invoke_allowed("everything", "echo");
+    app.result("hello everything");
+}
