@@ -1,46 +1,36 @@
 //! Reading a `text/event-stream` body, keeping what resumption needs: the last event id
 //! and the reconnection delay the server asked for.
 
-use std::pin::Pin;
-use std::time::Duration;
-
-use eventsource_stream::{Event, EventStreamError, Eventsource};
-use futures_util::{Stream, StreamExt};
-
-type Events = Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>;
-
-/// Where a stream stopped, so that it can be resumed.
-#[derive(Debug, Default, Clone)]
-pub struct Cursor {
-    pub last_id: Option<String>,
-    pub retry: Option<Duration>,
-}
+use super::sse::Parser;
+pub use super::sse::{Cursor, Event};
 
 pub struct EventReader {
-    events: Events,
+    response: reqwest::Response,
+    parser: Parser,
 }
 
 impl EventReader {
     pub fn new(response: reqwest::Response) -> Self {
         Self {
-            events: Box::pin(response.bytes_stream().eventsource()),
+            response,
+            parser: Parser::default(),
         }
     }
 
     /// The next event, noting its id and retry in `cursor`; `None` when the stream ends,
     /// `Err` when it broke.
     pub async fn next(&mut self, cursor: &mut Cursor) -> Option<Result<Event, String>> {
-        let event = match self.events.next().await? {
-            Ok(event) => event,
-            Err(err) => return Some(Err(err.to_string())),
-        };
-        if !event.id.is_empty() {
-            cursor.last_id = Some(event.id.clone());
+        loop {
+            if let Some(event) = self.parser.next_event() {
+                return Some(Ok(event));
+            }
+            match self.response.chunk().await {
+                Ok(Some(chunk)) => self.parser.feed(&chunk, cursor),
+                // An event the stream did not finish is not dispatched.
+                Ok(None) => return None,
+                Err(err) => return Some(Err(err.to_string())),
+            }
         }
-        if let Some(retry) = event.retry {
-            cursor.retry = Some(retry);
-        }
-        Some(Ok(event))
     }
 }
 

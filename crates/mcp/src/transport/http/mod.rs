@@ -8,6 +8,7 @@
 mod driver;
 mod events;
 mod legacy;
+mod sse;
 mod streamable;
 
 use std::collections::HashSet;
