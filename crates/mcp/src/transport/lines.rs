@@ -30,7 +30,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
                 (n, _) => Line::TooLong { bytes: n },
             });
         }
-        let (chunk, found) = match available.iter().position(|&b| b == b'\n') {
+        let (chunk, found) = match memchr::memchr(b'\n', available) {
             Some(at) => (&available[..at], true),
             None => (available, false),
         };

@@ -165,19 +165,15 @@ async fn read_messages(
         match read_line(&mut reader, &mut buf, max_line).await {
             Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => {}
             Ok(Line::Complete) => {
-                let frame = String::from_utf8_lossy(&buf);
-                match Message::parse_frame(&frame) {
-                    Ok(messages) => {
-                        for message in messages {
-                            if from_server.send(Inbound::Message(message)).await.is_err() {
-                                return;
-                            }
-                        }
+                let messages = parse_line(&buf, &log);
+                // One large message must not keep its buffer for the life of the connection.
+                if buf.capacity() > KEEP_BUFFER_BYTES {
+                    buf = Vec::new();
+                }
+                for message in messages {
+                    if from_server.send(Inbound::Message(message)).await.is_err() {
+                        return;
                     }
-                    Err(err) => log(LogLine::Protocol(format!(
-                        "skipped a line on stdout that is not a message ({err}): {}",
-                        excerpt(&frame)
-                    ))),
                 }
             }
             Ok(Line::TooLong { bytes }) => log(LogLine::Protocol(format!(
@@ -190,6 +186,25 @@ async fn read_messages(
             }
         }
     }
+}
+
+/// A line buffer larger than this is let go once its message is read.
+const KEEP_BUFFER_BYTES: usize = 1024 * 1024;
+
+/// The messages of one line; a line that is not a message is logged and skipped.
+fn parse_line(line: &[u8], log: &LogSink) -> Vec<Message> {
+    // Checking UTF-8 as a whole is many times faster than the lossy conversion's scan.
+    let frame = match std::str::from_utf8(line) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(line),
+    };
+    Message::parse_frame(&frame).unwrap_or_else(|err| {
+        log(LogLine::Protocol(format!(
+            "skipped a line on stdout that is not a message ({err}): {}",
+            excerpt(&frame)
+        )));
+        Vec::new()
+    })
 }
 
 async fn read_stderr(

@@ -94,7 +94,7 @@ impl Parser {
                 bytes = &bytes[1..];
                 continue;
             }
-            let end = bytes.iter().position(|&b| b == b'\n' || b == b'\r');
+            let end = memchr::memchr2(b'\n', b'\r', bytes);
             let (content, rest) = match end {
                 Some(at) => (&bytes[..at], Some(&bytes[at..])),
                 None => (bytes, None),
@@ -120,7 +120,7 @@ impl Parser {
     /// used, fewer than given only when the field name ends.
     fn take_content(&mut self, content: &[u8]) -> usize {
         match self.line {
-            Line::Name => match content.iter().position(|&b| b == b':') {
+            Line::Name => match memchr::memchr(b':', content) {
                 Some(colon) => {
                     self.field.extend_from_slice(&content[..colon]);
                     self.line = if self.field.is_empty() {
