@@ -147,11 +147,29 @@ pub struct EmbeddedResource {
 }
 
 /// The contents of a resource: text, or base64 binary; told apart by `text` or `blob`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ResourceContents {
     Text(TextResourceContents),
     Blob(BlobResourceContents),
+}
+
+impl<'de> Deserialize<'de> for ResourceContents {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Not serde's untagged matching: it buffers the object and copies every string out
+        // of the buffer, which for a large text costs its size twice over.
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        let contents = if object.contains_key("text") {
+            serde_json::from_value(Value::Object(object)).map(Self::Text)
+        } else if object.contains_key("blob") {
+            serde_json::from_value(Value::Object(object)).map(Self::Blob)
+        } else {
+            return Err(D::Error::custom(
+                "resource contents have neither `text` nor `blob`",
+            ));
+        };
+        contents.map_err(D::Error::custom)
+    }
 }
 
 impl ResourceContents {
