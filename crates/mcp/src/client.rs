@@ -410,11 +410,7 @@ async fn request<P: Serialize + Sync, R: DeserializeOwned>(
     params: &P,
     options: RequestOptions,
 ) -> Result<R, ClientError> {
-    let params = serde_json::to_value(params).map_err(|e| ClientError::InvalidResult {
-        method,
-        detail: format!("the request could not be encoded: {e}"),
-    })?;
-    let result = connection.request(method, Some(params), options).await?;
+    let result = connection.request_with(method, params, options).await?;
     serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
         method,
         detail: e.to_string(),

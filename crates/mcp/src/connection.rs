@@ -8,13 +8,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::{ErrorObject, Message, Notification, Request, RequestId, Response};
+use crate::jsonrpc::{
+    ErrorObject, Message, Notification, Request, RequestId, Response, encode_notification,
+    encode_request,
+};
 use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
 
 /// Answers the peer's requests and receives its notifications, at the JSON level.
@@ -81,6 +85,8 @@ pub enum RequestError {
     },
     #[error("the connection is closed: {0}")]
     Closed(Arc<CloseReason>),
+    #[error("{method} could not be encoded: {detail}")]
+    Encode { method: String, detail: String },
 }
 
 /// How a request of ours ended without a result, as the actor reports it.
@@ -90,18 +96,18 @@ enum Failure {
     Transport(TransportError),
 }
 
+/// What callers ask of the actor. Messages arrive serialized: the caller's task does the
+/// encoding, so the actor only keeps the books and never holds up the others with it.
 enum Command {
     Request {
         id: i64,
-        method: String,
-        params: Option<Value>,
+        line: String,
         respond: oneshot::Sender<Result<Value, Failure>>,
         progress: Option<mpsc::Sender<Progress>>,
+        /// False for `initialize`, which must never be cancelled.
+        cancellable: bool,
     },
-    Notify {
-        method: String,
-        params: Option<Value>,
-    },
+    Notify(String),
 }
 
 /// A cheap handle to a connection's actor.
@@ -161,21 +167,44 @@ impl Connection {
         params: Option<Value>,
         options: RequestOptions,
     ) -> Result<Value, RequestError> {
+        self.send_request(method, params.as_ref(), options).await
+    }
+
+    /// [`Connection::request`] with params of any serializable type, encoded straight into
+    /// the message.
+    pub async fn request_with<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: &P,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
+        self.send_request(method, Some(params), options).await
+    }
+
+    async fn send_request<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let (respond, response) = oneshot::channel();
-        let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_CAPACITY);
         let wants_progress = options.progress.is_some() || options.reset_timeout_on_progress;
-        let params = if wants_progress {
-            Some(with_progress_token(params, id))
+        let line =
+            encode(id, method, params, wants_progress).map_err(|e| encode_error(method, &e))?;
+        let (respond, response) = oneshot::channel();
+        // Only a caller that wants progress pays for a channel to receive it.
+        let (progress_tx, mut progress_rx) = if wants_progress {
+            let (tx, rx) = mpsc::channel(PROGRESS_CAPACITY);
+            (Some(tx), Some(rx))
         } else {
-            params
+            (None, None)
         };
         let command = Command::Request {
             id,
-            method: method.to_owned(),
-            params,
+            line,
             respond,
-            progress: wants_progress.then_some(progress_tx),
+            progress: progress_tx,
+            cancellable: method != crate::types::method::INITIALIZE,
         };
         if self.commands.send(command).await.is_err() {
             return Err(RequestError::Closed(self.close_reason()));
@@ -188,18 +217,18 @@ impl Connection {
         };
         let started = Instant::now();
         let hard_deadline = options.max_total.map(|max| started + max);
-        let mut deadline = started + options.timeout;
-        let cancel = options.cancel.unwrap_or_default();
+        let limit = |deadline: Instant| hard_deadline.map_or(deadline, |hard| deadline.min(hard));
+        let timeout = tokio::time::sleep_until(limit(started + options.timeout));
+        tokio::pin!(timeout);
         let mut response = response;
         loop {
-            let effective = hard_deadline.map_or(deadline, |hard| deadline.min(hard));
             tokio::select! {
                 answer = &mut response => {
                     guard.disarm();
                     // Progress sent just before the answer may still be queued: pass it on
                     // first, so that a progress bar ends on its last step.
-                    if let Some(sink) = &options.progress {
-                        while let Ok(progress) = progress_rx.try_recv() {
+                    if let (Some(sink), Some(queued)) = (&options.progress, &mut progress_rx) {
+                        while let Ok(progress) = queued.try_recv() {
                             let _ = sink.try_send(progress);
                         }
                     }
@@ -210,19 +239,19 @@ impl Connection {
                         Err(_) => Err(RequestError::Closed(self.close_reason())),
                     };
                 }
-                Some(progress) = progress_rx.recv() => {
+                Some(progress) = next_progress(&mut progress_rx) => {
                     if options.reset_timeout_on_progress {
-                        deadline = Instant::now() + options.timeout;
+                        timeout.as_mut().reset(limit(Instant::now() + options.timeout));
                     }
                     if let Some(sink) = &options.progress {
                         let _ = sink.try_send(progress);
                     }
                 }
-                () = tokio::time::sleep_until(effective) => {
+                () = &mut timeout => {
                     guard.reason = "timed out";
                     return Err(RequestError::Timeout { method: method.to_owned(), after: started.elapsed() });
                 }
-                () = cancel.cancelled() => {
+                () = cancelled(options.cancel.as_ref()) => {
                     guard.reason = "cancelled by the user";
                     return Err(RequestError::Cancelled { method: method.to_owned() });
                 }
@@ -232,12 +261,10 @@ impl Connection {
 
     /// Sends a notification.
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
-        let command = Command::Notify {
-            method: method.to_owned(),
-            params,
-        };
+        let line =
+            encode_notification(method, params.as_ref()).map_err(|e| encode_error(method, &e))?;
         self.commands
-            .send(command)
+            .send(Command::Notify(line))
             .await
             .map_err(|_| RequestError::Closed(self.close_reason()))
     }
@@ -275,9 +302,19 @@ impl Connection {
     }
 }
 
-/// Adds `_meta.progressToken` to a request's params.
-fn with_progress_token(params: Option<Value>, token: i64) -> Value {
-    let mut params = match params {
+/// A request as one line; with `_meta.progressToken` (the request's id) added to its params
+/// when the caller wants progress.
+fn encode<P: Serialize + ?Sized>(
+    id: i64,
+    method: &str,
+    params: Option<&P>,
+    with_progress: bool,
+) -> Result<String, serde_json::Error> {
+    let request_id = RequestId::Number(id);
+    if !with_progress {
+        return encode_request(&request_id, method, params);
+    }
+    let mut params = match params.map(serde_json::to_value).transpose()? {
         Some(Value::Object(map)) => map,
         _ => Map::new(),
     };
@@ -285,9 +322,32 @@ fn with_progress_token(params: Option<Value>, token: i64) -> Value {
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(meta) = meta {
-        meta.insert("progressToken".into(), token.into());
+        meta.insert("progressToken".into(), id.into());
     }
-    Value::Object(params)
+    encode_request(&request_id, method, Some(&params))
+}
+
+fn encode_error(method: &str, error: &serde_json::Error) -> RequestError {
+    RequestError::Encode {
+        method: method.to_owned(),
+        detail: error.to_string(),
+    }
+}
+
+/// The next progress notification, for a caller that asked for them; never, otherwise.
+async fn next_progress(progress: &mut Option<mpsc::Receiver<Progress>>) -> Option<Progress> {
+    match progress {
+        Some(progress) => progress.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Resolves when the caller cancels; never, for a caller that cannot.
+async fn cancelled(cancel: Option<&CancellationToken>) {
+    match cancel {
+        Some(cancel) => cancel.cancelled().await,
+        None => std::future::pending().await,
+    }
 }
 
 struct CancelOnDrop<'a> {
@@ -311,9 +371,9 @@ impl Drop for CancelOnDrop<'_> {
 }
 
 struct Pending {
-    method: String,
     respond: oneshot::Sender<Result<Value, Failure>>,
     progress: Option<mpsc::Sender<Progress>>,
+    cancellable: bool,
 }
 
 struct Actor {
@@ -378,38 +438,34 @@ impl Actor {
     }
 
     async fn send(&self, message: Message) {
+        self.send_line(message.to_json()).await;
+    }
+
+    async fn send_line(&self, line: String) {
         // A failed send means the transport is gone; its incoming side reports why.
-        let _ = self.transport.outgoing.send(message.to_json()).await;
+        let _ = self.transport.outgoing.send(line).await;
     }
 
     async fn command(&mut self, command: Command) {
         match command {
             Command::Request {
                 id,
-                method,
-                params,
+                line,
                 respond,
                 progress,
+                cancellable,
             } => {
-                let request = Message::Request(Request {
-                    id: RequestId::Number(id),
-                    method: method.clone(),
-                    params,
-                });
                 self.pending.insert(
                     id,
                     Pending {
-                        method,
                         respond,
                         progress,
+                        cancellable,
                     },
                 );
-                self.send(request).await;
+                self.send_line(line).await;
             }
-            Command::Notify { method, params } => {
-                self.send(Message::Notification(Notification { method, params }))
-                    .await;
-            }
+            Command::Notify(line) => self.send_line(line).await,
         }
     }
 
@@ -417,8 +473,7 @@ impl Actor {
         let Some(pending) = self.pending.remove(&id) else {
             return;
         };
-        // `initialize` must never be cancelled, per the lifecycle rules.
-        if pending.method == crate::types::method::INITIALIZE {
+        if !pending.cancellable {
             return;
         }
         let params = json!({"requestId": id, "reason": reason});

@@ -110,7 +110,7 @@ pub enum FrameError {
 /// The members any message may have; classified into a [`Message`] afterwards.
 #[derive(Deserialize)]
 struct RawMessage {
-    jsonrpc: Option<String>,
+    jsonrpc: Option<Version>,
     #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     method: Option<String>,
@@ -120,27 +120,113 @@ struct RawMessage {
     error: Option<ErrorObject>,
 }
 
+/// Whether `jsonrpc` is `"2.0"`, checked without keeping the string.
+struct Version(bool);
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Version;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Version, E> {
+                Ok(Version(v == "2.0"))
+            }
+        }
+        d.deserialize_str(Visitor)
+    }
+}
+
 /// Distinguishes a member that is absent (`None`) from one that is `null` (`Some(Null)`).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
 
+/// The envelope of an outgoing message, with its params or result of any serializable type.
+#[derive(Serialize)]
+struct Out<'a, P: ?Sized> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a RequestId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<&'a P>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ErrorObject>,
+}
+
+impl<'a, P: Serialize + ?Sized> Out<'a, P> {
+    fn new() -> Self {
+        Self {
+            jsonrpc: "2.0",
+            id: None,
+            method: None,
+            params: None,
+            result: None,
+            error: None,
+        }
+    }
+}
+
+/// A request as one line of JSON, its params serialized straight from their type (no
+/// intermediate `Value` tree).
+pub fn encode_request<P: Serialize + ?Sized>(
+    id: &RequestId,
+    method: &str,
+    params: Option<&P>,
+) -> Result<String, serde_json::Error> {
+    let mut out = Out::new();
+    out.id = Some(id);
+    out.method = Some(method);
+    out.params = params;
+    serde_json::to_string(&out)
+}
+
+/// A notification as one line of JSON.
+pub fn encode_notification<P: Serialize + ?Sized>(
+    method: &str,
+    params: Option<&P>,
+) -> Result<String, serde_json::Error> {
+    let mut out = Out::new();
+    out.method = Some(method);
+    out.params = params;
+    serde_json::to_string(&out)
+}
+
 impl Message {
     /// Parses one frame: a message, or (2025-03-26) a batch of them.
     pub fn parse_frame(frame: &str) -> Result<Vec<Message>, FrameError> {
-        let value: Value =
-            serde_json::from_str(frame).map_err(|e| FrameError::NotJson(e.to_string()))?;
-        match value {
-            Value::Array(items) if items.is_empty() => Err(FrameError::NotJsonRpc("empty batch")),
-            Value::Array(items) => items.into_iter().map(Self::from_value).collect(),
-            single => Ok(vec![Self::from_value(single)?]),
+        if frame.trim_start().starts_with('[') {
+            let items: Vec<Value> =
+                serde_json::from_str(frame).map_err(|e| FrameError::NotJson(e.to_string()))?;
+            if items.is_empty() {
+                return Err(FrameError::NotJsonRpc("empty batch"));
+            }
+            return items.into_iter().map(Self::from_value).collect();
         }
+        // A single message is read straight into its members: no tree for the envelope.
+        let raw: RawMessage = serde_json::from_str(frame).map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => {
+                FrameError::NotJsonRpc("members of the wrong type")
+            }
+            _ => FrameError::NotJson(e.to_string()),
+        })?;
+        Ok(vec![Self::from_raw(raw)?])
     }
 
     pub fn from_value(value: Value) -> Result<Self, FrameError> {
         let raw: RawMessage = serde_json::from_value(value)
             .map_err(|_| FrameError::NotJsonRpc("members of the wrong type"))?;
-        if raw.jsonrpc.as_deref() != Some("2.0") {
+        Self::from_raw(raw)
+    }
+
+    fn from_raw(raw: RawMessage) -> Result<Self, FrameError> {
+        if !matches!(raw.jsonrpc, Some(Version(true))) {
             return Err(FrameError::NotJsonRpc("`jsonrpc` is not \"2.0\""));
         }
         let id = match raw.id {
@@ -182,29 +268,7 @@ impl Message {
 
     /// The message as one line of JSON (no newline inside, as stdio framing requires).
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            jsonrpc: &'static str,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            id: Option<&'a RequestId>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            method: Option<&'a str>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            params: Option<&'a Value>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            result: Option<&'a Value>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            error: Option<&'a ErrorObject>,
-        }
-        let null_id = Value::Null;
-        let mut out = Out {
-            jsonrpc: "2.0",
-            id: None,
-            method: None,
-            params: None,
-            result: None,
-            error: None,
-        };
+        let mut out: Out<'_, Value> = Out::new();
         let json = match self {
             Self::Request(r) => {
                 out.id = Some(&r.id);
@@ -226,7 +290,7 @@ impl Message {
                 serde_json::to_string(&out)
             }
             Self::OrphanError(error) => serde_json::to_string(&serde_json::json!({
-                "jsonrpc": "2.0", "id": null_id, "error": error,
+                "jsonrpc": "2.0", "id": null, "error": error,
             })),
         };
         // Serializing a `Value` tree into a string cannot fail.

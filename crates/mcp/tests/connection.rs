@@ -145,6 +145,44 @@ async fn an_error_answer_is_typed_with_the_servers_code_and_message() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn typed_params_go_on_the_wire_as_they_are_and_unencodable_ones_fail_at_once() {
+    let (conn, mut peer, _) = start();
+    #[derive(serde::Serialize)]
+    struct Params {
+        name: &'static str,
+        count: u8,
+    }
+    let call = tokio::spawn({
+        let conn = conn.clone();
+        async move {
+            let params = Params {
+                name: "x",
+                count: 2,
+            };
+            conn.request_with("tools/call", &params, quick(5_000)).await
+        }
+    });
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "x", "count": 2}})
+    );
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": {}})).await;
+    assert_eq!(call.await.unwrap(), Ok(json!({})));
+
+    // JSON object keys must be strings: these params cannot be sent at all.
+    let odd: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+    let failed = conn.request_with("tools/call", &odd, quick(5_000)).await;
+    assert!(
+        matches!(&failed, Err(RequestError::Encode { method, .. }) if method == "tools/call"),
+        "{failed:?}"
+    );
+    assert!(
+        peer.from_client.try_recv().is_err(),
+        "nothing went on the wire"
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_timeout_tells_the_server_and_its_late_answer_is_ignored() {
     let (conn, mut peer, _) = start();
     let outcome = conn.request("slow", None, quick(250)).await;
