@@ -142,15 +142,42 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
     })
 }
 
+/// Messages already queued when one is written go out with it, in one write: under load
+/// that is one system call for many messages.
+const BATCH_BYTES: usize = 64 * 1024;
+
 async fn write_messages(mut stdin: impl AsyncWrite + Unpin, mut to_server: mpsc::Receiver<String>) {
-    while let Some(mut line) = to_server.recv().await {
-        line.push('\n');
-        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+    let mut batch = Vec::with_capacity(BATCH_BYTES);
+    while let Some(line) = to_server.recv().await {
+        let written = if line.len() >= BATCH_BYTES {
+            // A large message is written as it is, not copied into the batch.
+            write_line(&mut stdin, &line).await
+        } else {
+            batch.clear();
+            batch.extend_from_slice(line.as_bytes());
+            batch.push(b'\n');
+            while batch.len() < BATCH_BYTES
+                && let Ok(next) = to_server.try_recv()
+            {
+                batch.extend_from_slice(next.as_bytes());
+                batch.push(b'\n');
+            }
+            stdin.write_all(&batch).await
+        };
+        if written.is_err() || stdin.flush().await.is_err() {
             // The server is gone; the reader reports why.
             return;
         }
+        if batch.capacity() > KEEP_BUFFER_BYTES {
+            batch = Vec::with_capacity(BATCH_BYTES);
+        }
     }
     // Dropping stdin closes it: the first step of a graceful shutdown.
+}
+
+async fn write_line(stdin: &mut (impl AsyncWrite + Unpin), line: &str) -> std::io::Result<()> {
+    stdin.write_all(line.as_bytes()).await?;
+    stdin.write_all(b"\n").await
 }
 
 async fn read_messages(
