@@ -1,0 +1,71 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands, type Pending } from "../bindings";
+import { ApprovalCenter } from "./ApprovalCenter";
+
+vi.mock("../bindings", () => ({
+  commands: {
+    answerToolCall: vi.fn(),
+    answerElicitation: vi.fn(),
+    serverRoots: vi.fn(),
+    pickFolder: vi.fn(),
+    answerRoots: vi.fn(),
+  },
+}));
+
+afterEach(cleanup);
+
+const soon = () => Date.now() + 60_000;
+
+const toolCall = (id: number, server: string, tool: string): Pending => ({
+  id,
+  server,
+  deadlineMs: soon(),
+  question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null },
+});
+
+describe("the approval center", () => {
+  it("shows the oldest request unless the person picked another, and answers it", async () => {
+    vi.mocked(commands.answerToolCall).mockResolvedValue(null);
+    const pending = [toolCall(1, "alpha", "first_tool"), toolCall(2, "beta", "second_tool")];
+    const { rerender } = render(<ApprovalCenter pending={pending} selectedId={null} />);
+    expect(screen.getByRole("dialog").textContent).toContain("first_tool");
+
+    rerender(<ApprovalCenter pending={pending} selectedId={2} />);
+    expect(screen.getByRole("dialog").textContent).toContain("second_tool");
+    await userEvent.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(commands.answerToolCall).toHaveBeenCalledWith(2, "beta", true, { text: "hi" }, "once");
+  });
+
+  it("says why the host refused an answer, and keeps the request open", async () => {
+    vi.mocked(commands.answerElicitation).mockRejectedValue({
+      code: "invalid",
+      message: "the answer does not fit the form: age: must be at least 1",
+    });
+    const form: Pending = {
+      id: 7,
+      server: "forms",
+      deadlineMs: soon(),
+      question: {
+        kind: "elicitation",
+        params: { message: "Who are you?", requestedSchema: { type: "object", properties: {} } },
+      },
+    };
+    render(<ApprovalCenter pending={[form]} selectedId={null} />);
+    await userEvent.click(screen.getByRole("button", { name: "Decline" }));
+    expect(commands.answerElicitation).toHaveBeenCalledWith(7, "forms", { action: "decline" });
+    expect((await screen.findByText(/does not fit the form/)).getAttribute("role")).toBe("alert");
+    expect(screen.getByRole("dialog")).toBeTruthy();
+  });
+
+  it("offers the folders already shared when a server asks for roots", async () => {
+    vi.mocked(commands.serverRoots).mockResolvedValue(["/home/ada/project"]);
+    vi.mocked(commands.answerRoots).mockResolvedValue(null);
+    const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), question: { kind: "roots" } };
+    render(<ApprovalCenter pending={[roots]} selectedId={null} />);
+    expect(await screen.findByText("/home/ada/project")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Share these folders" }));
+    expect(commands.answerRoots).toHaveBeenCalledWith(3, "files", ["/home/ada/project"]);
+  });
+});
