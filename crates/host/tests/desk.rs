@@ -69,6 +69,18 @@ async fn world() -> World {
     }
 }
 
+/// A desk with the Python peer added through the form, and running.
+async fn world_with_python() -> World {
+    let mut world = world().await;
+    world
+        .desk
+        .save_server(None, python_form("py"))
+        .await
+        .unwrap();
+    world.running("py").await;
+    world
+}
+
 impl World {
     /// Waits for the first update `pick` accepts.
     async fn next<T>(&mut self, mut pick: impl FnMut(Update) -> Option<T>) -> T {
@@ -105,6 +117,17 @@ impl World {
         .await
     }
 
+    /// Waits for the next tool call to be asked about and allows it as asked.
+    async fn allow_next(&mut self) {
+        let asked = self.asked().await;
+        let Question::ToolCall { arguments, .. } = asked.question else {
+            panic!("asked {:?}", asked.question)
+        };
+        self.desk
+            .answer_tool_call(asked.id, "py", true, arguments, Remember::Once)
+            .unwrap();
+    }
+
     fn call(
         &self,
         tool: &str,
@@ -129,13 +152,7 @@ fn text_of(result: &Value) -> String {
 
 #[tokio::test]
 async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person() {
-    let mut world = world().await;
-    world
-        .desk
-        .save_server(None, python_form("py"))
-        .await
-        .unwrap();
-    world.running("py").await;
+    let mut world = world_with_python().await;
 
     let written: Value =
         serde_json::from_str(&std::fs::read_to_string(&world.config).unwrap()).unwrap();
@@ -200,23 +217,9 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
 
 #[tokio::test]
 async fn a_call_under_way_shows_progress_and_can_be_cancelled() {
-    let mut world = world().await;
-    world
-        .desk
-        .save_server(None, python_form("py"))
-        .await
-        .unwrap();
-    world.running("py").await;
+    let mut world = world_with_python().await;
     let call = world.call("slow", json!({"steps": 50, "delay_ms": 100}));
-    let asked = world.asked().await;
-    let arguments = json!({"steps": 50, "delay_ms": 100})
-        .as_object()
-        .cloned()
-        .unwrap();
-    world
-        .desk
-        .answer_tool_call(asked.id, "py", true, arguments, Remember::Once)
-        .unwrap();
+    world.allow_next().await;
     let step = world
         .next(|u| match u {
             Update::Progress { item } if item.progress >= 1.0 => Some(item),
@@ -238,19 +241,9 @@ async fn a_call_under_way_shows_progress_and_can_be_cancelled() {
 
 #[tokio::test]
 async fn a_form_answer_that_does_not_fit_is_refused_and_can_be_fixed() {
-    let mut world = world().await;
-    world
-        .desk
-        .save_server(None, python_form("py"))
-        .await
-        .unwrap();
-    world.running("py").await;
+    let mut world = world_with_python().await;
     let call = world.call("ask_form", json!({}));
-    let asked = world.asked().await;
-    world
-        .desk
-        .answer_tool_call(asked.id, "py", true, Map::new(), Remember::Once)
-        .unwrap();
+    world.allow_next().await;
     let form = world.asked().await;
     assert!(matches!(form.question, Question::Elicitation { .. }));
 
