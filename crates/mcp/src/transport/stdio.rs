@@ -147,7 +147,8 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
 const BATCH_BYTES: usize = 64 * 1024;
 
 async fn write_messages(mut stdin: impl AsyncWrite + Unpin, mut to_server: mpsc::Receiver<String>) {
-    let mut batch = Vec::with_capacity(BATCH_BYTES);
+    // Grown to the size of what is written; a hundred idle servers cost a few bytes each.
+    let mut batch = Vec::new();
     while let Some(line) = to_server.recv().await {
         let written = if line.len() >= BATCH_BYTES {
             // A large message is written as it is, not copied into the batch.
@@ -169,7 +170,7 @@ async fn write_messages(mut stdin: impl AsyncWrite + Unpin, mut to_server: mpsc:
             return;
         }
         if batch.capacity() > KEEP_BUFFER_BYTES {
-            batch = Vec::with_capacity(BATCH_BYTES);
+            batch = Vec::new();
         }
     }
     // Dropping stdin closes it: the first step of a graceful shutdown.
