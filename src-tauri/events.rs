@@ -4,6 +4,7 @@
 use switchboard_host::approvals::Question;
 use switchboard_host::desk::{Desk, Update};
 use tauri::{AppHandle, Manager, Runtime};
+use tauri_plugin_notification::NotificationExt;
 use tauri_specta::Event;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -31,7 +32,7 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
     });
 }
 
-/// A desktop notification (the window's urgency hint) when nobody is looking.
+/// A desktop notification, and the window's urgency hint, when nobody is looking.
 fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Question) {
     let Some(window) = app.get_webview_window("main") else {
         return;
@@ -46,5 +47,13 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
         Question::Roots => format!("{server} asks which folders it may see"),
     };
     let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));
-    let _ = window.set_title(&format!("Switchboard — {what}"));
+    let shown = app
+        .notification()
+        .builder()
+        .title("Switchboard: a request waits for you")
+        .body(what)
+        .show();
+    if let Err(err) = shown {
+        tracing::debug!("no desktop notification: {err}");
+    }
 }
