@@ -194,6 +194,15 @@ fn every_dialog_with_the_demo_server() {
     app.result("file://");
     app.result("shared%20folder");
 
+    // The server's page shows what it may see; taking the folder back tells the server.
+    app.view("servers");
+    w.wait_for_text(".shared-folders", folder.to_str().expect("utf-8"), SHOWN);
+    app.press(".shared-folders", "Remove");
+    app.press(".shared-folders", "Share these folders with demo");
+    app.open_tool("demo", "List shared folders");
+    app.invoke_allowed("demo", "list_roots");
+    app.result("no roots shared");
+
     // A form: a wrong answer is caught in the dialog, fixed, then sent.
     app.open_tool("demo", "Ask you to fill in a form");
     app.invoke_allowed("demo", "ask_user");

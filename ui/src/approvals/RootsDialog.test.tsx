@@ -1,7 +1,8 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RootsDialog, isAbsolutePath } from "./RootsDialog";
+import { RootsDialog } from "./RootsDialog";
+import { isAbsolutePath } from "./FolderList";
 
 afterEach(cleanup);
 

@@ -4,6 +4,7 @@ import { errorMessage } from "../../errors";
 import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
 import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
+import { SharedFolders } from "./SharedFolders";
 import type { LogEntry, ServerState } from "../../servers/types";
 import { useFetched, useHostUpdates } from "../../host/updates";
 
@@ -38,6 +39,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
           {error}
         </p>
       )}
+      {state?.state === "running" && <SharedFolders server={name} />}
       <LogPane
         entries={entries}
         level={level}

@@ -1,0 +1,104 @@
+import { useState, type KeyboardEvent } from "react";
+import { errorMessage } from "../errors";
+import { LabelledField, errorAria } from "../forms/LabelledField";
+import "./approvals.css";
+
+export interface FolderListProps {
+  folders: string[];
+  onChange(folders: string[]): void;
+  /** The native folder picker; null when the person closed it. */
+  onBrowse(): Promise<string | null>;
+  /** Unique on the page: names the path field. */
+  idPrefix: string;
+}
+
+/** "/home/ada", "C:\Users\ada" or "\\server\share". */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}
+
+/** Folders to share with a server: typed as paths or picked, each removable. */
+export function FolderList({ folders, onChange, onBrowse, idPrefix }: FolderListProps) {
+  const inputId = `${idPrefix}-path`;
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [browsing, setBrowsing] = useState(false);
+
+  /** Adds a folder, or says why not; returns whether it was added. */
+  const add = (path: string): boolean => {
+    const folder = path.trim();
+    if (folder === "") setError("Enter a folder path");
+    else if (!isAbsolutePath(folder)) setError("Enter an absolute path, such as /home/you/project");
+    else if (folders.includes(folder)) setError("This folder is already in the list");
+    else {
+      onChange([...folders, folder]);
+      setError(null);
+      return true;
+    }
+    return false;
+  };
+  const addTyped = () => {
+    if (add(typed)) setTyped("");
+  };
+  const browse = async () => {
+    setBrowsing(true);
+    try {
+      const picked = await onBrowse();
+      if (picked !== null) add(picked);
+    } catch (err) {
+      setError(`The folder picker failed: ${errorMessage(err)}`);
+    } finally {
+      setBrowsing(false);
+    }
+  };
+  // Enter in the path field adds the folder; it must not share the list yet.
+  const onPathKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      addTyped();
+    }
+  };
+
+  return (
+    <>
+      {folders.length === 0 ? (
+          <p className="muted">No folder is shared.</p>
+        ) : (
+          <ul className="folder-list" aria-label="Folders to share">
+            {folders.map((folder) => (
+              <li key={folder}>
+                <code>{folder}</code>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Remove ${folder}`}
+                  onClick={() => onChange(folders.filter((f) => f !== folder))}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="folder-add">
+          <LabelledField id={inputId} label="Folder path" error={error} announce>
+            <input
+              id={inputId}
+              className="form-input"
+              value={typed}
+              placeholder="/home/you/project"
+              onChange={(e) => setTyped(e.target.value)}
+              onKeyDown={onPathKey}
+              {...errorAria(inputId, error)}
+            />
+          </LabelledField>
+          <button type="button" className="button" onClick={addTyped}>
+            Add
+          </button>
+          <button type="button" className="button" onClick={() => void browse()} disabled={browsing}>
+            Browse…
+          </button>
+        </div>
+    </>
+  );
+}
