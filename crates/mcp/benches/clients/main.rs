@@ -60,7 +60,7 @@ fn main() {
 
     let runs = |part: &str| only.is_none_or(|o| o == part);
     let stdio = Target::Stdio(vec![server.display().to_string(), "stdio".into()]);
-    let (mut http_server, url) = rmcp_http(&server);
+    let (_http_server, url) = rmcp_http(&server);
     let http = Target::Http(url);
     // (heading, name for --only, server)
     let transports = [
@@ -109,8 +109,6 @@ fn main() {
             .collect();
         print_reads(&reports);
     }
-    let _ = http_server.kill();
-    let _ = http_server.wait();
     println!("\nload average at the end: {}", load_average());
 }
 
@@ -149,8 +147,18 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
+/// A server process that is ended when the benchmark is done with it, even by a panic.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts `rmcp-peer http` on a free port and returns it with its URL, once it listens.
-fn rmcp_http(server: &Path) -> (std::process::Child, String) {
+fn rmcp_http(server: &Path) -> (KillOnDrop, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(server)
         .args(["http", "--port", "0"])
@@ -160,6 +168,7 @@ fn rmcp_http(server: &Path) -> (std::process::Child, String) {
         .spawn()
         .expect("start rmcp-peer http");
     let stdout = child.stdout.take().expect("its stdout");
+    let server = KillOnDrop(child);
     let mut line = String::new();
     std::io::BufReader::new(stdout)
         .read_line(&mut line)
@@ -169,5 +178,5 @@ fn rmcp_http(server: &Path) -> (std::process::Child, String) {
         .strip_prefix("listening on ")
         .expect("`listening on URL`")
         .to_owned();
-    (child, url)
+    (server, url)
 }
