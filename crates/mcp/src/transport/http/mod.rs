@@ -8,7 +8,6 @@
 mod driver;
 mod events;
 mod legacy;
-mod sse;
 mod streamable;
 
 use std::collections::HashSet;
