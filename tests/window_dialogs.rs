@@ -109,7 +109,7 @@ impl App {
 
     fn no_dialog(&self) {
         let started = std::time::Instant::now();
-        while !self.window.find_all(DIALOG).is_empty() {
+        while self.window.count(DIALOG) > 0 {
             assert!(started.elapsed() < SHOWN, "the dialog stayed open");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -197,6 +197,7 @@ fn every_dialog_with_the_demo_server() {
     // The server's page shows what it may see; taking the folder back tells the server.
     app.view("servers");
     w.wait_for_text(".shared-folders", folder.to_str().expect("utf-8"), SHOWN);
+    w.screenshot("servers");
     app.press(".shared-folders", "Remove");
     app.press(".shared-folders", "Share these folders with demo");
     app.open_tool("demo", "List shared folders");

@@ -194,13 +194,18 @@ impl Session {
         }
     }
 
-    /// Runs a script in the page and returns its value.
-    pub fn execute(&self, script: &str) -> Value {
-        self.call(
+    /// How many elements match `css` now (counted in the page: no element references that
+    /// a re-render could make stale).
+    pub fn count(&self, css: &str) -> usize {
+        let n = self.call(
             "POST",
             "/execute/sync",
-            Some(json!({"script": script, "args": []})),
-        )
+            Some(json!({
+                "script": "return document.querySelectorAll(arguments[0]).length;",
+                "args": [css],
+            })),
+        );
+        n.as_u64().unwrap_or(0) as usize
     }
 
     /// Returns once the page has painted what the DOM holds now: WebKit paints
