@@ -4,8 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::sync::OnceLock;
+use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
 
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
@@ -115,25 +118,27 @@ fn login_path() -> Option<String> {
     static PATH: OnceLock<Option<String>> = OnceLock::new();
     PATH.get_or_init(|| {
         let shell = std::env::var("SHELL").ok().filter(|s| !s.is_empty())?;
-        let mut child = std::process::Command::new(shell)
+        let child = std::process::Command::new(shell)
             .args(["-lc", "printf '%s' \"$PATH\""])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
             .ok()?;
-        // A login script that hangs must not hold up every server.
-        let deadline = std::time::Instant::now() + Duration::from_secs(3);
-        while child.try_wait().ok()?.is_none() {
-            if std::time::Instant::now() > deadline {
-                let _ = child.kill();
-                return None;
+        let pid = Pid::from_raw(i32::try_from(child.id()).ok()?);
+        let (done, output) = mpsc::channel();
+        std::thread::spawn(move || done.send(child.wait_with_output()));
+        match output.recv_timeout(Duration::from_secs(3)) {
+            Ok(output) => {
+                let path = String::from_utf8(output.ok()?.stdout).ok()?;
+                (!path.is_empty()).then_some(path)
             }
-            std::thread::sleep(Duration::from_millis(10));
+            // A login script that hangs must not hold up every server.
+            Err(_) => {
+                let _ = kill(pid, Signal::SIGKILL);
+                None
+            }
         }
-        let output = child.wait_with_output().ok()?;
-        let path = String::from_utf8(output.stdout).ok()?;
-        (!path.is_empty()).then_some(path)
     })
     .clone()
 }
