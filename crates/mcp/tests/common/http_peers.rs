@@ -188,8 +188,12 @@ impl Peer {
 
     /// `@modelcontextprotocol/server-everything`, on the port given in `PORT`. It says on
     /// stderr, once listening, which port it took; a port taken meanwhile by someone else
-    /// makes it exit, and another is tried.
+    /// makes it exit, and another is tried. Instances start one at a time: two probes made
+    /// side by side may be handed the same free port, and a client would then reach the
+    /// other instance.
     pub async fn everything(transport: EverythingHttp) -> Self {
+        static STARTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _one_at_a_time = STARTING.lock().await;
         let entry = require(
             workspace_root().join(
                 "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
