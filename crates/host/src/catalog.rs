@@ -89,6 +89,17 @@ impl Catalog {
             .collect()
     }
 
+    /// The tool `server` lists under `name`.
+    pub fn find_tool(&self, server: &str, name: &str) -> Option<Tool> {
+        let offers = self.read();
+        offers
+            .get(server)?
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+    }
+
     /// The tool an id names.
     pub fn tool(&self, id: &str) -> Option<CatalogTool> {
         self.tools().into_iter().find(|t| t.id == id)

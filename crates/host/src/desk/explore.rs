@@ -84,8 +84,7 @@ impl Desk {
             .inner
             .shared
             .catalog
-            .offer(server)
-            .and_then(|offer| offer.tools.into_iter().find(|t| t.name == tool))
+            .find_tool(server, tool)
             .ok_or_else(|| DeskError::NoTool {
                 server: server.to_owned(),
                 tool: tool.to_owned(),

@@ -1,22 +1,13 @@
 import { useState } from "react";
 import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
 import type { GetPromptResult, Prompt } from "../../mcp/schema";
 import { PromptDetail } from "../../explorer/PromptDetail";
 import { completer } from "./completion";
+import { useHostCall } from "./useHostCall";
 
 export function PromptPanel({ server, prompt }: { server: string; prompt: Prompt }) {
   const [values, setValues] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<GetPromptResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const get = () =>
-    commands.getPrompt(server, prompt.name, values).then(
-      (r) => {
-        setResult(r as unknown as GetPromptResult);
-        setError(null);
-      },
-      (err: unknown) => setError(errorMessage(err)),
-    );
+  const { result, error, run } = useHostCall<GetPromptResult>();
   return (
     <PromptDetail
       server={server}
@@ -24,7 +15,7 @@ export function PromptPanel({ server, prompt }: { server: string; prompt: Prompt
       values={values}
       onValues={setValues}
       complete={completer(server, { type: "ref/prompt", name: prompt.name }, values)}
-      onGet={() => void get()}
+      onGet={() => void run(commands.getPrompt(server, prompt.name, values))}
       result={result}
       error={error}
     />
