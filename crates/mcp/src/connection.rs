@@ -3,11 +3,13 @@
 //! [`Connection`] handle. Timeouts, progress and cancellation of an outgoing request live
 //! in the caller's future, so the actor never keeps timers and never holds a lock.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -16,8 +18,8 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{
-    ErrorObject, Message, Notification, Request, RequestId, Response, encode_notification,
-    encode_request,
+    ErrorObject, FrameError, Kind, Message, Notification, Request, RequestId, Response, Unreadable,
+    encode_notification, encode_request,
 };
 use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
 
@@ -87,6 +89,8 @@ pub enum RequestError {
     Closed(Arc<CloseReason>),
     #[error("{method} could not be encoded: {detail}")]
     Encode { method: String, detail: String },
+    #[error("the server's answer to {method} could not be read: {error}")]
+    Unreadable { method: String, error: FrameError },
 }
 
 /// How a request of ours ended without a result, as the actor reports it.
@@ -94,6 +98,7 @@ pub enum RequestError {
 enum Failure {
     Server(ErrorObject),
     Transport(TransportError),
+    Unreadable(FrameError),
 }
 
 /// What callers ask of the actor. Messages arrive serialized: the caller's task does the
@@ -140,9 +145,12 @@ impl Connection {
         let actor = Actor {
             transport,
             handler,
+            outbox: VecDeque::new(),
             pending: HashMap::new(),
             incoming: HashMap::new(),
             handlers: JoinSet::new(),
+            batches: HashMap::new(),
+            next_batch: 0,
         };
         tokio::spawn(async move {
             actor.run(command_rx, cancel_rx, closed_tx, shutdown).await;
@@ -151,7 +159,8 @@ impl Connection {
         Self {
             commands,
             cancels,
-            next_id: Arc::new(AtomicI64::new(0)),
+            // Some servers take an id of 0 for no id at all: ids start at 1.
+            next_id: Arc::new(AtomicI64::new(1)),
             closed,
             finished,
             shutdown: shutdown_handle,
@@ -236,6 +245,7 @@ impl Connection {
                         Ok(Ok(result)) => Ok(result),
                         Ok(Err(Failure::Server(error))) => Err(RequestError::Server { method: method.to_owned(), error }),
                         Ok(Err(Failure::Transport(error))) => Err(RequestError::Transport { method: method.to_owned(), error }),
+                        Ok(Err(Failure::Unreadable(error))) => Err(RequestError::Unreadable { method: method.to_owned(), error }),
                         Err(_) => Err(RequestError::Closed(self.close_reason())),
                     };
                 }
@@ -376,14 +386,39 @@ struct Pending {
     cancellable: bool,
 }
 
+/// Messages waiting for room in the transport's channel. The actor queues instead of
+/// waiting, so that it goes on reading a server that writes while it does not read (a
+/// full pipe each way would otherwise be a deadlock).
+const OUTBOX_LIMIT: usize = 64;
+/// Beyond this, the actor stops reading the server too: its own answers are not read.
+const OUTBOX_HARD_LIMIT: usize = 4096;
+
+/// What a handler of the peer's request ended with.
+struct Answered {
+    id: RequestId,
+    /// The batch the request came in, to be answered with it.
+    batch: Option<u64>,
+    /// `None` when the peer cancelled the request: it gets no response at all.
+    outcome: Option<Result<Value, ErrorObject>>,
+}
+
+/// The responses of one incoming batch, sent together once every request in it is done.
+struct BatchReply {
+    waiting: usize,
+    responses: Vec<Message>,
+}
+
 struct Actor {
     transport: TransportParts,
     handler: Arc<dyn IncomingHandler>,
+    outbox: VecDeque<String>,
     /// Our requests waiting for the peer's answer.
     pending: HashMap<i64, Pending>,
     /// The peer's requests being answered, to stop them when the peer cancels.
     incoming: HashMap<RequestId, CancellationToken>,
-    handlers: JoinSet<Option<Response>>,
+    handlers: JoinSet<Answered>,
+    batches: HashMap<u64, BatchReply>,
+    next_batch: u64,
 }
 
 impl Actor {
@@ -394,13 +429,21 @@ impl Actor {
         closed: tokio::sync::watch::Sender<Option<Arc<CloseReason>>>,
         shutdown: Arc<tokio::sync::Notify>,
     ) {
+        // A handle of its own, so that waiting for room borrows nothing of the actor.
+        let outgoing = self.transport.outgoing.clone();
         let reason = loop {
+            self.flush(&outgoing);
             tokio::select! {
                 // Cancellations first: a caller's last act may be to cancel and let go.
                 biased;
-                Some((id, reason)) = cancels.recv() => self.cancel_ours(id, reason).await,
-                command = commands.recv() => match command {
-                    Some(command) => self.command(command).await,
+                Some((id, reason)) = cancels.recv() => self.cancel_ours(id, reason),
+                permit = outgoing.reserve(), if !self.outbox.is_empty() => match permit {
+                    Ok(permit) => permit.send(self.outbox.pop_front().unwrap_or_default()),
+                    // The transport is gone; its incoming side reports why.
+                    Err(_) => self.outbox.clear(),
+                },
+                command = commands.recv(), if self.outbox.len() < OUTBOX_LIMIT => match command {
+                    Some(command) => self.command(command),
                     // Every handle is gone: nobody can use this connection any more.
                     None => break CloseReason {
                         detail: "the client let go of the connection".into(),
@@ -408,13 +451,18 @@ impl Actor {
                     },
                 },
                 Some(done) = self.handlers.join_next(), if !self.handlers.is_empty() => {
-                    if let Ok(Some(response)) = done {
-                        self.incoming.remove(&response.id);
-                        self.send(Message::Response(response)).await;
+                    if let Ok(answered) = done {
+                        self.answered(answered);
                     }
                 }
-                inbound = self.transport.incoming.recv() => match inbound {
-                    Some(Inbound::Message(message)) => self.dispatch(message),
+                inbound = self.transport.incoming.recv(), if self.outbox.len() < OUTBOX_HARD_LIMIT => match inbound {
+                    Some(Inbound::Message(message)) => self.dispatch(message, None),
+                    Some(Inbound::Unreadable(unreadable)) => {
+                        if let Some(reply) = self.unreadable(unreadable) {
+                            self.send_best_effort(reply);
+                        }
+                    }
+                    Some(Inbound::Batch(items)) => self.batch(items),
                     Some(Inbound::Failed { id, error }) => self.fail_ours(&id, Failure::Transport(error)),
                     None => break self.transport.control.close_reason().await,
                 },
@@ -429,6 +477,7 @@ impl Actor {
         // Dropping the pending responders fails every request in flight with `Closed`.
         self.pending.clear();
         self.handlers.abort_all();
+        drop(outgoing);
         let Actor { transport, .. } = self;
         let TransportParts {
             outgoing, control, ..
@@ -437,16 +486,40 @@ impl Actor {
         control.shutdown().await;
     }
 
-    async fn send(&self, message: Message) {
-        self.send_line(message.to_json()).await;
+    /// Hands queued messages to the transport while it has room, in order.
+    fn flush(&mut self, outgoing: &mpsc::Sender<String>) {
+        while let Some(line) = self.outbox.pop_front() {
+            match outgoing.try_send(line) {
+                Ok(()) => {}
+                Err(mpsc::error::TrySendError::Full(line)) => {
+                    self.outbox.push_front(line);
+                    return;
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => {
+                    self.outbox.clear();
+                    return;
+                }
+            }
+        }
     }
 
-    async fn send_line(&self, line: String) {
-        // A failed send means the transport is gone; its incoming side reports why.
-        let _ = self.transport.outgoing.send(line).await;
+    fn send(&mut self, message: &Message) {
+        self.outbox.push_back(message.to_json());
     }
 
-    async fn command(&mut self, command: Command) {
+    /// Sends an answer the peer may do without (an error for a message that could not be
+    /// read): a peer that floods garbage while not reading fills no queue with them.
+    fn send_best_effort(&mut self, message: Message) {
+        if self.outbox.len() < OUTBOX_LIMIT {
+            self.send(&message);
+        } else {
+            tracing::debug!(
+                "dropped an error reply to an unreadable message: the peer is not reading"
+            );
+        }
+    }
+
+    fn command(&mut self, command: Command) {
         match command {
             Command::Request {
                 id,
@@ -455,6 +528,10 @@ impl Actor {
                 progress,
                 cancellable,
             } => {
+                // The caller stopped waiting before its request went out: it never goes.
+                if respond.is_closed() && cancellable {
+                    return;
+                }
                 self.pending.insert(
                     id,
                     Pending {
@@ -463,13 +540,14 @@ impl Actor {
                         cancellable,
                     },
                 );
-                self.send_line(line).await;
+                self.outbox.push_back(line);
             }
-            Command::Notify(line) => self.send_line(line).await,
+            Command::Notify(line) => self.outbox.push_back(line),
         }
     }
 
-    async fn cancel_ours(&mut self, id: i64, reason: String) {
+    fn cancel_ours(&mut self, id: i64, reason: String) {
+        // Absent: answered already, or never sent (see `command`).
         let Some(pending) = self.pending.remove(&id) else {
             return;
         };
@@ -477,14 +555,13 @@ impl Actor {
             return;
         }
         let params = json!({"requestId": id, "reason": reason});
-        self.send(Message::Notification(Notification {
+        self.send(&Message::Notification(Notification {
             method: crate::types::method::CANCELLED.into(),
             params: Some(params),
-        }))
-        .await;
+        }));
     }
 
-    fn dispatch(&mut self, message: Message) {
+    fn dispatch(&mut self, message: Message, batch: Option<u64>) {
         match message {
             Message::Response(response) => {
                 let RequestId::Number(id) = response.id else {
@@ -493,11 +570,104 @@ impl Actor {
                 };
                 self.settle(id, response.outcome.map_err(Failure::Server));
             }
-            Message::Request(request) => self.answer(request),
+            Message::Request(request) => self.answer(request, batch),
             Message::Notification(n) => self.notification(n),
-            Message::OrphanError(error) => {
-                tracing::warn!(%error, "the server could not read a message of ours");
+            Message::OrphanError(error) => self.orphan(Failure::Server(error)),
+        }
+    }
+
+    /// A message that could not be read: a caller waiting for it fails at once, and a
+    /// request gets an error back (returned, to be sent alone or in its batch).
+    fn unreadable(&mut self, unreadable: Unreadable) -> Option<Message> {
+        let Unreadable { id, kind, error } = unreadable;
+        match (kind, id) {
+            (Kind::Response, Some(RequestId::Number(id))) => {
+                self.settle(id, Err(Failure::Unreadable(error)));
+                None
             }
+            // Nobody can tell whose: only an error the peer meant as one is taken for the
+            // answer of a lone request (see `orphan`).
+            (Kind::Response, _) => {
+                tracing::debug!(%error, "an answer of the server's that names no request of ours");
+                None
+            }
+            (_, id) => {
+                let reply =
+                    ErrorObject::new(error.code(), format!("could not read the message: {error}"));
+                Some(match id {
+                    Some(id) => Message::Response(Response {
+                        id,
+                        outcome: Err(reply),
+                    }),
+                    None => Message::OrphanError(reply),
+                })
+            }
+        }
+    }
+
+    /// An error the peer sent without saying for which request: when only one request is
+    /// waiting it must be that one; otherwise nobody can tell.
+    fn orphan(&mut self, failure: Failure) {
+        if self.pending.len() == 1
+            && let Some(&id) = self.pending.keys().next()
+        {
+            self.settle(id, Err(failure));
+        } else {
+            tracing::warn!(?failure, "the server sent an error for no request it named");
+        }
+    }
+
+    fn batch(&mut self, items: Vec<Result<Message, Unreadable>>) {
+        let key = self.next_batch;
+        self.next_batch += 1;
+        let mut reply = BatchReply {
+            waiting: 0,
+            responses: Vec::new(),
+        };
+        for item in items {
+            match item {
+                Ok(Message::Request(request)) => {
+                    reply.waiting += 1;
+                    self.answer(request, Some(key));
+                }
+                Ok(message) => self.dispatch(message, None),
+                Err(unreadable) => reply.responses.extend(self.unreadable(unreadable)),
+            }
+        }
+        if reply.waiting == 0 {
+            self.send_batch(reply.responses);
+        } else {
+            self.batches.insert(key, reply);
+        }
+    }
+
+    fn send_batch(&mut self, responses: Vec<Message>) {
+        if responses.is_empty() {
+            return;
+        }
+        let parts: Vec<String> = responses.iter().map(Message::to_json).collect();
+        self.outbox.push_back(format!("[{}]", parts.join(",")));
+    }
+
+    fn answered(&mut self, answered: Answered) {
+        let Answered { id, batch, outcome } = answered;
+        self.incoming.remove(&id);
+        let response = outcome.map(|outcome| Message::Response(Response { id, outcome }));
+        let Some(key) = batch else {
+            if let Some(response) = response {
+                self.send(&response);
+            }
+            return;
+        };
+        let Some(reply) = self.batches.get_mut(&key) else {
+            return;
+        };
+        reply.responses.extend(response);
+        reply.waiting -= 1;
+        if reply.waiting == 0
+            && let Some(reply) = self.batches.remove(&key)
+        {
+            self.send_batch(reply.responses);
         }
     }
 
@@ -514,27 +684,27 @@ impl Actor {
         }
     }
 
-    fn answer(&mut self, request: Request) {
+    fn answer(&mut self, request: Request, batch: Option<u64>) {
         let Request { id, method, params } = request;
         if method == crate::types::method::PING {
-            self.respond_now(id, Ok(json!({})));
+            let outcome = Some(Ok(json!({})));
+            self.handlers
+                .spawn(std::future::ready(Answered { id, batch, outcome }));
             return;
         }
         let token = CancellationToken::new();
         self.incoming.insert(id.clone(), token.clone());
-        let work = self.handler.request(method, params);
+        let work = AssertUnwindSafe(self.handler.request(method, params)).catch_unwind();
         self.handlers.spawn(async move {
-            tokio::select! {
+            let outcome = tokio::select! {
                 // A cancelled request gets no response at all.
                 () = token.cancelled() => None,
-                outcome = work => Some(Response { id, outcome }),
-            }
+                outcome = work => Some(outcome.unwrap_or_else(|_| {
+                    Err(ErrorObject::new(crate::jsonrpc::code::INTERNAL_ERROR, "the client failed while answering"))
+                })),
+            };
+            Answered { id, batch, outcome }
         });
-    }
-
-    fn respond_now(&mut self, id: RequestId, outcome: Result<Value, ErrorObject>) {
-        self.handlers
-            .spawn(async move { Some(Response { id, outcome }) });
     }
 
     fn notification(&mut self, n: Notification) {

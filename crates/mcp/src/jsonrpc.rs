@@ -105,6 +105,162 @@ pub enum FrameError {
     NotJson(String),
     #[error("not a JSON-RPC 2.0 message: {0}")]
     NotJsonRpc(&'static str),
+    #[error("the message is too large: {bytes} bytes or more, over the limit of {limit}")]
+    TooLarge { bytes: usize, limit: usize },
+}
+
+impl FrameError {
+    /// The JSON-RPC code that answers a peer's message spoiled this way.
+    pub fn code(&self) -> i64 {
+        match self {
+            Self::NotJson(_) => code::PARSE_ERROR,
+            Self::NotJsonRpc(_) | Self::TooLarge { .. } => code::INVALID_REQUEST,
+        }
+    }
+}
+
+/// A message that could not be read, with what could be read of it: the id says whose
+/// answer or request it was, so that a caller fails at once instead of waiting, and a
+/// request gets an error back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unreadable {
+    pub id: Option<RequestId>,
+    pub kind: Kind,
+    pub error: FrameError,
+}
+
+/// What a message seems to be, judged by its members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// It has a `method`: a request (with an id) or a notification.
+    Request,
+    /// It has a `result` or an `error` and no `method`.
+    Response,
+    #[default]
+    Unknown,
+}
+
+impl Unreadable {
+    /// Reads what it can of a message that did not parse: its id and its kind, from its
+    /// top-level members, as far as the text goes (it may be the start of a message).
+    pub fn of(text: &str, error: FrameError) -> Self {
+        let mut peek = Peek::default();
+        let _ = serde::Deserializer::deserialize_map(
+            &mut serde_json::Deserializer::from_str(text),
+            PeekVisitor(&mut peek),
+        );
+        Self {
+            id: peek.id,
+            kind: peek.kind,
+            error,
+        }
+    }
+
+    /// The same for a message too large to keep: what its first and last bytes say. Most
+    /// encoders write `id` first; some (the TypeScript SDK) write it last.
+    pub fn of_ends(head: &[u8], tail: &[u8], error: FrameError) -> Self {
+        let mut unreadable = Self::of(&String::from_utf8_lossy(head), error);
+        if unreadable.id.is_none() {
+            unreadable.id = trailing_id(&String::from_utf8_lossy(tail));
+        }
+        unreadable
+    }
+}
+
+/// The value of the last `"id"` member in the end of a message, if it is an id.
+fn trailing_id(tail: &str) -> Option<RequestId> {
+    let at = tail.rfind("\"id\"")?;
+    let rest = tail[at + 4..].trim_start().strip_prefix(':')?;
+    serde_json::Deserializer::from_str(rest)
+        .into_iter::<RequestId>()
+        .next()?
+        .ok()
+}
+
+#[derive(Default)]
+struct Peek {
+    id: Option<RequestId>,
+    kind: Kind,
+}
+
+/// Walks the top-level members of an object, noting the id and the kind as it goes, so
+/// that what was seen survives an error further on.
+struct PeekVisitor<'a>(&'a mut Peek);
+
+impl<'de> serde::de::Visitor<'de> for PeekVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use serde::de::IgnoredAny;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "id" => self.0.id = map.next_value::<Option<RequestId>>().ok().flatten(),
+                "method" => {
+                    self.0.kind = Kind::Request;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "result" | "error" => {
+                    if self.0.kind == Kind::Unknown {
+                        self.0.kind = Kind::Response;
+                    }
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What one frame (a line, a body, an event) carried: one message, or a batch of them,
+/// each read on its own so that one bad element loses nothing beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub items: Vec<Result<Message, Unreadable>>,
+    /// Whether the frame was a batch (2025-03-26): requests in it are answered in a batch.
+    pub batch: bool,
+}
+
+impl Frame {
+    pub fn decode(frame: &str) -> Self {
+        if !frame.trim_start().starts_with('[') {
+            return Self {
+                items: vec![Message::parse_one(frame)],
+                batch: false,
+            };
+        }
+        match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(frame) {
+            Ok(items) if items.is_empty() => Self {
+                items: vec![Err(Unreadable {
+                    id: None,
+                    kind: Kind::Unknown,
+                    error: FrameError::NotJsonRpc("empty batch"),
+                })],
+                batch: false,
+            },
+            Ok(items) => Self {
+                items: items
+                    .iter()
+                    .map(|item| Message::parse_one(item.get()))
+                    .collect(),
+                batch: true,
+            },
+            Err(e) => Self {
+                items: vec![Err(Unreadable {
+                    id: None,
+                    kind: Kind::Unknown,
+                    error: FrameError::NotJson(e.to_string()),
+                })],
+                batch: false,
+            },
+        }
+    }
 }
 
 /// The members any message may have; classified into a [`Message`] afterwards.
@@ -118,6 +274,22 @@ struct RawMessage {
     #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
     error: Option<ErrorObject>,
+}
+
+impl RawMessage {
+    fn peek_id(&self) -> Option<RequestId> {
+        self.id
+            .as_ref()
+            .and_then(|id| RequestId::deserialize(id).ok())
+    }
+
+    fn kind(&self) -> Kind {
+        match (&self.method, &self.result, &self.error) {
+            (Some(_), _, _) => Kind::Request,
+            (None, Some(_), _) | (None, _, Some(_)) => Kind::Response,
+            _ => Kind::Unknown,
+        }
+    }
 }
 
 /// Whether `jsonrpc` is `"2.0"`, checked without keeping the string.
@@ -199,24 +371,29 @@ pub fn encode_notification<P: Serialize + ?Sized>(
 }
 
 impl Message {
-    /// Parses one frame: a message, or (2025-03-26) a batch of them.
+    /// Parses one frame: a message, or (2025-03-26) a batch of them; the first message
+    /// that cannot be read fails the whole frame (see [`Frame::decode`] to keep the rest).
     pub fn parse_frame(frame: &str) -> Result<Vec<Message>, FrameError> {
-        if frame.trim_start().starts_with('[') {
-            let items: Vec<Value> =
-                serde_json::from_str(frame).map_err(|e| FrameError::NotJson(e.to_string()))?;
-            if items.is_empty() {
-                return Err(FrameError::NotJsonRpc("empty batch"));
-            }
-            return items.into_iter().map(Self::from_value).collect();
-        }
-        // A single message is read straight into its members: no tree for the envelope.
-        let raw: RawMessage = serde_json::from_str(frame).map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => {
-                FrameError::NotJsonRpc("members of the wrong type")
-            }
-            _ => FrameError::NotJson(e.to_string()),
+        Frame::decode(frame)
+            .items
+            .into_iter()
+            .map(|item| item.map_err(|unreadable| unreadable.error))
+            .collect()
+    }
+
+    /// One message, read straight into its members: no tree for the envelope.
+    fn parse_one(text: &str) -> Result<Self, Unreadable> {
+        let raw: RawMessage = serde_json::from_str(text).map_err(|e| {
+            let error = match e.classify() {
+                serde_json::error::Category::Data => {
+                    FrameError::NotJsonRpc("members of the wrong type")
+                }
+                _ => FrameError::NotJson(e.to_string()),
+            };
+            Unreadable::of(text, error)
         })?;
-        Ok(vec![Self::from_raw(raw)?])
+        let (id, kind) = (raw.peek_id(), raw.kind());
+        Self::from_raw(raw).map_err(|error| Unreadable { id, kind, error })
     }
 
     pub fn from_value(value: Value) -> Result<Self, FrameError> {
@@ -260,6 +437,8 @@ impl Message {
                 id,
                 outcome: Err(error),
             })),
+            // An error without an id says as much as one with a null id.
+            (None, None, None, Some(error)) => Ok(Self::OrphanError(error)),
             _ => Err(FrameError::NotJsonRpc(
                 "neither a request, a notification nor a response",
             )),

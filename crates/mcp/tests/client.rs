@@ -47,7 +47,7 @@ async fn send(peer: &MemoryPeer, message: Value) {
 }
 
 fn init_result(version: &str, capabilities: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": 0, "result": {
+    json!({"jsonrpc": "2.0", "id": 1, "result": {
         "protocolVersion": version,
         "capabilities": capabilities,
         "serverInfo": {"name": "fake", "version": "0.1"},
@@ -72,7 +72,7 @@ async fn the_handshake_offers_the_newest_stateful_revision_then_confirms() {
     let (handshake, mut peer) = connect(ClientCapabilities::all());
     assert_eq!(
         next_json(&mut peer).await,
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25",
             "capabilities": {
                 "roots": {"listChanged": true},
@@ -149,14 +149,14 @@ async fn lists_follow_opaque_cursors_to_the_end() {
     let list = tokio::spawn(async move { client.list_tools().await });
     let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
     assert_eq!(next_json(&mut peer).await["params"], json!({}));
-    send(&peer, json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool("a"), tool("b")], "nextCursor": "opaque==/1"}})).await;
+    send(&peer, json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [tool("a"), tool("b")], "nextCursor": "opaque==/1"}})).await;
     assert_eq!(
         next_json(&mut peer).await["params"],
         json!({"cursor": "opaque==/1"})
     );
     send(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [tool("c")]}}),
+        json!({"jsonrpc": "2.0", "id": 3, "result": {"tools": [tool("c")]}}),
     )
     .await;
     let names: Vec<String> = list
@@ -173,7 +173,7 @@ async fn lists_follow_opaque_cursors_to_the_end() {
 async fn a_cursor_that_repeats_stops_the_walk() {
     let (client, mut peer) = ready(ClientCapabilities::default(), json!({"prompts": {}})).await;
     let list = tokio::spawn(async move { client.list_prompts().await });
-    for id in 1..=2 {
+    for id in 2..=3 {
         next_json(&mut peer).await;
         send(
             &peer,

@@ -101,7 +101,7 @@ async fn requests_carry_unique_ids_and_answers_are_matched_out_of_order() {
     });
     assert_eq!(
         next_json(&mut peer).await,
-        json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": {}})
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
     );
     let second = tokio::spawn({
         let conn = conn.clone();
@@ -109,16 +109,16 @@ async fn requests_carry_unique_ids_and_answers_are_matched_out_of_order() {
     });
     assert_eq!(
         next_json(&mut peer).await,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/list"})
+        json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/list"})
     );
     reply(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 1, "result": {"which": "second"}}),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"which": "second"}}),
     )
     .await;
     reply(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 0, "result": {"which": "first"}}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"which": "first"}}),
     )
     .await;
     assert_eq!(first.await.unwrap(), Ok(json!({"which": "first"})));
@@ -132,7 +132,7 @@ async fn an_error_answer_is_typed_with_the_servers_code_and_message() {
     next_json(&mut peer).await;
     reply(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32602, "message": "bad tool"}}),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad tool"}}),
     )
     .await;
     assert_eq!(
@@ -164,9 +164,9 @@ async fn typed_params_go_on_the_wire_as_they_are_and_unencodable_ones_fail_at_on
     });
     assert_eq!(
         next_json(&mut peer).await,
-        json!({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "x", "count": 2}})
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", "count": 2}})
     );
-    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": {}})).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 1, "result": {}})).await;
     assert_eq!(call.await.unwrap(), Ok(json!({})));
 
     // JSON object keys must be strings: these params cannot be sent at all.
@@ -190,18 +190,18 @@ async fn a_timeout_tells_the_server_and_its_late_answer_is_ignored() {
         matches!(&outcome, Err(RequestError::Timeout { method, after }) if method == "slow" && *after == Duration::from_millis(250)),
         "{outcome:?}"
     );
-    assert_eq!(next_json(&mut peer).await["id"], 0);
+    assert_eq!(next_json(&mut peer).await["id"], 1);
     assert_eq!(
         next_json(&mut peer).await,
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 0, "reason": "timed out"}})
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "timed out"}})
     );
-    // The late answer to 0 must not be taken for the answer to 1.
-    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": "late"})).await;
+    // The late answer to 1 must not be taken for the answer to 2.
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 1, "result": "late"})).await;
     let next = tokio::spawn(async move { conn.request("fast", None, quick(5_000)).await });
-    assert_eq!(next_json(&mut peer).await["id"], 1);
+    assert_eq!(next_json(&mut peer).await["id"], 2);
     reply(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 1, "result": "on time"}),
+        json!({"jsonrpc": "2.0", "id": 2, "result": "on time"}),
     )
     .await;
     assert_eq!(next.await.unwrap(), Ok(json!("on time")));
@@ -226,7 +226,7 @@ async fn cancelling_a_request_tells_the_server_why() {
     );
     assert_eq!(
         next_json(&mut peer).await["params"],
-        json!({"requestId": 0, "reason": "cancelled by the user"})
+        json!({"requestId": 1, "reason": "cancelled by the user"})
     );
 }
 
@@ -241,7 +241,7 @@ async fn a_caller_that_stops_waiting_cancels_its_request() {
     call.abort();
     assert_eq!(
         next_json(&mut peer).await["params"],
-        json!({"requestId": 0, "reason": "the client stopped waiting"})
+        json!({"requestId": 1, "reason": "the client stopped waiting"})
     );
 }
 
@@ -273,13 +273,13 @@ async fn progress_reaches_the_caller_and_restarts_the_timeout() {
     });
     assert_eq!(
         next_json(&mut peer).await["params"],
-        json!({"name": "slow", "_meta": {"progressToken": 0}})
+        json!({"name": "slow", "_meta": {"progressToken": 1}})
     );
     // Three steps 800 ms apart: 2.4 s in all, past the 1 s timeout but never 1 s apart.
     for step in 1..=3 {
         tokio::time::sleep(Duration::from_millis(800)).await;
         reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress",
-            "params": {"progressToken": 0, "progress": step, "total": 3, "message": format!("step {step}")}})).await;
+            "params": {"progressToken": 1, "progress": step, "total": 3, "message": format!("step {step}")}})).await;
         assert_eq!(
             seen.recv().await,
             Some(Progress {
@@ -291,7 +291,7 @@ async fn progress_reaches_the_caller_and_restarts_the_timeout() {
     }
     reply(
         &peer,
-        json!({"jsonrpc": "2.0", "id": 0, "result": {"content": []}}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}}),
     )
     .await;
     assert_eq!(call.await.unwrap(), Ok(json!({"content": []})));
@@ -308,7 +308,7 @@ async fn the_total_bound_holds_whatever_progress_arrives() {
     let call = tokio::spawn(async move { conn.request("tools/call", None, options).await });
     next_json(&mut peer).await;
     tokio::time::sleep(Duration::from_millis(900)).await;
-    reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 0, "progress": 1}})).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}})).await;
     let outcome = call.await.unwrap();
     assert!(
         matches!(outcome, Err(RequestError::Timeout { after, .. }) if after == Duration::from_millis(1_500)),
@@ -370,7 +370,7 @@ async fn notifications_reach_the_handler_and_garbage_is_skipped() {
     // A round trip proves everything before it was processed.
     let call = tokio::spawn(async move { conn.request("ping", None, quick(1_000)).await });
     next_json(&mut peer).await;
-    reply(&peer, json!({"jsonrpc": "2.0", "id": 0, "result": {}})).await;
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 1, "result": {}})).await;
     call.await.unwrap().unwrap();
     assert_eq!(
         *recorder.notifications.lock().unwrap(),

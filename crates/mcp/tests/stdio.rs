@@ -90,7 +90,7 @@ async fn garbage_and_overlong_lines_are_logged_and_skipped() {
         r#"read line
 echo 'Starting server v1.2...'
 head -c 5000 /dev/zero | tr '\0' 'x'; echo
-echo '{"jsonrpc":"2.0","id":0,"result":{"fine":1}}'
+echo '{"jsonrpc":"2.0","id":1,"result":{"fine":1}}'
 sleep 5"#,
     ]);
     server.max_line_bytes = 1000;

@@ -4,7 +4,7 @@
 use tokio::sync::mpsc;
 
 use super::{BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportParts};
-use crate::jsonrpc::Message;
+use crate::jsonrpc::Frame;
 
 /// The server's end of an in-memory transport.
 pub struct MemoryPeer {
@@ -22,15 +22,15 @@ pub fn pair(log: LogSink) -> (TransportParts, MemoryPeer) {
     let (deliver, incoming) = mpsc::channel(CAPACITY);
     tokio::spawn(async move {
         while let Some(frame) = frames.recv().await {
-            match Message::parse_frame(&frame) {
-                Ok(messages) => {
-                    for message in messages {
-                        if deliver.send(Inbound::Message(message)).await.is_err() {
-                            return;
-                        }
-                    }
-                }
-                Err(err) => log(LogLine::Protocol(format!("skipped a frame ({err})"))),
+            let frame = Frame::decode(&frame);
+            for unreadable in frame.items.iter().filter_map(|item| item.as_ref().err()) {
+                log(LogLine::Protocol(format!(
+                    "skipped a frame ({})",
+                    unreadable.error
+                )));
+            }
+            if deliver.send(Inbound::from(frame)).await.is_err() {
+                return;
             }
         }
     });

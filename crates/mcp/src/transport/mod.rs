@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::{Message, RequestId};
+use crate::jsonrpc::{Frame, Message, RequestId, Unreadable};
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -30,11 +30,29 @@ pub struct TransportParts {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inbound {
     Message(Message),
+    /// A message that could not be read, with what could be read of it.
+    Unreadable(Unreadable),
+    /// A batch (2025-03-26), each element read on its own.
+    Batch(Vec<Result<Message, Unreadable>>),
     /// A request of ours could not be delivered or answered, for a reason of the transport.
     Failed {
         id: RequestId,
         error: TransportError,
     },
+}
+
+impl From<Frame> for Inbound {
+    fn from(frame: Frame) -> Self {
+        let Frame { mut items, batch } = frame;
+        match (batch, items.pop()) {
+            (false, Some(Ok(message))) if items.is_empty() => Self::Message(message),
+            (false, Some(Err(unreadable))) if items.is_empty() => Self::Unreadable(unreadable),
+            (_, last) => {
+                items.extend(last);
+                Self::Batch(items)
+            }
+        }
+    }
 }
 
 /// Why a transport could not carry a request, typed where the caller may act on it.

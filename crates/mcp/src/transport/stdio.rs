@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::lines::{Line, read_line};
 use super::{BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportParts};
-use crate::jsonrpc::Message;
+use crate::jsonrpc::{Frame, FrameError, Unreadable};
 
 /// How to start a stdio server and how patient to be with it.
 #[derive(Debug, Clone)]
@@ -122,7 +122,6 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
         log,
         tail.clone(),
         server.stderr_tail_lines,
-        server.max_line_bytes,
     ));
     tokio::spawn(async move {
         let status = child.wait().await;
@@ -193,20 +192,28 @@ async fn read_messages(
         match read_line(&mut reader, &mut buf, max_line).await {
             Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => {}
             Ok(Line::Complete) => {
-                let messages = parse_line(&buf, &log);
+                let inbound = parse_line(&buf, &log);
                 // One large message must not keep its buffer for the life of the connection.
                 if buf.capacity() > KEEP_BUFFER_BYTES {
                     buf = Vec::new();
                 }
-                for message in messages {
-                    if from_server.send(Inbound::Message(message)).await.is_err() {
-                        return;
-                    }
+                if from_server.send(inbound).await.is_err() {
+                    return;
                 }
             }
-            Ok(Line::TooLong { bytes }) => log(LogLine::Protocol(format!(
-                "skipped a message of {bytes} bytes on stdout: longer than the limit of {max_line} bytes"
-            ))),
+            Ok(Line::TooLong { bytes, head, tail }) => {
+                log(LogLine::Protocol(format!(
+                    "skipped a message of {bytes} bytes on stdout: longer than the limit of {max_line} bytes"
+                )));
+                let error = FrameError::TooLarge {
+                    bytes,
+                    limit: max_line,
+                };
+                let inbound = Inbound::Unreadable(Unreadable::of_ends(&head, &tail, error));
+                if from_server.send(inbound).await.is_err() {
+                    return;
+                }
+            }
             Ok(Line::Eof) => return,
             Err(err) => {
                 log(LogLine::Protocol(format!("reading stdout failed: {err}")));
@@ -219,35 +226,46 @@ async fn read_messages(
 /// A line buffer larger than this is let go once its message is read.
 const KEEP_BUFFER_BYTES: usize = 1024 * 1024;
 
-/// The messages of one line; a line that is not a message is logged and skipped.
-fn parse_line(line: &[u8], log: &LogSink) -> Vec<Message> {
+/// The messages of one line; what is not a message is logged (and answered by the
+/// connection).
+fn parse_line(line: &[u8], log: &LogSink) -> Inbound {
     // Checking UTF-8 as a whole is many times faster than the lossy conversion's scan.
     let frame = match std::str::from_utf8(line) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(line),
     };
-    Message::parse_frame(&frame).unwrap_or_else(|err| {
-        log(LogLine::Protocol(format!(
-            "skipped a line on stdout that is not a message ({err}): {}",
-            excerpt(&frame)
-        )));
-        Vec::new()
-    })
+    let frame_items = Frame::decode(&frame);
+    for item in &frame_items.items {
+        if let Err(unreadable) = item {
+            log(LogLine::Protocol(format!(
+                "skipped a line on stdout that is not a message ({}): {}",
+                unreadable.error,
+                excerpt(&frame)
+            )));
+        }
+    }
+    Inbound::from(frame_items)
 }
+
+/// A longer stderr line is cut to its start: a log is read by a person, and a server that
+/// writes megabytes without a newline must not fill the host's memory.
+pub const STDERR_LINE_BYTES: usize = 16 * 1024;
 
 async fn read_stderr(
     stderr: tokio::process::ChildStderr,
     log: LogSink,
     tail: Arc<Mutex<VecDeque<String>>>,
     keep: usize,
-    max_line: usize,
 ) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
     loop {
-        let line = match read_line(&mut reader, &mut buf, max_line).await {
+        let line = match read_line(&mut reader, &mut buf, STDERR_LINE_BYTES).await {
             Ok(Line::Complete) => String::from_utf8_lossy(&buf).into_owned(),
-            Ok(Line::TooLong { bytes }) => format!("[a stderr line of {bytes} bytes, not kept]"),
+            Ok(Line::TooLong { bytes, head, .. }) => format!(
+                "{}… [cut: {bytes} bytes in all]",
+                String::from_utf8_lossy(&head)
+            ),
             Ok(Line::Eof) | Err(_) => return,
         };
         if let Ok(mut tail) = tail.lock() {

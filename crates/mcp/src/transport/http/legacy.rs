@@ -78,7 +78,7 @@ async fn pump(shared: Arc<Shared>, mut reader: EventReader, mut cursor: Cursor) 
         };
         match event {
             Some(Ok(event)) if is_message(&event) => {
-                if let Err(err) = shared.deliver_frame(&event.data).await {
+                if let Err(err) = shared.deliver_frame(&event.data, None, false).await {
                     shared.log(format!("skipped an event: {err}"));
                 }
             }

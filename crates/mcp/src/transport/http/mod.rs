@@ -22,7 +22,7 @@ use super::{
     BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportError,
     TransportParts,
 };
-use crate::jsonrpc::{Message, RequestId};
+use crate::jsonrpc::{Frame, FrameError, Kind, Message, RequestId, Unreadable};
 
 /// Which HTTP transport to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub struct HttpServer {
     pub connect_timeout: Duration,
     /// How long a plain JSON answer may take to arrive in full.
     pub read_timeout: Duration,
+    /// A larger body or event fails its request as too large, and is never kept.
+    pub max_message_bytes: usize,
 }
 
 impl HttpServer {
@@ -60,6 +62,7 @@ impl HttpServer {
             mode: HttpMode::Auto,
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(300),
+            max_message_bytes: 64 * 1024 * 1024,
         }
     }
 
@@ -117,6 +120,7 @@ pub fn connect(
         url,
         headers,
         read_timeout: server.read_timeout,
+        max_message_bytes: server.max_message_bytes,
         deliver: Mutex::new(Some(deliver)),
         log,
         state: Mutex::new(State::default()),
@@ -141,6 +145,7 @@ pub(crate) struct Shared {
     url: Url,
     headers: HeaderMap,
     read_timeout: Duration,
+    max_message_bytes: usize,
     /// Taken when the transport ends, so that the connection sees `incoming` close.
     deliver: Mutex<Option<mpsc::Sender<Inbound>>>,
     log: LogSink,
@@ -194,18 +199,59 @@ impl Shared {
     }
 
     /// Hands up every message of one JSON-RPC frame (a body or an event's data) and
-    /// returns the ids of the responses among them.
-    async fn deliver_frame(&self, frame: &str) -> Result<Vec<RequestId>, TransportError> {
-        let messages = Message::parse_frame(frame)
-            .map_err(|e| TransportError::InvalidBody(format!("{e}: {}", excerpt(frame))))?;
-        let mut answered = Vec::new();
-        for message in messages {
-            if let Message::Response(response) = &message {
-                self.note_answer(response);
-                answered.push(response.id.clone());
-            }
-            self.deliver(Inbound::Message(message)).await;
+    /// returns the ids of the responses among them. `answering` is the request whose POST
+    /// this frame came back to: an error without an id there can only be its answer, and
+    /// a body (`whole`) that is not JSON at all is a broken answer to it.
+    async fn deliver_frame(
+        &self,
+        frame: &str,
+        answering: Option<&RequestId>,
+        whole: bool,
+    ) -> Result<Vec<RequestId>, TransportError> {
+        let mut decoded = Frame::decode(frame);
+        if let (Some(_), [Err(unreadable)]) = (answering, decoded.items.as_slice())
+            && matches!(unreadable.error, FrameError::NotJson(_))
+        {
+            return Err(TransportError::InvalidBody(format!(
+                "{}: {}",
+                unreadable.error,
+                excerpt(frame)
+            )));
         }
+        let mut answered = Vec::new();
+        for item in &mut decoded.items {
+            match item {
+                Ok(Message::OrphanError(error)) if answering.is_some() => {
+                    let id = answering.cloned().unwrap_or(RequestId::Number(0));
+                    *item = Ok(Message::Response(crate::jsonrpc::Response {
+                        id,
+                        outcome: Err(error.clone()),
+                    }));
+                }
+                Err(unreadable)
+                    if unreadable.id.is_none()
+                        && answering.is_some()
+                        && (whole || unreadable.kind == Kind::Response) =>
+                {
+                    unreadable.id = answering.cloned();
+                    unreadable.kind = Kind::Response;
+                }
+                _ => {}
+            }
+            match item {
+                Ok(Message::Response(response)) => {
+                    self.note_answer(response);
+                    answered.push(response.id.clone());
+                }
+                Err(Unreadable {
+                    id: Some(id),
+                    kind: Kind::Response,
+                    ..
+                }) => answered.push(id.clone()),
+                _ => {}
+            }
+        }
+        self.deliver(Inbound::from(decoded)).await;
         Ok(answered)
     }
 
@@ -308,12 +354,30 @@ async fn status_error(url: &Url, response: reqwest::Response) -> TransportError 
             challenge,
         };
     }
-    let body = response.text().await.unwrap_or_default();
     TransportError::Status {
         url: url.to_string(),
         status,
-        body: excerpt(body.trim()),
+        body: excerpt(error_body(response).await.trim()),
     }
+}
+
+/// The start of an error's body: enough to show, whatever the server sends.
+async fn error_body(response: reqwest::Response) -> String {
+    use futures_util::StreamExt;
+    const MAX: usize = 16 * 1024;
+    let mut body = Vec::new();
+    let mut stream = response.bytes_stream();
+    let read = async {
+        while let Some(Ok(chunk)) = stream.next().await {
+            body.extend_from_slice(&chunk[..chunk.len().min(MAX - body.len())]);
+            if body.len() >= MAX {
+                break;
+            }
+        }
+    };
+    // An error body that trickles must not hold up the error.
+    let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
+    String::from_utf8_lossy(&body).into_owned()
 }
 
 fn excerpt(text: &str) -> String {

@@ -5,14 +5,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 use super::driver::Envelope;
 use super::events::{Cursor, EventReader, content_type, is_event_stream, is_message};
 use super::{Shared, classify, status_error};
-use crate::jsonrpc::RequestId;
-use crate::transport::TransportError;
+use crate::jsonrpc::{FrameError, Kind, RequestId, Unreadable};
+use crate::transport::{Inbound, TransportError};
 use crate::types::method;
 
 /// How long to wait before resuming a stream when the server did not say (`retry:`).
@@ -76,13 +77,37 @@ async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), Tr
         return read_answer_stream(shared, response, envelope.request_id()).await;
     }
     let kind = content_type(&response);
-    let text = tokio::time::timeout(shared.read_timeout, response.text())
-        .await
-        .map_err(|_| TransportError::Timeout {
-            url: url.to_string(),
-            seconds: Some(shared.read_timeout.as_secs()),
-        })?
-        .map_err(|e| classify(&url, &e))?;
+    let text = tokio::time::timeout(
+        shared.read_timeout,
+        read_body(response, shared.max_message_bytes),
+    )
+    .await
+    .map_err(|_| TransportError::Timeout {
+        url: url.to_string(),
+        seconds: Some(shared.read_timeout.as_secs()),
+    })?
+    .map_err(|e| classify(&url, &e))?;
+    let text = match text {
+        Body::Text(text) => text,
+        Body::TooLarge { bytes } => {
+            let error = FrameError::TooLarge {
+                bytes,
+                limit: shared.max_message_bytes,
+            };
+            return match envelope.request_id() {
+                Some(id) => {
+                    let unreadable = Unreadable {
+                        id: Some(id.clone()),
+                        kind: Kind::Response,
+                        error,
+                    };
+                    shared.deliver(Inbound::Unreadable(unreadable)).await;
+                    Ok(())
+                }
+                None => Err(TransportError::InvalidBody(error.to_string())),
+            };
+        }
+    };
     if text.trim().is_empty() {
         // 202 Accepted for a notification or an answer; for a request, an empty body is a fault.
         return match envelope.request_id() {
@@ -98,7 +123,46 @@ async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), Tr
             super::excerpt(&text)
         )));
     }
-    shared.deliver_frame(&text).await.map(drop)
+    let answered = shared
+        .deliver_frame(&text, envelope.request_id(), true)
+        .await?;
+    match envelope.request_id() {
+        // Nothing else will answer it: waiting would only end in a timeout.
+        Some(id) if !answered.contains(id) => Err(TransportError::InvalidBody(format!(
+            "the answer to request {id} carried no response to it: {}",
+            super::excerpt(&text)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A body, or how large it was when it passed the limit.
+enum Body {
+    Text(String),
+    TooLarge { bytes: usize },
+}
+
+/// Reads a body up to `limit` bytes; a larger one is let go at once (its connection
+/// closed), never kept.
+async fn read_body(response: reqwest::Response, limit: usize) -> Result<Body, reqwest::Error> {
+    if let Some(length) = response.content_length().filter(|&n| n > limit as u64) {
+        let bytes = usize::try_from(length).unwrap_or(usize::MAX);
+        return Ok(Body::TooLarge { bytes });
+    }
+    let mut stream = response.bytes_stream();
+    let mut body = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        if body.len() + chunk.len() > limit {
+            let bytes = body.len() + chunk.len();
+            return Ok(Body::TooLarge { bytes });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Body::Text(match String::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }))
 }
 
 /// Reads an answer stream until it carries the answer to `wanted`; a stream that drops
@@ -152,11 +216,13 @@ async fn pump(
         };
         let Some(event) = event else { return false };
         match event {
-            Ok(event) if is_message(&event) => match shared.deliver_frame(&event.data).await {
-                Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => return true,
-                Ok(_) => {}
-                Err(err) => shared.log(format!("skipped an event: {err}")),
-            },
+            Ok(event) if is_message(&event) => {
+                match shared.deliver_frame(&event.data, wanted, false).await {
+                    Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => return true,
+                    Ok(_) => {}
+                    Err(err) => shared.log(format!("skipped an event: {err}")),
+                }
+            }
             Ok(_) => {}
             Err(err) => {
                 shared.log(format!("the event stream broke: {err}"));
