@@ -127,6 +127,9 @@ struct Server {
     /// Seconds to wait for each answer; progress restarts the wait.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Seconds any request may take at most, whatever progress the server reports.
+    #[arg(long, default_value_t = 600)]
+    max_time: u64,
     /// The server's URL, for a server reached over HTTP.
     #[arg(long, conflicts_with = "command", required_unless_present = "command")]
     url: Option<String>,
@@ -242,6 +245,7 @@ async fn connect(server: &Server) -> Result<Client, Failure> {
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
     config.capabilities = answers.capabilities();
     config.request_timeout = Duration::from_secs(server.timeout);
+    config.max_request_time = Duration::from_secs(server.max_time);
     let client = Client::connect(transport, Arc::new(answers), config)
         .await
         .map_err(|e| e.to_string())?;

@@ -155,3 +155,33 @@ fn bad_input_is_a_clear_error_and_a_failure_exit() {
         stderr(&out)
     );
 }
+
+/// The bundled demo server, built beside this test.
+fn demo_server() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let server = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir")
+        .join("switchboard-demo-server");
+    assert!(server.exists(), "build the demo server: cargo build -p switchboard-demo-server");
+    server
+}
+
+#[test]
+fn a_call_that_reports_progress_forever_still_ends_at_the_maximum_time() {
+    // 10 s of counting with progress every 200 ms: each step restarts the 1 s timeout, but
+    // the call may last 2 s in all.
+    let output = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
+        .args(["call", "count_to", "--args", r#"{"n": 50, "delay_ms": 200}"#])
+        .args(["--timeout", "1", "--max-time", "2", "--"])
+        .arg(demo_server())
+        .output()
+        .expect("run switchboard-cli");
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("no answer to tools/call within 2."),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -371,6 +371,9 @@ async fn run_once<H: ClientHandler>(
     if let Some(secs) = config.request_timeout_secs {
         client_config.request_timeout = Duration::from_secs(secs);
     }
+    if let Some(secs) = config.max_request_secs {
+        client_config.max_request_time = Duration::from_secs(secs);
+    }
     // A stop during the handshake drops the half-made client, which ends the process group.
     let connected = tokio::select! {
         connected = Client::connect(transport, handler, client_config) => connected,

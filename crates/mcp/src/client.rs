@@ -100,6 +100,8 @@ pub struct ClientConfig {
     pub capabilities: ClientCapabilities,
     /// The default timeout of every request.
     pub request_timeout: Duration,
+    /// The longest any request may take, whatever progress the server reports.
+    pub max_request_time: Duration,
 }
 
 impl ClientConfig {
@@ -108,6 +110,7 @@ impl ClientConfig {
             client_info: Implementation::new(name, version),
             capabilities: ClientCapabilities::default(),
             request_timeout: Duration::from_secs(60),
+            max_request_time: crate::connection::DEFAULT_MAX_TOTAL,
         }
     }
 }
@@ -156,6 +159,7 @@ pub struct Client {
     server: Arc<InitializeResult>,
     version: ProtocolVersion,
     request_timeout: Duration,
+    max_request_time: Duration,
 }
 
 impl Client {
@@ -206,6 +210,7 @@ impl Client {
             server: Arc::new(server),
             version,
             request_timeout: config.request_timeout,
+            max_request_time: config.max_request_time,
         })
     }
 
@@ -222,10 +227,11 @@ impl Client {
         &self.server.capabilities
     }
 
-    /// Options with this client's default timeout, to adjust per call.
+    /// Options with this client's default timeout and bound, to adjust per call.
     pub fn request_options(&self) -> RequestOptions {
         RequestOptions {
             timeout: self.request_timeout,
+            max_total: Some(self.max_request_time),
             ..RequestOptions::default()
         }
     }

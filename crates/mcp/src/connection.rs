@@ -43,7 +43,7 @@ pub struct RequestOptions {
     pub timeout: Duration,
     /// Each progress notification restarts the timeout, up to `max_total`.
     pub reset_timeout_on_progress: bool,
-    /// An absolute bound, whatever progress arrives.
+    /// An absolute bound, whatever progress arrives (the spec's advice); `None` for none.
     pub max_total: Option<Duration>,
     /// Receives the peer's progress notifications for this request.
     pub progress: Option<mpsc::Sender<Progress>>,
@@ -56,7 +56,7 @@ impl Default for RequestOptions {
         Self {
             timeout: Duration::from_secs(60),
             reset_timeout_on_progress: false,
-            max_total: None,
+            max_total: Some(DEFAULT_MAX_TOTAL),
             progress: None,
             cancel: None,
         }
@@ -127,6 +127,10 @@ pub struct Connection {
     finished: tokio::sync::watch::Receiver<bool>,
     shutdown: Arc<tokio::sync::Notify>,
 }
+
+/// How long any request may take at most unless its caller says otherwise: a server that
+/// reports progress forever must not hold a call forever.
+pub const DEFAULT_MAX_TOTAL: Duration = Duration::from_secs(600);
 
 const COMMAND_CAPACITY: usize = 64;
 /// Progress notifications waiting for a slow caller; older ones are dropped beyond this.

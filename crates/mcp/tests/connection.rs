@@ -317,6 +317,30 @@ async fn the_total_bound_holds_whatever_progress_arrives() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn no_request_lasts_longer_than_ten_minutes_by_default_whatever_progress_arrives() {
+    let (conn, mut peer, _) = start();
+    let options = RequestOptions {
+        reset_timeout_on_progress: true,
+        ..quick(60_000)
+    };
+    let call = tokio::spawn(async move { conn.request("tools/call", None, options).await });
+    next_json(&mut peer).await;
+    // Progress every 30 s, for an hour if nothing stops it.
+    let reporter = tokio::spawn(async move {
+        for step in 1..=120 {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": step}})).await;
+        }
+    });
+    let outcome = call.await.unwrap();
+    assert!(
+        matches!(outcome, Err(RequestError::Timeout { after, .. }) if after == Duration::from_secs(600)),
+        "{outcome:?}"
+    );
+    reporter.abort();
+}
+
+#[tokio::test(start_paused = true)]
 async fn the_servers_requests_are_answered_by_the_handler() {
     let (_conn, mut peer, _) = start();
     reply(

@@ -60,6 +60,9 @@ pub struct ServerConfig {
     /// Seconds to wait for an answer to each request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_timeout_secs: Option<u64>,
+    /// Seconds any request may take at most, whatever progress the server reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_request_secs: Option<u64>,
     #[serde(default, skip_serializing_if = "RestartPolicy::is_default")]
     pub restart: RestartPolicy,
     /// The person vouches for this server: its tool annotations may relax approvals.
@@ -82,6 +85,7 @@ impl Default for ServerConfig {
             transport: None,
             enabled: true,
             request_timeout_secs: None,
+            max_request_secs: None,
             restart: RestartPolicy::default(),
             trusted: false,
             extra: Map::new(),
