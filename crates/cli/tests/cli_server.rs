@@ -164,7 +164,10 @@ fn demo_server() -> PathBuf {
         .and_then(Path::parent)
         .expect("target profile dir")
         .join("switchboard-demo-server");
-    assert!(server.exists(), "build the demo server: cargo build -p switchboard-demo-server");
+    assert!(
+        server.exists(),
+        "build the demo server: cargo build -p switchboard-demo-server"
+    );
     server
 }
 
@@ -173,7 +176,12 @@ fn a_call_that_reports_progress_forever_still_ends_at_the_maximum_time() {
     // 10 s of counting with progress every 200 ms: each step restarts the 1 s timeout, but
     // the call may last 2 s in all.
     let output = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
-        .args(["call", "count_to", "--args", r#"{"n": 50, "delay_ms": 200}"#])
+        .args([
+            "call",
+            "count_to",
+            "--args",
+            r#"{"n": 50, "delay_ms": 200}"#,
+        ])
         .args(["--timeout", "1", "--max-time", "2", "--"])
         .arg(demo_server())
         .output()

@@ -138,6 +138,27 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// When `initialize` was refused as invalid (-32602) with the revisions the server
+    /// supports in `data.supported`: the newest of them this client speaks, if older
+    /// than what was offered.
+    fn newest_shared_revision(&self, offered: ProtocolVersion) -> Option<ProtocolVersion> {
+        let Self::Request(RequestError::Server { error, .. }) = self else {
+            return None;
+        };
+        if error.code != code::INVALID_PARAMS {
+            return None;
+        }
+        error
+            .data
+            .as_ref()?
+            .get("supported")?
+            .as_array()?
+            .iter()
+            .filter_map(|v| v.as_str()?.parse::<ProtocolVersion>().ok())
+            .filter(|v| v.is_stateful() && *v < offered)
+            .max()
+    }
+
     /// The URL elicitations a server requires before it can proceed (error -32042), if
     /// that is why it refused the request.
     pub fn url_elicitation_required(&self) -> Option<UrlElicitationRequiredData> {
@@ -174,9 +195,8 @@ impl Client {
             capabilities: config.capabilities.clone(),
         };
         let connection = Connection::start(transport, Arc::new(dispatch));
-        let offered = ProtocolVersion::LATEST_STATEFUL;
-        let params = InitializeRequestParams {
-            protocol_version: offered.as_str().to_owned(),
+        let mut params = InitializeRequestParams {
+            protocol_version: ProtocolVersion::LATEST_STATEFUL.as_str().to_owned(),
             capabilities: config.capabilities,
             client_info: config.client_info,
             meta: None,
@@ -186,14 +206,26 @@ impl Client {
             timeout: config.request_timeout,
             ..RequestOptions::default()
         };
-        let server: InitializeResult =
-            match request(&connection, method::INITIALIZE, &params, options).await {
-                Ok(result) => result,
-                Err(err) => {
-                    connection.close().await;
-                    return Err(err);
-                }
-            };
+        let mut offered = ProtocolVersion::LATEST_STATEFUL;
+        let mut outcome = request(&connection, method::INITIALIZE, &params, options.clone()).await;
+        // A server that refuses our revision may list those it speaks: offer the newest
+        // of them that we speak too, once.
+        if let Some(fallback) = outcome
+            .as_ref()
+            .err()
+            .and_then(|e| e.newest_shared_revision(offered))
+        {
+            offered = fallback;
+            params.protocol_version = fallback.as_str().to_owned();
+            outcome = request(&connection, method::INITIALIZE, &params, options).await;
+        }
+        let server: InitializeResult = match outcome {
+            Ok(result) => result,
+            Err(err) => {
+                connection.close().await;
+                return Err(err);
+            }
+        };
         let version = match server.protocol_version.parse::<ProtocolVersion>() {
             Ok(v) if v.is_stateful() => v,
             _ => {
@@ -357,7 +389,10 @@ impl Client {
         &self,
         params: &CompleteRequestParams,
     ) -> Result<CompleteResult, ClientError> {
-        self.require(self.capabilities().completions.is_some(), "completions")?;
+        // 2024-11-05 has `completion/complete` but no capability that declares it.
+        let offered = self.capabilities().completions.is_some()
+            || self.version == ProtocolVersion::V2024_11_05;
+        self.require(offered, "completions")?;
         self.call(method::COMPLETION_COMPLETE, params).await
     }
 

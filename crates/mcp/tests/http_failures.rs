@@ -439,3 +439,23 @@ async fn a_legacy_endpoint_on_another_origin_is_refused() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn when_neither_transport_works_both_reasons_are_kept() {
+    let server = FakeServer::start(|seen| {
+        let text = format!("no MCP here ({})", seen.method);
+        Reply::Full(404, Vec::new(), "text/plain", text)
+    })
+    .await;
+    let error = transport_error(connect(HttpServer::new(&server.url)).await);
+    let TransportError::NoTransport { streamable, legacy } = &error else {
+        panic!("expected both reasons, got {error}");
+    };
+    assert!(
+        matches!(&**streamable, TransportError::Status { status: 404, body, .. } if body == "no MCP here (POST)")
+    );
+    assert!(
+        matches!(&**legacy, TransportError::Status { status: 404, body, .. } if body == "no MCP here (GET)")
+    );
+    assert!(error.to_string().contains("HTTP+SSE fallback"), "{error}");
+}

@@ -12,6 +12,7 @@ use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, Req
 use switchboard_mcp::jsonrpc::{ErrorObject, FrameError};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
+use switchboard_mcp::types::{CompleteRequestParams, Reference};
 use tokio_util::sync::CancellationToken;
 
 /// Reads messages line by line, keeps them in `seen`, and passes each to `on(msg)`, which
@@ -313,4 +314,57 @@ def on(msg):
     .expect("no deadlock: every request is answered");
     assert!(outcomes.iter().all(Result::is_ok));
     conn.close().await;
+}
+
+/// A server that speaks only `revisions`, the first of them by choice.
+fn speaking(revisions: &str, capabilities: &str, then: &str) -> StdioServer {
+    python(&format!(
+        r#"
+SUPPORTED = {revisions}
+def on(msg):
+    if msg.get("method") == "initialize":
+        offered = msg["params"]["protocolVersion"]
+        if offered not in SUPPORTED:
+            send({{"jsonrpc": "2.0", "id": msg["id"], "error": {{"code": -32602, "message": "Unsupported protocol version", "data": {{"supported": SUPPORTED, "requested": offered}}}}}})
+        else:
+            answer(msg, {{"protocolVersion": offered, "capabilities": {capabilities}, "serverInfo": {{"name": "old", "version": "1"}}}})
+    elif "id" in msg and "method" in msg:
+{then}
+"#
+    ))
+}
+
+async fn client_of(server: &StdioServer) -> Client {
+    let transport = stdio::spawn(server, discard_log()).expect("python3 starts");
+    let mut config = ClientConfig::new("test", "1");
+    config.request_timeout = Duration::from_secs(20);
+    Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("initialized")
+}
+
+#[tokio::test]
+async fn a_refused_revision_is_retried_with_the_newest_both_speak() {
+    let server = speaking(
+        r#"["2024-11-05", "2025-03-26", "2099-01-01"]"#,
+        "{}",
+        "        pass",
+    );
+    let client = client_of(&server).await;
+    assert_eq!(client.protocol_version().as_str(), "2025-03-26");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn completion_works_with_a_2024_11_05_server_which_declares_no_capability_for_it() {
+    let server = speaking(
+        r#"["2024-11-05"]"#,
+        r#"{"prompts": {}}"#,
+        r#"        answer(msg, {"completion": {"values": ["python", "pytorch"], "hasMore": False}})"#,
+    );
+    let client = client_of(&server).await;
+    let params = CompleteRequestParams::new(Reference::prompt("code_review"), "language", "py");
+    let result = client.complete(&params).await.expect("completed");
+    assert_eq!(result.completion.values, ["python", "pytorch"]);
+    client.close().await;
 }

@@ -83,6 +83,12 @@ pub enum TransportError {
     /// No answer in time; `seconds` is the limit, when the transport knows which one struck.
     #[error("no answer from {url}{}", seconds.map(|s| format!(" within {s} s")).unwrap_or_default())]
     Timeout { url: String, seconds: Option<u64> },
+    /// Neither Streamable HTTP nor the HTTP+SSE fallback worked: both reasons.
+    #[error("Streamable HTTP failed ({streamable}), and so did the HTTP+SSE fallback ({legacy})")]
+    NoTransport {
+        streamable: Box<TransportError>,
+        legacy: Box<TransportError>,
+    },
     #[error("the session expired and could not be renewed: {0}")]
     SessionLost(String),
     #[error("{0}")]

@@ -110,17 +110,28 @@ async fn first_exchange(
                 Ok(())
             }
             // A server of the 2024-11-05 transport refuses the POST: try its event stream.
-            Err(TransportError::Status {
-                status: 400 | 404 | 405,
-                ..
-            }) => {
+            Err(
+                refused @ TransportError::Status {
+                    status: 400 | 404 | 405,
+                    ..
+                },
+            ) => {
                 shared.log(format!(
                     "{} refused Streamable HTTP; trying HTTP+SSE",
                     shared.url
                 ));
-                legacy::open(shared).await?;
-                settle(HttpFlavor::LegacySse);
-                legacy::send(shared, body).await
+                let fallback = async {
+                    legacy::open(shared).await?;
+                    settle(HttpFlavor::LegacySse);
+                    legacy::send(shared, body).await
+                };
+                // If both fail, the first refusal is as telling as the second.
+                fallback
+                    .await
+                    .map_err(|legacy| TransportError::NoTransport {
+                        streamable: Box::new(refused),
+                        legacy: Box::new(legacy),
+                    })
             }
             Err(error) => Err(error),
         },
