@@ -459,3 +459,72 @@ async fn when_neither_transport_works_both_reasons_are_kept() {
     );
     assert!(error.to_string().contains("HTTP+SSE fallback"), "{error}");
 }
+
+/// A 2025-11-25 server that closes every stream after one event and expects the client to
+/// poll: the answer to a call comes on the `answer_on`-th poll; each poll's event has a
+/// new id while `advancing`, the same one otherwise.
+fn polling_server(
+    answer_on: usize,
+    advancing: bool,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let call_id = Arc::new(Mutex::new(Value::Null));
+    move |seen| {
+        let last = seen
+            .header("Last-Event-ID")
+            .and_then(|id| id.parse::<usize>().ok());
+        match (seen.method.as_str(), seen.rpc_method(), last) {
+            ("POST", "initialize", _) => initialize_result(&seen.body["id"], None),
+            ("POST", "notifications/initialized", _) => accepted(),
+            ("POST", "tools/call", _) => {
+                *call_id.lock().unwrap() = seen.body["id"].clone();
+                // The priming event: an id and a delay, no data.
+                Reply::Events(vec!["id: 0\nretry: 5\n\n".into()], false)
+            }
+            ("GET", _, Some(n)) if n + 1 >= answer_on => {
+                let answer = json!({"jsonrpc": "2.0", "id": *call_id.lock().unwrap(),
+                    "result": {"content": [{"type": "text", "text": "polled"}]}});
+                Reply::Events(vec![format!("id: {}\ndata: {answer}\n\n", n + 1)], false)
+            }
+            ("GET", _, Some(n)) => {
+                let next = if advancing { n + 1 } else { n };
+                Reply::Events(vec![format!("id: {next}\n\n")], false)
+            }
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_closes_every_stream_is_polled_until_it_answers() {
+    let server = FakeServer::start(polling_server(12, true)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let mut options = client.request_options();
+    options.timeout = Duration::from_secs(20);
+    let result = client
+        .call_tool("t", None, options)
+        .await
+        .expect("answered after 12 polls");
+    assert_eq!(result.content[0].as_text(), Some("polled"));
+}
+
+#[tokio::test]
+async fn polls_that_bring_nothing_new_give_up() {
+    let server = FakeServer::start(polling_server(usize::MAX, false)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let mut options = client.request_options();
+    options.timeout = Duration::from_secs(20);
+    let error = client
+        .call_tool("t", None, options)
+        .await
+        .expect_err("gave up");
+    assert!(
+        matches!(
+            &error,
+            ClientError::Request(RequestError::Transport {
+                error: TransportError::StreamEnded,
+                ..
+            })
+        ),
+        "{error}"
+    );
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use reqwest::{Method, Url};
 
-use super::events::{Cursor, EventReader, content_type, is_event_stream, is_message};
+use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
 use super::{Shared, classify, status_error};
 use crate::transport::TransportError;
 
@@ -28,7 +28,7 @@ pub async fn open(shared: &Arc<Shared>) -> Result<(), TransportError> {
             content_type(&response)
         )));
     }
-    let mut reader = EventReader::new(response);
+    let mut reader = EventReader::new(response, shared.max_message_bytes);
     let mut cursor = Cursor::default();
     let endpoint = tokio::time::timeout(shared.read_timeout, async {
         while let Some(event) = reader.next(&mut cursor).await {
@@ -83,7 +83,10 @@ async fn pump(shared: Arc<Shared>, mut reader: EventReader, mut cursor: Cursor) 
                 }
             }
             Some(Ok(_)) => {}
-            Some(Err(err)) => break format!("the server's event stream broke: {err}"),
+            Some(Err(err @ Fault::TooLarge { .. })) => shared.log(format!("skipped {err}")),
+            Some(Err(Fault::Broken(err))) => {
+                break format!("the server's event stream broke: {err}");
+            }
             None => break "the server closed its event stream".to_owned(),
         }
     };

@@ -10,7 +10,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 use super::driver::Envelope;
-use super::events::{Cursor, EventReader, content_type, is_event_stream, is_message};
+use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
 use super::{Shared, classify, status_error};
 use crate::jsonrpc::{FrameError, Kind, RequestId, Unreadable};
 use crate::transport::{Inbound, TransportError};
@@ -166,20 +166,24 @@ async fn read_body(response: reqwest::Response, limit: usize) -> Result<Body, re
 }
 
 /// Reads an answer stream until it carries the answer to `wanted`; a stream that drops
-/// first is resumed with `Last-Event-ID` after the server's `retry` delay.
+/// first is resumed with `Last-Event-ID` after the server's `retry` delay. A server may
+/// close streams on purpose and expect to be polled: only resumptions that bring nothing
+/// new count against the limit.
 async fn read_answer_stream(
     shared: &Shared,
     response: reqwest::Response,
     wanted: Option<&RequestId>,
 ) -> Result<(), TransportError> {
     let mut cursor = Cursor::default();
-    let mut reader = EventReader::new(response);
-    let mut resumptions = 0;
+    let mut reader = EventReader::new(response, shared.max_message_bytes);
+    let mut idle = 0;
     let _watch = wanted.map(|id| AnswerWatch::new(shared, id));
     loop {
-        if pump(shared, &mut reader, &mut cursor, wanted).await {
-            return Ok(());
-        }
+        let before = cursor.last_id.clone();
+        let delivered = match pump(shared, &mut reader, &mut cursor, wanted).await {
+            Pumped::Answered => return Ok(()),
+            Pumped::Ended { delivered } => delivered,
+        };
         let Some(wanted) = wanted else { return Ok(()) };
         // The answer may have come on another stream (the server's GET stream).
         if shared.state(|s| s.answered.contains(wanted)) {
@@ -188,45 +192,78 @@ async fn read_answer_stream(
         let Some(last_id) = cursor.last_id.clone() else {
             return Err(TransportError::StreamEnded);
         };
-        resumptions += 1;
-        if resumptions > MAX_RECONNECTS {
-            return Err(TransportError::StreamEnded);
+        if delivered || cursor.last_id != before {
+            idle = 0;
+        } else {
+            idle += 1;
+            if idle > MAX_RECONNECTS {
+                return Err(TransportError::StreamEnded);
+            }
         }
         pause(shared, cursor.retry.unwrap_or(DEFAULT_RETRY)).await;
         shared.log(format!(
             "resuming the stream of request {wanted} after event {last_id}"
         ));
         let response = open_stream(shared, Some(&last_id)).await?;
-        reader = EventReader::new(response);
+        reader = EventReader::new(response, shared.max_message_bytes);
     }
 }
 
-/// Delivers the messages of a stream until it ends or the transport closes; true if it
-/// carried the answer to `wanted`.
+/// How reading a stream ended.
+enum Pumped {
+    /// It carried the answer to the request it was read for.
+    Answered,
+    /// It ended or broke first; `delivered` if it carried any message.
+    Ended { delivered: bool },
+}
+
+/// Delivers the messages of a stream until it ends or the transport closes.
 async fn pump(
     shared: &Shared,
     reader: &mut EventReader,
     cursor: &mut Cursor,
     wanted: Option<&RequestId>,
-) -> bool {
+) -> Pumped {
+    let mut delivered = false;
     loop {
         let event = tokio::select! {
             event = reader.next(cursor) => event,
-            () = shared.closed.cancelled() => return false,
+            () = shared.closed.cancelled() => return Pumped::Ended { delivered },
         };
-        let Some(event) = event else { return false };
+        let Some(event) = event else {
+            return Pumped::Ended { delivered };
+        };
         match event {
             Ok(event) if is_message(&event) => {
+                delivered = true;
                 match shared.deliver_frame(&event.data, wanted, false).await {
-                    Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => return true,
+                    Ok(answered) if wanted.is_some_and(|w| answered.contains(w)) => {
+                        return Pumped::Answered;
+                    }
                     Ok(_) => {}
                     Err(err) => shared.log(format!("skipped an event: {err}")),
                 }
             }
             Ok(_) => {}
-            Err(err) => {
+            Err(Fault::TooLarge { bytes, limit }) => {
+                shared.log(format!(
+                    "skipped an event of {bytes} bytes or more: over the limit of {limit}"
+                ));
+                // On a request's own stream, the event too large to read was its answer.
+                if let Some(id) = wanted {
+                    let error = FrameError::TooLarge { bytes, limit };
+                    let unreadable = Unreadable {
+                        id: Some(id.clone()),
+                        kind: Kind::Response,
+                        error,
+                    };
+                    shared.deliver(Inbound::Unreadable(unreadable)).await;
+                    return Pumped::Answered;
+                }
+            }
+            Err(Fault::Broken(err)) => {
                 shared.log(format!("the event stream broke: {err}"));
-                return false;
+                return Pumped::Ended { delivered };
             }
         }
     }
@@ -315,7 +352,7 @@ pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
 /// Reads the GET stream; a stream that ends is reopened where it stopped.
 pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     let mut cursor = Cursor::default();
-    let mut reader = EventReader::new(first);
+    let mut reader = EventReader::new(first, shared.max_message_bytes);
     let mut failures = 0;
     loop {
         pump(&shared, &mut reader, &mut cursor, None).await;
@@ -331,7 +368,7 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
             match open_stream(&shared, cursor.last_id.as_deref()).await {
                 Ok(response) => {
                     failures = 0;
-                    reader = EventReader::new(response);
+                    reader = EventReader::new(response, shared.max_message_bytes);
                     break;
                 }
                 Err(TransportError::Status {
