@@ -233,10 +233,10 @@ impl Scanner {
             out.push(Err(self.too_large()));
             self.dropping = false;
             self.kept.clear();
-        } else if let Some(id) = self.event_id.take() {
-            if let Ok(mut fields) = self.fields.lock() {
-                fields.last_id = Some(id);
-            }
+        } else if let Some(id) = self.event_id.take()
+            && let Ok(mut fields) = self.fields.lock()
+        {
+            fields.last_id = Some(id);
         }
         if self.after_cr {
             self.ended_by_cr = true;
