@@ -476,12 +476,12 @@ fn polling_server(
             ("POST", "initialize", _) => initialize_result(&seen.body["id"], None),
             ("POST", "notifications/initialized", _) => accepted(),
             ("POST", "tools/call", _) => {
-                *call_id.lock().unwrap() = seen.body["id"].clone();
+                *call_id.lock().expect("lock") = seen.body["id"].clone();
                 // The priming event: an id and a delay, no data.
                 Reply::Events(vec!["id: 0\nretry: 5\n\n".into()], false)
             }
             ("GET", _, Some(n)) if n + 1 >= answer_on => {
-                let answer = json!({"jsonrpc": "2.0", "id": *call_id.lock().unwrap(),
+                let answer = json!({"jsonrpc": "2.0", "id": *call_id.lock().expect("lock"),
                     "result": {"content": [{"type": "text", "text": "polled"}]}});
                 Reply::Events(vec![format!("id: {}\ndata: {answer}\n\n", n + 1)], false)
             }
