@@ -278,7 +278,7 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
         Command::Info(_) => Ok(serde_json::json!({
             "protocolVersion": client.protocol_version().as_str(),
             "serverInfo": client.server().server_info,
-            "capabilities": client.capabilities(),
+            "capabilities": client.server().capabilities,
             "instructions": client.server().instructions,
         })),
         Command::Ping(_) => client

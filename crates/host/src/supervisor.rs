@@ -16,7 +16,7 @@ use switchboard_mcp::types::{ClientCapabilities, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
 
 use crate::catalog::{Catalog, Offer};
-use crate::config::ServerConfig;
+use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::secrets::Secrets;
 
@@ -180,6 +180,7 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
             ServerNotification::ToolListChanged
                 | ServerNotification::ResourceListChanged
                 | ServerNotification::PromptListChanged
+                | ServerNotification::SessionRenewed
         ) {
             self.refresh.notify_one();
         }
@@ -374,6 +375,7 @@ async fn run_once<H: ClientHandler>(
     if let Some(secs) = config.max_request_secs {
         client_config.max_request_time = Duration::from_secs(secs);
     }
+    client_config.ping_interval = ping_interval(config);
     // A stop during the handshake drops the half-made client, which ends the process group.
     let connected = tokio::select! {
         connected = Client::connect(transport, handler, client_config) => connected,
@@ -414,6 +416,9 @@ async fn run_once<H: ClientHandler>(
     loop {
         tokio::select! {
             reason = client.connection().wait_closed() => {
+                if reason.unauthorized {
+                    return Ended::Unauthorized(format!("{name} asks for authorization again"));
+                }
                 return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
             }
             () = refresh.notified() => refresh_catalog(name, &client, shared).await,
@@ -425,27 +430,62 @@ async fn run_once<H: ClientHandler>(
     }
 }
 
-/// Lists what the server offers into the catalog; a list that fails is left empty.
+/// How often an HTTP server is pinged unless its configuration says (0: never). A stdio
+/// server is alive while its process is, and is not pinged unless asked.
+const HTTP_PING_SECS: u64 = 30;
+
+fn ping_interval(config: &ServerConfig) -> Option<Duration> {
+    let default = match config.spec("") {
+        Ok(ServerSpec::Http { .. }) => HTTP_PING_SECS,
+        _ => 0,
+    };
+    Some(config.ping_interval_secs.unwrap_or(default))
+        .filter(|&secs| secs > 0)
+        .map(Duration::from_secs)
+}
+
+/// Lists what the server offers into the catalog. A list that fails is left empty, and
+/// why is written in the server's log.
 async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
     let caps = client.capabilities();
+    let report = |what: &str, error: ClientError| {
+        let _ = shared.events.send(HostEvent::Log {
+            server: name.to_owned(),
+            source: LogSource::Protocol,
+            level: Some(LoggingLevel::Error),
+            text: format!("the list of {what} could not be read: {error}"),
+        });
+    };
     let offer = Offer {
         tools: if caps.supports_tools() {
-            client.list_tools().await.unwrap_or_default()
+            client.list_tools().await.unwrap_or_else(|e| {
+                report("tools", e);
+                Vec::new()
+            })
         } else {
             Vec::new()
         },
         resources: if caps.supports_resources() {
-            client.list_resources().await.unwrap_or_default()
+            client.list_resources().await.unwrap_or_else(|e| {
+                report("resources", e);
+                Vec::new()
+            })
         } else {
             Vec::new()
         },
         templates: if caps.supports_resources() {
-            client.list_resource_templates().await.unwrap_or_default()
+            client.list_resource_templates().await.unwrap_or_else(|e| {
+                report("resource templates", e);
+                Vec::new()
+            })
         } else {
             Vec::new()
         },
         prompts: if caps.supports_prompts() {
-            client.list_prompts().await.unwrap_or_default()
+            client.list_prompts().await.unwrap_or_else(|e| {
+                report("prompts", e);
+                Vec::new()
+            })
         } else {
             Vec::new()
         },

@@ -10,9 +10,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
+use crate::connection::{
+    Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
+};
 use crate::jsonrpc::{ErrorObject, code};
-use crate::transport::{BoxFuture, CloseReason, TransportParts};
+use crate::transport::{BoxFuture, CloseReason, TransportError, TransportParts};
 use crate::types::*;
 use crate::version::ProtocolVersion;
 
@@ -67,6 +69,9 @@ pub enum ServerNotification {
     ResourceUpdated(ResourceUpdatedNotificationParams),
     Log(LoggingMessageNotificationParams),
     ElicitationComplete(ElicitationCompleteNotificationParams),
+    /// The server ended the session and a new one was opened: what it offers may have
+    /// changed ([`Client::server`] holds the new description).
+    SessionRenewed,
     /// A method this client does not know, or known params that did not parse.
     Other {
         method: String,
@@ -102,6 +107,10 @@ pub struct ClientConfig {
     pub request_timeout: Duration,
     /// The longest any request may take, whatever progress the server reports.
     pub max_request_time: Duration,
+    /// How often to ping the server to learn it is still there; the connection ends when
+    /// a ping gets no answer. `None` for a server whose liveness shows otherwise (a child
+    /// process that would exit).
+    pub ping_interval: Option<Duration>,
 }
 
 impl ClientConfig {
@@ -111,6 +120,7 @@ impl ClientConfig {
             capabilities: ClientCapabilities::default(),
             request_timeout: Duration::from_secs(60),
             max_request_time: crate::connection::DEFAULT_MAX_TOTAL,
+            ping_interval: None,
         }
     }
 }
@@ -173,11 +183,39 @@ impl ClientError {
     }
 }
 
+/// What the server said in its latest handshake; replaced when a new session opens.
+#[derive(Clone)]
+struct Described(Arc<std::sync::RwLock<Arc<InitializeResult>>>);
+
+impl Described {
+    fn new(result: InitializeResult) -> Self {
+        Self(Arc::new(std::sync::RwLock::new(Arc::new(result))))
+    }
+
+    fn get(&self) -> Arc<InitializeResult> {
+        self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set(&self, result: InitializeResult) {
+        *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(result);
+    }
+}
+
+/// The server's capabilities, as of its latest handshake.
+pub struct Capabilities(Arc<InitializeResult>);
+
+impl std::ops::Deref for Capabilities {
+    type Target = ServerCapabilities;
+    fn deref(&self) -> &ServerCapabilities {
+        &self.0.capabilities
+    }
+}
+
 /// An initialized session with one server.
 #[derive(Clone)]
 pub struct Client {
     connection: Connection,
-    server: Arc<InitializeResult>,
+    server: Described,
     version: ProtocolVersion,
     request_timeout: Duration,
     max_request_time: Duration,
@@ -190,9 +228,11 @@ impl Client {
         handler: Arc<H>,
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
+        let described = Arc::new(std::sync::OnceLock::new());
         let dispatch = Dispatch {
             handler,
             capabilities: config.capabilities.clone(),
+            described: described.clone(),
         };
         let connection = Connection::start(transport, Arc::new(dispatch));
         let mut params = InitializeRequestParams {
@@ -237,26 +277,36 @@ impl Client {
             }
         };
         connection.notify(method::INITIALIZED, None).await?;
+        let server = Described::new(server);
+        let _ = described.set(server.clone());
+        if let Some(every) = config.ping_interval {
+            tokio::spawn(keep_alive(
+                connection.downgrade(),
+                every,
+                config.request_timeout,
+            ));
+        }
         Ok(Self {
             connection,
-            server: Arc::new(server),
+            server,
             version,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
         })
     }
 
-    /// What the server said about itself in the handshake.
-    pub fn server(&self) -> &InitializeResult {
-        &self.server
+    /// What the server said about itself in the handshake (the latest one, if the server
+    /// ended a session and a new one was opened).
+    pub fn server(&self) -> Arc<InitializeResult> {
+        self.server.get()
     }
 
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.version
     }
 
-    pub fn capabilities(&self) -> &ServerCapabilities {
-        &self.server.capabilities
+    pub fn capabilities(&self) -> Capabilities {
+        Capabilities(self.server.get())
     }
 
     /// Options with this client's default timeout and bound, to adjust per call.
@@ -415,11 +465,29 @@ impl Client {
             .await?)
     }
 
-    /// Walks every page of a list, treating cursors as opaque.
+    /// Walks every page of a list, treating cursors as opaque; starts again from the first
+    /// page if the server opens a new session meanwhile (its cursors end with the old one).
     async fn list_all<R: DeserializeOwned, T>(
         &self,
         method: &'static str,
         split: impl Fn(R) -> (Vec<T>, Option<Cursor>),
+    ) -> Result<Vec<T>, ClientError> {
+        let mut restarts = 0;
+        loop {
+            match self.walk(method, &split).await {
+                Err(ClientError::Request(RequestError::Transport {
+                    error: TransportError::SessionRenewed,
+                    ..
+                })) if restarts < MAX_WALK_RESTARTS => restarts += 1,
+                outcome => return outcome,
+            }
+        }
+    }
+
+    async fn walk<R: DeserializeOwned, T>(
+        &self,
+        method: &'static str,
+        split: &impl Fn(R) -> (Vec<T>, Option<Cursor>),
     ) -> Result<Vec<T>, ClientError> {
         let mut items = Vec::new();
         let mut seen = HashSet::new();
@@ -445,6 +513,37 @@ impl Client {
     }
 }
 
+/// How many times a list walk starts again because the session was renewed under it.
+const MAX_WALK_RESTARTS: usize = 3;
+
+/// Pings the server at an interval while the connection lives; a ping that gets no answer
+/// ends the connection, so that whoever supervises it sees the server gone.
+async fn keep_alive(connection: WeakConnection, every: Duration, patience: Duration) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        let Some(connection) = connection.upgrade() else {
+            return;
+        };
+        let options = RequestOptions {
+            timeout: patience,
+            ..RequestOptions::default()
+        };
+        match connection.request(method::PING, None, options).await {
+            // Even an error is an answer: the server is there.
+            Ok(_) | Err(RequestError::Server { .. }) => {}
+            Err(RequestError::Closed(_)) => return,
+            Err(error) => {
+                connection
+                    .fail(format!("the server stopped answering: {error}"))
+                    .await;
+                return;
+            }
+        }
+    }
+}
+
 async fn request<P: Serialize + Sync, R: DeserializeOwned>(
     connection: &Connection,
     method: &'static str,
@@ -463,6 +562,8 @@ async fn request<P: Serialize + Sync, R: DeserializeOwned>(
 struct Dispatch<H> {
     handler: Arc<H>,
     capabilities: ClientCapabilities,
+    /// Set once the handshake is done.
+    described: Arc<std::sync::OnceLock<Described>>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -514,5 +615,18 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
     fn notification(&self, method: String, params: Option<Value>) {
         self.handler
             .notification(ServerNotification::parse(method, params));
+    }
+
+    fn session_renewed(&self, result: Value) {
+        match serde_json::from_value::<InitializeResult>(result) {
+            Ok(result) => {
+                if let Some(described) = self.described.get() {
+                    described.set(result);
+                }
+            }
+            Err(e) => tracing::warn!("the new session's description is not valid: {e}"),
+        }
+        self.handler
+            .notification(ServerNotification::SessionRenewed);
     }
 }

@@ -34,6 +34,11 @@ pub trait IncomingHandler: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Value, ErrorObject>>;
     /// Receives one notification (progress and cancellation are handled by the connection).
     fn notification(&self, method: String, params: Option<Value>);
+    /// Receives the `initialize` result of a new session, which the transport opened
+    /// because the server ended the old one.
+    fn session_renewed(&self, result: Value) {
+        let _ = result;
+    }
 }
 
 /// How one outgoing request behaves.
@@ -125,7 +130,56 @@ pub struct Connection {
     closed: tokio::sync::watch::Receiver<Option<Arc<CloseReason>>>,
     /// True once the transport is shut down (for stdio: the process is gone).
     finished: tokio::sync::watch::Receiver<bool>,
-    shutdown: Arc<tokio::sync::Notify>,
+    shutdown: Arc<Shutdown>,
+}
+
+/// A [`Connection`] that does not keep it alive: once every strong handle is gone, the
+/// connection ends and [`WeakConnection::upgrade`] gives `None`.
+pub struct WeakConnection {
+    commands: mpsc::WeakSender<Command>,
+    cancels: mpsc::WeakUnboundedSender<(i64, String)>,
+    next_id: Arc<AtomicI64>,
+    closed: tokio::sync::watch::Receiver<Option<Arc<CloseReason>>>,
+    finished: tokio::sync::watch::Receiver<bool>,
+    shutdown: Arc<Shutdown>,
+}
+
+impl WeakConnection {
+    pub fn upgrade(&self) -> Option<Connection> {
+        Some(Connection {
+            commands: self.commands.upgrade()?,
+            cancels: self.cancels.upgrade()?,
+            next_id: self.next_id.clone(),
+            closed: self.closed.clone(),
+            finished: self.finished.clone(),
+            shutdown: self.shutdown.clone(),
+        })
+        .filter(|connection| connection.closed().is_none())
+    }
+}
+
+/// A request to end the connection, with why.
+#[derive(Default)]
+struct Shutdown {
+    notify: tokio::sync::Notify,
+    reason: std::sync::Mutex<Option<String>>,
+}
+
+impl Shutdown {
+    fn request(&self, reason: Option<String>) {
+        if let Ok(mut slot) = self.reason.lock() {
+            *slot = slot.take().or(reason);
+        }
+        self.notify.notify_one();
+    }
+
+    fn reason(&self) -> String {
+        self.reason
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+            .unwrap_or_else(|| "closed by the client".into())
+    }
 }
 
 /// How long any request may take at most unless its caller says otherwise: a server that
@@ -144,7 +198,7 @@ impl Connection {
         let (cancels, cancel_rx) = mpsc::unbounded_channel();
         let (closed_tx, closed) = tokio::sync::watch::channel(None);
         let (finished_tx, finished) = tokio::sync::watch::channel(false);
-        let shutdown = Arc::new(tokio::sync::Notify::new());
+        let shutdown = Arc::new(Shutdown::default());
         let shutdown_handle = shutdown.clone();
         let actor = Actor {
             transport,
@@ -283,6 +337,18 @@ impl Connection {
             .map_err(|_| RequestError::Closed(self.close_reason()))
     }
 
+    /// A handle that does not keep the connection alive.
+    pub fn downgrade(&self) -> WeakConnection {
+        WeakConnection {
+            commands: self.commands.downgrade(),
+            cancels: self.cancels.downgrade(),
+            next_id: self.next_id.clone(),
+            closed: self.closed.clone(),
+            finished: self.finished.clone(),
+            shutdown: self.shutdown.clone(),
+        }
+    }
+
     /// Whether the connection has ended, and why.
     pub fn closed(&self) -> Option<Arc<CloseReason>> {
         self.closed.borrow().clone()
@@ -300,7 +366,18 @@ impl Connection {
     /// Ends the connection gracefully (for stdio: close stdin, wait, SIGTERM, SIGKILL)
     /// and waits until it is over.
     pub async fn close(&self) -> Arc<CloseReason> {
-        self.shutdown.notify_one();
+        self.shutdown.request(None);
+        self.end().await
+    }
+
+    /// Ends the connection because it is of no use any more (its server stopped
+    /// answering), with that reason for everyone waiting on it.
+    pub async fn fail(&self, reason: String) -> Arc<CloseReason> {
+        self.shutdown.request(Some(reason));
+        self.end().await
+    }
+
+    async fn end(&self) -> Arc<CloseReason> {
         let mut finished = self.finished.clone();
         let _ = finished.wait_for(|done| *done).await;
         self.wait_closed().await
@@ -431,7 +508,7 @@ impl Actor {
         mut commands: mpsc::Receiver<Command>,
         mut cancels: mpsc::UnboundedReceiver<(i64, String)>,
         closed: tokio::sync::watch::Sender<Option<Arc<CloseReason>>>,
-        shutdown: Arc<tokio::sync::Notify>,
+        shutdown: Arc<Shutdown>,
     ) {
         // A handle of its own, so that waiting for room borrows nothing of the actor.
         let outgoing = self.transport.outgoing.clone();
@@ -467,11 +544,12 @@ impl Actor {
                         }
                     }
                     Some(Inbound::Batch(items)) => self.batch(items),
+                    Some(Inbound::Renewed(result)) => self.handler.session_renewed(result),
                     Some(Inbound::Failed { id, error }) => self.fail_ours(&id, Failure::Transport(error)),
                     None => break self.transport.control.close_reason().await,
                 },
-                () = shutdown.notified() => break CloseReason {
-                    detail: "closed by the client".into(),
+                () = shutdown.notify.notified() => break CloseReason {
+                    detail: shutdown.reason(),
                     ..CloseReason::default()
                 },
             }

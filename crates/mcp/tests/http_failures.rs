@@ -54,6 +54,7 @@ type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
 struct FakeServer {
     url: String,
     seen: Arc<Mutex<Vec<Seen>>>,
+    changed: Arc<tokio::sync::Notify>,
 }
 
 impl FakeServer {
@@ -61,23 +62,59 @@ impl FakeServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let url = format!("http://{}/mcp", listener.local_addr().expect("address"));
         let seen = Arc::new(Mutex::new(Vec::new()));
+        let changed = Arc::new(tokio::sync::Notify::new());
         let script: Arc<Script> = Arc::new(script);
-        let log = seen.clone();
+        let log = Log {
+            seen: seen.clone(),
+            changed: changed.clone(),
+        };
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
                 tokio::spawn(serve(socket, script.clone(), log.clone()));
             }
         });
-        Self { url, seen }
+        Self { url, seen, changed }
     }
 
     fn seen(&self) -> Vec<Seen> {
         self.seen.lock().expect("lock").clone()
     }
+
+    /// Waits until what the server saw satisfies `done` (a client closing a stream that
+    /// was left open counts as a `HANGUP`).
+    async fn wait_for(&self, what: &str, done: impl Fn(&[Seen]) -> bool) -> Vec<Seen> {
+        let waiting = async {
+            loop {
+                let changed = self.changed.notified();
+                let seen = self.seen();
+                if done(&seen) {
+                    return seen;
+                }
+                changed.await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(20), waiting)
+            .await
+            .unwrap_or_else(|_| panic!("the server never saw {what}: {:?}", self.seen()))
+    }
+}
+
+/// Where the server writes down what it saw, waking those who wait on it.
+#[derive(Clone)]
+struct Log {
+    seen: Arc<Mutex<Vec<Seen>>>,
+    changed: Arc<tokio::sync::Notify>,
+}
+
+impl Log {
+    fn push(&self, seen: Seen) {
+        self.seen.lock().expect("lock").push(seen);
+        self.changed.notify_waiters();
+    }
 }
 
 /// Serves the requests of one connection (keep-alive) until it closes.
-async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Arc<Mutex<Vec<Seen>>>) {
+async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Log) {
     let mut socket = BufReader::new(socket);
     loop {
         let mut line = String::new();
@@ -109,7 +146,7 @@ async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Arc<Mute
             headers,
             body: serde_json::from_slice(&body).unwrap_or(Value::Null),
         };
-        log.lock().expect("lock").push(seen.clone());
+        log.push(seen.clone());
         match script(&seen) {
             Reply::Full(status, extra, kind, body) => {
                 let mut head = format!(
@@ -131,7 +168,14 @@ async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Arc<Mute
                     let _ = socket.get_mut().write_all(event.as_bytes()).await;
                 }
                 if hang {
-                    std::future::pending::<()>().await;
+                    // Open until the client lets go of it.
+                    let mut rest = Vec::new();
+                    let _ = socket.read_to_end(&mut rest).await;
+                    log.push(Seen {
+                        method: "HANGUP".into(),
+                        headers: Vec::new(),
+                        body: Value::Null,
+                    });
                 }
                 return;
             }
@@ -527,4 +571,216 @@ async fn polls_that_bring_nothing_new_give_up() {
         ),
         "{error}"
     );
+}
+
+async fn connect_with(server: &FakeServer, adjust: impl FnOnce(&mut ClientConfig)) -> Client {
+    let (transport, _) =
+        http::connect(&HttpServer::new(&server.url), discard_log()).expect("valid settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.request_timeout = Duration::from_secs(2);
+    adjust(&mut config);
+    Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("initialized")
+}
+
+/// Waits for the connection to end, failing the test if it never does.
+async fn ended(client: &Client) -> Arc<switchboard_mcp::transport::CloseReason> {
+    tokio::time::timeout(Duration::from_secs(20), client.connection().wait_closed())
+        .await
+        .expect("the connection ended")
+}
+
+#[tokio::test]
+async fn a_server_that_stops_answering_pings_ends_the_connection() {
+    let server = FakeServer::start(after_handshake(|seen| match seen.rpc_method() {
+        // It accepts the request and never answers.
+        "ping" => Reply::Events(Vec::new(), true),
+        _ => accepted(),
+    }))
+    .await;
+    let client = connect_with(&server, |config| {
+        config.ping_interval = Some(Duration::from_millis(50));
+        config.request_timeout = Duration::from_millis(500);
+    })
+    .await;
+    let reason = ended(&client).await;
+    assert!(reason.detail.contains("stopped answering"), "{reason}");
+}
+
+#[tokio::test]
+async fn a_refusal_in_mid_session_ends_it_as_needing_authorization() {
+    let server = FakeServer::start(after_handshake(|_| {
+        let challenge = (
+            "WWW-Authenticate",
+            r#"Bearer error="invalid_token""#.to_owned(),
+        );
+        Reply::Full(401, vec![challenge], "text/plain", String::new())
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    assert!(matches!(
+        call_error(&client).await,
+        RequestError::Transport {
+            error: TransportError::Unauthorized { status: 401, .. },
+            ..
+        }
+    ));
+    assert!(ended(&client).await.unauthorized);
+}
+
+#[tokio::test]
+async fn a_session_that_cannot_be_renewed_ends_the_connection() {
+    let initialized = Arc::new(Mutex::new(0));
+    let server = FakeServer::start(
+        move |seen| match (seen.method.as_str(), seen.rpc_method()) {
+            ("POST", "initialize") => {
+                let mut count = initialized.lock().expect("lock");
+                *count += 1;
+                match *count {
+                    1 => initialize_result(&seen.body["id"], Some("s1")),
+                    _ => Reply::Full(503, Vec::new(), "text/plain", "shutting down".into()),
+                }
+            }
+            ("POST", "notifications/initialized") => accepted(),
+            ("POST", _) => Reply::Full(404, Vec::new(), "text/plain", "unknown session".into()),
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        },
+    )
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    assert!(matches!(
+        call_error(&client).await,
+        RequestError::Transport {
+            error: TransportError::SessionLost(_),
+            ..
+        }
+    ));
+    let reason = ended(&client).await;
+    assert!(reason.detail.contains("shutting down"), "{reason}");
+}
+
+/// A server that forgets its first session after the first page of tools.
+fn forgetful_server() -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let sessions = Arc::new(Mutex::new(0));
+    move |seen| {
+        let session = seen.header("Mcp-Session-Id").map(str::to_owned);
+        let id = &seen.body["id"];
+        let cursor = seen.body["params"].get("cursor").is_some();
+        match (seen.method.as_str(), seen.rpc_method(), session.as_deref()) {
+            ("POST", "initialize", None) => {
+                let mut count = sessions.lock().expect("lock");
+                *count += 1;
+                let body = json!({"jsonrpc": "2.0", "id": id, "result": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"tools": {}, "resources": {"subscribe": true}, "logging": {}},
+                    "serverInfo": {"name": "forgetful", "version": "1"},
+                    "instructions": format!("session {count}"),
+                }});
+                let session = ("Mcp-Session-Id", format!("s{count}"));
+                Reply::Full(200, vec![session], "application/json", body.to_string())
+            }
+            ("POST", "tools/list", Some("s1")) if cursor => {
+                Reply::Full(404, Vec::new(), "text/plain", "unknown session".into())
+            }
+            ("POST", "tools/list", Some(s)) => {
+                let tool = json!({"name": format!("from-{s}"), "inputSchema": {"type": "object"}});
+                let next = (s == "s1").then_some("c1");
+                json_reply(
+                    json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [tool], "nextCursor": next}}),
+                )
+            }
+            ("POST", "notifications/initialized", Some(_)) => accepted(),
+            ("POST", _, Some(_)) => json_reply(json!({"jsonrpc": "2.0", "id": id, "result": {}})),
+            ("GET", _, Some(_)) => Reply::Events(Vec::new(), true),
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_renewed_session_is_told_again_what_the_old_one_knew() {
+    let server = FakeServer::start(forgetful_server()).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    client.subscribe("file:///watched").await.unwrap();
+    client
+        .set_logging_level(switchboard_mcp::types::LoggingLevel::Debug)
+        .await
+        .unwrap();
+    // The walk meets the expired session on its second page and starts again.
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["from-s2"]);
+    assert_eq!(client.server().instructions.as_deref(), Some("session 2"));
+    let seen = server
+        .wait_for("the new session's event stream", |seen| {
+            seen.iter()
+                .any(|s| s.method == "GET" && s.header("Mcp-Session-Id") == Some("s2"))
+        })
+        .await;
+    let in_s2: Vec<(String, Value)> = seen
+        .iter()
+        .filter(|s| s.method == "POST" && s.header("Mcp-Session-Id") == Some("s2"))
+        .map(|s| (s.rpc_method().to_owned(), s.body["params"].clone()))
+        .collect();
+    assert_eq!(
+        in_s2,
+        [
+            ("notifications/initialized".to_owned(), Value::Null),
+            (
+                "resources/subscribe".to_owned(),
+                json!({"uri": "file:///watched"})
+            ),
+            ("logging/setLevel".to_owned(), json!({"level": "debug"})),
+            ("tools/list".to_owned(), json!({})),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_told_after_its_request_and_its_stream_is_let_go() {
+    let server = FakeServer::start(after_handshake(|seen| match seen.rpc_method() {
+        // The call's stream is primed, then stays open with no answer.
+        "tools/call" => Reply::Events(vec!["id: 1\n\n".into()], true),
+        _ => accepted(),
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    for _ in 0..5 {
+        // Cancelled at once: the cancellation races its own request to the server.
+        let mut options = client.request_options();
+        options.timeout = Duration::from_millis(1);
+        let outcome = client.call_tool("t", None, options).await;
+        assert!(
+            matches!(
+                outcome,
+                Err(ClientError::Request(RequestError::Timeout { .. }))
+            ),
+            "{outcome:?}"
+        );
+    }
+    let seen = server
+        .wait_for("every call's stream closed", |seen| {
+            seen.iter().filter(|s| s.method == "HANGUP").count() == 5
+        })
+        .await;
+    let calls: Vec<&Value> = seen
+        .iter()
+        .filter(|s| s.rpc_method() == "tools/call")
+        .map(|s| &s.body["id"])
+        .collect();
+    assert_eq!(calls.len(), 5);
+    for id in calls {
+        let position = |method: &str| {
+            seen.iter().position(|s| {
+                s.rpc_method() == method
+                    && (s.body["id"] == *id || s.body["params"]["requestId"] == *id)
+            })
+        };
+        let (call, cancel) = (position("tools/call"), position("notifications/cancelled"));
+        assert!(
+            cancel.is_some() && call < cancel,
+            "call {id}: {call:?}, cancelled {cancel:?}"
+        );
+    }
 }

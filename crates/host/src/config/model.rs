@@ -63,6 +63,10 @@ pub struct ServerConfig {
     /// Seconds any request may take at most, whatever progress the server reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_request_secs: Option<u64>,
+    /// Seconds between pings that check the server is still there (0: none); by default
+    /// 30 for an HTTP server, none for a stdio server (its process shows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ping_interval_secs: Option<u64>,
     #[serde(default, skip_serializing_if = "RestartPolicy::is_default")]
     pub restart: RestartPolicy,
     /// The person vouches for this server: its tool annotations may relax approvals.
@@ -86,6 +90,7 @@ impl Default for ServerConfig {
             enabled: true,
             request_timeout_secs: None,
             max_request_secs: None,
+            ping_interval_secs: None,
             restart: RestartPolicy::default(),
             trusted: false,
             extra: Map::new(),

@@ -394,7 +394,7 @@ impl Desk {
     /// revision, capabilities and instructions (the `initialize` result).
     pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
         let client = self.client(name).ok()?;
-        serde_json::to_value(client.server()).ok()
+        serde_json::to_value(&*client.server()).ok()
     }
 
     pub fn log_of(&self, name: &str) -> Vec<LogEntry> {

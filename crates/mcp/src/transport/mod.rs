@@ -34,6 +34,9 @@ pub enum Inbound {
     Unreadable(Unreadable),
     /// A batch (2025-03-26), each element read on its own.
     Batch(Vec<Result<Message, Unreadable>>),
+    /// The server ended the session and the transport opened a new one: the result of the
+    /// new `initialize`.
+    Renewed(serde_json::Value),
     /// A request of ours could not be delivered or answered, for a reason of the transport.
     Failed {
         id: RequestId,
@@ -89,6 +92,10 @@ pub enum TransportError {
         streamable: Box<TransportError>,
         legacy: Box<TransportError>,
     },
+    /// The server ended the session and a new one was opened: a page cursor of the old
+    /// one means nothing any more, and the list must be walked again.
+    #[error("the server started a new session; the list must be read again from the start")]
+    SessionRenewed,
     #[error("the session expired and could not be renewed: {0}")]
     SessionLost(String),
     #[error("{0}")]
@@ -112,6 +119,8 @@ pub struct CloseReason {
     pub exit: Option<String>,
     /// The last lines the server wrote to stderr, oldest first.
     pub stderr_tail: Vec<String>,
+    /// The server refused the session in its course: it needs authorization again.
+    pub unauthorized: bool,
 }
 
 impl fmt::Display for CloseReason {

@@ -352,6 +352,7 @@ impl TransportControl for StdioControl {
                     .lock()
                     .map(|t| t.iter().cloned().collect())
                     .unwrap_or_default(),
+                unauthorized: false,
             }
         })
     }

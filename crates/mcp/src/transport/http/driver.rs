@@ -1,10 +1,14 @@
 //! The driver: takes each outgoing message, settles the transport on the first one, and
 //! sends the rest concurrently.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
+use futures_util::StreamExt;
 use serde::Deserialize;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
+use tokio::task::AbortHandle;
 
 use super::{HttpFlavor, HttpMode, Shared, legacy, streamable};
 use crate::jsonrpc::RequestId;
@@ -16,10 +20,23 @@ use crate::types::method;
 pub struct Envelope {
     pub id: Option<RequestId>,
     pub method: Option<String>,
+    #[serde(default)]
+    params: Option<Params>,
+}
+
+/// The params the transport looks at: which request a `notifications/cancelled` names,
+/// whether a list request carries a page cursor, and what a new session must restore.
+#[derive(Debug, Default, Deserialize)]
+struct Params {
+    #[serde(rename = "requestId")]
+    request_id: Option<RequestId>,
+    cursor: Option<serde::de::IgnoredAny>,
+    pub uri: Option<String>,
+    pub level: Option<String>,
 }
 
 impl Envelope {
-    fn of(body: &str) -> Self {
+    pub fn of(body: &str) -> Self {
         serde_json::from_str(body).unwrap_or_default()
     }
 
@@ -31,10 +48,60 @@ impl Envelope {
     pub fn is(&self, name: &str) -> bool {
         self.method.as_deref() == Some(name)
     }
+
+    pub fn has_cursor(&self) -> bool {
+        self.params.as_ref().is_some_and(|p| p.cursor.is_some())
+    }
+
+    /// The `uri` param (of a subscription).
+    pub fn uri(&self) -> Option<&str> {
+        self.params.as_ref()?.uri.as_deref()
+    }
+
+    /// The `level` param (of `logging/setLevel`).
+    pub fn level(&self) -> Option<&str> {
+        self.params.as_ref()?.level.as_deref()
+    }
+
+    fn cancels(&self) -> Option<&RequestId> {
+        if !self.is(method::CANCELLED) {
+            return None;
+        }
+        self.params.as_ref()?.request_id.as_ref()
+    }
 }
+
+/// Says when a request has left: its body was handed over in full, or its exchange ended.
+pub struct Sent(watch::Sender<bool>);
+
+impl Sent {
+    fn mark(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// A body that marks the request sent once it is taken to be written.
+    pub fn body(&self, bytes: Vec<u8>) -> reqwest::Body {
+        let sent = self.0.clone();
+        let once = futures_util::stream::iter([bytes]).map(move |bytes| {
+            sent.send_replace(true);
+            Ok::<_, std::convert::Infallible>(bytes)
+        });
+        reqwest::Body::wrap_stream(once)
+    }
+}
+
+/// A request whose exchange is under way.
+struct InFlight {
+    sent: watch::Receiver<bool>,
+    task: AbortHandle,
+}
+
+/// How long a cancellation waits for its request to leave first.
+const SEND_WAIT: Duration = Duration::from_secs(10);
 
 pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Receiver<String>) {
     let mut listening = false;
+    let mut in_flight: HashMap<RequestId, InFlight> = HashMap::new();
     loop {
         let body = tokio::select! {
             body = to_server.recv() => match body {
@@ -53,10 +120,24 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             }
             continue;
         };
-        if envelope.request_id().is_none() {
+        if let Some(id) = envelope.cancels()
+            && let Some(flight) = in_flight.remove(id)
+        {
+            // A cancellation must not reach the server before its request.
+            let mut left = flight.sent.clone();
+            let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
+            let went = *flight.sent.borrow();
+            if went {
+                send(&shared, flavor, body, &envelope, None).await;
+            }
+            // Its answer is no longer awaited: the stream is closed, not resumed.
+            flight.task.abort();
+            continue;
+        }
+        let Some(id) = envelope.request_id().cloned() else {
             // Notifications and answers are sent in order, each before the next message:
             // a server must see `initialized` before the requests that follow it.
-            send(&shared, flavor, body, &envelope).await;
+            send(&shared, flavor, body, &envelope, None).await;
             if flavor == HttpFlavor::StreamableHttp
                 && !listening
                 && envelope.is(method::INITIALIZED)
@@ -69,20 +150,57 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                 }
             }
             continue;
-        }
+        };
         // Requests run concurrently: a slow call never holds up another.
+        let (sent, left) = watch::channel(false);
+        let sent = Sent(sent);
         let shared = shared.clone();
-        tokio::spawn(async move { send(&shared, flavor, body, &envelope).await });
+        let task = tokio::spawn(async move {
+            send(&shared, flavor, body, &envelope, Some(&sent)).await;
+            sent.mark();
+        });
+        if in_flight.len() >= PRUNE_AT {
+            in_flight.retain(|_, flight| !flight.task.is_finished());
+        }
+        in_flight.insert(
+            id,
+            InFlight {
+                sent: left,
+                task: task.abort_handle(),
+            },
+        );
     }
 }
 
-async fn send(shared: &Arc<Shared>, flavor: HttpFlavor, body: String, envelope: &Envelope) {
-    let sent = match flavor {
-        HttpFlavor::StreamableHttp => streamable::send(shared, body, envelope).await,
+/// Finished requests are forgotten when the table reaches this size.
+const PRUNE_AT: usize = 64;
+
+async fn send(
+    shared: &Arc<Shared>,
+    flavor: HttpFlavor,
+    body: String,
+    envelope: &Envelope,
+    sent: Option<&Sent>,
+) {
+    let outcome = match flavor {
+        HttpFlavor::StreamableHttp => streamable::send(shared, body, envelope, sent).await,
         HttpFlavor::LegacySse => legacy::send(shared, body).await,
     };
-    if let Err(error) = sent {
+    if let Err(error) = outcome {
+        let ends = match &error {
+            // Refused once the session is open, or the session gone for good: nothing sent
+            // will be answered any more, and whoever supervises the connection must know.
+            TransportError::Unauthorized { .. } => Some(true),
+            TransportError::SessionLost(_) => Some(false),
+            _ => None,
+        };
+        let detail = error.to_string();
         report(shared, envelope, error).await;
+        match ends {
+            Some(true) => shared.end_unauthorized(),
+            Some(false) => shared.end(detail),
+            None => {}
+        }
     }
 }
 
@@ -100,11 +218,11 @@ async fn first_exchange(
             legacy::send(shared, body).await
         }
         HttpMode::StreamableHttp => {
-            streamable::send(shared, body, envelope).await?;
+            streamable::send(shared, body, envelope, None).await?;
             settle(HttpFlavor::StreamableHttp);
             Ok(())
         }
-        HttpMode::Auto => match streamable::send(shared, body.clone(), envelope).await {
+        HttpMode::Auto => match streamable::send(shared, body.clone(), envelope, None).await {
             Ok(()) => {
                 settle(HttpFlavor::StreamableHttp);
                 Ok(())

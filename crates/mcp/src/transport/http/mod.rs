@@ -10,7 +10,7 @@ mod events;
 mod legacy;
 mod streamable;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -172,6 +172,70 @@ struct State {
     /// Requests whose answer stream is being read, and those of them answered elsewhere.
     awaited: HashSet<RequestId>,
     answered: HashSet<RequestId>,
+    /// What a new session must be told again.
+    restorable: Restorable,
+    /// Requests the transport made itself to renew a session, by id.
+    replays: HashMap<RequestId, Replay>,
+    replay_count: u64,
+    /// The transport ended because the server refused us in mid-session.
+    unauthorized: bool,
+}
+
+/// A request the transport replays itself when it renews a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// Its answer describes the new session.
+    Initialize,
+    /// Its answer matters to nobody.
+    Restore,
+}
+
+/// The state a session holds on the server's side, as the client set it: the resources it
+/// subscribed to and the log level it asked for.
+#[derive(Default)]
+struct Restorable {
+    subscriptions: std::collections::BTreeSet<String>,
+    level: Option<String>,
+}
+
+impl Restorable {
+    /// Notes a request the server accepted.
+    fn note(&mut self, envelope: &driver::Envelope) {
+        use crate::types::method;
+        match (envelope.method.as_deref(), envelope.uri(), envelope.level()) {
+            (Some(method::RESOURCES_SUBSCRIBE), Some(uri), _) => {
+                self.subscriptions.insert(uri.to_owned());
+            }
+            (Some(method::RESOURCES_UNSUBSCRIBE), Some(uri), _) => {
+                self.subscriptions.remove(uri);
+            }
+            (Some(method::LOGGING_SET_LEVEL), _, Some(level)) => {
+                self.level = Some(level.to_owned())
+            }
+            _ => {}
+        }
+    }
+
+    /// The requests that set it all again, ids to be given.
+    fn requests(&self) -> Vec<String> {
+        use crate::types::method;
+        let request = |method: &str, params: serde_json::Value| {
+            serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": params})
+                .to_string()
+        };
+        let mut requests: Vec<String> = self
+            .subscriptions
+            .iter()
+            .map(|uri| request(method::RESOURCES_SUBSCRIBE, serde_json::json!({"uri": uri})))
+            .collect();
+        if let Some(level) = &self.level {
+            requests.push(request(
+                method::LOGGING_SET_LEVEL,
+                serde_json::json!({"level": level}),
+            ));
+        }
+        requests
+    }
 }
 
 impl Shared {
@@ -218,7 +282,24 @@ impl Shared {
                 excerpt(frame)
             )));
         }
+        // Answers to the transport's own requests stay here; the new session's
+        // description goes up as such.
+        let mut renewed = None;
         let mut answered = Vec::new();
+        decoded.items.retain(|item| {
+            let Ok(Message::Response(response)) = item else {
+                return true;
+            };
+            let Some(replay) = self.state(|s| s.replays.remove(&response.id)) else {
+                return true;
+            };
+            answered.push(response.id.clone());
+            if replay == Replay::Initialize {
+                self.note_answer(response);
+                renewed = response.outcome.clone().ok();
+            }
+            false
+        });
         for item in &mut decoded.items {
             match item {
                 Ok(Message::OrphanError(error)) if answering.is_some() => {
@@ -251,7 +332,12 @@ impl Shared {
                 _ => {}
             }
         }
-        self.deliver(Inbound::from(decoded)).await;
+        if !decoded.items.is_empty() {
+            self.deliver(Inbound::from(decoded)).await;
+        }
+        if let Some(result) = renewed {
+            self.deliver(Inbound::Renewed(result)).await;
+        }
         Ok(answered)
     }
 
@@ -288,6 +374,22 @@ impl Shared {
             request = request.header("MCP-Protocol-Version", version);
         }
         request
+    }
+
+    /// An id for a request of the transport's own, noted so that its answer is kept.
+    fn replay_id(&self, replay: Replay) -> RequestId {
+        self.state(|s| {
+            s.replay_count += 1;
+            let id = RequestId::String(format!("switchboard-renewal-{}", s.replay_count));
+            s.replays.insert(id.clone(), replay);
+            id
+        })
+    }
+
+    /// Ends the transport because the server refuses us: the person must sign in again.
+    fn end_unauthorized(&self) {
+        self.state(|s| s.unauthorized = true);
+        self.end("the server refused the session: it needs authorization".into());
     }
 
     /// Ends the transport: the connection sees `incoming` close once in-flight work is done.
@@ -396,11 +498,12 @@ struct HttpControl {
 impl TransportControl for HttpControl {
     fn close_reason(&mut self) -> BoxFuture<'_, CloseReason> {
         Box::pin(async move {
+            let (detail, unauthorized) = self
+                .shared
+                .state(|s| (s.close_detail.clone(), s.unauthorized));
             CloseReason {
-                detail: self
-                    .shared
-                    .state(|s| s.close_detail.clone())
-                    .unwrap_or_else(|| "the HTTP transport closed".into()),
+                detail: detail.unwrap_or_else(|| "the HTTP transport closed".into()),
+                unauthorized,
                 ..CloseReason::default()
             }
         })

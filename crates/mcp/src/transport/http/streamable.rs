@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use reqwest::Method;
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use reqwest::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 
-use super::driver::Envelope;
+use super::driver::{Envelope, Sent};
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
-use super::{Shared, classify, status_error};
+use super::{Replay, Shared, classify, status_error};
 use crate::jsonrpc::{FrameError, Kind, RequestId, Unreadable};
 use crate::transport::{Inbound, TransportError};
 use crate::types::method;
@@ -29,6 +29,7 @@ pub async fn send(
     shared: &Arc<Shared>,
     body: String,
     envelope: &Envelope,
+    sent: Option<&Sent>,
 ) -> Result<(), TransportError> {
     let initializing = envelope.is(method::INITIALIZE);
     if initializing {
@@ -39,25 +40,43 @@ pub async fn send(
         });
     }
     let session = shared.state(|s| s.session_id.clone());
-    match post(shared, &body, envelope).await {
+    let outcome = match post(shared, &body, envelope, sent).await {
         // An answer to a request of the old session cannot be delivered in a new one.
         Err(TransportError::Status { status: 404, .. })
             if session.is_some() && !initializing && envelope.method.is_some() =>
         {
             renew_session(shared, session).await?;
-            post(shared, &body, envelope).await
+            // A page cursor belongs to the old session: the walk starts again.
+            if envelope.has_cursor() {
+                return Err(TransportError::SessionRenewed);
+            }
+            post(shared, &body, envelope, sent).await
         }
         other => other,
+    };
+    if outcome.is_ok() {
+        shared.state(|s| s.restorable.note(envelope));
     }
+    outcome
 }
 
-async fn post(shared: &Shared, body: &str, envelope: &Envelope) -> Result<(), TransportError> {
+async fn post(
+    shared: &Shared,
+    body: &str,
+    envelope: &Envelope,
+    sent: Option<&Sent>,
+) -> Result<(), TransportError> {
     let url = shared.url.clone();
-    let mut request = shared
+    let request = shared
         .request(Method::POST, url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
-        .header(CONTENT_TYPE, "application/json")
-        .body(body.to_owned());
+        .header(CONTENT_TYPE, "application/json");
+    let mut request = match sent {
+        Some(sent) => request
+            .header(CONTENT_LENGTH, body.len())
+            .body(sent.body(body.as_bytes().to_vec())),
+        None => request.body(body.to_owned()),
+    };
     if envelope.request_id().is_none() {
         request = request.timeout(ACK_TIMEOUT);
     }
@@ -351,6 +370,8 @@ pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
 
 /// Reads the GET stream; a stream that ends is reopened where it stopped.
 pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
+    // A renewed session opens a stream of its own.
+    let session = shared.state(|s| s.session_id.clone());
     let mut cursor = Cursor::default();
     let mut reader = EventReader::new(first, shared.max_message_bytes);
     let mut failures = 0;
@@ -362,7 +383,7 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
                 cursor.retry.unwrap_or(DEFAULT_RETRY) * (1 << failures.min(4)),
             )
             .await;
-            if shared.closed.is_cancelled() {
+            if shared.closed.is_cancelled() || shared.state(|s| s.session_id != session) {
                 return;
             }
             match open_stream(&shared, cursor.last_id.as_deref()).await {
@@ -388,7 +409,9 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     }
 }
 
-/// Opens a new session with the `initialize` first sent, unless another task already did.
+/// Opens a new session with the `initialize` first sent, unless another task already did;
+/// then restores what the server forgot with the old one (subscriptions, the log level)
+/// and opens its event stream again.
 async fn renew_session(
     shared: &Arc<Shared>,
     expired: Option<String>,
@@ -401,23 +424,45 @@ async fn renew_session(
         .state(|s| s.initialize.clone())
         .ok_or_else(|| TransportError::SessionLost("no initialize request to replay".into()))?;
     shared.log("the server ended the session; opening a new one".into());
-    shared.state(|s| s.session_id = None);
-    let envelope = Envelope {
-        id: shared.state(|s| s.initialize_id.clone()),
-        method: Some(method::INITIALIZE.into()),
-    };
-    // The replayed answer reaches the connection as a late answer, and is ignored there.
-    post(shared, &initialize, &envelope)
+    let lost = |e: TransportError| TransportError::SessionLost(e.to_string());
+    // The replay has an id of its own: its answer describes the new session to the
+    // connection, instead of passing for a late answer.
+    let id = shared.replay_id(Replay::Initialize);
+    let initialize = with_id(&initialize, &id).map_err(lost)?;
+    shared.state(|s| {
+        s.session_id = None;
+        s.initialize_id = Some(id.clone());
+    });
+    post(shared, &initialize, &Envelope::of(&initialize), None)
         .await
-        .map_err(|e| TransportError::SessionLost(e.to_string()))?;
+        .map_err(lost)?;
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    let envelope = Envelope {
-        id: None,
-        method: Some(method::INITIALIZED.into()),
-    };
-    post(shared, initialized, &envelope)
+    post(shared, initialized, &Envelope::of(initialized), None)
         .await
-        .map_err(|e| TransportError::SessionLost(e.to_string()))
+        .map_err(lost)?;
+    for request in shared.state(|s| s.restorable.requests()) {
+        let id = shared.replay_id(Replay::Restore);
+        let Ok(body) = with_id(&request, &id) else {
+            continue;
+        };
+        if let Err(err) = post(shared, &body, &Envelope::of(&body), None).await {
+            shared.log(format!(
+                "could not restore {request} in the new session: {err}"
+            ));
+        }
+    }
+    if let Some(stream) = open_listening(shared).await {
+        tokio::spawn(listen(shared.clone(), stream));
+    }
+    Ok(())
+}
+
+/// A request as JSON text, with another id.
+fn with_id(request: &str, id: &RequestId) -> Result<String, TransportError> {
+    let mut value: serde_json::Value = serde_json::from_str(request)
+        .map_err(|e| TransportError::Other(format!("a request to replay is not JSON: {e}")))?;
+    value["id"] = serde_json::to_value(id).unwrap_or_default();
+    Ok(value.to_string())
 }
 
 /// Ends the session with DELETE, as the server may expect; its answer does not matter.
