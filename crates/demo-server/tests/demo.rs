@@ -1151,12 +1151,17 @@ async fn the_server_exits_when_stdin_closes_and_writes_only_messages_to_stdout()
         .await
         .unwrap();
     assert_eq!(next().await["result"]["protocolVersion"], "2025-06-18");
-    // A line that is not a message is reported on stderr and skipped.
+    // A line that is not a message is reported on stderr and answered with a parse error.
     stdin.write_all(b"hello?\n").await.unwrap();
     stdin
         .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
         .await
         .unwrap();
+    let refused = next().await;
+    assert_eq!(
+        (&refused["id"], &refused["error"]["code"]),
+        (&Value::Null, &json!(-32700))
+    );
     assert_eq!(
         next().await,
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
