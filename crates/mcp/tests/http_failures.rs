@@ -784,3 +784,17 @@ async fn a_cancelled_call_is_told_after_its_request_and_its_stream_is_let_go() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_body_with_only_an_error_without_id_is_the_answer_to_its_request() {
+    let server = FakeServer::start(after_handshake(|_| {
+        json_reply(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "could not parse the request"}}))
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let error = call_error(&client).await;
+    assert!(
+        matches!(&error, RequestError::Server { error, .. } if error.message == "could not parse the request"),
+        "{error}"
+    );
+}

@@ -200,3 +200,18 @@ async fn a_program_that_does_not_exist_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn a_long_stderr_line_is_kept_cut_to_its_start() {
+    let (conn, log) = shell_server(
+        "head -c 1000000 /dev/zero | tr '\\0' 'e' >&2; echo >&2; echo 'next line' >&2; read line",
+    );
+    conn.close().await;
+    let log = log.lock().expect("log lock").clone();
+    let [LogLine::Stderr(long), LogLine::Stderr(next)] = log.as_slice() else {
+        panic!("two stderr lines: {log:?}");
+    };
+    assert!(long.starts_with("eeee") && long.ends_with("… [cut: 1000000 bytes in all]"));
+    assert!(long.len() < 20 * 1024, "{} bytes kept", long.len());
+    assert_eq!(next, "next line");
+}
