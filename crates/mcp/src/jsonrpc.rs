@@ -273,7 +273,21 @@ struct RawMessage {
     params: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
+    #[serde(default, deserialize_with = "error_object")]
     error: Option<ErrorObject>,
+}
+
+/// An error member, which must be an object: serde would read an array as the list of a
+/// struct's members.
+fn error_object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ErrorObject>, D::Error> {
+    use serde::de::Error;
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        object @ Value::Object(_) => ErrorObject::deserialize(object)
+            .map(Some)
+            .map_err(D::Error::custom),
+        _ => Err(D::Error::custom("the error member is not an object")),
+    }
 }
 
 impl RawMessage {
@@ -383,6 +397,14 @@ impl Message {
 
     /// One message, read straight into its members: no tree for the envelope.
     fn parse_one(text: &str) -> Result<Self, Unreadable> {
+        // Serde would read an array as the list of a struct's members.
+        if !text.trim_start().starts_with('{') {
+            let error = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                Ok(_) => FrameError::NotJsonRpc("not an object"),
+                Err(e) => FrameError::NotJson(e.to_string()),
+            };
+            return Err(Unreadable::of(text, error));
+        }
         let raw: RawMessage = serde_json::from_str(text).map_err(|e| {
             let error = match e.classify() {
                 serde_json::error::Category::Data => {
@@ -397,6 +419,9 @@ impl Message {
     }
 
     pub fn from_value(value: Value) -> Result<Self, FrameError> {
+        if !value.is_object() {
+            return Err(FrameError::NotJsonRpc("not an object"));
+        }
         let raw: RawMessage = serde_json::from_value(value)
             .map_err(|_| FrameError::NotJsonRpc("members of the wrong type"))?;
         Self::from_raw(raw)
@@ -410,7 +435,9 @@ impl Message {
             None => None,
             Some(Value::Null) => {
                 return match raw.error {
-                    Some(error) if raw.method.is_none() => Ok(Self::OrphanError(error)),
+                    Some(error) if raw.method.is_none() && raw.result.is_none() => {
+                        Ok(Self::OrphanError(error))
+                    }
                     _ => Err(FrameError::NotJsonRpc("null id")),
                 };
             }
@@ -551,7 +578,16 @@ mod tests {
                 "neither a request",
             ),
             (r#"{"jsonrpc":"2.0","method":5}"#, "wrong type"),
-            ("42", "wrong type"),
+            ("42", "not an object"),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":[-32600,"no"]}"#,
+                "wrong type",
+            ),
+            (r#"[["2.0",1,"m"]]"#, "not an object"),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":""},"result":{}}"#,
+                "null id",
+            ),
         ];
         for (frame, expected) in cases {
             let err = Message::parse_frame(frame).unwrap_err().to_string();

@@ -64,7 +64,12 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
             return Ok(match (discarded, buf.is_empty()) {
                 (Some(discarded), _) => discarded.line(),
                 (None, true) => Line::Eof,
-                (None, false) => Line::Complete,
+                (None, false) => {
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                    Line::Complete
+                }
             });
         }
         let (chunk, found) = match memchr::memchr(b'\n', available) {
@@ -139,7 +144,7 @@ mod tests {
 
     #[tokio::test]
     async fn splits_on_newlines_across_buffer_boundaries() {
-        let got = lines(b"{\"a\":1}\n{\"b\":2}\r\n\nlast", 100, 3).await;
+        let got = lines(b"{\"a\":1}\n{\"b\":2}\r\n\nlast\r", 100, 3).await;
         assert_eq!(got, ["{\"a\":1}", "{\"b\":2}", "", "last"]);
     }
 

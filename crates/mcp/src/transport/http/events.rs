@@ -58,8 +58,9 @@ impl EventReader {
         let event = self.events.next().await;
         // What an earlier stream of the same request said holds until this one says more.
         if let Ok(fields) = self.fields.lock() {
-            if fields.last_id.is_some() {
-                cursor.last_id.clone_from(&fields.last_id);
+            // An empty id clears it: nothing to resume from.
+            if let Some(id) = &fields.last_id {
+                cursor.last_id = Some(id.clone()).filter(|id| !id.is_empty());
             }
             cursor.retry = fields.retry.or(cursor.retry);
         }
@@ -101,6 +102,8 @@ where
     .flat_map(futures_util::stream::iter)
 }
 
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
 /// Splits bytes into lines (ended by CR, LF or CRLF) and lines into events (ended by an
 /// empty line), keeping the current event until it is complete or over the limit.
 struct Scanner {
@@ -122,6 +125,8 @@ struct Scanner {
     dropping: bool,
     /// An `id` of the current event, which counts once the event is complete.
     event_id: Option<String>,
+    /// The first bytes of the body while they may still be a byte order mark.
+    lead: Option<Vec<u8>>,
 }
 
 impl Scanner {
@@ -138,11 +143,27 @@ impl Scanner {
             ended_by_cr: false,
             dropping: false,
             event_id: None,
+            lead: Some(Vec::new()),
         }
     }
 
     /// Takes the next chunk; returns what is ready, in order.
-    fn push(&mut self, mut bytes: &[u8]) -> Vec<Result<Vec<u8>, Fault>> {
+    fn push(&mut self, bytes: &[u8]) -> Vec<Result<Vec<u8>, Fault>> {
+        // A byte order mark may open the body, and is no part of it (nor, split by a chunk
+        // boundary, a thing `eventsource-stream` can take).
+        let Some(mut lead) = self.lead.take() else {
+            return self.scan(bytes);
+        };
+        lead.extend_from_slice(bytes);
+        if lead.len() < BOM.len() && BOM.starts_with(&lead) {
+            self.lead = Some(lead);
+            return Vec::new();
+        }
+        let body = lead.strip_prefix(BOM).unwrap_or(&lead);
+        self.scan(body)
+    }
+
+    fn scan(&mut self, mut bytes: &[u8]) -> Vec<Result<Vec<u8>, Fault>> {
         let mut out = Vec::new();
         while !bytes.is_empty() {
             if self.after_cr {
@@ -376,6 +397,33 @@ mod tests {
         // An event cut short by the end of the body does not count.
         let (_, cursor) = read(vec![b"id: 1\ndata: a\n\nid: 2\ndata: b\n".to_vec()], 100).await;
         assert_eq!(cursor.last_id.as_deref(), Some("1"));
+    }
+
+    #[tokio::test]
+    async fn a_byte_order_mark_opening_the_body_is_skipped_even_when_split() {
+        let body = "\u{feff}data: a\n\n".as_bytes();
+        for at in 0..=4 {
+            let chunks = vec![body[..at].to_vec(), body[at..].to_vec()];
+            assert_eq!(data(&read(chunks, 100).await.0), ["a"], "split at {at}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_empty_id_clears_the_one_before() {
+        let fields = Arc::new(Mutex::new(Cursor {
+            last_id: Some(String::new()),
+            retry: None,
+        }));
+        let mut reader = EventReader {
+            events: Box::pin(futures_util::stream::empty()),
+            fields,
+        };
+        let mut cursor = Cursor {
+            last_id: Some("7".into()),
+            retry: None,
+        };
+        assert!(reader.next(&mut cursor).await.is_none());
+        assert_eq!(cursor.last_id, None);
     }
 
     #[tokio::test]
