@@ -132,8 +132,8 @@ impl Outlet {
             Framing::Events => ("data: ", "\"}]}}\n\n"),
         };
         self.write(Bytes::from(format!("{open}{head}"))).await?;
-        let framing_bytes = (open.len() + head.len() + close.len()) as u64;
-        let mut left = size.saturating_sub(framing_bytes);
+        let around = (open.len() + head.len() + close.len()) as u64;
+        let mut left = size.saturating_sub(around);
         let chunk = Bytes::from(vec![b'x'; CHUNK]);
         while left > 0 {
             let take = left.min(CHUNK as u64) as usize;
