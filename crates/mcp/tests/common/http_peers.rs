@@ -4,7 +4,7 @@
 //! Declared by the HTTP interop tests beside `mod common;`, whose `Person` and `Log` it uses.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,7 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-use crate::common::{Log, Person, workspace_root};
+use crate::common::{Log, Person, workspace_binary, workspace_root};
 
 /// How long a peer may take to start listening (Python imports are slow on a busy machine).
 const STARTUP: Duration = Duration::from_secs(60);
@@ -71,7 +71,7 @@ impl Output {
         }
     }
 
-    fn push(&self, line: String) {
+    pub fn push(&self, line: String) {
         self.lines.lock().expect("output lock").push(line);
         self.changed.notify_waiters();
     }
@@ -179,11 +179,24 @@ impl Peer {
 
     /// `rmcp-peer http`, built beside this test, which announces its port on stdout.
     pub async fn rmcp() -> Self {
-        let mut command = Command::new(rmcp_binary());
+        let mut command = Command::new(workspace_binary("rmcp-peer"));
         command.args(["http", "--port", "0"]);
         let (child, stdout, stderr) = spawn(command);
         let url = stdout.wait_for(STARTUP, announced).await;
         Self::started(url, child, stdout, stderr, "rmcp-peer")
+    }
+
+    /// `hostile-peer <mode> --http`, built beside this test, which announces its port on
+    /// stdout; with `events`, its answers are event streams.
+    pub async fn hostile(mode: &str, events: bool) -> Self {
+        let mut command = Command::new(workspace_binary("hostile-peer"));
+        command.args([mode, "--http"]);
+        if events {
+            command.arg("--sse");
+        }
+        let (child, stdout, stderr) = spawn(command);
+        let url = stdout.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "hostile-peer")
     }
 
     /// `@modelcontextprotocol/server-everything`, on the port given in `PORT`. It says on
@@ -263,20 +276,6 @@ impl Drop for Peer {
         // `kill_on_drop` does it too; killing here as well keeps the intent visible.
         let _ = self.child.start_kill();
     }
-}
-
-/// The `rmcp-peer` binary, built in the same target directory as this test.
-fn rmcp_binary() -> PathBuf {
-    // Test binaries live in target/<profile>/deps; workspace binaries one level up.
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir");
-    require(
-        dir.join("rmcp-peer"),
-        "the rmcp test peer (cargo build -p rmcp-peer)",
-    )
 }
 
 /// Connects over HTTP as a client that declares every capability.

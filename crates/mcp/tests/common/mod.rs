@@ -47,19 +47,24 @@ pub fn python_stdio() -> StdioServer {
     StdioServer::new(python).args([script.into_os_string(), "stdio".into()])
 }
 
-/// The `rmcp` server of `tests/peers/rmcp-server` over stdio, built beside this test.
-pub fn rmcp_stdio() -> StdioServer {
+/// A binary of this workspace (a test peer), built in the same target directory as this
+/// test by `cargo build -p <package>`.
+pub fn workspace_binary(name: &str) -> PathBuf {
     // Test binaries live in target/<profile>/deps; workspace binaries one level up.
     let exe = std::env::current_exe().expect("test binary path");
     let dir = exe
         .parent()
         .and_then(Path::parent)
         .expect("target profile dir");
-    let server = require(
-        dir.join("rmcp-peer"),
-        "the rmcp test peer (cargo build -p rmcp-peer)",
-    );
-    StdioServer::new(server).args(["stdio"])
+    require(
+        dir.join(name),
+        &format!("the test peer {name} (cargo build -p {name})"),
+    )
+}
+
+/// The `rmcp` server of `tests/peers/rmcp-server` over stdio, built beside this test.
+pub fn rmcp_stdio() -> StdioServer {
+    StdioServer::new(workspace_binary("rmcp-peer")).args(["stdio"])
 }
 
 /// What the scripted person answers.

@@ -1,0 +1,269 @@
+//! What each mode answers, whatever the transport. Behaviour that only exists on one
+//! transport (never reading, answering nothing over HTTP, one event per stream) lives
+//! with that transport.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, Once, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::outlet::Outlet;
+use crate::wire;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `notifications/message` at about [`FLOOD_PER_SECOND`], for ever, besides normal answers.
+    Flood,
+    /// Answers a call with 1 GiB: on stdio one line that never ends.
+    HugeLine,
+    /// Garbage and bytes that are not UTF-8 around every valid answer.
+    Garbage,
+    /// `tools/list` gives a fresh `nextCursor` on every page, for ever.
+    EndlessCursors,
+    /// Stops reading after `initialize` (stdin, or request bodies over HTTP).
+    NeverReads,
+    /// Reads requests and answers none after `initialize`.
+    NeverAnswers,
+    /// HTTP only: every event stream closes after one event; an answer is fetched by
+    /// polling with `Last-Event-ID`, as from a 2025-11-25 server that closes streams.
+    SseOneEvent,
+    /// Answers with ids that match no request.
+    WrongIds,
+    /// Writes half an answer, then exits (stdio) or drops the connection (HTTP).
+    CrashMidResponse,
+    /// Asks the client what it never declared it offers, and writes the answers on stderr.
+    UndeclaredRequests,
+}
+
+const MODES: [(&str, Mode); 10] = [
+    ("flood", Mode::Flood),
+    ("huge-line", Mode::HugeLine),
+    ("garbage", Mode::Garbage),
+    ("endless-cursors", Mode::EndlessCursors),
+    ("never-reads", Mode::NeverReads),
+    ("never-answers", Mode::NeverAnswers),
+    ("sse-one-event", Mode::SseOneEvent),
+    ("wrong-ids", Mode::WrongIds),
+    ("crash-mid-response", Mode::CrashMidResponse),
+    ("undeclared-requests", Mode::UndeclaredRequests),
+];
+
+pub const FLOOD_PER_SECOND: u64 = 100_000;
+pub const HUGE_BYTES: u64 = 1 << 30;
+
+impl Mode {
+    pub fn parse(name: &str) -> Option<Self> {
+        MODES.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+    }
+
+    pub fn name(self) -> &'static str {
+        MODES
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    pub fn names() -> String {
+        MODES.map(|(n, _)| n).join(", ")
+    }
+
+    pub fn http_only(self) -> bool {
+        self == Self::SseOneEvent
+    }
+
+    /// Whether its answers hold more than one message, so that over HTTP they must be
+    /// event streams.
+    pub fn needs_stream(self) -> bool {
+        matches!(
+            self,
+            Self::Garbage | Self::UndeclaredRequests | Self::SseOneEvent
+        )
+    }
+}
+
+/// Says once, on stderr, that the misbehaviour has begun: the signal tests wait for.
+pub fn misbehaving(how: &str) {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| eprintln!("hostile-peer: misbehaving: {how}"));
+}
+
+/// What every connection of this process shares.
+pub struct Peer {
+    pub mode: Mode,
+    pub asker: Asker,
+    /// Counts answers, to vary the wrong ids and the cursors.
+    answers: AtomicU64,
+}
+
+impl Peer {
+    pub fn new(mode: Mode) -> Self {
+        Self {
+            mode,
+            asker: Asker::default(),
+            answers: AtomicU64::new(0),
+        }
+    }
+
+    fn count(&self) -> u64 {
+        self.answers.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Answers one request other than `initialize`.
+pub async fn answer(peer: &Peer, id: Value, method: &str, mut out: Outlet) -> io::Result<()> {
+    match (peer.mode, method) {
+        (Mode::NeverAnswers, _) => {
+            misbehaving("answering nothing");
+            Ok(())
+        }
+        (Mode::WrongIds, _) => {
+            misbehaving("answering with ids that match no request");
+            out.message(&wire::tool_text(&wrong_id(&id, peer.count()), "poked"))
+                .await
+        }
+        (Mode::EndlessCursors, "tools/list") => {
+            misbehaving("a fresh cursor on every page");
+            let page = peer.count();
+            let tools = [wire::tool(&format!("page-{page}"))];
+            let result = json!({"tools": tools, "nextCursor": format!("cursor-{page}")});
+            out.message(&wire::result(&id, result)).await
+        }
+        (_, "tools/list") => {
+            let result = json!({"tools": [wire::tool("poke")]});
+            out.message(&wire::result(&id, result)).await
+        }
+        (_, "tools/call") => call(peer, &id, out).await,
+        (_, "ping") => out.message(&wire::result(&id, json!({}))).await,
+        _ => {
+            let error = wire::error(&id, -32601, &format!("no method {method}"));
+            out.message(&error).await
+        }
+    }
+}
+
+async fn call(peer: &Peer, id: &Value, mut out: Outlet) -> io::Result<()> {
+    let poked = wire::tool_text(id, "poked");
+    match peer.mode {
+        Mode::HugeLine => {
+            misbehaving("answering with 1 GiB");
+            out.huge_answer(id, HUGE_BYTES).await
+        }
+        Mode::Garbage => {
+            misbehaving("garbage around every answer");
+            out.garbage().await?;
+            out.message(&poked).await?;
+            out.garbage().await
+        }
+        Mode::CrashMidResponse => {
+            misbehaving("breaking off in the middle of an answer");
+            out.crash_mid(&poked).await
+        }
+        Mode::UndeclaredRequests => {
+            misbehaving("asking what the client never offered");
+            for (method, params) in undeclared_requests() {
+                let answer = peer.asker.ask(&mut out, method, params).await?;
+                let answer = answer.map_or_else(|| "none".to_owned(), |a| a.to_string());
+                eprintln!("hostile-peer: answer to {method}: {answer}");
+            }
+            out.message(&wire::tool_text(id, "asked")).await
+        }
+        _ => out.message(&poked).await,
+    }
+}
+
+/// Alternately an id the client never used and the right number written as a string
+/// (which a lax client might take for the number).
+fn wrong_id(id: &Value, n: u64) -> Value {
+    match (n % 2, id.as_i64()) {
+        (0, Some(number)) => json!(number + 1_000_000),
+        (_, Some(number)) => json!(number.to_string()),
+        _ => json!(format!("{id}-wrong")),
+    }
+}
+
+/// Requests for capabilities a client declares in `initialize` (here, a client that
+/// declared none), and one that no revision defines.
+fn undeclared_requests() -> [(&'static str, Value); 4] {
+    [
+        (
+            "sampling/createMessage",
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10}),
+        ),
+        (
+            "elicitation/create",
+            json!({"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),
+        ),
+        ("roots/list", json!({})),
+        ("hostile/unknown", json!({"anything": true})),
+    ]
+}
+
+/// Writes the flood until the outlet fails: batches every 10 ms, so that a slow reader
+/// slows it down instead of piling it up here.
+pub async fn flood(mut out: Outlet) {
+    const TICKS_PER_SECOND: u64 = 100;
+    misbehaving("flooding notifications");
+    let mut tick = tokio::time::interval(Duration::from_secs(1) / TICKS_PER_SECOND as u32);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut n = 0;
+    loop {
+        tick.tick().await;
+        let mut batch = Vec::new();
+        for _ in 0..FLOOD_PER_SECOND / TICKS_PER_SECOND {
+            n += 1;
+            out.frame(&wire::log_line(n), &mut batch);
+        }
+        if out.write(Bytes::from(batch)).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// The peer's own requests to the client, waiting for their answers.
+#[derive(Default)]
+pub struct Asker {
+    next: AtomicU64,
+    waiting: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+}
+
+/// How long a request of ours waits for the client before it is recorded as unanswered.
+const ANSWER_WAIT: Duration = Duration::from_secs(10);
+
+impl Asker {
+    /// Sends a request through `out` and waits for the client's answer (the whole message).
+    pub async fn ask(
+        &self,
+        out: &mut Outlet,
+        method: &str,
+        params: Value,
+    ) -> io::Result<Option<Value>> {
+        let id = format!("hostile-{}", self.next.fetch_add(1, Ordering::Relaxed));
+        let (answered, answer) = oneshot::channel();
+        self.waiting().insert(id.clone(), answered);
+        out.message(&wire::request(&id, method, params)).await?;
+        let answer = tokio::time::timeout(ANSWER_WAIT, answer).await;
+        self.waiting().remove(&id);
+        Ok(answer.ok().and_then(Result::ok))
+    }
+
+    /// Hands the client's answer to the request waiting for it.
+    pub fn settle(&self, id: &Value, message: Value) {
+        let waiting = id.as_str().and_then(|id| self.waiting().remove(id));
+        match waiting {
+            Some(waiting) => {
+                let _ = waiting.send(message);
+            }
+            None => eprintln!("hostile-peer: an answer to no request of ours: {message}"),
+        }
+    }
+
+    fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<Value>>> {
+        // Plain data: a panic elsewhere leaves nothing half-updated.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
