@@ -403,7 +403,9 @@ async fn run_once<H: ClientHandler>(
         }
     };
     // Running means ready: the catalog holds what the server offers.
-    refresh_catalog(name, &client, shared).await;
+    if !refreshed_unless_stopped(name, &client, shared, stopping).await {
+        return Ended::Stopped;
+    }
     shared.clients_mut().insert(name.to_owned(), client.clone());
     let _unlist = Unlist { shared, name };
     shared.set(
@@ -421,11 +423,32 @@ async fn run_once<H: ClientHandler>(
                 }
                 return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
             }
-            () = refresh.notified() => refresh_catalog(name, &client, shared).await,
+            () = refresh.notified() => {
+                if !refreshed_unless_stopped(name, &client, shared, stopping).await {
+                    return Ended::Stopped;
+                }
+            }
             _ = stopping.changed() => {
                 client.close().await;
                 return Ended::Stopped;
             }
+        }
+    }
+}
+
+/// Refreshes the catalog, unless a stop comes first (a server that pages forever must not
+/// hold it up); false if it did, and the server was closed.
+async fn refreshed_unless_stopped(
+    name: &str,
+    client: &Client,
+    shared: &Shared,
+    stopping: &mut watch::Receiver<bool>,
+) -> bool {
+    tokio::select! {
+        () = refresh_catalog(name, client, shared) => true,
+        _ = stopping.changed() => {
+            client.close().await;
+            false
         }
     }
 }

@@ -145,6 +145,8 @@ pub enum ClientError {
     },
     #[error("{method} returned the same page cursor twice; stopped after {pages} pages")]
     CursorLoop { method: &'static str, pages: usize },
+    #[error("{method} went on for more than {pages} pages; stopped there")]
+    TooManyPages { method: &'static str, pages: usize },
 }
 
 impl ClientError {
@@ -499,6 +501,12 @@ impl Client {
             };
             let (page, next) = split(self.call(method, &params).await?);
             items.extend(page);
+            if seen.len() >= MAX_PAGES {
+                return Err(ClientError::TooManyPages {
+                    method,
+                    pages: seen.len() + 1,
+                });
+            }
             match next {
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(ClientError::CursorLoop {
@@ -512,6 +520,10 @@ impl Client {
         }
     }
 }
+
+/// A list of more pages is refused: real servers have far fewer, and a server that hands
+/// out fresh cursors forever must not hold the walk (and the memory of its items) forever.
+const MAX_PAGES: usize = 1000;
 
 /// How many times a list walk starts again because the session was renewed under it.
 const MAX_WALK_RESTARTS: usize = 3;

@@ -273,8 +273,23 @@ impl Connection {
             progress: progress_tx,
             cancellable: method != crate::types::method::INITIALIZE,
         };
-        if self.commands.send(command).await.is_err() {
-            return Err(RequestError::Closed(self.close_reason()));
+        // The wait for room in the queue counts against the timeout: a server that does
+        // not read must not hold a caller longer than it asked.
+        let started = Instant::now();
+        let hard_deadline = options.max_total.map(|max| started + max);
+        let limit = |deadline: Instant| hard_deadline.map_or(deadline, |hard| deadline.min(hard));
+        let timeout = tokio::time::sleep_until(limit(started + options.timeout));
+        tokio::pin!(timeout);
+        tokio::select! {
+            queued = self.commands.send(command) => if queued.is_err() {
+                return Err(RequestError::Closed(self.close_reason()));
+            },
+            () = &mut timeout => {
+                return Err(RequestError::Timeout { method: method.to_owned(), after: started.elapsed() });
+            }
+            () = cancelled(options.cancel.as_ref()) => {
+                return Err(RequestError::Cancelled { method: method.to_owned() });
+            }
         }
         // From here on, leaving without a result tells the peer we stopped waiting.
         let mut guard = CancelOnDrop {
@@ -282,11 +297,6 @@ impl Connection {
             cancels: &self.cancels,
             reason: "the client stopped waiting",
         };
-        let started = Instant::now();
-        let hard_deadline = options.max_total.map(|max| started + max);
-        let limit = |deadline: Instant| hard_deadline.map_or(deadline, |hard| deadline.min(hard));
-        let timeout = tokio::time::sleep_until(limit(started + options.timeout));
-        tokio::pin!(timeout);
         let mut response = response;
         loop {
             tokio::select! {

@@ -3,10 +3,18 @@
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 pub enum Line {
-    /// A complete line, without its newline (and without a trailing `\r`).
+    /// A line ended by a newline, without it (and without a trailing `\r`).
     Complete,
-    /// A line longer than the bound: its bytes were discarded up to the next newline,
-    /// except its first and last few, which may say what it was (its id).
+    /// The last bytes of the input, ended by its end instead of a newline: what a writer
+    /// that stopped mid-line left (a trailing `\r` dropped).
+    Last,
+    /// A line just passed the bound: its first bytes, so that whoever waits for it can
+    /// be told at once. The rest of it is skipped by the next calls.
+    Overflowing {
+        head: Vec<u8>,
+    },
+    /// The end of a line longer than the bound: its size, and its first and last few
+    /// bytes, which may say what it was (its id).
     TooLong {
         bytes: usize,
         head: Vec<u8>,
@@ -18,6 +26,10 @@ pub enum Line {
 /// How much of the start and of the end of an over-long line is kept.
 const HEAD_BYTES: usize = 4096;
 const TAIL_BYTES: usize = 256;
+
+/// Where a reader is in an over-long line, between calls.
+#[derive(Default)]
+pub struct Skipping(Option<Discarded>);
 
 /// The ends of a line being discarded.
 #[derive(Default)]
@@ -54,49 +66,53 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     max: usize,
+    skipping: &mut Skipping,
 ) -> std::io::Result<Line> {
     buf.clear();
-    let mut discarded: Option<Discarded> = None;
     loop {
         let available = reader.fill_buf().await?;
         if available.is_empty() {
-            // A last line without a newline still counts.
-            return Ok(match (discarded, buf.is_empty()) {
-                (Some(discarded), _) => discarded.line(),
-                (None, true) => Line::Eof,
-                (None, false) => {
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
-                    Line::Complete
-                }
-            });
+            if let Some(discarded) = skipping.0.take() {
+                return Ok(discarded.line());
+            }
+            if buf.is_empty() {
+                return Ok(Line::Eof);
+            }
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Line::Last);
         }
         let (chunk, found) = match memchr::memchr(b'\n', available) {
             Some(at) => (&available[..at], true),
             None => (available, false),
         };
         let used = chunk.len() + usize::from(found);
-        if let Some(discarded) = &mut discarded {
+        let mut overflowing = None;
+        if let Some(discarded) = &mut skipping.0 {
             discarded.add(chunk);
         } else if buf.len() + chunk.len() > max {
             let mut first = Discarded::default();
             first.add(buf);
             first.add(chunk);
             buf.clear();
-            discarded = Some(first);
+            overflowing = Some(first.head.clone());
+            skipping.0 = Some(first);
         } else {
             buf.extend_from_slice(chunk);
         }
         reader.consume(used);
         if found {
-            if let Some(discarded) = discarded {
+            if let Some(discarded) = skipping.0.take() {
                 return Ok(discarded.line());
             }
             if buf.last() == Some(&b'\r') {
                 buf.pop();
             }
             return Ok(Line::Complete);
+        }
+        if let Some(head) = overflowing {
+            return Ok(Line::Overflowing { head });
         }
     }
 }
@@ -107,8 +123,14 @@ mod tests {
     async fn an_overlong_line_keeps_its_first_and_last_bytes_only() {
         let line = format!("{{\"id\":7,{}\"end\":1}}\nok\n", "x".repeat(100_000));
         let got = lines(line.as_bytes(), 1000, 333).await;
-        assert_eq!(got.len(), 2);
-        let kept = &got[0];
+        assert_eq!(got.len(), 3);
+        // Told as soon as the line passes the bound, with what came so far.
+        assert!(
+            got[0].starts_with("<over: {\"id\":7,xxx"),
+            "{}",
+            &got[0][..20]
+        );
+        let kept = &got[1];
         assert!(
             kept.starts_with("<100016 bytes: {\"id\":7,xxx"),
             "{}",
@@ -119,7 +141,7 @@ mod tests {
             kept.len(),
             "<100016 bytes: ..>".len() + super::HEAD_BYTES + super::TAIL_BYTES
         );
-        assert_eq!(got[1], "ok");
+        assert_eq!(got[2], "ok");
     }
 
     use super::*;
@@ -129,9 +151,17 @@ mod tests {
         let mut reader = BufReader::with_capacity(capacity, input);
         let mut buf = Vec::new();
         let mut out = Vec::new();
+        let mut skipping = Skipping::default();
         loop {
-            match read_line(&mut reader, &mut buf, max).await.unwrap() {
+            match read_line(&mut reader, &mut buf, max, &mut skipping)
+                .await
+                .unwrap()
+            {
                 Line::Complete => out.push(String::from_utf8_lossy(&buf).into_owned()),
+                Line::Last => out.push(format!("{}<end>", String::from_utf8_lossy(&buf))),
+                Line::Overflowing { head } => {
+                    out.push(format!("<over: {}>", String::from_utf8_lossy(&head)))
+                }
                 Line::TooLong { bytes, head, tail } => out.push(format!(
                     "<{bytes} bytes: {}..{}>",
                     String::from_utf8_lossy(&head),
@@ -145,7 +175,7 @@ mod tests {
     #[tokio::test]
     async fn splits_on_newlines_across_buffer_boundaries() {
         let got = lines(b"{\"a\":1}\n{\"b\":2}\r\n\nlast\r", 100, 3).await;
-        assert_eq!(got, ["{\"a\":1}", "{\"b\":2}", "", "last"]);
+        assert_eq!(got, ["{\"a\":1}", "{\"b\":2}", "", "last<end>"]);
     }
 
     #[tokio::test]
@@ -154,8 +184,10 @@ mod tests {
         assert_eq!(
             got,
             [
+                "<over: 01234567>",
                 "<10 bytes: 0123456789..0123456789>",
                 "ok",
+                "<over: 012345>",
                 "<10 bytes: 0123456789..0123456789>"
             ]
         );

@@ -15,7 +15,7 @@ use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::lines::{Line, read_line};
+use super::lines::{Line, Skipping, read_line};
 use super::{BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportParts};
 use crate::jsonrpc::{Frame, FrameError, Unreadable};
 
@@ -188,39 +188,76 @@ async fn read_messages(
 ) {
     let mut reader = BufReader::with_capacity(64 * 1024, stdout);
     let mut buf = Vec::new();
+    let mut skipping = Skipping::default();
+    // Whether the over-long line being skipped was reported to whoever waits for it.
+    let mut told = false;
     loop {
-        match read_line(&mut reader, &mut buf, max_line).await {
-            Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => {}
-            Ok(Line::Complete) => {
-                let inbound = parse_line(&buf, &log);
-                // One large message must not keep its buffer for the life of the connection.
-                if buf.capacity() > KEEP_BUFFER_BYTES {
-                    buf = Vec::new();
+        let inbound = match read_line(&mut reader, &mut buf, max_line, &mut skipping).await {
+            Ok(Line::Complete) if buf.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(Line::Complete) => parse_line(&buf, &log),
+            Ok(Line::Last) => {
+                // A server that died mid-message: its exit says more than the half line.
+                match parse_whole(&buf) {
+                    Some(inbound) => inbound,
+                    None => {
+                        log(LogLine::Protocol(format!(
+                            "the output ended in the middle of a message: {}",
+                            excerpt(&String::from_utf8_lossy(&buf))
+                        )));
+                        return;
+                    }
                 }
-                if from_server.send(inbound).await.is_err() {
-                    return;
+            }
+            Ok(Line::Overflowing { head }) => {
+                let error = FrameError::TooLarge {
+                    bytes: max_line + 1,
+                    limit: max_line,
+                };
+                let unreadable = Unreadable::of_ends(&head, &[], error);
+                // Told now if its start says whose it is; otherwise at its end.
+                told = unreadable.id.is_some();
+                if !told {
+                    continue;
                 }
+                Inbound::Unreadable(unreadable)
             }
             Ok(Line::TooLong { bytes, head, tail }) => {
                 log(LogLine::Protocol(format!(
                     "skipped a message of {bytes} bytes on stdout: longer than the limit of {max_line} bytes"
                 )));
+                if std::mem::take(&mut told) {
+                    continue;
+                }
                 let error = FrameError::TooLarge {
                     bytes,
                     limit: max_line,
                 };
-                let inbound = Inbound::Unreadable(Unreadable::of_ends(&head, &tail, error));
-                if from_server.send(inbound).await.is_err() {
-                    return;
-                }
+                Inbound::Unreadable(Unreadable::of_ends(&head, &tail, error))
             }
             Ok(Line::Eof) => return,
             Err(err) => {
                 log(LogLine::Protocol(format!("reading stdout failed: {err}")));
                 return;
             }
+        };
+        // One large message must not keep its buffer for the life of the connection.
+        if buf.capacity() > KEEP_BUFFER_BYTES {
+            buf = Vec::new();
+        }
+        if from_server.send(inbound).await.is_err() {
+            return;
         }
     }
+}
+
+/// The messages of a line, if it holds nothing but messages.
+fn parse_whole(line: &[u8]) -> Option<Inbound> {
+    let frame = Frame::decode(std::str::from_utf8(line).ok()?);
+    frame
+        .items
+        .iter()
+        .all(Result::is_ok)
+        .then(|| Inbound::from(frame))
 }
 
 /// A line buffer larger than this is let go once its message is read.
@@ -259,9 +296,11 @@ async fn read_stderr(
 ) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
+    let mut skipping = Skipping::default();
     loop {
-        let line = match read_line(&mut reader, &mut buf, STDERR_LINE_BYTES).await {
-            Ok(Line::Complete) => String::from_utf8_lossy(&buf).into_owned(),
+        let line = match read_line(&mut reader, &mut buf, STDERR_LINE_BYTES, &mut skipping).await {
+            Ok(Line::Complete | Line::Last) => String::from_utf8_lossy(&buf).into_owned(),
+            Ok(Line::Overflowing { .. }) => continue,
             Ok(Line::TooLong { bytes, head, .. }) => format!(
                 "{}… [cut: {bytes} bytes in all]",
                 String::from_utf8_lossy(&head)

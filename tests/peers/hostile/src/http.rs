@@ -53,6 +53,9 @@ pub async fn serve(peer: Arc<Peer>, sse: bool) -> io::Result<()> {
     });
     loop {
         let (stream, _) = listener.accept().await?;
+        // Headers and body leave in separate writes: without this, each answer waits for
+        // the client's delayed acknowledgement.
+        let _ = stream.set_nodelay(true);
         let server = server.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {

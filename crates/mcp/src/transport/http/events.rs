@@ -104,6 +104,18 @@ where
 
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
+/// Whole events as valid UTF-8: `eventsource-stream` ends a stream at the first invalid
+/// byte, so bytes that are not text are replaced (and the event, no longer JSON-RPC,
+/// skipped later) instead.
+fn valid_utf8(events: Vec<u8>) -> Vec<u8> {
+    match String::from_utf8(events) {
+        Ok(text) => text.into_bytes(),
+        Err(e) => String::from_utf8_lossy(e.as_bytes())
+            .into_owned()
+            .into_bytes(),
+    }
+}
+
 /// Splits bytes into lines (ended by CR, LF or CRLF) and lines into events (ended by an
 /// empty line), keeping the current event until it is complete or over the limit.
 struct Scanner {
@@ -185,27 +197,23 @@ impl Scanner {
             self.extend_line(&bytes[..at], &mut out);
             self.keep(&bytes[at..=at]);
             self.after_cr = bytes[at] == b'\r';
-            self.end_line(&mut out);
+            self.end_line();
             bytes = &bytes[at + 1..];
         }
         if self.complete > 0 {
             let rest = self.kept.split_off(self.complete);
-            out.push(Ok(std::mem::replace(&mut self.kept, rest)));
+            out.push(Ok(valid_utf8(std::mem::replace(&mut self.kept, rest))));
             self.line_start -= self.complete;
             self.complete = 0;
         }
         out
     }
 
-    /// What is left when the body ends: an event cut short is no event, but one that
-    /// was over the limit is still reported.
+    /// What is left when the body ends: an event cut short is no event.
     fn finish(&mut self) -> Vec<Result<Vec<u8>, Fault>> {
         let mut out = Vec::new();
         if std::mem::take(&mut self.ended_by_cr) {
-            out.push(Ok(std::mem::take(&mut self.kept)));
-        }
-        if self.dropping {
-            out.push(Err(self.too_large()));
+            out.push(Ok(valid_utf8(std::mem::take(&mut self.kept))));
         }
         // The parser waits for the byte after a final CR: there is none.
         out.push(Ok(b"\n".to_vec()));
@@ -226,16 +234,18 @@ impl Scanner {
             // Complete events go first, then the big one is let go as it arrives.
             if self.complete > 0 {
                 let rest = self.kept.split_off(self.complete);
-                out.push(Ok(std::mem::replace(&mut self.kept, rest)));
+                out.push(Ok(valid_utf8(std::mem::replace(&mut self.kept, rest))));
             }
             self.kept = Vec::new();
             self.complete = 0;
             self.dropping = true;
             self.event_id = None;
+            // Told at once: whoever waits for it need not wait for its end.
+            out.push(Err(self.too_large()));
         }
     }
 
-    fn end_line(&mut self, out: &mut Vec<Result<Vec<u8>, Fault>>) {
+    fn end_line(&mut self) {
         let empty = self.line_len == 0;
         if !empty && !self.dropping {
             // Without its line break.
@@ -243,15 +253,14 @@ impl Scanner {
             self.field(self.line_start, end);
         }
         if empty {
-            self.end_event(out);
+            self.end_event();
         }
         self.line_start = if self.dropping { 0 } else { self.kept.len() };
         self.line_len = 0;
     }
 
-    fn end_event(&mut self, out: &mut Vec<Result<Vec<u8>, Fault>>) {
+    fn end_event(&mut self) {
         if self.dropping {
-            out.push(Err(self.too_large()));
             self.dropping = false;
             self.kept.clear();
         } else if let Some(id) = self.event_id.take()
@@ -400,6 +409,15 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn bytes_that_are_not_text_spoil_their_event_only() {
+        let chunks = vec![b"data: \xff\xfe\n\n".to_vec(), b"data: fine\n\n".to_vec()];
+        assert_eq!(
+            data(&read(chunks, 100).await.0),
+            ["\u{fffd}\u{fffd}", "fine"]
+        );
+    }
+
+    #[tokio::test]
     async fn a_byte_order_mark_opening_the_body_is_skipped_even_when_split() {
         let body = "\u{feff}data: a\n\n".as_bytes();
         for at in 0..=4 {
@@ -433,14 +451,19 @@ mod tests {
         for size in [1, 7, 64, 4096] {
             let chunks = body.chunks(size).map(<[u8]>::to_vec).collect();
             let (events, cursor) = read(chunks, 600).await;
-            assert_eq!(
-                data(&events),
-                [
-                    "before",
-                    "<an event of 1017 bytes or more, over the limit of 600>",
-                    "after"
-                ],
-                "chunks of {size}"
+            let [
+                Ok(before),
+                Err(Fault::TooLarge { bytes, limit: 600 }),
+                Ok(after),
+            ] = events.as_slice()
+            else {
+                panic!("chunks of {size}: {events:?}");
+            };
+            assert_eq!((before.1.as_str(), after.1.as_str()), ("before", "after"));
+            // Told as soon as it passed the limit, with what had come by then.
+            assert!(
+                (601..=600 + size).contains(bytes),
+                "chunks of {size}: {bytes}"
             );
             assert_eq!(cursor.last_id, None, "the dropped event's id is not kept");
         }
