@@ -199,7 +199,7 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
                 Some(HostEvent::Log {
                     server,
                     source: LogSource::Server,
-                    level: Some(log.level),
+                    level: log.level,
                     text: format!("{logger}{data}"),
                 })
             }
@@ -427,22 +427,38 @@ async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
     let caps = client.capabilities();
     let offer = Offer {
         tools: if caps.supports_tools() {
-            client.list_tools().await.unwrap_or_default()
+            client
+                .list_tools()
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default()
         } else {
             Vec::new()
         },
         resources: if caps.supports_resources() {
-            client.list_resources().await.unwrap_or_default()
+            client
+                .list_resources()
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default()
         } else {
             Vec::new()
         },
         templates: if caps.supports_resources() {
-            client.list_resource_templates().await.unwrap_or_default()
+            client
+                .list_resource_templates()
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default()
         } else {
             Vec::new()
         },
         prompts: if caps.supports_prompts() {
-            client.list_prompts().await.unwrap_or_default()
+            client
+                .list_prompts()
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default()
         } else {
             Vec::new()
         },

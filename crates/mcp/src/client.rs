@@ -256,12 +256,9 @@ impl Client {
         Ok(())
     }
 
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+    pub async fn list_tools(&self) -> Result<Listing<Tool>, ClientError> {
         self.require(self.capabilities().tools.is_some(), "tools")?;
-        self.list_all(method::TOOLS_LIST, |r: ListToolsResult| {
-            (r.tools, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListToolsResult>(method::TOOLS_LIST).await
     }
 
     pub async fn call_tool(
@@ -275,21 +272,16 @@ impl Client {
         request(&self.connection, method::TOOLS_CALL, &params, options).await
     }
 
-    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+    pub async fn list_resources(&self) -> Result<Listing<Resource>, ClientError> {
         self.require(self.capabilities().resources.is_some(), "resources")?;
-        self.list_all(method::RESOURCES_LIST, |r: ListResourcesResult| {
-            (r.resources, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListResourcesResult>(method::RESOURCES_LIST)
+            .await
     }
 
-    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+    pub async fn list_resource_templates(&self) -> Result<Listing<ResourceTemplate>, ClientError> {
         self.require(self.capabilities().resources.is_some(), "resources")?;
-        self.list_all(
-            method::RESOURCES_TEMPLATES_LIST,
-            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
-        )
-        .await
+        self.list_all::<ListResourceTemplatesResult>(method::RESOURCES_TEMPLATES_LIST)
+            .await
     }
 
     pub async fn read_resource(
@@ -328,12 +320,10 @@ impl Client {
         Ok(())
     }
 
-    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+    pub async fn list_prompts(&self) -> Result<Listing<Prompt>, ClientError> {
         self.require(self.capabilities().prompts.is_some(), "prompts")?;
-        self.list_all(method::PROMPTS_LIST, |r: ListPromptsResult| {
-            (r.prompts, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListPromptsResult>(method::PROMPTS_LIST)
+            .await
     }
 
     pub async fn get_prompt(
@@ -374,13 +364,13 @@ impl Client {
             .await?)
     }
 
-    /// Walks every page of a list, treating cursors as opaque.
-    async fn list_all<R: DeserializeOwned, T>(
+    /// Walks every page of a list, treating cursors as opaque. Items that cannot be read
+    /// are left out and listed in `skipped`.
+    async fn list_all<P: Page>(
         &self,
         method: &'static str,
-        split: impl Fn(R) -> (Vec<T>, Option<Cursor>),
-    ) -> Result<Vec<T>, ClientError> {
-        let mut items = Vec::new();
+    ) -> Result<Listing<P::Item>, ClientError> {
+        let mut listing = Listing::default();
         let mut seen = HashSet::new();
         let mut cursor: Option<Cursor> = None;
         loop {
@@ -388,9 +378,8 @@ impl Client {
                 Some(c) => serde_json::json!({ "cursor": c }),
                 None => serde_json::json!({}),
             };
-            let (page, next) = split(self.call(method, &params).await?);
-            items.extend(page);
-            match next {
+            let page: P = self.call(method, &params).await?;
+            match listing.add(page) {
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(ClientError::CursorLoop {
                         method,
@@ -398,7 +387,7 @@ impl Client {
                     });
                 }
                 Some(next) => cursor = Some(next),
-                None => return Ok(items),
+                None => return Ok(listing),
             }
         }
     }

@@ -5,10 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
+use switchboard_mcp::client::{
+    Client, ClientConfig, ClientError, ClientHandler, DecliningHandler, ServerNotification,
+};
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
-use switchboard_mcp::types::{ClientCapabilities, ElicitationCapability};
+use switchboard_mcp::types::{ClientCapabilities, ElicitationCapability, Role};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 fn config(capabilities: ClientCapabilities) -> ClientConfig {
@@ -21,10 +24,17 @@ fn config(capabilities: ClientCapabilities) -> ClientConfig {
 fn connect(
     capabilities: ClientCapabilities,
 ) -> (JoinHandle<Result<Client, ClientError>>, MemoryPeer) {
+    connect_with(DecliningHandler, capabilities)
+}
+
+fn connect_with<H: ClientHandler>(
+    handler: H,
+    capabilities: ClientCapabilities,
+) -> (JoinHandle<Result<Client, ClientError>>, MemoryPeer) {
     let (transport, peer) = memory::pair(discard_log());
     let handshake = tokio::spawn(Client::connect(
         transport,
-        Arc::new(DecliningHandler),
+        Arc::new(handler),
         config(capabilities),
     ));
     (handshake, peer)
@@ -292,5 +302,186 @@ async fn a_required_url_elicitation_is_readable_from_the_error() {
     assert_eq!(
         required.elicitations[0].elicitation_id.as_deref(),
         Some("e-7")
+    );
+}
+
+/// A handler that passes on every notification it is given.
+struct Notifications(mpsc::UnboundedSender<ServerNotification>);
+
+impl ClientHandler for Notifications {
+    fn notification(&self, notification: ServerNotification) {
+        let _ = self.0.send(notification);
+    }
+}
+
+/// Answers the client's next request with `result`, returning the request.
+async fn answer(peer: &mut MemoryPeer, result: Value) -> Value {
+    let request = next_json(peer).await;
+    send(
+        peer,
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": result}),
+    )
+    .await;
+    request
+}
+
+#[tokio::test]
+async fn odd_optional_members_do_not_fail_the_handshake() {
+    let (handshake, mut peer) = connect(ClientCapabilities::default());
+    next_json(&mut peer).await;
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 0, "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {"listChanged": "yes"}, "logging": true},
+            "serverInfo": {"name": "odd", "version": "1", "websiteUrl": 7,
+                "icons": [{"src": "https://example.com/i.png", "sizes": "48x48", "theme": 1}]},
+            "instructions": ["not", "text"],
+        }}),
+    )
+    .await;
+    let client = handshake.await.unwrap().expect("the handshake survives");
+    let info = &client.server().server_info;
+    assert_eq!(
+        (info.name.as_str(), info.website_url.as_deref()),
+        ("odd", None)
+    );
+    let icons = info.icons.as_deref().expect("the icon is kept");
+    assert_eq!(icons[0].src, "https://example.com/i.png");
+    assert_eq!(
+        (icons[0].sizes.as_ref(), icons[0].theme.as_ref()),
+        (None, None)
+    );
+    assert!(client.capabilities().supports_tools());
+    assert!(!client.capabilities().notifies_tools_changed());
+    assert!(!client.capabilities().supports_logging());
+    assert_eq!(client.server().instructions, None);
+}
+
+#[tokio::test]
+async fn odd_optional_members_of_listed_items_lose_nothing_but_themselves() {
+    let server = json!({"tools": {}, "resources": {}, "prompts": {}});
+    let (client, mut peer) = ready(ClientCapabilities::default(), server).await;
+
+    let lister = client.clone();
+    let tools = tokio::spawn(async move { lister.list_tools().await });
+    answer(
+        &mut peer,
+        json!({"tools": [
+            {"name": "plain", "inputSchema": {"type": "object"}},
+            {"name": "odd", "title": 5, "inputSchema": {"type": "object"},
+             "icons": [{"src": "data:,", "sizes": "48x48"}, {"sizes": ["any"]}],
+             "annotations": {"readOnlyHint": "yes", "destructiveHint": false},
+             "execution": {"taskSupport": 3}, "outputSchema": "none", "_meta": []},
+        ]}),
+    )
+    .await;
+    let tools = tools.await.unwrap().expect("the page is read");
+    assert_eq!(tools.len(), 2);
+    let odd = &tools[1];
+    assert_eq!((odd.name.as_str(), odd.title.as_deref()), ("odd", None));
+    assert_eq!(
+        odd.icons.as_ref().map(Vec::len),
+        Some(1),
+        "the icon without src is dropped"
+    );
+    let annotations = odd.annotations.as_ref().expect("annotations kept");
+    assert_eq!(annotations.read_only_hint, None);
+    assert_eq!(annotations.destructive_hint, Some(false));
+    assert_eq!(odd.output_schema, None);
+
+    let lister = client.clone();
+    let resources = tokio::spawn(async move { lister.list_resources().await });
+    answer(
+        &mut peer,
+        json!({"resources": [
+            {"uri": "file:///a", "name": "a", "size": -1},
+            {"uri": "file:///b", "name": "b", "size": 1.5, "mimeType": 7,
+             "annotations": {"priority": "high", "audience": ["user", "robot"]}},
+            {"uri": "file:///c", "name": "c", "size": 12},
+        ]}),
+    )
+    .await;
+    let resources = resources.await.unwrap().expect("the page is read");
+    let sizes: Vec<_> = resources
+        .iter()
+        .map(|r| (r.name.as_str(), r.size))
+        .collect();
+    assert_eq!(sizes, [("a", None), ("b", None), ("c", Some(12))]);
+    let annotations = resources[1].annotations.as_ref().expect("annotations kept");
+    assert_eq!(annotations.priority, None);
+    assert_eq!(annotations.audience.as_deref(), Some(&[Role::User][..]));
+
+    let prompts = tokio::spawn(async move { client.list_prompts().await });
+    answer(
+        &mut peer,
+        json!({"prompts": [
+            {"name": "p", "arguments": [{"name": "x", "required": "yes"}, {"required": true}]},
+        ]}),
+    )
+    .await;
+    let prompts = prompts.await.unwrap().expect("the page is read");
+    let arguments = prompts[0].arguments.as_deref().expect("arguments kept");
+    assert_eq!(arguments.len(), 1);
+    assert_eq!(
+        (arguments[0].name.as_str(), arguments[0].required),
+        ("x", None)
+    );
+}
+
+#[tokio::test]
+async fn a_broken_item_is_left_out_and_the_rest_of_the_list_kept() {
+    let (client, mut peer) = ready(ClientCapabilities::default(), json!({"tools": {}})).await;
+    let tools = tokio::spawn(async move { client.list_tools().await });
+    answer(
+        &mut peer,
+        json!({"tools": [
+        {"name": "a", "inputSchema": {"type": "object"}},
+        {"description": "no name", "inputSchema": {"type": "object"}},
+    ], "nextCursor": "2"}),
+    )
+    .await;
+    answer(
+        &mut peer,
+        json!({"tools": [
+            {"name": "no schema"},
+            {"name": "c", "inputSchema": {"type": "object"}},
+        ]}),
+    )
+    .await;
+    let tools = tools.await.unwrap().expect("the list is read");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["a", "c"]);
+    // Each left-out item says where it stood in the whole list, and why.
+    let skipped: Vec<String> = tools.skipped.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        skipped,
+        [
+            "item 1 left out: missing field `name`",
+            "item 2 (\"no schema\") left out: missing field `inputSchema`"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_log_message_with_an_unknown_level_is_still_delivered() {
+    let (sender, mut notifications) = mpsc::unbounded_channel();
+    let (handshake, mut peer) = connect_with(Notifications(sender), ClientCapabilities::default());
+    next_json(&mut peer).await;
+    send(&peer, init_result("2025-11-25", json!({"logging": {}}))).await;
+    let _client = handshake.await.unwrap().unwrap();
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": "verbose", "logger": "db", "data": "connected"}}),
+    )
+    .await;
+    let ServerNotification::Log(log) = notifications.recv().await.expect("a notification") else {
+        panic!("the log line was not read as one")
+    };
+    assert_eq!(log.level, None);
+    assert_eq!(
+        (log.logger.as_deref(), &log.data),
+        (Some("db"), &json!("connected"))
     );
 }

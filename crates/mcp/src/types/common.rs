@@ -7,6 +7,8 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 /// The free-form `_meta` object carried by most messages.
 pub type Meta = Map<String, Value>;
 
@@ -19,13 +21,17 @@ pub type CapabilityObject = Map<String, Value>;
 pub struct Icon {
     /// An `https:` or `data:` URI.
     pub src: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub mime_type: Option<String>,
     /// Sizes such as `"48x48"` or `"any"`.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub sizes: Option<Vec<String>>,
     /// `"light"` or `"dark"`: the background the icon is designed for.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub theme: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -35,17 +41,22 @@ pub struct Icon {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub audience: Option<Vec<Role>>,
     /// From 0 (least important) to 1 (most important).
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub priority: Option<f64>,
     /// An ISO 8601 timestamp.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub last_modified: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -143,14 +154,18 @@ integer_or_string!(
 #[serde(rename_all = "camelCase")]
 pub struct Implementation {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
     pub version: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub website_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -178,7 +193,12 @@ impl Implementation {
 /// Params that carry nothing but `_meta` (e.g. `ping`, `roots/list`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestParams {
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -195,7 +215,12 @@ pub type EmptyResult = RequestParams;
 pub struct PaginatedRequestParams {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

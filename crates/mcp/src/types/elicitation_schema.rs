@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::common::{Tagged, number, untagged_body};
 use super::elicitation::{ElicitContent, ElicitValue};
 use super::formats;
+use super::lenient;
 
 /// The `requestedSchema` of a form: an object of primitive fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,7 +19,11 @@ pub struct ElicitationSchema {
     #[serde(rename = "type")]
     pub schema_type: String,
     pub properties: Properties,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub required: Option<Vec<String>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::{CapabilityObject, Implementation, Meta};
 use super::elicitation::ElicitRequestParams;
 
@@ -14,7 +16,12 @@ pub struct InitializeRequestParams {
     pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -29,9 +36,14 @@ pub struct InitializeResult {
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// How to use this server, for the model's system prompt.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub instructions: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -41,16 +53,16 @@ pub struct InitializeResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClientCapabilities {
     /// Non-standard capabilities, by name.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub experimental: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub roots: Option<RootsCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub sampling: Option<SamplingCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub elicitation: Option<ElicitationCapability>,
     /// Task-augmented requests (2025-11-25, experimental), kept as received.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tasks: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -112,7 +124,7 @@ impl ClientCapabilities {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListChangedCapability {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub list_changed: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -131,10 +143,10 @@ pub type ToolsCapability = ListChangedCapability;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SamplingCapability {
     /// Support for `includeContext` other than `none` (soft-deprecated).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub context: Option<CapabilityObject>,
     /// Support for `tools` and `toolChoice` in sampling requests.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tools: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -143,9 +155,9 @@ pub struct SamplingCapability {
 /// The client's `elicitation` capability; empty means form mode only.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ElicitationCapability {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub form: Option<CapabilityObject>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub url: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -155,21 +167,21 @@ pub struct ElicitationCapability {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServerCapabilities {
     /// Non-standard capabilities, by name.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub experimental: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub logging: Option<CapabilityObject>,
     /// Argument completion (2025-03-26 and later).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub completions: Option<CapabilityObject>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub prompts: Option<PromptsCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub resources: Option<ResourcesCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tools: Option<ToolsCapability>,
     /// Task-augmented requests (2025-11-25, experimental), kept as received.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tasks: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -226,9 +238,9 @@ impl ServerCapabilities {
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesCapability {
     /// Whether `resources/subscribe` is supported.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub subscribe: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub list_changed: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

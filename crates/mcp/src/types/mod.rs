@@ -3,7 +3,8 @@
 //!
 //! Every object keeps the members it does not know in `extra` (and `_meta` in `meta`), and
 //! content of an unknown `type` is kept as it came: a message read and written back is the
-//! same JSON.
+//! same JSON. An odd optional member is dropped rather than failing its object, and a list
+//! item that cannot be read is left out of its page and reported (see `lenient`, `listing`).
 
 mod common;
 mod completion;
@@ -11,7 +12,9 @@ mod content;
 mod elicitation;
 mod elicitation_schema;
 mod formats;
+mod lenient;
 mod lifecycle;
+mod listing;
 mod logging;
 mod methods;
 mod notifications;
@@ -27,6 +30,7 @@ pub use content::*;
 pub use elicitation::*;
 pub use elicitation_schema::*;
 pub use lifecycle::*;
+pub use listing::*;
 pub use logging::*;
 pub use methods::method;
 pub use notifications::*;
