@@ -12,6 +12,8 @@ use serde_json::{Map, Value};
 
 use crate::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
 use crate::jsonrpc::{ErrorObject, code};
+use crate::schema::{SchemaError, SchemaViolation, describe};
+use crate::tool_schemas::{SchemaRole, ToolSchemaCache};
 use crate::transport::{BoxFuture, CloseReason, TransportParts};
 use crate::types::*;
 use crate::version::ProtocolVersion;
@@ -132,6 +134,29 @@ pub enum ClientError {
     },
     #[error("{method} returned the same page cursor twice; stopped after {pages} pages")]
     CursorLoop { method: &'static str, pages: usize },
+    #[error("the arguments for {tool} do not fit its input schema: {}", describe(.errors))]
+    InvalidArguments {
+        tool: String,
+        errors: Vec<SchemaViolation>,
+    },
+    #[error("the structured content of {tool} does not fit its output schema: {}", describe(.errors))]
+    InvalidStructuredContent {
+        tool: String,
+        errors: Vec<SchemaViolation>,
+        /// The result as the server sent it.
+        result: Box<CallToolResult>,
+    },
+    #[error("{tool} declares an output schema, but its result has no structured content")]
+    MissingStructuredContent {
+        tool: String,
+        result: Box<CallToolResult>,
+    },
+    #[error("the {role} of {tool} cannot be used: {error}")]
+    UnusableSchema {
+        tool: String,
+        role: SchemaRole,
+        error: SchemaError,
+    },
 }
 
 impl ClientError {
@@ -156,6 +181,7 @@ pub struct Client {
     server: Arc<InitializeResult>,
     version: ProtocolVersion,
     request_timeout: Duration,
+    pub(crate) tool_schemas: Arc<ToolSchemaCache>,
 }
 
 impl Client {
@@ -206,6 +232,7 @@ impl Client {
             server: Arc::new(server),
             version,
             request_timeout: config.request_timeout,
+            tool_schemas: Arc::default(),
         })
     }
 

@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{
     Client, ClientConfig, ClientError, ClientHandler, DecliningHandler, ServerNotification,
 };
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
-use switchboard_mcp::types::{ClientCapabilities, ElicitationCapability, Role};
+use switchboard_mcp::types::{ClientCapabilities, ElicitationCapability, Role, Tool};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -66,9 +66,18 @@ fn init_result(version: &str, capabilities: Value) -> Value {
 
 /// Completes the handshake with the given server capabilities.
 async fn ready(capabilities: ClientCapabilities, server: Value) -> (Client, MemoryPeer) {
+    ready_at("2025-11-25", capabilities, server).await
+}
+
+/// Completes the handshake in `version` with the given server capabilities.
+async fn ready_at(
+    version: &str,
+    capabilities: ClientCapabilities,
+    server: Value,
+) -> (Client, MemoryPeer) {
     let (handshake, mut peer) = connect(capabilities);
     next_json(&mut peer).await;
-    send(&peer, init_result("2025-11-25", server)).await;
+    send(&peer, init_result(version, server)).await;
     let client = handshake.await.expect("no panic").expect("handshake");
     assert_eq!(
         next_json(&mut peer).await["method"],
@@ -484,4 +493,179 @@ async fn a_log_message_with_an_unknown_level_is_still_delivered() {
         (log.logger.as_deref(), &log.data),
         (Some("db"), &json!("connected"))
     );
+}
+
+fn tool(definition: Value) -> Tool {
+    serde_json::from_value(definition).expect("a tool definition")
+}
+
+fn arguments(value: Value) -> Option<Map<String, Value>> {
+    value.as_object().cloned()
+}
+
+/// A client of a server with tools that speaks `version`.
+async fn with_tools(version: &str) -> (Client, MemoryPeer) {
+    ready_at(version, ClientCapabilities::default(), json!({"tools": {}})).await
+}
+
+#[tokio::test]
+async fn arguments_that_do_not_fit_the_input_schema_are_refused_before_the_call() {
+    let (client, mut peer) = with_tools("2025-11-25").await;
+    let weather = tool(json!({"name": "weather", "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
+        "required": ["city"]
+    }}));
+    let refused = client
+        .call_tool_checked(
+            &weather,
+            arguments(json!({"days": 0})),
+            client.request_options(),
+        )
+        .await
+        .unwrap_err();
+    let ClientError::InvalidArguments { tool, errors } = &refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(tool, "weather");
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.pointer.as_str(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("", "\"city\" is a required property"),
+            ("/days", "0 is less than the minimum of 1")
+        ]
+    );
+    assert_eq!(
+        refused.to_string(),
+        "the arguments for weather do not fit its input schema: \"city\" is a required property; /days: 0 is less than the minimum of 1"
+    );
+    assert!(peer.from_client.try_recv().is_err(), "nothing was sent");
+
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move {
+            let options = client.request_options();
+            let args = arguments(json!({"city": "Paris"}));
+            client.call_tool_checked(&weather, args, options).await
+        }
+    });
+    let request = answer(&mut peer, json!({"content": []})).await;
+    assert_eq!(
+        request,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "weather", "arguments": {"city": "Paris"}}})
+    );
+    assert!(call.await.unwrap().is_ok());
+}
+
+#[tokio::test]
+async fn structured_content_must_be_there_and_fit_the_output_schema() {
+    let (client, mut peer) = with_tools("2025-11-25").await;
+    let weather = tool(json!({"name": "weather", "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object",
+            "properties": {"temperature": {"type": "number"}}, "required": ["temperature"]}}));
+    let mut outcomes = Vec::new();
+    for result in [
+        json!({"content": [], "structuredContent": {"temperature": 21.5}}),
+        json!({"content": [], "structuredContent": {"temperature": "warm"}}),
+        json!({"content": [{"type": "text", "text": "21.5"}], "isError": false}),
+        json!({"content": [{"type": "text", "text": "no weather today"}], "isError": true}),
+    ] {
+        let call = tokio::spawn({
+            let (client, weather) = (client.clone(), weather.clone());
+            async move {
+                let options = client.request_options();
+                client.call_tool_checked(&weather, None, options).await
+            }
+        });
+        answer(&mut peer, result).await;
+        outcomes.push(call.await.unwrap());
+    }
+    assert!(outcomes[0].is_ok());
+    let Err(ClientError::InvalidStructuredContent { errors, result, .. }) = &outcomes[1] else {
+        panic!("{:?}", outcomes[1])
+    };
+    assert_eq!(errors[0].pointer, "/temperature");
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"temperature": "warm"}))
+    );
+    let Err(missing @ ClientError::MissingStructuredContent { result, .. }) = &outcomes[2] else {
+        panic!("{:?}", outcomes[2])
+    };
+    assert_eq!(
+        missing.to_string(),
+        "weather declares an output schema, but its result has no structured content"
+    );
+    assert_eq!(result.content[0].as_text(), Some("21.5"));
+    assert!(outcomes[3].as_ref().is_ok_and(|r| r.failed()));
+}
+
+#[tokio::test]
+async fn the_default_dialect_follows_the_revision_and_an_explicit_one_wins() {
+    // `dependentRequired` exists in 2020-12, not in draft-07.
+    let schema = json!({"type": "object", "dependentRequired": {"from": ["to"]}});
+    let plain = tool(json!({"name": "move", "inputSchema": schema}));
+    let mut draft_07 = schema.clone();
+    draft_07["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    let explicit = tool(json!({"name": "move", "inputSchema": draft_07}));
+    let args = || arguments(json!({"from": "a"}));
+    for (version, definition, refused) in [
+        ("2025-11-25", &plain, true),
+        ("2025-06-18", &plain, false),
+        ("2025-11-25", &explicit, false),
+    ] {
+        let (client, mut peer) = with_tools(version).await;
+        let call = tokio::spawn({
+            let (client, definition) = (client.clone(), definition.clone());
+            async move {
+                let options = client.request_options();
+                client.call_tool_checked(&definition, args(), options).await
+            }
+        });
+        if refused {
+            let outcome = call.await.unwrap();
+            assert!(
+                matches!(outcome, Err(ClientError::InvalidArguments { .. })),
+                "{version}: {outcome:?}"
+            );
+        } else {
+            answer(&mut peer, json!({"content": []})).await;
+            assert!(call.await.unwrap().is_ok(), "{version}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn schemas_that_reach_out_or_are_too_large_are_refused_without_a_call() {
+    let (client, mut peer) = with_tools("2025-11-25").await;
+    let mut nested = json!({"type": "string"});
+    for _ in 0..100 {
+        nested = json!({"type": "object", "properties": {"a": nested}});
+    }
+    for (schema, why) in [
+        (
+            json!({"$ref": "https://example.com/schema.json"}),
+            "https://example.com/schema.json",
+        ),
+        (
+            json!({"$schema": "https://example.com/my-dialect", "type": "object"}),
+            "Unknown meta-schema",
+        ),
+        (nested, "too large"),
+    ] {
+        let definition = tool(json!({"name": "t", "inputSchema": schema}));
+        let outcome = client
+            .call_tool_checked(&definition, None, client.request_options())
+            .await;
+        let Err(unusable @ ClientError::UnusableSchema { .. }) = &outcome else {
+            panic!("{outcome:?}")
+        };
+        assert!(unusable.to_string().contains(why), "{unusable}");
+    }
+    assert!(peer.from_client.try_recv().is_err(), "nothing was sent");
 }
