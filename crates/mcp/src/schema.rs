@@ -117,10 +117,14 @@ impl CompiledSchema {
             Err(violations)
         }
     }
+
+    pub(crate) fn validator(&self) -> &Validator {
+        &self.0
+    }
 }
 
 /// Compiles with the bounds above; `formats` makes `format` an assertion, not a note.
-fn compile(
+pub(crate) fn compile(
     schema: &Value,
     dialect: Dialect,
     formats: bool,

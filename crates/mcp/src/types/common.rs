@@ -345,18 +345,24 @@ pub(crate) fn untagged_body<T: DeserializeOwned>(
 /// that `50` read from the wire is written back as `50`, not `50.0`.
 pub(crate) mod number {
     use serde::{Serialize, Serializer};
+    use serde_json::Value;
 
     /// Beyond 2^53, an `f64` no longer holds every integer exactly.
     const EXACT: f64 = 9_007_199_254_740_992.0;
 
     pub(crate) fn f64<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        json(*value).serialize(serializer)
+    }
+
+    /// The JSON number, an integer when it holds one.
+    pub(crate) fn json(value: f64) -> Value {
         if value.fract() == 0.0 && value.abs() <= EXACT {
             // Exact: the value is an integer within the range where f64 is exact.
             #[allow(clippy::cast_possible_truncation)]
-            let integer = *value as i64;
-            integer.serialize(serializer)
+            let integer = value as i64;
+            Value::from(integer)
         } else {
-            value.serialize(serializer)
+            Value::from(value)
         }
     }
 
