@@ -99,6 +99,7 @@ impl ServerNotification {
 pub struct ClientConfig {
     pub client_info: Implementation,
     /// Declared in `initialize`; a server request outside them is answered with -32601.
+    /// Sampling with tools is off unless declared ([`ClientCapabilities::with_sampling_tools`]).
     pub capabilities: ClientCapabilities,
     /// The default timeout of every request.
     pub request_timeout: Duration,
@@ -464,10 +465,16 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             method::ROOTS_LIST if caps.roots.is_some() => {
                 Box::pin(async move { encode(handler.list_roots().await) })
             }
-            method::SAMPLING_CREATE_MESSAGE if caps.sampling.is_some() => Box::pin(async move {
-                let params = parse::<CreateMessageRequestParams>(params)?;
-                encode(handler.create_message(params).await)
-            }),
+            method::SAMPLING_CREATE_MESSAGE if caps.sampling.is_some() => {
+                let caps = caps.clone();
+                Box::pin(async move {
+                    let params = parse::<CreateMessageRequestParams>(params)?;
+                    params
+                        .check_rules(&caps)
+                        .map_err(ErrorObject::invalid_params)?;
+                    encode(handler.create_message(params).await)
+                })
+            }
             method::ELICITATION_CREATE if caps.elicitation.is_some() => {
                 let caps = caps.clone();
                 Box::pin(async move {

@@ -10,7 +10,9 @@ use switchboard_mcp::client::{
 };
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
-use switchboard_mcp::types::{ClientCapabilities, ElicitationCapability, Role, Tool};
+use switchboard_mcp::types::{
+    ClientCapabilities, ElicitationCapability, Role, SamplingCapability, Tool,
+};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -668,4 +670,163 @@ async fn schemas_that_reach_out_or_are_too_large_are_refused_without_a_call() {
         assert!(unusable.to_string().contains(why), "{unusable}");
     }
     assert!(peer.from_client.try_recv().is_err(), "nothing was sent");
+}
+
+/// A client that samples, with tools when `tools`.
+fn sampling(tools: bool) -> ClientCapabilities {
+    let sampling = ClientCapabilities {
+        sampling: Some(SamplingCapability::default()),
+        ..ClientCapabilities::default()
+    };
+    if tools {
+        sampling.with_sampling_tools()
+    } else {
+        sampling
+    }
+}
+
+/// Sends a `sampling/createMessage` request and returns the client's answer.
+async fn sample(peer: &mut MemoryPeer, id: u64, params: Value) -> Value {
+    send(
+        peer,
+        json!({"jsonrpc": "2.0", "id": id, "method": "sampling/createMessage", "params": params}),
+    )
+    .await;
+    next_json(peer).await
+}
+
+fn invalid_params(id: u64, detail: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id,
+        "error": {"code": -32602, "message": format!("invalid params: {detail}")}})
+}
+
+/// What the default handler answers: the request reached it.
+fn declined(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id,
+        "error": {"code": -1, "message": "sampling was declined"}})
+}
+
+fn weather_tool() -> Value {
+    json!({"name": "get_weather", "inputSchema": {"type": "object",
+        "properties": {"city": {"type": "string"}}, "required": ["city"]}})
+}
+
+fn text(role: &str, text: &str) -> Value {
+    json!({"role": role, "content": {"type": "text", "text": text}})
+}
+
+fn tool_uses(ids: &[&str]) -> Value {
+    let uses: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"type": "tool_use", "id": id, "name": "get_weather", "input": {"city": "Paris"}}))
+        .collect();
+    json!({"role": "assistant", "content": uses})
+}
+
+fn tool_results(ids: &[&str]) -> Value {
+    let results: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            json!({"type": "tool_result", "toolUseId": id,
+            "content": [{"type": "text", "text": "18°C"}]})
+        })
+        .collect();
+    json!({"role": "user", "content": results})
+}
+
+#[tokio::test]
+async fn tools_in_a_sampling_request_need_the_declared_capability() {
+    let (_client, mut peer) = ready(sampling(false), json!({})).await;
+    let with_tools = json!({"messages": [text("user", "Weather in Paris?")],
+        "tools": [weather_tool()], "maxTokens": 100});
+    assert_eq!(
+        sample(&mut peer, 1, with_tools.clone()).await,
+        invalid_params(
+            1,
+            "the request offers tools, but this client did not declare sampling.tools"
+        )
+    );
+    let with_choice = json!({"messages": [text("user", "Hi")],
+        "toolChoice": {"mode": "none"}, "maxTokens": 100});
+    assert_eq!(
+        sample(&mut peer, 2, with_choice.clone()).await,
+        invalid_params(
+            2,
+            "the request sets toolChoice, but this client did not declare sampling.tools"
+        )
+    );
+
+    let (_client, mut peer) = ready(sampling(true), json!({})).await;
+    assert_eq!(sample(&mut peer, 1, with_tools).await, declined(1));
+    assert_eq!(sample(&mut peer, 2, with_choice).await, declined(2));
+}
+
+#[tokio::test]
+async fn tool_results_must_answer_the_tool_uses_just_before_them() {
+    let (_client, mut peer) = ready(sampling(true), json!({})).await;
+    let ask = text("user", "Weather in Paris and London?");
+    let mut mixed = tool_results(&["a"]);
+    mixed["content"]
+        .as_array_mut()
+        .expect("a list")
+        .insert(0, json!({"type": "text", "text": "Here are the results:"}));
+    let cases = [
+        (
+            vec![ask.clone(), tool_uses(&["a"]), mixed],
+            "messages[2]: a user message with tool results must hold nothing else",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a", "b"]), tool_results(&["a"])],
+            "messages[1]: tool use \"b\" is not answered by a tool result in the next message",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a"])],
+            "messages[1]: tool use \"a\" is not answered by a tool result in the next message",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a"]), text("user", "never mind")],
+            "messages[1]: tool use \"a\" is not answered by a tool result in the next message",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a"]), tool_results(&["a", "z"])],
+            "messages[2]: tool result \"z\" answers no tool use of the message before it",
+        ),
+        (
+            vec![ask.clone(), tool_results(&["a"])],
+            "messages[1]: tool result \"a\" answers no tool use of the message before it",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a", "a"]), tool_results(&["a"])],
+            "messages[1]: tool use id \"a\" appears twice",
+        ),
+        (
+            vec![ask.clone(), tool_uses(&["a"]), tool_results(&["a", "a"])],
+            "messages[2]: tool result \"a\" appears twice",
+        ),
+        (
+            vec![json!({"role": "user", "content": tool_uses(&["a"])["content"]})],
+            "messages[0]: tool uses belong in assistant messages",
+        ),
+        (
+            vec![
+                ask.clone(),
+                json!({"role": "assistant", "content": tool_results(&["a"])["content"]}),
+            ],
+            "messages[1]: tool results belong in user messages",
+        ),
+    ];
+    for (id, (messages, detail)) in (1..).zip(cases) {
+        let params = json!({"messages": messages, "tools": [weather_tool()], "maxTokens": 100});
+        assert_eq!(
+            sample(&mut peer, id, params).await,
+            invalid_params(id, detail)
+        );
+    }
+
+    // The spec's own follow-up: every use answered, then the model may go on.
+    let follow_up = json!({"messages": [
+        ask, tool_uses(&["call_abc123", "call_def456"]),
+        tool_results(&["call_def456", "call_abc123"])
+    ], "tools": [weather_tool()], "toolChoice": {"mode": "none"}, "maxTokens": 1000});
+    assert_eq!(sample(&mut peer, 99, follow_up).await, declined(99));
 }

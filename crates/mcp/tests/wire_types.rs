@@ -835,3 +835,18 @@ fn a_page_reports_the_items_it_left_out() {
         json!({"resources": [{"uri": "file:///a", "name": "a"}], "nextCursor": "n"})
     );
 }
+
+#[test]
+fn every_sampling_example_follows_the_sampling_rules() {
+    let with_tools = ClientCapabilities::all().with_sampling_tools();
+    for path in json_files(&examples_dir().join("CreateMessageRequestParams")) {
+        let params: CreateMessageRequestParams = serde_json::from_value(read_json(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            params.check_rules(&with_tools),
+            Ok(()),
+            "{}",
+            path.display()
+        );
+    }
+}

@@ -70,7 +70,8 @@ pub struct ClientCapabilities {
 
 impl ClientCapabilities {
     /// Every capability this crate can answer: roots (with change notifications),
-    /// sampling, and elicitation in form and URL modes.
+    /// sampling (without tools: see [`Self::with_sampling_tools`]), and elicitation in form
+    /// and URL modes.
     pub fn all() -> Self {
         Self {
             roots: Some(RootsCapability {
@@ -85,6 +86,16 @@ impl ClientCapabilities {
             }),
             ..Self::default()
         }
+    }
+
+    /// Also declares `sampling.tools` (2025-11-25): sampling requests may then offer tools
+    /// to the model. Only for a client whose sampling handler can answer with tool uses;
+    /// without it, such requests are refused.
+    pub fn with_sampling_tools(mut self) -> Self {
+        self.sampling
+            .get_or_insert_with(SamplingCapability::default)
+            .tools = Some(CapabilityObject::new());
+        self
     }
 
     pub fn supports_roots(&self) -> bool {
@@ -277,6 +288,19 @@ mod tests {
                 "elicitation": {"form": {}, "url": {}}
             })
         );
+    }
+
+    #[test]
+    fn sampling_tools_are_declared_only_when_asked_for() {
+        let caps = ClientCapabilities::all().with_sampling_tools();
+        assert!(caps.supports_sampling_tools());
+        assert_eq!(
+            serde_json::to_value(&caps).unwrap()["sampling"],
+            json!({"tools": {}})
+        );
+        assert!(!ClientCapabilities::all().supports_sampling_tools());
+        let only_tools = ClientCapabilities::default().with_sampling_tools();
+        assert!(only_tools.supports_sampling());
     }
 
     #[test]

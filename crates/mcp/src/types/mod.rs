@@ -22,6 +22,7 @@ mod prompts;
 mod resources;
 mod roots;
 mod sampling;
+mod sampling_rules;
 mod tools;
 
 pub use common::*;
@@ -39,4 +40,5 @@ pub use prompts::*;
 pub use resources::*;
 pub use roots::*;
 pub use sampling::*;
+pub use sampling_rules::*;
 pub use tools::*;
