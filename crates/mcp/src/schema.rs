@@ -198,6 +198,21 @@ mod tests {
     }
 
     #[test]
+    fn local_refs_resolve_in_either_dialect() {
+        // As pydantic writes them, whatever the revision the server speaks.
+        let schema = json!({"type": "object", "properties": {"item": {"$ref": "#/$defs/Item"}},
+            "$defs": {"Item": {"type": "object", "required": ["id"]}}});
+        for dialect in [Dialect::Draft07, Dialect::Draft2020_12] {
+            let compiled = CompiledSchema::new(&schema, dialect).unwrap();
+            let violations = compiled.check(&json!({"item": {}})).unwrap_err();
+            assert_eq!(
+                describe(&violations),
+                "/item: \"id\" is a required property"
+            );
+        }
+    }
+
+    #[test]
     fn wide_schemas_and_invalid_ones_are_refused() {
         let properties: serde_json::Map<String, Value> = (0..=MAX_SUBSCHEMAS)
             .map(|i| (format!("p{i}"), json!({"type": "string"})))
