@@ -272,6 +272,16 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, Failure> {
     serde_json::to_value(value).map_err(|e| e.to_string())
 }
 
+/// The items read, as JSON; the items left out are said on stderr.
+fn listed<T: serde::Serialize>(
+    listing: switchboard_mcp::types::Listing<T>,
+) -> Result<Value, Failure> {
+    for skipped in &listing.skipped {
+        eprintln!("[protocol] {skipped}");
+    }
+    to_json(listing.items)
+}
+
 async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
     let fail = |e: switchboard_mcp::client::ClientError| e.to_string();
     match command {
@@ -287,10 +297,10 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
             .map(|()| Value::String("pong".into()))
             .map_err(fail),
         Command::List { what, .. } => match what {
-            Listing::Tools => to_json(client.list_tools().await.map_err(fail)?),
-            Listing::Resources => to_json(client.list_resources().await.map_err(fail)?),
-            Listing::Templates => to_json(client.list_resource_templates().await.map_err(fail)?),
-            Listing::Prompts => to_json(client.list_prompts().await.map_err(fail)?),
+            Listing::Tools => listed(client.list_tools().await.map_err(fail)?),
+            Listing::Resources => listed(client.list_resources().await.map_err(fail)?),
+            Listing::Templates => listed(client.list_resource_templates().await.map_err(fail)?),
+            Listing::Prompts => listed(client.list_prompts().await.map_err(fail)?),
         },
         Command::Call { tool, args, .. } => {
             let args = json_object("--args", args)?;

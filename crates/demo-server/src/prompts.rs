@@ -63,6 +63,7 @@ pub fn list() -> ListPromptsResult {
         ],
         next_cursor: None,
         meta: None,
+        skipped: Vec::new(),
         extra: Map::new(),
     }
 }

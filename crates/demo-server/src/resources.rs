@@ -115,6 +115,7 @@ pub fn list(server: &Server) -> ListResourcesResult {
         resources,
         next_cursor: None,
         meta: None,
+        skipped: Vec::new(),
         extra: Map::new(),
     }
 }
@@ -134,6 +135,7 @@ pub fn templates() -> ListResourceTemplatesResult {
         }],
         next_cursor: None,
         meta: None,
+        skipped: Vec::new(),
         extra: Map::new(),
     }
 }

@@ -143,7 +143,7 @@ impl Server {
             return false;
         }
         let params = LoggingMessageNotificationParams {
-            level,
+            level: Some(level),
             logger: Some(NAME.to_owned()),
             data,
             meta: None,

@@ -268,6 +268,7 @@ pub fn list(server: &Server) -> ListToolsResult {
         tools: catalogue(extra_tool),
         next_cursor: None,
         meta: None,
+        skipped: Vec::new(),
         extra: Map::new(),
     }
 }

@@ -86,7 +86,7 @@ impl Person {
             .into_iter()
             .filter_map(|n| match n {
                 ServerNotification::Log(log) => {
-                    Some((log.level, log.data.as_str().unwrap_or_default().to_owned()))
+                    Some((log.level?, log.data.as_str().unwrap_or_default().to_owned()))
                 }
                 _ => None,
             })

@@ -1,6 +1,7 @@
 //! The gate every tool call passes, whoever asks for it (the person in the explorer, a
 //! model, an agent): a standing policy or the person decides, with the exact arguments
-//! in view and editable; then the call; then an audit record of all of it.
+//! in view and editable; then the call, checked against the tool's schemas; then an audit
+//! record of all of it.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -81,7 +82,10 @@ impl Gate {
             });
         }
         let started = Instant::now();
-        let result = client.call_tool(&tool.name, Some(arguments), options).await;
+        // Checked against the tool's schemas: arguments that do not fit are not sent.
+        let result = client
+            .call_tool_checked(tool, Some(arguments), options)
+            .await;
         let outcome = match &result {
             Ok(r) if r.is_error == Some(true) => "tool error".to_owned(),
             Ok(_) => "ok".to_owned(),

@@ -12,7 +12,7 @@ use switchboard_mcp::client::{
 };
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
-use switchboard_mcp::types::{ClientCapabilities, LoggingLevel};
+use switchboard_mcp::types::{ClientCapabilities, Listing, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
 
 use crate::catalog::{Catalog, Offer};
@@ -200,7 +200,7 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
                 Some(HostEvent::Log {
                     server,
                     source: LogSource::Server,
-                    level: Some(log.level),
+                    level: log.level,
                     text: format!("{logger}{data}"),
                 })
             }
@@ -467,54 +467,176 @@ fn ping_interval(config: &ServerConfig) -> Option<Duration> {
         .map(Duration::from_secs)
 }
 
-/// Lists what the server offers into the catalog. A list that fails is left empty, and
-/// why is written in the server's log.
+/// Lists what the server offers into the catalog. A list that fails is left empty and an
+/// item that cannot be read is left out; both are said in the server's log.
 async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
     let caps = client.capabilities();
-    let report = |what: &str, error: ClientError| {
+    let say = |text: String| {
         let _ = shared.events.send(HostEvent::Log {
             server: name.to_owned(),
             source: LogSource::Protocol,
-            level: Some(LoggingLevel::Error),
-            text: format!("the list of {what} could not be read: {error}"),
+            level: None,
+            text,
         });
     };
     let offer = Offer {
-        tools: if caps.supports_tools() {
-            client.list_tools().await.unwrap_or_else(|e| {
-                report("tools", e);
-                Vec::new()
-            })
-        } else {
-            Vec::new()
-        },
-        resources: if caps.supports_resources() {
-            client.list_resources().await.unwrap_or_else(|e| {
-                report("resources", e);
-                Vec::new()
-            })
-        } else {
-            Vec::new()
-        },
-        templates: if caps.supports_resources() {
-            client.list_resource_templates().await.unwrap_or_else(|e| {
-                report("resource templates", e);
-                Vec::new()
-            })
-        } else {
-            Vec::new()
-        },
-        prompts: if caps.supports_prompts() {
-            client.list_prompts().await.unwrap_or_else(|e| {
-                report("prompts", e);
-                Vec::new()
-            })
-        } else {
-            Vec::new()
-        },
+        tools: listed(
+            "tools/list",
+            caps.supports_tools(),
+            client.list_tools(),
+            &say,
+        )
+        .await,
+        resources: listed(
+            "resources/list",
+            caps.supports_resources(),
+            client.list_resources(),
+            &say,
+        )
+        .await,
+        templates: listed(
+            "resources/templates/list",
+            caps.supports_resources(),
+            client.list_resource_templates(),
+            &say,
+        )
+        .await,
+        prompts: listed(
+            "prompts/list",
+            caps.supports_prompts(),
+            client.list_prompts(),
+            &say,
+        )
+        .await,
     };
     shared.catalog.set(name, offer);
     let _ = shared.events.send(HostEvent::CatalogChanged {
         server: name.to_owned(),
     });
+}
+
+/// The items of a list the server offers, saying what was left out or why it failed.
+async fn listed<T>(
+    method: &str,
+    offered: bool,
+    listing: impl Future<Output = Result<Listing<T>, ClientError>>,
+    say: &impl Fn(String),
+) -> Vec<T> {
+    if !offered {
+        return Vec::new();
+    }
+    match listing.await {
+        Ok(listing) => {
+            for skipped in &listing.skipped {
+                say(format!("{method}: {skipped}"));
+            }
+            listing.items
+        }
+        Err(e) => {
+            // The error names the method already.
+            say(format!("{e} (listed as empty)"));
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+    use switchboard_mcp::client::DecliningHandler;
+    use switchboard_mcp::transport::discard_log;
+    use switchboard_mcp::transport::memory::{self, MemoryPeer};
+
+    use super::*;
+
+    async fn next_json(peer: &mut MemoryPeer) -> Value {
+        let text = peer
+            .from_client
+            .recv()
+            .await
+            .expect("the client sent something");
+        serde_json::from_str(&text).expect("the client sends JSON")
+    }
+
+    async fn answer(peer: &mut MemoryPeer, reply: Value) {
+        let request = next_json(peer).await;
+        let mut message = json!({"jsonrpc": "2.0", "id": request["id"]});
+        message
+            .as_object_mut()
+            .expect("an object")
+            .extend(reply.as_object().expect("a result or an error").clone());
+        peer.to_client
+            .send(message.to_string())
+            .await
+            .expect("the client listens");
+    }
+
+    #[tokio::test]
+    async fn items_left_out_and_lists_that_fail_are_said_in_the_servers_log() {
+        let (transport, mut peer) = memory::pair(discard_log());
+        let connect = tokio::spawn(Client::connect(
+            transport,
+            Arc::new(DecliningHandler),
+            ClientConfig::new("test", "1"),
+        ));
+        answer(
+            &mut peer,
+            json!({"result": {"protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}, "prompts": {}},
+            "serverInfo": {"name": "odd", "version": "1"}}}),
+        )
+        .await;
+        let client = connect.await.unwrap().unwrap();
+        next_json(&mut peer).await; // notifications/initialized
+
+        let shared = Shared {
+            catalog: Catalog::default(),
+            secrets: Secrets::new("unused"),
+            events: broadcast::channel(16).0,
+            states: Arc::default(),
+            clients: Arc::default(),
+        };
+        let mut events = shared.events.subscribe();
+        let refresh = tokio::spawn({
+            let shared = shared.clone();
+            async move { refresh_catalog("odd", &client, &shared).await }
+        });
+        answer(
+            &mut peer,
+            json!({"result": {"tools": [
+                {"name": "kept", "inputSchema": {"type": "object"}},
+                {"name": "broken"},
+            ]}}),
+        )
+        .await;
+        answer(
+            &mut peer,
+            json!({"error": {"code": -32603, "message": "no prompts today"}}),
+        )
+        .await;
+        refresh.await.unwrap();
+
+        let mut logged = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            if let HostEvent::Log {
+                server,
+                source,
+                text,
+                ..
+            } = event
+            {
+                assert_eq!((server.as_str(), source), ("odd", LogSource::Protocol));
+                logged.push(text);
+            }
+        }
+        assert_eq!(
+            logged,
+            [
+                "tools/list: item 1 (\"broken\") left out: missing field `inputSchema`",
+                "the server answered prompts/list with an error: no prompts today (code -32603) (listed as empty)",
+            ]
+        );
+        let tools = shared.catalog.offer("odd").expect("listed").tools;
+        assert_eq!(tools.len(), 1);
+    }
 }

@@ -14,6 +14,8 @@ use crate::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
 use crate::jsonrpc::{ErrorObject, code};
+use crate::schema::{SchemaError, SchemaViolation, describe};
+use crate::tool_schemas::{SchemaRole, ToolSchemaCache};
 use crate::transport::{BoxFuture, CloseReason, TransportError, TransportParts};
 use crate::types::*;
 use crate::version::ProtocolVersion;
@@ -102,6 +104,7 @@ impl ServerNotification {
 pub struct ClientConfig {
     pub client_info: Implementation,
     /// Declared in `initialize`; a server request outside them is answered with -32601.
+    /// Sampling with tools is off unless declared ([`ClientCapabilities::with_sampling_tools`]).
     pub capabilities: ClientCapabilities,
     /// The default timeout of every request.
     pub request_timeout: Duration,
@@ -147,6 +150,29 @@ pub enum ClientError {
     CursorLoop { method: &'static str, pages: usize },
     #[error("{method} went on for more than {pages} pages; stopped there")]
     TooManyPages { method: &'static str, pages: usize },
+    #[error("the arguments for {tool} do not fit its input schema: {}", describe(.errors))]
+    InvalidArguments {
+        tool: String,
+        errors: Vec<SchemaViolation>,
+    },
+    #[error("the structured content of {tool} does not fit its output schema: {}", describe(.errors))]
+    InvalidStructuredContent {
+        tool: String,
+        errors: Vec<SchemaViolation>,
+        /// The result as the server sent it.
+        result: Box<CallToolResult>,
+    },
+    #[error("{tool} declares an output schema, but its result has no structured content")]
+    MissingStructuredContent {
+        tool: String,
+        result: Box<CallToolResult>,
+    },
+    #[error("the {role} of {tool} cannot be used: {error}")]
+    UnusableSchema {
+        tool: String,
+        role: SchemaRole,
+        error: SchemaError,
+    },
 }
 
 impl ClientError {
@@ -221,6 +247,7 @@ pub struct Client {
     version: ProtocolVersion,
     request_timeout: Duration,
     max_request_time: Duration,
+    pub(crate) tool_schemas: Arc<ToolSchemaCache>,
 }
 
 impl Client {
@@ -294,6 +321,7 @@ impl Client {
             version,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
+            tool_schemas: Arc::default(),
         })
     }
 
@@ -346,12 +374,9 @@ impl Client {
         Ok(())
     }
 
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+    pub async fn list_tools(&self) -> Result<Listing<Tool>, ClientError> {
         self.require(self.capabilities().tools.is_some(), "tools")?;
-        self.list_all(method::TOOLS_LIST, |r: ListToolsResult| {
-            (r.tools, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListToolsResult>(method::TOOLS_LIST).await
     }
 
     pub async fn call_tool(
@@ -365,21 +390,16 @@ impl Client {
         request(&self.connection, method::TOOLS_CALL, &params, options).await
     }
 
-    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+    pub async fn list_resources(&self) -> Result<Listing<Resource>, ClientError> {
         self.require(self.capabilities().resources.is_some(), "resources")?;
-        self.list_all(method::RESOURCES_LIST, |r: ListResourcesResult| {
-            (r.resources, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListResourcesResult>(method::RESOURCES_LIST)
+            .await
     }
 
-    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+    pub async fn list_resource_templates(&self) -> Result<Listing<ResourceTemplate>, ClientError> {
         self.require(self.capabilities().resources.is_some(), "resources")?;
-        self.list_all(
-            method::RESOURCES_TEMPLATES_LIST,
-            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
-        )
-        .await
+        self.list_all::<ListResourceTemplatesResult>(method::RESOURCES_TEMPLATES_LIST)
+            .await
     }
 
     pub async fn read_resource(
@@ -418,12 +438,10 @@ impl Client {
         Ok(())
     }
 
-    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+    pub async fn list_prompts(&self) -> Result<Listing<Prompt>, ClientError> {
         self.require(self.capabilities().prompts.is_some(), "prompts")?;
-        self.list_all(method::PROMPTS_LIST, |r: ListPromptsResult| {
-            (r.prompts, r.next_cursor)
-        })
-        .await
+        self.list_all::<ListPromptsResult>(method::PROMPTS_LIST)
+            .await
     }
 
     pub async fn get_prompt(
@@ -467,16 +485,16 @@ impl Client {
             .await?)
     }
 
-    /// Walks every page of a list, treating cursors as opaque; starts again from the first
-    /// page if the server opens a new session meanwhile (its cursors end with the old one).
-    async fn list_all<R: DeserializeOwned, T>(
+    /// Walks every page of a list, treating cursors as opaque. Items that cannot be read
+    /// are left out and listed in `skipped`. Starts again from the first page if the server
+    /// opens a new session meanwhile (its cursors end with the old one).
+    async fn list_all<P: Page>(
         &self,
         method: &'static str,
-        split: impl Fn(R) -> (Vec<T>, Option<Cursor>),
-    ) -> Result<Vec<T>, ClientError> {
+    ) -> Result<Listing<P::Item>, ClientError> {
         let mut restarts = 0;
         loop {
-            match self.walk(method, &split).await {
+            match self.walk::<P>(method).await {
                 Err(ClientError::Request(RequestError::Transport {
                     error: TransportError::SessionRenewed,
                     ..
@@ -486,12 +504,8 @@ impl Client {
         }
     }
 
-    async fn walk<R: DeserializeOwned, T>(
-        &self,
-        method: &'static str,
-        split: &impl Fn(R) -> (Vec<T>, Option<Cursor>),
-    ) -> Result<Vec<T>, ClientError> {
-        let mut items = Vec::new();
+    async fn walk<P: Page>(&self, method: &'static str) -> Result<Listing<P::Item>, ClientError> {
+        let mut listing = Listing::default();
         let mut seen = HashSet::new();
         let mut cursor: Option<Cursor> = None;
         loop {
@@ -499,15 +513,14 @@ impl Client {
                 Some(c) => serde_json::json!({ "cursor": c }),
                 None => serde_json::json!({}),
             };
-            let (page, next) = split(self.call(method, &params).await?);
-            items.extend(page);
+            let page: P = self.call(method, &params).await?;
             if seen.len() >= MAX_PAGES {
                 return Err(ClientError::TooManyPages {
                     method,
-                    pages: seen.len() + 1,
+                    pages: MAX_PAGES,
                 });
             }
-            match next {
+            match listing.add(page) {
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(ClientError::CursorLoop {
                         method,
@@ -515,7 +528,7 @@ impl Client {
                     });
                 }
                 Some(next) => cursor = Some(next),
-                None => return Ok(items),
+                None => return Ok(listing),
             }
         }
     }
@@ -602,10 +615,16 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             method::ROOTS_LIST if caps.roots.is_some() => {
                 Box::pin(async move { encode(handler.list_roots().await) })
             }
-            method::SAMPLING_CREATE_MESSAGE if caps.sampling.is_some() => Box::pin(async move {
-                let params = parse::<CreateMessageRequestParams>(params)?;
-                encode(handler.create_message(params).await)
-            }),
+            method::SAMPLING_CREATE_MESSAGE if caps.sampling.is_some() => {
+                let caps = caps.clone();
+                Box::pin(async move {
+                    let params = parse::<CreateMessageRequestParams>(params)?;
+                    params
+                        .check_rules(&caps)
+                        .map_err(ErrorObject::invalid_params)?;
+                    encode(handler.create_message(params).await)
+                })
+            }
             method::ELICITATION_CREATE if caps.elicitation.is_some() => {
                 let caps = caps.clone();
                 Box::pin(async move {

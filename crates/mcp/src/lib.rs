@@ -3,12 +3,15 @@
 //! - [`jsonrpc`]: the message envelope; [`types`]: the params and results of every method;
 //! - [`transport`]: how messages travel (stdio, in memory);
 //! - [`connection`]: one actor per connection, with timeouts, progress and cancellation;
-//! - [`client`]: the handshake, the typed requests, and the handler of server requests.
+//! - [`client`]: the handshake, the typed requests, and the handler of server requests;
+//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them.
 
 pub mod client;
 pub mod connection;
 pub mod file_uri;
 pub mod jsonrpc;
+pub mod schema;
+pub mod tool_schemas;
 pub mod transport;
 pub mod types;
 mod version;

@@ -41,7 +41,7 @@ fn log_messages(seen: &Seen) -> Vec<(LoggingLevel, Option<String>, String)> {
         .iter()
         .filter_map(|n| match n {
             ServerNotification::Log(log) => Some((
-                log.level,
+                log.level?,
                 log.logger.clone(),
                 log.data.as_str().unwrap_or_default().to_owned(),
             )),

@@ -581,7 +581,7 @@ async fn log_messages_follow_the_level(transport: PyHttp) {
             .notifications
             .iter()
             .filter_map(|n| match n {
-                ServerNotification::Log(log) => Some((log.level, log.data.clone())),
+                ServerNotification::Log(log) => Some((log.level?, log.data.clone())),
                 _ => None,
             })
             .collect()

@@ -320,7 +320,7 @@ async fn log_messages_follow_the_level_the_client_sets() {
             .notifications
             .iter()
             .filter_map(|n| match n {
-                ServerNotification::Log(log) => Some(log.level),
+                ServerNotification::Log(log) => log.level,
                 _ => None,
             })
             .collect()

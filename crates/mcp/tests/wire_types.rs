@@ -604,7 +604,11 @@ fn a_sampling_request_with_every_option_round_trips() {
         params.tool_choice.and_then(|c| c.mode),
         Some(ToolChoiceMode::Required)
     );
-    let bad = json!({"messages": [], "includeContext": "everything", "maxTokens": 1});
+    // What the client may ignore is dropped when odd; what changes the request is not.
+    let odd = json!({"messages": [], "includeContext": "everything", "maxTokens": 1});
+    let params: CreateMessageRequestParams = serde_json::from_value(odd).unwrap();
+    assert_eq!(params.include_context, None);
+    let bad = json!({"messages": [], "toolChoice": {"mode": "sometimes"}, "maxTokens": 1});
     assert!(serde_json::from_value::<CreateMessageRequestParams>(bad).is_err());
 }
 
@@ -701,7 +705,7 @@ fn older_prompt_resource_and_utility_messages_round_trip() {
 
     let log: LoggingMessageNotificationParams =
         round_trip(&json!({"level": "warning", "data": "disk almost full"}));
-    assert!(log.level >= LoggingLevel::Warning);
+    assert!(log.level >= Some(LoggingLevel::Warning));
     let set: SetLevelRequestParams = round_trip(&json!({"level": "debug"}));
     assert_eq!(set.level, LoggingLevel::Debug);
 
@@ -741,10 +745,8 @@ fn malformed_messages_are_errors_not_panics() {
     );
     assert!(serde_json::from_value::<ElicitResult>(json!({"action": "maybe"})).is_err());
     assert!(
-        serde_json::from_value::<LoggingMessageNotificationParams>(
-            json!({"level": "loud", "data": 1})
-        )
-        .is_err()
+        serde_json::from_value::<LoggingMessageNotificationParams>(json!({"level": "info"}))
+            .is_err()
     );
     assert!(serde_json::from_value::<Tool>(json!({"name": "no schema"})).is_err());
     assert!(
@@ -753,4 +755,98 @@ fn malformed_messages_are_errors_not_panics() {
         )
         .is_err()
     );
+}
+
+#[test]
+fn odd_optional_members_are_dropped_and_the_rest_kept() {
+    let log: LoggingMessageNotificationParams =
+        serde_json::from_value(json!({"level": "loud", "logger": 5, "data": "hi"})).unwrap();
+    assert_eq!((log.level, log.logger, log.data), (None, None, json!("hi")));
+
+    let progress: ProgressNotificationParams = serde_json::from_value(
+        json!({"progressToken": "t", "progress": 2, "total": "many", "message": {}}),
+    )
+    .unwrap();
+    assert_eq!((progress.progress, progress.total), (2.0, None));
+
+    let completion: CompleteResult = serde_json::from_value(
+        json!({"completion": {"values": ["py", 3, "rs"], "total": -1, "hasMore": "no"}}),
+    )
+    .unwrap();
+    assert_eq!(completion.completion.values, ["py", "rs"]);
+    assert_eq!(completion.completion.total, None);
+
+    let block: ContentBlock = serde_json::from_value(json!({"type": "image", "data": "AA==",
+        "mimeType": "image/png", "annotations": {"priority": "top", "lastModified": 1}}))
+    .unwrap();
+    let ContentBlock::Image(image) = block else {
+        panic!("{block:?}")
+    };
+    assert_eq!(image.annotations, Some(Annotations::default()));
+}
+
+#[test]
+fn members_that_change_an_answer_or_a_request_stay_strict() {
+    for bad in [
+        json!({"content": [], "isError": "yes"}),
+        json!({"content": "text"}),
+    ] {
+        assert!(
+            serde_json::from_value::<CallToolResult>(bad.clone()).is_err(),
+            "{bad}"
+        );
+    }
+    assert!(
+        serde_json::from_value::<CallToolRequestParams>(json!({"name": "t", "arguments": [1]}))
+            .is_err()
+    );
+    assert!(
+        serde_json::from_value::<CreateMessageRequestParams>(
+            json!({"messages": [], "maxTokens": 1, "tools": {"name": "t"}})
+        )
+        .is_err()
+    );
+    assert!(serde_json::from_value::<ListToolsResult>(json!({"tools": {}})).is_err());
+    assert!(serde_json::from_value::<ListToolsResult>(json!({})).is_err());
+    assert!(
+        serde_json::from_value::<ListToolsResult>(json!({"tools": [], "nextCursor": 2})).is_err()
+    );
+}
+
+#[test]
+fn a_page_reports_the_items_it_left_out() {
+    let page: ListResourcesResult = serde_json::from_value(json!({"resources": [
+        {"uri": "file:///a", "name": "a"},
+        {"uri": "file:///b"},
+        "not an object",
+    ], "nextCursor": "n"}))
+    .unwrap();
+    assert_eq!(page.resources.len(), 1);
+    assert_eq!(page.next_cursor, Some(Cursor::from("n")));
+    let skipped: Vec<(usize, Option<&str>)> = page
+        .skipped
+        .iter()
+        .map(|s| (s.index, s.name.as_deref()))
+        .collect();
+    assert_eq!(skipped, [(1, Some("file:///b")), (2, None)]);
+    // What was left out is not written back; the rest is.
+    assert_eq!(
+        serde_json::to_value(&page).unwrap(),
+        json!({"resources": [{"uri": "file:///a", "name": "a"}], "nextCursor": "n"})
+    );
+}
+
+#[test]
+fn every_sampling_example_follows_the_sampling_rules() {
+    let with_tools = ClientCapabilities::all().with_sampling_tools();
+    for path in json_files(&examples_dir().join("CreateMessageRequestParams")) {
+        let params: CreateMessageRequestParams = serde_json::from_value(read_json(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            params.check_rules(&with_tools),
+            Ok(()),
+            "{}",
+            path.display()
+        );
+    }
 }

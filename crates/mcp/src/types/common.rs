@@ -7,6 +7,8 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 /// The free-form `_meta` object carried by most messages.
 pub type Meta = Map<String, Value>;
 
@@ -19,13 +21,17 @@ pub type CapabilityObject = Map<String, Value>;
 pub struct Icon {
     /// An `https:` or `data:` URI.
     pub src: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub mime_type: Option<String>,
     /// Sizes such as `"48x48"` or `"any"`.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub sizes: Option<Vec<String>>,
     /// `"light"` or `"dark"`: the background the icon is designed for.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub theme: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -35,17 +41,22 @@ pub struct Icon {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub audience: Option<Vec<Role>>,
     /// From 0 (least important) to 1 (most important).
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub priority: Option<f64>,
     /// An ISO 8601 timestamp.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub last_modified: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -143,14 +154,18 @@ integer_or_string!(
 #[serde(rename_all = "camelCase")]
 pub struct Implementation {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
     pub version: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub website_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -178,7 +193,12 @@ impl Implementation {
 /// Params that carry nothing but `_meta` (e.g. `ping`, `roots/list`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestParams {
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -195,7 +215,12 @@ pub type EmptyResult = RequestParams;
 pub struct PaginatedRequestParams {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -320,18 +345,24 @@ pub(crate) fn untagged_body<T: DeserializeOwned>(
 /// that `50` read from the wire is written back as `50`, not `50.0`.
 pub(crate) mod number {
     use serde::{Serialize, Serializer};
+    use serde_json::Value;
 
     /// Beyond 2^53, an `f64` no longer holds every integer exactly.
     const EXACT: f64 = 9_007_199_254_740_992.0;
 
     pub(crate) fn f64<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        json(*value).serialize(serializer)
+    }
+
+    /// The JSON number, an integer when it holds one.
+    pub(crate) fn json(value: f64) -> Value {
         if value.fract() == 0.0 && value.abs() <= EXACT {
             // Exact: the value is an integer within the range where f64 is exact.
             #[allow(clippy::cast_possible_truncation)]
-            let integer = *value as i64;
-            integer.serialize(serializer)
+            let integer = value as i64;
+            Value::from(integer)
         } else {
-            value.serialize(serializer)
+            Value::from(value)
         }
     }
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::Meta;
 
 /// Params of `completion/complete`.
@@ -15,7 +17,12 @@ pub struct CompleteRequestParams {
     pub argument: CompleteArgument,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub context: Option<CompleteContext>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -112,7 +119,7 @@ impl Reference {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PromptReference {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -148,7 +155,12 @@ pub struct CompleteContext {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompleteResult {
     pub completion: Completion,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -158,10 +170,11 @@ pub struct CompleteResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
+    #[serde(deserialize_with = "lenient::items")]
     pub values: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub total: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub has_more: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -7,6 +7,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::{Meta, number};
 use super::elicitation_schema::ElicitationSchema;
 
@@ -93,7 +95,12 @@ pub struct ElicitRequestFormParams {
     pub mode: Option<FormMode>,
     pub message: String,
     pub requested_schema: ElicitationSchema,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -120,9 +127,14 @@ pub struct ElicitRequestUrlParams {
     pub url: String,
     /// Required by 2025-11-25, ties `notifications/elicitation/complete` to this request;
     /// absent in 2026-07-28.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub elicitation_id: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -207,7 +219,12 @@ pub struct ElicitResult {
     /// The form answer, with `accept` in form mode only.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub content: Option<ElicitContent>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -253,7 +270,12 @@ pub enum ElicitAction {
 #[serde(rename_all = "camelCase")]
 pub struct ElicitationCompleteNotificationParams {
     pub elicitation_id: String,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -1,4 +1,5 @@
-//! The restricted, flat JSON Schema of a form-mode elicitation, and checking answers to it.
+//! The restricted, flat JSON Schema of a form-mode elicitation: what a form shows, and its
+//! defaults. Answers are checked in `elicitation_check`.
 
 use std::fmt;
 
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::common::{Tagged, number, untagged_body};
 use super::elicitation::{ElicitContent, ElicitValue};
-use super::formats;
+use super::lenient;
 
 /// The `requestedSchema` of a form: an object of primitive fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,27 +19,14 @@ pub struct ElicitationSchema {
     #[serde(rename = "type")]
     pub schema_type: String,
     pub properties: Properties,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub required: Option<Vec<String>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
-}
-
-/// A problem with one field of a form answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct FieldError {
-    pub field: String,
-    pub message: String,
-}
-
-impl FieldError {
-    fn new(field: &str, message: impl Into<String>) -> Self {
-        Self {
-            field: field.to_owned(),
-            message: message.into(),
-        }
-    }
 }
 
 impl ElicitationSchema {
@@ -53,38 +41,6 @@ impl ElicitationSchema {
 
     pub fn is_required(&self, field: &str) -> bool {
         self.required.iter().flatten().any(|r| r == field)
-    }
-
-    /// Checks a form answer: required fields, types, lengths, bounds, formats, choices.
-    /// Fields of a shape this crate does not know are accepted as they are.
-    pub fn validate(&self, content: &ElicitContent) -> Result<(), Vec<FieldError>> {
-        let mut errors = Vec::new();
-        for (name, schema) in self.properties.iter() {
-            match content.get(name) {
-                Some(value) => {
-                    if let Err(message) = schema.check(value) {
-                        errors.push(FieldError::new(name, message));
-                    }
-                }
-                None if self.is_required(name) => errors.push(FieldError::new(name, "is required")),
-                None => {}
-            }
-        }
-        for name in self.required.iter().flatten() {
-            if self.properties.get(name).is_none() && !content.contains_key(name) {
-                errors.push(FieldError::new(name, "is required"));
-            }
-        }
-        for name in content.keys() {
-            if self.properties.get(name).is_none() {
-                errors.push(FieldError::new(name, "is not a field of this form"));
-            }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors)
-        }
     }
 
     /// Each field's default value, for the fields that have one.
@@ -259,30 +215,8 @@ impl PrimitiveSchema {
         }
     }
 
-    /// Checks one answer against this field's schema, with a message if it does not fit.
-    pub fn check(&self, value: &ElicitValue) -> Result<(), String> {
-        match (self, value) {
-            (Self::String(s), ElicitValue::String(v)) => s.check(v),
-            (Self::Number(s), ElicitValue::Number(v)) => s.check(*v),
-            (Self::Boolean(_), ElicitValue::Boolean(_)) | (Self::Other(_), _) => Ok(()),
-            (Self::UntitledSingleSelect(s), ElicitValue::String(v)) => one_of(v, &s.values),
-            (Self::TitledSingleSelect(s), ElicitValue::String(v)) => one_of(v, &consts(&s.one_of)),
-            (Self::UntitledMultiSelect(s), ElicitValue::StringArray(v)) => {
-                check_selection(v, &s.items.values, s.min_items, s.max_items)
-            }
-            (Self::TitledMultiSelect(s), ElicitValue::StringArray(v)) => {
-                check_selection(v, &consts(&s.items.any_of), s.min_items, s.max_items)
-            }
-            (schema, value) => Err(format!(
-                "must be {}, not {}",
-                schema.expected(),
-                value.kind()
-            )),
-        }
-    }
-
     /// What kind of value this field takes, for messages.
-    fn expected(&self) -> &'static str {
+    pub(crate) fn expected(&self) -> &'static str {
         match self {
             Self::String(_) | Self::UntitledSingleSelect(_) | Self::TitledSingleSelect(_) => {
                 "a string"
@@ -301,36 +235,8 @@ fn body<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
     untagged_body(value.clone(), "field schema").ok()
 }
 
-fn consts(options: &[EnumOption]) -> Vec<String> {
+pub(crate) fn consts(options: &[EnumOption]) -> Vec<String> {
     options.iter().map(|o| o.value.clone()).collect()
-}
-
-fn one_of(value: &str, allowed: &[String]) -> Result<(), String> {
-    if allowed.iter().any(|a| a == value) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{value:?} is not one of the choices ({})",
-            allowed.join(", ")
-        ))
-    }
-}
-
-fn check_selection(
-    values: &[String],
-    allowed: &[String],
-    min: Option<u64>,
-    max: Option<u64>,
-) -> Result<(), String> {
-    for value in values {
-        one_of(value, allowed)?;
-    }
-    let count = values.len() as u64;
-    match (min, max) {
-        (Some(min), _) if count < min => Err(format!("choose at least {min} (chose {count})")),
-        (_, Some(max)) if count > max => Err(format!("choose at most {max} (chose {count})")),
-        _ => Ok(()),
-    }
 }
 
 impl Serialize for PrimitiveSchema {
@@ -373,35 +279,6 @@ pub struct StringSchema {
     pub default: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
-}
-
-impl StringSchema {
-    fn check(&self, value: &str) -> Result<(), String> {
-        let length = value.chars().count() as u64;
-        if let Some(min) = self.min_length.filter(|&min| length < min) {
-            return Err(format!("must be at least {min} characters long"));
-        }
-        if let Some(max) = self.max_length.filter(|&max| length > max) {
-            return Err(format!("must be at most {max} characters long"));
-        }
-        let (valid, what) = match &self.format {
-            Some(StringFormat::Email) => (formats::is_email(value), "an email address"),
-            Some(StringFormat::Uri) => {
-                (formats::is_uri(value), "a URI such as https://example.com")
-            }
-            Some(StringFormat::Date) => (formats::is_date(value), "a date such as 2025-01-31"),
-            Some(StringFormat::DateTime) => (
-                formats::is_date_time(value),
-                "a date and time such as 2025-01-31T09:30:00Z",
-            ),
-            Some(StringFormat::Other(_)) | None => (true, ""),
-        };
-        if valid {
-            Ok(())
-        } else {
-            Err(format!("must be {what}"))
-        }
-    }
 }
 
 /// The `format` of a text field; formats this crate does not know are kept, not checked.
@@ -468,24 +345,6 @@ pub struct NumberSchema {
     pub default: Option<f64>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
-}
-
-impl NumberSchema {
-    fn check(&self, value: f64) -> Result<(), String> {
-        if !value.is_finite() {
-            return Err("must be a finite number".to_owned());
-        }
-        if self.number_type == NumberType::Integer && value.fract() != 0.0 {
-            return Err("must be a whole number".to_owned());
-        }
-        if let Some(min) = self.minimum.filter(|&min| value < min) {
-            return Err(format!("must be at least {min}"));
-        }
-        if let Some(max) = self.maximum.filter(|&max| value > max) {
-            return Err(format!("must be at most {max}"));
-        }
-        Ok(())
-    }
 }
 
 /// `number` or `integer`.
@@ -684,7 +543,8 @@ mod tests {
         assert!(matches!(p, PrimitiveSchema::Other(_)));
         let p = PrimitiveSchema::from_value(json!({"type": "array", "items": {"type": "object"}}));
         assert!(matches!(p, PrimitiveSchema::Other(_)));
-        assert_eq!(p.check(&ElicitValue::Boolean(true)), Ok(()));
+        let form = ElicitationSchema::new([("f", p)].into_iter().collect(), Vec::new());
+        assert_eq!(form.validate(&answer(json!({"f": true}))), Ok(()));
     }
 
     #[test]

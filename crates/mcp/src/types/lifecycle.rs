@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::{CapabilityObject, Implementation, Meta};
 use super::elicitation::ElicitRequestParams;
 
@@ -14,7 +16,12 @@ pub struct InitializeRequestParams {
     pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -29,9 +36,14 @@ pub struct InitializeResult {
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// How to use this server, for the model's system prompt.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub instructions: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -41,16 +53,16 @@ pub struct InitializeResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClientCapabilities {
     /// Non-standard capabilities, by name.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub experimental: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub roots: Option<RootsCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub sampling: Option<SamplingCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub elicitation: Option<ElicitationCapability>,
     /// Task-augmented requests (2025-11-25, experimental), kept as received.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tasks: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -58,7 +70,8 @@ pub struct ClientCapabilities {
 
 impl ClientCapabilities {
     /// Every capability this crate can answer: roots (with change notifications),
-    /// sampling, and elicitation in form and URL modes.
+    /// sampling (without tools: see [`Self::with_sampling_tools`]), and elicitation in form
+    /// and URL modes.
     pub fn all() -> Self {
         Self {
             roots: Some(RootsCapability {
@@ -73,6 +86,16 @@ impl ClientCapabilities {
             }),
             ..Self::default()
         }
+    }
+
+    /// Also declares `sampling.tools` (2025-11-25): sampling requests may then offer tools
+    /// to the model. Only for a client whose sampling handler can answer with tool uses;
+    /// without it, such requests are refused.
+    pub fn with_sampling_tools(mut self) -> Self {
+        self.sampling
+            .get_or_insert_with(SamplingCapability::default)
+            .tools = Some(CapabilityObject::new());
+        self
     }
 
     pub fn supports_roots(&self) -> bool {
@@ -112,7 +135,7 @@ impl ClientCapabilities {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListChangedCapability {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub list_changed: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -131,10 +154,10 @@ pub type ToolsCapability = ListChangedCapability;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SamplingCapability {
     /// Support for `includeContext` other than `none` (soft-deprecated).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub context: Option<CapabilityObject>,
     /// Support for `tools` and `toolChoice` in sampling requests.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tools: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -143,9 +166,9 @@ pub struct SamplingCapability {
 /// The client's `elicitation` capability; empty means form mode only.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ElicitationCapability {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub form: Option<CapabilityObject>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub url: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -155,21 +178,21 @@ pub struct ElicitationCapability {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServerCapabilities {
     /// Non-standard capabilities, by name.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub experimental: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub logging: Option<CapabilityObject>,
     /// Argument completion (2025-03-26 and later).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub completions: Option<CapabilityObject>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub prompts: Option<PromptsCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub resources: Option<ResourcesCapability>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tools: Option<ToolsCapability>,
     /// Task-augmented requests (2025-11-25, experimental), kept as received.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tasks: Option<CapabilityObject>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -226,9 +249,9 @@ impl ServerCapabilities {
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesCapability {
     /// Whether `resources/subscribe` is supported.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub subscribe: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub list_changed: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -265,6 +288,19 @@ mod tests {
                 "elicitation": {"form": {}, "url": {}}
             })
         );
+    }
+
+    #[test]
+    fn sampling_tools_are_declared_only_when_asked_for() {
+        let caps = ClientCapabilities::all().with_sampling_tools();
+        assert!(caps.supports_sampling_tools());
+        assert_eq!(
+            serde_json::to_value(&caps).unwrap()["sampling"],
+            json!({"tools": {}})
+        );
+        assert!(!ClientCapabilities::all().supports_sampling_tools());
+        let only_tools = ClientCapabilities::default().with_sampling_tools();
+        assert!(only_tools.supports_sampling());
     }
 
     #[test]

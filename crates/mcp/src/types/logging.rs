@@ -6,6 +6,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::Meta;
 
 /// A syslog severity (RFC 5424), ordered from `Debug` (least) to `Emergency` (most severe).
@@ -77,7 +79,12 @@ impl FromStr for LoggingLevel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetLevelRequestParams {
     pub level: LoggingLevel,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -96,12 +103,19 @@ impl SetLevelRequestParams {
 /// Params of `notifications/message`: one log entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoggingMessageNotificationParams {
-    pub level: LoggingLevel,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Required, but `None` when it is not one of the eight levels: the entry is kept.
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
+    pub level: Option<LoggingLevel>,
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub logger: Option<String>,
     /// Any JSON value: a string, or an object with details.
     pub data: Value,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

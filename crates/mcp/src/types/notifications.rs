@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::{Meta, ProgressToken, RequestIdValue, number};
 
 /// Params of `notifications/cancelled`.
@@ -10,11 +12,16 @@ use super::common::{Meta, ProgressToken, RequestIdValue, number};
 #[serde(rename_all = "camelCase")]
 pub struct CancelledNotificationParams {
     /// The request to cancel; required before 2025-11-25, where tasks made it optional.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub request_id: Option<RequestIdValue>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub reason: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -42,12 +49,18 @@ pub struct ProgressNotificationParams {
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub total: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub message: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

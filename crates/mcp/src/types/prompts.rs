@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+use super::listing::{SkippedItem, page};
+
 use super::common::{Cursor, Icon, Meta, Role};
 use super::content::ContentBlock;
 
@@ -12,15 +15,28 @@ use super::content::ContentBlock;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prompt {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub arguments: Option<Vec<PromptArgument>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -30,11 +46,11 @@ pub struct Prompt {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PromptArgument {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub required: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -42,16 +58,26 @@ pub struct PromptArgument {
 
 /// The result of `prompts/list`: one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(remote = "Self", rename_all = "camelCase")]
 pub struct ListPromptsResult {
     pub prompts: Vec<Prompt>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub next_cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
+    /// Items of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+page!(ListPromptsResult, prompts: Prompt, "prompts");
 
 /// Params of `prompts/get`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,7 +85,12 @@ pub struct GetPromptRequestParams {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub arguments: Option<BTreeMap<String, String>>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -79,10 +110,15 @@ impl GetPromptRequestParams {
 /// The result of `prompts/get`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetPromptResult {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -3,6 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+use super::listing::{SkippedItem, page};
+
 use super::common::{Annotations, Cursor, Icon, Meta};
 use super::content::ResourceContents;
 
@@ -12,20 +15,29 @@ use super::content::ResourceContents;
 pub struct Resource {
     pub uri: String,
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub mime_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub annotations: Option<Annotations>,
     /// The size in bytes of the raw contents, if known.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub size: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -54,17 +66,26 @@ impl Resource {
 pub struct ResourceTemplate {
     pub uri_template: String,
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub mime_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub annotations: Option<Annotations>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -72,35 +93,60 @@ pub struct ResourceTemplate {
 
 /// The result of `resources/list`: one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(remote = "Self", rename_all = "camelCase")]
 pub struct ListResourcesResult {
     pub resources: Vec<Resource>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub next_cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
+    /// Items of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
+page!(ListResourcesResult, resources: Resource, "resources");
+
 /// The result of `resources/templates/list`: one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(remote = "Self", rename_all = "camelCase")]
 pub struct ListResourceTemplatesResult {
     pub resource_templates: Vec<ResourceTemplate>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub next_cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
+    /// Items of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+page!(ListResourceTemplatesResult, resource_templates: ResourceTemplate, "resourceTemplates");
 
 /// Params naming one resource by URI: `resources/read`, `subscribe` and `unsubscribe`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResourceRequestParams {
     pub uri: String,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -132,7 +178,12 @@ pub type ResourceUpdatedNotificationParams = ResourceRequestParams;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReadResourceResult {
     pub contents: Vec<ResourceContents>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -4,6 +4,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::lenient;
+
 use super::common::{Meta, OneOrMany, Role, Tagged, number, type_tag, untagged_body};
 use super::content::{AudioContent, ContentBlock, ImageContent, TextContent};
 use super::tools::Tool;
@@ -13,30 +15,40 @@ use super::tools::Tool;
 #[serde(rename_all = "camelCase")]
 pub struct CreateMessageRequestParams {
     pub messages: Vec<SamplingMessage>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub model_preferences: Option<ModelPreferences>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub system_prompt: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub include_context: Option<IncludeContext>,
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub temperature: Option<f64>,
     pub max_tokens: u64,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub stop_sequences: Option<Vec<String>>,
     /// Provider-specific metadata, passed through.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub metadata: Option<Map<String, Value>>,
     /// Tools the model may use (2025-11-25; needs the `sampling.tools` capability).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tools: Option<Vec<Tool>>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tool_choice: Option<ToolChoice>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -47,7 +59,12 @@ pub struct CreateMessageRequestParams {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: OneOrMany<SamplingContent>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -156,7 +173,12 @@ pub struct ToolUseContent {
     pub id: String,
     pub name: String,
     pub input: Map<String, Value>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -172,7 +194,12 @@ pub struct ToolResultContent {
     pub structured_content: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub is_error: Option<bool>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -182,24 +209,31 @@ pub struct ToolResultContent {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelPreferences {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub hints: Option<Vec<ModelHint>>,
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub cost_priority: Option<f64>,
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub speed_priority: Option<f64>,
     #[serde(
         skip_serializing_if = "Option::is_none",
         default,
-        serialize_with = "number::opt_f64"
+        serialize_with = "number::opt_f64",
+        deserialize_with = "lenient::deserialize"
     )]
     pub intelligence_priority: Option<f64>,
     #[serde(flatten)]
@@ -209,7 +243,7 @@ pub struct ModelPreferences {
 /// A hint for model selection: a (partial) model name.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelHint {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub name: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -251,9 +285,14 @@ pub struct CreateMessageResult {
     /// The name of the model that answered.
     pub model: String,
     /// `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, or another reason.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub stop_reason: Option<String>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -3,6 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lenient;
+use super::listing::{SkippedItem, page};
+
 use super::common::{Cursor, Icon, Meta};
 use super::content::ContentBlock;
 
@@ -11,22 +14,31 @@ use super::content::ContentBlock;
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub description: Option<String>,
     /// The JSON Schema of the arguments.
     pub input_schema: Map<String, Value>,
     /// The JSON Schema of `structuredContent` in results, if the tool declares one.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub output_schema: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub annotations: Option<ToolAnnotations>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient::list"
+    )]
     pub icons: Option<Vec<Icon>>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub execution: Option<ToolExecution>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -46,15 +58,15 @@ impl Tool {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotations {
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub read_only_hint: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub destructive_hint: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub idempotent_hint: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub open_world_hint: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -65,7 +77,7 @@ pub struct ToolAnnotations {
 #[serde(rename_all = "camelCase")]
 pub struct ToolExecution {
     /// `"forbidden"`, `"optional"` or `"required"`.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub task_support: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -73,16 +85,26 @@ pub struct ToolExecution {
 
 /// The result of `tools/list`: one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(remote = "Self", rename_all = "camelCase")]
 pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub next_cursor: Option<Cursor>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
+    /// Items of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+page!(ListToolsResult, tools: Tool, "tools");
 
 /// Params of `tools/call`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -90,7 +112,12 @@ pub struct CallToolRequestParams {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub arguments: Option<Map<String, Value>>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -117,7 +144,12 @@ pub struct CallToolResult {
     pub structured_content: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub is_error: Option<bool>,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
     pub meta: Option<Meta>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
