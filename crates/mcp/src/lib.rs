@@ -8,6 +8,8 @@
 pub mod client;
 pub mod connection;
 pub mod file_uri;
+#[cfg(test)]
+mod fuzz;
 pub mod jsonrpc;
 pub mod transport;
 pub mod types;

@@ -55,6 +55,9 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use tokio::io::BufReader;
