@@ -116,6 +116,9 @@ pub fn content_type(response: &reqwest::Response) -> String {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::convert::Infallible;
