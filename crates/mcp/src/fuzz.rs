@@ -1,8 +1,8 @@
 //! The fuzz harness of the decoders, and the inputs their property tests share.
 //!
 //! Each decoder has a `fuzz_*` test, ignored by default, that feeds it arbitrary bytes and
-//! checks what its properties check: no panic, and the same answer however the input is cut.
-//! A long run, in release and on one core:
+//! checks that it does not panic and that what it reads keeps its properties (docs/reliability.md
+//! lists them per decoder). A long run, in release and on one core:
 //!
 //! ```text
 //! FUZZ_INPUTS=2500000 cargo test -p switchboard-mcp --release --lib -- \
