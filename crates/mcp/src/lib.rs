@@ -9,6 +9,8 @@
 pub mod client;
 pub mod connection;
 pub mod file_uri;
+#[cfg(test)]
+mod fuzz;
 pub mod jsonrpc;
 pub mod schema;
 pub mod tool_schemas;

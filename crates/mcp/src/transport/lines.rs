@@ -118,6 +118,9 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     #[tokio::test]
     async fn an_overlong_line_keeps_its_first_and_last_bytes_only() {

@@ -72,10 +72,17 @@ impl ElicitationSchema {
             .iter()
             .map(|(name, field)| (name.clone(), field.checking_schema()))
             .collect();
+        // A name required twice asks nothing more, but JSON Schema would refuse the list.
+        let mut required: Vec<&String> = Vec::new();
+        for name in self.required.iter().flatten() {
+            if !required.contains(&name) {
+                required.push(name);
+            }
+        }
         json!({
             "type": "object",
             "properties": properties,
-            "required": self.required.clone().unwrap_or_default(),
+            "required": required,
             "additionalProperties": false,
         })
     }
