@@ -174,17 +174,17 @@ impl PrimitiveSchema {
             Self::Boolean(_) => set("type", Some(json!("boolean"))),
             Self::UntitledSingleSelect(_) | Self::TitledSingleSelect(_) => {
                 set("type", Some(json!("string")));
-                set("enum", self.choices().map(|c| json!(c)));
+                set("enum", self.choices().map(one_of));
             }
             Self::UntitledMultiSelect(s) => {
                 set("type", Some(json!("array")));
-                set("items", self.choices().map(|c| json!({"enum": c})));
+                set("items", self.choices().map(|c| json!({"enum": one_of(c)})));
                 set("minItems", s.min_items.map(|n| json!(n)));
                 set("maxItems", s.max_items.map(|n| json!(n)));
             }
             Self::TitledMultiSelect(s) => {
                 set("type", Some(json!("array")));
-                set("items", self.choices().map(|c| json!({"enum": c})));
+                set("items", self.choices().map(|c| json!({"enum": one_of(c)})));
                 set("minItems", s.min_items.map(|n| json!(n)));
                 set("maxItems", s.max_items.map(|n| json!(n)));
             }
@@ -203,6 +203,16 @@ impl PrimitiveSchema {
             Self::TitledMultiSelect(s) => Some(consts(&s.items.any_of)),
             _ => None,
         }
+    }
+}
+
+/// The values of an `enum`. A choice without options takes no value, but JSON Schema would
+/// refuse an empty `enum` (and with it the whole form): `[null]` takes no text either.
+fn one_of(choices: Vec<String>) -> Value {
+    if choices.is_empty() {
+        json!([null])
+    } else {
+        json!(choices)
     }
 }
 

@@ -515,6 +515,46 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_without_options_takes_no_value_and_spoils_no_other_field() {
+        let schema: ElicitationSchema = serde_json::from_value(json!({
+            "type": "object",
+            "properties": {
+                "none": {"type": "array", "items": {"anyOf": []}},
+                "pick": {"type": "string", "enum": []},
+                "name": {"type": "string", "minLength": 2}
+            }
+        }))
+        .unwrap();
+        assert_eq!(schema.validate(&answer(json!({"none": []}))), Ok(()));
+        let fields = |v| -> Vec<String> {
+            schema
+                .validate(&answer(v))
+                .unwrap_err()
+                .into_iter()
+                .map(|e| e.field)
+                .collect()
+        };
+        assert_eq!(
+            fields(json!({"none": ["x"], "pick": "y", "name": "A"})),
+            ["none", "pick", "name"]
+        );
+    }
+
+    #[test]
+    fn a_field_required_twice_is_required_once() {
+        let schema: ElicitationSchema = serde_json::from_value(json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name", "name"]
+        }))
+        .unwrap();
+        assert_eq!(schema.validate(&answer(json!({"name": "Ann"}))), Ok(()));
+        let missing = schema.validate(&answer(json!({}))).unwrap_err();
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].field, "name");
+    }
+
+    #[test]
     fn shapes_are_recognized() {
         let s = schema();
         let kind = |name: &str| match s.properties.get(name).unwrap() {
