@@ -271,8 +271,8 @@ fn parse_line(line: &[u8], log: &LogSink) -> Inbound {
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(line),
     };
-    let frame_items = Frame::decode(&frame);
-    for item in &frame_items.items {
+    let decoded = Frame::decode(&frame);
+    for item in &decoded.items {
         if let Err(unreadable) = item {
             log(LogLine::Protocol(format!(
                 "skipped a line on stdout that is not a message ({}): {}",
@@ -281,7 +281,7 @@ fn parse_line(line: &[u8], log: &LogSink) -> Inbound {
             )));
         }
     }
-    Inbound::from(frame_items)
+    Inbound::from(decoded)
 }
 
 /// A longer stderr line is cut to its start: a log is read by a person, and a server that

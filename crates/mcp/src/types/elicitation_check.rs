@@ -105,12 +105,7 @@ impl ElicitationSchema {
                 .map(|name| FieldError::new(name, "is not a field of this form"))
                 .collect(),
             _ => {
-                let field = error
-                    .instance_path()
-                    .segments()
-                    .next()
-                    .map(|segment| segment.to_string())
-                    .unwrap_or_default();
+                let field = first_segment(error.instance_path().as_str());
                 let message = match (self.properties.get(&field), content.get(&field)) {
                     (Some(schema), Some(value)) => message(schema, error, value),
                     _ => error.to_string(),
@@ -139,6 +134,14 @@ impl ElicitationSchema {
             Err(first.into_values().collect())
         }
     }
+}
+
+/// The field a JSON pointer into an answer starts with. The library's own segments skip an
+/// empty one, and a field may be named "".
+fn first_segment(pointer: &str) -> String {
+    let rest = pointer.strip_prefix('/').unwrap_or(pointer);
+    let first = rest.split('/').next().unwrap_or_default();
+    first.replace("~1", "/").replace("~0", "~")
 }
 
 /// An answer value as JSON, as it is sent (whole numbers as integers).

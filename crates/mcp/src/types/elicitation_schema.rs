@@ -541,6 +541,23 @@ mod tests {
     }
 
     #[test]
+    fn a_problem_names_its_field_whatever_its_name() {
+        let schema: ElicitationSchema = serde_json::from_value(json!({
+            "type": "object",
+            "properties": {
+                "": {"type": "array", "items": {"type": "string", "enum": ["a"]}},
+                "a/b~c": {"type": "string", "maxLength": 1}
+            }
+        }))
+        .unwrap();
+        let errors = schema
+            .validate(&answer(json!({"": ["z"], "a/b~c": "long"})))
+            .unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["", "a/b~c"]);
+    }
+
+    #[test]
     fn a_field_required_twice_is_required_once() {
         let schema: ElicitationSchema = serde_json::from_value(json!({
             "type": "object",
