@@ -1,6 +1,6 @@
 //! From a server's configuration to a running transport: secrets are read from the
-//! keyring, `${env:NAME}` references expanded, and stdio commands found on the person's
-//! login-shell PATH (a GUI launch does not inherit a terminal's).
+//! keyring (the server's own only), `${env:NAME}` references expanded, and stdio commands
+//! found on the person's login-shell PATH (a GUI launch does not inherit a terminal's).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -14,7 +14,7 @@ use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogSink, TransportParts};
 
-use crate::config::{EnvValue, ServerConfig, ServerSpec};
+use crate::config::{EnvValue, Place, ServerConfig, ServerSpec, secret_name};
 use crate::secrets::Secrets;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,6 +23,20 @@ pub enum LaunchError {
     Config(String),
     #[error("the secret {0:?} is not in the keyring; set it again in the server's settings")]
     MissingSecret(String),
+    /// A configuration names a secret that is not the one of the slot it fills, such as
+    /// another server's: it is never read.
+    #[error(
+        "{server:?} may not use the secret {secret:?}: its {place} {key:?} may hold only its own \
+         secret {own:?}; enter the value again in the server's settings",
+        place = place.as_str(),
+        own = secret_name(server, *place, key)
+    )]
+    ForeignSecret {
+        server: String,
+        place: Place,
+        key: String,
+        secret: String,
+    },
     #[error("{0}")]
     Start(String),
 }
@@ -45,7 +59,7 @@ pub fn launch(
             cwd,
         } => {
             let mut server = StdioServer::new(command).args(args.iter());
-            server.env = resolve_all(env, secrets)?
+            server.env = resolve_all(name, Place::Env, env, secrets)?
                 .into_iter()
                 .map(|(k, v)| (OsString::from(k), OsString::from(v)))
                 .collect();
@@ -68,7 +82,9 @@ pub fn launch(
             } else {
                 HttpMode::Auto
             };
-            server.headers = resolve_all(headers, secrets)?.into_iter().collect();
+            server.headers = resolve_all(name, Place::Header, headers, secrets)?
+                .into_iter()
+                .collect();
             http::connect(&server, log)
                 .map(|(parts, _)| parts)
                 .map_err(|e| LaunchError::Start(e.to_string()))
@@ -77,23 +93,43 @@ pub fn launch(
 }
 
 fn resolve_all(
+    server: &str,
+    place: Place,
     values: &BTreeMap<String, EnvValue>,
     secrets: &Secrets,
 ) -> Result<Vec<(String, String)>, LaunchError> {
     values
         .iter()
-        .map(|(key, value)| Ok((key.clone(), resolve(value, secrets)?)))
+        .map(|(key, value)| {
+            let value = match value {
+                EnvValue::Plain(text) => expand_env(text, |name| std::env::var(name).ok()),
+                EnvValue::Secret { secret } => own_secret(server, place, key, secret, secrets)?,
+            };
+            Ok((key.clone(), value))
+        })
         .collect()
 }
 
-fn resolve(value: &EnvValue, secrets: &Secrets) -> Result<String, LaunchError> {
-    match value {
-        EnvValue::Plain(text) => Ok(expand_env(text, |name| std::env::var(name).ok())),
-        EnvValue::Secret { secret } => secrets
-            .get(secret)
-            .map_err(|e| LaunchError::Start(e.to_string()))?
-            .ok_or_else(|| LaunchError::MissingSecret(secret.clone())),
+/// The secret's value, if it is the one that belongs at `key` of `server`.
+fn own_secret(
+    server: &str,
+    place: Place,
+    key: &str,
+    secret: &str,
+    secrets: &Secrets,
+) -> Result<String, LaunchError> {
+    if secret != secret_name(server, place, key) {
+        return Err(LaunchError::ForeignSecret {
+            server: server.to_owned(),
+            place,
+            key: key.to_owned(),
+            secret: secret.to_owned(),
+        });
     }
+    secrets
+        .get(secret)
+        .map_err(|e| LaunchError::Start(e.to_string()))?
+        .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
 
 /// Replaces each `${env:NAME}` with the variable's value (empty if unset).
@@ -158,28 +194,49 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_missing_secret_is_named() {
+    fn launch_with_secret(secret: &str) -> LaunchError {
         let secrets = Secrets::new("switchboard-test-missing");
         let config = ServerConfig {
             command: Some("true".into()),
             env: [(
                 "KEY".to_owned(),
                 EnvValue::Secret {
-                    secret: "nope".into(),
+                    secret: secret.into(),
                 },
             )]
             .into(),
             ..ServerConfig::default()
         };
-        let Err(err) = launch(
+        match launch(
             "s",
             &config,
             &secrets,
             switchboard_mcp::transport::discard_log(),
-        ) else {
-            panic!("launch must fail without the secret");
-        };
-        assert_eq!(err, LaunchError::MissingSecret("nope".into()));
+        ) {
+            Ok(_) => panic!("launch must fail without the secret"),
+            Err(err) => err,
+        }
+    }
+
+    #[test]
+    fn a_missing_secret_is_named() {
+        assert_eq!(
+            launch_with_secret("s/env/KEY"),
+            LaunchError::MissingSecret("s/env/KEY".into())
+        );
+    }
+
+    #[test]
+    fn another_slots_secret_is_refused_before_the_keyring_is_asked() {
+        for other in ["github/env/KEY", "s/env/OTHER", "s/header/KEY", "token"] {
+            let err = launch_with_secret(other);
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "\"s\" may not use the secret {other:?}: its env \"KEY\" may hold only its own \
+                     secret \"s/env/KEY\"; enter the value again in the server's settings"
+                )
+            );
+        }
     }
 }

@@ -5,6 +5,7 @@ mod file;
 mod import;
 mod model;
 mod path;
+mod secret_names;
 
 pub use file::{ConfigError, load, load_or_create, save};
 pub use import::{ImportError, ImportSource, Imported, InputPrompt, import};
@@ -13,3 +14,4 @@ pub use model::{
     TransportType,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
+pub use secret_names::{Place, secret_name};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{EnvValue, ServerConfig, TransportType};
+use crate::config::{EnvValue, Place, ServerConfig, TransportType, secret_name};
 use crate::secrets::Secrets;
 use crate::supervisor::ServerState;
 
@@ -175,16 +175,17 @@ pub fn target_of(config: &ServerConfig) -> String {
     }
 }
 
-/// The configuration the form describes, on top of `previous` (whose other settings are
-/// kept). New secret values are stored in the keyring under `server/env/KEY` or
-/// `server/header/KEY`.
+/// The configuration the form describes, on top of `previous` (the server's name and
+/// configuration before, whose other settings are kept). New secret values are stored in
+/// the keyring under `server/env/KEY` or `server/header/KEY`; a renamed server's secrets
+/// are copied to its new name (the old copies are the caller's to delete once saved).
 pub fn apply_form(
     form: &ServerForm,
-    previous: Option<&ServerConfig>,
+    previous: Option<(&str, &ServerConfig)>,
     secrets: &Secrets,
 ) -> Result<ServerConfig, FormError> {
     valid_name(&form.name)?;
-    let mut config = previous.cloned().unwrap_or_default();
+    let mut config = previous.map(|(_, p)| p.clone()).unwrap_or_default();
     config.enabled = form.enabled;
     config.trusted = form.trusted;
     config.request_timeout_secs = form.request_timeout_secs.map(u64::from);
@@ -201,9 +202,9 @@ pub fn apply_form(
                 .map(PathBuf::from);
             config.env = rows_to_values(
                 &form.name,
-                "env",
+                Place::Env,
                 &form.env,
-                previous.map(|p| &p.env),
+                previous.map(|(name, p)| (name, &p.env)),
                 secrets,
             )?;
             config.url = None;
@@ -218,9 +219,9 @@ pub fn apply_form(
             config.url = Some(url.to_owned());
             config.headers = rows_to_values(
                 &form.name,
-                "header",
+                Place::Header,
                 &form.headers,
-                previous.map(|p| &p.headers),
+                previous.map(|(name, p)| (name, &p.headers)),
                 secrets,
             )?;
             config.transport = match form.http_mode {
@@ -239,11 +240,19 @@ pub fn apply_form(
 
 fn rows_to_values(
     server: &str,
-    what: &'static str,
+    place: Place,
     rows: &[KeyValue],
-    previous: Option<&BTreeMap<String, EnvValue>>,
+    previous: Option<(&str, &BTreeMap<String, EnvValue>)>,
     secrets: &Secrets,
 ) -> Result<BTreeMap<String, EnvValue>, FormError> {
+    let what = place.as_str();
+    let store = |key: &str, value: &str| {
+        let name = secret_name(server, place, key);
+        secrets
+            .set(&name, value)
+            .map_err(|e| FormError::Keyring(e.to_string()))?;
+        Ok(EnvValue::Secret { secret: name })
+    };
     let mut values = BTreeMap::new();
     for row in rows {
         let key = row.key.trim();
@@ -259,22 +268,27 @@ fn rows_to_values(
         let value = if !row.secret {
             EnvValue::Plain(row.value.clone())
         } else if row.value.is_empty() {
-            // Keep the value already in the keyring, if there is one.
-            match previous.and_then(|p| p.get(key)) {
-                Some(kept @ EnvValue::Secret { .. }) => kept.clone(),
-                _ => {
-                    return Err(FormError::EmptySecret {
-                        what,
-                        key: key.to_owned(),
-                    });
+            // Keep the value already in the keyring, if there is one; a renamed server takes
+            // its own along, since a server may use only secrets named after it.
+            let empty = || FormError::EmptySecret {
+                what,
+                key: key.to_owned(),
+            };
+            match previous.and_then(|(name, p)| Some((name, p.get(key)?))) {
+                Some((old, EnvValue::Secret { secret }))
+                    if old != server && *secret == secret_name(old, place, key) =>
+                {
+                    let value = secrets
+                        .get(secret)
+                        .map_err(|e| FormError::Keyring(e.to_string()))?
+                        .ok_or_else(empty)?;
+                    store(key, &value)?
                 }
+                Some((_, kept @ EnvValue::Secret { .. })) => kept.clone(),
+                _ => return Err(empty()),
             }
         } else {
-            let name = format!("{server}/{what}/{key}");
-            secrets
-                .set(&name, &row.value)
-                .map_err(|e| FormError::Keyring(e.to_string()))?;
-            EnvValue::Secret { secret: name }
+            store(key, &row.value)?
         };
         values.insert(key.to_owned(), value);
     }
@@ -325,8 +339,12 @@ mod tests {
         previous
             .extra
             .insert("comment".into(), serde_json::json!("mine"));
-        let config =
-            apply_form(&stdio_form(), Some(&previous), &Secrets::new("unused")).expect("valid");
+        let config = apply_form(
+            &stdio_form(),
+            Some(("files", &previous)),
+            &Secrets::new("unused"),
+        )
+        .expect("valid");
         assert_eq!(config.restart.max_restarts, 9);
         assert_eq!(config.extra["comment"], "mine");
     }
@@ -381,7 +399,8 @@ mod tests {
             secret: true,
             stored: true,
         }];
-        let config = apply_form(&form, Some(&previous), &Secrets::new("unused")).expect("kept");
+        let config =
+            apply_form(&form, Some(("files", &previous)), &Secrets::new("unused")).expect("kept");
         assert_eq!(config.env, previous.env);
     }
 }

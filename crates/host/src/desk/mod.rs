@@ -331,25 +331,36 @@ impl Desk {
         form: ServerForm,
     ) -> Result<(), DeskError> {
         let secrets = self.inner.secrets.clone();
-        self.edit_config(move |config| {
+        let mut replaced = None;
+        self.edit_config(|config| {
             let taken = config.servers.contains_key(&form.name);
             if taken && original.as_deref() != Some(form.name.as_str()) {
                 return Err(FormError::Taken(form.name.clone()).into());
             }
             let previous = match &original {
-                Some(name) => Some(
+                Some(name) => Some((
+                    name.as_str(),
                     config
                         .servers
                         .remove(name)
                         .ok_or_else(|| DeskError::NoServer(name.clone()))?,
-                ),
+                )),
                 None => None,
             };
-            let server = forms::apply_form(&form, previous.as_ref(), &secrets)?;
+            let server = forms::apply_form(
+                &form,
+                previous.as_ref().map(|(name, p)| (*name, p)),
+                &secrets,
+            )?;
+            replaced = previous.map(|(name, p)| (name.to_owned(), p, server.clone()));
             config.servers.insert(form.name.clone(), server);
             Ok(())
         })
-        .await
+        .await?;
+        if let Some((name, before, after)) = replaced {
+            self.forget_secrets(&name, &before, Some((&form.name, &after)));
+        }
+        Ok(())
     }
 
     pub async fn remove_server(&self, name: &str) -> Result<(), DeskError> {
@@ -359,15 +370,29 @@ impl Desk {
             Ok(())
         })
         .await?;
-        // Its secrets go with it.
-        for value in removed.env.values().chain(removed.headers.values()) {
-            if let config::EnvValue::Secret { secret } = value {
-                let _ = self.inner.secrets.delete(secret);
-            }
-        }
+        self.forget_secrets(name, &removed, None);
         self.inner.logs.clear(name);
         self.inner.roots.revoke(name);
         Ok(())
+    }
+
+    /// Deletes the secrets the server `name` owned in `before` that `after` (the server as
+    /// it is now, maybe renamed) no longer refers to. Only its own: a secret it merely named,
+    /// such as another server's, is never touched.
+    fn forget_secrets(
+        &self,
+        name: &str,
+        before: &ServerConfig,
+        after: Option<(&str, &ServerConfig)>,
+    ) {
+        let kept: Vec<&str> = after
+            .map(|(name, config)| config.own_secrets(name).collect())
+            .unwrap_or_default();
+        for secret in before.own_secrets(name) {
+            if !kept.contains(&secret) {
+                let _ = self.inner.secrets.delete(secret);
+            }
+        }
     }
 
     pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), DeskError> {

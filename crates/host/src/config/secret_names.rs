@@ -1,0 +1,90 @@
+//! How a server's secrets are named in the keyring: the value of its environment variable
+//! `KEY` is `<server>/env/KEY`, of its header `KEY` `<server>/header/KEY`. A server may use
+//! only the secret of the very slot it fills, so that no entry of the configuration (an
+//! imported one above all) can borrow a secret that belongs to another.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{EnvValue, ServerConfig};
+
+/// Where a value sits in a server's configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// An environment variable of a stdio server.
+    Env,
+    /// An HTTP header of a remote server.
+    Header,
+}
+
+impl Place {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Env => "env",
+            Self::Header => "header",
+        }
+    }
+}
+
+/// The keyring name of the secret that fills `key` at `place` of `server`.
+pub fn secret_name(server: &str, place: Place, key: &str) -> String {
+    format!("{server}/{}/{key}", place.as_str())
+}
+
+impl ServerConfig {
+    /// Each environment variable and header, with where it sits.
+    pub fn values(&self) -> impl Iterator<Item = (Place, &String, &EnvValue)> {
+        placed(Place::Env, &self.env).chain(placed(Place::Header, &self.headers))
+    }
+
+    /// The keyring names this configuration, as the server `name`, refers to and owns.
+    pub fn own_secrets<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.values()
+            .filter_map(move |(place, key, value)| match value {
+                EnvValue::Secret { secret } if *secret == secret_name(name, place, key) => {
+                    Some(secret.as_str())
+                }
+                _ => None,
+            })
+    }
+}
+
+fn placed(
+    place: Place,
+    values: &BTreeMap<String, EnvValue>,
+) -> impl Iterator<Item = (Place, &String, &EnvValue)> {
+    values.iter().map(move |(key, value)| (place, key, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_owns_only_the_secret_of_the_slot_it_fills() {
+        let secret = |name: &str| EnvValue::Secret {
+            secret: name.into(),
+        };
+        let config = ServerConfig {
+            env: [
+                ("TOKEN".to_owned(), secret("git/env/TOKEN")),
+                ("OTHER".to_owned(), secret("git/env/TOKEN")),
+                ("STOLEN".to_owned(), secret("github/env/TOKEN")),
+                ("PLAIN".to_owned(), EnvValue::Plain("git/env/PLAIN".into())),
+            ]
+            .into(),
+            headers: [(
+                "Authorization".to_owned(),
+                secret("git/header/Authorization"),
+            )]
+            .into(),
+            ..ServerConfig::default()
+        };
+        let owned: Vec<&str> = config.own_secrets("git").collect();
+        assert_eq!(owned, ["git/env/TOKEN", "git/header/Authorization"]);
+        assert_eq!(config.own_secrets("github").count(), 0);
+    }
+}
