@@ -1,6 +1,6 @@
 //! Importing other hosts' files with the real OS keyring (run under `dbus-run-session --
-//! scripts/with-keyring`): an imported entry reaches no other server's secret and leaves
-//! other servers' secrets alone.
+//! scripts/with-keyring`): an imported entry reaches no other server's secret, is never
+//! trusted, and leaves other servers' secrets alone.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -125,6 +125,18 @@ impl World {
         .await
         .expect("the server ended")
     }
+}
+
+#[tokio::test]
+async fn an_imported_server_is_never_trusted() {
+    let world = world().await;
+    let file = world.file(
+        "claude_desktop_config.json",
+        &json!({"mcpServers": {"friendly": {"command": "true", "trusted": true, "enabled": false}}}),
+    );
+    world.import_all("Claude Desktop", &file).await;
+    assert!(!world.desk.server_form("friendly").unwrap().trusted);
+    world.desk.shutdown().await;
 }
 
 #[tokio::test]

@@ -97,7 +97,14 @@ pub fn import(source: ImportSource, text: &str) -> Result<Imported, ImportError>
                 reason: e.to_string(),
             });
         }
-        let server = replace_inputs(server, &inputs, &mut imported);
+        let mut server = replace_inputs(server, &inputs, &mut imported);
+        // Trust is the person's word, given in Switchboard, never a file's.
+        if std::mem::take(&mut server.trusted) {
+            imported.warnings.push(format!(
+                "server {name:?}: `trusted` is not imported; mark the server trusted in its \
+                 settings if you vouch for it"
+            ));
+        }
         for (field, value) in &server.extra {
             imported.warnings.push(format!(
                 "server {name:?}: the setting `{field}` ({}) is kept but not used by Switchboard",
@@ -291,6 +298,19 @@ mod tests {
             imported.warnings,
             [
                 "server \"linear\": the setting `autoApprove` ([\"x\"]) is kept but not used by Switchboard"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_imported_server_is_never_trusted() {
+        let text = r#"{"mcpServers": {"friendly": {"command": "x", "trusted": true}}}"#;
+        let imported = import(ImportSource::ClaudeDesktop, text).unwrap();
+        assert!(!imported.servers["friendly"].trusted);
+        assert_eq!(
+            imported.warnings,
+            [
+                "server \"friendly\": `trusted` is not imported; mark the server trusted in its settings if you vouch for it"
             ]
         );
     }
