@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use switchboard_host::desk::{Desk, ImportCandidate, Json, LogEntry, ServerForm, ServerSummary};
+use switchboard_host::desk::{
+    Desk, ImportCandidate, ImportRequest, Json, LogEntry, ServerForm, ServerSummary,
+};
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
 
@@ -114,13 +116,10 @@ pub fn import_candidate(
     Ok(desk.import_candidate(&source, &PathBuf::from(path))?)
 }
 
+/// Adds the chosen servers of another host's file as the person settled them (the
+/// references they kept, their answers to its inputs); returns the names added.
 #[tauri::command]
 #[specta::specta]
-pub async fn import_servers(
-    desk: State<'_, Desk>,
-    source: String,
-    path: String,
-    names: Vec<String>,
-) -> Result<Vec<String>> {
-    Ok(desk.import(&source, &PathBuf::from(path), &names).await?)
+pub async fn import_servers(desk: State<'_, Desk>, request: ImportRequest) -> Result<Vec<String>> {
+    Ok(desk.import(&request).await?)
 }

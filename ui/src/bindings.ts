@@ -25,7 +25,11 @@ export const commands = {
 	importCandidates: () => __TAURI_INVOKE<ImportCandidate[]>("import_candidates"),
 	/**  What a given file of another host would bring in. */
 	importCandidate: (source: string, path: string) => __TAURI_INVOKE<ImportCandidate>("import_candidate", { source, path }),
-	importServers: (source: string, path: string, names: string[]) => __TAURI_INVOKE<string[]>("import_servers", { source, path, names }),
+	/**
+	 *  Adds the chosen servers of another host's file as the person settled them (the
+	 *  references they kept, their answers to its inputs); returns the names added.
+	 */
+	importServers: (request: ImportRequest) => __TAURI_INVOKE<string[]>("import_servers", { request }),
 	/**  Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`. */
 	catalog: () => __TAURI_INVOKE<JsonValue>("catalog"),
 	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
@@ -157,11 +161,53 @@ export type ImportCandidate = {
 	warnings: string[],
 };
 
+/**  A server to import, and the references the person confirmed. */
+export type ImportChoice = {
+	name: string,
+	/**  Each exactly as the candidate showed it; every other reference is dropped. */
+	keep: Reference[],
+};
+
+/**  What to import from a file of another host. */
+export type ImportRequest = {
+	/**  "Claude Desktop", "VS Code" or "Cursor". */
+	source: string,
+	path: string,
+	servers: ImportChoice[],
+	/**  One answer for each input the chosen servers need. */
+	answers: InputAnswer[],
+};
+
 export type ImportableServer = {
 	name: string,
 	target: string,
 	/**  A server by this name is already configured; importing skips it. */
 	conflict: boolean,
+	/**
+	 *  What the entry reaches beyond itself (a keyring secret, Switchboard's environment):
+	 *  each is kept only if the person confirms it as shown here, else its variable or
+	 *  header is dropped.
+	 */
+	references: Reference[],
+	/**  What the person must answer (VS Code's inputs, by id across the file). */
+	inputs: InputPrompt[],
+};
+
+/**  The person's answer to an input. */
+export type InputAnswer = {
+	id: string,
+	value: string,
+};
+
+/**
+ *  An answer an imported entry needs from the person (a VS Code input), asked for at import
+ *  and kept in the keyring as the server's own secret.
+ */
+export type InputPrompt = {
+	id: string,
+	description: string,
+	/**  Typed where it is not shown. */
+	password: boolean,
 };
 
 /**  The shape of [`Json`] for type descriptions only. */
@@ -244,6 +290,13 @@ export type Pending_Serialize = {
 	deadlineMs: number | null,
 };
 
+/**  Where a value sits in a server's configuration. */
+export type Place = 
+/**  An environment variable of a stdio server. */
+"env" | 
+/**  An HTTP header of a remote server. */
+"header";
+
 /**  A tool call under way, as the activity view shows it. */
 export type ProgressItem = ProgressItem_Serialize | ProgressItem_Deserialize;
 
@@ -283,6 +336,30 @@ annotations?: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { k
 export type Question_Serialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
 /**  The server's own claims about the tool: shown, never trusted by themselves. */
 annotations: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+
+export type Reach = 
+/**
+ *  The keyring secret named `text`. Unless it is the server's own (`own`), the server is
+ *  refused it when it starts.
+ */
+{ kind: "secret"; own: boolean } | 
+/**  These variables of Switchboard's environment, read each time the server starts. */
+{ kind: "environment"; variables: string[] };
+
+/**
+ *  A variable or header of an imported entry whose value reaches beyond the entry. It is
+ *  shown to the person word for word and kept only if they confirm it.
+ */
+export type Reference = {
+	place: Place,
+	key: string,
+	/**
+	 *  Exactly what the file says: the value that holds `${env:…}`, or the keyring name of
+	 *  `{ "secret": … }`.
+	 */
+	text: string,
+	reaches: Reach,
+};
 
 /**  How far a tool-call decision reaches. */
 export type Remember = 

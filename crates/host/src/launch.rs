@@ -14,7 +14,7 @@ use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogSink, TransportParts};
 
-use crate::config::{EnvValue, Place, ServerConfig, ServerSpec, secret_name};
+use crate::config::{EnvValue, Place, ServerConfig, ServerSpec, placeholders, secret_name};
 use crate::secrets::Secrets;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,18 +134,9 @@ fn own_secret(
 
 /// Replaces each `${env:NAME}` with the variable's value (empty if unset).
 fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("${env:") {
-        let Some(len) = rest[start..].find('}') else {
-            break;
-        };
-        out.push_str(&rest[..start]);
-        out.push_str(&lookup(&rest[start + 6..start + len]).unwrap_or_default());
-        rest = &rest[start + len + 1..];
-    }
-    out.push_str(rest);
-    out
+    placeholders::replace(text, placeholders::Kind::Env, |name| {
+        lookup(name).unwrap_or_default()
+    })
 }
 
 /// The PATH of the person's login shell, read once (commands such as `npx` often live

@@ -5,10 +5,14 @@ mod file;
 mod import;
 mod model;
 mod path;
+pub mod placeholders;
 mod secret_names;
 
 pub use file::{ConfigError, load, load_or_create, save};
-pub use import::{ImportError, ImportSource, Imported, InputPrompt, import};
+pub use import::{
+    ImportError, ImportSource, Imported, ImportedServer, InputPrompt, Reach, Reference, Settled,
+    import,
+};
 pub use model::{
     Config, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec, SpecError,
     TransportType,

@@ -40,6 +40,14 @@ impl ServerConfig {
         placed(Place::Env, &self.env).chain(placed(Place::Header, &self.headers))
     }
 
+    /// The environment variables, or the headers.
+    pub fn at_mut(&mut self, place: Place) -> &mut BTreeMap<String, EnvValue> {
+        match place {
+            Place::Env => &mut self.env,
+            Place::Header => &mut self.headers,
+        }
+    }
+
     /// The keyring names this configuration, as the server `name`, refers to and owns.
     pub fn own_secrets<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
         self.values()

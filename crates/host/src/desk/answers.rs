@@ -1,8 +1,8 @@
 //! The person's answers to what servers ask, checked before they go: a form answer that
 //! does not fit its form is refused here, so the person can fix it and nothing is lost.
-//! Also the roots each server may see, the audit trail, and importing other hosts' servers.
+//! Also the roots each server may see, and the audit trail.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -10,9 +10,8 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use super::{Desk, DeskError, forms};
+use super::{Desk, DeskError};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
-use crate::config::{self, ImportSource};
 
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,39 +27,6 @@ pub struct AuditEntry {
     pub decided_by: String,
     pub outcome: String,
     pub duration_ms: Option<f64>,
-}
-
-/// Another host's configuration file found on this machine, and what it holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ImportCandidate {
-    pub source: String,
-    pub path: String,
-    pub servers: Vec<ImportableServer>,
-    pub warnings: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ImportableServer {
-    pub name: String,
-    pub target: String,
-    /// A server by this name is already configured; importing skips it.
-    pub conflict: bool,
-}
-
-const SOURCES: [(ImportSource, &str); 3] = [
-    (ImportSource::ClaudeDesktop, "Claude Desktop"),
-    (ImportSource::VsCode, "VS Code"),
-    (ImportSource::Cursor, "Cursor"),
-];
-
-fn source_named(name: &str) -> Result<ImportSource, DeskError> {
-    SOURCES
-        .iter()
-        .find(|(_, label)| *label == name)
-        .map(|(source, _)| *source)
-        .ok_or_else(|| DeskError::BadAnswer(format!("unknown source {name:?}")))
 }
 
 impl Desk {
@@ -205,72 +171,6 @@ impl Desk {
             })
             .collect())
     }
-
-    /// The other hosts' configuration files found where they keep them.
-    pub fn import_candidates(&self) -> Vec<ImportCandidate> {
-        SOURCES
-            .iter()
-            .filter_map(|(source, label)| {
-                let path = source.default_path()?;
-                self.import_candidate(label, &path).ok()
-            })
-            .collect()
-    }
-
-    /// What a file of another host (`source` is "Claude Desktop", "VS Code" or "Cursor")
-    /// would bring in.
-    pub fn import_candidate(
-        &self,
-        source: &str,
-        path: &Path,
-    ) -> Result<ImportCandidate, DeskError> {
-        let imported = read_import(source_named(source)?, path)?;
-        let existing = self.config().servers;
-        Ok(ImportCandidate {
-            source: source.to_owned(),
-            path: path.display().to_string(),
-            servers: imported
-                .servers
-                .iter()
-                .map(|(name, server)| ImportableServer {
-                    name: name.clone(),
-                    target: forms::target_of(server),
-                    conflict: existing.contains_key(name),
-                })
-                .collect(),
-            warnings: imported.warnings,
-        })
-    }
-
-    /// Adds the chosen servers of another host's file; names already configured are
-    /// skipped. Returns the names added.
-    pub async fn import(
-        &self,
-        source: &str,
-        path: &Path,
-        names: &[String],
-    ) -> Result<Vec<String>, DeskError> {
-        let imported = read_import(source_named(source)?, path)?;
-        let mut added = Vec::new();
-        self.edit_config(|config| {
-            for (name, server) in imported.servers {
-                if names.contains(&name) && !config.servers.contains_key(&name) {
-                    forms::valid_name(&name)?;
-                    config.servers.insert(name.clone(), server);
-                    added.push(name);
-                }
-            }
-            Ok(())
-        })
-        .await?;
-        Ok(added)
-    }
-}
-
-fn read_import(source: ImportSource, path: &Path) -> Result<config::Imported, DeskError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DeskError::BadAnswer(format!("could not read {}: {e}", path.display())))?;
-    Ok(config::import(source, &text)?)
 }
 
 /// Only web links are opened; anything else (javascript:, file:, custom schemes) is not.

@@ -5,6 +5,7 @@
 mod answers;
 mod explore;
 pub mod forms;
+mod imports;
 pub mod json;
 pub mod logbook;
 
@@ -29,9 +30,10 @@ use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
 use crate::supervisor::{HostEvent, ServerState, Shared};
 
-pub use answers::{AuditEntry, ImportCandidate, ImportableServer};
+pub use answers::AuditEntry;
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
+pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
 pub use json::Json;
 pub use logbook::LogEntry;
 

@@ -22,7 +22,8 @@ export function ImportPanel({ onDone }: { onDone: () => void }) {
   const importSelected = (source: string, names: string[]) => {
     const from = candidates.find((c) => c.source === source);
     if (!from) return;
-    commands.importServers(source, from.path, names).then(
+    // Nothing the file reaches beyond its entries is kept until it can be confirmed here.
+    commands.importServers({ source, path: from.path, servers: names.map((name) => ({ name, keep: [] })), answers: [] }).then(
       () => onDone(),
       (err: unknown) => setMessage(errorMessage(err)),
     );
