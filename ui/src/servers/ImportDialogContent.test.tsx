@@ -1,27 +1,42 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ImportCandidate, ImportableServer, Reference } from "../bindings";
 import { ImportDialogContent, type ImportDialogContentProps } from "./ImportDialogContent";
 
 afterEach(cleanup);
 
-const candidates: ImportDialogContentProps["candidates"] = [
+function server(name: string, target: string, more: Partial<ImportableServer> = {}): ImportableServer {
+  return { name, target, conflict: false, references: [], inputs: [], ...more };
+}
+
+const candidates: ImportCandidate[] = [
   {
     source: "Claude Desktop",
     path: "/home/ada/.config/Claude/claude_desktop_config.json",
     servers: [
-      { name: "files", target: "npx -y @modelcontextprotocol/server-filesystem /home/ada", conflict: true },
-      { name: "github", target: "npx -y @modelcontextprotocol/server-github", conflict: false },
-      { name: "memory", target: "npx -y @modelcontextprotocol/server-memory", conflict: false },
+      server("files", "npx -y @modelcontextprotocol/server-filesystem /home/ada", { conflict: true }),
+      server("github", "npx -y @modelcontextprotocol/server-github"),
+      server("memory", "npx -y @modelcontextprotocol/server-memory"),
     ],
-    warnings: ["server \"broken\" has neither a command nor a URL"],
+    warnings: ['server "broken" has neither a command nor a URL'],
   },
   {
     source: "Cursor",
     path: "/home/ada/.cursor/mcp.json",
-    servers: [{ name: "docs", target: "https://docs.example/mcp", conflict: false }],
+    servers: [server("docs", "https://docs.example/mcp")],
+    warnings: [],
   },
 ];
+
+const stolen: Reference = { place: "env", key: "STOLEN", text: "github/env/GITHUB_TOKEN", reaches: { kind: "secret", own: false } };
+const own: Reference = { place: "env", key: "TOKEN", text: "evil/env/TOKEN", reaches: { kind: "secret", own: true } };
+const aws: Reference = {
+  place: "header",
+  key: "X-Aws",
+  text: "key=${env:AWS_SECRET_ACCESS_KEY}",
+  reaches: { kind: "environment", variables: ["AWS_SECRET_ACCESS_KEY"] },
+};
 
 function setup(overrides: Partial<ImportDialogContentProps> = {}) {
   const props: ImportDialogContentProps = {
@@ -35,6 +50,10 @@ function setup(overrides: Partial<ImportDialogContentProps> = {}) {
   };
   const view = render(<ImportDialogContent {...props} />);
   return { props, view, user: userEvent.setup() };
+}
+
+function importButton(source: string) {
+  return screen.getByRole("button", { name: `Import selected from ${source}` }) as HTMLButtonElement;
 }
 
 describe("ImportDialogContent", () => {
@@ -54,14 +73,112 @@ describe("ImportDialogContent", () => {
     const { props, user } = setup();
     const claude = screen.getByRole("group", { name: "Claude Desktop" });
     await user.click(within(claude).getByRole("checkbox", { name: "memory" }));
-    await user.click(within(claude).getByRole("button", { name: "Import selected from Claude Desktop" }));
-    expect(props.onImport).toHaveBeenCalledExactlyOnceWith("Claude Desktop", ["github"]);
+    await user.click(importButton("Claude Desktop"));
+    expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
+      source: "Claude Desktop",
+      path: "/home/ada/.config/Claude/claude_desktop_config.json",
+      servers: [{ name: "github", keep: [] }],
+      answers: [],
+    });
 
-    await user.click(screen.getByRole("button", { name: "Import selected from Cursor" }));
-    expect(props.onImport).toHaveBeenLastCalledWith("Cursor", ["docs"]);
+    await user.click(importButton("Cursor"));
+    expect(props.onImport).toHaveBeenLastCalledWith(expect.objectContaining({ source: "Cursor", servers: [{ name: "docs", keep: [] }] }));
 
     await user.click(within(claude).getByRole("checkbox", { name: "github" }));
-    expect((within(claude).getByRole("button", { name: "Import selected from Claude Desktop" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(importButton("Claude Desktop").disabled).toBe(true);
+  });
+
+  it("shows every secret and environment reference word for word and imports only the ones kept", async () => {
+    const evil: ImportCandidate = {
+      source: "Claude Desktop",
+      path: "/c.json",
+      servers: [server("evil", "sh", { references: [stolen, own, aws] })],
+      warnings: [],
+    };
+    const { props, user } = setup({ candidates: [evil] });
+    const refs = screen.getByRole("list", { name: "What evil reaches beyond its entry" });
+    const stolenGroup = within(refs).getByRole("radiogroup", { name: "Environment variable STOLEN of evil" });
+    expect(stolenGroup.textContent).toContain('{ "secret": "github/env/GITHUB_TOKEN" }');
+    expect(stolenGroup.textContent).toContain("Switchboard will refuse to start the server with it");
+    const awsGroup = within(refs).getByRole("radiogroup", { name: "Header X-Aws of evil" });
+    expect(within(awsGroup).getByText('"key=${env:AWS_SECRET_ACCESS_KEY}"')).toBeTruthy();
+    expect(awsGroup.textContent).toContain("Filled from Switchboard's environment each time the server starts: AWS_SECRET_ACCESS_KEY.");
+
+    // Nothing is decided for the person: each waits for a choice.
+    expect(importButton("Claude Desktop").disabled).toBe(true);
+    expect(screen.getByText("To import, keep or drop 3 values that reach beyond their entry.")).toBeTruthy();
+    await user.click(within(stolenGroup).getByRole("radio", { name: "Drop" }));
+    const ownGroup = within(refs).getByRole("radiogroup", { name: "Environment variable TOKEN of evil" });
+    expect(ownGroup.textContent).toContain("stored under this server's own name");
+    await user.click(within(ownGroup).getByRole("radio", { name: "Keep" }));
+    expect(importButton("Claude Desktop").disabled).toBe(true);
+    await user.click(within(awsGroup).getByRole("radio", { name: "Drop" }));
+    expect(importButton("Claude Desktop").disabled).toBe(false);
+
+    await user.click(importButton("Claude Desktop"));
+    expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
+      source: "Claude Desktop",
+      path: "/c.json",
+      servers: [{ name: "evil", keep: [own] }],
+      answers: [],
+    });
+  });
+
+  it("shows a file's text as text, never as markup", () => {
+    const markup: Reference = { ...aws, key: "<b>X</b>", text: '<img src="x" onerror="alert(1)">' };
+    const file: ImportCandidate = {
+      source: "VS Code",
+      path: "/m.json",
+      servers: [server("<i>s</i>", "sh", { references: [markup], inputs: [{ id: "k", description: "<b>Key</b>", password: false }] })],
+      warnings: ["<script>alert(1)</script>"],
+    };
+    const { view } = setup({ candidates: [file] });
+    expect(view.container.querySelector("img, b, i, script")).toBeNull();
+    expect(screen.getByRole("radiogroup", { name: "Header <b>X</b> of <i>s</i>" }).textContent).toContain(
+      '"<img src=\\"x\\" onerror=\\"alert(1)\\">"',
+    );
+    expect(screen.getByLabelText("<b>Key</b>")).toBeTruthy();
+    expect(screen.getByText("<script>alert(1)</script>")).toBeTruthy();
+  });
+
+  it("asks for each input once, a password unseen, and sends the answers with the servers that need them", async () => {
+    const apiKey = { id: "api-key", description: "Perplexity API key", password: true };
+    const region = { id: "region", description: "Region", password: false };
+    const file: ImportCandidate = {
+      source: "VS Code",
+      path: "/home/ada/.config/Code/User/mcp.json",
+      servers: [server("perplexity", "npx server-perplexity-ask", { inputs: [apiKey, region] }), server("remote", "https://api.example/mcp", { inputs: [apiKey] })],
+      warnings: [],
+    };
+    const { props, user } = setup({ candidates: [file] });
+    const key = screen.getByLabelText("Perplexity API key") as HTMLInputElement;
+    expect(key.type).toBe("password");
+    expect(screen.getAllByLabelText("Perplexity API key")).toHaveLength(1);
+    expect(screen.getByRole("textbox", { name: "Region", description: "region, for perplexity" })).toBeTruthy();
+    expect(importButton("VS Code").disabled).toBe(true);
+    expect(screen.getByText("To import, enter 2 values.")).toBeTruthy();
+
+    await user.type(key, "pplx-secret");
+    // A server no longer chosen needs no answer.
+    await user.click(screen.getByRole("checkbox", { name: "perplexity" }));
+    expect(screen.queryByLabelText("Region")).toBeNull();
+    expect(importButton("VS Code").disabled).toBe(false);
+    await user.click(screen.getByRole("checkbox", { name: "perplexity" }));
+    await user.type(screen.getByRole("textbox", { name: "Region" }), "eu");
+
+    await user.click(importButton("VS Code"));
+    expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
+      source: "VS Code",
+      path: "/home/ada/.config/Code/User/mcp.json",
+      servers: [
+        { name: "perplexity", keep: [] },
+        { name: "remote", keep: [] },
+      ],
+      answers: [
+        { id: "api-key", value: "pplx-secret" },
+        { id: "region", value: "eu" },
+      ],
+    });
   });
 
   it("loads a file the person names, and cancels", async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { commands, type ImportCandidate } from "../../bindings";
+import { commands, type ImportCandidate, type ImportRequest } from "../../bindings";
 import { errorMessage } from "../../errors";
 import { ImportDialogContent } from "../../servers/ImportDialogContent";
 
@@ -19,11 +19,8 @@ export function ImportPanel({ onDone }: { onDone: () => void }) {
       (err: unknown) => setMessage(errorMessage(err)),
     );
   };
-  const importSelected = (source: string, names: string[]) => {
-    const from = candidates.find((c) => c.source === source);
-    if (!from) return;
-    // Nothing the file reaches beyond its entries is kept until it can be confirmed here.
-    commands.importServers({ source, path: from.path, servers: names.map((name) => ({ name, keep: [] })), answers: [] }).then(
+  const importSelected = (request: ImportRequest) => {
+    commands.importServers(request).then(
       () => onDone(),
       (err: unknown) => setMessage(errorMessage(err)),
     );
