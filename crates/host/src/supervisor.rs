@@ -234,15 +234,45 @@ pub struct Supervisor {
     task: tokio::task::JoinHandle<()>,
 }
 
+/// Says when a supervisor being stopped is gone, for the one that takes its place.
+pub struct Retired(watch::Receiver<bool>);
+
+impl Retired {
+    pub fn new() -> (watch::Sender<bool>, Self) {
+        let (gone, retired) = watch::channel(false);
+        (gone, Self(retired))
+    }
+
+    async fn wait(mut self) {
+        // A sender dropped without a word means the stop ended all the same.
+        let _ = self.0.wait_for(|gone| *gone).await;
+    }
+}
+
 impl Supervisor {
+    /// Starts supervising the server; after `predecessor` is gone, if the same server was
+    /// running before (a restart, or a changed configuration).
     pub fn start<H: ClientHandler>(
         name: String,
         config: ServerConfig,
         handler: Arc<H>,
         shared: Shared,
+        predecessor: Option<Retired>,
     ) -> Self {
-        let (stop, stopping) = watch::channel(false);
-        let task = tokio::spawn(supervise(name, config.clone(), handler, shared, stopping));
+        let (stop, mut stopping) = watch::channel(false);
+        let run = config.clone();
+        let task = tokio::spawn(async move {
+            if let Some(predecessor) = predecessor {
+                let gone = predecessor.wait();
+                tokio::pin!(gone);
+                tokio::select! {
+                    () = &mut gone => {}
+                    // Stopped before it began: gone once what it replaced is gone.
+                    _ = stopping.changed() => return gone.await,
+                }
+            }
+            supervise(name, run, handler, shared, stopping).await;
+        });
         Self { config, stop, task }
     }
 

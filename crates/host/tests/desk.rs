@@ -286,3 +286,67 @@ async fn a_broken_configuration_is_reported_and_left_as_it_is() {
         "{ \"mcpServers\": { oops"
     );
 }
+
+/// A server that answers the handshake, then ignores both the end of its input and SIGTERM:
+/// only SIGKILL, seconds later, ends it.
+fn slow_to_die(name: &str) -> ServerForm {
+    let script = r#"
+import json, os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.stderr.write("pid %d\n" % os.getpid()); sys.stderr.flush()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "slow", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+while True:
+    time.sleep(1)
+"#;
+    ServerForm {
+        command: "python3".into(),
+        args: vec!["-c".into(), script.into()],
+        ..python_form(name)
+    }
+}
+
+/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
+    let mut world = world().await;
+    world
+        .desk
+        .save_server(None, slow_to_die("slow"))
+        .await
+        .unwrap();
+    world.running("slow").await;
+    let pid: i32 = world
+        .desk
+        .log_of("slow")
+        .iter()
+        .find_map(|entry| entry.text.strip_prefix("pid ")?.parse().ok())
+        .expect("the server wrote its pid");
+    world.desk.set_enabled("slow", false).await.unwrap();
+    // The desk (and with it every dialog and call) is free while the server dies.
+    assert!(alive(pid), "disabling waited for the server to die");
+    world
+        .next(|u| match u {
+            Update::Status {
+                server,
+                state: ServerState::Stopped,
+                ..
+            } if server == "slow" => Some(()),
+            _ => None,
+        })
+        .await;
+    assert!(!alive(pid), "stopped, yet alive");
+}

@@ -72,21 +72,36 @@ async fn side_by_side(mode: &str, begun: Begun) -> Result<(), String> {
     host.reconcile(&config(&[
         good.clone(),
         ("hostile", peer("hostile-peer", mode)),
-    ]))
-    .await;
+    ]));
     both_under_way(&host, &mut events, begun).await?;
     good_answers(&host).await?;
     let only_good = config(&[good]);
-    let stopped = tokio::time::timeout(STOP_HANG, host.reconcile(&only_good))
-        .await
-        .map_err(|_| format!("stopping the hostile server had not finished after {STOP_HANG:?}"))?;
+    let stopped = host.reconcile(&only_good);
     if stopped.stopped != ["hostile"] {
         return Err(format!("stopping the hostile server stopped {stopped:?}"));
     }
+    // The good one answers while the hostile one is being stopped, not only after.
     good_answers(&host).await?;
+    tokio::time::timeout(STOP_HANG, stopped_event(&mut events, "hostile"))
+        .await
+        .map_err(|_| format!("stopping the hostile server had not finished after {STOP_HANG:?}"))?;
     tokio::time::timeout(STOP_HANG, host.shutdown())
         .await
         .map_err(|_| format!("the host's shutdown had not finished after {STOP_HANG:?}"))
+}
+
+/// Waits until `server` is reported stopped: its process is gone.
+async fn stopped_event(events: &mut broadcast::Receiver<HostEvent>, server: &str) {
+    loop {
+        match events.recv().await {
+            Ok(HostEvent::Status {
+                server: name,
+                state: ServerState::Stopped,
+            }) if name == server => return,
+            Err(broadcast::error::RecvError::Closed) => return,
+            _ => {}
+        }
+    }
 }
 
 /// Waits until the good server runs and the hostile one misbehaves.

@@ -71,7 +71,7 @@ async fn world() -> World {
         servers: [("py".to_owned(), server)].into(),
         ..Config::default()
     };
-    host.reconcile(&config).await;
+    host.reconcile(&config);
     tokio::time::timeout(Duration::from_secs(30), async {
         while !matches!(
             events.recv().await,

@@ -256,7 +256,7 @@ impl Desk {
     /// Starts the configured servers.
     pub async fn start(&self) {
         let config = self.config();
-        self.inner.host.lock().await.reconcile(&config).await;
+        self.inner.host.lock().await.reconcile(&config);
     }
 
     pub async fn shutdown(&self) {
@@ -298,7 +298,7 @@ impl Desk {
         change(&mut config)?;
         config::save(&self.inner.config_path, &config)?;
         lock(&self.inner.loaded).config = config.clone();
-        self.inner.host.lock().await.reconcile(&config).await;
+        self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ServersChanged);
         Ok(())
     }
@@ -383,7 +383,7 @@ impl Desk {
     }
 
     pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
-        if self.inner.host.lock().await.restart(name).await {
+        if self.inner.host.lock().await.restart(name) {
             Ok(())
         } else {
             Err(DeskError::NotRunning(name.to_owned()))
