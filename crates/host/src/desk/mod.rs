@@ -33,7 +33,7 @@ pub use answers::{AuditEntry, ImportCandidate, ImportableServer};
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 pub use json::Json;
-pub use logbook::LogEntry;
+pub use logbook::{LogEntry, LogSize};
 
 /// How many requests one server may keep waiting for the person at once.
 const PENDING_PER_SERVER: usize = 8;
@@ -399,6 +399,11 @@ impl Desk {
 
     pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
         self.inner.logs.of(name)
+    }
+
+    /// How much of the server's log is kept, and the memory it takes.
+    pub fn log_size(&self, name: &str) -> LogSize {
+        self.inner.logs.size_of(name)
     }
 
     pub fn clear_log(&self, name: &str) {
