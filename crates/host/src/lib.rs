@@ -5,6 +5,7 @@ pub mod approvals;
 pub mod audit;
 pub mod catalog;
 pub mod config;
+pub mod cut;
 pub mod desk;
 pub mod gate;
 pub mod host;

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use serde_json::json;
-use switchboard_host::audit::{AuditLog, Kind, Record};
+use switchboard_host::audit::{AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, SUBJECT_BYTES};
 
 fn call(n: u32) -> Record {
     Record {
@@ -73,6 +73,50 @@ fn every_kind_of_decision_is_kept() {
             (Kind::Sampling, "declined".into())
         ]
     );
+}
+
+#[test]
+fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    let log = AuditLog::open(&path).unwrap();
+    let huge = "é".repeat(2 << 20);
+    let detail = json!({"text": huge});
+    let id = log
+        .record(&Record {
+            subject: huge.clone(),
+            detail: detail.clone(),
+            ..call(0)
+        })
+        .unwrap();
+    log.finish(id, &format!("error: {huge}"), 5).unwrap();
+
+    let row = log.page(None, 1).unwrap().remove(0).record;
+    let kept = row.detail.to_string();
+    assert!(kept.len() <= DETAIL_BYTES, "{} bytes of detail", kept.len());
+    assert_eq!(row.detail["cut"], true);
+    assert_eq!(row.detail["bytes"], detail.to_string().len());
+    let start = row.detail["start"].as_str().unwrap();
+    assert!(start.starts_with(r#"{"text":"ééé"#), "{start:.40}");
+    for (field, text, bound) in [
+        ("subject", &row.subject, SUBJECT_BYTES),
+        ("outcome", &row.outcome, OUTCOME_BYTES),
+    ] {
+        assert!(text.len() <= bound, "{} bytes of {field}", text.len());
+        assert!(text.ends_with(" bytes in all]"), "{field}: {text:.40}…");
+    }
+    assert!(row.outcome.starts_with("error: ééé"));
+    assert_eq!(row.duration_ms, Some(5));
+    let on_disk: u64 = ["", "-wal"]
+        .iter()
+        .filter_map(|end| std::fs::metadata(format!("{}{end}", path.display())).ok())
+        .map(|m| m.len())
+        .sum();
+    println!(
+        "a record of {} bytes took {on_disk} bytes on disk",
+        3 * huge.len()
+    );
+    assert!(on_disk < 1 << 20, "{on_disk} bytes on disk");
 }
 
 /// The child half of the crash test: writes records, then dies without any cleanup.

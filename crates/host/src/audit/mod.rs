@@ -1,6 +1,8 @@
 //! The audit log: every tool call and every decision on a server's request, in a SQLite
 //! file (write-ahead log, synchronous commits), so that the record survives a crash.
 
+mod bounds;
+
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -8,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
+
+pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
 
 #[derive(Debug, thiserror::Error)]
 #[error("the audit log at {path}: {source}")]
@@ -148,11 +152,11 @@ impl AuditLog {
                 at_ms,
                 record.kind.as_str(),
                 record.server,
-                record.subject,
-                record.detail.to_string(),
+                bounds::subject(&record.subject),
+                bounds::detail(&record.detail),
                 record.decision,
                 record.decided_by,
-                record.outcome,
+                bounds::outcome(&record.outcome),
                 record.duration_ms.map(|d| d as i64),
             ],
         )
@@ -165,7 +169,7 @@ impl AuditLog {
         self.db()
             .execute(
                 "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
-                params![id, outcome, duration_ms as i64],
+                params![id, bounds::outcome(outcome), duration_ms as i64],
             )
             .map(drop)
             .map_err(|e| self.fail(e))
