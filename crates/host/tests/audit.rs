@@ -4,7 +4,9 @@
 use std::process::Command;
 
 use serde_json::json;
-use switchboard_host::audit::{AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, SUBJECT_BYTES};
+use switchboard_host::audit::{
+    AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
+};
 
 fn call(n: u32) -> Record {
     Record {
@@ -22,7 +24,7 @@ fn call(n: u32) -> Record {
 #[test]
 fn records_read_back_newest_first_in_pages() {
     let dir = tempfile::tempdir().unwrap();
-    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
     let ids: Vec<i64> = (1..=5).map(|n| log.record(&call(n)).unwrap()).collect();
     log.finish(ids[4], "ok", 12).unwrap();
     let first = log.page(None, 2).unwrap();
@@ -46,7 +48,7 @@ fn records_read_back_newest_first_in_pages() {
 #[test]
 fn every_kind_of_decision_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
     for (kind, decision) in [
         (Kind::Sampling, "declined"),
         (Kind::Elicitation, "accepted"),
@@ -79,7 +81,7 @@ fn every_kind_of_decision_is_kept() {
 fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
-    let log = AuditLog::open(&path).unwrap();
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
     let huge = "é".repeat(2 << 20);
     let detail = json!({"text": huge});
     let id = log
@@ -125,7 +127,7 @@ fn crash_writer() {
     let Some(path) = std::env::var_os("SWITCHBOARD_AUDIT_CRASH_FILE") else {
         return;
     };
-    let log = AuditLog::open(std::path::Path::new(&path)).unwrap();
+    let log = AuditLog::open(std::path::Path::new(&path), Retention::default()).unwrap();
     for n in 1..=3 {
         log.record(&call(n)).unwrap();
     }
@@ -142,7 +144,7 @@ fn records_survive_a_crash_of_the_writer() {
         .status()
         .unwrap();
     assert!(!status.success(), "the writer was meant to crash");
-    let log = AuditLog::open(&path).unwrap();
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
     let texts: Vec<String> = log
         .page(None, 10)
         .unwrap()

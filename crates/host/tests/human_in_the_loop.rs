@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
-use switchboard_host::audit::{AuditLog, Kind};
+use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::gate::{CallError, Gate};
 use switchboard_host::host::Host;
@@ -38,7 +38,8 @@ async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::new(Duration::from_secs(30), 8);
     let roots = Roots::default();
-    let audit = Arc::new(AuditLog::open(&dir.path().join("audit.sqlite")).unwrap());
+    let audit =
+        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
     let gate = Gate {
         broker: broker.clone(),
         policies: Arc::new(Mutex::new(Policies::default())),

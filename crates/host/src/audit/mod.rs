@@ -2,9 +2,11 @@
 //! file (write-ahead log, synchronous commits), so that the record survives a crash.
 
 mod bounds;
+mod retention;
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -12,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
+pub use retention::{CHECK_EVERY, Retention, RetentionError};
 
 #[derive(Debug, thiserror::Error)]
 #[error("the audit log at {path}: {source}")]
@@ -87,6 +90,9 @@ pub struct AuditLog {
     path: String,
     // Statements are short and synchronous: never held across an await.
     db: Mutex<Connection>,
+    retention: Retention,
+    /// Records added since the retention was last checked.
+    added: AtomicU32,
 }
 
 const SCHEMA: &str = "
@@ -103,10 +109,19 @@ CREATE TABLE IF NOT EXISTS audit (
     duration_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
+CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
 ";
 
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
 impl AuditLog {
-    pub fn open(path: &Path) -> Result<Self, AuditError> {
+    /// Opens (or makes) the log, dropping at once the records the retention does not keep.
+    pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
         let fail = |source| AuditError {
             path: path.display().to_string(),
             source,
@@ -115,15 +130,21 @@ impl AuditLog {
             let _ = std::fs::create_dir_all(dir);
         }
         let db = Connection::open(path).map_err(fail)?;
+        // Only a new file takes this: its pages freed by the retention go back to the disk.
+        db.pragma_update(None, "auto_vacuum", "INCREMENTAL")
+            .map_err(fail)?;
         // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
         db.pragma_update(None, "journal_mode", "WAL")
             .map_err(fail)?;
         db.pragma_update(None, "synchronous", "FULL")
             .map_err(fail)?;
         db.execute_batch(SCHEMA).map_err(fail)?;
+        retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
             path: path.display().to_string(),
             db: Mutex::new(db),
+            retention,
+            added: AtomicU32::new(0),
         })
     }
 
@@ -138,12 +159,10 @@ impl AuditLog {
         self.db.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Writes a record and returns its id.
+    /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
+    /// retention no longer keeps.
     pub fn record(&self, record: &Record) -> Result<i64, AuditError> {
-        let at_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or_default();
+        let at_ms = now_ms();
         let db = self.db();
         db.execute(
             "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms)
@@ -161,7 +180,15 @@ impl AuditLog {
             ],
         )
         .map_err(|e| self.fail(e))?;
-        Ok(db.last_insert_rowid())
+        let id = db.last_insert_rowid();
+        if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
+            self.added.store(0, Ordering::Relaxed);
+            // The record is kept either way; a retention that fails is tried again later.
+            if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
+                tracing::warn!("{}", self.fail(e));
+            }
+        }
+        Ok(id)
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).
@@ -205,6 +232,11 @@ impl AuditLog {
             })
             .map_err(|e| self.fail(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+    }
+
+    /// The room the records take in the file, as the retention counts it.
+    pub fn bytes_used(&self) -> Result<u64, AuditError> {
+        retention::used_bytes(&self.db()).map_err(|e| self.fail(e))
     }
 
     /// How many records there are.

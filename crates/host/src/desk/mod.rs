@@ -19,7 +19,7 @@ use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
 use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
-use crate::audit::{AuditError, AuditLog};
+use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
@@ -124,6 +124,8 @@ struct Inner {
     since: Mutex<HashMap<String, f64>>,
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
+    /// What the person should know about the audit trail (a setting that did not read).
+    audit_notices: Vec<String>,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -163,7 +165,14 @@ impl Desk {
             Duration::from_secs(settings.approval_timeout_secs),
             PENDING_PER_SERVER,
         );
-        let audit = Arc::new(AuditLog::open(audit_path)?);
+        let mut audit_notices = Vec::new();
+        let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
+            let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
+            tracing::warn!("{notice}");
+            audit_notices.push(notice);
+            Retention::default()
+        });
+        let audit = Arc::new(AuditLog::open(audit_path, retention)?);
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
@@ -196,6 +205,7 @@ impl Desk {
                 since: Mutex::default(),
                 calls: explore::Calls::default(),
                 updates: broadcast::channel(4096).0,
+                audit_notices,
             }),
         };
         desk.relay();
@@ -271,6 +281,11 @@ impl Desk {
     /// What is wrong with the configuration file, if it did not read.
     pub fn config_problem(&self) -> Option<String> {
         lock(&self.inner.loaded).problem.clone()
+    }
+
+    /// What the person should know about the audit trail, if anything.
+    pub fn audit_notices(&self) -> &[String] {
+        &self.inner.audit_notices
     }
 
     fn config(&self) -> Config {
