@@ -121,6 +121,33 @@ fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
     assert!(on_disk < 1 << 20, "{on_disk} bytes on disk");
 }
 
+#[test]
+fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    let garbage = b"this is not a database\n".repeat(100);
+    std::fs::write(&path, &garbage).unwrap();
+
+    let log = AuditLog::open(&path, Retention::default()).expect("a new log begins");
+    let aside = log.moved_aside().expect("the log says what it did").clone();
+    let name = aside.to.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("audit.sqlite.corrupt-"), "{name}");
+    assert_eq!(aside.to.parent(), Some(dir.path()));
+    assert_eq!(std::fs::read(&aside.to).unwrap(), garbage, "kept as it was");
+    let notice = aside.to_string();
+    assert!(
+        notice.contains(&path.display().to_string()) && notice.contains(&name),
+        "{notice}"
+    );
+    log.record(&call(1)).unwrap();
+    assert_eq!(log.count().unwrap(), 1);
+    drop(log);
+
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    assert!(log.moved_aside().is_none(), "the new log reads");
+    assert_eq!(log.count().unwrap(), 1);
+}
+
 /// The child half of the crash test: writes records, then dies without any cleanup.
 #[test]
 fn crash_writer() {

@@ -286,3 +286,22 @@ async fn a_broken_configuration_is_reported_and_left_as_it_is() {
         "{ \"mcpServers\": { oops"
     );
 }
+
+#[tokio::test]
+async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.sqlite");
+    std::fs::write(&audit, "garbage ".repeat(1000)).unwrap();
+    let desk = Desk::open(
+        &dir.path().join("config.json"),
+        &audit,
+        Secrets::new("switchboard-test-desk"),
+    )
+    .expect("the desk opens");
+    let notices = desk.audit_notices();
+    assert!(
+        notices.len() == 1 && notices[0].contains("audit.sqlite.corrupt-"),
+        "{notices:?}"
+    );
+    assert!(desk.audit(None, 10).unwrap().is_empty());
+}

@@ -1,6 +1,7 @@
 //! The audit log: every tool call and every decision on a server's request, in a SQLite
 //! file (write-ahead log, synchronous commits), so that the record survives a crash.
 
+mod aside;
 mod bounds;
 mod retention;
 
@@ -13,15 +14,25 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
 
+pub use aside::MovedAside;
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
 pub use retention::{CHECK_EVERY, Retention, RetentionError};
 
 #[derive(Debug, thiserror::Error)]
-#[error("the audit log at {path}: {source}")]
-pub struct AuditError {
-    path: String,
-    #[source]
-    source: rusqlite::Error,
+pub enum AuditError {
+    #[error("the audit log at {path}: {source}")]
+    Database {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("the audit log at {path} could not be read ({why}), nor moved aside: {source}")]
+    MoveAside {
+        path: String,
+        why: String,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// What was decided, or done.
@@ -93,6 +104,8 @@ pub struct AuditLog {
     retention: Retention,
     /// Records added since the retention was last checked.
     added: AtomicU32,
+    /// The damaged file this log replaced when it opened, if it did.
+    moved_aside: Option<MovedAside>,
 }
 
 const SCHEMA: &str = "
@@ -121,8 +134,32 @@ fn now_ms() -> i64 {
 
 impl AuditLog {
     /// Opens (or makes) the log, dropping at once the records the retention does not keep.
+    /// A file SQLite cannot read is moved aside and a new log begun ([`Self::moved_aside`]).
     pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let fail = |source| AuditError {
+        let damage = match Self::open_file(path, retention) {
+            Err(AuditError::Database { source, .. }) if aside::is_damage(&source) => source,
+            opened => return opened,
+        };
+        let why = damage.to_string();
+        let to =
+            aside::move_aside(path, SystemTime::now()).map_err(|source| AuditError::MoveAside {
+                path: path.display().to_string(),
+                why: why.clone(),
+                source,
+            })?;
+        let moved = MovedAside {
+            from: path.to_owned(),
+            to,
+            why,
+        };
+        tracing::warn!("{moved}");
+        let mut log = Self::open_file(path, retention)?;
+        log.moved_aside = Some(moved);
+        Ok(log)
+    }
+
+    fn open_file(path: &Path, retention: Retention) -> Result<Self, AuditError> {
+        let fail = |source| AuditError::Database {
             path: path.display().to_string(),
             source,
         };
@@ -145,11 +182,17 @@ impl AuditLog {
             db: Mutex::new(db),
             retention,
             added: AtomicU32::new(0),
+            moved_aside: None,
         })
     }
 
+    /// The damaged file this log replaced when it opened, if it did: the person should know.
+    pub fn moved_aside(&self) -> Option<&MovedAside> {
+        self.moved_aside.as_ref()
+    }
+
     fn fail(&self, source: rusqlite::Error) -> AuditError {
-        AuditError {
+        AuditError::Database {
             path: self.path.clone(),
             source,
         }

@@ -124,7 +124,8 @@ struct Inner {
     since: Mutex<HashMap<String, f64>>,
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
-    /// What the person should know about the audit trail (a setting that did not read).
+    /// What the person should know about the audit trail: a setting that did not read, a
+    /// damaged file moved aside.
     audit_notices: Vec<String>,
 }
 
@@ -173,6 +174,7 @@ impl Desk {
             Retention::default()
         });
         let audit = Arc::new(AuditLog::open(audit_path, retention)?);
+        audit_notices.extend(audit.moved_aside().map(ToString::to_string));
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
