@@ -77,9 +77,11 @@ pub struct Record {
     pub subject: String,
     /// The arguments or request, as JSON.
     pub detail: Value,
-    /// "allowed", "denied", "accepted", "declined", "cancelled", "timed out", ...
+    /// "allowed", "denied", "accepted", "declined", "cancelled", ...; for a request no one
+    /// answered, "timed out" or "unanswered".
     pub decision: String,
-    /// Who or what decided: "user", "policy: always for this tool", "timeout", ...
+    /// Who or what decided: "user", "policy: always for this tool", and for a request no one
+    /// answered "timeout" or "no one to ask".
     pub decided_by: String,
     /// How it ended: "ok", "error: ...", or empty while unknown.
     pub outcome: String,
