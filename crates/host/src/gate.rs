@@ -98,7 +98,8 @@ impl Gate {
         };
         let id = self
             .audit
-            .record(&record)
+            .record(record)
+            .await
             .map_err(|e| tracing::error!("{e}"))
             .ok();
         if !allow {
@@ -118,9 +119,10 @@ impl Gate {
             Err(e) => format!("error: {e}"),
         };
         if let Some(id) = id {
-            let _ = self
-                .audit
-                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+            let duration_ms = started.elapsed().as_millis() as u64;
+            if let Err(e) = self.audit.finish(id, outcome, duration_ms).await {
+                tracing::error!("{e}");
+            }
         }
         Ok(result?)
     }

@@ -40,7 +40,14 @@ impl PersonHandler {
     }
 
     /// Records a decision: `decision` is the person's, unless no one answered.
-    fn record(&self, kind: Kind, subject: &str, detail: Value, decision: &str, by: DecidedBy) {
+    async fn record(
+        &self,
+        kind: Kind,
+        subject: &str,
+        detail: Value,
+        decision: &str,
+        by: DecidedBy,
+    ) {
         let record = Record {
             kind,
             server: self.server.clone(),
@@ -51,7 +58,7 @@ impl PersonHandler {
             outcome: String::new(),
             duration_ms: None,
         };
-        if let Err(e) = self.audit.record(&record) {
+        if let Err(e) = self.audit.record(record).await {
             tracing::error!("{e}");
         }
     }
@@ -94,7 +101,8 @@ impl ClientHandler for PersonHandler {
             json!({ "roots": uris }),
             decision,
             by,
-        );
+        )
+        .await;
         Ok(ListRootsResult::new(roots))
     }
 
@@ -125,7 +133,8 @@ impl ClientHandler for PersonHandler {
                     detail,
                     "approved",
                     by,
-                );
+                )
+                .await;
                 Ok(*result)
             }
             Err(_) => {
@@ -135,7 +144,8 @@ impl ClientHandler for PersonHandler {
                     detail,
                     "declined",
                     by,
-                );
+                )
+                .await;
                 Err(ErrorObject::new(code::USER_REJECTED, sampling_refused(by)))
             }
         }
@@ -170,7 +180,8 @@ impl ClientHandler for PersonHandler {
                     .iter()
                     .map(|e| format!("{}: {}", e.field, e.message))
                     .collect();
-                self.record(Kind::Elicitation, &subject, detail, "invalid answer", by);
+                self.record(Kind::Elicitation, &subject, detail, "invalid answer", by)
+                    .await;
                 return Err(ErrorObject::new(
                     code::INTERNAL_ERROR,
                     format!("the answer does not fit the form: {}", reasons.join("; ")),
@@ -182,7 +193,8 @@ impl ClientHandler for PersonHandler {
             ElicitAction::Decline => "declined",
             ElicitAction::Cancel => "cancelled",
         };
-        self.record(Kind::Elicitation, &subject, detail, decision, by);
+        self.record(Kind::Elicitation, &subject, detail, decision, by)
+            .await;
         Ok(*result)
     }
 

@@ -21,13 +21,16 @@ fn call(n: u32) -> Record {
     }
 }
 
-#[test]
-fn records_read_back_newest_first_in_pages() {
+#[tokio::test]
+async fn records_read_back_newest_first_in_pages() {
     let dir = tempfile::tempdir().unwrap();
     let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
-    let ids: Vec<i64> = (1..=5).map(|n| log.record(&call(n)).unwrap()).collect();
-    log.finish(ids[4], "ok", 12).unwrap();
-    let first = log.page(None, 2).unwrap();
+    let mut ids = Vec::new();
+    for n in 1..=5 {
+        ids.push(log.record(call(n)).await.unwrap());
+    }
+    log.finish(ids[4], "ok".into(), 12).await.unwrap();
+    let first = log.page(None, 2).await.unwrap();
     assert_eq!(
         first.iter().map(|r| r.id).collect::<Vec<_>>(),
         [ids[4], ids[3]]
@@ -35,18 +38,18 @@ fn records_read_back_newest_first_in_pages() {
     assert_eq!(first[0].record.outcome, "ok");
     assert_eq!(first[0].record.duration_ms, Some(12));
     assert_eq!(first[0].record.detail, json!({"text": "call 5"}));
-    let second = log.page(Some(first[1].id), 2).unwrap();
+    let second = log.page(Some(first[1].id), 2).await.unwrap();
     assert_eq!(
         second.iter().map(|r| r.id).collect::<Vec<_>>(),
         [ids[2], ids[1]]
     );
-    let last = log.page(Some(second[1].id), 2).unwrap();
+    let last = log.page(Some(second[1].id), 2).await.unwrap();
     assert_eq!(last.len(), 1);
-    assert_eq!(log.count().unwrap(), 5);
+    assert_eq!(log.count().await.unwrap(), 5);
 }
 
-#[test]
-fn every_kind_of_decision_is_kept() {
+#[tokio::test]
+async fn every_kind_of_decision_is_kept() {
     let dir = tempfile::tempdir().unwrap();
     let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
     for (kind, decision) in [
@@ -54,15 +57,17 @@ fn every_kind_of_decision_is_kept() {
         (Kind::Elicitation, "accepted"),
         (Kind::Roots, "allowed"),
     ] {
-        log.record(&Record {
+        log.record(Record {
             kind,
             decision: decision.into(),
             ..call(0)
         })
+        .await
         .unwrap();
     }
     let kinds: Vec<(Kind, String)> = log
         .page(None, 10)
+        .await
         .unwrap()
         .into_iter()
         .map(|r| (r.record.kind, r.record.decision))
@@ -77,23 +82,24 @@ fn every_kind_of_decision_is_kept() {
     );
 }
 
-#[test]
-fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
+#[tokio::test]
+async fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let log = AuditLog::open(&path, Retention::default()).unwrap();
     let huge = "é".repeat(2 << 20);
     let detail = json!({"text": huge});
     let id = log
-        .record(&Record {
+        .record(Record {
             subject: huge.clone(),
             detail: detail.clone(),
             ..call(0)
         })
+        .await
         .unwrap();
-    log.finish(id, &format!("error: {huge}"), 5).unwrap();
+    log.finish(id, format!("error: {huge}"), 5).await.unwrap();
 
-    let row = log.page(None, 1).unwrap().remove(0).record;
+    let row = log.page(None, 1).await.unwrap().remove(0).record;
     let kept = row.detail.to_string();
     assert!(kept.len() <= DETAIL_BYTES, "{} bytes of detail", kept.len());
     assert_eq!(row.detail["cut"], true);
@@ -121,8 +127,8 @@ fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
     assert!(on_disk < 1 << 20, "{on_disk} bytes on disk");
 }
 
-#[test]
-fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let garbage = b"this is not a database\n".repeat(100);
@@ -139,30 +145,30 @@ fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
         notice.contains(&path.display().to_string()) && notice.contains(&name),
         "{notice}"
     );
-    log.record(&call(1)).unwrap();
-    assert_eq!(log.count().unwrap(), 1);
+    log.record(call(1)).await.unwrap();
+    assert_eq!(log.count().await.unwrap(), 1);
     drop(log);
 
     let log = AuditLog::open(&path, Retention::default()).unwrap();
     assert!(log.moved_aside().is_none(), "the new log reads");
-    assert_eq!(log.count().unwrap(), 1);
+    assert_eq!(log.count().await.unwrap(), 1);
 }
 
 /// The child half of the crash test: writes records, then dies without any cleanup.
-#[test]
-fn crash_writer() {
+#[tokio::test]
+async fn crash_writer() {
     let Some(path) = std::env::var_os("SWITCHBOARD_AUDIT_CRASH_FILE") else {
         return;
     };
     let log = AuditLog::open(std::path::Path::new(&path), Retention::default()).unwrap();
     for n in 1..=3 {
-        log.record(&call(n)).unwrap();
+        log.record(call(n)).await.unwrap();
     }
     std::process::abort();
 }
 
-#[test]
-fn records_survive_a_crash_of_the_writer() {
+#[tokio::test]
+async fn records_survive_a_crash_of_the_writer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let status = Command::new(std::env::current_exe().unwrap())
@@ -174,6 +180,7 @@ fn records_survive_a_crash_of_the_writer() {
     let log = AuditLog::open(&path, Retention::default()).unwrap();
     let texts: Vec<String> = log
         .page(None, 10)
+        .await
         .unwrap()
         .into_iter()
         .map(|r| r.record.detail["text"].as_str().unwrap().to_owned())

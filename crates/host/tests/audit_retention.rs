@@ -40,27 +40,28 @@ fn age(path: &Path, ids: std::ops::RangeInclusive<i64>, days: i64) {
     .unwrap();
 }
 
-fn ids(log: &AuditLog) -> Vec<i64> {
+async fn ids(log: &AuditLog) -> Vec<i64> {
     log.page(None, 10_000)
+        .await
         .unwrap()
         .into_iter()
         .map(|r| r.id)
         .collect()
 }
 
-#[test]
-fn records_older_than_the_retention_go_when_the_log_opens_and_as_records_are_added() {
+#[tokio::test]
+async fn records_older_than_the_retention_go_when_the_log_opens_and_as_records_are_added() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let log = AuditLog::open(&path, Retention::default()).unwrap();
     for n in 1..=10 {
-        log.record(&call(format!("call {n}"))).unwrap();
+        log.record(call(format!("call {n}"))).await.unwrap();
     }
     drop(log);
     age(&path, 1..=4, 91);
     age(&path, 5..=6, 89);
     let log = AuditLog::open(&path, Retention::default()).unwrap();
-    assert_eq!(ids(&log), (5..=10).rev().collect::<Vec<_>>());
+    assert_eq!(ids(&log).await, (5..=10).rev().collect::<Vec<_>>());
 
     // While it is open, checked as records are added.
     age(&path, 7..=7, 2);
@@ -70,18 +71,18 @@ fn records_older_than_the_retention_go_when_the_log_opens_and_as_records_are_add
     };
     drop(log);
     let log = AuditLog::open(&path, week).unwrap();
-    assert_eq!(ids(&log), [10, 9, 8, 7]);
+    assert_eq!(ids(&log).await, [10, 9, 8, 7]);
     age(&path, 8..=8, 30);
     for n in 0..CHECK_EVERY {
-        log.record(&call(format!("later {n}"))).unwrap();
+        log.record(call(format!("later {n}"))).await.unwrap();
     }
-    let kept = ids(&log);
+    let kept = ids(&log).await;
     assert!(!kept.contains(&8) && kept.contains(&7), "{kept:?}");
     assert_eq!(kept.len() as u32, CHECK_EVERY + 3);
 }
 
-#[test]
-fn the_records_stay_within_their_room_the_newest_kept() {
+#[tokio::test]
+async fn the_records_stay_within_their_room_the_newest_kept() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let room = 128 * 1024;
@@ -93,11 +94,11 @@ fn the_records_stay_within_their_room_the_newest_kept() {
     let filler = "x".repeat(1000);
     let written = 1000;
     for n in 0..written {
-        log.record(&call(format!("{n} {filler}"))).unwrap();
+        log.record(call(format!("{n} {filler}"))).await.unwrap();
     }
-    let used = log.bytes_used().unwrap();
-    let kept = log.count().unwrap();
-    let newest = log.page(None, 1).unwrap().remove(0).record.detail;
+    let used = log.bytes_used().await.unwrap();
+    let kept = log.count().await.unwrap();
+    let newest = log.page(None, 1).await.unwrap().remove(0).record.detail;
     drop(log);
     let file = std::fs::metadata(&path).unwrap().len();
     println!(
@@ -116,14 +117,14 @@ fn the_records_stay_within_their_room_the_newest_kept() {
     );
 }
 
-#[test]
-fn the_host_settings_set_the_retention() {
+#[tokio::test]
+async fn the_host_settings_set_the_retention() {
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("config.json");
     let audit_path = dir.path().join("audit.sqlite");
     let log = AuditLog::open(&audit_path, Retention::default()).unwrap();
     for n in 1..=3 {
-        log.record(&call(format!("call {n}"))).unwrap();
+        log.record(call(format!("call {n}"))).await.unwrap();
     }
     drop(log);
     age(&audit_path, 1..=1, 40);
@@ -134,14 +135,10 @@ fn the_host_settings_set_the_retention() {
         .extra
         .insert("auditRetentionDays".into(), json!(30));
     config::save(&config_path, &config).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let _entered = runtime.enter();
     let desk = Desk::open(&config_path, &audit_path, Secrets::new("unused")).unwrap();
     let kept: Vec<i64> = desk
         .audit(None, 10)
+        .await
         .unwrap()
         .into_iter()
         .map(|e| e.id)
@@ -156,7 +153,7 @@ fn the_host_settings_set_the_retention() {
     config::save(&config_path, &config).unwrap();
     let desk = Desk::open(&config_path, &audit_path, Secrets::new("unused")).unwrap();
     assert_eq!(
-        desk.audit(None, 10).unwrap().len(),
+        desk.audit(None, 10).await.unwrap().len(),
         2,
         "the default applies"
     );

@@ -133,10 +133,11 @@ impl World {
         }
     }
 
-    fn audit(&self) -> Vec<(Kind, String, String, String)> {
+    async fn audit(&self) -> Vec<(Kind, String, String, String)> {
         self.gate
             .audit
             .page(None, 50)
+            .await
             .unwrap()
             .into_iter()
             .rev()
@@ -226,7 +227,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         }]
     );
     assert_eq!(
-        world.audit(),
+        world.audit().await,
         [
             (
                 Kind::ToolCall,
@@ -262,7 +263,14 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
             .tool_rules
             .is_empty()
     );
-    let first = world.gate.audit.page(None, 50).unwrap().pop().unwrap();
+    let first = world
+        .gate
+        .audit
+        .page(None, 50)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
     assert_eq!(first.record.outcome, "ok");
     assert_eq!(
         first.record.detail,
@@ -378,6 +386,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     }
     let kinds: Vec<(Kind, String)> = world
         .audit()
+        .await
         .into_iter()
         .filter(|a| a.0 != Kind::ToolCall)
         .map(|a| (a.0, a.2))

@@ -129,8 +129,8 @@ impl World {
     }
 
     /// Every record's kind, decision and who decided, oldest first.
-    fn audit(&self) -> Vec<(Kind, String, String)> {
-        let mut rows = self.gate.audit.page(None, 50).unwrap();
+    async fn audit(&self) -> Vec<(Kind, String, String)> {
+        let mut rows = self.gate.audit.page(None, 50).await.unwrap();
         rows.reverse();
         rows.into_iter()
             .map(|r| (r.record.kind, r.record.decision, r.record.decided_by))
@@ -165,7 +165,7 @@ async fn what_nobody_answers_in_time_is_recorded_as_timed_out() {
         .unwrap();
     let mut expected = rows(&[Kind::ToolCall], "timed out", "timeout");
     expected.extend(rows(&SERVER_ASKS, "timed out", "timeout"));
-    assert_eq!(world.audit(), expected);
+    assert_eq!(world.audit().await, expected);
 }
 
 #[tokio::test]
@@ -186,7 +186,7 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     tokio::time::timeout(HANG, poked).await.unwrap().unwrap();
     let mut expected = rows(&[Kind::ToolCall], "unanswered", "no one to ask");
     expected.extend(rows(&SERVER_ASKS, "unanswered", "no one to ask"));
-    assert_eq!(world.audit(), expected);
+    assert_eq!(world.audit().await, expected);
 }
 
 /// A binary of this workspace, built in the same target directory as this test by

@@ -1,16 +1,17 @@
 //! The audit log: every tool call and every decision on a server's request, in a SQLite
-//! file (write-ahead log, synchronous commits), so that the record survives a crash.
+//! file (write-ahead log, synchronous commits), so that the record survives a crash. Async
+//! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
+//! locked by another process, holds up only the call that waits for it.
 
 mod aside;
 mod bounds;
 mod retention;
+mod store;
 
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -33,6 +34,9 @@ pub enum AuditError {
         #[source]
         source: std::io::Error,
     },
+    /// The blocking thread of a call ended without an answer (the runtime is stopping).
+    #[error("the audit log's call did not finish: {0}")]
+    Interrupted(String),
 }
 
 /// What was decided, or done.
@@ -100,32 +104,10 @@ pub struct Row {
 }
 
 pub struct AuditLog {
-    path: String,
-    // Statements are short and synchronous: never held across an await.
-    db: Mutex<Connection>,
-    retention: Retention,
-    /// Records added since the retention was last checked.
-    added: AtomicU32,
+    store: Arc<store::Store>,
     /// The damaged file this log replaced when it opened, if it did.
     moved_aside: Option<MovedAside>,
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS audit (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    at_ms INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    server TEXT NOT NULL,
-    subject TEXT NOT NULL,
-    detail TEXT NOT NULL,
-    decision TEXT NOT NULL,
-    decided_by TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    duration_ms INTEGER
-);
-CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
-CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
-";
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -138,9 +120,14 @@ impl AuditLog {
     /// Opens (or makes) the log, dropping at once the records the retention does not keep.
     /// A file SQLite cannot read is moved aside and a new log begun ([`Self::moved_aside`]).
     pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let damage = match Self::open_file(path, retention) {
+        let damage = match store::Store::open(path, retention) {
             Err(AuditError::Database { source, .. }) if aside::is_damage(&source) => source,
-            opened => return opened,
+            opened => {
+                return opened.map(|store| Self {
+                    store: Arc::new(store),
+                    moved_aside: None,
+                });
+            }
         };
         let why = damage.to_string();
         let to =
@@ -155,36 +142,9 @@ impl AuditLog {
             why,
         };
         tracing::warn!("{moved}");
-        let mut log = Self::open_file(path, retention)?;
-        log.moved_aside = Some(moved);
-        Ok(log)
-    }
-
-    fn open_file(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let fail = |source| AuditError::Database {
-            path: path.display().to_string(),
-            source,
-        };
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let db = Connection::open(path).map_err(fail)?;
-        // Only a new file takes this: its pages freed by the retention go back to the disk.
-        db.pragma_update(None, "auto_vacuum", "INCREMENTAL")
-            .map_err(fail)?;
-        // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
-        db.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
-        db.pragma_update(None, "synchronous", "FULL")
-            .map_err(fail)?;
-        db.execute_batch(SCHEMA).map_err(fail)?;
-        retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
-            path: path.display().to_string(),
-            db: Mutex::new(db),
-            retention,
-            added: AtomicU32::new(0),
-            moved_aside: None,
+            store: Arc::new(store::Store::open(path, retention)?),
+            moved_aside: Some(moved),
         })
     }
 
@@ -193,103 +153,46 @@ impl AuditLog {
         self.moved_aside.as_ref()
     }
 
-    fn fail(&self, source: rusqlite::Error) -> AuditError {
-        AuditError::Database {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    /// Runs `call` on the store, on a blocking thread.
+    async fn call<T: Send + 'static>(
+        &self,
+        call: impl FnOnce(&store::Store) -> Result<T, AuditError> + Send + 'static,
+    ) -> Result<T, AuditError> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || call(&store))
+            .await
+            .map_err(|e| AuditError::Interrupted(e.to_string()))?
     }
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
-    pub fn record(&self, record: &Record) -> Result<i64, AuditError> {
-        let at_ms = now_ms();
-        let db = self.db();
-        db.execute(
-            "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                at_ms,
-                record.kind.as_str(),
-                record.server,
-                bounds::subject(&record.subject),
-                bounds::detail(&record.detail),
-                record.decision,
-                record.decided_by,
-                bounds::outcome(&record.outcome),
-                record.duration_ms.map(|d| d as i64),
-            ],
-        )
-        .map_err(|e| self.fail(e))?;
-        let id = db.last_insert_rowid();
-        if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
-            self.added.store(0, Ordering::Relaxed);
-            // The record is kept either way; a retention that fails is tried again later.
-            if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
-                tracing::warn!("{}", self.fail(e));
-            }
-        }
-        Ok(id)
+    pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
+        self.call(move |store| store.record(&record)).await
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).
-    pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) -> Result<(), AuditError> {
-        self.db()
-            .execute(
-                "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
-                params![id, bounds::outcome(outcome), duration_ms as i64],
-            )
-            .map(drop)
-            .map_err(|e| self.fail(e))
+    pub async fn finish(
+        &self,
+        id: i64,
+        outcome: String,
+        duration_ms: u64,
+    ) -> Result<(), AuditError> {
+        self.call(move |store| store.finish(id, &outcome, duration_ms))
+            .await
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.
-    pub fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
-        let db = self.db();
-        let mut statement = db
-            .prepare(
-                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms
-                 FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
-            )
-            .map_err(|e| self.fail(e))?;
-        let rows = statement
-            .query_map(params![before.unwrap_or(i64::MAX), limit], |row| {
-                let kind: String = row.get(2)?;
-                let detail: String = row.get(5)?;
-                Ok(Row {
-                    id: row.get(0)?,
-                    at_ms: row.get(1)?,
-                    record: Record {
-                        kind: Kind::parse(&kind).unwrap_or(Kind::ToolCall),
-                        server: row.get(3)?,
-                        subject: row.get(4)?,
-                        detail: serde_json::from_str(&detail).unwrap_or(Value::String(detail)),
-                        decision: row.get(6)?,
-                        decided_by: row.get(7)?,
-                        outcome: row.get(8)?,
-                        duration_ms: row.get::<_, Option<i64>>(9)?.map(|d| d as u64),
-                    },
-                })
-            })
-            .map_err(|e| self.fail(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+    pub async fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
+        self.call(move |store| store.page(before, limit)).await
     }
 
     /// The room the records take in the file, as the retention counts it.
-    pub fn bytes_used(&self) -> Result<u64, AuditError> {
-        retention::used_bytes(&self.db()).map_err(|e| self.fail(e))
+    pub async fn bytes_used(&self) -> Result<u64, AuditError> {
+        self.call(store::Store::bytes_used).await
     }
 
     /// How many records there are.
-    pub fn count(&self) -> Result<u64, AuditError> {
-        self.db()
-            .query_row("SELECT COUNT(*) FROM audit", [], |r| r.get::<_, i64>(0))
-            .optional()
-            .map(|n| n.unwrap_or(0) as u64)
-            .map_err(|e| self.fail(e))
+    pub async fn count(&self) -> Result<u64, AuditError> {
+        self.call(store::Store::count).await
     }
 }
