@@ -340,7 +340,7 @@ async fn run_once<H: ClientHandler>(
             });
         })
     };
-    let transport = match launch(name, config, &shared.secrets, log) {
+    let transport = match launch(name, config, &shared.secrets, log).await {
         Ok(transport) => transport,
         Err(e) => {
             return Ended::Crashed {

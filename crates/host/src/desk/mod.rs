@@ -341,28 +341,29 @@ impl Desk {
         Ok(forms::form_of(name, &self.server_config(name)?))
     }
 
-    /// Adds a server (`original` None) or changes one, possibly renaming it.
+    /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
+    /// values go to the keyring first, so that the file never names a secret not stored.
     pub async fn save_server(
         &self,
         original: Option<String>,
         form: ServerForm,
     ) -> Result<(), DeskError> {
-        let secrets = self.inner.secrets.clone();
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let mut config = self.config();
+        let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
+        let applied = forms::apply_form(&form, previous.as_ref())?;
+        for secret in &applied.secrets {
+            self.inner
+                .secrets
+                .set(&secret.name, &secret.value)
+                .await
+                .map_err(|e| FormError::Keyring(e.to_string()))?;
+        }
         self.edit_config(move |config| {
-            let taken = config.servers.contains_key(&form.name);
-            if taken && original.as_deref() != Some(form.name.as_str()) {
-                return Err(FormError::Taken(form.name.clone()).into());
-            }
-            let previous = match &original {
-                Some(name) => Some(
-                    config
-                        .servers
-                        .remove(name)
-                        .ok_or_else(|| DeskError::NoServer(name.clone()))?,
-                ),
-                None => None,
-            };
-            let server = forms::apply_form(&form, previous.as_ref(), &secrets)?;
+            let previous = take_replaced(config, original.as_deref(), &form.name)?;
+            let server = forms::apply_form(&form, previous.as_ref())?.config;
             config.servers.insert(form.name.clone(), server);
             Ok(())
         })
@@ -379,7 +380,7 @@ impl Desk {
         // Its secrets go with it.
         for value in removed.env.values().chain(removed.headers.values()) {
             if let config::EnvValue::Secret { secret } = value {
-                let _ = self.inner.secrets.delete(secret);
+                let _ = self.inner.secrets.delete(secret).await;
             }
         }
         self.inner.logs.clear(name);
@@ -437,6 +438,26 @@ impl Desk {
             .cloned()
             .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
     }
+}
+
+/// Checks that a form's name is free (or the server's own) and takes out of `config` the
+/// server the form replaces, if any.
+fn take_replaced(
+    config: &mut Config,
+    original: Option<&str>,
+    name: &str,
+) -> Result<Option<ServerConfig>, DeskError> {
+    if config.servers.contains_key(name) && original != Some(name) {
+        return Err(FormError::Taken(name.to_owned()).into());
+    }
+    original
+        .map(|original| {
+            config
+                .servers
+                .remove(original)
+                .ok_or_else(|| DeskError::NoServer(original.to_owned()))
+        })
+        .transpose()
 }
 
 /// A host event on its way to becoming an update.
