@@ -51,7 +51,7 @@ pub async fn launch(
                 .map(|(k, v)| (OsString::from(k), OsString::from(v)))
                 .collect();
             if !env.contains_key("PATH")
-                && let Some(path) = login_path()
+                && let Some(path) = tokio::task::spawn_blocking(login_path).await.ok().flatten()
             {
                 server.env.push(("PATH".into(), path.into()));
             }
@@ -116,7 +116,7 @@ fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
 }
 
 /// The PATH of the person's login shell, read once (commands such as `npx` often live
-/// in folders only a login shell adds).
+/// in folders only a login shell adds). It waits for a shell: call it on a blocking thread.
 fn login_path() -> Option<String> {
     static PATH: OnceLock<Option<String>> = OnceLock::new();
     PATH.get_or_init(|| {
