@@ -18,6 +18,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::catalog::{Catalog, Offer};
 use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
+use crate::log_line;
 use crate::secrets::Secrets;
 
 /// Where a server stands, as the window shows it.
@@ -186,24 +187,12 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
         }
         let server = self.server.clone();
         let event = match &notification {
-            ServerNotification::Log(log) => {
-                let logger = log
-                    .logger
-                    .as_deref()
-                    .map(|l| format!("{l}: "))
-                    .unwrap_or_default();
-                // Text is shown as it is; anything else as compact JSON.
-                let data = match &log.data {
-                    serde_json::Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
-                Some(HostEvent::Log {
-                    server,
-                    source: LogSource::Server,
-                    level: log.level,
-                    text: format!("{logger}{data}"),
-                })
-            }
+            ServerNotification::Log(log) => Some(HostEvent::Log {
+                server,
+                source: LogSource::Server,
+                level: log.level,
+                text: log_line::server_message(log.logger.as_deref(), &log.data),
+            }),
             ServerNotification::ResourceUpdated(updated) => Some(HostEvent::ResourceUpdated {
                 server,
                 uri: updated.uri.clone(),
@@ -377,11 +366,11 @@ async fn run_once<H: ClientHandler>(
                 server: server.clone(),
                 source,
                 level: None,
-                text,
+                text: log_line::cap(text),
             });
         })
     };
-    let transport = match launch(name, config, &shared.secrets, log) {
+    let transport = match launch(name, config, &shared.secrets, log).await {
         Ok(transport) => transport,
         Err(e) => {
             return Ended::Crashed {

@@ -209,7 +209,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let denied = call.await.unwrap().unwrap_err();
     assert!(denied.to_string().contains("denied"), "{denied}");
 
-    let audit = world.desk.audit(None, 10).unwrap();
+    let audit = world.desk.audit(None, 10).await.unwrap();
     let decisions: Vec<&str> = audit.iter().map(|a| a.decision.as_str()).collect();
     assert_eq!(decisions, ["denied", "allowed"]);
     world.desk.shutdown().await;
@@ -349,4 +349,23 @@ async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
         })
         .await;
     assert!(!alive(pid), "stopped, yet alive");
+}
+
+#[tokio::test]
+async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.sqlite");
+    std::fs::write(&audit, "garbage ".repeat(1000)).unwrap();
+    let desk = Desk::open(
+        &dir.path().join("config.json"),
+        &audit,
+        Secrets::new("switchboard-test-desk"),
+    )
+    .expect("the desk opens");
+    let notices = desk.audit_notices();
+    assert!(
+        notices.len() == 1 && notices[0].contains("audit.sqlite.corrupt-"),
+        "{notices:?}"
+    );
+    assert!(desk.audit(None, 10).await.unwrap().is_empty());
 }
