@@ -12,7 +12,7 @@ use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestOptions;
 use switchboard_mcp::types::{CallToolResult, Tool};
 
-use crate::approvals::{Answer, AnswerError, Broker, Question, Remember};
+use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::config;
 use crate::policy::{Policies, Scope, ToolRule};
@@ -25,6 +25,27 @@ pub enum CallError {
     Approval(#[from] AnswerError),
     #[error(transparent)]
     Client(#[from] ClientError),
+}
+
+/// A tool call's decision, as the audit trail records it.
+struct Decided {
+    allow: bool,
+    /// The arguments to call with (the person may have edited them).
+    arguments: Map<String, Value>,
+    decision: &'static str,
+    decided_by: String,
+}
+
+impl Decided {
+    /// A decision someone made: a rule, or the person.
+    fn made(allow: bool, arguments: Map<String, Value>, decided_by: String) -> Self {
+        Self {
+            allow,
+            arguments,
+            decision: if allow { "allowed" } else { "denied" },
+            decided_by,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -56,8 +77,13 @@ impl Gate {
         let standing =
             self.policies()
                 .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
-        let (allow, arguments, decided_by) = match standing {
-            Some(decision) => (decision.allow, arguments, decision.decided_by),
+        let Decided {
+            allow,
+            arguments,
+            decision,
+            decided_by,
+        } = match standing {
+            Some(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
             None => self.ask(server, tool, arguments).await?,
         };
         let record = Record {
@@ -65,14 +91,15 @@ impl Gate {
             server: server.to_owned(),
             subject: tool.name.clone(),
             detail: Value::Object(arguments.clone()),
-            decision: if allow { "allowed" } else { "denied" }.to_owned(),
+            decision: decision.to_owned(),
             decided_by: decided_by.clone(),
             outcome: String::new(),
             duration_ms: None,
         };
         let id = self
             .audit
-            .record(&record)
+            .record(record)
+            .await
             .map_err(|e| tracing::error!("{e}"))
             .ok();
         if !allow {
@@ -92,26 +119,28 @@ impl Gate {
             Err(e) => format!("error: {e}"),
         };
         if let Some(id) = id {
-            let _ = self
-                .audit
-                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+            let duration_ms = started.elapsed().as_millis() as u64;
+            if let Err(e) = self.audit.finish(id, outcome, duration_ms).await {
+                tracing::error!("{e}");
+            }
         }
         Ok(result?)
     }
 
-    /// Asks the person, and remembers the decision as far as they said.
+    /// Asks the person, and remembers the decision as far as they said. A question no one
+    /// answered denies the call, and says so.
     async fn ask(
         &self,
         server: &str,
         tool: &Tool,
         arguments: Map<String, Value>,
-    ) -> Result<(bool, Map<String, Value>, String), CallError> {
+    ) -> Result<Decided, CallError> {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
             annotations: tool.annotations.clone(),
         };
-        let answer = self.broker.ask(server, question).await?;
+        let Settled { answer, by } = self.broker.ask(server, question).await?;
         // The broker only takes answers of the question's kind; anything else denies.
         let Answer::ToolCall {
             allow,
@@ -119,15 +148,28 @@ impl Gate {
             remember,
         } = answer
         else {
-            return Ok((false, Map::new(), "an answer of the wrong kind".to_owned()));
+            return Ok(Decided::made(
+                false,
+                Map::new(),
+                "an answer of the wrong kind".to_owned(),
+            ));
         };
+        if let Some(decision) = by.unanswered() {
+            return Ok(Decided {
+                allow: false,
+                arguments,
+                decision,
+                decided_by: by.as_str().to_owned(),
+            });
+        }
+        let person = Decided::made(allow, arguments, by.as_str().to_owned());
         let rule = |whole_server: bool| ToolRule {
             server: server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),
             allow,
         };
         let (rule, scope) = match remember {
-            Remember::Once => return Ok((allow, arguments, "user".to_owned())),
+            Remember::Once => return Ok(person),
             Remember::ToolForSession => (rule(false), Scope::Session),
             Remember::ServerForSession => (rule(true), Scope::Session),
             Remember::ToolAlways => (rule(false), Scope::Always),
@@ -141,7 +183,7 @@ impl Gate {
         if scope == Scope::Always {
             self.keep(always);
         }
-        Ok((allow, arguments, "user".to_owned()))
+        Ok(person)
     }
 
     /// Forgets the decisions about a server's tool (or the whole server), in the file too.

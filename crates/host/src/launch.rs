@@ -42,7 +42,7 @@ pub enum LaunchError {
 }
 
 /// Starts the transport the configuration describes.
-pub fn launch(
+pub async fn launch(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
@@ -59,12 +59,13 @@ pub fn launch(
             cwd,
         } => {
             let mut server = StdioServer::new(command).args(args.iter());
-            server.env = resolve_all(name, Place::Env, env, secrets)?
+            server.env = resolve_all(name, Place::Env, env, secrets)
+                .await?
                 .into_iter()
                 .map(|(k, v)| (OsString::from(k), OsString::from(v)))
                 .collect();
             if !env.contains_key("PATH")
-                && let Some(path) = login_path()
+                && let Some(path) = tokio::task::spawn_blocking(login_path).await.ok().flatten()
             {
                 server.env.push(("PATH".into(), path.into()));
             }
@@ -82,7 +83,8 @@ pub fn launch(
             } else {
                 HttpMode::Auto
             };
-            server.headers = resolve_all(name, Place::Header, headers, secrets)?
+            server.headers = resolve_all(name, Place::Header, headers, secrets)
+                .await?
                 .into_iter()
                 .collect();
             http::connect(&server, log)
@@ -92,26 +94,25 @@ pub fn launch(
     }
 }
 
-fn resolve_all(
+async fn resolve_all(
     server: &str,
     place: Place,
     values: &BTreeMap<String, EnvValue>,
     secrets: &Secrets,
 ) -> Result<Vec<(String, String)>, LaunchError> {
-    values
-        .iter()
-        .map(|(key, value)| {
-            let value = match value {
-                EnvValue::Plain(text) => expand_env(text, |name| std::env::var(name).ok()),
-                EnvValue::Secret { secret } => own_secret(server, place, key, secret, secrets)?,
-            };
-            Ok((key.clone(), value))
-        })
-        .collect()
+    let mut resolved = Vec::with_capacity(values.len());
+    for (key, value) in values {
+        let value = match value {
+            EnvValue::Plain(text) => expand_env(text, |name| std::env::var(name).ok()),
+            EnvValue::Secret { secret } => own_secret(server, place, key, secret, secrets).await?,
+        };
+        resolved.push((key.clone(), value));
+    }
+    Ok(resolved)
 }
 
 /// The secret's value, if it is the one that belongs at `key` of `server`.
-fn own_secret(
+async fn own_secret(
     server: &str,
     place: Place,
     key: &str,
@@ -128,6 +129,7 @@ fn own_secret(
     }
     secrets
         .get(secret)
+        .await
         .map_err(|e| LaunchError::Start(e.to_string()))?
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
@@ -140,7 +142,7 @@ fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
 }
 
 /// The PATH of the person's login shell, read once (commands such as `npx` often live
-/// in folders only a login shell adds).
+/// in folders only a login shell adds). It waits for a shell: call it on a blocking thread.
 fn login_path() -> Option<String> {
     static PATH: OnceLock<Option<String>> = OnceLock::new();
     PATH.get_or_init(|| {
@@ -185,7 +187,7 @@ mod tests {
         );
     }
 
-    fn launch_with_secret(secret: &str) -> LaunchError {
+    async fn launch_with_secret(secret: &str) -> LaunchError {
         let secrets = Secrets::new("switchboard-test-missing");
         let config = ServerConfig {
             command: Some("true".into()),
@@ -203,24 +205,26 @@ mod tests {
             &config,
             &secrets,
             switchboard_mcp::transport::discard_log(),
-        ) {
+        )
+        .await
+        {
             Ok(_) => panic!("launch must fail without the secret"),
             Err(err) => err,
         }
     }
 
-    #[test]
-    fn a_missing_secret_is_named() {
+    #[tokio::test]
+    async fn a_missing_secret_is_named() {
         assert_eq!(
-            launch_with_secret("s/env/KEY"),
+            launch_with_secret("s/env/KEY").await,
             LaunchError::MissingSecret("s/env/KEY".into())
         );
     }
 
-    #[test]
-    fn another_slots_secret_is_refused_before_the_keyring_is_asked() {
+    #[tokio::test]
+    async fn another_slots_secret_is_refused_before_the_keyring_is_asked() {
         for other in ["github/env/KEY", "s/env/OTHER", "s/header/KEY", "token"] {
-            let err = launch_with_secret(other);
+            let err = launch_with_secret(other).await;
             assert_eq!(
                 err.to_string(),
                 format!(

@@ -53,7 +53,11 @@ async fn world() -> World {
     let updates = desk.updates();
     desk.save_server(None, github_form()).await.unwrap();
     assert_eq!(
-        secrets.get("github/env/GITHUB_TOKEN").unwrap().as_deref(),
+        secrets
+            .get("github/env/GITHUB_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
         Some(TOKEN)
     );
     World {
@@ -371,15 +375,16 @@ async fn removing_an_imported_server_deletes_its_own_secrets_and_no_other() {
         .await
         .unwrap();
     assert_eq!(
-        world.secrets.get("git/env/OWN").unwrap().as_deref(),
+        world.secrets.get("git/env/OWN").await.unwrap().as_deref(),
         Some("mine")
     );
     world.desk.remove_server("git").await.unwrap();
-    assert_eq!(world.secrets.get("git/env/OWN").unwrap(), None);
+    assert_eq!(world.secrets.get("git/env/OWN").await.unwrap(), None);
     assert_eq!(
         world
             .secrets
             .get("github/env/GITHUB_TOKEN")
+            .await
             .unwrap()
             .as_deref(),
         Some(TOKEN)
@@ -429,6 +434,7 @@ async fn vs_code_inputs_are_asked_for_and_kept_under_the_servers_own_name() {
         world
             .secrets
             .get("perplexity/env/PERPLEXITY_API_KEY")
+            .await
             .unwrap()
             .as_deref(),
         Some("pplx-answered")
@@ -451,10 +457,18 @@ async fn a_renamed_server_takes_its_own_secrets_along() {
         .await
         .unwrap();
     assert_eq!(
-        world.secrets.get("gh/env/GITHUB_TOKEN").unwrap().as_deref(),
+        world
+            .secrets
+            .get("gh/env/GITHUB_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
         Some(TOKEN)
     );
-    assert_eq!(world.secrets.get("github/env/GITHUB_TOKEN").unwrap(), None);
+    assert_eq!(
+        world.secrets.get("github/env/GITHUB_TOKEN").await.unwrap(),
+        None
+    );
     let config: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(world.dir.path().join("config.json")).unwrap(),
     )

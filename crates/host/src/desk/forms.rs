@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{EnvValue, Place, ServerConfig, TransportType, secret_name};
-use crate::secrets::Secrets;
 use crate::supervisor::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,16 +174,67 @@ pub fn target_of(config: &ServerConfig) -> String {
     }
 }
 
+/// A secret value the form gives, to be stored in the keyring under `name` before the
+/// configuration names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSecret {
+    pub name: String,
+    pub value: SecretValue,
+}
+
+/// Where a new secret's value comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretValue {
+    /// Typed into the form.
+    Given(String),
+    /// The value the keyring holds under `from`: a renamed server's own secret, taken along
+    /// to its new name. Should it be gone, the form's `key` at `place` has no value.
+    Copied {
+        from: String,
+        place: Place,
+        key: String,
+    },
+}
+
+impl From<&str> for SecretValue {
+    fn from(value: &str) -> Self {
+        Self::Given(value.to_owned())
+    }
+}
+
+impl std::fmt::Debug for SecretValue {
+    /// A given value may be a key: it is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Given(_) => f.write_str("Given(..)"),
+            Self::Copied { from, place, key } => f
+                .debug_struct("Copied")
+                .field("from", from)
+                .field("place", place)
+                .field("key", key)
+                .finish(),
+        }
+    }
+}
+
+/// The configuration a form describes, and the new secret values it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub config: ServerConfig,
+    pub secrets: Vec<NewSecret>,
+}
+
 /// The configuration the form describes, on top of `previous` (the server's name and
-/// configuration before, whose other settings are kept). New secret values are stored in
-/// the keyring under `server/env/KEY` or `server/header/KEY`; a renamed server's secrets
-/// are copied to its new name (the old copies are the caller's to delete once saved).
+/// configuration before, whose other settings are kept). New secret values are named
+/// `server/env/KEY` or `server/header/KEY`, and a renamed server's own secrets are copied
+/// to its new name; the caller stores them (the keyring is not called from here), and
+/// deletes the old copies once saved.
 pub fn apply_form(
     form: &ServerForm,
     previous: Option<(&str, &ServerConfig)>,
-    secrets: &Secrets,
-) -> Result<ServerConfig, FormError> {
+) -> Result<Applied, FormError> {
     valid_name(&form.name)?;
+    let mut secrets = Vec::new();
     let mut config = previous.map(|(_, p)| p.clone()).unwrap_or_default();
     config.enabled = form.enabled;
     config.trusted = form.trusted;
@@ -205,7 +255,7 @@ pub fn apply_form(
                 Place::Env,
                 &form.env,
                 previous.map(|(name, p)| (name, &p.env)),
-                secrets,
+                &mut secrets,
             )?;
             config.url = None;
             config.headers.clear();
@@ -222,7 +272,7 @@ pub fn apply_form(
                 Place::Header,
                 &form.headers,
                 previous.map(|(name, p)| (name, &p.headers)),
-                secrets,
+                &mut secrets,
             )?;
             config.transport = match form.http_mode {
                 HttpMode::Auto => None,
@@ -235,7 +285,7 @@ pub fn apply_form(
             config.cwd = None;
         }
     }
-    Ok(config)
+    Ok(Applied { config, secrets })
 }
 
 fn rows_to_values(
@@ -243,15 +293,16 @@ fn rows_to_values(
     place: Place,
     rows: &[KeyValue],
     previous: Option<(&str, &BTreeMap<String, EnvValue>)>,
-    secrets: &Secrets,
+    secrets: &mut Vec<NewSecret>,
 ) -> Result<BTreeMap<String, EnvValue>, FormError> {
     let what = place.as_str();
-    let store = |key: &str, value: &str| {
+    let mut store = |key: &str, value: SecretValue| {
         let name = secret_name(server, place, key);
-        secrets
-            .set(&name, value)
-            .map_err(|e| FormError::Keyring(e.to_string()))?;
-        Ok(EnvValue::Secret { secret: name })
+        secrets.push(NewSecret {
+            name: name.clone(),
+            value,
+        });
+        EnvValue::Secret { secret: name }
     };
     let mut values = BTreeMap::new();
     for row in rows {
@@ -278,17 +329,20 @@ fn rows_to_values(
                 Some((old, EnvValue::Secret { secret }))
                     if old != server && *secret == secret_name(old, place, key) =>
                 {
-                    let value = secrets
-                        .get(secret)
-                        .map_err(|e| FormError::Keyring(e.to_string()))?
-                        .ok_or_else(empty)?;
-                    store(key, &value)?
+                    store(
+                        key,
+                        SecretValue::Copied {
+                            from: secret.clone(),
+                            place,
+                            key: key.to_owned(),
+                        },
+                    )
                 }
                 Some((_, kept @ EnvValue::Secret { .. })) => kept.clone(),
                 _ => return Err(empty()),
             }
         } else {
-            store(key, &row.value)?
+            store(key, SecretValue::Given(row.value.clone()))
         };
         values.insert(key.to_owned(), value);
     }
@@ -323,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_form_and_its_configuration_agree_both_ways() {
-        let config = apply_form(&stdio_form(), None, &Secrets::new("unused")).expect("valid");
+        let config = apply_form(&stdio_form(), None).expect("valid").config;
         assert_eq!(config.command.as_deref(), Some("npx"));
         assert_eq!(config.args, ["-y", "server files"]);
         assert_eq!(config.request_timeout_secs, Some(30));
@@ -339,46 +393,42 @@ mod tests {
         previous
             .extra
             .insert("comment".into(), serde_json::json!("mine"));
-        let config = apply_form(
-            &stdio_form(),
-            Some(("files", &previous)),
-            &Secrets::new("unused"),
-        )
-        .expect("valid");
+        let config = apply_form(&stdio_form(), Some(("files", &previous)))
+            .expect("valid")
+            .config;
         assert_eq!(config.restart.max_restarts, 9);
         assert_eq!(config.extra["comment"], "mine");
     }
 
     #[test]
     fn bad_forms_say_what_is_wrong() {
-        let secrets = Secrets::new("unused");
         let mut form = stdio_form();
         form.name = "my server".into();
         assert_eq!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::BadName("my server".into()))
         );
         let mut form = stdio_form();
         form.command = "  ".into();
-        assert_eq!(apply_form(&form, None, &secrets), Err(FormError::NoCommand));
+        assert_eq!(apply_form(&form, None), Err(FormError::NoCommand));
         let mut form = stdio_form();
         form.transport = Transport::Http;
         form.url = "ftp://example.com".into();
         assert_eq!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::BadUrl("ftp://example.com".into()))
         );
         let mut form = stdio_form();
         form.env.push(form.env[0].clone());
         assert!(matches!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::Duplicate { .. })
         ));
         let mut form = stdio_form();
         form.env[0].secret = true;
         form.env[0].value.clear();
         assert!(matches!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::EmptySecret { .. })
         ));
     }
@@ -399,8 +449,30 @@ mod tests {
             secret: true,
             stored: true,
         }];
-        let config =
-            apply_form(&form, Some(("files", &previous)), &Secrets::new("unused")).expect("kept");
-        assert_eq!(config.env, previous.env);
+        let applied = apply_form(&form, Some(("files", &previous))).expect("kept");
+        assert_eq!(applied.config.env, previous.env);
+        assert!(applied.secrets.is_empty());
+    }
+
+    #[test]
+    fn a_new_secret_is_named_for_the_keyring_and_never_in_the_configuration() {
+        let mut form = stdio_form();
+        form.env[0].secret = true;
+        form.env[0].value = "s3cr3t".into();
+        let applied = apply_form(&form, None).expect("valid");
+        let name = "files/env/DEBUG".to_owned();
+        assert_eq!(
+            applied.config.env["DEBUG"],
+            EnvValue::Secret {
+                secret: name.clone()
+            }
+        );
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name,
+                value: "s3cr3t".into()
+            }]
+        );
     }
 }

@@ -135,7 +135,8 @@ impl Desk {
 
     /// Adds the chosen servers of another host's file, as the person settled them; names
     /// already configured are skipped. The file is read again: a reference that changed
-    /// since it was shown is not the one confirmed, and is dropped. Returns the names added.
+    /// since it was shown is not the one confirmed, and is dropped. The answers go to the
+    /// keyring before the file names them. Returns the names added.
     pub async fn import(&self, request: &ImportRequest) -> Result<Vec<String>, DeskError> {
         let mut imported = read_import(&request.source, Path::new(&request.path))?;
         let answers: BTreeMap<String, String> = request
@@ -154,22 +155,29 @@ impl Desk {
             let server = server.settle(&choice.name, &choice.keep, &answers)?;
             settled.push((choice.name.clone(), server));
         }
-        let secrets = self.inner.secrets.clone();
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        // A name already configured is skipped before its answers are stored: they would
+        // replace the secrets of the server configured under it.
+        let existing = config::load(&self.inner.config_path)?.servers;
+        settled.retain(|(name, _)| !existing.contains_key(name));
+        for (_, server) in &settled {
+            for (secret, value) in &server.secrets {
+                self.inner
+                    .secrets
+                    .set(secret, value)
+                    .await
+                    .map_err(|e| FormError::Keyring(e.to_string()))?;
+            }
+        }
         let mut added = Vec::new();
         self.edit_config(|config| {
             for (name, server) in settled {
-                // Skipped before its answers are stored: they would replace the secrets of
-                // the server configured under this name.
-                if config.servers.contains_key(&name) {
-                    continue;
+                if !config.servers.contains_key(&name) {
+                    config.servers.insert(name.clone(), server.config);
+                    added.push(name);
                 }
-                for (secret, value) in &server.secrets {
-                    secrets
-                        .set(secret, value)
-                        .map_err(|e| FormError::Keyring(e.to_string()))?;
-                }
-                config.servers.insert(name.clone(), server.config);
-                added.push(name);
             }
             Ok(())
         })

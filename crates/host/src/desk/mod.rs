@@ -20,22 +20,23 @@ use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
 use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
-use crate::audit::{AuditError, AuditLog};
+use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
 use crate::person::PersonHandler;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
-use crate::secrets::Secrets;
+use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 
 pub use answers::AuditEntry;
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
+use forms::{NewSecret, SecretValue};
 pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
 pub use json::Json;
-pub use logbook::LogEntry;
+pub use logbook::{LogEntry, LogSize};
 
 /// How many requests one server may keep waiting for the person at once.
 const PENDING_PER_SERVER: usize = 8;
@@ -126,6 +127,9 @@ struct Inner {
     since: Mutex<HashMap<String, f64>>,
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
+    /// What the person should know about the audit trail: a setting that did not read, a
+    /// damaged file moved aside.
+    audit_notices: Vec<String>,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -165,7 +169,15 @@ impl Desk {
             Duration::from_secs(settings.approval_timeout_secs),
             PENDING_PER_SERVER,
         );
-        let audit = Arc::new(AuditLog::open(audit_path)?);
+        let mut audit_notices = Vec::new();
+        let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
+            let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
+            tracing::warn!("{notice}");
+            audit_notices.push(notice);
+            Retention::default()
+        });
+        let audit = Arc::new(AuditLog::open(audit_path, retention)?);
+        audit_notices.extend(audit.moved_aside().map(ToString::to_string));
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
@@ -198,6 +210,7 @@ impl Desk {
                 since: Mutex::default(),
                 calls: explore::Calls::default(),
                 updates: broadcast::channel(4096).0,
+                audit_notices,
             }),
         };
         desk.relay();
@@ -258,7 +271,7 @@ impl Desk {
     /// Starts the configured servers.
     pub async fn start(&self) {
         let config = self.config();
-        self.inner.host.lock().await.reconcile(&config).await;
+        self.inner.host.lock().await.reconcile(&config);
     }
 
     pub async fn shutdown(&self) {
@@ -273,6 +286,11 @@ impl Desk {
     /// What is wrong with the configuration file, if it did not read.
     pub fn config_problem(&self) -> Option<String> {
         lock(&self.inner.loaded).problem.clone()
+    }
+
+    /// What the person should know about the audit trail, if anything.
+    pub fn audit_notices(&self) -> &[String] {
+        &self.inner.audit_notices
     }
 
     fn config(&self) -> Config {
@@ -300,7 +318,7 @@ impl Desk {
         change(&mut config)?;
         config::save(&self.inner.config_path, &config)?;
         lock(&self.inner.loaded).config = config.clone();
-        self.inner.host.lock().await.reconcile(&config).await;
+        self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ServersChanged);
         Ok(())
     }
@@ -326,41 +344,57 @@ impl Desk {
         Ok(forms::form_of(name, &self.server_config(name)?))
     }
 
-    /// Adds a server (`original` None) or changes one, possibly renaming it.
+    /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
+    /// values go to the keyring first (a renamed server's own secrets copied to its new
+    /// name), so that the file never names a secret not stored; once the file is written,
+    /// the secrets the server owned and no longer uses are deleted.
     pub async fn save_server(
         &self,
         original: Option<String>,
         form: ServerForm,
     ) -> Result<(), DeskError> {
-        let secrets = self.inner.secrets.clone();
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let mut config = self.config();
+        let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
+        let applied = forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+        self.store_secrets(&applied.secrets).await?;
         let mut replaced = None;
         self.edit_config(|config| {
-            let taken = config.servers.contains_key(&form.name);
-            if taken && original.as_deref() != Some(form.name.as_str()) {
-                return Err(FormError::Taken(form.name.clone()).into());
-            }
-            let previous = match &original {
-                Some(name) => Some((
-                    name.as_str(),
-                    config
-                        .servers
-                        .remove(name)
-                        .ok_or_else(|| DeskError::NoServer(name.clone()))?,
-                )),
-                None => None,
-            };
-            let server = forms::apply_form(
-                &form,
-                previous.as_ref().map(|(name, p)| (*name, p)),
-                &secrets,
-            )?;
-            replaced = previous.map(|(name, p)| (name.to_owned(), p, server.clone()));
+            let previous = take_replaced(config, original.as_deref(), &form.name)?;
+            let server =
+                forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?.config;
+            replaced = previous.map(|before| (before, server.clone()));
             config.servers.insert(form.name.clone(), server);
             Ok(())
         })
         .await?;
-        if let Some((name, before, after)) = replaced {
-            self.forget_secrets(&name, &before, Some((&form.name, &after)));
+        if let (Some(name), Some((before, after))) = (original, replaced) {
+            self.forget_secrets(&name, &before, Some((&form.name, &after)))
+                .await;
+        }
+        Ok(())
+    }
+
+    /// Stores a form's new secret values in the keyring (a copied one read from where it
+    /// was), before the configuration names them.
+    async fn store_secrets(&self, new: &[NewSecret]) -> Result<(), DeskError> {
+        let secrets = &self.inner.secrets;
+        let keyring = |e: SecretError| FormError::Keyring(e.to_string());
+        for secret in new {
+            let value = match &secret.value {
+                SecretValue::Given(value) => value.clone(),
+                SecretValue::Copied { from, place, key } => {
+                    secrets.get(from).await.map_err(keyring)?.ok_or_else(|| {
+                        FormError::EmptySecret {
+                            what: place.as_str(),
+                            key: key.clone(),
+                        }
+                    })?
+                }
+            };
+            secrets.set(&secret.name, &value).await.map_err(keyring)?;
         }
         Ok(())
     }
@@ -372,7 +406,7 @@ impl Desk {
             Ok(())
         })
         .await?;
-        self.forget_secrets(name, &removed, None);
+        self.forget_secrets(name, &removed, None).await;
         self.inner.logs.clear(name);
         self.inner.roots.revoke(name);
         Ok(())
@@ -381,7 +415,7 @@ impl Desk {
     /// Deletes the secrets the server `name` owned in `before` that `after` (the server as
     /// it is now, maybe renamed) no longer refers to. Only its own: a secret it merely named,
     /// such as another server's, is never touched.
-    fn forget_secrets(
+    async fn forget_secrets(
         &self,
         name: &str,
         before: &ServerConfig,
@@ -390,10 +424,12 @@ impl Desk {
         let kept: Vec<&str> = after
             .map(|(name, config)| config.own_secrets(name).collect())
             .unwrap_or_default();
-        for secret in before.own_secrets(name) {
-            if !kept.contains(&secret) {
-                let _ = self.inner.secrets.delete(secret);
-            }
+        let gone: Vec<&str> = before
+            .own_secrets(name)
+            .filter(|secret| !kept.contains(secret))
+            .collect();
+        for secret in gone {
+            let _ = self.inner.secrets.delete(secret).await;
         }
     }
 
@@ -410,7 +446,7 @@ impl Desk {
     }
 
     pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
-        if self.inner.host.lock().await.restart(name).await {
+        if self.inner.host.lock().await.restart(name) {
             Ok(())
         } else {
             Err(DeskError::NotRunning(name.to_owned()))
@@ -428,6 +464,11 @@ impl Desk {
         self.inner.logs.of(name)
     }
 
+    /// How much of the server's log is kept, and the memory it takes.
+    pub fn log_size(&self, name: &str) -> LogSize {
+        self.inner.logs.size_of(name)
+    }
+
     pub fn clear_log(&self, name: &str) {
         self.inner.logs.clear(name);
     }
@@ -442,6 +483,26 @@ impl Desk {
             .cloned()
             .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
     }
+}
+
+/// Checks that a form's name is free (or the server's own) and takes out of `config` the
+/// server the form replaces, if any.
+fn take_replaced(
+    config: &mut Config,
+    original: Option<&str>,
+    name: &str,
+) -> Result<Option<ServerConfig>, DeskError> {
+    if config.servers.contains_key(name) && original != Some(name) {
+        return Err(FormError::Taken(name.to_owned()).into());
+    }
+    original
+        .map(|original| {
+            config
+                .servers
+                .remove(original)
+                .ok_or_else(|| DeskError::NoServer(original.to_owned()))
+        })
+        .transpose()
 }
 
 /// A host event on its way to becoming an update.
