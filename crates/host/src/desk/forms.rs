@@ -455,6 +455,49 @@ mod tests {
     }
 
     #[test]
+    fn a_renamed_server_takes_its_own_secrets_along_and_no_other() {
+        let mut previous = ServerConfig::default();
+        for (key, secret) in [("TOKEN", "files/env/TOKEN"), ("SHARED", "other/env/SHARED")] {
+            previous.env.insert(
+                key.into(),
+                EnvValue::Secret {
+                    secret: secret.into(),
+                },
+            );
+        }
+        let mut form = stdio_form();
+        form.name = "documents".into();
+        form.env = ["TOKEN", "SHARED"]
+            .map(|key| KeyValue {
+                key: key.into(),
+                value: String::new(),
+                secret: true,
+                stored: true,
+            })
+            .into();
+        let applied = apply_form(&form, Some(("files", &previous))).expect("renamed");
+        assert_eq!(
+            applied.config.env["TOKEN"],
+            EnvValue::Secret {
+                secret: "documents/env/TOKEN".into()
+            }
+        );
+        // Another's secret is not its own to copy: it stays as it was named.
+        assert_eq!(applied.config.env["SHARED"], previous.env["SHARED"]);
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name: "documents/env/TOKEN".into(),
+                value: SecretValue::Copied {
+                    from: "files/env/TOKEN".into(),
+                    place: Place::Env,
+                    key: "TOKEN".into(),
+                },
+            }]
+        );
+    }
+
+    #[test]
     fn a_new_secret_is_named_for_the_keyring_and_never_in_the_configuration() {
         let mut form = stdio_form();
         form.env[0].secret = true;
