@@ -479,3 +479,33 @@ async fn a_renamed_server_takes_its_own_secrets_along() {
     );
     world.desk.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_renamed_server_whose_secret_is_gone_keeps_its_name() {
+    let world = world().await;
+    world
+        .secrets
+        .delete("github/env/GITHUB_TOKEN")
+        .await
+        .unwrap();
+    let mut form = github_form();
+    form.name = "gh".into();
+    form.env[0].value.clear();
+    form.env[0].stored = true;
+    let refused = world
+        .desk
+        .save_server(Some("github".into()), form)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "env \"GITHUB_TOKEN\" is marked secret but has no value"
+    );
+    let names: Vec<String> = world.desk.servers().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["github"]);
+    assert_eq!(
+        world.secrets.get("gh/env/GITHUB_TOKEN").await.unwrap(),
+        None
+    );
+    world.desk.shutdown().await;
+}
