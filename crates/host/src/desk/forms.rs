@@ -90,6 +90,8 @@ pub enum FormError {
     Duplicate { what: &'static str, key: String },
     #[error("{what} {key:?} is marked secret but has no value")]
     EmptySecret { what: &'static str, key: String },
+    #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
+    Changed(String),
     #[error("{0}")]
     Keyring(String),
 }

@@ -363,8 +363,14 @@ impl Desk {
         let mut replaced = None;
         self.edit_config(|config| {
             let previous = take_replaced(config, original.as_deref(), &form.name)?;
-            let server =
-                forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?.config;
+            let again = forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+            // Read afresh, the server may no longer be the one the secrets were stored for:
+            // it is written only with those.
+            if again.secrets != applied.secrets {
+                let name = original.as_deref().unwrap_or(&form.name);
+                return Err(FormError::Changed(name.to_owned()).into());
+            }
+            let server = again.config;
             replaced = previous.map(|before| (before, server.clone()));
             config.servers.insert(form.name.clone(), server);
             Ok(())
