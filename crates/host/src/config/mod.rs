@@ -6,7 +6,7 @@ mod import;
 mod model;
 mod path;
 
-pub use file::{ConfigError, load, load_or_create, save};
+pub use file::{ConfigError, load, load_or_create, save, update};
 pub use import::{ImportError, ImportSource, Imported, InputPrompt, import};
 pub use model::{
     Config, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec, SpecError,
