@@ -133,37 +133,33 @@ impl Gate {
             Remember::ToolAlways => (rule(false), Scope::Always),
             Remember::ServerAlways => (rule(true), Scope::Always),
         };
-        let always = {
-            let mut policies = self.policies();
-            policies.remember(rule, scope);
-            policies.always().to_vec()
-        };
+        self.policies().remember(rule.clone(), scope);
         if scope == Scope::Always {
-            self.keep(always);
+            self.write_rules(|standing| standing.remember(rule, Scope::Always));
         }
         Ok((allow, arguments, "user".to_owned()))
     }
 
     /// Forgets the decisions about a server's tool (or the whole server), in the file too.
     pub fn revoke(&self, server: &str, tool: Option<&str>) {
-        let always = {
-            let mut policies = self.policies();
-            policies.revoke(server, tool);
-            policies.always().to_vec()
-        };
-        self.keep(always);
+        self.policies().revoke(server, tool);
+        self.write_rules(|standing| standing.revoke(server, tool));
     }
 
-    /// Writes the standing rules into the configuration file, leaving the rest as it is.
-    fn keep(&self, rules: Vec<ToolRule>) {
+    /// Makes the same change to the standing rules the configuration file holds now, so
+    /// that rules written there meanwhile (by hand, or by another answer) are kept, and
+    /// the rest of the file with them.
+    fn write_rules(&self, change: impl FnOnce(&mut Policies)) {
         let Some(path) = &self.config_path else {
             return;
         };
-        let saved = config::load(path).and_then(|mut config| {
-            config.settings.tool_rules = rules;
-            config::save(path, &config)
+        let written = config::update(path, |config| {
+            let mut standing = Policies::new(std::mem::take(&mut config.settings.tool_rules));
+            change(&mut standing);
+            config.settings.tool_rules = standing.always().to_vec();
+            Ok::<_, config::ConfigError>(())
         });
-        if let Err(e) = saved {
+        if let Err(e) = written {
             tracing::error!("the decision holds for this session only: {e}");
         }
     }

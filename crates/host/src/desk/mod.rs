@@ -285,8 +285,8 @@ impl Desk {
             .ok_or_else(|| DeskError::NoServer(name.to_owned()))
     }
 
-    /// Changes the configuration file (read afresh, so edits made elsewhere are kept),
-    /// then brings the servers in line with it.
+    /// Changes the configuration file (read afresh under its writers' lock, so edits made
+    /// elsewhere are kept), then brings the servers in line with it.
     async fn edit_config(
         &self,
         change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
@@ -294,11 +294,13 @@ impl Desk {
         if let Some(problem) = self.config_problem() {
             return Err(DeskError::BrokenConfig(problem));
         }
-        let mut config = config::load(&self.inner.config_path)?;
-        change(&mut config)?;
-        config::save(&self.inner.config_path, &config)?;
+        // Held from the write to the reconciliation, so the servers follow the changes
+        // in the order they reached the file.
+        let mut host = self.inner.host.lock().await;
+        let config = config::update(&self.inner.config_path, change)?;
         lock(&self.inner.loaded).config = config.clone();
-        self.inner.host.lock().await.reconcile(&config).await;
+        host.reconcile(&config).await;
+        drop(host);
         self.announce(Update::ServersChanged);
         Ok(())
     }
