@@ -13,6 +13,7 @@ use switchboard_mcp::types::{
 use super::{Desk, DeskError, forms};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
 use crate::config::{self, ImportSource};
+use crate::roots;
 
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -156,14 +157,18 @@ impl Desk {
     }
 
     /// Shares exactly these folders with the server that asked (none is an answer too).
+    /// They are granted only once the answer is accepted: an answer that comes too late
+    /// shares nothing.
     pub fn answer_roots(
         &self,
         id: u64,
         server: &str,
         folders: &[PathBuf],
     ) -> Result<(), DeskError> {
-        self.inner.roots.grant(server, folders)?;
-        self.answer(id, server, Answer::Roots(self.inner.roots.of(server)))
+        let chosen = roots::roots_of(folders)?;
+        self.answer(id, server, Answer::Roots(chosen.clone()))?;
+        self.inner.roots.set(server, chosen);
+        Ok(())
     }
 
     /// The folders a server may see.
