@@ -21,6 +21,8 @@ use crate::policy::{Policies, Scope, ToolRule};
 pub enum CallError {
     #[error("the call to {tool} was denied ({decided_by})")]
     Denied { tool: String, decided_by: String },
+    #[error("the call to {tool} was cancelled before it was allowed")]
+    Cancelled { tool: String },
     #[error(transparent)]
     Approval(#[from] AnswerError),
     #[error(transparent)]
@@ -42,8 +44,8 @@ impl Gate {
     }
 
     /// Calls `tool` of `server` once it is allowed. `trusted` is the person's word for the
-    /// server, which alone lets its annotations count. The options (progress, cancel) apply
-    /// to the call itself, not to the wait for the person.
+    /// server, which alone lets its annotations count. The options apply to the call
+    /// itself, except its cancel switch, which also withdraws the question from the person.
     pub async fn call(
         &self,
         client: &Client,
@@ -58,23 +60,20 @@ impl Gate {
                 .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
         let (allow, arguments, decided_by) = match standing {
             Some(decision) => (decision.allow, arguments, decision.decided_by),
-            None => self.ask(server, tool, arguments).await?,
+            None => {
+                let cancel = options.cancel.clone().unwrap_or_default();
+                tokio::select! {
+                    asked = self.ask(server, tool, arguments.clone()) => asked?,
+                    // Dropping the question takes it off the person's list.
+                    () = cancel.cancelled() => {
+                        self.record(server, tool, &arguments, "cancelled", "caller");
+                        return Err(CallError::Cancelled { tool: tool.name.clone() });
+                    }
+                }
+            }
         };
-        let record = Record {
-            kind: Kind::ToolCall,
-            server: server.to_owned(),
-            subject: tool.name.clone(),
-            detail: Value::Object(arguments.clone()),
-            decision: if allow { "allowed" } else { "denied" }.to_owned(),
-            decided_by: decided_by.clone(),
-            outcome: String::new(),
-            duration_ms: None,
-        };
-        let id = self
-            .audit
-            .record(&record)
-            .map_err(|e| tracing::error!("{e}"))
-            .ok();
+        let decision = if allow { "allowed" } else { "denied" };
+        let id = self.record(server, tool, &arguments, decision, &decided_by);
         if !allow {
             return Err(CallError::Denied {
                 tool: tool.name.clone(),
@@ -97,6 +96,32 @@ impl Gate {
                 .finish(id, &outcome, started.elapsed().as_millis() as u64);
         }
         Ok(result?)
+    }
+
+    /// Records a decision on a call; returns the record's id, for its outcome, unless the
+    /// audit log failed (which is logged and does not stop the call).
+    fn record(
+        &self,
+        server: &str,
+        tool: &Tool,
+        arguments: &Map<String, Value>,
+        decision: &str,
+        decided_by: &str,
+    ) -> Option<i64> {
+        let record = Record {
+            kind: Kind::ToolCall,
+            server: server.to_owned(),
+            subject: tool.name.clone(),
+            detail: Value::Object(arguments.clone()),
+            decision: decision.to_owned(),
+            decided_by: decided_by.to_owned(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
+        self.audit
+            .record(&record)
+            .map_err(|e| tracing::error!("{e}"))
+            .ok()
     }
 
     /// Asks the person, and remembers the decision as far as they said.
