@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 use std::path::PathBuf;
 
 use crate::catalog::Catalog;
-use crate::config::Config;
+use crate::config::{Config, ServerConfig};
 use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
 use crate::supervisor::{HostEvent, ServerState, Shared, Supervisor};
@@ -82,10 +82,15 @@ impl<H: ClientHandler> Host<H> {
 
     /// Brings the running servers in line with the configuration: new ones start, removed
     /// or disabled ones stop, changed ones restart, the rest are left alone. Servers start
-    /// concurrently; stops are awaited together.
+    /// concurrently; stops are awaited together. A change of the host's defaults restarts
+    /// the servers that take them.
     pub async fn reconcile(&mut self, config: &Config) -> Reconciled {
-        let desired: BTreeMap<&String, _> =
-            config.servers.iter().filter(|(_, s)| s.enabled).collect();
+        let desired: BTreeMap<&String, ServerConfig> = config
+            .servers
+            .iter()
+            .filter(|(_, s)| s.enabled)
+            .map(|(name, s)| (name, s.with_defaults(&config.settings)))
+            .collect();
         let mut done = Reconciled::default();
         let mut stopping = JoinSet::new();
         let running: Vec<String> = self.supervisors.keys().cloned().collect();
@@ -95,7 +100,7 @@ impl<H: ClientHandler> Host<H> {
                 Some(wanted) => self
                     .supervisors
                     .get(&name)
-                    .is_some_and(|s| s.config != **wanted),
+                    .is_some_and(|s| s.config != *wanted),
             };
             if !changed {
                 continue;
@@ -115,8 +120,7 @@ impl<H: ClientHandler> Host<H> {
                 continue;
             }
             let handler = (self.handler_for)(name);
-            let supervisor =
-                Supervisor::start(name.clone(), server.clone(), handler, self.shared.clone());
+            let supervisor = Supervisor::start(name.clone(), server, handler, self.shared.clone());
             self.supervisors.insert(name.clone(), supervisor);
             if !done.restarted.contains(name) {
                 done.started.push(name.clone());
