@@ -9,6 +9,7 @@ pub mod desk;
 pub mod gate;
 pub mod host;
 pub mod launch;
+pub mod links;
 pub mod person;
 pub mod policy;
 pub mod roots;

@@ -13,6 +13,7 @@ use switchboard_mcp::types::{
 use super::{Desk, DeskError, forms};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
 use crate::config::{self, ImportSource};
+use crate::links;
 use crate::roots;
 
 /// One line of the audit trail, as the activity view shows it.
@@ -149,7 +150,7 @@ impl Desk {
                 }
                 None
             }
-            (ElicitRequestParams::Url(link), true) => Some(openable(&link.url)?),
+            (ElicitRequestParams::Url(link), true) => Some(links::openable(&link.url)?.into()),
             (_, false) => None,
         };
         self.answer(id, server, Answer::Elicitation(Box::new(result)))?;
@@ -276,16 +277,4 @@ fn read_import(source: ImportSource, path: &Path) -> Result<config::Imported, De
     let text = std::fs::read_to_string(path)
         .map_err(|e| DeskError::BadAnswer(format!("could not read {}: {e}", path.display())))?;
     Ok(config::import(source, &text)?)
-}
-
-/// Only web links are opened; anything else (javascript:, file:, custom schemes) is not.
-fn openable(url: &str) -> Result<String, DeskError> {
-    let lower = url.trim().to_ascii_lowercase();
-    if lower.starts_with("https://") || lower.starts_with("http://") {
-        Ok(url.trim().to_owned())
-    } else {
-        Err(DeskError::BadAnswer(format!(
-            "only http and https links are opened, not {url:?}"
-        )))
-    }
 }

@@ -23,6 +23,7 @@ use crate::audit::{AuditError, AuditLog};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
+use crate::links::LinkError;
 use crate::person::PersonHandler;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
@@ -60,6 +61,8 @@ pub enum DeskError {
     Answer(#[from] AnswerError),
     #[error("{0}")]
     BadAnswer(String),
+    #[error(transparent)]
+    Link(#[from] LinkError),
     #[error(transparent)]
     Roots(#[from] RootError),
     #[error(transparent)]
