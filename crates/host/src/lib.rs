@@ -10,6 +10,7 @@ pub mod gate;
 pub mod host;
 pub mod launch;
 pub mod links;
+pub mod masking;
 pub mod person;
 pub mod policy;
 pub mod roots;

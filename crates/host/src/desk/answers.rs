@@ -10,7 +10,7 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use super::{Desk, DeskError, forms};
+use super::{Desk, DeskError, forms, shown};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
 use crate::config::{self, ImportSource};
 use crate::links;
@@ -66,12 +66,23 @@ fn source_named(name: &str) -> Result<ImportSource, DeskError> {
 }
 
 impl Desk {
+    /// What waits for the person, as they are shown it.
     pub fn pending(&self) -> Vec<Pending> {
-        self.inner.gate.broker.pending()
+        self.inner
+            .gate
+            .broker
+            .pending()
+            .into_iter()
+            .map(shown::pending)
+            .collect()
     }
 
+    /// A pending question as its server asked it, nothing masked.
     fn question(&self, id: u64) -> Result<Question, DeskError> {
-        self.pending()
+        self.inner
+            .gate
+            .broker
+            .pending()
             .into_iter()
             .find(|p| p.id == id)
             .map(|p| p.question)

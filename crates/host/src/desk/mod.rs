@@ -7,6 +7,7 @@ mod explore;
 pub mod forms;
 pub mod json;
 pub mod logbook;
+mod shown;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
 use crate::links::LinkError;
+use crate::masking;
 use crate::person::PersonHandler;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
@@ -228,7 +230,9 @@ impl Desk {
                         Err(broadcast::error::RecvError::Closed) => return,
                     }.into(),
                     event = broker_events.recv() => match event {
-                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded { pending }.into(),
+                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded {
+                            pending: Box::new(shown::pending(*pending)),
+                        }.into(),
                         Ok(BrokerEvent::Removed { id }) => Update::ApprovalRemoved { id }.into(),
                         Err(broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(broadcast::error::RecvError::Closed) => return,
@@ -242,7 +246,7 @@ impl Desk {
                         lock(&inner.since).insert(server.clone(), since_ms);
                         Update::Status {
                             server,
-                            state,
+                            state: shown::state(state),
                             since_ms,
                         }
                     }
@@ -319,7 +323,7 @@ impl Desk {
                 enabled: server.enabled,
                 transport: forms::transport_of(server),
                 target: forms::target_of(server),
-                state: states.get(name).cloned(),
+                state: states.get(name).cloned().map(shown::state),
                 since_ms: since.get(name).copied().unwrap_or(0.0),
             })
             .collect()
@@ -396,10 +400,13 @@ impl Desk {
     }
 
     /// What the server said of itself when it connected: its name and version, protocol
-    /// revision, capabilities and instructions (the `initialize` result).
+    /// revision, capabilities and instructions (the `initialize` result), secrets in the
+    /// addresses it gives masked.
     pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
         let client = self.client(name).ok()?;
-        serde_json::to_value(&*client.server()).ok()
+        serde_json::to_value(&*client.server())
+            .ok()
+            .map(masking::json)
     }
 
     pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
@@ -443,7 +450,7 @@ impl From<HostEvent> for Relayed {
                 at_ms: now_ms(),
                 source,
                 level: level.map(|l| l.to_string()),
-                text,
+                text: masking::urls_in(&text),
             }),
             HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
             HostEvent::ResourceUpdated { server, uri } => {
