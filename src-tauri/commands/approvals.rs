@@ -83,6 +83,10 @@ pub async fn pick_folder(app: tauri::AppHandle) -> Option<String> {
 /// A page of the audit trail, newest first; `before` is the id to continue from.
 #[tauri::command]
 #[specta::specta]
-pub fn audit(desk: State<'_, Desk>, before: Option<f64>, limit: u32) -> Result<Vec<AuditEntry>> {
-    Ok(desk.audit(before.map(|b| b as i64), limit)?)
+pub async fn audit(
+    desk: State<'_, Desk>,
+    before: Option<f64>,
+    limit: u32,
+) -> Result<Vec<AuditEntry>> {
+    Ok(desk.audit(before.map(|b| b as i64), limit).await?)
 }

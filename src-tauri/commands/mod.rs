@@ -19,6 +19,9 @@ pub struct AppInfo {
     pub config_path: String,
     /// What is wrong with the configuration file, if it did not read; it is left as it is.
     pub config_problem: Option<String>,
+    /// What the person should know about the audit trail: a damaged file moved aside, a
+    /// retention setting that did not read.
+    pub audit_notices: Vec<String>,
     /// Protocol revisions the engine speaks, newest first.
     pub protocol_revisions: Vec<String>,
 }
@@ -31,6 +34,7 @@ pub fn app_info(desk: tauri::State<'_, Desk>) -> Result<AppInfo, CommandError> {
         version: env!("CARGO_PKG_VERSION").into(),
         config_path: desk.config_path().display().to_string(),
         config_problem: desk.config_problem(),
+        audit_notices: desk.audit_notices().to_vec(),
         protocol_revisions: switchboard_mcp::ProtocolVersion::NEWEST_FIRST
             .iter()
             .map(|v| v.as_str().to_owned())

@@ -19,6 +19,7 @@ const info: AppInfo_Serialize = {
   version: "9.8.7",
   configPath: "/home/ada/.config/switchboard/config.json",
   configProblem: null,
+  auditNotices: [],
   protocolRevisions: ["2026-07-28", "2025-11-25"],
 };
 
@@ -47,6 +48,14 @@ describe("the app shell", () => {
     expect((await screen.findByTestId("config-path")).textContent).toBe(info.configPath);
     expect(screen.getByTestId("app-version").textContent).toBe("Switchboard 9.8.7");
     expect(screen.getByTestId("protocol-revisions").textContent).toBe("MCP 2026-07-28 · 2025-11-25");
+  });
+
+  it("says what the host had to do about the audit trail", async () => {
+    const notice = "the audit log at /a/audit.sqlite could not be read (file is not a database): it was moved to /a/audit.sqlite.corrupt-20261124T101500Z and a new one begun";
+    vi.mocked(commands.appInfo).mockResolvedValue({ ...info, auditNotices: [notice] });
+    render(<App />);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe(`Audit trail: ${notice}`);
   });
 
   it("says so when the host answers with an error", async () => {

@@ -66,6 +66,11 @@ export type AppInfo_Deserialize = {
 	configPath: string,
 	/**  What is wrong with the configuration file, if it did not read; it is left as it is. */
 	configProblem?: string | null,
+	/**
+	 *  What the person should know about the audit trail: a damaged file moved aside, a
+	 *  retention setting that did not read.
+	 */
+	auditNotices: string[],
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
 };
@@ -78,6 +83,11 @@ export type AppInfo_Serialize = {
 	configPath: string,
 	/**  What is wrong with the configuration file, if it did not read; it is left as it is. */
 	configProblem: string | null,
+	/**
+	 *  What the person should know about the audit trail: a damaged file moved aside, a
+	 *  retention setting that did not read.
+	 */
+	auditNotices: string[],
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
 };

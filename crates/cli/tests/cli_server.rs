@@ -193,3 +193,49 @@ fn a_call_that_reports_progress_forever_still_ends_at_the_maximum_time() {
         stderr(&output)
     );
 }
+
+/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_server_dies_with_a_client_killed_outright() {
+    use std::io::{BufRead, BufReader};
+    // A server that never answers and would never notice its input close.
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
+        .args(["info", "--timeout", "600", "--", "sh", "-c"])
+        .arg("echo pid $$ >&2; exec sleep 1000")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run switchboard-cli");
+    let stderr = BufReader::new(cli.stderr.take().expect("stderr"));
+    let pid: i32 = stderr
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.strip_prefix("[server stderr] pid ")?.parse().ok())
+        .expect("the server wrote its pid");
+    assert!(alive(pid));
+    cli.kill().expect("SIGKILL the client");
+    cli.wait().expect("the client ended");
+    // The kernel ends it; waiting a moment at most (no timing is asserted).
+    for _ in 0..500 {
+        if !alive(pid) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = kill_hard(pid);
+    panic!("the server {pid} outlived its client");
+}
+
+/// Cleans up after a failed run.
+fn kill_hard(pid: i32) -> std::io::Result<std::process::Output> {
+    Command::new("kill").args(["-9", &pid.to_string()]).output()
+}

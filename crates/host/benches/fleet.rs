@@ -88,7 +88,7 @@ async fn start_servers(demo: &Path, count: usize) -> Option<Offer> {
     for round in ["first start", "second start"] {
         let mut events = host.events();
         let started = Instant::now();
-        host.reconcile(&config).await;
+        host.reconcile(&config);
         let all_running = tokio::time::timeout(START_LIMIT, every_one_running(&host, &mut events))
             .await
             .is_ok();

@@ -80,6 +80,71 @@ pub enum Refusal {
     NoOneToAsk,
 }
 
+/// How a request was settled: the answer that goes back to the server, and who gave it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settled {
+    pub answer: Answer,
+    pub by: DecidedBy,
+}
+
+/// Who settled a request: the person, or no one (the broker refused in their stead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// The person answered; a decline is theirs too.
+    Person,
+    /// The deadline passed unanswered.
+    Timeout,
+    /// No face was left to ask (the window closed, the app stopped).
+    NoOneToAsk,
+}
+
+impl DecidedBy {
+    /// Who decided, as the audit trail names them.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Person => "user",
+            Self::Timeout => "timeout",
+            Self::NoOneToAsk => "no one to ask",
+        }
+    }
+
+    /// The decision the audit trail records for a request no one answered; `None` for
+    /// the person's own, which their answer says.
+    pub fn unanswered(self) -> Option<&'static str> {
+        match self {
+            Self::Person => None,
+            Self::Timeout => Some("timed out"),
+            Self::NoOneToAsk => Some("unanswered"),
+        }
+    }
+
+    /// What a refusal from this side is.
+    fn refusal(self) -> Refusal {
+        match self {
+            Self::Person => Refusal::Declined,
+            Self::Timeout => Refusal::TimedOut,
+            Self::NoOneToAsk => Refusal::NoOneToAsk,
+        }
+    }
+}
+
+impl Settled {
+    fn by_person(answer: Answer) -> Self {
+        Self {
+            answer,
+            by: DecidedBy::Person,
+        }
+    }
+
+    /// The refusal `by` gives to the question.
+    fn refused(question: &Question, by: DecidedBy) -> Self {
+        Self {
+            answer: Answer::refusal(question, by.refusal()),
+            by,
+        }
+    }
+}
+
 impl Answer {
     /// The answer a refusal gives to a question: nothing allowed, nothing exposed.
     pub fn refusal(question: &Question, why: Refusal) -> Self {
@@ -154,7 +219,7 @@ pub enum AnswerError {
 
 struct Waiting {
     pending: Pending,
-    respond: oneshot::Sender<Answer>,
+    respond: oneshot::Sender<Settled>,
 }
 
 #[derive(Default)]
@@ -211,9 +276,9 @@ impl Broker {
         all
     }
 
-    /// Asks the person and waits for the answer; refuses when the deadline passes. If the
-    /// caller stops waiting (the server cancelled), the request is withdrawn.
-    pub async fn ask(&self, server: &str, question: Question) -> Result<Answer, AnswerError> {
+    /// Asks the person and waits for the answer; refuses when the deadline passes, saying
+    /// so. If the caller stops waiting (the server cancelled), the request is withdrawn.
+    pub async fn ask(&self, server: &str, question: Question) -> Result<Settled, AnswerError> {
         let (respond, mut answer) = oneshot::channel();
         let deadline_ms = (SystemTime::now() + self.timeout)
             .duration_since(UNIX_EPOCH)
@@ -266,16 +331,17 @@ impl Broker {
         let id = pending.id;
         let _ = self.events.send(BrokerEvent::Added(Box::new(pending)));
         let withdraw = Withdraw { broker: self, id };
-        let no_one = |_| Answer::refusal(&question, Refusal::NoOneToAsk);
-        let answer = match tokio::time::timeout(self.timeout, &mut answer).await {
+        // The request was dropped unanswered (the broker with it).
+        let no_one = |_| Settled::refused(&question, DecidedBy::NoOneToAsk);
+        let settled = match tokio::time::timeout(self.timeout, &mut answer).await {
             Ok(received) => received.unwrap_or_else(no_one),
             // At the deadline the request leaves the list, unless an answer took it first:
             // an answer the broker accepted is the one that goes.
-            Err(_) if self.withdraw(id) => Answer::refusal(&question, Refusal::TimedOut),
+            Err(_) if self.withdraw(id) => Settled::refused(&question, DecidedBy::Timeout),
             Err(_) => answer.await.unwrap_or_else(no_one),
         };
         drop(withdraw);
-        Ok(answer)
+        Ok(settled)
     }
 
     /// Answers a pending request on behalf of the person. `server` must be its owner.
@@ -301,7 +367,7 @@ impl Broker {
         };
         let _ = self.events.send(BrokerEvent::Removed { id });
         // An asker that stopped waiting (its server cancelled) gets nothing.
-        match waiting.map(|w| w.respond.send(answer)) {
+        match waiting.map(|w| w.respond.send(Settled::by_person(answer))) {
             Some(Ok(())) => Ok(()),
             _ => Err(AnswerError::NotPending(id)),
         }
@@ -311,7 +377,7 @@ impl Broker {
     pub fn refuse_all(&self) {
         let all: Vec<Waiting> = self.table().waiting.drain().map(|(_, w)| w).collect();
         for waiting in all {
-            let refusal = Answer::refusal(&waiting.pending.question, Refusal::NoOneToAsk);
+            let refusal = Settled::refused(&waiting.pending.question, DecidedBy::NoOneToAsk);
             let _ = waiting.respond.send(refusal);
             let _ = self.events.send(BrokerEvent::Removed {
                 id: waiting.pending.id,
@@ -383,7 +449,7 @@ mod tests {
             remember: Remember::Once,
         };
         broker.answer(pending.id, "notes", answer.clone()).unwrap();
-        assert_eq!(asking.await.unwrap(), Ok(answer));
+        assert_eq!(asking.await.unwrap(), Ok(Settled::by_person(answer)));
         assert_eq!(
             events.recv().await.unwrap(),
             BrokerEvent::Removed { id: pending.id }
@@ -422,7 +488,7 @@ mod tests {
             broker.answer(id, "notes", deny.clone()),
             Err(AnswerError::NotPending(id))
         );
-        assert_eq!(asking.await.unwrap(), Ok(deny));
+        assert_eq!(asking.await.unwrap(), Ok(Settled::by_person(deny)));
     }
 
     #[tokio::test(start_paused = true)]
@@ -438,12 +504,15 @@ mod tests {
             .unwrap();
         assert_eq!(
             answer,
-            Answer::Elicitation(Box::new(ElicitResult::cancelled()))
+            Settled {
+                answer: Answer::Elicitation(Box::new(ElicitResult::cancelled())),
+                by: DecidedBy::Timeout
+            }
         );
         assert!(broker.pending().is_empty());
         let answer = broker.ask("s", Question::Roots).await.unwrap();
         assert_eq!(
-            answer,
+            answer.answer,
             Answer::Roots(vec![]),
             "nothing is exposed without consent"
         );
@@ -463,10 +532,11 @@ mod tests {
         let answered = broker.answer(id, "s", Answer::Roots(vec![root.clone()]));
         let got = asking.await.unwrap().unwrap();
         match answered {
-            Ok(()) => assert_eq!(got, Answer::Roots(vec![root])),
+            Ok(()) => assert_eq!(got, Settled::by_person(Answer::Roots(vec![root]))),
             Err(e) => {
                 assert_eq!(e, AnswerError::NotPending(id));
-                assert_eq!(got, Answer::Roots(vec![]), "nothing is shared");
+                assert_eq!(got.answer, Answer::Roots(vec![]), "nothing is shared");
+                assert_eq!(got.by, DecidedBy::Timeout);
             }
         }
     }
@@ -493,7 +563,10 @@ mod tests {
         broker.refuse_all();
         assert_eq!(
             asking.await.unwrap(),
-            Ok(Answer::Sampling(Err(Refusal::NoOneToAsk)))
+            Ok(Settled {
+                answer: Answer::Sampling(Err(Refusal::NoOneToAsk)),
+                by: DecidedBy::NoOneToAsk
+            })
         );
     }
 

@@ -12,7 +12,7 @@ use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestOptions;
 use switchboard_mcp::types::{CallToolResult, Tool};
 
-use crate::approvals::{Answer, AnswerError, Broker, Question, Remember};
+use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::config;
 use crate::policy::{Policies, Scope, ToolRule};
@@ -27,6 +27,27 @@ pub enum CallError {
     Approval(#[from] AnswerError),
     #[error(transparent)]
     Client(#[from] ClientError),
+}
+
+/// A tool call's decision, as the audit trail records it.
+struct Decided {
+    allow: bool,
+    /// The arguments to call with (the person may have edited them).
+    arguments: Map<String, Value>,
+    decision: &'static str,
+    decided_by: String,
+}
+
+impl Decided {
+    /// A decision someone made: a rule, or the person.
+    fn made(allow: bool, arguments: Map<String, Value>, decided_by: String) -> Self {
+        Self {
+            allow,
+            arguments,
+            decision: if allow { "allowed" } else { "denied" },
+            decided_by,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -58,22 +79,39 @@ impl Gate {
         let standing =
             self.policies()
                 .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
-        let (allow, arguments, decided_by) = match standing {
-            Some(decision) => (decision.allow, arguments, decision.decided_by),
+        let decided = match standing {
+            Some(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
             None => {
                 let cancel = options.cancel.clone().unwrap_or_default();
-                tokio::select! {
-                    asked = self.ask(server, tool, arguments.clone()) => asked?,
+                let asked = tokio::select! {
+                    asked = self.ask(server, tool, arguments.clone()) => Some(asked?),
                     // Dropping the question takes it off the person's list.
-                    () = cancel.cancelled() => {
-                        self.record(server, tool, &arguments, "cancelled", "caller");
-                        return Err(CallError::Cancelled { tool: tool.name.clone() });
+                    () = cancel.cancelled() => None,
+                };
+                match asked {
+                    Some(decided) => decided,
+                    None => {
+                        let cancelled = Decided {
+                            allow: false,
+                            arguments,
+                            decision: "cancelled",
+                            decided_by: "caller".to_owned(),
+                        };
+                        self.record(server, tool, &cancelled).await;
+                        return Err(CallError::Cancelled {
+                            tool: tool.name.clone(),
+                        });
                     }
                 }
             }
         };
-        let decision = if allow { "allowed" } else { "denied" };
-        let id = self.record(server, tool, &arguments, decision, &decided_by);
+        let id = self.record(server, tool, &decided).await;
+        let Decided {
+            allow,
+            arguments,
+            decided_by,
+            ..
+        } = decided;
         if !allow {
             return Err(CallError::Denied {
                 tool: tool.name.clone(),
@@ -91,52 +129,48 @@ impl Gate {
             Err(e) => format!("error: {e}"),
         };
         if let Some(id) = id {
-            let _ = self
-                .audit
-                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+            let duration_ms = started.elapsed().as_millis() as u64;
+            if let Err(e) = self.audit.finish(id, outcome, duration_ms).await {
+                tracing::error!("{e}");
+            }
         }
         Ok(result?)
     }
 
     /// Records a decision on a call; returns the record's id, for its outcome, unless the
     /// audit log failed (which is logged and does not stop the call).
-    fn record(
-        &self,
-        server: &str,
-        tool: &Tool,
-        arguments: &Map<String, Value>,
-        decision: &str,
-        decided_by: &str,
-    ) -> Option<i64> {
+    async fn record(&self, server: &str, tool: &Tool, decided: &Decided) -> Option<i64> {
         let record = Record {
             kind: Kind::ToolCall,
             server: server.to_owned(),
             subject: tool.name.clone(),
-            detail: Value::Object(arguments.clone()),
-            decision: decision.to_owned(),
-            decided_by: decided_by.to_owned(),
+            detail: Value::Object(decided.arguments.clone()),
+            decision: decided.decision.to_owned(),
+            decided_by: decided.decided_by.clone(),
             outcome: String::new(),
             duration_ms: None,
         };
         self.audit
-            .record(&record)
+            .record(record)
+            .await
             .map_err(|e| tracing::error!("{e}"))
             .ok()
     }
 
-    /// Asks the person, and remembers the decision as far as they said.
+    /// Asks the person, and remembers the decision as far as they said. A question no one
+    /// answered denies the call, and says so.
     async fn ask(
         &self,
         server: &str,
         tool: &Tool,
         arguments: Map<String, Value>,
-    ) -> Result<(bool, Map<String, Value>, String), CallError> {
+    ) -> Result<Decided, CallError> {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
             annotations: tool.annotations.clone(),
         };
-        let answer = self.broker.ask(server, question).await?;
+        let Settled { answer, by } = self.broker.ask(server, question).await?;
         // The broker only takes answers of the question's kind; anything else denies.
         let Answer::ToolCall {
             allow,
@@ -144,15 +178,28 @@ impl Gate {
             remember,
         } = answer
         else {
-            return Ok((false, Map::new(), "an answer of the wrong kind".to_owned()));
+            return Ok(Decided::made(
+                false,
+                Map::new(),
+                "an answer of the wrong kind".to_owned(),
+            ));
         };
+        if let Some(decision) = by.unanswered() {
+            return Ok(Decided {
+                allow: false,
+                arguments,
+                decision,
+                decided_by: by.as_str().to_owned(),
+            });
+        }
+        let person = Decided::made(allow, arguments, by.as_str().to_owned());
         let rule = |whole_server: bool| ToolRule {
             server: server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),
             allow,
         };
         let (rule, scope) = match remember {
-            Remember::Once => return Ok((allow, arguments, "user".to_owned())),
+            Remember::Once => return Ok(person),
             Remember::ToolForSession => (rule(false), Scope::Session),
             Remember::ServerForSession => (rule(true), Scope::Session),
             Remember::ToolAlways => (rule(false), Scope::Always),
@@ -162,7 +209,7 @@ impl Gate {
         if scope == Scope::Always {
             self.write_rules(|standing| standing.remember(rule, Scope::Always));
         }
-        Ok((allow, arguments, "user".to_owned()))
+        Ok(person)
     }
 
     /// Forgets the decisions about a server's tool (or the whole server), in the file too.

@@ -14,7 +14,7 @@ use crate::catalog::Catalog;
 use crate::config::{Config, ServerConfig};
 use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
-use crate::supervisor::{HostEvent, ServerState, Shared, Supervisor};
+use crate::supervisor::{HostEvent, Retired, ServerState, Shared, Supervisor};
 
 /// Which servers a reconciliation touched.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,6 +30,9 @@ type HandlerFor<H> = Box<dyn Fn(&str) -> Arc<H> + Send + Sync>;
 pub struct Host<H> {
     shared: Shared,
     supervisors: BTreeMap<String, Supervisor>,
+    /// Supervisors being stopped. A stop is never awaited under the host's lock (a server
+    /// may take seconds to die); quitting waits for them.
+    retiring: JoinSet<()>,
     handler_for: HandlerFor<H>,
 }
 
@@ -49,6 +52,7 @@ impl<H: ClientHandler> Host<H> {
                 clients: Arc::default(),
             },
             supervisors: BTreeMap::new(),
+            retiring: JoinSet::new(),
             handler_for: Box::new(handler_for),
         }
     }
@@ -81,10 +85,10 @@ impl<H: ClientHandler> Host<H> {
     }
 
     /// Brings the running servers in line with the configuration: new ones start, removed
-    /// or disabled ones stop, changed ones restart, the rest are left alone. Servers start
-    /// concurrently; stops are awaited together. A change of the host's defaults restarts
-    /// the servers that take them.
-    pub async fn reconcile(&mut self, config: &Config) -> Reconciled {
+    /// or disabled ones stop, changed ones restart, the rest are left alone. Nothing waits
+    /// for a server to stop: a changed server's new run starts once its old one is gone. A
+    /// change of the host's defaults restarts the servers that take them.
+    pub fn reconcile(&mut self, config: &Config) -> Reconciled {
         let desired: BTreeMap<&String, ServerConfig> = config
             .servers
             .iter()
@@ -92,7 +96,7 @@ impl<H: ClientHandler> Host<H> {
             .map(|(name, s)| (name, s.with_defaults(&config.settings)))
             .collect();
         let mut done = Reconciled::default();
-        let mut stopping = JoinSet::new();
+        let mut predecessors = BTreeMap::new();
         let running: Vec<String> = self.supervisors.keys().cloned().collect();
         for name in running {
             let changed = match desired.get(&name) {
@@ -105,49 +109,76 @@ impl<H: ClientHandler> Host<H> {
             if !changed {
                 continue;
             }
-            if let Some(supervisor) = self.supervisors.remove(&name) {
-                stopping.spawn(supervisor.stop());
-            }
-            if desired.contains_key(&name) {
+            let Some(supervisor) = self.supervisors.remove(&name) else {
+                continue;
+            };
+            let staying = desired.contains_key(&name);
+            predecessors.insert(name.clone(), self.retire(&name, supervisor, !staying));
+            if staying {
                 done.restarted.push(name);
             } else {
                 done.stopped.push(name);
             }
         }
-        stopping.join_all().await;
         for (name, server) in desired {
             if self.supervisors.contains_key(name) {
                 continue;
             }
             let handler = (self.handler_for)(name);
-            let supervisor = Supervisor::start(name.clone(), server, handler, self.shared.clone());
+            let predecessor = predecessors.remove(name);
+            let supervisor = Supervisor::start(
+                name.clone(),
+                server,
+                handler,
+                self.shared.clone(),
+                predecessor,
+            );
             self.supervisors.insert(name.clone(), supervisor);
             if !done.restarted.contains(name) {
                 done.started.push(name.clone());
             }
-        }
-        for name in &done.stopped {
-            self.shared
-                .states
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(name);
         }
         done
     }
 
     /// Stops one server and starts it again with the same configuration (a failed server
     /// gets a fresh start). False if no such server is configured and enabled.
-    pub async fn restart(&mut self, name: &str) -> bool {
+    pub fn restart(&mut self, name: &str) -> bool {
         let Some(supervisor) = self.supervisors.remove(name) else {
             return false;
         };
         let config = supervisor.config.clone();
-        supervisor.stop().await;
+        let predecessor = self.retire(name, supervisor, false);
         let handler = (self.handler_for)(name);
-        let supervisor = Supervisor::start(name.to_owned(), config, handler, self.shared.clone());
+        let supervisor = Supervisor::start(
+            name.to_owned(),
+            config,
+            handler,
+            self.shared.clone(),
+            Some(predecessor),
+        );
         self.supervisors.insert(name.to_owned(), supervisor);
         true
+    }
+
+    /// Stops a supervisor in the background; a server that is `leaving` the configuration
+    /// leaves no state behind.
+    fn retire(&mut self, name: &str, supervisor: Supervisor, leaving: bool) -> Retired {
+        while self.retiring.try_join_next().is_some() {}
+        let (gone, retired) = Retired::new();
+        let (states, name) = (self.shared.states.clone(), name.to_owned());
+        self.retiring.spawn(async move {
+            supervisor.stop().await;
+            if leaving {
+                let mut states = states.lock().unwrap_or_else(|p| p.into_inner());
+                // Unless the same name came back meanwhile.
+                if matches!(states.get(&name), Some(ServerState::Stopped)) {
+                    states.remove(&name);
+                }
+            }
+            let _ = gone.send(true);
+        });
+        retired
     }
 
     /// What the host shares with its supervisors: readable without holding the host.
@@ -170,12 +201,16 @@ impl<H: ClientHandler> Host<H> {
         Ok(changed)
     }
 
-    /// Stops every server gracefully.
+    /// Waits until every server being stopped is gone.
+    pub async fn settled(&mut self) {
+        while self.retiring.join_next().await.is_some() {}
+    }
+
+    /// Stops every server gracefully, and waits for those already stopping.
     pub async fn shutdown(&mut self) {
-        let mut stopping = JoinSet::new();
         for (_, supervisor) in std::mem::take(&mut self.supervisors) {
-            stopping.spawn(supervisor.stop());
+            self.retiring.spawn(supervisor.stop());
         }
-        stopping.join_all().await;
+        self.settled().await;
     }
 }

@@ -28,7 +28,7 @@ pub enum LaunchError {
 }
 
 /// Starts the transport the configuration describes.
-pub fn launch(
+pub async fn launch(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
@@ -45,12 +45,13 @@ pub fn launch(
             cwd,
         } => {
             let mut server = StdioServer::new(command).args(args.iter());
-            server.env = resolve_all(env, secrets)?
+            server.env = resolve_all(env, secrets)
+                .await?
                 .into_iter()
                 .map(|(k, v)| (OsString::from(k), OsString::from(v)))
                 .collect();
             if !env.contains_key("PATH")
-                && let Some(path) = login_path()
+                && let Some(path) = tokio::task::spawn_blocking(login_path).await.ok().flatten()
             {
                 server.env.push(("PATH".into(), path.into()));
             }
@@ -68,7 +69,7 @@ pub fn launch(
             } else {
                 HttpMode::Auto
             };
-            server.headers = resolve_all(headers, secrets)?.into_iter().collect();
+            server.headers = resolve_all(headers, secrets).await?.into_iter().collect();
             http::connect(&server, log)
                 .map(|(parts, _)| parts)
                 .map_err(|e| LaunchError::Start(e.to_string()))
@@ -76,21 +77,23 @@ pub fn launch(
     }
 }
 
-fn resolve_all(
+async fn resolve_all(
     values: &BTreeMap<String, EnvValue>,
     secrets: &Secrets,
 ) -> Result<Vec<(String, String)>, LaunchError> {
-    values
-        .iter()
-        .map(|(key, value)| Ok((key.clone(), resolve(value, secrets)?)))
-        .collect()
+    let mut resolved = Vec::with_capacity(values.len());
+    for (key, value) in values {
+        resolved.push((key.clone(), resolve(value, secrets).await?));
+    }
+    Ok(resolved)
 }
 
-fn resolve(value: &EnvValue, secrets: &Secrets) -> Result<String, LaunchError> {
+async fn resolve(value: &EnvValue, secrets: &Secrets) -> Result<String, LaunchError> {
     match value {
         EnvValue::Plain(text) => Ok(expand_env(text, |name| std::env::var(name).ok())),
         EnvValue::Secret { secret } => secrets
             .get(secret)
+            .await
             .map_err(|e| LaunchError::Start(e.to_string()))?
             .ok_or_else(|| LaunchError::MissingSecret(secret.clone())),
     }
@@ -113,7 +116,7 @@ fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
 }
 
 /// The PATH of the person's login shell, read once (commands such as `npx` often live
-/// in folders only a login shell adds).
+/// in folders only a login shell adds). It waits for a shell: call it on a blocking thread.
 fn login_path() -> Option<String> {
     static PATH: OnceLock<Option<String>> = OnceLock::new();
     PATH.get_or_init(|| {
@@ -158,8 +161,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_missing_secret_is_named() {
+    #[tokio::test]
+    async fn a_missing_secret_is_named() {
         let secrets = Secrets::new("switchboard-test-missing");
         let config = ServerConfig {
             command: Some("true".into()),
@@ -177,7 +180,9 @@ mod tests {
             &config,
             &secrets,
             switchboard_mcp::transport::discard_log(),
-        ) else {
+        )
+        .await
+        else {
             panic!("launch must fail without the secret");
         };
         assert_eq!(err, LaunchError::MissingSecret("nope".into()));

@@ -11,7 +11,7 @@ use switchboard_mcp::types::{
     ElicitResult, ListRootsResult,
 };
 
-use crate::approvals::{Answer, Broker, Question, Refusal};
+use crate::approvals::{Answer, Broker, DecidedBy, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::masking;
 use crate::roots::Roots;
@@ -33,35 +33,44 @@ impl PersonHandler {
         }
     }
 
-    async fn ask(&self, question: Question) -> Result<Answer, ErrorObject> {
+    async fn ask(&self, question: Question) -> Result<Settled, ErrorObject> {
         self.broker
             .ask(&self.server, question)
             .await
             .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, e.to_string()))
     }
 
-    fn record(&self, kind: Kind, subject: &str, detail: Value, decision: &str, decided_by: &str) {
+    /// Records a decision: `decision` is the person's, unless no one answered.
+    async fn record(
+        &self,
+        kind: Kind,
+        subject: &str,
+        detail: Value,
+        decision: &str,
+        by: DecidedBy,
+    ) {
         let record = Record {
             kind,
             server: self.server.clone(),
             subject: subject.to_owned(),
             detail,
-            decision: decision.to_owned(),
-            decided_by: decided_by.to_owned(),
+            decision: by.unanswered().unwrap_or(decision).to_owned(),
+            decided_by: by.as_str().to_owned(),
             outcome: String::new(),
             duration_ms: None,
         };
-        if let Err(e) = self.audit.record(&record) {
+        if let Err(e) = self.audit.record(record).await {
             tracing::error!("{e}");
         }
     }
 }
 
-fn refusal_words(why: &Refusal) -> (&'static str, &'static str) {
-    match why {
-        Refusal::Declined => ("declined", "user"),
-        Refusal::TimedOut => ("timed out", "timeout"),
-        Refusal::NoOneToAsk => ("cancelled", "no one to ask"),
+/// Why a sampling request went unanswered, as the server is told.
+fn sampling_refused(by: DecidedBy) -> &'static str {
+    match by {
+        DecidedBy::Person => "the user declined the sampling request",
+        DecidedBy::Timeout => "no one answered the sampling request in time",
+        DecidedBy::NoOneToAsk => "there was no one to ask about the sampling request",
     }
 }
 
@@ -71,7 +80,11 @@ impl ClientHandler for PersonHandler {
         if let Some(chosen) = self.roots.chosen(&self.server) {
             return Ok(ListRootsResult::new(chosen));
         }
-        let Answer::Roots(roots) = self.ask(Question::Roots).await? else {
+        let Settled {
+            answer: Answer::Roots(roots),
+            by,
+        } = self.ask(Question::Roots).await?
+        else {
             return Err(ErrorObject::new(
                 code::INTERNAL_ERROR,
                 "an answer of the wrong kind",
@@ -88,8 +101,9 @@ impl ClientHandler for PersonHandler {
             "roots/list",
             json!({ "roots": uris }),
             decision,
-            "user",
-        );
+            by,
+        )
+        .await;
         Ok(ListRootsResult::new(roots))
     }
 
@@ -98,7 +112,10 @@ impl ClientHandler for PersonHandler {
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorObject> {
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
-        let Answer::Sampling(answer) = self
+        let Settled {
+            answer: Answer::Sampling(answer),
+            by,
+        } = self
             .ask(Question::Sampling {
                 params: Box::new(params),
             })
@@ -116,23 +133,21 @@ impl ClientHandler for PersonHandler {
                     "sampling/createMessage",
                     detail,
                     "approved",
-                    "user",
-                );
+                    by,
+                )
+                .await;
                 Ok(*result)
             }
-            Err(why) => {
-                let (decision, by) = refusal_words(&why);
+            Err(_) => {
                 self.record(
                     Kind::Sampling,
                     "sampling/createMessage",
                     detail,
-                    decision,
+                    "declined",
                     by,
-                );
-                Err(ErrorObject::new(
-                    code::USER_REJECTED,
-                    format!("the user {decision} the sampling request"),
-                ))
+                )
+                .await;
+                Err(ErrorObject::new(code::USER_REJECTED, sampling_refused(by)))
             }
         }
     }
@@ -145,7 +160,10 @@ impl ClientHandler for PersonHandler {
             ElicitRequestParams::Url(_) => None,
         };
         let detail = masking::json(serde_json::to_value(&params).unwrap_or(Value::Null));
-        let Answer::Elicitation(result) = self
+        let Settled {
+            answer: Answer::Elicitation(result),
+            by,
+        } = self
             .ask(Question::Elicitation {
                 params: Box::new(params),
             })
@@ -164,13 +182,8 @@ impl ClientHandler for PersonHandler {
                     .iter()
                     .map(|e| format!("{}: {}", e.field, e.message))
                     .collect();
-                self.record(
-                    Kind::Elicitation,
-                    &subject,
-                    detail,
-                    "invalid answer",
-                    "user",
-                );
+                self.record(Kind::Elicitation, &subject, detail, "invalid answer", by)
+                    .await;
                 return Err(ErrorObject::new(
                     code::INTERNAL_ERROR,
                     format!("the answer does not fit the form: {}", reasons.join("; ")),
@@ -182,7 +195,8 @@ impl ClientHandler for PersonHandler {
             ElicitAction::Decline => "declined",
             ElicitAction::Cancel => "cancelled",
         };
-        self.record(Kind::Elicitation, &subject, detail, decision, "user");
+        self.record(Kind::Elicitation, &subject, detail, decision, by)
+            .await;
         Ok(*result)
     }
 

@@ -1,5 +1,7 @@
 //! Secrets (API keys, tokens) live in the OS keyring, never in the configuration file or a
-//! log: the configuration names them, the keyring holds them.
+//! log: the configuration names them, the keyring holds them. A keyring call can wait on
+//! another process (the Secret Service over D-Bus, an unlock prompt): each runs on a
+//! blocking thread, never on the async runtime's workers.
 
 /// The keyring service every Switchboard secret is filed under.
 const SERVICE: &str = "switchboard";
@@ -36,33 +38,50 @@ impl Secrets {
         }
     }
 
-    fn entry(&self, name: &str) -> Result<keyring::Entry, SecretError> {
-        keyring::Entry::new(&self.service, name)
-            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    /// Runs a keyring call on a blocking thread with an entry for `name`.
+    async fn call<T: Send + 'static>(
+        &self,
+        name: &str,
+        call: impl FnOnce(keyring::Entry, &str) -> Result<T, SecretError> + Send + 'static,
+    ) -> Result<T, SecretError> {
+        let (service, name) = (self.service.clone(), name.to_owned());
+        tokio::task::spawn_blocking(move || {
+            let entry = keyring::Entry::new(&service, &name)
+                .map_err(|e| SecretError::Unavailable(e.to_string()))?;
+            call(entry, &name)
+        })
+        .await
+        .map_err(|e| SecretError::Unavailable(format!("the keyring call did not finish: {e}")))?
     }
 
-    pub fn set(&self, name: &str, value: &str) -> Result<(), SecretError> {
-        self.entry(name)?
-            .set_password(value)
-            .map_err(|e| refused("store", name, e))
+    pub async fn set(&self, name: &str, value: &str) -> Result<(), SecretError> {
+        let value = value.to_owned();
+        self.call(name, move |entry, name| {
+            entry
+                .set_password(&value)
+                .map_err(|e| refused("store", name, e))
+        })
+        .await
     }
 
     /// The secret, or `None` if there is none by that name.
-    pub fn get(&self, name: &str) -> Result<Option<String>, SecretError> {
-        match self.entry(name)?.get_password() {
+    pub async fn get(&self, name: &str) -> Result<Option<String>, SecretError> {
+        self.call(name, |entry, name| match entry.get_password() {
             Ok(value) => Ok(Some(value)),
             Err(keyring::Error::NoEntry) => Ok(None),
             Err(e) => Err(refused("read", name, e)),
-        }
+        })
+        .await
     }
 
     /// Deletes the secret; true if there was one.
-    pub fn delete(&self, name: &str) -> Result<bool, SecretError> {
-        match self.entry(name)?.delete_credential() {
+    pub async fn delete(&self, name: &str) -> Result<bool, SecretError> {
+        self.call(name, |entry, name| match entry.delete_credential() {
             Ok(()) => Ok(true),
             Err(keyring::Error::NoEntry) => Ok(false),
             Err(e) => Err(refused("delete", name, e)),
-        }
+        })
+        .await
     }
 }
 

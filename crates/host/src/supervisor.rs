@@ -18,6 +18,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::catalog::{Catalog, Offer};
 use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
+use crate::log_line;
 use crate::secrets::Secrets;
 
 /// Where a server stands, as the window shows it.
@@ -186,24 +187,12 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
         }
         let server = self.server.clone();
         let event = match &notification {
-            ServerNotification::Log(log) => {
-                let logger = log
-                    .logger
-                    .as_deref()
-                    .map(|l| format!("{l}: "))
-                    .unwrap_or_default();
-                // Text is shown as it is; anything else as compact JSON.
-                let data = match &log.data {
-                    serde_json::Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
-                Some(HostEvent::Log {
-                    server,
-                    source: LogSource::Server,
-                    level: log.level,
-                    text: format!("{logger}{data}"),
-                })
-            }
+            ServerNotification::Log(log) => Some(HostEvent::Log {
+                server,
+                source: LogSource::Server,
+                level: log.level,
+                text: log_line::server_message(log.logger.as_deref(), &log.data),
+            }),
             ServerNotification::ResourceUpdated(updated) => Some(HostEvent::ResourceUpdated {
                 server,
                 uri: updated.uri.clone(),
@@ -234,15 +223,45 @@ pub struct Supervisor {
     task: tokio::task::JoinHandle<()>,
 }
 
+/// Says when a supervisor being stopped is gone, for the one that takes its place.
+pub struct Retired(watch::Receiver<bool>);
+
+impl Retired {
+    pub fn new() -> (watch::Sender<bool>, Self) {
+        let (gone, retired) = watch::channel(false);
+        (gone, Self(retired))
+    }
+
+    async fn wait(mut self) {
+        // A sender dropped without a word means the stop ended all the same.
+        let _ = self.0.wait_for(|gone| *gone).await;
+    }
+}
+
 impl Supervisor {
+    /// Starts supervising the server; after `predecessor` is gone, if the same server was
+    /// running before (a restart, or a changed configuration).
     pub fn start<H: ClientHandler>(
         name: String,
         config: ServerConfig,
         handler: Arc<H>,
         shared: Shared,
+        predecessor: Option<Retired>,
     ) -> Self {
-        let (stop, stopping) = watch::channel(false);
-        let task = tokio::spawn(supervise(name, config.clone(), handler, shared, stopping));
+        let (stop, mut stopping) = watch::channel(false);
+        let run = config.clone();
+        let task = tokio::spawn(async move {
+            if let Some(predecessor) = predecessor {
+                let gone = predecessor.wait();
+                tokio::pin!(gone);
+                tokio::select! {
+                    () = &mut gone => {}
+                    // Stopped before it began: gone once what it replaced is gone.
+                    _ = stopping.changed() => return gone.await,
+                }
+            }
+            supervise(name, run, handler, shared, stopping).await;
+        });
         Self { config, stop, task }
     }
 
@@ -347,11 +366,11 @@ async fn run_once<H: ClientHandler>(
                 server: server.clone(),
                 source,
                 level: None,
-                text,
+                text: log_line::cap(text),
             });
         })
     };
-    let transport = match launch(name, config, &shared.secrets, log) {
+    let transport = match launch(name, config, &shared.secrets, log).await {
         Ok(transport) => transport,
         Err(e) => {
             return Ended::Crashed {

@@ -4,7 +4,9 @@
 use std::process::Command;
 
 use serde_json::json;
-use switchboard_host::audit::{AuditLog, Kind, Record};
+use switchboard_host::audit::{
+    AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
+};
 
 fn call(n: u32) -> Record {
     Record {
@@ -19,13 +21,16 @@ fn call(n: u32) -> Record {
     }
 }
 
-#[test]
-fn records_read_back_newest_first_in_pages() {
+#[tokio::test]
+async fn records_read_back_newest_first_in_pages() {
     let dir = tempfile::tempdir().unwrap();
-    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
-    let ids: Vec<i64> = (1..=5).map(|n| log.record(&call(n)).unwrap()).collect();
-    log.finish(ids[4], "ok", 12).unwrap();
-    let first = log.page(None, 2).unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
+    let mut ids = Vec::new();
+    for n in 1..=5 {
+        ids.push(log.record(call(n)).await.unwrap());
+    }
+    log.finish(ids[4], "ok".into(), 12).await.unwrap();
+    let first = log.page(None, 2).await.unwrap();
     assert_eq!(
         first.iter().map(|r| r.id).collect::<Vec<_>>(),
         [ids[4], ids[3]]
@@ -33,34 +38,36 @@ fn records_read_back_newest_first_in_pages() {
     assert_eq!(first[0].record.outcome, "ok");
     assert_eq!(first[0].record.duration_ms, Some(12));
     assert_eq!(first[0].record.detail, json!({"text": "call 5"}));
-    let second = log.page(Some(first[1].id), 2).unwrap();
+    let second = log.page(Some(first[1].id), 2).await.unwrap();
     assert_eq!(
         second.iter().map(|r| r.id).collect::<Vec<_>>(),
         [ids[2], ids[1]]
     );
-    let last = log.page(Some(second[1].id), 2).unwrap();
+    let last = log.page(Some(second[1].id), 2).await.unwrap();
     assert_eq!(last.len(), 1);
-    assert_eq!(log.count().unwrap(), 5);
+    assert_eq!(log.count().await.unwrap(), 5);
 }
 
-#[test]
-fn every_kind_of_decision_is_kept() {
+#[tokio::test]
+async fn every_kind_of_decision_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let log = AuditLog::open(&dir.path().join("audit.sqlite")).unwrap();
+    let log = AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap();
     for (kind, decision) in [
         (Kind::Sampling, "declined"),
         (Kind::Elicitation, "accepted"),
         (Kind::Roots, "allowed"),
     ] {
-        log.record(&Record {
+        log.record(Record {
             kind,
             decision: decision.into(),
             ..call(0)
         })
+        .await
         .unwrap();
     }
     let kinds: Vec<(Kind, String)> = log
         .page(None, 10)
+        .await
         .unwrap()
         .into_iter()
         .map(|r| (r.record.kind, r.record.decision))
@@ -75,21 +82,93 @@ fn every_kind_of_decision_is_kept() {
     );
 }
 
+#[tokio::test]
+async fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    let huge = "é".repeat(2 << 20);
+    let detail = json!({"text": huge});
+    let id = log
+        .record(Record {
+            subject: huge.clone(),
+            detail: detail.clone(),
+            ..call(0)
+        })
+        .await
+        .unwrap();
+    log.finish(id, format!("error: {huge}"), 5).await.unwrap();
+
+    let row = log.page(None, 1).await.unwrap().remove(0).record;
+    let kept = row.detail.to_string();
+    assert!(kept.len() <= DETAIL_BYTES, "{} bytes of detail", kept.len());
+    assert_eq!(row.detail["cut"], true);
+    assert_eq!(row.detail["bytes"], detail.to_string().len());
+    let start = row.detail["start"].as_str().unwrap();
+    assert!(start.starts_with(r#"{"text":"ééé"#), "{start:.40}");
+    for (field, text, bound) in [
+        ("subject", &row.subject, SUBJECT_BYTES),
+        ("outcome", &row.outcome, OUTCOME_BYTES),
+    ] {
+        assert!(text.len() <= bound, "{} bytes of {field}", text.len());
+        assert!(text.ends_with(" bytes in all]"), "{field}: {text:.40}…");
+    }
+    assert!(row.outcome.starts_with("error: ééé"));
+    assert_eq!(row.duration_ms, Some(5));
+    let on_disk: u64 = ["", "-wal"]
+        .iter()
+        .filter_map(|end| std::fs::metadata(format!("{}{end}", path.display())).ok())
+        .map(|m| m.len())
+        .sum();
+    println!(
+        "a record of {} bytes took {on_disk} bytes on disk",
+        3 * huge.len()
+    );
+    assert!(on_disk < 1 << 20, "{on_disk} bytes on disk");
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    let garbage = b"this is not a database\n".repeat(100);
+    std::fs::write(&path, &garbage).unwrap();
+
+    let log = AuditLog::open(&path, Retention::default()).expect("a new log begins");
+    let aside = log.moved_aside().expect("the log says what it did").clone();
+    let name = aside.to.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("audit.sqlite.corrupt-"), "{name}");
+    assert_eq!(aside.to.parent(), Some(dir.path()));
+    assert_eq!(std::fs::read(&aside.to).unwrap(), garbage, "kept as it was");
+    let notice = aside.to_string();
+    assert!(
+        notice.contains(&path.display().to_string()) && notice.contains(&name),
+        "{notice}"
+    );
+    log.record(call(1)).await.unwrap();
+    assert_eq!(log.count().await.unwrap(), 1);
+    drop(log);
+
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    assert!(log.moved_aside().is_none(), "the new log reads");
+    assert_eq!(log.count().await.unwrap(), 1);
+}
+
 /// The child half of the crash test: writes records, then dies without any cleanup.
-#[test]
-fn crash_writer() {
+#[tokio::test]
+async fn crash_writer() {
     let Some(path) = std::env::var_os("SWITCHBOARD_AUDIT_CRASH_FILE") else {
         return;
     };
-    let log = AuditLog::open(std::path::Path::new(&path)).unwrap();
+    let log = AuditLog::open(std::path::Path::new(&path), Retention::default()).unwrap();
     for n in 1..=3 {
-        log.record(&call(n)).unwrap();
+        log.record(call(n)).await.unwrap();
     }
     std::process::abort();
 }
 
-#[test]
-fn records_survive_a_crash_of_the_writer() {
+#[tokio::test]
+async fn records_survive_a_crash_of_the_writer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let status = Command::new(std::env::current_exe().unwrap())
@@ -98,9 +177,10 @@ fn records_survive_a_crash_of_the_writer() {
         .status()
         .unwrap();
     assert!(!status.success(), "the writer was meant to crash");
-    let log = AuditLog::open(&path).unwrap();
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
     let texts: Vec<String> = log
         .page(None, 10)
+        .await
         .unwrap()
         .into_iter()
         .map(|r| r.record.detail["text"].as_str().unwrap().to_owned())

@@ -209,7 +209,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let denied = call.await.unwrap().unwrap_err();
     assert!(denied.to_string().contains("denied"), "{denied}");
 
-    let audit = world.desk.audit(None, 10).unwrap();
+    let audit = world.desk.audit(None, 10).await.unwrap();
     let decisions: Vec<&str> = audit.iter().map(|a| a.decision.as_str()).collect();
     assert_eq!(decisions, ["denied", "allowed"]);
     world.desk.shutdown().await;
@@ -309,4 +309,87 @@ async fn a_broken_configuration_is_reported_and_left_as_it_is() {
         std::fs::read_to_string(&config).unwrap(),
         "{ \"mcpServers\": { oops"
     );
+}
+
+/// A server that answers the handshake, then ignores both the end of its input and SIGTERM:
+/// only SIGKILL, seconds later, ends it.
+fn slow_to_die(name: &str) -> ServerForm {
+    let script = r#"
+import json, os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.stderr.write("pid %d\n" % os.getpid()); sys.stderr.flush()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "slow", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+while True:
+    time.sleep(1)
+"#;
+    ServerForm {
+        command: "python3".into(),
+        args: vec!["-c".into(), script.into()],
+        ..python_form(name)
+    }
+}
+
+/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
+    let mut world = world().await;
+    world
+        .desk
+        .save_server(None, slow_to_die("slow"))
+        .await
+        .unwrap();
+    world.running("slow").await;
+    let pid: i32 = world
+        .desk
+        .log_of("slow")
+        .iter()
+        .find_map(|entry| entry.text.strip_prefix("pid ")?.parse().ok())
+        .expect("the server wrote its pid");
+    world.desk.set_enabled("slow", false).await.unwrap();
+    // The desk (and with it every dialog and call) is free while the server dies.
+    assert!(alive(pid), "disabling waited for the server to die");
+    world
+        .next(|u| match u {
+            Update::Status {
+                server,
+                state: ServerState::Stopped,
+                ..
+            } if server == "slow" => Some(()),
+            _ => None,
+        })
+        .await;
+    assert!(!alive(pid), "stopped, yet alive");
+}
+
+#[tokio::test]
+async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.sqlite");
+    std::fs::write(&audit, "garbage ".repeat(1000)).unwrap();
+    let desk = Desk::open(
+        &dir.path().join("config.json"),
+        &audit,
+        Secrets::new("switchboard-test-desk"),
+    )
+    .expect("the desk opens");
+    let notices = desk.audit_notices();
+    assert!(
+        notices.len() == 1 && notices[0].contains("audit.sqlite.corrupt-"),
+        "{notices:?}"
+    );
+    assert!(desk.audit(None, 10).await.unwrap().is_empty());
 }

@@ -3,6 +3,9 @@
 //! hostile one finishes. Each mode runs in a runtime of its own, so that whatever a hung
 //! stop leaves running ends with it.
 //!
+//! A server that floods its log leaves the desk's log book within its bound, every line
+//! within the line bound; `-- --nocapture` prints what was offered and what was kept.
+//!
 //! Every wait has a generous bound so that a hang shows as a failure; the bounds are hang
 //! checks, not timing assertions.
 
@@ -10,8 +13,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use switchboard_host::config::{Config, ServerConfig};
+use switchboard_host::config::{self, Config, ServerConfig};
+use switchboard_host::desk::logbook::KEEP_BYTES;
+use switchboard_host::desk::{Desk, LogEntry, LogSize, Update};
 use switchboard_host::host::Host;
+use switchboard_host::log_line::MAX_LINE_BYTES;
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::{HostEvent, LogSource, ServerState};
 use switchboard_mcp::client::DecliningHandler;
@@ -24,6 +30,10 @@ const START_HANG: Duration = Duration::from_secs(30);
 const CALL_HANG: Duration = Duration::from_secs(5);
 /// How long stopping a server may take.
 const STOP_HANG: Duration = Duration::from_secs(20);
+/// How long a flooding server may take to log [`OFFERED_BYTES`].
+const FLOOD_HANG: Duration = Duration::from_secs(120);
+/// How much a flooding server logs before its log book is measured: many times its bound.
+const OFFERED_BYTES: usize = 8 * KEEP_BYTES;
 
 /// How the test knows the hostile server has begun to misbehave.
 #[derive(Debug, Clone, Copy)]
@@ -63,6 +73,155 @@ fn a_good_server_keeps_answering_beside_a_hostile_one_which_stops_when_asked() {
     );
 }
 
+#[test]
+fn a_server_that_floods_its_log_leaves_the_log_book_within_its_bound() {
+    let failures: Vec<String> = ["flood", "huge-logs", "huge-stderr"]
+        .into_iter()
+        .filter_map(|mode| {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            let outcome = runtime.block_on(flooded_log_book(mode));
+            runtime.shutdown_timeout(Duration::from_secs(5));
+            match outcome {
+                Ok(figures) => {
+                    println!("{mode}: {figures}");
+                    figures
+                        .beyond_bounds()
+                        .map(|why| format!("{mode}: {why} ({figures})"))
+                }
+                Err(why) => Some(format!("{mode}: {why}")),
+            }
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "a flooding server's log book:\n  {}",
+        failures.join("\n  ")
+    );
+}
+
+/// What a flooding server logged, what the log book kept of it, and the memory the book
+/// counts for it (its slots, spare ones included, and its text's capacity).
+struct Figures {
+    offered: Lines,
+    kept: Lines,
+    counted: LogSize,
+}
+
+/// Lines, their weight (text and slot, as this test counts it) and the longest text.
+#[derive(Default)]
+struct Lines {
+    count: usize,
+    bytes: usize,
+    longest: usize,
+}
+
+impl Lines {
+    fn add(&mut self, entry: &LogEntry) {
+        self.count += 1;
+        self.bytes += std::mem::size_of::<LogEntry>()
+            + entry.server.len()
+            + entry.text.len()
+            + entry.level.as_ref().map_or(0, String::len);
+        self.longest = self.longest.max(entry.text.len());
+    }
+}
+
+impl std::fmt::Display for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kib = |bytes: usize| bytes as f64 / 1024.0;
+        write!(
+            f,
+            "{} lines, {:.1} KiB, the longest {:.1} KiB",
+            self.count,
+            kib(self.bytes),
+            kib(self.longest)
+        )
+    }
+}
+
+impl std::fmt::Display for Figures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "offered at least {}; kept {}, counted {:.1} KiB (bound {} KiB, a line at most {:.1} KiB)",
+            self.offered,
+            self.kept,
+            self.counted.bytes as f64 / 1024.0,
+            KEEP_BYTES / 1024,
+            MAX_LINE_BYTES as f64 / 1024.0
+        )
+    }
+}
+
+impl Figures {
+    fn beyond_bounds(&self) -> Option<String> {
+        if self.kept.bytes.max(self.counted.bytes) > KEEP_BYTES {
+            Some("the log book is over its bound".into())
+        } else if self.kept.longest > MAX_LINE_BYTES {
+            Some("a kept line is over the line bound".into())
+        } else if self.kept.count == 0 {
+            Some("the log book kept nothing".into())
+        } else {
+            None
+        }
+    }
+}
+
+/// Runs a desk with one hostile server until it has logged [`OFFERED_BYTES`] (as far as
+/// this test's receiver saw), then measures its log book.
+async fn flooded_log_book(mode: &str) -> Result<Figures, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let config_path = dir.path().join("config.json");
+    config::save(
+        &config_path,
+        &config(&[("hostile", peer("hostile-peer", mode))]),
+    )
+    .map_err(|e| e.to_string())?;
+    let desk = Desk::open(
+        &config_path,
+        &dir.path().join("audit.sqlite"),
+        Secrets::new("switchboard-test-hostile"),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut updates = desk.updates();
+    desk.start().await;
+    let mut offered = Lines::default();
+    let flooded = tokio::time::timeout(FLOOD_HANG, async {
+        while offered.bytes < OFFERED_BYTES {
+            match updates.recv().await {
+                Ok(Update::Log { entry }) if entry.server == "hostile" => offered.add(&entry),
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return Err("the desk's updates ended"),
+            }
+        }
+        Ok(())
+    })
+    .await;
+    let mut kept = Lines::default();
+    for entry in desk.log_of("hostile") {
+        kept.add(&entry);
+    }
+    let counted = desk.log_size("hostile");
+    tokio::time::timeout(STOP_HANG, desk.shutdown())
+        .await
+        .map_err(|_| format!("the desk's shutdown had not finished after {STOP_HANG:?}"))?;
+    match flooded {
+        Ok(Ok(())) => Ok(Figures {
+            offered,
+            kept,
+            counted,
+        }),
+        Ok(Err(why)) => Err(why.into()),
+        Err(_) => Err(format!(
+            "after {FLOOD_HANG:?}, the server had logged only {offered}"
+        )),
+    }
+}
+
 async fn side_by_side(mode: &str, begun: Begun) -> Result<(), String> {
     let mut host = Host::new(Secrets::new("switchboard-test-hostile"), |_| {
         Arc::new(DecliningHandler)
@@ -72,21 +231,36 @@ async fn side_by_side(mode: &str, begun: Begun) -> Result<(), String> {
     host.reconcile(&config(&[
         good.clone(),
         ("hostile", peer("hostile-peer", mode)),
-    ]))
-    .await;
+    ]));
     both_under_way(&host, &mut events, begun).await?;
     good_answers(&host).await?;
     let only_good = config(&[good]);
-    let stopped = tokio::time::timeout(STOP_HANG, host.reconcile(&only_good))
-        .await
-        .map_err(|_| format!("stopping the hostile server had not finished after {STOP_HANG:?}"))?;
+    let stopped = host.reconcile(&only_good);
     if stopped.stopped != ["hostile"] {
         return Err(format!("stopping the hostile server stopped {stopped:?}"));
     }
+    // The good one answers while the hostile one is being stopped, not only after.
     good_answers(&host).await?;
+    tokio::time::timeout(STOP_HANG, stopped_event(&mut events, "hostile"))
+        .await
+        .map_err(|_| format!("stopping the hostile server had not finished after {STOP_HANG:?}"))?;
     tokio::time::timeout(STOP_HANG, host.shutdown())
         .await
         .map_err(|_| format!("the host's shutdown had not finished after {STOP_HANG:?}"))
+}
+
+/// Waits until `server` is reported stopped: its process is gone.
+async fn stopped_event(events: &mut broadcast::Receiver<HostEvent>, server: &str) {
+    loop {
+        match events.recv().await {
+            Ok(HostEvent::Status {
+                server: name,
+                state: ServerState::Stopped,
+            }) if name == server => return,
+            Err(broadcast::error::RecvError::Closed) => return,
+            _ => {}
+        }
+    }
 }
 
 /// Waits until the good server runs and the hostile one misbehaves.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
-use switchboard_host::audit::{AuditLog, Kind};
+use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::gate::{CallError, Gate};
 use switchboard_host::host::Host;
@@ -38,7 +38,8 @@ async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::new(Duration::from_secs(30), 8);
     let roots = Roots::default();
-    let audit = Arc::new(AuditLog::open(&dir.path().join("audit.sqlite")).unwrap());
+    let audit =
+        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
     let gate = Gate {
         broker: broker.clone(),
         policies: Arc::new(Mutex::new(Policies::default())),
@@ -71,7 +72,7 @@ async fn world() -> World {
         servers: [("py".to_owned(), server)].into(),
         ..Config::default()
     };
-    host.reconcile(&config).await;
+    host.reconcile(&config);
     tokio::time::timeout(Duration::from_secs(30), async {
         while !matches!(
             events.recv().await,
@@ -132,10 +133,11 @@ impl World {
         }
     }
 
-    fn audit(&self) -> Vec<(Kind, String, String, String)> {
+    async fn audit(&self) -> Vec<(Kind, String, String, String)> {
         self.gate
             .audit
             .page(None, 50)
+            .await
             .unwrap()
             .into_iter()
             .rev()
@@ -225,7 +227,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         }]
     );
     assert_eq!(
-        world.audit(),
+        world.audit().await,
         [
             (
                 Kind::ToolCall,
@@ -261,7 +263,14 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
             .tool_rules
             .is_empty()
     );
-    let first = world.gate.audit.page(None, 50).unwrap().pop().unwrap();
+    let first = world
+        .gate
+        .audit
+        .page(None, 50)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
     assert_eq!(first.record.outcome, "ok");
     assert_eq!(
         first.record.detail,
@@ -377,6 +386,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     }
     let kinds: Vec<(Kind, String)> = world
         .audit()
+        .await
         .into_iter()
         .filter(|a| a.0 != Kind::ToolCall)
         .map(|a| (a.0, a.2))

@@ -80,7 +80,7 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
         matches!(cancelled, DeskError::Call(CallError::Cancelled { .. })),
         "{cancelled}"
     );
-    let audit = world.desk.audit(None, 1).unwrap();
+    let audit = world.desk.audit(None, 1).await.unwrap();
     assert_eq!(
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
         ("echo", "cancelled")

@@ -40,7 +40,7 @@ async fn a_server_without_its_own_timeout_waits_as_long_as_the_host_settings_say
         Arc::new(DecliningHandler)
     });
     let mut events = host.events();
-    host.reconcile(&config).await;
+    host.reconcile(&config);
     let mut running = 0;
     tokio::time::timeout(WAIT, async {
         while running < 2 {

@@ -1,6 +1,11 @@
 //! Secrets against the real OS keyring: the Secret Service of the session (scripts/test
 //! starts a private one with scripts/with-keyring).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
+use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
 
 fn keyring() -> Secrets {
@@ -12,35 +17,130 @@ fn keyring() -> Secrets {
     Secrets::new(&format!("switchboard-test-{}", std::process::id()))
 }
 
-#[test]
-fn a_secret_round_trips_through_the_keyring_and_can_be_deleted() {
+#[tokio::test]
+async fn a_secret_round_trips_through_the_keyring_and_can_be_deleted() {
     let secrets = keyring();
-    assert_eq!(secrets.get("api-token").unwrap(), None);
-    secrets.set("api-token", "s3cr3t ✓").unwrap();
+    assert_eq!(secrets.get("api-token").await.unwrap(), None);
+    secrets.set("api-token", "s3cr3t ✓").await.unwrap();
     assert_eq!(
-        secrets.get("api-token").unwrap().as_deref(),
+        secrets.get("api-token").await.unwrap().as_deref(),
         Some("s3cr3t ✓")
     );
-    secrets.set("api-token", "rotated").unwrap();
+    secrets.set("api-token", "rotated").await.unwrap();
     assert_eq!(
-        secrets.get("api-token").unwrap().as_deref(),
+        secrets.get("api-token").await.unwrap().as_deref(),
         Some("rotated")
     );
-    assert!(secrets.delete("api-token").unwrap());
-    assert!(!secrets.delete("api-token").unwrap());
-    assert_eq!(secrets.get("api-token").unwrap(), None);
+    assert!(secrets.delete("api-token").await.unwrap());
+    assert!(!secrets.delete("api-token").await.unwrap());
+    assert_eq!(secrets.get("api-token").await.unwrap(), None);
 }
 
-#[test]
-fn the_secret_is_visible_to_other_programs_of_the_session() {
+#[tokio::test]
+async fn the_secret_is_visible_to_other_programs_of_the_session() {
     // What the keyring holds is really in the Secret Service, not in this process.
     let secrets = keyring();
-    secrets.set("shared", "from-switchboard").unwrap();
+    secrets.set("shared", "from-switchboard").await.unwrap();
     let service = format!("switchboard-test-{}", std::process::id());
     let out = std::process::Command::new("secret-tool")
         .args(["lookup", "service", &service, "username", "shared"])
         .output()
         .expect("secret-tool (libsecret-tools) is installed by scripts/setup");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "from-switchboard");
-    secrets.delete("shared").unwrap();
+    secrets.delete("shared").await.unwrap();
+}
+
+#[test]
+fn keyring_calls_let_other_tasks_of_the_runtime_run() {
+    let secrets = keyring();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    // Ticks made while each call was in flight, on the runtime's only thread.
+    let during: Vec<(&str, u64)> = runtime.block_on(async {
+        let ticks = Arc::new(AtomicU64::new(0));
+        let ticker = tokio::spawn({
+            let ticks = ticks.clone();
+            async move {
+                loop {
+                    ticks.fetch_add(1, Ordering::Relaxed);
+                    tokio::task::yield_now().await;
+                }
+            }
+        });
+        let now = || ticks.load(Ordering::Relaxed);
+        let mut during = Vec::new();
+        let before = now();
+        secrets.set("progress", "value").await.unwrap();
+        during.push(("set", now() - before));
+        let before = now();
+        assert_eq!(
+            secrets.get("progress").await.unwrap().as_deref(),
+            Some("value")
+        );
+        during.push(("get", now() - before));
+        let before = now();
+        assert!(secrets.delete("progress").await.unwrap());
+        during.push(("delete", now() - before));
+        ticker.abort();
+        during
+    });
+    assert!(
+        during.iter().all(|&(_, ticks)| ticks > 0),
+        "another task stood still while the keyring was called: {during:?}"
+    );
+}
+
+fn form_with_secret(value: &str) -> ServerForm {
+    ServerForm {
+        name: "vault".into(),
+        transport: Transport::Stdio,
+        enabled: false,
+        command: "vault-server".into(),
+        args: Vec::new(),
+        cwd: String::new(),
+        env: vec![KeyValue {
+            key: "TOKEN".into(),
+            value: value.into(),
+            secret: true,
+            stored: false,
+        }],
+        url: String::new(),
+        http_mode: HttpMode::Auto,
+        headers: Vec::new(),
+        request_timeout_secs: None,
+        trusted: false,
+    }
+}
+
+#[tokio::test]
+async fn a_forms_secret_is_stored_before_the_file_names_it_and_leaves_with_its_server() {
+    let secrets = keyring();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    let desk = Desk::open(&config, &dir.path().join("audit.sqlite"), secrets.clone()).unwrap();
+    desk.save_server(None, form_with_secret("s3cr3t"))
+        .await
+        .unwrap();
+    assert_eq!(
+        secrets.get("vault/env/TOKEN").await.unwrap().as_deref(),
+        Some("s3cr3t")
+    );
+    let written = std::fs::read_to_string(&config).unwrap();
+    assert!(written.contains("vault/env/TOKEN") && !written.contains("s3cr3t"));
+
+    // A second server of the same name is refused before the keyring is touched.
+    let refused = desk.save_server(None, form_with_secret("other")).await;
+    assert!(
+        matches!(refused, Err(DeskError::Form(FormError::Taken(_)))),
+        "{refused:?}"
+    );
+    assert_eq!(
+        secrets.get("vault/env/TOKEN").await.unwrap().as_deref(),
+        Some("s3cr3t")
+    );
+
+    desk.remove_server("vault").await.unwrap();
+    assert_eq!(secrets.get("vault/env/TOKEN").await.unwrap(), None);
 }

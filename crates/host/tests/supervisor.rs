@@ -91,7 +91,7 @@ fn running(state: &ServerState) -> bool {
 async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
     let mut host = host();
     let mut events = host.events();
-    host.reconcile(&config(&[("py", python_peer())])).await;
+    host.reconcile(&config(&[("py", python_peer())]));
     let seen = states_until(&mut events, "py", running).await;
     assert_eq!(seen[0], ServerState::Starting);
     assert!(
@@ -132,7 +132,7 @@ async fn a_server_that_keeps_crashing_is_given_up_on_with_the_reason() {
     };
     let mut host = host();
     let mut events = host.events();
-    host.reconcile(&config(&[("bad", crashing)])).await;
+    host.reconcile(&config(&[("bad", crashing)]));
     let seen = states_until(&mut events, "bad", |s| {
         matches!(s, ServerState::Failed { .. })
     })
@@ -165,7 +165,7 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     let mut host = host();
     let mut events = host.events();
     let first = config(&[("a", python_peer()), ("b", python_peer())]);
-    let done = host.reconcile(&first).await;
+    let done = host.reconcile(&first);
     assert_eq!(done.started, ["a", "b"]);
     // They start side by side: both are starting before either runs.
     let mut order = Vec::new();
@@ -184,7 +184,7 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     changed.servers.get_mut("b").unwrap().request_timeout_secs = Some(5);
     changed.servers.insert("c".into(), python_peer());
     changed.servers.get_mut("a").unwrap().enabled = true; // unchanged
-    let done = host.reconcile(&changed).await;
+    let done = host.reconcile(&changed);
     assert_eq!(
         done,
         Reconciled {
@@ -197,8 +197,9 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     let mut removed = changed.clone();
     removed.servers.remove("c");
     removed.servers.get_mut("b").unwrap().enabled = false;
-    let done = host.reconcile(&removed).await;
+    let done = host.reconcile(&removed);
     assert_eq!(done.stopped, ["b", "c"]);
+    host.settled().await;
     assert!(host.client("b").is_none() && host.client("c").is_none());
     assert_eq!(host.states().keys().collect::<Vec<_>>(), ["a"]);
     host.shutdown().await;
@@ -246,7 +247,7 @@ async fn changing_a_servers_roots_tells_it_and_it_reads_them_again() {
         args: vec![entry.display().to_string(), "stdio".into()],
         ..ServerConfig::default()
     };
-    host.reconcile(&config(&[("everything", server)])).await;
+    host.reconcile(&config(&[("everything", server)]));
     let wait = |count: &mut tokio::sync::watch::Receiver<usize>, at_least: usize| {
         let mut count = count.clone();
         async move {
@@ -289,7 +290,7 @@ async fn a_server_that_asks_for_authorization_waits_in_auth_required() {
         url: Some(url),
         ..ServerConfig::default()
     };
-    host.reconcile(&config(&[("oauth", server)])).await;
+    host.reconcile(&config(&[("oauth", server)]));
     let seen = states_until(&mut events, "oauth", |s| {
         matches!(s, ServerState::AuthRequired { .. })
     })

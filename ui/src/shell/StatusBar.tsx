@@ -4,7 +4,10 @@ import { errorMessage } from "../errors";
 
 type State = { kind: "loading" } | { kind: "ready"; info: AppInfo } | { kind: "failed"; message: string };
 
-/** The app's identity and where its configuration lives, fetched from the Rust side. */
+/**
+ * The app's identity and where its configuration lives, fetched from the Rust side, and
+ * what the host had to do about its audit trail (a damaged file moved aside).
+ */
 export function StatusBar() {
   const [state, setState] = useState<State>({ kind: "loading" });
   useEffect(() => {
@@ -37,6 +40,11 @@ export function StatusBar() {
           <span data-testid="protocol-revisions" title="Protocol revisions spoken, newest first">
             MCP {state.info.protocolRevisions.join(" · ")}
           </span>
+          {state.info.auditNotices.map((notice) => (
+            <span key={notice} role="alert" className="error">
+              Audit trail: {notice}
+            </span>
+          ))}
         </>
       )}
     </footer>

@@ -205,8 +205,12 @@ impl Desk {
     }
 
     /// A page of the audit trail, newest first.
-    pub fn audit(&self, before: Option<i64>, limit: u32) -> Result<Vec<AuditEntry>, DeskError> {
-        let rows = self.inner.gate.audit.page(before, limit)?;
+    pub async fn audit(
+        &self,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, DeskError> {
+        let rows = self.inner.gate.audit.page(before, limit).await?;
         Ok(rows
             .into_iter()
             .map(|row| AuditEntry {

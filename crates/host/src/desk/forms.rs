@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{EnvValue, ServerConfig, TransportType};
-use crate::secrets::Secrets;
 use crate::supervisor::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,15 +176,30 @@ pub fn target_of(config: &ServerConfig) -> String {
     crate::masking::urls_in(&target)
 }
 
+/// A secret value the form gives, to be stored in the keyring under `name` before the
+/// configuration names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSecret {
+    pub name: String,
+    pub value: String,
+}
+
+/// The configuration a form describes, and the new secret values it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub config: ServerConfig,
+    pub secrets: Vec<NewSecret>,
+}
+
 /// The configuration the form describes, on top of `previous` (whose other settings are
-/// kept). New secret values are stored in the keyring under `server/env/KEY` or
-/// `server/header/KEY`.
+/// kept). New secret values are named `server/env/KEY` or `server/header/KEY`; the caller
+/// stores them (the keyring is not called from here).
 pub fn apply_form(
     form: &ServerForm,
     previous: Option<&ServerConfig>,
-    secrets: &Secrets,
-) -> Result<ServerConfig, FormError> {
+) -> Result<Applied, FormError> {
     valid_name(&form.name)?;
+    let mut secrets = Vec::new();
     let mut config = previous.cloned().unwrap_or_default();
     config.enabled = form.enabled;
     config.trusted = form.trusted;
@@ -206,7 +220,7 @@ pub fn apply_form(
                 "env",
                 &form.env,
                 previous.map(|p| &p.env),
-                secrets,
+                &mut secrets,
             )?;
             config.url = None;
             config.headers.clear();
@@ -223,7 +237,7 @@ pub fn apply_form(
                 "header",
                 &form.headers,
                 previous.map(|p| &p.headers),
-                secrets,
+                &mut secrets,
             )?;
             config.transport = match form.http_mode {
                 HttpMode::Auto => None,
@@ -236,7 +250,7 @@ pub fn apply_form(
             config.cwd = None;
         }
     }
-    Ok(config)
+    Ok(Applied { config, secrets })
 }
 
 fn rows_to_values(
@@ -244,7 +258,7 @@ fn rows_to_values(
     what: &'static str,
     rows: &[KeyValue],
     previous: Option<&BTreeMap<String, EnvValue>>,
-    secrets: &Secrets,
+    secrets: &mut Vec<NewSecret>,
 ) -> Result<BTreeMap<String, EnvValue>, FormError> {
     let mut values = BTreeMap::new();
     for row in rows {
@@ -273,9 +287,10 @@ fn rows_to_values(
             }
         } else {
             let name = format!("{server}/{what}/{key}");
-            secrets
-                .set(&name, &row.value)
-                .map_err(|e| FormError::Keyring(e.to_string()))?;
+            secrets.push(NewSecret {
+                name: name.clone(),
+                value: row.value.clone(),
+            });
             EnvValue::Secret { secret: name }
         };
         values.insert(key.to_owned(), value);
@@ -311,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_form_and_its_configuration_agree_both_ways() {
-        let config = apply_form(&stdio_form(), None, &Secrets::new("unused")).expect("valid");
+        let config = apply_form(&stdio_form(), None).expect("valid").config;
         assert_eq!(config.command.as_deref(), Some("npx"));
         assert_eq!(config.args, ["-y", "server files"]);
         assert_eq!(config.request_timeout_secs, Some(30));
@@ -327,42 +342,42 @@ mod tests {
         previous
             .extra
             .insert("comment".into(), serde_json::json!("mine"));
-        let config =
-            apply_form(&stdio_form(), Some(&previous), &Secrets::new("unused")).expect("valid");
+        let config = apply_form(&stdio_form(), Some(&previous))
+            .expect("valid")
+            .config;
         assert_eq!(config.restart.max_restarts, 9);
         assert_eq!(config.extra["comment"], "mine");
     }
 
     #[test]
     fn bad_forms_say_what_is_wrong() {
-        let secrets = Secrets::new("unused");
         let mut form = stdio_form();
         form.name = "my server".into();
         assert_eq!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::BadName("my server".into()))
         );
         let mut form = stdio_form();
         form.command = "  ".into();
-        assert_eq!(apply_form(&form, None, &secrets), Err(FormError::NoCommand));
+        assert_eq!(apply_form(&form, None), Err(FormError::NoCommand));
         let mut form = stdio_form();
         form.transport = Transport::Http;
         form.url = "ftp://example.com".into();
         assert_eq!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::BadUrl("ftp://example.com".into()))
         );
         let mut form = stdio_form();
         form.env.push(form.env[0].clone());
         assert!(matches!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::Duplicate { .. })
         ));
         let mut form = stdio_form();
         form.env[0].secret = true;
         form.env[0].value.clear();
         assert!(matches!(
-            apply_form(&form, None, &secrets),
+            apply_form(&form, None),
             Err(FormError::EmptySecret { .. })
         ));
     }
@@ -383,7 +398,30 @@ mod tests {
             secret: true,
             stored: true,
         }];
-        let config = apply_form(&form, Some(&previous), &Secrets::new("unused")).expect("kept");
-        assert_eq!(config.env, previous.env);
+        let applied = apply_form(&form, Some(&previous)).expect("kept");
+        assert_eq!(applied.config.env, previous.env);
+        assert!(applied.secrets.is_empty());
+    }
+
+    #[test]
+    fn a_new_secret_is_named_for_the_keyring_and_never_in_the_configuration() {
+        let mut form = stdio_form();
+        form.env[0].secret = true;
+        form.env[0].value = "s3cr3t".into();
+        let applied = apply_form(&form, None).expect("valid");
+        let name = "files/env/DEBUG".to_owned();
+        assert_eq!(
+            applied.config.env["DEBUG"],
+            EnvValue::Secret {
+                secret: name.clone()
+            }
+        );
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name,
+                value: "s3cr3t".into()
+            }]
+        );
     }
 }

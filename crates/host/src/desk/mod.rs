@@ -20,7 +20,7 @@ use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
 use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
-use crate::audit::{AuditError, AuditLog};
+use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
@@ -36,7 +36,7 @@ pub use answers::{AuditEntry, ImportCandidate, ImportableServer};
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 pub use json::Json;
-pub use logbook::LogEntry;
+pub use logbook::{LogEntry, LogSize};
 
 /// How many requests one server may keep waiting for the person at once.
 const PENDING_PER_SERVER: usize = 8;
@@ -121,6 +121,9 @@ struct Inner {
     loaded: Mutex<Loaded>,
     /// Held only while servers start or stop; reads go through `shared`.
     host: tokio::sync::Mutex<Host<PersonHandler>>,
+    /// Taken by each change to the servers in the file, from its write to the servers
+    /// following it.
+    edits: tokio::sync::Mutex<()>,
     shared: Shared,
     gate: Gate,
     roots: Roots,
@@ -129,6 +132,9 @@ struct Inner {
     since: Mutex<HashMap<String, f64>>,
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
+    /// What the person should know about the audit trail: a setting that did not read, a
+    /// damaged file moved aside.
+    audit_notices: Vec<String>,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -168,7 +174,15 @@ impl Desk {
             Duration::from_secs(settings.approval_timeout_secs),
             PENDING_PER_SERVER,
         );
-        let audit = Arc::new(AuditLog::open(audit_path)?);
+        let mut audit_notices = Vec::new();
+        let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
+            let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
+            tracing::warn!("{notice}");
+            audit_notices.push(notice);
+            Retention::default()
+        });
+        let audit = Arc::new(AuditLog::open(audit_path, retention)?);
+        audit_notices.extend(audit.moved_aside().map(ToString::to_string));
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
@@ -193,6 +207,7 @@ impl Desk {
                 config_path: config_path.to_owned(),
                 loaded: Mutex::new(loaded),
                 host: tokio::sync::Mutex::new(host),
+                edits: tokio::sync::Mutex::default(),
                 shared,
                 gate,
                 roots,
@@ -201,6 +216,7 @@ impl Desk {
                 since: Mutex::default(),
                 calls: explore::Calls::default(),
                 updates: broadcast::channel(4096).0,
+                audit_notices,
             }),
         };
         desk.relay();
@@ -263,7 +279,7 @@ impl Desk {
     /// Starts the configured servers.
     pub async fn start(&self) {
         let config = self.config();
-        self.inner.host.lock().await.reconcile(&config).await;
+        self.inner.host.lock().await.reconcile(&config);
     }
 
     pub async fn shutdown(&self) {
@@ -278,6 +294,11 @@ impl Desk {
     /// What is wrong with the configuration file, if it did not read.
     pub fn config_problem(&self) -> Option<String> {
         lock(&self.inner.loaded).problem.clone()
+    }
+
+    /// What the person should know about the audit trail, if anything.
+    pub fn audit_notices(&self) -> &[String] {
+        &self.inner.audit_notices
     }
 
     fn config(&self) -> Config {
@@ -302,12 +323,12 @@ impl Desk {
             return Err(DeskError::BrokenConfig(problem));
         }
         // Held from the write to the reconciliation, so the servers follow the changes
-        // in the order they reached the file.
-        let mut host = self.inner.host.lock().await;
+        // in the order they reached the file; the host only while it reconciles, which
+        // waits for no server to stop.
+        let _editing = self.inner.edits.lock().await;
         let config = config::update(&self.inner.config_path, change)?;
         lock(&self.inner.loaded).config = config.clone();
-        host.reconcile(&config).await;
-        drop(host);
+        self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ServersChanged);
         Ok(())
     }
@@ -333,28 +354,29 @@ impl Desk {
         Ok(forms::form_of(name, &self.server_config(name)?))
     }
 
-    /// Adds a server (`original` None) or changes one, possibly renaming it.
+    /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
+    /// values go to the keyring first, so that the file never names a secret not stored.
     pub async fn save_server(
         &self,
         original: Option<String>,
         form: ServerForm,
     ) -> Result<(), DeskError> {
-        let secrets = self.inner.secrets.clone();
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let mut config = self.config();
+        let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
+        let applied = forms::apply_form(&form, previous.as_ref())?;
+        for secret in &applied.secrets {
+            self.inner
+                .secrets
+                .set(&secret.name, &secret.value)
+                .await
+                .map_err(|e| FormError::Keyring(e.to_string()))?;
+        }
         self.edit_config(move |config| {
-            let taken = config.servers.contains_key(&form.name);
-            if taken && original.as_deref() != Some(form.name.as_str()) {
-                return Err(FormError::Taken(form.name.clone()).into());
-            }
-            let previous = match &original {
-                Some(name) => Some(
-                    config
-                        .servers
-                        .remove(name)
-                        .ok_or_else(|| DeskError::NoServer(name.clone()))?,
-                ),
-                None => None,
-            };
-            let server = forms::apply_form(&form, previous.as_ref(), &secrets)?;
+            let previous = take_replaced(config, original.as_deref(), &form.name)?;
+            let server = forms::apply_form(&form, previous.as_ref())?.config;
             config.servers.insert(form.name.clone(), server);
             Ok(())
         })
@@ -371,7 +393,7 @@ impl Desk {
         // Its secrets go with it.
         for value in removed.env.values().chain(removed.headers.values()) {
             if let config::EnvValue::Secret { secret } = value {
-                let _ = self.inner.secrets.delete(secret);
+                let _ = self.inner.secrets.delete(secret).await;
             }
         }
         self.inner.logs.clear(name);
@@ -392,7 +414,7 @@ impl Desk {
     }
 
     pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
-        if self.inner.host.lock().await.restart(name).await {
+        if self.inner.host.lock().await.restart(name) {
             Ok(())
         } else {
             Err(DeskError::NotRunning(name.to_owned()))
@@ -413,6 +435,11 @@ impl Desk {
         self.inner.logs.of(name)
     }
 
+    /// How much of the server's log is kept, and the memory it takes.
+    pub fn log_size(&self, name: &str) -> LogSize {
+        self.inner.logs.size_of(name)
+    }
+
     pub fn clear_log(&self, name: &str) {
         self.inner.logs.clear(name);
     }
@@ -427,6 +454,26 @@ impl Desk {
             .cloned()
             .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
     }
+}
+
+/// Checks that a form's name is free (or the server's own) and takes out of `config` the
+/// server the form replaces, if any.
+fn take_replaced(
+    config: &mut Config,
+    original: Option<&str>,
+    name: &str,
+) -> Result<Option<ServerConfig>, DeskError> {
+    if config.servers.contains_key(name) && original != Some(name) {
+        return Err(FormError::Taken(name.to_owned()).into());
+    }
+    original
+        .map(|original| {
+            config
+                .servers
+                .remove(original)
+                .ok_or_else(|| DeskError::NoServer(original.to_owned()))
+        })
+        .transpose()
 }
 
 /// A host event on its way to becoming an update.

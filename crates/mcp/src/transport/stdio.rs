@@ -92,6 +92,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
     if let Some(cwd) = &server.cwd {
         command.current_dir(cwd);
     }
+    die_with_parent(&mut command);
     let mut child = command.spawn().map_err(spawn_error)?;
     let missing = || spawn_error(std::io::Error::other("a pipe was not set up"));
     let stdin = child.stdin.take().ok_or_else(missing)?;
@@ -139,6 +140,21 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
             grace: server.exit_grace,
         }),
     })
+}
+
+/// Has the kernel kill the server when the thread that started it ends: a host killed
+/// outright (SIGKILL) has no time to stop its servers. The thread is a runtime worker,
+/// which lives as long as the runtime; a server started from a short-lived thread (a
+/// blocking-pool thread) would die with that thread. The server's own children see their
+/// input close, as they do on a graceful stop.
+#[allow(unsafe_code)]
+fn die_with_parent(command: &mut Command) {
+    let set = || nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(std::io::Error::from);
+    // SAFETY: the closure runs in the child between fork and exec, and makes one system
+    // call (prctl), which is async-signal-safe; it allocates nothing and takes no lock.
+    unsafe {
+        command.pre_exec(set);
+    }
 }
 
 /// Messages already queued when one is written go out with it, in one write: under load

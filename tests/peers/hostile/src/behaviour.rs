@@ -19,6 +19,12 @@ use crate::wire;
 pub enum Mode {
     /// `notifications/message` at about [`FLOOD_PER_SECOND`], for ever, besides normal answers.
     Flood,
+    /// `notifications/message` whose text is [`HUGE_LOG_BYTES`] long, as fast as the client
+    /// reads them, for ever, besides normal answers.
+    HugeLogs,
+    /// Lines of [`HUGE_STDERR_BYTES`] on stderr, as fast as the client reads them, for ever,
+    /// besides normal answers.
+    HugeStderr,
     /// Answers a call with 1 GiB: on stdio one line that never ends.
     HugeLine,
     /// Garbage and bytes that are not UTF-8 around every valid answer.
@@ -40,8 +46,10 @@ pub enum Mode {
     UndeclaredRequests,
 }
 
-const MODES: [(&str, Mode); 10] = [
+const MODES: [(&str, Mode); 12] = [
     ("flood", Mode::Flood),
+    ("huge-logs", Mode::HugeLogs),
+    ("huge-stderr", Mode::HugeStderr),
     ("huge-line", Mode::HugeLine),
     ("garbage", Mode::Garbage),
     ("endless-cursors", Mode::EndlessCursors),
@@ -55,6 +63,8 @@ const MODES: [(&str, Mode); 10] = [
 
 pub const FLOOD_PER_SECOND: u64 = 100_000;
 pub const HUGE_BYTES: u64 = 1 << 30;
+pub const HUGE_LOG_BYTES: usize = 64 * 1024;
+pub const HUGE_STDERR_BYTES: usize = 1 << 20;
 
 impl Mode {
     pub fn parse(name: &str) -> Option<Self> {
@@ -74,6 +84,11 @@ impl Mode {
 
     pub fn http_only(self) -> bool {
         self == Self::SseOneEvent
+    }
+
+    /// Whether it sends notifications of its own once the session is initialized.
+    pub fn floods(self) -> bool {
+        matches!(self, Self::Flood | Self::HugeLogs)
     }
 
     /// Whether its answers hold more than one message, so that over HTTP they must be
@@ -203,25 +218,54 @@ fn undeclared_requests() -> [(&'static str, Value); 4] {
     ]
 }
 
-/// Writes the flood until the outlet fails: batches every 10 ms, so that a slow reader
-/// slows it down instead of piling it up here.
-pub async fn flood(mut out: Outlet) {
+/// Writes the flood until the outlet fails. Small messages go in batches every 10 ms, so
+/// that a slow reader slows the writer; huge ones one at a time, as fast as it reads.
+pub async fn flood(mode: Mode, mut out: Outlet) {
     const TICKS_PER_SECOND: u64 = 100;
-    misbehaving("flooding notifications");
+    let huge = mode == Mode::HugeLogs;
+    misbehaving(if huge {
+        "flooding huge log messages"
+    } else {
+        "flooding notifications"
+    });
+    let per_batch = if huge {
+        1
+    } else {
+        FLOOD_PER_SECOND / TICKS_PER_SECOND
+    };
     let mut tick = tokio::time::interval(Duration::from_secs(1) / TICKS_PER_SECOND as u32);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut n = 0;
     loop {
-        tick.tick().await;
+        if !huge {
+            tick.tick().await;
+        }
         let mut batch = Vec::new();
-        for _ in 0..FLOOD_PER_SECOND / TICKS_PER_SECOND {
+        for _ in 0..per_batch {
             n += 1;
-            out.frame(&wire::log_line(n), &mut batch);
+            let line = if huge {
+                wire::huge_log_line(n, HUGE_LOG_BYTES)
+            } else {
+                wire::log_line(n)
+            };
+            out.frame(&line, &mut batch);
         }
         if out.write(Bytes::from(batch)).await.is_err() {
             return;
         }
     }
+}
+
+/// Writes lines of [`HUGE_STDERR_BYTES`] to stderr until it is closed, on a thread of its
+/// own: the pipe's reader sets the pace.
+pub fn shout_on_stderr() {
+    std::thread::spawn(|| {
+        misbehaving("writing huge lines on stderr");
+        let mut line = vec![b'!'; HUGE_STDERR_BYTES];
+        line.push(b'\n');
+        let mut stderr = io::stderr().lock();
+        while io::Write::write_all(&mut stderr, &line).is_ok() {}
+    });
 }
 
 /// The peer's own requests to the client, waiting for their answers.

@@ -140,9 +140,9 @@ impl Server {
 
     fn get(&self, request: &Request<Body>) -> Reply {
         match self.peer.mode {
-            Mode::Flood => {
+            mode if mode.floods() => {
                 let (out, reply) = self.stream(Framing::Events);
-                tokio::spawn(behaviour::flood(out));
+                tokio::spawn(behaviour::flood(mode, out));
                 reply
             }
             Mode::SseOneEvent => {

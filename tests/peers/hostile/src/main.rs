@@ -77,6 +77,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.mode == Mode::HugeStderr {
+        behaviour::shout_on_stderr();
+    }
     let peer = Arc::new(Peer::new(args.mode));
     let served = runtime.block_on(async {
         if args.http {

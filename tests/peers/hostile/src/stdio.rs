@@ -36,9 +36,9 @@ pub async fn serve(peer: Arc<Peer>) -> io::Result<()> {
                 tokio::spawn(async move { behaviour::answer(&peer, id, &method, out).await });
             }
             Incoming::Notification { method }
-                if method == "notifications/initialized" && peer.mode == Mode::Flood =>
+                if method == "notifications/initialized" && peer.mode.floods() =>
             {
-                tokio::spawn(behaviour::flood(out));
+                tokio::spawn(behaviour::flood(peer.mode, out));
             }
             Incoming::Notification { .. } => {}
             Incoming::Response { id, message } => peer.asker.settle(&id, message),

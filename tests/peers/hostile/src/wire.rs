@@ -79,3 +79,11 @@ pub fn log_line(n: u64) -> String {
         r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"notification {n}"}}}}"#
     )
 }
+
+/// A `notifications/message` whose text is `bytes` long.
+pub fn huge_log_line(n: u64, bytes: usize) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"huge","data":"{n} {}"}}}}"#,
+        "~".repeat(bytes)
+    )
+}

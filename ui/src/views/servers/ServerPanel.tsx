@@ -4,6 +4,7 @@ import { errorMessage } from "../../errors";
 import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
 import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
+import { appendBounded } from "../../servers/liveLog";
 import { SharedFolders } from "./SharedFolders";
 import type { LogEntry, ServerState } from "../../servers/types";
 import { useFetched, useHostUpdates } from "../../host/updates";
@@ -17,7 +18,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
   const [level, setLevel] = useState<LoggingLevel | null>(null);
   const [error, setError] = useState<string | null>(null);
   useHostUpdates((update) => {
-    if (update.kind === "log" && update.entry.server === name) setLive((l) => [...l, update.entry]);
+    if (update.kind === "log" && update.entry.server === name) setLive((l) => appendBounded(l, update.entry));
   });
   const entries = [...(history.data ?? []), ...live] as unknown as LogEntry[];
   return (

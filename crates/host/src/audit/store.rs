@@ -1,88 +1,23 @@
-//! The audit log: every tool call and every decision on a server's request, in a SQLite
-//! file (write-ahead log, synchronous commits), so that the record survives a crash.
+//! The audit log's SQLite file, called synchronously: only ever from a blocking thread
+//! (see [`super::AuditLog`]), so that a slow disk or a lock held by another process never
+//! holds up the async runtime.
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Debug, thiserror::Error)]
-#[error("the audit log at {path}: {source}")]
-pub struct AuditError {
+use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, bounds, now_ms, retention};
+
+pub(super) struct Store {
     path: String,
-    #[source]
-    source: rusqlite::Error,
-}
-
-/// What was decided, or done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    ToolCall,
-    Sampling,
-    Elicitation,
-    Roots,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ToolCall => "tool_call",
-            Self::Sampling => "sampling",
-            Self::Elicitation => "elicitation",
-            Self::Roots => "roots",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        [
-            Self::ToolCall,
-            Self::Sampling,
-            Self::Elicitation,
-            Self::Roots,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == text)
-    }
-}
-
-/// One record, as written.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Record {
-    pub kind: Kind,
-    pub server: String,
-    /// The tool's name, or what was asked ("createMessage", a form's message, ...).
-    pub subject: String,
-    /// The arguments or request, as JSON.
-    pub detail: Value,
-    /// "allowed", "denied", "accepted", "declined", "cancelled", "timed out", ...
-    pub decision: String,
-    /// Who or what decided: "user", "policy: always for this tool", "timeout", ...
-    pub decided_by: String,
-    /// How it ended: "ok", "error: ...", or empty while unknown.
-    pub outcome: String,
-    pub duration_ms: Option<u64>,
-}
-
-/// A record as read back, with its id and time.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Row {
-    pub id: i64,
-    /// Milliseconds since the Unix epoch.
-    pub at_ms: i64,
-    #[serde(flatten)]
-    pub record: Record,
-}
-
-pub struct AuditLog {
-    path: String,
-    // Statements are short and synchronous: never held across an await.
+    // Statements are short and synchronous, each on a blocking thread.
     db: Mutex<Connection>,
+    retention: Retention,
+    /// Records added since the retention was last checked.
+    added: AtomicU32,
 }
 
 const SCHEMA: &str = "
@@ -99,11 +34,12 @@ CREATE TABLE IF NOT EXISTS audit (
     duration_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
+CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
 ";
 
-impl AuditLog {
-    pub fn open(path: &Path) -> Result<Self, AuditError> {
-        let fail = |source| AuditError {
+impl Store {
+    pub(super) fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
+        let fail = |source| AuditError::Database {
             path: path.display().to_string(),
             source,
         };
@@ -111,20 +47,26 @@ impl AuditLog {
             let _ = std::fs::create_dir_all(dir);
         }
         let db = Connection::open(path).map_err(fail)?;
+        // Only a new file takes this: its pages freed by the retention go back to the disk.
+        db.pragma_update(None, "auto_vacuum", "INCREMENTAL")
+            .map_err(fail)?;
         // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
         db.pragma_update(None, "journal_mode", "WAL")
             .map_err(fail)?;
         db.pragma_update(None, "synchronous", "FULL")
             .map_err(fail)?;
         db.execute_batch(SCHEMA).map_err(fail)?;
+        retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
             path: path.display().to_string(),
             db: Mutex::new(db),
+            retention,
+            added: AtomicU32::new(0),
         })
     }
 
     fn fail(&self, source: rusqlite::Error) -> AuditError {
-        AuditError {
+        AuditError::Database {
             path: self.path.clone(),
             source,
         }
@@ -134,12 +76,10 @@ impl AuditLog {
         self.db.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Writes a record and returns its id.
-    pub fn record(&self, record: &Record) -> Result<i64, AuditError> {
-        let at_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or_default();
+    /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
+    /// retention no longer keeps.
+    pub(super) fn record(&self, record: &Record) -> Result<i64, AuditError> {
+        let at_ms = now_ms();
         let db = self.db();
         db.execute(
             "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms)
@@ -148,31 +88,44 @@ impl AuditLog {
                 at_ms,
                 record.kind.as_str(),
                 record.server,
-                record.subject,
-                record.detail.to_string(),
+                bounds::subject(&record.subject),
+                bounds::detail(&record.detail),
                 record.decision,
                 record.decided_by,
-                record.outcome,
+                bounds::outcome(&record.outcome),
                 record.duration_ms.map(|d| d as i64),
             ],
         )
         .map_err(|e| self.fail(e))?;
-        Ok(db.last_insert_rowid())
+        let id = db.last_insert_rowid();
+        if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
+            self.added.store(0, Ordering::Relaxed);
+            // The record is kept either way; a retention that fails is tried again later.
+            if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
+                tracing::warn!("{}", self.fail(e));
+            }
+        }
+        Ok(id)
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).
-    pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) -> Result<(), AuditError> {
+    pub(super) fn finish(
+        &self,
+        id: i64,
+        outcome: &str,
+        duration_ms: u64,
+    ) -> Result<(), AuditError> {
         self.db()
             .execute(
                 "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
-                params![id, outcome, duration_ms as i64],
+                params![id, bounds::outcome(outcome), duration_ms as i64],
             )
             .map(drop)
             .map_err(|e| self.fail(e))
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.
-    pub fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
+    pub(super) fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
         let db = self.db();
         let mut statement = db
             .prepare(
@@ -203,8 +156,13 @@ impl AuditLog {
         rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
     }
 
+    /// The room the records take in the file, as the retention counts it.
+    pub(super) fn bytes_used(&self) -> Result<u64, AuditError> {
+        retention::used_bytes(&self.db()).map_err(|e| self.fail(e))
+    }
+
     /// How many records there are.
-    pub fn count(&self) -> Result<u64, AuditError> {
+    pub(super) fn count(&self) -> Result<u64, AuditError> {
         self.db()
             .query_row("SELECT COUNT(*) FROM audit", [], |r| r.get::<_, i64>(0))
             .optional()

@@ -1,0 +1,198 @@
+//! The audit log: every tool call and every decision on a server's request, in a SQLite
+//! file (write-ahead log, synchronous commits), so that the record survives a crash. Async
+//! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
+//! locked by another process, holds up only the call that waits for it.
+
+mod aside;
+mod bounds;
+mod retention;
+mod store;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use aside::MovedAside;
+pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
+pub use retention::{CHECK_EVERY, Retention, RetentionError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    #[error("the audit log at {path}: {source}")]
+    Database {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("the audit log at {path} could not be read ({why}), nor moved aside: {source}")]
+    MoveAside {
+        path: String,
+        why: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The blocking thread of a call ended without an answer (the runtime is stopping).
+    #[error("the audit log's call did not finish: {0}")]
+    Interrupted(String),
+}
+
+/// What was decided, or done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    ToolCall,
+    Sampling,
+    Elicitation,
+    Roots,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ToolCall => "tool_call",
+            Self::Sampling => "sampling",
+            Self::Elicitation => "elicitation",
+            Self::Roots => "roots",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [
+            Self::ToolCall,
+            Self::Sampling,
+            Self::Elicitation,
+            Self::Roots,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+}
+
+/// One record, as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub kind: Kind,
+    pub server: String,
+    /// The tool's name, or what was asked ("createMessage", a form's message, ...).
+    pub subject: String,
+    /// The arguments or request, as JSON.
+    pub detail: Value,
+    /// "allowed", "denied", "accepted", "declined", "cancelled", ...; for a request no one
+    /// answered, "timed out" or "unanswered".
+    pub decision: String,
+    /// Who or what decided: "user", "policy: always for this tool", and for a request no one
+    /// answered "timeout" or "no one to ask".
+    pub decided_by: String,
+    /// How it ended: "ok", "error: ...", or empty while unknown.
+    pub outcome: String,
+    pub duration_ms: Option<u64>,
+}
+
+/// A record as read back, with its id and time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub id: i64,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    #[serde(flatten)]
+    pub record: Record,
+}
+
+pub struct AuditLog {
+    store: Arc<store::Store>,
+    /// The damaged file this log replaced when it opened, if it did.
+    moved_aside: Option<MovedAside>,
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+impl AuditLog {
+    /// Opens (or makes) the log, dropping at once the records the retention does not keep.
+    /// A file SQLite cannot read is moved aside and a new log begun ([`Self::moved_aside`]).
+    pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
+        let damage = match store::Store::open(path, retention) {
+            Err(AuditError::Database { source, .. }) if aside::is_damage(&source) => source,
+            opened => {
+                return opened.map(|store| Self {
+                    store: Arc::new(store),
+                    moved_aside: None,
+                });
+            }
+        };
+        let why = damage.to_string();
+        let to =
+            aside::move_aside(path, SystemTime::now()).map_err(|source| AuditError::MoveAside {
+                path: path.display().to_string(),
+                why: why.clone(),
+                source,
+            })?;
+        let moved = MovedAside {
+            from: path.to_owned(),
+            to,
+            why,
+        };
+        tracing::warn!("{moved}");
+        Ok(Self {
+            store: Arc::new(store::Store::open(path, retention)?),
+            moved_aside: Some(moved),
+        })
+    }
+
+    /// The damaged file this log replaced when it opened, if it did: the person should know.
+    pub fn moved_aside(&self) -> Option<&MovedAside> {
+        self.moved_aside.as_ref()
+    }
+
+    /// Runs `call` on the store, on a blocking thread.
+    async fn call<T: Send + 'static>(
+        &self,
+        call: impl FnOnce(&store::Store) -> Result<T, AuditError> + Send + 'static,
+    ) -> Result<T, AuditError> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || call(&store))
+            .await
+            .map_err(|e| AuditError::Interrupted(e.to_string()))?
+    }
+
+    /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
+    /// retention no longer keeps.
+    pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
+        self.call(move |store| store.record(&record)).await
+    }
+
+    /// Completes a record written before its outcome was known (a call that was allowed).
+    pub async fn finish(
+        &self,
+        id: i64,
+        outcome: String,
+        duration_ms: u64,
+    ) -> Result<(), AuditError> {
+        self.call(move |store| store.finish(id, &outcome, duration_ms))
+            .await
+    }
+
+    /// A page of records, newest first: those older than `before` (an id), at most `limit`.
+    pub async fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
+        self.call(move |store| store.page(before, limit)).await
+    }
+
+    /// The room the records take in the file, as the retention counts it.
+    pub async fn bytes_used(&self) -> Result<u64, AuditError> {
+        self.call(store::Store::bytes_used).await
+    }
+
+    /// How many records there are.
+    pub async fn count(&self) -> Result<u64, AuditError> {
+        self.call(store::Store::count).await
+    }
+}

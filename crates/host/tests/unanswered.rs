@@ -1,0 +1,206 @@
+//! A request nobody answers (its deadline passes, or no face is left to ask) is recorded in
+//! the audit trail as such, never as the person's decision: a tool call through the gate,
+//! and a real server's sampling, form and roots requests (hostile-peer
+//! `undeclared-requests`, which asks all three when its tool is called).
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Map;
+use switchboard_host::approvals::{Broker, BrokerEvent};
+use switchboard_host::audit::{AuditLog, Kind, Retention};
+use switchboard_host::config::{Config, ServerConfig};
+use switchboard_host::gate::{CallError, Gate};
+use switchboard_host::host::Host;
+use switchboard_host::person::PersonHandler;
+use switchboard_host::policy::Policies;
+use switchboard_host::roots::Roots;
+use switchboard_host::secrets::Secrets;
+use switchboard_host::supervisor::{HostEvent, ServerState};
+use tokio::sync::broadcast;
+
+/// How long a question waits when the test lets it time out.
+const SHORT: Duration = Duration::from_millis(300);
+/// How long a question waits when the test refuses it first.
+const LONG: Duration = Duration::from_secs(120);
+/// How long anything the test waits for may take: a hang check, not a timing assertion.
+const HANG: Duration = Duration::from_secs(30);
+
+struct World {
+    host: Host<PersonHandler>,
+    gate: Gate,
+    questions: broadcast::Receiver<BrokerEvent>,
+    _dir: tempfile::TempDir,
+}
+
+async fn world(deadline: Duration) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::new(deadline, 8);
+    let audit =
+        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
+    let gate = Gate {
+        broker: broker.clone(),
+        policies: Arc::new(Mutex::new(Policies::default())),
+        audit: audit.clone(),
+        config_path: None,
+    };
+    let mut host = Host::new(Secrets::new("switchboard-test-unanswered"), {
+        let broker = broker.clone();
+        move |server: &str| {
+            Arc::new(PersonHandler::new(
+                server,
+                broker.clone(),
+                Roots::default(),
+                audit.clone(),
+            ))
+        }
+    });
+    let server = ServerConfig {
+        command: Some(workspace_binary("hostile-peer").display().to_string()),
+        args: vec!["undeclared-requests".into()],
+        ..ServerConfig::default()
+    };
+    let mut events = host.events();
+    host.reconcile(&Config {
+        servers: [("asker".to_owned(), server)].into(),
+        ..Config::default()
+    });
+    tokio::time::timeout(HANG, async {
+        while !matches!(
+            events.recv().await,
+            Ok(HostEvent::Status {
+                state: ServerState::Running { .. },
+                ..
+            })
+        ) {}
+    })
+    .await
+    .expect("the server runs");
+    World {
+        host,
+        questions: broker.subscribe(),
+        gate,
+        _dir: dir,
+    }
+}
+
+impl World {
+    /// Calls the server's tool through the gate.
+    fn call_through_gate(&self) -> tokio::task::JoinHandle<Result<(), CallError>> {
+        let client = self.host.client("asker").expect("running");
+        let tool = self
+            .host
+            .catalog()
+            .find_tool("asker", "poke")
+            .expect("listed");
+        let gate = self.gate.clone();
+        tokio::spawn(async move {
+            let options = client.request_options();
+            gate.call(&client, "asker", &tool, false, Map::new(), options)
+                .await
+                .map(drop)
+        })
+    }
+
+    /// Calls the server's tool directly: it asks its three questions before it answers.
+    fn poke(&self) -> tokio::task::JoinHandle<String> {
+        let client = self.host.client("asker").expect("running");
+        tokio::spawn(async move {
+            let result = client
+                .call_tool("poke", None, client.request_options())
+                .await
+                .expect("the tool answers");
+            format!("{:?}", result.content)
+        })
+    }
+
+    async fn next_question(&mut self) {
+        loop {
+            match tokio::time::timeout(HANG, self.questions.recv()).await {
+                Ok(Ok(BrokerEvent::Added(_))) => return,
+                Ok(Ok(_)) => {}
+                other => panic!("no question came: {other:?}"),
+            }
+        }
+    }
+
+    /// Every record's kind, decision and who decided, oldest first.
+    async fn audit(&self) -> Vec<(Kind, String, String)> {
+        let mut rows = self.gate.audit.page(None, 50).await.unwrap();
+        rows.reverse();
+        rows.into_iter()
+            .map(|r| (r.record.kind, r.record.decision, r.record.decided_by))
+            .collect()
+    }
+}
+
+fn rows(kinds: &[Kind], decision: &str, decided_by: &str) -> Vec<(Kind, String, String)> {
+    kinds
+        .iter()
+        .map(|&kind| (kind, decision.to_owned(), decided_by.to_owned()))
+        .collect()
+}
+
+const SERVER_ASKS: [Kind; 3] = [Kind::Sampling, Kind::Elicitation, Kind::Roots];
+
+#[tokio::test]
+async fn what_nobody_answers_in_time_is_recorded_as_timed_out() {
+    let world = world(SHORT).await;
+    let denied = tokio::time::timeout(HANG, world.call_through_gate())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(&denied, CallError::Denied { decided_by, .. } if decided_by == "timeout"),
+        "{denied}"
+    );
+    tokio::time::timeout(HANG, world.poke())
+        .await
+        .unwrap()
+        .unwrap();
+    let mut expected = rows(&[Kind::ToolCall], "timed out", "timeout");
+    expected.extend(rows(&SERVER_ASKS, "timed out", "timeout"));
+    assert_eq!(world.audit().await, expected);
+}
+
+#[tokio::test]
+async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
+    let mut world = world(LONG).await;
+    let call = world.call_through_gate();
+    world.next_question().await;
+    world.gate.broker.refuse_all();
+    assert!(matches!(
+        tokio::time::timeout(HANG, call).await.unwrap().unwrap(),
+        Err(CallError::Denied { .. })
+    ));
+    let poked = world.poke();
+    for _ in SERVER_ASKS {
+        world.next_question().await;
+        world.gate.broker.refuse_all();
+    }
+    tokio::time::timeout(HANG, poked).await.unwrap().unwrap();
+    let mut expected = rows(&[Kind::ToolCall], "unanswered", "no one to ask");
+    expected.extend(rows(&SERVER_ASKS, "unanswered", "no one to ask"));
+    assert_eq!(world.audit().await, expected);
+}
+
+/// A binary of this workspace, built in the same target directory as this test by
+/// `cargo build -p <name>` (test binaries live in target/<profile>/deps).
+fn workspace_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir")
+        .join(name);
+    assert!(
+        path.exists(),
+        "the test peer {name} is missing at {}: cargo build -p {name}",
+        path.display()
+    );
+    path
+}

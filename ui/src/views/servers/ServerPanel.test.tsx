@@ -1,0 +1,63 @@
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands, events, type LogEntry, type Update } from "../../bindings";
+import { ServerPanel } from "./ServerPanel";
+
+vi.mock("../../bindings", () => ({
+  commands: {
+    serverInfo: vi.fn(),
+    serverLog: vi.fn(),
+    setLogLevel: vi.fn(),
+    clearServerLog: vi.fn(),
+  },
+  events: { hostUpdate: { listen: vi.fn() } },
+}));
+
+afterEach(cleanup);
+
+/** Renders the panel and returns a way to announce host updates to it. */
+async function panel(name: string) {
+  const listeners: Array<(event: { payload: Update }) => void> = [];
+  vi.mocked(commands.serverInfo).mockResolvedValue(null);
+  vi.mocked(commands.serverLog).mockResolvedValue([]);
+  vi.mocked(events.hostUpdate.listen).mockImplementation((listener) => {
+    listeners.push(listener as (event: { payload: Update }) => void);
+    return Promise.resolve(() => {});
+  });
+  render(<ServerPanel name={name} state={null} />);
+  await screen.findByText("Nothing logged yet.");
+  return (updates: Update[]) =>
+    act(() => {
+      for (const payload of updates) for (const listener of listeners) listener({ payload });
+    });
+}
+
+const logged = (server: string, n: number, text = `line ${n}`): Update => ({
+  kind: "log",
+  entry: { server, at_ms: n, source: "stderr", level: null, text } satisfies LogEntry,
+});
+
+const keptTexts = () => Array.from(screen.getByRole("log").querySelectorAll("li .log-text"), (el) => el.textContent ?? "");
+
+describe("a server's live log", () => {
+  it("keeps only the newest 2,000 lines however many arrive", async () => {
+    const announce = await panel("demo");
+    announce(Array.from({ length: 2500 }, (_, n) => logged("demo", n)));
+    announce([logged("other", 0)]);
+    expect(screen.getByText("2,000 of 2,000 lines")).toBeTruthy();
+    const texts = keptTexts();
+    expect(texts[0]).toBe("line 500");
+    expect(texts.at(-1)).toBe("line 2499");
+  });
+
+  it("keeps no more than a mebibyte of text, the newest line always", async () => {
+    const announce = await panel("demo");
+    const long = "x".repeat(16 * 1024);
+    announce(Array.from({ length: 200 }, (_, n) => logged("demo", n, `${n} ${long}`)));
+    const texts = keptTexts();
+    const chars = texts.reduce((sum, text) => sum + text.length, 0);
+    expect(chars).toBeLessThanOrEqual(1024 * 1024);
+    expect(texts.length).toBeLessThan(200);
+    expect(texts.at(-1)?.startsWith("199 ")).toBe(true);
+  });
+});
