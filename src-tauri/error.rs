@@ -61,6 +61,7 @@ impl From<DeskError> for CommandError {
             DeskError::Form(_)
             | DeskError::Answer(_)
             | DeskError::BadAnswer(_)
+            | DeskError::Link(_)
             | DeskError::Roots(_)
             | DeskError::Import(_) => ErrorCode::Invalid,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,

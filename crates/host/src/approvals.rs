@@ -279,7 +279,7 @@ impl Broker {
     /// Asks the person and waits for the answer; refuses when the deadline passes, saying
     /// so. If the caller stops waiting (the server cancelled), the request is withdrawn.
     pub async fn ask(&self, server: &str, question: Question) -> Result<Settled, AnswerError> {
-        let (respond, answer) = oneshot::channel();
+        let (respond, mut answer) = oneshot::channel();
         let deadline_ms = (SystemTime::now() + self.timeout)
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
@@ -331,17 +331,22 @@ impl Broker {
         let id = pending.id;
         let _ = self.events.send(BrokerEvent::Added(Box::new(pending)));
         let withdraw = Withdraw { broker: self, id };
-        let settled = match tokio::time::timeout(self.timeout, answer).await {
-            Ok(Ok(settled)) => settled,
-            // The request was dropped unanswered (the broker with it).
-            Ok(Err(_)) => Settled::refused(&question, DecidedBy::NoOneToAsk),
-            Err(_) => Settled::refused(&question, DecidedBy::Timeout),
+        // The request was dropped unanswered (the broker with it).
+        let no_one = |_| Settled::refused(&question, DecidedBy::NoOneToAsk);
+        let settled = match tokio::time::timeout(self.timeout, &mut answer).await {
+            Ok(received) => received.unwrap_or_else(no_one),
+            // At the deadline the request leaves the list, unless an answer took it first:
+            // an answer the broker accepted is the one that goes.
+            Err(_) if self.withdraw(id) => Settled::refused(&question, DecidedBy::Timeout),
+            Err(_) => answer.await.unwrap_or_else(no_one),
         };
         drop(withdraw);
         Ok(settled)
     }
 
     /// Answers a pending request on behalf of the person. `server` must be its owner.
+    /// Accepted only if the request still waits for it: once this returns `Ok`, the answer
+    /// is the one its asker gets, and acting on it (sharing folders, opening a link) is due.
     pub fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), AnswerError> {
         let waiting = {
             let mut table = self.table();
@@ -360,11 +365,12 @@ impl Broker {
             }
             table.waiting.remove(&id)
         };
-        if let Some(waiting) = waiting {
-            let _ = waiting.respond.send(Settled::by_person(answer));
-        }
         let _ = self.events.send(BrokerEvent::Removed { id });
-        Ok(())
+        // An asker that stopped waiting (its server cancelled) gets nothing.
+        match waiting.map(|w| w.respond.send(Settled::by_person(answer))) {
+            Some(Ok(())) => Ok(()),
+            _ => Err(AnswerError::NotPending(id)),
+        }
     }
 
     /// Refuses everything pending: the face that would have asked is gone.
@@ -379,10 +385,13 @@ impl Broker {
         }
     }
 
-    fn withdraw(&self, id: u64) {
-        if self.table().waiting.remove(&id).is_some() {
+    /// Takes a request off the list; false if it had left already (answered or refused).
+    fn withdraw(&self, id: u64) -> bool {
+        let withdrawn = self.table().waiting.remove(&id).is_some();
+        if withdrawn {
             let _ = self.events.send(BrokerEvent::Removed { id });
         }
+        withdrawn
     }
 }
 
@@ -395,7 +404,7 @@ struct Withdraw<'a> {
 
 impl Drop for Withdraw<'_> {
     fn drop(&mut self) {
-        self.broker.withdraw(self.id);
+        let _ = self.broker.withdraw(self.id);
     }
 }
 
@@ -507,6 +516,29 @@ mod tests {
             Answer::Roots(vec![]),
             "nothing is exposed without consent"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_at_the_deadline_is_either_the_one_that_goes_or_refused() {
+        let broker = Broker::new(Duration::from_secs(30), 8);
+        let mut events = broker.subscribe();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask("s", Question::Roots).await }
+        });
+        let id = first_added(&mut events).await.id;
+        tokio::time::advance(Duration::from_secs(30)).await;
+        let root = Root::new("file:///late", None);
+        let answered = broker.answer(id, "s", Answer::Roots(vec![root.clone()]));
+        let got = asking.await.unwrap().unwrap();
+        match answered {
+            Ok(()) => assert_eq!(got, Settled::by_person(Answer::Roots(vec![root]))),
+            Err(e) => {
+                assert_eq!(e, AnswerError::NotPending(id));
+                assert_eq!(got.answer, Answer::Roots(vec![]), "nothing is shared");
+                assert_eq!(got.by, DecidedBy::Timeout);
+            }
+        }
     }
 
     #[tokio::test]

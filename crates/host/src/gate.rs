@@ -21,6 +21,8 @@ use crate::policy::{Policies, Scope, ToolRule};
 pub enum CallError {
     #[error("the call to {tool} was denied ({decided_by})")]
     Denied { tool: String, decided_by: String },
+    #[error("the call to {tool} was cancelled before it was allowed")]
+    Cancelled { tool: String },
     #[error(transparent)]
     Approval(#[from] AnswerError),
     #[error(transparent)]
@@ -63,8 +65,8 @@ impl Gate {
     }
 
     /// Calls `tool` of `server` once it is allowed. `trusted` is the person's word for the
-    /// server, which alone lets its annotations count. The options (progress, cancel) apply
-    /// to the call itself, not to the wait for the person.
+    /// server, which alone lets its annotations count. The options apply to the call
+    /// itself, except its cancel switch, which also withdraws the question from the person.
     pub async fn call(
         &self,
         client: &Client,
@@ -77,31 +79,39 @@ impl Gate {
         let standing =
             self.policies()
                 .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
+        let decided = match standing {
+            Some(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
+            None => {
+                let cancel = options.cancel.clone().unwrap_or_default();
+                let asked = tokio::select! {
+                    asked = self.ask(server, tool, arguments.clone()) => Some(asked?),
+                    // Dropping the question takes it off the person's list.
+                    () = cancel.cancelled() => None,
+                };
+                match asked {
+                    Some(decided) => decided,
+                    None => {
+                        let cancelled = Decided {
+                            allow: false,
+                            arguments,
+                            decision: "cancelled",
+                            decided_by: "caller".to_owned(),
+                        };
+                        self.record(server, tool, &cancelled).await;
+                        return Err(CallError::Cancelled {
+                            tool: tool.name.clone(),
+                        });
+                    }
+                }
+            }
+        };
+        let id = self.record(server, tool, &decided).await;
         let Decided {
             allow,
             arguments,
-            decision,
             decided_by,
-        } = match standing {
-            Some(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
-            None => self.ask(server, tool, arguments).await?,
-        };
-        let record = Record {
-            kind: Kind::ToolCall,
-            server: server.to_owned(),
-            subject: tool.name.clone(),
-            detail: Value::Object(arguments.clone()),
-            decision: decision.to_owned(),
-            decided_by: decided_by.clone(),
-            outcome: String::new(),
-            duration_ms: None,
-        };
-        let id = self
-            .audit
-            .record(record)
-            .await
-            .map_err(|e| tracing::error!("{e}"))
-            .ok();
+            ..
+        } = decided;
         if !allow {
             return Err(CallError::Denied {
                 tool: tool.name.clone(),
@@ -125,6 +135,26 @@ impl Gate {
             }
         }
         Ok(result?)
+    }
+
+    /// Records a decision on a call; returns the record's id, for its outcome, unless the
+    /// audit log failed (which is logged and does not stop the call).
+    async fn record(&self, server: &str, tool: &Tool, decided: &Decided) -> Option<i64> {
+        let record = Record {
+            kind: Kind::ToolCall,
+            server: server.to_owned(),
+            subject: tool.name.clone(),
+            detail: Value::Object(decided.arguments.clone()),
+            decision: decided.decision.to_owned(),
+            decided_by: decided.decided_by.clone(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
+        self.audit
+            .record(record)
+            .await
+            .map_err(|e| tracing::error!("{e}"))
+            .ok()
     }
 
     /// Asks the person, and remembers the decision as far as they said. A question no one
@@ -175,37 +205,33 @@ impl Gate {
             Remember::ToolAlways => (rule(false), Scope::Always),
             Remember::ServerAlways => (rule(true), Scope::Always),
         };
-        let always = {
-            let mut policies = self.policies();
-            policies.remember(rule, scope);
-            policies.always().to_vec()
-        };
+        self.policies().remember(rule.clone(), scope);
         if scope == Scope::Always {
-            self.keep(always);
+            self.write_rules(|standing| standing.remember(rule, Scope::Always));
         }
         Ok(person)
     }
 
     /// Forgets the decisions about a server's tool (or the whole server), in the file too.
     pub fn revoke(&self, server: &str, tool: Option<&str>) {
-        let always = {
-            let mut policies = self.policies();
-            policies.revoke(server, tool);
-            policies.always().to_vec()
-        };
-        self.keep(always);
+        self.policies().revoke(server, tool);
+        self.write_rules(|standing| standing.revoke(server, tool));
     }
 
-    /// Writes the standing rules into the configuration file, leaving the rest as it is.
-    fn keep(&self, rules: Vec<ToolRule>) {
+    /// Makes the same change to the standing rules the configuration file holds now, so
+    /// that rules written there meanwhile (by hand, or by another answer) are kept, and
+    /// the rest of the file with them.
+    fn write_rules(&self, change: impl FnOnce(&mut Policies)) {
         let Some(path) = &self.config_path else {
             return;
         };
-        let saved = config::load(path).and_then(|mut config| {
-            config.settings.tool_rules = rules;
-            config::save(path, &config)
+        let written = config::update(path, |config| {
+            let mut standing = Policies::new(std::mem::take(&mut config.settings.tool_rules));
+            change(&mut standing);
+            config.settings.tool_rules = standing.always().to_vec();
+            Ok::<_, config::ConfigError>(())
         });
-        if let Err(e) = saved {
+        if let Err(e) = written {
             tracing::error!("the decision holds for this session only: {e}");
         }
     }

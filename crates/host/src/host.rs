@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 use std::path::PathBuf;
 
 use crate::catalog::Catalog;
-use crate::config::Config;
+use crate::config::{Config, ServerConfig};
 use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
 use crate::supervisor::{HostEvent, Retired, ServerState, Shared, Supervisor};
@@ -86,10 +86,15 @@ impl<H: ClientHandler> Host<H> {
 
     /// Brings the running servers in line with the configuration: new ones start, removed
     /// or disabled ones stop, changed ones restart, the rest are left alone. Nothing waits
-    /// for a server to stop: a changed server's new run starts once its old one is gone.
+    /// for a server to stop: a changed server's new run starts once its old one is gone. A
+    /// change of the host's defaults restarts the servers that take them.
     pub fn reconcile(&mut self, config: &Config) -> Reconciled {
-        let desired: BTreeMap<&String, _> =
-            config.servers.iter().filter(|(_, s)| s.enabled).collect();
+        let desired: BTreeMap<&String, ServerConfig> = config
+            .servers
+            .iter()
+            .filter(|(_, s)| s.enabled)
+            .map(|(name, s)| (name, s.with_defaults(&config.settings)))
+            .collect();
         let mut done = Reconciled::default();
         let mut predecessors = BTreeMap::new();
         let running: Vec<String> = self.supervisors.keys().cloned().collect();
@@ -99,7 +104,7 @@ impl<H: ClientHandler> Host<H> {
                 Some(wanted) => self
                     .supervisors
                     .get(&name)
-                    .is_some_and(|s| s.config != **wanted),
+                    .is_some_and(|s| s.config != *wanted),
             };
             if !changed {
                 continue;
@@ -123,7 +128,7 @@ impl<H: ClientHandler> Host<H> {
             let predecessor = predecessors.remove(name);
             let supervisor = Supervisor::start(
                 name.clone(),
-                server.clone(),
+                server,
                 handler,
                 self.shared.clone(),
                 predecessor,

@@ -13,6 +13,7 @@ use switchboard_mcp::types::{
 
 use crate::approvals::{Answer, Broker, DecidedBy, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
+use crate::masking;
 use crate::roots::Roots;
 
 pub struct PersonHandler {
@@ -152,12 +153,13 @@ impl ClientHandler for PersonHandler {
     }
 
     async fn elicit(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorObject> {
-        let subject = params.message().to_owned();
+        // The audit keeps what was asked, but no secret a link carries.
+        let subject = masking::urls_in(params.message());
         let schema = match &params {
             ElicitRequestParams::Form(form) => Some(form.requested_schema.clone()),
             ElicitRequestParams::Url(_) => None,
         };
-        let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
+        let detail = masking::json(serde_json::to_value(&params).unwrap_or(Value::Null));
         let Settled {
             answer: Answer::Elicitation(result),
             by,

@@ -39,22 +39,32 @@ impl Roots {
     /// with `notifications/roots/list_changed`). Every folder is checked first: one that
     /// does not exist fails the whole change.
     pub fn grant(&self, server: &str, folders: &[PathBuf]) -> Result<bool, RootError> {
-        let mut roots = Vec::with_capacity(folders.len());
-        for folder in folders {
-            let root = root_of(folder)?;
-            if !roots.contains(&root) {
-                roots.push(root);
-            }
-        }
-        let mut granted = self.granted();
-        let before = granted.insert(server.to_owned(), roots.clone());
-        Ok(before.unwrap_or_default() != roots)
+        Ok(self.set(server, roots_of(folders)?))
+    }
+
+    /// Replaces what `server` may see with roots made by `roots_of`; true if that changed.
+    pub fn set(&self, server: &str, roots: Vec<Root>) -> bool {
+        let before = self.granted().insert(server.to_owned(), roots.clone());
+        before.unwrap_or_default() != roots
     }
 
     /// Withdraws everything from `server`; true if it could see anything.
     pub fn revoke(&self, server: &str) -> bool {
         self.granted().remove(server).is_some_and(|r| !r.is_empty())
     }
+}
+
+/// The roots these folders make, each once, without granting them to anyone yet; a
+/// folder that does not exist (or is a file) fails them all.
+pub fn roots_of(folders: &[PathBuf]) -> Result<Vec<Root>, RootError> {
+    let mut roots = Vec::with_capacity(folders.len());
+    for folder in folders {
+        let root = root_of(folder)?;
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    Ok(roots)
 }
 
 fn root_of(folder: &Path) -> Result<Root, RootError> {

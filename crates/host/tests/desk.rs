@@ -267,6 +267,30 @@ async fn a_form_answer_that_does_not_fit_is_refused_and_can_be_fixed() {
 }
 
 #[tokio::test]
+async fn a_link_is_shown_with_its_secrets_masked_and_opened_whole() {
+    let mut world = world_with_python().await;
+    let call = world.call("ask_url", json!({}));
+    world.allow_next().await;
+    let asked = world.asked().await;
+    let shown = |pending: &Pending| match &pending.question {
+        Question::Elicitation { params } => serde_json::to_value(params).unwrap()["url"].clone(),
+        other => panic!("asked {other:?}"),
+    };
+    assert_eq!(shown(&asked), "https://example.com/authorize?session=…");
+    assert_eq!(shown(&world.desk.pending()[0]), shown(&asked));
+    let opened = world
+        .desk
+        .answer_elicitation(asked.id, "py", json!({"action": "accept"}))
+        .unwrap();
+    assert_eq!(
+        opened.as_deref(),
+        Some("https://example.com/authorize?session=42")
+    );
+    assert_eq!(text_of(&call.await.unwrap().unwrap()), "url accepted");
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_broken_configuration_is_reported_and_left_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.json");

@@ -47,15 +47,25 @@ describe("inspectUrl", () => {
     expect(result.warnings[0]).toMatch(/internationalized name/);
   });
 
-  it("names the real host when the address holds credentials", () => {
+  it("names the real host when the address holds credentials, and refuses it", () => {
     const result = inspectUrl("https://user:pw@example.com");
     expect(result.host).toBe("example.com");
     expect(result.warnings).toEqual([
-      "The address holds a user name and a password (“user”) before the host: the page is on example.com, whatever that name suggests.",
+      "The address holds a user name and a password (“user”) before the host: the page is on example.com, whatever that name suggests. Addresses like this are refused.",
     ]);
-    expect(inspectUrl("https://paypal.com@evil.example/").warnings[0]).toBe(
-      "The address holds a user name (“paypal.com”) before the host: the page is on evil.example, whatever that name suggests.",
+    expect(result.openable).toBe(false);
+    const disguised = inspectUrl("https://paypal.com@evil.example/");
+    expect(disguised.warnings[0]).toBe(
+      "The address holds a user name (“paypal.com”) before the host: the page is on evil.example, whatever that name suggests. Addresses like this are refused.",
     );
+    expect(disguised.openable).toBe(false);
+  });
+
+  it("shows a value the host masked as the host wrote it", () => {
+    const result = inspectUrl("https://h.example/cb?token=…&page=2");
+    expect(result.href).toBe("https://h.example/cb?token=…&page=2");
+    expect(result.warnings).toEqual([]);
+    expect(result.openable).toBe(true);
   });
 
   it("warns of an IP address host on the local network", () => {

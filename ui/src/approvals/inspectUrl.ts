@@ -11,7 +11,7 @@ export interface UrlInspection {
   unicodeHost: string;
   /** Reasons for care, in plain words; empty when nothing looks odd. */
   warnings: string[];
-  /** Only web addresses may be opened. */
+  /** Only web addresses may be opened, and none with a user name or password before its host. */
   openable: boolean;
 }
 
@@ -46,6 +46,8 @@ function scriptsOf(label: string): Set<string> {
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+const MASKED = /%E2%80%A6/gi;
 
 function isLocal(host: string): boolean {
   const [a = 0, b = 0] = host.split(".").map(Number);
@@ -97,7 +99,8 @@ export function inspectUrl(url: string, message?: string): UrlInspection {
   const scheme = parsed.protocol.replace(/:$/, "").toLowerCase();
   const host = parsed.hostname.toLowerCase();
   const unicodeHost = toUnicodeHost(host);
-  const base = { href: parsed.href, scheme, host, unicodeHost };
+  // The host shows a secret it masked as "…", which the parser percent-encodes.
+  const base = { href: parsed.href.replaceAll(MASKED, "…"), scheme, host, unicodeHost };
   if (scheme !== "https" && scheme !== "http") {
     return {
       ...base,
@@ -110,11 +113,13 @@ export function inspectUrl(url: string, message?: string): UrlInspection {
   if (scheme === "http") {
     warnings.push("Not encrypted (http): anyone on the network could read or change what you see and send.");
   }
-  if (parsed.username || parsed.password) {
+  // The host refuses to open these too: the name before the host is there to mislead.
+  const credentials = parsed.username !== "" || parsed.password !== "";
+  if (credentials) {
     const user = decodeURIComponent(parsed.username);
     warnings.push(
       `The address holds a user name${parsed.password ? " and a password" : ""} (“${user}”) before the host: ` +
-        `the page is on ${host}, whatever that name suggests.`,
+        `the page is on ${host}, whatever that name suggests. Addresses like this are refused.`,
     );
   }
   if (IPV4.test(host) || host.startsWith("[")) {
@@ -137,5 +142,5 @@ export function inspectUrl(url: string, message?: string): UrlInspection {
   if (mentioned.length > 0 && !mentioned.some((m) => sameSite(m, host) || sameSite(m, unicodeHost))) {
     warnings.push(`The message mentions ${mentioned.join(", ")}, but the address goes to ${host}.`);
   }
-  return { ...base, warnings, openable: true };
+  return { ...base, warnings, openable: !credentials };
 }

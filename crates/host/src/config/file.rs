@@ -1,9 +1,12 @@
 //! Reading and writing the configuration file: a broken file is reported with its line
-//! and left untouched; a write replaces the file atomically or not at all.
+//! and left untouched; a write replaces the file atomically or not at all. Writers take
+//! turns: every change reads the file afresh under one lock, so what another writer (or
+//! the person, by hand) put there since is kept.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use super::Config;
 
@@ -20,6 +23,15 @@ pub enum ConfigError {
     },
     #[error("could not write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
+}
+
+/// Held by whoever writes a configuration file in this process. Writes are rare and
+/// short, so one lock for every file is enough.
+static WRITER: Mutex<()> = Mutex::new(());
+
+fn writer() -> MutexGuard<'static, ()> {
+    // The lock guards no data: a writer that panicked left nothing half done in memory.
+    WRITER.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Reads the configuration; a file that does not exist yet is an empty configuration.
@@ -47,11 +59,26 @@ pub fn load_or_create(
     path: &Path,
     first_run: impl FnOnce() -> Config,
 ) -> Result<Config, ConfigError> {
+    let _writing = writer();
     if path.exists() {
         return load(path);
     }
     let config = first_run();
-    save(path, &config)?;
+    write(path, &config)?;
+    Ok(config)
+}
+
+/// Changes the configuration as the file holds it now, and writes it back; returns what
+/// was written. No other writer of this process comes between the read and the write.
+/// A file that does not read, or a change that fails, writes nothing.
+pub fn update<E: From<ConfigError>>(
+    path: &Path,
+    change: impl FnOnce(&mut Config) -> Result<(), E>,
+) -> Result<Config, E> {
+    let _writing = writer();
+    let mut config = load(path)?;
+    change(&mut config)?;
+    write(path, &config)?;
     Ok(config)
 }
 
@@ -64,9 +91,16 @@ fn describe(error: &serde_json::Error) -> String {
     }
 }
 
-/// Writes the configuration: to a temporary file beside it, flushed to disk, then renamed
-/// over the old one, so that a crash leaves either the old file or the new one.
+/// Writes the whole configuration, replacing what the file holds. To change part of it,
+/// `update` keeps what others wrote meanwhile.
 pub fn save(path: &Path, config: &Config) -> Result<(), ConfigError> {
+    let _writing = writer();
+    write(path, config)
+}
+
+/// Writes to a temporary file of its own beside the file, flushed to disk, then renamed
+/// over the old one, so that a crash leaves either the old file or the new one.
+fn write(path: &Path, config: &Config) -> Result<(), ConfigError> {
     let failed = |source| ConfigError::Write {
         path: path.to_owned(),
         source,
@@ -78,25 +112,27 @@ pub fn save(path: &Path, config: &Config) -> Result<(), ConfigError> {
     fs::create_dir_all(dir).map_err(failed)?;
     let mut text = serde_json::to_string_pretty(config).map_err(|e| failed(io::Error::other(e)))?;
     text.push('\n');
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temp, path)?;
-        // The rename itself is durable only once the folder is.
-        File::open(dir)?.sync_all()
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    // A name no other writer uses, removed again if anything below fails.
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(failed)?;
+    // The file keeps the permissions the person gave it.
+    if let Ok(existing) = fs::metadata(path) {
+        temp.as_file()
+            .set_permissions(existing.permissions())
+            .map_err(failed)?;
     }
-    written.map_err(failed)
+    temp.write_all(text.as_bytes()).map_err(failed)?;
+    temp.as_file().sync_all().map_err(failed)?;
+    temp.persist(path).map_err(|e| failed(e.error))?;
+    // The rename itself is durable only once the folder is.
+    File::open(dir).and_then(|d| d.sync_all()).map_err(failed)
 }
 
 #[cfg(test)]
@@ -151,6 +187,91 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["config.json"]);
+    }
+
+    #[test]
+    fn saves_from_many_threads_at_once_each_land_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        let configs: Vec<Config> = (0..8)
+            .map(|n| {
+                let mut config = Config::default();
+                config.servers.insert(
+                    format!("server-{n}"),
+                    ServerConfig {
+                        command: Some("x".repeat(4096 * (n + 1))),
+                        ..ServerConfig::default()
+                    },
+                );
+                config
+            })
+            .collect();
+        std::thread::scope(|scope| {
+            for config in &configs {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..10 {
+                        save(path, config).unwrap();
+                    }
+                });
+            }
+        });
+        // The file is one of the configurations whole, never a mix or a torn write.
+        assert!(configs.contains(&load(&path).unwrap()));
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["config.json"], "no temporary file is left behind");
+    }
+
+    #[test]
+    fn changes_from_many_threads_at_once_are_all_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        // Written by hand: kept by every change, which touches only its own server.
+        fs::write(&path, r#"{"mcpServers": {}, "theme": "dark"}"#).unwrap();
+        std::thread::scope(|scope| {
+            for n in 0..8 {
+                let path = &path;
+                scope.spawn(move || {
+                    update(path, |config| {
+                        let server = ServerConfig {
+                            command: Some(format!("server-{n}")),
+                            ..ServerConfig::default()
+                        };
+                        config.servers.insert(format!("s{n}"), server);
+                        Ok::<_, ConfigError>(())
+                    })
+                    .unwrap();
+                });
+            }
+        });
+        let config = load(&path).unwrap();
+        assert_eq!(config.servers.len(), 8, "{:?}", config.servers.keys());
+        assert_eq!(config.extra["theme"], "dark");
+    }
+
+    #[test]
+    fn a_change_that_fails_or_a_broken_file_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        fs::write(&path, "{}").unwrap();
+        let refused = update(&path, |config| {
+            config
+                .servers
+                .insert("half".into(), ServerConfig::default());
+            Err(ConfigError::Read {
+                path: path.clone(),
+                source: io::Error::other("changed my mind"),
+            })
+        });
+        assert!(refused.is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{}");
+        fs::write(&path, "{ oops").unwrap();
+        let broken = update(&path, |_| Ok::<_, ConfigError>(()));
+        assert!(matches!(broken, Err(ConfigError::Invalid { .. })));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{ oops");
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod path;
 pub mod placeholders;
 mod secret_names;
 
-pub use file::{ConfigError, load, load_or_create, save};
+pub use file::{ConfigError, load, load_or_create, save, update};
 pub use import::{
     ImportError, ImportSource, Imported, ImportedServer, InputPrompt, Reach, Reference, Settled,
     import,

@@ -226,6 +226,16 @@ pub enum SpecError {
 }
 
 impl ServerConfig {
+    /// This entry as the server runs it: the host's settings fill in what it leaves unset.
+    pub fn with_defaults(&self, settings: &HostSettings) -> Self {
+        Self {
+            request_timeout_secs: self
+                .request_timeout_secs
+                .or(Some(settings.request_timeout_secs)),
+            ..self.clone()
+        }
+    }
+
     /// How to reach the server named `name`, or why the entry is unusable.
     pub fn spec(&self, name: &str) -> Result<ServerSpec<'_>, SpecError> {
         let mismatch = |kind, missing| SpecError::Mismatch {
@@ -339,6 +349,21 @@ mod tests {
             })
         ));
         assert!(demo.enabled);
+    }
+
+    #[test]
+    fn a_server_without_its_own_timeout_takes_the_hosts() {
+        let settings = HostSettings {
+            request_timeout_secs: 7,
+            ..HostSettings::default()
+        };
+        let own = ServerConfig {
+            request_timeout_secs: Some(30),
+            ..ServerConfig::default()
+        };
+        assert_eq!(own.with_defaults(&settings), own);
+        let none = ServerConfig::default().with_defaults(&settings);
+        assert_eq!(none.request_timeout_secs, Some(7));
     }
 
     #[test]

@@ -10,8 +10,10 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use super::{Desk, DeskError};
+use super::{Desk, DeskError, shown};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
+use crate::links;
+use crate::roots;
 
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -30,12 +32,23 @@ pub struct AuditEntry {
 }
 
 impl Desk {
+    /// What waits for the person, as they are shown it.
     pub fn pending(&self) -> Vec<Pending> {
-        self.inner.gate.broker.pending()
+        self.inner
+            .gate
+            .broker
+            .pending()
+            .into_iter()
+            .map(shown::pending)
+            .collect()
     }
 
+    /// A pending question as its server asked it, nothing masked.
     fn question(&self, id: u64) -> Result<Question, DeskError> {
-        self.pending()
+        self.inner
+            .gate
+            .broker
+            .pending()
             .into_iter()
             .find(|p| p.id == id)
             .map(|p| p.question)
@@ -114,7 +127,7 @@ impl Desk {
                 }
                 None
             }
-            (ElicitRequestParams::Url(link), true) => Some(openable(&link.url)?),
+            (ElicitRequestParams::Url(link), true) => Some(links::openable(&link.url)?.into()),
             (_, false) => None,
         };
         self.answer(id, server, Answer::Elicitation(Box::new(result)))?;
@@ -122,14 +135,18 @@ impl Desk {
     }
 
     /// Shares exactly these folders with the server that asked (none is an answer too).
+    /// They are granted only once the answer is accepted: an answer that comes too late
+    /// shares nothing.
     pub fn answer_roots(
         &self,
         id: u64,
         server: &str,
         folders: &[PathBuf],
     ) -> Result<(), DeskError> {
-        self.inner.roots.grant(server, folders)?;
-        self.answer(id, server, Answer::Roots(self.inner.roots.of(server)))
+        let chosen = roots::roots_of(folders)?;
+        self.answer(id, server, Answer::Roots(chosen.clone()))?;
+        self.inner.roots.set(server, chosen);
+        Ok(())
     }
 
     /// The folders a server may see.
@@ -174,17 +191,5 @@ impl Desk {
                 duration_ms: row.record.duration_ms.map(|d| d as f64),
             })
             .collect())
-    }
-}
-
-/// Only web links are opened; anything else (javascript:, file:, custom schemes) is not.
-fn openable(url: &str) -> Result<String, DeskError> {
-    let lower = url.trim().to_ascii_lowercase();
-    if lower.starts_with("https://") || lower.starts_with("http://") {
-        Ok(url.trim().to_owned())
-    } else {
-        Err(DeskError::BadAnswer(format!(
-            "only http and https links are opened, not {url:?}"
-        )))
     }
 }

@@ -164,16 +164,18 @@ pub fn transport_of(config: &ServerConfig) -> Transport {
     }
 }
 
-/// The command line or URL, as the list shows it.
+/// The command line or URL, as the list shows it: with the secrets in web addresses
+/// masked (the form, where the person edits them, shows them whole).
 pub fn target_of(config: &ServerConfig) -> String {
-    match (&config.command, &config.url) {
+    let target = match (&config.command, &config.url) {
         (Some(command), _) => std::iter::once(command.as_str())
             .chain(config.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join(" "),
         (None, Some(url)) => url.clone(),
         (None, None) => String::new(),
-    }
+    };
+    crate::masking::urls_in(&target)
 }
 
 /// A secret value the form gives, to be stored in the keyring under `name` before the

@@ -8,6 +8,7 @@ pub mod forms;
 mod imports;
 pub mod json;
 pub mod logbook;
+mod shown;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,8 @@ use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
+use crate::links::LinkError;
+use crate::masking;
 use crate::person::PersonHandler;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
@@ -63,6 +66,8 @@ pub enum DeskError {
     Answer(#[from] AnswerError),
     #[error("{0}")]
     BadAnswer(String),
+    #[error(transparent)]
+    Link(#[from] LinkError),
     #[error(transparent)]
     Roots(#[from] RootError),
     #[error(transparent)]
@@ -119,6 +124,9 @@ struct Inner {
     loaded: Mutex<Loaded>,
     /// Held only while servers start or stop; reads go through `shared`.
     host: tokio::sync::Mutex<Host<PersonHandler>>,
+    /// Taken by each change to the servers in the file, from its write to the servers
+    /// following it.
+    edits: tokio::sync::Mutex<()>,
     shared: Shared,
     gate: Gate,
     roots: Roots,
@@ -202,6 +210,7 @@ impl Desk {
                 config_path: config_path.to_owned(),
                 loaded: Mutex::new(loaded),
                 host: tokio::sync::Mutex::new(host),
+                edits: tokio::sync::Mutex::default(),
                 shared,
                 gate,
                 roots,
@@ -240,7 +249,9 @@ impl Desk {
                         Err(broadcast::error::RecvError::Closed) => return,
                     }.into(),
                     event = broker_events.recv() => match event {
-                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded { pending }.into(),
+                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded {
+                            pending: Box::new(shown::pending(*pending)),
+                        }.into(),
                         Ok(BrokerEvent::Removed { id }) => Update::ApprovalRemoved { id }.into(),
                         Err(broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(broadcast::error::RecvError::Closed) => return,
@@ -254,7 +265,7 @@ impl Desk {
                         lock(&inner.since).insert(server.clone(), since_ms);
                         Update::Status {
                             server,
-                            state,
+                            state: shown::state(state),
                             since_ms,
                         }
                     }
@@ -305,8 +316,8 @@ impl Desk {
             .ok_or_else(|| DeskError::NoServer(name.to_owned()))
     }
 
-    /// Changes the configuration file (read afresh, so edits made elsewhere are kept),
-    /// then brings the servers in line with it.
+    /// Changes the configuration file (read afresh under its writers' lock, so edits made
+    /// elsewhere are kept), then brings the servers in line with it.
     async fn edit_config(
         &self,
         change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
@@ -314,9 +325,11 @@ impl Desk {
         if let Some(problem) = self.config_problem() {
             return Err(DeskError::BrokenConfig(problem));
         }
-        let mut config = config::load(&self.inner.config_path)?;
-        change(&mut config)?;
-        config::save(&self.inner.config_path, &config)?;
+        // Held from the write to the reconciliation, so the servers follow the changes
+        // in the order they reached the file; the host only while it reconciles, which
+        // waits for no server to stop.
+        let _editing = self.inner.edits.lock().await;
+        let config = config::update(&self.inner.config_path, change)?;
         lock(&self.inner.loaded).config = config.clone();
         self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ServersChanged);
@@ -334,7 +347,7 @@ impl Desk {
                 enabled: server.enabled,
                 transport: forms::transport_of(server),
                 target: forms::target_of(server),
-                state: states.get(name).cloned(),
+                state: states.get(name).cloned().map(shown::state),
                 since_ms: since.get(name).copied().unwrap_or(0.0),
             })
             .collect()
@@ -460,10 +473,13 @@ impl Desk {
     }
 
     /// What the server said of itself when it connected: its name and version, protocol
-    /// revision, capabilities and instructions (the `initialize` result).
+    /// revision, capabilities and instructions (the `initialize` result), secrets in the
+    /// addresses it gives masked.
     pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
         let client = self.client(name).ok()?;
-        serde_json::to_value(&*client.server()).ok()
+        serde_json::to_value(&*client.server())
+            .ok()
+            .map(masking::json)
     }
 
     pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
@@ -532,7 +548,7 @@ impl From<HostEvent> for Relayed {
                 at_ms: now_ms(),
                 source,
                 level: level.map(|l| l.to_string()),
-                text,
+                text: masking::urls_in(&text),
             }),
             HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
             HostEvent::ResourceUpdated { server, uri } => {

@@ -1,0 +1,89 @@
+//! Answers that come after their request ended: a roots answer after its deadline shares
+//! nothing, and a tool call cancelled while it waits for the person takes its question
+//! away. With the demo server, through the desk as the window uses it.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+mod common;
+
+use serde_json::json;
+use switchboard_host::approvals::{AnswerError, Question};
+use switchboard_host::desk::{DeskError, Update};
+use switchboard_host::gate::CallError;
+
+use common::{demo_desk, text_of};
+
+#[tokio::test]
+async fn a_roots_answer_after_its_deadline_shares_nothing() {
+    let mut world = demo_desk(json!({
+        "approvalTimeoutSecs": 1,
+        "toolRules": [{"server": "demo", "tool": "list_roots", "allow": true}],
+    }))
+    .await;
+    let folder = tempfile::tempdir().unwrap();
+    let call = world.call("list_roots", json!({}), "roots");
+    let asked = world.asked().await;
+    assert_eq!(asked.question, Question::Roots);
+    // Nobody answered in time: the request is refused and leaves the list.
+    world.withdrawn(asked.id).await;
+    let late = world
+        .desk
+        .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+        .unwrap_err();
+    assert!(
+        matches!(late, DeskError::Answer(AnswerError::NotPending(id)) if id == asked.id),
+        "{late}"
+    );
+    assert!(world.desk.roots_of("demo").is_empty(), "nothing is shared");
+    assert_eq!(text_of(&call.await.unwrap().unwrap()), "no roots shared");
+
+    // The next request is asked again, and an answer in time is shared.
+    let call = world.call("list_roots", json!({}), "roots");
+    let asked = world.asked().await;
+    world
+        .desk
+        .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+        .unwrap();
+    let canonical = folder.path().canonicalize().unwrap();
+    assert!(
+        text_of(&call.await.unwrap().unwrap())
+            .starts_with(&format!("file://{}", canonical.display())),
+    );
+    assert_eq!(
+        world.desk.roots_of("demo"),
+        [canonical.display().to_string()]
+    );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
+    let mut world = demo_desk(json!({})).await;
+    let call = world.call("echo", json!({"text": "never mind"}), "echo");
+    let asked = world.asked().await;
+    assert!(world.desk.cancel("echo"));
+    // The dialog goes away, and the call ends.
+    let (mut withdrawn, mut ended) = (false, false);
+    world
+        .next(|u| {
+            match u {
+                Update::ApprovalRemoved { id } if id == asked.id => withdrawn = true,
+                Update::ProgressEnded { token } if token == "echo" => ended = true,
+                _ => {}
+            }
+            (withdrawn && ended).then_some(())
+        })
+        .await;
+    assert!(world.desk.pending().is_empty());
+    let cancelled = call.await.unwrap().unwrap_err();
+    assert!(
+        matches!(cancelled, DeskError::Call(CallError::Cancelled { .. })),
+        "{cancelled}"
+    );
+    let audit = world.desk.audit(None, 1).await.unwrap();
+    assert_eq!(
+        (audit[0].subject.as_str(), audit[0].decision.as_str()),
+        ("echo", "cancelled")
+    );
+    world.desk.shutdown().await;
+}
