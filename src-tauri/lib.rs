@@ -113,16 +113,13 @@ fn open_desk(config_path: &Path) -> Result<Desk, Box<dyn std::error::Error>> {
 /// the app), so that a newcomer sees everything work with no network. A broken file is left
 /// alone: the app starts and says what is wrong.
 fn prepare_config() -> Result<PathBuf, String> {
-    let demo = std::env::current_exe()
-        .map(|exe| exe.with_file_name("switchboard-demo-server"))
-        .unwrap_or_else(|_| "switchboard-demo-server".into());
     let path = switchboard_host::config::config_path().map_err(|e| e.to_string())?;
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    if let Err(err) = switchboard_host::config::load_or_create(&path, || {
-        switchboard_host::config::Config::first_run(&demo)
-    }) {
+    if let Err(err) =
+        switchboard_host::config::load_or_create(&path, switchboard_host::config::Config::first_run)
+    {
         tracing::error!("{err}");
     }
     Ok(path)

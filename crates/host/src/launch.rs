@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
 
@@ -14,7 +15,9 @@ use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogSink, TransportParts};
 
-use crate::config::{EnvValue, Place, ServerConfig, ServerSpec, placeholders, secret_name};
+use crate::config::{
+    DEMO_SERVER, EnvValue, Place, ServerConfig, ServerSpec, placeholders, secret_name,
+};
 use crate::secrets::Secrets;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,7 +61,11 @@ pub async fn launch(
             env,
             cwd,
         } => {
-            let mut server = StdioServer::new(command).args(args.iter());
+            let program = match command {
+                DEMO_SERVER => bundled(DEMO_SERVER, &std::env::current_exe().unwrap_or_default())?,
+                other => PathBuf::from(other),
+            };
+            let mut server = StdioServer::new(program).args(args.iter());
             server.env = resolve_all(name, Place::Env, env, secrets)
                 .await?
                 .into_iter()
@@ -134,6 +141,30 @@ async fn own_secret(
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
 
+/// A program installed beside `app` (the running app), as found now: the app may have
+/// moved, or run from a mount made anew at each start. One in a folder others can write
+/// to, or writable by others itself, is refused: anyone could have put it there.
+fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = app.parent().unwrap_or(Path::new("/"));
+    let path = dir.join(program);
+    let writable_by_others =
+        |path: &Path| std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
+    if !path.is_file() {
+        return Err(LaunchError::Start(format!(
+            "the bundled {program} is not beside the app (looked in {})",
+            dir.display()
+        )));
+    }
+    if writable_by_others(dir) || writable_by_others(&path) {
+        return Err(LaunchError::Start(format!(
+            "refused the bundled {program}: anyone may write to {}",
+            dir.display()
+        )));
+    }
+    Ok(path)
+}
+
 /// Replaces each `${env:NAME}` with the variable's value (empty if unset).
 fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
     placeholders::replace(text, placeholders::Kind::Env, |name| {
@@ -175,6 +206,30 @@ fn login_path() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bundled_demo_server_is_found_beside_the_app_and_nowhere_anyone_may_write() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let app = dir.path().join("switchboard");
+        assert!(
+            matches!(bundled("demo", &app), Err(LaunchError::Start(m)) if m.contains("not beside"))
+        );
+        let demo = dir.path().join("demo");
+        std::fs::write(&demo, "").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(bundled("demo", &app), Ok(demo.clone()));
+        for (folder, file) in [(0o777, 0o755), (0o755, 0o666)] {
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(folder)).unwrap();
+            std::fs::set_permissions(&demo, std::fs::Permissions::from_mode(file)).unwrap();
+            let refused = bundled("demo", &app);
+            assert!(
+                matches!(&refused, Err(LaunchError::Start(m)) if m.contains("anyone may write")),
+                "{folder:o}/{file:o}: {refused:?}"
+            );
+        }
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
 
     #[test]
     fn env_references_expand_and_the_rest_stays() {

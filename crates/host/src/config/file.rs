@@ -153,14 +153,13 @@ mod tests {
     fn a_first_run_writes_its_configuration_and_a_later_run_keeps_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.json");
-        let demo = Path::new("/opt/sb/switchboard-demo-server");
-        let first = load_or_create(&path, || Config::first_run(demo)).unwrap();
+        let first = load_or_create(&path, Config::first_run).unwrap();
         assert!(first.servers.contains_key("demo"));
         assert_eq!(load(&path).unwrap(), first);
         let mut edited = first.clone();
         edited.servers.clear();
         save(&path, &edited).unwrap();
-        let later = load_or_create(&path, || Config::first_run(demo)).unwrap();
+        let later = load_or_create(&path, Config::first_run).unwrap();
         assert!(
             later.servers.is_empty(),
             "the person's file is never replaced"

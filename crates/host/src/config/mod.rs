@@ -14,8 +14,8 @@ pub use import::{
     import,
 };
 pub use model::{
-    Config, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec, SpecError,
-    TransportType,
+    Config, DEMO_SERVER, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec,
+    SpecError, TransportType,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
 pub use secret_names::{Place, secret_name};

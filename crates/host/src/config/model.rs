@@ -21,12 +21,18 @@ pub struct Config {
     pub extra: Map<String, Value>,
 }
 
+/// The command of the bundled demo server: written as this name, never as a path, and
+/// found beside the running app when the server starts (see `launch`). A path written at
+/// first run could point into a mount that is gone at the next (an AppImage's) or into a
+/// folder others can write to.
+pub const DEMO_SERVER: &str = "switchboard-demo-server";
+
 impl Config {
     /// The configuration of a first run: the bundled demo server, so that everything the
     /// host does can be seen working at once, with no network.
-    pub fn first_run(demo_server: &std::path::Path) -> Self {
+    pub fn first_run() -> Self {
         let demo = ServerConfig {
-            command: Some(demo_server.display().to_string()),
+            command: Some(DEMO_SERVER.to_owned()),
             ..ServerConfig::default()
         };
         Self {
@@ -336,19 +342,19 @@ mod tests {
     }
 
     #[test]
-    fn a_first_run_offers_the_bundled_demo_server() {
-        let config = Config::first_run(std::path::Path::new(
-            "/opt/switchboard/switchboard-demo-server",
-        ));
+    fn a_first_run_offers_the_bundled_demo_server_by_name_not_by_path() {
+        let config = Config::first_run();
         let demo = &config.servers["demo"];
         assert!(matches!(
             demo.spec("demo"),
             Ok(ServerSpec::Stdio {
-                command: "/opt/switchboard/switchboard-demo-server",
+                command: DEMO_SERVER,
                 ..
             })
         ));
         assert!(demo.enabled);
+        let written = serde_json::to_string(&config).unwrap();
+        assert!(!written.contains('/'), "{written}");
     }
 
     #[test]
