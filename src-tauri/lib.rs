@@ -82,6 +82,13 @@ pub fn run() {
             events::relay(app.handle().clone(), &desk);
             let starting = desk.clone();
             tauri::async_runtime::spawn(async move { starting.start().await });
+            // Ended by a signal (a logout, `kill`), the app still stops its servers
+            // gracefully: it exits as if the window closed.
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                terminated().await;
+                handle.exit(0);
+            });
             app.manage(desk);
             Ok(())
         })
@@ -101,6 +108,22 @@ pub fn run() {
             tauri::async_runtime::block_on(desk.shutdown());
         }
     });
+}
+
+/// Resolves when the app is asked to end by SIGTERM or SIGINT.
+async fn terminated() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        tracing::warn!("signals cannot be caught: the app ends at once on one");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
 }
 
 /// The audit trail lives beside the configuration it belongs to.
