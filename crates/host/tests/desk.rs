@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -333,17 +335,6 @@ while True:
     }
 }
 
-/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
-
 #[tokio::test]
 async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
     let mut world = world().await;
@@ -361,7 +352,7 @@ async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
         .expect("the server wrote its pid");
     world.desk.set_enabled("slow", false).await.unwrap();
     // The desk (and with it every dialog and call) is free while the server dies.
-    assert!(alive(pid), "disabling waited for the server to die");
+    assert!(common::alive(pid), "disabling waited for the server to die");
     world
         .next(|u| match u {
             Update::Status {
@@ -372,7 +363,7 @@ async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
             _ => None,
         })
         .await;
-    assert!(!alive(pid), "stopped, yet alive");
+    assert!(!common::alive(pid), "stopped, yet alive");
 }
 
 #[tokio::test]

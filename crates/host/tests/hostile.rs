@@ -9,7 +9,8 @@
 //! Every wait has a generous bound so that a hang shows as a failure; the bounds are hang
 //! checks, not timing assertions.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -327,7 +328,7 @@ async fn good_answers(host: &Host<DecliningHandler>) -> Result<(), String> {
 /// never answers holds up the catalog no longer than that.
 fn peer(binary: &str, arg: &str) -> ServerConfig {
     ServerConfig {
-        command: Some(workspace_binary(binary).display().to_string()),
+        command: Some(common::workspace_binary(binary).display().to_string()),
         args: vec![arg.to_owned()],
         request_timeout_secs: Some(5),
         ..ServerConfig::default()
@@ -342,21 +343,4 @@ fn config(servers: &[(&str, ServerConfig)]) -> Config {
             .collect(),
         ..Config::default()
     }
-}
-
-/// A binary of this workspace, built in the same target directory as this test by
-/// `cargo build -p <name>` (test binaries live in target/<profile>/deps).
-fn workspace_binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir")
-        .join(name);
-    assert!(
-        path.exists(),
-        "the test peer {name} is missing at {}: cargo build -p {name}",
-        path.display()
-    );
-    path
 }

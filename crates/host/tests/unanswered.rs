@@ -5,7 +5,8 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -59,7 +60,11 @@ async fn world(deadline: Duration) -> World {
         }
     });
     let server = ServerConfig {
-        command: Some(workspace_binary("hostile-peer").display().to_string()),
+        command: Some(
+            common::workspace_binary("hostile-peer")
+                .display()
+                .to_string(),
+        ),
         args: vec!["undeclared-requests".into()],
         ..ServerConfig::default()
     };
@@ -186,21 +191,4 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     let mut expected = rows(&[Kind::ToolCall], "unanswered", "no one to ask");
     expected.extend(rows(&SERVER_ASKS, "unanswered", "no one to ask"));
     assert_eq!(world.audit().await, expected);
-}
-
-/// A binary of this workspace, built in the same target directory as this test by
-/// `cargo build -p <name>` (test binaries live in target/<profile>/deps).
-fn workspace_binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir")
-        .join(name);
-    assert!(
-        path.exists(),
-        "the test peer {name} is missing at {}: cargo build -p {name}",
-        path.display()
-    );
-    path
 }

@@ -1,29 +1,16 @@
 //! The stdio transport with real child processes: small shell programs that behave like
 //! servers that crash, babble, flood or refuse to die.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
-use switchboard_mcp::jsonrpc::ErrorObject;
+use common::NoRequests;
+use serde_json::json;
+use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
-use switchboard_mcp::transport::{BoxFuture, LogLine, LogSink};
-
-struct NoRequests;
-
-impl IncomingHandler for NoRequests {
-    fn request(
-        &self,
-        method: String,
-        _: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        Box::pin(std::future::ready(Err(ErrorObject::method_not_found(
-            &method,
-        ))))
-    }
-    fn notification(&self, _: String, _: Option<Value>) {}
-}
+use switchboard_mcp::transport::{LogLine, LogSink};
 
 /// Starts `sh -c script` as a server; returns the connection and the log it writes.
 fn shell_server(script: &str) -> (Connection, Arc<Mutex<Vec<LogLine>>>) {

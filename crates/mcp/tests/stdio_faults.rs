@@ -3,15 +3,18 @@
 //! requests, or write while they do not read. Each server can report what it received, so
 //! that the tests check the wire as the server saw it.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::NoRequests;
 use serde_json::{Value, json};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
-use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
-use switchboard_mcp::jsonrpc::{ErrorObject, FrameError};
+use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
+use switchboard_mcp::jsonrpc::FrameError;
+use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::stdio::{self, StdioServer};
-use switchboard_mcp::transport::{BoxFuture, discard_log};
 use switchboard_mcp::types::{CompleteRequestParams, Reference};
 use tokio_util::sync::CancellationToken;
 
@@ -40,21 +43,6 @@ def serve():
         if isinstance(msg, dict):
             on(msg)
 "#;
-
-struct NoRequests;
-
-impl IncomingHandler for NoRequests {
-    fn request(
-        &self,
-        method: String,
-        _: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        Box::pin(std::future::ready(Err(ErrorObject::method_not_found(
-            &method,
-        ))))
-    }
-    fn notification(&self, _: String, _: Option<Value>) {}
-}
 
 fn python(script: &str) -> StdioServer {
     let mut server =

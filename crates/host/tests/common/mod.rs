@@ -16,21 +16,37 @@ use tokio::sync::broadcast;
 
 pub const WAIT: Duration = Duration::from_secs(30);
 
-/// The demo server, built in the same target folder as this test by
-/// `cargo build -p switchboard-demo-server` (test binaries live in target/<profile>/deps).
-pub fn demo_server() -> PathBuf {
+/// A binary of this workspace, built in the same target folder as this test by
+/// `cargo build -p <name>` (test binaries live in target/<profile>/deps).
+pub fn workspace_binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let path = exe
         .parent()
         .and_then(Path::parent)
         .expect("target profile dir")
-        .join("switchboard-demo-server");
+        .join(name);
     assert!(
         path.exists(),
-        "the demo server is missing at {}: cargo build -p switchboard-demo-server",
+        "{name} is missing at {}: cargo build -p {name}",
         path.display()
     );
     path
+}
+
+/// The demo server (`switchboard-demo-server`).
+pub fn demo_server() -> PathBuf {
+    workspace_binary("switchboard-demo-server")
+}
+
+/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
+pub fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
 }
 
 pub struct DemoDesk {

@@ -231,3 +231,21 @@ pub fn drain_progress(
     }
     steps
 }
+
+/// A connection's handler that knows no requests and ignores notifications: for tests
+/// that drive the connection itself.
+pub struct NoRequests;
+
+impl switchboard_mcp::connection::IncomingHandler for NoRequests {
+    fn request(
+        &self,
+        method: String,
+        _: Option<serde_json::Value>,
+    ) -> switchboard_mcp::transport::BoxFuture<'static, Result<serde_json::Value, ErrorObject>>
+    {
+        Box::pin(std::future::ready(Err(ErrorObject::method_not_found(
+            &method,
+        ))))
+    }
+    fn notification(&self, _: String, _: Option<serde_json::Value>) {}
+}
