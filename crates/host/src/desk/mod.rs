@@ -273,6 +273,15 @@ impl Desk {
                         }
                     }
                     Relayed::Log(entry) => {
+                        // A removed server stops in the background: its last lines would
+                        // outlive it, and open the log of a server later given its name.
+                        if !lock(&inner.loaded)
+                            .config
+                            .servers
+                            .contains_key(&entry.server)
+                        {
+                            continue;
+                        }
                         inner.logs.push(entry.clone());
                         Update::Log { entry }
                     }
