@@ -4,6 +4,7 @@
 pub mod display;
 pub mod driver;
 pub mod webdriver;
+pub mod window;
 
 use std::path::PathBuf;
 

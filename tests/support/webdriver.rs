@@ -124,12 +124,13 @@ impl Session {
         )
     }
 
-    /// The enabled button whose text is `label`, inside `scope` (a CSS selector).
+    /// The button whose text is `label`, inside `scope` (a CSS selector), once it is
+    /// enabled: waits while it is missing or `disabled` (a dialog's guard after it opens).
     pub fn button(&self, scope: &str, label: &str) -> Element {
         self.find_by_script(
             "const scope = document.querySelector(arguments[0]);\
-             return scope && [...scope.querySelectorAll('button')]\
-                 .find(b => b.textContent.trim() === arguments[1] && !b.disabled) || null;",
+             return scope && [...scope.querySelectorAll('button:not([disabled])')]\
+                 .find(b => b.textContent.trim() === arguments[1]) || null;",
             scope,
             label,
         )
