@@ -3,6 +3,7 @@
 
 pub mod display;
 pub mod driver;
+pub mod peer;
 pub mod webdriver;
 pub mod window;
 

@@ -26,7 +26,14 @@ impl App {
     /// The app on a first run (the demo server configured), with a browser that only notes
     /// what it is asked to open.
     pub fn start() -> Self {
+        Self::start_with(|_| Vec::new())
+    }
+
+    /// Like `start`, with more of the app's environment, chosen knowing the test's own
+    /// temporary folder.
+    pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
+        let extra = env(dir.path());
         let config = dir.path().join("config.json");
         let opened = dir.path().join("opened.txt");
         let browser = dir.path().join("browser.sh");
@@ -40,13 +47,12 @@ impl App {
         .expect("write the browser");
         make_executable(&browser);
         let display = Display::start();
-        let driver = TauriDriver::start(
-            &display,
-            &[
-                ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
-                ("BROWSER", browser.to_str().expect("utf-8 path")),
-            ],
-        );
+        let mut env = vec![
+            ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
+            ("BROWSER", browser.to_str().expect("utf-8 path")),
+        ];
+        env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+        let driver = TauriDriver::start(&display, &env);
         let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
         let window = Session::open(&driver.url, app, Duration::from_secs(20));
         Self {
@@ -67,6 +73,23 @@ impl App {
         self.view("servers");
         self.window
             .wait_for_texts(".server-list li", &[server, "Running"], SHOWN);
+    }
+
+    /// Shows `server` in the Servers view: its details, actions and log.
+    pub fn select_server(&self, server: &str) {
+        self.view("servers");
+        self.window.click(&self.window.find(&format!(
+            ".server-list button.server-select[aria-label='{server}']"
+        )));
+        self.window
+            .wait_for_text(".servers-detail .server-details h2", server, SHOWN);
+    }
+
+    /// The configuration file as it is on disk now.
+    pub fn config(&self) -> serde_json::Value {
+        let path = self.dir.path().join("config.json");
+        let text = std::fs::read_to_string(&path).expect("read the configuration file");
+        serde_json::from_str(&text).expect("the configuration file is JSON")
     }
 
     /// Opens a tool of `server` in the explorer by the name a person reads.
