@@ -51,6 +51,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             approvals::answer_roots,
             approvals::pick_folder,
             approvals::audit,
+            approvals::standing_rules,
+            approvals::revoke_rule,
+            approvals::shared_folders,
         ])
         .events(tauri_specta::collect_events![events::HostUpdate])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)

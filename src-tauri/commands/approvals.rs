@@ -1,9 +1,10 @@
-//! Answers to what servers ask, the native folder picker, and the audit trail.
+//! Answers to what servers ask, the native folder picker, the audit trail, and the
+//! standing rules and shared folders for review.
 
 use std::path::PathBuf;
 
 use switchboard_host::approvals::{Pending, Remember};
-use switchboard_host::desk::{AuditEntry, Desk, Json};
+use switchboard_host::desk::{AuditEntry, Desk, Json, SharedFolders, StandingRule};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 
@@ -89,4 +90,25 @@ pub async fn audit(
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
     Ok(desk.audit(before.map(|b| b as i64), limit).await?)
+}
+
+/// Every rule the person made, for review: scope, since when, uses, whether it still holds.
+#[tauri::command]
+#[specta::specta]
+pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> {
+    Ok(desk.standing_rules().await)
+}
+
+/// Forgets a rule (`tool` null: the one for the whole server), at once.
+#[tauri::command]
+#[specta::specta]
+pub fn revoke_rule(desk: State<'_, Desk>, server: String, tool: Option<String>) {
+    desk.revoke_rule(&server, tool.as_deref());
+}
+
+/// The folders each server may see.
+#[tauri::command]
+#[specta::specta]
+pub fn shared_folders(desk: State<'_, Desk>) -> Vec<SharedFolders> {
+    desk.shared_folders()
 }

@@ -51,6 +51,12 @@ export const commands = {
 	pickFolder: () => __TAURI_INVOKE<string | null>("pick_folder"),
 	/**  A page of the audit trail, newest first; `before` is the id to continue from. */
 	audit: (before: number | null, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("audit", { before, limit }),
+	/**  Every rule the person made, for review: scope, since when, uses, whether it still holds. */
+	standingRules: () => __TAURI_INVOKE<StandingRule_Serialize[]>("standing_rules"),
+	/**  Forgets a rule (`tool` null: the one for the whole server), at once. */
+	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
+	/**  The folders each server may see. */
+	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
 };
 
 /** Events */
@@ -125,6 +131,29 @@ export type AuditEntry_Serialize = {
 	duration_ms: number | null,
 };
 
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed = Changed_Serialize | Changed_Deserialize;
+
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed_Deserialize = {
+	/**  The server's command, arguments, working folder, env names or address differ. */
+	server: boolean,
+	/**  The tool as it was allowed and as it is now, if its definition differs. */
+	tool?: DefinitionChange_Deserialize | null,
+	/**  When the person allowed it (ms since the epoch). */
+	allowedMs: number | null,
+};
+
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed_Serialize = {
+	/**  The server's command, arguments, working folder, env names or address differ. */
+	server: boolean,
+	/**  The tool as it was allowed and as it is now, if its definition differs. */
+	tool?: DefinitionChange_Serialize,
+	/**  When the person allowed it (ms since the epoch). */
+	allowedMs: number | null,
+};
+
 /**
  *  What every command returns on failure: a stable code the UI can branch on and a
  *  message a person can read.
@@ -132,6 +161,18 @@ export type AuditEntry_Serialize = {
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
+};
+
+export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
+
+export type DefinitionChange_Deserialize = {
+	before: ToolDefinition_Deserialize,
+	after: ToolDefinition_Deserialize,
+};
+
+export type DefinitionChange_Serialize = {
+	before: ToolDefinition_Serialize,
+	after: ToolDefinition_Serialize,
 };
 
 export type ErrorCode = 
@@ -340,12 +381,22 @@ export type Question = Question_Serialize | Question_Deserialize;
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Deserialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
 /**  The server's own claims about the tool: shown, never trusted by themselves. */
-annotations?: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+annotations?: JsonValue | null; 
+/**
+ *  What changed since the person allowed this tool, if an allowance they gave no
+ *  longer holds.
+ */
+changed?: Changed_Deserialize | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Serialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
 /**  The server's own claims about the tool: shown, never trusted by themselves. */
-annotations: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+annotations: JsonValue | null; 
+/**
+ *  What changed since the person allowed this tool, if an allowance they gave no
+ *  longer holds.
+ */
+changed?: Changed_Serialize } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 export type Reach = 
 /**
@@ -375,6 +426,12 @@ export type Reference = {
 export type Remember = 
 /**  This call only. */
 "once" | "tool_for_session" | "server_for_session" | "tool_always" | "server_always";
+
+export type RuleScope = 
+/**  Until the app quits. */
+"session" | 
+/**  Kept in the configuration file. */
+"always";
 
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 
@@ -444,6 +501,79 @@ export type ServerSummary_Serialize = {
 	state: ServerState | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
+};
+
+/**  The folders a server may see. */
+export type SharedFolders = {
+	server: string,
+	folders: string[],
+};
+
+/**  A standing decision, as the person reviews it. */
+export type StandingRule = StandingRule_Serialize | StandingRule_Deserialize;
+
+/**  A standing decision, as the person reviews it. */
+export type StandingRule_Deserialize = {
+	server: string,
+	/**  The tool it is about; none for every tool of the server. */
+	tool?: string | null,
+	allow: boolean,
+	scope: RuleScope,
+	since_ms: number | null,
+	/**  How many calls it decided since it was made (as the audit trail kept them). */
+	uses: number | null,
+	/**
+	 *  False once the server is launched otherwise, or the tool reads otherwise, than when
+	 *  the person allowed it: the next call is asked about. A denial always holds.
+	 */
+	holds: boolean,
+};
+
+/**  A standing decision, as the person reviews it. */
+export type StandingRule_Serialize = {
+	server: string,
+	/**  The tool it is about; none for every tool of the server. */
+	tool: string | null,
+	allow: boolean,
+	scope: RuleScope,
+	since_ms: number | null,
+	/**  How many calls it decided since it was made (as the audit trail kept them). */
+	uses: number | null,
+	/**
+	 *  False once the server is launched otherwise, or the tool reads otherwise, than when
+	 *  the person allowed it: the next call is asked about. A denial always holds.
+	 */
+	holds: boolean,
+};
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition = ToolDefinition_Serialize | ToolDefinition_Deserialize;
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	inputSchema: JsonValue,
+	annotations?: JsonValue | null,
+};
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition_Serialize = {
+	name: string,
+	title?: string,
+	description?: string,
+	inputSchema: JsonValue,
+	annotations?: JsonValue,
 };
 
 export type Transport = "stdio" | "http";
