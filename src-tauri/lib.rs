@@ -52,7 +52,10 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             approvals::pick_folder,
             approvals::audit,
         ])
-        .events(tauri_specta::collect_events![events::HostUpdate])
+        .events(tauri_specta::collect_events![
+            events::HostUpdate,
+            events::HostResync
+        ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
 
