@@ -38,6 +38,17 @@ pub fn demo_server() -> PathBuf {
     workspace_binary("switchboard-demo-server")
 }
 
+/// A standing allowance of every tool of the demo desk's server, pinned to it as the
+/// person would have given it.
+pub fn demo_allowed() -> Value {
+    let demo = switchboard_host::config::ServerConfig {
+        command: Some(demo_server().display().to_string()),
+        ..Default::default()
+    };
+    let identity = switchboard_host::pins::identity(&demo);
+    json!({"server": "demo", "allow": true, "identity": identity})
+}
+
 /// Whether a process runs (a zombie, dead but not yet reaped, does not count).
 pub fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
@@ -54,17 +65,31 @@ pub struct DemoDesk {
     pub updates: broadcast::Receiver<Update>,
     pub config: PathBuf,
     pub dir: tempfile::TempDir,
+    /// The server the desk runs: its calls go there.
+    pub server: String,
 }
 
 /// A desk whose configuration file holds the demo server (as "demo") and these host
 /// settings, with the demo server running.
 pub async fn demo_desk(settings: Value) -> DemoDesk {
+    let demo = json!({"command": demo_server().display().to_string()});
+    desk_with("demo", demo, settings).await
+}
+
+/// The Python SDK peer's entry in a configuration file.
+pub fn python_peer() -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = root.join(".tools/venv/bin/python");
+    let script = root.join("tests/peers/python/server.py");
+    json!({"command": python.display().to_string(), "args": [script.display().to_string()]})
+}
+
+/// A desk whose configuration file holds one server, `name`, and these host settings,
+/// with the server running.
+pub async fn desk_with(name: &str, server: Value, settings: Value) -> DemoDesk {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.json");
-    let file = json!({
-        "mcpServers": {"demo": {"command": demo_server().display().to_string()}},
-        "settings": settings,
-    });
+    let file = json!({"mcpServers": {name: server}, "settings": settings});
     std::fs::write(&config, file.to_string()).unwrap();
     let desk = Desk::open(
         &config,
@@ -77,18 +102,10 @@ pub async fn demo_desk(settings: Value) -> DemoDesk {
         desk,
         config,
         dir,
+        server: name.to_owned(),
     };
     world.desk.start().await;
-    world
-        .next(|u| match u {
-            Update::Status {
-                server,
-                state: ServerState::Running { .. },
-                ..
-            } if server == "demo" => Some(()),
-            _ => None,
-        })
-        .await;
+    world.running().await;
     world
 }
 
@@ -112,6 +129,20 @@ impl DemoDesk {
         .expect("the update came")
     }
 
+    /// Waits until the desk's server runs (again, after a change).
+    pub async fn running(&mut self) {
+        let name = self.server.clone();
+        self.next(|u| match u {
+            Update::Status {
+                server,
+                state: ServerState::Running { .. },
+                ..
+            } if server == name => Some(()),
+            _ => None,
+        })
+        .await;
+    }
+
     /// Waits for the next request for the person.
     pub async fn asked(&mut self) -> Pending {
         self.next(|u| match u {
@@ -129,7 +160,7 @@ impl DemoDesk {
         .await;
     }
 
-    /// Calls a tool of the demo server in the background; `token` names the call.
+    /// Calls a tool of the desk's server in the background; `token` names the call.
     pub fn call(
         &self,
         tool: &str,
@@ -137,9 +168,9 @@ impl DemoDesk {
         token: &str,
     ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
         let desk = self.desk.clone();
-        let (tool, token) = (tool.to_owned(), token.to_owned());
+        let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
-        tokio::spawn(async move { desk.call_tool("demo", &tool, arguments, token).await })
+        tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
     }
 
     /// The configuration file as JSON.
