@@ -126,6 +126,29 @@ export type AuditEntry_Serialize = {
 	duration_ms: number | null,
 };
 
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed = Changed_Serialize | Changed_Deserialize;
+
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed_Deserialize = {
+	/**  The server's command, arguments, working folder, env names or address differ. */
+	server: boolean,
+	/**  The tool as it was allowed and as it is now, if its definition differs. */
+	tool?: DefinitionChange_Deserialize | null,
+	/**  When the person allowed it (ms since the epoch). */
+	allowedMs: number | null,
+};
+
+/**  What changed since the person allowed a call: shown in the question. */
+export type Changed_Serialize = {
+	/**  The server's command, arguments, working folder, env names or address differ. */
+	server: boolean,
+	/**  The tool as it was allowed and as it is now, if its definition differs. */
+	tool?: DefinitionChange_Serialize,
+	/**  When the person allowed it (ms since the epoch). */
+	allowedMs: number | null,
+};
+
 /**
  *  What every command returns on failure: a stable code the UI can branch on and a
  *  message a person can read.
@@ -133,6 +156,18 @@ export type AuditEntry_Serialize = {
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
+};
+
+export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
+
+export type DefinitionChange_Deserialize = {
+	before: ToolDefinition_Deserialize,
+	after: ToolDefinition_Deserialize,
+};
+
+export type DefinitionChange_Serialize = {
+	before: ToolDefinition_Serialize,
+	after: ToolDefinition_Serialize,
 };
 
 export type ErrorCode = 
@@ -344,12 +379,22 @@ export type Question = Question_Serialize | Question_Deserialize;
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Deserialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
 /**  The server's own claims about the tool: shown, never trusted by themselves. */
-annotations?: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+annotations?: JsonValue | null; 
+/**
+ *  What changed since the person allowed this tool, if an allowance they gave no
+ *  longer holds.
+ */
+changed?: Changed_Deserialize | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Serialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
 /**  The server's own claims about the tool: shown, never trusted by themselves. */
-annotations: JsonValue | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+annotations: JsonValue | null; 
+/**
+ *  What changed since the person allowed this tool, if an allowance they gave no
+ *  longer holds.
+ */
+changed?: Changed_Serialize } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 export type Reach = 
 /**
@@ -448,6 +493,36 @@ export type ServerSummary_Serialize = {
 	state: ServerState | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
+};
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition = ToolDefinition_Serialize | ToolDefinition_Deserialize;
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	inputSchema: JsonValue,
+	annotations?: JsonValue | null,
+};
+
+/**
+ *  A tool as the model and the person read it: what it says it does, what it takes, and
+ *  what it claims about itself.
+ */
+export type ToolDefinition_Serialize = {
+	name: string,
+	title?: string,
+	description?: string,
+	inputSchema: JsonValue,
+	annotations?: JsonValue,
 };
 
 export type Transport = "stdio" | "http";
