@@ -6,30 +6,54 @@ use switchboard_host::desk::{Desk, Update};
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;
 use tauri_specta::Event;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 /// One change in the host, for the window to show.
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 #[serde(transparent)]
 pub struct HostUpdate(pub Update);
 
+/// Some updates were lost on their way to the window: it fetches again what it shows.
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct HostResync;
+
+/// What the relay passes on to the window.
+#[derive(Debug)]
+enum Relayed {
+    Update(Update),
+    /// The window fell behind and missed updates.
+    Lost,
+}
+
 pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
-    let mut updates = desk.updates();
-    tauri::async_runtime::spawn(async move {
-        loop {
-            match updates.recv().await {
-                Ok(update) => {
-                    if let Update::ApprovalAdded { pending } = &update {
-                        call_attention(&app, &pending.server, &pending.question);
-                    }
-                    let _ = HostUpdate(update).emit(&app);
-                }
-                // The window refetches on the next update; a lost step is not lost state.
-                Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => return,
+    let updates = desk.updates();
+    tauri::async_runtime::spawn(forward(updates, move |relayed| match relayed {
+        Relayed::Update(update) => {
+            if let Update::ApprovalAdded { pending } = &update {
+                call_attention(&app, &pending.server, &pending.question);
             }
+            let _ = HostUpdate(update).emit(&app);
         }
-    });
+        Relayed::Lost => {
+            let _ = HostResync.emit(&app);
+        }
+    }));
+}
+
+/// Passes each update on until the desk closes. A lost step is not lost state, but the
+/// window must hear of it: a request added or answered unseen would otherwise stay hidden,
+/// or stay shown, until something else makes the window fetch again.
+async fn forward(mut updates: broadcast::Receiver<Update>, mut deliver: impl FnMut(Relayed)) {
+    loop {
+        match updates.recv().await {
+            Ok(update) => deliver(Relayed::Update(update)),
+            Err(RecvError::Lagged(missed)) => {
+                tracing::debug!("the window missed {missed} updates: it fetches again");
+                deliver(Relayed::Lost);
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
 }
 
 /// A desktop notification, and the window's urgency hint, when nobody is looking.
@@ -55,5 +79,64 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
         .show();
     if let Err(err) = shown {
         tracing::debug!("no desktop notification: {err}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relayed(updates: broadcast::Receiver<Update>) -> Vec<Relayed> {
+        let mut got = Vec::new();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        runtime.block_on(forward(updates, |r| got.push(r)));
+        got
+    }
+
+    #[test]
+    fn every_update_reaches_the_window_in_order() {
+        let (tx, rx) = broadcast::channel(8);
+        tx.send(Update::ServersChanged).expect("send");
+        tx.send(Update::ProgressEnded { token: "t1".into() })
+            .expect("send");
+        drop(tx);
+        let got = relayed(rx);
+        assert!(
+            matches!(
+                &got[..],
+                [
+                    Relayed::Update(Update::ServersChanged),
+                    Relayed::Update(Update::ProgressEnded { token }),
+                ] if token == "t1"
+            ),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_window_that_fell_behind_is_told_to_fetch_again() {
+        let (tx, rx) = broadcast::channel(2);
+        for n in 0..5 {
+            tx.send(Update::ProgressEnded {
+                token: n.to_string(),
+            })
+            .expect("send");
+        }
+        drop(tx);
+        let got = relayed(rx);
+        // The three oldest were lost; the window hears so, then the two that are left.
+        assert!(
+            matches!(
+                &got[..],
+                [
+                    Relayed::Lost,
+                    Relayed::Update(Update::ProgressEnded { token: a }),
+                    Relayed::Update(Update::ProgressEnded { token: b }),
+                ] if a == "3" && b == "4"
+            ),
+            "{got:?}"
+        );
     }
 }

@@ -55,7 +55,10 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             approvals::revoke_rule,
             approvals::shared_folders,
         ])
-        .events(tauri_specta::collect_events![events::HostUpdate])
+        .events(tauri_specta::collect_events![
+            events::HostUpdate,
+            events::HostResync
+        ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
 

@@ -11,7 +11,10 @@ vi.mock("./bindings", () => ({
     pendingApprovals: vi.fn(() => Promise.resolve([])),
     servers: vi.fn(() => Promise.resolve([])),
   },
-  events: { hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) } },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
 }));
 
 const info: AppInfo_Serialize = {

@@ -61,6 +61,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
 };
 
@@ -190,6 +191,9 @@ export type ErrorCode =
 "server" | 
 /**  The OS keyring or another part of the system failed. */
 "system";
+
+/**  Some updates were lost on their way to the window: it fetches again what it shows. */
+export type HostResync = null;
 
 /**  One change in the host, for the window to show. */
 export type HostUpdate = HostUpdate_Serialize | HostUpdate_Deserialize;

@@ -1,10 +1,13 @@
 import { cleanup, render, screen } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ElicitRequestFormParams } from "../mcp/schema";
+import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { ElicitationFormDialog } from "./ElicitationFormDialog";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const params: ElicitRequestFormParams = {
   mode: "form",
@@ -44,7 +47,7 @@ const params: ElicitRequestFormParams = {
 
 function setup() {
   const onAnswer = vi.fn();
-  const user = userEvent.setup();
+  const user = userOnFakeClock();
   render(
     <ElicitationFormDialog
       request={{ id: 2, server: "crm", deadlineMs: Date.now() + 120_000, params }}
@@ -57,6 +60,8 @@ function setup() {
       .split(" ")
       .map((id) => document.getElementById(id)?.textContent)
       .join("");
+  // These tests use the dialog as the person does, once it takes clicks.
+  waitOutGuard();
   return { onAnswer, user, field, errorOf };
 }
 

@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { ElicitRequestFormParams, ElicitResult } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { SchemaForm, defaultsOf, validate } from "../forms/SchemaForm";
 import { propertiesOf } from "../forms/schemaModel";
+import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
@@ -32,6 +33,12 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
   const [value, setValue] = useState(() => defaultsOf(requestedSchema));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [tried, setTried] = useState(false);
+  const guard = useActivationGuard(
+    useMemo(
+      () => contentKey(request.id, request.server, request.params),
+      [request.id, request.server, request.params],
+    ),
+  );
 
   const change = (next: Record<string, unknown>) => {
     setValue(next);
@@ -55,7 +62,7 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
       onCancel={() => onAnswer({ action: "cancel" })}
-      onPrimary={submit}
+      onPrimary={guard.primary(submit)}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer({ action: "cancel" })}>
@@ -64,7 +71,7 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
           <button type="button" className="button" onClick={() => onAnswer({ action: "decline" })}>
             Decline
           </button>
-          <button type="button" className="button primary" onClick={submit}>
+          <button type="button" className="button primary" {...guard.accepting()} onClick={submit}>
             Submit
           </button>
         </>

@@ -1,14 +1,17 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { RootsDialog } from "./RootsDialog";
 import { isAbsolutePath } from "./FolderList";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 function setup(initial = ["/home/ada/notes"], onBrowse = vi.fn(() => Promise.resolve<string | null>(null))) {
   const onAnswer = vi.fn();
-  const user = userEvent.setup();
+  const user = userOnFakeClock();
   render(
     <RootsDialog
       request={{ id: 4, server: "indexer", deadlineMs: Date.now() + 90_000 }}
@@ -24,6 +27,8 @@ function setup(initial = ["/home/ada/notes"], onBrowse = vi.fn(() => Promise.res
           .getAllByRole("listitem")
           .map((li) => li.querySelector("code")?.textContent)
       : [];
+  // These tests use the dialog as the person does, once it takes clicks.
+  waitOutGuard();
   return { onAnswer, onBrowse, user, path, listed };
 }
 
@@ -67,8 +72,9 @@ describe("RootsDialog", () => {
     const { onAnswer, user, listed } = setup([], onBrowse);
     expect(screen.getByText("No folder is shared.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Browse…" }));
-    expect(listed()).toEqual(["/home/ada/code"]);
+    await waitFor(() => expect(listed()).toEqual(["/home/ada/code"]));
     await user.click(screen.getByRole("button", { name: "Browse…" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Browse…" })).toHaveProperty("disabled", false));
     expect(listed()).toEqual(["/home/ada/code"]);
     expect(onBrowse).toHaveBeenCalledTimes(2);
     await user.click(screen.getByRole("button", { name: "Share these folders" }));
@@ -81,7 +87,7 @@ describe("RootsDialog", () => {
       vi.fn(() => Promise.reject(new Error("no portal"))),
     );
     await user.click(screen.getByRole("button", { name: "Browse…" }));
-    expect(screen.getByRole("alert").textContent).toBe("The folder picker failed: no portal");
+    expect((await screen.findByRole("alert")).textContent).toBe("The folder picker failed: no portal");
   });
 
   it("shares an empty list, and shares nothing on the button or Esc", async () => {

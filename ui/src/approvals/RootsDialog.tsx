@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Modal } from "../dialogs/Modal";
 import { FolderList } from "./FolderList";
+import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
@@ -19,6 +20,9 @@ export interface RootsDialogProps {
 /** A server asks which folders it may see: the person picks them. */
 export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialogProps) {
   const [folders, setFolders] = useState(initial);
+  const guard = useActivationGuard(
+    useMemo(() => contentKey(request.id, request.server, initial), [request.id, request.server, initial]),
+  );
   return (
     <Modal
       title={
@@ -28,13 +32,13 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />}
       onCancel={() => onAnswer([])}
-      onPrimary={() => onAnswer(folders)}
+      onPrimary={guard.primary(() => onAnswer(folders))}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer([])}>
             Share nothing
           </button>
-          <button type="button" className="button primary" onClick={() => onAnswer(folders)}>
+          <button type="button" className="button primary" {...guard.accepting()} onClick={() => onAnswer(folders)}>
             Share these folders
           </button>
         </>

@@ -1,10 +1,13 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CreateMessageRequestParams } from "../mcp/schema";
+import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { SamplingDialog } from "./SamplingDialog";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const params: CreateMessageRequestParams = {
   messages: [
@@ -29,7 +32,7 @@ const params: CreateMessageRequestParams = {
 function setup() {
   const onAnswer = vi.fn();
   const onDecline = vi.fn();
-  const user = userEvent.setup();
+  const user = userOnFakeClock();
   render(
     <SamplingDialog
       request={{ id: 9, server: "research", deadlineMs: Date.now() + 60_000, params }}
@@ -42,6 +45,8 @@ function setup() {
     within(screen.getByRole("list", { name: "Steps" }))
       .getAllByRole("listitem")
       .find((li) => li.getAttribute("aria-current") === "step")?.textContent;
+  // These tests use the dialog as the person does, once it takes clicks.
+  waitOutGuard();
   return { onAnswer, onDecline, user, next, currentStep };
 }
 

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { LabelledField, errorAria } from "../forms/LabelledField";
+import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { blocksOf } from "./SamplingContent";
@@ -31,6 +32,9 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
   const [model, setModel] = useState("human");
   const [tried, setTried] = useState(false);
   const body = useRef<HTMLDivElement>(null);
+  const guard = useActivationGuard(
+    useMemo(() => contentKey(request.id, request.server, params), [request.id, request.server, params]),
+  );
 
   const settingProblems = settingsErrors(settings);
   const replyError = reply.trim() === "" ? "Write the reply first" : null;
@@ -72,7 +76,7 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="declined" />}
       onCancel={onDecline}
-      onPrimary={next}
+      onPrimary={guard.primary(next)}
       footer={
         <>
           <button type="button" className="button danger" onClick={onDecline}>
@@ -84,7 +88,7 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
               Back
             </button>
           )}
-          <button type="button" className="button primary" onClick={next}>
+          <button type="button" className="button primary" {...guard.accepting()} onClick={next}>
             {step === 0 ? "Next: write the reply" : step === 1 ? "Next: review the reply" : "Send reply"}
           </button>
         </>

@@ -1,9 +1,12 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { ToolCallDialog, type ToolCallRequest } from "./ToolCallDialog";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const request: ToolCallRequest = {
   id: 7,
@@ -16,9 +19,11 @@ const request: ToolCallRequest = {
 
 function setup(overrides: Partial<ToolCallRequest> = {}) {
   const onAnswer = vi.fn();
-  const user = userEvent.setup();
+  const user = userOnFakeClock();
   render(<ToolCallDialog request={{ ...request, ...overrides }} onAnswer={onAnswer} />);
   const editor = () => screen.getByRole("textbox", { name: /Arguments/ });
+  // These tests use the dialog as the person does, once it takes clicks.
+  waitOutGuard();
   return { onAnswer, user, editor };
 }
 

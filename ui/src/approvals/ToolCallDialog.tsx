@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { ToolAnnotations } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { JsonEditor } from "../forms/JsonEditor";
 import { parseJsonObject, prettyJson } from "../forms/rawJson";
+import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { ToolClaims } from "./ToolClaims";
@@ -35,6 +36,12 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
   const [scope, setScope] = useState<Scope>("always");
   const parsed = parseJsonObject(text);
   const editorId = `tool-call-${request.id}-arguments`;
+  const guard = useActivationGuard(
+    useMemo(
+      () => contentKey(request.id, request.server, request.tool, request.arguments, request.annotations),
+      [request],
+    ),
+  );
 
   const allow = (remember: Remember) => {
     if (parsed.ok) onAnswer({ allow: true, arguments: parsed.value, remember });
@@ -53,7 +60,7 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="denied" />}
       onCancel={deny}
-      onPrimary={parsed.ok ? () => allow("once") : undefined}
+      onPrimary={guard.primary(parsed.ok ? () => allow("once") : undefined)}
       footer={
         <>
           <button type="button" className="button danger" onClick={deny}>
@@ -64,7 +71,7 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
           <button
             type="button"
             className="button"
-            disabled={!parsed.ok}
+            {...guard.accepting(!parsed.ok)}
             onClick={() => allow(always ? "server_always" : "server_for_session")}
           >
             {always ? "Always allow this server" : "Allow this server until quit"}
@@ -72,12 +79,12 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
           <button
             type="button"
             className="button"
-            disabled={!parsed.ok}
+            {...guard.accepting(!parsed.ok)}
             onClick={() => allow(always ? "tool_always" : "tool_for_session")}
           >
             {always ? "Always allow this tool" : "Allow this tool until quit"}
           </button>
-          <button type="button" className="button primary" disabled={!parsed.ok} onClick={() => allow("once")}>
+          <button type="button" className="button primary" {...guard.accepting(!parsed.ok)} onClick={() => allow("once")}>
             Allow once
           </button>
         </>

@@ -1,13 +1,16 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { UrlElicitationDialog } from "./UrlElicitationDialog";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 function setup(url: string, message = "Please provide your API key to continue.") {
   const onAnswer = vi.fn();
-  const user = userEvent.setup();
+  const user = userOnFakeClock();
   render(
     <UrlElicitationDialog
       request={{
@@ -19,6 +22,8 @@ function setup(url: string, message = "Please provide your API key to continue."
       onAnswer={onAnswer}
     />,
   );
+  // These tests use the dialog as the person does, once it takes clicks.
+  waitOutGuard();
   return { onAnswer, user };
 }
 
@@ -39,9 +44,12 @@ describe("UrlElicitationDialog", () => {
 
   it("opens on the button, or on Enter when nothing looks odd", async () => {
     const { onAnswer, user } = setup("https://pay.example.com/");
-    expect(document.activeElement).toBe(openButton());
+    // The focus starts on the dialog itself, never on the button that opens the page.
+    expect(document.activeElement).toBe(screen.getByRole("dialog"));
     await user.keyboard("{Enter}");
     expect(onAnswer).toHaveBeenCalledWith("accept");
+    await user.click(openButton());
+    expect(onAnswer).toHaveBeenCalledTimes(2);
   });
 
   it("declines and cancels, with Esc as cancel", async () => {

@@ -1,5 +1,7 @@
+import { useMemo } from "react";
 import type { ElicitRequestURLParams } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
+import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { inspectUrl, type UrlInspection } from "./inspectUrl";
@@ -21,6 +23,12 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
   const inspection = inspectUrl(url, message);
   const { host, unicodeHost, warnings, openable } = inspection;
   const open = () => onAnswer("accept");
+  const guard = useActivationGuard(
+    useMemo(
+      () => contentKey(request.id, request.server, request.params),
+      [request.id, request.server, request.params],
+    ),
+  );
   return (
     <Modal
       title={
@@ -30,7 +38,7 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
       onCancel={() => onAnswer("cancel")}
-      onPrimary={openable && warnings.length === 0 ? open : undefined}
+      onPrimary={guard.primary(openable && warnings.length === 0 ? open : undefined)}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer("cancel")}>
@@ -42,7 +50,7 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
           <button
             type="button"
             className={warnings.length === 0 ? "button primary" : "button danger"}
-            disabled={!openable}
+            {...guard.accepting(!openable)}
             onClick={open}
           >
             Open in browser

@@ -1,8 +1,8 @@
 import { cleanup, render, screen } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type Pending } from "../bindings";
 import { ApprovalCenter } from "./ApprovalCenter";
+import { userOnFakeClock, waitOutGuard } from "../approvals/guardTesting";
 
 vi.mock("../bindings", () => ({
   commands: {
@@ -14,7 +14,10 @@ vi.mock("../bindings", () => ({
   },
 }));
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const soon = () => Date.now() + 60_000;
 
@@ -28,13 +31,15 @@ const toolCall = (id: number, server: string, tool: string): Pending => ({
 describe("the approval center", () => {
   it("shows the oldest request unless the person picked another, and answers it", async () => {
     vi.mocked(commands.answerToolCall).mockResolvedValue(null);
+    const user = userOnFakeClock();
     const pending = [toolCall(1, "alpha", "first_tool"), toolCall(2, "beta", "second_tool")];
     const { rerender } = render(<ApprovalCenter pending={pending} selectedId={null} />);
     expect(screen.getByRole("dialog").textContent).toContain("first_tool");
 
     rerender(<ApprovalCenter pending={pending} selectedId={2} />);
     expect(screen.getByRole("dialog").textContent).toContain("second_tool");
-    await userEvent.click(screen.getByRole("button", { name: "Allow once" }));
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
     expect(commands.answerToolCall).toHaveBeenCalledWith(2, "beta", true, { text: "hi" }, "once");
   });
 
@@ -52,8 +57,9 @@ describe("the approval center", () => {
         params: { message: "Who are you?", requestedSchema: { type: "object", properties: {} } },
       },
     };
+    const user = userOnFakeClock();
     render(<ApprovalCenter pending={[form]} selectedId={null} />);
-    await userEvent.click(screen.getByRole("button", { name: "Decline" }));
+    await user.click(screen.getByRole("button", { name: "Decline" }));
     expect(commands.answerElicitation).toHaveBeenCalledWith(7, "forms", { action: "decline" });
     expect((await screen.findByText(/does not fit the form/)).getAttribute("role")).toBe("alert");
     expect(screen.getByRole("dialog")).toBeTruthy();
@@ -63,9 +69,29 @@ describe("the approval center", () => {
     vi.mocked(commands.serverRoots).mockResolvedValue(["/home/ada/project"]);
     vi.mocked(commands.answerRoots).mockResolvedValue(null);
     const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), question: { kind: "roots" } };
+    const user = userOnFakeClock();
     render(<ApprovalCenter pending={[roots]} selectedId={null} />);
     expect(await screen.findByText("/home/ada/project")).toBeTruthy();
-    await userEvent.click(screen.getByRole("button", { name: "Share these folders" }));
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "Share these folders" }));
     expect(commands.answerRoots).toHaveBeenCalledWith(3, "files", ["/home/ada/project"]);
+  });
+
+  it("holds back the clicks a request gets as it takes the place of an answered one", async () => {
+    vi.mocked(commands.answerToolCall).mockClear().mockResolvedValue(null);
+    const user = userOnFakeClock();
+    const { rerender } = render(<ApprovalCenter pending={[toolCall(1, "alpha", "read_file")]} selectedId={null} />);
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(commands.answerToolCall).toHaveBeenCalledTimes(1);
+
+    // The next request appears right under the pointer: a second click must not allow it.
+    rerender(<ApprovalCenter pending={[toolCall(2, "beta", "delete_everything")]} selectedId={null} />);
+    expect(screen.getByRole("dialog").textContent).toContain("delete_everything");
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(commands.answerToolCall).toHaveBeenCalledTimes(1);
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(commands.answerToolCall).toHaveBeenLastCalledWith(2, "beta", true, { text: "hi" }, "once");
   });
 });

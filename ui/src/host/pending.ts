@@ -1,21 +1,60 @@
-import { useState } from "react";
-import { commands, type Pending } from "../bindings";
-import { useFetched, useHostUpdates } from "./updates";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { commands, type Pending, type Update } from "../bindings";
+import { useWindowReturn } from "../windowReturn";
+import { useHostResync, useHostUpdates } from "./updates";
 
-/** The requests waiting for the person, oldest first, kept live. */
+type Change = Extract<Update, { kind: "approval_added" | "approval_removed" }>;
+
+function isChange(update: Update): update is Change {
+  return update.kind === "approval_added" || update.kind === "approval_removed";
+}
+
+function apply(list: Pending[], change: Change): Pending[] {
+  if (change.kind === "approval_removed") return list.filter((p) => p.id !== change.id);
+  const added = change.pending as Pending;
+  return list.some((p) => p.id === added.id) ? list : [...list, added];
+}
+
+/**
+ * The requests waiting for the person, oldest first, kept live: fetched from the host, then
+ * followed through its updates, and fetched again whenever those may have been missed (the
+ * host says updates were lost, or the window comes back to the front).
+ */
 export function usePending(): Pending[] {
-  const { data } = useFetched(() => commands.pendingApprovals(), []);
-  const [added, setAdded] = useState<Pending[]>([]);
-  const [removed, setRemoved] = useState<Set<number>>(new Set());
+  const [pending, setPending] = useState<Pending[]>([]);
+  // The changes announced while a fetch is under way: its answer may be older than they are.
+  const unsettled = useRef<Change[] | null>(null);
+  const round = useRef(0);
+
+  const fetchAll = useCallback(() => {
+    const mine = ++round.current;
+    unsettled.current = [];
+    commands.pendingApprovals().then(
+      (fresh) => {
+        if (mine !== round.current) return;
+        const since = unsettled.current ?? [];
+        unsettled.current = null;
+        setPending(since.reduce(apply, fresh));
+      },
+      // The list stays as the updates left it.
+      () => {
+        if (mine === round.current) unsettled.current = null;
+      },
+    );
+  }, []);
+
+  useEffect(() => {
+    fetchAll();
+    return () => {
+      round.current++;
+    };
+  }, [fetchAll]);
   useHostUpdates((update) => {
-    if (update.kind === "approval_added") setAdded((list) => [...list, update.pending as Pending]);
-    if (update.kind === "approval_removed") setRemoved((gone) => new Set(gone).add(update.id as number));
+    if (!isChange(update)) return;
+    unsettled.current?.push(update);
+    setPending((list) => apply(list, update));
   });
-  const seen = new Set<number>();
-  return [...(data ?? []), ...added].filter((p) => {
-    const id = p.id as number;
-    if (seen.has(id) || removed.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  useHostResync(fetchAll);
+  useWindowReturn(fetchAll);
+  return pending;
 }

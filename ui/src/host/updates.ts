@@ -3,15 +3,19 @@ import { events, type Update } from "../bindings";
 
 type Kind = Update["kind"];
 
-/** Calls `onUpdate` for each change the host announces, while the component lives. */
-export function useHostUpdates(onUpdate: (update: Update) => void): void {
-  const latest = useRef(onUpdate);
-  latest.current = onUpdate;
+interface HostEvent<T> {
+  listen(handler: (event: { payload: T }) => void): Promise<() => void>;
+}
+
+/** Calls `handler` with each event of one kind the host sends, while the component lives. */
+function useHostEvent<T>(event: HostEvent<T>, handler: (payload: T) => void): void {
+  const latest = useRef(handler);
+  latest.current = handler;
   useEffect(() => {
     let stop: (() => void) | null = null;
     let live = true;
-    events.hostUpdate
-      .listen((event) => latest.current(event.payload as Update))
+    event
+      .listen((e) => latest.current(e.payload))
       .then(
         (unlisten) => (live ? (stop = unlisten) : unlisten()),
         () => {},
@@ -20,12 +24,25 @@ export function useHostUpdates(onUpdate: (update: Update) => void): void {
       live = false;
       stop?.();
     };
-  }, []);
+  }, [event]);
+}
+
+/** Calls `onUpdate` for each change the host announces, while the component lives. */
+export function useHostUpdates(onUpdate: (update: Update) => void): void {
+  useHostEvent(events.hostUpdate as HostEvent<Update>, onUpdate);
+}
+
+/**
+ * Calls `onResync` when the host says the window missed some of its updates: whatever the
+ * window holds from them may be stale, and is to be fetched again.
+ */
+export function useHostResync(onResync: () => void): void {
+  useHostEvent(events.hostResync as HostEvent<unknown>, onResync);
 }
 
 /**
  * Data fetched from the host, fetched again whenever an update of one of `kinds` arrives
- * (updates say what changed; the host stays the one source of truth).
+ * (updates say what changed; the host stays the one source of truth), and when updates were lost.
  */
 export function useFetched<T>(
   fetch: () => Promise<T>,
@@ -54,5 +71,6 @@ export function useFetched<T>(
   useHostUpdates((update) => {
     if (kinds.includes(update.kind)) refresh();
   });
+  useHostResync(refresh);
   return { data, error, refresh };
 }

@@ -10,7 +10,7 @@ vi.mock("../../bindings", () => ({
     setLogLevel: vi.fn(),
     clearServerLog: vi.fn(),
   },
-  events: { hostUpdate: { listen: vi.fn() } },
+  events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
 }));
 
 afterEach(cleanup);
