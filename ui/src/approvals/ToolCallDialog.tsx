@@ -7,6 +7,8 @@ import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { ToolClaims } from "./ToolClaims";
+import { TrustChange } from "./TrustChange";
+import type { Changed } from "../bindings";
 import type { PendingBase, Remember } from "./types";
 import "./approvals.css";
 
@@ -14,6 +16,8 @@ export interface ToolCallRequest extends PendingBase {
   tool: string;
   arguments: Record<string, unknown>;
   annotations?: ToolAnnotations | null;
+  /** Set when an allowance the person gave no longer holds: what changed since. */
+  changed?: Changed | null;
 }
 
 export interface ToolCallAnswer {
@@ -38,7 +42,15 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
   const editorId = `tool-call-${request.id}-arguments`;
   const guard = useActivationGuard(
     useMemo(
-      () => contentKey(request.id, request.server, request.tool, request.arguments, request.annotations),
+      () =>
+        contentKey(
+          request.id,
+          request.server,
+          request.tool,
+          request.arguments,
+          request.annotations,
+          request.changed,
+        ),
       [request],
     ),
   );
@@ -90,6 +102,7 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
         </>
       }
     >
+      {request.changed && <TrustChange changed={request.changed} />}
       <div className="form-field">
         <JsonEditor
           id={editorId}

@@ -56,6 +56,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             tool: question.tool,
             arguments: question.arguments as Record<string, unknown>,
             annotations: question.annotations as ToolAnnotations | null,
+            changed: question.changed ?? null,
           }}
           onAnswer={(a) => send(commands.answerToolCall(id, server, a.allow, a.arguments as never, a.remember))}
         />

@@ -3,8 +3,9 @@ import { ServersView } from "./ServersView";
 import { ExplorerView } from "./ExplorerView";
 import { ApprovalsView } from "./ApprovalsView";
 import { ActivityView } from "./ActivityView";
+import { TrustView } from "./TrustView";
 
-export type ViewId = "servers" | "explorer" | "approvals" | "activity";
+export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust";
 
 export interface View {
   id: ViewId;
@@ -37,5 +38,11 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Activity",
     summary: "What ran, who decided, and what is still in progress.",
     component: ActivityView,
+  },
+  {
+    id: "trust",
+    label: "Trust",
+    summary: "Every standing rule and shared folder, with how often each was used; revoke any at once.",
+    component: TrustView,
   },
 ];

@@ -1,0 +1,60 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { StandingRule } from "../bindings";
+import { TrustReview } from "./TrustReview";
+
+const rule = (over: Partial<StandingRule>): StandingRule => ({
+  server: "files",
+  tool: "read",
+  allow: true,
+  scope: "always",
+  since_ms: 1_700_000_000_000,
+  uses: 3,
+  holds: true,
+  ...over,
+});
+
+describe("TrustReview", () => {
+  afterEach(cleanup);
+
+  it("lists each rule with its scope, uses and whether it holds, and revokes the one chosen", async () => {
+    const onRevokeRule = vi.fn();
+    render(
+      <TrustReview
+        rules={[rule({}), rule({ tool: null, allow: false, scope: "session", uses: 1 }), rule({ tool: "send", holds: false })]}
+        folders={[]}
+        onRevokeRule={onRevokeRule}
+        onRevokeFolders={() => {}}
+      />,
+    );
+    const rows = screen.getAllByRole("row").slice(1);
+    const cells = rows.map((row) => within(row).getAllByRole("cell").map((c) => c.textContent));
+    expect(cells[0]?.slice(0, 4)).toEqual(["files", "read", "Allowed", "Always"]);
+    expect(cells[0]?.[5]).toBe("3 times");
+    expect(cells[1]?.slice(1, 4)).toEqual(["every tool", "Denied", "Until quit"]);
+    expect(cells[1]?.[5]).toBe("once");
+    expect(cells[2]?.[6]).toMatch(/changed since/);
+    await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for every tool of files" }));
+    expect(onRevokeRule).toHaveBeenCalledWith("files", null);
+    await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for send of files" }));
+    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "send");
+    expect(screen.getByText("No server can see any of your folders.")).toBeTruthy();
+  });
+
+  it("lists shared folders by server and stops sharing them", async () => {
+    const onRevokeFolders = vi.fn();
+    render(
+      <TrustReview
+        rules={[]}
+        folders={[{ server: "git", folders: ["/home/me/project", "/home/me/notes"] }]}
+        onRevokeRule={() => {}}
+        onRevokeFolders={onRevokeFolders}
+      />,
+    );
+    expect(screen.getByText(/every tool call a model or an agent makes is asked about/)).toBeTruthy();
+    expect(screen.getByText("/home/me/project")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Stop sharing with git" }));
+    expect(onRevokeFolders).toHaveBeenCalledWith("git");
+  });
+});

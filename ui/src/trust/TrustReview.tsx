@@ -1,0 +1,97 @@
+import type { SharedFolders, StandingRule } from "../bindings";
+import { formatDateTime, isoTime } from "../servers/time";
+import "./trust.css";
+
+export interface TrustReviewProps {
+  rules: StandingRule[];
+  folders: SharedFolders[];
+  onRevokeRule(server: string, tool: string | null): void;
+  onRevokeFolders(server: string): void;
+}
+
+/** Every standing rule and shared folder, each revocable: what the person has allowed, in one place. */
+export function TrustReview({ rules, folders, onRevokeRule, onRevokeFolders }: TrustReviewProps) {
+  return (
+    <div className="trust-review">
+      <section aria-labelledby="rules-title">
+        <h2 id="rules-title">Standing rules</h2>
+        {rules.length === 0 ? (
+          <p className="muted">No rule: every tool call a model or an agent makes is asked about.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="trust-table">
+              <caption>Calls decided without asking you</caption>
+              <thead>
+                <tr>
+                  {["Server", "Tool", "Decision", "Scope", "Since", "Used", "Holds", ""].map((h) => (
+                    <th key={h} scope="col">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rules.map((rule) => (
+                  <RuleRow key={`${rule.scope}/${rule.server}/${rule.tool ?? ""}`} rule={rule} onRevoke={onRevokeRule} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="folders-title">
+        <h2 id="folders-title">Shared folders</h2>
+        {folders.length === 0 ? (
+          <p className="muted">No server can see any of your folders.</p>
+        ) : (
+          <ul className="shared-folders">
+            {folders.map(({ server, folders: paths }) => (
+              <li key={server}>
+                <strong>{server}</strong> sees
+                <ul>
+                  {paths.map((path) => (
+                    <li key={path}>
+                      <code>{path}</code>
+                    </li>
+                  ))}
+                </ul>
+                <button type="button" className="button danger" onClick={() => onRevokeFolders(server)}>
+                  Stop sharing with {server}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
+  const subject = rule.tool ?? "every tool";
+  const since = rule.since_ms ?? 0;
+  const uses = rule.uses ?? 0;
+  return (
+    <tr className={rule.holds ? undefined : "stale"}>
+      <td>{rule.server}</td>
+      <td>{rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}</td>
+      <td className={rule.allow ? "allowed" : "denied"}>{rule.allow ? "Allowed" : "Denied"}</td>
+      <td>{rule.scope === "always" ? "Always" : "Until quit"}</td>
+      <td className="nowrap">
+        <time dateTime={isoTime(since)}>{formatDateTime(since)}</time>
+      </td>
+      <td>{uses === 1 ? "once" : `${uses} times`}</td>
+      <td>{rule.holds ? "Yes" : "No: changed since, you will be asked"}</td>
+      <td>
+        <button
+          type="button"
+          className="button"
+          aria-label={`Revoke the rule for ${subject} of ${rule.server}`}
+          onClick={() => onRevoke(rule.server, rule.tool ?? null)}
+        >
+          Revoke
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,20 @@
+import { commands } from "../bindings";
+import { useFetched } from "../host/updates";
+import { TrustReview } from "../trust/TrustReview";
+
+/** What the person has allowed: revoking takes effect at once, and the lists are fetched again. */
+export function TrustView() {
+  // A rule is made or used when an approval leaves the list; folders change when servers do.
+  const rules = useFetched(() => commands.standingRules(), ["approval_removed", "servers_changed", "catalog_changed"]);
+  const folders = useFetched(() => commands.sharedFolders(), ["approval_removed", "servers_changed", "status"]);
+  return (
+    <TrustReview
+      rules={rules.data ?? []}
+      folders={folders.data ?? []}
+      onRevokeRule={(server, tool) => void commands.revokeRule(server, tool).then(rules.refresh, rules.refresh)}
+      onRevokeFolders={(server) =>
+        void commands.setServerRoots(server, []).then(folders.refresh, folders.refresh)
+      }
+    />
+  );
+}
