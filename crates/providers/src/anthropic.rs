@@ -172,7 +172,9 @@ pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
     for block in blocks {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
-                content.push(AssistantContent::Text(text(block, "text").unwrap_or_default()));
+                content.push(AssistantContent::Text(
+                    text(block, "text").unwrap_or_default(),
+                ));
             }
             Some("tool_use") => {
                 let (Some(id), Some(name)) = (text(block, "id"), text(block, "name")) else {

@@ -71,7 +71,11 @@ impl ProviderConfig {
 
     /// An OpenAI-compatible server with the options most of them take.
     pub fn openai_compatible(base_url: impl Into<String>, api_key: Option<ApiKey>) -> Self {
-        Self::new(Protocol::OpenAi(OpenAiOptions::default()), base_url, api_key)
+        Self::new(
+            Protocol::OpenAi(OpenAiOptions::default()),
+            base_url,
+            api_key,
+        )
     }
 
     pub fn anthropic(base_url: impl Into<String>, api_key: Option<ApiKey>) -> Self {
@@ -431,9 +435,9 @@ impl EventStream {
         while let Some(event) = self.next().await {
             collector.push(&event?);
         }
-        collector
-            .finish()
-            .ok_or_else(|| Error::MalformedStream("the stream ended before the model finished".into()))
+        collector.finish().ok_or_else(|| {
+            Error::MalformedStream("the stream ended before the model finished".into())
+        })
     }
 }
 

@@ -247,13 +247,22 @@ impl ProviderError {
     /// The error for one reported inside a stream, where there is no status: the type
     /// says which (Anthropic's `overloaded_error`, OpenAI's `server_error`, ...).
     pub fn into_stream_error(self) -> Error {
-        if self.is(&["authentication_error", "permission_error", "invalid_api_key"]) {
+        if self.is(&[
+            "authentication_error",
+            "permission_error",
+            "invalid_api_key",
+        ]) {
             return Error::Auth {
                 status: None,
                 message: self.message,
             };
         }
-        if self.is(&["rate_limit_error", "rate_limit_exceeded", "requests", "tokens"]) {
+        if self.is(&[
+            "rate_limit_error",
+            "rate_limit_exceeded",
+            "requests",
+            "tokens",
+        ]) {
             return Error::RateLimited {
                 message: self.message,
                 retry_after: None,
@@ -301,7 +310,10 @@ pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         return seconds(secs);
     }
     let at = httpdate::parse_http_date(value).ok()?;
-    Some(at.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO))
+    Some(
+        at.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
 }
 
 fn seconds(secs: f64) -> Option<Duration> {
@@ -324,9 +336,15 @@ mod tests {
         let anthropic = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}"#;
         let ollama = r#"{"error":"model \"llama9\" not found, try pulling it first"}"#;
         let vllm = r#"{"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","param":null,"code":404}"#;
-        assert!(matches!(error(401, openai), Error::Auth { message, .. } if message.starts_with("Incorrect API key")));
-        assert!(matches!(error(401, anthropic), Error::Auth { message, .. } if message == "invalid x-api-key"));
-        assert!(matches!(error(404, ollama), Error::Refused { message, .. } if message.contains("try pulling")));
+        assert!(
+            matches!(error(401, openai), Error::Auth { message, .. } if message.starts_with("Incorrect API key"))
+        );
+        assert!(
+            matches!(error(401, anthropic), Error::Auth { message, .. } if message == "invalid x-api-key")
+        );
+        assert!(
+            matches!(error(404, ollama), Error::Refused { message, .. } if message.contains("try pulling"))
+        );
         assert!(
             matches!(error(404, vllm), Error::Refused { message, kind, .. } if message.contains("does not exist") && kind.as_deref() == Some("NotFoundError"))
         );
@@ -353,7 +371,10 @@ mod tests {
             );
         }
         let too_large = r#"{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}"#;
-        assert!(matches!(error(413, too_large), Error::ContextTooLong { .. }));
+        assert!(matches!(
+            error(413, too_large),
+            Error::ContextTooLong { .. }
+        ));
         let other = r#"{"error":{"message":"Invalid value for 'temperature'","type":"invalid_request_error","code":null}}"#;
         assert!(matches!(error(400, other), Error::Refused { .. }));
     }
@@ -366,8 +387,12 @@ mod tests {
             matches!(error(529, overloaded), Error::Unavailable { status: Some(529), message, .. } if message == "Overloaded")
         );
         let mid_stream = ProviderError::parse(overloaded.as_bytes()).into_stream_error();
-        assert!(matches!(mid_stream, Error::Unavailable { status: None, .. }));
-        let limited = r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#;
+        assert!(matches!(
+            mid_stream,
+            Error::Unavailable { status: None, .. }
+        ));
+        let limited =
+            r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#;
         assert!(matches!(
             ProviderError::parse(limited.as_bytes()).into_stream_error(),
             Error::RateLimited { .. }

@@ -229,9 +229,15 @@ pub enum Event {
     },
     /// The next piece of a tool call's arguments, as the model writes them (JSON text,
     /// partial).
-    ToolCallDelta { index: usize, arguments: String },
+    ToolCallDelta {
+        index: usize,
+        arguments: String,
+    },
     /// A tool call is complete, with its arguments assembled and parsed.
-    ToolCallEnd { index: usize, call: ToolCall },
+    ToolCallEnd {
+        index: usize,
+        call: ToolCall,
+    },
     /// The answer is complete.
     Finish {
         stop_reason: StopReason,

@@ -347,7 +347,10 @@ impl StreamDecoder {
             self.started = true;
             out.push(Event::Start {
                 id: chunk.get("id").and_then(Value::as_str).map(str::to_owned),
-                model: chunk.get("model").and_then(Value::as_str).map(str::to_owned),
+                model: chunk
+                    .get("model")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
             });
         }
         if let Some(usage) = chunk.get("usage").and_then(usage) {
@@ -395,7 +398,10 @@ impl StreamDecoder {
     }
 
     fn call_delta(&mut self, call: &Value, out: &mut Vec<Event>) -> Result<(), Error> {
-        let id = call.get("id").and_then(Value::as_str).filter(|s| !s.is_empty());
+        let id = call
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
         let at = match call.get("index").and_then(Value::as_i64) {
             Some(index) => match self.by_index.get(&index) {
                 Some(&at) => at,

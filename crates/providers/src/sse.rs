@@ -210,6 +210,9 @@ mod tests {
     fn an_event_over_the_limit_is_refused() {
         let mut decoder = SseDecoder::new(16);
         assert!(decoder.push(b"data: 0123456789").is_ok());
-        assert_eq!(decoder.push(b"\ndata: 0123456789\n"), Err(TooLarge { limit: 16 }));
+        assert_eq!(
+            decoder.push(b"\ndata: 0123456789\n"),
+            Err(TooLarge { limit: 16 })
+        );
     }
 }
