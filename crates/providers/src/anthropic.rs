@@ -6,6 +6,11 @@
 //! arguments) and `content_block_stop`, then `message_delta` (stop reason, output tokens)
 //! and `message_stop`; `ping` may come anywhere and `error` ends it. Blocks and deltas of
 //! kinds this crate does not use (thinking, citations, server tools) are skipped.
+//!
+//! The key goes in `x-api-key` with version `2023-06-01`, which Anthropic's API and every
+//! Anthropic-compatible server take. (The official Python SDK 2.10 sends
+//! `Authorization: Bearer` with version `2026-10-21` instead; the stand-in provider takes
+//! both, and the wire format read here is the one that SDK's types describe.)
 
 use std::collections::HashMap;
 

@@ -25,8 +25,15 @@ fn error(status: u16, kind: &str, message: &str, request: usize) -> Answer {
     }
 }
 
-/// The 401 for a missing or wrong `x-api-key`.
-pub fn check_key(expected: Option<&str>, given: Option<&str>, request: usize) -> Option<Answer> {
+/// The 401 for a missing or wrong key, given in `x-api-key` or, as the official SDKs
+/// send it since API version 2026-10-21, as `Authorization: Bearer`.
+pub fn check_key(
+    expected: Option<&str>,
+    x_api_key: Option<&str>,
+    authorization: Option<&str>,
+    request: usize,
+) -> Option<Answer> {
+    let given = x_api_key.or_else(|| authorization.and_then(|a| a.strip_prefix("Bearer ")));
     let expected = expected?;
     match given {
         Some(key) if key == expected => None,

@@ -123,6 +123,7 @@ impl Server {
                 anthropic::check_key(
                     self.script.api_key.as_deref(),
                     received.header("x-api-key"),
+                    received.header("authorization"),
                     received.number,
                 )
                 .unwrap_or_else(|| {
@@ -176,6 +177,7 @@ impl Server {
         if let Some(refused) = anthropic::check_key(
             self.script.api_key.as_deref(),
             received.header("x-api-key"),
+            received.header("authorization"),
             number,
         ) {
             return refused;
