@@ -16,6 +16,8 @@ pub enum Answer {
         frames: Vec<String>,
         /// Send the bytes in pieces of this size instead of a frame at a time.
         chunk_bytes: Option<usize>,
+        /// After the frames, keep the body open and send nothing.
+        stall: bool,
     },
 }
 

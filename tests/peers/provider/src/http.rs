@@ -234,6 +234,7 @@ fn reply(answer: Answer) -> Reply {
         Answer::Events {
             frames,
             chunk_bytes,
+            stall,
         } => {
             let (mut sender, body) = Channel::<Bytes, io::Error>::new(1);
             let pieces: Vec<Bytes> = match chunk_bytes {
@@ -250,6 +251,10 @@ fn reply(answer: Answer) -> Reply {
                     if sender.send_data(piece).await.is_err() {
                         return; // the client went away
                     }
+                }
+                if stall {
+                    // The body stays open while this task holds its sender.
+                    std::future::pending::<()>().await;
                 }
             });
             built(

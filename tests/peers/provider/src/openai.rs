@@ -299,7 +299,7 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
         ));
         return events(turn, frames);
     }
-    if turn.cut_short {
+    if turn.cut_short || turn.stall {
         return events(turn, frames);
     }
     frames.push(chunk(json!({}), Some(finish_reason(turn.stop()))));
@@ -323,6 +323,7 @@ fn events(turn: &Turn, frames: Vec<String>) -> Answer {
     Answer::Events {
         frames,
         chunk_bytes: turn.chunk_bytes,
+        stall: turn.stall,
     }
 }
 

@@ -25,7 +25,8 @@
 //!   default), `usage` the tokens reported. Instead, `error` answers with an HTTP error;
 //!   `fail_mid_stream` streams the content and then an error event; `garbage_mid_stream`
 //!   streams the content then a chunk that is not JSON; `cut_short` ends the body before
-//!   the stream's last events. `chunk_bytes` sends the stream in pieces of that many
+//!   the stream's last events; `stall` streams the content and then sends nothing more,
+//!   the connection left open (a provider gone silent). `chunk_bytes` sends the stream in pieces of that many
 //!   bytes, cutting through events and lines.
 
 use serde::Deserialize;
@@ -69,6 +70,8 @@ pub struct Turn {
     pub garbage_mid_stream: bool,
     #[serde(default)]
     pub cut_short: bool,
+    #[serde(default)]
+    pub stall: bool,
     pub chunk_bytes: Option<usize>,
 }
 
