@@ -91,6 +91,8 @@ pub struct Client {
     /// The base URL without a trailing slash.
     base: String,
     headers: HeaderMap,
+    /// Kept to take it out of error messages (see [`Error::redact`]).
+    key: Option<ApiKey>,
 }
 
 impl fmt::Debug for Client {
@@ -132,6 +134,7 @@ impl Client {
             protocol: config.protocol,
             base,
             headers,
+            key: config.api_key,
         })
     }
 
@@ -155,11 +158,17 @@ impl Client {
             ),
         };
         let response = self.send(Method::POST, &url, Some(&body), true).await?;
-        Ok(EventStream::new(response, decoder))
+        Ok(EventStream::new(response, decoder, self.key.clone()))
     }
 
     /// Sends `request` and waits for the whole answer, not streamed.
     pub async fn complete(&self, request: &Request) -> Result<Response, Error> {
+        self.complete_unredacted(request)
+            .await
+            .map_err(|e| e.redact(self.secret()))
+    }
+
+    async fn complete_unredacted(&self, request: &Request) -> Result<Response, Error> {
         match &self.protocol {
             Protocol::OpenAi(options) => {
                 let url = format!("{}/chat/completions", self.base);
@@ -178,6 +187,16 @@ impl Client {
 
     /// The models the provider offers, every page of them.
     pub async fn list_models(&self) -> Result<Vec<ModelInfo>, Error> {
+        self.list_models_unredacted()
+            .await
+            .map_err(|e| e.redact(self.secret()))
+    }
+
+    fn secret(&self) -> Option<&str> {
+        self.key.as_ref().map(ApiKey::expose)
+    }
+
+    async fn list_models_unredacted(&self) -> Result<Vec<ModelInfo>, Error> {
         match &self.protocol {
             Protocol::OpenAi(_) => {
                 let url = format!("{}/models", self.base);
@@ -243,7 +262,10 @@ impl Client {
                 .header(CONTENT_TYPE, "application/json")
                 .body(body.to_string());
         }
-        let response = builder.send().await.map_err(Error::from_reqwest)?;
+        let response = builder
+            .send()
+            .await
+            .map_err(|e| Error::from_reqwest(e).redact(self.secret()))?;
         let status = response.status();
         if status.is_success() {
             return Ok(response);
@@ -263,7 +285,7 @@ impl Client {
                 ),
             });
         }
-        Err(error_answer(response).await)
+        Err(error_answer(response).await.redact(self.secret()))
     }
 }
 
@@ -346,6 +368,7 @@ struct Reader {
     decoder: Decoder,
     ready: VecDeque<Event>,
     done: bool,
+    key: Option<ApiKey>,
 }
 
 impl Reader {
@@ -362,7 +385,7 @@ impl Reader {
                 Err(e) => {
                     self.done = true;
                     self.ready.clear();
-                    return Some(Err(e));
+                    return Some(Err(e.redact(self.key.as_ref().map(ApiKey::expose))));
                 }
             }
         }
@@ -407,13 +430,14 @@ pub struct EventStream {
 }
 
 impl EventStream {
-    fn new(response: reqwest::Response, decoder: Decoder) -> Self {
+    fn new(response: reqwest::Response, decoder: Decoder, key: Option<ApiKey>) -> Self {
         let reader = Reader {
             chunks: Box::pin(response.bytes_stream()),
             sse: SseDecoder::new(EVENT_LIMIT),
             decoder,
             ready: VecDeque::new(),
             done: false,
+            key,
         };
         let inner = futures_util::stream::unfold(reader, |mut reader| async move {
             let event = reader.next().await?;

@@ -86,6 +86,54 @@ impl Error {
         )
     }
 
+    /// The same error with every occurrence of `secret` in its text replaced: a server
+    /// that echoes the key it was given in an error does not put it in a log.
+    pub(crate) fn redact(self, secret: Option<&str>) -> Self {
+        let Some(secret) = secret.filter(|s| s.len() >= 4) else {
+            return self;
+        };
+        let clean = |text: String| text.replace(secret, "<redacted>");
+        match self {
+            Self::Auth { status, message } => Self::Auth {
+                status,
+                message: clean(message),
+            },
+            Self::RateLimited {
+                message,
+                retry_after,
+            } => Self::RateLimited {
+                message: clean(message),
+                retry_after,
+            },
+            Self::Unavailable {
+                status,
+                message,
+                retry_after,
+            } => Self::Unavailable {
+                status,
+                message: clean(message),
+                retry_after,
+            },
+            Self::ContextTooLong { status, message } => Self::ContextTooLong {
+                status,
+                message: clean(message),
+            },
+            Self::Refused {
+                status,
+                kind,
+                message,
+            } => Self::Refused {
+                status,
+                kind,
+                message: clean(message),
+            },
+            Self::Connection(message) => Self::Connection(clean(message)),
+            Self::MalformedResponse(message) => Self::MalformedResponse(clean(message)),
+            Self::MalformedStream(message) => Self::MalformedStream(clean(message)),
+            Self::Config(message) => Self::Config(clean(message)),
+        }
+    }
+
     pub(crate) fn from_reqwest(e: reqwest::Error) -> Self {
         let what = if e.is_timeout() {
             "no answer in time"

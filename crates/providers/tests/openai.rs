@@ -448,10 +448,29 @@ async fn models_are_listed() {
 
 #[tokio::test]
 async fn no_key_means_no_authorization_header_and_the_key_never_prints() {
-    let stand_in = StandIn::start(json!({"turns": [{"content": [{"text": "ok"}]}]})).await;
+    let echo = format!("The key {KEY} was revoked");
+    let stand_in = StandIn::start(json!({"turns": [
+        {"content": [{"text": "ok"}]},
+        {"error": {"kind": "unauthorized", "message": echo}},
+        {"content": [{"text": "Hal"}], "fail_mid_stream": {"kind": "server_error", "message": echo}},
+    ]}))
+    .await;
     streamed(&stand_in.openai(None), &ask("hi")).await;
     let request = &stand_in.requests().await[0];
     assert_eq!(request["headers"].get("authorization"), None);
+
+    // A provider that echoes the key in an error: the key is taken out.
+    let client = stand_in.openai(Some(KEY));
+    let error = client.complete(&ask("hi")).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Auth { message, .. } if message == "The key <redacted> was revoked"),
+        "{error:?}"
+    );
+    let (_, error) = common::events(&client, &ask("hi")).await;
+    assert!(
+        matches!(&error, Some(Error::Unavailable { message, .. }) if message == "The key <redacted> was revoked"),
+        "{error:?}"
+    );
 
     let config = ProviderConfig::openai_compatible("http://127.0.0.1:1/v1", Some(ApiKey::new(KEY)));
     let client = Client::new(config.clone()).unwrap();
