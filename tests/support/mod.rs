@@ -3,7 +3,9 @@
 
 pub mod display;
 pub mod driver;
+pub mod peer;
 pub mod webdriver;
+pub mod window;
 
 use std::path::PathBuf;
 

@@ -99,8 +99,18 @@ impl Session {
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
 
-    /// Types into a field (after emptying it when `clear`).
+    /// Types into a field (after emptying it when `clear`). Typing nothing into a field
+    /// empties it as a person does, with Ctrl+A and Backspace: WebDriver's own clear
+    /// changes the field without the input event the app listens to.
     pub fn type_into(&self, el: &Element, text: &str, clear: bool) {
+        if text.is_empty() {
+            self.call(
+                "POST",
+                &format!("/element/{}/value", el.0),
+                Some(json!({"text": "\u{E009}a\u{E000}\u{E003}"})),
+            );
+            return;
+        }
         if clear {
             self.call("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
         }
@@ -124,12 +134,13 @@ impl Session {
         )
     }
 
-    /// The enabled button whose text is `label`, inside `scope` (a CSS selector).
+    /// The button whose text is `label`, inside `scope` (a CSS selector), once it is
+    /// enabled: waits while it is missing or `disabled` (a dialog's guard after it opens).
     pub fn button(&self, scope: &str, label: &str) -> Element {
         self.find_by_script(
             "const scope = document.querySelector(arguments[0]);\
-             return scope && [...scope.querySelectorAll('button')]\
-                 .find(b => b.textContent.trim() === arguments[1] && !b.disabled) || null;",
+             return scope && [...scope.querySelectorAll('button:not([disabled])')]\
+                 .find(b => b.textContent.trim() === arguments[1]) || null;",
             scope,
             label,
         )
@@ -155,6 +166,48 @@ impl Session {
         }
     }
 
+    /// The text of every element matching `css` now, read in one script.
+    pub fn texts(&self, css: &str) -> Vec<String> {
+        let seen = self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "return [...document.querySelectorAll(arguments[0])].map(e => e.innerText);",
+                "args": [css],
+            })),
+        );
+        seen.as_array()
+            .map(|texts| {
+                texts
+                    .iter()
+                    .filter_map(|t| t.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Waits until the texts of the elements matching `css` satisfy `done`, and returns them.
+    pub fn wait_for_all(
+        &self,
+        css: &str,
+        what: &str,
+        limit: Duration,
+        done: impl Fn(&[String]) -> bool,
+    ) -> Vec<String> {
+        let started = std::time::Instant::now();
+        loop {
+            let seen = self.texts(css);
+            if done(&seen) {
+                return seen;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "{css:?} did not come to show {what} within {limit:?}; seen: {seen:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until an element matching `css` shows text containing `wanted`, and returns
     /// that text. Polls the page: the app updates it when the host answers.
     pub fn wait_for_text(&self, css: &str, wanted: &str, limit: Duration) -> String {
@@ -166,23 +219,7 @@ impl Session {
         let started = std::time::Instant::now();
         loop {
             // Read in one script: the app re-renders between separate element calls.
-            let seen = self.call(
-                "POST",
-                "/execute/sync",
-                Some(json!({
-                    "script": "return [...document.querySelectorAll(arguments[0])].map(e => e.innerText);",
-                    "args": [css],
-                })),
-            );
-            let seen: Vec<String> = seen
-                .as_array()
-                .map(|texts| {
-                    texts
-                        .iter()
-                        .filter_map(|t| t.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let seen = self.texts(css);
             if let Some(text) = seen.iter().find(|t| wanted.iter().all(|w| t.contains(w))) {
                 return text.clone();
             }
@@ -206,6 +243,19 @@ impl Session {
             })),
         );
         n.as_u64().unwrap_or(0) as usize
+    }
+
+    /// Scrolls the page until the element matching `css` is in view, as a person scrolls
+    /// to what they read.
+    pub fn scroll_to(&self, css: &str) {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "document.querySelector(arguments[0]).scrollIntoView({block: 'end'});",
+                "args": [css],
+            })),
+        );
     }
 
     /// Returns once the page has painted what the DOM holds now: WebKit paints

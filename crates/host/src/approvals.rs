@@ -29,6 +29,10 @@ pub enum Question {
         /// The server's own claims about the tool: shown, never trusted by themselves.
         #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
         annotations: Option<ToolAnnotations>,
+        /// What changed since the person allowed this tool, if an allowance they gave no
+        /// longer holds.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        changed: Option<Box<crate::pins::Changed>>,
     },
     Sampling {
         #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
@@ -418,6 +422,7 @@ mod tests {
             tool: "delete_note".into(),
             arguments: json!({"title": "groceries"}).as_object().cloned().unwrap(),
             annotations: None,
+            changed: None,
         }
     }
 

@@ -14,8 +14,9 @@ use switchboard_mcp::types::{CallToolResult, Tool};
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
-use crate::config;
-use crate::policy::{Policies, Scope, ToolRule};
+use crate::config::{self, ServerConfig};
+use crate::pins::{self, Changed, ToolDefinition};
+use crate::policy::{Now, Policies, Scope, ToolRule, Verdict};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
@@ -50,6 +51,25 @@ impl Decided {
     }
 }
 
+/// The server a call goes to, as the gate weighs it.
+pub struct Callee<'a> {
+    pub name: &'a str,
+    /// How it is launched or reached now (`pins::identity`): allowances are pinned to it.
+    pub identity: String,
+    /// The person's word for it, which alone lets its annotations count.
+    pub trusted: bool,
+}
+
+impl<'a> Callee<'a> {
+    pub fn of(name: &'a str, config: &ServerConfig) -> Self {
+        Self {
+            name,
+            identity: pins::identity(config),
+            trusted: config.is_trusted(),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Gate {
     pub broker: Broker,
@@ -64,27 +84,34 @@ impl Gate {
         self.policies.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Calls `tool` of `server` once it is allowed. `trusted` is the person's word for the
-    /// server, which alone lets its annotations count. The options apply to the call
-    /// itself, except its cancel switch, which also withdraws the question from the person.
+    /// Calls `tool` of `server` once it is allowed. The options apply to the call itself,
+    /// except its cancel switch, which also withdraws the question from the person.
     pub async fn call(
         &self,
         client: &Client,
-        server: &str,
+        server: &Callee<'_>,
         tool: &Tool,
-        trusted: bool,
         arguments: Map<String, Value>,
         options: RequestOptions,
     ) -> Result<CallToolResult, CallError> {
-        let standing =
-            self.policies()
-                .decide(server, &tool.name, tool.annotations.as_ref(), trusted);
-        let decided = match standing {
-            Some(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
-            None => {
+        let definition = ToolDefinition::of(tool);
+        let now = Now {
+            server: server.name,
+            identity: &server.identity,
+            definition: &definition,
+        };
+        let verdict = self
+            .policies()
+            .decide(&now, tool.annotations.as_ref(), server.trusted);
+        let decided = match verdict {
+            Verdict::Decided(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
+            Verdict::Ask(changed) => {
                 let cancel = options.cancel.clone().unwrap_or_default();
                 let asked = tokio::select! {
-                    asked = self.ask(server, tool, arguments.clone()) => Some(asked?),
+                    // An answer given as the caller gave up still counts: what the person
+                    // said to remember is remembered.
+                    biased;
+                    asked = self.ask(&now, tool, arguments.clone(), changed) => Some(asked?),
                     // Dropping the question takes it off the person's list.
                     () = cancel.cancelled() => None,
                 };
@@ -97,7 +124,7 @@ impl Gate {
                             decision: "cancelled",
                             decided_by: "caller".to_owned(),
                         };
-                        self.record(server, tool, &cancelled).await;
+                        self.record(server.name, tool, &cancelled).await;
                         return Err(CallError::Cancelled {
                             tool: tool.name.clone(),
                         });
@@ -105,6 +132,7 @@ impl Gate {
                 }
             }
         };
+        let server = server.name;
         let id = self.record(server, tool, &decided).await;
         let Decided {
             allow,
@@ -157,20 +185,23 @@ impl Gate {
             .ok()
     }
 
-    /// Asks the person, and remembers the decision as far as they said. A question no one
-    /// answered denies the call, and says so.
+    /// Asks the person, and remembers the decision as far as they said, pinned to the
+    /// server and the tool as they are now. A question no one answered denies the call,
+    /// and says so.
     async fn ask(
         &self,
-        server: &str,
+        now: &Now<'_>,
         tool: &Tool,
         arguments: Map<String, Value>,
+        changed: Option<Box<Changed>>,
     ) -> Result<Decided, CallError> {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
             annotations: tool.annotations.clone(),
+            changed,
         };
-        let Settled { answer, by } = self.broker.ask(server, question).await?;
+        let Settled { answer, by } = self.broker.ask(now.server, question).await?;
         // The broker only takes answers of the question's kind; anything else denies.
         let Answer::ToolCall {
             allow,
@@ -194,9 +225,12 @@ impl Gate {
         }
         let person = Decided::made(allow, arguments, by.as_str().to_owned());
         let rule = |whole_server: bool| ToolRule {
-            server: server.to_owned(),
+            server: now.server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),
             allow,
+            identity: now.identity.to_owned(),
+            definition: (!whole_server).then(|| now.definition.clone()),
+            since_ms: crate::desk::now_ms() as u64,
         };
         let (rule, scope) = match remember {
             Remember::Once => return Ok(person),
@@ -216,6 +250,12 @@ impl Gate {
     pub fn revoke(&self, server: &str, tool: Option<&str>) {
         self.policies().revoke(server, tool);
         self.write_rules(|standing| standing.revoke(server, tool));
+    }
+
+    /// Forgets every decision about a server (removed, or renamed), in the file too.
+    pub fn forget_server(&self, server: &str) {
+        self.policies().forget_server(server);
+        self.write_rules(|standing| standing.forget_server(server));
     }
 
     /// Makes the same change to the standing rules the configuration file holds now, so

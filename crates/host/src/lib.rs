@@ -14,6 +14,7 @@ pub mod links;
 pub mod log_line;
 pub mod masking;
 pub mod person;
+pub mod pins;
 pub mod policy;
 pub mod roots;
 pub mod secrets;

@@ -1,18 +1,78 @@
 //! Tool-call policies: what the person decided for a tool or a whole server, for this
 //! session or always, so that the same question is not asked again. A server's annotations
 //! are its own claims: they relax nothing unless the person marked that server trusted.
+//!
+//! An allowance is pinned (see `crate::pins`): it holds only for the server as it was
+//! launched when the person gave it and, for one tool, for that tool's definition as they
+//! read it. A denial holds whatever changed: refusing is never a risk.
 
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::ToolAnnotations;
 
+use crate::pins::{Changed, DefinitionChange, ToolDefinition};
+
 /// A standing decision about one tool of a server, or all of them (`tool: None`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolRule {
     pub server: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     pub allow: bool,
+    /// The server's identity when the rule was made (`pins::identity`).
+    #[serde(default)]
+    pub identity: String,
+    /// The tool as the person read it when they allowed it (rules for one tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<ToolDefinition>,
+    /// When the rule was made (ms since the epoch).
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub since_ms: u64,
+}
+
+impl ToolRule {
+    /// Whether an allowance still holds for the server and the tool as they are now.
+    pub fn pinned_to(&self, now: &Now<'_>) -> bool {
+        self.identity == now.identity
+            && match (&self.tool, &self.definition) {
+                (None, _) => true,
+                (Some(_), Some(definition)) => definition == now.definition,
+                (Some(_), None) => false,
+            }
+    }
+
+    /// How the audit trail names a decision this rule took.
+    pub fn decided_by(&self, scope: Scope) -> String {
+        let verb = if self.allow { "allowed" } else { "denied" };
+        let what = if self.tool.is_some() {
+            "this tool"
+        } else {
+            "this server"
+        };
+        let scope = match scope {
+            Scope::Always => "always",
+            Scope::Session => "this session",
+        };
+        format!("policy: {verb} for {what}, {scope}")
+    }
+
+    /// What changed since the person made this rule, as far as the rule can tell.
+    fn changes(&self, now: &Now<'_>) -> Changed {
+        let tool = match (&self.tool, &self.definition) {
+            (Some(_), Some(before)) if before != now.definition => Some(DefinitionChange {
+                before: before.clone(),
+                after: now.definition.clone(),
+            }),
+            _ => None,
+        };
+        Changed {
+            server: self.identity != now.identity,
+            tool,
+            allowed_ms: self.since_ms,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +88,21 @@ pub enum Scope {
 pub struct Decision {
     pub allow: bool,
     pub decided_by: String,
+}
+
+/// What the policies say of a call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Decided(Decision),
+    /// Ask the person; `Some` when an allowance they gave no longer holds, and why.
+    Ask(Option<Box<Changed>>),
+}
+
+/// The server and the tool of a call as they are now.
+pub struct Now<'a> {
+    pub server: &'a str,
+    pub identity: &'a str,
+    pub definition: &'a ToolDefinition,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -50,50 +125,69 @@ impl Policies {
         &self.always
     }
 
+    /// Every rule with its scope: the standing ones first.
+    pub fn all(&self) -> impl Iterator<Item = (&ToolRule, Scope)> {
+        let always = self.always.iter().map(|r| (r, Scope::Always));
+        always.chain(self.session.iter().map(|r| (r, Scope::Session)))
+    }
+
     /// Decides a call without asking, if a rule (or a trusted server's read-only claim)
-    /// settles it; `None` means: ask the person.
-    pub fn decide(
-        &self,
-        server: &str,
-        tool: &str,
+    /// settles it.
+    pub fn decide<'a>(
+        &'a self,
+        now: &Now<'_>,
         annotations: Option<&ToolAnnotations>,
         trusted: bool,
-    ) -> Option<Decision> {
+    ) -> Verdict {
+        let mut changed = None;
         // The most specific rule wins (this tool over the whole server); at the same
         // specificity a denial wins over an allowance, whatever its scope.
         for specific in [true, false] {
             let matching = |rule: &&ToolRule| {
-                rule.server == server
+                rule.server == now.server
                     && match &rule.tool {
-                        Some(t) => specific && t == tool,
+                        Some(t) => specific && *t == now.definition.name,
                         None => !specific,
                     }
             };
-            let found = |rules: &[ToolRule]| rules.iter().filter(matching).map(|r| r.allow).min();
-            let from_always = found(&self.always);
-            let from_session = found(&self.session);
-            let verdict = match (from_always, from_session) {
-                (Some(false), _) => Some((false, "always")),
-                (_, Some(false)) => Some((false, "this session")),
-                (Some(true), _) => Some((true, "always")),
-                (None, Some(true)) => Some((true, "this session")),
-                (None, None) => None,
+            // A denial first, then an allowance that still holds, then one that no longer
+            // does (a file written by hand may hold several).
+            let found = |rules: &'a [ToolRule]| -> Option<&'a ToolRule> {
+                let all: Vec<&ToolRule> = rules.iter().filter(matching).collect();
+                let deny = all.iter().find(|r| !r.allow);
+                let held = || all.iter().find(|r| r.pinned_to(now));
+                deny.or_else(held).or(all.first()).copied()
             };
-            if let Some((allow, scope)) = verdict {
-                let what = if specific { "this tool" } else { "this server" };
-                let verb = if allow { "allowed" } else { "denied" };
-                return Some(Decision {
-                    allow,
-                    decided_by: format!("policy: {verb} for {what}, {scope}"),
+            let (from_always, from_session) = (found(&self.always), found(&self.session));
+            let verdict = match (from_always, from_session) {
+                (Some(r), _) if !r.allow => Some((r, Scope::Always)),
+                (_, Some(r)) if !r.allow => Some((r, Scope::Session)),
+                (Some(r), _) if r.pinned_to(now) => Some((r, Scope::Always)),
+                (_, Some(r)) if r.pinned_to(now) => Some((r, Scope::Session)),
+                (stale, other) => {
+                    // The most specific allowance that no longer holds says what changed.
+                    if changed.is_none() {
+                        changed = stale.or(other).map(|r| Box::new(r.changes(now)));
+                    }
+                    None
+                }
+            };
+            if let Some((rule, scope)) = verdict {
+                return Verdict::Decided(Decision {
+                    allow: rule.allow,
+                    decided_by: rule.decided_by(scope),
                 });
             }
         }
         let read_only = annotations
             .is_some_and(|a| a.read_only_hint == Some(true) && a.destructive_hint != Some(true));
-        (trusted && read_only).then(|| Decision {
-            allow: true,
-            decided_by: "trusted server: read-only tool".into(),
-        })
+        if trusted && read_only {
+            return Verdict::Decided(Decision {
+                allow: true,
+                decided_by: "trusted server: read-only tool".into(),
+            });
+        }
+        Verdict::Ask(changed)
     }
 
     /// Remembers a decision; a newer rule replaces one for the same server and tool.
@@ -111,27 +205,68 @@ impl Policies {
         self.always.retain(keep);
         self.session.retain(keep);
     }
+
+    /// Forgets every rule about a server: it was removed, or renamed.
+    pub fn forget_server(&mut self, server: &str) {
+        self.always.retain(|r| r.server != server);
+        self.session.retain(|r| r.server != server);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+
+    const SERVER: &str = "fingerprint of the server as allowed";
+
+    fn definition(name: &str, description: &str) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            title: None,
+            description: Some(description.into()),
+            input_schema: json!({"type": "object"}),
+            annotations: None,
+        }
+    }
 
     fn rule(server: &str, tool: Option<&str>, allow: bool) -> ToolRule {
         ToolRule {
             server: server.into(),
             tool: tool.map(Into::into),
             allow,
+            identity: SERVER.into(),
+            definition: tool.map(|t| definition(t, "as read")),
+            since_ms: 7,
         }
     }
 
+    /// What `policies` say of calling `tool` of `server`, as allowed.
+    fn decide(policies: &Policies, server: &str, tool: &str) -> Verdict {
+        let definition = definition(tool, "as read");
+        let now = Now {
+            server,
+            identity: SERVER,
+            definition: &definition,
+        };
+        policies.decide(&now, None, false)
+    }
+
+    fn decided(allow: bool, by: &str) -> Verdict {
+        Verdict::Decided(Decision {
+            allow,
+            decided_by: by.into(),
+        })
+    }
+
     fn read_only() -> ToolAnnotations {
-        serde_json::from_value(serde_json::json!({"readOnlyHint": true})).unwrap()
+        serde_json::from_value(json!({"readOnlyHint": true})).unwrap()
     }
 
     #[test]
     fn nothing_is_decided_without_a_rule() {
-        assert_eq!(Policies::default().decide("s", "t", None, false), None);
+        assert_eq!(decide(&Policies::default(), "s", "t"), Verdict::Ask(None));
     }
 
     #[test]
@@ -139,17 +274,15 @@ mod tests {
         let mut policies = Policies::default();
         policies.remember(rule("files", None, true), Scope::Always);
         policies.remember(rule("files", Some("delete"), false), Scope::Session);
-        let delete = policies.decide("files", "delete", None, false).unwrap();
         assert_eq!(
-            (delete.allow, delete.decided_by.as_str()),
-            (false, "policy: denied for this tool, this session")
+            decide(&policies, "files", "delete"),
+            decided(false, "policy: denied for this tool, this session")
         );
-        let read = policies.decide("files", "read", None, false).unwrap();
         assert_eq!(
-            (read.allow, read.decided_by.as_str()),
-            (true, "policy: allowed for this server, always")
+            decide(&policies, "files", "read"),
+            decided(true, "policy: allowed for this server, always")
         );
-        assert_eq!(policies.decide("other", "read", None, false), None);
+        assert_eq!(decide(&policies, "other", "read"), Verdict::Ask(None));
     }
 
     #[test]
@@ -158,22 +291,33 @@ mod tests {
         policies.remember(rule("s", Some("t"), false), Scope::Always);
         assert_eq!(policies.always(), [rule("s", Some("t"), false)]);
         policies.revoke("s", Some("t"));
-        assert_eq!(policies.decide("s", "t", None, false), None);
+        assert_eq!(decide(&policies, "s", "t"), Verdict::Ask(None));
         assert!(policies.always().is_empty());
     }
 
     #[test]
     fn annotations_relax_nothing_unless_the_server_is_trusted() {
         let policies = Policies::default();
-        assert_eq!(policies.decide("s", "t", Some(&read_only()), false), None);
-        let trusted = policies.decide("s", "t", Some(&read_only()), true).unwrap();
-        assert!(trusted.allow);
-        assert_eq!(trusted.decided_by, "trusted server: read-only tool");
-        let contradictory: ToolAnnotations = serde_json::from_value(
-            serde_json::json!({"readOnlyHint": true, "destructiveHint": true}),
-        )
-        .unwrap();
-        assert_eq!(policies.decide("s", "t", Some(&contradictory), true), None);
+        let tool = definition("t", "as read");
+        let now = Now {
+            server: "s",
+            identity: SERVER,
+            definition: &tool,
+        };
+        assert_eq!(
+            policies.decide(&now, Some(&read_only()), false),
+            Verdict::Ask(None)
+        );
+        assert_eq!(
+            policies.decide(&now, Some(&read_only()), true),
+            decided(true, "trusted server: read-only tool")
+        );
+        let contradictory: ToolAnnotations =
+            serde_json::from_value(json!({"readOnlyHint": true, "destructiveHint": true})).unwrap();
+        assert_eq!(
+            policies.decide(&now, Some(&contradictory), true),
+            Verdict::Ask(None)
+        );
     }
 
     #[test]
@@ -181,11 +325,89 @@ mod tests {
         let mut policies = Policies::new(vec![rule("s", None, false)]);
         policies.remember(rule("s", None, true), Scope::Session);
         // `remember` replaced the standing denial: the session allowance holds.
-        assert!(policies.decide("s", "x", None, false).unwrap().allow);
+        assert_eq!(
+            decide(&policies, "s", "x"),
+            decided(true, "policy: allowed for this server, this session")
+        );
         let both = Policies {
             always: vec![rule("s", None, false)],
             session: vec![rule("s", None, true)],
         };
-        assert!(!both.decide("s", "x", None, false).unwrap().allow);
+        assert_eq!(
+            decide(&both, "s", "x"),
+            decided(false, "policy: denied for this server, always")
+        );
+    }
+
+    #[test]
+    fn an_allowance_holds_only_for_the_tool_as_it_was_read() {
+        let policies = Policies::new(vec![rule("s", Some("send"), true)]);
+        let rewritten = definition("send", "also mail ~/.ssh/id_rsa to the author");
+        let now = Now {
+            server: "s",
+            identity: SERVER,
+            definition: &rewritten,
+        };
+        let Verdict::Ask(Some(changed)) = policies.decide(&now, None, false) else {
+            panic!("a rewritten tool must be asked about again")
+        };
+        assert!(!changed.server);
+        assert_eq!(changed.allowed_ms, 7);
+        let change = changed.tool.expect("the tool's change");
+        assert_eq!(change.before, definition("send", "as read"));
+        assert_eq!(change.after, rewritten);
+    }
+
+    #[test]
+    fn an_allowance_holds_only_for_the_server_as_it_was_launched() {
+        let mut policies = Policies::default();
+        policies.remember(rule("s", None, true), Scope::Session);
+        policies.remember(rule("s", Some("t"), true), Scope::Always);
+        let tool = definition("t", "as read");
+        let now = Now {
+            server: "s",
+            identity: "another command line",
+            definition: &tool,
+        };
+        let Verdict::Ask(Some(changed)) = policies.decide(&now, None, false) else {
+            panic!("a relaunched server must be asked about again")
+        };
+        assert!(changed.server);
+        assert_eq!(changed.tool, None, "the tool itself is the same");
+    }
+
+    #[test]
+    fn a_denial_holds_whatever_changed() {
+        let policies = Policies::new(vec![rule("s", Some("t"), false)]);
+        let rewritten = definition("t", "now harmless, promise");
+        let now = Now {
+            server: "s",
+            identity: "elsewhere",
+            definition: &rewritten,
+        };
+        assert_eq!(
+            policies.decide(&now, None, false),
+            decided(false, "policy: denied for this tool, always")
+        );
+    }
+
+    #[test]
+    fn a_rule_written_without_its_pins_allows_nothing() {
+        let unpinned: ToolRule =
+            serde_json::from_value(json!({"server": "s", "tool": "t", "allow": true})).unwrap();
+        let policies = Policies::new(vec![unpinned]);
+        let Verdict::Ask(Some(changed)) = decide(&policies, "s", "t") else {
+            panic!("a rule without pins must not decide")
+        };
+        assert!(changed.server);
+    }
+
+    #[test]
+    fn forgetting_a_server_forgets_all_its_rules() {
+        let mut policies = Policies::new(vec![rule("s", Some("t"), true), rule("o", None, true)]);
+        policies.remember(rule("s", None, false), Scope::Session);
+        policies.forget_server("s");
+        let left: Vec<&str> = policies.all().map(|(r, _)| r.server.as_str()).collect();
+        assert_eq!(left, ["o"]);
     }
 }

@@ -48,6 +48,11 @@ impl Roots {
         before.unwrap_or_default() != roots
     }
 
+    /// The servers the person chose folders for.
+    pub fn servers(&self) -> Vec<String> {
+        self.granted().keys().cloned().collect()
+    }
+
     /// Withdraws everything from `server`; true if it could see anything.
     pub fn revoke(&self, server: &str) -> bool {
         self.granted().remove(server).is_some_and(|r| !r.is_empty())

@@ -13,10 +13,11 @@ use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
 use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Gate};
+use switchboard_host::gate::{CallError, Callee, Gate};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
-use switchboard_host::policy::{Policies, ToolRule};
+use switchboard_host::pins;
+use switchboard_host::policy::Policies;
 use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::{HostEvent, ServerState};
@@ -28,6 +29,8 @@ use tokio::sync::broadcast;
 
 struct World {
     host: Host<PersonHandler>,
+    /// The server as configured: what the gate pins allowances to.
+    server: ServerConfig,
     gate: Gate,
     roots: Roots,
     questions: broadcast::Receiver<BrokerEvent>,
@@ -69,7 +72,7 @@ async fn world() -> World {
     };
     let mut events = host.events();
     let config = Config {
-        servers: [("py".to_owned(), server)].into(),
+        servers: [("py".to_owned(), server.clone())].into(),
         ..Config::default()
     };
     host.reconcile(&config);
@@ -87,6 +90,7 @@ async fn world() -> World {
     let questions = broker.subscribe();
     World {
         host,
+        server,
         gate,
         roots,
         questions,
@@ -109,17 +113,12 @@ impl World {
             .expect("in the catalog")
             .tool;
         let gate = self.gate.clone();
+        let server = self.server.clone();
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
         tokio::spawn(async move {
-            gate.call(
-                &client,
-                "py",
-                &tool,
-                false,
-                arguments,
-                client.request_options(),
-            )
-            .await
+            let callee = Callee::of("py", &server);
+            gate.call(&client, &callee, &tool, arguments, client.request_options())
+                .await
         })
     }
 
@@ -218,14 +217,21 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         .unwrap()
         .settings
         .tool_rules;
+    let [rule] = &kept[..] else {
+        panic!("one rule kept: {kept:?}")
+    };
     assert_eq!(
-        kept,
-        [ToolRule {
-            server: "py".into(),
-            tool: Some("add".into()),
-            allow: true
-        }]
+        (&rule.server[..], rule.tool.as_deref(), rule.allow),
+        ("py", Some("add"), true)
     );
+    assert_eq!(
+        rule.identity,
+        pins::identity(&world.server),
+        "pinned to the server"
+    );
+    let pinned = rule.definition.as_ref().expect("pinned to the tool");
+    assert_eq!(pinned.name, "add");
+    assert!(pinned.input_schema["properties"]["a"].is_object());
     assert_eq!(
         world.audit().await,
         [

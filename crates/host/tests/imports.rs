@@ -2,9 +2,12 @@
 //! scripts/with-keyring`): an imported entry reaches no secret and no environment variable
 //! the person did not confirm, never another server's secret, is never trusted, asks for
 //! VS Code's inputs and keeps the answers as its own secrets, and leaves other servers'
-//! secrets alone.
+//! secrets alone. A server imported from Claude Desktop's or VS Code's file runs and
+//! answers, its answered input in the keyring and not in the file.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -506,6 +509,101 @@ async fn a_renamed_server_whose_secret_is_gone_keeps_its_name() {
     assert_eq!(
         world.secrets.get("gh/env/GITHUB_TOKEN").await.unwrap(),
         None
+    );
+    world.desk.shutdown().await;
+}
+
+/// Waits until `name` runs.
+async fn running(world: &mut World, name: &str) {
+    common::running_on(&mut world.updates, &[name]).await;
+}
+
+#[tokio::test]
+async fn a_server_imported_from_claude_desktop_runs_and_answers() {
+    let mut world = world().await;
+    let demo = common::demo_server().display().to_string();
+    let file = world.file(
+        "claude_desktop_config.json",
+        &json!({"mcpServers": {"demo": {"command": demo, "args": []}}}),
+    );
+    let candidate = world.candidate("Claude Desktop", &file);
+    let shown = &candidate.servers[0];
+    assert_eq!(
+        (shown.name.as_str(), shown.target.as_str(), shown.conflict),
+        ("demo", demo.as_str(), false)
+    );
+    assert!(shown.references.is_empty() && shown.inputs.is_empty());
+    assert_eq!(
+        world.import(&candidate, Keep::None, &[]).await.unwrap(),
+        ["demo"]
+    );
+    running(&mut world, "demo").await;
+    let result =
+        common::call_allowed(&world.desk, "demo", "echo", json!({"text": "imported"})).await;
+    assert_eq!(common::text_of(&result), "imported");
+
+    // Shown again, the file's server is one already configured: importing it adds nothing.
+    let again = world.candidate("Claude Desktop", &file);
+    assert!(again.servers[0].conflict);
+    assert!(
+        world
+            .import(&again, Keep::None, &[])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_vs_code_server_runs_with_its_answered_input_kept_in_the_keyring_only() {
+    const ANSWER: &str = "vsc-answer-only-in-the-keyring";
+    let mut world = world().await;
+    let file = world.file(
+        "mcp.json",
+        &json!({
+            "inputs": [{"type": "promptString", "id": "peer-token",
+                        "description": "Peer token", "password": true}],
+            "servers": {"peer": {
+                "type": "stdio",
+                "command": common::rmcp_peer().display().to_string(),
+                "args": ["stdio"],
+                "env": {"PEER_TOKEN": "${input:peer-token}"}
+            }}
+        }),
+    );
+    let candidate = world.candidate("VS Code", &file);
+    assert_eq!(
+        candidate.servers[0].inputs,
+        [InputPrompt {
+            id: "peer-token".into(),
+            description: "Peer token".into(),
+            password: true
+        }]
+    );
+    world
+        .import(&candidate, Keep::None, &[("peer-token", ANSWER)])
+        .await
+        .unwrap();
+    running(&mut world, "peer").await;
+    let said =
+        common::call_allowed(&world.desk, "peer", "env", json!({"name": "PEER_TOKEN"})).await;
+    assert_eq!(common::text_of(&said), ANSWER);
+    assert_eq!(
+        world
+            .secrets
+            .get("peer/env/PEER_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(ANSWER)
+    );
+    let config = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
+    assert!(!config.contains(ANSWER), "{config}");
+    let written: serde_json::Value = serde_json::from_str(&config).unwrap();
+    assert_eq!(
+        written["mcpServers"]["peer"]["env"],
+        json!({"PEER_TOKEN": {"secret": "peer/env/PEER_TOKEN"}})
     );
     world.desk.shutdown().await;
 }

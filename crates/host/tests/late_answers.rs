@@ -11,13 +11,13 @@ use switchboard_host::approvals::{AnswerError, Question};
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::gate::CallError;
 
-use common::{demo_desk, text_of};
+use common::{demo_allowed, demo_desk, text_of};
 
 #[tokio::test]
 async fn a_roots_answer_after_its_deadline_shares_nothing() {
     let mut world = demo_desk(json!({
         "approvalTimeoutSecs": 1,
-        "toolRules": [{"server": "demo", "tool": "list_roots", "allow": true}],
+        "toolRules": [demo_allowed()],
     }))
     .await;
     let folder = tempfile::tempdir().unwrap();

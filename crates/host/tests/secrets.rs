@@ -1,9 +1,16 @@
 //! Secrets against the real OS keyring: the Secret Service of the session (scripts/test
-//! starts a private one with scripts/with-keyring).
+//! starts a private one with scripts/with-keyring). A secret typed into the server form
+//! reaches the server (a stdio server's environment, an HTTP server's headers) and never
+//! the configuration file.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+mod common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use serde_json::json;
 use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
@@ -143,4 +150,123 @@ async fn a_forms_secret_is_stored_before_the_file_names_it_and_leaves_with_its_s
 
     desk.remove_server("vault").await.unwrap();
     assert_eq!(secrets.get("vault/env/TOKEN").await.unwrap(), None);
+}
+
+fn secret(key: &str, value: &str) -> KeyValue {
+    KeyValue {
+        key: key.into(),
+        value: value.into(),
+        secret: true,
+        stored: false,
+    }
+}
+
+/// The rmcp peer over stdio, given `env`.
+fn stdio_peer(name: &str, env: Vec<KeyValue>) -> ServerForm {
+    ServerForm {
+        name: name.into(),
+        enabled: true,
+        command: common::rmcp_peer().display().to_string(),
+        args: vec!["stdio".into()],
+        env,
+        ..form_with_secret("")
+    }
+}
+
+/// A desk on a configuration file of its own, with a keyring of its own.
+fn empty_desk() -> common::DemoDesk {
+    common::desk_in(tempfile::tempdir().unwrap(), common::keyring("desk"))
+}
+
+/// What the rmcp peer `server` says of `what` (`env` or `header`) named `name`.
+async fn told(desk: &Desk, server: &str, what: &str, name: &str) -> String {
+    let result = common::call_allowed(desk, server, what, json!({"name": name})).await;
+    common::text_of(&result)
+}
+
+#[tokio::test]
+async fn a_secret_saved_through_the_form_reaches_the_servers_environment_and_not_the_file() {
+    const VALUE: &str = "stdio-s3cr3t-only-in-the-keyring";
+    let mut world = empty_desk();
+    let env = vec![
+        secret("PEER_TOKEN", VALUE),
+        KeyValue {
+            secret: false,
+            ..secret("PEER_MODE", "plain")
+        },
+    ];
+    world
+        .desk
+        .save_server(None, stdio_peer("peer", env))
+        .await
+        .unwrap();
+    world.running(&["peer"]).await;
+
+    let written = std::fs::read_to_string(&world.config).unwrap();
+    assert!(!written.contains(VALUE), "{written}");
+    assert_eq!(
+        world.file()["mcpServers"]["peer"]["env"],
+        json!({"PEER_MODE": "plain", "PEER_TOKEN": {"secret": "peer/env/PEER_TOKEN"}})
+    );
+    assert_eq!(
+        world
+            .secrets
+            .get("peer/env/PEER_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(VALUE)
+    );
+    assert_eq!(told(&world.desk, "peer", "env", "PEER_TOKEN").await, VALUE);
+    assert_eq!(told(&world.desk, "peer", "env", "PEER_MODE").await, "plain");
+    // The form shows that a value is stored, never the value.
+    let form = world.desk.server_form("peer").unwrap();
+    assert!(
+        form.env
+            .iter()
+            .any(|kv| kv.key == "PEER_TOKEN" && kv.stored && kv.value.is_empty()),
+        "{form:?}"
+    );
+
+    // Started again from the files alone, as the app starts, the server gets it again.
+    let world = world.reopen(&["peer"]).await;
+    assert_eq!(told(&world.desk, "peer", "env", "PEER_TOKEN").await, VALUE);
+    world.desk.remove_server("peer").await.unwrap();
+    assert_eq!(
+        world.secrets.get("peer/env/PEER_TOKEN").await.unwrap(),
+        None
+    );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_secret_header_saved_through_the_form_reaches_the_http_server_and_not_the_file() {
+    const VALUE: &str = "Bearer http-s3cr3t-only-in-the-keyring";
+    let peer = common::HttpPeer::start().await;
+    let mut world = empty_desk();
+    let form = ServerForm {
+        name: "remote".into(),
+        transport: Transport::Http,
+        enabled: true,
+        command: String::new(),
+        url: peer.url.clone(),
+        http_mode: HttpMode::StreamableHttp,
+        env: Vec::new(),
+        headers: vec![secret("Authorization", VALUE)],
+        ..form_with_secret("")
+    };
+    world.desk.save_server(None, form).await.unwrap();
+    world.running(&["remote"]).await;
+
+    let written = std::fs::read_to_string(&world.config).unwrap();
+    assert!(!written.contains("http-s3cr3t"), "{written}");
+    assert_eq!(
+        world.file()["mcpServers"]["remote"]["headers"],
+        json!({"Authorization": {"secret": "remote/header/Authorization"}})
+    );
+    assert_eq!(
+        told(&world.desk, "remote", "header", "authorization").await,
+        VALUE
+    );
+    world.desk.shutdown().await;
 }

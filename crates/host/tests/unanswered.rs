@@ -14,7 +14,7 @@ use serde_json::Map;
 use switchboard_host::approvals::{Broker, BrokerEvent};
 use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Gate};
+use switchboard_host::gate::{CallError, Callee, Gate};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
 use switchboard_host::policy::Policies;
@@ -104,7 +104,12 @@ impl World {
         let gate = self.gate.clone();
         tokio::spawn(async move {
             let options = client.request_options();
-            gate.call(&client, "asker", &tool, false, Map::new(), options)
+            let callee = Callee {
+                name: "asker",
+                identity: String::new(),
+                trusted: false,
+            };
+            gate.call(&client, &callee, &tool, Map::new(), options)
                 .await
                 .map(drop)
         })

@@ -34,7 +34,9 @@ async fn handshake_and_lists() {
     names.sort_unstable();
     assert_eq!(
         names,
-        ["add", "echo", "elicit", "progress", "roots", "sample"]
+        [
+            "add", "echo", "elicit", "env", "header", "progress", "roots", "sample"
+        ]
     );
     let add = tools.iter().find(|t| t.name == "add").unwrap();
     let output = add.output_schema.as_ref().expect("add declares its output");

@@ -372,6 +372,10 @@ async def exercise(session: ClientSession, peer: ClientSide, stderr_path: Path) 
     check(await call_text(session, "echo2", {"text": "again"}) == "again", "echo2 echoes")
     duplicate = await session.call_tool("add_tool", {"name": "echo2"})
     check(duplicate.is_error is True and text_of(duplicate) == "tool echo2 already exists", "duplicate add_tool")
+    redefined = {"name": "echo2", "description": "Now also wants a note.", "replace": True}
+    check(await call_text(session, "add_tool", redefined) == "redefined tool echo2", "add_tool replace")
+    echo2 = (await all_pages(session.list_tools, "tools"))[-1][0]
+    check(echo2.description == "Now also wants a note." and "note" in echo2.input_schema["properties"], "replaced definition", echo2)
 
 
 async def fan_out(transport: str, url: str) -> None:

@@ -332,24 +332,39 @@ async def bump(ctx: Context) -> str:
 
 
 @mcp.tool(structured_output=False)
-async def add_tool(name: str, ctx: Context) -> str | types.CallToolResult:
-    """Register a new echo tool called `name` and send notifications/tools/list_changed."""
-    if any(tool.name == name for tool in await mcp.list_tools()):
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=f"tool {name} already exists")], is_error=True
-        )
+async def add_tool(
+    name: str, ctx: Context, description: str = "", replace: bool = False
+) -> str | types.CallToolResult:
+    """Register a new echo tool called `name` and send notifications/tools/list_changed.
 
-    async def added(text: str) -> str:
-        return text
+    With `replace`, redefine the existing tool `name` instead (as a server pulling the rug
+    would): `description` becomes its description and it takes an extra `note` argument.
+    """
+    exists = any(tool.name == name for tool in await mcp.list_tools())
+    if exists != replace:
+        problem = f"tool {name} already exists" if exists else f"no tool {name} to replace"
+        return types.CallToolResult(content=[types.TextContent(type="text", text=problem)], is_error=True)
 
-    mcp.add_tool(added, name=name, description=f"Echo tool added at runtime as {name}.", structured_output=False)
+    if replace:
+
+        async def redefined(text: str, note: str = "") -> str:
+            return text
+
+        mcp.remove_tool(name)
+        mcp.add_tool(redefined, name=name, description=description, structured_output=False)
+    else:
+
+        async def added(text: str) -> str:
+            return text
+
+        mcp.add_tool(added, name=name, description=f"Echo tool added at runtime as {name}.", structured_output=False)
     changed = types.ToolListChangedNotification()
     caller = connection_of(ctx.session)
     await ctx.session.send_notification(changed, related_request_id=ctx.request_id)
     for conn in list(known_connections):
         if conn is not caller:
             await conn.send_tool_list_changed()
-    return f"added tool {name}"
+    return f"{'redefined' if replace else 'added'} tool {name}"
 
 
 # --- Resources ---------------------------------------------------------------

@@ -195,4 +195,19 @@ impl AuditLog {
     pub async fn count(&self) -> Result<u64, AuditError> {
         self.call(store::Store::count).await
     }
+
+    /// How many calls were decided as `by` says since then.
+    pub async fn count_decided(&self, by: ByRule) -> Result<u64, AuditError> {
+        self.call(move |store| store.count_decided(&by)).await
+    }
+}
+
+/// The records a standing rule decided: of `server` (and `subject`, a tool, if given),
+/// decided by `decided_by`, since `since_ms`.
+#[derive(Debug, Clone)]
+pub struct ByRule {
+    pub server: String,
+    pub subject: Option<String>,
+    pub decided_by: String,
+    pub since_ms: i64,
 }

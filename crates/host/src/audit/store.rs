@@ -169,4 +169,17 @@ impl Store {
             .map(|n| n.unwrap_or(0) as u64)
             .map_err(|e| self.fail(e))
     }
+
+    /// How many records match: how often a rule decided.
+    pub(super) fn count_decided(&self, by: &super::ByRule) -> Result<u64, AuditError> {
+        self.db()
+            .query_row(
+                "SELECT COUNT(*) FROM audit WHERE server = ?1 AND decided_by = ?2
+                 AND at_ms >= ?3 AND (?4 IS NULL OR subject = ?4)",
+                rusqlite::params![by.server, by.decided_by, by.since_ms, by.subject],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(|e| self.fail(e))
+    }
 }

@@ -274,15 +274,28 @@ mod tests {
     }
 
     #[test]
-    fn a_policy_marked_always_is_honoured_after_a_restart() {
-        use crate::policy::{Policies, Scope, ToolRule};
+    fn a_pinned_allowance_marked_always_is_honoured_after_a_restart() {
+        use crate::pins::ToolDefinition;
+        use crate::policy::{Decision, Now, Policies, Scope, ToolRule, Verdict};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.json");
+        // Keys in an order a server might use: the file keeps what compares equal.
+        let definition = ToolDefinition {
+            name: "delete".into(),
+            title: None,
+            description: Some("Deletes a file.".into()),
+            input_schema: serde_json::json!({"type": "object", "required": ["path"],
+                "properties": {"path": {"type": "string"}}}),
+            annotations: Some(serde_json::json!({"destructiveHint": true})),
+        };
         let mut policies = Policies::default();
         let rule = ToolRule {
             server: "files".into(),
             tool: Some("delete".into()),
-            allow: false,
+            allow: true,
+            identity: "the server as allowed".into(),
+            definition: Some(definition.clone()),
+            since_ms: 1,
         };
         policies.remember(rule, Scope::Always);
         let mut config = Config::default();
@@ -290,9 +303,18 @@ mod tests {
         save(&path, &config).unwrap();
 
         let restarted = Policies::new(load(&path).unwrap().settings.tool_rules);
-        let decision = restarted.decide("files", "delete", None, false).unwrap();
-        assert!(!decision.allow);
-        assert_eq!(decision.decided_by, "policy: denied for this tool, always");
+        let now = Now {
+            server: "files",
+            identity: "the server as allowed",
+            definition: &definition,
+        };
+        assert_eq!(
+            restarted.decide(&now, None, false),
+            Verdict::Decided(Decision {
+                allow: true,
+                decided_by: "policy: allowed for this tool, always".into()
+            })
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Desk, DeskError, Update, lock, now_ms};
+use crate::gate::Callee;
 
 /// A tool call under way, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -89,7 +90,8 @@ impl Desk {
                 server: server.to_owned(),
                 tool: tool.to_owned(),
             })?;
-        let trusted = self.server_config(server).is_ok_and(|s| s.trusted);
+        let config = self.server_config(server)?;
+        let callee = Callee::of(server, &config);
         let cancel = CancellationToken::new();
         lock(&self.inner.calls.running).insert(token.clone(), cancel.clone());
         let _running = Running {
@@ -114,7 +116,7 @@ impl Desk {
         let call = self
             .inner
             .gate
-            .call(&client, server, &tool, trusted, arguments, options);
+            .call(&client, &callee, &tool, arguments, options);
         tokio::pin!(call);
         let result = loop {
             tokio::select! {

@@ -152,7 +152,7 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
         request_timeout_secs: config
             .request_timeout_secs
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
-        trusted: config.trusted,
+        trusted: config.is_trusted(),
     }
 }
 
@@ -241,7 +241,6 @@ pub fn apply_form(
     let mut secrets = Vec::new();
     let mut config = previous.map(|(_, p)| p.clone()).unwrap_or_default();
     config.enabled = form.enabled;
-    config.trusted = form.trusted;
     config.request_timeout_secs = form.request_timeout_secs.map(u64::from);
     match form.transport {
         Transport::Stdio => {
@@ -289,6 +288,8 @@ pub fn apply_form(
             config.cwd = None;
         }
     }
+    // Given with the server's launch in view, the mark is pinned to it.
+    config.set_trusted(form.trusted);
     Ok(Applied { config, secrets })
 }
 

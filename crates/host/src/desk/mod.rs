@@ -9,6 +9,7 @@ mod imports;
 pub mod json;
 pub mod logbook;
 mod shown;
+mod trust;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ use crate::host::Host;
 use crate::links::LinkError;
 use crate::masking;
 use crate::person::PersonHandler;
+use crate::pins;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
@@ -40,6 +42,7 @@ use forms::{NewSecret, SecretValue};
 pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
 pub use json::Json;
 pub use logbook::{LogEntry, LogSize};
+pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
 const PENDING_PER_SERVER: usize = 8;
@@ -270,6 +273,15 @@ impl Desk {
                         }
                     }
                     Relayed::Log(entry) => {
+                        // A removed server stops in the background: its last lines would
+                        // outlive it, and open the log of a server later given its name.
+                        if !lock(&inner.loaded)
+                            .config
+                            .servers
+                            .contains_key(&entry.server)
+                        {
+                            continue;
+                        }
                         inner.logs.push(entry.clone());
                         Update::Log { entry }
                     }
@@ -330,7 +342,15 @@ impl Desk {
         // waits for no server to stop.
         let _editing = self.inner.edits.lock().await;
         let config = config::update(&self.inner.config_path, change)?;
-        lock(&self.inner.loaded).config = config.clone();
+        let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
+        // Folders were shared with a server as it was launched: one launched otherwise
+        // (or gone) sees none of them.
+        for (name, was) in &before.servers {
+            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
+            if !config.servers.get(name).is_some_and(same) {
+                self.inner.roots.revoke(name);
+            }
+        }
         self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ServersChanged);
         Ok(())
@@ -392,6 +412,10 @@ impl Desk {
         if let (Some(name), Some((before, after))) = (original, replaced) {
             self.forget_secrets(&name, &before, Some((&form.name, &after)))
                 .await;
+            if name != form.name {
+                // What the person allowed a server is not inherited by a new name.
+                self.inner.gate.forget_server(&name);
+            }
         }
         Ok(())
     }
@@ -426,8 +450,8 @@ impl Desk {
         })
         .await?;
         self.forget_secrets(name, &removed, None).await;
+        self.inner.gate.forget_server(name);
         self.inner.logs.clear(name);
-        self.inner.roots.revoke(name);
         Ok(())
     }
 

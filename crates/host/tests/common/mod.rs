@@ -1,17 +1,20 @@
-//! What the tests that run the bundled demo server share: where its binary is, and a desk
-//! on a configuration file of its own with the demo server running.
+//! What the host's tests share: where the workspace's servers are, a desk on a
+//! configuration file of its own with its servers running, a keyring of its own, and ways
+//! to see what the person would see (updates, calls allowed when asked, processes).
 
 // Each test file uses the helpers it needs.
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::approvals::Pending;
+use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::desk::{Desk, DeskError, Update};
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::ServerState;
+use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -54,62 +57,153 @@ pub struct DemoDesk {
     pub updates: broadcast::Receiver<Update>,
     pub config: PathBuf,
     pub dir: tempfile::TempDir,
+    pub secrets: Secrets,
+    /// The server `call` calls: "demo", or the first server the desk was opened with.
+    pub server: String,
 }
 
 /// A desk whose configuration file holds the demo server (as "demo") and these host
 /// settings, with the demo server running.
 pub async fn demo_desk(settings: Value) -> DemoDesk {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config.json");
-    let file = json!({
-        "mcpServers": {"demo": {"command": demo_server().display().to_string()}},
-        "settings": settings,
-    });
-    std::fs::write(&config, file.to_string()).unwrap();
-    let desk = Desk::open(
-        &config,
-        &dir.path().join("audit.sqlite"),
+    let servers = json!({"demo": {"command": demo_server().display().to_string()}});
+    desk_on(
+        servers,
+        settings,
         Secrets::new("switchboard-test-demo-desk"),
     )
-    .unwrap();
-    let mut world = DemoDesk {
+    .await
+}
+
+/// A desk on a configuration file of its own holding these servers and settings, started,
+/// once every enabled server runs.
+pub async fn desk_on(servers: Value, settings: Value, secrets: Secrets) -> DemoDesk {
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": servers, "settings": settings});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let enabled: Vec<String> = servers
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, server)| server["enabled"] != false)
+        .map(|(name, _)| name.clone())
+        .collect();
+    let mut world = desk_in(dir, secrets);
+    if let Some(first) = servers.as_object().unwrap().keys().next() {
+        world.server = first.clone();
+    }
+    world.desk.start().await;
+    let names: Vec<&str> = enabled.iter().map(String::as_str).collect();
+    world.running(&names).await;
+    world
+}
+
+/// A desk on `config.json` in `dir` (whatever it holds, if anything) with its audit
+/// trail beside it, as the app opens one at start-up; not yet started.
+pub fn desk_in(dir: tempfile::TempDir, secrets: Secrets) -> DemoDesk {
+    let config = dir.path().join("config.json");
+    let desk = Desk::open(&config, &dir.path().join("audit.sqlite"), secrets.clone()).unwrap();
+    DemoDesk {
         updates: desk.updates(),
         desk,
         config,
         dir,
+        secrets,
+        server: "demo".to_owned(),
+    }
+}
+
+/// The Python SDK peer's entry in a configuration file.
+pub fn python_peer() -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = root.join(".tools/venv/bin/python");
+    let script = root.join("tests/peers/python/server.py");
+    json!({"command": python.display().to_string(), "args": [script.display().to_string()]})
+}
+
+/// A standing allowance of every tool of the demo desk's server, pinned to it as the
+/// person would have given it.
+pub fn demo_allowed() -> Value {
+    let demo = switchboard_host::config::ServerConfig {
+        command: Some(demo_server().display().to_string()),
+        ..Default::default()
     };
-    world.desk.start().await;
-    world
-        .next(|u| match u {
+    let identity = switchboard_host::pins::identity(&demo);
+    json!({"server": "demo", "allow": true, "identity": identity})
+}
+
+/// Waits for the first update on `updates` that `pick` accepts.
+pub async fn next_on<T>(
+    updates: &mut broadcast::Receiver<Update>,
+    mut pick: impl FnMut(Update) -> Option<T>,
+) -> T {
+    tokio::time::timeout(WAIT, async {
+        loop {
+            match updates.recv().await {
+                Ok(update) => {
+                    if let Some(found) = pick(update) {
+                        return found;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => panic!("the desk is gone"),
+            }
+        }
+    })
+    .await
+    .expect("the update came")
+}
+
+/// Waits until each of `names` is reported running.
+pub async fn running_on(updates: &mut broadcast::Receiver<Update>, names: &[&str]) {
+    let mut waiting: Vec<&str> = names.to_vec();
+    while !waiting.is_empty() {
+        let up = next_on(updates, |u| match u {
             Update::Status {
                 server,
                 state: ServerState::Running { .. },
                 ..
-            } if server == "demo" => Some(()),
+            } => Some(server),
             _ => None,
         })
         .await;
-    world
+        waiting.retain(|name| *name != up);
+    }
+}
+
+/// Calls a tool and, when the person is asked, allows it once as asked; the result. Other
+/// receivers of the desk's updates see every update on the way.
+pub async fn call_allowed(desk: &Desk, server: &str, tool: &str, arguments: Value) -> Value {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut asks = desk.updates();
+    let call = {
+        let desk = desk.clone();
+        let (server, tool) = (server.to_owned(), tool.to_owned());
+        let token = format!("call-{}", CALLS.fetch_add(1, Ordering::Relaxed));
+        let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
+        tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
+    };
+    let asked = next_on(&mut asks, |u| match u {
+        Update::ApprovalAdded { pending } if pending.server == server => Some(*pending),
+        _ => None,
+    })
+    .await;
+    let Question::ToolCall { arguments, .. } = asked.question else {
+        panic!("asked {:?}", asked.question)
+    };
+    desk.answer_tool_call(asked.id, server, true, arguments, Remember::Once)
+        .unwrap();
+    call.await.unwrap().unwrap()
 }
 
 impl DemoDesk {
     /// Waits for the first update `pick` accepts.
-    pub async fn next<T>(&mut self, mut pick: impl FnMut(Update) -> Option<T>) -> T {
-        tokio::time::timeout(WAIT, async {
-            loop {
-                match self.updates.recv().await {
-                    Ok(update) => {
-                        if let Some(found) = pick(update) {
-                            return found;
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(broadcast::error::RecvError::Closed) => panic!("the desk is gone"),
-                }
-            }
-        })
-        .await
-        .expect("the update came")
+    pub async fn next<T>(&mut self, pick: impl FnMut(Update) -> Option<T>) -> T {
+        next_on(&mut self.updates, pick).await
+    }
+
+    /// Waits until each of `names` is reported running.
+    pub async fn running(&mut self, names: &[&str]) {
+        running_on(&mut self.updates, names).await;
     }
 
     /// Waits for the next request for the person.
@@ -129,7 +223,13 @@ impl DemoDesk {
         .await;
     }
 
-    /// Calls a tool of the demo server in the background; `token` names the call.
+    /// Waits until the desk's server runs again, after a change.
+    pub async fn running_again(&mut self) {
+        let name = self.server.clone();
+        self.running(&[&name]).await;
+    }
+
+    /// Calls a tool of the desk's server in the background; `token` names the call.
     pub fn call(
         &self,
         tool: &str,
@@ -137,14 +237,110 @@ impl DemoDesk {
         token: &str,
     ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
         let desk = self.desk.clone();
-        let (tool, token) = (tool.to_owned(), token.to_owned());
+        let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
-        tokio::spawn(async move { desk.call_tool("demo", &tool, arguments, token).await })
+        tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
     }
 
     /// The configuration file as JSON.
     pub fn file(&self) -> Value {
         serde_json::from_str(&std::fs::read_to_string(&self.config).unwrap()).unwrap()
+    }
+
+    /// Shuts the desk down and opens a new one on the same files, started, as the app does
+    /// when it is started again; returns once each of `names` runs.
+    pub async fn reopen(self, names: &[&str]) -> DemoDesk {
+        self.desk.shutdown().await;
+        drop(self.desk);
+        let mut world = desk_in(self.dir, self.secrets);
+        world.desk.start().await;
+        world.running(names).await;
+        world
+    }
+}
+
+/// A keyring of its own (a service name no other test uses) in the session's real Secret
+/// Service; run under `dbus-run-session -- scripts/with-keyring`.
+pub fn keyring(label: &str) -> Secrets {
+    static KEYRINGS: AtomicU64 = AtomicU64::new(0);
+    assert!(
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some(),
+        "no D-Bus session: run under `dbus-run-session -- scripts/with-keyring`"
+    );
+    Secrets::new(&format!(
+        "switchboard-test-{label}-{}-{}",
+        std::process::id(),
+        KEYRINGS.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// The environment variable that marks the servers a test starts, so that it can find
+/// their processes among those of the tests running beside it.
+pub const TAG: &str = "SWITCHBOARD_TEST_TAG";
+
+/// The live processes whose environment holds `TAG=tag`.
+pub fn tagged(tag: &str) -> Vec<i32> {
+    let marker = format!("{TAG}={tag}");
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
+                environ
+                    .split(|b| *b == 0)
+                    .any(|var| var == marker.as_bytes())
+            })
+        })
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+/// Waits until `check` holds, for at most `WAIT`; false if it never did.
+pub async fn eventually(mut check: impl FnMut() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while tokio::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    check()
+}
+
+/// The rmcp peer (`rmcp-peer`), whose `env` and `header` tools tell what reached it.
+pub fn rmcp_peer() -> PathBuf {
+    workspace_binary("rmcp-peer")
+}
+
+/// The rmcp peer serving Streamable HTTP on 127.0.0.1; killed when dropped.
+pub struct HttpPeer {
+    pub url: String,
+    _child: tokio::process::Child,
+}
+
+impl HttpPeer {
+    pub async fn start() -> Self {
+        let mut child = tokio::process::Command::new(rmcp_peer())
+            .args(["http", "--port", "0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        let line = tokio::time::timeout(WAIT, lines.next_line())
+            .await
+            .expect("the peer listens")
+            .unwrap()
+            .expect("the peer says where it listens");
+        let url = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Self { url, _child: child }
     }
 }
 

@@ -6,7 +6,9 @@
 //! rmcp-peer http --port N      serve Streamable HTTP on http://127.0.0.1:N/mcp (0 picks a port)
 //! ```
 //!
-//! Tools: `echo`, `add`, `progress`, `sample`, `roots`, `elicit`. Resource: `rmcp://hello`.
+//! Tools: `echo`, `add`, `progress`, `sample`, `roots`, `elicit`, and `env` and `header`,
+//! which tell what this server was given (an environment variable, a request header) so that
+//! a test can see what reached it. Resource: `rmcp://hello`.
 //! Resource template: `rmcp://filler/{bytes}`, a text of exactly that many bytes (the large
 //! read of the benchmark). Prompt: `hello`. See [`PeerServer`] for what each does.
 
@@ -122,6 +124,13 @@ struct SampleArgs {
 
 #[derive(Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+struct NameArgs {
+    /// The name of the environment variable or request header.
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
 struct HelloArgs {
     /// Who to greet.
     name: String,
@@ -150,6 +159,30 @@ impl PeerServer {
         a.checked_add(b)
             .map(|sum| Json(AddOutput { sum }))
             .ok_or_else(|| format!("{a} + {b} overflows a 64-bit integer"))
+    }
+
+    #[tool(
+        description = "Returns the value of the environment variable `name` this server was started with, or \"unset\""
+    )]
+    fn env(&self, Parameters(NameArgs { name }): Parameters<NameArgs>) -> String {
+        std::env::var(&name).unwrap_or_else(|_| "unset".to_owned())
+    }
+
+    #[tool(
+        description = "Returns the value of the HTTP header `name` this call came with, \"absent\" if it had none, or \"not over HTTP\""
+    )]
+    fn header(
+        &self,
+        Parameters(NameArgs { name }): Parameters<NameArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> String {
+        match context.extensions.get::<http::request::Parts>() {
+            None => "not over HTTP".to_owned(),
+            Some(parts) => parts.headers.get(&name).map_or_else(
+                || "absent".to_owned(),
+                |value| String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            ),
+        }
     }
 
     #[tool(

@@ -88,6 +88,7 @@ pub fn import(source: ImportSource, text: &str) -> Result<Imported, ImportError>
         }
         let warnings = &mut imported.warnings;
         // Trust is the person's word, given in Switchboard, never a file's.
+        server.trusted_as = None;
         if std::mem::take(&mut server.trusted) {
             warnings.push(format!(
                 "server {name:?}: `trusted` is not imported; mark the server trusted in its \

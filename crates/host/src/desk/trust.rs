@@ -1,0 +1,118 @@
+//! What the person has allowed, for review: every standing rule (its scope, since when,
+//! how often it decided a call, whether it still holds for the server and the tool as they
+//! are now) and every shared folder, each revocable, at once.
+
+use serde::Serialize;
+
+use super::{Desk, lock};
+use crate::audit::ByRule;
+use crate::pins::{self, ToolDefinition};
+use crate::policy::{Now, Scope};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RuleScope {
+    /// Until the app quits.
+    Session,
+    /// Kept in the configuration file.
+    Always,
+}
+
+/// A standing decision, as the person reviews it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StandingRule {
+    pub server: String,
+    /// The tool it is about; none for every tool of the server.
+    pub tool: Option<String>,
+    pub allow: bool,
+    pub scope: RuleScope,
+    pub since_ms: f64,
+    /// How many calls it decided since it was made (as the audit trail kept them).
+    pub uses: f64,
+    /// False once the server is launched otherwise, or the tool reads otherwise, than when
+    /// the person allowed it: the next call is asked about. A denial always holds.
+    pub holds: bool,
+}
+
+/// The folders a server may see.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SharedFolders {
+    pub server: String,
+    pub folders: Vec<String>,
+}
+
+impl Desk {
+    /// Every rule the person made, the standing ones first.
+    pub async fn standing_rules(&self) -> Vec<StandingRule> {
+        let config = self.config();
+        let rules: Vec<_> = {
+            let policies = lock(&self.inner.gate.policies);
+            policies.all().map(|(r, s)| (r.clone(), s)).collect()
+        };
+        let mut shown = Vec::with_capacity(rules.len());
+        for (rule, scope) in rules {
+            let identity = config.servers.get(&rule.server).map(pins::identity);
+            let listed = rule.tool.as_ref().and_then(|tool| {
+                let found = self.inner.shared.catalog.find_tool(&rule.server, tool)?;
+                Some(ToolDefinition::of(&found))
+            });
+            let holds = !rule.allow
+                || identity.is_some_and(|identity| match &listed {
+                    Some(definition) => rule.pinned_to(&Now {
+                        server: &rule.server,
+                        identity: &identity,
+                        definition,
+                    }),
+                    // A rule for the whole server, or a tool not listed now (its server
+                    // stopped): judged by the server alone.
+                    None => rule.identity == identity,
+                });
+            let uses = ByRule {
+                server: rule.server.clone(),
+                subject: rule.tool.clone(),
+                decided_by: rule.decided_by(scope),
+                since_ms: rule.since_ms as i64,
+            };
+            let uses = self.inner.gate.audit.count_decided(uses).await;
+            shown.push(StandingRule {
+                holds,
+                uses: uses.unwrap_or(0) as f64,
+                since_ms: rule.since_ms as f64,
+                scope: match scope {
+                    Scope::Session => RuleScope::Session,
+                    Scope::Always => RuleScope::Always,
+                },
+                server: rule.server,
+                tool: rule.tool,
+                allow: rule.allow,
+            });
+        }
+        shown
+    }
+
+    /// Forgets a rule (`tool` none: the rule for the whole server), in the file too; the
+    /// next call it would have decided is asked about.
+    pub fn revoke_rule(&self, server: &str, tool: Option<&str>) {
+        self.inner.gate.revoke(server, tool);
+    }
+
+    /// The folders each server may see, by server.
+    pub fn shared_folders(&self) -> Vec<SharedFolders> {
+        let mut shared: Vec<SharedFolders> = self
+            .inner
+            .roots
+            .servers()
+            .into_iter()
+            .map(|server| SharedFolders {
+                folders: self.roots_of(&server),
+                server,
+            })
+            .filter(|s| !s.folders.is_empty())
+            .collect();
+        shared.sort_by(|a, b| a.server.cmp(&b.server));
+        shared
+    }
+}

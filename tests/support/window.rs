@@ -1,0 +1,157 @@
+//! The real app in its window, driven as a person would: its views, forms and dialogs by
+//! the names a person reads. Shared by every window test.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::display::Display;
+use super::driver::TauriDriver;
+use super::webdriver::Session;
+
+/// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.
+pub const SHOWN: Duration = Duration::from_secs(30);
+pub const DIALOG: &str = "[role='dialog']";
+pub const DETAIL: &str = ".explorer-detail";
+
+pub struct App {
+    pub window: Session,
+    _driver: TauriDriver,
+    _display: Display,
+    /// Where the stand-in browser writes the URLs it was asked to open.
+    pub opened: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl App {
+    /// The app on a first run (the demo server configured), with a browser that only notes
+    /// what it is asked to open.
+    pub fn start() -> Self {
+        Self::start_with(|_| Vec::new())
+    }
+
+    /// Like `start`, with more of the app's environment, chosen knowing the test's own
+    /// temporary folder.
+    pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let extra = env(dir.path());
+        let config = dir.path().join("config.json");
+        let opened = dir.path().join("opened.txt");
+        let browser = dir.path().join("browser.sh");
+        std::fs::write(
+            &browser,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+                opened.display()
+            ),
+        )
+        .expect("write the browser");
+        make_executable(&browser);
+        let display = Display::start();
+        let mut env = vec![
+            ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
+            ("BROWSER", browser.to_str().expect("utf-8 path")),
+        ];
+        env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+        let driver = TauriDriver::start(&display, &env);
+        let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+        let window = Session::open(&driver.url, app, Duration::from_secs(20));
+        Self {
+            window,
+            _driver: driver,
+            _display: display,
+            opened,
+            dir,
+        }
+    }
+
+    pub fn view(&self, id: &str) {
+        self.window
+            .click(&self.window.find(&format!("nav button[data-view='{id}']")));
+    }
+
+    pub fn wait_running(&self, server: &str) {
+        self.view("servers");
+        self.window
+            .wait_for_texts(".server-list li", &[server, "Running"], SHOWN);
+    }
+
+    /// Shows `server` in the Servers view: its details, actions and log.
+    pub fn select_server(&self, server: &str) {
+        self.view("servers");
+        self.window.click(&self.window.find(&format!(
+            ".server-list button.server-select[aria-label='{server}']"
+        )));
+        self.window
+            .wait_for_text(".servers-detail .server-details h2", server, SHOWN);
+    }
+
+    /// The configuration file as it is on disk now.
+    pub fn config(&self) -> serde_json::Value {
+        let path = self.dir.path().join("config.json");
+        let text = std::fs::read_to_string(&path).expect("read the configuration file");
+        serde_json::from_str(&text).expect("the configuration file is JSON")
+    }
+
+    /// Opens a tool of `server` in the explorer by the name a person reads.
+    pub fn open_tool(&self, server: &str, title: &str) {
+        self.view("explorer");
+        let search = self
+            .window
+            .find("input[aria-label='Search tools, resources and prompts']");
+        self.window.type_into(&search, title, true);
+        let entry = self
+            .window
+            .find(&format!("button[aria-label=\"{title} on {server}\"]"));
+        self.window.click(&entry);
+    }
+
+    pub fn fill(&self, scope: &str, label: &str, text: &str) {
+        let field = self.window.field(scope, label);
+        self.window.type_into(&field, text, true);
+    }
+
+    /// Clicks the button labelled `label` in `scope` once it is enabled: a dialog keeps its
+    /// buttons disabled for a moment after it opens, and a click then would do nothing.
+    pub fn press(&self, scope: &str, label: &str) {
+        let button = self.window.button(scope, label);
+        self.window.click(&button);
+    }
+
+    /// Waits for a dialog that names `server` and shows `wanted`; saves its screenshot.
+    pub fn dialog(&self, server: &str, wanted: &str, shot: &str) -> String {
+        let text = self.window.wait_for_text(DIALOG, wanted, SHOWN);
+        assert!(
+            text.contains(server),
+            "the dialog names the asking server: {text}"
+        );
+        self.window.screenshot(shot);
+        text
+    }
+
+    pub fn no_dialog(&self) {
+        let started = std::time::Instant::now();
+        while self.window.count(DIALOG) > 0 {
+            assert!(started.elapsed() < SHOWN, "the dialog stayed open");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn result(&self, wanted: &str) -> String {
+        self.window
+            .wait_for_text("[aria-label='Tool result']", wanted, SHOWN)
+    }
+
+    /// Invokes the open tool and allows the call once.
+    pub fn invoke_allowed(&self, server: &str, tool: &str) {
+        self.press(DETAIL, "Invoke");
+        self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
+        self.press(DIALOG, "Allow once");
+    }
+}
+
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut permissions = std::fs::metadata(path).expect("metadata").permissions();
+    permissions.set_mode(0o755);
+    std::fs::set_permissions(path, permissions).expect("chmod");
+}
