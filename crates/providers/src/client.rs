@@ -42,8 +42,9 @@ pub enum Protocol {
     Anthropic,
 }
 
-/// How to reach a provider.
-#[derive(Debug, Clone)]
+/// How to reach a provider. Its `Debug` shows neither the key nor the values of the
+/// extra headers (which may hold a proxy's credentials).
+#[derive(Clone)]
 pub struct ProviderConfig {
     pub protocol: Protocol,
     pub base_url: String,
@@ -55,6 +56,20 @@ pub struct ProviderConfig {
     /// The longest silence allowed while waiting for the next piece of an answer
     /// (a model may think a long while before its first token).
     pub read_timeout: Duration,
+}
+
+impl fmt::Debug for ProviderConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let header_names: Vec<&str> = self.extra_headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("ProviderConfig")
+            .field("protocol", &self.protocol)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key)
+            .field("extra_headers", &header_names)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("read_timeout", &self.read_timeout)
+            .finish()
+    }
 }
 
 impl ProviderConfig {
@@ -331,8 +346,9 @@ fn headers(config: &ProviderConfig) -> Result<HeaderMap, Error> {
     for (name, value) in &config.extra_headers {
         let name = HeaderName::try_from(name.as_str())
             .map_err(|_| Error::Config(format!("{name:?} is not a header name")))?;
-        let value = HeaderValue::from_str(value)
+        let mut value = HeaderValue::from_str(value)
             .map_err(|_| Error::Config(format!("the value of header {name} is not valid")))?;
+        value.set_sensitive(true);
         headers.insert(name, value);
     }
     Ok(headers)

@@ -472,10 +472,18 @@ async fn no_key_means_no_authorization_header_and_the_key_never_prints() {
         "{error:?}"
     );
 
-    let config = ProviderConfig::openai_compatible("http://127.0.0.1:1/v1", Some(ApiKey::new(KEY)));
+    let mut config =
+        ProviderConfig::openai_compatible("http://127.0.0.1:1/v1", Some(ApiKey::new(KEY)));
+    config
+        .extra_headers
+        .push(("x-proxy-token".into(), "proxy-secret".into()));
     let client = Client::new(config.clone()).unwrap();
     let shown = format!("{config:?} {client:?}");
-    assert!(!shown.contains(KEY), "{shown}");
+    assert!(
+        !shown.contains(KEY) && !shown.contains("proxy-secret"),
+        "{shown}"
+    );
+    assert!(shown.contains("x-proxy-token"), "{shown}");
 }
 
 #[tokio::test]
