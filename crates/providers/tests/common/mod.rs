@@ -1,0 +1,163 @@
+//! The stand-in provider (`tests/peers/provider`) as a child process, and clients of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use switchboard_providers::{ApiKey, Client, Error, Event, ProviderConfig, Response};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// How long the stand-in may take to start listening on a busy machine.
+const STARTUP: Duration = Duration::from_secs(30);
+
+pub const KEY: &str = "sk-standin-test-key";
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A binary of this workspace, built in the same target directory as this test by
+/// `cargo build -p <package>`.
+pub fn workspace_binary(name: &str) -> PathBuf {
+    // Test binaries live in target/<profile>/deps; workspace binaries one level up.
+    let exe = std::env::current_exe().expect("test binary path");
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir")
+        .join(name);
+    assert!(
+        path.exists(),
+        "the test peer {name} is missing at {}: cargo build -p {name}",
+        path.display()
+    );
+    path
+}
+
+/// A running stand-in; killed when dropped.
+pub struct StandIn {
+    /// `http://127.0.0.1:<port>`
+    pub url: String,
+    _child: Child,
+}
+
+impl StandIn {
+    /// Starts the stand-in with this script (see `tests/peers/provider/src/script.rs`).
+    pub async fn start(script: Value) -> Self {
+        let mut child = Command::new(workspace_binary("provider-peer"))
+            .arg("--script-json")
+            .arg(script.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start provider-peer");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let url = tokio::time::timeout(STARTUP, async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(url) = line.strip_prefix("listening on ") {
+                    return Some(url.to_owned());
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten()
+        .expect("provider-peer announces where it listens");
+        Self { url, _child: child }
+    }
+
+    pub fn openai(&self, key: Option<&str>) -> Client {
+        let config =
+            ProviderConfig::openai_compatible(format!("{}/v1", self.url), key.map(ApiKey::new));
+        Client::new(config).expect("a client")
+    }
+
+    pub fn anthropic(&self, key: Option<&str>) -> Client {
+        Client::new(ProviderConfig::anthropic(&self.url, key.map(ApiKey::new))).expect("a client")
+    }
+
+    /// Every request the stand-in received, as it recorded them.
+    pub async fn requests(&self) -> Vec<Value> {
+        let answer = reqwest::get(format!("{}/_stand-in/requests", self.url))
+            .await
+            .expect("ask the stand-in")
+            .bytes()
+            .await
+            .expect("its answer");
+        match serde_json::from_slice(&answer).expect("JSON") {
+            Value::Array(requests) => requests,
+            other => panic!("not a list: {other}"),
+        }
+    }
+
+    /// The body of the last request received.
+    pub async fn last_body(&self) -> Value {
+        let mut requests = self.requests().await;
+        requests.pop().expect("a request")["body"].take()
+    }
+}
+
+/// Every event of a streamed answer, or the error that ended it (with the events before).
+pub async fn events(
+    client: &Client,
+    request: &switchboard_providers::Request,
+) -> (Vec<Event>, Option<Error>) {
+    let mut stream = match client.stream(request).await {
+        Ok(stream) => stream,
+        Err(e) => return (Vec::new(), Some(e)),
+    };
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        match event {
+            Ok(event) => events.push(event),
+            Err(e) => return (events, Some(e)),
+        }
+    }
+    (events, None)
+}
+
+/// The streamed answer, folded.
+pub async fn streamed(client: &Client, request: &switchboard_providers::Request) -> Response {
+    client
+        .stream(request)
+        .await
+        .expect("the stream starts")
+        .collect()
+        .await
+        .expect("the stream completes")
+}
+
+/// The text deltas of a stream, in order.
+pub fn text_deltas(events: &[Event]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The argument deltas of a stream's tool call `index`, in order.
+pub fn argument_deltas(events: &[Event], index: usize) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ToolCallDelta {
+                index: i,
+                arguments,
+            } if *i == index => Some(arguments.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A 1x1 PNG, base64.
+pub const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

@@ -1,0 +1,82 @@
+//! An answer as the protocol modules describe it, before HTTP: a JSON body with its
+//! status and headers, or a stream of server-sent events.
+
+use serde_json::Value;
+
+use crate::script::{Failure, Turn, split};
+
+pub enum Answer {
+    Json {
+        status: u16,
+        headers: Vec<(&'static str, String)>,
+        body: Value,
+    },
+    Events {
+        /// Each frame complete with its blank line.
+        frames: Vec<String>,
+        /// Send the bytes in pieces of this size instead of a frame at a time.
+        chunk_bytes: Option<usize>,
+        /// After the frames, keep the body open and send nothing.
+        stall: bool,
+    },
+}
+
+impl Answer {
+    pub fn json(status: u16, body: Value) -> Self {
+        Self::Json {
+            status,
+            headers: Vec::new(),
+            body,
+        }
+    }
+}
+
+/// The `retry-after` header of a failure, when it has one.
+pub fn retry_headers(failure: &Failure) -> Vec<(&'static str, String)> {
+    failure
+        .retry_after
+        .iter()
+        .map(|after| ("retry-after", after.clone()))
+        .collect()
+}
+
+/// A turn's content, resolved: texts with `{tool_result}` filled in, split into pieces.
+pub enum Part<'a> {
+    Text(Vec<String>),
+    ToolCall {
+        id: Option<&'a str>,
+        name: &'a str,
+        arguments: &'a Value,
+        pieces: Vec<String>,
+    },
+}
+
+pub fn parts<'a>(turn: &'a Turn, tool_result: &str) -> Vec<Part<'a>> {
+    turn.content
+        .iter()
+        .filter_map(|block| {
+            let pieces = block.pieces.unwrap_or(1);
+            if let Some(text) = &block.text {
+                let text = text.replace("{tool_result}", tool_result);
+                return Some(Part::Text(split(&text, pieces)));
+            }
+            let call = block.tool_call.as_ref()?;
+            Some(Part::ToolCall {
+                id: call.id.as_deref(),
+                name: &call.name,
+                arguments: &call.arguments,
+                pieces: split(&call.arguments.to_string(), pieces),
+            })
+        })
+        .collect()
+}
+
+/// An SSE frame with only data, as OpenAI sends them.
+pub fn data_frame(data: &str) -> String {
+    format!("data: {data}\n\n")
+}
+
+/// An SSE frame with an event name, as Anthropic sends them.
+pub fn named_frame(event: &str, data: &str) -> String {
+    format!("event: {event}\ndata: {data}\n\n")
+}

@@ -1,0 +1,391 @@
+//! OpenAI's Chat Completions as OpenAI's API writes it: the request checks it makes, its
+//! error bodies, its chunks (`chat.completion.chunk`, the role first, `usage: null` on
+//! each chunk and a last chunk with no choices when usage is asked for, `data: [DONE]`)
+//! and its whole answers (`chat.completion`).
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use crate::answer::{Answer, Part, data_frame, parts, retry_headers};
+use crate::script::{Failure, FailureKind, ModelEntry, Turn};
+
+const CREATED: u64 = 1_700_000_000;
+const FINGERPRINT: &str = "fp_standin";
+
+fn error_body(message: &str, kind: &str, param: Option<&str>, code: Option<&str>) -> Value {
+    json!({"error": {"message": message, "type": kind, "param": param, "code": code}})
+}
+
+/// The 401 for a missing or wrong `Authorization: Bearer` key.
+pub fn check_key(expected: Option<&str>, authorization: Option<&str>) -> Option<Answer> {
+    let expected = expected?;
+    let given = authorization.and_then(|a| a.strip_prefix("Bearer "));
+    let message = match given {
+        Some(key) if key == expected => return None,
+        Some(key) => format!(
+            "Incorrect API key provided: {}. You can find your API key at https://platform.openai.com/account/api-keys.",
+            masked(key)
+        ),
+        None => "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).".to_owned(),
+    };
+    Some(Answer::json(
+        401,
+        error_body(
+            &message,
+            "invalid_request_error",
+            None,
+            Some("invalid_api_key"),
+        ),
+    ))
+}
+
+/// A key as OpenAI shows it in errors: its ends only.
+fn masked(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() <= 8 {
+        return "*".repeat(chars.len());
+    }
+    let head: String = chars[..3].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head}{}{tail}", "*".repeat(chars.len() - 7))
+}
+
+fn invalid(message: String, param: &str) -> Answer {
+    Answer::json(
+        400,
+        error_body(&message, "invalid_request_error", Some(param), None),
+    )
+}
+
+/// The checks OpenAI makes that a client may fail: the fields it requires, and every
+/// tool call answered by a `tool` message before the conversation goes on.
+pub fn validate(body: &Value) -> Result<(), Answer> {
+    if !body.get("model").is_some_and(Value::is_string) {
+        return Err(invalid(
+            "you must provide a model parameter".into(),
+            "model",
+        ));
+    }
+    let Some(messages) = body.get("messages").and_then(Value::as_array) else {
+        return Err(invalid(
+            "Missing required parameter: 'messages'.".into(),
+            "messages",
+        ));
+    };
+    let mut waiting: Vec<String> = Vec::new();
+    for (n, message) in messages.iter().enumerate() {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        if role == "tool" {
+            let id = message
+                .get("tool_call_id")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if !waiting.iter().any(|w| w == id) {
+                return Err(invalid(
+                    format!(
+                        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages.[{n}])"
+                    ),
+                    &format!("messages.[{n}].role"),
+                ));
+            }
+            waiting.retain(|w| w != id);
+            continue;
+        }
+        if !waiting.is_empty() {
+            return Err(invalid(
+                format!(
+                    "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {}",
+                    waiting.join(", ")
+                ),
+                &format!("messages.[{n}].role"),
+            ));
+        }
+        if !matches!(role, "system" | "developer" | "user" | "assistant") {
+            return Err(invalid(
+                format!(
+                    "Invalid value: '{role}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'function', and 'developer'."
+                ),
+                &format!("messages[{n}].role"),
+            ));
+        }
+        if let Some(calls) = message.get("tool_calls").and_then(Value::as_array) {
+            for call in calls {
+                let arguments = call.pointer("/function/arguments");
+                if !arguments.is_some_and(Value::is_string) {
+                    return Err(invalid(
+                        "Invalid type for 'messages.tool_calls.function.arguments': expected a string.".into(),
+                        &format!("messages.[{n}].tool_calls"),
+                    ));
+                }
+                if let Some(id) = call.get("id").and_then(Value::as_str) {
+                    waiting.push(id.to_owned());
+                }
+            }
+        }
+    }
+    if !waiting.is_empty() {
+        return Err(invalid(
+            format!(
+                "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {}",
+                waiting.join(", ")
+            ),
+            "messages",
+        ));
+    }
+    Ok(())
+}
+
+/// The text of the last tool result in the request.
+pub fn last_tool_result(body: &Value) -> String {
+    let messages = body.get("messages").and_then(Value::as_array);
+    let last = messages.and_then(|m| {
+        m.iter()
+            .rev()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+    });
+    match last.and_then(|m| m.get("content")) {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+pub fn failure(failure: &Failure) -> Answer {
+    let (status, message, kind, code) = match failure.kind {
+        FailureKind::Unauthorized => (
+            401,
+            "Incorrect API key provided: sk-te*****-key. You can find your API key at https://platform.openai.com/account/api-keys.",
+            "invalid_request_error",
+            Some("invalid_api_key"),
+        ),
+        FailureKind::RateLimited => (
+            429,
+            "Rate limit reached for gpt-test in organization org-standin on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.",
+            "requests",
+            Some("rate_limit_exceeded"),
+        ),
+        FailureKind::ServerError => (
+            500,
+            "The server had an error while processing your request. Sorry about that!",
+            "server_error",
+            None,
+        ),
+        FailureKind::Overloaded => (
+            503,
+            "The engine is currently overloaded, please try again later.",
+            "server_error",
+            None,
+        ),
+        FailureKind::ContextTooLong => (
+            400,
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.",
+            "invalid_request_error",
+            Some("context_length_exceeded"),
+        ),
+        FailureKind::NotFound => (
+            404,
+            "The model `gpt-missing` does not exist or you do not have access to it.",
+            "invalid_request_error",
+            Some("model_not_found"),
+        ),
+    };
+    let message = failure.message.as_deref().unwrap_or(message);
+    let param = (failure.kind == FailureKind::ContextTooLong).then_some("messages");
+    Answer::Json {
+        status,
+        headers: retry_headers(failure),
+        body: error_body(message, kind, param, code),
+    }
+}
+
+fn finish_reason(stop: &str) -> &str {
+    match stop {
+        "end_turn" | "stop_sequence" => "stop",
+        "max_tokens" => "length",
+        "tool_use" => "tool_calls",
+        "refusal" => "content_filter",
+        other => other,
+    }
+}
+
+fn usage(turn: &Turn) -> Value {
+    let u = turn.usage;
+    json!({
+        "prompt_tokens": u.input,
+        "completion_tokens": u.output,
+        "total_tokens": u.input + u.output,
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+    })
+}
+
+fn call_id(id: Option<&str>, turn_number: usize, n: usize) -> String {
+    id.map_or_else(|| format!("call_standin_{turn_number}_{n}"), str::to_owned)
+}
+
+/// The answer to a scripted turn, streamed or whole as the request asks.
+pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
+    let model = request.get("model").and_then(Value::as_str).unwrap_or("");
+    let parts = parts(turn, &last_tool_result(request));
+    let id = format!("chatcmpl-standin-{turn_number}");
+    if request.get("stream").and_then(Value::as_bool) != Some(true) {
+        return whole(turn, &parts, &id, model, turn_number);
+    }
+    let with_usage = request.pointer("/stream_options/include_usage") == Some(&json!(true));
+    let chunk = |delta: Value, finish: Option<&str>| {
+        let mut chunk = json!({
+            "id": id,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": model,
+            "system_fingerprint": FINGERPRINT,
+            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
+        });
+        if with_usage {
+            chunk["usage"] = Value::Null;
+        }
+        data_frame(&chunk.to_string())
+    };
+    let mut frames = vec![chunk(
+        json!({"role": "assistant", "content": "", "refusal": null}),
+        None,
+    )];
+    let mut calls = 0;
+    for part in &parts {
+        match part {
+            Part::Text(pieces) => {
+                frames.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
+            }
+            Part::ToolCall {
+                id: given,
+                name,
+                pieces,
+                ..
+            } => {
+                let index = calls;
+                calls += 1;
+                frames.push(chunk(
+                    json!({"tool_calls": [{
+                        "index": index,
+                        "id": call_id(*given, turn_number, index),
+                        "type": "function",
+                        "function": {"name": name, "arguments": ""},
+                    }]}),
+                    None,
+                ));
+                frames.extend(pieces.iter().map(|p| {
+                    chunk(
+                        json!({"tool_calls": [{"index": index, "function": {"arguments": p}}]}),
+                        None,
+                    )
+                }));
+            }
+        }
+    }
+    if let Some(failure) = &turn.fail_mid_stream {
+        let Answer::Json { body, .. } = self::failure(failure) else {
+            unreachable!("failures are JSON")
+        };
+        frames.push(data_frame(&body.to_string()));
+        return events(turn, frames);
+    }
+    if turn.garbage_mid_stream {
+        frames.push(data_frame(
+            r#"{"id":"chatcmpl-standin","choices":[{"delta":"#,
+        ));
+        return events(turn, frames);
+    }
+    if turn.cut_short || turn.stall {
+        return events(turn, frames);
+    }
+    frames.push(chunk(json!({}), Some(finish_reason(turn.stop()))));
+    if with_usage {
+        let last = json!({
+            "id": id,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": model,
+            "system_fingerprint": FINGERPRINT,
+            "choices": [],
+            "usage": usage(turn),
+        });
+        frames.push(data_frame(&last.to_string()));
+    }
+    frames.push(data_frame("[DONE]"));
+    events(turn, frames)
+}
+
+fn events(turn: &Turn, frames: Vec<String>) -> Answer {
+    Answer::Events {
+        frames,
+        chunk_bytes: turn.chunk_bytes,
+        stall: turn.stall,
+    }
+}
+
+fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: usize) -> Answer {
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    for part in parts {
+        match part {
+            Part::Text(pieces) => text.extend(pieces.iter().map(String::as_str)),
+            Part::ToolCall {
+                id: given,
+                name,
+                arguments,
+                ..
+            } => calls.push(json!({
+                "id": call_id(*given, turn_number, calls.len()),
+                "type": "function",
+                "function": {"name": name, "arguments": arguments.to_string()},
+            })),
+        }
+    }
+    let mut message = json!({
+        "role": "assistant",
+        "content": if text.is_empty() && !calls.is_empty() { Value::Null } else { json!(text) },
+        "refusal": null,
+        "annotations": [],
+    });
+    if !calls.is_empty() {
+        message["tool_calls"] = Value::Array(calls);
+    }
+    Answer::json(
+        200,
+        json!({
+            "id": id,
+            "object": "chat.completion",
+            "created": CREATED,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish_reason(turn.stop())}],
+            "usage": usage(turn),
+            "service_tier": "default",
+            "system_fingerprint": FINGERPRINT,
+        }),
+    )
+}
+
+pub fn models(models: &[ModelEntry]) -> Answer {
+    let mut seen = HashSet::new();
+    let data: Vec<Value> = models
+        .iter()
+        .filter(|m| seen.insert(m.id.as_str()))
+        .map(|m| json!({"id": m.id, "object": "model", "created": CREATED, "owned_by": "stand-in"}))
+        .collect();
+    Answer::json(200, json!({"object": "list", "data": data}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_masked_as_openai_does() {
+        assert_eq!(masked("sk-test-key-1234"), "sk-*********1234");
+        assert_eq!(masked("short"), "*****");
+    }
+}

@@ -1,0 +1,168 @@
+//! What a test tells the stand-in to answer, read from JSON at start:
+//!
+//! ```json
+//! {
+//!   "api_key": "sk-test",
+//!   "models": [{"id": "gpt-test"}, {"id": "claude-test", "display_name": "Claude Test"}],
+//!   "models_page_size": 2,
+//!   "turns": [
+//!     {"content": [{"tool_call": {"name": "get-sum", "arguments": {"a": 2, "b": 3}}, "pieces": 3}]},
+//!     {"content": [{"text": "The sum is {tool_result}.", "pieces": 4}], "usage": {"input": 30, "output": 6}},
+//!     {"error": {"kind": "rate_limited", "retry_after": "7"}}
+//!   ]
+//! }
+//! ```
+//!
+//! - `api_key`: when set, every request must carry it (`Authorization: Bearer` for OpenAI,
+//!   `x-api-key` for Anthropic), or gets the protocol's 401.
+//! - `models`: listed by `GET /v1/models`; Anthropic's list is paged by
+//!   `models_page_size` (20 by default, as the real API) and the request's `limit`.
+//! - `turns`: each `POST /v1/chat/completions` or `POST /v1/messages` takes the next one,
+//!   whatever the protocol. A turn is content blocks, each text or a tool call, streamed in
+//!   `pieces` parts (1 by default); in a text, `{tool_result}` is replaced by the text of
+//!   the last tool result the request carries. `stop` is a stop reason in Anthropic's
+//!   words (mapped for OpenAI; `tool_use` when a tool is called, `end_turn` otherwise, by
+//!   default), `usage` the tokens reported. Instead, `error` answers with an HTTP error;
+//!   `fail_mid_stream` streams the content and then an error event; `garbage_mid_stream`
+//!   streams the content then a chunk that is not JSON; `cut_short` ends the body before
+//!   the stream's last events; `stall` streams the content and then sends nothing more,
+//!   the connection left open (a provider gone silent). `chunk_bytes` sends the stream in pieces of that many
+//!   bytes, cutting through events and lines.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    pub api_key: Option<String>,
+    #[serde(default)]
+    pub models: Vec<ModelEntry>,
+    #[serde(default = "default_page_size")]
+    pub models_page_size: usize,
+    #[serde(default)]
+    pub turns: Vec<Turn>,
+}
+
+fn default_page_size() -> usize {
+    20
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelEntry {
+    pub id: String,
+    pub display_name: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    #[serde(default)]
+    pub content: Vec<Block>,
+    pub stop: Option<String>,
+    pub stop_sequence: Option<String>,
+    #[serde(default)]
+    pub usage: Usage,
+    pub error: Option<Failure>,
+    pub fail_mid_stream: Option<Failure>,
+    #[serde(default)]
+    pub garbage_mid_stream: bool,
+    #[serde(default)]
+    pub cut_short: bool,
+    #[serde(default)]
+    pub stall: bool,
+    pub chunk_bytes: Option<usize>,
+}
+
+impl Turn {
+    /// The stop reason in Anthropic's words.
+    pub fn stop(&self) -> &str {
+        match &self.stop {
+            Some(stop) => stop,
+            None if self.content.iter().any(|b| b.tool_call.is_some()) => "tool_use",
+            None => "end_turn",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    pub text: Option<String>,
+    pub tool_call: Option<ToolCall>,
+    pub pieces: Option<usize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCall {
+    pub name: String,
+    pub arguments: Value,
+    pub id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Usage {
+    pub input: u64,
+    pub output: u64,
+}
+
+impl Default for Usage {
+    fn default() -> Self {
+        Self {
+            input: 10,
+            output: 5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    Unauthorized,
+    RateLimited,
+    ServerError,
+    Overloaded,
+    ContextTooLong,
+    NotFound,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// The `retry-after` header, as written.
+    pub retry_after: Option<String>,
+    /// Replaces the protocol's usual message.
+    pub message: Option<String>,
+}
+
+/// Splits `text` into `pieces` parts of about the same number of characters (fewer when
+/// the text is shorter); an empty text is one empty part.
+pub fn split(text: &str, pieces: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let pieces = pieces.clamp(1, chars.len().max(1));
+    let size = chars.len().div_ceil(pieces).max(1);
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars.chunks(size).map(|c| c.iter().collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_keeps_every_character() {
+        assert_eq!(
+            split(r#"{"a":2,"b":3}"#, 3),
+            [r#"{"a":"#, r#"2,"b""#, ":3}"]
+        );
+        assert_eq!(split("ab", 5), ["a", "b"]);
+        assert_eq!(split("", 3), [""]);
+        assert_eq!(split("héllo", 1), ["héllo"]);
+    }
+}

@@ -1,0 +1,303 @@
+"""The official `openai` and `anthropic` SDK clients against the stand-in provider.
+
+    provider_sdks.py BASE_URL API_KEY
+
+Runs the scenarios below in order (the stand-in's script has one turn for each request
+that takes one) and prints one JSON object on stdout: for each scenario, what the SDK
+parsed, or the exception it raised. Every answer the SDKs read is also validated against
+the SDKs' own pydantic types (the SDKs build their objects without validation), so a
+field missing or of the wrong type shows as a `validation` error in the report.
+"""
+
+import json
+import sys
+import traceback
+
+import anthropic
+import openai
+import pydantic
+from anthropic.types import Message, RawMessageStreamEvent
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+BASE, KEY = sys.argv[1], sys.argv[2]
+
+oai = openai.OpenAI(base_url=f"{BASE}/v1", api_key=KEY, max_retries=0)
+ant = anthropic.Anthropic(base_url=BASE, api_key=KEY, max_retries=0)
+
+ASK = [{"role": "user", "content": "What is 2 + 3?"}]
+OPENAI_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get-sum",
+        "description": "Adds two numbers",
+        "parameters": {
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"],
+            "additionalProperties": False,
+        },
+        "strict": True,
+    },
+}
+ANTHROPIC_TOOL = {
+    "name": "get-sum",
+    "description": "Adds two numbers",
+    "input_schema": OPENAI_TOOL["function"]["parameters"],
+}
+STREAM_EVENT = pydantic.TypeAdapter(RawMessageStreamEvent)
+
+
+def validate(model, obj):
+    """Validates what the SDK parsed against its declared type; raises if it does not fit."""
+    data = obj.to_dict() if hasattr(obj, "to_dict") else obj
+    if isinstance(model, pydantic.TypeAdapter):
+        model.validate_python(data)
+    else:
+        model.model_validate(data)
+
+
+def error_report(e):
+    report = {"class": type(e).__name__, "message": getattr(e, "message", str(e))}
+    response = getattr(e, "response", None)
+    if response is not None:
+        report["status"] = response.status_code
+        report["retry_after"] = response.headers.get("retry-after")
+    report["body"] = getattr(e, "body", None)
+    report["code"] = getattr(e, "code", None)
+    return report
+
+
+# --- OpenAI -------------------------------------------------------------------------
+
+
+def openai_whole_text():
+    completion = oai.chat.completions.create(model="gpt-test", messages=ASK, max_tokens=64)
+    validate(ChatCompletion, completion)
+    choice = completion.choices[0]
+    return {
+        "id": completion.id,
+        "text": choice.message.content,
+        "finish_reason": choice.finish_reason,
+        "usage": [completion.usage.prompt_tokens, completion.usage.completion_tokens],
+    }
+
+
+def openai_streamed_text():
+    stream = oai.chat.completions.create(
+        model="gpt-test",
+        messages=ASK,
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+    pieces, finish, usage, chunks = [], None, None, 0
+    for chunk in stream:
+        validate(ChatCompletionChunk, chunk)
+        chunks += 1
+        for choice in chunk.choices:
+            if choice.delta.content:
+                pieces.append(choice.delta.content)
+            finish = choice.finish_reason or finish
+        if chunk.usage is not None:
+            usage = [chunk.usage.prompt_tokens, chunk.usage.completion_tokens]
+    return {"pieces": pieces, "finish_reason": finish, "usage": usage, "chunks": chunks}
+
+
+def openai_streamed_tool_call():
+    deltas, done = [], None
+    with oai.chat.completions.stream(
+        model="gpt-test", messages=ASK, tools=[OPENAI_TOOL]
+    ) as stream:
+        for event in stream:
+            if event.type == "chunk":
+                validate(ChatCompletionChunk, event.chunk)
+            elif event.type == "tool_calls.function.arguments.delta":
+                deltas.append(event.arguments_delta)
+            elif event.type == "tool_calls.function.arguments.done":
+                done = {"name": event.name, "arguments": event.arguments, "parsed": event.parsed_arguments}
+        final = stream.get_final_completion()
+    call = final.choices[0].message.tool_calls[0]
+    return {
+        "deltas": deltas,
+        "done": done,
+        "final": {"id": call.id, "name": call.function.name, "arguments": json.loads(call.function.arguments)},
+        "finish_reason": final.choices[0].finish_reason,
+    }
+
+
+def openai_tool_result():
+    messages = ASK + [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_01", "type": "function", "function": {"name": "get-sum", "arguments": '{"a":2,"b":3}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_01", "content": "5"},
+    ]
+    completion = oai.chat.completions.create(model="gpt-test", messages=messages, tools=[OPENAI_TOOL])
+    validate(ChatCompletion, completion)
+    return {"text": completion.choices[0].message.content}
+
+
+def openai_rate_limited():
+    oai.chat.completions.create(model="gpt-test", messages=ASK)
+
+
+def openai_bad_key():
+    openai.OpenAI(base_url=f"{BASE}/v1", api_key="sk-wrong-key-0000", max_retries=0).chat.completions.create(
+        model="gpt-test", messages=ASK
+    )
+
+
+def openai_context_too_long():
+    oai.chat.completions.create(model="gpt-test", messages=ASK)
+
+
+def openai_mid_stream_error():
+    pieces = []
+    for chunk in oai.chat.completions.create(model="gpt-test", messages=ASK, stream=True):
+        pieces.extend(c.delta.content for c in chunk.choices if c.delta.content)
+    return {"pieces": pieces}
+
+
+def openai_models():
+    return {"ids": [m.id for m in oai.models.list()]}
+
+
+# --- Anthropic ----------------------------------------------------------------------
+
+
+def anthropic_whole_text():
+    message = ant.messages.create(model="claude-test", max_tokens=64, messages=ASK)
+    validate(Message, message)
+    return {
+        "id": message.id,
+        "text": message.content[0].text,
+        "stop_reason": message.stop_reason,
+        "usage": [message.usage.input_tokens, message.usage.output_tokens],
+    }
+
+
+def anthropic_streamed_text():
+    with ant.messages.stream(model="claude-test", max_tokens=64, messages=ASK) as stream:
+        pieces = list(stream.text_stream)
+        final = stream.get_final_message()
+    validate(Message, final)
+    return {
+        "pieces": pieces,
+        "text": final.content[0].text,
+        "stop_reason": final.stop_reason,
+        "usage": [final.usage.input_tokens, final.usage.output_tokens],
+    }
+
+
+def anthropic_raw_events():
+    kinds = []
+    for event in ant.messages.create(
+        model="claude-test", max_tokens=64, messages=ASK, tools=[ANTHROPIC_TOOL], stream=True
+    ):
+        validate(STREAM_EVENT, event)
+        kinds.append(type(event).__name__)
+    return {"events": kinds}
+
+
+def anthropic_streamed_tool_call():
+    partials, snapshots = [], []
+    with ant.messages.stream(
+        model="claude-test", max_tokens=64, messages=ASK, tools=[ANTHROPIC_TOOL]
+    ) as stream:
+        for event in stream:
+            if event.type == "input_json":
+                partials.append(event.partial_json)
+                snapshots.append(event.snapshot)
+        final = stream.get_final_message()
+    validate(Message, final)
+    tool_use = [b for b in final.content if b.type == "tool_use"][0]
+    return {
+        "partials": partials,
+        "snapshots": snapshots,
+        "final": {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input},
+        "stop_reason": final.stop_reason,
+    }
+
+
+def anthropic_tool_result():
+    messages = ASK + [
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_01", "name": "get-sum", "input": {"a": 2, "b": 3}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "5"}]},
+    ]
+    message = ant.messages.create(model="claude-test", max_tokens=64, messages=messages, tools=[ANTHROPIC_TOOL])
+    validate(Message, message)
+    return {"text": message.content[0].text}
+
+
+def anthropic_overloaded():
+    ant.messages.create(model="claude-test", max_tokens=64, messages=ASK)
+
+
+def anthropic_rate_limited():
+    ant.messages.create(model="claude-test", max_tokens=64, messages=ASK)
+
+
+def anthropic_context_too_long():
+    ant.messages.create(model="claude-test", max_tokens=64, messages=ASK)
+
+
+def anthropic_mid_stream_error():
+    with ant.messages.stream(model="claude-test", max_tokens=64, messages=ASK) as stream:
+        return {"pieces": list(stream.text_stream)}
+
+
+def anthropic_bad_key():
+    anthropic.Anthropic(base_url=BASE, api_key="sk-ant-wrong", max_retries=0).messages.create(
+        model="claude-test", max_tokens=64, messages=ASK
+    )
+
+
+def anthropic_models():
+    return {"ids": [m.id for m in ant.models.list(limit=2)]}
+
+
+SCENARIOS = [
+    openai_whole_text,  # turn 1
+    openai_streamed_text,  # turn 2
+    openai_streamed_tool_call,  # turn 3
+    openai_tool_result,  # turn 4
+    openai_rate_limited,  # turn 5
+    openai_bad_key,  # refused before any turn
+    openai_context_too_long,  # turn 6
+    openai_mid_stream_error,  # turn 7
+    openai_models,
+    anthropic_whole_text,  # turn 8
+    anthropic_streamed_text,  # turn 9
+    anthropic_raw_events,  # turn 10
+    anthropic_streamed_tool_call,  # turn 11
+    anthropic_tool_result,  # turn 12
+    anthropic_overloaded,  # turn 13
+    anthropic_rate_limited,  # turn 14
+    anthropic_context_too_long,  # turn 15
+    anthropic_mid_stream_error,  # turn 16
+    anthropic_bad_key,  # refused before any turn
+    anthropic_models,
+]
+
+
+def main():
+    report = {}
+    for scenario in SCENARIOS:
+        try:
+            report[scenario.__name__] = {"ok": scenario()}
+        except pydantic.ValidationError as e:
+            report[scenario.__name__] = {"validation": str(e)}
+        except (openai.APIError, anthropic.APIError) as e:
+            report[scenario.__name__] = {"raised": error_report(e)}
+        except Exception as e:  # anything else is a failure to parse: shown whole
+            report[scenario.__name__] = {"crashed": "".join(traceback.format_exception(e))}
+    json.dump(report, sys.stdout, default=str)
+
+
+main()
