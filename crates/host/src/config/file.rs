@@ -29,9 +29,38 @@ pub enum ConfigError {
 /// short, so one lock for every file is enough.
 static WRITER: Mutex<()> = Mutex::new(());
 
-fn writer() -> MutexGuard<'static, ()> {
+/// The right to write a configuration file: this process's lock, and an exclusive lock
+/// on the folder that holds it, which every process writing it takes (another instance
+/// of the app, the command line), so that no two writes interleave a read and a write.
+/// The folder, not the file: the file is replaced by each write, and a lock file would
+/// be one more file in the person's folder.
+struct Writing {
+    _in_process: MutexGuard<'static, ()>,
+    _across_processes: File,
+}
+
+fn writer(path: &Path) -> Result<Writing, ConfigError> {
     // The lock guards no data: a writer that panicked left nothing half done in memory.
-    WRITER.lock().unwrap_or_else(|p| p.into_inner())
+    let in_process = WRITER.lock().unwrap_or_else(|p| p.into_inner());
+    let failed = |source| ConfigError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    let dir = folder_of(path);
+    fs::create_dir_all(dir).map_err(failed)?;
+    let folder = File::open(dir).map_err(failed)?;
+    folder.lock().map_err(failed)?;
+    Ok(Writing {
+        _in_process: in_process,
+        _across_processes: folder,
+    })
+}
+
+/// The folder that holds `path`.
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Reads the configuration; a file that does not exist yet is an empty configuration.
@@ -59,7 +88,7 @@ pub fn load_or_create(
     path: &Path,
     first_run: impl FnOnce() -> Config,
 ) -> Result<Config, ConfigError> {
-    let _writing = writer();
+    let _writing = writer(path)?;
     if path.exists() {
         return load(path);
     }
@@ -69,13 +98,14 @@ pub fn load_or_create(
 }
 
 /// Changes the configuration as the file holds it now, and writes it back; returns what
-/// was written. No other writer of this process comes between the read and the write.
+/// was written. No other writer, of this process or another, comes between the read and
+/// the write.
 /// A file that does not read, or a change that fails, writes nothing.
 pub fn update<E: From<ConfigError>>(
     path: &Path,
     change: impl FnOnce(&mut Config) -> Result<(), E>,
 ) -> Result<Config, E> {
-    let _writing = writer();
+    let _writing = writer(path)?;
     let mut config = load(path)?;
     change(&mut config)?;
     write(path, &config)?;
@@ -94,7 +124,7 @@ fn describe(error: &serde_json::Error) -> String {
 /// Writes the whole configuration, replacing what the file holds. To change part of it,
 /// `update` keeps what others wrote meanwhile.
 pub fn save(path: &Path, config: &Config) -> Result<(), ConfigError> {
-    let _writing = writer();
+    let _writing = writer(path)?;
     write(path, config)
 }
 
@@ -105,10 +135,7 @@ fn write(path: &Path, config: &Config) -> Result<(), ConfigError> {
         path: path.to_owned(),
         source,
     };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     fs::create_dir_all(dir).map_err(failed)?;
     let mut text = serde_json::to_string_pretty(config).map_err(|e| failed(io::Error::other(e)))?;
     text.push('\n');
@@ -271,6 +298,45 @@ mod tests {
         let broken = update(&path, |_| Ok::<_, ConfigError>(()));
         assert!(matches!(broken, Err(ConfigError::Invalid { .. })));
         assert_eq!(fs::read_to_string(&path).unwrap(), "{ oops");
+    }
+
+    #[test]
+    fn a_write_waits_for_another_process_writing_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        save(&path, &Config::default()).unwrap();
+        // Another process holds the lock, as `update` does across its read and write.
+        let other = File::open(dir.path()).unwrap();
+        other.lock().unwrap();
+        let (done, finished) = std::sync::mpsc::channel();
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let written = update(&path, |config| {
+                    config.settings.approval_timeout_secs = 7;
+                    Ok::<_, ConfigError>(())
+                });
+                done.send(written.is_ok()).unwrap();
+            })
+        };
+        assert!(
+            finished
+                .recv_timeout(std::time::Duration::from_millis(300))
+                .is_err(),
+            "the write came between another writer's read and write"
+        );
+        // The other writer writes, and lets go: the waiting write is made on top of it.
+        let mut theirs = load(&path).unwrap();
+        theirs.settings.request_timeout_secs = 9;
+        write(&path, &theirs).unwrap();
+        drop(other);
+        writer.join().unwrap();
+        assert!(finished.recv().unwrap());
+        let both = load(&path).unwrap().settings;
+        assert_eq!(
+            (both.approval_timeout_secs, both.request_timeout_secs),
+            (7, 9)
+        );
     }
 
     #[test]
