@@ -7,7 +7,7 @@
 mod common;
 
 use serde_json::json;
-use switchboard_host::approvals::{AnswerError, Question};
+use switchboard_host::approvals::{AnswerError, Question, Remember};
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::gate::CallError;
 
@@ -85,5 +85,35 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
         ("echo", "cancelled")
     );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_answer_given_as_the_caller_gives_up_is_kept() {
+    let mut world = demo_desk(json!({})).await;
+    // The answer and the cancel reach the gate together, each time: the person's answer
+    // counts (what they said to remember is kept), and the call itself is cancelled.
+    for round in 0..8 {
+        let token = format!("echo-{round}");
+        let call = world.call("echo", json!({"text": "both at once"}), &token);
+        let asked = world.asked().await;
+        let Question::ToolCall { arguments, .. } = asked.question else {
+            panic!("asked {:?}", asked.question)
+        };
+        world
+            .desk
+            .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
+            .unwrap();
+        assert!(world.desk.cancel(&token));
+        call.await.unwrap().unwrap_err();
+        let audit = world.desk.audit(None, 1).await.unwrap();
+        assert_eq!(
+            (audit[0].decision.as_str(), audit[0].decided_by.as_str()),
+            ("allowed", "user"),
+            "round {round}"
+        );
+        assert_eq!(world.desk.standing_rules().await.len(), 1, "round {round}");
+        world.desk.revoke_rule("demo", Some("echo"));
+    }
     world.desk.shutdown().await;
 }
