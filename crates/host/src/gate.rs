@@ -1,7 +1,7 @@
 //! The gate every tool call passes, whoever asks for it (the person in the explorer, a
 //! model, an agent): a standing policy or the person decides, with the exact arguments
 //! in view and editable; then the call, checked against the tool's schemas; then an audit
-//! record of all of it.
+//! record of all of it, which names who asked ([`Origin`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestOptions;
 use switchboard_mcp::types::{CallToolResult, Tool};
+use tokio_util::sync::CancellationToken;
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
@@ -51,6 +52,53 @@ impl Decided {
     }
 }
 
+/// Who asks for a tool call, as the audit trail names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The person, from the explorer.
+    Person,
+    /// A model, in the conversation of this id (the built-in chat).
+    Model { conversation: String },
+}
+
+impl Origin {
+    /// "the person", or "model in conversation <id>".
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Person => "the person".to_owned(),
+            Self::Model { conversation } => format!("model in conversation {conversation}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// A call the gate allowed: only [`Gate::decide`] makes one, and only [`Gate::run`]
+/// takes it.
+#[derive(Debug)]
+pub struct Allowed {
+    arguments: Map<String, Value>,
+    decided_by: String,
+    /// The audit record of the decision, which the outcome completes.
+    record: Option<i64>,
+}
+
+impl Allowed {
+    /// The arguments the call goes with, as the person may have edited them.
+    pub fn arguments(&self) -> &Map<String, Value> {
+        &self.arguments
+    }
+
+    /// Who allowed it: "user", or the rule that did.
+    pub fn decided_by(&self) -> &str {
+        &self.decided_by
+    }
+}
+
 /// The server a call goes to, as the gate weighs it.
 pub struct Callee<'a> {
     pub name: &'a str,
@@ -84,16 +132,36 @@ impl Gate {
         self.policies.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Calls `tool` of `server` once it is allowed. The options apply to the call itself,
-    /// except its cancel switch, which also withdraws the question from the person.
+    /// Calls `tool` of `server` for `origin` once it is allowed. The options apply to the
+    /// call itself, except its cancel switch, which also withdraws the question from the
+    /// person.
     pub async fn call(
         &self,
+        origin: &Origin,
         client: &Client,
         server: &Callee<'_>,
         tool: &Tool,
         arguments: Map<String, Value>,
         options: RequestOptions,
     ) -> Result<CallToolResult, CallError> {
+        let allowed = self
+            .decide(origin, server, tool, arguments, options.cancel.as_ref())
+            .await?;
+        self.run(client, tool, allowed, options).await
+    }
+
+    /// The first half of [`Self::call`]: a standing policy or the person decides, and the
+    /// decision is recorded. An allowed call comes back with the arguments to call with
+    /// (the person may have edited them), for [`Self::run`]; `cancel` withdraws the
+    /// question from the person.
+    pub async fn decide(
+        &self,
+        origin: &Origin,
+        server: &Callee<'_>,
+        tool: &Tool,
+        arguments: Map<String, Value>,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<Allowed, CallError> {
         let definition = ToolDefinition::of(tool);
         let now = Now {
             server: server.name,
@@ -106,7 +174,7 @@ impl Gate {
         let decided = match verdict {
             Verdict::Decided(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
             Verdict::Ask(changed) => {
-                let cancel = options.cancel.clone().unwrap_or_default();
+                let cancel = cancel.cloned().unwrap_or_default();
                 let asked = tokio::select! {
                     // An answer given as the caller gave up still counts: what the person
                     // said to remember is remembered.
@@ -124,7 +192,7 @@ impl Gate {
                             decision: "cancelled",
                             decided_by: "caller".to_owned(),
                         };
-                        self.record(server.name, tool, &cancelled).await;
+                        self.record(origin, server.name, tool, &cancelled).await;
                         return Err(CallError::Cancelled {
                             tool: tool.name.clone(),
                         });
@@ -132,8 +200,7 @@ impl Gate {
                 }
             }
         };
-        let server = server.name;
-        let id = self.record(server, tool, &decided).await;
+        let record = self.record(origin, server.name, tool, &decided).await;
         let Decided {
             allow,
             arguments,
@@ -146,17 +213,32 @@ impl Gate {
                 decided_by,
             });
         }
+        Ok(Allowed {
+            arguments,
+            decided_by,
+            record,
+        })
+    }
+
+    /// The second half of [`Self::call`]: the allowed call, checked against the tool's
+    /// schemas (arguments that do not fit are not sent), and its outcome recorded.
+    pub async fn run(
+        &self,
+        client: &Client,
+        tool: &Tool,
+        allowed: Allowed,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, CallError> {
         let started = Instant::now();
-        // Checked against the tool's schemas: arguments that do not fit are not sent.
         let result = client
-            .call_tool_checked(tool, Some(arguments), options)
+            .call_tool_checked(tool, Some(allowed.arguments), options)
             .await;
         let outcome = match &result {
             Ok(r) if r.is_error == Some(true) => "tool error".to_owned(),
             Ok(_) => "ok".to_owned(),
             Err(e) => format!("error: {e}"),
         };
-        if let Some(id) = id {
+        if let Some(id) = allowed.record {
             let duration_ms = started.elapsed().as_millis() as u64;
             if let Err(e) = self.audit.finish(id, outcome, duration_ms).await {
                 tracing::error!("{e}");
@@ -167,7 +249,13 @@ impl Gate {
 
     /// Records a decision on a call; returns the record's id, for its outcome, unless the
     /// audit log failed (which is logged and does not stop the call).
-    async fn record(&self, server: &str, tool: &Tool, decided: &Decided) -> Option<i64> {
+    async fn record(
+        &self,
+        origin: &Origin,
+        server: &str,
+        tool: &Tool,
+        decided: &Decided,
+    ) -> Option<i64> {
         let record = Record {
             kind: Kind::ToolCall,
             server: server.to_owned(),
@@ -179,7 +267,7 @@ impl Gate {
             duration_ms: None,
         };
         self.audit
-            .record(record)
+            .record_asked_by(record, origin.describe())
             .await
             .map_err(|e| tracing::error!("{e}"))
             .ok()

@@ -187,3 +187,32 @@ async fn records_survive_a_crash_of_the_writer() {
         .collect();
     assert_eq!(texts, ["call 3", "call 2", "call 1"]);
 }
+
+#[tokio::test]
+async fn a_log_from_before_origins_keeps_its_records_and_names_who_asks_from_then_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    {
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch(
+            "CREATE TABLE audit (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL,
+                kind TEXT NOT NULL, server TEXT NOT NULL, subject TEXT NOT NULL,
+                detail TEXT NOT NULL, decision TEXT NOT NULL, decided_by TEXT NOT NULL,
+                outcome TEXT NOT NULL, duration_ms INTEGER);
+             INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome)
+             VALUES (CAST(strftime('%s', 'now') AS INTEGER) * 1000, 'tool_call', 'demo', 'echo', '{}', 'allowed', 'user', 'ok');",
+        )
+        .unwrap();
+    }
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    log.record_asked_by(call(2), "model in conversation 7".into())
+        .await
+        .unwrap();
+    let rows = log.page(None, 10).await.unwrap();
+    let asked: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.record.subject.as_str(), r.asked_by.as_str()))
+        .collect();
+    assert_eq!(asked, [("echo", "model in conversation 7"), ("echo", "")]);
+}

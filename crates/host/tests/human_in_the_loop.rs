@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
 use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Callee, Gate};
+use switchboard_host::gate::{CallError, Callee, Gate, Origin};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
 use switchboard_host::pins;
@@ -117,8 +117,15 @@ impl World {
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();
         tokio::spawn(async move {
             let callee = Callee::of("py", &server);
-            gate.call(&client, &callee, &tool, arguments, client.request_options())
-                .await
+            gate.call(
+                &Origin::Person,
+                &client,
+                &callee,
+                &tool,
+                arguments,
+                client.request_options(),
+            )
+            .await
         })
     }
 
@@ -283,6 +290,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         json!({"text": "as I corrected it"}),
         "the audit keeps what was really sent"
     );
+    assert_eq!(first.asked_by, "the person", "the audit names who asked");
     world.host.shutdown().await;
 }
 

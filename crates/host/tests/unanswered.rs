@@ -14,7 +14,7 @@ use serde_json::Map;
 use switchboard_host::approvals::{Broker, BrokerEvent};
 use switchboard_host::audit::{AuditLog, Kind, Retention};
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Callee, Gate};
+use switchboard_host::gate::{CallError, Callee, Gate, Origin};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
 use switchboard_host::policy::Policies;
@@ -109,9 +109,16 @@ impl World {
                 identity: String::new(),
                 trusted: false,
             };
-            gate.call(&client, &callee, &tool, Map::new(), options)
-                .await
-                .map(drop)
+            gate.call(
+                &Origin::Person,
+                &client,
+                &callee,
+                &tool,
+                Map::new(),
+                options,
+            )
+            .await
+            .map(drop)
         })
     }
 

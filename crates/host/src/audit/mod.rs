@@ -101,6 +101,9 @@ pub struct Row {
     pub at_ms: i64,
     #[serde(flatten)]
     pub record: Record,
+    /// Who asked for a tool call: the person (from the explorer), or a model in a
+    /// conversation (see [`crate::gate::Origin`]); empty for what a server asked.
+    pub asked_by: String,
 }
 
 pub struct AuditLog {
@@ -167,7 +170,17 @@ impl AuditLog {
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
     pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
-        self.call(move |store| store.record(&record)).await
+        self.call(move |store| store.record(&record, "")).await
+    }
+
+    /// Writes a record of something `asked_by` asked for (a tool call's origin).
+    pub async fn record_asked_by(
+        &self,
+        record: Record,
+        asked_by: String,
+    ) -> Result<i64, AuditError> {
+        self.call(move |store| store.record(&record, &asked_by))
+            .await
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).

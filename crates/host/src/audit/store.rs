@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS audit (
     decision TEXT NOT NULL,
     decided_by TEXT NOT NULL,
     outcome TEXT NOT NULL,
-    duration_ms INTEGER
+    duration_ms INTEGER,
+    asked_by TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
 CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
@@ -56,6 +57,7 @@ impl Store {
         db.pragma_update(None, "synchronous", "FULL")
             .map_err(fail)?;
         db.execute_batch(SCHEMA).map_err(fail)?;
+        add_asked_by(&db).map_err(fail)?;
         retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
             path: path.display().to_string(),
@@ -78,12 +80,12 @@ impl Store {
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
-    pub(super) fn record(&self, record: &Record) -> Result<i64, AuditError> {
+    pub(super) fn record(&self, record: &Record, asked_by: &str) -> Result<i64, AuditError> {
         let at_ms = now_ms();
         let db = self.db();
         db.execute(
-            "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 at_ms,
                 record.kind.as_str(),
@@ -94,6 +96,7 @@ impl Store {
                 record.decided_by,
                 bounds::outcome(&record.outcome),
                 record.duration_ms.map(|d| d as i64),
+                bounds::subject(asked_by),
             ],
         )
         .map_err(|e| self.fail(e))?;
@@ -129,7 +132,7 @@ impl Store {
         let db = self.db();
         let mut statement = db
             .prepare(
-                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms
+                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by
                  FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
             )
             .map_err(|e| self.fail(e))?;
@@ -150,6 +153,7 @@ impl Store {
                         outcome: row.get(8)?,
                         duration_ms: row.get::<_, Option<i64>>(9)?.map(|d| d as u64),
                     },
+                    asked_by: row.get(10)?,
                 })
             })
             .map_err(|e| self.fail(e))?;
@@ -182,4 +186,18 @@ impl Store {
             .map(|n| n as u64)
             .map_err(|e| self.fail(e))
     }
+}
+
+/// Gives a log made before calls had an origin its `asked_by` column (empty for its
+/// records: they were the person's, from the explorer).
+fn add_asked_by(db: &Connection) -> rusqlite::Result<()> {
+    let has: i64 = db.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('audit') WHERE name = 'asked_by'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        db.execute_batch("ALTER TABLE audit ADD COLUMN asked_by TEXT NOT NULL DEFAULT ''")?;
+    }
+    Ok(())
 }

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Desk, DeskError, Update, lock, now_ms};
-use crate::gate::Callee;
+use crate::gate::{Callee, Origin};
 
 /// A tool call under way, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -113,10 +113,10 @@ impl Desk {
         options.progress = Some(progress);
         options.cancel = Some(cancel);
         options.reset_timeout_on_progress = true;
-        let call = self
-            .inner
-            .gate
-            .call(&client, &callee, &tool, arguments, options);
+        let call =
+            self.inner
+                .gate
+                .call(&Origin::Person, &client, &callee, &tool, arguments, options);
         tokio::pin!(call);
         let result = loop {
             tokio::select! {
