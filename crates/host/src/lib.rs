@@ -1,6 +1,7 @@
 //! Switchboard's host core. It knows nothing of Tauri: the app and the command line
 //! are two faces of the same library.
 
+pub mod agent;
 pub mod approvals;
 pub mod audit;
 pub mod catalog;

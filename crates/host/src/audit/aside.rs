@@ -29,7 +29,7 @@ impl fmt::Display for MovedAside {
 }
 
 /// Whether SQLite found the file is not a database it can read.
-pub(super) fn is_damage(error: &rusqlite::Error) -> bool {
+pub(crate) fn is_damage(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
         Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
@@ -38,7 +38,7 @@ pub(super) fn is_damage(error: &rusqlite::Error) -> bool {
 
 /// Renames the file to `<name>.corrupt-<UTC time>` beside it, its journal files with it
 /// (they belong to it: a new log must not read them).
-pub(super) fn move_aside(path: &Path, now: SystemTime) -> io::Result<PathBuf> {
+pub(crate) fn move_aside(path: &Path, now: SystemTime) -> io::Result<PathBuf> {
     let stamped = with_suffix(path, &format!(".corrupt-{}", utc_stamp(now)));
     let mut to = stamped.clone();
     let mut n = 1;

@@ -3,7 +3,7 @@
 //! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
 //! locked by another process, holds up only the call that waits for it.
 
-mod aside;
+pub(crate) mod aside;
 mod bounds;
 mod retention;
 mod store;

@@ -1,0 +1,319 @@
+//! The conversations' SQLite file, called synchronously: only ever from a blocking
+//! thread (see [`super::Conversations`]).
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserContent};
+
+use super::conversations::{Conversation, ConversationError, ConversationSummary};
+use super::naming::Enablement;
+use crate::cut;
+
+/// The next value of `changed`.
+const NEXT: &str = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM conversations)";
+
+/// The most of a title kept.
+const TITLE_BYTES: usize = 512;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS conversations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    title TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    enablement TEXT NOT NULL DEFAULT '{}',
+    -- Raised on every change: orders the list even within one millisecond.
+    changed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    at_ms INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_of ON messages (conversation, id);
+";
+
+pub(super) struct File {
+    path: String,
+    db: Mutex<Connection>,
+}
+
+const SUMMARY: &str = "SELECT c.id, c.title, c.created_ms, c.updated_ms,
+    (SELECT COUNT(*) FROM messages m WHERE m.conversation = c.id)
+    FROM conversations c";
+
+fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<ConversationSummary> {
+    Ok(ConversationSummary {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        created_ms: row.get(2)?,
+        updated_ms: row.get(3)?,
+        messages: row.get::<_, i64>(4)? as u64,
+    })
+}
+
+impl File {
+    pub(super) fn open(path: &Path) -> Result<Self, ConversationError> {
+        let fail = |source| ConversationError::Database {
+            path: path.display().to_string(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let db = Connection::open(path).map_err(fail)?;
+        db.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        db.pragma_update(None, "synchronous", "FULL")
+            .map_err(fail)?;
+        db.pragma_update(None, "foreign_keys", "ON").map_err(fail)?;
+        db.execute_batch(SCHEMA).map_err(fail)?;
+        Ok(Self {
+            path: path.display().to_string(),
+            db: Mutex::new(db),
+        })
+    }
+
+    fn fail(&self, source: rusqlite::Error) -> ConversationError {
+        ConversationError::Database {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn create(
+        &self,
+        title: &str,
+        now: i64,
+    ) -> Result<ConversationSummary, ConversationError> {
+        let db = self.db();
+        let title = cut::cut_str(title, TITLE_BYTES);
+        db.execute(
+            &format!(
+                "INSERT INTO conversations (title, created_ms, updated_ms, changed)
+                 VALUES (?1, ?2, ?2, {NEXT})"
+            ),
+            params![title, now],
+        )
+        .map_err(|e| self.fail(e))?;
+        Ok(ConversationSummary {
+            id: db.last_insert_rowid(),
+            title: title.into_owned(),
+            created_ms: now,
+            updated_ms: now,
+            messages: 0,
+        })
+    }
+
+    /// Every conversation, the one changed last first.
+    pub(super) fn list(&self) -> Result<Vec<ConversationSummary>, ConversationError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!("{SUMMARY} ORDER BY c.changed DESC"))
+            .map_err(|e| self.fail(e))?;
+        let rows = statement.query_map([], summary).map_err(|e| self.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+    }
+
+    /// The conversations whose title or messages hold every word of `query` (ignoring
+    /// the case of ASCII letters), the one changed last first.
+    pub(super) fn search(
+        &self,
+        query: &str,
+    ) -> Result<Vec<ConversationSummary>, ConversationError> {
+        let words: Vec<String> = query
+            .split_whitespace()
+            .map(|w| format!("%{}%", escape_like(w)))
+            .collect();
+        if words.is_empty() {
+            return self.list();
+        }
+        let each = "(c.title LIKE ?{n} ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages m \
+                    WHERE m.conversation = c.id AND m.text LIKE ?{n} ESCAPE '\\'))";
+        let filter: Vec<String> = (1..=words.len())
+            .map(|n| each.replace("{n}", &n.to_string()))
+            .collect();
+        let sql = format!(
+            "{SUMMARY} WHERE {} ORDER BY c.changed DESC",
+            filter.join(" AND ")
+        );
+        let db = self.db();
+        let mut statement = db.prepare(&sql).map_err(|e| self.fail(e))?;
+        let rows = statement
+            .query_map(params_from_iter(words.iter()), summary)
+            .map_err(|e| self.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+    }
+
+    pub(super) fn rename(&self, id: i64, title: &str, now: i64) -> Result<(), ConversationError> {
+        let changed = self
+            .db()
+            .execute(
+                &format!(
+                    "UPDATE conversations SET title = ?2, updated_ms = ?3, changed = {NEXT}
+                     WHERE id = ?1"
+                ),
+                params![id, cut::cut_str(title, TITLE_BYTES), now],
+            )
+            .map_err(|e| self.fail(e))?;
+        found(changed, id)
+    }
+
+    pub(super) fn delete(&self, id: i64) -> Result<(), ConversationError> {
+        let changed = self
+            .db()
+            .execute("DELETE FROM conversations WHERE id = ?1", params![id])
+            .map_err(|e| self.fail(e))?;
+        found(changed, id)
+    }
+
+    pub(super) fn set_enablement(
+        &self,
+        id: i64,
+        enablement: &Enablement,
+    ) -> Result<(), ConversationError> {
+        let text = serde_json::to_string(enablement).unwrap_or_else(|_| "{}".to_owned());
+        let changed = self
+            .db()
+            .execute(
+                "UPDATE conversations SET enablement = ?2 WHERE id = ?1",
+                params![id, text],
+            )
+            .map_err(|e| self.fail(e))?;
+        found(changed, id)
+    }
+
+    pub(super) fn append(
+        &self,
+        id: i64,
+        message: &Message,
+        now: i64,
+    ) -> Result<(), ConversationError> {
+        let json = serde_json::to_string(message).unwrap_or_default();
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.fail(e))?;
+        let changed = tx
+            .execute(
+                &format!(
+                    "UPDATE conversations SET updated_ms = ?2, changed = {NEXT} WHERE id = ?1"
+                ),
+                params![id, now],
+            )
+            .map_err(|e| self.fail(e))?;
+        found(changed, id)?;
+        tx.execute(
+            "INSERT INTO messages (conversation, at_ms, message, text) VALUES (?1, ?2, ?3, ?4)",
+            params![id, now, json, searchable(message)],
+        )
+        .map_err(|e| self.fail(e))?;
+        tx.commit().map_err(|e| self.fail(e))
+    }
+
+    /// A conversation with its messages in order. A message this version cannot read
+    /// (written by a later one, or damaged) is left out and logged.
+    pub(super) fn conversation(&self, id: i64) -> Result<Conversation, ConversationError> {
+        let db = self.db();
+        let found = db
+            .query_row(&format!("{SUMMARY} WHERE c.id = ?1"), params![id], summary)
+            .optional()
+            .map_err(|e| self.fail(e))?;
+        let summary = found.ok_or(ConversationError::NotFound(id))?;
+        let enablement: String = db
+            .query_row(
+                "SELECT enablement FROM conversations WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.fail(e))?;
+        let mut statement = db
+            .prepare("SELECT id, message FROM messages WHERE conversation = ?1 ORDER BY id")
+            .map_err(|e| self.fail(e))?;
+        let rows = statement
+            .query_map(params![id], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
+            .map_err(|e| self.fail(e))?;
+        let mut messages = Vec::new();
+        for row in rows {
+            let (row, text) = row.map_err(|e| self.fail(e))?;
+            match serde_json::from_str(&text) {
+                Ok(message) => messages.push(message),
+                Err(e) => tracing::warn!("message {row} of conversation {id} is unreadable: {e}"),
+            }
+        }
+        Ok(Conversation {
+            summary,
+            messages,
+            enablement: serde_json::from_str(&enablement).unwrap_or_default(),
+        })
+    }
+}
+
+fn found(changed: usize, id: i64) -> Result<(), ConversationError> {
+    if changed == 0 {
+        Err(ConversationError::NotFound(id))
+    } else {
+        Ok(())
+    }
+}
+
+/// `%`, `_` and `\` taken literally by `LIKE ... ESCAPE '\'`.
+fn escape_like(word: &str) -> String {
+    let mut escaped = String::with_capacity(word.len());
+    for c in word.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// The text of a message a search looks in: what was written, and what tools answered.
+fn searchable(message: &Message) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    match message {
+        Message::User(content) => {
+            for c in content {
+                match c {
+                    UserContent::Text(t) => parts.push(t),
+                    UserContent::ToolResult(r) => {
+                        for c in &r.content {
+                            if let ToolResultContent::Text(t) = c {
+                                parts.push(t);
+                            }
+                        }
+                    }
+                    UserContent::Image(_) => {}
+                }
+            }
+        }
+        Message::Assistant(content) => {
+            for c in content {
+                match c {
+                    AssistantContent::Text(t) => parts.push(t),
+                    AssistantContent::ToolCall(call) => parts.push(&call.name),
+                }
+            }
+        }
+    }
+    parts.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_wildcards_are_taken_literally() {
+        assert_eq!(escape_like("50%_a\\b"), "50\\%\\_a\\\\b");
+    }
+}

@@ -1,0 +1,117 @@
+//! What a conversation's run tells a face as it goes: the answer as it is written, each
+//! tool call as it waits, runs, returns or is refused, and how the run ended.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use switchboard_providers::{Message, StopReason, Usage};
+
+/// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
+/// [`ChatEvent::Error`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ChatEvent {
+    /// The next piece of the model's answer.
+    TextDelta { text: String },
+    /// The provider failed in a way that may pass: the answer so far is dropped, and asked
+    /// for again after `wait_ms`.
+    Retrying {
+        attempt: u32,
+        wait_ms: u64,
+        error: String,
+    },
+    /// The model called a tool; the call waits for a standing rule or the person (the
+    /// approval broker lists the question).
+    ToolCallAwaiting {
+        call_id: String,
+        /// The name the model called.
+        name: String,
+        server: String,
+        tool: String,
+        arguments: Value,
+    },
+    /// The call was allowed and runs, with these arguments (the person may have edited
+    /// them).
+    ToolCallRunning {
+        call_id: String,
+        arguments: Map<String, Value>,
+        decided_by: String,
+    },
+    ToolCallProgress {
+        call_id: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    /// The tool answered (`CallToolResult` as the server sent it); `is_error` when the
+    /// tool says it failed.
+    ToolCallResult {
+        call_id: String,
+        result: Value,
+        is_error: bool,
+    },
+    /// A rule or the person refused the call, or no one answered in time.
+    ToolCallDenied { call_id: String, decided_by: String },
+    /// The call could not be made or did not finish (unknown tool, bad arguments, the
+    /// server's error, a Stop).
+    ToolCallFailed { call_id: String, error: String },
+    /// A message was completed and added to the conversation.
+    Message { message: Message },
+    /// The run is over.
+    Finished { ended: Ended, usage: Usage },
+    /// The run ended on an error: the provider's own message, or what failed.
+    Error { message: String, usage: Usage },
+}
+
+/// Why a run ended, when it did not fail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Ended {
+    /// The model stopped, for this reason (not to call tools).
+    Model { reason: StopReason },
+    /// The model still called tools when the run reached its most rounds.
+    RoundLimit { rounds: u32 },
+    /// The person pressed Stop.
+    Stopped,
+}
+
+/// How a run ended, as it returns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Finished { ended: Ended, usage: Usage },
+    Failed { message: String, usage: Usage },
+}
+
+impl Outcome {
+    pub fn usage(&self) -> Usage {
+        match self {
+            Self::Finished { usage, .. } | Self::Failed { usage, .. } => *usage,
+        }
+    }
+
+    /// The event that tells a face.
+    pub fn event(&self) -> ChatEvent {
+        match self {
+            Self::Finished { ended, usage } => ChatEvent::Finished {
+                ended: ended.clone(),
+                usage: *usage,
+            },
+            Self::Failed { message, usage } => ChatEvent::Error {
+                message: message.clone(),
+                usage: *usage,
+            },
+        }
+    }
+}
+
+/// Two counts of tokens added: a run's rounds.
+pub fn add_usage(total: &mut Usage, more: Option<Usage>) {
+    let Some(more) = more else { return };
+    let sum = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+    };
+    total.input_tokens += more.input_tokens;
+    total.output_tokens += more.output_tokens;
+    total.cache_read_tokens = sum(total.cache_read_tokens, more.cache_read_tokens);
+    total.cache_write_tokens = sum(total.cache_write_tokens, more.cache_write_tokens);
+}

@@ -1,0 +1,34 @@
+//! The agent loop: a conversation with a model whose tool calls pass the gate.
+//!
+//! - [`naming`]: the catalog's tools under names every provider takes, collision-free
+//!   and mapped back exactly, with per-server and per-tool toggles ([`Enablement`]) and
+//!   a warning above [`MANY_TOOLS`].
+//! - [`Agent`]: the turn loop. The model's answer streams out as [`ChatEvent`]s; each
+//!   tool call goes through the same [`crate::gate::Gate`] as the explorer's (policy,
+//!   the approval dialog with editable arguments, pinned trust, audit), its origin
+//!   "model in conversation <id>"; results, denials and failures go back to the model;
+//!   the model is asked again until it stops, up to a number of rounds. Stop ends the
+//!   answer at once and cancels the calls under way (`notifications/cancelled`); a
+//!   provider's passing errors are tried again a bounded number of times ([`Retry`]).
+//! - [`Conversations`]: kept in SQLite, each message appended as it completes.
+//!
+//! It knows no face: the app or the command line feeds it the person's messages and
+//! renders its events.
+
+mod conversation_file;
+mod conversations;
+mod events;
+pub mod naming;
+mod results;
+mod retry;
+mod run;
+mod servers;
+
+pub use conversations::{
+    Conversation, ConversationError, ConversationSummary, Conversations, MovedAside,
+};
+pub use events::{ChatEvent, Ended, Outcome};
+pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};
+pub use retry::Retry;
+pub use run::{Agent, ChatSettings, Run};
+pub use servers::{CatalogServers, Reach, Servers};

@@ -1,0 +1,167 @@
+//! What goes back to the model for a tool call: the server's result in the providers'
+//! terms, or why there is none (denied, failed, stopped), said so that the model can tell.
+
+use switchboard_mcp::types::{CallToolResult, ContentBlock, ResourceContents};
+use switchboard_providers::{Image, ToolResult, ToolResultContent};
+
+use crate::cut;
+
+/// The most of one text block a model is sent: a server may answer with megabytes.
+pub const TEXT_BYTES: usize = 100 * 1024;
+
+/// The server's result as the model reads it. Images go as images; what a model cannot
+/// take (sound, binary resources) is described in a line of text.
+pub fn from_call(call_id: &str, result: &CallToolResult) -> ToolResult {
+    let mut content: Vec<ToolResultContent> = result.content.iter().map(block).collect::<Vec<_>>();
+    if content.is_empty() {
+        let text = match &result.structured_content {
+            Some(structured) => structured.to_string(),
+            None => "(the tool returned no content)".to_owned(),
+        };
+        content.push(text_block(&text));
+    }
+    ToolResult {
+        call_id: call_id.to_owned(),
+        content,
+        is_error: result.is_error == Some(true),
+    }
+}
+
+/// A result that says why the call gave nothing.
+pub fn error(call_id: &str, text: impl Into<String>) -> ToolResult {
+    ToolResult {
+        call_id: call_id.to_owned(),
+        content: vec![ToolResultContent::Text(text.into())],
+        is_error: true,
+    }
+}
+
+/// What the model is told of a call that was refused.
+pub fn denied(call_id: &str, decided_by: &str) -> ToolResult {
+    let why = match decided_by {
+        "user" => "the user denied it".to_owned(),
+        "timeout" => "no one approved it in time".to_owned(),
+        "no one to ask" => "there was no one to approve it".to_owned(),
+        rule => format!("a standing rule denied it ({rule})"),
+    };
+    error(
+        call_id,
+        format!("This tool call was not made: {why}. Do not try it again unless the user asks."),
+    )
+}
+
+/// What the model is told of a call the person stopped.
+pub fn stopped(call_id: &str) -> ToolResult {
+    error(
+        call_id,
+        "This tool call was cancelled: the user stopped the conversation.",
+    )
+}
+
+fn text_block(text: &str) -> ToolResultContent {
+    ToolResultContent::Text(cut::cut_str(text, TEXT_BYTES).into_owned())
+}
+
+fn block(block: &ContentBlock) -> ToolResultContent {
+    match block {
+        ContentBlock::Text(t) => text_block(&t.text),
+        ContentBlock::Image(image) => ToolResultContent::Image(Image::Base64 {
+            media_type: image.mime_type.clone(),
+            data: image.data.clone(),
+        }),
+        ContentBlock::Audio(audio) => ToolResultContent::Text(format!(
+            "[sound of type {}, about {} bytes, not shown to the model]",
+            audio.mime_type,
+            audio.data.len() / 4 * 3
+        )),
+        ContentBlock::ResourceLink(link) => {
+            ToolResultContent::Text(format!("[resource link: {} ({})]", link.uri, link.name))
+        }
+        ContentBlock::Resource(embedded) => match &embedded.resource {
+            ResourceContents::Text(r) => text_block(&format!("[resource {}]\n{}", r.uri, r.text)),
+            ResourceContents::Blob(r) => match r.mime_type.as_deref() {
+                Some(mime) if mime.starts_with("image/") => {
+                    ToolResultContent::Image(Image::Base64 {
+                        media_type: mime.to_owned(),
+                        data: r.blob.clone(),
+                    })
+                }
+                mime => ToolResultContent::Text(format!(
+                    "[resource {} of type {}, not shown to the model]",
+                    r.uri,
+                    mime.unwrap_or("unknown")
+                )),
+            },
+        },
+        ContentBlock::Unknown(value) => text_block(&value.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn result(value: serde_json::Value) -> CallToolResult {
+        serde_json::from_value(value).expect("a result")
+    }
+
+    #[test]
+    fn text_and_images_pass_sound_and_links_are_described() {
+        let r = result(json!({"content": [
+            {"type": "text", "text": "5"},
+            {"type": "image", "data": "iVBO", "mimeType": "image/png"},
+            {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+            {"type": "resource_link", "uri": "demo://logo", "name": "logo"},
+            {"type": "resource", "resource": {"uri": "demo://readme", "text": "Hello"}}
+        ]}));
+        let back = from_call("c1", &r);
+        assert!(!back.is_error);
+        assert_eq!(back.content[0], ToolResultContent::Text("5".into()));
+        assert!(
+            matches!(&back.content[1], ToolResultContent::Image(Image::Base64 { media_type, .. }) if media_type == "image/png")
+        );
+        assert!(
+            matches!(&back.content[2], ToolResultContent::Text(t) if t.starts_with("[sound of type audio/wav"))
+        );
+        assert_eq!(
+            back.content[3],
+            ToolResultContent::Text("[resource link: demo://logo (logo)]".into())
+        );
+        assert_eq!(
+            back.content[4],
+            ToolResultContent::Text("[resource demo://readme]\nHello".into())
+        );
+    }
+
+    #[test]
+    fn a_tool_error_stays_an_error_and_structured_output_stands_in_for_no_content() {
+        let r = result(json!({"content": [], "structuredContent": {"sum": 5}, "isError": true}));
+        let back = from_call("c1", &r);
+        assert!(back.is_error);
+        assert_eq!(
+            back.content,
+            [ToolResultContent::Text(r#"{"sum":5}"#.into())]
+        );
+    }
+
+    #[test]
+    fn a_huge_text_is_cut() {
+        let r = result(json!({"content": [{"type": "text", "text": "x".repeat(TEXT_BYTES * 3)}]}));
+        let ToolResultContent::Text(text) = &from_call("c1", &r).content[0] else {
+            panic!("text")
+        };
+        assert!(text.len() < TEXT_BYTES + cut::MARK_ROOM);
+    }
+
+    #[test]
+    fn a_denial_says_who_refused() {
+        let said = |by| match &denied("c", by).content[0] {
+            ToolResultContent::Text(t) => t.clone(),
+            ToolResultContent::Image(_) => String::new(),
+        };
+        assert!(said("user").contains("the user denied it"));
+        assert!(said("policy: denied for this tool, always").contains("standing rule"));
+        assert!(said("timeout").contains("in time"));
+    }
+}

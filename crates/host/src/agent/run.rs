@@ -1,0 +1,490 @@
+//! The turn loop: the model answers (streamed), each tool call it makes passes the gate
+//! like any other (a standing rule or the person decides, the arguments editable, the
+//! audit names the conversation), the results go back, and the model is asked again,
+//! until it stops calling tools, the rounds run out, the provider fails, or the person
+//! presses Stop, which ends the answer at once and cancels the calls under way.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use switchboard_mcp::connection::Progress;
+use switchboard_providers::{
+    AssistantContent, Client, Collector, Error, Event, Message, Request, Response, ToolCall,
+    ToolResult, Usage, UserContent,
+};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::conversations::Conversations;
+use super::events::{ChatEvent, Ended, Outcome, add_usage};
+use super::naming::{Enablement, Toolset};
+use super::results;
+use super::retry::Retry;
+use super::servers::Servers;
+use crate::gate::{CallError, Callee, Gate, Origin};
+
+/// How a conversation asks its model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatSettings {
+    /// The provider's model id.
+    pub model: String,
+    pub system: Option<String>,
+    pub max_tokens: u32,
+    pub temperature: Option<f64>,
+    /// The most times the model is asked in one run (each round of tool calls asks again).
+    pub max_rounds: u32,
+    pub retry: Retry,
+}
+
+impl ChatSettings {
+    /// 4096 tokens an answer, at most 16 rounds, the default retries.
+    pub fn new(model: impl Into<String>) -> Self {
+        Self {
+            model: model.into(),
+            system: None,
+            max_tokens: 4096,
+            temperature: None,
+            max_rounds: 16,
+            retry: Retry::default(),
+        }
+    }
+}
+
+/// One run of a conversation: what it asks with, and where it reports.
+pub struct Run<'a> {
+    /// The conversation's id, as the audit trail names the calls' origin.
+    pub conversation: String,
+    pub provider: &'a Client,
+    pub settings: &'a ChatSettings,
+    pub toolset: &'a Toolset,
+    pub events: &'a mpsc::Sender<ChatEvent>,
+    /// Stop: ends the answer at once and cancels the calls under way.
+    pub stop: &'a CancellationToken,
+    /// The kept conversation each completed message is appended to, if any.
+    pub keep: Option<i64>,
+}
+
+/// Runs conversations: a model, and the servers' tools through the gate.
+#[derive(Clone)]
+pub struct Agent {
+    gate: Gate,
+    servers: Arc<dyn Servers>,
+    conversations: Option<Conversations>,
+}
+
+/// How one request to the model ended.
+enum Asked {
+    Answer(Response),
+    /// Stopped, with the text written so far.
+    Stopped(String),
+    Failed(String),
+}
+
+/// How one stream ended.
+enum Streamed {
+    Done(Response),
+    Stopped(String),
+    Failed(Error),
+}
+
+impl Agent {
+    pub fn new(gate: Gate, servers: Arc<dyn Servers>) -> Self {
+        Self {
+            gate,
+            servers,
+            conversations: None,
+        }
+    }
+
+    /// Keeps conversations there: [`Self::send`] reads and appends to them.
+    pub fn with_conversations(mut self, conversations: Conversations) -> Self {
+        self.conversations = Some(conversations);
+        self
+    }
+
+    pub fn conversations(&self) -> Option<&Conversations> {
+        self.conversations.as_ref()
+    }
+
+    /// The tools a model is offered under these toggles, as the catalog holds them now.
+    pub fn toolset(&self, enablement: &Enablement) -> Toolset {
+        Toolset::new(self.servers.tools(), enablement)
+    }
+
+    /// The person's message in a kept conversation: appended, then the run, each message
+    /// appended as it completes. The tools are those the conversation's toggles let
+    /// through. Events go to `events`, the last one the outcome.
+    pub async fn send(
+        &self,
+        conversation: i64,
+        text: String,
+        provider: &Client,
+        settings: &ChatSettings,
+        events: &mpsc::Sender<ChatEvent>,
+        stop: &CancellationToken,
+    ) -> Result<Outcome, super::ConversationError> {
+        let store = self
+            .conversations
+            .as_ref()
+            .ok_or(super::ConversationError::NotKept)?;
+        let opened = store.get(conversation).await?;
+        let mut messages = opened.messages;
+        let toolset = self.toolset(&opened.enablement);
+        let run = Run {
+            conversation: conversation.to_string(),
+            provider,
+            settings,
+            toolset: &toolset,
+            events,
+            stop,
+            keep: Some(conversation),
+        };
+        // A run cut off while calls were under way left them unanswered: providers refuse
+        // a conversation like that.
+        if let Some(unanswered) = unanswered_calls(&messages) {
+            self.keep(&run, &mut messages, unanswered).await;
+        }
+        self.keep(&run, &mut messages, Message::user_text(text))
+            .await;
+        Ok(self.run(&run, &mut messages).await)
+    }
+
+    /// Runs the conversation `messages` until the model stops, and appends what it adds.
+    /// The outcome is also the last event sent.
+    pub async fn run(&self, run: &Run<'_>, messages: &mut Vec<Message>) -> Outcome {
+        let outcome = self.turns(run, messages).await;
+        let _ = run.events.send(outcome.event()).await;
+        outcome
+    }
+
+    async fn turns(&self, run: &Run<'_>, messages: &mut Vec<Message>) -> Outcome {
+        let mut usage = Usage::default();
+        let tools = run.toolset.to_provider();
+        for _ in 0..run.settings.max_rounds {
+            let settings = run.settings;
+            let request = Request {
+                model: settings.model.clone(),
+                system: settings.system.clone(),
+                messages: messages.clone(),
+                tools: tools.clone(),
+                tool_choice: Default::default(),
+                max_tokens: settings.max_tokens,
+                temperature: settings.temperature,
+                stop_sequences: Vec::new(),
+            };
+            let response = match self.ask(run, &request).await {
+                Asked::Answer(response) => response,
+                Asked::Stopped(partial) => {
+                    if !partial.is_empty() {
+                        self.keep(run, messages, Message::assistant_text(partial))
+                            .await;
+                    }
+                    return Outcome::Finished {
+                        ended: Ended::Stopped,
+                        usage,
+                    };
+                }
+                Asked::Failed(message) => return Outcome::Failed { message, usage },
+            };
+            add_usage(&mut usage, response.usage);
+            let reason = response.stop_reason.clone();
+            let calls: Vec<ToolCall> = response.tool_calls().cloned().collect();
+            if !response.content.is_empty() {
+                self.keep(run, messages, response.into_message()).await;
+            }
+            if calls.is_empty() {
+                return Outcome::Finished {
+                    ended: Ended::Model { reason },
+                    usage,
+                };
+            }
+            let mut answers = Vec::with_capacity(calls.len());
+            for call in &calls {
+                let answer = if run.stop.is_cancelled() {
+                    results::stopped(&call.id)
+                } else {
+                    self.call_tool(run, call).await
+                };
+                answers.push(UserContent::ToolResult(answer));
+            }
+            self.keep(run, messages, Message::User(answers)).await;
+            if run.stop.is_cancelled() {
+                return Outcome::Finished {
+                    ended: Ended::Stopped,
+                    usage,
+                };
+            }
+        }
+        Outcome::Finished {
+            ended: Ended::RoundLimit {
+                rounds: run.settings.max_rounds,
+            },
+            usage,
+        }
+    }
+
+    /// Adds a completed message: to the conversation, to the face, to the kept file.
+    async fn keep(&self, run: &Run<'_>, messages: &mut Vec<Message>, message: Message) {
+        if let (Some(id), Some(store)) = (run.keep, &self.conversations)
+            && let Err(e) = store.append(id, &message).await
+        {
+            tracing::error!("{e}");
+        }
+        let _ = run
+            .events
+            .send(ChatEvent::Message {
+                message: message.clone(),
+            })
+            .await;
+        messages.push(message);
+    }
+
+    /// Asks the model, trying again after a passing failure as far as `Retry` allows.
+    async fn ask(&self, run: &Run<'_>, request: &Request) -> Asked {
+        let mut attempt = 0;
+        loop {
+            let error = match self.stream(run, request).await {
+                Streamed::Done(response) => return Asked::Answer(response),
+                Streamed::Stopped(partial) => return Asked::Stopped(partial),
+                Streamed::Failed(error) => error,
+            };
+            attempt += 1;
+            let Some(wait) = run.settings.retry.wait(&error, attempt) else {
+                return Asked::Failed(error.to_string());
+            };
+            let retrying = ChatEvent::Retrying {
+                attempt,
+                wait_ms: wait.as_millis() as u64,
+                error: error.to_string(),
+            };
+            let _ = run.events.send(retrying).await;
+            tokio::select! {
+                biased;
+                () = run.stop.cancelled() => return Asked::Stopped(String::new()),
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+
+    /// One streamed answer, its text passed on as it comes.
+    async fn stream(&self, run: &Run<'_>, request: &Request) -> Streamed {
+        let started = tokio::select! {
+            biased;
+            () = run.stop.cancelled() => return Streamed::Stopped(String::new()),
+            started = run.provider.stream(request) => started,
+        };
+        let mut stream = match started {
+            Ok(stream) => stream,
+            Err(e) => return Streamed::Failed(e),
+        };
+        let mut answer = Collector::default();
+        let mut text = String::new();
+        loop {
+            // Dropping the stream on Stop closes the connection: the model stops writing.
+            let next = tokio::select! {
+                biased;
+                () = run.stop.cancelled() => return Streamed::Stopped(text),
+                next = stream.next() => next,
+            };
+            match next {
+                Some(Ok(event)) => {
+                    if let Event::TextDelta(delta) = &event {
+                        text.push_str(delta);
+                        let delta = ChatEvent::TextDelta {
+                            text: delta.clone(),
+                        };
+                        let _ = run.events.send(delta).await;
+                    }
+                    answer.push(&event);
+                }
+                Some(Err(e)) => return Streamed::Failed(e),
+                None => {
+                    return match answer.finish() {
+                        Some(response) => Streamed::Done(response),
+                        None => Streamed::Failed(Error::MalformedStream(
+                            "the stream ended before the model finished".into(),
+                        )),
+                    };
+                }
+            }
+        }
+    }
+
+    /// One tool call of the model, through the gate; what goes back to the model.
+    async fn call_tool(&self, run: &Run<'_>, call: &ToolCall) -> ToolResult {
+        let failed = |error: String| {
+            let event = ChatEvent::ToolCallFailed {
+                call_id: call.id.clone(),
+                error: error.clone(),
+            };
+            (event, results::error(&call.id, error))
+        };
+        let (event, answer) = match self.gated(run, call).await {
+            Gated::Done(result) => {
+                let event = ChatEvent::ToolCallResult {
+                    call_id: call.id.clone(),
+                    result: serde_json::to_value(&result).unwrap_or(Value::Null),
+                    is_error: result.is_error == Some(true),
+                };
+                (event, results::from_call(&call.id, &result))
+            }
+            Gated::Denied(decided_by) => {
+                let answer = results::denied(&call.id, &decided_by);
+                let event = ChatEvent::ToolCallDenied {
+                    call_id: call.id.clone(),
+                    decided_by,
+                };
+                (event, answer)
+            }
+            Gated::Stopped => {
+                let (event, _) = failed("stopped".to_owned());
+                (event, results::stopped(&call.id))
+            }
+            Gated::Failed(error) => failed(error),
+        };
+        let _ = run.events.send(event).await;
+        answer
+    }
+
+    async fn gated(&self, run: &Run<'_>, call: &ToolCall) -> Gated {
+        let Some(offered) = run.toolset.get(&call.name) else {
+            return Gated::Failed(format!("There is no tool named {:?}.", call.name));
+        };
+        let Value::Object(arguments) = &call.arguments else {
+            return Gated::Failed(format!(
+                "The arguments must be a JSON object; they were: {}",
+                call.arguments
+            ));
+        };
+        let Some(reach) = self.servers.reach(&offered.server) else {
+            return Gated::Failed(format!("The server {} is not running.", offered.server));
+        };
+        let awaiting = ChatEvent::ToolCallAwaiting {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            server: offered.server.clone(),
+            tool: offered.tool.name.clone(),
+            arguments: call.arguments.clone(),
+        };
+        let _ = run.events.send(awaiting).await;
+        let origin = Origin::Model {
+            conversation: run.conversation.clone(),
+        };
+        let callee = Callee {
+            name: &offered.server,
+            identity: reach.identity.clone(),
+            trusted: reach.trusted,
+        };
+        let cancel = run.stop.child_token();
+        let allowed = self
+            .gate
+            .decide(
+                &origin,
+                &callee,
+                &offered.tool,
+                arguments.clone(),
+                Some(&cancel),
+            )
+            .await;
+        let allowed = match allowed {
+            Ok(allowed) => allowed,
+            Err(CallError::Denied { decided_by, .. }) => return Gated::Denied(decided_by),
+            Err(CallError::Cancelled { .. }) => return Gated::Stopped,
+            Err(e) => return Gated::Failed(e.to_string()),
+        };
+        let running = ChatEvent::ToolCallRunning {
+            call_id: call.id.clone(),
+            arguments: allowed.arguments().clone(),
+            decided_by: allowed.decided_by().to_owned(),
+        };
+        let _ = run.events.send(running).await;
+        let (progress, mut updates) = mpsc::channel::<Progress>(64);
+        let mut options = reach.client.request_options();
+        options.progress = Some(progress);
+        options.cancel = Some(cancel.clone());
+        options.reset_timeout_on_progress = true;
+        let called = self
+            .gate
+            .run(&reach.client, &offered.tool, allowed, options);
+        tokio::pin!(called);
+        let result = loop {
+            tokio::select! {
+                result = &mut called => break result,
+                Some(step) = updates.recv() => {
+                    let event = ChatEvent::ToolCallProgress {
+                        call_id: call.id.clone(),
+                        progress: step.progress,
+                        total: step.total,
+                        message: step.message,
+                    };
+                    let _ = run.events.send(event).await;
+                }
+            }
+        };
+        match result {
+            Ok(result) => Gated::Done(Box::new(result)),
+            Err(_) if cancel.is_cancelled() => Gated::Stopped,
+            Err(e) => Gated::Failed(e.to_string()),
+        }
+    }
+}
+
+/// How a tool call went through the gate.
+enum Gated {
+    Done(Box<switchboard_mcp::types::CallToolResult>),
+    Denied(String),
+    Stopped,
+    Failed(String),
+}
+
+/// Results for the calls of the last message, if it is the model's and they have none.
+fn unanswered_calls(messages: &[Message]) -> Option<Message> {
+    let Some(Message::Assistant(content)) = messages.last() else {
+        return None;
+    };
+    let answers: Vec<UserContent> = content
+        .iter()
+        .filter_map(|c| match c {
+            AssistantContent::ToolCall(call) => Some(UserContent::ToolResult(results::error(
+                &call.id,
+                "This tool call was interrupted before it finished.",
+            ))),
+            AssistantContent::Text(_) => None,
+        })
+        .collect();
+    (!answers.is_empty()).then_some(Message::User(answers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchboard_providers::ToolResultContent;
+
+    #[test]
+    fn calls_left_unanswered_are_answered_as_interrupted() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "demo__echo".into(),
+            arguments: serde_json::json!({}),
+        };
+        let messages = vec![
+            Message::user_text("hi"),
+            Message::Assistant(vec![
+                AssistantContent::Text("Let me see.".into()),
+                AssistantContent::ToolCall(call),
+            ]),
+        ];
+        let Some(Message::User(answers)) = unanswered_calls(&messages) else {
+            panic!("answers")
+        };
+        let [UserContent::ToolResult(answer)] = answers.as_slice() else {
+            panic!("one answer")
+        };
+        assert_eq!(answer.call_id, "c1");
+        assert!(answer.is_error);
+        assert!(
+            matches!(&answer.content[0], ToolResultContent::Text(t) if t.contains("interrupted"))
+        );
+        assert!(unanswered_calls(&messages[..1]).is_none());
+    }
+}

@@ -1,0 +1,56 @@
+//! What a conversation needs of the running servers: their tools, and a way to reach
+//! each one with what the gate pins trust to.
+
+use switchboard_mcp::client::Client;
+
+use crate::catalog::{Catalog, CatalogTool};
+use crate::config::ServerConfig;
+use crate::pins;
+
+/// The running servers, as a conversation's tool calls reach them. The desk implements
+/// it over its host; tests over theirs.
+pub trait Servers: Send + Sync {
+    /// Every running server's tools (the catalog's).
+    fn tools(&self) -> Vec<CatalogTool>;
+    /// A running server's session and identity; `None` when it does not run.
+    fn reach(&self, server: &str) -> Option<Reach>;
+}
+
+/// A running server as a call reaches it.
+#[derive(Clone)]
+pub struct Reach {
+    pub client: Client,
+    /// How it is launched or reached now (`pins::identity`).
+    pub identity: String,
+    /// The person's word for it.
+    pub trusted: bool,
+}
+
+impl Reach {
+    pub fn of(client: Client, config: &ServerConfig) -> Self {
+        Self {
+            client,
+            identity: pins::identity(config),
+            trusted: config.is_trusted(),
+        }
+    }
+}
+
+/// A catalog, and a function from a server's name to its reach: enough for most hosts.
+pub struct CatalogServers<F> {
+    pub catalog: Catalog,
+    pub reach: F,
+}
+
+impl<F> Servers for CatalogServers<F>
+where
+    F: Fn(&str) -> Option<Reach> + Send + Sync,
+{
+    fn tools(&self) -> Vec<CatalogTool> {
+        self.catalog.tools()
+    }
+
+    fn reach(&self, server: &str) -> Option<Reach> {
+        (self.reach)(server)
+    }
+}

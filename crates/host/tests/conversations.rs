@@ -1,0 +1,122 @@
+//! Conversations kept in a real SQLite file: made, listed, renamed, searched, deleted,
+//! and still there, messages and tool toggles, when the file is opened again.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use switchboard_host::agent::{ConversationError, Conversations, Enablement};
+use switchboard_providers::{
+    AssistantContent, Message, ToolCall, ToolResult, ToolResultContent, UserContent,
+};
+
+fn tool_round(id: &str, result: &str) -> [Message; 2] {
+    [
+        Message::Assistant(vec![AssistantContent::ToolCall(ToolCall {
+            id: id.into(),
+            name: "demo__echo".into(),
+            arguments: serde_json::json!({"text": result}),
+        })]),
+        Message::User(vec![UserContent::ToolResult(ToolResult {
+            call_id: id.into(),
+            content: vec![ToolResultContent::Text(result.into())],
+            is_error: false,
+        })]),
+    ]
+}
+
+#[tokio::test]
+async fn conversations_are_made_listed_searched_renamed_deleted_and_survive_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conversations.sqlite");
+    let kept = Conversations::open(&path).unwrap();
+    let trip = kept.create("Trip to Lisbon").await.unwrap();
+    let sums = kept.create("Sums").await.unwrap();
+    kept.append(trip.id, &Message::user_text("Where to eat pastéis?"))
+        .await
+        .unwrap();
+    kept.append(sums.id, &Message::user_text("Add 2 and 3"))
+        .await
+        .unwrap();
+    for message in tool_round("c1", "the sum is FIVE") {
+        kept.append(sums.id, &message).await.unwrap();
+    }
+    kept.append(sums.id, &Message::assistant_text("It is 5."))
+        .await
+        .unwrap();
+    let mut toggles = Enablement::default();
+    toggles.set_tool("demo", "count_to", false);
+    kept.set_enablement(sums.id, toggles.clone()).await.unwrap();
+
+    let titles = |list: Vec<switchboard_host::agent::ConversationSummary>| -> Vec<String> {
+        list.into_iter().map(|c| c.title).collect()
+    };
+    assert_eq!(
+        titles(kept.list().await.unwrap()),
+        ["Sums", "Trip to Lisbon"]
+    );
+    assert_eq!(
+        titles(kept.search("five").await.unwrap()),
+        ["Sums"],
+        "tool results are searched"
+    );
+    assert_eq!(
+        titles(kept.search("lisbon").await.unwrap()),
+        ["Trip to Lisbon"],
+        "titles too"
+    );
+    assert_eq!(
+        titles(kept.search("add five").await.unwrap()),
+        ["Sums"],
+        "every word, anywhere"
+    );
+    assert!(kept.search("add lisbon").await.unwrap().is_empty());
+    assert!(
+        kept.search("100%").await.unwrap().is_empty(),
+        "wildcards are literal"
+    );
+
+    kept.rename(trip.id, "Lisbon, May").await.unwrap();
+    assert_eq!(
+        titles(kept.list().await.unwrap()),
+        ["Lisbon, May", "Sums"],
+        "renamed is changed last"
+    );
+    drop(kept);
+
+    let reopened = Conversations::open(&path).unwrap();
+    assert!(reopened.moved_aside().is_none());
+    let sums_again = reopened.get(sums.id).await.unwrap();
+    assert_eq!(sums_again.messages.len(), 4);
+    assert_eq!(sums_again.messages[3], Message::assistant_text("It is 5."));
+    assert_eq!(sums_again.enablement, toggles);
+    assert_eq!(sums_again.summary.messages, 4);
+
+    reopened.delete(trip.id).await.unwrap();
+    assert_eq!(titles(reopened.list().await.unwrap()), ["Sums"]);
+    assert!(matches!(
+        reopened.get(trip.id).await,
+        Err(ConversationError::NotFound(_))
+    ));
+    assert!(matches!(
+        reopened
+            .append(trip.id, &Message::user_text("hello?"))
+            .await,
+        Err(ConversationError::NotFound(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_damaged_file_is_moved_aside_and_a_new_one_begun() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conversations.sqlite");
+    std::fs::write(
+        &path,
+        "not a database, not at all; long enough to be read as a header",
+    )
+    .unwrap();
+    let kept = Conversations::open(&path).unwrap();
+    let moved = kept.moved_aside().expect("moved aside").clone();
+    assert!(moved.to.exists());
+    assert!(moved.to_string().contains("moved to"), "{moved}");
+    assert!(kept.list().await.unwrap().is_empty());
+    kept.create("fresh").await.unwrap();
+}
