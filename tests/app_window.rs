@@ -27,7 +27,10 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
         .iter()
         .map(|b| window.text(b))
         .collect();
-    assert_eq!(views, ["Servers", "Explorer", "Approvals", "Activity"]);
+    assert_eq!(
+        views,
+        ["Servers", "Explorer", "Approvals", "Activity", "Trust"]
+    );
     assert_eq!(window.text(&window.find("h1")), "Servers");
 
     // These values only exist in Rust: they prove the IPC round trip.
