@@ -46,5 +46,11 @@ fn switchboard_commands() -> &'static [&'static str] {
         "answer_roots",
         "pick_folder",
         "audit",
+        "providers",
+        "save_provider",
+        "remove_provider",
+        "fetch_models",
+        "set_default_provider",
+        "set_default_model",
     ]
 }

@@ -25,6 +25,9 @@ pub enum ErrorCode {
     Denied,
     /// The server answered with an error, or the connection failed.
     Server,
+    /// A model provider refused the request (a bad key, a rate limit) or could not be
+    /// reached; the message gives its own words.
+    Provider,
     /// The OS keyring or another part of the system failed.
     System,
 }
@@ -50,20 +53,26 @@ impl From<switchboard_host::config::ConfigPathError> for CommandError {
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
         use switchboard_host::approvals::AnswerError;
-        use switchboard_host::desk::FormError;
+        use switchboard_host::desk::{FormError, ProviderFormError};
         use switchboard_host::gate::CallError;
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_) | DeskError::NoTool { .. } => ErrorCode::NotFound,
+            DeskError::NoServer(_) | DeskError::NoTool { .. } | DeskError::NoProvider(_) => {
+                ErrorCode::NotFound
+            }
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
-            DeskError::Form(FormError::Keyring(_)) | DeskError::Audit(_) => ErrorCode::System,
+            DeskError::Form(FormError::Keyring(_))
+            | DeskError::ProviderForm(ProviderFormError::Keyring(_))
+            | DeskError::Audit(_) => ErrorCode::System,
             DeskError::Form(_)
             | DeskError::Answer(_)
             | DeskError::BadAnswer(_)
             | DeskError::Link(_)
             | DeskError::Roots(_)
-            | DeskError::Import(_) => ErrorCode::Invalid,
+            | DeskError::Import(_)
+            | DeskError::ProviderForm(_) => ErrorCode::Invalid,
+            DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
         };

@@ -18,7 +18,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{approvals, explorer, servers};
+    use commands::{approvals, explorer, models, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -54,6 +54,12 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             approvals::standing_rules,
             approvals::revoke_rule,
             approvals::shared_folders,
+            models::providers,
+            models::save_provider,
+            models::remove_provider,
+            models::fetch_models,
+            models::set_default_provider,
+            models::set_default_model,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

@@ -29,7 +29,14 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
         .collect();
     assert_eq!(
         views,
-        ["Servers", "Explorer", "Approvals", "Activity", "Trust"]
+        [
+            "Servers",
+            "Explorer",
+            "Approvals",
+            "Activity",
+            "Trust",
+            "Models"
+        ]
     );
     assert_eq!(window.text(&window.find("h1")), "Servers");
 

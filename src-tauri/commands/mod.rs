@@ -2,6 +2,7 @@
 
 pub mod approvals;
 pub mod explorer;
+pub mod models;
 pub mod servers;
 
 use serde::Serialize;

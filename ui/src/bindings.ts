@@ -57,6 +57,19 @@ export const commands = {
 	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
+	/**  Every configured provider (each key shown as stored or not), and the default one. */
+	providers: () => __TAURI_INVOKE<Providers_Serialize>("providers"),
+	/**  Adds a provider (`original` null) or changes one, renaming it if the name changed. */
+	saveProvider: (original: string | null, form: ProviderForm_Deserialize) => __TAURI_INVOKE<null>("save_provider", { original, form }),
+	/**  Removes a provider; its key is deleted from the keyring. */
+	removeProvider: (name: string) => __TAURI_INVOKE<null>("remove_provider", { name }),
+	/**
+	 *  The models the provider a form describes offers, asked with the form's key or (kept)
+	 *  the stored key of the provider `original`.
+	 */
+	fetchModels: (original: string | null, form: ProviderForm_Deserialize) => __TAURI_INVOKE<ModelChoice_Serialize[]>("fetch_models", { original, form }),
+	setDefaultProvider: (name: string | null) => __TAURI_INVOKE<null>("set_default_provider", { name }),
+	setDefaultModel: (provider: string, model: string | null) => __TAURI_INVOKE<null>("set_default_model", { provider, model }),
 };
 
 /** Events */
@@ -189,6 +202,11 @@ export type ErrorCode =
 "denied" | 
 /**  The server answered with an error, or the connection failed. */
 "server" | 
+/**
+ *  A model provider refused the request (a bad key, a rate limit) or could not be
+ *  reached; the message gives its own words.
+ */
+"provider" | 
 /**  The OS keyring or another part of the system failed. */
 "system";
 
@@ -268,6 +286,28 @@ export type InputPrompt = {
 /**  The shape of [`Json`] for type descriptions only. */
 export type JsonValue = null | boolean | number | null | string | JsonValue[] | { [key in string]: JsonValue };
 
+/**  What to do with a provider's API key on saving. */
+export type KeyChange = 
+/**  Keep the stored key, if any (a renamed provider takes it along). */
+{ kind: "keep" } | 
+/**  Store this key in the keyring. */
+{ kind: "set"; value: string } | 
+/**  No key: the stored one is deleted. */
+{ kind: "remove" };
+
+/**  Whether a provider's API key is there, never what it is. */
+export type KeyState = 
+/**  The provider is configured without a key (a local server, say). */
+"none" | 
+/**  The key is in the keyring. */
+"stored" | 
+/**  The file names a key the keyring does not hold: enter it again. */
+"missing" | 
+/**  The file names a secret that is not this provider's own: it is not used. */
+"not_own" | 
+/**  The keyring could not be asked. */
+"unknown";
+
 /**  An environment variable or an HTTP header. */
 export type KeyValue = KeyValue_Serialize | KeyValue_Deserialize;
 
@@ -321,6 +361,23 @@ export type LogSource =
 "protocol" | 
 /**  `notifications/message`. */
 "server";
+
+/**  A model a provider offers. */
+export type ModelChoice = ModelChoice_Serialize | ModelChoice_Deserialize;
+
+/**  A model a provider offers. */
+export type ModelChoice_Deserialize = {
+	id: string,
+	/**  A name for people, when the provider gives one. */
+	displayName?: string | null,
+};
+
+/**  A model a provider offers. */
+export type ModelChoice_Serialize = {
+	id: string,
+	/**  A name for people, when the provider gives one. */
+	displayName: string | null,
+};
 
 /**  A pending request as faces see it. */
 export type Pending = Pending_Serialize | Pending_Deserialize;
@@ -377,6 +434,83 @@ export type ProgressItem_Serialize = {
 	total: number | null,
 	message: string | null,
 	started_ms: number | null,
+};
+
+/**  A provider's settings as the person edits them. */
+export type ProviderForm = ProviderForm_Serialize | ProviderForm_Deserialize;
+
+/**  A provider's settings as the person edits them. */
+export type ProviderForm_Deserialize = {
+	name: string,
+	protocol: ProviderProtocol,
+	baseUrl: string,
+	/**  Model ids typed by the person; blank ones are dropped. */
+	models?: string[],
+	/**  Picked from the fetched list or typed; blank is none. */
+	defaultModel?: string | null,
+	apiKey: KeyChange,
+};
+
+/**  A provider's settings as the person edits them. */
+export type ProviderForm_Serialize = {
+	name: string,
+	protocol: ProviderProtocol,
+	baseUrl: string,
+	/**  Model ids typed by the person; blank ones are dropped. */
+	models: string[],
+	/**  Picked from the fetched list or typed; blank is none. */
+	defaultModel: string | null,
+	apiKey: KeyChange,
+};
+
+/**  The wire protocol a model provider speaks. */
+export type ProviderProtocol = 
+/**
+ *  OpenAI-compatible Chat Completions (OpenAI, Ollama, llama.cpp, vLLM, LM Studio,
+ *  OpenRouter, Groq ...); the base URL usually ends in `/v1`.
+ */
+"openai" | 
+/**  Anthropic Messages; the base URL is the host (`https://api.anthropic.com`). */
+"anthropic";
+
+/**  A configured provider, as the Models page lists it. */
+export type ProviderSummary = ProviderSummary_Serialize | ProviderSummary_Deserialize;
+
+/**  A configured provider, as the Models page lists it. */
+export type ProviderSummary_Deserialize = {
+	name: string,
+	protocol: ProviderProtocol,
+	baseUrl: string,
+	/**  The model ids the person typed (the provider's own list is fetched on demand). */
+	models: string[],
+	defaultModel?: string | null,
+	key: KeyState,
+};
+
+/**  A configured provider, as the Models page lists it. */
+export type ProviderSummary_Serialize = {
+	name: string,
+	protocol: ProviderProtocol,
+	baseUrl: string,
+	/**  The model ids the person typed (the provider's own list is fetched on demand). */
+	models: string[],
+	defaultModel: string | null,
+	key: KeyState,
+};
+
+/**  Every configured provider, and the one asked by default. */
+export type Providers = Providers_Serialize | Providers_Deserialize;
+
+/**  Every configured provider, and the one asked by default. */
+export type Providers_Deserialize = {
+	providers: ProviderSummary_Deserialize[],
+	defaultProvider?: string | null,
+};
+
+/**  Every configured provider, and the one asked by default. */
+export type Providers_Serialize = {
+	providers: ProviderSummary_Serialize[],
+	defaultProvider: string | null,
 };
 
 /**  What a server (or a caller on its behalf) asks the person. */
@@ -588,12 +722,16 @@ export type Update = Update_Serialize | Update_Deserialize;
 /**  What changed, for the face to show. */
 export type Update_Deserialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
-{ kind: "servers_changed" } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string };
+{ kind: "servers_changed" } | 
+/**  Model providers were added, changed or removed, or the default one changed. */
+{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string };
 
 /**  What changed, for the face to show. */
 export type Update_Serialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
-{ kind: "servers_changed" } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string };
+{ kind: "servers_changed" } | 
+/**  Model providers were added, changed or removed, or the default one changed. */
+{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string };
 
 /* Tauri Specta runtime */
 type EventEmit<T> = [T] extends [null] ? () => Promise<void> : (payload: T) => Promise<void>;

@@ -4,8 +4,9 @@ import { ExplorerView } from "./ExplorerView";
 import { ApprovalsView } from "./ApprovalsView";
 import { ActivityView } from "./ActivityView";
 import { TrustView } from "./TrustView";
+import { ModelsView } from "./ModelsView";
 
-export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust";
+export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models";
 
 export interface View {
   id: ViewId;
@@ -44,5 +45,11 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Trust",
     summary: "Every standing rule and shared folder, with how often each was used; revoke any at once.",
     component: TrustView,
+  },
+  {
+    id: "models",
+    label: "Models",
+    summary: "Model providers: where each is, its key (kept in the OS keyring) and its default model.",
+    component: ModelsView,
   },
 ];

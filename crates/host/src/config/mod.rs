@@ -14,8 +14,8 @@ pub use import::{
     import,
 };
 pub use model::{
-    Config, DEMO_SERVER, EnvValue, HostSettings, RestartPolicy, ServerConfig, ServerSpec,
-    SpecError, TransportType,
+    Config, DEMO_SERVER, EnvValue, HostSettings, ProviderEntry, ProviderProtocol, RestartPolicy,
+    SecretRef, ServerConfig, ServerSpec, SpecError, TransportType, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
 pub use secret_names::{Place, secret_name};

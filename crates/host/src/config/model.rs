@@ -15,6 +15,9 @@ use crate::policy::ToolRule;
 pub struct Config {
     #[serde(rename = "mcpServers", default)]
     pub servers: BTreeMap<String, ServerConfig>,
+    /// The model providers the host may ask, by name; none is a valid state.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub providers: BTreeMap<String, ProviderEntry>,
     #[serde(default, skip_serializing_if = "HostSettings::is_default")]
     pub settings: HostSettings,
     #[serde(flatten)]
@@ -185,6 +188,9 @@ pub struct HostSettings {
     /// Tool-call decisions the person made "always"; revoked by removing them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_rules: Vec<ToolRule>,
+    /// The provider (a name under `providers`) asked when nothing says which.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_provider: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -195,6 +201,7 @@ impl Default for HostSettings {
             approval_timeout_secs: 300,
             request_timeout_secs: 60,
             tool_rules: Vec::new(),
+            default_provider: None,
             extra: Map::new(),
         }
     }
@@ -203,6 +210,63 @@ impl Default for HostSettings {
 impl HostSettings {
     fn is_default(&self) -> bool {
         *self == Self::default()
+    }
+}
+
+/// The wire protocol a model provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderProtocol {
+    /// OpenAI-compatible Chat Completions (OpenAI, Ollama, llama.cpp, vLLM, LM Studio,
+    /// OpenRouter, Groq ...); the base URL usually ends in `/v1`.
+    #[serde(rename = "openai")]
+    OpenAi,
+    /// Anthropic Messages; the base URL is the host (`https://api.anthropic.com`).
+    Anthropic,
+}
+
+/// A model provider as configured. Its API key is never written here: `apiKey` names the
+/// keyring entry that holds it, `<provider>/api-key` (see [`provider_key_name`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderEntry {
+    pub protocol: ProviderProtocol,
+    pub base_url: String,
+    /// Model ids typed by the person, for a provider that lists none (or to pin a few).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
+    /// The model asked when nothing says which.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_model: Option<String>,
+    /// `{"secret": "<provider>/api-key"}`; none for servers that need no key (Ollama).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<SecretRef>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A value kept in the OS keyring under `secret`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretRef {
+    pub secret: String,
+}
+
+/// The keyring name of the API key of the provider `name`. A provider uses only the key
+/// of its own name, so that an entry of the file cannot borrow another's secret (a
+/// server's secrets are named `<server>/env/KEY` and `<server>/header/KEY`, never in two
+/// parts).
+pub fn provider_key_name(name: &str) -> String {
+    format!("{name}/api-key")
+}
+
+impl ProviderEntry {
+    /// The keyring name of this provider's key (as `name`), if it has one of its own.
+    pub fn own_key(&self, name: &str) -> Option<&str> {
+        self.api_key
+            .as_ref()
+            .map(|key| key.secret.as_str())
+            .filter(|secret| *secret == provider_key_name(name))
     }
 }
 
@@ -355,6 +419,37 @@ mod tests {
             wrong.spec("e").unwrap_err().to_string(),
             "server \"e\" is of type \"http\" but has no `url`"
         );
+    }
+
+    #[test]
+    fn providers_read_and_write_back_with_what_this_version_does_not_know() {
+        let text = json!({
+            "mcpServers": {},
+            "providers": {
+                "openai": {"protocol": "openai", "baseUrl": "https://api.openai.com/v1",
+                           "defaultModel": "gpt-4.1", "apiKey": {"secret": "openai/api-key"},
+                           "organization": "org-1"},
+                "local": {"protocol": "openai", "baseUrl": "http://localhost:11434/v1",
+                          "models": ["llama3.2", "qwen3"]},
+                "claude": {"protocol": "anthropic", "baseUrl": "https://api.anthropic.com",
+                           "apiKey": {"secret": "openai/api-key"}},
+            },
+            "settings": {"approvalTimeoutSecs": 300, "requestTimeoutSecs": 60, "defaultProvider": "openai"},
+        });
+        let config: Config = serde_json::from_value(text.clone()).unwrap();
+        assert_eq!(config.settings.default_provider.as_deref(), Some("openai"));
+        let openai = &config.providers["openai"];
+        assert_eq!(openai.protocol, ProviderProtocol::OpenAi);
+        assert_eq!(openai.own_key("openai"), Some("openai/api-key"));
+        assert_eq!(openai.extra["organization"], "org-1");
+        assert_eq!(config.providers["local"].models, ["llama3.2", "qwen3"]);
+        assert_eq!(config.providers["local"].own_key("local"), None);
+        // Another provider's key is not its own to use.
+        assert_eq!(config.providers["claude"].own_key("claude"), None);
+        assert_eq!(serde_json::to_value(&config).unwrap(), text);
+        // No provider is written as none at all.
+        let none = serde_json::to_value(Config::default()).unwrap();
+        assert_eq!(none, json!({"mcpServers": {}}));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod forms;
 mod imports;
 pub mod json;
 pub mod logbook;
+pub mod models;
 mod shown;
 mod trust;
 
@@ -42,6 +43,9 @@ use forms::{NewSecret, SecretValue};
 pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
 pub use json::Json;
 pub use logbook::{LogEntry, LogSize};
+pub use models::{
+    KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
+};
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -77,6 +81,13 @@ pub enum DeskError {
     Audit(#[from] AuditError),
     #[error(transparent)]
     Import(#[from] ImportError),
+    #[error("there is no model provider named {0:?}")]
+    NoProvider(String),
+    #[error(transparent)]
+    ProviderForm(#[from] ProviderFormError),
+    /// What the provider answered, or why it could not be reached, in its own words.
+    #[error(transparent)]
+    Provider(#[from] switchboard_providers::Error),
 }
 
 /// What changed, for the face to show.
@@ -91,6 +102,8 @@ pub enum Update {
     },
     /// Servers were added, removed, renamed, enabled or disabled.
     ServersChanged,
+    /// Model providers were added, changed or removed, or the default one changed.
+    ProvidersChanged,
     Log {
         entry: LogEntry,
     },
@@ -334,6 +347,16 @@ impl Desk {
         &self,
         change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
     ) -> Result<(), DeskError> {
+        self.edit_config_announcing(change, Update::ServersChanged)
+            .await
+    }
+
+    /// [`Self::edit_config`], announcing `what` changed.
+    async fn edit_config_announcing(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
+        what: Update,
+    ) -> Result<(), DeskError> {
         if let Some(problem) = self.config_problem() {
             return Err(DeskError::BrokenConfig(problem));
         }
@@ -352,7 +375,7 @@ impl Desk {
             }
         }
         self.inner.host.lock().await.reconcile(&config);
-        self.announce(Update::ServersChanged);
+        self.announce(what);
         Ok(())
     }
 

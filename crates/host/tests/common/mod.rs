@@ -351,3 +351,51 @@ pub fn text_of(result: &Value) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// The stand-in model provider (`provider-peer`, built by `cargo build -p provider-peer`)
+/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`);
+/// killed when dropped.
+pub struct StandInProvider {
+    /// `http://127.0.0.1:<port>`: Anthropic's base URL; OpenAI's is this with `/v1`.
+    pub url: String,
+    _child: tokio::process::Child,
+}
+
+impl StandInProvider {
+    pub async fn start(script: Value) -> Self {
+        let mut child = tokio::process::Command::new(workspace_binary("provider-peer"))
+            .arg("--script-json")
+            .arg(script.to_string())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        let line = tokio::time::timeout(WAIT, lines.next_line())
+            .await
+            .expect("the stand-in listens")
+            .unwrap()
+            .expect("the stand-in says where it listens");
+        let url = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Self { url, _child: child }
+    }
+
+    /// Every request the stand-in received: method, path, query, headers, body.
+    pub async fn requests(&self) -> Vec<Value> {
+        let answer = reqwest::get(format!("{}/_stand-in/requests", self.url))
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        match serde_json::from_slice(&answer).unwrap() {
+            Value::Array(requests) => requests,
+            other => panic!("not a list: {other}"),
+        }
+    }
+}

@@ -126,19 +126,23 @@ impl Server {
                     received.header("authorization"),
                     received.number,
                 )
-                .unwrap_or_else(|| {
-                    anthropic::models(
+                .unwrap_or_else(|| match &self.script.models_error {
+                    Some(failure) => anthropic::failure(failure, received.number),
+                    None => anthropic::models(
                         &self.script.models,
                         self.script.models_page_size,
                         &received.query,
-                    )
+                    ),
                 })
             }
             (&Method::GET, "/v1/models") => openai::check_key(
                 self.script.api_key.as_deref(),
                 received.header("authorization"),
             )
-            .unwrap_or_else(|| openai::models(&self.script.models)),
+            .unwrap_or_else(|| match &self.script.models_error {
+                Some(failure) => openai::failure(failure),
+                None => openai::models(&self.script.models),
+            }),
             _ => return text(StatusCode::NOT_FOUND, "no such endpoint"),
         };
         reply(answer)

@@ -16,7 +16,9 @@
 //! - `api_key`: when set, every request must carry it (`Authorization: Bearer` for OpenAI,
 //!   `x-api-key` for Anthropic), or gets the protocol's 401.
 //! - `models`: listed by `GET /v1/models`; Anthropic's list is paged by
-//!   `models_page_size` (20 by default, as the real API) and the request's `limit`.
+//!   `models_page_size` (20 by default, as the real API) and the request's `limit`;
+//!   `models_error` answers the list with that error instead (a key that was refused
+//!   still gets its 401 first).
 //! - `turns`: each `POST /v1/chat/completions` or `POST /v1/messages` takes the next one,
 //!   whatever the protocol. A turn is content blocks, each text or a tool call, streamed in
 //!   `pieces` parts (1 by default); in a text, `{tool_result}` is replaced by the text of
@@ -40,6 +42,8 @@ pub struct Script {
     pub models: Vec<ModelEntry>,
     #[serde(default = "default_page_size")]
     pub models_page_size: usize,
+    /// When set, `GET /v1/models` answers with this error (after checking the key).
+    pub models_error: Option<Failure>,
     #[serde(default)]
     pub turns: Vec<Turn>,
 }

@@ -1,0 +1,62 @@
+//! Model providers: the list, their settings (the key kept in the OS keyring), the models
+//! each offers, and the default provider and model.
+
+use switchboard_host::desk::{Desk, ModelChoice, ProviderForm, Providers};
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+/// Every configured provider (each key shown as stored or not), and the default one.
+#[tauri::command]
+#[specta::specta]
+pub async fn providers(desk: State<'_, Desk>) -> Result<Providers> {
+    Ok(desk.providers().await)
+}
+
+/// Adds a provider (`original` null) or changes one, renaming it if the name changed.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_provider(
+    desk: State<'_, Desk>,
+    original: Option<String>,
+    form: ProviderForm,
+) -> Result<()> {
+    Ok(desk.save_provider(original, form).await?)
+}
+
+/// Removes a provider; its key is deleted from the keyring.
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_provider(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.remove_provider(&name).await?)
+}
+
+/// The models the provider a form describes offers, asked with the form's key or (kept)
+/// the stored key of the provider `original`.
+#[tauri::command]
+#[specta::specta]
+pub async fn fetch_models(
+    desk: State<'_, Desk>,
+    original: Option<String>,
+    form: ProviderForm,
+) -> Result<Vec<ModelChoice>> {
+    Ok(desk.fetch_models_for(original.as_deref(), &form).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_default_provider(desk: State<'_, Desk>, name: Option<String>) -> Result<()> {
+    Ok(desk.set_default_provider(name).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_default_model(
+    desk: State<'_, Desk>,
+    provider: String,
+    model: Option<String>,
+) -> Result<()> {
+    Ok(desk.set_default_model(&provider, model).await?)
+}

@@ -1,0 +1,130 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ProviderFormView, type ProviderFormViewProps } from "./ProviderFormView";
+import { draftOf, emptyDraft } from "./providerFormModel";
+
+afterEach(cleanup);
+
+function setup(overrides: Partial<ProviderFormViewProps> = {}) {
+  const props: ProviderFormViewProps = {
+    initial: emptyDraft(),
+    original: null,
+    existingNames: ["openai"],
+    onSave: vi.fn(),
+    onCancel: vi.fn(),
+    onFetchModels: vi.fn(() => Promise.resolve([])),
+    ...overrides,
+  };
+  render(<ProviderFormView {...props} />);
+  return { props, user: userEvent.setup() };
+}
+
+const field = (name: string) => screen.getByRole("textbox", { name });
+
+const stored = draftOf({
+  name: "claude",
+  protocol: "anthropic",
+  baseUrl: "https://api.anthropic.com",
+  models: [],
+  defaultModel: "claude-test",
+  key: "stored",
+});
+
+describe("ProviderFormView", () => {
+  it("fills protocol, URL and name from a preset and saves a typed key for the keyring", async () => {
+    const { props, user } = setup({ existingNames: [] });
+    await user.click(screen.getByRole("button", { name: "Ollama" }));
+    expect(field("Provider name")).toHaveProperty("value", "ollama");
+    expect(field("Base URL")).toHaveProperty("value", "http://localhost:11434/v1");
+    await user.click(screen.getByRole("button", { name: "Anthropic" }));
+    expect(field("Provider name")).toHaveProperty("value", "ollama"); // a name given is kept
+    expect(screen.getByRole("radio", { name: "Anthropic Messages" })).toHaveProperty("checked", true);
+    expect(field("Base URL")).toHaveProperty("value", "https://api.anthropic.com");
+    await user.clear(field("Provider name"));
+    await user.type(field("Provider name"), "claude");
+    const key = screen.getByLabelText("API key");
+    expect(key.getAttribute("type")).toBe("password");
+    await user.type(key, " sk-ant-secret ");
+    await user.type(field("Models"), "claude-a{Enter}{Enter}claude-b");
+    await user.type(field("Default model"), "claude-b");
+    await user.click(screen.getByRole("button", { name: "Add provider" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      name: "claude",
+      protocol: "anthropic",
+      baseUrl: "https://api.anthropic.com",
+      models: ["claude-a", "claude-b"],
+      defaultModel: "claude-b",
+      apiKey: { kind: "set", value: "sk-ant-secret" },
+    });
+  });
+
+  it("names what is wrong beside each field and saves nothing", async () => {
+    const { props, user } = setup();
+    await user.type(field("Provider name"), "openai");
+    await user.type(field("Base URL"), "localhost:11434");
+    await user.click(screen.getByRole("button", { name: "Add provider" }));
+    expect(props.onSave).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toBe("2 things to fix before saving.");
+    expect(screen.getByText("A provider named openai already exists.")).toBeTruthy();
+    expect(screen.getByText("Enter an http:// or https:// URL.")).toBeTruthy();
+    expect(document.activeElement).toBe(field("Provider name"));
+  });
+
+  it("shows a stored key as stored, keeps it by default, and can remove it", async () => {
+    const { props, user } = setup({ initial: stored, original: "claude", existingNames: ["claude"] });
+    expect(screen.getByTestId("key-state").textContent).toBe("Stored in keyring");
+    expect(screen.getByLabelText("API key")).toHaveProperty("value", "");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(props.onSave).toHaveBeenLastCalledWith(expect.objectContaining({ name: "claude", apiKey: { kind: "keep" } }));
+    await user.click(screen.getByRole("button", { name: "Remove key" }));
+    expect(screen.getByTestId("key-state").textContent).toBe("Key to be removed");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(props.onSave).toHaveBeenLastCalledWith(expect.objectContaining({ apiKey: { kind: "remove" } }));
+  });
+
+  it("picks the default model from the list the provider gives", async () => {
+    const onFetchModels = vi.fn(() =>
+      Promise.resolve([
+        { id: "claude-test", displayName: "Claude Test" },
+        { id: "claude-mini", displayName: null },
+      ]),
+    );
+    const { props, user } = setup({ initial: stored, original: "claude", existingNames: ["claude"], onFetchModels });
+    await user.click(screen.getByRole("button", { name: "Fetch models" }));
+    expect(onFetchModels).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ name: "claude", apiKey: { kind: "keep" } }));
+    const list = await screen.findByRole("combobox", { name: "Fetched models" });
+    expect([...list.querySelectorAll("option")].map((o) => o.textContent)).toEqual([
+      "Pick one of 2 models",
+      "Claude Test (claude-test)",
+      "claude-mini",
+    ]);
+    await user.selectOptions(list, "claude-mini");
+    expect(field("Default model")).toHaveProperty("value", "claude-mini");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(props.onSave).toHaveBeenCalledWith(expect.objectContaining({ defaultModel: "claude-mini" }));
+  });
+
+  it("says in the provider's words why the models could not be fetched", async () => {
+    const onFetchModels = vi.fn(() =>
+      Promise.reject({
+        code: "provider",
+        message: "the provider limits the rate of requests (retry after 7 s): Rate limit reached",
+      }),
+    );
+    const { user } = setup({ initial: stored, original: "claude", existingNames: ["claude"], onFetchModels });
+    await user.click(screen.getByRole("button", { name: "Fetch models" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Could not fetch the models: the provider limits the rate of requests (retry after 7 s): Rate limit reached",
+    );
+    expect(screen.queryByRole("combobox", { name: "Fetched models" })).toBeNull();
+  });
+
+  it("does not ask a provider whose URL is not one", async () => {
+    const { props, user } = setup();
+    await user.type(field("Base URL"), "ftp://example.com");
+    await user.click(screen.getByRole("button", { name: "Fetch models" }));
+    expect(props.onFetchModels).not.toHaveBeenCalled();
+    expect(screen.getByText("Enter an http:// or https:// URL.")).toBeTruthy();
+  });
+});

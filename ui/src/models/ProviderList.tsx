@@ -1,0 +1,64 @@
+import type { ProviderSummary_Serialize } from "../bindings";
+import { keyStateText } from "./providerFormModel";
+import "./models.css";
+
+export interface ProviderListProps {
+  providers: ProviderSummary_Serialize[];
+  defaultProvider: string | null;
+  onAdd(): void;
+  onEdit(name: string): void;
+  onRemove(name: string): void;
+  onMakeDefault(name: string | null): void;
+}
+
+const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic" } as const;
+
+/** The configured model providers: where each is, whether its key is stored (never the key), its default model. */
+export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault }: ProviderListProps) {
+  return (
+    <section aria-labelledby="providers-title">
+      <h2 id="providers-title">Providers</h2>
+      {providers.length === 0 ? (
+        <p className="muted">
+          No model provider yet. Everything else works without one: sampling requests are answered by you.
+        </p>
+      ) : (
+        <ul className="provider-list">
+          {providers.map((p) => {
+            const isDefault = p.name === defaultProvider;
+            return (
+              <li key={p.name} aria-label={p.name}>
+                <div className="provider-head">
+                  <strong>{p.name}</strong>
+                  {isDefault && <span className="chip">Default</span>}
+                  <span className="muted">{PROTOCOL_NAMES[p.protocol]}</span>
+                  <code>{p.baseUrl}</code>
+                </div>
+                <div className="provider-head">
+                  <span className={`key-state key-${p.key}`}>{keyStateText(p.key)}</span>
+                  <span>
+                    Default model: {p.defaultModel ? <code>{p.defaultModel}</code> : <span className="muted">none</span>}
+                  </span>
+                </div>
+                <div className="provider-actions">
+                  <button type="button" onClick={() => onEdit(p.name)}>
+                    Edit {p.name}
+                  </button>
+                  <button type="button" onClick={() => onMakeDefault(isDefault ? null : p.name)}>
+                    {isDefault ? "No default" : "Make default"}
+                  </button>
+                  <button type="button" className="button danger" onClick={() => onRemove(p.name)}>
+                    Remove {p.name}
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <button type="button" className="primary" onClick={onAdd}>
+        Add a provider
+      </button>
+    </section>
+  );
+}
