@@ -340,6 +340,16 @@ impl Gate {
         self.write_rules(|standing| standing.revoke(server, tool));
     }
 
+    /// Whether these are the standing rules the gate holds.
+    pub fn holds_rules(&self, always: &[ToolRule]) -> bool {
+        self.policies().always() == always
+    }
+
+    /// Takes the standing rules the configuration file holds now (changed by hand).
+    pub fn reload_rules(&self, always: Vec<ToolRule>) {
+        self.policies().set_always(always);
+    }
+
     /// Forgets every decision about a server (removed, or renamed), in the file too.
     pub fn forget_server(&self, server: &str) {
         self.policies().forget_server(server);

@@ -11,6 +11,7 @@ pub mod logbook;
 pub mod models;
 mod shown;
 mod trust;
+mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -104,6 +105,11 @@ pub enum Update {
     ServersChanged,
     /// Model providers were added, changed or removed, or the default one changed.
     ProvidersChanged,
+    /// The configuration file was changed by hand: read again, or found unreadable (the
+    /// last good configuration keeps running).
+    ConfigChanged {
+        problem: Option<String>,
+    },
     Log {
         entry: LogEntry,
     },
@@ -304,10 +310,26 @@ impl Desk {
         });
     }
 
-    /// Starts the configured servers.
+    /// Starts the configured servers, and follows the changes made to the file from then on.
     pub async fn start(&self) {
         let config = self.config();
         self.inner.host.lock().await.reconcile(&config);
+        if let Err(e) = self.watch_config() {
+            tracing::warn!(
+                "changes made to the configuration file by hand are seen at the next start: {e}"
+            );
+        }
+    }
+
+    /// Folders were shared with a server as it was launched: one launched otherwise (or
+    /// gone) sees none of them.
+    fn withdraw_folders(&self, before: &Config, after: &Config) {
+        for (name, was) in &before.servers {
+            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
+            if !after.servers.get(name).is_some_and(same) {
+                self.inner.roots.revoke(name);
+            }
+        }
     }
 
     pub async fn shutdown(&self) {
@@ -366,14 +388,7 @@ impl Desk {
         let _editing = self.inner.edits.lock().await;
         let config = config::update(&self.inner.config_path, change)?;
         let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
-        // Folders were shared with a server as it was launched: one launched otherwise
-        // (or gone) sees none of them.
-        for (name, was) in &before.servers {
-            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
-            if !config.servers.get(name).is_some_and(same) {
-                self.inner.roots.revoke(name);
-            }
-        }
+        self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
         self.announce(what);
         Ok(())
