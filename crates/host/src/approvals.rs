@@ -33,6 +33,8 @@ pub enum Question {
         /// longer holds.
         #[serde(skip_serializing_if = "Option::is_none")]
         changed: Option<Box<crate::pins::Changed>>,
+        /// Who asks: the person, or a model in one of their conversations.
+        asked_by: crate::gate::Origin,
     },
     Sampling {
         #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
@@ -423,6 +425,7 @@ mod tests {
             arguments: json!({"title": "groceries"}).as_object().cloned().unwrap(),
             annotations: None,
             changed: None,
+            asked_by: crate::gate::Origin::Person,
         }
     }
 
