@@ -28,7 +28,7 @@ pub enum Question {
         arguments: Map<String, Value>,
         /// The server's own claims about the tool: shown, never trusted by themselves.
         #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
-        annotations: Option<ToolAnnotations>,
+        annotations: Option<Box<ToolAnnotations>>,
         /// What changed since the person allowed this tool, if an allowance they gave no
         /// longer holds.
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -290,7 +290,7 @@ impl Gate {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
-            annotations: tool.annotations.clone(),
+            annotations: tool.annotations.clone().map(Box::new),
             changed,
             asked_by: origin.clone(),
         };
