@@ -43,8 +43,27 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
   );
 }
 
+/** The title of the conversation `id` (a model in it asks), once read. */
+function useConversationTitle(id: string | null): string | null {
+  const [title, setTitle] = useState<string | null>(null);
+  useEffect(() => {
+    if (id === null) return;
+    let live = true;
+    commands.conversations(null).then(
+      (all) => live && setTitle(all.find((c) => String(c.id) === id)?.title ?? null),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return title;
+}
+
 function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
   const { question, server } = pending;
+  const asker = question.kind === "tool_call" && question.asked_by.by === "model" ? question.asked_by.conversation : null;
+  const conversationTitle = useConversationTitle(asker);
   const id = pending.id as number;
   const base: PendingBase = { id, server, deadlineMs: pending.deadlineMs as number };
   switch (question.kind) {
@@ -57,6 +76,8 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             arguments: question.arguments as Record<string, unknown>,
             annotations: question.annotations as ToolAnnotations | null,
             changed: question.changed ?? null,
+            askedBy: question.asked_by,
+            conversationTitle,
           }}
           onAnswer={(a) => send(commands.answerToolCall(id, server, a.allow, a.arguments as never, a.remember))}
         />

@@ -3,6 +3,7 @@
 //! turns what happens in them into one stream of updates for the face to show.
 
 mod answers;
+mod chat;
 mod explore;
 pub mod forms;
 mod imports;
@@ -38,6 +39,10 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 
 pub use answers::AuditEntry;
+pub use chat::{
+    ChatServerTools, ChatTool, ChatTools, ConversationView, NEW_TITLE, Role, ShownMessage,
+    ShownPart,
+};
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 use forms::{NewSecret, SecretValue};
@@ -89,6 +94,16 @@ pub enum DeskError {
     /// What the provider answered, or why it could not be reached, in its own words.
     #[error(transparent)]
     Provider(#[from] switchboard_providers::Error),
+    #[error("no model is configured: add a model on the Models page")]
+    NoModel,
+    #[error(
+        "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
+    )]
+    NoModelOf(String),
+    #[error("the model is still answering in this conversation: wait, or press Stop")]
+    ChatRunning,
+    #[error(transparent)]
+    Conversation(#[from] crate::agent::ConversationError),
 }
 
 /// What changed, for the face to show.
@@ -133,6 +148,17 @@ pub enum Update {
     ProgressEnded {
         token: String,
     },
+    /// A step of a conversation's run (its completed messages come as
+    /// [`Update::ChatMessage`]).
+    Chat {
+        conversation: f64,
+        event: crate::agent::ChatEvent,
+    },
+    /// A message was completed and kept in the conversation.
+    ChatMessage {
+        conversation: f64,
+        message: ShownMessage,
+    },
 }
 
 /// The configuration as last read, and what is wrong with the file if it did not read.
@@ -158,8 +184,9 @@ struct Inner {
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
     /// What the person should know about the audit trail: a setting that did not read, a
-    /// damaged file moved aside.
+    /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
+    chat: chat::ChatDesk,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -208,6 +235,10 @@ impl Desk {
         });
         let audit = Arc::new(AuditLog::open(audit_path, retention)?);
         audit_notices.extend(audit.moved_aside().map(ToString::to_string));
+        let chat = chat::ChatDesk::open(
+            &audit_path.with_file_name("conversations.sqlite"),
+            &mut audit_notices,
+        );
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
@@ -242,6 +273,7 @@ impl Desk {
                 calls: explore::Calls::default(),
                 updates: broadcast::channel(4096).0,
                 audit_notices,
+                chat,
             }),
         };
         desk.relay();
