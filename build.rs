@@ -52,5 +52,9 @@ fn switchboard_commands() -> &'static [&'static str] {
         "fetch_models",
         "set_default_provider",
         "set_default_model",
+        "draft_sampling",
+        "allow_sampling_without_review",
+        "revoke_sampling_rule",
+        "sampling_rules",
     ]
 }

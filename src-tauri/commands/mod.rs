@@ -3,6 +3,7 @@
 pub mod approvals;
 pub mod explorer;
 pub mod models;
+pub mod sampling;
 pub mod servers;
 
 use serde::Serialize;

@@ -70,6 +70,16 @@ export const commands = {
 	fetchModels: (original: string | null, form: ProviderForm_Deserialize) => __TAURI_INVOKE<ModelChoice_Serialize[]>("fetch_models", { original, form }),
 	setDefaultProvider: (name: string | null) => __TAURI_INVOKE<null>("set_default_provider", { name }),
 	setDefaultModel: (provider: string, model: string | null) => __TAURI_INVOKE<null>("set_default_model", { provider, model }),
+	/**
+	 *  The model's draft of the reply to sampling request `id`, from `reviewed` (the request
+	 *  as the person approved it); null when no model provider is configured.
+	 */
+	draftSampling: (id: number, server: string, reviewed: JsonValue) => __TAURI_INVOKE<SamplingDraft | null>("draft_sampling", { id, server, reviewed }),
+	/**  From now on the model answers `server`'s sampling requests without asking. */
+	allowSamplingWithoutReview: (server: string) => __TAURI_INVOKE<null>("allow_sampling_without_review", { server }),
+	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
+	/**  The servers whose sampling requests go without review. */
+	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
 };
 
 /** Events */
@@ -570,6 +580,32 @@ export type RuleScope =
 "session" | 
 /**  Kept in the configuration file. */
 "always";
+
+/**  A reply the model drafted, for the person to review and edit before it goes. */
+export type SamplingDraft = {
+	/**  The provider asked, as configured. */
+	provider: string,
+	/**  The model chosen for the request. */
+	model: string,
+	/**  The `CreateMessageResult` the model's answer makes. */
+	result: JsonValue,
+};
+
+/**
+ *  A server whose sampling requests the model answers without review, as the person
+ *  reviews the permission.
+ */
+export type SamplingRuleShown = {
+	server: string,
+	sinceMs: number | null,
+	/**  How many replies went without review since it was given. */
+	uses: number | null,
+	/**
+	 *  False once the server is launched otherwise than when the person allowed it: its
+	 *  requests are reviewed again.
+	 */
+	holds: boolean,
+};
 
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 

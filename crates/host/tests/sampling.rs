@@ -79,7 +79,7 @@ async fn the_model_drafts_from_the_hint_and_the_persons_edit_reaches_the_server(
 
     let draft = world
         .desk
-        .draft_sampling(asked.id, "demo")
+        .draft_sampling(asked.id, "demo", None)
         .await
         .unwrap()
         .expect("a provider is configured");
@@ -130,7 +130,7 @@ async fn a_provider_refusal_is_said_in_its_words_and_the_person_can_still_answer
     let asked = world.asked().await;
     let err = world
         .desk
-        .draft_sampling(asked.id, "demo")
+        .draft_sampling(asked.id, "demo", None)
         .await
         .unwrap_err();
     assert!(matches!(err, DeskError::Provider(_)), "{err:?}");
@@ -208,7 +208,7 @@ async fn with_no_provider_the_person_writes_the_reply() {
     let call = world.call("ask_model", json!({"question": "Capital of Peru?"}), "t1");
     let asked = world.asked().await;
     assert_eq!(
-        world.desk.draft_sampling(asked.id, "demo").await.unwrap(),
+        world.desk.draft_sampling(asked.id, "demo", None).await.unwrap(),
         None
     );
     let reply = json!({"role": "assistant", "model": "me",

@@ -56,12 +56,15 @@ impl From<DraftError> for DeskError {
 impl Desk {
     /// The model's reply to the pending sampling request `id` of `server`, streamed from
     /// the provider and returned whole; `None` when no model is configured (the person
-    /// writes the reply). The request stays pending: the person sends the reply, edited or
-    /// not, with [`Self::answer_sampling`].
+    /// writes the reply). `reviewed` is the request as the person approved it (they may
+    /// have edited its messages and settings); `None` drafts the request as the server
+    /// sent it. The request stays pending: the person sends the reply, edited or not, with
+    /// [`Self::answer_sampling`].
     pub async fn draft_sampling(
         &self,
         id: u64,
         server: &str,
+        reviewed: Option<serde_json::Value>,
     ) -> Result<Option<SamplingDraft>, DeskError> {
         let pending = self
             .inner
@@ -81,6 +84,11 @@ impl Desk {
         }
         let Question::Sampling { params } = pending.question else {
             return Err(AnswerError::WrongKind(id).into());
+        };
+        let params = match reviewed {
+            Some(reviewed) => serde_json::from_value(reviewed)
+                .map_err(|e| DeskError::BadAnswer(format!("the reviewed request: {e}")))?,
+            None => *params,
         };
         let Some(drafted) = self.draft_reply(&params).await? else {
             return Ok(None);
