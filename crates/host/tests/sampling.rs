@@ -208,7 +208,11 @@ async fn with_no_provider_the_person_writes_the_reply() {
     let call = world.call("ask_model", json!({"question": "Capital of Peru?"}), "t1");
     let asked = world.asked().await;
     assert_eq!(
-        world.desk.draft_sampling(asked.id, "demo", None).await.unwrap(),
+        world
+            .desk
+            .draft_sampling(asked.id, "demo", None)
+            .await
+            .unwrap(),
         None
     );
     let reply = json!({"role": "assistant", "model": "me",
