@@ -61,5 +61,9 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_chat_tool",
         "send_message",
         "stop_chat",
+        "draft_sampling",
+        "allow_sampling_without_review",
+        "revoke_sampling_rule",
+        "sampling_rules",
     ]
 }

@@ -18,7 +18,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{approvals, chat, explorer, models, servers};
+    use commands::{approvals, chat, explorer, models, sampling, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -69,6 +69,10 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::set_chat_tool,
             chat::send_message,
             chat::stop_chat,
+            sampling::draft_sampling,
+            sampling::allow_sampling_without_review,
+            sampling::revoke_sampling_rule,
+            sampling::sampling_rules,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

@@ -4,6 +4,7 @@ pub mod approvals;
 pub mod chat;
 pub mod explorer;
 pub mod models;
+pub mod sampling;
 pub mod servers;
 
 use serde::Serialize;

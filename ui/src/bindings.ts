@@ -83,6 +83,16 @@ export const commands = {
 	sendMessage: (id: number | null, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
 	stopChat: (id: number | null) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
+	/**
+	 *  The model's draft of the reply to sampling request `id`, from `reviewed` (the request
+	 *  as the person approved it); null when no model provider is configured.
+	 */
+	draftSampling: (id: number, server: string, reviewed: JsonValue) => __TAURI_INVOKE<SamplingDraft | null>("draft_sampling", { id, server, reviewed }),
+	/**  From now on the model answers `server`'s sampling requests without asking. */
+	allowSamplingWithoutReview: (server: string) => __TAURI_INVOKE<null>("allow_sampling_without_review", { server }),
+	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
+	/**  The servers whose sampling requests go without review. */
+	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
 };
 
 /** Events */
@@ -806,6 +816,32 @@ export type RuleScope =
 /**  Kept in the configuration file. */
 "always";
 
+/**  A reply the model drafted, for the person to review and edit before it goes. */
+export type SamplingDraft = {
+	/**  The provider asked, as configured. */
+	provider: string,
+	/**  The model chosen for the request. */
+	model: string,
+	/**  The `CreateMessageResult` the model's answer makes. */
+	result: JsonValue,
+};
+
+/**
+ *  A server whose sampling requests the model answers without review, as the person
+ *  reviews the permission.
+ */
+export type SamplingRuleShown = {
+	server: string,
+	sinceMs: number | null,
+	/**  How many replies went without review since it was given. */
+	uses: number | null,
+	/**
+	 *  False once the server is launched otherwise than when the person allowed it: its
+	 *  requests are reviewed again.
+	 */
+	holds: boolean,
+};
+
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 
 export type ServerForm_Deserialize = {
@@ -1000,7 +1036,12 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
-{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "providers_changed" } | 
+/**
+ *  The configuration file was changed by hand: read again, or found unreadable (the
+ *  last good configuration keeps running).
+ */
+{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
@@ -1014,7 +1055,12 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
-{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "providers_changed" } | 
+/**
+ *  The configuration file was changed by hand: read again, or found unreadable (the
+ *  last good configuration keeps running).
+ */
+{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).

@@ -18,5 +18,6 @@ pub mod person;
 pub mod pins;
 pub mod policy;
 pub mod roots;
+pub mod sampling;
 pub mod secrets;
 pub mod supervisor;

@@ -10,6 +10,7 @@ mod imports;
 pub mod json;
 pub mod logbook;
 pub mod models;
+mod sampling;
 mod shown;
 mod trust;
 mod watch;
@@ -52,6 +53,7 @@ pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
+pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -246,34 +248,41 @@ impl Desk {
             audit: audit.clone(),
             config_path: Some(config_path.to_owned()),
         };
-        let host = Host::new(secrets.clone(), {
-            let (broker, roots) = (broker.clone(), roots.clone());
-            move |server: &str| {
-                Arc::new(PersonHandler::new(
-                    server,
-                    broker.clone(),
-                    roots.clone(),
-                    audit.clone(),
-                ))
-            }
-        });
-        let shared = host.shared().clone();
         let desk = Self {
-            inner: Arc::new(Inner {
-                config_path: config_path.to_owned(),
-                loaded: Mutex::new(loaded),
-                host: tokio::sync::Mutex::new(host),
-                edits: tokio::sync::Mutex::default(),
-                shared,
-                gate,
-                roots,
-                secrets,
-                logs: logbook::LogBook::default(),
-                since: Mutex::default(),
-                calls: explore::Calls::default(),
-                updates: broadcast::channel(4096).0,
-                audit_notices,
-                chat,
+            inner: Arc::new_cyclic(|desk| {
+                let host = Host::new(secrets.clone(), {
+                    let (broker, roots) = (broker.clone(), roots.clone());
+                    let models: Arc<dyn crate::sampling::SamplingModels> =
+                        Arc::new(sampling::DeskModels(desk.clone()));
+                    move |server: &str| {
+                        Arc::new(
+                            PersonHandler::new(
+                                server,
+                                broker.clone(),
+                                roots.clone(),
+                                audit.clone(),
+                            )
+                            .with_models(models.clone()),
+                        )
+                    }
+                });
+                let shared = host.shared().clone();
+                Inner {
+                    config_path: config_path.to_owned(),
+                    loaded: Mutex::new(loaded),
+                    host: tokio::sync::Mutex::new(host),
+                    edits: tokio::sync::Mutex::default(),
+                    shared,
+                    gate,
+                    roots,
+                    secrets,
+                    logs: logbook::LogBook::default(),
+                    since: Mutex::default(),
+                    calls: explore::Calls::default(),
+                    updates: broadcast::channel(4096).0,
+                    audit_notices,
+                    chat,
+                }
             }),
         };
         desk.relay();
