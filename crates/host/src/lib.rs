@@ -19,4 +19,5 @@ pub mod pins;
 pub mod policy;
 pub mod roots;
 pub mod secrets;
+mod sqlite_file;
 pub mod supervisor;
