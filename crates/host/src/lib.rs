@@ -20,4 +20,5 @@ pub mod policy;
 pub mod roots;
 pub mod sampling;
 pub mod secrets;
+mod sqlite_file;
 pub mod supervisor;
