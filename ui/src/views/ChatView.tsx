@@ -112,6 +112,8 @@ export function ChatView() {
   const configured = providers.data?.providers ?? [];
   const provider = configured.find((p) => p.name === choice?.provider);
   const conversations: ConversationSummary[] = list.data ?? [];
+  // The list is fetched again when a conversation is named after its first message.
+  const title = view ? (conversations.find((c) => c.id === view.summary.id)?.title ?? view.summary.title) : "";
 
   return (
     <div className="chat">
@@ -145,8 +147,8 @@ export function ChatView() {
           <header className="chat-head">
             {renaming === null ? (
               <>
-                <h2>{view.summary.title}</h2>
-                <button type="button" className="button" onClick={() => setRenaming(view.summary.title)}>
+                <h2>{title}</h2>
+                <button type="button" className="button" onClick={() => setRenaming(title)}>
                   Rename
                 </button>
                 <button
