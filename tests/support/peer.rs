@@ -1,4 +1,4 @@
-//! MCP servers the tests start themselves, beside the app.
+//! MCP servers and the stand-in model provider the tests start themselves, beside the app.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -35,29 +35,93 @@ impl HttpPeer {
             .spawn()
             .expect("start the Python peer");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (lines, announced) = mpsc::channel();
-        // Reads every line, so that the peer never blocks on a full pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = lines.send(line);
-            }
-        });
-        let deadline = Instant::now() + STARTUP;
-        let mut seen = Vec::new();
-        let url = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match announced.recv_timeout(left) {
-                Ok(line) => match line.strip_prefix("listening on ") {
-                    Some(url) => break url.to_owned(),
-                    None => seen.push(line),
-                },
-                Err(_) => {
-                    let _ = child.kill();
-                    panic!("the Python peer did not start listening within {STARTUP:?}: {seen:?}");
-                }
-            }
-        };
+        let url = listening_url(&mut child, stderr, "the Python peer");
         Self { child, url }
+    }
+}
+
+/// Reads `announcing` (the peer's stdout or stderr) until its `listening on <url>` line, and
+/// returns the url; the rest is read and dropped, so that the peer never blocks on a full
+/// pipe.
+fn listening_url(
+    child: &mut Child,
+    announcing: impl std::io::Read + Send + 'static,
+    what: &str,
+) -> String {
+    let (lines, announced) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(announcing).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let deadline = Instant::now() + STARTUP;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match announced.recv_timeout(left) {
+            Ok(line) => match line.strip_prefix("listening on ") {
+                Some(url) => return url.to_owned(),
+                None => seen.push(line),
+            },
+            Err(_) => {
+                let _ = child.kill();
+                panic!("{what} did not start listening within {STARTUP:?}: {seen:?}");
+            }
+        }
+    }
+}
+
+/// The stand-in model provider (`provider-peer`, built with `cargo build -p provider-peer`)
+/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`).
+pub struct StandIn {
+    child: Child,
+    /// `http://127.0.0.1:<port>`: the Anthropic base URL; OpenAI's is this with `/v1`.
+    pub url: String,
+}
+
+impl StandIn {
+    pub fn start(script: &serde_json::Value) -> Self {
+        let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+        let binary = app.with_file_name("provider-peer");
+        assert!(
+            binary.exists(),
+            "the stand-in provider is missing: cargo build -p provider-peer"
+        );
+        let mut child = Command::new(binary)
+            .arg("--script-json")
+            .arg(script.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the stand-in provider");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let url = listening_url(&mut child, stdout, "the stand-in provider");
+        Self { child, url }
+    }
+
+    /// Every request the stand-in received so far: method, path, query, headers, body.
+    pub fn requests(&self) -> Vec<serde_json::Value> {
+        let mut answer = ureq::get(&format!("{}/_stand-in/requests", self.url))
+            .call()
+            .expect("ask the stand-in what it received");
+        let requests: serde_json::Value = answer.body_mut().read_json().expect("a JSON list");
+        requests.as_array().expect("a list of requests").clone()
+    }
+
+    /// The model requests (POSTs) received so far, in order.
+    pub fn asked(&self) -> Vec<serde_json::Value> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r["method"] == "POST")
+            .collect()
+    }
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -20,6 +20,8 @@ pub struct App {
     /// Where the stand-in browser writes the URLs it was asked to open.
     pub opened: PathBuf,
     pub dir: tempfile::TempDir,
+    /// The environment the test added, kept for a restart.
+    extra: Vec<(&'static str, String)>,
 }
 
 impl App {
@@ -34,6 +36,28 @@ impl App {
     pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
+        Self::start_in(dir, extra)
+    }
+
+    /// Quits the app and starts it again on the same folder (its configuration file, its
+    /// kept conversations and audit trail), with the same environment.
+    pub fn restart(self) -> Self {
+        let Self {
+            window,
+            _driver,
+            _display,
+            dir,
+            extra,
+            ..
+        } = self;
+        // The session's end closes the app; then its driver and display go.
+        drop(window);
+        drop(_driver);
+        drop(_display);
+        Self::start_in(dir, extra)
+    }
+
+    fn start_in(dir: tempfile::TempDir, extra: Vec<(&'static str, String)>) -> Self {
         let config = dir.path().join("config.json");
         let opened = dir.path().join("opened.txt");
         let browser = dir.path().join("browser.sh");
@@ -61,6 +85,7 @@ impl App {
             _display: display,
             opened,
             dir,
+            extra,
         }
     }
 
