@@ -1,0 +1,211 @@
+//! The chat in the real window, with `server-everything` and the stand-in model provider
+//! (the OpenAI protocol on 127.0.0.1, answering from a script): the model calls a tool, the
+//! approval dialog names the model's conversation, the person allows the call with an
+//! edited argument and the model gets the edited call's result; a call the person denies
+//! is told to the model, which answers; Stop ends an answer the provider stalls on and
+//! Send comes back; and the conversation is all there after the app restarts.
+//! Screenshots under `test-artifacts/`.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use support::peer::StandIn;
+use support::window::{App, DIALOG, SHOWN};
+
+const COMPOSE: &str = ".chat-compose";
+const MODEL_SAYS: &str = ".chat-messages li[aria-label='Model']";
+const STREAMING: &str = ".chat-messages li.chat-streaming";
+const CARDS: &str = ".chat-messages .tool-card";
+
+const QUESTION: &str = "What is 2 plus 3?";
+const SUM_ANSWER: &str = "The tool says: The sum of 20 and 3 is 23.";
+// The OpenAI protocol has no error flag on a tool result: the text says it.
+const DENIED_ANSWER: &str = "I was told: Error: This tool call was not made: the user denied it.";
+const PARTIAL: &str = "Once upon a time, in a land";
+
+/// The model's turns, one per request, in the order the test sends its messages.
+fn script() -> Value {
+    json!({"turns": [
+        // "What is 2 plus 3?": a tool call, then an answer from its result.
+        {"content": [
+            {"text": "Let me add them. "},
+            {"tool_call": {"name": "everything__get-sum", "arguments": {"a": 2, "b": 3}}, "pieces": 3}
+        ]},
+        {"content": [{"text": "The tool says: {tool_result}", "pieces": 4}]},
+        // "Echo my secret.": a call the person denies, then what the model was told.
+        {"content": [
+            {"tool_call": {"name": "everything__echo", "arguments": {"message": "the secret"}}}
+        ]},
+        {"content": [{"text": "I was told: {tool_result}", "pieces": 3}]},
+        // "Tell me a long story.": a start, then nothing more.
+        {"content": [{"text": PARTIAL, "pieces": 2}], "stall": true},
+        // "Are you still there?"
+        {"content": [{"text": "Still here."}]}
+    ]})
+}
+
+fn start(stand_in: &StandIn) -> App {
+    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        everything.exists(),
+        "the Node test peers are missing: run scripts/setup"
+    );
+    let url = stand_in.url.clone();
+    App::start_with(move |dir| {
+        let config = json!({
+            "mcpServers": {"everything": {"command": "node", "args": [everything, "stdio"]}},
+            "providers": {"standin": {
+                "protocol": "openai", "baseUrl": format!("{url}/v1"),
+                "models": ["model-test"], "defaultModel": "model-test",
+            }},
+            "settings": {"defaultProvider": "standin"},
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    })
+}
+
+/// server-everything asks for folders each time it starts: it gets none. Then the chat.
+fn ready(app: &App) {
+    app.dialog(
+        "everything",
+        "wants to see your folders",
+        "dialog-roots-chat",
+    );
+    app.press(DIALOG, "Share nothing");
+    app.no_dialog();
+    app.wait_running("everything");
+    app.view("chat");
+}
+
+fn send(app: &App, message: &str) {
+    let field = app
+        .window
+        .find(&format!("{COMPOSE} textarea[aria-label='Message']"));
+    app.window.type_into(&field, message, true);
+    app.press(COMPOSE, "Send");
+}
+
+/// Waits until the model's kept messages include one showing `wanted`.
+fn model_said(app: &App, wanted: &str) -> String {
+    app.window.wait_for_text(MODEL_SAYS, wanted, SHOWN)
+}
+
+/// Waits until the compose form offers Send again (no Stop): the run is over.
+fn send_is_back(app: &App) {
+    app.window
+        .wait_for_all(&format!("{COMPOSE} button"), "Send, not Stop", SHOWN, |b| {
+            b.iter().any(|t| t == "Send") && !b.iter().any(|t| t == "Stop")
+        });
+}
+
+/// The tool results the `n`th model request (from 0) carried back to the model.
+fn results_sent(stand_in: &StandIn, n: usize) -> Vec<String> {
+    let asked = stand_in.asked();
+    let request = asked
+        .get(n)
+        .unwrap_or_else(|| panic!("request {n}: {asked:?}"));
+    request["body"]["messages"]
+        .as_array()
+        .expect("the request's messages")
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect()
+}
+
+#[test]
+fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
+    let stand_in = StandIn::start(&script());
+    let app = start(&stand_in);
+    let w = &app.window;
+    ready(&app);
+
+    // The model calls get-sum: the dialog says it is the model of this conversation.
+    send(&app, QUESTION);
+    let named = format!("A model in conversation “{QUESTION}” wants to call get-sum");
+    app.dialog("everything", &named, "dialog-chat-tool-call");
+    let arguments = w.find(&format!("{DIALOG} textarea"));
+    assert!(
+        w.value(&arguments).contains("\"a\": 2"),
+        "{}",
+        w.value(&arguments)
+    );
+    w.type_into(&arguments, r#"{"a": 20, "b": 3}"#, true);
+    w.wait_for_text(DIALOG, "the tool receives your version", SHOWN);
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+
+    // The edited call ran, its result went to the model, and the model's answer shows.
+    model_said(&app, SUM_ANSWER);
+    w.wait_for_text(".chat-head h2", QUESTION, SHOWN);
+    let card = w.wait_for_texts(CARDS, &["get-sum of everything", "Done"], SHOWN);
+    assert!(card.contains("The sum of 20 and 3 is 23."), "{card}");
+    send_is_back(&app);
+    w.screenshot("chat-tool-card");
+    let results = results_sent(&stand_in, 1);
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0].contains("The sum of 20 and 3 is 23."),
+        "the model got the edited call's result: {results:?}"
+    );
+
+    // A call the person denies: the model is told so, and its answer shows.
+    send(&app, "Echo my secret.");
+    app.dialog("everything", "echo", "dialog-chat-tool-call-to-deny");
+    app.press(DIALOG, "Deny");
+    app.no_dialog();
+    model_said(&app, DENIED_ANSWER);
+    w.wait_for_texts(CARDS, &["echo of everything", "Denied"], SHOWN);
+    send_is_back(&app);
+    let results = results_sent(&stand_in, 3);
+    assert!(
+        results.len() == 2 && results[1].contains("the user denied it"),
+        "{results:?}"
+    );
+
+    // The provider stalls mid-answer: Stop ends it, what came is kept, Send is back.
+    send(&app, "Tell me a long story.");
+    w.wait_for_text(STREAMING, PARTIAL, SHOWN);
+    w.screenshot("chat-streaming");
+    app.press(COMPOSE, "Stop");
+    send_is_back(&app);
+    model_said(&app, PARTIAL);
+    assert_eq!(w.count(STREAMING), 0, "nothing is still being written");
+    send(&app, "Are you still there?");
+    model_said(&app, "Still here.");
+    send_is_back(&app);
+    assert_eq!(stand_in.asked().len(), 6);
+
+    // After a restart the conversation is listed under its first message, all of it kept.
+    let app = app.restart();
+    let w = &app.window;
+    ready(&app);
+    let entry = w.find(".chat-list li button");
+    assert_eq!(w.text(&entry), QUESTION);
+    w.click(&entry);
+    w.wait_for_text(".chat-head h2", QUESTION, SHOWN);
+    let said = w.wait_for_all(MODEL_SAYS, "every answer", SHOWN, |said| {
+        said.len() >= 4 && said.iter().any(|s| s.contains("Still here."))
+    });
+    let all = said.join("\n");
+    for wanted in [SUM_ANSWER, DENIED_ANSWER, PARTIAL, "Still here."] {
+        assert!(all.contains(wanted), "{wanted:?} is kept: {said:?}");
+    }
+    let you = w.texts(".chat-messages li[aria-label='You']").join("\n");
+    for asked in [
+        QUESTION,
+        "Echo my secret.",
+        "Tell me a long story.",
+        "Are you still there?",
+    ] {
+        assert!(you.contains(asked), "{asked:?} is kept: {you}");
+    }
+    let card = w.wait_for_texts(CARDS, &["get-sum of everything", "Done"], SHOWN);
+    assert!(card.contains("The sum of 20 and 3 is 23."), "{card}");
+    w.screenshot("chat-after-restart");
+}
