@@ -60,7 +60,7 @@ const ROUNDS_PER_RUN: usize = 10;
 /// Runs of warm-up per path before the measured ones.
 const WARMUP_RUNS: usize = 2;
 /// Measured repetitions of each SQLite write alone.
-const WRITES: usize = 200;
+const WRITES: usize = 1000;
 const KEY: &str = "sk-bench";
 const MODEL: &str = "model-bench";
 /// Anything not done by then is a failure of the benchmark, not a figure.
@@ -677,8 +677,9 @@ async fn writes_alone(world: &World) {
         is_error: false,
     })]));
     let mut append = Vec::new();
+    let mut cpu = Duration::ZERO;
     for n in 0..WRITES + 20 {
-        let started = Instant::now();
+        let (before, started) = (cpu_time(), Instant::now());
         world
             .conversations
             .append(chat.id, &messages[1 + n % 2])
@@ -686,15 +687,18 @@ async fn writes_alone(world: &World) {
             .expect("appended");
         if n >= 20 {
             append.push(started.elapsed());
+            cpu += cpu_time() - before;
         }
     }
+    let append_cpu = cpu / WRITES as u32;
+    cpu = Duration::ZERO;
     let mut audit = Vec::new();
     let arguments: Map<String, Value> = json!({"text": "hello"})
         .as_object()
         .cloned()
         .unwrap_or_default();
     for n in 0..WRITES + 20 {
-        let started = Instant::now();
+        let (before, started) = (cpu_time(), Instant::now());
         let record = Record {
             kind: Kind::ToolCall,
             server: "demo".into(),
@@ -721,20 +725,31 @@ async fn writes_alone(world: &World) {
         if n >= 20 {
             audit.push(recorded);
             audit.push(started.elapsed() - recorded);
+            cpu += cpu_time() - before;
         }
     }
+    let audit_cpu = cpu / (2 * WRITES) as u32;
     println!(
         "\nthe SQLite writes of a round, alone ({WRITES} of each; write-ahead log, synchronous=FULL, {})",
         world.dir.path().display()
     );
-    for (label, times) in [
-        ("Conversations::append, one message", &mut append),
-        ("AuditLog record or finish, one write", &mut audit),
+    for (label, times, cpu) in [
+        (
+            "Conversations::append, one message",
+            &mut append,
+            append_cpu,
+        ),
+        (
+            "AuditLog record or finish, one write",
+            &mut audit,
+            audit_cpu,
+        ),
     ] {
         println!(
-            "    {label:<38} p50 {:>8.1} µs   p99 {:>8.1} µs",
+            "    {label:<38} p50 {:>8.1} µs   p99 {:>8.1} µs   CPU {:>6.1} µs",
             us(median(times)),
-            us(percentile(times, 99))
+            us(percentile(times, 99)),
+            us(cpu)
         );
     }
 }
