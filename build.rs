@@ -52,5 +52,18 @@ fn switchboard_commands() -> &'static [&'static str] {
         "fetch_models",
         "set_default_provider",
         "set_default_model",
+        "conversations",
+        "create_conversation",
+        "rename_conversation",
+        "delete_conversation",
+        "conversation",
+        "chat_tools",
+        "set_chat_tool",
+        "send_message",
+        "stop_chat",
+        "draft_sampling",
+        "allow_sampling_without_review",
+        "revoke_sampling_rule",
+        "sampling_rules",
     ]
 }

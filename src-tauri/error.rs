@@ -30,6 +30,9 @@ pub enum ErrorCode {
     Provider,
     /// The OS keyring or another part of the system failed.
     System,
+    /// No model is configured to ask (or the chosen provider has none): add one on the
+    /// Models page.
+    NoModel,
 }
 
 impl CommandError {
@@ -52,6 +55,7 @@ impl From<switchboard_host::config::ConfigPathError> for CommandError {
 
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
+        use switchboard_host::agent::ConversationError;
         use switchboard_host::approvals::AnswerError;
         use switchboard_host::desk::{FormError, ProviderFormError};
         use switchboard_host::gate::CallError;
@@ -75,6 +79,10 @@ impl From<DeskError> for CommandError {
             DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
+            DeskError::NoModel | DeskError::NoModelOf(_) => ErrorCode::NoModel,
+            DeskError::ChatRunning => ErrorCode::Invalid,
+            DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
+            DeskError::Conversation(_) => ErrorCode::System,
         };
         Self {
             code,

@@ -18,7 +18,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{approvals, explorer, models, servers};
+    use commands::{approvals, chat, explorer, models, sampling, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -60,6 +60,19 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             models::fetch_models,
             models::set_default_provider,
             models::set_default_model,
+            chat::conversations,
+            chat::create_conversation,
+            chat::rename_conversation,
+            chat::delete_conversation,
+            chat::conversation,
+            chat::chat_tools,
+            chat::set_chat_tool,
+            chat::send_message,
+            chat::stop_chat,
+            sampling::draft_sampling,
+            sampling::allow_sampling_without_review,
+            sampling::revoke_sampling_rule,
+            sampling::sampling_rules,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

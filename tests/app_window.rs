@@ -35,7 +35,8 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
             "Approvals",
             "Activity",
             "Trust",
-            "Models"
+            "Models",
+            "Chat"
         ]
     );
     assert_eq!(window.text(&window.find("h1")), "Servers");

@@ -1,8 +1,10 @@
 //! The commands the window calls: each a thin adapter onto the host's desk.
 
 pub mod approvals;
+pub mod chat;
 pub mod explorer;
 pub mod models;
+pub mod sampling;
 pub mod servers;
 
 use serde::Serialize;

@@ -1,9 +1,9 @@
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 import { App } from "./App";
-import { commands, type AppInfo_Serialize } from "./bindings";
+import { commands, events, type AppInfo_Serialize } from "./bindings";
 
 vi.mock("./bindings", () => ({
   commands: {
@@ -29,14 +29,14 @@ const info: AppInfo_Serialize = {
 afterEach(cleanup);
 
 describe("the app shell", () => {
-  it("offers the six views and switches between them", async () => {
+  it("offers the seven views and switches between them", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
     render(<App />);
     const nav = screen.getByRole("navigation", { name: "Main" });
     const labels = within(nav)
       .getAllByRole("button")
       .map((b) => b.textContent);
-    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity", "Trust", "Models"]);
+    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat"]);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
 
     await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));
@@ -59,6 +59,23 @@ describe("the app shell", () => {
     render(<App />);
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe(`Audit trail: ${notice}`);
+  });
+
+  it("says what is wrong with the configuration file, and reads it again when it changes", async () => {
+    const listeners: Array<(event: { payload: unknown }) => void> = [];
+    vi.mocked(events.hostUpdate.listen).mockImplementation((handler) => {
+      listeners.push(handler as (event: { payload: unknown }) => void);
+      return Promise.resolve(() => {});
+    });
+    vi.mocked(commands.appInfo)
+      .mockResolvedValueOnce({ ...info, configProblem: "expected value at line 1 column 17" })
+      .mockResolvedValue(info);
+    render(<App />);
+    const problem = await screen.findByTestId("config-problem");
+    expect(problem.textContent).toContain("expected value at line 1 column 17");
+    expect(problem.textContent).toContain("The last good configuration keeps running");
+    act(() => listeners.forEach((deliver) => deliver({ payload: { kind: "config_changed", problem: null } })));
+    await waitFor(() => expect(screen.queryByTestId("config-problem")).toBeNull());
   });
 
   it("says so when the host answers with an error", async () => {

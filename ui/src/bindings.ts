@@ -70,6 +70,29 @@ export const commands = {
 	fetchModels: (original: string | null, form: ProviderForm_Deserialize) => __TAURI_INVOKE<ModelChoice_Serialize[]>("fetch_models", { original, form }),
 	setDefaultProvider: (name: string | null) => __TAURI_INVOKE<null>("set_default_provider", { name }),
 	setDefaultModel: (provider: string, model: string | null) => __TAURI_INVOKE<null>("set_default_model", { provider, model }),
+	/**  Every conversation, the one changed last first; with a query, those holding its words. */
+	conversations: (query: string | null) => __TAURI_INVOKE<ConversationSummary[]>("conversations", { query }),
+	createConversation: (title: string | null) => __TAURI_INVOKE<ConversationSummary>("create_conversation", { title }),
+	renameConversation: (id: number | null, title: string) => __TAURI_INVOKE<null>("rename_conversation", { id, title }),
+	deleteConversation: (id: number | null) => __TAURI_INVOKE<null>("delete_conversation", { id }),
+	conversation: (id: number | null) => __TAURI_INVOKE<ConversationView_Serialize>("conversation", { id }),
+	chatTools: (id: number | null) => __TAURI_INVOKE<ChatTools_Serialize>("chat_tools", { id }),
+	/**  Lets the conversation's model see a server's tools (`tool` null) or one tool, or not. */
+	setChatTool: (id: number | null, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
+	/**  Sends a message; returns once the model is asked (null provider or model: the default). */
+	sendMessage: (id: number | null, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
+	/**  Stops the conversation's answer and cancels its tool calls under way. */
+	stopChat: (id: number | null) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
+	/**
+	 *  The model's draft of the reply to sampling request `id`, from `reviewed` (the request
+	 *  as the person approved it); null when no model provider is configured.
+	 */
+	draftSampling: (id: number, server: string, reviewed: JsonValue) => __TAURI_INVOKE<SamplingDraft | null>("draft_sampling", { id, server, reviewed }),
+	/**  From now on the model answers `server`'s sampling requests without asking. */
+	allowSamplingWithoutReview: (server: string) => __TAURI_INVOKE<null>("allow_sampling_without_review", { server }),
+	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
+	/**  The servers whose sampling requests go without review. */
+	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
 };
 
 /** Events */
@@ -130,6 +153,11 @@ export type AuditEntry_Deserialize = {
 	decided_by: string,
 	outcome: string,
 	duration_ms?: number | null,
+	/**
+	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
+	 *  what a server asked.
+	 */
+	asked_by: string,
 };
 
 /**  One line of the audit trail, as the activity view shows it. */
@@ -143,6 +171,11 @@ export type AuditEntry_Serialize = {
 	decided_by: string,
 	outcome: string,
 	duration_ms: number | null,
+	/**
+	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
+	 *  what a server asked.
+	 */
+	asked_by: string,
 };
 
 /**  What changed since the person allowed a call: shown in the question. */
@@ -169,12 +202,194 @@ export type Changed_Serialize = {
 };
 
 /**
+ *  One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
+ *  [`ChatEvent::Error`].
+ */
+export type ChatEvent = ChatEvent_Serialize | ChatEvent_Deserialize;
+
+/**
+ *  One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
+ *  [`ChatEvent::Error`].
+ */
+export type ChatEvent_Deserialize = 
+/**  The next piece of the model's answer. */
+{ event: "text_delta"; text: string } | 
+/**
+ *  The provider failed in a way that may pass: the answer so far is dropped, and asked
+ *  for again after `wait_ms`.
+ */
+{ event: "retrying"; attempt: number; wait_ms: number | null; error: string } | 
+/**
+ *  The model called a tool; the call waits for a standing rule or the person (the
+ *  approval broker lists the question).
+ */
+{ event: "tool_call_awaiting"; call_id: string; 
+/**  The name the model called. */
+name: string; server: string; tool: string; arguments: JsonValue } | 
+/**
+ *  The call was allowed and runs, with these arguments (the person may have edited
+ *  them).
+ */
+{ event: "tool_call_running"; call_id: string; arguments: JsonValue; decided_by: string } | { event: "tool_call_progress"; call_id: string; progress: number | null; total?: number | null; message?: string | null } | 
+/**
+ *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
+ *  tool says it failed.
+ */
+{ event: "tool_call_result"; call_id: string; result: JsonValue; is_error: boolean } | 
+/**  A rule or the person refused the call, or no one answered in time. */
+{ event: "tool_call_denied"; call_id: string; decided_by: string } | 
+/**
+ *  The call could not be made or did not finish (unknown tool, bad arguments, the
+ *  server's error, a Stop).
+ */
+{ event: "tool_call_failed"; call_id: string; error: string } | 
+/**  A message was completed and added to the conversation. */
+{ event: "message"; message: JsonValue } | 
+/**  The run is over. */
+{ event: "finished"; ended: Ended; usage: JsonValue } | 
+/**  The run ended on an error: the provider's own message, or what failed. */
+{ event: "error"; message: string; usage: JsonValue };
+
+/**
+ *  One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
+ *  [`ChatEvent::Error`].
+ */
+export type ChatEvent_Serialize = 
+/**  The next piece of the model's answer. */
+{ event: "text_delta"; text: string } | 
+/**
+ *  The provider failed in a way that may pass: the answer so far is dropped, and asked
+ *  for again after `wait_ms`.
+ */
+{ event: "retrying"; attempt: number; wait_ms: number | null; error: string } | 
+/**
+ *  The model called a tool; the call waits for a standing rule or the person (the
+ *  approval broker lists the question).
+ */
+{ event: "tool_call_awaiting"; call_id: string; 
+/**  The name the model called. */
+name: string; server: string; tool: string; arguments: JsonValue } | 
+/**
+ *  The call was allowed and runs, with these arguments (the person may have edited
+ *  them).
+ */
+{ event: "tool_call_running"; call_id: string; arguments: JsonValue; decided_by: string } | { event: "tool_call_progress"; call_id: string; progress: number | null; total: number | null; message: string | null } | 
+/**
+ *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
+ *  tool says it failed.
+ */
+{ event: "tool_call_result"; call_id: string; result: JsonValue; is_error: boolean } | 
+/**  A rule or the person refused the call, or no one answered in time. */
+{ event: "tool_call_denied"; call_id: string; decided_by: string } | 
+/**
+ *  The call could not be made or did not finish (unknown tool, bad arguments, the
+ *  server's error, a Stop).
+ */
+{ event: "tool_call_failed"; call_id: string; error: string } | 
+/**  A message was completed and added to the conversation. */
+{ event: "message"; message: JsonValue } | 
+/**  The run is over. */
+{ event: "finished"; ended: Ended; usage: JsonValue } | 
+/**  The run ended on an error: the provider's own message, or what failed. */
+{ event: "error"; message: string; usage: JsonValue };
+
+export type ChatServerTools = ChatServerTools_Serialize | ChatServerTools_Deserialize;
+
+export type ChatServerTools_Deserialize = {
+	server: string,
+	on: boolean,
+	tools: ChatTool_Deserialize[],
+};
+
+export type ChatServerTools_Serialize = {
+	server: string,
+	on: boolean,
+	tools: ChatTool_Serialize[],
+};
+
+export type ChatTool = ChatTool_Serialize | ChatTool_Deserialize;
+
+export type ChatTool_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	on: boolean,
+};
+
+export type ChatTool_Serialize = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	on: boolean,
+};
+
+/**  Which tools a conversation's model sees: every running server's, with its toggle. */
+export type ChatTools = ChatTools_Serialize | ChatTools_Deserialize;
+
+/**  Which tools a conversation's model sees: every running server's, with its toggle. */
+export type ChatTools_Deserialize = {
+	servers: ChatServerTools_Deserialize[],
+	/**  How many tools the model is offered now. */
+	offered: number,
+	/**  Above this many, the person is warned. */
+	many: number,
+	warning?: string | null,
+};
+
+/**  Which tools a conversation's model sees: every running server's, with its toggle. */
+export type ChatTools_Serialize = {
+	servers: ChatServerTools_Serialize[],
+	/**  How many tools the model is offered now. */
+	offered: number,
+	/**  Above this many, the person is warned. */
+	many: number,
+	warning: string | null,
+};
+
+/**
  *  What every command returns on failure: a stable code the UI can branch on and a
  *  message a person can read.
  */
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  A conversation as a list shows it. */
+export type ConversationSummary = {
+	id: number | null,
+	title: string,
+	/**  Milliseconds since the Unix epoch. */
+	createdMs: number | null,
+	/**  When a message was last added, or the title changed. */
+	updatedMs: number | null,
+	messages: number | null,
+};
+
+/**
+ *  A conversation opened for the window: its messages as they are shown, and whether a
+ *  run goes on in it.
+ */
+export type ConversationView = ConversationView_Serialize | ConversationView_Deserialize;
+
+/**
+ *  A conversation opened for the window: its messages as they are shown, and whether a
+ *  run goes on in it.
+ */
+export type ConversationView_Deserialize = {
+	summary: ConversationSummary,
+	messages: ShownMessage_Deserialize[],
+	running: boolean,
+};
+
+/**
+ *  A conversation opened for the window: its messages as they are shown, and whether a
+ *  run goes on in it.
+ */
+export type ConversationView_Serialize = {
+	summary: ConversationSummary,
+	messages: ShownMessage_Serialize[],
+	running: boolean,
 };
 
 export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
@@ -188,6 +403,15 @@ export type DefinitionChange_Serialize = {
 	before: ToolDefinition_Serialize,
 	after: ToolDefinition_Serialize,
 };
+
+/**  Why a run ended, when it did not fail. */
+export type Ended = 
+/**  The model stopped, for this reason (not to call tools). */
+{ by: "model"; reason: JsonValue } | 
+/**  The model still called tools when the run reached its most rounds. */
+{ by: "round_limit"; rounds: number } | 
+/**  The person pressed Stop. */
+{ by: "stopped" };
 
 export type ErrorCode = 
 /**  The host's configuration could not be located, read or written. */
@@ -208,7 +432,12 @@ export type ErrorCode =
  */
 "provider" | 
 /**  The OS keyring or another part of the system failed. */
-"system";
+"system" | 
+/**
+ *  No model is configured to ask (or the chosen provider has none): add one on the
+ *  Models page.
+ */
+"no_model";
 
 /**  Some updates were lost on their way to the window: it fetches again what it shows. */
 export type HostResync = null;
@@ -379,6 +608,16 @@ export type ModelChoice_Serialize = {
 	displayName: string | null,
 };
 
+/**
+ *  Who asks for a tool call, as the audit trail names them and the approval dialog
+ *  shows them.
+ */
+export type Origin = 
+/**  The person, from the explorer. */
+{ by: "person" } | 
+/**  A model, in the conversation of this id (the built-in chat). */
+{ by: "model"; conversation: string };
+
 /**  A pending request as faces see it. */
 export type Pending = Pending_Serialize | Pending_Deserialize;
 
@@ -524,7 +763,9 @@ annotations?: JsonValue | null;
  *  What changed since the person allowed this tool, if an allowance they gave no
  *  longer holds.
  */
-changed?: Changed_Deserialize | null } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+changed?: Changed_Deserialize | null; 
+/**  Who asks: the person, or a model in one of their conversations. */
+asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Serialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
@@ -534,7 +775,9 @@ annotations: JsonValue | null;
  *  What changed since the person allowed this tool, if an allowance they gave no
  *  longer holds.
  */
-changed?: Changed_Serialize } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+changed?: Changed_Serialize; 
+/**  Who asks: the person, or a model in one of their conversations. */
+asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
 
 export type Reach = 
 /**
@@ -565,11 +808,39 @@ export type Remember =
 /**  This call only. */
 "once" | "tool_for_session" | "server_for_session" | "tool_always" | "server_always";
 
+export type Role = "user" | "assistant";
+
 export type RuleScope = 
 /**  Until the app quits. */
 "session" | 
 /**  Kept in the configuration file. */
 "always";
+
+/**  A reply the model drafted, for the person to review and edit before it goes. */
+export type SamplingDraft = {
+	/**  The provider asked, as configured. */
+	provider: string,
+	/**  The model chosen for the request. */
+	model: string,
+	/**  The `CreateMessageResult` the model's answer makes. */
+	result: JsonValue,
+};
+
+/**
+ *  A server whose sampling requests the model answers without review, as the person
+ *  reviews the permission.
+ */
+export type SamplingRuleShown = {
+	server: string,
+	sinceMs: number | null,
+	/**  How many replies went without review since it was given. */
+	uses: number | null,
+	/**
+	 *  False once the server is launched otherwise than when the person allowed it: its
+	 *  requests are reviewed again.
+	 */
+	holds: boolean,
+};
 
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 
@@ -646,6 +917,47 @@ export type SharedFolders = {
 	server: string,
 	folders: string[],
 };
+
+/**  One message of a conversation as the window shows it. */
+export type ShownMessage = ShownMessage_Serialize | ShownMessage_Deserialize;
+
+/**  One message of a conversation as the window shows it. */
+export type ShownMessage_Deserialize = {
+	role: Role,
+	parts: ShownPart_Deserialize[],
+};
+
+/**  One message of a conversation as the window shows it. */
+export type ShownMessage_Serialize = {
+	role: Role,
+	parts: ShownPart_Serialize[],
+};
+
+/**
+ *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
+ *  (`content`, `isError`), so the window renders it as it renders the explorer's.
+ */
+export type ShownPart = ShownPart_Serialize | ShownPart_Deserialize;
+
+/**
+ *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
+ *  (`content`, `isError`), so the window renders it as it renders the explorer's.
+ */
+export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | { kind: "tool_call"; call_id: string; 
+/**  The name the model called. */
+name: string; 
+/**  The server and tool it leads to, while that server runs. */
+server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean };
+
+/**
+ *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
+ *  (`content`, `isError`), so the window renders it as it renders the explorer's.
+ */
+export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | { kind: "tool_call"; call_id: string; 
+/**  The name the model called. */
+name: string; 
+/**  The server and tool it leads to, while that server runs. */
+server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean };
 
 /**  A standing decision, as the person reviews it. */
 export type StandingRule = StandingRule_Serialize | StandingRule_Deserialize;
@@ -724,14 +1036,38 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
-{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string };
+{ kind: "providers_changed" } | 
+/**
+ *  The configuration file was changed by hand: read again, or found unreadable (the
+ *  last good configuration keeps running).
+ */
+{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+/**
+ *  A step of a conversation's run (its completed messages come as
+ *  [`Update::ChatMessage`]).
+ */
+{ kind: "chat"; conversation: number | null; event: ChatEvent_Deserialize } | 
+/**  A message was completed and kept in the conversation. */
+{ kind: "chat_message"; conversation: number | null; message: ShownMessage_Deserialize };
 
 /**  What changed, for the face to show. */
 export type Update_Serialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
-{ kind: "providers_changed" } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string };
+{ kind: "providers_changed" } | 
+/**
+ *  The configuration file was changed by hand: read again, or found unreadable (the
+ *  last good configuration keeps running).
+ */
+{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+/**
+ *  A step of a conversation's run (its completed messages come as
+ *  [`Update::ChatMessage`]).
+ */
+{ kind: "chat"; conversation: number | null; event: ChatEvent_Serialize } | 
+/**  A message was completed and kept in the conversation. */
+{ kind: "chat_message"; conversation: number | null; message: ShownMessage_Serialize };
 
 /* Tauri Specta runtime */
 type EventEmit<T> = [T] extends [null] ? () => Promise<void> : (payload: T) => Promise<void>;

@@ -34,20 +34,29 @@ pub async fn ask_model(server: &Server, args: &Args) -> ToolResult {
             "this client does not offer sampling, so the demo cannot ask its model".into(),
         ));
     }
+    let hint = args.optional_string("model_hint")?;
+    let temperature = args.optional_number("temperature")?;
+    let stop = args.optional_string("stop")?;
     let params = CreateMessageRequestParams {
         messages: vec![SamplingMessage::new(
             Role::User,
             SamplingContent::text(question),
         )],
         model_preferences: Some(ModelPreferences {
+            hints: hint.map(|name| {
+                vec![ModelHint {
+                    name: Some(name),
+                    extra: Map::new(),
+                }]
+            }),
             speed_priority: Some(0.8),
             ..ModelPreferences::default()
         }),
         system_prompt: Some(SYSTEM_PROMPT.to_owned()),
         include_context: None,
-        temperature: None,
+        temperature,
         max_tokens: 200,
-        stop_sequences: None,
+        stop_sequences: stop.map(|s| vec![s]),
         metadata: None,
         tools: None,
         tool_choice: None,

@@ -145,7 +145,13 @@ fn catalogue(extra_tool: bool) -> Vec<Tool> {
             "Asks the host's language model a question (MCP sampling) and returns its \
              answer. The host may show you the request first and let you decline.",
             schema(
-                json!({"question": text("The question for the model")}),
+                json!({
+                    "question": text("The question for the model"),
+                    "model_hint": text("A model name (or part of one) the host should prefer"),
+                    "temperature": {"type": "number", "minimum": 0, "maximum": 2,
+                                    "description": "How freely the model answers"},
+                    "stop": text("Text at which the model stops"),
+                }),
                 &["question"],
             ),
             ASKS,
@@ -378,6 +384,22 @@ impl Args {
         match self.required(name)? {
             Value::String(s) => Ok(s.clone()),
             other => Err(self.fail(format!("`{name}` must be a string, not {other}"))),
+        }
+    }
+
+    /// A string argument the caller may leave out.
+    pub fn optional_string(&self, name: &str) -> Result<Option<String>, Failure> {
+        match self.map.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => self.string(name).map(Some),
+        }
+    }
+
+    /// A number argument the caller may leave out.
+    pub fn optional_number(&self, name: &str) -> Result<Option<f64>, Failure> {
+        match self.map.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => Ok(self.number(name)?.as_f64()),
         }
     }
 

@@ -28,11 +28,13 @@ pub enum Question {
         arguments: Map<String, Value>,
         /// The server's own claims about the tool: shown, never trusted by themselves.
         #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
-        annotations: Option<ToolAnnotations>,
+        annotations: Option<Box<ToolAnnotations>>,
         /// What changed since the person allowed this tool, if an allowance they gave no
         /// longer holds.
         #[serde(skip_serializing_if = "Option::is_none")]
         changed: Option<Box<crate::pins::Changed>>,
+        /// Who asks: the person, or a model in one of their conversations.
+        asked_by: crate::gate::Origin,
     },
     Sampling {
         #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
@@ -423,6 +425,7 @@ mod tests {
             arguments: json!({"title": "groceries"}).as_object().cloned().unwrap(),
             annotations: None,
             changed: None,
+            asked_by: crate::gate::Origin::Person,
         }
     }
 

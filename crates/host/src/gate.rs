@@ -52,8 +52,11 @@ impl Decided {
     }
 }
 
-/// Who asks for a tool call, as the audit trail names them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Who asks for a tool call, as the audit trail names them and the approval dialog
+/// shows them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "by", rename_all = "snake_case")]
 pub enum Origin {
     /// The person, from the explorer.
     Person,
@@ -179,7 +182,7 @@ impl Gate {
                     // An answer given as the caller gave up still counts: what the person
                     // said to remember is remembered.
                     biased;
-                    asked = self.ask(&now, tool, arguments.clone(), changed) => Some(asked?),
+                    asked = self.ask(origin, &now, tool, arguments.clone(), changed) => Some(asked?),
                     // Dropping the question takes it off the person's list.
                     () = cancel.cancelled() => None,
                 };
@@ -278,6 +281,7 @@ impl Gate {
     /// and says so.
     async fn ask(
         &self,
+        origin: &Origin,
         now: &Now<'_>,
         tool: &Tool,
         arguments: Map<String, Value>,
@@ -286,8 +290,9 @@ impl Gate {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
-            annotations: tool.annotations.clone(),
+            annotations: tool.annotations.clone().map(Box::new),
             changed,
+            asked_by: origin.clone(),
         };
         let Settled { answer, by } = self.broker.ask(now.server, question).await?;
         // The broker only takes answers of the question's kind; anything else denies.
@@ -338,6 +343,16 @@ impl Gate {
     pub fn revoke(&self, server: &str, tool: Option<&str>) {
         self.policies().revoke(server, tool);
         self.write_rules(|standing| standing.revoke(server, tool));
+    }
+
+    /// Whether these are the standing rules the gate holds.
+    pub fn holds_rules(&self, always: &[ToolRule]) -> bool {
+        self.policies().always() == always
+    }
+
+    /// Takes the standing rules the configuration file holds now (changed by hand).
+    pub fn reload_rules(&self, always: Vec<ToolRule>) {
+        self.policies().set_always(always);
     }
 
     /// Forgets every decision about a server (removed, or renamed), in the file too.

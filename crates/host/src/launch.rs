@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
@@ -42,6 +43,19 @@ pub enum LaunchError {
     },
     #[error("{0}")]
     Start(String),
+    /// The program cannot be started as configured (not there, not runnable): trying
+    /// again would fail the same way.
+    #[error("{0}")]
+    Unstartable(String),
+}
+
+impl LaunchError {
+    /// Whether trying again later may succeed (a keyring not yet unlocked, a network
+    /// down); a configuration that is wrong, or a program that is not there, will not
+    /// mend until the person changes something.
+    pub fn may_heal(&self) -> bool {
+        matches!(self, Self::Start(_))
+    }
 }
 
 /// Starts the transport the configuration describes.
@@ -77,7 +91,17 @@ pub async fn launch(
                 server.env.push(("PATH".into(), path.into()));
             }
             server.cwd = cwd.cloned();
-            stdio::spawn(&server, log).map_err(|e| LaunchError::Start(e.to_string()))
+            stdio::spawn(&server, log).map_err(|e| {
+                let cannot = matches!(
+                    e.source.kind(),
+                    ErrorKind::NotFound | ErrorKind::PermissionDenied
+                );
+                if cannot {
+                    LaunchError::Unstartable(e.to_string())
+                } else {
+                    LaunchError::Start(e.to_string())
+                }
+            })
         }
         ServerSpec::Http {
             url,
@@ -151,13 +175,13 @@ fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError> {
     let writable_by_others =
         |path: &Path| std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
     if !path.is_file() {
-        return Err(LaunchError::Start(format!(
+        return Err(LaunchError::Unstartable(format!(
             "the bundled {program} is not beside the app (looked in {})",
             dir.display()
         )));
     }
     if writable_by_others(dir) || writable_by_others(&path) {
-        return Err(LaunchError::Start(format!(
+        return Err(LaunchError::Unstartable(format!(
             "refused the bundled {program}: anyone may write to {}",
             dir.display()
         )));
@@ -213,7 +237,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let app = dir.path().join("switchboard");
         assert!(
-            matches!(bundled("demo", &app), Err(LaunchError::Start(m)) if m.contains("not beside"))
+            matches!(bundled("demo", &app), Err(LaunchError::Unstartable(m)) if m.contains("not beside"))
         );
         let demo = dir.path().join("demo");
         std::fs::write(&demo, "").unwrap();
@@ -224,7 +248,7 @@ mod tests {
             std::fs::set_permissions(&demo, std::fs::Permissions::from_mode(file)).unwrap();
             let refused = bundled("demo", &app);
             assert!(
-                matches!(&refused, Err(LaunchError::Start(m)) if m.contains("anyone may write")),
+                matches!(&refused, Err(LaunchError::Unstartable(m)) if m.contains("anyone may write")),
                 "{folder:o}/{file:o}: {refused:?}"
             );
         }

@@ -18,5 +18,7 @@ pub mod person;
 pub mod pins;
 pub mod policy;
 pub mod roots;
+pub mod sampling;
 pub mod secrets;
+mod sqlite_file;
 pub mod supervisor;

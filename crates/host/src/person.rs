@@ -15,12 +15,16 @@ use crate::approvals::{Answer, Broker, DecidedBy, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::masking;
 use crate::roots::Roots;
+use crate::sampling::{SamplingModels, WITHOUT_REVIEW};
 
 pub struct PersonHandler {
     server: String,
     broker: Broker,
     roots: Roots,
     audit: Arc<AuditLog>,
+    /// The host's models, which draft sampling replies (and send them, for a server the
+    /// person allowed without review); none: every reply is the person's.
+    models: Option<Arc<dyn SamplingModels>>,
 }
 
 impl PersonHandler {
@@ -30,6 +34,53 @@ impl PersonHandler {
             broker,
             roots,
             audit,
+            models: None,
+        }
+    }
+
+    /// Lets the host's models answer sampling requests the person allowed without review.
+    pub fn with_models(mut self, models: Arc<dyn SamplingModels>) -> Self {
+        self.models = Some(models);
+        self
+    }
+
+    /// A reply the model drafted and that goes without review, if the person allowed this
+    /// server that and a model could answer. A draft that fails is left to the person.
+    async fn without_review(
+        &self,
+        params: &CreateMessageRequestParams,
+    ) -> Option<CreateMessageResult> {
+        let models = self.models.as_ref()?;
+        if !models.without_review(&self.server) {
+            return None;
+        }
+        match models.draft(params).await {
+            Ok(Some(drafted)) => {
+                let mut detail = serde_json::to_value(params).unwrap_or(Value::Null);
+                if let Value::Object(detail) = &mut detail {
+                    detail.insert(
+                        "draftedBy".into(),
+                        json!({"provider": drafted.provider, "model": drafted.model}),
+                    );
+                }
+                self.record_as(
+                    Kind::Sampling,
+                    "sampling/createMessage",
+                    detail,
+                    "approved",
+                    WITHOUT_REVIEW,
+                )
+                .await;
+                Some(drafted.result)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(
+                    "the model could not answer {}'s sampling request: {e}",
+                    self.server
+                );
+                None
+            }
         }
     }
 
@@ -49,13 +100,26 @@ impl PersonHandler {
         decision: &str,
         by: DecidedBy,
     ) {
+        let decision = by.unanswered().unwrap_or(decision);
+        self.record_as(kind, subject, detail, decision, by.as_str())
+            .await;
+    }
+
+    async fn record_as(
+        &self,
+        kind: Kind,
+        subject: &str,
+        detail: Value,
+        decision: &str,
+        decided_by: &str,
+    ) {
         let record = Record {
             kind,
             server: self.server.clone(),
             subject: subject.to_owned(),
             detail,
-            decision: by.unanswered().unwrap_or(decision).to_owned(),
-            decided_by: by.as_str().to_owned(),
+            decision: decision.to_owned(),
+            decided_by: decided_by.to_owned(),
             outcome: String::new(),
             duration_ms: None,
         };
@@ -111,6 +175,9 @@ impl ClientHandler for PersonHandler {
         &self,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorObject> {
+        if let Some(result) = self.without_review(&params).await {
+            return Ok(result);
+        }
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
         let Settled {
             answer: Answer::Sampling(answer),

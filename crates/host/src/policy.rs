@@ -125,6 +125,11 @@ impl Policies {
         &self.always
     }
 
+    /// Replaces the standing rules with those the configuration holds now.
+    pub fn set_always(&mut self, always: Vec<ToolRule>) {
+        self.always = always;
+    }
+
     /// Every rule with its scope: the standing ones first.
     pub fn all(&self) -> impl Iterator<Item = (&ToolRule, Scope)> {
         let always = self.always.iter().map(|r| (r, Scope::Always));

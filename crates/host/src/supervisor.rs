@@ -212,6 +212,8 @@ enum Ended {
         reason: String,
         stderr_tail: Vec<String>,
     },
+    /// It could not start, and would not if tried again.
+    Unstartable(String),
     Unauthorized(String),
     Stopped,
 }
@@ -291,7 +293,7 @@ async fn supervise<H: ClientHandler>(
         let _ = shared.events.send(HostEvent::CatalogChanged {
             server: name.clone(),
         });
-        let (reason, stderr_tail) = match ended {
+        let (reason, stderr_tail, cannot_heal) = match ended {
             Ended::Stopped => {
                 shared.set(&name, ServerState::Stopped);
                 return;
@@ -302,21 +304,27 @@ async fn supervise<H: ClientHandler>(
                 shared.set(&name, ServerState::Stopped);
                 return;
             }
+            Ended::Unstartable(reason) => (reason, Vec::new(), true),
             Ended::Crashed {
                 reason,
                 stderr_tail,
-            } => (reason, stderr_tail),
+            } => (reason, stderr_tail, false),
         };
         crashes = if started.elapsed() >= STABLE_AFTER {
             1
         } else {
             crashes + 1
         };
-        if crashes > config.restart.max_restarts {
-            let reason = format!(
-                "{reason} (gave up after {} restarts)",
-                config.restart.max_restarts
-            );
+        let gave_up = !cannot_heal && crashes > config.restart.max_restarts;
+        if cannot_heal || gave_up {
+            let reason = if gave_up {
+                format!(
+                    "{reason} (gave up after {} restarts)",
+                    config.restart.max_restarts
+                )
+            } else {
+                reason
+            };
             shared.set(
                 &name,
                 ServerState::Failed {
@@ -372,6 +380,7 @@ async fn run_once<H: ClientHandler>(
     };
     let transport = match launch(name, config, &shared.secrets, log).await {
         Ok(transport) => transport,
+        Err(e) if !e.may_heal() => return Ended::Unstartable(e.to_string()),
         Err(e) => {
             return Ended::Crashed {
                 reason: e.to_string(),

@@ -7,164 +7,85 @@
 
 mod common;
 
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::agent::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
 };
-use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
-use switchboard_host::audit::{AuditLog, Retention};
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::Gate;
-use switchboard_host::host::Host;
-use switchboard_host::person::PersonHandler;
-use switchboard_host::policy::Policies;
-use switchboard_host::roots::Roots;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_host::approvals::{Answer, Pending, Question, Remember};
+use switchboard_host::config::ServerConfig;
+use switchboard_host::supervisor::HostEvent;
 use switchboard_providers::{
     ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
 };
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use common::{WAIT, demo_server, workspace_binary};
+use common::{GatedHost, StandInProvider, WAIT, demo_server};
 
-/// The stand-in provider; killed when dropped.
-struct StandIn {
-    url: String,
-    _child: tokio::process::Child,
+/// The stand-in provider, answering these turns to a client with its key.
+async fn stand_in(turns: Value) -> StandInProvider {
+    StandInProvider::start(json!({"api_key": KEY, "turns": turns})).await
 }
 
-impl StandIn {
-    async fn start(turns: Value) -> Self {
-        let script = json!({"api_key": "sk-chat-test", "turns": turns});
-        let mut child = tokio::process::Command::new(workspace_binary("provider-peer"))
-            .arg("--script-json")
-            .arg(script.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = tokio::time::timeout(WAIT, lines.next_line())
-            .await
-            .expect("the stand-in listens")
-            .unwrap()
-            .unwrap();
-        let url = line.strip_prefix("listening on ").unwrap().to_owned();
-        Self { url, _child: child }
-    }
+const KEY: &str = "sk-chat-test";
 
-    fn openai(&self) -> Client {
-        let key = Some(ApiKey::new("sk-chat-test"));
-        Client::new(ProviderConfig::openai_compatible(
-            format!("{}/v1", self.url),
-            key,
-        ))
-        .unwrap()
-    }
+fn openai(stand_in: &StandInProvider) -> Client {
+    let key = Some(ApiKey::new(KEY));
+    Client::new(ProviderConfig::openai_compatible(
+        format!("{}/v1", stand_in.url),
+        key,
+    ))
+    .unwrap()
+}
 
-    fn anthropic(&self) -> Client {
-        let key = Some(ApiKey::new("sk-chat-test"));
-        Client::new(ProviderConfig::anthropic(&self.url, key)).unwrap()
-    }
+fn anthropic(stand_in: &StandInProvider) -> Client {
+    let key = Some(ApiKey::new(KEY));
+    Client::new(ProviderConfig::anthropic(&stand_in.url, key)).unwrap()
+}
 
-    /// The bodies of the model requests it received, in order.
-    async fn bodies(&self) -> Vec<Value> {
-        let answer = reqwest::get(format!("{}/_stand-in/requests", self.url))
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap();
-        let requests: Vec<Value> = serde_json::from_slice(&answer).unwrap();
-        requests
-            .into_iter()
-            .filter(|r| r["method"] == "POST")
-            .map(|mut r| r["body"].take())
-            .collect()
-    }
+/// The bodies of the model requests the stand-in received, in order.
+async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
+    stand_in
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|mut r| r["body"].take())
+        .collect()
 }
 
 struct World {
-    host: Host<PersonHandler>,
+    gated: GatedHost,
     agent: Agent,
-    gate: Gate,
     conversations: Conversations,
-    questions: broadcast::Receiver<BrokerEvent>,
-    host_events: broadcast::Receiver<HostEvent>,
-    dir: tempfile::TempDir,
 }
 
 /// The demo server running (as "demo") under a host whose tool calls pass a gate.
 async fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::new(Duration::from_secs(60), 8);
-    let roots = Roots::default();
-    let audit =
-        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
-    let gate = Gate {
-        broker: broker.clone(),
-        policies: Arc::new(Mutex::new(Policies::default())),
-        audit: audit.clone(),
-        config_path: None,
-    };
-    let mut host = Host::new(Secrets::new("switchboard-test-chat"), {
-        let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
-        move |server: &str| {
-            Arc::new(PersonHandler::new(
-                server,
-                broker.clone(),
-                roots.clone(),
-                audit.clone(),
-            ))
-        }
-    });
     let demo = ServerConfig {
         command: Some(demo_server().display().to_string()),
         ..ServerConfig::default()
     };
-    let mut events = host.events();
-    host.reconcile(&Config {
-        servers: [("demo".to_owned(), demo.clone())].into(),
-        ..Config::default()
-    });
-    tokio::time::timeout(WAIT, async {
-        while !matches!(
-            events.recv().await,
-            Ok(HostEvent::Status {
-                state: ServerState::Running { .. },
-                ..
-            })
-        ) {}
-    })
-    .await
-    .expect("the demo server runs");
-    let clients = host.shared().clients.clone();
+    let gated = common::gated_host("chat", Duration::from_secs(60), "demo", demo.clone()).await;
+    let clients = gated.host.shared().clients.clone();
     let servers = CatalogServers {
-        catalog: host.catalog().clone(),
+        catalog: gated.host.catalog().clone(),
         reach: move |server: &str| {
             let client = clients.lock().unwrap().get(server).cloned()?;
             Some(Reach::of(client, &demo))
         },
     };
-    let conversations = Conversations::open(&dir.path().join("conversations.sqlite")).unwrap();
+    let conversations =
+        Conversations::open(&gated.dir.path().join("conversations.sqlite")).unwrap();
     let agent =
-        Agent::new(gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
+        Agent::new(gated.gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
     World {
-        host,
+        gated,
         agent,
-        gate,
         conversations,
-        questions: broker.subscribe(),
-        host_events: events,
-        dir,
     }
 }
 
@@ -202,25 +123,17 @@ impl World {
         }
     }
 
-    async fn asked(&mut self) -> Pending {
-        tokio::time::timeout(WAIT, async {
-            loop {
-                if let Ok(BrokerEvent::Added(pending)) = self.questions.recv().await {
-                    return *pending;
-                }
-            }
-        })
-        .await
-        .expect("the person is asked")
-    }
-
     fn answer(&self, pending: &Pending, allow: bool, arguments: Value) {
         let answer = Answer::ToolCall {
             allow,
             arguments: arguments.as_object().cloned().unwrap(),
             remember: Remember::Once,
         };
-        self.gate.broker.answer(pending.id, "demo", answer).unwrap();
+        self.gated
+            .gate
+            .broker
+            .answer(pending.id, "demo", answer)
+            .unwrap();
     }
 }
 
@@ -275,7 +188,7 @@ fn args(value: Value) -> Map<String, Value> {
 #[tokio::test]
 async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_result() {
     let mut world = world().await;
-    let provider = StandIn::start(json!([
+    let provider = stand_in(json!([
         {"content": [
             {"text": "Let me echo that. "},
             {"tool_call": {"name": "demo__echo", "arguments": {"text": "from the model"}}, "pieces": 3}
@@ -284,9 +197,9 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     ]))
     .await;
     let chat = world.conversations.create("Echo").await.unwrap();
-    let mut run = world.send(chat.id, "Echo something", provider.openai(), settings());
+    let mut run = world.send(chat.id, "Echo something", openai(&provider), settings());
 
-    let asked = world.asked().await;
+    let asked = world.gated.asked().await;
     let Question::ToolCall {
         tool, arguments, ..
     } = &asked.question
@@ -327,7 +240,7 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     assert!(matches!(events.last(), Some(ChatEvent::Finished { .. })));
 
     // The provider was sent the edited call's result, answering the model's call.
-    let bodies = provider.bodies().await;
+    let bodies = bodies(&provider).await;
     assert_eq!(bodies.len(), 2);
     assert_eq!(bodies[0]["tools"][0]["function"]["name"], "demo__echo");
     let sent = bodies[1]["messages"].as_array().unwrap();
@@ -343,7 +256,14 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     );
 
     // The audit names the conversation as the asker and keeps what was really sent.
-    let row = world.gate.audit.page(None, 10).await.unwrap().remove(0);
+    let row = world
+        .gated
+        .gate
+        .audit
+        .page(None, 10)
+        .await
+        .unwrap()
+        .remove(0);
     assert_eq!(row.asked_by, format!("model in conversation {}", chat.id));
     assert_eq!(row.record.decided_by, "user");
     assert_eq!(
@@ -353,7 +273,7 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     assert_eq!(row.record.outcome, "ok");
 
     // The conversation, reopened from its file, holds every message.
-    let path = world.dir.path().join("conversations.sqlite");
+    let path = world.gated.dir.path().join("conversations.sqlite");
     let reopened = Conversations::open(&path)
         .unwrap()
         .get(chat.id)
@@ -372,20 +292,20 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
         reopened.messages[3],
         Message::assistant_text("The tool said: as the person corrected it")
     );
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }
 
 #[tokio::test]
 async fn a_denied_call_reaches_the_model_as_a_denial() {
     let mut world = world().await;
-    let provider = StandIn::start(json!([
+    let provider = stand_in(json!([
         {"content": [{"tool_call": {"name": "demo__add", "arguments": {"a": 2, "b": 3}}}]},
         {"content": [{"text": "I was told: {tool_result}"}]}
     ]))
     .await;
     let chat = world.conversations.create("Sums").await.unwrap();
-    let run = world.send(chat.id, "Add 2 and 3", provider.anthropic(), settings());
-    let asked = world.asked().await;
+    let run = world.send(chat.id, "Add 2 and 3", anthropic(&provider), settings());
+    let asked = world.gated.asked().await;
     world.answer(&asked, false, json!({"a": 2, "b": 3}));
     let (outcome, events) = run.finish().await;
     assert!(
@@ -411,27 +331,34 @@ async fn a_denied_call_reaches_the_model_as_a_denial() {
         "{}",
         text_of(&events)
     );
-    let bodies = provider.bodies().await;
+    let bodies = bodies(&provider).await;
     let result = &bodies[1]["messages"][2]["content"][0];
     assert_eq!(result["type"], "tool_result");
     assert_eq!(result["is_error"], true, "{result}");
-    let row = world.gate.audit.page(None, 10).await.unwrap().remove(0);
+    let row = world
+        .gated
+        .gate
+        .audit
+        .page(None, 10)
+        .await
+        .unwrap()
+        .remove(0);
     assert_eq!(
         (row.record.decision.as_str(), row.record.outcome.as_str()),
         ("denied", "")
     );
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }
 
 #[tokio::test]
 async fn stop_in_mid_answer_ends_it_at_once_keeping_what_was_written() {
     let mut world = world().await;
-    let provider = StandIn::start(json!([
+    let provider = stand_in(json!([
         {"content": [{"text": "Once upon a time", "pieces": 2}], "stall": true}
     ]))
     .await;
     let chat = world.conversations.create("Story").await.unwrap();
-    let mut run = world.send(chat.id, "Tell me a story", provider.openai(), settings());
+    let mut run = world.send(chat.id, "Tell me a story", openai(&provider), settings());
     let mut written = String::new();
     run.until(|e| match e {
         ChatEvent::TextDelta { text } => {
@@ -458,20 +385,20 @@ async fn stop_in_mid_answer_ends_it_at_once_keeping_what_was_written() {
         kept.messages.last(),
         Some(&Message::assistant_text("Once upon a time"))
     );
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }
 
 #[tokio::test]
 async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
     let mut world = world().await;
-    let provider = StandIn::start(json!([
+    let provider = stand_in(json!([
         {"content": [{"tool_call": {"name": "demo__count_to", "arguments": {"n": 100, "delay_ms": 100}}}]},
         {"content": [{"text": "never asked"}]}
     ]))
     .await;
     let chat = world.conversations.create("Count").await.unwrap();
-    let mut run = world.send(chat.id, "Count to 100", provider.anthropic(), settings());
-    let asked = world.asked().await;
+    let mut run = world.send(chat.id, "Count to 100", anthropic(&provider), settings());
+    let asked = world.gated.asked().await;
     world.answer(&asked, true, json!({"n": 100, "delay_ms": 100}));
     run.until(|e| matches!(e, ChatEvent::ToolCallProgress { .. }).then_some(()))
         .await;
@@ -496,7 +423,7 @@ async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
     // The server was told: the demo server says so on its stderr when its count stops.
     tokio::time::timeout(WAIT, async {
         loop {
-            if let Ok(HostEvent::Log { text, .. }) = world.host_events.recv().await
+            if let Ok(HostEvent::Log { text, .. }) = world.gated.host_events.recv().await
                 && text.contains("count_to was cancelled after")
             {
                 return;
@@ -507,7 +434,7 @@ async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
     .expect("the server's count was cancelled");
 
     assert_eq!(
-        provider.bodies().await.len(),
+        bodies(&provider).await.len(),
         1,
         "the model is not asked again"
     );
@@ -520,13 +447,13 @@ async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
     assert!(
         matches!(&kept.messages[1], Message::Assistant(c) if matches!(c[0], AssistantContent::ToolCall(_)))
     );
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }
 
 #[tokio::test]
 async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_its_message() {
     let mut world = world().await;
-    let provider = StandIn::start(json!([
+    let provider = stand_in(json!([
         {"error": {"kind": "rate_limited", "retry_after": "0"}},
         {"error": {"kind": "server_error"}},
         {"content": [{"text": "Here I am."}]},
@@ -536,7 +463,7 @@ async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_i
     let mut quick = settings();
     quick.retry.first_wait = Duration::from_millis(10);
     let chat = world.conversations.create("Flaky").await.unwrap();
-    let run = world.send(chat.id, "Hello?", provider.openai(), quick.clone());
+    let run = world.send(chat.id, "Hello?", openai(&provider), quick.clone());
     let (outcome, events) = run.finish().await;
     assert!(
         matches!(
@@ -558,7 +485,7 @@ async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_i
     assert_eq!(retries, [1, 2]);
     assert_eq!(text_of(&events), "Here I am.");
 
-    let run = world.send(chat.id, "And now?", provider.openai(), quick);
+    let run = world.send(chat.id, "And now?", openai(&provider), quick);
     let (outcome, events) = run.finish().await;
     let Outcome::Failed { message, .. } = &outcome else {
         panic!("{outcome:?}")
@@ -570,5 +497,5 @@ async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_i
             .iter()
             .any(|e| matches!(e, ChatEvent::Retrying { .. }))
     );
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }

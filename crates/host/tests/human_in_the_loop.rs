@@ -5,97 +5,28 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+mod common;
+
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::approvals::{Answer, Broker, BrokerEvent, Pending, Question, Remember};
-use switchboard_host::audit::{AuditLog, Kind, Retention};
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Callee, Gate, Origin};
-use switchboard_host::host::Host;
-use switchboard_host::person::PersonHandler;
+use switchboard_host::approvals::{Answer, Question, Remember};
+use switchboard_host::audit::Kind;
+use switchboard_host::gate::{CallError, Callee, Origin};
 use switchboard_host::pins;
-use switchboard_host::policy::Policies;
-use switchboard_host::roots::Roots;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
 use switchboard_mcp::types::{
     CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
     SamplingContent,
 };
-use tokio::sync::broadcast;
 
-struct World {
-    host: Host<PersonHandler>,
-    /// The server as configured: what the gate pins allowances to.
-    server: ServerConfig,
-    gate: Gate,
-    roots: Roots,
-    questions: broadcast::Receiver<BrokerEvent>,
-    _dir: tempfile::TempDir,
-}
+type World = common::GatedHost;
 
+/// The Python SDK peer running as "py"; allowances remembered in a configuration file.
 async fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::new(Duration::from_secs(30), 8);
-    let roots = Roots::default();
-    let audit =
-        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
-    let gate = Gate {
-        broker: broker.clone(),
-        policies: Arc::new(Mutex::new(Policies::default())),
-        audit: audit.clone(),
-        config_path: Some(dir.path().join("config.json")),
-    };
-    let mut host = Host::new(Secrets::new("switchboard-test-hitl"), {
-        let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
-        move |server: &str| {
-            Arc::new(PersonHandler::new(
-                server,
-                broker.clone(),
-                roots.clone(),
-                audit.clone(),
-            ))
-        }
-    });
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let server = ServerConfig {
-        command: Some(root.join(".tools/venv/bin/python").display().to_string()),
-        args: vec![
-            root.join("tests/peers/python/server.py")
-                .display()
-                .to_string(),
-        ],
-        ..ServerConfig::default()
-    };
-    let mut events = host.events();
-    let config = Config {
-        servers: [("py".to_owned(), server.clone())].into(),
-        ..Config::default()
-    };
-    host.reconcile(&config);
-    tokio::time::timeout(Duration::from_secs(30), async {
-        while !matches!(
-            events.recv().await,
-            Ok(HostEvent::Status {
-                state: ServerState::Running { .. },
-                ..
-            })
-        ) {}
-    })
-    .await
-    .expect("the server runs");
-    let questions = broker.subscribe();
-    World {
-        host,
-        server,
-        gate,
-        roots,
-        questions,
-        _dir: dir,
-    }
+    let server = serde_json::from_value(common::python_peer()).unwrap();
+    let mut world = common::gated_host("hitl", Duration::from_secs(30), "py", server).await;
+    world.gate.config_path = Some(world.dir.path().join("config.json"));
+    world
 }
 
 impl World {
@@ -127,16 +58,6 @@ impl World {
             )
             .await
         })
-    }
-
-    async fn next_question(&mut self) -> Pending {
-        loop {
-            match tokio::time::timeout(Duration::from_secs(20), self.questions.recv()).await {
-                Ok(Ok(BrokerEvent::Added(pending))) => return *pending,
-                Ok(Ok(_)) => {}
-                other => panic!("no question came: {other:?}"),
-            }
-        }
     }
 
     async fn audit(&self) -> Vec<(Kind, String, String, String)> {
@@ -171,7 +92,7 @@ fn args(value: Value) -> Map<String, Value> {
 async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     let mut world = world().await;
     let call = world.call("echo", json!({"text": "as the model wrote it"}));
-    let question = world.next_question().await;
+    let question = world.asked().await;
     assert_eq!(question.server, "py");
     let Question::ToolCall {
         tool, arguments, ..
@@ -192,7 +113,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     assert_eq!(text(&call.await.unwrap().unwrap()), "as I corrected it");
 
     let call = world.call("echo", json!({"text": "again"}));
-    let question = world.next_question().await;
+    let question = world.asked().await;
     let deny = Answer::ToolCall {
         allow: false,
         arguments: Map::new(),
@@ -202,7 +123,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     assert!(matches!(call.await.unwrap(), Err(CallError::Denied { .. })));
 
     let call = world.call("add", json!({"a": 1, "b": 2}));
-    let question = world.next_question().await;
+    let question = world.asked().await;
     let always = Answer::ToolCall {
         allow: true,
         arguments: args(json!({"a": 1, "b": 2})),
@@ -299,7 +220,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     let mut world = world().await;
     // Sampling: the request shows what the server asks; the reply is the person's.
     let call = world.call("ask_model", json!({"prompt": "Capital of France?"}));
-    let approve = world.next_question().await;
+    let approve = world.asked().await;
     world
         .gate
         .broker
@@ -313,7 +234,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
             },
         )
         .unwrap();
-    let sampling = world.next_question().await;
+    let sampling = world.asked().await;
     let Question::Sampling { params } = &sampling.question else {
         panic!("{sampling:?}")
     };
@@ -332,7 +253,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
 
     // A form answer that does not fit the form is refused before it reaches the server.
     let call = world.call("ask_form", json!({}));
-    let approve = world.next_question().await;
+    let approve = world.asked().await;
     world
         .gate
         .broker
@@ -346,7 +267,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
             },
         )
         .unwrap();
-    let form = world.next_question().await;
+    let form = world.asked().await;
     let bad: ElicitContent = [("name".to_owned(), ElicitValue::from("A"))].into();
     world
         .gate
@@ -368,7 +289,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     for asked in [true, false] {
         let call = world.call("list_roots", json!({}));
         if asked {
-            let approve = world.next_question().await;
+            let approve = world.asked().await;
             world
                 .gate
                 .broker
@@ -382,7 +303,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
                     },
                 )
                 .unwrap();
-            let roots = world.next_question().await;
+            let roots = world.asked().await;
             assert_eq!(roots.question, Question::Roots);
             world
                 .roots

@@ -161,6 +161,40 @@ async fn a_server_that_keeps_crashing_is_given_up_on_with_the_reason() {
 }
 
 #[tokio::test]
+async fn a_server_that_cannot_start_fails_at_once_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_executable = dir.path().join("server.sh");
+    std::fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+    let missing = dir.path().join("no-such-server");
+    // Retrying cannot make the program appear or runnable: no restart, the reason at once.
+    for (command, cause) in [
+        (&missing, "No such file or directory"),
+        (&not_executable, "Permission denied"),
+    ] {
+        let mut host = host();
+        let mut events = host.events();
+        let server = ServerConfig {
+            command: Some(command.display().to_string()),
+            restart: quick_restarts(5),
+            ..ServerConfig::default()
+        };
+        host.reconcile(&config(&[("cannot", server)]));
+        let seen = states_until(&mut events, "cannot", |s| {
+            matches!(s, ServerState::Failed { .. })
+        })
+        .await;
+        let [ServerState::Starting, ServerState::Failed { reason, .. }] = &seen[..] else {
+            panic!("{command:?} was retried: {seen:?}")
+        };
+        assert!(
+            reason.contains(cause) && !reason.contains("gave up"),
+            "{reason}"
+        );
+        host.shutdown().await;
+    }
+}
+
+#[tokio::test]
 async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     let mut host = host();
     let mut events = host.events();

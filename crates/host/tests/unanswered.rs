@@ -7,21 +7,12 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Map;
-use switchboard_host::approvals::{Broker, BrokerEvent};
-use switchboard_host::audit::{AuditLog, Kind, Retention};
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::{CallError, Callee, Gate, Origin};
-use switchboard_host::host::Host;
-use switchboard_host::person::PersonHandler;
-use switchboard_host::policy::Policies;
-use switchboard_host::roots::Roots;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
-use tokio::sync::broadcast;
+use switchboard_host::audit::Kind;
+use switchboard_host::config::ServerConfig;
+use switchboard_host::gate::{CallError, Callee, Origin};
 
 /// How long a question waits when the test lets it time out.
 const SHORT: Duration = Duration::from_millis(300);
@@ -30,35 +21,9 @@ const LONG: Duration = Duration::from_secs(120);
 /// How long anything the test waits for may take: a hang check, not a timing assertion.
 const HANG: Duration = Duration::from_secs(30);
 
-struct World {
-    host: Host<PersonHandler>,
-    gate: Gate,
-    questions: broadcast::Receiver<BrokerEvent>,
-    _dir: tempfile::TempDir,
-}
+type World = common::GatedHost;
 
 async fn world(deadline: Duration) -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::new(deadline, 8);
-    let audit =
-        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
-    let gate = Gate {
-        broker: broker.clone(),
-        policies: Arc::new(Mutex::new(Policies::default())),
-        audit: audit.clone(),
-        config_path: None,
-    };
-    let mut host = Host::new(Secrets::new("switchboard-test-unanswered"), {
-        let broker = broker.clone();
-        move |server: &str| {
-            Arc::new(PersonHandler::new(
-                server,
-                broker.clone(),
-                Roots::default(),
-                audit.clone(),
-            ))
-        }
-    });
     let server = ServerConfig {
         command: Some(
             common::workspace_binary("hostile-peer")
@@ -68,28 +33,7 @@ async fn world(deadline: Duration) -> World {
         args: vec!["undeclared-requests".into()],
         ..ServerConfig::default()
     };
-    let mut events = host.events();
-    host.reconcile(&Config {
-        servers: [("asker".to_owned(), server)].into(),
-        ..Config::default()
-    });
-    tokio::time::timeout(HANG, async {
-        while !matches!(
-            events.recv().await,
-            Ok(HostEvent::Status {
-                state: ServerState::Running { .. },
-                ..
-            })
-        ) {}
-    })
-    .await
-    .expect("the server runs");
-    World {
-        host,
-        questions: broker.subscribe(),
-        gate,
-        _dir: dir,
-    }
+    common::gated_host("unanswered", deadline, "asker", server).await
 }
 
 impl World {
@@ -132,16 +76,6 @@ impl World {
                 .expect("the tool answers");
             format!("{:?}", result.content)
         })
-    }
-
-    async fn next_question(&mut self) {
-        loop {
-            match tokio::time::timeout(HANG, self.questions.recv()).await {
-                Ok(Ok(BrokerEvent::Added(_))) => return,
-                Ok(Ok(_)) => {}
-                other => panic!("no question came: {other:?}"),
-            }
-        }
     }
 
     /// Every record's kind, decision and who decided, oldest first.
@@ -188,7 +122,7 @@ async fn what_nobody_answers_in_time_is_recorded_as_timed_out() {
 async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     let mut world = world(LONG).await;
     let call = world.call_through_gate();
-    world.next_question().await;
+    world.asked().await;
     world.gate.broker.refuse_all();
     assert!(matches!(
         tokio::time::timeout(HANG, call).await.unwrap().unwrap(),
@@ -196,7 +130,7 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     ));
     let poked = world.poke();
     for _ in SERVER_ASKS {
-        world.next_question().await;
+        world.asked().await;
         world.gate.broker.refuse_all();
     }
     tokio::time::timeout(HANG, poked).await.unwrap().unwrap();

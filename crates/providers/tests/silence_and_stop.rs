@@ -10,14 +10,11 @@ use serde_json::json;
 use switchboard_providers::*;
 
 fn clients(stand_in: &StandIn, read_timeout: Duration) -> [Client; 2] {
-    let mut openai = ProviderConfig::openai_compatible(format!("{}/v1", stand_in.url), None);
-    openai.read_timeout = read_timeout;
-    let mut anthropic = ProviderConfig::anthropic(&stand_in.url, None);
-    anthropic.read_timeout = read_timeout;
-    [
-        Client::new(openai).expect("a client"),
-        Client::new(anthropic).expect("a client"),
-    ]
+    APIS.map(|api| {
+        let mut config = api.config(&stand_in.url, None);
+        config.read_timeout = read_timeout;
+        Client::new(config).expect("a client")
+    })
 }
 
 fn ask(model: &str) -> Request {

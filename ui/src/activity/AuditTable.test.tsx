@@ -17,6 +17,7 @@ const rows: AuditRow[] = [
     decided_by: "user",
     outcome: "not called",
     duration_ms: null,
+    asked_by: "model in conversation 4",
   },
   {
     id: 2,
@@ -28,6 +29,7 @@ const rows: AuditRow[] = [
     decided_by: "policy: always for this tool",
     outcome: "ok",
     duration_ms: 1250,
+    asked_by: "the person",
   },
   {
     id: 1,
@@ -39,6 +41,7 @@ const rows: AuditRow[] = [
     decided_by: "timeout",
     outcome: "declined",
     duration_ms: 300_000,
+    asked_by: "",
   },
 ];
 
@@ -60,24 +63,27 @@ describe("AuditTable", () => {
       "Server",
       "Kind",
       "Subject",
+      "Asked by",
       "Decision",
       "Decided by",
       "Outcome",
       "Duration",
     ]);
     const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
-    expect(cells(denied)).toEqual(["2025-11-25 14:03:07", "files", "tool_call", "write_file", "denied", "user", "not called", "—"]);
+    expect(cells(denied)).toEqual(["2025-11-25 14:03:07", "files", "tool_call", "write_file", "model in conversation 4", "denied", "user", "not called", "—"]);
     expect(cells(allowed)).toEqual([
       "2025-11-25 14:02:00",
       "files",
       "tool_call",
       "read_file",
+      "the person",
       "allowed",
       "policy: always for this tool",
       "ok",
       "1.3 s",
     ]);
-    expect(cells(timedOut)[7]).toBe("5 min 00 s");
+    expect(cells(timedOut)[4]).toBe("—");
+    expect(cells(timedOut)[8]).toBe("5 min 00 s");
     // Colour follows the decision; the word is always there too.
     expect(within(allowed).getByText("allowed").className).toContain("decision-yes");
     expect(within(denied).getByText("denied").className).toContain("decision-no");

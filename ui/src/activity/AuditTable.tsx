@@ -12,7 +12,7 @@ export interface AuditTableProps {
   onFilter(f: string): void;
 }
 
-const SEARCHED: ReadonlyArray<keyof AuditRow> = ["kind", "server", "subject", "decision", "decided_by", "outcome"];
+const SEARCHED: ReadonlyArray<keyof AuditRow> = ["kind", "server", "subject", "decision", "decided_by", "asked_by", "outcome"];
 
 /** The audit trail, newest first: what was asked, who decided, and what came of it. */
 export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTableProps) {
@@ -33,7 +33,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
           </caption>
           <thead>
             <tr>
-              {["Time", "Server", "Kind", "Subject", "Decision", "Decided by", "Outcome", "Duration"].map((h) => (
+              {["Time", "Server", "Kind", "Subject", "Asked by", "Decision", "Decided by", "Outcome", "Duration"].map((h) => (
                 <th key={h} scope="col">
                   {h}
                 </th>
@@ -49,6 +49,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                 <td>{row.server}</td>
                 <td>{row.kind}</td>
                 <td className="audit-subject">{row.subject}</td>
+                <td>{row.asked_by || "—"}</td>
                 <td>
                   <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
                 </td>
@@ -59,7 +60,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
             ))}
             {shown.length === 0 && (
               <tr>
-                <td colSpan={8} className="muted">
+                <td colSpan={9} className="muted">
                   {rows.length === 0 ? "Nothing recorded yet." : "No entry matches the filter."}
                 </td>
               </tr>

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CreateMessageRequestParams } from "../mcp/schema";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
-import { SamplingDialog } from "./SamplingDialog";
+import { SamplingDialog, type SamplingDialogProps } from "./SamplingDialog";
 
 afterEach(() => {
   cleanup();
@@ -11,7 +11,10 @@ afterEach(() => {
 
 const params: CreateMessageRequestParams = {
   messages: [
-    { role: "user", content: { type: "text", text: "What is the capital of France?" } },
+    {
+      role: "user",
+      content: { type: "text", text: "What is the capital of France?" },
+    },
     {
       role: "assistant",
       content: [
@@ -25,19 +28,35 @@ const params: CreateMessageRequestParams = {
   temperature: 0.2,
   stopSequences: ["END"],
   includeContext: "thisServer",
-  modelPreferences: { hints: [{ name: "fast-model-2" }], costPriority: 0.3, intelligencePriority: 0.8 },
-  tools: [{ name: "lookup", description: "Looks things up", inputSchema: { type: "object" } }],
+  modelPreferences: {
+    hints: [{ name: "fast-model-2" }],
+    costPriority: 0.3,
+    intelligencePriority: 0.8,
+  },
+  tools: [
+    {
+      name: "lookup",
+      description: "Looks things up",
+      inputSchema: { type: "object" },
+    },
+  ],
 };
 
-function setup() {
+function setup(extra: Partial<SamplingDialogProps> = {}) {
   const onAnswer = vi.fn();
   const onDecline = vi.fn();
   const user = userOnFakeClock();
   render(
     <SamplingDialog
-      request={{ id: 9, server: "research", deadlineMs: Date.now() + 60_000, params }}
+      request={{
+        id: 9,
+        server: "research",
+        deadlineMs: Date.now() + 60_000,
+        params,
+      }}
       onAnswer={onAnswer}
       onDecline={onDecline}
+      {...extra}
     />,
   );
   const next = () => screen.getByRole("button", { name: /^Next|^Send reply$/ });
@@ -53,47 +72,75 @@ function setup() {
 describe("SamplingDialog", () => {
   it("shows the server and the whole request for review", () => {
     const { currentStep } = setup();
-    expect(screen.getByRole("dialog", { name: "research wants a reply from a model" })).toBeTruthy();
+    expect(
+      screen.getByRole("dialog", {
+        name: "research wants a reply from a model",
+      }),
+    ).toBeTruthy();
     expect(screen.getByRole("timer").textContent).toMatch(/\(declined\)$/);
     expect(currentStep()).toBe("1. Review the request");
-    expect(screen.getByRole("textbox", { name: "Message 1 (user)" })).toHaveProperty(
+    expect(
+      screen.getByRole("textbox", { name: "Message 1 (user)" }),
+    ).toHaveProperty("value", "What is the capital of France?");
+    expect(
+      screen.getByRole("textbox", { name: "Message 2 (assistant), part 1" }),
+    ).toHaveProperty("value", "Let me look.");
+    expect(
+      screen.getByRole("img", {
+        name: "Image from the server (image/png, 8 B)",
+      }),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole("textbox", { name: "System prompt" }),
+    ).toHaveProperty("value", "You are a helpful assistant.");
+    expect(screen.getByRole("textbox", { name: "Max tokens" })).toHaveProperty(
       "value",
-      "What is the capital of France?",
+      "100",
     );
-    expect(screen.getByRole("textbox", { name: "Message 2 (assistant), part 1" })).toHaveProperty(
+    expect(screen.getByRole("textbox", { name: "Temperature" })).toHaveProperty(
       "value",
-      "Let me look.",
+      "0.2",
     );
-    expect(screen.getByRole("img", { name: "Image from the server (image/png, 8 B)" })).toBeTruthy();
-    expect(screen.getByRole("textbox", { name: "System prompt" })).toHaveProperty(
-      "value",
-      "You are a helpful assistant.",
-    );
-    expect(screen.getByRole("textbox", { name: "Max tokens" })).toHaveProperty("value", "100");
-    expect(screen.getByRole("textbox", { name: "Temperature" })).toHaveProperty("value", "0.2");
-    expect(screen.getByRole("textbox", { name: "Stop sequences (one per line)" })).toHaveProperty("value", "END");
+    expect(
+      screen.getByRole("textbox", { name: "Stop sequences (one per line)" }),
+    ).toHaveProperty("value", "END");
     expect(screen.getByText("fast-model-2")).toBeTruthy();
     expect(screen.getByText("Cost 0.3 · Intelligence 0.8")).toBeTruthy();
     expect(screen.getByText(/^from this server/)).toBeTruthy();
-    expect(within(screen.getByRole("list", { name: "Tools offered" })).getByRole("listitem").textContent).toBe(
-      "lookup — Looks things up",
-    );
+    expect(
+      within(screen.getByRole("list", { name: "Tools offered" })).getByRole(
+        "listitem",
+      ).textContent,
+    ).toBe("lookup — Looks things up");
   });
 
   it("leads through writing and reviewing the reply, then returns it", async () => {
     const { onAnswer, user, next, currentStep } = setup();
     await user.clear(screen.getByRole("textbox", { name: "Message 1 (user)" }));
-    await user.type(screen.getByRole("textbox", { name: "Message 1 (user)" }), "Capital of Italy?");
+    await user.type(
+      screen.getByRole("textbox", { name: "Message 1 (user)" }),
+      "Capital of Italy?",
+    );
     await user.click(next());
 
     expect(currentStep()).toBe("2. Write the reply");
-    expect(screen.getByRole("region", { name: "The conversation" }).textContent).toContain("user: Capital of Italy?");
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Your reply" }));
-    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty("value", "human");
+    expect(
+      screen.getByRole("region", { name: "The conversation" }).textContent,
+    ).toContain("user: Capital of Italy?");
+    expect(document.activeElement).toBe(
+      screen.getByRole("textbox", { name: "Your reply" }),
+    );
+    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty(
+      "value",
+      "human",
+    );
     await user.click(next());
     expect(screen.getByText("Write the reply first")).toBeTruthy();
     expect(currentStep()).toBe("2. Write the reply");
-    await user.type(screen.getByRole("textbox", { name: "Your reply" }), "Rome.");
+    await user.type(
+      screen.getByRole("textbox", { name: "Your reply" }),
+      "Rome.",
+    );
     await user.click(next());
 
     expect(currentStep()).toBe("3. Review the reply");
@@ -101,7 +148,10 @@ describe("SamplingDialog", () => {
     expect(final).toHaveProperty("value", "Rome.");
     await user.type(final, " It is Rome.");
     await user.click(screen.getByRole("button", { name: "Back" }));
-    expect(screen.getByRole("textbox", { name: "Your reply" })).toHaveProperty("value", "Rome. It is Rome.");
+    expect(screen.getByRole("textbox", { name: "Your reply" })).toHaveProperty(
+      "value",
+      "Rome. It is Rome.",
+    );
     await user.click(next());
     expect(onAnswer).not.toHaveBeenCalled();
     await user.click(screen.getByRole("button", { name: "Send reply" }));
@@ -116,20 +166,28 @@ describe("SamplingDialog", () => {
   it("uses the model name the person gives", async () => {
     const { onAnswer, user, next } = setup();
     await user.click(next());
-    await user.type(screen.getByRole("textbox", { name: "Your reply" }), "Paris.");
+    await user.type(
+      screen.getByRole("textbox", { name: "Your reply" }),
+      "Paris.",
+    );
     await user.clear(screen.getByRole("textbox", { name: "Model name" }));
     await user.click(next());
     expect(screen.getByText("Enter a model name, such as human")).toBeTruthy();
     await user.type(screen.getByRole("textbox", { name: "Model name" }), "ada");
     await user.click(next());
     await user.click(next());
-    expect(onAnswer).toHaveBeenCalledWith(expect.objectContaining({ model: "ada" }));
+    expect(onAnswer).toHaveBeenCalledWith(
+      expect.objectContaining({ model: "ada" }),
+    );
   });
 
   it("will not go on with a max tokens that is not a number", async () => {
     const { user, next, currentStep } = setup();
     await user.clear(screen.getByRole("textbox", { name: "Max tokens" }));
-    await user.type(screen.getByRole("textbox", { name: "Max tokens" }), "lots");
+    await user.type(
+      screen.getByRole("textbox", { name: "Max tokens" }),
+      "lots",
+    );
     await user.click(next());
     expect(currentStep()).toBe("1. Review the request");
     expect(screen.getByText("Enter a whole number above 0")).toBeTruthy();
@@ -147,5 +205,143 @@ describe("SamplingDialog", () => {
     await user.click(screen.getByRole("button", { name: "Decline" }));
     expect(onDecline).toHaveBeenCalledTimes(3);
     expect(onAnswer).not.toHaveBeenCalled();
+  });
+});
+
+describe("SamplingDialog with a model", () => {
+  const drafted = {
+    model: "gpt-test",
+    result: {
+      role: "assistant",
+      content: { type: "text", text: "Paris." },
+      model: "gpt-test-2024",
+      stopReason: "endTurn",
+    },
+  };
+
+  it("drafts the approved request with the model, lets the person edit it, and sends the edit", async () => {
+    const draft = vi.fn().mockResolvedValue(drafted);
+    const onAllowWithoutReview = vi.fn();
+    const { onAnswer, user, next, currentStep } = setup({
+      draft,
+      onAllowWithoutReview,
+    });
+    await user.clear(screen.getByRole("textbox", { name: "Temperature" }));
+    await user.type(
+      screen.getByRole("textbox", { name: "Temperature" }),
+      "0.7",
+    );
+    await user.click(next());
+    expect(currentStep()).toBe("2. Write the reply");
+    // The model is asked with the request as the person reviewed it.
+    expect(draft).toHaveBeenCalledWith(
+      expect.objectContaining({
+        temperature: 0.7,
+        maxTokens: 100,
+        stopSequences: ["END"],
+        systemPrompt: params.systemPrompt,
+      }),
+    );
+    expect((await screen.findByText(/Drafted by/)).textContent).toContain(
+      "Drafted by gpt-test",
+    );
+    const reply = screen.getByRole("textbox", { name: "Your reply" });
+    expect(reply).toHaveProperty("value", "Paris.");
+    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty(
+      "value",
+      "gpt-test-2024",
+    );
+    await user.type(reply, " Definitely.");
+    await user.click(next());
+    expect(
+      screen.getByRole("textbox", { name: "Reply to send" }),
+    ).toHaveProperty("value", "Paris. Definitely.");
+    await user.click(
+      screen.getByRole("checkbox", { name: /Always for research/ }),
+    );
+    await user.click(screen.getByRole("button", { name: "Send reply" }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      role: "assistant",
+      content: { type: "text", text: "Paris. Definitely." },
+      model: "gpt-test-2024",
+      stopReason: "endTurn",
+    });
+    expect(onAllowWithoutReview).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends an untouched draft whole, and asks nothing more without the checkbox", async () => {
+    const draft = vi.fn().mockResolvedValue(drafted);
+    const onAllowWithoutReview = vi.fn();
+    const { onAnswer, user, next } = setup({ draft, onAllowWithoutReview });
+    await user.click(next());
+    await screen.findByText(/Drafted by/);
+    await user.click(next());
+    await user.click(next());
+    expect(onAnswer).toHaveBeenCalledWith(drafted.result);
+    expect(onAllowWithoutReview).not.toHaveBeenCalled();
+  });
+
+  it("shows the provider's refusal and lets the person write the reply", async () => {
+    const draft = vi
+      .fn()
+      .mockRejectedValue({
+        code: "provider",
+        message: "rate limited, retry after 7s: slow down",
+      });
+    const { onAnswer, user, next } = setup({ draft });
+    await user.click(next());
+    expect((await screen.findByRole("alert")).textContent).toContain(
+      "slow down",
+    );
+    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty(
+      "value",
+      "human",
+    );
+    await user.type(
+      screen.getByRole("textbox", { name: "Your reply" }),
+      "Lima.",
+    );
+    await user.click(next());
+    expect(screen.queryByRole("checkbox")).toBeNull();
+    await user.click(next());
+    expect(onAnswer).toHaveBeenCalledWith(
+      expect.objectContaining({
+        content: { type: "text", text: "Lima." },
+        model: "human",
+      }),
+    );
+  });
+
+  it("lets the person write it themselves instead of the draft", async () => {
+    const draft = vi.fn().mockResolvedValue(drafted);
+    const { user, next } = setup({ draft });
+    await user.click(next());
+    await screen.findByText(/Drafted by/);
+    await user.click(screen.getByRole("button", { name: "Write it myself" }));
+    expect(screen.getByRole("textbox", { name: "Your reply" })).toHaveProperty(
+      "value",
+      "",
+    );
+    expect(screen.getByRole("textbox", { name: "Model name" })).toHaveProperty(
+      "value",
+      "human",
+    );
+    expect(screen.queryByText(/Drafted by/)).toBeNull();
+  });
+
+  it("goes the hand-written way when no model is set up", async () => {
+    const draft = vi.fn().mockResolvedValue(null);
+    const { user, next } = setup({ draft });
+    await user.click(next());
+    await vi.waitFor(() =>
+      expect(
+        screen.queryByRole("button", { name: "Write it myself" }),
+      ).toBeNull(),
+    );
+    expect(draft).toHaveBeenCalled();
+    expect(screen.getByRole("textbox", { name: "Your reply" })).toHaveProperty(
+      "value",
+      "",
+    );
   });
 });

@@ -1,12 +1,21 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from "../mcp/schema";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  SamplingMessage,
+} from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
+import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { blocksOf } from "./SamplingContent";
-import { SamplingRequestReview, settingsErrors, settingsOf } from "./SamplingRequestReview";
+import {
+  SamplingRequestReview,
+  settingsErrors,
+  settingsOf,
+} from "./SamplingRequestReview";
 import type { PendingBase } from "./types";
 import "./approvals.css";
 
@@ -14,15 +23,79 @@ export interface SamplingDialogProps {
   request: PendingBase & { params: CreateMessageRequestParams };
   onAnswer(result: CreateMessageResult): void;
   onDecline(): void;
+  /**
+   * Asks the host's model to draft the reply to the request as the person reviewed it;
+   * resolves null when no model is set up (the person writes the reply).
+   */
+  draft?(
+    reviewed: CreateMessageRequestParams,
+  ): Promise<{ model: string; result: unknown } | null>;
+  /** From now on, the model's replies go to this server without review. */
+  onAllowWithoutReview?(): void;
 }
 
-const STEPS = ["Review the request", "Write the reply", "Review the reply"] as const;
+type Draft =
+  | { kind: "none" }
+  | { kind: "drafting" }
+  | { kind: "done"; model: string; result: CreateMessageResult; text: string }
+  | { kind: "failed"; message: string };
+
+/** The text parts of a drafted reply, joined. */
+function textOf(result: CreateMessageResult): string {
+  const blocks = Array.isArray(result.content)
+    ? result.content
+    : [result.content];
+  return blocks
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .filter((t) => t !== "")
+    .join("\n");
+}
+
+/** The request as the person reviewed it in step 1. */
+function reviewedParams(
+  params: CreateMessageRequestParams,
+  messages: SamplingMessage[],
+  settings: ReturnType<typeof settingsOf>,
+): CreateMessageRequestParams {
+  const stops = settings.stopSequences.split("\n").filter((s) => s !== "");
+  const {
+    systemPrompt: _s,
+    temperature: _t,
+    stopSequences: _x,
+    ...rest
+  } = params;
+  return {
+    ...rest,
+    messages,
+    maxTokens: Number(settings.maxTokens),
+    ...(settings.systemPrompt === ""
+      ? {}
+      : { systemPrompt: settings.systemPrompt }),
+    ...(settings.temperature.trim() === ""
+      ? {}
+      : { temperature: Number(settings.temperature) }),
+    ...(stops.length > 0 ? { stopSequences: stops } : {}),
+  };
+}
+
+const STEPS = [
+  "Review the request",
+  "Write the reply",
+  "Review the reply",
+] as const;
 
 /**
- * A server asks for a model's reply. No model provider is configured, so the person reads
- * the request, writes the reply and checks it before it goes back.
+ * A server asks for a model's reply. The person reads the request; once they approve it,
+ * the host's model drafts the reply (with no model set up, or if they prefer, they write
+ * it themselves); they check it before it goes back.
  */
-export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogProps) {
+export function SamplingDialog({
+  request,
+  onAnswer,
+  onDecline,
+  draft,
+  onAllowWithoutReview,
+}: SamplingDialogProps) {
   const { params } = request;
   const idPrefix = `sampling-${request.id}`;
   const [step, setStep] = useState(0);
@@ -31,15 +104,25 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
   const [reply, setReply] = useState("");
   const [model, setModel] = useState("human");
   const [tried, setTried] = useState(false);
+  const [drafted, setDrafted] = useState<Draft>({ kind: "none" });
+  const [always, setAlways] = useState(false);
+  const asked = useRef(0);
   const body = useRef<HTMLDivElement>(null);
   const guard = useActivationGuard(
-    useMemo(() => contentKey(request.id, request.server, params), [request.id, request.server, params]),
+    useMemo(
+      () => contentKey(request.id, request.server, params),
+      [request.id, request.server, params],
+    ),
   );
 
   const settingProblems = settingsErrors(settings);
   const replyError = reply.trim() === "" ? "Write the reply first" : null;
-  const modelError = model.trim() === "" ? "Enter a model name, such as human" : null;
-  const stepOk = step === 0 ? Object.keys(settingProblems).length === 0 : !replyError && !modelError;
+  const modelError =
+    model.trim() === "" ? "Enter a model name, such as human" : null;
+  const stepOk =
+    step === 0
+      ? Object.keys(settingProblems).length === 0
+      : !replyError && !modelError;
 
   // Each new step starts on its first field, as the dialog did when it opened.
   const first = useRef(true);
@@ -51,18 +134,61 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
     body.current?.querySelector<HTMLElement>("textarea, input")?.focus();
   }, [step]);
 
+  const startDraft = () => {
+    if (!draft) return;
+    const mine = ++asked.current;
+    setDrafted({ kind: "drafting" });
+    draft(reviewedParams(params, messages, settings)).then(
+      (got) => {
+        if (mine !== asked.current) return;
+        if (!got) {
+          setDrafted({ kind: "none" });
+          return;
+        }
+        const result = got.result as CreateMessageResult;
+        const text = textOf(result);
+        setDrafted({ kind: "done", model: got.model, result, text });
+        setReply(text);
+        setModel(result.model || got.model);
+      },
+      (err: unknown) => {
+        if (mine !== asked.current) return;
+        setDrafted({ kind: "failed", message: errorMessage(err) });
+      },
+    );
+  };
+
+  const writeMyself = () => {
+    asked.current++;
+    setDrafted({ kind: "none" });
+    setReply("");
+    setModel("human");
+  };
+
   const next = () => {
     setTried(true);
     if (!stepOk) return;
     setTried(false);
+    if (step === 0) startDraft();
     if (step < 2) setStep(step + 1);
-    else
-      onAnswer({
-        role: "assistant",
-        content: { type: "text", text: reply },
-        model: model.trim(),
-        stopReason: "endTurn",
-      });
+    else {
+      // A draft sent as it came keeps all of it (tool uses, its stop reason).
+      const untouched =
+        drafted.kind === "done" &&
+        reply === drafted.text &&
+        model.trim() === drafted.result.model;
+      onAnswer(
+        untouched
+          ? drafted.result
+          : {
+              role: "assistant",
+              content: { type: "text", text: reply },
+              model: model.trim(),
+              stopReason: "endTurn",
+            },
+      );
+      if (always && drafted.kind === "done") onAllowWithoutReview?.();
+    }
   };
   const show = (error: string | null) => (tried ? error : null);
 
@@ -74,7 +200,9 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
           <ServerName name={request.server} /> wants a reply from a model
         </>
       }
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="declined" />}
+      subtitle={
+        <Countdown deadlineMs={request.deadlineMs} outcome="declined" />
+      }
       onCancel={onDecline}
       onPrimary={guard.primary(next)}
       footer={
@@ -84,12 +212,25 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
           </button>
           <span className="spacer" />
           {step > 0 && (
-            <button type="button" className="button" onClick={() => setStep(step - 1)}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setStep(step - 1)}
+            >
               Back
             </button>
           )}
-          <button type="button" className="button primary" {...guard.accepting()} onClick={next}>
-            {step === 0 ? "Next: write the reply" : step === 1 ? "Next: review the reply" : "Send reply"}
+          <button
+            type="button"
+            className="button primary"
+            {...guard.accepting()}
+            onClick={next}
+          >
+            {step === 0
+              ? "Next: write the reply"
+              : step === 1
+                ? "Next: review the reply"
+                : "Send reply"}
           </button>
         </>
       }
@@ -118,18 +259,59 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
         )}
         {step === 1 && (
           <>
-            <p className="approval-note">
-              No model is set up, so you write the reply {request.server} receives as the model's answer. Keep it under
-              about {settings.maxTokens} tokens.
-            </p>
-            <Transcript messages={messages} systemPrompt={settings.systemPrompt} />
+            {drafted.kind === "drafting" && (
+              <p className="approval-note" role="status">
+                The model is drafting the reply…
+              </p>
+            )}
+            {drafted.kind === "done" && (
+              <p className="approval-note" role="status">
+                Drafted by {drafted.model}. Edit it as needed before it goes to{" "}
+                {request.server}.
+              </p>
+            )}
+            {drafted.kind === "failed" && (
+              <p className="approval-note" role="alert">
+                The model could not draft the reply: {drafted.message}
+              </p>
+            )}
+            {(drafted.kind === "drafting" || drafted.kind === "done") && (
+              <button type="button" className="button" onClick={writeMyself}>
+                Write it myself
+              </button>
+            )}
+            {(drafted.kind === "none" || drafted.kind === "failed") && (
+              <p className="approval-note">
+                {draft && drafted.kind === "none" && asked.current > 0
+                  ? "You write"
+                  : "Write"}{" "}
+                the reply {request.server} receives as the model's answer. Keep
+                it under about {settings.maxTokens} tokens.
+              </p>
+            )}
+            <Transcript
+              messages={messages}
+              systemPrompt={settings.systemPrompt}
+            />
           </>
         )}
         {step === 2 && (
           <p className="approval-note">
-            This is what {request.server} receives, as a reply from the assistant with stop reason <code>endTurn</code>.
-            Change it here if needed.
+            This is what {request.server} receives, as a reply from the
+            assistant with stop reason <code>endTurn</code>. Change it here if
+            needed.
           </p>
+        )}
+        {step === 2 && drafted.kind === "done" && onAllowWithoutReview && (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={always}
+              onChange={(e) => setAlways(e.target.checked)}
+            />{" "}
+            Always for {request.server}: send the model's replies without asking
+            me
+          </label>
         )}
         {step > 0 && (
           <>
@@ -147,7 +329,11 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
                 {...errorAria(`${idPrefix}-reply`, show(replyError))}
               />
             </LabelledField>
-            <LabelledField id={`${idPrefix}-model`} label="Model name" error={show(modelError)}>
+            <LabelledField
+              id={`${idPrefix}-model`}
+              label="Model name"
+              error={show(modelError)}
+            >
               <input
                 id={`${idPrefix}-model`}
                 className="form-input"
@@ -164,7 +350,13 @@ export function SamplingDialog({ request, onAnswer, onDecline }: SamplingDialogP
 }
 
 /** The conversation as reviewed in step 1, to reply to. */
-function Transcript({ messages, systemPrompt }: { messages: SamplingMessage[]; systemPrompt: string }) {
+function Transcript({
+  messages,
+  systemPrompt,
+}: {
+  messages: SamplingMessage[];
+  systemPrompt: string;
+}) {
   return (
     <section className="transcript" aria-label="The conversation">
       {systemPrompt.trim() !== "" && (
@@ -176,7 +368,9 @@ function Transcript({ messages, systemPrompt }: { messages: SamplingMessage[]; s
         <p key={i}>
           <strong>{message.role}:</strong>{" "}
           {blocksOf(message)
-            .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+            .map((block) =>
+              block.type === "text" ? block.text : `[${block.type}]`,
+            )
             .join(" ")}
         </p>
       ))}

@@ -34,6 +34,11 @@ describe("ToolCallDialog", () => {
     expect(within(dialog).getByRole("timer").textContent).toMatch(/^Answers itself in [45]:\d\d \(denied\)$/);
   });
 
+  it("says when a model in a conversation asks, naming the conversation", () => {
+    setup({ askedBy: { by: "model", conversation: "3" }, conversationTitle: "Tidy the notes" });
+    screen.getByRole("dialog", { name: "A model in conversation “Tidy the notes” wants to call delete_file of files" });
+  });
+
   it("shows the annotations as unverified claims of the server", () => {
     setup();
     const claims = screen.getByRole("region", { name: "Claims made by files, not verified" });

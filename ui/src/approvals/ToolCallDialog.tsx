@@ -8,7 +8,7 @@ import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { ToolClaims } from "./ToolClaims";
 import { TrustChange } from "./TrustChange";
-import type { Changed } from "../bindings";
+import type { Changed, Origin } from "../bindings";
 import type { PendingBase, Remember } from "./types";
 import "./approvals.css";
 
@@ -18,6 +18,10 @@ export interface ToolCallRequest extends PendingBase {
   annotations?: ToolAnnotations | null;
   /** Set when an allowance the person gave no longer holds: what changed since. */
   changed?: Changed | null;
+  /** Who asks: the person, or a model in one of their conversations. */
+  askedBy?: Origin | null;
+  /** The title of the conversation whose model asks, when known. */
+  conversationTitle?: string | null;
 }
 
 export interface ToolCallAnswer {
@@ -66,9 +70,16 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
     <Modal
       className="modal-wide"
       title={
-        <>
-          <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
-        </>
+        request.askedBy?.by === "model" ? (
+          <>
+            A model in conversation “{request.conversationTitle ?? request.askedBy.conversation}” wants to call{" "}
+            <code>{request.tool}</code> of <ServerName name={request.server} />
+          </>
+        ) : (
+          <>
+            <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
+          </>
+        )
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="denied" />}
       onCancel={deny}

@@ -25,7 +25,7 @@ const toolCall = (id: number, server: string, tool: string): Pending => ({
   id,
   server,
   deadlineMs: soon(),
-  question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null },
+  question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null, asked_by: { by: "person" } },
 });
 
 describe("the approval center", () => {

@@ -23,13 +23,17 @@ interface Props {
 
 /** Shows the dialog of the request that waits, over whatever view is open. */
 export function ApprovalCenter({ pending, selectedId }: Props) {
-  const [failure, setFailure] = useState<{ id: number; message: string } | null>(null);
+  const [failure, setFailure] = useState<{
+    id: number;
+    message: string;
+  } | null>(null);
   const current = pending.find((p) => p.id === selectedId) ?? pending[0];
   if (!current) return null;
   const send = (answer: Promise<unknown>) =>
     answer.then(
       () => setFailure(null),
-      (err: unknown) => setFailure({ id: current.id as number, message: errorMessage(err) }),
+      (err: unknown) =>
+        setFailure({ id: current.id as number, message: errorMessage(err) }),
     );
   return (
     <>
@@ -43,10 +47,33 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
   );
 }
 
+/** The title of the conversation `id` (a model in it asks), once read. */
+function useConversationTitle(id: string | null): string | null {
+  const [title, setTitle] = useState<string | null>(null);
+  useEffect(() => {
+    if (id === null) return;
+    let live = true;
+    commands.conversations(null).then(
+      (all) => live && setTitle(all.find((c) => String(c.id) === id)?.title ?? null),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return title;
+}
+
 function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
   const { question, server } = pending;
+  const asker = question.kind === "tool_call" && question.asked_by.by === "model" ? question.asked_by.conversation : null;
+  const conversationTitle = useConversationTitle(asker);
   const id = pending.id as number;
-  const base: PendingBase = { id, server, deadlineMs: pending.deadlineMs as number };
+  const base: PendingBase = {
+    id,
+    server,
+    deadlineMs: pending.deadlineMs as number,
+  };
   switch (question.kind) {
     case "tool_call":
       return (
@@ -57,29 +84,59 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             arguments: question.arguments as Record<string, unknown>,
             annotations: question.annotations as ToolAnnotations | null,
             changed: question.changed ?? null,
+            askedBy: question.asked_by,
+            conversationTitle,
           }}
-          onAnswer={(a) => send(commands.answerToolCall(id, server, a.allow, a.arguments as never, a.remember))}
+          onAnswer={(a) =>
+            send(
+              commands.answerToolCall(
+                id,
+                server,
+                a.allow,
+                a.arguments as never,
+                a.remember,
+              ),
+            )
+          }
         />
       );
     case "sampling":
       return (
         <SamplingDialog
-          request={{ ...base, params: question.params as unknown as CreateMessageRequestParams }}
-          onAnswer={(result) => send(commands.answerSampling(id, server, result as never))}
+          request={{
+            ...base,
+            params: question.params as unknown as CreateMessageRequestParams,
+          }}
+          onAnswer={(result) =>
+            send(commands.answerSampling(id, server, result as never))
+          }
           onDecline={() => send(commands.answerSampling(id, server, null))}
+          draft={(reviewed) =>
+            commands.draftSampling(id, server, reviewed as never)
+          }
+          onAllowWithoutReview={() =>
+            send(commands.allowSamplingWithoutReview(server))
+          }
         />
       );
     case "elicitation": {
-      const answer = (result: ElicitResult) => send(commands.answerElicitation(id, server, result as never));
+      const answer = (result: ElicitResult) =>
+        send(commands.answerElicitation(id, server, result as never));
       const params = question.params as { mode?: string };
       return params.mode === "url" ? (
         <UrlElicitationDialog
-          request={{ ...base, params: params as unknown as ElicitRequestURLParams }}
+          request={{
+            ...base,
+            params: params as unknown as ElicitRequestURLParams,
+          }}
           onAnswer={(action) => answer({ action })}
         />
       ) : (
         <ElicitationFormDialog
-          request={{ ...base, params: params as unknown as ElicitRequestFormParams }}
+          request={{
+            ...base,
+            params: params as unknown as ElicitRequestFormParams,
+          }}
           onAnswer={answer}
         />
       );
@@ -89,7 +146,13 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
   }
 }
 
-function RootsFor({ base, send }: { base: PendingBase; send: (answer: Promise<unknown>) => void }) {
+function RootsFor({
+  base,
+  send,
+}: {
+  base: PendingBase;
+  send: (answer: Promise<unknown>) => void;
+}) {
   const [initial, setInitial] = useState<string[] | null>(null);
   useEffect(() => {
     commands.serverRoots(base.server).then(setInitial, () => setInitial([]));
@@ -100,7 +163,9 @@ function RootsFor({ base, send }: { base: PendingBase; send: (answer: Promise<un
       request={base}
       initial={initial}
       onBrowse={() => commands.pickFolder()}
-      onAnswer={(folders) => send(commands.answerRoots(base.id, base.server, folders))}
+      onAnswer={(folders) =>
+        send(commands.answerRoots(base.id, base.server, folders))
+      }
     />
   );
 }

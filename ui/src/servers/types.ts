@@ -66,6 +66,8 @@ export interface AuditRow {
   decided_by: string;
   outcome: string;
   duration_ms: number | null;
+  /** Who asked for a tool call ("the person", "model in conversation 3"); empty for what a server asked. */
+  asked_by?: string;
 }
 
 export interface ProgressItem {

@@ -1,25 +1,19 @@
-import { useEffect, useState } from "react";
-import { commands, type AppInfo } from "../bindings";
+import { commands } from "../bindings";
 import { errorMessage } from "../errors";
-
-type State = { kind: "loading" } | { kind: "ready"; info: AppInfo } | { kind: "failed"; message: string };
+import { useFetched } from "../host/updates";
 
 /**
- * The app's identity and where its configuration lives, fetched from the Rust side, and
- * what the host had to do about its audit trail (a damaged file moved aside).
+ * The app's identity and where its configuration lives, fetched from the Rust side; what
+ * is wrong with the configuration file (fetched again whenever the file changes); and what
+ * the host had to do about its audit trail (a damaged file moved aside).
  */
 export function StatusBar() {
-  const [state, setState] = useState<State>({ kind: "loading" });
-  useEffect(() => {
-    let live = true;
-    commands.appInfo().then(
-      (info) => live && setState({ kind: "ready", info }),
-      (err: unknown) => live && setState({ kind: "failed", message: errorMessage(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const fetched = useFetched(() => commands.appInfo(), ["config_changed"]);
+  const state = fetched.data
+    ? ({ kind: "ready", info: fetched.data } as const)
+    : fetched.error
+      ? ({ kind: "failed", message: errorMessage(fetched.error) } as const)
+      : ({ kind: "loading" } as const);
 
   return (
     <footer className="status-bar" aria-live="polite">
@@ -40,6 +34,12 @@ export function StatusBar() {
           <span data-testid="protocol-revisions" title="Protocol revisions spoken, newest first">
             MCP {state.info.protocolRevisions.join(" · ")}
           </span>
+          {state.info.configProblem && (
+            <span role="alert" className="error" data-testid="config-problem">
+              The configuration file does not read: {state.info.configProblem}. The last good configuration keeps
+              running; the file is read again when it is saved.
+            </span>
+          )}
           {state.info.auditNotices.map((notice) => (
             <span key={notice} role="alert" className="error">
               Audit trail: {notice}

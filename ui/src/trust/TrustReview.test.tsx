@@ -23,8 +23,10 @@ describe("TrustReview", () => {
     render(
       <TrustReview
         rules={[rule({}), rule({ tool: null, allow: false, scope: "session", uses: 1 }), rule({ tool: "send", holds: false })]}
+        sampling={[]}
         folders={[]}
         onRevokeRule={onRevokeRule}
+        onRevokeSampling={() => {}}
         onRevokeFolders={() => {}}
       />,
     );
@@ -47,8 +49,10 @@ describe("TrustReview", () => {
     render(
       <TrustReview
         rules={[]}
+        sampling={[]}
         folders={[{ server: "git", folders: ["/home/me/project", "/home/me/notes"] }]}
         onRevokeRule={() => {}}
+        onRevokeSampling={() => {}}
         onRevokeFolders={onRevokeFolders}
       />,
     );
@@ -56,5 +60,27 @@ describe("TrustReview", () => {
     expect(screen.getByText("/home/me/project")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Stop sharing with git" }));
     expect(onRevokeFolders).toHaveBeenCalledWith("git");
+  });
+
+  it("lists the servers whose sampling goes without review, and takes that back", async () => {
+    const onRevokeSampling = vi.fn();
+    render(
+      <TrustReview
+        rules={[]}
+        sampling={[
+          { server: "writer", sinceMs: 1_700_000_000_000, uses: 4, holds: true },
+          { server: "moved", sinceMs: 1_700_000_000_000, uses: 1, holds: false },
+        ]}
+        folders={[]}
+        onRevokeRule={() => {}}
+        onRevokeSampling={onRevokeSampling}
+        onRevokeFolders={() => {}}
+      />,
+    );
+    const items = screen.getAllByRole("listitem").map((li) => li.textContent ?? "");
+    expect(items[0]).toMatch(/writer: the model's reply goes back unreviewed, since .*, 4 times/);
+    expect(items[1]).toMatch(/once \(no longer holds/);
+    await userEvent.click(screen.getByRole("button", { name: "Review sampling of writer again" }));
+    expect(onRevokeSampling).toHaveBeenCalledWith("writer");
   });
 });

@@ -1,16 +1,25 @@
-import type { SharedFolders, StandingRule } from "../bindings";
+import type { SamplingRuleShown, SharedFolders, StandingRule } from "../bindings";
 import { formatDateTime, isoTime } from "../servers/time";
 import "./trust.css";
 
 export interface TrustReviewProps {
   rules: StandingRule[];
+  sampling: SamplingRuleShown[];
   folders: SharedFolders[];
   onRevokeRule(server: string, tool: string | null): void;
+  onRevokeSampling(server: string): void;
   onRevokeFolders(server: string): void;
 }
 
 /** Every standing rule and shared folder, each revocable: what the person has allowed, in one place. */
-export function TrustReview({ rules, folders, onRevokeRule, onRevokeFolders }: TrustReviewProps) {
+export function TrustReview({
+  rules,
+  sampling,
+  folders,
+  onRevokeRule,
+  onRevokeSampling,
+  onRevokeFolders,
+}: TrustReviewProps) {
   return (
     <div className="trust-review">
       <section aria-labelledby="rules-title">
@@ -37,6 +46,30 @@ export function TrustReview({ rules, folders, onRevokeRule, onRevokeFolders }: T
               </tbody>
             </table>
           </div>
+        )}
+      </section>
+      <section aria-labelledby="sampling-title">
+        <h2 id="sampling-title">Sampling without review</h2>
+        {sampling.length === 0 ? (
+          <p className="muted">Every sampling request a server makes is shown to you before a reply goes back.</p>
+        ) : (
+          <ul className="sampling-rules">
+            {sampling.map((rule) => (
+              <li key={rule.server}>
+                <strong>{rule.server}</strong>: the model&apos;s reply goes back unreviewed, since{" "}
+                <time dateTime={isoTime(rule.sinceMs ?? 0)}>{formatDateTime(rule.sinceMs ?? 0)}</time>, {times(rule.uses ?? 0)}
+                {!rule.holds && <span className="muted"> (no longer holds: the server changed, you will be asked)</span>}{" "}
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Review sampling of ${rule.server} again`}
+                  onClick={() => onRevokeSampling(rule.server)}
+                >
+                  Revoke
+                </button>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
       <section aria-labelledby="folders-title">
@@ -80,7 +113,7 @@ function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReview
       <td className="nowrap">
         <time dateTime={isoTime(since)}>{formatDateTime(since)}</time>
       </td>
-      <td>{uses === 1 ? "once" : `${uses} times`}</td>
+      <td>{times(uses)}</td>
       <td>{rule.holds ? "Yes" : "No: changed since, you will be asked"}</td>
       <td>
         <button
@@ -94,4 +127,8 @@ function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReview
       </td>
     </tr>
   );
+}
+
+function times(uses: number): string {
+  return uses === 1 ? "once" : `${uses} times`;
 }

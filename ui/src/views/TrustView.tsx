@@ -6,12 +6,15 @@ import { TrustReview } from "../trust/TrustReview";
 export function TrustView() {
   // A rule is made or used when an approval leaves the list; folders change when servers do.
   const rules = useFetched(() => commands.standingRules(), ["approval_removed", "servers_changed", "catalog_changed"]);
+  const sampling = useFetched(() => commands.samplingRules(), ["approval_removed", "servers_changed"]);
   const folders = useFetched(() => commands.sharedFolders(), ["approval_removed", "servers_changed", "status"]);
   return (
     <TrustReview
       rules={rules.data ?? []}
+      sampling={sampling.data ?? []}
       folders={folders.data ?? []}
       onRevokeRule={(server, tool) => void commands.revokeRule(server, tool).then(rules.refresh, rules.refresh)}
+      onRevokeSampling={(server) => void commands.revokeSamplingRule(server).then(sampling.refresh, sampling.refresh)}
       onRevokeFolders={(server) =>
         void commands.setServerRoots(server, []).then(folders.refresh, folders.refresh)
       }

@@ -5,8 +5,9 @@ import { ApprovalsView } from "./ApprovalsView";
 import { ActivityView } from "./ActivityView";
 import { TrustView } from "./TrustView";
 import { ModelsView } from "./ModelsView";
+import { ChatView } from "./ChatView";
 
-export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models";
+export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat";
 
 export interface View {
   id: ViewId;
@@ -51,5 +52,11 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Models",
     summary: "Model providers: where each is, its key (kept in the OS keyring) and its default model.",
     component: ModelsView,
+  },
+  {
+    id: "chat",
+    label: "Chat",
+    summary: "Conversations with a model; every tool call it makes waits for your approval.",
+    component: ChatView,
   },
 ];

@@ -2,14 +2,14 @@
 //! thread (see [`super::Conversations`]).
 
 use std::path::Path;
-use std::sync::Mutex;
 
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use rusqlite::{OptionalExtension, params, params_from_iter};
 use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserContent};
 
 use super::conversations::{Conversation, ConversationError, ConversationSummary};
 use super::naming::Enablement;
 use crate::cut;
+use crate::sqlite_file::{self, Db};
 
 /// The next value of `changed`.
 const NEXT: &str = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM conversations)";
@@ -38,8 +38,7 @@ CREATE INDEX IF NOT EXISTS messages_of ON messages (conversation, id);
 ";
 
 pub(super) struct File {
-    path: String,
-    db: Mutex<Connection>,
+    db: Db<ConversationError>,
 }
 
 const SUMMARY: &str = "SELECT c.id, c.title, c.created_ms, c.updated_ms,
@@ -58,35 +57,20 @@ fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<ConversationSummary> {
 
 impl File {
     pub(super) fn open(path: &Path) -> Result<Self, ConversationError> {
-        let fail = |source| ConversationError::Database {
-            path: path.display().to_string(),
-            source,
-        };
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let db = Connection::open(path).map_err(fail)?;
-        db.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
-        db.pragma_update(None, "synchronous", "FULL")
-            .map_err(fail)?;
-        db.pragma_update(None, "foreign_keys", "ON").map_err(fail)?;
-        db.execute_batch(SCHEMA).map_err(fail)?;
+        let pragmas = [
+            ("journal_mode", "WAL"),
+            ("synchronous", "FULL"),
+            ("foreign_keys", "ON"),
+        ];
+        let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(|source| {
+            ConversationError::Database {
+                path: path.display().to_string(),
+                source,
+            }
+        })?;
         Ok(Self {
-            path: path.display().to_string(),
-            db: Mutex::new(db),
+            db: Db::new(path, db),
         })
-    }
-
-    fn fail(&self, source: rusqlite::Error) -> ConversationError {
-        ConversationError::Database {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub(super) fn create(
@@ -94,7 +78,7 @@ impl File {
         title: &str,
         now: i64,
     ) -> Result<ConversationSummary, ConversationError> {
-        let db = self.db();
+        let db = self.db.lock();
         let title = cut::cut_str(title, TITLE_BYTES);
         db.execute(
             &format!(
@@ -103,7 +87,7 @@ impl File {
             ),
             params![title, now],
         )
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         Ok(ConversationSummary {
             id: db.last_insert_rowid(),
             title: title.into_owned(),
@@ -115,12 +99,14 @@ impl File {
 
     /// Every conversation, the one changed last first.
     pub(super) fn list(&self) -> Result<Vec<ConversationSummary>, ConversationError> {
-        let db = self.db();
+        let db = self.db.lock();
         let mut statement = db
             .prepare(&format!("{SUMMARY} ORDER BY c.changed DESC"))
-            .map_err(|e| self.fail(e))?;
-        let rows = statement.query_map([], summary).map_err(|e| self.fail(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))?;
+        let rows = statement
+            .query_map([], summary)
+            .map_err(|e| self.db.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db.fail(e))
     }
 
     /// The conversations whose title or messages hold every word of `query` (ignoring
@@ -145,17 +131,18 @@ impl File {
             "{SUMMARY} WHERE {} ORDER BY c.changed DESC",
             filter.join(" AND ")
         );
-        let db = self.db();
-        let mut statement = db.prepare(&sql).map_err(|e| self.fail(e))?;
+        let db = self.db.lock();
+        let mut statement = db.prepare(&sql).map_err(|e| self.db.fail(e))?;
         let rows = statement
             .query_map(params_from_iter(words.iter()), summary)
-            .map_err(|e| self.fail(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db.fail(e))
     }
 
     pub(super) fn rename(&self, id: i64, title: &str, now: i64) -> Result<(), ConversationError> {
         let changed = self
-            .db()
+            .db
+            .lock()
             .execute(
                 &format!(
                     "UPDATE conversations SET title = ?2, updated_ms = ?3, changed = {NEXT}
@@ -163,15 +150,16 @@ impl File {
                 ),
                 params![id, cut::cut_str(title, TITLE_BYTES), now],
             )
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         found(changed, id)
     }
 
     pub(super) fn delete(&self, id: i64) -> Result<(), ConversationError> {
         let changed = self
-            .db()
+            .db
+            .lock()
             .execute("DELETE FROM conversations WHERE id = ?1", params![id])
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         found(changed, id)
     }
 
@@ -182,12 +170,13 @@ impl File {
     ) -> Result<(), ConversationError> {
         let text = serde_json::to_string(enablement).unwrap_or_else(|_| "{}".to_owned());
         let changed = self
-            .db()
+            .db
+            .lock()
             .execute(
                 "UPDATE conversations SET enablement = ?2 WHERE id = ?1",
                 params![id, text],
             )
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         found(changed, id)
     }
 
@@ -198,32 +187,32 @@ impl File {
         now: i64,
     ) -> Result<(), ConversationError> {
         let json = serde_json::to_string(message).unwrap_or_default();
-        let mut db = self.db();
-        let tx = db.transaction().map_err(|e| self.fail(e))?;
+        let mut db = self.db.lock();
+        let tx = db.transaction().map_err(|e| self.db.fail(e))?;
         // Compiled once per connection: every message of every conversation comes here.
         let changed = tx
             .prepare_cached(&format!(
                 "UPDATE conversations SET updated_ms = ?2, changed = {NEXT} WHERE id = ?1"
             ))
             .and_then(|mut update| update.execute(params![id, now]))
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         found(changed, id)?;
         tx.prepare_cached(
             "INSERT INTO messages (conversation, at_ms, message, text) VALUES (?1, ?2, ?3, ?4)",
         )
         .and_then(|mut insert| insert.execute(params![id, now, json, searchable(message)]))
-        .map_err(|e| self.fail(e))?;
-        tx.commit().map_err(|e| self.fail(e))
+        .map_err(|e| self.db.fail(e))?;
+        tx.commit().map_err(|e| self.db.fail(e))
     }
 
     /// A conversation with its messages in order. A message this version cannot read
     /// (written by a later one, or damaged) is left out and logged.
     pub(super) fn conversation(&self, id: i64) -> Result<Conversation, ConversationError> {
-        let db = self.db();
+        let db = self.db.lock();
         let found = db
             .query_row(&format!("{SUMMARY} WHERE c.id = ?1"), params![id], summary)
             .optional()
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let summary = found.ok_or(ConversationError::NotFound(id))?;
         let enablement: String = db
             .query_row(
@@ -231,18 +220,18 @@ impl File {
                 params![id],
                 |r| r.get(0),
             )
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut statement = db
             .prepare("SELECT id, message FROM messages WHERE conversation = ?1 ORDER BY id")
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let rows = statement
             .query_map(params![id], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
             })
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut messages = Vec::new();
         for row in rows {
-            let (row, text) = row.map_err(|e| self.fail(e))?;
+            let (row, text) = row.map_err(|e| self.db.fail(e))?;
             match serde_json::from_str(&text) {
                 Ok(message) => messages.push(message),
                 Err(e) => tracing::warn!("message {row} of conversation {id} is unreadable: {e}"),

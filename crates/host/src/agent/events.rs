@@ -7,7 +7,9 @@ use switchboard_providers::{Message, StopReason, Usage};
 
 /// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
 /// [`ChatEvent::Error`].
+// Provider and MCP payloads are described to the face as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum ChatEvent {
     /// The next piece of the model's answer.
@@ -16,6 +18,7 @@ pub enum ChatEvent {
     /// for again after `wait_ms`.
     Retrying {
         attempt: u32,
+        #[cfg_attr(feature = "specta", specta(type = f64))]
         wait_ms: u64,
         error: String,
     },
@@ -27,12 +30,14 @@ pub enum ChatEvent {
         name: String,
         server: String,
         tool: String,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         arguments: Value,
     },
     /// The call was allowed and runs, with these arguments (the person may have edited
     /// them).
     ToolCallRunning {
         call_id: String,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         arguments: Map<String, Value>,
         decided_by: String,
     },
@@ -46,6 +51,7 @@ pub enum ChatEvent {
     /// tool says it failed.
     ToolCallResult {
         call_id: String,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         result: Value,
         is_error: bool,
     },
@@ -55,19 +61,34 @@ pub enum ChatEvent {
     /// server's error, a Stop).
     ToolCallFailed { call_id: String, error: String },
     /// A message was completed and added to the conversation.
-    Message { message: Message },
+    Message {
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        message: Message,
+    },
     /// The run is over.
-    Finished { ended: Ended, usage: Usage },
+    Finished {
+        ended: Ended,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        usage: Usage,
+    },
     /// The run ended on an error: the provider's own message, or what failed.
-    Error { message: String, usage: Usage },
+    Error {
+        message: String,
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        usage: Usage,
+    },
 }
 
 /// Why a run ended, when it did not fail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Ended {
     /// The model stopped, for this reason (not to call tools).
-    Model { reason: StopReason },
+    Model {
+        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        reason: StopReason,
+    },
     /// The model still called tools when the run reached its most rounds.
     RoundLimit { rounds: u32 },
     /// The person pressed Stop.

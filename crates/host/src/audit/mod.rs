@@ -3,19 +3,17 @@
 //! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
 //! locked by another process, holds up only the call that waits for it.
 
-pub(crate) mod aside;
 mod bounds;
 mod retention;
 mod store;
 
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde_json::Value;
 
-pub use aside::MovedAside;
+pub use crate::sqlite_file::MovedAside;
+use crate::sqlite_file::{FileError, Kept, Named};
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
 pub use retention::{CHECK_EVERY, Retention, RetentionError};
 
@@ -37,6 +35,27 @@ pub enum AuditError {
     /// The blocking thread of a call ended without an answer (the runtime is stopping).
     #[error("the audit log's call did not finish: {0}")]
     Interrupted(String),
+}
+
+impl FileError for AuditError {
+    fn database(path: String, source: rusqlite::Error) -> Self {
+        Self::Database { path, source }
+    }
+
+    fn move_aside(path: String, why: String, source: std::io::Error) -> Self {
+        Self::MoveAside { path, why, source }
+    }
+
+    fn interrupted(why: String) -> Self {
+        Self::Interrupted(why)
+    }
+
+    fn sqlite(&self) -> Option<&rusqlite::Error> {
+        match self {
+            Self::Database { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// What was decided, or done.
@@ -107,70 +126,31 @@ pub struct Row {
 }
 
 pub struct AuditLog {
-    store: Arc<store::Store>,
-    /// The damaged file this log replaced when it opened, if it did.
-    moved_aside: Option<MovedAside>,
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
+    file: Kept<store::Store>,
 }
 
 impl AuditLog {
     /// Opens (or makes) the log, dropping at once the records the retention does not keep.
     /// A file SQLite cannot read is moved aside and a new log begun ([`Self::moved_aside`]).
     pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let damage = match store::Store::open(path, retention) {
-            Err(AuditError::Database { source, .. }) if aside::is_damage(&source) => source,
-            opened => {
-                return opened.map(|store| Self {
-                    store: Arc::new(store),
-                    moved_aside: None,
-                });
-            }
+        let named = Named {
+            what: "the audit log",
+            was: "it was",
+            new: "a new one",
         };
-        let why = damage.to_string();
-        let to =
-            aside::move_aside(path, SystemTime::now()).map_err(|source| AuditError::MoveAside {
-                path: path.display().to_string(),
-                why: why.clone(),
-                source,
-            })?;
-        let moved = MovedAside {
-            from: path.to_owned(),
-            to,
-            why,
-        };
-        tracing::warn!("{moved}");
-        Ok(Self {
-            store: Arc::new(store::Store::open(path, retention)?),
-            moved_aside: Some(moved),
-        })
+        let file = Kept::open(path, named, |path| store::Store::open(path, retention))?;
+        Ok(Self { file })
     }
 
     /// The damaged file this log replaced when it opened, if it did: the person should know.
     pub fn moved_aside(&self) -> Option<&MovedAside> {
-        self.moved_aside.as_ref()
-    }
-
-    /// Runs `call` on the store, on a blocking thread.
-    async fn call<T: Send + 'static>(
-        &self,
-        call: impl FnOnce(&store::Store) -> Result<T, AuditError> + Send + 'static,
-    ) -> Result<T, AuditError> {
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || call(&store))
-            .await
-            .map_err(|e| AuditError::Interrupted(e.to_string()))?
+        self.file.moved_aside()
     }
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
     pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
-        self.call(move |store| store.record(&record, "")).await
+        self.file.call(move |store| store.record(&record, "")).await
     }
 
     /// Writes a record of something `asked_by` asked for (a tool call's origin).
@@ -179,7 +159,8 @@ impl AuditLog {
         record: Record,
         asked_by: String,
     ) -> Result<i64, AuditError> {
-        self.call(move |store| store.record(&record, &asked_by))
+        self.file
+            .call(move |store| store.record(&record, &asked_by))
             .await
     }
 
@@ -190,28 +171,29 @@ impl AuditLog {
         outcome: String,
         duration_ms: u64,
     ) -> Result<(), AuditError> {
-        self.call(move |store| store.finish(id, &outcome, duration_ms))
+        self.file
+            .call(move |store| store.finish(id, &outcome, duration_ms))
             .await
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.
     pub async fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
-        self.call(move |store| store.page(before, limit)).await
+        self.file.call(move |store| store.page(before, limit)).await
     }
 
     /// The room the records take in the file, as the retention counts it.
     pub async fn bytes_used(&self) -> Result<u64, AuditError> {
-        self.call(store::Store::bytes_used).await
+        self.file.call(store::Store::bytes_used).await
     }
 
     /// How many records there are.
     pub async fn count(&self) -> Result<u64, AuditError> {
-        self.call(store::Store::count).await
+        self.file.call(store::Store::count).await
     }
 
     /// How many calls were decided as `by` says since then.
     pub async fn count_decided(&self, by: ByRule) -> Result<u64, AuditError> {
-        self.call(move |store| store.count_decided(&by)).await
+        self.file.call(move |store| store.count_decided(&by)).await
     }
 }
 

@@ -3,18 +3,16 @@
 //! holds up the async runtime.
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, bounds, now_ms, retention};
+use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, bounds, retention};
+use crate::sqlite_file::{self, Db, now_ms};
 
 pub(super) struct Store {
-    path: String,
-    // Statements are short and synchronous, each on a blocking thread.
-    db: Mutex<Connection>,
+    db: Db<AuditError>,
     retention: Retention,
     /// Records added since the retention was last checked.
     added: AtomicU32,
@@ -44,52 +42,35 @@ impl Store {
             path: path.display().to_string(),
             source,
         };
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let db = Connection::open(path).map_err(fail)?;
-        // Only a new file takes this: its pages freed by the retention go back to the disk.
-        db.pragma_update(None, "auto_vacuum", "INCREMENTAL")
-            .map_err(fail)?;
-        // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
-        db.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
-        db.pragma_update(None, "synchronous", "FULL")
-            .map_err(fail)?;
-        db.execute_batch(SCHEMA).map_err(fail)?;
+        let pragmas = [
+            // Only a new file takes this: its pages freed by the retention go back to the disk.
+            ("auto_vacuum", "INCREMENTAL"),
+            // WAL lets the UI read while calls are recorded; FULL makes each commit durable.
+            ("journal_mode", "WAL"),
+            ("synchronous", "FULL"),
+        ];
+        let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(fail)?;
         add_asked_by(&db).map_err(fail)?;
         retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
-            path: path.display().to_string(),
-            db: Mutex::new(db),
+            db: Db::new(path, db),
             retention,
             added: AtomicU32::new(0),
         })
-    }
-
-    fn fail(&self, source: rusqlite::Error) -> AuditError {
-        AuditError::Database {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
     pub(super) fn record(&self, record: &Record, asked_by: &str) -> Result<i64, AuditError> {
         let at_ms = now_ms();
-        let db = self.db();
+        let db = self.db.lock();
         // Compiled once per connection: a record is written for every call.
         let mut insert = db
             .prepare_cached(
                 "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         insert
             .execute(params![
                 at_ms,
@@ -103,14 +84,14 @@ impl Store {
                 record.duration_ms.map(|d| d as i64),
                 bounds::subject(asked_by),
             ])
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         drop(insert);
         let id = db.last_insert_rowid();
         if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
             // The record is kept either way; a retention that fails is tried again later.
             if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
-                tracing::warn!("{}", self.fail(e));
+                tracing::warn!("{}", self.db.fail(e));
             }
         }
         Ok(id)
@@ -123,24 +104,25 @@ impl Store {
         outcome: &str,
         duration_ms: u64,
     ) -> Result<(), AuditError> {
-        self.db()
+        self.db
+            .lock()
             .prepare_cached("UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1")
             .and_then(|mut update| {
                 update.execute(params![id, bounds::outcome(outcome), duration_ms as i64])
             })
             .map(drop)
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.
     pub(super) fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
-        let db = self.db();
+        let db = self.db.lock();
         let mut statement = db
             .prepare(
                 "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by
                  FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
             )
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let rows = statement
             .query_map(params![before.unwrap_or(i64::MAX), limit], |row| {
                 let kind: String = row.get(2)?;
@@ -161,27 +143,29 @@ impl Store {
                     asked_by: row.get(10)?,
                 })
             })
-            .map_err(|e| self.fail(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db.fail(e))
     }
 
     /// The room the records take in the file, as the retention counts it.
     pub(super) fn bytes_used(&self) -> Result<u64, AuditError> {
-        retention::used_bytes(&self.db()).map_err(|e| self.fail(e))
+        retention::used_bytes(&self.db.lock()).map_err(|e| self.db.fail(e))
     }
 
     /// How many records there are.
     pub(super) fn count(&self) -> Result<u64, AuditError> {
-        self.db()
+        self.db
+            .lock()
             .query_row("SELECT COUNT(*) FROM audit", [], |r| r.get::<_, i64>(0))
             .optional()
             .map(|n| n.unwrap_or(0) as u64)
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// How many records match: how often a rule decided.
     pub(super) fn count_decided(&self, by: &super::ByRule) -> Result<u64, AuditError> {
-        self.db()
+        self.db
+            .lock()
             .query_row(
                 "SELECT COUNT(*) FROM audit WHERE server = ?1 AND decided_by = ?2
                  AND at_ms >= ?3 AND (?4 IS NULL OR subject = ?4)",
@@ -189,7 +173,7 @@ impl Store {
                 |r| r.get::<_, i64>(0),
             )
             .map(|n| n as u64)
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 }
 

@@ -188,6 +188,10 @@ pub struct HostSettings {
     /// Tool-call decisions the person made "always"; revoked by removing them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_rules: Vec<ToolRule>,
+    /// Servers whose sampling requests the model answers without review; revoked by
+    /// removing them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sampling_rules: Vec<crate::sampling::SamplingRule>,
     /// The provider (a name under `providers`) asked when nothing says which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_provider: Option<String>,
@@ -201,6 +205,7 @@ impl Default for HostSettings {
             approval_timeout_secs: 300,
             request_timeout_secs: 60,
             tool_rules: Vec::new(),
+            sampling_rules: Vec::new(),
             default_provider: None,
             extra: Map::new(),
         }

@@ -29,6 +29,9 @@ pub struct AuditEntry {
     pub decided_by: String,
     pub outcome: String,
     pub duration_ms: Option<f64>,
+    /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
+    /// what a server asked.
+    pub asked_by: String,
 }
 
 impl Desk {
@@ -189,6 +192,7 @@ impl Desk {
                 decided_by: row.record.decided_by,
                 outcome: row.record.outcome,
                 duration_ms: row.record.duration_ms.map(|d| d as f64),
+                asked_by: row.asked_by,
             })
             .collect())
     }

@@ -3,14 +3,17 @@
 //! turns what happens in them into one stream of updates for the face to show.
 
 mod answers;
+mod chat;
 mod explore;
 pub mod forms;
 mod imports;
 pub mod json;
 pub mod logbook;
 pub mod models;
+mod sampling;
 mod shown;
 mod trust;
+mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +40,10 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 
 pub use answers::AuditEntry;
+pub use chat::{
+    ChatServerTools, ChatTool, ChatTools, ConversationView, NEW_TITLE, Role, ShownMessage,
+    ShownPart,
+};
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 use forms::{NewSecret, SecretValue};
@@ -46,6 +53,7 @@ pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
+pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -88,6 +96,16 @@ pub enum DeskError {
     /// What the provider answered, or why it could not be reached, in its own words.
     #[error(transparent)]
     Provider(#[from] switchboard_providers::Error),
+    #[error("no model is configured: add a model on the Models page")]
+    NoModel,
+    #[error(
+        "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
+    )]
+    NoModelOf(String),
+    #[error("the model is still answering in this conversation: wait, or press Stop")]
+    ChatRunning,
+    #[error(transparent)]
+    Conversation(#[from] crate::agent::ConversationError),
 }
 
 /// What changed, for the face to show.
@@ -104,6 +122,11 @@ pub enum Update {
     ServersChanged,
     /// Model providers were added, changed or removed, or the default one changed.
     ProvidersChanged,
+    /// The configuration file was changed by hand: read again, or found unreadable (the
+    /// last good configuration keeps running).
+    ConfigChanged {
+        problem: Option<String>,
+    },
     Log {
         entry: LogEntry,
     },
@@ -126,6 +149,17 @@ pub enum Update {
     },
     ProgressEnded {
         token: String,
+    },
+    /// A step of a conversation's run (its completed messages come as
+    /// [`Update::ChatMessage`]).
+    Chat {
+        conversation: f64,
+        event: crate::agent::ChatEvent,
+    },
+    /// A message was completed and kept in the conversation.
+    ChatMessage {
+        conversation: f64,
+        message: ShownMessage,
     },
 }
 
@@ -152,8 +186,9 @@ struct Inner {
     calls: explore::Calls,
     updates: broadcast::Sender<Update>,
     /// What the person should know about the audit trail: a setting that did not read, a
-    /// damaged file moved aside.
+    /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
+    chat: chat::ChatDesk,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -202,6 +237,10 @@ impl Desk {
         });
         let audit = Arc::new(AuditLog::open(audit_path, retention)?);
         audit_notices.extend(audit.moved_aside().map(ToString::to_string));
+        let chat = chat::ChatDesk::open(
+            &audit_path.with_file_name("conversations.sqlite"),
+            &mut audit_notices,
+        );
         let roots = Roots::default();
         let gate = Gate {
             broker: broker.clone(),
@@ -209,33 +248,41 @@ impl Desk {
             audit: audit.clone(),
             config_path: Some(config_path.to_owned()),
         };
-        let host = Host::new(secrets.clone(), {
-            let (broker, roots) = (broker.clone(), roots.clone());
-            move |server: &str| {
-                Arc::new(PersonHandler::new(
-                    server,
-                    broker.clone(),
-                    roots.clone(),
-                    audit.clone(),
-                ))
-            }
-        });
-        let shared = host.shared().clone();
         let desk = Self {
-            inner: Arc::new(Inner {
-                config_path: config_path.to_owned(),
-                loaded: Mutex::new(loaded),
-                host: tokio::sync::Mutex::new(host),
-                edits: tokio::sync::Mutex::default(),
-                shared,
-                gate,
-                roots,
-                secrets,
-                logs: logbook::LogBook::default(),
-                since: Mutex::default(),
-                calls: explore::Calls::default(),
-                updates: broadcast::channel(4096).0,
-                audit_notices,
+            inner: Arc::new_cyclic(|desk| {
+                let host = Host::new(secrets.clone(), {
+                    let (broker, roots) = (broker.clone(), roots.clone());
+                    let models: Arc<dyn crate::sampling::SamplingModels> =
+                        Arc::new(sampling::DeskModels(desk.clone()));
+                    move |server: &str| {
+                        Arc::new(
+                            PersonHandler::new(
+                                server,
+                                broker.clone(),
+                                roots.clone(),
+                                audit.clone(),
+                            )
+                            .with_models(models.clone()),
+                        )
+                    }
+                });
+                let shared = host.shared().clone();
+                Inner {
+                    config_path: config_path.to_owned(),
+                    loaded: Mutex::new(loaded),
+                    host: tokio::sync::Mutex::new(host),
+                    edits: tokio::sync::Mutex::default(),
+                    shared,
+                    gate,
+                    roots,
+                    secrets,
+                    logs: logbook::LogBook::default(),
+                    since: Mutex::default(),
+                    calls: explore::Calls::default(),
+                    updates: broadcast::channel(4096).0,
+                    audit_notices,
+                    chat,
+                }
             }),
         };
         desk.relay();
@@ -304,10 +351,26 @@ impl Desk {
         });
     }
 
-    /// Starts the configured servers.
+    /// Starts the configured servers, and follows the changes made to the file from then on.
     pub async fn start(&self) {
         let config = self.config();
         self.inner.host.lock().await.reconcile(&config);
+        if let Err(e) = self.watch_config() {
+            tracing::warn!(
+                "changes made to the configuration file by hand are seen at the next start: {e}"
+            );
+        }
+    }
+
+    /// Folders were shared with a server as it was launched: one launched otherwise (or
+    /// gone) sees none of them.
+    fn withdraw_folders(&self, before: &Config, after: &Config) {
+        for (name, was) in &before.servers {
+            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
+            if !after.servers.get(name).is_some_and(same) {
+                self.inner.roots.revoke(name);
+            }
+        }
     }
 
     pub async fn shutdown(&self) {
@@ -366,14 +429,7 @@ impl Desk {
         let _editing = self.inner.edits.lock().await;
         let config = config::update(&self.inner.config_path, change)?;
         let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
-        // Folders were shared with a server as it was launched: one launched otherwise
-        // (or gone) sees none of them.
-        for (name, was) in &before.servers {
-            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
-            if !config.servers.get(name).is_some_and(same) {
-                self.inner.roots.revoke(name);
-            }
-        }
+        self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
         self.announce(what);
         Ok(())

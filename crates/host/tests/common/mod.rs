@@ -7,13 +7,21 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::approvals::{Pending, Question, Remember};
+use switchboard_host::approvals::{Broker, BrokerEvent, Pending, Question, Remember};
+use switchboard_host::audit::{AuditLog, Retention};
+use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::desk::{Desk, DeskError, Update};
+use switchboard_host::gate::Gate;
+use switchboard_host::host::Host;
+use switchboard_host::person::PersonHandler;
+use switchboard_host::policy::Policies;
+use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::supervisor::{HostEvent, ServerState};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
@@ -322,26 +330,37 @@ pub struct HttpPeer {
 
 impl HttpPeer {
     pub async fn start() -> Self {
-        let mut child = tokio::process::Command::new(rmcp_peer())
-            .args(["http", "--port", "0"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let line = tokio::time::timeout(WAIT, lines.next_line())
-            .await
-            .expect("the peer listens")
-            .unwrap()
-            .expect("the peer says where it listens");
-        let url = line
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
+        let mut peer = tokio::process::Command::new(rmcp_peer());
+        peer.args(["http", "--port", "0"]);
+        let (url, child) = listening(peer, "the peer").await;
         Self { url, _child: child }
     }
+}
+
+/// Starts `command`, killed when dropped, and waits for its first line, `listening on
+/// <url>`: the url, and the child.
+async fn listening(
+    mut command: tokio::process::Command,
+    what: &str,
+) -> (String, tokio::process::Child) {
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(WAIT, lines.next_line())
+        .await
+        .unwrap_or_else(|_| panic!("{what} listens"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("{what} says where it listens"));
+    let url = line
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (url, child)
 }
 
 /// The text of a tool result's first block.
@@ -363,25 +382,9 @@ pub struct StandInProvider {
 
 impl StandInProvider {
     pub async fn start(script: Value) -> Self {
-        let mut child = tokio::process::Command::new(workspace_binary("provider-peer"))
-            .arg("--script-json")
-            .arg(script.to_string())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let line = tokio::time::timeout(WAIT, lines.next_line())
-            .await
-            .expect("the stand-in listens")
-            .unwrap()
-            .expect("the stand-in says where it listens");
-        let url = line
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
+        let mut stand_in = tokio::process::Command::new(workspace_binary("provider-peer"));
+        stand_in.arg("--script-json").arg(script.to_string());
+        let (url, child) = listening(stand_in, "the stand-in").await;
         Self { url, _child: child }
     }
 
@@ -397,5 +400,95 @@ impl StandInProvider {
             Value::Array(requests) => requests,
             other => panic!("not a list: {other}"),
         }
+    }
+}
+
+/// A host whose servers' requests go to the person through an approval broker and whose
+/// tool calls pass a gate with its audit log, in a folder of its own, with one server
+/// running: the parts of a desk, without the desk.
+pub struct GatedHost {
+    pub host: Host<PersonHandler>,
+    /// The server as configured: what the gate pins allowances to.
+    pub server: ServerConfig,
+    pub gate: Gate,
+    pub roots: Roots,
+    /// What the broker asks the person, from when the server runs.
+    pub questions: broadcast::Receiver<BrokerEvent>,
+    pub host_events: broadcast::Receiver<HostEvent>,
+    pub dir: tempfile::TempDir,
+}
+
+/// `server` running as `name` under a gated host whose questions wait `deadline` for an
+/// answer, with a keyring named after `label`.
+pub async fn gated_host(
+    label: &str,
+    deadline: Duration,
+    name: &str,
+    server: ServerConfig,
+) -> GatedHost {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::new(deadline, 8);
+    let roots = Roots::default();
+    let audit =
+        Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
+    let gate = Gate {
+        broker: broker.clone(),
+        policies: Arc::new(Mutex::new(Policies::default())),
+        audit: audit.clone(),
+        config_path: None,
+    };
+    let secrets = Secrets::new(&format!("switchboard-test-{label}"));
+    let mut host = Host::new(secrets, {
+        let (broker, roots) = (broker.clone(), roots.clone());
+        move |server: &str| {
+            Arc::new(PersonHandler::new(
+                server,
+                broker.clone(),
+                roots.clone(),
+                audit.clone(),
+            ))
+        }
+    });
+    let mut host_events = host.events();
+    host.reconcile(&Config {
+        servers: [(name.to_owned(), server.clone())].into(),
+        ..Config::default()
+    });
+    tokio::time::timeout(WAIT, async {
+        while !matches!(
+            host_events.recv().await,
+            Ok(HostEvent::Status {
+                state: ServerState::Running { .. },
+                ..
+            })
+        ) {}
+    })
+    .await
+    .expect("the server runs");
+    GatedHost {
+        host,
+        server,
+        gate,
+        roots,
+        questions: broker.subscribe(),
+        host_events,
+        dir,
+    }
+}
+
+impl GatedHost {
+    /// Waits for the next question for the person.
+    pub async fn asked(&mut self) -> Pending {
+        tokio::time::timeout(WAIT, async {
+            loop {
+                match self.questions.recv().await {
+                    Ok(BrokerEvent::Added(pending)) => return *pending,
+                    Ok(_) => {}
+                    Err(e) => panic!("no question came: {e:?}"),
+                }
+            }
+        })
+        .await
+        .expect("the person is asked")
     }
 }

@@ -6,7 +6,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use switchboard_providers::{ApiKey, Client, Error, Event, ProviderConfig, Response};
+use switchboard_providers::{ApiKey, Client, Error, Event, Image, ProviderConfig, Response};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -35,6 +35,43 @@ pub fn workspace_binary(name: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The two APIs the clients speak, and the stand-in with them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    OpenAi,
+    Anthropic,
+}
+
+/// Each API, for a scenario both share.
+pub const APIS: [Api; 2] = [Api::OpenAi, Api::Anthropic];
+
+impl Api {
+    /// A provider speaking this API at `address` (`http://host:port`), as the person
+    /// would configure it: OpenAI's base URL ends in `/v1`, Anthropic's does not.
+    pub fn config(self, address: &str, key: Option<&str>) -> ProviderConfig {
+        let key = key.map(ApiKey::new);
+        match self {
+            Self::OpenAi => ProviderConfig::openai_compatible(format!("{address}/v1"), key),
+            Self::Anthropic => ProviderConfig::anthropic(address, key),
+        }
+    }
+
+    /// Held while a scenario runs for this API: a failure then says which one it was.
+    pub fn checking(self) -> Checking {
+        Checking(self)
+    }
+}
+
+pub struct Checking(Api);
+
+impl Drop for Checking {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("(the failure above was with the {:?} API)", self.0);
+        }
+    }
 }
 
 /// A running stand-in; killed when dropped.
@@ -73,14 +110,17 @@ impl StandIn {
         Self { url, _child: child }
     }
 
+    /// A client of the stand-in speaking `api`.
+    pub fn client(&self, api: Api, key: Option<&str>) -> Client {
+        Client::new(api.config(&self.url, key)).expect("a client")
+    }
+
     pub fn openai(&self, key: Option<&str>) -> Client {
-        let config =
-            ProviderConfig::openai_compatible(format!("{}/v1", self.url), key.map(ApiKey::new));
-        Client::new(config).expect("a client")
+        self.client(Api::OpenAi, key)
     }
 
     pub fn anthropic(&self, key: Option<&str>) -> Client {
-        Client::new(ProviderConfig::anthropic(&self.url, key.map(ApiKey::new))).expect("a client")
+        self.client(Api::Anthropic, key)
     }
 
     /// Every request the stand-in received, as it recorded them.
@@ -161,3 +201,11 @@ pub fn argument_deltas(events: &[Event], index: usize) -> Vec<&str> {
 
 /// A 1x1 PNG, base64.
 pub const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/// [`PIXEL`] as an image.
+pub fn pixel() -> Image {
+    Image::Base64 {
+        media_type: "image/png".into(),
+        data: PIXEL.into(),
+    }
+}

@@ -29,6 +29,35 @@ impl Answer {
             body,
         }
     }
+
+    /// A turn's stream of these frames, sent as the turn says.
+    pub fn events(turn: &Turn, frames: Vec<String>) -> Self {
+        Self::Events {
+            frames,
+            chunk_bytes: turn.chunk_bytes,
+            stall: turn.stall,
+        }
+    }
+}
+
+/// Whether the turn breaks its stream off after its content, `frames` then ending as it
+/// does: with the frame of a failure (written by `failure`), with `garbage` (a frame that
+/// is not JSON), or there (cut short, or stalled before the last events).
+pub fn broken_off(
+    turn: &Turn,
+    frames: &mut Vec<String>,
+    failure: impl FnOnce(&Failure) -> String,
+    garbage: String,
+) -> bool {
+    if let Some(failed) = &turn.fail_mid_stream {
+        frames.push(failure(failed));
+        return true;
+    }
+    if turn.garbage_mid_stream {
+        frames.push(garbage);
+        return true;
+    }
+    turn.cut_short || turn.stall
 }
 
 /// The `retry-after` header of a failure, when it has one.

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::answer::{Answer, Part, named_frame, parts, retry_headers};
+use crate::answer::{Answer, Part, broken_off, named_frame, parts, retry_headers};
 use crate::script::{Failure, FailureKind, ModelEntry, Turn};
 
 fn error_body(kind: &str, message: &str, request: usize) -> Value {
@@ -185,6 +185,22 @@ fn check_block(block: &Value, n: usize, invalid: &dyn Fn(String) -> Answer) -> R
     Ok(())
 }
 
+/// The answer to a body that is not JSON.
+pub fn unreadable() -> Answer {
+    Answer::json(
+        400,
+        json!({"type": "error", "error": {"type": "invalid_request_error", "message": "There was an issue with your request body: it is not valid JSON"}}),
+    )
+}
+
+/// The answer when the script has no turn left for a request.
+pub fn no_turn_left() -> Answer {
+    Answer::json(
+        500,
+        json!({"type": "error", "error": {"type": "api_error", "message": "the stand-in has no scripted turn left"}}),
+    )
+}
+
 /// The text of the last tool result in the request.
 pub fn last_tool_result(body: &Value) -> String {
     let messages = body.get("messages").and_then(Value::as_array);
@@ -205,7 +221,8 @@ pub fn last_tool_result(body: &Value) -> String {
     }
 }
 
-pub fn failure(failure: &Failure, request: usize) -> Answer {
+/// A failure's status and body.
+fn failure_body(failure: &Failure, request: usize) -> (u16, Value) {
     let (status, kind, message) = match failure.kind {
         FailureKind::Unauthorized => (401, "authentication_error", "invalid x-api-key"),
         FailureKind::RateLimited => (
@@ -223,12 +240,12 @@ pub fn failure(failure: &Failure, request: usize) -> Answer {
         FailureKind::NotFound => (404, "not_found_error", "model: claude-missing"),
     };
     let message = failure.message.as_deref().unwrap_or(message);
-    let Answer::Json {
-        mut headers, body, ..
-    } = error(status, kind, message, request)
-    else {
-        unreachable!("errors are JSON")
-    };
+    (status, error_body(kind, message, request))
+}
+
+pub fn failure(failure: &Failure, request: usize) -> Answer {
+    let (status, body) = failure_body(failure, request);
+    let mut headers = vec![("request-id", format!("req_standin_{request}"))];
     headers.extend(retry_headers(failure));
     Answer::Json {
         status,
@@ -309,39 +326,22 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
             json!({"type": "content_block_stop", "index": index}),
         ));
     }
-    if let Some(failure) = &turn.fail_mid_stream {
-        let Answer::Json { body, .. } = self::failure(failure, turn_number) else {
-            unreachable!("failures are JSON")
-        };
-        frames.push(named_frame("error", &body.to_string()));
-        return events(turn, frames);
-    }
-    if turn.garbage_mid_stream {
-        frames.push(named_frame(
+    let broken = broken_off(
+        turn,
+        &mut frames,
+        |failure| named_frame("error", &failure_body(failure, turn_number).1.to_string()),
+        named_frame("message_delta", r#"{"type":"message_delta","delta":"#),
+    );
+    if !broken {
+        frames.push(frame(
             "message_delta",
-            r#"{"type":"message_delta","delta":"#,
+            json!({"type": "message_delta",
+                "delta": {"stop_reason": turn.stop(), "stop_sequence": turn.stop_sequence},
+                "usage": {"output_tokens": turn.usage.output}}),
         ));
-        return events(turn, frames);
+        frames.push(frame("message_stop", json!({"type": "message_stop"})));
     }
-    if turn.cut_short || turn.stall {
-        return events(turn, frames);
-    }
-    frames.push(frame(
-        "message_delta",
-        json!({"type": "message_delta",
-            "delta": {"stop_reason": turn.stop(), "stop_sequence": turn.stop_sequence},
-            "usage": {"output_tokens": turn.usage.output}}),
-    ));
-    frames.push(frame("message_stop", json!({"type": "message_stop"})));
-    events(turn, frames)
-}
-
-fn events(turn: &Turn, frames: Vec<String>) -> Answer {
-    Answer::Events {
-        frames,
-        chunk_bytes: turn.chunk_bytes,
-        stall: turn.stall,
-    }
+    Answer::events(turn, frames)
 }
 
 fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: usize) -> Answer {

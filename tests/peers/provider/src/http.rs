@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use tokio::net::TcpListener;
 
 use crate::answer::Answer;
-use crate::script::{Script, Turn};
+use crate::script::{Failure, Script, Turn};
 use crate::{anthropic, openai};
 
 type Reply = Response<BoxBody<Bytes, io::Error>>;
@@ -59,6 +59,74 @@ struct Server {
     next_turn: AtomicUsize,
     /// Every request to the protocols' paths, in order.
     requests: Mutex<Vec<Value>>,
+}
+
+/// The protocol a request speaks.
+#[derive(Clone, Copy)]
+enum Api {
+    OpenAi,
+    Anthropic,
+}
+
+/// Each step of an answer, in the protocol's words.
+impl Api {
+    /// The 401 for a request without the key `expected`.
+    fn check_key(self, expected: Option<&str>, received: &Received) -> Option<Answer> {
+        let authorization = received.header("authorization");
+        match self {
+            Self::OpenAi => openai::check_key(expected, authorization),
+            Self::Anthropic => anthropic::check_key(
+                expected,
+                received.header("x-api-key"),
+                authorization,
+                received.number,
+            ),
+        }
+    }
+
+    fn unreadable(self) -> Answer {
+        match self {
+            Self::OpenAi => openai::unreadable(),
+            Self::Anthropic => anthropic::unreadable(),
+        }
+    }
+
+    fn validate(self, received: &Received, body: &Value) -> Result<(), Answer> {
+        match self {
+            Self::OpenAi => openai::validate(body),
+            Self::Anthropic => {
+                anthropic::validate(received.header("anthropic-version"), body, received.number)
+            }
+        }
+    }
+
+    fn failure(self, failure: &Failure, received: &Received) -> Answer {
+        match self {
+            Self::OpenAi => openai::failure(failure),
+            Self::Anthropic => anthropic::failure(failure, received.number),
+        }
+    }
+
+    fn answer(self, turn: &Turn, body: &Value, turn_number: usize) -> Answer {
+        match self {
+            Self::OpenAi => openai::answer(turn, body, turn_number),
+            Self::Anthropic => anthropic::answer(turn, body, turn_number),
+        }
+    }
+
+    fn no_turn_left(self) -> Answer {
+        match self {
+            Self::OpenAi => openai::no_turn_left(),
+            Self::Anthropic => anthropic::no_turn_left(),
+        }
+    }
+
+    fn models(self, script: &Script, query: &str) -> Answer {
+        match self {
+            Self::OpenAi => openai::models(&script.models),
+            Self::Anthropic => anthropic::models(&script.models, script.models_page_size, query),
+        }
+    }
 }
 
 /// A request as received.
@@ -117,96 +185,45 @@ impl Server {
         };
         self.requests().push(received.record(&raw));
         let answer = match (&received.method, received.path.as_str()) {
-            (&Method::POST, "/v1/chat/completions") => self.openai_chat(&received),
-            (&Method::POST, "/v1/messages") => self.anthropic_messages(&received),
+            (&Method::POST, "/v1/chat/completions") => self.chat(Api::OpenAi, &received),
+            (&Method::POST, "/v1/messages") => self.chat(Api::Anthropic, &received),
             (&Method::GET, "/v1/models") if received.header("anthropic-version").is_some() => {
-                anthropic::check_key(
-                    self.script.api_key.as_deref(),
-                    received.header("x-api-key"),
-                    received.header("authorization"),
-                    received.number,
-                )
-                .unwrap_or_else(|| match &self.script.models_error {
-                    Some(failure) => anthropic::failure(failure, received.number),
-                    None => anthropic::models(
-                        &self.script.models,
-                        self.script.models_page_size,
-                        &received.query,
-                    ),
-                })
+                self.models(Api::Anthropic, &received)
             }
-            (&Method::GET, "/v1/models") => openai::check_key(
-                self.script.api_key.as_deref(),
-                received.header("authorization"),
-            )
-            .unwrap_or_else(|| match &self.script.models_error {
-                Some(failure) => openai::failure(failure),
-                None => openai::models(&self.script.models),
-            }),
+            (&Method::GET, "/v1/models") => self.models(Api::OpenAi, &received),
             _ => return text(StatusCode::NOT_FOUND, "no such endpoint"),
         };
         reply(answer)
     }
 
-    fn openai_chat(&self, received: &Received) -> Answer {
-        if let Some(refused) = openai::check_key(
-            self.script.api_key.as_deref(),
-            received.header("authorization"),
-        ) {
+    /// The next scripted turn, as `api` answers it: once the key, the body and what it
+    /// asks are as the API requires.
+    fn chat(&self, api: Api, received: &Received) -> Answer {
+        if let Some(refused) = api.check_key(self.script.api_key.as_deref(), received) {
             return refused;
         }
         let Some(body) = &received.body else {
-            return Answer::json(
-                400,
-                json!({"error": {"message": "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)", "type": "invalid_request_error", "param": null, "code": null}}),
-            );
+            return api.unreadable();
         };
-        if let Err(refused) = openai::validate(body) {
+        if let Err(refused) = api.validate(received, body) {
             return refused;
         }
         match self.take_turn() {
             Some((n, turn)) => match &turn.error {
-                Some(failure) => openai::failure(failure),
-                None => openai::answer(turn, body, n),
+                Some(failure) => api.failure(failure, received),
+                None => api.answer(turn, body, n),
             },
-            None => Answer::json(
-                500,
-                json!({"error": {"message": "the stand-in has no scripted turn left", "type": "server_error", "param": null, "code": null}}),
-            ),
+            None => api.no_turn_left(),
         }
     }
 
-    fn anthropic_messages(&self, received: &Received) -> Answer {
-        let number = received.number;
-        if let Some(refused) = anthropic::check_key(
-            self.script.api_key.as_deref(),
-            received.header("x-api-key"),
-            received.header("authorization"),
-            number,
-        ) {
-            return refused;
-        }
-        let Some(body) = &received.body else {
-            return Answer::json(
-                400,
-                json!({"type": "error", "error": {"type": "invalid_request_error", "message": "There was an issue with your request body: it is not valid JSON"}}),
-            );
-        };
-        if let Err(refused) =
-            anthropic::validate(received.header("anthropic-version"), body, number)
-        {
-            return refused;
-        }
-        match self.take_turn() {
-            Some((n, turn)) => match &turn.error {
-                Some(failure) => anthropic::failure(failure, number),
-                None => anthropic::answer(turn, body, n),
-            },
-            None => Answer::json(
-                500,
-                json!({"type": "error", "error": {"type": "api_error", "message": "the stand-in has no scripted turn left"}}),
-            ),
-        }
+    /// The script's models as `api` lists them, or its error for them.
+    fn models(&self, api: Api, received: &Received) -> Answer {
+        api.check_key(self.script.api_key.as_deref(), received)
+            .unwrap_or_else(|| match &self.script.models_error {
+                Some(failure) => api.failure(failure, received),
+                None => api.models(&self.script, &received.query),
+            })
     }
 
     /// The next scripted turn and its number (from 1).

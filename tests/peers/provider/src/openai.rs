@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::answer::{Answer, Part, data_frame, parts, retry_headers};
+use crate::answer::{Answer, Part, broken_off, data_frame, parts, retry_headers};
 use crate::script::{Failure, FailureKind, ModelEntry, Turn};
 
 const CREATED: u64 = 1_700_000_000;
@@ -136,6 +136,22 @@ pub fn validate(body: &Value) -> Result<(), Answer> {
     Ok(())
 }
 
+/// The answer to a body that is not JSON.
+pub fn unreadable() -> Answer {
+    Answer::json(
+        400,
+        json!({"error": {"message": "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)", "type": "invalid_request_error", "param": null, "code": null}}),
+    )
+}
+
+/// The answer when the script has no turn left for a request.
+pub fn no_turn_left() -> Answer {
+    Answer::json(
+        500,
+        json!({"error": {"message": "the stand-in has no scripted turn left", "type": "server_error", "param": null, "code": null}}),
+    )
+}
+
 /// The text of the last tool result in the request.
 pub fn last_tool_result(body: &Value) -> String {
     let messages = body.get("messages").and_then(Value::as_array);
@@ -154,7 +170,8 @@ pub fn last_tool_result(body: &Value) -> String {
     }
 }
 
-pub fn failure(failure: &Failure) -> Answer {
+/// A failure's status and body.
+fn failure_body(failure: &Failure) -> (u16, Value) {
     let (status, message, kind, code) = match failure.kind {
         FailureKind::Unauthorized => (
             401,
@@ -195,10 +212,15 @@ pub fn failure(failure: &Failure) -> Answer {
     };
     let message = failure.message.as_deref().unwrap_or(message);
     let param = (failure.kind == FailureKind::ContextTooLong).then_some("messages");
+    (status, error_body(message, kind, param, code))
+}
+
+pub fn failure(failure: &Failure) -> Answer {
+    let (status, body) = failure_body(failure);
     Answer::Json {
         status,
         headers: retry_headers(failure),
-        body: error_body(message, kind, param, code),
+        body,
     }
 }
 
@@ -286,45 +308,29 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
             }
         }
     }
-    if let Some(failure) = &turn.fail_mid_stream {
-        let Answer::Json { body, .. } = self::failure(failure) else {
-            unreachable!("failures are JSON")
-        };
-        frames.push(data_frame(&body.to_string()));
-        return events(turn, frames);
+    let broken = broken_off(
+        turn,
+        &mut frames,
+        |failure| data_frame(&failure_body(failure).1.to_string()),
+        data_frame(r#"{"id":"chatcmpl-standin","choices":[{"delta":"#),
+    );
+    if !broken {
+        frames.push(chunk(json!({}), Some(finish_reason(turn.stop()))));
+        if with_usage {
+            let last = json!({
+                "id": id,
+                "object": "chat.completion.chunk",
+                "created": CREATED,
+                "model": model,
+                "system_fingerprint": FINGERPRINT,
+                "choices": [],
+                "usage": usage(turn),
+            });
+            frames.push(data_frame(&last.to_string()));
+        }
+        frames.push(data_frame("[DONE]"));
     }
-    if turn.garbage_mid_stream {
-        frames.push(data_frame(
-            r#"{"id":"chatcmpl-standin","choices":[{"delta":"#,
-        ));
-        return events(turn, frames);
-    }
-    if turn.cut_short || turn.stall {
-        return events(turn, frames);
-    }
-    frames.push(chunk(json!({}), Some(finish_reason(turn.stop()))));
-    if with_usage {
-        let last = json!({
-            "id": id,
-            "object": "chat.completion.chunk",
-            "created": CREATED,
-            "model": model,
-            "system_fingerprint": FINGERPRINT,
-            "choices": [],
-            "usage": usage(turn),
-        });
-        frames.push(data_frame(&last.to_string()));
-    }
-    frames.push(data_frame("[DONE]"));
-    events(turn, frames)
-}
-
-fn events(turn: &Turn, frames: Vec<String>) -> Answer {
-    Answer::Events {
-        frames,
-        chunk_bytes: turn.chunk_bytes,
-        stall: turn.stall,
-    }
+    Answer::events(turn, frames)
 }
 
 fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: usize) -> Answer {

@@ -1,35 +1,13 @@
-//! A damaged audit file is kept, not lost, and does not stop the app: it is moved aside
-//! under a name that says when, and a new log is begun in its place.
+//! A damaged file is kept, not lost, and does not stop the app: it is moved aside under a
+//! name that says when, and a new one is begun in its place.
 
 use std::ffi::OsString;
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A damaged log that was moved aside: where to, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MovedAside {
-    pub from: PathBuf,
-    pub to: PathBuf,
-    /// What SQLite said of the file.
-    pub why: String,
-}
-
-impl fmt::Display for MovedAside {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the audit log at {} could not be read ({}): it was moved to {} and a new one begun",
-            self.from.display(),
-            self.why,
-            self.to.display()
-        )
-    }
-}
-
 /// Whether SQLite found the file is not a database it can read.
-pub(crate) fn is_damage(error: &rusqlite::Error) -> bool {
+pub(super) fn is_damage(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
         Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
@@ -37,8 +15,8 @@ pub(crate) fn is_damage(error: &rusqlite::Error) -> bool {
 }
 
 /// Renames the file to `<name>.corrupt-<UTC time>` beside it, its journal files with it
-/// (they belong to it: a new log must not read them).
-pub(crate) fn move_aside(path: &Path, now: SystemTime) -> io::Result<PathBuf> {
+/// (they belong to it: a new file must not read them).
+pub(super) fn move_aside(path: &Path, now: SystemTime) -> io::Result<PathBuf> {
     let stamped = with_suffix(path, &format!(".corrupt-{}", utc_stamp(now)));
     let mut to = stamped.clone();
     let mut n = 1;

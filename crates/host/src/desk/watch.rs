@@ -1,0 +1,99 @@
+//! The configuration file, watched: a change made by hand (or by another program) is
+//! applied once saved: servers reconciled, standing rules read again. A file that no
+//! longer reads is reported, untouched, while the last good configuration keeps running.
+//!
+//! `notify` watches the folder rather than the file: a save that replaces the file (as
+//! many editors and Switchboard itself do) would end a watch on the file itself.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use notify::{EventKind, RecursiveMode, Watcher};
+use tokio::sync::mpsc;
+
+use super::{Desk, Update, lock};
+use crate::config;
+
+/// How long a file must be left alone before it is read: a save often comes as several
+/// events (truncated, written, renamed), and the file between them is half written.
+const SETTLE: Duration = Duration::from_millis(100);
+
+impl Desk {
+    /// Follows the configuration file until the desk is gone.
+    pub(super) fn watch_config(&self) -> notify::Result<()> {
+        let path = self.inner.config_path.clone();
+        let Some(name) = path.file_name().map(ToOwned::to_owned) else {
+            return Ok(());
+        };
+        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+        let folder = folder.map_or_else(|| ".".into(), ToOwned::to_owned);
+        // One change waiting is enough: it reads the file as it is by then.
+        let (changed, mut changes) = mpsc::channel(1);
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                let touches = |event: &notify::Event| {
+                    !matches!(event.kind, EventKind::Access(_))
+                        && event.paths.iter().any(|p| p.file_name() == Some(&*name))
+                };
+                if event.as_ref().is_ok_and(touches) {
+                    let _ = changed.try_send(());
+                }
+            })?;
+        watcher.watch(&folder, RecursiveMode::NonRecursive)?;
+        let desk = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let _watching = watcher;
+            while changes.recv().await.is_some() {
+                while let Ok(Some(())) = tokio::time::timeout(SETTLE, changes.recv()).await {}
+                let Some(inner) = desk.upgrade() else { return };
+                Desk { inner }.reload().await;
+            }
+        });
+        Ok(())
+    }
+
+    /// Reads the file again and brings everything in line with it, or says why it did not
+    /// read. What the desk wrote itself (its servers, the rules the gate holds) reads back
+    /// as it is, and changes nothing.
+    async fn reload(&self) {
+        let _editing = self.inner.edits.lock().await;
+        let config = match config::load(&self.inner.config_path) {
+            Ok(config) => config,
+            Err(e) => {
+                let problem = Some(e.to_string());
+                let new = {
+                    let mut loaded = lock(&self.inner.loaded);
+                    let new = loaded.problem != problem;
+                    loaded.problem.clone_from(&problem);
+                    new
+                };
+                if new {
+                    self.announce(Update::ConfigChanged { problem });
+                }
+                return;
+            }
+        };
+        let before = {
+            let mut loaded = lock(&self.inner.loaded);
+            let mut known = loaded.config.clone();
+            known
+                .settings
+                .tool_rules
+                .clone_from(&config.settings.tool_rules);
+            let rules_known = self.inner.gate.holds_rules(&config.settings.tool_rules);
+            if config == known && rules_known && loaded.problem.is_none() {
+                loaded.config = config;
+                return;
+            }
+            loaded.problem = None;
+            std::mem::replace(&mut loaded.config, config.clone())
+        };
+        self.withdraw_folders(&before, &config);
+        self.inner
+            .gate
+            .reload_rules(config.settings.tool_rules.clone());
+        self.inner.host.lock().await.reconcile(&config);
+        self.announce(Update::ConfigChanged { problem: None });
+        self.announce(Update::ServersChanged);
+    }
+}

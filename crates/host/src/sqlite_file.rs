@@ -1,0 +1,177 @@
+//! A SQLite file the host keeps (the audit log, the conversations): opened off the async
+//! workers, each call on a blocking thread, so that a slow disk, or the file locked by
+//! another process, holds up only the call that waits for it; a file SQLite cannot read is
+//! moved aside, kept, and a new one begun.
+
+mod aside;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::Connection;
+
+/// The errors of a kept file, as its own error type says them.
+pub(crate) trait FileError: Send + 'static {
+    fn database(path: String, source: rusqlite::Error) -> Self;
+    fn move_aside(path: String, why: String, source: std::io::Error) -> Self;
+    /// The blocking thread of a call ended without an answer (the runtime is stopping).
+    fn interrupted(why: String) -> Self;
+    /// What SQLite said, when it was SQLite that failed.
+    fn sqlite(&self) -> Option<&rusqlite::Error>;
+}
+
+/// How a file's notice names it, and what was done with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Named {
+    /// "the audit log"
+    pub what: &'static str,
+    /// "it was", "they were"
+    pub was: &'static str,
+    /// "a new one"
+    pub new: &'static str,
+}
+
+/// A damaged file that was moved aside: where to, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovedAside {
+    pub from: PathBuf,
+    pub to: PathBuf,
+    /// What SQLite said of the file.
+    pub why: String,
+    named: Named,
+}
+
+impl fmt::Display for MovedAside {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Named { what, was, new } = self.named;
+        write!(
+            f,
+            "{what} at {} could not be read ({}): {was} moved to {} and {new} begun",
+            self.from.display(),
+            self.why,
+            self.to.display()
+        )
+    }
+}
+
+/// A file opened by `S`, whose calls run on blocking threads.
+pub(crate) struct Kept<S> {
+    store: Arc<S>,
+    /// The damaged file this one replaced when it opened, if it did.
+    moved_aside: Option<MovedAside>,
+}
+
+impl<S> Clone for Kept<S> {
+    fn clone(&self) -> Self {
+        Self {
+            store: self.store.clone(),
+            moved_aside: self.moved_aside.clone(),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static> Kept<S> {
+    /// Opens (or makes) the file with `open`. One SQLite cannot read is moved aside and a
+    /// new one opened in its place ([`Self::moved_aside`]).
+    pub(crate) fn open<E: FileError>(
+        path: &Path,
+        named: Named,
+        open: impl Fn(&Path) -> Result<S, E>,
+    ) -> Result<Self, E> {
+        let why = match open(path) {
+            Err(e) if e.sqlite().is_some_and(aside::is_damage) => {
+                e.sqlite().map(ToString::to_string).unwrap_or_default()
+            }
+            opened => {
+                return opened.map(|store| Self {
+                    store: Arc::new(store),
+                    moved_aside: None,
+                });
+            }
+        };
+        let to = aside::move_aside(path, SystemTime::now())
+            .map_err(|source| E::move_aside(path.display().to_string(), why.clone(), source))?;
+        let moved = MovedAside {
+            from: path.to_owned(),
+            to,
+            why,
+            named,
+        };
+        tracing::warn!("{moved}");
+        Ok(Self {
+            store: Arc::new(open(path)?),
+            moved_aside: Some(moved),
+        })
+    }
+
+    /// The damaged file this one replaced when it opened, if it did: the person should know.
+    pub(crate) fn moved_aside(&self) -> Option<&MovedAside> {
+        self.moved_aside.as_ref()
+    }
+
+    /// Runs `call` on the store, on a blocking thread.
+    pub(crate) async fn call<T: Send + 'static, E: FileError>(
+        &self,
+        call: impl FnOnce(&S) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || call(&store))
+            .await
+            .map_err(|e| E::interrupted(e.to_string()))?
+    }
+}
+
+/// Opens (or makes) the SQLite file at `path` with these pragmas, in order, and then
+/// `schema`.
+pub(crate) fn connect(
+    path: &Path,
+    pragmas: &[(&str, &str)],
+    schema: &str,
+) -> rusqlite::Result<Connection> {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let db = Connection::open(path)?;
+    for (pragma, value) in pragmas {
+        db.pragma_update(None, pragma, value)?;
+    }
+    db.execute_batch(schema)?;
+    Ok(db)
+}
+
+/// A connection, for statements that are short and synchronous, each on a blocking thread;
+/// its failures said as `E`, with the file's path.
+pub(crate) struct Db<E> {
+    path: String,
+    connection: Mutex<Connection>,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<E: FileError> Db<E> {
+    pub(crate) fn new(path: &Path, connection: Connection) -> Self {
+        Self {
+            path: path.display().to_string(),
+            connection: Mutex::new(connection),
+            error: PhantomData,
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn fail(&self, source: rusqlite::Error) -> E {
+        E::database(self.path.clone(), source)
+    }
+}
+
+/// Milliseconds since the Unix epoch: when a row was written.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}

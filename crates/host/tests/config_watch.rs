@@ -1,0 +1,112 @@
+//! The configuration file changed by hand while the app runs: a server added there starts,
+//! one removed stops, a standing rule removed there no longer decides, and a file that no
+//! longer reads is reported and left as it is while the last good configuration runs on.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+mod common;
+
+use serde_json::{Value, json};
+use switchboard_host::approvals::{Question, Remember};
+use switchboard_host::desk::Update;
+use switchboard_host::supervisor::ServerState;
+
+use common::{DemoDesk, demo_desk, demo_server};
+
+impl DemoDesk {
+    /// Writes the file as a person's editor would, and waits until the desk has read it.
+    async fn edit_by_hand(&mut self, text: &str) -> Option<String> {
+        std::fs::write(&self.config, text).unwrap();
+        self.next(|u| match u {
+            Update::ConfigChanged { problem } => Some(problem),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn allow_next_always(&mut self) {
+        let asked = self.asked().await;
+        let Question::ToolCall { arguments, .. } = asked.question else {
+            panic!("asked {:?}", asked.question)
+        };
+        self.desk
+            .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
+            .unwrap();
+    }
+}
+
+fn with_server(mut file: Value, name: &str) -> String {
+    let demo = json!({"command": demo_server().display().to_string()});
+    file["mcpServers"][name] = demo;
+    file.to_string()
+}
+
+#[tokio::test]
+async fn servers_and_rules_follow_the_file_edited_by_hand() {
+    let mut world = demo_desk(json!({})).await;
+    // A server added by hand starts.
+    let added = with_server(world.file(), "second");
+    assert_eq!(world.edit_by_hand(&added).await, None);
+    world.running(&["second"]).await;
+    assert_eq!(world.desk.servers().len(), 2);
+
+    // A rule removed by hand no longer decides: the next call is asked.
+    let call = world.call("echo", json!({"text": "1"}), "1");
+    world.allow_next_always().await;
+    call.await.unwrap().unwrap();
+    world
+        .call("echo", json!({"text": "2"}), "2")
+        .await
+        .unwrap()
+        .unwrap();
+    let mut file = world.file();
+    file["settings"]
+        .as_object_mut()
+        .unwrap()
+        .remove("toolRules");
+    file["mcpServers"].as_object_mut().unwrap().remove("second");
+    assert_eq!(world.edit_by_hand(&file.to_string()).await, None);
+    let call = world.call("echo", json!({"text": "3"}), "3");
+    world.allow_next_always().await;
+    call.await.unwrap().unwrap();
+    // ... and the server removed by hand is gone.
+    world
+        .next(|u| {
+            matches!(u, Update::Status { server, state: ServerState::Stopped, .. } if server == "second")
+                .then_some(())
+        })
+        .await;
+    assert_eq!(world.desk.servers().len(), 1);
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_file_broken_by_hand_is_reported_left_as_it_is_and_the_servers_run_on() {
+    let mut world = demo_desk(json!({})).await;
+    let good = world.file();
+    let problem = world.edit_by_hand("{ \"mcpServers\": oops").await;
+    assert!(
+        problem.as_deref().is_some_and(|p| p.contains("line 1")),
+        "{problem:?}"
+    );
+    assert_eq!(world.desk.config_problem(), problem);
+    assert_eq!(
+        std::fs::read_to_string(&world.config).unwrap(),
+        "{ \"mcpServers\": oops"
+    );
+    // The demo server runs on, and answers.
+    let call = world.call("echo", json!({"text": "still here"}), "echo");
+    world.allow_next_always().await;
+    call.await.unwrap().unwrap();
+    assert!(matches!(
+        world.desk.servers()[0].state,
+        Some(ServerState::Running { .. })
+    ));
+
+    // Mended, it is read again and the notice goes.
+    let mended = with_server(good, "second");
+    assert_eq!(world.edit_by_hand(&mended).await, None);
+    assert_eq!(world.desk.config_problem(), None);
+    world.running(&["second"]).await;
+    world.desk.shutdown().await;
+}

@@ -1,0 +1,88 @@
+//! The chat: conversations, which tools each one's model sees, a message sent to a model
+//! (its run told through `host-update`), and Stop.
+
+use switchboard_host::agent::ConversationSummary;
+use switchboard_host::desk::{ChatTools, ConversationView, Desk};
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+/// Every conversation, the one changed last first; with a query, those holding its words.
+#[tauri::command]
+#[specta::specta]
+pub async fn conversations(
+    desk: State<'_, Desk>,
+    query: Option<String>,
+) -> Result<Vec<ConversationSummary>> {
+    Ok(desk.conversations(query).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn create_conversation(
+    desk: State<'_, Desk>,
+    title: Option<String>,
+) -> Result<ConversationSummary> {
+    Ok(desk.create_conversation(title).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn rename_conversation(desk: State<'_, Desk>, id: f64, title: String) -> Result<()> {
+    Ok(desk.rename_conversation(id as i64, &title).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_conversation(desk: State<'_, Desk>, id: f64) -> Result<()> {
+    Ok(desk.delete_conversation(id as i64).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn conversation(desk: State<'_, Desk>, id: f64) -> Result<ConversationView> {
+    Ok(desk.conversation(id as i64).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn chat_tools(desk: State<'_, Desk>, id: f64) -> Result<ChatTools> {
+    Ok(desk.chat_tools(id as i64).await?)
+}
+
+/// Lets the conversation's model see a server's tools (`tool` null) or one tool, or not.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_chat_tool(
+    desk: State<'_, Desk>,
+    id: f64,
+    server: String,
+    tool: Option<String>,
+    on: bool,
+) -> Result<ChatTools> {
+    Ok(desk
+        .set_chat_tool(id as i64, &server, tool.as_deref(), on)
+        .await?)
+}
+
+/// Sends a message; returns once the model is asked (null provider or model: the default).
+#[tauri::command]
+#[specta::specta]
+pub async fn send_message(
+    desk: State<'_, Desk>,
+    id: f64,
+    text: String,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    Ok(desk.send_message(id as i64, text, provider, model).await?)
+}
+
+/// Stops the conversation's answer and cancels its tool calls under way.
+#[tauri::command]
+#[specta::specta]
+pub fn stop_chat(desk: State<'_, Desk>, id: f64) -> Result<bool> {
+    Ok(desk.stop_chat(id as i64))
+}

@@ -1,0 +1,44 @@
+//! Sampling answered by a model: the draft the person reviews, and the servers allowed to
+//! be answered without review.
+
+use switchboard_host::desk::{Desk, Json, SamplingDraft, SamplingRuleShown};
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+/// The model's draft of the reply to sampling request `id`, from `reviewed` (the request
+/// as the person approved it); null when no model provider is configured.
+#[tauri::command]
+#[specta::specta]
+pub async fn draft_sampling(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    reviewed: Json,
+) -> Result<Option<SamplingDraft>> {
+    Ok(desk
+        .draft_sampling(id.into(), &server, Some(reviewed.0))
+        .await?)
+}
+
+/// From now on the model answers `server`'s sampling requests without asking.
+#[tauri::command]
+#[specta::specta]
+pub async fn allow_sampling_without_review(desk: State<'_, Desk>, server: String) -> Result<()> {
+    Ok(desk.allow_sampling_without_review(&server).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn revoke_sampling_rule(desk: State<'_, Desk>, server: String) -> Result<()> {
+    Ok(desk.revoke_sampling_rule(&server).await?)
+}
+
+/// The servers whose sampling requests go without review.
+#[tauri::command]
+#[specta::specta]
+pub async fn sampling_rules(desk: State<'_, Desk>) -> Result<Vec<SamplingRuleShown>> {
+    Ok(desk.sampling_rules().await)
+}

@@ -1,0 +1,60 @@
+import type { ShownMessage } from "../bindings";
+import { SafeMarkdown } from "../content/SafeMarkdown";
+import { resultsOf, type CallState, type Live } from "./live";
+import { ToolCallCard } from "./ToolCallCard";
+
+export interface MessagesProps {
+  messages: ShownMessage[];
+  live: Live;
+  onStop(): void;
+}
+
+/** The conversation: the person's messages, the model's answers (markdown, made safe) and its tool calls as cards. */
+export function Messages({ messages, live, onStop }: MessagesProps) {
+  const results = resultsOf(messages);
+  const stateOf = (callId: string): CallState | null => {
+    const now = live.calls[callId];
+    if (now) return now;
+    const kept = results.get(callId);
+    return kept ? { kind: "result", result: kept.result, isError: kept.isError } : null;
+  };
+  return (
+    <ol className="chat-messages" aria-label="Messages">
+      {messages.map((message, i) => {
+        const parts = message.parts.filter((p) => p.kind !== "tool_result");
+        if (parts.length === 0) return null;
+        return (
+          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "user" ? "You" : "Model"}>
+            {parts.map((part, j) => {
+              switch (part.kind) {
+                case "text":
+                  return message.role === "assistant" ? <SafeMarkdown key={j} text={part.text} /> : <p key={j} className="chat-text">{part.text}</p>;
+                case "image":
+                  return part.data ? <img key={j} alt="" src={`data:${part.media_type ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
+                case "tool_call":
+                  return (
+                    <ToolCallCard
+                      key={j}
+                      name={part.name}
+                      server={part.server ?? null}
+                      tool={part.tool ?? null}
+                      arguments={part.arguments}
+                      state={stateOf(part.call_id)}
+                      onStop={live.running ? onStop : undefined}
+                    />
+                  );
+                default:
+                  return null;
+              }
+            })}
+          </li>
+        );
+      })}
+      {live.streaming !== "" && (
+        <li className="chat-message chat-assistant chat-streaming" aria-label="Model" aria-busy="true">
+          <SafeMarkdown text={live.streaming} />
+        </li>
+      )}
+    </ol>
+  );
+}

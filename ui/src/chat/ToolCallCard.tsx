@@ -1,0 +1,67 @@
+import type { CallToolResult } from "../mcp/schema";
+import { JsonView } from "../content/JsonView";
+import { ToolResultView } from "../content/ToolResultView";
+import type { CallState } from "./live";
+
+export interface ToolCallCardProps {
+  /** The name the model called. */
+  name: string;
+  server: string | null;
+  tool: string | null;
+  /** The arguments the model gave. */
+  arguments: unknown;
+  state: CallState | null;
+  /** Stops the conversation, which cancels the call. */
+  onStop?: (() => void) | undefined;
+}
+
+/** One tool call of the model: waiting for approval, running, its result, or why there is none. */
+export function ToolCallCard({ name, server, tool, arguments: args, state, onStop }: ToolCallCardProps) {
+  const label = server && tool ? `${tool} of ${server}` : name;
+  const status = statusOf(state);
+  return (
+    <section className={`tool-card tool-card-${state?.kind ?? "unknown"}`} aria-label={`Tool call ${label}`}>
+      <header className="tool-card-head">
+        <code>{label}</code>
+        <span className="tool-card-status" role="status">
+          {status}
+        </span>
+      </header>
+      <details className="content-disclosure" open={state?.kind === "awaiting"}>
+        <summary>Arguments</summary>
+        <JsonView value={state?.kind === "running" ? state.arguments : args} />
+      </details>
+      {state?.kind === "running" && (
+        <div className="tool-card-progress">
+          {state.progress !== null &&
+            (state.total ? <progress value={state.progress} max={state.total} /> : <span>{state.progress}</span>)}
+          {state.message && <span>{state.message}</span>}
+          {onStop && (
+            <button type="button" className="button" onClick={onStop}>
+              Cancel
+            </button>
+          )}
+        </div>
+      )}
+      {state?.kind === "result" && <ToolResultView result={state.result as CallToolResult} />}
+      {state?.kind === "failed" && <p className="error">{state.error}</p>}
+    </section>
+  );
+}
+
+function statusOf(state: CallState | null): string {
+  switch (state?.kind) {
+    case undefined:
+      return "No result";
+    case "awaiting":
+      return "Waiting for your approval";
+    case "running":
+      return `Running (allowed by ${state.decidedBy})`;
+    case "result":
+      return state.isError ? "Failed" : "Done";
+    case "denied":
+      return `Denied by ${state.decidedBy}`;
+    case "failed":
+      return "Failed";
+  }
+}

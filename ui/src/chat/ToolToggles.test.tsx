@@ -1,0 +1,38 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ChatTools } from "../bindings";
+import { ToolToggles } from "./ToolToggles";
+
+afterEach(cleanup);
+
+const tools: ChatTools = {
+  servers: [
+    { server: "demo", on: true, tools: [{ name: "echo", title: null, description: "Echoes", on: true }, { name: "add", title: "Add numbers", description: null, on: false }] },
+    { server: "files", on: false, tools: [{ name: "read", title: null, description: null, on: true }] },
+  ],
+  offered: 1,
+  many: 128,
+  warning: null,
+};
+
+describe("the tool toggles", () => {
+  it("shows the count and each server's and tool's toggle", async () => {
+    const onServer = vi.fn();
+    const onTool = vi.fn();
+    render(<ToolToggles tools={tools} onServer={onServer} onTool={onTool} />);
+    expect(screen.getByTestId("tools-offered").textContent).toBe("1");
+    await userEvent.click(screen.getByText(/Tools offered/));
+    expect((screen.getByRole("checkbox", { name: "Add numbers" }) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole("checkbox", { name: "read" }) as HTMLInputElement).disabled).toBe(true);
+    await userEvent.click(screen.getByRole("checkbox", { name: "files" }));
+    expect(onServer).toHaveBeenCalledWith("files", true);
+    await userEvent.click(screen.getByRole("checkbox", { name: "echo" }));
+    expect(onTool).toHaveBeenCalledWith("demo", "echo", false);
+  });
+
+  it("warns above the limit", () => {
+    render(<ToolToggles tools={{ ...tools, offered: 130, warning: "130 tools are on" }} onServer={vi.fn()} onTool={vi.fn()} />);
+    expect(screen.getByRole("alert").textContent).toBe("130 tools are on");
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { idle, kept, resultsOf, step } from "./live";
+
+describe("a run as it goes", () => {
+  it("streams text until the message is kept, and follows each call from approval to result", () => {
+    let live = idle(true);
+    live = step(live, { event: "text_delta", text: "Let me " });
+    live = step(live, { event: "text_delta", text: "check." });
+    expect(live.streaming).toBe("Let me check.");
+    live = kept(live, { role: "assistant", parts: [{ kind: "text", text: "Let me check." }] });
+    expect(live.streaming).toBe("");
+
+    live = step(live, { event: "tool_call_awaiting", call_id: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
+    expect(live.calls.c1?.kind).toBe("awaiting");
+    live = step(live, { event: "tool_call_running", call_id: "c1", arguments: { text: "b" }, decided_by: "user" });
+    live = step(live, { event: "tool_call_progress", call_id: "c1", progress: 1, total: 2, message: "half" });
+    expect(live.calls.c1).toMatchObject({ kind: "running", progress: 1, total: 2, message: "half", arguments: { text: "b" } });
+    live = step(live, { event: "tool_call_result", call_id: "c1", result: { content: [] }, is_error: false });
+    expect(live.calls.c1).toEqual({ kind: "result", result: { content: [] }, isError: false });
+
+    live = step(live, { event: "tool_call_denied", call_id: "c2", decided_by: "user" });
+    expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: "user" });
+    live = step(live, { event: "finished", ended: { by: "stopped" }, usage: {} });
+    expect(live.running).toBe(false);
+  });
+
+  it("keeps the provider's words when the run fails", () => {
+    const live = step(idle(true), { event: "error", message: "401: invalid key", usage: {} });
+    expect(live).toMatchObject({ running: false, error: "401: invalid key" });
+  });
+
+  it("finds the kept results by the call they answer", () => {
+    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", call_id: "c9", result: { content: [] }, is_error: true }] }]);
+    expect(found.get("c9")).toEqual({ result: { content: [] }, isError: true });
+  });
+});

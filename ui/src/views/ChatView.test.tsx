@@ -1,0 +1,65 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands } from "../bindings";
+import { ChatView } from "./ChatView";
+
+type Listener = (e: { payload: unknown }) => void;
+const listeners: Listener[] = [];
+
+vi.mock("../bindings", () => ({
+  commands: {
+    providers: vi.fn(),
+    conversations: vi.fn(() => Promise.resolve([])),
+    createConversation: vi.fn(),
+    conversation: vi.fn(),
+    chatTools: vi.fn(),
+    sendMessage: vi.fn(() => Promise.resolve(null)),
+    stopChat: vi.fn(() => Promise.resolve(true)),
+  },
+  events: {
+    hostUpdate: { listen: vi.fn((f: Listener) => (listeners.push(f), Promise.resolve(() => {}))) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  listeners.length = 0;
+});
+
+const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
+const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
+
+describe("the chat view", () => {
+  it("explains how to add a model when none is configured", async () => {
+    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+    render(<ChatView />);
+    const note = await screen.findByRole("note");
+    expect(note.textContent).toContain("No model is configured");
+    expect(note.textContent).toContain("Models");
+    expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("sends to the default model, streams the answer and offers Stop while it runs", async () => {
+    vi.mocked(commands.providers).mockResolvedValue({
+      providers: [{ name: "local", protocol: "open_ai", baseUrl: "http://127.0.0.1:1/v1", models: ["m1"], defaultModel: "m2", key: "none" }],
+      defaultProvider: "local",
+    } as never);
+    vi.mocked(commands.createConversation).mockResolvedValue(summary);
+    vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
+    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+    render(<ChatView />);
+    await screen.findByRole("combobox", { name: "Provider" });
+    await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Hello{Enter}");
+    expect(commands.sendMessage).toHaveBeenCalledWith(1, "Hello", "local", "m2");
+    await screen.findByRole("list", { name: "Messages" });
+    emit({ kind: "chat_message", conversation: 1, message: { role: "user", parts: [{ kind: "text", text: "Hello" }] } });
+    emit({ kind: "chat", conversation: 1, event: { event: "text_delta", text: "**Hi** there" } });
+    expect((await screen.findByText("Hi")).tagName).toBe("STRONG");
+    await userEvent.click(screen.getByRole("button", { name: "Stop" }));
+    expect(commands.stopChat).toHaveBeenCalledWith(1);
+    emit({ kind: "chat", conversation: 1, event: { event: "finished", ended: { by: "stopped" }, usage: {} } });
+    expect(await screen.findByRole("button", { name: "Send" })).toBeTruthy();
+  });
+});

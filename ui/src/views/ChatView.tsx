@@ -1,0 +1,268 @@
+import { useEffect, useState } from "react";
+import { commands, type ChatTools, type ConversationSummary, type ConversationView, type Providers } from "../bindings";
+import { errorMessage } from "../errors";
+import { useFetched, useHostUpdates } from "../host/updates";
+import { idle, kept, step, type Live } from "../chat/live";
+import { Messages } from "../chat/Messages";
+import { ToolToggles } from "../chat/ToolToggles";
+import "../chat/chat.css";
+
+/** The model a message goes to: a provider and one of its models. */
+interface Choice {
+  provider: string;
+  model: string;
+}
+
+function defaultChoice(providers: Providers): Choice | null {
+  const first = providers.providers.find((p) => p.name === providers.defaultProvider) ?? providers.providers[0];
+  if (!first) return null;
+  return { provider: first.name, model: first.defaultModel ?? first.models[0] ?? "" };
+}
+
+/** Conversations with a model, whose tool calls pass the approval gate. */
+export function ChatView() {
+  const providers = useFetched(() => commands.providers(), ["providers_changed"]);
+  const [query, setQuery] = useState("");
+  const list = useFetched(() => commands.conversations(query.trim() === "" ? null : query), [], [query]);
+  const [open, setOpen] = useState<number | null>(null);
+  const [view, setView] = useState<ConversationView | null>(null);
+  const [tools, setTools] = useState<ChatTools | null>(null);
+  const [live, setLive] = useState<Live>(idle());
+  const [choice, setChoice] = useState<Choice | null>(null);
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (choice === null && providers.data) setChoice(defaultChoice(providers.data));
+  }, [providers.data, choice]);
+
+  const load = (id: number) => {
+    commands.conversation(id).then(
+      (v) => {
+        setView(v);
+        setLive((l) => ({ ...l, running: v.running }));
+      },
+      (err: unknown) => setError(errorMessage(err)),
+    );
+    commands.chatTools(id).then(setTools, () => setTools(null));
+  };
+
+  useEffect(() => {
+    setView(null);
+    setTools(null);
+    setLive(idle());
+    if (open !== null) load(open);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  useHostUpdates((update) => {
+    if (update.kind === "catalog_changed" && open !== null) commands.chatTools(open).then(setTools, () => {});
+    if ((update.kind !== "chat" && update.kind !== "chat_message") || update.conversation !== open) return;
+    if (update.kind === "chat_message") {
+      const message = update.message;
+      setView((v) => (v ? { ...v, messages: [...v.messages, message] } : v));
+      setLive((l) => kept(l, message));
+      return;
+    }
+    const event = update.event;
+    setLive((l) => step(l, event));
+    if (event.event === "finished" || event.event === "error") list.refresh();
+  });
+
+  const act = (work: Promise<unknown>, after?: () => void) => {
+    setError(null);
+    work.then(() => after?.(), (err: unknown) => setError(errorMessage(err)));
+  };
+
+  const create = () =>
+    commands.createConversation(null).then(
+      (c) => {
+        list.refresh();
+        setOpen(c.id);
+        return c;
+      },
+      (err: unknown) => {
+        setError(errorMessage(err));
+        return null;
+      },
+    );
+
+  const send = async () => {
+    const message = text.trim();
+    if (message === "") return;
+    const id = open ?? (await create())?.id ?? null;
+    if (id === null) return;
+    setText("");
+    setLive((l) => ({ ...idle(true), calls: l.calls }));
+    commands.sendMessage(id, message, choice?.provider ?? null, choice?.model || null).then(
+      () => list.refresh(),
+      (err: unknown) => {
+        setLive((l) => ({ ...l, running: false }));
+        setText(message);
+        setError(errorMessage(err));
+      },
+    );
+  };
+
+  const stop = () => {
+    if (open !== null) act(commands.stopChat(open));
+  };
+
+  const configured = providers.data?.providers ?? [];
+  const provider = configured.find((p) => p.name === choice?.provider);
+  const conversations: ConversationSummary[] = list.data ?? [];
+
+  return (
+    <div className="chat">
+      <aside className="chat-list" aria-label="Conversations">
+        <button type="button" className="button primary" onClick={() => void create()}>
+          New conversation
+        </button>
+        <input type="search" aria-label="Search conversations" placeholder="Search…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <ul>
+          {conversations.map((c) => (
+            <li key={c.id}>
+              <button type="button" className="link-button" aria-current={c.id === open ? "true" : undefined} onClick={() => setOpen(c.id)}>
+                {c.title}
+              </button>
+            </li>
+          ))}
+          {conversations.length === 0 && <li className="muted">{query ? "No conversation matches." : "No conversation yet."}</li>}
+        </ul>
+      </aside>
+      <section className="chat-main">
+        {providers.data && configured.length === 0 && (
+          <div className="chat-no-model" role="note">
+            <p>
+              <strong>No model is configured.</strong> Add one on the <strong>Models</strong> page: its address (an OpenAI-compatible
+              server, or Anthropic), its API key (kept in the OS keyring) and a default model. Then come back here to chat; every tool
+              call the model makes waits for your approval.
+            </p>
+          </div>
+        )}
+        {view && (
+          <header className="chat-head">
+            {renaming === null ? (
+              <>
+                <h2>{view.summary.title}</h2>
+                <button type="button" className="button" onClick={() => setRenaming(view.summary.title)}>
+                  Rename
+                </button>
+                <button
+                  type="button"
+                  className="button danger"
+                  onClick={() =>
+                    act(commands.deleteConversation(view.summary.id), () => {
+                      setOpen(null);
+                      list.refresh();
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              </>
+            ) : (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  act(commands.renameConversation(view.summary.id, renaming), () => {
+                    setRenaming(null);
+                    list.refresh();
+                    load(view.summary.id as number);
+                  });
+                }}
+              >
+                <input aria-label="Title" value={renaming} onChange={(e) => setRenaming(e.target.value)} />
+                <button type="submit" className="button primary">
+                  Save
+                </button>
+                <button type="button" className="button" onClick={() => setRenaming(null)}>
+                  Cancel
+                </button>
+              </form>
+            )}
+          </header>
+        )}
+        {tools && open !== null && (
+          <ToolToggles
+            tools={tools}
+            onServer={(server, on) => commands.setChatTool(open, server, null, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
+            onTool={(server, tool, on) => commands.setChatTool(open, server, tool, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
+          />
+        )}
+        {view && <Messages messages={view.messages} live={live} onStop={stop} />}
+        {live.notice && <p className="muted">{live.notice}</p>}
+        {live.error && (
+          <p className="error" role="alert">
+            The model could not answer: {live.error}
+          </p>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <form
+          className="chat-compose"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          {configured.length > 0 && choice && (
+            <div className="chat-model">
+              <label>
+                Provider{" "}
+                <select
+                  value={choice.provider}
+                  onChange={(e) => {
+                    const next = configured.find((p) => p.name === e.target.value);
+                    setChoice({ provider: e.target.value, model: next?.defaultModel ?? next?.models[0] ?? "" });
+                  }}
+                >
+                  {configured.map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Model{" "}
+                <input list="chat-models" value={choice.model} onChange={(e) => setChoice({ ...choice, model: e.target.value })} />
+              </label>
+              <datalist id="chat-models">
+                {[...new Set([provider?.defaultModel, ...(provider?.models ?? [])])].filter(Boolean).map((m) => (
+                  <option key={m} value={m ?? ""} />
+                ))}
+              </datalist>
+            </div>
+          )}
+          <textarea
+            aria-label="Message"
+            rows={3}
+            value={text}
+            placeholder="Write to the model…"
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+          {live.running ? (
+            <button type="button" className="button danger" onClick={stop}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" className="button primary" disabled={configured.length === 0 || text.trim() === ""}>
+              Send
+            </button>
+          )}
+        </form>
+      </section>
+    </div>
+  );
+}
