@@ -81,6 +81,7 @@ export const commands = {
 	setChatTool: (id: number | null, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
 	/**  Sends a message; returns once the model is asked (null provider or model: the default). */
 	sendMessage: (id: number | null, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
+	sendComposed: (id: number | null, message: Composed, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_composed", { id, message, provider, model }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
 	stopChat: (id: number | null) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
@@ -938,12 +939,15 @@ export type ShownMessage_Serialize = {
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
 export type ShownPart = ShownPart_Serialize | ShownPart_Deserialize;
+export type Composed = { text: string; attachments: Attachment[]; prompt: PromptUse | null };
+export type Attachment = { server: string; uri: string };
+export type PromptUse = { server: string; name: string; arguments: { [key in string]: string } };
 
 /**
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | { kind: "tool_call"; call_id: string; 
+export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "resource"; server: string; uri: string; mime_type?: string | null; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | { kind: "tool_call"; call_id: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
@@ -953,7 +957,7 @@ server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | { kind: "tool_call"; call_id: string; 
+export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "resource"; server: string; uri: string; mime_type: string | null; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | { kind: "tool_call"; call_id: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
