@@ -42,8 +42,8 @@ use crate::supervisor::{HostEvent, ServerState, Shared};
 
 pub use answers::AuditEntry;
 pub use chat::{
-    ChatServerTools, ChatTool, ChatTools, ConversationView, NEW_TITLE, Role, ShownMessage,
-    ShownPart,
+    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
+    PromptUse, Role, ShownMessage, ShownPart,
 };
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
