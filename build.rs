@@ -60,6 +60,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "chat_tools",
         "set_chat_tool",
         "send_message",
+        "send_composed",
         "stop_chat",
         "draft_sampling",
         "allow_sampling_without_review",

@@ -68,6 +68,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::chat_tools,
             chat::set_chat_tool,
             chat::send_message,
+            chat::send_composed,
             chat::stop_chat,
             sampling::draft_sampling,
             sampling::allow_sampling_without_review,

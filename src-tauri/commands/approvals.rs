@@ -60,14 +60,14 @@ pub fn answer_elicitation(
 
 #[tauri::command]
 #[specta::specta]
-pub fn answer_roots(
+pub async fn answer_roots(
     desk: State<'_, Desk>,
     id: u32,
     server: String,
     folders: Vec<String>,
 ) -> Result<()> {
     let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
-    Ok(desk.answer_roots(id.into(), &server, &folders)?)
+    Ok(desk.answer_roots(id.into(), &server, &folders).await?)
 }
 
 /// The system's folder picker; null when the person closed it.

@@ -2,7 +2,7 @@
 //! (its run told through `host-update`), and Stop.
 
 use switchboard_host::agent::ConversationSummary;
-use switchboard_host::desk::{ChatTools, ConversationView, Desk};
+use switchboard_host::desk::{ChatTools, Composed, ConversationView, Desk};
 use tauri::State;
 
 use crate::CommandError;
@@ -78,6 +78,22 @@ pub async fn send_message(
     model: Option<String>,
 ) -> Result<()> {
     Ok(desk.send_message(id as i64, text, provider, model).await?)
+}
+
+/// Sends a message with context: resources attached to it (read now), and a prompt used as
+/// a slash command (got now, its messages first); returns once the model is asked.
+#[tauri::command]
+#[specta::specta]
+pub async fn send_composed(
+    desk: State<'_, Desk>,
+    id: f64,
+    message: Composed,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    Ok(desk
+        .send_composed(id as i64, message, provider, model)
+        .await?)
 }
 
 /// Stops the conversation's answer and cancels its tool calls under way.

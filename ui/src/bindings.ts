@@ -81,6 +81,11 @@ export const commands = {
 	setChatTool: (id: number | null, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
 	/**  Sends a message; returns once the model is asked (null provider or model: the default). */
 	sendMessage: (id: number | null, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
+	/**
+	 *  Sends a message with context: resources attached to it (read now), and a prompt used as
+	 *  a slash command (got now, its messages first); returns once the model is asked.
+	 */
+	sendComposed: (id: number | null, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_composed", { id, message, provider, model }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
 	stopChat: (id: number | null) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
@@ -137,6 +142,12 @@ export type AppInfo_Serialize = {
 	auditNotices: string[],
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
+};
+
+/**  A resource of a running server, attached to a message. */
+export type Attachment = {
+	server: string,
+	uri: string,
 };
 
 /**  One line of the audit trail, as the activity view shows it. */
@@ -353,6 +364,32 @@ export type ChatTools_Serialize = {
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**
+ *  What the person sends: their text, the resources they attach to it, and the prompt
+ *  they use as a slash command.
+ */
+export type Composed = Composed_Serialize | Composed_Deserialize;
+
+/**
+ *  What the person sends: their text, the resources they attach to it, and the prompt
+ *  they use as a slash command.
+ */
+export type Composed_Deserialize = {
+	text: string,
+	attachments: Attachment[],
+	prompt?: PromptUse | null,
+};
+
+/**
+ *  What the person sends: their text, the resources they attach to it, and the prompt
+ *  they use as a slash command.
+ */
+export type Composed_Serialize = {
+	text: string,
+	attachments: Attachment[],
+	prompt: PromptUse | null,
 };
 
 /**  A conversation as a list shows it. */
@@ -675,6 +712,13 @@ export type ProgressItem_Serialize = {
 	started_ms: number | null,
 };
 
+/**  A prompt of a running server with its arguments. */
+export type PromptUse = {
+	server: string,
+	name: string,
+	arguments: { [key in string]: string },
+};
+
 /**  A provider's settings as the person edits them. */
 export type ProviderForm = ProviderForm_Serialize | ProviderForm_Deserialize;
 
@@ -943,7 +987,9 @@ export type ShownPart = ShownPart_Serialize | ShownPart_Deserialize;
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | { kind: "tool_call"; call_id: string; 
+export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | 
+/**  A resource attached as context: what the model was given of it. */
+{ kind: "resource"; server: string; uri: string; mime_type?: string | null; text: string } | { kind: "tool_call"; call_id: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
@@ -953,7 +999,9 @@ server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | { kind: "tool_call"; call_id: string; 
+export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | 
+/**  A resource attached as context: what the model was given of it. */
+{ kind: "resource"; server: string; uri: string; mime_type: string | null; text: string } | { kind: "tool_call"; call_id: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */

@@ -309,7 +309,9 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
             options.progress = Some(progress);
             options.reset_timeout_on_progress = true;
             let result = client.call_tool(tool, Some(args), options).await;
-            printer.abort();
+            // The call's end drops the last sender: the printer prints what is still queued
+            // (the last step often comes with the result), then ends; a second at most.
+            let _ = tokio::time::timeout(Duration::from_secs(1), printer).await;
             to_json(result.map_err(fail)?)
         }
         Command::Read { uri, .. } => to_json(

@@ -34,10 +34,16 @@ pub async fn ask_model(server: &Server, args: &Args) -> ToolResult {
             "this client does not offer sampling, so the demo cannot ask its model".into(),
         ));
     }
+    let use_clock = args.flag("use_clock")?;
+    if use_clock && !server.client_capabilities().supports_sampling_tools() {
+        return Err(Failure(
+            "this client does not offer sampling with tools, so its model cannot read the \
+             demo's clock"
+                .into(),
+        ));
+    }
     let hint = args.optional_string("model_hint")?;
-    let temperature = args.optional_number("temperature")?;
-    let stop = args.optional_string("stop")?;
-    let params = CreateMessageRequestParams {
+    let mut params = CreateMessageRequestParams {
         messages: vec![SamplingMessage::new(
             Role::User,
             SamplingContent::text(question),
@@ -54,19 +60,98 @@ pub async fn ask_model(server: &Server, args: &Args) -> ToolResult {
         }),
         system_prompt: Some(SYSTEM_PROMPT.to_owned()),
         include_context: None,
-        temperature,
+        temperature: args.optional_number("temperature")?,
         max_tokens: 200,
-        stop_sequences: stop.map(|s| vec![s]),
+        stop_sequences: args.optional_string("stop")?.map(|s| vec![s]),
         metadata: None,
-        tools: None,
+        tools: use_clock.then(|| vec![clock()]),
         tool_choice: None,
         meta: None,
         extra: Map::new(),
     };
-    let answer: CreateMessageResult = server
-        .request(method::SAMPLING_CREATE_MESSAGE, params, PERSON)
-        .await
-        .map_err(|e| refused("the sampling request", e))?;
+    // The tool loop of sampling with tools: the server runs the tools the model asks for
+    // and asks again with their results, the last time with no tool allowed.
+    for round in 1..=CLOCK_ROUNDS {
+        if use_clock && round == CLOCK_ROUNDS {
+            params.tool_choice = Some(ToolChoice {
+                mode: Some(ToolChoiceMode::None),
+                extra: Map::new(),
+            });
+        }
+        let answer: CreateMessageResult = server
+            .request(method::SAMPLING_CREATE_MESSAGE, params.clone(), PERSON)
+            .await
+            .map_err(|e| refused("the sampling request", e))?;
+        let results: Vec<SamplingContent> = answer
+            .content
+            .iter()
+            .filter_map(|content| match content {
+                SamplingContent::ToolUse(used) => Some(read_clock(used)),
+                _ => None,
+            })
+            .collect();
+        if results.is_empty() {
+            return answered(&answer);
+        }
+        params.messages.push(SamplingMessage {
+            role: Role::Assistant,
+            content: answer.content.clone(),
+            meta: None,
+            extra: Map::new(),
+        });
+        params.messages.push(SamplingMessage {
+            role: Role::User,
+            content: OneOrMany::Many(results),
+            meta: None,
+            extra: Map::new(),
+        });
+    }
+    Err(Failure(format!(
+        "the model kept asking for tools after {CLOCK_ROUNDS} rounds"
+    )))
+}
+
+/// How many times the model is asked at most when it may read the clock.
+const CLOCK_ROUNDS: usize = 3;
+
+/// What the demo's clock says: always the same, so that its answers can be checked.
+pub const CLOCK_TIME: &str = "12:00 UTC";
+
+fn clock() -> Tool {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    Tool {
+        name: "clock".to_owned(),
+        title: None,
+        description: Some("Reads the demo server's clock.".to_owned()),
+        input_schema: schema,
+        output_schema: None,
+        annotations: None,
+        icons: None,
+        execution: None,
+        meta: None,
+        extra: Map::new(),
+    }
+}
+
+/// The result of a tool the model asked the demo to run: only the clock is there.
+fn read_clock(used: &ToolUseContent) -> SamplingContent {
+    let (text, is_error) = match used.name.as_str() {
+        "clock" => (format!("The demo's clock says {CLOCK_TIME}."), None),
+        other => (format!("the demo has no tool {other}"), Some(true)),
+    };
+    SamplingContent::ToolResult(ToolResultContent {
+        tool_use_id: used.id.clone(),
+        content: vec![ContentBlock::text(text)],
+        structured_content: None,
+        is_error,
+        meta: None,
+        extra: Map::new(),
+    })
+}
+
+/// The model's text, as the tool's result.
+fn answered(answer: &CreateMessageResult) -> ToolResult {
     let text: Vec<&str> = answer
         .content
         .iter()

@@ -151,6 +151,8 @@ fn catalogue(extra_tool: bool) -> Vec<Tool> {
                     "temperature": {"type": "number", "minimum": 0, "maximum": 2,
                                     "description": "How freely the model answers"},
                     "stop": text("Text at which the model stops"),
+                    "use_clock": {"type": "boolean",
+                                  "description": "Let the model read the demo's clock (sampling with tools)"},
                 }),
                 &["question"],
             ),
@@ -392,6 +394,15 @@ impl Args {
         match self.map.get(name) {
             None | Some(Value::Null) => Ok(None),
             Some(_) => self.string(name).map(Some),
+        }
+    }
+
+    /// A true/false argument the caller may leave out (false).
+    pub fn flag(&self, name: &str) -> Result<bool, Failure> {
+        match self.map.get(name) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(self.fail(format!("`{name}` must be true or false, not {other}"))),
         }
     }
 

@@ -14,6 +14,31 @@ pub enum RootError {
     Unusable { path: PathBuf, reason: String },
 }
 
+/// The folders a server may see, kept in the configuration: for the server as it was
+/// launched when the person chose them (`pins::identity`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderGrant {
+    pub server: String,
+    pub identity: String,
+    pub folders: Vec<PathBuf>,
+}
+
+impl FolderGrant {
+    /// The grant these roots make for `server` launched as `identity`.
+    pub fn of(server: &str, identity: String, roots: &[Root]) -> Self {
+        let folders = roots
+            .iter()
+            .filter_map(|root| switchboard_mcp::file_uri::file_path(&root.uri))
+            .collect();
+        Self {
+            server: server.to_owned(),
+            identity,
+            folders,
+        }
+    }
+}
+
 /// The roots each server may see, by server name.
 #[derive(Debug, Clone, Default)]
 pub struct Roots {

@@ -396,7 +396,9 @@ async fn run_once<H: ClientHandler>(
         events: shared.events.clone(),
     });
     let mut client_config = ClientConfig::new("Switchboard", env!("CARGO_PKG_VERSION"));
-    client_config.capabilities = ClientCapabilities::all();
+    // Sampling with tools too: the model may use the tools a server offers in its request,
+    // which the server runs (the host drafts, the person reviews).
+    client_config.capabilities = ClientCapabilities::all().with_sampling_tools();
     if let Some(secs) = config.request_timeout_secs {
         client_config.request_timeout = Duration::from_secs(secs);
     }

@@ -29,6 +29,7 @@ async fn a_roots_answer_after_its_deadline_shares_nothing() {
     let late = world
         .desk
         .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+        .await
         .unwrap_err();
     assert!(
         matches!(late, DeskError::Answer(AnswerError::NotPending(id)) if id == asked.id),
@@ -43,6 +44,7 @@ async fn a_roots_answer_after_its_deadline_shares_nothing() {
     world
         .desk
         .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+        .await
         .unwrap();
     let canonical = folder.path().canonicalize().unwrap();
     assert!(

@@ -217,9 +217,14 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
         .await
         .unwrap();
 
+    assert_eq!(
+        world.file()["settings"]["sharedFolders"][0]["server"],
+        "renamed"
+    );
     world.desk.remove_server("renamed").await.unwrap();
     assert_eq!(world.rules(), []);
     assert!(world.desk.roots_of("renamed").is_empty());
+    assert!(world.file()["settings"].get("sharedFolders").is_none());
     world.desk.shutdown().await;
 }
 
@@ -276,4 +281,44 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     world.answer_next(true, Remember::Once).await;
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "no roots shared");
     world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launched() {
+    let mut world = demo_desk(json!({"toolRules": [common::demo_allowed()]})).await;
+    let folder = tempfile::tempdir().unwrap();
+    let shown = folder.path().canonicalize().unwrap().display().to_string();
+    let call = world.call("list_roots", json!({}), "roots");
+    let asked = world.asked().await;
+    assert_eq!(asked.question, Question::Roots);
+    world
+        .desk
+        .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+        .await
+        .unwrap();
+    assert!(text_of(&call.await.unwrap().unwrap()).contains(&shown));
+
+    // Started again, the server sees the same folder without asking anyone.
+    let mut world = world.reopen(&["demo"]).await;
+    assert_eq!(world.desk.roots_of("demo"), std::slice::from_ref(&shown));
+    let listed = world.run_unasked("list_roots", json!({})).await;
+    assert!(listed.contains(&shown), "{listed}");
+
+    // Launched from elsewhere, it is another server: nothing shared, and it is asked.
+    let mut form = world.desk.server_form("demo").unwrap();
+    form.cwd = folder.path().display().to_string();
+    world
+        .desk
+        .save_server(Some("demo".into()), form)
+        .await
+        .unwrap();
+    world.running_again().await;
+    let mut world = world.reopen(&["demo"]).await;
+    assert!(world.desk.roots_of("demo").is_empty());
+    let call = world.call("list_roots", json!({}), "again");
+    // The standing allowance no longer holds either.
+    world.answer_next(true, Remember::Once).await;
+    assert_eq!(world.asked().await.question, Question::Roots);
+    world.desk.shutdown().await;
+    drop(call);
 }

@@ -223,3 +223,38 @@ async fn with_no_provider_the_person_writes_the_reply() {
         .unwrap();
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "Lima.");
 }
+
+#[tokio::test]
+async fn with_tools_the_model_reads_the_servers_clock_in_the_loop_the_server_runs() {
+    let provider = StandInProvider::start(json!({"turns": [
+        {"content": [{"tool_call": {"name": "clock", "arguments": {}}}]},
+        answer_turn("It is {tool_result}"),
+    ]}))
+    .await;
+    let mut world = desk(Some(&provider)).await;
+    world
+        .desk
+        .allow_sampling_without_review("demo")
+        .await
+        .unwrap();
+    let question = json!({"question": "What time is it?", "use_clock": true});
+    let result = world
+        .call("ask_model", question, "clock")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(text_of(&result), "It is The demo's clock says 12:00 UTC.");
+    // The model was offered the server's tool, and then given what the server's run of
+    // it returned.
+    let chats: Vec<Value> = provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .collect();
+    assert_eq!(chats.len(), 2);
+    assert_eq!(chats[0]["body"]["tools"][0]["function"]["name"], "clock");
+    let messages = chats[1]["body"]["messages"].as_array().unwrap();
+    let tool_message = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(tool_message["content"], "The demo's clock says 12:00 UTC.");
+}

@@ -29,6 +29,15 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
               switch (part.kind) {
                 case "text":
                   return message.role === "assistant" ? <SafeMarkdown key={j} text={part.text} /> : <p key={j} className="chat-text">{part.text}</p>;
+                case "resource":
+                  return (
+                    <details key={j} className="chat-attachment">
+                      <summary>
+                        Attached <code>{part.uri}</code> <span className="muted">{part.server}</span>
+                      </summary>
+                      <pre>{part.text}</pre>
+                    </details>
+                  );
                 case "image":
                   return part.data ? <img key={j} alt="" src={`data:${part.media_type ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
                 case "tool_call":

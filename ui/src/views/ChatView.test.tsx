@@ -11,6 +11,7 @@ vi.mock("../bindings", () => ({
   commands: {
     providers: vi.fn(),
     conversations: vi.fn(() => Promise.resolve([])),
+    catalog: vi.fn(() => Promise.resolve({})),
     createConversation: vi.fn(),
     conversation: vi.fn(),
     chatTools: vi.fn(),

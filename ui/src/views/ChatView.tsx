@@ -1,10 +1,13 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { commands, type ChatTools, type ConversationSummary, type ConversationView, type Providers } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "../chat/live";
 import { Messages } from "../chat/Messages";
 import { ToolToggles } from "../chat/ToolToggles";
+import { Composer } from "../chat/Composer";
+import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "../chat/context";
+import type { Catalog } from "./explorer/catalogEntries";
 import "../chat/chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
@@ -29,7 +32,12 @@ export function ChatView() {
   const [tools, setTools] = useState<ChatTools | null>(null);
   const [live, setLive] = useState<Live>(idle());
   const [choice, setChoice] = useState<Choice | null>(null);
-  const [text, setText] = useState("");
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const catalog = useFetched(() => commands.catalog(), ["catalog_changed", "status"]);
+  const { resources, prompts } = useMemo(() => {
+    const offered = (catalog.data ?? {}) as unknown as Catalog;
+    return { resources: resourcesOf(offered), prompts: promptsOf(offered) };
+  }, [catalog.data]);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
 
@@ -89,17 +97,25 @@ export function ChatView() {
     );
 
   const send = async () => {
-    const message = text.trim();
-    if (message === "") return;
+    if (!sendable(draft) || live.running) return;
+    const sent = draft;
+    const message = composed(sent);
     const id = open ?? (await create())?.id ?? null;
     if (id === null) return;
-    setText("");
+    setDraft(emptyDraft());
     setLive((l) => ({ ...idle(true), calls: l.calls }));
-    commands.sendMessage(id, message, choice?.provider ?? null, choice?.model || null).then(
+    const provider = choice?.provider ?? null;
+    const model = choice?.model || null;
+    // Resources and prompts are read and got by the host as the message is sent.
+    const sending =
+      message.attachments.length === 0 && message.prompt === null
+        ? commands.sendMessage(id, message.text, provider, model)
+        : commands.sendComposed(id, message, provider, model);
+    sending.then(
       () => list.refresh(),
       (err: unknown) => {
         setLive((l) => ({ ...l, running: false }));
-        setText(message);
+        setDraft(sent);
         setError(errorMessage(err));
       },
     );
@@ -241,25 +257,13 @@ export function ChatView() {
               </datalist>
             </div>
           )}
-          <textarea
-            aria-label="Message"
-            rows={3}
-            value={text}
-            placeholder="Write to the model…"
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey) {
-                e.preventDefault();
-                void send();
-              }
-            }}
-          />
+          <Composer draft={draft} onDraft={setDraft} resources={resources} prompts={prompts} onSubmit={() => void send()} />
           {live.running ? (
             <button type="button" className="button danger" onClick={stop}>
               Stop
             </button>
           ) : (
-            <button type="submit" className="button primary" disabled={configured.length === 0 || text.trim() === ""}>
+            <button type="submit" className="button primary" disabled={configured.length === 0 || !sendable(draft)}>
               Send
             </button>
           )}

@@ -189,19 +189,18 @@ impl File {
         let json = serde_json::to_string(message).unwrap_or_default();
         let mut db = self.db.lock();
         let tx = db.transaction().map_err(|e| self.db.fail(e))?;
+        // Compiled once per connection: every message of every conversation comes here.
         let changed = tx
-            .execute(
-                &format!(
-                    "UPDATE conversations SET updated_ms = ?2, changed = {NEXT} WHERE id = ?1"
-                ),
-                params![id, now],
-            )
+            .prepare_cached(&format!(
+                "UPDATE conversations SET updated_ms = ?2, changed = {NEXT} WHERE id = ?1"
+            ))
+            .and_then(|mut update| update.execute(params![id, now]))
             .map_err(|e| self.db.fail(e))?;
         found(changed, id)?;
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO messages (conversation, at_ms, message, text) VALUES (?1, ?2, ?3, ?4)",
-            params![id, now, json, searchable(message)],
         )
+        .and_then(|mut insert| insert.execute(params![id, now, json, searchable(message)]))
         .map_err(|e| self.db.fail(e))?;
         tx.commit().map_err(|e| self.db.fail(e))
     }

@@ -11,10 +11,13 @@
 //!   answer at once and cancels the calls under way (`notifications/cancelled`); a
 //!   provider's passing errors are tried again a bounded number of times ([`Retry`]).
 //! - [`Conversations`]: kept in SQLite, each message appended as it completes.
+//! - [`context`]: resources attached to a message and prompts used as slash commands, in
+//!   the providers' terms.
 //!
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
 
+pub mod context;
 mod conversation_file;
 mod conversations;
 mod events;

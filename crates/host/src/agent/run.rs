@@ -123,6 +123,22 @@ impl Agent {
         events: &mpsc::Sender<ChatEvent>,
         stop: &CancellationToken,
     ) -> Result<Outcome, super::ConversationError> {
+        let messages = vec![Message::user_text(text)];
+        self.send_messages(conversation, messages, provider, settings, events, stop)
+            .await
+    }
+
+    /// [`Self::send`] with the messages the person adds (their text with context, or a
+    /// prompt's messages): each appended in order, then the run.
+    pub async fn send_messages(
+        &self,
+        conversation: i64,
+        added: Vec<Message>,
+        provider: &Client,
+        settings: &ChatSettings,
+        events: &mpsc::Sender<ChatEvent>,
+        stop: &CancellationToken,
+    ) -> Result<Outcome, super::ConversationError> {
         let store = self
             .conversations
             .as_ref()
@@ -144,8 +160,9 @@ impl Agent {
         if let Some(unanswered) = unanswered_calls(&messages) {
             self.keep(&run, &mut messages, unanswered).await;
         }
-        self.keep(&run, &mut messages, Message::user_text(text))
-            .await;
+        for message in added {
+            self.keep(&run, &mut messages, message).await;
+        }
         Ok(self.run(&run, &mut messages).await)
     }
 

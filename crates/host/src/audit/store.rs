@@ -64,10 +64,15 @@ impl Store {
     pub(super) fn record(&self, record: &Record, asked_by: &str) -> Result<i64, AuditError> {
         let at_ms = now_ms();
         let db = self.db.lock();
-        db.execute(
-            "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
+        // Compiled once per connection: a record is written for every call.
+        let mut insert = db
+            .prepare_cached(
+                "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )
+            .map_err(|e| self.db.fail(e))?;
+        insert
+            .execute(params![
                 at_ms,
                 record.kind.as_str(),
                 record.server,
@@ -78,9 +83,9 @@ impl Store {
                 bounds::outcome(&record.outcome),
                 record.duration_ms.map(|d| d as i64),
                 bounds::subject(asked_by),
-            ],
-        )
-        .map_err(|e| self.db.fail(e))?;
+            ])
+            .map_err(|e| self.db.fail(e))?;
+        drop(insert);
         let id = db.last_insert_rowid();
         if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
@@ -101,10 +106,10 @@ impl Store {
     ) -> Result<(), AuditError> {
         self.db
             .lock()
-            .execute(
-                "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
-                params![id, bounds::outcome(outcome), duration_ms as i64],
-            )
+            .prepare_cached("UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1")
+            .and_then(|mut update| {
+                update.execute(params![id, bounds::outcome(outcome), duration_ms as i64])
+            })
             .map(drop)
             .map_err(|e| self.db.fail(e))
     }

@@ -192,6 +192,10 @@ pub struct HostSettings {
     /// removing them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sampling_rules: Vec<crate::sampling::SamplingRule>,
+    /// The folders each server may see, as the person chose them for the server as it was
+    /// launched then (none is a choice too); a server launched otherwise is asked again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shared_folders: Vec<crate::roots::FolderGrant>,
     /// The provider (a name under `providers`) asked when nothing says which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_provider: Option<String>,
@@ -206,6 +210,7 @@ impl Default for HostSettings {
             request_timeout_secs: 60,
             tool_rules: Vec::new(),
             sampling_rules: Vec::new(),
+            shared_folders: Vec::new(),
             default_provider: None,
             extra: Map::new(),
         }

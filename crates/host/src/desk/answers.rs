@@ -140,7 +140,7 @@ impl Desk {
     /// Shares exactly these folders with the server that asked (none is an answer too).
     /// They are granted only once the answer is accepted: an answer that comes too late
     /// shares nothing.
-    pub fn answer_roots(
+    pub async fn answer_roots(
         &self,
         id: u64,
         server: &str,
@@ -148,7 +148,8 @@ impl Desk {
     ) -> Result<(), DeskError> {
         let chosen = roots::roots_of(folders)?;
         self.answer(id, server, Answer::Roots(chosen.clone()))?;
-        self.inner.roots.set(server, chosen);
+        self.inner.roots.set(server, chosen.clone());
+        self.remember_folders(server, &chosen).await;
         Ok(())
     }
 
@@ -168,8 +169,12 @@ impl Desk {
 
     /// Changes the folders a running server may see, and tells it.
     pub async fn set_roots(&self, server: &str, folders: &[PathBuf]) -> Result<(), DeskError> {
-        let host = self.inner.host.lock().await;
-        host.grant_roots(&self.inner.roots, server, folders).await?;
+        {
+            let host = self.inner.host.lock().await;
+            host.grant_roots(&self.inner.roots, server, folders).await?;
+        }
+        let chosen = self.inner.roots.of(server);
+        self.remember_folders(server, &chosen).await;
         Ok(())
     }
 

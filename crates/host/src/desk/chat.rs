@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, Weak};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::Tool;
 use switchboard_providers::{
     AssistantContent, Image, Message, ToolResult, ToolResultContent, UserContent,
@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Desk, DeskError, Inner, Json, Update, lock};
+use crate::agent::context;
 use crate::agent::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
     Reach, Servers, Toolset,
@@ -101,6 +102,13 @@ pub enum ShownPart {
         data: Option<String>,
         url: Option<String>,
     },
+    /// A resource attached as context: what the model was given of it.
+    Resource {
+        server: String,
+        uri: String,
+        mime_type: Option<String>,
+        text: String,
+    },
     ToolCall {
         call_id: String,
         /// The name the model called.
@@ -115,6 +123,33 @@ pub enum ShownPart {
         result: Json,
         is_error: bool,
     },
+}
+
+/// What the person sends: their text, the resources they attach to it, and the prompt
+/// they use as a slash command.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Composed {
+    pub text: String,
+    pub attachments: Vec<Attachment>,
+    pub prompt: Option<PromptUse>,
+}
+
+/// A resource of a running server, attached to a message.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Attachment {
+    pub server: String,
+    pub uri: String,
+}
+
+/// A prompt of a running server with its arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PromptUse {
+    pub server: String,
+    pub name: String,
+    pub arguments: BTreeMap<String, String>,
 }
 
 /// Which tools a conversation's model sees: every running server's, with its toggle.
@@ -298,10 +333,87 @@ impl Desk {
         provider: Option<String>,
         model: Option<String>,
     ) -> Result<(), DeskError> {
-        if text.trim().is_empty() {
+        let composed = Composed {
+            text,
+            attachments: Vec::new(),
+            prompt: None,
+        };
+        self.send_composed(id, composed, provider, model).await
+    }
+
+    /// [`Self::send_message`] with context: the prompt used as a slash command is got
+    /// (`prompts/get`) and its messages come first, in their roles; each attached
+    /// resource is read (`resources/read`) and goes, delimited and bounded, before the
+    /// person's text in their message. A prompt or resource that cannot be got stops the
+    /// send, and nothing is added to the conversation.
+    pub async fn send_composed(
+        &self,
+        id: i64,
+        composed: Composed,
+        provider: Option<String>,
+        model: Option<String>,
+    ) -> Result<(), DeskError> {
+        let Composed {
+            text,
+            attachments,
+            prompt,
+        } = composed;
+        if text.trim().is_empty() && attachments.is_empty() && prompt.is_none() {
             return Err(DeskError::BadAnswer("the message is empty".into()));
         }
         let (client, model) = self.chosen_model(provider, model).await?;
+        let mut added: Vec<Message> = Vec::new();
+        if let Some(used) = &prompt {
+            let got = self
+                .client(&used.server)?
+                .get_prompt(
+                    &used.name,
+                    used.arguments
+                        .clone()
+                        .into_iter()
+                        .map(|(k, v)| (k, v.into()))
+                        .collect(),
+                )
+                .await
+                .map_err(|e| {
+                    DeskError::BadAnswer(format!(
+                        "the prompt {} of {} could not be got: {e}",
+                        used.name, used.server
+                    ))
+                })?;
+            added = context::prompt_messages(&used.server, &got);
+        }
+        let mut own: Vec<UserContent> = Vec::new();
+        for attachment in &attachments {
+            let client = self.client(&attachment.server)?;
+            let read = client
+                .read_resource(&attachment.uri, client.request_options())
+                .await
+                .map_err(|e| {
+                    DeskError::BadAnswer(format!(
+                        "{} of {} could not be read: {e}",
+                        attachment.uri, attachment.server
+                    ))
+                })?;
+            own.extend(context::resource_parts(
+                &attachment.server,
+                &attachment.uri,
+                &read,
+            ));
+        }
+        if !text.trim().is_empty() {
+            own.push(UserContent::Text(text.clone()));
+        }
+        if !own.is_empty() {
+            context::join(&mut added, Message::User(own));
+        }
+        if added.is_empty() {
+            return Err(DeskError::BadAnswer("the prompt has no messages".into()));
+        }
+        let text = match &prompt {
+            Some(used) if text.trim().is_empty() => format!("/{}", used.name),
+            _ => text,
+        };
         let agent = self.agent()?;
         let kept = self.conversations_kept()?;
         let summary = kept.get(id).await?.summary;
@@ -351,7 +463,7 @@ impl Desk {
         tokio::spawn(async move {
             let settings = ChatSettings::new(model);
             let sent = agent
-                .send(id, text, &client, &settings, &events, &stop)
+                .send_messages(id, added, &client, &settings, &events, &stop)
                 .await;
             if let Err(e) = sent {
                 let event = ChatEvent::Error {
@@ -423,7 +535,15 @@ fn shown_message(message: &Message, names: &Toolset) -> ShownMessage {
             parts: content
                 .iter()
                 .map(|part| match part {
-                    UserContent::Text(text) => ShownPart::Text { text: text.clone() },
+                    UserContent::Text(text) => match context::attached(text) {
+                        Some(attached) => ShownPart::Resource {
+                            server: attached.server,
+                            uri: attached.uri,
+                            mime_type: attached.mime_type,
+                            text: attached.text,
+                        },
+                        None => ShownPart::Text { text: text.clone() },
+                    },
                     UserContent::Image(image) => shown_image(image),
                     UserContent::ToolResult(result) => shown_result(result),
                 })

@@ -5,6 +5,7 @@
 mod answers;
 mod chat;
 mod explore;
+mod folders;
 pub mod forms;
 mod imports;
 pub mod json;
@@ -41,8 +42,8 @@ use crate::supervisor::{HostEvent, ServerState, Shared};
 
 pub use answers::AuditEntry;
 pub use chat::{
-    ChatServerTools, ChatTool, ChatTools, ConversationView, NEW_TITLE, Role, ShownMessage,
-    ShownPart,
+    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
+    PromptUse, Role, ShownMessage, ShownPart,
 };
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
@@ -242,6 +243,7 @@ impl Desk {
             &mut audit_notices,
         );
         let roots = Roots::default();
+        folders::grant_remembered(&loaded.config, &roots);
         let gate = Gate {
             broker: broker.clone(),
             policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
@@ -494,6 +496,7 @@ impl Desk {
             if name != form.name {
                 // What the person allowed a server is not inherited by a new name.
                 self.inner.gate.forget_server(&name);
+                self.forget_folders(&name).await;
             }
         }
         Ok(())
@@ -530,6 +533,7 @@ impl Desk {
         .await?;
         self.forget_secrets(name, &removed, None).await;
         self.inner.gate.forget_server(name);
+        self.forget_folders(name).await;
         self.inner.logs.clear(name);
         Ok(())
     }
