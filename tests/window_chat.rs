@@ -69,7 +69,7 @@ fn start(stand_in: &StandIn) -> App {
     })
 }
 
-/// server-everything asks for folders each time it starts: it gets none. Then the chat.
+/// server-everything asks for folders when it first starts: it gets none. Then the chat.
 fn ready(app: &App) {
     app.dialog(
         "everything",
@@ -80,6 +80,26 @@ fn ready(app: &App) {
     app.no_dialog();
     app.wait_running("everything");
     app.view("chat");
+}
+
+/// Waits until the configuration file keeps the choice of folders for `server`: started
+/// again, it is not asked.
+fn folders_kept(app: &App, server: &str) {
+    let started = std::time::Instant::now();
+    loop {
+        let settings = app.config()["settings"].clone();
+        let kept = settings["sharedFolders"]
+            .as_array()
+            .is_some_and(|grants| grants.iter().any(|g| g["server"] == server));
+        if kept {
+            return;
+        }
+        assert!(
+            started.elapsed() < SHOWN,
+            "the choice of folders was not kept: {settings}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 fn send(app: &App, message: &str) {
@@ -182,9 +202,11 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     assert_eq!(stand_in.asked().len(), 6);
 
     // After a restart the conversation is listed under its first message, all of it kept.
+    folders_kept(&app, "everything");
     let app = app.restart();
     let w = &app.window;
-    ready(&app);
+    app.wait_running("everything");
+    app.view("chat");
     let entry = w.find(".chat-list li button");
     assert_eq!(w.text(&entry), QUESTION);
     w.click(&entry);
@@ -208,4 +230,9 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     let card = w.wait_for_texts(CARDS, &["get-sum of everything", "Done"], SHOWN);
     assert!(card.contains("The sum of 20 and 3 is 23."), "{card}");
     w.screenshot("chat-after-restart");
+    assert_eq!(
+        w.count(DIALOG),
+        0,
+        "the folders chosen before were not asked again"
+    );
 }
