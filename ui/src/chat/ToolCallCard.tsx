@@ -29,7 +29,7 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
       </header>
       <details className="content-disclosure" open={state?.kind === "awaiting"}>
         <summary>Arguments</summary>
-        <JsonView value={state?.kind === "running" ? state.arguments : args} />
+        <JsonView value={ranWith(state) ?? args} />
       </details>
       {state?.kind === "running" && (
         <div className="tool-card-progress">
@@ -64,4 +64,9 @@ function statusOf(state: CallState | null): string {
     case "failed":
       return "Failed";
   }
+}
+
+/** The arguments the call ran with, once allowed (the person may have edited them). */
+function ranWith(state: CallState | null | undefined): unknown {
+  return state?.kind === "running" || state?.kind === "result" ? state.arguments : undefined;
 }

@@ -16,7 +16,8 @@ describe("a run as it goes", () => {
     live = step(live, { event: "tool_call_progress", call_id: "c1", progress: 1, total: 2, message: "half" });
     expect(live.calls.c1).toMatchObject({ kind: "running", progress: 1, total: 2, message: "half", arguments: { text: "b" } });
     live = step(live, { event: "tool_call_result", call_id: "c1", result: { content: [] }, is_error: false });
-    expect(live.calls.c1).toEqual({ kind: "result", result: { content: [] }, isError: false });
+    // The card keeps showing the arguments the call ran with (the person's edit), not the model's.
+    expect(live.calls.c1).toEqual({ kind: "result", result: { content: [] }, isError: false, arguments: { text: "b" } });
 
     live = step(live, { event: "tool_call_denied", call_id: "c2", decided_by: "user" });
     expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: "user" });

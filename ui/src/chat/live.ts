@@ -4,7 +4,7 @@ import type { ChatEvent, ShownMessage } from "../bindings";
 export type CallState =
   | { kind: "awaiting"; server: string; tool: string; arguments: unknown }
   | { kind: "running"; arguments: unknown; decidedBy: string; progress: number | null; total: number | null; message: string | null }
-  | { kind: "result"; result: unknown; isError: boolean }
+  | { kind: "result"; result: unknown; isError: boolean; arguments?: unknown }
   | { kind: "denied"; decidedBy: string }
   | { kind: "failed"; error: string };
 
@@ -38,8 +38,11 @@ export function step(live: Live, event: ChatEvent): Live {
       if (was?.kind !== "running") return live;
       return call(event.call_id, { ...was, progress: event.progress, total: event.total ?? null, message: event.message ?? null });
     }
-    case "tool_call_result":
-      return call(event.call_id, { kind: "result", result: event.result, isError: event.is_error });
+    case "tool_call_result": {
+      const was = live.calls[event.call_id];
+      const ran = was?.kind === "running" ? { arguments: was.arguments } : {};
+      return call(event.call_id, { kind: "result", result: event.result, isError: event.is_error, ...ran });
+    }
     case "tool_call_denied":
       return call(event.call_id, { kind: "denied", decidedBy: event.decided_by });
     case "tool_call_failed":
