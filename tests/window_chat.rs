@@ -229,6 +229,9 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     }
     let card = w.wait_for_texts(CARDS, &["get-sum of everything", "Done"], SHOWN);
     assert!(card.contains("The sum of 20 and 3 is 23."), "{card}");
+    // The denied call was never made: kept, it says so rather than that the tool failed.
+    let denied = w.wait_for_texts(CARDS, &["echo of everything", "Not run"], SHOWN);
+    assert!(denied.contains("the user denied it"), "{denied}");
     w.screenshot("chat-after-restart");
     assert_eq!(
         w.count(DIALOG),

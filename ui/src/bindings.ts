@@ -993,7 +993,12 @@ export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "im
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean };
+server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean; 
+/**
+ *  Why the call was never made (denied, stopped), as the model was told; none
+ *  when the tool ran.
+ */
+not_made?: string | null };
 
 /**
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
@@ -1005,7 +1010,12 @@ export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "imag
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean };
+server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean; 
+/**
+ *  Why the call was never made (denied, stopped), as the model was told; none
+ *  when the tool ran.
+ */
+not_made: string | null };
 
 /**  A standing decision, as the person reviews it. */
 export type StandingRule = StandingRule_Serialize | StandingRule_Deserialize;

@@ -28,4 +28,31 @@ describe("the messages", () => {
     expect(you.querySelector("pre")?.textContent).toBe("# Demo");
     expect(you.textContent).toContain("What is this?");
   });
+
+  it("show a kept call that was never made as not run, with what the model was told, and a tool's error as failed", () => {
+    const call = (id: string) => ({ kind: "tool_call" as const, call_id: id, name: "demo__echo", server: "demo", tool: "echo", arguments: {} });
+    const told = "This tool call was not made: the user denied it. Do not try it again unless the user asks.";
+    const content = (text: string) => ({ content: [{ type: "text", text }], isError: true });
+    render(
+      <Messages
+        messages={[
+          { role: "assistant", parts: [call("c1"), call("c2")] },
+          {
+            role: "user",
+            parts: [
+              { kind: "tool_result", call_id: "c1", result: content(told), is_error: true, not_made: told },
+              { kind: "tool_result", call_id: "c2", result: content("disk full"), is_error: true, not_made: null },
+            ],
+          },
+        ]}
+        live={idle()}
+        onStop={() => {}}
+      />,
+    );
+    const [denied, failed] = screen.getAllByRole("region");
+    expect(denied?.querySelector("[role=status]")?.textContent).toBe("Not run");
+    expect(denied?.textContent).toContain("the user denied it");
+    expect(failed?.querySelector("[role=status]")?.textContent).toBe("Failed");
+    expect(failed?.textContent).toContain("disk full");
+  });
 });

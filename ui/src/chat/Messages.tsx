@@ -15,8 +15,7 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
   const stateOf = (callId: string): CallState | null => {
     const now = live.calls[callId];
     if (now) return now;
-    const kept = results.get(callId);
-    return kept ? { kind: "result", result: kept.result, isError: kept.isError } : null;
+    return results.get(callId) ?? null;
   };
   return (
     <ol className="chat-messages" aria-label="Messages">

@@ -45,6 +45,7 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
       )}
       {state?.kind === "result" && <ToolResultView result={state.result as CallToolResult} />}
       {state?.kind === "failed" && <p className="error">{state.error}</p>}
+      {state?.kind === "not_made" && <p className="muted">{state.reason}</p>}
     </section>
   );
 }
@@ -63,6 +64,8 @@ function statusOf(state: CallState | null): string {
       return `Denied by ${state.decidedBy}`;
     case "failed":
       return "Failed";
+    case "not_made":
+      return "Not run";
   }
 }
 

@@ -31,7 +31,7 @@ describe("a run as it goes", () => {
   });
 
   it("finds the kept results by the call they answer", () => {
-    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", call_id: "c9", result: { content: [] }, is_error: true }] }]);
-    expect(found.get("c9")).toEqual({ result: { content: [] }, isError: true });
+    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", call_id: "c9", result: { content: [] }, is_error: true, not_made: null }] }]);
+    expect(found.get("c9")).toEqual({ kind: "result", result: { content: [] }, isError: true });
   });
 });

@@ -6,7 +6,9 @@ export type CallState =
   | { kind: "running"; arguments: unknown; decidedBy: string; progress: number | null; total: number | null; message: string | null }
   | { kind: "result"; result: unknown; isError: boolean; arguments?: unknown }
   | { kind: "denied"; decidedBy: string }
-  | { kind: "failed"; error: string };
+  | { kind: "failed"; error: string }
+  /** Never made (denied, stopped), as a kept conversation says; `reason` is what the model was told. */
+  | { kind: "not_made"; reason: string };
 
 /** What a conversation's run adds to its kept messages, as updates arrive. */
 export interface Live {
@@ -62,9 +64,16 @@ export function kept(live: Live, message: ShownMessage): Live {
 }
 
 /** The results kept in the messages, by the call they answer. */
-export function resultsOf(messages: ShownMessage[]): Map<string, { result: unknown; isError: boolean }> {
-  const found = new Map<string, { result: unknown; isError: boolean }>();
+export function resultsOf(messages: ShownMessage[]): Map<string, CallState> {
+  const found = new Map<string, CallState>();
   for (const message of messages)
-    for (const part of message.parts) if (part.kind === "tool_result") found.set(part.call_id, { result: part.result, isError: part.is_error });
+    for (const part of message.parts)
+      if (part.kind === "tool_result")
+        found.set(
+          part.call_id,
+          part.not_made
+            ? { kind: "not_made", reason: part.not_made }
+            : { kind: "result", result: part.result, isError: part.is_error },
+        );
   return found;
 }

@@ -22,7 +22,7 @@ mod conversation_file;
 mod conversations;
 mod events;
 pub mod naming;
-mod results;
+pub(crate) mod results;
 mod retry;
 mod run;
 mod servers;

@@ -36,6 +36,20 @@ pub fn error(call_id: &str, text: impl Into<String>) -> ToolResult {
     }
 }
 
+/// How the host begins what it tells the model of a call that was never made (refused,
+/// or stopped before it ran), as against a tool's own error.
+const NOT_MADE: &str = "This tool call was not made: ";
+const CANCELLED: &str = "This tool call was cancelled: ";
+
+/// Why the call behind `result` was never made, if the host answered in its stead.
+pub fn not_made(result: &ToolResult) -> Option<&str> {
+    let [ToolResultContent::Text(text)] = &result.content[..] else {
+        return None;
+    };
+    let made_by_host = text.starts_with(NOT_MADE) || text.starts_with(CANCELLED);
+    (result.is_error && made_by_host).then_some(text.as_str())
+}
+
 /// What the model is told of a call that was refused.
 pub fn denied(call_id: &str, decided_by: &str) -> ToolResult {
     let why = match decided_by {
@@ -46,7 +60,7 @@ pub fn denied(call_id: &str, decided_by: &str) -> ToolResult {
     };
     error(
         call_id,
-        format!("This tool call was not made: {why}. Do not try it again unless the user asks."),
+        format!("{NOT_MADE}{why}. Do not try it again unless the user asks."),
     )
 }
 
@@ -54,7 +68,7 @@ pub fn denied(call_id: &str, decided_by: &str) -> ToolResult {
 pub fn stopped(call_id: &str) -> ToolResult {
     error(
         call_id,
-        "This tool call was cancelled: the user stopped the conversation.",
+        format!("{CANCELLED}the user stopped the conversation."),
     )
 }
 

@@ -122,6 +122,9 @@ pub enum ShownPart {
         call_id: String,
         result: Json,
         is_error: bool,
+        /// Why the call was never made (denied, stopped), as the model was told; none
+        /// when the tool ran.
+        not_made: Option<String>,
     },
 }
 
@@ -605,6 +608,7 @@ fn shown_result(result: &ToolResult) -> ShownPart {
         call_id: result.call_id.clone(),
         result: Json(serde_json::json!({"content": content, "isError": result.is_error})),
         is_error: result.is_error,
+        not_made: crate::agent::results::not_made(result).map(str::to_owned),
     }
 }
 
@@ -658,7 +662,13 @@ mod tests {
                 call_id: "c1".into(),
                 result: Json(json!({"content": [{"type": "text", "text": "hi"}], "isError": true})),
                 is_error: true,
+                not_made: None,
             }
         );
+        let denied = crate::agent::results::denied("c2", "user");
+        let ShownPart::ToolResult { not_made, .. } = shown_result(&denied) else {
+            unreachable!()
+        };
+        assert!(not_made.is_some_and(|why| why.contains("the user denied it")));
     }
 }
