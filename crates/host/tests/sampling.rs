@@ -231,7 +231,7 @@ async fn with_tools_the_model_reads_the_servers_clock_in_the_loop_the_server_run
         answer_turn("It is {tool_result}"),
     ]}))
     .await;
-    let mut world = desk(Some(&provider)).await;
+    let world = desk(Some(&provider)).await;
     world
         .desk
         .allow_sampling_without_review("demo")
