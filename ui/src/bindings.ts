@@ -35,6 +35,8 @@ export const commands = {
 	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
 	callTool: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<JsonValue>("call_tool", { server, tool, args, token }),
 	cancelCall: (token: string) => __TAURI_INVOKE<boolean>("cancel_call", { token }),
+	/**  The calls under way, oldest first: the list the activity view starts from. */
+	callsInFlight: () => __TAURI_INVOKE<ProgressItem[]>("calls_in_flight"),
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<JsonValue>("read_resource", { server, uri }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<JsonValue>("get_prompt", { server, name, args }),
