@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commands, events, type Pending_Serialize as Pending, type ProgressItem, type Update } from "../bindings";
+import { commands, events, type Pending_Serialize as Pending, type ProgressItem_Serialize as ProgressItem, type Update } from "../bindings";
 import { ApprovalsContext } from "../host/approvalsContext";
 import { ActivityView } from "./ActivityView";
 
