@@ -111,6 +111,8 @@ describe("the calls under way", () => {
     await flush();
     const item = within(running()).getByRole("listitem");
     expect(item.textContent).toContain("Asks for a model reply");
+    expect(item.textContent).toContain("waits for you in Approvals");
+    expect(item.textContent).not.toContain("Waiting for progress");
     expect(item.textContent).toContain("0 s");
     fireEvent.click(within(item).getByRole("button", { name: "Cancel Asks for a model reply" }));
     expect(commands.answerSampling).toHaveBeenCalledExactlyOnceWith(7, "demo", null);
