@@ -468,6 +468,13 @@ impl Desk {
                 };
                 let _ = inner.updates.send(update);
             }
+            // The run is over however it ended: none of its calls is under way any more.
+            if let Some(inner) = desk.upgrade() {
+                let shown = Desk { inner };
+                for token in in_flight {
+                    shown.call_ended(&token);
+                }
+            }
         });
         let desk = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
