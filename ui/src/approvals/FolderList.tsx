@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import "./approvals.css";
@@ -30,8 +30,13 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [browsing, setBrowsing] = useState(false);
-  const [checking, setChecking] = useState(0);
-  useEffect(() => onChecking?.(checking > 0), [checking, onChecking]);
+  // Told at once, in the same event as the click or key that started a check: a Share
+  // pressed right after Add must already find itself waiting.
+  const checks = useRef(0);
+  const setChecking = (change: 1 | -1) => {
+    checks.current += change;
+    if (checks.current === (change === 1 ? 1 : 0)) onChecking?.(checks.current > 0);
+  };
 
   /** Adds a folder, or says why not; resolves with whether it was added. */
   const add = async (path: string): Promise<boolean> => {
@@ -42,13 +47,13 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
     else {
       let refused: string | null = null;
       if (onCheck) {
-        setChecking((n) => n + 1);
+        setChecking(1);
         try {
           refused = await onCheck(folder);
         } catch (err) {
           refused = errorMessage(err);
         } finally {
-          setChecking((n) => n - 1);
+          setChecking(-1);
         }
       }
       if (refused !== null) {
