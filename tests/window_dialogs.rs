@@ -76,6 +76,12 @@ fn every_dialog_with_the_demo_server() {
     w.screenshot("dialog-roots-missing-folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
     app.press(DIALOG, "Add");
+    // Shared once it is listed, as a person sees it (the host checks it first).
+    w.wait_for_text(
+        &format!("{DIALOG} [aria-label='Folders to share']"),
+        folder.to_str().expect("utf-8"),
+        SHOWN,
+    );
     app.press(DIALOG, "Share these folders");
     app.result("file://");
     app.result("shared%20folder");
@@ -169,6 +175,12 @@ fn a_server_added_through_the_form_runs_and_answers() {
     std::fs::create_dir(&folder).expect("folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
     app.press(DIALOG, "Add");
+    // Shared once it is listed, as a person sees it (the host checks it first).
+    w.wait_for_text(
+        &format!("{DIALOG} [aria-label='Folders to share']"),
+        folder.to_str().expect("utf-8"),
+        SHOWN,
+    );
     app.press(DIALOG, "Share these folders");
     app.no_dialog();
     app.open_tool("everything", "Get Roots List Tool");
