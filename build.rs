@@ -26,6 +26,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_log_level",
         "server_roots",
         "set_server_roots",
+        "check_folder",
         "import_candidates",
         "import_candidate",
         "import_servers",

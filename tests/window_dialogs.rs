@@ -63,8 +63,25 @@ fn every_dialog_with_the_demo_server() {
     app.open_tool("demo", "List shared folders");
     app.invoke_allowed("demo", "list_roots");
     app.dialog("demo", "folder", "dialog-roots");
+    // A folder that does not exist is refused in the dialog, with the reason, before sharing.
+    let missing = app.dir.path().join("no such folder");
+    app.fill(DIALOG, "Folder path", missing.to_str().expect("utf-8"));
+    app.press(DIALOG, "Add");
+    let refusal = w.wait_for_text(
+        &format!("{DIALOG} [role='alert']"),
+        "This folder cannot be shared",
+        SHOWN,
+    );
+    assert!(refusal.contains("No such file"), "{refusal}");
+    w.screenshot("dialog-roots-missing-folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
     app.press(DIALOG, "Add");
+    // Shared once it is listed, as a person sees it (the host checks it first).
+    w.wait_for_text(
+        &format!("{DIALOG} [aria-label='Folders to share']"),
+        folder.to_str().expect("utf-8"),
+        SHOWN,
+    );
     app.press(DIALOG, "Share these folders");
     app.result("file://");
     app.result("shared%20folder");
@@ -158,6 +175,12 @@ fn a_server_added_through_the_form_runs_and_answers() {
     std::fs::create_dir(&folder).expect("folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));
     app.press(DIALOG, "Add");
+    // Shared once it is listed, as a person sees it (the host checks it first).
+    w.wait_for_text(
+        &format!("{DIALOG} [aria-label='Folders to share']"),
+        folder.to_str().expect("utf-8"),
+        SHOWN,
+    );
     app.press(DIALOG, "Share these folders");
     app.no_dialog();
     app.open_tool("everything", "Get Roots List Tool");

@@ -87,6 +87,18 @@ pub fn server_roots(desk: State<'_, Desk>, name: String) -> Vec<String> {
     desk.roots_of(&name)
 }
 
+/// Whether `path` is a folder a server could be shown, checked as sharing it would be (it
+/// exists and is a folder): nothing when it is, else why not.
+#[tauri::command]
+#[specta::specta]
+pub fn check_folder(path: String) -> Option<String> {
+    switchboard_host::roots::roots_of(&[PathBuf::from(path)])
+        .err()
+        .map(|err| match err {
+            switchboard_host::roots::RootError::Unusable { reason, .. } => reason,
+        })
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn set_server_roots(

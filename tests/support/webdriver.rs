@@ -20,6 +20,24 @@ pub struct Session {
 #[derive(Debug, Clone)]
 pub struct Element(String);
 
+/// Where an element lies in the viewport, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+impl Rect {
+    pub fn centre(&self) -> (f64, f64) {
+        (
+            (self.left + self.right) / 2.0,
+            (self.top + self.bottom) / 2.0,
+        )
+    }
+}
+
 impl Session {
     /// Opens a session on the app binary and sets how long element look-ups wait for the
     /// element to appear.
@@ -243,6 +261,49 @@ impl Session {
             })),
         );
         n.as_u64().unwrap_or(0) as usize
+    }
+
+    /// Runs `script` in the page with `args` and returns what it returned.
+    pub fn execute(&self, script: &str, args: Value) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
+    /// The bounding rectangle of every element matching `css` now, in CSS pixels of the
+    /// viewport, read in one script.
+    pub fn rects(&self, css: &str) -> Vec<Rect> {
+        let seen = self.execute(
+            "return [...document.querySelectorAll(arguments[0])].map(e => {\
+                 const r = e.getBoundingClientRect();\
+                 return [r.left, r.top, r.right, r.bottom];\
+             });",
+            json!([css]),
+        );
+        seen.as_array()
+            .expect("a list of rectangles")
+            .iter()
+            .map(|r| {
+                let at = |i: usize| r[i].as_f64().expect("a coordinate");
+                Rect {
+                    left: at(0),
+                    top: at(1),
+                    right: at(2),
+                    bottom: at(3),
+                }
+            })
+            .collect()
+    }
+
+    /// Asks for the window's outer size; false when the driver cannot change it.
+    pub fn set_window_size(&self, width: u32, height: u32) -> bool {
+        let url = format!("{}/window/rect", self.base);
+        self.agent
+            .post(&url)
+            .send_json(json!({"width": width, "height": height}))
+            .is_ok_and(|r| r.status().is_success())
     }
 
     /// Scrolls the page until the element matching `css` is in view, as a person scrolls

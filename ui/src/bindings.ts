@@ -21,6 +21,11 @@ export const commands = {
 	setLogLevel: (name: string, level: string) => __TAURI_INVOKE<null>("set_log_level", { name, level }),
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),
 	setServerRoots: (name: string, folders: string[]) => __TAURI_INVOKE<null>("set_server_roots", { name, folders }),
+	/**
+	 *  Whether `path` is a folder a server could be shown, checked as sharing it would be (it
+	 *  exists and is a folder): nothing when it is, else why not.
+	 */
+	checkFolder: (path: string) => __TAURI_INVOKE<string | null>("check_folder", { path }),
 	/**  Other hosts' configuration files found on this machine. */
 	importCandidates: () => __TAURI_INVOKE<ImportCandidate[]>("import_candidates"),
 	/**  What a given file of another host would bring in. */

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import "./approvals.css";
@@ -10,6 +10,13 @@ export interface FolderListProps {
   onBrowse(): Promise<string | null>;
   /** Unique on the page: names the path field. */
   idPrefix: string;
+  /**
+   * Asks whether a folder can be shared (it exists, it is a folder): null when it can,
+   * else why not. Without it, any absolute path is taken.
+   */
+  onCheck?(path: string): Promise<string | null>;
+  /** Told whether a folder is being checked: what is listed may still grow. */
+  onChecking?(checking: boolean): void;
 }
 
 /** "/home/ada", "C:\Users\ada" or "\\server\share". */
@@ -18,33 +25,57 @@ export function isAbsolutePath(path: string): boolean {
 }
 
 /** Folders to share with a server: typed as paths or picked, each removable. */
-export function FolderList({ folders, onChange, onBrowse, idPrefix }: FolderListProps) {
+export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onChecking }: FolderListProps) {
   const inputId = `${idPrefix}-path`;
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [browsing, setBrowsing] = useState(false);
+  // Told at once, in the same event as the click or key that started a check: a Share
+  // pressed right after Add must already find itself waiting.
+  const checks = useRef(0);
+  const setChecking = (change: 1 | -1) => {
+    checks.current += change;
+    if (checks.current === (change === 1 ? 1 : 0)) onChecking?.(checks.current > 0);
+  };
 
-  /** Adds a folder, or says why not; returns whether it was added. */
-  const add = (path: string): boolean => {
+  /** Adds a folder, or says why not; resolves with whether it was added. */
+  const add = async (path: string): Promise<boolean> => {
     const folder = path.trim();
     if (folder === "") setError("Enter a folder path");
     else if (!isAbsolutePath(folder)) setError("Enter an absolute path, such as /home/you/project");
     else if (folders.includes(folder)) setError("This folder is already in the list");
     else {
+      let refused: string | null = null;
+      if (onCheck) {
+        setChecking(1);
+        try {
+          refused = await onCheck(folder);
+        } catch (err) {
+          refused = errorMessage(err);
+        } finally {
+          setChecking(-1);
+        }
+      }
+      if (refused !== null) {
+        setError(`This folder cannot be shared: ${refused}`);
+        return false;
+      }
       onChange([...folders, folder]);
       setError(null);
       return true;
     }
     return false;
   };
-  const addTyped = () => {
-    if (add(typed)) setTyped("");
+  const addTyped = async () => {
+    const asked = typed;
+    // Empties the field once added, unless the person typed on while it was checked.
+    if (await add(asked)) setTyped((now) => (now === asked ? "" : now));
   };
   const browse = async () => {
     setBrowsing(true);
     try {
       const picked = await onBrowse();
-      if (picked !== null) add(picked);
+      if (picked !== null) await add(picked);
     } catch (err) {
       setError(`The folder picker failed: ${errorMessage(err)}`);
     } finally {
@@ -55,7 +86,7 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix }: FolderList
   const onPathKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "Enter") {
       e.preventDefault();
-      addTyped();
+      void addTyped();
     }
   };
 
@@ -92,7 +123,7 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix }: FolderList
               {...errorAria(inputId, error)}
             />
           </LabelledField>
-          <button type="button" className="button" onClick={addTyped}>
+          <button type="button" className="button" onClick={() => void addTyped()}>
             Add
           </button>
           <button type="button" className="button" onClick={() => void browse()} disabled={browsing}>

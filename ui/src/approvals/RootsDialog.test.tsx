@@ -9,7 +9,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function setup(initial = ["/home/ada/notes"], onBrowse = vi.fn(() => Promise.resolve<string | null>(null))) {
+function setup(
+  initial = ["/home/ada/notes"],
+  onBrowse = vi.fn(() => Promise.resolve<string | null>(null)),
+  onCheck = vi.fn((_path: string) => Promise.resolve<string | null>(null)),
+) {
   const onAnswer = vi.fn();
   const user = userOnFakeClock();
   render(
@@ -17,6 +21,7 @@ function setup(initial = ["/home/ada/notes"], onBrowse = vi.fn(() => Promise.res
       request={{ id: 4, server: "indexer", deadlineMs: Date.now() + 90_000 }}
       initial={initial}
       onBrowse={onBrowse}
+      onCheck={onCheck}
       onAnswer={onAnswer}
     />,
   );
@@ -44,7 +49,10 @@ describe("RootsDialog", () => {
     const { onAnswer, user, path, listed } = setup();
     await user.type(path(), "/srv/data");
     await user.click(screen.getByRole("button", { name: "Add" }));
+    // Each folder is checked with the host before it is listed.
+    await waitFor(() => expect(listed()).toContain("/srv/data"));
     await user.type(path(), "C:\\Users\\ada{Enter}");
+    await waitFor(() => expect(listed()).toContain("C:\\Users\\ada"));
     expect(onAnswer).not.toHaveBeenCalled();
     expect(listed()).toEqual(["/home/ada/notes", "/srv/data", "C:\\Users\\ada"]);
     expect(path()).toHaveProperty("value", "");
@@ -62,6 +70,42 @@ describe("RootsDialog", () => {
     await user.type(path(), "/home/ada/notes{Enter}");
     expect(screen.getByRole("alert").textContent).toBe("This folder is already in the list");
     expect(listed()).toEqual(["/home/ada/notes"]);
+  });
+
+  it("refuses a folder that does not exist, saying why, before anything is shared", async () => {
+    const onCheck = vi.fn((path: string) =>
+      Promise.resolve(path === "/srv/gone" ? "No such file or directory (os error 2)" : null),
+    );
+    const { onAnswer, user, path, listed } = setup(["/home/ada/notes"], undefined, onCheck);
+    await user.type(path(), "/srv/gone{Enter}");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "This folder cannot be shared: No such file or directory (os error 2)",
+    );
+    expect(onCheck).toHaveBeenCalledWith("/srv/gone");
+    expect(listed()).toEqual(["/home/ada/notes"]);
+    expect(path()).toHaveProperty("value", "/srv/gone");
+    await user.clear(path());
+    await user.type(path(), "/srv/data{Enter}");
+    await waitFor(() => expect(listed()).toEqual(["/home/ada/notes", "/srv/data"]));
+    expect(screen.queryByRole("alert")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Share these folders" }));
+    expect(onAnswer).toHaveBeenCalledWith(["/home/ada/notes", "/srv/data"]);
+  });
+
+  it("waits for a folder's check before it can share", async () => {
+    let answer: (reason: string | null) => void = () => {};
+    const onCheck = vi.fn(() => new Promise<string | null>((resolve) => (answer = resolve)));
+    const { onAnswer, user, path, listed } = setup([], undefined, onCheck);
+    await user.type(path(), "/srv/data{Enter}");
+    const share = screen.getByRole("button", { name: "Share these folders" });
+    expect(share).toHaveProperty("disabled", true);
+    await user.click(share);
+    expect(onAnswer).not.toHaveBeenCalled();
+    answer(null);
+    await waitFor(() => expect(listed()).toEqual(["/srv/data"]));
+    await waitFor(() => expect(share).toHaveProperty("disabled", false));
+    await user.click(share);
+    expect(onAnswer).toHaveBeenCalledWith(["/srv/data"]);
   });
 
   it("adds the folder picked with Browse…, and nothing when the picker is closed", async () => {

@@ -13,13 +13,18 @@ export interface RootsDialogProps {
   initial: string[];
   /** The native folder picker; null when the person closed it. */
   onBrowse(): Promise<string | null>;
+  /** Whether a folder can be shared: null when it can, else why not. */
+  onCheck?(path: string): Promise<string | null>;
   /** The folders to share; an empty list shares nothing. */
   onAnswer(folders: string[]): void;
 }
 
 /** A server asks which folders it may see: the person picks them. */
-export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialogProps) {
+export function RootsDialog({ request, initial, onBrowse, onCheck, onAnswer }: RootsDialogProps) {
   const [folders, setFolders] = useState(initial);
+  // Sharing waits while a folder just added is being checked: it would be left out.
+  const [checking, setChecking] = useState(false);
+  const share = checking ? undefined : () => onAnswer(folders);
   const guard = useActivationGuard(
     useMemo(() => contentKey(request.id, request.server, initial), [request.id, request.server, initial]),
   );
@@ -32,13 +37,13 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />}
       onCancel={() => onAnswer([])}
-      onPrimary={guard.primary(() => onAnswer(folders))}
+      onPrimary={guard.primary(share)}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer([])}>
             Share nothing
           </button>
-          <button type="button" className="button primary" {...guard.accepting()} onClick={() => onAnswer(folders)}>
+          <button type="button" className="button primary" {...guard.accepting(checking)} onClick={share}>
             Share these folders
           </button>
         </>
@@ -48,7 +53,14 @@ export function RootsDialog({ request, initial, onBrowse, onAnswer }: RootsDialo
         The server may read what these folders hold, and whatever it is allowed to do with files there. Share only what
         it needs.
       </p>
-      <FolderList folders={folders} onChange={setFolders} onBrowse={onBrowse} idPrefix={`roots-${request.id}`} />
+      <FolderList
+        folders={folders}
+        onChange={setFolders}
+        onBrowse={onBrowse}
+        {...(onCheck ? { onCheck } : {})}
+        onChecking={setChecking}
+        idPrefix={`roots-${request.id}`}
+      />
     </Modal>
   );
 }

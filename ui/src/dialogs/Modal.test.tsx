@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -61,6 +61,71 @@ describe("Modal", () => {
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Open" }));
+  });
+
+  it("gives the focus back beside the control that opened it while that control is disabled, then to it", async () => {
+    const user = userEvent.setup();
+    /** Open starts a call once the dialog is answered: disabled while it runs, Stop beside it. */
+    function Call() {
+      const [asking, setAsking] = useState(false);
+      const [running, setRunning] = useState(false);
+      const answer = () => {
+        setAsking(false);
+        setRunning(true);
+        setTimeout(() => setRunning(false), 50);
+      };
+      return (
+        <>
+          <button>Elsewhere</button>
+          <div>
+            <button disabled={asking || running} onClick={() => setAsking(true)}>
+              Open
+            </button>
+            {running && <button onClick={() => setRunning(false)}>Stop</button>}
+          </div>
+          {asking && <Dialog onCancel={answer} />}
+        </>
+      );
+    }
+    render(<Call />);
+    await user.click(screen.getByRole("button", { name: "Open" }));
+    await user.keyboard("{Escape}");
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Stop" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("button", { name: "Open" })));
+  });
+
+  it("gives the focus back to what replaced the control that opened it", async () => {
+    const user = userEvent.setup();
+    function Swap() {
+      const [shown, setShown] = useState(false);
+      const [opened, setOpened] = useState(false);
+      return (
+        <>
+          <button>Elsewhere</button>
+          <div>
+            {opened ? (
+              <button key="again">Open again</button>
+            ) : (
+              <button key="open" onClick={() => setShown(true)}>
+                Open
+              </button>
+            )}
+          </div>
+          {shown && (
+            <Dialog
+              onCancel={() => {
+                setShown(false);
+                setOpened(true);
+              }}
+            />
+          )}
+        </>
+      );
+    }
+    render(<Swap />);
+    await user.click(screen.getByRole("button", { name: "Open" }));
+    await user.keyboard("{Escape}");
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Open again" }));
   });
 
   it("starts on the primary button when there is no field", () => {

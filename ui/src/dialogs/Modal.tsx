@@ -73,6 +73,8 @@ export function Modal({ title, subtitle, onCancel, onPrimary, children, footer, 
     // When one dialog replaces another, the element read while rendering is already gone;
     // by now the closed dialog has given the focus back to where it came from.
     const before = previous.current?.isConnected ? previous.current : document.activeElement;
+    // Where it was, should the control itself be gone or disabled when the dialog closes.
+    const around = ancestorsOf(before);
     push(box, depth);
     const start =
       box.querySelector<HTMLElement>("[data-autofocus]") ??
@@ -94,8 +96,8 @@ export function Modal({ title, subtitle, onCancel, onPrimary, children, footer, 
       );
       if (!wasTop) return;
       const below = topmost();
-      if (before instanceof HTMLElement && before.isConnected && (!below || below.contains(before))) before.focus();
-      else below?.focus();
+      if (below && !(before instanceof HTMLElement && below.contains(before))) below.focus();
+      else giveFocusBack(before, around);
     };
     // The focus is placed once, when the dialog opens, whatever the props become later.
   }, []);
@@ -152,6 +154,53 @@ export function Modal({ title, subtitle, onCancel, onPrimary, children, footer, 
     </div>,
     document.body,
   );
+}
+
+/** `el`'s ancestors, nearest first, short of the page's body. */
+function ancestorsOf(el: Element | null): Element[] {
+  const chain: Element[] = [];
+  for (let at = el?.parentElement; at && at !== document.body; at = at.parentElement) chain.push(at);
+  return chain;
+}
+
+/**
+ * Focuses `before`, the control the dialog was opened from. When it is gone (replaced) or
+ * disabled (the call it started still runs), the nearest control still beside it takes the
+ * focus instead; a disabled one gets it back once enabled, unless the person moved on.
+ */
+function giveFocusBack(before: Element | null, around: Element[]) {
+  if (before instanceof HTMLElement && before.isConnected) {
+    before.focus();
+    if (document.activeElement === before) return;
+  }
+  let standIn: HTMLElement | undefined;
+  for (const ancestor of around) {
+    if (!ancestor.isConnected) continue;
+    standIn = focusables(ancestor as HTMLElement).find((el) => el !== before);
+    if (standIn) break;
+  }
+  standIn?.focus();
+  if (!(before instanceof HTMLElement) || !before.isConnected) return;
+  // Back to the control once it can take the focus, if nothing else took it meanwhile.
+  const stillHere = () => {
+    const active = document.activeElement;
+    return active === null || active === document.body || active === standIn;
+  };
+  const watch = new MutationObserver(() => {
+    if (!before.isConnected || !stillHere()) return stop();
+    if (before.matches(":disabled")) return;
+    before.focus();
+    stop();
+  });
+  const moved = () => {
+    if (!stillHere()) stop();
+  };
+  function stop() {
+    watch.disconnect();
+    document.removeEventListener("focusin", moved);
+  }
+  watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
+  document.addEventListener("focusin", moved);
 }
 
 /** Tab and Shift+Tab go round the dialog's controls instead of leaving it. */

@@ -56,6 +56,34 @@ describe("ToolDetail", () => {
     expect(screen.queryByRole("progressbar")).toBeNull();
   });
 
+  it("invokes on Enter in a one-line field, not in a multi-line one, a handled one or while busy", async () => {
+    const user = userEvent.setup();
+    const onInvoke = vi.fn();
+    const form = (
+      <>
+        <label>
+          Path <input />
+        </label>
+        <label>
+          Notes <textarea />
+        </label>
+        <label>
+          Picked <input onKeyDown={(e) => e.key === "Enter" && e.preventDefault()} />
+        </label>
+      </>
+    );
+    const { rerender } = render(<ToolDetail {...base} form={form} onInvoke={onInvoke} />);
+    await user.type(screen.getByRole("textbox", { name: "Path" }), "/tmp/x{Enter}");
+    expect(onInvoke).toHaveBeenCalledOnce();
+    await user.type(screen.getByRole("textbox", { name: "Notes" }), "one{Enter}two");
+    await user.type(screen.getByRole("textbox", { name: "Picked" }), "a{Enter}");
+    await user.type(screen.getByRole("textbox", { name: "Path" }), "{Shift>}{Enter}{/Shift}");
+    expect(onInvoke).toHaveBeenCalledOnce();
+    rerender(<ToolDetail {...base} form={form} onInvoke={onInvoke} busy />);
+    await user.type(screen.getByRole("textbox", { name: "Path" }), "{Enter}");
+    expect(onInvoke).toHaveBeenCalledOnce();
+  });
+
   it("while busy, shows the progress and offers Cancel instead of another call", async () => {
     const onCancel = vi.fn();
     render(<ToolDetail {...base} busy progress={{ progress: 3, total: 10, message: "Scanning" }} onCancel={onCancel} />);

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import { useId, type KeyboardEvent, type ReactNode } from "react";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ToolResultView } from "../content/ToolResultView";
@@ -23,17 +23,38 @@ interface Props {
   onReadResource?(uri: string): void;
 }
 
+/** Input types on which Enter does something of its own (or nothing a form submits on). */
+const ENTER_IS_ITS_OWN = new Set(["button", "submit", "reset", "file", "image", "checkbox", "radio", "color", "range"]);
+
 /** One tool: what it says it does, its arguments, the call and its answer. */
 export function ToolDetail({ server, tool, form, onInvoke, busy, progress, onCancel, result, error, onOpenLink, onReadResource }: Props) {
   const headingId = useId();
   // Display name precedence set by the spec: title, then annotations.title, then name.
   const title = tool.title ?? tool.annotations?.title ?? tool.name;
+  // Enter in a one-line field invokes, as it submits a form; a field that used it (a
+  // suggestion picked) or a multi-line one keeps it.
+  const onFormKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (
+      e.key === "Enter" &&
+      !busy &&
+      !e.defaultPrevented &&
+      !e.nativeEvent.isComposing &&
+      !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey) &&
+      e.target instanceof HTMLInputElement &&
+      !ENTER_IS_ITS_OWN.has(e.target.type)
+    ) {
+      e.preventDefault();
+      onInvoke();
+    }
+  };
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
       <DetailHeader kind="Tool" title={title} name={tool.name} server={server} headingId={headingId} />
       {tool.description && <SafeMarkdown text={tool.description} onOpenLink={onOpenLink} />}
       <ToolClaims server={server} annotations={tool.annotations} />
-      <div className="detail-form">{form}</div>
+      <div className="detail-form" onKeyDown={onFormKey}>
+        {form}
+      </div>
       <div className="detail-actions">
         <button type="button" className="primary" onClick={onInvoke} disabled={busy}>
           Invoke

@@ -163,6 +163,7 @@ function RootsFor({
       request={base}
       initial={initial}
       onBrowse={() => commands.pickFolder()}
+      onCheck={(path) => commands.checkFolder(path)}
       onAnswer={(folders) =>
         send(commands.answerRoots(base.id, base.server, folders))
       }

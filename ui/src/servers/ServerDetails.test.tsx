@@ -26,6 +26,17 @@ const info: ServerInfo = {
 };
 
 describe("ServerDetails", () => {
+  it("says no version when the server gave none", () => {
+    for (const version of ["", "   "]) {
+      const bare = { ...info, serverInfo: { name: "bare-server", version } };
+      const { unmount } = render(<ServerDetails name="bare" info={bare} state={null} />);
+      const section = screen.getByRole("region", { name: "bare" });
+      expect(section.textContent).toContain("bare-server");
+      expect(section.textContent).not.toMatch(/version/i);
+      unmount();
+    }
+  });
+
   it("shows what the server said of itself and its capabilities in words", () => {
     render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo" }} />);
     const section = screen.getByRole("region", { name: "demo" });

@@ -47,12 +47,19 @@ export function ServerDetails({ name, info, state }: ServerDetailsProps) {
 /** Who the server says it is. */
 function Identity({ info }: { info: ServerInfo }) {
   const implementation = info.serverInfo;
+  // A server that gave no version (or only blanks) shows none, not a dangling word.
+  const version = typeof implementation.version === "string" ? implementation.version.trim() : "";
   return (
     <dl className="facts">
       <dt>Server</dt>
       <dd>
-        {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}{" "}
-        <span className="muted">version {implementation.version}</span>
+        {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}
+        {version && (
+          <>
+            {" "}
+            <span className="muted">version {version}</span>
+          </>
+        )}
       </dd>
       {implementation.description && (
         <>

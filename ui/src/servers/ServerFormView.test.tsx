@@ -2,6 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerFormView, emptyServerForm, validateServerForm, type ServerFormViewProps } from "./ServerFormView";
+import { splitCommandLine } from "./serverFormModel";
 import type { ServerForm } from "./types";
 
 afterEach(cleanup);
@@ -79,6 +80,34 @@ describe("ServerFormView", () => {
       requestTimeoutSecs: 30,
       trusted: true,
     } satisfies ServerForm);
+  });
+
+  it("offers to split a command typed with its arguments into the command and its arguments", async () => {
+    const { props, user } = setup();
+    await user.type(field("Server name"), "fs");
+    await user.type(field("Command"), "npx");
+    expect(screen.queryByRole("button", { name: /Split/ })).toBeNull();
+    await user.type(field("Command"), ` -y @modelcontextprotocol/server-filesystem "/home/ada/my notes"`);
+    const offer = screen.getByRole("button", { name: "Split into npx and 3 arguments" });
+    await user.click(offer);
+    expect(field("Command")).toHaveProperty("value", "npx");
+    expect(screen.getAllByRole("textbox", { name: /^Argument \d/ }).map((a) => (a as HTMLInputElement).value)).toEqual([
+      "-y",
+      "@modelcontextprotocol/server-filesystem",
+      "/home/ada/my notes",
+    ]);
+    expect(screen.queryByRole("button", { name: /Split/ })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/home/ada/my notes"] }),
+    );
+  });
+
+  it("splits a command line as a shell would, keeping quoted spaces and Windows paths", () => {
+    expect(splitCommandLine("npx  -y  pkg")).toEqual(["npx", "-y", "pkg"]);
+    expect(splitCommandLine(`uvx 'a b' "c d" e\\ f`)).toEqual(["uvx", "a b", "c d", "e f"]);
+    expect(splitCommandLine("C:\\Tools\\server.exe --port 3")).toEqual(["C:\\Tools\\server.exe", "--port", "3"]);
+    expect(splitCommandLine("  node  ")).toEqual(["node"]);
   });
 
   it("refuses bad and repeated variable names, empty secrets, empty arguments and a bad timeout", async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ServerForm } from "./types";
-import { normalizeServerForm, validateServerForm } from "./serverFormModel";
+import { normalizeServerForm, splitCommandLine, validateServerForm } from "./serverFormModel";
 import { ArgsEditor } from "./ArgsEditor";
 import { KeyValueRows } from "./KeyValueRows";
 import { FieldError, describedBy } from "./FieldError";
@@ -88,6 +88,7 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
         <>
           <TextField id={`${id}-command`} label="Command" value={form.command} error={errors.command} onChange={(command) => set({ command })}
             hint="The program alone, e.g. npx or /usr/local/bin/my-server; its arguments go below." monospace />
+          <SplitOffer command={form.command} onSplit={(command, args) => set({ command, args: [...args, ...form.args] })} />
           <ArgsEditor args={form.args} onChange={(args) => set({ args })} errors={errors} />
           <TextField id={`${id}-cwd`} label="Working directory" value={form.cwd} error={errors.cwd} onChange={(cwd) => set({ cwd })}
             hint="Optional; an absolute path." monospace />
@@ -149,6 +150,25 @@ interface TextFieldProps {
   numeric?: boolean;
   monospace?: boolean;
   narrow?: boolean;
+}
+
+/**
+ * A command typed with its arguments ("npx -y some-server") would run a program of that
+ * whole name: offers to move the arguments to their own rows, ahead of any already there.
+ */
+function SplitOffer({ command, onSplit }: { command: string; onSplit(command: string, args: string[]): void }) {
+  const words = splitCommandLine(command);
+  const [program, ...args] = words;
+  if (program === undefined || args.length === 0) return null;
+  const label = `Split into ${program} and ${args.length === 1 ? "1 argument" : `${args.length} arguments`}`;
+  return (
+    <p className="split-offer">
+      <span>This looks like a command with its arguments.</span>{" "}
+      <button type="button" onClick={() => onSplit(program, args)}>
+        {label}
+      </button>
+    </p>
+  );
 }
 
 function TextField({ id, label, value, onChange, error, hint, type = "text", numeric = false, monospace = false, narrow = false }: TextFieldProps) {

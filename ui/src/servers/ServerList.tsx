@@ -90,8 +90,10 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
         aria-current={selected ? "true" : undefined}
         onClick={onSelect}
       >
-        <span className="server-name">{name}</span>
-        <span id={`${id}-target`} className="server-target">
+        <span className="server-name" title={name}>
+          {name}
+        </span>
+        <span id={`${id}-target`} className="server-target" title={server.target}>
           <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span> {server.target}
         </span>
         <span id={`${id}-state`}>

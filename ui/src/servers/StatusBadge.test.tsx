@@ -26,6 +26,17 @@ describe("StatusBadge", () => {
     expect(text(null)).toBe("Not started");
   });
 
+  it("carries its whole text as its title, for a badge cut short in a narrow list", () => {
+    const reason = `could not start /nonexistent/${"deep/".repeat(40)}server: No such file or directory`;
+    const { container, unmount } = render(
+      <StatusBadge state={{ state: "failed", reason, stderr_tail: [] }} enabled />,
+    );
+    expect(container.querySelector(".status-badge")?.getAttribute("title")).toBe(`Failed: ${reason}`);
+    unmount();
+    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example" }} enabled />);
+    expect(screen.getByTitle("Needs authorization: 401 from https://mcp.example")).toBeTruthy();
+  });
+
   it("counts a restart down live, then says it is restarting", () => {
     vi.useFakeTimers();
     vi.setSystemTime(1_000_000);

@@ -53,10 +53,12 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
         [tone, text, detail] = ["warn", "Needs authorization", state.detail];
         break;
     }
+  // The badge may end in an ellipsis in a narrow list: its title holds all of it.
+  const whole = detail && !text.includes(detail) ? `${text}: ${detail}` : text;
   return (
-    <span className={`status-badge status-${tone}`} title={detail}>
+    <span className={`status-badge status-${tone}`} title={whole}>
       <span className="status-dot" aria-hidden="true" />
-      {text}
+      <span className="status-text">{text}</span>
     </span>
   );
 }

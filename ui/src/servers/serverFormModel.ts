@@ -117,3 +117,42 @@ export function normalizeServerForm(form: ServerForm): ServerForm {
     ? { ...form, name, command: form.command.trim(), cwd: form.cwd.trim(), env: rows(form.env), url: "", headers: [] }
     : { ...form, name, url: form.url.trim(), headers: rows(form.headers), command: "", args: [], cwd: "", env: [] };
 }
+
+/**
+ * Splits a command line into words as a shell would: on blanks, with '…' and "…" keeping
+ * their blanks, and a backslash escaping a blank or a quote. Any other backslash stays as
+ * typed, so that Windows paths (C:\Tools\server.exe, \\host\share) come through whole.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    const next = line[i + 1];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === "\\" && next === '"') {
+        word += next;
+        i++;
+      } else word += c;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      inWord = true;
+      if (c === "'" || c === '"') quote = c;
+      else if (c === "\\" && next !== undefined && /[\s'"]/.test(next)) {
+        word += next;
+        i++;
+      } else word += c;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}

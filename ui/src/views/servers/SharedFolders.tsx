@@ -8,6 +8,7 @@ export function SharedFolders({ server }: { server: string }) {
   const [saved, setSaved] = useState<string[] | null>(null);
   const [folders, setFolders] = useState<string[]>([]);
   const [message, setMessage] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   useEffect(() => {
     commands.serverRoots(server).then((roots) => {
       setSaved(roots);
@@ -27,13 +28,20 @@ export function SharedFolders({ server }: { server: string }) {
   return (
     <section className="shared-folders" aria-labelledby={`shared-${server}`}>
       <h3 id={`shared-${server}`}>Shared folders</h3>
-      <FolderList folders={folders} onChange={setFolders} onBrowse={() => commands.pickFolder()} idPrefix={`shared-${server}`} />
+      <FolderList
+        folders={folders}
+        onChange={setFolders}
+        onBrowse={() => commands.pickFolder()}
+        onCheck={(path) => commands.checkFolder(path)}
+        onChecking={setChecking}
+        idPrefix={`shared-${server}`}
+      />
       {message && (
         <p className="error" role="alert">
           {message}
         </p>
       )}
-      <button type="button" className="button primary" disabled={!changed} onClick={() => void save()}>
+      <button type="button" className="button primary" disabled={!changed || checking} onClick={() => void save()}>
         Share these folders with {server}
       </button>
     </section>

@@ -1,0 +1,130 @@
+//! The Servers view keeps its shape whatever a server shows: a server that fails with a
+//! long reason (its command and arguments are long) leaves every card inside the list's
+//! column, and the buttons on each card take the clicks aimed at them, at the narrowest
+//! window the app supports.
+
+mod support;
+
+use serde_json::json;
+use support::window::{App, SHOWN};
+
+/// The narrowest window the app is laid out for.
+const NARROW: u32 = 800;
+
+/// A command that does not exist, long enough to make its failure's reason long.
+fn missing_command() -> String {
+    format!(
+        "/nonexistent/{}/mcp-server-that-is-not-installed-anywhere-on-this-machine",
+        "a-very-deeply-nested-folder-name".repeat(4)
+    )
+}
+
+const LONG_NAME: &str = "a-server-with-a-rather-long-name-that-does-not-start";
+
+#[test]
+fn long_failures_and_commands_stay_inside_the_server_list() {
+    let app = App::start_with(|dir| {
+        let config = json!({"mcpServers": {
+            "demo": {"command": "switchboard-demo-server"},
+            LONG_NAME: {
+                "command": missing_command(),
+                "args": ["--an-argument-that-goes-on".repeat(6), "--and-another=".repeat(5)],
+                "restart": {"maxRestarts": 0},
+            },
+        }});
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    let resized = w.set_window_size(NARROW, 700);
+    app.wait_running("demo");
+    w.wait_for_texts(".server-list li", &[LONG_NAME, "Failed"], SHOWN);
+    if !resized {
+        eprintln!("the driver cannot resize the window: checked at its default size");
+    } else {
+        let width = w.execute("return window.innerWidth;", json!([]));
+        let width = width.as_f64().expect("the window's width");
+        assert!(
+            width <= f64::from(NARROW),
+            "the window is {width} px wide, asked for {NARROW}"
+        );
+    }
+
+    w.screenshot("servers-long-failure");
+    check_layout(&app, "demo");
+
+    // The failure reads in full on hover.
+    let titles = w.execute(
+        "return [...document.querySelectorAll('.server-list .status-badge')]\
+             .map(b => b.getAttribute('title') || '');",
+        json!([]),
+    );
+    assert!(
+        titles
+            .as_array()
+            .expect("titles")
+            .iter()
+            .any(|t| t.as_str().is_some_and(
+                |t| t.contains("Failed:") && t.contains("mcp-server-that-is-not-installed")
+            )),
+        "the failed badge carries its whole text as its title: {titles}"
+    );
+
+    // With the failed server's details beside the list: its reason wraps in the panel.
+    app.select_server(LONG_NAME);
+    w.screenshot("servers-long-failure-selected");
+    check_layout(&app, LONG_NAME);
+}
+
+/// Every card lies inside the list's column, the details panel inside the view, nothing
+/// scrolls sideways, and each card's Restart and Remove take a click at their centre.
+fn check_layout(app: &App, selected: &str) {
+    let w = &app.window;
+    w.wait_for_paint();
+    let list = w.rects(".server-list")[0];
+    let detail = w.rects(".servers-detail")[0];
+    let rows = w.rects(".server-list li.server-row");
+    assert_eq!(rows.len(), 2, "both servers are listed");
+    for row in &rows {
+        assert!(
+            row.left >= list.left - 0.5 && row.right <= list.right + 0.5,
+            "a card {row:?} runs out of the list's column {list:?} (showing {selected})"
+        );
+        assert!(
+            row.right <= detail.left,
+            "a card {row:?} lies under the details panel {detail:?} (showing {selected})"
+        );
+    }
+    let sideways = w.execute(
+        "const c = document.querySelector('.content');\
+         return [c.scrollWidth, c.clientWidth, document.documentElement.scrollWidth, window.innerWidth];",
+        json!([]),
+    );
+    let at = |i: usize| sideways[i].as_f64().expect("a width");
+    assert!(
+        at(0) <= at(1) + 1.0 && at(2) <= at(3) + 1.0,
+        "the view scrolls sideways (content {} in {}, page {} in {})",
+        at(0),
+        at(1),
+        at(2),
+        at(3)
+    );
+    for server in ["demo", LONG_NAME] {
+        for action in ["Restart", "Remove"] {
+            let css = format!(".server-list button[aria-label='{action} {server}']");
+            let button = w.rects(&css)[0];
+            let (x, y) = button.centre();
+            let hit = w.execute(
+                "const b = document.querySelector(arguments[0]);\
+                 const at = document.elementFromPoint(arguments[1], arguments[2]);\
+                 return at === null ? 'nothing' : (b.contains(at) ? 'the button' : at.outerHTML.slice(0, 120));",
+                json!([css, x, y]),
+            );
+            assert_eq!(
+                hit,
+                json!("the button"),
+                "a click at the centre of {action} {server} ({x}, {y}) lands elsewhere (showing {selected})"
+            );
+        }
+    }
+}
