@@ -32,6 +32,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "catalog",
         "call_tool",
         "cancel_call",
+        "calls_in_flight",
         "read_resource",
         "subscribe_resource",
         "get_prompt",

@@ -40,6 +40,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::catalog,
             explorer::call_tool,
             explorer::cancel_call,
+            explorer::calls_in_flight,
             explorer::read_resource,
             explorer::subscribe_resource,
             explorer::get_prompt,

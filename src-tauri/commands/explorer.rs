@@ -1,7 +1,7 @@
 //! The explorer: the catalog, tool calls, resources, prompts and completion. MCP payloads
 //! travel as JSON; the window types them from the MCP schema.
 
-use switchboard_host::desk::{Desk, Json};
+use switchboard_host::desk::{Desk, Json, ProgressItem};
 use tauri::State;
 
 use crate::CommandError;
@@ -35,6 +35,13 @@ pub async fn call_tool(
 #[specta::specta]
 pub fn cancel_call(desk: State<'_, Desk>, token: String) -> bool {
     desk.cancel(&token)
+}
+
+/// The calls under way, oldest first: the list the activity view starts from.
+#[tauri::command]
+#[specta::specta]
+pub fn calls_in_flight(desk: State<'_, Desk>) -> Vec<ProgressItem> {
+    desk.calls_in_flight()
 }
 
 #[tauri::command]

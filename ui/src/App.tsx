@@ -5,6 +5,7 @@ import { VIEWS, type ViewId } from "./views";
 import { ApprovalCenter } from "./host/ApprovalCenter";
 import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
+import { ExplorerStoreProvider } from "./views/explorer/kept";
 
 export function App() {
   const [current, setCurrent] = useState<ViewId>("servers");
@@ -14,18 +15,20 @@ export function App() {
   const Body = view.component;
   return (
     <ApprovalsContext.Provider value={{ pending, selectedId, select: setSelectedId }}>
-      <div className="app">
-        <Sidebar current={view.id} onSelect={setCurrent} badges={{ approvals: pending.length }} />
-        <main className="content" aria-labelledby="view-title">
-          <header className="content-header">
-            <h1 id="view-title">{view.label}</h1>
-            <p className="muted">{view.summary}</p>
-          </header>
-          <Body />
-        </main>
-        <StatusBar />
-      </div>
-      <ApprovalCenter pending={pending} selectedId={selectedId} />
+      <ExplorerStoreProvider>
+        <div className="app">
+          <Sidebar current={view.id} onSelect={setCurrent} badges={{ approvals: pending.length }} />
+          <main className="content" aria-labelledby="view-title">
+            <header className="content-header">
+              <h1 id="view-title">{view.label}</h1>
+              <p className="muted">{view.summary}</p>
+            </header>
+            <Body />
+          </main>
+          <StatusBar />
+        </div>
+        <ApprovalCenter pending={pending} selectedId={selectedId} />
+      </ExplorerStoreProvider>
     </ApprovalsContext.Provider>
   );
 }

@@ -35,6 +35,8 @@ export const commands = {
 	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
 	callTool: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<JsonValue>("call_tool", { server, tool, args, token }),
 	cancelCall: (token: string) => __TAURI_INVOKE<boolean>("cancel_call", { token }),
+	/**  The calls under way, oldest first: the list the activity view starts from. */
+	callsInFlight: () => __TAURI_INVOKE<ProgressItem_Serialize[]>("calls_in_flight"),
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<JsonValue>("read_resource", { server, uri }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<JsonValue>("get_prompt", { server, name, args }),
@@ -685,10 +687,16 @@ export type Place =
 /**  An HTTP header of a remote server. */
 "header";
 
-/**  A tool call under way, as the activity view shows it. */
+/**
+ *  A call under way, as the activity view shows it: the person's own from the explorer, or
+ *  a model's in a conversation (from the moment it waits for a decision).
+ */
 export type ProgressItem = ProgressItem_Serialize | ProgressItem_Deserialize;
 
-/**  A tool call under way, as the activity view shows it. */
+/**
+ *  A call under way, as the activity view shows it: the person's own from the explorer, or
+ *  a model's in a conversation (from the moment it waits for a decision).
+ */
 export type ProgressItem_Deserialize = {
 	/**  Chosen by the face that started the call; it cancels by this token. */
 	token: string,
@@ -700,7 +708,10 @@ export type ProgressItem_Deserialize = {
 	started_ms: number | null,
 };
 
-/**  A tool call under way, as the activity view shows it. */
+/**
+ *  A call under way, as the activity view shows it: the person's own from the explorer, or
+ *  a model's in a conversation (from the moment it waits for a decision).
+ */
 export type ProgressItem_Serialize = {
 	/**  Chosen by the face that started the call; it cancels by this token. */
 	token: string,

@@ -285,3 +285,52 @@ async fn stop_ends_a_run_waiting_for_the_person() {
         })
     ));
 }
+
+#[tokio::test]
+async fn a_models_tool_call_is_listed_among_the_calls_under_way_and_cancel_stops_the_run() {
+    let provider = StandInProvider::start(json!({
+        "api_key": KEY,
+        "turns": [
+            {"content": [{"tool_call": {"name": "demo__echo", "arguments": {"text": "x"}}}]},
+            {"content": [{"text": "never asked"}]}
+        ]
+    }))
+    .await;
+    let mut world = desk().await;
+    configure(&mut world, &provider).await;
+    let chat = world
+        .desk
+        .create_conversation(Some("Listed".into()))
+        .await
+        .unwrap();
+    let mut chat_updates = world.desk.updates();
+    world
+        .desk
+        .send_message(chat.id, "Echo".into(), Some("standin".into()), None)
+        .await
+        .unwrap();
+    let item = world
+        .next(|u| match u {
+            Update::Progress { item } if item.token.starts_with("chat-") => Some(item),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (item.server.as_str(), item.label.as_str()),
+        ("demo", "echo")
+    );
+    let asked = world.asked().await;
+    let listed = world.desk.calls_in_flight();
+    assert!(
+        listed.iter().any(|call| call.token == item.token),
+        "the call waiting for the person is listed: {listed:?}"
+    );
+
+    assert!(world.desk.cancel(&item.token));
+    world.withdrawn(asked.id).await;
+    chat_until_end(&mut chat_updates, chat.id).await;
+    world
+        .next(|u| matches!(u, Update::ProgressEnded { token } if token == item.token).then_some(()))
+        .await;
+    assert!(world.desk.calls_in_flight().is_empty());
+}

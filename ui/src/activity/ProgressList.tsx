@@ -29,8 +29,15 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
             <progress aria-label={`Progress of ${item.label}`} />
           )}
           <p className="progress-text">
-            <span className="muted">{amount(item)}</span>
-            {item.message && <span> · {item.message}</span>}
+            {/* Nothing counted yet but something said (a request waiting for the person): that alone. */}
+            {item.message && item.progress <= 0 && !(item.total !== null && item.total > 0) ? (
+              <span>{item.message}</span>
+            ) : (
+              <>
+                <span className="muted">{amount(item)}</span>
+                {item.message && <span> · {item.message}</span>}
+              </>
+            )}
           </p>
         </li>
       ))}

@@ -9,6 +9,20 @@ function isChange(update: Update): update is Change {
   return update.kind === "approval_added" || update.kind === "approval_removed";
 }
 
+/** When the window first heard of each request, by id: how long it has waited, as shown. */
+const heard = new Map<number, number>();
+
+function hear(list: Pending[]): Pending[] {
+  const now = Date.now();
+  for (const p of list) if (p.id !== null && !heard.has(p.id)) heard.set(p.id, now);
+  return list;
+}
+
+/** Since when the request has waited for the person, as far as the window knows. */
+export function waitingSince(pending: Pending): number {
+  return (pending.id !== null ? heard.get(pending.id) : undefined) ?? Date.now();
+}
+
 function apply(list: Pending[], change: Change): Pending[] {
   if (change.kind === "approval_removed") return list.filter((p) => p.id !== change.id);
   const added = change.pending as Pending;
@@ -34,7 +48,7 @@ export function usePending(): Pending[] {
         if (mine !== round.current) return;
         const since = unsettled.current ?? [];
         unsettled.current = null;
-        setPending(since.reduce(apply, fresh));
+        setPending(hear(since.reduce(apply, fresh)));
       },
       // The list stays as the updates left it.
       () => {
@@ -52,7 +66,7 @@ export function usePending(): Pending[] {
   useHostUpdates((update) => {
     if (!isChange(update)) return;
     unsettled.current?.push(update);
-    setPending((list) => apply(list, update));
+    setPending((list) => hear(apply(list, update)));
   });
   useHostResync(fetchAll);
   useWindowReturn(fetchAll);

@@ -1,23 +1,46 @@
 import { useState } from "react";
-import { commands, type AuditEntry, type ProgressItem as HostProgress } from "../bindings";
+import { commands, type AuditEntry, type Pending } from "../bindings";
 import { AuditTable } from "../activity/AuditTable";
 import { ProgressList } from "../activity/ProgressList";
+import { useCallsInFlight } from "../activity/inFlight";
 import type { AuditRow, ProgressItem } from "../servers/types";
-import { useFetched, useHostUpdates } from "../host/updates";
+import { useFetched } from "../host/updates";
+import { useApprovals } from "../host/approvalsContext";
+import { waitingSince } from "../host/pending";
 
 const PAGE = 100;
+const WAIT = "wait-";
+
+/** A server's request that waits for the person (a model reply, an answer), as a running item. */
+function waitOf(pending: Pending): ProgressItem | null {
+  const kind = pending.question.kind;
+  if ((kind !== "sampling" && kind !== "elicitation") || pending.id === null) return null;
+  return {
+    token: `${WAIT}${pending.id}`,
+    server: pending.server,
+    label: kind === "sampling" ? "Asks for a model reply" : "Asks you a question",
+    progress: 0,
+    total: null,
+    message: "waits for you in Approvals",
+    started_ms: waitingSince(pending),
+  };
+}
 
 export function ActivityView() {
-  const [running, setRunning] = useState<Map<string, HostProgress>>(new Map());
-  useHostUpdates((update) => {
-    if (update.kind === "progress") setRunning((m) => new Map(m).set(update.item.token, update.item));
-    if (update.kind === "progress_ended")
-      setRunning((m) => {
-        const next = new Map(m);
-        next.delete(update.token);
-        return next;
-      });
-  });
+  const calls = useCallsInFlight();
+  const { pending } = useApprovals();
+  const waits = pending.map(waitOf).filter((w): w is ProgressItem => w !== null);
+  const running = [...calls, ...waits].sort((a, b) => a.started_ms - b.started_ms);
+  const cancel = (token: string) => {
+    if (!token.startsWith(WAIT)) return void commands.cancelCall(token).catch(() => {});
+    const asked = pending.find((p) => `${WAIT}${p.id}` === token);
+    if (!asked || asked.id === null) return;
+    const declined =
+      asked.question.kind === "sampling"
+        ? commands.answerSampling(asked.id, asked.server, null)
+        : commands.answerElicitation(asked.id, asked.server, { action: "cancel" } as never);
+    void declined.catch(() => {});
+  };
   const latest = useFetched(() => commands.audit(null, PAGE), ["progress_ended", "approval_removed"]);
   const [older, setOlder] = useState<AuditEntry[]>([]);
   const [hasMore, setHasMore] = useState(true);
@@ -34,13 +57,10 @@ export function ActivityView() {
     <div className="activity">
       <section aria-labelledby="running-title">
         <h2 id="running-title">Running</h2>
-        {running.size === 0 ? (
+        {running.length === 0 ? (
           <p className="muted">No call is under way.</p>
         ) : (
-          <ProgressList
-            items={[...running.values()] as unknown as ProgressItem[]}
-            onCancel={(token) => void commands.cancelCall(token)}
-          />
+          <ProgressList items={running} onCancel={cancel} />
         )}
       </section>
       <section aria-labelledby="audit-title">

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { commands } from "../bindings";
 import { CatalogList, type Kind } from "../explorer/CatalogList";
 import { useFetched } from "../host/updates";
@@ -8,15 +8,23 @@ import { PromptPanel } from "./explorer/PromptPanel";
 import { ResourcePanel } from "./explorer/ResourcePanel";
 import { TemplatePanel } from "./explorer/TemplatePanel";
 import { ToolPanel } from "./explorer/ToolPanel";
+import { useKept } from "./explorer/kept";
 
 export function ExplorerView() {
   const { data } = useFetched(() => commands.catalog(), ["catalog_changed", "status"]);
-  const catalog = (data ?? {}) as unknown as Catalog;
+  // The catalog last seen stands in while it is fetched again: coming back to the view does
+  // not flash an empty explorer, nor lose the item chosen.
+  const [seen, setSeen] = useKept<Catalog | null>("catalog", null);
+  useEffect(() => {
+    if (data) setSeen(data as unknown as Catalog);
+  }, [data, setSeen]);
+  const catalog = ((data as unknown as Catalog | null) ?? seen ?? {}) as Catalog;
   const { entries, items } = useMemo(() => entriesOf(catalog), [catalog]);
-  const [query, setQuery] = useState("");
-  const [serverFilter, setServerFilter] = useState<string | null>(null);
-  const [kindFilter, setKindFilter] = useState<Kind | null>(null);
-  const [selected, setSelected] = useState<string | undefined>(undefined);
+  // Kept above the view: the person finds the list as they left it when they come back.
+  const [query, setQuery] = useKept("list:query", "");
+  const [serverFilter, setServerFilter] = useKept<string | null>("list:server", null);
+  const [kindFilter, setKindFilter] = useKept<Kind | null>("list:kind", null);
+  const [selected, setSelected] = useKept<string | undefined>("list:selected", undefined);
   const item = selected === undefined ? undefined : items.get(selected);
 
   if (entries.length === 0) {

@@ -6,7 +6,7 @@
 //! The agent reaches the servers through the desk's host: the catalog's tools, each
 //! running server's session, and its configuration for the gate's pinned trust.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,8 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::{Desk, DeskError, Inner, Json, Update, lock};
+use super::explore::ProgressItem;
+use super::{Desk, DeskError, Inner, Json, Update, lock, now_ms};
 use crate::agent::context;
 use crate::agent::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
@@ -440,15 +441,21 @@ impl Desk {
         }
         let (events, mut received) = mpsc::channel::<ChatEvent>(256);
         let desk = Arc::downgrade(&self.inner);
+        let run_stop = stop.clone();
         // The events, told to the face in order.
         tokio::spawn(async move {
             let names = desk
                 .upgrade()
                 .map(|inner| Toolset::new(inner.shared.catalog.tools(), &Enablement::default()));
             let names = names.unwrap_or_default();
+            let mut in_flight = HashSet::new();
             while let Some(event) = received.recv().await {
                 let Some(inner) = desk.upgrade() else { return };
                 let conversation = id as f64;
+                let shown = Desk {
+                    inner: inner.clone(),
+                };
+                in_flight_call(&shown, id, &event, &run_stop, &mut in_flight);
                 let update = match event {
                     ChatEvent::Message { message } => Update::ChatMessage {
                         conversation,
@@ -460,6 +467,13 @@ impl Desk {
                     },
                 };
                 let _ = inner.updates.send(update);
+            }
+            // The run is over however it ended: none of its calls is under way any more.
+            if let Some(inner) = desk.upgrade() {
+                let shown = Desk { inner };
+                for token in in_flight {
+                    shown.call_ended(&token);
+                }
             }
         });
         let desk = Arc::downgrade(&self.inner);
@@ -487,6 +501,57 @@ impl Desk {
     pub fn stop_chat(&self, id: i64) -> bool {
         let stop = lock(&self.inner.chat.runs).get(&id).cloned();
         stop.map(|stop| stop.cancel()).is_some()
+    }
+}
+
+/// Keeps the model's tool calls in the list of calls under way, from the moment one waits
+/// for a decision until it ends. Cancelling one stops the conversation's run.
+fn in_flight_call(
+    desk: &Desk,
+    conversation: i64,
+    event: &ChatEvent,
+    stop: &CancellationToken,
+    in_flight: &mut HashSet<String>,
+) {
+    let token = |call_id: &str| format!("chat-{conversation}-{call_id}");
+    match event {
+        ChatEvent::ToolCallAwaiting {
+            call_id,
+            server,
+            tool,
+            ..
+        } => {
+            let item = ProgressItem {
+                token: token(call_id),
+                server: server.clone(),
+                label: tool.clone(),
+                progress: 0.0,
+                total: None,
+                message: None,
+                started_ms: now_ms(),
+            };
+            in_flight.insert(item.token.clone());
+            desk.call_began(item, stop.clone());
+        }
+        ChatEvent::ToolCallProgress {
+            call_id,
+            progress,
+            total,
+            message,
+        } => desk.call_progressed(&token(call_id), *progress, *total, message.clone()),
+        ChatEvent::ToolCallResult { call_id, .. }
+        | ChatEvent::ToolCallDenied { call_id, .. }
+        | ChatEvent::ToolCallFailed { call_id, .. } => {
+            let token = token(call_id);
+            in_flight.remove(&token);
+            desk.call_ended(&token);
+        }
+        ChatEvent::Finished { .. } | ChatEvent::Error { .. } => {
+            for token in in_flight.drain() {
+                desk.call_ended(&token);
+            }
+        }
+        _ => {}
     }
 }
 

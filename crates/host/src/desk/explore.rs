@@ -1,19 +1,17 @@
 //! What the explorer does: the catalog of every running server, tool calls through the
 //! gate with their progress and a way to cancel them, resources, prompts and completion.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::{Desk, DeskError, Update, lock, now_ms};
+use super::{Desk, DeskError, lock, now_ms};
 use crate::gate::{Callee, Origin};
 
-/// A tool call under way, as the activity view shows it.
+/// A call under way, as the activity view shows it: the person's own from the explorer, or
+/// a model's in a conversation (from the moment it waits for a decision).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ProgressItem {
@@ -27,12 +25,6 @@ pub struct ProgressItem {
     pub started_ms: f64,
 }
 
-/// The calls under way, each with its cancel switch.
-#[derive(Default)]
-pub(super) struct Calls {
-    running: Mutex<HashMap<String, CancellationToken>>,
-}
-
 /// Takes a call off the running list however it ends.
 struct Running<'a> {
     desk: &'a Desk,
@@ -41,10 +33,7 @@ struct Running<'a> {
 
 impl Drop for Running<'_> {
     fn drop(&mut self) {
-        lock(&self.desk.inner.calls.running).remove(&self.token);
-        self.desk.announce(Update::ProgressEnded {
-            token: self.token.clone(),
-        });
+        self.desk.call_ended(&self.token);
     }
 }
 
@@ -109,13 +98,8 @@ impl Desk {
         let config = self.server_config(server)?;
         let callee = Callee::of(server, &config);
         let cancel = CancellationToken::new();
-        lock(&self.inner.calls.running).insert(token.clone(), cancel.clone());
-        let _running = Running {
-            desk: self,
+        let item = ProgressItem {
             token: token.clone(),
-        };
-        let mut item = ProgressItem {
-            token,
             server: server.to_owned(),
             label: tool.title.clone().unwrap_or_else(|| tool.name.clone()),
             progress: 0.0,
@@ -123,7 +107,11 @@ impl Desk {
             message: None,
             started_ms: now_ms(),
         };
-        self.announce(Update::Progress { item: item.clone() });
+        self.call_began(item, cancel.clone());
+        let _running = Running {
+            desk: self,
+            token: token.clone(),
+        };
         let (progress, mut updates) = mpsc::channel(64);
         let mut options = client.request_options();
         options.progress = Some(progress);
@@ -138,10 +126,7 @@ impl Desk {
             tokio::select! {
                 result = &mut call => break result,
                 Some(step) = updates.recv() => {
-                    item.progress = step.progress;
-                    item.total = step.total;
-                    item.message = step.message;
-                    self.announce(Update::Progress { item: item.clone() });
+                    self.call_progressed(&token, step.progress, step.total, step.message);
                 }
             }
         };
@@ -150,7 +135,7 @@ impl Desk {
 
     /// Cancels a call under way; the server is told. False if it had already ended.
     pub fn cancel(&self, token: &str) -> bool {
-        match lock(&self.inner.calls.running).get(token) {
+        match self.inner.calls.cancel_of(token) {
             Some(cancel) => {
                 cancel.cancel();
                 true

@@ -3,6 +3,7 @@
 //! turns what happens in them into one stream of updates for the face to show.
 
 mod answers;
+mod calls;
 mod chat;
 mod explore;
 mod folders;
@@ -184,7 +185,7 @@ struct Inner {
     secrets: Secrets,
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, f64>>,
-    calls: explore::Calls,
+    calls: calls::Calls,
     updates: broadcast::Sender<Update>,
     /// What the person should know about the audit trail: a setting that did not read, a
     /// damaged file moved aside (the conversations' file too).
@@ -281,7 +282,7 @@ impl Desk {
                     secrets,
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
-                    calls: explore::Calls::default(),
+                    calls: calls::Calls::default(),
                     updates: broadcast::channel(4096).0,
                     audit_notices,
                     chat,

@@ -1,13 +1,14 @@
-import { useState } from "react";
 import { commands } from "../../bindings";
 import type { GetPromptResult, Prompt } from "../../mcp/schema";
 import { PromptDetail } from "../../explorer/PromptDetail";
 import { completer } from "./completion";
 import { useHostCall } from "./useHostCall";
+import { useKept } from "./kept";
 
 export function PromptPanel({ server, prompt }: { server: string; prompt: Prompt }) {
-  const [values, setValues] = useState<Record<string, string>>({});
-  const { result, error, run } = useHostCall<GetPromptResult>();
+  const key = `prompt:${server}/${prompt.name}`;
+  const [values, setValues] = useKept<Record<string, string>>(`${key}:values`, {});
+  const { result, error, run } = useHostCall<GetPromptResult>(key);
   return (
     <PromptDetail
       server={server}

@@ -1,18 +1,20 @@
-import { useState } from "react";
 import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { InitializeResult, ReadResourceResult, Resource } from "../../mcp/schema";
 import { ResourceDetail } from "../../explorer/ResourceDetail";
 import { useFetched, useHostUpdates } from "../../host/updates";
 import { useHostCall } from "./useHostCall";
+import { useKept } from "./kept";
 
 /** A resource: read it, and follow its updates while subscribed. */
 export function ResourcePanel({ server, resource }: { server: string; resource: Resource }) {
   const info = useFetched(() => commands.serverInfo(server), ["status"], [server]);
   const canSubscribe = (info.data as InitializeResult | null)?.capabilities.resources?.subscribe === true;
-  const read = useHostCall<ReadResourceResult>();
-  const [subscribed, setSubscribed] = useState(false);
-  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const key = `resource:${server}/${resource.uri}`;
+  const read = useHostCall<ReadResourceResult>(key);
+  // The subscription lives in the host: the toggle shows it as it is when the person comes back.
+  const [subscribed, setSubscribed] = useKept(`${key}:subscribed`, false);
+  const [updatedAt, setUpdatedAt] = useKept<number | null>(`${key}:updatedAt`, null);
   const readNow = () => void read.run(commands.readResource(server, resource.uri));
 
   useHostUpdates((update) => {

@@ -1,13 +1,14 @@
-import { useState } from "react";
 import { commands } from "../../bindings";
 import type { ReadResourceResult, ResourceTemplate } from "../../mcp/schema";
 import { TemplateDetail } from "../../explorer/TemplateDetail";
 import { completer } from "./completion";
 import { useHostCall } from "./useHostCall";
+import { useKept } from "./kept";
 
 export function TemplatePanel({ server, template }: { server: string; template: ResourceTemplate }) {
-  const [values, setValues] = useState<Record<string, string>>({});
-  const read = useHostCall<ReadResourceResult>();
+  const key = `template:${server}/${template.uriTemplate}`;
+  const [values, setValues] = useKept<Record<string, string>>(`${key}:values`, {});
+  const read = useHostCall<ReadResourceResult>(key);
   return (
     <TemplateDetail
       server={server}

@@ -1,34 +1,24 @@
-import { useState } from "react";
 import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { CallToolResult, Tool } from "../../mcp/schema";
 import { ToolDetail } from "../../explorer/ToolDetail";
 import { SchemaForm, defaultsOf, validate } from "../../forms/SchemaForm";
-import { useHostUpdates } from "../../host/updates";
-
-type Progress = { progress: number; total?: number; message?: string };
+import { progressKey, useKept, type CallProgressKept } from "./kept";
 
 let calls = 0;
 
-/** A tool: its form, the call through the approval gate, its progress and its result. */
+/**
+ * A tool: its form, the call through the approval gate, its progress and its result, all
+ * kept in the explorer's store: they are there again when the person comes back.
+ */
 export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
-  const [value, setValue] = useState<Record<string, unknown>>(() => defaultsOf(tool.inputSchema));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [token, setToken] = useState<string | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [result, setResult] = useState<CallToolResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useHostUpdates((update) => {
-    if (update.kind === "progress" && update.item.token === token) {
-      const { progress, total, message } = update.item;
-      setProgress({
-        progress: progress ?? 0,
-        ...(total != null ? { total } : {}),
-        ...(message != null ? { message } : {}),
-      });
-    }
-  });
+  const key = `tool:${server}/${tool.name}`;
+  const [value, setValue] = useKept<Record<string, unknown>>(`${key}:value`, () => defaultsOf(tool.inputSchema));
+  const [errors, setErrors] = useKept<Record<string, string>>(`${key}:errors`, {});
+  const [token, setToken] = useKept<string | null>(`${key}:token`, null);
+  const [progress] = useKept<CallProgressKept | null>(progressKey(token ?? ""), null);
+  const [result, setResult] = useKept<CallToolResult | null>(`${key}:result`, null);
+  const [error, setError] = useKept<string | null>(`${key}:error`, null);
 
   const invoke = () => {
     const problems = validate(tool.inputSchema, value);
@@ -36,7 +26,6 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
     if (Object.keys(problems).length > 0) return;
     const mine = `explorer-${++calls}`;
     setToken(mine);
-    setProgress(null);
     setResult(null);
     setError(null);
     commands
@@ -45,7 +34,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
         (r) => setResult(r as unknown as CallToolResult),
         (err: unknown) => setError(errorMessage(err)),
       )
-      .finally(() => setToken(null));
+      .finally(() => setToken((current) => (current === mine ? null : current)));
   };
 
   return (

@@ -1,0 +1,105 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands, events, type Update } from "../bindings";
+import { ExplorerView } from "./ExplorerView";
+import { ExplorerStoreProvider } from "./explorer/kept";
+
+vi.mock("../bindings", () => ({
+  commands: {
+    catalog: vi.fn(),
+    callTool: vi.fn(),
+    cancelCall: vi.fn(() => Promise.resolve(true)),
+  },
+  events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn() } },
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+const catalog = {
+  demo: {
+    tools: [
+      {
+        name: "echo",
+        title: "Echo",
+        description: "Sends the text back",
+        inputSchema: { type: "object", properties: { text: { type: "string", description: "What to send back" } } },
+      },
+    ],
+    resources: [],
+    templates: [],
+    prompts: [],
+  },
+};
+
+/** The explorer beside another view, the store above both, as the window holds them. */
+function Window() {
+  const [view, setView] = useState<"explorer" | "other">("explorer");
+  return (
+    <ExplorerStoreProvider>
+      <button type="button" onClick={() => setView(view === "explorer" ? "other" : "explorer")}>
+        Switch view
+      </button>
+      {view === "explorer" ? <ExplorerView /> : <p>Another view</p>}
+    </ExplorerStoreProvider>
+  );
+}
+
+function host() {
+  const updates: Array<(event: { payload: Update }) => void> = [];
+  vi.mocked(events.hostUpdate.listen).mockImplementation((listener) => {
+    updates.push(listener as (event: { payload: Update }) => void);
+    return Promise.resolve(() => {});
+  });
+  vi.mocked(events.hostResync.listen).mockImplementation(() => Promise.resolve(() => {}));
+  vi.mocked(commands.catalog).mockResolvedValue(catalog as never);
+  let answer: (result: unknown) => void = () => {};
+  vi.mocked(commands.callTool).mockImplementation(() => new Promise((resolve) => (answer = resolve as never)));
+  return {
+    update: (payload: Update) => act(() => updates.forEach((listen) => listen({ payload }))),
+    answer: (result: unknown) => act(async () => answer(result)),
+  };
+}
+
+const switchView = () => fireEvent.click(screen.getByRole("button", { name: "Switch view" }));
+
+describe("the explorer across views", () => {
+  it("keeps the chosen tool, its form, the call under way and its result when the person comes back", async () => {
+    const user = userEvent.setup();
+    const window = host();
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    const field = await screen.findByRole("textbox", { name: /text/ });
+    await user.type(field, "hello there");
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    const [, , , token] = vi.mocked(commands.callTool).mock.calls[0]!;
+    expect(commands.callTool).toHaveBeenCalledWith("demo", "echo", { text: "hello there" }, token);
+
+    // Away while the call runs: its progress arrives meanwhile.
+    switchView();
+    expect(screen.getByText("Another view")).toBeTruthy();
+    window.update({
+      kind: "progress",
+      item: { token, server: "demo", label: "Echo", progress: 2, total: 5, message: "half way", started_ms: Date.now() },
+    });
+    switchView();
+    expect(screen.getByRole("button", { name: "Echo on demo" }).getAttribute("aria-current")).toBe("true");
+    expect((screen.getByRole("textbox", { name: /text/ }) as HTMLInputElement).value).toBe("hello there");
+    expect(screen.getByRole("status").textContent).toContain("half way");
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(commands.cancelCall).toHaveBeenCalledExactlyOnceWith(token);
+
+    // Away again when the answer comes: it is there on return.
+    switchView();
+    await window.answer({ content: [{ type: "text", text: "hello there, back" }] });
+    switchView();
+    await waitFor(() => expect(screen.getByText("hello there, back")).toBeTruthy());
+    expect((screen.getByRole("textbox", { name: /text/ }) as HTMLInputElement).value).toBe("hello there");
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+    expect((screen.getByRole("button", { name: "Invoke" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
