@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, SHOWN};
 
 const RUNNING: &str = "section[aria-labelledby='running-title']";
 
@@ -18,9 +18,7 @@ fn a_call_under_way_is_in_activity_at_once_and_in_the_explorer_on_return() {
     app.open_tool("demo", "Count slowly");
     app.fill(DETAIL, "n", "3");
     app.fill(DETAIL, "delay_ms", "3000");
-    app.press(DETAIL, "Invoke");
-    app.dialog("demo", "count_to", "dialog-tool-call-count");
-    app.press(DIALOG, "Allow once");
+    app.invoke();
 
     // Before its first step, three seconds away: listed, timed, cancellable.
     app.view("activity");

@@ -1,5 +1,5 @@
 //! A person at the real window, with the bundled demo server and `server-everything`:
-//! tool calls approved and denied, a sampling request edited and answered, folders
+//! their own tool call run at once, one that may destroy something approved and denied, a sampling request edited and answered, folders
 //! shared, a form answered after a mistake, a link declined and then opened, and a server
 //! added through the form. Each dialog is saved as a screenshot under `test-artifacts/`.
 
@@ -16,27 +16,35 @@ fn every_dialog_with_the_demo_server() {
     let w = &app.window;
     app.wait_running("demo");
 
-    // A tool call, allowed once with the argument as typed.
-    app.open_tool("demo", "Echo");
-    app.fill(DETAIL, "text", "hello from the window");
+    // The person's own call runs at once.
+    app.open_tool("demo", "Add a note");
+    app.fill(DETAIL, "title", "groceries");
+    app.fill(DETAIL, "text", "milk");
+    app.invoke();
+    app.result("groceries");
+    app.no_dialog();
+
+    // One that may destroy something asks first: allowed once with the argument as typed.
+    app.open_tool("demo", "Delete a note");
+    app.fill(DETAIL, "title", "groceries");
     app.press(DETAIL, "Invoke");
-    app.dialog("demo", "echo", "dialog-tool-call");
+    app.dialog("demo", "delete_note", "dialog-tool-call");
     let arguments = w.value(&w.find(&format!("{DIALOG} textarea")));
-    assert!(arguments.contains("hello from the window"), "{arguments}");
+    assert!(arguments.contains("groceries"), "{arguments}");
     app.press(DIALOG, "Allow once");
     app.no_dialog();
-    app.result("hello from the window");
+    app.result("deleted the note");
 
     // The same call, denied: the person sees it was denied and nothing ran.
     app.press(DETAIL, "Invoke");
-    app.dialog("demo", "echo", "dialog-tool-call-again");
+    app.dialog("demo", "delete_note", "dialog-tool-call-again");
     app.press(DIALOG, "Deny");
     w.wait_for_text(&format!("{DETAIL} [role='alert']"), "denied", SHOWN);
 
     // Sampling: the request is edited, the reply written and reviewed, then returned.
     app.open_tool("demo", "Ask the host's model");
     app.fill(DETAIL, "question", "What is MCP?");
-    app.invoke_allowed("demo", "ask_model");
+    app.invoke();
     app.dialog("demo", "System prompt", "dialog-sampling-request");
     let message = w.field(DIALOG, "Message 1 (user)");
     assert_eq!(w.value(&message), "What is MCP?");
@@ -61,7 +69,7 @@ fn every_dialog_with_the_demo_server() {
     let folder = app.dir.path().join("shared folder");
     std::fs::create_dir(&folder).expect("folder");
     app.open_tool("demo", "List shared folders");
-    app.invoke_allowed("demo", "list_roots");
+    app.invoke();
     app.dialog("demo", "folder", "dialog-roots");
     // A folder that does not exist is refused in the dialog, with the reason, before sharing.
     let missing = app.dir.path().join("no such folder");
@@ -93,12 +101,12 @@ fn every_dialog_with_the_demo_server() {
     app.press(".shared-folders", "Remove");
     app.press(".shared-folders", "Share these folders with demo");
     app.open_tool("demo", "List shared folders");
-    app.invoke_allowed("demo", "list_roots");
+    app.invoke();
     app.result("no roots shared");
 
     // A form: a wrong answer is caught in the dialog, fixed, then sent.
     app.open_tool("demo", "Ask you to fill in a form");
-    app.invoke_allowed("demo", "ask_user");
+    app.invoke();
     app.dialog("demo", "Your name", "dialog-form");
     app.fill(DIALOG, "Your name", "A");
     app.press(DIALOG, "Submit");
@@ -110,7 +118,7 @@ fn every_dialog_with_the_demo_server() {
 
     // A link: declined first, then opened in the browser only after the person agreed.
     app.open_tool("demo", "Ask you to open a web page");
-    app.invoke_allowed("demo", "open_link");
+    app.invoke();
     app.dialog("demo", "example.com", "dialog-url");
     let host = w.text(&w.find(&format!("{DIALOG} [data-testid='url-host']")));
     assert_eq!(host, "example.com");
@@ -120,9 +128,7 @@ fn every_dialog_with_the_demo_server() {
     );
     app.press(DIALOG, "Decline");
     app.result("declined");
-    app.press(DETAIL, "Invoke");
-    app.dialog("demo", "open_link", "dialog-tool-call-open-link");
-    app.press(DIALOG, "Allow once");
+    app.invoke();
     app.dialog("demo", "example.com", "dialog-url-again");
     app.press(DIALOG, "Open in browser");
     app.result("accepted");
@@ -184,11 +190,11 @@ fn a_server_added_through_the_form_runs_and_answers() {
     app.press(DIALOG, "Share these folders");
     app.no_dialog();
     app.open_tool("everything", "Get Roots List Tool");
-    app.invoke_allowed("everything", "get-roots-list");
+    app.invoke();
     app.result(&format!("file://{}", folder.display()));
 
     app.open_tool("everything", "Echo Tool");
     app.fill(DETAIL, "message", "hello everything");
-    app.invoke_allowed("everything", "echo");
+    app.invoke();
     app.result("hello everything");
 }

@@ -53,7 +53,7 @@ fn a_sampling_request_drafted_by_the_model_is_edited_and_sent() {
     // The person calls the tool; the server asks for a model's reply.
     app.open_tool("everything", "Trigger Sampling Request Tool");
     app.fill(DETAIL, "prompt", "What is the capital of France?");
-    app.invoke_allowed("everything", "trigger-sampling-request");
+    app.invoke();
     let text = app.dialog(
         "everything",
         "wants a reply from a model",

@@ -58,15 +58,16 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
     let w = &app.window;
     app.wait_running("demo");
 
-    // One call allowed, one denied.
+    // The person's own call, run at once; one that may destroy something, denied.
     app.open_tool("demo", "Echo");
     app.fill(DETAIL, "text", "hello for the audit");
-    app.press(DETAIL, "Invoke");
-    app.dialog("demo", "echo", "dialog-tool-call-to-allow");
-    app.press(DIALOG, "Allow once");
+    app.invoke();
     app.result("hello for the audit");
+    app.no_dialog();
+    app.open_tool("demo", "Delete a note");
+    app.fill(DETAIL, "title", "kept");
     app.press(DETAIL, "Invoke");
-    app.dialog("demo", "echo", "dialog-tool-call-to-deny");
+    app.dialog("demo", "delete_note", "dialog-tool-call-to-deny");
     app.press(DIALOG, "Deny");
     w.wait_for_text(&format!("{DETAIL} [role='alert']"), "denied", SHOWN);
 
@@ -83,9 +84,15 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
                 && rows[1].contains("ok")
         },
     );
-    for row in &rows {
-        assert!(row.contains("demo") && row.contains("echo"), "{rows:?}");
-    }
+    assert!(rows.iter().all(|row| row.contains("demo")), "{rows:?}");
+    assert!(
+        rows[0].contains("delete_note") && rows[0].contains("user"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[1].contains("echo") && rows[1].contains("you (your own call)"),
+        "{rows:?}"
+    );
     w.screenshot("activity");
 
     // The filter narrows the table to the matching entries, and says so.
@@ -93,7 +100,7 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
     let shown = w.wait_for_all(AUDIT_ROWS, "only the denied call", SHOWN, |rows| {
         rows.len() == 1 && rows[0].contains("denied")
     });
-    assert!(shown[0].contains("echo"), "{shown:?}");
+    assert!(shown[0].contains("delete_note"), "{shown:?}");
     w.wait_for_text(".audit-table caption", "(1 of 2 shown)", SHOWN);
     w.screenshot("activity-filtered");
     app.fill(".audit-filter", "Filter audit log", "no such entry");
@@ -346,7 +353,7 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     );
     assert_eq!(keyring_secret(secret_name).as_deref(), Some(token.as_str()));
     app.open_tool("everything", "Print Environment Tool");
-    app.invoke_allowed("everything", "get-env");
+    app.invoke();
     app.result(&format!("\"API_TOKEN\": \"{token}\""));
     w.screenshot("keyring-env-received");
 

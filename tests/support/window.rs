@@ -166,7 +166,14 @@ impl App {
             .wait_for_text("[aria-label='Tool result']", wanted, SHOWN)
     }
 
-    /// Invokes the open tool and allows the call once.
+    /// Invokes the open tool as the person: it runs at once, unless it may destroy
+    /// something (then see `invoke_allowed`).
+    pub fn invoke(&self) {
+        self.press(DETAIL, "Invoke");
+    }
+
+    /// Invokes the open tool, one that asks first even when the person calls it (it may
+    /// destroy something), and allows the call once.
     pub fn invoke_allowed(&self, server: &str, tool: &str) {
         self.press(DETAIL, "Invoke");
         self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));

@@ -202,6 +202,7 @@ impl World {
             policies: Arc::new(Mutex::new(Policies::new(vec![rule]))),
             audit,
             config_path: None,
+            confirm_own_destructive: Default::default(),
         };
         let clients = host.shared().clients.clone();
         let mcp = clients

@@ -2,8 +2,15 @@
 //! model, an agent): a standing policy or the person decides, with the exact arguments
 //! in view and editable; then the call, checked against the tool's schemas; then an audit
 //! record of all of it, which names who asked ([`Origin`]).
+//!
+//! A call the person starts themselves is their decision already: it runs at once and is
+//! recorded as decided by them. Two things still stand in its way: a denial they made
+//! (it is theirs too, and the call stops saying which rule did it), and, if the host's
+//! `confirmOwnDestructiveCalls` setting is on, a tool that may destroy something, which
+//! asks as any other call would (a rule allowing it answers for them).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -17,7 +24,7 @@ use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled}
 use crate::audit::{AuditLog, Kind, Record};
 use crate::config::{self, ServerConfig};
 use crate::pins::{self, Changed, ToolDefinition};
-use crate::policy::{Now, Policies, Scope, ToolRule, Verdict};
+use crate::policy::{Decision, Now, Policies, Scope, ToolRule, Verdict};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
@@ -128,6 +135,21 @@ pub struct Gate {
     pub audit: Arc<AuditLog>,
     /// Where "always" decisions are kept (the configuration file), if anywhere.
     pub config_path: Option<PathBuf>,
+    /// The host's `confirmOwnDestructiveCalls` setting as it is now: whether the person's
+    /// own call to a tool that may destroy something asks them first.
+    pub confirm_own_destructive: Arc<AtomicBool>,
+}
+
+/// How the audit trail names the person deciding by making the call themselves.
+pub const BY_YOU: &str = "you (your own call)";
+
+/// Whether a tool may destroy something, by its own claims read with the spec's defaults:
+/// a tool that does not say it only reads, nor that it destroys nothing, may.
+pub fn may_destroy(tool: &Tool) -> bool {
+    let claims = tool.annotations.as_ref();
+    let read_only = claims.and_then(|a| a.read_only_hint).unwrap_or(false);
+    let destructive = claims.and_then(|a| a.destructive_hint).unwrap_or(true);
+    !read_only && destructive
 }
 
 impl Gate {
@@ -174,6 +196,10 @@ impl Gate {
         let verdict = self
             .policies()
             .decide(&now, tool.annotations.as_ref(), server.trusted);
+        let verdict = match origin {
+            Origin::Person => self.own(verdict, tool),
+            Origin::Model { .. } => verdict,
+        };
         let decided = match verdict {
             Verdict::Decided(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
             Verdict::Ask(changed) => {
@@ -221,6 +247,20 @@ impl Gate {
             decided_by,
             record,
         })
+    }
+
+    /// What the policies' verdict comes to for a call the person made themselves: theirs
+    /// to make, unless a denial stands or the tool is one they asked to confirm.
+    fn own(&self, verdict: Verdict, tool: &Tool) -> Verdict {
+        let confirm = self.confirm_own_destructive.load(Ordering::Relaxed) && may_destroy(tool);
+        match verdict {
+            Verdict::Decided(Decision { allow: false, .. }) => verdict,
+            Verdict::Decided(_) | Verdict::Ask(_) if !confirm => Verdict::Decided(Decision {
+                allow: true,
+                decided_by: BY_YOU.to_owned(),
+            }),
+            verdict => verdict,
+        }
     }
 
     /// The second half of [`Self::call`]: the allowed call, checked against the tool's
@@ -377,5 +417,39 @@ impl Gate {
         if let Err(e) = written {
             tracing::error!("the decision holds for this session only: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchboard_mcp::types::ToolAnnotations;
+
+    fn claiming(read_only: Option<bool>, destructive: Option<bool>) -> Tool {
+        let mut tool: Tool = serde_json::from_value(serde_json::json!({
+            "name": "t",
+            "inputSchema": {"type": "object"}
+        }))
+        .expect("a tool");
+        tool.annotations =
+            (read_only.is_some() || destructive.is_some()).then(|| ToolAnnotations {
+                read_only_hint: read_only,
+                destructive_hint: destructive,
+                ..ToolAnnotations::default()
+            });
+        tool
+    }
+
+    #[test]
+    fn a_tool_may_destroy_unless_it_claims_to_only_read_or_to_destroy_nothing() {
+        assert!(
+            may_destroy(&claiming(None, None)),
+            "no claims: the spec's defaults"
+        );
+        assert!(may_destroy(&claiming(Some(false), None)));
+        assert!(may_destroy(&claiming(Some(false), Some(true))));
+        assert!(!may_destroy(&claiming(Some(true), None)));
+        assert!(!may_destroy(&claiming(Some(false), Some(false))));
+        assert!(!may_destroy(&claiming(None, Some(false))));
     }
 }

@@ -50,12 +50,14 @@ async fn servers_and_rules_follow_the_file_edited_by_hand() {
     world.running(&["second"]).await;
     assert_eq!(world.desk.servers().len(), 2);
 
-    // A rule removed by hand no longer decides: the next call is asked.
-    let call = world.call("echo", json!({"text": "1"}), "1");
+    // A rule removed by hand no longer decides: the next call is asked. (Deleting is a
+    // call the person is asked to confirm even when they make it themselves.)
+    let gone = json!({"title": "none such"});
+    let call = world.call("delete_note", gone.clone(), "1");
     world.allow_next_always().await;
     call.await.unwrap().unwrap();
     world
-        .call("echo", json!({"text": "2"}), "2")
+        .call("delete_note", gone.clone(), "2")
         .await
         .unwrap()
         .unwrap();
@@ -66,7 +68,7 @@ async fn servers_and_rules_follow_the_file_edited_by_hand() {
         .remove("toolRules");
     file["mcpServers"].as_object_mut().unwrap().remove("second");
     assert_eq!(world.edit_by_hand(&file.to_string()).await, None);
-    let call = world.call("echo", json!({"text": "3"}), "3");
+    let call = world.call("delete_note", gone.clone(), "3");
     world.allow_next_always().await;
     call.await.unwrap().unwrap();
     // ... and the server removed by hand is gone.
@@ -95,9 +97,12 @@ async fn a_file_broken_by_hand_is_reported_left_as_it_is_and_the_servers_run_on(
         "{ \"mcpServers\": oops"
     );
     // The demo server runs on, and answers.
-    let call = world.call("echo", json!({"text": "still here"}), "echo");
-    world.allow_next_always().await;
-    call.await.unwrap().unwrap();
+    let answer = world
+        .call("echo", json!({"text": "still here"}), "echo")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer["content"][0]["text"], "still here");
     assert!(matches!(
         world.desk.servers()[0].state,
         Some(ServerState::Running { .. })
@@ -108,5 +113,27 @@ async fn a_file_broken_by_hand_is_reported_left_as_it_is_and_the_servers_run_on(
     assert_eq!(world.edit_by_hand(&mended).await, None);
     assert_eq!(world.desk.config_problem(), None);
     world.running(&["second"]).await;
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn confirming_the_persons_own_destructive_calls_follows_the_file() {
+    let mut world = demo_desk(json!({})).await;
+    let gone = json!({"title": "none such"});
+    // On unless the file says otherwise: deleting asks, even when the person calls it.
+    let call = world.call("delete_note", gone.clone(), "1");
+    let asked = world.asked().await;
+    world
+        .desk
+        .answer_tool_call(asked.id, "demo", false, Default::default(), Remember::Once)
+        .unwrap();
+    assert!(call.await.unwrap().is_err(), "denied");
+
+    // Turned off by hand: the person's own call runs at once.
+    let mut file = world.file();
+    file["settings"]["confirmOwnDestructiveCalls"] = json!(false);
+    assert_eq!(world.edit_by_hand(&file.to_string()).await, None);
+    let answer = world.call("delete_note", gone, "2").await.unwrap().unwrap();
+    assert_eq!(answer["isError"], true, "the server said why: {answer}");
     world.desk.shutdown().await;
 }

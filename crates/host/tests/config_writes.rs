@@ -83,7 +83,7 @@ async fn always_answers_given_together_and_server_edits_all_reach_the_file() {
     ];
     let calls: Vec<_> = tools
         .iter()
-        .map(|(tool, arguments)| world.call(tool, arguments.clone(), tool))
+        .map(|(tool, arguments)| world.call_by_model(tool, arguments.clone(), tool))
         .collect();
     let mut asked = Vec::new();
     for _ in &tools {
@@ -134,7 +134,7 @@ async fn a_rule_written_by_hand_while_the_app_runs_is_kept() {
     file["settings"]["fontSize"] = json!(14);
     std::fs::write(&world.config, file.to_string()).unwrap();
 
-    let call = world.call("echo", json!({"text": "hi"}), "echo");
+    let call = world.call_by_model("echo", json!({"text": "hi"}), "echo");
     let asked = world.asked().await;
     let Question::ToolCall { arguments, .. } = asked.question else {
         panic!("asked {:?}", asked.question)

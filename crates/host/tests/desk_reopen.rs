@@ -1,6 +1,6 @@
 //! What a desk opened again on the same files keeps, as when the app is started again: a
-//! tool (or a whole server) the person allowed "always" runs without a question, and
-//! nothing more than what was allowed does.
+//! tool (or a whole server) the person allowed "always" runs without a question when a
+//! model calls it, and nothing more than what was allowed does.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -12,10 +12,10 @@ use switchboard_host::desk::Update;
 
 use common::{DemoDesk, demo_desk, next_on, text_of};
 
-/// A desk whose person answered a call of `echo` with `remember`, opened again.
+/// A desk whose person answered a model's call of `echo` with `remember`, opened again.
 async fn allowed_then_reopened(remember: Remember) -> DemoDesk {
     let mut world = demo_desk(json!({})).await;
-    let call = world.call("echo", json!({"text": "first"}), "first");
+    let call = world.call_by_model("echo", json!({"text": "first"}), "first");
     let asked = world.asked().await;
     let Question::ToolCall { arguments, .. } = asked.question else {
         panic!("asked {:?}", asked.question)
@@ -28,15 +28,15 @@ async fn allowed_then_reopened(remember: Remember) -> DemoDesk {
     world.reopen(&["demo"]).await
 }
 
-/// Calls a tool of the demo server, failing if the person is asked; its result, and what
-/// the audit trail says decided it.
+/// Calls a tool of the demo server as a model would, failing if the person is asked; its
+/// result, and what the audit trail says decided it.
 async fn unasked(world: &DemoDesk, tool: &str, arguments: Value) -> (Value, String) {
     let mut asks = world.desk.updates();
     let question = next_on(&mut asks, |u| match u {
         Update::ApprovalAdded { pending } => Some(pending),
         _ => None,
     });
-    let call = world.call(tool, arguments, tool);
+    let call = world.call_by_model(tool, arguments, tool);
     let result = tokio::select! {
         result = call => result.unwrap().unwrap(),
         pending = question => panic!("asked again after the app started again: {pending:?}"),
@@ -58,7 +58,7 @@ async fn a_tool_allowed_always_is_not_asked_about_after_the_app_starts_again() {
     assert_ne!(decided_by, "user");
 
     // The rule is the one tool's: another tool of the server is still asked about.
-    let call = world.call("add", json!({"a": 1, "b": 2}), "add");
+    let call = world.call_by_model("add", json!({"a": 1, "b": 2}), "add");
     let asked = world.asked().await;
     let Question::ToolCall { tool, .. } = &asked.question else {
         panic!("asked {:?}", asked.question)

@@ -30,7 +30,8 @@ async fn world() -> World {
 }
 
 impl World {
-    /// Starts a tool call through the gate in the background.
+    /// Starts a tool call through the gate in the background, as a model would: the
+    /// person is asked.
     fn call(
         &self,
         tool: &str,
@@ -49,7 +50,9 @@ impl World {
         tokio::spawn(async move {
             let callee = Callee::of("py", &server);
             gate.call(
-                &Origin::Person,
+                &Origin::Model {
+                    conversation: "c1".to_owned(),
+                },
                 &client,
                 &callee,
                 &tool,
@@ -211,7 +214,10 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         json!({"text": "as I corrected it"}),
         "the audit keeps what was really sent"
     );
-    assert_eq!(first.asked_by, "the person", "the audit names who asked");
+    assert_eq!(
+        first.asked_by, "model in conversation c1",
+        "the audit names who asked"
+    );
     world.host.shutdown().await;
 }
 

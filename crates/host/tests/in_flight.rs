@@ -22,7 +22,8 @@ fn listed(desk: &Desk, token: &str) -> Option<ProgressItem> {
 #[tokio::test]
 async fn a_call_waiting_for_the_person_is_listed_at_once_and_can_be_cancelled() {
     let mut world = demo_desk(json!({})).await;
-    let call = world.call("echo", json!({"text": "hi"}), "waits");
+    // A model's call: the person is asked about it.
+    let call = world.call_by_model("echo", json!({"text": "hi"}), "waits");
     let asked = world.asked().await;
     assert!(matches!(asked.question, Question::ToolCall { .. }));
 
@@ -43,7 +44,7 @@ async fn a_call_waiting_for_the_person_is_listed_at_once_and_can_be_cancelled() 
 async fn a_call_that_sends_no_progress_is_listed_while_its_server_waits_for_sampling() {
     let mut world = demo_desk(json!({"toolRules": [demo_allowed()]})).await;
     let call = world.call("ask_model", json!({"question": "why?"}), "samples");
-    // The call runs (allowed by the rule) and its server asks for a model reply.
+    // The call runs (the person's own) and its server asks for a model reply.
     let asked = world.asked().await;
     assert!(
         matches!(asked.question, Question::Sampling { .. }),

@@ -61,7 +61,7 @@ async fn a_roots_answer_after_its_deadline_shares_nothing() {
 #[tokio::test]
 async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
     let mut world = demo_desk(json!({})).await;
-    let call = world.call("echo", json!({"text": "never mind"}), "echo");
+    let call = world.call_by_model("echo", json!({"text": "never mind"}), "echo");
     let asked = world.asked().await;
     assert!(world.desk.cancel("echo"));
     // The dialog goes away, and the call ends.
@@ -97,7 +97,7 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
     // counts (what they said to remember is kept), and the call itself is cancelled.
     for round in 0..8 {
         let token = format!("echo-{round}");
-        let call = world.call("echo", json!({"text": "both at once"}), &token);
+        let call = world.call_by_model("echo", json!({"text": "both at once"}), &token);
         let asked = world.asked().await;
         let Question::ToolCall { arguments, .. } = asked.question else {
             panic!("asked {:?}", asked.question)

@@ -1,5 +1,6 @@
-//! Pinned trust through the desk, with real servers: an allowance holds for the tool as the
-//! person read it and the server as it was launched. A tool the server rewrites after it
+//! Pinned trust through the desk, with real servers and a model's calls (the person's own
+//! run at once): an allowance holds for the tool as the person read it and the server as
+//! it was launched. A tool the server rewrites after it
 //! was allowed (a "rug pull") is asked about again, with what changed; a server launched
 //! otherwise loses its allowances, its shared folders and its trusted mark; a server
 //! removed or renamed takes its rules with it.
@@ -34,9 +35,14 @@ impl DemoDesk {
         changed
     }
 
-    /// Calls a tool and returns its text, asking nobody (a question would hang it).
+    /// Calls a tool as a model would and returns its text, asking nobody (a question would
+    /// hang it).
     async fn run_unasked(&mut self, tool: &str, arguments: Value) -> String {
-        let result = self.call(tool, arguments, tool).await.unwrap().unwrap();
+        let result = self
+            .call_by_model(tool, arguments, tool)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(self.desk.pending().is_empty(), "{tool} was asked about");
         text_of(&result)
     }
@@ -57,7 +63,7 @@ impl DemoDesk {
 #[tokio::test]
 async fn a_tool_rewritten_after_it_was_allowed_is_asked_about_again_with_its_change() {
     let mut world = desk_on(json!({"py": python_peer()}), json!({}), keyring("pins")).await;
-    let call = world.call("echo", json!({"text": "one"}), "one");
+    let call = world.call_by_model("echo", json!({"text": "one"}), "one");
     let first = world.answer_next(true, Remember::ToolAlways).await;
     assert_eq!(first, None, "nothing to compare with the first time");
     call.await.unwrap().unwrap();
@@ -68,14 +74,14 @@ async fn a_tool_rewritten_after_it_was_allowed_is_asked_about_again_with_its_cha
 
     // The server rewrites the allowed tool and says its list changed.
     let rewrite = json!({"name": "echo", "description": INJECTED, "replace": true});
-    let call = world.call("add_tool", rewrite, "rewrite");
+    let call = world.call_by_model("add_tool", rewrite, "rewrite");
     world.answer_next(true, Remember::Once).await;
     call.await.unwrap().unwrap();
     world
         .next(|u| matches!(u, Update::CatalogChanged { server } if server == "py").then_some(()))
         .await;
 
-    let call = world.call("echo", json!({"text": "three"}), "three");
+    let call = world.call_by_model("echo", json!({"text": "three"}), "three");
     let changed = world
         .answer_next(false, Remember::Once)
         .await
@@ -103,7 +109,7 @@ async fn a_tool_rewritten_after_it_was_allowed_is_asked_about_again_with_its_cha
     );
 
     // Allowed again as it reads now, the new definition is what holds.
-    let call = world.call("echo", json!({"text": "four"}), "four");
+    let call = world.call_by_model("echo", json!({"text": "four"}), "four");
     let changed = world.answer_next(true, Remember::ToolAlways).await;
     assert!(changed.is_some());
     call.await.unwrap().unwrap();
@@ -129,7 +135,7 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
     // Trusted: its read-only claim lets echo run unasked; add_note is allowed always.
     assert_eq!(world.run_unasked("echo", json!({"text": "hi"})).await, "hi");
     let note = json!({"title": "a", "text": "b"});
-    let call = world.call("add_note", note.clone(), "note");
+    let call = world.call_by_model("add_note", note.clone(), "note");
     world.answer_next(true, Remember::ToolAlways).await;
     call.await.unwrap().unwrap();
     let folder = tempfile::tempdir().unwrap();
@@ -150,7 +156,7 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
         .unwrap();
     world.running_again().await;
     assert!(world.desk.roots_of("demo").is_empty(), "no folder shared");
-    let call = world.call("add_note", json!({"title": "c", "text": "d"}), "again");
+    let call = world.call_by_model("add_note", json!({"title": "c", "text": "d"}), "again");
     let changed = world.answer_next(true, Remember::Once).await.unwrap();
     assert!(changed.server);
     assert_eq!(changed.tool, None, "the tool reads as before");
@@ -176,7 +182,7 @@ async fn a_trusted_mark_holds_only_for_the_server_it_was_given_to() {
 
     let mut world = world.reopen(&["demo"]).await;
     assert!(!world.desk.server_form("demo").unwrap().trusted);
-    let call = world.call("echo", json!({"text": "hi"}), "echo");
+    let call = world.call_by_model("echo", json!({"text": "hi"}), "echo");
     world.answer_next(true, Remember::Once).await;
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "hi");
     world.desk.shutdown().await;
@@ -187,7 +193,7 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
     let mut world = demo_desk(json!({})).await;
     for tool in ["add_note", "delete_note"] {
         let arguments = json!({"title": "x", "text": "y"});
-        let call = world.call(tool, arguments, tool);
+        let call = world.call_by_model(tool, arguments, tool);
         world.answer_next(true, Remember::ToolAlways).await;
         call.await.unwrap().unwrap();
     }
@@ -208,7 +214,7 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
     world.server = "renamed".into();
     world.running_again().await;
     let folder = tempfile::tempdir().unwrap();
-    let call = world.call("add_note", json!({"title": "z", "text": "y"}), "new");
+    let call = world.call_by_model("add_note", json!({"title": "z", "text": "y"}), "new");
     world.answer_next(true, Remember::ToolAlways).await;
     call.await.unwrap().unwrap();
     world
@@ -231,13 +237,13 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
 #[tokio::test]
 async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     let mut world = demo_desk(json!({})).await;
-    let call = world.call("echo", json!({"text": "1"}), "1");
+    let call = world.call_by_model("echo", json!({"text": "1"}), "1");
     world.answer_next(true, Remember::ToolAlways).await;
     call.await.unwrap().unwrap();
     for text in ["2", "3"] {
         world.run_unasked("echo", json!({ "text": text })).await;
     }
-    let call = world.call("delete_note", json!({"title": "none"}), "delete");
+    let call = world.call_by_model("delete_note", json!({"title": "none"}), "delete");
     world.answer_next(false, Remember::ServerForSession).await;
     call.await.unwrap().unwrap_err();
     let folder = tempfile::tempdir().unwrap();
@@ -272,12 +278,12 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     world.desk.revoke_rule("demo", None);
     assert!(world.desk.standing_rules().await.is_empty());
     assert_eq!(world.rules(), []);
-    let call = world.call("echo", json!({"text": "4"}), "4");
+    let call = world.call_by_model("echo", json!({"text": "4"}), "4");
     world.answer_next(true, Remember::Once).await;
     call.await.unwrap().unwrap();
     world.desk.set_roots("demo", &[]).await.unwrap();
     assert!(world.desk.shared_folders().is_empty());
-    let call = world.call("list_roots", json!({}), "roots");
+    let call = world.call_by_model("list_roots", json!({}), "roots");
     world.answer_next(true, Remember::Once).await;
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "no roots shared");
     world.desk.shutdown().await;
@@ -288,7 +294,7 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
     let mut world = demo_desk(json!({"toolRules": [common::demo_allowed()]})).await;
     let folder = tempfile::tempdir().unwrap();
     let shown = folder.path().canonicalize().unwrap().display().to_string();
-    let call = world.call("list_roots", json!({}), "roots");
+    let call = world.call_by_model("list_roots", json!({}), "roots");
     let asked = world.asked().await;
     assert_eq!(asked.question, Question::Roots);
     world
@@ -315,7 +321,7 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
     world.running_again().await;
     let mut world = world.reopen(&["demo"]).await;
     assert!(world.desk.roots_of("demo").is_empty());
-    let call = world.call("list_roots", json!({}), "again");
+    let call = world.call_by_model("list_roots", json!({}), "again");
     // The standing allowance no longer holds either.
     world.answer_next(true, Remember::Once).await;
     assert_eq!(world.asked().await.question, Question::Roots);

@@ -37,7 +37,7 @@ async fn world(deadline: Duration) -> World {
 }
 
 impl World {
-    /// Calls the server's tool through the gate.
+    /// Calls the server's tool through the gate, as a model would: the person is asked.
     fn call_through_gate(&self) -> tokio::task::JoinHandle<Result<(), CallError>> {
         let client = self.host.client("asker").expect("running");
         let tool = self
@@ -54,7 +54,9 @@ impl World {
                 trusted: false,
             };
             gate.call(
-                &Origin::Person,
+                &Origin::Model {
+                    conversation: "c1".to_owned(),
+                },
                 &client,
                 &callee,
                 &tool,

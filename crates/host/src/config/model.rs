@@ -199,6 +199,13 @@ pub struct HostSettings {
     /// The provider (a name under `providers`) asked when nothing says which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_provider: Option<String>,
+    /// Whether a tool the person calls themselves (from the explorer) still asks them to
+    /// confirm when it may destroy something (see `gate::may_destroy`). On unless set: the
+    /// explorer's Run is one click on a form, and a slip there can lose data no one meant
+    /// to lose; one confirmation on the few destructive tools costs little, and the person
+    /// who finds it in the way turns it off. Their other calls run at once either way.
+    #[serde(skip_serializing_if = "is_true")]
+    pub confirm_own_destructive_calls: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -212,6 +219,7 @@ impl Default for HostSettings {
             sampling_rules: Vec::new(),
             shared_folders: Vec::new(),
             default_provider: None,
+            confirm_own_destructive_calls: true,
             extra: Map::new(),
         }
     }

@@ -60,10 +60,26 @@ impl Desk {
         Value::Object(offers)
     }
 
-    /// Calls a tool through the gate (a policy or the person decides first). `token` names
-    /// the call for its progress updates and for `cancel`.
+    /// Calls a tool as the person does from the explorer: their decision already, it runs
+    /// at once unless they denied it for good or it is one they asked to confirm (see
+    /// `gate`). `token` names the call for its progress updates and for `cancel`.
     pub async fn call_tool(
         &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, DeskError> {
+        self.call_tool_as(&Origin::Person, server, tool, arguments, token)
+            .await
+    }
+
+    /// Calls a tool for `origin` through the gate: for anyone but the person, a policy or
+    /// the person decides first. `token` names the call for its progress updates and for
+    /// `cancel`.
+    pub async fn call_tool_as(
+        &self,
+        origin: &Origin,
         server: &str,
         tool: &str,
         arguments: Map<String, Value>,
@@ -101,10 +117,10 @@ impl Desk {
         options.progress = Some(progress);
         options.cancel = Some(cancel);
         options.reset_timeout_on_progress = true;
-        let call =
-            self.inner
-                .gate
-                .call(&Origin::Person, &client, &callee, &tool, arguments, options);
+        let call = self
+            .inner
+            .gate
+            .call(origin, &client, &callee, &tool, arguments, options);
         tokio::pin!(call);
         let result = loop {
             tokio::select! {

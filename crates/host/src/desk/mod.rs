@@ -250,6 +250,7 @@ impl Desk {
             policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
             audit: audit.clone(),
             config_path: Some(config_path.to_owned()),
+            confirm_own_destructive: Arc::new(settings.confirm_own_destructive_calls.into()),
         };
         let desk = Self {
             inner: Arc::new_cyclic(|desk| {

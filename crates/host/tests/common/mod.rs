@@ -15,7 +15,7 @@ use switchboard_host::approvals::{Broker, BrokerEvent, Pending, Question, Rememb
 use switchboard_host::audit::{AuditLog, Retention};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::desk::{Desk, DeskError, Update};
-use switchboard_host::gate::Gate;
+use switchboard_host::gate::{Gate, Origin};
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
 use switchboard_host::policy::Policies;
@@ -178,23 +178,26 @@ pub async fn running_on(updates: &mut broadcast::Receiver<Update>, names: &[&str
     }
 }
 
-/// Calls a tool and, when the person is asked, allows it once as asked; the result. Other
-/// receivers of the desk's updates see every update on the way.
+/// Calls a tool as the person does from the explorer and, if they are asked (a tool that
+/// may destroy something), allows it once as asked; the result. Other receivers of the
+/// desk's updates see every update on the way.
 pub async fn call_allowed(desk: &Desk, server: &str, tool: &str, arguments: Value) -> Value {
     static CALLS: AtomicU64 = AtomicU64::new(0);
     let mut asks = desk.updates();
-    let call = {
+    let mut call = {
         let desk = desk.clone();
         let (server, tool) = (server.to_owned(), tool.to_owned());
         let token = format!("call-{}", CALLS.fetch_add(1, Ordering::Relaxed));
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
     };
-    let asked = next_on(&mut asks, |u| match u {
-        Update::ApprovalAdded { pending } if pending.server == server => Some(*pending),
-        _ => None,
-    })
-    .await;
+    let asked = tokio::select! {
+        done = &mut call => return done.unwrap().unwrap(),
+        asked = next_on(&mut asks, |u| match u {
+            Update::ApprovalAdded { pending } if pending.server == server => Some(*pending),
+            _ => None,
+        }) => asked,
+    };
     let Question::ToolCall { arguments, .. } = asked.question else {
         panic!("asked {:?}", asked.question)
     };
@@ -248,6 +251,26 @@ impl DemoDesk {
         let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
+    }
+
+    /// Calls a tool of the desk's server in the background as a model would (the person's
+    /// own calls run at once): a rule or the person decides; `token` names the call.
+    pub fn call_by_model(
+        &self,
+        tool: &str,
+        arguments: Value,
+        token: &str,
+    ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
+        let desk = self.desk.clone();
+        let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
+        let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
+        let model = Origin::Model {
+            conversation: "c1".to_owned(),
+        };
+        tokio::spawn(async move {
+            desk.call_tool_as(&model, &server, &tool, arguments, token)
+                .await
+        })
     }
 
     /// The configuration file as JSON.
@@ -436,6 +459,7 @@ pub async fn gated_host(
         policies: Arc::new(Mutex::new(Policies::default())),
         audit: audit.clone(),
         config_path: None,
+        confirm_own_destructive: Default::default(),
     };
     let secrets = Secrets::new(&format!("switchboard-test-{label}"));
     let mut host = Host::new(secrets, {
