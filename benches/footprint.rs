@@ -28,7 +28,9 @@ fn main() {
         demo.is_file(),
         "build the demo server beside the app first: cargo build --release -p switchboard-demo-server"
     );
-    println!("The app's footprint (release build, under Xvfb; PSS shares each page among its users)");
+    println!(
+        "The app's footprint (release build, under Xvfb; PSS shares each page among its users)"
+    );
     println!(
         "{:>8} {:>14} {:>14} {:>10} {:>14} {:>14}",
         "servers", "PSS (MiB)", "RSS sum (MiB)", "processes", "painted (ms)", "running (ms)"
@@ -37,7 +39,12 @@ fn main() {
         let started = Instant::now();
         let app = App::start_with(|dir| {
             let entries: serde_json::Map<_, _> = (1..=servers)
-                .map(|n| (format!("demo-{n}"), json!({"command": "switchboard-demo-server"})))
+                .map(|n| {
+                    (
+                        format!("demo-{n}"),
+                        json!({"command": "switchboard-demo-server"}),
+                    )
+                })
                 .collect();
             let config = json!({"mcpServers": entries});
             std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
@@ -55,7 +62,10 @@ fn main() {
         std::thread::sleep(SETTLE);
         let tree = process_tree(app_binary);
         let (pss, rss) = tree.iter().fold((0, 0), |(p, r), pid| {
-            (p + kib(*pid, "smaps_rollup", "Pss:"), r + kib(*pid, "status", "VmRSS:"))
+            (
+                p + kib(*pid, "smaps_rollup", "Pss:"),
+                r + kib(*pid, "status", "VmRSS:"),
+            )
         });
         println!(
             "{servers:>8} {:>14.1} {:>14.1} {:>10} {:>14} {:>14}",
@@ -67,7 +77,10 @@ fn main() {
         );
     }
     let (js, files) = javascript_size(&Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/dist"));
-    println!("UI JavaScript: {:.1} KiB in {files} files", js as f64 / 1024.0);
+    println!(
+        "UI JavaScript: {:.1} KiB in {files} files",
+        js as f64 / 1024.0
+    );
 }
 
 /// The app's process and all its descendants (WebKit's processes, the servers), found
@@ -127,6 +140,9 @@ fn javascript_size(dist: &Path) -> (u64, usize) {
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "js"))
         .fold((0, 0), |(bytes, files), e| {
-            (bytes + e.metadata().map(|m| m.len()).unwrap_or(0), files + 1)
+            (
+                bytes + e.metadata().map(|m| m.len()).unwrap_or(0),
+                files + 1,
+            )
         })
 }
