@@ -77,7 +77,9 @@ impl From<DeskError> for CommandError {
             | DeskError::Import(_)
             | DeskError::ProviderForm(_) => ErrorCode::Invalid,
             DeskError::Provider(_) => ErrorCode::Provider,
-            DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
+            DeskError::Call(CallError::Denied { .. }) | DeskError::ToolDisabled { .. } => {
+                ErrorCode::Denied
+            }
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
             DeskError::NoModel | DeskError::NoModelOf(_) => ErrorCode::NoModel,
             DeskError::ChatRunning => ErrorCode::Invalid,

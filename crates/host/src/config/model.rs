@@ -2,7 +2,7 @@
 //! Desktop and Cursor use; Switchboard's own settings sit beside them. Keys this version
 //! does not know are kept, so that saving never loses what a newer version or a person wrote.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -85,6 +85,9 @@ pub struct ServerConfig {
     /// mark holds only while the server is launched or reached the same way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trusted_as: Option<String>,
+    /// Tools the person turned off: hidden from the catalog and the chat, refused if called.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub disabled_tools: BTreeSet<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -107,6 +110,7 @@ impl Default for ServerConfig {
             restart: RestartPolicy::default(),
             trusted: false,
             trusted_as: None,
+            disabled_tools: BTreeSet::new(),
             extra: Map::new(),
         }
     }
@@ -331,13 +335,21 @@ impl ServerConfig {
     }
 
     /// This entry as the server runs it: the host's settings fill in what it leaves unset.
+    /// Which tools are turned off is the desk's to apply, not the server's: turning one off
+    /// or on does not restart it.
     pub fn with_defaults(&self, settings: &HostSettings) -> Self {
         Self {
             request_timeout_secs: self
                 .request_timeout_secs
                 .or(Some(settings.request_timeout_secs)),
+            disabled_tools: BTreeSet::new(),
             ..self.clone()
         }
+    }
+
+    /// Whether the person turned `tool` off.
+    pub fn tool_disabled(&self, tool: &str) -> bool {
+        self.disabled_tools.contains(tool)
     }
 
     /// How to reach the server named `name`, or why the entry is unusable.

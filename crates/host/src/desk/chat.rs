@@ -195,7 +195,7 @@ impl Servers for DeskServers {
     fn tools(&self) -> Vec<CatalogTool> {
         self.inner
             .upgrade()
-            .map(|inner| inner.shared.catalog.tools())
+            .map(|inner| offered(&inner))
             .unwrap_or_default()
     }
 
@@ -205,6 +205,18 @@ impl Servers for DeskServers {
         let config = lock(&inner.loaded).config.servers.get(server).cloned()?;
         Some(Reach::of(client, &config))
     }
+}
+
+/// The catalog's tools a model may be offered: all but those the person turned off.
+fn offered(inner: &Inner) -> Vec<CatalogTool> {
+    let config = lock(&inner.loaded).config.clone();
+    let turned_off = |tool: &CatalogTool| {
+        let server = config.servers.get(&tool.server);
+        server.is_some_and(|s| s.tool_disabled(&tool.tool.name))
+    };
+    let mut tools = inner.shared.catalog.tools();
+    tools.retain(|tool| !turned_off(tool));
+    tools
 }
 
 impl Desk {
@@ -282,7 +294,7 @@ impl Desk {
     /// The running servers' tools, and which of them the conversation's model sees.
     pub async fn chat_tools(&self, id: i64) -> Result<ChatTools, DeskError> {
         let enablement = self.conversations_kept()?.get(id).await?.enablement;
-        Ok(chat_tools(self.inner.shared.catalog.tools(), &enablement))
+        Ok(chat_tools(offered(&self.inner), &enablement))
     }
 
     /// Lets the conversation's model see a server's tools (`tool` None) or one tool, or not.
@@ -300,7 +312,7 @@ impl Desk {
             None => enablement.set_server(server, on),
         }
         kept.set_enablement(id, enablement.clone()).await?;
-        Ok(chat_tools(self.inner.shared.catalog.tools(), &enablement))
+        Ok(chat_tools(offered(&self.inner), &enablement))
     }
 
     /// The provider and model a message goes to: the ones given, else the defaults.

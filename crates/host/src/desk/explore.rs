@@ -42,14 +42,26 @@ impl Desk {
     pub fn catalog(&self) -> Value {
         let catalog = &self.inner.shared.catalog;
         let states = lock(&self.inner.shared.states).clone();
+        let config = self.config();
         let offers: Map<String, Value> = states
             .keys()
             .filter_map(|server| {
                 let offer = catalog.offer(server)?;
+                let turned_off = |name: &str| {
+                    config
+                        .servers
+                        .get(server)
+                        .is_some_and(|s| s.tool_disabled(name))
+                };
+                let tools: Vec<_> = offer
+                    .tools
+                    .into_iter()
+                    .filter(|tool| !turned_off(&tool.name))
+                    .collect();
                 Some((
                     server.clone(),
                     json!({
-                        "tools": offer.tools,
+                        "tools": tools,
                         "resources": offer.resources,
                         "templates": offer.templates,
                         "prompts": offer.prompts,
@@ -96,6 +108,12 @@ impl Desk {
                 tool: tool.to_owned(),
             })?;
         let config = self.server_config(server)?;
+        if config.tool_disabled(&tool.name) {
+            return Err(DeskError::ToolDisabled {
+                server: server.to_owned(),
+                tool: tool.name,
+            });
+        }
         let callee = Callee::of(server, &config);
         let cancel = CancellationToken::new();
         let item = ProgressItem {

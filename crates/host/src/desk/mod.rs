@@ -75,6 +75,8 @@ pub enum DeskError {
     NotRunning(String),
     #[error("{server} offers no tool named {tool:?}")]
     NoTool { server: String, tool: String },
+    #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
+    ToolDisabled { server: String, tool: String },
     #[error(transparent)]
     Call(#[from] CallError),
     #[error(transparent)]

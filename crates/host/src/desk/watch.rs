@@ -99,5 +99,14 @@ impl Desk {
         self.inner.host.lock().await.reconcile(&config);
         self.announce(Update::ConfigChanged { problem: None });
         self.announce(Update::ServersChanged);
+        // Tools turned off or on change what is offered, with no restart to say so.
+        for (name, now) in &config.servers {
+            let was = before.servers.get(name).map(|s| &s.disabled_tools);
+            if was.is_some_and(|was| *was != now.disabled_tools) {
+                self.announce(Update::CatalogChanged {
+                    server: name.clone(),
+                });
+            }
+        }
     }
 }
