@@ -11,7 +11,7 @@ mod common;
 
 use common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 use serde_json::{Value, json};
-use switchboard_host::agent::{ChatEvent, Ended};
+use switchboard_host::agent::{ChatEvent, ConversationSummary, Ended};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::config::ProviderProtocol;
 use switchboard_host::desk::{
@@ -247,8 +247,16 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     assert!(world.desk.conversations(None).await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn stop_ends_a_run_waiting_for_the_person() {
+/// A conversation titled `title` whose model has just asked to call the demo's echo (the
+/// question on its way to the person), and the updates from before it was sent.
+async fn echo_asked_by_a_model(
+    title: &str,
+) -> (
+    DemoDesk,
+    ConversationSummary,
+    tokio::sync::broadcast::Receiver<Update>,
+    StandInProvider,
+) {
     let provider = StandInProvider::start(json!({
         "api_key": KEY,
         "turns": [
@@ -261,15 +269,21 @@ async fn stop_ends_a_run_waiting_for_the_person() {
     configure(&mut world, &provider).await;
     let chat = world
         .desk
-        .create_conversation(Some("Stopping".into()))
+        .create_conversation(Some(title.into()))
         .await
         .unwrap();
-    let mut chat_updates = world.desk.updates();
+    let chat_updates = world.desk.updates();
     world
         .desk
         .send_message(chat.id, "Echo".into(), Some("standin".into()), None)
         .await
         .unwrap();
+    (world, chat, chat_updates, provider)
+}
+
+#[tokio::test]
+async fn stop_ends_a_run_waiting_for_the_person() {
+    let (mut world, chat, mut chat_updates, _provider) = echo_asked_by_a_model("Stopping").await;
     let asked = world.asked().await;
     assert!(world.desk.stop_chat(chat.id));
     world.withdrawn(asked.id).await;
@@ -288,27 +302,7 @@ async fn stop_ends_a_run_waiting_for_the_person() {
 
 #[tokio::test]
 async fn a_models_tool_call_is_listed_among_the_calls_under_way_and_cancel_stops_the_run() {
-    let provider = StandInProvider::start(json!({
-        "api_key": KEY,
-        "turns": [
-            {"content": [{"tool_call": {"name": "demo__echo", "arguments": {"text": "x"}}}]},
-            {"content": [{"text": "never asked"}]}
-        ]
-    }))
-    .await;
-    let mut world = desk().await;
-    configure(&mut world, &provider).await;
-    let chat = world
-        .desk
-        .create_conversation(Some("Listed".into()))
-        .await
-        .unwrap();
-    let mut chat_updates = world.desk.updates();
-    world
-        .desk
-        .send_message(chat.id, "Echo".into(), Some("standin".into()), None)
-        .await
-        .unwrap();
+    let (mut world, chat, mut chat_updates, _provider) = echo_asked_by_a_model("Listed").await;
     let item = world
         .next(|u| match u {
             Update::Progress { item } if item.token.starts_with("chat-") => Some(item),
