@@ -123,7 +123,10 @@ impl App {
         let search = self
             .window
             .find("input[aria-label='Search tools, resources and prompts']");
-        self.window.type_into(&search, title, true);
+        // Emptied as a person does, so the page sees it: the search is kept across views,
+        // and WebDriver's own clear would leave the page's value to come back on a redraw.
+        self.window.type_into(&search, "", true);
+        self.window.type_into(&search, title, false);
         let entry = self
             .window
             .find(&format!("button[aria-label=\"{title} on {server}\"]"));
