@@ -40,6 +40,7 @@ use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
+use crate::traffic::{TrafficEntry, TrafficLog};
 
 pub use answers::AuditEntry;
 pub use chat::{
@@ -501,6 +502,7 @@ impl Desk {
                 // What the person allowed a server is not inherited by a new name.
                 self.inner.gate.forget_server(&name);
                 self.forget_folders(&name).await;
+                self.inner.shared.traffic.remove(&name);
             }
         }
         Ok(())
@@ -539,6 +541,7 @@ impl Desk {
         self.inner.gate.forget_server(name);
         self.forget_folders(name).await;
         self.inner.logs.clear(name);
+        self.inner.shared.traffic.remove(name);
         Ok(())
     }
 
@@ -604,6 +607,16 @@ impl Desk {
 
     pub fn clear_log(&self, name: &str) {
         self.inner.logs.clear(name);
+    }
+
+    /// The messages the server exchanged, as kept (across its restarts).
+    pub fn traffic_of(&self, name: &str) -> TrafficLog {
+        self.inner.shared.traffic.of(name)
+    }
+
+    /// Each message of any server as it is recorded.
+    pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
+        self.inner.shared.traffic.subscribe()
     }
 
     pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
