@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use switchboard_host::desk::{
     Desk, ImportCandidate, ImportRequest, Json, LogEntry, ServerForm, ServerSummary,
 };
+use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
 
@@ -70,6 +71,13 @@ pub fn server_log(desk: State<'_, Desk>, name: String) -> Vec<LogEntry> {
 #[specta::specta]
 pub fn clear_server_log(desk: State<'_, Desk>, name: String) {
     desk.clear_log(&name);
+}
+
+/// Every JSON-RPC message the server exchanged, as kept (secrets masked).
+#[tauri::command]
+#[specta::specta]
+pub fn server_traffic(desk: State<'_, Desk>, name: String) -> TrafficLog {
+    desk.traffic_of(&name)
 }
 
 /// Asks the server to send log messages of `level` and above.

@@ -17,6 +17,8 @@ export const commands = {
 	serverInfo: (name: string) => __TAURI_INVOKE<JsonValue | null>("server_info", { name }),
 	serverLog: (name: string) => __TAURI_INVOKE<LogEntry_Serialize[]>("server_log", { name }),
 	clearServerLog: (name: string) => __TAURI_INVOKE<void>("clear_server_log", { name }),
+	/**  Every JSON-RPC message the server exchanged, as kept (secrets masked). */
+	serverTraffic: (name: string) => __TAURI_INVOKE<TrafficLog_Serialize>("server_traffic", { name }),
 	/**  Asks the server to send log messages of `level` and above. */
 	setLogLevel: (name: string, level: string) => __TAURI_INVOKE<null>("set_log_level", { name, level }),
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),
@@ -111,6 +113,8 @@ export const commands = {
 export const events = {
 	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
+	trafficAdded: makeEvent<TrafficAdded_Serialize, TrafficAdded_Deserialize>("traffic-added"),
+	trafficLost: makeEvent<TrafficLost, TrafficLost>("traffic-lost"),
 };
 
 /* Types */
@@ -635,6 +639,11 @@ export type LogSource =
 /**  `notifications/message`. */
 "server";
 
+/**  What a message is, from its JSON. */
+export type MessageKind = "request" | "notification" | "response" | "error" | "batch" | 
+/**  Not JSON-RPC as far as could be read (or cut before its end). */
+"other";
+
 /**  A model a provider offers. */
 export type ModelChoice = ModelChoice_Serialize | ModelChoice_Deserialize;
 
@@ -978,6 +987,11 @@ export type SharedFolders = {
 	folders: string[],
 };
 
+export type ShownHeader = {
+	name: string,
+	value: string,
+};
+
 /**  One message of a conversation as the window shows it. */
 export type ShownMessage = ShownMessage_Serialize | ShownMessage_Deserialize;
 
@@ -1099,6 +1113,107 @@ export type ToolDefinition_Serialize = {
 	inputSchema: JsonValue,
 	annotations?: JsonValue,
 };
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded = TrafficAdded_Serialize | TrafficAdded_Deserialize;
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded_Deserialize = TrafficEntry_Deserialize;
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded_Serialize = TrafficEntry_Serialize;
+
+export type TrafficDirection = 
+/**  From the host to the server. */
+"sent" | 
+/**  From the server to the host. */
+"received";
+
+/**  One message as the window shows it. */
+export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;
+
+/**  One message as the window shows it. */
+export type TrafficEntry_Deserialize = {
+	server: string,
+	/**  Its place in the server's traffic, counting from 1 since the app started. */
+	seq: number | null,
+	direction: TrafficDirection,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  The size of its JSON text. */
+	bytes: number | null,
+	kind: MessageKind,
+	/**  A response's method is its request's. */
+	method?: string | null,
+	/**  The id as written in the JSON (`7`, `"a-1"`). */
+	id?: string | null,
+	/**  For a response: its request's `seq`, and how long after it it came. */
+	request_seq?: number | null,
+	elapsed_ms?: number | null,
+	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
+	json: string,
+	truncated: boolean,
+};
+
+/**  One message as the window shows it. */
+export type TrafficEntry_Serialize = {
+	server: string,
+	/**  Its place in the server's traffic, counting from 1 since the app started. */
+	seq: number | null,
+	direction: TrafficDirection,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  The size of its JSON text. */
+	bytes: number | null,
+	kind: MessageKind,
+	/**  A response's method is its request's. */
+	method: string | null,
+	/**  The id as written in the JSON (`7`, `"a-1"`). */
+	id: string | null,
+	/**  For a response: its request's `seq`, and how long after it it came. */
+	request_seq: number | null,
+	elapsed_ms: number | null,
+	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
+	json: string,
+	truncated: boolean,
+};
+
+/**  A server's traffic as kept. */
+export type TrafficLog = TrafficLog_Serialize | TrafficLog_Deserialize;
+
+/**  A server's traffic as kept. */
+export type TrafficLog_Deserialize = {
+	entries: TrafficEntry_Deserialize[],
+	/**  Older messages dropped to keep within the bounds. */
+	dropped: number | null,
+	/**  Messages never recorded because the recorder fell behind the connection. */
+	missed: number | null,
+	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
+	headers: ShownHeader[],
+};
+
+/**  A server's traffic as kept. */
+export type TrafficLog_Serialize = {
+	entries: TrafficEntry_Serialize[],
+	/**  Older messages dropped to keep within the bounds. */
+	dropped: number | null,
+	/**  Messages never recorded because the recorder fell behind the connection. */
+	missed: number | null,
+	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
+	headers: ShownHeader[],
+};
+
+/**  Some messages were lost on their way to the window: a traffic view fetches again. */
+export type TrafficLost = null;
 
 export type Transport = "stdio" | "http";
 
