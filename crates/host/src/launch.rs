@@ -103,17 +103,9 @@ pub async fn launch(
                 }
             })
         }
-        ServerSpec::Http {
-            url,
-            headers,
-            legacy_sse,
-        } => {
+        ServerSpec::Http { url, headers, mode } => {
             let mut server = HttpServer::new(url);
-            server.mode = if legacy_sse {
-                HttpMode::LegacySse
-            } else {
-                HttpMode::Auto
-            };
+            server.mode = mode;
             server.headers = resolve_all(name, Place::Header, headers, secrets)
                 .await?
                 .into_iter()
