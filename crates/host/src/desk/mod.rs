@@ -14,6 +14,7 @@ pub mod logbook;
 pub mod models;
 mod sampling;
 mod shown;
+mod switches;
 mod trust;
 mod watch;
 
@@ -56,6 +57,7 @@ pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.

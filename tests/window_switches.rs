@@ -1,0 +1,59 @@
+//! What the person turns on and off in the window, kept in the configuration file: one tool
+//! of a server (gone from the Explorer, then back), and whether their own calls of tools
+//! that may destroy ask first.
+
+mod support;
+
+use support::window::{App, DETAIL, SHOWN, until};
+
+const ECHO_ENTRY: &str = "button[aria-label=\"Echo on demo\"]";
+
+#[test]
+fn a_tool_turned_off_leaves_the_explorer_and_own_calls_can_run_unasked() {
+    let app = App::start();
+    let w = &app.window;
+    app.wait_running("demo");
+
+    // Echo turned off in the server's settings: the Explorer no longer offers it.
+    app.select_server("demo");
+    let echo = w.field(".server-tools", "Echo");
+    w.click(&echo);
+    w.wait_for_text(".server-tools h3", "1 of", SHOWN);
+    w.screenshot("server-tools-echo-off");
+    assert_eq!(
+        app.config()["mcpServers"]["demo"]["disabledTools"],
+        serde_json::json!(["echo"])
+    );
+    // The whole catalog in view: the server's other tools, and no Echo.
+    app.view("explorer");
+    let search = w.find("input[aria-label='Search tools, resources and prompts']");
+    w.type_into(&search, "", true);
+    w.find("button[aria-label=\"Add a note on demo\"]");
+    assert_eq!(w.count(ECHO_ENTRY), 0, "a tool turned off is not offered");
+
+    // Turned on again: offered again, without the server having restarted.
+    app.select_server("demo");
+    w.click(&w.field(".server-tools", "Echo"));
+    w.wait_for_text(".server-tools h3", "all", SHOWN);
+    app.open_tool("demo", "Echo");
+    app.fill(DETAIL, "text", "back again");
+    app.invoke();
+    app.result("back again");
+
+    // Confirmation of the person's own destructive calls, turned off on the Trust page.
+    app.view("trust");
+    w.click(&w.field(".own-calls", "Ask me before"));
+    until("the choice kept in the file", || {
+        app.config()["settings"]["confirmOwnDestructiveCalls"] == false
+    });
+    app.open_tool("demo", "Add a note");
+    app.fill(DETAIL, "title", "doomed");
+    app.fill(DETAIL, "text", "x");
+    app.invoke();
+    app.result("doomed");
+    app.open_tool("demo", "Delete a note");
+    app.fill(DETAIL, "title", "doomed");
+    app.press(DETAIL, "Invoke");
+    app.result("deleted the note");
+    app.no_dialog();
+}
