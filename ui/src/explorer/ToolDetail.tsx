@@ -1,5 +1,5 @@
 import { useId, type KeyboardEvent, type ReactNode } from "react";
-import type { CallToolResult, Tool } from "../mcp/schema";
+import type { CallToolResult, ResourceLink, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ToolResultView } from "../content/ToolResultView";
 import { CallProgress, type Progress } from "./CallProgress";
@@ -20,7 +20,7 @@ interface Props {
   result?: CallToolResult | null;
   error?: string | null;
   onOpenLink?(url: string): void;
-  onReadResource?(uri: string): void;
+  onReadResource?(link: ResourceLink): void;
 }
 
 /** Input types on which Enter does something of its own (or nothing a form submits on). */

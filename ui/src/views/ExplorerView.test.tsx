@@ -11,6 +11,8 @@ vi.mock("../bindings", () => ({
     catalog: vi.fn(),
     callTool: vi.fn(),
     cancelCall: vi.fn(() => Promise.resolve(true)),
+    readResource: vi.fn(),
+    serverInfo: vi.fn(() => Promise.resolve(null)),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn() } },
 }));
@@ -101,5 +103,26 @@ describe("the explorer across views", () => {
     expect((screen.getByRole("textbox", { name: /text/ }) as HTMLInputElement).value).toBe("hello there");
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
     expect((screen.getByRole("button", { name: "Invoke" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("a resource linked from a result", () => {
+  it("opens in the explorer and is read at once, listed by its server or not", async () => {
+    const user = userEvent.setup();
+    const window = host();
+    vi.mocked(commands.readResource).mockImplementation((_server, uri) =>
+      Promise.resolve({ contents: [{ uri, mimeType: "text/plain", text: `inside ${uri}` }] } as never),
+    );
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    await window.answer({
+      content: [{ type: "resource_link", uri: "demo://reports/7", name: "report-7", title: "Report 7" }],
+    });
+    await user.click(await screen.findByRole("button", { name: "Read demo://reports/7" }));
+    expect(commands.readResource).toHaveBeenCalledWith("demo", "demo://reports/7");
+    const detail = screen.getByRole("region", { name: "Details" });
+    await waitFor(() => expect(detail.textContent).toContain("inside demo://reports/7"));
+    expect(detail.textContent).toContain("Report 7");
   });
 });

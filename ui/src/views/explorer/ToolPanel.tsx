@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from "../../mcp/schema";
 import { ToolDetail } from "../../explorer/ToolDetail";
 import { SchemaForm, defaultsOf, validate } from "../../forms/SchemaForm";
 import { progressKey, useKept, type CallProgressKept } from "./kept";
+import { useOpenResource } from "./openResource";
 
 let calls = 0;
 
@@ -19,6 +20,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
   const [progress] = useKept<CallProgressKept | null>(progressKey(token ?? ""), null);
   const [result, setResult] = useKept<CallToolResult | null>(`${key}:result`, null);
   const [error, setError] = useKept<string | null>(`${key}:error`, null);
+  const openResource = useOpenResource(server);
 
   const invoke = () => {
     const problems = validate(tool.inputSchema, value);
@@ -56,6 +58,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
       onCancel={() => token && void commands.cancelCall(token)}
       result={result}
       error={error}
+      {...(openResource ? { onReadResource: openResource } : {})}
     />
   );
 }

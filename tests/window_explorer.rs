@@ -1,4 +1,5 @@
-//! What the person turns on and off in the window, kept in the configuration file: one tool
+//! The Explorer in the real window: a resource a result links to opens there and is read;
+//! and what the person turns on and off around it, kept in the configuration file: one tool
 //! of a server (gone from the Explorer, then back), and whether their own calls of tools
 //! that may destroy ask first.
 
@@ -56,4 +57,20 @@ fn a_tool_turned_off_leaves_the_explorer_and_own_calls_can_run_unasked() {
     app.press(DETAIL, "Invoke");
     app.result("deleted the note");
     app.no_dialog();
+}
+
+#[test]
+fn a_resource_a_result_links_to_opens_in_the_explorer_and_is_read() {
+    let app = App::start();
+    let w = &app.window;
+    app.wait_running("demo");
+    app.open_tool("demo", "Show every content type");
+    app.invoke();
+    w.click(&w.button(DETAIL, "Read"));
+    // The resource's own detail, its contents read without another click.
+    w.wait_for_text(&format!("{DETAIL} .detail-uri"), "demo://logo.png", SHOWN);
+    let read = format!("{DETAIL} .resource-contents .resource-uri");
+    w.wait_for_text(&read, "demo://logo.png", SHOWN);
+    w.find(&format!("{DETAIL} .resource-contents img"));
+    w.screenshot("explorer-linked-resource-read");
 }
