@@ -1,11 +1,12 @@
 //! The Explorer in the real window: a resource a result links to opens there and is read;
+//! a call the server refuses until the person visited a page offers the page, then a retry;
 //! and what the person turns on and off around it, kept in the configuration file: one tool
 //! of a server (gone from the Explorer, then back), and whether their own calls of tools
 //! that may destroy ask first.
 
 mod support;
 
-use support::window::{App, DETAIL, SHOWN, until};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const ECHO_ENTRY: &str = "button[aria-label=\"Echo on demo\"]";
 
@@ -73,4 +74,27 @@ fn a_resource_a_result_links_to_opens_in_the_explorer_and_is_read() {
     w.wait_for_text(&read, "demo://logo.png", SHOWN);
     w.find(&format!("{DETAIL} .resource-contents img"));
     w.screenshot("explorer-linked-resource-read");
+}
+
+#[test]
+fn a_call_refused_until_a_page_is_visited_offers_the_page_then_a_retry() {
+    let app = App::start();
+    let w = &app.window;
+    app.wait_running("demo");
+    app.open_tool("demo", "Connect an account");
+    app.invoke();
+    app.dialog("demo", "example.com", "dialog-url-before-call");
+    app.press(DIALOG, "Open in browser");
+    let said = w.wait_for_text(
+        &format!("{DETAIL} [role='alert']"),
+        "try the call again",
+        SHOWN,
+    );
+    assert!(said.contains("in your browser"), "{said}");
+    until("the browser asked", || app.opened.exists());
+    let opened = std::fs::read_to_string(&app.opened).expect("the browser's note");
+    assert_eq!(opened.trim(), "https://example.com/demo-connect");
+    w.screenshot("explorer-retry-after-page");
+    app.press(DETAIL, "Try again");
+    app.result("connected");
 }

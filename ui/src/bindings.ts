@@ -478,6 +478,11 @@ export type ErrorCode =
 /**  The server answered with an error, or the connection failed. */
 "server" | 
 /**
+ *  The server needs the person to finish a page in their browser first (they were
+ *  offered it); the call was not made and may be tried again.
+ */
+"browser_step" | 
+/**
  *  A model provider refused the request (a bad key, a rate limit) or could not be
  *  reached; the message gives its own words.
  */

@@ -126,3 +126,34 @@ describe("a resource linked from a result", () => {
     expect(detail.textContent).toContain("Report 7");
   });
 });
+
+describe("a call the server refuses until the person visited a page", () => {
+  it("says so and offers to try the same call again", async () => {
+    const user = userEvent.setup();
+    host();
+    vi.mocked(commands.callTool)
+      .mockRejectedValueOnce({ code: "browser_step", message: "demo needs you to finish a page in your browser before this call: once you have, try the call again" })
+      .mockResolvedValueOnce({ content: [{ type: "text", text: "connected" }] } as never);
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.type(await screen.findByRole("textbox", { name: /text/ }), "hi");
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("try the call again");
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(commands.callTool).toHaveBeenCalledTimes(2);
+    expect(vi.mocked(commands.callTool).mock.calls[1]!.slice(0, 3)).toEqual(["demo", "echo", { text: "hi" }]);
+    expect(await screen.findByText("connected")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+
+  it("offers no retry for other failures", async () => {
+    const user = userEvent.setup();
+    host();
+    vi.mocked(commands.callTool).mockRejectedValueOnce({ code: "server", message: "the server fell over" });
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("fell over");
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+});
