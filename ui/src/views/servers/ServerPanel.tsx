@@ -6,11 +6,12 @@ import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
 import { appendBounded } from "../../servers/liveLog";
 import { SharedFolders } from "./SharedFolders";
+import { ServerTools } from "./ServerTools";
 import { ServerTraffic } from "./ServerTraffic";
 import type { LogEntry, ServerState } from "../../servers/types";
 import { useFetched, useHostUpdates } from "../../host/updates";
 
-/** One server: what it said of itself, its log and its traffic. */
+/** One server: what it said of itself, its folders and tools, its log and its traffic. */
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
@@ -44,6 +45,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         </p>
       )}
       {state?.state === "running" && <SharedFolders server={name} />}
+      <ServerTools server={name} />
       <div role="tablist" aria-label="Server activity" className="pane-tabs">
         {(
           [
