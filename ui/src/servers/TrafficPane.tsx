@@ -182,7 +182,9 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
           {sent ? "→" : "←"}
         </span>
         <time dateTime={isoTime(entry.at_ms)}>{formatClock(entry.at_ms)}</time>
-        <span className="traffic-method mono">{entry.method ?? describeKind(entry)}</span>
+        <span className="traffic-method mono" title={entry.method ?? undefined}>
+          {entry.method ?? describeKind(entry)}
+        </span>
         <span className="traffic-kind">{describeKind(entry)}</span>
         <span className="traffic-id mono">{entry.id !== null ? `id ${entry.id}` : ""}</span>
         <span className="traffic-size">{formatBytes(entry.bytes)}</span>
