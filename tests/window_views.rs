@@ -289,9 +289,10 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     app.invoke_allowed("remote", "echo");
     app.result("hello over HTTP");
     w.screenshot("remote-tool-result");
+    // "Streamable HTTP only", as chosen: no fallback to HTTP+SSE.
     assert_eq!(
         app.config()["mcpServers"]["remote"],
-        json!({"url": peer.url, "type": "http"})
+        json!({"url": peer.url, "type": "streamable-http"})
     );
 
     // A stdio server with a secret environment variable, kept in the keyring.
@@ -331,8 +332,8 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     w.screenshot("server-form-keyring");
     app.press(form, "Add server");
 
-    // server-everything asks for folders as it starts: it gets none.
-    app.dialog(
+    // server-everything asks for folders as it starts, on its own: it gets none.
+    app.review_queued(
         "everything",
         "wants to see your folders",
         "dialog-roots-on-start",

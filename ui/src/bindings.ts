@@ -694,6 +694,12 @@ export type Pending_Deserialize = {
 	question: Question_Deserialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
 	deadlineMs: number | null,
+	/**
+	 *  Whether it comes forward as a dialog at once: something the person started waits on
+	 *  it. Otherwise it waits in the list, announced without interrupting, until the
+	 *  person picks it (a server that asks on its own, as at start-up).
+	 */
+	forward: boolean,
 };
 
 /**  A pending request as faces see it. */
@@ -704,6 +710,12 @@ export type Pending_Serialize = {
 	question: Question_Serialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
 	deadlineMs: number | null,
+	/**
+	 *  Whether it comes forward as a dialog at once: something the person started waits on
+	 *  it. Otherwise it waits in the list, announced without interrupting, until the
+	 *  person picks it (a server that asks on its own, as at start-up).
+	 */
+	forward: boolean,
 };
 
 /**  Where a value sits in a server's configuration. */

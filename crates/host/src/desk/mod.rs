@@ -29,7 +29,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
-use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
+use crate::approvals::{AnswerError, Broker, BrokerEvent, Forward, Pending, Question};
 use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
@@ -199,7 +199,7 @@ struct Inner {
     secrets: Secrets,
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, f64>>,
-    calls: calls::Calls,
+    calls: Arc<calls::Calls>,
     updates: broadcast::Sender<Update>,
     /// What the person should know about the audit trail: a setting that did not read, a
     /// damaged file moved aside (the conversations' file too).
@@ -240,10 +240,21 @@ impl Desk {
             },
         };
         let settings = &loaded.config.settings;
+        let calls = Arc::new(calls::Calls::default());
+        // A tool call put to the person has a caller waiting (a model, or the person
+        // themselves); any other request comes forward only while a call to its server is
+        // under way, so servers asking on their own (at start-up, say) stack no dialogs.
+        let forward: Forward = Arc::new({
+            let calls = calls.clone();
+            move |server: &str, question: &Question| {
+                matches!(question, Question::ToolCall { .. }) || calls.any_to(server)
+            }
+        });
         let broker = Broker::new(
             Duration::from_secs(settings.approval_timeout_secs),
             PENDING_PER_SERVER,
-        );
+        )
+        .with_forward(forward);
         let mut audit_notices = Vec::new();
         let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
             let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
@@ -296,7 +307,7 @@ impl Desk {
                     secrets,
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
-                    calls: calls::Calls::default(),
+                    calls,
                     updates: broadcast::channel(4096).0,
                     audit_notices,
                     chat,
