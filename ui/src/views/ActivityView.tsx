@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { commands, type AuditEntry, type Pending } from "../bindings";
 import { AuditTable } from "../activity/AuditTable";
 import { ProgressList } from "../activity/ProgressList";
@@ -41,14 +41,19 @@ export function ActivityView() {
         : commands.answerElicitation(asked.id, asked.server, { action: "cancel" } as never);
     void declined.catch(() => {});
   };
-  const latest = useFetched(() => commands.audit(null, PAGE), ["progress_ended", "approval_removed"]);
+  const [filter, setFilter] = useState("");
+  // The host searches the whole log, a page at a time; a newer search's answer replaces an older one's.
+  const latest = useFetched(() => commands.audit(filter, null, PAGE), ["progress_ended", "approval_removed"], [filter]);
   const [older, setOlder] = useState<AuditEntry[]>([]);
   const [hasMore, setHasMore] = useState(true);
-  const [filter, setFilter] = useState("");
+  useEffect(() => {
+    setOlder([]);
+    setHasMore(true);
+  }, [filter]);
   const rows = [...(latest.data ?? []), ...older];
   const more = () => {
     const last = rows[rows.length - 1];
-    commands.audit(last?.id ?? null, PAGE).then((page) => {
+    commands.audit(filter, last?.id ?? null, PAGE).then((page) => {
       setOlder((o) => [...o, ...page]);
       setHasMore(page.length === PAGE);
     }, () => {});
