@@ -22,7 +22,7 @@ describe("ImportSummaryView", () => {
     );
     const imported = screen.getByRole("list", { name: "Imported (2)" });
     const [github, memory] = within(imported).getAllByRole("listitem") as [HTMLElement, HTMLElement];
-    expect(github.textContent).toBe("github-2renamed from github In the OS keyring: github-2/env/GITHUB_TOKEN");
+    expect(github.textContent).toBe("github-2renamed from github Secrets moved to the OS keyring: github-2/env/GITHUB_TOKEN");
     expect(memory.textContent).toBe("memory");
     expect(within(screen.getByRole("list", { name: "Skipped (1)" })).getByRole("listitem").textContent).toBe("files: not selected");
     await userEvent.click(screen.getByRole("button", { name: "Done" }));

@@ -25,7 +25,7 @@ export function ImportSummaryView({ summary, onDone }: ImportSummaryViewProps) {
               {server.secrets.length > 0 && (
                 <span className="hint">
                   {" "}
-                  In the OS keyring: <span className="mono">{server.secrets.join(", ")}</span>
+                  Secrets moved to the OS keyring: <span className="mono">{server.secrets.join(", ")}</span>
                 </span>
               )}
             </li>
