@@ -56,6 +56,23 @@ fn a_clashing_server_with_a_plain_token_is_renamed_and_its_token_kept_in_the_key
     // Named by its path (the file picker is the system's); told apart by its content.
     app.press(".server-list", "Import…");
     w.wait_for_text(".import", "Choose file…", SHOWN);
+
+    // A file that cannot be imported says why, and nothing is offered or changed.
+    let broken = app.dir.path().join("broken.json");
+    std::fs::write(&broken, r#"{"mcpServers": {"x": "#).expect("write the broken file");
+    let before = std::fs::read(app.dir.path().join("config.json")).expect("config");
+    app.fill(
+        ".import",
+        "Another configuration file",
+        broken.to_str().expect("utf-8"),
+    );
+    app.press(".import-custom", "Load");
+    w.wait_for_text("[role='alert']", "not valid JSON", SHOWN);
+    assert_eq!(w.count(".import-candidate"), 0);
+    w.screenshot("import-broken-file");
+    let after = std::fs::read(app.dir.path().join("config.json")).expect("config");
+    assert_eq!(before, after);
+
     app.fill(".import", "Another configuration file", path);
     app.press(".import-custom", "Load");
     w.wait_for_texts(
@@ -95,6 +112,7 @@ fn a_clashing_server_with_a_plain_token_is_renamed_and_its_token_kept_in_the_key
     app.press(".import-candidate", "Import selected (1)");
 
     // The summary: imported under the new name, the token in the keyring, the spare skipped.
+    assert_eq!(w.count("[role='alert']"), 0, "the file's error is gone");
     let summary = w.wait_for_texts(
         ".import-summary",
         &[
