@@ -105,6 +105,7 @@ describe("the calls under way", () => {
       id: 7,
       server: "demo",
       deadlineMs: Date.now() + 60_000,
+      forward: true,
       question: { kind: "sampling", params: { messages: [], maxTokens: 100 } },
     };
     activity([sampling]);

@@ -1,26 +1,23 @@
 import { useState } from "react";
-import { commands, type LogEntry as HostLogEntry } from "../../bindings";
+import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
 import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
-import { appendBounded } from "../../servers/liveLog";
 import { SharedFolders } from "./SharedFolders";
+import { ServerTools } from "./ServerTools";
 import type { LogEntry, ServerState } from "../../servers/types";
-import { useFetched, useHostUpdates } from "../../host/updates";
+import { useFetched } from "../../host/updates";
+import { useServerLog } from "./useServerLog";
 
-/** One server: what it said of itself, and its log. */
+/** One server: what it said of itself, its folders and tools, and its log. */
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
-  const history = useFetched(() => commands.serverLog(name), [], [name]);
-  const [live, setLive] = useState<HostLogEntry[]>([]);
+  const log = useServerLog(name);
   const [level, setLevel] = useState<LoggingLevel | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useHostUpdates((update) => {
-    if (update.kind === "log" && update.entry.server === name) setLive((l) => appendBounded(l, update.entry));
-  });
-  const entries = [...(history.data ?? []), ...live] as unknown as LogEntry[];
+  const entries = log.entries as unknown as LogEntry[];
   return (
     <div className="server-panel">
       <ServerDetails
@@ -41,6 +38,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         </p>
       )}
       {state?.state === "running" && <SharedFolders server={name} />}
+      <ServerTools server={name} />
       <LogPane
         entries={entries}
         level={level}
@@ -51,11 +49,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
             (err: unknown) => setError(errorMessage(err)),
           )
         }
-        onClear={() => {
-          void commands.clearServerLog(name);
-          setLive([]);
-          history.refresh();
-        }}
+        onClear={log.clear}
       />
     </div>
   );
