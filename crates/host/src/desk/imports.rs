@@ -153,6 +153,11 @@ fn read_import(
     Ok((label_of(source), config::import(source, &text)?))
 }
 
+/// Why a server was not imported under `name`.
+fn taken(name: &str) -> String {
+    format!("a server named {name:?} is already configured")
+}
+
 /// `name` if no one holds it, else the first of `name-2`, `name-3`, ... no one holds.
 fn free_name(name: &str, taken: &BTreeSet<&str>) -> String {
     if !taken.contains(name) {
@@ -263,7 +268,7 @@ impl Desk {
         let mut claimed = BTreeSet::new();
         settled.retain(|(from, name, _)| {
             let reason = if existing.contains_key(name) {
-                format!("a server named {name:?} is already configured")
+                taken(name)
             } else if !claimed.insert(name.clone()) {
                 format!("another server of the file is imported as {name:?}")
             } else {
@@ -284,8 +289,7 @@ impl Desk {
         self.edit_config(|config| {
             for (from, name, server) in settled {
                 if config.servers.contains_key(&name) {
-                    let reason = format!("a server named {name:?} is already configured");
-                    skip(&mut summary, &from, reason);
+                    skip(&mut summary, &from, taken(&name));
                     continue;
                 }
                 summary.imported.push(ImportedServerReport {
@@ -303,5 +307,18 @@ impl Desk {
         })
         .await?;
         Ok(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_free_name_is_free_of_every_name_held() {
+        let taken: BTreeSet<&str> = ["demo", "demo-2", "files"].into();
+        assert_eq!(free_name("demo", &taken), "demo-3");
+        assert_eq!(free_name("files", &taken), "files-2");
+        assert_eq!(free_name("memory", &taken), "memory");
     }
 }
