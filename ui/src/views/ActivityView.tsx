@@ -3,12 +3,15 @@ import { commands, type AuditEntry, type Pending } from "../bindings";
 import { AuditTable } from "../activity/AuditTable";
 import { ProgressList } from "../activity/ProgressList";
 import { useCallsInFlight } from "../activity/inFlight";
+import { useSettled } from "../activity/useSettled";
 import type { AuditRow, ProgressItem } from "../servers/types";
 import { useFetched } from "../host/updates";
 import { useApprovals } from "../host/approvalsContext";
 import { waitingSince } from "../host/pending";
 
 const PAGE = 100;
+/** How long the search waits for the person to stop typing. */
+const SEARCH_PAUSE_MS = 250;
 const WAIT = "wait-";
 
 /** A server's request that waits for the person (a model reply, an answer), as a running item. */
@@ -42,18 +45,19 @@ export function ActivityView() {
     void declined.catch(() => {});
   };
   const [filter, setFilter] = useState("");
+  const search = useSettled(filter, SEARCH_PAUSE_MS);
   // The host searches the whole log, a page at a time; a newer search's answer replaces an older one's.
-  const latest = useFetched(() => commands.audit(filter, null, PAGE), ["progress_ended", "approval_removed"], [filter]);
+  const latest = useFetched(() => commands.audit(search, null, PAGE), ["progress_ended", "approval_removed"], [search]);
   const [older, setOlder] = useState<AuditEntry[]>([]);
   const [hasMore, setHasMore] = useState(true);
   useEffect(() => {
     setOlder([]);
     setHasMore(true);
-  }, [filter]);
+  }, [search]);
   const rows = [...(latest.data ?? []), ...older];
   const more = () => {
     const last = rows[rows.length - 1];
-    commands.audit(filter, last?.id ?? null, PAGE).then((page) => {
+    commands.audit(search, last?.id ?? null, PAGE).then((page) => {
       setOlder((o) => [...o, ...page]);
       setHasMore(page.length === PAGE);
     }, () => {});
