@@ -33,6 +33,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "import_candidates",
         "import_candidate",
         "import_servers",
+        "pick_config_file",
         "catalog",
         "call_tool",
         "cancel_call",

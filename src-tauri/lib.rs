@@ -41,6 +41,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::import_candidates,
             servers::import_candidate,
             servers::import_servers,
+            servers::pick_config_file,
             explorer::catalog,
             explorer::call_tool,
             explorer::cancel_call,

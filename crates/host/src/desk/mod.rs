@@ -52,7 +52,10 @@ pub use chat::{
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 use forms::{NewSecret, SecretValue};
-pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
+pub use imports::{
+    ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
+    ImportedServerReport, InputAnswer, SkippedServer,
+};
 pub use json::Json;
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
