@@ -279,7 +279,7 @@ impl Supervisor {
 
 /// Messages waiting for the traffic recorder; beyond, copies are dropped (and counted)
 /// rather than slowing the server's connection.
-const TRAFFIC_QUEUE: usize = 1024;
+const TRAFFIC_QUEUE: usize = 256;
 
 /// How long a server must run before its crash counter starts again from zero.
 const STABLE_AFTER: Duration = Duration::from_secs(60);

@@ -181,7 +181,8 @@ impl Ring {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         let sent = observed.direction == Direction::Sent;
-        let read = Read::of(&observed.json);
+        let json = observed.json();
+        let read = Read::of(&json);
         let mut entry = TrafficEntry {
             server: server.to_owned(),
             seq,
@@ -191,7 +192,7 @@ impl Ring {
                 TrafficDirection::Received
             },
             at_ms,
-            bytes: observed.bytes as u64,
+            bytes: json.len() as u64,
             kind: read.kind,
             method: read.method,
             id: read.id,
@@ -219,7 +220,7 @@ impl Ring {
             }
             _ => {}
         }
-        let (json, truncated) = cut(masker.mask(&observed.json));
+        let (json, truncated) = cut(masker.mask(&json));
         entry.json = json;
         entry.truncated = truncated;
         self.push(entry.clone());
@@ -398,14 +399,15 @@ pub fn shown_header(name: &str, value: &str) -> ShownHeader {
 mod tests {
     use std::time::{Duration, SystemTime};
 
+    use switchboard_mcp::traffic::Seen;
+
     use super::*;
 
     fn observed(direction: Direction, json: &str, after_ms: u64) -> Observed {
         Observed {
             direction,
             at: SystemTime::UNIX_EPOCH + Duration::from_millis(1_000 + after_ms),
-            bytes: json.len(),
-            json: json.to_owned(),
+            message: Seen::Text(json.to_owned()),
         }
     }
 

@@ -21,7 +21,7 @@ use crate::jsonrpc::{
     ErrorObject, FrameError, Kind, Message, Notification, Request, RequestId, Response, Unreadable,
     encode_notification, encode_request,
 };
-use crate::traffic::{self, Direction, TrafficObserver};
+use crate::traffic::{self, Direction, Seen, TrafficObserver};
 use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
 
 /// Answers the peer's requests and receives its notifications, at the JSON level.
@@ -622,14 +622,16 @@ impl Actor {
 
     /// Queues a serialized message for the transport, showing it to the observer.
     fn enqueue(&mut self, line: String) {
-        traffic::see(self.observer.as_ref(), Direction::Sent, || line.clone());
+        traffic::see(self.observer.as_ref(), Direction::Sent, || {
+            Seen::Text(line.clone())
+        });
         self.outbox.push_back(line);
     }
 
     /// Shows a received message to the observer.
     fn saw(&self, message: &Message) {
         traffic::see(self.observer.as_ref(), Direction::Received, || {
-            message.to_json()
+            Seen::Read(Box::new(message.clone()))
         });
     }
 

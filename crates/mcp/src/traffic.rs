@@ -1,14 +1,18 @@
 //! An optional witness of every JSON-RPC message a connection sends and receives, for a
 //! traffic view. It is a bounded channel rather than a callback so that whatever the
-//! observer does (parse, store, mask) runs on its own task: the connection only tries to
-//! queue a copy, and when the observer is behind the copy is dropped and counted. With no
-//! observer, nothing is copied at all.
+//! observer does (encode, parse, store, mask) runs on its own task: the connection only
+//! tries to queue a copy, and when the observer is behind the copy is dropped and counted.
+//! With no observer, nothing is copied at all. A received message is handed over as read
+//! and encoded by the observer: encoding on the connection's task would slow every server
+//! that sends large messages fast, with nobody looking.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use tokio::sync::mpsc;
+
+use crate::jsonrpc::Message;
 
 /// Which way a message went, seen from this side of the connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,10 +26,24 @@ pub enum Direction {
 pub struct Observed {
     pub direction: Direction,
     pub at: SystemTime,
-    /// The size of the message's JSON text.
-    pub bytes: usize,
+    pub message: Seen,
+}
+
+/// A message as the observer gets it: the text sent, or the message read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Seen {
+    Text(String),
+    Read(Box<Message>),
+}
+
+impl Observed {
     /// The message's JSON text (a received one as the connection read it, re-encoded).
-    pub json: String,
+    pub fn json(self) -> String {
+        match self.message {
+            Seen::Text(text) => text,
+            Seen::Read(message) => message.to_json(),
+        }
+    }
 }
 
 /// The connection's end of an observer: cheap to clone, never waits.
@@ -57,16 +75,19 @@ pub fn observer(capacity: usize) -> (TrafficObserver, TrafficReceiver) {
 
 impl TrafficObserver {
     /// Offers a copy of a message; `json` is only called when someone still listens.
-    pub(crate) fn see(&self, direction: Direction, json: impl FnOnce() -> String) {
+    pub(crate) fn see(&self, direction: Direction, message: impl FnOnce() -> Seen) {
         if self.sink.is_closed() {
             return;
         }
-        let json = json();
+        // A recorder that is behind gets no copy, and costs the connection no encoding.
+        if self.sink.capacity() == 0 {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         let observed = Observed {
             direction,
             at: SystemTime::now(),
-            bytes: json.len(),
-            json,
+            message: message(),
         };
         if let Err(mpsc::error::TrySendError::Full(_)) = self.sink.try_send(observed) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
@@ -90,9 +111,9 @@ impl TrafficReceiver {
 pub(crate) fn see(
     observer: Option<&TrafficObserver>,
     direction: Direction,
-    json: impl FnOnce() -> String,
+    message: impl FnOnce() -> Seen,
 ) {
     if let Some(observer) = observer {
-        observer.see(direction, json);
+        observer.see(direction, message);
     }
 }
