@@ -4,6 +4,7 @@
 
 mod answers;
 mod conformance;
+mod conformance_auth;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

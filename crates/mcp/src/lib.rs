@@ -4,8 +4,10 @@
 //! - [`transport`]: how messages travel (stdio, in memory);
 //! - [`connection`]: one actor per connection, with timeouts, progress and cancellation;
 //! - [`client`]: the handshake, the typed requests, and the handler of server requests;
-//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them.
+//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them;
+//! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh).
 
+pub mod auth;
 pub mod client;
 pub mod connection;
 pub mod file_uri;
