@@ -79,7 +79,9 @@ pub fn resource_metadata_urls(server: &Url) -> Vec<String> {
     let path = server.path().trim_end_matches('/');
     let mut urls = Vec::new();
     if !path.is_empty() {
-        urls.push(format!("{origin}/.well-known/oauth-protected-resource{path}"));
+        urls.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
     }
     urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
     urls

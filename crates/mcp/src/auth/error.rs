@@ -24,7 +24,9 @@ pub enum AuthError {
     PkceUnsupported { issuer: String },
     /// No registration method fits: no pre-registered client, no Client ID Metadata
     /// Document support, no registration endpoint. A personal access token is the way in.
-    #[error("{issuer} offers no way for this app to register; a client id or an access token must be entered")]
+    #[error(
+        "{issuer} offers no way for this app to register; a client id or an access token must be entered"
+    )]
     NoRegistration { issuer: String },
     /// Dynamic Client Registration was refused.
     #[error("registering with {issuer} failed: {detail}")]

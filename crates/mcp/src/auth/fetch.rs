@@ -39,7 +39,10 @@ pub async fn get_json<T: DeserializeOwned>(
     let response = http
         .get(url)
         .header("Accept", "application/json")
-        .header("MCP-Protocol-Version", crate::ProtocolVersion::LATEST_STATEFUL.as_str())
+        .header(
+            "MCP-Protocol-Version",
+            crate::ProtocolVersion::LATEST_STATEFUL.as_str(),
+        )
         .send()
         .await
         .map_err(|e| failed(e.to_string()))?;

@@ -79,8 +79,8 @@ fn oauth_client(
         .map_err(|e| bad(&server.authorization_endpoint, e.to_string()))?;
     let token_url = TokenUrl::new(server.token_endpoint.clone())
         .map_err(|e| bad(&server.token_endpoint, e.to_string()))?;
-    let redirect = RedirectUrl::new(redirect_uri.to_owned())
-        .map_err(|e| bad(redirect_uri, e.to_string()))?;
+    let redirect =
+        RedirectUrl::new(redirect_uri.to_owned()).map_err(|e| bad(redirect_uri, e.to_string()))?;
     let mut oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
         .set_auth_uri(auth_url)
         .set_token_uri(token_url)
