@@ -66,3 +66,11 @@ pub enum AuthError {
     #[error("the token store failed: {0}")]
     Store(String),
 }
+
+impl AuthError {
+    /// Whether the server stays out of reach until someone signs in; false for refusals
+    /// of one request (forbidden, or still short of scope after stepping up).
+    pub fn needs_sign_in(&self) -> bool {
+        !matches!(self, Self::Forbidden(_) | Self::StepUpLimit { .. })
+    }
+}
