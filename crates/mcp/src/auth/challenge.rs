@@ -20,7 +20,7 @@ impl Challenge {
     pub fn parse(header: &str) -> Self {
         let mut challenge = Self::default();
         let mut in_bearer = false;
-        for (scheme, params) in challenges(header) {
+        for Piece { scheme, params } in challenges(header) {
             if let Some(scheme) = scheme {
                 in_bearer = scheme.eq_ignore_ascii_case("bearer");
             }
@@ -49,10 +49,16 @@ impl Challenge {
     }
 }
 
-/// Splits a header into (scheme, params) pieces: a scheme starts a challenge, and the
-/// `name=value` pairs after it belong to it until the next scheme.
-fn challenges(header: &str) -> Vec<(Option<String>, Vec<(String, String)>)> {
-    let mut out: Vec<(Option<String>, Vec<(String, String)>)> = Vec::new();
+/// A scheme and the `name=value` pairs after it (a header may hold several challenges).
+struct Piece {
+    scheme: Option<String>,
+    params: Vec<(String, String)>,
+}
+
+/// Splits a header into pieces: a scheme starts a challenge, and the pairs after it
+/// belong to it until the next scheme.
+fn challenges(header: &str) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
     let mut rest = header.trim();
     while !rest.is_empty() {
         rest = rest.trim_start_matches([',', ' ', '\t']);
@@ -69,14 +75,20 @@ fn challenges(header: &str) -> Vec<(Option<String>, Vec<(String, String)>)> {
             let value_part = value_part.trim_start_matches([' ', '\t']);
             let (value, remaining) = read_value(value_part);
             if out.is_empty() {
-                out.push((None, Vec::new()));
+                out.push(Piece {
+                    scheme: None,
+                    params: Vec::new(),
+                });
             }
             if let Some(last) = out.last_mut() {
-                last.1.push((token.to_owned(), value));
+                last.params.push((token.to_owned(), value));
             }
             rest = remaining;
         } else {
-            out.push((Some(token.to_owned()), Vec::new()));
+            out.push(Piece {
+                scheme: Some(token.to_owned()),
+                params: Vec::new(),
+            });
             rest = after;
         }
     }

@@ -44,6 +44,15 @@ fn now() -> u64 {
         .unwrap_or(0)
 }
 
+/// Who asks whom for tokens, for what: the same in every request of a grant.
+pub struct Parties<'a> {
+    pub server: &'a ServerMetadata,
+    pub client: &'a RegisteredClient,
+    pub redirect_uri: &'a str,
+    /// The `resource` parameter (RFC 8707), exactly as published.
+    pub resource: &'a str,
+}
+
 /// One authorization request under way: what the answer is checked against.
 pub struct Pending {
     pub url: String,
@@ -66,11 +75,13 @@ type Configured = oauth2::Client<
     oauth2::EndpointSet,
 >;
 
-fn oauth_client(
-    server: &ServerMetadata,
-    client: &RegisteredClient,
-    redirect_uri: &str,
-) -> Result<Configured, AuthError> {
+fn oauth_client(parties: &Parties<'_>) -> Result<Configured, AuthError> {
+    let Parties {
+        server,
+        client,
+        redirect_uri,
+        ..
+    } = parties;
     let bad = |url: &str, e: String| AuthError::Discovery {
         url: url.to_owned(),
         detail: e,
@@ -79,8 +90,8 @@ fn oauth_client(
         .map_err(|e| bad(&server.authorization_endpoint, e.to_string()))?;
     let token_url = TokenUrl::new(server.token_endpoint.clone())
         .map_err(|e| bad(&server.token_endpoint, e.to_string()))?;
-    let redirect =
-        RedirectUrl::new(redirect_uri.to_owned()).map_err(|e| bad(redirect_uri, e.to_string()))?;
+    let redirect = RedirectUrl::new((*redirect_uri).to_owned())
+        .map_err(|e| bad(redirect_uri, e.to_string()))?;
     let mut oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
         .set_auth_uri(auth_url)
         .set_token_uri(token_url)
@@ -98,21 +109,16 @@ fn oauth_client(
 }
 
 /// Builds the authorization URL; the issuer is recorded with the PKCE verifier and state.
-pub fn start(
-    server: &ServerMetadata,
-    client: &RegisteredClient,
-    redirect_uri: &str,
-    resource: &str,
-    scopes: &[String],
-) -> Result<Pending, AuthError> {
-    let oauth = oauth_client(server, client, redirect_uri)?;
+pub fn start(parties: &Parties<'_>, scopes: &[String]) -> Result<Pending, AuthError> {
+    let oauth = oauth_client(parties)?;
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
     let (url, state) = oauth
         .authorize_url(CsrfToken::new_random)
         .add_scopes(scopes.iter().cloned().map(Scope::new))
         .set_pkce_challenge(challenge)
-        .add_extra_param("resource", resource)
+        .add_extra_param("resource", parties.resource)
         .url();
+    let server = parties.server;
     Ok(Pending {
         url: url.to_string(),
         state,
@@ -160,25 +166,23 @@ pub fn answer_code(pending: &Pending, query: &[(String, String)]) -> Result<Stri
 }
 
 /// Redeems the code, with the PKCE verifier and the resource.
+/// `scopes` are noted with the tokens: a step-up starts from them.
 pub async fn redeem(
     http: &reqwest::Client,
-    server: &ServerMetadata,
-    client: &RegisteredClient,
-    redirect_uri: &str,
-    resource: &str,
+    parties: &Parties<'_>,
     pending: Pending,
     code: String,
     scopes: Vec<String>,
 ) -> Result<Tokens, AuthError> {
-    let oauth = oauth_client(server, client, redirect_uri)?;
+    let oauth = oauth_client(parties)?;
     let exchange = Exchange(http);
     let response = oauth
         .exchange_code(AuthorizationCode::new(code))
         .set_pkce_verifier(pending.verifier)
-        .add_extra_param("resource", resource)
+        .add_extra_param("resource", parties.resource)
         .request_async(&exchange)
         .await
-        .map_err(|e| token_error(&server.token_endpoint, e))?;
+        .map_err(|e| token_error(&parties.server.token_endpoint, e))?;
     Ok(tokens(&response, None, scopes))
 }
 
@@ -186,24 +190,22 @@ pub async fn redeem(
 /// comes (RFC 6749 §6).
 pub async fn refresh(
     http: &reqwest::Client,
-    server: &ServerMetadata,
-    client: &RegisteredClient,
-    redirect_uri: &str,
-    resource: &str,
+    parties: &Parties<'_>,
     current: &Tokens,
 ) -> Result<Tokens, AuthError> {
+    let server = parties.server;
     let Some(refresh_token) = &current.refresh_token else {
         return Err(AuthError::Token {
             url: server.token_endpoint.clone(),
             detail: "no refresh token".into(),
         });
     };
-    let oauth = oauth_client(server, client, redirect_uri)?;
+    let oauth = oauth_client(parties)?;
     let exchange = Exchange(http);
     let token = RefreshToken::new(refresh_token.clone());
     let response = oauth
         .exchange_refresh_token(&token)
-        .add_extra_param("resource", resource)
+        .add_extra_param("resource", parties.resource)
         .request_async(&exchange)
         .await
         .map_err(|e| token_error(&server.token_endpoint, e))?;

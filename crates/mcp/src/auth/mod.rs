@@ -340,15 +340,13 @@ impl Inner {
             Some(server) if server.issuer == grant.issuer => server,
             _ => discovery::authorization_server(&self.http, &grant.issuer).await?,
         };
-        let tokens = grant::refresh(
-            &self.http,
-            &server,
-            &grant.client,
-            &self.agent.redirect_uri(),
-            &grant.resource,
-            &grant.tokens,
-        )
-        .await?;
+        let parties = grant::Parties {
+            server: &server,
+            client: &grant.client,
+            redirect_uri: &self.agent.redirect_uri(),
+            resource: &grant.resource,
+        };
+        let tokens = grant::refresh(&self.http, &parties, &grant.tokens).await?;
         self.keep(Grant {
             tokens,
             ..grant.clone()
@@ -391,7 +389,13 @@ impl Inner {
         {
             asked.push(OFFLINE_ACCESS.into());
         }
-        let pending = grant::start(server, &client, &redirect_uri, &discovered.resource, &asked)?;
+        let parties = grant::Parties {
+            server,
+            client: &client,
+            redirect_uri: &redirect_uri,
+            resource: &discovered.resource,
+        };
+        let pending = grant::start(&parties, &asked)?;
         let sign_in = SignIn {
             url: pending.url.clone(),
             issuer: server.issuer.clone(),
@@ -400,17 +404,7 @@ impl Inner {
         };
         let query = self.agent.authorize(&sign_in).await?;
         let code = grant::answer_code(&pending, &query)?;
-        let tokens = grant::redeem(
-            &self.http,
-            server,
-            &client,
-            &redirect_uri,
-            &discovered.resource,
-            pending,
-            code,
-            scopes,
-        )
-        .await?;
+        let tokens = grant::redeem(&self.http, &parties, pending, code, scopes).await?;
         self.keep(Grant {
             issuer: server.issuer.clone(),
             resource: discovered.resource.clone(),
