@@ -51,7 +51,8 @@ pub struct AuthConfig {
     pub pre_registered: Option<PreRegistered>,
     /// The app's Client ID Metadata Document (an https URL), used where supported.
     pub client_metadata_url: Option<String>,
-    /// Sign-ins one request may cause (the first, then step-ups) before it fails.
+    /// Refusals one request may answer by refreshing or signing in (the first sign-in,
+    /// then step-ups) before it fails.
     pub max_sign_ins_per_request: u32,
 }
 
