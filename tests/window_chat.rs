@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use support::peer::StandIn;
-use support::window::{App, DIALOG, SHOWN};
+use support::window::{App, DIALOG, SHOWN, until};
 
 const COMPOSE: &str = ".chat-compose";
 const MODEL_SAYS: &str = ".chat-messages li[aria-label='Model']";
@@ -85,21 +85,11 @@ fn ready(app: &App) {
 /// Waits until the configuration file keeps the choice of folders for `server`: started
 /// again, it is not asked.
 fn folders_kept(app: &App, server: &str) {
-    let started = std::time::Instant::now();
-    loop {
-        let settings = app.config()["settings"].clone();
-        let kept = settings["sharedFolders"]
+    until("the choice of folders kept in the file", || {
+        app.config()["settings"]["sharedFolders"]
             .as_array()
-            .is_some_and(|grants| grants.iter().any(|g| g["server"] == server));
-        if kept {
-            return;
-        }
-        assert!(
-            started.elapsed() < SHOWN,
-            "the choice of folders was not kept: {settings}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+            .is_some_and(|grants| grants.iter().any(|g| g["server"] == server))
+    });
 }
 
 fn send(app: &App, message: &str) {

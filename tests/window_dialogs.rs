@@ -6,9 +6,8 @@
 mod support;
 
 use std::path::Path;
-use std::time::Duration;
 
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 #[test]
 fn every_dialog_with_the_demo_server() {
@@ -133,11 +132,7 @@ fn every_dialog_with_the_demo_server() {
     app.press(DIALOG, "Open in browser");
     app.result("accepted");
     // The browser is started in the background; its note may come a moment later.
-    let started = std::time::Instant::now();
-    while !app.opened.exists() {
-        assert!(started.elapsed() < SHOWN, "the browser was never asked");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    until("the browser asked", || app.opened.exists());
     let opened = std::fs::read_to_string(&app.opened).expect("the browser's note");
     assert_eq!(opened.trim(), "https://example.com/demo-consent");
 }

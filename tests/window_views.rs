@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::json;
 use support::peer::HttpPeer;
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";
@@ -371,13 +371,8 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
         |rows| !rows.is_empty() && rows.iter().all(|r| !r.contains("everything")),
     );
     // The window shows the server gone once the file is written; the keyring follows.
-    let started = std::time::Instant::now();
-    while keyring_secret(secret_name).is_some() {
-        assert!(
-            started.elapsed() < SHOWN,
-            "the secret stayed in the keyring"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    until("the secret gone from the keyring", || {
+        keyring_secret(secret_name).is_none()
+    });
     drop(peer);
 }

@@ -106,6 +106,19 @@ pub fn revoke_rule(desk: State<'_, Desk>, server: String, tool: Option<String>) 
     desk.revoke_rule(&server, tool.as_deref());
 }
 
+/// Whether the person's own calls of tools that may destroy are confirmed first.
+#[tauri::command]
+#[specta::specta]
+pub fn confirms_own_destructive_calls(desk: State<'_, Desk>) -> bool {
+    desk.confirms_own_destructive_calls()
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_confirm_own_destructive_calls(desk: State<'_, Desk>, on: bool) -> Result<()> {
+    Ok(desk.set_confirm_own_destructive_calls(on).await?)
+}
+
 /// The folders each server may see.
 #[tauri::command]
 #[specta::specta]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use switchboard_host::desk::{
-    Desk, ImportCandidate, ImportRequest, Json, LogEntry, ServerForm, ServerSummary,
+    Desk, ImportCandidate, ImportRequest, Json, LogEntry, ServerForm, ServerSummary, ToolSwitch,
 };
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
@@ -45,6 +45,25 @@ pub async fn remove_server(desk: State<'_, Desk>, name: String) -> Result<()> {
 #[specta::specta]
 pub async fn set_server_enabled(desk: State<'_, Desk>, name: String, enabled: bool) -> Result<()> {
     Ok(desk.set_enabled(&name, enabled).await?)
+}
+
+/// Every tool of the server, each with whether it is turned on.
+#[tauri::command]
+#[specta::specta]
+pub fn server_tools(desk: State<'_, Desk>, name: String) -> Result<Vec<ToolSwitch>> {
+    Ok(desk.server_tools(&name)?)
+}
+
+/// Turns one tool of a server on or off, kept in the configuration; no restart.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_tool_enabled(
+    desk: State<'_, Desk>,
+    server: String,
+    tool: String,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.set_tool_enabled(&server, &tool, on).await?)
 }
 
 #[tauri::command]

@@ -184,6 +184,16 @@ impl App {
     }
 }
 
+/// Waits until `done` holds, for what the page does not show (a file written, a secret gone
+/// from the keyring); `what` says what was awaited when it never comes.
+pub fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !done() {
+        assert!(started.elapsed() < SHOWN, "{what}: not within {SHOWN:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 pub fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let mut permissions = std::fs::metadata(path).expect("metadata").permissions();

@@ -13,6 +13,10 @@ export const commands = {
 	removeServer: (name: string) => __TAURI_INVOKE<null>("remove_server", { name }),
 	setServerEnabled: (name: string, enabled: boolean) => __TAURI_INVOKE<null>("set_server_enabled", { name, enabled }),
 	restartServer: (name: string) => __TAURI_INVOKE<null>("restart_server", { name }),
+	/**  Every tool of the server, each with whether it is turned on. */
+	serverTools: (name: string) => __TAURI_INVOKE<ToolSwitch_Serialize[]>("server_tools", { name }),
+	/**  Turns one tool of a server on or off, kept in the configuration; no restart. */
+	setToolEnabled: (server: string, tool: string, on: boolean) => __TAURI_INVOKE<null>("set_tool_enabled", { server, tool, on }),
 	/**  The server's `initialize` result (MCP's InitializeResult), or null when not running. */
 	serverInfo: (name: string) => __TAURI_INVOKE<JsonValue | null>("server_info", { name }),
 	serverLog: (name: string) => __TAURI_INVOKE<LogEntry_Serialize[]>("server_log", { name }),
@@ -64,6 +68,9 @@ export const commands = {
 	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
+	/**  Whether the person's own calls of tools that may destroy are confirmed first. */
+	confirmsOwnDestructiveCalls: () => __TAURI_INVOKE<boolean>("confirms_own_destructive_calls"),
+	setConfirmOwnDestructiveCalls: (on: boolean) => __TAURI_INVOKE<null>("set_confirm_own_destructive_calls", { on }),
 	/**  Every configured provider (each key shown as stored or not), and the default one. */
 	providers: () => __TAURI_INVOKE<Providers_Serialize>("providers"),
 	/**  Adds a provider (`original` null) or changes one, renaming it if the name changed. */
@@ -470,6 +477,11 @@ export type ErrorCode =
 "denied" | 
 /**  The server answered with an error, or the connection failed. */
 "server" | 
+/**
+ *  The server needs the person to finish a page in their browser first (they were
+ *  offered it); the call was not made and may be tried again.
+ */
+"browser_step" | 
 /**
  *  A model provider refused the request (a bad key, a rate limit) or could not be
  *  reached; the message gives its own words.
@@ -1098,6 +1110,35 @@ export type ToolDefinition_Serialize = {
 	description?: string,
 	inputSchema: JsonValue,
 	annotations?: JsonValue,
+};
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch = ToolSwitch_Serialize | ToolSwitch_Deserialize;
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	on: boolean,
+	/**
+	 *  False for a tool turned off that the server no longer lists: kept so it can be
+	 *  turned on again (and stays off if the server lists it again).
+	 */
+	listed: boolean,
+};
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch_Serialize = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	on: boolean,
+	/**
+	 *  False for a tool turned off that the server no longer lists: kept so it can be
+	 *  turned on again (and stays off if the server lists it again).
+	 */
+	listed: boolean,
 };
 
 export type Transport = "stdio" | "http";

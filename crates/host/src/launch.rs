@@ -12,7 +12,7 @@ use std::time::Duration;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
-use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
+use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogSink, TransportParts};
 
@@ -103,17 +103,9 @@ pub async fn launch(
                 }
             })
         }
-        ServerSpec::Http {
-            url,
-            headers,
-            legacy_sse,
-        } => {
+        ServerSpec::Http { url, headers, mode } => {
             let mut server = HttpServer::new(url);
-            server.mode = if legacy_sse {
-                HttpMode::LegacySse
-            } else {
-                HttpMode::Auto
-            };
+            server.mode = mode;
             server.headers = resolve_all(name, Place::Header, headers, secrets)
                 .await?
                 .into_iter()

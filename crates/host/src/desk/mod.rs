@@ -14,7 +14,9 @@ pub mod logbook;
 pub mod models;
 mod sampling;
 mod shown;
+mod switches;
 mod trust;
+mod url_steps;
 mod watch;
 
 use std::collections::HashMap;
@@ -56,6 +58,7 @@ pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -77,6 +80,14 @@ pub enum DeskError {
     NoTool { server: String, tool: String },
     #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
     ToolDisabled { server: String, tool: String },
+    /// The server needs the person to finish `steps` pages in a browser before the call; they
+    /// were offered, and `opened` of them taken. The call was not made: try it again.
+    #[error("{}", browser_steps(server, *steps, *opened))]
+    StepsInBrowser {
+        server: String,
+        steps: usize,
+        opened: usize,
+    },
     #[error(transparent)]
     Call(#[from] CallError),
     #[error(transparent)]
@@ -672,6 +683,22 @@ impl From<HostEvent> for Relayed {
 impl From<Update> for Relayed {
     fn from(update: Update) -> Self {
         Self::Ready(update)
+    }
+}
+
+/// What a person reads after a server asked them to finish pages in a browser first.
+fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
+    let pages = if steps == 1 { "a page" } else { "pages" };
+    if opened == steps {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call: once \
+             you have, try the call again"
+        )
+    } else {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call, which \
+             you did not open; the call was not made"
+        )
     }
 }
 

@@ -9,6 +9,7 @@ vi.mock("../../bindings", () => ({
     serverLog: vi.fn(),
     setLogLevel: vi.fn(),
     clearServerLog: vi.fn(),
+    serverTools: vi.fn(() => Promise.resolve([])),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
 }));

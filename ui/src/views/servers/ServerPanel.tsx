@@ -6,10 +6,11 @@ import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
 import { appendBounded } from "../../servers/liveLog";
 import { SharedFolders } from "./SharedFolders";
+import { ServerTools } from "./ServerTools";
 import type { LogEntry, ServerState } from "../../servers/types";
 import { useFetched, useHostUpdates } from "../../host/updates";
 
-/** One server: what it said of itself, and its log. */
+/** One server: what it said of itself, its folders and tools, and its log. */
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
@@ -41,6 +42,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         </p>
       )}
       {state?.state === "running" && <SharedFolders server={name} />}
+      <ServerTools server={name} />
       <LogPane
         entries={entries}
         level={level}
