@@ -5,7 +5,8 @@
 //!
 //! The person's part and the storage are the caller's: a [`UserAgent`] shows the sign-in
 //! (a browser after a confirmation, or a script in tests) and hands back the redirect's
-//! query; a [`TokenStore`] keeps what was granted (the OS keyring in the app).
+//! query (a [`Loopback`] receives it from a browser); a [`TokenStore`] keeps what was
+//! granted (the OS keyring in the app).
 //!
 //! The grants themselves go through the `oauth2` crate (see [`grant`]); discovery,
 //! registration and the rules MCP adds are written here.
@@ -15,6 +16,7 @@ mod discovery;
 mod error;
 mod fetch;
 mod grant;
+mod loopback;
 mod registration;
 
 use std::collections::BTreeSet;
@@ -27,6 +29,7 @@ pub use challenge::Challenge;
 pub use discovery::{ResourceMetadata, ServerMetadata};
 pub use error::AuthError;
 pub use grant::Tokens;
+pub use loopback::Loopback;
 pub use registration::{RegisteredClient, RegistrationKind, TokenAuthMethod};
 
 use crate::transport::BoxFuture;
