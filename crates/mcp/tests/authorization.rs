@@ -7,8 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+#[path = "common/browser.rs"]
+mod browser;
+
+use browser::Browser;
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, Loopback, MemoryStore, SignIn, TokenStore, UserAgent,
+    AuthConfig, AuthError, Authorization, MemoryStore, SignIn, TokenStore, UserAgent,
 };
 use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
 use switchboard_mcp::connection::RequestError;
@@ -374,37 +378,6 @@ impl UserAgent for Person {
     }
 }
 
-/// A browser that follows every redirect, ending at the loopback listener, and keeps the
-/// page it showed last.
-struct Browser {
-    loopback: Loopback,
-    last_page: Mutex<String>,
-}
-
-impl Browser {
-    async fn open(&self, sign_in: &SignIn) -> Result<Vec<(String, String)>, AuthError> {
-        let visit = async {
-            let page = reqwest::get(&sign_in.url).await.expect("the browser loads");
-            *self.last_page.lock().expect("lock") = page.text().await.expect("a page");
-        };
-        let (query, ()) = tokio::join!(self.loopback.receive(), visit);
-        query
-    }
-}
-
-impl UserAgent for Browser {
-    fn redirect_uri(&self) -> String {
-        self.loopback.redirect_uri().to_owned()
-    }
-
-    fn authorize<'a>(
-        &'a self,
-        sign_in: &'a SignIn,
-    ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>> {
-        Box::pin(self.open(sign_in))
-    }
-}
-
 async fn connect(
     server: &Guarded,
     store: Arc<dyn TokenStore>,
@@ -470,10 +443,7 @@ async fn a_first_401_signs_in_and_every_request_then_carries_the_token() {
 #[tokio::test]
 async fn the_browser_comes_back_to_a_loopback_port_and_is_told_it_is_done() {
     let server = Guarded::start(Options::default()).await;
-    let browser = Arc::new(Browser {
-        loopback: Loopback::bind().await.expect("a loopback port"),
-        last_page: Mutex::new(String::new()),
-    });
+    let browser = Arc::new(Browser::new().await);
     let client = connect(&server, Arc::new(MemoryStore::default()), browser.clone())
         .await
         .expect("connected after signing in");

@@ -176,10 +176,14 @@ pub async fn redeem(
 ) -> Result<Tokens, AuthError> {
     let oauth = oauth_client(parties)?;
     let exchange = Exchange(http);
-    let response = oauth
+    let mut request = oauth
         .exchange_code(AuthorizationCode::new(code))
         .set_pkce_verifier(pending.verifier)
-        .add_extra_param("resource", parties.resource)
+        .add_extra_param("resource", parties.resource);
+    if let Some(client_id) = body_client_id(parties) {
+        request = request.add_extra_param("client_id", client_id);
+    }
+    let response = request
         .request_async(&exchange)
         .await
         .map_err(|e| token_error(&parties.server.token_endpoint, e))?;
@@ -203,9 +207,13 @@ pub async fn refresh(
     let oauth = oauth_client(parties)?;
     let exchange = Exchange(http);
     let token = RefreshToken::new(refresh_token.clone());
-    let response = oauth
+    let mut request = oauth
         .exchange_refresh_token(&token)
-        .add_extra_param("resource", parties.resource)
+        .add_extra_param("resource", parties.resource);
+    if let Some(client_id) = body_client_id(parties) {
+        request = request.add_extra_param("client_id", client_id);
+    }
+    let response = request
         .request_async(&exchange)
         .await
         .map_err(|e| token_error(&server.token_endpoint, e))?;
@@ -214,6 +222,15 @@ pub async fn refresh(
         current.refresh_token.clone(),
         current.scopes.clone(),
     ))
+}
+
+/// The client id to repeat in the body beside Basic authentication: RFC 6749 §3.2.1
+/// allows it, and some servers (the Python SDK's) look the client up by it alone. With
+/// the other methods the `oauth2` crate puts it in the body already.
+fn body_client_id(parties: &Parties<'_>) -> Option<String> {
+    (parties.client.auth_method == TokenAuthMethod::ClientSecretBasic
+        && parties.client.client_secret.is_some())
+    .then(|| parties.client.client_id.clone())
 }
 
 fn tokens(

@@ -177,6 +177,23 @@ impl Peer {
         Self::started(url, child, stdout, stderr, "the Python peer")
     }
 
+    /// `tests/peers/python/oauth_server.py`: the Python SDK's authorization server guarding
+    /// its MCP server. Its port is chosen here: the server's metadata names it.
+    pub async fn python_oauth(token_lifetime: u64) -> Self {
+        let python = require(
+            workspace_root().join(".tools/venv/bin/python"),
+            "the Python test virtualenv",
+        );
+        let mut command = Command::new(python);
+        command
+            .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
+            .args(["--port", &free_port().to_string()])
+            .args(["--token-lifetime", &token_lifetime.to_string()]);
+        let (child, stdout, stderr) = spawn(command);
+        let url = stderr.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "the Python OAuth peer")
+    }
+
     /// `rmcp-peer http`, built beside this test, which announces its port on stdout.
     pub async fn rmcp() -> Self {
         let mut command = Command::new(workspace_binary("rmcp-peer"));
