@@ -12,12 +12,12 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_BODY: usize = 1024 * 1024;
 
 /// The client every authorization exchange goes through.
-pub fn client() -> reqwest::Client {
+pub fn client() -> Result<reqwest::Client, AuthError> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(TIMEOUT)
         .build()
-        .unwrap_or_default()
+        .map_err(|e| AuthError::NotCompleted(format!("the HTTP client could not start: {e}")))
 }
 
 /// What a metadata GET found.

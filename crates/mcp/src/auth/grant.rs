@@ -18,8 +18,8 @@ use super::discovery::ServerMetadata;
 use super::fetch::Exchange;
 use super::registration::{RegisteredClient, TokenAuthMethod};
 
-/// Tokens for one resource.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Tokens for one resource. Their `Debug` shows no token, so that no log holds one.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tokens {
     pub access_token: String,
     pub refresh_token: Option<String>,
@@ -27,6 +27,20 @@ pub struct Tokens {
     pub expires_at: Option<u64>,
     /// The scopes asked for when these tokens were granted.
     pub scopes: Vec<String>,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokens")
+            .field("access_token", &super::REDACTED)
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| super::REDACTED),
+            )
+            .field("expires_at", &self.expires_at)
+            .field("scopes", &self.scopes)
+            .finish()
+    }
 }
 
 impl Tokens {

@@ -37,13 +37,29 @@ use crate::transport::BoxFuture;
 /// A token that ends sooner than this is refreshed before it is sent.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 
+/// What `Debug` shows in place of a secret.
+const REDACTED: &str = "<redacted>";
+
 /// A client registered beforehand (entered by the person), for one authorization server
-/// or, without `issuer`, for whichever the server names.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// or, without `issuer`, for whichever the server names. Its `Debug` hides the secret.
+#[derive(Clone, PartialEq, Eq)]
 pub struct PreRegistered {
     pub client_id: String,
     pub client_secret: Option<String>,
     pub issuer: Option<String>,
+}
+
+impl std::fmt::Debug for PreRegistered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreRegistered")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| REDACTED),
+            )
+            .field("issuer", &self.issuer)
+            .finish()
+    }
 }
 
 /// Who this app is to authorization servers.
@@ -184,7 +200,7 @@ impl Authorization {
             config,
             store,
             agent,
-            http: fetch::client(),
+            http: fetch::client()?,
             state: Mutex::new(State::default()),
             busy: tokio::sync::Mutex::new(()),
         })))
@@ -428,4 +444,44 @@ fn choose_scopes(challenge: &Challenge, discovered: &discovery::Discovered) -> V
         .clone()
         .or_else(|| discovered.resource_scopes.clone())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_holds_no_token_or_secret() {
+        let grant = Grant {
+            issuer: "https://auth.example.com".into(),
+            resource: "https://mcp.example.com".into(),
+            client: RegisteredClient {
+                client_id: "the-client".into(),
+                client_secret: Some("client-secret-value".into()),
+                auth_method: TokenAuthMethod::ClientSecretBasic,
+                kind: RegistrationKind::Dynamic,
+            },
+            tokens: Tokens {
+                access_token: "access-token-value".into(),
+                refresh_token: Some("refresh-token-value".into()),
+                expires_at: None,
+                scopes: vec!["tools".into()],
+            },
+        };
+        let pre = PreRegistered {
+            client_id: "pre".into(),
+            client_secret: Some("pre-secret-value".into()),
+            issuer: None,
+        };
+        let shown = format!("{grant:?} {pre:?}");
+        for secret in [
+            "client-secret-value",
+            "access-token-value",
+            "refresh-token-value",
+            "pre-secret-value",
+        ] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains("the-client") && shown.contains("tools"));
+    }
 }

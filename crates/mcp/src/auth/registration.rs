@@ -47,13 +47,27 @@ pub enum RegistrationKind {
     Dynamic,
 }
 
-/// The client this app is at one authorization server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The client this app is at one authorization server. Its `Debug` hides the secret.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegisteredClient {
     pub client_id: String,
     pub client_secret: Option<String>,
     pub auth_method: TokenAuthMethod,
     pub kind: RegistrationKind,
+}
+
+impl std::fmt::Debug for RegisteredClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegisteredClient")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| super::REDACTED),
+            )
+            .field("auth_method", &self.auth_method)
+            .field("kind", &self.kind)
+            .finish()
+    }
 }
 
 /// The client to use with `server`, registering one if needed.
