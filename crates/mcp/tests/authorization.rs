@@ -84,6 +84,14 @@ impl Guarded {
         self.books(|b| b.valid_access.clear());
     }
 
+    /// The server forgets every token it issued, refresh tokens too.
+    fn revoke_all_tokens(&self) {
+        self.books(|b| {
+            b.valid_access.clear();
+            b.valid_refresh.clear();
+        });
+    }
+
     fn grant_types(&self) -> Vec<String> {
         self.books(|b| {
             b.token_requests
@@ -514,6 +522,29 @@ async fn concurrent_requests_refused_at_once_share_one_refresh() {
         ["authorization_code", "refresh_token"],
         "one refresh for all the refused calls"
     );
+}
+
+#[tokio::test]
+async fn when_the_refresh_token_is_refused_too_the_person_signs_in_again() {
+    let server = Guarded::start(Options::default()).await;
+    let person = Arc::new(Person::default());
+    let client = connect(&server, Arc::new(MemoryStore::default()), person.clone())
+        .await
+        .expect("connected");
+    server.revoke_all_tokens();
+
+    client
+        .list_tools()
+        .await
+        .expect("tools after signing in again");
+    assert_eq!(person.sign_ins(), 2);
+    assert_eq!(
+        server.grant_types(),
+        ["authorization_code", "refresh_token", "authorization_code"],
+        "the refresh was tried first"
+    );
+    // The client registered once is used again with the same authorization server.
+    assert_eq!(server.books(|b| b.registrations.len()), 1);
 }
 
 #[tokio::test]
