@@ -41,7 +41,7 @@ pub fn authorization(url: &str) -> Result<Authorization, AuthError> {
         url,
         config,
         Arc::new(MemoryStore::default()),
-        Arc::new(FollowRedirect::new()),
+        Arc::new(FollowRedirect::new()?),
     )
 }
 
@@ -51,13 +51,13 @@ struct FollowRedirect {
 }
 
 impl FollowRedirect {
-    fn new() -> Self {
-        Self {
-            http: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .unwrap_or_default(),
-        }
+    fn new() -> Result<Self, AuthError> {
+        // Never following: the redirect's query is read, not loaded.
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| AuthError::NotCompleted(format!("no HTTP client: {e}")))?;
+        Ok(Self { http })
     }
 
     async fn follow(&self, sign_in: &SignIn) -> Result<Vec<(String, String)>, AuthError> {
