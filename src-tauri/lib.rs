@@ -33,6 +33,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::server_info,
             servers::server_log,
             servers::clear_server_log,
+            servers::server_traffic,
             servers::set_log_level,
             servers::server_roots,
             servers::set_server_roots,
@@ -40,6 +41,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::import_candidates,
             servers::import_candidate,
             servers::import_servers,
+            servers::pick_config_file,
             explorer::catalog,
             explorer::call_tool,
             explorer::cancel_call,
@@ -83,7 +85,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
-            events::HostResync
+            events::HostResync,
+            events::TrafficAdded,
+            events::TrafficLost
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }

@@ -69,9 +69,19 @@ fn start(stand_in: &StandIn) -> App {
     })
 }
 
-/// server-everything asks for folders when it first starts: it gets none. Then the chat.
+/// server-everything asks for folders when it first starts, on its own: the request waits
+/// in the queue, announced without a dialog, until the person opens it; it gets none. Then
+/// the chat.
 fn ready(app: &App) {
-    app.dialog(
+    let w = &app.window;
+    w.wait_for_texts(
+        ".queued-notice",
+        &["everything", "wants to know which folders it may see"],
+        SHOWN,
+    );
+    w.wait_for_text("nav button[data-view='approvals'] .badge", "1", SHOWN);
+    w.screenshot("queued-notice");
+    app.review_queued(
         "everything",
         "wants to see your folders",
         "dialog-roots-chat",

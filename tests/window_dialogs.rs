@@ -169,9 +169,9 @@ fn a_server_added_through_the_form_runs_and_answers() {
     assert!(written.contains("server-everything"), "{written}");
     app.wait_running("everything");
 
-    // server-everything asks for roots as soon as it starts: the person shares a folder,
-    // and the server reports exactly that folder.
-    app.dialog("everything", "Folder path", "dialog-roots-everything");
+    // server-everything asks for roots as soon as it starts, on its own: the person opens
+    // the request, shares a folder, and the server reports exactly that folder.
+    app.review_queued("everything", "Folder path", "dialog-roots-everything");
     let folder = app.dir.path().join("project");
     std::fs::create_dir(&folder).expect("folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));

@@ -81,15 +81,19 @@ pub async fn pick_folder(app: tauri::AppHandle) -> Option<String> {
     rx.await.ok().flatten().map(|p| p.display().to_string())
 }
 
-/// A page of the audit trail, newest first; `before` is the id to continue from.
+/// A page of the audit trail, newest first; `before` is the id to continue from, and
+/// `search` (if not empty) a text each record shown holds.
 #[tauri::command]
 #[specta::specta]
 pub async fn audit(
     desk: State<'_, Desk>,
+    search: String,
     before: Option<f64>,
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
-    Ok(desk.audit(before.map(|b| b as i64), limit).await?)
+    Ok(desk
+        .search_audit(&search, before.map(|b| b as i64), limit)
+        .await?)
 }
 
 /// Every rule the person made, for review: scope, since when, uses, whether it still holds.
