@@ -47,6 +47,7 @@ impl<H: ClientHandler> Host<H> {
             shared: Shared {
                 catalog: Catalog::default(),
                 secrets,
+                sign_ins: crate::sign_in::SignIns::default(),
                 events: broadcast::channel(EVENT_CAPACITY).0,
                 states: Arc::default(),
                 clients: Arc::default(),

@@ -1,6 +1,7 @@
 //! From a server's configuration to a running transport: secrets are read from the
 //! keyring (the server's own only), `${env:NAME}` references expanded, and stdio commands
-//! found on the person's login-shell PATH (a GUI launch does not inherit a terminal's).
+//! found on the person's login-shell PATH (a GUI launch does not inherit a terminal's); an
+//! HTTP server gets an authorization client with its grant from the keyring.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -21,6 +22,7 @@ use crate::config::{
 };
 use crate::masking;
 use crate::secrets::Secrets;
+use crate::sign_in::SignIns;
 use crate::traffic::{ShownHeader, shown_header};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,9 +83,10 @@ pub async fn launch(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
+    sign_ins: &SignIns,
     log: LogSink,
 ) -> Result<Launched, LaunchError> {
-    let (transport, resolved, http) = start(name, config, secrets, log).await?;
+    let (transport, resolved, http) = start(name, config, secrets, sign_ins, log).await?;
     let headers = if http {
         resolved
             .iter()
@@ -117,6 +120,7 @@ async fn start(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
+    sign_ins: &SignIns,
     log: LogSink,
 ) -> Result<(TransportParts, Vec<Resolved>, bool), LaunchError> {
     match config
@@ -159,7 +163,11 @@ async fn start(
             Ok((transport, resolved, false))
         }
         ServerSpec::Http { url, headers, mode } => {
-            let mut server = HttpServer::new(url);
+            let authorization = sign_ins
+                .authorization(name, url, secrets)
+                .await
+                .map_err(LaunchError::Start)?;
+            let mut server = HttpServer::new(url).authorization(authorization);
             server.mode = mode;
             let resolved = resolve_all(name, Place::Header, headers, secrets).await?;
             server.headers = resolved
@@ -341,6 +349,7 @@ mod tests {
             "s",
             &config,
             &secrets,
+            &SignIns::default(),
             switchboard_mcp::transport::discard_log(),
         )
         .await

@@ -20,6 +20,7 @@ pub mod policy;
 pub mod roots;
 pub mod sampling;
 pub mod secrets;
+pub mod sign_in;
 mod sqlite_file;
 pub mod supervisor;
 pub mod traffic;

@@ -20,6 +20,7 @@ use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
 use crate::secrets::Secrets;
+use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
 
 /// Where a server stands, as the window shows it.
@@ -94,6 +95,8 @@ pub enum LogSource {
 pub struct Shared {
     pub catalog: Catalog,
     pub secrets: Secrets,
+    /// The sign-ins the person asked for.
+    pub sign_ins: SignIns,
     pub events: broadcast::Sender<HostEvent>,
     pub states: Arc<Mutex<BTreeMap<String, ServerState>>>,
     /// The live session of each running server.
@@ -385,7 +388,7 @@ async fn run_once<H: ClientHandler>(
             });
         })
     };
-    let launched = match launch(name, config, &shared.secrets, log).await {
+    let launched = match launch(name, config, &shared.secrets, &shared.sign_ins, log).await {
         Ok(launched) => launched,
         Err(e) if !e.may_heal() => return Ended::Unstartable(e.to_string()),
         Err(e) => {
@@ -436,6 +439,14 @@ async fn run_once<H: ClientHandler>(
             ..
         })) => {
             return Ended::Unauthorized(format!("{name} asks for authorization"));
+        }
+        // Signing in was not done (no one asked to, or it did not complete): the server
+        // waits for the person, it does not restart into the same refusal.
+        Err(ClientError::Request(RequestError::Transport {
+            error: TransportError::Authorization(error),
+            ..
+        })) if error.needs_sign_in() => {
+            return Ended::Unauthorized(format!("{name} needs sign-in: {error}"));
         }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {
@@ -640,6 +651,7 @@ mod tests {
         let shared = Shared {
             catalog: Catalog::default(),
             secrets: Secrets::new("unused"),
+            sign_ins: SignIns::default(),
             events: broadcast::channel(16).0,
             states: Arc::default(),
             clients: Arc::default(),

@@ -1,0 +1,216 @@
+//! Signing in to HTTP servers that ask for it (MCP authorization). The engine's
+//! `Authorization` does the protocol; the host gives it two things: where grants are kept
+//! (the OS keyring, one entry per server URL, never the configuration file) and the person's
+//! side of a sign-in, which exists only while the person has asked to sign in. A server that
+//! needs sign-in at start-up therefore stops at "Sign-in needed" and nothing is opened by
+//! itself; `Desk::sign_in` grants one sign-in, and the server is restarted to use it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use switchboard_mcp::auth::{
+    AuthConfig, AuthError, Authorization, Grant, Loopback, SignIn, TokenStore, UserAgent,
+};
+use switchboard_mcp::transport::BoxFuture;
+
+use crate::secrets::{SecretError, Secrets};
+
+/// The name authorization servers show on their consent pages.
+pub const CLIENT_NAME: &str = "Switchboard";
+
+/// How long the browser has to come back once the person agreed to sign in.
+pub const BROWSER_WAIT: Duration = Duration::from_secs(300);
+
+/// The keyring entry of the grant for a server URL.
+pub fn grant_secret_name(url: &str) -> String {
+    format!("sign-in/{url}")
+}
+
+/// Puts a sign-in to the person; true if they agreed to open it.
+pub type AskPerson = Arc<dyn Fn(SignIn) -> BoxFuture<'static, bool> + Send + Sync>;
+
+/// A sign-in the person asked for: the port the browser comes back to, and how to show
+/// them where they are about to sign in.
+pub struct Permit {
+    pub loopback: Loopback,
+    pub ask: AskPerson,
+    pub browser_wait: Duration,
+}
+
+/// The sign-ins the person has asked for, by server name; each is used once.
+#[derive(Clone, Default)]
+pub struct SignIns {
+    permits: Arc<Mutex<HashMap<String, Arc<Permit>>>>,
+}
+
+impl SignIns {
+    fn permits(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Permit>>> {
+        self.permits.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Lets the next start of `server` ask the person to sign in.
+    pub fn permit(&self, server: &str, permit: Permit) {
+        self.permits().insert(server.to_owned(), Arc::new(permit));
+    }
+
+    /// Withdraws a permit not used (the server did not ask).
+    pub fn withdraw(&self, server: &str) {
+        self.permits().remove(server);
+    }
+
+    fn peek(&self, server: &str) -> Option<Arc<Permit>> {
+        self.permits().get(server).cloned()
+    }
+
+    fn take(&self, server: &str) -> Option<Arc<Permit>> {
+        self.permits().remove(server)
+    }
+
+    /// The authorization client of one start of `server` at `url`, with its grant (if
+    /// any) already read from the keyring.
+    pub async fn authorization(
+        &self,
+        server: &str,
+        url: &str,
+        secrets: &Secrets,
+    ) -> Result<Authorization, String> {
+        let store = KeyringGrants::read(url, secrets).await?;
+        let agent = Door {
+            server: server.to_owned(),
+            sign_ins: self.clone(),
+        };
+        Authorization::new(
+            url,
+            AuthConfig::new(CLIENT_NAME),
+            Arc::new(store),
+            Arc::new(agent),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// The grant of one server in the keyring. The engine's store is synchronous, and a
+/// keyring call waits on D-Bus: the grant is read before the connection starts (on a
+/// blocking thread, like every other secret), so loading never blocks; saving (after a
+/// sign-in or a refresh, rare) runs in `block_in_place`, which hands the worker's other
+/// tasks to another worker meanwhile.
+pub struct KeyringGrants {
+    name: String,
+    secrets: Secrets,
+    read: Mutex<Option<Grant>>,
+}
+
+impl KeyringGrants {
+    pub async fn read(url: &str, secrets: &Secrets) -> Result<Self, String> {
+        let name = grant_secret_name(url);
+        let read = match secrets.get(&name).await.map_err(|e| e.to_string())? {
+            // A grant that no longer reads (an older format) is as good as none: sign in again.
+            Some(json) => serde_json::from_str(&json).ok(),
+            None => None,
+        };
+        Ok(Self {
+            name,
+            secrets: secrets.clone(),
+            read: Mutex::new(read),
+        })
+    }
+
+    fn write(&self, grant: Option<&Grant>) -> Result<(), AuthError> {
+        let json = grant
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| AuthError::Store(e.to_string()))?;
+        let (secrets, name) = (&self.secrets, self.name.as_str());
+        // On a thread of its own with a runtime of its own: the caller's runtime may be
+        // single-threaded, and this thread may not wait on its own workers.
+        let call = || {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .build()
+                        .map_err(|e| SecretError::Unavailable(e.to_string()))?;
+                    runtime.block_on(async {
+                        match json {
+                            Some(json) => secrets.set(name, &json).await,
+                            None => secrets.delete(name).await.map(|_| ()),
+                        }
+                    })
+                })
+                .join()
+                .unwrap_or_else(|_| {
+                    Err(SecretError::Unavailable("the keyring call panicked".into()))
+                })
+            })
+        };
+        let outcome = match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(call),
+            _ => call(),
+        };
+        outcome.map_err(|e| AuthError::Store(e.to_string()))
+    }
+
+    fn read_lock(&self) -> std::sync::MutexGuard<'_, Option<Grant>> {
+        self.read.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl TokenStore for KeyringGrants {
+    fn load(&self, _server: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self.read_lock().clone())
+    }
+
+    fn save(&self, _server: &str, grant: &Grant) -> Result<(), AuthError> {
+        self.write(Some(grant))?;
+        *self.read_lock() = Some(grant.clone());
+        Ok(())
+    }
+
+    fn delete(&self, _server: &str) -> Result<(), AuthError> {
+        self.write(None)?;
+        *self.read_lock() = None;
+        Ok(())
+    }
+}
+
+/// The person's side of a sign-in for one server: closed unless they asked to sign in.
+struct Door {
+    server: String,
+    sign_ins: SignIns,
+}
+
+/// Where the browser would come back to when no sign-in is under way (a refresh sends it
+/// but nothing is redirected).
+const NO_REDIRECT: &str = "http://127.0.0.1/callback";
+
+impl UserAgent for Door {
+    fn redirect_uri(&self) -> String {
+        self.sign_ins
+            .peek(&self.server)
+            .map(|p| p.loopback.redirect_uri().to_owned())
+            .unwrap_or_else(|| NO_REDIRECT.to_owned())
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        sign_in: &'a SignIn,
+    ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>> {
+        Box::pin(async move {
+            let Some(permit) = self.sign_ins.take(&self.server) else {
+                return Err(AuthError::NotCompleted(
+                    "sign in from the server's page".into(),
+                ));
+            };
+            if !(permit.ask)(sign_in.clone()).await {
+                return Err(AuthError::NotCompleted("the sign-in was declined".into()));
+            }
+            match tokio::time::timeout(permit.browser_wait, permit.loopback.receive()).await {
+                Ok(query) => query,
+                Err(_) => Err(AuthError::NotCompleted(format!(
+                    "the browser did not come back within {} s",
+                    permit.browser_wait.as_secs()
+                ))),
+            }
+        })
+    }
+}
