@@ -71,6 +71,7 @@ impl From<DeskError> for CommandError {
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Form(FormError::Keyring(_))
             | DeskError::ProviderForm(ProviderFormError::Keyring(_))
+            | DeskError::Keyring(_)
             | DeskError::Audit(_) => ErrorCode::System,
             DeskError::Form(_)
             | DeskError::Answer(_)
@@ -86,7 +87,8 @@ impl From<DeskError> for CommandError {
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
             DeskError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             DeskError::NoModel | DeskError::NoModelOf(_) => ErrorCode::NoModel,
-            DeskError::ChatRunning => ErrorCode::Invalid,
+            DeskError::ChatRunning | DeskError::NoSignIn(_) => ErrorCode::Invalid,
+            DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
         };

@@ -45,6 +45,19 @@ pub enum Question {
         params: Box<ElicitRequestParams>,
     },
     Roots,
+    /// The person asked to sign in to the server: where they would sign in, before the
+    /// browser opens.
+    SignIn {
+        /// The authorization server, as its metadata names it.
+        issuer: String,
+        /// The authorization server's host, which the person should check.
+        issuer_host: String,
+        /// The MCP server the sign-in is for.
+        resource: String,
+        scopes: Vec<String>,
+        /// The page the browser would open.
+        url: String,
+    },
 }
 
 /// The person's answer, of the same kind as the question.
@@ -60,6 +73,8 @@ pub enum Answer {
     Sampling(Result<Box<CreateMessageResult>, Refusal>),
     Elicitation(Box<ElicitResult>),
     Roots(Vec<Root>),
+    /// Whether to open the sign-in page.
+    SignIn(bool),
 }
 
 /// How far a tool-call decision reaches.
@@ -166,6 +181,7 @@ impl Answer {
                 Refusal::TimedOut | Refusal::NoOneToAsk => ElicitResult::cancelled(),
             })),
             Question::Roots => Self::Roots(Vec::new()),
+            Question::SignIn { .. } => Self::SignIn(false),
         }
     }
 
@@ -176,6 +192,7 @@ impl Answer {
                 | (Self::Sampling(_), Question::Sampling { .. })
                 | (Self::Elicitation(_), Question::Elicitation { .. })
                 | (Self::Roots(_), Question::Roots)
+                | (Self::SignIn(_), Question::SignIn { .. })
         )
     }
 }

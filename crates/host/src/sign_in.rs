@@ -75,7 +75,9 @@ impl SignIns {
         url: &str,
         secrets: &Secrets,
     ) -> Result<Authorization, String> {
-        let store = KeyringGrants::read(url, secrets).await?;
+        let store = KeyringGrants::read(url, secrets)
+            .await
+            .map_err(|e| e.to_string())?;
         let agent = Door {
             server: server.to_owned(),
             sign_ins: self.clone(),
@@ -102,9 +104,9 @@ pub struct KeyringGrants {
 }
 
 impl KeyringGrants {
-    pub async fn read(url: &str, secrets: &Secrets) -> Result<Self, String> {
+    pub async fn read(url: &str, secrets: &Secrets) -> Result<Self, SecretError> {
         let name = grant_secret_name(url);
-        let read = match secrets.get(&name).await.map_err(|e| e.to_string())? {
+        let read = match secrets.get(&name).await? {
             // A grant that no longer reads (an older format) is as good as none: sign in again.
             Some(json) => serde_json::from_str(&json).ok(),
             None => None,
@@ -148,6 +150,11 @@ impl KeyringGrants {
             _ => call(),
         };
         outcome.map_err(|e| AuthError::Store(e.to_string()))
+    }
+
+    /// The grant as read (or saved since).
+    pub fn grant(&self) -> Option<Grant> {
+        self.read_lock().clone()
     }
 
     fn read_lock(&self) -> std::sync::MutexGuard<'_, Option<Grant>> {

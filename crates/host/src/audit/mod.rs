@@ -66,6 +66,8 @@ pub enum Kind {
     Sampling,
     Elicitation,
     Roots,
+    /// A sign-in to a server, or a sign-out (no token is ever recorded).
+    SignIn,
 }
 
 impl Kind {
@@ -75,6 +77,7 @@ impl Kind {
             Self::Sampling => "sampling",
             Self::Elicitation => "elicitation",
             Self::Roots => "roots",
+            Self::SignIn => "sign_in",
         }
     }
 
@@ -84,6 +87,7 @@ impl Kind {
             Self::Sampling,
             Self::Elicitation,
             Self::Roots,
+            Self::SignIn,
         ]
         .into_iter()
         .find(|k| k.as_str() == text)

@@ -52,7 +52,7 @@ impl Desk {
     }
 
     /// A pending question as its server asked it, nothing masked.
-    fn question(&self, id: u64) -> Result<Question, DeskError> {
+    pub(super) fn question(&self, id: u64) -> Result<Question, DeskError> {
         self.inner
             .gate
             .broker
@@ -65,7 +65,7 @@ impl Desk {
             ))
     }
 
-    fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), DeskError> {
+    pub(super) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), DeskError> {
         Ok(self.inner.gate.broker.answer(id, server, answer)?)
     }
 

@@ -14,6 +14,7 @@ pub mod logbook;
 pub mod models;
 mod sampling;
 mod shown;
+mod signing_in;
 mod switches;
 mod trust;
 mod url_steps;
@@ -62,6 +63,7 @@ pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use signing_in::SignedIn;
 pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
@@ -123,6 +125,13 @@ pub enum DeskError {
     NoModelOf(String),
     #[error("the model is still answering in this conversation: wait, or press Stop")]
     ChatRunning,
+    /// The server is not one that can be signed in to (it is not reached over HTTP).
+    #[error("{0} is not reached over HTTP: there is nothing to sign in to")]
+    NoSignIn(String),
+    #[error(transparent)]
+    Keyring(#[from] SecretError),
+    #[error("signing in to {server} did not complete: {detail}")]
+    SignIn { server: String, detail: String },
     #[error(transparent)]
     Conversation(#[from] crate::agent::ConversationError),
 }
@@ -250,7 +259,11 @@ impl Desk {
         let forward: Forward = Arc::new({
             let calls = calls.clone();
             move |server: &str, question: &Question| {
-                matches!(question, Question::ToolCall { .. }) || calls.any_to(server)
+                // A sign-in is asked for by the person, who waits for it.
+                matches!(
+                    question,
+                    Question::ToolCall { .. } | Question::SignIn { .. }
+                ) || calls.any_to(server)
             }
         });
         let broker = Broker::new(

@@ -1,0 +1,221 @@
+//! Signing in to a server and out of it, at the person's request. The sign-in is put to
+//! them first (which authorization server, for which server, which scopes, the page), and
+//! the browser opens only if they agree; then the server is restarted and runs with the
+//! token. Who is signed in is read from the keyring, where the grant is; the audit trail
+//! records each sign-in and sign-out, never a token.
+
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::json;
+use switchboard_mcp::auth::{Loopback, SignIn};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{Desk, DeskError, lock};
+use crate::approvals::{Answer, Question};
+use crate::audit::{Kind, Record};
+use crate::config::ServerSpec;
+use crate::links;
+use crate::sign_in::{AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name};
+use crate::supervisor::{HostEvent, ServerState};
+
+/// Who the person is signed in as at a server, for the details view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct SignedIn {
+    /// The authorization server that granted the tokens.
+    pub issuer: String,
+    pub scopes: Vec<String>,
+    /// When the access token ends (it is refreshed before), in milliseconds since the
+    /// Unix epoch.
+    pub expires_ms: Option<f64>,
+}
+
+impl Desk {
+    /// The URL of an HTTP server: only those sign in.
+    fn sign_in_url(&self, server: &str) -> Result<String, DeskError> {
+        let config = self.server_config(server)?;
+        match config.spec(server) {
+            Ok(ServerSpec::Http { url, .. }) => Ok(url.to_owned()),
+            _ => Err(DeskError::NoSignIn(server.to_owned())),
+        }
+    }
+
+    /// Signs in to `server`: it is restarted with leave to ask the person (the question
+    /// comes forward at once), and this returns once it runs, or says why it does not.
+    pub async fn sign_in(&self, server: &str) -> Result<(), DeskError> {
+        self.sign_in_waiting(server, BROWSER_WAIT).await
+    }
+
+    /// [`Self::sign_in`] with a bound of its own on the wait for the browser.
+    pub async fn sign_in_waiting(
+        &self,
+        server: &str,
+        browser_wait: std::time::Duration,
+    ) -> Result<(), DeskError> {
+        self.sign_in_url(server)?;
+        let failed = |detail: String| DeskError::SignIn {
+            server: server.to_owned(),
+            detail,
+        };
+        let loopback = Loopback::bind().await.map_err(|e| failed(e.to_string()))?;
+        let shown: Arc<Mutex<Option<SignIn>>> = Arc::default();
+        let ask: AskPerson = {
+            let (broker, server, shown) = (
+                self.inner.gate.broker.clone(),
+                server.to_owned(),
+                shown.clone(),
+            );
+            Arc::new(move |sign_in: SignIn| {
+                let (broker, server, shown) = (broker.clone(), server.clone(), shown.clone());
+                Box::pin(async move {
+                    *lock(&shown) = Some(sign_in.clone());
+                    let question = Question::SignIn {
+                        issuer_host: url::Url::parse(&sign_in.issuer)
+                            .ok()
+                            .and_then(|u| u.host_str().map(str::to_owned))
+                            .unwrap_or_else(|| sign_in.issuer.clone()),
+                        issuer: sign_in.issuer,
+                        resource: sign_in.resource,
+                        scopes: sign_in.scopes,
+                        url: sign_in.url,
+                    };
+                    matches!(
+                        broker.ask(&server, question).await,
+                        Ok(settled) if settled.answer == Answer::SignIn(true)
+                    )
+                })
+            })
+        };
+        let mut events = self.inner.shared.events.subscribe();
+        self.inner.shared.sign_ins.permit(
+            server,
+            Permit {
+                loopback,
+                ask,
+                browser_wait,
+            },
+        );
+        let outcome = match self.restart(server).await {
+            Ok(()) => started(&mut events, server).await,
+            Err(e) => Err(e.to_string()),
+        };
+        self.inner.shared.sign_ins.withdraw(server);
+        let asked = lock(&shown).take();
+        let decision = match &outcome {
+            Ok(()) => "signed in".to_owned(),
+            Err(detail) => format!("not signed in: {detail}"),
+        };
+        self.record_sign_in(server, asked.as_ref(), &decision).await;
+        outcome.map_err(failed)
+    }
+
+    /// Answers a sign-in question; on "Sign in", returns the page for the app to open.
+    pub fn answer_sign_in(
+        &self,
+        id: u64,
+        server: &str,
+        sign_in: bool,
+    ) -> Result<Option<String>, DeskError> {
+        let Question::SignIn { url, .. } = self.question(id)? else {
+            return Err(crate::approvals::AnswerError::WrongKind(id).into());
+        };
+        let to_open = if sign_in {
+            Some(links::openable(&url)?.to_string())
+        } else {
+            None
+        };
+        self.answer(id, server, Answer::SignIn(sign_in))?;
+        Ok(to_open)
+    }
+
+    /// Deletes the grant and restarts the server, which then needs sign-in again.
+    pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
+        let url = self.sign_in_url(server)?;
+        let before = self.signed_in(server).await?;
+        self.inner
+            .secrets
+            .delete(&grant_secret_name(&url))
+            .await?;
+        let detail = json!({ "issuer": before.as_ref().map(|s| &s.issuer) });
+        self.audit_sign_in(server, before.map(|s| s.issuer).unwrap_or_default(), detail, "signed out")
+            .await;
+        match self.restart(server).await {
+            // A server turned off stays off; it will need sign-in when turned on.
+            Ok(()) | Err(DeskError::NotRunning(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Who the person is signed in as at `server`; `None` if not signed in (or not HTTP).
+    pub async fn signed_in(&self, server: &str) -> Result<Option<SignedIn>, DeskError> {
+        let Ok(url) = self.sign_in_url(server) else {
+            return Ok(None);
+        };
+        let grants = KeyringGrants::read(&url, &self.inner.secrets).await?;
+        Ok(grants.grant().map(|grant| SignedIn {
+            issuer: grant.issuer,
+            scopes: grant.tokens.scopes,
+            expires_ms: grant.tokens.expires_at.map(|s| s as f64 * 1000.0),
+        }))
+    }
+
+    async fn record_sign_in(&self, server: &str, asked: Option<&SignIn>, decision: &str) {
+        let detail = json!({
+            "issuer": asked.map(|a| &a.issuer),
+            "resource": asked.map(|a| &a.resource),
+            "scopes": asked.map(|a| &a.scopes),
+        });
+        let issuer = asked.map(|a| a.issuer.clone()).unwrap_or_default();
+        self.audit_sign_in(server, issuer, detail, decision).await;
+    }
+
+    async fn audit_sign_in(
+        &self,
+        server: &str,
+        subject: String,
+        detail: serde_json::Value,
+        decision: &str,
+    ) {
+        let record = Record {
+            kind: Kind::SignIn,
+            server: server.to_owned(),
+            subject,
+            detail,
+            decision: decision.to_owned(),
+            decided_by: "user".to_owned(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
+        if let Err(e) = self.inner.gate.audit.record(record).await {
+            tracing::error!("{e}");
+        }
+    }
+}
+
+/// Waits for the restarted server's run to settle: running, or why not.
+async fn started(
+    events: &mut tokio::sync::broadcast::Receiver<HostEvent>,
+    server: &str,
+) -> Result<(), String> {
+    // The run before the restart may still report its end.
+    let mut restarted = false;
+    loop {
+        let state = match events.recv().await {
+            Ok(HostEvent::Status { server: s, state }) if s == server => state,
+            Ok(_) | Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return Err("the host stopped".into()),
+        };
+        match state {
+            ServerState::Starting => restarted = true,
+            _ if !restarted => {}
+            ServerState::Running { .. } => return Ok(()),
+            ServerState::AuthRequired { detail } => return Err(detail),
+            ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
+                return Err(reason);
+            }
+            ServerState::Stopped => return Err("the server was stopped".into()),
+        }
+    }
+}
