@@ -134,13 +134,15 @@ impl Desk {
     pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
         let url = self.sign_in_url(server)?;
         let before = self.signed_in(server).await?;
-        self.inner
-            .secrets
-            .delete(&grant_secret_name(&url))
-            .await?;
+        self.inner.secrets.delete(&grant_secret_name(&url)).await?;
         let detail = json!({ "issuer": before.as_ref().map(|s| &s.issuer) });
-        self.audit_sign_in(server, before.map(|s| s.issuer).unwrap_or_default(), detail, "signed out")
-            .await;
+        self.audit_sign_in(
+            server,
+            before.map(|s| s.issuer).unwrap_or_default(),
+            detail,
+            "signed out",
+        )
+        .await;
         match self.restart(server).await {
             // A server turned off stays off; it will need sign-in when turned on.
             Ok(()) | Err(DeskError::NotRunning(_)) => Ok(()),

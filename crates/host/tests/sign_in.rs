@@ -1,0 +1,183 @@
+//! Signing in to a server guarded by a real authorization server (the Python SDK's own
+//! OAuth server in front of its MCP server, started as a child process), with the grant in
+//! the session's real keyring: the server waits at "Sign-in needed" until the person asks,
+//! sees where they would sign in, agrees, and the browser (here a client that follows the
+//! redirects, as the consent page approves at once) comes back to the loopback port.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::json;
+use switchboard_host::approvals::{Pending, Question};
+use switchboard_host::desk::{DeskError, Update};
+use switchboard_host::sign_in::grant_secret_name;
+use switchboard_host::supervisor::ServerState;
+use tokio::io::AsyncBufReadExt;
+
+use common::{DemoDesk, WAIT, call_allowed, desk_in, keyring, text_of};
+
+const SERVER: &str = "guarded";
+
+/// The Python SDK's OAuth-guarded server on a free port, killed when dropped.
+struct OAuthPeer {
+    url: String,
+    _child: tokio::process::Child,
+}
+
+impl OAuthPeer {
+    async fn start() -> Self {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let mut child = tokio::process::Command::new(root.join(".tools/venv/bin/python"))
+            .arg(root.join("tests/peers/python/oauth_server.py"))
+            .args(["--port", &port.to_string()])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the Python test virtualenv (scripts/setup)");
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let url = tokio::time::timeout(WAIT, async {
+            while let Some(line) = lines.next_line().await.unwrap() {
+                if let Some(url) = line.strip_prefix("listening on ") {
+                    return url.to_owned();
+                }
+            }
+            panic!("the OAuth peer ended before it listened")
+        })
+        .await
+        .expect("the OAuth peer listens");
+        // Its later lines are not read: keep the pipe drained so it never blocks.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Self { url, _child: child }
+    }
+}
+
+/// Waits until the server is shown as needing sign-in.
+async fn sign_in_needed(world: &mut DemoDesk) {
+    world
+        .next(|u| {
+            matches!(u, Update::Status { server, state: ServerState::AuthRequired { .. }, .. } if server == SERVER)
+                .then_some(())
+        })
+        .await;
+}
+
+async fn sign_in_asked(world: &mut DemoDesk) -> Pending {
+    let pending = world.asked().await;
+    assert_eq!(pending.server, SERVER);
+    assert!(
+        pending.forward,
+        "a sign-in the person asked for comes forward"
+    );
+    pending
+}
+
+/// The person calls the echo tool (allowing it when asked: it claims nothing of itself).
+async fn echo(world: &DemoDesk, text: &str) -> String {
+    text_of(&call_allowed(&world.desk, SERVER, "echo", json!({"text": text})).await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_forgets_it() {
+    let peer = OAuthPeer::start().await;
+    let secrets = keyring("sign-in");
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, secrets.clone());
+    world.desk.start().await;
+
+    // At start-up nothing is opened and nothing asked: the server waits for the person.
+    sign_in_needed(&mut world).await;
+    assert!(world.desk.pending().is_empty());
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+
+    // Declined: no page opens, and the server still waits.
+    let desk = world.desk.clone();
+    let declined = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(&mut world).await;
+    assert_eq!(
+        world.desk.answer_sign_in(asked.id, SERVER, false).unwrap(),
+        None
+    );
+    let refused = declined.await.unwrap().unwrap_err();
+    assert!(
+        matches!(&refused, DeskError::SignIn { detail, .. } if detail.contains("declined")),
+        "{refused}"
+    );
+
+    // Accepted: the person saw the authorization server's host, the server and the scopes.
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(&mut world).await;
+    let Question::SignIn {
+        issuer_host,
+        resource,
+        scopes,
+        url,
+        ..
+    } = asked.question.clone()
+    else {
+        panic!("asked {:?}", asked.question)
+    };
+    assert_eq!(issuer_host, "127.0.0.1");
+    assert_eq!(resource, peer.url);
+    assert!(scopes.iter().any(|s| s == "tools"), "{scopes:?}");
+    let to_open = world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
+    assert_eq!(to_open.as_deref(), Some(url.as_str()));
+    let page = reqwest::get(&url).await.unwrap().text().await.unwrap();
+    assert!(page.starts_with("Signed in."), "{page}");
+    signing_in.await.unwrap().unwrap();
+    assert_eq!(echo(&world, "hello").await, "hello");
+
+    // The grant is in the keyring, and nowhere in the configuration file.
+    let kept = secrets
+        .get(&grant_secret_name(&peer.url))
+        .await
+        .unwrap()
+        .expect("the grant is in the keyring");
+    let grant: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let token = grant["tokens"]["access_token"].as_str().unwrap().to_owned();
+    let config = std::fs::read_to_string(&world.config).unwrap();
+    assert!(!config.contains(&token) && !config.contains("access_token"));
+    let signed_in = world.desk.signed_in(SERVER).await.unwrap().unwrap();
+    assert!(
+        signed_in.issuer.starts_with("http://127.0.0.1:"),
+        "{signed_in:?}"
+    );
+    assert!(signed_in.expires_ms.is_some());
+
+    // Opened again, it is still signed in without asking.
+    let mut world = world.reopen(&[SERVER]).await;
+    assert!(world.desk.pending().is_empty());
+    assert_eq!(echo(&world, "again").await, "again");
+
+    // Signed out: the grant is gone and the server needs sign-in again.
+    world.desk.sign_out(SERVER).await.unwrap();
+    sign_in_needed(&mut world).await;
+    assert_eq!(
+        secrets.get(&grant_secret_name(&peer.url)).await.unwrap(),
+        None
+    );
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+
+    // The audit trail has each sign-in and the sign-out, and no token.
+    let audit = world.desk.search_audit("", None, 50).await.unwrap();
+    let decisions: Vec<&str> = audit
+        .iter()
+        .filter(|e| e.kind == "sign_in")
+        .map(|e| e.decision.as_str())
+        .collect();
+    assert_eq!(decisions.len(), 3, "{decisions:?}");
+    assert_eq!(decisions[0], "signed out");
+    assert_eq!(decisions[1], "signed in");
+    assert!(decisions[2].contains("declined"), "{decisions:?}");
+    assert!(!serde_json::to_string(&audit).unwrap().contains(&token));
+}
