@@ -186,6 +186,11 @@ struct Door {
     sign_ins: SignIns,
 }
 
+/// Why a server that asks for sign-in waits: the person did not ask to sign in (yet).
+fn not_asked() -> AuthError {
+    AuthError::NotCompleted("use Sign in on the server to sign in".into())
+}
+
 /// Where the browser would come back to when no sign-in is under way (a refresh sends it
 /// but nothing is redirected).
 const NO_REDIRECT: &str = "http://127.0.0.1/callback";
@@ -198,15 +203,20 @@ impl UserAgent for Door {
             .unwrap_or_else(|| NO_REDIRECT.to_owned())
     }
 
+    fn ready(&self) -> Result<(), AuthError> {
+        match self.sign_ins.peek(&self.server) {
+            Some(_) => Ok(()),
+            None => Err(not_asked()),
+        }
+    }
+
     fn authorize<'a>(
         &'a self,
         sign_in: &'a SignIn,
     ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>> {
         Box::pin(async move {
             let Some(permit) = self.sign_ins.take(&self.server) else {
-                return Err(AuthError::NotCompleted(
-                    "sign in from the server's page".into(),
-                ));
+                return Err(not_asked());
             };
             if !(permit.ask)(sign_in.clone()).await {
                 return Err(AuthError::NotCompleted("the sign-in was declined".into()));

@@ -9,6 +9,7 @@
 mod common;
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use switchboard_host::approvals::{Pending, Question};
@@ -17,13 +18,15 @@ use switchboard_host::sign_in::grant_secret_name;
 use switchboard_host::supervisor::ServerState;
 use tokio::io::AsyncBufReadExt;
 
-use common::{DemoDesk, WAIT, call_allowed, desk_in, keyring, text_of};
+use common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
 
 const SERVER: &str = "guarded";
 
 /// The Python SDK's OAuth-guarded server on a free port, killed when dropped.
 struct OAuthPeer {
     url: String,
+    /// What it wrote to stderr after it listened (`registered <id>`, `issued <grant>`).
+    said: Arc<Mutex<Vec<String>>>,
     _child: tokio::process::Child,
 }
 
@@ -53,9 +56,30 @@ impl OAuthPeer {
         })
         .await
         .expect("the OAuth peer listens");
-        // Its later lines are not read: keep the pipe drained so it never blocks.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Self { url, _child: child }
+        let said = Arc::new(Mutex::new(Vec::new()));
+        tokio::spawn({
+            let said = said.clone();
+            async move {
+                while let Ok(Some(line)) = lines.next_line().await {
+                    said.lock().unwrap().push(line);
+                }
+            }
+        });
+        Self {
+            url,
+            said,
+            _child: child,
+        }
+    }
+
+    /// How many of its lines so far hold `text`.
+    fn said(&self, text: &str) -> usize {
+        self.said
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(text))
+            .count()
     }
 }
 
@@ -136,6 +160,13 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert!(page.starts_with("Signed in."), "{page}");
     signing_in.await.unwrap().unwrap();
     assert_eq!(echo(&world, "hello").await, "hello");
+    // Its lines come in order: once the code's redemption shows, every registration does.
+    assert!(eventually(|| peer.said("issued authorization_code") == 1).await);
+    assert_eq!(
+        peer.said("registered"),
+        2,
+        "a client is registered for each sign-in the person started, none at start-up"
+    );
 
     // The grant is in the keyring, and nowhere in the configuration file.
     let kept = secrets

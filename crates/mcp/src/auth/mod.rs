@@ -102,6 +102,11 @@ pub struct SignIn {
 pub trait UserAgent: Send + Sync {
     /// Where the authorization server sends the person back (a loopback URL in the app).
     fn redirect_uri(&self) -> String;
+    /// Whether a sign-in may be shown now. When it may not (no one asked to sign in), the
+    /// sign-in stops here, before anything is registered with the authorization server.
+    fn ready(&self) -> Result<(), AuthError> {
+        Ok(())
+    }
     /// Shows the sign-in and returns the query of the redirect that ends it.
     fn authorize<'a>(
         &'a self,
@@ -386,6 +391,7 @@ impl Inner {
                 issuer: server.issuer.clone(),
             });
         }
+        self.agent.ready()?;
         let redirect_uri = self.agent.redirect_uri();
         let previous = self.state(|s| s.grant.clone());
         // A client is bound to the authorization server that registered it; one from a
