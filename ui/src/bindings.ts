@@ -13,6 +13,15 @@ export const commands = {
 	removeServer: (name: string) => __TAURI_INVOKE<null>("remove_server", { name }),
 	setServerEnabled: (name: string, enabled: boolean) => __TAURI_INVOKE<null>("set_server_enabled", { name, enabled }),
 	restartServer: (name: string) => __TAURI_INVOKE<null>("restart_server", { name }),
+	/**
+	 *  Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
+	 *  the server runs signed in, or with why it does not.
+	 */
+	signIn: (name: string) => __TAURI_INVOKE<null>("sign_in", { name }),
+	/**  Forgets the server's tokens; it needs sign-in again. */
+	signOut: (name: string) => __TAURI_INVOKE<null>("sign_out", { name }),
+	/**  Who the person is signed in as at the server, or null. */
+	signedIn: (name: string) => __TAURI_INVOKE<SignedIn_Serialize | null>("signed_in", { name }),
 	/**  Every tool of the server, each with whether it is turned on. */
 	serverTools: (name: string) => __TAURI_INVOKE<ToolSwitch_Serialize[]>("server_tools", { name }),
 	/**  Turns one tool of a server on or off, kept in the configuration; no restart. */
@@ -62,6 +71,11 @@ export const commands = {
 	answerSampling: (id: number, server: string, reply: JsonValue | null) => __TAURI_INVOKE<null>("answer_sampling", { id, server, reply }),
 	/**  `result` is the ElicitResult. An accepted link is opened in the system browser. */
 	answerElicitation: (id: number, server: string, result: JsonValue) => __TAURI_INVOKE<null>("answer_elicitation", { id, server, result }),
+	/**
+	 *  Answers a sign-in the person asked for; on "Sign in" its page opens in the system
+	 *  browser.
+	 */
+	answerSignIn: (id: number, server: string, signIn: boolean) => __TAURI_INVOKE<null>("answer_sign_in", { id, server, signIn }),
 	answerRoots: (id: number, server: string, folders: string[]) => __TAURI_INVOKE<null>("answer_roots", { id, server, folders }),
 	/**  The system's folder picker; null when the person closed it. */
 	pickFolder: () => __TAURI_INVOKE<string | null>("pick_folder"),
@@ -946,7 +960,20 @@ annotations?: JsonValue | null;
  */
 changed?: Changed_Deserialize | null; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+/**
+ *  The person asked to sign in to the server: where they would sign in, before the
+ *  browser opens.
+ */
+{ kind: "sign_in"; 
+/**  The authorization server, as its metadata names it. */
+issuer: string; 
+/**  The authorization server's host, which the person should check. */
+issuer_host: string; 
+/**  The MCP server the sign-in is for. */
+resource: string; scopes: string[]; 
+/**  The page the browser would open. */
+url: string };
 
 /**  What a server (or a caller on its behalf) asks the person. */
 export type Question_Serialize = { kind: "tool_call"; tool: string; arguments: JsonValue; 
@@ -958,7 +985,20 @@ annotations: JsonValue | null;
  */
 changed?: Changed_Serialize; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" };
+asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+/**
+ *  The person asked to sign in to the server: where they would sign in, before the
+ *  browser opens.
+ */
+{ kind: "sign_in"; 
+/**  The authorization server, as its metadata names it. */
+issuer: string; 
+/**  The authorization server's host, which the person should check. */
+issuer_host: string; 
+/**  The MCP server the sign-in is for. */
+resource: string; scopes: string[]; 
+/**  The page the browser would open. */
+url: string };
 
 export type Reach = 
 /**
@@ -1158,6 +1198,33 @@ server: string | null; tool: string | null; arguments: JsonValue } | { kind: "to
  *  when the tool ran.
  */
 not_made: string | null };
+
+/**  Who the person is signed in as at a server, for the details view. */
+export type SignedIn = SignedIn_Serialize | SignedIn_Deserialize;
+
+/**  Who the person is signed in as at a server, for the details view. */
+export type SignedIn_Deserialize = {
+	/**  The authorization server that granted the tokens. */
+	issuer: string,
+	scopes: string[],
+	/**
+	 *  When the access token ends (it is refreshed before), in milliseconds since the
+	 *  Unix epoch.
+	 */
+	expiresMs?: number | null,
+};
+
+/**  Who the person is signed in as at a server, for the details view. */
+export type SignedIn_Serialize = {
+	/**  The authorization server that granted the tokens. */
+	issuer: string,
+	scopes: string[],
+	/**
+	 *  When the access token ends (it is refreshed before), in milliseconds since the
+	 *  Unix epoch.
+	 */
+	expiresMs: number | null,
+};
 
 export type SkippedServer = {
 	/**  Its name in the file. */

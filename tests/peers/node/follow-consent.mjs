@@ -2,8 +2,12 @@
 // its cookies, signs in and consents to whatever is asked, and stops after loading the
 // redirect URI (the client's loopback listener).
 //
-//     node follow-consent.mjs AUTHORIZATION_URL REDIRECT_URI
-const [start, redirectUri] = process.argv.slice(2);
+//     node follow-consent.mjs AUTHORIZATION_URL [REDIRECT_URI]
+//
+// Without REDIRECT_URI, the authorization URL's own `redirect_uri` is the one (as when
+// the script stands in for the system browser, which is given the URL alone).
+const [start, given] = process.argv.slice(2);
+const redirectUri = given ?? new URL(start).searchParams.get('redirect_uri');
 const cookies = new Map();
 
 function remember(response) {

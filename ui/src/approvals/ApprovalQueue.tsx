@@ -20,6 +20,7 @@ const KIND_LABEL: Record<ApprovalKind, string> = {
   sampling: "Model reply",
   elicitation: "Question",
   roots: "Folders",
+  sign_in: "Sign-in",
 };
 
 /** The requests that wait for the person: who asks, what for, and how long they wait. */

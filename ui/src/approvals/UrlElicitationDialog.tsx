@@ -98,7 +98,7 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
 }
 
 /** The address as text with its host marked; plain text when it has no host. */
-function FullAddress({ inspection }: { inspection: UrlInspection }) {
+export function FullAddress({ inspection }: { inspection: UrlInspection }) {
   const { href, host } = inspection;
   // The host follows "scheme://" and any "user:password@" of the authority.
   const authority = href.indexOf("//") + 2;

@@ -13,6 +13,7 @@ import { SamplingDialog } from "../approvals/SamplingDialog";
 import { RootsDialog } from "../approvals/RootsDialog";
 import { ElicitationFormDialog } from "../approvals/ElicitationFormDialog";
 import { UrlElicitationDialog } from "../approvals/UrlElicitationDialog";
+import { SignInDialog } from "../approvals/SignInDialog";
 import type { PendingBase } from "../approvals/types";
 
 interface Props {
@@ -146,6 +147,20 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
     }
     case "roots":
       return <RootsFor base={base} send={send} />;
+    case "sign_in":
+      return (
+        <SignInDialog
+          request={{
+            ...base,
+            issuer: question.issuer,
+            issuerHost: question.issuer_host,
+            resource: question.resource,
+            scopes: question.scopes,
+            url: question.url,
+          }}
+          onAnswer={(signIn) => send(commands.answerSignIn(id, server, signIn))}
+        />
+      );
   }
 }
 

@@ -1,5 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerDetails, type ServerInfo } from "./ServerDetails";
 
 afterEach(cleanup);
@@ -26,6 +27,33 @@ const info: ServerInfo = {
 };
 
 describe("ServerDetails", () => {
+  it("offers Sign in when the server needs it", async () => {
+    const onSignIn = vi.fn();
+    render(
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in" }} onSignIn={onSignIn} />,
+    );
+    expect(screen.getByText("Sign-in needed:")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(onSignIn).toHaveBeenCalledOnce();
+  });
+
+  it("says where the person is signed in and until when, and signs out", async () => {
+    const onSignOut = vi.fn();
+    const expiresMs = new Date(2031, 0, 2, 3, 4, 5).getTime();
+    render(
+      <ServerDetails
+        name="tracker"
+        info={info}
+        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker" }}
+        signedIn={{ issuer: "https://login.tracker.example/", scopes: ["tools"], expiresMs }}
+        onSignOut={onSignOut}
+      />,
+    );
+    expect(screen.getByTestId("signed-in").textContent).toBe("Signed in at login.tracker.example · expires 2031-01-02 03:04:05");
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    expect(onSignOut).toHaveBeenCalledOnce();
+  });
+
   it("says no version when the server gave none", () => {
     for (const version of ["", "   "]) {
       const bare = { ...info, serverInfo: { name: "bare-server", version } };

@@ -3,6 +3,7 @@ import type { Implementation, ServerCapabilities } from "../mcp/schema";
 import type { ServerState } from "./types";
 import { describeCapabilities } from "./capabilities";
 import { InertMarkdown } from "./InertMarkdown";
+import { formatDateTime } from "./time";
 import "./servers.css";
 
 export interface ServerInfo {
@@ -12,19 +13,31 @@ export interface ServerInfo {
   instructions?: string | null;
 }
 
+/** Who the person is signed in as at the server. */
+export interface SignedIn {
+  issuer: string;
+  scopes: string[];
+  /** When the access token ends (it is renewed before), epoch ms. */
+  expiresMs: number | null;
+}
+
 export interface ServerDetailsProps {
   name: string;
   info: ServerInfo | null;
   state: ServerState | null;
+  signedIn?: SignedIn | null;
+  onSignIn?(): void;
+  onSignOut?(): void;
 }
 
 /** What a server said of itself in the handshake, and why it is down when it is. */
-export function ServerDetails({ name, info, state }: ServerDetailsProps) {
+export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut }: ServerDetailsProps) {
   const id = useId();
   return (
     <section className="server-details" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{name}</h2>
-      <StateDetail state={state} />
+      <StateDetail state={state} onSignIn={onSignIn} />
+      {signedIn && <SignedInLine signedIn={signedIn} onSignOut={onSignOut} />}
       {info ? (
         <>
           <Identity info={info} />
@@ -95,7 +108,7 @@ function Capabilities({ capabilities, labelledBy }: { capabilities: ServerCapabi
 }
 
 /** The parts of a state worth reading at length: why it failed, restarts, or wants authorization. */
-function StateDetail({ state }: { state: ServerState | null }) {
+function StateDetail({ state, onSignIn }: { state: ServerState | null; onSignIn?: (() => void) | undefined }) {
   switch (state?.state) {
     case "failed":
       return (
@@ -119,11 +132,44 @@ function StateDetail({ state }: { state: ServerState | null }) {
       );
     case "auth_required":
       return (
-        <p className="state-detail warn">
-          <strong>Needs authorization:</strong> {state.detail}
-        </p>
+        <div className="state-detail warn">
+          <p>
+            <strong>Sign-in needed:</strong> {state.detail}
+          </p>
+          {onSignIn && (
+            <button type="button" className="primary" onClick={onSignIn}>
+              Sign in
+            </button>
+          )}
+        </div>
       );
     default:
       return null;
+  }
+}
+
+/** Where the person is signed in, until when, and the way out. */
+function SignedInLine({ signedIn, onSignOut }: { signedIn: SignedIn; onSignOut?: (() => void) | undefined }) {
+  return (
+    <div className="state-detail signed-in">
+      <p data-testid="signed-in">
+        Signed in at <strong>{hostOf(signedIn.issuer)}</strong>
+        {signedIn.expiresMs !== null && <> · expires {formatDateTime(signedIn.expiresMs)}</>}
+      </p>
+      {onSignOut && (
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The host of an issuer URL (the whole text when it is not one). */
+function hostOf(issuer: string): string {
+  try {
+    return new URL(issuer).host || issuer;
+  } catch {
+    return issuer;
   }
 }

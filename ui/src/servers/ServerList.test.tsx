@@ -25,6 +25,7 @@ function setup(overrides: Partial<ServerListProps> = {}) {
     onSelect: vi.fn(),
     onToggleEnabled: vi.fn(),
     onRestart: vi.fn(),
+    onSignIn: vi.fn(),
     onRemove: vi.fn(),
     onAdd: vi.fn(),
     onImport: vi.fn(),
@@ -37,6 +38,23 @@ function setup(overrides: Partial<ServerListProps> = {}) {
 const row = (name: string) => screen.getByRole("button", { name }).closest("li") as HTMLElement;
 
 describe("ServerList", () => {
+  it("offers Sign in on a server that needs sign-in, and only there", async () => {
+    const guarded: ServerSummary = {
+      name: "tracker",
+      enabled: true,
+      transport: "http",
+      target: "https://mcp.tracker.example/mcp",
+      state: { state: "auth_required", detail: "tracker needs sign-in" },
+      since_ms: 0,
+    };
+    const props = setup({ servers: [...servers, guarded] });
+    expect(screen.getByRole("button", { name: "tracker", description: /Sign-in needed/ })).toBeTruthy();
+    await userEvent.click(within(row("tracker")).getByRole("button", { name: "Sign in to tracker" }));
+    expect(props.onSignIn).toHaveBeenCalledWith("tracker");
+    expect(within(row("files")).queryByRole("button", { name: /Sign in/ })).toBeNull();
+    expect(within(row("remote")).queryByRole("button", { name: /Sign in/ })).toBeNull();
+  });
+
   it("shows each server with its target and state, and which one is selected", () => {
     setup();
     const files = screen.getByRole("button", {

@@ -9,13 +9,15 @@ export interface ServerListProps {
   onSelect(name: string): void;
   onToggleEnabled(name: string, enabled: boolean): void;
   onRestart(name: string): void;
+  /** Starts signing in to a server that needs it. */
+  onSignIn(name: string): void;
   onRemove(name: string): void;
   onAdd(): void;
   onImport(): void;
 }
 
 /** Every configured server with its state, and the actions that apply to one of them. */
-export function ServerList({ servers, selected, onSelect, onToggleEnabled, onRestart, onRemove, onAdd, onImport }: ServerListProps) {
+export function ServerList({ servers, selected, onSelect, onToggleEnabled, onRestart, onSignIn, onRemove, onAdd, onImport }: ServerListProps) {
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
     <section className="server-list" aria-label="Configured servers">
@@ -40,6 +42,7 @@ export function ServerList({ servers, selected, onSelect, onToggleEnabled, onRes
               onSelect={() => onSelect(server.name)}
               onToggleEnabled={(enabled) => onToggleEnabled(server.name, enabled)}
               onRestart={() => onRestart(server.name)}
+              onSignIn={() => onSignIn(server.name)}
               onAskRemove={() => setConfirming(server.name)}
               onConfirmRemove={() => {
                 setConfirming(null);
@@ -61,12 +64,13 @@ interface ServerRowProps {
   onSelect(): void;
   onToggleEnabled(enabled: boolean): void;
   onRestart(): void;
+  onSignIn(): void;
   onAskRemove(): void;
   onConfirmRemove(): void;
   onKeep(): void;
 }
 
-function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, onRestart, onAskRemove, onConfirmRemove, onKeep }: ServerRowProps) {
+function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, onRestart, onSignIn, onAskRemove, onConfirmRemove, onKeep }: ServerRowProps) {
   const { name } = server;
   const id = useId();
   const removeRef = useRef<HTMLButtonElement>(null);
@@ -106,6 +110,11 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
           <span>Enabled</span>
           <span className="visually-hidden"> ({name})</span>
         </label>
+        {server.enabled && server.state?.state === "auth_required" && (
+          <button type="button" className="primary" aria-label={`Sign in to ${name}`} onClick={onSignIn}>
+            Sign in
+          </button>
+        )}
         <button type="button" aria-label={`Restart ${name}`} disabled={!server.enabled} onClick={onRestart}>
           Restart
         </button>

@@ -21,7 +21,7 @@ describe("StatusBadge", () => {
     expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" })).toBe("Running");
     expect(text({ state: "stopped" })).toBe("Stopped");
     expect(text({ state: "failed", reason: "exited with status 1", stderr_tail: [] })).toBe("Failed: exited with status 1");
-    expect(text({ state: "auth_required", detail: "401 from https://mcp.example" })).toBe("Needs authorization");
+    expect(text({ state: "auth_required", detail: "401 from https://mcp.example" })).toBe("Sign-in needed");
     expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" }, false)).toBe("Disabled");
     expect(text(null)).toBe("Not started");
   });
@@ -34,7 +34,7 @@ describe("StatusBadge", () => {
     expect(container.querySelector(".status-badge")?.getAttribute("title")).toBe(`Failed: ${reason}`);
     unmount();
     render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example" }} enabled />);
-    expect(screen.getByTitle("Needs authorization: 401 from https://mcp.example")).toBeTruthy();
+    expect(screen.getByTitle("Sign-in needed: 401 from https://mcp.example")).toBeTruthy();
   });
 
   it("counts a restart down live, then says it is restarting", () => {

@@ -50,7 +50,7 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
         [tone, text] = ["bad", `Failed: ${state.reason}`];
         break;
       case "auth_required":
-        [tone, text, detail] = ["warn", "Needs authorization", state.detail];
+        [tone, text, detail] = ["warn", "Sign-in needed", state.detail];
         break;
     }
   // The badge may end in an ellipsis in a narrow list: its title holds all of it.

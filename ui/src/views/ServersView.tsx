@@ -52,6 +52,7 @@ export function ServersView() {
         }}
         onToggleEnabled={(name, enabled) => act(commands.setServerEnabled(name, enabled))}
         onRestart={(name) => act(commands.restartServer(name))}
+        onSignIn={(name) => act(commands.signIn(name))}
         onRemove={(name) => act(commands.removeServer(name))}
         onAdd={() => setMode({ kind: "add" })}
         onImport={() => setMode({ kind: "import" })}

@@ -10,6 +10,7 @@ vi.mock("../../bindings", () => ({
     setLogLevel: vi.fn(),
     clearServerLog: vi.fn(),
     serverTools: vi.fn(() => Promise.resolve([])),
+    signedIn: vi.fn(() => Promise.resolve(null)),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
 }));

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
-import { ServerDetails } from "../../servers/ServerDetails";
+import { ServerDetails, type SignedIn } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
 import { SharedFolders } from "./SharedFolders";
 import { ServerTools } from "./ServerTools";
@@ -14,10 +14,19 @@ import { useServerLog } from "./useServerLog";
 /** One server: what it said of itself, its folders and tools, its log and its traffic. */
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
+  const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
   const log = useServerLog(name);
   const [level, setLevel] = useState<LoggingLevel | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A sign-in waits until the server runs (or says why not); its dialog comes meanwhile.
+  const act = (work: Promise<unknown>) => {
+    setError(null);
+    work.then(
+      () => signedIn.refresh(),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  };
   const [tab, setTab] = useState<"log" | "traffic">("log");
   const tabs = useId();
   const entries = log.entries as unknown as LogEntry[];
@@ -26,6 +35,9 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
       <ServerDetails
         name={name}
         state={state}
+        signedIn={signedIn.data as SignedIn | null}
+        onSignIn={() => act(commands.signIn(name))}
+        onSignOut={() => act(commands.signOut(name))}
         info={
           initialized && {
             protocolVersion: initialized.protocolVersion,
