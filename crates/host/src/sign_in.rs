@@ -188,7 +188,7 @@ struct Door {
 
 /// Why a server that asks for sign-in waits: the person did not ask to sign in (yet).
 fn not_asked() -> AuthError {
-    AuthError::NotCompleted("use Sign in on the server to sign in".into())
+    AuthError::NotCompleted("you have not signed in yet".into())
 }
 
 /// Where the browser would come back to when no sign-in is under way (a refresh sends it

@@ -446,7 +446,7 @@ async fn run_once<H: ClientHandler>(
             error: TransportError::Authorization(error),
             ..
         })) if error.needs_sign_in() => {
-            return Ended::Unauthorized(format!("{name} needs sign-in: {error}"));
+            return Ended::Unauthorized(error.to_string());
         }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {

@@ -130,7 +130,7 @@ pub enum DeskError {
     NoSignIn(String),
     #[error(transparent)]
     Keyring(#[from] SecretError),
-    #[error("signing in to {server} did not complete: {detail}")]
+    #[error("signing in to {server} failed: {detail}")]
     SignIn { server: String, detail: String },
     #[error(transparent)]
     Conversation(#[from] crate::agent::ConversationError),
