@@ -6,7 +6,11 @@
 //! prints figures and fails on nothing but a broken setup.
 //!
 //!   cargo build --release -p switchboard-demo-server && npm run --prefix ui build
-//!   cargo bench -p switchboard --bench footprint
+//!   cargo bench -p switchboard --bench footprint [-- --servers N]
+//!
+//! Each row is followed by its breakdown per program (the app, each WebKit process, the
+//! servers together), PSS split into anonymous memory (the program's own) and file pages
+//! (its share of the libraries and files it maps): what to cut is read from there.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -35,7 +39,7 @@ fn main() {
         "{:>8} {:>14} {:>14} {:>10} {:>14} {:>14}",
         "servers", "PSS (MiB)", "RSS sum (MiB)", "processes", "painted (ms)", "running (ms)"
     );
-    for servers in [1, 20] {
+    for servers in server_counts() {
         let started = Instant::now();
         let app = App::start_with(|dir| {
             let entries: serde_json::Map<_, _> = (1..=servers)
@@ -60,27 +64,98 @@ fn main() {
         });
         let running = started.elapsed();
         std::thread::sleep(SETTLE);
-        let tree = process_tree(app_binary);
-        let (pss, rss) = tree.iter().fold((0, 0), |(p, r), pid| {
-            (
-                p + kib(*pid, "smaps_rollup", "Pss:"),
-                r + kib(*pid, "status", "VmRSS:"),
-            )
-        });
+        let tree: Vec<Usage> = process_tree(app_binary).into_iter().map(Usage::of).collect();
+        let total = tree.iter().fold(Usage::default(), |sum, u| sum.plus(u));
         println!(
             "{servers:>8} {:>14.1} {:>14.1} {:>10} {:>14} {:>14}",
-            pss as f64 / 1024.0,
-            rss as f64 / 1024.0,
+            mib(total.pss),
+            mib(total.rss),
             tree.len(),
             painted.as_millis(),
             running.as_millis()
         );
+        print_breakdown(&tree);
     }
     let (js, files) = javascript_size(&Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/dist"));
     println!(
         "UI JavaScript: {:.1} KiB in {files} files",
         js as f64 / 1024.0
     );
+}
+
+/// The rows to measure: 1 and 20 servers, or the counts given as `--servers N`.
+fn server_counts() -> Vec<usize> {
+    let args: Vec<String> = std::env::args().collect();
+    let given: Vec<usize> = args
+        .windows(2)
+        .filter(|pair| pair[0] == "--servers")
+        .filter_map(|pair| pair[1].parse().ok())
+        .collect();
+    if given.is_empty() { vec![1, 20] } else { given }
+}
+
+/// One process's memory, in KiB.
+#[derive(Default, Clone)]
+struct Usage {
+    program: String,
+    processes: usize,
+    pss: u64,
+    pss_anon: u64,
+    pss_file: u64,
+    rss: u64,
+}
+
+impl Usage {
+    fn of(pid: i32) -> Self {
+        let program = std::fs::read_link(format!("/proc/{pid}/exe"))
+            .ok()
+            .and_then(|exe| Some(exe.file_name()?.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "?".into());
+        Self {
+            program,
+            processes: 1,
+            pss: kib(pid, "smaps_rollup", "Pss:"),
+            pss_anon: kib(pid, "smaps_rollup", "Pss_Anon:"),
+            pss_file: kib(pid, "smaps_rollup", "Pss_File:"),
+            rss: kib(pid, "status", "VmRSS:"),
+        }
+    }
+
+    fn plus(mut self, other: &Usage) -> Self {
+        self.processes += other.processes;
+        self.pss += other.pss;
+        self.pss_anon += other.pss_anon;
+        self.pss_file += other.pss_file;
+        self.rss += other.rss;
+        self
+    }
+}
+
+/// The tree's memory per program, largest first.
+fn print_breakdown(tree: &[Usage]) {
+    let mut programs: Vec<Usage> = Vec::new();
+    for usage in tree {
+        match programs.iter_mut().find(|p| p.program == usage.program) {
+            Some(sum) => *sum = std::mem::take(sum).plus(usage),
+            None => programs.push(usage.clone()),
+        }
+    }
+    programs.sort_by_key(|p| std::cmp::Reverse(p.pss));
+    for p in programs {
+        println!(
+            "{:>10} {:<24} PSS {:>6.1} MiB (anonymous {:>6.1}, files {:>6.1}), RSS {:>6.1} MiB",
+            format!("{} x", p.processes),
+            p.program,
+            mib(p.pss),
+            mib(p.pss_anon),
+            mib(p.pss_file),
+            mib(p.rss)
+        );
+    }
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
 }
 
 /// The app's process and all its descendants (WebKit's processes, the servers), found
