@@ -11,6 +11,12 @@
 //! Each row is followed by its breakdown per program (the app, each WebKit process, the
 //! servers together), PSS split into anonymous memory (the program's own) and file pages
 //! (its share of the libraries and files it maps): what to cut is read from there.
+//!
+//! PSS divides a library's pages among *every* process on the machine that maps them, so
+//! on a machine where other WebKit programs run, the same app reads lower. "Own" counts
+//! the distinct physical pages the tree holds (read from `/proc/<pid>/pagemap`, which
+//! needs root): what ending the app would give back if nothing else shared its
+//! libraries. It does not move with the neighbours; compare builds by it.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -36,8 +42,14 @@ fn main() {
         "The app's footprint (release build, under Xvfb; PSS shares each page among its users)"
     );
     println!(
-        "{:>8} {:>14} {:>14} {:>10} {:>14} {:>14}",
-        "servers", "PSS (MiB)", "RSS sum (MiB)", "processes", "painted (ms)", "running (ms)"
+        "{:>8} {:>14} {:>14} {:>14} {:>10} {:>14} {:>14}",
+        "servers",
+        "PSS (MiB)",
+        "own (MiB)",
+        "RSS sum (MiB)",
+        "processes",
+        "painted (ms)",
+        "running (ms)"
     );
     for servers in server_counts() {
         let started = Instant::now();
@@ -64,10 +76,14 @@ fn main() {
         });
         let running = started.elapsed();
         std::thread::sleep(SETTLE);
-        let tree: Vec<Usage> = process_tree(app_binary).into_iter().map(Usage::of).collect();
+        let pids = process_tree(app_binary);
+        let own = own_pages(&pids).map_or("n/a (not root)".to_string(), |pages| {
+            format!("{:.1}", mib(pages * 4))
+        });
+        let tree: Vec<Usage> = pids.into_iter().map(Usage::of).collect();
         let total = tree.iter().fold(Usage::default(), |sum, u| sum.plus(u));
         println!(
-            "{servers:>8} {:>14.1} {:>14.1} {:>10} {:>14} {:>14}",
+            "{servers:>8} {:>14.1} {own:>14} {:>14.1} {:>10} {:>14} {:>14}",
             mib(total.pss),
             mib(total.rss),
             tree.len(),
@@ -152,6 +168,67 @@ fn print_breakdown(tree: &[Usage]) {
             mib(p.rss)
         );
     }
+}
+
+/// The distinct resident physical pages of the processes, or `None` when the kernel hides
+/// page frame numbers (reading them needs CAP_SYS_ADMIN).
+fn own_pages(pids: &[i32]) -> Option<u64> {
+    use std::collections::HashSet;
+    use std::io::{Read, Seek, SeekFrom};
+    const PAGE: u64 = 4096;
+    const PRESENT: u64 = 1 << 63;
+    const FRAME: u64 = (1 << 55) - 1;
+    let mut frames = HashSet::new();
+    let mut present = 0u64;
+    for pid in pids {
+        let (Ok(smaps), Ok(mut pagemap)) = (
+            std::fs::read_to_string(format!("/proc/{pid}/smaps")),
+            std::fs::File::open(format!("/proc/{pid}/pagemap")),
+        ) else {
+            continue;
+        };
+        // Only the mappings with resident pages: JavaScriptCore reserves tens of GiB it
+        // never touches.
+        let mut range = None;
+        let mut resident = Vec::new();
+        for line in smaps.lines() {
+            if let Some((a, b)) = line
+                .split_whitespace()
+                .next()
+                .and_then(|field| field.split_once('-'))
+                && let (Ok(a), Ok(b)) = (u64::from_str_radix(a, 16), u64::from_str_radix(b, 16))
+            {
+                range = Some((a, b));
+            } else if let Some(rss) = line.strip_prefix("Rss:")
+                && rss.trim().trim_end_matches("kB").trim() != "0"
+                && let Some(r) = range.take()
+            {
+                resident.push(r);
+            }
+        }
+        for (start, end) in resident {
+            let mut page = start / PAGE;
+            while page < end / PAGE {
+                let count = (end / PAGE - page).min(1 << 16);
+                let mut entries = vec![0u8; count as usize * 8];
+                if pagemap.seek(SeekFrom::Start(page * 8)).is_err()
+                    || pagemap.read_exact(&mut entries).is_err()
+                {
+                    break;
+                }
+                for entry in entries.chunks_exact(8) {
+                    let entry = u64::from_le_bytes(entry.try_into().unwrap_or_default());
+                    if entry & PRESENT != 0 {
+                        present += 1;
+                        frames.insert(entry & FRAME);
+                    }
+                }
+                page += count;
+            }
+        }
+    }
+    // Without the privilege every frame reads as 0.
+    (present == 0 || !(frames.len() == 1 && frames.contains(&0))).then_some(frames.len() as u64)
 }
 
 fn mib(kib: u64) -> f64 {

@@ -1,8 +1,8 @@
-//! What the window's web engine may spend. The UI is a few local pages of forms and lists:
-//! it needs no GPU, no back/forward cache, no WebGL or Web Audio, no browser-sized caches.
-//! On Linux each of those costs memory in WebKitGTK's web process whether used or not, so
-//! they are turned off here, in the app, for every person who runs it (not only in a
-//! benchmark's environment). The `webkit2gtk` crate is the one Tauri's webview (wry)
+//! What the window's web engine may spend. The UI is one local page of forms and lists:
+//! it needs no back/forward cache, no WebGL or Web Audio, no browser-sized caches. On
+//! Linux those are on by default in WebKitGTK (wry turns on the first two), so they are
+//! turned off here, in the app, for every person who runs it (not only in a benchmark's
+//! environment). The `webkit2gtk` crate is the one Tauri's webview (wry)
 //! already links: its settings are reached through `with_webview`, with no second engine.
 
 use tauri::{Manager, Runtime};
@@ -22,18 +22,15 @@ pub fn economize<R: Runtime>(app: &tauri::App<R>) {
 
 #[cfg(target_os = "linux")]
 mod platform {
-    use webkit2gtk::{
-        CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt,
-    };
+    use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
 
     pub fn economize(webview: tauri::webview::PlatformWebview) {
         let webview = webview.inner();
         if let Some(settings) = webview.settings() {
-            // Compositing with the GPU keeps a GL context, its layers and tiles in the web
-            // process (with Mesa's software renderer, where there is no GPU, also a copy of
-            // it): about 90 MiB here, for a page that only draws text and boxes. Painting
-            // without it is what WebKit does for any page without 3D effects.
-            settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+            // Compositing stays on (WebKit's default) although painting without it saves
+            // about 90 MiB in the web process (docs/performance.md): without it, WebKit's
+            // automation never answers some screenshots, and the window tests hang.
+
             // A single page that never navigates: nothing to keep for "back".
             settings.set_enable_page_cache(false);
             // Features the UI never uses; wry turns the first two on for every app.
