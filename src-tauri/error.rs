@@ -25,6 +25,9 @@ pub enum ErrorCode {
     Denied,
     /// The server answered with an error, or the connection failed.
     Server,
+    /// The server needs the person to finish a page in their browser first (they were
+    /// offered it); the call was not made and may be tried again.
+    BrowserStep,
     /// A model provider refused the request (a bad key, a rate limit) or could not be
     /// reached; the message gives its own words.
     Provider,
@@ -81,6 +84,7 @@ impl From<DeskError> for CommandError {
                 ErrorCode::Denied
             }
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
+            DeskError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             DeskError::NoModel | DeskError::NoModelOf(_) => ErrorCode::NoModel,
             DeskError::ChatRunning => ErrorCode::Invalid,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,

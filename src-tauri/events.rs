@@ -3,6 +3,7 @@
 
 use switchboard_host::approvals::Question;
 use switchboard_host::desk::{Desk, Update};
+use switchboard_host::traffic::TrafficEntry;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;
 use tauri_specta::Event;
@@ -17,15 +18,26 @@ pub struct HostUpdate(pub Update);
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 pub struct HostResync;
 
+/// A message a server exchanged, for a traffic view that is open. Apart from the host's
+/// other updates, so that a window showing no traffic listens to none of it.
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+#[serde(transparent)]
+pub struct TrafficAdded(pub TrafficEntry);
+
+/// Some messages were lost on their way to the window: a traffic view fetches again.
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct TrafficLost;
+
 /// What the relay passes on to the window.
 #[derive(Debug)]
-enum Relayed {
-    Update(Update),
+enum Relayed<T> {
+    Update(T),
     /// The window fell behind and missed updates.
     Lost,
 }
 
 pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
+    let app_traffic = app.clone();
     let updates = desk.updates();
     tauri::async_runtime::spawn(forward(updates, move |relayed| match relayed {
         Relayed::Update(update) => {
@@ -38,12 +50,24 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
             let _ = HostResync.emit(&app);
         }
     }));
+    let traffic = desk.traffic_updates();
+    tauri::async_runtime::spawn(forward(traffic, move |relayed| match relayed {
+        Relayed::Update(entry) => {
+            let _ = TrafficAdded(entry).emit(&app_traffic);
+        }
+        Relayed::Lost => {
+            let _ = TrafficLost.emit(&app_traffic);
+        }
+    }));
 }
 
 /// Passes each update on until the desk closes. A lost step is not lost state, but the
 /// window must hear of it: a request added or answered unseen would otherwise stay hidden,
 /// or stay shown, until something else makes the window fetch again.
-async fn forward(mut updates: broadcast::Receiver<Update>, mut deliver: impl FnMut(Relayed)) {
+async fn forward<T: Clone>(
+    mut updates: broadcast::Receiver<T>,
+    mut deliver: impl FnMut(Relayed<T>),
+) {
     loop {
         match updates.recv().await {
             Ok(update) => deliver(Relayed::Update(update)),
@@ -86,7 +110,7 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
 mod tests {
     use super::*;
 
-    fn relayed(updates: broadcast::Receiver<Update>) -> Vec<Relayed> {
+    fn relayed(updates: broadcast::Receiver<Update>) -> Vec<Relayed<Update>> {
         let mut got = Vec::new();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()

@@ -29,9 +29,12 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::remove_server,
             servers::set_server_enabled,
             servers::restart_server,
+            servers::server_tools,
+            servers::set_tool_enabled,
             servers::server_info,
             servers::server_log,
             servers::clear_server_log,
+            servers::server_traffic,
             servers::set_log_level,
             servers::server_roots,
             servers::set_server_roots,
@@ -39,6 +42,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::import_candidates,
             servers::import_candidate,
             servers::import_servers,
+            servers::pick_config_file,
             explorer::catalog,
             explorer::call_tool,
             explorer::cancel_call,
@@ -57,6 +61,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             approvals::standing_rules,
             approvals::revoke_rule,
             approvals::shared_folders,
+            approvals::confirms_own_destructive_calls,
+            approvals::set_confirm_own_destructive_calls,
             models::providers,
             models::save_provider,
             models::remove_provider,
@@ -80,7 +86,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
-            events::HostResync
+            events::HostResync,
+            events::TrafficAdded,
+            events::TrafficLost
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }

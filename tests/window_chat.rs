@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use support::peer::StandIn;
-use support::window::{App, DIALOG, SHOWN};
+use support::window::{App, DIALOG, SHOWN, until};
 
 const COMPOSE: &str = ".chat-compose";
 const MODEL_SAYS: &str = ".chat-messages li[aria-label='Model']";
@@ -69,9 +69,19 @@ fn start(stand_in: &StandIn) -> App {
     })
 }
 
-/// server-everything asks for folders when it first starts: it gets none. Then the chat.
+/// server-everything asks for folders when it first starts, on its own: the request waits
+/// in the queue, announced without a dialog, until the person opens it; it gets none. Then
+/// the chat.
 fn ready(app: &App) {
-    app.dialog(
+    let w = &app.window;
+    w.wait_for_texts(
+        ".queued-notice",
+        &["everything", "wants to know which folders it may see"],
+        SHOWN,
+    );
+    w.wait_for_text("nav button[data-view='approvals'] .badge", "1", SHOWN);
+    w.screenshot("queued-notice");
+    app.review_queued(
         "everything",
         "wants to see your folders",
         "dialog-roots-chat",
@@ -85,21 +95,11 @@ fn ready(app: &App) {
 /// Waits until the configuration file keeps the choice of folders for `server`: started
 /// again, it is not asked.
 fn folders_kept(app: &App, server: &str) {
-    let started = std::time::Instant::now();
-    loop {
-        let settings = app.config()["settings"].clone();
-        let kept = settings["sharedFolders"]
+    until("the choice of folders kept in the file", || {
+        app.config()["settings"]["sharedFolders"]
             .as_array()
-            .is_some_and(|grants| grants.iter().any(|g| g["server"] == server));
-        if kept {
-            return;
-        }
-        assert!(
-            started.elapsed() < SHOWN,
-            "the choice of folders was not kept: {settings}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+            .is_some_and(|grants| grants.iter().any(|g| g["server"] == server))
+    });
 }
 
 fn send(app: &App, message: &str) {

@@ -6,9 +6,8 @@
 mod support;
 
 use std::path::Path;
-use std::time::Duration;
 
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 #[test]
 fn every_dialog_with_the_demo_server() {
@@ -133,11 +132,7 @@ fn every_dialog_with_the_demo_server() {
     app.press(DIALOG, "Open in browser");
     app.result("accepted");
     // The browser is started in the background; its note may come a moment later.
-    let started = std::time::Instant::now();
-    while !app.opened.exists() {
-        assert!(started.elapsed() < SHOWN, "the browser was never asked");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    until("the browser asked", || app.opened.exists());
     let opened = std::fs::read_to_string(&app.opened).expect("the browser's note");
     assert_eq!(opened.trim(), "https://example.com/demo-consent");
 }
@@ -174,9 +169,9 @@ fn a_server_added_through_the_form_runs_and_answers() {
     assert!(written.contains("server-everything"), "{written}");
     app.wait_running("everything");
 
-    // server-everything asks for roots as soon as it starts: the person shares a folder,
-    // and the server reports exactly that folder.
-    app.dialog("everything", "Folder path", "dialog-roots-everything");
+    // server-everything asks for roots as soon as it starts, on its own: the person opens
+    // the request, shares a folder, and the server reports exactly that folder.
+    app.review_queued("everything", "Folder path", "dialog-roots-everything");
     let folder = app.dir.path().join("project");
     std::fs::create_dir(&folder).expect("folder");
     app.fill(DIALOG, "Folder path", folder.to_str().expect("utf-8"));

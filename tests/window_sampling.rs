@@ -41,7 +41,7 @@ fn a_sampling_request_drafted_by_the_model_is_edited_and_sent() {
         Vec::new()
     });
     let w = &app.window;
-    app.dialog(
+    app.review_queued(
         "everything",
         "wants to see your folders",
         "dialog-roots-sampling",

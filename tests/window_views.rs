@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::json;
 use support::peer::HttpPeer;
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";
@@ -86,7 +86,7 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
     );
     assert!(rows.iter().all(|row| row.contains("demo")), "{rows:?}");
     assert!(
-        rows[0].contains("delete_note") && rows[0].contains("user"),
+        rows[0].contains("delete_note") && rows[0].contains("you, once"),
         "{rows:?}"
     );
     assert!(
@@ -95,17 +95,17 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
     );
     w.screenshot("activity");
 
-    // The filter narrows the table to the matching entries, and says so.
-    app.fill(".audit-filter", "Filter audit log", "denied");
+    // The search narrows the table to the matching entries, and says so.
+    app.fill(".audit-filter", "Search audit log", "denied");
     let shown = w.wait_for_all(AUDIT_ROWS, "only the denied call", SHOWN, |rows| {
         rows.len() == 1 && rows[0].contains("denied")
     });
     assert!(shown[0].contains("delete_note"), "{shown:?}");
-    w.wait_for_text(".audit-table caption", "(1 of 2 shown)", SHOWN);
+    w.wait_for_text(".audit-table caption", "(matching “denied”)", SHOWN);
     w.screenshot("activity-filtered");
-    app.fill(".audit-filter", "Filter audit log", "no such entry");
-    w.wait_for_text(AUDIT_ROWS, "No entry matches the filter.", SHOWN);
-    app.fill(".audit-filter", "Filter audit log", "");
+    app.fill(".audit-filter", "Search audit log", "no such entry");
+    w.wait_for_text(AUDIT_ROWS, "No entry matches the search.", SHOWN);
+    app.fill(".audit-filter", "Search audit log", "");
     w.wait_for_all(AUDIT_ROWS, "both calls again", SHOWN, |rows| {
         rows.len() == 2
     });
@@ -179,12 +179,18 @@ fn a_server_imported_from_claude_desktop_is_edited_disabled_and_removed() {
     app.press(".import-custom", "Load");
     let found = w.wait_for_texts(
         ".import-candidate",
-        &["Claude Desktop", "argv", "already configured: skipped"],
+        &["Claude Desktop", "argv", "already configured"],
         SHOWN,
     );
     assert!(found.contains(claude.to_str().expect("utf-8")), "{found}");
     w.screenshot("import");
     app.press(".import-candidate", "Import selected (1)");
+    w.wait_for_texts(
+        ".import-summary",
+        &["Imported (1)", "argv", "demo: not selected"],
+        SHOWN,
+    );
+    app.press(".import-summary", "Done");
 
     // The imported server runs, started with the file's arguments.
     app.wait_running("argv");
@@ -289,9 +295,10 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     app.invoke_allowed("remote", "echo");
     app.result("hello over HTTP");
     w.screenshot("remote-tool-result");
+    // "Streamable HTTP only", as chosen: no fallback to HTTP+SSE.
     assert_eq!(
         app.config()["mcpServers"]["remote"],
-        json!({"url": peer.url, "type": "http"})
+        json!({"url": peer.url, "type": "streamable-http"})
     );
 
     // A stdio server with a secret environment variable, kept in the keyring.
@@ -331,8 +338,8 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     w.screenshot("server-form-keyring");
     app.press(form, "Add server");
 
-    // server-everything asks for folders as it starts: it gets none.
-    app.dialog(
+    // server-everything asks for folders as it starts, on its own: it gets none.
+    app.review_queued(
         "everything",
         "wants to see your folders",
         "dialog-roots-on-start",
@@ -371,13 +378,8 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
         |rows| !rows.is_empty() && rows.iter().all(|r| !r.contains("everything")),
     );
     // The window shows the server gone once the file is written; the keyring follows.
-    let started = std::time::Instant::now();
-    while keyring_secret(secret_name).is_some() {
-        assert!(
-            started.elapsed() < SHOWN,
-            "the secret stayed in the keyring"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    until("the secret gone from the keyring", || {
+        keyring_secret(secret_name).is_none()
+    });
     drop(peer);
 }

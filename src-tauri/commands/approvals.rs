@@ -81,15 +81,19 @@ pub async fn pick_folder(app: tauri::AppHandle) -> Option<String> {
     rx.await.ok().flatten().map(|p| p.display().to_string())
 }
 
-/// A page of the audit trail, newest first; `before` is the id to continue from.
+/// A page of the audit trail, newest first; `before` is the id to continue from, and
+/// `search` (if not empty) a text each record shown holds.
 #[tauri::command]
 #[specta::specta]
 pub async fn audit(
     desk: State<'_, Desk>,
+    search: String,
     before: Option<f64>,
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
-    Ok(desk.audit(before.map(|b| b as i64), limit).await?)
+    Ok(desk
+        .search_audit(&search, before.map(|b| b as i64), limit)
+        .await?)
 }
 
 /// Every rule the person made, for review: scope, since when, uses, whether it still holds.
@@ -104,6 +108,19 @@ pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> 
 #[specta::specta]
 pub fn revoke_rule(desk: State<'_, Desk>, server: String, tool: Option<String>) {
     desk.revoke_rule(&server, tool.as_deref());
+}
+
+/// Whether the person's own calls of tools that may destroy are confirmed first.
+#[tauri::command]
+#[specta::specta]
+pub fn confirms_own_destructive_calls(desk: State<'_, Desk>) -> bool {
+    desk.confirms_own_destructive_calls()
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_confirm_own_destructive_calls(desk: State<'_, Desk>, on: bool) -> Result<()> {
+    Ok(desk.set_confirm_own_destructive_calls(on).await?)
 }
 
 /// The folders each server may see.

@@ -3,10 +3,13 @@
 use std::path::PathBuf;
 
 use switchboard_host::desk::{
-    Desk, ImportCandidate, ImportRequest, Json, LogEntry, ServerForm, ServerSummary,
+    Desk, ImportCandidate, ImportRequest, ImportSummary, Json, LogEntry, ServerForm, ServerSummary,
+    ToolSwitch,
 };
+use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
+use tauri_plugin_dialog::DialogExt;
 
 use crate::CommandError;
 
@@ -47,6 +50,25 @@ pub async fn set_server_enabled(desk: State<'_, Desk>, name: String, enabled: bo
     Ok(desk.set_enabled(&name, enabled).await?)
 }
 
+/// Every tool of the server, each with whether it is turned on.
+#[tauri::command]
+#[specta::specta]
+pub fn server_tools(desk: State<'_, Desk>, name: String) -> Result<Vec<ToolSwitch>> {
+    Ok(desk.server_tools(&name)?)
+}
+
+/// Turns one tool of a server on or off, kept in the configuration; no restart.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_tool_enabled(
+    desk: State<'_, Desk>,
+    server: String,
+    tool: String,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.set_tool_enabled(&server, &tool, on).await?)
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn restart_server(desk: State<'_, Desk>, name: String) -> Result<()> {
@@ -70,6 +92,13 @@ pub fn server_log(desk: State<'_, Desk>, name: String) -> Vec<LogEntry> {
 #[specta::specta]
 pub fn clear_server_log(desk: State<'_, Desk>, name: String) {
     desk.clear_log(&name);
+}
+
+/// Every JSON-RPC message the server exchanged, as kept (secrets masked).
+#[tauri::command]
+#[specta::specta]
+pub fn server_traffic(desk: State<'_, Desk>, name: String) -> TrafficLog {
+    desk.traffic_of(&name)
 }
 
 /// Asks the server to send log messages of `level` and above.
@@ -117,21 +146,39 @@ pub fn import_candidates(desk: State<'_, Desk>) -> Vec<ImportCandidate> {
     desk.import_candidates()
 }
 
-/// What a given file of another host would bring in.
+/// What a given file of another host would bring in; `source` null: told by its content.
 #[tauri::command]
 #[specta::specta]
 pub fn import_candidate(
     desk: State<'_, Desk>,
-    source: String,
+    source: Option<String>,
     path: String,
 ) -> Result<ImportCandidate> {
-    Ok(desk.import_candidate(&source, &PathBuf::from(path))?)
+    Ok(desk.import_candidate(source.as_deref(), &PathBuf::from(path))?)
 }
 
-/// Adds the chosen servers of another host's file as the person settled them (the
-/// references they kept, their answers to its inputs); returns the names added.
+/// Adds the chosen servers of another host's file as the person settled them (the names,
+/// the references they kept, their answers, the tokens moved to the keyring); returns
+/// what was imported, renamed and skipped.
 #[tauri::command]
 #[specta::specta]
-pub async fn import_servers(desk: State<'_, Desk>, request: ImportRequest) -> Result<Vec<String>> {
+pub async fn import_servers(
+    desk: State<'_, Desk>,
+    request: ImportRequest,
+) -> Result<ImportSummary> {
     Ok(desk.import(&request).await?)
+}
+
+/// The system's file picker, for a JSON configuration file; null when the person closed it.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_config_file(app: tauri::AppHandle) -> Option<String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .add_filter("JSON configuration", &["json", "jsonc"])
+        .pick_file(move |file| {
+            let _ = tx.send(file.and_then(|f| f.into_path().ok()));
+        });
+    rx.await.ok().flatten().map(|p| p.display().to_string())
 }

@@ -156,6 +156,19 @@ impl App {
         text
     }
 
+    /// Opens a request `server` made on its own: it waits in the queue, announced by a
+    /// notice and no dialog, until the person reviews it; then its dialog shows `wanted`.
+    pub fn review_queued(&self, server: &str, wanted: &str, shot: &str) -> String {
+        self.window.wait_for_text(".queued-notice", server, SHOWN);
+        assert_eq!(
+            self.window.count(DIALOG),
+            0,
+            "a server asking on its own opens no dialog"
+        );
+        self.press(".queued-notice", "Review");
+        self.dialog(server, wanted, shot)
+    }
+
     pub fn no_dialog(&self) {
         let started = std::time::Instant::now();
         while self.window.count(DIALOG) > 0 {
@@ -181,6 +194,16 @@ impl App {
         self.press(DETAIL, "Invoke");
         self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
         self.press(DIALOG, "Allow once");
+    }
+}
+
+/// Waits until `done` holds, for what the page does not show (a file written, a secret gone
+/// from the keyring); `what` says what was awaited when it never comes.
+pub fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !done() {
+        assert!(started.elapsed() < SHOWN, "{what}: not within {SHOWN:?}");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

@@ -3,6 +3,7 @@ import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
 import { VIEWS, type ViewId } from "./views";
 import { ApprovalCenter } from "./host/ApprovalCenter";
+import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
 import { ExplorerStoreProvider } from "./views/explorer/kept";
@@ -30,6 +31,12 @@ export function App() {
           </main>
           <StatusBar />
         </div>
+        <QueuedNotice
+          pending={pending}
+          selectedId={selectedId}
+          onReview={setSelectedId}
+          onShowAll={() => setCurrent("approvals")}
+        />
         <ApprovalCenter pending={pending} selectedId={selectedId} />
       </ExplorerStoreProvider>
     </ApprovalsContext.Provider>

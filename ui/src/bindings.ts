@@ -13,10 +13,16 @@ export const commands = {
 	removeServer: (name: string) => __TAURI_INVOKE<null>("remove_server", { name }),
 	setServerEnabled: (name: string, enabled: boolean) => __TAURI_INVOKE<null>("set_server_enabled", { name, enabled }),
 	restartServer: (name: string) => __TAURI_INVOKE<null>("restart_server", { name }),
+	/**  Every tool of the server, each with whether it is turned on. */
+	serverTools: (name: string) => __TAURI_INVOKE<ToolSwitch_Serialize[]>("server_tools", { name }),
+	/**  Turns one tool of a server on or off, kept in the configuration; no restart. */
+	setToolEnabled: (server: string, tool: string, on: boolean) => __TAURI_INVOKE<null>("set_tool_enabled", { server, tool, on }),
 	/**  The server's `initialize` result (MCP's InitializeResult), or null when not running. */
 	serverInfo: (name: string) => __TAURI_INVOKE<JsonValue | null>("server_info", { name }),
 	serverLog: (name: string) => __TAURI_INVOKE<LogEntry_Serialize[]>("server_log", { name }),
 	clearServerLog: (name: string) => __TAURI_INVOKE<void>("clear_server_log", { name }),
+	/**  Every JSON-RPC message the server exchanged, as kept (secrets masked). */
+	serverTraffic: (name: string) => __TAURI_INVOKE<TrafficLog_Serialize>("server_traffic", { name }),
 	/**  Asks the server to send log messages of `level` and above. */
 	setLogLevel: (name: string, level: string) => __TAURI_INVOKE<null>("set_log_level", { name, level }),
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),
@@ -28,13 +34,16 @@ export const commands = {
 	checkFolder: (path: string) => __TAURI_INVOKE<string | null>("check_folder", { path }),
 	/**  Other hosts' configuration files found on this machine. */
 	importCandidates: () => __TAURI_INVOKE<ImportCandidate[]>("import_candidates"),
-	/**  What a given file of another host would bring in. */
-	importCandidate: (source: string, path: string) => __TAURI_INVOKE<ImportCandidate>("import_candidate", { source, path }),
+	/**  What a given file of another host would bring in; `source` null: told by its content. */
+	importCandidate: (source: string | null, path: string) => __TAURI_INVOKE<ImportCandidate>("import_candidate", { source, path }),
 	/**
-	 *  Adds the chosen servers of another host's file as the person settled them (the
-	 *  references they kept, their answers to its inputs); returns the names added.
+	 *  Adds the chosen servers of another host's file as the person settled them (the names,
+	 *  the references they kept, their answers, the tokens moved to the keyring); returns
+	 *  what was imported, renamed and skipped.
 	 */
-	importServers: (request: ImportRequest) => __TAURI_INVOKE<string[]>("import_servers", { request }),
+	importServers: (request: ImportRequest_Deserialize) => __TAURI_INVOKE<ImportSummary>("import_servers", { request }),
+	/**  The system's file picker, for a JSON configuration file; null when the person closed it. */
+	pickConfigFile: () => __TAURI_INVOKE<string | null>("pick_config_file"),
 	/**  Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`. */
 	catalog: () => __TAURI_INVOKE<JsonValue>("catalog"),
 	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
@@ -56,14 +65,20 @@ export const commands = {
 	answerRoots: (id: number, server: string, folders: string[]) => __TAURI_INVOKE<null>("answer_roots", { id, server, folders }),
 	/**  The system's folder picker; null when the person closed it. */
 	pickFolder: () => __TAURI_INVOKE<string | null>("pick_folder"),
-	/**  A page of the audit trail, newest first; `before` is the id to continue from. */
-	audit: (before: number | null, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("audit", { before, limit }),
+	/**
+	 *  A page of the audit trail, newest first; `before` is the id to continue from, and
+	 *  `search` (if not empty) a text each record shown holds.
+	 */
+	audit: (search: string, before: number | null, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("audit", { search, before, limit }),
 	/**  Every rule the person made, for review: scope, since when, uses, whether it still holds. */
 	standingRules: () => __TAURI_INVOKE<StandingRule_Serialize[]>("standing_rules"),
 	/**  Forgets a rule (`tool` null: the one for the whole server), at once. */
 	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
+	/**  Whether the person's own calls of tools that may destroy are confirmed first. */
+	confirmsOwnDestructiveCalls: () => __TAURI_INVOKE<boolean>("confirms_own_destructive_calls"),
+	setConfirmOwnDestructiveCalls: (on: boolean) => __TAURI_INVOKE<null>("set_confirm_own_destructive_calls", { on }),
 	/**  Every configured provider (each key shown as stored or not), and the default one. */
 	providers: () => __TAURI_INVOKE<Providers_Serialize>("providers"),
 	/**  Adds a provider (`original` null) or changes one, renaming it if the name changed. */
@@ -111,6 +126,8 @@ export const commands = {
 export const events = {
 	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
+	trafficAdded: makeEvent<TrafficAdded_Serialize, TrafficAdded_Deserialize>("traffic-added"),
+	trafficLost: makeEvent<TrafficLost, TrafficLost>("traffic-lost"),
 };
 
 /* Types */
@@ -176,6 +193,10 @@ export type AuditEntry_Deserialize = {
 	 *  what a server asked.
 	 */
 	asked_by: string,
+	/**  The arguments or request as kept (web addresses' secrets masked; cut if huge). */
+	detail: JsonValue,
+	/**  How a tool call's decision was given (once, session, always, a rule, own call). */
+	given?: Given | null,
 };
 
 /**  One line of the audit trail, as the activity view shows it. */
@@ -194,6 +215,10 @@ export type AuditEntry_Serialize = {
 	 *  what a server asked.
 	 */
 	asked_by: string,
+	/**  The arguments or request as kept (web addresses' secrets masked; cut if huge). */
+	detail: JsonValue,
+	/**  How a tool call's decision was given (once, session, always, a rule, own call). */
+	given: Given | null,
 };
 
 /**  What changed since the person allowed a call: shown in the question. */
@@ -471,6 +496,11 @@ export type ErrorCode =
 /**  The server answered with an error, or the connection failed. */
 "server" | 
 /**
+ *  The server needs the person to finish a page in their browser first (they were
+ *  offered it); the call was not made and may be tried again.
+ */
+"browser_step" | 
+/**
  *  A model provider refused the request (a bad key, a rate limit) or could not be
  *  reached; the message gives its own words.
  */
@@ -482,6 +512,13 @@ export type ErrorCode =
  *  Models page.
  */
 "no_model";
+
+/**
+ *  How a tool call's decision was given: by the person in the dialog once, for the
+ *  session or always; by a standing rule (the record's `decided_by` names which); or by the
+ *  person making the call themselves.
+ */
+export type Given = "once" | "session" | "always" | "rule" | "own";
 
 /**  Some updates were lost on their way to the window: it fetches again what it shows. */
 export type HostResync = null;
@@ -505,30 +542,76 @@ export type ImportCandidate = {
 	path: string,
 	servers: ImportableServer[],
 	warnings: string[],
+	/**  The names of the servers configured now: none may be imported under one of them. */
+	configured: string[],
 };
 
 /**  A server to import, and the references the person confirmed. */
-export type ImportChoice = {
+export type ImportChoice = ImportChoice_Serialize | ImportChoice_Deserialize;
+
+/**  A server to import, and the references the person confirmed. */
+export type ImportChoice_Deserialize = {
+	/**  Its name in the file. */
 	name: string,
 	/**  Each exactly as the candidate showed it; every other reference is dropped. */
 	keep: Reference[],
+	/**  The name to import it under, if not its own. */
+	import_as?: string | null,
+	/**  Whether its plain-text tokens go to the keyring (the configuration names them). */
+	to_keyring?: boolean,
+};
+
+/**  A server to import, and the references the person confirmed. */
+export type ImportChoice_Serialize = {
+	/**  Its name in the file. */
+	name: string,
+	/**  Each exactly as the candidate showed it; every other reference is dropped. */
+	keep: Reference[],
+	/**  The name to import it under, if not its own. */
+	import_as: string | null,
+	/**  Whether its plain-text tokens go to the keyring (the configuration names them). */
+	to_keyring: boolean,
 };
 
 /**  What to import from a file of another host. */
-export type ImportRequest = {
+export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
+
+/**  What to import from a file of another host. */
+export type ImportRequest_Deserialize = {
 	/**  "Claude Desktop", "VS Code" or "Cursor". */
 	source: string,
 	path: string,
-	servers: ImportChoice[],
+	servers: ImportChoice_Deserialize[],
 	/**  One answer for each input the chosen servers need. */
 	answers: InputAnswer[],
+};
+
+/**  What to import from a file of another host. */
+export type ImportRequest_Serialize = {
+	/**  "Claude Desktop", "VS Code" or "Cursor". */
+	source: string,
+	path: string,
+	servers: ImportChoice_Serialize[],
+	/**  One answer for each input the chosen servers need. */
+	answers: InputAnswer[],
+};
+
+/**  What an import did. */
+export type ImportSummary = {
+	imported: ImportedServerReport[],
+	skipped: SkippedServer[],
 };
 
 export type ImportableServer = {
 	name: string,
 	target: string,
-	/**  A server by this name is already configured; importing skips it. */
+	/**  A server by this name is already configured: it is imported only under another. */
 	conflict: boolean,
+	/**
+	 *  The name to import it under unless the person gives another: its own if free, else
+	 *  the first free one of `name-2`, `name-3`, ... (free of this file's other names too).
+	 */
+	suggested_name: string,
 	/**
 	 *  What the entry reaches beyond itself (a keyring secret, Switchboard's environment):
 	 *  each is kept only if the person confirms it as shown here, else its variable or
@@ -537,6 +620,17 @@ export type ImportableServer = {
 	references: Reference[],
 	/**  What the person must answer (VS Code's inputs, by id across the file). */
 	inputs: InputPrompt[],
+	/**  Tokens the entry holds in plain text, which may go to the keyring instead. */
+	plain_secrets: PlainSecret[],
+};
+
+export type ImportedServerReport = {
+	/**  The name it was imported under. */
+	name: string,
+	/**  Its name in the file (another if it was renamed). */
+	from: string,
+	/**  The keyring names of the secrets stored for it (tokens moved, inputs answered). */
+	secrets: string[],
 };
 
 /**  The person's answer to an input. */
@@ -635,6 +729,11 @@ export type LogSource =
 /**  `notifications/message`. */
 "server";
 
+/**  What a message is, from its JSON. */
+export type MessageKind = "request" | "notification" | "response" | "error" | "batch" | 
+/**  Not JSON-RPC as far as could be read (or cut before its end). */
+"other";
+
 /**  A model a provider offers. */
 export type ModelChoice = ModelChoice_Serialize | ModelChoice_Deserialize;
 
@@ -673,6 +772,12 @@ export type Pending_Deserialize = {
 	question: Question_Deserialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
 	deadlineMs: number | null,
+	/**
+	 *  Whether it comes forward as a dialog at once: something the person started waits on
+	 *  it. Otherwise it waits in the list, announced without interrupting, until the
+	 *  person picks it (a server that asks on its own, as at start-up).
+	 */
+	forward: boolean,
 };
 
 /**  A pending request as faces see it. */
@@ -683,6 +788,12 @@ export type Pending_Serialize = {
 	question: Question_Serialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
 	deadlineMs: number | null,
+	/**
+	 *  Whether it comes forward as a dialog at once: something the person started waits on
+	 *  it. Otherwise it waits in the list, announced without interrupting, until the
+	 *  person picks it (a server that asks on its own, as at start-up).
+	 */
+	forward: boolean,
 };
 
 /**  Where a value sits in a server's configuration. */
@@ -691,6 +802,16 @@ export type Place =
 "env" | 
 /**  An HTTP header of a remote server. */
 "header";
+
+/**
+ *  A value an imported entry holds in plain text under a name that says it is a secret (a
+ *  token in `env`, an `Authorization` header): offered to be moved into the keyring, so that
+ *  Switchboard's configuration keeps only a reference to it.
+ */
+export type PlainSecret = {
+	place: Place,
+	key: string,
+};
 
 /**
  *  A call under way, as the activity view shows it: the person's own from the explorer, or
@@ -978,6 +1099,11 @@ export type SharedFolders = {
 	folders: string[],
 };
 
+export type ShownHeader = {
+	name: string,
+	value: string,
+};
+
 /**  One message of a conversation as the window shows it. */
 export type ShownMessage = ShownMessage_Serialize | ShownMessage_Deserialize;
 
@@ -1032,6 +1158,12 @@ server: string | null; tool: string | null; arguments: JsonValue } | { kind: "to
  *  when the tool ran.
  */
 not_made: string | null };
+
+export type SkippedServer = {
+	/**  Its name in the file. */
+	name: string,
+	reason: string,
+};
 
 /**  A standing decision, as the person reviews it. */
 export type StandingRule = StandingRule_Serialize | StandingRule_Deserialize;
@@ -1099,6 +1231,136 @@ export type ToolDefinition_Serialize = {
 	inputSchema: JsonValue,
 	annotations?: JsonValue,
 };
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch = ToolSwitch_Serialize | ToolSwitch_Deserialize;
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	on: boolean,
+	/**
+	 *  False for a tool turned off that the server no longer lists: kept so it can be
+	 *  turned on again (and stays off if the server lists it again).
+	 */
+	listed: boolean,
+};
+
+/**  A tool of a server, and whether it is offered to anyone. */
+export type ToolSwitch_Serialize = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	on: boolean,
+	/**
+	 *  False for a tool turned off that the server no longer lists: kept so it can be
+	 *  turned on again (and stays off if the server lists it again).
+	 */
+	listed: boolean,
+};
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded = TrafficAdded_Serialize | TrafficAdded_Deserialize;
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded_Deserialize = TrafficEntry_Deserialize;
+
+/**
+ *  A message a server exchanged, for a traffic view that is open. Apart from the host's
+ *  other updates, so that a window showing no traffic listens to none of it.
+ */
+export type TrafficAdded_Serialize = TrafficEntry_Serialize;
+
+export type TrafficDirection = 
+/**  From the host to the server. */
+"sent" | 
+/**  From the server to the host. */
+"received";
+
+/**  One message as the window shows it. */
+export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;
+
+/**  One message as the window shows it. */
+export type TrafficEntry_Deserialize = {
+	server: string,
+	/**  Its place in the server's traffic, counting from 1 since the app started. */
+	seq: number | null,
+	direction: TrafficDirection,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  The size of its JSON text. */
+	bytes: number | null,
+	kind: MessageKind,
+	/**  A response's method is its request's. */
+	method?: string | null,
+	/**  The id as written in the JSON (`7`, `"a-1"`). */
+	id?: string | null,
+	/**  For a response: its request's `seq`, and how long after it it came. */
+	request_seq?: number | null,
+	elapsed_ms?: number | null,
+	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
+	json: string,
+	truncated: boolean,
+};
+
+/**  One message as the window shows it. */
+export type TrafficEntry_Serialize = {
+	server: string,
+	/**  Its place in the server's traffic, counting from 1 since the app started. */
+	seq: number | null,
+	direction: TrafficDirection,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  The size of its JSON text. */
+	bytes: number | null,
+	kind: MessageKind,
+	/**  A response's method is its request's. */
+	method: string | null,
+	/**  The id as written in the JSON (`7`, `"a-1"`). */
+	id: string | null,
+	/**  For a response: its request's `seq`, and how long after it it came. */
+	request_seq: number | null,
+	elapsed_ms: number | null,
+	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
+	json: string,
+	truncated: boolean,
+};
+
+/**  A server's traffic as kept. */
+export type TrafficLog = TrafficLog_Serialize | TrafficLog_Deserialize;
+
+/**  A server's traffic as kept. */
+export type TrafficLog_Deserialize = {
+	entries: TrafficEntry_Deserialize[],
+	/**  Older messages dropped to keep within the bounds. */
+	dropped: number | null,
+	/**  Messages never recorded because the recorder fell behind the connection. */
+	missed: number | null,
+	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
+	headers: ShownHeader[],
+};
+
+/**  A server's traffic as kept. */
+export type TrafficLog_Serialize = {
+	entries: TrafficEntry_Serialize[],
+	/**  Older messages dropped to keep within the bounds. */
+	dropped: number | null,
+	/**  Messages never recorded because the recorder fell behind the connection. */
+	missed: number | null,
+	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
+	headers: ShownHeader[],
+};
+
+/**  Some messages were lost on their way to the window: a traffic view fetches again. */
+export type TrafficLost = null;
 
 export type Transport = "stdio" | "http";
 

@@ -30,8 +30,9 @@ impl ClientHandler for AcceptDefaults {
 
 pub async fn run(url: &str) -> Result<Value, Failure> {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
-    let (transport, _) =
-        http::connect(&HttpServer::new(url), discard_log()).map_err(|e| e.to_string())?;
+    let auth = crate::conformance_auth::authorization(url).map_err(|e| e.to_string())?;
+    let server = HttpServer::new(url).authorization(auth);
+    let (transport, _) = http::connect(&server, discard_log()).map_err(|e| e.to_string())?;
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
     config.capabilities = ClientCapabilities::all();
     let client = Client::connect(transport, Arc::new(AcceptDefaults), config)

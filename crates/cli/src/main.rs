@@ -4,6 +4,8 @@
 
 mod answers;
 mod conformance;
+mod conformance_auth;
+mod sign_in;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -136,6 +138,9 @@ struct Server {
     /// Which HTTP transport to speak; `auto` tries Streamable HTTP, then HTTP+SSE.
     #[arg(long, value_enum, default_value = "auto", requires = "url")]
     transport: Transport,
+    /// When the server asks for sign-in, print its address without opening a browser.
+    #[arg(long, requires = "url")]
+    no_browser: bool,
     /// An HTTP header to send with every request, as `Name: value` (repeatable).
     #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
     headers: Vec<String>,
@@ -209,13 +214,14 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
 }
 
 /// Starts the transport the flags describe: a child process, or an HTTP server.
-fn transport(server: &Server) -> Result<TransportParts, Failure> {
+async fn transport(server: &Server) -> Result<TransportParts, Failure> {
     let log: LogSink = Arc::new(|line| match line {
         LogLine::Stderr(text) => eprintln!("[server stderr] {text}"),
         LogLine::Protocol(text) => eprintln!("[protocol] {text}"),
     });
     if let Some(url) = &server.url {
-        let mut spec = HttpServer::new(url);
+        let mut spec = HttpServer::new(url)
+            .authorization(sign_in::authorization(url, !server.no_browser).await?);
         spec.mode = match server.transport {
             Transport::Auto => HttpMode::Auto,
             Transport::StreamableHttp => HttpMode::StreamableHttp,
@@ -240,7 +246,7 @@ fn transport(server: &Server) -> Result<TransportParts, Failure> {
 }
 
 async fn connect(server: &Server) -> Result<Client, Failure> {
-    let transport = transport(server)?;
+    let transport = transport(server).await?;
     let answers = Answers::from_flags(server)?;
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
     config.capabilities = answers.capabilities();

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::Map;
 use switchboard_mcp::ProtocolVersion;
+use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::*;
 
 use crate::server::{CallbackError, Server};
@@ -16,6 +17,7 @@ const PERSON: Duration = Duration::from_secs(600);
 const ROOTS: Duration = Duration::from_secs(30);
 
 pub const CONSENT_URL: &str = "https://example.com/demo-consent";
+pub const CONNECT_URL: &str = "https://example.com/demo-connect";
 
 const SYSTEM_PROMPT: &str = "You are answering a question sent by the Switchboard demo \
 server. Answer in one or two sentences.";
@@ -272,6 +274,31 @@ pub async fn ask_user(server: &Server) -> ToolResult {
         })
         .collect();
     Ok(text_result(format!("accepted: {}", fields.join(", "))))
+}
+
+/// Refused with -32042 until the person was sent to the page once: a real server would
+/// learn from its page that they finished; the demo's page has nothing to do, so being sent
+/// there is enough.
+pub fn connect_account(server: &Server) -> Result<CallToolResult, ErrorObject> {
+    if std::mem::replace(&mut server.state().account_connected, true) {
+        return Ok(text_result("connected: the demo account is yours to use"));
+    }
+    let step = ElicitRequestUrlParams::new(
+        "The Switchboard demo asks you to open a page on example.com before it connects \
+         your account. Nothing is sent anywhere.",
+        CONNECT_URL,
+        server.next_elicitation_id(),
+    );
+    let required = UrlElicitationRequiredData {
+        elicitations: vec![step],
+        extra: Map::new(),
+    };
+    let mut refusal = ErrorObject::new(
+        code::URL_ELICITATION_REQUIRED,
+        "connecting the account needs you to visit a page first",
+    );
+    refusal.data = serde_json::to_value(required).ok().map(Box::new);
+    Err(refusal)
 }
 
 pub async fn open_link(server: &Server) -> ToolResult {

@@ -41,6 +41,8 @@ pub struct State {
     pub subscriptions: BTreeSet<String>,
     /// Whether `toggle_extra_tool` has added `extra_tool`.
     pub extra_tool: bool,
+    /// Whether `connect_account` has sent the person to its page once.
+    pub account_connected: bool,
 }
 
 pub struct Server {
@@ -60,6 +62,7 @@ impl Server {
                 notes: BTreeMap::new(),
                 subscriptions: BTreeSet::new(),
                 extra_tool: false,
+                account_connected: false,
             }),
             next_elicitation: AtomicU64::new(1),
         })

@@ -167,6 +167,18 @@ fn catalogue(extra_tool: bool) -> Vec<Tool> {
             ASKS,
         ),
         tool(
+            "connect_account",
+            "Connect an account",
+            "Refuses the first call until you have visited a page on example.com (error \
+             -32042, URL elicitation required), as a server does that needs you to sign in \
+             somewhere first; call it again once you have.",
+            no_arguments(),
+            Hints {
+                open_world: true,
+                ..ASKS
+            },
+        ),
+        tool(
             "open_link",
             "Ask you to open a web page",
             "Asks you, through the host, to open https://example.com/demo-consent in your \
@@ -308,6 +320,9 @@ pub async fn call(
         .as_ref()
         .and_then(|meta| meta.get("progressToken"))
         .and_then(|token| serde_json::from_value::<ProgressToken>(token.clone()).ok());
+    if tool.name == "connect_account" {
+        return ask::connect_account(server);
+    }
     let outcome = match args.unknown(tool) {
         Some(failure) => Err(failure),
         None => run(server, &args, progress).await,

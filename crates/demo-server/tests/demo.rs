@@ -335,6 +335,7 @@ async fn tools_are_described_for_a_person_with_deliberate_hints() {
             "count_to",
             "ask_model",
             "ask_user",
+            "connect_account",
             "open_link",
             "list_roots",
             "write_log",

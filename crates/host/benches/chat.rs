@@ -30,7 +30,7 @@ use switchboard_host::agent::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
 use switchboard_host::approvals::Broker;
-use switchboard_host::audit::{AuditLog, Kind, Record, Retention};
+use switchboard_host::audit::{AuditLog, Given, Kind, Record, Retention};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::gate::Gate;
 use switchboard_host::host::Host;
@@ -713,7 +713,7 @@ async fn writes_alone(world: &World) {
         let id = world
             .gate
             .audit
-            .record_asked_by(record, "model in conversation 1".into())
+            .record_call(record, "model in conversation 1".into(), Some(Given::Rule))
             .await
             .expect("recorded");
         let recorded = started.elapsed();

@@ -193,7 +193,14 @@ pub struct Pending {
     /// When it will be refused unanswered, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub deadline_ms: u64,
+    /// Whether it comes forward as a dialog at once: something the person started waits on
+    /// it. Otherwise it waits in the list, announced without interrupting, until the
+    /// person picks it (a server that asks on its own, as at start-up).
+    pub forward: bool,
 }
+
+/// Tells whether a request of `server` comes forward (see [`Pending::forward`]).
+pub type Forward = Arc<dyn Fn(&str, &Question) -> bool + Send + Sync>;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -246,6 +253,8 @@ pub struct Broker {
     per_server_limit: usize,
     /// Requests one server may make in a minute, answered or not.
     per_minute_limit: usize,
+    /// None: every request comes forward.
+    forward: Option<Forward>,
 }
 
 const EVENT_CAPACITY: usize = 256;
@@ -258,7 +267,14 @@ impl Broker {
             timeout,
             per_server_limit,
             per_minute_limit: per_server_limit.saturating_mul(8),
+            forward: None,
         }
+    }
+
+    /// Lets `forward` decide which requests come forward as a dialog at once.
+    pub fn with_forward(mut self, forward: Forward) -> Self {
+        self.forward = Some(forward);
+        self
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
@@ -290,6 +306,7 @@ impl Broker {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or_default();
+        let forward = self.forward.as_ref().is_none_or(|f| f(server, &question));
         let pending = {
             let mut table = self.table();
             let waiting = table
@@ -324,6 +341,7 @@ impl Broker {
                 server: server.to_owned(),
                 question: question.clone(),
                 deadline_ms,
+                forward,
             };
             table.waiting.insert(
                 pending.id,

@@ -21,8 +21,9 @@ use switchboard_mcp::types::{CallToolResult, Tool};
 use tokio_util::sync::CancellationToken;
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
-use crate::audit::{AuditLog, Kind, Record};
+use crate::audit::{AuditLog, Given, Kind, Record};
 use crate::config::{self, ServerConfig};
+use crate::masking;
 use crate::pins::{self, Changed, ToolDefinition};
 use crate::policy::{Decision, Now, Policies, Scope, ToolRule, Verdict};
 
@@ -45,16 +46,19 @@ struct Decided {
     arguments: Map<String, Value>,
     decision: &'static str,
     decided_by: String,
+    /// How it was given; `None` when no one decided (cancelled, unanswered).
+    given: Option<Given>,
 }
 
 impl Decided {
     /// A decision someone made: a rule, or the person.
-    fn made(allow: bool, arguments: Map<String, Value>, decided_by: String) -> Self {
+    fn made(allow: bool, arguments: Map<String, Value>, decided_by: String, given: Given) -> Self {
         Self {
             allow,
             arguments,
             decision: if allow { "allowed" } else { "denied" },
             decided_by,
+            given: Some(given),
         }
     }
 }
@@ -201,7 +205,9 @@ impl Gate {
             Origin::Model { .. } => verdict,
         };
         let decided = match verdict {
-            Verdict::Decided(rule) => Decided::made(rule.allow, arguments, rule.decided_by),
+            Verdict::Decided(rule) => {
+                Decided::made(rule.allow, arguments, rule.decided_by, rule.given)
+            }
             Verdict::Ask(changed) => {
                 let cancel = cancel.cloned().unwrap_or_default();
                 let asked = tokio::select! {
@@ -220,6 +226,7 @@ impl Gate {
                             arguments,
                             decision: "cancelled",
                             decided_by: "caller".to_owned(),
+                            given: None,
                         };
                         self.record(origin, server.name, tool, &cancelled).await;
                         return Err(CallError::Cancelled {
@@ -258,6 +265,7 @@ impl Gate {
             Verdict::Decided(_) | Verdict::Ask(_) if !confirm => Verdict::Decided(Decision {
                 allow: true,
                 decided_by: BY_YOU.to_owned(),
+                given: Given::Own,
             }),
             verdict => verdict,
         }
@@ -303,14 +311,15 @@ impl Gate {
             kind: Kind::ToolCall,
             server: server.to_owned(),
             subject: tool.name.clone(),
-            detail: Value::Object(decided.arguments.clone()),
+            // Arguments are kept as called, but for the secrets web addresses carry.
+            detail: masking::json(Value::Object(decided.arguments.clone())),
             decision: decided.decision.to_owned(),
             decided_by: decided.decided_by.clone(),
             outcome: String::new(),
             duration_ms: None,
         };
         self.audit
-            .record_asked_by(record, origin.describe())
+            .record_call(record, origin.describe(), decided.given)
             .await
             .map_err(|e| tracing::error!("{e}"))
             .ok()
@@ -342,11 +351,13 @@ impl Gate {
             remember,
         } = answer
         else {
-            return Ok(Decided::made(
-                false,
-                Map::new(),
-                "an answer of the wrong kind".to_owned(),
-            ));
+            return Ok(Decided {
+                allow: false,
+                arguments: Map::new(),
+                decision: "denied",
+                decided_by: "an answer of the wrong kind".to_owned(),
+                given: None,
+            });
         };
         if let Some(decision) = by.unanswered() {
             return Ok(Decided {
@@ -354,9 +365,15 @@ impl Gate {
                 arguments,
                 decision,
                 decided_by: by.as_str().to_owned(),
+                given: None,
             });
         }
-        let person = Decided::made(allow, arguments, by.as_str().to_owned());
+        let given = match remember {
+            Remember::Once => Given::Once,
+            Remember::ToolForSession | Remember::ServerForSession => Given::Session,
+            Remember::ToolAlways | Remember::ServerAlways => Given::Always,
+        };
+        let person = Decided::made(allow, arguments, by.as_str().to_owned(), given);
         let rule = |whole_server: bool| ToolRule {
             server: now.server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),

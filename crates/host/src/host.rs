@@ -50,6 +50,7 @@ impl<H: ClientHandler> Host<H> {
                 events: broadcast::channel(EVENT_CAPACITY).0,
                 states: Arc::default(),
                 clients: Arc::default(),
+                traffic: crate::traffic::TrafficBook::default(),
             },
             supervisors: BTreeMap::new(),
             retiring: JoinSet::new(),

@@ -12,14 +12,16 @@ use std::time::Duration;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
-use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
+use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogSink, TransportParts};
 
 use crate::config::{
     DEMO_SERVER, EnvValue, Place, ServerConfig, ServerSpec, placeholders, secret_name,
 };
+use crate::masking;
 use crate::secrets::Secrets;
+use crate::traffic::{ShownHeader, shown_header};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {
@@ -58,13 +60,65 @@ impl LaunchError {
     }
 }
 
+/// A started transport, and what a view of its traffic must hide or may show.
+pub struct Launched {
+    pub transport: TransportParts,
+    /// The values of its secrets (from the keyring, or under a name that says secret).
+    pub secrets: Vec<String>,
+    /// The headers sent with every HTTP request, credentials masked.
+    pub headers: Vec<ShownHeader>,
+}
+
+/// One `env` or `headers` value, resolved.
+struct Resolved {
+    key: String,
+    value: String,
+    secret: bool,
+}
+
 /// Starts the transport the configuration describes.
 pub async fn launch(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
     log: LogSink,
-) -> Result<TransportParts, LaunchError> {
+) -> Result<Launched, LaunchError> {
+    let (transport, resolved, http) = start(name, config, secrets, log).await?;
+    let headers = if http {
+        resolved
+            .iter()
+            .map(|r| {
+                // A secret under a name that says nothing of it: none of it shows.
+                let value = if r.secret { "…" } else { r.value.as_str() };
+                if r.secret && masking::is_credential_header(&r.key) {
+                    shown_header(&r.key, &r.value)
+                } else {
+                    shown_header(&r.key, value)
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Launched {
+        transport,
+        secrets: resolved
+            .into_iter()
+            .filter(|r| r.secret)
+            .map(|r| r.value)
+            .collect(),
+        headers,
+    })
+}
+
+/// Starts the transport, with the `env` or `headers` values it was given and whether it
+/// speaks HTTP.
+async fn start(
+    name: &str,
+    config: &ServerConfig,
+    secrets: &Secrets,
+    log: LogSink,
+) -> Result<(TransportParts, Vec<Resolved>, bool), LaunchError> {
     match config
         .spec(name)
         .map_err(|e| LaunchError::Config(e.to_string()))?
@@ -80,10 +134,10 @@ pub async fn launch(
                 other => PathBuf::from(other),
             };
             let mut server = StdioServer::new(program).args(args.iter());
-            server.env = resolve_all(name, Place::Env, env, secrets)
-                .await?
-                .into_iter()
-                .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            let resolved = resolve_all(name, Place::Env, env, secrets).await?;
+            server.env = resolved
+                .iter()
+                .map(|r| (OsString::from(&r.key), OsString::from(&r.value)))
                 .collect();
             if !env.contains_key("PATH")
                 && let Some(path) = tokio::task::spawn_blocking(login_path).await.ok().flatten()
@@ -91,7 +145,7 @@ pub async fn launch(
                 server.env.push(("PATH".into(), path.into()));
             }
             server.cwd = cwd.cloned();
-            stdio::spawn(&server, log).map_err(|e| {
+            let transport = stdio::spawn(&server, log).map_err(|e| {
                 let cannot = matches!(
                     e.source.kind(),
                     ErrorKind::NotFound | ErrorKind::PermissionDenied
@@ -101,26 +155,20 @@ pub async fn launch(
                 } else {
                     LaunchError::Start(e.to_string())
                 }
-            })
+            })?;
+            Ok((transport, resolved, false))
         }
-        ServerSpec::Http {
-            url,
-            headers,
-            legacy_sse,
-        } => {
+        ServerSpec::Http { url, headers, mode } => {
             let mut server = HttpServer::new(url);
-            server.mode = if legacy_sse {
-                HttpMode::LegacySse
-            } else {
-                HttpMode::Auto
-            };
-            server.headers = resolve_all(name, Place::Header, headers, secrets)
-                .await?
-                .into_iter()
+            server.mode = mode;
+            let resolved = resolve_all(name, Place::Header, headers, secrets).await?;
+            server.headers = resolved
+                .iter()
+                .map(|r| (r.key.clone(), r.value.clone()))
                 .collect();
-            http::connect(&server, log)
-                .map(|(parts, _)| parts)
-                .map_err(|e| LaunchError::Start(e.to_string()))
+            let (transport, _) =
+                http::connect(&server, log).map_err(|e| LaunchError::Start(e.to_string()))?;
+            Ok((transport, resolved, true))
         }
     }
 }
@@ -130,14 +178,24 @@ async fn resolve_all(
     place: Place,
     values: &BTreeMap<String, EnvValue>,
     secrets: &Secrets,
-) -> Result<Vec<(String, String)>, LaunchError> {
+) -> Result<Vec<Resolved>, LaunchError> {
     let mut resolved = Vec::with_capacity(values.len());
     for (key, value) in values {
-        let value = match value {
-            EnvValue::Plain(text) => expand_env(text, |name| std::env::var(name).ok()),
-            EnvValue::Secret { secret } => own_secret(server, place, key, secret, secrets).await?,
+        let (value, secret) = match value {
+            EnvValue::Plain(text) => (
+                expand_env(text, |name| std::env::var(name).ok()),
+                masking::is_secret(key)
+                    || (place == Place::Header && masking::is_credential_header(key)),
+            ),
+            EnvValue::Secret { secret } => {
+                (own_secret(server, place, key, secret, secrets).await?, true)
+            }
         };
-        resolved.push((key.clone(), value));
+        resolved.push(Resolved {
+            key: key.clone(),
+            value,
+            secret,
+        });
     }
     Ok(resolved)
 }

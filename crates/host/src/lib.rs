@@ -22,3 +22,4 @@ pub mod sampling;
 pub mod secrets;
 mod sqlite_file;
 pub mod supervisor;
+pub mod traffic;

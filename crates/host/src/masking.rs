@@ -27,13 +27,42 @@ const SECRET_NAMES: [&str; 10] = [
     "key", "sig", "auth", "code", "pass", "pwd", "jwt", "session", "sid", "ticket",
 ];
 
-fn is_secret(name: &str) -> bool {
-    let name: String = name
-        .chars()
+/// Whether a name (of a parameter, a header, a variable) says its value is a secret.
+pub fn is_secret(name: &str) -> bool {
+    let name = plain(name);
+    SECRET_NAMES.contains(&name.as_str()) || SECRET_WORDS.iter().any(|w| name.contains(w))
+}
+
+/// Headers whose whole value is a credential, whatever their name says otherwise.
+const CREDENTIAL_HEADERS: [&str; 4] =
+    ["authorization", "proxyauthorization", "cookie", "setcookie"];
+
+/// A header's value as it may be shown: masked when the header carries a credential. An
+/// `Authorization` value keeps its scheme (`Bearer …`), which tells how one authenticates
+/// and nothing more.
+pub fn header(name: &str, value: &str) -> String {
+    if !is_credential_header(name) {
+        return urls_in(value);
+    }
+    match value.trim().split_once(' ') {
+        Some((scheme, _)) if plain(name).ends_with("authorization") => {
+            format!("{scheme} {MASK}")
+        }
+        _ => MASK.to_owned(),
+    }
+}
+
+/// Whether a header's value is a credential, by its name.
+pub fn is_credential_header(name: &str) -> bool {
+    CREDENTIAL_HEADERS.contains(&plain(name).as_str()) || is_secret(name)
+}
+
+/// A name lowercased without separators, as the lists above spell names.
+fn plain(name: &str) -> String {
+    name.chars()
         .filter(|c| !matches!(c, '-' | '_' | '.'))
         .flat_map(char::to_lowercase)
-        .collect();
-    SECRET_NAMES.contains(&name.as_str()) || SECRET_WORDS.iter().any(|w| name.contains(w))
+        .collect()
 }
 
 /// The address with any user name and password, and the values of its secret
@@ -157,6 +186,20 @@ mod tests {
         ] {
             assert_eq!(url(plain), plain);
         }
+    }
+
+    #[test]
+    fn credential_headers_are_masked_keeping_only_the_scheme() {
+        assert_eq!(header("Authorization", "Bearer abc.def"), "Bearer …");
+        assert_eq!(header("Proxy-Authorization", "Basic dXNlcg=="), "Basic …");
+        assert_eq!(header("authorization", "abc"), "…");
+        assert_eq!(header("X-API-Key", "k-123"), "…");
+        assert_eq!(header("Cookie", "sid=1"), "…");
+        assert_eq!(header("X-Client", "switchboard"), "switchboard");
+        assert_eq!(
+            header("Referer", "https://h/?token=t"),
+            "https://h/?token=…"
+        );
     }
 
     #[test]

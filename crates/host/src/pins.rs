@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use switchboard_mcp::transport::http::HttpMode;
 use switchboard_mcp::types::Tool;
 
 use crate::config::{ServerConfig, ServerSpec};
@@ -54,9 +55,12 @@ pub fn identity(config: &ServerConfig) -> String {
             cwd,
             env: env.keys().map(String::as_str).collect(),
         },
-        Ok(ServerSpec::Http {
-            url, legacy_sse, ..
-        }) => Identity::Http { url, legacy_sse },
+        // Only SSE names another endpoint; Streamable HTTP with or without the fallback is
+        // the same server (and fingerprints made before the choice existed still match).
+        Ok(ServerSpec::Http { url, mode, .. }) => Identity::Http {
+            url,
+            legacy_sse: mode == HttpMode::LegacySse,
+        },
         Err(_) => Identity::Unusable { entry: config },
     };
     let json = serde_json::to_value(identity).unwrap_or_default();

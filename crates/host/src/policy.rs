@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::ToolAnnotations;
 
+use crate::audit::Given;
 use crate::pins::{Changed, DefinitionChange, ToolDefinition};
 
 /// A standing decision about one tool of a server, or all of them (`tool: None`).
@@ -88,6 +89,8 @@ pub enum Scope {
 pub struct Decision {
     pub allow: bool,
     pub decided_by: String,
+    /// How it was given: by a rule here, by the person's own call in the gate.
+    pub given: Given,
 }
 
 /// What the policies say of a call.
@@ -181,6 +184,7 @@ impl Policies {
                 return Verdict::Decided(Decision {
                     allow: rule.allow,
                     decided_by: rule.decided_by(scope),
+                    given: Given::Rule,
                 });
             }
         }
@@ -190,6 +194,7 @@ impl Policies {
             return Verdict::Decided(Decision {
                 allow: true,
                 decided_by: "trusted server: read-only tool".into(),
+                given: Given::Rule,
             });
         }
         Verdict::Ask(changed)
@@ -262,6 +267,7 @@ mod tests {
         Verdict::Decided(Decision {
             allow,
             decided_by: by.into(),
+            given: Given::Rule,
         })
     }
 

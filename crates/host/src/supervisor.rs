@@ -20,6 +20,7 @@ use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
 use crate::secrets::Secrets;
+use crate::traffic::{Masker, TrafficBook};
 
 /// Where a server stands, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -97,6 +98,8 @@ pub struct Shared {
     pub states: Arc<Mutex<BTreeMap<String, ServerState>>>,
     /// The live session of each running server.
     pub clients: Arc<Mutex<BTreeMap<String, Client>>>,
+    /// Every message each server exchanged, for the traffic view.
+    pub traffic: TrafficBook,
 }
 
 impl Shared {
@@ -274,6 +277,10 @@ impl Supervisor {
     }
 }
 
+/// Messages waiting for the traffic recorder; beyond, copies are dropped (and counted)
+/// rather than slowing the server's connection.
+const TRAFFIC_QUEUE: usize = 256;
+
 /// How long a server must run before its crash counter starts again from zero.
 const STABLE_AFTER: Duration = Duration::from_secs(60);
 
@@ -378,8 +385,8 @@ async fn run_once<H: ClientHandler>(
             });
         })
     };
-    let transport = match launch(name, config, &shared.secrets, log).await {
-        Ok(transport) => transport,
+    let launched = match launch(name, config, &shared.secrets, log).await {
+        Ok(launched) => launched,
         Err(e) if !e.may_heal() => return Ended::Unstartable(e.to_string()),
         Err(e) => {
             return Ended::Crashed {
@@ -406,6 +413,17 @@ async fn run_once<H: ClientHandler>(
         client_config.max_request_time = Duration::from_secs(secs);
     }
     client_config.ping_interval = ping_interval(config);
+    // The recorder ends with the connection, which holds the observer's only end.
+    let (observer, seen) = switchboard_mcp::traffic::observer(TRAFFIC_QUEUE);
+    client_config.traffic = Some(observer);
+    let masker = Masker::new(launched.secrets.iter().map(String::as_str));
+    tokio::spawn(
+        shared
+            .traffic
+            .clone()
+            .record(name.to_owned(), launched.headers, masker, seen),
+    );
+    let transport = launched.transport;
     // A stop during the handshake drops the half-made client, which ends the process group.
     let connected = tokio::select! {
         connected = Client::connect(transport, handler, client_config) => connected,
@@ -625,6 +643,7 @@ mod tests {
             events: broadcast::channel(16).0,
             states: Arc::default(),
             clients: Arc::default(),
+            traffic: TrafficBook::default(),
         };
         let mut events = shared.events.subscribe();
         let refresh = tokio::spawn({

@@ -5,7 +5,7 @@ use std::process::Command;
 
 use serde_json::json;
 use switchboard_host::audit::{
-    AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
+    AuditLog, DETAIL_BYTES, Given, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
 };
 
 fn call(n: u32) -> Record {
@@ -206,7 +206,7 @@ async fn a_log_from_before_origins_keeps_its_records_and_names_who_asks_from_the
         .unwrap();
     }
     let log = AuditLog::open(&path, Retention::default()).unwrap();
-    log.record_asked_by(call(2), "model in conversation 7".into())
+    log.record_call(call(2), "model in conversation 7".into(), None)
         .await
         .unwrap();
     let rows = log.page(None, 10).await.unwrap();
@@ -215,4 +215,69 @@ async fn a_log_from_before_origins_keeps_its_records_and_names_who_asks_from_the
         .map(|r| (r.record.subject.as_str(), r.asked_by.as_str()))
         .collect();
     assert_eq!(asked, [("echo", "model in conversation 7"), ("echo", "")]);
+}
+
+#[tokio::test]
+async fn a_log_from_before_allows_said_how_they_were_given_keeps_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.sqlite");
+    {
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch(
+            "CREATE TABLE audit (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL,
+                kind TEXT NOT NULL, server TEXT NOT NULL, subject TEXT NOT NULL,
+                detail TEXT NOT NULL, decision TEXT NOT NULL, decided_by TEXT NOT NULL,
+                outcome TEXT NOT NULL, duration_ms INTEGER, asked_by TEXT NOT NULL DEFAULT '');
+             CREATE INDEX audit_server ON audit (server, id);",
+        )
+        .unwrap();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        for (subject, decided_by) in [
+            ("echo", "user"),
+            ("add", "policy: allowed for this tool, always"),
+            ("list", switchboard_host::gate::BY_YOU),
+            ("read", "trusted server: read-only tool"),
+        ] {
+            old.execute(
+                "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, asked_by)
+                 VALUES (?1, 'tool_call', 'demo', ?2, '{\"text\":\"old\"}', 'allowed', ?3, 'ok', 'the person')",
+                rusqlite::params![now, subject, decided_by],
+            )
+            .unwrap();
+        }
+    }
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    log.record_call(call(5), "the person".into(), Some(Given::Always))
+        .await
+        .unwrap();
+    let rows = log.page(None, 10).await.unwrap();
+    let given: Vec<(&str, Option<Given>)> = rows
+        .iter()
+        .map(|r| (r.record.subject.as_str(), r.given))
+        .collect();
+    assert_eq!(
+        given,
+        [
+            ("echo", Some(Given::Always)),
+            ("read", Some(Given::Rule)),
+            ("list", Some(Given::Own)),
+            ("add", Some(Given::Rule)),
+            // The person's old answers did not say for how long.
+            ("echo", None),
+        ]
+    );
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r.record.detail == json!({"text": "old"}))
+    );
+    drop(log);
+    // Opened again, nothing changes.
+    let log = AuditLog::open(&path, Retention::default()).unwrap();
+    assert_eq!(log.count().await.unwrap(), 5);
+    assert_eq!(log.page(None, 10).await.unwrap(), rows);
 }

@@ -75,3 +75,55 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
     assert_eq!(demo.since_ms, since, "not restarted");
     world.desk.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
+    let demo = json!({"command": demo_server().display().to_string()});
+    let mut world = desk_on(json!({"demo": demo}), json!({}), keyring("switches")).await;
+    let on = |world: &common::DemoDesk, name: &str| {
+        let tools = world.desk.server_tools("demo").unwrap();
+        tools.iter().find(|t| t.name == name).map(|t| t.on)
+    };
+    assert_eq!(on(&world, "echo"), Some(true));
+
+    world
+        .desk
+        .set_tool_enabled("demo", "echo", false)
+        .await
+        .unwrap();
+    world
+        .next(|u| matches!(u, Update::CatalogChanged { server } if server == "demo").then_some(()))
+        .await;
+    assert_eq!(on(&world, "echo"), Some(false), "still listed, shown off");
+    assert!(!tool_names(&world.desk.catalog()).contains(&"echo".to_owned()));
+    assert_eq!(
+        world.file()["mcpServers"]["demo"]["disabledTools"],
+        json!(["echo"])
+    );
+    let refused = world
+        .call("echo", json!({"text": "hi"}), "echo")
+        .await
+        .unwrap();
+    assert!(matches!(refused, Err(DeskError::ToolDisabled { .. })));
+
+    world
+        .desk
+        .set_tool_enabled("demo", "echo", true)
+        .await
+        .unwrap();
+    assert_eq!(on(&world, "echo"), Some(true));
+    assert!(
+        world.file()["mcpServers"]["demo"]
+            .get("disabledTools")
+            .is_none()
+    );
+    let result = world
+        .call("echo", json!({"text": "on"}), "on")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(text_of(&result), "on");
+    let unknown = world.desk.set_tool_enabled("nobody", "echo", false).await;
+    assert!(matches!(unknown, Err(DeskError::NoServer(_))));
+    world.desk.shutdown().await;
+}

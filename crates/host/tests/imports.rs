@@ -13,10 +13,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::json;
+use switchboard_host::config::PlainSecret;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
 use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
-    Desk, DeskError, ImportCandidate, ImportChoice, ImportRequest, InputAnswer, ServerForm, Update,
+    Desk, DeskError, ImportCandidate, ImportChoice, ImportRequest, ImportSummary,
+    ImportedServerReport, InputAnswer, ServerForm, SkippedServer, Update,
 };
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::ServerState;
@@ -116,7 +118,7 @@ impl World {
     }
 
     fn candidate(&self, source: &str, path: &Path) -> ImportCandidate {
-        self.desk.import_candidate(source, path).unwrap()
+        self.desk.import_candidate(Some(source), path).unwrap()
     }
 
     /// Imports every server `candidate` showed, keeping what `keep` says of the references
@@ -127,6 +129,20 @@ impl World {
         keep: Keep,
         answers: &[(&str, &str)],
     ) -> Result<Vec<String>, DeskError> {
+        let summary = self.import_as(candidate, keep, answers, &[], false).await?;
+        Ok(summary.imported.into_iter().map(|i| i.name).collect())
+    }
+
+    /// [`Self::import`], with the servers named in `renamed` (file name, new name) imported
+    /// under their new names and, with `to_keyring`, their plain-text tokens moved.
+    async fn import_as(
+        &self,
+        candidate: &ImportCandidate,
+        keep: Keep,
+        answers: &[(&str, &str)],
+        renamed: &[(&str, &str)],
+        to_keyring: bool,
+    ) -> Result<ImportSummary, DeskError> {
         let servers = candidate
             .servers
             .iter()
@@ -142,6 +158,11 @@ impl World {
                     })
                     .cloned()
                     .collect(),
+                import_as: renamed
+                    .iter()
+                    .find(|(from, _)| *from == server.name)
+                    .map(|(_, to)| (*to).to_owned()),
+                to_keyring,
             })
             .collect();
         let answers = answers
@@ -605,5 +626,230 @@ async fn a_vs_code_server_runs_with_its_answered_input_kept_in_the_keyring_only(
         written["mcpServers"]["peer"]["env"],
         json!({"PEER_TOKEN": {"secret": "peer/env/PEER_TOKEN"}})
     );
+    world.desk.shutdown().await;
+}
+
+const PLAIN: &str = "plain-token-from-the-file";
+
+/// A Claude Desktop file with a `github` entry (the name configured already) running the
+/// rmcp peer with a plain-text token, and a `spare` entry.
+fn clashing_file(world: &World) -> PathBuf {
+    world.file(
+        "claude_desktop_config.json",
+        &json!({"mcpServers": {
+            "github": {
+                "command": common::rmcp_peer().display().to_string(),
+                "args": ["stdio"],
+                "env": {"PEER_TOKEN": PLAIN, "PEER_MODE": "plain"}
+            },
+            "spare": {"command": "true"}
+        }}),
+    )
+}
+
+#[tokio::test]
+async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the_keyring() {
+    let mut world = world().await;
+    let file = clashing_file(&world);
+    // Told by the file's content, not its name.
+    let candidate = world.desk.import_candidate(None, &file).unwrap();
+    assert_eq!(candidate.source, "Claude Desktop");
+    assert_eq!(candidate.configured, ["github"]);
+    let github = &candidate.servers[0];
+    assert_eq!(
+        (
+            github.name.as_str(),
+            github.conflict,
+            github.suggested_name.as_str()
+        ),
+        ("github", true, "github-2")
+    );
+    assert_eq!(
+        github.plain_secrets,
+        [PlainSecret {
+            place: Place::Env,
+            key: "PEER_TOKEN".into()
+        }]
+    );
+    let summary = ImportRequest {
+        source: candidate.source.clone(),
+        path: candidate.path.clone(),
+        servers: vec![ImportChoice {
+            name: "github".into(),
+            keep: Vec::new(),
+            import_as: Some(github.suggested_name.clone()),
+            to_keyring: true,
+        }],
+        answers: Vec::new(),
+    };
+    let summary = world.desk.import(&summary).await.unwrap();
+    assert_eq!(
+        summary,
+        ImportSummary {
+            imported: vec![ImportedServerReport {
+                name: "github-2".into(),
+                from: "github".into(),
+                secrets: vec!["github-2/env/PEER_TOKEN".into()],
+            }],
+            skipped: vec![SkippedServer {
+                name: "spare".into(),
+                reason: "not selected".into()
+            }],
+        }
+    );
+    running(&mut world, "github-2").await;
+    let said = common::call_allowed(
+        &world.desk,
+        "github-2",
+        "env",
+        json!({"name": "PEER_TOKEN"}),
+    )
+    .await;
+    assert_eq!(common::text_of(&said), PLAIN);
+    assert_eq!(
+        world
+            .secrets
+            .get("github-2/env/PEER_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(PLAIN)
+    );
+    let config = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
+    assert!(!config.contains(PLAIN), "{config}");
+    let written: serde_json::Value = serde_json::from_str(&config).unwrap();
+    assert_eq!(
+        written["mcpServers"]["github-2"]["env"],
+        json!({"PEER_TOKEN": {"secret": "github-2/env/PEER_TOKEN"}, "PEER_MODE": "plain"})
+    );
+    // The server configured under the name before is untouched, its secret too.
+    assert_eq!(
+        written["mcpServers"]["github"]["command"],
+        "github-mcp-server"
+    );
+    assert_eq!(
+        world
+            .secrets
+            .get("github/env/GITHUB_TOKEN")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(TOKEN)
+    );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn nothing_is_imported_under_a_name_already_taken() {
+    let world = world().await;
+    let file = clashing_file(&world);
+    let candidate = world.candidate("Claude Desktop", &file);
+    let before = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
+    // Under its own name, and under a name another server of the file is imported as.
+    let summary = world
+        .import_as(&candidate, Keep::None, &[], &[("spare", "github")], true)
+        .await
+        .unwrap();
+    assert!(summary.imported.is_empty(), "{summary:?}");
+    let taken = "a server named \"github\" is already configured".to_owned();
+    assert_eq!(
+        summary.skipped,
+        [
+            SkippedServer {
+                name: "github".into(),
+                reason: taken.clone()
+            },
+            SkippedServer {
+                name: "spare".into(),
+                reason: taken
+            },
+        ]
+    );
+    let after = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
+    assert_eq!(before, after);
+    assert_eq!(
+        world.secrets.get("github/env/PEER_TOKEN").await.unwrap(),
+        None,
+        "no secret stored for a server not imported"
+    );
+    let twice = world
+        .import_as(
+            &candidate,
+            Keep::None,
+            &[],
+            &[("github", "twin"), ("spare", "twin")],
+            false,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        twice
+            .imported
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>(),
+        ["twin"]
+    );
+    assert_eq!(
+        twice.skipped,
+        [SkippedServer {
+            name: "spare".into(),
+            reason: "another server of the file is imported as \"twin\"".into()
+        }]
+    );
+    // Kept in plain text, as the person chose.
+    assert_eq!(world.desk.server_form("twin").unwrap().env[1].value, PLAIN);
+    // A name that is no name changes nothing.
+    let bad = world
+        .import_as(
+            &candidate,
+            Keep::None,
+            &[],
+            &[("spare", "no spaces")],
+            false,
+        )
+        .await
+        .unwrap_err();
+    assert!(bad.to_string().contains("no spaces"), "{bad}");
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_file_that_cannot_be_imported_says_why_and_changes_nothing() {
+    let world = world().await;
+    let config = world.dir.path().join("config.json");
+    let before = std::fs::read(&config).unwrap();
+    let malformed = world.dir.path().join("claude_desktop_config.json");
+    std::fs::write(&malformed, r#"{"mcpServers": {"x": {"command": "a",}"#).unwrap();
+    let unknown = world.file("settings.json", &json!({"editor.fontSize": 12}));
+    let missing = world.dir.path().join("nowhere.json");
+    let cases = [
+        (&malformed, "not valid JSON"),
+        (&unknown, "not a configuration Switchboard can import"),
+        (&missing, "could not read"),
+    ];
+    for (path, said) in cases {
+        let refused = world.desk.import_candidate(None, path).unwrap_err();
+        assert!(refused.to_string().contains(said), "{refused}");
+        let request = ImportRequest {
+            source: "Claude Desktop".into(),
+            path: path.display().to_string(),
+            servers: vec![ImportChoice {
+                name: "x".into(),
+                keep: Vec::new(),
+                import_as: None,
+                to_keyring: true,
+            }],
+            answers: Vec::new(),
+        };
+        world.desk.import(&request).await.unwrap_err();
+    }
+    assert_eq!(std::fs::read(&config).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(&malformed).unwrap(),
+        r#"{"mcpServers": {"x": {"command": "a",}"#
+    );
+    let names: Vec<String> = world.desk.servers().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["github"]);
     world.desk.shutdown().await;
 }

@@ -159,19 +159,40 @@ async fn a_destructive_tool_asks_the_person_first_until_a_rule_answers_for_them(
 
 #[tokio::test]
 async fn with_confirmation_off_a_destructive_own_call_runs_at_once() {
-    let world = demo_desk(json!({"confirmOwnDestructiveCalls": false})).await;
-    let note = json!({"title": "doomed", "text": "x"});
-    world.call("add_note", note, "add").await.unwrap().unwrap();
-    let result = world
-        .call("delete_note", json!({"title": "doomed"}), "delete")
-        .await
-        .unwrap()
-        .unwrap();
-    assert_ne!(result["isError"], true, "{result}");
-    assert!(world.desk.pending().is_empty());
-    assert_eq!(
-        world.last_call().await,
-        strings(["delete_note", "allowed", BY_YOU, "the person"])
-    );
-    world.desk.shutdown().await;
+    // Turned off in the file, or with the window's switch (which keeps it in the file).
+    for by_switch in [false, true] {
+        let settings = if by_switch {
+            json!({})
+        } else {
+            json!({"confirmOwnDestructiveCalls": false})
+        };
+        let world = demo_desk(settings).await;
+        if by_switch {
+            assert!(world.desk.confirms_own_destructive_calls());
+            world
+                .desk
+                .set_confirm_own_destructive_calls(false)
+                .await
+                .unwrap();
+            assert_eq!(
+                world.file()["settings"]["confirmOwnDestructiveCalls"],
+                false
+            );
+        }
+        assert!(!world.desk.confirms_own_destructive_calls());
+        let note = json!({"title": "doomed", "text": "x"});
+        world.call("add_note", note, "add").await.unwrap().unwrap();
+        let result = world
+            .call("delete_note", json!({"title": "doomed"}), "delete")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_ne!(result["isError"], true, "{result}");
+        assert!(world.desk.pending().is_empty());
+        assert_eq!(
+            world.last_call().await,
+            strings(["delete_note", "allowed", BY_YOU, "the person"])
+        );
+        world.desk.shutdown().await;
+    }
 }

@@ -114,6 +114,8 @@ pub struct ClientConfig {
     /// a ping gets no answer. `None` for a server whose liveness shows otherwise (a child
     /// process that would exit).
     pub ping_interval: Option<Duration>,
+    /// Sees a copy of every message of the session, when someone wants to show them.
+    pub traffic: Option<crate::traffic::TrafficObserver>,
 }
 
 impl ClientConfig {
@@ -124,6 +126,7 @@ impl ClientConfig {
             request_timeout: Duration::from_secs(60),
             max_request_time: crate::connection::DEFAULT_MAX_TOTAL,
             ping_interval: None,
+            traffic: None,
         }
     }
 }
@@ -263,7 +266,7 @@ impl Client {
             capabilities: config.capabilities.clone(),
             described: described.clone(),
         };
-        let connection = Connection::start(transport, Arc::new(dispatch));
+        let connection = Connection::start_observed(transport, Arc::new(dispatch), config.traffic);
         let mut params = InitializeRequestParams {
             protocol_version: ProtocolVersion::LATEST_STATEFUL.as_str().to_owned(),
             capabilities: config.capabilities,

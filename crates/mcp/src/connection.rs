@@ -21,6 +21,7 @@ use crate::jsonrpc::{
     ErrorObject, FrameError, Kind, Message, Notification, Request, RequestId, Response, Unreadable,
     encode_notification, encode_request,
 };
+use crate::traffic::{self, Direction, Seen, TrafficObserver};
 use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
 
 /// Answers the peer's requests and receives its notifications, at the JSON level.
@@ -194,6 +195,16 @@ impl Connection {
     /// Starts the actor on the transport. It runs until the peer goes away or
     /// [`Connection::close`] is called.
     pub fn start(transport: TransportParts, handler: Arc<dyn IncomingHandler>) -> Self {
+        Self::start_observed(transport, handler, None)
+    }
+
+    /// [`Connection::start`], offering a copy of every message sent and received to
+    /// `observer`, if any.
+    pub fn start_observed(
+        transport: TransportParts,
+        handler: Arc<dyn IncomingHandler>,
+        observer: Option<TrafficObserver>,
+    ) -> Self {
         let (commands, command_rx) = mpsc::channel(COMMAND_CAPACITY);
         let (cancels, cancel_rx) = mpsc::unbounded_channel();
         let (closed_tx, closed) = tokio::sync::watch::channel(None);
@@ -209,6 +220,7 @@ impl Connection {
             handlers: JoinSet::new(),
             batches: HashMap::new(),
             next_batch: 0,
+            observer,
         };
         tokio::spawn(async move {
             actor.run(command_rx, cancel_rx, closed_tx, shutdown).await;
@@ -510,6 +522,7 @@ struct Actor {
     handlers: JoinSet<Answered>,
     batches: HashMap<u64, BatchReply>,
     next_batch: u64,
+    observer: Option<TrafficObserver>,
 }
 
 impl Actor {
@@ -547,13 +560,21 @@ impl Actor {
                     }
                 }
                 inbound = self.transport.incoming.recv(), if self.outbox.len() < OUTBOX_HARD_LIMIT => match inbound {
-                    Some(Inbound::Message(message)) => self.dispatch(message, None),
+                    Some(Inbound::Message(message)) => {
+                        self.saw(&message);
+                        self.dispatch(message, None);
+                    }
                     Some(Inbound::Unreadable(unreadable)) => {
                         if let Some(reply) = self.unreadable(unreadable) {
                             self.send_best_effort(reply);
                         }
                     }
-                    Some(Inbound::Batch(items)) => self.batch(items),
+                    Some(Inbound::Batch(items)) => {
+                        for message in items.iter().flatten() {
+                            self.saw(message);
+                        }
+                        self.batch(items);
+                    }
                     Some(Inbound::Renewed(result)) => self.handler.session_renewed(result),
                     Some(Inbound::Failed { id, error }) => self.fail_ours(&id, Failure::Transport(error)),
                     None => break self.transport.control.close_reason().await,
@@ -596,7 +617,22 @@ impl Actor {
     }
 
     fn send(&mut self, message: &Message) {
-        self.outbox.push_back(message.to_json());
+        self.enqueue(message.to_json());
+    }
+
+    /// Queues a serialized message for the transport, showing it to the observer.
+    fn enqueue(&mut self, line: String) {
+        traffic::see(self.observer.as_ref(), Direction::Sent, || {
+            Seen::Text(line.clone())
+        });
+        self.outbox.push_back(line);
+    }
+
+    /// Shows a received message to the observer.
+    fn saw(&self, message: &Message) {
+        traffic::see(self.observer.as_ref(), Direction::Received, || {
+            Seen::Read(Box::new(message.clone()))
+        });
     }
 
     /// Sends an answer the peer may do without (an error for a message that could not be
@@ -632,9 +668,9 @@ impl Actor {
                         cancellable,
                     },
                 );
-                self.outbox.push_back(line);
+                self.enqueue(line);
             }
-            Command::Notify(line) => self.outbox.push_back(line),
+            Command::Notify(line) => self.enqueue(line),
         }
     }
 
@@ -738,7 +774,7 @@ impl Actor {
             return;
         }
         let parts: Vec<String> = responses.iter().map(Message::to_json).collect();
-        self.outbox.push_back(format!("[{}]", parts.join(",")));
+        self.enqueue(format!("[{}]", parts.join(",")));
     }
 
     fn answered(&mut self, answered: Answered) {

@@ -4,8 +4,11 @@
 //! - [`transport`]: how messages travel (stdio, in memory);
 //! - [`connection`]: one actor per connection, with timeouts, progress and cancellation;
 //! - [`client`]: the handshake, the typed requests, and the handler of server requests;
-//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them.
+//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them;
+//! - [`traffic`]: an optional observer of every message, for a traffic view;
+//! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh).
 
+pub mod auth;
 pub mod client;
 pub mod connection;
 pub mod file_uri;
@@ -14,6 +17,7 @@ mod fuzz;
 pub mod jsonrpc;
 pub mod schema;
 pub mod tool_schemas;
+pub mod traffic;
 pub mod transport;
 pub mod types;
 mod version;

@@ -18,6 +18,8 @@ const rows: AuditRow[] = [
     outcome: "not called",
     duration_ms: null,
     asked_by: "model in conversation 4",
+    detail: { path: "/etc/passwd", content: "x" },
+    given: "once",
   },
   {
     id: 2,
@@ -26,10 +28,12 @@ const rows: AuditRow[] = [
     server: "files",
     subject: "read_file",
     decision: "allowed",
-    decided_by: "policy: always for this tool",
+    decided_by: "policy: allowed for this tool, always",
     outcome: "ok",
     duration_ms: 1250,
-    asked_by: "the person",
+    asked_by: "model in conversation 4",
+    detail: { path: "/home/ada/notes.md" },
+    given: "rule",
   },
   {
     id: 1,
@@ -42,6 +46,8 @@ const rows: AuditRow[] = [
     outcome: "declined",
     duration_ms: 300_000,
     asked_by: "",
+    detail: { messages: [] },
+    given: null,
   },
 ];
 
@@ -70,19 +76,30 @@ describe("AuditTable", () => {
       "Duration",
     ]);
     const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
-    expect(cells(denied)).toEqual(["2025-11-25 14:03:07", "files", "tool_call", "write_file", "model in conversation 4", "denied", "user", "not called", "—"]);
+    expect(cells(denied)).toEqual([
+      "2025-11-25 14:03:07",
+      "files",
+      "tool_call",
+      "▸ write_file",
+      "model in conversation 4",
+      "denied",
+      "you, once",
+      "not called",
+      "—",
+    ]);
     expect(cells(allowed)).toEqual([
       "2025-11-25 14:02:00",
       "files",
       "tool_call",
-      "read_file",
-      "the person",
+      "▸ read_file",
+      "model in conversation 4",
       "allowed",
-      "policy: always for this tool",
+      "rule: allowed for this tool, always",
       "ok",
       "1.3 s",
     ]);
     expect(cells(timedOut)[4]).toBe("—");
+    expect(cells(timedOut)[6]).toBe("timeout");
     expect(cells(timedOut)[8]).toBe("5 min 00 s");
     // Colour follows the decision; the word is always there too.
     expect(within(allowed).getByText("allowed").className).toContain("decision-yes");
@@ -90,17 +107,49 @@ describe("AuditTable", () => {
     expect(within(timedOut).getByText("timed out").className).toContain("decision-no");
   });
 
-  it("filters the rows by what the person types", async () => {
+  it("expands a record's arguments as indented JSON, and folds them again", async () => {
+    setup();
+    const toggle = screen.getByRole("button", { name: "write_file" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    const args = screen.getByLabelText("Arguments of write_file");
+    expect(args.textContent).toBe('{\n  "path": "/etc/passwd",\n  "content": "x"\n}');
+    expect(toggle.getAttribute("aria-controls")).toBe(args.id);
+    expect(screen.queryByLabelText("Arguments of read_file")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "createMessage" }));
+    expect(screen.getByLabelText("Request of createMessage").textContent).toContain('"messages": []');
+    await userEvent.click(toggle);
+    expect(screen.queryByLabelText("Arguments of write_file")).toBeNull();
+  });
+
+  it("says how each allow was given", () => {
+    const given = (g: string | null, decided_by = "user") => {
+      cleanup();
+      setup({ rows: [{ ...rows[1]!, given: g, decided_by }] });
+      return cells(bodyRows()[0]!)[6];
+    };
+    expect(given("once")).toBe("you, once");
+    expect(given("session")).toBe("you, for this session");
+    expect(given("always")).toBe("you, always");
+    expect(given("rule", "policy: allowed for this server, this session")).toBe("rule: allowed for this server, this session");
+    expect(given("rule", "trusted server: read-only tool")).toBe("rule: trusted server: read-only tool");
+    expect(given("own", "you (your own call)")).toBe("by you (your own call)");
+    expect(given(null, "no one to ask")).toBe("no one to ask");
+  });
+
+  it("hands the search to the host and shows what it found", async () => {
     const { props, view } = setup();
-    await userEvent.type(screen.getByRole("searchbox", { name: "Filter audit log" }), "d");
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search audit log" }), "d");
     expect(props.onFilter).toHaveBeenCalledWith("d");
 
-    view.rerender(<AuditTable {...props} filter="DEMO" />);
-    expect(bodyRows().map((r) => cells(r)[3])).toEqual(["createMessage"]);
-    expect(screen.getByRole("table").querySelector("caption")?.textContent).toContain("(1 of 3 shown)");
+    // The rows shown are the host's answer: none is filtered out here.
+    view.rerender(<AuditTable {...props} rows={[rows[2]!]} filter="messages" />);
+    expect(bodyRows().map((r) => cells(r)[3])).toEqual(["▸ createMessage"]);
+    expect(screen.getByRole("table").querySelector("caption")?.textContent).toContain("(matching “messages”)");
 
-    view.rerender(<AuditTable {...props} filter="nothing like it" />);
-    expect(screen.getByText("No entry matches the filter.")).toBeTruthy();
+    view.rerender(<AuditTable {...props} rows={[]} filter="nothing like it" />);
+    expect(screen.getByText("No entry matches the search.")).toBeTruthy();
   });
 
   it("loads older records on request, while there are any", async () => {

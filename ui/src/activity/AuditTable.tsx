@@ -1,10 +1,11 @@
-import { useId } from "react";
+import { Fragment, useId, useState } from "react";
 import type { AuditRow } from "../servers/types";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
-import { decisionTone } from "./decisions";
+import { decisionTone, howGiven } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
+  /** The records that match `filter`: the host searched them. */
   rows: AuditRow[];
   onMore?(): void;
   hasMore: boolean;
@@ -12,28 +13,44 @@ export interface AuditTableProps {
   onFilter(f: string): void;
 }
 
-const SEARCHED: ReadonlyArray<keyof AuditRow> = ["kind", "server", "subject", "decision", "decided_by", "asked_by", "outcome"];
+const COLUMNS = ["Time", "Server", "Kind", "Subject", "Asked by", "Decision", "Decided by", "Outcome", "Duration"];
 
-/** The audit trail, newest first: what was asked, who decided, and what came of it. */
+/**
+ * The audit trail, newest first: what was asked (its arguments a click away), who decided and how
+ * (once, for the session, always, by which rule, by the person's own call), and what came of it. The
+ * search runs in the host, over every record kept, not only over those loaded.
+ */
 export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTableProps) {
   const id = useId();
-  const needle = filter.trim().toLowerCase();
-  const shown = needle === "" ? rows : rows.filter((row) => SEARCHED.some((k) => String(row[k]).toLowerCase().includes(needle)));
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (row: number) =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (!next.delete(row)) next.add(row);
+      return next;
+    });
+  const searching = filter.trim() !== "";
   return (
     <div className="audit">
       <div className="audit-filter">
-        <label htmlFor={`${id}-filter`}>Filter audit log</label>
-        <input id={`${id}-filter`} type="search" value={filter} placeholder="server, tool, decision…" onChange={(e) => onFilter(e.target.value)} />
+        <label htmlFor={`${id}-filter`}>Search audit log</label>
+        <input
+          id={`${id}-filter`}
+          type="search"
+          value={filter}
+          placeholder="tool, server, arguments, outcome…"
+          onChange={(e) => onFilter(e.target.value)}
+        />
       </div>
       <div className="table-scroll">
         <table className="audit-table">
           <caption>
             Approvals and calls, newest first
-            {needle !== "" && <span className="muted"> ({shown.length} of {rows.length} shown)</span>}
+            {searching && <span className="muted"> (matching “{filter.trim()}”)</span>}
           </caption>
           <thead>
             <tr>
-              {["Time", "Server", "Kind", "Subject", "Asked by", "Decision", "Decided by", "Outcome", "Duration"].map((h) => (
+              {COLUMNS.map((h) => (
                 <th key={h} scope="col">
                   {h}
                 </th>
@@ -41,27 +58,53 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
             </tr>
           </thead>
           <tbody>
-            {shown.map((row) => (
-              <tr key={row.id}>
-                <td className="nowrap">
-                  <time dateTime={isoTime(row.at_ms)}>{formatDateTime(row.at_ms)}</time>
-                </td>
-                <td>{row.server}</td>
-                <td>{row.kind}</td>
-                <td className="audit-subject">{row.subject}</td>
-                <td>{row.asked_by || "—"}</td>
-                <td>
-                  <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
-                </td>
-                <td>{row.decided_by}</td>
-                <td className="audit-outcome">{row.outcome}</td>
-                <td className="nowrap numeric">{row.duration_ms === null ? "—" : formatDuration(row.duration_ms)}</td>
-              </tr>
-            ))}
-            {shown.length === 0 && (
+            {rows.map((row) => {
+              const expanded = open.has(row.id);
+              const detailId = `${id}-detail-${row.id}`;
+              return (
+                <Fragment key={row.id}>
+                  <tr>
+                    <td className="nowrap">
+                      <time dateTime={isoTime(row.at_ms)}>{formatDateTime(row.at_ms)}</time>
+                    </td>
+                    <td>{row.server}</td>
+                    <td>{row.kind}</td>
+                    <td className="audit-subject">
+                      <button
+                        type="button"
+                        className="audit-expand"
+                        aria-expanded={expanded}
+                        aria-controls={expanded ? detailId : undefined}
+                        onClick={() => toggle(row.id)}
+                      >
+                        <span aria-hidden="true">{expanded ? "▾" : "▸"} </span>
+                        {row.subject}
+                      </button>
+                    </td>
+                    <td>{row.asked_by || "—"}</td>
+                    <td>
+                      <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
+                    </td>
+                    <td>{howGiven(row)}</td>
+                    <td className="audit-outcome">{row.outcome}</td>
+                    <td className="nowrap numeric">{row.duration_ms === null ? "—" : formatDuration(row.duration_ms)}</td>
+                  </tr>
+                  {expanded && (
+                    <tr className="audit-detail-row">
+                      <td colSpan={COLUMNS.length}>
+                        <pre id={detailId} className="audit-detail mono" aria-label={`${row.kind === "tool_call" ? "Arguments" : "Request"} of ${row.subject}`}>
+                          {JSON.stringify(row.detail, null, 2)}
+                        </pre>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+            {rows.length === 0 && (
               <tr>
-                <td colSpan={9} className="muted">
-                  {rows.length === 0 ? "Nothing recorded yet." : "No entry matches the filter."}
+                <td colSpan={COLUMNS.length} className="muted">
+                  {searching ? "No entry matches the search." : "Nothing recorded yet."}
                 </td>
               </tr>
             )}

@@ -8,3 +8,33 @@ export function decisionTone(decision: string): DecisionTone {
   const word = decision.trim().toLowerCase();
   return YES.has(word) ? "yes" : NO.has(word) ? "no" : "other";
 }
+
+/** How a record says its decision was given, and by what. */
+export interface GivenBy {
+  decided_by: string;
+  given?: string | null;
+}
+
+const POLICY = "policy: ";
+
+/**
+ * Who decided and how, in words: the person once, for this session or always (in the dialog), the
+ * rule that answered (named), or the person by making the call themselves; a record that says
+ * nothing of how (a server's request, an old record) shows who decided as recorded.
+ */
+export function howGiven({ decided_by, given }: GivenBy): string {
+  switch (given) {
+    case "once":
+      return "you, once";
+    case "session":
+      return "you, for this session";
+    case "always":
+      return "you, always";
+    case "rule":
+      return `rule: ${decided_by.startsWith(POLICY) ? decided_by.slice(POLICY.length) : decided_by}`;
+    case "own":
+      return "by you (your own call)";
+    default:
+      return decided_by;
+  }
+}

@@ -148,7 +148,7 @@ describe("resources in content", () => {
     expect(container.textContent).toContain("The seventh report");
     expect(container.textContent).toContain("application/pdf, 2.0 KB");
     await userEvent.click(screen.getByRole("button", { name: "Read demo://reports/7" }));
-    expect(onReadResource).toHaveBeenCalledWith("demo://reports/7");
+    expect(onReadResource).toHaveBeenCalledWith(expect.objectContaining({ uri: "demo://reports/7" }));
   });
 
   it("offers no Read button when nobody can read", () => {

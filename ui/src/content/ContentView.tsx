@@ -1,4 +1,4 @@
-import type { ContentBlock } from "../mcp/schema";
+import type { ContentBlock, ResourceLink } from "../mcp/schema";
 import { AnnotationsNote } from "./AnnotationsNote";
 import { BinaryBody } from "./BinaryBody";
 import { JsonView } from "./JsonView";
@@ -12,7 +12,7 @@ interface Props {
   /** Where links in markdown go; without it they are shown, not followed. */
   onOpenLink?: ((url: string) => void) | undefined;
   /** Offers a "Read" button on resource links when given. */
-  onReadResource?: ((uri: string) => void) | undefined;
+  onReadResource?: ((link: ResourceLink) => void) | undefined;
 }
 
 /** MCP content blocks (from tool results, prompts, messages) as a person expects to see them. */

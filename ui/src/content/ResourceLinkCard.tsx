@@ -4,7 +4,7 @@ import "./content.css";
 
 interface Props {
   link: ResourceLink;
-  onReadResource?: ((uri: string) => void) | undefined;
+  onReadResource?: ((link: ResourceLink) => void) | undefined;
 }
 
 /** A pointer to a resource the server can read, with a way to read it when the caller offers one. */
@@ -22,7 +22,7 @@ export function ResourceLinkCard({ link, onReadResource }: Props) {
       </p>
       {link.description && <p className="resource-link-description">{link.description}</p>}
       {onReadResource && (
-        <button type="button" aria-label={`Read ${link.uri}`} onClick={() => onReadResource(link.uri)}>
+        <button type="button" aria-label={`Read ${link.uri}`} onClick={() => onReadResource(link)}>
           Read
         </button>
       )}

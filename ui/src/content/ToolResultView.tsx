@@ -1,4 +1,4 @@
-import type { CallToolResult } from "../mcp/schema";
+import type { CallToolResult, ResourceLink } from "../mcp/schema";
 import { ContentView } from "./ContentView";
 import { JsonView } from "./JsonView";
 import "./content.css";
@@ -6,7 +6,7 @@ import "./content.css";
 interface Props {
   result: CallToolResult;
   onOpenLink?: ((url: string) => void) | undefined;
-  onReadResource?: ((uri: string) => void) | undefined;
+  onReadResource?: ((link: ResourceLink) => void) | undefined;
 }
 
 /** A tool's answer: its content, its structured output and its metadata, errors made plain. */

@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from "react";
-import type { GetPromptResult, Prompt, PromptMessage } from "../mcp/schema";
+import type { GetPromptResult, Prompt, PromptMessage, ResourceLink } from "../mcp/schema";
 import { ContentView } from "../content/ContentView";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ArgumentFields, requiredFilled, type ArgumentField } from "./ArgumentFields";
@@ -17,7 +17,7 @@ interface Props {
   result?: GetPromptResult | null;
   error?: string | null;
   onOpenLink?(url: string): void;
-  onReadResource?(uri: string): void;
+  onReadResource?(link: ResourceLink): void;
 }
 
 /** A prompt: its arguments (with completions), then the messages the server makes of them. */
@@ -60,7 +60,7 @@ function PromptMessages({
 }: {
   result: GetPromptResult;
   onOpenLink: ((url: string) => void) | undefined;
-  onReadResource: ((uri: string) => void) | undefined;
+  onReadResource: ((link: ResourceLink) => void) | undefined;
 }) {
   const messages = Array.isArray(result.messages) ? result.messages : [];
   return (

@@ -1,5 +1,5 @@
 import { useId, type KeyboardEvent, type ReactNode } from "react";
-import type { CallToolResult, Tool } from "../mcp/schema";
+import type { CallToolResult, ResourceLink, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ToolResultView } from "../content/ToolResultView";
 import { CallProgress, type Progress } from "./CallProgress";
@@ -20,14 +20,29 @@ interface Props {
   result?: CallToolResult | null;
   error?: string | null;
   onOpenLink?(url: string): void;
-  onReadResource?(uri: string): void;
+  onReadResource?(link: ResourceLink): void;
+  /** Offered beside the error when trying again may succeed (the server sent the person to a page first). */
+  onRetry?(): void;
 }
 
 /** Input types on which Enter does something of its own (or nothing a form submits on). */
 const ENTER_IS_ITS_OWN = new Set(["button", "submit", "reset", "file", "image", "checkbox", "radio", "color", "range"]);
 
 /** One tool: what it says it does, its arguments, the call and its answer. */
-export function ToolDetail({ server, tool, form, onInvoke, busy, progress, onCancel, result, error, onOpenLink, onReadResource }: Props) {
+export function ToolDetail({
+  server,
+  tool,
+  form,
+  onInvoke,
+  busy,
+  progress,
+  onCancel,
+  result,
+  error,
+  onOpenLink,
+  onReadResource,
+  onRetry,
+}: Props) {
   const headingId = useId();
   // Display name precedence set by the spec: title, then annotations.title, then name.
   const title = tool.title ?? tool.annotations?.title ?? tool.name;
@@ -67,6 +82,13 @@ export function ToolDetail({ server, tool, form, onInvoke, busy, progress, onCan
       </div>
       {busy && <CallProgress progress={progress} />}
       <ErrorNote error={error} />
+      {error && onRetry && !busy && (
+        <div className="detail-actions">
+          <button type="button" className="primary" onClick={onRetry}>
+            Try again
+          </button>
+        </div>
+      )}
       {result && <ToolResultView result={result} onOpenLink={onOpenLink} onReadResource={onReadResource} />}
     </article>
   );

@@ -25,6 +25,7 @@ const toolCall = (id: number, server: string, tool: string): Pending => ({
   id,
   server,
   deadlineMs: soon(),
+  forward: true,
   question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null, asked_by: { by: "person" } },
 });
 
@@ -43,6 +44,17 @@ describe("the approval center", () => {
     expect(commands.answerToolCall).toHaveBeenCalledWith(2, "beta", true, { text: "hi" }, "once");
   });
 
+  it("opens no dialog for a request that waits in the queue until the person picks it", async () => {
+    vi.mocked(commands.serverRoots).mockResolvedValue([]);
+    const waiting: Pending = { ...toolCall(4, "files", "unused"), forward: false, question: { kind: "roots" } };
+    const { rerender } = render(<ApprovalCenter pending={[waiting]} selectedId={null} />);
+    expect(screen.queryByRole("dialog")).toBeNull();
+    rerender(<ApprovalCenter pending={[waiting, toolCall(5, "alpha", "asked_now")]} selectedId={null} />);
+    expect(screen.getByRole("dialog").textContent).toContain("asked_now");
+    rerender(<ApprovalCenter pending={[waiting]} selectedId={4} />);
+    expect((await screen.findByRole("dialog")).textContent).toContain("files");
+  });
+
   it("says why the host refused an answer, and keeps the request open", async () => {
     vi.mocked(commands.answerElicitation).mockRejectedValue({
       code: "invalid",
@@ -52,6 +64,7 @@ describe("the approval center", () => {
       id: 7,
       server: "forms",
       deadlineMs: soon(),
+      forward: true,
       question: {
         kind: "elicitation",
         params: { message: "Who are you?", requestedSchema: { type: "object", properties: {} } },
@@ -68,7 +81,7 @@ describe("the approval center", () => {
   it("offers the folders already shared when a server asks for roots", async () => {
     vi.mocked(commands.serverRoots).mockResolvedValue(["/home/ada/project"]);
     vi.mocked(commands.answerRoots).mockResolvedValue(null);
-    const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), question: { kind: "roots" } };
+    const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), forward: true, question: { kind: "roots" } };
     const user = userOnFakeClock();
     render(<ApprovalCenter pending={[roots]} selectedId={null} />);
     expect(await screen.findByText("/home/ada/project")).toBeTruthy();

@@ -17,7 +17,10 @@ import type { PendingBase } from "../approvals/types";
 
 interface Props {
   pending: Pending[];
-  /** The request the person picked in the queue; otherwise the oldest one is shown. */
+  /**
+   * The request the person picked in the queue; otherwise the oldest one that comes forward
+   * (something the person started waits on it). Those that do not wait in the queue.
+   */
   selectedId: number | null;
 }
 
@@ -27,7 +30,7 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
     id: number;
     message: string;
   } | null>(null);
-  const current = pending.find((p) => p.id === selectedId) ?? pending[0];
+  const current = pending.find((p) => p.id === selectedId) ?? pending.find((p) => p.forward);
   if (!current) return null;
   const send = (answer: Promise<unknown>) =>
     answer.then(

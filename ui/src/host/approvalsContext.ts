@@ -3,7 +3,7 @@ import type { Pending } from "../bindings";
 
 export interface Approvals {
   pending: Pending[];
-  /** The request the person picked in the queue; the oldest is shown otherwise. */
+  /** The request the person picked in the queue; the oldest that comes forward is shown otherwise. */
   selectedId: number | null;
   select: (id: number) => void;
 }

@@ -10,7 +10,7 @@ vi.mock("../bindings", () => ({
 
 afterEach(cleanup);
 
-const roots = (id: number): Pending => ({ id, server: "files", deadlineMs: Date.now() + 60_000, question: { kind: "roots" } });
+const roots = (id: number): Pending => ({ id, server: "files", deadlineMs: Date.now() + 60_000, forward: false, question: { kind: "roots" } });
 
 /** Answers to `pendingApprovals`, in order, each settled when the test says so. */
 function hostAnswers() {

@@ -2,13 +2,19 @@ import { useId, useState } from "react";
 import type { ImportCandidate, ImportRequest, ImportableServer, Reference } from "../bindings";
 import { InputAnswers } from "./InputAnswers";
 import { ReferenceChoice } from "./ReferenceChoice";
+import { ImportName } from "./ImportName";
+import { PlainTokens } from "./PlainTokens";
 import {
   chosenServers,
   decisionOf,
   importRequest,
+  initialChoices,
+  movesTokens,
+  nameProblem,
   neededInputs,
   outstanding,
   referenceKey,
+  typedName,
   type Decision,
   type ImportChoices,
 } from "./importChoices";
@@ -19,19 +25,17 @@ export interface ImportCandidateGroupProps {
 }
 
 /**
- * One file's servers, to pick; for each picked server, every value that reaches beyond its entry
- * is kept or dropped by the person, and the values it asks for are entered, before it is imported.
+ * One file's servers, to pick; a server whose name is configured already is offered under a free
+ * name the person may change. For each picked server, every value that reaches beyond its entry is
+ * kept or dropped by the person, its plain-text tokens go to the keyring unless they say otherwise,
+ * and the values it asks for are entered, before it is imported.
  */
 export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGroupProps) {
   const id = useId();
-  // Everything importable starts picked; a name already configured is skipped by the host.
-  const [choices, setChoices] = useState<ImportChoices>(() => ({
-    picked: new Set(candidate.servers.filter((s) => !s.conflict).map((s) => s.name)),
-    decisions: {},
-    answers: {},
-  }));
+  // A server whose name is taken starts unpicked: importing a file twice adds nothing by default.
+  const [choices, setChoices] = useState<ImportChoices>(() => initialChoices(candidate));
   const chosen = chosenServers(candidate, choices.picked);
-  const waiting = waitingFor(chosen, choices);
+  const waiting = waitingFor(chosen, choices, candidate);
   const toggle = (name: string, on: boolean) =>
     setChoices((c) => {
       const picked = new Set(c.picked);
@@ -45,6 +49,9 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
       decisions: { ...c.decisions, [server]: { ...c.decisions[server], [referenceKey(reference)]: decision } },
     }));
   const answer = (input: string, value: string) => setChoices((c) => ({ ...c, answers: { ...c.answers, [input]: value } }));
+  const rename = (server: string, name: string) => setChoices((c) => ({ ...c, names: { ...c.names, [server]: name } }));
+  const moveTokens = (server: string, on: boolean) =>
+    setChoices((c) => ({ ...c, toKeyring: { ...c.toKeyring, [server]: on } }));
 
   return (
     <fieldset className="import-candidate">
@@ -60,14 +67,13 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
       ) : (
         <ul>
           {candidate.servers.map((server, i) => {
-            const picked = !server.conflict && choices.picked.has(server.name);
+            const picked = choices.picked.has(server.name);
             return (
               <li key={server.name}>
                 <label className="check">
                   <input
                     type="checkbox"
                     checked={picked}
-                    disabled={server.conflict}
                     aria-describedby={`${id}-${i}`}
                     onChange={(e) => toggle(server.name, e.target.checked)}
                   />
@@ -75,8 +81,25 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
                 </label>
                 <span id={`${id}-${i}`} className="import-target">
                   <span className="mono">{server.target}</span>
-                  {server.conflict && <span className="tag">already configured: skipped</span>}
+                  {server.conflict && <span className="tag">already configured</span>}
                 </span>
+                {server.conflict && (
+                  <ImportName
+                    server={server.name}
+                    value={typedName(server, choices)}
+                    picked={picked}
+                    problem={picked ? nameProblem(candidate, choices, server) : undefined}
+                    onChange={(name) => rename(server.name, name)}
+                  />
+                )}
+                {picked && server.plain_secrets.length > 0 && (
+                  <PlainTokens
+                    server={server.name}
+                    tokens={server.plain_secrets}
+                    checked={movesTokens(server, choices)}
+                    onChange={(on) => moveTokens(server.name, on)}
+                  />
+                )}
                 {picked && server.references.length > 0 && (
                   <>
                     <p className="hint import-references-hint">
@@ -122,9 +145,10 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
 }
 
 /** What the person must still do before the chosen servers can be imported, said in a sentence. */
-function waitingFor(chosen: ImportableServer[], choices: ImportChoices): string | null {
-  const { undecided, unanswered } = outstanding(chosen, choices);
+function waitingFor(chosen: ImportableServer[], choices: ImportChoices, candidate: ImportCandidate): string | null {
+  const { undecided, unanswered, misnamed } = outstanding(chosen, choices, candidate);
   const todo = [
+    misnamed > 0 && `give ${misnamed === 1 ? "1 server a free name" : `${misnamed} servers free names`}`,
     undecided > 0 && `keep or drop ${undecided === 1 ? "1 value" : `${undecided} values`} that reach beyond their entry`,
     unanswered > 0 && `enter ${unanswered === 1 ? "1 value" : `${unanswered} values`}`,
   ].filter((part): part is string => typeof part === "string");

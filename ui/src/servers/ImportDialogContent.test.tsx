@@ -7,7 +7,7 @@ import { ImportDialogContent, type ImportDialogContentProps } from "./ImportDial
 afterEach(cleanup);
 
 function server(name: string, target: string, more: Partial<ImportableServer> = {}): ImportableServer {
-  return { name, target, conflict: false, references: [], inputs: [], ...more };
+  return { name, target, conflict: false, suggested_name: name, references: [], inputs: [], plain_secrets: [], ...more };
 }
 
 const candidates: ImportCandidate[] = [
@@ -15,17 +15,19 @@ const candidates: ImportCandidate[] = [
     source: "Claude Desktop",
     path: "/home/ada/.config/Claude/claude_desktop_config.json",
     servers: [
-      server("files", "npx -y @modelcontextprotocol/server-filesystem /home/ada", { conflict: true }),
+      server("files", "npx -y @modelcontextprotocol/server-filesystem /home/ada", { conflict: true, suggested_name: "files-2" }),
       server("github", "npx -y @modelcontextprotocol/server-github"),
       server("memory", "npx -y @modelcontextprotocol/server-memory"),
     ],
     warnings: ['server "broken" has neither a command nor a URL'],
+    configured: ["files", "files-3"],
   },
   {
     source: "Cursor",
     path: "/home/ada/.cursor/mcp.json",
     servers: [server("docs", "https://docs.example/mcp")],
     warnings: [],
+    configured: ["files", "files-3"],
   },
 ];
 
@@ -57,15 +59,17 @@ function importButton(source: string) {
 }
 
 describe("ImportDialogContent", () => {
-  it("offers each file's servers, all but the configured ones checked", () => {
+  it("offers each file's servers, all but the configured ones checked, those under a free name", () => {
     setup();
     expect(screen.getByRole("heading", { name: "Import servers" })).toBeTruthy();
     const claude = screen.getByRole("group", { name: "Claude Desktop" });
     expect(claude.textContent).toContain("/home/ada/.config/Claude/claude_desktop_config.json");
     expect(claude.textContent).toContain('server "broken" has neither a command nor a URL');
     const files = within(claude).getByRole("checkbox", { name: "files" }) as HTMLInputElement;
-    expect([files.checked, files.disabled]).toEqual([false, true]);
-    expect(within(claude).getByRole("checkbox", { name: "files", description: /already configured: skipped/ })).toBe(files);
+    expect([files.checked, files.disabled]).toEqual([false, false]);
+    expect(within(claude).getByRole("checkbox", { name: "files", description: /already configured/ })).toBe(files);
+    const rename = within(claude).getByRole("textbox", { name: "Import files as" }) as HTMLInputElement;
+    expect([rename.value, rename.disabled]).toEqual(["files-2", true]);
     expect((within(claude).getByRole("checkbox", { name: "github" }) as HTMLInputElement).checked).toBe(true);
   });
 
@@ -77,12 +81,12 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
       source: "Claude Desktop",
       path: "/home/ada/.config/Claude/claude_desktop_config.json",
-      servers: [{ name: "github", keep: [] }],
+      servers: [{ name: "github", keep: [], import_as: null, to_keyring: false }],
       answers: [],
     });
 
     await user.click(importButton("Cursor"));
-    expect(props.onImport).toHaveBeenLastCalledWith(expect.objectContaining({ source: "Cursor", servers: [{ name: "docs", keep: [] }] }));
+    expect(props.onImport).toHaveBeenLastCalledWith(expect.objectContaining({ source: "Cursor", servers: [{ name: "docs", keep: [], import_as: null, to_keyring: false }] }));
 
     await user.click(within(claude).getByRole("checkbox", { name: "github" }));
     expect(importButton("Claude Desktop").disabled).toBe(true);
@@ -94,6 +98,7 @@ describe("ImportDialogContent", () => {
       path: "/c.json",
       servers: [server("evil", "sh", { references: [stolen, own, aws] })],
       warnings: [],
+      configured: [],
     };
     const { props, user } = setup({ candidates: [evil] });
     const refs = screen.getByRole("list", { name: "What evil reaches beyond its entry" });
@@ -119,9 +124,82 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
       source: "Claude Desktop",
       path: "/c.json",
-      servers: [{ name: "evil", keep: [own] }],
+      servers: [{ name: "evil", keep: [own], import_as: null, to_keyring: false }],
       answers: [],
     });
+  });
+
+  it("imports a server already configured only under a free name, checked as it is typed", async () => {
+    const { props, user } = setup();
+    const claude = screen.getByRole("group", { name: "Claude Desktop" });
+    await user.click(within(claude).getByRole("checkbox", { name: "files" }));
+    const rename = within(claude).getByRole("textbox", { name: "Import files as" }) as HTMLInputElement;
+    expect(rename.disabled).toBe(false);
+    expect(rename.getAttribute("aria-invalid")).toBe("false");
+
+    const one = "To import, give 1 server a free name.";
+    for (const [typed, problem, waiting] of [
+      ["files", "A server named files is already configured.", one],
+      ["files-3", "A server named files-3 is already configured.", one],
+      // Both would go under one name: each is told.
+      ["github", "github is imported as github too.", "To import, give 2 servers free names."],
+      ["my files", "A name may hold only letters, digits, '-', '_' and '.'.", one],
+      ["", "A server needs a name.", one],
+    ] as const) {
+      await user.clear(rename);
+      if (typed !== "") await user.type(rename, typed);
+      expect(within(claude).getByRole("textbox", { name: "Import files as", description: problem })).toBe(rename);
+      expect(rename.getAttribute("aria-invalid")).toBe("true");
+      expect(importButton("Claude Desktop").disabled).toBe(true);
+      expect(within(claude).getByText(waiting)).toBeTruthy();
+    }
+    await user.clear(rename);
+    await user.type(rename, "files-home");
+    expect(rename.getAttribute("aria-invalid")).toBe("false");
+    await user.click(importButton("Claude Desktop"));
+    expect(props.onImport).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({
+        servers: [
+          { name: "files", keep: [], import_as: "files-home", to_keyring: false },
+          { name: "github", keep: [], import_as: null, to_keyring: false },
+          { name: "memory", keep: [], import_as: null, to_keyring: false },
+        ],
+      }),
+    );
+  });
+
+  it("offers to move each server's plain-text tokens to the keyring, yes unless the person says no", async () => {
+    const file: ImportCandidate = {
+      source: "Cursor",
+      path: "/h/.cursor/mcp.json",
+      servers: [
+        server("gh", "https://api.github.example/mcp", {
+          plain_secrets: [
+            { place: "header", key: "Authorization" },
+            { place: "env", key: "GH_TOKEN" },
+          ],
+        }),
+        server("db", "db-mcp", { plain_secrets: [{ place: "env", key: "DB_PASSWORD" }] }),
+      ],
+      warnings: [],
+      configured: [],
+    };
+    const { props, user } = setup({ candidates: [file] });
+    const gh = screen.getByRole("checkbox", { name: "Move its 2 tokens to the OS keyring" }) as HTMLInputElement;
+    expect(gh.checked).toBe(true);
+    expect(screen.getByRole("checkbox", { name: "Move its 2 tokens to the OS keyring", description: /Authorization \(header\), GH_TOKEN \(environment variable\)/ })).toBe(gh);
+    const db = screen.getByRole("checkbox", { name: "Move its token to the OS keyring" });
+    await user.click(db);
+    expect(screen.getByText(/They will stay in plain text/)).toBeTruthy();
+    await user.click(importButton("Cursor"));
+    expect(props.onImport).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({
+        servers: [
+          { name: "gh", keep: [], import_as: null, to_keyring: true },
+          { name: "db", keep: [], import_as: null, to_keyring: false },
+        ],
+      }),
+    );
   });
 
   it("shows a file's text as text, never as markup", () => {
@@ -131,6 +209,7 @@ describe("ImportDialogContent", () => {
       path: "/m.json",
       servers: [server("<i>s</i>", "sh", { references: [markup], inputs: [{ id: "k", description: "<b>Key</b>", password: false }] })],
       warnings: ["<script>alert(1)</script>"],
+      configured: [],
     };
     const { view } = setup({ candidates: [file] });
     expect(view.container.querySelector("img, b, i, script")).toBeNull();
@@ -149,6 +228,7 @@ describe("ImportDialogContent", () => {
       path: "/home/ada/.config/Code/User/mcp.json",
       servers: [server("perplexity", "npx server-perplexity-ask", { inputs: [apiKey, region] }), server("remote", "https://api.example/mcp", { inputs: [apiKey] })],
       warnings: [],
+      configured: [],
     };
     const { props, user } = setup({ candidates: [file] });
     const key = screen.getByLabelText("Perplexity API key") as HTMLInputElement;
@@ -171,8 +251,8 @@ describe("ImportDialogContent", () => {
       source: "VS Code",
       path: "/home/ada/.config/Code/User/mcp.json",
       servers: [
-        { name: "perplexity", keep: [] },
-        { name: "remote", keep: [] },
+        { name: "perplexity", keep: [], import_as: null, to_keyring: false },
+        { name: "remote", keep: [], import_as: null, to_keyring: false },
       ],
       answers: [
         { id: "api-key", value: "pplx-secret" },
@@ -181,8 +261,11 @@ describe("ImportDialogContent", () => {
     });
   });
 
-  it("loads a file the person names, and cancels", async () => {
-    const { props, user, view } = setup({ candidates: [] });
+  it("loads a file the person names or picks, and cancels", async () => {
+    const onPickFile = vi.fn();
+    const { props, user, view } = setup({ candidates: [], onPickFile });
+    await user.click(screen.getByRole("button", { name: "Choose file…" }));
+    expect(onPickFile).toHaveBeenCalledOnce();
     expect(screen.getByText(/No configuration of Claude Desktop, VS Code or Cursor was found/)).toBeTruthy();
     const path = screen.getByRole("textbox", { name: "Another configuration file" });
     await user.type(path, "x");

@@ -10,10 +10,20 @@ export interface ImportDialogContentProps {
   customPath: string;
   onCustomPath(p: string): void;
   onLoadCustom(): void;
+  /** Opens the system's file picker; the file chosen is loaded. */
+  onPickFile?(): void;
 }
 
 /** Servers found in other apps' configuration files, to pick and import; the caller supplies the frame. */
-export function ImportDialogContent({ candidates, onImport, onCancel, customPath, onCustomPath, onLoadCustom }: ImportDialogContentProps) {
+export function ImportDialogContent({
+  candidates,
+  onImport,
+  onCancel,
+  customPath,
+  onCustomPath,
+  onLoadCustom,
+  onPickFile,
+}: ImportDialogContentProps) {
   const id = useId();
   const loadCustom = (e: FormEvent) => {
     e.preventDefault();
@@ -42,7 +52,13 @@ export function ImportDialogContent({ candidates, onImport, onCancel, customPath
           <button type="submit" disabled={customPath.trim() === ""}>
             Load
           </button>
+          {onPickFile && (
+            <button type="button" onClick={onPickFile}>
+              Choose file…
+            </button>
+          )}
         </div>
+        <p className="hint">Claude Desktop, Cursor and VS Code files are told apart by what they hold.</p>
       </form>
       <div className="form-actions">
         <button type="button" onClick={onCancel}>

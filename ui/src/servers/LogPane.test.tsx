@@ -45,7 +45,7 @@ describe("LogPane", () => {
   it("filters by source and by text", async () => {
     const { user } = setup();
     await user.click(screen.getByRole("checkbox", { name: "Standard error" }));
-    await user.click(screen.getByRole("checkbox", { name: "Protocol" }));
+    await user.click(screen.getByRole("checkbox", { name: "Protocol problems" }));
     expect(shownTexts()).toEqual(["cache warmed", "disk almost full", "write failed"]);
     await user.type(screen.getByRole("searchbox", { name: "Filter log lines" }), "FAIL");
     expect(shownTexts()).toEqual(["write failed"]);

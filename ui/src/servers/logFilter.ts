@@ -7,7 +7,8 @@ export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "
 export type LogSource = LogEntry["source"];
 export const LOG_SOURCES: ReadonlyArray<{ source: LogSource; label: string }> = [
   { source: "stderr", label: "Standard error" },
-  { source: "protocol", label: "Protocol" },
+  // Not the messages themselves (those are in the Traffic tab): what could not be read of them.
+  { source: "protocol", label: "Protocol problems" },
   { source: "server", label: "Server messages" },
 ];
 

@@ -68,6 +68,10 @@ export interface AuditRow {
   duration_ms: number | null;
   /** Who asked for a tool call ("the person", "model in conversation 3"); empty for what a server asked. */
   asked_by?: string;
+  /** The arguments or request, as kept. */
+  detail?: unknown;
+  /** How a tool call's decision was given: "once", "session", "always", "rule", "own"; null if unknown. */
+  given?: string | null;
 }
 
 export interface ProgressItem {

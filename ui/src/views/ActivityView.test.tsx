@@ -105,6 +105,7 @@ describe("the calls under way", () => {
       id: 7,
       server: "demo",
       deadlineMs: Date.now() + 60_000,
+      forward: true,
       question: { kind: "sampling", params: { messages: [], maxTokens: 100 } },
     };
     activity([sampling]);
@@ -116,5 +117,44 @@ describe("the calls under way", () => {
     expect(item.textContent).toContain("0 s");
     fireEvent.click(within(item).getByRole("button", { name: "Cancel Asks for a model reply" }));
     expect(commands.answerSampling).toHaveBeenCalledExactlyOnceWith(7, "demo", null);
+  });
+});
+
+describe("the audit log", () => {
+  it("asks the host to search once the person pauses typing, and shows what it found", async () => {
+    vi.useFakeTimers();
+    vi.mocked(commands.callsInFlight).mockResolvedValue([]);
+    const found = {
+      id: 9,
+      at_ms: START,
+      kind: "tool_call",
+      server: "demo",
+      subject: "echo",
+      decision: "allowed",
+      decided_by: "you (your own call)",
+      outcome: "ok",
+      duration_ms: 3,
+      asked_by: "the person",
+      detail: { text: "a needle" },
+      given: "own" as const,
+    };
+    activity();
+    await flush();
+    expect(commands.audit).toHaveBeenCalledExactlyOnceWith("", null, 100);
+    vi.mocked(commands.audit).mockResolvedValue([found]);
+
+    const search = screen.getByRole("searchbox", { name: "Search audit log" });
+    for (const typed of ["n", "ne", "nee", "needle"]) {
+      fireEvent.change(search, { target: { value: typed } });
+      act(() => vi.advanceTimersByTime(100));
+    }
+    expect(commands.audit).toHaveBeenCalledOnce();
+    act(() => vi.advanceTimersByTime(250));
+    await flush();
+    expect(commands.audit).toHaveBeenCalledTimes(2);
+    expect(commands.audit).toHaveBeenLastCalledWith("needle", null, 100);
+    const table = screen.getByRole("table");
+    expect(within(table).getByRole("button", { name: "echo" })).toBeTruthy();
+    expect(table.textContent).toContain("by you (your own call)");
   });
 });

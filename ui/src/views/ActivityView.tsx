@@ -1,14 +1,17 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { commands, type AuditEntry, type Pending } from "../bindings";
 import { AuditTable } from "../activity/AuditTable";
 import { ProgressList } from "../activity/ProgressList";
 import { useCallsInFlight } from "../activity/inFlight";
+import { useSettled } from "../activity/useSettled";
 import type { AuditRow, ProgressItem } from "../servers/types";
 import { useFetched } from "../host/updates";
 import { useApprovals } from "../host/approvalsContext";
 import { waitingSince } from "../host/pending";
 
 const PAGE = 100;
+/** How long the search waits for the person to stop typing. */
+const SEARCH_PAUSE_MS = 250;
 const WAIT = "wait-";
 
 /** A server's request that waits for the person (a model reply, an answer), as a running item. */
@@ -41,14 +44,20 @@ export function ActivityView() {
         : commands.answerElicitation(asked.id, asked.server, { action: "cancel" } as never);
     void declined.catch(() => {});
   };
-  const latest = useFetched(() => commands.audit(null, PAGE), ["progress_ended", "approval_removed"]);
+  const [filter, setFilter] = useState("");
+  const search = useSettled(filter, SEARCH_PAUSE_MS);
+  // The host searches the whole log, a page at a time; a newer search's answer replaces an older one's.
+  const latest = useFetched(() => commands.audit(search, null, PAGE), ["progress_ended", "approval_removed"], [search]);
   const [older, setOlder] = useState<AuditEntry[]>([]);
   const [hasMore, setHasMore] = useState(true);
-  const [filter, setFilter] = useState("");
+  useEffect(() => {
+    setOlder([]);
+    setHasMore(true);
+  }, [search]);
   const rows = [...(latest.data ?? []), ...older];
   const more = () => {
     const last = rows[rows.length - 1];
-    commands.audit(last?.id ?? null, PAGE).then((page) => {
+    commands.audit(search, last?.id ?? null, PAGE).then((page) => {
       setOlder((o) => [...o, ...page]);
       setHasMore(page.length === PAGE);
     }, () => {});

@@ -11,6 +11,8 @@ vi.mock("../bindings", () => ({
     catalog: vi.fn(),
     callTool: vi.fn(),
     cancelCall: vi.fn(() => Promise.resolve(true)),
+    readResource: vi.fn(),
+    serverInfo: vi.fn(() => Promise.resolve(null)),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn() } },
 }));
@@ -101,5 +103,57 @@ describe("the explorer across views", () => {
     expect((screen.getByRole("textbox", { name: /text/ }) as HTMLInputElement).value).toBe("hello there");
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
     expect((screen.getByRole("button", { name: "Invoke" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("a resource linked from a result", () => {
+  it("opens in the explorer and is read at once, listed by its server or not", async () => {
+    const user = userEvent.setup();
+    const window = host();
+    vi.mocked(commands.readResource).mockImplementation((_server, uri) =>
+      Promise.resolve({ contents: [{ uri, mimeType: "text/plain", text: `inside ${uri}` }] } as never),
+    );
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    await window.answer({
+      content: [{ type: "resource_link", uri: "demo://reports/7", name: "report-7", title: "Report 7" }],
+    });
+    await user.click(await screen.findByRole("button", { name: "Read demo://reports/7" }));
+    expect(commands.readResource).toHaveBeenCalledWith("demo", "demo://reports/7");
+    const detail = screen.getByRole("region", { name: "Details" });
+    await waitFor(() => expect(detail.textContent).toContain("inside demo://reports/7"));
+    expect(detail.textContent).toContain("Report 7");
+  });
+});
+
+describe("a call the server refuses until the person visited a page", () => {
+  it("says so and offers to try the same call again", async () => {
+    const user = userEvent.setup();
+    host();
+    vi.mocked(commands.callTool)
+      .mockRejectedValueOnce({ code: "browser_step", message: "demo needs you to finish a page in your browser before this call: once you have, try the call again" })
+      .mockResolvedValueOnce({ content: [{ type: "text", text: "connected" }] } as never);
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.type(await screen.findByRole("textbox", { name: /text/ }), "hi");
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("try the call again");
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(commands.callTool).toHaveBeenCalledTimes(2);
+    expect(vi.mocked(commands.callTool).mock.calls[1]!.slice(0, 3)).toEqual(["demo", "echo", { text: "hi" }]);
+    expect(await screen.findByText("connected")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+
+  it("offers no retry for other failures", async () => {
+    const user = userEvent.setup();
+    host();
+    vi.mocked(commands.callTool).mockRejectedValueOnce({ code: "server", message: "the server fell over" });
+    render(<Window />);
+    await user.click(await screen.findByRole("button", { name: "Echo on demo" }));
+    await user.click(screen.getByRole("button", { name: "Invoke" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("fell over");
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
   });
 });

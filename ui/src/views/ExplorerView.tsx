@@ -8,7 +8,9 @@ import { PromptPanel } from "./explorer/PromptPanel";
 import { ResourcePanel } from "./explorer/ResourcePanel";
 import { TemplatePanel } from "./explorer/TemplatePanel";
 import { ToolPanel } from "./explorer/ToolPanel";
-import { useKept } from "./explorer/kept";
+import { useKept, useKeptStore } from "./explorer/kept";
+import { OpenResourceContext, readOnOpenKey, type OpenResource } from "./explorer/openResource";
+import type { Resource } from "../mcp/schema";
 
 export function ExplorerView() {
   const { data } = useFetched(() => commands.catalog(), ["catalog_changed", "status"]);
@@ -25,7 +27,20 @@ export function ExplorerView() {
   const [serverFilter, setServerFilter] = useKept<string | null>("list:server", null);
   const [kindFilter, setKindFilter] = useKept<Kind | null>("list:kind", null);
   const [selected, setSelected] = useKept<string | undefined>("list:selected", undefined);
-  const item = selected === undefined ? undefined : items.get(selected);
+  // Resources opened from links that the server does not list: shown all the same.
+  const [linked, setLinked] = useKept<Record<string, Item>>("list:linked", {});
+  const item = selected === undefined ? undefined : (items.get(selected) ?? linked[selected]);
+  const store = useKeptStore();
+  const openResource: OpenResource = (server, link) => {
+    const id = `resource:${server}:${link.uri}`;
+    if (!items.has(id)) {
+      const { type: _type, ...fields } = link;
+      const resource: Resource = fields;
+      setLinked((known) => ({ ...known, [id]: { kind: "resource", server, resource } }));
+    }
+    store.set(readOnOpenKey(server, link.uri), true, () => false);
+    setSelected(id);
+  };
 
   if (entries.length === 0) {
     return (
@@ -49,7 +64,9 @@ export function ExplorerView() {
         onSelect={setSelected}
       />
       <section className="explorer-detail" aria-label="Details">
-        {item ? <Detail key={selected} item={item} /> : <p className="muted">Pick a tool, resource or prompt.</p>}
+        <OpenResourceContext.Provider value={openResource}>
+          {item ? <Detail key={selected} item={item} /> : <p className="muted">Pick a tool, resource or prompt.</p>}
+        </OpenResourceContext.Provider>
       </section>
     </div>
   );

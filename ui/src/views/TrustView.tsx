@@ -1,6 +1,7 @@
 import { commands } from "../bindings";
 import { useFetched } from "../host/updates";
 import { TrustReview } from "../trust/TrustReview";
+import { OwnCallsSwitch } from "../trust/OwnCallsSwitch";
 
 /** What the person has allowed: revoking takes effect at once, and the lists are fetched again. */
 export function TrustView() {
@@ -9,15 +10,18 @@ export function TrustView() {
   const sampling = useFetched(() => commands.samplingRules(), ["approval_removed", "servers_changed"]);
   const folders = useFetched(() => commands.sharedFolders(), ["approval_removed", "servers_changed", "status"]);
   return (
-    <TrustReview
-      rules={rules.data ?? []}
-      sampling={sampling.data ?? []}
-      folders={folders.data ?? []}
-      onRevokeRule={(server, tool) => void commands.revokeRule(server, tool).then(rules.refresh, rules.refresh)}
-      onRevokeSampling={(server) => void commands.revokeSamplingRule(server).then(sampling.refresh, sampling.refresh)}
-      onRevokeFolders={(server) =>
-        void commands.setServerRoots(server, []).then(folders.refresh, folders.refresh)
-      }
-    />
+    <>
+      <OwnCallsSwitch />
+      <TrustReview
+        rules={rules.data ?? []}
+        sampling={sampling.data ?? []}
+        folders={folders.data ?? []}
+        onRevokeRule={(server, tool) => void commands.revokeRule(server, tool).then(rules.refresh, rules.refresh)}
+        onRevokeSampling={(server) => void commands.revokeSamplingRule(server).then(sampling.refresh, sampling.refresh)}
+        onRevokeFolders={(server) =>
+          void commands.setServerRoots(server, []).then(folders.refresh, folders.refresh)
+        }
+      />
+    </>
   );
 }

@@ -90,6 +90,44 @@ impl Kind {
     }
 }
 
+/// How a tool call's decision was given: by the person in the dialog once, for the
+/// session or always; by a standing rule (the record's `decided_by` names which); or by the
+/// person making the call themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Given {
+    Once,
+    Session,
+    Always,
+    Rule,
+    Own,
+}
+
+impl Given {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Once => "once",
+            Self::Session => "session",
+            Self::Always => "always",
+            Self::Rule => "rule",
+            Self::Own => "own",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [
+            Self::Once,
+            Self::Session,
+            Self::Always,
+            Self::Rule,
+            Self::Own,
+        ]
+        .into_iter()
+        .find(|g| g.as_str() == text)
+    }
+}
+
 /// One record, as written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -123,6 +161,9 @@ pub struct Row {
     /// Who asked for a tool call: the person (from the explorer), or a model in a
     /// conversation (see [`crate::gate::Origin`]); empty for what a server asked.
     pub asked_by: String,
+    /// How a tool call's decision was given; `None` for other records, a call no one
+    /// decided, and calls recorded before this was kept that say nothing of it.
+    pub given: Option<Given>,
 }
 
 pub struct AuditLog {
@@ -150,17 +191,21 @@ impl AuditLog {
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
     pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
-        self.file.call(move |store| store.record(&record, "")).await
+        self.file
+            .call(move |store| store.record(&record, "", None))
+            .await
     }
 
-    /// Writes a record of something `asked_by` asked for (a tool call's origin).
-    pub async fn record_asked_by(
+    /// Writes the record of a tool call `asked_by` asked for (its origin), and how its
+    /// decision was given.
+    pub async fn record_call(
         &self,
         record: Record,
         asked_by: String,
+        given: Option<Given>,
     ) -> Result<i64, AuditError> {
         self.file
-            .call(move |store| store.record(&record, &asked_by))
+            .call(move |store| store.record(&record, &asked_by, given))
             .await
     }
 
@@ -178,7 +223,21 @@ impl AuditLog {
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.
     pub async fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
-        self.file.call(move |store| store.page(before, limit)).await
+        self.search(String::new(), before, limit).await
+    }
+
+    /// A page of the records that hold `text` (ASCII letters of either case) in their
+    /// tool or subject, server, arguments, outcome, decision, who decided or who asked;
+    /// newest first, older than `before`, at most `limit`. An empty `text` holds them all.
+    pub async fn search(
+        &self,
+        text: String,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<Row>, AuditError> {
+        self.file
+            .call(move |store| store.page(&text, before, limit))
+            .await
     }
 
     /// The room the records take in the file, as the retention counts it.

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, bounds, retention};
+use super::{AuditError, CHECK_EVERY, Given, Kind, Record, Retention, Row, bounds, retention};
 use crate::sqlite_file::{self, Db, now_ms};
 
 pub(super) struct Store {
@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS audit (
     decided_by TEXT NOT NULL,
     outcome TEXT NOT NULL,
     duration_ms INTEGER,
-    asked_by TEXT NOT NULL DEFAULT ''
+    asked_by TEXT NOT NULL DEFAULT '',
+    given TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
 CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
@@ -51,6 +52,7 @@ impl Store {
         ];
         let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(fail)?;
         add_asked_by(&db).map_err(fail)?;
+        add_given(&db).map_err(fail)?;
         retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
         Ok(Self {
             db: Db::new(path, db),
@@ -61,14 +63,19 @@ impl Store {
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
     /// retention no longer keeps.
-    pub(super) fn record(&self, record: &Record, asked_by: &str) -> Result<i64, AuditError> {
+    pub(super) fn record(
+        &self,
+        record: &Record,
+        asked_by: &str,
+        given: Option<Given>,
+    ) -> Result<i64, AuditError> {
         let at_ms = now_ms();
         let db = self.db.lock();
         // Compiled once per connection: a record is written for every call.
         let mut insert = db
             .prepare_cached(
-                "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )
             .map_err(|e| self.db.fail(e))?;
         insert
@@ -83,6 +90,7 @@ impl Store {
                 bounds::outcome(&record.outcome),
                 record.duration_ms.map(|d| d as i64),
                 bounds::subject(asked_by),
+                given.map_or("", Given::as_str),
             ])
             .map_err(|e| self.db.fail(e))?;
         drop(insert);
@@ -114,17 +122,29 @@ impl Store {
             .map_err(|e| self.db.fail(e))
     }
 
-    /// A page of records, newest first: those older than `before` (an id), at most `limit`.
-    pub(super) fn page(&self, before: Option<i64>, limit: u32) -> Result<Vec<Row>, AuditError> {
+    /// A page of the records that hold `text`, newest first: those older than `before` (an
+    /// id), at most `limit`. The search scans the records newest first and stops at the
+    /// limit; the retention bounds how many there are to scan.
+    pub(super) fn page(
+        &self,
+        text: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<Row>, AuditError> {
         let db = self.db.lock();
+        // SQLite's lower() folds ASCII letters only: the text is folded the same way.
+        let needle = text.trim().to_ascii_lowercase();
         let mut statement = db
-            .prepare(
-                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by
-                 FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
+            .prepare_cached(
+                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given
+                 FROM audit WHERE id < ?1 AND (?3 = '' OR instr(lower(
+                     subject || char(10) || server || char(10) || detail || char(10) || outcome
+                     || char(10) || decision || char(10) || decided_by || char(10) || asked_by), ?3) > 0)
+                 ORDER BY id DESC LIMIT ?2",
             )
             .map_err(|e| self.db.fail(e))?;
         let rows = statement
-            .query_map(params![before.unwrap_or(i64::MAX), limit], |row| {
+            .query_map(params![before.unwrap_or(i64::MAX), limit, needle], |row| {
                 let kind: String = row.get(2)?;
                 let detail: String = row.get(5)?;
                 Ok(Row {
@@ -141,6 +161,7 @@ impl Store {
                         duration_ms: row.get::<_, Option<i64>>(9)?.map(|d| d as u64),
                     },
                     asked_by: row.get(10)?,
+                    given: Given::parse(&row.get::<_, String>(11)?),
                 })
             })
             .map_err(|e| self.db.fail(e))?;
@@ -175,6 +196,32 @@ impl Store {
             .map(|n| n as u64)
             .map_err(|e| self.db.fail(e))
     }
+}
+
+/// Gives a log made before decisions said how they were given its `given` column. What its
+/// records themselves tell is filled in (a rule's decision names the rule, the person's own
+/// call says so); whether the person allowed once, for the session or always was not kept.
+fn add_given(db: &Connection) -> rusqlite::Result<()> {
+    let has: i64 = db.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('audit') WHERE name = 'given'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        let tx = db.unchecked_transaction()?;
+        tx.execute_batch("ALTER TABLE audit ADD COLUMN given TEXT NOT NULL DEFAULT ''")?;
+        tx.execute(
+            "UPDATE audit SET given = 'rule' WHERE kind = 'tool_call'
+             AND (decided_by LIKE 'policy:%' OR decided_by LIKE 'trusted server:%')",
+            [],
+        )?;
+        tx.execute(
+            "UPDATE audit SET given = 'own' WHERE kind = 'tool_call' AND decided_by = ?1",
+            [crate::gate::BY_YOU],
+        )?;
+        tx.commit()?;
+    }
+    Ok(())
 }
 
 /// Gives a log made before calls had an origin its `asked_by` column (empty for its

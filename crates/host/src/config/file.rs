@@ -378,7 +378,8 @@ mod tests {
             restarted.decide(&now, None, false),
             Verdict::Decided(Decision {
                 allow: true,
-                decided_by: "policy: allowed for this tool, always".into()
+                decided_by: "policy: allowed for this tool, always".into(),
+                given: crate::audit::Given::Rule,
             })
         );
     }

@@ -10,12 +10,12 @@ mod secret_names;
 
 pub use file::{ConfigError, load, load_or_create, save, update};
 pub use import::{
-    ImportError, ImportSource, Imported, ImportedServer, InputPrompt, Reach, Reference, Settled,
-    import,
+    ImportError, ImportSource, Imported, ImportedServer, InputPrompt, PlainSecret, Reach,
+    Reference, Settled, import,
 };
 pub use model::{
     Config, DEMO_SERVER, EnvValue, HostSettings, ProviderEntry, ProviderProtocol, RestartPolicy,
     SecretRef, ServerConfig, ServerSpec, SpecError, TransportType, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
-pub use secret_names::{Place, secret_name};
+pub use secret_names::{Place, names_a_secret, secret_name};

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::policy::ToolRule;
+use switchboard_mcp::transport::http::HttpMode;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -61,7 +62,8 @@ pub struct ServerConfig {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, EnvValue>,
-    /// `stdio`, `http` (Streamable HTTP, falling back to SSE) or `sse`; inferred if absent.
+    /// `stdio`, `http` (Streamable HTTP, falling back to SSE), `streamable-http` (no fallback)
+    /// or `sse`; inferred if absent.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportType>,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -128,9 +130,11 @@ fn is_true(b: &bool) -> bool {
 #[serde(rename_all = "kebab-case")]
 pub enum TransportType {
     Stdio,
-    /// Streamable HTTP, with the fallback to HTTP+SSE for older servers.
-    #[serde(alias = "streamable-http", alias = "streamableHttp")]
+    /// Streamable HTTP, with the fallback to HTTP+SSE for older servers (as VS Code reads it).
     Http,
+    /// Streamable HTTP only: a server that refuses it fails rather than being reached over SSE.
+    #[serde(alias = "streamableHttp")]
+    StreamableHttp,
     Sse,
 }
 
@@ -304,7 +308,7 @@ pub enum ServerSpec<'a> {
     Http {
         url: &'a str,
         headers: &'a BTreeMap<String, EnvValue>,
-        legacy_sse: bool,
+        mode: HttpMode,
     },
 }
 
@@ -362,9 +366,11 @@ impl ServerConfig {
         match (&self.command, &self.url, self.transport) {
             (Some(_), Some(_), _) => Err(SpecError::Both(name.to_owned())),
             (None, None, _) => Err(SpecError::Nothing(name.to_owned())),
-            (Some(_), None, Some(TransportType::Http | TransportType::Sse)) => {
-                Err(mismatch("http", "`url`"))
-            }
+            (
+                Some(_),
+                None,
+                Some(TransportType::Http | TransportType::StreamableHttp | TransportType::Sse),
+            ) => Err(mismatch("http", "`url`")),
             (None, Some(_), Some(TransportType::Stdio)) => Err(mismatch("stdio", "`command`")),
             (Some(command), None, _) => Ok(ServerSpec::Stdio {
                 command,
@@ -375,7 +381,11 @@ impl ServerConfig {
             (None, Some(url), transport) => Ok(ServerSpec::Http {
                 url,
                 headers: &self.headers,
-                legacy_sse: transport == Some(TransportType::Sse),
+                mode: match transport {
+                    Some(TransportType::Sse) => HttpMode::LegacySse,
+                    Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,
+                    _ => HttpMode::Auto,
+                },
             }),
         }
     }
@@ -425,13 +435,24 @@ mod tests {
             transport: Some(TransportType::Sse),
             ..ServerConfig::default()
         };
-        assert!(matches!(
-            sse.spec("b"),
-            Ok(ServerSpec::Http {
-                legacy_sse: true,
-                ..
-            })
-        ));
+        for (transport, mode) in [
+            (None, HttpMode::Auto),
+            (Some(TransportType::Http), HttpMode::Auto),
+            (
+                Some(TransportType::StreamableHttp),
+                HttpMode::StreamableHttp,
+            ),
+            (Some(TransportType::Sse), HttpMode::LegacySse),
+        ] {
+            let remote = ServerConfig {
+                transport,
+                ..sse.clone()
+            };
+            assert!(
+                matches!(remote.spec("b"), Ok(ServerSpec::Http { mode: m, .. }) if m == mode),
+                "{transport:?}"
+            );
+        }
         let both = ServerConfig {
             url: Some("u".into()),
             ..stdio.clone()
@@ -530,8 +551,8 @@ mod tests {
         for (text, kind) in [
             ("\"stdio\"", TransportType::Stdio),
             ("\"http\"", TransportType::Http),
-            ("\"streamable-http\"", TransportType::Http),
-            ("\"streamableHttp\"", TransportType::Http),
+            ("\"streamable-http\"", TransportType::StreamableHttp),
+            ("\"streamableHttp\"", TransportType::StreamableHttp),
             ("\"sse\"", TransportType::Sse),
         ] {
             assert_eq!(serde_json::from_str::<TransportType>(text).unwrap(), kind);

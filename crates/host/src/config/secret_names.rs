@@ -60,6 +60,28 @@ impl ServerConfig {
     }
 }
 
+/// Whether a variable's or header's name says its value is a secret: a token, a key, a
+/// password, a credential, an authorization or a cookie (read without case or separators).
+/// A value found in plain text under such a name is offered to be moved to the keyring.
+pub fn names_a_secret(key: &str) -> bool {
+    const WORDS: [&str; 7] = [
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "credential",
+        "authoriz",
+        "cookie",
+    ];
+    let name: String = key
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    WORDS.iter().any(|w| name.contains(w))
+        || ["key", "auth", "pat"].iter().any(|end| name.ends_with(end))
+}
+
 fn placed(
     place: Place,
     values: &BTreeMap<String, EnvValue>,
@@ -70,6 +92,25 @@ fn placed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secret_names_are_told_by_their_words() {
+        for secret in [
+            "GITHUB_TOKEN",
+            "OPENAI_API_KEY",
+            "Authorization",
+            "x-api-key",
+            "DB_PASSWORD",
+            "GITLAB_PAT",
+            "Cookie",
+            "AWS_SECRET_ACCESS_KEY",
+        ] {
+            assert!(names_a_secret(secret), "{secret}");
+        }
+        for plain in ["PATH", "DEBUG", "Accept", "GIT_AUTHOR_NAME", "REGION"] {
+            assert!(!names_a_secret(plain), "{plain}");
+        }
+    }
 
     #[test]
     fn a_server_owns_only_the_secret_of_the_slot_it_fills() {

@@ -10,8 +10,9 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use super::{Desk, DeskError, shown};
+use super::{Desk, DeskError, Json, shown};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
+use crate::audit::Given;
 use crate::links;
 use crate::roots;
 
@@ -32,6 +33,10 @@ pub struct AuditEntry {
     /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
     /// what a server asked.
     pub asked_by: String,
+    /// The arguments or request as kept (web addresses' secrets masked; cut if huge).
+    pub detail: Json,
+    /// How a tool call's decision was given (once, session, always, a rule, own call).
+    pub given: Option<Given>,
 }
 
 impl Desk {
@@ -184,7 +189,19 @@ impl Desk {
         before: Option<i64>,
         limit: u32,
     ) -> Result<Vec<AuditEntry>, DeskError> {
-        let rows = self.inner.gate.audit.page(before, limit).await?;
+        self.search_audit("", before, limit).await
+    }
+
+    /// A page of the audit records that hold `text` (see [`crate::audit::AuditLog::search`]),
+    /// newest first: the search runs in the log, never over what a face has loaded.
+    pub async fn search_audit(
+        &self,
+        text: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, DeskError> {
+        let audit = &self.inner.gate.audit;
+        let rows = audit.search(text.to_owned(), before, limit).await?;
         Ok(rows
             .into_iter()
             .map(|row| AuditEntry {
@@ -198,6 +215,8 @@ impl Desk {
                 outcome: row.record.outcome,
                 duration_ms: row.record.duration_ms.map(|d| d as f64),
                 asked_by: row.asked_by,
+                detail: Json(row.record.detail),
+                given: row.given,
             })
             .collect())
     }

@@ -20,6 +20,14 @@ struct Call {
 }
 
 impl Calls {
+    /// Whether a call to `server` is under way: a request that server makes now is
+    /// likely part of it, and the person waits on it.
+    pub(super) fn any_to(&self, server: &str) -> bool {
+        lock(&self.running)
+            .values()
+            .any(|call| call.item.server == server)
+    }
+
     pub(super) fn cancel_of(&self, token: &str) -> Option<CancellationToken> {
         lock(&self.running)
             .get(token)

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Desk, DeskError, lock, now_ms};
-use crate::gate::{Callee, Origin};
+use crate::gate::{CallError, Callee, Origin};
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
 /// a model's in a conversation (from the moment it waits for a decision).
@@ -148,7 +148,14 @@ impl Desk {
                 }
             }
         };
-        Ok(serde_json::to_value(result?).unwrap_or(Value::Null))
+        match result {
+            Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),
+            Err(CallError::Client(refused)) => match refused.url_elicitation_required() {
+                Some(required) => Err(self.offer_url_steps(server, required).await),
+                None => Err(CallError::Client(refused).into()),
+            },
+            Err(other) => Err(other.into()),
+        }
     }
 
     /// Cancels a call under way; the server is told. False if it had already ended.

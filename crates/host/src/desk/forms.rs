@@ -145,7 +145,7 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
         url: config.url.clone().unwrap_or_default(),
         http_mode: match config.transport {
             Some(TransportType::Sse) => HttpMode::LegacySse,
-            Some(TransportType::Http) => HttpMode::StreamableHttp,
+            Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,
             _ => HttpMode::Auto,
         },
         headers: rows(&config.headers),
@@ -278,8 +278,9 @@ pub fn apply_form(
                 &mut secrets,
             )?;
             config.transport = match form.http_mode {
-                HttpMode::Auto => None,
-                HttpMode::StreamableHttp => Some(TransportType::Http),
+                // `http` already means the automatic choice: kept as the person wrote it.
+                HttpMode::Auto => config.transport.filter(|t| *t == TransportType::Http),
+                HttpMode::StreamableHttp => Some(TransportType::StreamableHttp),
                 HttpMode::LegacySse => Some(TransportType::Sse),
             };
             config.command = None;
@@ -357,6 +358,7 @@ fn rows_to_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ServerSpec;
 
     fn stdio_form() -> ServerForm {
         ServerForm {
@@ -389,6 +391,30 @@ mod tests {
         let mut back = form_of("files", &config);
         back.command = " npx ".into();
         assert_eq!(back, stdio_form());
+    }
+
+    #[test]
+    fn each_http_choice_of_the_form_is_how_the_server_is_reached() {
+        use switchboard_mcp::transport::http::HttpMode as Reached;
+        for (chosen, reached) in [
+            (HttpMode::Auto, Reached::Auto),
+            (HttpMode::StreamableHttp, Reached::StreamableHttp),
+            (HttpMode::LegacySse, Reached::LegacySse),
+        ] {
+            let form = ServerForm {
+                transport: Transport::Http,
+                url: "http://127.0.0.1:9/mcp".into(),
+                http_mode: chosen,
+                ..stdio_form()
+            };
+            let config = apply_form(&form, None).expect("valid").config;
+            assert!(
+                matches!(config.spec("files"), Ok(ServerSpec::Http { mode, .. }) if mode == reached),
+                "{chosen:?} is reached as {:?}",
+                config.spec("files")
+            );
+            assert_eq!(form_of("files", &config).http_mode, chosen);
+        }
     }
 
     #[test]

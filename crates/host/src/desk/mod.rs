@@ -14,7 +14,9 @@ pub mod logbook;
 pub mod models;
 mod sampling;
 mod shown;
+mod switches;
 mod trust;
+mod url_steps;
 mod watch;
 
 use std::collections::HashMap;
@@ -27,7 +29,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
-use crate::approvals::{AnswerError, Broker, BrokerEvent, Pending};
+use crate::approvals::{AnswerError, Broker, BrokerEvent, Forward, Pending, Question};
 use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
@@ -40,6 +42,7 @@ use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
+use crate::traffic::{TrafficEntry, TrafficLog};
 
 pub use answers::AuditEntry;
 pub use chat::{
@@ -49,13 +52,17 @@ pub use chat::{
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 use forms::{NewSecret, SecretValue};
-pub use imports::{ImportCandidate, ImportChoice, ImportRequest, ImportableServer, InputAnswer};
+pub use imports::{
+    ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
+    ImportedServerReport, InputAnswer, SkippedServer,
+};
 pub use json::Json;
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -77,6 +84,14 @@ pub enum DeskError {
     NoTool { server: String, tool: String },
     #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
     ToolDisabled { server: String, tool: String },
+    /// The server needs the person to finish `steps` pages in a browser before the call; they
+    /// were offered, and `opened` of them taken. The call was not made: try it again.
+    #[error("{}", browser_steps(server, *steps, *opened))]
+    StepsInBrowser {
+        server: String,
+        steps: usize,
+        opened: usize,
+    },
     #[error(transparent)]
     Call(#[from] CallError),
     #[error(transparent)]
@@ -187,7 +202,7 @@ struct Inner {
     secrets: Secrets,
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, f64>>,
-    calls: calls::Calls,
+    calls: Arc<calls::Calls>,
     updates: broadcast::Sender<Update>,
     /// What the person should know about the audit trail: a setting that did not read, a
     /// damaged file moved aside (the conversations' file too).
@@ -228,10 +243,21 @@ impl Desk {
             },
         };
         let settings = &loaded.config.settings;
+        let calls = Arc::new(calls::Calls::default());
+        // A tool call put to the person has a caller waiting (a model, or the person
+        // themselves); any other request comes forward only while a call to its server is
+        // under way, so servers asking on their own (at start-up, say) stack no dialogs.
+        let forward: Forward = Arc::new({
+            let calls = calls.clone();
+            move |server: &str, question: &Question| {
+                matches!(question, Question::ToolCall { .. }) || calls.any_to(server)
+            }
+        });
         let broker = Broker::new(
             Duration::from_secs(settings.approval_timeout_secs),
             PENDING_PER_SERVER,
-        );
+        )
+        .with_forward(forward);
         let mut audit_notices = Vec::new();
         let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
             let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
@@ -284,7 +310,7 @@ impl Desk {
                     secrets,
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
-                    calls: calls::Calls::default(),
+                    calls,
                     updates: broadcast::channel(4096).0,
                     audit_notices,
                     chat,
@@ -501,6 +527,7 @@ impl Desk {
                 // What the person allowed a server is not inherited by a new name.
                 self.inner.gate.forget_server(&name);
                 self.forget_folders(&name).await;
+                self.inner.shared.traffic.remove(&name);
             }
         }
         Ok(())
@@ -539,6 +566,7 @@ impl Desk {
         self.inner.gate.forget_server(name);
         self.forget_folders(name).await;
         self.inner.logs.clear(name);
+        self.inner.shared.traffic.remove(name);
         Ok(())
     }
 
@@ -604,6 +632,16 @@ impl Desk {
 
     pub fn clear_log(&self, name: &str) {
         self.inner.logs.clear(name);
+    }
+
+    /// The messages the server exchanged, as kept (across its restarts).
+    pub fn traffic_of(&self, name: &str) -> TrafficLog {
+        self.inner.shared.traffic.of(name)
+    }
+
+    /// Each message of any server as it is recorded.
+    pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
+        self.inner.shared.traffic.subscribe()
     }
 
     pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
@@ -672,6 +710,22 @@ impl From<HostEvent> for Relayed {
 impl From<Update> for Relayed {
     fn from(update: Update) -> Self {
         Self::Ready(update)
+    }
+}
+
+/// What a person reads after a server asked them to finish pages in a browser first.
+fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
+    let pages = if steps == 1 { "a page" } else { "pages" };
+    if opened == steps {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call: once \
+             you have, try the call again"
+        )
+    } else {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call, which \
+             you did not open; the call was not made"
+        )
     }
 }
 

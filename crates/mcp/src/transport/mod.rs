@@ -98,6 +98,9 @@ pub enum TransportError {
     SessionRenewed,
     #[error("the session expired and could not be renewed: {0}")]
     SessionLost(String),
+    /// Signing in to the server failed or was not completed.
+    #[error("authorization failed: {0}")]
+    Authorization(#[from] crate::auth::AuthError),
     #[error("{0}")]
     Other(String),
 }

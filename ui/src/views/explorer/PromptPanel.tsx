@@ -4,11 +4,13 @@ import { PromptDetail } from "../../explorer/PromptDetail";
 import { completer } from "./completion";
 import { useHostCall } from "./useHostCall";
 import { useKept } from "./kept";
+import { useOpenResource } from "./openResource";
 
 export function PromptPanel({ server, prompt }: { server: string; prompt: Prompt }) {
   const key = `prompt:${server}/${prompt.name}`;
   const [values, setValues] = useKept<Record<string, string>>(`${key}:values`, {});
   const { result, error, run } = useHostCall<GetPromptResult>(key);
+  const openResource = useOpenResource(server);
   return (
     <PromptDetail
       server={server}
@@ -19,6 +21,7 @@ export function PromptPanel({ server, prompt }: { server: string; prompt: Prompt
       onGet={() => void run(commands.getPrompt(server, prompt.name, values))}
       result={result}
       error={error}
+      {...(openResource ? { onReadResource: openResource } : {})}
     />
   );
 }

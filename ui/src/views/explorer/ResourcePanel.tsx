@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { InitializeResult, ReadResourceResult, Resource } from "../../mcp/schema";
@@ -5,6 +6,7 @@ import { ResourceDetail } from "../../explorer/ResourceDetail";
 import { useFetched, useHostUpdates } from "../../host/updates";
 import { useHostCall } from "./useHostCall";
 import { useKept } from "./kept";
+import { readOnOpenKey } from "./openResource";
 
 /** A resource: read it, and follow its updates while subscribed. */
 export function ResourcePanel({ server, resource }: { server: string; resource: Resource }) {
@@ -16,6 +18,14 @@ export function ResourcePanel({ server, resource }: { server: string; resource: 
   const [subscribed, setSubscribed] = useKept(`${key}:subscribed`, false);
   const [updatedAt, setUpdatedAt] = useKept<number | null>(`${key}:updatedAt`, null);
   const readNow = () => void read.run(commands.readResource(server, resource.uri));
+  // Opened from a link in a result: read at once, as the person asked.
+  const [readOnOpen, setReadOnOpen] = useKept(readOnOpenKey(server, resource.uri), false);
+  useEffect(() => {
+    if (!readOnOpen) return;
+    setReadOnOpen(false);
+    readNow();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [readOnOpen]);
 
   useHostUpdates((update) => {
     if (subscribed && update.kind === "resource_updated" && update.server === server && update.uri === resource.uri) {

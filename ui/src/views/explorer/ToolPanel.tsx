@@ -1,9 +1,10 @@
 import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
+import { errorCode, errorMessage } from "../../errors";
 import type { CallToolResult, Tool } from "../../mcp/schema";
 import { ToolDetail } from "../../explorer/ToolDetail";
 import { SchemaForm, defaultsOf, validate } from "../../forms/SchemaForm";
 import { progressKey, useKept, type CallProgressKept } from "./kept";
+import { useOpenResource } from "./openResource";
 
 let calls = 0;
 
@@ -19,6 +20,9 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
   const [progress] = useKept<CallProgressKept | null>(progressKey(token ?? ""), null);
   const [result, setResult] = useKept<CallToolResult | null>(`${key}:result`, null);
   const [error, setError] = useKept<string | null>(`${key}:error`, null);
+  // Set when the server sent the person to a page first: the same call may now go through.
+  const [retry, setRetry] = useKept(`${key}:retry`, false);
+  const openResource = useOpenResource(server);
 
   const invoke = () => {
     const problems = validate(tool.inputSchema, value);
@@ -28,11 +32,15 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
     setToken(mine);
     setResult(null);
     setError(null);
+    setRetry(false);
     commands
       .callTool(server, tool.name, value as never, mine)
       .then(
         (r) => setResult(r as unknown as CallToolResult),
-        (err: unknown) => setError(errorMessage(err)),
+        (err: unknown) => {
+          setError(errorMessage(err));
+          setRetry(errorCode(err) === "browser_step");
+        },
       )
       .finally(() => setToken((current) => (current === mine ? null : current)));
   };
@@ -56,6 +64,8 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
       onCancel={() => token && void commands.cancelCall(token)}
       result={result}
       error={error}
+      {...(openResource ? { onReadResource: openResource } : {})}
+      {...(retry ? { onRetry: invoke } : {})}
     />
   );
 }

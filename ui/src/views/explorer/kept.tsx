@@ -63,6 +63,11 @@ export function ExplorerStoreProvider({ children }: { children: ReactNode }) {
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }
 
+/** The explorer's store itself, for a change made on another item's behalf. */
+export function useKeptStore(): ExplorerStore {
+  return useContext(StoreContext);
+}
+
 /** Like `useState`, kept in the explorer's store under `key`: it outlives the component. */
 export function useKept<T>(key: string, initial: T | (() => T)): [T, SetKept<T>] {
   const store = useContext(StoreContext);

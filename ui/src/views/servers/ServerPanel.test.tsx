@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type LogEntry, type Update } from "../../bindings";
 import { ServerPanel } from "./ServerPanel";
@@ -9,6 +9,7 @@ vi.mock("../../bindings", () => ({
     serverLog: vi.fn(),
     setLogLevel: vi.fn(),
     clearServerLog: vi.fn(),
+    serverTools: vi.fn(() => Promise.resolve([])),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
 }));
@@ -59,5 +60,30 @@ describe("a server's live log", () => {
     expect(chars).toBeLessThanOrEqual(1024 * 1024);
     expect(texts.length).toBeLessThan(200);
     expect(texts.at(-1)?.startsWith("199 ")).toBe(true);
+  });
+});
+
+describe("a server's log as its pane opens", () => {
+  it("keeps the lines that arrive while the kept log is fetched, each once", async () => {
+    const listeners: Array<(event: { payload: Update }) => void> = [];
+    vi.mocked(commands.serverInfo).mockResolvedValue(null);
+    vi.mocked(events.hostUpdate.listen).mockImplementation((listener) => {
+      listeners.push(listener as (event: { payload: Update }) => void);
+      return Promise.resolve(() => {});
+    });
+    let answer: (log: LogEntry[]) => void = () => {};
+    vi.mocked(commands.serverLog).mockImplementation(
+      () => new Promise((resolve) => (answer = (log) => resolve(log as never))),
+    );
+    render(<ServerPanel name="demo" state={null} />);
+    await waitFor(() => expect(commands.serverLog).toHaveBeenCalled());
+    // The restarted server's first lines, heard before the fetch answers; one of them the
+    // fetch holds too.
+    act(() => {
+      for (const payload of [logged("demo", 2, "started with second"), logged("demo", 3, "ready")])
+        for (const listener of listeners) listener({ payload });
+    });
+    await act(async () => answer([logged("demo", 1, "started with first"), logged("demo", 2, "started with second")].map((u) => (u as Extract<Update, { kind: "log" }>).entry)));
+    expect(keptTexts()).toEqual(["started with first", "started with second", "ready"]);
   });
 });

@@ -1,26 +1,26 @@
-import { useState } from "react";
-import { commands, type LogEntry as HostLogEntry } from "../../bindings";
+import { useId, useState } from "react";
+import { commands } from "../../bindings";
 import { errorMessage } from "../../errors";
 import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
 import { ServerDetails } from "../../servers/ServerDetails";
 import { LogPane } from "../../servers/LogPane";
-import { appendBounded } from "../../servers/liveLog";
 import { SharedFolders } from "./SharedFolders";
+import { ServerTools } from "./ServerTools";
+import { ServerTraffic } from "./ServerTraffic";
 import type { LogEntry, ServerState } from "../../servers/types";
-import { useFetched, useHostUpdates } from "../../host/updates";
+import { useFetched } from "../../host/updates";
+import { useServerLog } from "./useServerLog";
 
-/** One server: what it said of itself, and its log. */
+/** One server: what it said of itself, its folders and tools, its log and its traffic. */
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
-  const history = useFetched(() => commands.serverLog(name), [], [name]);
-  const [live, setLive] = useState<HostLogEntry[]>([]);
+  const log = useServerLog(name);
   const [level, setLevel] = useState<LoggingLevel | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useHostUpdates((update) => {
-    if (update.kind === "log" && update.entry.server === name) setLive((l) => appendBounded(l, update.entry));
-  });
-  const entries = [...(history.data ?? []), ...live] as unknown as LogEntry[];
+  const [tab, setTab] = useState<"log" | "traffic">("log");
+  const tabs = useId();
+  const entries = log.entries as unknown as LogEntry[];
   return (
     <div className="server-panel">
       <ServerDetails
@@ -41,22 +41,45 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         </p>
       )}
       {state?.state === "running" && <SharedFolders server={name} />}
-      <LogPane
-        entries={entries}
-        level={level}
-        canSetLevel={initialized?.capabilities.logging !== undefined}
-        onSetLevel={(next) =>
-          commands.setLogLevel(name, next).then(
-            () => setLevel(next),
-            (err: unknown) => setError(errorMessage(err)),
-          )
-        }
-        onClear={() => {
-          void commands.clearServerLog(name);
-          setLive([]);
-          history.refresh();
-        }}
-      />
+      <ServerTools server={name} />
+      <div role="tablist" aria-label="Server activity" className="pane-tabs">
+        {(
+          [
+            ["log", "Log"],
+            ["traffic", "Traffic"],
+          ] as const
+        ).map(([key, label]) => (
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            id={`${tabs}-${key}`}
+            aria-selected={tab === key}
+            aria-controls={`${tabs}-panel`}
+            onClick={() => setTab(key)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${tabs}-panel`} aria-labelledby={`${tabs}-${tab}`}>
+        {tab === "traffic" ? (
+          <ServerTraffic name={name} />
+        ) : (
+          <LogPane
+            entries={entries}
+            level={level}
+            canSetLevel={initialized?.capabilities.logging !== undefined}
+            onSetLevel={(next) =>
+              commands.setLogLevel(name, next).then(
+                () => setLevel(next),
+                (err: unknown) => setError(errorMessage(err)),
+              )
+            }
+            onClear={log.clear}
+          />
+        )}
+      </div>
     </div>
   );
 }

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::ServerConfig;
 use super::placeholders::{self, Kind};
 use references::DeclaredInput;
-pub use references::{ImportedServer, InputPrompt, Reach, Reference, Settled};
+pub use references::{ImportedServer, InputPrompt, PlainSecret, Reach, Reference, Settled};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportSource {
@@ -37,6 +37,27 @@ impl ImportSource {
             Self::Cursor => dirs::home_dir().map(|d| d.join(".cursor/mcp.json")),
         }
     }
+
+    /// Which host wrote a file, told by its content: VS Code keeps `servers`, Claude Desktop
+    /// and Cursor `mcpServers` (the same shape; Cursor's file lives under `.cursor`).
+    pub fn detect(text: &str, path: &std::path::Path) -> Result<Self, ImportError> {
+        let root = parse(text)?;
+        let has = |key: &str| matches!(root.get(key), Some(Value::Object(_)));
+        if has("servers") {
+            Ok(Self::VsCode)
+        } else if !has("mcpServers") {
+            Err(ImportError::UnknownFormat)
+        } else if path.components().any(|c| c.as_os_str() == ".cursor") {
+            Ok(Self::Cursor)
+        } else {
+            Ok(Self::ClaudeDesktop)
+        }
+    }
+}
+
+/// The file's top-level object (comments and trailing commas allowed, as VS Code allows).
+fn parse(text: &str) -> Result<Map<String, Value>, ImportError> {
+    serde_json::from_str(&jsonc::strip_jsonc(text)).map_err(|e| ImportError::NotJson(e.to_string()))
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,6 +73,11 @@ pub enum ImportError {
     NotJson(String),
     #[error("no servers found: expected a `{0}` object")]
     NoServers(&'static str),
+    #[error(
+        "not a configuration Switchboard can import: expected an `mcpServers` object \
+         (Claude Desktop, Cursor) or a `servers` object (VS Code)"
+    )]
+    UnknownFormat,
     #[error("server {name:?} cannot be imported: {reason}")]
     Server { name: String, reason: String },
     #[error("server {server:?} needs an answer for {input:?}")]
@@ -60,8 +86,7 @@ pub enum ImportError {
 
 /// Reads another host's file (comments and trailing commas allowed, as VS Code allows).
 pub fn import(source: ImportSource, text: &str) -> Result<Imported, ImportError> {
-    let root: Map<String, Value> = serde_json::from_str(&jsonc::strip_jsonc(text))
-        .map_err(|e| ImportError::NotJson(e.to_string()))?;
+    let root = parse(text)?;
     let key = match source {
         ImportSource::VsCode => "servers",
         ImportSource::ClaudeDesktop | ImportSource::Cursor => "mcpServers",
@@ -200,6 +225,32 @@ mod tests {
             err.to_string(),
             "server \"x\" cannot be imported: server \"x\" has neither a `command` nor a `url`"
         );
+    }
+
+    #[test]
+    fn the_host_that_wrote_a_file_is_told_by_its_content() {
+        use std::path::Path;
+        let detect = |text: &str, path: &str| ImportSource::detect(text, Path::new(path));
+        let claude = r#"{"mcpServers": {}}"#;
+        assert_eq!(
+            detect(claude, "/x/servers.json"),
+            Ok(ImportSource::ClaudeDesktop)
+        );
+        assert_eq!(
+            detect(claude, "/h/.cursor/mcp.json"),
+            Ok(ImportSource::Cursor)
+        );
+        // Comments, as VS Code writes them.
+        let vs_code = "{// mine\n\"servers\": {},}";
+        assert_eq!(detect(vs_code, "/x/claude.json"), Ok(ImportSource::VsCode));
+        assert_eq!(
+            detect(r#"{"mcp": {}}"#, "/x/a.json"),
+            Err(ImportError::UnknownFormat)
+        );
+        assert!(matches!(
+            detect("[1,", "/x/a.json"),
+            Err(ImportError::NotJson(_))
+        ));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ImportError;
 use crate::config::placeholders::{self, Kind};
-use crate::config::{EnvValue, Place, ServerConfig, secret_name};
+use crate::config::{EnvValue, Place, ServerConfig, names_a_secret, secret_name};
 
 /// A variable or header of an imported entry whose value reaches beyond the entry. It is
 /// shown to the person word for word and kept only if they confirm it.
@@ -47,6 +47,16 @@ pub struct InputPrompt {
     pub password: bool,
 }
 
+/// A value an imported entry holds in plain text under a name that says it is a secret (a
+/// token in `env`, an `Authorization` header): offered to be moved into the keyring, so that
+/// Switchboard's configuration keeps only a reference to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PlainSecret {
+    pub place: Place,
+    pub key: String,
+}
+
 /// An input as VS Code's `inputs` declares it.
 #[derive(Deserialize)]
 pub(super) struct DeclaredInput {
@@ -81,6 +91,8 @@ pub struct ImportedServer {
     pub references: Vec<Reference>,
     /// To be answered, each once.
     pub inputs: Vec<InputPrompt>,
+    /// Tokens written out in plain text, to be moved to the keyring if the person agrees.
+    pub plain_secrets: Vec<PlainSecret>,
 }
 
 /// An entry as the person settled it, and the secrets to store before it is added.
@@ -104,6 +116,7 @@ impl ImportedServer {
         let mut references = Vec::new();
         let mut inputs: Vec<InputPrompt> = Vec::new();
         let mut mixed = Vec::new();
+        let mut plain_secrets = Vec::new();
         for (place, key, value) in config.values() {
             let reference = |text: &str, reaches| Reference {
                 place,
@@ -124,6 +137,12 @@ impl ImportedServer {
             if !ids.is_empty() && !variables.is_empty() {
                 mixed.push((place, key.clone(), text.clone()));
                 continue;
+            }
+            if ids.is_empty() && variables.is_empty() && !text.is_empty() && names_a_secret(key) {
+                plain_secrets.push(PlainSecret {
+                    place,
+                    key: key.clone(),
+                });
             }
             if !variables.is_empty() {
                 let variables = variables.into_iter().map(str::to_owned).collect();
@@ -147,18 +166,21 @@ impl ImportedServer {
             config,
             references,
             inputs,
+            plain_secrets,
         }
     }
 
     /// The entry `name` as the person settled it: a reference stays only if `kept` holds it
     /// exactly as it was shown, and every other one is dropped with its variable or header;
     /// a value with `${input:ID}` becomes the server's own secret, holding the value with
-    /// `answers` (by input id) filled in.
+    /// `answers` (by input id) filled in; with `to_keyring`, each plain-text token found
+    /// becomes the server's own secret too.
     pub fn settle(
         mut self,
         name: &str,
         kept: &[Reference],
         answers: &BTreeMap<String, String>,
+        to_keyring: bool,
     ) -> Result<Settled, ImportError> {
         for reference in &self.references {
             if !kept.contains(reference) {
@@ -191,6 +213,21 @@ impl ImportedServer {
                 let secret = secret_name(name, place, key);
                 secrets.push((secret.clone(), filled));
                 *value = EnvValue::Secret { secret };
+            }
+        }
+        for plain in self.plain_secrets.iter().filter(|_| to_keyring) {
+            let slot = self.config.at_mut(plain.place).get_mut(&plain.key);
+            if let Some(value @ EnvValue::Plain(_)) = slot {
+                let secret = secret_name(name, plain.place, &plain.key);
+                let EnvValue::Plain(text) = std::mem::replace(
+                    value,
+                    EnvValue::Secret {
+                        secret: secret.clone(),
+                    },
+                ) else {
+                    continue;
+                };
+                secrets.push((secret, text));
             }
         }
         Ok(Settled {
@@ -263,7 +300,7 @@ mod tests {
             "HOME_DIR": "${env:HOME}", "TOKEN": {"secret": "s/env/TOKEN"}, "DEBUG": "1"
         }}}}"#;
         let s = &import(ImportSource::ClaudeDesktop, text).unwrap().servers["s"];
-        let none = s.clone().settle("s", &[], &answers(&[])).unwrap();
+        let none = s.clone().settle("s", &[], &answers(&[]), false).unwrap();
         assert_eq!(
             none.config.env,
             [("DEBUG".to_owned(), EnvValue::Plain("1".into()))].into()
@@ -273,7 +310,12 @@ mod tests {
         changed.text = "${env:USER}".into();
         let kept = s
             .clone()
-            .settle("s", &[changed, s.references[1].clone()], &answers(&[]))
+            .settle(
+                "s",
+                &[changed, s.references[1].clone()],
+                &answers(&[]),
+                false,
+            )
             .unwrap();
         assert_eq!(kept.config.env.len(), 2);
         assert_eq!(kept.config.env["TOKEN"], secret("s/env/TOKEN"));
@@ -313,6 +355,7 @@ mod tests {
                 "perplexity",
                 &[],
                 &answers(&[("api-key", "k"), ("region", "")]),
+                false,
             )
             .unwrap_err();
         assert_eq!(
@@ -321,7 +364,7 @@ mod tests {
         );
 
         let all = answers(&[("api-key", "pplx-1"), ("region", "eu"), ("undeclared", "x")]);
-        let settled = server.settle("perplexity", &[], &all).unwrap();
+        let settled = server.settle("perplexity", &[], &all, false).unwrap();
         assert_eq!(
             settled.secrets,
             [
@@ -336,6 +379,46 @@ mod tests {
         assert_eq!(
             settled.config.headers["Authorization"],
             secret("perplexity/header/Authorization")
+        );
+    }
+
+    #[test]
+    fn plain_tokens_move_to_the_keyring_under_the_name_imported_as_only_if_asked() {
+        let text = r#"{"mcpServers": {"gh": {"url": "https://h/mcp",
+            "headers": {"Authorization": "Bearer ghp_plain", "Accept": "text/plain",
+                        "X-Api-Key": "${env:KEY}", "X-Token": ""}}}}"#;
+        let gh = import(ImportSource::Cursor, text).unwrap().servers["gh"].clone();
+        assert_eq!(
+            gh.plain_secrets,
+            [PlainSecret {
+                place: Place::Header,
+                key: "Authorization".into()
+            }]
+        );
+        let kept = gh
+            .clone()
+            .settle("gh-2", &[], &answers(&[]), false)
+            .unwrap();
+        assert!(kept.secrets.is_empty());
+        assert_eq!(
+            kept.config.headers["Authorization"],
+            EnvValue::Plain("Bearer ghp_plain".into())
+        );
+        let moved = gh.settle("gh-2", &[], &answers(&[]), true).unwrap();
+        assert_eq!(
+            moved.secrets,
+            [(
+                "gh-2/header/Authorization".to_owned(),
+                "Bearer ghp_plain".to_owned()
+            )]
+        );
+        assert_eq!(
+            moved.config.headers["Authorization"],
+            secret("gh-2/header/Authorization")
+        );
+        assert_eq!(
+            moved.config.headers["Accept"],
+            EnvValue::Plain("text/plain".into())
         );
     }
 

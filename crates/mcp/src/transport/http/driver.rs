@@ -190,7 +190,10 @@ async fn send(
         let ends = match &error {
             // Refused once the session is open, or the session gone for good: nothing sent
             // will be answered any more, and whoever supervises the connection must know.
-            TransportError::Unauthorized { .. } => Some(true),
+            // A refusal for want of scope, or for good, concerns this request alone.
+            TransportError::Unauthorized { status: 403, .. } if shared.auth.is_some() => None,
+            TransportError::Authorization(error) if !error.needs_sign_in() => None,
+            TransportError::Unauthorized { .. } | TransportError::Authorization(_) => Some(true),
             TransportError::SessionLost(_) => Some(false),
             _ => None,
         };

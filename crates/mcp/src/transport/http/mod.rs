@@ -52,6 +52,9 @@ pub struct HttpServer {
     pub read_timeout: Duration,
     /// A larger body or event fails its request as too large, and is never kept.
     pub max_message_bytes: usize,
+    /// Signs in when the server asks (401, 403 `insufficient_scope`); its token goes with
+    /// every request.
+    pub auth: Option<crate::auth::Authorization>,
 }
 
 impl HttpServer {
@@ -63,7 +66,13 @@ impl HttpServer {
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(300),
             max_message_bytes: 64 * 1024 * 1024,
+            auth: None,
         }
+    }
+
+    pub fn authorization(mut self, auth: crate::auth::Authorization) -> Self {
+        self.auth = Some(auth);
+        self
     }
 
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -121,6 +130,7 @@ pub fn connect(
         headers,
         read_timeout: server.read_timeout,
         max_message_bytes: server.max_message_bytes,
+        auth: server.auth.clone(),
         deliver: Mutex::new(Some(deliver)),
         log,
         state: Mutex::new(State::default()),
@@ -146,6 +156,7 @@ pub(crate) struct Shared {
     headers: HeaderMap,
     read_timeout: Duration,
     max_message_bytes: usize,
+    auth: Option<crate::auth::Authorization>,
     /// Taken when the transport ends, so that the connection sees `incoming` close.
     deliver: Mutex<Option<mpsc::Sender<Inbound>>>,
     log: LogSink,
@@ -372,6 +383,9 @@ impl Shared {
         }
         if let Some(version) = version {
             request = request.header("MCP-Protocol-Version", version);
+        }
+        if let Some(token) = self.auth.as_ref().and_then(|a| a.current_token()) {
+            request = request.bearer_auth(token);
         }
         request
     }

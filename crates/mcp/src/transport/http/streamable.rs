@@ -60,7 +60,51 @@ pub async fn send(
     outcome
 }
 
+/// Posts one message; when the server refuses it (401, or 403 for want of scope) and the
+/// transport can sign in, signs in and posts it again, a bounded number of times.
 async fn post(
+    shared: &Shared,
+    body: &str,
+    envelope: &Envelope,
+    sent: Option<&Sent>,
+) -> Result<(), TransportError> {
+    let Some(auth) = &shared.auth else {
+        return post_once(shared, body, envelope, sent).await;
+    };
+    let mut sign_ins = 0;
+    loop {
+        let token = auth.bearer().await?;
+        match post_once(shared, body, envelope, sent).await {
+            Err(TransportError::Unauthorized {
+                status, challenge, ..
+            }) if sign_ins < auth.max_sign_ins_per_request() => {
+                sign_ins += 1;
+                auth.challenged(status, challenge.as_deref(), token.as_deref())
+                    .await?;
+            }
+            Err(TransportError::Unauthorized {
+                status: 403,
+                challenge,
+                ..
+            }) => {
+                let scopes = challenge
+                    .as_deref()
+                    .map(crate::auth::Challenge::parse)
+                    .and_then(|c| c.scope)
+                    .unwrap_or_default()
+                    .join(" ");
+                return Err(crate::auth::AuthError::StepUpLimit {
+                    attempts: sign_ins,
+                    scopes,
+                }
+                .into());
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn post_once(
     shared: &Shared,
     body: &str,
     envelope: &Envelope,

@@ -1,0 +1,92 @@
+//! Signing in during the conformance suite's authorization scenarios: the suite's mock
+//! authorization server approves at once, so instead of a browser this user agent GETs the
+//! authorization URL and reads the redirect's query from `Location`. Pre-registered
+//! credentials come from the scenario's context (`MCP_CONFORMANCE_CONTEXT`).
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use switchboard_mcp::auth::{
+    AuthConfig, AuthError, Authorization, MemoryStore, PreRegistered, SignIn, UserAgent,
+};
+use switchboard_mcp::transport::BoxFuture;
+
+/// The Client ID Metadata Document URL the suite expects of a client.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// Never listened on: the redirect is read from `Location`, not received.
+const REDIRECT_URI: &str = "http://127.0.0.1:8976/callback";
+
+#[derive(Deserialize, Default)]
+struct Context {
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    issuer: Option<String>,
+}
+
+/// The authorization client for `url`, configured from the scenario's context.
+pub fn authorization(url: &str) -> Result<Authorization, AuthError> {
+    let context: Context = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let mut config = AuthConfig::new("switchboard-cli");
+    config.client_metadata_url = Some(CLIENT_METADATA_URL.into());
+    config.pre_registered = context.client_id.map(|client_id| PreRegistered {
+        client_id,
+        client_secret: context.client_secret,
+        issuer: context.issuer,
+    });
+    Authorization::new(
+        url,
+        config,
+        Arc::new(MemoryStore::default()),
+        Arc::new(FollowRedirect::new()?),
+    )
+}
+
+/// A user agent that approves whatever the authorization server shows at once.
+struct FollowRedirect {
+    http: reqwest::Client,
+}
+
+impl FollowRedirect {
+    fn new() -> Result<Self, AuthError> {
+        // Never following: the redirect's query is read, not loaded.
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| AuthError::NotCompleted(format!("no HTTP client: {e}")))?;
+        Ok(Self { http })
+    }
+
+    async fn follow(&self, sign_in: &SignIn) -> Result<Vec<(String, String)>, AuthError> {
+        let failed = |detail: String| AuthError::NotCompleted(detail);
+        let response = self
+            .http
+            .get(&sign_in.url)
+            .send()
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        let location = response
+            .headers()
+            .get("Location")
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| failed(format!("no redirect (HTTP {})", response.status())))?;
+        let redirect = url::Url::parse(location).map_err(|e| failed(e.to_string()))?;
+        Ok(redirect.query_pairs().into_owned().collect())
+    }
+}
+
+impl UserAgent for FollowRedirect {
+    fn redirect_uri(&self) -> String {
+        REDIRECT_URI.into()
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        sign_in: &'a SignIn,
+    ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>> {
+        Box::pin(self.follow(sign_in))
+    }
+}

@@ -1,0 +1,93 @@
+//! The command line signing in to a server guarded by the Python SDK's own authorization
+//! server: it prints the address, a script plays the person's browser, and the call goes
+//! through.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, Lines};
+use tokio::process::{ChildStderr, Command};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The next line that `pick` accepts, within a minute (Python starts slowly when busy).
+async fn line_where(
+    lines: &mut Lines<BufReader<ChildStderr>>,
+    pick: impl Fn(&str) -> bool,
+) -> String {
+    let wait = async {
+        while let Some(line) = lines.next_line().await.expect("stderr") {
+            if pick(&line) {
+                return line;
+            }
+        }
+        panic!("the output ended before the line looked for");
+    };
+    tokio::time::timeout(Duration::from_secs(60), wait)
+        .await
+        .expect("the line in time")
+}
+
+#[tokio::test]
+async fn a_call_to_a_server_that_needs_sign_in_prints_the_address_and_goes_through() {
+    let python = root().join(".tools/venv/bin/python");
+    assert!(
+        python.exists(),
+        "the Python test peers are missing: run scripts/setup"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut peer = Command::new(python)
+        .arg(root().join("tests/peers/python/oauth_server.py"))
+        .args(["--port", &port.to_string()])
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the peer");
+    let mut peer_lines = BufReader::new(peer.stderr.take().expect("stderr")).lines();
+    let announced = line_where(&mut peer_lines, |l| l.starts_with("listening on ")).await;
+    let url = announced.trim_start_matches("listening on ").to_owned();
+
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
+        .args(["call", "echo", "--args", r#"{"text":"hi"}"#, "--url", &url])
+        .arg("--no-browser")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("run switchboard-cli");
+    let mut cli_lines = BufReader::new(cli.stderr.take().expect("stderr")).lines();
+    let asked = line_where(&mut cli_lines, |l| l.contains("needs you to sign in")).await;
+    assert!(
+        asked.contains("sign in with 127.0.0.1 (scopes: tools)"),
+        "{asked}"
+    );
+    let address = line_where(&mut cli_lines, |l| l.starts_with("http")).await;
+
+    // The person's browser: the consent page approves at once and redirects to the CLI.
+    let page = reqwest::get(&address)
+        .await
+        .expect("the browser loads")
+        .text()
+        .await
+        .expect("a page");
+    assert!(page.starts_with("Signed in."), "{page}");
+
+    let mut stdout = String::new();
+    cli.stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .await
+        .expect("the result");
+    let status = cli.wait().await.expect("the CLI ends");
+    assert!(status.success(), "{status}; stdout: {stdout}");
+    let result: Value = serde_json::from_str(&stdout).expect("JSON on stdout");
+    assert_eq!(result["content"][0]["text"], "hi");
+}

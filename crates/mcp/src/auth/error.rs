@@ -1,0 +1,76 @@
+//! Why signing in to a server failed, in variants a caller branches on: some call for
+//! another way in (a personal access token), some for asking the person again, some are
+//! an authorization server that cannot be trusted.
+
+/// A failure of the authorization client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    /// A metadata document or endpoint could not be fetched or read.
+    #[error("could not read {url}: {detail}")]
+    Discovery { url: String, detail: String },
+    /// The protected resource metadata names another resource than the server (RFC 9728
+    /// §3.3): its tokens would be meant for someone else.
+    #[error("the server's metadata describes {published}, not {server}: refusing to sign in")]
+    ResourceMismatch { server: String, published: String },
+    /// The protected resource metadata names no authorization server.
+    #[error("the server's metadata names no authorization server")]
+    NoAuthorizationServer,
+    /// The authorization server metadata claims another issuer than the one asked
+    /// (RFC 8414 §3.3): it must not be used.
+    #[error("the metadata fetched for {expected} claims to be from {claimed}: refusing to use it")]
+    IssuerMismatch { expected: String, claimed: String },
+    /// The authorization server does not say it supports PKCE with S256.
+    #[error("{issuer} does not support PKCE with S256, which signing in requires")]
+    PkceUnsupported { issuer: String },
+    /// No registration method fits: no pre-registered client, no Client ID Metadata
+    /// Document support, no registration endpoint. A personal access token is the way in.
+    #[error(
+        "{issuer} offers no way for this app to register; a client id or an access token must be entered"
+    )]
+    NoRegistration { issuer: String },
+    /// Dynamic Client Registration was refused.
+    #[error("registering with {issuer} failed: {detail}")]
+    Registration { issuer: String, detail: String },
+    /// The redirect carried another `state` than the one sent: not our sign-in.
+    #[error("the sign-in answer does not belong to this sign-in (state mismatch)")]
+    StateMismatch,
+    /// The redirect's `iss` is not the authorization server asked (RFC 9207), or is missing
+    /// where the server promised it: the code is not redeemed.
+    #[error("the sign-in answer came from {found:?}, not from {expected}: refusing it")]
+    IssuerResponseMismatch {
+        expected: String,
+        found: Option<String>,
+    },
+    /// The authorization server refused (for example, the person denied access).
+    #[error("the authorization server refused: {error}{}", description.as_ref().map(|d| format!(" ({d})")).unwrap_or_default())]
+    Denied {
+        error: String,
+        description: Option<String>,
+    },
+    /// The redirect carried no code.
+    #[error("the sign-in answer carried no authorization code")]
+    NoCode,
+    /// The token endpoint refused or answered something unreadable.
+    #[error("the token request to {url} failed: {detail}")]
+    Token { url: String, detail: String },
+    /// The server kept asking for more scopes after every step-up allowed.
+    #[error("the server still refuses after {attempts} sign-ins for more scopes: {scopes}")]
+    StepUpLimit { attempts: u32, scopes: String },
+    /// The server refuses with 403 for a reason no new token would change.
+    #[error("the server forbids this request: {0}")]
+    Forbidden(String),
+    /// The person did not complete the sign-in (closed, declined, timed out).
+    #[error("sign-in was not completed: {0}")]
+    NotCompleted(String),
+    /// The token store failed.
+    #[error("the token store failed: {0}")]
+    Store(String),
+}
+
+impl AuthError {
+    /// Whether the server stays out of reach until someone signs in; false for refusals
+    /// of one request (forbidden, or still short of scope after stepping up).
+    pub fn needs_sign_in(&self) -> bool {
+        !matches!(self, Self::Forbidden(_) | Self::StepUpLimit { .. })
+    }
+}

@@ -1,0 +1,487 @@
+//! The client side of MCP authorization (every revision's `basic/authorization`): on a
+//! 401 or 403 the HTTP transports call [`Authorization::challenged`], which discovers the
+//! authorization server, registers a client, has the person sign in, and keeps the tokens
+//! fresh; [`Authorization::bearer`] gives the token every request carries.
+//!
+//! The person's part and the storage are the caller's: a [`UserAgent`] shows the sign-in
+//! (a browser after a confirmation, or a script in tests) and hands back the redirect's
+//! query (a [`Loopback`] receives it from a browser); a [`TokenStore`] keeps what was
+//! granted (the OS keyring in the app).
+//!
+//! The grants themselves go through the `oauth2` crate (see [`grant`]); discovery,
+//! registration and the rules MCP adds are written here.
+
+mod challenge;
+mod discovery;
+mod error;
+mod fetch;
+mod grant;
+mod loopback;
+mod registration;
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+pub use challenge::Challenge;
+pub use discovery::{ResourceMetadata, ServerMetadata};
+pub use error::AuthError;
+pub use grant::Tokens;
+pub use loopback::Loopback;
+pub use registration::{RegisteredClient, RegistrationKind, TokenAuthMethod};
+
+use crate::transport::BoxFuture;
+
+/// A token that ends sooner than this is refreshed before it is sent.
+const REFRESH_MARGIN: Duration = Duration::from_secs(60);
+
+/// What `Debug` shows in place of a secret.
+const REDACTED: &str = "<redacted>";
+
+/// A client registered beforehand (entered by the person), for one authorization server
+/// or, without `issuer`, for whichever the server names. Its `Debug` hides the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PreRegistered {
+    pub client_id: String,
+    pub client_secret: Option<String>,
+    pub issuer: Option<String>,
+}
+
+impl std::fmt::Debug for PreRegistered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreRegistered")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| REDACTED),
+            )
+            .field("issuer", &self.issuer)
+            .finish()
+    }
+}
+
+/// Who this app is to authorization servers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthConfig {
+    /// Shown by the authorization server on its consent page.
+    pub client_name: String,
+    pub pre_registered: Option<PreRegistered>,
+    /// The app's Client ID Metadata Document (an https URL), used where supported.
+    pub client_metadata_url: Option<String>,
+    /// Refusals one request may answer by refreshing or signing in (the first sign-in,
+    /// then step-ups) before it fails.
+    pub max_sign_ins_per_request: u32,
+}
+
+impl AuthConfig {
+    pub fn new(client_name: impl Into<String>) -> Self {
+        Self {
+            client_name: client_name.into(),
+            pre_registered: None,
+            client_metadata_url: None,
+            max_sign_ins_per_request: 3,
+        }
+    }
+}
+
+/// What the person is asked to approve before the browser opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignIn {
+    /// The authorization URL to open.
+    pub url: String,
+    /// The authorization server, as its metadata names it.
+    pub issuer: String,
+    /// The MCP server the tokens are for.
+    pub resource: String,
+    pub scopes: Vec<String>,
+}
+
+/// The person's side of a sign-in.
+pub trait UserAgent: Send + Sync {
+    /// Where the authorization server sends the person back (a loopback URL in the app).
+    fn redirect_uri(&self) -> String;
+    /// Shows the sign-in and returns the query of the redirect that ends it.
+    fn authorize<'a>(
+        &'a self,
+        sign_in: &'a SignIn,
+    ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>>;
+}
+
+/// What a sign-in leaves, kept per resource: the client and the tokens, bound to the
+/// authorization server that issued them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    pub issuer: String,
+    pub resource: String,
+    pub client: RegisteredClient,
+    pub tokens: Tokens,
+}
+
+/// Where grants are kept between runs; keyed by the MCP server's URL.
+pub trait TokenStore: Send + Sync {
+    fn load(&self, server: &str) -> Result<Option<Grant>, AuthError>;
+    fn save(&self, server: &str, grant: &Grant) -> Result<(), AuthError>;
+    fn delete(&self, server: &str) -> Result<(), AuthError>;
+}
+
+/// A store that forgets everything when dropped (the CLI, tests).
+#[derive(Default)]
+pub struct MemoryStore(Mutex<std::collections::HashMap<String, Grant>>);
+
+impl TokenStore for MemoryStore {
+    fn load(&self, server: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self.lock().get(server).cloned())
+    }
+
+    fn save(&self, server: &str, grant: &Grant) -> Result<(), AuthError> {
+        self.lock().insert(server.to_owned(), grant.clone());
+        Ok(())
+    }
+
+    fn delete(&self, server: &str) -> Result<(), AuthError> {
+        self.lock().remove(server);
+        Ok(())
+    }
+}
+
+impl MemoryStore {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Grant>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The authorization client of one connection. Cheap to clone; clones share the tokens.
+#[derive(Clone)]
+pub struct Authorization(Arc<Inner>);
+
+impl std::fmt::Debug for Authorization {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authorization")
+            .field("server", &self.0.server.as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    server: url::Url,
+    config: AuthConfig,
+    store: Arc<dyn TokenStore>,
+    agent: Arc<dyn UserAgent>,
+    http: reqwest::Client,
+    /// The grant in use; locked only for a moment.
+    state: Mutex<State>,
+    /// Held through a refresh or a sign-in: one at a time per connection.
+    busy: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct State {
+    loaded: bool,
+    grant: Option<Grant>,
+    /// The authorization server's metadata, once discovered in this run.
+    server: Option<ServerMetadata>,
+}
+
+impl Authorization {
+    pub fn new(
+        server: &str,
+        config: AuthConfig,
+        store: Arc<dyn TokenStore>,
+        agent: Arc<dyn UserAgent>,
+    ) -> Result<Self, AuthError> {
+        let server = url::Url::parse(server).map_err(|e| AuthError::Discovery {
+            url: server.to_owned(),
+            detail: format!("not a URL: {e}"),
+        })?;
+        Ok(Self(Arc::new(Inner {
+            server,
+            config,
+            store,
+            agent,
+            http: fetch::client()?,
+            state: Mutex::new(State::default()),
+            busy: tokio::sync::Mutex::new(()),
+        })))
+    }
+
+    /// The grant in use, if any (for showing who is signed in, and until when).
+    pub fn grant(&self) -> Result<Option<Grant>, AuthError> {
+        self.0.load()?;
+        Ok(self.0.state(|s| s.grant.clone()))
+    }
+
+    /// Forgets the grant here and in the store.
+    pub fn sign_out(&self) -> Result<(), AuthError> {
+        self.0.state(|s| s.grant = None);
+        self.0.store.delete(self.0.key())
+    }
+
+    /// The access token to send, refreshed first if it is about to end.
+    pub async fn bearer(&self) -> Result<Option<String>, AuthError> {
+        self.0.load()?;
+        let Some(grant) = self.0.state(|s| s.grant.clone()) else {
+            return Ok(None);
+        };
+        if grant.tokens.expires_within(REFRESH_MARGIN) && grant.tokens.refresh_token.is_some() {
+            let _one = self.0.busy.lock().await;
+            // Another request may have refreshed it meanwhile.
+            let current = self.0.state(|s| s.grant.clone());
+            if current.as_ref() == Some(&grant) && self.0.refresh(&grant).await.is_err() {
+                // The server's 401 will start a sign-in.
+                return Ok(Some(grant.tokens.access_token));
+            }
+        }
+        Ok(self
+            .0
+            .state(|s| s.grant.as_ref().map(|g| g.tokens.access_token.clone())))
+    }
+
+    pub fn max_sign_ins_per_request(&self) -> u32 {
+        self.0.config.max_sign_ins_per_request
+    }
+
+    /// The token now in use, without refreshing (for streams opened in passing).
+    pub fn current_token(&self) -> Option<String> {
+        self.0
+            .state(|s| s.grant.as_ref().map(|g| g.tokens.access_token.clone()))
+    }
+
+    /// Handles a 401 or 403 the server answered to a request sent with `sent`: refreshes,
+    /// signs in, or steps up, so that the request may be sent again.
+    pub async fn challenged(
+        &self,
+        status: u16,
+        header: Option<&str>,
+        sent: Option<&str>,
+    ) -> Result<(), AuthError> {
+        let challenge = header.map(Challenge::parse).unwrap_or_default();
+        let _one = self.0.busy.lock().await;
+        self.0.load()?;
+        let grant = self.0.state(|s| s.grant.clone());
+        let current = grant.as_ref().map(|g| g.tokens.access_token.as_str());
+        if status == 403 {
+            if !challenge.insufficient_scope() {
+                return Err(AuthError::Forbidden(
+                    challenge
+                        .error_description
+                        .or(challenge.error)
+                        .unwrap_or_else(|| "HTTP 403".into()),
+                ));
+            }
+            // Step-up: the union of what was asked before and what the operation needs.
+            let mut scopes: BTreeSet<String> = grant
+                .map(|g| g.tokens.scopes.into_iter().collect())
+                .unwrap_or_default();
+            scopes.extend(challenge.scope.clone().unwrap_or_default());
+            return self
+                .0
+                .sign_in(&challenge, Some(scopes.into_iter().collect()))
+                .await;
+        }
+        if current != sent && current.is_some() {
+            // Another request already renewed the token: just send again.
+            return Ok(());
+        }
+        self.0.sign_in_or_refresh(&challenge, grant).await
+    }
+}
+
+impl Inner {
+    fn state<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut state)
+    }
+
+    fn key(&self) -> &str {
+        self.server.as_str()
+    }
+
+    fn load(&self) -> Result<(), AuthError> {
+        if self.state(|s| s.loaded) {
+            return Ok(());
+        }
+        let grant = self.store.load(self.key())?;
+        self.state(|s| {
+            if !s.loaded {
+                s.loaded = true;
+                s.grant = grant;
+            }
+        });
+        Ok(())
+    }
+
+    fn keep(&self, grant: Grant) -> Result<(), AuthError> {
+        self.store.save(self.key(), &grant)?;
+        self.state(|s| s.grant = Some(grant));
+        Ok(())
+    }
+
+    /// A refresh with the authorization server the grant came from, if still the server's.
+    async fn sign_in_or_refresh(
+        &self,
+        challenge: &Challenge,
+        grant: Option<Grant>,
+    ) -> Result<(), AuthError> {
+        let discovered = self.discover(challenge).await?;
+        if let Some(grant) = grant
+            && grant.issuer == discovered.server.issuer
+            && grant.tokens.refresh_token.is_some()
+            && self.refresh(&grant).await.is_ok()
+        {
+            return Ok(());
+        }
+        self.authorize(&discovered, challenge, None).await
+    }
+
+    async fn sign_in(
+        &self,
+        challenge: &Challenge,
+        scopes: Option<Vec<String>>,
+    ) -> Result<(), AuthError> {
+        let discovered = self.discover(challenge).await?;
+        self.authorize(&discovered, challenge, scopes).await
+    }
+
+    async fn discover(&self, challenge: &Challenge) -> Result<discovery::Discovered, AuthError> {
+        let discovered = discovery::discover(
+            &self.http,
+            &self.server,
+            challenge.resource_metadata.as_deref(),
+        )
+        .await?;
+        self.state(|s| s.server = Some(discovered.server.clone()));
+        Ok(discovered)
+    }
+
+    async fn refresh(&self, grant: &Grant) -> Result<(), AuthError> {
+        let server = match self.state(|s| s.server.clone()) {
+            Some(server) if server.issuer == grant.issuer => server,
+            _ => discovery::authorization_server(&self.http, &grant.issuer).await?,
+        };
+        let parties = grant::Parties {
+            server: &server,
+            client: &grant.client,
+            redirect_uri: &self.agent.redirect_uri(),
+            resource: &grant.resource,
+        };
+        let tokens = grant::refresh(&self.http, &parties, &grant.tokens).await?;
+        self.keep(Grant {
+            tokens,
+            ..grant.clone()
+        })
+    }
+
+    /// The authorization code flow, from registration to the stored grant.
+    async fn authorize(
+        &self,
+        discovered: &discovery::Discovered,
+        challenge: &Challenge,
+        scopes: Option<Vec<String>>,
+    ) -> Result<(), AuthError> {
+        let server = &discovered.server;
+        if !server.supports_s256() {
+            return Err(AuthError::PkceUnsupported {
+                issuer: server.issuer.clone(),
+            });
+        }
+        let redirect_uri = self.agent.redirect_uri();
+        let previous = self.state(|s| s.grant.clone());
+        // A client is bound to the authorization server that registered it; one from a
+        // metadata document is valid anywhere.
+        let client = match previous {
+            Some(grant)
+                if grant.issuer == server.issuer
+                    || grant.client.kind == RegistrationKind::MetadataDocument =>
+            {
+                grant.client
+            }
+            _ => registration::client_for(&self.http, &self.config, server, &redirect_uri).await?,
+        };
+        let scopes = scopes.unwrap_or_else(|| choose_scopes(challenge, discovered));
+        let mut asked = scopes.clone();
+        if server
+            .scopes_supported
+            .as_ref()
+            .is_some_and(|s| s.iter().any(|s| s == OFFLINE_ACCESS))
+            && !asked.iter().any(|s| s == OFFLINE_ACCESS)
+        {
+            asked.push(OFFLINE_ACCESS.into());
+        }
+        let parties = grant::Parties {
+            server,
+            client: &client,
+            redirect_uri: &redirect_uri,
+            resource: &discovered.resource,
+        };
+        let pending = grant::start(&parties, &asked)?;
+        let sign_in = SignIn {
+            url: pending.url.clone(),
+            issuer: server.issuer.clone(),
+            resource: discovered.resource.clone(),
+            scopes: asked,
+        };
+        let query = self.agent.authorize(&sign_in).await?;
+        let code = grant::answer_code(&pending, &query)?;
+        let tokens = grant::redeem(&self.http, &parties, pending, code, scopes).await?;
+        self.keep(Grant {
+            issuer: server.issuer.clone(),
+            resource: discovered.resource.clone(),
+            client,
+            tokens,
+        })
+    }
+}
+
+const OFFLINE_ACCESS: &str = "offline_access";
+
+/// The scopes of a first sign-in: the challenge's, else what the resource supports, else
+/// none (the authorization server's default).
+fn choose_scopes(challenge: &Challenge, discovered: &discovery::Discovered) -> Vec<String> {
+    challenge
+        .scope
+        .clone()
+        .or_else(|| discovered.resource_scopes.clone())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_holds_no_token_or_secret() {
+        let grant = Grant {
+            issuer: "https://auth.example.com".into(),
+            resource: "https://mcp.example.com".into(),
+            client: RegisteredClient {
+                client_id: "the-client".into(),
+                client_secret: Some("client-secret-value".into()),
+                auth_method: TokenAuthMethod::ClientSecretBasic,
+                kind: RegistrationKind::Dynamic,
+            },
+            tokens: Tokens {
+                access_token: "access-token-value".into(),
+                refresh_token: Some("refresh-token-value".into()),
+                expires_at: None,
+                scopes: vec!["tools".into()],
+            },
+        };
+        let pre = PreRegistered {
+            client_id: "pre".into(),
+            client_secret: Some("pre-secret-value".into()),
+            issuer: None,
+        };
+        let shown = format!("{grant:?} {pre:?}");
+        for secret in [
+            "client-secret-value",
+            "access-token-value",
+            "refresh-token-value",
+            "pre-secret-value",
+        ] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains("the-client") && shown.contains("tools"));
+    }
+}

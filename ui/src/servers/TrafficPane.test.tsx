@@ -1,0 +1,97 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TrafficPane, type TrafficPaneProps } from "./TrafficPane";
+import type { TrafficEntry } from "./traffic";
+
+afterEach(cleanup);
+
+const at = (ms: number) => Date.UTC(2025, 10, 25, 12, 0, 0) + ms;
+const entry = (seq: number, over: Partial<TrafficEntry>): TrafficEntry => ({
+  server: "demo",
+  seq,
+  direction: "sent",
+  at_ms: at(seq * 10),
+  bytes: (over.json ?? "").length,
+  kind: "request",
+  method: null,
+  id: null,
+  request_seq: null,
+  elapsed_ms: null,
+  json: "",
+  truncated: false,
+  ...over,
+});
+const entries: TrafficEntry[] = [
+  entry(1, { method: "initialize", id: "1", json: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' }),
+  entry(2, { direction: "received", kind: "response", method: "initialize", id: "1", request_seq: 1, elapsed_ms: 12, json: '{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"demo"}}}' }),
+  entry(3, { method: "tools/call", id: "2", json: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}' }),
+  entry(4, { direction: "received", kind: "response", method: "tools/call", id: "2", request_seq: 3, elapsed_ms: 1500, json: '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}' }),
+];
+
+function setup(overrides: Partial<TrafficPaneProps> = {}) {
+  const copy = vi.fn(() => Promise.resolve());
+  const props: TrafficPaneProps = { entries, dropped: 0, missed: 0, headers: [], copy, ...overrides };
+  render(<TrafficPane {...props} />);
+  return { copy, user: userEvent.setup() };
+}
+
+const rows = () => within(screen.getByRole("region", { name: "Messages" })).queryAllByRole("listitem").filter((li) => li.classList.contains("traffic-entry"));
+const methods = () => rows().map((li) => li.querySelector(".traffic-method")?.textContent);
+
+describe("TrafficPane", () => {
+  it("lists each message with its direction, method, id, size and the time its answer took", () => {
+    setup();
+    expect(methods()).toEqual(["initialize", "initialize", "tools/call", "tools/call"]);
+    const [request, response] = rows() as [HTMLElement, HTMLElement];
+    expect(within(request).getByLabelText("sent")).toBeTruthy();
+    expect(request.textContent).toContain("id 1");
+    expect(request.textContent).toContain("answered in 12 ms");
+    expect(within(response).getByLabelText("received")).toBeTruthy();
+    expect(response.textContent).toContain("in 12 ms");
+    expect(rows()[3]!.textContent).toContain("in 1.5 s");
+    expect(screen.getByText("4 of 4 messages")).toBeTruthy();
+  });
+
+  it("filters by method and by direction", async () => {
+    const { user } = setup();
+    await user.type(screen.getByRole("searchbox", { name: "Filter traffic" }), "tools/call");
+    expect(methods()).toEqual(["tools/call", "tools/call"]);
+    await user.selectOptions(screen.getByRole("combobox", { name: "Direction" }), "received");
+    expect(rows().map((r) => r.getAttribute("data-seq"))).toEqual(["4"]);
+    await user.clear(screen.getByRole("searchbox", { name: "Filter traffic" }));
+    await user.type(screen.getByRole("searchbox", { name: "Filter traffic" }), "nothing like it");
+    expect(screen.getByText("No message matches the filter.")).toBeTruthy();
+  });
+
+  it("opens a request with its response beside it, pretty-printed, and copies either", async () => {
+    const { user, copy } = setup();
+    await user.click(within(rows()[2]!).getByRole("button", { expanded: false }));
+    const detail = rows()[2]!.querySelector(".traffic-detail") as HTMLElement;
+    const shown = [...detail.querySelectorAll("pre")].map((pre) => pre.textContent);
+    expect(shown[0]).toBe(JSON.stringify(JSON.parse(entries[2]!.json), null, 2));
+    expect(shown[1]).toBe(JSON.stringify(JSON.parse(entries[3]!.json), null, 2));
+    expect(detail.textContent).toContain("Its response, 1.5 s later:");
+    const [copyRequest, copyResponse] = within(detail).getAllByRole("button", { name: "Copy JSON" });
+    await user.click(copyResponse!);
+    expect(copy).toHaveBeenLastCalledWith(shown[1]);
+    await user.click(copyRequest!);
+    expect(copy).toHaveBeenLastCalledWith(shown[0]);
+    expect(await screen.findByText("Copied message 3.")).toBeTruthy();
+  });
+
+  it("says how many older messages were dropped, and shows an HTTP server's headers masked as given", async () => {
+    const { user } = setup({ dropped: 1234, headers: [{ name: "Authorization", value: "Bearer …" }] });
+    expect(screen.getByText(/1,234 older messages dropped/)).toBeTruthy();
+    await user.click(screen.getByText("Headers sent with every request (1)"));
+    expect(screen.getByText("Bearer …")).toBeTruthy();
+  });
+
+  it("renders only the newest messages of a long traffic", () => {
+    const many = Array.from({ length: 3000 }, (_, i) => entry(i + 1, { kind: "notification", method: `n/${i}`, json: "{}" }));
+    setup({ entries: many });
+    expect(rows()).toHaveLength(500);
+    expect(methods().at(-1)).toBe("n/2999");
+    expect(screen.getByText("The last 500 of 3,000 matching messages")).toBeTruthy();
+  });
+});

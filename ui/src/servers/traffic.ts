@@ -1,0 +1,132 @@
+import type { ShownHeader, TrafficEntry_Serialize } from "../bindings";
+
+// Counts and times are whole numbers the host always sends (the generated type allows
+// null for every number, as a float may be NaN).
+type Counted = "seq" | "at_ms" | "bytes";
+/** One message a server exchanged, as the host sends it. */
+export type TrafficEntry = Omit<TrafficEntry_Serialize, Counted> & { [K in Counted]: number };
+
+/** A server's traffic as the host kept it. */
+export interface TrafficLog {
+  entries: TrafficEntry[];
+  dropped: number;
+  missed: number;
+  headers: ShownHeader[];
+}
+
+/**
+ * How much of a server's traffic the window keeps as it arrives: no more than the host
+ * keeps (its newest messages, within its bytes), so a chatty server cannot fill the
+ * window's memory.
+ */
+export const LIVE_TRAFFIC_BOUND = { messages: 2000, chars: 4 * 1024 * 1024 };
+
+/** Rendering stops at this many messages (the newest); more is slow and nobody reads it. */
+export const MAX_RENDERED_TRAFFIC = 500;
+
+export interface TrafficState {
+  entries: TrafficEntry[];
+  /** Older messages dropped, by the host and by the window. */
+  dropped: number;
+}
+
+/** `state` with `added` appended (unless already there), less the oldest beyond the bound. */
+export function appendTraffic(state: TrafficState, added: TrafficEntry, bound = LIVE_TRAFFIC_BOUND): TrafficState {
+  const last = state.entries[state.entries.length - 1];
+  if (last && added.seq <= last.seq) return state;
+  const next = [...state.entries, added];
+  let chars = 0;
+  for (const entry of next) chars += entry.json.length;
+  let drop = Math.max(0, next.length - bound.messages);
+  for (let i = 0; i < drop; i++) chars -= next[i]!.json.length;
+  while (chars > bound.chars && drop < next.length - 1) chars -= next[drop++]!.json.length;
+  return { entries: drop === 0 ? next : next.slice(drop), dropped: state.dropped + drop };
+}
+
+export type DirectionFilter = "all" | "sent" | "received";
+
+export interface TrafficFilter {
+  /** Matched, without case, against the method, then against the JSON text. */
+  text: string;
+  direction: DirectionFilter;
+}
+
+/** The entries that pass the filter. A response matches through its request's method. */
+export function filterTraffic(entries: readonly TrafficEntry[], filter: TrafficFilter): TrafficEntry[] {
+  const needle = filter.text.trim().toLowerCase();
+  return entries.filter((entry) => {
+    if (filter.direction !== "all" && entry.direction !== filter.direction) return false;
+    if (needle === "") return true;
+    return (entry.method ?? "").toLowerCase().includes(needle) || entry.json.toLowerCase().includes(needle);
+  });
+}
+
+/** For each request and response, the `seq` of its partner, where both are kept. */
+export function pairs(entries: readonly TrafficEntry[]): Map<number, number> {
+  const kept = new Set(entries.map((e) => e.seq));
+  const partner = new Map<number, number>();
+  for (const entry of entries) {
+    const request = entry.request_seq;
+    if (request === null || !kept.has(request)) continue;
+    partner.set(entry.seq, request);
+    partner.set(request, entry.seq);
+  }
+  return partner;
+}
+
+/** The JSON indented for reading; text that is not JSON (a cut message) as it is. */
+export function prettyJson(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
+
+/** 512 B, 1.5 KiB, 2.0 MiB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** What a message is, in a word or two. */
+export function describeKind(entry: TrafficEntry): string {
+  switch (entry.kind) {
+    case "request":
+      return "request";
+    case "notification":
+      return "notification";
+    case "response":
+      return "response";
+    case "error":
+      return "error response";
+    case "batch":
+      return "batch";
+    default:
+      return "unreadable";
+  }
+}
+
+/**
+ * Puts `text` on the clipboard. The asynchronous clipboard needs a permission a webview
+ * may not grant; a selected text area copied the old way works everywhere.
+ */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // Falls through to the old way.
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  const copied = document.execCommand("copy");
+  area.remove();
+  if (!copied) throw new Error("the clipboard refused the text");
+}

@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from "react";
+import { commands, events } from "../../bindings";
+import { errorMessage } from "../../errors";
+import { TrafficPane } from "../../servers/TrafficPane";
+import { appendTraffic, type TrafficEntry, type TrafficLog } from "../../servers/traffic";
+
+type Loaded = TrafficLog;
+
+interface HostEvent<T> {
+  listen(handler: (event: { payload: T }) => void): Promise<() => void>;
+}
+
+/**
+ * One server's traffic: what the host kept, then each message as it comes, while shown.
+ * Messages that arrive while the kept ones are fetched are added after them.
+ */
+export function ServerTraffic({ name }: { name: string }) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  const early = useRef<TrafficEntry[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    const stops: Array<() => void> = [];
+    const listen = <T,>(event: HostEvent<T>, handler: (payload: T) => void) =>
+      event.listen((e) => live && handler(e.payload)).then(
+        (stop) => (live ? stops.push(stop) : stop()),
+        () => {},
+      );
+    early.current = [];
+    setLoaded(null);
+    void listen<TrafficEntry>(events.trafficAdded as unknown as HostEvent<TrafficEntry>, (entry) => {
+      if (entry.server !== name) return;
+      setLoaded((state) => {
+        if (state === null) {
+          early.current.push(entry);
+          return state;
+        }
+        return { ...state, ...appendTraffic(state, entry) };
+      });
+    });
+    void listen<unknown>(events.trafficLost as HostEvent<unknown>, () => setRound((r) => r + 1));
+    commands.serverTraffic(name).then(
+      (kept) => {
+        if (!live) return;
+        let state = kept as unknown as Loaded;
+        for (const entry of early.current) state = { ...state, ...appendTraffic(state, entry) };
+        early.current = [];
+        setLoaded(state);
+        setError(null);
+      },
+      (err: unknown) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+      stops.forEach((stop) => stop());
+    };
+  }, [name, round]);
+
+  if (error) {
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
+  }
+  if (loaded === null) return <p className="muted">Loading the traffic…</p>;
+  return <TrafficPane entries={loaded.entries} dropped={loaded.dropped} missed={loaded.missed} headers={loaded.headers} />;
+}
