@@ -2,8 +2,8 @@ import { lazy, type ComponentType } from "react";
 import { ServersView } from "./ServersView";
 
 // Only the first view is in the page's first script. The others (and what only they use:
-// the markdown renderer, the chat, the explorer's forms) load the first time the person
-// opens them, so a window that is never taken there never parses or keeps their code.
+// the chat, the explorer's and the models' forms) load the first time the person opens
+// them, so a window never taken there does not parse their code at start.
 const ExplorerView = lazy(() => import("./ExplorerView").then((m) => ({ default: m.ExplorerView })));
 const ApprovalsView = lazy(() => import("./ApprovalsView").then((m) => ({ default: m.ApprovalsView })));
 const ActivityView = lazy(() => import("./ActivityView").then((m) => ({ default: m.ActivityView })));
