@@ -6,7 +6,17 @@
 //! prints figures and fails on nothing but a broken setup.
 //!
 //!   cargo build --release -p switchboard-demo-server && npm run --prefix ui build
-//!   cargo bench -p switchboard --bench footprint
+//!   cargo bench -p switchboard --bench footprint [-- --servers N]
+//!
+//! Each row is followed by its breakdown per program (the app, each WebKit process, the
+//! servers together), PSS split into anonymous memory (the program's own) and file pages
+//! (its share of the libraries and files it maps): what to cut is read from there.
+//!
+//! PSS divides a library's pages among *every* process on the machine that maps them, so
+//! on a machine where other WebKit programs run, the same app reads lower. "Own" counts
+//! the distinct physical pages the tree holds (read from `/proc/<pid>/pagemap`, which
+//! needs root): what ending the app would give back if nothing else shared its
+//! libraries. It does not move with the neighbours; compare builds by it.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -32,10 +42,16 @@ fn main() {
         "The app's footprint (release build, under Xvfb; PSS shares each page among its users)"
     );
     println!(
-        "{:>8} {:>14} {:>14} {:>10} {:>14} {:>14}",
-        "servers", "PSS (MiB)", "RSS sum (MiB)", "processes", "painted (ms)", "running (ms)"
+        "{:>8} {:>14} {:>14} {:>14} {:>10} {:>14} {:>14}",
+        "servers",
+        "PSS (MiB)",
+        "own (MiB)",
+        "RSS sum (MiB)",
+        "processes",
+        "painted (ms)",
+        "running (ms)"
     );
-    for servers in [1, 20] {
+    for servers in server_counts() {
         let started = Instant::now();
         let app = App::start_with(|dir| {
             let entries: serde_json::Map<_, _> = (1..=servers)
@@ -60,27 +76,163 @@ fn main() {
         });
         let running = started.elapsed();
         std::thread::sleep(SETTLE);
-        let tree = process_tree(app_binary);
-        let (pss, rss) = tree.iter().fold((0, 0), |(p, r), pid| {
-            (
-                p + kib(*pid, "smaps_rollup", "Pss:"),
-                r + kib(*pid, "status", "VmRSS:"),
-            )
+        let pids = process_tree(app_binary);
+        let own = own_pages(&pids).map_or("n/a (not root)".to_string(), |pages| {
+            format!("{:.1}", mib(pages * 4))
         });
+        let tree: Vec<Usage> = pids.into_iter().map(Usage::of).collect();
+        let total = tree.iter().fold(Usage::default(), |sum, u| sum.plus(u));
         println!(
-            "{servers:>8} {:>14.1} {:>14.1} {:>10} {:>14} {:>14}",
-            pss as f64 / 1024.0,
-            rss as f64 / 1024.0,
+            "{servers:>8} {:>14.1} {own:>14} {:>14.1} {:>10} {:>14} {:>14}",
+            mib(total.pss),
+            mib(total.rss),
             tree.len(),
             painted.as_millis(),
             running.as_millis()
         );
+        print_breakdown(&tree);
     }
     let (js, files) = javascript_size(&Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/dist"));
     println!(
         "UI JavaScript: {:.1} KiB in {files} files",
         js as f64 / 1024.0
     );
+}
+
+/// The rows to measure: 1 and 20 servers, or the counts given as `--servers N`.
+fn server_counts() -> Vec<usize> {
+    let args: Vec<String> = std::env::args().collect();
+    let given: Vec<usize> = args
+        .windows(2)
+        .filter(|pair| pair[0] == "--servers")
+        .filter_map(|pair| pair[1].parse().ok())
+        .collect();
+    if given.is_empty() { vec![1, 20] } else { given }
+}
+
+/// One process's memory, in KiB.
+#[derive(Default, Clone)]
+struct Usage {
+    program: String,
+    processes: usize,
+    pss: u64,
+    pss_anon: u64,
+    pss_file: u64,
+    rss: u64,
+}
+
+impl Usage {
+    fn of(pid: i32) -> Self {
+        let program = std::fs::read_link(format!("/proc/{pid}/exe"))
+            .ok()
+            .and_then(|exe| Some(exe.file_name()?.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "?".into());
+        Self {
+            program,
+            processes: 1,
+            pss: kib(pid, "smaps_rollup", "Pss:"),
+            pss_anon: kib(pid, "smaps_rollup", "Pss_Anon:"),
+            pss_file: kib(pid, "smaps_rollup", "Pss_File:"),
+            rss: kib(pid, "status", "VmRSS:"),
+        }
+    }
+
+    fn plus(mut self, other: &Usage) -> Self {
+        self.processes += other.processes;
+        self.pss += other.pss;
+        self.pss_anon += other.pss_anon;
+        self.pss_file += other.pss_file;
+        self.rss += other.rss;
+        self
+    }
+}
+
+/// The tree's memory per program, largest first.
+fn print_breakdown(tree: &[Usage]) {
+    let mut programs: Vec<Usage> = Vec::new();
+    for usage in tree {
+        match programs.iter_mut().find(|p| p.program == usage.program) {
+            Some(sum) => *sum = std::mem::take(sum).plus(usage),
+            None => programs.push(usage.clone()),
+        }
+    }
+    programs.sort_by_key(|p| std::cmp::Reverse(p.pss));
+    for p in programs {
+        println!(
+            "{:>10} {:<24} PSS {:>6.1} MiB (anonymous {:>6.1}, files {:>6.1}), RSS {:>6.1} MiB",
+            format!("{} x", p.processes),
+            p.program,
+            mib(p.pss),
+            mib(p.pss_anon),
+            mib(p.pss_file),
+            mib(p.rss)
+        );
+    }
+}
+
+/// The distinct resident physical pages of the processes, or `None` when the kernel hides
+/// page frame numbers (reading them needs CAP_SYS_ADMIN).
+fn own_pages(pids: &[i32]) -> Option<u64> {
+    use std::collections::HashSet;
+    use std::io::{Read, Seek, SeekFrom};
+    const PAGE: u64 = 4096;
+    const PRESENT: u64 = 1 << 63;
+    const FRAME: u64 = (1 << 55) - 1;
+    let mut frames = HashSet::new();
+    let mut present = 0u64;
+    for pid in pids {
+        let (Ok(smaps), Ok(mut pagemap)) = (
+            std::fs::read_to_string(format!("/proc/{pid}/smaps")),
+            std::fs::File::open(format!("/proc/{pid}/pagemap")),
+        ) else {
+            continue;
+        };
+        // Only the mappings with resident pages: JavaScriptCore reserves tens of GiB it
+        // never touches.
+        let mut range = None;
+        let mut resident = Vec::new();
+        for line in smaps.lines() {
+            if let Some((a, b)) = line
+                .split_whitespace()
+                .next()
+                .and_then(|field| field.split_once('-'))
+                && let (Ok(a), Ok(b)) = (u64::from_str_radix(a, 16), u64::from_str_radix(b, 16))
+            {
+                range = Some((a, b));
+            } else if let Some(rss) = line.strip_prefix("Rss:")
+                && rss.trim().trim_end_matches("kB").trim() != "0"
+                && let Some(r) = range.take()
+            {
+                resident.push(r);
+            }
+        }
+        for (start, end) in resident {
+            let mut page = start / PAGE;
+            while page < end / PAGE {
+                let count = (end / PAGE - page).min(1 << 16);
+                let mut entries = vec![0u8; count as usize * 8];
+                if pagemap.seek(SeekFrom::Start(page * 8)).is_err()
+                    || pagemap.read_exact(&mut entries).is_err()
+                {
+                    break;
+                }
+                for entry in entries.chunks_exact(8) {
+                    let entry = u64::from_le_bytes(entry.try_into().unwrap_or_default());
+                    if entry & PRESENT != 0 {
+                        present += 1;
+                        frames.insert(entry & FRAME);
+                    }
+                }
+                page += count;
+            }
+        }
+    }
+    // Without the privilege every frame reads as 0.
+    (present == 0 || !(frames.len() == 1 && frames.contains(&0))).then_some(frames.len() as u64)
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
 }
 
 /// The app's process and all its descendants (WebKit's processes, the servers), found

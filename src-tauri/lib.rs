@@ -5,6 +5,7 @@ mod browser;
 mod commands;
 mod error;
 mod events;
+mod webview;
 
 use std::path::{Path, PathBuf};
 
@@ -117,6 +118,7 @@ pub fn run() {
         .plugin(tauri_plugin_notification::init())
         .invoke_handler(ipc.invoke_handler())
         .setup(move |app| {
+            webview::economize(app);
             ipc.mount_events(app);
             let desk = tauri::async_runtime::block_on(async { open_desk(&config_path) })?;
             events::relay(app.handle().clone(), &desk);

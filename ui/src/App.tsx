@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
 import { VIEWS, type ViewId } from "./views";
@@ -24,7 +24,10 @@ export function App() {
               <h1 id="view-title">{view.label}</h1>
               <p className="muted">{view.summary}</p>
             </header>
-            <Body />
+            {/* A view loads on its first opening (see views/index.ts): a moment without it. */}
+            <Suspense fallback={null}>
+              <Body />
+            </Suspense>
           </main>
           <StatusBar />
         </div>

@@ -42,7 +42,10 @@ export function useHostResync(onResync: () => void): void {
 
 /**
  * Data fetched from the host, fetched again whenever an update of one of `kinds` arrives
- * (updates say what changed; the host stays the one source of truth), and when updates were lost.
+ * (updates say what changed; the host stays the one source of truth), and when updates were
+ * lost. It is first fetched once the window listens: a change announced in between (a server
+ * that became ready as the view opened) is then in the answer, not lost. Only the newest
+ * fetch's answer is kept.
  */
 export function useFetched<T>(
   fetch: () => Promise<T>,
@@ -51,26 +54,45 @@ export function useFetched<T>(
 ): { data: T | null; error: unknown; refresh: () => void } {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
-  const refresh = () => setRound((r) => r + 1);
+  const latest = useRef({ fetch, kinds });
+  latest.current = { fetch, kinds };
+  const refetch = useRef<() => void>(() => {});
   useEffect(() => {
     let live = true;
-    fetch().then(
-      (value) => {
-        if (!live) return;
-        setData(value);
-        setError(null);
-      },
-      (err: unknown) => live && setError(err),
-    );
+    let stop: (() => void) | null = null;
+    let round = 0;
+    const fetchNow = () => {
+      const mine = ++round;
+      latest.current.fetch().then(
+        (value) => {
+          if (!live || mine !== round) return;
+          setData(value);
+          setError(null);
+        },
+        (err: unknown) => live && mine === round && setError(err),
+      );
+    };
+    (events.hostUpdate as HostEvent<Update>)
+      .listen((event) => {
+        if (live && latest.current.kinds.includes(event.payload.kind)) fetchNow();
+      })
+      .then(
+        (unlisten) => {
+          if (!live) return unlisten();
+          stop = unlisten;
+          refetch.current = fetchNow;
+          fetchNow();
+        },
+        // Nothing to listen to: fetched once all the same.
+        () => live && fetchNow(),
+      );
     return () => {
       live = false;
+      refetch.current = () => {};
+      stop?.();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [round, ...deps]);
-  useHostUpdates((update) => {
-    if (kinds.includes(update.kind)) refresh();
-  });
-  useHostResync(refresh);
-  return { data, error, refresh };
+  }, deps);
+  useHostResync(() => refetch.current());
+  return { data, error, refresh: () => refetch.current() };
 }

@@ -1,11 +1,15 @@
-import type { ComponentType } from "react";
+import { lazy, type ComponentType } from "react";
 import { ServersView } from "./ServersView";
-import { ExplorerView } from "./ExplorerView";
-import { ApprovalsView } from "./ApprovalsView";
-import { ActivityView } from "./ActivityView";
-import { TrustView } from "./TrustView";
-import { ModelsView } from "./ModelsView";
-import { ChatView } from "./ChatView";
+
+// Only the first view is in the page's first script. The others (and what only they use:
+// the chat, the explorer's and the models' forms) load the first time the person opens
+// them, so a window never taken there does not parse their code at start.
+const ExplorerView = lazy(() => import("./ExplorerView").then((m) => ({ default: m.ExplorerView })));
+const ApprovalsView = lazy(() => import("./ApprovalsView").then((m) => ({ default: m.ApprovalsView })));
+const ActivityView = lazy(() => import("./ActivityView").then((m) => ({ default: m.ActivityView })));
+const TrustView = lazy(() => import("./TrustView").then((m) => ({ default: m.TrustView })));
+const ModelsView = lazy(() => import("./ModelsView").then((m) => ({ default: m.ModelsView })));
+const ChatView = lazy(() => import("./ChatView").then((m) => ({ default: m.ChatView })));
 
 export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat";
 

@@ -1,0 +1,53 @@
+//! What the window's web engine may spend. The UI is one local page of forms and lists:
+//! it needs no back/forward cache, no WebGL or Web Audio, no browser-sized caches. On
+//! Linux those are on by default in WebKitGTK (wry turns on the first two), so they are
+//! turned off here, in the app, for every person who runs it (not only in a benchmark's
+//! environment). The `webkit2gtk` crate is the one Tauri's webview (wry)
+//! already links: its settings are reached through `with_webview`, with no second engine.
+
+use tauri::{Manager, Runtime};
+
+/// Applies the settings to the main window's web view. Called in the app's setup, on the
+/// main thread right after the window is built and before the event loop runs again, so
+/// the web process is created with them rather than changed after its first paint.
+pub fn economize<R: Runtime>(app: &tauri::App<R>) {
+    let Some(window) = app.get_webview_window("main") else {
+        tracing::warn!("no main window: its web view keeps WebKit's defaults");
+        return;
+    };
+    if let Err(err) = window.with_webview(platform::economize) {
+        tracing::warn!("the web view's settings could not be applied: {err}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod platform {
+    use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
+
+    pub fn economize(webview: tauri::webview::PlatformWebview) {
+        let webview = webview.inner();
+        if let Some(settings) = webview.settings() {
+            // Compositing stays on (WebKit's default) although painting without it saves
+            // about 90 MiB in the web process (docs/performance.md): without it, WebKit's
+            // automation never answers some screenshots, and the window tests hang.
+
+            // A single page that never navigates: nothing to keep for "back".
+            settings.set_enable_page_cache(false);
+            // Features the UI never uses; wry turns the first two on for every app.
+            settings.set_enable_webgl(false);
+            settings.set_enable_webaudio(false);
+            settings.set_enable_media_stream(false);
+            settings.set_enable_webrtc(false);
+        }
+        if let Some(context) = webview.context() {
+            // The smallest memory and disk caches: every file comes from the app itself.
+            context.set_cache_model(CacheModel::DocumentViewer);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod platform {
+    /// WebView2 and WKWebView size their caches and pick their renderer themselves.
+    pub fn economize(_webview: tauri::webview::PlatformWebview) {}
+}
