@@ -212,3 +212,33 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert!(decisions[2].contains("declined"), "{decisions:?}");
     assert!(!serde_json::to_string(&audit).unwrap().contains(&token));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
+    let peer = OAuthPeer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, keyring("sign-in-wait"));
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move {
+        desk.sign_in_waiting(SERVER, std::time::Duration::from_millis(300))
+            .await
+    });
+    let asked = sign_in_asked(&mut world).await;
+    // The person agrees, but the page is never finished.
+    assert!(
+        world
+            .desk
+            .answer_sign_in(asked.id, SERVER, true)
+            .unwrap()
+            .is_some()
+    );
+    let failed = signing_in.await.unwrap().unwrap_err().to_string();
+    assert!(failed.contains("the browser did not come back"), "{failed}");
+    sign_in_needed(&mut world).await;
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+}
