@@ -96,7 +96,8 @@ impl SignIns {
 /// keyring call waits on D-Bus: the grant is read before the connection starts (on a
 /// blocking thread, like every other secret), so loading never blocks; saving (after a
 /// sign-in or a refresh, rare) runs in `block_in_place`, which hands the worker's other
-/// tasks to another worker meanwhile.
+/// tasks to another worker meanwhile (the app's runtime has several; on a single-threaded
+/// one, the CLI's or a test's, the save waits in place).
 pub struct KeyringGrants {
     name: String,
     secrets: Secrets,

@@ -93,6 +93,23 @@ async fn sign_in_needed(world: &mut DemoDesk) {
         .await;
 }
 
+/// Signs in as the person does: asks, agrees, and the browser follows the page (the
+/// server's consent is given at once) back to the loopback port; returns what was asked.
+async fn sign_in_accepted(world: &mut DemoDesk) -> Pending {
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(world).await;
+    let Question::SignIn { url, .. } = &asked.question else {
+        panic!("asked {:?}", asked.question)
+    };
+    let to_open = world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
+    assert_eq!(to_open.as_deref(), Some(url.as_str()));
+    let page = reqwest::get(url).await.unwrap().text().await.unwrap();
+    assert!(page.starts_with("Signed in."), "{page}");
+    signing_in.await.unwrap().unwrap();
+    asked
+}
+
 async fn sign_in_asked(world: &mut DemoDesk) -> Pending {
     let pending = world.asked().await;
     assert_eq!(pending.server, SERVER);
@@ -138,14 +155,11 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     );
 
     // Accepted: the person saw the authorization server's host, the server and the scopes.
-    let desk = world.desk.clone();
-    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
-    let asked = sign_in_asked(&mut world).await;
+    let asked = sign_in_accepted(&mut world).await;
     let Question::SignIn {
         issuer_host,
         resource,
         scopes,
-        url,
         ..
     } = asked.question.clone()
     else {
@@ -154,11 +168,6 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert_eq!(issuer_host, "127.0.0.1");
     assert_eq!(resource, peer.url);
     assert!(scopes.iter().any(|s| s == "tools"), "{scopes:?}");
-    let to_open = world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
-    assert_eq!(to_open.as_deref(), Some(url.as_str()));
-    let page = reqwest::get(&url).await.unwrap().text().await.unwrap();
-    assert!(page.starts_with("Signed in."), "{page}");
-    signing_in.await.unwrap().unwrap();
     assert_eq!(echo(&world, "hello").await, "hello");
     // Its lines come in order: once the code's redemption shows, every registration does.
     assert!(eventually(|| peer.said("issued authorization_code") == 1).await);
@@ -211,6 +220,21 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert_eq!(decisions[1], "signed in");
     assert!(decisions[2].contains("declined"), "{decisions:?}");
     assert!(!serde_json::to_string(&audit).unwrap().contains(&token));
+
+    // Signed in again, then removed: its grant leaves the keyring with it.
+    sign_in_accepted(&mut world).await;
+    assert!(
+        secrets
+            .get(&grant_secret_name(&peer.url))
+            .await
+            .unwrap()
+            .is_some()
+    );
+    world.desk.remove_server(SERVER).await.unwrap();
+    assert_eq!(
+        secrets.get(&grant_secret_name(&peer.url)).await.unwrap(),
+        None
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

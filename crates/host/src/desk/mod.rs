@@ -576,6 +576,7 @@ impl Desk {
         })
         .await?;
         self.forget_secrets(name, &removed, None).await;
+        self.forget_grant(&removed).await;
         self.inner.gate.forget_server(name);
         self.forget_folders(name).await;
         self.inner.logs.clear(name);

@@ -150,6 +150,23 @@ impl Desk {
         }
     }
 
+    /// Deletes the grant of a server that left the configuration, unless another server
+    /// still reaches the same URL (grants are kept per URL).
+    pub(super) async fn forget_grant(&self, removed: &crate::config::ServerConfig) {
+        let Some(url) = &removed.url else { return };
+        if self
+            .config()
+            .servers
+            .values()
+            .any(|s| s.url.as_ref() == Some(url))
+        {
+            return;
+        }
+        if let Err(e) = self.inner.secrets.delete(&grant_secret_name(url)).await {
+            tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
+        }
+    }
+
     /// Who the person is signed in as at `server`; `None` if not signed in (or not HTTP).
     pub async fn signed_in(&self, server: &str) -> Result<Option<SignedIn>, DeskError> {
         let Ok(url) = self.sign_in_url(server) else {
