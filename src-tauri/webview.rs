@@ -22,14 +22,18 @@ pub fn economize<R: Runtime>(app: &tauri::App<R>) {
 
 #[cfg(target_os = "linux")]
 mod platform {
-    use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
+    use webkit2gtk::{
+        CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt,
+    };
 
     pub fn economize(webview: tauri::webview::PlatformWebview) {
         let webview = webview.inner();
         if let Some(settings) = webview.settings() {
-            // Compositing stays on (WebKit's default) although painting without it saves
-            // about 90 MiB in the web process (docs/performance.md): without it, WebKit's
-            // automation never answers some screenshots, and the window tests hang.
+            // Painted without GPU compositing: a page of forms gains nothing from it, and it
+            // costs about 90 MiB in the web process (docs/performance.md). (WebKit's
+            // automation then never answers some screenshots: the tests take theirs from the
+            // X server.)
+            settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
 
             // A single page that never navigates: nothing to keep for "back".
             settings.set_enable_page_cache(false);

@@ -18,7 +18,7 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
     let display = Display::start();
     let driver = TauriDriver::start(&display, &[("SWITCHBOARD_CONFIG", config_str)]);
     let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
-    let window = Session::open(&driver.url, app, Duration::from_secs(20));
+    let window = Session::open(&display, &driver.url, app, Duration::from_secs(20));
 
     // Waits for the UI to render: a single look-up honours the implicit wait.
     window.find("nav[aria-label='Main'] button");

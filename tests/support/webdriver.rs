@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use base64::Engine as _;
 use serde_json::{Value, json};
 
 /// The W3C key under which an element reference travels.
@@ -15,6 +14,8 @@ const FIND_LIMIT: Duration = Duration::from_secs(30);
 pub struct Session {
     agent: ureq::Agent,
     base: String,
+    /// The X display the app is on, for screenshots.
+    screen: String,
 }
 
 #[derive(Debug, Clone)]
@@ -41,7 +42,12 @@ impl Rect {
 impl Session {
     /// Opens a session on the app binary and sets how long element look-ups wait for the
     /// element to appear.
-    pub fn open(driver_url: &str, application: &Path, implicit_wait: Duration) -> Self {
+    pub fn open(
+        display: &super::display::Display,
+        driver_url: &str,
+        application: &Path,
+        implicit_wait: Duration,
+    ) -> Self {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
@@ -57,6 +63,7 @@ impl Session {
         let session = Self {
             agent,
             base: format!("{driver_url}/session/{id}"),
+            screen: display.name.clone(),
         };
         session.call(
             "POST",
@@ -334,10 +341,7 @@ impl Session {
     /// Saves a PNG of the window under `test-artifacts/` and returns its path.
     pub fn screenshot(&self, name: &str) -> std::path::PathBuf {
         self.wait_for_paint();
-        let encoded = self.call("GET", "/screenshot", None);
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(encoded.as_str().expect("base64 screenshot"))
-            .expect("decode the screenshot");
+        let png = super::display::capture(&self.screen);
         let path = super::artifacts_dir().join(format!("{name}.png"));
         std::fs::write(&path, png).expect("write the screenshot");
         path

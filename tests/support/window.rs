@@ -78,7 +78,7 @@ impl App {
         env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let driver = TauriDriver::start(&display, &env);
         let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
-        let window = Session::open(&driver.url, app, Duration::from_secs(20));
+        let window = Session::open(&display, &driver.url, app, Duration::from_secs(20));
         Self {
             window,
             _driver: driver,
