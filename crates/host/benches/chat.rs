@@ -596,6 +596,7 @@ async fn rounds_direct(world: &World, client: &Client, rounds: &mut Rounds) {
                 call_id: call.id,
                 content,
                 is_error: result.is_error == Some(true),
+                not_made: false,
             }));
         }
         assert_eq!(results.len(), 1, "one call a turn");
@@ -676,6 +677,7 @@ async fn writes_alone(world: &World) {
         call_id: "call_1".into(),
         content: vec![ToolResultContent::Text("hello".into())],
         is_error: false,
+        not_made: false,
     })]));
     let mut append = Vec::new();
     let mut cpu = Duration::ZERO;

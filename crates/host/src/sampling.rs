@@ -241,6 +241,7 @@ fn message(index: usize, message: &SamplingMessage) -> Result<Message, DraftErro
                         call_id: result.tool_use_id.clone(),
                         content,
                         is_error: result.is_error.unwrap_or(false),
+                        not_made: false,
                     }))
                 }
                 other => Err(unsupported(

@@ -19,6 +19,7 @@ fn tool_round(id: &str, result: &str) -> [Message; 2] {
             call_id: id.into(),
             content: vec![ToolResultContent::Text(result.into())],
             is_error: false,
+            not_made: false,
         })]),
     ]
 }

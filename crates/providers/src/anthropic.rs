@@ -475,6 +475,7 @@ mod tests {
                         data: "iVBO".into(),
                     })],
                     is_error: true,
+                    not_made: false,
                 }),
             ])],
         );

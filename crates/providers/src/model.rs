@@ -128,6 +128,11 @@ pub struct ToolResult {
     /// The call failed; `content` says how.
     #[serde(default)]
     pub is_error: bool,
+    /// The call was never made: whoever runs the tools answered in its stead (refused, or
+    /// stopped before it ran), so that its words are not taken for the tool's. Kept with
+    /// a conversation; providers are not sent it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_made: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,6 +287,7 @@ mod tests {
                 call_id: "c1".into(),
                 content: vec![ToolResultContent::Text("5".into())],
                 is_error: false,
+                not_made: false,
             }),
             UserContent::Image(Image::Base64 {
                 media_type: "image/png".into(),

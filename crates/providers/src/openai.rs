@@ -560,6 +560,7 @@ mod tests {
                             }),
                         ],
                         is_error: false,
+                        not_made: false,
                     }),
                     UserContent::Text("thanks".into()),
                 ]),

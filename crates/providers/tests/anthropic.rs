@@ -40,6 +40,7 @@ async fn images_go_as_base64_or_url_sources_also_inside_tool_results() {
                 ToolResultContent::Image(pixel.clone()),
             ],
             is_error: true,
+            not_made: false,
         }),
         UserContent::Image(pixel),
     ]));

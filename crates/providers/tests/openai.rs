@@ -53,6 +53,7 @@ async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() 
                 ToolResultContent::Image(pixel),
             ],
             is_error: false,
+            not_made: false,
         })]));
     assert_eq!(client.complete(&request).await.unwrap().text(), "Seen.");
     let messages = stand_in.last_body().await["messages"].clone();

@@ -335,6 +335,7 @@ async fn streamed_tool_call_arguments_are_assembled_and_the_result_goes_back() {
                 call_id: call.id.clone(),
                 content: vec![ToolResultContent::Text("5".into())],
                 is_error: false,
+                not_made: false,
             })]));
         let reply = streamed(&client, &request).await;
         assert_eq!(reply.text(), "The sum is 5.");

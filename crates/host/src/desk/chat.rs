@@ -732,6 +732,7 @@ mod tests {
             call_id: "c1".into(),
             content: vec![ToolResultContent::Text("hi".into())],
             is_error: true,
+            not_made: false,
         });
         assert_eq!(
             shown,
