@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "react";
-import { events, type Update } from "../bindings";
+import { useRef, useState } from "react";
+import type { Update } from "../bindings";
 import { useWindowReturn } from "../windowReturn";
-import { useHostResync } from "./updates";
+import { useListenThenFetch } from "./updates";
 
 /** Where some state lives in the host, and how the host's updates change it. */
 export interface LiveSource<S, C> {
@@ -28,53 +28,34 @@ export function useLive<S, C>(source: LiveSource<S, C>, initial: S, deps: readon
   const first = useRef(initial);
   const latest = useRef(source);
   latest.current = source;
-  const refetch = useRef<() => void>(() => {});
-  useEffect(() => {
+  const refetch = useListenThenFetch((current) => {
     // Another source (another server's log, say) starts from nothing, not from the last one's.
     setState(first.current);
-    let live = true;
-    let stop: (() => void) | null = null;
     // The changes heard while a fetch is under way (null when none is), and which fetch.
     let heard: C[] | null = null;
     let round = 0;
-    const fetchNow = () => {
-      const mine = ++round;
-      heard = [];
-      const done = (fetched: S | null) => {
-        if (!live || mine !== round) return;
-        const since = heard ?? [];
-        heard = null;
-        if (fetched === null) return;
-        const { settle, apply } = latest.current;
-        setState(settle ? settle(fetched, since) : since.reduce(apply, fetched));
-      };
-      latest.current.fetch().then(done, () => done(null));
-    };
-    events.hostUpdate
-      .listen((event: { payload: Update }) => {
-        if (!live) return;
-        const change = latest.current.change(event.payload);
+    return {
+      heard: (update) => {
+        const change = latest.current.change(update);
         if (change === null) return;
         heard?.push(change);
-        setState((current) => latest.current.apply(current, change));
-      })
-      .then(
-        (unlisten) => {
-          if (!live) return unlisten();
-          stop = unlisten;
-          refetch.current = fetchNow;
-          fetchNow();
-        },
-        () => {},
-      );
-    return () => {
-      live = false;
-      refetch.current = () => {};
-      stop?.();
+        setState((state) => latest.current.apply(state, change));
+      },
+      fetch: () => {
+        const mine = ++round;
+        heard = [];
+        const done = (fetched: S | null) => {
+          if (!current() || mine !== round) return;
+          const since = heard ?? [];
+          heard = null;
+          if (fetched === null) return;
+          const { settle, apply } = latest.current;
+          setState(settle ? settle(fetched, since) : since.reduce(apply, fetched));
+        };
+        latest.current.fetch().then(done, () => done(null));
+      },
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
-  useHostResync(() => refetch.current());
-  useWindowReturn(() => refetch.current());
+  useWindowReturn(refetch);
   return [state, setState];
 }

@@ -40,12 +40,51 @@ export function useHostResync(onResync: () => void): void {
   useHostEvent(events.hostResync as HostEvent<unknown>, onResync);
 }
 
+/** What one run of `useListenThenFetch` does with the updates it hears and how it fetches. */
+export interface FetchRun {
+  heard(update: Update): void;
+  fetch(): void;
+}
+
 /**
- * Data fetched from the host, fetched again whenever an update of one of `kinds` arrives
- * (updates say what changed; the host stays the one source of truth), and when updates were
- * lost. It is first fetched once the window listens: a change announced in between (a server
- * that became ready as the view opened) is then in the answer, not lost. Only the newest
- * fetch's answer is kept.
+ * Listens to the host's updates, and only then fetches: a change announced in between (a
+ * server that became ready as a view opened) is in the answer, not lost. Starts a new run
+ * (`start`, told how to know it is still the current one) when `deps` change, fetches again
+ * when the host says updates were lost, and returns a way to fetch again by hand.
+ */
+export function useListenThenFetch(start: (current: () => boolean) => FetchRun, deps: readonly unknown[]): () => void {
+  const refetch = useRef<() => void>(() => {});
+  useEffect(() => {
+    let live = true;
+    let stop: (() => void) | null = null;
+    const run = start(() => live);
+    (events.hostUpdate as HostEvent<Update>)
+      .listen((event) => live && run.heard(event.payload))
+      .then(
+        (unlisten) => {
+          if (!live) return unlisten();
+          stop = unlisten;
+          refetch.current = run.fetch;
+          run.fetch();
+        },
+        // Nothing to listen to: fetched once all the same.
+        () => live && run.fetch(),
+      );
+    return () => {
+      live = false;
+      refetch.current = () => {};
+      stop?.();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  useHostResync(() => refetch.current());
+  return () => refetch.current();
+}
+
+/**
+ * Data fetched from the host (see `useListenThenFetch`), fetched again whenever an update
+ * of one of `kinds` arrives (updates say what changed; the host stays the one source of
+ * truth). Only the newest fetch's answer is kept.
  */
 export function useFetched<T>(
   fetch: () => Promise<T>,
@@ -56,43 +95,21 @@ export function useFetched<T>(
   const [error, setError] = useState<unknown>(null);
   const latest = useRef({ fetch, kinds });
   latest.current = { fetch, kinds };
-  const refetch = useRef<() => void>(() => {});
-  useEffect(() => {
-    let live = true;
-    let stop: (() => void) | null = null;
+  const refresh = useListenThenFetch((current) => {
     let round = 0;
     const fetchNow = () => {
       const mine = ++round;
+      const newest = () => current() && mine === round;
       latest.current.fetch().then(
         (value) => {
-          if (!live || mine !== round) return;
+          if (!newest()) return;
           setData(value);
           setError(null);
         },
-        (err: unknown) => live && mine === round && setError(err),
+        (err: unknown) => newest() && setError(err),
       );
     };
-    (events.hostUpdate as HostEvent<Update>)
-      .listen((event) => {
-        if (live && latest.current.kinds.includes(event.payload.kind)) fetchNow();
-      })
-      .then(
-        (unlisten) => {
-          if (!live) return unlisten();
-          stop = unlisten;
-          refetch.current = fetchNow;
-          fetchNow();
-        },
-        // Nothing to listen to: fetched once all the same.
-        () => live && fetchNow(),
-      );
-    return () => {
-      live = false;
-      refetch.current = () => {};
-      stop?.();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    return { heard: (update) => latest.current.kinds.includes(update.kind) && fetchNow(), fetch: fetchNow };
   }, deps);
-  useHostResync(() => refetch.current());
-  return { data, error, refresh: () => refetch.current() };
+  return { data, error, refresh };
 }
