@@ -1,4 +1,5 @@
-import { useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useId, useMemo, useState } from "react";
+import { useFollowTail } from "./followTail";
 import type { LoggingLevel } from "../mcp/schema";
 import type { LogEntry } from "./types";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";
@@ -14,31 +15,17 @@ export interface LogPaneProps {
   onClear?(): void;
 }
 
-// How close to the bottom (px) still counts as "reading the latest".
-const BOTTOM_SLACK = 16;
-
 /** A server's log: its stderr, what the transport noticed, and its own messages. */
 export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: LogPaneProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [sources, setSources] = useState<ReadonlySet<LogSource>>(() => new Set(LOG_SOURCES.map((s) => s.source)));
   const [minLevel, setMinLevel] = useState<LoggingLevel | null>(null);
-  const [following, setFollowing] = useState(true);
-  const listRef = useRef<HTMLDivElement>(null);
 
   const matching = useMemo(() => filterLog(entries, { text, sources, minLevel }), [entries, text, sources, minLevel]);
   const shown = matching.length > MAX_RENDERED ? matching.slice(-MAX_RENDERED) : matching;
 
-  const toBottom = () => {
-    const el = listRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  };
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (following) toBottom();
-    // Filtered down to less than a screenful, there is nothing left to jump to.
-    else if (el && el.scrollHeight <= el.clientHeight + BOTTOM_SLACK) setFollowing(true);
-  }, [shown, following]);
+  const { listRef, onScroll, jumpToLatest } = useFollowTail(shown);
 
   const toggleSource = (source: LogSource, on: boolean) =>
     setSources((set) => {
@@ -125,10 +112,7 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: Lo
         aria-live="off" // far too chatty to announce line by line
         aria-label="Log lines"
         tabIndex={0}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK);
-        }}
+        onScroll={onScroll}
       >
         {shown.length === 0 ? (
           <p className="muted">{entries.length === 0 ? "Nothing logged yet." : "No line matches the filter."}</p>
@@ -140,18 +124,7 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: Lo
           </ol>
         )}
       </div>
-      {!following && (
-        <button
-          type="button"
-          className="jump-latest"
-          onClick={() => {
-            setFollowing(true);
-            toBottom();
-          }}
-        >
-          Jump to latest
-        </button>
-      )}
+      {jumpToLatest}
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useId, useMemo, useState } from "react";
+import { useFollowTail } from "./followTail";
 import type { ShownHeader } from "../bindings";
 import {
   MAX_RENDERED_TRAFFIC,
@@ -26,33 +27,20 @@ export interface TrafficPaneProps {
   copy?(text: string): Promise<void>;
 }
 
-// How close to the bottom (px) still counts as "reading the latest".
-const BOTTOM_SLACK = 16;
-
 /** Every JSON-RPC message a server exchanged, newest last; a request shown with its response. */
 export function TrafficPane({ entries, dropped, missed, headers, copy = copyText }: TrafficPaneProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [direction, setDirection] = useState<DirectionFilter>("all");
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
-  const [following, setFollowing] = useState(true);
   const [copied, setCopied] = useState<string | null>(null);
-  const listRef = useRef<HTMLDivElement>(null);
 
   const matching = useMemo(() => filterTraffic(entries, { text, direction }), [entries, text, direction]);
   const shown = matching.length > MAX_RENDERED_TRAFFIC ? matching.slice(-MAX_RENDERED_TRAFFIC) : matching;
   const bySeq = useMemo(() => new Map(entries.map((e) => [e.seq, e])), [entries]);
   const partners = useMemo(() => pairs(entries), [entries]);
 
-  const toBottom = () => {
-    const el = listRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  };
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (following) toBottom();
-    else if (el && el.scrollHeight <= el.clientHeight + BOTTOM_SLACK) setFollowing(true);
-  }, [shown, following]);
+  const { listRef, onScroll, jumpToLatest } = useFollowTail(shown);
 
   const toggle = (seq: number) =>
     setOpen((set) => {
@@ -121,10 +109,7 @@ export function TrafficPane({ entries, dropped, missed, headers, copy = copyText
         role="region"
         aria-label="Messages"
         tabIndex={0}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK);
-        }}
+        onScroll={onScroll}
       >
         {shown.length === 0 ? (
           <p className="muted">{entries.length === 0 ? "No messages yet." : "No message matches the filter."}</p>
@@ -147,18 +132,7 @@ export function TrafficPane({ entries, dropped, missed, headers, copy = copyText
           </ol>
         )}
       </div>
-      {!following && (
-        <button
-          type="button"
-          className="jump-latest"
-          onClick={() => {
-            setFollowing(true);
-            toBottom();
-          }}
-        >
-          Jump to latest
-        </button>
-      )}
+      {jumpToLatest}
     </section>
   );
 }
