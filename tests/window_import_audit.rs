@@ -9,39 +9,16 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::json;
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret};
 
 const TOKEN: &str = "plain-token-written-in-the-file";
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 
-/// What the keyring holds for Switchboard under `name`, if anything.
-fn keyring_secret(name: &str) -> Option<String> {
-    let out = Command::new("secret-tool")
-        .args(["lookup", "service", "switchboard", "username", name])
-        .output()
-        .expect("run secret-tool (the libsecret-tools package; run scripts/setup)");
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 #[test]
 fn a_clashing_server_with_a_plain_token_is_renamed_and_its_token_kept_in_the_keyring() {
-    // A home of its own: the import panel then lists no file of the person's own apps.
-    let app = App::start_with(|dir| {
-        let home = dir.join("home");
-        std::fs::create_dir(&home).expect("home");
-        vec![
-            ("HOME", home.to_str().expect("utf-8").to_owned()),
-            (
-                "XDG_CONFIG_HOME",
-                home.join(".config").to_str().expect("utf-8").to_owned(),
-            ),
-        ]
-    });
+    let app = App::start_with_own_home();
     let w = &app.window;
     let peer = Path::new(env!("CARGO_BIN_EXE_switchboard")).with_file_name("rmcp-peer");
     let file = app.dir.path().join("exported-servers.json");

@@ -7,11 +7,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::json;
 use support::peer::HttpPeer;
-use support::window::{App, DETAIL, DIALOG, SHOWN, until};
+use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret, until};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";
@@ -145,18 +144,7 @@ fn the_activity_view_and_the_log_pane_show_what_happened() {
 
 #[test]
 fn a_server_imported_from_claude_desktop_is_edited_disabled_and_removed() {
-    // A home of its own: the import panel then lists no file of the person's own apps.
-    let app = App::start_with(|dir| {
-        let home = dir.join("home");
-        std::fs::create_dir(&home).expect("home");
-        vec![
-            ("HOME", home.to_str().expect("utf-8").to_owned()),
-            (
-                "XDG_CONFIG_HOME",
-                home.join(".config").to_str().expect("utf-8").to_owned(),
-            ),
-        ]
-    });
+    let app = App::start_with_own_home();
     let w = &app.window;
     let script = app.dir.path().join("argv_server.py");
     std::fs::write(&script, ARGV_SERVER).expect("write the server");
@@ -258,17 +246,6 @@ fn a_server_imported_from_claude_desktop_is_edited_disabled_and_removed() {
     let config = app.config();
     assert!(config["mcpServers"].get("argv").is_none(), "{config}");
     assert!(config["mcpServers"].get("demo").is_some(), "{config}");
-}
-
-/// What the keyring holds for Switchboard under `name`, if anything.
-fn keyring_secret(name: &str) -> Option<String> {
-    let out = Command::new("secret-tool")
-        .args(["lookup", "service", "switchboard", "username", name])
-        .output()
-        .expect("run secret-tool (the libsecret-tools package; run scripts/setup)");
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[test]

@@ -39,6 +39,22 @@ impl App {
         Self::start_in(dir, extra)
     }
 
+    /// Like `start`, with a home folder of its own: the import panel then lists no file of
+    /// the person's own apps.
+    pub fn start_with_own_home() -> Self {
+        Self::start_with(|dir| {
+            let home = dir.join("home");
+            std::fs::create_dir(&home).expect("home");
+            vec![
+                ("HOME", home.to_str().expect("utf-8").to_owned()),
+                (
+                    "XDG_CONFIG_HOME",
+                    home.join(".config").to_str().expect("utf-8").to_owned(),
+                ),
+            ]
+        })
+    }
+
     /// Quits the app and starts it again on the same folder (its configuration file, its
     /// kept conversations and audit trail), with the same environment.
     pub fn restart(self) -> Self {
@@ -205,6 +221,17 @@ pub fn until(what: &str, mut done: impl FnMut() -> bool) {
         assert!(started.elapsed() < SHOWN, "{what}: not within {SHOWN:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// What the keyring holds for Switchboard under `name`, if anything.
+pub fn keyring_secret(name: &str) -> Option<String> {
+    let out = std::process::Command::new("secret-tool")
+        .args(["lookup", "service", "switchboard", "username", name])
+        .output()
+        .expect("run secret-tool (the libsecret-tools package; run scripts/setup)");
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 pub fn make_executable(path: &Path) {
