@@ -157,6 +157,12 @@ pub fn may_destroy(tool: &Tool) -> bool {
 }
 
 impl Gate {
+    /// Takes up the host's settings as they are now (read or written again).
+    pub fn follow_settings(&self, settings: &crate::config::HostSettings) {
+        self.confirm_own_destructive
+            .store(settings.confirm_own_destructive_calls, Ordering::Relaxed);
+    }
+
     fn policies(&self) -> std::sync::MutexGuard<'_, Policies> {
         self.policies.lock().unwrap_or_else(|p| p.into_inner())
     }

@@ -473,6 +473,8 @@ impl Desk {
         // waits for no server to stop.
         let _editing = self.inner.edits.lock().await;
         let config = config::update(&self.inner.config_path, change)?;
+        // Held by the gate only once the file holds it.
+        self.inner.gate.follow_settings(&config.settings);
         let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);

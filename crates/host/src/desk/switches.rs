@@ -2,8 +2,6 @@
 //! a server, and whether their own calls of tools that may destroy are confirmed first.
 //! Both are kept in the configuration; neither restarts a server.
 
-use std::sync::atomic::Ordering;
-
 use serde::Serialize;
 
 use super::{Desk, DeskError, Update};
@@ -102,12 +100,6 @@ impl Desk {
             },
             Update::ConfigChanged { problem: None },
         )
-        .await?;
-        // Stored after the file took it, so the gate never holds what the file does not.
-        self.inner
-            .gate
-            .confirm_own_destructive
-            .store(on, Ordering::Relaxed);
-        Ok(())
+        .await
     }
 }

@@ -73,10 +73,7 @@ impl Desk {
                 return;
             }
         };
-        self.inner.gate.confirm_own_destructive.store(
-            config.settings.confirm_own_destructive_calls,
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        self.inner.gate.follow_settings(&config.settings);
         let before = {
             let mut loaded = lock(&self.inner.loaded);
             let mut known = loaded.config.clone();
