@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
+use super::switches::TurnedOff;
 use super::{Desk, DeskError, Inner, Json, Update, lock, now_ms};
 use crate::agent::context;
 use crate::agent::{
@@ -209,13 +210,9 @@ impl Servers for DeskServers {
 
 /// The catalog's tools a model may be offered: all but those the person turned off.
 fn offered(inner: &Inner) -> Vec<CatalogTool> {
-    let config = lock(&inner.loaded).config.clone();
-    let turned_off = |tool: &CatalogTool| {
-        let server = config.servers.get(&tool.server);
-        server.is_some_and(|s| s.tool_disabled(&tool.tool.name))
-    };
+    let off = TurnedOff::now(inner);
     let mut tools = inner.shared.catalog.tools();
-    tools.retain(|tool| !turned_off(tool));
+    tools.retain(|tool| !off.holds(&tool.server, &tool.tool.name));
     tools
 }
 

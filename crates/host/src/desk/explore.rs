@@ -7,6 +7,7 @@ use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::switches::TurnedOff;
 use super::{Desk, DeskError, lock, now_ms};
 use crate::gate::{CallError, Callee, Origin};
 
@@ -42,21 +43,15 @@ impl Desk {
     pub fn catalog(&self) -> Value {
         let catalog = &self.inner.shared.catalog;
         let states = lock(&self.inner.shared.states).clone();
-        let config = self.config();
+        let off = TurnedOff::now(&self.inner);
         let offers: Map<String, Value> = states
             .keys()
             .filter_map(|server| {
                 let offer = catalog.offer(server)?;
-                let turned_off = |name: &str| {
-                    config
-                        .servers
-                        .get(server)
-                        .is_some_and(|s| s.tool_disabled(name))
-                };
                 let tools: Vec<_> = offer
                     .tools
                     .into_iter()
-                    .filter(|tool| !turned_off(&tool.name))
+                    .filter(|tool| !off.holds(server, &tool.name))
                     .collect();
                 Some((
                     server.clone(),

@@ -2,9 +2,34 @@
 //! a server, and whether their own calls of tools that may destroy are confirmed first.
 //! Both are kept in the configuration; neither restarts a server.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 
-use super::{Desk, DeskError, Update};
+use super::{Desk, DeskError, Inner, Update, lock};
+
+/// The tools turned off now, by server: read once for a whole catalog, not the whole
+/// configuration copied for it.
+pub(super) struct TurnedOff(BTreeMap<String, BTreeSet<String>>);
+
+impl TurnedOff {
+    pub(super) fn now(inner: &Inner) -> Self {
+        let loaded = lock(&inner.loaded);
+        Self(
+            loaded
+                .config
+                .servers
+                .iter()
+                .filter(|(_, server)| !server.disabled_tools.is_empty())
+                .map(|(name, server)| (name.clone(), server.disabled_tools.clone()))
+                .collect(),
+        )
+    }
+
+    pub(super) fn holds(&self, server: &str, tool: &str) -> bool {
+        self.0.get(server).is_some_and(|off| off.contains(tool))
+    }
+}
 
 /// A tool of a server, and whether it is offered to anyone.
 #[derive(Debug, Clone, PartialEq, Serialize)]
