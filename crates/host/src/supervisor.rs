@@ -633,10 +633,12 @@ mod tests {
     #[tokio::test]
     async fn items_left_out_and_lists_that_fail_are_said_in_the_servers_log() {
         let (transport, mut peer) = memory::pair(discard_log());
+        let mut config = ClientConfig::new("test", "1");
+        config.era = switchboard_mcp::client::EraSetting::Legacy;
         let connect = tokio::spawn(Client::connect(
             transport,
             Arc::new(DecliningHandler),
-            ClientConfig::new("test", "1"),
+            config,
         ));
         answer(
             &mut peer,

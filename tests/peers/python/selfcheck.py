@@ -136,7 +136,7 @@ async def exercise(session: ClientSession, peer: ClientSide, stderr_path: Path) 
     tool_pages = await all_pages(session.list_tools, "tools")
     check([len(p) for p in tool_pages] == [3, 3, 3, 3], "tools paged 3/3/3/3", [len(p) for p in tool_pages])
     tools = {t.name: t for page in tool_pages for t in page}
-    expected_tools = ["echo", "add", "slow", "ask_model", "ask_form", "ask_url"]
+    expected_tools = ["echo", "add", "slow", "ask_model", "ask_form", "ask_url", "greet_asked"]
     expected_tools += ["list_roots", "log_levels", "fail", "crash", "bump", "add_tool"]
     check(list(tools) == expected_tools, "tool names in order", list(tools))
     check(tools["add"].output_schema is not None, "add has an output schema")

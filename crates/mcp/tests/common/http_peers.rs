@@ -9,7 +9,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchboard_mcp::client::{Client, ClientConfig};
+use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer, HttpSession};
 use switchboard_mcp::types::ClientCapabilities;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
@@ -329,6 +329,7 @@ pub async fn connect_http(
     let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
     config.capabilities = ClientCapabilities::all();
     config.request_timeout = Duration::from_secs(30);
+    config.era = EraSetting::Legacy;
     let client = Client::connect(transport, person, config)
         .await
         .unwrap_or_else(|e| panic!("initialize over {url}: {e}"));
