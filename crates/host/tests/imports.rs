@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use switchboard_host::config::PlainSecret;
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
 use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
@@ -92,6 +93,7 @@ fn github_form() -> ServerForm {
         headers: Vec::new(),
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

