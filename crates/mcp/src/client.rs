@@ -5,6 +5,7 @@
 
 pub mod era;
 pub mod input_required;
+mod listen;
 mod modern;
 
 pub use era::{Era, EraChoice, EraSetting};
@@ -164,8 +165,6 @@ pub enum ClientError {
     NoSharedRevision { supported: String },
     #[error("the server does not speak the 2026-07-28 revision: {reason}")]
     NotModern { reason: String },
-    #[error("{method} is not part of the 2026-07-28 revision")]
-    NotInModernEra { method: &'static str },
     #[error("the request could not be encoded: {0}")]
     InvalidParams(String),
     #[error("the server asked for input this client cannot read (request {key:?}: {detail})")]
@@ -304,6 +303,8 @@ pub struct Client {
     /// Answers the input requests of `input_required` results, as it answers the
     /// stateful era's server requests.
     dispatch: Arc<dyn IncomingHandler>,
+    /// The `subscriptions/listen` stream of the modern era.
+    listener: Option<Arc<listen::Listener>>,
     request_timeout: Duration,
     max_request_time: Duration,
     pub(crate) tool_schemas: Arc<ToolSchemaCache>,
@@ -318,10 +319,12 @@ impl Client {
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
         let described = Arc::new(std::sync::OnceLock::new());
+        let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
         let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
+            listen_status: listen_status.clone(),
         });
         let probe_timeout = match transport.carrier {
             crate::transport::Carrier::Stream => config.probe_timeout,
@@ -337,6 +340,14 @@ impl Client {
                 return Err(err);
             }
         };
+        let listener = stamp.as_ref().map(|stamp| {
+            Arc::new(listen::Listener::start(
+                connection.downgrade(),
+                stamp.clone(),
+                listen::initial_filter(&server.capabilities),
+                listen_status,
+            ))
+        });
         let server = Described::new(server);
         let _ = described.set(server.clone());
         if let Some(every) = config.ping_interval {
@@ -358,6 +369,7 @@ impl Client {
             era: Arc::new(choice),
             stamp,
             dispatch,
+            listener,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
             tool_schemas: Arc::default(),
@@ -372,6 +384,18 @@ impl Client {
 
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.version
+    }
+
+    /// In the modern era, what the server agreed to send on the `subscriptions/listen`
+    /// stream (list changes, resource updates); `None` while no stream is acknowledged,
+    /// and always in the stateful era.
+    pub fn listening(&self) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.acknowledged()
+    }
+
+    /// Waits up to `patience` until the `subscriptions/listen` stream is acknowledged.
+    pub async fn wait_listening(&self, patience: Duration) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.wait_acknowledged(patience).await
     }
 
     /// The era and revision chosen for this server, and why.
@@ -531,18 +555,29 @@ impl Client {
         self.typed(method::RESOURCES_READ, &params, options).await
     }
 
+    /// Asks for `notifications/resources/updated` of a resource: `resources/subscribe`
+    /// in the stateful era; in the modern era, the URI joins the `subscriptions/listen`
+    /// filter, and this returns once the server acknowledged it.
     pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
-        if self.is_modern() {
-            return Err(ClientError::NotInModernEra {
-                method: method::RESOURCES_SUBSCRIBE,
-            });
-        }
         let offered = self
             .capabilities()
             .resources
             .as_ref()
             .is_some_and(|r| r.subscribe == Some(true));
         self.require(offered, "resource subscriptions")?;
+        if let Some(listener) = &self.listener {
+            let acknowledged = listener
+                .resource(uri, true, self.request_timeout)
+                .await
+                .ok_or(ClientError::Request(RequestError::Timeout {
+                    method: method::SUBSCRIPTIONS_LISTEN.into(),
+                    after: self.request_timeout,
+                }))?;
+            let honoured = acknowledged
+                .resource_subscriptions
+                .is_some_and(|uris| uris.iter().any(|u| u == uri));
+            return self.require(honoured, "updates of this resource");
+        }
         let _: Value = self
             .call(
                 method::RESOURCES_SUBSCRIBE,
@@ -553,10 +588,9 @@ impl Client {
     }
 
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
-        if self.is_modern() {
-            return Err(ClientError::NotInModernEra {
-                method: method::RESOURCES_UNSUBSCRIBE,
-            });
+        if let Some(listener) = &self.listener {
+            listener.resource(uri, false, self.request_timeout).await;
+            return Ok(());
         }
         let _: Value = self
             .call(
@@ -890,6 +924,8 @@ struct Dispatch<H> {
     capabilities: ClientCapabilities,
     /// Set once the handshake is done.
     described: Arc<std::sync::OnceLock<Described>>,
+    /// Where a `subscriptions/listen` acknowledgement is noted.
+    listen_status: tokio::sync::watch::Sender<listen::Status>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -945,6 +981,11 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
     }
 
     fn notification(&self, method: String, params: Option<Value>) {
+        if method == method::SUBSCRIPTIONS_ACKNOWLEDGED {
+            let filter = listen::acknowledged_filter(params.as_ref());
+            self.listen_status.send_modify(|s| s.acknowledge(filter));
+            return;
+        }
         self.handler
             .notification(ServerNotification::parse(method, params));
     }

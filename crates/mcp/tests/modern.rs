@@ -14,7 +14,9 @@ use common::{Log, Person, Script, everything_stdio, first_text, python_stdio};
 use http_peers::{EverythingHttp, Peer, PyHttp};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, Era, EraSetting};
+use switchboard_mcp::client::{
+    Client, ClientConfig, ClientError, Era, EraSetting, ServerNotification,
+};
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{TransportParts, stdio};
 use switchboard_mcp::types::*;
@@ -278,4 +280,83 @@ async fn the_era_can_be_forced_either_way() {
         Err(other) => panic!("expected NotModern, got {other}"),
         Ok(_) => panic!("a stateful server was accepted as modern"),
     }
+}
+
+/// List changes and resource updates arrive on the `subscriptions/listen` stream and reach
+/// the handler as they do in the stateful era.
+async fn changes_are_heard_through_listen(client: &Client, person: &Person) {
+    let listening = client
+        .wait_listening(Duration::from_secs(10))
+        .await
+        .expect("the stream is acknowledged");
+    assert_eq!(listening.tools_list_changed, Some(true), "{listening:?}");
+
+    client
+        .call_tool(
+            "add_tool",
+            args(json!({"name": "echo2"})),
+            client.request_options(),
+        )
+        .await
+        .expect("add_tool");
+    person
+        .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
+            seen.notifications
+                .contains(&ServerNotification::ToolListChanged)
+        })
+        .await;
+    let tools = client.list_tools().await.expect("tools/list");
+    assert!(tools.items.iter().any(|t| t.name == "echo2"));
+
+    client.subscribe("test://counter").await.expect("subscribe");
+    assert_eq!(
+        client.listening().and_then(|f| f.resource_subscriptions),
+        Some(vec!["test://counter".to_owned()])
+    );
+    client
+        .call_tool("bump", None, client.request_options())
+        .await
+        .expect("bump");
+    person
+        .wait_for("the counter's update", Duration::from_secs(10), |seen| {
+            seen.notifications.iter().any(|n| {
+                matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://counter")
+            })
+        })
+        .await;
+    client
+        .unsubscribe("test://counter")
+        .await
+        .expect("unsubscribe");
+}
+
+#[tokio::test]
+async fn list_changes_and_resource_updates_arrive_through_listen_over_stdio() {
+    let log = Log::default();
+    let person = person();
+    let client = Client::connect(
+        over_stdio(&python_stdio(), &log),
+        person.clone(),
+        config(EraSetting::Auto),
+    )
+    .await
+    .expect("connect");
+    changes_are_heard_through_listen(&client, &person).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn list_changes_and_resource_updates_arrive_through_listen_over_streamable_http() {
+    let peer = Peer::python(PyHttp::Streamable).await;
+    let log = Log::default();
+    let person = person();
+    let client = Client::connect(
+        over_http(&peer.url, &log),
+        person.clone(),
+        config(EraSetting::Auto),
+    )
+    .await
+    .expect("connect");
+    changes_are_heard_through_listen(&client, &person).await;
+    client.close().await;
 }
