@@ -31,7 +31,8 @@ impl ClientHandler for Person {
     }
 
     async fn elicit(&self, _: ElicitRequestParams) -> Result<ElicitResult, ErrorObject> {
-        let content: ElicitContent = serde_json::from_value(json!({"nickname": "Ada"})).unwrap();
+        let content: ElicitContent =
+            serde_json::from_value(json!({"nickname": "Ada"})).expect("a form answer");
         Ok(ElicitResult::accepted(Some(content)))
     }
 
@@ -125,7 +126,7 @@ async fn modern() -> (
         ),
     )
     .await;
-    let client = connecting.await.unwrap().expect("connected");
+    let client = connecting.await.expect("no panic").expect("connected");
     let listen = next_json(&mut peer).await;
     (client, peer, heard, listen)
 }
