@@ -5,6 +5,7 @@
 
 pub mod era;
 pub mod input_required;
+mod list_cache;
 mod listen;
 mod modern;
 
@@ -305,6 +306,8 @@ pub struct Client {
     dispatch: Arc<dyn IncomingHandler>,
     /// The `subscriptions/listen` stream of the modern era.
     listener: Option<Arc<listen::Listener>>,
+    /// List pages the server said stay fresh for a while.
+    lists: Arc<list_cache::ListCache>,
     request_timeout: Duration,
     max_request_time: Duration,
     pub(crate) tool_schemas: Arc<ToolSchemaCache>,
@@ -320,7 +323,9 @@ impl Client {
     ) -> Result<Self, ClientError> {
         let described = Arc::new(std::sync::OnceLock::new());
         let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
+        let lists = Arc::new(list_cache::ListCache::default());
         let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
+            lists: lists.clone(),
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
@@ -370,6 +375,7 @@ impl Client {
             stamp,
             dispatch,
             listener,
+            lists,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
             tool_schemas: Arc::default(),
@@ -673,9 +679,42 @@ impl Client {
                     error: TransportError::SessionRenewed,
                     ..
                 })) if restarts < MAX_WALK_RESTARTS => restarts += 1,
+                // A cursor of a kept page the server no longer takes: the whole list is
+                // read again, as the revision says.
+                Err(ClientError::Request(RequestError::Server { .. }))
+                    if restarts < MAX_WALK_RESTARTS && self.lists.get(method, None).is_some() =>
+                {
+                    self.lists.forget(&[method]);
+                    restarts += 1;
+                }
                 outcome => return outcome,
             }
         }
+    }
+
+    /// One page of a list: from the cache while the server says it is fresh.
+    async fn page<P: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        cursor: Option<&str>,
+    ) -> Result<P, ClientError> {
+        let result = match self.lists.get(method, cursor) {
+            Some(result) => result,
+            None => {
+                let mut params = Map::new();
+                if let Some(cursor) = cursor {
+                    params.insert("cursor".into(), cursor.into());
+                }
+                let result = self.request(method, params, self.request_options()).await?;
+                self.lists
+                    .put(method, cursor, &result, tokio::time::Instant::now());
+                result
+            }
+        };
+        serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+            method,
+            detail: e.to_string(),
+        })
     }
 
     async fn walk<P: Page>(&self, method: &'static str) -> Result<Listing<P::Item>, ClientError> {
@@ -683,11 +722,9 @@ impl Client {
         let mut seen = HashSet::new();
         let mut cursor: Option<Cursor> = None;
         loop {
-            let params = match &cursor {
-                Some(c) => serde_json::json!({ "cursor": c }),
-                None => serde_json::json!({}),
-            };
-            let page: P = self.call(method, &params).await?;
+            let page: P = self
+                .page(method, cursor.as_ref().map(|c| c.0.as_str()))
+                .await?;
             if seen.len() >= MAX_PAGES {
                 return Err(ClientError::TooManyPages {
                     method,
@@ -926,6 +963,8 @@ struct Dispatch<H> {
     described: Arc<std::sync::OnceLock<Described>>,
     /// Where a `subscriptions/listen` acknowledgement is noted.
     listen_status: tokio::sync::watch::Sender<listen::Status>,
+    /// Dropped page by page when the server says a list changed.
+    lists: Arc<list_cache::ListCache>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -986,6 +1025,7 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             self.listen_status.send_modify(|s| s.acknowledge(filter));
             return;
         }
+        self.lists.changed(&method);
         self.handler
             .notification(ServerNotification::parse(method, params));
     }
@@ -999,6 +1039,12 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             }
             Err(e) => tracing::warn!("the new session's description is not valid: {e}"),
         }
+        self.lists.forget(&[
+            method::TOOLS_LIST,
+            method::PROMPTS_LIST,
+            method::RESOURCES_LIST,
+            method::RESOURCES_TEMPLATES_LIST,
+        ]);
         self.handler
             .notification(ServerNotification::SessionRenewed);
     }

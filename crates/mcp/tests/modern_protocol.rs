@@ -324,3 +324,96 @@ async fn the_listen_stream_carries_changes_and_is_opened_again_when_the_server_e
         json!({"toolsListChanged": true})
     );
 }
+
+/// Answers the next `tools/list` request with `page`, checking which cursor it asks for.
+async fn serve_page(peer: &mut MemoryPeer, cursor: Option<&str>, page: Value) {
+    let request = next_json(peer).await;
+    assert_eq!(request["method"], "tools/list");
+    assert_eq!(
+        request["params"].get("cursor").and_then(Value::as_str),
+        cursor
+    );
+    send(peer, answer(&request["id"], page)).await;
+}
+
+fn tool(name: &str) -> Value {
+    json!({"name": name, "inputSchema": {"type": "object"}})
+}
+
+#[tokio::test]
+async fn list_pages_are_kept_for_their_ttl_merged_and_dropped_when_the_list_changes() {
+    let (client, mut peer, mut heard, listen) = modern().await;
+    let listing = |client: &Client| {
+        let client = client.clone();
+        tokio::spawn(async move { client.list_tools().await })
+    };
+    let names = |listing: switchboard_mcp::types::Listing<switchboard_mcp::types::Tool>| {
+        listing
+            .items
+            .into_iter()
+            .map(|t| t.name)
+            .collect::<Vec<_>>()
+    };
+
+    let first = listing(&client);
+    serve_page(
+        &mut peer,
+        None,
+        json!({"resultType": "complete", "tools": [tool("a")],
+        "nextCursor": "p2", "ttlMs": 60000, "cacheScope": "public"}),
+    )
+    .await;
+    serve_page(
+        &mut peer,
+        Some("p2"),
+        json!({"resultType": "complete", "tools": [tool("b")],
+        "ttlMs": 60000, "cacheScope": "public"}),
+    )
+    .await;
+    assert_eq!(names(first.await.unwrap().unwrap()), ["a", "b"]);
+
+    // Fresh: both pages come from the cache, and nothing is asked.
+    assert_eq!(names(listing(&client).await.unwrap().unwrap()), ["a", "b"]);
+    assert!(
+        peer.from_client.try_recv().is_err(),
+        "a fresh list was asked for again"
+    );
+
+    // The server says the list changed: it is read again from the first page.
+    let subscription = json!({"io.modelcontextprotocol/subscriptionId": listen["id"]});
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+        "params": {META: subscription}}),
+    )
+    .await;
+    // The handler hears of it after the cache forgot the list.
+    let heard_it = tokio::time::timeout(Duration::from_secs(5), heard.recv())
+        .await
+        .unwrap();
+    assert_eq!(heard_it, Some(ServerNotification::ToolListChanged));
+    let again = listing(&client);
+    let request = next_json(&mut peer).await;
+    assert_eq!(request["method"], "tools/list");
+    assert!(request["params"].get("cursor").is_none());
+    send(
+        &peer,
+        answer(
+            &request["id"],
+            json!({"resultType": "complete",
+        "tools": [tool("a"), tool("c")], "ttlMs": 0}),
+        ),
+    )
+    .await;
+    assert_eq!(names(again.await.unwrap().unwrap()), ["a", "c"]);
+
+    // A page without a positive ttl is never kept.
+    let once_more = listing(&client);
+    serve_page(
+        &mut peer,
+        None,
+        json!({"resultType": "complete", "tools": [], "ttlMs": 0}),
+    )
+    .await;
+    assert!(once_more.await.unwrap().unwrap().items.is_empty());
+}
