@@ -416,6 +416,9 @@ async fn run_once<H: ClientHandler>(
         client_config.max_request_time = Duration::from_secs(secs);
     }
     client_config.ping_interval = ping_interval(config);
+    // Every server is spoken to in the stateful era until the per-server era setting
+    // (auto, modern, legacy) reaches the configuration and the server's page.
+    client_config.era = switchboard_mcp::client::EraSetting::Legacy;
     // The recorder ends with the connection, which holds the observer's only end.
     let (observer, seen) = switchboard_mcp::traffic::observer(TRAFFIC_QUEUE);
     client_config.traffic = Some(observer);

@@ -536,7 +536,19 @@ impl Client {
     ) -> Result<CallToolResult, ClientError> {
         self.require(self.capabilities().tools.is_some(), "tools")?;
         let params = CallToolRequestParams::new(name, arguments);
-        self.typed(method::TOOLS_CALL, &params, options).await
+        match self
+            .typed(method::TOOLS_CALL, &params, options.clone())
+            .await
+        {
+            // The tool's `x-mcp-header` marks may have changed: read the tools again (the
+            // HTTP transport takes the marks from the list) and try once more.
+            Err(ClientError::HeaderMismatch { .. }) if self.is_modern() => {
+                self.lists.forget(&[method::TOOLS_LIST]);
+                self.list_tools().await?;
+                self.typed(method::TOOLS_CALL, &params, options).await
+            }
+            outcome => outcome,
+        }
     }
 
     pub async fn list_resources(&self) -> Result<Listing<Resource>, ClientError> {

@@ -420,3 +420,41 @@ async fn list_pages_are_kept_for_their_ttl_merged_and_dropped_when_the_list_chan
     .await;
     assert!(once_more.await.unwrap().unwrap().items.is_empty());
 }
+
+#[tokio::test]
+async fn a_header_mismatch_reads_the_tools_again_and_retries_once_then_says_why() {
+    let (client, mut peer, _, _listen) = modern().await;
+    let calling = tokio::spawn({
+        let client = client.clone();
+        async move {
+            client
+                .call_tool("sql", None, client.request_options())
+                .await
+        }
+    });
+    let mismatch = |id: &Value| {
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32020,
+            "message": "Header mismatch: Mcp-Param-Region missing"}})
+    };
+    let first = next_json(&mut peer).await;
+    assert_eq!(first["method"], "tools/call");
+    send(&peer, mismatch(&first["id"])).await;
+    serve_page(
+        &mut peer,
+        None,
+        json!({"resultType": "complete", "tools": [tool("sql")], "ttlMs": 0}),
+    )
+    .await;
+    let retry = next_json(&mut peer).await;
+    assert_eq!(retry["method"], "tools/call");
+    assert_ne!(retry["id"], first["id"]);
+    send(&peer, mismatch(&retry["id"])).await;
+    match calling.await.unwrap() {
+        Err(error @ ClientError::HeaderMismatch { .. }) => assert_eq!(
+            error.to_string(),
+            "the server refused tools/call: its HTTP headers did not match the request \
+             (Header mismatch: Mcp-Param-Region missing)"
+        ),
+        other => panic!("expected HeaderMismatch, got {other:?}"),
+    }
+}
