@@ -360,3 +360,37 @@ async fn list_changes_and_resource_updates_arrive_through_listen_over_streamable
     changes_are_heard_through_listen(&client, &person).await;
     client.close().await;
 }
+
+#[tokio::test]
+async fn an_http_sse_server_is_reached_through_both_fallbacks() {
+    let peer = Peer::python(PyHttp::Sse).await;
+    let log = Log::default();
+    let (transport, session) =
+        http::connect(&HttpServer::new(&peer.url), log.sink()).expect("valid settings");
+    let client = Client::connect(transport, person(), config(EraSetting::Auto))
+        .await
+        .expect("connect");
+    assert_eq!(client.era().era, Era::Legacy);
+    assert!(
+        client
+            .era()
+            .reason
+            .starts_with("server/discover was refused with HTTP"),
+        "{}",
+        client.era().reason
+    );
+    assert_eq!(
+        session.flavor(),
+        Some(switchboard_mcp::transport::http::HttpFlavor::LegacySse)
+    );
+    let sum = client
+        .call_tool(
+            "add",
+            args(json!({"a": 1, "b": 1})),
+            client.request_options(),
+        )
+        .await
+        .expect("add");
+    assert_eq!(sum.structured_content, Some(json!({"sum": 2})));
+    client.close().await;
+}
