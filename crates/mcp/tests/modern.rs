@@ -394,3 +394,54 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
     assert_eq!(sum.structured_content, Some(json!({"sum": 2})));
     client.close().await;
 }
+
+/// The rmcp server asks for sampling, roots and a form through `input_required` results in
+/// the modern era, over both transports.
+#[tokio::test]
+async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
+    let http = Peer::rmcp().await;
+    for (via, transport) in [
+        ("stdio", over_stdio(&common::rmcp_stdio(), &Log::default())),
+        ("HTTP", over_http(&http.url, &Log::default())),
+    ] {
+        let person = Person::new(Script {
+            roots: vec![Root::new("file:///home/ada", None)],
+            sampling_reply: Some("Paris".into()),
+            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+            ..Script::default()
+        });
+        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(client.era().era, Era::Modern, "{via}");
+        let call = |name: &'static str, arguments: Value| {
+            let client = client.clone();
+            async move {
+                let result = client
+                    .call_tool(name, args(arguments), client.request_options())
+                    .await
+                    .unwrap_or_else(|e| panic!("{via}: {name}: {e}"));
+                first_text(&result).to_owned()
+            }
+        };
+        assert_eq!(
+            call("sample", json!({"prompt": "Capital of France?"})).await,
+            "model said: Paris",
+            "{via}"
+        );
+        assert_eq!(call("roots", json!({})).await, "file:///home/ada", "{via}");
+        assert_eq!(call("elicit", json!({})).await, "hello Ada", "{via}");
+        let seen = person.seen.lock().expect("seen");
+        assert_eq!(
+            (
+                seen.sampling.len(),
+                seen.roots_requests,
+                seen.elicitations.len()
+            ),
+            (1, 1, 1),
+            "{via}"
+        );
+        drop(seen);
+        client.close().await;
+    }
+}
