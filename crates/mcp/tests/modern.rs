@@ -431,17 +431,15 @@ async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
         );
         assert_eq!(call("roots", json!({})).await, "file:///home/ada", "{via}");
         assert_eq!(call("elicit", json!({})).await, "hello Ada", "{via}");
-        let seen = person.seen.lock().expect("seen");
-        assert_eq!(
+        let asked = {
+            let seen = person.seen.lock().expect("seen");
             (
                 seen.sampling.len(),
                 seen.roots_requests,
-                seen.elicitations.len()
-            ),
-            (1, 1, 1),
-            "{via}"
-        );
-        drop(seen);
+                seen.elicitations.len(),
+            )
+        };
+        assert_eq!(asked, (1, 1, 1), "{via}");
         client.close().await;
     }
 }
