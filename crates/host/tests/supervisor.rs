@@ -114,7 +114,7 @@ async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
     assert_eq!(seen[1], ServerState::Starting);
     assert_eq!(
         host.catalog().tools().len(),
-        12,
+        13,
         "the catalog is filled again after the restart"
     );
     host.shutdown().await;
