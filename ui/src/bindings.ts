@@ -32,6 +32,7 @@ export const commands = {
 	clearServerLog: (name: string) => __TAURI_INVOKE<void>("clear_server_log", { name }),
 	/**  Every JSON-RPC message the server exchanged, as kept (secrets masked). */
 	serverTraffic: (name: string) => __TAURI_INVOKE<TrafficLog_Serialize>("server_traffic", { name }),
+	clearServerTraffic: (name: string) => __TAURI_INVOKE<void>("clear_server_traffic", { name }),
 	/**  Asks the server to send log messages of `level` and above. */
 	setLogLevel: (name: string, level: string) => __TAURI_INVOKE<null>("set_log_level", { name, level }),
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),

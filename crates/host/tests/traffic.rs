@@ -154,6 +154,32 @@ async fn the_demo_servers_handshake_and_a_tool_call_are_kept_paired_across_a_res
 }
 
 #[tokio::test]
+async fn cleared_traffic_starts_empty_and_keeps_what_comes_after() {
+    let world = demo_desk(json!({})).await;
+    traffic_where(&world, "demo", |log| has_exchange(log, "tools/list")).await;
+
+    world.desk.clear_traffic("demo");
+    let log = world.desk.traffic_of("demo");
+    assert!(log.entries.is_empty(), "{log:#?}");
+    assert_eq!((log.dropped, log.missed), (0, 0));
+
+    common::call_allowed(&world.desk, "demo", "echo", json!({"text": "after"})).await;
+    let log = traffic_where(&world, "demo", |log| has_exchange(log, "tools/call")).await;
+    exchange(&log, "tools/call");
+    assert!(
+        find(
+            &log,
+            TrafficDirection::Sent,
+            MessageKind::Request,
+            "initialize"
+        )
+        .is_empty(),
+        "the messages before the clear stay gone: {log:#?}"
+    );
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
 async fn large_messages_keep_the_traffic_within_its_bytes_dropping_the_oldest_and_saying_how_many()
 {
     let world = demo_desk(json!({})).await;
