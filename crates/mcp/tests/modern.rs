@@ -443,3 +443,101 @@ async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
         client.close().await;
     }
 }
+
+/// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize`: every
+/// feature, a round of input, and a list change heard through `subscriptions/listen`.
+#[tokio::test]
+async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era() {
+    let script = common::workspace_root().join("tests/peers/node/modern-server.mjs");
+    let stdio_server =
+        switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary()).args([
+            script.to_string_lossy().into_owned(),
+            "--stdio".into(),
+            "--modern-only".into(),
+        ]);
+    let http = Peer::modern_node(true).await;
+    // Over stdio the peer keeps serving the instance it built at start, which never gains
+    // the extra tool (over HTTP each request builds one): there, only the notice is checked.
+    for (via, transport, gains_the_tool) in [
+        ("stdio", over_stdio(&stdio_server, &Log::default()), false),
+        ("HTTP", over_http(&http.url, &Log::default()), true),
+    ] {
+        let person = Person::new(Script {
+            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+            ..Script::default()
+        });
+        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(client.era().era, Era::Modern, "{via}");
+        assert_eq!(client.server().server_info.name, "modern-peer", "{via}");
+
+        let sum = client
+            .call_tool(
+                "add",
+                args(json!({"a": 2, "b": 3})),
+                client.request_options(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{via}: add: {e}"));
+        assert_eq!(sum.structured_content, Some(json!({"sum": 5})), "{via}");
+        let greeting = client
+            .call_tool("ask_name", None, client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: ask_name: {e}"));
+        assert_eq!(first_text(&greeting), "Hello, Ada!", "{via}");
+        let readme = client
+            .read_resource("modern://readme", client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: read: {e}"));
+        assert_eq!(readme.contents.len(), 1, "{via}");
+        let mut arguments = Map::new();
+        arguments.insert("name".into(), json!("Ada"));
+        let prompt = client
+            .get_prompt("greet", arguments)
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(
+            prompt.messages[0].content.as_text(),
+            Some("Please greet Ada."),
+            "{via}"
+        );
+        let names = CompleteRequestParams::new(Reference::prompt("greet"), "name", "A");
+        let completed = client
+            .complete(&names)
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(completed.completion.values, ["Ada", "Alan"], "{via}");
+
+        client
+            .wait_listening(Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|| panic!("{via}: no acknowledged listen stream"));
+        let before = client
+            .list_tools()
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert!(!before.items.iter().any(|t| t.name == "extra"), "{via}");
+        client
+            .call_tool("toggle_extra_tool", None, client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: toggle: {e}"));
+        person
+            .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
+                seen.notifications
+                    .contains(&ServerNotification::ToolListChanged)
+            })
+            .await;
+        // The list was kept for its 60 s; the change dropped it, and it is read anew.
+        let after = client
+            .list_tools()
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(
+            after.items.iter().any(|t| t.name == "extra"),
+            gains_the_tool,
+            "{via}"
+        );
+        client.close().await;
+    }
+}
