@@ -5,6 +5,8 @@
 
 pub mod era;
 pub mod input_required;
+mod list_cache;
+mod listen;
 mod modern;
 
 pub use era::{Era, EraChoice, EraSetting};
@@ -164,8 +166,6 @@ pub enum ClientError {
     NoSharedRevision { supported: String },
     #[error("the server does not speak the 2026-07-28 revision: {reason}")]
     NotModern { reason: String },
-    #[error("{method} is not part of the 2026-07-28 revision")]
-    NotInModernEra { method: &'static str },
     #[error("the request could not be encoded: {0}")]
     InvalidParams(String),
     #[error("the server asked for input this client cannot read (request {key:?}: {detail})")]
@@ -304,6 +304,10 @@ pub struct Client {
     /// Answers the input requests of `input_required` results, as it answers the
     /// stateful era's server requests.
     dispatch: Arc<dyn IncomingHandler>,
+    /// The `subscriptions/listen` stream of the modern era.
+    listener: Option<Arc<listen::Listener>>,
+    /// List pages the server said stay fresh for a while.
+    lists: Arc<list_cache::ListCache>,
     request_timeout: Duration,
     max_request_time: Duration,
     pub(crate) tool_schemas: Arc<ToolSchemaCache>,
@@ -318,10 +322,14 @@ impl Client {
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
         let described = Arc::new(std::sync::OnceLock::new());
+        let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
+        let lists = Arc::new(list_cache::ListCache::default());
         let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
+            lists: lists.clone(),
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
+            listen_status: listen_status.clone(),
         });
         let probe_timeout = match transport.carrier {
             crate::transport::Carrier::Stream => config.probe_timeout,
@@ -337,6 +345,14 @@ impl Client {
                 return Err(err);
             }
         };
+        let listener = stamp.as_ref().map(|stamp| {
+            Arc::new(listen::Listener::start(
+                connection.downgrade(),
+                stamp.clone(),
+                listen::initial_filter(&server.capabilities),
+                listen_status,
+            ))
+        });
         let server = Described::new(server);
         let _ = described.set(server.clone());
         if let Some(every) = config.ping_interval {
@@ -358,6 +374,8 @@ impl Client {
             era: Arc::new(choice),
             stamp,
             dispatch,
+            listener,
+            lists,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
             tool_schemas: Arc::default(),
@@ -372,6 +390,18 @@ impl Client {
 
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.version
+    }
+
+    /// In the modern era, what the server agreed to send on the `subscriptions/listen`
+    /// stream (list changes, resource updates); `None` while no stream is acknowledged,
+    /// and always in the stateful era.
+    pub fn listening(&self) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.acknowledged()
+    }
+
+    /// Waits up to `patience` until the `subscriptions/listen` stream is acknowledged.
+    pub async fn wait_listening(&self, patience: Duration) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.wait_acknowledged(patience).await
     }
 
     /// The era and revision chosen for this server, and why.
@@ -506,7 +536,19 @@ impl Client {
     ) -> Result<CallToolResult, ClientError> {
         self.require(self.capabilities().tools.is_some(), "tools")?;
         let params = CallToolRequestParams::new(name, arguments);
-        self.typed(method::TOOLS_CALL, &params, options).await
+        match self
+            .typed(method::TOOLS_CALL, &params, options.clone())
+            .await
+        {
+            // The tool's `x-mcp-header` marks may have changed: read the tools again (the
+            // HTTP transport takes the marks from the list) and try once more.
+            Err(ClientError::HeaderMismatch { .. }) if self.is_modern() => {
+                self.lists.forget(&[method::TOOLS_LIST]);
+                self.list_tools().await?;
+                self.typed(method::TOOLS_CALL, &params, options).await
+            }
+            outcome => outcome,
+        }
     }
 
     pub async fn list_resources(&self) -> Result<Listing<Resource>, ClientError> {
@@ -531,18 +573,29 @@ impl Client {
         self.typed(method::RESOURCES_READ, &params, options).await
     }
 
+    /// Asks for `notifications/resources/updated` of a resource: `resources/subscribe`
+    /// in the stateful era; in the modern era, the URI joins the `subscriptions/listen`
+    /// filter, and this returns once the server acknowledged it.
     pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
-        if self.is_modern() {
-            return Err(ClientError::NotInModernEra {
-                method: method::RESOURCES_SUBSCRIBE,
-            });
-        }
         let offered = self
             .capabilities()
             .resources
             .as_ref()
             .is_some_and(|r| r.subscribe == Some(true));
         self.require(offered, "resource subscriptions")?;
+        if let Some(listener) = &self.listener {
+            let acknowledged = listener
+                .resource(uri, true, self.request_timeout)
+                .await
+                .ok_or(ClientError::Request(RequestError::Timeout {
+                    method: method::SUBSCRIPTIONS_LISTEN.into(),
+                    after: self.request_timeout,
+                }))?;
+            let honoured = acknowledged
+                .resource_subscriptions
+                .is_some_and(|uris| uris.iter().any(|u| u == uri));
+            return self.require(honoured, "updates of this resource");
+        }
         let _: Value = self
             .call(
                 method::RESOURCES_SUBSCRIBE,
@@ -553,10 +606,9 @@ impl Client {
     }
 
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
-        if self.is_modern() {
-            return Err(ClientError::NotInModernEra {
-                method: method::RESOURCES_UNSUBSCRIBE,
-            });
+        if let Some(listener) = &self.listener {
+            listener.resource(uri, false, self.request_timeout).await;
+            return Ok(());
         }
         let _: Value = self
             .call(
@@ -639,9 +691,42 @@ impl Client {
                     error: TransportError::SessionRenewed,
                     ..
                 })) if restarts < MAX_WALK_RESTARTS => restarts += 1,
+                // A cursor of a kept page the server no longer takes: the whole list is
+                // read again, as the revision says.
+                Err(ClientError::Request(RequestError::Server { .. }))
+                    if restarts < MAX_WALK_RESTARTS && self.lists.get(method, None).is_some() =>
+                {
+                    self.lists.forget(&[method]);
+                    restarts += 1;
+                }
                 outcome => return outcome,
             }
         }
+    }
+
+    /// One page of a list: from the cache while the server says it is fresh.
+    async fn page<P: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        cursor: Option<&str>,
+    ) -> Result<P, ClientError> {
+        let result = match self.lists.get(method, cursor) {
+            Some(result) => result,
+            None => {
+                let mut params = Map::new();
+                if let Some(cursor) = cursor {
+                    params.insert("cursor".into(), cursor.into());
+                }
+                let result = self.request(method, params, self.request_options()).await?;
+                self.lists
+                    .put(method, cursor, &result, tokio::time::Instant::now());
+                result
+            }
+        };
+        serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+            method,
+            detail: e.to_string(),
+        })
     }
 
     async fn walk<P: Page>(&self, method: &'static str) -> Result<Listing<P::Item>, ClientError> {
@@ -649,11 +734,9 @@ impl Client {
         let mut seen = HashSet::new();
         let mut cursor: Option<Cursor> = None;
         loop {
-            let params = match &cursor {
-                Some(c) => serde_json::json!({ "cursor": c }),
-                None => serde_json::json!({}),
-            };
-            let page: P = self.call(method, &params).await?;
+            let page: P = self
+                .page(method, cursor.as_ref().map(|c| c.0.as_str()))
+                .await?;
             if seen.len() >= MAX_PAGES {
                 return Err(ClientError::TooManyPages {
                     method,
@@ -890,6 +973,10 @@ struct Dispatch<H> {
     capabilities: ClientCapabilities,
     /// Set once the handshake is done.
     described: Arc<std::sync::OnceLock<Described>>,
+    /// Where a `subscriptions/listen` acknowledgement is noted.
+    listen_status: tokio::sync::watch::Sender<listen::Status>,
+    /// Dropped page by page when the server says a list changed.
+    lists: Arc<list_cache::ListCache>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -945,6 +1032,12 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
     }
 
     fn notification(&self, method: String, params: Option<Value>) {
+        if method == method::SUBSCRIPTIONS_ACKNOWLEDGED {
+            let filter = listen::acknowledged_filter(params.as_ref());
+            self.listen_status.send_modify(|s| s.acknowledge(filter));
+            return;
+        }
+        self.lists.changed(&method);
         self.handler
             .notification(ServerNotification::parse(method, params));
     }
@@ -958,6 +1051,12 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             }
             Err(e) => tracing::warn!("the new session's description is not valid: {e}"),
         }
+        self.lists.forget(&[
+            method::TOOLS_LIST,
+            method::PROMPTS_LIST,
+            method::RESOURCES_LIST,
+            method::RESOURCES_TEMPLATES_LIST,
+        ]);
         self.handler
             .notification(ServerNotification::SessionRenewed);
     }

@@ -14,7 +14,9 @@ use common::{Log, Person, Script, everything_stdio, first_text, python_stdio};
 use http_peers::{EverythingHttp, Peer, PyHttp};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, Era, EraSetting};
+use switchboard_mcp::client::{
+    Client, ClientConfig, ClientError, Era, EraSetting, ServerNotification,
+};
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{TransportParts, stdio};
 use switchboard_mcp::types::*;
@@ -277,5 +279,265 @@ async fn the_era_can_be_forced_either_way() {
         }
         Err(other) => panic!("expected NotModern, got {other}"),
         Ok(_) => panic!("a stateful server was accepted as modern"),
+    }
+}
+
+/// List changes and resource updates arrive on the `subscriptions/listen` stream and reach
+/// the handler as they do in the stateful era.
+async fn changes_are_heard_through_listen(client: &Client, person: &Person) {
+    let listening = client
+        .wait_listening(Duration::from_secs(10))
+        .await
+        .expect("the stream is acknowledged");
+    assert_eq!(listening.tools_list_changed, Some(true), "{listening:?}");
+
+    client
+        .call_tool(
+            "add_tool",
+            args(json!({"name": "echo2"})),
+            client.request_options(),
+        )
+        .await
+        .expect("add_tool");
+    person
+        .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
+            seen.notifications
+                .contains(&ServerNotification::ToolListChanged)
+        })
+        .await;
+    let tools = client.list_tools().await.expect("tools/list");
+    assert!(tools.items.iter().any(|t| t.name == "echo2"));
+
+    client.subscribe("test://counter").await.expect("subscribe");
+    assert_eq!(
+        client.listening().and_then(|f| f.resource_subscriptions),
+        Some(vec!["test://counter".to_owned()])
+    );
+    client
+        .call_tool("bump", None, client.request_options())
+        .await
+        .expect("bump");
+    person
+        .wait_for("the counter's update", Duration::from_secs(10), |seen| {
+            seen.notifications.iter().any(|n| {
+                matches!(n, ServerNotification::ResourceUpdated(u) if u.uri == "test://counter")
+            })
+        })
+        .await;
+    client
+        .unsubscribe("test://counter")
+        .await
+        .expect("unsubscribe");
+}
+
+#[tokio::test]
+async fn list_changes_and_resource_updates_arrive_through_listen_over_stdio() {
+    let log = Log::default();
+    let person = person();
+    let client = Client::connect(
+        over_stdio(&python_stdio(), &log),
+        person.clone(),
+        config(EraSetting::Auto),
+    )
+    .await
+    .expect("connect");
+    changes_are_heard_through_listen(&client, &person).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn list_changes_and_resource_updates_arrive_through_listen_over_streamable_http() {
+    let peer = Peer::python(PyHttp::Streamable).await;
+    let log = Log::default();
+    let person = person();
+    let client = Client::connect(
+        over_http(&peer.url, &log),
+        person.clone(),
+        config(EraSetting::Auto),
+    )
+    .await
+    .expect("connect");
+    changes_are_heard_through_listen(&client, &person).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_http_sse_server_is_reached_through_both_fallbacks() {
+    let peer = Peer::python(PyHttp::Sse).await;
+    let log = Log::default();
+    let (transport, session) =
+        http::connect(&HttpServer::new(&peer.url), log.sink()).expect("valid settings");
+    let client = Client::connect(transport, person(), config(EraSetting::Auto))
+        .await
+        .expect("connect");
+    assert_eq!(client.era().era, Era::Legacy);
+    assert!(
+        client
+            .era()
+            .reason
+            .starts_with("server/discover was refused with HTTP"),
+        "{}",
+        client.era().reason
+    );
+    assert_eq!(
+        session.flavor(),
+        Some(switchboard_mcp::transport::http::HttpFlavor::LegacySse)
+    );
+    let sum = client
+        .call_tool(
+            "add",
+            args(json!({"a": 1, "b": 1})),
+            client.request_options(),
+        )
+        .await
+        .expect("add");
+    assert_eq!(sum.structured_content, Some(json!({"sum": 2})));
+    client.close().await;
+}
+
+/// The rmcp server asks for sampling, roots and a form through `input_required` results in
+/// the modern era, over both transports.
+#[tokio::test]
+async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
+    let http = Peer::rmcp().await;
+    for (via, transport) in [
+        ("stdio", over_stdio(&common::rmcp_stdio(), &Log::default())),
+        ("HTTP", over_http(&http.url, &Log::default())),
+    ] {
+        let person = Person::new(Script {
+            roots: vec![Root::new("file:///home/ada", None)],
+            sampling_reply: Some("Paris".into()),
+            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+            ..Script::default()
+        });
+        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(client.era().era, Era::Modern, "{via}");
+        let call = |name: &'static str, arguments: Value| {
+            let client = client.clone();
+            async move {
+                let result = client
+                    .call_tool(name, args(arguments), client.request_options())
+                    .await
+                    .unwrap_or_else(|e| panic!("{via}: {name}: {e}"));
+                first_text(&result).to_owned()
+            }
+        };
+        assert_eq!(
+            call("sample", json!({"prompt": "Capital of France?"})).await,
+            "model said: Paris",
+            "{via}"
+        );
+        assert_eq!(call("roots", json!({})).await, "file:///home/ada", "{via}");
+        assert_eq!(call("elicit", json!({})).await, "hello Ada", "{via}");
+        let asked = {
+            let seen = person.seen.lock().expect("seen");
+            (
+                seen.sampling.len(),
+                seen.roots_requests,
+                seen.elicitations.len(),
+            )
+        };
+        assert_eq!(asked, (1, 1, 1), "{via}");
+        client.close().await;
+    }
+}
+
+/// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize`: every
+/// feature, a round of input, and a list change heard through `subscriptions/listen`.
+#[tokio::test]
+async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era() {
+    let script = common::workspace_root().join("tests/peers/node/modern-server.mjs");
+    let stdio_server =
+        switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary()).args([
+            script.to_string_lossy().into_owned(),
+            "--stdio".into(),
+            "--modern-only".into(),
+        ]);
+    let http = Peer::modern_node(true).await;
+    // Over stdio the peer keeps serving the instance it built at start, which never gains
+    // the extra tool (over HTTP each request builds one): there, only the notice is checked.
+    for (via, transport, gains_the_tool) in [
+        ("stdio", over_stdio(&stdio_server, &Log::default()), false),
+        ("HTTP", over_http(&http.url, &Log::default()), true),
+    ] {
+        let person = Person::new(Script {
+            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+            ..Script::default()
+        });
+        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(client.era().era, Era::Modern, "{via}");
+        assert_eq!(client.server().server_info.name, "modern-peer", "{via}");
+
+        let sum = client
+            .call_tool(
+                "add",
+                args(json!({"a": 2, "b": 3})),
+                client.request_options(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{via}: add: {e}"));
+        assert_eq!(sum.structured_content, Some(json!({"sum": 5})), "{via}");
+        let greeting = client
+            .call_tool("ask_name", None, client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: ask_name: {e}"));
+        assert_eq!(first_text(&greeting), "Hello, Ada!", "{via}");
+        let readme = client
+            .read_resource("modern://readme", client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: read: {e}"));
+        assert_eq!(readme.contents.len(), 1, "{via}");
+        let mut arguments = Map::new();
+        arguments.insert("name".into(), json!("Ada"));
+        let prompt = client
+            .get_prompt("greet", arguments)
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(
+            prompt.messages[0].content.as_text(),
+            Some("Please greet Ada."),
+            "{via}"
+        );
+        let names = CompleteRequestParams::new(Reference::prompt("greet"), "name", "A");
+        let completed = client
+            .complete(&names)
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(completed.completion.values, ["Ada", "Alan"], "{via}");
+
+        client
+            .wait_listening(Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|| panic!("{via}: no acknowledged listen stream"));
+        let before = client
+            .list_tools()
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert!(!before.items.iter().any(|t| t.name == "extra"), "{via}");
+        client
+            .call_tool("toggle_extra_tool", None, client.request_options())
+            .await
+            .unwrap_or_else(|e| panic!("{via}: toggle: {e}"));
+        person
+            .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
+                seen.notifications
+                    .contains(&ServerNotification::ToolListChanged)
+            })
+            .await;
+        // The list was kept for its 60 s; the change dropped it, and it is read anew.
+        let after = client
+            .list_tools()
+            .await
+            .unwrap_or_else(|e| panic!("{via}: {e}"));
+        assert_eq!(
+            after.items.iter().any(|t| t.name == "extra"),
+            gains_the_tool,
+            "{via}"
+        );
+        client.close().await;
     }
 }

@@ -351,6 +351,8 @@ async def bump(ctx: Context) -> str:
             await ctx.session.send_notification(updated, related_request_id=ctx.request_id)
         else:
             await conn.send_resource_updated(COUNTER_URI)
+    # 2026-07-28 clients hear it on their subscriptions/listen streams, if they asked.
+    await ctx.notify_resource_updated(COUNTER_URI)
     return f"count {counter}"
 
 
@@ -387,6 +389,8 @@ async def add_tool(
     for conn in list(known_connections):
         if conn is not caller:
             await conn.send_tool_list_changed()
+    # 2026-07-28 clients hear it on their subscriptions/listen streams.
+    await ctx.notify_tools_changed()
     return f"{'redefined' if replace else 'added'} tool {name}"
 
 

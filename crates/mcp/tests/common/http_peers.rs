@@ -213,6 +213,23 @@ impl Peer {
         Self::started(url, child, stdout, stderr, "the oidc-provider peer")
     }
 
+    /// `tests/peers/node/modern-server.mjs --http`: the TypeScript SDK v2's server of the
+    /// 2026-07-28 revision (with `modern_only`, refusing `initialize`), which announces
+    /// its URL on stdout.
+    pub async fn modern_node(modern_only: bool) -> Self {
+        let node = require(node_binary(), "Node 22 of the test peers");
+        let mut command = Command::new(node);
+        command
+            .arg(workspace_root().join("tests/peers/node/modern-server.mjs"))
+            .arg("--http");
+        if modern_only {
+            command.arg("--modern-only");
+        }
+        let (child, stdout, stderr) = spawn(command);
+        let url = stdout.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "the TypeScript SDK v2 peer")
+    }
+
     /// `rmcp-peer http`, built beside this test, which announces its port on stdout.
     pub async fn rmcp() -> Self {
         let mut command = Command::new(workspace_binary("rmcp-peer"));

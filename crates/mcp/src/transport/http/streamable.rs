@@ -146,7 +146,9 @@ async fn post_once(
         shared.state(|s| s.session_id = session);
     }
     if is_event_stream(&response) {
-        return read_answer_stream(shared, response, envelope.request_id()).await;
+        // 2026-07-28 streams are not resumed: a broken one loses its request.
+        let resumable = envelope.modern_version().is_none();
+        return read_answer_stream(shared, response, envelope.request_id(), resumable).await;
     }
     let kind = content_type(&response);
     let text = tokio::time::timeout(
@@ -307,6 +309,7 @@ async fn read_answer_stream(
     shared: &Shared,
     response: reqwest::Response,
     wanted: Option<&RequestId>,
+    resumable: bool,
 ) -> Result<(), TransportError> {
     let mut cursor = Cursor::default();
     let mut reader = EventReader::new(response, shared.max_message_bytes);
@@ -323,7 +326,7 @@ async fn read_answer_stream(
         if shared.state(|s| s.answered.contains(wanted)) {
             return Ok(());
         }
-        let Some(last_id) = cursor.last_id.clone() else {
+        let Some(last_id) = cursor.last_id.clone().filter(|_| resumable) else {
             return Err(TransportError::StreamEnded);
         };
         if delivered || cursor.last_id != before {
