@@ -84,15 +84,15 @@ pub struct SubscriptionFilter {
 }
 
 impl SubscriptionFilter {
+    /// Asks for nothing at all.
     pub fn is_empty(&self) -> bool {
-        self == &Self::default()
-            || (self.tools_list_changed != Some(true)
-                && self.prompts_list_changed != Some(true)
-                && self.resources_list_changed != Some(true)
-                && self
-                    .resource_subscriptions
-                    .as_ref()
-                    .is_none_or(Vec::is_empty))
+        self.tools_list_changed != Some(true)
+            && self.prompts_list_changed != Some(true)
+            && self.resources_list_changed != Some(true)
+            && self
+                .resource_subscriptions
+                .as_ref()
+                .is_none_or(Vec::is_empty)
     }
 }
 
