@@ -836,27 +836,32 @@ async fn open(
             result,
             version,
             reason,
-        }) => {
-            let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
-            let choice = EraChoice {
-                era: Era::Modern,
-                version,
-                reason,
-            };
-            return Ok((
-                described(*result, version),
-                version,
-                choice,
-                Some(Arc::new(stamp)),
-            ));
-        }
+        }) => return Ok(modern(*result, version, reason, config)),
         Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
             return Err(ClientError::NotModern { reason });
         }
         Some(era::Probe::Legacy { reason }) => Some(reason),
         None => None,
     };
-    let (server, version) = initialize(connection, config).await?;
+    let (server, version) = match (initialize(connection, config).await, &legacy_reason) {
+        // Refused as a 2026-07-28 server refuses the handshake: the probe's answer came too
+        // late (a server still starting, say), so the server is asked again, now that it
+        // reads.
+        (Err(refused), Some(probe)) if refused_as_modern(&refused) => {
+            return match era::probe(connection, &stamp, config.request_timeout).await? {
+                era::Probe::Modern {
+                    result,
+                    version,
+                    reason,
+                } => {
+                    let reason = format!("{probe}; initialize was refused, and then {reason}");
+                    Ok(modern(*result, version, reason, config))
+                }
+                era::Probe::Legacy { .. } => Err(refused),
+            };
+        }
+        (answered, _) => answered?,
+    };
     let answered = format!("initialize answered {version}");
     let reason = match legacy_reason {
         Some(probe) => format!("{probe}; {answered}"),
@@ -868,6 +873,35 @@ async fn open(
         reason,
     };
     Ok((server, version, choice, None))
+}
+
+/// The session opened by a discovery.
+fn modern(
+    result: DiscoverResult,
+    version: ProtocolVersion,
+    reason: String,
+    config: &ClientConfig,
+) -> Opened {
+    let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
+    let choice = EraChoice {
+        era: Era::Modern,
+        version,
+        reason,
+    };
+    (
+        described(result, version),
+        version,
+        choice,
+        Some(Arc::new(stamp)),
+    )
+}
+
+/// Whether the handshake was refused with an error only a 2026-07-28 server sends.
+fn refused_as_modern(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::Request(RequestError::Server { error, .. }) if code::is_modern(error.code)
+    )
 }
 
 /// A discovery as the description of the server the rest of the client reads.

@@ -282,6 +282,38 @@ async fn the_era_can_be_forced_either_way() {
     }
 }
 
+/// A server of both eras that reads the probe only once the client gave up waiting (one
+/// still starting) refuses the handshake as a 2026-07-28 server does: it is asked again,
+/// and spoken to in that era, rather than failing.
+#[tokio::test]
+async fn a_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_the_handshake() {
+    let mut config = config(EraSetting::Auto);
+    // Far shorter than Python takes to start: the probe is written, and its answer late.
+    // The Python SDK's server serves the era of the first request it reads, as it may.
+    config.probe_timeout = Duration::from_millis(20);
+    let log = Log::default();
+    let client = Client::connect(over_stdio(&python_stdio(), &log), person(), config)
+        .await
+        .expect("connect");
+    let reason = &client.era().reason;
+    assert_eq!(client.era().era, Era::Modern, "{reason}");
+    assert!(
+        reason.starts_with("server/discover got no answer")
+            && reason.contains("initialize was refused, and then server/discover answered"),
+        "{reason}"
+    );
+    let echo = client
+        .call_tool(
+            "echo",
+            args(json!({"text": "late"})),
+            client.request_options(),
+        )
+        .await
+        .expect("echo");
+    assert_eq!(first_text(&echo), "late");
+    client.close().await;
+}
+
 /// List changes and resource updates arrive on the `subscriptions/listen` stream and reach
 /// the handler as they do in the stateful era.
 async fn changes_are_heard_through_listen(client: &Client, person: &Person) {
