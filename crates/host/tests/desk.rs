@@ -44,7 +44,9 @@ fn python_form(name: &str) -> ServerForm {
         headers: Vec::new(),
         request_timeout_secs: None,
         trusted: false,
-        protocol_era: ProtocolEra::Auto,
+        // Its tools ask the person push-style (sampling, forms, links), which only the
+        // stateful era carries.
+        protocol_era: ProtocolEra::Legacy,
     }
 }
 
