@@ -6,19 +6,23 @@
 mod support;
 
 use support::peer::{HttpPeer, node_binary};
-use support::window::{App, DETAIL, DIALOG, SHOWN, make_executable};
+use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret, make_executable};
 
 const SERVER: &str = "tracker";
+const FORM: &str = ".server-form";
 
-#[test]
-fn sign_in_from_the_server_list_call_a_tool_and_sign_out() {
-    let peer = HttpPeer::oidc_provider();
+/// The app with `SERVER` at `url` configured (or no server), whose system browser notes
+/// the page it was given in `opened.txt`, then signs in and consents on it.
+fn app_with_browser(url: Option<&str>) -> App {
     let consent = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/peers/node/follow-consent.mjs");
-    let app = App::start_with(|dir| {
-        let config = serde_json::json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    App::start_with(|dir| {
+        let servers = match url {
+            Some(url) => serde_json::json!({SERVER: {"url": url}}),
+            None => serde_json::json!({}),
+        };
+        let config = serde_json::json!({ "mcpServers": servers });
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        // The browser notes the page it was given, then signs in and consents on it.
         let browser = dir.join("consenting-browser.sh");
         std::fs::write(
             &browser,
@@ -32,7 +36,47 @@ fn sign_in_from_the_server_list_call_a_tool_and_sign_out() {
         .expect("write the browser");
         make_executable(&browser);
         vec![("BROWSER", browser.display().to_string())]
-    });
+    })
+}
+
+/// Adds `SERVER` at `url` through the server form, with a pre-registered client if given.
+fn add_through_the_form(app: &App, url: &str, client: Option<(&str, &str)>) {
+    let w = &app.window;
+    app.view("servers");
+    app.press(".server-list", "Add server");
+    app.fill(FORM, "Server name", SERVER);
+    w.click(&w.find(&format!("{FORM} input[type='radio'][value='http']")));
+    app.fill(FORM, "URL", url);
+    if let Some((id, secret)) = client {
+        app.fill(FORM, "Client ID", id);
+        app.fill(FORM, "Client secret", secret);
+        w.screenshot("server-form-pre-registered-client");
+    }
+    app.press(FORM, "Add server");
+    w.wait_for_texts(".server-list li", &[SERVER, "Sign-in needed"], SHOWN);
+}
+
+/// Signs in from the server list, agreeing in the dialog; waits until the server runs.
+fn sign_in(app: &App) {
+    app.press(".server-list", "Sign in");
+    app.dialog(SERVER, "You will sign in at", "dialog-sign-in");
+    app.press(DIALOG, "Sign in");
+    app.no_dialog();
+    app.wait_running(SERVER);
+}
+
+/// Calls the peer's echo tool from the explorer and sees its answer.
+fn echo_answers(app: &App, text: &str) {
+    app.open_tool(SERVER, "echo");
+    app.fill(DETAIL, "text", text);
+    app.invoke_allowed(SERVER, "echo");
+    app.result(text);
+}
+
+#[test]
+fn sign_in_from_the_server_list_call_a_tool_and_sign_out() {
+    let peer = HttpPeer::oidc_provider();
+    let app = app_with_browser(Some(&peer.url));
     let w = &app.window;
 
     // At start-up nothing opens by itself: the server waits, shown as needing sign-in.
@@ -74,10 +118,7 @@ fn sign_in_from_the_server_list_call_a_tool_and_sign_out() {
     );
     assert!(line.contains("expires"), "{line}");
     w.screenshot("signed-in");
-    app.open_tool(SERVER, "echo");
-    app.fill(DETAIL, "text", "hello from the window");
-    app.invoke_allowed(SERVER, "echo");
-    app.result("hello from the window");
+    echo_answers(&app, "hello from the window");
 
     // Signed out: the server needs sign-in again, and the details say no more of it.
     app.select_server(SERVER);
@@ -86,4 +127,34 @@ fn sign_in_from_the_server_list_call_a_tool_and_sign_out() {
     w.wait_for_text(".servers-detail .state-detail", "Sign-in needed", SHOWN);
     assert_eq!(w.count(".servers-detail [data-testid='signed-in']"), 0);
     w.screenshot("signed-out");
+}
+
+#[test]
+fn a_client_registered_beforehand_is_entered_in_the_form_and_signs_in() {
+    // The provider registers no client by itself: only the one it was given beforehand.
+    let (id, secret) = (
+        "switchboard-desk",
+        format!("client-secret-{}", std::process::id()),
+    );
+    let static_client = format!("{id}:{secret}");
+    let peer = HttpPeer::oidc_provider_with(&[("OIDC_STATIC_CLIENT", &static_client)]);
+    let app = app_with_browser(None);
+    add_through_the_form(&app, &peer.url, Some((id, &secret)));
+
+    // The id is in the file, the secret only in the keyring.
+    let written = std::fs::read_to_string(app.dir.path().join("config.json")).expect("config");
+    assert!(!written.contains(&secret), "{written}");
+    assert_eq!(
+        app.config()["mcpServers"][SERVER]["oauth"],
+        serde_json::json!({"clientId": id, "clientSecret": {"secret": "tracker/oauth/client-secret"}})
+    );
+    assert_eq!(
+        keyring_secret("tracker/oauth/client-secret").as_deref(),
+        Some(secret.as_str())
+    );
+
+    sign_in(&app);
+    let opened = std::fs::read_to_string(&app.opened).expect("the browser was opened");
+    assert!(opened.contains(&format!("client_id={id}")), "{opened}");
+    echo_answers(&app, "hello with a client of my own");
 }

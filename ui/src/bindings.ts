@@ -1077,6 +1077,12 @@ export type ServerForm_Deserialize = {
 	url: string,
 	httpMode: HttpMode,
 	headers: KeyValue_Deserialize[],
+	/**  A client registered beforehand at the authorization server; empty for none. */
+	clientId?: string,
+	/**  Its secret, kept in the keyring; when read, empty (see `client_secret_stored`). */
+	clientSecret?: string,
+	/**  A secret is stored; left so with `client_secret` empty, it stays. */
+	clientSecretStored?: boolean,
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
 };
@@ -1092,6 +1098,12 @@ export type ServerForm_Serialize = {
 	url: string,
 	httpMode: HttpMode,
 	headers: KeyValue_Serialize[],
+	/**  A client registered beforehand at the authorization server; empty for none. */
+	clientId: string,
+	/**  Its secret, kept in the keyring; when read, empty (see `client_secret_stored`). */
+	clientSecret: string,
+	/**  A secret is stored; left so with `client_secret` empty, it stays. */
+	clientSecretStored: boolean,
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
 };

@@ -10,10 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, Grant, Loopback, SignIn, TokenStore, UserAgent,
+    AuthConfig, AuthError, Authorization, Grant, Loopback, PreRegistered, SignIn, TokenStore,
+    UserAgent,
 };
 use switchboard_mcp::transport::BoxFuture;
 
+use crate::config::{OAuthClient, client_secret_name};
 use crate::secrets::{SecretError, Secrets};
 
 /// The name authorization servers show on their consent pages.
@@ -73,23 +75,55 @@ impl SignIns {
         &self,
         server: &str,
         url: &str,
+        oauth: Option<&OAuthClient>,
         secrets: &Secrets,
     ) -> Result<Authorization, String> {
         let store = KeyringGrants::read(url, secrets)
             .await
             .map_err(|e| e.to_string())?;
+        let mut config = AuthConfig::new(CLIENT_NAME);
+        if let Some(client) = oauth {
+            config.pre_registered = Some(pre_registered(server, client, secrets).await?);
+        }
         let agent = Door {
             server: server.to_owned(),
             sign_ins: self.clone(),
         };
-        Authorization::new(
-            url,
-            AuthConfig::new(CLIENT_NAME),
-            Arc::new(store),
-            Arc::new(agent),
-        )
-        .map_err(|e| e.to_string())
+        Authorization::new(url, config, Arc::new(store), Arc::new(agent)).map_err(|e| e.to_string())
     }
+}
+
+/// The client entered in the server's form, its secret read from the keyring (only the
+/// server's own entry: the file cannot make it send another's secret elsewhere).
+async fn pre_registered(
+    server: &str,
+    client: &OAuthClient,
+    secrets: &Secrets,
+) -> Result<PreRegistered, String> {
+    let client_secret = match (&client.client_secret, client.own_secret(server)) {
+        (None, _) => None,
+        (Some(_), Some(name)) => Some(
+            secrets
+                .get(name)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| {
+                    format!("the client secret of {server} is missing from the keyring")
+                })?,
+        ),
+        (Some(other), None) => {
+            return Err(format!(
+                "the client secret must be the keyring entry {:?}, not {:?}",
+                client_secret_name(server),
+                other.secret
+            ));
+        }
+    };
+    Ok(PreRegistered {
+        client_id: client.client_id.clone(),
+        client_secret,
+        issuer: None,
+    })
 }
 
 /// The grant of one server in the keyring. The engine's store is synchronous, and a

@@ -90,6 +90,9 @@ fn github_form() -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
     }

@@ -32,6 +32,10 @@ export interface ServerForm {
   url: string;
   httpMode: "auto" | "streamable_http" | "legacy_sse";
   headers: KeyValue[];
+  /** A client registered beforehand; "" for none. Its secret reads as "" once stored. */
+  clientId: string;
+  clientSecret: string;
+  clientSecretStored: boolean;
   requestTimeoutSecs: number | null;
   trusted: boolean;
 }

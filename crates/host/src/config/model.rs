@@ -62,6 +62,10 @@ pub struct ServerConfig {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, EnvValue>,
+    /// A client registered beforehand with the server's authorization server, used to sign
+    /// in before any other way of registering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthClient>,
     /// `stdio`, `http` (Streamable HTTP, falling back to SSE), `streamable-http` (no fallback)
     /// or `sse`; inferred if absent.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -104,6 +108,7 @@ impl Default for ServerConfig {
             cwd: None,
             url: None,
             headers: BTreeMap::new(),
+            oauth: None,
             transport: None,
             enabled: true,
             request_timeout_secs: None,
@@ -272,6 +277,32 @@ pub struct ProviderEntry {
     pub extra: Map<String, Value>,
 }
 
+/// A client registered beforehand (by the person, at the authorization server). Its secret
+/// is only ever a keyring entry, `<server>/oauth/client-secret` (see [`client_secret_name`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClient {
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<SecretRef>,
+}
+
+/// The keyring name of the pre-registered client secret of the server `name`; a server
+/// uses only the secret of its own name.
+pub fn client_secret_name(name: &str) -> String {
+    format!("{name}/oauth/client-secret")
+}
+
+impl OAuthClient {
+    /// The keyring name of this client's secret (for the server `name`), if it is its own.
+    pub fn own_secret(&self, name: &str) -> Option<&str> {
+        self.client_secret
+            .as_ref()
+            .map(|s| s.secret.as_str())
+            .filter(|secret| *secret == client_secret_name(name))
+    }
+}
+
 /// A value kept in the OS keyring under `secret`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecretRef {
@@ -309,6 +340,7 @@ pub enum ServerSpec<'a> {
         url: &'a str,
         headers: &'a BTreeMap<String, EnvValue>,
         mode: HttpMode,
+        oauth: Option<&'a OAuthClient>,
     },
 }
 
@@ -381,6 +413,7 @@ impl ServerConfig {
             (None, Some(url), transport) => Ok(ServerSpec::Http {
                 url,
                 headers: &self.headers,
+                oauth: self.oauth.as_ref(),
                 mode: match transport {
                     Some(TransportType::Sse) => HttpMode::LegacySse,
                     Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,

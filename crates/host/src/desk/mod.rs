@@ -556,10 +556,10 @@ impl Desk {
         for secret in new {
             let value = match &secret.value {
                 SecretValue::Given(value) => value.clone(),
-                SecretValue::Copied { from, place, key } => {
+                SecretValue::Copied { from, what, key } => {
                     secrets.get(from).await.map_err(keyring)?.ok_or_else(|| {
                         FormError::EmptySecret {
-                            what: place.as_str(),
+                            what,
                             key: key.clone(),
                         }
                     })?
