@@ -22,6 +22,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "restart_server",
         "sign_in",
         "sign_out",
+        "use_access_token",
         "signed_in",
         "server_tools",
         "set_tool_enabled",

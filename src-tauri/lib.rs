@@ -31,6 +31,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::restart_server,
             servers::sign_in,
             servers::sign_out,
+            servers::use_access_token,
             servers::signed_in,
             servers::server_tools,
             servers::set_tool_enabled,

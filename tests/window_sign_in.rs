@@ -158,3 +158,39 @@ fn a_client_registered_beforehand_is_entered_in_the_form_and_signs_in() {
     assert!(opened.contains(&format!("client_id={id}")), "{opened}");
     echo_answers(&app, "hello with a client of my own");
 }
+
+#[test]
+fn where_no_client_can_register_a_personal_access_token_is_offered_and_used() {
+    let token = format!("personal-{}", std::process::id());
+    let peer = HttpPeer::oidc_provider_with(&[
+        ("OIDC_STATIC_CLIENT", "someone-else:their-secret"),
+        ("OIDC_PERSONAL_TOKEN", &token),
+    ]);
+    let app = app_with_browser(Some(&peer.url));
+    let w = &app.window;
+    app.view("servers");
+    w.wait_for_texts(".server-list li", &[SERVER, "Sign-in needed"], SHOWN);
+
+    // Signing in stops before any page opens, and says why.
+    app.select_server(SERVER);
+    app.press(".servers-detail", "Sign in");
+    let why = w.wait_for_text(".servers-detail [role='alert']", "offers no way", SHOWN);
+    assert!(why.contains("127.0.0.1"), "{why}");
+    assert!(!app.opened.exists(), "no page was opened");
+
+    // The token offered instead goes to the keyring as a header; the server runs with it.
+    app.press(".servers-detail", "Use a personal access token instead");
+    app.fill(".servers-detail", "Personal access token", &token);
+    w.screenshot("access-token-instead");
+    app.press(".servers-detail", "Save and restart");
+    app.wait_running(SERVER);
+    assert_eq!(
+        app.config()["mcpServers"][SERVER]["headers"],
+        serde_json::json!({"Authorization": {"secret": "tracker/header/Authorization"}})
+    );
+    assert_eq!(
+        keyring_secret("tracker/header/Authorization"),
+        Some(format!("Bearer {token}"))
+    );
+    echo_answers(&app, "hello with a token of my own");
+}

@@ -90,6 +90,14 @@ pub async fn sign_out(desk: State<'_, Desk>, name: String) -> Result<()> {
     Ok(desk.sign_out(&name).await?)
 }
 
+/// Reaches the server with a personal access token instead of signing in: kept in the
+/// keyring and sent as `Authorization: Bearer <token>`; the server restarts with it.
+#[tauri::command]
+#[specta::specta]
+pub async fn use_access_token(desk: State<'_, Desk>, name: String, token: String) -> Result<()> {
+    Ok(desk.use_access_token(&name, &token).await?)
+}
+
 /// Who the person is signed in as at the server, or null.
 #[tauri::command]
 #[specta::specta]

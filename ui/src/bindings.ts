@@ -20,6 +20,11 @@ export const commands = {
 	signIn: (name: string) => __TAURI_INVOKE<null>("sign_in", { name }),
 	/**  Forgets the server's tokens; it needs sign-in again. */
 	signOut: (name: string) => __TAURI_INVOKE<null>("sign_out", { name }),
+	/**
+	 *  Reaches the server with a personal access token instead of signing in: kept in the
+	 *  keyring and sent as `Authorization: Bearer <token>`; the server restarts with it.
+	 */
+	useAccessToken: (name: string, token: string) => __TAURI_INVOKE<null>("use_access_token", { name, token }),
 	/**  Who the person is signed in as at the server, or null. */
 	signedIn: (name: string) => __TAURI_INVOKE<SignedIn_Serialize | null>("signed_in", { name }),
 	/**  Every tool of the server, each with whether it is turned on. */
@@ -1109,13 +1114,35 @@ export type ServerForm_Serialize = {
 };
 
 /**  Where a server stands, as the window shows it. */
-export type ServerState = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string } | 
+export type ServerState = ServerState_Serialize | ServerState_Deserialize;
+
+/**  Where a server stands, as the window shows it. */
+export type ServerState_Deserialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
 { state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
 { state: "failed"; reason: string; stderr_tail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
-{ state: "auth_required"; detail: string };
+{ state: "auth_required"; detail: string; 
+/**
+ *  Signing in cannot work here (the authorization server offers no way for this
+ *  app to register): a personal access token is the way in.
+ */
+token_instead?: boolean };
+
+/**  Where a server stands, as the window shows it. */
+export type ServerState_Serialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string } | 
+/**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
+{ state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
+/**  Gave up: why, and the last lines the server wrote to stderr. */
+{ state: "failed"; reason: string; stderr_tail: string[] } | 
+/**  The server wants authorization (HTTP 401/403). */
+{ state: "auth_required"; detail: string; 
+/**
+ *  Signing in cannot work here (the authorization server offers no way for this
+ *  app to register): a personal access token is the way in.
+ */
+token_instead: boolean };
 
 /**  A configured server as the list shows it. */
 export type ServerSummary = ServerSummary_Serialize | ServerSummary_Deserialize;
@@ -1128,7 +1155,7 @@ export type ServerSummary_Deserialize = {
 	/**  The command line or the URL. */
 	target: string,
 	/**  None until the server was first started (or when it is disabled). */
-	state?: ServerState | null,
+	state?: ServerState_Deserialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
 };
@@ -1141,7 +1168,7 @@ export type ServerSummary_Serialize = {
 	/**  The command line or the URL. */
 	target: string,
 	/**  None until the server was first started (or when it is disabled). */
-	state: ServerState | null,
+	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
 };
@@ -1448,7 +1475,7 @@ export type Transport = "stdio" | "http";
 export type Update = Update_Serialize | Update_Deserialize;
 
 /**  What changed, for the face to show. */
-export type Update_Deserialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
+export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
@@ -1467,7 +1494,7 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 { kind: "chat_message"; conversation: number | null; message: ShownMessage_Deserialize };
 
 /**  What changed, for the face to show. */
-export type Update_Serialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
+export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */

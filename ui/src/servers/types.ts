@@ -6,7 +6,8 @@ export type ServerState =
   | { state: "restarting"; attempt: number; backoff_ms: number; reason: string }
   | { state: "stopped" }
   | { state: "failed"; reason: string; stderr_tail: string[] }
-  | { state: "auth_required"; detail: string };
+  /** `token_instead`: signing in cannot work here; a personal access token can. */
+  | { state: "auth_required"; detail: string; token_instead?: boolean };
 
 export type Transport = "stdio" | "http";
 

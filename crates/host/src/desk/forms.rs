@@ -100,6 +100,8 @@ pub enum FormError {
     BadUrl(String),
     #[error("{what} {key:?} appears twice")]
     Duplicate { what: &'static str, key: String },
+    #[error("enter the access token alone, without spaces")]
+    BadToken,
     #[error("a client secret needs its client ID")]
     SecretWithoutClient,
     #[error("{what} {key:?} is marked secret but has no value")]

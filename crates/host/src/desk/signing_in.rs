@@ -11,6 +11,7 @@ use serde_json::json;
 use switchboard_mcp::auth::{Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::forms::{FormError, KeyValue};
 use super::{Desk, DeskError, lock};
 use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
@@ -18,6 +19,8 @@ use crate::config::ServerSpec;
 use crate::links;
 use crate::sign_in::{AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name};
 use crate::supervisor::{HostEvent, ServerState};
+
+const AUTHORIZATION: &str = "Authorization";
 
 /// Who the person is signed in as at a server, for the details view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -130,6 +133,28 @@ impl Desk {
         Ok(to_open)
     }
 
+    /// The simple way in where signing in cannot work: a personal access token made on the
+    /// service's website, sent as `Authorization: Bearer <token>`. It is stored like any
+    /// header kept in the keyring (the server's form shows it so), and the server restarts
+    /// with it.
+    pub async fn use_access_token(&self, server: &str, token: &str) -> Result<(), DeskError> {
+        self.sign_in_url(server)?;
+        let token = token.trim();
+        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(FormError::BadToken.into());
+        }
+        let mut form = self.server_form(server)?;
+        form.headers
+            .retain(|h| !h.key.trim().eq_ignore_ascii_case(AUTHORIZATION));
+        form.headers.push(KeyValue {
+            key: AUTHORIZATION.to_owned(),
+            value: format!("Bearer {token}"),
+            secret: true,
+            stored: false,
+        });
+        self.save_server(Some(server.to_owned()), form).await
+    }
+
     /// Deletes the grant and restarts the server, which then needs sign-in again.
     pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
         let url = self.sign_in_url(server)?;
@@ -230,7 +255,7 @@ async fn started(
             ServerState::Starting => restarted = true,
             _ if !restarted => {}
             ServerState::Running { .. } => return Ok(()),
-            ServerState::AuthRequired { detail } => return Err(detail),
+            ServerState::AuthRequired { detail, .. } => return Err(detail),
             ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
                 return Err(reason);
             }

@@ -38,6 +38,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         signedIn={signedIn.data as SignedIn | null}
         onSignIn={() => act(commands.signIn(name))}
         onSignOut={() => act(commands.signOut(name))}
+        onUseToken={(token) => act(commands.useAccessToken(name, token))}
         info={
           initialized && {
             protocolVersion: initialized.protocolVersion,
