@@ -194,3 +194,29 @@ fn where_no_client_can_register_a_personal_access_token_is_offered_and_used() {
     );
     echo_answers(&app, "hello with a token of my own");
 }
+
+#[test]
+fn an_expired_access_token_is_refreshed_and_the_details_show_the_new_expiry() {
+    let peer = HttpPeer::oidc_provider_with(&[("OIDC_ACCESS_TOKEN_SECONDS", "2")]);
+    let app = app_with_browser(Some(&peer.url));
+    let w = &app.window;
+    app.view("servers");
+    w.wait_for_texts(".server-list li", &[SERVER, "Sign-in needed"], SHOWN);
+    sign_in(&app);
+    app.select_server(SERVER);
+    let signed_in = ".servers-detail [data-testid='signed-in']";
+    let first = w.wait_for_text(signed_in, "expires", SHOWN);
+
+    // Once the token has ended, a call still works: the token is refreshed on the way.
+    let ended = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while std::time::Instant::now() < ended {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    echo_answers(&app, "hello after the token ended");
+    app.select_server(SERVER);
+    let later = w.wait_for_all(signed_in, "a new expiry", SHOWN, |seen| {
+        seen.len() == 1 && seen[0] != first && seen[0].contains("expires")
+    });
+    assert!(later[0].starts_with("Signed in at 127.0.0.1"), "{later:?}");
+    w.screenshot("signed-in-refreshed");
+}

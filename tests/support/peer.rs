@@ -48,7 +48,7 @@ impl HttpPeer {
     }
 
     /// The `oidc-provider` peer with its options in the environment (`OIDC_STATIC_CLIENT`,
-    /// `OIDC_PERSONAL_TOKEN`, see the script).
+    /// `OIDC_PERSONAL_TOKEN`, `OIDC_ACCESS_TOKEN_SECONDS`, see the script).
     pub fn oidc_provider_with(env: &[(&str, &str)]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())

@@ -13,6 +13,7 @@
 // registered beforehand as a native app with a loopback redirect, and registers no other
 // (no dynamic registration). With `OIDC_PERSONAL_TOKEN=TOKEN` the MCP server also takes
 // that token, as a service would a personal access token made on its website.
+// `OIDC_ACCESS_TOKEN_SECONDS` is the access tokens' lifetime, as the second argument is.
 import express from 'express';
 import Provider from 'oidc-provider';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -22,7 +23,7 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { z } from 'zod';
 
 const port = Number(process.argv[2]);
-const tokenSeconds = Number(process.argv[3] ?? 3600);
+const tokenSeconds = Number(process.argv[3] ?? process.env.OIDC_ACCESS_TOKEN_SECONDS ?? 3600);
 const origin = `http://127.0.0.1:${port}`;
 const resource = `${origin}/mcp`;
 const SCOPE = 'tools';
