@@ -15,7 +15,7 @@ use switchboard_mcp::auth::{
 };
 use switchboard_mcp::transport::BoxFuture;
 
-use crate::config::{OAuthClient, client_secret_name};
+use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::{SecretError, Secrets};
 
 /// The name authorization servers show on their consent pages.
@@ -41,12 +41,42 @@ pub struct Permit {
 }
 
 /// The sign-ins the person has asked for, by server name; each is used once.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct SignIns {
     permits: Arc<Mutex<HashMap<String, Arc<Permit>>>>,
+    /// The app's Client ID Metadata Document (the host's setting); none to always register.
+    client_metadata_url: Arc<Mutex<Option<String>>>,
+}
+
+impl Default for SignIns {
+    fn default() -> Self {
+        Self {
+            permits: Arc::default(),
+            client_metadata_url: Arc::new(Mutex::new(Some(CLIENT_METADATA_URL.to_owned()))),
+        }
+    }
 }
 
 impl SignIns {
+    /// Takes up the host's settings as they are now (read or written again).
+    pub fn follow_settings(&self, settings: &HostSettings) {
+        let url = Some(settings.client_metadata_url.trim())
+            .filter(|u| !u.is_empty())
+            .map(str::to_owned);
+        *self
+            .client_metadata_url
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = url;
+    }
+
+    /// The Client ID Metadata Document URL in use.
+    pub fn client_metadata_url(&self) -> Option<String> {
+        self.client_metadata_url
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
     fn permits(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Permit>>> {
         self.permits.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -82,6 +112,7 @@ impl SignIns {
             .await
             .map_err(|e| e.to_string())?;
         let mut config = AuthConfig::new(CLIENT_NAME);
+        config.client_metadata_url = self.client_metadata_url();
         if let Some(client) = oauth {
             config.pre_registered = Some(pre_registered(server, client, secrets).await?);
         }
@@ -264,5 +295,48 @@ impl UserAgent for Door {
                 ))),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The document published with the project describes this app as the client its URL
+    /// names: a native app, public, coming back to the loopback listener.
+    #[test]
+    fn the_published_client_metadata_document_is_the_one_the_setting_names() {
+        let text = include_str!("../../../assets/client-metadata.json");
+        let document: serde_json::Value = serde_json::from_str(text).expect("JSON");
+        assert_eq!(document["client_id"], CLIENT_METADATA_URL);
+        assert_eq!(document["client_name"], CLIENT_NAME);
+        assert_eq!(document["application_type"], "native");
+        assert_eq!(document["token_endpoint_auth_method"], "none");
+        assert_eq!(
+            document["grant_types"],
+            serde_json::json!(["authorization_code", "refresh_token"])
+        );
+        // The port is left out: a native app's loopback redirect may come on any (RFC 8252).
+        let redirect = document["redirect_uris"][0]
+            .as_str()
+            .expect("a redirect URI");
+        assert_eq!(redirect, "http://127.0.0.1/callback");
+        assert_eq!(
+            SignIns::default().client_metadata_url().as_deref(),
+            Some(CLIENT_METADATA_URL)
+        );
+        let sign_ins = SignIns::default();
+        let mut settings = HostSettings {
+            client_metadata_url: " ".into(),
+            ..HostSettings::default()
+        };
+        sign_ins.follow_settings(&settings);
+        assert_eq!(sign_ins.client_metadata_url(), None);
+        settings.client_metadata_url = "https://example.com/switchboard.json".into();
+        sign_ins.follow_settings(&settings);
+        assert_eq!(
+            sign_ins.client_metadata_url().as_deref(),
+            Some("https://example.com/switchboard.json")
+        );
     }
 }

@@ -14,8 +14,8 @@ pub use import::{
     Reference, Settled, import,
 };
 pub use model::{
-    Config, DEMO_SERVER, EnvValue, HostSettings, OAuthClient, ProviderEntry, ProviderProtocol,
-    RestartPolicy, SecretRef, ServerConfig, ServerSpec, SpecError, TransportType,
+    CLIENT_METADATA_URL, Config, DEMO_SERVER, EnvValue, HostSettings, OAuthClient, ProviderEntry,
+    ProviderProtocol, RestartPolicy, SecretRef, ServerConfig, ServerSpec, SpecError, TransportType,
     client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};

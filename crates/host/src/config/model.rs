@@ -219,8 +219,21 @@ pub struct HostSettings {
     /// who finds it in the way turns it off. Their other calls run at once either way.
     #[serde(skip_serializing_if = "is_true")]
     pub confirm_own_destructive_calls: bool,
+    /// The app's Client ID Metadata Document, by which authorization servers that support
+    /// it know this app without registering it; empty to always register. By default the
+    /// document published with the project (`assets/client-metadata.json`).
+    #[serde(skip_serializing_if = "is_default_client_metadata")]
+    pub client_metadata_url: String,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Where the project publishes the app's Client ID Metadata Document: the file
+/// `assets/client-metadata.json` of its repository, whose `client_id` is this URL.
+pub const CLIENT_METADATA_URL: &str = "https://raw.githubusercontent.com/switchboard-mcp/switchboard/main/assets/client-metadata.json";
+
+fn is_default_client_metadata(url: &String) -> bool {
+    url == CLIENT_METADATA_URL
 }
 
 impl Default for HostSettings {
@@ -233,6 +246,7 @@ impl Default for HostSettings {
             shared_folders: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,
+            client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             extra: Map::new(),
         }
     }

@@ -312,6 +312,7 @@ impl Desk {
                     }
                 });
                 let shared = host.shared().clone();
+                shared.sign_ins.follow_settings(&loaded.config.settings);
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -475,6 +476,7 @@ impl Desk {
         let config = config::update(&self.inner.config_path, change)?;
         // Held by the gate only once the file holds it.
         self.inner.gate.follow_settings(&config.settings);
+        self.inner.shared.sign_ins.follow_settings(&config.settings);
         let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
