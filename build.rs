@@ -22,6 +22,8 @@ fn switchboard_commands() -> &'static [&'static str] {
         "restart_server",
         "sign_in",
         "sign_out",
+        "cancel_sign_in",
+        "sign_in_waiting",
         "use_access_token",
         "signed_in",
         "server_tools",

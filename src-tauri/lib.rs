@@ -31,6 +31,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::restart_server,
             servers::sign_in,
             servers::sign_out,
+            servers::cancel_sign_in,
+            servers::sign_in_waiting,
             servers::use_access_token,
             servers::signed_in,
             servers::server_tools,

@@ -14,6 +14,11 @@ const FORM: &str = ".server-form";
 /// The app with `SERVER` at `url` configured (or no server), whose system browser notes
 /// the page it was given in `opened.txt`, then signs in and consents on it.
 fn app_with_browser(url: Option<&str>) -> App {
+    app_with(url, true)
+}
+
+/// [`app_with_browser`], with a browser that only notes the page unless `follows`.
+fn app_with(url: Option<&str>, follows: bool) -> App {
     let consent = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/peers/node/follow-consent.mjs");
     App::start_with(|dir| {
@@ -24,13 +29,17 @@ fn app_with_browser(url: Option<&str>) -> App {
         let config = serde_json::json!({ "mcpServers": servers });
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
         let browser = dir.join("consenting-browser.sh");
+        let consenting = format!(
+            "exec '{}' '{}' \"$1\" > /dev/null 2>&1\n",
+            node_binary().display(),
+            consent.display()
+        );
         std::fs::write(
             &browser,
             format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\nexec '{}' '{}' \"$1\" > /dev/null 2>&1\n",
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n{}",
                 dir.join("opened.txt").display(),
-                node_binary().display(),
-                consent.display()
+                if follows { consenting.as_str() } else { "" }
             ),
         )
         .expect("write the browser");
@@ -219,4 +228,42 @@ fn an_expired_access_token_is_refreshed_and_the_details_show_the_new_expiry() {
     });
     assert!(later[0].starts_with("Signed in at 127.0.0.1"), "{later:?}");
     w.screenshot("signed-in-refreshed");
+}
+
+#[test]
+fn a_sign_in_left_open_in_the_browser_is_cancelled_from_the_details() {
+    let peer = HttpPeer::oidc_provider();
+    let app = app_with(Some(&peer.url), false);
+    let w = &app.window;
+    app.view("servers");
+    w.wait_for_texts(".server-list li", &[SERVER, "Sign-in needed"], SHOWN);
+    app.select_server(SERVER);
+    app.press(".servers-detail", "Sign in");
+    app.dialog(SERVER, "You will sign in at", "dialog-sign-in");
+    app.press(DIALOG, "Sign in");
+    app.no_dialog();
+
+    // The page is open in the browser, never finished: the details wait for it.
+    let waiting = ".servers-detail [data-testid='sign-in-waiting']";
+    w.wait_for_text(waiting, "Finish signing in in your browser", SHOWN);
+    w.screenshot("sign-in-waiting");
+    let opened = std::fs::read_to_string(&app.opened).expect("the browser was opened");
+    // The loopback port, from the page's `redirect_uri=http://127.0.0.1:PORT/callback`.
+    let port: u16 = opened
+        .split("redirect_uri=http%3A%2F%2F127.0.0.1%3A")
+        .nth(1)
+        .and_then(|rest| rest.split('%').next())
+        .and_then(|digits| digits.parse().ok())
+        .unwrap_or_else(|| panic!("a loopback redirect in {opened}"));
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+
+    // Cancelled: the server needs sign-in again at once, and nothing listens any more.
+    app.press(".servers-detail", "Cancel sign-in");
+    w.wait_for_text(".servers-detail [role='alert']", "cancelled", SHOWN);
+    w.wait_for_texts(".server-list li", &[SERVER, "Sign-in needed"], SHOWN);
+    assert_eq!(w.count(waiting), 0);
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "the loopback listener is closed"
+    );
 }

@@ -20,6 +20,10 @@ export const commands = {
 	signIn: (name: string) => __TAURI_INVOKE<null>("sign_in", { name }),
 	/**  Forgets the server's tokens; it needs sign-in again. */
 	signOut: (name: string) => __TAURI_INVOKE<null>("sign_out", { name }),
+	/**  Cancels the sign-in to the server that waits for the browser. */
+	cancelSignIn: (name: string) => __TAURI_INVOKE<null>("cancel_sign_in", { name }),
+	/**  Whether a sign-in to the server waits for the person to finish it in the browser. */
+	signInWaiting: (name: string) => __TAURI_INVOKE<boolean>("sign_in_waiting", { name }),
 	/**
 	 *  Reaches the server with a personal access token instead of signing in: kept in the
 	 *  keyring and sent as `Authorization: Bearer <token>`; the server restarts with it.
@@ -1484,7 +1488,9 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+/**  A sign-in began or ended waiting for the person to finish it in the browser. */
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
@@ -1503,7 +1509,9 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+/**  A sign-in began or ended waiting for the person to finish it in the browser. */
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).

@@ -17,6 +17,8 @@ use switchboard_mcp::transport::BoxFuture;
 
 use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::{SecretError, Secrets};
+use crate::supervisor::HostEvent;
+use tokio::sync::broadcast;
 
 /// The name authorization servers show on their consent pages.
 pub const CLIENT_NAME: &str = "Switchboard";
@@ -44,6 +46,10 @@ pub struct Permit {
 #[derive(Clone)]
 pub struct SignIns {
     permits: Arc<Mutex<HashMap<String, Arc<Permit>>>>,
+    /// The sign-ins waiting for the browser, by server, with the switch that cancels them.
+    waiting: Arc<Mutex<HashMap<String, Arc<tokio::sync::Notify>>>>,
+    /// Where a sign-in's wait for the browser is announced (the host's events).
+    events: Option<broadcast::Sender<HostEvent>>,
     /// The app's Client ID Metadata Document (the host's setting); none to always register.
     client_metadata_url: Arc<Mutex<Option<String>>>,
 }
@@ -52,12 +58,64 @@ impl Default for SignIns {
     fn default() -> Self {
         Self {
             permits: Arc::default(),
+            waiting: Arc::default(),
+            events: None,
             client_metadata_url: Arc::new(Mutex::new(Some(CLIENT_METADATA_URL.to_owned()))),
         }
     }
 }
 
 impl SignIns {
+    /// Sign-ins that announce their wait for the browser as host events.
+    pub fn announcing(events: broadcast::Sender<HostEvent>) -> Self {
+        Self {
+            events: Some(events),
+            ..Self::default()
+        }
+    }
+
+    /// Whether a sign-in to `server` waits for the person to finish it in the browser.
+    pub fn waiting(&self, server: &str) -> bool {
+        self.waiting_now().contains_key(server)
+    }
+
+    /// Cancels the sign-in to `server` that waits for the browser: its loopback listener
+    /// closes at once. False if none waits.
+    pub fn cancel(&self, server: &str) -> bool {
+        match self.waiting_now().get(server) {
+            Some(cancel) => {
+                cancel.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn waiting_now(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Notify>>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Marks `server`'s sign-in as waiting for the browser until the guard is dropped.
+    fn wait_for_browser(&self, server: &str) -> Waiting {
+        let cancel = Arc::new(tokio::sync::Notify::new());
+        self.waiting_now().insert(server.to_owned(), cancel.clone());
+        self.announce(server, true);
+        Waiting {
+            sign_ins: self.clone(),
+            server: server.to_owned(),
+            cancel,
+        }
+    }
+
+    fn announce(&self, server: &str, waiting: bool) {
+        if let Some(events) = &self.events {
+            let _ = events.send(HostEvent::SignInWaiting {
+                server: server.to_owned(),
+                waiting,
+            });
+        }
+    }
+
     /// Takes up the host's settings as they are now (read or written again).
     pub fn follow_settings(&self, settings: &HostSettings) {
         let url = Some(settings.client_metadata_url.trim())
@@ -246,6 +304,20 @@ impl TokenStore for KeyringGrants {
     }
 }
 
+/// A sign-in waiting for the browser; dropped when the wait ends, however it ends.
+struct Waiting {
+    sign_ins: SignIns,
+    server: String,
+    cancel: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.sign_ins.waiting_now().remove(&self.server);
+        self.sign_ins.announce(&self.server, false);
+    }
+}
+
 /// The person's side of a sign-in for one server: closed unless they asked to sign in.
 struct Door {
     server: String,
@@ -287,12 +359,20 @@ impl UserAgent for Door {
             if !(permit.ask)(sign_in.clone()).await {
                 return Err(AuthError::NotCompleted("the sign-in was declined".into()));
             }
-            match tokio::time::timeout(permit.browser_wait, permit.loopback.receive()).await {
-                Ok(query) => query,
-                Err(_) => Err(AuthError::NotCompleted(format!(
-                    "the browser did not come back within {} s",
-                    permit.browser_wait.as_secs()
-                ))),
+            let waiting = self.sign_ins.wait_for_browser(&self.server);
+            let came_back = tokio::time::timeout(permit.browser_wait, permit.loopback.receive());
+            // The permit, and with it the loopback listener, goes when this returns.
+            tokio::select! {
+                came_back = came_back => match came_back {
+                    Ok(query) => query,
+                    Err(_) => Err(AuthError::NotCompleted(format!(
+                        "the browser did not come back within {} s",
+                        permit.browser_wait.as_secs()
+                    ))),
+                },
+                () = waiting.cancel.notified() => {
+                    Err(AuthError::NotCompleted("the sign-in was cancelled".into()))
+                }
             }
         })
     }

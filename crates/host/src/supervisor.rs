@@ -80,6 +80,11 @@ pub enum HostEvent {
         server: String,
         uri: String,
     },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
+    },
 }
 
 /// Where a server's log line came from.

@@ -269,3 +269,65 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     sign_in_needed(&mut world).await;
     assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_once() {
+    let peer = OAuthPeer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, keyring("sign-in-cancel"));
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+    assert!(
+        world.desk.cancel_sign_in(SERVER).is_err(),
+        "nothing to cancel yet"
+    );
+
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(&mut world).await;
+    let Question::SignIn { url, .. } = &asked.question else {
+        panic!("asked {:?}", asked.question)
+    };
+    let redirect = url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "redirect_uri")
+        .map(|(_, v)| v.into_owned())
+        .unwrap();
+    let port = url::Url::parse(&redirect).unwrap().port().unwrap();
+    world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
+    world
+        .next(|u| {
+            matches!(u, Update::SignInWaiting { server, waiting: true } if server == SERVER)
+                .then_some(())
+        })
+        .await;
+    assert!(world.desk.sign_in_waiting_for_browser(SERVER));
+
+    // The person gives up while the page is open: the sign-in ends now, not in 5 minutes.
+    world.desk.cancel_sign_in(SERVER).unwrap();
+    let ended = tokio::time::timeout(WAIT, signing_in)
+        .await
+        .expect("the sign-in ends at once")
+        .unwrap()
+        .unwrap_err()
+        .to_string();
+    assert!(ended.contains("cancelled"), "{ended}");
+    world
+        .next(|u| {
+            matches!(u, Update::SignInWaiting { server, waiting: false } if server == SERVER)
+                .then_some(())
+        })
+        .await;
+    assert!(!world.desk.sign_in_waiting_for_browser(SERVER));
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err(),
+        "the loopback listener is closed"
+    );
+    sign_in_needed(&mut world).await;
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+}

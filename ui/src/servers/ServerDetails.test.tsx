@@ -50,6 +50,16 @@ describe("ServerDetails", () => {
     expect(onUseToken).toHaveBeenCalledWith("ghp_abc");
   });
 
+  it("while the browser has the sign-in, says so and offers to cancel it", async () => {
+    const onCancelSignIn = vi.fn();
+    render(
+      <ServerDetails name="tracker" info={null} state={{ state: "starting" }} waitingForBrowser onCancelSignIn={onCancelSignIn} />,
+    );
+    expect(screen.getByTestId("sign-in-waiting").textContent).toContain("Finish signing in in your browser");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel sign-in" }));
+    expect(onCancelSignIn).toHaveBeenCalledOnce();
+  });
+
   it("says where the person is signed in and until when, and signs out", async () => {
     const onSignOut = vi.fn();
     const expiresMs = new Date(2031, 0, 2, 3, 4, 5).getTime();

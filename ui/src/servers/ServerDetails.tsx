@@ -31,15 +31,39 @@ export interface ServerDetailsProps {
   onSignOut?(): void;
   /** Stores a personal access token for a server that cannot be signed in to. */
   onUseToken?(token: string): void;
+  /** A sign-in waits for the person to finish it in the browser. */
+  waitingForBrowser?: boolean;
+  onCancelSignIn?(): void;
 }
 
 /** What a server said of itself in the handshake, and why it is down when it is. */
-export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut, onUseToken }: ServerDetailsProps) {
+export function ServerDetails({
+  name,
+  info,
+  state,
+  signedIn,
+  onSignIn,
+  onSignOut,
+  onUseToken,
+  waitingForBrowser,
+  onCancelSignIn,
+}: ServerDetailsProps) {
   const id = useId();
   return (
     <section className="server-details" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{name}</h2>
-      <StateDetail state={state} onSignIn={onSignIn} onUseToken={onUseToken} />
+      {waitingForBrowser ? (
+        <div className="state-detail busy" data-testid="sign-in-waiting">
+          <p>Finish signing in in your browser; this waits for it to come back.</p>
+          {onCancelSignIn && (
+            <button type="button" onClick={onCancelSignIn}>
+              Cancel sign-in
+            </button>
+          )}
+        </div>
+      ) : (
+        <StateDetail state={state} onSignIn={onSignIn} onUseToken={onUseToken} />
+      )}
       {signedIn && <SignedInLine signedIn={signedIn} onSignOut={onSignOut} />}
       {info ? (
         <>

@@ -165,6 +165,11 @@ pub enum Update {
         server: String,
         uri: String,
     },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
+    },
     ApprovalAdded {
         pending: Box<Pending>,
     },
@@ -724,6 +729,9 @@ impl From<HostEvent> for Relayed {
             HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
             HostEvent::ResourceUpdated { server, uri } => {
                 Self::Ready(Update::ResourceUpdated { server, uri })
+            }
+            HostEvent::SignInWaiting { server, waiting } => {
+                Self::Ready(Update::SignInWaiting { server, waiting })
             }
         }
     }

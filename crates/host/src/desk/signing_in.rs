@@ -114,6 +114,23 @@ impl Desk {
         outcome.map_err(failed)
     }
 
+    /// Whether a sign-in to `server` waits for the person to finish it in the browser.
+    pub fn sign_in_waiting_for_browser(&self, server: &str) -> bool {
+        self.inner.shared.sign_ins.waiting(server)
+    }
+
+    /// Cancels the sign-in to `server` that waits for the browser: its loopback listener
+    /// closes at once, and the server needs sign-in again.
+    pub fn cancel_sign_in(&self, server: &str) -> Result<(), DeskError> {
+        match self.inner.shared.sign_ins.cancel(server) {
+            true => Ok(()),
+            false => Err(DeskError::SignIn {
+                server: server.to_owned(),
+                detail: "no sign-in waits for the browser".into(),
+            }),
+        }
+    }
+
     /// Answers a sign-in question; on "Sign in", returns the page for the app to open.
     pub fn answer_sign_in(
         &self,
