@@ -5,10 +5,11 @@
 //! needs sign-in at start-up therefore stops at "Sign-in needed" and nothing is opened by
 //! itself; `Desk::sign_in` grants one sign-in, and the server is restarted to use it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, Grant, Loopback, PreRegistered, SignIn, TokenStore,
     UserAgent,
@@ -26,9 +27,49 @@ pub const CLIENT_NAME: &str = "Switchboard";
 /// How long the browser has to come back once the person agreed to sign in.
 pub const BROWSER_WAIT: Duration = Duration::from_secs(300);
 
-/// The keyring entry of the grant for a server URL.
+/// The keyring entry of the grants for a server URL (the resource the tokens are for):
+/// one entry per resource, holding a grant per authorization server. Servers reached at
+/// the same resource share it.
 pub fn grant_secret_name(url: &str) -> String {
+    format!("grants/{}", canonical_resource(url))
+}
+
+/// Where an earlier version kept the one grant of a server URL; moved on first read.
+pub fn legacy_grant_secret_name(url: &str) -> String {
     format!("sign-in/{url}")
+}
+
+/// The resource a URL names, written one way (RFC 8707 / RFC 3986: scheme and host in
+/// lower case, default port and fragment left out); the URL as given if it does not parse.
+fn canonical_resource(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            parsed.set_fragment(None);
+            parsed.to_string()
+        }
+        Err(_) => url.to_owned(),
+    }
+}
+
+/// What the keyring entry of a resource holds: a grant per authorization server (by
+/// issuer), and which was saved last (the one tried first, before the server says which
+/// authorization server it trusts now).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Grants {
+    latest: Option<String>,
+    by_issuer: BTreeMap<String, Grant>,
+}
+
+impl Grants {
+    fn latest(&self) -> Option<&Grant> {
+        self.by_issuer.get(self.latest.as_deref()?)
+    }
+
+    fn with(mut self, grant: &Grant) -> Self {
+        self.latest = Some(grant.issuer.clone());
+        self.by_issuer.insert(grant.issuer.clone(), grant.clone());
+        self
+    }
 }
 
 /// Puts a sign-in to the person; true if they agreed to open it.
@@ -224,16 +265,16 @@ async fn pre_registered(
 pub struct KeyringGrants {
     name: String,
     secrets: Secrets,
-    read: Mutex<Option<Grant>>,
+    read: Mutex<Grants>,
 }
 
 impl KeyringGrants {
     pub async fn read(url: &str, secrets: &Secrets) -> Result<Self, SecretError> {
         let name = grant_secret_name(url);
         let read = match secrets.get(&name).await? {
-            // A grant that no longer reads (an older format) is as good as none: sign in again.
-            Some(json) => serde_json::from_str(&json).ok(),
-            None => None,
+            // Grants that no longer read (an older format) are as good as none: sign in again.
+            Some(json) => serde_json::from_str(&json).unwrap_or_default(),
+            None => Self::moved(url, &name, secrets).await?,
         };
         Ok(Self {
             name,
@@ -242,8 +283,29 @@ impl KeyringGrants {
         })
     }
 
-    fn write(&self, grant: Option<&Grant>) -> Result<(), AuthError> {
-        let json = grant
+    /// The grant an earlier version kept under the server's URL, moved to the entry of
+    /// its resource (read once, written anew, the old entry deleted).
+    async fn moved(url: &str, name: &str, secrets: &Secrets) -> Result<Grants, SecretError> {
+        let legacy = legacy_grant_secret_name(url);
+        let Some(json) = secrets.get(&legacy).await? else {
+            return Ok(Grants::default());
+        };
+        let grants = match serde_json::from_str::<Grant>(&json) {
+            Ok(grant) => {
+                let grants = Grants::default().with(&grant);
+                let json = serde_json::to_string(&grants)
+                    .map_err(|e| SecretError::Unavailable(e.to_string()))?;
+                secrets.set(name, &json).await?;
+                grants
+            }
+            Err(_) => Grants::default(),
+        };
+        secrets.delete(&legacy).await?;
+        Ok(grants)
+    }
+
+    fn write(&self, grants: Option<&Grants>) -> Result<(), AuthError> {
+        let json = grants
             .map(serde_json::to_string)
             .transpose()
             .map_err(|e| AuthError::Store(e.to_string()))?;
@@ -276,30 +338,36 @@ impl KeyringGrants {
         outcome.map_err(|e| AuthError::Store(e.to_string()))
     }
 
-    /// The grant as read (or saved since).
+    /// The grant in use: the one saved last (as read, or saved since).
     pub fn grant(&self) -> Option<Grant> {
-        self.read_lock().clone()
+        self.read_lock().latest().cloned()
     }
 
-    fn read_lock(&self) -> std::sync::MutexGuard<'_, Option<Grant>> {
+    fn read_lock(&self) -> std::sync::MutexGuard<'_, Grants> {
         self.read.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
 impl TokenStore for KeyringGrants {
     fn load(&self, _server: &str) -> Result<Option<Grant>, AuthError> {
-        Ok(self.read_lock().clone())
+        Ok(self.grant())
+    }
+
+    fn load_for(&self, _server: &str, issuer: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self.read_lock().by_issuer.get(issuer).cloned())
     }
 
     fn save(&self, _server: &str, grant: &Grant) -> Result<(), AuthError> {
-        self.write(Some(grant))?;
-        *self.read_lock() = Some(grant.clone());
+        let grants = self.read_lock().clone().with(grant);
+        self.write(Some(&grants))?;
+        *self.read_lock() = grants;
         Ok(())
     }
 
+    /// Signing out forgets every authorization server's grant for the resource.
     fn delete(&self, _server: &str) -> Result<(), AuthError> {
         self.write(None)?;
-        *self.read_lock() = None;
+        *self.read_lock() = Grants::default();
         Ok(())
     }
 }

@@ -17,7 +17,9 @@ use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
 use crate::config::ServerSpec;
 use crate::links;
-use crate::sign_in::{AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name};
+use crate::sign_in::{
+    AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
+};
 use crate::supervisor::{HostEvent, ServerState};
 
 const AUTHORIZATION: &str = "Authorization";
@@ -177,6 +179,10 @@ impl Desk {
         let url = self.sign_in_url(server)?;
         let before = self.signed_in(server).await?;
         self.inner.secrets.delete(&grant_secret_name(&url)).await?;
+        self.inner
+            .secrets
+            .delete(&legacy_grant_secret_name(&url))
+            .await?;
         let detail = json!({ "issuer": before.as_ref().map(|s| &s.issuer) });
         self.audit_sign_in(
             server,
@@ -204,8 +210,10 @@ impl Desk {
         {
             return;
         }
-        if let Err(e) = self.inner.secrets.delete(&grant_secret_name(url)).await {
-            tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
+        for name in [grant_secret_name(url), legacy_grant_secret_name(url)] {
+            if let Err(e) = self.inner.secrets.delete(&name).await {
+                tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
+            }
         }
     }
 
