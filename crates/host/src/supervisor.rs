@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use switchboard_mcp::auth::AuthError;
 use switchboard_mcp::client::{
     Client, ClientConfig, ClientError, ClientHandler, Era, ServerNotification,
 };
@@ -54,6 +55,10 @@ pub enum ServerState {
     /// The server wants authorization (HTTP 401/403).
     AuthRequired {
         detail: String,
+        /// Signing in cannot work here (the authorization server offers no way for this
+        /// app to register): a personal access token is the way in.
+        #[serde(default)]
+        token_instead: bool,
     },
 }
 
@@ -79,6 +84,11 @@ pub enum HostEvent {
     ResourceUpdated {
         server: String,
         uri: String,
+    },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
     },
 }
 
@@ -225,7 +235,10 @@ enum Ended {
     },
     /// It could not start, and would not if tried again.
     Unstartable(String),
-    Unauthorized(String),
+    Unauthorized {
+        detail: String,
+        token_instead: bool,
+    },
     Stopped,
 }
 
@@ -313,8 +326,17 @@ async fn supervise<H: ClientHandler>(
                 shared.set(&name, ServerState::Stopped);
                 return;
             }
-            Ended::Unauthorized(detail) => {
-                shared.set(&name, ServerState::AuthRequired { detail });
+            Ended::Unauthorized {
+                detail,
+                token_instead,
+            } => {
+                shared.set(
+                    &name,
+                    ServerState::AuthRequired {
+                        detail,
+                        token_instead,
+                    },
+                );
                 let _ = stopping.changed().await;
                 shared.set(&name, ServerState::Stopped);
                 return;
@@ -444,7 +466,10 @@ async fn run_once<H: ClientHandler>(
             error: TransportError::Unauthorized { .. },
             ..
         })) => {
-            return Ended::Unauthorized(format!("{name} asks for authorization"));
+            return Ended::Unauthorized {
+                detail: format!("{name} asks for authorization"),
+                token_instead: false,
+            };
         }
         // Signing in was not done (no one asked to, or it did not complete): the server
         // waits for the person, it does not restart into the same refusal.
@@ -452,7 +477,10 @@ async fn run_once<H: ClientHandler>(
             error: TransportError::Authorization(error),
             ..
         })) if error.needs_sign_in() => {
-            return Ended::Unauthorized(error.to_string());
+            return Ended::Unauthorized {
+                detail: error.to_string(),
+                token_instead: matches!(error, AuthError::NoRegistration { .. }),
+            };
         }
         // The server speaks no revision we speak in the era asked for: it would answer
         // the same again, so retrying cannot heal it.
@@ -509,7 +537,10 @@ async fn run_once<H: ClientHandler>(
         tokio::select! {
             reason = client.connection().wait_closed() => {
                 if reason.unauthorized {
-                    return Ended::Unauthorized(format!("{name} asks for authorization again"));
+                    return Ended::Unauthorized {
+                detail: format!("{name} asks for authorization again"),
+                token_instead: false,
+            };
                 }
                 return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
             }

@@ -42,6 +42,9 @@ fn python_form(name: &str) -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
         // Its tools ask the person push-style (sampling, forms, links), which only the

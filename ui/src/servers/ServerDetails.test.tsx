@@ -37,6 +37,29 @@ describe("ServerDetails", () => {
     expect(onSignIn).toHaveBeenCalledOnce();
   });
 
+  it("offers a personal access token where signing in cannot work, and hands it over trimmed", async () => {
+    const onUseToken = vi.fn();
+    const state = { state: "auth_required" as const, detail: "login.example offers no way for this app to register", token_instead: true };
+    render(<ServerDetails name="tracker" info={null} state={state} onSignIn={vi.fn()} onUseToken={onUseToken} />);
+    expect(screen.queryByRole("button", { name: "Sign in" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Use a personal access token instead" }));
+    const save = screen.getByRole("button", { name: "Save and restart" }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText("Personal access token"), "  ghp_abc ");
+    await userEvent.click(save);
+    expect(onUseToken).toHaveBeenCalledWith("ghp_abc");
+  });
+
+  it("while the browser has the sign-in, says so and offers to cancel it", async () => {
+    const onCancelSignIn = vi.fn();
+    render(
+      <ServerDetails name="tracker" info={null} state={{ state: "starting" }} waitingForBrowser onCancelSignIn={onCancelSignIn} />,
+    );
+    expect(screen.getByTestId("sign-in-waiting").textContent).toContain("Finish signing in in your browser");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel sign-in" }));
+    expect(onCancelSignIn).toHaveBeenCalledOnce();
+  });
+
   it("says where the person is signed in and until when, and signs out", async () => {
     const onSignOut = vi.fn();
     const expiresMs = new Date(2031, 0, 2, 3, 4, 5).getTime();

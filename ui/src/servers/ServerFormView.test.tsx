@@ -175,6 +175,30 @@ describe("ServerFormView", () => {
     } satisfies ServerForm);
   });
 
+  it("saves a pre-registered client, its secret only with its id", async () => {
+    const { props, user } = setup();
+    await user.type(field("Server name"), "tracker");
+    await user.click(screen.getByRole("radio", { name: "Remote server (HTTP)" }));
+    await user.type(screen.getByRole("textbox", { name: "URL" }), "https://mcp.tracker.example/mcp");
+    const secret = screen.getByLabelText("Client secret");
+    expect(secret.getAttribute("type")).toBe("password");
+    await user.type(secret, "s3cr3t");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Client ID"))).toBe("Enter the client ID the secret belongs to.");
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.type(field("Client ID"), "abc123");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "tracker",
+      transport: "http",
+      url: "https://mcp.tracker.example/mcp",
+      clientId: "abc123",
+      clientSecret: "s3cr3t",
+    } satisfies ServerForm);
+  });
+
   it("keeps a stored secret when its value is left empty, and the server's own name when editing", async () => {
     const initial: ServerForm = {
       ...emptyServerForm(),

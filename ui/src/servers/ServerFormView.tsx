@@ -115,6 +115,15 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
             </select>
           </div>
           <KeyValueRows kind="headers" rows={form.headers} onChange={(headers) => set({ headers })} errors={errors} />
+          <fieldset className="pre-registered">
+            <legend>Pre-registered client (optional)</legend>
+            <TextField id={`${id}-client-id`} label="Client ID" value={form.clientId} error={errors.clientId}
+              onChange={(clientId) => set({ clientId })} monospace
+              hint="For signing in when the server's authorization server gave you a client; empty registers one itself." />
+            <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
+              error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
+              hint={form.clientSecretStored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file."} />
+          </fieldset>
         </>
       )}
 
@@ -166,7 +175,7 @@ interface TextFieldProps {
   onChange(value: string): void;
   error: string | undefined;
   hint?: ReactNode;
-  type?: "text" | "url";
+  type?: "text" | "url" | "password";
   /** Typed as text so a wrong entry is reported, not silently emptied by the browser. */
   numeric?: boolean;
   monospace?: boolean;

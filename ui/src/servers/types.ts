@@ -14,7 +14,8 @@ export type ServerState =
   | { state: "restarting"; attempt: number; backoff_ms: number; reason: string }
   | { state: "stopped" }
   | { state: "failed"; reason: string; stderr_tail: string[] }
-  | { state: "auth_required"; detail: string };
+  /** `token_instead`: signing in cannot work here; a personal access token can. */
+  | { state: "auth_required"; detail: string; token_instead?: boolean };
 
 export type Transport = "stdio" | "http";
 
@@ -40,6 +41,10 @@ export interface ServerForm {
   url: string;
   httpMode: "auto" | "streamable_http" | "legacy_sse";
   headers: KeyValue[];
+  /** A client registered beforehand; "" for none. Its secret reads as "" once stored. */
+  clientId: string;
+  clientSecret: string;
+  clientSecretStored: boolean;
   requestTimeoutSecs: number | null;
   trusted: boolean;
   /** Which era of the protocol to speak: found out by probing, or forced. */

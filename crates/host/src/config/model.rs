@@ -62,6 +62,10 @@ pub struct ServerConfig {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, EnvValue>,
+    /// A client registered beforehand with the server's authorization server, used to sign
+    /// in before any other way of registering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthClient>,
     /// `stdio`, `http` (Streamable HTTP, falling back to SSE), `streamable-http` (no fallback)
     /// or `sse`; inferred if absent.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +111,7 @@ impl Default for ServerConfig {
             cwd: None,
             url: None,
             headers: BTreeMap::new(),
+            oauth: None,
             transport: None,
             enabled: true,
             request_timeout_secs: None,
@@ -248,8 +253,21 @@ pub struct HostSettings {
     /// who finds it in the way turns it off. Their other calls run at once either way.
     #[serde(skip_serializing_if = "is_true")]
     pub confirm_own_destructive_calls: bool,
+    /// The app's Client ID Metadata Document, by which authorization servers that support
+    /// it know this app without registering it; empty to always register. By default the
+    /// document published with the project (`assets/client-metadata.json`).
+    #[serde(skip_serializing_if = "is_default_client_metadata")]
+    pub client_metadata_url: String,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Where the project publishes the app's Client ID Metadata Document: the file
+/// `assets/client-metadata.json` of its repository, whose `client_id` is this URL.
+pub const CLIENT_METADATA_URL: &str = "https://raw.githubusercontent.com/switchboard-mcp/switchboard/main/assets/client-metadata.json";
+
+fn is_default_client_metadata(url: &String) -> bool {
+    url == CLIENT_METADATA_URL
 }
 
 impl Default for HostSettings {
@@ -262,6 +280,7 @@ impl Default for HostSettings {
             shared_folders: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,
+            client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             extra: Map::new(),
         }
     }
@@ -306,6 +325,32 @@ pub struct ProviderEntry {
     pub extra: Map<String, Value>,
 }
 
+/// A client registered beforehand (by the person, at the authorization server). Its secret
+/// is only ever a keyring entry, `<server>/oauth/client-secret` (see [`client_secret_name`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClient {
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<SecretRef>,
+}
+
+/// The keyring name of the pre-registered client secret of the server `name`; a server
+/// uses only the secret of its own name.
+pub fn client_secret_name(name: &str) -> String {
+    format!("{name}/oauth/client-secret")
+}
+
+impl OAuthClient {
+    /// The keyring name of this client's secret (for the server `name`), if it is its own.
+    pub fn own_secret(&self, name: &str) -> Option<&str> {
+        self.client_secret
+            .as_ref()
+            .map(|s| s.secret.as_str())
+            .filter(|secret| *secret == client_secret_name(name))
+    }
+}
+
 /// A value kept in the OS keyring under `secret`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecretRef {
@@ -343,6 +388,7 @@ pub enum ServerSpec<'a> {
         url: &'a str,
         headers: &'a BTreeMap<String, EnvValue>,
         mode: HttpMode,
+        oauth: Option<&'a OAuthClient>,
     },
 }
 
@@ -415,6 +461,7 @@ impl ServerConfig {
             (None, Some(url), transport) => Ok(ServerSpec::Http {
                 url,
                 headers: &self.headers,
+                oauth: self.oauth.as_ref(),
                 mode: match transport {
                     Some(TransportType::Sse) => HttpMode::LegacySse,
                     Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,

@@ -185,6 +185,15 @@ impl Peer {
     /// `tests/peers/python/oauth_server.py`: the Python SDK's authorization server guarding
     /// its MCP server. Its port is chosen here: the server's metadata names it.
     pub async fn python_oauth(token_lifetime: u64) -> Self {
+        Self::python_oauth_over(token_lifetime, &[]).await
+    }
+
+    /// The same, serving HTTP+SSE (2024-11-05) at `/sse`.
+    pub async fn python_oauth_sse() -> Self {
+        Self::python_oauth_over(3600, &["--sse"]).await
+    }
+
+    async fn python_oauth_over(token_lifetime: u64, more: &[&str]) -> Self {
         let python = require(
             workspace_root().join(".tools/venv/bin/python"),
             "the Python test virtualenv",
@@ -193,7 +202,8 @@ impl Peer {
         command
             .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
             .args(["--port", &free_port().to_string()])
-            .args(["--token-lifetime", &token_lifetime.to_string()]);
+            .args(["--token-lifetime", &token_lifetime.to_string()])
+            .args(more);
         let (child, stdout, stderr) = spawn(command);
         let url = stderr.wait_for(STARTUP, announced).await;
         Self::started(url, child, stdout, stderr, "the Python OAuth peer")

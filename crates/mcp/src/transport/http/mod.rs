@@ -5,6 +5,7 @@
 //! its own, so that a slow call never holds up another; answers arrive as JSON bodies or
 //! as server-sent events, and are handed up as [`Inbound`] messages.
 
+mod authorized;
 mod driver;
 mod events;
 mod headers;

@@ -9,6 +9,7 @@ use futures_util::StreamExt;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 
+use super::authorized::authorized;
 use super::driver::{Envelope, Sent};
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
 use super::{Replay, Shared, classify, status_error};
@@ -60,48 +61,14 @@ pub async fn send(
     outcome
 }
 
-/// Posts one message; when the server refuses it (401, or 403 for want of scope) and the
-/// transport can sign in, signs in and posts it again, a bounded number of times.
+/// Posts one message, signing in first where the server asks (see `authorized`).
 async fn post(
     shared: &Shared,
     body: &str,
     envelope: &Envelope,
     sent: Option<&Sent>,
 ) -> Result<(), TransportError> {
-    let Some(auth) = &shared.auth else {
-        return post_once(shared, body, envelope, sent).await;
-    };
-    let mut sign_ins = 0;
-    loop {
-        let token = auth.bearer().await?;
-        match post_once(shared, body, envelope, sent).await {
-            Err(TransportError::Unauthorized {
-                status, challenge, ..
-            }) if sign_ins < auth.max_sign_ins_per_request() => {
-                sign_ins += 1;
-                auth.challenged(status, challenge.as_deref(), token.as_deref())
-                    .await?;
-            }
-            Err(TransportError::Unauthorized {
-                status: 403,
-                challenge,
-                ..
-            }) => {
-                let scopes = challenge
-                    .as_deref()
-                    .map(crate::auth::Challenge::parse)
-                    .and_then(|c| c.scope)
-                    .unwrap_or_default()
-                    .join(" ");
-                return Err(crate::auth::AuthError::StepUpLimit {
-                    attempts: sign_ins,
-                    scopes,
-                }
-                .into());
-            }
-            other => return other,
-        }
-    }
+    authorized(shared, || post_once(shared, body, envelope, sent)).await
 }
 
 async fn post_once(
