@@ -110,13 +110,13 @@ async fn run(agent: &Agent, json_response: bool) {
     );
     assert_eq!(
         report["tools"],
-        serde_json::json!(["echo", "count", "wait", "ask", "whoami"]),
+        serde_json::json!(["echo", "log", "count", "wait", "ask", "whoami"]),
         "{what}"
     );
     assert_eq!(said("echo"), "hello", "{what}");
     assert_eq!(
         report["logs"],
-        serde_json::json!(["echoing hello"]),
+        serde_json::json!(["a line for the log"]),
         "{what}"
     );
     // With JSON answers, progress travels on the GET stream and may arrive after the answer,

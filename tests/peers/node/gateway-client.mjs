@@ -52,6 +52,7 @@ report.forbidden = await refusal({ Authorization: `Bearer ${token}`, Origin: "ht
 const { client, transport, logs } = await connect({ Authorization: `Bearer ${token}` });
 report.tools = (await client.listTools()).tools.map((t) => t.name);
 report.echo = text(await client.callTool({ name: "echo", arguments: { text: "hello" } }));
+await client.callTool({ name: "log", arguments: { text: "a line for the log" } });
 report.logs = logs;
 const progress = [];
 await client.callTool({ name: "count", arguments: { steps: 3 } }, undefined, {

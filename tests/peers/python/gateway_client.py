@@ -65,6 +65,7 @@ async def main(url: str, token: str) -> None:
     async with connect(url, {"Authorization": f"Bearer {token}"}, logs) as client:
         report["tools"] = [t.name for t in (await client.list_tools()).tools]
         report["echo"] = text(await client.call_tool("echo", {"text": "hello"}))
+        await client.call_tool("log", {"text": "a line for the log"})
         report["logs"] = logs
         progress: list[float] = []
 

@@ -1,5 +1,5 @@
 //! A small server on the engine's server role, for the Streamable HTTP server's tests and
-//! benchmark: tools that echo (and log), count (with progress), wait until cancelled, ask the
+//! benchmark: tools that echo, log, count (with progress), wait until cancelled, ask the
 //! client (elicitation) and say who the session's token named. It reports what a test cannot
 //! see from the client: that a cancelled call's work was dropped.
 
@@ -82,7 +82,8 @@ fn initialize(params: &Value) -> Value {
 fn tools() -> Value {
     let tool = |name: &str, description: &str, properties: Value| json!({"name": name, "description": description, "inputSchema": {"type": "object", "properties": properties}});
     json!({"tools": [
-        tool("echo", "Returns the text, and logs it", json!({"text": {"type": "string"}})),
+        tool("echo", "Returns the text", json!({"text": {"type": "string"}})),
+        tool("log", "Logs the text (notifications/message)", json!({"text": {"type": "string"}})),
         tool("count", "Reports progress once per step", json!({"steps": {"type": "integer"}})),
         tool("wait", "Reports progress once, then waits until cancelled", json!({})),
         tool("ask", "Asks the client a question (elicitation)", json!({})),
@@ -122,11 +123,12 @@ async fn call(
     };
     let arguments = &params["arguments"];
     match params["name"].as_str().unwrap_or_default() {
-        "echo" => {
-            let said = arguments["text"].as_str().unwrap_or_default().to_owned();
-            let log = json!({"level": "info", "logger": "echo", "data": format!("echoing {said}")});
+        "echo" => Ok(text(arguments["text"].as_str().unwrap_or_default())),
+        "log" => {
+            let said = arguments["text"].as_str().unwrap_or_default();
+            let log = json!({"level": "info", "logger": "log", "data": said});
             let _ = peer.notify("notifications/message", Some(log)).await;
-            Ok(text(said))
+            Ok(text("logged"))
         }
         "count" => {
             let steps = arguments["steps"].as_u64().unwrap_or(1);
