@@ -158,3 +158,194 @@ async fn sdk_clients_use_the_engine_as_a_streamable_http_server() {
         }
     }
 }
+
+/// A request the server must turn away, and how.
+struct Refused {
+    what: &'static str,
+    method: &'static str,
+    headers: &'static [(&'static str, &'static str)],
+    /// Names the session opened by `token-a` with `Mcp-Session-Id`.
+    in_session: bool,
+    status: u16,
+    /// The `WWW-Authenticate` header expected, if any.
+    challenge: Option<&'static str>,
+}
+
+const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+#[tokio::test]
+async fn requests_the_server_cannot_serve_get_a_status_that_says_why() {
+    let tokens: Arc<dyn TokenCheck> = Arc::new(|token: &str| match token {
+        "token-a" => Some(Identity::new("A")),
+        "token-b" => Some(Identity::new("B")),
+        _ => None,
+    });
+    let (seen, _) = mpsc::unbounded_channel();
+    let options = HttpServerOptions {
+        tokens: Some(tokens),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, served::factory(seen))
+        .await
+        .expect("bind");
+    let http = reqwest::Client::new();
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    let opened = http
+        .post(server.url())
+        .header("authorization", "Bearer token-a")
+        .header("accept", "application/json")
+        .body(initialize)
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .expect("a session id")
+        .to_owned();
+    assert!(
+        opened
+            .text()
+            .await
+            .expect("body")
+            .contains("\"protocolVersion\":\"2025-11-25\"")
+    );
+
+    const A: (&str, &str) = ("authorization", "Bearer token-a");
+    const JSON: (&str, &str) = ("accept", "application/json, text/event-stream");
+    let cases = [
+        Refused {
+            what: "no token",
+            method: "POST",
+            headers: &[JSON],
+            in_session: true,
+            status: 401,
+            challenge: Some("Bearer"),
+        },
+        Refused {
+            what: "a wrong token",
+            method: "POST",
+            headers: &[JSON, ("authorization", "Bearer nope")],
+            in_session: true,
+            status: 401,
+            challenge: Some("Bearer error=\"invalid_token\""),
+        },
+        Refused {
+            what: "another agent's session",
+            method: "POST",
+            headers: &[JSON, ("authorization", "Bearer token-b")],
+            in_session: true,
+            status: 404,
+            challenge: None,
+        },
+        Refused {
+            what: "a foreign Origin",
+            method: "POST",
+            headers: &[JSON, A, ("origin", "https://evil.example")],
+            in_session: true,
+            status: 403,
+            challenge: None,
+        },
+        Refused {
+            what: "a rebound Host",
+            method: "POST",
+            headers: &[JSON, A, ("host", "evil.example")],
+            in_session: true,
+            status: 403,
+            challenge: None,
+        },
+        Refused {
+            what: "an unknown protocol version",
+            method: "POST",
+            headers: &[JSON, A, ("mcp-protocol-version", "1999-01-01")],
+            in_session: true,
+            status: 400,
+            challenge: None,
+        },
+        Refused {
+            what: "no session",
+            method: "POST",
+            headers: &[JSON, A],
+            in_session: false,
+            status: 400,
+            challenge: None,
+        },
+        Refused {
+            what: "an unknown session",
+            method: "POST",
+            headers: &[JSON, A, ("mcp-session-id", "0000")],
+            in_session: false,
+            status: 404,
+            challenge: None,
+        },
+        Refused {
+            what: "a GET that takes no events",
+            method: "GET",
+            headers: &[A, ("accept", "application/json")],
+            in_session: true,
+            status: 406,
+            challenge: None,
+        },
+        Refused {
+            what: "another method",
+            method: "PUT",
+            headers: &[JSON, A],
+            in_session: true,
+            status: 405,
+            challenge: None,
+        },
+    ];
+    for case in &cases {
+        let mut request = http
+            .request(case.method.parse().expect("a method"), server.url())
+            .body(LIST);
+        for (name, value) in case.headers {
+            request = request.header(*name, *value);
+        }
+        if case.in_session {
+            request = request.header("mcp-session-id", &session);
+        }
+        let response = request.send().await.expect("an answer");
+        assert_eq!(response.status().as_u16(), case.status, "{}", case.what);
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .map(|v| v.to_str().unwrap_or_default().to_owned());
+        assert_eq!(challenge.as_deref(), case.challenge, "{}", case.what);
+    }
+
+    // The session still serves its own agent; once ended, it is gone.
+    let in_session = |method: &str| {
+        http.request(method.parse().expect("a method"), server.url())
+            .header("authorization", "Bearer token-a")
+            .header("accept", "application/json")
+            .header("mcp-session-id", &session)
+    };
+    let listed = in_session("POST")
+        .body(LIST)
+        .send()
+        .await
+        .expect("tools/list");
+    assert_eq!(listed.status(), 200);
+    assert!(
+        listed
+            .text()
+            .await
+            .expect("body")
+            .contains("\"name\":\"whoami\"")
+    );
+    assert_eq!(
+        in_session("DELETE").send().await.expect("DELETE").status(),
+        200
+    );
+    assert_eq!(server.session_count(), 0);
+    assert_eq!(
+        in_session("POST")
+            .body(LIST)
+            .send()
+            .await
+            .expect("tools/list")
+            .status(),
+        404
+    );
+}
