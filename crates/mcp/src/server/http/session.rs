@@ -337,3 +337,47 @@ impl TransportControl for Control {
         Box::pin(async {})
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Destination, destination};
+
+    fn describe(message: &str) -> String {
+        match destination(message) {
+            Destination::Response(ids) => format!("response to {}", ids.join(" ")),
+            Destination::Progress(token) => format!("progress for {token}"),
+            Destination::Other => "other".into(),
+        }
+    }
+
+    #[test]
+    fn each_server_message_is_routed_by_what_it_answers_or_reports_on() {
+        let cases = [
+            (r#"{"jsonrpc":"2.0","id":7,"result":{}}"#, "response to 7"),
+            (
+                r#"{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"no"}}"#,
+                r#"response to "a""#,
+            ),
+            (
+                r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#,
+                "response to 1 2",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t-1","progress":1}}"#,
+                r#"progress for "t-1""#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#,
+                "other",
+            ),
+            // A request to the client has an id too, but answers nothing of the client's.
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{}}"#,
+                "other",
+            ),
+        ];
+        for (message, expected) in cases {
+            assert_eq!(describe(message), expected, "{message}");
+        }
+    }
+}
