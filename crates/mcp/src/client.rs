@@ -836,27 +836,35 @@ async fn open(
             result,
             version,
             reason,
-        }) => {
-            let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
-            let choice = EraChoice {
-                era: Era::Modern,
-                version,
-                reason,
-            };
-            return Ok((
-                described(*result, version),
-                version,
-                choice,
-                Some(Arc::new(stamp)),
-            ));
-        }
+        }) => return Ok(modern_session(config, *result, version, reason)),
         Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
             return Err(ClientError::NotModern { reason });
         }
         Some(era::Probe::Legacy { reason }) => Some(reason),
         None => None,
     };
-    let (server, version) = initialize(connection, config).await?;
+    let (server, version) = match initialize(connection, config).await {
+        Ok(opened) => opened,
+        // A server still starting up may answer the probe after its wait, and then refuse
+        // the handshake as a modern server: ask it again, with the patience of a request.
+        Err(ClientError::Request(RequestError::Server { error, .. }))
+            if legacy_reason.is_some() && code::is_modern(error.code) =>
+        {
+            return match era::probe(connection, &stamp, config.request_timeout).await? {
+                era::Probe::Modern {
+                    result,
+                    version,
+                    reason,
+                } => {
+                    let late = legacy_reason.unwrap_or_default();
+                    let reason = format!("{late}, then {reason}");
+                    Ok(modern_session(config, *result, version, reason))
+                }
+                era::Probe::Legacy { reason } => Err(ClientError::NotModern { reason }),
+            };
+        }
+        Err(other) => return Err(other),
+    };
     let answered = format!("initialize answered {version}");
     let reason = match legacy_reason {
         Some(probe) => format!("{probe}; {answered}"),
@@ -868,6 +876,26 @@ async fn open(
         reason,
     };
     Ok((server, version, choice, None))
+}
+
+fn modern_session(
+    config: &ClientConfig,
+    result: DiscoverResult,
+    version: ProtocolVersion,
+    reason: String,
+) -> Opened {
+    let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
+    let choice = EraChoice {
+        era: Era::Modern,
+        version,
+        reason,
+    };
+    (
+        described(result, version),
+        version,
+        choice,
+        Some(Arc::new(stamp)),
+    )
 }
 
 /// A discovery as the description of the server the rest of the client reads.
