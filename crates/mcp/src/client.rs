@@ -836,31 +836,34 @@ async fn open(
             result,
             version,
             reason,
-        }) => return Ok(modern(*result, version, reason, config)),
+        }) => return Ok(modern_session(config, *result, version, reason)),
         Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
             return Err(ClientError::NotModern { reason });
         }
         Some(era::Probe::Legacy { reason }) => Some(reason),
         None => None,
     };
-    let (server, version) = match (initialize(connection, config).await, &legacy_reason) {
-        // Refused as a 2026-07-28 server refuses the handshake: the probe's answer came too
-        // late (a server still starting, say), so the server is asked again, now that it
-        // reads.
-        (Err(refused), Some(probe)) if refused_as_modern(&refused) => {
+    let (server, version) = match initialize(connection, config).await {
+        Ok(opened) => opened,
+        // A server still starting up may answer the probe after its wait, and then refuse
+        // the handshake as a modern server: ask it again, with the patience of a request.
+        Err(ClientError::Request(RequestError::Server { error, .. }))
+            if legacy_reason.is_some() && code::is_modern(error.code) =>
+        {
             return match era::probe(connection, &stamp, config.request_timeout).await? {
                 era::Probe::Modern {
                     result,
                     version,
                     reason,
                 } => {
-                    let reason = format!("{probe}; initialize was refused, and then {reason}");
-                    Ok(modern(*result, version, reason, config))
+                    let late = legacy_reason.unwrap_or_default();
+                    let reason = format!("{late}, then {reason}");
+                    Ok(modern_session(config, *result, version, reason))
                 }
-                era::Probe::Legacy { .. } => Err(refused),
+                era::Probe::Legacy { reason } => Err(ClientError::NotModern { reason }),
             };
         }
-        (answered, _) => answered?,
+        Err(other) => return Err(other),
     };
     let answered = format!("initialize answered {version}");
     let reason = match legacy_reason {
@@ -875,12 +878,11 @@ async fn open(
     Ok((server, version, choice, None))
 }
 
-/// The session opened by a discovery.
-fn modern(
+fn modern_session(
+    config: &ClientConfig,
     result: DiscoverResult,
     version: ProtocolVersion,
     reason: String,
-    config: &ClientConfig,
 ) -> Opened {
     let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
     let choice = EraChoice {
@@ -893,14 +895,6 @@ fn modern(
         version,
         choice,
         Some(Arc::new(stamp)),
-    )
-}
-
-/// Whether the handshake was refused with an error only a 2026-07-28 server sends.
-fn refused_as_modern(error: &ClientError) -> bool {
-    matches!(
-        error,
-        ClientError::Request(RequestError::Server { error, .. }) if code::is_modern(error.code)
     )
 }
 

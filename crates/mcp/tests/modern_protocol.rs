@@ -458,3 +458,41 @@ async fn a_header_mismatch_reads_the_tools_again_and_retries_once_then_says_why(
         other => panic!("expected HeaderMismatch, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn a_modern_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_initialize() {
+    let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_millis(200));
+    let probe = next_json(&mut peer).await;
+    assert_eq!(probe["method"], "server/discover");
+    assert_eq!(
+        next_json(&mut peer).await["method"],
+        "notifications/cancelled"
+    );
+    let initialize = next_json(&mut peer).await;
+    assert_eq!(initialize["method"], "initialize");
+    // The server, up at last, took the probe's envelope and now speaks 2026-07-28 only.
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": initialize["id"], "error": {"code": -32022,
+        "message": "this connection serves 2026-07-28",
+        "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"}}}),
+    )
+    .await;
+    let again = next_json(&mut peer).await;
+    assert_eq!(again["method"], "server/discover");
+    send(
+        &peer,
+        answer(
+            &again["id"],
+            json!({"resultType": "complete",
+        "supportedVersions": ["2026-07-28"], "capabilities": {}}),
+        ),
+    )
+    .await;
+    let client = connecting.await.unwrap().expect("connected");
+    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(
+        client.era().reason,
+        "server/discover got no answer within 0.2 s, then server/discover answered with 2026-07-28"
+    );
+}

@@ -38,7 +38,8 @@ pub enum Era {
 }
 
 /// The era and revision chosen for a server, and why, in words a person can read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EraChoice {
     pub era: Era,
     pub version: ProtocolVersion,
@@ -214,6 +215,20 @@ mod tests {
         );
         assert_eq!(newest_modern(&list(&["2025-11-25"])), None);
         assert_eq!(newest_modern(&list(&["2031-01-01"])), None);
+    }
+
+    #[test]
+    fn a_choice_reads_as_json_for_whoever_shows_it() {
+        let choice = EraChoice {
+            era: Era::Legacy,
+            version: ProtocolVersion::V2025_06_18,
+            reason: "server/discover was refused (-32601 Method not found)".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&choice).unwrap(),
+            serde_json::json!({"era": "legacy", "version": "2025-06-18",
+                "reason": "server/discover was refused (-32601 Method not found)"})
+        );
     }
 
     #[test]
