@@ -36,7 +36,7 @@ mod platform {
     /// (`HardwareAccelerationPolicy::Never` below), yet at start GTK queries the display's
     /// GLX and WebKit opens an EGL display only to ask which GPU to hand the web process:
     /// each loads the GL driver, on a display without one Mesa's software renderer with
-    /// LLVM (about 24 MiB PSS, docs/performance.md). With painting off the GPU nothing
+    /// LLVM (about 26 MiB PSS, docs/performance.md). With painting off the GPU nothing
     /// reads what they learn, so on a machine with a real GPU these change nothing seen.
     /// A value the person set is kept.
     const WITHOUT_GL: [(&str, &str); 3] = [
