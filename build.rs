@@ -29,6 +29,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "server_log",
         "clear_server_log",
         "server_traffic",
+        "clear_server_traffic",
         "set_log_level",
         "server_roots",
         "set_server_roots",

@@ -39,6 +39,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::server_log,
             servers::clear_server_log,
             servers::server_traffic,
+            servers::clear_server_traffic,
             servers::set_log_level,
             servers::server_roots,
             servers::set_server_roots,

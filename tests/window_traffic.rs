@@ -1,6 +1,7 @@
 //! A person reads the demo server's traffic in the real window: the handshake's requests
 //! with their responses, then, after calling a tool, only `tools/call` once filtered, and
-//! one message opened to read its JSON beside its response.
+//! one message opened to read its JSON beside its response; then the traffic cleared, and
+//! only what came after it shown.
 
 mod support;
 
@@ -27,7 +28,7 @@ fn open_traffic(app: &App) {
 }
 
 #[test]
-fn a_person_reads_the_handshake_filters_to_a_tool_call_and_opens_it() {
+fn a_person_reads_the_handshake_filters_to_a_tool_call_opens_it_and_clears_it() {
     let app = App::start();
     let w = &app.window;
     app.wait_running("demo");
@@ -70,4 +71,15 @@ fn a_person_reads_the_handshake_filters_to_a_tool_call_and_opens_it() {
     assert!(detail.contains("Copy JSON"), "{detail}");
     w.scroll_to(".traffic-pane .traffic-detail");
     w.screenshot("traffic-tool-call-open");
+
+    w.click(&w.button(".traffic-pane", "Clear traffic"));
+    w.wait_for_text(".traffic-pane .traffic-list", "No messages yet.", SHOWN);
+    app.open_tool("demo", "Echo");
+    app.fill(DETAIL, "text", "after the clear");
+    app.invoke();
+    app.result("after the clear");
+    open_traffic(&app);
+    w.wait_for_all(ROWS, "the new call alone", SHOWN, |rows| {
+        exchanged(rows, "tools/call") && !rows.iter().any(|r| r.contains("initialize"))
+    });
 }

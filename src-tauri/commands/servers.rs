@@ -123,6 +123,12 @@ pub fn server_traffic(desk: State<'_, Desk>, name: String) -> TrafficLog {
     desk.traffic_of(&name)
 }
 
+#[tauri::command]
+#[specta::specta]
+pub fn clear_server_traffic(desk: State<'_, Desk>, name: String) {
+    desk.clear_traffic(&name);
+}
+
 /// Asks the server to send log messages of `level` and above.
 #[tauri::command]
 #[specta::specta]

@@ -32,6 +32,7 @@ export const commands = {
 	clearServerLog: (name: string) => __TAURI_INVOKE<void>("clear_server_log", { name }),
 	/**  Every JSON-RPC message the server exchanged, as kept (secrets masked). */
 	serverTraffic: (name: string) => __TAURI_INVOKE<TrafficLog_Serialize>("server_traffic", { name }),
+	clearServerTraffic: (name: string) => __TAURI_INVOKE<void>("clear_server_traffic", { name }),
 	/**  Asks the server to send log messages of `level` and above. */
 	setLogLevel: (name: string, level: string) => __TAURI_INVOKE<null>("set_log_level", { name, level }),
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),
@@ -870,6 +871,16 @@ export type PromptUse = {
 	arguments: { [key in string]: string },
 };
 
+/**
+ *  Which era of the protocol to speak with a server: found out by a `server/discover`
+ *  probe (the default), or forced, for a server the probe confuses.
+ */
+export type ProtocolEra = "auto" | 
+/**  The stateless 2026-07-28 revision only. */
+"modern" | 
+/**  The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe. */
+"legacy";
+
 /**  A provider's settings as the person edits them. */
 export type ProviderForm = ProviderForm_Serialize | ProviderForm_Deserialize;
 
@@ -1078,6 +1089,7 @@ export type ServerForm_Deserialize = {
 	headers: KeyValue_Deserialize[],
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
+	protocolEra: ProtocolEra,
 };
 
 export type ServerForm_Serialize = {
@@ -1093,10 +1105,15 @@ export type ServerForm_Serialize = {
 	headers: KeyValue_Serialize[],
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
+	protocolEra: ProtocolEra,
 };
 
 /**  Where a server stands, as the window shows it. */
-export type ServerState = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string } | 
+export type ServerState = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string; 
+/**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
+stateless: boolean; 
+/**  How the revision was chosen, in words a person can read. */
+why_revision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
 { state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */

@@ -20,26 +20,24 @@
 //! `cargo build --release -p provider-peer -p switchboard-demo-server` and run
 //! `cargo bench -p switchboard-host --bench chat -- [--tokens N] [--rounds K]`.
 
-use std::path::{Path, PathBuf};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::path::Path;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::GatedHost;
 use serde_json::{Map, Value, json};
 use switchboard_host::agent::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
-use switchboard_host::approvals::Broker;
-use switchboard_host::audit::{AuditLog, Given, Kind, Record, Retention};
-use switchboard_host::config::{Config, ServerConfig};
+use switchboard_host::audit::{Given, Kind, Record};
+use switchboard_host::config::ServerConfig;
 use switchboard_host::gate::Gate;
-use switchboard_host::host::Host;
-use switchboard_host::person::PersonHandler;
 use switchboard_host::pins::{self, ToolDefinition};
 use switchboard_host::policy::{Policies, ToolRule};
-use switchboard_host::roots::Roots;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
 use switchboard_mcp::types::ContentBlock;
 use switchboard_providers::{
     ApiKey, Client, Collector, Event, Message, ProviderConfig, Request, ToolResult,
@@ -126,62 +124,30 @@ async fn bench(tokens: usize, rounds: usize) {
         tool_rounds(&world, name, wire, runs).await;
     }
     writes_alone(&world).await;
-    world.host.shutdown().await;
+    world.gated.host.shutdown().await;
 }
 
 /// The demo server running (as "demo") under a host whose calls pass a gate with a
 /// standing rule for `echo`; an agent keeping conversations; all files in a folder of
 /// the same disk the app's data folder is on.
 struct World {
-    host: Host<PersonHandler>,
+    /// The demo server under a host with a gate and an audit log, in a folder of its own.
+    gated: GatedHost,
     agent: Agent,
     gate: Gate,
     conversations: Conversations,
     toolset: Toolset,
     mcp: switchboard_mcp::client::Client,
-    dir: tempfile::TempDir,
 }
 
 impl World {
     async fn start() -> Self {
-        let dir = tempfile::tempdir().expect("a folder");
-        let broker = Broker::new(Duration::from_secs(60), 8);
-        let roots = Roots::default();
-        let audit = Arc::new(
-            AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default())
-                .expect("the audit log"),
-        );
-        let mut host = Host::new(Secrets::new("switchboard-bench-chat"), {
-            let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
-            move |server: &str| {
-                Arc::new(PersonHandler::new(
-                    server,
-                    broker.clone(),
-                    roots.clone(),
-                    audit.clone(),
-                ))
-            }
-        });
         let demo = ServerConfig {
-            command: Some(peer("switchboard-demo-server").display().to_string()),
+            command: Some(common::demo_server().display().to_string()),
             ..ServerConfig::default()
         };
-        let mut events = host.events();
-        host.reconcile(&Config {
-            servers: [("demo".to_owned(), demo.clone())].into(),
-            ..Config::default()
-        });
-        tokio::time::timeout(LIMIT, async {
-            while !matches!(
-                events.recv().await,
-                Ok(HostEvent::Status {
-                    state: ServerState::Running { .. },
-                    ..
-                })
-            ) {}
-        })
-        .await
-        .expect("the demo server runs");
+        let gated = common::gated_host("bench-chat", LIMIT, "demo", demo.clone()).await;
+        let host = &gated.host;
         let echo = host
             .catalog()
             .tools()
@@ -197,13 +163,8 @@ impl World {
             definition: Some(ToolDefinition::of(&echo.tool)),
             since_ms: 0,
         };
-        let gate = Gate {
-            broker,
-            policies: Arc::new(Mutex::new(Policies::new(vec![rule]))),
-            audit,
-            config_path: None,
-            confirm_own_destructive: Default::default(),
-        };
+        let gate = gated.gate.clone();
+        *gate.policies.lock().expect("the policies") = Policies::new(vec![rule]);
         let clients = host.shared().clients.clone();
         let mcp = clients
             .lock()
@@ -218,20 +179,23 @@ impl World {
                 Some(Reach::of(client, &demo))
             },
         };
-        let conversations =
-            Conversations::open(&dir.path().join("conversations.sqlite")).expect("conversations");
+        let conversations = Conversations::open(&gated.dir.path().join("conversations.sqlite"))
+            .expect("conversations");
         let agent =
             Agent::new(gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
         let toolset = agent.toolset(&Enablement::default());
         Self {
-            host,
+            gated,
             agent,
             gate,
             conversations,
             toolset,
             mcp,
-            dir,
         }
+    }
+
+    fn dir(&self) -> &Path {
+        self.gated.dir.path()
     }
 
     /// The request the agent would make of these messages.
@@ -266,22 +230,6 @@ impl World {
     }
 }
 
-/// A release binary beside this benchmark.
-fn peer(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the benchmark's own path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the target profile folder")
-        .join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build --release -p {name}`",
-        path.display()
-    );
-    path
-}
-
 /// The stand-in provider with a script of `turns`; killed when dropped.
 struct StandIn {
     url: String,
@@ -294,7 +242,7 @@ impl StandIn {
         let script = dir.join("script.json");
         let text = json!({"api_key": KEY, "turns": turns}).to_string();
         std::fs::write(&script, text).expect("the script written");
-        let mut child = tokio::process::Command::new(peer("provider-peer"))
+        let mut child = tokio::process::Command::new(common::workspace_binary("provider-peer"))
             .arg("--script")
             .arg(&script)
             .stdin(Stdio::null())
@@ -359,7 +307,7 @@ impl Answers {
 async fn streaming(world: &World, name: &str, wire: Wire, tokens: usize) {
     let text = "word ".repeat(tokens);
     let turn = json!({"content": [{"text": text, "pieces": tokens}]});
-    let stand_in = StandIn::start(world.dir.path(), vec![turn; 2 * (ANSWERS + 1)]).await;
+    let stand_in = StandIn::start(world.dir(), vec![turn; 2 * (ANSWERS + 1)]).await;
     let client = wire.client(&stand_in.url);
     let (mut direct, mut agent) = (Answers::default(), Answers::default());
     for n in 0..=ANSWERS {
@@ -486,7 +434,7 @@ async fn tool_rounds(world: &World, name: &str, wire: Wire, runs: usize) {
     let turn =
         json!({"content": [{"tool_call": {"name": "demo__echo", "arguments": {"text": "hello"}}}]});
     let turns = 2 * (WARMUP_RUNS + runs) * ROUNDS_PER_RUN;
-    let stand_in = StandIn::start(world.dir.path(), vec![turn; turns]).await;
+    let stand_in = StandIn::start(world.dir(), vec![turn; turns]).await;
     let client = wire.client(&stand_in.url);
     let (mut direct, mut agent) = (Rounds::default(), Rounds::default());
     for n in 0..WARMUP_RUNS + runs {
@@ -734,7 +682,7 @@ async fn writes_alone(world: &World) {
     let audit_cpu = cpu / (2 * WRITES) as u32;
     println!(
         "\nthe SQLite writes of a round, alone ({WRITES} of each; write-ahead log, synchronous=FULL, {})",
-        world.dir.path().display()
+        world.dir().display()
     );
     for (label, times, cpu) in [
         (

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use switchboard_mcp::client::{
-    Client, ClientConfig, ClientError, ClientHandler, ServerNotification,
+    Client, ClientConfig, ClientError, ClientHandler, Era, ServerNotification,
 };
 use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::jsonrpc::code;
 use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
 use switchboard_mcp::types::{ClientCapabilities, Listing, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
@@ -32,6 +33,10 @@ pub enum ServerState {
     Running {
         protocol_version: String,
         server_name: String,
+        /// Spoken statelessly (2026-07-28), not in a session opened by `initialize`.
+        stateless: bool,
+        /// How the revision was chosen, in words a person can read.
+        why_revision: String,
     },
     /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
     Restarting {
@@ -416,6 +421,7 @@ async fn run_once<H: ClientHandler>(
         client_config.max_request_time = Duration::from_secs(secs);
     }
     client_config.ping_interval = ping_interval(config);
+    client_config.era = config.protocol_era.into();
     // The recorder ends with the connection, which holds the observer's only end.
     let (observer, seen) = switchboard_mcp::traffic::observer(TRAFFIC_QUEUE);
     client_config.traffic = Some(observer);
@@ -448,6 +454,29 @@ async fn run_once<H: ClientHandler>(
         })) if error.needs_sign_in() => {
             return Ended::Unauthorized(error.to_string());
         }
+        // The server speaks no revision we speak in the era asked for: it would answer
+        // the same again, so retrying cannot heal it.
+        Err(e @ (ClientError::NotModern { .. } | ClientError::NoSharedRevision { .. })) => {
+            return Ended::Unstartable(e.to_string());
+        }
+        Err(ClientError::Request(RequestError::Server { method, error }))
+            if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
+        {
+            let supported = error
+                .data
+                .as_ref()
+                .and_then(|data| data.get("supported"))
+                .and_then(|list| list.as_array())
+                .map(|list| {
+                    let names: Vec<&str> = list.iter().filter_map(|v| v.as_str()).collect();
+                    names.join(", ")
+                })
+                .unwrap_or_else(|| "a revision it did not name".to_owned());
+            return Ended::Unstartable(format!(
+                "the server refused {method}: it does not speak the revision offered \
+                 (it speaks {supported}); its era setting may force the wrong one"
+            ));
+        }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {
                 reason: reason.to_string(),
@@ -472,6 +501,8 @@ async fn run_once<H: ClientHandler>(
         ServerState::Running {
             protocol_version: client.protocol_version().to_string(),
             server_name: client.server().server_info.name.clone(),
+            stateless: client.era().era == Era::Modern,
+            why_revision: client.era().reason.clone(),
         },
     );
     loop {
@@ -633,10 +664,12 @@ mod tests {
     #[tokio::test]
     async fn items_left_out_and_lists_that_fail_are_said_in_the_servers_log() {
         let (transport, mut peer) = memory::pair(discard_log());
+        let mut config = ClientConfig::new("test", "1");
+        config.era = switchboard_mcp::client::EraSetting::Legacy;
         let connect = tokio::spawn(Client::connect(
             transport,
             Arc::new(DecliningHandler),
-            ClientConfig::new("test", "1"),
+            config,
         ));
         answer(
             &mut peer,

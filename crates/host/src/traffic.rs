@@ -352,6 +352,17 @@ impl TrafficBook {
             .unwrap_or_else(|| Ring::default().log())
     }
 
+    /// Empties what is kept of the server's traffic, as the person asked; its headers stay,
+    /// and a request sent before still gets its response paired and timed.
+    pub fn clear(&self, server: &str) {
+        let ring = lock(&self.servers).get(server).cloned();
+        if let Some(ring) = ring {
+            let mut ring = lock(&ring);
+            ring.entries.clear();
+            (ring.bytes, ring.dropped, ring.missed) = (0, 0, 0);
+        }
+    }
+
     /// Forgets a server's traffic (it was removed). A run of it still stopping records
     /// into a ring nobody reads any more.
     pub fn remove(&self, server: &str) {

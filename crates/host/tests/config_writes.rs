@@ -8,6 +8,7 @@ mod common;
 
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use tokio::task::JoinSet;
@@ -29,6 +30,7 @@ fn idle_form(name: &str) -> ServerForm {
         headers: Vec::new(),
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use switchboard_host::config::PlainSecret;
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
 use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
@@ -92,6 +93,7 @@ fn github_form() -> ServerForm {
         headers: Vec::new(),
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 
@@ -104,6 +106,18 @@ enum Keep {
 }
 
 impl World {
+    /// The secret the keyring keeps under `key`.
+    async fn secret(&self, key: &str) -> Option<String> {
+        self.secrets.get(key).await.unwrap()
+    }
+
+    /// The configuration file as written, checked to hold `plain` nowhere.
+    fn written_without(&self, plain: &str) -> serde_json::Value {
+        let config = std::fs::read_to_string(self.dir.path().join("config.json")).unwrap();
+        assert!(!config.contains(plain), "{config}");
+        serde_json::from_str(&config).unwrap()
+    }
+
     fn file(&self, name: &str, content: &serde_json::Value) -> PathBuf {
         let path = self.dir.path().join(name);
         std::fs::write(&path, serde_json::to_string_pretty(content).unwrap()).unwrap();
@@ -398,19 +412,11 @@ async fn removing_an_imported_server_deletes_its_own_secrets_and_no_other() {
         .import(&candidate, Keep::All, &[("own", "mine")])
         .await
         .unwrap();
-    assert_eq!(
-        world.secrets.get("git/env/OWN").await.unwrap().as_deref(),
-        Some("mine")
-    );
+    assert_eq!(world.secret("git/env/OWN").await.as_deref(), Some("mine"));
     world.desk.remove_server("git").await.unwrap();
-    assert_eq!(world.secrets.get("git/env/OWN").await.unwrap(), None);
+    assert_eq!(world.secret("git/env/OWN").await, None);
     assert_eq!(
-        world
-            .secrets
-            .get("github/env/GITHUB_TOKEN")
-            .await
-            .unwrap()
-            .as_deref(),
+        world.secret("github/env/GITHUB_TOKEN").await.as_deref(),
         Some(TOKEN)
     );
     world.desk.shutdown().await;
@@ -456,15 +462,12 @@ async fn vs_code_inputs_are_asked_for_and_kept_under_the_servers_own_name() {
     assert_eq!(std::fs::read_to_string(&seen).unwrap(), "pplx-answered");
     assert_eq!(
         world
-            .secrets
-            .get("perplexity/env/PERPLEXITY_API_KEY")
+            .secret("perplexity/env/PERPLEXITY_API_KEY")
             .await
-            .unwrap()
             .as_deref(),
         Some("pplx-answered")
     );
-    let config = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
-    assert!(!config.contains("pplx-answered"), "{config}");
+    world.written_without("pplx-answered");
     world.desk.shutdown().await;
 }
 
@@ -481,18 +484,10 @@ async fn a_renamed_server_takes_its_own_secrets_along() {
         .await
         .unwrap();
     assert_eq!(
-        world
-            .secrets
-            .get("gh/env/GITHUB_TOKEN")
-            .await
-            .unwrap()
-            .as_deref(),
+        world.secret("gh/env/GITHUB_TOKEN").await.as_deref(),
         Some(TOKEN)
     );
-    assert_eq!(
-        world.secrets.get("github/env/GITHUB_TOKEN").await.unwrap(),
-        None
-    );
+    assert_eq!(world.secret("github/env/GITHUB_TOKEN").await, None);
     let config: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(world.dir.path().join("config.json")).unwrap(),
     )
@@ -527,10 +522,7 @@ async fn a_renamed_server_whose_secret_is_gone_keeps_its_name() {
     );
     let names: Vec<String> = world.desk.servers().into_iter().map(|s| s.name).collect();
     assert_eq!(names, ["github"]);
-    assert_eq!(
-        world.secrets.get("gh/env/GITHUB_TOKEN").await.unwrap(),
-        None
-    );
+    assert_eq!(world.secret("gh/env/GITHUB_TOKEN").await, None);
     world.desk.shutdown().await;
 }
 
@@ -611,17 +603,10 @@ async fn a_vs_code_server_runs_with_its_answered_input_kept_in_the_keyring_only(
         common::call_allowed(&world.desk, "peer", "env", json!({"name": "PEER_TOKEN"})).await;
     assert_eq!(common::text_of(&said), ANSWER);
     assert_eq!(
-        world
-            .secrets
-            .get("peer/env/PEER_TOKEN")
-            .await
-            .unwrap()
-            .as_deref(),
+        world.secret("peer/env/PEER_TOKEN").await.as_deref(),
         Some(ANSWER)
     );
-    let config = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
-    assert!(!config.contains(ANSWER), "{config}");
-    let written: serde_json::Value = serde_json::from_str(&config).unwrap();
+    let written = world.written_without(ANSWER);
     assert_eq!(
         written["mcpServers"]["peer"]["env"],
         json!({"PEER_TOKEN": {"secret": "peer/env/PEER_TOKEN"}})
@@ -707,17 +692,10 @@ async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the
     .await;
     assert_eq!(common::text_of(&said), PLAIN);
     assert_eq!(
-        world
-            .secrets
-            .get("github-2/env/PEER_TOKEN")
-            .await
-            .unwrap()
-            .as_deref(),
+        world.secret("github-2/env/PEER_TOKEN").await.as_deref(),
         Some(PLAIN)
     );
-    let config = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
-    assert!(!config.contains(PLAIN), "{config}");
-    let written: serde_json::Value = serde_json::from_str(&config).unwrap();
+    let written = world.written_without(PLAIN);
     assert_eq!(
         written["mcpServers"]["github-2"]["env"],
         json!({"PEER_TOKEN": {"secret": "github-2/env/PEER_TOKEN"}, "PEER_MODE": "plain"})
@@ -728,12 +706,7 @@ async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the
         "github-mcp-server"
     );
     assert_eq!(
-        world
-            .secrets
-            .get("github/env/GITHUB_TOKEN")
-            .await
-            .unwrap()
-            .as_deref(),
+        world.secret("github/env/GITHUB_TOKEN").await.as_deref(),
         Some(TOKEN)
     );
     world.desk.shutdown().await;
@@ -768,7 +741,7 @@ async fn nothing_is_imported_under_a_name_already_taken() {
     let after = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
     assert_eq!(before, after);
     assert_eq!(
-        world.secrets.get("github/env/PEER_TOKEN").await.unwrap(),
+        world.secret("github/env/PEER_TOKEN").await,
         None,
         "no secret stored for a server not imported"
     );

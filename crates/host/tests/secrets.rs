@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
@@ -118,6 +119,7 @@ fn form_with_secret(value: &str) -> ServerForm {
         headers: Vec::new(),
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

@@ -14,7 +14,7 @@ use browser::Browser;
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, MemoryStore, SignIn, TokenStore, UserAgent,
 };
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
+use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{BoxFuture, TransportError, discard_log};
@@ -402,6 +402,7 @@ async fn connect(
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(10);
+    config.era = EraSetting::Legacy;
     Client::connect(transport, Arc::new(DecliningHandler), config).await
 }
 

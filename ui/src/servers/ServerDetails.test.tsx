@@ -44,7 +44,7 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="tracker"
         info={info}
-        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker" }}
+        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker", stateless: false, why_revision: "" }}
         signedIn={{ issuer: "https://login.tracker.example/", scopes: ["tools"], expiresMs }}
         onSignOut={onSignOut}
       />,
@@ -66,7 +66,7 @@ describe("ServerDetails", () => {
   });
 
   it("shows what the server said of itself and its capabilities in words", () => {
-    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo" }} />);
+    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }} />);
     const section = screen.getByRole("region", { name: "demo" });
     expect(section.textContent).toContain("Demo (demo-server) version 1.4.0");
     expect(section.textContent).toContain("Everything a server can do.");
@@ -81,6 +81,21 @@ describe("ServerDetails", () => {
       "Completions",
       "Experimental (x-trace)",
     ]);
+  });
+
+  it("says whether the revision is spoken statelessly, and why it was chosen", () => {
+    const why = "server/discover answered with 2026-07-28";
+    const modern = { ...info, protocolVersion: "2026-07-28" };
+    const state = { state: "running", protocol_version: "2026-07-28", server_name: "demo", stateless: true, why_revision: why } as const;
+    const { unmount } = render(<ServerDetails name="demo" info={modern} state={state} />);
+    const text = screen.getByRole("region", { name: "demo" }).textContent;
+    expect(text).toContain("2026-07-28 · stateless, each request on its own");
+    expect(text).toContain(`Why this revision${why}`);
+    unmount();
+    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, why_revision: "" }} />);
+    const legacy = screen.getByRole("region", { name: "demo" }).textContent;
+    expect(legacy).toContain("2025-11-25 · a session opened by initialize");
+    expect(legacy).not.toContain("Why this revision");
   });
 
   it("renders the instructions as markdown whose links and HTML do nothing", () => {

@@ -40,7 +40,7 @@ export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut
       {signedIn && <SignedInLine signedIn={signedIn} onSignOut={onSignOut} />}
       {info ? (
         <>
-          <Identity info={info} />
+          <Identity info={info} state={state} />
           <h3 id={`${id}-caps`}>Capabilities</h3>
           <Capabilities capabilities={info.capabilities} labelledBy={`${id}-caps`} />
           {info.instructions && (
@@ -58,7 +58,8 @@ export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut
 }
 
 /** Who the server says it is. */
-function Identity({ info }: { info: ServerInfo }) {
+function Identity({ info, state }: { info: ServerInfo; state: ServerState | null }) {
+  const running = state?.state === "running" ? state : null;
   const implementation = info.serverInfo;
   // A server that gave no version (or only blanks) shows none, not a dangling word.
   const version = typeof implementation.version === "string" ? implementation.version.trim() : "";
@@ -87,7 +88,18 @@ function Identity({ info }: { info: ServerInfo }) {
         </>
       )}
       <dt>Protocol revision</dt>
-      <dd className="mono">{info.protocolVersion}</dd>
+      <dd>
+        <span className="mono">{info.protocolVersion}</span>
+        {running && (
+          <span className="muted"> · {running.stateless ? "stateless, each request on its own" : "a session opened by initialize"}</span>
+        )}
+      </dd>
+      {running?.why_revision && (
+        <>
+          <dt>Why this revision</dt>
+          <dd>{running.why_revision}</dd>
+        </>
+      )}
     </dl>
   );
 }

@@ -156,6 +156,7 @@ describe("ServerFormView", () => {
     await user.clear(url);
     await user.type(url, "https://mcp.example/mcp");
     await user.selectOptions(screen.getByRole("combobox", { name: "HTTP transport" }), "Streamable HTTP only");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Protocol era" }), "2026-07-28 only (stateless)");
     await user.click(screen.getByRole("button", { name: "Add header" }));
     const header = screen.getByRole("group", { name: "Header 1" });
     await user.type(within(header).getByRole("textbox", { name: "Name" }), "Authorization");
@@ -170,6 +171,7 @@ describe("ServerFormView", () => {
       url: "https://mcp.example/mcp",
       httpMode: "streamable_http",
       headers: [{ key: "Authorization", value: "Bearer abc", secret: true }],
+      protocolEra: "modern",
     } satisfies ServerForm);
   });
 

@@ -24,6 +24,12 @@ const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: string }> = [
   { value: "legacy_sse", label: "HTTP+SSE (legacy) only" },
 ];
 
+const ERAS: Array<{ value: ServerForm["protocolEra"]; label: string }> = [
+  { value: "auto", label: "Find out: ask server/discover, else initialize" },
+  { value: "modern", label: "2026-07-28 only (stateless)" },
+  { value: "legacy", label: "Before 2026-07-28 only (initialize handshake)" },
+];
+
 /** Adding or editing one server's settings; problems show beside their fields once a save was tried. */
 export function ServerFormView({ initial, existingNames, mode, onSave, onCancel, busy = false, error = null }: ServerFormViewProps) {
   const id = useId();
@@ -114,6 +120,21 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
 
       <TextField id={`${id}-timeout`} label="Request timeout (seconds)" numeric value={timeoutText} error={errors.requestTimeoutSecs}
         onChange={setTimeoutText} hint="How long to wait for each answer; empty uses the app's default." narrow />
+
+      <div className="field">
+        <label htmlFor={`${id}-era`}>Protocol era</label>
+        <select id={`${id}-era`} value={form.protocolEra} aria-describedby={`${id}-era-hint`}
+          onChange={(e) => set({ protocolEra: e.target.value as ServerForm["protocolEra"] })}>
+          {ERAS.map((era) => (
+            <option key={era.value} value={era.value}>
+              {era.label}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-era-hint`} className="hint">
+          Force one only for a server that the automatic choice confuses; its details say what was chosen and why.
+        </p>
+      </div>
 
       <div className="field">
         <label className="check">

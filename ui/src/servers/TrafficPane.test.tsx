@@ -94,4 +94,14 @@ describe("TrafficPane", () => {
     expect(methods().at(-1)).toBe("n/2999");
     expect(screen.getByText("The last 500 of 3,000 matching messages")).toBeTruthy();
   });
+
+  it("offers to clear the kept messages only when it can", async () => {
+    const onClear = vi.fn();
+    const { user } = setup({ onClear });
+    await user.click(screen.getByRole("button", { name: "Clear traffic" }));
+    expect(onClear).toHaveBeenCalledOnce();
+    cleanup();
+    setup();
+    expect(screen.queryByRole("button", { name: "Clear traffic" })).toBeNull();
+  });
 });

@@ -23,12 +23,14 @@ export interface TrafficPaneProps {
   missed: number;
   /** The headers sent with every HTTP request, credentials masked. */
   headers: ShownHeader[];
+  /** Empties the kept messages; without it, nothing offers to. */
+  onClear?(): void;
   /** Puts text on the clipboard (the real clipboard unless a test says otherwise). */
   copy?(text: string): Promise<void>;
 }
 
 /** Every JSON-RPC message a server exchanged, newest last; a request shown with its response. */
-export function TrafficPane({ entries, dropped, missed, headers, copy = copyText }: TrafficPaneProps) {
+export function TrafficPane({ entries, dropped, missed, headers, onClear, copy = copyText }: TrafficPaneProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [direction, setDirection] = useState<DirectionFilter>("all");
@@ -60,6 +62,11 @@ export function TrafficPane({ entries, dropped, missed, headers, copy = copyText
       <div className="log-head">
         <h3 id={`${id}-title`}>Traffic</h3>
         <p className="muted">Every JSON-RPC message, both ways. Secrets of the server's settings are masked.</p>
+        {onClear && (
+          <button type="button" onClick={onClear}>
+            Clear traffic
+          </button>
+        )}
       </div>
       {headers.length > 0 && (
         <details className="traffic-headers">

@@ -22,6 +22,7 @@ export function emptyServerForm(): ServerForm {
     headers: [],
     requestTimeoutSecs: null,
     trusted: false,
+    protocolEra: "auto",
   };
 }
 

@@ -2,7 +2,15 @@
 
 export type ServerState =
   | { state: "starting" }
-  | { state: "running"; protocol_version: string; server_name: string }
+  | {
+      state: "running";
+      protocol_version: string;
+      server_name: string;
+      /** Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
+      stateless: boolean;
+      /** How the revision was chosen, in words. */
+      why_revision: string;
+    }
   | { state: "restarting"; attempt: number; backoff_ms: number; reason: string }
   | { state: "stopped" }
   | { state: "failed"; reason: string; stderr_tail: string[] }
@@ -34,6 +42,8 @@ export interface ServerForm {
   headers: KeyValue[];
   requestTimeoutSecs: number | null;
   trusted: boolean;
+  /** Which era of the protocol to speak: found out by probing, or forced. */
+  protocolEra: "auto" | "modern" | "legacy";
 }
 
 export interface ServerSummary {

@@ -90,6 +90,9 @@ pub struct ServerConfig {
     /// Tools the person turned off: hidden from the catalog and the chat, refused if called.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub disabled_tools: BTreeSet<String>,
+    /// Which era of the protocol to speak with the server.
+    #[serde(default, skip_serializing_if = "ProtocolEra::is_auto")]
+    pub protocol_era: ProtocolEra,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -113,6 +116,7 @@ impl Default for ServerConfig {
             trusted: false,
             trusted_as: None,
             disabled_tools: BTreeSet::new(),
+            protocol_era: ProtocolEra::Auto,
             extra: Map::new(),
         }
     }
@@ -136,6 +140,36 @@ pub enum TransportType {
     #[serde(alias = "streamableHttp")]
     StreamableHttp,
     Sse,
+}
+
+/// Which era of the protocol to speak with a server: found out by a `server/discover`
+/// probe (the default), or forced, for a server the probe confuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum ProtocolEra {
+    #[default]
+    Auto,
+    /// The stateless 2026-07-28 revision only.
+    Modern,
+    /// The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe.
+    Legacy,
+}
+
+impl ProtocolEra {
+    fn is_auto(&self) -> bool {
+        *self == Self::Auto
+    }
+}
+
+impl From<ProtocolEra> for switchboard_mcp::client::EraSetting {
+    fn from(era: ProtocolEra) -> Self {
+        match era {
+            ProtocolEra::Auto => Self::Auto,
+            ProtocolEra::Modern => Self::Modern,
+            ProtocolEra::Legacy => Self::Legacy,
+        }
+    }
 }
 
 /// A value in `env` or `headers`: written out, or kept in the OS keyring under a name.

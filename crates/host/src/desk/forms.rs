@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{EnvValue, Place, ServerConfig, TransportType, secret_name};
+use crate::config::{EnvValue, Place, ProtocolEra, ServerConfig, TransportType, secret_name};
 use crate::supervisor::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +57,7 @@ pub struct ServerForm {
     pub headers: Vec<KeyValue>,
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
+    pub protocol_era: ProtocolEra,
 }
 
 /// A configured server as the list shows it.
@@ -153,6 +154,7 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             .request_timeout_secs
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
         trusted: config.is_trusted(),
+        protocol_era: config.protocol_era,
     }
 }
 
@@ -289,6 +291,7 @@ pub fn apply_form(
             config.cwd = None;
         }
     }
+    config.protocol_era = form.protocol_era;
     // Given with the server's launch in view, the mark is pinned to it.
     config.set_trusted(form.trusted);
     Ok(Applied { config, secrets })
@@ -379,6 +382,7 @@ mod tests {
             headers: Vec::new(),
             request_timeout_secs: Some(30),
             trusted: false,
+            protocol_era: ProtocolEra::Auto,
         }
     }
 

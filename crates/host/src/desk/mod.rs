@@ -655,6 +655,10 @@ impl Desk {
         self.inner.shared.traffic.of(name)
     }
 
+    pub fn clear_traffic(&self, name: &str) {
+        self.inner.shared.traffic.clear(name);
+    }
+
     /// Each message of any server as it is recorded.
     pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
         self.inner.shared.traffic.subscribe()

@@ -139,6 +139,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
             stderr_task: Some(stderr_task),
             grace: server.exit_grace,
         }),
+        carrier: super::Carrier::Stream,
     })
 }
 
@@ -443,6 +444,7 @@ pub fn own_stdio(log: LogSink) -> TransportParts {
         outgoing,
         incoming,
         control: Box::new(OwnStdio),
+        carrier: super::Carrier::Stream,
     }
 }
 

@@ -66,5 +66,19 @@ export function ServerTraffic({ name }: { name: string }) {
     );
   }
   if (loaded === null) return <p className="muted">Loading the traffic…</p>;
-  return <TrafficPane entries={loaded.entries} dropped={loaded.dropped} missed={loaded.missed} headers={loaded.headers} />;
+  // Fetched again once cleared: what arrived meanwhile is shown, nothing from before.
+  const clear = () =>
+    commands.clearServerTraffic(name).then(
+      () => setRound((r) => r + 1),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  return (
+    <TrafficPane
+      entries={loaded.entries}
+      dropped={loaded.dropped}
+      missed={loaded.missed}
+      headers={loaded.headers}
+      onClear={() => void clear()}
+    />
+  );
 }
