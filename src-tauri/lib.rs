@@ -5,6 +5,7 @@ mod browser;
 mod commands;
 mod error;
 mod events;
+mod malloc;
 mod webview;
 
 use std::path::{Path, PathBuf};
@@ -102,6 +103,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
 }
 
 pub fn run() {
+    // Both before any thread starts: the environment and malloc's settings are process-wide.
+    webview::prepare_environment();
+    malloc::limit_arenas();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("SWITCHBOARD_LOG")
