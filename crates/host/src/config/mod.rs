@@ -14,8 +14,9 @@ pub use import::{
     Reference, Settled, import,
 };
 pub use model::{
-    Config, DEMO_SERVER, EnvValue, HostSettings, ProviderEntry, ProviderProtocol, RestartPolicy,
-    SecretRef, ServerConfig, ServerSpec, SpecError, TransportType, provider_key_name,
+    AgentConfig, Config, DEMO_SERVER, EnvValue, HostSettings, ProviderEntry, ProviderProtocol,
+    RestartPolicy, SecretRef, ServerConfig, ServerSpec, SpecError, TransportType,
+    provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
 pub use secret_names::{Place, names_a_secret, secret_name};

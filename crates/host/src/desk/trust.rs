@@ -62,6 +62,7 @@ impl Desk {
             let holds = !rule.allow
                 || identity.is_some_and(|identity| match &listed {
                     Some(definition) => rule.pinned_to(&Now {
+                        agent: rule.agent.as_deref(),
                         server: &rule.server,
                         identity: &identity,
                         definition,

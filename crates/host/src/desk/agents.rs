@@ -1,0 +1,160 @@
+//! The agents the person lets reach their servers through the gateway: named in the
+//! configuration, each with the servers and tools it may use; what each of them sees of
+//! the running servers; and the rules given to an agent, forgotten with it.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::switches::TurnedOff;
+use super::{Desk, DeskError, Update, lock};
+use crate::catalog::Offer;
+use crate::config::AgentConfig;
+
+/// An agent as the window lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentSummary {
+    pub name: String,
+    /// The servers it may use; none for every server.
+    pub servers: Option<Vec<String>>,
+    /// How many tools are turned off for it alone.
+    pub tools_off: u32,
+}
+
+/// The longest agent name: it shows in every dialog.
+const MAX_NAME: usize = 64;
+
+impl Desk {
+    /// Every configured agent, by name.
+    pub fn agents(&self) -> Vec<AgentSummary> {
+        lock(&self.inner.loaded)
+            .config
+            .agents
+            .iter()
+            .map(|(name, agent)| AgentSummary {
+                name: name.clone(),
+                servers: agent.servers.as_ref().map(|s| s.iter().cloned().collect()),
+                tools_off: agent
+                    .disabled_tools
+                    .values()
+                    .map(BTreeSet::len)
+                    .sum::<usize>() as u32,
+            })
+            .collect()
+    }
+
+    /// The agent of this name, as configured now.
+    pub fn agent_config(&self, name: &str) -> Option<AgentConfig> {
+        lock(&self.inner.loaded).config.agents.get(name).cloned()
+    }
+
+    /// Adds an agent, or changes which servers an existing one may use (`None`: all); its
+    /// tools turned off stay so.
+    pub async fn save_agent(
+        &self,
+        name: &str,
+        servers: Option<Vec<String>>,
+    ) -> Result<(), DeskError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            return Err(DeskError::BadAgentName(name.to_owned()));
+        }
+        self.edit_config_announcing(
+            |config| {
+                if let Some(unknown) = servers
+                    .iter()
+                    .flatten()
+                    .find(|s| !config.servers.contains_key(*s))
+                {
+                    return Err(DeskError::NoServer(unknown.clone()));
+                }
+                let agent = config.agents.entry(name.to_owned()).or_default();
+                agent.servers = servers.map(|s| s.into_iter().collect());
+                Ok(())
+            },
+            Update::AgentsChanged,
+        )
+        .await
+    }
+
+    /// Removes an agent: its calls are refused from now on, and what the person allowed it
+    /// is forgotten.
+    pub async fn remove_agent(&self, name: &str) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                config
+                    .agents
+                    .remove(name)
+                    .map(drop)
+                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))
+            },
+            Update::AgentsChanged,
+        )
+        .await?;
+        self.inner.gate.forget_agent(name);
+        Ok(())
+    }
+
+    /// Turns `tool` of `server` on or off for one agent.
+    pub async fn set_agent_tool(
+        &self,
+        name: &str,
+        server: &str,
+        tool: &str,
+        on: bool,
+    ) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                let agent = config
+                    .agents
+                    .get_mut(name)
+                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
+                let off = agent.disabled_tools.entry(server.to_owned()).or_default();
+                if on {
+                    off.remove(tool);
+                } else {
+                    off.insert(tool.to_owned());
+                }
+                agent.disabled_tools.retain(|_, off| !off.is_empty());
+                Ok(())
+            },
+            Update::AgentsChanged,
+        )
+        .await
+    }
+
+    /// What `agent` sees of the running servers, by server: only the servers it may use,
+    /// and of their tools none turned off for it or for everyone. `None` when no agent of
+    /// this name is configured.
+    pub fn offers_for(&self, agent: &str) -> Option<Vec<(String, Offer)>> {
+        let agent = self.agent_config(agent)?;
+        let off = TurnedOff::now(&self.inner);
+        let states = lock(&self.inner.shared.states).clone();
+        let catalog = &self.inner.shared.catalog;
+        Some(
+            states
+                .keys()
+                .filter(|server| agent.reaches(server))
+                .filter_map(|server| {
+                    let mut offer = catalog.offer(server)?;
+                    offer.tools.retain(|tool| {
+                        agent.offers(server, &tool.name) && !off.holds(server, &tool.name)
+                    });
+                    Some((server.clone(), offer))
+                })
+                .collect(),
+        )
+    }
+
+    /// The live session with a running server, for a caller of the host's own (the
+    /// gateway reads resources and prompts through it).
+    pub fn running_client(
+        &self,
+        server: &str,
+    ) -> Result<switchboard_mcp::client::Client, DeskError> {
+        self.client(server)
+    }
+}
