@@ -59,7 +59,7 @@ pub fn owners_of_uri(offers: &[(String, Offer)], uri: &str) -> Vec<String> {
                 .map(|len| (len, server.clone()))
         })
         .collect();
-    templated.sort_by(|a, b| b.0.cmp(&a.0));
+    templated.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
     let mut owners: Vec<String> = templated.into_iter().map(|(_, server)| server).collect();
     for (server, offer) in offers {
         let offers_resources = !offer.resources.is_empty() || !offer.templates.is_empty();
@@ -109,8 +109,10 @@ mod tests {
 
     #[test]
     fn names_lead_back_to_their_server() {
-        let mut prompts = Offer::default();
-        prompts.prompts = vec![serde_json::from_value(json!({"name": "greet me"})).unwrap()];
+        let prompts = Offer {
+            prompts: vec![serde_json::from_value(json!({"name": "greet me"})).unwrap()],
+            ..Offer::default()
+        };
         let offers = vec![("my server".to_owned(), prompts)];
         let shown = id("my server", "greet me");
         let found = find(&offers, &shown, |o| {
