@@ -79,5 +79,10 @@ fn switchboard_commands() -> &'static [&'static str] {
         "allow_sampling_without_review",
         "revoke_sampling_rule",
         "sampling_rules",
+        "agents",
+        "save_agent",
+        "remove_agent",
+        "agent_calls",
+        "agent_snippet",
     ]
 }

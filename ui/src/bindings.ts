@@ -135,6 +135,12 @@ export const commands = {
 	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
 	/**  The servers whose sampling requests go without review. */
 	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
+	agents: () => __TAURI_INVOKE<AgentSummary_Serialize[]>("agents"),
+	/**  Adds an agent, or changes the servers it may use (`servers` null: all of them). */
+	saveAgent: (name: string, servers: string[] | null) => __TAURI_INVOKE<null>("save_agent", { name, servers }),
+	removeAgent: (name: string) => __TAURI_INVOKE<null>("remove_agent", { name }),
+	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
+	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
 };
 
 /** Events */
@@ -146,6 +152,27 @@ export const events = {
 };
 
 /* Types */
+/**  An agent as the window lists it. */
+export type AgentSummary = AgentSummary_Serialize | AgentSummary_Deserialize;
+
+/**  An agent as the window lists it. */
+export type AgentSummary_Deserialize = {
+	name: string,
+	/**  The servers it may use; none for every server. */
+	servers?: string[] | null,
+	/**  How many tools are turned off for it alone. */
+	toolsOff: number,
+};
+
+/**  An agent as the window lists it. */
+export type AgentSummary_Serialize = {
+	name: string,
+	/**  The servers it may use; none for every server. */
+	servers: string[] | null,
+	/**  How many tools are turned off for it alone. */
+	toolsOff: number,
+};
+
 /**  What the window shows about the running app. */
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
@@ -774,7 +801,12 @@ export type Origin =
 /**  The person, from the explorer. */
 { by: "person" } | 
 /**  A model, in the conversation of this id (the built-in chat). */
-{ by: "model"; conversation: string };
+{ by: "model"; conversation: string } | 
+/**
+ *  An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
+ *  person gave it, reaching the servers through the gateway.
+ */
+{ by: "agent"; name: string };
 
 /**  A pending request as faces see it. */
 export type Pending = Pending_Serialize | Pending_Deserialize;
@@ -1439,6 +1471,8 @@ export type Update = Update_Serialize | Update_Deserialize;
 export type Update_Deserialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
+/**  Agents were added, changed or removed. */
+{ kind: "agents_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
 { kind: "providers_changed" } | 
 /**
@@ -1458,6 +1492,8 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 export type Update_Serialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
+/**  Agents were added, changed or removed. */
+{ kind: "agents_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
 { kind: "providers_changed" } | 
 /**

@@ -7,9 +7,13 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::switches::TurnedOff;
-use super::{Desk, DeskError, Update, lock};
+use super::{AuditEntry, Desk, DeskError, Update, lock};
 use crate::catalog::Offer;
 use crate::config::AgentConfig;
+use crate::gate::Origin;
+
+/// The program an agent starts to reach Switchboard (`switchboard-cli bridge`).
+const BRIDGE: &str = "switchboard-cli";
 
 /// An agent as the window lists it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -147,6 +151,36 @@ impl Desk {
                 })
                 .collect(),
         )
+    }
+
+    /// The agent's most recent calls, newest first, as the audit trail keeps them.
+    pub async fn agent_calls(&self, name: &str, limit: u32) -> Result<Vec<AuditEntry>, DeskError> {
+        let asked_by = Origin::Agent {
+            name: name.to_owned(),
+        }
+        .describe();
+        let mut found = self.search_audit(&asked_by, None, limit).await?;
+        found.retain(|entry| entry.asked_by == asked_by);
+        Ok(found)
+    }
+
+    /// What an agent's MCP configuration needs to reach Switchboard as `name`: the
+    /// `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor), the
+    /// bridge found beside the running app.
+    pub fn agent_snippet(&self, name: &str) -> String {
+        let app = std::env::current_exe().unwrap_or_default();
+        let beside = app.with_file_name(BRIDGE);
+        let command = if beside.is_file() {
+            beside.display().to_string()
+        } else {
+            BRIDGE.to_owned()
+        };
+        let entry = serde_json::json!({
+            "mcpServers": {
+                "switchboard": {"command": command, "args": ["bridge", "--agent", name]}
+            }
+        });
+        serde_json::to_string_pretty(&entry).unwrap_or_default()
     }
 
     /// The live session with a running server, for a caller of the host's own (the
