@@ -88,7 +88,7 @@ export const commands = {
 	/**  Every rule the person made, for review: scope, since when, uses, whether it still holds. */
 	standingRules: () => __TAURI_INVOKE<StandingRule_Serialize[]>("standing_rules"),
 	/**  Forgets a rule (`tool` null: the one for the whole server), at once. */
-	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
+	revokeRule: (server: string, tool: string | null, agent: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool, agent }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
 	/**  Whether the person's own calls of tools that may destroy are confirmed first. */
@@ -1273,6 +1273,8 @@ export type StandingRule_Deserialize = {
 	server: string,
 	/**  The tool it is about; none for every tool of the server. */
 	tool?: string | null,
+	/**  The agent whose calls it decides; none for the person's and their models'. */
+	agent?: string | null,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,
@@ -1290,6 +1292,8 @@ export type StandingRule_Serialize = {
 	server: string,
 	/**  The tool it is about; none for every tool of the server. */
 	tool: string | null,
+	/**  The agent whose calls it decides; none for the person's and their models'. */
+	agent: string | null,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,

@@ -416,10 +416,11 @@ impl Gate {
         Ok(person)
     }
 
-    /// Forgets the decisions about a server's tool (or the whole server), in the file too.
-    pub fn revoke(&self, server: &str, tool: Option<&str>) {
-        self.policies().revoke(server, tool);
-        self.write_rules(|standing| standing.revoke(server, tool));
+    /// Forgets the decisions about a server's tool (or the whole server) given for `agent`'s
+    /// calls (`None`: the person's own), in the file too.
+    pub fn revoke(&self, server: &str, tool: Option<&str>, agent: Option<&str>) {
+        self.policies().revoke(server, tool, agent);
+        self.write_rules(|standing| standing.revoke(server, tool, agent));
     }
 
     /// Forgets every decision about an agent's calls (it was removed), in the file too.

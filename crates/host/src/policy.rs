@@ -227,10 +227,12 @@ impl Policies {
         }
     }
 
-    /// Forgets the rules for a server's tool (or for the whole server with `None`), every
-    /// agent's with the person's.
-    pub fn revoke(&mut self, server: &str, tool: Option<&str>) {
-        let keep = |r: &ToolRule| !(r.server == server && r.tool.as_deref() == tool);
+    /// Forgets the rules for a server's tool (or for the whole server with `None`) given
+    /// to `agent` (`None`: the person's own).
+    pub fn revoke(&mut self, server: &str, tool: Option<&str>, agent: Option<&str>) {
+        let keep = |r: &ToolRule| {
+            !(r.server == server && r.tool.as_deref() == tool && r.agent.as_deref() == agent)
+        };
         self.always.retain(keep);
         self.session.retain(keep);
     }
@@ -329,7 +331,7 @@ mod tests {
         let mut policies = Policies::new(vec![rule("s", Some("t"), true)]);
         policies.remember(rule("s", Some("t"), false), Scope::Always);
         assert_eq!(policies.always(), [rule("s", Some("t"), false)]);
-        policies.revoke("s", Some("t"));
+        policies.revoke("s", Some("t"), None);
         assert_eq!(decide(&policies, "s", "t"), Verdict::Ask(None));
         assert!(policies.always().is_empty());
     }

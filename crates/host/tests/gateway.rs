@@ -354,7 +354,10 @@ async fn what_the_person_always_allows_one_agent_allows_no_other() {
         // The rule is kept as the agent's.
         let rules = gateway.world.file()["settings"]["toolRules"].clone();
         assert_eq!(rules[0]["agent"], "Claude Code", "{rules}");
-        gateway.world.desk.revoke_rule("demo", Some("add"));
+        gateway
+            .world
+            .desk
+            .revoke_rule("demo", Some("add"), Some("Claude Code"));
     }
 }
 
