@@ -82,6 +82,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "agents",
         "save_agent",
         "remove_agent",
+        "disconnect_agent",
         "agent_calls",
         "agent_snippet",
     ]

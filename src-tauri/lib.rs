@@ -92,6 +92,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::agents,
             agents::save_agent,
             agents::remove_agent,
+            agents::disconnect_agent,
             agents::agent_calls,
             agents::agent_snippet,
         ])

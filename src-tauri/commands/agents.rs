@@ -31,6 +31,14 @@ pub async fn remove_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
     Ok(desk.remove_agent(&name).await?)
 }
 
+/// Ends the agent's sessions now; it may connect again.
+#[tauri::command]
+#[specta::specta]
+pub async fn disconnect_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
+    desk.disconnect_agent(&name).await;
+    Ok(())
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn agent_calls(

@@ -139,6 +139,8 @@ export const commands = {
 	/**  Adds an agent, or changes the servers it may use (`servers` null: all of them). */
 	saveAgent: (name: string, servers: string[] | null) => __TAURI_INVOKE<null>("save_agent", { name, servers }),
 	removeAgent: (name: string) => __TAURI_INVOKE<null>("remove_agent", { name }),
+	/**  Ends the agent's sessions now; it may connect again. */
+	disconnectAgent: (name: string) => __TAURI_INVOKE<null>("disconnect_agent", { name }),
 	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
 	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
 };
@@ -162,6 +164,8 @@ export type AgentSummary_Deserialize = {
 	servers?: string[] | null,
 	/**  How many tools are turned off for it alone. */
 	toolsOff: number,
+	/**  How many sessions it has with the gateway now. */
+	connected: number,
 };
 
 /**  An agent as the window lists it. */
@@ -171,6 +175,8 @@ export type AgentSummary_Serialize = {
 	servers: string[] | null,
 	/**  How many tools are turned off for it alone. */
 	toolsOff: number,
+	/**  How many sessions it has with the gateway now. */
+	connected: number,
 };
 
 /**  What the window shows about the running app. */

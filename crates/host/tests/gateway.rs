@@ -405,6 +405,36 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
             claude.outcome(&call).await.is_err(),
             "{sdk:?}: a cancelled call has no result"
         );
+        // The call is recorded as ended by the cancellation.
+        let desk = gateway.world.desk.clone();
+        let recorded = async {
+            loop {
+                let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
+                if rows[0].outcome.contains("cancelled") {
+                    return rows[0].subject.clone();
+                }
+                tokio::task::yield_now().await;
+            }
+        };
+        let subject = tokio::time::timeout(WAIT, recorded)
+            .await
+            .expect("the outcome is recorded");
+        assert_eq!(subject, "count_to");
+
+        // A call cancelled while the person decides is withdrawn from them.
+        let call = claude
+            .call("demo__echo", json!({"text": "never mind"}))
+            .await;
+        let asked = gateway.asked_about_call().await;
+        claude.send(json!({"op": "cancel", "call": call})).await;
+        gateway.world.withdrawn(asked.id).await;
+        let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
+        assert_eq!(
+            (rows[0].subject.as_str(), rows[0].decision.as_str()),
+            ("echo", "cancelled"),
+            "{sdk:?}"
+        );
+        assert!(claude.outcome(&call).await.is_err(), "{sdk:?}");
     }
 }
 
@@ -429,6 +459,38 @@ async fn an_agent_is_told_why_it_cannot_connect() {
         assert!(
             error.contains("Switchboard is not running"),
             "{sdk:?}: {error}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let connected = |desk: &switchboard_host::desk::Desk| {
+        desk.agents()
+            .into_iter()
+            .map(|a| (a.name, a.connected))
+            .collect::<Vec<_>>()
+    };
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        assert_eq!(
+            connected(&desk),
+            [("Claude Code".to_owned(), 1), ("Cursor".to_owned(), 0)],
+            "{sdk:?}"
+        );
+        assert_eq!(desk.disconnect_agent("Claude Code").await, 1);
+        gateway
+            .world
+            .next(|u| {
+                (matches!(u, Update::AgentsChanged) && connected(&desk)[0].1 == 0).then_some(())
+            })
+            .await;
+        let after = claude.ask(json!({"op": "list_tools"})).await;
+        assert!(
+            after.is_err(),
+            "{sdk:?}: the agent is no longer served: {after:?}"
         );
     }
 }

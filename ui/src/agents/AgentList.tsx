@@ -12,6 +12,7 @@ export interface AgentListProps {
   busy: boolean;
   onAdd(name: string): void;
   onRemove(name: string): void;
+  onDisconnect(name: string): void;
   onCopy(text: string): void;
 }
 
@@ -20,7 +21,7 @@ export interface AgentListProps {
  * servers each may use, its recent calls as the audit trail keeps them, the entry to put in its own
  * MCP configuration, and removing it (its calls are refused from then on, its rules forgotten).
  */
-export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onCopy }: AgentListProps) {
+export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDisconnect, onCopy }: AgentListProps) {
   const [name, setName] = useState("");
   const taken = agents.some((a) => a.name === name.trim());
   const submit = (e: FormEvent) => {
@@ -63,6 +64,16 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onCo
                   {agent.servers === null ? "every server" : `servers: ${agent.servers.join(", ") || "none"}`}
                   {agent.toolsOff > 0 && `, ${agent.toolsOff} tools turned off for it`}
                 </span>
+                {agent.connected > 0 ? (
+                  <>
+                    <span className="chip">{agent.connected === 1 ? "Connected" : `Connected ${agent.connected} times`}</span>
+                    <button type="button" className="button" onClick={() => onDisconnect(agent.name)}>
+                      Disconnect {agent.name}
+                    </button>
+                  </>
+                ) : (
+                  <span className="muted">not connected</span>
+                )}
                 <button type="button" className="button danger" onClick={() => onRemove(agent.name)}>
                   Remove {agent.name}
                 </button>

@@ -11,6 +11,7 @@ vi.mock("../bindings", () => ({
     agentSnippet: vi.fn((name: string) => Promise.resolve(`{"args": ["bridge", "--agent", "${name}"]}`)),
     saveAgent: vi.fn(() => Promise.resolve(null)),
     removeAgent: vi.fn(() => Promise.resolve(null)),
+    disconnectAgent: vi.fn(() => Promise.resolve(null)),
   },
   events: {
     hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
@@ -41,13 +42,14 @@ const call = {
 describe("AgentsView", () => {
   it("lists each agent with its servers, its recent calls and the entry for its configuration", async () => {
     vi.mocked(commands.agents).mockResolvedValue([
-      { name: "Claude Code", servers: null, toolsOff: 0 },
-      { name: "Cursor", servers: ["demo"], toolsOff: 2 },
+      { name: "Claude Code", servers: null, toolsOff: 0, connected: 1 },
+      { name: "Cursor", servers: ["demo"], toolsOff: 2, connected: 0 },
     ]);
     vi.mocked(commands.agentCalls).mockImplementation((name) => Promise.resolve(name === "Claude Code" ? [call] : []));
     render(<AgentsView />);
     const claude = within(await screen.findByRole("listitem", { name: "Claude Code" }));
     expect(claude.getByText("every server")).toBeTruthy();
+    expect(claude.getByText("Connected")).toBeTruthy();
     const calls = await claude.findByRole("table", { name: "Recent calls of Claude Code" });
     const cells = within(calls)
       .getAllByRole("cell")
@@ -56,12 +58,14 @@ describe("AgentsView", () => {
     expect((await claude.findByLabelText("Configuration for Claude Code")).textContent).toContain('"--agent", "Claude Code"');
     const cursor = within(screen.getByRole("listitem", { name: "Cursor" }));
     expect(cursor.getByText("servers: demo, 2 tools turned off for it")).toBeTruthy();
+    expect(cursor.getByText("not connected")).toBeTruthy();
+    expect(cursor.queryByRole("button", { name: "Disconnect Cursor" })).toBeNull();
     expect(await cursor.findByText("Cursor has made no call yet.")).toBeTruthy();
     expect(commands.agentCalls).toHaveBeenCalledWith("Cursor", 10);
   });
 
   it("adds an agent by name, refuses a name taken, and removes one", async () => {
-    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0 }]);
+    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 1 }]);
     vi.mocked(commands.agentCalls).mockResolvedValue([]);
     const user = userEvent.setup();
     render(<AgentsView />);
@@ -73,6 +77,8 @@ describe("AgentsView", () => {
     await user.clear(name);
     await user.type(name, "Claude Code{Enter}");
     expect(commands.saveAgent).toHaveBeenCalledWith("Claude Code", null);
+    await user.click(screen.getByRole("button", { name: "Disconnect Cursor" }));
+    expect(commands.disconnectAgent).toHaveBeenCalledWith("Cursor");
     await user.click(screen.getByRole("button", { name: "Remove Cursor" }));
     expect(commands.removeAgent).toHaveBeenCalledWith("Cursor");
   });

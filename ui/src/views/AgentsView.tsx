@@ -63,6 +63,7 @@ export function AgentsView() {
         busy={busy}
         onAdd={(name) => act(commands.saveAgent(name, null))}
         onRemove={(name) => act(commands.removeAgent(name))}
+        onDisconnect={(name) => act(commands.disconnectAgent(name))}
         onCopy={(text) => void navigator.clipboard?.writeText(text).catch(() => {})}
       />
     </div>

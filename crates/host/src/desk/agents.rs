@@ -3,6 +3,8 @@
 //! the running servers; and the rules given to an agent, forgotten with it.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, Weak};
 
 use serde::Serialize;
 
@@ -11,6 +13,36 @@ use super::{AuditEntry, Desk, DeskError, Update, lock};
 use crate::catalog::Offer;
 use crate::config::AgentConfig;
 use crate::gate::Origin;
+use switchboard_mcp::connection::{Connection, WeakConnection};
+
+/// The agents' live sessions with the gateway.
+#[derive(Default)]
+pub(super) struct Sessions {
+    live: Mutex<Vec<Live>>,
+    next: AtomicU64,
+}
+
+struct Live {
+    id: u64,
+    agent: String,
+    connection: WeakConnection,
+}
+
+/// A session counted as live while this is held (by the session itself).
+pub struct SessionHeld {
+    desk: Weak<super::Inner>,
+    id: u64,
+}
+
+impl Drop for SessionHeld {
+    fn drop(&mut self) {
+        let Some(inner) = self.desk.upgrade() else {
+            return;
+        };
+        lock(&inner.sessions.live).retain(|live| live.id != self.id);
+        let _ = inner.updates.send(Update::AgentsChanged);
+    }
+}
 
 /// The program an agent starts to reach Switchboard (`switchboard-cli bridge`).
 const BRIDGE: &str = "switchboard-cli";
@@ -25,6 +57,8 @@ pub struct AgentSummary {
     pub servers: Option<Vec<String>>,
     /// How many tools are turned off for it alone.
     pub tools_off: u32,
+    /// How many sessions it has with the gateway now.
+    pub connected: u32,
 }
 
 /// The longest agent name: it shows in every dialog.
@@ -33,6 +67,10 @@ const MAX_NAME: usize = 64;
 impl Desk {
     /// Every configured agent, by name.
     pub fn agents(&self) -> Vec<AgentSummary> {
+        let live: Vec<String> = lock(&self.inner.sessions.live)
+            .iter()
+            .map(|l| l.agent.clone())
+            .collect();
         lock(&self.inner.loaded)
             .config
             .agents
@@ -40,6 +78,7 @@ impl Desk {
             .map(|(name, agent)| AgentSummary {
                 name: name.clone(),
                 servers: agent.servers.as_ref().map(|s| s.iter().cloned().collect()),
+                connected: live.iter().filter(|l| *l == name).count() as u32,
                 tools_off: agent
                     .disabled_tools
                     .values()
@@ -99,7 +138,37 @@ impl Desk {
         )
         .await?;
         self.inner.gate.forget_agent(name);
+        self.disconnect_agent(name).await;
         Ok(())
+    }
+
+    /// Counts a gateway session of `agent` as live until the returned value is dropped.
+    pub fn session_opened(&self, agent: &str, connection: &Connection) -> SessionHeld {
+        let id = self.inner.sessions.next.fetch_add(1, Ordering::Relaxed);
+        lock(&self.inner.sessions.live).push(Live {
+            id,
+            agent: agent.to_owned(),
+            connection: connection.downgrade(),
+        });
+        self.announce(Update::AgentsChanged);
+        SessionHeld {
+            desk: std::sync::Arc::downgrade(&self.inner),
+            id,
+        }
+    }
+
+    /// Ends every session `agent` has with the gateway now; it may connect again (unless it
+    /// was removed). How many were ended.
+    pub async fn disconnect_agent(&self, agent: &str) -> usize {
+        let ending: Vec<Connection> = lock(&self.inner.sessions.live)
+            .iter()
+            .filter(|live| live.agent == agent)
+            .filter_map(|live| live.connection.upgrade())
+            .collect();
+        for connection in &ending {
+            connection.close().await;
+        }
+        ending.len()
     }
 
     /// Turns `tool` of `server` on or off for one agent.

@@ -227,6 +227,8 @@ struct Inner {
     /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
     chat: chat::ChatDesk,
+    /// The agents' sessions with the gateway, live now.
+    sessions: agents::Sessions,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -337,6 +339,7 @@ impl Desk {
                     updates: broadcast::channel(4096).0,
                     audit_notices,
                     chat,
+                    sessions: agents::Sessions::default(),
                 }
             }),
         };

@@ -108,11 +108,14 @@ impl Session {
     /// from now on, until the connection closes.
     pub fn attach(&self, connection: &Connection) {
         let _ = self.inner.connection.set(connection.downgrade());
+        let held = self.inner.desk.session_opened(self.agent(), connection);
         let mut updates = self.inner.desk.updates();
         self.state().seen = self.seen_now();
         let session = self.clone();
         let connection = connection.clone();
         tokio::spawn(async move {
+            // Live while the connection is.
+            let _held = held;
             loop {
                 let update = tokio::select! {
                     _ = connection.wait_closed() => return,
@@ -233,7 +236,9 @@ impl Session {
             return Ok(json!({}));
         }
         // Refused as soon as the person removes the agent.
-        self.offers()?;
+        if self.inner.desk.agent_config(self.agent()).is_none() {
+            return Err(not_configured(self.agent()));
+        }
         match method.as_str() {
             method::INITIALIZE => encode(self.initialize(parse(params)?)),
             method::LOGGING_SET_LEVEL => {
@@ -368,14 +373,25 @@ impl Session {
         let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let token = format!("agent:{}:{n}", self.agent());
         let arguments = params.arguments.unwrap_or_default();
-        let call = self.inner.desk.call_tool_reporting(
-            &self.inner.origin,
-            &server,
-            &name,
-            arguments,
+        // The call runs on its own: an agent that cancels it (or goes away) drops this
+        // future, and the call is cancelled as the window's would be, told to the server and
+        // recorded as such.
+        let call = tokio::spawn({
+            let (desk, origin, server, token) = (
+                self.inner.desk.clone(),
+                self.inner.origin.clone(),
+                server.clone(),
+                token.clone(),
+            );
+            async move {
+                desk.call_tool_reporting(&origin, &server, &name, arguments, token, report)
+                    .await
+            }
+        });
+        let _cancel_if_dropped = CancelOnDrop {
+            desk: &self.inner.desk,
             token,
-            report,
-        );
+        };
         tokio::pin!(call);
         let outcome = loop {
             let next = async {
@@ -385,7 +401,7 @@ impl Session {
                 }
             };
             tokio::select! {
-                outcome = &mut call => break outcome,
+                outcome = &mut call => break outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
                 Some(step) = next => {
                     let mut params = json!({"progressToken": progress_token, "progress": step.progress});
                     if let Some(total) = step.total {
@@ -515,6 +531,18 @@ impl IncomingHandler for Session {
 
     fn notification(&self, method: String, _params: Option<Value>) {
         self.notified(&method);
+    }
+}
+
+/// Cancels a call of the desk when dropped, unless it ended before.
+struct CancelOnDrop<'a> {
+    desk: &'a Desk,
+    token: String,
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        self.desk.cancel(&self.token);
     }
 }
 
