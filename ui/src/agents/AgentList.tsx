@@ -33,7 +33,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
   };
   return (
     <section aria-labelledby="agents-title" className="agents">
-      <h2 id="agents-title">Agents</h2>
+      <h2 id="agents-title">Added agents</h2>
       <p className="muted">
         An agent added here reaches every server you run through Switchboard alone, and you decide each of its tool
         calls: the dialog and the audit trail name it. Give it the entry below as its MCP server.
