@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use switchboard_host::config::ServerConfig;
+use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge;
 use switchboard_host::pins;
 use switchboard_host::secrets::Secrets;
@@ -76,27 +77,58 @@ async fn main() {
             started.elapsed()
         }
     };
-    for _ in 0..WARMUP {
+    // The gate alone, as the gateway calls it: the agent's rule, the audit records, the
+    // checked call; no session, no socket.
+    let origin = Origin::Agent {
+        name: AGENT.to_owned(),
+    };
+    let gated = |n: usize| {
+        let (desk, origin, arguments) = (world.desk.clone(), origin.clone(), arguments.clone());
+        async move {
+            let started = Instant::now();
+            desk.call_tool_as(&origin, "demo", "echo", arguments, format!("bench-{n}"))
+                .await
+                .expect("the gated call");
+            started.elapsed()
+        }
+    };
+    for n in 0..WARMUP {
         call(&direct, "echo").await;
+        gated(n).await;
         call(&agent, "demo__echo").await;
     }
-    let (mut plain, mut proxied) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    let (mut plain, mut gate, mut proxied) = (
+        Vec::with_capacity(calls),
+        Vec::with_capacity(calls),
+        Vec::with_capacity(calls),
+    );
     while plain.len() < calls {
-        for _ in 0..BLOCK.min(calls - plain.len()) {
+        let block = BLOCK.min(calls - plain.len());
+        for _ in 0..block {
             plain.push(call(&direct, "echo").await);
         }
-        for _ in 0..BLOCK.min(calls - proxied.len()) {
+        for _ in 0..block {
+            gate.push(gated(gate.len()).await);
+        }
+        for _ in 0..block {
             proxied.push(call(&agent, "demo__echo").await);
         }
     }
     let (p50, p99) = (percentile(&mut plain, 50), percentile(&mut plain, 99));
     let (g50, g99) = (percentile(&mut proxied, 50), percentile(&mut proxied, 99));
+    let (d50, d99) = (percentile(&mut gate, 50), percentile(&mut gate, 99));
     println!("tools/call of the demo server's echo, {calls} calls each, sequential (local socket)");
     println!(
         "  {:<28} p50 {:>8.1} µs   p99 {:>8.1} µs",
         "direct",
         us(p50),
         us(p99)
+    );
+    println!(
+        "  {:<28} p50 {:>8.1} µs   p99 {:>8.1} µs",
+        "the gate alone (no session)",
+        us(d50),
+        us(d99)
     );
     println!(
         "  {:<28} p50 {:>8.1} µs   p99 {:>8.1} µs",
