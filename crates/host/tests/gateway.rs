@@ -407,19 +407,8 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
         );
         // The call is recorded as ended by the cancellation.
         let desk = gateway.world.desk.clone();
-        let recorded = async {
-            loop {
-                let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
-                if rows[0].outcome.contains("cancelled") {
-                    return rows[0].subject.clone();
-                }
-                tokio::task::yield_now().await;
-            }
-        };
-        let subject = tokio::time::timeout(WAIT, recorded)
-            .await
-            .expect("the outcome is recorded");
-        assert_eq!(subject, "count_to");
+        let last = latest_call(&desk, |row| row.outcome.contains("cancelled")).await;
+        assert_eq!(last.subject, "count_to", "{sdk:?}");
 
         // A call cancelled while the person decides is withdrawn from them.
         let call = claude
@@ -428,14 +417,30 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
         let asked = gateway.asked_about_call().await;
         claude.send(json!({"op": "cancel", "call": call})).await;
         gateway.world.withdrawn(asked.id).await;
-        let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
-        assert_eq!(
-            (rows[0].subject.as_str(), rows[0].decision.as_str()),
-            ("echo", "cancelled"),
-            "{sdk:?}"
-        );
+        let last = latest_call(&desk, |row| row.subject == "echo").await;
+        assert_eq!(last.decision, "cancelled", "{sdk:?}");
         assert!(claude.outcome(&call).await.is_err(), "{sdk:?}");
     }
+}
+
+/// Claude Code's latest call in the audit trail, once it is one `recorded` accepts: a
+/// record is written as the call is decided or ends, a moment after the agent hears of it.
+async fn latest_call(
+    desk: &switchboard_host::desk::Desk,
+    recorded: impl Fn(&switchboard_host::desk::AuditEntry) -> bool,
+) -> switchboard_host::desk::AuditEntry {
+    let found = async {
+        loop {
+            let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
+            if let Some(row) = rows.into_iter().next().filter(&recorded) {
+                return row;
+            }
+            tokio::task::yield_now().await;
+        }
+    };
+    tokio::time::timeout(WAIT, found)
+        .await
+        .expect("the call is recorded")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -252,6 +252,16 @@ impl Desk {
         serde_json::to_string_pretty(&entry).unwrap_or_default()
     }
 
+    /// The server and name of the tool `agent` sees as `id`, if it may use it now.
+    pub fn agent_tool(&self, agent: &str, id: &str) -> Option<(String, String)> {
+        let agent = self.agent_config(agent)?;
+        let off = TurnedOff::now(&self.inner);
+        let states = lock(&self.inner.shared.states).clone();
+        self.inner.shared.catalog.tool_named(id, |server, tool| {
+            states.contains_key(server) && agent.offers(server, tool) && !off.holds(server, tool)
+        })
+    }
+
     /// The live session with a running server, for a caller of the host's own (the
     /// gateway reads resources and prompts through it).
     pub fn running_client(

@@ -347,10 +347,7 @@ impl Session {
     }
 
     async fn call_tool(&self, params: CallToolRequestParams) -> Result<Value, ErrorObject> {
-        let offers = self.offers()?;
-        let Some(Named { server, name }) = names::find(&offers, &params.name, |o| {
-            o.tools.iter().map(|t| t.name.as_str()).collect()
-        }) else {
+        let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
                 params.name,
