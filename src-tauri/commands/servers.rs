@@ -83,11 +83,33 @@ pub async fn sign_in(desk: State<'_, Desk>, name: String) -> Result<()> {
     Ok(desk.sign_in(&name).await?)
 }
 
+/// Cancels the sign-in to the server that waits for the browser.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_sign_in(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.cancel_sign_in(&name)?)
+}
+
+/// Whether a sign-in to the server waits for the person to finish it in the browser.
+#[tauri::command]
+#[specta::specta]
+pub async fn sign_in_waiting(desk: State<'_, Desk>, name: String) -> Result<bool> {
+    Ok(desk.sign_in_waiting_for_browser(&name))
+}
+
 /// Forgets the server's tokens; it needs sign-in again.
 #[tauri::command]
 #[specta::specta]
 pub async fn sign_out(desk: State<'_, Desk>, name: String) -> Result<()> {
     Ok(desk.sign_out(&name).await?)
+}
+
+/// Reaches the server with a personal access token instead of signing in: kept in the
+/// keyring and sent as `Authorization: Bearer <token>`; the server restarts with it.
+#[tauri::command]
+#[specta::specta]
+pub async fn use_access_token(desk: State<'_, Desk>, name: String, token: String) -> Result<()> {
+    Ok(desk.use_access_token(&name, &token).await?)
 }
 
 /// Who the person is signed in as at the server, or null.

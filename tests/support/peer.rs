@@ -44,6 +44,12 @@ impl HttpPeer {
     /// `tests/peers/node/oidc-mcp-server.mjs`: the TypeScript SDK's MCP server guarded by
     /// `oidc-provider`, on a free port; announces its URL on stderr once it listens.
     pub fn oidc_provider() -> Self {
+        Self::oidc_provider_with(&[])
+    }
+
+    /// The `oidc-provider` peer with its options in the environment (`OIDC_STATIC_CLIENT`,
+    /// `OIDC_PERSONAL_TOKEN`, `OIDC_ACCESS_TOKEN_SECONDS`, see the script).
+    pub fn oidc_provider_with(env: &[(&str, &str)]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
@@ -51,6 +57,7 @@ impl HttpPeer {
         let mut child = Command::new(node_binary())
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node/oidc-mcp-server.mjs"))
             .arg(port.to_string())
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -20,6 +20,15 @@ export const commands = {
 	signIn: (name: string) => __TAURI_INVOKE<null>("sign_in", { name }),
 	/**  Forgets the server's tokens; it needs sign-in again. */
 	signOut: (name: string) => __TAURI_INVOKE<null>("sign_out", { name }),
+	/**  Cancels the sign-in to the server that waits for the browser. */
+	cancelSignIn: (name: string) => __TAURI_INVOKE<null>("cancel_sign_in", { name }),
+	/**  Whether a sign-in to the server waits for the person to finish it in the browser. */
+	signInWaiting: (name: string) => __TAURI_INVOKE<boolean>("sign_in_waiting", { name }),
+	/**
+	 *  Reaches the server with a personal access token instead of signing in: kept in the
+	 *  keyring and sent as `Authorization: Bearer <token>`; the server restarts with it.
+	 */
+	useAccessToken: (name: string, token: string) => __TAURI_INVOKE<null>("use_access_token", { name, token }),
 	/**  Who the person is signed in as at the server, or null. */
 	signedIn: (name: string) => __TAURI_INVOKE<SignedIn_Serialize | null>("signed_in", { name }),
 	/**  Every tool of the server, each with whether it is turned on. */
@@ -909,6 +918,16 @@ export type PromptUse = {
 	arguments: { [key in string]: string },
 };
 
+/**
+ *  Which era of the protocol to speak with a server: found out by a `server/discover`
+ *  probe (the default), or forced, for a server the probe confuses.
+ */
+export type ProtocolEra = "auto" | 
+/**  The stateless 2026-07-28 revision only. */
+"modern" | 
+/**  The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe. */
+"legacy";
+
 /**  A provider's settings as the person edits them. */
 export type ProviderForm = ProviderForm_Serialize | ProviderForm_Deserialize;
 
@@ -1115,8 +1134,15 @@ export type ServerForm_Deserialize = {
 	url: string,
 	httpMode: HttpMode,
 	headers: KeyValue_Deserialize[],
+	/**  A client registered beforehand at the authorization server; empty for none. */
+	clientId?: string,
+	/**  Its secret, kept in the keyring; when read, empty (see `client_secret_stored`). */
+	clientSecret?: string,
+	/**  A secret is stored; left so with `client_secret` empty, it stays. */
+	clientSecretStored?: boolean,
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
+	protocolEra: ProtocolEra,
 };
 
 export type ServerForm_Serialize = {
@@ -1130,18 +1156,55 @@ export type ServerForm_Serialize = {
 	url: string,
 	httpMode: HttpMode,
 	headers: KeyValue_Serialize[],
+	/**  A client registered beforehand at the authorization server; empty for none. */
+	clientId: string,
+	/**  Its secret, kept in the keyring; when read, empty (see `client_secret_stored`). */
+	clientSecret: string,
+	/**  A secret is stored; left so with `client_secret` empty, it stays. */
+	clientSecretStored: boolean,
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
+	protocolEra: ProtocolEra,
 };
 
 /**  Where a server stands, as the window shows it. */
-export type ServerState = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string } | 
+export type ServerState = ServerState_Serialize | ServerState_Deserialize;
+
+/**  Where a server stands, as the window shows it. */
+export type ServerState_Deserialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string; 
+/**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
+stateless: boolean; 
+/**  How the revision was chosen, in words a person can read. */
+why_revision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
 { state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
 { state: "failed"; reason: string; stderr_tail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
-{ state: "auth_required"; detail: string };
+{ state: "auth_required"; detail: string; 
+/**
+ *  Signing in cannot work here (the authorization server offers no way for this
+ *  app to register): a personal access token is the way in.
+ */
+token_instead?: boolean };
+
+/**  Where a server stands, as the window shows it. */
+export type ServerState_Serialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string; 
+/**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
+stateless: boolean; 
+/**  How the revision was chosen, in words a person can read. */
+why_revision: string } | 
+/**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
+{ state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
+/**  Gave up: why, and the last lines the server wrote to stderr. */
+{ state: "failed"; reason: string; stderr_tail: string[] } | 
+/**  The server wants authorization (HTTP 401/403). */
+{ state: "auth_required"; detail: string; 
+/**
+ *  Signing in cannot work here (the authorization server offers no way for this
+ *  app to register): a personal access token is the way in.
+ */
+token_instead: boolean };
 
 /**  A configured server as the list shows it. */
 export type ServerSummary = ServerSummary_Serialize | ServerSummary_Deserialize;
@@ -1154,7 +1217,7 @@ export type ServerSummary_Deserialize = {
 	/**  The command line or the URL. */
 	target: string,
 	/**  None until the server was first started (or when it is disabled). */
-	state?: ServerState | null,
+	state?: ServerState_Deserialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
 };
@@ -1167,7 +1230,7 @@ export type ServerSummary_Serialize = {
 	/**  The command line or the URL. */
 	target: string,
 	/**  None until the server was first started (or when it is disabled). */
-	state: ServerState | null,
+	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
 };
@@ -1478,7 +1541,7 @@ export type Transport = "stdio" | "http";
 export type Update = Update_Serialize | Update_Deserialize;
 
 /**  What changed, for the face to show. */
-export type Update_Deserialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
+export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */
@@ -1489,7 +1552,9 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+/**  A sign-in began or ended waiting for the person to finish it in the browser. */
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
@@ -1499,7 +1564,7 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 { kind: "chat_message"; conversation: number | null; message: ShownMessage_Deserialize };
 
 /**  What changed, for the face to show. */
-export type Update_Serialize = { kind: "status"; server: string; state: ServerState; since_ms: number | null } | 
+export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */
@@ -1510,7 +1575,9 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+/**  A sign-in began or ended waiting for the person to finish it in the browser. */
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{Map, Value};
-use switchboard_mcp::client::{Client, ClientConfig};
+use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
 use switchboard_mcp::connection::Progress;
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
@@ -143,6 +143,10 @@ struct Server {
     /// Seconds any request may take at most, whatever progress the server reports.
     #[arg(long, default_value_t = 600)]
     max_time: u64,
+    /// Which era of the protocol to speak; `auto` probes with `server/discover` and falls
+    /// back to the `initialize` handshake.
+    #[arg(long, value_enum, default_value = "auto")]
+    era: EraArg,
     /// The server's URL, for a server reached over HTTP.
     #[arg(long, conflicts_with = "command", required_unless_present = "command")]
     url: Option<String>,
@@ -158,6 +162,25 @@ struct Server {
     /// The server's command line, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EraArg {
+    Auto,
+    /// The stateless 2026-07-28 revision only.
+    Modern,
+    /// The `initialize` handshake (2024-11-05 to 2025-11-25).
+    Legacy,
+}
+
+impl From<EraArg> for EraSetting {
+    fn from(era: EraArg) -> Self {
+        match era {
+            EraArg::Auto => Self::Auto,
+            EraArg::Modern => Self::Modern,
+            EraArg::Legacy => Self::Legacy,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -275,6 +298,7 @@ async fn connect(server: &Server) -> Result<Client, Failure> {
     config.capabilities = answers.capabilities();
     config.request_timeout = Duration::from_secs(server.timeout);
     config.max_request_time = Duration::from_secs(server.max_time);
+    config.era = server.era.into();
     let client = Client::connect(transport, Arc::new(answers), config)
         .await
         .map_err(|e| e.to_string())?;
@@ -316,6 +340,8 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
     match command {
         Command::Info(_) => Ok(serde_json::json!({
             "protocolVersion": client.protocol_version().as_str(),
+            "era": client.era().era,
+            "eraReason": client.era().reason,
             "serverInfo": client.server().server_info,
             "capabilities": client.server().capabilities,
             "instructions": client.server().instructions,

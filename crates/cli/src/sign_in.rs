@@ -1,13 +1,16 @@
 //! Signing in from the command line, for a server that answers 401: the sign-in URL and
 //! the authorization server's host are printed on stderr, the browser is opened on it
-//! (unless `--no-browser`), and the redirect is received on a loopback port. Tokens live
-//! as long as the command.
+//! (unless `--no-browser`), and the redirect is received on a loopback port. The grant is
+//! kept in the OS keyring where the app keeps it, so that the next command (or the app)
+//! goes on signed in; without a keyring it lives as long as the command.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use switchboard_host::secrets::Secrets;
+use switchboard_host::sign_in::{CLIENT_NAME, KeyringGrants};
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, Loopback, MemoryStore, SignIn, UserAgent,
+    AuthConfig, AuthError, Authorization, Loopback, MemoryStore, SignIn, TokenStore, UserAgent,
 };
 use switchboard_mcp::transport::BoxFuture;
 
@@ -22,13 +25,15 @@ pub async fn authorization(url: &str, browser: bool) -> Result<Authorization, Fa
         loopback: Loopback::bind().await.map_err(|e| e.to_string())?,
         browser,
     };
-    Authorization::new(
-        url,
-        AuthConfig::new("switchboard-cli"),
-        Arc::new(MemoryStore::default()),
-        Arc::new(terminal),
-    )
-    .map_err(|e| e.to_string())
+    let store: Arc<dyn TokenStore> = match KeyringGrants::read(url, &Secrets::default()).await {
+        Ok(grants) => Arc::new(grants),
+        Err(e) => {
+            eprintln!("(signing in holds only for this command: {e})");
+            Arc::new(MemoryStore::default())
+        }
+    };
+    Authorization::new(url, AuthConfig::new(CLIENT_NAME), store, Arc::new(terminal))
+        .map_err(|e| e.to_string())
 }
 
 struct Terminal {

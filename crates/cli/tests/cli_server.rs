@@ -42,11 +42,22 @@ fn stderr(output: &Output) -> String {
 fn info_and_lists_print_json() {
     let info = json_out(&run(&["info"]));
     assert_eq!(info["serverInfo"]["name"], "switchboard-python-peer");
-    assert_eq!(info["protocolVersion"], "2025-11-25");
+    assert_eq!(info["protocolVersion"], "2026-07-28");
+    assert_eq!(info["era"], "modern");
+    assert_eq!(
+        info["eraReason"],
+        "server/discover answered with 2026-07-28"
+    );
+    let legacy = json_out(&run(&["info", "--era", "legacy"]));
+    assert_eq!(legacy["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        legacy["eraReason"],
+        "the legacy era was chosen in the settings; initialize answered 2025-11-25"
+    );
     let tools = json_out(&run(&["list", "tools"]));
     assert_eq!(
         tools.as_array().map(Vec::len),
-        Some(12),
+        Some(13),
         "every page: {tools}"
     );
     let templates = json_out(&run(&["list", "templates"]));
@@ -71,11 +82,15 @@ fn a_tool_call_prints_its_result_and_progress_goes_to_stderr() {
     );
 }
 
+/// These tools ask mid-call, as servers of the stateful era do: the Python SDK serves
+/// them only in that era.
 #[test]
 fn server_requests_are_answered_from_flags() {
     let sampled = json_out(&run(&[
         "call",
         "ask_model",
+        "--era",
+        "legacy",
         "--args",
         r#"{"prompt":"2+2?"}"#,
         "--sampling-reply",
@@ -89,6 +104,8 @@ fn server_requests_are_answered_from_flags() {
     let accepted = json_out(&run(&[
         "call",
         "ask_form",
+        "--era",
+        "legacy",
         "--elicit-answer",
         answer.to_str().unwrap(),
     ]));
@@ -96,7 +113,7 @@ fn server_requests_are_answered_from_flags() {
         accepted["content"][0]["text"],
         r#"accepted: {"age":36,"name":"Ada"}"#
     );
-    let declined = json_out(&run(&["call", "ask_form"]));
+    let declined = json_out(&run(&["call", "ask_form", "--era", "legacy"]));
     assert_eq!(declined["content"][0]["text"], "declined");
 
     let folder = dir.path().join("my project");
@@ -104,12 +121,34 @@ fn server_requests_are_answered_from_flags() {
     let roots = json_out(&run(&[
         "call",
         "list_roots",
+        "--era",
+        "legacy",
         "--root",
         folder.to_str().unwrap(),
     ]));
     let canonical = folder.canonicalize().unwrap();
     let expected = format!("file://{}", canonical.display()).replace(' ', "%20");
     assert_eq!(roots["content"][0]["text"], expected.as_str());
+}
+
+/// In the 2026-07-28 era the server asks inside its result, and the same flags answer.
+#[test]
+fn a_round_of_input_is_answered_from_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.json");
+    std::fs::write(&answer, r#"{"nickname": "Ada"}"#).unwrap();
+    let greeted = json_out(&run(&[
+        "call",
+        "greet_asked",
+        "--elicit-answer",
+        answer.to_str().unwrap(),
+        "--root",
+        dir.path().to_str().unwrap(),
+    ]));
+    assert_eq!(
+        greeted["content"][0]["text"],
+        "Hello Ada, you share 1 folder(s)"
+    );
 }
 
 #[test]

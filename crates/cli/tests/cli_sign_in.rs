@@ -1,6 +1,6 @@
 //! The command line signing in to a server guarded by the Python SDK's own authorization
 //! server: it prints the address, a script plays the person's browser, and the call goes
-//! through.
+//! through; the next call goes on signed in.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -32,6 +32,50 @@ async fn line_where(
         .expect("the line in time")
 }
 
+/// `switchboard-cli call echo` on the server at `url`, its output piped.
+fn call_echo(url: &str, text: &str) -> tokio::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
+        .args([
+            "call",
+            "echo",
+            "--args",
+            &serde_json::json!({ "text": text }).to_string(),
+        ])
+        .args(["--url", url, "--no-browser"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("run switchboard-cli")
+}
+
+/// The result the command printed once it ended well (within a minute), and the rest of
+/// what it said on stderr.
+async fn answer_of(mut cli: tokio::process::Child) -> (Value, String) {
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    let mut out = cli.stdout.take().expect("stdout");
+    let err = cli.stderr.take();
+    let read = async {
+        out.read_to_string(&mut stdout).await.expect("the result");
+        if let Some(mut err) = err {
+            err.read_to_string(&mut stderr).await.expect("stderr");
+        }
+        cli.wait().await.expect("the CLI ends")
+    };
+    let status = tokio::time::timeout(Duration::from_secs(60), read)
+        .await
+        .expect("the command ends within a minute");
+    assert!(
+        status.success(),
+        "{status}; stdout: {stdout}; stderr: {stderr}"
+    );
+    (
+        serde_json::from_str(&stdout).expect("JSON on stdout"),
+        stderr,
+    )
+}
+
+/// Run inside a keyring session (`scripts/with-keyring`), where the app keeps grants.
 #[tokio::test]
 async fn a_call_to_a_server_that_needs_sign_in_prints_the_address_and_goes_through() {
     let python = root().join(".tools/venv/bin/python");
@@ -54,14 +98,7 @@ async fn a_call_to_a_server_that_needs_sign_in_prints_the_address_and_goes_throu
     let announced = line_where(&mut peer_lines, |l| l.starts_with("listening on ")).await;
     let url = announced.trim_start_matches("listening on ").to_owned();
 
-    let mut cli = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"))
-        .args(["call", "echo", "--args", r#"{"text":"hi"}"#, "--url", &url])
-        .arg("--no-browser")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("run switchboard-cli");
+    let mut cli = call_echo(&url, "hi");
     let mut cli_lines = BufReader::new(cli.stderr.take().expect("stderr")).lines();
     let asked = line_where(&mut cli_lines, |l| l.contains("needs you to sign in")).await;
     assert!(
@@ -78,16 +115,11 @@ async fn a_call_to_a_server_that_needs_sign_in_prints_the_address_and_goes_throu
         .await
         .expect("a page");
     assert!(page.starts_with("Signed in."), "{page}");
-
-    let mut stdout = String::new();
-    cli.stdout
-        .take()
-        .expect("stdout")
-        .read_to_string(&mut stdout)
-        .await
-        .expect("the result");
-    let status = cli.wait().await.expect("the CLI ends");
-    assert!(status.success(), "{status}; stdout: {stdout}");
-    let result: Value = serde_json::from_str(&stdout).expect("JSON on stdout");
+    let (result, _) = answer_of(cli).await;
     assert_eq!(result["content"][0]["text"], "hi");
+
+    // The next command goes on signed in: the grant was kept in the keyring.
+    let (result, said) = answer_of(call_echo(&url, "again")).await;
+    assert_eq!(result["content"][0]["text"], "again");
+    assert!(!said.contains("sign in"), "{said}");
 }

@@ -22,8 +22,6 @@ enum Wire {
     Default,
     /// The revision that introduced the scenario.
     At(&'static str),
-    /// An earlier revision than the scenario's own (`--force`).
-    Forced(&'static str),
 }
 
 fn run_scenario(scenario: &str, wire: Wire) {
@@ -44,9 +42,6 @@ fn run_scenario(scenario: &str, wire: Wire) {
         Wire::Default => {}
         Wire::At(revision) => {
             command.args(["--spec-version", revision]);
-        }
-        Wire::Forced(revision) => {
-            command.args(["--spec-version", revision, "--force"]);
         }
     }
     let output = command.output().expect("run the conformance suite");
@@ -69,8 +64,18 @@ fn run_scenario(scenario: &str, wire: Wire) {
         "{scenario}: no verdict in checks.json"
     );
     for check in verdicts {
+        if check["status"] == "SKIPPED" && handshake_only(check) {
+            continue;
+        }
         assert_eq!(check["status"], "SUCCESS", "{scenario}: {check}");
     }
+}
+
+/// A check about the `initialize` handshake, which a client of the stateless revision
+/// never sends: the suite skips it, and rightly so.
+fn handshake_only(check: &Value) -> bool {
+    let name = check["name"].as_str().unwrap_or_default();
+    name.ends_with("_initialize") || name.ends_with("_notifications_initialized")
 }
 
 /// Every `checks.json` under `dir` (a scenario named `auth/x` writes into `auth/`).
@@ -109,14 +114,10 @@ impl Wire {
     }
 }
 
-/// These 2026-07-28 scenarios serve MCP statelessly once the client holds a token, which
-/// the engine's client does not speak yet: they run with a 2025-11-25 server, where the
-/// authorization they judge is the same.
-const STATELESS_CLIENT_PENDING: Wire = Wire::Forced("2025-11-25");
-
 scenarios! {
     initialize: "initialize";
     tools_call: "tools_call";
+    json_schema_2020_12_preservation: "json-schema-2020-12-preservation";
     elicitation_defaults: "elicitation-sep1034-client-defaults";
     sse_retry: "sse-retry";
 
@@ -142,14 +143,28 @@ scenarios! {
 
     // Authorization: required by 2026-07-28.
     auth_resource_mismatch: "auth/resource-mismatch" => Wire::At("2026-07-28");
-    auth_offline_access_scope: "auth/offline-access-scope" => STATELESS_CLIENT_PENDING;
-    auth_offline_access_not_supported: "auth/offline-access-not-supported" => STATELESS_CLIENT_PENDING;
-    auth_iss_supported: "auth/iss-supported" => STATELESS_CLIENT_PENDING;
-    auth_iss_not_advertised: "auth/iss-not-advertised" => STATELESS_CLIENT_PENDING;
+    auth_offline_access_scope: "auth/offline-access-scope" => Wire::At("2026-07-28");
+    auth_offline_access_not_supported: "auth/offline-access-not-supported" => Wire::At("2026-07-28");
+    auth_iss_supported: "auth/iss-supported" => Wire::At("2026-07-28");
+    auth_iss_not_advertised: "auth/iss-not-advertised" => Wire::At("2026-07-28");
     auth_iss_supported_missing: "auth/iss-supported-missing" => Wire::At("2026-07-28");
     auth_iss_wrong_issuer: "auth/iss-wrong-issuer" => Wire::At("2026-07-28");
     auth_iss_unexpected: "auth/iss-unexpected" => Wire::At("2026-07-28");
     auth_iss_normalized: "auth/iss-normalized" => Wire::At("2026-07-28");
     auth_metadata_issuer_mismatch: "auth/metadata-issuer-mismatch" => Wire::At("2026-07-28");
-    auth_authorization_server_migration: "auth/authorization-server-migration" => STATELESS_CLIENT_PENDING;
+    auth_authorization_server_migration: "auth/authorization-server-migration" => Wire::At("2026-07-28");
+
+    // Authorization that earlier revisions judge too, at the stateless wire.
+    auth_scope_step_up_2026_07_28: "auth/scope-step-up" => Wire::At("2026-07-28");
+    auth_scope_retry_limit_2026_07_28: "auth/scope-retry-limit" => Wire::At("2026-07-28");
+
+    // The stateless revision's own scenarios, and those of earlier revisions run at it.
+    tools_call_2026_07_28: "tools_call" => Wire::At("2026-07-28");
+    json_schema_2020_12_preservation_2026_07_28: "json-schema-2020-12-preservation" => Wire::At("2026-07-28");
+    request_metadata: "request-metadata" => Wire::At("2026-07-28");
+    mrtr_request_state: "sep-2322-client-request-state" => Wire::At("2026-07-28");
+    http_standard_headers: "http-standard-headers" => Wire::At("2026-07-28");
+    http_custom_headers: "http-custom-headers" => Wire::At("2026-07-28");
+    http_invalid_tool_headers: "http-invalid-tool-headers" => Wire::At("2026-07-28");
+    json_schema_ref_no_deref: "json-schema-ref-no-deref" => Wire::At("2026-07-28");
 }

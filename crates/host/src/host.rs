@@ -43,12 +43,13 @@ impl<H: ClientHandler> Host<H> {
         secrets: Secrets,
         handler_for: impl Fn(&str) -> Arc<H> + Send + Sync + 'static,
     ) -> Self {
+        let events = broadcast::channel(EVENT_CAPACITY).0;
         Self {
             shared: Shared {
                 catalog: Catalog::default(),
                 secrets,
-                sign_ins: crate::sign_in::SignIns::default(),
-                events: broadcast::channel(EVENT_CAPACITY).0,
+                sign_ins: crate::sign_in::SignIns::announcing(events.clone()),
+                events,
                 states: Arc::default(),
                 clients: Arc::default(),
                 traffic: crate::traffic::TrafficBook::default(),

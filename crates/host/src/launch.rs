@@ -162,9 +162,14 @@ async fn start(
             })?;
             Ok((transport, resolved, false))
         }
-        ServerSpec::Http { url, headers, mode } => {
+        ServerSpec::Http {
+            url,
+            headers,
+            mode,
+            oauth,
+        } => {
             let authorization = sign_ins
-                .authorization(name, url, secrets)
+                .authorization(name, url, oauth, secrets)
                 .await
                 .map_err(LaunchError::Start)?;
             let mut server = HttpServer::new(url).authorization(authorization);

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use switchboard_mcp::auth::AuthError;
 use switchboard_mcp::client::{
-    Client, ClientConfig, ClientError, ClientHandler, ServerNotification,
+    Client, ClientConfig, ClientError, ClientHandler, Era, ServerNotification,
 };
 use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::jsonrpc::code;
 use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
 use switchboard_mcp::types::{ClientCapabilities, Listing, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
@@ -32,6 +34,10 @@ pub enum ServerState {
     Running {
         protocol_version: String,
         server_name: String,
+        /// Spoken statelessly (2026-07-28), not in a session opened by `initialize`.
+        stateless: bool,
+        /// How the revision was chosen, in words a person can read.
+        why_revision: String,
     },
     /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
     Restarting {
@@ -49,6 +55,10 @@ pub enum ServerState {
     /// The server wants authorization (HTTP 401/403).
     AuthRequired {
         detail: String,
+        /// Signing in cannot work here (the authorization server offers no way for this
+        /// app to register): a personal access token is the way in.
+        #[serde(default)]
+        token_instead: bool,
     },
 }
 
@@ -74,6 +84,11 @@ pub enum HostEvent {
     ResourceUpdated {
         server: String,
         uri: String,
+    },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
     },
 }
 
@@ -220,7 +235,10 @@ enum Ended {
     },
     /// It could not start, and would not if tried again.
     Unstartable(String),
-    Unauthorized(String),
+    Unauthorized {
+        detail: String,
+        token_instead: bool,
+    },
     Stopped,
 }
 
@@ -308,8 +326,17 @@ async fn supervise<H: ClientHandler>(
                 shared.set(&name, ServerState::Stopped);
                 return;
             }
-            Ended::Unauthorized(detail) => {
-                shared.set(&name, ServerState::AuthRequired { detail });
+            Ended::Unauthorized {
+                detail,
+                token_instead,
+            } => {
+                shared.set(
+                    &name,
+                    ServerState::AuthRequired {
+                        detail,
+                        token_instead,
+                    },
+                );
                 let _ = stopping.changed().await;
                 shared.set(&name, ServerState::Stopped);
                 return;
@@ -416,6 +443,7 @@ async fn run_once<H: ClientHandler>(
         client_config.max_request_time = Duration::from_secs(secs);
     }
     client_config.ping_interval = ping_interval(config);
+    client_config.era = config.protocol_era.into();
     // The recorder ends with the connection, which holds the observer's only end.
     let (observer, seen) = switchboard_mcp::traffic::observer(TRAFFIC_QUEUE);
     client_config.traffic = Some(observer);
@@ -438,7 +466,10 @@ async fn run_once<H: ClientHandler>(
             error: TransportError::Unauthorized { .. },
             ..
         })) => {
-            return Ended::Unauthorized(format!("{name} asks for authorization"));
+            return Ended::Unauthorized {
+                detail: format!("{name} asks for authorization"),
+                token_instead: false,
+            };
         }
         // Signing in was not done (no one asked to, or it did not complete): the server
         // waits for the person, it does not restart into the same refusal.
@@ -446,7 +477,33 @@ async fn run_once<H: ClientHandler>(
             error: TransportError::Authorization(error),
             ..
         })) if error.needs_sign_in() => {
-            return Ended::Unauthorized(error.to_string());
+            return Ended::Unauthorized {
+                detail: error.to_string(),
+                token_instead: matches!(error, AuthError::NoRegistration { .. }),
+            };
+        }
+        // The server speaks no revision we speak in the era asked for: it would answer
+        // the same again, so retrying cannot heal it.
+        Err(e @ (ClientError::NotModern { .. } | ClientError::NoSharedRevision { .. })) => {
+            return Ended::Unstartable(e.to_string());
+        }
+        Err(ClientError::Request(RequestError::Server { method, error }))
+            if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
+        {
+            let supported = error
+                .data
+                .as_ref()
+                .and_then(|data| data.get("supported"))
+                .and_then(|list| list.as_array())
+                .map(|list| {
+                    let names: Vec<&str> = list.iter().filter_map(|v| v.as_str()).collect();
+                    names.join(", ")
+                })
+                .unwrap_or_else(|| "a revision it did not name".to_owned());
+            return Ended::Unstartable(format!(
+                "the server refused {method}: it does not speak the revision offered \
+                 (it speaks {supported}); its era setting may force the wrong one"
+            ));
         }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {
@@ -472,13 +529,18 @@ async fn run_once<H: ClientHandler>(
         ServerState::Running {
             protocol_version: client.protocol_version().to_string(),
             server_name: client.server().server_info.name.clone(),
+            stateless: client.era().era == Era::Modern,
+            why_revision: client.era().reason.clone(),
         },
     );
     loop {
         tokio::select! {
             reason = client.connection().wait_closed() => {
                 if reason.unauthorized {
-                    return Ended::Unauthorized(format!("{name} asks for authorization again"));
+                    return Ended::Unauthorized {
+                detail: format!("{name} asks for authorization again"),
+                token_instead: false,
+            };
                 }
                 return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
             }
@@ -633,10 +695,12 @@ mod tests {
     #[tokio::test]
     async fn items_left_out_and_lists_that_fail_are_said_in_the_servers_log() {
         let (transport, mut peer) = memory::pair(discard_log());
+        let mut config = ClientConfig::new("test", "1");
+        config.era = switchboard_mcp::client::EraSetting::Legacy;
         let connect = tokio::spawn(Client::connect(
             transport,
             Arc::new(DecliningHandler),
-            ClientConfig::new("test", "1"),
+            config,
         ));
         answer(
             &mut peer,

@@ -8,6 +8,7 @@ mod common;
 
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use tokio::task::JoinSet;
@@ -27,8 +28,12 @@ fn idle_form(name: &str) -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

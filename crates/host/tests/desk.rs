@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm, Update};
 use switchboard_host::secrets::Secrets;
@@ -41,8 +42,14 @@ fn python_form(name: &str) -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
+        // Its tools ask the person push-style (sampling, forms, links), which only the
+        // stateful era carries.
+        protocol_era: ProtocolEra::Legacy,
     }
 }
 

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use switchboard_host::config::PlainSecret;
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
 use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
@@ -90,8 +91,12 @@ fn github_form() -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

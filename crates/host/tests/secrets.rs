@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
+use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
@@ -116,8 +117,12 @@ fn form_with_secret(value: &str) -> ServerForm {
         url: String::new(),
         http_mode: HttpMode::Auto,
         headers: Vec::new(),
+        client_id: String::new(),
+        client_secret: String::new(),
+        client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
+        protocol_era: ProtocolEra::Auto,
     }
 }
 

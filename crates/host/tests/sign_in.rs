@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::desk::{DeskError, Update};
-use switchboard_host::sign_in::grant_secret_name;
+use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
 use tokio::io::AsyncBufReadExt;
 
@@ -183,7 +183,10 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
         .await
         .unwrap()
         .expect("the grant is in the keyring");
-    let grant: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let grants: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let issuer = grants["latest"].as_str().unwrap();
+    let grant = &grants["by_issuer"][issuer];
+    assert_eq!(grant["resource"], peer.url.as_str());
     let token = grant["tokens"]["access_token"].as_str().unwrap().to_owned();
     let config = std::fs::read_to_string(&world.config).unwrap();
     assert!(!config.contains(&token) && !config.contains("access_token"));
@@ -268,4 +271,131 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     assert!(failed.contains("the browser did not come back"), "{failed}");
     sign_in_needed(&mut world).await;
     assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_once() {
+    let peer = OAuthPeer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, keyring("sign-in-cancel"));
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+    assert!(
+        world.desk.cancel_sign_in(SERVER).is_err(),
+        "nothing to cancel yet"
+    );
+
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(&mut world).await;
+    let Question::SignIn { url, .. } = &asked.question else {
+        panic!("asked {:?}", asked.question)
+    };
+    let redirect = url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "redirect_uri")
+        .map(|(_, v)| v.into_owned())
+        .unwrap();
+    let port = url::Url::parse(&redirect).unwrap().port().unwrap();
+    world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
+    world
+        .next(|u| {
+            matches!(u, Update::SignInWaiting { server, waiting: true } if server == SERVER)
+                .then_some(())
+        })
+        .await;
+    assert!(world.desk.sign_in_waiting_for_browser(SERVER));
+
+    // The person gives up while the page is open: the sign-in ends now, not in 5 minutes.
+    world.desk.cancel_sign_in(SERVER).unwrap();
+    let ended = tokio::time::timeout(WAIT, signing_in)
+        .await
+        .expect("the sign-in ends at once")
+        .unwrap()
+        .unwrap_err()
+        .to_string();
+    assert!(ended.contains("cancelled"), "{ended}");
+    world
+        .next(|u| {
+            matches!(u, Update::SignInWaiting { server, waiting: false } if server == SERVER)
+                .then_some(())
+        })
+        .await;
+    assert!(!world.desk.sign_in_waiting_for_browser(SERVER));
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err(),
+        "the loopback listener is closed"
+    );
+    sign_in_needed(&mut world).await;
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grant_is_kept_per_resource_shared_by_its_servers_and_moved_from_where_it_was() {
+    let peer = OAuthPeer::start().await;
+    let secrets = keyring("sign-in-shared");
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, secrets.clone());
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+    sign_in_accepted(&mut world).await;
+
+    // An earlier version kept the grant itself under the server's URL: it is moved to the
+    // entry of the resource, once, and still signs in without asking.
+    let kept = secrets
+        .get(&grant_secret_name(&peer.url))
+        .await
+        .unwrap()
+        .unwrap();
+    let grants: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let grant = grants["by_issuer"][grants["latest"].as_str().unwrap()].to_string();
+    secrets
+        .set(&legacy_grant_secret_name(&peer.url), &grant)
+        .await
+        .unwrap();
+    secrets.delete(&grant_secret_name(&peer.url)).await.unwrap();
+    let world = world.reopen(&[SERVER]).await;
+    assert!(world.desk.pending().is_empty());
+    assert_eq!(echo(&world, "moved").await, "moved");
+    assert!(
+        secrets
+            .get(&legacy_grant_secret_name(&peer.url))
+            .await
+            .unwrap()
+            .is_none(),
+        "the old entry is gone"
+    );
+    let moved = secrets
+        .get(&grant_secret_name(&peer.url))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&moved).unwrap(),
+        grants
+    );
+
+    // Another server at the same resource goes in with the same grant, unasked.
+    let mut form = world.desk.server_form(SERVER).unwrap();
+    form.name = "same-resource".into();
+    let mut events = world.desk.updates();
+    world.desk.save_server(None, form).await.unwrap();
+    common::next_on(&mut events, |u| {
+        matches!(u, Update::Status { server, state: ServerState::Running { .. }, .. } if server == "same-resource")
+            .then_some(())
+    })
+    .await;
+    assert!(world.desk.pending().is_empty());
+    assert_eq!(
+        peer.said("issued authorization_code"),
+        1,
+        "one sign-in for both"
+    );
 }

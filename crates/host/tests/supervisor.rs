@@ -99,7 +99,7 @@ async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
     );
     // Every page of its tools, under stable ids.
     let ids: Vec<String> = host.catalog().tools().into_iter().map(|t| t.id).collect();
-    assert_eq!(ids.len(), 12, "{ids:?}");
+    assert_eq!(ids.len(), 13, "{ids:?}");
     assert!(ids.contains(&"py__echo".to_owned()));
 
     let client = host.client("py").expect("a live session");
@@ -114,7 +114,7 @@ async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
     assert_eq!(seen[1], ServerState::Starting);
     assert_eq!(
         host.catalog().tools().len(),
-        12,
+        13,
         "the catalog is filled again after the restart"
     );
     host.shutdown().await;

@@ -85,8 +85,22 @@ async fn the_demo_servers_handshake_and_a_tool_call_are_kept_paired_across_a_res
  {
     let mut world = demo_desk(json!({})).await;
     let log = traffic_where(&world, "demo", |log| has_exchange(log, "tools/list")).await;
+    // The era's probe comes first; the demo server, of the stateful era, refuses it.
+    let probe = find(
+        &log,
+        TrafficDirection::Sent,
+        MessageKind::Request,
+        "server/discover",
+    );
+    let refused = find(
+        &log,
+        TrafficDirection::Received,
+        MessageKind::Error,
+        "server/discover",
+    );
+    assert_eq!((probe[0].seq, refused[0].request_seq), (1, Some(1)));
     let (initialize, answer) = exchange(&log, "initialize");
-    assert_eq!(initialize.seq, 1);
+    assert_eq!(initialize.seq, 3);
     let answer: Value = serde_json::from_str(&answer.json).unwrap();
     assert!(
         answer["result"]["serverInfo"]["name"].is_string(),

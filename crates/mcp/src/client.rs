@@ -1,5 +1,15 @@
-//! The typed client: the `initialize` handshake, every client-to-server request, and the
-//! dispatch of the server's requests to a [`ClientHandler`].
+//! The typed client: the era chosen per server (the `initialize` handshake or the stateless
+//! 2026-07-28 revision, see [`era`]), every client-to-server request, and the dispatch of
+//! the server's requests to a [`ClientHandler`], whether they come as requests (stateful
+//! era) or inside `input_required` results (see [`input_required`]).
+
+pub mod era;
+pub mod input_required;
+mod list_cache;
+mod listen;
+mod modern;
+
+pub use era::{Era, EraChoice, EraSetting};
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -116,6 +126,12 @@ pub struct ClientConfig {
     pub ping_interval: Option<Duration>,
     /// Sees a copy of every message of the session, when someone wants to show them.
     pub traffic: Option<crate::traffic::TrafficObserver>,
+    /// Which era to speak: found out by a `server/discover` probe, or forced.
+    pub era: EraSetting,
+    /// How long the probe waits on a stream transport (stdio), where a server of the
+    /// stateful era may leave an unknown method unanswered. Over HTTP every request gets
+    /// an answer, and the probe waits as long as any request.
+    pub probe_timeout: Duration,
 }
 
 impl ClientConfig {
@@ -127,6 +143,8 @@ impl ClientConfig {
             max_request_time: crate::connection::DEFAULT_MAX_TOTAL,
             ping_interval: None,
             traffic: None,
+            era: EraSetting::Auto,
+            probe_timeout: Duration::from_secs(3),
         }
     }
 }
@@ -144,6 +162,37 @@ pub enum ClientError {
     },
     #[error("the server does not offer {0}")]
     NotOffered(&'static str),
+    #[error("the server speaks no protocol revision this client speaks (it speaks {supported})")]
+    NoSharedRevision { supported: String },
+    #[error("the server does not speak the 2026-07-28 revision: {reason}")]
+    NotModern { reason: String },
+    #[error("the request could not be encoded: {0}")]
+    InvalidParams(String),
+    #[error("the server asked for input this client cannot read (request {key:?}: {detail})")]
+    InvalidInputRequest { key: String, detail: String },
+    #[error("the server asked for {method}, which was refused: {}", error.message)]
+    InputRefused { method: String, error: ErrorObject },
+    #[error("{method} asked for input {rounds} times; stopped there")]
+    TooManyInputRounds { method: &'static str, rounds: usize },
+    #[error("the server refused {method}: its HTTP headers did not match the request ({})", error.message)]
+    HeaderMismatch {
+        method: &'static str,
+        error: ErrorObject,
+    },
+    #[error("the server refused {method}: it needs a client capability this client did not declare ({})", required.as_ref().map(|r| r.to_string()).unwrap_or_else(|| error.message.clone()))]
+    MissingClientCapability {
+        method: &'static str,
+        error: ErrorObject,
+        required: Option<Box<Value>>,
+    },
+    #[error(
+        "the server refused {method}: it does not speak protocol revision {requested} (it speaks {supported})"
+    )]
+    UnsupportedProtocolVersion {
+        method: &'static str,
+        requested: String,
+        supported: String,
+    },
     #[error("the server's answer to {method} is not valid: {detail}")]
     InvalidResult {
         method: &'static str,
@@ -242,100 +291,122 @@ impl std::ops::Deref for Capabilities {
     }
 }
 
-/// An initialized session with one server.
+/// A session with one server: opened by the `initialize` handshake (stateful era), or
+/// by a `server/discover` answer (2026-07-28, where every request stands alone).
 #[derive(Clone)]
 pub struct Client {
     connection: Connection,
     server: Described,
     version: ProtocolVersion,
+    era: Arc<EraChoice>,
+    /// The per-request `_meta` of the modern era; `None` in the stateful era.
+    stamp: Option<Arc<modern::Stamp>>,
+    /// Answers the input requests of `input_required` results, as it answers the
+    /// stateful era's server requests.
+    dispatch: Arc<dyn IncomingHandler>,
+    /// The `subscriptions/listen` stream of the modern era.
+    listener: Option<Arc<listen::Listener>>,
+    /// List pages the server said stay fresh for a while.
+    lists: Arc<list_cache::ListCache>,
     request_timeout: Duration,
     max_request_time: Duration,
     pub(crate) tool_schemas: Arc<ToolSchemaCache>,
 }
 
 impl Client {
-    /// Starts the connection on the transport and performs the `initialize` handshake.
+    /// Starts the connection on the transport and opens the session in the era the
+    /// configuration asks for: with `Auto`, a `server/discover` probe decides.
     pub async fn connect<H: ClientHandler>(
         transport: TransportParts,
         handler: Arc<H>,
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
         let described = Arc::new(std::sync::OnceLock::new());
-        let dispatch = Dispatch {
+        let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
+        let lists = Arc::new(list_cache::ListCache::default());
+        let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
+            lists: lists.clone(),
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
+            listen_status: listen_status.clone(),
+        });
+        let probe_timeout = match transport.carrier {
+            crate::transport::Carrier::Stream => config.probe_timeout,
+            crate::transport::Carrier::Http => config.request_timeout,
         };
-        let connection = Connection::start_observed(transport, Arc::new(dispatch), config.traffic);
-        let mut params = InitializeRequestParams {
-            protocol_version: ProtocolVersion::LATEST_STATEFUL.as_str().to_owned(),
-            capabilities: config.capabilities,
-            client_info: config.client_info,
-            meta: None,
-            extra: Map::new(),
-        };
-        let options = RequestOptions {
-            timeout: config.request_timeout,
-            ..RequestOptions::default()
-        };
-        let mut offered = ProtocolVersion::LATEST_STATEFUL;
-        let mut outcome = request(&connection, method::INITIALIZE, &params, options.clone()).await;
-        // A server that refuses our revision may list those it speaks: offer the newest
-        // of them that we speak too, once.
-        if let Some(fallback) = outcome
-            .as_ref()
-            .err()
-            .and_then(|e| e.newest_shared_revision(offered))
-        {
-            offered = fallback;
-            params.protocol_version = fallback.as_str().to_owned();
-            outcome = request(&connection, method::INITIALIZE, &params, options).await;
-        }
-        let server: InitializeResult = match outcome {
-            Ok(result) => result,
+        let connection =
+            Connection::start_observed(transport, dispatch.clone(), config.traffic.clone());
+        let opened = open(&connection, &config, probe_timeout).await;
+        let (server, version, choice, stamp) = match opened {
+            Ok(opened) => opened,
             Err(err) => {
                 connection.close().await;
                 return Err(err);
             }
         };
-        let version = match server.protocol_version.parse::<ProtocolVersion>() {
-            Ok(v) if v.is_stateful() => v,
-            _ => {
-                connection.close().await;
-                return Err(ClientError::UnsupportedVersion {
-                    offered,
-                    answered: server.protocol_version,
-                });
-            }
-        };
-        connection.notify(method::INITIALIZED, None).await?;
+        let listener = stamp.as_ref().map(|stamp| {
+            Arc::new(listen::Listener::start(
+                connection.downgrade(),
+                stamp.clone(),
+                listen::initial_filter(&server.capabilities),
+                listen_status,
+            ))
+        });
         let server = Described::new(server);
         let _ = described.set(server.clone());
         if let Some(every) = config.ping_interval {
+            let liveness = match &stamp {
+                Some(stamp) => (method::SERVER_DISCOVER, Some(stamp.stamp(&Map::new())?)),
+                None => (method::PING, None),
+            };
             tokio::spawn(keep_alive(
                 connection.downgrade(),
                 every,
                 config.request_timeout,
+                liveness,
             ));
         }
         Ok(Self {
             connection,
             server,
             version,
+            era: Arc::new(choice),
+            stamp,
+            dispatch,
+            listener,
+            lists,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
             tool_schemas: Arc::default(),
         })
     }
 
-    /// What the server said about itself in the handshake (the latest one, if the server
-    /// ended a session and a new one was opened).
+    /// What the server said about itself in the handshake or its discovery (the latest
+    /// handshake, if the server ended a session and a new one was opened).
     pub fn server(&self) -> Arc<InitializeResult> {
         self.server.get()
     }
 
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.version
+    }
+
+    /// In the modern era, what the server agreed to send on the `subscriptions/listen`
+    /// stream (list changes, resource updates); `None` while no stream is acknowledged,
+    /// and always in the stateful era.
+    pub fn listening(&self) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.acknowledged()
+    }
+
+    /// Waits up to `patience` until the `subscriptions/listen` stream is acknowledged.
+    pub async fn wait_listening(&self, patience: Duration) -> Option<SubscriptionFilter> {
+        self.listener.as_ref()?.wait_acknowledged(patience).await
+    }
+
+    /// The era and revision chosen for this server, and why.
+    pub fn era(&self) -> &EraChoice {
+        &self.era
     }
 
     pub fn capabilities(&self) -> Capabilities {
@@ -351,7 +422,8 @@ impl Client {
         }
     }
 
-    /// The underlying connection, for requests this API does not wrap.
+    /// The underlying connection, for requests this API does not wrap. In the modern era,
+    /// [`Client::request`] adds the `_meta` each request must carry.
     pub fn connection(&self) -> &Connection {
         &self.connection
     }
@@ -360,20 +432,94 @@ impl Client {
         self.connection.close().await
     }
 
+    /// Sends a request in this session's era: in the modern era with its `_meta`, and
+    /// through as many rounds of input as the server asks for (up to
+    /// [`input_required::MAX_INPUT_ROUNDS`]).
+    pub async fn request(
+        &self,
+        method: &'static str,
+        params: Map<String, Value>,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let mut params = params;
+        let mut rounds = 0;
+        loop {
+            let result = match &self.stamp {
+                Some(stamp) => {
+                    let stamped = stamp.stamp(&params)?;
+                    self.connection
+                        .request(method, Some(stamped), options.clone())
+                        .await
+                }
+                None => {
+                    self.connection
+                        .request_with(method, &params, options.clone())
+                        .await
+                }
+            }
+            .map_err(|e| ClientError::from_request(method, e))?;
+            if !input_required::may_ask(method) {
+                return Ok(result);
+            }
+            let Some(interim) = input_required::input_required(&result) else {
+                return Ok(result);
+            };
+            let interim =
+                interim.map_err(|detail| ClientError::InvalidResult { method, detail })?;
+            rounds += 1;
+            if rounds > input_required::MAX_INPUT_ROUNDS {
+                return Err(ClientError::TooManyInputRounds {
+                    method,
+                    rounds: input_required::MAX_INPUT_ROUNDS,
+                });
+            }
+            let answers = input_required::answer(&*self.dispatch, &interim.input_requests).await?;
+            params = input_required::retry_params(params, answers, interim.request_state);
+        }
+    }
+
+    async fn typed<P: Serialize + ?Sized, R: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        params: &P,
+        options: RequestOptions,
+    ) -> Result<R, ClientError> {
+        let params = match serde_json::to_value(params) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => Map::new(),
+            Err(e) => return Err(ClientError::InvalidParams(e.to_string())),
+        };
+        let result = self.request(method, params, options).await?;
+        serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+            method,
+            detail: e.to_string(),
+        })
+    }
+
     async fn call<P: Serialize + Sync, R: DeserializeOwned>(
         &self,
         method: &'static str,
         params: &P,
     ) -> Result<R, ClientError> {
-        request(&self.connection, method, params, self.request_options()).await
+        self.typed(method, params, self.request_options()).await
+    }
+
+    fn is_modern(&self) -> bool {
+        self.stamp.is_some()
     }
 
     fn require(&self, offered: bool, what: &'static str) -> Result<(), ClientError> {
         offered.then_some(()).ok_or(ClientError::NotOffered(what))
     }
 
+    /// `ping`; in the modern era, which has none, a `server/discover`.
     pub async fn ping(&self) -> Result<(), ClientError> {
-        let _: Value = self.call(method::PING, &Map::new()).await?;
+        let method = if self.is_modern() {
+            method::SERVER_DISCOVER
+        } else {
+            method::PING
+        };
+        let _: Value = self.call(method, &Map::new()).await?;
         Ok(())
     }
 
@@ -390,7 +536,19 @@ impl Client {
     ) -> Result<CallToolResult, ClientError> {
         self.require(self.capabilities().tools.is_some(), "tools")?;
         let params = CallToolRequestParams::new(name, arguments);
-        request(&self.connection, method::TOOLS_CALL, &params, options).await
+        match self
+            .typed(method::TOOLS_CALL, &params, options.clone())
+            .await
+        {
+            // The tool's `x-mcp-header` marks may have changed: read the tools again (the
+            // HTTP transport takes the marks from the list) and try once more.
+            Err(ClientError::HeaderMismatch { .. }) if self.is_modern() => {
+                self.lists.forget(&[method::TOOLS_LIST]);
+                self.list_tools().await?;
+                self.typed(method::TOOLS_CALL, &params, options).await
+            }
+            outcome => outcome,
+        }
     }
 
     pub async fn list_resources(&self) -> Result<Listing<Resource>, ClientError> {
@@ -412,9 +570,12 @@ impl Client {
     ) -> Result<ReadResourceResult, ClientError> {
         self.require(self.capabilities().resources.is_some(), "resources")?;
         let params = serde_json::json!({ "uri": uri });
-        request(&self.connection, method::RESOURCES_READ, &params, options).await
+        self.typed(method::RESOURCES_READ, &params, options).await
     }
 
+    /// Asks for `notifications/resources/updated` of a resource: `resources/subscribe`
+    /// in the stateful era; in the modern era, the URI joins the `subscriptions/listen`
+    /// filter, and this returns once the server acknowledged it.
     pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
         let offered = self
             .capabilities()
@@ -422,6 +583,19 @@ impl Client {
             .as_ref()
             .is_some_and(|r| r.subscribe == Some(true));
         self.require(offered, "resource subscriptions")?;
+        if let Some(listener) = &self.listener {
+            let acknowledged = listener
+                .resource(uri, true, self.request_timeout)
+                .await
+                .ok_or(ClientError::Request(RequestError::Timeout {
+                    method: method::SUBSCRIPTIONS_LISTEN.into(),
+                    after: self.request_timeout,
+                }))?;
+            let honoured = acknowledged
+                .resource_subscriptions
+                .is_some_and(|uris| uris.iter().any(|u| u == uri));
+            return self.require(honoured, "updates of this resource");
+        }
         let _: Value = self
             .call(
                 method::RESOURCES_SUBSCRIBE,
@@ -432,6 +606,10 @@ impl Client {
     }
 
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
+        if let Some(listener) = &self.listener {
+            listener.resource(uri, false, self.request_timeout).await;
+            return Ok(());
+        }
         let _: Value = self
             .call(
                 method::RESOURCES_UNSUBSCRIBE,
@@ -469,8 +647,14 @@ impl Client {
         self.call(method::COMPLETION_COMPLETE, params).await
     }
 
+    /// `logging/setLevel`; in the modern era, which has none, the level goes with every
+    /// request from then on.
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         self.require(self.capabilities().logging.is_some(), "logging")?;
+        if let Some(stamp) = &self.stamp {
+            stamp.set_level(level);
+            return Ok(());
+        }
         let _: Value = self
             .call(
                 method::LOGGING_SET_LEVEL,
@@ -481,7 +665,12 @@ impl Client {
     }
 
     /// Tells the server that the roots it may see have changed.
+    /// In the modern era, which has no such notification, nothing: the roots are asked
+    /// for with each request that needs them.
     pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
+        if self.is_modern() {
+            return Ok(());
+        }
         Ok(self
             .connection
             .notify(method::ROOTS_LIST_CHANGED, None)
@@ -502,9 +691,42 @@ impl Client {
                     error: TransportError::SessionRenewed,
                     ..
                 })) if restarts < MAX_WALK_RESTARTS => restarts += 1,
+                // A cursor of a kept page the server no longer takes: the whole list is
+                // read again, as the revision says.
+                Err(ClientError::Request(RequestError::Server { .. }))
+                    if restarts < MAX_WALK_RESTARTS && self.lists.get(method, None).is_some() =>
+                {
+                    self.lists.forget(&[method]);
+                    restarts += 1;
+                }
                 outcome => return outcome,
             }
         }
+    }
+
+    /// One page of a list: from the cache while the server says it is fresh.
+    async fn page<P: DeserializeOwned>(
+        &self,
+        method: &'static str,
+        cursor: Option<&str>,
+    ) -> Result<P, ClientError> {
+        let result = match self.lists.get(method, cursor) {
+            Some(result) => result,
+            None => {
+                let mut params = Map::new();
+                if let Some(cursor) = cursor {
+                    params.insert("cursor".into(), cursor.into());
+                }
+                let result = self.request(method, params, self.request_options()).await?;
+                self.lists
+                    .put(method, cursor, &result, tokio::time::Instant::now());
+                result
+            }
+        };
+        serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+            method,
+            detail: e.to_string(),
+        })
     }
 
     async fn walk<P: Page>(&self, method: &'static str) -> Result<Listing<P::Item>, ClientError> {
@@ -512,11 +734,9 @@ impl Client {
         let mut seen = HashSet::new();
         let mut cursor: Option<Cursor> = None;
         loop {
-            let params = match &cursor {
-                Some(c) => serde_json::json!({ "cursor": c }),
-                None => serde_json::json!({}),
-            };
-            let page: P = self.call(method, &params).await?;
+            let page: P = self
+                .page(method, cursor.as_ref().map(|c| c.0.as_str()))
+                .await?;
             if seen.len() >= MAX_PAGES {
                 return Err(ClientError::TooManyPages {
                     method,
@@ -546,7 +766,12 @@ const MAX_WALK_RESTARTS: usize = 3;
 
 /// Pings the server at an interval while the connection lives; a ping that gets no answer
 /// ends the connection, so that whoever supervises it sees the server gone.
-async fn keep_alive(connection: WeakConnection, every: Duration, patience: Duration) {
+async fn keep_alive(
+    connection: WeakConnection,
+    every: Duration,
+    patience: Duration,
+    (method, params): (&'static str, Option<Value>),
+) {
     let mut ticks = tokio::time::interval(every);
     ticks.tick().await;
     loop {
@@ -558,7 +783,7 @@ async fn keep_alive(connection: WeakConnection, every: Duration, patience: Durat
             timeout: patience,
             ..RequestOptions::default()
         };
-        match connection.request(method::PING, None, options).await {
+        match connection.request(method, params.clone(), options).await {
             // Even an error is an answer: the server is there.
             Ok(_) | Err(RequestError::Server { .. }) => {}
             Err(RequestError::Closed(_)) => return,
@@ -585,6 +810,196 @@ async fn request<P: Serialize + Sync, R: DeserializeOwned>(
     })
 }
 
+/// What opening a session settles.
+type Opened = (
+    InitializeResult,
+    ProtocolVersion,
+    EraChoice,
+    Option<Arc<modern::Stamp>>,
+);
+
+/// Chooses the era as the configuration says and opens the session in it.
+async fn open(
+    connection: &Connection,
+    config: &ClientConfig,
+    probe_timeout: Duration,
+) -> Result<Opened, ClientError> {
+    let stamp = modern::Stamp::new(era::MODERN, &config.client_info, &config.capabilities);
+    let probed = match config.era {
+        EraSetting::Legacy => None,
+        EraSetting::Auto | EraSetting::Modern => {
+            Some(era::probe(connection, &stamp, probe_timeout).await?)
+        }
+    };
+    let legacy_reason = match probed {
+        Some(era::Probe::Modern {
+            result,
+            version,
+            reason,
+        }) => return Ok(modern(*result, version, reason, config)),
+        Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
+            return Err(ClientError::NotModern { reason });
+        }
+        Some(era::Probe::Legacy { reason }) => Some(reason),
+        None => None,
+    };
+    let (server, version) = match (initialize(connection, config).await, &legacy_reason) {
+        // Refused as a 2026-07-28 server refuses the handshake: the probe's answer came too
+        // late (a server still starting, say), so the server is asked again, now that it
+        // reads.
+        (Err(refused), Some(probe)) if refused_as_modern(&refused) => {
+            return match era::probe(connection, &stamp, config.request_timeout).await? {
+                era::Probe::Modern {
+                    result,
+                    version,
+                    reason,
+                } => {
+                    let reason = format!("{probe}; initialize was refused, and then {reason}");
+                    Ok(modern(*result, version, reason, config))
+                }
+                era::Probe::Legacy { .. } => Err(refused),
+            };
+        }
+        (answered, _) => answered?,
+    };
+    let answered = format!("initialize answered {version}");
+    let reason = match legacy_reason {
+        Some(probe) => format!("{probe}; {answered}"),
+        None => format!("the legacy era was chosen in the settings; {answered}"),
+    };
+    let choice = EraChoice {
+        era: Era::Legacy,
+        version,
+        reason,
+    };
+    Ok((server, version, choice, None))
+}
+
+/// The session opened by a discovery.
+fn modern(
+    result: DiscoverResult,
+    version: ProtocolVersion,
+    reason: String,
+    config: &ClientConfig,
+) -> Opened {
+    let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
+    let choice = EraChoice {
+        era: Era::Modern,
+        version,
+        reason,
+    };
+    (
+        described(result, version),
+        version,
+        choice,
+        Some(Arc::new(stamp)),
+    )
+}
+
+/// Whether the handshake was refused with an error only a 2026-07-28 server sends.
+fn refused_as_modern(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::Request(RequestError::Server { error, .. }) if code::is_modern(error.code)
+    )
+}
+
+/// A discovery as the description of the server the rest of the client reads.
+fn described(result: DiscoverResult, version: ProtocolVersion) -> InitializeResult {
+    let server_info = result
+        .server_info()
+        .unwrap_or_else(|| Implementation::new("unnamed server", "unknown"));
+    InitializeResult {
+        protocol_version: version.as_str().to_owned(),
+        capabilities: result.capabilities,
+        server_info,
+        instructions: result.instructions,
+        meta: result.meta,
+        extra: result.extra,
+    }
+}
+
+/// The `initialize` handshake, offering the newest stateful revision and then, once, the
+/// newest one the server says it speaks.
+async fn initialize(
+    connection: &Connection,
+    config: &ClientConfig,
+) -> Result<(InitializeResult, ProtocolVersion), ClientError> {
+    let mut params = InitializeRequestParams {
+        protocol_version: ProtocolVersion::LATEST_STATEFUL.as_str().to_owned(),
+        capabilities: config.capabilities.clone(),
+        client_info: config.client_info.clone(),
+        meta: None,
+        extra: Map::new(),
+    };
+    let options = RequestOptions {
+        timeout: config.request_timeout,
+        ..RequestOptions::default()
+    };
+    let mut offered = ProtocolVersion::LATEST_STATEFUL;
+    let mut outcome = request(connection, method::INITIALIZE, &params, options.clone()).await;
+    // A server that refuses our revision may list those it speaks: offer the newest
+    // of them that we speak too, once.
+    if let Some(fallback) = outcome
+        .as_ref()
+        .err()
+        .and_then(|e| e.newest_shared_revision(offered))
+    {
+        offered = fallback;
+        params.protocol_version = fallback.as_str().to_owned();
+        outcome = request(connection, method::INITIALIZE, &params, options).await;
+    }
+    let server: InitializeResult = outcome?;
+    let version = match server.protocol_version.parse::<ProtocolVersion>() {
+        Ok(v) if v.is_stateful() => v,
+        _ => {
+            return Err(ClientError::UnsupportedVersion {
+                offered,
+                answered: server.protocol_version,
+            });
+        }
+    };
+    connection.notify(method::INITIALIZED, None).await?;
+    Ok((server, version))
+}
+
+impl ClientError {
+    /// A request's failure, with the 2026-07-28 revision's errors told apart.
+    fn from_request(method: &'static str, error: RequestError) -> Self {
+        let RequestError::Server { error, .. } = &error else {
+            return error.into();
+        };
+        let data = error.data.as_deref();
+        match error.code {
+            code::HEADER_MISMATCH => Self::HeaderMismatch {
+                method,
+                error: error.clone(),
+            },
+            code::MISSING_REQUIRED_CLIENT_CAPABILITY => Self::MissingClientCapability {
+                method,
+                error: error.clone(),
+                required: data
+                    .and_then(|d| d.get("requiredCapabilities"))
+                    .cloned()
+                    .map(Box::new),
+            },
+            code::UNSUPPORTED_PROTOCOL_VERSION => Self::UnsupportedProtocolVersion {
+                method,
+                requested: data
+                    .and_then(|d| d.get("requested"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_owned(),
+                supported: era::supported_versions(data).join(", "),
+            },
+            _ => Self::Request(RequestError::Server {
+                method: method.to_owned(),
+                error: error.clone(),
+            }),
+        }
+    }
+}
+
 /// Routes the server's requests to the typed handler, refusing what the client did not
 /// declare.
 struct Dispatch<H> {
@@ -592,6 +1007,10 @@ struct Dispatch<H> {
     capabilities: ClientCapabilities,
     /// Set once the handshake is done.
     described: Arc<std::sync::OnceLock<Described>>,
+    /// Where a `subscriptions/listen` acknowledgement is noted.
+    listen_status: tokio::sync::watch::Sender<listen::Status>,
+    /// Dropped page by page when the server says a list changed.
+    lists: Arc<list_cache::ListCache>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -647,6 +1066,12 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
     }
 
     fn notification(&self, method: String, params: Option<Value>) {
+        if method == method::SUBSCRIPTIONS_ACKNOWLEDGED {
+            let filter = listen::acknowledged_filter(params.as_ref());
+            self.listen_status.send_modify(|s| s.acknowledge(filter));
+            return;
+        }
+        self.lists.changed(&method);
         self.handler
             .notification(ServerNotification::parse(method, params));
     }
@@ -660,6 +1085,12 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             }
             Err(e) => tracing::warn!("the new session's description is not valid: {e}"),
         }
+        self.lists.forget(&[
+            method::TOOLS_LIST,
+            method::PROMPTS_LIST,
+            method::RESOURCES_LIST,
+            method::RESOURCES_TEMPLATES_LIST,
+        ]);
         self.handler
             .notification(ServerNotification::SessionRenewed);
     }

@@ -36,6 +36,21 @@ pub mod code {
     pub const URL_ELICITATION_REQUIRED: i64 = -32042;
     /// What MCP's examples use when the user declined a request such as sampling.
     pub const USER_REJECTED: i64 = -1;
+    /// 2026-07-28: the HTTP headers do not match the body, or one is missing.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// 2026-07-28: the request needs a capability the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    /// 2026-07-28: the server does not speak the request's protocol version.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+    /// The errors only a server of the 2026-07-28 revision or later sends: one of them
+    /// tells that a server is modern, whatever it refused.
+    pub const fn is_modern(code: i64) -> bool {
+        matches!(
+            code,
+            HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION
+        )
+    }
 }
 
 /// The `error` member of a failed response.

@@ -6,7 +6,8 @@
 //! - [`client`]: the handshake, the typed requests, and the handler of server requests;
 //! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them;
 //! - [`traffic`]: an optional observer of every message, for a traffic view;
-//! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh).
+//! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh);
+//! - [`server`]: the server role's transports beyond stdio (Streamable HTTP).
 
 pub mod auth;
 pub mod client;
@@ -16,6 +17,7 @@ pub mod file_uri;
 mod fuzz;
 pub mod jsonrpc;
 pub mod schema;
+pub mod server;
 pub mod tool_schemas;
 pub mod traffic;
 pub mod transport;

@@ -12,9 +12,9 @@ mod browser;
 
 use browser::Browser;
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, MemoryStore, SignIn, TokenStore, UserAgent,
+    AuthConfig, AuthError, Authorization, Grant, MemoryStore, SignIn, TokenStore, Tokens, UserAgent,
 };
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
+use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{BoxFuture, TransportError, discard_log};
@@ -402,6 +402,7 @@ async fn connect(
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(10);
+    config.era = EraSetting::Legacy;
     Client::connect(transport, Arc::new(DecliningHandler), config).await
 }
 
@@ -634,4 +635,90 @@ async fn a_403_that_more_scopes_would_not_cure_fails_the_call_without_a_sign_in(
     );
     assert_eq!(error, AuthError::Forbidden("not for this account".into()));
     assert_eq!(person.sign_ins(), 1);
+}
+
+/// A store holding a grant per authorization server, the last saved being another's.
+struct PerIssuer(Mutex<Vec<Grant>>);
+
+impl TokenStore for PerIssuer {
+    fn load(&self, _server: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self.0.lock().expect("lock").last().cloned())
+    }
+
+    fn load_for(&self, _server: &str, issuer: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self
+            .0
+            .lock()
+            .expect("lock")
+            .iter()
+            .find(|g| g.issuer == issuer)
+            .cloned())
+    }
+
+    fn save(&self, _server: &str, grant: &Grant) -> Result<(), AuthError> {
+        let mut grants = self.0.lock().expect("lock");
+        grants.retain(|g| g.issuer != grant.issuer);
+        grants.push(grant.clone());
+        Ok(())
+    }
+
+    fn delete(&self, _server: &str) -> Result<(), AuthError> {
+        self.0.lock().expect("lock").clear();
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn the_grant_of_the_authorization_server_the_resource_names_is_the_one_used() {
+    let server = Guarded::start(Options::default()).await;
+    let memory: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    connect(&server, memory.clone(), Arc::new(Person::default()))
+        .await
+        .expect("first connection")
+        .close()
+        .await;
+    let ours = memory.load(&server.url).expect("store").expect("a grant");
+    server.revoke_access_tokens();
+    // Saved last: a grant of another authorization server for the same resource.
+    let elsewhere = Grant {
+        issuer: "https://elsewhere.example".into(),
+        tokens: Tokens {
+            access_token: "elsewhere-access".into(),
+            refresh_token: Some("elsewhere-refresh".into()),
+            expires_at: None,
+            scopes: vec!["tools".into()],
+        },
+        ..ours.clone()
+    };
+    let store = Arc::new(PerIssuer(Mutex::new(vec![ours.clone(), elsewhere])));
+
+    let person = Arc::new(Person::default());
+    let client = connect(&server, store.clone(), person.clone())
+        .await
+        .expect("connected with the kept grant");
+    client.list_tools().await.expect("tools");
+    assert_eq!(
+        person.sign_ins(),
+        0,
+        "the server's own issuer's grant was refreshed"
+    );
+    let refreshes: Vec<_> = server.books(|b| {
+        b.token_requests
+            .iter()
+            .filter_map(|r| r.get("refresh_token").cloned())
+            .collect()
+    });
+    assert_eq!(
+        refreshes,
+        [ours.tokens.refresh_token.clone().expect("a refresh token")]
+    );
+    assert_eq!(
+        store
+            .load(&server.url)
+            .expect("store")
+            .expect("a grant")
+            .issuer,
+        ours.issuer,
+        "the refreshed grant is the one in use now"
+    );
 }

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{
-    Client, ClientConfig, ClientError, ClientHandler, DecliningHandler, ServerNotification,
+    Client, ClientConfig, ClientError, ClientHandler, DecliningHandler, EraSetting,
+    ServerNotification,
 };
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
@@ -20,6 +21,8 @@ fn config(capabilities: ClientCapabilities) -> ClientConfig {
     let mut config = ClientConfig::new("switchboard-tests", "1.2.3");
     config.capabilities = capabilities;
     config.request_timeout = Duration::from_secs(5);
+    // These scripted servers speak the stateful era (see modern.rs for the other).
+    config.era = EraSetting::Legacy;
     config
 }
 

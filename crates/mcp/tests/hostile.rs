@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use http_peers::{Output, Peer};
 use serde_json::{Value, json};
 use switchboard_mcp::client::{
-    Client, ClientConfig, ClientError, ClientHandler, ServerNotification,
+    Client, ClientConfig, ClientError, ClientHandler, EraSetting, ServerNotification,
 };
 use switchboard_mcp::connection::{RequestError, RequestOptions};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
@@ -534,6 +534,8 @@ impl Hostile {
         // A client that declares no capabilities at all.
         let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
         config.request_timeout = REQUEST_TIMEOUT;
+        // The hostile peer misbehaves in the stateful era.
+        config.era = EraSetting::Legacy;
         let client = tokio::time::timeout(
             START_HANG,
             Client::connect(transport, handler.clone(), config),

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler};
+use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::TransportError;
 use switchboard_mcp::transport::discard_log;
@@ -211,6 +211,7 @@ async fn connect(server: HttpServer) -> Result<Client, ClientError> {
     let (transport, _) = http::connect(&server, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(2);
+    config.era = EraSetting::Legacy;
     Client::connect(transport, Arc::new(DecliningHandler), config).await
 }
 
@@ -578,6 +579,8 @@ async fn connect_with(server: &FakeServer, adjust: impl FnOnce(&mut ClientConfig
         http::connect(&HttpServer::new(&server.url), discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(2);
+    // The fake servers here speak the stateful era.
+    config.era = EraSetting::Legacy;
     adjust(&mut config);
     Client::connect(transport, Arc::new(DecliningHandler), config)
         .await

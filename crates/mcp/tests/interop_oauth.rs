@@ -23,7 +23,7 @@ use serde_json::json;
 use switchboard_mcp::auth::{AuthConfig, Authorization, MemoryStore, TokenStore};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
 use switchboard_mcp::transport::discard_log;
-use switchboard_mcp::transport::http::{self, HttpServer};
+use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 
 #[derive(Debug, Clone, Copy)]
 enum AuthServer {
@@ -61,6 +61,15 @@ impl AuthServer {
 }
 
 async fn connect(peer: &Peer, store: Arc<dyn TokenStore>, browser: Arc<Browser>) -> Client {
+    connect_over(peer, HttpMode::Auto, store, browser).await
+}
+
+async fn connect_over(
+    peer: &Peer,
+    mode: HttpMode,
+    store: Arc<dyn TokenStore>,
+    browser: Arc<Browser>,
+) -> Client {
     let auth = Authorization::new(
         &peer.url,
         AuthConfig::new("switchboard-tests"),
@@ -68,7 +77,8 @@ async fn connect(peer: &Peer, store: Arc<dyn TokenStore>, browser: Arc<Browser>)
         browser,
     )
     .expect("a valid URL");
-    let settings = HttpServer::new(&peer.url).authorization(auth);
+    let mut settings = HttpServer::new(&peer.url).authorization(auth);
+    settings.mode = mode;
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     Client::connect(
         transport,
@@ -148,4 +158,19 @@ async fn a_short_lived_token_is_refreshed_without_asking_the_person() {
         );
         client.close().await;
     }
+}
+
+/// A server of the 2024-11-05 HTTP+SSE transport refuses its event stream (401 on the
+/// GET) until the client signs in; then the stream opens and calls go through.
+#[tokio::test]
+async fn signs_in_where_the_event_stream_of_http_sse_is_refused() {
+    let peer = Peer::python_oauth_sse().await;
+    let browser = Arc::new(Browser::new().await);
+    let store = Arc::new(MemoryStore::default());
+    let client = connect_over(&peer, HttpMode::LegacySse, store.clone(), browser.clone()).await;
+    assert_eq!(echo(&client, "over SSE").await, "over SSE");
+    assert_eq!(browser.sign_ins(), 1);
+    let grant = store.load(&peer.url).expect("store").expect("a grant");
+    assert_eq!(grant.resource, peer.url);
+    client.close().await;
 }

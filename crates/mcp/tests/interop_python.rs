@@ -50,6 +50,7 @@ async fn handshake_and_paginated_lists() {
             "ask_model",
             "ask_form",
             "ask_url",
+            "greet_asked",
             "list_roots",
             "log_levels",
             "fail",

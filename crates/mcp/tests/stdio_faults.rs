@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::NoRequests;
 use serde_json::{Value, json};
-use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
+use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
 use switchboard_mcp::jsonrpc::FrameError;
 use switchboard_mcp::transport::discard_log;
@@ -97,6 +97,7 @@ def on(msg):
     let transport = stdio::spawn(&server, discard_log()).expect("python3 starts");
     let mut config = ClientConfig::new("test", "1");
     config.request_timeout = Duration::from_secs(20);
+    config.era = EraSetting::Legacy;
     let client = Client::connect(transport, Arc::new(DecliningHandler), config).await;
     assert_eq!(
         client.expect("initialized").server().server_info.name,
@@ -326,6 +327,8 @@ async fn client_of(server: &StdioServer) -> Client {
     let transport = stdio::spawn(server, discard_log()).expect("python3 starts");
     let mut config = ClientConfig::new("test", "1");
     config.request_timeout = Duration::from_secs(20);
+    // These scripted servers speak the stateful era.
+    config.era = EraSetting::Legacy;
     Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
         .expect("initialized")

@@ -8,6 +8,12 @@
 // (follow-consent.mjs plays the person). Once listening it prints
 // `listening on http://127.0.0.1:PORT/mcp` on stderr; every grant it answers prints
 // `issued <grant_type>`.
+//
+// With `OIDC_STATIC_CLIENT=ID:SECRET` in the environment the provider knows one client,
+// registered beforehand as a native app with a loopback redirect, and registers no other
+// (no dynamic registration). With `OIDC_PERSONAL_TOKEN=TOKEN` the MCP server also takes
+// that token, as a service would a personal access token made on its website.
+// `OIDC_ACCESS_TOKEN_SECONDS` is the access tokens' lifetime, as the second argument is.
 import express from 'express';
 import Provider from 'oidc-provider';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -17,15 +23,28 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { z } from 'zod';
 
 const port = Number(process.argv[2]);
-const tokenSeconds = Number(process.argv[3] ?? 3600);
+const tokenSeconds = Number(process.argv[3] ?? process.env.OIDC_ACCESS_TOKEN_SECONDS ?? 3600);
 const origin = `http://127.0.0.1:${port}`;
 const resource = `${origin}/mcp`;
 const SCOPE = 'tools';
+const [staticId, staticSecret] = (process.env.OIDC_STATIC_CLIENT ?? '').split(':');
+const personalToken = process.env.OIDC_PERSONAL_TOKEN;
+const clients = staticId
+  ? [{
+      client_id: staticId,
+      client_secret: staticSecret,
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    }]
+  : [];
 
 const provider = new Provider(origin, {
   scopes: ['openid', 'offline_access', SCOPE],
+  clients,
   features: {
-    registration: { enabled: true },
+    registration: { enabled: !staticId },
     devInteractions: { enabled: true },
     resourceIndicators: {
       enabled: true,
@@ -47,6 +66,9 @@ provider.on('grant.success', (ctx) => {
 
 const verifier = {
   async verifyAccessToken(token) {
+    if (personalToken && token === personalToken) {
+      return { token, clientId: 'personal', scopes: [SCOPE], expiresAt: Math.floor(Date.now() / 1000) + 3600, resource: new URL(resource) };
+    }
     const found = await provider.AccessToken.find(token);
     if (!found || found.isExpired) throw new InvalidTokenError('unknown or expired token');
     return {

@@ -2,12 +2,15 @@
 authorization server (mcp 2.3.0: its metadata, registration, authorize and token
 handlers, and its bearer-token middleware), in one process.
 
-    python oauth_server.py --port N [--token-lifetime SECONDS]
+    python oauth_server.py --port N [--token-lifetime SECONDS] [--sse]
+
+With `--sse` the MCP server speaks the HTTP+SSE transport of 2024-11-05 (its event
+stream at `/sse` is what refuses an unauthorized client) instead of Streamable HTTP.
 
 The SDK checks PKCE, redirect URIs, client authentication and the `resource` of
 each token; this file only keeps what it issues in memory and approves every
 authorization at once, as a person who always consents would. Once listening it
-prints `listening on http://127.0.0.1:<port>/mcp` to stderr.
+prints `listening on http://127.0.0.1:<port>/mcp` (or `/sse`) to stderr.
 
 Markers written to stderr so tests can observe them:
     `registered <client_id>`    a client registered (Dynamic Client Registration)
@@ -119,14 +122,14 @@ class ApprovingProvider:
         )
 
 
-def build(port: int, token_lifetime: int) -> MCPServer:
+def build(port: int, token_lifetime: int, path: str) -> MCPServer:
     origin = f"http://127.0.0.1:{port}"
     server = MCPServer(
         "python-oauth-peer",
         auth_server_provider=ApprovingProvider(token_lifetime),
         auth=AuthSettings(
             issuer_url=origin,
-            resource_server_url=f"{origin}/mcp",
+            resource_server_url=f"{origin}{path}",
             validate_token_resource=True,
             required_scopes=[SCOPE],
             client_registration_options=ClientRegistrationOptions(
@@ -143,16 +146,18 @@ def build(port: int, token_lifetime: int) -> MCPServer:
     return server
 
 
-async def serve(port: int, token_lifetime: int) -> None:
+async def serve(port: int, token_lifetime: int, sse: bool) -> None:
     import uvicorn
 
-    app = build(port, token_lifetime).streamable_http_app()
+    path = "/sse" if sse else "/mcp"
+    mcp = build(port, token_lifetime, path)
+    app = mcp.sse_app() if sse else mcp.streamable_http_app()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
 
     async def announce() -> None:
         while not server.started:
             await anyio.sleep(0.01)
-        marker(f"listening on http://127.0.0.1:{port}/mcp")
+        marker(f"listening on http://127.0.0.1:{port}{path}")
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(announce)
@@ -164,8 +169,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True, help="the port, known before start: it is in the metadata")
     parser.add_argument("--token-lifetime", type=int, default=3600, help="seconds an access token lives")
+    parser.add_argument("--sse", action="store_true", help="serve HTTP+SSE (2024-11-05) at /sse")
     args = parser.parse_args()
-    anyio.run(serve, args.port, args.token_lifetime)
+    anyio.run(serve, args.port, args.token_lifetime, args.sse)
 
 
 if __name__ == "__main__":

@@ -134,9 +134,9 @@ async def exercise(session: ClientSession, peer: ClientSide, stderr_path: Path) 
 
     # --- pagination: page size 3, opaque cursors, bad cursors rejected
     tool_pages = await all_pages(session.list_tools, "tools")
-    check([len(p) for p in tool_pages] == [3, 3, 3, 3], "tools paged 3/3/3/3", [len(p) for p in tool_pages])
+    check([len(p) for p in tool_pages] == [3, 3, 3, 3, 1], "tools paged 3/3/3/3/1", [len(p) for p in tool_pages])
     tools = {t.name: t for page in tool_pages for t in page}
-    expected_tools = ["echo", "add", "slow", "ask_model", "ask_form", "ask_url"]
+    expected_tools = ["echo", "add", "slow", "ask_model", "ask_form", "ask_url", "greet_asked"]
     expected_tools += ["list_roots", "log_levels", "fail", "crash", "bump", "add_tool"]
     check(list(tools) == expected_tools, "tool names in order", list(tools))
     check(tools["add"].output_schema is not None, "add has an output schema")
@@ -368,13 +368,13 @@ async def exercise(session: ClientSession, peer: ClientSide, stderr_path: Path) 
     check(await call_text(session, "add_tool", {"name": "echo2"}) == "added tool echo2", "add_tool")
     await eventually(lambda: bool(peer.seen(types.ToolListChangedNotification)), "tools/list_changed")
     pages = await all_pages(session.list_tools, "tools")
-    check([len(p) for p in pages] == [3, 3, 3, 3, 1] and pages[-1][0].name == "echo2", "echo2 listed", pages[-1])
+    check([len(p) for p in pages] == [3, 3, 3, 3, 2] and pages[-1][-1].name == "echo2", "echo2 listed", pages[-1])
     check(await call_text(session, "echo2", {"text": "again"}) == "again", "echo2 echoes")
     duplicate = await session.call_tool("add_tool", {"name": "echo2"})
     check(duplicate.is_error is True and text_of(duplicate) == "tool echo2 already exists", "duplicate add_tool")
     redefined = {"name": "echo2", "description": "Now also wants a note.", "replace": True}
     check(await call_text(session, "add_tool", redefined) == "redefined tool echo2", "add_tool replace")
-    echo2 = (await all_pages(session.list_tools, "tools"))[-1][0]
+    echo2 = (await all_pages(session.list_tools, "tools"))[-1][-1]
     check(echo2.description == "Now also wants a note." and "note" in echo2.input_schema["properties"], "replaced definition", echo2)
 
 

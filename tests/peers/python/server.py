@@ -30,14 +30,14 @@ import os
 import sys
 import warnings
 import weakref
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import anyio
 import mcp.types as types
 from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve
 from mcp.server.mcpserver.resources import BinaryResource, TextResource
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
@@ -270,6 +270,29 @@ async def ask_url(ctx: Context) -> str:
     return "url declined" if result.action == "decline" else "url cancelled"
 
 
+# A form a resolver asks for: the SDK sends it as a request mid-call to a client of the
+# stateful era, and as an `input_required` result (then a retry) to a 2026-07-28 client.
+class Nickname(BaseModel):
+    nickname: str = Field(description="What shall we call you?")
+
+
+async def ask_nickname() -> Elicit[Nickname]:
+    return Elicit("What shall we call you?", Nickname)
+
+
+async def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+@mcp.tool(structured_output=False)
+async def greet_asked(
+    nickname: Annotated[Nickname, Resolve(ask_nickname)],
+    roots: Annotated[types.ListRootsResult, Resolve(ask_roots)],
+) -> str:
+    """Ask for a nickname (a form) and the client's roots, then greet: "Hello <nickname>, you share <n> folder(s)"."""
+    return f"Hello {nickname.nickname}, you share {len(roots.roots)} folder(s)"
+
+
 @mcp.tool(structured_output=False)
 async def list_roots(ctx: Context) -> str:
     """Ask the client for its roots (roots/list); URIs one per line."""
@@ -328,6 +351,8 @@ async def bump(ctx: Context) -> str:
             await ctx.session.send_notification(updated, related_request_id=ctx.request_id)
         else:
             await conn.send_resource_updated(COUNTER_URI)
+    # 2026-07-28 clients hear it on their subscriptions/listen streams, if they asked.
+    await ctx.notify_resource_updated(COUNTER_URI)
     return f"count {counter}"
 
 
@@ -364,6 +389,8 @@ async def add_tool(
     for conn in list(known_connections):
         if conn is not caller:
             await conn.send_tool_list_changed()
+    # 2026-07-28 clients hear it on their subscriptions/listen streams.
+    await ctx.notify_tools_changed()
     return f"{'redefined' if replace else 'added'} tool {name}"
 
 

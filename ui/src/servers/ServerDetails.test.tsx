@@ -37,6 +37,29 @@ describe("ServerDetails", () => {
     expect(onSignIn).toHaveBeenCalledOnce();
   });
 
+  it("offers a personal access token where signing in cannot work, and hands it over trimmed", async () => {
+    const onUseToken = vi.fn();
+    const state = { state: "auth_required" as const, detail: "login.example offers no way for this app to register", token_instead: true };
+    render(<ServerDetails name="tracker" info={null} state={state} onSignIn={vi.fn()} onUseToken={onUseToken} />);
+    expect(screen.queryByRole("button", { name: "Sign in" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Use a personal access token instead" }));
+    const save = screen.getByRole("button", { name: "Save and restart" }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText("Personal access token"), "  ghp_abc ");
+    await userEvent.click(save);
+    expect(onUseToken).toHaveBeenCalledWith("ghp_abc");
+  });
+
+  it("while the browser has the sign-in, says so and offers to cancel it", async () => {
+    const onCancelSignIn = vi.fn();
+    render(
+      <ServerDetails name="tracker" info={null} state={{ state: "starting" }} waitingForBrowser onCancelSignIn={onCancelSignIn} />,
+    );
+    expect(screen.getByTestId("sign-in-waiting").textContent).toContain("Finish signing in in your browser");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel sign-in" }));
+    expect(onCancelSignIn).toHaveBeenCalledOnce();
+  });
+
   it("says where the person is signed in and until when, and signs out", async () => {
     const onSignOut = vi.fn();
     const expiresMs = new Date(2031, 0, 2, 3, 4, 5).getTime();
@@ -44,7 +67,7 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="tracker"
         info={info}
-        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker" }}
+        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker", stateless: false, why_revision: "" }}
         signedIn={{ issuer: "https://login.tracker.example/", scopes: ["tools"], expiresMs }}
         onSignOut={onSignOut}
       />,
@@ -66,7 +89,7 @@ describe("ServerDetails", () => {
   });
 
   it("shows what the server said of itself and its capabilities in words", () => {
-    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo" }} />);
+    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }} />);
     const section = screen.getByRole("region", { name: "demo" });
     expect(section.textContent).toContain("Demo (demo-server) version 1.4.0");
     expect(section.textContent).toContain("Everything a server can do.");
@@ -81,6 +104,21 @@ describe("ServerDetails", () => {
       "Completions",
       "Experimental (x-trace)",
     ]);
+  });
+
+  it("says whether the revision is spoken statelessly, and why it was chosen", () => {
+    const why = "server/discover answered with 2026-07-28";
+    const modern = { ...info, protocolVersion: "2026-07-28" };
+    const state = { state: "running", protocol_version: "2026-07-28", server_name: "demo", stateless: true, why_revision: why } as const;
+    const { unmount } = render(<ServerDetails name="demo" info={modern} state={state} />);
+    const text = screen.getByRole("region", { name: "demo" }).textContent;
+    expect(text).toContain("2026-07-28 · stateless, each request on its own");
+    expect(text).toContain(`Why this revision${why}`);
+    unmount();
+    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, why_revision: "" }} />);
+    const legacy = screen.getByRole("region", { name: "demo" }).textContent;
+    expect(legacy).toContain("2025-11-25 · a session opened by initialize");
+    expect(legacy).not.toContain("Why this revision");
   });
 
   it("renders the instructions as markdown whose links and HTML do nothing", () => {

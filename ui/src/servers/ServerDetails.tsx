@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { Implementation, ServerCapabilities } from "../mcp/schema";
 import type { ServerState } from "./types";
 import { describeCapabilities } from "./capabilities";
+import { AccessTokenOffer } from "./AccessTokenOffer";
 import { InertMarkdown } from "./InertMarkdown";
 import { formatDateTime } from "./time";
 import "./servers.css";
@@ -28,19 +29,45 @@ export interface ServerDetailsProps {
   signedIn?: SignedIn | null;
   onSignIn?(): void;
   onSignOut?(): void;
+  /** Stores a personal access token for a server that cannot be signed in to. */
+  onUseToken?(token: string): void;
+  /** A sign-in waits for the person to finish it in the browser. */
+  waitingForBrowser?: boolean;
+  onCancelSignIn?(): void;
 }
 
 /** What a server said of itself in the handshake, and why it is down when it is. */
-export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut }: ServerDetailsProps) {
+export function ServerDetails({
+  name,
+  info,
+  state,
+  signedIn,
+  onSignIn,
+  onSignOut,
+  onUseToken,
+  waitingForBrowser,
+  onCancelSignIn,
+}: ServerDetailsProps) {
   const id = useId();
   return (
     <section className="server-details" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{name}</h2>
-      <StateDetail state={state} onSignIn={onSignIn} />
+      {waitingForBrowser ? (
+        <div className="state-detail busy" data-testid="sign-in-waiting">
+          <p>Finish signing in in your browser; this waits for it to come back.</p>
+          {onCancelSignIn && (
+            <button type="button" onClick={onCancelSignIn}>
+              Cancel sign-in
+            </button>
+          )}
+        </div>
+      ) : (
+        <StateDetail state={state} onSignIn={onSignIn} onUseToken={onUseToken} />
+      )}
       {signedIn && <SignedInLine signedIn={signedIn} onSignOut={onSignOut} />}
       {info ? (
         <>
-          <Identity info={info} />
+          <Identity info={info} state={state} />
           <h3 id={`${id}-caps`}>Capabilities</h3>
           <Capabilities capabilities={info.capabilities} labelledBy={`${id}-caps`} />
           {info.instructions && (
@@ -58,7 +85,8 @@ export function ServerDetails({ name, info, state, signedIn, onSignIn, onSignOut
 }
 
 /** Who the server says it is. */
-function Identity({ info }: { info: ServerInfo }) {
+function Identity({ info, state }: { info: ServerInfo; state: ServerState | null }) {
+  const running = state?.state === "running" ? state : null;
   const implementation = info.serverInfo;
   // A server that gave no version (or only blanks) shows none, not a dangling word.
   const version = typeof implementation.version === "string" ? implementation.version.trim() : "";
@@ -87,7 +115,18 @@ function Identity({ info }: { info: ServerInfo }) {
         </>
       )}
       <dt>Protocol revision</dt>
-      <dd className="mono">{info.protocolVersion}</dd>
+      <dd>
+        <span className="mono">{info.protocolVersion}</span>
+        {running && (
+          <span className="muted"> · {running.stateless ? "stateless, each request on its own" : "a session opened by initialize"}</span>
+        )}
+      </dd>
+      {running?.why_revision && (
+        <>
+          <dt>Why this revision</dt>
+          <dd>{running.why_revision}</dd>
+        </>
+      )}
     </dl>
   );
 }
@@ -108,7 +147,11 @@ function Capabilities({ capabilities, labelledBy }: { capabilities: ServerCapabi
 }
 
 /** The parts of a state worth reading at length: why it failed, restarts, or wants authorization. */
-function StateDetail({ state, onSignIn }: { state: ServerState | null; onSignIn?: (() => void) | undefined }) {
+function StateDetail({ state, onSignIn, onUseToken }: {
+  state: ServerState | null;
+  onSignIn?: (() => void) | undefined;
+  onUseToken?: ((token: string) => void) | undefined;
+}) {
   switch (state?.state) {
     case "failed":
       return (
@@ -136,11 +179,12 @@ function StateDetail({ state, onSignIn }: { state: ServerState | null; onSignIn?
           <p>
             <strong>Sign-in needed:</strong> {state.detail}
           </p>
-          {onSignIn && (
+          {onSignIn && !state.token_instead && (
             <button type="button" className="primary" onClick={onSignIn}>
               Sign in
             </button>
           )}
+          {onUseToken && state.token_instead && <AccessTokenOffer onUseToken={onUseToken} />}
         </div>
       );
     default:

@@ -156,6 +156,7 @@ describe("ServerFormView", () => {
     await user.clear(url);
     await user.type(url, "https://mcp.example/mcp");
     await user.selectOptions(screen.getByRole("combobox", { name: "HTTP transport" }), "Streamable HTTP only");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Protocol era" }), "2026-07-28 only (stateless)");
     await user.click(screen.getByRole("button", { name: "Add header" }));
     const header = screen.getByRole("group", { name: "Header 1" });
     await user.type(within(header).getByRole("textbox", { name: "Name" }), "Authorization");
@@ -170,6 +171,31 @@ describe("ServerFormView", () => {
       url: "https://mcp.example/mcp",
       httpMode: "streamable_http",
       headers: [{ key: "Authorization", value: "Bearer abc", secret: true }],
+      protocolEra: "modern",
+    } satisfies ServerForm);
+  });
+
+  it("saves a pre-registered client, its secret only with its id", async () => {
+    const { props, user } = setup();
+    await user.type(field("Server name"), "tracker");
+    await user.click(screen.getByRole("radio", { name: "Remote server (HTTP)" }));
+    await user.type(screen.getByRole("textbox", { name: "URL" }), "https://mcp.tracker.example/mcp");
+    const secret = screen.getByLabelText("Client secret");
+    expect(secret.getAttribute("type")).toBe("password");
+    await user.type(secret, "s3cr3t");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Client ID"))).toBe("Enter the client ID the secret belongs to.");
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.type(field("Client ID"), "abc123");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "tracker",
+      transport: "http",
+      url: "https://mcp.tracker.example/mcp",
+      clientId: "abc123",
+      clientSecret: "s3cr3t",
     } satisfies ServerForm);
   });
 

@@ -24,6 +24,12 @@ const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: string }> = [
   { value: "legacy_sse", label: "HTTP+SSE (legacy) only" },
 ];
 
+const ERAS: Array<{ value: ServerForm["protocolEra"]; label: string }> = [
+  { value: "auto", label: "Find out: ask server/discover, else initialize" },
+  { value: "modern", label: "2026-07-28 only (stateless)" },
+  { value: "legacy", label: "Before 2026-07-28 only (initialize handshake)" },
+];
+
 /** Adding or editing one server's settings; problems show beside their fields once a save was tried. */
 export function ServerFormView({ initial, existingNames, mode, onSave, onCancel, busy = false, error = null }: ServerFormViewProps) {
   const id = useId();
@@ -109,11 +115,35 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
             </select>
           </div>
           <KeyValueRows kind="headers" rows={form.headers} onChange={(headers) => set({ headers })} errors={errors} />
+          <fieldset className="pre-registered">
+            <legend>Pre-registered client (optional)</legend>
+            <TextField id={`${id}-client-id`} label="Client ID" value={form.clientId} error={errors.clientId}
+              onChange={(clientId) => set({ clientId })} monospace
+              hint="For signing in when the server's authorization server gave you a client; empty registers one itself." />
+            <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
+              error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
+              hint={form.clientSecretStored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file."} />
+          </fieldset>
         </>
       )}
 
       <TextField id={`${id}-timeout`} label="Request timeout (seconds)" numeric value={timeoutText} error={errors.requestTimeoutSecs}
         onChange={setTimeoutText} hint="How long to wait for each answer; empty uses the app's default." narrow />
+
+      <div className="field">
+        <label htmlFor={`${id}-era`}>Protocol era</label>
+        <select id={`${id}-era`} value={form.protocolEra} aria-describedby={`${id}-era-hint`}
+          onChange={(e) => set({ protocolEra: e.target.value as ServerForm["protocolEra"] })}>
+          {ERAS.map((era) => (
+            <option key={era.value} value={era.value}>
+              {era.label}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-era-hint`} className="hint">
+          Force one only for a server that the automatic choice confuses; its details say what was chosen and why.
+        </p>
+      </div>
 
       <div className="field">
         <label className="check">
@@ -145,7 +175,7 @@ interface TextFieldProps {
   onChange(value: string): void;
   error: string | undefined;
   hint?: ReactNode;
-  type?: "text" | "url";
+  type?: "text" | "url" | "password";
   /** Typed as text so a wrong entry is reported, not silently emptied by the browser. */
   numeric?: boolean;
   monospace?: boolean;

@@ -12,7 +12,7 @@ const servers: ServerSummary[] = [
     enabled: true,
     transport: "stdio",
     target: "npx -y @modelcontextprotocol/server-filesystem /tmp",
-    state: { state: "running", protocol_version: "2025-11-25", server_name: "files" },
+    state: { state: "running", protocol_version: "2025-11-25", server_name: "files", stateless: false, why_revision: "" },
     since_ms: 0,
   },
   { name: "remote", enabled: false, transport: "http", target: "https://mcp.example/mcp", state: null, since_ms: 0 },

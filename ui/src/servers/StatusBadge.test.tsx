@@ -18,11 +18,11 @@ const text = (state: ServerState | null, enabled = true) => {
 describe("StatusBadge", () => {
   it("says each state in words", () => {
     expect(text({ state: "starting" })).toBe("Starting…");
-    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" })).toBe("Running");
+    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" })).toBe("Running");
     expect(text({ state: "stopped" })).toBe("Stopped");
     expect(text({ state: "failed", reason: "exited with status 1", stderr_tail: [] })).toBe("Failed: exited with status 1");
     expect(text({ state: "auth_required", detail: "401 from https://mcp.example" })).toBe("Sign-in needed");
-    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo" }, false)).toBe("Disabled");
+    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }, false)).toBe("Disabled");
     expect(text(null)).toBe("Not started");
   });
 

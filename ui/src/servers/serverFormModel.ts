@@ -2,7 +2,7 @@ import type { KeyValue, ServerForm } from "./types";
 
 /**
  * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",
- * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value".
+ * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value", "clientId", "clientSecret".
  */
 export type ServerFormErrors = Record<string, string>;
 
@@ -20,8 +20,12 @@ export function emptyServerForm(): ServerForm {
     url: "",
     httpMode: "auto",
     headers: [],
+    clientId: "",
+    clientSecret: "",
+    clientSecretStored: false,
     requestTimeoutSecs: null,
     trusted: false,
+    protocolEra: "auto",
   };
 }
 
@@ -74,6 +78,7 @@ export function validateServerForm(
     if (form.url.trim() === "") errors.url = "Enter the server's URL.";
     else if (!isHttpUrl(form.url)) errors.url = "Enter an http:// or https:// URL.";
     checkRows("headers", form.headers, mode, errors);
+    if (form.clientId.trim() === "" && form.clientSecret !== "") errors.clientId = "Enter the client ID the secret belongs to.";
   }
 
   const timeout = form.requestTimeoutSecs;

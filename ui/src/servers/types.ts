@@ -2,11 +2,20 @@
 
 export type ServerState =
   | { state: "starting" }
-  | { state: "running"; protocol_version: string; server_name: string }
+  | {
+      state: "running";
+      protocol_version: string;
+      server_name: string;
+      /** Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
+      stateless: boolean;
+      /** How the revision was chosen, in words. */
+      why_revision: string;
+    }
   | { state: "restarting"; attempt: number; backoff_ms: number; reason: string }
   | { state: "stopped" }
   | { state: "failed"; reason: string; stderr_tail: string[] }
-  | { state: "auth_required"; detail: string };
+  /** `token_instead`: signing in cannot work here; a personal access token can. */
+  | { state: "auth_required"; detail: string; token_instead?: boolean };
 
 export type Transport = "stdio" | "http";
 
@@ -32,8 +41,14 @@ export interface ServerForm {
   url: string;
   httpMode: "auto" | "streamable_http" | "legacy_sse";
   headers: KeyValue[];
+  /** A client registered beforehand; "" for none. Its secret reads as "" once stored. */
+  clientId: string;
+  clientSecret: string;
+  clientSecretStored: boolean;
   requestTimeoutSecs: number | null;
   trusted: boolean;
+  /** Which era of the protocol to speak: found out by probing, or forced. */
+  protocolEra: "auto" | "modern" | "legacy";
 }
 
 export interface ServerSummary {

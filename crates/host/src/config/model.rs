@@ -97,6 +97,10 @@ pub struct ServerConfig {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, EnvValue>,
+    /// A client registered beforehand with the server's authorization server, used to sign
+    /// in before any other way of registering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthClient>,
     /// `stdio`, `http` (Streamable HTTP, falling back to SSE), `streamable-http` (no fallback)
     /// or `sse`; inferred if absent.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -125,6 +129,9 @@ pub struct ServerConfig {
     /// Tools the person turned off: hidden from the catalog and the chat, refused if called.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub disabled_tools: BTreeSet<String>,
+    /// Which era of the protocol to speak with the server.
+    #[serde(default, skip_serializing_if = "ProtocolEra::is_auto")]
+    pub protocol_era: ProtocolEra,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -139,6 +146,7 @@ impl Default for ServerConfig {
             cwd: None,
             url: None,
             headers: BTreeMap::new(),
+            oauth: None,
             transport: None,
             enabled: true,
             request_timeout_secs: None,
@@ -148,6 +156,7 @@ impl Default for ServerConfig {
             trusted: false,
             trusted_as: None,
             disabled_tools: BTreeSet::new(),
+            protocol_era: ProtocolEra::Auto,
             extra: Map::new(),
         }
     }
@@ -171,6 +180,36 @@ pub enum TransportType {
     #[serde(alias = "streamableHttp")]
     StreamableHttp,
     Sse,
+}
+
+/// Which era of the protocol to speak with a server: found out by a `server/discover`
+/// probe (the default), or forced, for a server the probe confuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum ProtocolEra {
+    #[default]
+    Auto,
+    /// The stateless 2026-07-28 revision only.
+    Modern,
+    /// The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe.
+    Legacy,
+}
+
+impl ProtocolEra {
+    fn is_auto(&self) -> bool {
+        *self == Self::Auto
+    }
+}
+
+impl From<ProtocolEra> for switchboard_mcp::client::EraSetting {
+    fn from(era: ProtocolEra) -> Self {
+        match era {
+            ProtocolEra::Auto => Self::Auto,
+            ProtocolEra::Modern => Self::Modern,
+            ProtocolEra::Legacy => Self::Legacy,
+        }
+    }
 }
 
 /// A value in `env` or `headers`: written out, or kept in the OS keyring under a name.
@@ -249,8 +288,21 @@ pub struct HostSettings {
     /// who finds it in the way turns it off. Their other calls run at once either way.
     #[serde(skip_serializing_if = "is_true")]
     pub confirm_own_destructive_calls: bool,
+    /// The app's Client ID Metadata Document, by which authorization servers that support
+    /// it know this app without registering it; empty to always register. By default the
+    /// document published with the project (`assets/client-metadata.json`).
+    #[serde(skip_serializing_if = "is_default_client_metadata")]
+    pub client_metadata_url: String,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Where the project publishes the app's Client ID Metadata Document: the file
+/// `assets/client-metadata.json` of its repository, whose `client_id` is this URL.
+pub const CLIENT_METADATA_URL: &str = "https://raw.githubusercontent.com/switchboard-mcp/switchboard/main/assets/client-metadata.json";
+
+fn is_default_client_metadata(url: &String) -> bool {
+    url == CLIENT_METADATA_URL
 }
 
 impl Default for HostSettings {
@@ -263,6 +315,7 @@ impl Default for HostSettings {
             shared_folders: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,
+            client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             extra: Map::new(),
         }
     }
@@ -307,6 +360,32 @@ pub struct ProviderEntry {
     pub extra: Map<String, Value>,
 }
 
+/// A client registered beforehand (by the person, at the authorization server). Its secret
+/// is only ever a keyring entry, `<server>/oauth/client-secret` (see [`client_secret_name`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClient {
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<SecretRef>,
+}
+
+/// The keyring name of the pre-registered client secret of the server `name`; a server
+/// uses only the secret of its own name.
+pub fn client_secret_name(name: &str) -> String {
+    format!("{name}/oauth/client-secret")
+}
+
+impl OAuthClient {
+    /// The keyring name of this client's secret (for the server `name`), if it is its own.
+    pub fn own_secret(&self, name: &str) -> Option<&str> {
+        self.client_secret
+            .as_ref()
+            .map(|s| s.secret.as_str())
+            .filter(|secret| *secret == client_secret_name(name))
+    }
+}
+
 /// A value kept in the OS keyring under `secret`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecretRef {
@@ -344,6 +423,7 @@ pub enum ServerSpec<'a> {
         url: &'a str,
         headers: &'a BTreeMap<String, EnvValue>,
         mode: HttpMode,
+        oauth: Option<&'a OAuthClient>,
     },
 }
 
@@ -416,6 +496,7 @@ impl ServerConfig {
             (None, Some(url), transport) => Ok(ServerSpec::Http {
                 url,
                 headers: &self.headers,
+                oauth: self.oauth.as_ref(),
                 mode: match transport {
                     Some(TransportType::Sse) => HttpMode::LegacySse,
                     Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,

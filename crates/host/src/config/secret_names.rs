@@ -57,6 +57,7 @@ impl ServerConfig {
                 }
                 _ => None,
             })
+            .chain(self.oauth.as_ref().and_then(|o| o.own_secret(name)))
     }
 }
 

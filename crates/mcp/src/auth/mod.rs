@@ -124,9 +124,15 @@ pub struct Grant {
     pub tokens: Tokens,
 }
 
-/// Where grants are kept between runs; keyed by the MCP server's URL.
+/// Where grants are kept between runs, for the MCP server at a URL (the resource). A
+/// store may keep a grant per authorization server: `load` gives the one last saved,
+/// `load_for` the one `issuer` granted.
 pub trait TokenStore: Send + Sync {
     fn load(&self, server: &str) -> Result<Option<Grant>, AuthError>;
+    /// The grant `issuer` gave for `server`; by default the last saved, if it is that one's.
+    fn load_for(&self, server: &str, issuer: &str) -> Result<Option<Grant>, AuthError> {
+        Ok(self.load(server)?.filter(|g| g.issuer == issuer))
+    }
     fn save(&self, server: &str, grant: &Grant) -> Result<(), AuthError>;
     fn delete(&self, server: &str) -> Result<(), AuthError>;
 }
@@ -330,6 +336,7 @@ impl Inner {
         grant: Option<Grant>,
     ) -> Result<(), AuthError> {
         let discovered = self.discover(challenge).await?;
+        let grant = self.grant_of(grant, &discovered.server.issuer)?;
         if let Some(grant) = grant
             && grant.issuer == discovered.server.issuer
             && grant.tokens.refresh_token.is_some()
@@ -358,6 +365,19 @@ impl Inner {
         .await?;
         self.state(|s| s.server = Some(discovered.server.clone()));
         Ok(discovered)
+    }
+
+    /// The grant of `issuer`: the one in use if it is that issuer's, else the one the store
+    /// keeps from it (made the one in use); a grant of another issuer is never used with it.
+    fn grant_of(&self, current: Option<Grant>, issuer: &str) -> Result<Option<Grant>, AuthError> {
+        if current.as_ref().is_some_and(|g| g.issuer == issuer) {
+            return Ok(current);
+        }
+        let kept = self.store.load_for(self.key(), issuer)?;
+        if kept.is_some() {
+            self.state(|s| s.grant.clone_from(&kept));
+        }
+        Ok(kept)
     }
 
     async fn refresh(&self, grant: &Grant) -> Result<(), AuthError> {

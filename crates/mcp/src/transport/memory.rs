@@ -38,6 +38,7 @@ pub fn pair(log: LogSink) -> (TransportParts, MemoryPeer) {
         outgoing,
         incoming,
         control: Box::new(MemoryControl),
+        carrier: super::Carrier::Stream,
     };
     (
         parts,

@@ -24,6 +24,16 @@ pub struct TransportParts {
     /// Messages from the server, and failures to deliver ours; closed when the server is gone.
     pub incoming: mpsc::Receiver<Inbound>,
     pub control: Box<dyn TransportControl>,
+    pub carrier: Carrier,
+}
+
+/// How a transport carries requests, as far as the client must know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carrier {
+    /// One stream both ways (stdio, in memory): a request may simply go unanswered.
+    Stream,
+    /// One HTTP exchange per message: every request gets an answer or a failure.
+    Http,
 }
 
 /// What a transport hands up to its connection.

@@ -139,6 +139,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
             stderr_task: Some(stderr_task),
             grace: server.exit_grace,
         }),
+        carrier: super::Carrier::Stream,
     })
 }
 
@@ -448,6 +449,7 @@ pub fn lines_over(
         outgoing,
         incoming,
         control: Box::new(OwnStdio),
+        carrier: super::Carrier::Stream,
     }
 }
 

@@ -5,6 +5,10 @@ pub mod method {
     // Requests.
     pub const PING: &str = "ping";
     pub const INITIALIZE: &str = "initialize";
+    /// 2026-07-28: what the server speaks and offers, asked before anything else.
+    pub const SERVER_DISCOVER: &str = "server/discover";
+    /// 2026-07-28: a long-lived stream of the change notifications the client opts in to.
+    pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
     pub const TOOLS_LIST: &str = "tools/list";
     pub const TOOLS_CALL: &str = "tools/call";
     pub const RESOURCES_LIST: &str = "resources/list";
@@ -27,6 +31,7 @@ pub mod method {
 
     // Notifications.
     pub const INITIALIZED: &str = "notifications/initialized";
+    pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
     pub const CANCELLED: &str = "notifications/cancelled";
     pub const PROGRESS: &str = "notifications/progress";
     pub const LOGGING_MESSAGE: &str = "notifications/message";
@@ -39,9 +44,11 @@ pub mod method {
     pub const TASKS_STATUS: &str = "notifications/tasks/status";
 
     /// Every request method above.
-    pub const REQUESTS: [&str; 20] = [
+    pub const REQUESTS: [&str; 22] = [
         PING,
         INITIALIZE,
+        SERVER_DISCOVER,
+        SUBSCRIPTIONS_LISTEN,
         TOOLS_LIST,
         TOOLS_CALL,
         RESOURCES_LIST,
@@ -63,8 +70,9 @@ pub mod method {
     ];
 
     /// Every notification method above.
-    pub const NOTIFICATIONS: [&str; 11] = [
+    pub const NOTIFICATIONS: [&str; 12] = [
         INITIALIZED,
+        SUBSCRIPTIONS_ACKNOWLEDGED,
         CANCELLED,
         PROGRESS,
         LOGGING_MESSAGE,

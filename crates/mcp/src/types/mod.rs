@@ -1,5 +1,5 @@
-//! The params and results of every MCP method of the stateful revisions (2024-11-05 to
-//! 2025-11-25), as serde types. The JSON-RPC envelope is in [`crate::jsonrpc`].
+//! The params and results of every MCP method of every revision (2024-11-05 to 2026-07-28),
+//! as serde types. The JSON-RPC envelope is in [`crate::jsonrpc`].
 //!
 //! Every object keeps the members it does not know in `extra` (and `_meta` in `meta`), and
 //! content of an unknown `type` is kept as it came: a message read and written back is the
@@ -17,6 +17,7 @@ mod lifecycle;
 mod listing;
 mod logging;
 mod methods;
+mod modern;
 mod notifications;
 mod prompts;
 mod resources;
@@ -35,6 +36,7 @@ pub use lifecycle::*;
 pub use listing::*;
 pub use logging::*;
 pub use methods::method;
+pub use modern::*;
 pub use notifications::*;
 pub use prompts::*;
 pub use resources::*;

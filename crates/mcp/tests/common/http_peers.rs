@@ -9,7 +9,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchboard_mcp::client::{Client, ClientConfig};
+use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer, HttpSession};
 use switchboard_mcp::types::ClientCapabilities;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
@@ -185,6 +185,15 @@ impl Peer {
     /// `tests/peers/python/oauth_server.py`: the Python SDK's authorization server guarding
     /// its MCP server. Its port is chosen here: the server's metadata names it.
     pub async fn python_oauth(token_lifetime: u64) -> Self {
+        Self::python_oauth_over(token_lifetime, &[]).await
+    }
+
+    /// The same, serving HTTP+SSE (2024-11-05) at `/sse`.
+    pub async fn python_oauth_sse() -> Self {
+        Self::python_oauth_over(3600, &["--sse"]).await
+    }
+
+    async fn python_oauth_over(token_lifetime: u64, more: &[&str]) -> Self {
         let python = require(
             workspace_root().join(".tools/venv/bin/python"),
             "the Python test virtualenv",
@@ -193,7 +202,8 @@ impl Peer {
         command
             .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
             .args(["--port", &free_port().to_string()])
-            .args(["--token-lifetime", &token_lifetime.to_string()]);
+            .args(["--token-lifetime", &token_lifetime.to_string()])
+            .args(more);
         let (child, stdout, stderr) = spawn(command);
         let url = stderr.wait_for(STARTUP, announced).await;
         Self::started(url, child, stdout, stderr, "the Python OAuth peer")
@@ -211,6 +221,23 @@ impl Peer {
         let (child, stdout, stderr) = spawn(command);
         let url = stderr.wait_for(STARTUP, announced).await;
         Self::started(url, child, stdout, stderr, "the oidc-provider peer")
+    }
+
+    /// `tests/peers/node/modern-server.mjs --http`: the TypeScript SDK v2's server of the
+    /// 2026-07-28 revision (with `modern_only`, refusing `initialize`), which announces
+    /// its URL on stdout.
+    pub async fn modern_node(modern_only: bool) -> Self {
+        let node = require(node_binary(), "Node 22 of the test peers");
+        let mut command = Command::new(node);
+        command
+            .arg(workspace_root().join("tests/peers/node/modern-server.mjs"))
+            .arg("--http");
+        if modern_only {
+            command.arg("--modern-only");
+        }
+        let (child, stdout, stderr) = spawn(command);
+        let url = stdout.wait_for(STARTUP, announced).await;
+        Self::started(url, child, stdout, stderr, "the TypeScript SDK v2 peer")
     }
 
     /// `rmcp-peer http`, built beside this test, which announces its port on stdout.
@@ -329,6 +356,7 @@ pub async fn connect_http(
     let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
     config.capabilities = ClientCapabilities::all();
     config.request_timeout = Duration::from_secs(30);
+    config.era = EraSetting::Legacy;
     let client = Client::connect(transport, person, config)
         .await
         .unwrap_or_else(|e| panic!("initialize over {url}: {e}"));

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchboard_mcp::client::{Client, ClientConfig, ClientHandler, ServerNotification};
+use switchboard_mcp::client::{
+    Client, ClientConfig, ClientHandler, EraSetting, ServerNotification,
+};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogLine, LogSink};
@@ -186,6 +188,9 @@ pub async fn connect(server: &StdioServer, person: Arc<Person>, log: &Log) -> Cl
     let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
     config.capabilities = ClientCapabilities::all();
     config.request_timeout = Duration::from_secs(30);
+    // The features these tests exercise (server requests, subscriptions, log levels) are
+    // those of the stateful era; the modern era has tests of its own (modern.rs).
+    config.era = EraSetting::Legacy;
     Client::connect(transport, person, config)
         .await
         .expect("initialize")

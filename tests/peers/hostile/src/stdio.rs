@@ -47,10 +47,11 @@ pub async fn serve(peer: Arc<Peer>) -> io::Result<()> {
     Ok(())
 }
 
-/// Lines of stdin, read on a thread of their own. With `only_first`, the thread reads the
-/// first line (`initialize`) and then never reads again, keeping stdin open: the client's
-/// writes fill the pipe.
-fn read_lines(only_first: bool) -> mpsc::Receiver<Vec<u8>> {
+/// Lines of stdin, read on a thread of their own. With `until_initialize`, the thread
+/// reads up to `initialize` (a newer revision's probe may come first: it is read and
+/// refused) and then never reads again, keeping stdin open: the client's writes fill the
+/// pipe.
+fn read_lines(until_initialize: bool) -> mpsc::Receiver<Vec<u8>> {
     let (lines, received) = mpsc::channel(16);
     std::thread::spawn(move || {
         let mut stdin = io::stdin().lock();
@@ -59,17 +60,22 @@ fn read_lines(only_first: bool) -> mpsc::Receiver<Vec<u8>> {
             match stdin.read_until(b'\n', &mut line) {
                 Ok(0) | Err(_) => return,
                 Ok(_) => {
+                    let last = until_initialize && is_initialize(&line);
                     if lines.blocking_send(line).is_err() {
                         return;
                     }
-                }
-            }
-            if only_first {
-                loop {
-                    std::thread::park();
+                    if last {
+                        loop {
+                            std::thread::park();
+                        }
+                    }
                 }
             }
         }
     });
     received
+}
+
+fn is_initialize(line: &[u8]) -> bool {
+    matches!(Incoming::parse(line), Ok(Incoming::Request { method, .. }) if method == "initialize")
 }

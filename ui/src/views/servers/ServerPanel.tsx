@@ -15,6 +15,7 @@ import { useServerLog } from "./useServerLog";
 export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
+  const waiting = useFetched(() => commands.signInWaiting(name), ["sign_in_waiting"], [name]);
   const initialized = info.data as unknown as InitializeResult | null;
   const log = useServerLog(name);
   const [level, setLevel] = useState<LoggingLevel | null>(null);
@@ -38,6 +39,9 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         signedIn={signedIn.data as SignedIn | null}
         onSignIn={() => act(commands.signIn(name))}
         onSignOut={() => act(commands.signOut(name))}
+        onUseToken={(token) => act(commands.useAccessToken(name, token))}
+        waitingForBrowser={waiting.data === true}
+        onCancelSignIn={() => act(commands.cancelSignIn(name))}
         info={
           initialized && {
             protocolVersion: initialized.protocolVersion,

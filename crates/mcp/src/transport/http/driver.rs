@@ -33,6 +33,17 @@ struct Params {
     cursor: Option<serde::de::IgnoredAny>,
     pub uri: Option<String>,
     pub level: Option<String>,
+    name: Option<String>,
+    arguments: Option<serde_json::Value>,
+    #[serde(rename = "_meta")]
+    meta: Option<RequestMeta>,
+}
+
+/// The revision a 2026-07-28 request names in its `_meta`.
+#[derive(Debug, Default, Deserialize)]
+struct RequestMeta {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<String>,
 }
 
 impl Envelope {
@@ -61,6 +72,46 @@ impl Envelope {
     /// The `level` param (of `logging/setLevel`).
     pub fn level(&self) -> Option<&str> {
         self.params.as_ref()?.level.as_deref()
+    }
+
+    /// The revision a modern (2026-07-28) request names; `None` for the stateful era.
+    pub fn modern_version(&self) -> Option<&str> {
+        self.params
+            .as_ref()?
+            .meta
+            .as_ref()?
+            .protocol_version
+            .as_deref()
+    }
+
+    /// The standard headers of a modern request: `Mcp-Method` and, where the revision
+    /// asks for it, `Mcp-Name`.
+    pub fn standard_headers(&self) -> Vec<(&'static str, String)> {
+        let Some(method) = &self.method else {
+            return Vec::new();
+        };
+        let mut headers = vec![("Mcp-Method", method.clone())];
+        let name = self.params.as_ref().and_then(|p| {
+            use crate::types::method as m;
+            match method.as_str() {
+                m::TOOLS_CALL | m::PROMPTS_GET => p.name.as_deref(),
+                m::RESOURCES_READ => p.uri.as_deref(),
+                _ => None,
+            }
+        });
+        if let Some(name) = name {
+            headers.push(("Mcp-Name", super::headers::encode_value(name)));
+        }
+        headers
+    }
+
+    /// The tool a `tools/call` names, and its arguments.
+    pub fn tool_call(&self) -> Option<(&str, Option<&serde_json::Value>)> {
+        if !self.is(method::TOOLS_CALL) {
+            return None;
+        }
+        let params = self.params.as_ref()?;
+        Some((params.name.as_deref()?, params.arguments.as_ref()))
     }
 
     fn cancels(&self) -> Option<&RequestId> {
@@ -94,6 +145,8 @@ impl Sent {
 struct InFlight {
     sent: watch::Receiver<bool>,
     task: AbortHandle,
+    /// A request of the 2026-07-28 revision.
+    modern: bool,
 }
 
 /// How long a cancellation waits for its request to leave first.
@@ -113,6 +166,19 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
         let envelope = Envelope::of(&body);
         let flavor = shared.state(|s| s.flavor);
         let Some(flavor) = flavor else {
+            // A first request of the 2026-07-28 revision (the `server/discover` probe)
+            // settles Streamable HTTP only if the server answers as a modern one; else
+            // the `initialize` that follows decides, with its HTTP+SSE fallback.
+            if envelope.modern_version().is_some() && mode != HttpMode::LegacySse {
+                match streamable::send(&shared, body, &envelope, None).await {
+                    Ok(()) if shared.state(|s| s.modern) => {
+                        shared.state(|s| s.flavor = Some(HttpFlavor::StreamableHttp));
+                    }
+                    Ok(()) => {}
+                    Err(error) => report(&shared, &envelope, error).await,
+                }
+                continue;
+            }
             // The first exchange (`initialize`) decides the transport; nothing else goes
             // out before it is answered, as the lifecycle requires anyway.
             if let Err(error) = first_exchange(&shared, mode, body, &envelope).await {
@@ -123,6 +189,11 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
         if let Some(id) = envelope.cancels()
             && let Some(flight) = in_flight.remove(id)
         {
+            // 2026-07-28: closing the request's stream is its cancellation.
+            if flight.modern {
+                flight.task.abort();
+                continue;
+            }
             // A cancellation must not reach the server before its request.
             let mut left = flight.sent.clone();
             let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
@@ -152,6 +223,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             continue;
         };
         // Requests run concurrently: a slow call never holds up another.
+        let modern = envelope.modern_version().is_some();
         let (sent, left) = watch::channel(false);
         let sent = Sent(sent);
         let shared = shared.clone();
@@ -167,6 +239,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             InFlight {
                 sent: left,
                 task: task.abort_handle(),
+                modern,
             },
         );
     }

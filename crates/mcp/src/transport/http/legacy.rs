@@ -6,12 +6,18 @@ use std::sync::Arc;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use reqwest::{Method, Url};
 
+use super::authorized::authorized;
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
 use super::{Shared, classify, status_error};
 use crate::transport::TransportError;
 
-/// Opens the event stream and waits for the `endpoint` event.
+/// Opens the event stream and waits for the `endpoint` event; a server that refuses the
+/// stream (401) is signed in to first.
 pub async fn open(shared: &Arc<Shared>) -> Result<(), TransportError> {
+    authorized(shared, || open_once(shared)).await
+}
+
+async fn open_once(shared: &Arc<Shared>) -> Result<(), TransportError> {
     let url = shared.url.clone();
     let response = shared
         .request(Method::GET, url.clone())
@@ -95,13 +101,17 @@ async fn pump(shared: Arc<Shared>, mut reader: EventReader, mut cursor: Cursor) 
 
 /// POSTs one message to the endpoint; the answer comes on the stream.
 pub async fn send(shared: &Shared, body: String) -> Result<(), TransportError> {
+    authorized(shared, || send_once(shared, &body)).await
+}
+
+async fn send_once(shared: &Shared, body: &str) -> Result<(), TransportError> {
     let endpoint = shared
         .state(|s| s.endpoint.clone())
         .ok_or_else(|| TransportError::Other("no endpoint yet".into()))?;
     let response = shared
         .request(Method::POST, endpoint.clone())
         .header(CONTENT_TYPE, "application/json")
-        .body(body)
+        .body(body.to_owned())
         .send()
         .await
         .map_err(|e| classify(&endpoint, &e))?;

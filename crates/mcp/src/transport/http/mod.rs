@@ -5,8 +5,10 @@
 //! its own, so that a slow call never holds up another; answers arrive as JSON bodies or
 //! as server-sent events, and are handed up as [`Inbound`] messages.
 
+mod authorized;
 mod driver;
 mod events;
+mod headers;
 mod legacy;
 mod streamable;
 
@@ -145,6 +147,7 @@ pub fn connect(
             shared: shared.clone(),
             driver,
         }),
+        carrier: super::Carrier::Http,
     };
     Ok((parts, HttpSession(shared)))
 }
@@ -190,6 +193,13 @@ struct State {
     replay_count: u64,
     /// The transport ended because the server refused us in mid-session.
     unauthorized: bool,
+    /// A request of the 2026-07-28 revision was answered as only a server of that
+    /// revision answers (a result, or one of its errors).
+    modern: bool,
+    /// `tools/list` requests of that revision in flight, whose answers are screened.
+    tools_lists: HashSet<RequestId>,
+    /// The `x-mcp-header` marks of the tools listed, by tool name.
+    tool_marks: headers::ToolMarks,
 }
 
 /// A request the transport replays itself when it renews a session.
@@ -330,6 +340,9 @@ impl Shared {
                 }
                 _ => {}
             }
+            if let Ok(Message::Response(response)) = item {
+                self.screen_tools(response);
+            }
             match item {
                 Ok(Message::Response(response)) => {
                     self.note_answer(response);
@@ -350,6 +363,22 @@ impl Shared {
             self.deliver(Inbound::Renewed(result)).await;
         }
         Ok(answered)
+    }
+
+    /// Leaves out of a `tools/list` answer (2026-07-28) the tools whose `x-mcp-header`
+    /// marks break the rules, and keeps the marks of the others for their calls.
+    fn screen_tools(&self, response: &mut crate::jsonrpc::Response) {
+        if !self.state(|s| s.tools_lists.remove(&response.id)) {
+            return;
+        }
+        let Ok(result) = &mut response.outcome else {
+            return;
+        };
+        let (marks, rejected) = headers::screen_tools(result);
+        self.state(|s| s.tool_marks.extend(marks));
+        for reason in rejected {
+            self.log(format!("tools/list: {reason}"));
+        }
     }
 
     /// The answer to `initialize` fixes the revision sent in later requests' headers; an

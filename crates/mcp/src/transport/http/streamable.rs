@@ -9,6 +9,7 @@ use futures_util::StreamExt;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 
+use super::authorized::authorized;
 use super::driver::{Envelope, Sent};
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
 use super::{Replay, Shared, classify, status_error};
@@ -60,48 +61,14 @@ pub async fn send(
     outcome
 }
 
-/// Posts one message; when the server refuses it (401, or 403 for want of scope) and the
-/// transport can sign in, signs in and posts it again, a bounded number of times.
+/// Posts one message, signing in first where the server asks (see `authorized`).
 async fn post(
     shared: &Shared,
     body: &str,
     envelope: &Envelope,
     sent: Option<&Sent>,
 ) -> Result<(), TransportError> {
-    let Some(auth) = &shared.auth else {
-        return post_once(shared, body, envelope, sent).await;
-    };
-    let mut sign_ins = 0;
-    loop {
-        let token = auth.bearer().await?;
-        match post_once(shared, body, envelope, sent).await {
-            Err(TransportError::Unauthorized {
-                status, challenge, ..
-            }) if sign_ins < auth.max_sign_ins_per_request() => {
-                sign_ins += 1;
-                auth.challenged(status, challenge.as_deref(), token.as_deref())
-                    .await?;
-            }
-            Err(TransportError::Unauthorized {
-                status: 403,
-                challenge,
-                ..
-            }) => {
-                let scopes = challenge
-                    .as_deref()
-                    .map(crate::auth::Challenge::parse)
-                    .and_then(|c| c.scope)
-                    .unwrap_or_default()
-                    .join(" ");
-                return Err(crate::auth::AuthError::StepUpLimit {
-                    attempts: sign_ins,
-                    scopes,
-                }
-                .into());
-            }
-            other => return other,
-        }
-    }
+    authorized(shared, || post_once(shared, body, envelope, sent)).await
 }
 
 async fn post_once(
@@ -124,9 +91,18 @@ async fn post_once(
     if envelope.request_id().is_none() {
         request = request.timeout(ACK_TIMEOUT);
     }
+    if let Some(version) = envelope.modern_version() {
+        request = modern_headers(shared, request, version, envelope);
+    }
     let response = request.send().await.map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
+        if envelope.modern_version().is_some() {
+            return modern_refusal(shared, &url, response, envelope).await;
+        }
         return Err(status_error(&url, response).await);
+    }
+    if envelope.modern_version().is_some() {
+        shared.state(|s| s.modern = true);
     }
     if envelope.is(method::INITIALIZE) {
         let session = response
@@ -137,7 +113,9 @@ async fn post_once(
         shared.state(|s| s.session_id = session);
     }
     if is_event_stream(&response) {
-        return read_answer_stream(shared, response, envelope.request_id()).await;
+        // 2026-07-28 streams are not resumed: a broken one loses its request.
+        let resumable = envelope.modern_version().is_none();
+        return read_answer_stream(shared, response, envelope.request_id(), resumable).await;
     }
     let kind = content_type(&response);
     let text = tokio::time::timeout(
@@ -199,6 +177,68 @@ async fn post_once(
     }
 }
 
+/// The headers a 2026-07-28 request carries: the revision, the method and name, and the
+/// tool arguments the tool's schema marks for mirroring.
+fn modern_headers(
+    shared: &Shared,
+    mut request: reqwest::RequestBuilder,
+    version: &str,
+    envelope: &Envelope,
+) -> reqwest::RequestBuilder {
+    request = request.header("MCP-Protocol-Version", version);
+    for (name, value) in envelope.standard_headers() {
+        request = request.header(name, value);
+    }
+    if let Some((tool, arguments)) = envelope.tool_call() {
+        let marks = shared.state(|s| s.tool_marks.get(tool).cloned());
+        for (name, value) in super::headers::param_headers(&marks.unwrap_or_default(), arguments) {
+            request = request.header(name, value);
+        }
+    }
+    if envelope.is(method::TOOLS_LIST)
+        && let Some(id) = envelope.request_id()
+    {
+        shared.state(|s| s.tools_lists.insert(id.clone()));
+    }
+    request
+}
+
+/// A 2026-07-28 server refuses a request with an HTTP error status and a JSON-RPC error
+/// in the body (an unsupported revision, a header mismatch, an unknown method): that
+/// error is the request's answer. Any other refusal is a failure of the transport (and,
+/// for the first request, a sign of a server of an older revision).
+async fn modern_refusal(
+    shared: &Shared,
+    url: &reqwest::Url,
+    response: reqwest::Response,
+    envelope: &Envelope,
+) -> Result<(), TransportError> {
+    let status = response.status().as_u16();
+    if status == 401 || status == 403 {
+        return Err(status_error(url, response).await);
+    }
+    let body = super::error_body(response).await;
+    let code = serde_json::from_str::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| v.get("error")?.get("code")?.as_i64());
+    match (code, envelope.request_id()) {
+        (Some(code), Some(_)) => {
+            if crate::jsonrpc::code::is_modern(code) {
+                shared.state(|s| s.modern = true);
+            }
+            shared
+                .deliver_frame(&body, envelope.request_id(), true)
+                .await
+                .map(drop)
+        }
+        _ => Err(TransportError::Status {
+            url: url.to_string(),
+            status,
+            body: super::excerpt(body.trim()),
+        }),
+    }
+}
+
 /// A body, or how large it was when it passed the limit.
 enum Body {
     Text(String),
@@ -236,6 +276,7 @@ async fn read_answer_stream(
     shared: &Shared,
     response: reqwest::Response,
     wanted: Option<&RequestId>,
+    resumable: bool,
 ) -> Result<(), TransportError> {
     let mut cursor = Cursor::default();
     let mut reader = EventReader::new(response, shared.max_message_bytes);
@@ -252,7 +293,7 @@ async fn read_answer_stream(
         if shared.state(|s| s.answered.contains(wanted)) {
             return Ok(());
         }
-        let Some(last_id) = cursor.last_id.clone() else {
+        let Some(last_id) = cursor.last_id.clone().filter(|_| resumable) else {
             return Err(TransportError::StreamEnded);
         };
         if delivered || cursor.last_id != before {

@@ -1,0 +1,224 @@
+//! Which era a server speaks, found as the 2026-07-28 revision says: a `server/discover`
+//! probe first; a discovery result or a recognized modern error means modern, anything
+//! else (another error, an HTTP refusal without a modern body, no answer in time) means
+//! legacy, and the `initialize` handshake follows. Never keyed to one error code.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::ClientError;
+use super::modern::Stamp;
+use crate::connection::{Connection, RequestError, RequestOptions};
+use crate::jsonrpc::code;
+use crate::transport::TransportError;
+use crate::types::{DiscoverResult, method};
+use crate::version::ProtocolVersion;
+
+/// Which era to speak with a server: found out (the default), or forced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EraSetting {
+    #[default]
+    Auto,
+    /// 2026-07-28 only: a server that does not speak it is an error.
+    Modern,
+    /// The `initialize` handshake, with no probe first.
+    Legacy,
+}
+
+/// The two eras of the protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Era {
+    /// Stateless (2026-07-28): `_meta` on every request, no handshake.
+    Modern,
+    /// A session opened by `initialize` (2024-11-05 to 2025-11-25).
+    Legacy,
+}
+
+/// The era and revision chosen for a server, and why, in words a person can read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EraChoice {
+    pub era: Era,
+    pub version: ProtocolVersion,
+    /// For example "server/discover answered with 2026-07-28", or "server/discover got no
+    /// answer within 3 s; initialize answered 2025-06-18".
+    pub reason: String,
+}
+
+/// The newest modern revision this client speaks.
+pub const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+/// What the probe found.
+pub(super) enum Probe {
+    Modern {
+        result: Box<DiscoverResult>,
+        version: ProtocolVersion,
+        reason: String,
+    },
+    /// Not modern: the handshake follows; `reason` says what the probe saw.
+    Legacy { reason: String },
+}
+
+/// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists a modern
+/// revision we speak, asks once more with it.
+pub(super) async fn probe(
+    connection: &Connection,
+    stamp: &Stamp,
+    timeout: Duration,
+) -> Result<Probe, ClientError> {
+    let options = RequestOptions {
+        timeout,
+        ..RequestOptions::default()
+    };
+    let mut retried = false;
+    loop {
+        let params = stamp.stamp(&serde_json::Map::new())?;
+        let outcome = connection
+            .request(method::SERVER_DISCOVER, Some(params), options.clone())
+            .await;
+        return match outcome {
+            Ok(value) => Ok(read_discovery(value)),
+            Err(RequestError::Server { error, .. })
+                if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
+            {
+                let supported = supported_versions(error.data.as_deref());
+                let shared = newest_modern(&supported);
+                match shared {
+                    Some(_) if !retried => {
+                        retried = true;
+                        continue;
+                    }
+                    _ if supported.iter().any(|v| is_legacy(v)) => Ok(Probe::Legacy {
+                        reason: format!(
+                            "server/discover was refused: the server speaks {}",
+                            supported.join(", ")
+                        ),
+                    }),
+                    _ => Err(ClientError::NoSharedRevision {
+                        supported: supported.join(", "),
+                    }),
+                }
+            }
+            Err(RequestError::Server { error, .. }) if code::is_modern(error.code) => {
+                Err(ClientError::Request(RequestError::Server {
+                    method: method::SERVER_DISCOVER.into(),
+                    error,
+                }))
+            }
+            Err(RequestError::Server { error, .. }) => Ok(Probe::Legacy {
+                reason: format!(
+                    "server/discover was refused ({} {})",
+                    error.code,
+                    excerpt(&error.message)
+                ),
+            }),
+            Err(RequestError::Timeout { after, .. }) => Ok(Probe::Legacy {
+                reason: format!("server/discover got no answer within {}", seconds(after)),
+            }),
+            Err(RequestError::Transport {
+                error: TransportError::Status { status, .. },
+                ..
+            }) if matches!(status, 400 | 404 | 405) => Ok(Probe::Legacy {
+                reason: format!("server/discover was refused with HTTP {status}"),
+            }),
+            Err(RequestError::Unreadable { .. }) => Ok(Probe::Legacy {
+                reason: "server/discover got an answer that could not be read".into(),
+            }),
+            Err(other) => Err(other.into()),
+        };
+    }
+}
+
+fn read_discovery(value: Value) -> Probe {
+    let result: DiscoverResult = match serde_json::from_value(value) {
+        Ok(result) => result,
+        Err(e) => {
+            return Probe::Legacy {
+                reason: format!(
+                    "server/discover answered with something else than a discovery ({e})"
+                ),
+            };
+        }
+    };
+    match newest_modern(&result.supported_versions) {
+        Some(version) => Probe::Modern {
+            reason: format!("server/discover answered with {version}"),
+            result: Box::new(result),
+            version,
+        },
+        None => Probe::Legacy {
+            reason: format!(
+                "server/discover lists no modern revision this client speaks ({})",
+                result.supported_versions.join(", ")
+            ),
+        },
+    }
+}
+
+/// The newest stateless revision in `versions` that this client speaks.
+fn newest_modern(versions: &[String]) -> Option<ProtocolVersion> {
+    versions
+        .iter()
+        .filter_map(|v| v.parse::<ProtocolVersion>().ok())
+        .filter(|v| !v.is_stateful())
+        .max()
+}
+
+fn is_legacy(version: &str) -> bool {
+    version
+        .parse::<ProtocolVersion>()
+        .is_ok_and(ProtocolVersion::is_stateful)
+}
+
+/// `data.supported` of an `UnsupportedProtocolVersion` error.
+pub(super) fn supported_versions(data: Option<&Value>) -> Vec<String> {
+    data.and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn seconds(after: Duration) -> String {
+    let secs = after.as_secs_f64();
+    if secs >= 10.0 || secs.fract() < 0.05 {
+        format!("{:.0} s", secs)
+    } else {
+        format!("{secs:.1} s")
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 120;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_stateless_revision_we_speak_makes_a_server_modern() {
+        let list = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            newest_modern(&list(&["2026-07-28", "2025-11-25"])),
+            Some(MODERN)
+        );
+        assert_eq!(newest_modern(&list(&["2025-11-25"])), None);
+        assert_eq!(newest_modern(&list(&["2031-01-01"])), None);
+    }
+
+    #[test]
+    fn waits_read_as_whole_or_tenth_seconds() {
+        assert_eq!(seconds(Duration::from_millis(3004)), "3 s");
+        assert_eq!(seconds(Duration::from_millis(2500)), "2.5 s");
+    }
+}

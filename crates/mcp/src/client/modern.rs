@@ -1,0 +1,111 @@
+//! The per-request `_meta` of the 2026-07-28 revision: every request says which revision
+//! it speaks, who the client is and what it offers, since no handshake said it before.
+
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::ClientError;
+use crate::types::{ClientCapabilities, Implementation, LoggingLevel, meta_key};
+use crate::version::ProtocolVersion;
+
+pub(crate) struct Stamp {
+    /// The keys every request carries.
+    meta: Map<String, Value>,
+    /// The log level asked for with [`super::Client::set_logging_level`]: sent with every
+    /// request from then on, since the revision has no `logging/setLevel`.
+    level: Mutex<Option<LoggingLevel>>,
+}
+
+impl Stamp {
+    pub(crate) fn new(
+        version: ProtocolVersion,
+        client_info: &Implementation,
+        capabilities: &ClientCapabilities,
+    ) -> Self {
+        let mut meta = Map::new();
+        meta.insert(meta_key::PROTOCOL_VERSION.into(), version.as_str().into());
+        meta.insert(
+            meta_key::CLIENT_INFO.into(),
+            serde_json::to_value(client_info).unwrap_or_default(),
+        );
+        meta.insert(
+            meta_key::CLIENT_CAPABILITIES.into(),
+            serde_json::to_value(capabilities).unwrap_or_else(|_| Value::Object(Map::new())),
+        );
+        Self {
+            meta,
+            level: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn set_level(&self, level: LoggingLevel) {
+        *self.level.lock().unwrap_or_else(|p| p.into_inner()) = Some(level);
+    }
+
+    /// The params with the revision's keys merged into their `_meta` (keys the caller set,
+    /// such as a progress token, stay).
+    pub(crate) fn stamp<P: Serialize + ?Sized>(&self, params: &P) -> Result<Value, ClientError> {
+        let mut params = match serde_json::to_value(params) {
+            Ok(Value::Object(map)) => map,
+            Ok(Value::Null) => Map::new(),
+            Ok(other) => {
+                return Err(ClientError::InvalidParams(format!(
+                    "request params must be an object, not {other}"
+                )));
+            }
+            Err(e) => return Err(ClientError::InvalidParams(e.to_string())),
+        };
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !meta.is_object() {
+            *meta = Value::Object(Map::new());
+        }
+        if let Value::Object(meta) = meta {
+            for (key, value) in &self.meta {
+                meta.insert(key.clone(), value.clone());
+            }
+            let level = *self.level.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(level) = level {
+                meta.insert(
+                    meta_key::LOG_LEVEL.into(),
+                    serde_json::to_value(level).unwrap_or_default(),
+                );
+            }
+        }
+        Ok(Value::Object(params))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_revision_identity_and_capabilities_join_what_the_caller_put_in_meta() {
+        let stamp = Stamp::new(
+            ProtocolVersion::V2026_07_28,
+            &Implementation::new("host", "1.0"),
+            &ClientCapabilities::default(),
+        );
+        let params = serde_json::json!({"name": "add", "_meta": {"progressToken": 7}});
+        let stamped = stamp.stamp(&params).unwrap();
+        assert_eq!(
+            stamped,
+            serde_json::json!({"name": "add", "_meta": {
+                "progressToken": 7,
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "host", "version": "1.0"},
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }})
+        );
+        stamp.set_level(LoggingLevel::Warning);
+        let stamped = stamp.stamp(&Map::new()).unwrap();
+        assert_eq!(
+            stamped["_meta"]["io.modelcontextprotocol/logLevel"],
+            "warning"
+        );
+    }
+}

@@ -1,0 +1,480 @@
+//! The Streamable HTTP server transport (spec 2025-11-25, `basic/transports`) on 127.0.0.1.
+//!
+//! A POST carries the client's messages; its requests are answered on an event stream of
+//! their own (or, if the server is set to, or the client accepts only JSON, in one JSON body).
+//! A GET opens the stream for what the server starts; DELETE ends the session. Each session
+//! (`Mcp-Session-Id`, opened by `initialize`) is one [`Connection`](crate::connection::Connection)
+//! whose handler the caller's [`SessionFactory`] supplies, so progress, cancellation, logging
+//! and requests to the client work as over stdio. Before any of it, [`guard`] turns away a
+//! foreign `Host` or `Origin` (403, against DNS rebinding) and a missing or unknown bearer
+//! token (401), and binds each session to the identity its token named.
+//!
+//! Built on bare hyper 1 (already in the build through reqwest): three methods on one path
+//! need no router, and axum would add a framework for a dozen lines of dispatch.
+
+pub mod guard;
+mod session;
+mod sse;
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use bytes::Bytes;
+use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::{HeaderValue, Method, Request, Response, StatusCode};
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+pub use guard::{Identity, TokenCheck};
+pub use session::{Peer, SessionFactory, SessionStart};
+
+use crate::ProtocolVersion;
+use crate::jsonrpc::{Frame, Message};
+use crate::transport::Inbound;
+use guard::Refusal;
+use session::{Awaited, Session};
+
+pub const SESSION_HEADER: &str = "mcp-session-id";
+pub const VERSION_HEADER: &str = "mcp-protocol-version";
+
+type Body = UnsyncBoxBody<Bytes, Infallible>;
+
+/// How the server listens and whom it lets in.
+#[derive(Clone)]
+pub struct HttpServerOptions {
+    /// The port on 127.0.0.1; 0 lets the system choose one.
+    pub port: u16,
+    /// The endpoint's path.
+    pub path: String,
+    /// Answer requests with one JSON body instead of an event stream (no progress, and
+    /// server requests travel on the GET stream only).
+    pub json_response: bool,
+    /// The token check; `None` admits everyone, with no identity.
+    pub tokens: Option<Arc<dyn TokenCheck>>,
+    /// Web origins allowed besides loopback ones (`https://app.example`).
+    pub allowed_origins: Vec<String>,
+    /// The largest POST body read.
+    pub max_body: usize,
+}
+
+impl Default for HttpServerOptions {
+    fn default() -> Self {
+        Self {
+            port: 0,
+            path: "/mcp".into(),
+            json_response: false,
+            tokens: None,
+            allowed_origins: Vec::new(),
+            max_body: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// A running server; dropping it stops listening and ends every session.
+pub struct HttpServer {
+    addr: SocketAddr,
+    path: String,
+    shared: Arc<Shared>,
+    stop: CancellationToken,
+}
+
+struct Shared {
+    options: HttpServerOptions,
+    port: u16,
+    factory: Arc<dyn SessionFactory>,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+impl HttpServer {
+    /// Binds 127.0.0.1 and serves until dropped or [`HttpServer::shutdown`].
+    pub async fn bind(
+        options: HttpServerOptions,
+        factory: Arc<dyn SessionFactory>,
+    ) -> std::io::Result<Self> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, options.port)).await?;
+        let addr = listener.local_addr()?;
+        let path = options.path.clone();
+        let shared = Arc::new(Shared {
+            options,
+            port: addr.port(),
+            factory,
+            sessions: Mutex::new(HashMap::new()),
+        });
+        let stop = CancellationToken::new();
+        tokio::spawn(accept(listener, shared.clone(), stop.clone()));
+        Ok(Self {
+            addr,
+            path,
+            shared,
+            stop,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/PATH`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.addr, self.path)
+    }
+
+    pub fn session_count(&self) -> usize {
+        self.shared.sessions().len()
+    }
+
+    /// Stops listening and ends every session.
+    pub async fn shutdown(self) {
+        self.stop.cancel();
+        let sessions: Vec<_> = self.shared.sessions().drain().map(|(_, s)| s).collect();
+        for session in sessions {
+            session.close().await;
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.stop.cancel();
+        self.shared.sessions().clear();
+    }
+}
+
+impl Shared {
+    fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationToken) {
+    let mut connections = JoinSet::new();
+    loop {
+        let stream = tokio::select! {
+            () = stop.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(err) => {
+                    tracing::warn!(%err, "could not accept a connection");
+                    continue;
+                }
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+        };
+        let _ = stream.set_nodelay(true);
+        let shared = shared.clone();
+        connections.spawn(async move {
+            let service = service_fn(move |request| {
+                let shared = shared.clone();
+                async move { Ok::<_, Infallible>(handle(&shared, request).await) }
+            });
+            if let Err(err) = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await
+            {
+                tracing::debug!(%err, "an HTTP connection ended with an error");
+            }
+        });
+    }
+    connections.abort_all();
+}
+
+async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
+    if request.uri().path() != shared.options.path {
+        return plain(StatusCode::NOT_FOUND, "no MCP endpoint here");
+    }
+    let identity = match guard::admit(
+        request.headers(),
+        shared.port,
+        &shared.options.allowed_origins,
+        shared.options.tokens.as_deref(),
+    ) {
+        Ok(identity) => identity,
+        Err(refusal) => return refused(refusal),
+    };
+    match *request.method() {
+        Method::POST => post(shared, identity, request).await,
+        Method::GET => get(shared, identity, &request),
+        Method::DELETE => delete(shared, identity, &request).await,
+        _ => {
+            let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "use POST, GET or DELETE");
+            response
+                .headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+            response
+        }
+    }
+}
+
+async fn post(
+    shared: &Shared,
+    identity: Option<Identity>,
+    request: Request<Incoming>,
+) -> Response<Body> {
+    let accept = header(&request, ACCEPT.as_str())
+        .unwrap_or("*/*")
+        .to_ascii_lowercase();
+    let takes_events = accept.contains("text/event-stream") || accept.contains("*/*");
+    if !takes_events && !accept.contains("application/json") {
+        return rpc_error(
+            StatusCode::NOT_ACCEPTABLE,
+            "the client must accept application/json or text/event-stream",
+        );
+    }
+    let existing = match session_of(shared, &identity, &request) {
+        Ok(session) => session,
+        Err(response) => return *response,
+    };
+    let body = match Limited::new(request.into_body(), shared.options.max_body)
+        .collect()
+        .await
+    {
+        Ok(body) => body.to_bytes(),
+        Err(err) => {
+            return rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("the body could not be read: {err}"),
+            );
+        }
+    };
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return rpc_error(StatusCode::BAD_REQUEST, "the body is not UTF-8");
+    };
+    let frame = Frame::decode(text);
+    if frame.items.iter().all(Result::is_err) {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            "the body is not a JSON-RPC message",
+        );
+    }
+    let initialize = frame
+        .items
+        .iter()
+        .any(|item| matches!(item, Ok(Message::Request(r)) if r.method == crate::types::method::INITIALIZE));
+    let (session, new_id) = match (existing, initialize) {
+        (Some(session), false) => (session, None),
+        (Some(_), true) => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                "the session is initialized already",
+            );
+        }
+        (None, true) => {
+            let id = session_id();
+            let session = Session::start(id.clone(), identity, shared.factory.as_ref());
+            shared.sessions().insert(id.clone(), session.clone());
+            (session, Some(id))
+        }
+        (None, false) => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                "no Mcp-Session-Id: initialize first",
+            );
+        }
+    };
+    let awaited = awaited(&frame);
+    session.forget(&awaited.cancelled);
+    let inbound = Inbound::from(frame);
+    if awaited.ids.is_empty() {
+        return if session.deliver(inbound).await {
+            empty(StatusCode::ACCEPTED)
+        } else {
+            rpc_error(StatusCode::NOT_FOUND, "the session is over")
+        };
+    }
+    let events = takes_events && !shared.options.json_response;
+    let stream = session.open_post(awaited, !events);
+    if !session.deliver(inbound).await {
+        return rpc_error(StatusCode::NOT_FOUND, "the session is over");
+    }
+    let mut response = if events {
+        let mut response = Response::new(sse::body(stream));
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        response
+    } else {
+        let Some(body) = sse::collect(stream).await else {
+            return rpc_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the session ended before answering",
+            );
+        };
+        json_body(StatusCode::OK, body)
+    };
+    if let Some(id) = new_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+        response.headers_mut().insert(SESSION_HEADER, id);
+    }
+    response
+}
+
+fn get(shared: &Shared, identity: Option<Identity>, request: &Request<Incoming>) -> Response<Body> {
+    let accept = header(request, ACCEPT.as_str()).unwrap_or_default();
+    if !accept.to_ascii_lowercase().contains("text/event-stream") {
+        return rpc_error(
+            StatusCode::NOT_ACCEPTABLE,
+            "the GET stream is text/event-stream",
+        );
+    }
+    let session = match session_of(shared, &identity, request) {
+        Ok(Some(session)) => session,
+        Ok(None) => return rpc_error(StatusCode::BAD_REQUEST, "no Mcp-Session-Id"),
+        Err(response) => return *response,
+    };
+    let Some(stream) = session.open_standalone() else {
+        return rpc_error(
+            StatusCode::CONFLICT,
+            "the session has a GET stream open already",
+        );
+    };
+    let mut response = Response::new(sse::body(stream));
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+async fn delete(
+    shared: &Shared,
+    identity: Option<Identity>,
+    request: &Request<Incoming>,
+) -> Response<Body> {
+    match session_of(shared, &identity, request) {
+        Ok(Some(_)) => {}
+        Ok(None) => return rpc_error(StatusCode::BAD_REQUEST, "no Mcp-Session-Id"),
+        Err(response) => return *response,
+    }
+    let removed = header(request, SESSION_HEADER).and_then(|id| shared.sessions().remove(id));
+    if let Some(session) = removed {
+        session.close().await;
+    }
+    empty(StatusCode::OK)
+}
+
+/// The session the request names (`None` if it names none), if its identity matches and
+/// its protocol version header is one we speak.
+fn session_of(
+    shared: &Shared,
+    identity: &Option<Identity>,
+    request: &Request<Incoming>,
+) -> Result<Option<Arc<Session>>, Box<Response<Body>>> {
+    if let Some(version) = header(request, VERSION_HEADER)
+        && version.parse::<ProtocolVersion>().is_err()
+    {
+        return Err(Box::new(rpc_error(
+            StatusCode::BAD_REQUEST,
+            &format!("unsupported MCP-Protocol-Version {version:?}"),
+        )));
+    }
+    let Some(id) = header(request, SESSION_HEADER) else {
+        return Ok(None);
+    };
+    let session = shared.sessions().get(id).cloned();
+    // Another identity's session is as unknown as one that never was.
+    match session.filter(|s| s.identity == *identity) {
+        Some(session) => Ok(Some(session)),
+        None => Err(Box::new(rpc_error(
+            StatusCode::NOT_FOUND,
+            "no such session",
+        ))),
+    }
+}
+
+/// The requests of a POST (their ids and the progress tokens they set) and the requests it
+/// cancels, as JSON text.
+fn awaited(frame: &Frame) -> Awaited {
+    let mut awaited = Awaited::default();
+    for item in &frame.items {
+        if let Ok(Message::Notification(n)) = item
+            && n.method == crate::types::method::CANCELLED
+            && let Some(id) = n.params.as_ref().and_then(|p| p.get("requestId"))
+        {
+            awaited.cancelled.push(id.to_string());
+        }
+        let Ok(Message::Request(request)) = item else {
+            continue;
+        };
+        awaited
+            .ids
+            .push(serde_json::to_string(&request.id).unwrap_or_default());
+        if let Some(token) = request
+            .params
+            .as_ref()
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get("progressToken"))
+        {
+            awaited.tokens.push(token.to_string());
+        }
+    }
+    awaited
+}
+
+/// 128 random bits, hex: visible ASCII as the spec asks, and not to be guessed.
+fn session_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the system's random source is available");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn header<'a>(request: &'a Request<Incoming>, name: &str) -> Option<&'a str> {
+    request.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+fn refused(refusal: Refusal) -> Response<Body> {
+    match refusal {
+        // The status is in the message too: some agents show only the message.
+        Refusal::Forbidden(why) => {
+            rpc_error(StatusCode::FORBIDDEN, &format!("403 Forbidden: {why}"))
+        }
+        Refusal::Unauthorized { invalid_token } => {
+            let mut response = rpc_error(
+                StatusCode::UNAUTHORIZED,
+                "401 Unauthorized: a valid bearer token is required (Authorization: Bearer <token>)",
+            );
+            let challenge = if invalid_token {
+                "Bearer error=\"invalid_token\""
+            } else {
+                "Bearer"
+            };
+            response
+                .headers_mut()
+                .insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+            response
+        }
+    }
+}
+
+fn rpc_error(status: StatusCode, message: &str) -> Response<Body> {
+    let body = json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": message}, "id": null});
+    json_body(status, body.to_string())
+}
+
+fn json_body(status: StatusCode, body: String) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed_unsync());
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed_unsync());
+    *response.status_mut() = status;
+    response
+}
+
+fn empty(status: StatusCode) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::new()).boxed_unsync());
+    *response.status_mut() = status;
+    response
+}

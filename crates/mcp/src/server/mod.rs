@@ -1,0 +1,5 @@
+//! The server role's transports. A server is a [`crate::connection::Connection`] like a client:
+//! its [`crate::connection::IncomingHandler`] answers the client's requests, and the handle
+//! calls the client back (sampling, elicitation, roots) and notifies it (progress, logging).
+
+pub mod http;
