@@ -213,3 +213,79 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
         );
     }
 }
+
+/// The gateway on the engine's Streamable HTTP server: the bearer token names the agent,
+/// whose calls pass the gate in its name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
+    use std::sync::Arc;
+    use switchboard_host::approvals::{Question, Remember};
+    use switchboard_host::desk::Update;
+    use switchboard_host::gate::Origin;
+    use switchboard_host::gateway::http_sessions;
+    use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
+    use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
+    use switchboard_mcp::transport::http;
+
+    let mut world = demo_with_agent().await;
+    let tokens = |token: &str| (token == "probe-token").then(|| Identity::new("probe"));
+    let options = HttpServerOptions {
+        tokens: Some(Arc::new(tokens)),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+        .await
+        .unwrap();
+    let spec = http::HttpServer::new(server.url()).header("Authorization", "Bearer probe-token");
+    let (parts, _) = http::connect(&spec, discard_log()).unwrap();
+    let client = Client::connect(
+        parts,
+        Arc::new(DecliningHandler),
+        ClientConfig::new("probe", "1"),
+    )
+    .await
+    .unwrap();
+    let tools = client.list_tools().await.unwrap();
+    assert!(
+        tools.items.iter().any(|t| t.name == "demo__echo"),
+        "{:?}",
+        tools.items
+    );
+
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move {
+            let arguments = serde_json::Map::from_iter([("text".to_owned(), json!("over http"))]);
+            client
+                .call_tool("demo__echo", Some(arguments), client.request_options())
+                .await
+        }
+    });
+    let asked = world
+        .next(|u| match u {
+            Update::ApprovalAdded { pending } => Some(*pending),
+            _ => None,
+        })
+        .await;
+    let Question::ToolCall {
+        asked_by,
+        arguments,
+        ..
+    } = asked.question
+    else {
+        panic!("not a tool call")
+    };
+    assert_eq!(
+        asked_by,
+        Origin::Agent {
+            name: "probe".into()
+        }
+    );
+    world
+        .desk
+        .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
+        .unwrap();
+    let result = call.await.unwrap().unwrap();
+    assert_eq!(text_of(&serde_json::to_value(result).unwrap()), "over http");
+    server.shutdown().await;
+}

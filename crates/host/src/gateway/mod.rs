@@ -8,12 +8,13 @@
 //!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
 //!   the audit naming it. Changes of the servers' offers reach it as `list_changed`;
 //!   progress and cancellation pass both ways; servers' log messages at its level.
-//! - [`serve`]: starts a session for a [`Caller`] on a transport: the entry point of every
-//!   transport (the local socket's [`bridge`], Streamable HTTP).
+//! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
+//!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server,
+//!   the agent named by the identity its bearer-token check gives.
 //! - [`bridge`]: the local socket `switchboard-cli bridge` connects to.
 
 pub mod bridge;
 mod names;
 mod session;
 
-pub use session::{Caller, Session, Via, serve};
+pub use session::{Caller, Session, Via, http_sessions, serve};

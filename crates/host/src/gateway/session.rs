@@ -14,6 +14,7 @@ use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, WeakConnection};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
+use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
 use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
@@ -42,6 +43,25 @@ pub struct Caller {
     pub via: Via,
 }
 
+/// The gateway's sessions on the engine's Streamable HTTP server: the identity its token
+/// check gives a request is the agent's name (a request with none is refused as an agent
+/// not configured).
+pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
+    let desk = desk.clone();
+    move |start: SessionStart| -> Arc<dyn IncomingHandler> {
+        let caller = Caller {
+            agent: start
+                .identity
+                .map(|i| i.as_str().to_owned())
+                .unwrap_or_default(),
+            via: Via::Http,
+        };
+        let session = Session::new(desk.clone(), caller);
+        *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
+        Arc::new(session)
+    }
+}
+
 /// Serves `caller` on `transport` until either side closes it; returns the connection.
 pub fn serve(desk: &Desk, caller: Caller, transport: TransportParts) -> Connection {
     let session = Session::new(desk.clone(), caller);
@@ -62,6 +82,9 @@ struct Inner {
     origin: Origin,
     /// Set once the connection runs: notifications go through it.
     connection: OnceLock<WeakConnection>,
+    /// Where a transport that starts the connection itself (HTTP) puts it: the session
+    /// attaches to it at `initialize`.
+    peer: Mutex<Option<Peer>>,
     state: Mutex<State>,
     calls: AtomicU64,
 }
@@ -98,6 +121,7 @@ impl Session {
                 caller,
                 origin,
                 connection: OnceLock::new(),
+                peer: Mutex::default(),
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
             }),
@@ -238,6 +262,17 @@ impl Session {
         // Refused as soon as the person removes the agent.
         if self.inner.desk.agent_config(self.agent()).is_none() {
             return Err(not_configured(self.agent()));
+        }
+        if method == method::INITIALIZE {
+            let peer = self
+                .inner
+                .peer
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            if let Some(connection) = peer.and_then(|peer| peer.connection()) {
+                self.attach(&connection);
+            }
         }
         match method.as_str() {
             method::INITIALIZE => encode(self.initialize(parse(params)?)),
