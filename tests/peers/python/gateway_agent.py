@@ -33,7 +33,9 @@ async def main() -> None:
     argv = sys.argv[sys.argv.index("--") + 1 :]
     server = StdioServerParameters(command=argv[0], args=argv[1:])
     async with stdio_client(server) as (read, write):
-        async with ClientSession(read, write, message_handler=on_message) as session:
+        # A request the gateway never answers (it went away) fails after this, as the
+        # TypeScript SDK's do; calls, which wait for the person, set their own.
+        async with ClientSession(read, write, read_timeout_seconds=20, message_handler=on_message) as session:
             try:
                 with anyio.fail_after(30):
                     initialized = await session.initialize()
