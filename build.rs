@@ -82,5 +82,11 @@ fn switchboard_commands() -> &'static [&'static str] {
         "allow_sampling_without_review",
         "revoke_sampling_rule",
         "sampling_rules",
+        "agents",
+        "save_agent",
+        "remove_agent",
+        "disconnect_agent",
+        "agent_calls",
+        "agent_snippet",
     ]
 }

@@ -64,9 +64,11 @@ impl From<DeskError> for CommandError {
         use switchboard_host::gate::CallError;
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_) | DeskError::NoTool { .. } | DeskError::NoProvider(_) => {
-                ErrorCode::NotFound
-            }
+            DeskError::NoServer(_)
+            | DeskError::NoTool { .. }
+            | DeskError::NoProvider(_)
+            | DeskError::NoAgent(_) => ErrorCode::NotFound,
+            DeskError::BadAgentName(_) => ErrorCode::Invalid,
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Form(FormError::Keyring(_))

@@ -11,6 +11,7 @@ mod webview;
 use std::path::{Path, PathBuf};
 
 use switchboard_host::desk::Desk;
+use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::secrets::Secrets;
 use tauri::Manager;
 
@@ -20,7 +21,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{approvals, chat, explorer, models, sampling, servers};
+    use commands::{agents, approvals, chat, explorer, models, sampling, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -92,6 +93,12 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             sampling::allow_sampling_without_review,
             sampling::revoke_sampling_rule,
             sampling::sampling_rules,
+            agents::agents,
+            agents::save_agent,
+            agents::remove_agent,
+            agents::disconnect_agent,
+            agents::agent_calls,
+            agents::agent_snippet,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
@@ -132,6 +139,9 @@ pub fn run() {
             events::relay(app.handle().clone(), &desk);
             let starting = desk.clone();
             tauri::async_runtime::spawn(async move { starting.start().await });
+            // Agents reach the servers through `switchboard-cli bridge`, which connects here.
+            let gateway = tauri::async_runtime::block_on(listen_for_agents(&desk));
+            app.manage(Gateway(std::sync::Mutex::new(gateway)));
             // Ended by a signal (a logout, `kill`), the app still stops its servers
             // gracefully: it exits as if the window closed.
             let handle = app.handle().clone();
@@ -152,10 +162,14 @@ pub fn run() {
     };
     app.run(|app, event| {
         // Servers are stopped gracefully (and their requests refused) before the app ends.
-        if let tauri::RunEvent::Exit = event
-            && let Some(desk) = app.try_state::<Desk>()
-        {
-            tauri::async_runtime::block_on(desk.shutdown());
+        if let tauri::RunEvent::Exit = event {
+            // No agent reaches a desk that is shutting down; the socket goes with it.
+            if let Some(gateway) = app.try_state::<Gateway>() {
+                gateway.0.lock().map(|mut g| g.take()).ok();
+            }
+            if let Some(desk) = app.try_state::<Desk>() {
+                tauri::async_runtime::block_on(desk.shutdown());
+            }
         }
     });
 }
@@ -174,6 +188,21 @@ async fn terminated() {
         _ = term.recv() => {}
         _ = int.recv() => {}
     }
+}
+
+/// Where agents' bridges connect while the app runs.
+struct Gateway(std::sync::Mutex<Option<Listening>>);
+
+/// Listens for agents' bridges on the user's socket; without it (another Switchboard holds
+/// it, no runtime folder) the app runs on, and says why agents cannot reach it.
+async fn listen_for_agents(desk: &Desk) -> Option<Listening> {
+    let listening = match bridge::socket_path() {
+        Ok(path) => bridge::listen(desk, &path).await,
+        Err(e) => Err(e),
+    };
+    listening
+        .map_err(|e| tracing::warn!("agents cannot reach Switchboard: {e}"))
+        .ok()
 }
 
 /// The audit trail lives beside the configuration it belongs to.

@@ -36,7 +36,8 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
             "Activity",
             "Trust",
             "Models",
-            "Chat"
+            "Chat",
+            "Agents"
         ]
     );
     assert_eq!(window.text(&window.find("h1")), "Servers");

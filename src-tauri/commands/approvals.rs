@@ -117,8 +117,13 @@ pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> 
 /// Forgets a rule (`tool` null: the one for the whole server), at once.
 #[tauri::command]
 #[specta::specta]
-pub fn revoke_rule(desk: State<'_, Desk>, server: String, tool: Option<String>) {
-    desk.revoke_rule(&server, tool.as_deref());
+pub fn revoke_rule(
+    desk: State<'_, Desk>,
+    server: String,
+    tool: Option<String>,
+    agent: Option<String>,
+) {
+    desk.revoke_rule(&server, tool.as_deref(), agent.as_deref());
 }
 
 /// Whether the person's own calls of tools that may destroy are confirmed first.

@@ -1,5 +1,6 @@
 //! The commands the window calls: each a thin adapter onto the host's desk.
 
+pub mod agents;
 pub mod approvals;
 pub mod chat;
 pub mod explorer;

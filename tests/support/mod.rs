@@ -1,6 +1,7 @@
 //! Real parts for end-to-end tests: an X display, `tauri-driver`, and a WebDriver client.
 #![allow(dead_code)]
 
+pub mod agent;
 pub mod display;
 pub mod driver;
 pub mod peer;

@@ -29,14 +29,14 @@ const info: AppInfo_Serialize = {
 afterEach(cleanup);
 
 describe("the app shell", () => {
-  it("offers the seven views and switches between them", async () => {
+  it("offers the eight views and switches between them", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
     render(<App />);
     const nav = screen.getByRole("navigation", { name: "Main" });
     const labels = within(nav)
       .getAllByRole("button")
       .map((b) => b.textContent);
-    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat"]);
+    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents"]);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
 
     await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));

@@ -97,7 +97,7 @@ export const commands = {
 	/**  Every rule the person made, for review: scope, since when, uses, whether it still holds. */
 	standingRules: () => __TAURI_INVOKE<StandingRule_Serialize[]>("standing_rules"),
 	/**  Forgets a rule (`tool` null: the one for the whole server), at once. */
-	revokeRule: (server: string, tool: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool }),
+	revokeRule: (server: string, tool: string | null, agent: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool, agent }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
 	/**  Whether the person's own calls of tools that may destroy are confirmed first. */
@@ -144,6 +144,14 @@ export const commands = {
 	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
 	/**  The servers whose sampling requests go without review. */
 	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
+	agents: () => __TAURI_INVOKE<AgentSummary_Serialize[]>("agents"),
+	/**  Adds an agent, or changes the servers it may use (`servers` null: all of them). */
+	saveAgent: (name: string, servers: string[] | null) => __TAURI_INVOKE<null>("save_agent", { name, servers }),
+	removeAgent: (name: string) => __TAURI_INVOKE<null>("remove_agent", { name }),
+	/**  Ends the agent's sessions now; it may connect again. */
+	disconnectAgent: (name: string) => __TAURI_INVOKE<null>("disconnect_agent", { name }),
+	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
+	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
 };
 
 /** Events */
@@ -155,6 +163,31 @@ export const events = {
 };
 
 /* Types */
+/**  An agent as the window lists it. */
+export type AgentSummary = AgentSummary_Serialize | AgentSummary_Deserialize;
+
+/**  An agent as the window lists it. */
+export type AgentSummary_Deserialize = {
+	name: string,
+	/**  The servers it may use; none for every server. */
+	servers?: string[] | null,
+	/**  How many tools are turned off for it alone. */
+	toolsOff: number,
+	/**  How many sessions it has with the gateway now. */
+	connected: number,
+};
+
+/**  An agent as the window lists it. */
+export type AgentSummary_Serialize = {
+	name: string,
+	/**  The servers it may use; none for every server. */
+	servers: string[] | null,
+	/**  How many tools are turned off for it alone. */
+	toolsOff: number,
+	/**  How many sessions it has with the gateway now. */
+	connected: number,
+};
+
 /**  What the window shows about the running app. */
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
@@ -783,7 +816,12 @@ export type Origin =
 /**  The person, from the explorer. */
 { by: "person" } | 
 /**  A model, in the conversation of this id (the built-in chat). */
-{ by: "model"; conversation: string };
+{ by: "model"; conversation: string } | 
+/**
+ *  An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
+ *  person gave it, reaching the servers through the gateway.
+ */
+{ by: "agent"; name: string };
 
 /**  A pending request as faces see it. */
 export type Pending = Pending_Serialize | Pending_Deserialize;
@@ -1304,6 +1342,8 @@ export type StandingRule_Deserialize = {
 	server: string,
 	/**  The tool it is about; none for every tool of the server. */
 	tool?: string | null,
+	/**  The agent whose calls it decides; none for the person's and their models'. */
+	agent?: string | null,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,
@@ -1321,6 +1361,8 @@ export type StandingRule_Serialize = {
 	server: string,
 	/**  The tool it is about; none for every tool of the server. */
 	tool: string | null,
+	/**  The agent whose calls it decides; none for the person's and their models'. */
+	agent: string | null,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,
@@ -1502,6 +1544,8 @@ export type Update = Update_Serialize | Update_Deserialize;
 export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
+/**  Agents were added, changed or removed. */
+{ kind: "agents_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
 { kind: "providers_changed" } | 
 /**
@@ -1523,6 +1567,8 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
 export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number | null } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
+/**  Agents were added, changed or removed. */
+{ kind: "agents_changed" } | 
 /**  Model providers were added, changed or removed, or the default one changed. */
 { kind: "providers_changed" } | 
 /**

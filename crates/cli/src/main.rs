@@ -3,6 +3,7 @@
 //! and log notifications on stderr.
 
 mod answers;
+mod bridge;
 mod conformance;
 mod conformance_auth;
 mod sign_in;
@@ -90,6 +91,16 @@ enum Command {
     },
     /// Ping the server.
     Ping(Server),
+    /// Be the stdio MCP server of an agent: its messages go to the running Switchboard,
+    /// which answers with every server the agent may use, each call approved by you.
+    Bridge {
+        /// The agent's name, as added in Switchboard (it names the agent in every dialog).
+        #[arg(long)]
+        agent: String,
+        /// The app's socket, if not the usual one.
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+    },
     /// Act as the client of the official conformance suite (`MCP_CONFORMANCE_SCENARIO`).
     Conformance {
         /// The scenario server's URL (the suite passes it last).
@@ -191,6 +202,15 @@ fn main() -> ExitCode {
             switchboard_mcp::ProtocolVersion::NEWEST_FIRST.map(|v| v.as_str())
         )),
         Command::Conformance { url } => block_on(conformance::run(&url)),
+        Command::Bridge { agent, socket } => {
+            return match tokio::runtime::Runtime::new() {
+                Ok(runtime) => runtime.block_on(bridge::run(&agent, socket)),
+                Err(e) => {
+                    eprintln!("switchboard-cli: could not start the async runtime: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         command => block_on(with_server(command)),
     };
     match result {
@@ -226,7 +246,10 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
         | Command::Read { server, .. }
         | Command::Prompt { server, .. }
         | Command::Complete { server, .. } => server,
-        Command::ConfigPath | Command::Revisions | Command::Conformance { .. } => {
+        Command::ConfigPath
+        | Command::Revisions
+        | Command::Conformance { .. }
+        | Command::Bridge { .. } => {
             unreachable!("handled without a server")
         }
     };
@@ -372,7 +395,10 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
                     .map_err(|e| e.to_string())?;
             to_json(client.complete(&params).await.map_err(fail)?)
         }
-        Command::ConfigPath | Command::Revisions | Command::Conformance { .. } => {
+        Command::ConfigPath
+        | Command::Revisions
+        | Command::Conformance { .. }
+        | Command::Bridge { .. } => {
             unreachable!("handled without a server")
         }
     }

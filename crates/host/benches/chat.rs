@@ -159,6 +159,7 @@ impl World {
             server: "demo".into(),
             tool: Some("echo".into()),
             allow: true,
+            agent: None,
             identity: pins::identity(&demo),
             definition: Some(ToolDefinition::of(&echo.tool)),
             since_ms: 0,

@@ -100,6 +100,22 @@ impl Catalog {
             .cloned()
     }
 
+    /// The server and name of the tool `id` names, among the servers `include` takes,
+    /// found without copying the catalog.
+    pub fn tool_named(
+        &self,
+        id: &str,
+        include: impl Fn(&str, &str) -> bool,
+    ) -> Option<(String, String)> {
+        self.read().iter().find_map(|(server, offer)| {
+            offer
+                .tools
+                .iter()
+                .find(|tool| include(server, &tool.name) && tool_id(server, &tool.name) == id)
+                .map(|tool| (server.clone(), tool.name.clone()))
+        })
+    }
+
     /// The tool an id names.
     pub fn tool(&self, id: &str) -> Option<CatalogTool> {
         self.tools().into_iter().find(|t| t.id == id)

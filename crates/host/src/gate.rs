@@ -73,14 +73,26 @@ pub enum Origin {
     Person,
     /// A model, in the conversation of this id (the built-in chat).
     Model { conversation: String },
+    /// An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
+    /// person gave it, reaching the servers through the gateway.
+    Agent { name: String },
 }
 
 impl Origin {
-    /// "the person", or "model in conversation <id>".
+    /// "the person", "model in conversation <id>", or "agent <name>".
     pub fn describe(&self) -> String {
         match self {
             Self::Person => "the person".to_owned(),
             Self::Model { conversation } => format!("model in conversation {conversation}"),
+            Self::Agent { name } => format!("agent {name}"),
+        }
+    }
+
+    /// The agent that asks, if an agent does: its rules are its own.
+    pub fn agent(&self) -> Option<&str> {
+        match self {
+            Self::Agent { name } => Some(name),
+            Self::Person | Self::Model { .. } => None,
         }
     }
 }
@@ -199,6 +211,7 @@ impl Gate {
     ) -> Result<Allowed, CallError> {
         let definition = ToolDefinition::of(tool);
         let now = Now {
+            agent: origin.agent(),
             server: server.name,
             identity: &server.identity,
             definition: &definition,
@@ -208,7 +221,7 @@ impl Gate {
             .decide(&now, tool.annotations.as_ref(), server.trusted);
         let verdict = match origin {
             Origin::Person => self.own(verdict, tool),
-            Origin::Model { .. } => verdict,
+            Origin::Model { .. } | Origin::Agent { .. } => verdict,
         };
         let decided = match verdict {
             Verdict::Decided(rule) => {
@@ -384,6 +397,7 @@ impl Gate {
             server: now.server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),
             allow,
+            agent: now.agent.map(ToOwned::to_owned),
             identity: now.identity.to_owned(),
             definition: (!whole_server).then(|| now.definition.clone()),
             since_ms: crate::desk::now_ms() as u64,
@@ -402,10 +416,17 @@ impl Gate {
         Ok(person)
     }
 
-    /// Forgets the decisions about a server's tool (or the whole server), in the file too.
-    pub fn revoke(&self, server: &str, tool: Option<&str>) {
-        self.policies().revoke(server, tool);
-        self.write_rules(|standing| standing.revoke(server, tool));
+    /// Forgets the decisions about a server's tool (or the whole server) given for `agent`'s
+    /// calls (`None`: the person's own), in the file too.
+    pub fn revoke(&self, server: &str, tool: Option<&str>, agent: Option<&str>) {
+        self.policies().revoke(server, tool, agent);
+        self.write_rules(|standing| standing.revoke(server, tool, agent));
+    }
+
+    /// Forgets every decision about an agent's calls (it was removed), in the file too.
+    pub fn forget_agent(&self, agent: &str) {
+        self.policies().forget_agent(agent);
+        self.write_rules(|standing| standing.forget_agent(agent));
     }
 
     /// Whether these are the standing rules the gate holds.

@@ -9,6 +9,7 @@ pub mod config;
 pub mod cut;
 pub mod desk;
 pub mod gate;
+pub mod gateway;
 pub mod host;
 pub mod launch;
 pub mod links;

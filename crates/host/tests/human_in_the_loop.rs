@@ -192,7 +192,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
             ),
         ]
     );
-    world.gate.revoke("py", Some("add"));
+    world.gate.revoke("py", Some("add"), None);
     assert!(
         switchboard_host::config::load(&path)
             .unwrap()

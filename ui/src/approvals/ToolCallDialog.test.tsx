@@ -34,6 +34,11 @@ describe("ToolCallDialog", () => {
     expect(within(dialog).getByRole("timer").textContent).toMatch(/^Answers itself in [45]:\d\d \(denied\)$/);
   });
 
+  it("names the agent that asks through the gateway", () => {
+    setup({ askedBy: { by: "agent", name: "Claude Code" } });
+    screen.getByRole("dialog", { name: "Claude Code wants files to call delete_file" });
+  });
+
   it("says when a model in a conversation asks, naming the conversation", () => {
     setup({ askedBy: { by: "model", conversation: "3" }, conversationTitle: "Tidy the notes" });
     screen.getByRole("dialog", { name: "A model in conversation “Tidy the notes” wants to call delete_file of files" });

@@ -75,6 +75,10 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
             A model in conversation “{request.conversationTitle ?? request.askedBy.conversation}” wants to call{" "}
             <code>{request.tool}</code> of <ServerName name={request.server} />
           </>
+        ) : request.askedBy?.by === "agent" ? (
+          <>
+            {request.askedBy.name} wants <ServerName name={request.server} /> to call <code>{request.tool}</code>
+          </>
         ) : (
           <>
             <ServerName name={request.server} /> wants to call <code>{request.tool}</code>

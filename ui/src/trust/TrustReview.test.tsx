@@ -7,6 +7,7 @@ import { TrustReview } from "./TrustReview";
 const rule = (over: Partial<StandingRule>): StandingRule => ({
   server: "files",
   tool: "read",
+  agent: null,
   allow: true,
   scope: "always",
   since_ms: 1_700_000_000_000,
@@ -22,7 +23,12 @@ describe("TrustReview", () => {
     const onRevokeRule = vi.fn();
     render(
       <TrustReview
-        rules={[rule({}), rule({ tool: null, allow: false, scope: "session", uses: 1 }), rule({ tool: "send", holds: false })]}
+        rules={[
+          rule({}),
+          rule({ tool: null, allow: false, scope: "session", uses: 1 }),
+          rule({ tool: "send", holds: false }),
+          rule({ agent: "Claude Code" }),
+        ]}
         sampling={[]}
         folders={[]}
         onRevokeRule={onRevokeRule}
@@ -37,10 +43,13 @@ describe("TrustReview", () => {
     expect(cells[1]?.slice(1, 4)).toEqual(["every tool", "Denied", "Until quit"]);
     expect(cells[1]?.[5]).toBe("once");
     expect(cells[2]?.[6]).toMatch(/changed since/);
+    expect(cells[3]?.[1]).toBe("read (calls of Claude Code)");
     await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for every tool of files" }));
-    expect(onRevokeRule).toHaveBeenCalledWith("files", null);
+    expect(onRevokeRule).toHaveBeenCalledWith("files", null, null);
     await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for send of files" }));
-    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "send");
+    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "send", null);
+    await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for read of files for Claude Code" }));
+    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "read", "Claude Code");
     expect(screen.getByText("No server can see any of your folders.")).toBeTruthy();
   });
 

@@ -6,7 +6,7 @@ export interface TrustReviewProps {
   rules: StandingRule[];
   sampling: SamplingRuleShown[];
   folders: SharedFolders[];
-  onRevokeRule(server: string, tool: string | null): void;
+  onRevokeRule(server: string, tool: string | null, agent: string | null): void;
   onRevokeSampling(server: string): void;
   onRevokeFolders(server: string): void;
 }
@@ -41,7 +41,7 @@ export function TrustReview({
               </thead>
               <tbody>
                 {rules.map((rule) => (
-                  <RuleRow key={`${rule.scope}/${rule.server}/${rule.tool ?? ""}`} rule={rule} onRevoke={onRevokeRule} />
+                  <RuleRow key={`${rule.scope}/${rule.server}/${rule.tool ?? ""}/${rule.agent ?? ""}`} rule={rule} onRevoke={onRevokeRule} />
                 ))}
               </tbody>
             </table>
@@ -101,13 +101,16 @@ export function TrustReview({
 }
 
 function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
-  const subject = rule.tool ?? "every tool";
+  const subject = `${rule.tool ?? "every tool"} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
   const since = rule.since_ms ?? 0;
   const uses = rule.uses ?? 0;
   return (
     <tr className={rule.holds ? undefined : "stale"}>
       <td>{rule.server}</td>
-      <td>{rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}</td>
+      <td>
+        {rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}
+        {rule.agent && <span className="muted"> (calls of {rule.agent})</span>}
+      </td>
       <td className={rule.allow ? "allowed" : "denied"}>{rule.allow ? "Allowed" : "Denied"}</td>
       <td>{rule.scope === "always" ? "Always" : "Until quit"}</td>
       <td className="nowrap">
@@ -119,8 +122,8 @@ function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReview
         <button
           type="button"
           className="button"
-          aria-label={`Revoke the rule for ${subject} of ${rule.server}`}
-          onClick={() => onRevoke(rule.server, rule.tool ?? null)}
+          aria-label={`Revoke the rule for ${subject}`}
+          onClick={() => onRevoke(rule.server, rule.tool ?? null, rule.agent ?? null)}
         >
           Revoke
         </button>

@@ -16,7 +16,9 @@ export function TrustView() {
         rules={rules.data ?? []}
         sampling={sampling.data ?? []}
         folders={folders.data ?? []}
-        onRevokeRule={(server, tool) => void commands.revokeRule(server, tool).then(rules.refresh, rules.refresh)}
+        onRevokeRule={(server, tool, agent) =>
+          void commands.revokeRule(server, tool, agent).then(rules.refresh, rules.refresh)
+        }
         onRevokeSampling={(server) => void commands.revokeSamplingRule(server).then(sampling.refresh, sampling.refresh)}
         onRevokeFolders={(server) =>
           void commands.setServerRoots(server, []).then(folders.refresh, folders.refresh)

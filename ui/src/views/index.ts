@@ -9,9 +9,10 @@ const ApprovalsView = lazy(() => import("./ApprovalsView").then((m) => ({ defaul
 const ActivityView = lazy(() => import("./ActivityView").then((m) => ({ default: m.ActivityView })));
 const TrustView = lazy(() => import("./TrustView").then((m) => ({ default: m.TrustView })));
 const ModelsView = lazy(() => import("./ModelsView").then((m) => ({ default: m.ModelsView })));
+const AgentsView = lazy(() => import("./AgentsView").then((m) => ({ default: m.AgentsView })));
 const ChatView = lazy(() => import("./ChatView").then((m) => ({ default: m.ChatView })));
 
-export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat";
+export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat" | "agents";
 
 export interface View {
   id: ViewId;
@@ -62,5 +63,11 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Chat",
     summary: "Conversations with a model; every tool call it makes waits for your approval.",
     component: ChatView,
+  },
+  {
+    id: "agents",
+    label: "Agents",
+    summary: "Agents on this machine that reach your servers through Switchboard, each call approved by you.",
+    component: AgentsView,
   },
 ];

@@ -359,6 +359,7 @@ mod tests {
             server: "files".into(),
             tool: Some("delete".into()),
             allow: true,
+            agent: None,
             identity: "the server as allowed".into(),
             definition: Some(definition.clone()),
             since_ms: 1,
@@ -370,6 +371,7 @@ mod tests {
 
         let restarted = Policies::new(load(&path).unwrap().settings.tool_rules);
         let now = Now {
+            agent: None,
             server: "files",
             identity: "the server as allowed",
             definition: &definition,

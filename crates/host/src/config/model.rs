@@ -21,8 +21,43 @@ pub struct Config {
     pub providers: BTreeMap<String, ProviderEntry>,
     #[serde(default, skip_serializing_if = "HostSettings::is_default")]
     pub settings: HostSettings,
+    /// The agents that may reach the servers through the gateway, by the name the person
+    /// gave each; an agent not named here is refused.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub agents: BTreeMap<String, AgentConfig>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// What one agent reaches through the gateway: its servers (all, unless listed) and, of
+/// them, not the tools turned off for it, nor those turned off for everyone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentConfig {
+    /// The servers it may use; every configured server when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<BTreeSet<String>>,
+    /// Tools turned off for this agent only, by server.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub disabled_tools: BTreeMap<String, BTreeSet<String>>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl AgentConfig {
+    /// Whether the agent may use `server` at all.
+    pub fn reaches(&self, server: &str) -> bool {
+        self.servers.as_ref().is_none_or(|s| s.contains(server))
+    }
+
+    /// Whether the agent may use `tool` of `server` (the person's own switches aside).
+    pub fn offers(&self, server: &str, tool: &str) -> bool {
+        self.reaches(server)
+            && !self
+                .disabled_tools
+                .get(server)
+                .is_some_and(|off| off.contains(tool))
+    }
 }
 
 /// The command of the bundled demo server: written as this name, never as a path, and

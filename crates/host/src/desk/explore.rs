@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+use switchboard_mcp::connection::Progress;
 use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -92,6 +93,21 @@ impl Desk {
         arguments: Map<String, Value>,
         token: String,
     ) -> Result<Value, DeskError> {
+        self.call_tool_reporting(origin, server, tool, arguments, token, None)
+            .await
+    }
+
+    /// [`Self::call_tool_as`], passing the server's progress reports on to `report` too
+    /// (the caller's own caller follows them: an agent through the gateway).
+    pub async fn call_tool_reporting(
+        &self,
+        origin: &Origin,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+        report: Option<mpsc::Sender<Progress>>,
+    ) -> Result<Value, DeskError> {
         let client = self.client(server)?;
         let tool = self
             .inner
@@ -139,6 +155,10 @@ impl Desk {
             tokio::select! {
                 result = &mut call => break result,
                 Some(step) = updates.recv() => {
+                    if let Some(report) = &report {
+                        // A caller too slow to read its reports misses some, as the window would.
+                        let _ = report.try_send(step.clone());
+                    }
                     self.call_progressed(&token, step.progress, step.total, step.message);
                 }
             }

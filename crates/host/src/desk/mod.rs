@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agents;
 mod answers;
 mod calls;
 mod chat;
@@ -45,6 +46,7 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
+pub use agents::AgentSummary;
 pub use answers::AuditEntry;
 pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
@@ -134,6 +136,12 @@ pub enum DeskError {
     SignIn { server: String, detail: String },
     #[error(transparent)]
     Conversation(#[from] crate::agent::ConversationError),
+    #[error("there is no agent named {0:?}: add it on the Agents page")]
+    NoAgent(String),
+    #[error(
+        "{0:?} cannot name an agent: give a name of 1 to 64 characters, with no control characters"
+    )]
+    BadAgentName(String),
 }
 
 /// What changed, for the face to show.
@@ -148,6 +156,8 @@ pub enum Update {
     },
     /// Servers were added, removed, renamed, enabled or disabled.
     ServersChanged,
+    /// Agents were added, changed or removed.
+    AgentsChanged,
     /// Model providers were added, changed or removed, or the default one changed.
     ProvidersChanged,
     /// The configuration file was changed by hand: read again, or found unreadable (the
@@ -222,6 +232,8 @@ struct Inner {
     /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
     chat: chat::ChatDesk,
+    /// The agents' sessions with the gateway, live now.
+    sessions: agents::Sessions,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -333,6 +345,7 @@ impl Desk {
                     updates: broadcast::channel(4096).0,
                     audit_notices,
                     chat,
+                    sessions: agents::Sessions::default(),
                 }
             }),
         };

@@ -26,6 +26,8 @@ pub struct StandingRule {
     pub server: String,
     /// The tool it is about; none for every tool of the server.
     pub tool: Option<String>,
+    /// The agent whose calls it decides; none for the person's and their models'.
+    pub agent: Option<String>,
     pub allow: bool,
     pub scope: RuleScope,
     pub since_ms: f64,
@@ -62,6 +64,7 @@ impl Desk {
             let holds = !rule.allow
                 || identity.is_some_and(|identity| match &listed {
                     Some(definition) => rule.pinned_to(&Now {
+                        agent: rule.agent.as_deref(),
                         server: &rule.server,
                         identity: &identity,
                         definition,
@@ -87,6 +90,7 @@ impl Desk {
                 },
                 server: rule.server,
                 tool: rule.tool,
+                agent: rule.agent,
                 allow: rule.allow,
             });
         }
@@ -95,8 +99,8 @@ impl Desk {
 
     /// Forgets a rule (`tool` none: the rule for the whole server), in the file too; the
     /// next call it would have decided is asked about.
-    pub fn revoke_rule(&self, server: &str, tool: Option<&str>) {
-        self.inner.gate.revoke(server, tool);
+    pub fn revoke_rule(&self, server: &str, tool: Option<&str>, agent: Option<&str>) {
+        self.inner.gate.revoke(server, tool, agent);
     }
 
     /// The folders each server may see, by server.

@@ -431,15 +431,20 @@ impl TransportControl for StdioControl {
 /// The other side of stdio: a server's own stdin and stdout as a transport, for servers
 /// built on this engine (the bundled demo server).
 pub fn own_stdio(log: LogSink) -> TransportParts {
+    lines_over(tokio::io::stdin(), tokio::io::stdout(), log)
+}
+
+/// Messages as lines over any byte stream (a local socket, say), answering as a server
+/// does over its own stdio: the peer is the client.
+pub fn lines_over(
+    reader: impl AsyncRead + Unpin + Send + 'static,
+    writer: impl AsyncWrite + Unpin + Send + 'static,
+    log: LogSink,
+) -> TransportParts {
     let (outgoing, to_client) = mpsc::channel::<String>(CHANNEL_CAPACITY);
     let (from_client, incoming) = mpsc::channel::<Inbound>(CHANNEL_CAPACITY);
-    tokio::spawn(write_messages(tokio::io::stdout(), to_client));
-    tokio::spawn(read_messages(
-        tokio::io::stdin(),
-        from_client,
-        64 * 1024 * 1024,
-        log,
-    ));
+    tokio::spawn(write_messages(writer, to_client));
+    tokio::spawn(read_messages(reader, from_client, 64 * 1024 * 1024, log));
     TransportParts {
         outgoing,
         incoming,

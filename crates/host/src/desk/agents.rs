@@ -1,0 +1,273 @@
+//! The agents the person lets reach their servers through the gateway: named in the
+//! configuration, each with the servers and tools it may use; what each of them sees of
+//! the running servers; and the rules given to an agent, forgotten with it.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, Weak};
+
+use serde::Serialize;
+
+use super::switches::TurnedOff;
+use super::{AuditEntry, Desk, DeskError, Update, lock};
+use crate::catalog::Offer;
+use crate::config::AgentConfig;
+use crate::gate::Origin;
+use switchboard_mcp::connection::{Connection, WeakConnection};
+
+/// The agents' live sessions with the gateway.
+#[derive(Default)]
+pub(super) struct Sessions {
+    live: Mutex<Vec<Live>>,
+    next: AtomicU64,
+}
+
+struct Live {
+    id: u64,
+    agent: String,
+    connection: WeakConnection,
+}
+
+/// A session counted as live while this is held (by the session itself).
+pub struct SessionHeld {
+    desk: Weak<super::Inner>,
+    id: u64,
+}
+
+impl Drop for SessionHeld {
+    fn drop(&mut self) {
+        let Some(inner) = self.desk.upgrade() else {
+            return;
+        };
+        lock(&inner.sessions.live).retain(|live| live.id != self.id);
+        let _ = inner.updates.send(Update::AgentsChanged);
+    }
+}
+
+/// The program an agent starts to reach Switchboard (`switchboard-cli bridge`).
+const BRIDGE: &str = "switchboard-cli";
+
+/// An agent as the window lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentSummary {
+    pub name: String,
+    /// The servers it may use; none for every server.
+    pub servers: Option<Vec<String>>,
+    /// How many tools are turned off for it alone.
+    pub tools_off: u32,
+    /// How many sessions it has with the gateway now.
+    pub connected: u32,
+}
+
+/// The longest agent name: it shows in every dialog.
+const MAX_NAME: usize = 64;
+
+impl Desk {
+    /// Every configured agent, by name.
+    pub fn agents(&self) -> Vec<AgentSummary> {
+        let live: Vec<String> = lock(&self.inner.sessions.live)
+            .iter()
+            .map(|l| l.agent.clone())
+            .collect();
+        lock(&self.inner.loaded)
+            .config
+            .agents
+            .iter()
+            .map(|(name, agent)| AgentSummary {
+                name: name.clone(),
+                servers: agent.servers.as_ref().map(|s| s.iter().cloned().collect()),
+                connected: live.iter().filter(|l| *l == name).count() as u32,
+                tools_off: agent
+                    .disabled_tools
+                    .values()
+                    .map(BTreeSet::len)
+                    .sum::<usize>() as u32,
+            })
+            .collect()
+    }
+
+    /// The agent of this name, as configured now.
+    pub fn agent_config(&self, name: &str) -> Option<AgentConfig> {
+        lock(&self.inner.loaded).config.agents.get(name).cloned()
+    }
+
+    /// Adds an agent, or changes which servers an existing one may use (`None`: all); its
+    /// tools turned off stay so.
+    pub async fn save_agent(
+        &self,
+        name: &str,
+        servers: Option<Vec<String>>,
+    ) -> Result<(), DeskError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            return Err(DeskError::BadAgentName(name.to_owned()));
+        }
+        self.edit_config_announcing(
+            |config| {
+                if let Some(unknown) = servers
+                    .iter()
+                    .flatten()
+                    .find(|s| !config.servers.contains_key(*s))
+                {
+                    return Err(DeskError::NoServer(unknown.clone()));
+                }
+                let agent = config.agents.entry(name.to_owned()).or_default();
+                agent.servers = servers.map(|s| s.into_iter().collect());
+                Ok(())
+            },
+            Update::AgentsChanged,
+        )
+        .await
+    }
+
+    /// Removes an agent: its calls are refused from now on, and what the person allowed it
+    /// is forgotten.
+    pub async fn remove_agent(&self, name: &str) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                config
+                    .agents
+                    .remove(name)
+                    .map(drop)
+                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))
+            },
+            Update::AgentsChanged,
+        )
+        .await?;
+        self.inner.gate.forget_agent(name);
+        self.disconnect_agent(name).await;
+        Ok(())
+    }
+
+    /// Counts a gateway session of `agent` as live until the returned value is dropped.
+    pub fn session_opened(&self, agent: &str, connection: &Connection) -> SessionHeld {
+        let id = self.inner.sessions.next.fetch_add(1, Ordering::Relaxed);
+        lock(&self.inner.sessions.live).push(Live {
+            id,
+            agent: agent.to_owned(),
+            connection: connection.downgrade(),
+        });
+        self.announce(Update::AgentsChanged);
+        SessionHeld {
+            desk: std::sync::Arc::downgrade(&self.inner),
+            id,
+        }
+    }
+
+    /// Ends every session `agent` has with the gateway now; it may connect again (unless it
+    /// was removed). How many were ended.
+    pub async fn disconnect_agent(&self, agent: &str) -> usize {
+        let ending: Vec<Connection> = lock(&self.inner.sessions.live)
+            .iter()
+            .filter(|live| live.agent == agent)
+            .filter_map(|live| live.connection.upgrade())
+            .collect();
+        for connection in &ending {
+            connection.close().await;
+        }
+        ending.len()
+    }
+
+    /// Turns `tool` of `server` on or off for one agent.
+    pub async fn set_agent_tool(
+        &self,
+        name: &str,
+        server: &str,
+        tool: &str,
+        on: bool,
+    ) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                let agent = config
+                    .agents
+                    .get_mut(name)
+                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
+                let off = agent.disabled_tools.entry(server.to_owned()).or_default();
+                if on {
+                    off.remove(tool);
+                } else {
+                    off.insert(tool.to_owned());
+                }
+                agent.disabled_tools.retain(|_, off| !off.is_empty());
+                Ok(())
+            },
+            Update::AgentsChanged,
+        )
+        .await
+    }
+
+    /// What `agent` sees of the running servers, by server: only the servers it may use,
+    /// and of their tools none turned off for it or for everyone. `None` when no agent of
+    /// this name is configured.
+    pub fn offers_for(&self, agent: &str) -> Option<Vec<(String, Offer)>> {
+        let agent = self.agent_config(agent)?;
+        let off = TurnedOff::now(&self.inner);
+        let states = lock(&self.inner.shared.states).clone();
+        let catalog = &self.inner.shared.catalog;
+        Some(
+            states
+                .keys()
+                .filter(|server| agent.reaches(server))
+                .filter_map(|server| {
+                    let mut offer = catalog.offer(server)?;
+                    offer.tools.retain(|tool| {
+                        agent.offers(server, &tool.name) && !off.holds(server, &tool.name)
+                    });
+                    Some((server.clone(), offer))
+                })
+                .collect(),
+        )
+    }
+
+    /// The agent's most recent calls, newest first, as the audit trail keeps them.
+    pub async fn agent_calls(&self, name: &str, limit: u32) -> Result<Vec<AuditEntry>, DeskError> {
+        let asked_by = Origin::Agent {
+            name: name.to_owned(),
+        }
+        .describe();
+        let mut found = self.search_audit(&asked_by, None, limit).await?;
+        found.retain(|entry| entry.asked_by == asked_by);
+        Ok(found)
+    }
+
+    /// What an agent's MCP configuration needs to reach Switchboard as `name`: the
+    /// `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor), the
+    /// bridge found beside the running app.
+    pub fn agent_snippet(&self, name: &str) -> String {
+        let app = std::env::current_exe().unwrap_or_default();
+        let beside = app.with_file_name(BRIDGE);
+        let command = if beside.is_file() {
+            beside.display().to_string()
+        } else {
+            BRIDGE.to_owned()
+        };
+        let entry = serde_json::json!({
+            "mcpServers": {
+                "switchboard": {"command": command, "args": ["bridge", "--agent", name]}
+            }
+        });
+        serde_json::to_string_pretty(&entry).unwrap_or_default()
+    }
+
+    /// The server and name of the tool `agent` sees as `id`, if it may use it now.
+    pub fn agent_tool(&self, agent: &str, id: &str) -> Option<(String, String)> {
+        let agent = self.agent_config(agent)?;
+        let off = TurnedOff::now(&self.inner);
+        let states = lock(&self.inner.shared.states).clone();
+        self.inner.shared.catalog.tool_named(id, |server, tool| {
+            states.contains_key(server) && agent.offers(server, tool) && !off.holds(server, tool)
+        })
+    }
+
+    /// The live session with a running server, for a caller of the host's own (the
+    /// gateway reads resources and prompts through it).
+    pub fn running_client(
+        &self,
+        server: &str,
+    ) -> Result<switchboard_mcp::client::Client, DeskError> {
+        self.client(server)
+    }
+}

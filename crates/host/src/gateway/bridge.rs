@@ -1,0 +1,160 @@
+//! The local socket that `switchboard-cli bridge` connects to: an agent starts the bridge
+//! as an ordinary stdio MCP server, and the bridge hands its messages to the running app.
+//!
+//! The socket lives in the user's runtime folder (`$XDG_RUNTIME_DIR/switchboard/`, the
+//! folder 0700, the socket 0600) and takes only connections of the same user. A bridge
+//! first sends one line, `{"agent": "<name>"}`, then MCP messages as lines both ways.
+
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::task::JoinHandle;
+
+use super::session::{Caller, Via, serve};
+use crate::desk::Desk;
+use switchboard_mcp::transport::LogLine;
+use switchboard_mcp::transport::stdio::lines_over;
+
+/// The environment variable that moves the socket (tests, or a second app of the same
+/// user).
+pub const SOCKET_ENV: &str = "SWITCHBOARD_GATEWAY_SOCKET";
+
+/// The longest first line a bridge may send.
+const MAX_HELLO: usize = 4096;
+
+/// What a bridge says first: which agent it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub agent: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BridgeError {
+    #[error(
+        "there is no runtime folder to put the gateway's socket in (XDG_RUNTIME_DIR is not set)"
+    )]
+    NoRuntimeDir,
+    #[error("another Switchboard already listens for agents at {0}")]
+    InUse(PathBuf),
+    #[error("the gateway's socket at {path} could not be made: {error}")]
+    Io { path: PathBuf, error: io::Error },
+}
+
+/// Where the gateway's socket is: `SWITCHBOARD_GATEWAY_SOCKET`, else in the user's
+/// runtime folder.
+pub fn socket_path() -> Result<PathBuf, BridgeError> {
+    if let Some(path) = std::env::var_os(SOCKET_ENV).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(path));
+    }
+    let runtime = dirs::runtime_dir().ok_or(BridgeError::NoRuntimeDir)?;
+    Ok(runtime.join("switchboard").join("gateway.sock"))
+}
+
+/// The desk listening for bridges; stops listening (and removes the socket) when dropped.
+pub struct Listening {
+    path: PathBuf,
+    task: JoinHandle<()>,
+}
+
+impl Listening {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.task.abort();
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Listens at `path` for bridges, and serves each as the agent it names. A socket left
+/// behind by an app that is gone is replaced; one that answers is another app's.
+pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> {
+    let io = |error| BridgeError::Io {
+        path: path.to_owned(),
+        error,
+    };
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(io)?;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700)).map_err(io)?;
+    }
+    if path.exists() {
+        if UnixStream::connect(path).await.is_ok() {
+            return Err(BridgeError::InUse(path.to_owned()));
+        }
+        std::fs::remove_file(path).map_err(io)?;
+    }
+    let listener = UnixListener::bind(path).map_err(io)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+    let desk = desk.clone();
+    let task = tokio::spawn(async move {
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!("the gateway's socket could not accept a bridge: {e}");
+                    continue;
+                }
+            };
+            let desk = desk.clone();
+            tokio::spawn(async move {
+                if let Err(e) = admit(&desk, stream).await {
+                    tracing::warn!("a bridge was turned away: {e}");
+                }
+            });
+        }
+    });
+    Ok(Listening {
+        path: path.to_owned(),
+        task,
+    })
+}
+
+/// Reads a bridge's hello and serves it, if it is the same user's.
+async fn admit(desk: &Desk, stream: UnixStream) -> io::Result<()> {
+    let same_user = stream.peer_cred()?.uid() == nix::unistd::getuid().as_raw();
+    if !same_user {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "another user's bridge",
+        ));
+    }
+    let (reader, mut writer) = stream.into_split();
+    let mut reader = BufReader::new(reader);
+    let mut line = String::new();
+    (&mut reader)
+        .take(MAX_HELLO as u64)
+        .read_line(&mut line)
+        .await?;
+    let hello: Hello = match serde_json::from_str(line.trim_end()) {
+        Ok(hello) => hello,
+        Err(e) => {
+            let _ = writer.shutdown().await;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("not a bridge's hello: {e}"),
+            ));
+        }
+    };
+    let log = std::sync::Arc::new({
+        let agent = hello.agent.clone();
+        move |line: LogLine| match line {
+            LogLine::Stderr(line) | LogLine::Protocol(line) => {
+                tracing::warn!("agent {agent}: {line}");
+            }
+        }
+    });
+    let caller = Caller {
+        agent: hello.agent,
+        via: Via::Bridge,
+    };
+    let connection = serve(desk, caller, lines_over(reader, writer, log));
+    connection.wait_closed().await;
+    Ok(())
+}

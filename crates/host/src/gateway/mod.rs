@@ -1,0 +1,20 @@
+//! The gateway: Switchboard as one MCP server for the agents on the machine (a coding
+//! agent, an IDE, a script), so that an agent configured with Switchboard alone reaches
+//! every server the person runs, and the person decides each of its calls in one place.
+//!
+//! - [`Session`]: one agent's connection, over any transport. It answers `initialize`,
+//!   lists what the agent may see of the running servers (tools and prompts named
+//!   `server__name`, resources by their own URIs), and sends every tool call through the
+//!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
+//!   the audit naming it. Changes of the servers' offers reach it as `list_changed`;
+//!   progress and cancellation pass both ways; servers' log messages at its level.
+//! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
+//!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server,
+//!   the agent named by the identity its bearer-token check gives.
+//! - [`bridge`]: the local socket `switchboard-cli bridge` connects to.
+
+pub mod bridge;
+mod names;
+mod session;
+
+pub use session::{Caller, Session, Via, http_sessions, serve};

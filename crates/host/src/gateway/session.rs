@@ -1,0 +1,626 @@
+//! One agent's session with the gateway: Switchboard answering as an MCP server over any
+//! transport, with what the agent may see of the running servers, every tool call through
+//! the gate as the agent's.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use switchboard_mcp::ProtocolVersion;
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, WeakConnection};
+use switchboard_mcp::jsonrpc::{ErrorObject, code};
+use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
+use switchboard_mcp::transport::{BoxFuture, TransportParts};
+use switchboard_mcp::types::*;
+use tokio::sync::{broadcast, mpsc};
+
+use super::names::{self, Named};
+use crate::catalog::Offer;
+use crate::desk::{Desk, DeskError, Update};
+use crate::gate::{CallError, Origin};
+
+/// How an agent reached the gateway, as its calls are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// `switchboard-cli bridge`, through the local socket.
+    Bridge,
+    /// Streamable HTTP, with the agent's bearer token.
+    Http,
+}
+
+/// Who is at the other end of a gateway connection, as its transport established it:
+/// the name of a configured agent (the bridge's registration, or the agent a bearer
+/// token belongs to). The session checks the name against the configuration at each
+/// request, so an agent removed meanwhile is refused at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub agent: String,
+    pub via: Via,
+}
+
+/// The gateway's sessions on the engine's Streamable HTTP server: the identity its token
+/// check gives a request is the agent's name (a request with none is refused as an agent
+/// not configured).
+pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
+    let desk = desk.clone();
+    move |start: SessionStart| -> Arc<dyn IncomingHandler> {
+        let caller = Caller {
+            agent: start
+                .identity
+                .map(|i| i.as_str().to_owned())
+                .unwrap_or_default(),
+            via: Via::Http,
+        };
+        let session = Session::new(desk.clone(), caller);
+        *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
+        Arc::new(session)
+    }
+}
+
+/// Serves `caller` on `transport` until either side closes it; returns the connection.
+pub fn serve(desk: &Desk, caller: Caller, transport: TransportParts) -> Connection {
+    let session = Session::new(desk.clone(), caller);
+    let connection = Connection::start(transport, Arc::new(session.clone()));
+    session.attach(&connection);
+    connection
+}
+
+/// The server side of one connection, for one agent.
+#[derive(Clone)]
+pub struct Session {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    desk: Desk,
+    caller: Caller,
+    origin: Origin,
+    /// Set once the connection runs: notifications go through it.
+    connection: OnceLock<WeakConnection>,
+    /// Where a transport that starts the connection itself (HTTP) puts it: the session
+    /// attaches to it at `initialize`.
+    peer: Mutex<Option<Peer>>,
+    state: Mutex<State>,
+    calls: AtomicU64,
+}
+
+#[derive(Default)]
+struct State {
+    /// Whether the agent said `notifications/initialized`: nothing is sent before.
+    ready: bool,
+    /// The least severe level of server log messages the agent wants (none: none).
+    log_level: Option<LoggingLevel>,
+    /// What the agent was offered, as last seen, to tell it only of real changes.
+    seen: Seen,
+}
+
+/// Fingerprints of the lists an agent sees.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    tools: u64,
+    resources: u64,
+    prompts: u64,
+}
+
+const INSTRUCTIONS: &str = "Switchboard gives you the tools, resources and prompts of the person's MCP servers, \
+named `server__name`. The person approves each tool call, so a call may wait for them, and may be denied.";
+
+impl Session {
+    pub fn new(desk: Desk, caller: Caller) -> Self {
+        let origin = Origin::Agent {
+            name: caller.agent.clone(),
+        };
+        Self {
+            inner: Arc::new(Inner {
+                desk,
+                caller,
+                origin,
+                connection: OnceLock::new(),
+                peer: Mutex::default(),
+                state: Mutex::default(),
+                calls: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Gives the session its connection, and follows the servers' offers for the agent
+    /// from now on, until the connection closes.
+    pub fn attach(&self, connection: &Connection) {
+        let _ = self.inner.connection.set(connection.downgrade());
+        let held = self.inner.desk.session_opened(self.agent(), connection);
+        let mut updates = self.inner.desk.updates();
+        self.state().seen = self.seen_now();
+        let session = self.clone();
+        let connection = connection.clone();
+        tokio::spawn(async move {
+            // Live while the connection is.
+            let _held = held;
+            loop {
+                let update = tokio::select! {
+                    _ = connection.wait_closed() => return,
+                    update = updates.recv() => update,
+                };
+                match update {
+                    Ok(Update::Log { entry }) => session.log(entry).await,
+                    Ok(
+                        Update::Status { .. }
+                        | Update::CatalogChanged { .. }
+                        | Update::ServersChanged
+                        | Update::ConfigChanged { .. }
+                        | Update::AgentsChanged,
+                    )
+                    | Err(broadcast::error::RecvError::Lagged(_)) => session.offers_changed().await,
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn agent(&self) -> &str {
+        &self.inner.caller.agent
+    }
+
+    /// What the agent sees of the running servers, or why it sees nothing.
+    fn offers(&self) -> Result<Vec<(String, Offer)>, ErrorObject> {
+        self.inner
+            .desk
+            .offers_for(self.agent())
+            .ok_or_else(|| not_configured(self.agent()))
+    }
+
+    fn seen_now(&self) -> Seen {
+        let offers = self.offers().unwrap_or_default();
+        let digest = |pick: &dyn Fn(&Offer) -> Value| {
+            let mut hasher = DefaultHasher::new();
+            for (server, offer) in &offers {
+                server.hash(&mut hasher);
+                pick(offer).to_string().hash(&mut hasher);
+            }
+            hasher.finish()
+        };
+        Seen {
+            tools: digest(&|o| json!(o.tools)),
+            resources: digest(&|o| json!([o.resources, o.templates])),
+            prompts: digest(&|o| json!(o.prompts)),
+        }
+    }
+
+    /// Tells the agent which of its lists changed, if any did.
+    async fn offers_changed(&self) {
+        let now = self.seen_now();
+        let (before, ready) = {
+            let mut state = self.state();
+            (std::mem::replace(&mut state.seen, now), state.ready)
+        };
+        if !ready {
+            return;
+        }
+        let changed = [
+            (before.tools != now.tools, method::TOOLS_LIST_CHANGED),
+            (
+                before.resources != now.resources,
+                method::RESOURCES_LIST_CHANGED,
+            ),
+            (before.prompts != now.prompts, method::PROMPTS_LIST_CHANGED),
+        ];
+        for (_, method) in changed.into_iter().filter(|(changed, _)| *changed) {
+            self.notify(method, None).await;
+        }
+    }
+
+    /// Passes on a server's own log message, if the agent asked for its level and may use
+    /// the server.
+    async fn log(&self, entry: crate::desk::LogEntry) {
+        let Some(wanted) = self.state().log_level else {
+            return;
+        };
+        let level = entry
+            .level
+            .as_deref()
+            .and_then(|l| l.parse::<LoggingLevel>().ok());
+        let Some(level) = level.filter(|level| *level >= wanted) else {
+            return;
+        };
+        let reaches = self
+            .inner
+            .desk
+            .agent_config(self.agent())
+            .is_some_and(|agent| agent.reaches(&entry.server));
+        if reaches {
+            let params = json!({"level": level, "logger": entry.server, "data": entry.text});
+            self.notify(method::LOGGING_MESSAGE, Some(params)).await;
+        }
+    }
+
+    async fn notify(&self, method: &str, params: Option<Value>) {
+        let Some(connection) = self
+            .inner
+            .connection
+            .get()
+            .and_then(WeakConnection::upgrade)
+        else {
+            return;
+        };
+        // The agent gone, there is no one left to tell.
+        let _ = connection.notify(method, params).await;
+    }
+
+    async fn answer(self, method: String, params: Option<Value>) -> Result<Value, ErrorObject> {
+        if method == method::PING {
+            return Ok(json!({}));
+        }
+        // Refused as soon as the person removes the agent.
+        if self.inner.desk.agent_config(self.agent()).is_none() {
+            return Err(not_configured(self.agent()));
+        }
+        if method == method::INITIALIZE {
+            let peer = self
+                .inner
+                .peer
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            if let Some(connection) = peer.and_then(|peer| peer.connection()) {
+                self.attach(&connection);
+            }
+        }
+        match method.as_str() {
+            method::INITIALIZE => encode(self.initialize(parse(params)?)),
+            method::LOGGING_SET_LEVEL => {
+                let params: SetLevelRequestParams = parse(params)?;
+                self.state().log_level = Some(params.level);
+                Ok(json!({}))
+            }
+            method::TOOLS_LIST => self.list_tools(),
+            method::TOOLS_CALL => self.call_tool(parse(params)?).await,
+            method::RESOURCES_LIST => self.list(|server, offer| {
+                json!({"resources": offer.resources.iter().map(|r| tagged(r, server)).collect::<Vec<_>>()})
+            }),
+            method::RESOURCES_TEMPLATES_LIST => self.list(|server, offer| {
+                json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
+            }),
+            method::RESOURCES_READ => self.read_resource(parse(params)?).await,
+            method::PROMPTS_LIST => self.list(|server, offer| {
+                let prompts: Vec<Value> = offer
+                    .prompts
+                    .iter()
+                    .map(|p| {
+                        let mut shown = tagged(p, server);
+                        shown["name"] = json!(names::id(server, &p.name));
+                        shown
+                    })
+                    .collect();
+                json!({ "prompts": prompts })
+            }),
+            method::PROMPTS_GET => self.get_prompt(parse(params)?).await,
+            method::COMPLETION_COMPLETE => self.complete(parse(params)?).await,
+            other => Err(ErrorObject::method_not_found(other)),
+        }
+    }
+
+    fn initialize(&self, params: InitializeRequestParams) -> InitializeResult {
+        let version = match params.protocol_version.parse::<ProtocolVersion>() {
+            Ok(version) if version.is_stateful() => version,
+            _ => ProtocolVersion::LATEST_STATEFUL,
+        };
+        tracing::info!(
+            "agent {} ({}) connected through the gateway ({:?}), revision {version}",
+            self.agent(),
+            params.client_info.display_name(),
+            self.inner.caller.via,
+        );
+        let mut server_info = Implementation::new("switchboard", env!("CARGO_PKG_VERSION"));
+        server_info.title = Some("Switchboard".to_owned());
+        InitializeResult {
+            protocol_version: version.as_str().to_owned(),
+            capabilities: ServerCapabilities {
+                logging: Some(CapabilityObject::new()),
+                completions: Some(CapabilityObject::new()),
+                prompts: Some(PromptsCapability {
+                    list_changed: Some(true),
+                    extra: Map::new(),
+                }),
+                resources: Some(ResourcesCapability {
+                    subscribe: None,
+                    list_changed: Some(true),
+                    extra: Map::new(),
+                }),
+                tools: Some(ToolsCapability {
+                    list_changed: Some(true),
+                    extra: Map::new(),
+                }),
+                experimental: None,
+                tasks: None,
+                extra: Map::new(),
+            },
+            server_info,
+            instructions: Some(INSTRUCTIONS.to_owned()),
+            meta: None,
+            extra: Map::new(),
+        }
+    }
+
+    fn list_tools(&self) -> Result<Value, ErrorObject> {
+        self.list(|server, offer| {
+            let tools: Vec<Value> = offer
+                .tools
+                .iter()
+                .map(|tool| {
+                    let mut shown = tagged(tool, server);
+                    shown["name"] = json!(names::id(server, &tool.name));
+                    shown
+                })
+                .collect();
+            json!({ "tools": tools })
+        })
+    }
+
+    /// One list of every server's items, each server's made by `of`, in one page.
+    fn list(&self, of: impl Fn(&str, &Offer) -> Value) -> Result<Value, ErrorObject> {
+        let mut all = Map::new();
+        for (server, offer) in self.offers()? {
+            if let Value::Object(part) = of(&server, &offer) {
+                for (key, items) in part {
+                    let list = all.entry(key).or_insert_with(|| json!([]));
+                    if let (Value::Array(list), Value::Array(items)) = (list, items) {
+                        list.extend(items);
+                    }
+                }
+            }
+        }
+        Ok(Value::Object(all))
+    }
+
+    async fn call_tool(&self, params: CallToolRequestParams) -> Result<Value, ErrorObject> {
+        let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
+            return Err(ErrorObject::invalid_params(format!(
+                "unknown tool {:?}: list the tools to see those {} may call",
+                params.name,
+                self.agent()
+            )));
+        };
+        let progress_token = params
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get("progressToken"))
+            .cloned()
+            .filter(|token| token.is_string() || token.is_i64());
+        let (report, mut reports) = match progress_token {
+            Some(_) => {
+                let (report, reports) = mpsc::channel(16);
+                (Some(report), Some(reports))
+            }
+            None => (None, None),
+        };
+        let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
+        let token = format!("agent:{}:{n}", self.agent());
+        let arguments = params.arguments.unwrap_or_default();
+        // The call runs on its own: an agent that cancels it (or goes away) drops this
+        // future, and the call is cancelled as the window's would be, told to the server and
+        // recorded as such.
+        let call = tokio::spawn({
+            let (desk, origin, server, token) = (
+                self.inner.desk.clone(),
+                self.inner.origin.clone(),
+                server.clone(),
+                token.clone(),
+            );
+            async move {
+                desk.call_tool_reporting(&origin, &server, &name, arguments, token, report)
+                    .await
+            }
+        });
+        let _cancel_if_dropped = CancelOnDrop {
+            desk: &self.inner.desk,
+            token,
+        };
+        tokio::pin!(call);
+        let outcome = loop {
+            let next = async {
+                match reports.as_mut() {
+                    Some(reports) => reports.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                outcome = &mut call => break outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
+                Some(step) = next => {
+                    let mut params = json!({"progressToken": progress_token, "progress": step.progress});
+                    if let Some(total) = step.total {
+                        params["total"] = json!(total);
+                    }
+                    if let Some(message) = step.message {
+                        params["message"] = json!(message);
+                    }
+                    self.notify(method::PROGRESS, Some(params)).await;
+                }
+            }
+        };
+        match outcome {
+            Ok(result) => Ok(result),
+            Err(DeskError::Call(CallError::Client(ClientError::Request(
+                RequestError::Server { error, .. },
+            )))) => Err(error),
+            Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
+                "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
+            ))),
+            Err(other) => Ok(failed(format!("Switchboard: {other}"))),
+        }
+    }
+
+    /// Reads a resource from the server that offers it: the one listing this URI, else
+    /// those whose templates it may come from, else any that has resources at all.
+    async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<Value, ErrorObject> {
+        let offers = self.offers()?;
+        let mut last = None;
+        for server in names::owners_of_uri(&offers, &params.uri) {
+            let Ok(client) = self.inner.desk.running_client(&server) else {
+                continue;
+            };
+            match client
+                .read_resource(&params.uri, client.request_options())
+                .await
+            {
+                Ok(read) => return encode(read),
+                Err(e) => last = Some(server_error(e)),
+            }
+        }
+        Err(last.unwrap_or_else(|| {
+            ErrorObject::new(
+                code::RESOURCE_NOT_FOUND,
+                format!("no server {} may use offers {}", self.agent(), params.uri),
+            )
+        }))
+    }
+
+    async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<Value, ErrorObject> {
+        let offers = self.offers()?;
+        let Some(Named { server, name }) = names::find(&offers, &params.name, |o| {
+            o.prompts.iter().map(|p| p.name.as_str()).collect()
+        }) else {
+            return Err(ErrorObject::invalid_params(format!(
+                "unknown prompt {:?}",
+                params.name
+            )));
+        };
+        let client = self
+            .inner
+            .desk
+            .running_client(&server)
+            .map_err(desk_error)?;
+        let arguments: Map<String, Value> = params
+            .arguments
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        encode(
+            client
+                .get_prompt(&name, arguments)
+                .await
+                .map_err(server_error)?,
+        )
+    }
+
+    async fn complete(&self, mut params: CompleteRequestParams) -> Result<Value, ErrorObject> {
+        let offers = self.offers()?;
+        let server = match &mut params.reference {
+            Reference::Prompt(prompt) => {
+                let found = names::find(&offers, &prompt.name, |o| {
+                    o.prompts.iter().map(|p| p.name.as_str()).collect()
+                });
+                found.map(|Named { server, name }| {
+                    prompt.name = name;
+                    server
+                })
+            }
+            Reference::Resource(template) => offers
+                .iter()
+                .find(|(_, o)| o.templates.iter().any(|t| t.uri_template == template.uri))
+                .map(|(server, _)| server.clone()),
+        };
+        let nothing = || json!({"completion": {"values": []}});
+        let Some(server) = server else {
+            return Ok(nothing());
+        };
+        let client = self
+            .inner
+            .desk
+            .running_client(&server)
+            .map_err(desk_error)?;
+        if client.capabilities().completions.is_none() {
+            return Ok(nothing());
+        }
+        encode(client.complete(&params).await.map_err(server_error)?)
+    }
+
+    fn notified(&self, method: &str) {
+        if method == method::INITIALIZED {
+            let mut state = self.state();
+            state.ready = true;
+        }
+    }
+}
+
+impl IncomingHandler for Session {
+    fn request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        Box::pin(self.clone().answer(method, params))
+    }
+
+    fn notification(&self, method: String, _params: Option<Value>) {
+        self.notified(&method);
+    }
+}
+
+/// Cancels a call of the desk when dropped, unless it ended before.
+struct CancelOnDrop<'a> {
+    desk: &'a Desk,
+    token: String,
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        self.desk.cancel(&self.token);
+    }
+}
+
+/// An item as the agent sees it, marked with the server it comes from.
+fn tagged(item: &impl Serialize, server: &str) -> Value {
+    let mut shown = serde_json::to_value(item).unwrap_or_else(|_| json!({}));
+    if let Value::Object(fields) = &mut shown {
+        let meta = fields.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert("switchboard/server".to_owned(), json!(server));
+        }
+    }
+    shown
+}
+
+/// A tool result that tells the agent (and its model) why there is no result.
+fn failed(text: String) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": true})
+}
+
+fn not_configured(agent: &str) -> ErrorObject {
+    ErrorObject::new(
+        code::INVALID_REQUEST,
+        format!(
+            "Switchboard has no agent named {agent:?}: add it on Switchboard's Agents page, then connect again"
+        ),
+    )
+}
+
+/// A server's own error passed on as it came; any other failure as an internal error.
+fn server_error(error: ClientError) -> ErrorObject {
+    match error {
+        ClientError::Request(RequestError::Server { error, .. }) => error,
+        other => ErrorObject::new(code::INTERNAL_ERROR, other.to_string()),
+    }
+}
+
+fn desk_error(error: DeskError) -> ErrorObject {
+    ErrorObject::new(code::INTERNAL_ERROR, error.to_string())
+}
+
+fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
+    serde_json::from_value(params.unwrap_or_else(|| json!({}))).map_err(ErrorObject::invalid_params)
+}
+
+fn encode(result: impl Serialize) -> Result<Value, ErrorObject> {
+    serde_json::to_value(result)
+        .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, format!("encoding the result: {e}")))
+}

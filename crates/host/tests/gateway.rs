@@ -1,0 +1,501 @@
+//! The gateway as agents meet it: the official SDK clients (TypeScript and Python), each
+//! started as an agent starts a stdio MCP server, reaching Switchboard through
+//! `switchboard-cli bridge` and the desk's local socket; the person answers through the
+//! broker as the window would. Every scenario runs for both clients.
+//!
+//! Needs `cargo build -p switchboard-demo-server -p switchboard-cli` and `scripts/setup`
+//! (the SDK peers and server-everything).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use common::*;
+use serde_json::{Value, json};
+use switchboard_host::approvals::{Pending, Question, Remember};
+use switchboard_host::desk::Update;
+use switchboard_host::gate::Origin;
+use switchboard_host::gateway::bridge::{self, Listening};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+/// The official SDK clients the agents are written with.
+#[derive(Debug, Clone, Copy)]
+enum Sdk {
+    TypeScript,
+    Python,
+}
+
+const SDKS: [Sdk; 2] = [Sdk::TypeScript, Sdk::Python];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn everything() -> Value {
+    let script = root().join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        script.exists(),
+        "server-everything is missing: run scripts/setup"
+    );
+    json!({"command": "node", "args": [script.display().to_string(), "stdio"]})
+}
+
+/// A desk running the demo server and server-everything, with two agents: "Claude Code"
+/// reaching both, "Cursor" only the demo server; listening for bridges.
+struct Gateway {
+    world: DemoDesk,
+    listening: Listening,
+}
+
+async fn gateway() -> Gateway {
+    let servers = json!({
+        "demo": {"command": demo_server().display().to_string()},
+        "everything": everything(),
+    });
+    let world = desk_on(servers, json!({}), keyring_free("gateway")).await;
+    world.desk.save_agent("Claude Code", None).await.unwrap();
+    world
+        .desk
+        .save_agent("Cursor", Some(vec!["demo".to_owned()]))
+        .await
+        .unwrap();
+    let socket = world.dir.path().join("gateway.sock");
+    let listening = bridge::listen(&world.desk, &socket).await.unwrap();
+    Gateway { world, listening }
+}
+
+/// Secrets no test here stores: the servers need none.
+fn keyring_free(label: &str) -> switchboard_host::secrets::Secrets {
+    switchboard_host::secrets::Secrets::new(&format!(
+        "switchboard-test-{label}-{}",
+        std::process::id()
+    ))
+}
+
+/// One agent: an SDK client that started `switchboard-cli bridge --agent <name>`.
+struct Agent {
+    sdk: Sdk,
+    _child: Child,
+    commands: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+    /// Lines read while waiting for another.
+    unread: VecDeque<Value>,
+    next: u64,
+}
+
+impl Agent {
+    async fn start(sdk: Sdk, name: &str, socket: &Path) -> Self {
+        let bridge = workspace_binary("switchboard-cli");
+        let mut command = match sdk {
+            Sdk::TypeScript => {
+                let mut node = tokio::process::Command::new("node");
+                node.arg(root().join("tests/peers/node/gateway-agent.mjs"));
+                node
+            }
+            Sdk::Python => {
+                let mut python =
+                    tokio::process::Command::new(root().join(".tools/venv/bin/python"));
+                python.arg(root().join("tests/peers/python/gateway_agent.py"));
+                python
+            }
+        };
+        command
+            .arg("--")
+            .arg(bridge)
+            .args(["bridge", "--agent", name, "--socket"])
+            .arg(socket)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command.spawn().unwrap();
+        Self {
+            sdk,
+            commands: child.stdin.take().unwrap(),
+            lines: BufReader::new(child.stdout.take().unwrap()).lines(),
+            _child: child,
+            unread: VecDeque::new(),
+            next: 0,
+        }
+    }
+
+    /// Starts the agent and waits until it connected.
+    async fn connected(sdk: Sdk, name: &str, socket: &Path) -> Self {
+        let mut agent = Self::start(sdk, name, socket).await;
+        let first = agent.line(|l| l.get("event").is_some()).await;
+        assert_eq!(first["event"], "connected", "{sdk:?}: {first}");
+        agent
+    }
+
+    /// The next line `pick` accepts, the others kept for later.
+    async fn line(&mut self, pick: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.unread.iter().position(&pick) {
+            return self.unread.remove(at).unwrap();
+        }
+        let sdk = self.sdk;
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let line = self.lines.next_line().await.unwrap();
+                let line = line.unwrap_or_else(|| panic!("{sdk:?}: the agent ended"));
+                let line: Value = serde_json::from_str(&line).unwrap();
+                if pick(&line) {
+                    return line;
+                }
+                self.unread.push_back(line);
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{sdk:?}: the agent said nothing of the kind"))
+    }
+
+    /// Sends a command; its id.
+    async fn send(&mut self, mut command: Value) -> String {
+        self.next += 1;
+        let id = format!("r{}", self.next);
+        command["id"] = json!(id);
+        let line = format!("{command}\n");
+        self.commands.write_all(line.as_bytes()).await.unwrap();
+        id
+    }
+
+    /// What came of command `id`: its result, or the error the SDK raised.
+    async fn outcome(&mut self, id: &str) -> Result<Value, String> {
+        let line = self.line(|l| l["id"] == id).await;
+        match line.get("ok") {
+            Some(ok) => Ok(ok.clone()),
+            None => Err(line["error"].as_str().unwrap_or_default().to_owned()),
+        }
+    }
+
+    async fn ask(&mut self, command: Value) -> Result<Value, String> {
+        let id = self.send(command).await;
+        self.outcome(&id).await
+    }
+
+    async fn tool_names(&mut self) -> Vec<String> {
+        let listed = self.ask(json!({"op": "list_tools"})).await.unwrap();
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// Starts a call; its id.
+    async fn call(&mut self, tool: &str, arguments: Value) -> String {
+        self.send(json!({"op": "call_tool", "name": tool, "arguments": arguments}))
+            .await
+    }
+}
+
+impl Gateway {
+    fn socket(&self) -> &Path {
+        self.listening.path()
+    }
+
+    /// Waits until the person is asked about a tool call; the request.
+    async fn asked_about_call(&mut self) -> Pending {
+        self.world
+            .next(|u| match u {
+                Update::ApprovalAdded { pending }
+                    if matches!(pending.question, Question::ToolCall { .. }) =>
+                {
+                    Some(*pending)
+                }
+                _ => None,
+            })
+            .await
+    }
+
+    /// Answers a tool-call question as the window does.
+    fn answer(&self, asked: &Pending, allow: bool, remember: Remember) {
+        let Question::ToolCall { arguments, .. } = &asked.question else {
+            panic!("not a tool call: {:?}", asked.question)
+        };
+        self.world
+            .desk
+            .answer_tool_call(asked.id, &asked.server, allow, arguments.clone(), remember)
+            .unwrap();
+    }
+}
+
+fn asked_by(pending: &Pending) -> Origin {
+    match &pending.question {
+        Question::ToolCall { asked_by, .. } => asked_by.clone(),
+        other => panic!("not a tool call: {other:?}"),
+    }
+}
+
+fn text_of_result(result: &Value) -> String {
+    text_of(result)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides() {
+    let mut gateway = gateway().await;
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let tools = claude.tool_names().await;
+        for expected in ["demo__echo", "demo__count_to", "everything__echo"] {
+            assert!(
+                tools.contains(&expected.to_owned()),
+                "{sdk:?}: {expected} in {tools:?}"
+            );
+        }
+        let mut cursor = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let tools = cursor.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned()),
+            "{sdk:?}: {tools:?}"
+        );
+        assert!(
+            !tools.iter().any(|t| t.starts_with("everything__")),
+            "{sdk:?}: Cursor may use only the demo server: {tools:?}"
+        );
+
+        // A call waits for the person, who sees which agent asks.
+        let calls = [
+            ("demo__echo", "demo", json!({"text": "hi"})),
+            ("everything__echo", "everything", json!({"message": "hi"})),
+        ];
+        for (tool, server, arguments) in calls {
+            let call = claude.call(tool, arguments).await;
+            let asked = gateway.asked_about_call().await;
+            assert_eq!(asked.server, server);
+            assert_eq!(
+                asked_by(&asked),
+                Origin::Agent {
+                    name: "Claude Code".into()
+                }
+            );
+            gateway.answer(&asked, true, Remember::Once);
+            let result = claude.outcome(&call).await.unwrap();
+            assert_ne!(result["isError"], true, "{sdk:?}: {result}");
+            assert!(text_of_result(&result).contains("hi"), "{sdk:?}: {result}");
+        }
+
+        // A denied call comes back as an error the agent can show.
+        let call = cursor.call("demo__echo", json!({"text": "no"})).await;
+        let asked = gateway.asked_about_call().await;
+        assert_eq!(
+            asked_by(&asked),
+            Origin::Agent {
+                name: "Cursor".into()
+            }
+        );
+        gateway.answer(&asked, false, Remember::Once);
+        let result = cursor.outcome(&call).await.unwrap();
+        assert_eq!(result["isError"], true, "{sdk:?}: {result}");
+        assert!(
+            text_of_result(&result).contains("denied"),
+            "{sdk:?}: {result}"
+        );
+
+        // A tool of a server the agent may not use is not there for it.
+        let call = cursor
+            .call("everything__echo", json!({"message": "x"}))
+            .await;
+        let refused = cursor.outcome(&call).await;
+        let refused = refused.map(|r| r.to_string()).unwrap_or_else(|e| e);
+        assert!(refused.contains("unknown tool"), "{sdk:?}: {refused}");
+    }
+    // The audit trail names the agent of each call.
+    let rows = gateway.world.desk.audit(None, 50).await.unwrap();
+    let calls: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r.kind == "tool_call")
+        .map(|r| (r.asked_by.as_str(), r.subject.as_str(), r.decision.as_str()))
+        .collect();
+    let expected = [
+        ("agent Cursor", "echo", "denied"),
+        ("agent Claude Code", "echo", "allowed"),
+        ("agent Claude Code", "echo", "allowed"),
+    ];
+    assert_eq!(calls[..3], expected, "newest first: {calls:?}");
+    assert_eq!(calls.len(), 6, "{calls:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_person_always_allows_one_agent_allows_no_other() {
+    let mut gateway = gateway().await;
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let mut cursor = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let call = claude.call("demo__add", json!({"a": 1, "b": 2})).await;
+        let asked = gateway.asked_about_call().await;
+        gateway.answer(&asked, true, Remember::ToolAlways);
+        let sum =
+            |result: Result<Value, String>| result.unwrap()["structuredContent"]["sum"].clone();
+        assert_eq!(sum(claude.outcome(&call).await), 3, "{sdk:?}");
+        // Again: the rule decides, no one is asked.
+        let result = claude
+            .ask(json!({"op": "call_tool", "name": "demo__add", "arguments": {"a": 2, "b": 2}}))
+            .await;
+        assert_eq!(sum(result), 4, "{sdk:?}");
+        // Another agent is asked, and the person's denial holds for it.
+        let call = cursor.call("demo__add", json!({"a": 5, "b": 5})).await;
+        let asked = gateway.asked_about_call().await;
+        assert_eq!(
+            asked_by(&asked),
+            Origin::Agent {
+                name: "Cursor".into()
+            },
+            "{sdk:?}"
+        );
+        gateway.answer(&asked, false, Remember::Once);
+        assert_eq!(cursor.outcome(&call).await.unwrap()["isError"], true);
+        // The rule is kept as the agent's.
+        let rules = gateway.world.file()["settings"]["toolRules"].clone();
+        assert_eq!(rules[0]["agent"], "Claude Code", "{rules}");
+        gateway
+            .world
+            .desk
+            .revoke_rule("demo", Some("add"), Some("Claude Code"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
+    let mut gateway = gateway().await;
+    let mut log = gateway.world.desk.updates();
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        claude.tool_names().await;
+        let call = claude.call("demo__toggle_extra_tool", json!({})).await;
+        let asked = gateway.asked_about_call().await;
+        gateway.answer(&asked, true, Remember::Once);
+        claude.outcome(&call).await.unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        let toggled = tools.contains(&"demo__extra_tool".to_owned());
+        // Each SDK's turn toggles it once: added for the first, removed for the second.
+        assert_eq!(
+            toggled,
+            matches!(sdk, Sdk::TypeScript),
+            "{sdk:?}: {tools:?}"
+        );
+
+        // Progress reaches the agent; its cancellation reaches the server.
+        let call = claude
+            .call("demo__count_to", json!({"n": 100, "delay_ms": 50}))
+            .await;
+        let asked = gateway.asked_about_call().await;
+        gateway.answer(&asked, true, Remember::Once);
+        claude
+            .line(|l| l["event"] == "progress" && l["call"] == call)
+            .await;
+        claude.send(json!({"op": "cancel", "call": call})).await;
+        next_on(&mut log, |u| match u {
+            Update::Log { entry }
+                if entry.server == "demo" && entry.text.contains("count_to was cancelled") =>
+            {
+                Some(())
+            }
+            _ => None,
+        })
+        .await;
+        assert!(
+            claude.outcome(&call).await.is_err(),
+            "{sdk:?}: a cancelled call has no result"
+        );
+        // The call is recorded as ended by the cancellation.
+        let desk = gateway.world.desk.clone();
+        let last = latest_call(&desk, |row| row.outcome.contains("cancelled")).await;
+        assert_eq!(last.subject, "count_to", "{sdk:?}");
+
+        // A call cancelled while the person decides is withdrawn from them.
+        let call = claude
+            .call("demo__echo", json!({"text": "never mind"}))
+            .await;
+        let asked = gateway.asked_about_call().await;
+        claude.send(json!({"op": "cancel", "call": call})).await;
+        gateway.world.withdrawn(asked.id).await;
+        let last = latest_call(&desk, |row| row.subject == "echo").await;
+        assert_eq!(last.decision, "cancelled", "{sdk:?}");
+        assert!(claude.outcome(&call).await.is_err(), "{sdk:?}");
+    }
+}
+
+/// Claude Code's latest call in the audit trail, once it is one `recorded` accepts: a
+/// record is written as the call is decided or ends, a moment after the agent hears of it.
+async fn latest_call(
+    desk: &switchboard_host::desk::Desk,
+    recorded: impl Fn(&switchboard_host::desk::AuditEntry) -> bool,
+) -> switchboard_host::desk::AuditEntry {
+    let found = async {
+        loop {
+            let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
+            if let Some(row) = rows.into_iter().next().filter(&recorded) {
+                return row;
+            }
+            tokio::task::yield_now().await;
+        }
+    };
+    tokio::time::timeout(WAIT, found)
+        .await
+        .expect("the call is recorded")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_is_told_why_it_cannot_connect() {
+    let gateway = gateway().await;
+    for sdk in SDKS {
+        let mut stranger = Agent::start(sdk, "Nobody", gateway.socket()).await;
+        let told = stranger.line(|l| l.get("event").is_some()).await;
+        assert_eq!(told["event"], "connect_failed", "{sdk:?}: {told}");
+        let error = told["error"].as_str().unwrap();
+        assert!(
+            error.contains("no agent named \"Nobody\""),
+            "{sdk:?}: {error}"
+        );
+
+        let gone = gateway.world.dir.path().join("no-app.sock");
+        let mut lost = Agent::start(sdk, "Claude Code", &gone).await;
+        let told = lost.line(|l| l.get("event").is_some()).await;
+        assert_eq!(told["event"], "connect_failed", "{sdk:?}: {told}");
+        let error = told["error"].as_str().unwrap();
+        assert!(
+            error.contains("Switchboard is not running"),
+            "{sdk:?}: {error}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let connected = |desk: &switchboard_host::desk::Desk| {
+        desk.agents()
+            .into_iter()
+            .map(|a| (a.name, a.connected))
+            .collect::<Vec<_>>()
+    };
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        assert_eq!(
+            connected(&desk),
+            [("Claude Code".to_owned(), 1), ("Cursor".to_owned(), 0)],
+            "{sdk:?}"
+        );
+        assert_eq!(desk.disconnect_agent("Claude Code").await, 1);
+        gateway
+            .world
+            .next(|u| {
+                (matches!(u, Update::AgentsChanged) && connected(&desk)[0].1 == 0).then_some(())
+            })
+            .await;
+        let after = claude.ask(json!({"op": "list_tools"})).await;
+        assert!(
+            after.is_err(),
+            "{sdk:?}: the agent is no longer served: {after:?}"
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! The gateway's session at the JSON level, over an in-memory pipe, with the demo server
+//! running behind it: what an agent reads in answer to each request, exactly.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use switchboard_host::gateway::{Caller, Via, serve};
+use switchboard_host::secrets::Secrets;
+use switchboard_mcp::connection::Connection;
+use switchboard_mcp::transport::discard_log;
+use switchboard_mcp::transport::memory::{MemoryPeer, pair};
+
+/// An agent played by the test: it writes requests and reads the gateway's JSON.
+struct RawAgent {
+    peer: MemoryPeer,
+    _session: Connection,
+    next: u64,
+}
+
+impl RawAgent {
+    fn open(world: &DemoDesk, agent: &str) -> Self {
+        let (parts, peer) = pair(discard_log());
+        let caller = Caller {
+            agent: agent.to_owned(),
+            via: Via::Http,
+        };
+        Self {
+            _session: serve(&world.desk, caller, parts),
+            peer,
+            next: 0,
+        }
+    }
+
+    /// The whole response to a request.
+    async fn ask(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.peer.to_client.send(request.to_string()).await.unwrap();
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let line = self
+                    .peer
+                    .from_client
+                    .recv()
+                    .await
+                    .expect("the session answers");
+                let message: Value = serde_json::from_str(&line).unwrap();
+                if message["id"] == id {
+                    return message;
+                }
+            }
+        })
+        .await
+        .expect("an answer in time")
+    }
+
+    async fn result(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.ask(method, params).await;
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+}
+
+fn initialize(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}})
+}
+
+async fn demo_with_agent() -> DemoDesk {
+    let servers = json!({"demo": {"command": demo_server().display().to_string()}});
+    let world = desk_on(
+        servers,
+        json!({}),
+        Secrets::new("switchboard-test-gateway-protocol"),
+    )
+    .await;
+    world.desk.save_agent("probe", None).await.unwrap();
+    world
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
+    let world = demo_with_agent().await;
+    for (asked, answered) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("2024-11-05", "2024-11-05"),
+        // The stateless revision opens with `server/discover`, not `initialize`.
+        ("2026-07-28", "2025-11-25"),
+        ("1999-01-01", "2025-11-25"),
+    ] {
+        let mut agent = RawAgent::open(&world, "probe");
+        let result = agent.result("initialize", initialize(asked)).await;
+        assert_eq!(result["protocolVersion"], answered, "{asked}");
+        assert_eq!(
+            result["capabilities"],
+            json!({
+                "logging": {},
+                "completions": {},
+                "prompts": {"listChanged": true},
+                "resources": {"listChanged": true},
+                "tools": {"listChanged": true},
+            })
+        );
+        assert_eq!(result["serverInfo"]["name"], "switchboard");
+    }
+    let mut agent = RawAgent::open(&world, "probe");
+    assert_eq!(agent.result("ping", json!({})).await, json!({}));
+    let discover = agent.ask("server/discover", json!({})).await;
+    assert_eq!(
+        discover["error"]["code"], -32601,
+        "answered at once: {discover}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_not_configured_is_refused_with_the_reason() {
+    let world = demo_with_agent().await;
+    let mut ghost = RawAgent::open(&world, "ghost");
+    let answer = ghost.ask("initialize", initialize("2025-11-25")).await;
+    assert_eq!(answer["error"]["code"], -32600);
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("no agent named \"ghost\""), "{message}");
+    assert!(message.contains("Agents page"), "{message}");
+
+    // Removed while connected: its session ends.
+    let mut probe = RawAgent::open(&world, "probe");
+    probe.result("initialize", initialize("2025-11-25")).await;
+    world.desk.remove_agent("probe").await.unwrap();
+    let ended = tokio::time::timeout(WAIT, async {
+        while probe.peer.from_client.recv().await.is_some() {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the removed agent's session ends");
+    // One that connects again is refused.
+    let mut again = RawAgent::open(&world, "probe");
+    let answer = again.ask("tools/list", json!({})).await;
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_prompts_and_completions_lead_back_to_their_server() {
+    let world = demo_with_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    agent.result("initialize", initialize("2025-11-25")).await;
+
+    let listed = agent.result("resources/list", json!({})).await;
+    let readme = listed["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["uri"] == "demo://readme")
+        .expect("the demo's readme, by its own URI");
+    assert_eq!(readme["_meta"]["switchboard/server"], "demo");
+    let read = agent
+        .result("resources/read", json!({"uri": "demo://readme"}))
+        .await;
+    assert_eq!(read["contents"][0]["uri"], "demo://readme");
+    // Not listed, made from a template: found by the template's server.
+    let read = agent
+        .result("resources/read", json!({"uri": "demo://greeting/Ada"}))
+        .await;
+    assert!(
+        read["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Ada"),
+        "{read}"
+    );
+    let templates = agent.result("resources/templates/list", json!({})).await;
+    assert_eq!(
+        templates["resourceTemplates"][0]["uriTemplate"],
+        "demo://greeting/{name}"
+    );
+    let missing = agent
+        .ask("resources/read", json!({"uri": "nowhere://x"}))
+        .await;
+    assert!(missing.get("error").is_some(), "{missing}");
+
+    let prompts = agent.result("prompts/list", json!({})).await;
+    let names: Vec<&str> = prompts["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"demo__greet"), "{names:?}");
+    let got = agent
+        .result(
+            "prompts/get",
+            json!({"name": "demo__greet", "arguments": {"name": "Grace"}}),
+        )
+        .await;
+    assert!(got.to_string().contains("Grace"), "{got}");
+
+    for reference in [
+        json!({"type": "ref/prompt", "name": "demo__greet"}),
+        json!({"type": "ref/resource", "uri": "demo://greeting/{name}"}),
+    ] {
+        let completed = agent
+            .result(
+                "completion/complete",
+                json!({"ref": reference, "argument": {"name": "name", "value": "A"}}),
+            )
+            .await;
+        assert_eq!(
+            completed["completion"]["values"],
+            json!(["Ada", "Alan"]),
+            "{reference}"
+        );
+    }
+}
+
+/// The gateway on the engine's Streamable HTTP server: the bearer token names the agent,
+/// whose calls pass the gate in its name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
+    use std::sync::Arc;
+    use switchboard_host::approvals::{Question, Remember};
+    use switchboard_host::desk::Update;
+    use switchboard_host::gate::Origin;
+    use switchboard_host::gateway::http_sessions;
+    use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
+    use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
+    use switchboard_mcp::transport::http;
+
+    let mut world = demo_with_agent().await;
+    let tokens = |token: &str| (token == "probe-token").then(|| Identity::new("probe"));
+    let options = HttpServerOptions {
+        tokens: Some(Arc::new(tokens)),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+        .await
+        .unwrap();
+    let spec = http::HttpServer::new(server.url()).header("Authorization", "Bearer probe-token");
+    let (parts, _) = http::connect(&spec, discard_log()).unwrap();
+    let client = Client::connect(
+        parts,
+        Arc::new(DecliningHandler),
+        ClientConfig::new("probe", "1"),
+    )
+    .await
+    .unwrap();
+    let tools = client.list_tools().await.unwrap();
+    assert!(
+        tools.items.iter().any(|t| t.name == "demo__echo"),
+        "{:?}",
+        tools.items
+    );
+
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move {
+            let arguments = serde_json::Map::from_iter([("text".to_owned(), json!("over http"))]);
+            client
+                .call_tool("demo__echo", Some(arguments), client.request_options())
+                .await
+        }
+    });
+    let asked = world
+        .next(|u| match u {
+            Update::ApprovalAdded { pending } => Some(*pending),
+            _ => None,
+        })
+        .await;
+    let Question::ToolCall {
+        asked_by,
+        arguments,
+        ..
+    } = asked.question
+    else {
+        panic!("not a tool call")
+    };
+    assert_eq!(
+        asked_by,
+        Origin::Agent {
+            name: "probe".into()
+        }
+    );
+    world
+        .desk
+        .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
+        .unwrap();
+    let result = call.await.unwrap().unwrap();
+    assert_eq!(text_of(&serde_json::to_value(result).unwrap()), "over http");
+    server.shutdown().await;
+}

@@ -1,0 +1,56 @@
+//! The agents that reach the person's servers through the gateway: listed, added,
+//! removed, their recent calls, and the snippet for an agent's own configuration.
+
+use switchboard_host::desk::{AgentSummary, AuditEntry, Desk};
+use tauri::State;
+
+use crate::CommandError;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+#[tauri::command]
+#[specta::specta]
+pub fn agents(desk: State<'_, Desk>) -> Vec<AgentSummary> {
+    desk.agents()
+}
+
+/// Adds an agent, or changes the servers it may use (`servers` null: all of them).
+#[tauri::command]
+#[specta::specta]
+pub async fn save_agent(
+    desk: State<'_, Desk>,
+    name: String,
+    servers: Option<Vec<String>>,
+) -> Result<()> {
+    Ok(desk.save_agent(&name, servers).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
+    Ok(desk.remove_agent(&name).await?)
+}
+
+/// Ends the agent's sessions now; it may connect again.
+#[tauri::command]
+#[specta::specta]
+pub async fn disconnect_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
+    desk.disconnect_agent(&name).await;
+    Ok(())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_calls(
+    desk: State<'_, Desk>,
+    name: String,
+    limit: u32,
+) -> Result<Vec<AuditEntry>> {
+    Ok(desk.agent_calls(&name, limit).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn agent_snippet(desk: State<'_, Desk>, name: String) -> String {
+    desk.agent_snippet(&name)
+}

@@ -1,0 +1,83 @@
+// A test peer: an agent on the official TypeScript SDK client (@modelcontextprotocol/sdk)
+// that reaches Switchboard's gateway the way a coding agent does, by starting a stdio MCP
+// server (the bridge). The Rust tests drive it with one JSON command per line on stdin and
+// read one JSON line per outcome on stdout; gateway_agent.py speaks the same lines.
+//
+//   node gateway-agent.mjs -- COMMAND ARG...
+//
+// Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
+// the call ends; its progress reported on the way), cancel {call} (the call of that id),
+// list_resources, read_resource {uri}, list_prompts, get_prompt {name, arguments}, close.
+// Outcomes: {"id", "ok": result} or {"id", "error": message}; {"event": "connected"} or
+// {"event": "connect_failed", "error"} first; {"event": "tools_changed"},
+// {"event": "progress", "call", "progress"} as they come.
+import readline from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const dash = process.argv.indexOf("--");
+const [command, ...args] = process.argv.slice(dash + 1);
+const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+const client = new Client({ name: "gateway-agent-ts", version: "1.0.0" });
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => say({ event: "tools_changed" }));
+const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+try {
+  await client.connect(transport);
+  say({ event: "connected", server: client.getServerVersion()?.name });
+} catch (error) {
+  say({ event: "connect_failed", error: String(error?.message ?? error) });
+  process.exit(0);
+}
+
+const calls = new Map();
+// Long calls wait for the person: no timeout of the SDK's own cuts them short.
+const patient = { timeout: 600_000 };
+
+async function perform(command) {
+  switch (command.op) {
+    case "list_tools":
+      return client.listTools();
+    case "call_tool": {
+      const abort = new AbortController();
+      calls.set(command.id, abort);
+      const onprogress = (p) => say({ event: "progress", call: command.id, progress: p.progress });
+      try {
+        return await client.callTool({ name: command.name, arguments: command.arguments ?? {} }, undefined, {
+          ...patient,
+          signal: abort.signal,
+          onprogress,
+        });
+      } finally {
+        calls.delete(command.id);
+      }
+    }
+    case "cancel":
+      calls.get(command.call)?.abort("the agent gave up");
+      return {};
+    case "list_resources":
+      return client.listResources();
+    case "read_resource":
+      return client.readResource({ uri: command.uri });
+    case "list_prompts":
+      return client.listPrompts();
+    case "get_prompt":
+      return client.getPrompt({ name: command.name, arguments: command.arguments ?? {} });
+    case "close":
+      await client.close();
+      process.exit(0);
+    default:
+      throw new Error(`unknown op ${command.op}`);
+  }
+}
+
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  if (!line.trim()) continue;
+  const command = JSON.parse(line);
+  perform(command).then(
+    (ok) => say({ id: command.id, ok }),
+    (error) => say({ id: command.id, error: String(error?.message ?? error) }),
+  );
+}
+await client.close();

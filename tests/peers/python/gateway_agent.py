@@ -1,0 +1,112 @@
+"""A test peer: an agent on the official Python SDK client (`mcp`) that reaches Switchboard's
+gateway the way a coding agent does, by starting a stdio MCP server (the bridge). The Rust
+tests drive it with one JSON command per line on stdin and read one JSON line per outcome on
+stdout, the lines gateway-agent.mjs speaks (see there).
+
+    python gateway_agent.py -- COMMAND ARG...
+"""
+
+import json
+import sys
+
+import anyio
+from mcp import types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+
+def say(line: dict) -> None:
+    sys.stdout.write(json.dumps(line) + "\n")
+    sys.stdout.flush()
+
+
+def dumped(result) -> dict:
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+async def on_message(message) -> None:
+    if isinstance(message, types.ToolListChangedNotification):
+        say({"event": "tools_changed"})
+
+
+async def main() -> None:
+    argv = sys.argv[sys.argv.index("--") + 1 :]
+    server = StdioServerParameters(command=argv[0], args=argv[1:])
+    async with stdio_client(server) as (read, write):
+        # A request the gateway never answers (it went away) fails after this, as the
+        # TypeScript SDK's do; calls, which wait for the person, set their own.
+        async with ClientSession(read, write, read_timeout_seconds=20, message_handler=on_message) as session:
+            try:
+                with anyio.fail_after(30):
+                    initialized = await session.initialize()
+            except Exception as error:  # the agent shows why it could not connect
+                say({"event": "connect_failed", "error": str(error)})
+                return
+            say({"event": "connected", "server": initialized.server_info.name})
+            await serve(session)
+
+
+async def serve(session: ClientSession) -> None:
+    calls: dict[str, anyio.CancelScope] = {}
+    done = anyio.Event()
+
+    async def perform(command: dict):
+        op = command["op"]
+        if op == "list_tools":
+            return dumped(await session.list_tools())
+        if op == "call_tool":
+
+            async def progress(value, total, message):
+                say({"event": "progress", "call": command["id"], "progress": value})
+
+            with anyio.CancelScope() as scope:
+                calls[command["id"]] = scope
+                # Long calls wait for the person: no timeout of the SDK's own cuts them short.
+                result = await session.call_tool(
+                    command["name"],
+                    command.get("arguments", {}),
+                    read_timeout_seconds=600,
+                    progress_callback=progress,
+                )
+                return dumped(result)
+            raise RuntimeError("the call was cancelled")
+        if op == "cancel":
+            scope = calls.get(command["call"])
+            if scope:
+                scope.cancel()
+            return {}
+        if op == "list_resources":
+            return dumped(await session.list_resources())
+        if op == "read_resource":
+            return dumped(await session.read_resource(command["uri"]))
+        if op == "list_prompts":
+            return dumped(await session.list_prompts())
+        if op == "get_prompt":
+            return dumped(await session.get_prompt(command["name"], command.get("arguments", {})))
+        if op == "close":
+            done.set()
+            return {}
+        raise ValueError(f"unknown op {op}")
+
+    async def answer(command: dict) -> None:
+        try:
+            say({"id": command.get("id"), "ok": await perform(command)})
+        except Exception as error:
+            say({"id": command.get("id"), "error": str(error)})
+
+    async with anyio.create_task_group() as group:
+
+        async def read_commands() -> None:
+            stdin = anyio.wrap_file(sys.stdin)
+            async for line in stdin:
+                if line.strip():
+                    group.start_soon(answer, json.loads(line))
+            done.set()
+
+        group.start_soon(read_commands)
+        await done.wait()
+        group.cancel_scope.cancel()
+
+
+if __name__ == "__main__":
+    anyio.run(main)

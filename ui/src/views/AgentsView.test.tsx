@@ -1,0 +1,95 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands } from "../bindings";
+import { AgentsView } from "./AgentsView";
+
+vi.mock("../bindings", () => ({
+  commands: {
+    agents: vi.fn(),
+    agentCalls: vi.fn(),
+    agentSnippet: vi.fn((name: string) => Promise.resolve(`{"args": ["bridge", "--agent", "${name}"]}`)),
+    saveAgent: vi.fn(() => Promise.resolve(null)),
+    removeAgent: vi.fn(() => Promise.resolve(null)),
+    disconnectAgent: vi.fn(() => Promise.resolve(null)),
+  },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+const call = {
+  id: 7,
+  at_ms: 1_700_000_000_000,
+  kind: "tool_call",
+  server: "files",
+  subject: "write_file",
+  decision: "denied",
+  decided_by: "user",
+  outcome: "",
+  duration_ms: null,
+  asked_by: "agent Claude Code",
+  detail: {},
+  given: "once" as const,
+};
+
+describe("AgentsView", () => {
+  it("lists each agent with its servers, its recent calls and the entry for its configuration", async () => {
+    vi.mocked(commands.agents).mockResolvedValue([
+      { name: "Claude Code", servers: null, toolsOff: 0, connected: 1 },
+      { name: "Cursor", servers: ["demo"], toolsOff: 2, connected: 0 },
+    ]);
+    vi.mocked(commands.agentCalls).mockImplementation((name) => Promise.resolve(name === "Claude Code" ? [call] : []));
+    render(<AgentsView />);
+    const claude = within(await screen.findByRole("listitem", { name: "Claude Code" }));
+    expect(claude.getByText("every server")).toBeTruthy();
+    expect(claude.getByText("Connected")).toBeTruthy();
+    const calls = await claude.findByRole("table", { name: "Recent calls of Claude Code" });
+    const cells = within(calls)
+      .getAllByRole("cell")
+      .map((c) => c.textContent);
+    expect(cells.slice(1)).toEqual(["files", "write_file", "denied", ""]);
+    expect((await claude.findByLabelText("Configuration for Claude Code")).textContent).toContain('"--agent", "Claude Code"');
+    const cursor = within(screen.getByRole("listitem", { name: "Cursor" }));
+    expect(cursor.getByText("servers: demo, 2 tools turned off for it")).toBeTruthy();
+    expect(cursor.getByText("not connected")).toBeTruthy();
+    expect(cursor.queryByRole("button", { name: "Disconnect Cursor" })).toBeNull();
+    expect(await cursor.findByText("Cursor has made no call yet.")).toBeTruthy();
+    expect(commands.agentCalls).toHaveBeenCalledWith("Cursor", 10);
+  });
+
+  it("adds an agent by name, refuses a name taken, and removes one", async () => {
+    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 1 }]);
+    vi.mocked(commands.agentCalls).mockResolvedValue([]);
+    const user = userEvent.setup();
+    render(<AgentsView />);
+    const name = screen.getByRole("textbox", { name: "Agent name" });
+    await screen.findByRole("listitem", { name: "Cursor" });
+    await user.type(name, "Cursor");
+    expect(screen.getByRole("button", { name: "Add agent" })).toHaveProperty("disabled", true);
+    expect(screen.getByText("An agent of that name exists")).toBeTruthy();
+    await user.clear(name);
+    await user.type(name, "Claude Code{Enter}");
+    expect(commands.saveAgent).toHaveBeenCalledWith("Claude Code", null);
+    await user.click(screen.getByRole("button", { name: "Disconnect Cursor" }));
+    expect(commands.disconnectAgent).toHaveBeenCalledWith("Cursor");
+    await user.click(screen.getByRole("button", { name: "Remove Cursor" }));
+    expect(commands.removeAgent).toHaveBeenCalledWith("Cursor");
+  });
+
+  it("says why an agent could not be added", async () => {
+    vi.mocked(commands.agents).mockResolvedValue([]);
+    vi.mocked(commands.saveAgent).mockRejectedValueOnce({ code: "invalid", message: "the name is too long" });
+    const user = userEvent.setup();
+    render(<AgentsView />);
+    expect(await screen.findByText("No agent yet: an agent not added here is refused.")).toBeTruthy();
+    await user.type(screen.getByRole("textbox", { name: "Agent name" }), "x{Enter}");
+    expect((await screen.findByRole("alert")).textContent).toBe("the name is too long");
+  });
+});

@@ -1,0 +1,71 @@
+import { useEffect, useState } from "react";
+import { commands, type AuditEntry_Serialize } from "../bindings";
+import { AgentList } from "../agents/AgentList";
+import { errorMessage } from "../errors";
+import { useFetched } from "../host/updates";
+
+/** How many of an agent's calls are shown. */
+const RECENT = 10;
+
+/** The agents that reach the servers through Switchboard, their recent calls, and their set-up. */
+export function AgentsView() {
+  const { data, error: loadError, refresh } = useFetched(() => commands.agents(), ["agents_changed"]);
+  const agents = data ?? [];
+  const names = agents.map((a) => a.name).join("\n");
+  // A call is recorded as it is decided, and completed as it ends.
+  const calls = useFetched(
+    async () => {
+      const all = await Promise.all(
+        agents.map(async (a) => [a.name, await commands.agentCalls(a.name, RECENT)] as const),
+      );
+      return Object.fromEntries(all) as Record<string, AuditEntry_Serialize[]>;
+    },
+    ["approval_removed", "progress_ended", "agents_changed"],
+    [names],
+  );
+  const [snippets, setSnippets] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let live = true;
+    Promise.all(agents.map(async (a) => [a.name, await commands.agentSnippet(a.name)] as const)).then(
+      (all) => live && setSnippets(Object.fromEntries(all)),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [names]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const act = (work: Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    work
+      .then(refresh, (err: unknown) => setError(errorMessage(err)))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <div className="agents-view">
+      {loadError !== null && (
+        <p className="error" role="alert">
+          The agents could not be read: {errorMessage(loadError)}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <AgentList
+        agents={agents}
+        calls={calls.data ?? {}}
+        snippets={snippets}
+        busy={busy}
+        onAdd={(name) => act(commands.saveAgent(name, null))}
+        onRemove={(name) => act(commands.removeAgent(name))}
+        onDisconnect={(name) => act(commands.disconnectAgent(name))}
+        onCopy={(text) => void navigator.clipboard?.writeText(text).catch(() => {})}
+      />
+    </div>
+  );
+}
