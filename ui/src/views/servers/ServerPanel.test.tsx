@@ -11,6 +11,7 @@ vi.mock("../../bindings", () => ({
     clearServerLog: vi.fn(),
     serverTools: vi.fn(() => Promise.resolve([])),
     signedIn: vi.fn(() => Promise.resolve(null)),
+    signInWaiting: vi.fn(() => Promise.resolve(false)),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
 }));
