@@ -52,6 +52,30 @@ fn person() -> Arc<Person> {
     })
 }
 
+/// How the Python SDK's server is reached.
+enum Via {
+    Stdio,
+    Http,
+}
+
+/// The Python SDK's server reached as a host reaches it: probed, in the era it speaks; the
+/// HTTP peer lives as long as the last value.
+async fn python_probed(via: Via) -> (Client, Arc<Person>, Option<Peer>) {
+    let log = Log::default();
+    let person = person();
+    let (transport, peer) = match via {
+        Via::Stdio => (over_stdio(&python_stdio(), &log), None),
+        Via::Http => {
+            let peer = Peer::python(PyHttp::Streamable).await;
+            (over_http(&peer.url, &log), Some(peer))
+        }
+    };
+    let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+        .await
+        .expect("connect");
+    (client, person, peer)
+}
+
 fn args(value: Value) -> Option<Map<String, Value>> {
     match value {
         Value::Object(map) => Some(map),
@@ -139,31 +163,14 @@ async fn exercise_modern(client: &Client, person: &Person) {
 
 #[tokio::test]
 async fn a_modern_server_over_stdio_is_found_by_the_probe_and_serves_every_feature() {
-    let log = Log::default();
-    let person = person();
-    let client = Client::connect(
-        over_stdio(&python_stdio(), &log),
-        person.clone(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
+    let (client, person, _peer) = python_probed(Via::Stdio).await;
     exercise_modern(&client, &person).await;
     client.close().await;
 }
 
 #[tokio::test]
 async fn a_modern_server_over_streamable_http_is_found_by_the_probe_and_serves_every_feature() {
-    let peer = Peer::python(PyHttp::Streamable).await;
-    let log = Log::default();
-    let person = person();
-    let client = Client::connect(
-        over_http(&peer.url, &log),
-        person.clone(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
+    let (client, person, _peer) = python_probed(Via::Http).await;
     exercise_modern(&client, &person).await;
     client.close().await;
 }
@@ -370,31 +377,14 @@ async fn changes_are_heard_through_listen(client: &Client, person: &Person) {
 
 #[tokio::test]
 async fn list_changes_and_resource_updates_arrive_through_listen_over_stdio() {
-    let log = Log::default();
-    let person = person();
-    let client = Client::connect(
-        over_stdio(&python_stdio(), &log),
-        person.clone(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
+    let (client, person, _peer) = python_probed(Via::Stdio).await;
     changes_are_heard_through_listen(&client, &person).await;
     client.close().await;
 }
 
 #[tokio::test]
 async fn list_changes_and_resource_updates_arrive_through_listen_over_streamable_http() {
-    let peer = Peer::python(PyHttp::Streamable).await;
-    let log = Log::default();
-    let person = person();
-    let client = Client::connect(
-        over_http(&peer.url, &log),
-        person.clone(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
+    let (client, person, _peer) = python_probed(Via::Http).await;
     changes_are_heard_through_listen(&client, &person).await;
     client.close().await;
 }
