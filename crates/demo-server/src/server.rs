@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, RequestOptions};
-use switchboard_mcp::jsonrpc::{ErrorObject, code};
+use switchboard_mcp::jsonrpc::{ErrorObject, encode_result as encode, read_params as parse};
 use switchboard_mcp::transport::BoxFuture;
 use switchboard_mcp::types::*;
 
@@ -278,16 +278,6 @@ fn negotiate(requested: &str) -> ProtocolVersion {
         Ok(version) if version.is_stateful() => version,
         _ => ProtocolVersion::LATEST_STATEFUL,
     }
-}
-
-fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
-    let params = params.unwrap_or_else(|| Value::Object(Map::new()));
-    serde_json::from_value(params).map_err(ErrorObject::invalid_params)
-}
-
-fn encode(result: impl Serialize) -> Result<Value, ErrorObject> {
-    serde_json::to_value(result)
-        .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, format!("encoding the result: {e}")))
 }
 
 /// The connection's view of the server.

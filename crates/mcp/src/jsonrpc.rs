@@ -84,6 +84,20 @@ impl ErrorObject {
     }
 }
 
+/// A request's params as a server reads them (none read as `{}`), or the -32602 answer.
+pub fn read_params<T: serde::de::DeserializeOwned>(
+    params: Option<Value>,
+) -> Result<T, ErrorObject> {
+    let params = params.unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+    serde_json::from_value(params).map_err(ErrorObject::invalid_params)
+}
+
+/// A result as a server answers it, or the -32603 answer if it cannot be encoded.
+pub fn encode_result(result: impl Serialize) -> Result<Value, ErrorObject> {
+    serde_json::to_value(result)
+        .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, format!("encoding the result: {e}")))
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
     pub id: RequestId,

@@ -8,12 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, WeakConnection};
-use switchboard_mcp::jsonrpc::{ErrorObject, code};
+use switchboard_mcp::jsonrpc::{ErrorObject, code, encode_result as encode, read_params as parse};
 use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
 use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
@@ -614,13 +613,4 @@ fn server_error(error: ClientError) -> ErrorObject {
 
 fn desk_error(error: DeskError) -> ErrorObject {
     ErrorObject::new(code::INTERNAL_ERROR, error.to_string())
-}
-
-fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
-    serde_json::from_value(params.unwrap_or_else(|| json!({}))).map_err(ErrorObject::invalid_params)
-}
-
-fn encode(result: impl Serialize) -> Result<Value, ErrorObject> {
-    serde_json::to_value(result)
-        .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, format!("encoding the result: {e}")))
 }
