@@ -110,8 +110,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
 }
 
 pub fn run() {
-    // Both before any thread starts: the environment and malloc's settings are process-wide.
-    webview::prepare_environment();
+    // Before any thread starts: malloc's settings are process-wide.
     malloc::limit_arenas();
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -7,12 +7,6 @@
 
 use tauri::{Manager, Runtime};
 
-/// Sets, for the app and the WebKit processes it starts, what must be known before GTK
-/// opens the display: called first thing in `run`, while the process has one thread.
-pub fn prepare_environment() {
-    platform::prepare_environment();
-}
-
 /// Applies the settings to the main window's web view. Called in the app's setup, on the
 /// main thread right after the window is built and before the event loop runs again, so
 /// the web process is created with them rather than changed after its first paint.
@@ -31,36 +25,6 @@ mod platform {
     use webkit2gtk::{
         CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt,
     };
-
-    /// Keeps OpenGL out of the app's process. The page is painted without the GPU
-    /// (`HardwareAccelerationPolicy::Never` below), yet at start GTK queries the display's
-    /// GLX and WebKit opens an EGL display only to ask which GPU to hand the web process:
-    /// each loads the GL driver, on a display without one Mesa's software renderer with
-    /// LLVM (about 26 MiB PSS, docs/performance.md). With painting off the GPU nothing
-    /// reads what they learn, so on a machine with a real GPU these change nothing seen.
-    /// A value the person set is kept.
-    const WITHOUT_GL: [(&str, &str); 3] = [
-        // GTK's GL for the window: only WebKit's accelerated backing store would use it.
-        ("GDK_GL", "disable"),
-        // The DMA-BUF renderer is WebKit's only accelerated path on GTK 3: off with the policy.
-        ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
-        // Names the render device instead of asking EGL for it. The web process would
-        // only open it for the DMA-BUF renderer, which is off.
-        ("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/null"),
-    ];
-
-    pub fn prepare_environment() {
-        for (name, value) in WITHOUT_GL {
-            if std::env::var_os(name).is_none() {
-                // SAFETY: called at the start of `run`, before the app starts any thread,
-                // so nothing reads the environment while it changes.
-                #[allow(unsafe_code)]
-                unsafe {
-                    std::env::set_var(name, value)
-                };
-            }
-        }
-    }
 
     pub fn economize(webview: tauri::webview::PlatformWebview) {
         let webview = webview.inner();
@@ -88,9 +52,6 @@ mod platform {
 
 #[cfg(not(target_os = "linux"))]
 mod platform {
-    /// WebView2 and WKWebView load no GL driver of their own for a window painted this way.
-    pub fn prepare_environment() {}
-
     /// WebView2 and WKWebView size their caches and pick their renderer themselves.
     pub fn economize(_webview: tauri::webview::PlatformWebview) {}
 }
