@@ -17,9 +17,10 @@ use std::process::Stdio;
 use common::*;
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
-use switchboard_host::desk::Update;
+use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
+use switchboard_host::gateway::http;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -71,7 +72,7 @@ async fn gateway() -> Gateway {
     Gateway { world, listening }
 }
 
-/// Secrets no test here stores: the servers need none.
+/// A keyring service of this test process's own: the agents' tokens are kept there.
 fn keyring_free(label: &str) -> switchboard_host::secrets::Secrets {
     switchboard_host::secrets::Secrets::new(&format!(
         "switchboard-test-{label}-{}",
@@ -90,9 +91,20 @@ struct Agent {
     next: u64,
 }
 
+/// How an agent reaches the gateway.
+enum Reach<'a> {
+    /// It starts `switchboard-cli bridge --agent <name>` on the socket.
+    Bridge { name: &'a str, socket: &'a Path },
+    /// Streamable HTTP, with its bearer token.
+    Http { url: &'a str, token: &'a str },
+}
+
 impl Agent {
     async fn start(sdk: Sdk, name: &str, socket: &Path) -> Self {
-        let bridge = workspace_binary("switchboard-cli");
+        Self::start_via(sdk, Reach::Bridge { name, socket }).await
+    }
+
+    async fn start_via(sdk: Sdk, reach: Reach<'_>) -> Self {
         let mut command = match sdk {
             Sdk::TypeScript => {
                 let mut node = tokio::process::Command::new("node");
@@ -106,11 +118,15 @@ impl Agent {
                 python
             }
         };
+        match reach {
+            Reach::Bridge { name, socket } => command
+                .arg("--")
+                .arg(workspace_binary("switchboard-cli"))
+                .args(["bridge", "--agent", name, "--socket"])
+                .arg(socket),
+            Reach::Http { url, token } => command.args(["--http", url, token]),
+        };
         command
-            .arg("--")
-            .arg(bridge)
-            .args(["bridge", "--agent", name, "--socket"])
-            .arg(socket)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .kill_on_drop(true);
@@ -127,7 +143,11 @@ impl Agent {
 
     /// Starts the agent and waits until it connected.
     async fn connected(sdk: Sdk, name: &str, socket: &Path) -> Self {
-        let mut agent = Self::start(sdk, name, socket).await;
+        Self::connected_via(sdk, Reach::Bridge { name, socket }).await
+    }
+
+    async fn connected_via(sdk: Sdk, reach: Reach<'_>) -> Self {
+        let mut agent = Self::start_via(sdk, reach).await;
         let first = agent.line(|l| l.get("event").is_some()).await;
         assert_eq!(first["event"], "connected", "{sdk:?}: {first}");
         agent
@@ -320,6 +340,79 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
     ];
     assert_eq!(calls[..3], expected, "newest first: {calls:?}");
     assert_eq!(calls.len(), 6, "{calls:?}");
+}
+
+/// Over Streamable HTTP an agent is the one its token names: it sees what that agent may
+/// use and its calls are asked about under its name; a renewed token refuses the old one;
+/// the token is kept in the keyring and goes with the agent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old() {
+    let mut gateway = gateway().await;
+    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let url = server.url();
+    let desk = gateway.world.desk.clone();
+    for sdk in SDKS {
+        let token = desk.agent_token("Cursor").await.unwrap();
+        assert_eq!(desk.agent_token("Cursor").await.unwrap(), token, "{sdk:?}");
+        // What the person copies into the agent's configuration.
+        let snippet = desk.agent_http_snippet("Cursor").await.unwrap().unwrap();
+        let snippet: Value = serde_json::from_str(&snippet).unwrap();
+        assert_eq!(
+            snippet["mcpServers"]["switchboard"],
+            json!({"type": "http", "url": url, "headers": {"Authorization": format!("Bearer {token}")}})
+        );
+        let mut cursor = Agent::connected_via(
+            sdk,
+            Reach::Http {
+                url: &url,
+                token: &token,
+            },
+        )
+        .await;
+        let tools = cursor.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned())
+                && !tools.iter().any(|t| t.starts_with("everything__")),
+            "{sdk:?}: {tools:?}"
+        );
+        let call = cursor
+            .call("demo__echo", json!({"text": "over http"}))
+            .await;
+        let asked = gateway.asked_about_call().await;
+        assert_eq!(
+            asked_by(&asked),
+            Origin::Agent {
+                name: "Cursor".into()
+            }
+        );
+        gateway.answer(&asked, true, Remember::Once);
+        let result = cursor.outcome(&call).await.unwrap();
+        assert!(
+            text_of_result(&result).contains("over http"),
+            "{sdk:?}: {result}"
+        );
+
+        let renewed = desk.renew_agent_token("Cursor").await.unwrap();
+        assert_ne!(renewed, token, "{sdk:?}");
+        let mut stale = Agent::start_via(
+            sdk,
+            Reach::Http {
+                url: &url,
+                token: &token,
+            },
+        )
+        .await;
+        let refused = stale.line(|l| l.get("event").is_some()).await;
+        assert_eq!(refused["event"], "connect_failed", "{sdk:?}: {refused}");
+        assert!(
+            refused["error"].to_string().contains("401"),
+            "{sdk:?}: {refused}"
+        );
+    }
+    let kept = token_secret_name("Cursor");
+    assert!(gateway.world.secrets.get(&kept).await.unwrap().is_some());
+    desk.remove_agent("Cursor").await.unwrap();
+    assert_eq!(gateway.world.secrets.get(&kept).await.unwrap(), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,6 +4,7 @@
 // read one JSON line per outcome on stdout; gateway_agent.py speaks the same lines.
 //
 //   node gateway-agent.mjs -- COMMAND ARG...
+//   node gateway-agent.mjs --http URL TOKEN      (Streamable HTTP with a bearer token)
 //
 // Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
 // the call ends; its progress reported on the way), cancel {call} (the call of that id),
@@ -14,15 +15,22 @@
 import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
+const http = process.argv.indexOf("--http");
 const dash = process.argv.indexOf("--");
 const [command, ...args] = process.argv.slice(dash + 1);
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const client = new Client({ name: "gateway-agent-ts", version: "1.0.0" });
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => say({ event: "tools_changed" }));
-const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+const transport =
+  http >= 0
+    ? new StreamableHTTPClientTransport(new URL(process.argv[http + 1]), {
+        requestInit: { headers: { Authorization: `Bearer ${process.argv[http + 2]}` } },
+      })
+    : new StdioClientTransport({ command, args, stderr: "inherit" });
 try {
   await client.connect(transport);
   say({ event: "connected", server: client.getServerVersion()?.name });

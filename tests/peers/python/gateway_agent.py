@@ -4,6 +4,7 @@ tests drive it with one JSON command per line on stdin and read one JSON line pe
 stdout, the lines gateway-agent.mjs speaks (see there).
 
     python gateway_agent.py -- COMMAND ARG...
+    python gateway_agent.py --http URL TOKEN      (Streamable HTTP with a bearer token)
 """
 
 import json
@@ -13,6 +14,7 @@ import anyio
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 
 def say(line: dict) -> None:
@@ -29,10 +31,20 @@ async def on_message(message) -> None:
         say({"event": "tools_changed"})
 
 
-async def main() -> None:
+def transport():
+    """`-- COMMAND ARG...` (a stdio server), or `--http URL TOKEN` (Streamable HTTP)."""
+    if "--http" in sys.argv:
+        at = sys.argv.index("--http")
+        url, token = sys.argv[at + 1], sys.argv[at + 2]
+        client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        return streamable_http_client(url, http_client=client)
     argv = sys.argv[sys.argv.index("--") + 1 :]
-    server = StdioServerParameters(command=argv[0], args=argv[1:])
-    async with stdio_client(server) as (read, write):
+    return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]))
+
+
+async def main() -> None:
+    async with transport() as streams:
+        read, write = streams[0], streams[1]
         # A request the gateway never answers (it went away) fails after this, as the
         # TypeScript SDK's do; calls, which wait for the person, set their own.
         async with ClientSession(read, write, read_timeout_seconds=20, message_handler=on_message) as session:

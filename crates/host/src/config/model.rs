@@ -293,6 +293,10 @@ pub struct HostSettings {
     /// document published with the project (`assets/client-metadata.json`).
     #[serde(skip_serializing_if = "is_default_client_metadata")]
     pub client_metadata_url: String,
+    /// The port of 127.0.0.1 where agents reach the gateway over Streamable HTTP; by
+    /// default a fixed one (`gateway::http::DEFAULT_PORT`), 0 for none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gateway_port: Option<u16>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -316,6 +320,7 @@ impl Default for HostSettings {
             default_provider: None,
             confirm_own_destructive_calls: true,
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),
+            gateway_port: None,
             extra: Map::new(),
         }
     }

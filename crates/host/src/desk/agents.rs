@@ -139,7 +139,7 @@ impl Desk {
         .await?;
         self.inner.gate.forget_agent(name);
         self.disconnect_agent(name).await;
-        Ok(())
+        self.forget_agent_token(name).await
     }
 
     /// Counts a gateway session of `agent` as live until the returned value is dropped.

@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agent_tokens;
 mod agents;
 mod answers;
 mod calls;
@@ -46,6 +47,7 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
+pub use agent_tokens::token_secret_name;
 pub use agents::AgentSummary;
 pub use answers::AuditEntry;
 pub use chat::{
@@ -142,6 +144,8 @@ pub enum DeskError {
         "{0:?} cannot name an agent: give a name of 1 to 64 characters, with no control characters"
     )]
     BadAgentName(String),
+    #[error("the system gave no randomness for a token: {0}")]
+    NoRandomness(String),
 }
 
 /// What changed, for the face to show.
@@ -234,6 +238,8 @@ struct Inner {
     chat: chat::ChatDesk,
     /// The agents' sessions with the gateway, live now.
     sessions: agents::Sessions,
+    /// The agents' tokens for the gateway over HTTP.
+    agent_tokens: agent_tokens::Tokens,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -346,6 +352,7 @@ impl Desk {
                     audit_notices,
                     chat,
                     sessions: agents::Sessions::default(),
+                    agent_tokens: agent_tokens::Tokens::default(),
                 }
             }),
         };

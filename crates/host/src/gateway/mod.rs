@@ -11,9 +11,11 @@
 //! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
 //!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server,
 //!   the agent named by the identity its bearer-token check gives.
-//! - [`bridge`]: the local socket `switchboard-cli bridge` connects to.
+//! - [`bridge`]: the local socket `switchboard-cli bridge` connects to; [`http`]: the
+//!   Streamable HTTP endpoint on 127.0.0.1, each agent with its bearer token.
 
 pub mod bridge;
+pub mod http;
 mod names;
 mod session;
 

@@ -1,0 +1,149 @@
+//! Each agent's bearer token for the gateway over Streamable HTTP: issued on first ask,
+//! 256 random bits from the OS (`getrandom`, which the engine's session ids use too), kept
+//! in the OS keyring under `agents/<name>/token` so that the agent's configuration can be
+//! shown again, and held in memory for the token check of every request. Renewing one
+//! revokes the old at once; removing the agent deletes it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use switchboard_mcp::server::http::{Identity, TokenCheck};
+
+use super::{Desk, DeskError, lock};
+
+/// The keyring entry of an agent's token.
+pub fn token_secret_name(agent: &str) -> String {
+    format!("agents/{agent}/token")
+}
+
+/// The tokens in use, by token; and where the gateway listens over HTTP, once it does.
+#[derive(Default)]
+pub(super) struct Tokens {
+    by_token: Mutex<HashMap<String, String>>,
+    url: Mutex<Option<String>>,
+}
+
+impl Tokens {
+    fn admit(&self, agent: &str, token: &str) {
+        let mut tokens = lock(&self.by_token);
+        tokens.retain(|_, holder| holder != agent);
+        tokens.insert(token.to_owned(), agent.to_owned());
+    }
+
+    fn revoke(&self, agent: &str) {
+        lock(&self.by_token).retain(|_, holder| holder != agent);
+    }
+}
+
+/// The check the gateway's HTTP server asks of each request: the agent a token belongs
+/// to. The session then checks that the agent is still configured.
+struct Check(Arc<super::Inner>);
+
+impl TokenCheck for Check {
+    fn identify(&self, token: &str) -> Option<Identity> {
+        lock(&self.0.agent_tokens.by_token)
+            .get(token)
+            .map(|agent| Identity::new(agent.as_str()))
+    }
+}
+
+fn new_token() -> Result<String, DeskError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| DeskError::NoRandomness(e.to_string()))?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("sbg_{hex}"))
+}
+
+impl Desk {
+    /// The agent's token, issued (and kept in the keyring) if it has none yet.
+    pub async fn agent_token(&self, agent: &str) -> Result<String, DeskError> {
+        if self.agent_config(agent).is_none() {
+            return Err(DeskError::NoAgent(agent.to_owned()));
+        }
+        let name = token_secret_name(agent);
+        let token = match self.inner.secrets.get(&name).await? {
+            Some(kept) => kept,
+            None => {
+                let token = new_token()?;
+                self.inner.secrets.set(&name, &token).await?;
+                token
+            }
+        };
+        self.inner.agent_tokens.admit(agent, &token);
+        Ok(token)
+    }
+
+    /// A new token for the agent; the old one is refused from now on.
+    pub async fn renew_agent_token(&self, agent: &str) -> Result<String, DeskError> {
+        if self.agent_config(agent).is_none() {
+            return Err(DeskError::NoAgent(agent.to_owned()));
+        }
+        let token = new_token()?;
+        self.inner
+            .secrets
+            .set(&token_secret_name(agent), &token)
+            .await?;
+        self.inner.agent_tokens.admit(agent, &token);
+        Ok(token)
+    }
+
+    /// Takes the agent's token out of use and out of the keyring.
+    pub(super) async fn forget_agent_token(&self, agent: &str) -> Result<(), DeskError> {
+        self.inner.agent_tokens.revoke(agent);
+        self.inner.secrets.delete(&token_secret_name(agent)).await?;
+        Ok(())
+    }
+
+    /// Admits the tokens the configured agents were given before (kept in the keyring);
+    /// an agent with none gets one when it is first asked for.
+    pub async fn load_agent_tokens(&self) -> Result<(), DeskError> {
+        let agents: Vec<String> = self.agents().into_iter().map(|a| a.name).collect();
+        for agent in agents {
+            if let Some(token) = self.inner.secrets.get(&token_secret_name(&agent)).await? {
+                self.inner.agent_tokens.admit(&agent, &token);
+            }
+        }
+        Ok(())
+    }
+
+    /// The token check of the gateway's HTTP server.
+    pub fn agent_token_check(&self) -> Arc<dyn TokenCheck> {
+        Arc::new(Check(self.inner.clone()))
+    }
+
+    /// The port the settings give the gateway over HTTP; `None` when they turn it off (0).
+    pub fn gateway_port(&self) -> Option<u16> {
+        let port = lock(&self.inner.loaded).config.settings.gateway_port;
+        match port.unwrap_or(crate::gateway::http::DEFAULT_PORT) {
+            0 => None,
+            port => Some(port),
+        }
+    }
+
+    /// Where the gateway listens over HTTP, for the agents' configuration.
+    pub fn set_gateway_url(&self, url: Option<String>) {
+        *lock(&self.inner.agent_tokens.url) = url;
+    }
+
+    /// What an agent's MCP configuration needs to reach Switchboard over Streamable HTTP:
+    /// the URL and its token (issued now if it has none); none while the gateway does not
+    /// listen over HTTP.
+    pub async fn agent_http_snippet(&self, agent: &str) -> Result<Option<String>, DeskError> {
+        let Some(url) = lock(&self.inner.agent_tokens.url).clone() else {
+            return Ok(None);
+        };
+        let token = self.agent_token(agent).await?;
+        let entry = serde_json::json!({
+            "mcpServers": {
+                "switchboard": {
+                    "type": "http",
+                    "url": url,
+                    "headers": {"Authorization": format!("Bearer {token}")}
+                }
+            }
+        });
+        Ok(Some(
+            serde_json::to_string_pretty(&entry).unwrap_or_default(),
+        ))
+    }
+}

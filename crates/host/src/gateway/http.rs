@@ -1,0 +1,31 @@
+//! The gateway over Streamable HTTP on 127.0.0.1: the engine's server, where each
+//! request's bearer token names its agent (`Desk::agent_token`) and each session is a
+//! gateway session of that agent. Its Origin and Host checks keep web pages out.
+
+use std::sync::Arc;
+
+use switchboard_mcp::server::http::{HttpServer, HttpServerOptions};
+
+use super::http_sessions;
+use crate::desk::Desk;
+
+/// The port agents are told to use when the settings name none: a fixed one, so that an
+/// agent's configuration stays right across restarts.
+pub const DEFAULT_PORT: u16 = 47_321;
+
+/// Listens on `port` of 127.0.0.1 (0: any free one) until the returned server is dropped.
+/// The tokens given before are admitted again; a keyring that cannot be read admits none
+/// of them (each is read again when the person next shows it).
+pub async fn listen(desk: &Desk, port: u16) -> std::io::Result<HttpServer> {
+    if let Err(e) = desk.load_agent_tokens().await {
+        tracing::warn!("the agents' tokens could not be read: {e}");
+    }
+    let options = HttpServerOptions {
+        port,
+        tokens: Some(desk.agent_token_check()),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(desk))).await?;
+    desk.set_gateway_url(Some(server.url()));
+    Ok(server)
+}
