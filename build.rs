@@ -88,5 +88,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "disconnect_agent",
         "agent_calls",
         "agent_snippet",
+        "agent_http_snippet",
+        "renew_agent_token",
     ]
 }

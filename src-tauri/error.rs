@@ -74,6 +74,7 @@ impl From<DeskError> for CommandError {
             DeskError::Form(FormError::Keyring(_))
             | DeskError::ProviderForm(ProviderFormError::Keyring(_))
             | DeskError::Keyring(_)
+            | DeskError::NoRandomness(_)
             | DeskError::Audit(_) => ErrorCode::System,
             DeskError::Form(_)
             | DeskError::Answer(_)

@@ -11,8 +11,10 @@ mod webview;
 use std::path::{Path, PathBuf};
 
 use switchboard_host::desk::Desk;
+use switchboard_host::gateway;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::secrets::Secrets;
+use switchboard_mcp::server::http::HttpServer;
 use tauri::Manager;
 
 pub use commands::AppInfo;
@@ -99,6 +101,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::disconnect_agent,
             agents::agent_calls,
             agents::agent_snippet,
+            agents::agent_http_snippet,
+            agents::renew_agent_token,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
@@ -141,6 +145,9 @@ pub fn run() {
             // Agents reach the servers through `switchboard-cli bridge`, which connects here.
             let gateway = tauri::async_runtime::block_on(listen_for_agents(&desk));
             app.manage(Gateway(std::sync::Mutex::new(gateway)));
+            // And over Streamable HTTP, each with its token, on the port of the settings.
+            let http = tauri::async_runtime::block_on(serve_agents_over_http(&desk));
+            app.manage(GatewayHttp(std::sync::Mutex::new(http)));
             // Ended by a signal (a logout, `kill`), the app still stops its servers
             // gracefully: it exits as if the window closed.
             let handle = app.handle().clone();
@@ -164,6 +171,9 @@ pub fn run() {
         if let tauri::RunEvent::Exit = event {
             // No agent reaches a desk that is shutting down; the socket goes with it.
             if let Some(gateway) = app.try_state::<Gateway>() {
+                gateway.0.lock().map(|mut g| g.take()).ok();
+            }
+            if let Some(gateway) = app.try_state::<GatewayHttp>() {
                 gateway.0.lock().map(|mut g| g.take()).ok();
             }
             if let Some(desk) = app.try_state::<Desk>() {
@@ -201,6 +211,21 @@ async fn listen_for_agents(desk: &Desk) -> Option<Listening> {
     };
     listening
         .map_err(|e| tracing::warn!("agents cannot reach Switchboard: {e}"))
+        .ok()
+}
+
+/// Where agents reach the gateway over Streamable HTTP while the app runs.
+struct GatewayHttp(std::sync::Mutex<Option<HttpServer>>);
+
+/// Serves agents over HTTP on the settings' port; when it cannot (the port is taken, or
+/// the settings turn it off), the app runs on and the Agents page offers the bridge only.
+async fn serve_agents_over_http(desk: &Desk) -> Option<HttpServer> {
+    let port = desk.gateway_port()?;
+    gateway::http::listen(desk, port)
+        .await
+        .map_err(|e| {
+            tracing::warn!("agents cannot reach Switchboard over HTTP on port {port}: {e}")
+        })
         .ok()
 }
 

@@ -54,3 +54,19 @@ pub async fn agent_calls(
 pub fn agent_snippet(desk: State<'_, Desk>, name: String) -> String {
     desk.agent_snippet(&name)
 }
+
+/// The entry for an agent's configuration to reach Switchboard over Streamable HTTP, with
+/// its token; none while the gateway does not listen over HTTP.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_http_snippet(desk: State<'_, Desk>, name: String) -> Result<Option<String>> {
+    Ok(desk.agent_http_snippet(&name).await?)
+}
+
+/// A new token for the agent: the one it has is refused from now on.
+#[tauri::command]
+#[specta::specta]
+pub async fn renew_agent_token(desk: State<'_, Desk>, name: String) -> Result<()> {
+    desk.renew_agent_token(&name).await?;
+    Ok(())
+}

@@ -152,6 +152,13 @@ export const commands = {
 	disconnectAgent: (name: string) => __TAURI_INVOKE<null>("disconnect_agent", { name }),
 	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
 	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
+	/**
+	 *  The entry for an agent's configuration to reach Switchboard over Streamable HTTP, with
+	 *  its token; none while the gateway does not listen over HTTP.
+	 */
+	agentHttpSnippet: (name: string) => __TAURI_INVOKE<string | null>("agent_http_snippet", { name }),
+	/**  A new token for the agent: the one it has is refused from now on. */
+	renewAgentToken: (name: string) => __TAURI_INVOKE<null>("renew_agent_token", { name }),
 };
 
 /** Events */

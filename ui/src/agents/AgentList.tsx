@@ -7,13 +7,21 @@ export interface AgentListProps {
   agents: AgentSummary_Serialize[];
   /** Each agent's most recent calls, newest first, by name (absent while they load). */
   calls: Record<string, AuditEntry_Serialize[] | undefined>;
-  /** Each agent's configuration snippet, by name. */
-  snippets: Record<string, string | undefined>;
+  /** Each agent's configuration snippets, by name: the bridge's, and over HTTP with its token. */
+  snippets: Record<string, AgentSnippets | undefined>;
   busy: boolean;
   onAdd(name: string): void;
   onRemove(name: string): void;
   onDisconnect(name: string): void;
   onCopy(text: string): void;
+  /** A new token for the agent over HTTP: the one it has is refused from then on. */
+  onRenewToken(name: string): void;
+}
+
+export interface AgentSnippets {
+  bridge: string;
+  /** None while Switchboard does not listen over HTTP. */
+  http: string | null;
 }
 
 /**
@@ -21,7 +29,7 @@ export interface AgentListProps {
  * servers each may use, its recent calls as the audit trail keeps them, the entry to put in its own
  * MCP configuration, and removing it (its calls are refused from then on, its rules forgotten).
  */
-export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDisconnect, onCopy }: AgentListProps) {
+export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDisconnect, onCopy, onRenewToken }: AgentListProps) {
   const [name, setName] = useState("");
   const taken = agents.some((a) => a.name === name.trim());
   const submit = (e: FormEvent) => {
@@ -78,14 +86,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
                   Remove {agent.name}
                 </button>
               </div>
-              {snippets[agent.name] !== undefined && (
-                <div className="agent-snippet">
-                  <pre aria-label={`Configuration for ${agent.name}`}>{snippets[agent.name]}</pre>
-                  <button type="button" className="button" onClick={() => onCopy(snippets[agent.name] ?? "")}>
-                    Copy the entry for {agent.name}
-                  </button>
-                </div>
-              )}
+              <Snippets name={agent.name} snippets={snippets[agent.name]} onCopy={onCopy} onRenewToken={onRenewToken} />
               <RecentCalls name={agent.name} calls={calls[agent.name]} />
             </li>
           ))}
@@ -125,5 +126,42 @@ function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serializ
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The entries an agent's own MCP configuration needs: through the bridge, or over HTTP with its token. */
+function Snippets({
+  name,
+  snippets,
+  onCopy,
+  onRenewToken,
+}: {
+  name: string;
+  /** Not read yet: nothing shows. */
+  snippets: AgentSnippets | undefined;
+  onCopy(text: string): void;
+  onRenewToken(name: string): void;
+}) {
+  if (snippets === undefined) return null;
+  return (
+    <>
+      <div className="agent-snippet">
+        <pre aria-label={`Configuration for ${name}`}>{snippets.bridge}</pre>
+        <button type="button" className="button" onClick={() => onCopy(snippets.bridge)}>
+          Copy the entry for {name}
+        </button>
+      </div>
+      {snippets.http !== null && (
+        <div className="agent-snippet">
+          <pre aria-label={`Configuration for ${name} over HTTP`}>{snippets.http}</pre>
+          <button type="button" className="button" onClick={() => onCopy(snippets.http ?? "")}>
+            Copy the HTTP entry for {name}
+          </button>
+          <button type="button" className="button" onClick={() => onRenewToken(name)}>
+            New token for {name}
+          </button>
+        </div>
+      )}
+    </>
   );
 }

@@ -9,6 +9,8 @@ vi.mock("../bindings", () => ({
     agents: vi.fn(),
     agentCalls: vi.fn(),
     agentSnippet: vi.fn((name: string) => Promise.resolve(`{"args": ["bridge", "--agent", "${name}"]}`)),
+    agentHttpSnippet: vi.fn((name: string) => Promise.resolve(`{"url": "http://127.0.0.1:47321/mcp", "token of": "${name}"}`)),
+    renewAgentToken: vi.fn(() => Promise.resolve(null)),
     saveAgent: vi.fn(() => Promise.resolve(null)),
     removeAgent: vi.fn(() => Promise.resolve(null)),
     disconnectAgent: vi.fn(() => Promise.resolve(null)),
@@ -91,5 +93,30 @@ describe("AgentsView", () => {
     expect(await screen.findByText("No agent yet: an agent not added here is refused.")).toBeTruthy();
     await user.type(screen.getByRole("textbox", { name: "Agent name" }), "x{Enter}");
     expect((await screen.findByRole("alert")).textContent).toBe("the name is too long");
+  });
+
+  it("offers the entry over HTTP with the agent's token, and a new token that replaces it", async () => {
+    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 0 }]);
+    vi.mocked(commands.agentCalls).mockResolvedValue([]);
+    vi.mocked(commands.agentHttpSnippet)
+      .mockResolvedValueOnce('{"token": "first"}')
+      .mockResolvedValueOnce('{"token": "second"}');
+    const user = userEvent.setup();
+    render(<AgentsView />);
+    const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
+    expect((await cursor.findByLabelText("Configuration for Cursor over HTTP")).textContent).toBe('{"token": "first"}');
+    await user.click(cursor.getByRole("button", { name: "New token for Cursor" }));
+    expect(commands.renewAgentToken).toHaveBeenCalledWith("Cursor");
+    expect(await cursor.findByText('{"token": "second"}')).toBeTruthy();
+  });
+
+  it("offers the bridge alone while Switchboard does not listen over HTTP", async () => {
+    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 0 }]);
+    vi.mocked(commands.agentCalls).mockResolvedValue([]);
+    vi.mocked(commands.agentHttpSnippet).mockResolvedValue(null);
+    render(<AgentsView />);
+    const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
+    expect(await cursor.findByLabelText("Configuration for Cursor")).toBeTruthy();
+    expect(cursor.queryByLabelText("Configuration for Cursor over HTTP")).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { commands, type AuditEntry_Serialize } from "../bindings";
-import { AgentList } from "../agents/AgentList";
+import { AgentList, type AgentSnippets } from "../agents/AgentList";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 
@@ -23,20 +23,26 @@ export function AgentsView() {
     ["approval_removed", "progress_ended", "agents_changed"],
     [names],
   );
-  const [snippets, setSnippets] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [snippets, setSnippets] = useState<Record<string, AgentSnippets>>({});
+  // Read again once a token is renewed: the HTTP entry carries it.
+  const [tokens, setTokens] = useState(0);
   useEffect(() => {
     let live = true;
-    Promise.all(agents.map(async (a) => [a.name, await commands.agentSnippet(a.name)] as const)).then(
+    const read = async (name: string) => {
+      const [bridge, http] = await Promise.all([commands.agentSnippet(name), commands.agentHttpSnippet(name)]);
+      return [name, { bridge, http }] as const;
+    };
+    Promise.all(agents.map((a) => read(a.name))).then(
       (all) => live && setSnippets(Object.fromEntries(all)),
-      () => {},
+      (err: unknown) => live && setError(errorMessage(err)),
     );
     return () => {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [names]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  }, [names, tokens]);
   const act = (work: Promise<unknown>) => {
     setBusy(true);
     setError(null);
@@ -65,6 +71,7 @@ export function AgentsView() {
         onRemove={(name) => act(commands.removeAgent(name))}
         onDisconnect={(name) => act(commands.disconnectAgent(name))}
         onCopy={(text) => void navigator.clipboard?.writeText(text).catch(() => {})}
+        onRenewToken={(name) => act(commands.renewAgentToken(name).then(() => setTokens((t) => t + 1)))}
       />
     </div>
   );
