@@ -1,0 +1,160 @@
+//! Opening a session: the era chosen as the configuration says (a `server/discover` probe,
+//! or the `initialize` handshake), and what the server said of itself.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Map;
+
+use super::{ClientConfig, ClientError, Era, EraChoice, EraSetting, era, modern, request};
+use crate::connection::{Connection, RequestError, RequestOptions};
+use crate::jsonrpc::code;
+use crate::types::*;
+use crate::version::ProtocolVersion;
+
+/// What opening a session settles.
+pub(super) type Opened = (
+    InitializeResult,
+    ProtocolVersion,
+    EraChoice,
+    Option<Arc<modern::Stamp>>,
+);
+
+/// Chooses the era as the configuration says and opens the session in it.
+pub(super) async fn open(
+    connection: &Connection,
+    config: &ClientConfig,
+    probe_timeout: Duration,
+) -> Result<Opened, ClientError> {
+    let stamp = modern::Stamp::new(era::MODERN, &config.client_info, &config.capabilities);
+    let probed = match config.era {
+        EraSetting::Legacy => None,
+        EraSetting::Auto | EraSetting::Modern => {
+            Some(era::probe(connection, &stamp, probe_timeout).await?)
+        }
+    };
+    let legacy_reason = match probed {
+        Some(era::Probe::Modern {
+            result,
+            version,
+            reason,
+        }) => return Ok(modern_session(config, *result, version, reason)),
+        Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
+            return Err(ClientError::NotModern { reason });
+        }
+        Some(era::Probe::Legacy { reason }) => Some(reason),
+        None => None,
+    };
+    let (server, version) = match initialize(connection, config).await {
+        Ok(opened) => opened,
+        // A server still starting up may answer the probe after its wait, and then refuse
+        // the handshake as a modern server: ask it again, with the patience of a request.
+        Err(ClientError::Request(RequestError::Server { error, .. }))
+            if legacy_reason.is_some() && code::is_modern(error.code) =>
+        {
+            return match era::probe(connection, &stamp, config.request_timeout).await? {
+                era::Probe::Modern {
+                    result,
+                    version,
+                    reason,
+                } => {
+                    let late = legacy_reason.unwrap_or_default();
+                    let reason = format!("{late}, then {reason}");
+                    Ok(modern_session(config, *result, version, reason))
+                }
+                era::Probe::Legacy { reason } => Err(ClientError::NotModern { reason }),
+            };
+        }
+        Err(other) => return Err(other),
+    };
+    let answered = format!("initialize answered {version}");
+    let reason = match legacy_reason {
+        Some(probe) => format!("{probe}; {answered}"),
+        None => format!("the legacy era was chosen in the settings; {answered}"),
+    };
+    let choice = EraChoice {
+        era: Era::Legacy,
+        version,
+        reason,
+    };
+    Ok((server, version, choice, None))
+}
+
+fn modern_session(
+    config: &ClientConfig,
+    result: DiscoverResult,
+    version: ProtocolVersion,
+    reason: String,
+) -> Opened {
+    let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
+    let choice = EraChoice {
+        era: Era::Modern,
+        version,
+        reason,
+    };
+    (
+        described(result, version),
+        version,
+        choice,
+        Some(Arc::new(stamp)),
+    )
+}
+
+/// A discovery as the description of the server the rest of the client reads.
+fn described(result: DiscoverResult, version: ProtocolVersion) -> InitializeResult {
+    let server_info = result
+        .server_info()
+        .unwrap_or_else(|| Implementation::new("unnamed server", "unknown"));
+    InitializeResult {
+        protocol_version: version.as_str().to_owned(),
+        capabilities: result.capabilities,
+        server_info,
+        instructions: result.instructions,
+        meta: result.meta,
+        extra: result.extra,
+    }
+}
+
+/// The `initialize` handshake, offering the newest stateful revision and then, once, the
+/// newest one the server says it speaks.
+async fn initialize(
+    connection: &Connection,
+    config: &ClientConfig,
+) -> Result<(InitializeResult, ProtocolVersion), ClientError> {
+    let mut params = InitializeRequestParams {
+        protocol_version: ProtocolVersion::LATEST_STATEFUL.as_str().to_owned(),
+        capabilities: config.capabilities.clone(),
+        client_info: config.client_info.clone(),
+        meta: None,
+        extra: Map::new(),
+    };
+    let options = RequestOptions {
+        timeout: config.request_timeout,
+        ..RequestOptions::default()
+    };
+    let mut offered = ProtocolVersion::LATEST_STATEFUL;
+    let mut outcome = request(connection, method::INITIALIZE, &params, options.clone()).await;
+    // A server that refuses our revision may list those it speaks: offer the newest
+    // of them that we speak too, once.
+    if let Some(fallback) = outcome
+        .as_ref()
+        .err()
+        .and_then(|e| e.newest_shared_revision(offered))
+    {
+        offered = fallback;
+        params.protocol_version = fallback.as_str().to_owned();
+        outcome = request(connection, method::INITIALIZE, &params, options).await;
+    }
+    let server: InitializeResult = outcome?;
+    let version = match server.protocol_version.parse::<ProtocolVersion>() {
+        Ok(v) if v.is_stateful() => v,
+        _ => {
+            return Err(ClientError::UnsupportedVersion {
+                offered,
+                answered: server.protocol_version,
+            });
+        }
+    };
+    connection.notify(method::INITIALIZED, None).await?;
+    Ok((server, version))
+}
