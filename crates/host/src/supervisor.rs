@@ -12,7 +12,6 @@ use switchboard_mcp::client::{
     Client, ClientConfig, ClientError, ClientHandler, Era, ServerNotification,
 };
 use switchboard_mcp::connection::RequestError;
-use switchboard_mcp::jsonrpc::code;
 use switchboard_mcp::transport::{LogLine, LogSink, TransportError};
 use switchboard_mcp::types::{ClientCapabilities, Listing, LoggingLevel};
 use tokio::sync::{Notify, broadcast, watch};
@@ -484,26 +483,12 @@ async fn run_once<H: ClientHandler>(
         }
         // The server speaks no revision we speak in the era asked for: it would answer
         // the same again, so retrying cannot heal it.
-        Err(e @ (ClientError::NotModern { .. } | ClientError::NoSharedRevision { .. })) => {
+        Err(
+            e @ (ClientError::NotModern { .. }
+            | ClientError::NoSharedRevision { .. }
+            | ClientError::UnsupportedProtocolVersion { .. }),
+        ) => {
             return Ended::Unstartable(e.to_string());
-        }
-        Err(ClientError::Request(RequestError::Server { method, error }))
-            if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
-        {
-            let supported = error
-                .data
-                .as_ref()
-                .and_then(|data| data.get("supported"))
-                .and_then(|list| list.as_array())
-                .map(|list| {
-                    let names: Vec<&str> = list.iter().filter_map(|v| v.as_str()).collect();
-                    names.join(", ")
-                })
-                .unwrap_or_else(|| "a revision it did not name".to_owned());
-            return Ended::Unstartable(format!(
-                "the server refused {method}: it does not speak the revision offered \
-                 (it speaks {supported}); its era setting may force the wrong one"
-            ));
         }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {

@@ -186,11 +186,7 @@ impl Desk {
                     .get_mut(name)
                     .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
                 let off = agent.disabled_tools.entry(server.to_owned()).or_default();
-                if on {
-                    off.remove(tool);
-                } else {
-                    off.insert(tool.to_owned());
-                }
+                super::switches::turn(off, tool, on);
                 agent.disabled_tools.retain(|_, off| !off.is_empty());
                 Ok(())
             },

@@ -98,11 +98,7 @@ impl Desk {
                     .servers
                     .get_mut(server)
                     .ok_or_else(|| DeskError::NoServer(server.to_owned()))?;
-                if on {
-                    entry.disabled_tools.remove(tool);
-                } else {
-                    entry.disabled_tools.insert(tool.to_owned());
-                }
+                turn(&mut entry.disabled_tools, tool, on);
                 Ok(())
             },
             Update::CatalogChanged {
@@ -126,5 +122,14 @@ impl Desk {
             Update::ConfigChanged { problem: None },
         )
         .await
+    }
+}
+
+/// Takes `tool` out of the tools turned `off`, or puts it in.
+pub(super) fn turn(off: &mut std::collections::BTreeSet<String>, tool: &str, on: bool) {
+    if on {
+        off.remove(tool);
+    } else {
+        off.insert(tool.to_owned());
     }
 }

@@ -14,12 +14,16 @@ use crate::desk::Desk;
 pub const DEFAULT_PORT: u16 = 47_321;
 
 /// Listens on `port` of 127.0.0.1 (0: any free one) until the returned server is dropped.
-/// The tokens given before are admitted again; a keyring that cannot be read admits none
-/// of them (each is read again when the person next shows it).
+/// The tokens given before are admitted again as the keyring gives them, on a task of
+/// their own so that a keyring waiting to be unlocked holds up no start; one that cannot
+/// be read admits none of them (each is read again when the person next shows it).
 pub async fn listen(desk: &Desk, port: u16) -> std::io::Result<HttpServer> {
-    if let Err(e) = desk.load_agent_tokens().await {
-        tracing::warn!("the agents' tokens could not be read: {e}");
-    }
+    let loading = desk.clone();
+    tokio::spawn(async move {
+        if let Err(e) = loading.load_agent_tokens().await {
+            tracing::warn!("the agents' tokens could not be read: {e}");
+        }
+    });
     let options = HttpServerOptions {
         port,
         tokens: Some(desk.agent_token_check()),

@@ -65,6 +65,10 @@ pub(super) async fn open(
                 era::Probe::Legacy { reason } => Err(ClientError::NotModern { reason }),
             };
         }
+        // Refused as a 2026-07-28 server refuses it (the era forced wrong): said as such.
+        Err(ClientError::Request(error)) => {
+            return Err(ClientError::from_request(method::INITIALIZE, error));
+        }
         Err(other) => return Err(other),
     };
     let answered = format!("initialize answered {version}");
