@@ -7,6 +7,7 @@ pub mod audit;
 pub mod catalog;
 pub mod config;
 pub mod cut;
+pub mod delegated;
 pub mod desk;
 pub mod gate;
 pub mod gateway;

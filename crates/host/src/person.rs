@@ -1,18 +1,23 @@
 //! How the host answers a server's requests: by asking the person through the approval
-//! broker, checking the answer, and recording every decision in the audit log.
+//! broker (or, for sampling and forms, the agent whose call the server serves, when the
+//! person let it: see [`crate::delegated`]), checking the answer, and recording every
+//! decision in the audit log.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 use switchboard_mcp::client::{ClientHandler, ServerNotification};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
-    ElicitResult, ListRootsResult,
+    ElicitResult, ElicitationSchema, ListRootsResult, method,
 };
 
 use crate::approvals::{Answer, Broker, DecidedBy, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
+use crate::delegated::{Asked, Delegate, Delegates};
+use crate::gate::Origin;
 use crate::masking;
 use crate::roots::Roots;
 use crate::sampling::{SamplingModels, WITHOUT_REVIEW};
@@ -25,6 +30,8 @@ pub struct PersonHandler {
     /// The host's models, which draft sampling replies (and send them, for a server the
     /// person allowed without review); none: every reply is the person's.
     models: Option<Arc<dyn SamplingModels>>,
+    /// The agents that may answer in the person's stead; none: the person answers all.
+    delegates: Option<Arc<dyn Delegates>>,
 }
 
 impl PersonHandler {
@@ -35,7 +42,112 @@ impl PersonHandler {
             roots,
             audit,
             models: None,
+            delegates: None,
         }
+    }
+
+    /// Lets the agent whose call this server serves answer its sampling and form requests,
+    /// where `delegates` finds one.
+    pub fn with_delegates(mut self, delegates: Arc<dyn Delegates>) -> Self {
+        self.delegates = Some(delegates);
+        self
+    }
+
+    fn delegate(&self, asked: Asked<'_>) -> Option<Delegate> {
+        self.delegates.as_ref()?.delegate(&self.server, asked)
+    }
+
+    /// Records what an agent answered in the person's stead, naming it.
+    async fn record_delegated<T>(
+        &self,
+        kind: Kind,
+        subject: &str,
+        detail: Value,
+        delegate: &Delegate,
+        answer: &Result<T, ErrorObject>,
+        started: Instant,
+    ) {
+        let (decision, outcome) = match answer {
+            Ok(_) => ("answered", "ok".to_owned()),
+            Err(e) => ("unanswered", format!("error: {}", e.message)),
+        };
+        let record = Record {
+            kind,
+            server: self.server.clone(),
+            subject: subject.to_owned(),
+            detail,
+            decision: decision.to_owned(),
+            decided_by: Origin::Agent {
+                name: delegate.agent.clone(),
+            }
+            .describe(),
+            outcome,
+            duration_ms: Some(started.elapsed().as_millis() as u64),
+        };
+        if let Err(e) = self.audit.record(record).await {
+            tracing::error!("{e}");
+        }
+    }
+
+    async fn sampled_by(
+        &self,
+        delegate: Delegate,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, ErrorObject> {
+        let started = Instant::now();
+        let answer = delegate
+            .ask(
+                method::SAMPLING_CREATE_MESSAGE,
+                &params,
+                "the sampling request",
+            )
+            .await;
+        let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
+        self.record_delegated(
+            Kind::Sampling,
+            "sampling/createMessage",
+            detail,
+            &delegate,
+            &answer,
+            started,
+        )
+        .await;
+        answer
+    }
+
+    /// A form answered by the agent: checked against the form as the person's answer is.
+    async fn elicited_by(
+        &self,
+        delegate: Delegate,
+        params: ElicitRequestParams,
+    ) -> Result<ElicitResult, ErrorObject> {
+        let started = Instant::now();
+        let mut answer: Result<ElicitResult, ErrorObject> = delegate
+            .ask(method::ELICITATION_CREATE, &params, "the form")
+            .await;
+        if let (Ok(result), ElicitRequestParams::Form(form)) = (&answer, &params)
+            && let Some(misfit) = misfit(&form.requested_schema, result)
+        {
+            answer = Err(ErrorObject::new(
+                code::INTERNAL_ERROR,
+                format!(
+                    "{}'s answer does not fit the form: {misfit}",
+                    delegate.agent
+                ),
+            ));
+        }
+        let subject = masking::urls_in(params.message());
+        let detail = masking::json(serde_json::to_value(&params).unwrap_or(Value::Null));
+        self.record_delegated(
+            Kind::Elicitation,
+            &subject,
+            detail,
+            &delegate,
+            &answer,
+            started,
+        )
+        .await;
+        answer
     }
 
     /// Lets the host's models answer sampling requests the person allowed without review.
@@ -129,6 +241,20 @@ impl PersonHandler {
     }
 }
 
+/// Why an accepted answer does not fit its form, if it does not.
+fn misfit(schema: &ElicitationSchema, result: &ElicitResult) -> Option<String> {
+    if result.action != ElicitAction::Accept {
+        return None;
+    }
+    let content = result.content.clone().unwrap_or_default();
+    let errors = schema.validate(&content).err()?;
+    let reasons: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.field, e.message))
+        .collect();
+    Some(reasons.join("; "))
+}
+
 /// Why a sampling request went unanswered, as the server is told.
 fn sampling_refused(by: DecidedBy) -> &'static str {
     match by {
@@ -175,6 +301,9 @@ impl ClientHandler for PersonHandler {
         &self,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorObject> {
+        if let Some(delegate) = self.delegate(Asked::Sampling(&params)) {
+            return self.sampled_by(delegate, params).await;
+        }
         if let Some(result) = self.without_review(&params).await {
             return Ok(result);
         }
@@ -220,6 +349,9 @@ impl ClientHandler for PersonHandler {
     }
 
     async fn elicit(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorObject> {
+        if let Some(delegate) = self.delegate(Asked::Elicitation(&params)) {
+            return self.elicited_by(delegate, params).await;
+        }
         // The audit keeps what was asked, but no secret a link carries.
         let subject = masking::urls_in(params.message());
         let schema = match &params {
@@ -242,20 +374,13 @@ impl ClientHandler for PersonHandler {
             ));
         };
         // A form answer goes back only if it fits the form: the face validates, and so do we.
-        if let (Some(schema), ElicitAction::Accept) = (&schema, result.action) {
-            let content = result.content.clone().unwrap_or_default();
-            if let Err(errors) = schema.validate(&content) {
-                let reasons: Vec<String> = errors
-                    .iter()
-                    .map(|e| format!("{}: {}", e.field, e.message))
-                    .collect();
-                self.record(Kind::Elicitation, &subject, detail, "invalid answer", by)
-                    .await;
-                return Err(ErrorObject::new(
-                    code::INTERNAL_ERROR,
-                    format!("the answer does not fit the form: {}", reasons.join("; ")),
-                ));
-            }
+        if let Some(misfit) = schema.as_ref().and_then(|schema| misfit(schema, &result)) {
+            self.record(Kind::Elicitation, &subject, detail, "invalid answer", by)
+                .await;
+            return Err(ErrorObject::new(
+                code::INTERNAL_ERROR,
+                format!("the answer does not fit the form: {misfit}"),
+            ));
         }
         let decision = match result.action {
             ElicitAction::Accept => "accepted",

@@ -17,6 +17,7 @@ use std::process::Stdio;
 use common::*;
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
+use switchboard_host::config::AgentAnswers;
 use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
@@ -56,11 +57,16 @@ struct Gateway {
 }
 
 async fn gateway() -> Gateway {
+    gateway_with(json!({})).await
+}
+
+/// [`gateway`] with these host settings.
+async fn gateway_with(settings: Value) -> Gateway {
     let servers = json!({
         "demo": {"command": demo_server().display().to_string()},
         "everything": everything(),
     });
-    let world = desk_on(servers, json!({}), keyring_free("gateway")).await;
+    let world = desk_on(servers, settings, keyring_free("gateway")).await;
     world.desk.save_agent("Claude Code", None).await.unwrap();
     world
         .desk
@@ -105,6 +111,11 @@ impl Agent {
     }
 
     async fn start_via(sdk: Sdk, reach: Reach<'_>) -> Self {
+        Self::start_declaring(sdk, reach, &[]).await
+    }
+
+    /// Starts the agent with these flags of the peers' (`--answers`, `--roots URIS`).
+    async fn start_declaring(sdk: Sdk, reach: Reach<'_>, flags: &[&str]) -> Self {
         let mut command = match sdk {
             Sdk::TypeScript => {
                 let mut node = tokio::process::Command::new("node");
@@ -118,6 +129,7 @@ impl Agent {
                 python
             }
         };
+        command.args(flags);
         match reach {
             Reach::Bridge { name, socket } => command
                 .arg("--")
@@ -147,7 +159,11 @@ impl Agent {
     }
 
     async fn connected_via(sdk: Sdk, reach: Reach<'_>) -> Self {
-        let mut agent = Self::start_via(sdk, reach).await;
+        Self::connected_declaring(sdk, reach, &[]).await
+    }
+
+    async fn connected_declaring(sdk: Sdk, reach: Reach<'_>, flags: &[&str]) -> Self {
+        let mut agent = Self::start_declaring(sdk, reach, flags).await;
         let first = agent.line(|l| l.get("event").is_some()).await;
         assert_eq!(first["event"], "connected", "{sdk:?}: {first}");
         agent
@@ -591,4 +607,221 @@ async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
             "{sdk:?}: the agent is no longer served: {after:?}"
         );
     }
+}
+
+/// What the test agents answer a server's request with (tests/peers/gateway-answers.json).
+const AGENT_SAMPLED: &str = "The agent's own model answers: 42";
+
+impl Gateway {
+    /// Starts a call of `tool` for `agent` and allows it once, as the person would.
+    async fn call_allowed(&mut self, agent: &mut Agent, tool: &str, arguments: Value) -> String {
+        let call = agent.call(tool, arguments).await;
+        let asked = self.asked_about_call().await;
+        self.answer(&asked, true, Remember::Once);
+        call
+    }
+
+    /// Lets `agent` answer servers' sampling and forms in the person's stead, or not.
+    async fn let_answer(&self, agent: &str, sampling: bool, elicitation: bool) {
+        let answers = AgentAnswers {
+            sampling,
+            elicitation,
+        };
+        self.world
+            .desk
+            .set_agent_answers(agent, answers)
+            .await
+            .unwrap();
+        assert_eq!(self.world.desk.agent_answers(agent).unwrap(), answers);
+    }
+}
+
+impl Agent {
+    /// Whether the gateway asked this agent anything it has said so far.
+    fn was_asked(&self) -> bool {
+        self.unread.iter().any(|l| l["event"] == "asked")
+    }
+}
+
+/// The audit rows of what servers asked that an agent answered: (kind, decided by,
+/// decision), newest first.
+async fn answered_by_agents(desk: &switchboard_host::desk::Desk) -> Vec<(String, String, String)> {
+    let rows = desk.audit(None, 100).await.unwrap();
+    rows.into_iter()
+        .filter(|r| r.decided_by.starts_with("agent "))
+        .map(|r| (r.kind, r.decided_by, r.decision))
+        .collect()
+}
+
+/// An agent that declared sampling and forms, and that the person let answer them, gets
+/// what a server asks while serving its call (over the bridge and over HTTP), and the
+/// server its answers; the person is not asked, and the audit trail names the agent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_allowed() {
+    let mut gateway = gateway().await;
+    gateway.let_answer("Claude Code", true, true).await;
+    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let url = server.url();
+    let token = gateway.world.desk.agent_token("Claude Code").await.unwrap();
+    let socket = gateway.socket().to_owned();
+    let mut answered = 0;
+    for sdk in SDKS {
+        let reaches = [
+            Reach::Bridge {
+                name: "Claude Code",
+                socket: &socket,
+            },
+            Reach::Http {
+                url: &url,
+                token: &token,
+            },
+        ];
+        for reach in reaches {
+            let mut claude = Agent::connected_declaring(sdk, reach, &["--answers"]).await;
+            let call = gateway
+                .call_allowed(
+                    &mut claude,
+                    "demo__ask_model",
+                    json!({"question": "What is 6 x 7?"}),
+                )
+                .await;
+            claude
+                .line(|l| l["event"] == "asked" && l["method"] == "sampling/createMessage")
+                .await;
+            let result = claude.outcome(&call).await.unwrap();
+            assert_ne!(result["isError"], true, "{sdk:?}: {result}");
+            assert_eq!(text_of_result(&result), AGENT_SAMPLED, "{sdk:?}");
+
+            let call = gateway
+                .call_allowed(&mut claude, "demo__ask_user", json!({}))
+                .await;
+            claude
+                .line(|l| l["event"] == "asked" && l["method"] == "elicitation/create")
+                .await;
+            let result = claude.outcome(&call).await.unwrap();
+            let text = text_of_result(&result);
+            assert!(
+                text.starts_with("accepted: ") && text.contains("name = \"Agent Ada\""),
+                "{sdk:?}: {result}"
+            );
+            answered += 2;
+            let asked_person = gateway.world.desk.pending().into_iter().find(|p| {
+                matches!(
+                    p.question,
+                    Question::Sampling { .. } | Question::Elicitation { .. }
+                )
+            });
+            assert_eq!(asked_person, None, "{sdk:?}: the person is not asked");
+        }
+    }
+    let rows = answered_by_agents(&gateway.world.desk).await;
+    assert_eq!(rows.len(), answered, "{rows:?}");
+    let newest: Vec<(&str, &str, &str)> = rows[..2]
+        .iter()
+        .map(|(k, d, o)| (k.as_str(), d.as_str(), o.as_str()))
+        .collect();
+    assert_eq!(
+        newest,
+        [
+            ("elicitation", "agent Claude Code", "answered"),
+            ("sampling", "agent Claude Code", "answered"),
+        ]
+    );
+}
+
+/// The person answers a server's sampling request made during an agent's call unless both
+/// hold: the agent declared sampling, and the person let it answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_may_answer() {
+    let mut gateway = gateway().await;
+    // (the person lets the agent answer, the agent declares it can)
+    let cases: [(bool, &[&str]); 2] = [(false, &["--answers"]), (true, &[])];
+    for sdk in SDKS {
+        for (allowed, flags) in cases {
+            gateway.let_answer("Claude Code", allowed, allowed).await;
+            let reach = Reach::Bridge {
+                name: "Claude Code",
+                socket: gateway.listening.path(),
+            };
+            let mut claude = Agent::connected_declaring(sdk, reach, flags).await;
+            let call = gateway
+                .call_allowed(&mut claude, "demo__ask_model", json!({"question": "Why?"}))
+                .await;
+            // It waits in the person's dialogs, come forward: the agent's call waits on it.
+            let asked = gateway
+                .world
+                .next(|u| match u {
+                    Update::ApprovalAdded { pending }
+                        if matches!(pending.question, Question::Sampling { .. }) =>
+                    {
+                        Some(*pending)
+                    }
+                    _ => None,
+                })
+                .await;
+            assert_eq!(asked.server, "demo");
+            assert!(asked.forward, "{sdk:?} {allowed}");
+            let reply = json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "The person's own reply"},
+                "model": "person"
+            });
+            gateway
+                .world
+                .desk
+                .answer_sampling(asked.id, "demo", Some(reply))
+                .unwrap();
+            let result = claude.outcome(&call).await.unwrap();
+            assert_eq!(
+                text_of_result(&result),
+                "The person's own reply",
+                "{sdk:?} {allowed}"
+            );
+            assert!(!claude.was_asked(), "{sdk:?} {allowed}");
+        }
+    }
+    assert_eq!(answered_by_agents(&gateway.world.desk).await, []);
+}
+
+/// An agent that does not answer in time leaves the server with a clear error, not a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() {
+    let mut gateway = gateway_with(json!({"approvalTimeoutSecs": 2})).await;
+    gateway.let_answer("Claude Code", true, true).await;
+    for sdk in SDKS {
+        let mut claude = Agent::connected_declaring(
+            sdk,
+            Reach::Bridge {
+                name: "Claude Code",
+                socket: gateway.listening.path(),
+            },
+            &["--answers"],
+        )
+        .await;
+        claude.ask(json!({"op": "silent"})).await.unwrap();
+        let call = gateway
+            .call_allowed(
+                &mut claude,
+                "demo__ask_model",
+                json!({"question": "Hello?"}),
+            )
+            .await;
+        claude.line(|l| l["event"] == "asked").await;
+        let result = claude.outcome(&call).await.unwrap();
+        assert_eq!(result["isError"], true, "{sdk:?}: {result}");
+        let text = text_of_result(&result);
+        assert!(
+            text.contains("Claude Code did not answer the sampling request within 2 s"),
+            "{sdk:?}: {text}"
+        );
+    }
+    let rows = answered_by_agents(&gateway.world.desk).await;
+    assert_eq!(
+        rows[0],
+        (
+            "sampling".to_owned(),
+            "agent Claude Code".to_owned(),
+            "unanswered".to_owned()
+        )
+    );
 }

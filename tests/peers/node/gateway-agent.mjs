@@ -3,27 +3,65 @@
 // server (the bridge). The Rust tests drive it with one JSON command per line on stdin and
 // read one JSON line per outcome on stdout; gateway_agent.py speaks the same lines.
 //
-//   node gateway-agent.mjs -- COMMAND ARG...
-//   node gateway-agent.mjs --http URL TOKEN      (Streamable HTTP with a bearer token)
+//   node gateway-agent.mjs [--answers] [--roots URI,...] -- COMMAND ARG...
+//   node gateway-agent.mjs [--answers] [--roots URI,...] --http URL TOKEN
+//
+// --answers declares sampling and form elicitation and answers them with fixed content (see
+// ANSWERS); --roots declares roots and lists these. Each request from the gateway is said
+// as {"event": "asked", "method"} before it is answered.
 //
 // Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
 // the call ends; its progress reported on the way), cancel {call} (the call of that id),
-// list_resources, read_resource {uri}, list_prompts, get_prompt {name, arguments}, close.
+// list_resources, read_resource {uri}, list_prompts, get_prompt {name, arguments},
+// set_roots {uris} (lists those from now on, and says roots/list_changed), silent (answers
+// no request of the gateway's from now on), close.
 // Outcomes: {"id", "ok": result} or {"id", "error": message}; {"event": "connected"} or
 // {"event": "connect_failed", "error"} first; {"event": "tools_changed"},
 // {"event": "progress", "call", "progress"} as they come.
+import { readFileSync } from "node:fs";
 import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+// What it answers, the same as gateway_agent.py.
+const ANSWERS = JSON.parse(readFileSync(new URL("../gateway-answers.json", import.meta.url), "utf8"));
 
 const http = process.argv.indexOf("--http");
 const dash = process.argv.indexOf("--");
 const [command, ...args] = process.argv.slice(dash + 1);
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
-const client = new Client({ name: "gateway-agent-ts", version: "1.0.0" });
+const answers = process.argv.includes("--answers");
+const rootsAt = process.argv.indexOf("--roots");
+let roots = rootsAt >= 0 ? process.argv[rootsAt + 1].split(",").filter(Boolean) : null;
+let silent = false;
+
+const capabilities = {};
+if (answers) Object.assign(capabilities, { sampling: {}, elicitation: { form: {} } });
+if (roots) capabilities.roots = { listChanged: true };
+const client = new Client({ name: "gateway-agent-ts", version: "1.0.0" }, { capabilities });
+// Says what the gateway asked, then answers it (or never does, once silent).
+const answering = (method, answer) => () => {
+  say({ event: "asked", method });
+  return silent ? new Promise(() => {}) : answer();
+};
+if (answers) {
+  client.setRequestHandler(CreateMessageRequestSchema, answering("sampling/createMessage", () => ANSWERS.sampling));
+  client.setRequestHandler(ElicitRequestSchema, answering("elicitation/create", () => ANSWERS.elicitation));
+}
+if (roots) {
+  client.setRequestHandler(
+    ListRootsRequestSchema,
+    answering("roots/list", () => ({ roots: roots.map((uri) => ({ uri })) })),
+  );
+}
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => say({ event: "tools_changed" }));
 const transport =
   http >= 0
@@ -72,6 +110,13 @@ async function perform(command) {
       return client.listPrompts();
     case "get_prompt":
       return client.getPrompt({ name: command.name, arguments: command.arguments ?? {} });
+    case "set_roots":
+      roots = command.uris;
+      await client.sendRootsListChanged();
+      return {};
+    case "silent":
+      silent = true;
+      return {};
     case "close":
       await client.close();
       process.exit(0);

@@ -3,18 +3,58 @@ gateway the way a coding agent does, by starting a stdio MCP server (the bridge)
 tests drive it with one JSON command per line on stdin and read one JSON line per outcome on
 stdout, the lines gateway-agent.mjs speaks (see there).
 
-    python gateway_agent.py -- COMMAND ARG...
-    python gateway_agent.py --http URL TOKEN      (Streamable HTTP with a bearer token)
+    python gateway_agent.py [--answers] [--roots URI,...] -- COMMAND ARG...
+    python gateway_agent.py [--answers] [--roots URI,...] --http URL TOKEN
 """
 
 import json
 import sys
+from pathlib import Path
 
 import anyio
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+
+# What it answers when asked, the same as gateway-agent.mjs.
+ANSWERS = json.loads((Path(__file__).parent.parent / "gateway-answers.json").read_text())
+
+
+class Answering:
+    """The gateway's requests, answered as gateway-agent.mjs answers them."""
+
+    def __init__(self) -> None:
+        at = sys.argv.index("--roots") if "--roots" in sys.argv else None
+        self.roots = None if at is None else [u for u in sys.argv[at + 1].split(",") if u]
+        self.silent = False
+
+    async def asked(self, method: str) -> None:
+        say({"event": "asked", "method": method})
+        if self.silent:
+            await anyio.sleep_forever()
+
+    async def sampling(self, context, params) -> types.CreateMessageResult:
+        await self.asked("sampling/createMessage")
+        return types.CreateMessageResult.model_validate(ANSWERS["sampling"])
+
+    async def elicitation(self, context, params) -> types.ElicitResult:
+        await self.asked("elicitation/create")
+        return types.ElicitResult.model_validate(ANSWERS["elicitation"])
+
+    async def list_roots(self, context) -> types.ListRootsResult:
+        await self.asked("roots/list")
+        return types.ListRootsResult(roots=[types.Root(uri=uri) for uri in self.roots])
+
+    def callbacks(self) -> dict:
+        """The ClientSession callbacks: each declares its capability."""
+        found = {}
+        if "--answers" in sys.argv:
+            found.update(sampling_callback=self.sampling, elicitation_callback=self.elicitation)
+        if self.roots is not None:
+            found.update(list_roots_callback=self.list_roots)
+        return found
 
 
 def say(line: dict) -> None:
@@ -47,7 +87,10 @@ async def main() -> None:
         read, write = streams[0], streams[1]
         # A request the gateway never answers (it went away) fails after this, as the
         # TypeScript SDK's do; calls, which wait for the person, set their own.
-        async with ClientSession(read, write, read_timeout_seconds=20, message_handler=on_message) as session:
+        answering = Answering()
+        async with ClientSession(
+            read, write, read_timeout_seconds=20, message_handler=on_message, **answering.callbacks()
+        ) as session:
             try:
                 with anyio.fail_after(30):
                     initialized = await session.initialize()
@@ -55,10 +98,10 @@ async def main() -> None:
                 say({"event": "connect_failed", "error": str(error)})
                 return
             say({"event": "connected", "server": initialized.server_info.name})
-            await serve(session)
+            await serve(session, answering)
 
 
-async def serve(session: ClientSession) -> None:
+async def serve(session: ClientSession, answering: Answering) -> None:
     calls: dict[str, anyio.CancelScope] = {}
     done = anyio.Event()
 
@@ -95,6 +138,13 @@ async def serve(session: ClientSession) -> None:
             return dumped(await session.list_prompts())
         if op == "get_prompt":
             return dumped(await session.get_prompt(command["name"], command.get("arguments", {})))
+        if op == "set_roots":
+            answering.roots = command["uris"]
+            await session.send_roots_list_changed()
+            return {}
+        if op == "silent":
+            answering.silent = True
+            return {}
         if op == "close":
             done.set()
             return {}

@@ -14,9 +14,9 @@ pub use import::{
     Reference, Settled, import,
 };
 pub use model::{
-    AgentConfig, CLIENT_METADATA_URL, Config, DEMO_SERVER, EnvValue, HostSettings, OAuthClient,
-    ProtocolEra, ProviderEntry, ProviderProtocol, RestartPolicy, SecretRef, ServerConfig,
-    ServerSpec, SpecError, TransportType, client_secret_name, provider_key_name,
+    AgentAnswers, AgentConfig, CLIENT_METADATA_URL, Config, DEMO_SERVER, EnvValue, HostSettings,
+    OAuthClient, ProtocolEra, ProviderEntry, ProviderProtocol, RestartPolicy, SecretRef,
+    ServerConfig, ServerSpec, SpecError, TransportType, client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
 pub use secret_names::{Place, names_a_secret, secret_name};

@@ -40,8 +40,32 @@ pub struct AgentConfig {
     /// Tools turned off for this agent only, by server.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub disabled_tools: BTreeMap<String, BTreeSet<String>>,
+    /// What the agent may answer in the person's stead when a server serving its call asks.
+    #[serde(default, skip_serializing_if = "AgentAnswers::is_default")]
+    pub answers: AgentAnswers,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The requests of a server, made while it serves one of the agent's calls, that go to
+/// the agent (if it declared it can answer them) rather than to the person's dialogs.
+/// Nothing by default: the person answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentAnswers {
+    /// `sampling/createMessage`: the agent's own model answers.
+    #[serde(default)]
+    pub sampling: bool,
+    /// `elicitation/create` in form mode (a link always goes to the person).
+    #[serde(default)]
+    pub elicitation: bool,
+}
+
+impl AgentAnswers {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl AgentConfig {

@@ -28,6 +28,15 @@ impl Calls {
             .any(|call| call.item.server == server)
     }
 
+    /// The tokens of the calls to `server` under way.
+    pub(super) fn tokens_to(&self, server: &str) -> Vec<String> {
+        lock(&self.running)
+            .iter()
+            .filter(|(_, call)| call.item.server == server)
+            .map(|(token, _)| token.clone())
+            .collect()
+    }
+
     pub(super) fn cancel_of(&self, token: &str) -> Option<CancellationToken> {
         lock(&self.running)
             .get(token)

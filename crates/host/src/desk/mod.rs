@@ -7,6 +7,7 @@ mod agents;
 mod answers;
 mod calls;
 mod chat;
+mod delegates;
 mod explore;
 mod folders;
 pub mod forms;
@@ -54,6 +55,7 @@ pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
     PromptUse, Role, ShownMessage, ShownPart,
 };
+pub use delegates::{AgentLine, LineHeld};
 pub use explore::ProgressItem;
 pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
 use forms::{NewSecret, SecretValue};
@@ -240,6 +242,8 @@ struct Inner {
     sessions: agents::Sessions,
     /// The agents' tokens for the gateway over HTTP.
     agent_tokens: agent_tokens::Tokens,
+    /// The agents' sessions that make the calls under way.
+    lines: delegates::Lines,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -322,6 +326,8 @@ impl Desk {
                     let (broker, roots) = (broker.clone(), roots.clone());
                     let models: Arc<dyn crate::sampling::SamplingModels> =
                         Arc::new(sampling::DeskModels(desk.clone()));
+                    let delegates: Arc<dyn crate::delegated::Delegates> =
+                        Arc::new(delegates::DeskDelegates(desk.clone()));
                     move |server: &str| {
                         Arc::new(
                             PersonHandler::new(
@@ -330,7 +336,8 @@ impl Desk {
                                 roots.clone(),
                                 audit.clone(),
                             )
-                            .with_models(models.clone()),
+                            .with_models(models.clone())
+                            .with_delegates(delegates.clone()),
                         )
                     }
                 });
@@ -353,6 +360,7 @@ impl Desk {
                     chat,
                     sessions: agents::Sessions::default(),
                     agent_tokens: agent_tokens::Tokens::default(),
+                    lines: delegates::Lines::default(),
                 }
             }),
         };

@@ -20,7 +20,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::names::{self, Named};
 use crate::catalog::Offer;
-use crate::desk::{Desk, DeskError, Update};
+use crate::desk::{AgentLine, Desk, DeskError, Update};
 use crate::gate::{CallError, Origin};
 
 /// How an agent reached the gateway, as its calls are listed.
@@ -86,7 +86,12 @@ struct Inner {
     peer: Mutex<Option<Peer>>,
     state: Mutex<State>,
     calls: AtomicU64,
+    /// This session's own number, among every agent's.
+    number: u64,
 }
+
+/// Numbers the sessions: two sessions of one agent are two.
+static SESSIONS: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Default)]
 struct State {
@@ -96,6 +101,8 @@ struct State {
     log_level: Option<LoggingLevel>,
     /// What the agent was offered, as last seen, to tell it only of real changes.
     seen: Seen,
+    /// What the agent declared it can answer at `initialize`.
+    declared: ClientCapabilities,
 }
 
 /// Fingerprints of the lists an agent sees.
@@ -123,6 +130,7 @@ impl Session {
                 peer: Mutex::default(),
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
+                number: SESSIONS.fetch_add(1, Ordering::Relaxed),
             }),
         }
     }
@@ -308,6 +316,7 @@ impl Session {
     }
 
     fn initialize(&self, params: InitializeRequestParams) -> InitializeResult {
+        self.state().declared = params.capabilities.clone();
         let version = match params.protocol_version.parse::<ProtocolVersion>() {
             Ok(version) if version.is_stateful() => version,
             _ => ProtocolVersion::LATEST_STATEFUL,
@@ -402,8 +411,23 @@ impl Session {
             None => (None, None),
         };
         let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
-        let token = format!("agent:{}:{n}", self.agent());
+        let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
+        // What the server asks while serving the call may be the agent's to answer.
+        let connection = self
+            .inner
+            .connection
+            .get()
+            .and_then(WeakConnection::upgrade);
+        let _line = connection.map(|connection| {
+            let line = AgentLine {
+                agent: self.agent().to_owned(),
+                session: self.inner.number,
+                connection: connection.downgrade(),
+                declared: self.state().declared.clone(),
+            };
+            self.inner.desk.call_made_by(&token, line)
+        });
         // The call runs on its own: an agent that cancels it (or goes away) drops this
         // future, and the call is cancelled as the window's would be, told to the server and
         // recorded as such.
