@@ -93,6 +93,7 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
         Question::Sampling { .. } => format!("{server} asks for a model reply"),
         Question::Elicitation { .. } => format!("{server} asks you a question"),
         Question::Roots => format!("{server} asks which folders it may see"),
+        Question::AgentRoots { agent, .. } => format!("{agent} offers folders to its servers"),
         Question::SignIn { issuer_host, .. } => format!("Sign in to {server} at {issuer_host}"),
     };
     let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));

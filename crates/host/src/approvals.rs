@@ -45,6 +45,15 @@ pub enum Question {
         params: Box<ElicitRequestParams>,
     },
     Roots,
+    /// An agent offers the folders it works in (its roots) to the servers it uses: the
+    /// person picks those the servers may see. Its owner is the agent, not a server.
+    AgentRoots {
+        agent: String,
+        /// The folders offered, as paths.
+        folders: Vec<String>,
+        /// The servers that would see the folders accepted.
+        servers: Vec<String>,
+    },
     /// The person asked to sign in to the server: where they would sign in, before the
     /// browser opens.
     SignIn {
@@ -180,7 +189,7 @@ impl Answer {
                 Refusal::Declined => ElicitResult::declined(),
                 Refusal::TimedOut | Refusal::NoOneToAsk => ElicitResult::cancelled(),
             })),
-            Question::Roots => Self::Roots(Vec::new()),
+            Question::Roots | Question::AgentRoots { .. } => Self::Roots(Vec::new()),
             Question::SignIn { .. } => Self::SignIn(false),
         }
     }
@@ -191,7 +200,10 @@ impl Answer {
             (Self::ToolCall { .. }, Question::ToolCall { .. })
                 | (Self::Sampling(_), Question::Sampling { .. })
                 | (Self::Elicitation(_), Question::Elicitation { .. })
-                | (Self::Roots(_), Question::Roots)
+                | (
+                    Self::Roots(_),
+                    Question::Roots | Question::AgentRoots { .. }
+                )
                 | (Self::SignIn(_), Question::SignIn { .. })
         )
     }
@@ -204,7 +216,8 @@ impl Answer {
 pub struct Pending {
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: u64,
-    /// The server that asks: always shown to the person.
+    /// The server that asks: always shown to the person (the agent, for its offer of
+    /// folders).
     pub server: String,
     pub question: Question,
     /// When it will be refused unanswered, in milliseconds since the Unix epoch.

@@ -22,6 +22,7 @@ use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::gateway::http;
+use switchboard_mcp::file_uri::file_uri;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -823,5 +824,79 @@ async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() 
             "agent Claude Code".to_owned(),
             "unanswered".to_owned()
         )
+    );
+}
+
+/// An agent's roots are offered to the person before any server sees them: those the person
+/// keeps reach the servers the agent uses, which are told; one refused reaches none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    for sdk in SDKS {
+        let folder = |name: String| {
+            let path = gateway.world.dir.path().join(name);
+            std::fs::create_dir(&path).unwrap();
+            path.canonicalize().unwrap()
+        };
+        let kept = folder(format!("kept-{sdk:?}"));
+        let refused = folder(format!("refused-{sdk:?}"));
+        let uris = format!("{},{}", file_uri(&kept), file_uri(&refused));
+        let reach = Reach::Bridge {
+            name: "Cursor",
+            socket: gateway.listening.path(),
+        };
+        let mut cursor = Agent::connected_declaring(sdk, reach, &["--roots", &uris]).await;
+        cursor
+            .line(|l| l["event"] == "asked" && l["method"] == "roots/list")
+            .await;
+        let offer = gateway
+            .world
+            .next(|u| match u {
+                Update::ApprovalAdded { pending }
+                    if matches!(pending.question, Question::AgentRoots { .. }) =>
+                {
+                    Some(*pending)
+                }
+                _ => None,
+            })
+            .await;
+        let Question::AgentRoots {
+            agent,
+            folders,
+            servers,
+        } = &offer.question
+        else {
+            unreachable!()
+        };
+        assert_eq!(agent, "Cursor");
+        assert_eq!(servers, &["demo"], "{sdk:?}: the servers Cursor uses");
+        let offered = [kept.display().to_string(), refused.display().to_string()];
+        assert_eq!(folders, &offered, "{sdk:?}");
+        desk.answer_agent_roots(offer.id, "Cursor", std::slice::from_ref(&kept))
+            .unwrap();
+        // The servers see the folder once the offer is settled and recorded.
+        let recorded = async {
+            loop {
+                let rows = desk.audit(None, 10).await.unwrap();
+                if rows.iter().any(|r| {
+                    r.kind == "roots" && r.detail.0.to_string().contains(&format!("kept-{sdk:?}"))
+                }) {
+                    return;
+                }
+                tokio::task::yield_now().await;
+            }
+        };
+        tokio::time::timeout(WAIT, recorded).await.unwrap();
+        let call = gateway
+            .call_allowed(&mut cursor, "demo__list_roots", json!({}))
+            .await;
+        let seen = text_of_result(&cursor.outcome(&call).await.unwrap());
+        assert!(seen.contains(&file_uri(&kept)), "{sdk:?}: {seen}");
+        assert!(!seen.contains("refused-"), "{sdk:?}: {seen}");
+    }
+    assert!(
+        desk.roots_of("everything").is_empty(),
+        "a server Cursor does not use sees none of its folders"
     );
 }

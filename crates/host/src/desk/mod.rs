@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agent_roots;
 mod agent_tokens;
 mod agents;
 mod answers;

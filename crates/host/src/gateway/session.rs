@@ -11,7 +11,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::client::ClientError;
-use switchboard_mcp::connection::{Connection, IncomingHandler, RequestError, WeakConnection};
+use switchboard_mcp::connection::{
+    Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
+};
 use switchboard_mcp::jsonrpc::{ErrorObject, code, encode_result as encode, read_params as parse};
 use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
 use switchboard_mcp::transport::{BoxFuture, TransportParts};
@@ -103,7 +105,12 @@ struct State {
     seen: Seen,
     /// What the agent declared it can answer at `initialize`.
     declared: ClientCapabilities,
+    /// The roots it offered last, to ask the person again only of a change.
+    offered: Option<Vec<Root>>,
 }
+
+/// How long an agent may take to list its roots.
+const ROOTS_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Fingerprints of the lists an agent sees.
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -568,9 +575,63 @@ impl Session {
     }
 
     fn notified(&self, method: &str) {
-        if method == method::INITIALIZED {
+        let offers_roots = match method {
+            method::INITIALIZED => {
+                let mut state = self.state();
+                state.ready = true;
+                state.declared.supports_roots()
+            }
+            method::ROOTS_LIST_CHANGED => true,
+            _ => false,
+        };
+        if offers_roots {
+            tokio::spawn(self.clone().offer_roots());
+        }
+    }
+
+    /// Asks the agent for its roots and offers them to the person (see
+    /// [`Desk::offer_agent_roots`]), unless they are those it offered last.
+    async fn offer_roots(self) {
+        let Some(connection) = self
+            .inner
+            .connection
+            .get()
+            .and_then(WeakConnection::upgrade)
+        else {
+            return;
+        };
+        let options = RequestOptions {
+            timeout: ROOTS_WAIT,
+            ..RequestOptions::default()
+        };
+        let listed = connection
+            .request(method::ROOTS_LIST, None, options)
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|listed| {
+                serde_json::from_value::<ListRootsResult>(listed).map_err(|e| e.to_string())
+            });
+        let roots = match listed {
+            Ok(listed) => listed.roots,
+            Err(e) => {
+                tracing::warn!("{} did not list its roots: {e}", self.agent());
+                return;
+            }
+        };
+        {
             let mut state = self.state();
-            state.ready = true;
+            if state.offered.as_ref() == Some(&roots) {
+                return;
+            }
+            state.offered = Some(roots.clone());
+        }
+        if let Err(e) = self
+            .inner
+            .desk
+            .offer_agent_roots(self.agent(), &roots)
+            .await
+        {
+            tracing::warn!("the roots {} offered: {e}", self.agent());
         }
     }
 }
