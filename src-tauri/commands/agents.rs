@@ -1,6 +1,7 @@
 //! The agents that reach the person's servers through the gateway: listed, added,
 //! removed, their recent calls, and the snippet for an agent's own configuration.
 
+use switchboard_host::config::AgentAnswers;
 use switchboard_host::desk::{AgentSummary, AuditEntry, Desk};
 use tauri::State;
 
@@ -47,6 +48,23 @@ pub async fn agent_calls(
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
     Ok(desk.agent_calls(&name, limit).await?)
+}
+
+/// What the agent may answer in the person's stead when a server serving its call asks.
+#[tauri::command]
+#[specta::specta]
+pub fn agent_answers(desk: State<'_, Desk>, name: String) -> Result<AgentAnswers> {
+    Ok(desk.agent_answers(&name)?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_agent_answers(
+    desk: State<'_, Desk>,
+    name: String,
+    answers: AgentAnswers,
+) -> Result<()> {
+    Ok(desk.set_agent_answers(&name, answers).await?)
 }
 
 #[tauri::command]

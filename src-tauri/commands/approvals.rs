@@ -81,6 +81,19 @@ pub async fn answer_roots(
     Ok(desk.answer_roots(id.into(), &server, &folders).await?)
 }
 
+/// The folders of an agent's offer the servers it uses may see (none is an answer too).
+#[tauri::command]
+#[specta::specta]
+pub fn answer_agent_roots(
+    desk: State<'_, Desk>,
+    id: u32,
+    agent: String,
+    folders: Vec<String>,
+) -> Result<()> {
+    let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
+    Ok(desk.answer_agent_roots(id.into(), &agent, &folders)?)
+}
+
 /// The system's folder picker; null when the person closed it.
 #[tauri::command]
 #[specta::specta]

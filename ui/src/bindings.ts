@@ -87,6 +87,8 @@ export const commands = {
 	 */
 	answerSignIn: (id: number, server: string, signIn: boolean) => __TAURI_INVOKE<null>("answer_sign_in", { id, server, signIn }),
 	answerRoots: (id: number, server: string, folders: string[]) => __TAURI_INVOKE<null>("answer_roots", { id, server, folders }),
+	/**  The folders of an agent's offer the servers it uses may see (none is an answer too). */
+	answerAgentRoots: (id: number, agent: string, folders: string[]) => __TAURI_INVOKE<null>("answer_agent_roots", { id, agent, folders }),
 	/**  The system's folder picker; null when the person closed it. */
 	pickFolder: () => __TAURI_INVOKE<string | null>("pick_folder"),
 	/**
@@ -151,6 +153,9 @@ export const commands = {
 	/**  Ends the agent's sessions now; it may connect again. */
 	disconnectAgent: (name: string) => __TAURI_INVOKE<null>("disconnect_agent", { name }),
 	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
+	/**  What the agent may answer in the person's stead when a server serving its call asks. */
+	agentAnswers: (name: string) => __TAURI_INVOKE<AgentAnswers_Serialize>("agent_answers", { name }),
+	setAgentAnswers: (name: string, answers: AgentAnswers_Deserialize) => __TAURI_INVOKE<null>("set_agent_answers", { name, answers }),
 	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
 	/**
 	 *  The entry for an agent's configuration to reach Switchboard over Streamable HTTP, with
@@ -170,6 +175,37 @@ export const events = {
 };
 
 /* Types */
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers = AgentAnswers_Serialize | AgentAnswers_Deserialize;
+
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers_Deserialize = {
+	/**  `sampling/createMessage`: the agent's own model answers. */
+	sampling?: boolean,
+	/**  `elicitation/create` in form mode (a link always goes to the person). */
+	elicitation?: boolean,
+};
+
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers_Serialize = {
+	/**  `sampling/createMessage`: the agent's own model answers. */
+	sampling: boolean,
+	/**  `elicitation/create` in form mode (a link always goes to the person). */
+	elicitation: boolean,
+};
+
 /**  An agent as the window lists it. */
 export type AgentSummary = AgentSummary_Serialize | AgentSummary_Deserialize;
 
@@ -836,7 +872,10 @@ export type Pending = Pending_Serialize | Pending_Deserialize;
 /**  A pending request as faces see it. */
 export type Pending_Deserialize = {
 	id: number | null,
-	/**  The server that asks: always shown to the person. */
+	/**
+	 *  The server that asks: always shown to the person (the agent, for its offer of
+	 *  folders).
+	 */
 	server: string,
 	question: Question_Deserialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
@@ -852,7 +891,10 @@ export type Pending_Deserialize = {
 /**  A pending request as faces see it. */
 export type Pending_Serialize = {
 	id: number | null,
-	/**  The server that asks: always shown to the person. */
+	/**
+	 *  The server that asks: always shown to the person (the agent, for its offer of
+	 *  folders).
+	 */
 	server: string,
 	question: Question_Serialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
@@ -1027,6 +1069,15 @@ changed?: Changed_Deserialize | null;
 /**  Who asks: the person, or a model in one of their conversations. */
 asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
 /**
+ *  An agent offers the folders it works in (its roots) to the servers it uses: the
+ *  person picks those the servers may see. Its owner is the agent, not a server.
+ */
+{ kind: "agent_roots"; agent: string; 
+/**  The folders offered, as paths. */
+folders: string[]; 
+/**  The servers that would see the folders accepted. */
+servers: string[] } | 
+/**
  *  The person asked to sign in to the server: where they would sign in, before the
  *  browser opens.
  */
@@ -1051,6 +1102,15 @@ annotations: JsonValue | null;
 changed?: Changed_Serialize; 
 /**  Who asks: the person, or a model in one of their conversations. */
 asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+/**
+ *  An agent offers the folders it works in (its roots) to the servers it uses: the
+ *  person picks those the servers may see. Its owner is the agent, not a server.
+ */
+{ kind: "agent_roots"; agent: string; 
+/**  The folders offered, as paths. */
+folders: string[]; 
+/**  The servers that would see the folders accepted. */
+servers: string[] } | 
 /**
  *  The person asked to sign in to the server: where they would sign in, before the
  *  browser opens.

@@ -20,6 +20,7 @@ const KIND_LABEL: Record<ApprovalKind, string> = {
   sampling: "Model reply",
   elicitation: "Question",
   roots: "Folders",
+  agent_roots: "Folders offered",
   sign_in: "Sign-in",
 };
 

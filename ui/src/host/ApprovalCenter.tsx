@@ -10,6 +10,7 @@ import type {
 } from "../mcp/schema";
 import { ToolCallDialog } from "../approvals/ToolCallDialog";
 import { SamplingDialog } from "../approvals/SamplingDialog";
+import { AgentRootsDialog } from "../approvals/AgentRootsDialog";
 import { RootsDialog } from "../approvals/RootsDialog";
 import { ElicitationFormDialog } from "../approvals/ElicitationFormDialog";
 import { UrlElicitationDialog } from "../approvals/UrlElicitationDialog";
@@ -147,6 +148,15 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
     }
     case "roots":
       return <RootsFor base={base} send={send} />;
+    case "agent_roots":
+      return (
+        <AgentRootsDialog
+          request={{ ...base, folders: question.folders, servers: question.servers }}
+          onBrowse={() => commands.pickFolder()}
+          onCheck={(path) => commands.checkFolder(path)}
+          onAnswer={(folders) => send(commands.answerAgentRoots(id, server, folders))}
+        />
+      );
     case "sign_in":
       return (
         <SignInDialog

@@ -21,6 +21,8 @@ function asking(pending: Pending): string {
       return `asks you: ${String((q.params as { message?: string }).message ?? "a question")}`;
     case "roots":
       return "wants to know which folders it may see";
+    case "agent_roots":
+      return `offers its folders to ${q.servers.join(", ")}`;
     case "sign_in":
       return `waits for you to sign in at ${q.issuer_host}`;
   }

@@ -8,6 +8,7 @@ vi.mock("../bindings", () => ({
   commands: {
     agents: vi.fn(),
     agentCalls: vi.fn(),
+    agentAnswers: vi.fn(() => Promise.resolve({ sampling: false, elicitation: false })),
     agentSnippet: vi.fn((name: string) => Promise.resolve(`{"args": ["bridge", "--agent", "${name}"]}`)),
     agentHttpSnippet: vi.fn((name: string) => Promise.resolve(`{"url": "http://127.0.0.1:47321/mcp", "token of": "${name}"}`)),
     renewAgentToken: vi.fn(() => Promise.resolve(null)),

@@ -15,6 +15,8 @@ export function summaryOf(pending: Pending): string {
       return String((q.params as { message?: string }).message ?? "a question");
     case "roots":
       return "which folders it may see";
+    case "agent_roots":
+      return `its folders, offered to ${q.servers.join(", ")}`;
     case "sign_in":
       return `sign in at ${q.issuer_host}`;
   }

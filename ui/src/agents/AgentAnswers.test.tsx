@@ -1,0 +1,50 @@
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands } from "../bindings";
+import { AgentAnswers } from "./AgentAnswers";
+
+vi.mock("../bindings", () => ({
+  commands: { agentAnswers: vi.fn(), setAgentAnswers: vi.fn() },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+const box = (name: RegExp) => screen.getByRole("checkbox", { name }) as HTMLInputElement;
+
+describe("what an agent may answer for the person", () => {
+  it("lets the agent answer sampling and keeps forms for the person, as the host then holds it", async () => {
+    let held = { sampling: false, elicitation: false };
+    vi.mocked(commands.agentAnswers).mockImplementation(() => Promise.resolve(held));
+    vi.mocked(commands.setAgentAnswers).mockImplementation((_name, answers) => {
+      held = { ...held, ...answers };
+      return Promise.resolve(null);
+    });
+    render(<AgentAnswers name="Claude Code" />);
+    expect(await screen.findByText("What Claude Code may answer for you")).toBeTruthy();
+    expect(box(/Sampling requests/).checked).toBe(false);
+    await userEvent.click(box(/Sampling requests/));
+    expect(commands.setAgentAnswers).toHaveBeenCalledWith("Claude Code", { sampling: true, elicitation: false });
+    await waitFor(() => expect(box(/Sampling requests/).checked).toBe(true));
+    expect(box(/Forms of the servers/).checked).toBe(false);
+  });
+
+  it("keeps a refusal in view and the switch as the host holds it", async () => {
+    vi.mocked(commands.agentAnswers).mockResolvedValue({ sampling: true, elicitation: false });
+    vi.mocked(commands.setAgentAnswers).mockRejectedValue({
+      code: "broken_config",
+      message: "the configuration file must be fixed first",
+    });
+    render(<AgentAnswers name="Cursor" />);
+    await userEvent.click(await screen.findByRole("checkbox", { name: /Sampling requests/ }));
+    expect((await screen.findByRole("alert")).textContent).toContain("must be fixed first");
+    await waitFor(() => expect(box(/Sampling requests/).checked).toBe(true));
+  });
+});
