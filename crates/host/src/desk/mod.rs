@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agent_setup;
 mod agent_tokens;
 mod agents;
 mod answers;
@@ -146,6 +147,8 @@ pub enum DeskError {
     BadAgentName(String),
     #[error("the system gave no randomness for a token: {0}")]
     NoRandomness(String),
+    #[error(transparent)]
+    Setup(#[from] crate::agent_setup::SetupError),
 }
 
 /// What changed, for the face to show.
@@ -240,6 +243,8 @@ struct Inner {
     sessions: agents::Sessions,
     /// The agents' tokens for the gateway over HTTP.
     agent_tokens: agent_tokens::Tokens,
+    /// Where agents' configuration files are, and the bridge their entries start.
+    setup_places: agent_setup::Places,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -353,6 +358,7 @@ impl Desk {
                     chat,
                     sessions: agents::Sessions::default(),
                     agent_tokens: agent_tokens::Tokens::default(),
+                    setup_places: agent_setup::Places::default(),
                 }
             }),
         };
