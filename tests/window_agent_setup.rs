@@ -33,12 +33,19 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
     w.wait_for_text(".agent-list li", "Cursor", SHOWN);
 
     app.press(".agent-list li", "Add to Cursor");
-    let shown = w.wait_for_texts(DIALOG, &["Add Switchboard to Cursor", "\"switchboard\": {"], SHOWN);
+    let shown = w.wait_for_texts(
+        DIALOG,
+        &["Add Switchboard to Cursor", "\"switchboard\": {"],
+        SHOWN,
+    );
     assert!(shown.contains(&file.display().to_string()), "{shown}");
     assert!(shown.contains("\"--agent\""), "{shown}");
     w.screenshot("agent-setup-cursor");
     let untouched = std::fs::read_to_string(&file).expect("read");
-    assert!(!untouched.contains("switchboard"), "nothing is written before the person says so");
+    assert!(
+        !untouched.contains("switchboard"),
+        "nothing is written before the person says so"
+    );
 
     app.press(DIALOG, "Write the change");
     let done = w.wait_for_text(DIALOG, "now reaches Switchboard as Cursor", SHOWN);
@@ -47,8 +54,13 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
         serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
     let servers = &written["mcpServers"];
     assert_eq!(servers["memory"], json!({"command": "npx"}), "{written}");
-    assert_eq!(servers["switchboard"]["args"], json!(["bridge", "--agent", "Cursor"]));
-    let command = servers["switchboard"]["command"].as_str().expect("a command");
+    assert_eq!(
+        servers["switchboard"]["args"],
+        json!(["bridge", "--agent", "Cursor"])
+    );
+    let command = servers["switchboard"]["command"]
+        .as_str()
+        .expect("a command");
     assert!(
         command.ends_with("/switchboard-cli") && std::path::Path::new(command).is_file(),
         "the bridge beside the app: {command}"

@@ -159,6 +159,13 @@ export const commands = {
 	agentHttpSnippet: (name: string) => __TAURI_INVOKE<string | null>("agent_http_snippet", { name }),
 	/**  A new token for the agent: the one it has is refused from now on. */
 	renewAgentToken: (name: string) => __TAURI_INVOKE<null>("renew_agent_token", { name }),
+	/**
+	 *  The change that adds Switchboard, as the agent `name`, to `app`'s configuration file;
+	 *  nothing is written yet.
+	 */
+	agentSetupPlan: (name: string, app: AgentApp) => __TAURI_INVOKE<SetupPlan>("agent_setup_plan", { name, app }),
+	/**  Writes the change the window showed, exactly as it showed it. */
+	agentSetupApply: (plan: SetupPlan) => __TAURI_INVOKE<null>("agent_setup_apply", { plan }),
 };
 
 /** Events */
@@ -170,6 +177,8 @@ export const events = {
 };
 
 /* Types */
+export type AgentApp = "claudeCode" | "claudeDesktop" | "cursor" | "vsCode";
+
 /**  An agent as the window lists it. */
 export type AgentSummary = AgentSummary_Serialize | AgentSummary_Deserialize;
 
@@ -1240,6 +1249,27 @@ export type ServerSummary_Serialize = {
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
+};
+
+/**  What adding Switchboard to an app's file changes. */
+export type SetupPlan = {
+	app: AgentApp,
+	/**  The app's name as a person knows it. */
+	appName: string,
+	/**  The agent the entry reaches Switchboard as. */
+	agent: string,
+	/**  The file. */
+	path: string,
+	/**  Whether the file exists now; it is created otherwise. */
+	exists: boolean,
+	/**  What the file holds now (empty when it does not exist). */
+	current: string,
+	/**  What the file will hold. */
+	proposed: string,
+	/**  The change, as a unified diff. */
+	diff: string,
+	/**  What the person does for the app to use the entry. */
+	nextStep: string,
 };
 
 /**  The folders a server may see. */

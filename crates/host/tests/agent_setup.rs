@@ -102,8 +102,16 @@ fn a_missing_file_is_created_holding_the_entry() {
         assert!(!plan.exists, "{app:?}");
         assert_eq!(plan.current, "");
         assert_eq!(plan.path, w.path(app).display().to_string());
-        assert!(plan.diff.starts_with("--- /dev/null\n+++ "), "{app:?}: {}", plan.diff);
-        assert!(plan.diff.contains("+    \"switchboard\": {"), "{app:?}: {}", plan.diff);
+        assert!(
+            plan.diff.starts_with("--- /dev/null\n+++ "),
+            "{app:?}: {}",
+            plan.diff
+        );
+        assert!(
+            plan.diff.contains("+    \"switchboard\": {"),
+            "{app:?}: {}",
+            plan.diff
+        );
         setup::apply(&plan).unwrap();
         let file = read_as_app(&w.path(app));
         let entry = &file[app.servers_key()][KEY];
@@ -130,16 +138,28 @@ fn an_existing_file_keeps_its_servers_settings_comments_and_permissions() {
         assert!(added >= 5, "{app:?}: {}", plan.diff);
         setup::apply(&plan).unwrap();
         let after = std::fs::read_to_string(&path).unwrap();
-        assert!(kept_in_order(&before, &after), "{app:?}:\n{before}\n---\n{after}");
+        assert!(
+            kept_in_order(&before, &after),
+            "{app:?}:\n{before}\n---\n{after}"
+        );
         let file = read_as_app(&path);
         let servers = &file[app.servers_key()];
         assert_eq!(servers["memory"]["command"], "npx", "{app:?}: {after}");
         assert_eq!(servers[KEY], app.entry(&bridge(), "Claude Code"), "{app:?}");
         if app == AgentApp::VsCode {
             assert!(after.contains("// Servers for every workspace"), "{after}");
-            assert!(after.contains("\"command\": \"npx\", // the package runner"), "{after}");
-            assert!(after.contains("/* asked for when a server starts */"), "{after}");
-            assert!(after.contains("\t\t\"switchboard\": {"), "indented as the file is: {after}");
+            assert!(
+                after.contains("\"command\": \"npx\", // the package runner"),
+                "{after}"
+            );
+            assert!(
+                after.contains("/* asked for when a server starts */"),
+                "{after}"
+            );
+            assert!(
+                after.contains("\t\t\"switchboard\": {"),
+                "indented as the file is: {after}"
+            );
         } else {
             assert_eq!(file["numStartups"], 12);
             assert_eq!(file["theme"], "dark");
@@ -152,7 +172,10 @@ fn an_existing_file_keeps_its_servers_settings_comments_and_permissions() {
 #[test]
 fn a_malformed_file_is_refused_with_where_and_left_untouched() {
     let broken = [
-        ("{\"mcpServers\": {\"memory\": {\"command\": \"npx\"}", "line 1"),
+        (
+            "{\"mcpServers\": {\"memory\": {\"command\": \"npx\"}",
+            "line 1",
+        ),
         ("[\"not\", \"an object\"]", "top level is not a JSON object"),
     ];
     for app in APPS {
@@ -161,7 +184,10 @@ fn a_malformed_file_is_refused_with_where_and_left_untouched() {
             let text = text.replace("mcpServers", app.servers_key());
             let path = w.put(app, &text);
             let refused = w.plan(app, "Cursor").unwrap_err();
-            assert!(matches!(refused, SetupError::Unreadable { .. }), "{app:?}: {refused:?}");
+            assert!(
+                matches!(refused, SetupError::Unreadable { .. }),
+                "{app:?}: {refused:?}"
+            );
             let message = refused.to_string();
             assert!(message.contains(says), "{app:?}: {message}");
             assert!(message.contains(&path.display().to_string()), "{message}");
@@ -171,10 +197,17 @@ fn a_malformed_file_is_refused_with_where_and_left_untouched() {
         let servers_listed_wrong = format!("{{\"{}\": [\"memory\"]}}", app.servers_key());
         w.put(app, &servers_listed_wrong);
         let refused = w.plan(app, "Cursor").unwrap_err().to_string();
-        assert!(refused.contains("is not a JSON object"), "{app:?}: {refused}");
+        assert!(
+            refused.contains("is not a JSON object"),
+            "{app:?}: {refused}"
+        );
     }
     // A comment is VS Code's to allow: the other apps' JSON readers refuse it.
-    for app in [AgentApp::ClaudeCode, AgentApp::ClaudeDesktop, AgentApp::Cursor] {
+    for app in [
+        AgentApp::ClaudeCode,
+        AgentApp::ClaudeDesktop,
+        AgentApp::Cursor,
+    ] {
         let w = world();
         w.put(app, "{\n  // mine\n}\n");
         let refused = w.plan(app, "Cursor").unwrap_err().to_string();
@@ -191,14 +224,20 @@ fn a_file_changed_after_the_plan_is_refused_and_keeps_the_change() {
         let edited = lived_in(app).replace("memory", "remember");
         std::fs::write(&path, &edited).unwrap();
         let refused = setup::apply(&plan).unwrap_err();
-        assert!(matches!(refused, SetupError::Changed { .. }), "{app:?}: {refused:?}");
+        assert!(
+            matches!(refused, SetupError::Changed { .. }),
+            "{app:?}: {refused:?}"
+        );
         assert!(refused.to_string().contains("look at the change again"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
         // A file that appeared since a plan to create it is not replaced either.
         let w = world();
         let plan = w.plan(app, "Cursor").unwrap();
         let path = w.put(app, "{}");
-        assert!(matches!(setup::apply(&plan), Err(SetupError::Changed { .. })));
+        assert!(matches!(
+            setup::apply(&plan),
+            Err(SetupError::Changed { .. })
+        ));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}");
     }
 }
@@ -212,19 +251,32 @@ fn setting_up_twice_says_it_is_set_up_already() {
         setup::apply(&plan).unwrap();
         let written = std::fs::read_to_string(w.path(app)).unwrap();
         let again = setup::apply(&plan).unwrap_err();
-        assert!(matches!(again, SetupError::AlreadySetUp { .. }), "{app:?}: {again:?}");
+        assert!(
+            matches!(again, SetupError::AlreadySetUp { .. }),
+            "{app:?}: {again:?}"
+        );
         let planned = w.plan(app, "Cursor").unwrap_err().to_string();
-        assert!(planned.contains("already reaches Switchboard as \"Cursor\""), "{planned}");
+        assert!(
+            planned.contains("already reaches Switchboard as \"Cursor\""),
+            "{planned}"
+        );
         assert!(planned.contains(app.name()), "{planned}");
         assert_eq!(std::fs::read_to_string(w.path(app)).unwrap(), written);
         // Another agent's entry replaces this one, under the same key.
         let other = w.plan(app, "Claude Code").unwrap();
-        assert!(other.diff.contains("-        \"Cursor\"") || other.diff.contains("\"Cursor\""), "{}", other.diff);
+        assert!(
+            other.diff.contains("-        \"Cursor\"") || other.diff.contains("\"Cursor\""),
+            "{}",
+            other.diff
+        );
         setup::apply(&other).unwrap();
         let file = read_as_app(&w.path(app));
         let servers = file[app.servers_key()].as_object().unwrap();
         assert_eq!(servers.len(), 2, "{app:?}: {file}");
-        assert_eq!(servers[KEY]["args"], json!(["bridge", "--agent", "Claude Code"]));
+        assert_eq!(
+            servers[KEY]["args"],
+            json!(["bridge", "--agent", "Claude Code"])
+        );
     }
 }
 
@@ -238,8 +290,16 @@ fn a_file_kept_elsewhere_behind_a_link_is_changed_where_it_is() {
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&kept, &link).unwrap();
     setup::apply(&w.plan(AgentApp::Cursor, "Cursor").unwrap()).unwrap();
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(read_as_app(&kept)["mcpServers"][KEY]["command"], bridge().program);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        read_as_app(&kept)["mcpServers"][KEY]["command"],
+        bridge().program
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -264,7 +324,10 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
     };
     for forged in [elsewhere, other_text] {
         let refused = desk.agent_setup_apply(&forged).unwrap_err();
-        assert!(matches!(refused, DeskError::Setup(SetupError::Changed { .. })), "{refused:?}");
+        assert!(
+            matches!(refused, DeskError::Setup(SetupError::Changed { .. })),
+            "{refused:?}"
+        );
     }
     assert!(!w.root.join("elsewhere.json").exists());
     assert!(!w.path(AgentApp::Cursor).exists());
@@ -281,7 +344,9 @@ fn command_in(app: AgentApp, path: &Path) -> (String, Vec<String>) {
     let args = entry["args"].as_array().unwrap();
     (
         entry["command"].as_str().unwrap().to_owned(),
-        args.iter().map(|a| a.as_str().unwrap().to_owned()).collect(),
+        args.iter()
+            .map(|a| a.as_str().unwrap().to_owned())
+            .collect(),
     )
 }
 

@@ -18,7 +18,12 @@ pub enum AgentApp {
     VsCode,
 }
 
-pub const APPS: [AgentApp; 4] = [AgentApp::ClaudeCode, AgentApp::ClaudeDesktop, AgentApp::Cursor, AgentApp::VsCode];
+pub const APPS: [AgentApp; 4] = [
+    AgentApp::ClaudeCode,
+    AgentApp::ClaudeDesktop,
+    AgentApp::Cursor,
+    AgentApp::VsCode,
+];
 
 /// Which folder a file is under.
 #[derive(Clone, Copy)]

@@ -36,12 +36,12 @@ pub(super) fn with_entry(
     key: &str,
     entry: &Value,
 ) -> Result<Option<String>, EditError> {
-    // A file left empty (some apps create one so) is as good as none.
+    // No file, or one left empty (some apps create one so), is an empty object, written
+    // as the edit of any other file is.
     let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
-        let fresh = serde_json::json!({ servers: { key: entry } });
-        let mut text = serde_json::to_string_pretty(&fresh).unwrap_or_default();
-        text.push('\n');
-        return Ok(Some(text));
+        let mut fresh = with_entry(Some("{}"), syntax, servers, key, entry)?.unwrap_or_default();
+        fresh.push('\n');
+        return Ok(Some(fresh));
     };
     if syntax == Syntax::Json {
         serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| EditError::Malformed {
@@ -62,14 +62,19 @@ pub(super) fn with_entry(
     let input = to_input(entry);
     match object.get(servers) {
         None => {
-            object.append(servers, CstInputValue::Object(vec![(key.to_owned(), input)]));
+            object.append(
+                servers,
+                CstInputValue::Object(vec![(key.to_owned(), input)]),
+            );
         }
         Some(prop) => {
             let listed = prop
                 .object_value()
                 .ok_or(EditError::ServersNotAnObject(servers))?;
             match listed.get(key) {
-                Some(ours) if ours.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) => {
+                Some(ours)
+                    if ours.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) =>
+                {
                     return Ok(None);
                 }
                 Some(ours) => ours.set_value(input),
@@ -160,8 +165,14 @@ mod tests {
     #[test]
     fn what_its_app_could_not_read_is_refused() {
         let comment = edit("{\n  // no comments in JSON\n}", Syntax::Json).unwrap_err();
-        assert!(matches!(comment, EditError::Malformed { line: 2, .. }), "{comment:?}");
-        assert_eq!(edit("[1, 2]", Syntax::Jsonc).unwrap_err(), EditError::NotAnObject);
+        assert!(
+            matches!(comment, EditError::Malformed { line: 2, .. }),
+            "{comment:?}"
+        );
+        assert_eq!(
+            edit("[1, 2]", Syntax::Jsonc).unwrap_err(),
+            EditError::NotAnObject
+        );
         assert_eq!(
             edit("{\"servers\": []}", Syntax::Jsonc).unwrap_err(),
             EditError::ServersNotAnObject("servers")

@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 pub use apps::{APPS, AgentApp};
-pub use plan::{SetupPlan, SetupError, apply, plan};
+pub use plan::{SetupError, SetupPlan, apply, plan};
 
 /// The name Switchboard's entry has in every agent's configuration.
 pub const KEY: &str = "switchboard";

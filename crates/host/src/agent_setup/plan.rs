@@ -72,20 +72,31 @@ fn read(path: &Path) -> Result<Option<String>, SetupError> {
 
 /// The change that makes `app` reach Switchboard as `agent` through `bridge`, in its file
 /// under `home`; nothing is written.
-pub fn plan(home: &Home, app: AgentApp, bridge: &Bridge, agent: &str) -> Result<SetupPlan, SetupError> {
+pub fn plan(
+    home: &Home,
+    app: AgentApp,
+    bridge: &Bridge,
+    agent: &str,
+) -> Result<SetupPlan, SetupError> {
     let path = app.path(home);
     let current = read(&path)?;
     let entry = app.entry(bridge, agent);
-    let proposed = edit::with_entry(current.as_deref(), app.syntax(), app.servers_key(), KEY, &entry)
-        .map_err(|error| SetupError::Unreadable {
-            path: path.clone(),
-            error,
-        })?
-        .ok_or_else(|| SetupError::AlreadySetUp {
-            app: app.name(),
-            agent: agent.to_owned(),
-            path: path.clone(),
-        })?;
+    let proposed = edit::with_entry(
+        current.as_deref(),
+        app.syntax(),
+        app.servers_key(),
+        KEY,
+        &entry,
+    )
+    .map_err(|error| SetupError::Unreadable {
+        path: path.clone(),
+        error,
+    })?
+    .ok_or_else(|| SetupError::AlreadySetUp {
+        app: app.name(),
+        agent: agent.to_owned(),
+        path: path.clone(),
+    })?;
     let shown = path.display().to_string();
     let exists = current.is_some();
     let current = current.unwrap_or_default();

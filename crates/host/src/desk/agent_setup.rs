@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use super::{Desk, DeskError, lock};
-use crate::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupPlan, SetupError};
+use crate::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
 
 /// Where the apps' files are and how the bridge is started: the person's and this app's,
 /// unless set otherwise (tests).
