@@ -93,5 +93,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "agent_snippet",
         "agent_http_snippet",
         "renew_agent_token",
+        "agent_setup_plan",
+        "agent_setup_apply",
     ]
 }

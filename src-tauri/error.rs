@@ -59,6 +59,7 @@ impl From<switchboard_host::config::ConfigPathError> for CommandError {
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
         use switchboard_host::agent::ConversationError;
+        use switchboard_host::agent_setup::SetupError;
         use switchboard_host::approvals::AnswerError;
         use switchboard_host::desk::{FormError, ProviderFormError};
         use switchboard_host::gate::CallError;
@@ -94,6 +95,10 @@ impl From<DeskError> for CommandError {
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
+            DeskError::Setup(
+                SetupError::Read { .. } | SetupError::Write { .. } | SetupError::NoHome,
+            ) => ErrorCode::System,
+            DeskError::Setup(_) => ErrorCode::Invalid,
         };
         Self {
             code,

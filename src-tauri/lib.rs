@@ -106,6 +106,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::agent_snippet,
             agents::agent_http_snippet,
             agents::renew_agent_token,
+            agents::agent_setup_plan,
+            agents::agent_setup_apply,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

@@ -1,7 +1,9 @@
 //! The agents that reach the person's servers through the gateway: listed, added,
-//! removed, their recent calls, and the snippet for an agent's own configuration.
+//! removed, their recent calls, and the snippet for an agent's own configuration or the
+//! change that adds Switchboard to it.
 
 use switchboard_host::config::AgentAnswers;
+use switchboard_host::agent_setup::{AgentApp, SetupPlan};
 use switchboard_host::desk::{AgentSummary, AuditEntry, Desk};
 use tauri::State;
 
@@ -87,4 +89,23 @@ pub async fn agent_http_snippet(desk: State<'_, Desk>, name: String) -> Result<O
 pub async fn renew_agent_token(desk: State<'_, Desk>, name: String) -> Result<()> {
     desk.renew_agent_token(&name).await?;
     Ok(())
+}
+
+/// The change that adds Switchboard, as the agent `name`, to `app`'s configuration file;
+/// nothing is written yet.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_setup_plan(
+    desk: State<'_, Desk>,
+    name: String,
+    app: AgentApp,
+) -> Result<SetupPlan> {
+    Ok(desk.agent_setup_plan(app, &name)?)
+}
+
+/// Writes the change the window showed, exactly as it showed it.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_setup_apply(desk: State<'_, Desk>, plan: SetupPlan) -> Result<()> {
+    Ok(desk.agent_setup_apply(&plan)?)
 }

@@ -2,6 +2,7 @@
 //! are two faces of the same library.
 
 pub mod agent;
+pub mod agent_setup;
 pub mod approvals;
 pub mod audit;
 pub mod catalog;

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import type { AgentSummary_Serialize, AuditEntry_Serialize } from "../bindings";
 import { formatDateTime, isoTime } from "../servers/time";
 import { AgentAnswers } from "./AgentAnswers";
+import { AgentSetup } from "./AgentSetup";
 import "./agents.css";
 
 export interface AgentListProps {
@@ -88,6 +89,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
                 </button>
               </div>
               <AgentAnswers name={agent.name} />
+              <AgentSetup agent={agent.name} />
               <Snippets name={agent.name} snippets={snippets[agent.name]} onCopy={onCopy} onRenewToken={onRenewToken} />
               <RecentCalls name={agent.name} calls={calls[agent.name]} />
             </li>

@@ -133,17 +133,6 @@ impl Desk {
             return Ok(None);
         };
         let token = self.agent_token(agent).await?;
-        let entry = serde_json::json!({
-            "mcpServers": {
-                "switchboard": {
-                    "type": "http",
-                    "url": url,
-                    "headers": {"Authorization": format!("Bearer {token}")}
-                }
-            }
-        });
-        Ok(Some(
-            serde_json::to_string_pretty(&entry).unwrap_or_default(),
-        ))
+        Ok(Some(crate::agent_setup::http_snippet(&url, &token)))
     }
 }

@@ -44,9 +44,6 @@ impl Drop for SessionHeld {
     }
 }
 
-/// The program an agent starts to reach Switchboard (`switchboard-cli bridge`).
-const BRIDGE: &str = "switchboard-cli";
-
 /// An agent as the window lists it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -233,19 +230,7 @@ impl Desk {
     /// `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor), the
     /// bridge found beside the running app.
     pub fn agent_snippet(&self, name: &str) -> String {
-        let app = std::env::current_exe().unwrap_or_default();
-        let beside = app.with_file_name(BRIDGE);
-        let command = if beside.is_file() {
-            beside.display().to_string()
-        } else {
-            BRIDGE.to_owned()
-        };
-        let entry = serde_json::json!({
-            "mcpServers": {
-                "switchboard": {"command": command, "args": ["bridge", "--agent", name]}
-            }
-        });
-        serde_json::to_string_pretty(&entry).unwrap_or_default()
+        crate::agent_setup::bridge_snippet(&self.bridge(), name)
     }
 
     /// The server and name of the tool `agent` sees as `id`, if it may use it now.

@@ -3,6 +3,7 @@
 //! turns what happens in them into one stream of updates for the face to show.
 
 mod agent_roots;
+mod agent_setup;
 mod agent_tokens;
 mod agents;
 mod answers;
@@ -149,6 +150,8 @@ pub enum DeskError {
     BadAgentName(String),
     #[error("the system gave no randomness for a token: {0}")]
     NoRandomness(String),
+    #[error(transparent)]
+    Setup(#[from] crate::agent_setup::SetupError),
 }
 
 /// What changed, for the face to show.
@@ -245,6 +248,8 @@ struct Inner {
     agent_tokens: agent_tokens::Tokens,
     /// The agents' sessions that make the calls under way.
     lines: delegates::Lines,
+    /// Where agents' configuration files are, and the bridge their entries start.
+    setup_places: agent_setup::Places,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -362,6 +367,7 @@ impl Desk {
                     sessions: agents::Sessions::default(),
                     agent_tokens: agent_tokens::Tokens::default(),
                     lines: delegates::Lines::default(),
+                    setup_places: agent_setup::Places::default(),
                 }
             }),
         };

@@ -1,0 +1,130 @@
+//! Agents' configuration entries for reaching Switchboard: the entries to copy into any
+//! agent's MCP configuration, and the change that adds Switchboard to the user-level
+//! configuration file of Claude Code, Claude Desktop, Cursor or VS Code, shown before it is
+//! written.
+//!
+//! Files get the bridge's entry (`switchboard-cli bridge --agent NAME`, an ordinary stdio
+//! server), never the HTTP one: the HTTP entry carries the agent's bearer token, which
+//! would then lie in a plain file that other programs read, back up and sync, while the
+//! bridge needs no secret (the app's socket admits only the same user).
+//!
+//! The entry's key is `switchboard`, whatever the agent's name. It stays valid when the
+//! agent is renamed or set up again, and so do the app's own settings that name the server
+//! (Claude Code's permission rules `mcp__switchboard__…`, the server toggles of Cursor and
+//! VS Code). An app then reaches Switchboard once, as one agent: setting it up for another
+//! agent replaces the entry (the diff shows that) rather than offering every tool twice.
+//!
+//! A change is planned first ([`plan`]: the file, its text now, the text proposed and a
+//! unified diff) and written only as planned ([`apply`]), so nothing is written that the
+//! person did not see.
+
+mod apps;
+mod edit;
+mod plan;
+mod write;
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+pub use apps::{APPS, AgentApp};
+pub use plan::{SetupError, SetupPlan, apply, plan};
+
+/// The name Switchboard's entry has in every agent's configuration.
+pub const KEY: &str = "switchboard";
+
+/// The program an agent starts to reach Switchboard.
+pub const BRIDGE_PROGRAM: &str = "switchboard-cli";
+
+/// The folders the apps keep their configuration under: the person's own for the app,
+/// another in tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Home {
+    home: PathBuf,
+    config: PathBuf,
+}
+
+impl Home {
+    /// The person's home folder, with its configuration folder as the apps find it
+    /// (`$XDG_CONFIG_HOME`, else `~/.config`).
+    pub fn of_user() -> Option<Self> {
+        Some(Self {
+            home: dirs::home_dir()?,
+            config: dirs::config_dir()?,
+        })
+    }
+
+    /// A home folder with its configuration in `.config`.
+    pub fn at(home: impl Into<PathBuf>) -> Self {
+        let home = home.into();
+        Self {
+            config: home.join(".config"),
+            home,
+        }
+    }
+}
+
+/// How an agent starts the bridge to reach this Switchboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bridge {
+    /// The bridge's program: a full path, or a name found on the agent's `PATH`.
+    pub program: String,
+    /// The app's socket when the bridge would not find it by itself.
+    pub socket: Option<PathBuf>,
+}
+
+impl Bridge {
+    /// The bridge installed beside the running app (else `switchboard-cli` on the `PATH`),
+    /// told the app's socket when the app's environment moved it, since the agent's
+    /// environment does not say so.
+    pub fn of_this_app() -> Self {
+        let beside = std::env::current_exe()
+            .ok()
+            .map(|app| app.with_file_name(BRIDGE_PROGRAM))
+            .filter(|bridge| bridge.is_file());
+        let socket = std::env::var_os(crate::gateway::bridge::SOCKET_ENV)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from);
+        Self {
+            program: beside.map_or_else(|| BRIDGE_PROGRAM.to_owned(), |b| b.display().to_string()),
+            socket,
+        }
+    }
+
+    /// The bridge's arguments, for `agent`.
+    pub fn args(&self, agent: &str) -> Vec<String> {
+        let mut args = vec!["bridge".to_owned(), "--agent".to_owned(), agent.to_owned()];
+        if let Some(socket) = &self.socket {
+            args.extend(["--socket".to_owned(), socket.display().to_string()]);
+        }
+        args
+    }
+}
+
+/// The `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor and many
+/// others), reaching Switchboard through the bridge as `agent`.
+pub fn bridge_snippet(bridge: &Bridge, agent: &str) -> String {
+    pretty(&json!({
+        "mcpServers": {
+            KEY: {"command": bridge.program, "args": bridge.args(agent)}
+        }
+    }))
+}
+
+/// The `mcpServers` entry that reaches Switchboard over Streamable HTTP at `url` with the
+/// agent's bearer `token`.
+pub fn http_snippet(url: &str, token: &str) -> String {
+    pretty(&json!({
+        "mcpServers": {
+            KEY: {
+                "type": "http",
+                "url": url,
+                "headers": {"Authorization": format!("Bearer {token}")}
+            }
+        }
+    }))
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}

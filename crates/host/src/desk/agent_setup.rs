@@ -1,0 +1,60 @@
+//! Adding Switchboard to an agent's own configuration from the Agents page: the change is
+//! planned on the person's home folder and written only as the window showed it (see
+//! `crate::agent_setup`). The window never names the file or its text: a plan it sends
+//! back is planned again here and must match, path and text alike.
+
+use std::sync::Mutex;
+
+use super::{Desk, DeskError, lock};
+use crate::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
+
+/// Where the apps' files are and how the bridge is started: the person's and this app's,
+/// unless set otherwise (tests).
+#[derive(Default)]
+pub(super) struct Places(Mutex<Option<(Home, Bridge)>>);
+
+impl Desk {
+    /// Plans and writes agents' configuration under `home`, with entries that start
+    /// `bridge`, instead of the person's home and the bridge beside this app.
+    pub fn set_agent_setup_places(&self, home: Home, bridge: Bridge) {
+        *lock(&self.inner.setup_places.0) = Some((home, bridge));
+    }
+
+    fn setup_places(&self) -> Result<(Home, Bridge), DeskError> {
+        if let Some(set) = lock(&self.inner.setup_places.0).clone() {
+            return Ok(set);
+        }
+        let home = Home::of_user().ok_or(SetupError::NoHome)?;
+        Ok((home, Bridge::of_this_app()))
+    }
+
+    /// How an agent starts the bridge to reach this Switchboard.
+    pub(super) fn bridge(&self) -> Bridge {
+        lock(&self.inner.setup_places.0)
+            .as_ref()
+            .map_or_else(Bridge::of_this_app, |(_, bridge)| bridge.clone())
+    }
+
+    /// The change that adds Switchboard, as `agent`, to `app`'s configuration; nothing is
+    /// written.
+    pub fn agent_setup_plan(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, DeskError> {
+        if self.agent_config(agent).is_none() {
+            return Err(DeskError::NoAgent(agent.to_owned()));
+        }
+        let (home, bridge) = self.setup_places()?;
+        Ok(setup::plan(&home, app, &bridge, agent)?)
+    }
+
+    /// Writes the change the window showed: refused when it is not the change planned now
+    /// (the file, or what it holds, changed since).
+    pub fn agent_setup_apply(&self, shown: &SetupPlan) -> Result<(), DeskError> {
+        let now = self.agent_setup_plan(shown.app, &shown.agent)?;
+        if &now != shown {
+            return Err(SetupError::Changed {
+                path: now.path.into(),
+            }
+            .into());
+        }
+        Ok(setup::apply(&now)?)
+    }
+}

@@ -1,0 +1,161 @@
+import { useState } from "react";
+import { commands, type AgentApp, type SetupPlan } from "../bindings";
+import { Modal } from "../dialogs/Modal";
+import { errorMessage } from "../errors";
+
+/** The apps whose configuration Switchboard can be added to, in the order offered. */
+export const SETUP_APPS: ReadonlyArray<{ app: AgentApp; name: string }> = [
+  { app: "claudeCode", name: "Claude Code" },
+  { app: "claudeDesktop", name: "Claude Desktop" },
+  { app: "cursor", name: "Cursor" },
+  { app: "vsCode", name: "VS Code" },
+];
+
+type Step =
+  | { kind: "planning"; name: string }
+  | { kind: "shown"; plan: SetupPlan; writing: boolean; error: string | null }
+  | { kind: "refused"; name: string; message: string }
+  | { kind: "done"; plan: SetupPlan };
+
+/**
+ * Buttons that add Switchboard, as this agent, to another app's MCP configuration file: the
+ * file and the exact change show first, and only "Write the change" writes it.
+ */
+export function AgentSetup({ agent }: { agent: string }) {
+  const [step, setStep] = useState<Step | null>(null);
+  const close = () => setStep(null);
+  const plan = (app: AgentApp, name: string) => {
+    setStep({ kind: "planning", name });
+    commands.agentSetupPlan(agent, app).then(
+      (plan) => setStep({ kind: "shown", plan, writing: false, error: null }),
+      (err: unknown) => setStep({ kind: "refused", name, message: errorMessage(err) }),
+    );
+  };
+  const write = (plan: SetupPlan) => {
+    setStep({ kind: "shown", plan, writing: true, error: null });
+    commands.agentSetupApply(plan).then(
+      () => setStep({ kind: "done", plan }),
+      (err: unknown) => setStep({ kind: "shown", plan, writing: false, error: errorMessage(err) }),
+    );
+  };
+  return (
+    <div className="agent-setup" role="group" aria-label={`Add ${agent} to an app`}>
+      {SETUP_APPS.map(({ app, name }) => (
+        <button key={app} type="button" className="button" onClick={() => plan(app, name)} disabled={step !== null}>
+          Add to {name}
+        </button>
+      ))}
+      {step !== null && <SetupDialog agent={agent} step={step} onWrite={write} onAgain={plan} onClose={close} />}
+    </div>
+  );
+}
+
+function SetupDialog({
+  agent,
+  step,
+  onWrite,
+  onAgain,
+  onClose,
+}: {
+  agent: string;
+  step: Step;
+  onWrite(plan: SetupPlan): void;
+  onAgain(app: AgentApp, name: string): void;
+  onClose(): void;
+}) {
+  const close = (
+    <button type="button" className="button" onClick={onClose}>
+      Close
+    </button>
+  );
+  switch (step.kind) {
+    case "planning":
+      return (
+        <Modal title={`Add Switchboard to ${step.name}`} onCancel={onClose} footer={close}>
+          <p className="muted">Reading the configuration of {step.name}…</p>
+        </Modal>
+      );
+    case "refused":
+      return (
+        <Modal title={`Add Switchboard to ${step.name}`} onCancel={onClose} footer={close}>
+          <p className="setup-refused" role="alert">
+            {step.message}
+          </p>
+        </Modal>
+      );
+    case "done":
+      return (
+        <Modal title={`Switchboard added to ${step.plan.appName}`} onCancel={onClose} onPrimary={onClose} footer={close}>
+          <p role="status">
+            {step.plan.path} now reaches Switchboard as {agent}.
+          </p>
+          <p>{step.plan.nextStep}</p>
+        </Modal>
+      );
+    case "shown": {
+      const { plan, writing, error } = step;
+      const write = () => onWrite(plan);
+      return (
+        <Modal
+          title={`Add Switchboard to ${plan.appName}`}
+          subtitle={`as ${agent}`}
+          className="modal-wide"
+          onCancel={onClose}
+          onPrimary={writing || error ? undefined : write}
+          footer={
+            <>
+              <button type="button" className="button" onClick={onClose}>
+                Cancel
+              </button>
+              {error ? (
+                <button type="button" className="button primary" onClick={() => onAgain(plan.app, plan.appName)}>
+                  Show the change again
+                </button>
+              ) : (
+                <button type="button" className="button primary" onClick={write} disabled={writing}>
+                  Write the change
+                </button>
+              )}
+            </>
+          }
+        >
+          <p>
+            {plan.exists ? "This changes " : "This creates "}
+            <code className="setup-path">{plan.path}</code>
+            {plan.exists ? ", keeping everything else in it:" : ":"}
+          </p>
+          <Diff diff={plan.diff} path={plan.path} />
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+        </Modal>
+      );
+    }
+  }
+}
+
+/** A unified diff, each line marked as added, removed or kept; shown as text. */
+function Diff({ diff, path }: { diff: string; path: string }) {
+  const lines = diff.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return (
+    <pre className="setup-diff" aria-label={`Change to ${path}`}>
+      {lines.map((line, i) => (
+        <span key={i} className={lineClass(line)}>
+          {line}
+          {"\n"}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+function lineClass(line: string): string {
+  if (line.startsWith("+++") || line.startsWith("---")) return "diff-file";
+  if (line.startsWith("@@")) return "diff-hunk";
+  if (line.startsWith("+")) return "diff-added";
+  if (line.startsWith("-")) return "diff-removed";
+  return "diff-kept";
+}
