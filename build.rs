@@ -90,5 +90,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "agent_snippet",
         "agent_http_snippet",
         "renew_agent_token",
+        "agent_reach",
+        "set_agent_tool",
     ]
 }

@@ -103,6 +103,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::agent_snippet,
             agents::agent_http_snippet,
             agents::renew_agent_token,
+            agents::agent_reach,
+            agents::set_agent_tool,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

@@ -1,7 +1,7 @@
 //! The agents that reach the person's servers through the gateway: listed, added,
 //! removed, their recent calls, and the snippet for an agent's own configuration.
 
-use switchboard_host::desk::{AgentSummary, AuditEntry, Desk};
+use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk};
 use tauri::State;
 
 use crate::CommandError;
@@ -69,4 +69,24 @@ pub async fn agent_http_snippet(desk: State<'_, Desk>, name: String) -> Result<O
 pub async fn renew_agent_token(desk: State<'_, Desk>, name: String) -> Result<()> {
     desk.renew_agent_token(&name).await?;
     Ok(())
+}
+
+/// Which servers and tools the agent may use, every configured server listed.
+#[tauri::command]
+#[specta::specta]
+pub fn agent_reach(desk: State<'_, Desk>, name: String) -> Result<AgentReach> {
+    Ok(desk.agent_reach(&name)?)
+}
+
+/// Turns a tool of a server on or off for this agent alone.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_agent_tool(
+    desk: State<'_, Desk>,
+    name: String,
+    server: String,
+    tool: String,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.set_agent_tool(&name, &server, &tool, on).await?)
 }

@@ -592,3 +592,79 @@ async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
         );
     }
 }
+
+/// What the person chooses for one agent in the window (the servers it reaches, a tool
+/// turned off for it alone) reaches it at once as `tools/list_changed`, and its calls
+/// follow; the window reads the choices back as it shows them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let tools = claude.tool_names().await;
+        assert!(tools.contains(&"everything__echo".to_owned()), "{sdk:?}");
+
+        desk.save_agent("Claude Code", Some(vec!["demo".to_owned()]))
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned())
+                && !tools.iter().any(|t| t.starts_with("everything__")),
+            "{sdk:?}: {tools:?}"
+        );
+
+        desk.set_agent_tool("Claude Code", "demo", "echo", false)
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            !tools.contains(&"demo__echo".to_owned()) && tools.contains(&"demo__add".to_owned()),
+            "{sdk:?}: {tools:?}"
+        );
+        let refused = claude
+            .ask(json!({"op": "call_tool", "name": "demo__echo", "arguments": {"text": "x"}}))
+            .await;
+        let refused = refused.map(|r| r.to_string()).unwrap_or_else(|e| e);
+        assert!(refused.contains("unknown tool"), "{sdk:?}: {refused}");
+
+        // As the window shows it.
+        let reach = desk.agent_reach("Claude Code").unwrap();
+        assert!(!reach.every_server, "{sdk:?}");
+        let server = |name: &str| reach.servers.iter().find(|s| s.server == name).unwrap();
+        assert!(server("demo").reached && !server("everything").reached);
+        let echo = server("demo").tools.iter().find(|t| t.name == "echo");
+        assert_eq!(echo.map(|t| t.on), Some(false), "{sdk:?}");
+        // Another agent keeps the tool.
+        let cursor = desk.agent_reach("Cursor").unwrap();
+        let demo = cursor.servers.iter().find(|s| s.server == "demo").unwrap();
+        assert!(demo.tools.iter().any(|t| t.name == "echo" && t.on));
+
+        // Given back: the agent hears of it and sees everything again.
+        desk.set_agent_tool("Claude Code", "demo", "echo", true)
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        desk.save_agent("Claude Code", None).await.unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned())
+                && tools.contains(&"everything__echo".to_owned()),
+            "{sdk:?}: {tools:?}"
+        );
+    }
+    let refused = desk
+        .set_agent_tool("Claude Code", "nowhere", "echo", false)
+        .await;
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("no server named \"nowhere\""),
+        "a server not configured is named"
+    );
+}

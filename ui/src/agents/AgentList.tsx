@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import type { AgentSummary_Serialize, AuditEntry_Serialize } from "../bindings";
 import { formatDateTime, isoTime } from "../servers/time";
+import { AgentReach } from "./AgentReach";
 import "./agents.css";
 
 export interface AgentListProps {
@@ -86,6 +87,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
                   Remove {agent.name}
                 </button>
               </div>
+              <AgentReach name={agent.name} />
               <Snippets name={agent.name} snippets={snippets[agent.name]} onCopy={onCopy} onRenewToken={onRenewToken} />
               <RecentCalls name={agent.name} calls={calls[agent.name]} />
             </li>

@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agent_reach;
 mod agent_tokens;
 mod agents;
 mod answers;
@@ -47,6 +48,7 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
+pub use agent_reach::{AgentReach, AgentTool, ServerReach};
 pub use agent_tokens::token_secret_name;
 pub use agents::AgentSummary;
 pub use answers::AuditEntry;
