@@ -21,6 +21,7 @@ use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::gateway::http;
+use switchboard_host::traffic::TrafficDirection;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -667,4 +668,91 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
             .contains("no server named \"nowhere\""),
         "a server not configured is named"
     );
+}
+
+/// Agents follow a resource through the gateway (`resources/subscribe`): the server is asked
+/// once however many follow it, its updates reach the agents that follow it and no other,
+/// and it is told to stop when the last follower goes (an agent that ends goes too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
+    const NOTES: &str = "demo://notes";
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let sent = |method: &str| {
+        desk.traffic_of("demo")
+            .entries
+            .iter()
+            .filter(|e| e.direction == TrafficDirection::Sent)
+            .filter(|e| e.method.as_deref() == Some(method))
+            .count()
+    };
+    let (subscribe, unsubscribe) = ("resources/subscribe", "resources/unsubscribe");
+    let updated = |l: &Value| l["event"] == "resource_updated" && l["uri"] == NOTES;
+    let told = |agent: &Agent| {
+        agent
+            .unread
+            .iter()
+            .any(|l| l["event"] == "resource_updated")
+    };
+    for sdk in SDKS {
+        let add_note = |title: &str| {
+            let title = format!("{title} ({sdk:?})");
+            call_allowed(
+                &desk,
+                "demo",
+                "add_note",
+                json!({"title": title, "text": "x"}),
+            )
+        };
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let mut cursor = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let mut idle = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let before = (sent(subscribe), sent(unsubscribe));
+        let follow = json!({"op": "subscribe", "uri": NOTES});
+        claude.ask(follow.clone()).await.unwrap();
+        cursor.ask(follow).await.unwrap();
+        assert!(
+            eventually(|| sent(subscribe) == before.0 + 1).await,
+            "{sdk:?}"
+        );
+
+        add_note("first").await;
+        claude.line(updated).await;
+        cursor.line(updated).await;
+        idle.tool_names().await;
+        assert!(
+            !told(&idle),
+            "{sdk:?}: an agent that did not subscribe is not told"
+        );
+        assert_eq!(
+            sent(subscribe),
+            before.0 + 1,
+            "{sdk:?}: the server is asked once"
+        );
+
+        cursor
+            .ask(json!({"op": "unsubscribe", "uri": NOTES}))
+            .await
+            .unwrap();
+        add_note("second").await;
+        claude.line(updated).await;
+        cursor.tool_names().await;
+        assert!(!told(&cursor), "{sdk:?}: no longer told");
+        assert_eq!(
+            sent(unsubscribe),
+            before.1,
+            "{sdk:?}: Claude Code still follows"
+        );
+
+        // The last follower ends: the server is told.
+        drop(claude);
+        assert!(
+            eventually(|| sent(unsubscribe) == before.1 + 1).await,
+            "{sdk:?}"
+        );
+        let refused = cursor
+            .ask(json!({"op": "subscribe", "uri": "demo://no-such-resource"}))
+            .await;
+        assert!(refused.is_err(), "{sdk:?}: {refused:?}");
+    }
 }

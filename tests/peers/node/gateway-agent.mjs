@@ -8,15 +8,16 @@
 //
 // Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
 // the call ends; its progress reported on the way), cancel {call} (the call of that id),
-// list_resources, read_resource {uri}, list_prompts, get_prompt {name, arguments}, close.
+// list_resources, read_resource {uri}, subscribe {uri}, unsubscribe {uri}, list_prompts,
+// get_prompt {name, arguments}, close.
 // Outcomes: {"id", "ok": result} or {"id", "error": message}; {"event": "connected"} or
 // {"event": "connect_failed", "error"} first; {"event": "tools_changed"},
-// {"event": "progress", "call", "progress"} as they come.
+// {"event": "progress", "call", "progress"}, {"event": "resource_updated", "uri"} as they come.
 import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const http = process.argv.indexOf("--http");
 const dash = process.argv.indexOf("--");
@@ -25,6 +26,7 @@ const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const client = new Client({ name: "gateway-agent-ts", version: "1.0.0" });
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => say({ event: "tools_changed" }));
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => say({ event: "resource_updated", uri: n.params.uri }));
 const transport =
   http >= 0
     ? new StreamableHTTPClientTransport(new URL(process.argv[http + 1]), {
@@ -68,6 +70,10 @@ async function perform(command) {
       return client.listResources();
     case "read_resource":
       return client.readResource({ uri: command.uri });
+    case "subscribe":
+      return client.subscribeResource({ uri: command.uri });
+    case "unsubscribe":
+      return client.unsubscribeResource({ uri: command.uri });
     case "list_prompts":
       return client.listPrompts();
     case "get_prompt":

@@ -18,6 +18,7 @@ pub mod models;
 mod sampling;
 mod shown;
 mod signing_in;
+mod subscriptions;
 mod switches;
 mod trust;
 mod url_steps;
@@ -70,6 +71,7 @@ pub use models::{
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use signing_in::SignedIn;
+pub use subscriptions::Follower;
 pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
@@ -242,6 +244,8 @@ struct Inner {
     sessions: agents::Sessions,
     /// The agents' tokens for the gateway over HTTP.
     agent_tokens: agent_tokens::Tokens,
+    /// Who follows which resource of which server.
+    followed: subscriptions::Followed,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -355,6 +359,7 @@ impl Desk {
                     chat,
                     sessions: agents::Sessions::default(),
                     agent_tokens: agent_tokens::Tokens::default(),
+                    followed: subscriptions::Followed::default(),
                 }
             }),
         };
