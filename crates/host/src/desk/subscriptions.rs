@@ -22,11 +22,12 @@ pub enum Follower {
 pub(super) struct Followed(Mutex<HashMap<(String, String), BTreeSet<Follower>>>);
 
 impl Followed {
-    /// Adds `who`; whether it is the first, so that the server is to be asked.
+    /// Adds `who`; whether the server is to be asked: `who` is the first, or asks again
+    /// (the server says whether the resource is still there).
     fn add(&self, key: &(String, String), who: Follower) -> bool {
         let mut held = lock(&self.0);
         let followers = held.entry(key.clone()).or_default();
-        followers.insert(who) && followers.len() == 1
+        !followers.insert(who) || followers.len() == 1
     }
 
     /// Takes `who` away; whether no one is left, so that the server is to be told.
@@ -64,7 +65,7 @@ impl Followed {
 
 impl Desk {
     /// `who` follows `uri` of `server` from now on; the server is asked unless someone
-    /// followed it already. A refusal of the server leaves `who` not following it.
+    /// else followed it already. A refusal of the server leaves `who` not following it.
     pub async fn follow_resource(
         &self,
         who: Follower,
