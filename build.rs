@@ -95,5 +95,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "renew_agent_token",
         "agent_setup_plan",
         "agent_setup_apply",
+        "agent_reach",
+        "set_agent_tool",
     ]
 }

@@ -108,6 +108,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::renew_agent_token,
             agents::agent_setup_plan,
             agents::agent_setup_apply,
+            agents::agent_reach,
+            agents::set_agent_tool,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

@@ -2,9 +2,9 @@
 //! removed, their recent calls, and the snippet for an agent's own configuration or the
 //! change that adds Switchboard to it.
 
-use switchboard_host::config::AgentAnswers;
 use switchboard_host::agent_setup::{AgentApp, SetupPlan};
-use switchboard_host::desk::{AgentSummary, AuditEntry, Desk};
+use switchboard_host::config::AgentAnswers;
+use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk};
 use tauri::State;
 
 use crate::CommandError;
@@ -108,4 +108,24 @@ pub async fn agent_setup_plan(
 #[specta::specta]
 pub async fn agent_setup_apply(desk: State<'_, Desk>, plan: SetupPlan) -> Result<()> {
     Ok(desk.agent_setup_apply(&plan)?)
+}
+
+/// Which servers and tools the agent may use, every configured server listed.
+#[tauri::command]
+#[specta::specta]
+pub fn agent_reach(desk: State<'_, Desk>, name: String) -> Result<AgentReach> {
+    Ok(desk.agent_reach(&name)?)
+}
+
+/// Turns a tool of a server on or off for this agent alone.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_agent_tool(
+    desk: State<'_, Desk>,
+    name: String,
+    server: String,
+    tool: String,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.set_agent_tool(&name, &server, &tool, on).await?)
 }

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::display::Display;
-use super::driver::TauriDriver;
+use super::driver::{TauriDriver, free_port};
 use super::webdriver::Session;
+use switchboard_host::gateway::bridge::SOCKET_ENV;
 
 /// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.
 pub const SHOWN: Duration = Duration::from_secs(30);
@@ -22,6 +23,8 @@ pub struct App {
     pub dir: tempfile::TempDir,
     /// The environment the test added, kept for a restart.
     extra: Vec<(&'static str, String)>,
+    /// Where the app serves agents over HTTP: a port of its own (see `own_gateway`).
+    pub gateway_port: u16,
 }
 
 impl App {
@@ -73,7 +76,8 @@ impl App {
         Self::start_in(dir, extra)
     }
 
-    fn start_in(dir: tempfile::TempDir, extra: Vec<(&'static str, String)>) -> Self {
+    fn start_in(dir: tempfile::TempDir, mut extra: Vec<(&'static str, String)>) -> Self {
+        let gateway_port = own_gateway(dir.path(), &mut extra);
         let config = dir.path().join("config.json");
         let opened = dir.path().join("opened.txt");
         let browser = dir.path().join("browser.sh");
@@ -102,7 +106,13 @@ impl App {
             opened,
             dir,
             extra,
+            gateway_port,
         }
+    }
+
+    /// Where agents reach the app over Streamable HTTP.
+    pub fn gateway_url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.gateway_port)
     }
 
     pub fn view(&self, id: &str) {
@@ -211,6 +221,32 @@ impl App {
         self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
         self.press(DIALOG, "Allow once");
     }
+}
+
+/// Gives the app a gateway of its own, so that apps of tests run at once do not take each
+/// other's: a free port for agents over HTTP, in the configuration's settings (the test's
+/// own file, or the one a first run writes, with the bundled demo server), and a socket in
+/// its folder for bridges unless the test chose one. The port.
+fn own_gateway(dir: &Path, extra: &mut Vec<(&'static str, String)>) -> u16 {
+    if !extra.iter().any(|(name, _)| *name == SOCKET_ENV) {
+        let socket = dir.join("gateway.sock");
+        extra.push((SOCKET_ENV, socket.to_str().expect("utf-8 path").to_owned()));
+    }
+    let path = dir.join("config.json");
+    let mut config: serde_json::Value = match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text).expect("the test's configuration is JSON"),
+        Err(_) => {
+            serde_json::json!({"mcpServers": {"demo": {"command": "switchboard-demo-server"}}})
+        }
+    };
+    // Kept across a restart.
+    if let Some(port) = config["settings"]["gatewayPort"].as_u64() {
+        return u16::try_from(port).expect("a port");
+    }
+    let port = free_port();
+    config["settings"]["gatewayPort"] = serde_json::json!(port);
+    std::fs::write(&path, config.to_string()).expect("write the configuration");
+    port
 }
 
 /// Waits until `done` holds, for what the page does not show (a file written, a secret gone

@@ -159,13 +159,10 @@ export const commands = {
 	agentHttpSnippet: (name: string) => __TAURI_INVOKE<string | null>("agent_http_snippet", { name }),
 	/**  A new token for the agent: the one it has is refused from now on. */
 	renewAgentToken: (name: string) => __TAURI_INVOKE<null>("renew_agent_token", { name }),
-	/**
-	 *  The change that adds Switchboard, as the agent `name`, to `app`'s configuration file;
-	 *  nothing is written yet.
-	 */
-	agentSetupPlan: (name: string, app: AgentApp) => __TAURI_INVOKE<SetupPlan>("agent_setup_plan", { name, app }),
-	/**  Writes the change the window showed, exactly as it showed it. */
-	agentSetupApply: (plan: SetupPlan) => __TAURI_INVOKE<null>("agent_setup_apply", { plan }),
+	/**  Which servers and tools the agent may use, every configured server listed. */
+	agentReach: (name: string) => __TAURI_INVOKE<AgentReach_Serialize>("agent_reach", { name }),
+	/**  Turns a tool of a server on or off for this agent alone. */
+	setAgentTool: (name: string, server: string, tool: string, on: boolean) => __TAURI_INVOKE<null>("set_agent_tool", { name, server, tool, on }),
 };
 
 /** Events */
@@ -177,7 +174,24 @@ export const events = {
 };
 
 /* Types */
-export type AgentApp = "claudeCode" | "claudeDesktop" | "cursor" | "vsCode";
+/**  An agent's reach: which servers, and which of their tools. */
+export type AgentReach = AgentReach_Serialize | AgentReach_Deserialize;
+
+/**  An agent's reach: which servers, and which of their tools. */
+export type AgentReach_Deserialize = {
+	/**  Every configured server, now and added later; else only those marked `reached`. */
+	everyServer: boolean,
+	/**  Every configured server, by name. */
+	servers: ServerReach_Deserialize[],
+};
+
+/**  An agent's reach: which servers, and which of their tools. */
+export type AgentReach_Serialize = {
+	/**  Every configured server, now and added later; else only those marked `reached`. */
+	everyServer: boolean,
+	/**  Every configured server, by name. */
+	servers: ServerReach_Serialize[],
+};
 
 /**  An agent as the window lists it. */
 export type AgentSummary = AgentSummary_Serialize | AgentSummary_Deserialize;
@@ -202,6 +216,35 @@ export type AgentSummary_Serialize = {
 	toolsOff: number,
 	/**  How many sessions it has with the gateway now. */
 	connected: number,
+};
+
+/**  A tool of a server, on or off for the agent. */
+export type AgentTool = AgentTool_Serialize | AgentTool_Deserialize;
+
+/**  A tool of a server, on or off for the agent. */
+export type AgentTool_Deserialize = {
+	name: string,
+	title?: string | null,
+	description?: string | null,
+	/**  On for this agent (it sees it only if it is also on for everyone). */
+	on: boolean,
+	/**  Turned off for everyone in the server's own settings. */
+	offForEveryone: boolean,
+	/**  False for a tool turned off that the server no longer lists. */
+	listed: boolean,
+};
+
+/**  A tool of a server, on or off for the agent. */
+export type AgentTool_Serialize = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	/**  On for this agent (it sees it only if it is also on for everyone). */
+	on: boolean,
+	/**  Turned off for everyone in the server's own settings. */
+	offForEveryone: boolean,
+	/**  False for a tool turned off that the server no longer lists. */
+	listed: boolean,
 };
 
 /**  What the window shows about the running app. */
@@ -1183,6 +1226,27 @@ export type ServerForm_Serialize = {
 	protocolEra: ProtocolEra,
 };
 
+/**  One server as an agent reaches it. */
+export type ServerReach = ServerReach_Serialize | ServerReach_Deserialize;
+
+/**  One server as an agent reaches it. */
+export type ServerReach_Deserialize = {
+	server: string,
+	reached: boolean,
+	/**  Whether it runs now: a server that does not has told no tools yet. */
+	running: boolean,
+	tools: AgentTool_Deserialize[],
+};
+
+/**  One server as an agent reaches it. */
+export type ServerReach_Serialize = {
+	server: string,
+	reached: boolean,
+	/**  Whether it runs now: a server that does not has told no tools yet. */
+	running: boolean,
+	tools: AgentTool_Serialize[],
+};
+
 /**  Where a server stands, as the window shows it. */
 export type ServerState = ServerState_Serialize | ServerState_Deserialize;
 
@@ -1249,27 +1313,6 @@ export type ServerSummary_Serialize = {
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
-};
-
-/**  What adding Switchboard to an app's file changes. */
-export type SetupPlan = {
-	app: AgentApp,
-	/**  The app's name as a person knows it. */
-	appName: string,
-	/**  The agent the entry reaches Switchboard as. */
-	agent: string,
-	/**  The file. */
-	path: string,
-	/**  Whether the file exists now; it is created otherwise. */
-	exists: boolean,
-	/**  What the file holds now (empty when it does not exist). */
-	current: string,
-	/**  What the file will hold. */
-	proposed: string,
-	/**  The change, as a unified diff. */
-	diff: string,
-	/**  What the person does for the app to use the entry. */
-	nextStep: string,
 };
 
 /**  The folders a server may see. */

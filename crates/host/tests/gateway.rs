@@ -23,6 +23,7 @@ use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::gateway::http;
 use switchboard_mcp::file_uri::file_uri;
+use switchboard_host::traffic::TrafficDirection;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -899,4 +900,166 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         desk.roots_of("everything").is_empty(),
         "a server Cursor does not use sees none of its folders"
     );
+}
+/// What the person chooses for one agent in the window (the servers it reaches, a tool
+/// turned off for it alone) reaches it at once as `tools/list_changed`, and its calls
+/// follow; the window reads the choices back as it shows them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let tools = claude.tool_names().await;
+        assert!(tools.contains(&"everything__echo".to_owned()), "{sdk:?}");
+
+        desk.save_agent("Claude Code", Some(vec!["demo".to_owned()]))
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned())
+                && !tools.iter().any(|t| t.starts_with("everything__")),
+            "{sdk:?}: {tools:?}"
+        );
+
+        desk.set_agent_tool("Claude Code", "demo", "echo", false)
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            !tools.contains(&"demo__echo".to_owned()) && tools.contains(&"demo__add".to_owned()),
+            "{sdk:?}: {tools:?}"
+        );
+        let refused = claude
+            .ask(json!({"op": "call_tool", "name": "demo__echo", "arguments": {"text": "x"}}))
+            .await;
+        let refused = refused.map(|r| r.to_string()).unwrap_or_else(|e| e);
+        assert!(refused.contains("unknown tool"), "{sdk:?}: {refused}");
+
+        // As the window shows it.
+        let reach = desk.agent_reach("Claude Code").unwrap();
+        assert!(!reach.every_server, "{sdk:?}");
+        let server = |name: &str| reach.servers.iter().find(|s| s.server == name).unwrap();
+        assert!(server("demo").reached && !server("everything").reached);
+        let echo = server("demo").tools.iter().find(|t| t.name == "echo");
+        assert_eq!(echo.map(|t| t.on), Some(false), "{sdk:?}");
+        // Another agent keeps the tool.
+        let cursor = desk.agent_reach("Cursor").unwrap();
+        let demo = cursor.servers.iter().find(|s| s.server == "demo").unwrap();
+        assert!(demo.tools.iter().any(|t| t.name == "echo" && t.on));
+
+        // Given back: the agent hears of it and sees everything again.
+        desk.set_agent_tool("Claude Code", "demo", "echo", true)
+            .await
+            .unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        desk.save_agent("Claude Code", None).await.unwrap();
+        claude.line(|l| l["event"] == "tools_changed").await;
+        let tools = claude.tool_names().await;
+        assert!(
+            tools.contains(&"demo__echo".to_owned())
+                && tools.contains(&"everything__echo".to_owned()),
+            "{sdk:?}: {tools:?}"
+        );
+    }
+    let refused = desk
+        .set_agent_tool("Claude Code", "nowhere", "echo", false)
+        .await;
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("no server named \"nowhere\""),
+        "a server not configured is named"
+    );
+}
+
+/// Agents follow a resource through the gateway (`resources/subscribe`): the server is asked
+/// once however many follow it, its updates reach the agents that follow it and no other,
+/// and it is told to stop when the last follower goes (an agent that ends goes too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
+    const NOTES: &str = "demo://notes";
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let sent = |method: &str| {
+        desk.traffic_of("demo")
+            .entries
+            .iter()
+            .filter(|e| e.direction == TrafficDirection::Sent)
+            .filter(|e| e.method.as_deref() == Some(method))
+            .count()
+    };
+    let (subscribe, unsubscribe) = ("resources/subscribe", "resources/unsubscribe");
+    let updated = |l: &Value| l["event"] == "resource_updated" && l["uri"] == NOTES;
+    let told = |agent: &Agent| {
+        agent
+            .unread
+            .iter()
+            .any(|l| l["event"] == "resource_updated")
+    };
+    for sdk in SDKS {
+        let add_note = |title: &str| {
+            let title = format!("{title} ({sdk:?})");
+            call_allowed(
+                &desk,
+                "demo",
+                "add_note",
+                json!({"title": title, "text": "x"}),
+            )
+        };
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let mut cursor = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let mut idle = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let before = (sent(subscribe), sent(unsubscribe));
+        let follow = json!({"op": "subscribe", "uri": NOTES});
+        claude.ask(follow.clone()).await.unwrap();
+        cursor.ask(follow).await.unwrap();
+        assert!(
+            eventually(|| sent(subscribe) == before.0 + 1).await,
+            "{sdk:?}"
+        );
+
+        add_note("first").await;
+        claude.line(updated).await;
+        cursor.line(updated).await;
+        idle.tool_names().await;
+        assert!(
+            !told(&idle),
+            "{sdk:?}: an agent that did not subscribe is not told"
+        );
+        assert_eq!(
+            sent(subscribe),
+            before.0 + 1,
+            "{sdk:?}: the server is asked once"
+        );
+
+        cursor
+            .ask(json!({"op": "unsubscribe", "uri": NOTES}))
+            .await
+            .unwrap();
+        add_note("second").await;
+        claude.line(updated).await;
+        cursor.tool_names().await;
+        assert!(!told(&cursor), "{sdk:?}: no longer told");
+        assert_eq!(
+            sent(unsubscribe),
+            before.1,
+            "{sdk:?}: Claude Code still follows"
+        );
+
+        // The last follower ends: the server is told.
+        drop(claude);
+        assert!(
+            eventually(|| sent(unsubscribe) == before.1 + 1).await,
+            "{sdk:?}"
+        );
+        let refused = cursor
+            .ask(json!({"op": "subscribe", "uri": "demo://no-such-resource"}))
+            .await;
+        assert!(refused.is_err(), "{sdk:?}: {refused:?}");
+    }
 }

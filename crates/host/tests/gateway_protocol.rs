@@ -101,7 +101,7 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
                 "logging": {},
                 "completions": {},
                 "prompts": {"listChanged": true},
-                "resources": {"listChanged": true},
+                "resources": {"subscribe": true, "listChanged": true},
                 "tools": {"listChanged": true},
             })
         );

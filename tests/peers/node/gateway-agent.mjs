@@ -12,12 +12,12 @@
 //
 // Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
 // the call ends; its progress reported on the way), cancel {call} (the call of that id),
-// list_resources, read_resource {uri}, list_prompts, get_prompt {name, arguments},
-// set_roots {uris} (lists those from now on, and says roots/list_changed), silent (answers
-// no request of the gateway's from now on), close.
+// list_resources, read_resource {uri}, subscribe {uri}, unsubscribe {uri}, list_prompts,
+// get_prompt {name, arguments}, set_roots {uris} (lists those from now on, and says
+// roots/list_changed), silent (answers no request of the gateway's from now on), close.
 // Outcomes: {"id", "ok": result} or {"id", "error": message}; {"event": "connected"} or
 // {"event": "connect_failed", "error"} first; {"event": "tools_changed"},
-// {"event": "progress", "call", "progress"} as they come.
+// {"event": "progress", "call", "progress"}, {"event": "resource_updated", "uri"} as they come.
 import { readFileSync } from "node:fs";
 import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -27,6 +27,7 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
@@ -63,6 +64,7 @@ if (roots) {
   );
 }
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => say({ event: "tools_changed" }));
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => say({ event: "resource_updated", uri: n.params.uri }));
 const transport =
   http >= 0
     ? new StreamableHTTPClientTransport(new URL(process.argv[http + 1]), {
@@ -106,6 +108,10 @@ async function perform(command) {
       return client.listResources();
     case "read_resource":
       return client.readResource({ uri: command.uri });
+    case "subscribe":
+      return client.subscribeResource({ uri: command.uri });
+    case "unsubscribe":
+      return client.unsubscribeResource({ uri: command.uri });
     case "list_prompts":
       return client.listPrompts();
     case "get_prompt":

@@ -69,6 +69,8 @@ def dumped(result) -> dict:
 async def on_message(message) -> None:
     if isinstance(message, types.ToolListChangedNotification):
         say({"event": "tools_changed"})
+    elif isinstance(message, types.ResourceUpdatedNotification):
+        say({"event": "resource_updated", "uri": str(message.params.uri)})
 
 
 def transport():
@@ -134,6 +136,10 @@ async def serve(session: ClientSession, answering: Answering) -> None:
             return dumped(await session.list_resources())
         if op == "read_resource":
             return dumped(await session.read_resource(command["uri"]))
+        if op == "subscribe":
+            return dumped(await session.subscribe_resource(command["uri"]))
+        if op == "unsubscribe":
+            return dumped(await session.unsubscribe_resource(command["uri"]))
         if op == "list_prompts":
             return dumped(await session.list_prompts())
         if op == "get_prompt":

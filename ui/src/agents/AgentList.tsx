@@ -3,6 +3,7 @@ import type { AgentSummary_Serialize, AuditEntry_Serialize } from "../bindings";
 import { formatDateTime, isoTime } from "../servers/time";
 import { AgentAnswers } from "./AgentAnswers";
 import { AgentSetup } from "./AgentSetup";
+import { AgentReach } from "./AgentReach";
 import "./agents.css";
 
 export interface AgentListProps {
@@ -90,6 +91,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
               </div>
               <AgentAnswers name={agent.name} />
               <AgentSetup agent={agent.name} />
+              <AgentReach name={agent.name} />
               <Snippets name={agent.name} snippets={snippets[agent.name]} onCopy={onCopy} onRenewToken={onRenewToken} />
               <RecentCalls name={agent.name} calls={calls[agent.name]} />
             </li>

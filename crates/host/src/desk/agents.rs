@@ -178,6 +178,9 @@ impl Desk {
     ) -> Result<(), DeskError> {
         self.edit_config_announcing(
             |config| {
+                if !config.servers.contains_key(server) {
+                    return Err(DeskError::NoServer(server.to_owned()));
+                }
                 let agent = config
                     .agents
                     .get_mut(name)

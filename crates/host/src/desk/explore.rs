@@ -190,15 +190,15 @@ impl Desk {
         Ok(serde_json::to_value(read).unwrap_or(Value::Null))
     }
 
-    /// Starts or stops updates of a resource (they arrive as `Update::ResourceUpdated`).
+    /// Starts or stops the window's updates of a resource (they arrive as
+    /// `Update::ResourceUpdated`); agents may follow it too.
     pub async fn subscribe(&self, server: &str, uri: &str, on: bool) -> Result<(), DeskError> {
-        let client = self.client(server)?;
+        let window = super::Follower::Window;
         if on {
-            client.subscribe(uri).await?;
+            self.follow_resource(window, server, uri).await
         } else {
-            client.unsubscribe(uri).await?;
+            self.unfollow_resource(window, server, uri).await
         }
-        Ok(())
     }
 
     pub async fn get_prompt(

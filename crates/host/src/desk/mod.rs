@@ -4,6 +4,7 @@
 
 mod agent_roots;
 mod agent_setup;
+mod agent_reach;
 mod agent_tokens;
 mod agents;
 mod answers;
@@ -20,6 +21,7 @@ pub mod models;
 mod sampling;
 mod shown;
 mod signing_in;
+mod subscriptions;
 mod switches;
 mod trust;
 mod url_steps;
@@ -50,6 +52,7 @@ use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::{HostEvent, ServerState, Shared};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
+pub use agent_reach::{AgentReach, AgentTool, ServerReach};
 pub use agent_tokens::token_secret_name;
 pub use agents::AgentSummary;
 pub use answers::AuditEntry;
@@ -72,6 +75,7 @@ pub use models::{
 };
 pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use signing_in::SignedIn;
+pub use subscriptions::Follower;
 pub use switches::ToolSwitch;
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
@@ -250,6 +254,8 @@ struct Inner {
     lines: delegates::Lines,
     /// Where agents' configuration files are, and the bridge their entries start.
     setup_places: agent_setup::Places,
+    /// Who follows which resource of which server.
+    followed: subscriptions::Followed,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -368,6 +374,7 @@ impl Desk {
                     agent_tokens: agent_tokens::Tokens::default(),
                     lines: delegates::Lines::default(),
                     setup_places: agent_setup::Places::default(),
+                    followed: subscriptions::Followed::default(),
                 }
             }),
         };

@@ -7,7 +7,8 @@
 //!   `server__name`, resources by their own URIs), and sends every tool call through the
 //!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
 //!   the audit naming it. Changes of the servers' offers reach it as `list_changed`;
-//!   progress and cancellation pass both ways; servers' log messages at its level.
+//!   progress and cancellation pass both ways; servers' log messages at its level;
+//!   updates of the resources it subscribed to ([`subscriptions`]).
 //! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
 //!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server,
 //!   the agent named by the identity its bearer-token check gives.
@@ -18,5 +19,6 @@ pub mod bridge;
 pub mod http;
 mod names;
 mod session;
+mod subscriptions;
 
 pub use session::{Caller, Session, Via, http_sessions, serve};

@@ -21,6 +21,7 @@ use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
 
 use super::names::{self, Named};
+use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, Update};
 use crate::gate::{CallError, Origin};
@@ -90,6 +91,7 @@ struct Inner {
     calls: AtomicU64,
     /// This session's own number, among every agent's.
     number: u64,
+    subscriptions: Subscriptions,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -130,6 +132,7 @@ impl Session {
         };
         Self {
             inner: Arc::new(Inner {
+                subscriptions: Subscriptions::new(desk.clone()),
                 desk,
                 caller,
                 origin,
@@ -161,6 +164,14 @@ impl Session {
                 };
                 match update {
                     Ok(Update::Log { entry }) => session.log(entry).await,
+                    Ok(Update::ResourceUpdated { server, uri }) => {
+                        let subscriptions = &session.inner.subscriptions;
+                        if let Some(notice) = subscriptions.notice(session.agent(), &server, &uri) {
+                            session
+                                .notify(method::RESOURCES_UPDATED, Some(notice))
+                                .await;
+                        }
+                    }
                     Ok(
                         Update::Status { .. }
                         | Update::CatalogChanged { .. }
@@ -304,6 +315,16 @@ impl Session {
                 json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
             }),
             method::RESOURCES_READ => self.read_resource(parse(params)?).await,
+            method::RESOURCES_SUBSCRIBE => {
+                let params: SubscribeRequestParams = parse(params)?;
+                let offers = self.offers()?;
+                let subscriptions = &self.inner.subscriptions;
+                subscriptions.subscribe(self.agent(), &offers, &params.uri).await
+            }
+            method::RESOURCES_UNSUBSCRIBE => {
+                let params: UnsubscribeRequestParams = parse(params)?;
+                self.inner.subscriptions.unsubscribe(&params.uri).await
+            }
             method::PROMPTS_LIST => self.list(|server, offer| {
                 let prompts: Vec<Value> = offer
                     .prompts
@@ -346,7 +367,7 @@ impl Session {
                     extra: Map::new(),
                 }),
                 resources: Some(ResourcesCapability {
-                    subscribe: None,
+                    subscribe: Some(true),
                     list_changed: Some(true),
                     extra: Map::new(),
                 }),

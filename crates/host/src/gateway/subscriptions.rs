@@ -1,0 +1,110 @@
+//! An agent's subscriptions to resources through the gateway (`resources/subscribe`,
+//! `resources/unsubscribe`): each is taken at the server that offers the resource, shared
+//! with the window and other agents following it (the desk asks the server once and tells
+//! it to stop when the last lets go), and its `notifications/resources/updated` reach only
+//! the sessions that subscribed. A session that ends lets go of all of its own.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Value, json};
+use switchboard_mcp::jsonrpc::{ErrorObject, code};
+
+use super::names;
+use crate::catalog::Offer;
+use crate::desk::{Desk, DeskError, Follower};
+
+/// Numbers the sessions, each a follower of its own.
+static SESSIONS: AtomicU64 = AtomicU64::new(0);
+
+/// What one session follows.
+pub(super) struct Subscriptions {
+    desk: Desk,
+    who: Follower,
+}
+
+impl Subscriptions {
+    pub(super) fn new(desk: Desk) -> Self {
+        Self {
+            desk,
+            who: Follower::Session(SESSIONS.fetch_add(1, Ordering::Relaxed)),
+        }
+    }
+
+    /// Follows `uri` at the first server the agent may use that offers it and takes
+    /// subscriptions.
+    pub(super) async fn subscribe(
+        &self,
+        agent: &str,
+        offers: &[(String, Offer)],
+        uri: &str,
+    ) -> Result<Value, ErrorObject> {
+        let mut refused = None;
+        for server in names::owners_of_uri(offers, uri) {
+            let takes = self.desk.running_client(&server).is_ok_and(|client| {
+                client
+                    .capabilities()
+                    .resources
+                    .as_ref()
+                    .and_then(|r| r.subscribe)
+                    == Some(true)
+            });
+            if !takes {
+                continue;
+            }
+            match self.desk.follow_resource(self.who, &server, uri).await {
+                Ok(()) => return Ok(json!({})),
+                Err(e) => refused = Some(refused_by(e)),
+            }
+        }
+        Err(refused.unwrap_or_else(|| {
+            ErrorObject::new(
+                code::RESOURCE_NOT_FOUND,
+                format!("no server {agent} may use offers updates of {uri}"),
+            )
+        }))
+    }
+
+    /// Stops following `uri`, wherever it was followed; unknown, it is no error.
+    pub(super) async fn unsubscribe(&self, uri: &str) -> Result<Value, ErrorObject> {
+        for (server, followed) in self.desk.followed_by(self.who) {
+            if followed == uri {
+                self.desk
+                    .unfollow_resource(self.who, &server, uri)
+                    .await
+                    .map_err(refused_by)?;
+            }
+        }
+        Ok(json!({}))
+    }
+
+    /// The notice for the agent of an update of `uri` from `server`, if it subscribed to it
+    /// there and may still use the server.
+    pub(super) fn notice(&self, agent: &str, server: &str, uri: &str) -> Option<Value> {
+        let reaches = self
+            .desk
+            .agent_config(agent)
+            .is_some_and(|config| config.reaches(server));
+        (reaches && self.desk.follows_resource(self.who, server, uri)).then(|| json!({"uri": uri}))
+    }
+}
+
+impl Drop for Subscriptions {
+    fn drop(&mut self) {
+        if self.desk.followed_by(self.who).is_empty() {
+            return;
+        }
+        let (desk, who) = (self.desk.clone(), self.who);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { desk.unfollow_all(who).await });
+        }
+    }
+}
+
+fn refused_by(error: DeskError) -> ErrorObject {
+    match error {
+        DeskError::Client(switchboard_mcp::client::ClientError::Request(
+            switchboard_mcp::connection::RequestError::Server { error, .. },
+        )) => error,
+        other => ErrorObject::new(code::INTERNAL_ERROR, other.to_string()),
+    }
+}

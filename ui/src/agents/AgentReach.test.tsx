@@ -1,0 +1,118 @@
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands, type AgentReach_Serialize as Reach, type AgentTool_Serialize as Tool } from "../bindings";
+import { AgentReach } from "./AgentReach";
+
+vi.mock("../bindings", () => ({
+  commands: { agentReach: vi.fn(), saveAgent: vi.fn(), setAgentTool: vi.fn() },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+const tool = (name: string, on = true, offForEveryone = false): Tool => ({
+  name,
+  title: null,
+  description: `${name} things`,
+  on,
+  offForEveryone,
+  listed: true,
+});
+
+/** A host that keeps what the window saves, as the desk does. */
+function host(start: Reach) {
+  let held = start;
+  vi.mocked(commands.agentReach).mockImplementation(() => Promise.resolve(held));
+  vi.mocked(commands.saveAgent).mockImplementation((_name, servers) => {
+    held = {
+      everyServer: servers === null,
+      servers: held.servers.map((s) => ({ ...s, reached: servers === null || servers.includes(s.server) })),
+    };
+    return Promise.resolve(null);
+  });
+  vi.mocked(commands.setAgentTool).mockImplementation((_name, server, name, on) => {
+    held = {
+      ...held,
+      servers: held.servers.map((s) =>
+        s.server === server ? { ...s, tools: s.tools.map((t) => (t.name === name ? { ...t, on } : t)) } : s,
+      ),
+    };
+    return Promise.resolve(null);
+  });
+}
+
+const twoServers: Reach = {
+  everyServer: true,
+  servers: [
+    { server: "demo", reached: true, running: true, tools: [tool("echo"), tool("delete_note", true, true)] },
+    { server: "files", reached: true, running: true, tools: [tool("write_file")] },
+  ],
+};
+
+async function opened(user: ReturnType<typeof userEvent.setup>) {
+  render(<AgentReach name="Cursor" />);
+  expect(commands.agentReach).not.toHaveBeenCalled();
+  await user.click(screen.getByText("Servers and tools Cursor may use"));
+  await screen.findByRole("group", { name: "Servers Cursor reaches" });
+}
+
+describe("what one agent may use", () => {
+  it("unchecks a server: the agent then reaches the others alone, and every server again on request", async () => {
+    host(twoServers);
+    const user = userEvent.setup();
+    await opened(user);
+    expect((screen.getByRole("radio", { name: /Every server/ }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole("checkbox", { name: "files" }));
+    expect(commands.saveAgent).toHaveBeenCalledWith("Cursor", ["demo"]);
+    await waitFor(() => expect((screen.getByRole("radio", { name: /Only the servers checked/ }) as HTMLInputElement).checked).toBe(true));
+    expect((screen.getByRole("checkbox", { name: "files" }) as HTMLInputElement).checked).toBe(false);
+    expect(within(screen.getByRole("group", { name: "files for Cursor" })).queryByRole("checkbox", { name: /write_file/ })).toBeNull();
+
+    await user.click(screen.getByRole("radio", { name: /Every server/ }));
+    expect(commands.saveAgent).toHaveBeenLastCalledWith("Cursor", null);
+    await waitFor(() => expect((screen.getByRole("checkbox", { name: "files" }) as HTMLInputElement).checked).toBe(true));
+  });
+
+  it("turns a tool off for the agent alone, and shows a tool turned off for everyone as such", async () => {
+    host(twoServers);
+    const user = userEvent.setup();
+    await opened(user);
+    const demo = within(screen.getByRole("group", { name: "demo for Cursor" }));
+    expect(demo.getByText("all 2 tools on")).toBeTruthy();
+    await user.click(demo.getByRole("checkbox", { name: /echo/ }));
+    expect(commands.setAgentTool).toHaveBeenCalledWith("Cursor", "demo", "echo", false);
+    await demo.findByText("1 of 2 tools turned off for Cursor");
+    expect((demo.getByRole("checkbox", { name: /echo/ }) as HTMLInputElement).checked).toBe(false);
+    const everyone = demo.getByRole("checkbox", { name: /delete_note/ }) as HTMLInputElement;
+    expect(everyone.checked).toBe(false);
+    expect(everyone.disabled).toBe(true);
+    expect(demo.getByText("(turned off for everyone in the server's settings)")).toBeTruthy();
+  });
+
+  it("keeps a refusal in view and the switches as the host holds them", async () => {
+    host(twoServers);
+    vi.mocked(commands.setAgentTool).mockRejectedValue({
+      code: "broken_config",
+      message: "the configuration file must be fixed first",
+    });
+    const user = userEvent.setup();
+    await opened(user);
+    await user.click(screen.getByRole("checkbox", { name: /write_file/ }));
+    expect((await screen.findByRole("alert")).textContent).toContain("must be fixed first");
+    await waitFor(() => expect((screen.getByRole("checkbox", { name: /write_file/ }) as HTMLInputElement).checked).toBe(true));
+  });
+
+  it("says a server that does not run has no tools to show yet", async () => {
+    host({ everyServer: false, servers: [{ server: "demo", reached: true, running: false, tools: [] }] });
+    const user = userEvent.setup();
+    await opened(user);
+    expect(screen.getByText("Not running: its tools show once it runs.")).toBeTruthy();
+  });
+});

@@ -1,0 +1,160 @@
+import { useId, useState } from "react";
+import { commands, type AgentTool_Serialize, type ServerReach_Serialize } from "../bindings";
+import { errorMessage } from "../errors";
+import { useFetched } from "../host/updates";
+import "./agentReach.css";
+
+/**
+ * Which servers one agent reaches (every server, or those chosen) and which of their tools it
+ * may call, turned off for it alone. Folded until the person opens it; a connected agent hears
+ * of a change at once.
+ */
+export function AgentReach({ name }: { name: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="agent-reach" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Servers and tools {name} may use</summary>
+      {open && <ReachChoices name={name} />}
+    </details>
+  );
+}
+
+function ReachChoices({ name }: { name: string }) {
+  const reach = useFetched(
+    () => commands.agentReach(name),
+    ["agents_changed", "catalog_changed", "servers_changed", "status"],
+    [name],
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const act = (work: Promise<unknown>) => {
+    setBusy(true);
+    work
+      .then(
+        () => setError(null),
+        (err: unknown) => setError(errorMessage(err)),
+      )
+      .finally(() => {
+        setBusy(false);
+        reach.refresh();
+      });
+  };
+  if (reach.data === null) {
+    return reach.error === null ? null : (
+      <p className="error" role="alert">
+        What {name} may use could not be read: {errorMessage(reach.error)}
+      </p>
+    );
+  }
+  const { everyServer, servers } = reach.data;
+  const chosen = servers.filter((s) => s.reached).map((s) => s.server);
+  const choose = (server: string, on: boolean) =>
+    act(commands.saveAgent(name, on ? [...chosen, server] : chosen.filter((s) => s !== server)));
+  return (
+    <div className="agent-reach-choices">
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <fieldset className="agent-reach-mode" disabled={busy}>
+        <legend>Servers {name} reaches</legend>
+        <label>
+          <input type="radio" name={`${id}-mode`} checked={everyServer} onChange={() => act(commands.saveAgent(name, null))} />{" "}
+          Every server, and any added later
+        </label>
+        <label>
+          <input type="radio" name={`${id}-mode`} checked={!everyServer} onChange={() => act(commands.saveAgent(name, chosen))} />{" "}
+          Only the servers checked below
+        </label>
+      </fieldset>
+      {servers.length === 0 && <p className="muted">No server is configured yet.</p>}
+      {servers.map((server) => (
+        <ServerChoice
+          key={server.server}
+          agent={name}
+          server={server}
+          idPrefix={`${id}-${server.server}`}
+          busy={busy}
+          onReach={(on) => choose(server.server, on)}
+          onTool={(tool, on) => act(commands.setAgentTool(name, server.server, tool, on))}
+        />
+      ))}
+    </div>
+  );
+}
+
+function ServerChoice({
+  agent,
+  server,
+  idPrefix,
+  busy,
+  onReach,
+  onTool,
+}: {
+  agent: string;
+  server: ServerReach_Serialize;
+  idPrefix: string;
+  busy: boolean;
+  onReach(on: boolean): void;
+  onTool(tool: string, on: boolean): void;
+}) {
+  const off = server.tools.filter((t) => !t.on).length;
+  return (
+    <fieldset className="agent-reach-server" aria-label={`${server.server} for ${agent}`}>
+      <legend>
+        <input
+          id={`${idPrefix}-server`}
+          type="checkbox"
+          checked={server.reached}
+          disabled={busy}
+          onChange={(e) => onReach(e.target.checked)}
+        />{" "}
+        <label htmlFor={`${idPrefix}-server`}>{server.server}</label>{" "}
+        {server.reached && server.tools.length > 0 && (
+          <span className="muted">{off === 0 ? `all ${server.tools.length} tools on` : `${off} of ${server.tools.length} tools turned off for ${agent}`}</span>
+        )}
+      </legend>
+      {!server.running && server.tools.length === 0 && <p className="muted">Not running: its tools show once it runs.</p>}
+      {server.reached && (
+        <ul>
+          {server.tools.map((tool) => (
+            <ToolChoice key={tool.name} tool={tool} id={`${idPrefix}-tool-${tool.name}`} busy={busy} onTool={onTool} />
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+/** One tool's switch for the agent, with the server details' look. */
+function ToolChoice({
+  tool,
+  id,
+  busy,
+  onTool,
+}: {
+  tool: AgentTool_Serialize;
+  id: string;
+  busy: boolean;
+  onTool(tool: string, on: boolean): void;
+}) {
+  return (
+    <li>
+      <input
+        id={id}
+        type="checkbox"
+        checked={tool.on && !tool.offForEveryone}
+        disabled={busy || tool.offForEveryone}
+        onChange={(e) => onTool(tool.name, e.target.checked)}
+      />{" "}
+      <label htmlFor={id} title={tool.description ?? undefined}>
+        <span className="tool-switch-name">{tool.title ?? tool.name}</span>
+        {tool.title && <code className="muted"> {tool.name}</code>}
+        {tool.offForEveryone && <span className="muted"> (turned off for everyone in the server's settings)</span>}
+        {!tool.listed && <span className="muted"> (no longer listed by the server)</span>}
+      </label>
+    </li>
+  );
+}
