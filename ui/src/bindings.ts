@@ -87,6 +87,8 @@ export const commands = {
 	 */
 	answerSignIn: (id: number, server: string, signIn: boolean) => __TAURI_INVOKE<null>("answer_sign_in", { id, server, signIn }),
 	answerRoots: (id: number, server: string, folders: string[]) => __TAURI_INVOKE<null>("answer_roots", { id, server, folders }),
+	/**  The folders of an agent's offer the servers it uses may see (none is an answer too). */
+	answerAgentRoots: (id: number, agent: string, folders: string[]) => __TAURI_INVOKE<null>("answer_agent_roots", { id, agent, folders }),
 	/**  The system's folder picker; null when the person closed it. */
 	pickFolder: () => __TAURI_INVOKE<string | null>("pick_folder"),
 	/**
@@ -151,6 +153,9 @@ export const commands = {
 	/**  Ends the agent's sessions now; it may connect again. */
 	disconnectAgent: (name: string) => __TAURI_INVOKE<null>("disconnect_agent", { name }),
 	agentCalls: (name: string, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("agent_calls", { name, limit }),
+	/**  What the agent may answer in the person's stead when a server serving its call asks. */
+	agentAnswers: (name: string) => __TAURI_INVOKE<AgentAnswers_Serialize>("agent_answers", { name }),
+	setAgentAnswers: (name: string, answers: AgentAnswers_Deserialize) => __TAURI_INVOKE<null>("set_agent_answers", { name, answers }),
 	agentSnippet: (name: string) => __TAURI_INVOKE<string>("agent_snippet", { name }),
 	/**
 	 *  The entry for an agent's configuration to reach Switchboard over Streamable HTTP, with
@@ -159,6 +164,13 @@ export const commands = {
 	agentHttpSnippet: (name: string) => __TAURI_INVOKE<string | null>("agent_http_snippet", { name }),
 	/**  A new token for the agent: the one it has is refused from now on. */
 	renewAgentToken: (name: string) => __TAURI_INVOKE<null>("renew_agent_token", { name }),
+	/**
+	 *  The change that adds Switchboard, as the agent `name`, to `app`'s configuration file;
+	 *  nothing is written yet.
+	 */
+	agentSetupPlan: (name: string, app: AgentApp) => __TAURI_INVOKE<SetupPlan>("agent_setup_plan", { name, app }),
+	/**  Writes the change the window showed, exactly as it showed it. */
+	agentSetupApply: (plan: SetupPlan) => __TAURI_INVOKE<null>("agent_setup_apply", { plan }),
 	/**  Which servers and tools the agent may use, every configured server listed. */
 	agentReach: (name: string) => __TAURI_INVOKE<AgentReach_Serialize>("agent_reach", { name }),
 	/**  Turns a tool of a server on or off for this agent alone. */
@@ -174,6 +186,39 @@ export const events = {
 };
 
 /* Types */
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers = AgentAnswers_Serialize | AgentAnswers_Deserialize;
+
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers_Deserialize = {
+	/**  `sampling/createMessage`: the agent's own model answers. */
+	sampling?: boolean,
+	/**  `elicitation/create` in form mode (a link always goes to the person). */
+	elicitation?: boolean,
+};
+
+/**
+ *  The requests of a server, made while it serves one of the agent's calls, that go to
+ *  the agent (if it declared it can answer them) rather than to the person's dialogs.
+ *  Nothing by default: the person answers.
+ */
+export type AgentAnswers_Serialize = {
+	/**  `sampling/createMessage`: the agent's own model answers. */
+	sampling: boolean,
+	/**  `elicitation/create` in form mode (a link always goes to the person). */
+	elicitation: boolean,
+};
+
+export type AgentApp = "claudeCode" | "claudeDesktop" | "cursor" | "vsCode";
+
 /**  An agent's reach: which servers, and which of their tools. */
 export type AgentReach = AgentReach_Serialize | AgentReach_Deserialize;
 
@@ -888,7 +933,10 @@ export type Pending = Pending_Serialize | Pending_Deserialize;
 /**  A pending request as faces see it. */
 export type Pending_Deserialize = {
 	id: number | null,
-	/**  The server that asks: always shown to the person. */
+	/**
+	 *  The server that asks: always shown to the person (the agent, for its offer of
+	 *  folders).
+	 */
 	server: string,
 	question: Question_Deserialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
@@ -904,7 +952,10 @@ export type Pending_Deserialize = {
 /**  A pending request as faces see it. */
 export type Pending_Serialize = {
 	id: number | null,
-	/**  The server that asks: always shown to the person. */
+	/**
+	 *  The server that asks: always shown to the person (the agent, for its offer of
+	 *  folders).
+	 */
 	server: string,
 	question: Question_Serialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
@@ -1079,6 +1130,15 @@ changed?: Changed_Deserialize | null;
 /**  Who asks: the person, or a model in one of their conversations. */
 asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
 /**
+ *  An agent offers the folders it works in (its roots) to the servers it uses: the
+ *  person picks those the servers may see. Its owner is the agent, not a server.
+ */
+{ kind: "agent_roots"; agent: string; 
+/**  The folders offered, as paths. */
+folders: string[]; 
+/**  The servers that would see the folders accepted. */
+servers: string[] } | 
+/**
  *  The person asked to sign in to the server: where they would sign in, before the
  *  browser opens.
  */
@@ -1103,6 +1163,15 @@ annotations: JsonValue | null;
 changed?: Changed_Serialize; 
 /**  Who asks: the person, or a model in one of their conversations. */
 asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+/**
+ *  An agent offers the folders it works in (its roots) to the servers it uses: the
+ *  person picks those the servers may see. Its owner is the agent, not a server.
+ */
+{ kind: "agent_roots"; agent: string; 
+/**  The folders offered, as paths. */
+folders: string[]; 
+/**  The servers that would see the folders accepted. */
+servers: string[] } | 
 /**
  *  The person asked to sign in to the server: where they would sign in, before the
  *  browser opens.
@@ -1313,6 +1382,27 @@ export type ServerSummary_Serialize = {
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	since_ms: number | null,
+};
+
+/**  What adding Switchboard to an app's file changes. */
+export type SetupPlan = {
+	app: AgentApp,
+	/**  The app's name as a person knows it. */
+	appName: string,
+	/**  The agent the entry reaches Switchboard as. */
+	agent: string,
+	/**  The file. */
+	path: string,
+	/**  Whether the file exists now; it is created otherwise. */
+	exists: boolean,
+	/**  What the file holds now (empty when it does not exist). */
+	current: string,
+	/**  What the file will hold. */
+	proposed: string,
+	/**  The change, as a unified diff. */
+	diff: string,
+	/**  What the person does for the app to use the entry. */
+	nextStep: string,
 };
 
 /**  The folders a server may see. */
