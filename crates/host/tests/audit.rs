@@ -215,7 +215,10 @@ async fn an_outcome_not_waited_for_is_read_at_once_from_the_file() {
             .map(|r| (r.record.outcome, r.record.duration_ms))
             .collect::<Vec<_>>()
     };
-    let expected = [("tool error".to_owned(), Some(4)), ("ok".to_owned(), Some(3))];
+    let expected = [
+        ("tool error".to_owned(), Some(4)),
+        ("ok".to_owned(), Some(3)),
+    ];
     assert_eq!(outcomes(log.page(None, 10).await.unwrap()), expected);
     let reopened = AuditLog::open(&path, Retention::default()).unwrap();
     assert_eq!(outcomes(reopened.page(None, 10).await.unwrap()), expected);

@@ -81,7 +81,14 @@ async fn run_scenario(scenario: &str) -> Vec<Value> {
         .arg("--import")
         .arg(peers().join("with-bearer.mjs"))
         .arg(&suite)
-        .args(["server", "--url", &gateway.url(), "--scenario", scenario, "-o"])
+        .args([
+            "server",
+            "--url",
+            &gateway.url(),
+            "--scenario",
+            scenario,
+            "-o",
+        ])
         .arg(results.path())
         .env("MCP_BEARER_URL", gateway.url())
         .env("MCP_BEARER_TOKEN", TOKEN)

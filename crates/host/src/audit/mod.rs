@@ -219,9 +219,7 @@ impl AuditLog {
     /// Nothing waits for the file: the outcome is kept at once, written in the background,
     /// and every read or write of the log from now on finds it there.
     pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) {
-        self.file
-            .now()
-            .finish_later(id, outcome, duration_ms);
+        self.file.now().finish_later(id, outcome, duration_ms);
         self.file.spawn(|store| {
             if let Err(e) = store.write_outcomes() {
                 // Still queued: the next write or read takes it.
