@@ -10,7 +10,9 @@
 //! tokens, so that it runs without a keyring.
 //!
 //! The paths alternate in blocks, so all see the same machine. Prints p50/p99 of each and
-//! what the gateway adds; asserts nothing.
+//! what the gateway adds; asserts nothing. A reference row gives what the disk asks for one
+//! synced commit (a row inserted in a SQLite file in WAL mode, `synchronous=FULL`, beside
+//! the audit log): the audit's record of each allowed call pays one before the call is made.
 //!
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
 //! `cargo bench -p switchboard-host --bench gateway -- [--calls N]`.
@@ -113,13 +115,15 @@ async fn main() {
         call(&agent, "demo__echo").await;
         call(&over_http, "demo__echo").await;
     }
+    let synced = SyncedCommit::open(&world.dir.path().join("reference.sqlite"));
     let rows = [
         "direct",
         "the gate alone (no session)",
         "through the gateway (socket)",
         "through the gateway (HTTP)",
+        "reference: one synced commit",
     ];
-    let mut times: [Vec<Duration>; 4] = Default::default();
+    let mut times: [Vec<Duration>; 5] = Default::default();
     while times[0].len() < calls {
         let block = BLOCK.min(calls - times[0].len());
         for _ in 0..block {
@@ -135,6 +139,9 @@ async fn main() {
         for _ in 0..block {
             times[3].push(call(&over_http, "demo__echo").await);
         }
+        for _ in 0..block {
+            times[4].push(synced.commit());
+        }
     }
     let figures: Vec<(f64, f64)> = times
         .iter_mut()
@@ -145,7 +152,7 @@ async fn main() {
         println!("  {row:<34} p50 {p50:>8.1} µs   p99 {p99:>8.1} µs");
     }
     let (d50, d99) = figures[0];
-    for (row, (p50, p99)) in rows.iter().zip(&figures).skip(1) {
+    for (row, (p50, p99)) in rows.iter().zip(&figures).skip(1).take(3) {
         let row = row.replace("through the gateway", "added by the gateway");
         let row = row.replace("the gate alone", "added by the gate alone");
         println!(
@@ -187,6 +194,30 @@ async fn over_http(url: &str) -> Client {
     )
     .await
     .expect("the gateway answers over HTTP")
+}
+
+/// A SQLite file as the audit log keeps its own (WAL, synced commits), to time one commit.
+struct SyncedCommit(rusqlite::Connection);
+
+impl SyncedCommit {
+    fn open(path: &std::path::Path) -> Self {
+        let db = rusqlite::Connection::open(path).expect("the reference file");
+        db.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+             CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT NOT NULL);",
+        )
+        .expect("the reference table");
+        Self(db)
+    }
+
+    fn commit(&self) -> Duration {
+        let started = Instant::now();
+        self.0
+            .prepare_cached("INSERT INTO t (text) VALUES (?1)")
+            .and_then(|mut insert| insert.execute(["{\"text\":\"The quick brown fox\"}"]))
+            .expect("the reference commit");
+        started.elapsed()
+    }
 }
 
 fn percentile(values: &mut [Duration], p: usize) -> Duration {
