@@ -130,8 +130,9 @@ pub struct ClientConfig {
     /// Which era to speak: found out by a `server/discover` probe, or forced.
     pub era: EraSetting,
     /// How long the probe waits on a stream transport (stdio), where a server of the
-    /// stateful era may leave an unknown method unanswered. Over HTTP every request gets
-    /// an answer, and the probe waits as long as any request.
+    /// stateful era may leave an unknown method unanswered, once the server answered a
+    /// `ping` sent after it (see `era`). Over HTTP every request gets an answer, and the
+    /// probe waits as long as any request.
     pub probe_timeout: Duration,
 }
 
@@ -332,13 +333,16 @@ impl Client {
             described: described.clone(),
             listen_status: listen_status.clone(),
         });
-        let probe_timeout = match transport.carrier {
-            crate::transport::Carrier::Stream => config.probe_timeout,
-            crate::transport::Carrier::Http => config.request_timeout,
+        let probe_wait = match transport.carrier {
+            crate::transport::Carrier::Stream => era::Wait::AfterPing {
+                grace: config.probe_timeout,
+                bound: config.request_timeout,
+            },
+            crate::transport::Carrier::Http => era::Wait::Answer(config.request_timeout),
         };
         let connection =
             Connection::start_observed(transport, dispatch.clone(), config.traffic.clone());
-        let opened = opening::open(&connection, &config, probe_timeout).await;
+        let opened = opening::open(&connection, &config, probe_wait).await;
         let (server, version, choice, stamp) = match opened {
             Ok(opened) => opened,
             Err(err) => {

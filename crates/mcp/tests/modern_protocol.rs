@@ -99,6 +99,23 @@ fn answer(id: &Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
+/// Reads the probe and the `ping` that follows it on a stream, answering the ping (the
+/// server is up) when `up`; returns the probe.
+async fn probed(peer: &mut MemoryPeer, up: bool) -> Value {
+    let probe = next_json(peer).await;
+    assert_eq!(probe["method"], "server/discover");
+    let ping = next_json(peer).await;
+    assert_eq!(
+        ping,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
+        "a ping follows the probe"
+    );
+    if up {
+        send(peer, answer(&ping["id"], json!({}))).await;
+    }
+    probe
+}
+
 /// A modern server with tools that change: the probe answered, the client connected, and
 /// the first listen request (returned) read.
 async fn modern() -> (
@@ -108,7 +125,7 @@ async fn modern() -> (
     Value,
 ) {
     let (connecting, mut peer, heard) = connect(EraSetting::Auto, Duration::from_secs(5));
-    let probe = next_json(&mut peer).await;
+    let probe = probed(&mut peer, true).await;
     assert_eq!(
         probe,
         json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {META: meta()}})
@@ -138,7 +155,7 @@ async fn a_discovered_server_is_modern_and_every_request_carries_the_meta() {
     assert_eq!(client.server().server_info.name, "fake");
     assert_eq!(
         listen,
-        json!({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {
+        json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
             "notifications": {"toolsListChanged": true}, META: meta()}})
     );
 
@@ -149,7 +166,7 @@ async fn a_discovered_server_is_modern_and_every_request_carries_the_meta() {
     let list = next_json(&mut peer).await;
     assert_eq!(
         list,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {META: meta()}})
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {META: meta()}})
     );
     send(
         &peer,
@@ -165,8 +182,9 @@ async fn a_discovered_server_is_modern_and_every_request_carries_the_meta() {
 #[tokio::test]
 async fn an_unanswered_probe_falls_back_to_initialize_and_says_so() {
     let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_millis(200));
-    assert_eq!(next_json(&mut peer).await["method"], "server/discover");
-    // The stateful server says nothing to a method it does not know.
+    // The stateful server is up (it answers the ping) but says nothing to a method it
+    // does not know.
+    probed(&mut peer, true).await;
     let cancelled = next_json(&mut peer).await;
     assert_eq!(cancelled["method"], "notifications/cancelled");
     let initialize = next_json(&mut peer).await;
@@ -184,14 +202,39 @@ async fn an_unanswered_probe_falls_back_to_initialize_and_says_so() {
     assert_eq!(client.era().era, Era::Legacy);
     assert_eq!(
         client.era().reason,
-        "server/discover got no answer within 0.2 s; initialize answered 2025-06-18"
+        "server/discover got no answer within 0.2 s of the server answering a ping; \
+         initialize answered 2025-06-18"
+    );
+}
+
+/// A server still starting reads nothing for longer than the probe's short wait: the wait
+/// begins only when it is up (answers the ping), so its late discovery is taken.
+#[tokio::test(start_paused = true)]
+async fn a_server_slow_to_start_is_waited_for_before_the_probes_short_wait() {
+    let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_millis(200));
+    let probe = probed(&mut peer, false).await;
+    tokio::time::advance(Duration::from_secs(2)).await;
+    send(
+        &peer,
+        answer(
+            &probe["id"],
+            json!({"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {}}),
+        ),
+    )
+    .await;
+    let client = connecting.await.unwrap().expect("connected");
+    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(
+        client.era().reason,
+        "server/discover answered with 2026-07-28"
     );
 }
 
 #[tokio::test]
 async fn an_unsupported_version_error_is_a_modern_server_not_a_reason_to_fall_back() {
     let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_secs(5));
-    let probe = next_json(&mut peer).await;
+    let probe = probed(&mut peer, true).await;
     send(
         &peer,
         json!({"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32022,
@@ -462,8 +505,7 @@ async fn a_header_mismatch_reads_the_tools_again_and_retries_once_then_says_why(
 #[tokio::test]
 async fn a_modern_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_initialize() {
     let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_millis(200));
-    let probe = next_json(&mut peer).await;
-    assert_eq!(probe["method"], "server/discover");
+    probed(&mut peer, true).await;
     assert_eq!(
         next_json(&mut peer).await["method"],
         "notifications/cancelled"
@@ -493,6 +535,7 @@ async fn a_modern_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_i
     assert_eq!(client.era().era, Era::Modern);
     assert_eq!(
         client.era().reason,
-        "server/discover got no answer within 0.2 s, then server/discover answered with 2026-07-28"
+        "server/discover got no answer within 0.2 s of the server answering a ping, \
+         then server/discover answered with 2026-07-28"
     );
 }

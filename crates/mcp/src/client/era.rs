@@ -2,6 +2,13 @@
 //! probe first; a discovery result or a recognized modern error means modern, anything
 //! else (another error, an HTTP refusal without a modern body, no answer in time) means
 //! legacy, and the `initialize` handshake follows. Never keyed to one error code.
+//!
+//! On a stream (stdio) a stateful server may leave the probe unanswered, so the wait for
+//! it is bounded; but a server still starting (an interpreter loading its modules on a
+//! busy machine) reads nothing for seconds, and a fixed wait would take it for a stateful
+//! one. A `ping`, which every revision lets a client send before the handshake, follows
+//! the probe: once the server answers it, it is up and has read the probe before it, and
+//! only then does the short wait for the probe's own answer begin.
 
 use std::time::Duration;
 
@@ -62,23 +69,27 @@ pub(super) enum Probe {
     Legacy { reason: String },
 }
 
+/// How long the probe waits for its answer.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Wait {
+    /// Every request gets an answer (HTTP): as long as any request.
+    Answer(Duration),
+    /// A stream: `grace` once the server answered a `ping` sent after the probe, and
+    /// `bound` in all for a server that answers nothing.
+    AfterPing { grace: Duration, bound: Duration },
+}
+
 /// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists a modern
 /// revision we speak, asks once more with it.
 pub(super) async fn probe(
     connection: &Connection,
     stamp: &Stamp,
-    timeout: Duration,
+    wait: Wait,
 ) -> Result<Probe, ClientError> {
-    let options = RequestOptions {
-        timeout,
-        ..RequestOptions::default()
-    };
     let mut retried = false;
     loop {
         let params = stamp.stamp(&serde_json::Map::new())?;
-        let outcome = connection
-            .request(method::SERVER_DISCOVER, Some(params), options.clone())
-            .await;
+        let (outcome, up) = discover(connection, params, wait).await;
         return match outcome {
             Ok(value) => Ok(read_discovery(value)),
             Err(RequestError::Server { error, .. })
@@ -116,7 +127,14 @@ pub(super) async fn probe(
                 ),
             }),
             Err(RequestError::Timeout { after, .. }) => Ok(Probe::Legacy {
-                reason: format!("server/discover got no answer within {}", seconds(after)),
+                reason: if up {
+                    format!(
+                        "server/discover got no answer within {} of the server answering a ping",
+                        seconds(after)
+                    )
+                } else {
+                    format!("server/discover got no answer within {}", seconds(after))
+                },
             }),
             Err(RequestError::Transport {
                 error: TransportError::Status { status, .. },
@@ -129,6 +147,50 @@ pub(super) async fn probe(
             }),
             Err(other) => Err(other.into()),
         };
+    }
+}
+
+/// The probe's request, waited for as `wait` says; and whether the server answered the
+/// ping meanwhile (a timeout then reports `grace` as its wait).
+async fn discover(
+    connection: &Connection,
+    params: Value,
+    wait: Wait,
+) -> (Result<Value, RequestError>, bool) {
+    let (grace, bound) = match wait {
+        Wait::Answer(timeout) => (None, timeout),
+        Wait::AfterPing { grace, bound } => (Some(grace), bound),
+    };
+    let options = RequestOptions {
+        timeout: bound,
+        ..RequestOptions::default()
+    };
+    let asked = connection.request(method::SERVER_DISCOVER, Some(params), options.clone());
+    let Some(grace) = grace else {
+        return (asked.await, false);
+    };
+    // Its own task, so that a probe answered first leaves the ping to be answered rather
+    // than cancelled; any answer, even an error, shows the server is up.
+    let ping = tokio::spawn({
+        let connection = connection.clone();
+        async move { connection.request(method::PING, None, options).await }
+    });
+    tokio::pin!(asked);
+    tokio::select! {
+        outcome = &mut asked => (outcome, false),
+        pinged = ping => match pinged {
+            Ok(Ok(_) | Err(RequestError::Server { .. })) => {
+                let outcome = tokio::time::timeout(grace, asked).await.unwrap_or_else(|_| {
+                    Err(RequestError::Timeout {
+                        method: method::SERVER_DISCOVER.into(),
+                        after: grace,
+                    })
+                });
+                (outcome, true)
+            }
+            // No answer to the ping either: the probe's own bound or the connection's end.
+            _ => (asked.await, false),
+        },
     }
 }
 

@@ -2,7 +2,6 @@
 //! or the `initialize` handshake), and what the server said of itself.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Map;
 
@@ -24,14 +23,12 @@ pub(super) type Opened = (
 pub(super) async fn open(
     connection: &Connection,
     config: &ClientConfig,
-    probe_timeout: Duration,
+    wait: era::Wait,
 ) -> Result<Opened, ClientError> {
     let stamp = modern::Stamp::new(era::MODERN, &config.client_info, &config.capabilities);
     let probed = match config.era {
         EraSetting::Legacy => None,
-        EraSetting::Auto | EraSetting::Modern => {
-            Some(era::probe(connection, &stamp, probe_timeout).await?)
-        }
+        EraSetting::Auto | EraSetting::Modern => Some(era::probe(connection, &stamp, wait).await?),
     };
     let legacy_reason = match probed {
         Some(era::Probe::Modern {
@@ -52,7 +49,13 @@ pub(super) async fn open(
         Err(ClientError::Request(RequestError::Server { error, .. }))
             if legacy_reason.is_some() && code::is_modern(error.code) =>
         {
-            return match era::probe(connection, &stamp, config.request_timeout).await? {
+            return match era::probe(
+                connection,
+                &stamp,
+                era::Wait::Answer(config.request_timeout),
+            )
+            .await?
+            {
                 era::Probe::Modern {
                     result,
                     version,
