@@ -668,12 +668,8 @@ async fn writes_alone(world: &World) {
             .await
             .expect("recorded");
         let recorded = started.elapsed();
-        world
-            .gate
-            .audit
-            .finish(id, "ok".into(), 0)
-            .await
-            .expect("finished");
+        // Queued: written in the background, or with the next record.
+        world.gate.audit.finish(id, "ok", 0);
         if n >= 20 {
             audit.push(recorded);
             audit.push(started.elapsed() - recorded);

@@ -309,10 +309,9 @@ impl Gate {
             Err(e) => format!("error: {e}"),
         };
         if let Some(id) = allowed.record {
-            let duration_ms = started.elapsed().as_millis() as u64;
-            if let Err(e) = self.audit.finish(id, outcome, duration_ms).await {
-                tracing::error!("{e}");
-            }
+            // Not waited for: the result goes back while the outcome is written.
+            self.audit
+                .finish(id, &outcome, started.elapsed().as_millis() as u64);
         }
         Ok(result?)
     }

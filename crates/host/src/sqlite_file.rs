@@ -112,6 +112,17 @@ impl<S: Send + Sync + 'static> Kept<S> {
         self.moved_aside.as_ref()
     }
 
+    /// The store, for what it keeps in memory: never for a call that touches its file.
+    pub(crate) fn now(&self) -> &S {
+        &self.store
+    }
+
+    /// Runs `call` on the store on a blocking thread, in the background.
+    pub(crate) fn spawn(&self, call: impl FnOnce(&S) + Send + 'static) {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || call(&store));
+    }
+
     /// Runs `call` on the store, on a blocking thread.
     pub(crate) async fn call<T: Send + 'static, E: FileError>(
         &self,

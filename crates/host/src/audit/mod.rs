@@ -1,7 +1,9 @@
 //! The audit log: every tool call and every decision on a server's request, in a SQLite
 //! file (write-ahead log, synchronous commits), so that the record survives a crash. Async
 //! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
-//! locked by another process, holds up only the call that waits for it.
+//! locked by another process, holds up only the call that waits for it. A decision is
+//! synced to the disk before the call it allows is made; the call's outcome is written
+//! after its result is handed back, and read with the log all the same (see `store`).
 
 mod bounds;
 mod retention;
@@ -214,15 +216,16 @@ impl AuditLog {
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).
-    pub async fn finish(
-        &self,
-        id: i64,
-        outcome: String,
-        duration_ms: u64,
-    ) -> Result<(), AuditError> {
-        self.file
-            .call(move |store| store.finish(id, &outcome, duration_ms))
-            .await
+    /// Nothing waits for the file: the outcome is kept at once, written in the background,
+    /// and every read or write of the log from now on finds it there.
+    pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) {
+        self.file.now().finish_later(id, outcome, duration_ms);
+        self.file.spawn(|store| {
+            if let Err(e) = store.write_outcomes() {
+                // Still queued: the next write or read takes it.
+                tracing::warn!("{e}");
+            }
+        });
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.

@@ -1,8 +1,18 @@
 //! The audit log's SQLite file, called synchronously: only ever from a blocking thread
 //! (see [`super::AuditLog`]), so that a slow disk or a lock held by another process never
 //! holds up the async runtime.
+//!
+//! What it costs a call: the record of a decision is committed with `synchronous=FULL`
+//! (the write-ahead log synced to the disk) before the call is made: a call is never sent
+//! unless its record would survive a power cut. A call's outcome is not waited for: it is
+//! queued in memory ([`Store::finish_later`]) and goes to the file with whatever touches
+//! the file next, every read included, so nothing reads the log without it. Written on its
+//! own it is committed with `synchronous=NORMAL` (in the log's file at once, so it survives
+//! a crash of the app; synced with the next record's commit); written with the next record
+//! it shares that record's sync.
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -16,6 +26,15 @@ pub(super) struct Store {
     retention: Retention,
     /// Records added since the retention was last checked.
     added: AtomicU32,
+    /// Outcomes of calls, in the order they ended, not yet in the file.
+    outcomes: Mutex<Vec<Outcome>>,
+}
+
+/// A call's outcome, waiting to complete its record.
+struct Outcome {
+    id: i64,
+    outcome: String,
+    duration_ms: u64,
 }
 
 const SCHEMA: &str = "
@@ -58,6 +77,7 @@ impl Store {
             db: Db::new(path, db),
             retention,
             added: AtomicU32::new(0),
+            outcomes: Mutex::default(),
         })
     }
 
@@ -70,31 +90,35 @@ impl Store {
         given: Option<Given>,
     ) -> Result<i64, AuditError> {
         let at_ms = now_ms();
-        let db = self.db.lock();
-        // Compiled once per connection: a record is written for every call.
-        let mut insert = db
-            .prepare_cached(
-                "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )
+        let mut db = self.db.lock();
+        // The outcomes waiting go in the same commit: one sync for all of it.
+        let id = self
+            .with_outcomes(|outcomes| {
+                let tx = db.transaction()?;
+                complete(&tx, outcomes)?;
+                // Compiled once per connection: a record is written for every call.
+                tx.prepare_cached(
+                    "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                )?
+                .execute(params![
+                    at_ms,
+                    record.kind.as_str(),
+                    record.server,
+                    bounds::subject(&record.subject),
+                    bounds::detail(&record.detail),
+                    record.decision,
+                    record.decided_by,
+                    bounds::outcome(&record.outcome),
+                    record.duration_ms.map(|d| d as i64),
+                    bounds::subject(asked_by),
+                    given.map_or("", Given::as_str),
+                ])?;
+                let id = tx.last_insert_rowid();
+                tx.commit()?;
+                Ok(id)
+            })
             .map_err(|e| self.db.fail(e))?;
-        insert
-            .execute(params![
-                at_ms,
-                record.kind.as_str(),
-                record.server,
-                bounds::subject(&record.subject),
-                bounds::detail(&record.detail),
-                record.decision,
-                record.decided_by,
-                bounds::outcome(&record.outcome),
-                record.duration_ms.map(|d| d as i64),
-                bounds::subject(asked_by),
-                given.map_or("", Given::as_str),
-            ])
-            .map_err(|e| self.db.fail(e))?;
-        drop(insert);
-        let id = db.last_insert_rowid();
         if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
             // The record is kept either way; a retention that fails is tried again later.
@@ -105,21 +129,65 @@ impl Store {
         Ok(id)
     }
 
-    /// Completes a record written before its outcome was known (a call that was allowed).
-    pub(super) fn finish(
+    /// Completes a record written before its outcome was known (a call that was allowed),
+    /// in memory at once; the file gets it with its next write or read, or from
+    /// [`Self::write_outcomes`].
+    pub(super) fn finish_later(&self, id: i64, outcome: &str, duration_ms: u64) {
+        let outcome = Outcome {
+            id,
+            outcome: bounds::outcome(outcome).into_owned(),
+            duration_ms,
+        };
+        self.queued().push(outcome);
+    }
+
+    /// Writes the outcomes waiting, if any, in one commit that is not synced on its own
+    /// (the next record's commit syncs it).
+    pub(super) fn write_outcomes(&self) -> Result<(), AuditError> {
+        let mut db = self.db.lock();
+        self.settle(&mut db).map_err(|e| self.db.fail(e))
+    }
+
+    /// The connection, with every outcome ended so far in the file: what reads it sees them.
+    fn settled(&self) -> Result<std::sync::MutexGuard<'_, Connection>, AuditError> {
+        let mut db = self.db.lock();
+        self.settle(&mut db).map_err(|e| self.db.fail(e))?;
+        Ok(db)
+    }
+
+    fn settle(&self, db: &mut Connection) -> rusqlite::Result<()> {
+        self.with_outcomes(|outcomes| {
+            if outcomes.is_empty() {
+                return Ok(());
+            }
+            db.pragma_update(None, "synchronous", "NORMAL")?;
+            let written = db.transaction().and_then(|tx| {
+                complete(&tx, outcomes)?;
+                tx.commit()
+            });
+            db.pragma_update(None, "synchronous", "FULL")?;
+            written
+        })
+    }
+
+    /// Runs `write` with the outcomes waiting; if it fails, they wait again (before any
+    /// queued meanwhile), so that a locked file loses none of them.
+    fn with_outcomes<T>(
         &self,
-        id: i64,
-        outcome: &str,
-        duration_ms: u64,
-    ) -> Result<(), AuditError> {
-        self.db
-            .lock()
-            .prepare_cached("UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1")
-            .and_then(|mut update| {
-                update.execute(params![id, bounds::outcome(outcome), duration_ms as i64])
-            })
-            .map(drop)
-            .map_err(|e| self.db.fail(e))
+        write: impl FnOnce(&[Outcome]) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        let outcomes = std::mem::take(&mut *self.queued());
+        let written = write(&outcomes);
+        if written.is_err() && !outcomes.is_empty() {
+            let mut queued = self.queued();
+            let later = std::mem::replace(&mut *queued, outcomes);
+            queued.extend(later);
+        }
+        written
+    }
+
+    fn queued(&self) -> std::sync::MutexGuard<'_, Vec<Outcome>> {
+        self.outcomes.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// A page of the records that hold `text`, newest first: those older than `before` (an
@@ -131,7 +199,7 @@ impl Store {
         before: Option<i64>,
         limit: u32,
     ) -> Result<Vec<Row>, AuditError> {
-        let db = self.db.lock();
+        let db = self.settled()?;
         // SQLite's lower() folds ASCII letters only: the text is folded the same way.
         let needle = text.trim().to_ascii_lowercase();
         let mut statement = db
@@ -170,13 +238,13 @@ impl Store {
 
     /// The room the records take in the file, as the retention counts it.
     pub(super) fn bytes_used(&self) -> Result<u64, AuditError> {
-        retention::used_bytes(&self.db.lock()).map_err(|e| self.db.fail(e))
+        let db = self.settled()?;
+        retention::used_bytes(&db).map_err(|e| self.db.fail(e))
     }
 
     /// How many records there are.
     pub(super) fn count(&self) -> Result<u64, AuditError> {
-        self.db
-            .lock()
+        self.settled()?
             .query_row("SELECT COUNT(*) FROM audit", [], |r| r.get::<_, i64>(0))
             .optional()
             .map(|n| n.unwrap_or(0) as u64)
@@ -185,8 +253,7 @@ impl Store {
 
     /// How many records match: how often a rule decided.
     pub(super) fn count_decided(&self, by: &super::ByRule) -> Result<u64, AuditError> {
-        self.db
-            .lock()
+        self.settled()?
             .query_row(
                 "SELECT COUNT(*) FROM audit WHERE server = ?1 AND decided_by = ?2
                  AND at_ms >= ?3 AND (?4 IS NULL OR subject = ?4)",
@@ -196,6 +263,33 @@ impl Store {
             .map(|n| n as u64)
             .map_err(|e| self.db.fail(e))
     }
+}
+
+impl Drop for Store {
+    /// The outcomes still waiting go to the file as the log closes.
+    fn drop(&mut self) {
+        if let Err(e) = self.write_outcomes() {
+            tracing::warn!("{e}");
+        }
+    }
+}
+
+/// Completes the records of these outcomes.
+fn complete(db: &Connection, outcomes: &[Outcome]) -> rusqlite::Result<()> {
+    if outcomes.is_empty() {
+        return Ok(());
+    }
+    let mut update =
+        db.prepare_cached("UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1")?;
+    for Outcome {
+        id,
+        outcome,
+        duration_ms,
+    } in outcomes
+    {
+        update.execute(params![id, outcome, *duration_ms as i64])?;
+    }
+    Ok(())
 }
 
 /// Gives a log made before decisions said how they were given its `given` column. What its
