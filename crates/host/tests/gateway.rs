@@ -22,8 +22,8 @@ use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::gateway::http;
-use switchboard_mcp::file_uri::file_uri;
 use switchboard_host::traffic::TrafficDirection;
+use switchboard_mcp::file_uri::file_uri;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 

@@ -2,9 +2,9 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+mod agent_reach;
 mod agent_roots;
 mod agent_setup;
-mod agent_reach;
 mod agent_tokens;
 mod agents;
 mod answers;
