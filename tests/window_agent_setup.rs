@@ -54,9 +54,12 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
         serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
     let servers = &written["mcpServers"];
     assert_eq!(servers["memory"], json!({"command": "npx"}), "{written}");
+    // The test's app listens on a socket of its own, which the agent's environment would
+    // not name: the entry does.
+    let socket = app.dir.path().join("gateway.sock");
     assert_eq!(
         servers["switchboard"]["args"],
-        json!(["bridge", "--agent", "Cursor"])
+        json!(["bridge", "--agent", "Cursor", "--socket", socket.to_str().unwrap()])
     );
     let command = servers["switchboard"]["command"]
         .as_str()

@@ -336,7 +336,7 @@ impl Client {
         let probe_wait = match transport.carrier {
             crate::transport::Carrier::Stream => era::Wait::AfterPing {
                 grace: config.probe_timeout,
-                bound: config.request_timeout,
+                bound: config.request_timeout.min(era::SILENT_SERVER),
             },
             crate::transport::Carrier::Http => era::Wait::Answer(config.request_timeout),
         };

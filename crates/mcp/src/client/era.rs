@@ -69,6 +69,12 @@ pub(super) enum Probe {
     Legacy { reason: String },
 }
 
+/// How long the probe waits on a stream for a server that answers neither the probe nor the
+/// ping (which every revision requires it to answer): long enough for one still starting on
+/// a busy machine, short enough that a hand-written server that answers only `initialize`
+/// still starts in seconds.
+pub(super) const SILENT_SERVER: Duration = Duration::from_secs(10);
+
 /// How long the probe waits for its answer.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Wait {
