@@ -59,7 +59,13 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
     let socket = app.dir.path().join("gateway.sock");
     assert_eq!(
         servers["switchboard"]["args"],
-        json!(["bridge", "--agent", "Cursor", "--socket", socket.to_str().unwrap()])
+        json!([
+            "bridge",
+            "--agent",
+            "Cursor",
+            "--socket",
+            socket.to_str().unwrap()
+        ])
     );
     let command = servers["switchboard"]["command"]
         .as_str()
