@@ -267,13 +267,16 @@ impl Session {
         }
     }
 
-    async fn notify(&self, method: &str, params: Option<Value>) {
-        let Some(connection) = self
-            .inner
+    /// The agent's connection, while it lasts.
+    fn connection(&self) -> Option<Connection> {
+        self.inner
             .connection
             .get()
             .and_then(WeakConnection::upgrade)
-        else {
+    }
+
+    async fn notify(&self, method: &str, params: Option<Value>) {
+        let Some(connection) = self.connection() else {
             return;
         };
         // The agent gone, there is no one left to tell.
@@ -442,11 +445,7 @@ impl Session {
         let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
         // What the server asks while serving the call may be the agent's to answer.
-        let connection = self
-            .inner
-            .connection
-            .get()
-            .and_then(WeakConnection::upgrade);
+        let connection = self.connection();
         let _line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
@@ -613,12 +612,7 @@ impl Session {
     /// Asks the agent for its roots and offers them to the person (see
     /// [`Desk::offer_agent_roots`]), unless they are those it offered last.
     async fn offer_roots(self) {
-        let Some(connection) = self
-            .inner
-            .connection
-            .get()
-            .and_then(WeakConnection::upgrade)
-        else {
+        let Some(connection) = self.connection() else {
             return;
         };
         let options = RequestOptions {
