@@ -111,7 +111,15 @@ impl Session {
             .to_owned()
     }
 
+    /// Clicks `el` once it is scrolled into sight, as a person scrolls to a button before
+    /// pressing it. WebKit's automation scrolls by itself too, but not always a scrolled
+    /// part of the page: without a GL device (or on a busy machine) it then answers "element
+    /// not interactable" for a button at the foot of a view.
     pub fn click(&self, el: &Element) {
+        self.execute(
+            "arguments[0].scrollIntoView({block: 'nearest'});",
+            json!([{ ELEMENT_KEY: el.0 }]),
+        );
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
 
