@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::edit::{self, EditError};
-use super::{AgentApp, Bridge, Home, KEY, write};
+use super::{AgentApp, Bridge, Home, KEY};
+use crate::atomic_file;
 
 /// What adding Switchboard to an app's file changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,5 +134,6 @@ pub fn apply(plan: &SetupPlan) -> Result<(), SetupError> {
     if now.as_deref() != read_then {
         return Err(SetupError::Changed { path });
     }
-    write::replace(&path, &plan.proposed).map_err(|error| SetupError::Write { path, error })
+    atomic_file::replace(&path, plan.proposed.as_bytes())
+        .map_err(|error| SetupError::Write { path, error })
 }
