@@ -57,6 +57,8 @@ pub enum SetupError {
     Write { path: PathBuf, error: io::Error },
     #[error("there is no home folder to find the apps' configuration in")]
     NoHome,
+    #[error("the change did not finish: {0}")]
+    Interrupted(String),
 }
 
 /// The file as it is now: `None` when it does not exist.
