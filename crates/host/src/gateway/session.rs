@@ -14,8 +14,11 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
-use switchboard_mcp::jsonrpc::{ErrorObject, code, encode_result as encode, read_params as parse};
+use switchboard_mcp::jsonrpc::{
+    ErrorObject, RequestId, code, encode_result as encode, read_params as parse,
+};
 use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
+use switchboard_mcp::server::stateless::{self, RequestMeta};
 use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
@@ -25,6 +28,8 @@ use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, Update};
 use crate::gate::{CallError, Origin};
+
+mod listen;
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,12 +272,17 @@ impl Session {
         }
     }
 
-    /// The agent's connection, while it lasts.
+    /// The agent's connection, while it lasts: the one the session attached to, else (a
+    /// stateless request over HTTP, which has a connection of its own) the transport's.
     fn connection(&self) -> Option<Connection> {
         self.inner
             .connection
             .get()
             .and_then(WeakConnection::upgrade)
+            .or_else(|| {
+                let peer = self.inner.peer.lock().unwrap_or_else(|p| p.into_inner());
+                peer.as_ref().and_then(Peer::connection)
+            })
     }
 
     async fn notify(&self, method: &str, params: Option<Value>) {
@@ -283,13 +293,26 @@ impl Session {
         let _ = connection.notify(method, params).await;
     }
 
-    async fn answer(self, method: String, params: Option<Value>) -> Result<Value, ErrorObject> {
+    async fn answer(
+        self,
+        id: Option<RequestId>,
+        method: String,
+        params: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
         if method == method::PING {
             return Ok(json!({}));
         }
         // Refused as soon as the person removes the agent.
         if self.inner.desk.agent_config(self.agent()).is_none() {
             return Err(not_configured(self.agent()));
+        }
+        let stateless = stateless::is_stateless(params.as_ref())
+            || matches!(
+                method.as_str(),
+                method::SERVER_DISCOVER | method::SUBSCRIPTIONS_LISTEN
+            );
+        if stateless {
+            return self.answer_stateless(id, method, params).await;
         }
         if method == method::INITIALIZE {
             let peer = self
@@ -309,15 +332,6 @@ impl Session {
                 self.state().log_level = Some(params.level);
                 Ok(json!({}))
             }
-            method::TOOLS_LIST => self.list_tools(),
-            method::TOOLS_CALL => self.call_tool(parse(params)?).await,
-            method::RESOURCES_LIST => self.list(|server, offer| {
-                json!({"resources": offer.resources.iter().map(|r| tagged(r, server)).collect::<Vec<_>>()})
-            }),
-            method::RESOURCES_TEMPLATES_LIST => self.list(|server, offer| {
-                json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
-            }),
-            method::RESOURCES_READ => self.read_resource(parse(params)?).await,
             method::RESOURCES_SUBSCRIBE => {
                 let params: SubscribeRequestParams = parse(params)?;
                 let offers = self.offers()?;
@@ -328,6 +342,72 @@ impl Session {
                 let params: UnsubscribeRequestParams = parse(params)?;
                 self.inner.subscriptions.unsubscribe(&params.uri).await
             }
+            _ => self.answer_either(&method, params, Era::Stateful).await,
+        }
+    }
+
+    /// A request of the 2026-07-28 revision: it says in `_meta` who asks in which revision,
+    /// and is answered with no handshake before it; results are marked `complete`, with
+    /// Switchboard's identity and, for lists and reads, caching hints (fresh for no time:
+    /// the person may change what the agent sees at any moment; for this agent only).
+    async fn answer_stateless(
+        self,
+        id: Option<RequestId>,
+        method: String,
+        params: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
+        let meta = stateless::read_meta(
+            params.as_ref(),
+            &[ProtocolVersion::V2026_07_28],
+            &ProtocolVersion::NEWEST_FIRST,
+        )?;
+        let result = match method.as_str() {
+            method::SERVER_DISCOVER => self.discover(),
+            method::SUBSCRIPTIONS_LISTEN => self.listen(id, params).await?,
+            // The revision's own removals, and anything else unknown.
+            method::INITIALIZE
+            | method::LOGGING_SET_LEVEL
+            | method::RESOURCES_SUBSCRIBE
+            | method::RESOURCES_UNSUBSCRIBE => return Err(ErrorObject::method_not_found(&method)),
+            _ => {
+                let cacheable = matches!(
+                    method.as_str(),
+                    method::TOOLS_LIST
+                        | method::PROMPTS_LIST
+                        | method::RESOURCES_LIST
+                        | method::RESOURCES_TEMPLATES_LIST
+                        | method::RESOURCES_READ
+                );
+                let result = self
+                    .answer_either(&method, params, Era::Stateless(Box::new(meta)))
+                    .await?;
+                if cacheable {
+                    stateless::with_cache_hints(result, 0, true)
+                } else {
+                    result
+                }
+            }
+        };
+        Ok(stateless::complete(result, &server_info()))
+    }
+
+    /// What both eras answer alike.
+    async fn answer_either(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        era: Era,
+    ) -> Result<Value, ErrorObject> {
+        match method {
+            method::TOOLS_LIST => self.list_tools(),
+            method::TOOLS_CALL => self.call_tool(parse(params)?, &era).await,
+            method::RESOURCES_LIST => self.list(|server, offer| {
+                json!({"resources": offer.resources.iter().map(|r| tagged(r, server)).collect::<Vec<_>>()})
+            }),
+            method::RESOURCES_TEMPLATES_LIST => self.list(|server, offer| {
+                json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
+            }),
+            method::RESOURCES_READ => self.read_resource(parse(params)?, &era).await,
             method::PROMPTS_LIST => self.list(|server, offer| {
                 let prompts: Vec<Value> = offer
                     .prompts
@@ -358,35 +438,33 @@ impl Session {
             params.client_info.display_name(),
             self.inner.caller.via,
         );
-        let mut server_info = Implementation::new("switchboard", env!("CARGO_PKG_VERSION"));
-        server_info.title = Some("Switchboard".to_owned());
         InitializeResult {
             protocol_version: version.as_str().to_owned(),
-            capabilities: ServerCapabilities {
-                logging: Some(CapabilityObject::new()),
-                completions: Some(CapabilityObject::new()),
-                prompts: Some(PromptsCapability {
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                resources: Some(ResourcesCapability {
-                    subscribe: Some(true),
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                tools: Some(ToolsCapability {
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                experimental: None,
-                tasks: None,
-                extra: Map::new(),
-            },
-            server_info,
+            capabilities: capabilities(),
+            server_info: server_info(),
             instructions: Some(INSTRUCTIONS.to_owned()),
             meta: None,
             extra: Map::new(),
         }
+    }
+
+    /// `server/discover`: every revision the gateway speaks (it answers `initialize` too),
+    /// what it offers in the stateless one, and how to use it.
+    fn discover(&self) -> Value {
+        let versions: Vec<&str> = ProtocolVersion::NEWEST_FIRST
+            .iter()
+            .map(|v| v.as_str())
+            .collect();
+        let capabilities = ServerCapabilities {
+            logging: None,
+            ..capabilities()
+        };
+        let result = json!({
+            "supportedVersions": versions,
+            "capabilities": capabilities,
+            "instructions": INSTRUCTIONS,
+        });
+        stateless::with_cache_hints(result, 0, true)
     }
 
     fn list_tools(&self) -> Result<Value, ErrorObject> {
@@ -420,7 +498,11 @@ impl Session {
         Ok(Value::Object(all))
     }
 
-    async fn call_tool(&self, params: CallToolRequestParams) -> Result<Value, ErrorObject> {
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
         let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
@@ -444,8 +526,10 @@ impl Session {
         let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
-        // What the server asks while serving the call may be the agent's to answer.
-        let connection = self.connection();
+        // What the server asks while serving the call may be the agent's to answer. (Not in
+        // the stateless revision, where a server may not ask a client anything outside an
+        // answer: the person is asked, as for an agent that cannot answer.)
+        let connection = self.connection().filter(|_| matches!(era, Era::Stateful));
         let _line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
@@ -510,7 +594,11 @@ impl Session {
 
     /// Reads a resource from the server that offers it: the one listing this URI, else
     /// those whose templates it may come from, else any that has resources at all.
-    async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<Value, ErrorObject> {
+    async fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
         let offers = self.offers()?;
         let mut last = None;
         for server in names::owners_of_uri(&offers, &params.uri) {
@@ -526,10 +614,16 @@ impl Session {
             }
         }
         Err(last.unwrap_or_else(|| {
-            ErrorObject::new(
-                code::RESOURCE_NOT_FOUND,
-                format!("no server {} may use offers {}", self.agent(), params.uri),
-            )
+            let message = format!("no server {} may use offers {}", self.agent(), params.uri);
+            match era {
+                Era::Stateful => ErrorObject::new(code::RESOURCE_NOT_FOUND, message),
+                // The revision's code for it, with the URI.
+                Era::Stateless(_) => ErrorObject {
+                    code: code::INVALID_PARAMS,
+                    message,
+                    data: Some(Box::new(json!({"uri": params.uri}))),
+                },
+            }
         }))
     }
 
@@ -657,7 +751,16 @@ impl IncomingHandler for Session {
         method: String,
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        Box::pin(self.clone().answer(method, params))
+        Box::pin(self.clone().answer(None, method, params))
+    }
+
+    fn request_with_id(
+        &self,
+        id: &RequestId,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        Box::pin(self.clone().answer(Some(id.clone()), method, params))
     }
 
     fn notification(&self, method: String, _params: Option<Value>) {
@@ -713,4 +816,45 @@ fn server_error(error: ClientError) -> ErrorObject {
 
 fn desk_error(error: DeskError) -> ErrorObject {
     ErrorObject::new(code::INTERNAL_ERROR, error.to_string())
+}
+
+/// Which era a request is of.
+enum Era {
+    /// A session opened by `initialize`.
+    Stateful,
+    /// 2026-07-28: what the request said of itself.
+    #[allow(dead_code)]
+    Stateless(Box<RequestMeta>),
+}
+
+/// What the gateway offers an agent. (Log messages reach sessions of the `initialize` era
+/// only: a stateless agent is told of no `logging`.)
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        logging: Some(CapabilityObject::new()),
+        completions: Some(CapabilityObject::new()),
+        prompts: Some(PromptsCapability {
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        resources: Some(ResourcesCapability {
+            subscribe: Some(true),
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        tools: Some(ToolsCapability {
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        experimental: None,
+        tasks: None,
+        extra: Map::new(),
+    }
+}
+
+/// Who answers, in every era.
+fn server_info() -> Implementation {
+    let mut info = Implementation::new("switchboard", env!("CARGO_PKG_VERSION"));
+    info.title = Some("Switchboard".to_owned());
+    info
 }
