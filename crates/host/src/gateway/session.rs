@@ -401,15 +401,15 @@ impl Session {
         match method {
             method::TOOLS_LIST => self.list_tools(),
             method::TOOLS_CALL => self.call_tool(parse(params)?, &era).await,
-            method::RESOURCES_LIST => self.list(|server, offer| {
-                json!({"resources": offer.resources.iter().map(|r| tagged(r, server)).collect::<Vec<_>>()})
+            method::RESOURCES_LIST => self.list("resources", |server, offer| {
+                offer.resources.iter().map(|r| tagged(r, server)).collect()
             }),
-            method::RESOURCES_TEMPLATES_LIST => self.list(|server, offer| {
-                json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
+            method::RESOURCES_TEMPLATES_LIST => self.list("resourceTemplates", |server, offer| {
+                offer.templates.iter().map(|t| tagged(t, server)).collect()
             }),
             method::RESOURCES_READ => self.read_resource(parse(params)?, &era).await,
-            method::PROMPTS_LIST => self.list(|server, offer| {
-                let prompts: Vec<Value> = offer
+            method::PROMPTS_LIST => self.list("prompts", |server, offer| {
+                offer
                     .prompts
                     .iter()
                     .map(|p| {
@@ -417,8 +417,7 @@ impl Session {
                         shown["name"] = json!(names::id(server, &p.name));
                         shown
                     })
-                    .collect();
-                json!({ "prompts": prompts })
+                    .collect()
             }),
             method::PROMPTS_GET => self.get_prompt(parse(params)?).await,
             method::COMPLETION_COMPLETE => self.complete(parse(params)?).await,
@@ -468,8 +467,8 @@ impl Session {
     }
 
     fn list_tools(&self) -> Result<Value, ErrorObject> {
-        self.list(|server, offer| {
-            let tools: Vec<Value> = offer
+        self.list("tools", |server, offer| {
+            offer
                 .tools
                 .iter()
                 .map(|tool| {
@@ -477,25 +476,18 @@ impl Session {
                     shown["name"] = json!(names::id(server, &tool.name));
                     shown
                 })
-                .collect();
-            json!({ "tools": tools })
+                .collect()
         })
     }
 
-    /// One list of every server's items, each server's made by `of`, in one page.
-    fn list(&self, of: impl Fn(&str, &Offer) -> Value) -> Result<Value, ErrorObject> {
-        let mut all = Map::new();
+    /// One list (`key`) of every server's items, each server's made by `of`, in one page;
+    /// empty when no server offers any.
+    fn list(&self, key: &str, of: impl Fn(&str, &Offer) -> Vec<Value>) -> Result<Value, ErrorObject> {
+        let mut all = Vec::new();
         for (server, offer) in self.offers()? {
-            if let Value::Object(part) = of(&server, &offer) {
-                for (key, items) in part {
-                    let list = all.entry(key).or_insert_with(|| json!([]));
-                    if let (Value::Array(list), Value::Array(items)) = (list, items) {
-                        list.extend(items);
-                    }
-                }
-            }
+            all.extend(of(&server, &offer));
         }
-        Ok(Value::Object(all))
+        Ok(json!({ key: all }))
     }
 
     async fn call_tool(
@@ -613,18 +605,22 @@ impl Session {
                 Err(e) => last = Some(server_error(e)),
             }
         }
-        Err(last.unwrap_or_else(|| {
-            let message = format!("no server {} may use offers {}", self.agent(), params.uri);
-            match era {
-                Era::Stateful => ErrorObject::new(code::RESOURCE_NOT_FOUND, message),
-                // The revision's code for it, with the URI.
-                Era::Stateless(_) => ErrorObject {
-                    code: code::INVALID_PARAMS,
-                    message,
-                    data: Some(Box::new(json!({"uri": params.uri}))),
-                },
-            }
-        }))
+        let error = last.unwrap_or_else(|| {
+            ErrorObject::new(
+                code::RESOURCE_NOT_FOUND,
+                format!("no server {} may use offers {}", self.agent(), params.uri),
+            )
+        });
+        match era {
+            // The stateless revision's code for it (whatever the server's revision), with
+            // the URI.
+            Era::Stateless(_) if error.code == code::RESOURCE_NOT_FOUND => Err(ErrorObject {
+                code: code::INVALID_PARAMS,
+                message: error.message,
+                data: Some(Box::new(json!({"uri": params.uri}))),
+            }),
+            _ => Err(error),
+        }
     }
 
     async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<Value, ErrorObject> {
