@@ -3,8 +3,10 @@
 //! `switchboard-cli bridge` and the desk's local socket; the person answers through the
 //! broker as the window would. Every scenario runs for each client, in each revision it
 //! applies to: the Python SDK also as its `Client`, which speaks the stateless revision
-//! (2026-07-28) with the gateway; the scenarios where a server asks the agent something
-//! during a call, or where the agent subscribes to a resource, are of the `initialize` era.
+//! (2026-07-28) with the gateway, a server's questions during its call coming back to it as
+//! the call's interim result. The scenarios of the agent's roots, of a resource it
+//! subscribes to, and of an agent that leaves a question unanswered (it cannot, in the
+//! stateless revision: it answers before it retries) are of the `initialize` era.
 //!
 //! Needs `cargo build -p switchboard-demo-server -p switchboard-cli` and `scripts/setup`
 //! (the SDK peers and server-everything).
@@ -681,7 +683,7 @@ async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_
     let token = gateway.world.desk.agent_token("Claude Code").await.unwrap();
     let socket = gateway.socket().to_owned();
     let mut answered = 0;
-    for sdk in STATEFUL_SDKS {
+    for sdk in SDKS {
         let reaches = [
             Reach::Bridge {
                 name: "Claude Code",
@@ -752,7 +754,7 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
     let mut gateway = gateway().await;
     // (the person lets the agent answer, the agent declares it can)
     let cases: [(bool, &[&str]); 2] = [(false, &["--answers"]), (true, &[])];
-    for sdk in STATEFUL_SDKS {
+    for sdk in SDKS {
         for (allowed, flags) in cases {
             gateway.let_answer("Claude Code", allowed, allowed).await;
             let reach = Reach::Bridge {

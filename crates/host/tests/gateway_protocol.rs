@@ -55,6 +55,11 @@ impl RawAgent {
     /// The whole response to a request.
     async fn ask(&mut self, method: &str, params: Value) -> Value {
         let id = self.send(method, params).await;
+        self.answer_to(id).await
+    }
+
+    /// The response to request `id`, what comes before it passed over.
+    async fn answer_to(&mut self, id: u64) -> Value {
         tokio::time::timeout(WAIT, async {
             loop {
                 let line = self
@@ -438,4 +443,70 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     let result = call.await.unwrap().unwrap();
     assert_eq!(text_of(&serde_json::to_value(result).unwrap()), "over http");
     server.shutdown().await;
+}
+
+/// What a server asks while serving a stateless agent's call comes back to the agent as the
+/// call's interim result; its retry brings the answer with the state, which only that call
+/// of that agent can use; a retry without the answer is asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
+    use switchboard_host::approvals::{Question, Remember};
+    use switchboard_host::config::AgentAnswers;
+
+    let mut world = demo_with_agent().await;
+    let answers = AgentAnswers {
+        sampling: true,
+        elicitation: false,
+    };
+    world.desk.set_agent_answers("probe", answers).await.unwrap();
+    let mut agent = RawAgent::open(&world, "probe");
+    let mut meta = stateless_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
+    let call = json!({"name": "demo__ask_model", "arguments": {"question": "Why?"}, "_meta": meta});
+    let id = agent.send("tools/call", call.clone()).await;
+    let asked = world.asked().await;
+    let Question::ToolCall { arguments, .. } = asked.question else {
+        panic!("{:?}", asked.question)
+    };
+    world
+        .desk
+        .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
+        .unwrap();
+    let interim = agent.answer_to(id).await["result"].clone();
+    assert_eq!(interim["resultType"], "input_required", "{interim}");
+    let requests = interim["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{interim}");
+    let (key, question) = requests.iter().next().unwrap();
+    assert_eq!(question["method"], "sampling/createMessage");
+    assert!(question["params"].to_string().contains("Why?"), "{question}");
+    let state = interim["requestState"].as_str().unwrap().to_owned();
+
+    let retry = |state: &str, responses: Value| {
+        let mut retry = call.clone();
+        retry["requestState"] = json!(state);
+        retry["inputResponses"] = responses;
+        retry
+    };
+    let forged = agent
+        .ask("tools/call", retry("forged", json!({})))
+        .await;
+    assert_eq!(forged["error"]["code"], -32602, "{forged}");
+    let mut elsewhere = retry(&state, json!({}));
+    elsewhere["name"] = json!("demo__echo");
+    let elsewhere = agent.ask("tools/call", elsewhere).await;
+    assert_eq!(elsewhere["error"]["code"], -32602, "not that call's state: {elsewhere}");
+
+    // No answer: the same question again, under a new state.
+    let again = agent.result("tools/call", retry(&state, json!({}))).await;
+    assert_eq!(again["inputRequests"][key], *question, "{again}");
+    let renewed = again["requestState"].as_str().unwrap();
+    assert_ne!(renewed, state);
+    let reply = json!({"role": "assistant", "content": {"type": "text", "text": "Because."}, "model": "agent"});
+    let done = agent
+        .result("tools/call", retry(renewed, json!({ key: reply })))
+        .await;
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text_of(&done), "Because.");
+    let replayed = agent.ask("tools/call", retry(renewed, json!({ key: reply }))).await;
+    assert_eq!(replayed["error"]["code"], -32602, "used once: {replayed}");
 }

@@ -29,7 +29,10 @@ use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, Update};
 use crate::gate::{CallError, Origin};
 
+mod asks;
 mod listen;
+
+use asks::{AgentAsks, ParkedCalls, Resumed};
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +58,7 @@ pub struct Caller {
 /// not configured).
 pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
     let desk = desk.clone();
+    let parked = Arc::<ParkedCalls>::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
         let caller = Caller {
             agent: start
@@ -63,7 +67,7 @@ pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::new(desk.clone(), caller);
+        let session = Session::parking_in(desk.clone(), caller, parked.clone());
         *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
         Arc::new(session)
     }
@@ -97,6 +101,9 @@ struct Inner {
     /// This session's own number, among every agent's.
     number: u64,
     subscriptions: Subscriptions,
+    /// Stateless calls that wait for the agent's answer, shared by every request of the
+    /// agents of one transport (each stateless request over HTTP is a session of its own).
+    parked: Arc<ParkedCalls>,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -132,6 +139,10 @@ named `server__name`. The person approves each tool call, so a call may wait for
 
 impl Session {
     pub fn new(desk: Desk, caller: Caller) -> Self {
+        Self::parking_in(desk, caller, Arc::default())
+    }
+
+    fn parking_in(desk: Desk, caller: Caller, parked: Arc<ParkedCalls>) -> Self {
         let origin = Origin::Agent {
             name: caller.agent.clone(),
         };
@@ -146,6 +157,7 @@ impl Session {
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
                 number: SESSIONS.fetch_add(1, Ordering::Relaxed),
+                parked,
             }),
         }
     }
@@ -495,6 +507,21 @@ impl Session {
         params: CallToolRequestParams,
         era: &Era,
     ) -> Result<Value, ErrorObject> {
+        let progress_token = params
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get("progressToken"))
+            .cloned()
+            .filter(|token| token.is_string() || token.is_i64());
+        // A stateless agent's retry of a call that waits for its answer.
+        if let (Era::Stateless(_), Some(state)) = (era, params.extra.get("requestState")) {
+            let parked = &self.inner.parked;
+            let responses = params.extra.get("inputResponses");
+            return match parked.resume(state, self.agent(), &params.name, responses)? {
+                Resumed::Running(running) => self.follow(running, &params.name, progress_token).await,
+                Resumed::AskAgain(interim) => Ok(interim),
+            };
+        }
         let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
@@ -502,13 +529,7 @@ impl Session {
                 self.agent()
             )));
         };
-        let progress_token = params
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.get("progressToken"))
-            .cloned()
-            .filter(|token| token.is_string() || token.is_i64());
-        let (report, mut reports) = match progress_token {
+        let (report, reports) = match progress_token {
             Some(_) => {
                 let (report, reports) = mpsc::channel(16);
                 (Some(report), Some(reports))
@@ -518,16 +539,22 @@ impl Session {
         let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
-        // What the server asks while serving the call may be the agent's to answer. (Not in
-        // the stateless revision, where a server may not ask a client anything outside an
-        // answer: the person is asked, as for an agent that cannot answer.)
-        let connection = self.connection().filter(|_| matches!(era, Era::Stateful));
-        let _line = connection.map(|connection| {
+        // What the server asks while serving the call may be the agent's to answer: over
+        // its session, or (stateless) as the call's interim result.
+        let (asks, declared) = match era {
+            Era::Stateful => (None, self.state().declared.clone()),
+            Era::Stateless(meta) => (Some(AgentAsks::open()), meta.capabilities.clone()),
+        };
+        let connection = match &asks {
+            Some(asks) => Some(asks.connection().clone()),
+            None => self.connection(),
+        };
+        let line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
                 session: self.inner.number,
                 connection: connection.downgrade(),
-                declared: self.state().declared.clone(),
+                declared,
             };
             self.inner.desk.call_made_by(&token, line)
         });
@@ -546,22 +573,63 @@ impl Session {
                     .await
             }
         });
-        let _cancel_if_dropped = CancelOnDrop {
-            desk: &self.inner.desk,
-            token,
+        let running = Running {
+            server,
+            call,
+            reports,
+            asks,
+            _line: line,
+            _cancel_if_dropped: CancelOnDrop {
+                desk: self.inner.desk.clone(),
+                token,
+            },
         };
-        tokio::pin!(call);
-        let outcome = loop {
-            let next = async {
-                match reports.as_mut() {
-                    Some(reports) => reports.recv().await,
-                    None => std::future::pending().await,
+        self.follow(running, &params.name, progress_token).await
+    }
+
+    /// Follows a call to its end, passing its progress on; or, when the server asks a
+    /// stateless agent something, parks it and answers with the question.
+    async fn follow(
+        &self,
+        mut running: Running,
+        tool: &str,
+        progress_token: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
+        enum Step {
+            Done(Result<Value, DeskError>),
+            Progress(switchboard_mcp::connection::Progress),
+            Asked(Value),
+        }
+        loop {
+            let step = {
+                let next = async {
+                    match running.reports.as_mut() {
+                        Some(reports) => reports.recv().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                let asked = async {
+                    match running.asks.as_mut() {
+                        Some(asks) => asks.next().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    outcome = &mut running.call => Step::Done(
+                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
+                    ),
+                    Some(step) = next => Step::Progress(step),
+                    Some(asked) = asked => Step::Asked(asked),
                 }
             };
-            tokio::select! {
-                outcome = &mut call => break outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
-                Some(step) = next => {
-                    let mut params = json!({"progressToken": progress_token, "progress": step.progress});
+            match step {
+                Step::Done(outcome) => return told(outcome, &running.server),
+                Step::Progress(step) => {
+                    let Some(progress_token) = &progress_token else {
+                        continue;
+                    };
+                    let mut params =
+                        json!({"progressToken": progress_token, "progress": step.progress});
                     if let Some(total) = step.total {
                         params["total"] = json!(total);
                     }
@@ -570,17 +638,10 @@ impl Session {
                     }
                     self.notify(method::PROGRESS, Some(params)).await;
                 }
+                Step::Asked(asked) => {
+                    return Ok(self.inner.parked.park(self.agent(), tool, running, asked));
+                }
             }
-        };
-        match outcome {
-            Ok(result) => Ok(result),
-            Err(DeskError::Call(CallError::Client(ClientError::Request(
-                RequestError::Server { error, .. },
-            )))) => Err(error),
-            Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
-                "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
-            ))),
-            Err(other) => Ok(failed(format!("Switchboard: {other}"))),
         }
     }
 
@@ -764,13 +825,39 @@ impl IncomingHandler for Session {
     }
 }
 
+/// A call under way for the agent.
+struct Running {
+    server: String,
+    call: tokio::task::JoinHandle<Result<Value, DeskError>>,
+    reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
+    /// Where the server's questions for a stateless agent come.
+    asks: Option<AgentAsks>,
+    _line: Option<crate::desk::LineHeld>,
+    _cancel_if_dropped: CancelOnDrop,
+}
+
+/// What the agent is told of a call's end.
+fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+    match outcome {
+        Ok(result) => Ok(result),
+        Err(DeskError::Call(CallError::Client(ClientError::Request(RequestError::Server {
+            error,
+            ..
+        })))) => Err(error),
+        Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
+            "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
+        ))),
+        Err(other) => Ok(failed(format!("Switchboard: {other}"))),
+    }
+}
+
 /// Cancels a call of the desk when dropped, unless it ended before.
-struct CancelOnDrop<'a> {
-    desk: &'a Desk,
+struct CancelOnDrop {
+    desk: Desk,
     token: String,
 }
 
-impl Drop for CancelOnDrop<'_> {
+impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.desk.cancel(&self.token);
     }

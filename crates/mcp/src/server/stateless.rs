@@ -93,11 +93,13 @@ pub fn unsupported_version(requested: &str, listed: &[ProtocolVersion]) -> Error
     }
 }
 
-/// A result as the revision sends it: `resultType: complete` and the server's identity in
-/// `_meta` (kept beside what the result's own `_meta` holds).
+/// A result as the revision sends it: `resultType: complete` (unless it is an interim
+/// one) and the server's identity in `_meta` (beside what the result's own `_meta` holds).
 pub fn complete(mut result: Value, server: &Implementation) -> Value {
     if let Value::Object(fields) = &mut result {
-        fields.insert("resultType".into(), json!("complete"));
+        fields
+            .entry("resultType")
+            .or_insert_with(|| json!("complete"));
         let meta = fields.entry("_meta").or_insert_with(|| json!({}));
         if let Value::Object(meta) = meta {
             meta.insert(
