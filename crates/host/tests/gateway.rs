@@ -503,11 +503,7 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
         let tools = claude.tool_names().await;
         let toggled = tools.contains(&"demo__extra_tool".to_owned());
         // Each SDK's turn toggles it once: added on the first turn, removed on the second...
-        assert_eq!(
-            toggled,
-            turn % 2 == 0,
-            "{sdk:?}: {tools:?}"
-        );
+        assert_eq!(toggled, turn % 2 == 0, "{sdk:?}: {tools:?}");
 
         // Progress reaches the agent; its cancellation reaches the server.
         let call = claude
@@ -1118,7 +1114,11 @@ async fn agents_hear_when_a_server_stops_and_starts_again() {
             desk.set_enabled("everything", true).await.unwrap();
             let back = async {
                 loop {
-                    if claude.tool_names().await.contains(&"everything__echo".to_owned()) {
+                    if claude
+                        .tool_names()
+                        .await
+                        .contains(&"everything__echo".to_owned())
+                    {
                         return;
                     }
                     claude.line(|l| l["event"] == "tools_changed").await;

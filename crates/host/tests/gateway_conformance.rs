@@ -168,7 +168,12 @@ async fn stateless_server() {
         "sep-2575-server-sends-prompts-list-changed-on-subscription",
         "sep-2575-server-sends-tools-list-changed-on-subscription",
     ];
-    run_scenario("server-stateless", Some("2026-07-28"), &needs_the_suites_tools).await;
+    run_scenario(
+        "server-stateless",
+        Some("2026-07-28"),
+        &needs_the_suites_tools,
+    )
+    .await;
 }
 
 scenarios! {

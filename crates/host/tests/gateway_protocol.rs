@@ -135,7 +135,13 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
         .await;
     assert_eq!(
         discover["supportedVersions"],
-        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+        json!([
+            "2026-07-28",
+            "2025-11-25",
+            "2025-06-18",
+            "2025-03-26",
+            "2024-11-05"
+        ])
     );
     assert_eq!(
         discover["capabilities"],
@@ -151,7 +157,12 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
         discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         "switchboard"
     );
-    assert!(discover["instructions"].as_str().unwrap().contains("server__name"));
+    assert!(
+        discover["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("server__name")
+    );
     assert_eq!(
         (&discover["ttlMs"], &discover["cacheScope"]),
         (&json!(0), &json!("private"))
@@ -216,18 +227,28 @@ async fn a_stateless_request_says_who_asks_or_is_refused_as_the_revision_says() 
         ("tools/list", json!({"_meta": unsupported}), -32022),
         // What the revision removed.
         ("initialize", stateless(initialize("2026-07-28")), -32601),
-        ("logging/setLevel", stateless(json!({"level": "info"})), -32601),
-        ("resources/subscribe", stateless(json!({"uri": "demo://notes"})), -32601),
+        (
+            "logging/setLevel",
+            stateless(json!({"level": "info"})),
+            -32601,
+        ),
+        (
+            "resources/subscribe",
+            stateless(json!({"uri": "demo://notes"})),
+            -32601,
+        ),
         // Its code for a resource that is not there.
-        ("resources/read", stateless(json!({"uri": "nowhere://x"})), -32602),
+        (
+            "resources/read",
+            stateless(json!({"uri": "nowhere://x"})),
+            -32602,
+        ),
     ];
     for (method, params, code) in refusals {
         let answer = agent.ask(method, params).await;
         assert_eq!(answer["error"]["code"], code, "{method}: {answer}");
     }
-    let unsupported = agent
-        .ask("tools/list", json!({"_meta": unsupported}))
-        .await;
+    let unsupported = agent.ask("tools/list", json!({"_meta": unsupported})).await;
     assert_eq!(
         unsupported["error"]["data"],
         json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
@@ -248,7 +269,10 @@ async fn a_listening_agent_hears_only_the_changes_it_asked_for_tagged_with_its_r
     let mut agent = RawAgent::open(&world, "probe");
     let filter = json!({"toolsListChanged": true, "promptsListChanged": false});
     let id = agent
-        .send("subscriptions/listen", stateless(json!({"notifications": filter})))
+        .send(
+            "subscriptions/listen",
+            stateless(json!({"notifications": filter})),
+        )
         .await;
     let first = agent.next_message().await;
     assert_eq!(
@@ -458,7 +482,11 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
         sampling: true,
         elicitation: false,
     };
-    world.desk.set_agent_answers("probe", answers).await.unwrap();
+    world
+        .desk
+        .set_agent_answers("probe", answers)
+        .await
+        .unwrap();
     let mut agent = RawAgent::open(&world, "probe");
     let mut meta = stateless_meta();
     meta["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
@@ -478,7 +506,10 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
     assert_eq!(requests.len(), 1, "{interim}");
     let (key, question) = requests.iter().next().unwrap();
     assert_eq!(question["method"], "sampling/createMessage");
-    assert!(question["params"].to_string().contains("Why?"), "{question}");
+    assert!(
+        question["params"].to_string().contains("Why?"),
+        "{question}"
+    );
     let state = interim["requestState"].as_str().unwrap().to_owned();
 
     let retry = |state: &str, responses: Value| {
@@ -487,14 +518,15 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
         retry["inputResponses"] = responses;
         retry
     };
-    let forged = agent
-        .ask("tools/call", retry("forged", json!({})))
-        .await;
+    let forged = agent.ask("tools/call", retry("forged", json!({}))).await;
     assert_eq!(forged["error"]["code"], -32602, "{forged}");
     let mut elsewhere = retry(&state, json!({}));
     elsewhere["name"] = json!("demo__echo");
     let elsewhere = agent.ask("tools/call", elsewhere).await;
-    assert_eq!(elsewhere["error"]["code"], -32602, "not that call's state: {elsewhere}");
+    assert_eq!(
+        elsewhere["error"]["code"], -32602,
+        "not that call's state: {elsewhere}"
+    );
 
     // No answer: the same question again, under a new state.
     let again = agent.result("tools/call", retry(&state, json!({}))).await;
@@ -507,6 +539,8 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
         .await;
     assert_eq!(done["resultType"], "complete", "{done}");
     assert_eq!(text_of(&done), "Because.");
-    let replayed = agent.ask("tools/call", retry(renewed, json!({ key: reply }))).await;
+    let replayed = agent
+        .ask("tools/call", retry(renewed, json!({ key: reply })))
+        .await;
     assert_eq!(replayed["error"]["code"], -32602, "used once: {replayed}");
 }

@@ -348,7 +348,9 @@ impl Session {
                 let params: SubscribeRequestParams = parse(params)?;
                 let offers = self.offers()?;
                 let subscriptions = &self.inner.subscriptions;
-                subscriptions.subscribe(self.agent(), &offers, &params.uri).await
+                subscriptions
+                    .subscribe(self.agent(), &offers, &params.uri)
+                    .await
             }
             method::RESOURCES_UNSUBSCRIBE => {
                 let params: UnsubscribeRequestParams = parse(params)?;
@@ -494,7 +496,11 @@ impl Session {
 
     /// One list (`key`) of every server's items, each server's made by `of`, in one page;
     /// empty when no server offers any.
-    fn list(&self, key: &str, of: impl Fn(&str, &Offer) -> Vec<Value>) -> Result<Value, ErrorObject> {
+    fn list(
+        &self,
+        key: &str,
+        of: impl Fn(&str, &Offer) -> Vec<Value>,
+    ) -> Result<Value, ErrorObject> {
         let mut all = Vec::new();
         for (server, offer) in self.offers()? {
             all.extend(of(&server, &offer));
@@ -518,7 +524,9 @@ impl Session {
             let parked = &self.inner.parked;
             let responses = params.extra.get("inputResponses");
             return match parked.resume(state, self.agent(), &params.name, responses)? {
-                Resumed::Running(running) => self.follow(running, &params.name, progress_token).await,
+                Resumed::Running(running) => {
+                    self.follow(running, &params.name, progress_token).await
+                }
                 Resumed::AskAgain(interim) => Ok(interim),
             };
         }

@@ -64,9 +64,10 @@ pub fn read_meta(
         .map_err(|e| ErrorObject::invalid_params(format!("the client capabilities: {e}")))?;
     let log_level = match meta.get(meta_key::LOG_LEVEL) {
         None | Some(Value::Null) => None,
-        Some(level) => Some(serde_json::from_value(level.clone()).map_err(|_| {
-            ErrorObject::invalid_params(format!("{level} is not a log level"))
-        })?),
+        Some(level) => Some(
+            serde_json::from_value(level.clone())
+                .map_err(|_| ErrorObject::invalid_params(format!("{level} is not a log level")))?,
+        ),
     };
     Ok(RequestMeta {
         version,
@@ -179,8 +180,8 @@ mod tests {
                 "io.modelcontextprotocol/protocolVersion": asked,
                 "io.modelcontextprotocol/clientCapabilities": {}
             }));
-            let error = read_meta(Some(&request), MODERN, &ProtocolVersion::NEWEST_FIRST)
-                .unwrap_err();
+            let error =
+                read_meta(Some(&request), MODERN, &ProtocolVersion::NEWEST_FIRST).unwrap_err();
             assert_eq!(error.code, code::UNSUPPORTED_PROTOCOL_VERSION);
             let data = error.data.unwrap();
             assert_eq!(data["requested"], asked);

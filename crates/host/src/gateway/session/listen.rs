@@ -23,7 +23,10 @@ impl Session {
         params: Option<Value>,
     ) -> Result<Value, ErrorObject> {
         let id = id.ok_or_else(|| {
-            ErrorObject::new(code::INTERNAL_ERROR, "a subscription needs its request's id")
+            ErrorObject::new(
+                code::INTERNAL_ERROR,
+                "a subscription needs its request's id",
+            )
         })?;
         let wanted: SubscriptionFilter = params
             .as_ref()

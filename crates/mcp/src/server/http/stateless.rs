@@ -66,7 +66,10 @@ pub(super) async fn post(
             return refusal(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 None,
-                ErrorObject::new(code::INVALID_REQUEST, format!("the body could not be read: {err}")),
+                ErrorObject::new(
+                    code::INVALID_REQUEST,
+                    format!("the body could not be read: {err}"),
+                ),
             );
         }
     };
@@ -101,8 +104,11 @@ pub(super) async fn post(
     if let Err(mismatch) = check_headers(&headers, &request.method, request.params.as_ref()) {
         return refusal(StatusCode::BAD_REQUEST, Some(&id), mismatch);
     }
-    if let Err(error) = read_meta(request.params.as_ref(), SPEAKS, &ProtocolVersion::NEWEST_FIRST)
-    {
+    if let Err(error) = read_meta(
+        request.params.as_ref(),
+        SPEAKS,
+        &ProtocolVersion::NEWEST_FIRST,
+    ) {
         return refusal(StatusCode::BAD_REQUEST, Some(&id), error);
     }
     // The connection answers `ping` itself in every era; this revision has none.
@@ -290,7 +296,10 @@ mod tests {
             (vec![("mcp-protocol-version", "2025-11-25")], false),
             (vec![], false),
             (
-                vec![("mcp-protocol-version", "2026-07-28"), ("mcp-session-id", "a")],
+                vec![
+                    ("mcp-protocol-version", "2026-07-28"),
+                    ("mcp-session-id", "a"),
+                ],
                 false,
             ),
         ];
@@ -304,13 +313,40 @@ mod tests {
         let meta = json!({"name": "demo__echo", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
         let v = ("mcp-protocol-version", "2026-07-28");
         let cases: [(Vec<(&'static str, &str)>, &str, bool); 7] = [
-            (vec![v, ("mcp-method", "tools/call"), ("mcp-name", " demo__echo ")], "tools/call", true),
-            (vec![v, ("mcp-method", "tools/call"), ("mcp-name", "=?base64?ZGVtb19fZWNobw==?=")], "tools/call", true),
+            (
+                vec![
+                    v,
+                    ("mcp-method", "tools/call"),
+                    ("mcp-name", " demo__echo "),
+                ],
+                "tools/call",
+                true,
+            ),
+            (
+                vec![
+                    v,
+                    ("mcp-method", "tools/call"),
+                    ("mcp-name", "=?base64?ZGVtb19fZWNobw==?="),
+                ],
+                "tools/call",
+                true,
+            ),
             (vec![v, ("mcp-method", "tools/call")], "tools/call", false),
-            (vec![v, ("mcp-method", "tools/call"), ("mcp-name", "other")], "tools/call", false),
+            (
+                vec![v, ("mcp-method", "tools/call"), ("mcp-name", "other")],
+                "tools/call",
+                false,
+            ),
             (vec![v, ("mcp-method", "TOOLS/LIST")], "tools/list", false),
             (vec![v], "tools/list", false),
-            (vec![("mcp-protocol-version", "2025-11-25"), ("mcp-method", "tools/list")], "tools/list", false),
+            (
+                vec![
+                    ("mcp-protocol-version", "2025-11-25"),
+                    ("mcp-method", "tools/list"),
+                ],
+                "tools/list",
+                false,
+            ),
         ];
         for (pairs, method_name, ok) in cases {
             let checked = check_headers(&headers(&pairs), method_name, Some(&meta));

@@ -211,7 +211,13 @@ mod tests {
 
     #[test]
     fn a_value_decodes_back_to_what_was_encoded() {
-        for value in ["us-west1", "Hello, 世界", " padded ", "line1\nline2", "=?base64?literal?="] {
+        for value in [
+            "us-west1",
+            "Hello, 世界",
+            " padded ",
+            "line1\nline2",
+            "=?base64?literal?=",
+        ] {
             assert_eq!(decode_value(&encode_value(value)).as_deref(), Some(value));
         }
         assert_eq!(decode_value("  spaced  ").as_deref(), Some("spaced"));
