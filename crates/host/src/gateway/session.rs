@@ -914,7 +914,6 @@ enum Era {
     /// A session opened by `initialize`.
     Stateful,
     /// 2026-07-28: what the request said of itself.
-    #[allow(dead_code)]
     Stateless(Box<RequestMeta>),
 }
 

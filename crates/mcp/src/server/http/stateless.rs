@@ -312,7 +312,9 @@ mod tests {
     fn headers_that_do_not_mirror_the_body_are_a_mismatch() {
         let meta = json!({"name": "demo__echo", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
         let v = ("mcp-protocol-version", "2026-07-28");
-        let cases: [(Vec<(&'static str, &str)>, &str, bool); 7] = [
+        // (headers, the body's method, whether they mirror it)
+        type Case = (Vec<(&'static str, &'static str)>, &'static str, bool);
+        let cases: [Case; 7] = [
             (
                 vec![
                     v,
