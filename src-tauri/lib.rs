@@ -121,8 +121,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
 }
 
 pub fn run() {
-    // Before any thread starts: malloc's settings are process-wide.
+    // Before any thread starts: malloc's settings and the environment are process-wide.
     malloc::limit_arenas();
+    webview::keep_gl_out();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("SWITCHBOARD_LOG")

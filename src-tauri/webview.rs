@@ -20,6 +20,33 @@ pub fn economize<R: Runtime>(app: &tauri::App<R>) {
     }
 }
 
+/// Keeps an OpenGL driver out of the app's own process. The page is painted without
+/// compositing, yet GTK picks GL visuals as it opens the display, and WebKit opens a GL
+/// display only to learn which GPU to hand the web process and to check its DMA-BUF
+/// renderer: each loads Mesa's driver, with LLVM when it is software GL (about 27 MiB,
+/// docs/performance.md). All three variables are needed; one the person set is kept. The
+/// servers the app starts inherit them: they mean something only to GTK and WebKit.
+#[cfg(target_os = "linux")]
+pub fn keep_gl_out() {
+    for (name, value) in [
+        ("GDK_GL", "disable"),
+        ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
+        ("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/null"),
+    ] {
+        if std::env::var_os(name).is_none() {
+            // SAFETY: called first thing in `run`, before the app or any library starts a
+            // thread that could read the environment meanwhile.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::env::set_var(name, value)
+            };
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn keep_gl_out() {}
+
 #[cfg(target_os = "linux")]
 mod platform {
     use webkit2gtk::{

@@ -192,6 +192,12 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     send(&app, "Tell me a long story.");
     w.wait_for_text(STREAMING, PARTIAL, SHOWN);
     w.screenshot("chat-streaming");
+    // The conversation is longer than the window: it scrolls, the compose form stays in view.
+    assert_eq!(
+        w.hit(&format!("{COMPOSE} button.danger")),
+        "the element",
+        "Stop is in view while the model writes"
+    );
     app.press(COMPOSE, "Stop");
     send_is_back(&app);
     model_said(&app, PARTIAL);

@@ -1,6 +1,5 @@
 //! `tauri-driver`, which starts WebKitWebDriver, which starts the app.
 
-use std::net::{Ipv4Addr, TcpListener};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -9,17 +8,11 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::display::Display;
+pub use super::ports::free_port;
 
 pub struct TauriDriver {
     child: Child,
     pub url: String,
-}
-
-pub fn free_port() -> u16 {
-    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .expect("find a free port")
-        .port()
 }
 
 impl TauriDriver {

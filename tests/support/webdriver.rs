@@ -30,15 +30,6 @@ pub struct Rect {
     pub bottom: f64,
 }
 
-impl Rect {
-    pub fn centre(&self) -> (f64, f64) {
-        (
-            (self.left + self.right) / 2.0,
-            (self.top + self.bottom) / 2.0,
-        )
-    }
-}
-
 impl Session {
     /// Opens a session on the app binary and sets how long element look-ups wait for the
     /// element to appear.
@@ -120,7 +111,15 @@ impl Session {
             .to_owned()
     }
 
+    /// Clicks `el` once it is scrolled into sight, as a person scrolls to a button before
+    /// pressing it. WebKit's automation scrolls by itself too, but not always a scrolled
+    /// part of the page: without a GL device (or on a busy machine) it then answers "element
+    /// not interactable" for a button at the foot of a view.
     pub fn click(&self, el: &Element) {
+        self.execute(
+            "arguments[0].scrollIntoView({block: 'nearest'});",
+            json!([{ ELEMENT_KEY: el.0 }]),
+        );
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
 
@@ -302,6 +301,22 @@ impl Session {
                 }
             })
             .collect()
+    }
+
+    /// What a click at the centre of the first element matching `css` lands on as the window
+    /// shows now, with no scrolling: "the element", or what lies there instead (another
+    /// element on top, or nothing when the centre is scrolled out of sight or off the window).
+    pub fn hit(&self, css: &str) -> String {
+        let hit = self.execute(
+            "const e = document.querySelector(arguments[0]);\
+             if (e === null) return 'no element matches';\
+             const r = e.getBoundingClientRect();\
+             const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);\
+             if (at === null) return 'nothing (off the window)';\
+             return e.contains(at) ? 'the element' : at.outerHTML.slice(0, 120);",
+            json!([css]),
+        );
+        hit.as_str().expect("what the click lands on").to_owned()
     }
 
     /// Asks for the window's outer size; false when the driver cannot change it.

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { useFollowTail } from "./followTail";
+import { useFollowTail } from "../followTail";
 import type { LoggingLevel } from "../mcp/schema";
 import type { LogEntry } from "./types";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { useFollowTail } from "./followTail";
+import { useFollowTail } from "../followTail";
 import type { ShownHeader } from "../bindings";
 import {
   MAX_RENDERED_TRAFFIC,

