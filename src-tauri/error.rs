@@ -96,7 +96,10 @@ impl From<DeskError> for CommandError {
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
             DeskError::Setup(
-                SetupError::Read { .. } | SetupError::Write { .. } | SetupError::NoHome,
+                SetupError::Read { .. }
+                | SetupError::Write { .. }
+                | SetupError::NoHome
+                | SetupError::Interrupted(_),
             ) => ErrorCode::System,
             DeskError::Setup(_) => ErrorCode::Invalid,
         };

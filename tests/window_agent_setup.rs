@@ -27,10 +27,7 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
     });
     let w = &app.window;
     let file = app.dir.path().join("home/.cursor/mcp.json");
-    app.view("agents");
-    app.fill(".agent-add", "Agent name", "Cursor");
-    app.press(".agent-add", "Add agent");
-    w.wait_for_text(".agent-list li", "Cursor", SHOWN);
+    app.add_agent("Cursor");
 
     app.press(".agent-list li", "Add to Cursor");
     let shown = w.wait_for_texts(
@@ -56,7 +53,7 @@ fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {
     assert_eq!(servers["memory"], json!({"command": "npx"}), "{written}");
     // The test's app listens on a socket of its own, which the agent's environment would
     // not name: the entry does.
-    let socket = app.dir.path().join("gateway.sock");
+    let socket = app.gateway_socket();
     assert_eq!(
         servers["switchboard"]["args"],
         json!([

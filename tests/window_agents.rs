@@ -13,28 +13,14 @@ const AUDIT_ROWS: &str = ".audit-table tbody tr";
 
 #[test]
 fn an_agents_call_is_asked_about_in_its_name_and_recorded_as_its_own() {
-    let app = App::start_with(|dir| {
-        let socket = dir.join("gateway.sock");
-        vec![(
-            "SWITCHBOARD_GATEWAY_SOCKET",
-            socket.to_str().expect("utf-8").to_owned(),
-        )]
-    });
+    let app = App::start();
     let w = &app.window;
     app.wait_running("demo");
 
-    app.view("agents");
-    app.fill(".agent-add", "Agent name", "Claude Code");
-    app.press(".agent-add", "Add agent");
-    let shown = w.wait_for_texts(
-        ".agent-list li",
-        &["Claude Code", "every server", "not connected"],
-        SHOWN,
-    );
-    assert!(shown.contains("Claude Code"), "{shown}");
+    app.add_agent("Claude Code");
     w.wait_for_text(".agent-snippet pre", "\"--agent\"", SHOWN);
 
-    let mut agent = Agent::connect("Claude Code", &app.dir.path().join("gateway.sock"), SHOWN);
+    let mut agent = Agent::connect("Claude Code", &app.gateway_socket(), SHOWN);
     w.wait_for_text(".agent-list li", "Connected", SHOWN);
     let call = agent.call("demo__echo", json!({"text": "from an agent"}));
     let asked = app.dialog(

@@ -11,14 +11,7 @@ use support::window::{App, DIALOG, SHOWN, until};
 
 /// Adds the agent `name` on the Agents page; the URL and token of its HTTP entry, as shown.
 fn add_agent(app: &App, name: &str) -> (String, String) {
-    app.view("agents");
-    app.fill(".agent-add", "Agent name", name);
-    app.press(".agent-add", "Add agent");
-    app.window.wait_for_texts(
-        ".agent-list li",
-        &[name, "every server", "not connected"],
-        SHOWN,
-    );
+    app.add_agent(name);
     http_entry(app, name, None)
 }
 

@@ -100,14 +100,14 @@ pub async fn agent_setup_plan(
     name: String,
     app: AgentApp,
 ) -> Result<SetupPlan> {
-    Ok(desk.agent_setup_plan(app, &name)?)
+    Ok(desk.agent_setup_plan(app, &name).await?)
 }
 
 /// Writes the change the window showed, exactly as it showed it.
 #[tauri::command]
 #[specta::specta]
 pub async fn agent_setup_apply(desk: State<'_, Desk>, plan: SetupPlan) -> Result<()> {
-    Ok(desk.agent_setup_apply(&plan)?)
+    Ok(desk.agent_setup_apply(&plan).await?)
 }
 
 /// Which servers and tools the agent may use, every configured server listed.

@@ -26,12 +26,19 @@ pub struct Agent {
 impl Agent {
     /// Starts the agent named `name` on the app's socket, and waits until it connected.
     pub fn connect(name: &str, socket: &Path, limit: Duration) -> Self {
+        Self::connect_declaring(name, socket, &[], limit)
+    }
+
+    /// Like `connect`, the agent declaring what `flags` say (see `gateway-agent.mjs`):
+    /// `--answers` (sampling and forms), `--roots URI,...`.
+    pub fn connect_declaring(name: &str, socket: &Path, flags: &[&str], limit: Duration) -> Self {
         let bridge = Path::new(env!("CARGO_BIN_EXE_switchboard")).with_file_name("switchboard-cli");
         assert!(
             bridge.exists(),
             "switchboard-cli is missing: cargo build -p switchboard-cli"
         );
-        let mut args: Vec<OsString> = vec!["--".into(), bridge.into()];
+        let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
+        args.extend(["--".into(), bridge.into()]);
         args.extend(["bridge", "--agent", name, "--socket"].map(OsString::from));
         args.push(socket.into());
         Self::connected(Self::start(args), limit)
@@ -127,6 +134,11 @@ impl Agent {
         let line = self.line(limit, |l| l["id"] == id);
         assert!(line.get("ok").is_some(), "the call failed: {line}");
         line["ok"].clone()
+    }
+
+    /// Waits until the agent is asked `method` by the gateway.
+    pub fn asked(&mut self, method: &str, limit: Duration) {
+        self.line(limit, |l| l["event"] == "asked" && l["method"] == method);
     }
 
     /// The names of the tools the agent is offered now.

@@ -115,6 +115,23 @@ impl App {
         format!("http://127.0.0.1:{}/mcp", self.gateway_port)
     }
 
+    /// Where agents reach the app through `switchboard-cli bridge`.
+    pub fn gateway_socket(&self) -> std::path::PathBuf {
+        self.dir.path().join("gateway.sock")
+    }
+
+    /// Adds the agent `name` on the Agents page and waits until its row shows.
+    pub fn add_agent(&self, name: &str) {
+        self.view("agents");
+        self.fill(".agent-add", "Agent name", name);
+        self.press(".agent-add", "Add agent");
+        self.window.wait_for_texts(
+            ".agent-list li",
+            &[name, "every server", "not connected"],
+            SHOWN,
+        );
+    }
+
     pub fn view(&self, id: &str) {
         self.window
             .click(&self.window.find(&format!("nav button[data-view='{id}']")));

@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod agent_setup;
 pub mod approvals;
+mod atomic_file;
 pub mod audit;
 pub mod catalog;
 pub mod config;

@@ -57,17 +57,19 @@ impl PersonHandler {
         self.delegates.as_ref()?.delegate(&self.server, asked)
     }
 
-    /// Records what an agent answered in the person's stead, naming it.
-    async fn record_delegated<T>(
+    /// Waits for what an agent answers in the person's stead (`answer`: its reply, checked)
+    /// and records it, naming the agent.
+    async fn answered_by<T>(
         &self,
+        delegate: &Delegate,
         kind: Kind,
         subject: &str,
         detail: Value,
-        delegate: &Delegate,
-        answer: &Result<T, ErrorObject>,
-        started: Instant,
-    ) {
-        let (decision, outcome) = match answer {
+        answer: impl Future<Output = Result<T, ErrorObject>>,
+    ) -> Result<T, ErrorObject> {
+        let started = Instant::now();
+        let answer = answer.await;
+        let (decision, outcome) = match &answer {
             Ok(_) => ("answered", "ok".to_owned()),
             Err(e) => ("unanswered", format!("error: {}", e.message)),
         };
@@ -87,6 +89,7 @@ impl PersonHandler {
         if let Err(e) = self.audit.record(record).await {
             tracing::error!("{e}");
         }
+        answer
     }
 
     async fn sampled_by(
@@ -94,25 +97,20 @@ impl PersonHandler {
         delegate: Delegate,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorObject> {
-        let started = Instant::now();
-        let answer = delegate
-            .ask(
-                method::SAMPLING_CREATE_MESSAGE,
-                &params,
-                "the sampling request",
-            )
-            .await;
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
-        self.record_delegated(
+        let answer = delegate.ask(
+            method::SAMPLING_CREATE_MESSAGE,
+            &params,
+            "the sampling request",
+        );
+        self.answered_by(
+            &delegate,
             Kind::Sampling,
             "sampling/createMessage",
             detail,
-            &delegate,
-            &answer,
-            started,
+            answer,
         )
-        .await;
-        answer
+        .await
     }
 
     /// A form answered by the agent: checked against the form as the person's answer is.
@@ -121,33 +119,25 @@ impl PersonHandler {
         delegate: Delegate,
         params: ElicitRequestParams,
     ) -> Result<ElicitResult, ErrorObject> {
-        let started = Instant::now();
-        let mut answer: Result<ElicitResult, ErrorObject> = delegate
-            .ask(method::ELICITATION_CREATE, &params, "the form")
-            .await;
-        if let (Ok(result), ElicitRequestParams::Form(form)) = (&answer, &params)
-            && let Some(misfit) = misfit(&form.requested_schema, result)
-        {
-            answer = Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                format!(
-                    "{}'s answer does not fit the form: {misfit}",
-                    delegate.agent
-                ),
-            ));
-        }
         let subject = masking::urls_in(params.message());
         let detail = masking::json(serde_json::to_value(&params).unwrap_or(Value::Null));
-        self.record_delegated(
-            Kind::Elicitation,
-            &subject,
-            detail,
-            &delegate,
-            &answer,
-            started,
-        )
-        .await;
-        answer
+        let answer = async {
+            let result: ElicitResult = delegate
+                .ask(method::ELICITATION_CREATE, &params, "the form")
+                .await?;
+            if let ElicitRequestParams::Form(form) = &params
+                && let Some(misfit) = misfit(&form.requested_schema, &result)
+            {
+                let agent = &delegate.agent;
+                return Err(ErrorObject::new(
+                    code::INTERNAL_ERROR,
+                    format!("{agent}'s answer does not fit the form: {misfit}"),
+                ));
+            }
+            Ok(result)
+        };
+        self.answered_by(&delegate, Kind::Elicitation, &subject, detail, answer)
+            .await
     }
 
     /// Lets the host's models answer sampling requests the person allowed without review.

@@ -309,11 +309,14 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
     let w = self::world();
     desk.set_agent_setup_places(w.home.clone(), bridge());
     assert!(matches!(
-        desk.agent_setup_plan(AgentApp::Cursor, "Nobody"),
+        desk.agent_setup_plan(AgentApp::Cursor, "Nobody").await,
         Err(DeskError::NoAgent(_))
     ));
     desk.save_agent("Cursor", None).await.unwrap();
-    let plan = desk.agent_setup_plan(AgentApp::Cursor, "Cursor").unwrap();
+    let plan = desk
+        .agent_setup_plan(AgentApp::Cursor, "Cursor")
+        .await
+        .unwrap();
     let elsewhere = SetupPlan {
         path: w.root.join("elsewhere.json").display().to_string(),
         ..plan.clone()
@@ -323,7 +326,7 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
         ..plan.clone()
     };
     for forged in [elsewhere, other_text] {
-        let refused = desk.agent_setup_apply(&forged).unwrap_err();
+        let refused = desk.agent_setup_apply(&forged).await.unwrap_err();
         assert!(
             matches!(refused, DeskError::Setup(SetupError::Changed { .. })),
             "{refused:?}"
@@ -331,7 +334,7 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
     }
     assert!(!w.root.join("elsewhere.json").exists());
     assert!(!w.path(AgentApp::Cursor).exists());
-    desk.agent_setup_apply(&plan).unwrap();
+    desk.agent_setup_apply(&plan).await.unwrap();
     assert_eq!(
         std::fs::read_to_string(w.path(AgentApp::Cursor)).unwrap(),
         plan.proposed
@@ -366,8 +369,8 @@ async fn a_written_entry_reaches_the_servers_through_switchboard() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let agent = root.join("tests/peers/node/gateway-agent.mjs");
     for app in APPS {
-        let plan = desk.agent_setup_plan(app, "Cursor").unwrap();
-        desk.agent_setup_apply(&plan).unwrap();
+        let plan = desk.agent_setup_plan(app, "Cursor").await.unwrap();
+        desk.agent_setup_apply(&plan).await.unwrap();
         let (command, args) = command_in(app, &w.path(app));
         // The official TypeScript SDK client starts the entry's command, as the app would.
         let mut child = tokio::process::Command::new("node")
@@ -406,4 +409,52 @@ async fn a_written_entry_reaches_the_servers_through_switchboard() {
             .collect();
         assert!(tools.contains(&"demo__echo"), "{app:?}: {tools:?}");
     }
+}
+
+/// An app's file that is slow to read (here a pipe, which reads only once something writes
+/// it; a home folder on the network is as slow) holds up no other work of the desk's
+/// runtime: the file is read on a blocking thread.
+#[test]
+fn a_slow_file_holds_up_no_other_work_of_the_desk() {
+    let w = world();
+    let path = w.path(AgentApp::Cursor);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.unwrap().success());
+    let (written, was_written) = std::sync::mpsc::channel();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let planned = std::thread::spawn({
+        let (home, path) = (w.home.clone(), path.clone());
+        move || {
+            runtime.block_on(async {
+                let world = demo_desk(json!({})).await;
+                world.desk.save_agent("Cursor", None).await.unwrap();
+                world.desk.set_agent_setup_places(home, bridge());
+                // Another task of the same (single) thread writes the file: it runs only
+                // if planning leaves the thread free while it waits for the file.
+                let (plan, ()) = tokio::join!(
+                    world.desk.agent_setup_plan(AgentApp::Cursor, "Cursor"),
+                    async {
+                        std::fs::write(&path, "{}").unwrap();
+                        written.send(()).unwrap();
+                    }
+                );
+                world.desk.shutdown().await;
+                plan.map(|plan| plan.current)
+            })
+        }
+    });
+    let held = was_written.recv_timeout(WAIT).is_err();
+    if held {
+        // Planning held the thread: let it read something, and the task it held up write,
+        // for the test to end.
+        std::fs::write(&path, "held up").unwrap();
+        std::fs::read(&path).unwrap();
+    }
+    let current = planned.join().unwrap();
+    assert!(!held, "planning held up the thread until it read the file");
+    assert_eq!(current.unwrap(), "{}");
 }

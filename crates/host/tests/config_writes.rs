@@ -1,19 +1,23 @@
 //! The configuration file when several hands write it at once: servers saved by several
 //! tasks, "always" answers given together while servers are edited, and a rule the person
 //! wrote by hand while the app ran. Every change reaches the file; none undoes another.
+//! A file the person keeps elsewhere behind a link stays linked, and keeps its mode.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 mod common;
+
+use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
+use switchboard_host::secrets::Secrets;
 use tokio::task::JoinSet;
 
-use common::demo_desk;
+use common::{demo_desk, desk_in};
 
 /// A server that is configured but not started.
 fn idle_form(name: &str) -> ServerForm {
@@ -164,4 +168,39 @@ async fn a_rule_written_by_hand_while_the_app_runs_is_kept() {
         .unwrap();
     assert_eq!(rules(&world.file()).len(), 2);
     world.desk.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_file_behind_a_link_stays_linked_and_any_file_keeps_its_mode() {
+    for linked in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.json");
+        // Where the person keeps the file: a dotfiles repository, or the usual place.
+        let kept = if linked {
+            dir.path().join("dotfiles/switchboard.json")
+        } else {
+            config.clone()
+        };
+        std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+        std::fs::write(&kept, json!({"mcpServers": {}}).to_string()).unwrap();
+        std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+        if linked {
+            std::os::unix::fs::symlink(&kept, &config).unwrap();
+        }
+        let world = desk_in(dir, Secrets::new("switchboard-test-config-writes"));
+        world.desk.start().await;
+        world
+            .desk
+            .save_server(None, idle_form("idle"))
+            .await
+            .unwrap();
+
+        let link = std::fs::symlink_metadata(&config).unwrap();
+        assert_eq!(link.is_symlink(), linked, "linked: {linked}");
+        let file: Value = serde_json::from_slice(&std::fs::read(&kept).unwrap()).unwrap();
+        assert_eq!(names(&file, "mcpServers"), ["idle"], "linked: {linked}");
+        let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "linked: {linked}");
+        world.desk.shutdown().await;
+    }
 }

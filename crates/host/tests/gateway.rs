@@ -1130,3 +1130,29 @@ async fn agents_hear_when_a_server_stops_and_starts_again() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
+    const NOTES: &str = "demo://notes";
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let mut claude = Agent::connected(Sdk::TypeScript, "Claude Code", gateway.socket()).await;
+    claude
+        .ask(json!({"op": "subscribe", "uri": NOTES}))
+        .await
+        .unwrap();
+
+    // The server's new session knows nothing of the old one's subscriptions.
+    desk.restart("demo").await.unwrap();
+    gateway.world.running_again().await;
+    call_allowed(
+        &desk,
+        "demo",
+        "add_note",
+        json!({"title": "after the restart", "text": "x"}),
+    )
+    .await;
+    claude
+        .line(|l| l["event"] == "resource_updated" && l["uri"] == NOTES)
+        .await;
+}

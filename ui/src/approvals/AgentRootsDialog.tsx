@@ -1,10 +1,7 @@
-import { useMemo, useState } from "react";
-import { Modal } from "../dialogs/Modal";
-import { FolderList } from "./FolderList";
-import { contentKey, useActivationGuard } from "./activationGuard";
-import { Countdown } from "./Countdown";
+import { useMemo } from "react";
+import { FolderShareDialog } from "./FolderShareDialog";
+import { contentKey } from "./activationGuard";
 import type { PendingBase } from "./types";
-import "./approvals.css";
 
 export interface AgentRootsDialogProps {
   /** `server` is the agent that offers its folders. */
@@ -27,44 +24,26 @@ export interface AgentRootsDialogProps {
  * servers may see (the offer is only a suggestion: nothing is shared before they agree).
  */
 export function AgentRootsDialog({ request, onBrowse, onCheck, onAnswer }: AgentRootsDialogProps) {
-  const [folders, setFolders] = useState(request.folders);
-  const [checking, setChecking] = useState(false);
-  const share = checking ? undefined : () => onAnswer(folders);
-  const guard = useActivationGuard(
-    useMemo(
-      () => contentKey(request.id, request.server, [...request.folders, ...request.servers]),
-      [request.id, request.server, request.folders, request.servers],
-    ),
+  const content = useMemo(
+    () => contentKey(request.id, request.server, [...request.folders, ...request.servers]),
+    [request.id, request.server, request.folders, request.servers],
   );
   return (
-    <Modal
+    <FolderShareDialog
+      request={request}
       title={<>{request.server} offers these folders: expose them to its servers?</>}
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />}
-      onCancel={() => onAnswer([])}
-      onPrimary={guard.primary(share)}
-      footer={
+      note={
         <>
-          <button type="button" className="button" onClick={() => onAnswer([])}>
-            Share nothing
-          </button>
-          <button type="button" className="button primary" {...guard.accepting(checking)} onClick={share}>
-            Share these folders
-          </button>
+          Offered by {request.server}, the agent: the servers it uses ({request.servers.join(", ")}) may read what the
+          folders kept here hold. Remove any they do not need.
         </>
       }
-    >
-      <p className="approval-note">
-        Offered by {request.server}, the agent: the servers it uses ({request.servers.join(", ")}) may read what the
-        folders kept here hold. Remove any they do not need.
-      </p>
-      <FolderList
-        folders={folders}
-        onChange={setFolders}
-        onBrowse={onBrowse}
-        {...(onCheck ? { onCheck } : {})}
-        onChecking={setChecking}
-        idPrefix={`agent-roots-${request.id}`}
-      />
-    </Modal>
+      initial={request.folders}
+      content={content}
+      idPrefix={`agent-roots-${request.id}`}
+      onBrowse={onBrowse}
+      onCheck={onCheck}
+      onAnswer={onAnswer}
+    />
   );
 }

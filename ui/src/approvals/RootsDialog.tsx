@@ -1,11 +1,8 @@
-import { useMemo, useState } from "react";
-import { Modal } from "../dialogs/Modal";
-import { FolderList } from "./FolderList";
-import { contentKey, useActivationGuard } from "./activationGuard";
-import { Countdown } from "./Countdown";
+import { useMemo } from "react";
+import { FolderShareDialog } from "./FolderShareDialog";
+import { contentKey } from "./activationGuard";
 import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
-import "./approvals.css";
 
 export interface RootsDialogProps {
   request: PendingBase;
@@ -21,46 +18,27 @@ export interface RootsDialogProps {
 
 /** A server asks which folders it may see: the person picks them. */
 export function RootsDialog({ request, initial, onBrowse, onCheck, onAnswer }: RootsDialogProps) {
-  const [folders, setFolders] = useState(initial);
-  // Sharing waits while a folder just added is being checked: it would be left out.
-  const [checking, setChecking] = useState(false);
-  const share = checking ? undefined : () => onAnswer(folders);
-  const guard = useActivationGuard(
-    useMemo(() => contentKey(request.id, request.server, initial), [request.id, request.server, initial]),
-  );
+  const content = useMemo(() => contentKey(request.id, request.server, initial), [request.id, request.server, initial]);
   return (
-    <Modal
+    <FolderShareDialog
+      request={request}
       title={
         <>
           <ServerName name={request.server} /> wants to see your folders
         </>
       }
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />}
-      onCancel={() => onAnswer([])}
-      onPrimary={guard.primary(share)}
-      footer={
+      note={
         <>
-          <button type="button" className="button" onClick={() => onAnswer([])}>
-            Share nothing
-          </button>
-          <button type="button" className="button primary" {...guard.accepting(checking)} onClick={share}>
-            Share these folders
-          </button>
+          The server may read what these folders hold, and whatever it is allowed to do with files there. Share only
+          what it needs.
         </>
       }
-    >
-      <p className="approval-note">
-        The server may read what these folders hold, and whatever it is allowed to do with files there. Share only what
-        it needs.
-      </p>
-      <FolderList
-        folders={folders}
-        onChange={setFolders}
-        onBrowse={onBrowse}
-        {...(onCheck ? { onCheck } : {})}
-        onChecking={setChecking}
-        idPrefix={`roots-${request.id}`}
-      />
-    </Modal>
+      initial={initial}
+      content={content}
+      idPrefix={`roots-${request.id}`}
+      onBrowse={onBrowse}
+      onCheck={onCheck}
+      onAnswer={onAnswer}
+    />
   );
 }

@@ -21,7 +21,6 @@
 mod apps;
 mod edit;
 mod plan;
-mod write;
 
 use std::path::PathBuf;
 

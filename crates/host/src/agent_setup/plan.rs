@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::edit::{self, EditError};
-use super::{AgentApp, Bridge, Home, KEY, write};
+use super::{AgentApp, Bridge, Home, KEY};
+use crate::atomic_file;
 
 /// What adding Switchboard to an app's file changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +57,8 @@ pub enum SetupError {
     Write { path: PathBuf, error: io::Error },
     #[error("there is no home folder to find the apps' configuration in")]
     NoHome,
+    #[error("the change did not finish: {0}")]
+    Interrupted(String),
 }
 
 /// The file as it is now: `None` when it does not exist.
@@ -133,5 +136,6 @@ pub fn apply(plan: &SetupPlan) -> Result<(), SetupError> {
     if now.as_deref() != read_then {
         return Err(SetupError::Changed { path });
     }
-    write::replace(&path, &plan.proposed).map_err(|error| SetupError::Write { path, error })
+    atomic_file::replace(&path, plan.proposed.as_bytes())
+        .map_err(|error| SetupError::Write { path, error })
 }

@@ -4,11 +4,12 @@
 //! the person, by hand) put there since is kept.
 
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use super::Config;
+use crate::atomic_file::{self, folder_of};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -54,13 +55,6 @@ fn writer(path: &Path) -> Result<Writing, ConfigError> {
         _in_process: in_process,
         _across_processes: folder,
     })
-}
-
-/// The folder that holds `path`.
-fn folder_of(path: &Path) -> &Path {
-    path.parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
 }
 
 /// Reads the configuration; a file that does not exist yet is an empty configuration.
@@ -128,38 +122,16 @@ pub fn save(path: &Path, config: &Config) -> Result<(), ConfigError> {
     write(path, config)
 }
 
-/// Writes to a temporary file of its own beside the file, flushed to disk, then renamed
-/// over the old one, so that a crash leaves either the old file or the new one.
+/// Replaces the file atomically (see `atomic_file`: a link is followed and kept, the
+/// file's permissions are kept, a new file is the owner's alone).
 fn write(path: &Path, config: &Config) -> Result<(), ConfigError> {
     let failed = |source| ConfigError::Write {
         path: path.to_owned(),
         source,
     };
-    let dir = folder_of(path);
-    fs::create_dir_all(dir).map_err(failed)?;
     let mut text = serde_json::to_string_pretty(config).map_err(|e| failed(io::Error::other(e)))?;
     text.push('\n');
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    // A name no other writer uses, removed again if anything below fails.
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(failed)?;
-    // The file keeps the permissions the person gave it.
-    if let Ok(existing) = fs::metadata(path) {
-        temp.as_file()
-            .set_permissions(existing.permissions())
-            .map_err(failed)?;
-    }
-    temp.write_all(text.as_bytes()).map_err(failed)?;
-    temp.as_file().sync_all().map_err(failed)?;
-    temp.persist(path).map_err(|e| failed(e.error))?;
-    // The rename itself is durable only once the folder is.
-    File::open(dir).and_then(|d| d.sync_all()).map_err(failed)
+    atomic_file::replace(path, text.as_bytes()).map_err(failed)
 }
 
 #[cfg(test)]
@@ -191,6 +163,16 @@ mod tests {
             later.servers.is_empty(),
             "the person's file is never replaced"
         );
+    }
+
+    #[test]
+    fn a_first_run_file_is_the_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        load_or_create(&path, Config::first_run).unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 
     #[test]

@@ -37,24 +37,47 @@ impl Desk {
 
     /// The change that adds Switchboard, as `agent`, to `app`'s configuration; nothing is
     /// written.
-    pub fn agent_setup_plan(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, DeskError> {
+    pub async fn agent_setup_plan(
+        &self,
+        app: AgentApp,
+        agent: &str,
+    ) -> Result<SetupPlan, DeskError> {
+        let (desk, agent) = (self.clone(), agent.to_owned());
+        off_thread(move || desk.plan_now(app, &agent)).await
+    }
+
+    /// Writes the change the window showed: refused when it is not the change planned now
+    /// (the file, or what it holds, changed since).
+    pub async fn agent_setup_apply(&self, shown: &SetupPlan) -> Result<(), DeskError> {
+        let (desk, shown) = (self.clone(), shown.clone());
+        off_thread(move || {
+            let now = desk.plan_now(shown.app, &shown.agent)?;
+            if now != shown {
+                return Err(SetupError::Changed {
+                    path: now.path.into(),
+                }
+                .into());
+            }
+            Ok(setup::apply(&now)?)
+        })
+        .await
+    }
+
+    fn plan_now(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, DeskError> {
         if self.agent_config(agent).is_none() {
             return Err(DeskError::NoAgent(agent.to_owned()));
         }
         let (home, bridge) = self.setup_places()?;
         Ok(setup::plan(&home, app, &bridge, agent)?)
     }
+}
 
-    /// Writes the change the window showed: refused when it is not the change planned now
-    /// (the file, or what it holds, changed since).
-    pub fn agent_setup_apply(&self, shown: &SetupPlan) -> Result<(), DeskError> {
-        let now = self.agent_setup_plan(shown.app, &shown.agent)?;
-        if &now != shown {
-            return Err(SetupError::Changed {
-                path: now.path.into(),
-            }
-            .into());
-        }
-        Ok(setup::apply(&now)?)
-    }
+/// Runs `work` on a blocking thread: the apps' files may be slow to read or write (a home
+/// folder on the network), and the callers are async tasks that others share.
+async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, DeskError> + Send + 'static,
+) -> Result<T, DeskError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| SetupError::Interrupted(e.to_string()))?
 }
