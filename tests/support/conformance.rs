@@ -67,7 +67,14 @@ pub fn judge(
     for check in verdicts.iter().filter(|check| !excused(check)) {
         assert_eq!(check["status"], "SUCCESS", "{scenario}: {check}\n{report}");
     }
-    assert!(output.status.success(), "{scenario} failed:\n{report}");
+    // The suite fails a scenario for any check that did not pass: only an excused one may.
+    let excused_failure = verdicts
+        .iter()
+        .any(|check| excused(check) && check["status"] != "SUCCESS");
+    assert!(
+        output.status.success() || excused_failure,
+        "{scenario} failed:\n{report}"
+    );
     verdicts
 }
 

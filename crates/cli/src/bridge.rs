@@ -80,8 +80,9 @@ async fn pipe(
     }
 }
 
-/// Tells the agent why there is no Switchboard: on stderr, and as the error answering its
-/// first request (its `initialize`); then fails.
+/// Tells the agent why there is no Switchboard: on stderr, and as the error answering each
+/// of its requests (an agent of the stateless revision asks `server/discover` first, then,
+/// refused, may try `initialize`); fails once the agent lets go.
 async fn refuse(reason: &str) -> ExitCode {
     eprintln!("switchboard-cli bridge: {reason}");
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
@@ -100,7 +101,6 @@ async fn refuse(reason: &str) -> ExitCode {
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": NOT_RUNNING, "message": reason}});
         let _ = stdout.write_all(format!("{answer}\n").as_bytes()).await;
         let _ = stdout.flush().await;
-        break;
     }
     ExitCode::FAILURE
 }

@@ -1,7 +1,12 @@
 //! The gateway as agents meet it: the official SDK clients (TypeScript and Python), each
 //! started as an agent starts a stdio MCP server, reaching Switchboard through
 //! `switchboard-cli bridge` and the desk's local socket; the person answers through the
-//! broker as the window would. Every scenario runs for both clients.
+//! broker as the window would. Every scenario runs for each client, in each revision it
+//! applies to: the Python SDK also as its `Client`, which speaks the stateless revision
+//! (2026-07-28) with the gateway, a server's questions during its call coming back to it as
+//! the call's interim result. The scenarios of the agent's roots, of a resource it
+//! subscribes to, and of an agent that leaves a question unanswered (it cannot, in the
+//! stateless revision: it answers before it retries) are of the `initialize` era.
 //!
 //! Needs `cargo build -p switchboard-demo-server -p switchboard-cli` and `scripts/setup`
 //! (the SDK peers and server-everything).
@@ -28,13 +33,18 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
 /// The official SDK clients the agents are written with.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sdk {
     TypeScript,
     Python,
+    /// The Python SDK's `Client`: it asks `server/discover` first, and speaks 2026-07-28
+    /// (no handshake; changes heard on a `subscriptions/listen` stream) with the gateway.
+    PythonStateless,
 }
 
-const SDKS: [Sdk; 2] = [Sdk::TypeScript, Sdk::Python];
+const SDKS: [Sdk; 3] = [Sdk::TypeScript, Sdk::Python, Sdk::PythonStateless];
+/// The clients that open a session with `initialize`.
+const STATEFUL_SDKS: [Sdk; 2] = [Sdk::TypeScript, Sdk::Python];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -124,10 +134,13 @@ impl Agent {
                 node.arg(root().join("tests/peers/node/gateway-agent.mjs"));
                 node
             }
-            Sdk::Python => {
+            Sdk::Python | Sdk::PythonStateless => {
                 let mut python =
                     tokio::process::Command::new(root().join(".tools/venv/bin/python"));
                 python.arg(root().join("tests/peers/python/gateway_agent.py"));
+                if sdk == Sdk::PythonStateless {
+                    python.arg("--stateless");
+                }
                 python
             }
         };
@@ -168,6 +181,9 @@ impl Agent {
         let mut agent = Self::start_declaring(sdk, reach, flags).await;
         let first = agent.line(|l| l.get("event").is_some()).await;
         assert_eq!(first["event"], "connected", "{sdk:?}: {first}");
+        if sdk == Sdk::PythonStateless {
+            assert_eq!(first["version"], "2026-07-28", "{first}");
+        }
         agent
     }
 
@@ -357,7 +373,7 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
         ("agent Claude Code", "echo", "allowed"),
     ];
     assert_eq!(calls[..3], expected, "newest first: {calls:?}");
-    assert_eq!(calls.len(), 6, "{calls:?}");
+    assert_eq!(calls.len(), 3 * SDKS.len(), "{calls:?}");
 }
 
 /// Over Streamable HTTP an agent is the one its token names: it sees what that agent may
@@ -476,7 +492,7 @@ async fn what_the_person_always_allows_one_agent_allows_no_other() {
 async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
     let mut gateway = gateway().await;
     let mut log = gateway.world.desk.updates();
-    for sdk in SDKS {
+    for (turn, sdk) in SDKS.into_iter().enumerate() {
         let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
         claude.tool_names().await;
         let call = claude.call("demo__toggle_extra_tool", json!({})).await;
@@ -486,12 +502,8 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
         claude.line(|l| l["event"] == "tools_changed").await;
         let tools = claude.tool_names().await;
         let toggled = tools.contains(&"demo__extra_tool".to_owned());
-        // Each SDK's turn toggles it once: added for the first, removed for the second.
-        assert_eq!(
-            toggled,
-            matches!(sdk, Sdk::TypeScript),
-            "{sdk:?}: {tools:?}"
-        );
+        // Each SDK's turn toggles it once: added on the first turn, removed on the second...
+        assert_eq!(toggled, turn % 2 == 0, "{sdk:?}: {tools:?}");
 
         // Progress reaches the agent; its cancellation reaches the server.
         let call = claude
@@ -790,7 +802,7 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
 async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() {
     let mut gateway = gateway_with(json!({"approvalTimeoutSecs": 2})).await;
     gateway.let_answer("Claude Code", true, true).await;
-    for sdk in SDKS {
+    for sdk in STATEFUL_SDKS {
         let mut claude = Agent::connected_declaring(
             sdk,
             Reach::Bridge {
@@ -834,7 +846,7 @@ async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() 
 async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
     let mut gateway = gateway().await;
     let desk = gateway.world.desk.clone();
-    for sdk in SDKS {
+    for sdk in STATEFUL_SDKS {
         let folder = |name: String| {
             let path = gateway.world.dir.path().join(name);
             std::fs::create_dir(&path).unwrap();
@@ -1001,7 +1013,7 @@ async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
             .iter()
             .any(|l| l["event"] == "resource_updated")
     };
-    for sdk in SDKS {
+    for sdk in STATEFUL_SDKS {
         let add_note = |title: &str| {
             let title = format!("{title} ({sdk:?})");
             call_allowed(
@@ -1062,4 +1074,85 @@ async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
             .await;
         assert!(refused.is_err(), "{sdk:?}: {refused:?}");
     }
+}
+
+/// A server that stops takes its tools away from every agent, which hears of it at once
+/// (in the stateless revision on its `subscriptions/listen` stream), over the bridge and
+/// over HTTP; started again, they come back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_hear_when_a_server_stops_and_starts_again() {
+    let gateway = gateway().await;
+    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let url = server.url();
+    let desk = gateway.world.desk.clone();
+    let token = desk.agent_token("Claude Code").await.unwrap();
+    for sdk in SDKS {
+        let reaches = [
+            Reach::Bridge {
+                name: "Claude Code",
+                socket: gateway.listening.path(),
+            },
+            Reach::Http {
+                url: &url,
+                token: &token,
+            },
+        ];
+        for reach in reaches {
+            let mut claude = Agent::connected_via(sdk, reach).await;
+            let tools = claude.tool_names().await;
+            assert!(tools.contains(&"everything__echo".to_owned()), "{sdk:?}");
+
+            desk.set_enabled("everything", false).await.unwrap();
+            claude.line(|l| l["event"] == "tools_changed").await;
+            let tools = claude.tool_names().await;
+            assert!(
+                tools.contains(&"demo__echo".to_owned())
+                    && !tools.iter().any(|t| t.starts_with("everything__")),
+                "{sdk:?}: {tools:?}"
+            );
+
+            desk.set_enabled("everything", true).await.unwrap();
+            let back = async {
+                loop {
+                    if claude
+                        .tool_names()
+                        .await
+                        .contains(&"everything__echo".to_owned())
+                    {
+                        return;
+                    }
+                    claude.line(|l| l["event"] == "tools_changed").await;
+                }
+            };
+            tokio::time::timeout(WAIT, back)
+                .await
+                .unwrap_or_else(|_| panic!("{sdk:?}: the tools come back"));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
+    const NOTES: &str = "demo://notes";
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let mut claude = Agent::connected(Sdk::TypeScript, "Claude Code", gateway.socket()).await;
+    claude
+        .ask(json!({"op": "subscribe", "uri": NOTES}))
+        .await
+        .unwrap();
+
+    // The server's new session knows nothing of the old one's subscriptions.
+    desk.restart("demo").await.unwrap();
+    gateway.world.running_again().await;
+    call_allowed(
+        &desk,
+        "demo",
+        "add_note",
+        json!({"title": "after the restart", "text": "x"}),
+    )
+    .await;
+    claude
+        .line(|l| l["event"] == "resource_updated" && l["uri"] == NOTES)
+        .await;
 }

@@ -34,12 +34,32 @@ impl RawAgent {
         }
     }
 
-    /// The whole response to a request.
-    async fn ask(&mut self, method: &str, params: Value) -> Value {
+    /// Sends a request; its id.
+    async fn send(&mut self, method: &str, params: Value) -> u64 {
         self.next += 1;
         let id = self.next;
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.peer.to_client.send(request.to_string()).await.unwrap();
+        id
+    }
+
+    /// The next message the session sends, whatever it is.
+    async fn next_message(&mut self) -> Value {
+        let line = tokio::time::timeout(WAIT, self.peer.from_client.recv())
+            .await
+            .expect("a message in time")
+            .expect("the session answers");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The whole response to a request.
+    async fn ask(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params).await;
+        self.answer_to(id).await
+    }
+
+    /// The response to request `id`, what comes before it passed over.
+    async fn answer_to(&mut self, id: u64) -> Value {
         tokio::time::timeout(WAIT, async {
             loop {
                 let line = self
@@ -109,11 +129,170 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
     }
     let mut agent = RawAgent::open(&world, "probe");
     assert_eq!(agent.result("ping", json!({})).await, json!({}));
-    let discover = agent.ask("server/discover", json!({})).await;
+    // The stateless revision's agent asks `server/discover`, with no handshake before.
+    let discover = agent
+        .result("server/discover", json!({"_meta": stateless_meta()}))
+        .await;
     assert_eq!(
-        discover["error"]["code"], -32601,
-        "answered at once: {discover}"
+        discover["supportedVersions"],
+        json!([
+            "2026-07-28",
+            "2025-11-25",
+            "2025-06-18",
+            "2025-03-26",
+            "2024-11-05"
+        ])
     );
+    assert_eq!(
+        discover["capabilities"],
+        json!({
+            "completions": {},
+            "prompts": {"listChanged": true},
+            "resources": {"subscribe": true, "listChanged": true},
+            "tools": {"listChanged": true},
+        })
+    );
+    assert_eq!(discover["resultType"], "complete");
+    assert_eq!(
+        discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "switchboard"
+    );
+    assert!(
+        discover["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("server__name")
+    );
+    assert_eq!(
+        (&discover["ttlMs"], &discover["cacheScope"]),
+        (&json!(0), &json!("private"))
+    );
+}
+
+/// The `_meta` every request of the stateless revision carries.
+fn stateless_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+/// Params of a stateless request: `fields` and the `_meta` that says who asks.
+fn stateless(fields: Value) -> Value {
+    let mut params = fields;
+    params["_meta"] = stateless_meta();
+    params
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_request_says_who_asks_or_is_refused_as_the_revision_says() {
+    let world = demo_with_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    let tools = agent.result("tools/list", stateless(json!({}))).await;
+    assert!(
+        tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "demo__echo"),
+        "{tools}"
+    );
+    assert_eq!(
+        (&tools["resultType"], &tools["ttlMs"], &tools["cacheScope"]),
+        (&json!("complete"), &json!(0), &json!("private"))
+    );
+    assert_eq!(
+        tools["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "switchboard"
+    );
+    let read = agent
+        .result("resources/read", stateless(json!({"uri": "demo://readme"})))
+        .await;
+    assert_eq!(read["contents"][0]["uri"], "demo://readme");
+    assert_eq!(read["cacheScope"], "private");
+
+    let unsupported = json!({
+        "io.modelcontextprotocol/protocolVersion": "2025-11-25",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    // (method, params, the error's code)
+    let refusals = [
+        ("server/discover", json!({}), -32602),
+        (
+            "tools/list",
+            json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+            -32602,
+        ),
+        ("tools/list", json!({"_meta": unsupported}), -32022),
+        // What the revision removed.
+        ("initialize", stateless(initialize("2026-07-28")), -32601),
+        (
+            "logging/setLevel",
+            stateless(json!({"level": "info"})),
+            -32601,
+        ),
+        (
+            "resources/subscribe",
+            stateless(json!({"uri": "demo://notes"})),
+            -32601,
+        ),
+        // Its code for a resource that is not there.
+        (
+            "resources/read",
+            stateless(json!({"uri": "nowhere://x"})),
+            -32602,
+        ),
+    ];
+    for (method, params, code) in refusals {
+        let answer = agent.ask(method, params).await;
+        assert_eq!(answer["error"]["code"], code, "{method}: {answer}");
+    }
+    let unsupported = agent.ask("tools/list", json!({"_meta": unsupported})).await;
+    assert_eq!(
+        unsupported["error"]["data"],
+        json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+               "requested": "2025-11-25"})
+    );
+    let missing = agent
+        .ask("resources/read", stateless(json!({"uri": "nowhere://x"})))
+        .await;
+    assert_eq!(missing["error"]["data"]["uri"], "nowhere://x");
+}
+
+/// `subscriptions/listen`: acknowledged first with what the gateway honours, then a notice
+/// of each change the agent asked for (a server stopping takes its tools away), each
+/// tagged with the request's id; nothing it did not ask for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listening_agent_hears_only_the_changes_it_asked_for_tagged_with_its_request() {
+    let world = demo_with_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    let filter = json!({"toolsListChanged": true, "promptsListChanged": false});
+    let id = agent
+        .send(
+            "subscriptions/listen",
+            stateless(json!({"notifications": filter})),
+        )
+        .await;
+    let first = agent.next_message().await;
+    assert_eq!(
+        first,
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": id},
+            "notifications": {"toolsListChanged": true}
+        }})
+    );
+    world.desk.set_enabled("demo", false).await.unwrap();
+    let told = agent.next_message().await;
+    assert_eq!(
+        told,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": id}
+        }}),
+        "only what it asked for"
+    );
+    let tools = agent.result("tools/list", stateless(json!({}))).await;
+    assert_eq!(tools["tools"], json!([]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,4 +467,80 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     let result = call.await.unwrap().unwrap();
     assert_eq!(text_of(&serde_json::to_value(result).unwrap()), "over http");
     server.shutdown().await;
+}
+
+/// What a server asks while serving a stateless agent's call comes back to the agent as the
+/// call's interim result; its retry brings the answer with the state, which only that call
+/// of that agent can use; a retry without the answer is asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
+    use switchboard_host::approvals::{Question, Remember};
+    use switchboard_host::config::AgentAnswers;
+
+    let mut world = demo_with_agent().await;
+    let answers = AgentAnswers {
+        sampling: true,
+        elicitation: false,
+    };
+    world
+        .desk
+        .set_agent_answers("probe", answers)
+        .await
+        .unwrap();
+    let mut agent = RawAgent::open(&world, "probe");
+    let mut meta = stateless_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
+    let call = json!({"name": "demo__ask_model", "arguments": {"question": "Why?"}, "_meta": meta});
+    let id = agent.send("tools/call", call.clone()).await;
+    let asked = world.asked().await;
+    let Question::ToolCall { arguments, .. } = asked.question else {
+        panic!("{:?}", asked.question)
+    };
+    world
+        .desk
+        .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
+        .unwrap();
+    let interim = agent.answer_to(id).await["result"].clone();
+    assert_eq!(interim["resultType"], "input_required", "{interim}");
+    let requests = interim["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{interim}");
+    let (key, question) = requests.iter().next().unwrap();
+    assert_eq!(question["method"], "sampling/createMessage");
+    assert!(
+        question["params"].to_string().contains("Why?"),
+        "{question}"
+    );
+    let state = interim["requestState"].as_str().unwrap().to_owned();
+
+    let retry = |state: &str, responses: Value| {
+        let mut retry = call.clone();
+        retry["requestState"] = json!(state);
+        retry["inputResponses"] = responses;
+        retry
+    };
+    let forged = agent.ask("tools/call", retry("forged", json!({}))).await;
+    assert_eq!(forged["error"]["code"], -32602, "{forged}");
+    let mut elsewhere = retry(&state, json!({}));
+    elsewhere["name"] = json!("demo__echo");
+    let elsewhere = agent.ask("tools/call", elsewhere).await;
+    assert_eq!(
+        elsewhere["error"]["code"], -32602,
+        "not that call's state: {elsewhere}"
+    );
+
+    // No answer: the same question again, under a new state.
+    let again = agent.result("tools/call", retry(&state, json!({}))).await;
+    assert_eq!(again["inputRequests"][key], *question, "{again}");
+    let renewed = again["requestState"].as_str().unwrap();
+    assert_ne!(renewed, state);
+    let reply = json!({"role": "assistant", "content": {"type": "text", "text": "Because."}, "model": "agent"});
+    let done = agent
+        .result("tools/call", retry(renewed, json!({ key: reply })))
+        .await;
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text_of(&done), "Because.");
+    let replayed = agent
+        .ask("tools/call", retry(renewed, json!({ key: reply })))
+        .await;
+    assert_eq!(replayed["error"]["code"], -32602, "used once: {replayed}");
 }

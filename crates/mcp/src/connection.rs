@@ -33,6 +33,17 @@ pub trait IncomingHandler: Send + Sync + 'static {
         method: String,
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, ErrorObject>>;
+    /// Answers one request, knowing its id: the 2026-07-28 revision's
+    /// `subscriptions/listen` tags what it sends with the id of the request that opened it.
+    fn request_with_id(
+        &self,
+        id: &RequestId,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        let _ = id;
+        self.request(method, params)
+    }
     /// Receives one notification (progress and cancellation are handled by the connection).
     fn notification(&self, method: String, params: Option<Value>);
     /// Receives the `initialize` result of a new session, which the transport opened
@@ -822,7 +833,8 @@ impl Actor {
         }
         let token = CancellationToken::new();
         self.incoming.insert(id.clone(), token.clone());
-        let work = AssertUnwindSafe(self.handler.request(method, params)).catch_unwind();
+        let work =
+            AssertUnwindSafe(self.handler.request_with_id(&id, method, params)).catch_unwind();
         self.handlers.spawn(async move {
             let outcome = tokio::select! {
                 // A cancelled request gets no response at all.

@@ -2,8 +2,11 @@
 // requests an agent's bearer token: `conformance server` has no option for a header, and
 // Switchboard's gateway answers no request without a token. Every HTTP request the process
 // makes to the origin of MCP_BEARER_URL (through `fetch` or undici's `request`, both on
-// the global dispatcher) carries `Authorization: Bearer $MCP_BEARER_TOKEN`, unless it
+// the global dispatcher, or through `node:http`'s `request`, which some scenarios use to
+// send headers `fetch` would not) carries `Authorization: Bearer $MCP_BEARER_TOKEN`, unless it
 // already has an Authorization header; nothing else changes.
+import http from "node:http";
+import { syncBuiltinESMExports } from "node:module";
 import { Agent, setGlobalDispatcher } from "undici";
 
 const target = new URL(process.env.MCP_BEARER_URL).origin;
@@ -33,3 +36,17 @@ const withBearer = (dispatch) => (options, handler) => {
 };
 
 setGlobalDispatcher(new Agent().compose(withBearer));
+
+const plainRequest = http.request;
+http.request = function request(options, ...rest) {
+  const plain = options && typeof options === "object" && !(options instanceof URL);
+  if (plain && options.hostname && new URL(`http://${options.hostname}:${options.port ?? 80}`).origin === target) {
+    const headers = { ...(options.headers ?? {}) };
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
+      headers.authorization = bearer;
+    }
+    return plainRequest.call(this, { ...options, headers }, ...rest);
+  }
+  return plainRequest.call(this, options, ...rest);
+};
+syncBuiltinESMExports();

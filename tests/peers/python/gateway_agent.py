@@ -3,16 +3,21 @@ gateway the way a coding agent does, by starting a stdio MCP server (the bridge)
 tests drive it with one JSON command per line on stdin and read one JSON line per outcome on
 stdout, the lines gateway-agent.mjs speaks (see there).
 
-    python gateway_agent.py [--answers] [--roots URI,...] -- COMMAND ARG...
-    python gateway_agent.py [--answers] [--roots URI,...] --http URL TOKEN
+    python gateway_agent.py [--stateless] [--answers] [--roots URI,...] -- COMMAND ARG...
+    python gateway_agent.py [--stateless] [--answers] [--roots URI,...] --http URL TOKEN
+
+With `--stateless` the agent is the SDK's `Client`, which asks `server/discover` first and
+speaks the stateless revision (2026-07-28) with a server that answers it: no handshake, and
+changes heard through a `subscriptions/listen` stream.
 """
 
 import json
 import sys
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import anyio
-from mcp import types
+from mcp import Client, types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
@@ -85,6 +90,9 @@ def transport():
 
 
 async def main() -> None:
+    if "--stateless" in sys.argv:
+        await main_stateless()
+        return
     async with transport() as streams:
         read, write = streams[0], streams[1]
         # A request the gateway never answers (it went away) fails after this, as the
@@ -103,7 +111,43 @@ async def main() -> None:
             await serve(session, answering)
 
 
-async def serve(session: ClientSession, answering: Answering) -> None:
+async def main_stateless() -> None:
+    answering = Answering()
+    client = Client(
+        transport(), mode="auto", read_timeout_seconds=20, message_handler=on_message, **answering.callbacks()
+    )
+    async with AsyncExitStack() as stack:
+        try:
+            await stack.enter_async_context(client)
+        except Exception as error:  # the agent shows why it could not connect
+            say({"event": "connect_failed", "error": first_cause(error)})
+            return
+        server = client.server_info.name if client.server_info else None
+        say({"event": "connected", "server": server, "version": client.protocol_version})
+        async with anyio.create_task_group() as group:
+            group.start_soon(listen, client)
+            await serve(client, answering)
+            group.cancel_scope.cancel()
+
+
+async def listen(client: Client) -> None:
+    """Change notifications come on this stream, and reach on_message like any other."""
+    try:
+        async with client.listen(tools_list_changed=True) as subscription:
+            async for _ in subscription:
+                pass
+    except Exception as error:
+        say({"event": "listen_ended", "error": first_cause(error)})
+
+
+def first_cause(error: BaseException) -> str:
+    """What went wrong, out of the task groups that carried it."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return str(error)
+
+
+async def serve(session: ClientSession | Client, answering: Answering) -> None:
     calls: dict[str, anyio.CancelScope] = {}
     done = anyio.Event()
 

@@ -417,6 +417,13 @@ impl Desk {
                 let update = match update {
                     Relayed::Ready(update) => update,
                     Relayed::Status { server, state } => {
+                        if matches!(state, ServerState::Running { .. }) {
+                            let desk = Desk {
+                                inner: inner.clone(),
+                            };
+                            let server = server.clone();
+                            tokio::spawn(async move { desk.follow_again(&server).await });
+                        }
                         let since_ms = now_ms();
                         lock(&inner.since).insert(server.clone(), since_ms);
                         Update::Status {

@@ -54,6 +54,15 @@ impl Followed {
         lock(&self.0).get(key).is_some_and(|f| f.contains(&who))
     }
 
+    /// The URIs of `server` someone follows.
+    fn on(&self, server: &str) -> Vec<String> {
+        lock(&self.0)
+            .keys()
+            .filter(|(followed, _)| followed == server)
+            .map(|(_, uri)| uri.clone())
+            .collect()
+    }
+
     fn of(&self, who: Follower) -> Vec<(String, String)> {
         lock(&self.0)
             .iter()
@@ -114,6 +123,23 @@ impl Desk {
     /// What `who` follows: server and URI.
     pub fn followed_by(&self, who: Follower) -> Vec<(String, String)> {
         self.inner.followed.of(who)
+    }
+
+    /// A server that runs again (restarted, or back after a crash) knows nothing of its
+    /// earlier session's subscriptions: it is asked again for each resource still followed.
+    pub(super) async fn follow_again(&self, server: &str) {
+        let uris = self.inner.followed.on(server);
+        if uris.is_empty() {
+            return;
+        }
+        let Ok(client) = self.client(server) else {
+            return;
+        };
+        for uri in uris {
+            if let Err(e) = client.subscribe(&uri).await {
+                tracing::debug!("{server} was not asked again for updates of {uri}: {e}");
+            }
+        }
     }
 
     /// Lets go of everything `who` follows (a session that ended).

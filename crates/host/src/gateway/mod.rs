@@ -8,10 +8,14 @@
 //!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
 //!   the audit naming it. Changes of the servers' offers reach it as `list_changed`;
 //!   progress and cancellation pass both ways; servers' log messages at its level;
-//!   updates of the resources it subscribed to ([`subscriptions`]).
+//!   updates of the resources it subscribed to ([`subscriptions`]). It answers the
+//!   stateless 2026-07-28 revision too, request by request: `server/discover`, requests
+//!   that say who asks in their `_meta`, `subscriptions/listen` for the changes, and a
+//!   server's questions during a call as the call's `input_required` result.
 //! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
-//!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server,
-//!   the agent named by the identity its bearer-token check gives.
+//!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server
+//!   (one per `initialize`, or per stateless request), the agent named by the identity its
+//!   bearer-token check gives.
 //! - [`bridge`]: the local socket `switchboard-cli bridge` connects to; [`http`]: the
 //!   Streamable HTTP endpoint on 127.0.0.1, each agent with its bearer token.
 

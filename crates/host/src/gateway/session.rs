@@ -14,8 +14,11 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
-use switchboard_mcp::jsonrpc::{ErrorObject, code, encode_result as encode, read_params as parse};
+use switchboard_mcp::jsonrpc::{
+    ErrorObject, RequestId, code, encode_result as encode, read_params as parse,
+};
 use switchboard_mcp::server::http::{Peer, SessionFactory, SessionStart};
+use switchboard_mcp::server::stateless::{self, RequestMeta};
 use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
@@ -25,6 +28,11 @@ use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, Update};
 use crate::gate::{CallError, Origin};
+
+mod asks;
+mod listen;
+
+use asks::{AgentAsks, ParkedCalls, Resumed};
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +58,7 @@ pub struct Caller {
 /// not configured).
 pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
     let desk = desk.clone();
+    let parked = Arc::<ParkedCalls>::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
         let caller = Caller {
             agent: start
@@ -58,7 +67,7 @@ pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::new(desk.clone(), caller);
+        let session = Session::parking_in(desk.clone(), caller, parked.clone());
         *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
         Arc::new(session)
     }
@@ -92,6 +101,9 @@ struct Inner {
     /// This session's own number, among every agent's.
     number: u64,
     subscriptions: Subscriptions,
+    /// Stateless calls that wait for the agent's answer, shared by every request of the
+    /// agents of one transport (each stateless request over HTTP is a session of its own).
+    parked: Arc<ParkedCalls>,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -127,6 +139,10 @@ named `server__name`. The person approves each tool call, so a call may wait for
 
 impl Session {
     pub fn new(desk: Desk, caller: Caller) -> Self {
+        Self::parking_in(desk, caller, Arc::default())
+    }
+
+    fn parking_in(desk: Desk, caller: Caller, parked: Arc<ParkedCalls>) -> Self {
         let origin = Origin::Agent {
             name: caller.agent.clone(),
         };
@@ -141,6 +157,7 @@ impl Session {
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
                 number: SESSIONS.fetch_add(1, Ordering::Relaxed),
+                parked,
             }),
         }
     }
@@ -267,12 +284,17 @@ impl Session {
         }
     }
 
-    /// The agent's connection, while it lasts.
+    /// The agent's connection, while it lasts: the one the session attached to, else (a
+    /// stateless request over HTTP, which has a connection of its own) the transport's.
     fn connection(&self) -> Option<Connection> {
         self.inner
             .connection
             .get()
             .and_then(WeakConnection::upgrade)
+            .or_else(|| {
+                let peer = self.inner.peer.lock().unwrap_or_else(|p| p.into_inner());
+                peer.as_ref().and_then(Peer::connection)
+            })
     }
 
     async fn notify(&self, method: &str, params: Option<Value>) {
@@ -283,13 +305,26 @@ impl Session {
         let _ = connection.notify(method, params).await;
     }
 
-    async fn answer(self, method: String, params: Option<Value>) -> Result<Value, ErrorObject> {
+    async fn answer(
+        self,
+        id: Option<RequestId>,
+        method: String,
+        params: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
         if method == method::PING {
             return Ok(json!({}));
         }
         // Refused as soon as the person removes the agent.
         if self.inner.desk.agent_config(self.agent()).is_none() {
             return Err(not_configured(self.agent()));
+        }
+        let stateless = stateless::is_stateless(params.as_ref())
+            || matches!(
+                method.as_str(),
+                method::SERVER_DISCOVER | method::SUBSCRIPTIONS_LISTEN
+            );
+        if stateless {
+            return self.answer_stateless(id, method, params).await;
         }
         if method == method::INITIALIZE {
             let peer = self
@@ -309,27 +344,86 @@ impl Session {
                 self.state().log_level = Some(params.level);
                 Ok(json!({}))
             }
-            method::TOOLS_LIST => self.list_tools(),
-            method::TOOLS_CALL => self.call_tool(parse(params)?).await,
-            method::RESOURCES_LIST => self.list(|server, offer| {
-                json!({"resources": offer.resources.iter().map(|r| tagged(r, server)).collect::<Vec<_>>()})
-            }),
-            method::RESOURCES_TEMPLATES_LIST => self.list(|server, offer| {
-                json!({"resourceTemplates": offer.templates.iter().map(|t| tagged(t, server)).collect::<Vec<_>>()})
-            }),
-            method::RESOURCES_READ => self.read_resource(parse(params)?).await,
             method::RESOURCES_SUBSCRIBE => {
                 let params: SubscribeRequestParams = parse(params)?;
                 let offers = self.offers()?;
                 let subscriptions = &self.inner.subscriptions;
-                subscriptions.subscribe(self.agent(), &offers, &params.uri).await
+                subscriptions
+                    .subscribe(self.agent(), &offers, &params.uri)
+                    .await
             }
             method::RESOURCES_UNSUBSCRIBE => {
                 let params: UnsubscribeRequestParams = parse(params)?;
                 self.inner.subscriptions.unsubscribe(&params.uri).await
             }
-            method::PROMPTS_LIST => self.list(|server, offer| {
-                let prompts: Vec<Value> = offer
+            _ => self.answer_either(&method, params, Era::Stateful).await,
+        }
+    }
+
+    /// A request of the 2026-07-28 revision: it says in `_meta` who asks in which revision,
+    /// and is answered with no handshake before it; results are marked `complete`, with
+    /// Switchboard's identity and, for lists and reads, caching hints (fresh for no time:
+    /// the person may change what the agent sees at any moment; for this agent only).
+    async fn answer_stateless(
+        self,
+        id: Option<RequestId>,
+        method: String,
+        params: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
+        let meta = stateless::read_meta(
+            params.as_ref(),
+            &[ProtocolVersion::V2026_07_28],
+            &ProtocolVersion::NEWEST_FIRST,
+        )?;
+        let result = match method.as_str() {
+            method::SERVER_DISCOVER => self.discover(),
+            method::SUBSCRIPTIONS_LISTEN => self.listen(id, params).await?,
+            // The revision's own removals, and anything else unknown.
+            method::INITIALIZE
+            | method::LOGGING_SET_LEVEL
+            | method::RESOURCES_SUBSCRIBE
+            | method::RESOURCES_UNSUBSCRIBE => return Err(ErrorObject::method_not_found(&method)),
+            _ => {
+                let cacheable = matches!(
+                    method.as_str(),
+                    method::TOOLS_LIST
+                        | method::PROMPTS_LIST
+                        | method::RESOURCES_LIST
+                        | method::RESOURCES_TEMPLATES_LIST
+                        | method::RESOURCES_READ
+                );
+                let result = self
+                    .answer_either(&method, params, Era::Stateless(Box::new(meta)))
+                    .await?;
+                if cacheable {
+                    stateless::with_cache_hints(result, 0, true)
+                } else {
+                    result
+                }
+            }
+        };
+        Ok(stateless::complete(result, &server_info()))
+    }
+
+    /// What both eras answer alike.
+    async fn answer_either(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        era: Era,
+    ) -> Result<Value, ErrorObject> {
+        match method {
+            method::TOOLS_LIST => self.list_tools(),
+            method::TOOLS_CALL => self.call_tool(parse(params)?, &era).await,
+            method::RESOURCES_LIST => self.list("resources", |server, offer| {
+                offer.resources.iter().map(|r| tagged(r, server)).collect()
+            }),
+            method::RESOURCES_TEMPLATES_LIST => self.list("resourceTemplates", |server, offer| {
+                offer.templates.iter().map(|t| tagged(t, server)).collect()
+            }),
+            method::RESOURCES_READ => self.read_resource(parse(params)?, &era).await,
+            method::PROMPTS_LIST => self.list("prompts", |server, offer| {
+                offer
                     .prompts
                     .iter()
                     .map(|p| {
@@ -337,8 +431,7 @@ impl Session {
                         shown["name"] = json!(names::id(server, &p.name));
                         shown
                     })
-                    .collect();
-                json!({ "prompts": prompts })
+                    .collect()
             }),
             method::PROMPTS_GET => self.get_prompt(parse(params)?).await,
             method::COMPLETION_COMPLETE => self.complete(parse(params)?).await,
@@ -358,40 +451,38 @@ impl Session {
             params.client_info.display_name(),
             self.inner.caller.via,
         );
-        let mut server_info = Implementation::new("switchboard", env!("CARGO_PKG_VERSION"));
-        server_info.title = Some("Switchboard".to_owned());
         InitializeResult {
             protocol_version: version.as_str().to_owned(),
-            capabilities: ServerCapabilities {
-                logging: Some(CapabilityObject::new()),
-                completions: Some(CapabilityObject::new()),
-                prompts: Some(PromptsCapability {
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                resources: Some(ResourcesCapability {
-                    subscribe: Some(true),
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                tools: Some(ToolsCapability {
-                    list_changed: Some(true),
-                    extra: Map::new(),
-                }),
-                experimental: None,
-                tasks: None,
-                extra: Map::new(),
-            },
-            server_info,
+            capabilities: capabilities(),
+            server_info: server_info(),
             instructions: Some(INSTRUCTIONS.to_owned()),
             meta: None,
             extra: Map::new(),
         }
     }
 
+    /// `server/discover`: every revision the gateway speaks (it answers `initialize` too),
+    /// what it offers in the stateless one, and how to use it.
+    fn discover(&self) -> Value {
+        let versions: Vec<&str> = ProtocolVersion::NEWEST_FIRST
+            .iter()
+            .map(|v| v.as_str())
+            .collect();
+        let capabilities = ServerCapabilities {
+            logging: None,
+            ..capabilities()
+        };
+        let result = json!({
+            "supportedVersions": versions,
+            "capabilities": capabilities,
+            "instructions": INSTRUCTIONS,
+        });
+        stateless::with_cache_hints(result, 0, true)
+    }
+
     fn list_tools(&self) -> Result<Value, ErrorObject> {
-        self.list(|server, offer| {
-            let tools: Vec<Value> = offer
+        self.list("tools", |server, offer| {
+            offer
                 .tools
                 .iter()
                 .map(|tool| {
@@ -399,28 +490,46 @@ impl Session {
                     shown["name"] = json!(names::id(server, &tool.name));
                     shown
                 })
-                .collect();
-            json!({ "tools": tools })
+                .collect()
         })
     }
 
-    /// One list of every server's items, each server's made by `of`, in one page.
-    fn list(&self, of: impl Fn(&str, &Offer) -> Value) -> Result<Value, ErrorObject> {
-        let mut all = Map::new();
+    /// One list (`key`) of every server's items, each server's made by `of`, in one page;
+    /// empty when no server offers any.
+    fn list(
+        &self,
+        key: &str,
+        of: impl Fn(&str, &Offer) -> Vec<Value>,
+    ) -> Result<Value, ErrorObject> {
+        let mut all = Vec::new();
         for (server, offer) in self.offers()? {
-            if let Value::Object(part) = of(&server, &offer) {
-                for (key, items) in part {
-                    let list = all.entry(key).or_insert_with(|| json!([]));
-                    if let (Value::Array(list), Value::Array(items)) = (list, items) {
-                        list.extend(items);
-                    }
-                }
-            }
+            all.extend(of(&server, &offer));
         }
-        Ok(Value::Object(all))
+        Ok(json!({ key: all }))
     }
 
-    async fn call_tool(&self, params: CallToolRequestParams) -> Result<Value, ErrorObject> {
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
+        let progress_token = params
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get("progressToken"))
+            .cloned()
+            .filter(|token| token.is_string() || token.is_i64());
+        // A stateless agent's retry of a call that waits for its answer.
+        if let (Era::Stateless(_), Some(state)) = (era, params.extra.get("requestState")) {
+            let parked = &self.inner.parked;
+            let responses = params.extra.get("inputResponses");
+            return match parked.resume(state, self.agent(), &params.name, responses)? {
+                Resumed::Running(running) => {
+                    self.follow(running, &params.name, progress_token).await
+                }
+                Resumed::AskAgain(interim) => Ok(interim),
+            };
+        }
         let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
@@ -428,13 +537,7 @@ impl Session {
                 self.agent()
             )));
         };
-        let progress_token = params
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.get("progressToken"))
-            .cloned()
-            .filter(|token| token.is_string() || token.is_i64());
-        let (report, mut reports) = match progress_token {
+        let (report, reports) = match progress_token {
             Some(_) => {
                 let (report, reports) = mpsc::channel(16);
                 (Some(report), Some(reports))
@@ -444,14 +547,22 @@ impl Session {
         let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
         let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
-        // What the server asks while serving the call may be the agent's to answer.
-        let connection = self.connection();
-        let _line = connection.map(|connection| {
+        // What the server asks while serving the call may be the agent's to answer: over
+        // its session, or (stateless) as the call's interim result.
+        let (asks, declared) = match era {
+            Era::Stateful => (None, self.state().declared.clone()),
+            Era::Stateless(meta) => (Some(AgentAsks::open()), meta.capabilities.clone()),
+        };
+        let connection = match &asks {
+            Some(asks) => Some(asks.connection().clone()),
+            None => self.connection(),
+        };
+        let line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
                 session: self.inner.number,
                 connection: connection.downgrade(),
-                declared: self.state().declared.clone(),
+                declared,
             };
             self.inner.desk.call_made_by(&token, line)
         });
@@ -470,22 +581,63 @@ impl Session {
                     .await
             }
         });
-        let _cancel_if_dropped = CancelOnDrop {
-            desk: &self.inner.desk,
-            token,
+        let running = Running {
+            server,
+            call,
+            reports,
+            asks,
+            _line: line,
+            _cancel_if_dropped: CancelOnDrop {
+                desk: self.inner.desk.clone(),
+                token,
+            },
         };
-        tokio::pin!(call);
-        let outcome = loop {
-            let next = async {
-                match reports.as_mut() {
-                    Some(reports) => reports.recv().await,
-                    None => std::future::pending().await,
+        self.follow(running, &params.name, progress_token).await
+    }
+
+    /// Follows a call to its end, passing its progress on; or, when the server asks a
+    /// stateless agent something, parks it and answers with the question.
+    async fn follow(
+        &self,
+        mut running: Running,
+        tool: &str,
+        progress_token: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
+        enum Step {
+            Done(Result<Value, DeskError>),
+            Progress(switchboard_mcp::connection::Progress),
+            Asked(Value),
+        }
+        loop {
+            let step = {
+                let next = async {
+                    match running.reports.as_mut() {
+                        Some(reports) => reports.recv().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                let asked = async {
+                    match running.asks.as_mut() {
+                        Some(asks) => asks.next().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    outcome = &mut running.call => Step::Done(
+                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
+                    ),
+                    Some(step) = next => Step::Progress(step),
+                    Some(asked) = asked => Step::Asked(asked),
                 }
             };
-            tokio::select! {
-                outcome = &mut call => break outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
-                Some(step) = next => {
-                    let mut params = json!({"progressToken": progress_token, "progress": step.progress});
+            match step {
+                Step::Done(outcome) => return told(outcome, &running.server),
+                Step::Progress(step) => {
+                    let Some(progress_token) = &progress_token else {
+                        continue;
+                    };
+                    let mut params =
+                        json!({"progressToken": progress_token, "progress": step.progress});
                     if let Some(total) = step.total {
                         params["total"] = json!(total);
                     }
@@ -494,23 +646,20 @@ impl Session {
                     }
                     self.notify(method::PROGRESS, Some(params)).await;
                 }
+                Step::Asked(asked) => {
+                    return Ok(self.inner.parked.park(self.agent(), tool, running, asked));
+                }
             }
-        };
-        match outcome {
-            Ok(result) => Ok(result),
-            Err(DeskError::Call(CallError::Client(ClientError::Request(
-                RequestError::Server { error, .. },
-            )))) => Err(error),
-            Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
-                "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
-            ))),
-            Err(other) => Ok(failed(format!("Switchboard: {other}"))),
         }
     }
 
     /// Reads a resource from the server that offers it: the one listing this URI, else
     /// those whose templates it may come from, else any that has resources at all.
-    async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<Value, ErrorObject> {
+    async fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
         let offers = self.offers()?;
         let mut last = None;
         for server in names::owners_of_uri(&offers, &params.uri) {
@@ -525,12 +674,22 @@ impl Session {
                 Err(e) => last = Some(server_error(e)),
             }
         }
-        Err(last.unwrap_or_else(|| {
+        let error = last.unwrap_or_else(|| {
             ErrorObject::new(
                 code::RESOURCE_NOT_FOUND,
                 format!("no server {} may use offers {}", self.agent(), params.uri),
             )
-        }))
+        });
+        match era {
+            // The stateless revision's code for it (whatever the server's revision), with
+            // the URI.
+            Era::Stateless(_) if error.code == code::RESOURCE_NOT_FOUND => Err(ErrorObject {
+                code: code::INVALID_PARAMS,
+                message: error.message,
+                data: Some(Box::new(json!({"uri": params.uri}))),
+            }),
+            _ => Err(error),
+        }
     }
 
     async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<Value, ErrorObject> {
@@ -657,7 +816,16 @@ impl IncomingHandler for Session {
         method: String,
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        Box::pin(self.clone().answer(method, params))
+        Box::pin(self.clone().answer(None, method, params))
+    }
+
+    fn request_with_id(
+        &self,
+        id: &RequestId,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        Box::pin(self.clone().answer(Some(id.clone()), method, params))
     }
 
     fn notification(&self, method: String, _params: Option<Value>) {
@@ -665,13 +833,39 @@ impl IncomingHandler for Session {
     }
 }
 
+/// A call under way for the agent.
+struct Running {
+    server: String,
+    call: tokio::task::JoinHandle<Result<Value, DeskError>>,
+    reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
+    /// Where the server's questions for a stateless agent come.
+    asks: Option<AgentAsks>,
+    _line: Option<crate::desk::LineHeld>,
+    _cancel_if_dropped: CancelOnDrop,
+}
+
+/// What the agent is told of a call's end.
+fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+    match outcome {
+        Ok(result) => Ok(result),
+        Err(DeskError::Call(CallError::Client(ClientError::Request(RequestError::Server {
+            error,
+            ..
+        })))) => Err(error),
+        Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
+            "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
+        ))),
+        Err(other) => Ok(failed(format!("Switchboard: {other}"))),
+    }
+}
+
 /// Cancels a call of the desk when dropped, unless it ended before.
-struct CancelOnDrop<'a> {
-    desk: &'a Desk,
+struct CancelOnDrop {
+    desk: Desk,
     token: String,
 }
 
-impl Drop for CancelOnDrop<'_> {
+impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.desk.cancel(&self.token);
     }
@@ -713,4 +907,44 @@ fn server_error(error: ClientError) -> ErrorObject {
 
 fn desk_error(error: DeskError) -> ErrorObject {
     ErrorObject::new(code::INTERNAL_ERROR, error.to_string())
+}
+
+/// Which era a request is of.
+enum Era {
+    /// A session opened by `initialize`.
+    Stateful,
+    /// 2026-07-28: what the request said of itself.
+    Stateless(Box<RequestMeta>),
+}
+
+/// What the gateway offers an agent. (Log messages reach sessions of the `initialize` era
+/// only: a stateless agent is told of no `logging`.)
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        logging: Some(CapabilityObject::new()),
+        completions: Some(CapabilityObject::new()),
+        prompts: Some(PromptsCapability {
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        resources: Some(ResourcesCapability {
+            subscribe: Some(true),
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        tools: Some(ToolsCapability {
+            list_changed: Some(true),
+            extra: Map::new(),
+        }),
+        experimental: None,
+        tasks: None,
+        extra: Map::new(),
+    }
+}
+
+/// Who answers, in every era.
+fn server_info() -> Implementation {
+    let mut info = Implementation::new("switchboard", env!("CARGO_PKG_VERSION"));
+    info.title = Some("Switchboard".to_owned());
+    info
 }

@@ -5,7 +5,9 @@
 //! A GET opens the stream for what the server starts; DELETE ends the session. Each session
 //! (`Mcp-Session-Id`, opened by `initialize`) is one [`Connection`](crate::connection::Connection)
 //! whose handler the caller's [`SessionFactory`] supplies, so progress, cancellation, logging
-//! and requests to the client work as over stdio. Before any of it, [`guard`] turns away a
+//! and requests to the client work as over stdio. A POST of the 2026-07-28 revision names no
+//! session: [`stateless`] serves it as one request on a connection of its own. Before any
+//! of it, [`guard`] turns away a
 //! foreign `Host` or `Origin` (403, against DNS rebinding) and a missing or unknown bearer
 //! token (401), and binds each session to the identity its token named.
 //!
@@ -15,6 +17,7 @@
 pub mod guard;
 mod session;
 mod sse;
+mod stateless;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -229,6 +232,9 @@ async fn post(
             StatusCode::NOT_ACCEPTABLE,
             "the client must accept application/json or text/event-stream",
         );
+    }
+    if stateless::applies(request.headers()) {
+        return stateless::post(shared, identity, takes_events, request).await;
     }
     let existing = match session_of(shared, &identity, &request) {
         Ok(session) => session,

@@ -1,6 +1,7 @@
 //! Bodies for a session's streams: server-sent events, or the JSON answer of a POST.
 
 use std::convert::Infallible;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, StreamBody};
@@ -18,6 +19,33 @@ pub fn body(stream: Stream) -> Body {
             stream,
         ))
     });
+    StreamBody::new(events).boxed_unsync()
+}
+
+/// How long a stream stays silent before a comment keeps it open: clients and proxies drop
+/// a response that says nothing for minutes, and writing is how a client that left is found.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+/// [`body`] for a stream whose first message was read already, with a comment whenever it
+/// is silent for [`KEEPALIVE`] (a call waiting for a person, a subscription with nothing to
+/// tell); `keep` is dropped with the body (when the stream ends or the client closes it).
+pub fn body_after(first: String, stream: Stream, keep: impl Send + 'static) -> Body {
+    let events = futures_util::stream::unfold(
+        (Some(first), stream, keep),
+        |(first, mut stream, keep)| async move {
+            let text = match first {
+                Some(first) => event(&first),
+                None => match tokio::time::timeout(KEEPALIVE, stream.recv()).await {
+                    Ok(message) => event(&message?),
+                    Err(_) => ": keepalive\n\n".to_owned(),
+                },
+            };
+            Some((
+                Ok::<_, Infallible>(Frame::data(Bytes::from(text))),
+                (None, stream, keep),
+            ))
+        },
+    );
     StreamBody::new(events).boxed_unsync()
 }
 

@@ -36,6 +36,28 @@ pub fn encode_value(value: &str) -> String {
     }
 }
 
+/// A header value as sent, decoded: a server compares it with the body after this. `None`
+/// when the value is not visible ASCII or its `=?base64?…?=` does not decode to UTF-8.
+pub fn decode_value(value: &str) -> Option<String> {
+    let value = value.trim_matches([' ', '\t']);
+    let visible = value
+        .bytes()
+        .all(|b| b == b' ' || b == b'\t' || (0x21..=0x7e).contains(&b));
+    if !visible {
+        return None;
+    }
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
+        Some(encoded) => base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok()),
+        None => Some(value.to_owned()),
+    }
+}
+
 /// The `Mcp-Param-*` headers of a tool call, from its arguments and the tool's marks.
 pub fn param_headers(marks: &[Mark], arguments: Option<&Value>) -> Vec<(String, String)> {
     let Some(arguments) = arguments else {
@@ -185,6 +207,21 @@ mod tests {
             encode_value("=?base64?literal?="),
             "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
         );
+    }
+
+    #[test]
+    fn a_value_decodes_back_to_what_was_encoded() {
+        for value in [
+            "us-west1",
+            "Hello, 世界",
+            " padded ",
+            "line1\nline2",
+            "=?base64?literal?=",
+        ] {
+            assert_eq!(decode_value(&encode_value(value)).as_deref(), Some(value));
+        }
+        assert_eq!(decode_value("  spaced  ").as_deref(), Some("spaced"));
+        assert_eq!(decode_value("=?base64?not base64?="), None);
     }
 
     #[test]

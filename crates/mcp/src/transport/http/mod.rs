@@ -8,7 +8,7 @@
 mod authorized;
 mod driver;
 mod events;
-mod headers;
+pub mod headers;
 mod legacy;
 mod streamable;
 
