@@ -240,17 +240,9 @@ async fn post(
         Ok(session) => session,
         Err(response) => return *response,
     };
-    let body = match Limited::new(request.into_body(), shared.options.max_body)
-        .collect()
-        .await
-    {
-        Ok(body) => body.to_bytes(),
-        Err(err) => {
-            return rpc_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &format!("the body could not be read: {err}"),
-            );
-        }
+    let body = match read_body(shared, request.into_body()).await {
+        Ok(body) => body,
+        Err(why) => return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, &why),
     };
     let Ok(text) = std::str::from_utf8(&body) else {
         return rpc_error(StatusCode::BAD_REQUEST, "the body is not UTF-8");
@@ -425,6 +417,15 @@ fn awaited(frame: &Frame) -> Awaited {
 }
 
 /// 128 random bits, hex: visible ASCII as the spec asks, and not to be guessed.
+/// A request's body, read up to the server's limit; why not, in words.
+async fn read_body(shared: &Shared, body: Incoming) -> Result<Bytes, String> {
+    Limited::new(body, shared.options.max_body)
+        .collect()
+        .await
+        .map(|body| body.to_bytes())
+        .map_err(|err| format!("the body could not be read: {err}"))
+}
+
 fn session_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source is available");

@@ -16,12 +16,11 @@ use std::sync::Arc;
 
 use http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use serde_json::{Value, json};
 
 use super::session::{Awaited, Session};
-use super::{Body, Shared, VERSION_HEADER, json_body, sse};
+use super::{Body, Shared, VERSION_HEADER, json_body, read_body, sse};
 use crate::ProtocolVersion;
 use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId, code};
 use crate::server::stateless::{self, read_meta};
@@ -57,19 +56,13 @@ pub(super) async fn post(
     request: Request<Incoming>,
 ) -> Response<Body> {
     let headers = request.headers().clone();
-    let body = match Limited::new(request.into_body(), shared.options.max_body)
-        .collect()
-        .await
-    {
-        Ok(body) => body.to_bytes(),
-        Err(err) => {
+    let body = match read_body(shared, request.into_body()).await {
+        Ok(body) => body,
+        Err(why) => {
             return refusal(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 None,
-                ErrorObject::new(
-                    code::INVALID_REQUEST,
-                    format!("the body could not be read: {err}"),
-                ),
+                ErrorObject::new(code::INVALID_REQUEST, why),
             );
         }
     };
