@@ -189,16 +189,10 @@ impl Session {
                                 .await;
                         }
                     }
-                    Ok(
-                        Update::Status { .. }
-                        | Update::CatalogChanged { .. }
-                        | Update::ServersChanged
-                        | Update::ConfigChanged { .. }
-                        | Update::AgentsChanged,
-                    )
-                    | Err(broadcast::error::RecvError::Lagged(_)) => session.offers_changed().await,
+                    _ if may_change_offers(&update) => session.offers_changed().await,
                     Ok(_) => {}
-                    Err(broadcast::error::RecvError::Closed) => return,
+                    // Closed (a lag is taken as a change, above).
+                    Err(_) => return,
                 }
             }
         });
@@ -915,6 +909,19 @@ enum Era {
     Stateful,
     /// 2026-07-28: what the request said of itself.
     Stateless(Box<RequestMeta>),
+}
+
+/// Whether `update` may change what an agent is offered (one missed may have).
+fn may_change_offers(update: &Result<Update, broadcast::error::RecvError>) -> bool {
+    matches!(
+        update,
+        Ok(Update::Status { .. }
+            | Update::CatalogChanged { .. }
+            | Update::ServersChanged
+            | Update::ConfigChanged { .. }
+            | Update::AgentsChanged)
+            | Err(broadcast::error::RecvError::Lagged(_))
+    )
 }
 
 /// What the gateway offers an agent. (Log messages reach sessions of the `initialize` era

@@ -10,10 +10,9 @@
 use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, RequestId, code};
 use switchboard_mcp::types::{SubscriptionFilter, meta_key, method};
-use tokio::sync::broadcast;
 
 use super::super::subscriptions::Subscriptions;
-use super::{Seen, Session};
+use super::{Seen, Session, may_change_offers};
 use crate::desk::Update;
 
 impl Session {
@@ -89,14 +88,7 @@ impl Session {
                         None => true,
                     }
                 }
-                Ok(
-                    Update::Status { .. }
-                    | Update::CatalogChanged { .. }
-                    | Update::ServersChanged
-                    | Update::ConfigChanged { .. }
-                    | Update::AgentsChanged,
-                )
-                | Err(broadcast::error::RecvError::Lagged(_)) => {
+                _ if may_change_offers(&update) => {
                     let now = self.seen_now();
                     let before = std::mem::replace(&mut seen, now);
                     let mut told = true;
@@ -106,7 +98,8 @@ impl Session {
                     told
                 }
                 Ok(_) => true,
-                Err(broadcast::error::RecvError::Closed) => break,
+                // Closed (a lag is taken as a change, above).
+                Err(_) => break,
             };
             if !told {
                 break;
