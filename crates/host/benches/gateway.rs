@@ -3,16 +3,19 @@
 //! gateway, (b) on its local socket (the bridge's path, without the bridge process: an
 //! engine client on the socket) and (c) over Streamable HTTP with its bearer token (the
 //! engine's client), its calls allowed for that agent by a standing rule, so no one is
-//! asked. A proxied call is the agent's session (lookup of the tool, the gate: policy,
-//! audit record, the call checked against the tool's schemas, the outcome recorded), then
-//! the same call to the server. The HTTP endpoint is the gateway's (its sessions, the
-//! engine's HTTP server) with the token checked by a closure instead of the keyring's
-//! tokens, so that it runs without a keyring.
+//! asked. Each agent path is measured in both eras: a session opened by `initialize`
+//! (2025-11-25) and the stateless era (2026-07-28: over HTTP one request per call, with no
+//! session); each row names the revision its client agreed. A proxied call is the agent's
+//! session (lookup of the tool, the gate: policy, audit record, the call checked against
+//! the tool's schemas, the outcome recorded), then the same call to the server. The HTTP
+//! endpoint is the gateway's (its sessions, the engine's HTTP server) with the token checked
+//! by a closure instead of the keyring's tokens, so that it runs without a keyring.
 //!
 //! The paths alternate in blocks, so all see the same machine. Prints p50/p99 of each and
 //! what the gateway adds; asserts nothing. A reference row gives what the disk asks for one
 //! synced commit (a row inserted in a SQLite file in WAL mode, `synchronous=FULL`, beside
 //! the audit log): the audit's record of each allowed call pays one before the call is made.
+//! The files are in a temporary folder: `TMPDIR=/dev/shm` takes the disk out of the figures.
 //!
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
 //! `cargo bench -p switchboard-host --bench gateway -- [--calls N]`.
@@ -25,11 +28,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use switchboard_host::config::ServerConfig;
+use switchboard_host::desk::Desk;
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::{bridge, http_sessions};
 use switchboard_host::pins;
 use switchboard_host::secrets::Secrets;
-use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
+use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use switchboard_mcp::transport::stdio::lines_over;
 use switchboard_mcp::transport::{discard_log, http};
@@ -68,7 +72,6 @@ async fn main() {
     let _listening = bridge::listen(&world.desk, &socket)
         .await
         .expect("listening");
-    let agent = through_gateway(&socket).await;
     let tokens = |token: &str| (token == TOKEN).then(|| Identity::new(AGENT));
     let options = HttpServerOptions {
         tokens: Some(Arc::new(tokens)),
@@ -77,103 +80,161 @@ async fn main() {
     let endpoint = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
         .await
         .expect("the gateway over HTTP");
-    let over_http = over_http(&endpoint.url()).await;
     let direct = world.desk.running_client("demo").expect("demo runs");
+    // Each way in, in both eras: a session opened by `initialize` (2025-11-25), and the
+    // stateless era (2026-07-28, which the engine's client picks by itself), where each
+    // call carries its own `_meta` and, over HTTP, is one request with no session.
+    let mut agents = Vec::new();
+    for era in [EraSetting::Legacy, EraSetting::Auto] {
+        agents.push(("socket", through_gateway(&socket, era).await));
+        agents.push(("HTTP", over_http(&endpoint.url(), era).await));
+    }
+    let mut rows = vec![
+        Row::new(
+            format!("direct ({})", direct.era().version),
+            Way::Direct(direct.clone()),
+        ),
+        Row::new("the gate alone (no session)".to_owned(), Way::Gate),
+    ];
+    for (way, agent) in &agents {
+        let name = format!("gateway, {way} ({})", agent.era().version);
+        rows.push(Row::new(name, Way::Agent(agent.clone())));
+    }
+    rows.push(Row::new(
+        "reference: one synced commit".to_owned(),
+        Way::Commit(SyncedCommit::open(
+            &world.dir.path().join("reference.sqlite"),
+        )),
+    ));
 
-    let arguments: Map<String, Value> =
-        Map::from_iter([("text".to_owned(), json!("The quick brown fox"))]);
-    let call = |client: &Client, tool: &'static str| {
-        let (client, arguments) = (client.clone(), arguments.clone());
-        async move {
-            let started = Instant::now();
-            let result = client
-                .call_tool(tool, Some(arguments), client.request_options())
-                .await
-                .expect("the call");
-            assert_ne!(result.is_error, Some(true), "{result:?}");
-            started.elapsed()
-        }
-    };
-    // The gate alone, as the gateway calls it: the agent's rule, the audit records, the
-    // checked call; no session, no socket.
-    let origin = Origin::Agent {
-        name: AGENT.to_owned(),
-    };
-    let gated = |n: usize| {
-        let (desk, origin, arguments) = (world.desk.clone(), origin.clone(), arguments.clone());
-        async move {
-            let started = Instant::now();
-            desk.call_tool_as(&origin, "demo", "echo", arguments, format!("bench-{n}"))
-                .await
-                .expect("the gated call");
-            started.elapsed()
-        }
+    let bench = Bench {
+        desk: world.desk.clone(),
+        origin: Origin::Agent {
+            name: AGENT.to_owned(),
+        },
+        arguments: Map::from_iter([("text".to_owned(), json!("The quick brown fox"))]),
     };
     for n in 0..WARMUP {
-        call(&direct, "echo").await;
-        gated(n).await;
-        call(&agent, "demo__echo").await;
-        call(&over_http, "demo__echo").await;
-    }
-    let synced = SyncedCommit::open(&world.dir.path().join("reference.sqlite"));
-    let rows = [
-        "direct",
-        "the gate alone (no session)",
-        "through the gateway (socket)",
-        "through the gateway (HTTP)",
-        "reference: one synced commit",
-    ];
-    let mut times: [Vec<Duration>; 5] = Default::default();
-    while times[0].len() < calls {
-        let block = BLOCK.min(calls - times[0].len());
-        for _ in 0..block {
-            times[0].push(call(&direct, "echo").await);
-        }
-        for _ in 0..block {
-            let n = times[1].len();
-            times[1].push(gated(n).await);
-        }
-        for _ in 0..block {
-            times[2].push(call(&agent, "demo__echo").await);
-        }
-        for _ in 0..block {
-            times[3].push(call(&over_http, "demo__echo").await);
-        }
-        for _ in 0..block {
-            times[4].push(synced.commit());
+        for row in &rows {
+            bench.time(&row.way, n).await;
         }
     }
-    let figures: Vec<(f64, f64)> = times
+    while rows[0].times.len() < calls {
+        let block = BLOCK.min(calls - rows[0].times.len());
+        for row in &mut rows {
+            for _ in 0..block {
+                let n = WARMUP + row.times.len();
+                let took = bench.time(&row.way, n).await;
+                row.times.push(took);
+            }
+        }
+    }
+    let figures: Vec<(f64, f64)> = rows
         .iter_mut()
-        .map(|t| (us(percentile(t, 50)), us(percentile(t, 99))))
+        .map(|row| {
+            let t = &mut row.times;
+            (us(percentile(t, 50)), us(percentile(t, 99)))
+        })
         .collect();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("tools/call of the demo server's echo, {calls} calls each, sequential");
+    println!("  load average: {}", load.trim());
     for (row, (p50, p99)) in rows.iter().zip(&figures) {
-        println!("  {row:<34} p50 {p50:>8.1} µs   p99 {p99:>8.1} µs");
+        println!("  {:<38} p50 {p50:>8.1} µs   p99 {p99:>8.1} µs", row.name);
     }
     let (d50, d99) = figures[0];
-    for (row, (p50, p99)) in rows.iter().zip(&figures).skip(1).take(3) {
-        let row = row.replace("through the gateway", "added by the gateway");
-        let row = row.replace("the gate alone", "added by the gate alone");
+    for (row, (p50, p99)) in rows.iter().zip(&figures) {
+        if matches!(row.way, Way::Direct(_) | Way::Commit(_)) {
+            continue;
+        }
         println!(
-            "  {row:<34} p50 {:>8.1} µs   p99 {:>8.1} µs",
+            "  added: {:<31} p50 {:>8.1} µs   p99 {:>8.1} µs",
+            row.name,
             p50 - d50,
             p99 - d99
         );
     }
-    over_http.close().await;
+    drop(rows);
+    for (_, agent) in agents {
+        agent.close().await;
+    }
     endpoint.shutdown().await;
-    agent.close().await;
     world.desk.shutdown().await;
 }
 
+/// A way to make the call, and how long each took.
+struct Row {
+    name: String,
+    way: Way,
+    times: Vec<Duration>,
+}
+
+impl Row {
+    fn new(name: String, way: Way) -> Self {
+        Self {
+            name,
+            way,
+            times: Vec::new(),
+        }
+    }
+}
+
+enum Way {
+    /// The desk's own session with the server.
+    Direct(Client),
+    /// The gate alone, as the gateway calls it: the agent's rule, the audit records, the
+    /// checked call; no session, no socket.
+    Gate,
+    /// An agent's client on the gateway.
+    Agent(Client),
+    Commit(SyncedCommit),
+}
+
+struct Bench {
+    desk: Desk,
+    origin: Origin,
+    arguments: Map<String, Value>,
+}
+
+impl Bench {
+    /// Makes the call one way, and times it.
+    async fn time(&self, way: &Way, n: usize) -> Duration {
+        let arguments = self.arguments.clone();
+        let started = Instant::now();
+        match way {
+            Way::Direct(client) => called(client, "echo", arguments).await,
+            Way::Agent(client) => called(client, "demo__echo", arguments).await,
+            Way::Gate => {
+                let token = format!("bench-{n}");
+                self.desk
+                    .call_tool_as(&self.origin, "demo", "echo", arguments, token)
+                    .await
+                    .expect("the gated call");
+            }
+            Way::Commit(synced) => synced.commit(),
+        }
+        started.elapsed()
+    }
+}
+
+async fn called(client: &Client, tool: &str, arguments: Map<String, Value>) {
+    let result = client
+        .call_tool(tool, Some(arguments), client.request_options())
+        .await
+        .expect("the call");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+}
+
 /// An engine client on the gateway's socket, introduced as the bridge does.
-async fn through_gateway(socket: &std::path::Path) -> Client {
+async fn through_gateway(socket: &std::path::Path, era: EraSetting) -> Client {
     let stream = UnixStream::connect(socket).await.expect("connect");
     let (reader, mut writer) = stream.into_split();
     let hello = format!("{}\n", json!({ "agent": AGENT }));
     writer.write_all(hello.as_bytes()).await.expect("hello");
-    let config = ClientConfig::new("gateway-bench", "0");
+    let config = ClientConfig {
+        era,
+        ..ClientConfig::new("gateway-bench", "0")
+    };
     Client::connect(
         lines_over(reader, writer, discard_log()),
         Arc::new(DecliningHandler),
@@ -184,13 +245,16 @@ async fn through_gateway(socket: &std::path::Path) -> Client {
 }
 
 /// An engine client on the gateway's Streamable HTTP endpoint, with the agent's token.
-async fn over_http(url: &str) -> Client {
+async fn over_http(url: &str, era: EraSetting) -> Client {
     let spec = http::HttpServer::new(url).header("Authorization", format!("Bearer {TOKEN}"));
     let (parts, _) = http::connect(&spec, discard_log()).expect("the endpoint");
     Client::connect(
         parts,
         Arc::new(DecliningHandler),
-        ClientConfig::new("gateway-bench", "0"),
+        ClientConfig {
+            era,
+            ..ClientConfig::new("gateway-bench", "0")
+        },
     )
     .await
     .expect("the gateway answers over HTTP")
@@ -210,13 +274,11 @@ impl SyncedCommit {
         Self(db)
     }
 
-    fn commit(&self) -> Duration {
-        let started = Instant::now();
+    fn commit(&self) {
         self.0
             .prepare_cached("INSERT INTO t (text) VALUES (?1)")
             .and_then(|mut insert| insert.execute(["{\"text\":\"The quick brown fox\"}"]))
             .expect("the reference commit");
-        started.elapsed()
     }
 }
 
