@@ -406,7 +406,8 @@ async fn a_modern_call_is_refused_unless_its_marked_arguments_match_their_header
     let eu = serde_json::json!({"region": "eu-west", "priority": 3, "query": "x"});
     let both: &[(&str, &str)] = &[("mcp-param-region", "eu-west"), ("mcp-param-priority", "3")];
     // (what, arguments, headers, status, outcome)
-    let cases: Vec<(&str, Value, &[(&str, &str)], u16, Value)> = vec![
+    type Case<'a> = (&'a str, Value, &'a [(&'a str, &'a str)], u16, Value);
+    let cases: Vec<Case> = vec![
         (
             "headers that mirror the arguments",
             eu.clone(),

@@ -353,7 +353,8 @@ mod tests {
         };
         let hello = json!({"region": "Hello", "query": "x"});
         // (headers, arguments, taken)
-        let cases: Vec<(Vec<(&'static str, &str)>, Value, bool)> = vec![
+        type Case = (Vec<(&'static str, &'static str)>, Value, bool);
+        let cases: Vec<Case> = vec![
             (vec![("mcp-param-region", "Hello")], hello.clone(), true),
             (
                 vec![("mcp-param-region", "=?base64?SGVsbG8=?=")],
