@@ -256,15 +256,24 @@ impl Gateway {
         self.listening.path()
     }
 
+    /// How an agent named `name` reaches the gateway through the bridge.
+    fn bridge<'a>(&'a self, name: &'a str) -> Reach<'a> {
+        Reach::Bridge {
+            name,
+            socket: self.socket(),
+        }
+    }
+
     /// Waits until the person is asked about a tool call; the request.
     async fn asked_about_call(&mut self) -> Pending {
+        self.asked(|q| matches!(q, Question::ToolCall { .. })).await
+    }
+
+    /// Waits until the person is asked a question that `kind` accepts; the request.
+    async fn asked(&mut self, kind: fn(&Question) -> bool) -> Pending {
         self.world
             .next(|u| match u {
-                Update::ApprovalAdded { pending }
-                    if matches!(pending.question, Question::ToolCall { .. }) =>
-                {
-                    Some(*pending)
-                }
+                Update::ApprovalAdded { pending } if kind(&pending.question) => Some(*pending),
                 _ => None,
             })
             .await
@@ -800,25 +809,14 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
     for sdk in SDKS {
         for (allowed, flags) in cases {
             gateway.let_answer("Claude Code", allowed, allowed).await;
-            let reach = Reach::Bridge {
-                name: "Claude Code",
-                socket: gateway.listening.path(),
-            };
+            let reach = gateway.bridge("Claude Code");
             let mut claude = Agent::connected_declaring(sdk, reach, flags).await;
             let call = gateway
                 .call_allowed(&mut claude, "demo__ask_model", json!({"question": "Why?"}))
                 .await;
             // It waits in the person's dialogs, come forward: the agent's call waits on it.
             let asked = gateway
-                .world
-                .next(|u| match u {
-                    Update::ApprovalAdded { pending }
-                        if matches!(pending.question, Question::Sampling { .. }) =>
-                    {
-                        Some(*pending)
-                    }
-                    _ => None,
-                })
+                .asked(|q| matches!(q, Question::Sampling { .. }))
                 .await;
             assert_eq!(asked.server, "demo");
             assert!(asked.forward, "{sdk:?} {allowed}");
@@ -850,15 +848,8 @@ async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() 
     let mut gateway = gateway_with(json!({"approvalTimeoutSecs": 2})).await;
     gateway.let_answer("Claude Code", true, true).await;
     for sdk in STATEFUL_SDKS {
-        let mut claude = Agent::connected_declaring(
-            sdk,
-            Reach::Bridge {
-                name: "Claude Code",
-                socket: gateway.listening.path(),
-            },
-            &["--answers"],
-        )
-        .await;
+        let reach = gateway.bridge("Claude Code");
+        let mut claude = Agent::connected_declaring(sdk, reach, &["--answers"]).await;
         claude.ask(json!({"op": "silent"})).await.unwrap();
         let call = gateway
             .call_allowed(
@@ -902,24 +893,13 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         let kept = folder(format!("kept-{sdk:?}"));
         let refused = folder(format!("refused-{sdk:?}"));
         let uris = format!("{},{}", file_uri(&kept), file_uri(&refused));
-        let reach = Reach::Bridge {
-            name: "Cursor",
-            socket: gateway.listening.path(),
-        };
+        let reach = gateway.bridge("Cursor");
         let mut cursor = Agent::connected_declaring(sdk, reach, &["--roots", &uris]).await;
         cursor
             .line(|l| l["event"] == "asked" && l["method"] == "roots/list")
             .await;
         let offer = gateway
-            .world
-            .next(|u| match u {
-                Update::ApprovalAdded { pending }
-                    if matches!(pending.question, Question::AgentRoots { .. }) =>
-                {
-                    Some(*pending)
-                }
-                _ => None,
-            })
+            .asked(|q| matches!(q, Question::AgentRoots { .. }))
             .await;
         let Question::AgentRoots {
             agent,
