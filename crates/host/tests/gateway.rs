@@ -18,6 +18,7 @@ mod common;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 
 use common::*;
 use serde_json::{Value, json};
@@ -26,9 +27,10 @@ use switchboard_host::config::AgentAnswers;
 use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
-use switchboard_host::gateway::http;
+use switchboard_host::gateway::{http, http_sessions};
 use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;
+use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -456,6 +458,51 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
     assert!(gateway.world.secrets.get(&kept).await.unwrap().is_some());
     desk.remove_agent("Cursor").await.unwrap();
     assert_eq!(gateway.world.secrets.get(&kept).await.unwrap(), None);
+}
+
+/// An agent of the stateless revision over HTTP mirrors a tool's marked argument into its
+/// `Mcp-Param-*` header (base64 for a name outside ASCII), as the tool's server lists it
+/// through the gateway; the gateway checks the header against the call and lets it through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_marked_argument_travels_in_its_header_and_the_call_goes_through() {
+    let (peer, _) = conformance_peer("peer");
+    let world = desk_on(json!({"peer": peer}), json!({}), keyring_free("marks")).await;
+    world.desk.save_agent("Claude Code", None).await.unwrap();
+    let socket = world.dir.path().join("gateway.sock");
+    let listening = bridge::listen(&world.desk, &socket).await.unwrap();
+    let mut gateway = Gateway { world, listening };
+    // The endpoint as `http::listen` makes it, with the token checked here rather than
+    // kept in the keyring.
+    let tokens = |token: &str| (token == "marks-token").then(|| Identity::new("Claude Code"));
+    let options = HttpServerOptions {
+        tokens: Some(Arc::new(tokens)),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&gateway.world.desk)))
+        .await
+        .unwrap();
+    let url = server.url();
+    let reach = Reach::Http {
+        url: &url,
+        token: "marks-token",
+    };
+    let mut agent = Agent::connected_via(Sdk::PythonStateless, reach).await;
+    let listed = agent.ask(json!({"op": "list_tools"})).await.unwrap();
+    let route = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "peer__route")
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(
+        route["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+    let call = agent.call("peer__route", json!({"region": "Zürich"})).await;
+    let asked = gateway.asked_about_call().await;
+    gateway.answer(&asked, true, Remember::Once);
+    let result = agent.outcome(&call).await.unwrap();
+    assert_eq!(text_of_result(&result), "routed to Zürich", "{result}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

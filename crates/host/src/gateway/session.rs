@@ -882,6 +882,13 @@ impl IncomingHandler for Session {
     fn notification(&self, method: String, _params: Option<Value>) {
         self.notified(&method);
     }
+
+    /// The schema of a tool as the agent is shown it (passed on unchanged): its
+    /// `x-mcp-header` marks are what the HTTP transport checks a call's headers against.
+    fn tool_input_schema(&self, name: &str) -> Option<Value> {
+        let schema = self.inner.desk.agent_tool_schema(self.agent(), name)?;
+        Some(Value::Object(schema))
+    }
 }
 
 /// The servers' log messages a stateless request asked for, at `wanted` and above. They
