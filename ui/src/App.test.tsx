@@ -5,17 +5,13 @@ import { cleanup } from "@testing-library/react";
 import { App } from "./App";
 import { commands, events, type AppInfo_Serialize } from "./bindings";
 
-vi.mock("./bindings", () => ({
-  commands: {
+vi.mock("./bindings", async () =>
+  (await import("./testing/bindings")).withCommands({
     appInfo: vi.fn(),
     pendingApprovals: vi.fn(() => Promise.resolve([])),
     servers: vi.fn(() => Promise.resolve([])),
-  },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+  }),
+);
 
 const info: AppInfo_Serialize = {
   name: "Switchboard",

@@ -186,11 +186,20 @@ impl PersonHandler {
         }
     }
 
-    async fn ask(&self, question: Question) -> Result<Settled, ErrorObject> {
-        self.broker
+    /// Asks the person `question`: the answer, of the kind `pick` takes, and who decided.
+    async fn ask<T>(
+        &self,
+        question: Question,
+        pick: impl FnOnce(Answer) -> Option<T>,
+    ) -> Result<(T, DecidedBy), ErrorObject> {
+        let Settled { answer, by } = self
+            .broker
             .ask(&self.server, question)
             .await
-            .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, e.to_string()))
+            .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, e.to_string()))?;
+        let answer = pick(answer)
+            .ok_or_else(|| ErrorObject::new(code::INTERNAL_ERROR, "an answer of the wrong kind"))?;
+        Ok((answer, by))
     }
 
     /// Records a decision: `decision` is the person's, unless no one answered.
@@ -260,16 +269,12 @@ impl ClientHandler for PersonHandler {
         if let Some(chosen) = self.roots.chosen(&self.server) {
             return Ok(ListRootsResult::new(chosen));
         }
-        let Settled {
-            answer: Answer::Roots(roots),
-            by,
-        } = self.ask(Question::Roots).await?
-        else {
-            return Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "an answer of the wrong kind",
-            ));
-        };
+        let (roots, by) = self
+            .ask(Question::Roots, |answer| match answer {
+                Answer::Roots(roots) => Some(roots),
+                _ => None,
+            })
+            .await?;
         let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
         let decision = if roots.is_empty() {
             "none shared"
@@ -298,20 +303,15 @@ impl ClientHandler for PersonHandler {
             return Ok(result);
         }
         let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
-        let Settled {
-            answer: Answer::Sampling(answer),
-            by,
-        } = self
-            .ask(Question::Sampling {
-                params: Box::new(params),
-            })
-            .await?
-        else {
-            return Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "an answer of the wrong kind",
-            ));
+        let question = Question::Sampling {
+            params: Box::new(params),
         };
+        let (answer, by) = self
+            .ask(question, |answer| match answer {
+                Answer::Sampling(answer) => Some(answer),
+                _ => None,
+            })
+            .await?;
         match answer {
             Ok(result) => {
                 self.record(
@@ -349,20 +349,15 @@ impl ClientHandler for PersonHandler {
             ElicitRequestParams::Url(_) => None,
         };
         let detail = masking::json(serde_json::to_value(&params).unwrap_or(Value::Null));
-        let Settled {
-            answer: Answer::Elicitation(result),
-            by,
-        } = self
-            .ask(Question::Elicitation {
-                params: Box::new(params),
-            })
-            .await?
-        else {
-            return Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "an answer of the wrong kind",
-            ));
+        let question = Question::Elicitation {
+            params: Box::new(params),
         };
+        let (result, by) = self
+            .ask(question, |answer| match answer {
+                Answer::Elicitation(result) => Some(result),
+                _ => None,
+            })
+            .await?;
         // A form answer goes back only if it fits the form: the face validates, and so do we.
         if let Some(misfit) = schema.as_ref().and_then(|schema| misfit(schema, &result)) {
             self.record(Kind::Elicitation, &subject, detail, "invalid answer", by)

@@ -11,7 +11,8 @@ use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::Update;
 use switchboard_host::supervisor::ServerState;
 
-use common::{DemoDesk, demo_desk, demo_server};
+use common::{DemoDesk, demo_desk, demo_server, desk_in};
+use switchboard_host::secrets::Secrets;
 
 impl DemoDesk {
     /// Writes the file as a person's editor would, and waits until the desk has read it.
@@ -136,4 +137,30 @@ async fn confirming_the_persons_own_destructive_calls_follows_the_file() {
     let answer = world.call("delete_note", gone, "2").await.unwrap().unwrap();
     assert_eq!(answer["isError"], true, "the server said why: {answer}");
     world.desk.shutdown().await;
+}
+
+/// A configuration file that is a link into another folder (a dotfiles repository, say) is
+/// followed where it lives: an edit made there is applied.
+#[tokio::test]
+async fn a_file_linked_from_another_folder_is_followed_there() {
+    let dotfiles = tempfile::tempdir().unwrap();
+    let real = dotfiles.path().join("switchboard.json");
+    let demo = json!({"command": demo_server().display().to_string()});
+    let file = json!({"mcpServers": {"demo": demo}});
+    std::fs::write(&real, file.to_string()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("config.json")).unwrap();
+    let mut world = desk_in(dir, Secrets::new("switchboard-test-demo-desk"));
+    world.desk.start().await;
+    world.running(&["demo"]).await;
+
+    std::fs::write(&real, with_server(file, "second")).unwrap();
+    let read = world
+        .next(|u| match u {
+            Update::ConfigChanged { problem } => Some(problem),
+            _ => None,
+        })
+        .await;
+    assert_eq!(read, None);
+    world.running(&["second"]).await;
 }

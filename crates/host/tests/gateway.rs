@@ -18,6 +18,7 @@ mod common;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 
 use common::*;
 use serde_json::{Value, json};
@@ -26,9 +27,10 @@ use switchboard_host::config::AgentAnswers;
 use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
-use switchboard_host::gateway::http;
+use switchboard_host::gateway::{http, http_sessions};
 use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;
+use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -254,15 +256,24 @@ impl Gateway {
         self.listening.path()
     }
 
+    /// How an agent named `name` reaches the gateway through the bridge.
+    fn bridge<'a>(&'a self, name: &'a str) -> Reach<'a> {
+        Reach::Bridge {
+            name,
+            socket: self.socket(),
+        }
+    }
+
     /// Waits until the person is asked about a tool call; the request.
     async fn asked_about_call(&mut self) -> Pending {
+        self.asked(|q| matches!(q, Question::ToolCall { .. })).await
+    }
+
+    /// Waits until the person is asked a question that `kind` accepts; the request.
+    async fn asked(&mut self, kind: fn(&Question) -> bool) -> Pending {
         self.world
             .next(|u| match u {
-                Update::ApprovalAdded { pending }
-                    if matches!(pending.question, Question::ToolCall { .. }) =>
-                {
-                    Some(*pending)
-                }
+                Update::ApprovalAdded { pending } if kind(&pending.question) => Some(*pending),
                 _ => None,
             })
             .await
@@ -447,6 +458,51 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
     assert!(gateway.world.secrets.get(&kept).await.unwrap().is_some());
     desk.remove_agent("Cursor").await.unwrap();
     assert_eq!(gateway.world.secrets.get(&kept).await.unwrap(), None);
+}
+
+/// An agent of the stateless revision over HTTP mirrors a tool's marked argument into its
+/// `Mcp-Param-*` header (base64 for a name outside ASCII), as the tool's server lists it
+/// through the gateway; the gateway checks the header against the call and lets it through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_marked_argument_travels_in_its_header_and_the_call_goes_through() {
+    let (peer, _) = conformance_peer("peer");
+    let world = desk_on(json!({"peer": peer}), json!({}), keyring_free("marks")).await;
+    world.desk.save_agent("Claude Code", None).await.unwrap();
+    let socket = world.dir.path().join("gateway.sock");
+    let listening = bridge::listen(&world.desk, &socket).await.unwrap();
+    let mut gateway = Gateway { world, listening };
+    // The endpoint as `http::listen` makes it, with the token checked here rather than
+    // kept in the keyring.
+    let tokens = |token: &str| (token == "marks-token").then(|| Identity::new("Claude Code"));
+    let options = HttpServerOptions {
+        tokens: Some(Arc::new(tokens)),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&gateway.world.desk)))
+        .await
+        .unwrap();
+    let url = server.url();
+    let reach = Reach::Http {
+        url: &url,
+        token: "marks-token",
+    };
+    let mut agent = Agent::connected_via(Sdk::PythonStateless, reach).await;
+    let listed = agent.ask(json!({"op": "list_tools"})).await.unwrap();
+    let route = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "peer__route")
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(
+        route["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+    let call = agent.call("peer__route", json!({"region": "Zürich"})).await;
+    let asked = gateway.asked_about_call().await;
+    gateway.answer(&asked, true, Remember::Once);
+    let result = agent.outcome(&call).await.unwrap();
+    assert_eq!(text_of_result(&result), "routed to Zürich", "{result}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -753,25 +809,14 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
     for sdk in SDKS {
         for (allowed, flags) in cases {
             gateway.let_answer("Claude Code", allowed, allowed).await;
-            let reach = Reach::Bridge {
-                name: "Claude Code",
-                socket: gateway.listening.path(),
-            };
+            let reach = gateway.bridge("Claude Code");
             let mut claude = Agent::connected_declaring(sdk, reach, flags).await;
             let call = gateway
                 .call_allowed(&mut claude, "demo__ask_model", json!({"question": "Why?"}))
                 .await;
             // It waits in the person's dialogs, come forward: the agent's call waits on it.
             let asked = gateway
-                .world
-                .next(|u| match u {
-                    Update::ApprovalAdded { pending }
-                        if matches!(pending.question, Question::Sampling { .. }) =>
-                    {
-                        Some(*pending)
-                    }
-                    _ => None,
-                })
+                .asked(|q| matches!(q, Question::Sampling { .. }))
                 .await;
             assert_eq!(asked.server, "demo");
             assert!(asked.forward, "{sdk:?} {allowed}");
@@ -803,15 +848,8 @@ async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() 
     let mut gateway = gateway_with(json!({"approvalTimeoutSecs": 2})).await;
     gateway.let_answer("Claude Code", true, true).await;
     for sdk in STATEFUL_SDKS {
-        let mut claude = Agent::connected_declaring(
-            sdk,
-            Reach::Bridge {
-                name: "Claude Code",
-                socket: gateway.listening.path(),
-            },
-            &["--answers"],
-        )
-        .await;
+        let reach = gateway.bridge("Claude Code");
+        let mut claude = Agent::connected_declaring(sdk, reach, &["--answers"]).await;
         claude.ask(json!({"op": "silent"})).await.unwrap();
         let call = gateway
             .call_allowed(
@@ -855,24 +893,13 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         let kept = folder(format!("kept-{sdk:?}"));
         let refused = folder(format!("refused-{sdk:?}"));
         let uris = format!("{},{}", file_uri(&kept), file_uri(&refused));
-        let reach = Reach::Bridge {
-            name: "Cursor",
-            socket: gateway.listening.path(),
-        };
+        let reach = gateway.bridge("Cursor");
         let mut cursor = Agent::connected_declaring(sdk, reach, &["--roots", &uris]).await;
         cursor
             .line(|l| l["event"] == "asked" && l["method"] == "roots/list")
             .await;
         let offer = gateway
-            .world
-            .next(|u| match u {
-                Update::ApprovalAdded { pending }
-                    if matches!(pending.question, Question::AgentRoots { .. }) =>
-                {
-                    Some(*pending)
-                }
-                _ => None,
-            })
+            .asked(|q| matches!(q, Question::AgentRoots { .. }))
             .await;
         let Question::AgentRoots {
             agent,

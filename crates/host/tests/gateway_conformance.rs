@@ -1,34 +1,32 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, `conformance
 //! server --url`) judges the gateway as a server: Streamable HTTP on 127.0.0.1, an agent's
 //! bearer token (given to the suite's requests by `tests/peers/node/with-bearer.mjs`, the
-//! suite having no option for a header), the demo server behind it. A scenario passes only
-//! with no failure and no warning in its `checks.json`.
+//! suite having no option for a header), the demo server behind it and a server written
+//! with the TypeScript SDK for the suite's resources and marked tool
+//! (`tests/peers/node/conformance-server.mjs`). A scenario passes only with no failure and
+//! no warning in its `checks.json`.
 //!
 //! The scenarios that apply to a gateway are those about the protocol itself, which any
-//! server must pass whatever it offers; they run here, one test each (`completion-complete`
-//! asks about a prompt the gateway does not know and accepts an empty list of values), in
-//! the suite's default revision and, for those of the stateless one, in 2026-07-28
-//! (`stateless_*`). The agent's calls of the demo server are allowed by a standing rule:
-//! the suite cannot answer the person's dialog. Those that do not apply:
+//! server must pass whatever it offers, and those that read a resource by its URI or find
+//! a tool by its marks, since the gateway keeps its servers' resource URIs and input
+//! schemas as they are; they run here, one test each (`completion-complete` asks about a
+//! prompt the gateway does not know and accepts an empty list of values), in the suite's
+//! default revision and, for those of the stateless one, in 2026-07-28 (`stateless_*`).
+//! The agent's calls of both servers are allowed by a standing rule: the suite cannot
+//! answer the person's dialog. Those that do not apply:
 //!
-//! - `tools-call-*`, `prompts-get-*`, `resources-read-*`, `resources-templates-read`,
-//!   `json-schema-2020-12`, `elicitation-sep1034-defaults`, `elicitation-sep1330-enums`,
-//!   `input-required-result-*`: they call the tools, prompts and resources of the suite's
-//!   own "everything" server (`test_simple_text`, `test://static-text`,
+//! - `tools-call-*`, `prompts-get-*`, `json-schema-2020-12`, `elicitation-sep1034-defaults`,
+//!   `elicitation-sep1330-enums`, `input-required-result-*`: they call the tools and
+//!   prompts of the suite's own "everything" server by name (`test_simple_text`,
 //!   `test_simple_prompt`, `test_input_required_result_elicitation`, ...). A gateway offers
-//!   its servers' items, its tools and prompts named `server__name`: no server behind it can
-//!   make those names appear. (Each fails with the gateway's "unknown tool", "unknown
-//!   prompt" or "resource not found".) For the same reason `server-stateless` runs without
-//!   the checks that call its diagnostic tools (see [`NEEDS_THE_SUITES_TOOLS`]).
+//!   its servers' tools and prompts named `server__name`: no server behind it can make
+//!   those names appear. (Each fails with the gateway's "unknown tool" or "unknown
+//!   prompt".) For the same reason `server-stateless` runs without the checks that call
+//!   its diagnostic tools (see [`NEEDS_THE_SUITES_TOOLS`]).
 //! - `server-sse-polling`: its tool is `test_reconnection`, as above; before calling it,
 //!   it warns that the response's event stream starts with no priming event (an event id
 //!   and empty data) and no `retry` field, which the 2025-11-25 revision recommends for
 //!   resuming a stream. The engine's HTTP server does not offer resuming.
-//! - `resources-subscribe`, `resources-unsubscribe`: they follow `test://watched-resource`,
-//!   which no server behind the gateway offers.
-//! - `http-custom-header-server-validation`: it needs a tool whose input schema marks an
-//!   argument with `x-mcp-header`, which the demo server has none of (and the gateway does
-//!   not check `Mcp-Param-*` headers yet).
 //! - `tasks-*`, `sep-2640-skills-*`: extensions the gateway does not offer.
 
 #![allow(clippy::unwrap_used)]
@@ -60,14 +58,23 @@ fn run_scenario(scenario: &str, revision: Option<&str>) {
 }
 
 async fn judge_gateway(scenario: &str, revision: Option<&str>) {
-    let servers = json!({"demo": {"command": demo_server().display().to_string()}});
-    // The suite cannot answer the person's dialog: the agent's calls of the demo server are
-    // allowed by a standing rule, as the person would have given it.
-    let mut allowed = demo_allowed();
-    allowed["agent"] = json!(AGENT);
+    let (peer, peer_allowed) = conformance_peer("peer");
+    let servers = json!({
+        "demo": {"command": demo_server().display().to_string()},
+        "peer": peer,
+    });
+    // The suite cannot answer the person's dialog: the agent's calls of both servers are
+    // allowed by standing rules, as the person would have given them.
+    let rules: Vec<_> = [demo_allowed(), peer_allowed]
+        .into_iter()
+        .map(|mut allowed| {
+            allowed["agent"] = json!(AGENT);
+            allowed
+        })
+        .collect();
     let world = desk_on(
         servers,
-        json!({"toolRules": [allowed]}),
+        json!({"toolRules": rules}),
         Secrets::new("switchboard-test-gateway-conformance"),
     )
     .await;
@@ -134,6 +141,11 @@ scenarios! {
     prompts_list: "prompts-list";
     dns_rebinding_protection: "dns-rebinding-protection";
     server_sse_multiple_streams: "server-sse-multiple-streams";
+    resources_read_text: "resources-read-text";
+    resources_read_binary: "resources-read-binary";
+    resources_templates_read: "resources-templates-read";
+    resources_subscribe: "resources-subscribe";
+    resources_unsubscribe: "resources-unsubscribe";
     stateless_server: "server-stateless" at "2026-07-28";
     stateless_caching: "caching" at "2026-07-28";
     stateless_http_header_validation: "http-header-validation" at "2026-07-28";
@@ -144,4 +156,8 @@ scenarios! {
     stateless_prompts_list: "prompts-list" at "2026-07-28";
     stateless_dns_rebinding_protection: "dns-rebinding-protection" at "2026-07-28";
     stateless_sse_multiple_streams: "server-sse-multiple-streams" at "2026-07-28";
+    stateless_http_custom_header_validation: "http-custom-header-server-validation" at "2026-07-28";
+    stateless_resources_read_text: "resources-read-text" at "2026-07-28";
+    stateless_resources_read_binary: "resources-read-binary" at "2026-07-28";
+    stateless_resources_templates_read: "resources-templates-read" at "2026-07-28";
 }

@@ -60,6 +60,12 @@ impl RawAgent {
 
     /// The response to request `id`, what comes before it passed over.
     async fn answer_to(&mut self, id: u64) -> Value {
+        self.told_then_answer(id).await.1
+    }
+
+    /// The notifications that come before the response to request `id`, and the response.
+    async fn told_then_answer(&mut self, id: u64) -> (Vec<Value>, Value) {
+        let mut told = Vec::new();
         tokio::time::timeout(WAIT, async {
             loop {
                 let line = self
@@ -70,7 +76,10 @@ impl RawAgent {
                     .expect("the session answers");
                 let message: Value = serde_json::from_str(&line).unwrap();
                 if message["id"] == id {
-                    return message;
+                    return (told, message);
+                }
+                if message.get("id").is_none() {
+                    told.push(message);
                 }
             }
         })
@@ -90,15 +99,28 @@ fn initialize(version: &str) -> Value {
 }
 
 async fn demo_with_agent() -> DemoDesk {
+    demo_with_agent_and(json!({})).await
+}
+
+/// The demo server with the agent "probe", and these host settings.
+async fn demo_with_agent_and(settings: Value) -> DemoDesk {
     let servers = json!({"demo": {"command": demo_server().display().to_string()}});
     let world = desk_on(
         servers,
-        json!({}),
+        settings,
         Secrets::new("switchboard-test-gateway-protocol"),
     )
     .await;
     world.desk.save_agent("probe", None).await.unwrap();
     world
+}
+
+/// The demo server, the agent "probe" and the person's standing rule allowing its calls of
+/// the demo server.
+async fn demo_allowing_agent() -> DemoDesk {
+    let mut allowed = demo_allowed();
+    allowed["agent"] = json!("probe");
+    demo_with_agent_and(json!({"toolRules": [allowed]})).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,6 +168,7 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
     assert_eq!(
         discover["capabilities"],
         json!({
+            "logging": {},
             "completions": {},
             "prompts": {"listChanged": true},
             "resources": {"subscribe": true, "listChanged": true},
@@ -543,4 +566,119 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
         .ask("tools/call", retry(renewed, json!({ key: reply })))
         .await;
     assert_eq!(replayed["error"]["code"], -32602, "used once: {replayed}");
+}
+
+/// A stateless call hears the log messages its server sends meanwhile, at the level its
+/// `_meta` asked for and above, before its result; a call that asked for none hears none;
+/// a level that is not one is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_call_hears_its_servers_log_messages_at_the_level_it_asked_for() {
+    let world = demo_allowing_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    let write_log = |level: &str, message: &str, wanted: Option<&str>| {
+        let mut call = stateless(json!({
+            "name": "demo__write_log",
+            "arguments": {"level": level, "message": message}
+        }));
+        if let Some(wanted) = wanted {
+            call["_meta"]["io.modelcontextprotocol/logLevel"] = json!(wanted);
+        }
+        call
+    };
+    // (what is logged, at which level, the level asked for, whether the agent hears it)
+    let cases = [
+        ("disk nearly full", "warning", Some("warning"), true),
+        ("index rebuilt", "notice", Some("warning"), false),
+        ("cannot reach the mirror", "error", None, false),
+    ];
+    for (message, level, wanted, heard) in cases {
+        let id = agent
+            .send("tools/call", write_log(level, message, wanted))
+            .await;
+        let (told, answer) = agent.told_then_answer(id).await;
+        // The server did send it: what the agent hears is the gateway's choice.
+        assert_eq!(text_of(&answer["result"]), "logged", "{answer}");
+        let logged: Vec<&Value> = told
+            .iter()
+            .filter(|m| m["method"] == "notifications/message")
+            .collect();
+        if heard {
+            assert_eq!(logged.len(), 1, "{message}: {told:?}");
+            assert_eq!(logged[0]["params"]["level"], level);
+            assert_eq!(logged[0]["params"]["logger"], "demo");
+            assert!(
+                logged[0]["params"]["data"]
+                    .as_str()
+                    .unwrap()
+                    .contains(message),
+                "{logged:?}"
+            );
+        } else {
+            assert!(logged.is_empty(), "{message}: {told:?}");
+        }
+    }
+    let refused = agent
+        .ask("tools/call", write_log("error", "x", Some("loud")))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+/// A stateless agent that can list its roots is asked for them with its first call, before
+/// the call starts; the folders it lists are offered to the person, naming the agent and
+/// the servers that would see them, and the call goes on; its next call is not asked again.
+/// An answer that is not a list of roots is refused with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_agent_is_asked_for_its_roots_before_its_first_call() {
+    use switchboard_host::approvals::Question;
+
+    let mut world = demo_allowing_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    let mut call = stateless(json!({"name": "demo__echo", "arguments": {"text": "hi"}}));
+    call["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"roots": {}});
+    let interim = agent.result("tools/call", call.clone()).await;
+    assert_eq!(interim["resultType"], "input_required", "{interim}");
+    assert_eq!(
+        interim["inputRequests"],
+        json!({"roots": {"method": "roots/list"}})
+    );
+    let project = world.dir.path().join("project");
+    let listed =
+        json!({"roots": [{"uri": format!("file://{}", project.display()), "name": "project"}]});
+    let mut retry = call.clone();
+    retry["requestState"] = interim["requestState"].clone();
+    retry["inputResponses"] = json!({"roots": listed});
+    let done = agent.result("tools/call", retry).await;
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text_of(&done), "hi");
+    let offered = world.asked().await;
+    assert_eq!(
+        offered.question,
+        Question::AgentRoots {
+            agent: "probe".into(),
+            folders: vec![project.display().to_string()],
+            servers: vec!["demo".into()],
+        }
+    );
+    let next = agent.result("tools/call", call.clone()).await;
+    assert_eq!(
+        (&next["resultType"], text_of(&next)),
+        (&json!("complete"), "hi".to_owned()),
+        "asked once: {next}"
+    );
+
+    world.desk.save_agent("other", None).await.unwrap();
+    let mut other = RawAgent::open(&world, "other");
+    let interim = other.result("tools/call", call.clone()).await;
+    let mut retry = call;
+    retry["requestState"] = interim["requestState"].clone();
+    retry["inputResponses"] = json!({"roots": {"roots": "everything"}});
+    let refused = other.ask("tools/call", retry).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("roots/list"),
+        "{refused}"
+    );
 }

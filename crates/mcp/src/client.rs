@@ -21,6 +21,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use listen::Unacknowledged;
+
 use crate::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
@@ -592,10 +594,15 @@ impl Client {
             let acknowledged = listener
                 .resource(uri, true, self.request_timeout)
                 .await
-                .ok_or(ClientError::Request(RequestError::Timeout {
-                    method: method::SUBSCRIPTIONS_LISTEN.into(),
-                    after: self.request_timeout,
-                }))?;
+                .map_err(|why| match why {
+                    Unacknowledged::Refused => {
+                        ClientError::NotOffered("subscriptions/listen, for resource updates")
+                    }
+                    Unacknowledged::NotInTime => ClientError::Request(RequestError::Timeout {
+                        method: method::SUBSCRIPTIONS_LISTEN.into(),
+                        after: self.request_timeout,
+                    }),
+                })?;
             let honoured = acknowledged
                 .resource_subscriptions
                 .is_some_and(|uris| uris.iter().any(|u| u == uri));
@@ -612,7 +619,8 @@ impl Client {
 
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), ClientError> {
         if let Some(listener) = &self.listener {
-            listener.resource(uri, false, self.request_timeout).await;
+            // Once the URI left the filter, its updates stop whatever the server acknowledges.
+            let _ = listener.resource(uri, false, self.request_timeout).await;
             return Ok(());
         }
         let _: Value = self

@@ -51,6 +51,14 @@ pub trait IncomingHandler: Send + Sync + 'static {
     fn session_renewed(&self, result: Value) {
         let _ = result;
     }
+    /// The input schema of the tool `name`, as this side (a server) lists it to its peer.
+    /// The Streamable HTTP server reads its `x-mcp-header` marks to check the
+    /// `Mcp-Param-*` headers of a 2026-07-28 call before the call reaches the handler;
+    /// `None` (a tool not known, or a handler that lists none) expects no such header.
+    fn tool_input_schema(&self, name: &str) -> Option<Value> {
+        let _ = name;
+        None
+    }
 }
 
 /// How one outgoing request behaves.

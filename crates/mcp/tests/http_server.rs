@@ -2,7 +2,8 @@
 //! connects with a bearer token, lists and calls tools, receives logging and progress, cancels
 //! a call, answers an elicitation, and is refused with a wrong token (401) or from a foreign
 //! web origin (403). Every client runs in both of the server's answer modes (event streams
-//! and plain JSON bodies).
+//! and plain JSON bodies). A 2026-07-28 call whose `Mcp-Param-*` headers do not mirror its
+//! marked arguments is refused before the handler sees it.
 
 mod common;
 #[path = "common/served.rs"]
@@ -110,7 +111,7 @@ async fn run(agent: &Agent, json_response: bool) {
     );
     assert_eq!(
         report["tools"],
-        serde_json::json!(["echo", "log", "count", "wait", "ask", "whoami"]),
+        serde_json::json!(["echo", "log", "count", "wait", "ask", "whoami", "route"]),
         "{what}"
     );
     assert_eq!(said("echo"), "hello", "{what}");
@@ -348,4 +349,141 @@ async fn requests_the_server_cannot_serve_get_a_status_that_says_why() {
             .status(),
         404
     );
+}
+
+/// A 2026-07-28 `tools/call` of `route` with these arguments and extra headers: the status,
+/// and the error code or the result's text.
+async fn call_route(
+    http: &reqwest::Client,
+    url: &str,
+    arguments: Value,
+    headers: &[(&str, &str)],
+) -> (u16, Value) {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "route", "arguments": arguments,
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let mut request = http
+        .post(url)
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "route")
+        .body(body.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("an answer");
+    let status = response.status().as_u16();
+    let text = response.text().await.expect("a body");
+    // An answer on an event stream is its one `data:` line.
+    let json = text
+        .lines()
+        .find_map(|line| line.strip_prefix("data:"))
+        .unwrap_or(&text);
+    let answer: Value = serde_json::from_str(json.trim()).expect("a JSON-RPC answer");
+    let outcome = match answer.get("error") {
+        Some(error) => error["code"].clone(),
+        None => answer["result"]["content"][0]["text"].clone(),
+    };
+    (status, outcome)
+}
+
+#[tokio::test]
+async fn a_modern_call_is_refused_unless_its_marked_arguments_match_their_headers() {
+    let (seen, _) = mpsc::unbounded_channel();
+    let options = HttpServerOptions {
+        tokens: Some(tokens()),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, served::factory(seen))
+        .await
+        .expect("bind");
+    let http = reqwest::Client::new();
+    let mismatch = serde_json::json!(-32020);
+    let eu = serde_json::json!({"region": "eu-west", "priority": 3, "query": "x"});
+    let both: &[(&str, &str)] = &[("mcp-param-region", "eu-west"), ("mcp-param-priority", "3")];
+    // (what, arguments, headers, status, outcome)
+    type Case<'a> = (&'a str, Value, &'a [(&'a str, &'a str)], u16, Value);
+    let cases: Vec<Case> = vec![
+        (
+            "headers that mirror the arguments",
+            eu.clone(),
+            both,
+            200,
+            "eu-west at 3".into(),
+        ),
+        (
+            "base64 and a number written otherwise",
+            serde_json::json!({"region": "Zürich", "priority": 3}),
+            &[
+                ("mcp-param-region", "=?base64?WsO8cmljaA==?="),
+                ("mcp-param-priority", "3.0"),
+            ],
+            200,
+            "Zürich at 3".into(),
+        ),
+        (
+            "no headers for absent or null arguments",
+            serde_json::json!({"region": null, "query": "x"}),
+            &[],
+            200,
+            "nowhere at null".into(),
+        ),
+        (
+            "a header missing",
+            eu.clone(),
+            &[("mcp-param-region", "eu-west")],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "the header of the one argument given missing",
+            serde_json::json!({"priority": 3}),
+            &[],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "a header that says otherwise",
+            eu.clone(),
+            &[("mcp-param-region", "us-east"), ("mcp-param-priority", "3")],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "a number that says otherwise",
+            eu.clone(),
+            &[("mcp-param-region", "eu-west"), ("mcp-param-priority", "4")],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "base64 with bad padding",
+            serde_json::json!({"region": "Hello"}),
+            &[("mcp-param-region", "=?base64?SGVsbG8?=")],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "base64 outside its alphabet",
+            serde_json::json!({"region": "Hello"}),
+            &[("mcp-param-region", "=?base64?SGVs!!!bG8=?=")],
+            400,
+            mismatch.clone(),
+        ),
+        (
+            "a header for an argument not given",
+            serde_json::json!({"query": "x"}),
+            &[("mcp-param-region", "eu-west")],
+            400,
+            mismatch.clone(),
+        ),
+    ];
+    for (what, arguments, headers, status, outcome) in cases {
+        let answered = call_route(&http, &server.url(), arguments, headers).await;
+        assert_eq!(answered, (status, outcome), "{what}");
+    }
 }

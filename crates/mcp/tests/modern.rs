@@ -468,22 +468,30 @@ async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
     }
 }
 
-/// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize`: every
-/// feature, a round of input, and a list change heard through `subscriptions/listen`.
+/// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize` or
+/// serving both eras: every feature, a round of input, and a list change heard through
+/// `subscriptions/listen`. (Serving both eras over stdio, it keeps to the era of the
+/// connection's first messages: the probe's ping must not make it an old one.)
 #[tokio::test]
 async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era() {
     let script = common::workspace_root().join("tests/peers/node/modern-server.mjs");
-    let stdio_server =
-        switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary()).args([
-            script.to_string_lossy().into_owned(),
-            "--stdio".into(),
-            "--modern-only".into(),
-        ]);
+    let stdio_server = |extra: &[&str]| {
+        let mut args = vec![script.to_string_lossy().into_owned(), "--stdio".into()];
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary()).args(args)
+    };
+    let modern_only = stdio_server(&["--modern-only"]);
+    let both_eras = stdio_server(&[]);
     let http = Peer::modern_node(true).await;
     // Over stdio the peer keeps serving the instance it built at start, which never gains
     // the extra tool (over HTTP each request builds one): there, only the notice is checked.
     for (via, transport, gains_the_tool) in [
-        ("stdio", over_stdio(&stdio_server, &Log::default()), false),
+        ("stdio", over_stdio(&modern_only, &Log::default()), false),
+        (
+            "stdio, both eras",
+            over_stdio(&both_eras, &Log::default()),
+            false,
+        ),
         ("HTTP", over_http(&http.url, &Log::default()), true),
     ] {
         let person = Person::new(Script {

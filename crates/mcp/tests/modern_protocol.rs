@@ -107,8 +107,8 @@ async fn probed(peer: &mut MemoryPeer, up: bool) -> Value {
     let ping = next_json(peer).await;
     assert_eq!(
         ping,
-        json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
-        "a ping follows the probe"
+        json!({"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {META: meta()}}),
+        "a ping follows the probe, in its revision"
     );
     if up {
         send(peer, answer(&ping["id"], json!({}))).await;
@@ -365,6 +365,32 @@ async fn the_listen_stream_carries_changes_and_is_opened_again_when_the_server_e
     assert_eq!(
         again["params"]["notifications"],
         json!({"toolsListChanged": true})
+    );
+}
+
+/// A server that offers resource updates but has no `subscriptions/listen` refuses the
+/// subscription at once, with the reason, rather than leaving it to time out.
+#[tokio::test]
+async fn a_subscription_to_a_server_without_listen_is_refused_at_once() {
+    let (connecting, mut peer, _heard) = connect(EraSetting::Auto, Duration::from_secs(5));
+    let probe = probed(&mut peer, true).await;
+    let discovered = json!({
+        "resultType": "complete", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"resources": {"subscribe": true}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "2"}},
+    });
+    send(&peer, answer(&probe["id"], discovered)).await;
+    let client = connecting.await.expect("no panic").expect("connected");
+    let subscribing = tokio::spawn(async move { client.subscribe("fake://watched").await });
+    let listen = next_json(&mut peer).await;
+    assert_eq!(listen["method"], "subscriptions/listen");
+    let refusal = json!({"jsonrpc": "2.0", "id": listen["id"],
+        "error": {"code": -32601, "message": "Method not found"}});
+    send(&peer, refusal).await;
+    let refused = subscribing.await.expect("no panic");
+    assert!(
+        matches!(refused, Err(ClientError::NotOffered(_))),
+        "{refused:?}"
     );
 }
 

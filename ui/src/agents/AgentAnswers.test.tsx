@@ -4,13 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
 import { AgentAnswers } from "./AgentAnswers";
 
-vi.mock("../bindings", () => ({
-  commands: { agentAnswers: vi.fn(), setAgentAnswers: vi.fn() },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({ agentAnswers: vi.fn(), setAgentAnswers: vi.fn() }),
+);
 
 afterEach(() => {
   cleanup();

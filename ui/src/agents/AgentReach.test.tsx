@@ -4,13 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type AgentReach_Serialize as Reach, type AgentTool_Serialize as Tool } from "../bindings";
 import { AgentReach } from "./AgentReach";
 
-vi.mock("../bindings", () => ({
-  commands: { agentReach: vi.fn(), saveAgent: vi.fn(), setAgentTool: vi.fn() },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({ agentReach: vi.fn(), saveAgent: vi.fn(), setAgentTool: vi.fn() }),
+);
 
 afterEach(() => {
   cleanup();

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
 import { AgentsView } from "./AgentsView";
 
-vi.mock("../bindings", () => ({
-  commands: {
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({
     agents: vi.fn(),
     agentCalls: vi.fn(),
     agentAnswers: vi.fn(() => Promise.resolve({ sampling: false, elicitation: false })),
@@ -15,12 +15,8 @@ vi.mock("../bindings", () => ({
     saveAgent: vi.fn(() => Promise.resolve(null)),
     removeAgent: vi.fn(() => Promise.resolve(null)),
     disconnectAgent: vi.fn(() => Promise.resolve(null)),
-  },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+  }),
+);
 
 afterEach(() => {
   cleanup();

@@ -4,19 +4,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
 import { ModelsView } from "./ModelsView";
 
-vi.mock("../bindings", () => ({
-  commands: {
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({
     providers: vi.fn(),
     saveProvider: vi.fn(() => Promise.resolve(null)),
     removeProvider: vi.fn(() => Promise.resolve(null)),
     fetchModels: vi.fn(() => Promise.resolve([{ id: "gpt-test", displayName: null }])),
     setDefaultProvider: vi.fn(() => Promise.resolve(null)),
-  },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+  }),
+);
 
 afterEach(() => {
   cleanup();

@@ -246,6 +246,18 @@ impl Desk {
         })
     }
 
+    /// The input schema of the tool `agent` sees as `id`, as its server lists it, if the
+    /// agent may use it now.
+    pub fn agent_tool_schema(
+        &self,
+        agent: &str,
+        id: &str,
+    ) -> Option<serde_json::Map<String, serde_json::Value>> {
+        let (server, tool) = self.agent_tool(agent, id)?;
+        let found = self.inner.shared.catalog.find_tool(&server, &tool)?;
+        Some(found.input_schema)
+    }
+
     /// The live session with a running server, for a caller of the host's own (the
     /// gateway reads resources and prompts through it).
     pub fn running_client(

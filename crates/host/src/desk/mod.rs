@@ -386,6 +386,12 @@ impl Desk {
         self.inner.updates.subscribe()
     }
 
+    /// The servers' events as their connections see them, before any update is made of
+    /// them: a server's log message sent during a call is here before the call's result.
+    pub(crate) fn server_events(&self) -> broadcast::Receiver<HostEvent> {
+        self.inner.shared.events.subscribe()
+    }
+
     fn announce(&self, update: Update) {
         let _ = self.inner.updates.send(update);
     }

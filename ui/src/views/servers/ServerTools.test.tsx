@@ -4,13 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type ToolSwitch_Serialize as ToolSwitch } from "../../bindings";
 import { ServerTools } from "./ServerTools";
 
-vi.mock("../../bindings", () => ({
-  commands: { serverTools: vi.fn(), setToolEnabled: vi.fn() },
-  events: {
-    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
-  },
-}));
+vi.mock("../../bindings", async () =>
+  (await import("../../testing/bindings")).withCommands({ serverTools: vi.fn(), setToolEnabled: vi.fn() }),
+);
 
 afterEach(() => {
   cleanup();

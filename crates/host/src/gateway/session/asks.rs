@@ -11,21 +11,33 @@
 //! forgotten after [`PARKED_FOR`] (the call is then cancelled), so a forged, replayed or
 //! stolen one finds nothing. The desk's delegation asks the agent over an in-memory
 //! connection of the call's own ([`AgentAsks`]), as it asks a session's agent over its.
+//!
+//! A stateless agent that can list its roots is asked for them the same way, before its
+//! call starts: with its first call, and again once [`ROOTS_ASKED_EVERY`] has passed (the
+//! revision has no notice of a change of roots). What it lists is offered to the person as
+//! a session's agent's roots are, when it differs from what it offered last.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use switchboard_mcp::connection::{Connection, IncomingHandler};
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
+use switchboard_mcp::types::{ListRootsResult, Root, method};
 
 use super::Running;
 
 /// How long a parked call waits for the agent's retry before it is cancelled.
 const PARKED_FOR: Duration = Duration::from_secs(600);
+
+/// How long the roots a stateless agent listed are taken as its roots.
+const ROOTS_ASKED_EVERY: Duration = Duration::from_secs(300);
+
+/// The key of the question for the agent's roots in `inputRequests`.
+const ROOTS_KEY: &str = "roots";
 
 /// The connection the desk asks a stateless agent's questions on, and its other end.
 pub(super) struct AgentAsks {
@@ -79,29 +91,70 @@ impl IncomingHandler for NothingToAnswer {
     fn notification(&self, _method: String, _params: Option<Value>) {}
 }
 
-/// A call waiting for its agent's answer to `asked`.
+/// A call of `agent`'s waiting for its answer.
 struct Parked {
     agent: String,
     tool: String,
-    running: Running,
-    asked: Value,
+    waiting: Waiting,
+}
+
+/// What a parked call waits for.
+enum Waiting {
+    /// The answer to `asked`, a question of the server's while it runs.
+    Server { running: Box<Running>, asked: Value },
+    /// The agent's roots, before it starts.
+    Roots,
+}
+
+impl Waiting {
+    /// The question's key in `inputRequests`: a server's, its id on the questions'
+    /// connection.
+    fn key(&self) -> String {
+        match self {
+            Self::Server { asked, .. } => match &asked["id"] {
+                Value::String(id) => id.clone(),
+                other => other.to_string(),
+            },
+            Self::Roots => ROOTS_KEY.to_owned(),
+        }
+    }
+
+    fn question(&self) -> Value {
+        match self {
+            Self::Server { asked, .. } => {
+                json!({"method": asked["method"], "params": asked["params"]})
+            }
+            Self::Roots => json!({"method": method::ROOTS_LIST}),
+        }
+    }
 }
 
 /// What a retry finds.
 pub(super) enum Resumed {
     /// The answer went to the server: follow the call on.
     Running(Running),
+    /// The agent listed its roots: the call may start.
+    Start,
     /// The retry did not answer: the same question again, as the revision asks.
     AskAgain(Value),
 }
 
-/// The calls parked until their agents answer, by `requestState`.
+/// What the questions to the stateless agents of one transport keep: the calls parked until
+/// their agents answer, by `requestState`, and what each agent said of its roots.
 #[derive(Default)]
-pub(crate) struct ParkedCalls {
+pub(crate) struct Questions {
     calls: Mutex<HashMap<String, Parked>>,
+    roots: Mutex<HashMap<String, RootsListed>>,
 }
 
-impl ParkedCalls {
+/// When an agent was last asked for its roots, and what it offered last.
+#[derive(Default)]
+struct RootsListed {
+    asked: Option<Instant>,
+    offered: Option<Vec<Root>>,
+}
+
+impl Questions {
     /// Parks `running` until the agent answers `asked`; the interim result that tells it.
     pub(super) fn park(
         self: &Arc<Self>,
@@ -110,26 +163,68 @@ impl ParkedCalls {
         running: Running,
         asked: Value,
     ) -> Value {
+        self.keep(
+            agent,
+            tool,
+            Waiting::Server {
+                running: Box::new(running),
+                asked,
+            },
+        )
+    }
+
+    /// The interim result asking `agent` for its roots before its call of `tool` starts, if
+    /// it is time to ask (it is taken as asked from now on).
+    pub(super) fn roots_due(self: &Arc<Self>, agent: &str, tool: &str) -> Option<Value> {
+        {
+            let mut roots = lock(&self.roots);
+            let listed = roots.entry(agent.to_owned()).or_default();
+            if listed
+                .asked
+                .is_some_and(|at| at.elapsed() < ROOTS_ASKED_EVERY)
+            {
+                return None;
+            }
+            listed.asked = Some(Instant::now());
+        }
+        Some(self.keep(agent, tool, Waiting::Roots))
+    }
+
+    /// The roots `agent` listed, read from its answer: those to offer the person, none when
+    /// they are those it offered last.
+    pub(super) fn roots_listed(
+        &self,
+        agent: &str,
+        answer: &Value,
+    ) -> Result<Option<Vec<Root>>, ErrorObject> {
+        let listed: ListRootsResult = serde_json::from_value(answer.clone()).map_err(|e| {
+            ErrorObject::invalid_params(format!("the answer to {}: {e}", method::ROOTS_LIST))
+        })?;
+        let mut roots = lock(&self.roots);
+        let known = roots.entry(agent.to_owned()).or_default();
+        if known.offered.as_ref() == Some(&listed.roots) {
+            return Ok(None);
+        }
+        known.offered = Some(listed.roots.clone());
+        Ok(Some(listed.roots))
+    }
+
+    fn keep(self: &Arc<Self>, agent: &str, tool: &str, waiting: Waiting) -> Value {
+        let state = handle();
+        let key = waiting.key();
+        let question = waiting.question();
         let parked = Parked {
             agent: agent.to_owned(),
             tool: tool.to_owned(),
-            running,
-            asked,
+            waiting,
         };
-        self.keep(parked)
-    }
-
-    fn keep(self: &Arc<Self>, parked: Parked) -> Value {
-        let state = handle();
-        let key = key_of(&parked.asked);
-        let question = json!({"method": parked.asked["method"], "params": parked.asked["params"]});
-        self.lock().insert(state.clone(), parked);
+        lock(&self.calls).insert(state.clone(), parked);
         let calls = Arc::downgrade(self);
         let forgotten = state.clone();
         tokio::spawn(async move {
             tokio::time::sleep(PARKED_FOR).await;
             if let Some(calls) = calls.upgrade() {
-                let expired = calls.lock().remove(&forgotten);
+                let expired = lock(&calls.calls).remove(&forgotten);
                 drop(expired);
             }
         });
@@ -141,14 +236,14 @@ impl ParkedCalls {
     }
 
     /// Takes up the call `state` names, if it is `agent`'s call of `tool`, with the answers
-    /// the retry brought.
+    /// the retry brought (the roots it was asked for are `roots_listed` here).
     pub(super) fn resume(
         self: &Arc<Self>,
         state: &Value,
         agent: &str,
         tool: &str,
         responses: Option<&Value>,
-    ) -> Result<Resumed, ErrorObject> {
+    ) -> Result<(Resumed, Option<Vec<Root>>), ErrorObject> {
         let unknown = || {
             ErrorObject::invalid_params(
                 "the requestState is unknown, has expired, or is not of this call: call the tool again",
@@ -156,7 +251,7 @@ impl ParkedCalls {
         };
         let state = state.as_str().ok_or_else(unknown)?;
         let parked = {
-            let mut calls = self.lock();
+            let mut calls = lock(&self.calls);
             let theirs = calls
                 .get(state)
                 .is_some_and(|p| p.agent == agent && p.tool == tool);
@@ -165,28 +260,25 @@ impl ParkedCalls {
             }
             calls.remove(state).ok_or_else(unknown)?
         };
-        let answer = responses.and_then(|r| r.get(key_of(&parked.asked)));
-        match answer {
-            Some(answer) => {
-                let asks = parked.running.asks.as_ref().ok_or_else(unknown)?;
-                asks.answer(&parked.asked["id"], answer.clone());
-                Ok(Resumed::Running(parked.running))
+        let Some(answer) = responses.and_then(|r| r.get(parked.waiting.key())) else {
+            return Ok((
+                Resumed::AskAgain(self.keep(agent, tool, parked.waiting)),
+                None,
+            ));
+        };
+        match parked.waiting {
+            Waiting::Server { running, asked } => {
+                let asks = running.asks.as_ref().ok_or_else(unknown)?;
+                asks.answer(&asked["id"], answer.clone());
+                Ok((Resumed::Running(*running), None))
             }
-            None => Ok(Resumed::AskAgain(self.keep(parked))),
+            Waiting::Roots => Ok((Resumed::Start, self.roots_listed(agent, answer)?)),
         }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Parked>> {
-        self.calls.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
-/// The key of a question in `inputRequests`: its id on the questions' connection.
-fn key_of(asked: &Value) -> String {
-    match &asked["id"] {
-        Value::String(id) => id.clone(),
-        other => other.to_string(),
-    }
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// 128 random bits, hex: not to be guessed.

@@ -57,6 +57,8 @@ pub type Stream = mpsc::Receiver<String>;
 
 pub struct Session {
     pub identity: Option<Identity>,
+    /// The session's handler, asked about tools before a request reaches it.
+    pub handler: Arc<dyn IncomingHandler>,
     incoming: mpsc::Sender<Inbound>,
     routes: Arc<Mutex<Routes>>,
     connection: Connection,
@@ -112,12 +114,13 @@ impl Session {
             control: Box::new(Control),
             carrier: crate::transport::Carrier::Http,
         };
-        let connection = Connection::start(parts, handler);
+        let connection = Connection::start(parts, handler.clone());
         let _ = peer.0.set(connection.downgrade());
         let routes = Arc::new(Mutex::new(Routes::default()));
         tokio::spawn(route(from_server, routes.clone()));
         Arc::new(Self {
             identity,
+            handler,
             incoming,
             routes,
             connection,

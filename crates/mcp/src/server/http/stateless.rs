@@ -7,7 +7,10 @@
 //! (`Mcp-Method`, `Mcp-Name`, the protocol version: -32020 `HeaderMismatch`) and its `_meta`
 //! read (-32602 without it, -32022 for a revision not spoken), each refusal with 400. Then
 //! the request gets a connection of its own, as a session would, which ends with its
-//! answer or when the client closes the response stream (the revision's cancellation).
+//! answer or when the client closes the response stream (the revision's cancellation). A
+//! `tools/call` has its `Mcp-Param-*` headers checked first against the marks of the tool's
+//! input schema, which the connection's handler gives
+//! ([`IncomingHandler::tool_input_schema`](crate::connection::IncomingHandler::tool_input_schema)).
 //! An error answer is sent with the status the revision gives its code (404 for a method
 //! not found); a request that first reports progress, or a `subscriptions/listen`, is
 //! answered on an event stream.
@@ -25,7 +28,7 @@ use crate::ProtocolVersion;
 use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId, code};
 use crate::server::stateless::{self, read_meta};
 use crate::transport::Inbound;
-use crate::transport::http::headers::decode_value;
+use crate::transport::http::headers::{check_param_headers, decode_value, marks_of};
 use crate::types::method;
 
 const METHOD_HEADER: &str = "mcp-method";
@@ -112,7 +115,7 @@ pub(super) async fn post(
             ErrorObject::method_not_found(&request.method),
         );
     }
-    answer(shared, identity, takes_events, request).await
+    answer(shared, identity, takes_events, &headers, request).await
 }
 
 /// Serves the request on a connection of its own, until its answer or the client leaves.
@@ -120,11 +123,17 @@ async fn answer(
     shared: &Shared,
     identity: Option<super::Identity>,
     takes_events: bool,
+    headers: &HeaderMap,
     request: crate::jsonrpc::Request,
 ) -> Response<Body> {
     let id = request.id.clone();
     let session = Session::start(super::session_id(), identity, shared.factory.as_ref());
     let closing = Closing(session.clone());
+    if request.method == method::TOOLS_CALL
+        && let Err(mismatch) = check_params(&session, headers, request.params.as_ref())
+    {
+        return refusal(StatusCode::BAD_REQUEST, Some(&id), mismatch);
+    }
     let mut awaited = Awaited::default();
     awaited
         .ids
@@ -257,6 +266,30 @@ fn check_headers(
         )));
     }
     Ok(())
+}
+
+/// Checks a tool call's `Mcp-Param-*` headers against its arguments and the marks of the
+/// tool's input schema as the handler lists it. A schema whose marks break the rules marks
+/// nothing: a client of the revision leaves such a tool out, and sends no header for it.
+fn check_params(
+    session: &Session,
+    headers: &HeaderMap,
+    params: Option<&Value>,
+) -> Result<(), ErrorObject> {
+    let Some(tool) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let Some(marks) = session
+        .handler
+        .tool_input_schema(tool)
+        .and_then(|schema| marks_of(&schema).ok())
+    else {
+        return Ok(());
+    };
+    let arguments = params.and_then(|p| p.get("arguments"));
+    check_param_headers(&marks, arguments, headers).map_err(|detail| {
+        ErrorObject::new(code::HEADER_MISMATCH, format!("Header mismatch: {detail}"))
+    })
 }
 
 /// A refusal as the revision words it: the JSON-RPC error with the request's id, if known.

@@ -1,11 +1,14 @@
 //! The request headers of the 2026-07-28 revision over Streamable HTTP: `Mcp-Method`,
 //! `Mcp-Name`, and the `Mcp-Param-{Name}` headers that mirror the tool arguments a tool's
 //! input schema marks with `x-mcp-header`. Tools whose marks break the rules are left out
-//! of `tools/list`, as the revision requires of an HTTP client.
+//! of `tools/list`, as the revision requires of an HTTP client. Both roles take their rules
+//! from here: the client writes the headers ([`param_headers`]), the server checks them
+//! against the body ([`check_param_headers`]).
 
 use std::collections::{HashMap, HashSet};
 
 use base64::Engine as _;
+use http::HeaderMap;
 use serde_json::{Map, Value};
 
 /// One `x-mcp-header` mark: the header's name part and the property path it mirrors.
@@ -60,25 +63,82 @@ pub fn decode_value(value: &str) -> Option<String> {
 
 /// The `Mcp-Param-*` headers of a tool call, from its arguments and the tool's marks.
 pub fn param_headers(marks: &[Mark], arguments: Option<&Value>) -> Vec<(String, String)> {
-    let Some(arguments) = arguments else {
-        return Vec::new();
-    };
     marks
         .iter()
         .filter_map(|mark| {
-            let mut value = arguments;
-            for key in &mark.path {
-                value = value.get(key)?;
-            }
-            let text = match value {
-                Value::String(s) => s.clone(),
-                Value::Bool(b) => b.to_string(),
-                Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
-                _ => return None,
-            };
+            let text = header_text(marked_value(mark, arguments)?)?;
             Some((format!("Mcp-Param-{}", mark.name), encode_value(&text)))
         })
         .collect()
+}
+
+/// Checks the `Mcp-Param-*` headers a server received with a tool call against the
+/// call's arguments, as the revision asks: a header sent must decode (visible ASCII, a
+/// well-formed `=?base64?…?=`) and match its argument (integers compared as numbers); an
+/// argument given must have its header; an argument absent or null expects none. Headers
+/// no mark names are not this server's to judge. Why not, in words.
+pub fn check_param_headers(
+    marks: &[Mark],
+    arguments: Option<&Value>,
+    headers: &HeaderMap,
+) -> Result<(), String> {
+    for mark in marks {
+        let header = format!("Mcp-Param-{}", mark.name);
+        let mut sent = headers.get_all(header.to_ascii_lowercase().as_str()).iter();
+        let (sent, again) = (sent.next(), sent.next());
+        if again.is_some() {
+            return Err(format!("the {header} header is sent twice"));
+        }
+        let body = marked_value(mark, arguments);
+        let Some(sent) = sent else {
+            if body.and_then(header_text).is_some() {
+                return Err(format!(
+                    "the {header} header is missing, the body's argument {} has a value",
+                    mark.path.join(".")
+                ));
+            }
+            continue;
+        };
+        let Some(decoded) = sent.to_str().ok().and_then(decode_value) else {
+            return Err(format!(
+                "the {header} header is not visible ASCII or not valid base64"
+            ));
+        };
+        let matches = match body {
+            Some(Value::Number(number)) => number
+                .as_f64()
+                .is_some_and(|n| decoded.parse::<f64>().ok() == Some(n)),
+            Some(value) => header_text(value).as_deref() == Some(decoded.as_str()),
+            None => false,
+        };
+        if !matches {
+            let body = body.map_or_else(|| "(none)".to_owned(), Value::to_string);
+            return Err(format!(
+                "{header} header value {decoded:?} does not match body value {body}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The argument a mark mirrors, if the call gives it (null is not given).
+fn marked_value<'a>(mark: &Mark, arguments: Option<&'a Value>) -> Option<&'a Value> {
+    let mut value = arguments?;
+    for key in &mark.path {
+        value = value.get(key)?;
+    }
+    (!value.is_null()).then_some(value)
+}
+
+/// The text a header carries for an argument: strings as they are, integers in decimal,
+/// booleans as `true` / `false`; other values have no header.
+fn header_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        _ => None,
+    }
 }
 
 /// Checks the marks of every tool of a `tools/list` result, drops the tools whose marks
@@ -112,7 +172,7 @@ pub fn screen_tools(result: &mut Value) -> (ToolMarks, Vec<String>) {
 }
 
 /// The marks of one input schema, or why they break the rules.
-fn marks_of(schema: &Value) -> Result<Vec<Mark>, String> {
+pub fn marks_of(schema: &Value) -> Result<Vec<Mark>, String> {
     let mut marks = Vec::new();
     walk(schema, &mut Vec::new(), true, &mut marks)?;
     let mut seen = HashSet::new();
@@ -271,5 +331,94 @@ mod tests {
         assert_eq!(kept, [json!("ok")]);
         assert_eq!(rejected.len(), 7, "{rejected:?}");
         assert_eq!(marks["ok"].len(), 2);
+    }
+
+    #[test]
+    fn a_server_takes_headers_that_mirror_the_arguments_and_refuses_the_others() {
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "n": {"type": "integer", "x-mcp-header": "N"},
+            "query": {"type": "string"}}});
+        let marks = marks_of(&schema).unwrap();
+        let sent = |pairs: &[(&'static str, &str)]| -> HeaderMap {
+            pairs
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        http::HeaderName::from_static(k),
+                        http::HeaderValue::from_str(v).unwrap(),
+                    )
+                })
+                .collect()
+        };
+        let hello = json!({"region": "Hello", "query": "x"});
+        // (headers, arguments, taken)
+        type Case = (Vec<(&'static str, &'static str)>, Value, bool);
+        let cases: Vec<Case> = vec![
+            (vec![("mcp-param-region", "Hello")], hello.clone(), true),
+            (
+                vec![("mcp-param-region", "=?base64?SGVsbG8=?=")],
+                hello.clone(),
+                true,
+            ),
+            (vec![("mcp-param-region", "  Hello ")], hello.clone(), true),
+            (
+                vec![("mcp-param-region", "=?base64?SGVsbG8?=")],
+                hello.clone(),
+                false,
+            ),
+            (
+                vec![("mcp-param-region", "=?base64?SGVs!!!bG8=?=")],
+                hello.clone(),
+                false,
+            ),
+            (vec![("mcp-param-region", "hello")], hello.clone(), false),
+            (vec![], hello.clone(), false),
+            (vec![], json!({"region": null, "n": null}), true),
+            (vec![], json!({}), true),
+            (vec![("mcp-param-region", "Hello")], json!({}), false),
+            (
+                vec![("mcp-param-n", "42"), ("mcp-param-region", "a")],
+                json!({"n": 42, "region": "a"}),
+                true,
+            ),
+            (
+                vec![("mcp-param-n", "42.0"), ("mcp-param-region", "a")],
+                json!({"n": 42, "region": "a"}),
+                true,
+            ),
+            (
+                vec![("mcp-param-n", "41"), ("mcp-param-region", "a")],
+                json!({"n": 42, "region": "a"}),
+                false,
+            ),
+            (vec![("mcp-param-n", "forty-two")], json!({"n": 42}), false),
+            (vec![("mcp-param-other", "anything")], json!({}), true),
+        ];
+        for (pairs, arguments, taken) in cases {
+            let checked = check_param_headers(&marks, Some(&arguments), &sent(&pairs));
+            assert_eq!(checked.is_ok(), taken, "{pairs:?} {arguments}: {checked:?}");
+        }
+        let mut twice = sent(&[("mcp-param-region", "Hello")]);
+        twice.append("mcp-param-region", http::HeaderValue::from_static("Hello"));
+        assert!(check_param_headers(&marks, Some(&hello), &twice).is_err());
+        // What the client writes, the server takes.
+        for value in ["Hello, 世界", " padded ", "=?base64?literal?=", "us-west1"] {
+            let arguments = json!({"region": value, "n": -7});
+            let written = param_headers(&marks, Some(&arguments));
+            let headers: HeaderMap = written
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                        http::HeaderValue::from_str(v).unwrap(),
+                    )
+                })
+                .collect();
+            assert_eq!(
+                check_param_headers(&marks, Some(&arguments), &headers),
+                Ok(())
+            );
+        }
     }
 }
