@@ -8,7 +8,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::display::Display;
-pub use super::ports::free_port;
+pub use switchboard_test_support::ports::free_port;
 
 pub struct TauriDriver {
     child: Child,

@@ -5,7 +5,6 @@ pub mod agent;
 pub mod display;
 pub mod driver;
 pub mod peer;
-pub mod ports;
 pub mod webdriver;
 pub mod window;
 

@@ -6,12 +6,9 @@
 //! scenarios at the revision that introduced them, so the mock servers behave as servers
 //! of that revision do.
 
-#[path = "../../../tests/support/conformance.rs"]
-mod conformance;
-
 use serde_json::Value;
 
-use conformance::scenarios;
+use switchboard_test_support::conformance::{self, scenarios};
 
 fn run_scenario(scenario: &str, revision: Option<&str>) {
     let results = tempfile::tempdir().expect("temp dir");

@@ -32,17 +32,15 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
-#[path = "../../../tests/support/conformance.rs"]
-mod conformance;
 
 use std::sync::Arc;
 
 use common::*;
-use conformance::scenarios;
 use serde_json::json;
 use switchboard_host::gateway::http_sessions;
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
+use switchboard_test_support::conformance::{self, scenarios};
 
 const AGENT: &str = "conformance";
 const TOKEN: &str = "conformance-token";

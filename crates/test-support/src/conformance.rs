@@ -1,7 +1,7 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, installed with
 //! the Node.js peers by `scripts/setup`) judging Switchboard: the command line as a client
 //! (`crates/cli/tests/conformance.rs`) and the gateway as a server
-//! (`crates/host/tests/gateway_conformance.rs`), which include this file with `#[path]`.
+//! (`crates/host/tests/gateway_conformance.rs`).
 //!
 //! A scenario passes only with no failure and no warning among the verdicts of its
 //! `checks.json`, and the suite's own success.
@@ -98,14 +98,15 @@ fn checks_files(dir: &Path) -> Vec<PathBuf> {
 /// One test per row of a table of scenarios, `test_name: "scenario";` at the suite's
 /// default revision or `test_name: "scenario" at "2026-07-28";`, each run as
 /// `run(scenario, revision)`.
+#[macro_export]
 macro_rules! scenarios {
     (@revision) => { None };
     (@revision $revision:literal) => { Some($revision) };
     ($run:path; $($test:ident: $scenario:literal $(at $revision:literal)?;)*) => {$(
         #[test]
         fn $test() {
-            $run($scenario, scenarios!(@revision $($revision)?));
+            $run($scenario, $crate::scenarios!(@revision $($revision)?));
         }
     )*};
 }
-pub(crate) use scenarios;
+pub use scenarios;
