@@ -40,7 +40,7 @@ impl Drop for SessionHeld {
             return;
         };
         lock(&inner.sessions.live).retain(|live| live.id != self.id);
-        let _ = inner.updates.send(Update::AgentsChanged);
+        inner.updates.send(Update::AgentsChanged);
     }
 }
 

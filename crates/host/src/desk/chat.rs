@@ -475,7 +475,7 @@ impl Desk {
                         event,
                     },
                 };
-                let _ = inner.updates.send(update);
+                inner.updates.send(update);
             }
             // The run is over however it ended: none of its calls is under way any more.
             if let Some(inner) = desk.upgrade() {

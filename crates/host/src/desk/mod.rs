@@ -220,6 +220,48 @@ pub enum Update {
     },
 }
 
+impl Update {
+    /// Whether an agent's session may need it: what may change the agent's offers, a
+    /// server's log message, a resource's update.
+    pub(crate) fn concerns_agents(&self) -> bool {
+        matches!(
+            self,
+            Self::Status { .. }
+                | Self::CatalogChanged { .. }
+                | Self::ServersChanged
+                | Self::ConfigChanged { .. }
+                | Self::AgentsChanged
+                | Self::Log { .. }
+                | Self::ResourceUpdated { .. }
+        )
+    }
+}
+
+/// Where updates go: to every follower of the desk, and those that concern agents to the
+/// agents' sessions on a channel of their own.
+struct Updates {
+    all: broadcast::Sender<Update>,
+    for_agents: broadcast::Sender<Update>,
+}
+
+impl Default for Updates {
+    fn default() -> Self {
+        Self {
+            all: broadcast::channel(4096).0,
+            for_agents: broadcast::channel(1024).0,
+        }
+    }
+}
+
+impl Updates {
+    fn send(&self, update: Update) {
+        if update.concerns_agents() {
+            let _ = self.for_agents.send(update.clone());
+        }
+        let _ = self.all.send(update);
+    }
+}
+
 /// The configuration as last read, and what is wrong with the file if it did not read.
 struct Loaded {
     config: Config,
@@ -241,7 +283,7 @@ struct Inner {
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, f64>>,
     calls: Arc<calls::Calls>,
-    updates: broadcast::Sender<Update>,
+    updates: Updates,
     /// What the person should know about the audit trail: a setting that did not read, a
     /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
@@ -367,7 +409,7 @@ impl Desk {
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
                     calls,
-                    updates: broadcast::channel(4096).0,
+                    updates: Updates::default(),
                     audit_notices,
                     chat,
                     sessions: agents::Sessions::default(),
@@ -383,7 +425,13 @@ impl Desk {
     }
 
     pub fn updates(&self) -> broadcast::Receiver<Update> {
-        self.inner.updates.subscribe()
+        self.inner.updates.all.subscribe()
+    }
+
+    /// The updates an agent's session follows (see [`Update::concerns_agents`]): not each
+    /// call's progress, nor each word of a conversation, which would wake every session.
+    pub(crate) fn agent_updates(&self) -> broadcast::Receiver<Update> {
+        self.inner.updates.for_agents.subscribe()
     }
 
     /// The servers' events as their connections see them, before any update is made of
@@ -393,7 +441,7 @@ impl Desk {
     }
 
     fn announce(&self, update: Update) {
-        let _ = self.inner.updates.send(update);
+        self.inner.updates.send(update);
     }
 
     /// Turns the host's and the broker's events into updates, keeping the logs and the
@@ -452,7 +500,7 @@ impl Desk {
                         Update::Log { entry }
                     }
                 };
-                let _ = inner.updates.send(update);
+                inner.updates.send(update);
             }
         });
     }

@@ -169,7 +169,7 @@ impl Session {
     pub fn attach(&self, connection: &Connection) {
         let _ = self.inner.connection.set(connection.downgrade());
         let held = self.inner.desk.session_opened(self.agent(), connection);
-        let mut updates = self.inner.desk.updates();
+        let mut updates = self.inner.desk.agent_updates();
         self.state().seen = self.seen_now();
         let session = self.clone();
         let connection = connection.clone();

@@ -45,7 +45,7 @@ impl Session {
         let _held = (!attached).then(|| desk.session_opened(self.agent(), &connection));
         drop(connection);
         // Taken before the acknowledgement, so that no change after it is missed.
-        let mut updates = desk.updates();
+        let mut updates = desk.agent_updates();
         let follows = Subscriptions::new(desk.clone());
         let offers = self.offers()?;
         let mut followed = Vec::new();
