@@ -51,6 +51,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "complete",
         "pending_approvals",
         "answer_tool_call",
+        "answer_read",
         "standing_rules",
         "revoke_rule",
         "shared_folders",
@@ -97,5 +98,6 @@ fn switchboard_commands() -> &'static [&'static str] {
         "agent_setup_apply",
         "agent_reach",
         "set_agent_tool",
+        "set_agent_offered",
     ]
 }

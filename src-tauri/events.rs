@@ -90,6 +90,9 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
     }
     let what = match question {
         Question::ToolCall { tool, .. } => format!("{server} wants to call {tool}"),
+        Question::Read { read, asked_by, .. } => {
+            format!("{asked_by} wants to read {} of {server}", read.subject())
+        }
         Question::Sampling { .. } => format!("{server} asks for a model reply"),
         Question::Elicitation { .. } => format!("{server} asks you a question"),
         Question::Roots => format!("{server} asks which folders it may see"),

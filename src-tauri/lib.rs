@@ -64,6 +64,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::complete,
             approvals::pending_approvals,
             approvals::answer_tool_call,
+            approvals::answer_read,
             approvals::answer_sampling,
             approvals::answer_elicitation,
             approvals::answer_sign_in,
@@ -110,6 +111,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::agent_setup_apply,
             agents::agent_reach,
             agents::set_agent_tool,
+            agents::set_agent_offered,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,

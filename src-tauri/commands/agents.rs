@@ -3,7 +3,7 @@
 //! change that adds Switchboard to it.
 
 use switchboard_host::agent_setup::{AgentApp, SetupPlan};
-use switchboard_host::config::AgentAnswers;
+use switchboard_host::config::{AgentAnswers, Offered};
 use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk};
 use tauri::State;
 
@@ -128,4 +128,17 @@ pub async fn set_agent_tool(
     on: bool,
 ) -> Result<()> {
     Ok(desk.set_agent_tool(&name, &server, &tool, on).await?)
+}
+
+/// Turns a server's resources or prompts on or off for this agent alone.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_agent_offered(
+    desk: State<'_, Desk>,
+    name: String,
+    server: String,
+    of: Offered,
+    on: bool,
+) -> Result<()> {
+    Ok(desk.set_agent_offered(&name, &server, of, on).await?)
 }

@@ -31,6 +31,19 @@ pub fn answer_tool_call(
     Ok(desk.answer_tool_call(id.into(), &server, allow, args.into_object(), remember)?)
 }
 
+/// Lets an agent read what it asked to, or not; `remember` reaches its reads of the server.
+#[tauri::command]
+#[specta::specta]
+pub fn answer_read(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    allow: bool,
+    remember: Remember,
+) -> Result<()> {
+    Ok(desk.answer_read(id.into(), &server, allow, remember)?)
+}
+
 /// `reply` is the CreateMessageResult to return, or null to decline.
 #[tauri::command]
 #[specta::specta]
@@ -127,16 +140,18 @@ pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> 
     Ok(desk.standing_rules().await)
 }
 
-/// Forgets a rule (`tool` null: the one for the whole server), at once.
+/// Forgets a rule (`tool` null: the one for the whole server; `reads`: the one for an
+/// agent's reads of it), at once.
 #[tauri::command]
 #[specta::specta]
 pub fn revoke_rule(
     desk: State<'_, Desk>,
     server: String,
     tool: Option<String>,
+    reads: bool,
     agent: Option<String>,
 ) {
-    desk.revoke_rule(&server, tool.as_deref(), agent.as_deref());
+    desk.revoke_rule(&server, tool.as_deref(), reads, agent.as_deref());
 }
 
 /// Whether the person's own calls of tools that may destroy are confirmed first.

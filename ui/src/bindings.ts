@@ -77,6 +77,8 @@ export const commands = {
 	complete: (server: string, params: JsonValue) => __TAURI_INVOKE<string[]>("complete", { server, params }),
 	pendingApprovals: () => __TAURI_INVOKE<Pending_Serialize[]>("pending_approvals"),
 	answerToolCall: (id: number, server: string, allow: boolean, args: JsonValue, remember: Remember) => __TAURI_INVOKE<null>("answer_tool_call", { id, server, allow, args, remember }),
+	/**  Lets an agent read what it asked to, or not; `remember` reaches its reads of the server. */
+	answerRead: (id: number, server: string, allow: boolean, remember: Remember) => __TAURI_INVOKE<null>("answer_read", { id, server, allow, remember }),
 	/**  `reply` is the CreateMessageResult to return, or null to decline. */
 	answerSampling: (id: number, server: string, reply: JsonValue | null) => __TAURI_INVOKE<null>("answer_sampling", { id, server, reply }),
 	/**  `result` is the ElicitResult. An accepted link is opened in the system browser. */
@@ -98,8 +100,11 @@ export const commands = {
 	audit: (search: string, before: number | null, limit: number) => __TAURI_INVOKE<AuditEntry_Serialize[]>("audit", { search, before, limit }),
 	/**  Every rule the person made, for review: scope, since when, uses, whether it still holds. */
 	standingRules: () => __TAURI_INVOKE<StandingRule_Serialize[]>("standing_rules"),
-	/**  Forgets a rule (`tool` null: the one for the whole server), at once. */
-	revokeRule: (server: string, tool: string | null, agent: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool, agent }),
+	/**
+	 *  Forgets a rule (`tool` null: the one for the whole server; `reads`: the one for an
+	 *  agent's reads of it), at once.
+	 */
+	revokeRule: (server: string, tool: string | null, reads: boolean, agent: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool, reads, agent }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
 	/**  Whether the person's own calls of tools that may destroy are confirmed first. */
@@ -175,6 +180,8 @@ export const commands = {
 	agentReach: (name: string) => __TAURI_INVOKE<AgentReach_Serialize>("agent_reach", { name }),
 	/**  Turns a tool of a server on or off for this agent alone. */
 	setAgentTool: (name: string, server: string, tool: string, on: boolean) => __TAURI_INVOKE<null>("set_agent_tool", { name, server, tool, on }),
+	/**  Turns a server's resources or prompts on or off for this agent alone. */
+	setAgentOffered: (name: string, server: string, of: Offered, on: boolean) => __TAURI_INVOKE<null>("set_agent_offered", { name, server, of, on }),
 };
 
 /** Events */
@@ -912,6 +919,13 @@ export type ModelChoice_Serialize = {
 	displayName: string | null,
 };
 
+/**  What of a server's offers an agent's switch turns on or off, beside its tools. */
+export type Offered = 
+/**  Its resources and resource templates (reading, subscribing, completing). */
+"resources" | 
+/**  Its prompts (and completing their arguments). */
+"prompts";
+
 /**
  *  Who asks for a tool call, as the audit trail names them and the approval dialog
  *  shows them.
@@ -1128,7 +1142,14 @@ annotations?: JsonValue | null;
  */
 changed?: Changed_Deserialize | null; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+asked_by: Origin } | 
+/**  An agent reads what a server offers: a resource, a prompt, completions. */
+{ kind: "read"; read: Read; 
+/**
+ *  What changed since the person allowed the agent's reads of this server, if that
+ *  allowance no longer holds.
+ */
+changed?: Changed_Deserialize | null; asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
 /**
  *  An agent offers the folders it works in (its roots) to the servers it uses: the
  *  person picks those the servers may see. Its owner is the agent, not a server.
@@ -1162,7 +1183,14 @@ annotations: JsonValue | null;
  */
 changed?: Changed_Serialize; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
+asked_by: Origin } | 
+/**  An agent reads what a server offers: a resource, a prompt, completions. */
+{ kind: "read"; read: Read; 
+/**
+ *  What changed since the person allowed the agent's reads of this server, if that
+ *  allowance no longer holds.
+ */
+changed?: Changed_Serialize; asked_by: Origin } | { kind: "sampling"; params: JsonValue } | { kind: "elicitation"; params: JsonValue } | { kind: "roots" } | 
 /**
  *  An agent offers the folders it works in (its roots) to the servers it uses: the
  *  person picks those the servers may see. Its owner is the agent, not a server.
@@ -1194,6 +1222,20 @@ export type Reach =
 { kind: "secret"; own: boolean } | 
 /**  These variables of Switchboard's environment, read each time the server starts. */
 { kind: "environment"; variables: string[] };
+
+/**  What an agent reads of a server. */
+export type Read = 
+/**  `resources/read`. */
+{ kind: "resource"; uri: string } | 
+/**  `resources/subscribe`: told of each change of the resource from now on. */
+{ kind: "subscription"; uri: string } | 
+/**  `prompts/get`, with the arguments it fills the prompt with. */
+{ kind: "prompt"; name: string; arguments: { [key in string]: string } } | 
+/**
+ *  `completion/complete`: the values the server suggests for an argument of a prompt
+ *  (`of` its name) or of a resource template (`of` the template).
+ */
+{ kind: "completion"; of: string; argument: string; value: string };
 
 /**
  *  A variable or header of an imported entry whose value reaches beyond the entry. It is
@@ -1305,6 +1347,9 @@ export type ServerReach_Deserialize = {
 	/**  Whether it runs now: a server that does not has told no tools yet. */
 	running: boolean,
 	tools: AgentTool_Deserialize[],
+	/**  Whether its resources, and its prompts, are on for the agent. */
+	resources: boolean,
+	prompts: boolean,
 };
 
 /**  One server as an agent reaches it. */
@@ -1314,6 +1359,9 @@ export type ServerReach_Serialize = {
 	/**  Whether it runs now: a server that does not has told no tools yet. */
 	running: boolean,
 	tools: AgentTool_Serialize[],
+	/**  Whether its resources, and its prompts, are on for the agent. */
+	resources: boolean,
+	prompts: boolean,
 };
 
 /**  Where a server stands, as the window shows it. */
@@ -1514,6 +1562,8 @@ export type StandingRule_Deserialize = {
 	tool?: string | null,
 	/**  The agent whose calls it decides; none for the person's and their models'. */
 	agent?: string | null,
+	/**  A rule about the agent's reads of the server (resources, prompts), not its tools. */
+	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,
@@ -1533,6 +1583,8 @@ export type StandingRule_Serialize = {
 	tool: string | null,
 	/**  The agent whose calls it decides; none for the person's and their models'. */
 	agent: string | null,
+	/**  A rule about the agent's reads of the server (resources, prompts), not its tools. */
+	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
 	since_ms: number | null,

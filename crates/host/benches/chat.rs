@@ -163,6 +163,7 @@ impl World {
             identity: pins::identity(&demo),
             definition: Some(ToolDefinition::of(&echo.tool)),
             since_ms: 0,
+            reads: false,
         };
         let gate = gated.gate.clone();
         *gate.policies.lock().expect("the policies") = Policies::new(vec![rule]);

@@ -36,6 +36,15 @@ pub enum Question {
         /// Who asks: the person, or a model in one of their conversations.
         asked_by: crate::gate::Origin,
     },
+    /// An agent reads what a server offers: a resource, a prompt, completions.
+    Read {
+        read: crate::reads::Read,
+        /// What changed since the person allowed the agent's reads of this server, if that
+        /// allowance no longer holds.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        changed: Option<Box<crate::pins::Changed>>,
+        asked_by: crate::gate::Origin,
+    },
     Sampling {
         #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
         params: Box<CreateMessageRequestParams>,
@@ -77,6 +86,12 @@ pub enum Answer {
     ToolCall {
         allow: bool,
         arguments: Map<String, Value>,
+        remember: Remember,
+    },
+    /// Whether the agent may read it, and whether to decide the same way for its reads of
+    /// the server from now on (a choice for one tool counts as one for the server).
+    Read {
+        allow: bool,
         remember: Remember,
     },
     Sampling(Result<Box<CreateMessageResult>, Refusal>),
@@ -184,6 +199,10 @@ impl Answer {
                 arguments: arguments.clone(),
                 remember: Remember::Once,
             },
+            Question::Read { .. } => Self::Read {
+                allow: false,
+                remember: Remember::Once,
+            },
             Question::Sampling { .. } => Self::Sampling(Err(why)),
             Question::Elicitation { .. } => Self::Elicitation(Box::new(match why {
                 Refusal::Declined => ElicitResult::declined(),
@@ -198,6 +217,7 @@ impl Answer {
         matches!(
             (self, question),
             (Self::ToolCall { .. }, Question::ToolCall { .. })
+                | (Self::Read { .. }, Question::Read { .. })
                 | (Self::Sampling(_), Question::Sampling { .. })
                 | (Self::Elicitation(_), Question::Elicitation { .. })
                 | (

@@ -3,6 +3,9 @@
 //! in view and editable; then the call, checked against the tool's schemas; then an audit
 //! record of all of it, which names who asked ([`Origin`]).
 //!
+//! An agent's reads (resources, prompts, completions: [`Read`]) pass the gate too, decided
+//! by the person's rules about the agent's reads of that server, or by the person.
+//!
 //! A call the person starts themselves is their decision already: it runs at once and is
 //! recorded as decided by them. Two things still stand in its way: a denial they made
 //! (it is theirs too, and the call stops saying which rule did it), and, if the host's
@@ -25,12 +28,15 @@ use crate::audit::{AuditLog, Given, Kind, Record};
 use crate::config::{self, ServerConfig};
 use crate::masking;
 use crate::pins::{self, Changed, ToolDefinition};
-use crate::policy::{Decision, Now, Policies, Scope, ToolRule, Verdict};
+use crate::policy::{Decision, Now, Policies, RuleOf, Scope, ToolRule, Verdict};
+use crate::reads::Read;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
     #[error("the call to {tool} was denied ({decided_by})")]
     Denied { tool: String, decided_by: String },
+    #[error("reading {what} was denied ({decided_by})")]
+    ReadDenied { what: String, decided_by: String },
     #[error("the call to {tool} was cancelled before it was allowed")]
     Cancelled { tool: String },
     #[error(transparent)]
@@ -156,6 +162,15 @@ pub struct Gate {
     pub confirm_own_destructive: Arc<AtomicBool>,
 }
 
+/// How a decision the person gave was given, by how far they said it reaches.
+fn given(remember: Remember) -> Given {
+    match remember {
+        Remember::Once => Given::Once,
+        Remember::ToolForSession | Remember::ServerForSession => Given::Session,
+        Remember::ToolAlways | Remember::ServerAlways => Given::Always,
+    }
+}
+
 /// How the audit trail names the person deciding by making the call themselves.
 pub const BY_YOU: &str = "you (your own call)";
 
@@ -275,6 +290,114 @@ impl Gate {
         })
     }
 
+    /// Reads `read` of `server` for `origin` once it is allowed (by a rule about the
+    /// origin's reads of that server, or by the person), through `reading`; the decision and
+    /// the outcome are recorded. Dropping the future withdraws the question.
+    pub async fn read<T>(
+        &self,
+        origin: &Origin,
+        server: &Callee<'_>,
+        read: Read,
+        reading: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, CallError> {
+        let verdict = self
+            .policies()
+            .decide_reads(origin.agent(), server.name, &server.identity);
+        let decided = match verdict {
+            Verdict::Decided(rule) => {
+                Decided::made(rule.allow, Map::new(), rule.decided_by, rule.given)
+            }
+            Verdict::Ask(changed) => self.ask_read(origin, server, &read, changed).await?,
+        };
+        let record = Record {
+            kind: Kind::Read,
+            server: server.name.to_owned(),
+            subject: read.subject().to_owned(),
+            detail: masking::json(read.detail()),
+            decision: decided.decision.to_owned(),
+            decided_by: decided.decided_by.clone(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
+        let record = self
+            .audit
+            .record_call(record, origin.describe(), decided.given)
+            .await
+            .map_err(|e| tracing::error!("{e}"))
+            .ok();
+        if !decided.allow {
+            return Err(CallError::ReadDenied {
+                what: read.subject().to_owned(),
+                decided_by: decided.decided_by,
+            });
+        }
+        let started = Instant::now();
+        let result = reading.await;
+        if let Some(id) = record {
+            let outcome = match &result {
+                Ok(_) => "ok".to_owned(),
+                Err(e) => format!("error: {e}"),
+            };
+            self.audit
+                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+        }
+        Ok(result?)
+    }
+
+    /// Asks the person whether `origin` may read `read`, and remembers the decision for
+    /// its reads of the server as far as they said, pinned to the server as it is now.
+    async fn ask_read(
+        &self,
+        origin: &Origin,
+        server: &Callee<'_>,
+        read: &Read,
+        changed: Option<Box<Changed>>,
+    ) -> Result<Decided, CallError> {
+        let question = Question::Read {
+            read: read.clone(),
+            changed,
+            asked_by: origin.clone(),
+        };
+        let Settled { answer, by } = self.broker.ask(server.name, question).await?;
+        let (allow, remember) = match answer {
+            Answer::Read { allow, remember } => (allow, remember),
+            _ => (false, Remember::Once),
+        };
+        if let Some(decision) = by.unanswered() {
+            return Ok(Decided {
+                allow: false,
+                arguments: Map::new(),
+                decision,
+                decided_by: by.as_str().to_owned(),
+                given: None,
+            });
+        }
+        let scope = match remember {
+            Remember::Once => None,
+            Remember::ToolForSession | Remember::ServerForSession => Some(Scope::Session),
+            Remember::ToolAlways | Remember::ServerAlways => Some(Scope::Always),
+        };
+        if let Some(scope) = scope {
+            let rule = ToolRule {
+                server: server.name.to_owned(),
+                tool: None,
+                allow,
+                agent: origin.agent().map(ToOwned::to_owned),
+                identity: server.identity.clone(),
+                definition: None,
+                since_ms: crate::desk::now_ms() as u64,
+                reads: true,
+            };
+            self.keep(rule, scope);
+        }
+        Ok(Decided::made(
+            allow,
+            Map::new(),
+            by.as_str().to_owned(),
+            given(remember),
+        ))
+    }
+
     /// What the policies' verdict comes to for a call the person made themselves: theirs
     /// to make, unless a denial stands or the tool is one they asked to confirm.
     fn own(&self, verdict: Verdict, tool: &Tool) -> Verdict {
@@ -386,12 +509,7 @@ impl Gate {
                 given: None,
             });
         }
-        let given = match remember {
-            Remember::Once => Given::Once,
-            Remember::ToolForSession | Remember::ServerForSession => Given::Session,
-            Remember::ToolAlways | Remember::ServerAlways => Given::Always,
-        };
-        let person = Decided::made(allow, arguments, by.as_str().to_owned(), given);
+        let person = Decided::made(allow, arguments, by.as_str().to_owned(), given(remember));
         let rule = |whole_server: bool| ToolRule {
             server: now.server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),
@@ -400,6 +518,7 @@ impl Gate {
             identity: now.identity.to_owned(),
             definition: (!whole_server).then(|| now.definition.clone()),
             since_ms: crate::desk::now_ms() as u64,
+            reads: false,
         };
         let (rule, scope) = match remember {
             Remember::Once => return Ok(person),
@@ -408,18 +527,23 @@ impl Gate {
             Remember::ToolAlways => (rule(false), Scope::Always),
             Remember::ServerAlways => (rule(true), Scope::Always),
         };
+        self.keep(rule, scope);
+        Ok(person)
+    }
+
+    /// Remembers a rule the person gave, for `scope`: kept in the file if always.
+    fn keep(&self, rule: ToolRule, scope: Scope) {
         self.policies().remember(rule.clone(), scope);
         if scope == Scope::Always {
             self.write_rules(|standing| standing.remember(rule, Scope::Always));
         }
-        Ok(person)
     }
 
-    /// Forgets the decisions about a server's tool (or the whole server) given for `agent`'s
-    /// calls (`None`: the person's own), in the file too.
-    pub fn revoke(&self, server: &str, tool: Option<&str>, agent: Option<&str>) {
-        self.policies().revoke(server, tool, agent);
-        self.write_rules(|standing| standing.revoke(server, tool, agent));
+    /// Forgets the decisions about `what` of a server given for `agent`'s calls (`None`: the
+    /// person's own), in the file too.
+    pub fn revoke(&self, server: &str, what: &RuleOf, agent: Option<&str>) {
+        self.policies().revoke(server, what, agent);
+        self.write_rules(|standing| standing.revoke(server, what, agent));
     }
 
     /// Forgets every decision about an agent's calls (it was removed), in the file too.

@@ -21,6 +21,7 @@ pub mod masking;
 pub mod person;
 pub mod pins;
 pub mod policy;
+pub mod reads;
 pub mod roots;
 pub mod sampling;
 pub mod secrets;

@@ -9,6 +9,9 @@
 //! An agent (a program reaching the servers through the gateway) has rules of its own: what
 //! the person allowed one agent allows no other, nor the person's own models. A denial
 //! the person made outside any agent holds for every agent too.
+//!
+//! An agent's reads (resources, prompts and their completions) are decided by rules of
+//! their own (`reads`), one per server: a rule about a server's tools never decides them.
 
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::ToolAnnotations;
@@ -38,6 +41,9 @@ pub struct ToolRule {
     #[serde(default)]
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub since_ms: u64,
+    /// A rule about the server's reads (resources, prompts, completions), not its tools.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reads: bool,
 }
 
 impl ToolRule {
@@ -59,16 +65,16 @@ impl ToolRule {
     /// How the audit trail names a decision this rule took.
     pub fn decided_by(&self, scope: Scope) -> String {
         let verb = if self.allow { "allowed" } else { "denied" };
-        let what = if self.tool.is_some() {
-            "this tool"
-        } else {
-            "this server"
+        let what = match (&self.tool, self.reads) {
+            (_, true) => "reading this server",
+            (Some(_), false) => "for this tool",
+            (None, false) => "for this server",
         };
         let scope = match scope {
             Scope::Always => "always",
             Scope::Session => "this session",
         };
-        format!("policy: {verb} for {what}, {scope}")
+        format!("policy: {verb} {what}, {scope}")
     }
 
     /// What changed since the person made this rule, as far as the rule can tell.
@@ -84,6 +90,27 @@ impl ToolRule {
             server: self.identity != now.identity,
             tool,
             allowed_ms: self.since_ms,
+        }
+    }
+}
+
+/// What of a server a rule is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleOf {
+    /// One of its tools, by name.
+    Tool(String),
+    /// Every one of its tools.
+    Tools,
+    /// Its resources, prompts and completions (an agent's reads).
+    Reads,
+}
+
+impl RuleOf {
+    pub fn of(rule: &ToolRule) -> Self {
+        match (&rule.tool, rule.reads) {
+            (_, true) => Self::Reads,
+            (Some(tool), false) => Self::Tool(tool.clone()),
+            (None, false) => Self::Tools,
         }
     }
 }
@@ -167,6 +194,7 @@ impl Policies {
         for specific in [true, false] {
             let matching = |rule: &&ToolRule| {
                 rule.server == now.server
+                    && !rule.reads
                     && rule.covers(now.agent)
                     && match &rule.tool {
                         Some(t) => specific && *t == now.definition.name,
@@ -215,10 +243,41 @@ impl Policies {
         Verdict::Ask(changed)
     }
 
-    /// Remembers a decision; a newer rule replaces one for the same server, tool and agent.
+    /// Decides an agent's read of `server` (as launched now, `identity`) without asking, if
+    /// a rule about the server's reads settles it: a denial first, then an allowance pinned
+    /// to the server as it is now. `Ask` says what changed when an allowance no longer holds.
+    pub fn decide_reads(&self, agent: Option<&str>, server: &str, identity: &str) -> Verdict {
+        let matching: Vec<(&ToolRule, Scope)> = self
+            .all()
+            .filter(|(r, _)| r.reads && r.server == server && r.covers(agent))
+            .collect();
+        let deny = matching.iter().find(|(r, _)| !r.allow);
+        let held = || matching.iter().find(|(r, _)| r.identity == identity);
+        if let Some((rule, scope)) = deny.or_else(held) {
+            return Verdict::Decided(Decision {
+                allow: rule.allow,
+                decided_by: rule.decided_by(*scope),
+                given: Given::Rule,
+            });
+        }
+        Verdict::Ask(matching.first().map(|(stale, _)| {
+            Box::new(Changed {
+                server: true,
+                tool: None,
+                allowed_ms: stale.since_ms,
+            })
+        }))
+    }
+
+    /// Remembers a decision; a newer rule replaces one for the same server, tool (or reads)
+    /// and agent.
     pub fn remember(&mut self, rule: ToolRule, scope: Scope) {
-        let same =
-            |r: &ToolRule| r.server == rule.server && r.tool == rule.tool && r.agent == rule.agent;
+        let same = |r: &ToolRule| {
+            r.server == rule.server
+                && r.tool == rule.tool
+                && r.reads == rule.reads
+                && r.agent == rule.agent
+        };
         self.always.retain(|r| !same(r));
         self.session.retain(|r| !same(r));
         match scope {
@@ -227,11 +286,10 @@ impl Policies {
         }
     }
 
-    /// Forgets the rules for a server's tool (or for the whole server with `None`) given
-    /// to `agent` (`None`: the person's own).
-    pub fn revoke(&mut self, server: &str, tool: Option<&str>, agent: Option<&str>) {
+    /// Forgets the rules for `what` of a server given to `agent` (`None`: the person's own).
+    pub fn revoke(&mut self, server: &str, what: &RuleOf, agent: Option<&str>) {
         let keep = |r: &ToolRule| {
-            !(r.server == server && r.tool.as_deref() == tool && r.agent.as_deref() == agent)
+            !(r.server == server && RuleOf::of(r) == *what && r.agent.as_deref() == agent)
         };
         self.always.retain(keep);
         self.session.retain(keep);
@@ -278,6 +336,7 @@ mod tests {
             identity: SERVER.into(),
             definition: tool.map(|t| definition(t, "as read")),
             since_ms: 7,
+            reads: false,
         }
     }
 
@@ -331,7 +390,7 @@ mod tests {
         let mut policies = Policies::new(vec![rule("s", Some("t"), true)]);
         policies.remember(rule("s", Some("t"), false), Scope::Always);
         assert_eq!(policies.always(), [rule("s", Some("t"), false)]);
-        policies.revoke("s", Some("t"), None);
+        policies.revoke("s", &RuleOf::Tool("t".into()), None);
         assert_eq!(decide(&policies, "s", "t"), Verdict::Ask(None));
         assert!(policies.always().is_empty());
     }

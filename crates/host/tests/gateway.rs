@@ -23,11 +23,12 @@ use std::sync::Arc;
 use common::*;
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
-use switchboard_host::config::AgentAnswers;
+use switchboard_host::config::{AgentAnswers, Offered};
 use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::gate::Origin;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::gateway::{http, http_sessions};
+use switchboard_host::reads::Read;
 use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
@@ -279,6 +280,19 @@ impl Gateway {
             .await
     }
 
+    /// Waits until the person is asked about an agent's read; the request.
+    async fn asked_about_read(&mut self) -> Pending {
+        self.asked(|q| matches!(q, Question::Read { .. })).await
+    }
+
+    /// Answers a question about a read as the window does.
+    fn answer_read(&self, asked: &Pending, allow: bool, remember: Remember) {
+        self.world
+            .desk
+            .answer_read(asked.id, &asked.server, allow, remember)
+            .unwrap();
+    }
+
     /// Answers a tool-call question as the window does.
     fn answer(&self, asked: &Pending, allow: bool, remember: Remember) {
         let Question::ToolCall { arguments, .. } = &asked.question else {
@@ -289,6 +303,12 @@ impl Gateway {
             .answer_tool_call(asked.id, &asked.server, allow, arguments.clone(), remember)
             .unwrap();
     }
+}
+
+/// The person's standing allowance of `agent`'s reads of the demo server.
+fn demo_reads_allowed(agent: &str) -> Value {
+    let [_, reads] = given_to_agent(demo_allowed(), agent);
+    reads
 }
 
 fn asked_by(pending: &Pending) -> Origin {
@@ -540,7 +560,7 @@ async fn what_the_person_always_allows_one_agent_allows_no_other() {
         gateway
             .world
             .desk
-            .revoke_rule("demo", Some("add"), Some("Claude Code"));
+            .revoke_rule("demo", Some("add"), false, Some("Claude Code"));
     }
 }
 
@@ -1016,13 +1036,179 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
     );
 }
 
+/// An agent's reads meet the gate as its calls do: the person is asked what it reads, naming
+/// it; a denial reaches it as an error that says so; "allow this server" answers for its
+/// next reads of that server (and for no other agent); every read is in the audit trail.
+/// A URI goes only to the server that lists it or whose template matches it, and the
+/// result names the server that answered; a URI no server offers asks nothing and reads
+/// nothing. A server's resources or prompts turned off for an agent are not there for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
+    const README: &str = "demo://readme";
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let read = claude
+            .send(json!({"op": "read_resource", "uri": README}))
+            .await;
+        let asked = gateway.asked_about_read().await;
+        assert_eq!(asked.server, "demo", "{sdk:?}");
+        let Question::Read {
+            read: what,
+            asked_by,
+            ..
+        } = &asked.question
+        else {
+            unreachable!()
+        };
+        assert_eq!(what, &Read::Resource { uri: README.into() }, "{sdk:?}");
+        let claude_code = Origin::Agent {
+            name: "Claude Code".into(),
+        };
+        assert_eq!(asked_by, &claude_code, "{sdk:?}");
+        gateway.answer_read(&asked, true, Remember::Once);
+        let result = claude.outcome(&read).await.unwrap();
+        assert!(
+            result.to_string().contains("The Switchboard demo server"),
+            "{sdk:?}: {result}"
+        );
+        assert_eq!(result["_meta"]["switchboard/server"], "demo", "{sdk:?}");
+
+        // Made from a template; denied.
+        let read = claude
+            .send(json!({"op": "read_resource", "uri": "demo://greeting/Ada"}))
+            .await;
+        let asked = gateway.asked_about_read().await;
+        gateway.answer_read(&asked, false, Remember::Once);
+        let denied = claude.outcome(&read).await.unwrap_err();
+        assert!(denied.contains("denied"), "{sdk:?}: {denied}");
+
+        // A prompt; allowed for the server until Switchboard quits: the next read of it
+        // is not asked about.
+        let get = claude
+            .send(
+                json!({"op": "get_prompt", "name": "demo__greet", "arguments": {"name": "Grace"}}),
+            )
+            .await;
+        let asked = gateway.asked_about_read().await;
+        let Question::Read { read: what, .. } = &asked.question else {
+            unreachable!()
+        };
+        assert_eq!(
+            what,
+            &Read::Prompt {
+                name: "greet".into(),
+                arguments: [("name".to_owned(), "Grace".to_owned())].into(),
+            },
+            "{sdk:?}"
+        );
+        gateway.answer_read(&asked, true, Remember::ServerForSession);
+        let prompt = claude.outcome(&get).await.unwrap();
+        assert!(prompt.to_string().contains("Grace"), "{sdk:?}: {prompt}");
+        let again = claude
+            .ask(json!({"op": "read_resource", "uri": README}))
+            .await
+            .unwrap();
+        assert_eq!(again["_meta"]["switchboard/server"], "demo", "{sdk:?}");
+
+        // No server lists it and no template makes it: nothing is asked, nothing read.
+        let nowhere = claude
+            .ask(json!({"op": "read_resource", "uri": "file:///etc/passwd"}))
+            .await;
+        assert!(nowhere.is_err(), "{sdk:?}: {nowhere:?}");
+
+        // What the person allowed Claude Code allows Cursor nothing.
+        let mut cursor = Agent::connected(sdk, "Cursor", gateway.socket()).await;
+        let read = cursor
+            .send(json!({"op": "read_resource", "uri": README}))
+            .await;
+        let asked = gateway.asked_about_read().await;
+        assert_eq!(
+            asked_by_reading(&asked),
+            Origin::Agent {
+                name: "Cursor".into()
+            }
+        );
+        gateway.answer_read(&asked, false, Remember::Once);
+        assert!(cursor.outcome(&read).await.is_err(), "{sdk:?}");
+
+        // Turned off for Cursor: the demo's resources and prompts are not there for it.
+        desk.set_agent_offered("Cursor", "demo", Offered::Resources, false)
+            .await
+            .unwrap();
+        desk.set_agent_offered("Cursor", "demo", Offered::Prompts, false)
+            .await
+            .unwrap();
+        let listed = cursor.ask(json!({"op": "list_resources"})).await.unwrap();
+        assert_eq!(listed["resources"], json!([]), "{sdk:?}");
+        let listed = cursor.ask(json!({"op": "list_prompts"})).await.unwrap();
+        assert_eq!(listed["prompts"], json!([]), "{sdk:?}");
+        let refused = cursor
+            .ask(json!({"op": "read_resource", "uri": README}))
+            .await;
+        assert!(refused.is_err(), "{sdk:?}: {refused:?}");
+        let refused = cursor
+            .ask(json!({"op": "get_prompt", "name": "demo__greet", "arguments": {"name": "x"}}))
+            .await;
+        assert!(refused.is_err(), "{sdk:?}: {refused:?}");
+        let reach = desk.agent_reach("Cursor").unwrap();
+        let demo = reach.servers.iter().find(|s| s.server == "demo").unwrap();
+        assert!(!demo.resources && !demo.prompts, "{sdk:?}");
+        desk.set_agent_offered("Cursor", "demo", Offered::Resources, true)
+            .await
+            .unwrap();
+        desk.set_agent_offered("Cursor", "demo", Offered::Prompts, true)
+            .await
+            .unwrap();
+        gateway
+            .world
+            .desk
+            .revoke_rule("demo", None, true, Some("Claude Code"));
+    }
+    // The audit trail names the agent, what it read and what was decided, newest first.
+    let rows = desk.audit(None, 100).await.unwrap();
+    let reads: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r.kind == "read")
+        .map(|r| (r.asked_by.as_str(), r.subject.as_str(), r.decision.as_str()))
+        .collect();
+    let expected = [
+        ("agent Cursor", README, "denied"),
+        ("agent Claude Code", README, "allowed"),
+        ("agent Claude Code", "greet", "allowed"),
+        ("agent Claude Code", "demo://greeting/Ada", "denied"),
+        ("agent Claude Code", README, "allowed"),
+    ];
+    assert_eq!(reads[..5], expected, "{reads:?}");
+    assert_eq!(reads.len(), 5 * SDKS.len(), "{reads:?}");
+    assert_eq!(
+        rows.iter()
+            .find(|r| r.kind == "read" && r.decision == "allowed")
+            .map(|r| r.decided_by.as_str()),
+        Some("policy: allowed reading this server, this session"),
+        "the rule that allowed the last read"
+    );
+}
+
+fn asked_by_reading(pending: &Pending) -> Origin {
+    match &pending.question {
+        Question::Read { asked_by, .. } => asked_by.clone(),
+        other => panic!("not a read: {other:?}"),
+    }
+}
+
 /// Agents follow a resource through the gateway (`resources/subscribe`): the server is asked
 /// once however many follow it, its updates reach the agents that follow it and no other,
 /// and it is told to stop when the last follower goes (an agent that ends goes too).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
     const NOTES: &str = "demo://notes";
-    let gateway = gateway().await;
+    let reads = [
+        demo_reads_allowed("Claude Code"),
+        demo_reads_allowed("Cursor"),
+    ];
+    let gateway = gateway_with(json!({"toolRules": reads})).await;
     let desk = gateway.world.desk.clone();
     let sent = |method: &str| {
         desk.traffic_of("demo")
@@ -1161,7 +1347,8 @@ async fn agents_hear_when_a_server_stops_and_starts_again() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
     const NOTES: &str = "demo://notes";
-    let mut gateway = gateway().await;
+    let reads = [demo_reads_allowed("Claude Code")];
+    let mut gateway = gateway_with(json!({"toolRules": reads})).await;
     let desk = gateway.world.desk.clone();
     let mut claude = Agent::connected(Sdk::TypeScript, "Claude Code", gateway.socket()).await;
     claude

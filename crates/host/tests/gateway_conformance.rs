@@ -12,8 +12,8 @@
 //! schemas as they are; they run here, one test each (`completion-complete` asks about a
 //! prompt the gateway does not know and accepts an empty list of values), in the suite's
 //! default revision and, for those of the stateless one, in 2026-07-28 (`stateless_*`).
-//! The agent's calls of both servers are allowed by a standing rule: the suite cannot
-//! answer the person's dialog. Those that do not apply:
+//! The agent's calls and reads of both servers are allowed by standing rules: the suite
+//! cannot answer the person's dialog. Those that do not apply:
 //!
 //! - `tools-call-*`, `prompts-get-*`, `json-schema-2020-12`, `elicitation-sep1034-defaults`,
 //!   `elicitation-sep1330-enums`, `input-required-result-*`: they call the tools and
@@ -61,14 +61,11 @@ async fn judge_gateway(scenario: &str, revision: Option<&str>) {
         "demo": {"command": demo_server().display().to_string()},
         "peer": peer,
     });
-    // The suite cannot answer the person's dialog: the agent's calls of both servers are
-    // allowed by standing rules, as the person would have given them.
+    // The suite cannot answer the person's dialog: the agent's calls and reads of both
+    // servers are allowed by standing rules, as the person would have given them.
     let rules: Vec<_> = [demo_allowed(), peer_allowed]
         .into_iter()
-        .map(|mut allowed| {
-            allowed["agent"] = json!(AGENT);
-            allowed
-        })
+        .flat_map(|allowed| given_to_agent(allowed, AGENT))
         .collect();
     let world = desk_on(
         servers,

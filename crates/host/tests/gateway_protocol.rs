@@ -115,12 +115,11 @@ async fn demo_with_agent_and(settings: Value) -> DemoDesk {
     world
 }
 
-/// The demo server, the agent "probe" and the person's standing rule allowing its calls of
-/// the demo server.
+/// The demo server, the agent "probe" and the person's standing rules allowing its calls and
+/// its reads of the demo server.
 async fn demo_allowing_agent() -> DemoDesk {
-    let mut allowed = demo_allowed();
-    allowed["agent"] = json!("probe");
-    demo_with_agent_and(json!({"toolRules": [allowed]})).await
+    let rules = given_to_agent(demo_allowed(), "probe");
+    demo_with_agent_and(json!({"toolRules": rules})).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -210,7 +209,7 @@ fn stateless(fields: Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_request_says_who_asks_or_is_refused_as_the_revision_says() {
-    let world = demo_with_agent().await;
+    let world = demo_allowing_agent().await;
     let mut agent = RawAgent::open(&world, "probe");
     let tools = agent.result("tools/list", stateless(json!({}))).await;
     assert!(
@@ -233,6 +232,7 @@ async fn a_stateless_request_says_who_asks_or_is_refused_as_the_revision_says() 
         .result("resources/read", stateless(json!({"uri": "demo://readme"})))
         .await;
     assert_eq!(read["contents"][0]["uri"], "demo://readme");
+    assert_eq!(read["_meta"]["switchboard/server"], "demo", "who answered");
     assert_eq!(read["cacheScope"], "private");
 
     let unsupported = json!({
@@ -345,7 +345,7 @@ async fn an_agent_not_configured_is_refused_with_the_reason() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resources_prompts_and_completions_lead_back_to_their_server() {
-    let world = demo_with_agent().await;
+    let world = demo_allowing_agent().await;
     let mut agent = RawAgent::open(&world, "probe");
     agent.result("initialize", initialize("2025-11-25")).await;
 
@@ -361,6 +361,7 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
         .result("resources/read", json!({"uri": "demo://readme"}))
         .await;
     assert_eq!(read["contents"][0]["uri"], "demo://readme");
+    assert_eq!(read["_meta"]["switchboard/server"], "demo", "who answered");
     // Not listed, made from a template: found by the template's server.
     let read = agent
         .result("resources/read", json!({"uri": "demo://greeting/Ada"}))
@@ -397,6 +398,7 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
         )
         .await;
     assert!(got.to_string().contains("Grace"), "{got}");
+    assert_eq!(got["_meta"]["switchboard/server"], "demo", "who answered");
 
     for reference in [
         json!({"type": "ref/prompt", "name": "demo__greet"}),

@@ -14,6 +14,7 @@ use switchboard_host::approvals::{Answer, Question, Remember};
 use switchboard_host::audit::Kind;
 use switchboard_host::gate::{CallError, Callee, Origin};
 use switchboard_host::pins;
+use switchboard_host::policy::RuleOf;
 use switchboard_mcp::types::{
     CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
     SamplingContent,
@@ -192,7 +193,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
             ),
         ]
     );
-    world.gate.revoke("py", Some("add"), None);
+    world.gate.revoke("py", &RuleOf::Tool("add".into()), None);
     assert!(
         switchboard_host::config::load(&path)
             .unwrap()

@@ -115,7 +115,7 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
             "round {round}"
         );
         assert_eq!(world.desk.standing_rules().await.len(), 1, "round {round}");
-        world.desk.revoke_rule("demo", Some("echo"), None);
+        world.desk.revoke_rule("demo", Some("echo"), false, None);
     }
     world.desk.shutdown().await;
 }

@@ -274,8 +274,8 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     );
 
     // Revoked, each takes effect at once: the next call is asked, the server sees nothing.
-    world.desk.revoke_rule("demo", Some("echo"), None);
-    world.desk.revoke_rule("demo", None, None);
+    world.desk.revoke_rule("demo", Some("echo"), false, None);
+    world.desk.revoke_rule("demo", None, false, None);
     assert!(world.desk.standing_rules().await.is_empty());
     assert_eq!(world.rules(), []);
     let call = world.call_by_model("echo", json!({"text": "4"}), "4");

@@ -5,7 +5,7 @@ import { commands, type AgentReach_Serialize as Reach, type AgentTool_Serialize 
 import { AgentReach } from "./AgentReach";
 
 vi.mock("../bindings", async () =>
-  (await import("../testing/bindings")).withCommands({ agentReach: vi.fn(), saveAgent: vi.fn(), setAgentTool: vi.fn() }),
+  (await import("../testing/bindings")).withCommands({ agentReach: vi.fn(), saveAgent: vi.fn(), setAgentTool: vi.fn(), setAgentOffered: vi.fn() }),
 );
 
 afterEach(() => {
@@ -42,13 +42,28 @@ function host(start: Reach) {
     };
     return Promise.resolve(null);
   });
+  vi.mocked(commands.setAgentOffered).mockImplementation((_name, server, of, on) => {
+    held = { ...held, servers: held.servers.map((s) => (s.server === server ? { ...s, [of]: on } : s)) };
+    return Promise.resolve(null);
+  });
 }
+
+/** A server the agent reaches with its resources and prompts, and these tools. */
+const server = (name: string, tools: Tool[], over: Partial<Reach["servers"][number]> = {}) => ({
+  server: name,
+  reached: true,
+  running: true,
+  tools,
+  resources: true,
+  prompts: true,
+  ...over,
+});
 
 const twoServers: Reach = {
   everyServer: true,
   servers: [
-    { server: "demo", reached: true, running: true, tools: [tool("echo"), tool("delete_note", true, true)] },
-    { server: "files", reached: true, running: true, tools: [tool("write_file")] },
+    server("demo", [tool("echo"), tool("delete_note", true, true)]),
+    server("files", [tool("write_file")]),
   ],
 };
 
@@ -92,6 +107,21 @@ describe("what one agent may use", () => {
     expect(demo.getByText("(turned off for everyone in the server's settings)")).toBeTruthy();
   });
 
+  it("turns a server's resources or prompts off for the agent alone", async () => {
+    host(twoServers);
+    const user = userEvent.setup();
+    await opened(user);
+    const files = within(screen.getByRole("group", { name: "files for Cursor" }));
+    const resources = () => files.getByRole("checkbox", { name: "Its resources" }) as HTMLInputElement;
+    expect(resources().checked).toBe(true);
+    await user.click(resources());
+    expect(commands.setAgentOffered).toHaveBeenCalledWith("Cursor", "files", "resources", false);
+    await waitFor(() => expect(resources().checked).toBe(false));
+    expect((files.getByRole("checkbox", { name: "Its prompts" }) as HTMLInputElement).checked).toBe(true);
+    await user.click(files.getByRole("checkbox", { name: "Its prompts" }));
+    expect(commands.setAgentOffered).toHaveBeenLastCalledWith("Cursor", "files", "prompts", false);
+  });
+
   it("keeps a refusal in view and the switches as the host holds them", async () => {
     host(twoServers);
     vi.mocked(commands.setAgentTool).mockRejectedValue({
@@ -106,7 +136,7 @@ describe("what one agent may use", () => {
   });
 
   it("says a server that does not run has no tools to show yet", async () => {
-    host({ everyServer: false, servers: [{ server: "demo", reached: true, running: false, tools: [] }] });
+    host({ everyServer: false, servers: [server("demo", [], { running: false })] });
     const user = userEvent.setup();
     await opened(user);
     expect(screen.getByText("Not running: its tools show once it runs.")).toBeTruthy();

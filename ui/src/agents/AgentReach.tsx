@@ -1,12 +1,12 @@
 import { useId, useState } from "react";
-import { commands, type AgentTool_Serialize, type ServerReach_Serialize } from "../bindings";
+import { commands, type AgentTool_Serialize, type Offered, type ServerReach_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 import "./agentReach.css";
 
 /**
- * Which servers one agent reaches (every server, or those chosen) and which of their tools it
- * may call, turned off for it alone. Folded until the person opens it; a connected agent hears
+ * Which servers one agent reaches (every server, or those chosen), which of their tools it
+ * may call and whether it may read their resources and prompts, turned off for it alone. Folded until the person opens it; a connected agent hears
  * of a change at once.
  */
 export function AgentReach({ name }: { name: string }) {
@@ -79,11 +79,18 @@ function ReachChoices({ name }: { name: string }) {
           busy={busy}
           onReach={(on) => choose(server.server, on)}
           onTool={(tool, on) => act(commands.setAgentTool(name, server.server, tool, on))}
+          onOffered={(of, on) => act(commands.setAgentOffered(name, server.server, of, on))}
         />
       ))}
     </div>
   );
 }
+
+/** A server's offers beside its tools, each on or off for the agent as a whole. */
+const OFFERED: { of: Offered; label: string }[] = [
+  { of: "resources", label: "Its resources" },
+  { of: "prompts", label: "Its prompts" },
+];
 
 function ServerChoice({
   agent,
@@ -92,6 +99,7 @@ function ServerChoice({
   busy,
   onReach,
   onTool,
+  onOffered,
 }: {
   agent: string;
   server: ServerReach_Serialize;
@@ -99,6 +107,7 @@ function ServerChoice({
   busy: boolean;
   onReach(on: boolean): void;
   onTool(tool: string, on: boolean): void;
+  onOffered(of: Offered, on: boolean): void;
 }) {
   const off = server.tools.filter((t) => !t.on).length;
   return (
@@ -117,6 +126,22 @@ function ServerChoice({
         )}
       </legend>
       {!server.running && server.tools.length === 0 && <p className="muted">Not running: its tools show once it runs.</p>}
+      {server.reached && (
+        <p className="agent-reach-offered">
+          {OFFERED.map(({ of, label }) => (
+            <span key={of}>
+              <input
+                id={`${idPrefix}-${of}`}
+                type="checkbox"
+                checked={server[of]}
+                disabled={busy}
+                onChange={(e) => onOffered(of, e.target.checked)}
+              />{" "}
+              <label htmlFor={`${idPrefix}-${of}`}>{label}</label>
+            </span>
+          ))}
+        </p>
+      )}
       {server.reached && (
         <ul>
           {server.tools.map((tool) => (

@@ -17,6 +17,7 @@ export interface ApprovalQueueProps {
 
 const KIND_LABEL: Record<ApprovalKind, string> = {
   tool_call: "Tool call",
+  read: "Read",
   sampling: "Model reply",
   elicitation: "Question",
   roots: "Folders",

@@ -10,4 +10,4 @@ export interface PendingBase {
 /** How far an "allow" for a tool call reaches. */
 export type Remember = "once" | "tool_for_session" | "server_for_session" | "tool_always" | "server_always";
 
-export type ApprovalKind = "tool_call" | "sampling" | "elicitation" | "roots" | "agent_roots" | "sign_in";
+export type ApprovalKind = "tool_call" | "read" | "sampling" | "elicitation" | "roots" | "agent_roots" | "sign_in";

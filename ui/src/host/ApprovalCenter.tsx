@@ -9,6 +9,7 @@ import type {
   ToolAnnotations,
 } from "../mcp/schema";
 import { ToolCallDialog } from "../approvals/ToolCallDialog";
+import { ReadDialog } from "../approvals/ReadDialog";
 import { SamplingDialog } from "../approvals/SamplingDialog";
 import { AgentRootsDialog } from "../approvals/AgentRootsDialog";
 import { RootsDialog } from "../approvals/RootsDialog";
@@ -103,6 +104,13 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
               ),
             )
           }
+        />
+      );
+    case "read":
+      return (
+        <ReadDialog
+          request={{ ...base, read: question.read, changed: question.changed ?? null, askedBy: question.asked_by }}
+          onAnswer={(a) => send(commands.answerRead(id, server, a.allow, a.remember))}
         />
       );
     case "sampling":

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Pending } from "../bindings";
+import { readSubject } from "../approvals/ReadDialog";
 
 interface Props {
   pending: Pending[];
@@ -15,6 +16,8 @@ function asking(pending: Pending): string {
   switch (q.kind) {
     case "tool_call":
       return `asks to call ${q.tool}`;
+    case "read":
+      return `is asked for ${readSubject(q.read)}`;
     case "sampling":
       return "asks for a reply from a model";
     case "elicitation":

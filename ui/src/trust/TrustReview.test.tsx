@@ -8,6 +8,7 @@ const rule = (over: Partial<StandingRule>): StandingRule => ({
   server: "files",
   tool: "read",
   agent: null,
+  reads: false,
   allow: true,
   scope: "always",
   since_ms: 1_700_000_000_000,
@@ -28,6 +29,7 @@ describe("TrustReview", () => {
           rule({ tool: null, allow: false, scope: "session", uses: 1 }),
           rule({ tool: "send", holds: false }),
           rule({ agent: "Claude Code" }),
+          rule({ tool: null, reads: true, agent: "Claude Code" }),
         ]}
         sampling={[]}
         folders={[]}
@@ -44,12 +46,16 @@ describe("TrustReview", () => {
     expect(cells[1]?.[5]).toBe("once");
     expect(cells[2]?.[6]).toMatch(/changed since/);
     expect(cells[3]?.[1]).toBe("read (calls of Claude Code)");
+    expect(cells[4]?.[1]).toBe("its resources and prompts (reads of Claude Code)");
+    const revoked = () => onRevokeRule.mock.lastCall?.[0] as StandingRule;
     await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for every tool of files" }));
-    expect(onRevokeRule).toHaveBeenCalledWith("files", null, null);
+    expect([revoked().tool, revoked().reads, revoked().agent]).toEqual([null, false, null]);
     await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for send of files" }));
-    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "send", null);
+    expect([revoked().tool, revoked().agent]).toEqual(["send", null]);
     await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for read of files for Claude Code" }));
-    expect(onRevokeRule).toHaveBeenLastCalledWith("files", "read", "Claude Code");
+    expect([revoked().tool, revoked().agent]).toEqual(["read", "Claude Code"]);
+    await userEvent.click(screen.getByRole("button", { name: "Revoke the rule for reading of files for Claude Code" }));
+    expect([revoked().reads, revoked().agent]).toEqual([true, "Claude Code"]);
     expect(screen.getByText("No server can see any of your folders.")).toBeTruthy();
   });
 
@@ -65,7 +71,7 @@ describe("TrustReview", () => {
         onRevokeFolders={onRevokeFolders}
       />,
     );
-    expect(screen.getByText(/every tool call a model or an agent makes is asked about/)).toBeTruthy();
+    expect(screen.getByText(/every tool call a model or an agent makes, and every read of an agent, is asked about/)).toBeTruthy();
     expect(screen.getByText("/home/me/project")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Stop sharing with git" }));
     expect(onRevokeFolders).toHaveBeenCalledWith("git");

@@ -6,7 +6,7 @@ export interface TrustReviewProps {
   rules: StandingRule[];
   sampling: SamplingRuleShown[];
   folders: SharedFolders[];
-  onRevokeRule(server: string, tool: string | null, agent: string | null): void;
+  onRevokeRule(rule: StandingRule): void;
   onRevokeSampling(server: string): void;
   onRevokeFolders(server: string): void;
 }
@@ -25,7 +25,7 @@ export function TrustReview({
       <section aria-labelledby="rules-title">
         <h2 id="rules-title">Standing rules</h2>
         {rules.length === 0 ? (
-          <p className="muted">No rule: every tool call a model or an agent makes is asked about.</p>
+          <p className="muted">No rule: every tool call a model or an agent makes, and every read of an agent, is asked about.</p>
         ) : (
           <div className="table-scroll">
             <table className="trust-table">
@@ -41,7 +41,11 @@ export function TrustReview({
               </thead>
               <tbody>
                 {rules.map((rule) => (
-                  <RuleRow key={`${rule.scope}/${rule.server}/${rule.tool ?? ""}/${rule.agent ?? ""}`} rule={rule} onRevoke={onRevokeRule} />
+                  <RuleRow
+                    key={`${rule.scope}/${rule.server}/${rule.reads ? "reads" : (rule.tool ?? "")}/${rule.agent ?? ""}`}
+                    rule={rule}
+                    onRevoke={onRevokeRule}
+                  />
                 ))}
               </tbody>
             </table>
@@ -101,15 +105,21 @@ export function TrustReview({
 }
 
 function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
-  const subject = `${rule.tool ?? "every tool"} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
+  const what = rule.reads ? "reading" : (rule.tool ?? "every tool");
+  const subject = `${what} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
   const since = rule.since_ms ?? 0;
   const uses = rule.uses ?? 0;
   return (
     <tr className={rule.holds ? undefined : "stale"}>
       <td>{rule.server}</td>
       <td>
-        {rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}
-        {rule.agent && <span className="muted"> (calls of {rule.agent})</span>}
+        {rule.reads ? <em>its resources and prompts</em> : rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}
+        {rule.agent && (
+          <span className="muted">
+            {" "}
+            ({rule.reads ? "reads" : "calls"} of {rule.agent})
+          </span>
+        )}
       </td>
       <td className={rule.allow ? "allowed" : "denied"}>{rule.allow ? "Allowed" : "Denied"}</td>
       <td>{rule.scope === "always" ? "Always" : "Until quit"}</td>
@@ -123,7 +133,7 @@ function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReview
           type="button"
           className="button"
           aria-label={`Revoke the rule for ${subject}`}
-          onClick={() => onRevoke(rule.server, rule.tool ?? null, rule.agent ?? null)}
+          onClick={() => onRevoke(rule)}
         >
           Revoke
         </button>

@@ -1,4 +1,5 @@
 import type { Pending } from "../bindings";
+import { readSubject } from "../approvals/ReadDialog";
 import { ApprovalQueue } from "../approvals/ApprovalQueue";
 import { useApprovals } from "../host/approvalsContext";
 import { EmptyState } from "./EmptyState";
@@ -9,6 +10,8 @@ export function summaryOf(pending: Pending): string {
   switch (q.kind) {
     case "tool_call":
       return `call ${q.tool}`;
+    case "read":
+      return `${q.asked_by.by === "agent" ? q.asked_by.name : "someone"} reads ${readSubject(q.read)}`;
     case "sampling":
       return "a reply from a model";
     case "elicitation":

@@ -16,8 +16,10 @@ export function TrustView() {
         rules={rules.data ?? []}
         sampling={sampling.data ?? []}
         folders={folders.data ?? []}
-        onRevokeRule={(server, tool, agent) =>
-          void commands.revokeRule(server, tool, agent).then(rules.refresh, rules.refresh)
+        onRevokeRule={(rule) =>
+          void commands
+            .revokeRule(rule.server, rule.tool ?? null, rule.reads, rule.agent ?? null)
+            .then(rules.refresh, rules.refresh)
         }
         onRevokeSampling={(server) => void commands.revokeSamplingRule(server).then(sampling.refresh, sampling.refresh)}
         onRevokeFolders={(server) =>

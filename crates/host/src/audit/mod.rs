@@ -70,6 +70,8 @@ pub enum Kind {
     Roots,
     /// A sign-in to a server, or a sign-out (no token is ever recorded).
     SignIn,
+    /// An agent's read of a resource, a prompt or completions.
+    Read,
 }
 
 impl Kind {
@@ -80,6 +82,7 @@ impl Kind {
             Self::Elicitation => "elicitation",
             Self::Roots => "roots",
             Self::SignIn => "sign_in",
+            Self::Read => "read",
         }
     }
 
@@ -90,6 +93,7 @@ impl Kind {
             Self::Elicitation,
             Self::Roots,
             Self::SignIn,
+            Self::Read,
         ]
         .into_iter()
         .find(|k| k.as_str() == text)

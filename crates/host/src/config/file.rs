@@ -345,6 +345,7 @@ mod tests {
             identity: "the server as allowed".into(),
             definition: Some(definition.clone()),
             since_ms: 1,
+            reads: false,
         };
         policies.remember(rule, Scope::Always);
         let mut config = Config::default();

@@ -15,7 +15,7 @@ pub use import::{
 };
 pub use model::{
     AgentAnswers, AgentConfig, CLIENT_METADATA_URL, Config, DEMO_SERVER, EnvValue, HostSettings,
-    OAuthClient, ProtocolEra, ProviderEntry, ProviderProtocol, RestartPolicy, SecretRef,
+    OAuthClient, Offered, ProtocolEra, ProviderEntry, ProviderProtocol, RestartPolicy, SecretRef,
     ServerConfig, ServerSpec, SpecError, TransportType, client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};

@@ -30,7 +30,8 @@ pub struct Config {
 }
 
 /// What one agent reaches through the gateway: its servers (all, unless listed) and, of
-/// them, not the tools turned off for it, nor those turned off for everyone.
+/// them, not the tools turned off for it, nor those turned off for everyone, nor the
+/// resources or prompts of the servers where they are turned off for it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentConfig {
@@ -40,11 +41,28 @@ pub struct AgentConfig {
     /// Tools turned off for this agent only, by server.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub disabled_tools: BTreeMap<String, BTreeSet<String>>,
+    /// The servers whose resources (and their templates) are turned off for this agent.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub resources_off: BTreeSet<String>,
+    /// The servers whose prompts are turned off for this agent.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub prompts_off: BTreeSet<String>,
     /// What the agent may answer in the person's stead when a server serving its call asks.
     #[serde(default, skip_serializing_if = "AgentAnswers::is_default")]
     pub answers: AgentAnswers,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// What of a server's offers an agent's switch turns on or off, beside its tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Offered {
+    /// Its resources and resource templates (reading, subscribing, completing).
+    Resources,
+    /// Its prompts (and completing their arguments).
+    Prompts,
 }
 
 /// The requests of a server, made while it serves one of the agent's calls, that go to
@@ -72,6 +90,15 @@ impl AgentConfig {
     /// Whether the agent may use `server` at all.
     pub fn reaches(&self, server: &str) -> bool {
         self.servers.as_ref().is_none_or(|s| s.contains(server))
+    }
+
+    /// Whether the agent may read `server`'s resources (or `prompts`) at all.
+    pub fn reads(&self, server: &str, of: Offered) -> bool {
+        let off = match of {
+            Offered::Resources => &self.resources_off,
+            Offered::Prompts => &self.prompts_off,
+        };
+        self.reaches(server) && !off.contains(server)
     }
 
     /// Whether the agent may use `tool` of `server` (the person's own switches aside).

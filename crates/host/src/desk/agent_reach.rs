@@ -1,6 +1,7 @@
 //! What one agent may reach, as the person chooses it in the window: every server or a
-//! chosen set, and each tool of a server on or off for that agent alone. The choices are
-//! kept in the agent's entry (`servers`, `disabledTools`); a connected agent hears of them
+//! chosen set, each tool of a server on or off for that agent alone, and a server's
+//! resources and prompts. The choices are kept in the agent's entry (`servers`,
+//! `disabledTools`, `resourcesOff`, `promptsOff`); a connected agent hears of them
 //! at once as `list_changed`, since they are announced as `AgentsChanged`.
 
 use serde::Serialize;
@@ -30,6 +31,9 @@ pub struct ServerReach {
     /// Whether it runs now: a server that does not has told no tools yet.
     pub running: bool,
     pub tools: Vec<AgentTool>,
+    /// Whether its resources, and its prompts, are on for the agent.
+    pub resources: bool,
+    pub prompts: bool,
 }
 
 /// A tool of a server, on or off for the agent.
@@ -102,6 +106,8 @@ impl Desk {
                 tools.extend(gone);
                 ServerReach {
                     reached: config.reaches(&server),
+                    resources: !config.resources_off.contains(&server),
+                    prompts: !config.prompts_off.contains(&server),
                     running: matches!(running.get(&server), Some(ServerState::Running { .. })),
                     tools,
                     server,

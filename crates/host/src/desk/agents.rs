@@ -11,8 +11,10 @@ use serde::Serialize;
 use super::switches::TurnedOff;
 use super::{AuditEntry, Desk, DeskError, Update, lock};
 use crate::catalog::Offer;
-use crate::config::AgentConfig;
-use crate::gate::Origin;
+use crate::config::{AgentConfig, Offered};
+use crate::gate::{Callee, Origin};
+use crate::reads::Read;
+use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::{Connection, WeakConnection};
 
 /// The agents' live sessions with the gateway.
@@ -195,8 +197,38 @@ impl Desk {
         .await
     }
 
+    /// Turns `server`'s resources or prompts on or off for one agent.
+    pub async fn set_agent_offered(
+        &self,
+        name: &str,
+        server: &str,
+        of: Offered,
+        on: bool,
+    ) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                if !config.servers.contains_key(server) {
+                    return Err(DeskError::NoServer(server.to_owned()));
+                }
+                let agent = config
+                    .agents
+                    .get_mut(name)
+                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
+                let off = match of {
+                    Offered::Resources => &mut agent.resources_off,
+                    Offered::Prompts => &mut agent.prompts_off,
+                };
+                super::switches::turn(off, server, on);
+                Ok(())
+            },
+            Update::AgentsChanged,
+        )
+        .await
+    }
+
     /// What `agent` sees of the running servers, by server: only the servers it may use,
-    /// and of their tools none turned off for it or for everyone. `None` when no agent of
+    /// of their tools none turned off for it or for everyone, and none of their resources
+    /// or prompts where those are turned off for it. `None` when no agent of
     /// this name is configured.
     pub fn offers_for(&self, agent: &str) -> Option<Vec<(String, Offer)>> {
         let agent = self.agent_config(agent)?;
@@ -212,6 +244,13 @@ impl Desk {
                     offer.tools.retain(|tool| {
                         agent.offers(server, &tool.name) && !off.holds(server, &tool.name)
                     });
+                    if !agent.reads(server, Offered::Resources) {
+                        offer.resources.clear();
+                        offer.templates.clear();
+                    }
+                    if !agent.reads(server, Offered::Prompts) {
+                        offer.prompts.clear();
+                    }
                     Some((server.clone(), offer))
                 })
                 .collect(),
@@ -258,12 +297,36 @@ impl Desk {
         Some(found.input_schema)
     }
 
-    /// The live session with a running server, for a caller of the host's own (the
-    /// gateway reads resources and prompts through it).
-    pub fn running_client(
-        &self,
-        server: &str,
-    ) -> Result<switchboard_mcp::client::Client, DeskError> {
+    /// The live session with a running server, for the host's own use (what the gateway
+    /// reads for an agent goes through [`Self::agent_read`], past the gate).
+    pub fn running_client(&self, server: &str) -> Result<Client, DeskError> {
         self.client(server)
+    }
+
+    /// Reads `read` of `server` for `agent` through the gate (see [`Gate::read`]), with the
+    /// server's live session, once a rule or the person allowed it.
+    ///
+    /// [`Gate::read`]: crate::gate::Gate::read
+    pub async fn agent_read<T, F>(
+        &self,
+        agent: &str,
+        server: &str,
+        read: Read,
+        reading: impl FnOnce(Client) -> F,
+    ) -> Result<T, DeskError>
+    where
+        F: Future<Output = Result<T, ClientError>>,
+    {
+        let client = self.client(server)?;
+        let config = self.server_config(server)?;
+        let origin = Origin::Agent {
+            name: agent.to_owned(),
+        };
+        let callee = Callee::of(server, &config);
+        Ok(self
+            .inner
+            .gate
+            .read(&origin, &callee, read, reading(client))
+            .await?)
     }
 }

@@ -88,6 +88,18 @@ impl Desk {
         )
     }
 
+    /// Lets an agent read what it asked to (or not), and says how far the choice reaches
+    /// for its reads of that server.
+    pub fn answer_read(
+        &self,
+        id: u64,
+        server: &str,
+        allow: bool,
+        remember: Remember,
+    ) -> Result<(), DeskError> {
+        self.answer(id, server, Answer::Read { allow, remember })
+    }
+
     /// Returns the reply the person wrote and reviewed (a `CreateMessageResult`), or
     /// declines with `None`.
     pub fn answer_sampling(

@@ -343,7 +343,7 @@ impl Desk {
                 // A sign-in is asked for by the person, who waits for it.
                 matches!(
                     question,
-                    Question::ToolCall { .. } | Question::SignIn { .. }
+                    Question::ToolCall { .. } | Question::Read { .. } | Question::SignIn { .. }
                 ) || calls.any_to(server)
             }
         });

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Desk, lock};
 use crate::audit::ByRule;
 use crate::pins::{self, ToolDefinition};
-use crate::policy::{Now, Scope};
+use crate::policy::{Now, RuleOf, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -28,6 +28,8 @@ pub struct StandingRule {
     pub tool: Option<String>,
     /// The agent whose calls it decides; none for the person's and their models'.
     pub agent: Option<String>,
+    /// A rule about the agent's reads of the server (resources, prompts), not its tools.
+    pub reads: bool,
     pub allow: bool,
     pub scope: RuleScope,
     pub since_ms: f64,
@@ -90,6 +92,7 @@ impl Desk {
                 },
                 server: rule.server,
                 tool: rule.tool,
+                reads: rule.reads,
                 agent: rule.agent,
                 allow: rule.allow,
             });
@@ -97,10 +100,16 @@ impl Desk {
         shown
     }
 
-    /// Forgets a rule (`tool` none: the rule for the whole server), in the file too; the
-    /// next call it would have decided is asked about.
-    pub fn revoke_rule(&self, server: &str, tool: Option<&str>, agent: Option<&str>) {
-        self.inner.gate.revoke(server, tool, agent);
+    /// Forgets a rule (`tool` none: the rule for the whole server; `reads`: the rule for an
+    /// agent's reads of it), in the file too; the next call it would have decided is asked
+    /// about.
+    pub fn revoke_rule(&self, server: &str, tool: Option<&str>, reads: bool, agent: Option<&str>) {
+        let what = match (tool, reads) {
+            (_, true) => RuleOf::Reads,
+            (Some(tool), false) => RuleOf::Tool(tool.to_owned()),
+            (None, false) => RuleOf::Tools,
+        };
+        self.inner.gate.revoke(server, &what, agent);
     }
 
     /// The folders each server may see, by server.

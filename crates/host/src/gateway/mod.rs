@@ -6,7 +6,9 @@
 //!   lists what the agent may see of the running servers (tools and prompts named
 //!   `server__name`, resources by their own URIs), and sends every tool call through the
 //!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
-//!   the audit naming it. Changes of the servers' offers reach it as `list_changed`;
+//!   the audit naming it; so do its reads (a resource read or subscribed to, a prompt,
+//!   completions), each routed only to the server that lists the resource or whose
+//!   template matches it, and marked with the server that answered. Changes of the servers' offers reach it as `list_changed`;
 //!   progress and cancellation pass both ways; servers' log messages at its level;
 //!   updates of the resources it subscribed to ([`subscriptions`]). It answers the
 //!   stateless 2026-07-28 revision too, request by request: `server/discover`, requests
@@ -27,3 +29,28 @@ mod session;
 mod subscriptions;
 
 pub use session::{Caller, Session, Via, http_sessions, serve};
+
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::jsonrpc::{ErrorObject, code};
+
+use crate::desk::DeskError;
+use crate::gate::CallError;
+
+/// Why a read or a subscription failed, as the agent is told: the server's own error as it
+/// came; one the person (or their rule) denied as a refusal that says so; anything else as
+/// an internal error.
+fn refusal(error: DeskError) -> ErrorObject {
+    match error {
+        DeskError::Client(ClientError::Request(RequestError::Server { error, .. }))
+        | DeskError::Call(CallError::Client(ClientError::Request(RequestError::Server {
+            error,
+            ..
+        }))) => error,
+        DeskError::Call(denied @ CallError::ReadDenied { .. }) => ErrorObject::new(
+            code::INVALID_REQUEST,
+            format!("Switchboard: {denied}. Do not retry it unless the person asks."),
+        ),
+        other => ErrorObject::new(code::INTERNAL_ERROR, other.to_string()),
+    }
+}

@@ -34,9 +34,9 @@ pub fn find(
     })
 }
 
-/// The servers that may serve `uri`, likeliest first: those that list it, else those
-/// with a template it may come from (the longest fixed start first), else every server
-/// that offers resources at all.
+/// The servers that may serve `uri`, likeliest first: those that list it, else those with
+/// a template it matches (the longest fixed start first). Never a server that offers
+/// neither: what an agent reads goes only where it can come from.
 pub fn owners_of_uri(offers: &[(String, Offer)], uri: &str) -> Vec<String> {
     let listing: Vec<String> = offers
         .iter()
@@ -52,22 +52,51 @@ pub fn owners_of_uri(offers: &[(String, Offer)], uri: &str) -> Vec<String> {
             offer
                 .templates
                 .iter()
-                .map(|t| fixed_start(&t.uri_template))
-                .filter(|start| !start.is_empty() && uri.starts_with(start))
-                .map(str::len)
+                .filter(|t| matches_template(&t.uri_template, uri))
+                .map(|t| fixed_start(&t.uri_template).len())
                 .max()
                 .map(|len| (len, server.clone()))
         })
         .collect();
     templated.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
-    let mut owners: Vec<String> = templated.into_iter().map(|(_, server)| server).collect();
-    for (server, offer) in offers {
-        let offers_resources = !offer.resources.is_empty() || !offer.templates.is_empty();
-        if offers_resources && !owners.contains(server) {
-            owners.push(server.clone());
-        }
+    templated.into_iter().map(|(_, server)| server).collect()
+}
+
+/// The server that offers `template` (a resource template, by its text), if any.
+pub fn owner_of_template(offers: &[(String, Offer)], template: &str) -> Option<String> {
+    offers
+        .iter()
+        .find(|(_, o)| o.templates.iter().any(|t| t.uri_template == template))
+        .map(|(server, _)| server.clone())
+}
+
+/// Whether `uri` may be an expansion of the RFC 6570 `template`: its literal text exactly,
+/// each expression as what its operator can expand to (a simple `{x}` never holds `/`, `?`
+/// or `#`; `{+x}` and `{#x}` may hold anything).
+fn matches_template(template: &str, uri: &str) -> bool {
+    let mut pattern = String::from("^");
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        pattern.push_str(&regex::escape(&rest[..open]));
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        let expression = &rest[open + 1..open + close];
+        pattern.push_str(match expression.chars().next() {
+            Some('+') => ".*",
+            Some('#') => "(#.*)?",
+            Some('.') => r"(\.[^/?#]*)*",
+            Some('/') => "(/[^/?#]*)*",
+            Some(';') => "(;[^/?#]*)*",
+            Some('?') => r"(\?[^#]*)?",
+            Some('&') => "(&[^#]*)*",
+            _ => "[^/?#]*",
+        });
+        rest = &rest[open + close + 1..];
     }
-    owners
+    pattern.push_str(&regex::escape(rest));
+    pattern.push('$');
+    regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(uri))
 }
 
 /// A URI template up to its first expression (`file:///{path}` -> `file:///`).
@@ -95,16 +124,43 @@ mod tests {
     }
 
     #[test]
-    fn a_uri_leads_to_the_server_listing_it_then_to_templates_then_to_any() {
+    fn a_uri_leads_to_the_server_listing_it_else_to_those_whose_templates_match_it() {
         let offers = vec![
-            ("a".to_owned(), offer(&["demo://notes/1"], &["demo://{x}"])),
+            ("a".to_owned(), offer(&["demo://notes/1"], &["demo://{+x}"])),
             ("b".to_owned(), offer(&[], &["demo://notes/{id}"])),
-            ("c".to_owned(), offer(&["other://x"], &[])),
+            ("c".to_owned(), offer(&["other://x"], &["file:///{path}"])),
             ("d".to_owned(), Offer::default()),
         ];
         assert_eq!(owners_of_uri(&offers, "demo://notes/1"), ["a"]);
-        assert_eq!(owners_of_uri(&offers, "demo://notes/2"), ["b", "a", "c"]);
-        assert_eq!(owners_of_uri(&offers, "file:///etc"), ["a", "b", "c"]);
+        assert_eq!(owners_of_uri(&offers, "demo://notes/2"), ["b", "a"]);
+        // A simple expression never spans a `/`: only a's reserved one does.
+        assert_eq!(owners_of_uri(&offers, "demo://notes/2/secret"), ["a"]);
+        // Nothing lists it and no template makes it: no server at all, never "any".
+        assert!(owners_of_uri(&offers, "file:///etc/passwd").is_empty());
+        assert!(owners_of_uri(&offers, "secret://x").is_empty());
+    }
+
+    #[test]
+    fn templates_match_what_their_operators_expand_to() {
+        let cases = [
+            ("demo://notes/{id}", "demo://notes/7", true),
+            ("demo://notes/{id}", "demo://notes/", true),
+            ("demo://notes/{id}", "demo://other/7", false),
+            ("demo://notes/{id}", "demo://notes/7?x=1", false),
+            ("file:///{+path}", "file:///home/me/a.txt", true),
+            ("demo://x{/a,b}", "demo://x/1/2", true),
+            ("demo://find{?q,page}", "demo://find?q=a&page=2", true),
+            ("demo://find{?q}", "demo://findings", false),
+            ("demo://a.b{.ext}", "demo://a.b.json", true),
+            ("demo://{unclosed", "demo://x", false),
+        ];
+        for (template, uri, matches) in cases {
+            assert_eq!(
+                matches_template(template, uri),
+                matches,
+                "{template} vs {uri}"
+            );
+        }
     }
 
     #[test]

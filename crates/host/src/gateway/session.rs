@@ -24,10 +24,12 @@ use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
 
 use super::names::{self, Named};
+use super::refusal;
 use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
 use crate::gate::{CallError, Origin};
+use crate::reads::Read;
 use crate::supervisor::{HostEvent, LogSource};
 
 mod asks;
@@ -700,7 +702,8 @@ impl Session {
     }
 
     /// Reads a resource from the server that offers it: the one listing this URI, else
-    /// those whose templates it may come from, else any that has resources at all.
+    /// those whose templates match it (the next only when one has no such resource), each
+    /// read through the gate; the result names the server that answered.
     async fn read_resource(
         &self,
         params: ReadResourceRequestParams,
@@ -709,21 +712,36 @@ impl Session {
         let offers = self.offers()?;
         let mut last = None;
         for server in names::owners_of_uri(&offers, &params.uri) {
-            let Ok(client) = self.inner.desk.running_client(&server) else {
-                continue;
+            let read = Read::Resource {
+                uri: params.uri.clone(),
             };
-            match client
-                .read_resource(&params.uri, client.request_options())
-                .await
-            {
-                Ok(read) => return encode(read),
-                Err(e) => last = Some(server_error(e)),
+            let uri = params.uri.clone();
+            let outcome = self
+                .inner
+                .desk
+                .agent_read(self.agent(), &server, read, |client| async move {
+                    client.read_resource(&uri, client.request_options()).await
+                })
+                .await;
+            match outcome {
+                Ok(read) => return Ok(answered_by(encode(read)?, &server)),
+                Err(e) => {
+                    let error = refusal(e);
+                    if error.code != code::RESOURCE_NOT_FOUND {
+                        return Err(error);
+                    }
+                    last = Some(error);
+                }
             }
         }
         let error = last.unwrap_or_else(|| {
             ErrorObject::new(
                 code::RESOURCE_NOT_FOUND,
-                format!("no server {} may use offers {}", self.agent(), params.uri),
+                format!(
+                    "no server {} may use lists {} or has a template for it",
+                    self.agent(),
+                    params.uri
+                ),
             )
         });
         match era {
@@ -748,55 +766,71 @@ impl Session {
                 params.name
             )));
         };
-        let client = self
-            .inner
-            .desk
-            .running_client(&server)
-            .map_err(desk_error)?;
-        let arguments: Map<String, Value> = params
-            .arguments
-            .unwrap_or_default()
+        let given = params.arguments.unwrap_or_default();
+        let read = Read::Prompt {
+            name: name.clone(),
+            arguments: given.clone().into_iter().collect(),
+        };
+        let arguments: Map<String, Value> = given
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
-        encode(
-            client
-                .get_prompt(&name, arguments)
-                .await
-                .map_err(server_error)?,
-        )
+        let prompt = self
+            .inner
+            .desk
+            .agent_read(self.agent(), &server, read, |client| async move {
+                client.get_prompt(&name, arguments).await
+            })
+            .await
+            .map_err(refusal)?;
+        Ok(answered_by(encode(prompt)?, &server))
     }
 
+    /// The server's suggestions for an argument of one of its prompts or resource
+    /// templates, through the gate; none when no server the agent may use offers it, or
+    /// the server completes nothing.
     async fn complete(&self, mut params: CompleteRequestParams) -> Result<Value, ErrorObject> {
         let offers = self.offers()?;
-        let server = match &mut params.reference {
+        let (server, of) = match &mut params.reference {
             Reference::Prompt(prompt) => {
                 let found = names::find(&offers, &prompt.name, |o| {
                     o.prompts.iter().map(|p| p.name.as_str()).collect()
                 });
-                found.map(|Named { server, name }| {
-                    prompt.name = name;
-                    server
-                })
+                let Some(Named { server, name }) = found else {
+                    return Ok(no_completions());
+                };
+                prompt.name = name.clone();
+                (server, name)
             }
-            Reference::Resource(template) => offers
-                .iter()
-                .find(|(_, o)| o.templates.iter().any(|t| t.uri_template == template.uri))
-                .map(|(server, _)| server.clone()),
+            Reference::Resource(template) => {
+                let Some(server) = names::owner_of_template(&offers, &template.uri) else {
+                    return Ok(no_completions());
+                };
+                (server, template.uri.clone())
+            }
         };
-        let nothing = || json!({"completion": {"values": []}});
-        let Some(server) = server else {
-            return Ok(nothing());
-        };
-        let client = self
+        let completes = self
             .inner
             .desk
             .running_client(&server)
-            .map_err(desk_error)?;
-        if client.capabilities().completions.is_none() {
-            return Ok(nothing());
+            .is_ok_and(|client| client.capabilities().completions.is_some());
+        if !completes {
+            return Ok(no_completions());
         }
-        encode(client.complete(&params).await.map_err(server_error)?)
+        let read = Read::Completion {
+            of,
+            argument: params.argument.name.clone(),
+            value: params.argument.value.clone(),
+        };
+        let completed = self
+            .inner
+            .desk
+            .agent_read(self.agent(), &server, read, |client| async move {
+                client.complete(&params).await
+            })
+            .await
+            .map_err(refusal)?;
+        Ok(answered_by(encode(completed)?, &server))
     }
 
     fn notified(&self, method: &str) {
@@ -992,14 +1026,8 @@ impl Drop for CancelOnDrop {
 
 /// An item as the agent sees it, marked with the server it comes from.
 fn tagged(item: &impl Serialize, server: &str) -> Value {
-    let mut shown = serde_json::to_value(item).unwrap_or_else(|_| json!({}));
-    if let Value::Object(fields) = &mut shown {
-        let meta = fields.entry("_meta").or_insert_with(|| json!({}));
-        if let Value::Object(meta) = meta {
-            meta.insert("switchboard/server".to_owned(), json!(server));
-        }
-    }
-    shown
+    let shown = serde_json::to_value(item).unwrap_or_else(|_| json!({}));
+    answered_by(shown, server)
 }
 
 /// A tool result that tells the agent (and its model) why there is no result.
@@ -1016,16 +1044,22 @@ fn not_configured(agent: &str) -> ErrorObject {
     )
 }
 
-/// A server's own error passed on as it came; any other failure as an internal error.
-fn server_error(error: ClientError) -> ErrorObject {
-    match error {
-        ClientError::Request(RequestError::Server { error, .. }) => error,
-        other => ErrorObject::new(code::INTERNAL_ERROR, other.to_string()),
+/// A result marked with the server that answered it, as listed items are.
+fn answered_by(mut result: Value, server: &str) -> Value {
+    if let Value::Object(fields) = &mut result {
+        let meta = fields.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert(SERVER_META.to_owned(), json!(server));
+        }
     }
+    result
 }
 
-fn desk_error(error: DeskError) -> ErrorObject {
-    ErrorObject::new(code::INTERNAL_ERROR, error.to_string())
+/// Where a listed item or a result names its server, in `_meta`.
+const SERVER_META: &str = "switchboard/server";
+
+fn no_completions() -> Value {
+    json!({"completion": {"values": []}})
 }
 
 /// Which era a request is of.

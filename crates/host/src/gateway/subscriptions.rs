@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
-use super::names;
+use super::{names, refusal};
 use crate::catalog::Offer;
-use crate::desk::{Desk, DeskError, Follower};
+use crate::desk::{Desk, Follower};
+use crate::reads::Read;
 
 /// Numbers the sessions, each a follower of its own.
 static SESSIONS: AtomicU64 = AtomicU64::new(0);
@@ -31,7 +32,7 @@ impl Subscriptions {
     }
 
     /// Follows `uri` at the first server the agent may use that offers it and takes
-    /// subscriptions.
+    /// subscriptions, once the agent may read it there.
     pub(super) async fn subscribe(
         &self,
         agent: &str,
@@ -51,9 +52,20 @@ impl Subscriptions {
             if !takes {
                 continue;
             }
+            let read = Read::Subscription {
+                uri: uri.to_owned(),
+            };
+            // Following a resource reads it at each change: asked about as a read is.
+            let allowed = self
+                .desk
+                .agent_read(agent, &server, read, |_| async { Ok(()) })
+                .await;
+            if let Err(e) = allowed {
+                return Err(refusal(e));
+            }
             match self.desk.follow_resource(self.who, &server, uri).await {
                 Ok(()) => return Ok(json!({})),
-                Err(e) => refused = Some(refused_by(e)),
+                Err(e) => refused = Some(refusal(e)),
             }
         }
         Err(refused.unwrap_or_else(|| {
@@ -71,7 +83,7 @@ impl Subscriptions {
                 self.desk
                     .unfollow_resource(self.who, &server, uri)
                     .await
-                    .map_err(refused_by)?;
+                    .map_err(refusal)?;
             }
         }
         Ok(json!({}))
@@ -97,14 +109,5 @@ impl Drop for Subscriptions {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move { desk.unfollow_all(who).await });
         }
-    }
-}
-
-fn refused_by(error: DeskError) -> ErrorObject {
-    match error {
-        DeskError::Client(switchboard_mcp::client::ClientError::Request(
-            switchboard_mcp::connection::RequestError::Server { error, .. },
-        )) => error,
-        other => ErrorObject::new(code::INTERNAL_ERROR, other.to_string()),
     }
 }

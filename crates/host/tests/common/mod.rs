@@ -178,6 +178,16 @@ fn allowed(server: &str, config: &ServerConfig) -> Value {
     json!({"server": server, "allow": true, "identity": identity})
 }
 
+/// `allowed` (a standing allowance of a server's tools) given to `agent`, with the same
+/// allowance of its reads of that server (resources, prompts, completions).
+pub fn given_to_agent(allowed: Value, agent: &str) -> [Value; 2] {
+    let mut tools = allowed;
+    tools["agent"] = json!(agent);
+    let mut reads = tools.clone();
+    reads["reads"] = json!(true);
+    [tools, reads]
+}
+
 /// A standing allowance of every tool of the demo desk's server.
 pub fn demo_allowed() -> Value {
     let demo = ServerConfig {
