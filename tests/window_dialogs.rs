@@ -23,11 +23,16 @@ fn every_dialog_with_the_demo_server() {
     app.result("groceries");
     app.no_dialog();
 
-    // One that may destroy something asks first: allowed once with the argument as typed.
+    // One that may destroy something asks first, as the person's own call: allowed once
+    // with the argument as typed.
     app.open_tool("demo", "Delete a note");
     app.fill(DETAIL, "title", "groceries");
     app.press(DETAIL, "Invoke");
-    app.dialog("demo", "delete_note", "dialog-tool-call");
+    app.dialog(
+        "demo",
+        "Your own call of delete_note on demo may destroy something",
+        "dialog-tool-call",
+    );
     let arguments = w.value(&w.find(&format!("{DIALOG} textarea")));
     assert!(arguments.contains("groceries"), "{arguments}");
     app.press(DIALOG, "Allow once");

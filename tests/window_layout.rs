@@ -1,12 +1,13 @@
 //! The Servers view keeps its shape whatever a server shows: a server that fails with a
 //! long reason (its command and arguments are long) leaves every card inside the list's
 //! column, and the buttons on each card take the clicks aimed at them, at the narrowest
-//! window the app supports.
+//! window the app supports. And no view scrolls the window itself: what does not fit
+//! scrolls inside its pane, the sidebar and status bar stay in place.
 
 mod support;
 
 use serde_json::json;
-use support::window::{App, SHOWN};
+use support::window::{App, SHOWN, until};
 
 /// The narrowest window the app is laid out for.
 const NARROW: u32 = 800;
@@ -119,4 +120,74 @@ fn check_layout(app: &App, selected: &str) {
             );
         }
     }
+}
+
+#[test]
+fn no_view_scrolls_the_window_only_its_panes() {
+    // More servers than the list shows at once (turned off: none of them starts), and the
+    // demo server's details with its tools and log below them.
+    let app = App::start_with(|dir| {
+        let mut servers = json!({"demo": {"command": "switchboard-demo-server"}});
+        for i in 1..=9 {
+            servers[format!("idle-{i}")] =
+                json!({"command": "switchboard-demo-server", "enabled": false});
+        }
+        let config = json!({ "mcpServers": servers });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    app.wait_running("demo");
+    app.select_server("demo");
+    w.wait_for_text(".server-tools h3", "all", SHOWN);
+
+    let views = w.execute(
+        "return [...document.querySelectorAll('nav button[data-view]')].map(b => b.dataset.view);",
+        json!([]),
+    );
+    let views: Vec<&str> = views
+        .as_array()
+        .expect("the views")
+        .iter()
+        .map(|v| v.as_str().expect("a view's id"))
+        .collect();
+    assert!(views.len() >= 8, "the sidebar lists every view: {views:?}");
+    for view in views {
+        app.view(view);
+        // The view's own body, past its header: most views load on their first visit.
+        until(&format!("the {view} view shown"), || {
+            w.execute(
+                "return [...document.querySelectorAll('.content > :not(.content-header)')]\
+                     .some(e => e.getBoundingClientRect().height > 0);",
+                json!([]),
+            ) == json!(true)
+        });
+        if view == "explorer" {
+            w.find("button[aria-label=\"Echo on demo\"]");
+        }
+        w.screenshot(&format!("view-{view}"));
+        let heights = w.execute(
+            "return [document.documentElement.scrollHeight, document.body.scrollHeight, \
+                     window.innerHeight];",
+            json!([]),
+        );
+        let at = |i: usize| heights[i].as_f64().expect("a height");
+        assert!(
+            at(0) == at(2) && at(1) == at(2),
+            "the {view} view makes the window scroll: the page is {} px and its body {} px \
+             high in a window of {} px",
+            at(0),
+            at(1),
+            at(2)
+        );
+    }
+
+    // What does not fit is reached by scrolling the view's pane: its end, in view.
+    app.view("servers");
+    w.find(".servers-detail .log-pane");
+    w.execute(
+        "const c = document.querySelector('.content'); c.scrollTop = c.scrollHeight;",
+        json!([]),
+    );
+    w.screenshot("view-servers-end");
 }

@@ -96,10 +96,11 @@ describe("what one agent may use", () => {
     const user = userEvent.setup();
     await opened(user);
     const demo = within(screen.getByRole("group", { name: "demo for Cursor" }));
-    expect(demo.getByText("all 2 tools on")).toBeTruthy();
+    expect(demo.getByText("1 of 2 tools on: 1 turned off for everyone")).toBeTruthy();
+    expect(within(screen.getByRole("group", { name: "files for Cursor" })).getByText("its one tool on")).toBeTruthy();
     await user.click(demo.getByRole("checkbox", { name: /echo/ }));
     expect(commands.setAgentTool).toHaveBeenCalledWith("Cursor", "demo", "echo", false);
-    await demo.findByText("1 of 2 tools turned off for Cursor");
+    await demo.findByText("0 of 2 tools on: 1 turned off for Cursor, 1 turned off for everyone");
     expect((demo.getByRole("checkbox", { name: /echo/ }) as HTMLInputElement).checked).toBe(false);
     const everyone = demo.getByRole("checkbox", { name: /delete_note/ }) as HTMLInputElement;
     expect(everyone.checked).toBe(false);

@@ -109,7 +109,6 @@ function ServerChoice({
   onTool(tool: string, on: boolean): void;
   onOffered(of: Offered, on: boolean): void;
 }) {
-  const off = server.tools.filter((t) => !t.on).length;
   return (
     <fieldset className="agent-reach-server" aria-label={`${server.server} for ${agent}`}>
       <legend>
@@ -121,9 +120,7 @@ function ServerChoice({
           onChange={(e) => onReach(e.target.checked)}
         />{" "}
         <label htmlFor={`${idPrefix}-server`}>{server.server}</label>{" "}
-        {server.reached && server.tools.length > 0 && (
-          <span className="muted">{off === 0 ? `all ${server.tools.length} tools on` : `${off} of ${server.tools.length} tools turned off for ${agent}`}</span>
-        )}
+        {server.reached && server.tools.some((t) => t.listed) && <span className="muted">{toolCount(server.tools, agent)}</span>}
       </legend>
       {!server.running && server.tools.length === 0 && <p className="muted">Not running: its tools show once it runs.</p>}
       {server.reached && (
@@ -151,6 +148,24 @@ function ServerChoice({
       )}
     </fieldset>
   );
+}
+
+/**
+ * How many of a server's tools the agent may call: one turned off for everyone in the server's
+ * settings is off for it too, whatever its own switch says. A tool the server no longer lists
+ * is not counted.
+ */
+function toolCount(tools: AgentTool_Serialize[], agent: string): string {
+  const listed = tools.filter((t) => t.listed);
+  const forEveryone = listed.filter((t) => t.offForEveryone).length;
+  const forAgent = listed.filter((t) => !t.offForEveryone && !t.on).length;
+  const total = listed.length;
+  if (forEveryone + forAgent === 0) return total === 1 ? "its one tool on" : `all ${total} tools on`;
+  const why = [
+    forAgent > 0 && `${forAgent} turned off for ${agent}`,
+    forEveryone > 0 && `${forEveryone} turned off for everyone`,
+  ].filter(Boolean);
+  return `${total - forEveryone - forAgent} of ${total} ${total === 1 ? "tool" : "tools"} on: ${why.join(", ")}`;
 }
 
 /** One tool's switch for the agent, with the server details' look. */

@@ -39,6 +39,14 @@ describe("ToolCallDialog", () => {
     screen.getByRole("dialog", { name: "Claude Code wants files to call delete_file" });
   });
 
+  it("says the person's own call is theirs, asked about because the tool may destroy something", () => {
+    setup({ askedBy: { by: "person" } });
+    const dialog = screen.getByRole("dialog", { name: "Your own call of delete_file on files may destroy something" });
+    expect(within(dialog).getByText(/^You called it yourself: it asks first because the tool does not claim/).textContent).toContain(
+      "Trust page",
+    );
+  });
+
   it("says when a model in a conversation asks, naming the conversation", () => {
     setup({ askedBy: { by: "model", conversation: "3" }, conversationTitle: "Tidy the notes" });
     screen.getByRole("dialog", { name: "A model in conversation “Tidy the notes” wants to call delete_file of files" });

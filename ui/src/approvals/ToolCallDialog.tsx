@@ -79,6 +79,10 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
           <>
             {request.askedBy.name} wants <ServerName name={request.server} /> to call <code>{request.tool}</code>
           </>
+        ) : request.askedBy?.by === "person" ? (
+          <>
+            Your own call of <code>{request.tool}</code> on <ServerName name={request.server} /> may destroy something
+          </>
         ) : (
           <>
             <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
@@ -117,6 +121,12 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
         </>
       }
     >
+      {request.askedBy?.by === "person" && (
+        <p className="muted">
+          You called it yourself: it asks first because the tool does not claim to only read or to destroy nothing.
+          These questions can be turned off on the Trust page.
+        </p>
+      )}
       {request.changed && <TrustChange changed={request.changed} />}
       <div className="form-field">
         <JsonEditor
