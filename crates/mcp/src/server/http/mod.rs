@@ -25,7 +25,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
-use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::header::{ACCEPT, ALLOW, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, Limited};
@@ -295,11 +295,7 @@ async fn post(
         return rpc_error(StatusCode::NOT_FOUND, "the session is over");
     }
     let mut response = if events {
-        let mut response = Response::new(sse::body(stream));
-        let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        response
+        sse::response(None, stream, ())
     } else {
         let Some(body) = sse::collect(stream).await else {
             return rpc_error(
@@ -334,11 +330,7 @@ fn get(shared: &Shared, identity: Option<Identity>, request: &Request<Incoming>)
             "the session has a GET stream open already",
         );
     };
-    let mut response = Response::new(sse::body(stream));
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
+    sse::response(None, stream, ())
 }
 
 async fn delete(

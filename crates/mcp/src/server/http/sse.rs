@@ -4,34 +4,40 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use bytes::Bytes;
+use http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use http::{HeaderValue, Response};
 use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
 
 use super::Body;
 use super::session::Stream;
 
-/// Each message as one `message` event; the body ends when the stream does.
-pub fn body(stream: Stream) -> Body {
-    let events = futures_util::stream::unfold(stream, |mut stream| async move {
-        let message = stream.recv().await?;
-        Some((
-            Ok::<_, Infallible>(Frame::data(Bytes::from(event(&message)))),
-            stream,
-        ))
-    });
-    StreamBody::new(events).boxed_unsync()
-}
-
 /// How long a stream stays silent before a comment keeps it open: clients and proxies drop
-/// a response that says nothing for minutes, and writing is how a client that left is found.
+/// a response that says nothing for minutes (the official SDK clients after 300 s), and
+/// writing is how a client that left is found.
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
-/// [`body`] for a stream whose first message was read already, with a comment whenever it
-/// is silent for [`KEEPALIVE`] (a call waiting for a person, a subscription with nothing to
-/// tell); `keep` is dropped with the body (when the stream ends or the client closes it).
-pub fn body_after(first: String, stream: Stream, keep: impl Send + 'static) -> Body {
+/// An event stream: each message as one `message` event, `first` (if read already) first, with a comment
+/// whenever the stream is silent for [`KEEPALIVE`] (a call waiting for a person, a GET
+/// stream with nothing to tell); the body ends when the stream does, and `keep` is dropped
+/// with it (when the stream ends or the client closes it).
+pub fn response(
+    first: Option<String>,
+    stream: Stream,
+    keep: impl Send + 'static,
+) -> Response<Body> {
+    let mut response = Response::new(body(first, stream, keep));
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    // Proxies that buffer responses would hold the events back.
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+fn body(first: Option<String>, stream: Stream, keep: impl Send + 'static) -> Body {
     let events = futures_util::stream::unfold(
-        (Some(first), stream, keep),
+        (first, stream, keep),
         |(first, mut stream, keep)| async move {
             let text = match first {
                 Some(first) => event(&first),

@@ -17,8 +17,7 @@
 
 use std::sync::Arc;
 
-use http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
+use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
 use serde_json::{Value, json};
 
@@ -169,12 +168,7 @@ async fn answer(
         drop(closing);
         return json_body(status, first);
     }
-    let mut response = Response::new(sse::body_after(first, stream, closing));
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    sse::response(Some(first), stream, closing)
 }
 
 /// The status of an answer, if `message` is the answer (not a notification before it).
@@ -300,6 +294,8 @@ fn refusal(status: StatusCode, id: Option<&RequestId>, error: ErrorObject) -> Re
 
 #[cfg(test)]
 mod tests {
+    use http::HeaderValue;
+
     use super::*;
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
