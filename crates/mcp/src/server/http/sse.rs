@@ -10,22 +10,18 @@ use http_body_util::{BodyExt, StreamBody};
 use hyper::body::Frame;
 
 use super::Body;
-use super::session::Stream;
+use super::outlet::{Event, Stream};
 
 /// How long a stream stays silent before a comment keeps it open: clients and proxies drop
 /// a response that says nothing for minutes (the official SDK clients after 300 s), and
 /// writing is how a client that left is found.
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
-/// An event stream: each message as one `message` event, `first` (if read already) first, with a comment
-/// whenever the stream is silent for [`KEEPALIVE`] (a call waiting for a person, a GET
-/// stream with nothing to tell); the body ends when the stream does, and `keep` is dropped
-/// with it (when the stream ends or the client closes it).
-pub fn response(
-    first: Option<String>,
-    stream: Stream,
-    keep: impl Send + 'static,
-) -> Response<Body> {
+/// An event stream: each message as one `message` event with its id, `first` (if read
+/// already) first, and a comment whenever the stream is silent for [`KEEPALIVE`] (a call
+/// waiting for a person, a GET stream with nothing to tell); the body ends when the stream
+/// does, and `keep` is dropped with it (when the stream ends or the client closes it).
+pub fn response(first: Option<Event>, stream: Stream, keep: impl Send + 'static) -> Response<Body> {
     let mut response = Response::new(body(first, stream, keep));
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
@@ -35,7 +31,7 @@ pub fn response(
     response
 }
 
-fn body(first: Option<String>, stream: Stream, keep: impl Send + 'static) -> Body {
+fn body(first: Option<Event>, stream: Stream, keep: impl Send + 'static) -> Body {
     let events = futures_util::stream::unfold(
         (first, stream, keep),
         |(first, mut stream, keep)| async move {
@@ -55,8 +51,15 @@ fn body(first: Option<String>, stream: Stream, keep: impl Send + 'static) -> Bod
     StreamBody::new(events).boxed_unsync()
 }
 
-fn event(message: &str) -> String {
-    let mut event = String::with_capacity(message.len() + 24);
+fn event(event: &Event) -> String {
+    let message = &*event.message;
+    let id = event.id.as_deref();
+    let mut event = String::with_capacity(message.len() + 48);
+    if let Some(id) = id {
+        event.push_str("id: ");
+        event.push_str(id);
+        event.push('\n');
+    }
     event.push_str("event: message\n");
     // Messages are written on one line; a line break would end the field, so split on it.
     for line in message.split('\n') {
@@ -72,8 +75,8 @@ fn event(message: &str) -> String {
 /// session ended first.
 pub async fn collect(mut stream: Stream) -> Option<String> {
     let mut answers = Vec::new();
-    while let Some(message) = stream.recv().await {
-        answers.push(message);
+    while let Some(event) = stream.recv().await {
+        answers.push(event.message.to_string());
     }
     match answers.len() {
         0 => None,
@@ -84,15 +87,24 @@ pub async fn collect(mut stream: Stream) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::Event;
+
+    fn event(id: Option<&str>, message: &str) -> String {
+        super::event(&Event {
+            id: id.map(str::to_owned),
+            message: message.into(),
+        })
+    }
+
     #[test]
     fn a_message_is_one_event_and_a_line_break_never_ends_it() {
         assert_eq!(
-            super::event(r#"{"a":1}"#),
+            event(None, r#"{"a":1}"#),
             "event: message\ndata: {\"a\":1}\n\n"
         );
         assert_eq!(
-            super::event("{\n\"a\":1}"),
-            "event: message\ndata: {\ndata: \"a\":1}\n\n"
+            event(Some("2-5"), "{\n\"a\":1}"),
+            "id: 2-5\nevent: message\ndata: {\ndata: \"a\":1}\n\n"
         );
     }
 }

@@ -21,7 +21,7 @@ use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
 use serde_json::{Value, json};
 
-use super::session::{Awaited, Session};
+use super::session::{Answer, Awaited, Session};
 use super::{Body, Shared, VERSION_HEADER, json_body, read_body, sse};
 use crate::ProtocolVersion;
 use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId, code};
@@ -146,7 +146,8 @@ async fn answer(
         awaited.tokens.push(token.to_string());
     }
     let events = takes_events && !shared.options.json_response;
-    let mut stream = session.open_post(awaited, !events);
+    let answer_with = if events { Answer::Events } else { Answer::Json };
+    let mut stream = session.open_post(awaited, answer_with);
     if !session
         .deliver(Inbound::Message(Message::Request(request)))
         .await
@@ -164,9 +165,9 @@ async fn answer(
             ErrorObject::new(code::INTERNAL_ERROR, "the request ended without an answer"),
         );
     };
-    if let Some(status) = answer_status(&first) {
+    if let Some(status) = answer_status(&first.message) {
         drop(closing);
-        return json_body(status, first);
+        return json_body(status, first.message.to_string());
     }
     sse::response(Some(first), stream, closing)
 }
