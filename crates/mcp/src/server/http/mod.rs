@@ -3,8 +3,8 @@
 //! A POST carries the client's messages; its requests are answered on an event stream of
 //! their own (or, if the server is set to, or the client accepts only JSON, in one JSON body).
 //! A GET opens the stream for what the server starts, or, with `Last-Event-ID`, resumes a
-//! stream whose connection dropped ([`outlet`]); DELETE ends the session, as does, without
-//! one, its idle time passing ([`lifetime`]). Each session
+//! stream whose connection dropped (`outlet`); DELETE ends the session, as does, without
+//! one, its idle time passing (`lifetime`). Each session
 //! (`Mcp-Session-Id`, opened by `initialize`) is one [`Connection`](crate::connection::Connection)
 //! whose handler the caller's [`SessionFactory`] supplies, so progress, cancellation, logging
 //! and requests to the client work as over stdio. A POST of the 2026-07-28 revision names no
@@ -77,7 +77,8 @@ pub struct HttpServerOptions {
     /// How long a session lasts unused (no request in flight, no stream open) before it
     /// ends; requests naming it then get 404, and the client starts a new one.
     pub session_idle: Duration,
-    /// Sessions one identity may have at once (see [`admit`]).
+    /// Sessions one identity may have at once: at the limit, a new one replaces the
+    /// identity's session unused the longest, and is refused (429) when all are in use.
     pub sessions_per_identity: usize,
 }
 
