@@ -176,6 +176,12 @@ impl WeakConnection {
         })
         .filter(|connection| connection.closed().is_none())
     }
+
+    /// Waits until the connection ends (at once if it has), without keeping it alive.
+    pub async fn wait_closed(&self) {
+        let mut closed = self.closed.clone();
+        let _ = closed.wait_for(Option::is_some).await;
+    }
 }
 
 /// A request to end the connection, with why.

@@ -111,7 +111,9 @@ async fn run(agent: &Agent, json_response: bool) {
     );
     assert_eq!(
         report["tools"],
-        serde_json::json!(["echo", "log", "count", "wait", "ask", "whoami", "route"]),
+        serde_json::json!([
+            "echo", "log", "count", "wait", "slow", "ask", "whoami", "route", "leave"
+        ]),
         "{what}"
     );
     assert_eq!(said("echo"), "hello", "{what}");

@@ -1,7 +1,9 @@
 //! A small server on the engine's server role, for the Streamable HTTP server's tests and
-//! benchmark: tools that echo, log, count (with progress), wait until cancelled, ask the
-//! client (elicitation), say who the session's token named, and route (its arguments
-//! marked `x-mcp-header`, which the server lists to the transport). It reports what a test cannot
+//! benchmark: tools that echo, log, count (with progress), wait until cancelled, answer
+//! after a while (as a person deciding would), ask the client (elicitation), say who the
+//! session's token named, route (its arguments marked `x-mcp-header`, which the server lists
+//! to the transport), and end the session from the server's side. An `initialize` without
+//! `clientInfo` is refused. It reports what a test cannot
 //! see from the client: that a cancelled call's work was dropped.
 
 use std::sync::Arc;
@@ -55,7 +57,7 @@ impl IncomingHandler for Served {
         let params = params.unwrap_or(Value::Null);
         Box::pin(async move {
             match method.as_str() {
-                "initialize" => Ok(initialize(&params)),
+                "initialize" => initialize(&params),
                 "tools/list" => Ok(tools()),
                 "tools/call" => call(&session, seen, &params).await,
                 _ => Err(ErrorObject::method_not_found(&method)),
@@ -75,18 +77,23 @@ impl IncomingHandler for Served {
     }
 }
 
-fn initialize(params: &Value) -> Value {
+fn initialize(params: &Value) -> Result<Value, ErrorObject> {
+    if params.get("clientInfo").is_none() {
+        return Err(ErrorObject::invalid_params(
+            "initialize names no clientInfo",
+        ));
+    }
     let asked = params["protocolVersion"]
         .as_str()
         .and_then(|v| v.parse::<ProtocolVersion>().ok());
     let version = asked
         .filter(|v| v.is_stateful())
         .unwrap_or(ProtocolVersion::LATEST_STATEFUL);
-    json!({
+    Ok(json!({
         "protocolVersion": version.as_str(),
         "capabilities": {"tools": {}, "logging": {}},
         "serverInfo": {"name": "switchboard-served", "version": "0"}
-    })
+    }))
 }
 
 fn tools() -> Value {
@@ -96,6 +103,7 @@ fn tools() -> Value {
         tool("log", "Logs the text (notifications/message)", json!({"text": {"type": "string"}})),
         tool("count", "Reports progress once per step", json!({"steps": {"type": "integer"}})),
         tool("wait", "Reports progress once, then waits until cancelled", json!({})),
+        tool("slow", "Reports progress once, then answers after the given seconds", json!({"seconds": {"type": "integer"}})),
         tool("ask", "Asks the client a question (elicitation)", json!({})),
         tool("whoami", "The identity the session's token named", json!({})),
         tool("route", "Says where a request would go", json!({
@@ -103,6 +111,7 @@ fn tools() -> Value {
             "priority": {"type": "integer", "x-mcp-header": "Priority"},
             "query": {"type": "string"}
         })),
+        tool("leave", "Ends the session from the server's side", json!({})),
     ]})
 }
 
@@ -163,6 +172,21 @@ async fn call(
                 .await;
             std::future::pending::<()>().await;
             unreachable!("only cancellation ends a wait")
+        }
+        "slow" => {
+            let seconds = arguments["seconds"].as_u64().unwrap_or(1);
+            if !token.is_null() {
+                let _ = peer
+                    .notify("notifications/progress", Some(progress(0, None)))
+                    .await;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(seconds)).await;
+            Ok(text(format!("slept {seconds} s")))
+        }
+        "leave" => {
+            // Closing waits for the calls in flight, this one among them: not from within it.
+            tokio::spawn(async move { peer.close().await });
+            Ok(text("leaving"))
         }
         "ask" => {
             let question = json!({

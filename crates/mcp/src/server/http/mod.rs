@@ -2,7 +2,9 @@
 //!
 //! A POST carries the client's messages; its requests are answered on an event stream of
 //! their own (or, if the server is set to, or the client accepts only JSON, in one JSON body).
-//! A GET opens the stream for what the server starts; DELETE ends the session. Each session
+//! A GET opens the stream for what the server starts, or, with `Last-Event-ID`, resumes a
+//! stream whose connection dropped (`outlet`); DELETE ends the session, as does, without
+//! one, its idle time passing (`lifetime`). Each session
 //! (`Mcp-Session-Id`, opened by `initialize`) is one [`Connection`](crate::connection::Connection)
 //! whose handler the caller's [`SessionFactory`] supplies, so progress, cancellation, logging
 //! and requests to the client work as over stdio. A POST of the 2026-07-28 revision names no
@@ -15,6 +17,8 @@
 //! need no router, and axum would add a framework for a dozen lines of dispatch.
 
 pub mod guard;
+mod lifetime;
+mod outlet;
 mod session;
 mod sse;
 mod stateless;
@@ -22,10 +26,11 @@ mod stateless;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{ACCEPT, ALLOW, CACHE_CONTROL, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::header::{ACCEPT, ALLOW, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, Limited};
@@ -45,10 +50,11 @@ use crate::ProtocolVersion;
 use crate::jsonrpc::{Frame, Message};
 use crate::transport::Inbound;
 use guard::Refusal;
-use session::{Awaited, Session};
+use session::{Answer, Awaited, Session};
 
 pub const SESSION_HEADER: &str = "mcp-session-id";
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
@@ -68,6 +74,12 @@ pub struct HttpServerOptions {
     pub allowed_origins: Vec<String>,
     /// The largest POST body read.
     pub max_body: usize,
+    /// How long a session lasts unused (no request in flight, no stream open) before it
+    /// ends; requests naming it then get 404, and the client starts a new one.
+    pub session_idle: Duration,
+    /// Sessions one identity may have at once: at the limit, a new one replaces the
+    /// identity's session unused the longest, and is refused (429) when all are in use.
+    pub sessions_per_identity: usize,
 }
 
 impl Default for HttpServerOptions {
@@ -79,6 +91,8 @@ impl Default for HttpServerOptions {
             tokens: None,
             allowed_origins: Vec::new(),
             max_body: 64 * 1024 * 1024,
+            session_idle: Duration::from_secs(30 * 60),
+            sessions_per_identity: 32,
         }
     }
 }
@@ -104,6 +118,12 @@ impl HttpServer {
         options: HttpServerOptions,
         factory: Arc<dyn SessionFactory>,
     ) -> std::io::Result<Self> {
+        if options.session_idle.is_zero() || options.sessions_per_identity == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the session idle time and the sessions per identity must be more than zero",
+            ));
+        }
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, options.port)).await?;
         let addr = listener.local_addr()?;
         let path = options.path.clone();
@@ -191,7 +211,7 @@ async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationTo
     connections.abort_all();
 }
 
-async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
+async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
     if request.uri().path() != shared.options.path {
         return plain(StatusCode::NOT_FOUND, "no MCP endpoint here");
     }
@@ -219,7 +239,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
 }
 
 async fn post(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     identity: Option<Identity>,
     request: Request<Incoming>,
 ) -> Response<Body> {
@@ -254,25 +274,25 @@ async fn post(
             "the body is not a JSON-RPC message",
         );
     }
-    let initialize = frame
-        .items
-        .iter()
-        .any(|item| matches!(item, Ok(Message::Request(r)) if r.method == crate::types::method::INITIALIZE));
+    let initialize = frame.items.iter().find_map(|item| match item {
+        Ok(Message::Request(r)) if r.method == crate::types::method::INITIALIZE => {
+            Some(serde_json::to_string(&r.id).unwrap_or_default())
+        }
+        _ => None,
+    });
     let (session, new_id) = match (existing, initialize) {
-        (Some(session), false) => (session, None),
-        (Some(_), true) => {
+        (Some(session), None) => (session, None),
+        (Some(_), Some(_)) => {
             return rpc_error(
                 StatusCode::BAD_REQUEST,
                 "the session is initialized already",
             );
         }
-        (None, true) => {
-            let id = session_id();
-            let session = Session::start(id.clone(), identity, shared.factory.as_ref());
-            shared.sessions().insert(id.clone(), session.clone());
-            (session, Some(id))
-        }
-        (None, false) => {
+        (None, Some(initialize)) => match open_session(shared, identity, initialize).await {
+            Ok((session, id)) => (session, Some(id)),
+            Err(refusal) => return *refusal,
+        },
+        (None, None) => {
             return rpc_error(
                 StatusCode::BAD_REQUEST,
                 "no Mcp-Session-Id: initialize first",
@@ -290,16 +310,17 @@ async fn post(
         };
     }
     let events = takes_events && !shared.options.json_response;
-    let stream = session.open_post(awaited, !events);
+    let answer = if events {
+        Answer::Resumable
+    } else {
+        Answer::Json
+    };
+    let stream = session.open_post(awaited, answer);
     if !session.deliver(inbound).await {
         return rpc_error(StatusCode::NOT_FOUND, "the session is over");
     }
     let mut response = if events {
-        let mut response = Response::new(sse::body(stream));
-        let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        response
+        sse::response(None, stream, ())
     } else {
         let Some(body) = sse::collect(stream).await else {
             return rpc_error(
@@ -328,17 +349,25 @@ fn get(shared: &Shared, identity: Option<Identity>, request: &Request<Incoming>)
         Ok(None) => return rpc_error(StatusCode::BAD_REQUEST, "no Mcp-Session-Id"),
         Err(response) => return *response,
     };
-    let Some(stream) = session.open_standalone() else {
-        return rpc_error(
-            StatusCode::CONFLICT,
-            "the session has a GET stream open already",
-        );
+    let stream = match header(request, LAST_EVENT_ID) {
+        Some(last) => session.resume(last).ok_or_else(|| {
+            rpc_error(
+                StatusCode::BAD_REQUEST,
+                &format!("Last-Event-ID {last:?} names no stream this session keeps"),
+            )
+        }),
+        None => session.open_standalone().ok_or_else(|| {
+            rpc_error(
+                StatusCode::CONFLICT,
+                "the session has a GET stream open already",
+            )
+        }),
     };
-    let mut response = Response::new(sse::body(stream));
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
+    match stream {
+        // An open stream keeps the session from being idle.
+        Ok(stream) => sse::response(None, stream, session.activity.busy()),
+        Err(refusal) => refusal,
+    }
 }
 
 async fn delete(
@@ -376,14 +405,111 @@ fn session_of(
     let Some(id) = header(request, SESSION_HEADER) else {
         return Ok(None);
     };
-    let session = shared.sessions().get(id).cloned();
+    let session = {
+        let mut sessions = shared.sessions();
+        // One over but not yet forgotten is forgotten now.
+        if sessions.get(id).is_some_and(|s| s.is_over()) {
+            sessions.remove(id);
+        }
+        sessions.get(id).cloned()
+    };
     // Another identity's session is as unknown as one that never was.
     match session.filter(|s| s.identity == *identity) {
-        Some(session) => Ok(Some(session)),
+        Some(session) => {
+            session.activity.touch();
+            Ok(Some(session))
+        }
         None => Err(Box::new(rpc_error(
             StatusCode::NOT_FOUND,
             "no such session",
         ))),
+    }
+}
+
+/// Starts a session for an `initialize` (whose id, as JSON text, is given), within the
+/// identity's share, and watches it until it is over.
+async fn open_session(
+    shared: &Arc<Shared>,
+    identity: Option<Identity>,
+    initialize: String,
+) -> Result<(Arc<Session>, String), Box<Response<Body>>> {
+    let id = session_id();
+    let session = Session::start(id.clone(), identity, shared.factory.as_ref());
+    session.initializing(initialize);
+    let admitted = {
+        let mut sessions = shared.sessions();
+        let admitted = admit(
+            &mut sessions,
+            &session,
+            shared.options.sessions_per_identity,
+        );
+        if admitted.is_ok() {
+            sessions.insert(id.clone(), session.clone());
+        }
+        admitted
+    };
+    match admitted {
+        Ok(Some(evicted)) => evicted.close().await,
+        Ok(None) => {}
+        Err(why) => {
+            session.close().await;
+            return Err(Box::new(rpc_error(StatusCode::TOO_MANY_REQUESTS, &why)));
+        }
+    }
+    let over = lifetime::until_over(
+        session.activity.watch(),
+        session.connection(),
+        shared.options.session_idle,
+    );
+    tokio::spawn(end_when_over(over, Arc::downgrade(shared), id.clone()));
+    Ok((session, id))
+}
+
+/// Makes room for `session` among its identity's: at the limit, the identity's session idle
+/// the longest is taken out (and returned, to be closed). The oldest idle one goes rather
+/// than the new one being refused: an agent that restarts without ending its sessions (the
+/// TypeScript SDK's `close()` sends no DELETE) would otherwise be locked out until its old
+/// ones expire. A session in use (a request in flight, a stream open) is never taken from
+/// its agent: when all are in use, the new one is refused.
+fn admit(
+    sessions: &mut HashMap<String, Arc<Session>>,
+    session: &Session,
+    limit: usize,
+) -> Result<Option<Arc<Session>>, String> {
+    let theirs = || {
+        sessions
+            .iter()
+            .filter(|(_, s)| s.identity == session.identity)
+    };
+    if theirs().count() < limit {
+        return Ok(None);
+    }
+    let idlest = theirs()
+        .filter_map(|(id, s)| Some((s.activity.idle_since()?, id)))
+        .min()
+        .map(|(_, id)| id.clone());
+    match idlest.and_then(|id| sessions.remove(&id)) {
+        Some(evicted) => Ok(Some(evicted)),
+        None => Err(format!(
+            "{limit} sessions of this client are open and in use: end one (DELETE) first"
+        )),
+    }
+}
+
+/// Forgets the session once it is over (idle, closed by its handler, or refused at its
+/// `initialize`) and closes it.
+async fn end_when_over(
+    over: impl Future<Output = Option<lifetime::End>>,
+    shared: Weak<Shared>,
+    id: String,
+) {
+    let Some(end) = over.await else {
+        return;
+    };
+    let removed = shared.upgrade().and_then(|s| s.sessions().remove(&id));
+    if let Some(session) = removed {
+        tracing::debug!(?end, "a session ended without a DELETE");
+        session.close().await;
     }
 }
 

@@ -3,6 +3,7 @@
 //! carried its request, a progress notification to the POST whose request set its token,
 //! and anything else the server starts (logging, requests to the client) to the GET stream,
 //! or, while there is none, to the newest open POST stream, or waits (bounded) for one.
+//! Each stream is an [`Outlet`] that a client whose connection dropped can resume.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -13,13 +14,18 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::guard::Identity;
+use super::lifetime::{Activity, Busy};
+use super::outlet::{Event, Outlet, Position, Reader, Stream};
 use crate::connection::{Connection, IncomingHandler, WeakConnection};
 use crate::transport::{BoxFuture, CloseReason, Inbound, TransportControl, TransportParts};
 
-/// Messages one stream may hold before the router waits for its reader.
-const STREAM_CAPACITY: usize = 64;
-/// Server-initiated messages kept while the client has no stream open; older ones are dropped.
-const BACKLOG_LIMIT: usize = 256;
+/// Messages the connection's channels hold before their writer waits.
+const CHANNEL_CAPACITY: usize = 64;
+/// Answered POST streams kept for a client that lost one before reading its answer (the
+/// server cannot tell whether an answer written reached the client): the newest 16, and
+/// fewer when they hold more than 16 MiB.
+const ANSWERED_KEPT: usize = 16;
+const ANSWERED_BYTES: usize = 16 * 1024 * 1024;
 
 /// What a new session's handler is given.
 pub struct SessionStart {
@@ -52,37 +58,42 @@ impl<F: Fn(SessionStart) -> Arc<dyn IncomingHandler> + Send + Sync + 'static> Se
     }
 }
 
-/// A stream a client reads: the events of one POST, or the GET stream.
-pub type Stream = mpsc::Receiver<String>;
-
 pub struct Session {
     pub identity: Option<Identity>,
     /// The session's handler, asked about tools before a request reaches it.
     pub handler: Arc<dyn IncomingHandler>,
+    pub activity: Arc<Activity>,
     incoming: mpsc::Sender<Inbound>,
     routes: Arc<Mutex<Routes>>,
     connection: Connection,
 }
 
-#[derive(Default)]
 struct Routes {
-    next_post: u64,
+    next_stream: u64,
+    /// The GET stream (stream 0), which also holds what the server started while the
+    /// client had no stream open.
+    standalone: Outlet,
     /// Open POST streams: the requests they wait for, the progress tokens they carry.
     posts: HashMap<u64, Post>,
+    /// Streams of answered POSTs, oldest first.
+    answered: VecDeque<(u64, Outlet)>,
     /// Request id (as JSON text) -> its POST.
     by_request: HashMap<String, u64>,
     /// Progress token (as JSON text) -> its POST.
     by_token: HashMap<String, u64>,
-    standalone: Option<mpsc::Sender<String>>,
-    backlog: VecDeque<String>,
+    /// The id of the session's `initialize` until it is answered.
+    initialize: Option<String>,
+    activity: Arc<Activity>,
 }
 
 struct Post {
-    sender: mpsc::Sender<String>,
+    outlet: Outlet,
     waiting: usize,
     tokens: Vec<String>,
     /// A JSON answer, not an event stream: it takes responses only.
     responses_only: bool,
+    /// A request in flight keeps the session from being idle.
+    _busy: Busy,
 }
 
 /// The ids and progress tokens of the requests in a POST, as JSON text.
@@ -94,14 +105,25 @@ pub struct Awaited {
     pub cancelled: Vec<String>,
 }
 
+/// How a POST is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// One JSON body: the responses only.
+    Json,
+    /// An event stream the client can resume (the `initialize` era).
+    Resumable,
+    /// An event stream that ends the request when it closes (2026-07-28).
+    Events,
+}
+
 impl Session {
     pub fn start(
         id: String,
         identity: Option<Identity>,
         factory: &dyn SessionFactory,
     ) -> Arc<Self> {
-        let (to_client, from_server) = mpsc::channel(STREAM_CAPACITY);
-        let (incoming, from_client) = mpsc::channel(STREAM_CAPACITY);
+        let (to_client, from_server) = mpsc::channel(CHANNEL_CAPACITY);
+        let (incoming, from_client) = mpsc::channel(CHANNEL_CAPACITY);
         let peer = Peer::default();
         let handler = factory.open(SessionStart {
             id,
@@ -116,11 +138,22 @@ impl Session {
         };
         let connection = Connection::start(parts, handler.clone());
         let _ = peer.0.set(connection.downgrade());
-        let routes = Arc::new(Mutex::new(Routes::default()));
+        let activity = Activity::new();
+        let routes = Arc::new(Mutex::new(Routes {
+            next_stream: 1,
+            standalone: Outlet::new(0, true),
+            posts: HashMap::new(),
+            answered: VecDeque::new(),
+            by_request: HashMap::new(),
+            by_token: HashMap::new(),
+            initialize: None,
+            activity: activity.clone(),
+        }));
         tokio::spawn(route(from_server, routes.clone()));
         Arc::new(Self {
             identity,
             handler,
+            activity,
             incoming,
             routes,
             connection,
@@ -132,13 +165,29 @@ impl Session {
         self.incoming.send(inbound).await.is_ok()
     }
 
-    /// Opens the stream that will carry the answers to `awaited` (and, unless
-    /// `responses_only`, the messages related to them).
-    pub fn open_post(&self, awaited: Awaited, responses_only: bool) -> Stream {
-        let (sender, stream) = mpsc::channel(STREAM_CAPACITY);
+    /// Marks `id` (as JSON text) as the session's `initialize`: an error answer to it ends
+    /// the session.
+    pub fn initializing(&self, id: String) {
+        lock(&self.routes).initialize = Some(id);
+    }
+
+    /// Whether the session is of no more use: its connection closed, or its `initialize`
+    /// was refused.
+    pub fn is_over(&self) -> bool {
+        self.connection.closed().is_some() || self.activity.is_refused()
+    }
+
+    pub fn connection(&self) -> WeakConnection {
+        self.connection.downgrade()
+    }
+
+    /// Opens the stream that will carry the answers to `awaited` (and, unless answered in
+    /// JSON, the messages related to them).
+    pub fn open_post(&self, awaited: Awaited, answer: Answer) -> Stream {
         let mut routes = lock(&self.routes);
-        let key = routes.next_post;
-        routes.next_post += 1;
+        let key = routes.next_stream;
+        routes.next_stream += 1;
+        let responses_only = answer == Answer::Json;
         for id in &awaited.ids {
             routes.by_request.insert(id.clone(), key);
         }
@@ -147,10 +196,13 @@ impl Session {
                 routes.by_token.insert(token.clone(), key);
             }
         }
+        let mut outlet = Outlet::new(key, answer == Answer::Resumable);
+        let stream = outlet.open();
+        let busy = self.activity.busy();
         routes.posts.insert(
             key,
             Post {
-                sender,
+                outlet,
                 waiting: awaited.ids.len(),
                 tokens: if responses_only {
                     Vec::new()
@@ -158,6 +210,7 @@ impl Session {
                     awaited.tokens
                 },
                 responses_only,
+                _busy: busy,
             },
         );
         stream
@@ -168,23 +221,31 @@ impl Session {
     pub fn forget(&self, cancelled: &[String]) {
         let mut routes = lock(&self.routes);
         for id in cancelled {
-            routes.settle(id);
+            if let Some(key) = routes.settle(id) {
+                routes.finish_if_done(key);
+            }
         }
     }
 
     /// Opens the GET stream, handing it what waited for one; `None` if one is open already.
     pub fn open_standalone(&self) -> Option<Stream> {
         let mut routes = lock(&self.routes);
-        if routes.standalone.as_ref().is_some_and(|s| !s.is_closed()) {
+        if routes.standalone.is_read() {
             return None;
         }
-        let capacity = STREAM_CAPACITY.max(routes.backlog.len());
-        let (sender, stream) = mpsc::channel(capacity);
-        for message in routes.backlog.drain(..) {
-            let _ = sender.try_send(message);
-        }
-        routes.standalone = Some(sender);
-        Some(stream)
+        Some(routes.standalone.attach(None, true))
+    }
+
+    /// Resumes the stream of `last_event_id` after that event (a GET with `Last-Event-ID`),
+    /// in place of its reader if it still has one; `None` if the id names no stream kept.
+    pub fn resume(&self, last_event_id: &str) -> Option<Stream> {
+        let position = Position::parse(last_event_id)?;
+        let mut routes = lock(&self.routes);
+        let live = position.stream == 0 || routes.posts.contains_key(&position.stream);
+        let outlet = routes.outlet(position.stream)?;
+        outlet
+            .is_resumable()
+            .then(|| outlet.attach(Some(position.number), live))
     }
 
     /// Ends the session: the connection stops, its handlers are dropped, its streams end.
@@ -204,8 +265,19 @@ struct Peek<'a> {
     id: Option<&'a RawValue>,
     #[serde(default)]
     method: Option<IgnoredAny>,
+    #[serde(default)]
+    error: Option<IgnoredAny>,
     #[serde(borrow, default)]
     params: Option<PeekParams<'a>>,
+}
+
+impl Peek<'_> {
+    fn answered(&self) -> Option<Answered> {
+        Some(Answered {
+            id: self.id?.get().to_owned(),
+            is_error: self.error.is_some(),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -215,30 +287,33 @@ struct PeekParams<'a> {
 }
 
 enum Destination {
-    /// Responses, to the requests of these ids (several for a batch).
-    Response(Vec<String>),
+    /// Responses (several for a batch).
+    Response(Vec<Answered>),
     Progress(String),
     Other,
 }
 
+/// The request a response answers (as JSON text), and whether with an error.
+struct Answered {
+    id: String,
+    is_error: bool,
+}
+
 fn destination(message: &str) -> Destination {
     if message.trim_start().starts_with('[') {
-        let ids = serde_json::from_str::<Vec<Peek>>(message)
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(|p| p.id.map(|id| id.get().to_owned()))
-                    .collect()
-            })
+        let answers = serde_json::from_str::<Vec<Peek>>(message)
+            .map(|items| items.iter().filter_map(Peek::answered).collect())
             .unwrap_or_default();
-        return Destination::Response(ids);
+        return Destination::Response(answers);
     }
     match serde_json::from_str::<Peek>(message) {
-        Ok(Peek {
-            id: Some(id),
-            method: None,
-            ..
-        }) => Destination::Response(vec![id.get().to_owned()]),
+        Ok(
+            peek @ Peek {
+                id: Some(_),
+                method: None,
+                ..
+            },
+        ) => Destination::Response(peek.answered().into_iter().collect()),
         Ok(Peek {
             id: None,
             params: Some(PeekParams {
@@ -250,77 +325,158 @@ fn destination(message: &str) -> Destination {
     }
 }
 
-/// The router: one task per session, until the connection drops its end.
+/// The router: one task per session, until the connection drops its end; then every
+/// stream ends.
 async fn route(mut from_server: mpsc::Receiver<String>, routes: Arc<Mutex<Routes>>) {
     while let Some(message) = from_server.recv().await {
-        let destination = destination(&message);
-        let response = match &destination {
-            Destination::Response(ids) => Some(ids.join(",")),
-            _ => None,
+        let Some(placed) = lock(&routes).place(message.into()) else {
+            continue;
         };
-        let sender = {
-            let mut routes = lock(&routes);
-            match destination {
-                Destination::Response(ids) => ids
-                    .iter()
-                    .fold(None, |found, id| routes.settle(id).or(found)),
-                Destination::Progress(token) => routes
-                    .by_token
-                    .get(&token)
-                    .and_then(|key| routes.posts.get(key))
-                    .map(|post| post.sender.clone())
-                    .or_else(|| routes.server_initiated()),
-                Destination::Other => routes.server_initiated(),
-            }
+        // Without a reader, the event waits in its stream for one.
+        let Some(reader) = placed.reader else {
+            continue;
         };
-        let undelivered = match sender {
-            Some(sender) => sender.send(message).await.err().map(|e| e.0),
-            None => Some(message),
-        };
-        // A response has nowhere else to go (its POST is gone); anything else waits for a stream.
-        match (undelivered, response) {
-            (Some(_), Some(ids)) => tracing::debug!(%ids, "the client left before its answer"),
-            (Some(message), None) => lock(&routes).keep(message),
-            (None, _) => {}
+        if let Err(unsent) = reader.send(placed.event).await {
+            lock(&routes).unsent(placed.stream, unsent.0, &reader, placed.movable);
         }
     }
+    lock(&routes).end();
+}
+
+/// An event and the stream it was put on.
+struct Placed {
+    stream: u64,
+    event: Event,
+    reader: Option<Reader>,
+    /// Started by the server and put on a POST stream only for want of a GET stream: it
+    /// may go elsewhere if that stream's reader is gone.
+    movable: bool,
 }
 
 impl Routes {
-    /// The stream of the POST that waits for `id`, which then waits for one answer less.
-    fn settle(&mut self, id: &str) -> Option<mpsc::Sender<String>> {
+    fn place(&mut self, message: Arc<str>) -> Option<Placed> {
+        let (stream, server_initiated) = match destination(&message) {
+            Destination::Response(answers) => {
+                let mut found = None;
+                for answer in answers {
+                    if self.initialize.as_ref() == Some(&answer.id) {
+                        self.initialize = None;
+                        if answer.is_error {
+                            self.activity.refuse();
+                        }
+                    }
+                    found = self.settle(&answer.id).or(found);
+                }
+                let Some(stream) = found else {
+                    tracing::debug!("an answer to a request no stream waits for");
+                    return None;
+                };
+                (stream, false)
+            }
+            Destination::Progress(token) => match self.by_token.get(&token) {
+                Some(&stream) => (stream, false),
+                None => (self.server_initiated(), true),
+            },
+            Destination::Other => (self.server_initiated(), true),
+        };
+        let outlet = self.outlet(stream)?;
+        let (event, reader) = outlet.push(message);
+        self.finish_if_done(stream);
+        Some(Placed {
+            stream,
+            event,
+            reader,
+            movable: server_initiated && stream != 0,
+        })
+    }
+
+    /// An event its reader was gone for: kept for a client that resumes its stream, or, if
+    /// it may go elsewhere, moved to the GET stream.
+    fn unsent(&mut self, stream: u64, event: Event, failed: &Reader, movable: bool) {
+        if stream == 0 {
+            self.standalone.unread(&event);
+            return;
+        }
+        let moved = movable
+            && self
+                .outlet(stream)
+                .is_some_and(|outlet| outlet.withdraw(&event, failed));
+        if moved {
+            let (event, reader) = self.standalone.push(event.message);
+            if let Some(reader) = reader
+                && let Err(err) = reader.try_send(event)
+            {
+                self.standalone.unread(&err.into_inner());
+            }
+        }
+    }
+
+    fn outlet(&mut self, stream: u64) -> Option<&mut Outlet> {
+        if stream == 0 {
+            return Some(&mut self.standalone);
+        }
+        if let Some(post) = self.posts.get_mut(&stream) {
+            return Some(&mut post.outlet);
+        }
+        self.answered
+            .iter_mut()
+            .find(|(key, _)| *key == stream)
+            .map(|(_, outlet)| outlet)
+    }
+
+    /// The POST that waits for `id`, which then waits for one answer less.
+    fn settle(&mut self, id: &str) -> Option<u64> {
         let key = self.by_request.remove(id)?;
         let post = self.posts.get_mut(&key)?;
         post.waiting = post.waiting.saturating_sub(1);
-        let sender = post.sender.clone();
-        if post.waiting == 0
-            && let Some(post) = self.posts.remove(&key)
-        {
-            for token in post.tokens {
-                self.by_token.remove(&token);
-            }
-        }
-        Some(sender)
+        Some(key)
     }
 
-    /// Where a message the server started goes: the GET stream, else the newest event stream.
-    fn server_initiated(&self) -> Option<mpsc::Sender<String>> {
-        if let Some(standalone) = self.standalone.as_ref().filter(|s| !s.is_closed()) {
-            return Some(standalone.clone());
+    /// Ends the stream of a POST answered in full after what it was handed; a resumable
+    /// one is kept a while, for a client that lost it before reading its answer.
+    fn finish_if_done(&mut self, key: u64) {
+        if self.posts.get(&key).is_none_or(|post| post.waiting > 0) {
+            return;
+        }
+        let Some(mut post) = self.posts.remove(&key) else {
+            return;
+        };
+        for token in &post.tokens {
+            self.by_token.remove(token);
+        }
+        post.outlet.end();
+        if post.outlet.is_resumable() {
+            self.answered.push_back((key, post.outlet));
+            let mut bytes: usize = self.answered.iter().map(|(_, o)| o.kept_bytes()).sum();
+            while self.answered.len() > ANSWERED_KEPT
+                || (bytes > ANSWERED_BYTES && self.answered.len() > 1)
+            {
+                if let Some((_, oldest)) = self.answered.pop_front() {
+                    bytes -= oldest.kept_bytes();
+                }
+            }
+        }
+    }
+
+    /// Where a message the server started goes: the GET stream, else the newest event
+    /// stream read, else the GET stream again, to wait for a client that opens it.
+    fn server_initiated(&self) -> u64 {
+        if self.standalone.is_read() {
+            return 0;
         }
         self.posts
             .iter()
-            .filter(|(_, post)| !post.responses_only && !post.sender.is_closed())
-            .max_by_key(|(key, _)| **key)
-            .map(|(_, post)| post.sender.clone())
+            .filter(|(_, post)| !post.responses_only && post.outlet.is_read())
+            .map(|(key, _)| *key)
+            .max()
+            .unwrap_or(0)
     }
 
-    fn keep(&mut self, message: String) {
-        if self.backlog.len() == BACKLOG_LIMIT {
-            self.backlog.pop_front();
-            tracing::warn!("the client opens no stream: an old server message was dropped");
+    fn end(&mut self) {
+        self.standalone.end();
+        for post in self.posts.values_mut() {
+            post.outlet.end();
         }
-        self.backlog.push_back(message);
     }
 }
 
@@ -348,7 +504,13 @@ mod tests {
 
     fn describe(message: &str) -> String {
         match destination(message) {
-            Destination::Response(ids) => format!("response to {}", ids.join(" ")),
+            Destination::Response(answers) => {
+                let ids: Vec<String> = answers
+                    .into_iter()
+                    .map(|a| format!("{}{}", a.id, if a.is_error { " (error)" } else { "" }))
+                    .collect();
+                format!("response to {}", ids.join(" "))
+            }
             Destination::Progress(token) => format!("progress for {token}"),
             Destination::Other => "other".into(),
         }
@@ -360,7 +522,7 @@ mod tests {
             (r#"{"jsonrpc":"2.0","id":7,"result":{}}"#, "response to 7"),
             (
                 r#"{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"no"}}"#,
-                r#"response to "a""#,
+                r#"response to "a" (error)"#,
             ),
             (
                 r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#,

@@ -17,12 +17,11 @@
 
 use std::sync::Arc;
 
-use http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
+use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
 use serde_json::{Value, json};
 
-use super::session::{Awaited, Session};
+use super::session::{Answer, Awaited, Session};
 use super::{Body, Shared, VERSION_HEADER, json_body, read_body, sse};
 use crate::ProtocolVersion;
 use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId, code};
@@ -147,7 +146,8 @@ async fn answer(
         awaited.tokens.push(token.to_string());
     }
     let events = takes_events && !shared.options.json_response;
-    let mut stream = session.open_post(awaited, !events);
+    let answer_with = if events { Answer::Events } else { Answer::Json };
+    let mut stream = session.open_post(awaited, answer_with);
     if !session
         .deliver(Inbound::Message(Message::Request(request)))
         .await
@@ -165,16 +165,11 @@ async fn answer(
             ErrorObject::new(code::INTERNAL_ERROR, "the request ended without an answer"),
         );
     };
-    if let Some(status) = answer_status(&first) {
+    if let Some(status) = answer_status(&first.message) {
         drop(closing);
-        return json_body(status, first);
+        return json_body(status, first.message.to_string());
     }
-    let mut response = Response::new(sse::body_after(first, stream, closing));
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    sse::response(Some(first), stream, closing)
 }
 
 /// The status of an answer, if `message` is the answer (not a notification before it).
@@ -300,6 +295,8 @@ fn refusal(status: StatusCode, id: Option<&RequestId>, error: ErrorObject) -> Re
 
 #[cfg(test)]
 mod tests {
+    use http::HeaderValue;
+
     use super::*;
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
