@@ -398,6 +398,11 @@ export type Changed_Deserialize = {
 	server: boolean,
 	/**  The tool as it was allowed and as it is now, if its definition differs. */
 	tool?: DefinitionChange_Deserialize | null,
+	/**
+	 *  The tool was not among those the server listed when the person allowed all of
+	 *  its tools: it came later.
+	 */
+	newTool?: boolean,
 	/**  When the person allowed it (ms since the epoch). */
 	allowedMs: number | null,
 };
@@ -408,6 +413,11 @@ export type Changed_Serialize = {
 	server: boolean,
 	/**  The tool as it was allowed and as it is now, if its definition differs. */
 	tool?: DefinitionChange_Serialize,
+	/**
+	 *  The tool was not among those the server listed when the person allowed all of
+	 *  its tools: it came later.
+	 */
+	newTool?: boolean,
 	/**  When the person allowed it (ms since the epoch). */
 	allowedMs: number | null,
 };

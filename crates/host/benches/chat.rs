@@ -164,6 +164,7 @@ impl World {
             definition: Some(ToolDefinition::of(&echo.tool)),
             since_ms: 0,
             reads: false,
+            definitions: Vec::new(),
         };
         let gate = gated.gate.clone();
         *gate.policies.lock().expect("the policies") = Policies::new(vec![rule]);

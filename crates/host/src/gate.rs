@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Given, Kind, Record};
+use crate::catalog::Catalog;
 use crate::config::{self, ServerConfig};
 use crate::masking;
 use crate::pins::{self, Changed, ToolDefinition};
@@ -160,6 +161,9 @@ pub struct Gate {
     /// The host's `confirmOwnDestructiveCalls` setting as it is now: whether the person's
     /// own call to a tool that may destroy something asks them first.
     pub confirm_own_destructive: Arc<AtomicBool>,
+    /// The running servers' offers: an allowance of a whole server is pinned to the tools
+    /// it lists when the person gives it.
+    pub catalog: Catalog,
 }
 
 /// How a decision the person gave was given, by how far they said it reaches.
@@ -231,9 +235,18 @@ impl Gate {
             identity: &server.identity,
             definition: &definition,
         };
-        let verdict = self
-            .policies()
-            .decide(&now, tool.annotations.as_ref(), server.trusted);
+        let (verdict, pinned) = {
+            let mut policies = self.policies();
+            let pinned = policies.pin_whole_server_rules(&now, || self.listed(&now));
+            let verdict = policies.decide(&now, tool.annotations.as_ref(), server.trusted);
+            (verdict, pinned)
+        };
+        if pinned {
+            let listed = self.listed(&now);
+            self.write_rules(|standing| {
+                standing.pin_whole_server_rules(&now, || listed);
+            });
+        }
         let verdict = match origin {
             Origin::Person => self.own(verdict, tool),
             Origin::Model { .. } | Origin::Agent { .. } => verdict,
@@ -387,6 +400,7 @@ impl Gate {
                 definition: None,
                 since_ms: crate::desk::now_ms() as u64,
                 reads: true,
+                definitions: Vec::new(),
             };
             self.keep(rule, scope);
         }
@@ -517,6 +531,11 @@ impl Gate {
             agent: now.agent.map(ToOwned::to_owned),
             identity: now.identity.to_owned(),
             definition: (!whole_server).then(|| now.definition.clone()),
+            definitions: if whole_server {
+                self.listed(now)
+            } else {
+                Vec::new()
+            },
             since_ms: crate::desk::now_ms() as u64,
             reads: false,
         };
@@ -529,6 +548,19 @@ impl Gate {
         };
         self.keep(rule, scope);
         Ok(person)
+    }
+
+    /// The tools `now`'s server lists now, each as it reads (the one asked about among
+    /// them): what an allowance of the whole server is pinned to.
+    fn listed(&self, now: &Now<'_>) -> Vec<ToolDefinition> {
+        let mut listed: Vec<ToolDefinition> = self
+            .catalog
+            .offer(now.server)
+            .map(|offer| offer.tools.iter().map(ToolDefinition::of).collect())
+            .unwrap_or_default();
+        listed.retain(|d| d.name != now.definition.name);
+        listed.push(now.definition.clone());
+        listed
     }
 
     /// Remembers a rule the person gave, for `scope`: kept in the file if always.

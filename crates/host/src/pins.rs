@@ -128,6 +128,10 @@ pub struct Changed {
     /// The tool as it was allowed and as it is now, if its definition differs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<DefinitionChange>,
+    /// The tool was not among those the server listed when the person allowed all of
+    /// its tools: it came later.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_tool: bool,
     /// When the person allowed it (ms since the epoch).
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub allowed_ms: u64,

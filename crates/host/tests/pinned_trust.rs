@@ -121,6 +121,60 @@ async fn a_tool_rewritten_after_it_was_allowed_is_asked_about_again_with_its_cha
     world.desk.shutdown().await;
 }
 
+/// "Allow this whole server" holds for the tools the server listed when the person gave it,
+/// each as it read then: a tool it adds later, or rewrites, is asked about, the question
+/// saying which.
+#[tokio::test]
+async fn a_whole_server_allowance_holds_only_for_the_tools_it_listed_then() {
+    let mut world = desk_on(json!({"py": python_peer()}), json!({}), keyring("pins-all")).await;
+    let call = world.call_by_model("echo", json!({"text": "one"}), "one");
+    world.answer_next(true, Remember::ServerAlways).await;
+    call.await.unwrap().unwrap();
+    let listed_then = world
+        .run_unasked("add_tool", json!({"name": "echo2"}))
+        .await;
+    assert_eq!(listed_then, "added tool echo2");
+    world
+        .next(|u| matches!(u, Update::CatalogChanged { server } if server == "py").then_some(()))
+        .await;
+
+    // Added after the person allowed the server: asked about, as new.
+    let call = world.call_by_model("echo2", json!({"text": "two"}), "two");
+    let changed = world
+        .answer_next(false, Remember::Once)
+        .await
+        .expect("the question says the tool is new");
+    assert!(changed.new_tool && changed.tool.is_none(), "{changed:?}");
+    assert!(call.await.unwrap().is_err(), "denied");
+
+    // Listed then, rewritten since: asked about, with its change.
+    let rewrite = json!({"name": "echo", "description": INJECTED, "replace": true});
+    world.run_unasked("add_tool", rewrite).await;
+    world
+        .next(|u| matches!(u, Update::CatalogChanged { server } if server == "py").then_some(()))
+        .await;
+    let call = world.call_by_model("echo", json!({"text": "three"}), "three");
+    let changed = world
+        .answer_next(true, Remember::ServerAlways)
+        .await
+        .expect("the question says the tool changed");
+    let change = changed.tool.expect("the tool as allowed and as it is");
+    assert_eq!(change.after.description.as_deref(), Some(INJECTED));
+    assert!(!changed.new_tool);
+    call.await.unwrap().unwrap();
+
+    // Allowed again for the whole server: what it lists now is what holds.
+    assert_eq!(
+        world.run_unasked("echo2", json!({"text": "four"})).await,
+        "four"
+    );
+    assert_eq!(
+        world.run_unasked("echo", json!({"text": "five"})).await,
+        "five"
+    );
+    world.desk.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_mark() {
     let mut world = demo_desk(json!({})).await;

@@ -32,6 +32,12 @@ describe("TrustChange", () => {
     expect(screen.queryByText(/launched or reached differently/)).toBeNull();
   });
 
+  it("says when the tool is one the server did not list when the person allowed all of its tools", () => {
+    render(<TrustChange changed={{ server: false, newTool: true, allowedMs: 1_700_000_000_000 }} />);
+    expect(screen.getByText(/This tool is new: the server did not list it/)).toBeTruthy();
+    expect(screen.queryByLabelText("What changed in the tool")).toBeNull();
+  });
+
   it("says when the server itself is launched otherwise", () => {
     render(<TrustChange changed={{ server: true, allowedMs: null }} />);
     expect(screen.getByText(/launched or reached differently/)).toBeTruthy();

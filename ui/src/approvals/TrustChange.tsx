@@ -21,6 +21,12 @@ export function TrustChange({ changed }: { changed: Changed }) {
           variable names or address changed.
         </p>
       )}
+      {changed.newTool && (
+        <p>
+          This tool is new: the server did not list it when you allowed all of its tools. Read what it says before you
+          decide.
+        </p>
+      )}
       {changed.tool && <DefinitionDiff change={changed.tool} />}
     </section>
   );

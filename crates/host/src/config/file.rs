@@ -346,6 +346,7 @@ mod tests {
             definition: Some(definition.clone()),
             since_ms: 1,
             reads: false,
+            definitions: Vec::new(),
         };
         policies.remember(rule, Scope::Always);
         let mut config = Config::default();

@@ -367,17 +367,10 @@ impl Desk {
         );
         let roots = Roots::default();
         folders::grant_remembered(&loaded.config, &roots);
-        let gate = Gate {
-            broker: broker.clone(),
-            policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
-            audit: audit.clone(),
-            config_path: Some(config_path.to_owned()),
-            confirm_own_destructive: Arc::new(settings.confirm_own_destructive_calls.into()),
-        };
         let desk = Self {
             inner: Arc::new_cyclic(|desk| {
                 let host = Host::new(secrets.clone(), {
-                    let (broker, roots) = (broker.clone(), roots.clone());
+                    let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
                     let models: Arc<dyn crate::sampling::SamplingModels> =
                         Arc::new(sampling::DeskModels(desk.clone()));
                     let delegates: Arc<dyn crate::delegated::Delegates> =
@@ -397,6 +390,17 @@ impl Desk {
                 });
                 let shared = host.shared().clone();
                 shared.sign_ins.follow_settings(&loaded.config.settings);
+                let settings = &loaded.config.settings;
+                let gate = Gate {
+                    broker: broker.clone(),
+                    policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
+                    audit: audit.clone(),
+                    config_path: Some(config_path.to_owned()),
+                    confirm_own_destructive: Arc::new(
+                        settings.confirm_own_destructive_calls.into(),
+                    ),
+                    catalog: shared.catalog.clone(),
+                };
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),

@@ -59,21 +59,35 @@ impl Desk {
         let mut shown = Vec::with_capacity(rules.len());
         for (rule, scope) in rules {
             let identity = config.servers.get(&rule.server).map(pins::identity);
-            let listed = rule.tool.as_ref().and_then(|tool| {
-                let found = self.inner.shared.catalog.find_tool(&rule.server, tool)?;
-                Some(ToolDefinition::of(&found))
-            });
+            // The tools the rule decides, as listed now: its tool, or (a rule for every tool)
+            // all of them; none when its server does not run, or for its reads.
+            let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {
+                (_, true) => Vec::new(),
+                (Some(tool), false) => (self.inner.shared.catalog)
+                    .find_tool(&rule.server, tool)
+                    .map(|found| ToolDefinition::of(&found))
+                    .into_iter()
+                    .collect(),
+                (None, false) => (self.inner.shared.catalog)
+                    .offer(&rule.server)
+                    .map(|offer| offer.tools.iter().map(ToolDefinition::of).collect())
+                    .unwrap_or_default(),
+            };
+            // Judged by the server alone when nothing of it is listed now, or for a rule of
+            // every tool that takes the tools listed when it first decides a call.
+            let pins_at_first_use = rule.tool.is_none() && rule.definitions.is_empty();
             let holds = !rule.allow
-                || identity.is_some_and(|identity| match &listed {
-                    Some(definition) => rule.pinned_to(&Now {
-                        agent: rule.agent.as_deref(),
-                        server: &rule.server,
-                        identity: &identity,
-                        definition,
-                    }),
-                    // A rule for the whole server, or a tool not listed now (its server
-                    // stopped): judged by the server alone.
-                    None => rule.identity == identity,
+                || identity.is_some_and(|identity| {
+                    rule.identity == identity
+                        && (pins_at_first_use
+                            || listed.iter().all(|definition| {
+                                rule.pinned_to(&Now {
+                                    agent: rule.agent.as_deref(),
+                                    server: &rule.server,
+                                    identity: &identity,
+                                    definition,
+                                })
+                            }))
                 });
             let uses = ByRule {
                 server: rule.server.clone(),

@@ -512,16 +512,9 @@ pub async fn gated_host(
     let roots = Roots::default();
     let audit =
         Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
-    let gate = Gate {
-        broker: broker.clone(),
-        policies: Arc::new(Mutex::new(Policies::default())),
-        audit: audit.clone(),
-        config_path: None,
-        confirm_own_destructive: Default::default(),
-    };
     let secrets = Secrets::new(&format!("switchboard-test-{label}"));
     let mut host = Host::new(secrets, {
-        let (broker, roots) = (broker.clone(), roots.clone());
+        let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
         move |server: &str| {
             Arc::new(PersonHandler::new(
                 server,
@@ -531,6 +524,14 @@ pub async fn gated_host(
             ))
         }
     });
+    let gate = Gate {
+        broker: broker.clone(),
+        policies: Arc::new(Mutex::new(Policies::default())),
+        audit: audit.clone(),
+        config_path: None,
+        confirm_own_destructive: Default::default(),
+        catalog: host.shared().catalog.clone(),
+    };
     let mut host_events = host.events();
     host.reconcile(&Config {
         servers: [(name.to_owned(), server.clone())].into(),
