@@ -16,7 +16,7 @@ use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
-use tokio::io::AsyncBufReadExt;
+use switchboard_test_support::listening::{Listening, listening};
 
 use common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
 
@@ -33,29 +33,19 @@ struct OAuthPeer {
 impl OAuthPeer {
     async fn start() -> Self {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let mut child = tokio::process::Command::new(root.join(".tools/venv/bin/python"))
-            .arg(root.join("tests/peers/python/oauth_server.py"))
-            .args(["--port", &port.to_string()])
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the Python test virtualenv (scripts/setup)");
-        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-        let url = tokio::time::timeout(WAIT, async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if let Some(url) = line.strip_prefix("listening on ") {
-                    return url.to_owned();
-                }
-            }
-            panic!("the OAuth peer ended before it listened")
+        let Listening {
+            child,
+            url,
+            stderr: mut lines,
+        } = listening("the OAuth peer (scripts/setup)", |port| {
+            let mut command = tokio::process::Command::new(root.join(".tools/venv/bin/python"));
+            command
+                .arg(root.join("tests/peers/python/oauth_server.py"))
+                .args(["--port", &port.to_string()])
+                .stdin(std::process::Stdio::null());
+            command
         })
-        .await
-        .expect("the OAuth peer listens");
+        .await;
         let said = Arc::new(Mutex::new(Vec::new()));
         tokio::spawn({
             let said = said.clone();
