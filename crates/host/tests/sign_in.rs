@@ -177,9 +177,13 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     let issuer = grants["latest"].as_str().unwrap();
     let grant = &grants["by_issuer"][issuer];
     assert_eq!(grant["resource"], peer.url.as_str());
-    let token = grant["tokens"]["access_token"].as_str().unwrap().to_owned();
+    let tokens = ["access_token", "refresh_token"]
+        .map(|kind| grant["tokens"][kind].as_str().unwrap().to_owned());
     let config = std::fs::read_to_string(&world.config).unwrap();
-    assert!(!config.contains(&token) && !config.contains("access_token"));
+    assert!(!config.contains("access_token") && !config.contains("refresh_token"));
+    for token in &tokens {
+        assert!(!config.contains(token));
+    }
     let signed_in = world.desk.signed_in(SERVER).await.unwrap().unwrap();
     assert!(
         signed_in.issuer.starts_with("http://127.0.0.1:"),
@@ -213,7 +217,18 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert_eq!(decisions[0], "signed out");
     assert_eq!(decisions[1], "signed in");
     assert!(decisions[2].contains("declined"), "{decisions:?}");
-    assert!(!serde_json::to_string(&audit).unwrap().contains(&token));
+    let shown = serde_json::to_string(&audit).unwrap();
+    for token in &tokens {
+        assert!(!shown.contains(token));
+        // Nor anywhere in the file and its journal.
+        for file in ["audit.sqlite", "audit.sqlite-wal"] {
+            let bytes = std::fs::read(world.dir.path().join(file)).unwrap_or_default();
+            assert!(
+                !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+                "{file}"
+            );
+        }
+    }
 
     // Signed in again, then removed: its grant leaves the keyring with it.
     sign_in_accepted(&mut world).await;
