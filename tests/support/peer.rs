@@ -3,8 +3,10 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+use switchboard_test_support::ports::on_free_port_blocking;
 
 /// How long a peer may take to start listening (Python imports are slow on a busy machine).
 const STARTUP: Duration = Duration::from_secs(60);
@@ -50,22 +52,24 @@ impl HttpPeer {
     /// The `oidc-provider` peer with its options in the environment (`OIDC_STATIC_CLIENT`,
     /// `OIDC_PERSONAL_TOKEN`, `OIDC_ACCESS_TOKEN_SECONDS`, see the script).
     pub fn oidc_provider_with(env: &[(&str, &str)]) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free loopback port")
-            .port();
-        let mut child = Command::new(node_binary())
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node/oidc-mcp-server.mjs"))
-            .arg(port.to_string())
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the oidc-provider peer");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let url = listening_url(&mut child, stderr, "the oidc-provider peer");
-        Self { child, url }
+        let what = "the oidc-provider peer";
+        on_free_port_blocking(what, |port| {
+            let mut child = Command::new(node_binary())
+                .arg(
+                    Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("tests/peers/node/oidc-mcp-server.mjs"),
+                )
+                .arg(port.to_string())
+                .envs(env.iter().copied())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start the oidc-provider peer");
+            let stderr = child.stderr.take().expect("piped stderr");
+            let url = announced_url(&mut child, stderr, what)?;
+            Ok(Self { child, url })
+        })
     }
 }
 
@@ -88,6 +92,16 @@ fn listening_url(
     announcing: impl std::io::Read + Send + 'static,
     what: &str,
 ) -> String {
+    announced_url(child, announcing, what)
+        .unwrap_or_else(|seen| panic!("{what} ended before it listened: {seen:?}"))
+}
+
+/// The same, or what the peer wrote if it ended before it listened.
+fn announced_url(
+    child: &mut Child,
+    announcing: impl std::io::Read + Send + 'static,
+    what: &str,
+) -> Result<String, Vec<String>> {
     let (lines, announced) = mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(announcing).lines().map_while(Result::ok) {
@@ -100,10 +114,15 @@ fn listening_url(
         let left = deadline.saturating_duration_since(Instant::now());
         match announced.recv_timeout(left) {
             Ok(line) => match line.strip_prefix("listening on ") {
-                Some(url) => return url.to_owned(),
+                Some(url) => return Ok(url.to_owned()),
                 None => seen.push(line),
             },
-            Err(_) => {
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(seen);
+            }
+            Err(RecvTimeoutError::Timeout) => {
                 let _ = child.kill();
                 panic!("{what} did not start listening within {STARTUP:?}: {seen:?}");
             }

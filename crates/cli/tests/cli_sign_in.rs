@@ -7,6 +7,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
+use switchboard_test_support::listening::{Listening, listening};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, Lines};
 use tokio::process::{ChildStderr, Command};
 
@@ -83,20 +84,19 @@ async fn a_call_to_a_server_that_needs_sign_in_prints_the_address_and_goes_throu
         python.exists(),
         "the Python test peers are missing: run scripts/setup"
     );
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let mut peer = Command::new(python)
-        .arg(root().join("tests/peers/python/oauth_server.py"))
-        .args(["--port", &port.to_string()])
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start the peer");
-    let mut peer_lines = BufReader::new(peer.stderr.take().expect("stderr")).lines();
-    let announced = line_where(&mut peer_lines, |l| l.starts_with("listening on ")).await;
-    let url = announced.trim_start_matches("listening on ").to_owned();
+    // Its stderr is kept open (unread) as long as it runs.
+    let Listening {
+        url,
+        child: _peer,
+        stderr: _said,
+    } = listening("the OAuth peer", |port| {
+        let mut command = Command::new(&python);
+        command
+            .arg(root().join("tests/peers/python/oauth_server.py"))
+            .args(["--port", &port.to_string()]);
+        command
+    })
+    .await;
 
     let mut cli = call_echo(&url, "hi");
     let mut cli_lines = BufReader::new(cli.stderr.take().expect("stderr")).lines();

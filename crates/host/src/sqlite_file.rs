@@ -1,9 +1,10 @@
 //! A SQLite file the host keeps (the audit log, the conversations): opened off the async
 //! workers, each call on a blocking thread, so that a slow disk, or the file locked by
 //! another process, holds up only the call that waits for it; a file SQLite cannot read is
-//! moved aside, kept, and a new one begun.
+//! moved aside, kept, and a new one begun. The folder and the files are the owner's alone.
 
 mod aside;
+mod private;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -17,6 +18,8 @@ use rusqlite::Connection;
 pub(crate) trait FileError: Send + 'static {
     fn database(path: String, source: rusqlite::Error) -> Self;
     fn move_aside(path: String, why: String, source: std::io::Error) -> Self;
+    /// The folder or the file could not be made the owner's alone.
+    fn private(path: String, source: std::io::Error) -> Self;
     /// The blocking thread of a call ended without an answer (the runtime is stopping).
     fn interrupted(why: String) -> Self;
     /// What SQLite said, when it was SQLite that failed.
@@ -74,13 +77,17 @@ impl<S> Clone for Kept<S> {
 }
 
 impl<S: Send + Sync + 'static> Kept<S> {
-    /// Opens (or makes) the file with `open`. One SQLite cannot read is moved aside and a
-    /// new one opened in its place ([`Self::moved_aside`]).
+    /// Opens (or makes) the file with `open`, the owner's alone. One SQLite cannot read is
+    /// moved aside and a new one opened in its place ([`Self::moved_aside`]).
     pub(crate) fn open<E: FileError>(
         path: &Path,
         named: Named,
         open: impl Fn(&Path) -> Result<S, E>,
     ) -> Result<Self, E> {
+        let open = |path: &Path| {
+            private::prepare(path).map_err(|e| E::private(path.display().to_string(), e))?;
+            open(path)
+        };
         let why = match open(path) {
             Err(e) if e.sqlite().is_some_and(aside::is_damage) => {
                 e.sqlite().map(ToString::to_string).unwrap_or_default()
@@ -135,16 +142,13 @@ impl<S: Send + Sync + 'static> Kept<S> {
     }
 }
 
-/// Opens (or makes) the SQLite file at `path` with these pragmas, in order, and then
-/// `schema`.
+/// Opens (or makes) the SQLite file at `path` (its folder made by [`Kept::open`]) with these
+/// pragmas, in order, and then `schema`.
 pub(crate) fn connect(
     path: &Path,
     pragmas: &[(&str, &str)],
     schema: &str,
 ) -> rusqlite::Result<Connection> {
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
     let db = Connection::open(path)?;
     for (pragma, value) in pragmas {
         db.pragma_update(None, pragma, value)?;

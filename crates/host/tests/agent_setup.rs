@@ -264,9 +264,16 @@ fn setting_up_twice_says_it_is_set_up_already() {
         assert_eq!(std::fs::read_to_string(w.path(app)).unwrap(), written);
         // Another agent's entry replaces this one, under the same key.
         let other = w.plan(app, "Claude Code").unwrap();
+        let changed = |sign: char, text: &str| {
+            other.diff.lines().any(|line| {
+                line.starts_with(sign)
+                    && !line.starts_with(&sign.to_string().repeat(3))
+                    && line.contains(text)
+            })
+        };
         assert!(
-            other.diff.contains("-        \"Cursor\"") || other.diff.contains("\"Cursor\""),
-            "{}",
+            changed('-', "\"Cursor\"") && changed('+', "\"Claude Code\""),
+            "{app:?}: {}",
             other.diff
         );
         setup::apply(&other).unwrap();

@@ -155,7 +155,9 @@ async fn a_file_that_is_not_a_database_is_moved_aside_and_a_new_log_begun() {
 }
 
 /// The child half of the crash test: writes records, then dies without any cleanup.
+/// [`records_survive_a_crash_of_the_writer`] runs it in a process of its own.
 #[tokio::test]
+#[ignore = "the writer that crashes, in a process of its own, started by the crash test"]
 async fn crash_writer() {
     let Some(path) = std::env::var_os("SWITCHBOARD_AUDIT_CRASH_FILE") else {
         return;
@@ -176,7 +178,7 @@ async fn records_survive_a_crash_of_the_writer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.sqlite");
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_writer", "--nocapture", "--test-threads=1"])
+        .args(["crash_writer", "--exact", "--ignored", "--nocapture"])
         .env("SWITCHBOARD_AUDIT_CRASH_FILE", &path)
         .status()
         .unwrap();

@@ -118,8 +118,13 @@ async fn demo_with_agent_and(settings: Value) -> DemoDesk {
 /// The demo server, the agent "probe" and the person's standing rules allowing its calls and
 /// its reads of the demo server.
 async fn demo_allowing_agent() -> DemoDesk {
-    let rules = given_to_agent(demo_allowed(), "probe");
-    demo_with_agent_and(json!({"toolRules": rules})).await
+    demo_with_agent_and(allowing_probe()).await
+}
+
+/// Host settings with the person's standing rules allowing the agent "probe" its calls and
+/// its reads of the demo server.
+fn allowing_probe() -> Value {
+    json!({"toolRules": given_to_agent(demo_allowed(), "probe")})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -494,15 +499,12 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     server.shutdown().await;
 }
 
-/// What a server asks while serving a stateless agent's call comes back to the agent as the
-/// call's interim result; its retry brings the answer with the state, which only that call
-/// of that agent can use; a retry without the answer is asked again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
-    use switchboard_host::approvals::{Question, Remember};
+/// The demo server with these settings, the agent "probe" letting its calls ask it for
+/// sampling, and the stateless call of `demo__ask_model` that will.
+async fn demo_asking_agent(settings: Value) -> (DemoDesk, Value) {
     use switchboard_host::config::AgentAnswers;
 
-    let mut world = demo_with_agent().await;
+    let world = demo_with_agent_and(settings).await;
     let answers = AgentAnswers {
         sampling: true,
         elicitation: false,
@@ -512,10 +514,34 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
         .set_agent_answers("probe", answers)
         .await
         .unwrap();
-    let mut agent = RawAgent::open(&world, "probe");
     let mut meta = stateless_meta();
     meta["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
     let call = json!({"name": "demo__ask_model", "arguments": {"question": "Why?"}, "_meta": meta});
+    (world, call)
+}
+
+/// `call` retried with `state` and these answers.
+fn retry(call: &Value, state: &str, responses: Value) -> Value {
+    let mut retry = call.clone();
+    retry["requestState"] = json!(state);
+    retry["inputResponses"] = responses;
+    retry
+}
+
+/// The agent's answer to the sampling question of `demo__ask_model`.
+fn because() -> Value {
+    json!({"role": "assistant", "content": {"type": "text", "text": "Because."}, "model": "agent"})
+}
+
+/// What a server asks while serving a stateless agent's call comes back to the agent as the
+/// call's interim result; its retry brings the answer with the state, which only that call
+/// of that agent can use; a retry without the answer is asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
+    use switchboard_host::approvals::{Question, Remember};
+
+    let (mut world, call) = demo_asking_agent(json!({})).await;
+    let mut agent = RawAgent::open(&world, "probe");
     let id = agent.send("tools/call", call.clone()).await;
     let asked = world.asked().await;
     let Question::ToolCall { arguments, .. } = asked.question else {
@@ -537,15 +563,11 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
     );
     let state = interim["requestState"].as_str().unwrap().to_owned();
 
-    let retry = |state: &str, responses: Value| {
-        let mut retry = call.clone();
-        retry["requestState"] = json!(state);
-        retry["inputResponses"] = responses;
-        retry
-    };
-    let forged = agent.ask("tools/call", retry("forged", json!({}))).await;
+    let forged = agent
+        .ask("tools/call", retry(&call, "forged", json!({})))
+        .await;
     assert_eq!(forged["error"]["code"], -32602, "{forged}");
-    let mut elsewhere = retry(&state, json!({}));
+    let mut elsewhere = retry(&call, &state, json!({}));
     elsewhere["name"] = json!("demo__echo");
     let elsewhere = agent.ask("tools/call", elsewhere).await;
     assert_eq!(
@@ -554,20 +576,158 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
     );
 
     // No answer: the same question again, under a new state.
-    let again = agent.result("tools/call", retry(&state, json!({}))).await;
+    let again = agent
+        .result("tools/call", retry(&call, &state, json!({})))
+        .await;
     assert_eq!(again["inputRequests"][key], *question, "{again}");
     let renewed = again["requestState"].as_str().unwrap();
     assert_ne!(renewed, state);
-    let reply = json!({"role": "assistant", "content": {"type": "text", "text": "Because."}, "model": "agent"});
     let done = agent
-        .result("tools/call", retry(renewed, json!({ key: reply })))
+        .result(
+            "tools/call",
+            retry(&call, renewed, json!({ key: because() })),
+        )
         .await;
     assert_eq!(done["resultType"], "complete", "{done}");
     assert_eq!(text_of(&done), "Because.");
     let replayed = agent
-        .ask("tools/call", retry(renewed, json!({ key: reply })))
+        .ask(
+            "tools/call",
+            retry(&call, renewed, json!({ key: because() })),
+        )
         .await;
     assert_eq!(replayed["error"]["code"], -32602, "used once: {replayed}");
+}
+
+/// An agent reached over Streamable HTTP with its token, each request a stateless POST.
+struct HttpAgent {
+    http: reqwest::Client,
+    url: String,
+    token: &'static str,
+}
+
+impl HttpAgent {
+    /// The answer to a 2026-07-28 `tools/call` with these params.
+    async fn call(&self, params: &Value) -> Value {
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+        let response = self
+            .http
+            .post(&self.url)
+            .bearer_auth(self.token)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", params["name"].as_str().unwrap())
+            .body(request.to_string())
+            .send()
+            .await
+            .unwrap();
+        let text = response.text().await.unwrap();
+        // On an event stream, the answer is the data that has the request's id.
+        text.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .chain([text.as_str()])
+            .filter_map(|json| serde_json::from_str::<Value>(json.trim()).ok())
+            .find(|message| message["id"] == 1)
+            .unwrap_or_else(|| panic!("no answer in {text:?}"))
+    }
+}
+
+/// Over HTTP, where every agent's stateless calls are parked in one place, a call parked
+/// for one agent cannot be taken up by another with its `requestState`, even for the same
+/// tool; its own agent still can.
+///
+/// Mutation: deleting `p.agent == agent &&` in `gateway/session/asks.rs` `resume` lets
+/// "other" answer the question and take the call's result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_agent_cannot_take_up_a_parked_call_with_its_state() {
+    use std::sync::Arc;
+    use switchboard_host::gateway::http_sessions;
+    use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
+
+    let (world, call) = demo_asking_agent(allowing_probe()).await;
+    world.desk.save_agent("other", None).await.unwrap();
+    let tokens = |token: &str| match token {
+        "probe-token" => Some(Identity::new("probe")),
+        "other-token" => Some(Identity::new("other")),
+        _ => None,
+    };
+    let options = HttpServerOptions {
+        tokens: Some(Arc::new(tokens)),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+        .await
+        .unwrap();
+    let agent = |token| HttpAgent {
+        http: reqwest::Client::new(),
+        url: server.url(),
+        token,
+    };
+    let (probe, other) = (agent("probe-token"), agent("other-token"));
+
+    let interim = probe.call(&call).await["result"].clone();
+    assert_eq!(interim["resultType"], "input_required", "{interim}");
+    let key = interim["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap();
+    let state = interim["requestState"].as_str().unwrap();
+    let answered = json!({ key: because() });
+
+    let taken = other.call(&retry(&call, state, answered.clone())).await;
+    assert_eq!(
+        taken["error"]["code"], -32602,
+        "another agent's call: {taken}"
+    );
+    let done = probe.call(&retry(&call, state, answered)).await["result"].clone();
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text_of(&done), "Because.");
+    server.shutdown().await;
+}
+
+/// A parked call is forgotten ten minutes after it was parked: its state is then refused
+/// like a forged one. On the paused clock, once the call is parked.
+///
+/// Mutation: `let expired = lock(&calls.calls).remove(&forgotten);` made `let expired = ();`
+/// in `gateway/session/asks.rs` `keep` lets the late retry take the call up.
+#[tokio::test]
+async fn a_parked_call_is_forgotten_after_ten_minutes() {
+    use std::time::Duration;
+
+    let (world, call) = demo_asking_agent(allowing_probe()).await;
+    let mut agent = RawAgent::open(&world, "probe");
+    let interim = agent.result("tools/call", call.clone()).await;
+    let key = interim["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap();
+    let state = interim["requestState"].as_str().unwrap();
+
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_secs(599)).await;
+    let again = agent
+        .result("tools/call", retry(&call, state, json!({})))
+        .await;
+    assert_eq!(
+        again["resultType"], "input_required",
+        "kept until then: {again}"
+    );
+    let renewed = again["requestState"].as_str().unwrap();
+    // The timer counts in whole milliseconds, rounded up.
+    tokio::time::advance(Duration::from_secs(600) + Duration::from_millis(1)).await;
+    let late = agent
+        .ask(
+            "tools/call",
+            retry(&call, renewed, json!({ key: because() })),
+        )
+        .await;
+    assert_eq!(late["error"]["code"], -32602, "forgotten: {late}");
 }
 
 /// A stateless call hears the log messages its server sends meanwhile, at the level its

@@ -16,7 +16,7 @@ use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
-use tokio::io::AsyncBufReadExt;
+use switchboard_test_support::listening::{Listening, listening};
 
 use common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
 
@@ -33,29 +33,19 @@ struct OAuthPeer {
 impl OAuthPeer {
     async fn start() -> Self {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let mut child = tokio::process::Command::new(root.join(".tools/venv/bin/python"))
-            .arg(root.join("tests/peers/python/oauth_server.py"))
-            .args(["--port", &port.to_string()])
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the Python test virtualenv (scripts/setup)");
-        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-        let url = tokio::time::timeout(WAIT, async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if let Some(url) = line.strip_prefix("listening on ") {
-                    return url.to_owned();
-                }
-            }
-            panic!("the OAuth peer ended before it listened")
+        let Listening {
+            child,
+            url,
+            stderr: mut lines,
+        } = listening("the OAuth peer (scripts/setup)", |port| {
+            let mut command = tokio::process::Command::new(root.join(".tools/venv/bin/python"));
+            command
+                .arg(root.join("tests/peers/python/oauth_server.py"))
+                .args(["--port", &port.to_string()])
+                .stdin(std::process::Stdio::null());
+            command
         })
-        .await
-        .expect("the OAuth peer listens");
+        .await;
         let said = Arc::new(Mutex::new(Vec::new()));
         tokio::spawn({
             let said = said.clone();
@@ -187,9 +177,13 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     let issuer = grants["latest"].as_str().unwrap();
     let grant = &grants["by_issuer"][issuer];
     assert_eq!(grant["resource"], peer.url.as_str());
-    let token = grant["tokens"]["access_token"].as_str().unwrap().to_owned();
+    let tokens = ["access_token", "refresh_token"]
+        .map(|kind| grant["tokens"][kind].as_str().unwrap().to_owned());
     let config = std::fs::read_to_string(&world.config).unwrap();
-    assert!(!config.contains(&token) && !config.contains("access_token"));
+    assert!(!config.contains("access_token") && !config.contains("refresh_token"));
+    for token in &tokens {
+        assert!(!config.contains(token));
+    }
     let signed_in = world.desk.signed_in(SERVER).await.unwrap().unwrap();
     assert!(
         signed_in.issuer.starts_with("http://127.0.0.1:"),
@@ -223,7 +217,18 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert_eq!(decisions[0], "signed out");
     assert_eq!(decisions[1], "signed in");
     assert!(decisions[2].contains("declined"), "{decisions:?}");
-    assert!(!serde_json::to_string(&audit).unwrap().contains(&token));
+    let shown = serde_json::to_string(&audit).unwrap();
+    for token in &tokens {
+        assert!(!shown.contains(token));
+        // Nor anywhere in the file and its journal.
+        for file in ["audit.sqlite", "audit.sqlite-wal"] {
+            let bytes = std::fs::read(world.dir.path().join(file)).unwrap_or_default();
+            assert!(
+                !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+                "{file}"
+            );
+        }
+    }
 
     // Signed in again, then removed: its grant leaves the keyring with it.
     sign_in_accepted(&mut world).await;

@@ -109,4 +109,8 @@ app.post(
 app.get('/mcp', (req, res) => res.status(405).end());
 app.delete('/mcp', (req, res) => res.status(405).end());
 app.use(provider.callback());
-app.listen(port, '127.0.0.1', () => console.error(`listening on ${resource}`));
+// Express 5 hands a failed bind to this callback: it must not be announced as listening.
+app.listen(port, '127.0.0.1', (error) => {
+  if (error) throw error;
+  console.error(`listening on ${resource}`);
+});

@@ -34,6 +34,12 @@ pub enum AuditError {
         #[source]
         source: std::io::Error,
     },
+    #[error("the audit log at {path} could not be made private to its owner: {source}")]
+    Private {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// The blocking thread of a call ended without an answer (the runtime is stopping).
     #[error("the audit log's call did not finish: {0}")]
     Interrupted(String),
@@ -46,6 +52,10 @@ impl FileError for AuditError {
 
     fn move_aside(path: String, why: String, source: std::io::Error) -> Self {
         Self::MoveAside { path, why, source }
+    }
+
+    fn private(path: String, source: std::io::Error) -> Self {
+        Self::Private { path, source }
     }
 
     fn interrupted(why: String) -> Self {

@@ -34,7 +34,7 @@ pub(super) fn move_aside(path: &Path, now: SystemTime) -> io::Result<PathBuf> {
     Ok(to)
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = OsString::from(path.as_os_str());
     name.push(suffix);
     PathBuf::from(name)

@@ -27,23 +27,52 @@ pub enum Line {
 const HEAD_BYTES: usize = 4096;
 const TAIL_BYTES: usize = 256;
 
-/// Where a reader is in an over-long line, between calls.
-#[derive(Default)]
-pub struct Skipping(Option<Discarded>);
+/// Where a reader is in an over-long line, between calls, and how much of its start it
+/// keeps.
+pub struct Skipping {
+    discarded: Option<Discarded>,
+    head_bytes: usize,
+}
+
+impl Default for Skipping {
+    fn default() -> Self {
+        Self::keeping(HEAD_BYTES)
+    }
+}
+
+impl Skipping {
+    /// Keeping the first `head_bytes` of an over-long line: a log line is read for its
+    /// start, a message only for whose it is.
+    pub fn keeping(head_bytes: usize) -> Self {
+        Self {
+            discarded: None,
+            head_bytes,
+        }
+    }
+}
 
 /// The ends of a line being discarded.
-#[derive(Default)]
 struct Discarded {
     bytes: usize,
     head: Vec<u8>,
+    head_bytes: usize,
     tail: Vec<u8>,
 }
 
 impl Discarded {
+    fn new(head_bytes: usize) -> Self {
+        Self {
+            bytes: 0,
+            head: Vec::new(),
+            head_bytes,
+            tail: Vec::new(),
+        }
+    }
+
     fn add(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len();
-        if self.head.len() < HEAD_BYTES {
-            let take = (HEAD_BYTES - self.head.len()).min(bytes.len());
+        if self.head.len() < self.head_bytes {
+            let take = (self.head_bytes - self.head.len()).min(bytes.len());
             self.head.extend_from_slice(&bytes[..take]);
         }
         let keep = TAIL_BYTES.min(bytes.len());
@@ -72,7 +101,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
     loop {
         let available = reader.fill_buf().await?;
         if available.is_empty() {
-            if let Some(discarded) = skipping.0.take() {
+            if let Some(discarded) = skipping.discarded.take() {
                 return Ok(discarded.line());
             }
             if buf.is_empty() {
@@ -89,21 +118,21 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
         };
         let used = chunk.len() + usize::from(found);
         let mut overflowing = None;
-        if let Some(discarded) = &mut skipping.0 {
+        if let Some(discarded) = &mut skipping.discarded {
             discarded.add(chunk);
         } else if buf.len() + chunk.len() > max {
-            let mut first = Discarded::default();
+            let mut first = Discarded::new(skipping.head_bytes);
             first.add(buf);
             first.add(chunk);
             buf.clear();
             overflowing = Some(first.head.clone());
-            skipping.0 = Some(first);
+            skipping.discarded = Some(first);
         } else {
             buf.extend_from_slice(chunk);
         }
         reader.consume(used);
         if found {
-            if let Some(discarded) = skipping.0.take() {
+            if let Some(discarded) = skipping.discarded.take() {
                 return Ok(discarded.line());
             }
             if buf.last() == Some(&b'\r') {

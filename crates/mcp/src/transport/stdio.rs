@@ -313,7 +313,7 @@ async fn read_stderr(
 ) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
-    let mut skipping = Skipping::default();
+    let mut skipping = Skipping::keeping(STDERR_LINE_BYTES);
     loop {
         let line = match read_line(&mut reader, &mut buf, STDERR_LINE_BYTES, &mut skipping).await {
             Ok(Line::Complete | Line::Last) => String::from_utf8_lossy(&buf).into_owned(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer, HttpSession};
 use switchboard_mcp::types::ClientCapabilities;
-use switchboard_test_support::ports::free_port;
+use switchboard_test_support::ports::on_free_port;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
@@ -191,29 +191,49 @@ impl Peer {
             workspace_root().join(".tools/venv/bin/python"),
             "the Python test virtualenv",
         );
-        let mut command = Command::new(python);
-        command
-            .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
-            .args(["--port", &free_port().to_string()])
-            .args(["--token-lifetime", &token_lifetime.to_string()])
-            .args(more);
-        let (child, stdout, stderr) = spawn(command);
-        let url = stderr.wait_for(STARTUP, announced).await;
-        Self::started(url, child, stdout, stderr, "the Python OAuth peer")
+        Self::announcing_on_free_port("the Python OAuth peer", |port| {
+            let mut command = Command::new(&python);
+            command
+                .arg(workspace_root().join("tests/peers/python/oauth_server.py"))
+                .args(["--port", &port.to_string()])
+                .args(["--token-lifetime", &token_lifetime.to_string()])
+                .args(more);
+            command
+        })
+        .await
     }
 
     /// `tests/peers/node/oidc-mcp-server.mjs`: the TypeScript SDK's MCP server with
     /// `oidc-provider` as its authorization server. Its port is chosen here, as above.
     pub async fn oidc_provider(token_lifetime: u64) -> Self {
         let node = require(node_binary(), "Node 22 of the test peers");
-        let mut command = Command::new(node);
-        command
-            .arg(workspace_root().join("tests/peers/node/oidc-mcp-server.mjs"))
-            .arg(free_port().to_string())
-            .arg(token_lifetime.to_string());
-        let (child, stdout, stderr) = spawn(command);
-        let url = stderr.wait_for(STARTUP, announced).await;
-        Self::started(url, child, stdout, stderr, "the oidc-provider peer")
+        Self::announcing_on_free_port("the oidc-provider peer", |port| {
+            let mut command = Command::new(&node);
+            command
+                .arg(workspace_root().join("tests/peers/node/oidc-mcp-server.mjs"))
+                .arg(port.to_string())
+                .arg(token_lifetime.to_string());
+            command
+        })
+        .await
+    }
+
+    /// A peer started by `command` on a free port (on another if that one was taken
+    /// meanwhile), which announces its URL on stderr.
+    async fn announcing_on_free_port(what: &str, command: impl Fn(u16) -> Command) -> Self {
+        on_free_port(what, async |port| {
+            let (child, stdout, stderr) = spawn(command(port));
+            match stderr.wait_for(STARTUP, announced).await {
+                Some(url) => Ok(Self {
+                    url,
+                    stdout,
+                    stderr,
+                    child,
+                }),
+                None => Err([stdout.lines(), stderr.lines()].concat()),
+            }
+        })
+        .await
     }
 
     /// `tests/peers/node/modern-server.mjs --http`: the TypeScript SDK v2's server of the
@@ -277,10 +297,7 @@ impl Peer {
             ),
             EverythingHttp::Sse => ("sse", "/sse", "Server is running on port"),
         };
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let port = free_port();
+        on_free_port("server-everything", async |port| {
             let mut command = Command::new("node");
             command.arg(&entry).arg(mode).env("PORT", port.to_string());
             let (child, stdout, stderr) = spawn(command);
@@ -288,12 +305,17 @@ impl Peer {
             let listening = stderr
                 .wait_for(STARTUP, |l| l.contains(&wanted).then_some(()))
                 .await;
-            let url = listening.map(|()| format!("http://127.0.0.1:{port}{path}"));
-            if url.is_none() && stderr.contains("already in use") && attempts < 3 {
-                continue;
+            match listening {
+                Some(()) => Ok(Self {
+                    url: format!("http://127.0.0.1:{port}{path}"),
+                    stdout,
+                    stderr,
+                    child,
+                }),
+                None => Err([stdout.lines(), stderr.lines()].concat()),
             }
-            return Self::started(url, child, stdout, stderr, "server-everything");
-        }
+        })
+        .await
     }
 
     fn started(
