@@ -530,7 +530,10 @@ mod tests {
             definition: &read,
         };
         assert!(policies.pin_whole_server_rules(&now, || vec![read.clone()]));
-        assert_eq!(policies.always()[0].definitions, [read.clone()]);
+        assert_eq!(
+            policies.always()[0].definitions,
+            std::slice::from_ref(&read)
+        );
         assert!(
             !policies.pin_whole_server_rules(&now, || unreachable!("pinned already")),
             "pinned once"
