@@ -7,7 +7,7 @@
 
 mod grants;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -49,6 +49,9 @@ pub struct SignIns {
     events: Option<broadcast::Sender<HostEvent>>,
     /// The app's Client ID Metadata Document (the host's setting); none to always register.
     client_metadata_url: Arc<Mutex<Option<String>>>,
+    /// The servers the person signed out of, until they sign in again: what they wait for
+    /// says so.
+    signed_out: Arc<Mutex<HashSet<String>>>,
 }
 
 impl Default for SignIns {
@@ -58,6 +61,7 @@ impl Default for SignIns {
             waiting: Arc::default(),
             events: None,
             client_metadata_url: Arc::new(Mutex::new(Some(CLIENT_METADATA_URL.to_owned()))),
+            signed_out: Arc::default(),
         }
     }
 }
@@ -138,7 +142,27 @@ impl SignIns {
 
     /// Lets the next start of `server` ask the person to sign in.
     pub fn permit(&self, server: &str, permit: Permit) {
+        self.signed_out_now().remove(server);
         self.permits().insert(server.to_owned(), Arc::new(permit));
+    }
+
+    /// Notes that the person signed out of `server`, until they sign in again.
+    pub fn sign_out(&self, server: &str) {
+        self.signed_out_now().insert(server.to_owned());
+    }
+
+    fn signed_out_now(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.signed_out.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Why `server` waits for sign-in when the person did not ask to sign in: they signed
+    /// out, or have not signed in yet.
+    fn not_asked(&self, server: &str) -> AuthError {
+        if self.signed_out_now().contains(server) {
+            AuthError::SignedOut
+        } else {
+            AuthError::NotCompleted("you have not signed in yet".into())
+        }
     }
 
     /// Withdraws a permit not used (the server did not ask).
@@ -232,11 +256,6 @@ struct Door {
     sign_ins: SignIns,
 }
 
-/// Why a server that asks for sign-in waits: the person did not ask to sign in (yet).
-fn not_asked() -> AuthError {
-    AuthError::NotCompleted("you have not signed in yet".into())
-}
-
 /// Where the browser would come back to when no sign-in is under way (a refresh sends it
 /// but nothing is redirected).
 const NO_REDIRECT: &str = "http://127.0.0.1/callback";
@@ -252,7 +271,7 @@ impl UserAgent for Door {
     fn ready(&self) -> Result<(), AuthError> {
         match self.sign_ins.peek(&self.server) {
             Some(_) => Ok(()),
-            None => Err(not_asked()),
+            None => Err(self.sign_ins.not_asked(&self.server)),
         }
     }
 
@@ -262,7 +281,7 @@ impl UserAgent for Door {
     ) -> BoxFuture<'a, Result<Vec<(String, String)>, AuthError>> {
         Box::pin(async move {
             let Some(permit) = self.sign_ins.take(&self.server) else {
-                return Err(not_asked());
+                return Err(self.sign_ins.not_asked(&self.server));
             };
             if !(permit.ask)(sign_in.clone()).await {
                 return Err(AuthError::NotCompleted("the sign-in was declined".into()));

@@ -74,6 +74,20 @@ impl OAuthPeer {
 }
 
 /// Waits until the server is shown as needing sign-in.
+/// Waits until the server needs sign-in after a sign-out; what it says it waits for.
+async fn signed_out_detail(world: &mut DemoDesk) -> String {
+    world
+        .next(|u| match u {
+            Update::Status {
+                server,
+                state: ServerState::AuthRequired { detail, .. },
+                ..
+            } if server == SERVER && detail.contains("signed out") => Some(detail),
+            _ => None,
+        })
+        .await
+}
+
 async fn sign_in_needed(world: &mut DemoDesk) {
     world
         .next(|u| {
@@ -196,9 +210,26 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert!(world.desk.pending().is_empty());
     assert_eq!(echo(&world, "again").await, "again");
 
-    // Signed out: the grant is gone and the server needs sign-in again.
+    // Signed out: the grant is gone, its tokens revoked where they were issued, and the
+    // server waits for sign-in again, saying the person signed out.
     world.desk.sign_out(SERVER).await.unwrap();
-    sign_in_needed(&mut world).await;
+    let detail = signed_out_detail(&mut world).await;
+    assert_eq!(detail, "signed out; sign in to use it again");
+    let refused = reqwest::Client::new()
+        .post(&peer.url)
+        .bearer_auth(&tokens[0])
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "leaked", "version": "1"}}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401, "the old access token still works");
     let left = secrets.get(&grant_secret_name(&peer.url)).await.unwrap();
     assert!(
         left.is_none(),
@@ -215,6 +246,8 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
         .collect();
     assert_eq!(decisions.len(), 3, "{decisions:?}");
     assert_eq!(decisions[0], "signed out");
+    let sign_out = audit.iter().find(|e| e.decision == "signed out").unwrap();
+    assert_eq!(sign_out.detail.0["revocation"], json!(["revoked"]));
     assert_eq!(decisions[1], "signed in");
     assert!(decisions[2].contains("declined"), "{decisions:?}");
     let shown = serde_json::to_string(&audit).unwrap();

@@ -33,7 +33,7 @@ from mcp.server.auth.provider import (
     RefreshToken,
     construct_redirect_uri,
 )
-from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from mcp.shared.exceptions import MCPDeprecationWarning
@@ -135,6 +135,8 @@ def build(port: int, token_lifetime: int, path: str) -> MCPServer:
             client_registration_options=ClientRegistrationOptions(
                 enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE]
             ),
+            # RFC 7009: a client that signs out gives its tokens up.
+            revocation_options=RevocationOptions(enabled=True),
         ),
     )
 

@@ -37,6 +37,9 @@ pub struct SignedIn {
     pub expires_ms: Option<f64>,
 }
 
+/// How long a sign-out waits for the authorization server to revoke a grant's tokens.
+const REVOKE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Desk {
     /// The URL of an HTTP server: only those sign in.
     fn sign_in_url(&self, server: &str) -> Result<String, DeskError> {
@@ -174,16 +177,34 @@ impl Desk {
         self.save_server(Some(server.to_owned()), form).await
     }
 
-    /// Deletes the grant and restarts the server, which then needs sign-in again.
+    /// Deletes the grant, gives its tokens up at the authorization server that issued them
+    /// (when it offers revocation), and restarts the server, which then waits for the person
+    /// to sign in again, saying they signed out. The grant is gone from here whatever the
+    /// authorization server answers; the audit trail says whether it revoked the tokens.
     pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
         let url = self.sign_in_url(server)?;
         let before = self.signed_in(server).await?;
+        let grants = KeyringGrants::read(&url, &self.inner.secrets).await?.all();
         self.inner.secrets.delete(&grant_secret_name(&url)).await?;
         self.inner
             .secrets
             .delete(&legacy_grant_secret_name(&url))
             .await?;
-        let detail = json!({ "issuer": before.as_ref().map(|s| &s.issuer) });
+        self.inner.shared.sign_ins.sign_out(server);
+        let mut revoked = Vec::new();
+        for grant in &grants {
+            let outcome = tokio::time::timeout(REVOKE_WAIT, grant.revoke()).await;
+            revoked.push(match outcome {
+                Ok(Ok(true)) => "revoked".to_owned(),
+                Ok(Ok(false)) => "the authorization server offers no revocation".to_owned(),
+                Ok(Err(e)) => format!("not revoked: {e}"),
+                Err(_) => format!("not revoked: no answer within {} s", REVOKE_WAIT.as_secs()),
+            });
+        }
+        let detail = json!({
+            "issuer": before.as_ref().map(|s| &s.issuer),
+            "revocation": revoked,
+        });
         self.audit_sign_in(
             server,
             before.map(|s| s.issuer).unwrap_or_default(),

@@ -137,6 +137,11 @@ impl KeyringGrants {
     }
 
     /// The grant in use: the one saved last (as read, or saved since).
+    /// Every grant kept, one per authorization server.
+    pub fn all(&self) -> Vec<Grant> {
+        self.read_lock().by_issuer.values().cloned().collect()
+    }
+
     pub fn grant(&self) -> Option<Grant> {
         self.read_lock().latest().cloned()
     }

@@ -27,6 +27,9 @@ pub struct ServerMetadata {
     pub token_endpoint: String,
     #[serde(default)]
     pub registration_endpoint: Option<String>,
+    /// RFC 7009: where a client gives up its tokens.
+    #[serde(default)]
+    pub revocation_endpoint: Option<String>,
     #[serde(default)]
     pub scopes_supported: Option<Vec<String>>,
     #[serde(default)]
@@ -47,6 +50,7 @@ impl ServerMetadata {
             authorization_endpoint: format!("{origin}/authorize"),
             token_endpoint: format!("{origin}/token"),
             registration_endpoint: Some(format!("{origin}/register")),
+            revocation_endpoint: None,
             scopes_supported: None,
             // The 2025-03-26 revision made PKCE mandatory for every server it describes.
             code_challenge_methods_supported: Some(vec!["S256".into()]),

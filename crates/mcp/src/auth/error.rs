@@ -59,6 +59,9 @@ pub enum AuthError {
     /// The server refuses with 403 for a reason no new token would change.
     #[error("the server forbids this request: {0}")]
     Forbidden(String),
+    /// The person signed out: the server waits until they sign in again.
+    #[error("signed out; sign in to use it again")]
+    SignedOut,
     /// The person did not complete the sign-in (closed, declined, timed out).
     #[error("sign-in was not completed: {0}")]
     NotCompleted(String),

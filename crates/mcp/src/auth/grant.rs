@@ -1,6 +1,7 @@
 //! The authorization code grant with PKCE S256, and the refresh grant, through the
 //! `oauth2` crate: it builds the authorization URL, the PKCE pair and the `state`, and
-//! speaks the token endpoint (client authentication, error bodies) as RFC 6749 says.
+//! speaks the token endpoint (client authentication, error bodies) as RFC 6749 says; and
+//! revocation (RFC 7009) when the person signs out.
 //! Only what MCP adds is here: `resource` (RFC 8707) on every request, and the `iss`
 //! check (RFC 9207) before a code is redeemed.
 
@@ -12,6 +13,7 @@ use oauth2::{
     PkceCodeVerifier, RedirectUrl, RefreshToken, Scope, TokenResponse, TokenUrl,
 };
 use serde::{Deserialize, Serialize};
+use url::form_urlencoded;
 
 use super::AuthError;
 use super::discovery::ServerMetadata;
@@ -236,6 +238,103 @@ pub async fn refresh(
         current.refresh_token.clone(),
         current.scopes.clone(),
     ))
+}
+
+/// Gives up `tokens` at the authorization server's `revocation_endpoint` (RFC 7009),
+/// authenticated as at the token endpoint: the refresh token first (most servers end the
+/// whole grant with it), then the access token. `Ok(false)` when the server offers no
+/// revocation.
+///
+/// Written here rather than with the `oauth2` crate, which refuses any revocation endpoint
+/// that is not https: a loopback authorization server's is not, and its token endpoint,
+/// reached the same way, was used already.
+pub async fn revoke(
+    http: &reqwest::Client,
+    parties: &Parties<'_>,
+    tokens: &Tokens,
+) -> Result<bool, AuthError> {
+    let Some(endpoint) = &parties.server.revocation_endpoint else {
+        return Ok(false);
+    };
+    let refresh = tokens
+        .refresh_token
+        .as_deref()
+        .map(|token| (token, "refresh_token"));
+    let client = parties.client;
+    for (token, hint) in refresh
+        .into_iter()
+        .chain([(&*tokens.access_token, "access_token")])
+    {
+        match revoke_one(http, client, endpoint, token, hint, false).await {
+            // The Python SDK's endpoint refuses a request without a `client_secret` field,
+            // even from a client that authenticates with Basic as it registered to: asked
+            // again with the field empty (no second authentication).
+            Err(Refused::BadRequest)
+                if client.auth_method == TokenAuthMethod::ClientSecretBasic =>
+            {
+                revoke_one(http, client, endpoint, token, hint, true).await
+            }
+            other => other,
+        }
+        .map_err(|refused| AuthError::Token {
+            url: endpoint.clone(),
+            detail: refused.to_string(),
+        })?;
+    }
+    Ok(true)
+}
+
+/// Why the revocation endpoint did not take a token.
+#[derive(Debug, thiserror::Error)]
+enum Refused {
+    #[error("HTTP 400 Bad Request")]
+    BadRequest,
+    #[error("{0}")]
+    Other(String),
+}
+
+async fn revoke_one(
+    http: &reqwest::Client,
+    client: &RegisteredClient,
+    endpoint: &str,
+    token: &str,
+    hint: &str,
+    empty_secret_field: bool,
+) -> Result<(), Refused> {
+    let mut form = vec![("token", token), ("token_type_hint", hint)];
+    let mut request = http.post(endpoint);
+    match (client.auth_method, &client.client_secret) {
+        (TokenAuthMethod::ClientSecretBasic, Some(secret)) => {
+            // RFC 6749 §2.3.1: each part form-encoded before it goes into the header.
+            let encoded =
+                |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
+            request = request.basic_auth(encoded(&client.client_id), Some(encoded(secret)));
+            form.push(("client_id", &client.client_id));
+            if empty_secret_field {
+                form.push(("client_secret", ""));
+            }
+        }
+        (TokenAuthMethod::ClientSecretPost, Some(secret)) => {
+            form.push(("client_id", &client.client_id));
+            form.push(("client_secret", secret));
+        }
+        _ => form.push(("client_id", &client.client_id)),
+    }
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&form)
+        .finish();
+    let response = request
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| Refused::Other(e.to_string()))?;
+    // RFC 7009 §2.2: 200 whether or not the token was still valid.
+    match response.status() {
+        status if status.is_success() => Ok(()),
+        reqwest::StatusCode::BAD_REQUEST => Err(Refused::BadRequest),
+        status => Err(Refused::Other(format!("HTTP {status}"))),
+    }
 }
 
 /// The client id to repeat in the body beside Basic authentication: RFC 6749 §3.2.1

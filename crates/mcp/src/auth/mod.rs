@@ -124,6 +124,24 @@ pub struct Grant {
     pub tokens: Tokens,
 }
 
+impl Grant {
+    /// Gives up its tokens at the authorization server that issued them, if that server
+    /// offers revocation (RFC 7009; its metadata read again, its issuer checked): `Ok(true)`
+    /// once they are revoked, `Ok(false)` when it offers no revocation.
+    pub async fn revoke(&self) -> Result<bool, AuthError> {
+        let http = fetch::client()?;
+        let server = discovery::authorization_server(&http, &self.issuer).await?;
+        let parties = grant::Parties {
+            server: &server,
+            client: &self.client,
+            // Not used by revocation, but every client the `oauth2` crate makes has one.
+            redirect_uri: "http://127.0.0.1/callback",
+            resource: &self.resource,
+        };
+        grant::revoke(&http, &parties, &self.tokens).await
+    }
+}
+
 /// Where grants are kept between runs, for the MCP server at a URL (the resource). A
 /// store may keep a grant per authorization server: `load` gives the one last saved,
 /// `load_for` the one `issuer` granted.
