@@ -125,7 +125,7 @@ fn a_server_unchecked_for_an_agent_leaves_its_tools_at_once() {
         !tools.contains(&"demo__echo".to_owned())
     });
     assert!(tools.contains(&"demo__add".to_owned()), "{tools:?}");
-    w.wait_for_text(demo, "1 of", SHOWN);
+    w.wait_for_text(demo, "1 turned off for Cursor", SHOWN);
     w.screenshot("agent-reach");
     assert_eq!(
         app.config()["agents"]["Cursor"],
