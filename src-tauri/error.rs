@@ -90,7 +90,9 @@ impl From<DeskError> for CommandError {
             }
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
             DeskError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
-            DeskError::NoModel | DeskError::NoModelOf(_) => ErrorCode::NoModel,
+            DeskError::NoModel | DeskError::NoModelOf(_) | DeskError::NoSuchModel(_) => {
+                ErrorCode::NoModel
+            }
             DeskError::ChatRunning | DeskError::NoSignIn(_) => ErrorCode::Invalid,
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,

@@ -23,11 +23,19 @@ pub async fn draft_sampling(
         .await?)
 }
 
-/// From now on the model answers `server`'s sampling requests without asking.
+/// From now on `model` of `provider` (the one whose draft the person reviewed) answers
+/// `server`'s sampling requests without asking, within the server's budget.
 #[tauri::command]
 #[specta::specta]
-pub async fn allow_sampling_without_review(desk: State<'_, Desk>, server: String) -> Result<()> {
-    Ok(desk.allow_sampling_without_review(&server).await?)
+pub async fn allow_sampling_without_review(
+    desk: State<'_, Desk>,
+    server: String,
+    provider: String,
+    model: String,
+) -> Result<()> {
+    Ok(desk
+        .allow_sampling_without_review(&server, &provider, &model)
+        .await?)
 }
 
 #[tauri::command]

@@ -146,11 +146,14 @@ export const commands = {
 	 *  as the person approved it); null when no model provider is configured.
 	 */
 	draftSampling: (id: number, server: string, reviewed: JsonValue) => __TAURI_INVOKE<SamplingDraft | null>("draft_sampling", { id, server, reviewed }),
-	/**  From now on the model answers `server`'s sampling requests without asking. */
-	allowSamplingWithoutReview: (server: string) => __TAURI_INVOKE<null>("allow_sampling_without_review", { server }),
+	/**
+	 *  From now on `model` of `provider` (the one whose draft the person reviewed) answers
+	 *  `server`'s sampling requests without asking, within the server's budget.
+	 */
+	allowSamplingWithoutReview: (server: string, provider: string, model: string) => __TAURI_INVOKE<null>("allow_sampling_without_review", { server, provider, model }),
 	revokeSamplingRule: (server: string) => __TAURI_INVOKE<null>("revoke_sampling_rule", { server }),
 	/**  The servers whose sampling requests go without review. */
-	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown[]>("sampling_rules"),
+	samplingRules: () => __TAURI_INVOKE<SamplingRuleShown_Serialize[]>("sampling_rules"),
 	agents: () => __TAURI_INVOKE<AgentSummary_Serialize[]>("agents"),
 	/**  Adds an agent, or changes the servers it may use (`servers` null: all of them). */
 	saveAgent: (name: string, servers: string[] | null) => __TAURI_INVOKE<null>("save_agent", { name, servers }),
@@ -1289,14 +1292,48 @@ export type SamplingDraft = {
  *  A server whose sampling requests the model answers without review, as the person
  *  reviews the permission.
  */
-export type SamplingRuleShown = {
+export type SamplingRuleShown = SamplingRuleShown_Serialize | SamplingRuleShown_Deserialize;
+
+/**
+ *  A server whose sampling requests the model answers without review, as the person
+ *  reviews the permission.
+ */
+export type SamplingRuleShown_Deserialize = {
 	server: string,
 	sinceMs: number | null,
 	/**  How many replies went without review since it was given. */
 	uses: number | null,
 	/**
-	 *  False once the server is launched otherwise than when the person allowed it: its
-	 *  requests are reviewed again.
+	 *  The provider and model that write the replies, as the person chose them; none for
+	 *  a permission an earlier version kept, which answers nothing until given again.
+	 */
+	provider?: string | null,
+	model?: string | null,
+	/**
+	 *  False once the server is launched otherwise than when the person allowed it, or
+	 *  the model is no longer configured (or none was chosen): its requests are reviewed.
+	 */
+	holds: boolean,
+};
+
+/**
+ *  A server whose sampling requests the model answers without review, as the person
+ *  reviews the permission.
+ */
+export type SamplingRuleShown_Serialize = {
+	server: string,
+	sinceMs: number | null,
+	/**  How many replies went without review since it was given. */
+	uses: number | null,
+	/**
+	 *  The provider and model that write the replies, as the person chose them; none for
+	 *  a permission an earlier version kept, which answers nothing until given again.
+	 */
+	provider: string | null,
+	model: string | null,
+	/**
+	 *  False once the server is launched otherwise than when the person allowed it, or
+	 *  the model is no longer configured (or none was chosen): its requests are reviewed.
 	 */
 	holds: boolean,
 };

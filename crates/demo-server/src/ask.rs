@@ -63,7 +63,7 @@ pub async fn ask_model(server: &Server, args: &Args) -> ToolResult {
         system_prompt: Some(SYSTEM_PROMPT.to_owned()),
         include_context: None,
         temperature: args.optional_number("temperature")?,
-        max_tokens: 200,
+        max_tokens: args.integer("max_tokens", 1..=u64::MAX, Some(200))?,
         stop_sequences: args.optional_string("stop")?.map(|s| vec![s]),
         metadata: None,
         tools: use_clock.then(|| vec![clock()]),

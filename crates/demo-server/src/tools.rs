@@ -151,6 +151,8 @@ fn catalogue(extra_tool: bool) -> Vec<Tool> {
                     "temperature": {"type": "number", "minimum": 0, "maximum": 2,
                                     "description": "How freely the model answers"},
                     "stop": text("Text at which the model stops"),
+                    "max_tokens": {"type": "integer", "minimum": 1,
+                                   "description": "The most tokens the reply may take (200 unless set)"},
                     "use_clock": {"type": "boolean",
                                   "description": "Let the model read the demo's clock (sampling with tools)"},
                 }),

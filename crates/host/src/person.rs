@@ -20,7 +20,7 @@ use crate::delegated::{Asked, Delegate, Delegates};
 use crate::gate::Origin;
 use crate::masking;
 use crate::roots::Roots;
-use crate::sampling::{SamplingModels, WITHOUT_REVIEW};
+use crate::sampling::{Drafted, SamplingModels, Unreviewed, WITHOUT_REVIEW};
 
 pub struct PersonHandler {
     server: String,
@@ -146,44 +146,58 @@ impl PersonHandler {
         self
     }
 
-    /// A reply the model drafted and that goes without review, if the person allowed this
-    /// server that and a model could answer. A draft that fails is left to the person.
+    /// The reply the model the person chose drafted, sent without review, if they allowed
+    /// this server that and its budget allows it now. Otherwise the person is asked: why,
+    /// when a rule allowed the server but could not answer this request (its model gone,
+    /// its budget spent, the draft failed).
     async fn without_review(
         &self,
         params: &CreateMessageRequestParams,
-    ) -> Option<CreateMessageResult> {
-        let models = self.models.as_ref()?;
-        if !models.without_review(&self.server) {
-            return None;
+    ) -> Result<CreateMessageResult, Option<String>> {
+        let Some(models) = self.models.as_ref() else {
+            return Err(None);
+        };
+        let (chosen, max_tokens, permit) = match models.without_review(&self.server, params) {
+            Unreviewed::NoRule => return Err(None),
+            Unreviewed::Asked(why) => return Err(Some(why)),
+            Unreviewed::Allowed {
+                chosen,
+                max_tokens,
+                permit,
+            } => (chosen, max_tokens, permit),
+        };
+        let drafted = models.draft(params, &chosen, max_tokens).await;
+        if let Ok(Drafted {
+            tokens: Some(tokens),
+            ..
+        }) = &drafted
+        {
+            permit.took(*tokens);
         }
-        match models.draft(params).await {
-            Ok(Some(drafted)) => {
-                let mut detail = serde_json::to_value(params).unwrap_or(Value::Null);
-                if let Value::Object(detail) = &mut detail {
-                    detail.insert(
-                        "draftedBy".into(),
-                        json!({"provider": drafted.provider, "model": drafted.model}),
-                    );
-                }
-                self.record_as(
-                    Kind::Sampling,
-                    "sampling/createMessage",
-                    detail,
-                    "approved",
-                    WITHOUT_REVIEW,
-                )
-                .await;
-                Some(drafted.result)
-            }
-            Ok(None) => None,
-            Err(e) => {
-                tracing::warn!(
-                    "the model could not answer {}'s sampling request: {e}",
-                    self.server
-                );
-                None
-            }
+        drop(permit);
+        let drafted = drafted.map_err(|e| {
+            tracing::warn!(
+                "the model could not answer {}'s sampling request: {e}",
+                self.server
+            );
+            Some(format!("the model could not answer: {e}"))
+        })?;
+        let mut detail = serde_json::to_value(params).unwrap_or(Value::Null);
+        if let Value::Object(detail) = &mut detail {
+            detail.insert(
+                "draftedBy".into(),
+                json!({"provider": drafted.provider, "model": drafted.model}),
+            );
         }
+        self.record_as(
+            Kind::Sampling,
+            "sampling/createMessage",
+            detail,
+            "approved",
+            WITHOUT_REVIEW,
+        )
+        .await;
+        Ok(drafted.result)
     }
 
     /// Asks the person `question`: the answer, of the kind `pick` takes, and who decided.
@@ -299,10 +313,14 @@ impl ClientHandler for PersonHandler {
         if let Some(delegate) = self.delegate(Asked::Sampling(&params)) {
             return self.sampled_by(delegate, params).await;
         }
-        if let Some(result) = self.without_review(&params).await {
-            return Ok(result);
+        let why_asked = match self.without_review(&params).await {
+            Ok(result) => return Ok(result),
+            Err(why) => why,
+        };
+        let mut detail = serde_json::to_value(&params).unwrap_or(Value::Null);
+        if let (Value::Object(detail), Some(why)) = (&mut detail, why_asked) {
+            detail.insert("whyAsked".into(), why.into());
         }
-        let detail = serde_json::to_value(&params).unwrap_or(Value::Null);
         let question = Question::Sampling {
             params: Box::new(params),
         };

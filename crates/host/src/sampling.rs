@@ -1,7 +1,8 @@
 //! A server's sampling request answered by a configured model: which model, the provider
 //! request the server's parameters make, the streamed draft, and the MCP result it becomes.
 //! The person reviews the draft (see `crate::person`) unless they allowed the server to be
-//! answered without review ([`SamplingRule`]).
+//! answered without review ([`SamplingRule`]), by the model they chose then, within the
+//! server's budget ([`budget`]).
 //!
 //! # Choosing the model
 //!
@@ -22,8 +23,9 @@
 //!
 //! # What the request carries
 //!
-//! `systemPrompt`, `maxTokens`, `temperature` and `stopSequences` go to the provider as
-//! they are; text and image messages (base64 with their MIME type) as the conversation;
+//! `systemPrompt`, `temperature` and `stopSequences` go to the provider as they are,
+//! `maxTokens` within `settings.samplingLimits.maxTokens` (4,096 unless set; a limit the
+//! person changed in their review goes as they set it); text and image messages (base64 with their MIME type) as the conversation;
 //! audio, which neither protocol takes, refuses the draft with a clear message (the
 //! person may still write the reply). `includeContext` (`none`, `thisServer`,
 //! `allServers`) is soft-deprecated since 2025-11-25 and the host does not declare
@@ -51,6 +53,8 @@ use switchboard_providers::{
 
 use crate::config::Config;
 
+pub mod budget;
+
 /// The person's standing permission for a server's sampling requests to be drafted by
 /// the model and sent without review, pinned to the server's identity (`pins::identity`)
 /// as it was when they gave it: a server launched otherwise is asked about again.
@@ -62,6 +66,24 @@ pub struct SamplingRule {
     /// When it was given (ms since the epoch).
     #[serde(default)]
     pub since_ms: u64,
+    /// The model that writes the replies, whatever the server hints: the provider (a name
+    /// under `providers`) and one of its configured models, as the person chose them.
+    /// None in a rule an earlier version kept: such a rule sends nothing without review
+    /// until the person allows the server again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+impl SamplingRule {
+    /// The model the person chose, if the rule names one.
+    pub fn chosen(&self) -> Option<Chosen> {
+        Some(Chosen {
+            provider: self.provider.clone()?,
+            model: self.model.clone()?,
+        })
+    }
 }
 
 /// How the audit trail names a reply the model sent under a [`SamplingRule`].
@@ -90,6 +112,11 @@ fn candidates(config: &Config) -> Vec<Chosen> {
         }
     }
     all
+}
+
+/// Whether `chosen` is one of the configured models (see [`choose_model`]).
+pub fn is_configured(chosen: &Chosen, config: &Config) -> bool {
+    candidates(config).contains(chosen)
 }
 
 /// The model asked when nothing says which.
@@ -174,10 +201,12 @@ pub enum DraftError {
     Incomplete,
 }
 
-/// The provider request a sampling request makes, for `model` (see the module).
+/// The provider request a sampling request makes, for `model`, whose reply may take
+/// `max_tokens` (see the module).
 pub fn provider_request(
     params: &CreateMessageRequestParams,
     model: &str,
+    max_tokens: u32,
 ) -> Result<Request, DraftError> {
     let messages = params
         .messages
@@ -185,7 +214,6 @@ pub fn provider_request(
         .enumerate()
         .map(|(i, m)| message(i, m))
         .collect::<Result<Vec<_>, _>>()?;
-    let max_tokens = u32::try_from(params.max_tokens).unwrap_or(u32::MAX);
     let mut request = Request::new(model, max_tokens, messages);
     request.system = params.system_prompt.clone().filter(|s| !s.is_empty());
     request.temperature = params.temperature;
@@ -345,21 +373,39 @@ pub struct Drafted {
     pub provider: String,
     pub model: String,
     pub result: CreateMessageResult,
+    /// The tokens it took, read and written, if the provider said.
+    pub tokens: Option<u64>,
+}
+
+/// Whether a server's request may be answered without review now.
+pub enum Unreviewed {
+    /// No rule lets the server be: the person reviews, as always.
+    NoRule,
+    /// A rule lets the server be, but not this request: why, for the audit trail.
+    Asked(String),
+    /// The model the person chose writes the reply, which may take `max_tokens`, within
+    /// the server's budget while `permit` is held.
+    Allowed {
+        chosen: Chosen,
+        max_tokens: u32,
+        permit: budget::Permit,
+    },
 }
 
 /// What the person handler asks of the host's models; the desk answers it.
 pub trait SamplingModels: Send + Sync {
-    /// Whether the person let `server`'s requests be sent without review, by a rule that
-    /// holds for the server as it is launched now.
-    fn without_review(&self, server: &str) -> bool;
+    /// Whether the person let `server`'s request be sent without review: by a rule that
+    /// holds for the server as it is launched now, names a model still configured, and
+    /// leaves the server budget for it.
+    fn without_review(&self, server: &str, params: &CreateMessageRequestParams) -> Unreviewed;
 
-    /// The model's reply to a request; `None` with no model configured.
+    /// The reply of `chosen` to a request, which may take `max_tokens`.
     fn draft<'a>(
         &'a self,
         params: &'a CreateMessageRequestParams,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<Option<Drafted>, DraftError>> + Send + 'a>,
-    >;
+        chosen: &'a Chosen,
+        max_tokens: u32,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Drafted, DraftError>> + Send + 'a>>;
 }
 
 #[cfg(test)]
@@ -453,7 +499,7 @@ mod tests {
             "toolChoice": {"mode": "required"}
         }))
         .unwrap();
-        let request = provider_request(&params, "m").unwrap();
+        let request = provider_request(&params, "m", 100).unwrap();
         assert_eq!(request.system.as_deref(), Some("Be brief."));
         assert_eq!(request.max_tokens, 100);
         assert_eq!(request.temperature, Some(0.3));
@@ -478,7 +524,7 @@ mod tests {
         }))
         .unwrap();
         assert!(matches!(
-            provider_request(&audio, "m"),
+            provider_request(&audio, "m", 5),
             Err(DraftError::Unsupported(m)) if m.contains("audio")
         ));
     }

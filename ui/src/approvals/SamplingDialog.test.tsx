@@ -210,6 +210,7 @@ describe("SamplingDialog", () => {
 
 describe("SamplingDialog with a model", () => {
   const drafted = {
+    provider: "standin",
     model: "gpt-test",
     result: {
       role: "assistant",
@@ -256,8 +257,11 @@ describe("SamplingDialog with a model", () => {
     expect(
       screen.getByRole("textbox", { name: "Reply to send" }),
     ).toHaveProperty("value", "Paris. Definitely.");
+    // The permission names the model that drafted the reply.
     await user.click(
-      screen.getByRole("checkbox", { name: /Always for research/ }),
+      screen.getByRole("checkbox", {
+        name: /Always for research: send the replies of gpt-test \(standin\)/,
+      }),
     );
     await user.click(screen.getByRole("button", { name: "Send reply" }));
     expect(onAnswer).toHaveBeenCalledWith({
@@ -267,6 +271,10 @@ describe("SamplingDialog with a model", () => {
       stopReason: "endTurn",
     });
     expect(onAllowWithoutReview).toHaveBeenCalledTimes(1);
+    expect(onAllowWithoutReview).toHaveBeenCalledWith({
+      provider: "standin",
+      model: "gpt-test",
+    });
   });
 
   it("sends an untouched draft whole, and asks nothing more without the checkbox", async () => {

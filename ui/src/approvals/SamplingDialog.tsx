@@ -29,15 +29,24 @@ export interface SamplingDialogProps {
    */
   draft?(
     reviewed: CreateMessageRequestParams,
-  ): Promise<{ model: string; result: unknown } | null>;
-  /** From now on, the model's replies go to this server without review. */
-  onAllowWithoutReview?(): void;
+  ): Promise<{ provider: string; model: string; result: unknown } | null>;
+  /**
+   * From now on, this model's replies (the one that drafted the reply the person sent) go
+   * to this server without review, whatever the server hints.
+   */
+  onAllowWithoutReview?(chosen: { provider: string; model: string }): void;
 }
 
 type Draft =
   | { kind: "none" }
   | { kind: "drafting" }
-  | { kind: "done"; model: string; result: CreateMessageResult; text: string }
+  | {
+      kind: "done";
+      provider: string;
+      model: string;
+      result: CreateMessageResult;
+      text: string;
+    }
   | { kind: "failed"; message: string };
 
 /** The text parts of a drafted reply, joined. */
@@ -147,7 +156,13 @@ export function SamplingDialog({
         }
         const result = got.result as CreateMessageResult;
         const text = textOf(result);
-        setDrafted({ kind: "done", model: got.model, result, text });
+        setDrafted({
+          kind: "done",
+          provider: got.provider,
+          model: got.model,
+          result,
+          text,
+        });
         setReply(text);
         setModel(result.model || got.model);
       },
@@ -187,7 +202,11 @@ export function SamplingDialog({
               stopReason: "endTurn",
             },
       );
-      if (always && drafted.kind === "done") onAllowWithoutReview?.();
+      if (always && drafted.kind === "done")
+        onAllowWithoutReview?.({
+          provider: drafted.provider,
+          model: drafted.model,
+        });
     }
   };
   const show = (error: string | null) => (tried ? error : null);
@@ -309,8 +328,9 @@ export function SamplingDialog({
               checked={always}
               onChange={(e) => setAlways(e.target.checked)}
             />{" "}
-            Always for {request.server}: send the model's replies without asking
-            me
+            Always for {request.server}: send the replies of{" "}
+            {`${drafted.model} (${drafted.provider})`} without asking me,
+            whatever model the server hints at
           </label>
         )}
         {step > 0 && (

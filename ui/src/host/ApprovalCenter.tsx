@@ -127,8 +127,8 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
           draft={(reviewed) =>
             commands.draftSampling(id, server, reviewed as never)
           }
-          onAllowWithoutReview={() =>
-            send(commands.allowSamplingWithoutReview(server))
+          onAllowWithoutReview={({ provider, model }) =>
+            send(commands.allowSamplingWithoutReview(server, provider, model))
           }
         />
       );

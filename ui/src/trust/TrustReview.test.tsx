@@ -83,8 +83,9 @@ describe("TrustReview", () => {
       <TrustReview
         rules={[]}
         sampling={[
-          { server: "writer", sinceMs: 1_700_000_000_000, uses: 4, holds: true },
-          { server: "moved", sinceMs: 1_700_000_000_000, uses: 1, holds: false },
+          { server: "writer", sinceMs: 1_700_000_000_000, uses: 4, provider: "openai", model: "gpt-4o", holds: true },
+          { server: "moved", sinceMs: 1_700_000_000_000, uses: 1, provider: "openai", model: "gpt-4o", holds: false },
+          { server: "kept", sinceMs: 1_700_000_000_000, uses: 0, provider: null, model: null, holds: false },
         ]}
         folders={[]}
         onRevokeRule={() => {}}
@@ -93,8 +94,9 @@ describe("TrustReview", () => {
       />,
     );
     const items = screen.getAllByRole("listitem").map((li) => li.textContent ?? "");
-    expect(items[0]).toMatch(/writer: the model's reply goes back unreviewed, since .*, 4 times/);
-    expect(items[1]).toMatch(/once \(no longer holds/);
+    expect(items[0]).toMatch(/writer: replies by gpt-4o \(openai\) go back unreviewed, since .*, 4 times/);
+    expect(items[1]).toMatch(/once \(no longer holds: the server or its model changed/);
+    expect(items[2]).toMatch(/kept: the model's replies go back .*\(no longer holds: no model was chosen/);
     await userEvent.click(screen.getByRole("button", { name: "Review sampling of writer again" }));
     expect(onRevokeSampling).toHaveBeenCalledWith("writer");
   });

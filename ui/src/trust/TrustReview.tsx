@@ -1,4 +1,4 @@
-import type { SamplingRuleShown, SharedFolders, StandingRule } from "../bindings";
+import type { SamplingRuleShown_Serialize as SamplingRuleShown, SharedFolders, StandingRule } from "../bindings";
 import { formatDateTime, isoTime } from "../servers/time";
 import "./trust.css";
 
@@ -60,9 +60,17 @@ export function TrustReview({
           <ul className="sampling-rules">
             {sampling.map((rule) => (
               <li key={rule.server}>
-                <strong>{rule.server}</strong>: the model&apos;s reply goes back unreviewed, since{" "}
+                <strong>{rule.server}</strong>:{" "}
+                {rule.model && rule.provider ? `replies by ${rule.model} (${rule.provider})` : "the model's replies"} go
+                back unreviewed, since{" "}
                 <time dateTime={isoTime(rule.sinceMs ?? 0)}>{formatDateTime(rule.sinceMs ?? 0)}</time>, {times(rule.uses ?? 0)}
-                {!rule.holds && <span className="muted"> (no longer holds: the server changed, you will be asked)</span>}{" "}
+                {!rule.holds && (
+                  <span className="muted">
+                    {rule.model
+                      ? " (no longer holds: the server or its model changed, you will be asked)"
+                      : " (no longer holds: no model was chosen, allow it again under a reply you review)"}
+                  </span>
+                )}{" "}
                 <button
                   type="button"
                   className="button"

@@ -6,6 +6,7 @@ mod import;
 mod model;
 mod path;
 pub mod placeholders;
+mod sampling_limits;
 mod secret_names;
 
 pub use file::{ConfigError, load, load_or_create, save, update};
@@ -19,4 +20,5 @@ pub use model::{
     ServerConfig, ServerSpec, SpecError, TransportType, client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
+pub use sampling_limits::SamplingLimits;
 pub use secret_names::{Place, names_a_secret, secret_name};

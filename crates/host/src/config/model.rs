@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::sampling_limits::SamplingLimits;
 use crate::policy::ToolRule;
 use switchboard_mcp::transport::http::HttpMode;
 
@@ -325,6 +326,9 @@ pub struct HostSettings {
     /// removing them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sampling_rules: Vec<crate::sampling::SamplingRule>,
+    /// The tokens a drafted reply may ask for, and what replies without review may spend.
+    #[serde(skip_serializing_if = "SamplingLimits::is_default")]
+    pub sampling_limits: SamplingLimits,
     /// The folders each server may see, as the person chose them for the server as it was
     /// launched then (none is a choice too); a server launched otherwise is asked again.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -367,6 +371,7 @@ impl Default for HostSettings {
             request_timeout_secs: 60,
             tool_rules: Vec::new(),
             sampling_rules: Vec::new(),
+            sampling_limits: SamplingLimits::default(),
             shared_folders: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,

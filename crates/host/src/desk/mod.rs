@@ -132,6 +132,10 @@ pub enum DeskError {
     #[error("no model is configured: add a model on the Models page")]
     NoModel,
     #[error(
+        "the provider {:?} has no model {:?}: add it on the Models page", .0.provider, .0.model
+    )]
+    NoSuchModel(crate::sampling::Chosen),
+    #[error(
         "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
     )]
     NoModelOf(String),
@@ -372,7 +376,10 @@ impl Desk {
                 let host = Host::new(secrets.clone(), {
                     let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
                     let models: Arc<dyn crate::sampling::SamplingModels> =
-                        Arc::new(sampling::DeskModels(desk.clone()));
+                        Arc::new(sampling::DeskModels {
+                            desk: desk.clone(),
+                            budgets: Default::default(),
+                        });
                     let delegates: Arc<dyn crate::delegated::Delegates> =
                         Arc::new(delegates::DeskDelegates(desk.clone()));
                     move |server: &str| {

@@ -10,9 +10,12 @@ use switchboard_mcp::types::CreateMessageRequestParams;
 use super::{Desk, DeskError, Inner, now_ms};
 use crate::approvals::{AnswerError, Question};
 use crate::audit::ByRule;
+use crate::config::Config;
 use crate::pins;
+use crate::sampling::budget::Budgets;
 use crate::sampling::{
-    self, DraftError, Drafted, SamplingModels, SamplingRule, WITHOUT_REVIEW, choose_model,
+    self, Chosen, DraftError, Drafted, SamplingModels, SamplingRule, Unreviewed, WITHOUT_REVIEW,
+    choose_model,
 };
 
 /// A reply the model drafted, for the person to review and edit before it goes.
@@ -39,8 +42,12 @@ pub struct SamplingRuleShown {
     pub since_ms: f64,
     /// How many replies went without review since it was given.
     pub uses: f64,
-    /// False once the server is launched otherwise than when the person allowed it: its
-    /// requests are reviewed again.
+    /// The provider and model that write the replies, as the person chose them; none for
+    /// a permission an earlier version kept, which answers nothing until given again.
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    /// False once the server is launched otherwise than when the person allowed it, or
+    /// the model is no longer configured (or none was chosen): its requests are reviewed.
     pub holds: bool,
 }
 
@@ -58,8 +65,10 @@ impl Desk {
     /// the provider and returned whole; `None` when no model is configured (the person
     /// writes the reply). `reviewed` is the request as the person approved it (they may
     /// have edited its messages and settings); `None` drafts the request as the server
-    /// sent it. The request stays pending: the person sends the reply, edited or not, with
-    /// [`Self::answer_sampling`].
+    /// sent it. The reply may take what the request asks within
+    /// `settings.samplingLimits.maxTokens`, unless the person changed the limit in their
+    /// review: theirs goes. The request stays pending: the person sends the reply, edited
+    /// or not, with [`Self::answer_sampling`].
     pub async fn draft_sampling(
         &self,
         id: u64,
@@ -85,14 +94,28 @@ impl Desk {
         let Question::Sampling { params } = pending.question else {
             return Err(AnswerError::WrongKind(id).into());
         };
-        let params = match reviewed {
-            Some(reviewed) => serde_json::from_value(reviewed)
-                .map_err(|e| DeskError::BadAnswer(format!("the reviewed request: {e}")))?,
-            None => *params,
+        let config = self.config();
+        let limits = config.settings.sampling_limits;
+        let (params, max_tokens) = match reviewed {
+            Some(reviewed) => {
+                let reviewed: CreateMessageRequestParams = serde_json::from_value(reviewed)
+                    .map_err(|e| DeskError::BadAnswer(format!("the reviewed request: {e}")))?;
+                let max_tokens = if reviewed.max_tokens == params.max_tokens {
+                    limits.max_tokens_for(reviewed.max_tokens)
+                } else {
+                    u32::try_from(reviewed.max_tokens).unwrap_or(u32::MAX)
+                };
+                (reviewed, max_tokens)
+            }
+            None => {
+                let max_tokens = limits.max_tokens_for(params.max_tokens);
+                (*params, max_tokens)
+            }
         };
-        let Some(drafted) = self.draft_reply(&params).await? else {
+        let Some(chosen) = choose_model(params.model_preferences.as_ref(), &config) else {
             return Ok(None);
         };
+        let drafted = self.draft_reply(&params, chosen, max_tokens).await?;
         Ok(Some(SamplingDraft {
             provider: drafted.provider,
             model: drafted.model,
@@ -101,36 +124,57 @@ impl Desk {
         }))
     }
 
-    /// Asks the model the configuration chooses for these parameters; `None` with none.
+    /// Asks `chosen` for the reply, which may take `max_tokens`.
     async fn draft_reply(
         &self,
         params: &CreateMessageRequestParams,
-    ) -> Result<Option<Drafted>, DeskError> {
-        let config = self.config();
-        let Some(chosen) = choose_model(params.model_preferences.as_ref(), &config) else {
-            return Ok(None);
-        };
-        let request = sampling::provider_request(params, &chosen.model)?;
+        chosen: Chosen,
+        max_tokens: u32,
+    ) -> Result<Drafted, DeskError> {
+        let request = sampling::provider_request(params, &chosen.model, max_tokens)?;
         let client = self.provider_client(&chosen.provider).await?;
         let response = sampling::draft(&client, &request, &mut |_| {}).await?;
+        let tokens = response
+            .usage
+            .as_ref()
+            .map(|u| u.input_tokens.saturating_add(u.output_tokens));
         let result = sampling::result_of(response, &chosen.model)?;
-        Ok(Some(Drafted {
+        Ok(Drafted {
             provider: chosen.provider,
             model: chosen.model,
             result,
-        }))
+            tokens,
+        })
     }
 
-    /// Lets the model answer `server`'s sampling requests without review, for the server
-    /// as it is launched now; kept in the configuration file.
-    pub async fn allow_sampling_without_review(&self, server: &str) -> Result<(), DeskError> {
+    /// Lets `model` of `provider` (the one that drafted the reply the person reviewed)
+    /// answer `server`'s sampling requests without review, whatever the server hints, for
+    /// the server as it is launched now; kept in the configuration file.
+    pub async fn allow_sampling_without_review(
+        &self,
+        server: &str,
+        provider: &str,
+        model: &str,
+    ) -> Result<(), DeskError> {
         let identity = pins::identity(&self.server_config(server)?);
+        let chosen = Chosen {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+        };
         let rule = SamplingRule {
             server: server.to_owned(),
             identity,
             since_ms: now_ms() as u64,
+            provider: Some(chosen.provider.clone()),
+            model: Some(chosen.model.clone()),
         };
         self.edit_config(|config| {
+            if !config.providers.contains_key(provider) {
+                return Err(DeskError::NoProvider(provider.to_owned()));
+            }
+            if !sampling::is_configured(&chosen, config) {
+                return Err(DeskError::NoSuchModel(chosen.clone()));
+            }
             let rules = &mut config.settings.sampling_rules;
             rules.retain(|r| r.server != rule.server);
             rules.push(rule);
@@ -167,52 +211,90 @@ impl Desk {
                 server: rule.server.clone(),
                 since_ms: rule.since_ms as f64,
                 uses: uses.unwrap_or(0) as f64,
-                holds: holds(&config, &rule.server),
+                provider: rule.provider.clone(),
+                model: rule.model.clone(),
+                holds: bound_model(&config, &rule.server).is_some_and(|m| m.is_ok()),
             });
         }
         shown
     }
 }
 
-/// Whether a rule lets `server` be answered without review, for the server as configured.
-fn holds(config: &crate::config::Config, server: &str) -> bool {
-    let Some(now) = config.servers.get(server).map(pins::identity) else {
-        return false;
-    };
-    config
+/// The model a rule binds `server`'s replies without review to, if a rule holds for the
+/// server as configured; why it cannot answer, if its model is not one there is.
+fn bound_model(config: &Config, server: &str) -> Option<Result<Chosen, String>> {
+    let now = config.servers.get(server).map(pins::identity)?;
+    let rule = config
         .settings
         .sampling_rules
         .iter()
-        .any(|r| r.server == server && r.identity == now)
+        .find(|r| r.server == server && r.identity == now)?;
+    Some(match rule.chosen() {
+        None => Err(
+            "the permission to reply without review names no model (an earlier \
+                     version kept it): allow it again under a reply you review"
+                .to_owned(),
+        ),
+        Some(chosen) if !sampling::is_configured(&chosen, config) => Err(format!(
+            "the model chosen for replies without review, {} of {}, is no longer configured",
+            chosen.model, chosen.provider
+        )),
+        Some(chosen) => Ok(chosen),
+    })
 }
 
-/// The desk's models, as each server's person handler asks them.
-pub(super) struct DeskModels(pub(super) Weak<Inner>);
+/// The desk's models, as each server's person handler asks them, and what each server's
+/// replies without review spent.
+pub(super) struct DeskModels {
+    pub(super) desk: Weak<Inner>,
+    pub(super) budgets: Budgets,
+}
 
 impl DeskModels {
     fn desk(&self) -> Option<Desk> {
-        self.0.upgrade().map(|inner| Desk { inner })
+        self.desk.upgrade().map(|inner| Desk { inner })
     }
 }
 
 impl SamplingModels for DeskModels {
-    fn without_review(&self, server: &str) -> bool {
-        self.desk()
-            .is_some_and(|desk| holds(&desk.config(), server))
+    fn without_review(&self, server: &str, params: &CreateMessageRequestParams) -> Unreviewed {
+        let Some(desk) = self.desk() else {
+            return Unreviewed::NoRule;
+        };
+        let config = desk.config();
+        let chosen = match bound_model(&config, server) {
+            None => return Unreviewed::NoRule,
+            Some(Err(why)) => return Unreviewed::Asked(why),
+            Some(Ok(chosen)) => chosen,
+        };
+        let limits = &config.settings.sampling_limits;
+        let max_tokens = limits.max_tokens_for(params.max_tokens);
+        match self.budgets.admit(server, limits, max_tokens) {
+            Ok(permit) => Unreviewed::Allowed {
+                chosen,
+                max_tokens,
+                permit,
+            },
+            Err(over) => Unreviewed::Asked(over.to_string()),
+        }
     }
 
     fn draft<'a>(
         &'a self,
         params: &'a CreateMessageRequestParams,
-    ) -> Pin<Box<dyn Future<Output = Result<Option<Drafted>, DraftError>> + Send + 'a>> {
+        chosen: &'a Chosen,
+        max_tokens: u32,
+    ) -> Pin<Box<dyn Future<Output = Result<Drafted, DraftError>> + Send + 'a>> {
         Box::pin(async move {
             let Some(desk) = self.desk() else {
-                return Ok(None);
+                return Err(DraftError::Unsupported("the app is closing".to_owned()));
             };
-            desk.draft_reply(params).await.map_err(|e| match e {
-                DeskError::Provider(e) => DraftError::Provider(e),
-                other => DraftError::Unsupported(other.to_string()),
-            })
+            desk.draft_reply(params, chosen.clone(), max_tokens)
+                .await
+                .map_err(|e| match e {
+                    DeskError::Provider(e) => DraftError::Provider(e),
+                    other => DraftError::Unsupported(other.to_string()),
+                })
         })
     }
 }
