@@ -98,6 +98,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "agent_setup_apply",
         "agent_reach",
         "set_agent_tool",
+        "gateway_status",
         "set_agent_offered",
     ]
 }

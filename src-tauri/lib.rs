@@ -111,6 +111,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::agent_setup_apply,
             agents::agent_reach,
             agents::set_agent_tool,
+            agents::gateway_status,
             agents::set_agent_offered,
         ])
         .events(tauri_specta::collect_events![
@@ -228,15 +229,11 @@ async fn listen_for_agents(desk: &Desk) -> Option<Listening> {
 struct GatewayHttp(std::sync::Mutex<Option<HttpServer>>);
 
 /// Serves agents over HTTP on the settings' port; when it cannot (the port is taken, or
-/// the settings turn it off), the app runs on and the Agents page offers the bridge only.
+/// the settings turn it off), the app runs on, the Agents page says why and offers the
+/// bridge only.
 async fn serve_agents_over_http(desk: &Desk) -> Option<HttpServer> {
     let port = desk.gateway_port()?;
-    gateway::http::listen(desk, port)
-        .await
-        .map_err(|e| {
-            tracing::warn!("agents cannot reach Switchboard over HTTP on port {port}: {e}")
-        })
-        .ok()
+    gateway::http::listen(desk, port).await.ok()
 }
 
 /// The audit trail lives beside the configuration it belongs to.

@@ -4,7 +4,7 @@
 
 use switchboard_host::agent_setup::{AgentApp, SetupPlan};
 use switchboard_host::config::{AgentAnswers, Offered};
-use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk};
+use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk, GatewayStatus};
 use tauri::State;
 
 use crate::CommandError;
@@ -81,6 +81,13 @@ pub fn agent_snippet(desk: State<'_, Desk>, name: String) -> String {
 #[specta::specta]
 pub async fn agent_http_snippet(desk: State<'_, Desk>, name: String) -> Result<Option<String>> {
     Ok(desk.agent_http_snippet(&name).await?)
+}
+
+/// Where agents reach the gateway over HTTP, or why they cannot.
+#[tauri::command]
+#[specta::specta]
+pub fn gateway_status(desk: State<'_, Desk>) -> GatewayStatus {
+    desk.gateway_status()
 }
 
 /// A new token for the agent: the one it has is refused from now on.

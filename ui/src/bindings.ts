@@ -183,6 +183,8 @@ export const commands = {
 	agentReach: (name: string) => __TAURI_INVOKE<AgentReach_Serialize>("agent_reach", { name }),
 	/**  Turns a tool of a server on or off for this agent alone. */
 	setAgentTool: (name: string, server: string, tool: string, on: boolean) => __TAURI_INVOKE<null>("set_agent_tool", { name, server, tool, on }),
+	/**  Where agents reach the gateway over HTTP, or why they cannot. */
+	gatewayStatus: () => __TAURI_INVOKE<GatewayStatus_Serialize>("gateway_status"),
 	/**  Turns a server's resources or prompts on or off for this agent alone. */
 	setAgentOffered: (name: string, server: string, of: Offered, on: boolean) => __TAURI_INVOKE<null>("set_agent_offered", { name, server, of, on }),
 };
@@ -693,6 +695,25 @@ export type ErrorCode =
  *  Models page.
  */
 "no_model";
+
+/**  Where agents reach the gateway over HTTP, as the window shows it. */
+export type GatewayStatus = GatewayStatus_Serialize | GatewayStatus_Deserialize;
+
+/**  Where agents reach the gateway over HTTP, as the window shows it. */
+export type GatewayStatus_Deserialize = {
+	/**  Where it listens; none while it does not. */
+	url?: string | null,
+	/**  Why it could not listen, for the person to act on; none when it listens or is off. */
+	problem?: string | null,
+};
+
+/**  Where agents reach the gateway over HTTP, as the window shows it. */
+export type GatewayStatus_Serialize = {
+	/**  Where it listens; none while it does not. */
+	url: string | null,
+	/**  Why it could not listen, for the person to act on; none when it listens or is off. */
+	problem: string | null,
+};
 
 /**
  *  How a tool call's decision was given: by the person in the dialog once, for the

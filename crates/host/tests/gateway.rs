@@ -1036,6 +1036,45 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
     );
 }
 
+/// The gateway's port held by another program: the window is told why agents cannot reach
+/// Switchboard over HTTP, and every token issued is renewed (an agent set up for that port
+/// may have sent its token to that program), so that none that program took works here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_port_held_by_another_program_is_said_and_the_agents_tokens_renewed() {
+    let gateway = gateway().await;
+    let desk = &gateway.world.desk;
+    let old = desk.agent_token("Claude Code").await.unwrap();
+    let squatter = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = squatter.local_addr().unwrap().port();
+    let refused = http::listen(desk, port)
+        .await
+        .err()
+        .expect("the port is held");
+    assert_eq!(refused.kind(), std::io::ErrorKind::AddrInUse);
+    let status = desk.gateway_status();
+    assert_eq!(status.url, None);
+    let problem = status.problem.expect("the window is told");
+    assert!(
+        problem.contains(&format!("127.0.0.1:{port} is taken by another program")),
+        "{problem}"
+    );
+    assert!(
+        problem.contains("the one agent token issued was renewed"),
+        "{problem}"
+    );
+    let check = desk.agent_token_check();
+    assert!(check.identify(&old).is_none(), "the old token is refused");
+    let new = desk.agent_token("Claude Code").await.unwrap();
+    assert_ne!(new, old);
+
+    // Listening on a free port: the problem is gone, and the new token works.
+    let server = http::listen(desk, 0).await.unwrap();
+    let status = desk.gateway_status();
+    assert_eq!((status.url, status.problem), (Some(server.url()), None));
+    let identified = check.identify(&new).map(|i| i.as_str().to_owned());
+    assert_eq!(identified.as_deref(), Some("Claude Code"));
+}
+
 /// An agent's reads meet the gate as its calls do: the person is asked what it reads, naming
 /// it; a denial reaches it as an error that says so; "allow this server" answers for its
 /// next reads of that server (and for no other agent); every read is in the audit trail.

@@ -489,3 +489,47 @@ async fn a_modern_call_is_refused_unless_its_marked_arguments_match_their_header
         assert_eq!(answered, (status, outcome), "{what}");
     }
 }
+
+/// The server takes both loopback addresses on its port, so that a client told `localhost`
+/// reaches it whichever it tries first; a port another program holds on either is refused
+/// at once, saying which, rather than leaving that program to take the requests (and their
+/// tokens) sent there.
+#[tokio::test]
+async fn the_server_holds_its_port_on_both_loopback_addresses_or_refuses_to_start() {
+    let (seen, _) = mpsc::unbounded_channel();
+    let server = HttpServer::bind(HttpServerOptions::default(), served::factory(seen.clone()))
+        .await
+        .expect("bind");
+    let port = server.local_addr().port();
+    for host in ["127.0.0.1", "[::1]"] {
+        let status = reqwest::Client::new()
+            .post(format!("http://{host}:{port}/mcp"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("nothing answers on {host}:{port}: {e}"))
+            .status();
+        assert_eq!(status, 400, "{host}: served, a request that is no JSON-RPC");
+    }
+    drop(server);
+
+    for (taken, named) in [("127.0.0.1:0", "127.0.0.1"), ("[::1]:0", "[::1]")] {
+        let squatter = std::net::TcpListener::bind(taken).unwrap();
+        let port = squatter.local_addr().unwrap().port();
+        let options = HttpServerOptions {
+            port,
+            ..HttpServerOptions::default()
+        };
+        let refused = HttpServer::bind(options, served::factory(seen.clone()))
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("started beside a program holding {named}:{port}"));
+        assert_eq!(refused.kind(), std::io::ErrorKind::AddrInUse);
+        assert!(
+            refused.to_string().contains(&format!("{named}:{port}")),
+            "{refused}"
+        );
+    }
+}

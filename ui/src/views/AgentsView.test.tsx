@@ -12,6 +12,7 @@ vi.mock("../bindings", async () =>
     agentSnippet: vi.fn((name: string) => Promise.resolve(`{"args": ["bridge", "--agent", "${name}"]}`)),
     agentHttpSnippet: vi.fn((name: string) => Promise.resolve(`{"url": "http://127.0.0.1:47321/mcp", "token of": "${name}"}`)),
     renewAgentToken: vi.fn(() => Promise.resolve(null)),
+    gatewayStatus: vi.fn(() => Promise.resolve({ url: "http://127.0.0.1:47321/mcp", problem: null })),
     saveAgent: vi.fn(() => Promise.resolve(null)),
     removeAgent: vi.fn(() => Promise.resolve(null)),
     disconnectAgent: vi.fn(() => Promise.resolve(null)),
@@ -107,11 +108,14 @@ describe("AgentsView", () => {
     expect(await cursor.findByText('{"token": "second"}')).toBeTruthy();
   });
 
-  it("offers the bridge alone while Switchboard does not listen over HTTP", async () => {
+  it("offers the bridge alone while Switchboard does not listen over HTTP, and says why", async () => {
     vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 0 }]);
     vi.mocked(commands.agentCalls).mockResolvedValue([]);
     vi.mocked(commands.agentHttpSnippet).mockResolvedValue(null);
+    const problem = "agents cannot reach Switchboard over HTTP: 127.0.0.1:47321 is taken by another program";
+    vi.mocked(commands.gatewayStatus).mockResolvedValue({ url: null, problem });
     render(<AgentsView />);
+    expect((await screen.findByRole("alert")).textContent).toBe(problem);
     const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
     expect(await cursor.findByLabelText("Configuration for Cursor")).toBeTruthy();
     expect(cursor.queryByLabelText("Configuration for Cursor over HTTP")).toBeNull();

@@ -10,6 +10,7 @@ const RECENT = 10;
 /** The agents that reach the servers through Switchboard, their recent calls, and their set-up. */
 export function AgentsView() {
   const { data, error: loadError, refresh } = useFetched(() => commands.agents(), ["agents_changed"]);
+  const gateway = useFetched(() => commands.gatewayStatus(), ["agents_changed"]);
   const agents = data ?? [];
   const names = agents.map((a) => a.name).join("\n");
   // A call is recorded as it is decided, and completed as it ends.
@@ -60,6 +61,11 @@ export function AgentsView() {
       {error && (
         <p className="error" role="alert">
           {error}
+        </p>
+      )}
+      {gateway.data?.problem && (
+        <p className="error" role="alert" data-testid="gateway-problem">
+          {gateway.data.problem}
         </p>
       )}
       <AgentList

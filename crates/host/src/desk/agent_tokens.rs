@@ -9,18 +9,30 @@ use std::sync::{Arc, Mutex};
 
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError, Update, lock};
 
 /// The keyring entry of an agent's token.
 pub fn token_secret_name(agent: &str) -> String {
     format!("agents/{agent}/token")
 }
 
-/// The tokens in use, by token; and where the gateway listens over HTTP, once it does.
+/// The tokens in use, by token; and where the gateway listens over HTTP, once it does, or
+/// why it does not.
 #[derive(Default)]
 pub(super) struct Tokens {
     by_token: Mutex<HashMap<String, String>>,
-    url: Mutex<Option<String>>,
+    status: Mutex<GatewayStatus>,
+}
+
+/// Where agents reach the gateway over HTTP, as the window shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayStatus {
+    /// Where it listens; none while it does not.
+    pub url: Option<String>,
+    /// Why it could not listen, for the person to act on; none when it listens or is off.
+    pub problem: Option<String>,
 }
 
 impl Tokens {
@@ -122,14 +134,73 @@ impl Desk {
 
     /// Where the gateway listens over HTTP, for the agents' configuration.
     pub fn set_gateway_url(&self, url: Option<String>) {
-        *lock(&self.inner.agent_tokens.url) = url;
+        *lock(&self.inner.agent_tokens.status) = GatewayStatus { url, problem: None };
+        self.announce(Update::AgentsChanged);
+    }
+
+    /// Where agents reach the gateway over HTTP, or why they cannot.
+    pub fn gateway_status(&self) -> GatewayStatus {
+        lock(&self.inner.agent_tokens.status).clone()
+    }
+
+    /// The gateway could not listen on `port`: the window says so. When another program
+    /// holds the port, agents set up for it may have sent that program their tokens: every
+    /// token issued is renewed, so that none it took works here.
+    pub async fn gateway_refused(&self, port: u16, error: &std::io::Error) {
+        let mut problem = format!("agents cannot reach Switchboard over HTTP: {error}.");
+        if error.kind() == std::io::ErrorKind::AddrInUse {
+            let renewed = self.renew_issued_tokens().await;
+            problem.push_str(&format!(
+                " Agents set up for port {port} may have given that program their tokens: \
+                 {renewed}. Choose another port (gatewayPort in the settings), then give each \
+                 agent its new configuration. The bridge is not affected."
+            ));
+        }
+        tracing::error!("{problem}");
+        *lock(&self.inner.agent_tokens.status) = GatewayStatus {
+            url: None,
+            problem: Some(problem),
+        };
+        self.announce(Update::AgentsChanged);
+    }
+
+    /// Renews the token of every agent that was given one; what came of it, in words.
+    async fn renew_issued_tokens(&self) -> String {
+        let mut renewed = 0;
+        let mut failed = Vec::new();
+        for agent in self.agents() {
+            let name = token_secret_name(&agent.name);
+            let issued = match self.inner.secrets.get(&name).await {
+                Ok(issued) => issued.is_some(),
+                Err(e) => {
+                    failed.push(format!("{}: {e}", agent.name));
+                    continue;
+                }
+            };
+            if !issued {
+                continue;
+            }
+            match self.renew_agent_token(&agent.name).await {
+                Ok(_) => renewed += 1,
+                Err(e) => failed.push(format!("{}: {e}", agent.name)),
+            }
+        }
+        let mut said = match renewed {
+            0 => "no agent had a token to renew".to_owned(),
+            1 => "the one agent token issued was renewed".to_owned(),
+            n => format!("all {n} agent tokens issued were renewed"),
+        };
+        if !failed.is_empty() {
+            said.push_str(&format!(" (not renewed: {})", failed.join("; ")));
+        }
+        said
     }
 
     /// What an agent's MCP configuration needs to reach Switchboard over Streamable HTTP:
     /// the URL and its token (issued now if it has none); none while the gateway does not
     /// listen over HTTP.
     pub async fn agent_http_snippet(&self, agent: &str) -> Result<Option<String>, DeskError> {
-        let Some(url) = lock(&self.inner.agent_tokens.url).clone() else {
+        let Some(url) = lock(&self.inner.agent_tokens.status).url.clone() else {
             return Ok(None);
         };
         let token = self.agent_token(agent).await?;

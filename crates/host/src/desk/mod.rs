@@ -53,7 +53,7 @@ use crate::supervisor::{HostEvent, ServerState, Shared};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
 pub use agent_reach::{AgentReach, AgentTool, ServerReach};
-pub use agent_tokens::token_secret_name;
+pub use agent_tokens::{GatewayStatus, token_secret_name};
 pub use agents::AgentSummary;
 pub use answers::AuditEntry;
 pub use chat::{

@@ -13,7 +13,8 @@ use crate::desk::Desk;
 /// agent's configuration stays right across restarts.
 pub const DEFAULT_PORT: u16 = 47_321;
 
-/// Listens on `port` of 127.0.0.1 (0: any free one) until the returned server is dropped.
+/// Listens on `port` of 127.0.0.1 and ::1 (0: any free one) until the returned server is
+/// dropped; when it cannot, the desk says why (see [`Desk::gateway_refused`]).
 /// The tokens given before are admitted again as the keyring gives them, on a task of
 /// their own so that a keyring waiting to be unlocked holds up no start; one that cannot
 /// be read admits none of them (each is read again when the person next shows it).
@@ -29,7 +30,14 @@ pub async fn listen(desk: &Desk, port: u16) -> std::io::Result<HttpServer> {
         tokens: Some(desk.agent_token_check()),
         ..HttpServerOptions::default()
     };
-    let server = HttpServer::bind(options, Arc::new(http_sessions(desk))).await?;
-    desk.set_gateway_url(Some(server.url()));
-    Ok(server)
+    match HttpServer::bind(options, Arc::new(http_sessions(desk))).await {
+        Ok(server) => {
+            desk.set_gateway_url(Some(server.url()));
+            Ok(server)
+        }
+        Err(e) => {
+            desk.gateway_refused(port, &e).await;
+            Err(e)
+        }
+    }
 }

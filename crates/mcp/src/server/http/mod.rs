@@ -25,7 +25,7 @@ mod stateless;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
@@ -61,7 +61,8 @@ type Body = UnsyncBoxBody<Bytes, Infallible>;
 /// How the server listens and whom it lets in.
 #[derive(Clone)]
 pub struct HttpServerOptions {
-    /// The port on 127.0.0.1; 0 lets the system choose one.
+    /// The port on 127.0.0.1 (and on ::1, where the machine has it); 0 lets the system
+    /// choose one.
     pub port: u16,
     /// The endpoint's path.
     pub path: String,
@@ -113,7 +114,11 @@ struct Shared {
 }
 
 impl HttpServer {
-    /// Binds 127.0.0.1 and serves until dropped or [`HttpServer::shutdown`].
+    /// Binds 127.0.0.1, and ::1 on the same port, and serves until dropped or
+    /// [`HttpServer::shutdown`]. Both loopback addresses are taken so that a client told
+    /// `localhost` reaches this server whichever it tries first, and no other program of
+    /// the machine can wait on the other for its requests (and their tokens); either one
+    /// taken already is an error (`AddrInUse`). A machine without IPv6 has no ::1 to take.
     pub async fn bind(
         options: HttpServerOptions,
         factory: Arc<dyn SessionFactory>,
@@ -124,7 +129,7 @@ impl HttpServer {
                 "the session idle time and the sessions per identity must be more than zero",
             ));
         }
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, options.port)).await?;
+        let (listener, beside) = loopback(options.port).await?;
         let addr = listener.local_addr()?;
         let path = options.path.clone();
         let shared = Arc::new(Shared {
@@ -135,6 +140,9 @@ impl HttpServer {
         });
         let stop = CancellationToken::new();
         tokio::spawn(accept(listener, shared.clone(), stop.clone()));
+        if let Some(beside) = beside {
+            tokio::spawn(accept(beside, shared.clone(), stop.clone()));
+        }
         Ok(Self {
             addr,
             path,
@@ -177,6 +185,45 @@ impl Shared {
     fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The listener on 127.0.0.1 at `port`, and the one on ::1 at the same port (none without
+/// IPv6). With port 0 the system's choice on 127.0.0.1 may be taken on ::1: another is
+/// chosen, a few times.
+async fn loopback(port: u16) -> std::io::Result<(TcpListener, Option<TcpListener>)> {
+    const CHOICES: usize = 8;
+    let mut tries = 0;
+    loop {
+        let v4 = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
+            .await
+            .map_err(|e| taken(e, &format!("127.0.0.1:{port}")))?;
+        let chosen = v4.local_addr()?.port();
+        match TcpListener::bind((Ipv6Addr::LOCALHOST, chosen)).await {
+            Ok(v6) => return Ok((v4, Some(v6))),
+            Err(e) if no_ipv6(&e) => return Ok((v4, None)),
+            Err(e) if port == 0 && tries < CHOICES => {
+                tries += 1;
+                tracing::debug!("port {chosen} is taken on ::1 ({e}); another is chosen");
+            }
+            Err(e) => return Err(taken(e, &format!("[::1]:{chosen}"))),
+        }
+    }
+}
+
+/// A failure to bind `address`, saying so.
+fn taken(error: std::io::Error, address: &str) -> std::io::Error {
+    let why = match error.kind() {
+        std::io::ErrorKind::AddrInUse => "is taken by another program",
+        _ => "cannot be listened on",
+    };
+    std::io::Error::new(error.kind(), format!("{address} {why}: {error}"))
+}
+
+/// Whether binding ::1 failed because the machine has no IPv6 loopback.
+fn no_ipv6(error: &std::io::Error) -> bool {
+    const EAFNOSUPPORT: i32 = 97;
+    error.kind() == std::io::ErrorKind::AddrNotAvailable
+        || error.raw_os_error() == Some(EAFNOSUPPORT)
 }
 
 async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationToken) {
