@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
+use switchboard_test_support::provider_requests::rejections;
 
 /// The turns the scenarios of `provider_sdks.py` take, in its order.
 fn script() -> Value {
@@ -206,4 +207,105 @@ async fn the_official_sdks_parse_everything_the_stand_in_says() {
         .collect();
     assert_eq!(pages, ["limit=2", "limit=2&after_id=claude-sonnet-test"]);
     assert_eq!(report.as_object().map(|r| r.len()), Some(20));
+
+    // The check our client's requests meet takes the SDKs' own.
+    let posted: Vec<Value> = requests
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .collect();
+    // The 16 scripted turns and the two asked with a wrong key.
+    assert_eq!(posted.len(), 18);
+    let refused = rejections(&posted);
+    assert!(refused.iter().all(Option::is_none), "{refused:#?}");
+}
+
+/// A request as the stand-in records it: `body` is `base` with the fields of `changed`.
+fn recorded(path: &str, version: &str, mut base: Value, changed: Value) -> Value {
+    if let (Some(body), Value::Object(changed)) = (base.as_object_mut(), changed) {
+        body.extend(changed);
+    }
+    json!({"path": path, "headers": {"anthropic-version": version}, "body": base})
+}
+
+/// Bodies as a client could get them wrong, each with where the SDKs' types refuse it;
+/// and right ones, which they take.
+#[test]
+fn the_sdk_types_refuse_a_malformed_request() {
+    let anthropic_at = |version: &str, changed: Value| {
+        let base = json!({"model": "claude-test", "max_tokens": 64, "stream": true,
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]});
+        recorded("/v1/messages", version, base, changed)
+    };
+    let anthropic = |changed: Value| anthropic_at("2023-06-01", changed);
+    let openai = |changed: Value| {
+        let base = json!({"model": "gpt-test", "max_tokens": 64, "stream": true,
+            "stream_options": {"include_usage": true},
+            "messages": [{"role": "user", "content": "Hi"}]});
+        recorded("/v1/chat/completions", "", base, changed)
+    };
+    let tool_result = |result: Value| {
+        json!({"messages": [
+            {"role": "user", "content": "Add"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "add", "input": {}}]},
+            {"role": "user", "content": [result]},
+        ]})
+    };
+    let cases = [
+        (anthropic(json!({})), None),
+        (openai(json!({})), None),
+        // Version 2023-06-01 still takes a temperature; 2026-10-21, the SDKs', does not.
+        (anthropic(json!({"temperature": 0.5})), None),
+        (
+            anthropic_at("2026-10-21", json!({"temperature": 0.5})),
+            Some("temperature: Extra inputs are not permitted"),
+        ),
+        (
+            anthropic(json!({"max_tokens": "64"})),
+            Some("max_tokens: Input should be a valid integer"),
+        ),
+        (
+            anthropic(json!({"stream_options": {"include_usage": true}})),
+            Some("stream_options: Extra inputs are not permitted"),
+        ),
+        (
+            anthropic(tool_result(
+                json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": "5", "call_id": "toolu_1"}),
+            )),
+            Some(
+                "messages.2.content.0.ToolResultBlockParam.call_id: Extra inputs are not permitted",
+            ),
+        ),
+        (
+            anthropic(json!({"tool_choice": {"type": "required"}})),
+            Some("tool_choice.ToolChoiceAnyParam.type: Input should be 'any'"),
+        ),
+        (
+            openai(json!({"messages": [{"role": "tool", "content": "5"}]})),
+            Some("messages.0.ChatCompletionToolMessageParam.tool_call_id: Field required"),
+        ),
+        (
+            openai(json!({"messages": [
+                {"role": "user", "content": "Add"},
+                {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+                    "function": {"name": "add", "arguments": {"a": 2}}}]},
+            ]})),
+            Some("function.arguments: Input should be a valid string"),
+        ),
+        (
+            openai(json!({"stream_options": {"include_usage": "yes"}})),
+            Some("stream_options.include_usage: Input should be a valid boolean"),
+        ),
+        (
+            openai(json!({"max_completion_tokens": 64, "max_output_tokens": 64})),
+            Some("max_output_tokens: Extra inputs are not permitted"),
+        ),
+    ];
+    let requests: Vec<Value> = cases.iter().map(|(request, _)| request.clone()).collect();
+    for ((request, expected), refused) in cases.iter().zip(rejections(&requests)) {
+        match (expected, &refused) {
+            (None, None) => {}
+            (Some(expected), Some(why)) if why.contains(expected) => {}
+            _ => panic!("{request}\nexpected {expected:?}, the SDKs' types said {refused:?}"),
+        }
+    }
 }
