@@ -127,3 +127,30 @@ async fn a_turn_that_said_nothing_does_not_break_the_conversation() {
         ])
     );
 }
+
+/// An answer that thought (signed) and cited a document, streamed and whole: its text and
+/// tool call are read, the thinking and the citations read past.
+#[tokio::test]
+async fn thinking_and_citations_are_read_past() {
+    let turn = json!({"content": [
+        {"thinking": "Add them.", "signature": "c2lnbmVk", "pieces": 2},
+        {"text": "It is 5.", "citations": [{
+            "type": "char_location", "cited_text": "2 + 3 = 5", "document_index": 0,
+            "document_title": "Sums", "start_char_index": 0, "end_char_index": 9,
+        }]},
+        {"tool_call": {"name": "get-sum", "arguments": {"a": 2, "b": 3}, "id": "toolu_1"}},
+    ]});
+    let stand_in = StandIn::start(json!({"turns": [turn, turn]})).await;
+    let client = stand_in.anthropic(None);
+    let request = Request::new("claude-test", 64, vec![Message::user_text("Add 2 and 3")]);
+    let expected = vec![
+        AssistantContent::Text("It is 5.".into()),
+        AssistantContent::ToolCall(ToolCall {
+            id: "toolu_1".into(),
+            name: "get-sum".into(),
+            arguments: json!({"a": 2, "b": 3}),
+        }),
+    ];
+    assert_eq!(streamed(&client, &request).await.content, expected);
+    assert_eq!(client.complete(&request).await.unwrap().content, expected);
+}

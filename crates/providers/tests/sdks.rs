@@ -40,8 +40,21 @@ fn script() -> Value {
             {"error": {"kind": "rate_limited", "retry_after": "13"}},
             {"error": {"kind": "context_too_long"}},
             {"content": [{"text": "Half an ans", "pieces": 2}], "fail_mid_stream": {"kind": "overloaded"}},
+            thought_and_cited(),
+            thought_and_cited(),
         ]
     })
+}
+
+/// A turn that thinks (signed) and answers citing a document.
+fn thought_and_cited() -> Value {
+    json!({"content": [
+        {"thinking": "The sum of 2 and 3 is 5.", "signature": "c2lnbmVk", "pieces": 2},
+        {"text": "It is 5.", "citations": [{
+            "type": "char_location", "cited_text": "2 + 3 = 5", "document_index": 0,
+            "document_title": "Sums", "start_char_index": 0, "end_char_index": 9,
+        }]},
+    ]})
 }
 
 async fn run_sdks(stand_in: &StandIn) -> Value {
@@ -197,6 +210,24 @@ async fn the_official_sdks_parse_everything_the_stand_in_says() {
         json!(["claude-opus-test", "claude-sonnet-test", "gpt-test"])
     );
 
+    // Thinking with its signature, and a text's citations, read as written, streamed
+    // (each delta of the SDK's own types) and whole.
+    let blocks = json!([
+        {"thinking": "The sum of 2 and 3 is 5.", "signature": "c2lnbmVk"},
+        {"text": "It is 5.", "cited": ["2 + 3 = 5"]},
+    ]);
+    assert_eq!(
+        ok(&report, "anthropic_thinking_and_citations_streamed"),
+        &json!({
+            "deltas": ["thinking_delta", "thinking_delta", "signature_delta", "text_delta", "citations_delta"],
+            "blocks": blocks,
+        })
+    );
+    assert_eq!(
+        ok(&report, "anthropic_thinking_and_citations_whole"),
+        &json!({"blocks": blocks})
+    );
+
     // The SDKs' own requests passed the stand-in's checks: the model list was read in two
     // pages, and the tool results came back in each protocol's form.
     let requests = stand_in.requests().await;
@@ -206,15 +237,15 @@ async fn the_official_sdks_parse_everything_the_stand_in_says() {
         .map(|r| r["query"].as_str().unwrap_or(""))
         .collect();
     assert_eq!(pages, ["limit=2", "limit=2&after_id=claude-sonnet-test"]);
-    assert_eq!(report.as_object().map(|r| r.len()), Some(20));
+    assert_eq!(report.as_object().map(|r| r.len()), Some(22));
 
     // The check our client's requests meet takes the SDKs' own.
     let posted: Vec<Value> = requests
         .into_iter()
         .filter(|r| r["method"] == "POST")
         .collect();
-    // The 16 scripted turns and the two asked with a wrong key.
-    assert_eq!(posted.len(), 18);
+    // The 18 scripted turns and the two asked with a wrong key.
+    assert_eq!(posted.len(), 20);
     let refused = rejections(&posted);
     assert!(refused.iter().all(Option::is_none), "{refused:#?}");
 }

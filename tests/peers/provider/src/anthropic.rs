@@ -1,8 +1,9 @@
 //! Anthropic's Messages as Anthropic's API writes it: the request checks it makes (the
 //! version header, the required fields, the sampling parameters as the version takes
 //! them, tools named as it takes them, no empty message or text, tool results first and
-//! answering every tool use), its error bodies, its named events (a `ping` after the first block starts, an
-//! empty `partial_json` first as the API sends, `message_delta` with the output tokens)
+//! answering every tool use), its error bodies, its named events (a `ping` after the
+//! first block starts, an empty `partial_json` first as the API sends, a thinking block's
+//! signature last, citations after their text, `message_delta` with the output tokens)
 //! and its whole messages; the paged model list.
 
 use serde_json::{Value, json};
@@ -359,13 +360,27 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
     let mut calls = 0;
     for (index, part) in parts.iter().enumerate() {
         let (start, deltas) = match part {
-            Part::Text(pieces) => (
-                json!({"type": "text", "text": ""}),
-                pieces
+            Part::Text(pieces, citations) => {
+                let mut start = json!({"type": "text", "text": ""});
+                if !citations.is_empty() {
+                    start["citations"] = json!([]);
+                }
+                let texts = pieces
                     .iter()
-                    .map(|p| json!({"type": "text_delta", "text": p}))
-                    .collect::<Vec<_>>(),
-            ),
+                    .map(|p| json!({"type": "text_delta", "text": p}));
+                let cited = citations
+                    .iter()
+                    .map(|c| json!({"type": "citations_delta", "citation": c}));
+                (start, texts.chain(cited).collect::<Vec<_>>())
+            }
+            Part::Thinking { pieces, signature } => {
+                let thoughts = pieces
+                    .iter()
+                    .map(|p| json!({"type": "thinking_delta", "thinking": p}));
+                let signed = json!({"type": "signature_delta", "signature": signature});
+                let start = json!({"type": "thinking", "thinking": "", "signature": ""});
+                (start, thoughts.chain([signed]).collect())
+            }
             Part::ToolCall {
                 id: given,
                 name,
@@ -422,7 +437,15 @@ fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: us
     let content: Vec<Value> = parts
         .iter()
         .map(|part| match part {
-            Part::Text(pieces) => json!({"type": "text", "text": pieces.concat()}),
+            Part::Text(pieces, []) => {
+                json!({"type": "text", "text": pieces.concat()})
+            }
+            Part::Text(pieces, citations) => {
+                json!({"type": "text", "text": pieces.concat(), "citations": citations})
+            }
+            Part::Thinking { pieces, signature } => {
+                json!({"type": "thinking", "thinking": pieces.concat(), "signature": signature})
+            }
             Part::ToolCall {
                 id: given,
                 name,

@@ -395,9 +395,10 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
     let mut calls = 0;
     for part in &parts {
         match part {
-            Part::Text(pieces) => {
+            Part::Text(pieces, _) => {
                 frames.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
             }
+            Part::Thinking { .. } => {}
             Part::ToolCall {
                 id: given,
                 name,
@@ -454,7 +455,8 @@ fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: us
     let mut calls = Vec::new();
     for part in parts {
         match part {
-            Part::Text(pieces) => text.extend(pieces.iter().map(String::as_str)),
+            Part::Text(pieces, _) => text.extend(pieces.iter().map(String::as_str)),
+            Part::Thinking { .. } => {}
             Part::ToolCall {
                 id: given,
                 name,
