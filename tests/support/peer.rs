@@ -131,7 +131,9 @@ fn announced_url(
 }
 
 /// The stand-in model provider (`provider-peer`, built with `cargo build -p provider-peer`)
-/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`).
+/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`); when
+/// dropped, what the app sent it is checked against the official SDKs' request types, and
+/// it is killed.
 pub struct StandIn {
     child: Child,
     /// `http://127.0.0.1:<port>`: the Anthropic base URL; OpenAI's is this with `/v1`.
@@ -179,8 +181,13 @@ impl StandIn {
 
 impl Drop for StandIn {
     fn drop(&mut self) {
+        let checked = (!std::thread::panicking())
+            .then(|| switchboard_test_support::provider_requests::check_stand_in(&self.url));
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(Err(refused)) = checked {
+            panic!("{refused}");
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
+use switchboard_test_support::provider_requests::rejections;
 
 /// The turns the scenarios of `provider_sdks.py` take, in its order.
 fn script() -> Value {
@@ -39,8 +40,21 @@ fn script() -> Value {
             {"error": {"kind": "rate_limited", "retry_after": "13"}},
             {"error": {"kind": "context_too_long"}},
             {"content": [{"text": "Half an ans", "pieces": 2}], "fail_mid_stream": {"kind": "overloaded"}},
+            thought_and_cited(),
+            thought_and_cited(),
         ]
     })
+}
+
+/// A turn that thinks (signed) and answers citing a document.
+fn thought_and_cited() -> Value {
+    json!({"content": [
+        {"thinking": "The sum of 2 and 3 is 5.", "signature": "c2lnbmVk", "pieces": 2},
+        {"text": "It is 5.", "citations": [{
+            "type": "char_location", "cited_text": "2 + 3 = 5", "document_index": 0,
+            "document_title": "Sums", "start_char_index": 0, "end_char_index": 9,
+        }]},
+    ]})
 }
 
 async fn run_sdks(stand_in: &StandIn) -> Value {
@@ -196,6 +210,24 @@ async fn the_official_sdks_parse_everything_the_stand_in_says() {
         json!(["claude-opus-test", "claude-sonnet-test", "gpt-test"])
     );
 
+    // Thinking with its signature, and a text's citations, read as written, streamed
+    // (each delta of the SDK's own types) and whole.
+    let blocks = json!([
+        {"thinking": "The sum of 2 and 3 is 5.", "signature": "c2lnbmVk"},
+        {"text": "It is 5.", "cited": ["2 + 3 = 5"]},
+    ]);
+    assert_eq!(
+        ok(&report, "anthropic_thinking_and_citations_streamed"),
+        &json!({
+            "deltas": ["thinking_delta", "thinking_delta", "signature_delta", "text_delta", "citations_delta"],
+            "blocks": blocks,
+        })
+    );
+    assert_eq!(
+        ok(&report, "anthropic_thinking_and_citations_whole"),
+        &json!({"blocks": blocks})
+    );
+
     // The SDKs' own requests passed the stand-in's checks: the model list was read in two
     // pages, and the tool results came back in each protocol's form.
     let requests = stand_in.requests().await;
@@ -205,5 +237,106 @@ async fn the_official_sdks_parse_everything_the_stand_in_says() {
         .map(|r| r["query"].as_str().unwrap_or(""))
         .collect();
     assert_eq!(pages, ["limit=2", "limit=2&after_id=claude-sonnet-test"]);
-    assert_eq!(report.as_object().map(|r| r.len()), Some(20));
+    assert_eq!(report.as_object().map(|r| r.len()), Some(22));
+
+    // The check our client's requests meet takes the SDKs' own.
+    let posted: Vec<Value> = requests
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .collect();
+    // The 18 scripted turns and the two asked with a wrong key.
+    assert_eq!(posted.len(), 20);
+    let refused = rejections(&posted);
+    assert!(refused.iter().all(Option::is_none), "{refused:#?}");
+}
+
+/// A request as the stand-in records it: `body` is `base` with the fields of `changed`.
+fn recorded(path: &str, version: &str, mut base: Value, changed: Value) -> Value {
+    if let (Some(body), Value::Object(changed)) = (base.as_object_mut(), changed) {
+        body.extend(changed);
+    }
+    json!({"path": path, "headers": {"anthropic-version": version}, "body": base})
+}
+
+/// Bodies as a client could get them wrong, each with where the SDKs' types refuse it;
+/// and right ones, which they take.
+#[test]
+fn the_sdk_types_refuse_a_malformed_request() {
+    let anthropic_at = |version: &str, changed: Value| {
+        let base = json!({"model": "claude-test", "max_tokens": 64, "stream": true,
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]});
+        recorded("/v1/messages", version, base, changed)
+    };
+    let anthropic = |changed: Value| anthropic_at("2023-06-01", changed);
+    let openai = |changed: Value| {
+        let base = json!({"model": "gpt-test", "max_tokens": 64, "stream": true,
+            "stream_options": {"include_usage": true},
+            "messages": [{"role": "user", "content": "Hi"}]});
+        recorded("/v1/chat/completions", "", base, changed)
+    };
+    let tool_result = |result: Value| {
+        json!({"messages": [
+            {"role": "user", "content": "Add"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "add", "input": {}}]},
+            {"role": "user", "content": [result]},
+        ]})
+    };
+    let cases = [
+        (anthropic(json!({})), None),
+        (openai(json!({})), None),
+        // Version 2023-06-01 still takes a temperature; 2026-10-21, the SDKs', does not.
+        (anthropic(json!({"temperature": 0.5})), None),
+        (
+            anthropic_at("2026-10-21", json!({"temperature": 0.5})),
+            Some("temperature: Extra inputs are not permitted"),
+        ),
+        (
+            anthropic(json!({"max_tokens": "64"})),
+            Some("max_tokens: Input should be a valid integer"),
+        ),
+        (
+            anthropic(json!({"stream_options": {"include_usage": true}})),
+            Some("stream_options: Extra inputs are not permitted"),
+        ),
+        (
+            anthropic(tool_result(
+                json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": "5", "call_id": "toolu_1"}),
+            )),
+            Some(
+                "messages.2.content.0.ToolResultBlockParam.call_id: Extra inputs are not permitted",
+            ),
+        ),
+        (
+            anthropic(json!({"tool_choice": {"type": "required"}})),
+            Some("tool_choice.ToolChoiceAnyParam.type: Input should be 'any'"),
+        ),
+        (
+            openai(json!({"messages": [{"role": "tool", "content": "5"}]})),
+            Some("messages.0.ChatCompletionToolMessageParam.tool_call_id: Field required"),
+        ),
+        (
+            openai(json!({"messages": [
+                {"role": "user", "content": "Add"},
+                {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+                    "function": {"name": "add", "arguments": {"a": 2}}}]},
+            ]})),
+            Some("function.arguments: Input should be a valid string"),
+        ),
+        (
+            openai(json!({"stream_options": {"include_usage": "yes"}})),
+            Some("stream_options.include_usage: Input should be a valid boolean"),
+        ),
+        (
+            openai(json!({"max_completion_tokens": 64, "max_output_tokens": 64})),
+            Some("max_output_tokens: Extra inputs are not permitted"),
+        ),
+    ];
+    let requests: Vec<Value> = cases.iter().map(|(request, _)| request.clone()).collect();
+    for ((request, expected), refused) in cases.iter().zip(rejections(&requests)) {
+        match (expected, &refused) {
+            (None, None) => {}
+            (Some(expected), Some(why)) if why.contains(expected) => {}
+            _ => panic!("{request}\nexpected {expected:?}, the SDKs' types said {refused:?}"),
+        }
+    }
 }

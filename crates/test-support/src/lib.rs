@@ -1,8 +1,10 @@
 //! What the tests of several crates share: a free port for a program a test starts
-//! ([`ports`]), such a program waited for until it listens ([`listening`]), and the
-//! official MCP conformance suite's runner and judge ([`conformance`]), used by the command
-//! line's tests (as a client) and the gateway's (as a server).
+//! ([`ports`]), such a program waited for until it listens ([`listening`]), the official
+//! MCP conformance suite's runner and judge ([`conformance`]), used by the command line's
+//! tests (as a client) and the gateway's (as a server), and the official provider SDKs'
+//! check of what our provider client sends ([`provider_requests`]).
 
 pub mod conformance;
 pub mod listening;
 pub mod ports;
+pub mod provider_requests;

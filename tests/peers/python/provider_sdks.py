@@ -262,6 +262,37 @@ def anthropic_models():
     return {"ids": [m.id for m in ant.models.list(limit=2)]}
 
 
+def thinking_and_citations(message):
+    """The blocks of an answer that thought (signed) and cited, as the SDK read them."""
+    blocks = []
+    for block in message.content:
+        if block.type == "thinking":
+            blocks.append({"thinking": block.thinking, "signature": block.signature})
+        else:
+            cited = [c.cited_text for c in block.citations or []]
+            blocks.append({"text": block.text, "cited": cited})
+    return blocks
+
+
+def anthropic_thinking_and_citations_streamed():
+    kinds = []
+    with ant.messages.stream(model="claude-test", max_tokens=64, messages=ASK) as stream:
+        for event in stream:
+            if event.type in ("content_block_delta", "message_start", "message_stop"):
+                validate(STREAM_EVENT, event)
+            if event.type == "content_block_delta":
+                kinds.append(event.delta.type)
+        final = stream.get_final_message()
+    validate(Message, final)
+    return {"deltas": kinds, "blocks": thinking_and_citations(final)}
+
+
+def anthropic_thinking_and_citations_whole():
+    message = ant.messages.create(model="claude-test", max_tokens=64, messages=ASK)
+    validate(Message, message)
+    return {"blocks": thinking_and_citations(message)}
+
+
 SCENARIOS = [
     openai_whole_text,  # turn 1
     openai_streamed_text,  # turn 2
@@ -283,6 +314,8 @@ SCENARIOS = [
     anthropic_mid_stream_error,  # turn 16
     anthropic_bad_key,  # refused before any turn
     anthropic_models,
+    anthropic_thinking_and_citations_streamed,  # turn 17
+    anthropic_thinking_and_citations_whole,  # turn 18
 ]
 
 

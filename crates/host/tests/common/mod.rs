@@ -453,8 +453,9 @@ pub fn text_of(result: &Value) -> String {
 }
 
 /// The stand-in model provider (`provider-peer`, built by `cargo build -p provider-peer`)
-/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`);
-/// killed when dropped.
+/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`); when
+/// dropped, what our client sent it is checked against the official SDKs' request types,
+/// and it is killed.
 pub struct StandInProvider {
     /// `http://127.0.0.1:<port>`: Anthropic's base URL; OpenAI's is this with `/v1`.
     pub url: String,
@@ -480,6 +481,17 @@ impl StandInProvider {
         match serde_json::from_slice(&answer).unwrap() {
             Value::Array(requests) => requests,
             other => panic!("not a list: {other}"),
+        }
+    }
+}
+
+impl Drop for StandInProvider {
+    fn drop(&mut self) {
+        if !std::thread::panicking()
+            && let Err(refused) =
+                switchboard_test_support::provider_requests::check_stand_in(&self.url)
+        {
+            panic!("{refused}");
         }
     }
 }

@@ -74,7 +74,8 @@ impl Drop for Checking {
     }
 }
 
-/// A running stand-in; killed when dropped.
+/// A running stand-in; when dropped, what our client sent it is checked against the
+/// official SDKs' request types, and it is killed.
 pub struct StandIn {
     /// `http://127.0.0.1:<port>`
     pub url: String,
@@ -141,6 +142,17 @@ impl StandIn {
     pub async fn last_body(&self) -> Value {
         let mut requests = self.requests().await;
         requests.pop().expect("a request")["body"].take()
+    }
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        if !std::thread::panicking()
+            && let Err(refused) =
+                switchboard_test_support::provider_requests::check_stand_in(&self.url)
+        {
+            panic!("{refused}");
+        }
     }
 }
 

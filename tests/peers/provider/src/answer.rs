@@ -71,7 +71,12 @@ pub fn retry_headers(failure: &Failure) -> Vec<(&'static str, String)> {
 
 /// A turn's content, resolved: texts with `{tool_result}` filled in, split into pieces.
 pub enum Part<'a> {
-    Text(Vec<String>),
+    /// The pieces, and the citations (Anthropic's) of the whole.
+    Text(Vec<String>, &'a [Value]),
+    Thinking {
+        pieces: Vec<String>,
+        signature: &'a str,
+    },
     ToolCall {
         id: Option<&'a str>,
         name: &'a str,
@@ -87,7 +92,14 @@ pub fn parts<'a>(turn: &'a Turn, tool_result: &str) -> Vec<Part<'a>> {
             let pieces = block.pieces.unwrap_or(1);
             if let Some(text) = &block.text {
                 let text = text.replace("{tool_result}", tool_result);
-                return Some(Part::Text(split(&text, pieces)));
+                let citations = block.citations.as_deref().unwrap_or_default();
+                return Some(Part::Text(split(&text, pieces), citations));
+            }
+            if let Some(thinking) = &block.thinking {
+                return Some(Part::Thinking {
+                    pieces: split(thinking, pieces),
+                    signature: block.signature.as_deref().unwrap_or_default(),
+                });
             }
             let call = block.tool_call.as_ref()?;
             Some(Part::ToolCall {

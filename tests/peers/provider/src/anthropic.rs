@@ -1,7 +1,9 @@
 //! Anthropic's Messages as Anthropic's API writes it: the request checks it makes (the
-//! version header, the required fields, tool results first and answering every tool
-//! use), its error bodies, its named events (a `ping` after the first block starts, an
-//! empty `partial_json` first as the API sends, `message_delta` with the output tokens)
+//! version header, the required fields, the sampling parameters as the version takes
+//! them, tools named as it takes them, no empty message or text, tool results first and
+//! answering every tool use), its error bodies, its named events (a `ping` after the
+//! first block starts, an empty `partial_json` first as the API sends, a thinking block's
+//! signature last, citations after their text, `message_delta` with the output tokens)
 //! and its whole messages; the paged model list.
 
 use serde_json::{Value, json};
@@ -55,9 +57,9 @@ pub fn check_key(
 /// The checks the API makes that a client may fail.
 pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(), Answer> {
     let invalid = |message: String| error(400, "invalid_request_error", &message, request);
-    if version.is_none() {
+    let Some(version) = version else {
         return Err(invalid("anthropic-version: header is required".into()));
-    }
+    };
     for field in ["model", "max_tokens", "messages"] {
         if body.get(field).is_none() {
             return Err(invalid(format!("{field}: Field required")));
@@ -68,9 +70,14 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
             "max_tokens: Input should be a valid integer".into(),
         ));
     }
+    check_sampling(version, body).map_err(&invalid)?;
+    check_tools(body).map_err(&invalid)?;
     let Some(messages) = body.get("messages").and_then(Value::as_array) else {
         return Err(invalid("messages: Input should be a valid list".into()));
     };
+    if messages.is_empty() {
+        return Err(invalid("messages: at least one message is required".into()));
+    }
     let mut open_calls: Vec<String> = Vec::new();
     for (n, message) in messages.iter().enumerate() {
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
@@ -79,17 +86,28 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
                 "messages.{n}.role: Input should be 'user' or 'assistant'"
             )));
         }
-        let blocks: Vec<&Value> = match message.get("content") {
-            Some(Value::String(_)) => Vec::new(),
-            Some(Value::Array(blocks)) => blocks.iter().collect(),
+        let (empty, blocks): (bool, Vec<&Value>) = match message.get("content") {
+            Some(Value::String(text)) => (text.is_empty(), Vec::new()),
+            Some(Value::Array(blocks)) => (blocks.is_empty(), blocks.iter().collect()),
             _ => return Err(invalid(format!("messages.{n}.content: Field required"))),
         };
+        let final_assistant = role == "assistant" && n + 1 == messages.len();
+        if empty && !final_assistant {
+            return Err(invalid(format!(
+                "messages.{n}: all messages must have non-empty content except for the optional final assistant message"
+            )));
+        }
         let kind = |b: &Value| {
             b.get("type")
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned()
         };
+        if blocks.iter().any(|b| kind(b) == "text" && b["text"] == "") {
+            return Err(invalid(
+                "messages: text content blocks must be non-empty".into(),
+            ));
+        }
         if role == "user" {
             let answered: Vec<&str> = blocks
                 .iter()
@@ -148,6 +166,62 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
                     }
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// The sampling parameters: gone from version 2026-10-21 on (the official SDKs no longer
+/// send them); before, a temperature or `top_p` within 0..=1.
+fn check_sampling(version: &str, body: &Value) -> Result<(), String> {
+    for field in ["temperature", "top_p", "top_k"] {
+        let Some(value) = body.get(field) else {
+            continue;
+        };
+        if version >= "2026-10-21" {
+            return Err(format!("{field}: Extra inputs are not permitted"));
+        }
+        match value.as_f64() {
+            _ if field == "top_k" => {}
+            None => return Err(format!("{field}: Input should be a valid number")),
+            Some(v) if v > 1.0 => {
+                return Err(format!("{field}: Input should be less than or equal to 1"));
+            }
+            Some(v) if v < 0.0 => {
+                return Err(format!(
+                    "{field}: Input should be greater than or equal to 0"
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// A tool of the client's own: named `^[a-zA-Z0-9_-]{1,64}$`, its input an object.
+fn check_tools(body: &Value) -> Result<(), String> {
+    let tools = body["tools"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (n, tool) in tools.iter().enumerate() {
+        if tool.get("type").is_some_and(|t| t != "custom") {
+            continue; // one of the API's own tools
+        }
+        let name = tool["name"].as_str().unwrap_or_default();
+        let named = (1..=64).contains(&name.len())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c));
+        if !named {
+            return Err(format!(
+                "tools.{n}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'"
+            ));
+        }
+        if tool["input_schema"]["type"] != "object" {
+            return Err(format!(
+                "tools.{n}.custom.input_schema.type: Input should be 'object'"
+            ));
         }
     }
     Ok(())
@@ -286,13 +360,27 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
     let mut calls = 0;
     for (index, part) in parts.iter().enumerate() {
         let (start, deltas) = match part {
-            Part::Text(pieces) => (
-                json!({"type": "text", "text": ""}),
-                pieces
+            Part::Text(pieces, citations) => {
+                let mut start = json!({"type": "text", "text": ""});
+                if !citations.is_empty() {
+                    start["citations"] = json!([]);
+                }
+                let texts = pieces
                     .iter()
-                    .map(|p| json!({"type": "text_delta", "text": p}))
-                    .collect::<Vec<_>>(),
-            ),
+                    .map(|p| json!({"type": "text_delta", "text": p}));
+                let cited = citations
+                    .iter()
+                    .map(|c| json!({"type": "citations_delta", "citation": c}));
+                (start, texts.chain(cited).collect::<Vec<_>>())
+            }
+            Part::Thinking { pieces, signature } => {
+                let thoughts = pieces
+                    .iter()
+                    .map(|p| json!({"type": "thinking_delta", "thinking": p}));
+                let signed = json!({"type": "signature_delta", "signature": signature});
+                let start = json!({"type": "thinking", "thinking": "", "signature": ""});
+                (start, thoughts.chain([signed]).collect())
+            }
             Part::ToolCall {
                 id: given,
                 name,
@@ -349,7 +437,15 @@ fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: us
     let content: Vec<Value> = parts
         .iter()
         .map(|part| match part {
-            Part::Text(pieces) => json!({"type": "text", "text": pieces.concat()}),
+            Part::Text(pieces, []) => {
+                json!({"type": "text", "text": pieces.concat()})
+            }
+            Part::Text(pieces, citations) => {
+                json!({"type": "text", "text": pieces.concat(), "citations": citations})
+            }
+            Part::Thinking { pieces, signature } => {
+                json!({"type": "thinking", "thinking": pieces.concat(), "signature": signature})
+            }
             Part::ToolCall {
                 id: given,
                 name,

@@ -18,8 +18,9 @@
 //! | `GET /_stand-in/requests`   | every request above so far: method, path, query, headers, body |
 //!
 //! See `script.rs` for the script. Requests are checked as the real APIs check them
-//! (the key, required fields and headers, tool calls answered), and refused with their
-//! errors.
+//! (the key, required fields and headers, the bounds of the parameters, the tools' names,
+//! no empty message, tool calls answered), and refused with their errors
+//! (`crates/providers/tests/stand_in.rs`).
 
 mod answer;
 mod anthropic;

@@ -58,8 +58,123 @@ fn invalid(message: String, param: &str) -> Answer {
     )
 }
 
-/// The checks OpenAI makes that a client may fail: the fields it requires, and every
-/// tool call answered by a `tool` message before the conversation goes on.
+/// A value out of the bounds the API's schema sets, refused with its `code`.
+fn out_of_bounds(message: String, param: &str, code: &str) -> Answer {
+    Answer::json(
+        400,
+        error_body(&message, "invalid_request_error", Some(param), Some(code)),
+    )
+}
+
+/// A function's name as the API takes it: `^[a-zA-Z0-9_-]+$`, 64 characters at most.
+fn check_function_name(name: &str, n: usize) -> Result<(), Answer> {
+    let param = format!("tools[{n}].function.name");
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+    {
+        return Err(out_of_bounds(
+            format!(
+                "Invalid '{param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
+            ),
+            &param,
+            "invalid_value",
+        ));
+    }
+    let length = name.chars().count();
+    if length > 64 {
+        return Err(out_of_bounds(
+            format!(
+                "Invalid '{param}': string too long. Expected a string with maximum length 64, but got a string with length {length} instead."
+            ),
+            &param,
+            "string_above_max_length",
+        ));
+    }
+    Ok(())
+}
+
+/// The bounds the API sets on the parameters a client may get wrong: at least one
+/// message, a token limit of at least 1, a temperature within 0..=2, at most 4 stop
+/// sequences, `stream_options` only with `stream`, `tool_choice` only with tools, and
+/// functions named as it takes them.
+fn check_parameters(body: &Value) -> Result<(), Answer> {
+    if body["messages"].as_array().is_some_and(Vec::is_empty) {
+        return Err(out_of_bounds(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.".into(),
+            "messages",
+            "empty_array",
+        ));
+    }
+    for field in ["max_tokens", "max_completion_tokens"] {
+        if let Some(limit) = body
+            .get(field)
+            .filter(|l| l.as_i64().is_some_and(|l| l < 1))
+        {
+            return Err(out_of_bounds(
+                format!(
+                    "Invalid '{field}': integer below minimum value. Expected a value >= 1, but got {limit} instead."
+                ),
+                field,
+                "integer_below_min_value",
+            ));
+        }
+    }
+    if let Some(t) = body.get("temperature").filter(|t| !t.is_null()) {
+        let (bound, code) = match t.as_f64() {
+            Some(v) if v > 2.0 => (
+                "above maximum value. Expected a value <= 2",
+                "decimal_above_max_value",
+            ),
+            Some(v) if v < 0.0 => (
+                "below minimum value. Expected a value >= 0",
+                "decimal_below_min_value",
+            ),
+            _ => ("", ""),
+        };
+        if !bound.is_empty() {
+            return Err(out_of_bounds(
+                format!("Invalid 'temperature': decimal {bound}, but got {t} instead."),
+                "temperature",
+                code,
+            ));
+        }
+    }
+    if let Some(stop) = body["stop"].as_array().filter(|s| s.len() > 4) {
+        return Err(out_of_bounds(
+            format!(
+                "Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length {} instead.",
+                stop.len()
+            ),
+            "stop",
+            "array_above_max_length",
+        ));
+    }
+    if body.get("stream_options").is_some_and(|o| !o.is_null()) && body["stream"] != true {
+        return Err(invalid(
+            "The 'stream_options' parameter is only allowed when 'stream' is enabled.".into(),
+            "stream_options",
+        ));
+    }
+    let tools = body["tools"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if body.get("tool_choice").is_some_and(|c| !c.is_null()) && tools.is_empty() {
+        return Err(invalid(
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.".into(),
+            "tool_choice",
+        ));
+    }
+    for (n, tool) in tools.iter().enumerate() {
+        check_function_name(tool["function"]["name"].as_str().unwrap_or_default(), n)?;
+    }
+    Ok(())
+}
+
+/// The checks OpenAI makes that a client may fail: the fields it requires, their bounds,
+/// and every tool call answered by a `tool` message before the conversation goes on.
 pub fn validate(body: &Value) -> Result<(), Answer> {
     if !body.get("model").is_some_and(Value::is_string) {
         return Err(invalid(
@@ -73,6 +188,7 @@ pub fn validate(body: &Value) -> Result<(), Answer> {
             "messages",
         ));
     };
+    check_parameters(body)?;
     let mut waiting: Vec<String> = Vec::new();
     for (n, message) in messages.iter().enumerate() {
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
@@ -279,9 +395,10 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
     let mut calls = 0;
     for part in &parts {
         match part {
-            Part::Text(pieces) => {
+            Part::Text(pieces, _) => {
                 frames.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
             }
+            Part::Thinking { .. } => {}
             Part::ToolCall {
                 id: given,
                 name,
@@ -338,7 +455,8 @@ fn whole(turn: &Turn, parts: &[Part<'_>], id: &str, model: &str, turn_number: us
     let mut calls = Vec::new();
     for part in parts {
         match part {
-            Part::Text(pieces) => text.extend(pieces.iter().map(String::as_str)),
+            Part::Text(pieces, _) => text.extend(pieces.iter().map(String::as_str)),
+            Part::Thinking { .. } => {}
             Part::ToolCall {
                 id: given,
                 name,

@@ -21,7 +21,8 @@
 //!   still gets its 401 first).
 //! - `turns`: each `POST /v1/chat/completions` or `POST /v1/messages` takes the next one,
 //!   whatever the protocol. A turn is content blocks, each text or a tool call, streamed in
-//!   `pieces` parts (1 by default); in a text, `{tool_result}` is replaced by the text of
+//!   `pieces` parts (1 by default); a text may have Anthropic `citations`, and a block may
+//!   be Anthropic `thinking` with its `signature` instead; in a text, `{tool_result}` is replaced by the text of
 //!   the last tool result the request carries. `stop` is a stop reason in Anthropic's
 //!   words (mapped for OpenAI; `tool_use` when a tool is called, `end_turn` otherwise, by
 //!   default), `usage` the tokens reported. Instead, `error` answers with an HTTP error;
@@ -94,7 +95,14 @@ impl Turn {
 #[serde(deny_unknown_fields)]
 pub struct Block {
     pub text: Option<String>,
+    /// With a text, in Anthropic's protocol: its citations, whole, each streamed as a
+    /// `citations_delta` after the text.
+    pub citations: Option<Vec<Value>>,
     pub tool_call: Option<ToolCall>,
+    /// Anthropic's extended thinking, with its `signature` (streamed as a
+    /// `signature_delta`); left out in OpenAI's protocol, which has no such block.
+    pub thinking: Option<String>,
+    pub signature: Option<String>,
     pub pieces: Option<usize>,
 }
 
