@@ -148,6 +148,7 @@ pub fn connect(
             driver,
         }),
         carrier: super::Carrier::Http,
+        log: shared.log.clone(),
     };
     Ok((parts, HttpSession(shared)))
 }
