@@ -12,7 +12,7 @@ use reqwest::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 use super::authorized::authorized;
 use super::driver::{Envelope, Sent};
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
-use super::{Replay, Shared, classify, status_error};
+use super::{ACK_TIMEOUT, Replay, Shared, classify, closed, status_error};
 use crate::jsonrpc::{FrameError, Kind, RequestId, Unreadable};
 use crate::transport::{Inbound, TransportError};
 use crate::types::method;
@@ -21,8 +21,6 @@ use crate::types::method;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// Resumptions of one answer stream, or reconnections of the GET stream, before giving up.
 const MAX_RECONNECTS: u32 = 5;
-/// A notification or an answer is acknowledged at once (202); this bounds a server that hangs.
-const ACK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Sends one message; after a 404 on a live session, opens a new session and sends it
 /// again, so that the caller never sees the expiry.
@@ -88,13 +86,25 @@ async fn post_once(
             .body(sent.body(body.as_bytes().to_vec())),
         None => request.body(body.to_owned()),
     };
-    if envelope.request_id().is_none() {
-        request = request.timeout(ACK_TIMEOUT);
-    }
     if let Some(version) = envelope.modern_version() {
         request = modern_headers(shared, request, version, envelope);
     }
-    let response = request.send().await.map_err(|e| classify(&url, &e))?;
+    // A request's answer starts, and a JSON one arrives in full, within the read timeout
+    // (an event stream then lasts as long as its caller waits); anything else is only
+    // acknowledged (202).
+    let limit = match envelope.request_id() {
+        Some(_) => shared.read_timeout,
+        None => ACK_TIMEOUT,
+    };
+    let deadline = tokio::time::Instant::now() + limit;
+    let timed_out = |_| TransportError::Timeout {
+        url: url.to_string(),
+        seconds: Some(limit.as_secs()),
+    };
+    let response = tokio::time::timeout_at(deadline, request.send())
+        .await
+        .map_err(timed_out)?
+        .map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
         if envelope.modern_version().is_some() {
             return modern_refusal(shared, &url, response, envelope).await;
@@ -118,16 +128,10 @@ async fn post_once(
         return read_answer_stream(shared, response, envelope.request_id(), resumable).await;
     }
     let kind = content_type(&response);
-    let text = tokio::time::timeout(
-        shared.read_timeout,
-        read_body(response, shared.max_message_bytes),
-    )
-    .await
-    .map_err(|_| TransportError::Timeout {
-        url: url.to_string(),
-        seconds: Some(shared.read_timeout.as_secs()),
-    })?
-    .map_err(|e| classify(&url, &e))?;
+    let text = tokio::time::timeout_at(deadline, read_body(response, shared.max_message_bytes))
+        .await
+        .map_err(timed_out)?
+        .map_err(|e| classify(&url, &e))?;
     let text = match text {
         Body::Text(text) => text,
         Body::TooLarge { bytes } => {
@@ -398,11 +402,15 @@ impl Drop for AnswerWatch<'_> {
     }
 }
 
-/// Opens a GET event stream, resuming after `last_id` if given.
+/// Opens a GET event stream, resuming after `last_id` if given; never once the transport
+/// has ended.
 async fn open_stream(
     shared: &Shared,
     last_id: Option<&str>,
 ) -> Result<reqwest::Response, TransportError> {
+    if shared.closed.is_cancelled() {
+        return Err(closed());
+    }
     let url = shared.url.clone();
     let mut request = shared
         .request(Method::GET, url.clone())
@@ -410,7 +418,13 @@ async fn open_stream(
     if let Some(id) = last_id {
         request = request.header("Last-Event-ID", id);
     }
-    let response = request.send().await.map_err(|e| classify(&url, &e))?;
+    let response = tokio::time::timeout(ACK_TIMEOUT, request.send())
+        .await
+        .map_err(|_| TransportError::Timeout {
+            url: url.to_string(),
+            seconds: Some(ACK_TIMEOUT.as_secs()),
+        })?
+        .map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
         return Err(status_error(&url, response).await);
     }
@@ -434,20 +448,16 @@ async fn pause(shared: &Shared, delay: Duration) {
 /// Opens the GET stream for what the server sends outside any request; `None` if the
 /// server offers none (400, 404, 405) or it cannot be opened now.
 pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
-    match tokio::time::timeout(ACK_TIMEOUT, open_stream(shared, None)).await {
-        Ok(Ok(response)) => Some(response),
-        Ok(Err(TransportError::Status {
+    match open_stream(shared, None).await {
+        Ok(response) => Some(response),
+        Err(TransportError::Status {
             status: 400 | 404 | 405,
             ..
-        })) => None,
-        Ok(Err(err)) => {
+        }) => None,
+        Err(err) => {
             shared.log(format!(
                 "the server's event stream could not be opened: {err}"
             ));
-            None
-        }
-        Err(_) => {
-            shared.log("the server did not open its event stream in time".into());
             None
         }
     }
@@ -537,7 +547,7 @@ async fn renew_session(
         }
     }
     if let Some(stream) = open_listening(shared).await {
-        tokio::spawn(listen(shared.clone(), stream));
+        shared.tasks.spawn(listen(shared.clone(), stream));
     }
     Ok(())
 }
