@@ -12,7 +12,7 @@ use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
@@ -44,6 +44,8 @@ enum Reply {
     Fed(mpsc::UnboundedReceiver<String>),
     /// No answer at all, not even a status line, until the client lets go.
     Silence,
+    /// This reply, once the gate opens.
+    Held(watch::Receiver<bool>, Box<Reply>),
 }
 
 fn json_reply(body: Value) -> Reply {
@@ -210,6 +212,10 @@ async fn respond(socket: &mut BufReader<tokio::net::TcpStream>, reply: Reply, lo
             let _ = socket.read_to_end(&mut rest).await;
             log.push(hangup());
             false
+        }
+        Reply::Held(mut gate, then) => {
+            let _ = gate.wait_for(|open| *open).await;
+            Box::pin(respond(socket, *then, log)).await
         }
     }
 }
@@ -957,4 +963,126 @@ async fn a_legacy_post_that_is_never_answered_fails_within_its_timeout() {
     let client = connect(settings).await.unwrap();
     // The answer comes on the event stream; the POST itself is only acknowledged.
     assert_eq!(unanswered_call(&client).await, Some(30));
+}
+
+/// A server whose first session expires: every call in it gets 404 (once `expiry` opens),
+/// and the second `initialize` is answered once `renewal` opens. Calls in the second
+/// session are answered; anything without a session is refused, as servers do.
+fn expiring_server(
+    expiry: watch::Receiver<bool>,
+    renewal: watch::Receiver<bool>,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let sessions = Arc::new(Mutex::new(0));
+    move |seen| {
+        let session = seen.header("Mcp-Session-Id").map(str::to_owned);
+        match (seen.method.as_str(), seen.rpc_method(), session.as_deref()) {
+            ("POST", "initialize", None) => {
+                let mut count = sessions.lock().expect("lock");
+                *count += 1;
+                let reply = initialize_result(&seen.body["id"], Some(&format!("s{count}")));
+                match *count {
+                    1 => reply,
+                    _ => Reply::Held(renewal.clone(), Box::new(reply)),
+                }
+            }
+            ("POST", "tools/call", Some("s1")) => Reply::Held(
+                expiry.clone(),
+                Box::new(Reply::Full(
+                    404,
+                    Vec::new(),
+                    "text/plain",
+                    "unknown session".into(),
+                )),
+            ),
+            ("POST", "tools/call", Some("s2")) => {
+                json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                "result": {"content": [{"type": "text", "text": "done"}]}}))
+            }
+            ("POST", _, Some(_)) | ("DELETE", _, _) => accepted(),
+            ("GET", _, _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+            _ => Reply::Full(400, Vec::new(), "text/plain", "no valid session".into()),
+        }
+    }
+}
+
+fn initializes_seen(seen: &[Seen]) -> usize {
+    seen.iter()
+        .filter(|s| s.rpc_method() == "initialize")
+        .count()
+}
+
+fn spawn_call(
+    client: &Client,
+    options: switchboard_mcp::connection::RequestOptions,
+) -> tokio::task::JoinHandle<Result<String, ClientError>> {
+    let client = client.clone();
+    tokio::spawn(async move {
+        let result = client.call_tool("t", None, options).await?;
+        Ok(result.content[0].as_text().unwrap_or_default().to_owned())
+    })
+}
+
+#[tokio::test]
+async fn requests_that_meet_an_expired_session_share_one_renewal() {
+    let (expire, expiry) = watch::channel(false);
+    let (renew, renewal) = watch::channel(false);
+    let server = FakeServer::start(expiring_server(expiry, renewal)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let mut options = client.request_options();
+    options.timeout = Duration::from_secs(60);
+    // Two calls meet the expiry at once.
+    let mut calls = vec![
+        spawn_call(&client, options.clone()),
+        spawn_call(&client, options.clone()),
+    ];
+    server
+        .wait_for("both calls", |seen| calls_seen(seen) == 2)
+        .await;
+    expire.send_replace(true);
+    server
+        .wait_for("the new session asked for", |seen| {
+            initializes_seen(seen) == 2
+        })
+        .await;
+    // A third goes while the new session is not yet known.
+    calls.push(spawn_call(&client, options));
+    server
+        .wait_for("the third call", |seen| calls_seen(seen) == 3)
+        .await;
+    renew.send_replace(true);
+    for call in calls {
+        assert_eq!(call.await.unwrap(), Ok("done".to_owned()));
+    }
+    assert_eq!(initializes_seen(&server.seen()), 2, "one renewal");
+}
+
+#[tokio::test]
+async fn a_caller_cancelled_while_the_session_is_renewed_leaves_the_client_working() {
+    let (renew, renewal) = watch::channel(false);
+    let server = FakeServer::start(expiring_server(watch::channel(true).1, renewal)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let mut options = client.request_options();
+    options.cancel = Some(cancel.clone());
+    let cancelled = spawn_call(&client, options);
+    server
+        .wait_for("the new session asked for", |seen| {
+            initializes_seen(seen) == 2
+        })
+        .await;
+    cancel.cancel();
+    assert!(matches!(
+        cancelled.await.unwrap(),
+        Err(ClientError::Request(RequestError::Cancelled { .. }))
+    ));
+    server
+        .wait_for("the cancellation", |seen| {
+            seen.iter()
+                .any(|s| s.rpc_method() == "notifications/cancelled")
+        })
+        .await;
+    renew.send_replace(true);
+    let next = spawn_call(&client, client.request_options());
+    assert_eq!(next.await.unwrap(), Ok("done".to_owned()));
+    assert_eq!(initializes_seen(&server.seen()), 2, "one renewal");
 }

@@ -144,7 +144,6 @@ pub fn connect(
         state: Mutex::new(State::default()),
         closed: tokio_util::sync::CancellationToken::new(),
         tasks: Tasks::new(),
-        renewal: tokio::sync::Mutex::new(()),
     });
     let driver = tokio::spawn(driver::run(shared.clone(), server.mode, to_server));
     let parts = TransportParts {
@@ -175,8 +174,6 @@ pub(crate) struct Shared {
     /// Cancelled when the transport is over (the legacy stream ended, or shutdown).
     closed: tokio_util::sync::CancellationToken,
     tasks: Tasks,
-    /// Held while a new session is opened after the server ended the old one.
-    renewal: tokio::sync::Mutex<()>,
 }
 
 /// The transport's tasks (requests in flight, event streams): every one is stopped when
@@ -221,6 +218,8 @@ struct State {
     answered: HashSet<RequestId>,
     /// What a new session must be told again.
     restorable: Restorable,
+    /// The latest renewal of an expired session, under way or done.
+    renewal: Option<Renewal>,
     /// Requests the transport made itself to renew a session, by id.
     replays: HashMap<RequestId, Replay>,
     replay_count: u64,
@@ -233,6 +232,16 @@ struct State {
     tools_lists: HashSet<RequestId>,
     /// The `x-mcp-header` marks of the tools listed, by tool name.
     tool_marks: headers::ToolMarks,
+}
+
+/// The renewal of an expired session, which runs in a task of its own and which every
+/// request that met the expiry waits for.
+#[derive(Clone)]
+struct Renewal {
+    /// The session it replaces.
+    expired: Option<String>,
+    /// How it ended, once it has.
+    outcome: tokio::sync::watch::Receiver<Option<Result<(), TransportError>>>,
 }
 
 /// A request the transport replays itself when it renews a session.
@@ -435,7 +444,18 @@ impl Shared {
 
     /// A request with the configured headers, the session id and the negotiated revision.
     fn request(&self, method: reqwest::Method, url: Url) -> reqwest::RequestBuilder {
-        let (session, version) = self.state(|s| (s.session_id.clone(), s.protocol_version.clone()));
+        let session = self.state(|s| s.session_id.clone());
+        self.request_in(session, method, url)
+    }
+
+    /// A request in the given session; `None` for an `initialize`, which opens one.
+    fn request_in(
+        &self,
+        session: Option<String>,
+        method: reqwest::Method,
+        url: Url,
+    ) -> reqwest::RequestBuilder {
+        let version = self.state(|s| s.protocol_version.clone());
         let mut request = self
             .client
             .request(method, url)

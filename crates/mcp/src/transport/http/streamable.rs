@@ -44,7 +44,7 @@ pub async fn send(
         Err(TransportError::Status { status: 404, .. })
             if session.is_some() && !initializing && envelope.method.is_some() =>
         {
-            renew_session(shared, session).await?;
+            renewed(shared, session).await?;
             // A page cursor belongs to the old session: the walk starts again.
             if envelope.has_cursor() {
                 return Err(TransportError::SessionRenewed);
@@ -76,8 +76,14 @@ async fn post_once(
     sent: Option<&Sent>,
 ) -> Result<(), TransportError> {
     let url = shared.url.clone();
+    // An `initialize` opens a new session: it carries no id, not even the expired one.
+    let session = if envelope.is(method::INITIALIZE) {
+        None
+    } else {
+        shared.state(|s| s.session_id.clone())
+    };
     let request = shared
-        .request(Method::POST, url.clone())
+        .request_in(session, Method::POST, url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
     let mut request = match sent {
@@ -504,17 +510,43 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     }
 }
 
-/// Opens a new session with the `initialize` first sent, unless another task already did;
-/// then restores what the server forgot with the old one (subscriptions, the log level)
-/// and opens its event stream again.
-async fn renew_session(
-    shared: &Arc<Shared>,
-    expired: Option<String>,
-) -> Result<(), TransportError> {
-    let _one_at_a_time = shared.renewal.lock().await;
-    if shared.state(|s| s.session_id != expired) {
+/// Waits until the session `expired` is replaced, starting its renewal unless one is under
+/// way. The renewal runs in a task of its own, so that a caller who stops waiting (a call
+/// cancelled) leaves it to finish; until the new id is known, the old one stays in use,
+/// and what meets the expiry meanwhile waits for the same renewal.
+async fn renewed(shared: &Arc<Shared>, expired: Option<String>) -> Result<(), TransportError> {
+    let (mut outcome, start) = shared.state(|s| match &s.renewal {
+        Some(renewal) if renewal.expired == expired => (Some(renewal.outcome.clone()), None),
+        // Replaced already, by a new `initialize` of the connection's.
+        _ if s.session_id != expired => (None, None),
+        _ => {
+            let (done, outcome) = tokio::sync::watch::channel(None);
+            s.renewal = Some(super::Renewal {
+                expired: expired.clone(),
+                outcome: outcome.clone(),
+            });
+            (Some(outcome), Some(done))
+        }
+    });
+    let Some(outcome) = outcome.as_mut() else {
         return Ok(());
+    };
+    if let Some(done) = start {
+        let renewing = shared.clone();
+        // Refused once the transport has ended: the outcome then never comes.
+        shared.tasks.spawn(async move {
+            done.send_replace(Some(renew_session(&renewing).await));
+        });
     }
+    match outcome.wait_for(Option::is_some).await {
+        Ok(ended) => ended.clone().unwrap_or(Ok(())),
+        Err(_) => Err(closed()),
+    }
+}
+
+/// Opens a new session with the `initialize` first sent, then restores what the server
+/// forgot with the old one (subscriptions, the log level) and opens its event stream again.
+async fn renew_session(shared: &Arc<Shared>) -> Result<(), TransportError> {
     let initialize = shared
         .state(|s| s.initialize.clone())
         .ok_or_else(|| TransportError::SessionLost("no initialize request to replay".into()))?;
@@ -524,10 +556,8 @@ async fn renew_session(
     // connection, instead of passing for a late answer.
     let id = shared.replay_id(Replay::Initialize);
     let initialize = with_id(&initialize, &id).map_err(lost)?;
-    shared.state(|s| {
-        s.session_id = None;
-        s.initialize_id = Some(id.clone());
-    });
+    // The old id is kept until the answer names the new one.
+    shared.state(|s| s.initialize_id = Some(id.clone()));
     post(shared, &initialize, &Envelope::of(&initialize), None)
         .await
         .map_err(lost)?;
