@@ -1086,3 +1086,64 @@ async fn a_caller_cancelled_while_the_session_is_renewed_leaves_the_client_worki
     assert_eq!(next.await.unwrap(), Ok("done".to_owned()));
     assert_eq!(initializes_seen(&server.seen()), 2, "one renewal");
 }
+
+#[tokio::test]
+async fn a_cancelled_call_of_the_stateless_era_closes_its_stream_and_sends_nothing_else() {
+    let server = FakeServer::start(|seen| {
+        let id = &seen.body["id"];
+        match (seen.method.as_str(), seen.rpc_method()) {
+            ("POST", "server/discover") => json_reply(json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1"}}}})),
+            // The first call's stream opens and stays silent; the next is answered.
+            ("POST", "tools/call") if seen.body["params"]["name"] == "slow" => {
+                Reply::Events(Vec::new(), true)
+            }
+            ("POST", "tools/call") => json_reply(json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "content": [{"type": "text", "text": "done"}]}})),
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        }
+    })
+    .await;
+    let client = connect_with(&server, |config| config.era = EraSetting::Modern).await;
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let mut options = client.request_options();
+    options.cancel = Some(cancel.clone());
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move { client.call_tool("slow", None, options).await })
+    };
+    server
+        .wait_for("the call", |seen| calls_seen(seen) == 1)
+        .await;
+    cancel.cancel();
+    assert!(matches!(
+        slow.await.unwrap(),
+        Err(ClientError::Request(RequestError::Cancelled { .. }))
+    ));
+    server
+        .wait_for("the call's stream closed", |seen| hangups_seen(seen) == 1)
+        .await;
+    // Closing the stream is the cancellation in this revision: the next message the server
+    // gets is the next call.
+    let next = client
+        .call_tool("quick", None, client.request_options())
+        .await
+        .unwrap();
+    assert_eq!(next.content[0].as_text(), Some("done"));
+    let methods: Vec<String> = server
+        .seen()
+        .iter()
+        .map(|s| format!("{} {}", s.method, s.rpc_method()))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "POST server/discover",
+            "POST tools/call",
+            "HANGUP ",
+            "POST tools/call"
+        ]
+    );
+}
