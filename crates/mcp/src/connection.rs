@@ -22,7 +22,7 @@ use crate::jsonrpc::{
     encode_notification, encode_request,
 };
 use crate::traffic::{self, Direction, Seen, TrafficObserver};
-use crate::transport::{BoxFuture, CloseReason, Inbound, TransportError, TransportParts};
+use crate::transport::{BoxFuture, CloseReason, Inbound, LogLine, TransportError, TransportParts};
 
 /// Answers the peer's requests and receives its notifications, at the JSON level.
 /// The typed client layer implements it; tests may implement it directly.
@@ -136,6 +136,8 @@ enum Command {
         progress: Option<mpsc::Sender<Progress>>,
         /// False for `initialize`, which must never be cancelled.
         cancellable: bool,
+        /// True for `subscriptions/listen`, which waits as long as the connection lives.
+        long_lived: bool,
     },
     Notify(String),
 }
@@ -309,6 +311,7 @@ impl Connection {
             respond,
             progress: progress_tx,
             cancellable: method != crate::types::method::INITIALIZE,
+            long_lived: method == crate::types::method::SUBSCRIPTIONS_LISTEN,
         };
         // The wait for room in the queue counts against the timeout: a server that does
         // not read must not hold a caller longer than it asked.
@@ -512,6 +515,7 @@ struct Pending {
     respond: oneshot::Sender<Result<Value, Failure>>,
     progress: Option<mpsc::Sender<Progress>>,
     cancellable: bool,
+    long_lived: bool,
 }
 
 /// Messages waiting for room in the transport's channel. The actor queues instead of
@@ -680,6 +684,7 @@ impl Actor {
                 respond,
                 progress,
                 cancellable,
+                long_lived,
             } => {
                 // The caller stopped waiting before its request went out: it never goes.
                 if respond.is_closed() && cancellable {
@@ -691,6 +696,7 @@ impl Actor {
                         respond,
                         progress,
                         cancellable,
+                        long_lived,
                     },
                 );
                 self.enqueue(line);
@@ -725,7 +731,7 @@ impl Actor {
             }
             Message::Request(request) => self.answer(request, batch),
             Message::Notification(n) => self.notification(n),
-            Message::OrphanError(error) => self.orphan(Failure::Server(error)),
+            Message::OrphanError(error) => self.orphan(error),
         }
     }
 
@@ -759,14 +765,29 @@ impl Actor {
     }
 
     /// An error the peer sent without saying for which request: when only one request is
-    /// waiting it must be that one; otherwise nobody can tell.
-    fn orphan(&mut self, failure: Failure) {
-        if self.pending.len() == 1
-            && let Some(&id) = self.pending.keys().next()
-        {
-            self.settle(id, Err(failure));
-        } else {
-            tracing::warn!(?failure, "the server sent an error for no request it named");
+    /// waiting it must be that one; otherwise nobody can tell, and the log says so.
+    ///
+    /// A long-lived request (`subscriptions/listen`) is not counted: it waits as long as the
+    /// connection lives, so counting it would leave every such error unmatched, and a peer
+    /// that could not read it says so when it arrives, not in the middle of later calls.
+    /// Nor is the request written last taken for the one meant: requests cross on the wire
+    /// (over HTTP each goes on its own), so the last one written need not be the one the
+    /// peer failed, and failing a call that may still succeed is worse than letting the
+    /// right one meet its timeout.
+    fn orphan(&mut self, error: ErrorObject) {
+        let mut waiting = self.pending.iter().filter(|(_, p)| !p.long_lived);
+        match (waiting.next(), waiting.count()) {
+            (Some((&id, _)), 0) => self.settle(id, Err(Failure::Server(error))),
+            (first, others) => {
+                let waiting = match first {
+                    Some(_) => format!("{} were waiting", others + 1),
+                    None => "none was waiting".to_owned(),
+                };
+                tracing::warn!(%error, "the server sent an error for no request it named");
+                (self.transport.log)(LogLine::Protocol(format!(
+                    "skipped an error that names no request, while {waiting}: {error}"
+                )));
+            }
         }
     }
 

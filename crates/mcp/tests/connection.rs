@@ -10,7 +10,7 @@ use switchboard_mcp::connection::{
 };
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
-use switchboard_mcp::transport::{BoxFuture, discard_log};
+use switchboard_mcp::transport::{BoxFuture, LogLine, LogSink, discard_log};
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -427,4 +427,88 @@ async fn when_the_server_goes_away_every_request_in_flight_fails_at_once() {
         conn.request("ping", None, quick(1_000)).await,
         Err(RequestError::Closed(_))
     ));
+}
+
+/// Starts a connection whose transport's log is kept.
+fn start_logged() -> (Connection, MemoryPeer, Arc<Mutex<Vec<LogLine>>>) {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink: LogSink = Arc::new({
+        let lines = lines.clone();
+        move |line| lines.lock().expect("lock").push(line)
+    });
+    let (transport, peer) = memory::pair(sink);
+    let conn = Connection::start(transport, Arc::new(Recorder::default()));
+    (conn, peer, lines)
+}
+
+/// Opens a `subscriptions/listen`, which stays waiting as long as the connection lives.
+fn listen(conn: &Connection) -> tokio::task::JoinHandle<Result<Value, RequestError>> {
+    let conn = conn.clone();
+    let options = RequestOptions {
+        timeout: Duration::from_secs(365 * 24 * 3600),
+        max_total: None,
+        ..RequestOptions::default()
+    };
+    tokio::spawn(async move {
+        conn.request("subscriptions/listen", Some(json!({})), options)
+            .await
+    })
+}
+
+fn call(conn: &Connection) -> tokio::task::JoinHandle<Result<Value, RequestError>> {
+    let conn = conn.clone();
+    tokio::spawn(async move { conn.request("tools/call", None, quick(60_000)).await })
+}
+
+fn parse_error_without_id() -> Value {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_error_without_an_id_fails_the_one_call_waiting_not_an_open_listen() {
+    let (conn, mut peer, _) = start_logged();
+    let listening = listen(&conn);
+    assert_eq!(next_json(&mut peer).await["method"], "subscriptions/listen");
+    let waiting = call(&conn);
+    assert_eq!(next_json(&mut peer).await["id"], 2);
+    reply(&peer, parse_error_without_id()).await;
+    assert_eq!(
+        waiting.await.unwrap(),
+        Err(RequestError::Server {
+            method: "tools/call".into(),
+            error: ErrorObject::new(-32700, "Parse error"),
+        })
+    );
+    // The listen still waits for its own answer.
+    reply(&peer, json!({"jsonrpc": "2.0", "id": 1, "result": {}})).await;
+    assert_eq!(listening.await.unwrap(), Ok(json!({})));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_error_without_an_id_among_several_calls_fails_none_and_is_logged() {
+    let (conn, mut peer, log) = start_logged();
+    let listening = listen(&conn);
+    next_json(&mut peer).await;
+    let (first, second) = (call(&conn), call(&conn));
+    next_json(&mut peer).await;
+    next_json(&mut peer).await;
+    reply(&peer, parse_error_without_id()).await;
+    // Answered after the error, each call gets its own answer: the error failed none.
+    for id in [2, 3, 1] {
+        reply(
+            &peer,
+            json!({"jsonrpc": "2.0", "id": id, "result": {"id": id}}),
+        )
+        .await;
+    }
+    assert_eq!(first.await.unwrap(), Ok(json!({"id": 2})));
+    assert_eq!(second.await.unwrap(), Ok(json!({"id": 3})));
+    assert_eq!(listening.await.unwrap(), Ok(json!({"id": 1})));
+    assert_eq!(
+        *log.lock().unwrap(),
+        [LogLine::Protocol(
+            "skipped an error that names no request, while 2 were waiting: Parse error (code -32700)"
+                .into()
+        )]
+    );
 }

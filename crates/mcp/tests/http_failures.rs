@@ -12,6 +12,7 @@ use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
@@ -39,6 +40,12 @@ enum Reply {
     Full(u16, Vec<(&'static str, String)>, &'static str, String),
     /// An event stream: these events, then the connection closes, or stays open forever.
     Events(Vec<String>, bool),
+    /// An event stream that carries what the test sends on, as it sends it.
+    Fed(mpsc::UnboundedReceiver<String>),
+    /// No answer at all, not even a status line, until the client lets go.
+    Silence,
+    /// This reply, once the gate opens.
+    Held(watch::Receiver<bool>, Box<Reply>),
 }
 
 fn json_reply(body: Value) -> Reply {
@@ -147,48 +154,82 @@ async fn serve(socket: tokio::net::TcpStream, script: Arc<Script>, log: Log) {
             body: serde_json::from_slice(&body).unwrap_or(Value::Null),
         };
         log.push(seen.clone());
-        match script(&seen) {
-            Reply::Full(status, extra, kind, body) => {
-                let mut head = format!(
-                    "HTTP/1.1 {status} X\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n",
-                    body.len()
-                );
-                for (name, value) in extra {
-                    head.push_str(&format!("{name}: {value}\r\n"));
-                }
-                let reply = format!("{head}\r\n{body}");
-                if socket.get_mut().write_all(reply.as_bytes()).await.is_err() {
-                    return;
-                }
-            }
-            Reply::Events(events, hang) => {
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
-                let _ = socket.get_mut().write_all(head.as_bytes()).await;
-                for event in events {
-                    let _ = socket.get_mut().write_all(event.as_bytes()).await;
-                }
-                if hang {
-                    // Open until the client lets go of it.
-                    let mut rest = Vec::new();
-                    let _ = socket.read_to_end(&mut rest).await;
-                    log.push(Seen {
-                        method: "HANGUP".into(),
-                        headers: Vec::new(),
-                        body: Value::Null,
-                    });
-                }
-                return;
-            }
+        if !respond(&mut socket, script(&seen), &log).await {
+            return;
         }
     }
 }
 
-fn initialize_result(id: &Value, session: Option<&str>) -> Reply {
-    let body = json!({"jsonrpc": "2.0", "id": id, "result": {
+/// The client let go of a stream or an exchange it left open.
+fn hangup() -> Seen {
+    Seen {
+        method: "HANGUP".into(),
+        headers: Vec::new(),
+        body: Value::Null,
+    }
+}
+
+/// Writes one reply; false once the connection is done with.
+async fn respond(socket: &mut BufReader<tokio::net::TcpStream>, reply: Reply, log: &Log) -> bool {
+    let stream_head =
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+    match reply {
+        Reply::Full(status, extra, kind, body) => {
+            let mut head = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n",
+                body.len()
+            );
+            for (name, value) in extra {
+                head.push_str(&format!("{name}: {value}\r\n"));
+            }
+            let reply = format!("{head}\r\n{body}");
+            socket.get_mut().write_all(reply.as_bytes()).await.is_ok()
+        }
+        Reply::Events(events, hang) => {
+            let _ = socket.get_mut().write_all(stream_head.as_bytes()).await;
+            for event in events {
+                let _ = socket.get_mut().write_all(event.as_bytes()).await;
+            }
+            if hang {
+                // Open until the client lets go of it.
+                let mut rest = Vec::new();
+                let _ = socket.read_to_end(&mut rest).await;
+                log.push(hangup());
+            }
+            false
+        }
+        Reply::Fed(mut events) => {
+            let _ = socket.get_mut().write_all(stream_head.as_bytes()).await;
+            while let Some(event) = events.recv().await {
+                if socket.get_mut().write_all(event.as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+            false
+        }
+        Reply::Silence => {
+            let mut rest = Vec::new();
+            let _ = socket.read_to_end(&mut rest).await;
+            log.push(hangup());
+            false
+        }
+        Reply::Held(mut gate, then) => {
+            let _ = gate.wait_for(|open| *open).await;
+            Box::pin(respond(socket, *then, log)).await
+        }
+    }
+}
+
+fn initialize_answer(id: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {
         "protocolVersion": "2025-06-18",
         "capabilities": {"tools": {}},
         "serverInfo": {"name": "fake", "version": "1"},
-    }});
+    }})
+}
+
+fn initialize_result(id: &Value, session: Option<&str>) -> Reply {
+    let body = initialize_answer(id);
     let headers = session
         .map(|s| vec![("Mcp-Session-Id", s.to_owned())])
         .unwrap_or_default();
@@ -763,9 +804,16 @@ async fn a_cancelled_call_is_told_after_its_request_and_its_stream_is_let_go() {
         );
     }
     let seen = server
-        .wait_for("every call's stream closed", |seen| {
-            seen.iter().filter(|s| s.method == "HANGUP").count() == 5
-        })
+        .wait_for(
+            "every call's stream closed and the call cancelled",
+            |seen| {
+                let cancels = seen
+                    .iter()
+                    .filter(|s| s.rpc_method() == "notifications/cancelled")
+                    .count();
+                hangups_seen(seen) == 5 && cancels == 5
+            },
+        )
         .await;
     let calls: Vec<&Value> = seen
         .iter()
@@ -799,5 +847,303 @@ async fn a_body_with_only_an_error_without_id_is_the_answer_to_its_request() {
     assert!(
         matches!(&error, RequestError::Server { error, .. } if error.message == "could not parse the request"),
         "{error}"
+    );
+}
+
+fn calls_seen(seen: &[Seen]) -> usize {
+    seen.iter()
+        .filter(|s| s.rpc_method() == "tools/call")
+        .count()
+}
+
+fn hangups_seen(seen: &[Seen]) -> usize {
+    seen.iter().filter(|s| s.method == "HANGUP").count()
+}
+
+#[tokio::test]
+async fn closing_the_client_lets_go_of_every_request_in_flight() {
+    let server = FakeServer::start(after_handshake(|seen| {
+        match seen.body["params"]["name"].as_str() {
+            // One call whose answer never starts, one whose stream could be resumed.
+            Some("silent") => Reply::Silence,
+            Some("streamed") => Reply::Events(vec!["id: 1\n\n".into()], true),
+            _ => accepted(),
+        }
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let calls: Vec<_> = ["silent", "streamed"]
+        .map(|name| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let mut options = client.request_options();
+                options.timeout = Duration::from_secs(600);
+                client.call_tool(name, None, options).await
+            })
+        })
+        .into();
+    server
+        .wait_for("both calls", |seen| calls_seen(seen) == 2)
+        .await;
+    client.close().await;
+    let seen = server
+        .wait_for("both calls let go", |seen| hangups_seen(seen) == 2)
+        .await;
+    for call in calls {
+        let outcome = call.await.unwrap();
+        assert!(
+            matches!(outcome, Err(ClientError::Request(RequestError::Closed(_)))),
+            "{outcome:?}"
+        );
+    }
+    // The stream was let go, not resumed.
+    let resumed: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.header("Last-Event-ID").is_some())
+        .collect();
+    assert!(resumed.is_empty(), "{resumed:?}");
+}
+
+/// Calls a tool the server never answers, with the clock paused, and returns the limit
+/// that struck: the call's own timeout is ten minutes, a quicker one is the transport's.
+async fn unanswered_call(client: &Client) -> Option<u64> {
+    tokio::time::pause();
+    let mut options = client.request_options();
+    options.timeout = Duration::from_secs(600);
+    match client.call_tool("t", None, options).await {
+        Err(ClientError::Request(RequestError::Transport {
+            error: TransportError::Timeout { seconds, .. },
+            ..
+        })) => seconds,
+        other => panic!("expected the transport to give up, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_request_whose_answer_never_starts_fails_at_the_read_timeout() {
+    let server = FakeServer::start(after_handshake(|seen| match seen.rpc_method() {
+        "tools/call" => Reply::Silence,
+        _ => accepted(),
+    }))
+    .await;
+    let mut settings = HttpServer::new(&server.url);
+    settings.read_timeout = Duration::from_secs(5);
+    let client = connect(settings).await.unwrap();
+    assert_eq!(unanswered_call(&client).await, Some(5));
+}
+
+/// An HTTP+SSE server: its event stream names the endpoint and carries the answer to
+/// `initialize`; every other request is accepted or, as `rest` says, never answered.
+fn legacy_server(
+    rest: impl Fn(&Seen) -> Reply + Send + Sync + 'static,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let (events, stream) = mpsc::unbounded_channel::<String>();
+    let stream = Mutex::new(Some(stream));
+    let _ = events.send("event: endpoint\ndata: /messages\n\n".into());
+    move |seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("GET", _) => match stream.lock().expect("lock").take() {
+            Some(stream) => Reply::Fed(stream),
+            None => Reply::Full(409, Vec::new(), "text/plain", "one stream only".into()),
+        },
+        ("POST", "initialize") => {
+            let answer = initialize_answer(&seen.body["id"]);
+            let _ = events.send(format!("event: message\ndata: {answer}\n\n"));
+            accepted()
+        }
+        ("POST", "notifications/initialized") => accepted(),
+        _ => rest(seen),
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_post_that_is_never_answered_fails_within_its_timeout() {
+    let server = FakeServer::start(legacy_server(|_| Reply::Silence)).await;
+    let mut settings = HttpServer::new(&server.url);
+    settings.mode = HttpMode::LegacySse;
+    let client = connect(settings).await.unwrap();
+    // The answer comes on the event stream; the POST itself is only acknowledged.
+    assert_eq!(unanswered_call(&client).await, Some(30));
+}
+
+/// A server whose first session expires: every call in it gets 404 (once `expiry` opens),
+/// and the second `initialize` is answered once `renewal` opens. Calls in the second
+/// session are answered; anything without a session is refused, as servers do.
+fn expiring_server(
+    expiry: watch::Receiver<bool>,
+    renewal: watch::Receiver<bool>,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let sessions = Arc::new(Mutex::new(0));
+    move |seen| {
+        let session = seen.header("Mcp-Session-Id").map(str::to_owned);
+        match (seen.method.as_str(), seen.rpc_method(), session.as_deref()) {
+            ("POST", "initialize", None) => {
+                let mut count = sessions.lock().expect("lock");
+                *count += 1;
+                let reply = initialize_result(&seen.body["id"], Some(&format!("s{count}")));
+                match *count {
+                    1 => reply,
+                    _ => Reply::Held(renewal.clone(), Box::new(reply)),
+                }
+            }
+            ("POST", "tools/call", Some("s1")) => Reply::Held(
+                expiry.clone(),
+                Box::new(Reply::Full(
+                    404,
+                    Vec::new(),
+                    "text/plain",
+                    "unknown session".into(),
+                )),
+            ),
+            ("POST", "tools/call", Some("s2")) => {
+                json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                "result": {"content": [{"type": "text", "text": "done"}]}}))
+            }
+            ("POST", _, Some(_)) | ("DELETE", _, _) => accepted(),
+            ("GET", _, _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+            _ => Reply::Full(400, Vec::new(), "text/plain", "no valid session".into()),
+        }
+    }
+}
+
+fn initializes_seen(seen: &[Seen]) -> usize {
+    seen.iter()
+        .filter(|s| s.rpc_method() == "initialize")
+        .count()
+}
+
+fn spawn_call(
+    client: &Client,
+    options: switchboard_mcp::connection::RequestOptions,
+) -> tokio::task::JoinHandle<Result<String, ClientError>> {
+    let client = client.clone();
+    tokio::spawn(async move {
+        let result = client.call_tool("t", None, options).await?;
+        Ok(result.content[0].as_text().unwrap_or_default().to_owned())
+    })
+}
+
+#[tokio::test]
+async fn requests_that_meet_an_expired_session_share_one_renewal() {
+    let (expire, expiry) = watch::channel(false);
+    let (renew, renewal) = watch::channel(false);
+    let server = FakeServer::start(expiring_server(expiry, renewal)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let mut options = client.request_options();
+    options.timeout = Duration::from_secs(60);
+    // Two calls meet the expiry at once.
+    let mut calls = vec![
+        spawn_call(&client, options.clone()),
+        spawn_call(&client, options.clone()),
+    ];
+    server
+        .wait_for("both calls", |seen| calls_seen(seen) == 2)
+        .await;
+    expire.send_replace(true);
+    server
+        .wait_for("the new session asked for", |seen| {
+            initializes_seen(seen) == 2
+        })
+        .await;
+    // A third goes while the new session is not yet known.
+    calls.push(spawn_call(&client, options));
+    server
+        .wait_for("the third call", |seen| calls_seen(seen) == 3)
+        .await;
+    renew.send_replace(true);
+    for call in calls {
+        assert_eq!(call.await.unwrap(), Ok("done".to_owned()));
+    }
+    assert_eq!(initializes_seen(&server.seen()), 2, "one renewal");
+}
+
+#[tokio::test]
+async fn a_caller_cancelled_while_the_session_is_renewed_leaves_the_client_working() {
+    let (renew, renewal) = watch::channel(false);
+    let server = FakeServer::start(expiring_server(watch::channel(true).1, renewal)).await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let mut options = client.request_options();
+    options.cancel = Some(cancel.clone());
+    let cancelled = spawn_call(&client, options);
+    server
+        .wait_for("the new session asked for", |seen| {
+            initializes_seen(seen) == 2
+        })
+        .await;
+    cancel.cancel();
+    assert!(matches!(
+        cancelled.await.unwrap(),
+        Err(ClientError::Request(RequestError::Cancelled { .. }))
+    ));
+    server
+        .wait_for("the cancellation", |seen| {
+            seen.iter()
+                .any(|s| s.rpc_method() == "notifications/cancelled")
+        })
+        .await;
+    renew.send_replace(true);
+    let next = spawn_call(&client, client.request_options());
+    assert_eq!(next.await.unwrap(), Ok("done".to_owned()));
+    assert_eq!(initializes_seen(&server.seen()), 2, "one renewal");
+}
+
+#[tokio::test]
+async fn a_cancelled_call_of_the_stateless_era_closes_its_stream_and_sends_nothing_else() {
+    let server = FakeServer::start(|seen| {
+        let id = &seen.body["id"];
+        match (seen.method.as_str(), seen.rpc_method()) {
+            ("POST", "server/discover") => json_reply(json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1"}}}})),
+            // The first call's stream opens and stays silent; the next is answered.
+            ("POST", "tools/call") if seen.body["params"]["name"] == "slow" => {
+                Reply::Events(Vec::new(), true)
+            }
+            ("POST", "tools/call") => json_reply(json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "content": [{"type": "text", "text": "done"}]}})),
+            _ => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        }
+    })
+    .await;
+    let client = connect_with(&server, |config| config.era = EraSetting::Modern).await;
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let mut options = client.request_options();
+    options.cancel = Some(cancel.clone());
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move { client.call_tool("slow", None, options).await })
+    };
+    server
+        .wait_for("the call", |seen| calls_seen(seen) == 1)
+        .await;
+    cancel.cancel();
+    assert!(matches!(
+        slow.await.unwrap(),
+        Err(ClientError::Request(RequestError::Cancelled { .. }))
+    ));
+    server
+        .wait_for("the call's stream closed", |seen| hangups_seen(seen) == 1)
+        .await;
+    // Closing the stream is the cancellation in this revision: the next message the server
+    // gets is the next call.
+    let next = client
+        .call_tool("quick", None, client.request_options())
+        .await
+        .unwrap();
+    assert_eq!(next.content[0].as_text(), Some("done"));
+    let methods: Vec<String> = server
+        .seen()
+        .iter()
+        .map(|s| format!("{} {}", s.method, s.rpc_method()))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "POST server/discover",
+            "POST tools/call",
+            "HANGUP ",
+            "POST tools/call"
+        ]
     );
 }

@@ -20,7 +20,9 @@ pub fn pair(log: LogSink) -> (TransportParts, MemoryPeer) {
     let (outgoing, from_client) = mpsc::channel(CAPACITY);
     let (to_client, mut frames) = mpsc::channel::<String>(CAPACITY);
     let (deliver, incoming) = mpsc::channel(CAPACITY);
+    let reader_log = log.clone();
     tokio::spawn(async move {
+        let log = reader_log;
         while let Some(frame) = frames.recv().await {
             let frame = Frame::decode(&frame);
             for unreadable in frame.items.iter().filter_map(|item| item.as_ref().err()) {
@@ -39,6 +41,7 @@ pub fn pair(log: LogSink) -> (TransportParts, MemoryPeer) {
         incoming,
         control: Box::new(MemoryControl),
         carrier: super::Carrier::Stream,
+        log,
     };
     (
         parts,

@@ -25,6 +25,8 @@ pub struct TransportParts {
     pub incoming: mpsc::Receiver<Inbound>,
     pub control: Box<dyn TransportControl>,
     pub carrier: Carrier,
+    /// The server's log, for what the connection skips of what it sent.
+    pub log: LogSink,
 }
 
 /// How a transport carries requests, as far as the client must know.

@@ -120,7 +120,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
     ));
     let stderr_task = tokio::spawn(read_stderr(
         stderr,
-        log,
+        log.clone(),
         tail.clone(),
         server.stderr_tail_lines,
     ));
@@ -140,6 +140,7 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
             grace: server.exit_grace,
         }),
         carrier: super::Carrier::Stream,
+        log,
     })
 }
 
@@ -444,12 +445,18 @@ pub fn lines_over(
     let (outgoing, to_client) = mpsc::channel::<String>(CHANNEL_CAPACITY);
     let (from_client, incoming) = mpsc::channel::<Inbound>(CHANNEL_CAPACITY);
     tokio::spawn(write_messages(writer, to_client));
-    tokio::spawn(read_messages(reader, from_client, 64 * 1024 * 1024, log));
+    tokio::spawn(read_messages(
+        reader,
+        from_client,
+        64 * 1024 * 1024,
+        log.clone(),
+    ));
     TransportParts {
         outgoing,
         incoming,
         control: Box::new(OwnStdio),
         carrier: super::Carrier::Stream,
+        log,
     }
 }
 

@@ -135,6 +135,7 @@ impl Session {
             incoming: from_client,
             control: Box::new(Control),
             carrier: crate::transport::Carrier::Http,
+            log: crate::transport::discard_log(),
         };
         let connection = Connection::start(parts, handler.clone());
         let _ = peer.0.set(connection.downgrade());

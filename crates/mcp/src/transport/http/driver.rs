@@ -197,12 +197,11 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             // A cancellation must not reach the server before its request.
             let mut left = flight.sent.clone();
             let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
-            let went = *flight.sent.borrow();
-            if went {
+            // Its answer is no longer awaited: the stream is closed at once, not resumed.
+            flight.task.abort();
+            if *flight.sent.borrow() {
                 send(&shared, flavor, body, &envelope, None).await;
             }
-            // Its answer is no longer awaited: the stream is closed, not resumed.
-            flight.task.abort();
             continue;
         }
         let Some(id) = envelope.request_id().cloned() else {
@@ -217,7 +216,9 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                 // Open the server's GET stream before any request follows, so that nothing
                 // it sends unprompted from then on can be missed.
                 if let Some(stream) = streamable::open_listening(&shared).await {
-                    tokio::spawn(streamable::listen(shared.clone(), stream));
+                    shared
+                        .tasks
+                        .spawn(streamable::listen(shared.clone(), stream));
                 }
             }
             continue;
@@ -226,11 +227,17 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
         let modern = envelope.modern_version().is_some();
         let (sent, left) = watch::channel(false);
         let sent = Sent(sent);
-        let shared = shared.clone();
-        let task = tokio::spawn(async move {
-            send(&shared, flavor, body, &envelope, Some(&sent)).await;
-            sent.mark();
-        });
+        let exchange = {
+            let shared = shared.clone();
+            async move {
+                send(&shared, flavor, body, &envelope, Some(&sent)).await;
+                sent.mark();
+            }
+        };
+        // None once the transport has ended: nothing more goes out.
+        let Some(task) = shared.tasks.spawn(exchange) else {
+            return;
+        };
         if in_flight.len() >= PRUNE_AT {
             in_flight.retain(|_, flight| !flight.task.is_finished());
         }
@@ -238,7 +245,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             id,
             InFlight {
                 sent: left,
-                task: task.abort_handle(),
+                task,
                 modern,
             },
         );

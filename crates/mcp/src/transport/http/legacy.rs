@@ -8,7 +8,7 @@ use reqwest::{Method, Url};
 
 use super::authorized::authorized;
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
-use super::{Shared, classify, status_error};
+use super::{ACK_TIMEOUT, Shared, classify, closed, status_error};
 use crate::transport::TransportError;
 
 /// Opens the event stream and waits for the `endpoint` event; a server that refuses the
@@ -18,6 +18,27 @@ pub async fn open(shared: &Arc<Shared>) -> Result<(), TransportError> {
 }
 
 async fn open_once(shared: &Arc<Shared>) -> Result<(), TransportError> {
+    let url = shared.url.clone();
+    let timed_out = |_| TransportError::Timeout {
+        url: url.to_string(),
+        seconds: Some(shared.read_timeout.as_secs()),
+    };
+    let (reader, cursor, endpoint) = tokio::time::timeout(shared.read_timeout, endpoint(shared))
+        .await
+        .map_err(timed_out)??;
+    shared.state(|s| s.endpoint = Some(endpoint));
+    if shared
+        .tasks
+        .spawn(pump(shared.clone(), reader, cursor))
+        .is_none()
+    {
+        return Err(closed());
+    }
+    Ok(())
+}
+
+/// Opens the stream and reads it up to the `endpoint` event.
+async fn endpoint(shared: &Shared) -> Result<(EventReader, Cursor, Url), TransportError> {
     let url = shared.url.clone();
     let response = shared
         .request(Method::GET, url.clone())
@@ -36,28 +57,21 @@ async fn open_once(shared: &Arc<Shared>) -> Result<(), TransportError> {
     }
     let mut reader = EventReader::new(response, shared.max_message_bytes);
     let mut cursor = Cursor::default();
-    let endpoint = tokio::time::timeout(shared.read_timeout, async {
-        while let Some(event) = reader.next(&mut cursor).await {
-            match event {
-                Ok(event) if event.event == "endpoint" => return resolve(&url, &event.data),
-                Ok(_) => {}
-                Err(err) => {
-                    return Err(TransportError::InvalidBody(format!(
-                        "the event stream broke: {err}"
-                    )));
-                }
+    while let Some(event) = reader.next(&mut cursor).await {
+        match event {
+            Ok(event) if event.event == "endpoint" => {
+                let endpoint = resolve(&url, &event.data)?;
+                return Ok((reader, cursor, endpoint));
+            }
+            Ok(_) => {}
+            Err(err) => {
+                return Err(TransportError::InvalidBody(format!(
+                    "the event stream broke: {err}"
+                )));
             }
         }
-        Err(TransportError::StreamEnded)
-    })
-    .await
-    .map_err(|_| TransportError::Timeout {
-        url: url.to_string(),
-        seconds: Some(shared.read_timeout.as_secs()),
-    })??;
-    shared.state(|s| s.endpoint = Some(endpoint));
-    tokio::spawn(pump(shared.clone(), reader, cursor));
-    Ok(())
+    }
+    Err(TransportError::StreamEnded)
 }
 
 /// The endpoint, resolved against the stream's URL; another origin is refused, since a
@@ -104,19 +118,28 @@ pub async fn send(shared: &Shared, body: String) -> Result<(), TransportError> {
     authorized(shared, || send_once(shared, &body)).await
 }
 
+/// The server only acknowledges the POST (202): one it does not acknowledge in time fails.
 async fn send_once(shared: &Shared, body: &str) -> Result<(), TransportError> {
     let endpoint = shared
         .state(|s| s.endpoint.clone())
         .ok_or_else(|| TransportError::Other("no endpoint yet".into()))?;
-    let response = shared
-        .request(Method::POST, endpoint.clone())
-        .header(CONTENT_TYPE, "application/json")
-        .body(body.to_owned())
-        .send()
+    let exchange = async {
+        let response = shared
+            .request(Method::POST, endpoint.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .body(body.to_owned())
+            .send()
+            .await
+            .map_err(|e| classify(&endpoint, &e))?;
+        if !response.status().is_success() {
+            return Err(status_error(&endpoint, response).await);
+        }
+        Ok(())
+    };
+    tokio::time::timeout(ACK_TIMEOUT, exchange)
         .await
-        .map_err(|e| classify(&endpoint, &e))?;
-    if !response.status().is_success() {
-        return Err(status_error(&endpoint, response).await);
-    }
-    Ok(())
+        .map_err(|_| TransportError::Timeout {
+            url: endpoint.to_string(),
+            seconds: Some(ACK_TIMEOUT.as_secs()),
+        })?
 }

@@ -3,7 +3,8 @@
 //!
 //! One driver task reads the connection's outgoing messages and POSTs each in a task of
 //! its own, so that a slow call never holds up another; answers arrive as JSON bodies or
-//! as server-sent events, and are handed up as [`Inbound`] messages.
+//! as server-sent events, and are handed up as [`Inbound`] messages. Every task of the
+//! transport ends with it (see [`Tasks`]), and every exchange has a time limit.
 
 mod authorized;
 mod driver;
@@ -13,12 +14,14 @@ mod legacy;
 mod streamable;
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::Url;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use tokio::sync::mpsc;
+use tokio::task::{AbortHandle, JoinSet};
 
 use super::{
     BoxFuture, CloseReason, Inbound, LogLine, LogSink, TransportControl, TransportError,
@@ -84,6 +87,9 @@ impl HttpServer {
 }
 
 const CHANNEL_CAPACITY: usize = 64;
+/// A notification, an answer, a legacy POST (whose answer comes on the event stream) or
+/// the opening of an event stream is acknowledged at once; this bounds a server that hangs.
+const ACK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Tells which transport the server answered on, once the first exchange is done.
 #[derive(Clone)]
@@ -137,7 +143,7 @@ pub fn connect(
         log,
         state: Mutex::new(State::default()),
         closed: tokio_util::sync::CancellationToken::new(),
-        renewal: tokio::sync::Mutex::new(()),
+        tasks: Tasks::new(),
     });
     let driver = tokio::spawn(driver::run(shared.clone(), server.mode, to_server));
     let parts = TransportParts {
@@ -148,6 +154,7 @@ pub fn connect(
             driver,
         }),
         carrier: super::Carrier::Http,
+        log: shared.log.clone(),
     };
     Ok((parts, HttpSession(shared)))
 }
@@ -166,8 +173,31 @@ pub(crate) struct Shared {
     state: Mutex<State>,
     /// Cancelled when the transport is over (the legacy stream ended, or shutdown).
     closed: tokio_util::sync::CancellationToken,
-    /// Held while a new session is opened after the server ended the old one.
-    renewal: tokio::sync::Mutex<()>,
+    tasks: Tasks,
+}
+
+/// The transport's tasks (requests in flight, event streams): every one is stopped when
+/// the transport ends, so none goes on against a slow server for a connection that is gone.
+struct Tasks(Mutex<Option<JoinSet<()>>>);
+
+impl Tasks {
+    fn new() -> Self {
+        Self(Mutex::new(Some(JoinSet::new())))
+    }
+
+    /// Starts a task; `None` once the transport has ended.
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> Option<AbortHandle> {
+        let mut tasks = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let tasks = tasks.as_mut()?;
+        // The finished ones are let go as new ones start.
+        while tasks.try_join_next().is_some() {}
+        Some(tasks.spawn(task))
+    }
+
+    /// Takes every task, to be stopped (dropping the set aborts them); none starts after.
+    fn end(&self) -> Option<JoinSet<()>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
 }
 
 /// The session as it stands; locked only for a moment, never across an await.
@@ -188,6 +218,8 @@ struct State {
     answered: HashSet<RequestId>,
     /// What a new session must be told again.
     restorable: Restorable,
+    /// The latest renewal of an expired session, under way or done.
+    renewal: Option<Renewal>,
     /// Requests the transport made itself to renew a session, by id.
     replays: HashMap<RequestId, Replay>,
     replay_count: u64,
@@ -200,6 +232,16 @@ struct State {
     tools_lists: HashSet<RequestId>,
     /// The `x-mcp-header` marks of the tools listed, by tool name.
     tool_marks: headers::ToolMarks,
+}
+
+/// The renewal of an expired session, which runs in a task of its own and which every
+/// request that met the expiry waits for.
+#[derive(Clone)]
+struct Renewal {
+    /// The session it replaces.
+    expired: Option<String>,
+    /// How it ended, once it has.
+    outcome: tokio::sync::watch::Receiver<Option<Result<(), TransportError>>>,
 }
 
 /// A request the transport replays itself when it renews a session.
@@ -402,7 +444,18 @@ impl Shared {
 
     /// A request with the configured headers, the session id and the negotiated revision.
     fn request(&self, method: reqwest::Method, url: Url) -> reqwest::RequestBuilder {
-        let (session, version) = self.state(|s| (s.session_id.clone(), s.protocol_version.clone()));
+        let session = self.state(|s| s.session_id.clone());
+        self.request_in(session, method, url)
+    }
+
+    /// A request in the given session; `None` for an `initialize`, which opens one.
+    fn request_in(
+        &self,
+        session: Option<String>,
+        method: reqwest::Method,
+        url: Url,
+    ) -> reqwest::RequestBuilder {
+        let version = self.state(|s| s.protocol_version.clone());
         let mut request = self
             .client
             .request(method, url)
@@ -446,6 +499,11 @@ impl Shared {
             .take();
         self.closed.cancel();
     }
+}
+
+/// Why nothing more is sent or read: the transport has ended.
+fn closed() -> TransportError {
+    TransportError::Other("the connection is closed".into())
 }
 
 /// Maps a failed HTTP exchange to what the caller may act on.
@@ -556,7 +614,20 @@ impl TransportControl for HttpControl {
         Box::pin(async move {
             self.shared.closed.cancel();
             self.driver.abort();
+            if let Some(mut tasks) = self.shared.tasks.end() {
+                tasks.shutdown().await;
+            }
             streamable::end_session(&self.shared).await;
         })
+    }
+}
+
+/// A transport dropped without a shutdown stops its tasks all the same: they hold what
+/// they share, and would otherwise keep it, and their streams, alive.
+impl Drop for HttpControl {
+    fn drop(&mut self) {
+        self.shared.closed.cancel();
+        self.driver.abort();
+        drop(self.shared.tasks.end());
     }
 }

@@ -12,7 +12,7 @@ use reqwest::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
 use super::authorized::authorized;
 use super::driver::{Envelope, Sent};
 use super::events::{Cursor, EventReader, Fault, content_type, is_event_stream, is_message};
-use super::{Replay, Shared, classify, status_error};
+use super::{ACK_TIMEOUT, Replay, Shared, classify, closed, status_error};
 use crate::jsonrpc::{FrameError, Kind, RequestId, Unreadable};
 use crate::transport::{Inbound, TransportError};
 use crate::types::method;
@@ -21,8 +21,6 @@ use crate::types::method;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// Resumptions of one answer stream, or reconnections of the GET stream, before giving up.
 const MAX_RECONNECTS: u32 = 5;
-/// A notification or an answer is acknowledged at once (202); this bounds a server that hangs.
-const ACK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Sends one message; after a 404 on a live session, opens a new session and sends it
 /// again, so that the caller never sees the expiry.
@@ -46,7 +44,7 @@ pub async fn send(
         Err(TransportError::Status { status: 404, .. })
             if session.is_some() && !initializing && envelope.method.is_some() =>
         {
-            renew_session(shared, session).await?;
+            renewed(shared, session).await?;
             // A page cursor belongs to the old session: the walk starts again.
             if envelope.has_cursor() {
                 return Err(TransportError::SessionRenewed);
@@ -78,8 +76,14 @@ async fn post_once(
     sent: Option<&Sent>,
 ) -> Result<(), TransportError> {
     let url = shared.url.clone();
+    // An `initialize` opens a new session: it carries no id, not even the expired one.
+    let session = if envelope.is(method::INITIALIZE) {
+        None
+    } else {
+        shared.state(|s| s.session_id.clone())
+    };
     let request = shared
-        .request(Method::POST, url.clone())
+        .request_in(session, Method::POST, url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
     let mut request = match sent {
@@ -88,13 +92,25 @@ async fn post_once(
             .body(sent.body(body.as_bytes().to_vec())),
         None => request.body(body.to_owned()),
     };
-    if envelope.request_id().is_none() {
-        request = request.timeout(ACK_TIMEOUT);
-    }
     if let Some(version) = envelope.modern_version() {
         request = modern_headers(shared, request, version, envelope);
     }
-    let response = request.send().await.map_err(|e| classify(&url, &e))?;
+    // A request's answer starts, and a JSON one arrives in full, within the read timeout
+    // (an event stream then lasts as long as its caller waits); anything else is only
+    // acknowledged (202).
+    let limit = match envelope.request_id() {
+        Some(_) => shared.read_timeout,
+        None => ACK_TIMEOUT,
+    };
+    let deadline = tokio::time::Instant::now() + limit;
+    let timed_out = |_| TransportError::Timeout {
+        url: url.to_string(),
+        seconds: Some(limit.as_secs()),
+    };
+    let response = tokio::time::timeout_at(deadline, request.send())
+        .await
+        .map_err(timed_out)?
+        .map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
         if envelope.modern_version().is_some() {
             return modern_refusal(shared, &url, response, envelope).await;
@@ -118,16 +134,10 @@ async fn post_once(
         return read_answer_stream(shared, response, envelope.request_id(), resumable).await;
     }
     let kind = content_type(&response);
-    let text = tokio::time::timeout(
-        shared.read_timeout,
-        read_body(response, shared.max_message_bytes),
-    )
-    .await
-    .map_err(|_| TransportError::Timeout {
-        url: url.to_string(),
-        seconds: Some(shared.read_timeout.as_secs()),
-    })?
-    .map_err(|e| classify(&url, &e))?;
+    let text = tokio::time::timeout_at(deadline, read_body(response, shared.max_message_bytes))
+        .await
+        .map_err(timed_out)?
+        .map_err(|e| classify(&url, &e))?;
     let text = match text {
         Body::Text(text) => text,
         Body::TooLarge { bytes } => {
@@ -398,11 +408,15 @@ impl Drop for AnswerWatch<'_> {
     }
 }
 
-/// Opens a GET event stream, resuming after `last_id` if given.
+/// Opens a GET event stream, resuming after `last_id` if given; never once the transport
+/// has ended.
 async fn open_stream(
     shared: &Shared,
     last_id: Option<&str>,
 ) -> Result<reqwest::Response, TransportError> {
+    if shared.closed.is_cancelled() {
+        return Err(closed());
+    }
     let url = shared.url.clone();
     let mut request = shared
         .request(Method::GET, url.clone())
@@ -410,7 +424,13 @@ async fn open_stream(
     if let Some(id) = last_id {
         request = request.header("Last-Event-ID", id);
     }
-    let response = request.send().await.map_err(|e| classify(&url, &e))?;
+    let response = tokio::time::timeout(ACK_TIMEOUT, request.send())
+        .await
+        .map_err(|_| TransportError::Timeout {
+            url: url.to_string(),
+            seconds: Some(ACK_TIMEOUT.as_secs()),
+        })?
+        .map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
         return Err(status_error(&url, response).await);
     }
@@ -434,20 +454,16 @@ async fn pause(shared: &Shared, delay: Duration) {
 /// Opens the GET stream for what the server sends outside any request; `None` if the
 /// server offers none (400, 404, 405) or it cannot be opened now.
 pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
-    match tokio::time::timeout(ACK_TIMEOUT, open_stream(shared, None)).await {
-        Ok(Ok(response)) => Some(response),
-        Ok(Err(TransportError::Status {
+    match open_stream(shared, None).await {
+        Ok(response) => Some(response),
+        Err(TransportError::Status {
             status: 400 | 404 | 405,
             ..
-        })) => None,
-        Ok(Err(err)) => {
+        }) => None,
+        Err(err) => {
             shared.log(format!(
                 "the server's event stream could not be opened: {err}"
             ));
-            None
-        }
-        Err(_) => {
-            shared.log("the server did not open its event stream in time".into());
             None
         }
     }
@@ -494,17 +510,43 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     }
 }
 
-/// Opens a new session with the `initialize` first sent, unless another task already did;
-/// then restores what the server forgot with the old one (subscriptions, the log level)
-/// and opens its event stream again.
-async fn renew_session(
-    shared: &Arc<Shared>,
-    expired: Option<String>,
-) -> Result<(), TransportError> {
-    let _one_at_a_time = shared.renewal.lock().await;
-    if shared.state(|s| s.session_id != expired) {
+/// Waits until the session `expired` is replaced, starting its renewal unless one is under
+/// way. The renewal runs in a task of its own, so that a caller who stops waiting (a call
+/// cancelled) leaves it to finish; until the new id is known, the old one stays in use,
+/// and what meets the expiry meanwhile waits for the same renewal.
+async fn renewed(shared: &Arc<Shared>, expired: Option<String>) -> Result<(), TransportError> {
+    let (mut outcome, start) = shared.state(|s| match &s.renewal {
+        Some(renewal) if renewal.expired == expired => (Some(renewal.outcome.clone()), None),
+        // Replaced already, by a new `initialize` of the connection's.
+        _ if s.session_id != expired => (None, None),
+        _ => {
+            let (done, outcome) = tokio::sync::watch::channel(None);
+            s.renewal = Some(super::Renewal {
+                expired: expired.clone(),
+                outcome: outcome.clone(),
+            });
+            (Some(outcome), Some(done))
+        }
+    });
+    let Some(outcome) = outcome.as_mut() else {
         return Ok(());
+    };
+    if let Some(done) = start {
+        let renewing = shared.clone();
+        // Refused once the transport has ended: the outcome then never comes.
+        shared.tasks.spawn(async move {
+            done.send_replace(Some(renew_session(&renewing).await));
+        });
     }
+    match outcome.wait_for(Option::is_some).await {
+        Ok(ended) => ended.clone().unwrap_or(Ok(())),
+        Err(_) => Err(closed()),
+    }
+}
+
+/// Opens a new session with the `initialize` first sent, then restores what the server
+/// forgot with the old one (subscriptions, the log level) and opens its event stream again.
+async fn renew_session(shared: &Arc<Shared>) -> Result<(), TransportError> {
     let initialize = shared
         .state(|s| s.initialize.clone())
         .ok_or_else(|| TransportError::SessionLost("no initialize request to replay".into()))?;
@@ -514,10 +556,8 @@ async fn renew_session(
     // connection, instead of passing for a late answer.
     let id = shared.replay_id(Replay::Initialize);
     let initialize = with_id(&initialize, &id).map_err(lost)?;
-    shared.state(|s| {
-        s.session_id = None;
-        s.initialize_id = Some(id.clone());
-    });
+    // The old id is kept until the answer names the new one.
+    shared.state(|s| s.initialize_id = Some(id.clone()));
     post(shared, &initialize, &Envelope::of(&initialize), None)
         .await
         .map_err(lost)?;
@@ -537,7 +577,7 @@ async fn renew_session(
         }
     }
     if let Some(stream) = open_listening(shared).await {
-        tokio::spawn(listen(shared.clone(), stream));
+        shared.tasks.spawn(listen(shared.clone(), stream));
     }
     Ok(())
 }
