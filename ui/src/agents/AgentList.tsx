@@ -73,7 +73,7 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
                 <strong>{agent.name}</strong>
                 <span className="muted">
                   {agent.servers === null ? "every server" : `servers: ${agent.servers.join(", ") || "none"}`}
-                  {agent.toolsOff > 0 && `, ${agent.toolsOff} tools turned off for it`}
+                  {agent.toolsOff > 0 && `, ${agent.toolsOff} ${agent.toolsOff === 1 ? "tool" : "tools"} turned off for it`}
                 </span>
                 {agent.connected > 0 ? (
                   <>
