@@ -174,6 +174,7 @@ async fn start(
                 .map_err(LaunchError::Start)?;
             let mut server = HttpServer::new(url).authorization(authorization);
             server.mode = mode;
+            server.read_timeout = read_timeout(config, server.read_timeout);
             let resolved = resolve_all(name, Place::Header, headers, secrets).await?;
             server.headers = resolved
                 .iter()
@@ -184,6 +185,13 @@ async fn start(
             Ok((transport, resolved, true))
         }
     }
+}
+
+/// How long a request answered with one JSON body may take to arrive: as long as any
+/// request of the server may (its `maxRequestSecs`), and never less than `least`.
+fn read_timeout(config: &ServerConfig, least: std::time::Duration) -> std::time::Duration {
+    let longest = config.max_request_secs.map(std::time::Duration::from_secs);
+    least.max(longest.unwrap_or(switchboard_mcp::connection::DEFAULT_MAX_TOTAL))
 }
 
 async fn resolve_all(
@@ -301,6 +309,27 @@ fn login_path() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_answer_may_take_as_long_as_the_servers_longest_request() {
+        use std::time::Duration;
+        let five_minutes = Duration::from_secs(300);
+        let default = ServerConfig::default();
+        assert_eq!(
+            read_timeout(&default, five_minutes),
+            switchboard_mcp::connection::DEFAULT_MAX_TOTAL
+        );
+        let long = ServerConfig {
+            max_request_secs: Some(3600),
+            ..ServerConfig::default()
+        };
+        assert_eq!(read_timeout(&long, five_minutes), Duration::from_secs(3600));
+        let short = ServerConfig {
+            max_request_secs: Some(10),
+            ..ServerConfig::default()
+        };
+        assert_eq!(read_timeout(&short, five_minutes), five_minutes);
+    }
 
     #[test]
     fn the_bundled_demo_server_is_found_beside_the_app_and_nowhere_anyone_may_write() {
