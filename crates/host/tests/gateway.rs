@@ -459,6 +459,16 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
 
         let renewed = desk.renew_agent_token("Cursor").await.unwrap();
         assert_ne!(renewed, token, "{sdk:?}");
+        // What was opened with the old token ends at once: Cursor is no longer connected,
+        // and its open session is refused from now on.
+        let gone = || {
+            desk.agents()
+                .iter()
+                .all(|a| a.name != "Cursor" || a.connected == 0)
+        };
+        assert!(eventually(gone).await, "{sdk:?}: still connected");
+        let refused = cursor.ask(json!({"op": "list_tools"})).await;
+        assert!(refused.is_err(), "{sdk:?}: {refused:?}");
         let mut stale = Agent::start_via(
             sdk,
             Reach::Http {

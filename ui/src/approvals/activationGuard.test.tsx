@@ -4,6 +4,7 @@ import type { ReactElement } from "react";
 import { ACTIVATION_DELAY_MS } from "./activationGuard";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { ToolCallDialog, type ToolCallRequest } from "./ToolCallDialog";
+import { ReadDialog } from "./ReadDialog";
 import { SamplingDialog } from "./SamplingDialog";
 import { RootsDialog } from "./RootsDialog";
 import { ElicitationFormDialog } from "./ElicitationFormDialog";
@@ -50,6 +51,22 @@ const CASES: Record<string, Case> = {
   "a tool call": {
     accept: "Allow once",
     dialog: (onAnswer, changed) => <ToolCallDialog request={toolCall(changed)} onAnswer={onAnswer} />,
+    accepted: (onAnswer) => onAnswer.mock.calls.some(([answer]) => answer.allow === true),
+  },
+  "an agent's read": {
+    accept: "Allow once",
+    dialog: (onAnswer, changed) => (
+      <ReadDialog
+        request={{
+          id: 8,
+          server: "notes",
+          deadlineMs: deadlineMs(),
+          read: { kind: "resource", uri: changed ? "notes://private/diary" : "notes://readme" },
+          askedBy: { by: "agent", name: "Claude Code" },
+        }}
+        onAnswer={onAnswer}
+      />
+    ),
     accepted: (onAnswer) => onAnswer.mock.calls.some(([answer]) => answer.allow === true),
   },
   "a sampling request": {

@@ -85,7 +85,8 @@ impl Desk {
         Ok(token)
     }
 
-    /// A new token for the agent; the old one is refused from now on.
+    /// A new token for the agent; the old one is refused from now on, and the sessions
+    /// opened with it (and their event streams) end at once.
     pub async fn renew_agent_token(&self, agent: &str) -> Result<String, DeskError> {
         if self.agent_config(agent).is_none() {
             return Err(DeskError::NoAgent(agent.to_owned()));
@@ -96,6 +97,7 @@ impl Desk {
             .set(&token_secret_name(agent), &token)
             .await?;
         self.inner.agent_tokens.admit(agent, &token);
+        self.end_sessions(agent, true).await;
         Ok(token)
     }
 

@@ -28,6 +28,8 @@ struct Live {
     id: u64,
     agent: String,
     connection: WeakConnection,
+    /// Opened with the agent's token (over HTTP), not through the bridge.
+    by_token: bool,
 }
 
 /// A session counted as live while this is held (by the session itself).
@@ -141,13 +143,20 @@ impl Desk {
         self.forget_agent_token(name).await
     }
 
-    /// Counts a gateway session of `agent` as live until the returned value is dropped.
-    pub fn session_opened(&self, agent: &str, connection: &Connection) -> SessionHeld {
+    /// Counts a gateway session of `agent` as live until the returned value is dropped;
+    /// `by_token`: opened with its token (over HTTP), which renewing it ends.
+    pub fn session_opened(
+        &self,
+        agent: &str,
+        connection: &Connection,
+        by_token: bool,
+    ) -> SessionHeld {
         let id = self.inner.sessions.next.fetch_add(1, Ordering::Relaxed);
         lock(&self.inner.sessions.live).push(Live {
             id,
             agent: agent.to_owned(),
             connection: connection.downgrade(),
+            by_token,
         });
         self.announce(Update::AgentsChanged);
         SessionHeld {
@@ -159,9 +168,14 @@ impl Desk {
     /// Ends every session `agent` has with the gateway now; it may connect again (unless it
     /// was removed). How many were ended.
     pub async fn disconnect_agent(&self, agent: &str) -> usize {
+        self.end_sessions(agent, false).await
+    }
+
+    /// Ends `agent`'s sessions (only those opened with its token, `by_token`); how many.
+    pub(super) async fn end_sessions(&self, agent: &str, by_token: bool) -> usize {
         let ending: Vec<Connection> = lock(&self.inner.sessions.live)
             .iter()
-            .filter(|live| live.agent == agent)
+            .filter(|live| live.agent == agent && (live.by_token || !by_token))
             .filter_map(|live| live.connection.upgrade())
             .collect();
         for connection in &ending {

@@ -170,7 +170,11 @@ impl Session {
     /// from now on, until the connection closes.
     pub fn attach(&self, connection: &Connection) {
         let _ = self.inner.connection.set(connection.downgrade());
-        let held = self.inner.desk.session_opened(self.agent(), connection);
+        let by_token = self.inner.caller.via == Via::Http;
+        let held = self
+            .inner
+            .desk
+            .session_opened(self.agent(), connection, by_token);
         let mut updates = self.inner.desk.agent_updates();
         self.state().seen = self.seen_now();
         let session = self.clone();

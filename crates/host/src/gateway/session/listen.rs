@@ -42,7 +42,8 @@ impl Session {
         // agents while it listens, and a disconnect ends this. (Over the bridge the
         // connection is listed already.)
         let attached = self.inner.connection.get().is_some();
-        let _held = (!attached).then(|| desk.session_opened(self.agent(), &connection));
+        let by_token = self.inner.caller.via == super::Via::Http;
+        let _held = (!attached).then(|| desk.session_opened(self.agent(), &connection, by_token));
         drop(connection);
         // Taken before the acknowledgement, so that no change after it is missed.
         let mut updates = desk.agent_updates();

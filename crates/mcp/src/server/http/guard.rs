@@ -41,21 +41,23 @@ pub enum Refusal {
     Unauthorized { invalid_token: bool },
 }
 
-/// Checks `Host` and `Origin` against loopback (and the extra origins allowed), then the token.
-/// `None` as `tokens` lets every request in, with no identity.
+/// Checks `Host` against loopback with this server's port (every HTTP/1.1 client sends
+/// it: a request without one, or naming no port, which means 80, is refused), `Origin`
+/// against loopback pages of any port (they run on the machine already) and the extra
+/// origins allowed, then the token. `None` as `tokens` lets every request in, with no
+/// identity.
 pub fn admit(
     headers: &HeaderMap,
     port: u16,
     allowed_origins: &[String],
     tokens: Option<&dyn TokenCheck>,
 ) -> Result<Option<Identity>, Refusal> {
-    if let Some(host) = headers.get(HOST) {
-        let host = host.to_str().unwrap_or_default();
-        if !is_loopback_authority(host, Some(port)) {
-            return Err(Refusal::Forbidden(format!(
-                "the Host {host:?} is not this server"
-            )));
-        }
+    let host = headers.get(HOST).map(|h| h.to_str().unwrap_or_default());
+    if !host.is_some_and(|host| is_loopback_authority(host, Some(port))) {
+        return Err(Refusal::Forbidden(format!(
+            "the Host {} is not this server",
+            host.map_or("(none)".to_owned(), |h| format!("{h:?}"))
+        )));
     }
     if let Some(origin) = headers.get(ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
@@ -103,7 +105,7 @@ fn is_loopback_authority(authority: &str, port: Option<u16>) -> bool {
         host.to_ascii_lowercase().as_str(),
         "127.0.0.1" | "localhost" | "[::1]"
     );
-    loopback && port.is_none_or(|port| given_port.is_none_or(|given| given == port))
+    loopback && port.is_none_or(|port| given_port == Some(port))
 }
 
 #[cfg(test)]
@@ -131,20 +133,34 @@ mod tests {
             admit(&rebound, 8080, &[], None),
             Err(Refusal::Forbidden(_))
         ));
-        let other_port = headers(&[(HOST, "127.0.0.1:9")]);
+        for host in ["127.0.0.1:9", "127.0.0.1", "localhost", "[::1]"] {
+            let other_port = headers(&[(HOST, host)]);
+            assert!(
+                matches!(
+                    admit(&other_port, 8080, &[], None),
+                    Err(Refusal::Forbidden(_))
+                ),
+                "{host}: no port, or another, is another server"
+            );
+        }
         assert!(matches!(
-            admit(&other_port, 8080, &[], None),
+            admit(&HeaderMap::new(), 8080, &[], None),
             Err(Refusal::Forbidden(_))
         ));
+        let six = headers(&[(HOST, "[::1]:8080"), (ORIGIN, "http://[::1]:3000")]);
+        assert_eq!(admit(&six, 8080, &[], None), Ok(None));
         let page = headers(&[(HOST, "127.0.0.1:8080"), (ORIGIN, "https://evil.example")]);
         assert!(matches!(
             admit(&page, 8080, &[], None),
             Err(Refusal::Forbidden(_))
         ));
         let allowed = ["https://app.example".to_string()];
-        let listed = headers(&[(ORIGIN, "https://app.example")]);
+        let listed = headers(&[(HOST, "localhost:8080"), (ORIGIN, "https://app.example")]);
         assert_eq!(admit(&listed, 8080, &allowed, None), Ok(None));
-        let sneaky = headers(&[(ORIGIN, "http://localhost.evil.example")]);
+        let sneaky = headers(&[
+            (HOST, "localhost:8080"),
+            (ORIGIN, "http://localhost.evil.example"),
+        ]);
         assert!(matches!(
             admit(&sneaky, 8080, &[], None),
             Err(Refusal::Forbidden(_))
@@ -154,12 +170,12 @@ mod tests {
     #[test]
     fn a_token_maps_to_its_identity_and_a_missing_or_wrong_one_is_unauthorized() {
         let check: &dyn TokenCheck = &agent;
-        let good = headers(&[(AUTHORIZATION, "Bearer s3cret")]);
+        let good = headers(&[(HOST, "127.0.0.1:1"), (AUTHORIZATION, "Bearer s3cret")]);
         assert_eq!(
             admit(&good, 1, &[], Some(check)),
             Ok(Some(Identity::new("agent")))
         );
-        let wrong = headers(&[(AUTHORIZATION, "Bearer nope")]);
+        let wrong = headers(&[(HOST, "127.0.0.1:1"), (AUTHORIZATION, "Bearer nope")]);
         assert_eq!(
             admit(&wrong, 1, &[], Some(check)),
             Err(Refusal::Unauthorized {
@@ -167,7 +183,7 @@ mod tests {
             })
         );
         assert_eq!(
-            admit(&HeaderMap::new(), 1, &[], Some(check)),
+            admit(&headers(&[(HOST, "127.0.0.1:1")]), 1, &[], Some(check)),
             Err(Refusal::Unauthorized {
                 invalid_token: false
             })
