@@ -349,6 +349,34 @@ async fn a_server_error_carries_its_status_and_body() {
     );
 }
 
+/// A server that answers with a redirect is not followed: the request, with the headers the
+/// person configured for that server (its tokens), goes nowhere else, and the error names
+/// the address it pointed to.
+#[tokio::test]
+async fn a_redirect_is_not_followed_with_the_servers_headers() {
+    let elsewhere = FakeServer::start(|seen| json_reply(initialize_answer(&seen.body["id"]))).await;
+    let location = elsewhere.url.clone();
+    let server = FakeServer::start(move |_| {
+        Reply::Full(
+            307,
+            vec![("Location", location.clone())],
+            "text/plain",
+            String::new(),
+        )
+    })
+    .await;
+    let mut settings = HttpServer::new(&server.url);
+    settings.mode = HttpMode::StreamableHttp;
+    settings.headers = vec![("X-Api-Key".into(), "s3cret-key".into())];
+    let error = transport_error(connect(settings).await);
+    assert!(
+        error.to_string().contains(&elsewhere.url),
+        "the error names where it pointed: {error}"
+    );
+    let followed = elsewhere.seen.lock().unwrap().clone();
+    assert!(followed.is_empty(), "the request was sent on: {followed:?}");
+}
+
 #[tokio::test]
 async fn a_body_that_is_not_json_rpc_is_a_clear_error() {
     let server = FakeServer::start(after_handshake(|_| {

@@ -126,8 +126,11 @@ pub fn connect(
             .map_err(|e| TransportError::Other(format!("invalid value for header {name}: {e}")))?;
         headers.insert(name, value);
     }
+    // A redirect is not followed: the headers the person gave this server (its tokens)
+    // would go with the request to wherever it points.
     let client = reqwest::Client::builder()
         .connect_timeout(server.connect_timeout)
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| TransportError::Other(format!("the HTTP client could not start: {e}")))?;
     let (outgoing, to_server) = mpsc::channel(CHANNEL_CAPACITY);
@@ -555,6 +558,20 @@ async fn status_error(url: &Url, response: reqwest::Response) -> TransportError 
             url: url.to_string(),
             status,
             challenge,
+        };
+    }
+    if response.status().is_redirection() {
+        let to = response
+            .headers()
+            .get("Location")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("another address");
+        return TransportError::Status {
+            url: url.to_string(),
+            status,
+            body: format!(
+                "it points to {to}; that is not followed, so that the server's headers go nowhere else: use that address in the server's settings if it is the one"
+            ),
         };
     }
     TransportError::Status {
