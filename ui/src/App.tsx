@@ -6,11 +6,13 @@ import { ApprovalCenter } from "./host/ApprovalCenter";
 import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
+import { useWithdrawn } from "./host/withdrawn";
 import { ExplorerStoreProvider } from "./views/explorer/kept";
 
 export function App() {
   const [current, setCurrent] = useState<ViewId>("servers");
   const pending = usePending();
+  const [withdrawn, dismissWithdrawn] = useWithdrawn(pending);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const view = VIEWS.find((v) => v.id === current) ?? VIEWS[0];
   const Body = view.component;
@@ -36,6 +38,8 @@ export function App() {
           selectedId={selectedId}
           onReview={setSelectedId}
           onShowAll={() => setCurrent("approvals")}
+          withdrawn={withdrawn}
+          onDismissWithdrawn={dismissWithdrawn}
         />
         <ApprovalCenter pending={pending} selectedId={selectedId} />
       </ExplorerStoreProvider>

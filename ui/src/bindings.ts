@@ -995,6 +995,12 @@ export type Pending_Deserialize = {
 	 *  person picks it (a server that asks on its own, as at start-up).
 	 */
 	forward: boolean,
+	/**
+	 *  For what a server asks (sampling, a form, its roots): the calls it was serving when
+	 *  it asked, whose they are and what they call, oldest first; empty when it asked on
+	 *  its own, and for every other question.
+	 */
+	during: Serving[],
 };
 
 /**  A pending request as faces see it. */
@@ -1014,6 +1020,12 @@ export type Pending_Serialize = {
 	 *  person picks it (a server that asks on its own, as at start-up).
 	 */
 	forward: boolean,
+	/**
+	 *  For what a server asks (sampling, a form, its roots): the calls it was serving when
+	 *  it asked, whose they are and what they call, oldest first; empty when it asked on
+	 *  its own, and for every other question.
+	 */
+	during: Serving[],
 };
 
 /**  Where a value sits in a server's configuration. */
@@ -1500,6 +1512,16 @@ export type ServerSummary_Serialize = {
 	since_ms: number | null,
 };
 
+/**
+ *  A call a server serves while it asks the person something: who made it, and what it
+ *  calls.
+ */
+export type Serving = {
+	origin: Origin,
+	/**  The tool called, as the activity view names it. */
+	call: string,
+};
+
 /**  What adding Switchboard to an app's file changes. */
 export type SetupPlan = {
 	app: AgentApp,
@@ -1844,7 +1866,12 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  */
 { kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null; 
+/**
+ *  Given up by whoever asked, unanswered: its server cancelled the request (it
+ *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
+ */
+withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
@@ -1867,7 +1894,12 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  */
 { kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null; 
+/**
+ *  Given up by whoever asked, unanswered: its server cancelled the request (it
+ *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
+ */
+withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).

@@ -16,6 +16,8 @@ use switchboard_mcp::types::{
 };
 use tokio::sync::{broadcast, oneshot};
 
+use crate::gate::Origin;
+
 /// What a server (or a caller on its behalf) asks the person.
 // The MCP payloads are described to the face as JSON: it types them from the spec.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -247,19 +249,90 @@ pub struct Pending {
     /// it. Otherwise it waits in the list, announced without interrupting, until the
     /// person picks it (a server that asks on its own, as at start-up).
     pub forward: bool,
+    /// For what a server asks (sampling, a form, its roots): the calls it was serving when
+    /// it asked, whose they are and what they call, oldest first; empty when it asked on
+    /// its own, and for every other question.
+    pub during: Vec<Serving>,
 }
 
-/// Tells whether a request of `server` comes forward (see [`Pending::forward`]).
-pub type Forward = Arc<dyn Fn(&str, &Question) -> bool + Send + Sync>;
+/// A call a server serves while it asks the person something: who made it, and what it
+/// calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Serving {
+    pub origin: crate::gate::Origin,
+    /// The tool called, as the activity view names it.
+    pub call: String,
+}
+
+/// How a request arrives: whether it comes forward, and what its server is serving (see
+/// [`Pending::forward`], [`Pending::during`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Arrival {
+    pub forward: bool,
+    pub during: Vec<Serving>,
+}
+
+/// Tells how a request of `server` arrives.
+pub type Forward = Arc<dyn Fn(&str, &Question) -> Arrival + Send + Sync>;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum BrokerEvent {
     Added(Box<Pending>),
-    /// Answered, refused, or withdrawn by its server.
+    /// Answered, refused, or (`withdrawn`) given up by whoever asked: its server cancelled
+    /// the request or went away, or the caller of a tool call stopped waiting.
     Removed {
         id: u64,
+        withdrawn: bool,
     },
+}
+
+/// Tells faces that a withdrawn request left the list when dropped (see
+/// [`Broker::ask_then`]).
+pub struct Announce {
+    events: broadcast::Sender<BrokerEvent>,
+    id: u64,
+}
+
+impl Drop for Announce {
+    fn drop(&mut self) {
+        let _ = self.events.send(BrokerEvent::Removed {
+            id: self.id,
+            withdrawn: true,
+        });
+    }
+}
+
+/// What to do once a request is withdrawn (it is off the list already); faces hear of it
+/// when the [`Announce`] it is given is dropped.
+pub type OnWithdrawn = Box<dyn FnOnce(Announce) + Send>;
+
+/// Who a request is counted against in the broker's limits (with its server): whoever asks
+/// for a tool call or a read; for what a server asks, the one whose calls it serves, when
+/// they are all one's; `None`, the server on its own. One asker flooding a server with
+/// questions leaves room for everyone else's.
+fn asker_of(question: &Question, during: &[Serving]) -> Option<Origin> {
+    match question {
+        Question::ToolCall { asked_by, .. } | Question::Read { asked_by, .. } => {
+            Some(asked_by.clone())
+        }
+        Question::SignIn { .. } => Some(Origin::Person),
+        Question::Sampling { .. }
+        | Question::Elicitation { .. }
+        | Question::Roots
+        | Question::AgentRoots { .. } => {
+            let (first, rest) = during.split_first()?;
+            rest.iter()
+                .all(|s| s.origin == first.origin)
+                .then(|| first.origin.clone())
+        }
+    }
+}
+
+/// The asker as a limit's refusal names it.
+fn asker_named(asker: Option<&Origin>) -> String {
+    asker.map_or_else(|| "the server itself".to_owned(), Origin::describe)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -274,14 +347,26 @@ pub enum AnswerError {
         owner: String,
         claimed: String,
     },
-    #[error("{server} already has {limit} requests waiting; this one was refused")]
-    Flooded { server: String, limit: usize },
-    #[error("{server} asked {limit} times in the last minute; this request was refused")]
-    TooFrequent { server: String, limit: usize },
+    #[error("{server} already has {limit} requests from {asker} waiting; this one was refused")]
+    Flooded {
+        server: String,
+        asker: String,
+        limit: usize,
+    },
+    #[error(
+        "{server} was asked {limit} times in the last minute from {asker}; this request was refused"
+    )]
+    TooFrequent {
+        server: String,
+        asker: String,
+        limit: usize,
+    },
 }
 
 struct Waiting {
     pending: Pending,
+    /// Whom it counts against, with its server (see [`asker_of`]).
+    asker: Option<Origin>,
     respond: oneshot::Sender<Settled>,
 }
 
@@ -289,8 +374,8 @@ struct Waiting {
 struct Table {
     next_id: u64,
     waiting: HashMap<u64, Waiting>,
-    /// When each server asked lately, for the per-minute limit.
-    asked: HashMap<String, VecDeque<tokio::time::Instant>>,
+    /// When each asker asked each server lately, for the per-minute limit.
+    asked: HashMap<(Option<Origin>, String), VecDeque<tokio::time::Instant>>,
 }
 
 /// The broker: cheap to clone, shared by every server's client and every face.
@@ -299,9 +384,9 @@ pub struct Broker {
     table: Arc<Mutex<Table>>,
     events: broadcast::Sender<BrokerEvent>,
     timeout: Duration,
-    /// Requests one server may have waiting at once; more are refused at once.
+    /// Requests one asker may have waiting for one server at once; more are refused at once.
     per_server_limit: usize,
-    /// Requests one server may make in a minute, answered or not.
+    /// Requests one asker may make of one server in a minute, answered or not.
     per_minute_limit: usize,
     /// None: every request comes forward.
     forward: Option<Forward>,
@@ -351,27 +436,50 @@ impl Broker {
     /// Asks the person and waits for the answer; refuses when the deadline passes, saying
     /// so. If the caller stops waiting (the server cancelled), the request is withdrawn.
     pub async fn ask(&self, server: &str, question: Question) -> Result<Settled, AnswerError> {
+        self.ask_then(server, question, Box::new(drop)).await
+    }
+
+    /// [`Self::ask`], calling `on_withdrawn` if the caller stops waiting first: faces hear
+    /// of the withdrawal once it is done with the [`Announce`] it gets (a record of it
+    /// written, say).
+    pub async fn ask_then(
+        &self,
+        server: &str,
+        question: Question,
+        on_withdrawn: OnWithdrawn,
+    ) -> Result<Settled, AnswerError> {
         let (respond, mut answer) = oneshot::channel();
         let deadline_ms = (SystemTime::now() + self.timeout)
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or_default();
-        let forward = self.forward.as_ref().is_none_or(|f| f(server, &question));
+        let arrival = match &self.forward {
+            Some(forward) => forward(server, &question),
+            None => Arrival {
+                forward: true,
+                during: Vec::new(),
+            },
+        };
+        let asker = asker_of(&question, &arrival.during);
         let pending = {
             let mut table = self.table();
             let waiting = table
                 .waiting
                 .values()
-                .filter(|w| w.pending.server == server)
+                .filter(|w| w.pending.server == server && w.asker == asker)
                 .count();
             if waiting >= self.per_server_limit {
                 return Err(AnswerError::Flooded {
                     server: server.to_owned(),
+                    asker: asker_named(asker.as_ref()),
                     limit: self.per_server_limit,
                 });
             }
             let now = tokio::time::Instant::now();
-            let asked = table.asked.entry(server.to_owned()).or_default();
+            let asked = table
+                .asked
+                .entry((asker.clone(), server.to_owned()))
+                .or_default();
             while asked
                 .front()
                 .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60))
@@ -381,6 +489,7 @@ impl Broker {
             if asked.len() >= self.per_minute_limit {
                 return Err(AnswerError::TooFrequent {
                     server: server.to_owned(),
+                    asker: asker_named(asker.as_ref()),
                     limit: self.per_minute_limit,
                 });
             }
@@ -391,12 +500,14 @@ impl Broker {
                 server: server.to_owned(),
                 question: question.clone(),
                 deadline_ms,
-                forward,
+                forward: arrival.forward,
+                during: arrival.during,
             };
             table.waiting.insert(
                 pending.id,
                 Waiting {
                     pending: pending.clone(),
+                    asker,
                     respond,
                 },
             );
@@ -404,17 +515,21 @@ impl Broker {
         };
         let id = pending.id;
         let _ = self.events.send(BrokerEvent::Added(Box::new(pending)));
-        let withdraw = Withdraw { broker: self, id };
+        let mut withdraw = Withdraw {
+            broker: self,
+            id,
+            on_withdrawn: Some(on_withdrawn),
+        };
         // The request was dropped unanswered (the broker with it).
         let no_one = |_| Settled::refused(&question, DecidedBy::NoOneToAsk);
         let settled = match tokio::time::timeout(self.timeout, &mut answer).await {
             Ok(received) => received.unwrap_or_else(no_one),
             // At the deadline the request leaves the list, unless an answer took it first:
             // an answer the broker accepted is the one that goes.
-            Err(_) if self.withdraw(id) => Settled::refused(&question, DecidedBy::Timeout),
+            Err(_) if self.remove(id) => Settled::refused(&question, DecidedBy::Timeout),
             Err(_) => answer.await.unwrap_or_else(no_one),
         };
-        drop(withdraw);
+        withdraw.on_withdrawn = None;
         Ok(settled)
     }
 
@@ -439,7 +554,10 @@ impl Broker {
             }
             table.waiting.remove(&id)
         };
-        let _ = self.events.send(BrokerEvent::Removed { id });
+        let _ = self.events.send(BrokerEvent::Removed {
+            id,
+            withdrawn: false,
+        });
         // An asker that stopped waiting (its server cancelled) gets nothing.
         match waiting.map(|w| w.respond.send(Settled::by_person(answer))) {
             Some(Ok(())) => Ok(()),
@@ -455,30 +573,49 @@ impl Broker {
             let _ = waiting.respond.send(refusal);
             let _ = self.events.send(BrokerEvent::Removed {
                 id: waiting.pending.id,
+                withdrawn: false,
             });
         }
     }
 
-    /// Takes a request off the list; false if it had left already (answered or refused).
-    fn withdraw(&self, id: u64) -> bool {
-        let withdrawn = self.table().waiting.remove(&id).is_some();
-        if withdrawn {
-            let _ = self.events.send(BrokerEvent::Removed { id });
+    /// Takes a request off the list at its deadline; false if it had left already
+    /// (answered or refused).
+    fn remove(&self, id: u64) -> bool {
+        let removed = self.take(id);
+        if removed {
+            let _ = self.events.send(BrokerEvent::Removed {
+                id,
+                withdrawn: false,
+            });
         }
-        withdrawn
+        removed
+    }
+
+    fn take(&self, id: u64) -> bool {
+        self.table().waiting.remove(&id).is_some()
     }
 }
 
-/// Removes a request from the list however its wait ends (answer, deadline, or the
-/// caller's future being dropped).
+/// Takes a request off the list if its caller stops waiting (its future is dropped)
+/// before it was settled: it was withdrawn.
 struct Withdraw<'a> {
     broker: &'a Broker,
     id: u64,
+    /// `None` once the request was settled.
+    on_withdrawn: Option<OnWithdrawn>,
 }
 
 impl Drop for Withdraw<'_> {
     fn drop(&mut self) {
-        let _ = self.broker.withdraw(self.id);
+        let Some(on_withdrawn) = self.on_withdrawn.take() else {
+            return;
+        };
+        if self.broker.take(self.id) {
+            on_withdrawn(Announce {
+                events: self.broker.events.clone(),
+                id: self.id,
+            });
+        }
     }
 }
 
@@ -528,7 +665,10 @@ mod tests {
         assert_eq!(asking.await.unwrap(), Ok(Settled::by_person(answer)));
         assert_eq!(
             events.recv().await.unwrap(),
-            BrokerEvent::Removed { id: pending.id }
+            BrokerEvent::Removed {
+                id: pending.id,
+                withdrawn: false
+            }
         );
         assert!(broker.pending().is_empty());
     }
@@ -656,8 +796,65 @@ mod tests {
         });
         let id = first_added(&mut events).await.id;
         asking.abort();
-        assert_eq!(events.recv().await.unwrap(), BrokerEvent::Removed { id });
+        assert_eq!(
+            events.recv().await.unwrap(),
+            BrokerEvent::Removed {
+                id,
+                withdrawn: true
+            }
+        );
         assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_withdrawal_is_announced_once_its_hook_is_done_with_it() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let (hooked, mut announced) = tokio::sync::mpsc::unbounded_channel();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            let on_withdrawn: OnWithdrawn = Box::new(move |announce| {
+                let _ = hooked.send(announce);
+            });
+            async move { broker.ask_then("s", Question::Roots, on_withdrawn).await }
+        });
+        let id = first_added(&mut events).await.id;
+        asking.abort();
+        let announce = announced.recv().await.expect("the hook is called");
+        assert!(broker.pending().is_empty(), "off the list at once");
+        assert!(
+            events.try_recv().is_err(),
+            "not announced while the hook holds it"
+        );
+        drop(announce);
+        assert_eq!(
+            events.recv().await.unwrap(),
+            BrokerEvent::Removed {
+                id,
+                withdrawn: true
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answered_or_refused_request_is_not_withdrawn_and_calls_no_hook() {
+        let broker = Broker::new(Duration::from_secs(60), 8);
+        let mut events = broker.subscribe();
+        let on_withdrawn: OnWithdrawn = Box::new(|_| panic!("not withdrawn"));
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask_then("s", Question::Roots, on_withdrawn).await }
+        });
+        let id = first_added(&mut events).await.id;
+        broker.answer(id, "s", Answer::Roots(vec![])).unwrap();
+        asking.await.unwrap().unwrap();
+        assert_eq!(
+            events.recv().await.unwrap(),
+            BrokerEvent::Removed {
+                id,
+                withdrawn: false
+            }
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -672,6 +869,7 @@ mod tests {
             broker.ask("chatty", Question::Roots).await,
             Err(AnswerError::TooFrequent {
                 server: "chatty".into(),
+                asker: "the server itself".into(),
                 limit
             })
         );
@@ -692,6 +890,7 @@ mod tests {
             broker.ask("flood", Question::Roots).await,
             Err(AnswerError::Flooded {
                 server: "flood".into(),
+                asker: "the server itself".into(),
                 limit: 2
             })
         );
@@ -702,5 +901,123 @@ mod tests {
         let id = first_added(&mut events).await.id;
         broker.answer(id, "calm", Answer::Roots(vec![])).unwrap();
         assert!(calm.await.unwrap().is_ok());
+    }
+
+    fn call_by(origin: Origin) -> Question {
+        match tool_call() {
+            Question::ToolCall {
+                tool,
+                arguments,
+                annotations,
+                changed,
+                ..
+            } => Question::ToolCall {
+                tool,
+                arguments,
+                annotations,
+                changed,
+                asked_by: origin,
+            },
+            _ => unreachable!(),
+        }
+    }
+
+    fn agent(name: &str) -> Origin {
+        Origin::Agent { name: name.into() }
+    }
+
+    /// A broker whose servers serve calls of these origins, as the desk tells it.
+    fn serving(origins: &[Origin]) -> Broker {
+        let during = serving_of(origins);
+        Broker::new(Duration::from_secs(60), 2).with_forward(Arc::new(move |_, _| Arrival {
+            forward: true,
+            during: during.clone(),
+        }))
+    }
+
+    #[tokio::test]
+    async fn an_agent_flooding_a_server_leaves_room_for_everyone_elses_questions() {
+        let broker = Broker::new(Duration::from_secs(60), 2);
+        let mut events = broker.subscribe();
+        for _ in 0..2 {
+            let broker = broker.clone();
+            tokio::spawn(async move { broker.ask("notes", call_by(agent("flood"))).await });
+            first_added(&mut events).await;
+        }
+        assert_eq!(
+            broker.ask("notes", call_by(agent("flood"))).await,
+            Err(AnswerError::Flooded {
+                server: "notes".into(),
+                asker: "agent flood".into(),
+                limit: 2
+            })
+        );
+        // The person's own call, another agent's, and the server's own question still ask.
+        for question in [
+            call_by(Origin::Person),
+            call_by(agent("calm")),
+            Question::Roots,
+        ] {
+            let broker = broker.clone();
+            tokio::spawn(async move { broker.ask("notes", question).await });
+            first_added(&mut events).await;
+        }
+        assert_eq!(broker.pending().len(), 5);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_per_minute_limit_counts_each_asker_of_a_server_apart() {
+        let broker = Broker::new(Duration::from_secs(1), 1);
+        for _ in 0..8 {
+            let refused = broker.ask("notes", call_by(agent("chatty"))).await.unwrap();
+            assert_eq!(refused.by, DecidedBy::Timeout);
+        }
+        assert!(matches!(
+            broker.ask("notes", call_by(agent("chatty"))).await,
+            Err(AnswerError::TooFrequent { .. })
+        ));
+        let own = broker.ask("notes", call_by(Origin::Person)).await.unwrap();
+        assert_eq!(own.by, DecidedBy::Timeout, "asked, not refused at once");
+    }
+
+    #[tokio::test]
+    async fn a_servers_questions_count_against_the_one_whose_calls_it_serves() {
+        // Serving an agent's call, the server's questions are that agent's: they do not
+        // take the room of the server's questions while it serves the person.
+        let for_agent = serving(&[agent("flood")]);
+        let mut events = for_agent.subscribe();
+        for _ in 0..2 {
+            let broker = for_agent.clone();
+            tokio::spawn(async move { broker.ask("notes", Question::Roots).await });
+            let pending = first_added(&mut events).await;
+            assert_eq!(pending.during[0].origin, agent("flood"));
+        }
+        assert!(matches!(
+            for_agent.ask("notes", Question::Roots).await,
+            Err(AnswerError::Flooded { asker, .. }) if asker == "agent flood"
+        ));
+        assert_eq!(
+            asker_of(&Question::Roots, &serving_of(&[Origin::Person])),
+            Some(Origin::Person)
+        );
+        // Serving calls of two, whose question it is cannot be told: the server's own.
+        let both = serving_of(&[agent("flood"), Origin::Person]);
+        assert_eq!(asker_of(&Question::Roots, &both), None);
+        assert_eq!(asker_of(&Question::Roots, &[]), None);
+        assert_eq!(
+            asker_of(&call_by(agent("a")), &both),
+            Some(agent("a")),
+            "a tool call is its caller's"
+        );
+    }
+
+    fn serving_of(origins: &[Origin]) -> Vec<Serving> {
+        origins
+            .iter()
+            .map(|origin| Serving {
+                origin: origin.clone(),
+                call: "search".into(),
+            })
+            .collect()
     }
 }

@@ -72,7 +72,7 @@ impl Decided {
 
 /// Who asks for a tool call, as the audit trail names them and the approval dialog
 /// shows them.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Origin {

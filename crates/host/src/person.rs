@@ -11,16 +11,25 @@ use switchboard_mcp::client::{ClientHandler, ServerNotification};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
-    ElicitResult, ElicitationSchema, ListRootsResult, method,
+    ElicitResult, ElicitationSchema, ListRootsResult, Root, method,
 };
 
-use crate::approvals::{Answer, Broker, DecidedBy, Question, Settled};
+use crate::approvals::{Answer, Broker, DecidedBy, OnWithdrawn, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::delegated::{Asked, Delegate, Delegates};
 use crate::gate::Origin;
 use crate::masking;
 use crate::roots::Roots;
 use crate::sampling::{Drafted, SamplingModels, Unreviewed, WITHOUT_REVIEW};
+
+/// How the audit trail records a request its server withdrew before anyone answered it
+/// (it cancelled the request, gave up waiting, or went away): unanswered, by the server.
+pub const WITHDRAWN: &str = "withdrawn";
+/// Who ended a withdrawn request, as the audit trail names them.
+pub const WITHDRAWN_BY: &str = "the server";
+/// How the audit trail names the person's earlier choice of folders when it answers a
+/// server's roots request again (see `list_roots`).
+pub const REMEMBERED: &str = "remembered answer";
 
 pub struct PersonHandler {
     server: String,
@@ -201,19 +210,51 @@ impl PersonHandler {
     }
 
     /// Asks the person `question`: the answer, of the kind `pick` takes, and who decided.
+    /// If the server withdraws the request first, that is recorded as `asked` (kind,
+    /// subject and detail), before faces hear of it.
     async fn ask<T>(
         &self,
         question: Question,
+        asked: (Kind, &str, &Value),
         pick: impl FnOnce(Answer) -> Option<T>,
     ) -> Result<(T, DecidedBy), ErrorObject> {
+        let (kind, subject, detail) = asked;
+        let withdrawn = Record {
+            kind,
+            server: self.server.clone(),
+            subject: subject.to_owned(),
+            detail: detail.clone(),
+            decision: WITHDRAWN.to_owned(),
+            decided_by: WITHDRAWN_BY.to_owned(),
+            outcome: String::new(),
+            duration_ms: None,
+        };
         let Settled { answer, by } = self
             .broker
-            .ask(&self.server, question)
+            .ask_then(&self.server, question, self.recording(withdrawn))
             .await
             .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, e.to_string()))?;
         let answer = pick(answer)
             .ok_or_else(|| ErrorObject::new(code::INTERNAL_ERROR, "an answer of the wrong kind"))?;
         Ok((answer, by))
+    }
+
+    /// Writes `record` when a request is withdrawn, and only then lets faces hear of the
+    /// withdrawal: what they show of the audit trail next holds it.
+    fn recording(&self, record: Record) -> OnWithdrawn {
+        let audit = self.audit.clone();
+        Box::new(move |announce| {
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                tracing::warn!("{}'s withdrawn request is not recorded", record.server);
+                return;
+            };
+            runtime.spawn(async move {
+                if let Err(e) = audit.record(record).await {
+                    tracing::error!("{e}");
+                }
+                drop(announce);
+            });
+        })
     }
 
     /// Records a decision: `decision` is the person's, unless no one answered.
@@ -268,6 +309,17 @@ fn misfit(schema: &ElicitationSchema, result: &ElicitResult) -> Option<String> {
     Some(reasons.join("; "))
 }
 
+/// What sharing `roots` is, as the audit trail records it: the decision and the detail.
+fn shared(roots: &[Root]) -> (&'static str, Value) {
+    let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+    let decision = if roots.is_empty() {
+        "none shared"
+    } else {
+        "shared"
+    };
+    (decision, json!({ "roots": uris }))
+}
+
 /// Why a sampling request went unanswered, as the server is told.
 fn sampling_refused(by: DecidedBy) -> &'static str {
     match by {
@@ -279,30 +331,27 @@ fn sampling_refused(by: DecidedBy) -> &'static str {
 
 impl ClientHandler for PersonHandler {
     async fn list_roots(&self) -> Result<ListRootsResult, ErrorObject> {
-        // Once the person chose, the server sees that choice until it changes.
+        // Once the person chose, the server gets that choice until it changes, unasked: the
+        // choice was made for this server as it is launched now (it is forgotten for one
+        // launched otherwise, see `crate::pins`), it holds until they change or revoke it,
+        // and asking again at each start would teach the person to wave the question away.
+        // Each answer is recorded all the same.
         if let Some(chosen) = self.roots.chosen(&self.server) {
+            let (decision, detail) = shared(&chosen);
+            self.record_as(Kind::Roots, "roots/list", detail, decision, REMEMBERED)
+                .await;
             return Ok(ListRootsResult::new(chosen));
         }
+        let asked = (Kind::Roots, "roots/list", &json!({ "roots": [] }));
         let (roots, by) = self
-            .ask(Question::Roots, |answer| match answer {
+            .ask(Question::Roots, asked, |answer| match answer {
                 Answer::Roots(roots) => Some(roots),
                 _ => None,
             })
             .await?;
-        let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
-        let decision = if roots.is_empty() {
-            "none shared"
-        } else {
-            "shared"
-        };
-        self.record(
-            Kind::Roots,
-            "roots/list",
-            json!({ "roots": uris }),
-            decision,
-            by,
-        )
-        .await;
+        let (decision, detail) = shared(&roots);
+        self.record(Kind::Roots, "roots/list", detail, decision, by)
+            .await;
         Ok(ListRootsResult::new(roots))
     }
 
@@ -324,8 +373,9 @@ impl ClientHandler for PersonHandler {
         let question = Question::Sampling {
             params: Box::new(params),
         };
+        let asked = (Kind::Sampling, "sampling/createMessage", &detail);
         let (answer, by) = self
-            .ask(question, |answer| match answer {
+            .ask(question, asked, |answer| match answer {
                 Answer::Sampling(answer) => Some(answer),
                 _ => None,
             })
@@ -371,10 +421,14 @@ impl ClientHandler for PersonHandler {
             params: Box::new(params),
         };
         let (result, by) = self
-            .ask(question, |answer| match answer {
-                Answer::Elicitation(result) => Some(result),
-                _ => None,
-            })
+            .ask(
+                question,
+                (Kind::Elicitation, &subject, &detail),
+                |answer| match answer {
+                    Answer::Elicitation(result) => Some(result),
+                    _ => None,
+                },
+            )
             .await?;
         // A form answer goes back only if it fits the form: the face validates, and so do we.
         if let Some(misfit) = schema.as_ref().and_then(|schema| misfit(schema, &result)) {

@@ -326,19 +326,22 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
         let canonical = folder.path().canonicalize().unwrap();
         assert_eq!(text(&listed), format!("file://{}", canonical.display()));
     }
-    let kinds: Vec<(Kind, String)> = world
+    let kinds: Vec<(Kind, String, String)> = world
         .audit()
         .await
         .into_iter()
         .filter(|a| a.0 != Kind::ToolCall)
-        .map(|a| (a.0, a.2))
+        .map(|a| (a.0, a.2, a.3))
         .collect();
+    let row = |kind, decision: &str, by: &str| (kind, decision.to_owned(), by.to_owned());
     assert_eq!(
         kinds,
         [
-            (Kind::Sampling, "approved".into()),
-            (Kind::Elicitation, "invalid answer".into()),
-            (Kind::Roots, "shared".into())
+            row(Kind::Sampling, "approved", "user"),
+            row(Kind::Elicitation, "invalid answer", "user"),
+            row(Kind::Roots, "shared", "user"),
+            // The choice that stands is recorded each time it answers.
+            row(Kind::Roots, "shared", "remembered answer"),
         ]
     );
     world.host.shutdown().await;

@@ -1,6 +1,7 @@
 //! Answers that come after their request ended: a roots answer after its deadline shares
-//! nothing, and a tool call cancelled while it waits for the person takes its question
-//! away. With the demo server, through the desk as the window uses it.
+//! nothing, a request its server withdraws leaves saying so and is recorded, and a tool
+//! call cancelled while it waits for the person takes its question away. With the demo
+//! server, through the desk as the window uses it.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -59,6 +60,44 @@ async fn a_roots_answer_after_its_deadline_shares_nothing() {
 }
 
 #[tokio::test]
+async fn a_request_its_server_withdraws_leaves_saying_so_and_is_recorded() {
+    let mut world = demo_desk(json!({"toolRules": [demo_allowed()]})).await;
+    let call = world.call_by_model("list_roots", json!({}), "roots");
+    let asked = world.asked().await;
+    assert_eq!(asked.question, Question::Roots);
+    // The call is stopped: the demo server gives up on it, and cancels its question.
+    assert!(world.desk.cancel("roots"));
+    let withdrawn = world
+        .next(|u| match u {
+            Update::ApprovalRemoved { id, withdrawn } if id == asked.id => Some(withdrawn),
+            _ => None,
+        })
+        .await;
+    assert!(withdrawn, "the window is told its server withdrew it");
+    let audit = world.desk.audit(None, 5).await.unwrap();
+    let roots = audit.iter().find(|e| e.kind == "roots").expect("recorded");
+    assert_eq!(
+        (
+            roots.server.as_str(),
+            roots.decision.as_str(),
+            roots.decided_by.as_str()
+        ),
+        ("demo", "withdrawn", "the server")
+    );
+    let folder = tempfile::tempdir().unwrap();
+    assert!(
+        world
+            .desk
+            .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
+            .await
+            .is_err()
+    );
+    assert!(world.desk.roots_of("demo").is_empty(), "nothing is shared");
+    call.await.unwrap().unwrap_err();
+    world.desk.shutdown().await;
+}
+
+#[tokio::test]
 async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
     let mut world = demo_desk(json!({})).await;
     let call = world.call_by_model("echo", json!({"text": "never mind"}), "echo");
@@ -69,7 +108,12 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
     world
         .next(|u| {
             match u {
-                Update::ApprovalRemoved { id } if id == asked.id => withdrawn = true,
+                Update::ApprovalRemoved {
+                    id,
+                    withdrawn: by_caller,
+                } if id == asked.id => {
+                    withdrawn = by_caller;
+                }
                 Update::ProgressEnded { token } if token == "echo" => ended = true,
                 _ => {}
             }

@@ -1,7 +1,7 @@
 export type DecisionTone = "yes" | "no" | "other";
 
 const YES = new Set(["allowed", "approved", "accepted"]);
-const NO = new Set(["denied", "declined", "timed out", "unanswered", "refused", "rejected"]);
+const NO = new Set(["denied", "declined", "timed out", "unanswered", "withdrawn", "refused", "rejected"]);
 
 /** Whether an audit decision let the request through; the words stay on screen either way. */
 export function decisionTone(decision: string): DecisionTone {

@@ -5,6 +5,7 @@ import { SchemaForm, defaultsOf, validate } from "../forms/SchemaForm";
 import { propertiesOf } from "../forms/schemaModel";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
+import { During } from "./During";
 import { ServerName } from "./ServerName";
 import type { PendingBase } from "./types";
 import "./approvals.css";
@@ -60,7 +61,12 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
           <ServerName name={request.server} /> asks you for some information
         </>
       }
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
+      subtitle={
+        <>
+          <During during={request.during} />
+          <Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />
+        </>
+      }
       onCancel={() => onAnswer({ action: "cancel" })}
       onPrimary={guard.primary(submit)}
       footer={

@@ -3,6 +3,7 @@ import { Modal } from "../dialogs/Modal";
 import { FolderList } from "./FolderList";
 import { useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
+import { During } from "./During";
 import type { PendingBase } from "./types";
 import "./approvals.css";
 
@@ -48,7 +49,12 @@ export function FolderShareDialog({
   return (
     <Modal
       title={title}
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />}
+      subtitle={
+        <>
+          <During during={request.during} />
+          <Countdown deadlineMs={request.deadlineMs} outcome="shares nothing" />
+        </>
+      }
       onCancel={() => onAnswer([])}
       onPrimary={guard.primary(share)}
       footer={

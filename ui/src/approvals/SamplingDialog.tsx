@@ -9,6 +9,7 @@ import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
+import { During } from "./During";
 import { ServerName } from "./ServerName";
 import { blocksOf } from "./SamplingContent";
 import {
@@ -220,7 +221,10 @@ export function SamplingDialog({
         </>
       }
       subtitle={
-        <Countdown deadlineMs={request.deadlineMs} outcome="declined" />
+        <>
+          <During during={request.during} />
+          <Countdown deadlineMs={request.deadlineMs} outcome="declined" />
+        </>
       }
       onCancel={onDecline}
       onPrimary={guard.primary(next)}

@@ -3,6 +3,7 @@ import type { ElicitRequestURLParams } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
+import { During } from "./During";
 import { ServerName } from "./ServerName";
 import { inspectUrl, type UrlInspection } from "./inspectUrl";
 import type { PendingBase } from "./types";
@@ -36,7 +37,12 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
           <ServerName name={request.server} /> wants you to open a web page
         </>
       }
-      subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
+      subtitle={
+        <>
+          <During during={request.during} />
+          <Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />
+        </>
+      }
       onCancel={() => onAnswer("cancel")}
       onPrimary={guard.primary(openable && warnings.length === 0 ? open : undefined)}
       footer={

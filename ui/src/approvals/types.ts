@@ -1,3 +1,5 @@
+import type { Serving } from "../bindings";
+
 /** What every request that waits for the person carries. */
 export interface PendingBase {
   id: number;
@@ -5,6 +7,8 @@ export interface PendingBase {
   server: string;
   /** When the host answers by itself (deny, decline or cancel), in ms since the Unix epoch. */
   deadlineMs: number;
+  /** For what a server asks: the calls it was serving when it asked, whose they are. */
+  during?: readonly Serving[];
 }
 
 /** How far an "allow" for a tool call reaches. */

@@ -26,6 +26,7 @@ const toolCall = (id: number, server: string, tool: string): Pending => ({
   server,
   deadlineMs: soon(),
   forward: true,
+  during: [],
   question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null, asked_by: { by: "person" } },
 });
 
@@ -65,6 +66,7 @@ describe("the approval center", () => {
       server: "forms",
       deadlineMs: soon(),
       forward: true,
+      during: [],
       question: {
         kind: "elicitation",
         params: { message: "Who are you?", requestedSchema: { type: "object", properties: {} } },
@@ -81,7 +83,7 @@ describe("the approval center", () => {
   it("offers the folders already shared when a server asks for roots", async () => {
     vi.mocked(commands.serverRoots).mockResolvedValue(["/home/ada/project"]);
     vi.mocked(commands.answerRoots).mockResolvedValue(null);
-    const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), forward: true, question: { kind: "roots" } };
+    const roots: Pending = { id: 3, server: "files", deadlineMs: soon(), forward: true, during: [], question: { kind: "roots" } };
     const user = userOnFakeClock();
     render(<ApprovalCenter pending={[roots]} selectedId={null} />);
     expect(await screen.findByText("/home/ada/project")).toBeTruthy();
@@ -106,5 +108,28 @@ describe("the approval center", () => {
     waitOutGuard();
     await user.click(screen.getByRole("button", { name: "Allow once" }));
     expect(commands.answerToolCall).toHaveBeenLastCalledWith(2, "beta", true, { text: "hi" }, "once");
+  });
+
+  it("names the calls a server was serving when it asked", async () => {
+    vi.mocked(commands.serverRoots).mockResolvedValue([]);
+    const roots: Pending = {
+      ...toolCall(6, "files", "unused"),
+      question: { kind: "roots" },
+      during: [
+        { origin: { by: "agent", name: "Claude Code" }, call: "search" },
+        { origin: { by: "person" }, call: "index" },
+      ],
+    };
+    render(<ApprovalCenter pending={[roots]} selectedId={null} />);
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain("While serving Claude Code’s call to search and your call to index.");
+    const form: Pending = {
+      ...toolCall(7, "notes", "unused"),
+      question: { kind: "elicitation", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } },
+      during: [{ origin: { by: "model", conversation: "3" }, call: "add" }],
+    };
+    cleanup();
+    render(<ApprovalCenter pending={[form]} selectedId={null} />);
+    expect(screen.getByRole("dialog").textContent).toContain("While serving a model’s (conversation 3) call to add.");
   });
 });

@@ -79,6 +79,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
     id,
     server,
     deadlineMs: pending.deadlineMs as number,
+    during: pending.during,
   };
   switch (question.kind) {
     case "tool_call":

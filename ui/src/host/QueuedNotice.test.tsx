@@ -1,8 +1,15 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Pending } from "../bindings";
+import { commands, events, type Pending_Serialize as Pending, type Update } from "../bindings";
 import { QueuedNotice } from "./QueuedNotice";
+import { usePending } from "./pending";
+import { useWithdrawn } from "./withdrawn";
+
+vi.mock("../bindings", () => ({
+  commands: { pendingApprovals: vi.fn() },
+  events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn() } },
+}));
 
 afterEach(cleanup);
 
@@ -11,8 +18,36 @@ const roots = (id: number, server: string, forward = false): Pending => ({
   server,
   deadlineMs: Date.now() + 60_000,
   forward,
+  during: [],
   question: { kind: "roots" },
 });
+
+/** The notice as the window shows it, over the host's list; returns a way to play its updates. */
+function liveNotice(list: Pending[]) {
+  const updates: Array<(event: { payload: Update }) => void> = [];
+  vi.mocked(events.hostUpdate.listen).mockImplementation((listener) => {
+    updates.push(listener as (event: { payload: Update }) => void);
+    return Promise.resolve(() => {});
+  });
+  vi.mocked(events.hostResync.listen).mockResolvedValue(() => {});
+  vi.mocked(commands.pendingApprovals).mockResolvedValue(list);
+  function Window() {
+    const pending = usePending();
+    const [withdrawn, dismiss] = useWithdrawn(pending);
+    return (
+      <QueuedNotice
+        pending={pending}
+        selectedId={null}
+        onReview={() => {}}
+        onShowAll={() => {}}
+        withdrawn={withdrawn}
+        onDismissWithdrawn={dismiss}
+      />
+    );
+  }
+  render(<Window />);
+  return (payload: Update) => act(() => updates.forEach((listen) => listen({ payload })));
+}
 
 describe("the notice of requests waiting in the queue", () => {
   it("names the oldest, opens it on Review, and leads to the rest", async () => {
@@ -47,5 +82,27 @@ describe("the notice of requests waiting in the queue", () => {
     expect(screen.queryByRole("status")).toBeNull();
     rerender(<QueuedNotice pending={[roots(1, "files"), roots(2, "everything")]} {...props} />);
     expect(screen.getByRole("status").textContent).toContain("files");
+  });
+
+  it("says so, without interrupting, when a request put aside with Later is withdrawn by its server", async () => {
+    const update = liveNotice([roots(1, "everything"), roots(2, "files")]);
+    await userEvent.click(await screen.findByRole("button", { name: "Later" }));
+    expect(screen.queryByRole("status")).toBeNull();
+    update({ kind: "approval_removed", id: 1, withdrawn: true });
+    const note = screen.getByRole("status", { name: "Requests withdrawn" });
+    expect(note.textContent).toContain("everything withdrew its request to see your folders: it stopped waiting for your answer.");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    // One the person answered leaves no note.
+    update({ kind: "approval_removed", id: 2, withdrawn: false });
+    expect(note.textContent).not.toContain("files");
+    await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+
+  it("leaves no note for a withdrawn request that had come forward", async () => {
+    const update = liveNotice([roots(1, "now", true), roots(2, "files")]);
+    await screen.findByRole("status", { name: "Requests waiting" });
+    update({ kind: "approval_removed", id: 1, withdrawn: true });
+    expect(screen.queryByRole("status", { name: "Requests withdrawn" })).toBeNull();
   });
 });

@@ -8,6 +8,9 @@ interface Props {
   selectedId: number | null;
   onReview(id: number): void;
   onShowAll(): void;
+  /** Queued requests withdrawn unanswered by whoever asked (see `useWithdrawn`). */
+  withdrawn?: Pending[];
+  onDismissWithdrawn?(): void;
 }
 
 /** What the server asks, after its name. */
@@ -31,16 +34,66 @@ function asking(pending: Pending): string {
   }
 }
 
+/** What was withdrawn, after its server's name. */
+function withdrew(pending: Pending): string {
+  switch (pending.question.kind) {
+    case "roots":
+      return "its request to see your folders";
+    case "sampling":
+      return "its request for a reply from a model";
+    case "elicitation":
+      return "its question";
+    case "agent_roots":
+      return "its offer of its folders";
+    default:
+      return "its request";
+  }
+}
+
 /**
  * Says, without interrupting, that requests wait which no one's action brought forward (a
  * server asking on its own, as at start-up); the person opens one when they choose. Put
- * aside with "Later" until another such request arrives.
+ * aside with "Later" until another such request arrives. A queued request withdrawn
+ * unanswered (its server stopped waiting) leaves a note saying so until dismissed.
  */
-export function QueuedNotice({ pending, selectedId, onReview, onShowAll }: Props) {
+export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdrawn = [], onDismissWithdrawn }: Props) {
   const queued = pending.filter((p) => !p.forward && p.id !== selectedId);
   const [laterUpTo, setLaterUpTo] = useState(0);
   const newest = queued.at(-1);
-  if (!newest || (newest.id as number) <= laterUpTo) return null;
+  const waiting = newest !== undefined && (newest.id as number) > laterUpTo;
+  if (!waiting && withdrawn.length === 0) return null;
+  return (
+    <div className="queued-notices">
+      {withdrawn.length > 0 && (
+        <div className="queued-notice" role="status" aria-label="Requests withdrawn">
+          {withdrawn.map((p) => (
+            <p key={p.id}>
+              <strong>{p.server}</strong> withdrew {withdrew(p)}: it stopped waiting for your answer.
+            </p>
+          ))}
+          <button type="button" onClick={onDismissWithdrawn}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {waiting && (
+        <Waiting queued={queued} onReview={onReview} onShowAll={onShowAll} onLater={() => setLaterUpTo(newest.id as number)} />
+      )}
+    </div>
+  );
+}
+
+function Waiting({
+  queued,
+  onReview,
+  onShowAll,
+  onLater,
+}: {
+  queued: Pending[];
+  onReview(id: number): void;
+  onShowAll(): void;
+  onLater(): void;
+}) {
   const oldest = queued[0] as Pending;
   const others = queued.length - 1;
   return (
@@ -57,7 +110,7 @@ export function QueuedNotice({ pending, selectedId, onReview, onShowAll }: Props
           Show all
         </button>
       )}
-      <button type="button" onClick={() => setLaterUpTo(newest.id as number)}>
+      <button type="button" onClick={onLater}>
         Later
       </button>
     </div>

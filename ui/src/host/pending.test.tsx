@@ -10,7 +10,7 @@ vi.mock("../bindings", () => ({
 
 afterEach(cleanup);
 
-const roots = (id: number): Pending => ({ id, server: "files", deadlineMs: Date.now() + 60_000, forward: false, question: { kind: "roots" } });
+const roots = (id: number): Pending => ({ id, server: "files", deadlineMs: Date.now() + 60_000, forward: false, during: [], question: { kind: "roots" } });
 
 /** Answers to `pendingApprovals`, in order, each settled when the test says so. */
 function hostAnswers() {
@@ -55,7 +55,7 @@ describe("the requests that wait, as the window knows them", () => {
     await host.answer(0, [roots(1), roots(2)]);
     expect(list.ids()).toEqual([1, 2]);
     list.update({ kind: "approval_added", pending: roots(3) });
-    list.update({ kind: "approval_removed", id: 1 });
+    list.update({ kind: "approval_removed", id: 1, withdrawn: false });
     expect(list.ids()).toEqual([2, 3]);
   });
 
@@ -101,7 +101,7 @@ describe("the requests that wait, as the window knows them", () => {
     list.resync();
     // These may be newer than the list the host is about to send.
     list.update({ kind: "approval_added", pending: roots(3) });
-    list.update({ kind: "approval_removed", id: 2 });
+    list.update({ kind: "approval_removed", id: 2, withdrawn: false });
     await host.answer(1, [roots(1), roots(2)]);
     expect(list.ids()).toEqual([1, 3]);
   });

@@ -106,6 +106,7 @@ describe("the calls under way", () => {
       server: "demo",
       deadlineMs: Date.now() + 60_000,
       forward: true,
+      during: [],
       question: { kind: "sampling", params: { messages: [], maxTokens: 100 } },
     };
     activity([sampling]);

@@ -1,4 +1,5 @@
-//! The calls under way, the person's and the models', as the activity view lists them.
+//! The calls under way, the person's, the models' and the agents', as the activity view
+//! lists them.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -7,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
 use super::{Desk, Update, lock};
+use crate::approvals::Serving;
 
 /// The calls under way, each with its cancel switch.
 #[derive(Default)]
@@ -17,22 +19,33 @@ pub(super) struct Calls {
 struct Call {
     cancel: CancellationToken,
     item: ProgressItem,
+    /// Who makes it, and the tool it calls.
+    by: Serving,
+    /// Whether it was allowed and went to its server. Until then the server knows nothing
+    /// of it: what the server asks meanwhile is not part of it.
+    served: bool,
 }
 
 impl Calls {
-    /// Whether a call to `server` is under way: a request that server makes now is
-    /// likely part of it, and the person waits on it.
-    pub(super) fn any_to(&self, server: &str) -> bool {
-        lock(&self.running)
+    /// The calls `server` is serving now, oldest first: a request that server makes now
+    /// is likely part of one of them, and whoever made it waits on it. A call still
+    /// waiting for a decision does not count, or a server could bring its questions
+    /// forward by having a call put to the person.
+    pub(super) fn served_by(&self, server: &str) -> Vec<Serving> {
+        let running = lock(&self.running);
+        let mut served: Vec<&Call> = running
             .values()
-            .any(|call| call.item.server == server)
+            .filter(|call| call.served && call.item.server == server)
+            .collect();
+        served.sort_by(|a, b| a.item.started_ms.total_cmp(&b.item.started_ms));
+        served.into_iter().map(|call| call.by.clone()).collect()
     }
 
-    /// The tokens of the calls to `server` under way.
+    /// The tokens of the calls `server` is serving now.
     pub(super) fn tokens_to(&self, server: &str) -> Vec<String> {
         lock(&self.running)
             .iter()
-            .filter(|(_, call)| call.item.server == server)
+            .filter(|(_, call)| call.served && call.item.server == server)
             .map(|(token, _)| token.clone())
             .collect()
     }
@@ -56,14 +69,24 @@ impl Desk {
         items
     }
 
-    /// Lists a call as under way, cancelled by `cancel`.
-    pub(super) fn call_began(&self, item: ProgressItem, cancel: CancellationToken) {
+    /// Lists a call as under way, cancelled by `cancel`; it waits for a decision until
+    /// [`Self::call_served`].
+    pub(super) fn call_began(&self, item: ProgressItem, by: Serving, cancel: CancellationToken) {
         let call = Call {
             cancel,
             item: item.clone(),
+            by,
+            served: false,
         };
         lock(&self.inner.calls.running).insert(item.token.clone(), call);
         self.announce(Update::Progress { item });
+    }
+
+    /// The call was allowed and goes to its server.
+    pub(super) fn call_served(&self, token: &str) {
+        if let Some(call) = lock(&self.inner.calls.running).get_mut(token) {
+            call.served = true;
+        }
     }
 
     pub(super) fn call_progressed(
@@ -90,5 +113,53 @@ impl Desk {
                 token: token.to_owned(),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Origin;
+
+    fn call(server: &str, origin: Origin) -> Call {
+        Call {
+            cancel: CancellationToken::new(),
+            item: ProgressItem {
+                token: "t".into(),
+                server: server.into(),
+                label: "Delete a note".into(),
+                progress: 0.0,
+                total: None,
+                message: None,
+                started_ms: 0.0,
+            },
+            by: Serving {
+                origin,
+                call: "delete_note".into(),
+            },
+            served: false,
+        }
+    }
+
+    #[test]
+    fn a_call_counts_as_served_only_once_allowed() {
+        let calls = Calls::default();
+        let agent = Origin::Agent {
+            name: "Cursor".into(),
+        };
+        lock(&calls.running).insert("t".into(), call("notes", agent.clone()));
+        // Waiting for the person: what the server asks now is none of its business, and
+        // comes forward for no one.
+        assert!(calls.served_by("notes").is_empty());
+        assert!(calls.tokens_to("notes").is_empty());
+        lock(&calls.running).get_mut("t").unwrap().served = true;
+        assert_eq!(
+            calls.served_by("notes"),
+            [Serving {
+                origin: agent,
+                call: "delete_note".into()
+            }]
+        );
+        assert!(calls.served_by("other").is_empty());
     }
 }

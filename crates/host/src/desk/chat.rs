@@ -25,7 +25,9 @@ use crate::agent::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
     Reach, Servers, Toolset,
 };
+use crate::approvals::Serving;
 use crate::catalog::CatalogTool;
+use crate::gate::Origin;
 
 /// The title a conversation has until its first message names it.
 pub const NEW_TITLE: &str = "New conversation";
@@ -540,8 +542,15 @@ fn in_flight_call(
                 started_ms: now_ms(),
             };
             in_flight.insert(item.token.clone());
-            desk.call_began(item, stop.clone());
+            let by = Serving {
+                origin: Origin::Model {
+                    conversation: conversation.to_string(),
+                },
+                call: tool.clone(),
+            };
+            desk.call_began(item, by, stop.clone());
         }
+        ChatEvent::ToolCallRunning { call_id, .. } => desk.call_served(&token(call_id)),
         ChatEvent::ToolCallProgress {
             call_id,
             progress,

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::switches::TurnedOff;
 use super::{Desk, DeskError, lock, now_ms};
+use crate::approvals::Serving;
 use crate::gate::{CallError, Callee, Origin};
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
@@ -136,20 +137,26 @@ impl Desk {
             message: None,
             started_ms: now_ms(),
         };
-        self.call_began(item, cancel.clone());
+        let by = Serving {
+            origin: origin.clone(),
+            call: tool.name.clone(),
+        };
+        self.call_began(item, by, cancel.clone());
         let _running = Running {
             desk: self,
             token: token.clone(),
         };
+        let gate = &self.inner.gate;
+        let allowed = gate
+            .decide(origin, &callee, &tool, arguments, Some(&cancel))
+            .await?;
+        self.call_served(&token);
         let (progress, mut updates) = mpsc::channel(64);
         let mut options = client.request_options();
         options.progress = Some(progress);
         options.cancel = Some(cancel);
         options.reset_timeout_on_progress = true;
-        let call = self
-            .inner
-            .gate
-            .call(origin, &client, &callee, &tool, arguments, options);
+        let call = gate.run(&client, &tool, allowed, options);
         tokio::pin!(call);
         let result = loop {
             tokio::select! {

@@ -37,7 +37,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
-use crate::approvals::{AnswerError, Broker, BrokerEvent, Forward, Pending, Question};
+use crate::approvals::{AnswerError, Arrival, Broker, BrokerEvent, Forward, Pending, Question};
 use crate::audit::{AuditError, AuditLog, Retention};
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
@@ -204,6 +204,9 @@ pub enum Update {
     ApprovalRemoved {
         #[cfg_attr(feature = "specta", specta(type = f64))]
         id: u64,
+        /// Given up by whoever asked, unanswered: its server cancelled the request (it
+        /// stopped waiting) or went away, or a caller stopped waiting for its tool call.
+        withdrawn: bool,
     },
     Progress {
         item: ProgressItem,
@@ -340,15 +343,28 @@ impl Desk {
         let calls = Arc::new(calls::Calls::default());
         // A tool call put to the person has a caller waiting (a model, or the person
         // themselves); any other request comes forward only while a call to its server is
-        // under way, so servers asking on their own (at start-up, say) stack no dialogs.
+        // served, so servers asking on their own (at start-up, say) stack no dialogs; and
+        // it names the calls it arises from.
         let forward: Forward = Arc::new({
             let calls = calls.clone();
-            move |server: &str, question: &Question| {
+            move |server: &str, question: &Question| match question {
                 // A sign-in is asked for by the person, who waits for it.
-                matches!(
-                    question,
-                    Question::ToolCall { .. } | Question::Read { .. } | Question::SignIn { .. }
-                ) || calls.any_to(server)
+                Question::ToolCall { .. } | Question::Read { .. } | Question::SignIn { .. } => {
+                    Arrival {
+                        forward: true,
+                        during: Vec::new(),
+                    }
+                }
+                Question::Sampling { .. }
+                | Question::Elicitation { .. }
+                | Question::Roots
+                | Question::AgentRoots { .. } => {
+                    let during = calls.served_by(server);
+                    Arrival {
+                        forward: !during.is_empty(),
+                        during,
+                    }
+                }
             }
         });
         let broker = Broker::new(
@@ -473,7 +489,9 @@ impl Desk {
                         Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded {
                             pending: Box::new(shown::pending(*pending)),
                         }.into(),
-                        Ok(BrokerEvent::Removed { id }) => Update::ApprovalRemoved { id }.into(),
+                        Ok(BrokerEvent::Removed { id, withdrawn }) => {
+                            Update::ApprovalRemoved { id, withdrawn }.into()
+                        }
                         Err(broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(broadcast::error::RecvError::Closed) => return,
                     },

@@ -287,7 +287,7 @@ impl DemoDesk {
     /// Waits until request `id` leaves the list of pending requests.
     pub async fn withdrawn(&mut self, id: u64) {
         self.next(|u| {
-            matches!(u, Update::ApprovalRemoved { id: gone } if gone == id).then_some(())
+            matches!(u, Update::ApprovalRemoved { id: gone, .. } if gone == id).then_some(())
         })
         .await;
     }
