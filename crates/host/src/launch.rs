@@ -247,7 +247,7 @@ async fn own_secret(
 /// A program installed beside `app` (the running app), as found now: the app may have
 /// moved, or run from a mount made anew at each start. One in a folder others can write
 /// to, or writable by others itself, is refused: anyone could have put it there.
-fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError> {
+pub(crate) fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError> {
     use std::os::unix::fs::PermissionsExt;
     let dir = app.parent().unwrap_or(Path::new("/"));
     let path = dir.join(program);

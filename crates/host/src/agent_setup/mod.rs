@@ -77,16 +77,23 @@ impl Bridge {
     /// told the app's socket when the app's environment moved it, since the agent's
     /// environment does not say so.
     pub fn of_this_app() -> Self {
-        let beside = std::env::current_exe()
-            .ok()
-            .map(|app| app.with_file_name(BRIDGE_PROGRAM))
-            .filter(|bridge| bridge.is_file());
         let socket = std::env::var_os(crate::gateway::bridge::SOCKET_ENV)
             .filter(|p| !p.is_empty())
             .map(PathBuf::from);
         Self {
-            program: beside.map_or_else(|| BRIDGE_PROGRAM.to_owned(), |b| b.display().to_string()),
             socket,
+            ..Self::beside(&std::env::current_exe().unwrap_or_default())
+        }
+    }
+
+    /// The bridge installed beside `app`, checked as the bundled demo server is (one in a
+    /// folder anyone may write to is not written into an agent's configuration: anyone
+    /// could have put it there); else `switchboard-cli`, found on the `PATH`.
+    fn beside(app: &std::path::Path) -> Self {
+        let beside = crate::launch::bundled(BRIDGE_PROGRAM, app).ok();
+        Self {
+            program: beside.map_or_else(|| BRIDGE_PROGRAM.to_owned(), |b| b.display().to_string()),
+            socket: None,
         }
     }
 
@@ -126,4 +133,31 @@ pub fn http_snippet(url: &str, token: &str) -> String {
 
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bridge_written_for_agents_is_the_one_beside_the_app_unless_anyone_may_write_there() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let app = dir.path().join("switchboard");
+        assert_eq!(
+            Bridge::beside(&app).program,
+            BRIDGE_PROGRAM,
+            "none beside it"
+        );
+        let bridge = dir.path().join(BRIDGE_PROGRAM);
+        std::fs::write(&bridge, "").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(Bridge::beside(&app).program, bridge.display().to_string());
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert_eq!(
+            Bridge::beside(&app).program,
+            BRIDGE_PROGRAM,
+            "a folder anyone may write to is not trusted"
+        );
+    }
 }
