@@ -501,6 +501,30 @@ async fn a_token_about_to_expire_is_refreshed_before_it_is_sent() {
     });
 }
 
+/// An authorization server may say its token lasts "forever" with the largest number it
+/// can write: the sign-in completes, and the token is kept as one that never ends.
+#[tokio::test]
+async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
+    let server = Guarded::start(Options {
+        expires_in: u64::MAX,
+        ..Options::default()
+    })
+    .await;
+    let store = Arc::new(MemoryStore::default());
+    let person = Arc::new(Person::default());
+    let client = connect(&server, store.clone(), person.clone())
+        .await
+        .expect("connected after signing in");
+    client.list_tools().await.expect("tools");
+    let grant = store
+        .load(&server.url)
+        .expect("store")
+        .expect("a grant kept");
+    assert_eq!(grant.tokens.expires_at, Some(u64::MAX));
+    assert_eq!(person.sign_ins(), 1);
+    assert_eq!(server.grant_types(), ["authorization_code"]);
+}
+
 #[tokio::test]
 async fn concurrent_requests_refused_at_once_share_one_refresh() {
     let server = Guarded::start(Options::default()).await;
