@@ -940,8 +940,9 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
 
     fn notification(&self, method: String, params: Option<Value>) {
         if method == method::SUBSCRIPTIONS_ACKNOWLEDGED {
-            let filter = listen::acknowledged_filter(params.as_ref());
-            self.listen_status.send_modify(|s| s.acknowledge(filter));
+            let (filter, names) = listen::acknowledged(params.as_ref());
+            self.listen_status
+                .send_modify(|s| s.acknowledge(filter, names));
             return;
         }
         self.lists.changed(&method);

@@ -287,13 +287,41 @@ impl Connection {
         self.send_request(method, Some(params), options).await
     }
 
+    /// An id for a request sent later with [`Connection::request_as`], for a caller that
+    /// must know it first (the peer names a `subscriptions/listen` stream by it).
+    pub(crate) fn reserve_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// [`Connection::request`] with an id from [`Connection::reserve_id`].
+    pub(crate) async fn request_as(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
+        self.send_request_as(id, method, params.as_ref(), options)
+            .await
+    }
+
     async fn send_request<P: Serialize + ?Sized>(
         &self,
         method: &str,
         params: Option<&P>,
         options: RequestOptions,
     ) -> Result<Value, RequestError> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send_request_as(self.reserve_id(), method, params, options)
+            .await
+    }
+
+    async fn send_request_as<P: Serialize + ?Sized>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
         let wants_progress = options.progress.is_some() || options.reset_timeout_on_progress;
         let line =
             encode(id, method, params, wants_progress).map_err(|e| encode_error(method, &e))?;
