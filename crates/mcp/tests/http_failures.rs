@@ -44,6 +44,8 @@ enum Reply {
     Fed(mpsc::UnboundedReceiver<String>),
     /// No answer at all, not even a status line, until the client lets go.
     Silence,
+    /// The connection closed at once, with no answer.
+    Hangup,
     /// This reply, once the gate opens.
     Held(watch::Receiver<bool>, Box<Reply>),
 }
@@ -207,6 +209,7 @@ async fn respond(socket: &mut BufReader<tokio::net::TcpStream>, reply: Reply, lo
             }
             false
         }
+        Reply::Hangup => false,
         Reply::Silence => {
             let mut rest = Vec::new();
             let _ = socket.read_to_end(&mut rest).await;
@@ -1198,4 +1201,32 @@ async fn a_get_stream_that_closes_at_once_is_reopened_ever_more_slowly_then_let_
     assert_eq!(gets(&server.seen()), 10);
     // Paused after each: 1, 2, 4, 8, 16 and 32 s, then a minute three times.
     assert_eq!(started.elapsed(), Duration::from_secs(243));
+}
+
+/// A stateful server that drops the connection on a method it does not know (the probe)
+/// is reached all the same: the probe's failure means the `initialize` era, as a refusal
+/// would.
+#[tokio::test]
+async fn a_server_that_hangs_up_on_the_probe_is_reached_through_initialize() {
+    let server = FakeServer::start(|seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "server/discover") => Reply::Hangup,
+        ("POST", "initialize") => initialize_result(&seen.body["id"], None),
+        ("GET", _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        _ => accepted(),
+    })
+    .await;
+    let (transport, _) =
+        http::connect(&HttpServer::new(&server.url), discard_log()).expect("valid settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.era = EraSetting::Auto;
+    let client = Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("connected through initialize");
+    assert_eq!(client.era().era, switchboard_mcp::client::Era::Legacy);
+    let reason = &client.era().reason;
+    assert!(
+        reason.starts_with("server/discover failed (")
+            && reason.ends_with("; initialize answered 2025-06-18"),
+        "{reason}"
+    );
 }

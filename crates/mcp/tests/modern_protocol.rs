@@ -253,6 +253,40 @@ async fn an_unsupported_version_error_is_a_modern_server_not_a_reason_to_fall_ba
     );
 }
 
+/// A server that refuses the probe's revision while listing it among those it speaks gains
+/// nothing from the same request again: the client asks again only with another revision
+/// of the list, and otherwise takes the stateful one the server lists.
+#[tokio::test]
+async fn an_unsupported_version_error_is_retried_only_with_another_revision() {
+    let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_secs(5));
+    let probe = probed(&mut peer, true).await;
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32022,
+        "message": "Unsupported protocol version",
+        "data": {"supported": ["2026-07-28", "2025-11-25"], "requested": "2026-07-28"}}}),
+    )
+    .await;
+    let next = next_json(&mut peer).await;
+    assert_eq!(next["method"], "initialize", "{next}");
+    send(
+        &peer,
+        answer(
+            &next["id"],
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+            "serverInfo": {"name": "both", "version": "1"}}),
+        ),
+    )
+    .await;
+    let client = connecting.await.unwrap().expect("connected");
+    assert_eq!(client.era().era, Era::Legacy);
+    assert_eq!(
+        client.era().reason,
+        "server/discover was refused: the server speaks 2026-07-28, 2025-11-25; \
+         initialize answered 2025-11-25"
+    );
+}
+
 #[tokio::test]
 async fn input_required_is_answered_and_retried_with_the_answers_and_the_state() {
     let (client, mut peer, _, _listen) = modern().await;
