@@ -139,6 +139,16 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
+    /// Refuses settings that cannot work, before anything reaches the server.
+    fn check(&self) -> Result<(), ClientError> {
+        if self.ping_interval.is_some_and(|every| every.is_zero()) {
+            return Err(ClientError::InvalidConfig(
+                "the ping interval must be more than zero (none for no pings)",
+            ));
+        }
+        Ok(())
+    }
+
     pub fn new(name: &str, version: &str) -> Self {
         Self {
             client_info: Implementation::new(name, version),
@@ -157,6 +167,8 @@ impl ClientConfig {
 pub enum ClientError {
     #[error(transparent)]
     Request(#[from] RequestError),
+    #[error("the client configuration is not valid: {0}")]
+    InvalidConfig(&'static str),
     #[error(
         "the server answered with protocol revision {answered:?}, which this client does not speak (offered {offered})"
     )]
@@ -325,6 +337,7 @@ impl Client {
         handler: Arc<H>,
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
+        config.check()?;
         let described = Arc::new(std::sync::OnceLock::new());
         let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
         let lists = Arc::new(list_cache::ListCache::default());
@@ -927,8 +940,9 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
 
     fn notification(&self, method: String, params: Option<Value>) {
         if method == method::SUBSCRIPTIONS_ACKNOWLEDGED {
-            let filter = listen::acknowledged_filter(params.as_ref());
-            self.listen_status.send_modify(|s| s.acknowledge(filter));
+            let (filter, names) = listen::acknowledged(params.as_ref());
+            self.listen_status
+                .send_modify(|s| s.acknowledge(filter, names));
             return;
         }
         self.lists.changed(&method);

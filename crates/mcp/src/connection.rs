@@ -287,13 +287,41 @@ impl Connection {
         self.send_request(method, Some(params), options).await
     }
 
+    /// An id for a request sent later with [`Connection::request_as`], for a caller that
+    /// must know it first (the peer names a `subscriptions/listen` stream by it).
+    pub(crate) fn reserve_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// [`Connection::request`] with an id from [`Connection::reserve_id`].
+    pub(crate) async fn request_as(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
+        self.send_request_as(id, method, params.as_ref(), options)
+            .await
+    }
+
     async fn send_request<P: Serialize + ?Sized>(
         &self,
         method: &str,
         params: Option<&P>,
         options: RequestOptions,
     ) -> Result<Value, RequestError> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send_request_as(self.reserve_id(), method, params, options)
+            .await
+    }
+
+    async fn send_request_as<P: Serialize + ?Sized>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> Result<Value, RequestError> {
         let wants_progress = options.progress.is_some() || options.reset_timeout_on_progress;
         let line =
             encode(id, method, params, wants_progress).map_err(|e| encode_error(method, &e))?;
@@ -532,7 +560,13 @@ struct Answered {
     batch: Option<u64>,
     /// `None` when the peer cancelled the request: it gets no response at all.
     outcome: Option<Result<Value, ErrorObject>>,
+    /// Whether its handler is in `incoming` (answered at once: not).
+    tracked: bool,
 }
+
+/// The peer's requests answered at once; beyond, the next is refused until one is done
+/// (each runs a handler: a peer must not start them without bound).
+const MAX_ANSWERING: usize = 64;
 
 /// The responses of one incoming batch, sent together once every request in it is done.
 struct BatchReply {
@@ -824,8 +858,15 @@ impl Actor {
     }
 
     fn answered(&mut self, answered: Answered) {
-        let Answered { id, batch, outcome } = answered;
-        self.incoming.remove(&id);
+        let Answered {
+            id,
+            batch,
+            outcome,
+            tracked,
+        } = answered;
+        if tracked {
+            self.incoming.remove(&id);
+        }
         let response = outcome.map(|outcome| Message::Response(Response { id, outcome }));
         let Some(key) = batch else {
             if let Some(response) = response {
@@ -859,11 +900,30 @@ impl Actor {
     }
 
     fn answer(&mut self, request: Request, batch: Option<u64>) {
+        use crate::jsonrpc::code;
         let Request { id, method, params } = request;
-        if method == crate::types::method::PING {
-            let outcome = Some(Ok(json!({})));
-            self.handlers
-                .spawn(std::future::ready(Answered { id, batch, outcome }));
+        let at_once = if method == crate::types::method::PING {
+            Some(Ok(json!({})))
+        } else if self.incoming.contains_key(&id) {
+            // Its answer could not be told from the first one's, nor its cancellation.
+            let why = format!("request id {id} is in use by a request still being answered");
+            Some(Err(ErrorObject::new(code::INVALID_REQUEST, why)))
+        } else if self.incoming.len() >= MAX_ANSWERING {
+            let why = format!(
+                "too many requests in progress: {MAX_ANSWERING} are being answered; send it again once one is done"
+            );
+            Some(Err(ErrorObject::new(code::INTERNAL_ERROR, why)))
+        } else {
+            None
+        };
+        if let Some(outcome) = at_once {
+            // Through the handlers all the same, so that a batch gets it in its reply.
+            self.handlers.spawn(std::future::ready(Answered {
+                id,
+                batch,
+                outcome: Some(outcome),
+                tracked: false,
+            }));
             return;
         }
         let token = CancellationToken::new();
@@ -875,10 +935,15 @@ impl Actor {
                 // A cancelled request gets no response at all.
                 () = token.cancelled() => None,
                 outcome = work => Some(outcome.unwrap_or_else(|_| {
-                    Err(ErrorObject::new(crate::jsonrpc::code::INTERNAL_ERROR, "the client failed while answering"))
+                    Err(ErrorObject::new(code::INTERNAL_ERROR, "the client failed while answering"))
                 })),
             };
-            Answered { id, batch, outcome }
+            Answered {
+                id,
+                batch,
+                outcome,
+                tracked: true,
+            }
         });
     }
 

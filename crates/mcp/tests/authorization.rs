@@ -55,6 +55,16 @@ struct Books {
 struct Guarded {
     url: String,
     books: Arc<Mutex<Books>>,
+    held: Arc<Hold>,
+}
+
+/// Holds the answers of the token endpoint to refresh grants, once armed, until opened:
+/// the new tokens are issued (the old refresh token spent), the answer not yet sent.
+#[derive(Default)]
+struct Hold {
+    gate: Mutex<Option<tokio::sync::watch::Receiver<bool>>>,
+    /// Told when a refresh is held.
+    holding: tokio::sync::Notify,
 }
 
 impl Guarded {
@@ -62,17 +72,25 @@ impl Guarded {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let origin = format!("http://{}", listener.local_addr().expect("address"));
         let books = Arc::new(Mutex::new(Books::default()));
-        let shared = books.clone();
+        let held = Arc::new(Hold::default());
+        let (shared, hold) = (books.clone(), held.clone());
         let base = origin.clone();
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
-                tokio::spawn(serve(socket, base.clone(), options, shared.clone()));
+                let served = serve(socket, base.clone(), options, shared.clone(), hold.clone());
+                tokio::spawn(served);
             }
         });
         Self {
             url: format!("{origin}/mcp"),
             books,
+            held,
         }
+    }
+
+    /// From now on, answers to refresh grants wait until `gate` opens.
+    fn hold_refreshes(&self, gate: tokio::sync::watch::Receiver<bool>) {
+        *self.held.gate.lock().expect("lock") = Some(gate);
     }
 
     fn books<T>(&self, f: impl FnOnce(&mut Books) -> T) -> T {
@@ -162,6 +180,7 @@ async fn serve(
     origin: String,
     options: Options,
     books: Arc<Mutex<Books>>,
+    held: Arc<Hold>,
 ) {
     let mut socket = BufReader::new(socket);
     loop {
@@ -205,6 +224,13 @@ async fn serve(
             let mut books = books.lock().expect("lock");
             route(&request, &origin, options, &mut books)
         };
+        let refresh = request.path() == "/token"
+            && request.form().get("grant_type").map(String::as_str) == Some("refresh_token");
+        let gate = held.gate.lock().expect("lock").clone();
+        if let Some(mut gate) = gate.filter(|_| refresh) {
+            held.holding.notify_one();
+            let _ = gate.wait_for(|open| *open).await;
+        }
         let mut head = format!(
             "HTTP/1.1 {} X\r\nContent-Length: {}\r\n",
             reply.status,
@@ -499,6 +525,79 @@ async fn a_token_about_to_expire_is_refreshed_before_it_is_sent() {
         assert_eq!(token, Some(format!("access-{}", b.issued)));
         assert_eq!(b.mcp.iter().filter(|(_, t)| t.is_none()).count(), 1);
     });
+}
+
+/// An authorization server may say its token lasts "forever" with the largest number it
+/// can write: the sign-in completes, and the token is kept as one that never ends.
+#[tokio::test]
+async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
+    let server = Guarded::start(Options {
+        expires_in: u64::MAX,
+        ..Options::default()
+    })
+    .await;
+    let store = Arc::new(MemoryStore::default());
+    let person = Arc::new(Person::default());
+    let client = connect(&server, store.clone(), person.clone())
+        .await
+        .expect("connected after signing in");
+    client.list_tools().await.expect("tools");
+    let grant = store
+        .load(&server.url)
+        .expect("store")
+        .expect("a grant kept");
+    assert_eq!(grant.tokens.expires_at, Some(u64::MAX));
+    assert_eq!(person.sign_ins(), 1);
+    assert_eq!(server.grant_types(), ["authorization_code"]);
+}
+
+/// A call cancelled while its token is being refreshed leaves the refresh to finish: the
+/// authorization server spent the old refresh token when it issued the new one, so the new
+/// one is kept, and the person is not asked to sign in again once the access token ends.
+#[tokio::test]
+async fn a_call_cancelled_during_a_refresh_loses_no_refresh_token() {
+    let server = Guarded::start(Options {
+        expires_in: 5,
+        ..Options::default()
+    })
+    .await;
+    let store = Arc::new(MemoryStore::default());
+    let person = Arc::new(Person::default());
+    let client = connect(&server, store.clone(), person.clone())
+        .await
+        .expect("connected");
+    client.list_tools().await.expect("tools");
+    let (open, gate) = tokio::sync::watch::channel(false);
+    server.hold_refreshes(gate);
+    tokio::time::pause();
+
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let mut options = client.request_options();
+    options.cancel = Some(cancel.clone());
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.call_tool("echo", None, options).await }
+    });
+    server.held.holding.notified().await;
+    cancel.cancel();
+    assert!(matches!(
+        call.await.expect("no panic"),
+        Err(ClientError::Request(RequestError::Cancelled { .. }))
+    ));
+    // Past the 10 s the transport waits for a cancelled request to leave before it lets go
+    // of its exchange, within the 30 s a token request may take.
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    server.revoke_access_tokens();
+    open.send_replace(true);
+
+    client
+        .call_tool("echo", None, client.request_options())
+        .await
+        .expect("the call succeeds with the refreshed tokens");
+    assert_eq!(person.sign_ins(), 1, "the person was not asked again");
+    let kept = store.load(&server.url).expect("store").expect("a grant");
+    let issued = server.books(|b| b.issued);
+    assert_eq!(kept.tokens.refresh_token, Some(format!("refresh-{issued}")));
 }
 
 #[tokio::test]

@@ -117,6 +117,22 @@ async fn the_handshake_offers_the_newest_stateful_revision_then_confirms() {
     assert_eq!(client.server().server_info.name, "fake");
 }
 
+/// A ping interval of zero would ping without pause: it is refused, saying so, before
+/// anything reaches the server.
+#[tokio::test(start_paused = true)]
+async fn a_ping_interval_of_zero_is_refused_before_anything_is_sent() {
+    let (transport, mut peer) = memory::pair(discard_log());
+    let mut config = config(ClientCapabilities::default());
+    config.ping_interval = Some(Duration::ZERO);
+    let outcome = Client::connect(transport, Arc::new(DecliningHandler), config).await;
+    let refused = outcome.err().expect("refused");
+    assert_eq!(
+        refused.to_string(),
+        "the client configuration is not valid: the ping interval must be more than zero (none for no pings)"
+    );
+    assert!(peer.from_client.recv().await.is_none(), "nothing was sent");
+}
+
 #[tokio::test]
 async fn every_stateful_revision_is_accepted_in_reply() {
     for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {

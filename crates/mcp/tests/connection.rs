@@ -375,6 +375,73 @@ async fn a_cancelled_server_request_stops_its_handler_and_gets_no_answer() {
     assert_eq!(next_json(&mut peer).await["id"], 6);
 }
 
+/// A peer that sends request after request without waiting has at most 64 answered at
+/// once: the next is refused at once, saying why, until one of them is done.
+#[tokio::test(start_paused = true)]
+async fn at_most_64_requests_of_the_peer_are_answered_at_once() {
+    let (_conn, mut peer, recorder) = start();
+    for id in 0..64 {
+        reply(&peer, json!({"jsonrpc": "2.0", "id": id, "method": "hold"})).await;
+    }
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 64, "method": "echo", "params": {}}),
+    )
+    .await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 64, "error": {"code": -32603,
+            "message": "too many requests in progress: 64 are being answered; send it again once one is done"}})
+    );
+    // One of them ends: the next is answered.
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 0}}),
+    )
+    .await;
+    recorder.held_dropped.notified().await;
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 65, "method": "echo", "params": {"a": 1}}),
+    )
+    .await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 65, "result": {"a": 1}})
+    );
+}
+
+/// An id the peer uses again while its first request is being answered is refused: the
+/// first request keeps its id, its answer and its cancellation.
+#[tokio::test(start_paused = true)]
+async fn a_request_id_still_being_answered_is_refused_when_used_again() {
+    let (_conn, mut peer, recorder) = start();
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": "a", "method": "hold"}),
+    )
+    .await;
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": "a", "method": "echo", "params": {}}),
+    )
+    .await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": "a", "error": {"code": -32600,
+            "message": "request id \"a\" is in use by a request still being answered"}})
+    );
+    reply(&peer, json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "a"}})).await;
+    recorder.held_dropped.notified().await;
+    // Nothing more was sent for "a": the next answer is the next request's.
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": "b", "method": "ping"}),
+    )
+    .await;
+    assert_eq!(next_json(&mut peer).await["id"], "b");
+}
+
 #[tokio::test(start_paused = true)]
 async fn notifications_reach_the_handler_and_garbage_is_skipped() {
     let (conn, mut peer, recorder) = start();

@@ -44,6 +44,8 @@ enum Reply {
     Fed(mpsc::UnboundedReceiver<String>),
     /// No answer at all, not even a status line, until the client lets go.
     Silence,
+    /// The connection closed at once, with no answer.
+    Hangup,
     /// This reply, once the gate opens.
     Held(watch::Receiver<bool>, Box<Reply>),
 }
@@ -207,6 +209,7 @@ async fn respond(socket: &mut BufReader<tokio::net::TcpStream>, reply: Reply, lo
             }
             false
         }
+        Reply::Hangup => false,
         Reply::Silence => {
             let mut rest = Vec::new();
             let _ = socket.read_to_end(&mut rest).await;
@@ -1173,5 +1176,85 @@ async fn a_cancelled_call_of_the_stateless_era_closes_its_stream_and_sends_nothi
             "HANGUP ",
             "POST tools/call"
         ]
+    );
+}
+
+/// A server whose GET stream opens and closes at once, bringing nothing, is not asked
+/// again every second for ever: the pause doubles up to a minute, and after ten such
+/// streams in a row the client stops listening and says so in the log.
+#[tokio::test(start_paused = true)]
+async fn a_get_stream_that_closes_at_once_is_reopened_ever_more_slowly_then_let_be() {
+    let server = FakeServer::start(|seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "initialize") => initialize_result(&seen.body["id"], Some("s1")),
+        ("GET", _) => Reply::Events(Vec::new(), false),
+        _ => accepted(),
+    })
+    .await;
+    let (log, mut logged) = mpsc::unbounded_channel();
+    let sink: switchboard_mcp::transport::LogSink = Arc::new(move |line| {
+        let _ = log.send(line);
+    });
+    let (transport, _) = http::connect(&HttpServer::new(&server.url), sink).expect("settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.era = EraSetting::Legacy;
+    let _client = Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("initialized");
+    let started = tokio::time::Instant::now();
+
+    let stopped = async {
+        while let Some(line) = logged.recv().await {
+            if let switchboard_mcp::transport::LogLine::Protocol(text) = line
+                && text.contains("stopped listening")
+            {
+                return text;
+            }
+        }
+        panic!("the log ended");
+    };
+    let gets = |seen: &[Seen]| seen.iter().filter(|s| s.method == "GET").count();
+    let said = tokio::time::timeout(Duration::from_secs(3600), stopped)
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "still listening after an hour, with {} GET streams opened",
+                gets(&server.seen())
+            )
+        });
+    assert_eq!(
+        said,
+        "the server's event stream closed at once, bringing nothing, 10 times in a row; \
+         stopped listening to it"
+    );
+    assert_eq!(gets(&server.seen()), 10);
+    // Paused after each: 1, 2, 4, 8, 16 and 32 s, then a minute three times.
+    assert_eq!(started.elapsed(), Duration::from_secs(243));
+}
+
+/// A stateful server that drops the connection on a method it does not know (the probe)
+/// is reached all the same: the probe's failure means the `initialize` era, as a refusal
+/// would.
+#[tokio::test]
+async fn a_server_that_hangs_up_on_the_probe_is_reached_through_initialize() {
+    let server = FakeServer::start(|seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "server/discover") => Reply::Hangup,
+        ("POST", "initialize") => initialize_result(&seen.body["id"], None),
+        ("GET", _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        _ => accepted(),
+    })
+    .await;
+    let (transport, _) =
+        http::connect(&HttpServer::new(&server.url), discard_log()).expect("valid settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.era = EraSetting::Auto;
+    let client = Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("connected through initialize");
+    assert_eq!(client.era().era, switchboard_mcp::client::Era::Legacy);
+    let reason = &client.era().reason;
+    assert!(
+        reason.starts_with("server/discover failed (")
+            && reason.ends_with("; initialize answered 2025-06-18"),
+        "{reason}"
     );
 }

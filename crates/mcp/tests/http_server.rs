@@ -353,6 +353,72 @@ async fn requests_the_server_cannot_serve_get_a_status_that_says_why() {
     );
 }
 
+/// A body that is not JSON gets the JSON-RPC parse error (-32700), and JSON that is no
+/// JSON-RPC message the invalid request error (-32600), in a session, before one, and
+/// from a client of the 2026-07-28 revision: an agent's SDK shows the code it knows.
+#[tokio::test]
+async fn a_malformed_body_is_answered_with_its_json_rpc_error_code() {
+    let (seen, _) = mpsc::unbounded_channel();
+    let options = HttpServerOptions {
+        tokens: Some(tokens()),
+        ..HttpServerOptions::default()
+    };
+    let server = HttpServer::bind(options, served::factory(seen))
+        .await
+        .expect("bind");
+    let http = reqwest::Client::new();
+    let post = |body: &'static [u8]| {
+        http.post(server.url())
+            .header("authorization", format!("Bearer {TOKEN}"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body)
+    };
+    let initialize = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    let opened = post(initialize).send().await.expect("initialize");
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .expect("a session id")
+        .to_owned();
+
+    const PARSE_ERROR: i64 = -32700;
+    const INVALID_REQUEST: i64 = -32600;
+    let bodies: [(&[u8], i64); 6] = [
+        (b"this is not json", PARSE_ERROR),
+        (b"{\"jsonrpc\":\"2.0\",\"id\":3,", PARSE_ERROR),
+        (b"\xff\xfe{}", PARSE_ERROR),
+        (br#"{"hello":"world"}"#, INVALID_REQUEST),
+        (
+            br#"{"jsonrpc":"1.0","id":3,"method":"tools/list"}"#,
+            INVALID_REQUEST,
+        ),
+        (b"[]", INVALID_REQUEST),
+    ];
+    for (body, code) in bodies {
+        let shown = String::from_utf8_lossy(body);
+        let sent = [
+            (
+                "in the session",
+                post(body).header("mcp-session-id", &session),
+            ),
+            ("without a session", post(body)),
+            (
+                "of the 2026-07-28 revision",
+                post(body).header("mcp-protocol-version", "2026-07-28"),
+            ),
+        ];
+        for (how, request) in sent {
+            let response = request.send().await.expect("an answer");
+            assert_eq!(response.status(), 400, "{shown} {how}");
+            let text = response.text().await.expect("a body");
+            let answer: Value = serde_json::from_str(&text).expect("a JSON-RPC error");
+            assert_eq!(answer["error"]["code"], code, "{shown} {how}: {answer}");
+            assert_eq!(answer["jsonrpc"], "2.0", "{shown} {how}");
+        }
+    }
+}
+
 /// A 2026-07-28 `tools/call` of `route` with these arguments and extra headers: the status,
 /// and the error code or the result's text.
 async fn call_route(

@@ -253,6 +253,40 @@ async fn an_unsupported_version_error_is_a_modern_server_not_a_reason_to_fall_ba
     );
 }
 
+/// A server that refuses the probe's revision while listing it among those it speaks gains
+/// nothing from the same request again: the client asks again only with another revision
+/// of the list, and otherwise takes the stateful one the server lists.
+#[tokio::test]
+async fn an_unsupported_version_error_is_retried_only_with_another_revision() {
+    let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_secs(5));
+    let probe = probed(&mut peer, true).await;
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32022,
+        "message": "Unsupported protocol version",
+        "data": {"supported": ["2026-07-28", "2025-11-25"], "requested": "2026-07-28"}}}),
+    )
+    .await;
+    let next = next_json(&mut peer).await;
+    assert_eq!(next["method"], "initialize", "{next}");
+    send(
+        &peer,
+        answer(
+            &next["id"],
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+            "serverInfo": {"name": "both", "version": "1"}}),
+        ),
+    )
+    .await;
+    let client = connecting.await.unwrap().expect("connected");
+    assert_eq!(client.era().era, Era::Legacy);
+    assert_eq!(
+        client.era().reason,
+        "server/discover was refused: the server speaks 2026-07-28, 2025-11-25; \
+         initialize answered 2025-11-25"
+    );
+}
+
 #[tokio::test]
 async fn input_required_is_answered_and_retried_with_the_answers_and_the_state() {
     let (client, mut peer, _, _listen) = modern().await;
@@ -391,6 +425,73 @@ async fn a_subscription_to_a_server_without_listen_is_refused_at_once() {
     assert!(
         matches!(refused, Err(ClientError::NotOffered(_))),
         "{refused:?}"
+    );
+}
+
+/// A subscription reopens the listen stream with the resource in its filter; the server's
+/// acknowledgement of the stream just closed, crossing its cancellation, is not taken for
+/// the new stream's: the subscription waits for the acknowledgement that names its stream.
+#[tokio::test]
+async fn a_listen_acknowledgement_counts_only_for_the_stream_it_names() {
+    let (connecting, mut peer, _heard) = connect(EraSetting::Auto, Duration::from_secs(5));
+    let probe = probed(&mut peer, true).await;
+    let discovered = json!({
+        "resultType": "complete", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "2"}},
+    });
+    send(&peer, answer(&probe["id"], discovered)).await;
+    let client = connecting.await.expect("no panic").expect("connected");
+    let first = next_json(&mut peer).await;
+    assert_eq!(first["method"], "subscriptions/listen");
+
+    let subscribing = tokio::spawn({
+        let client = client.clone();
+        async move { client.subscribe("fake://watched").await }
+    });
+    let cancelled = next_json(&mut peer).await;
+    assert_eq!(cancelled["method"], "notifications/cancelled");
+    assert_eq!(cancelled["params"]["requestId"], first["id"]);
+    let second = next_json(&mut peer).await;
+    assert_eq!(second["method"], "subscriptions/listen");
+    assert_eq!(
+        second["params"]["notifications"]["resourceSubscriptions"],
+        json!(["fake://watched"])
+    );
+    let acknowledged = |listen: &Value, notifications: Value| {
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {"notifications": notifications,
+                META: {"io.modelcontextprotocol/subscriptionId": listen["id"]}}})
+    };
+    // The first stream's acknowledgement arrives late, without the resource; a ping
+    // answered after it shows the client has read it.
+    send(
+        &peer,
+        acknowledged(&first, json!({"toolsListChanged": true})),
+    )
+    .await;
+    send(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": "after", "method": "ping"}),
+    )
+    .await;
+    assert_eq!(next_json(&mut peer).await["id"], "after");
+    send(
+        &peer,
+        acknowledged(
+            &second,
+            json!({"toolsListChanged": true, "resourceSubscriptions": ["fake://watched"]}),
+        ),
+    )
+    .await;
+    subscribing
+        .await
+        .expect("no panic")
+        .expect("subscribed once the new stream is acknowledged");
+    let listening = client.listening().expect("an acknowledged stream");
+    assert_eq!(
+        listening.resource_subscriptions,
+        Some(vec!["fake://watched".to_owned()])
     );
 }
 

@@ -357,7 +357,10 @@ fn tokens(
             .refresh_token()
             .map(|t| t.secret().clone())
             .or(previous_refresh),
-        expires_at: response.expires_in().map(|d| now() + d.as_secs()),
+        // A server may write "for ever" as the largest number it can.
+        expires_at: response
+            .expires_in()
+            .map(|d| now().saturating_add(d.as_secs())),
         scopes,
     }
 }

@@ -203,6 +203,17 @@ struct Inner {
     state: Mutex<State>,
     /// Held through a refresh or a sign-in: one at a time per connection.
     busy: tokio::sync::Mutex<()>,
+    /// The refresh under way, which every caller that needs it waits for.
+    refreshing: Mutex<Option<Refreshing>>,
+}
+
+/// A refresh running in a task of its own: a caller that stops waiting (a call cancelled)
+/// leaves it to finish, so that the tokens it brings are kept even though the refresh
+/// token it spent is gone.
+struct Refreshing {
+    /// The refresh token it spends.
+    spends: Option<String>,
+    outcome: tokio::sync::watch::Receiver<Option<Result<(), AuthError>>>,
 }
 
 #[derive(Default)]
@@ -232,6 +243,7 @@ impl Authorization {
             http: fetch::client()?,
             state: Mutex::new(State::default()),
             busy: tokio::sync::Mutex::new(()),
+            refreshing: Mutex::new(None),
         })))
     }
 
@@ -349,7 +361,7 @@ impl Inner {
 
     /// A refresh with the authorization server the grant came from, if still the server's.
     async fn sign_in_or_refresh(
-        &self,
+        self: &Arc<Self>,
         challenge: &Challenge,
         grant: Option<Grant>,
     ) -> Result<(), AuthError> {
@@ -398,7 +410,46 @@ impl Inner {
         Ok(kept)
     }
 
-    async fn refresh(&self, grant: &Grant) -> Result<(), AuthError> {
+    /// Refreshes `grant`, joining the refresh of the same refresh token if one is under way
+    /// or succeeded (the token is spent); one that failed is tried again.
+    async fn refresh(self: &Arc<Self>, grant: &Grant) -> Result<(), AuthError> {
+        let mut outcome = {
+            let mut refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
+            match &*refreshing {
+                Some(running)
+                    if running.spends == grant.tokens.refresh_token
+                        && !matches!(&*running.outcome.borrow(), Some(Err(_))) =>
+                {
+                    running.outcome.clone()
+                }
+                _ => {
+                    let (done, outcome) = tokio::sync::watch::channel(None);
+                    let (inner, refreshed) = (self.clone(), grant.clone());
+                    tokio::spawn(async move {
+                        done.send_replace(Some(inner.refresh_now(&refreshed).await));
+                    });
+                    *refreshing = Some(Refreshing {
+                        spends: grant.tokens.refresh_token.clone(),
+                        outcome: outcome.clone(),
+                    });
+                    outcome
+                }
+            }
+        };
+        let ended = outcome
+            .wait_for(Option::is_some)
+            .await
+            .map(|ended| ended.clone());
+        match ended {
+            Ok(Some(ended)) => ended,
+            _ => Err(AuthError::Token {
+                url: grant.issuer.clone(),
+                detail: "the refresh ended without an outcome".into(),
+            }),
+        }
+    }
+
+    async fn refresh_now(&self, grant: &Grant) -> Result<(), AuthError> {
         let server = match self.state(|s| s.server.clone()) {
             Some(server) if server.issuer == grant.issuer => server,
             _ => discovery::authorization_server(&self.http, &grant.issuer).await?,

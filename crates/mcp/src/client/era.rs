@@ -86,16 +86,18 @@ pub(super) enum Wait {
     AfterPing { grace: Duration, bound: Duration },
 }
 
-/// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists a modern
-/// revision we speak, asks once more with it.
+/// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists another modern
+/// revision we speak, asks once more in it (the same request again would be refused the
+/// same way).
 pub(super) async fn probe(
     connection: &Connection,
     stamp: &Stamp,
     wait: Wait,
 ) -> Result<Probe, ClientError> {
-    let mut retried = false;
+    let mut retry: Option<Stamp> = None;
     loop {
-        let params = stamp.stamp(&serde_json::Map::new())?;
+        let asked = retry.as_ref().unwrap_or(stamp);
+        let params = asked.stamp(&serde_json::Map::new())?;
         let (outcome, up) = discover(connection, params, wait).await;
         return match outcome {
             Ok(value) => Ok(read_discovery(value)),
@@ -103,10 +105,9 @@ pub(super) async fn probe(
                 if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
             {
                 let supported = supported_versions(error.data.as_deref());
-                let shared = newest_modern(&supported);
-                match shared {
-                    Some(_) if !retried => {
-                        retried = true;
+                match newest_modern(&supported) {
+                    Some(listed) if retry.is_none() && Some(listed) != asked.version() => {
+                        retry = Some(stamp.with_version(listed));
                         continue;
                     }
                     _ if supported.iter().any(|v| is_legacy(v)) => Ok(Probe::Legacy {
@@ -146,9 +147,17 @@ pub(super) async fn probe(
             Err(RequestError::Transport {
                 error: TransportError::Status { status, .. },
                 ..
-            }) if matches!(status, 400 | 404 | 405) => Ok(Probe::Legacy {
+            }) => Ok(Probe::Legacy {
                 reason: format!("server/discover was refused with HTTP {status}"),
             }),
+            // A server that hangs up on a method it does not know, or answers it with
+            // something else than JSON-RPC, is no server of the revision; one that cannot
+            // be reached, or refuses us, is an error whatever the era.
+            Err(RequestError::Transport { error, .. }) if !unreachable(&error) => {
+                Ok(Probe::Legacy {
+                    reason: format!("server/discover failed ({})", excerpt(&error.to_string())),
+                })
+            }
             Err(RequestError::Unreadable { .. }) => Ok(Probe::Legacy {
                 reason: "server/discover got an answer that could not be read".into(),
             }),
@@ -232,6 +241,20 @@ fn read_discovery(value: Value) -> Probe {
             ),
         },
     }
+}
+
+/// Whether a failure of the probe's exchange says the server cannot be reached or refuses
+/// us (which `initialize` would meet too), rather than that it does not know the probe.
+fn unreachable(error: &TransportError) -> bool {
+    matches!(
+        error,
+        TransportError::Connect { .. }
+            | TransportError::Tls { .. }
+            | TransportError::Unauthorized { .. }
+            | TransportError::Authorization(_)
+            | TransportError::NoTransport { .. }
+            | TransportError::SessionLost(_)
+    )
 }
 
 /// The newest stateless revision in `versions` that this client speaks.

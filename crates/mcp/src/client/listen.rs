@@ -7,14 +7,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::modern::Stamp;
 use crate::connection::{RequestError, RequestOptions, WeakConnection};
-use crate::jsonrpc::code;
-use crate::types::{ServerCapabilities, SubscriptionFilter, method};
+use crate::jsonrpc::{RequestId, code};
+use crate::types::{ServerCapabilities, SubscriptionFilter, meta_key, method};
 
 /// A stream that lived this long was not failing: the pause before the next starts over.
 const HEALTHY: Duration = Duration::from_secs(30);
@@ -28,14 +29,25 @@ const FOREVER: Duration = Duration::from_secs(365 * 24 * 3600);
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Status {
     opening: u64,
+    /// The id of the current opening's request, which its acknowledgement names.
+    request: Option<i64>,
     acknowledged: Option<(u64, SubscriptionFilter)>,
     /// The server has no `subscriptions/listen`: nothing will be acknowledged.
     refused: bool,
 }
 
 impl Status {
-    /// Notes the acknowledgement of the current opening.
-    pub(crate) fn acknowledge(&mut self, filter: SubscriptionFilter) {
+    /// Notes the acknowledgement of the current opening: one that names another request
+    /// (a stream closed since, whose acknowledgement crossed its cancellation) says nothing
+    /// of what the current stream carries. One that names none is the current one's; a
+    /// server that leaves the name out leaves nothing to tell them apart by.
+    pub(crate) fn acknowledge(&mut self, filter: SubscriptionFilter, names: Option<RequestId>) {
+        if let Some(names) = names
+            && Some(&names) != self.request.map(RequestId::Number).as_ref()
+        {
+            tracing::debug!(%names, "an acknowledgement of a listen stream no longer open");
+            return;
+        }
         self.acknowledged = Some((self.opening, filter));
     }
 }
@@ -161,6 +173,7 @@ async fn run(
         let (generation, filter) = wanted.borrow_and_update().clone();
         status.send_modify(|s| {
             s.opening = generation;
+            s.request = None;
             s.acknowledged = None;
         });
         if filter.is_empty() {
@@ -189,9 +202,11 @@ async fn run(
             ..RequestOptions::default()
         };
         let opened = tokio::time::Instant::now();
+        let id = live.reserve_id();
+        status.send_modify(|s| s.request = Some(id));
         // The stream holds the connection only while the client lives (`stop`).
         let request = async move {
-            live.request(method::SUBSCRIPTIONS_LISTEN, Some(params), options)
+            live.request_as(id, method::SUBSCRIPTIONS_LISTEN, Some(params), options)
                 .await
         };
         tokio::pin!(request);
@@ -233,10 +248,16 @@ async fn run(
     }
 }
 
-/// The filter a `notifications/subscriptions/acknowledged` carries.
-pub(super) fn acknowledged_filter(params: Option<&Value>) -> SubscriptionFilter {
-    params
+/// The filter a `notifications/subscriptions/acknowledged` carries, and the listen
+/// request it names (`_meta` `subscriptionId`).
+pub(super) fn acknowledged(params: Option<&Value>) -> (SubscriptionFilter, Option<RequestId>) {
+    let filter = params
         .and_then(|p| p.get("notifications"))
         .and_then(|n| serde_json::from_value(n.clone()).ok())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let names = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(meta_key::SUBSCRIPTION_ID))
+        .and_then(|id| RequestId::deserialize(id).ok());
+    (filter, names)
 }

@@ -40,6 +40,25 @@ impl Stamp {
         }
     }
 
+    /// The same stamp for another revision (the one a server listed when it refused ours).
+    pub(crate) fn with_version(&self, version: ProtocolVersion) -> Self {
+        let mut meta = self.meta.clone();
+        meta.insert(meta_key::PROTOCOL_VERSION.into(), version.as_str().into());
+        Self {
+            meta,
+            level: Mutex::new(*self.level.lock().unwrap_or_else(|p| p.into_inner())),
+        }
+    }
+
+    /// The revision every request says it speaks.
+    pub(crate) fn version(&self) -> Option<ProtocolVersion> {
+        self.meta
+            .get(meta_key::PROTOCOL_VERSION)?
+            .as_str()?
+            .parse()
+            .ok()
+    }
+
     pub(crate) fn set_level(&self, level: LoggingLevel) {
         *self.level.lock().unwrap_or_else(|p| p.into_inner()) = Some(level);
     }

@@ -47,7 +47,8 @@ pub use guard::{Identity, TokenCheck};
 pub use session::{Peer, SessionFactory, SessionStart};
 
 use crate::ProtocolVersion;
-use crate::jsonrpc::{Frame, Message};
+use crate::jsonrpc::code::{INVALID_REQUEST, PARSE_ERROR};
+use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId};
 use crate::transport::Inbound;
 use guard::Refusal;
 use session::{Answer, Awaited, Session};
@@ -309,18 +310,15 @@ async fn post(
     };
     let body = match read_body(shared, request.into_body()).await {
         Ok(body) => body,
-        Err(why) => return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, &why),
+        Err(why) => {
+            let error = ErrorObject::new(INVALID_REQUEST, why);
+            return refusal(StatusCode::PAYLOAD_TOO_LARGE, None, error);
+        }
     };
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return rpc_error(StatusCode::BAD_REQUEST, "the body is not UTF-8");
+    let frame = match decode_body(&body) {
+        Ok(frame) => frame,
+        Err(refusal) => return *refusal,
     };
-    let frame = Frame::decode(text);
-    if frame.items.iter().all(Result::is_err) {
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
-            "the body is not a JSON-RPC message",
-        );
-    }
     let initialize = frame.items.iter().find_map(|item| match item {
         Ok(Message::Request(r)) if r.method == crate::types::method::INITIALIZE => {
             Some(serde_json::to_string(&r.id).unwrap_or_default())
@@ -633,8 +631,39 @@ fn refused(refusal: Refusal) -> Response<Body> {
     }
 }
 
+/// The body as JSON-RPC, or the 400 that says why not, with the code JSON-RPC gives it:
+/// -32700 for a body that is not JSON (or not UTF-8), -32600 for JSON that is no message.
+fn decode_body(body: &[u8]) -> Result<Frame, Box<Response<Body>>> {
+    let Ok(text) = std::str::from_utf8(body) else {
+        let error = ErrorObject::new(PARSE_ERROR, "the body is not UTF-8");
+        return Err(Box::new(refusal(StatusCode::BAD_REQUEST, None, error)));
+    };
+    let frame = Frame::decode(text);
+    let first_error = frame.items.iter().find_map(|item| item.as_ref().err());
+    match first_error {
+        Some(unreadable) if frame.items.iter().all(Result::is_err) => {
+            let error = ErrorObject::new(
+                unreadable.error.code(),
+                format!("the body is not a JSON-RPC message: {}", unreadable.error),
+            );
+            Err(Box::new(refusal(
+                StatusCode::BAD_REQUEST,
+                unreadable.id.as_ref(),
+                error,
+            )))
+        }
+        _ => Ok(frame),
+    }
+}
+
+/// A refusal of the transport's (no session, a bad header): -32000, as the SDKs send it.
 fn rpc_error(status: StatusCode, message: &str) -> Response<Body> {
-    let body = json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": message}, "id": null});
+    refusal(status, None, ErrorObject::new(-32000, message))
+}
+
+/// A JSON-RPC error with the request's id, if known, and an HTTP status.
+fn refusal(status: StatusCode, id: Option<&RequestId>, error: ErrorObject) -> Response<Body> {
+    let body = json!({"jsonrpc": "2.0", "id": id, "error": error});
     json_body(status, body.to_string())
 }
 

@@ -19,12 +19,12 @@ use std::sync::Arc;
 
 use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::session::{Answer, Awaited, Session};
-use super::{Body, Shared, VERSION_HEADER, json_body, read_body, sse};
+use super::{Body, Shared, VERSION_HEADER, decode_body, json_body, read_body, refusal, sse};
 use crate::ProtocolVersion;
-use crate::jsonrpc::{ErrorObject, Frame, Message, RequestId, code};
+use crate::jsonrpc::{ErrorObject, Message, code};
 use crate::server::stateless::{self, read_meta};
 use crate::transport::Inbound;
 use crate::transport::http::headers::{check_param_headers, decode_value, marks_of};
@@ -68,7 +68,10 @@ pub(super) async fn post(
             );
         }
     };
-    let frame = Frame::decode(std::str::from_utf8(&body).unwrap_or_default());
+    let frame = match decode_body(&body) {
+        Ok(frame) => frame,
+        Err(refused) => return *refused,
+    };
     let single = !frame.batch && frame.items.len() == 1;
     let message = match frame.items.into_iter().next() {
         Some(Ok(message)) if single => message,
@@ -287,15 +290,10 @@ fn check_params(
     })
 }
 
-/// A refusal as the revision words it: the JSON-RPC error with the request's id, if known.
-fn refusal(status: StatusCode, id: Option<&RequestId>, error: ErrorObject) -> Response<Body> {
-    let body = json!({"jsonrpc": "2.0", "id": id, "error": error});
-    json_body(status, body.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use http::HeaderValue;
+    use serde_json::json;
 
     use super::*;
 

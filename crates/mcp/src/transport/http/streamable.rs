@@ -21,6 +21,11 @@ use crate::types::method;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// Resumptions of one answer stream, or reconnections of the GET stream, before giving up.
 const MAX_RECONNECTS: u32 = 5;
+/// GET streams in a row that close at once bringing nothing, before giving up on them.
+const MAX_EMPTY_STREAMS: u32 = 10;
+/// The longest pause before the GET stream is opened again (unless the server asks for
+/// longer); a stream that lived this long did not close at once.
+const LONGEST_PAUSE: Duration = Duration::from_secs(60);
 
 /// Sends one message; after a 404 on a live session, opens a new session and sends it
 /// again, so that the caller never sees the expiry.
@@ -469,21 +474,40 @@ pub async fn open_listening(shared: &Shared) -> Option<reqwest::Response> {
     }
 }
 
-/// Reads the GET stream; a stream that ends is reopened where it stopped.
+/// Reads the GET stream; a stream that ends is reopened where it stopped. A stream that
+/// closes at once bringing nothing (no message, no new event id) is reopened ever more
+/// slowly, the pause doubling up to a minute, and after `MAX_EMPTY_STREAMS` of them in a
+/// row the client stops listening: a server that refuses the stream that way would
+/// otherwise be asked again every second for ever.
 pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
     // A renewed session opens a stream of its own.
     let session = shared.state(|s| s.session_id.clone());
     let mut cursor = Cursor::default();
     let mut reader = EventReader::new(first, shared.max_message_bytes);
     let mut failures = 0;
+    let mut empty = 0;
     loop {
-        pump(&shared, &mut reader, &mut cursor, None).await;
+        let before = cursor.last_id.clone();
+        let opened = tokio::time::Instant::now();
+        let delivered = match pump(&shared, &mut reader, &mut cursor, None).await {
+            Pumped::Ended { delivered } => delivered,
+            Pumped::Answered => true,
+        };
+        if delivered || cursor.last_id != before || opened.elapsed() >= LONGEST_PAUSE {
+            empty = 0;
+        } else {
+            empty += 1;
+            if empty >= MAX_EMPTY_STREAMS {
+                shared.log(format!(
+                    "the server's event stream closed at once, bringing nothing, {empty} times \
+                     in a row; stopped listening to it"
+                ));
+                return;
+            }
+        }
         loop {
-            pause(
-                &shared,
-                cursor.retry.unwrap_or(DEFAULT_RETRY) * (1 << failures.min(4)),
-            )
-            .await;
+            let base = cursor.retry.unwrap_or(DEFAULT_RETRY);
+            pause(&shared, backoff(base, failures + empty.saturating_sub(1))).await;
             if shared.closed.is_cancelled() || shared.state(|s| s.session_id != session) {
                 return;
             }
@@ -508,6 +532,13 @@ pub async fn listen(shared: Arc<Shared>, first: reqwest::Response) {
             }
         }
     }
+}
+
+/// `base` doubled `doublings` times, at most a minute (or `base`, if the server asked for
+/// a longer pause).
+fn backoff(base: Duration, doublings: u32) -> Duration {
+    base.saturating_mul(1 << doublings.min(16))
+        .min(LONGEST_PAUSE.max(base))
 }
 
 /// Waits until the session `expired` is replaced, starting its renewal unless one is under
