@@ -1,7 +1,9 @@
 //! A person at the real window with an agent on the machine: they add it on the Agents page,
 //! the agent (the official TypeScript SDK client, through `switchboard-cli bridge`) calls a
 //! tool of the demo server, the dialog names the agent, the person allows the call, the
-//! agent gets the result, and the agent's page and the audit trail name it.
+//! agent gets the result, and the agent's page and the audit trail name it. A resource the
+//! agent reads is asked about too, saying what it reads; the person allows its reads of the
+//! server until quit, which the Trust page then lists.
 
 mod support;
 
@@ -41,6 +43,7 @@ fn an_agents_call_is_asked_about_in_its_name_and_recorded_as_its_own() {
     // The agent's recent calls, and the audit trail, name it.
     w.wait_for_texts(".agent-calls tbody tr", &["demo", "echo", "allowed"], SHOWN);
     w.screenshot("agents-page");
+
     app.view("activity");
     let rows = w.wait_for_all(AUDIT_ROWS, "the agent's call", SHOWN, |rows| {
         rows.first()
@@ -50,4 +53,20 @@ fn an_agents_call_is_asked_about_in_its_name_and_recorded_as_its_own() {
         rows[0].contains("echo") && rows[0].contains("allowed"),
         "{rows:?}"
     );
+
+    let read = agent.read("demo://readme");
+    app.dialog(
+        "demo",
+        "Claude Code wants to read demo://readme from demo",
+        "dialog-agent-read",
+    );
+    app.press(DIALOG, "Allow reading this server until quit");
+    let contents = agent.result(&read, SHOWN);
+    assert!(
+        contents.to_string().contains("The Switchboard demo server"),
+        "{contents}"
+    );
+    app.view("trust");
+    w.wait_for_text(".trust-table", "its resources and prompts", SHOWN);
+    w.screenshot("trust-reads-rule");
 }

@@ -129,6 +129,11 @@ impl Agent {
         self.send(json!({"op": "call_tool", "name": tool, "arguments": arguments}))
     }
 
+    /// Starts a read of the resource `uri`; its id.
+    pub fn read(&mut self, uri: &str) -> String {
+        self.send(json!({"op": "read_resource", "uri": uri}))
+    }
+
     /// The result of call `id`, as the agent got it.
     pub fn result(&mut self, id: &str, limit: Duration) -> Value {
         let line = self.line(limit, |l| l["id"] == id);

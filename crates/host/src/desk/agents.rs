@@ -192,22 +192,11 @@ impl Desk {
         tool: &str,
         on: bool,
     ) -> Result<(), DeskError> {
-        self.edit_config_announcing(
-            |config| {
-                if !config.servers.contains_key(server) {
-                    return Err(DeskError::NoServer(server.to_owned()));
-                }
-                let agent = config
-                    .agents
-                    .get_mut(name)
-                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
-                let off = agent.disabled_tools.entry(server.to_owned()).or_default();
-                super::switches::turn(off, tool, on);
-                agent.disabled_tools.retain(|_, off| !off.is_empty());
-                Ok(())
-            },
-            Update::AgentsChanged,
-        )
+        self.edit_agent_reach(name, server, |agent| {
+            let off = agent.disabled_tools.entry(server.to_owned()).or_default();
+            super::switches::turn(off, tool, on);
+            agent.disabled_tools.retain(|_, off| !off.is_empty());
+        })
         .await
     }
 
@@ -219,6 +208,24 @@ impl Desk {
         of: Offered,
         on: bool,
     ) -> Result<(), DeskError> {
+        self.edit_agent_reach(name, server, |agent| {
+            let off = match of {
+                Offered::Resources => &mut agent.resources_off,
+                Offered::Prompts => &mut agent.prompts_off,
+            };
+            super::switches::turn(off, server, on);
+        })
+        .await
+    }
+
+    /// Changes what the agent `name` may use of `server` (both configured), and tells its
+    /// sessions.
+    async fn edit_agent_reach(
+        &self,
+        name: &str,
+        server: &str,
+        change: impl FnOnce(&mut AgentConfig),
+    ) -> Result<(), DeskError> {
         self.edit_config_announcing(
             |config| {
                 if !config.servers.contains_key(server) {
@@ -228,11 +235,7 @@ impl Desk {
                     .agents
                     .get_mut(name)
                     .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
-                let off = match of {
-                    Offered::Resources => &mut agent.resources_off,
-                    Offered::Prompts => &mut agent.prompts_off,
-                };
-                super::switches::turn(off, server, on);
+                change(agent);
                 Ok(())
             },
             Update::AgentsChanged,
