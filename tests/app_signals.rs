@@ -41,16 +41,21 @@ fn a_signal_ends_the_app_after_its_servers_stopped_gracefully() {
     let home = tempfile::tempdir().expect("temp dir");
     let config = home.path().join("switchboard-config.json");
     let notes = home.path().join("notes");
+    // No gateway over HTTP, and a socket of its own: nothing shared with another app.
     let server = serde_json::json!({"mcpServers": {"noting": {
         "command": "python3", "args": ["-c", SERVER],
         "env": {"NOTES": notes.display().to_string()},
-    }}});
+    }}, "settings": {"gatewayPort": 0}});
     std::fs::write(&config, server.to_string()).expect("write the config");
 
     let display = Display::start();
     let mut app = Command::new(env!("CARGO_BIN_EXE_switchboard"))
         .env("DISPLAY", &display.name)
         .env("SWITCHBOARD_CONFIG", &config)
+        .env(
+            switchboard_host::gateway::bridge::SOCKET_ENV,
+            home.path().join("gateway.sock"),
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -16,7 +16,16 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
     let config_str = config.to_str().expect("utf-8 temp path");
 
     let display = Display::start();
-    let driver = TauriDriver::start(&display, &[("SWITCHBOARD_CONFIG", config_str)]);
+    // A socket of its own for agents' bridges, not the one of a Switchboard the person runs.
+    let socket = home.path().join("gateway.sock");
+    let socket = socket.to_str().expect("utf-8 temp path");
+    let driver = TauriDriver::start(
+        &display,
+        &[
+            ("SWITCHBOARD_CONFIG", config_str),
+            (switchboard_host::gateway::bridge::SOCKET_ENV, socket),
+        ],
+    );
     let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
     let window = Session::open(&display, &driver.url, app, Duration::from_secs(20));
 
