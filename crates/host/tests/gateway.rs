@@ -1046,6 +1046,33 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
     );
 }
 
+/// `SWITCHBOARD_GATEWAY_SOCKET` may name any place: a folder there already keeps its mode,
+/// and a file there that is not a socket Switchboard left behind is left alone, with the
+/// reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_socket_leaves_alone_what_it_did_not_make() {
+    use std::os::unix::fs::PermissionsExt;
+    let gateway = gateway().await;
+    let desk = &gateway.world.desk;
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let listening = bridge::listen(desk, &shared.path().join("gateway.sock"))
+        .await
+        .unwrap();
+    let mode = std::fs::metadata(shared.path())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o755, "the folder keeps its mode");
+    drop(listening);
+
+    let file = shared.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let refused = bridge::listen(desk, &file).await.err().expect("refused");
+    assert!(refused.to_string().contains("not a socket"), "{refused}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
 /// The gateway's port held by another program: the window is told why agents cannot reach
 /// Switchboard over HTTP, and every token issued is renewed (an agent set up for that port
 /// may have sent its token to that program), so that none that program took works here.

@@ -42,6 +42,8 @@ pub enum BridgeError {
     InUse(PathBuf),
     #[error("the gateway's socket at {path} could not be made: {error}")]
     Io { path: PathBuf, error: io::Error },
+    #[error("{0} is not a socket Switchboard left behind: it is left as it is")]
+    NotOurs(PathBuf),
 }
 
 /// Where the gateway's socket is: `SWITCHBOARD_GATEWAY_SOCKET`, else in the user's
@@ -73,20 +75,29 @@ impl Drop for Listening {
     }
 }
 
-/// Listens at `path` for bridges, and serves each as the agent it names. A socket left
-/// behind by an app that is gone is replaced; one that answers is another app's.
+/// Listens at `path` for bridges, and serves each as the agent it names. A socket of the
+/// user's left behind by an app that is gone is replaced; one that answers is another app's;
+/// anything else there is left alone. A folder made for it is the user's alone (0700); one
+/// that was there already (`SWITCHBOARD_GATEWAY_SOCKET` may name any) keeps its mode.
 pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let io = |error| BridgeError::Io {
         path: path.to_owned(),
         error,
     };
-    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+        && !folder.exists()
+    {
         std::fs::create_dir_all(folder).map_err(io)?;
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700)).map_err(io)?;
     }
-    if path.exists() {
+    if let Ok(there) = std::fs::symlink_metadata(path) {
         if UnixStream::connect(path).await.is_ok() {
             return Err(BridgeError::InUse(path.to_owned()));
+        }
+        let ours = there.file_type().is_socket() && there.uid() == nix::unistd::getuid().as_raw();
+        if !ours {
+            return Err(BridgeError::NotOurs(path.to_owned()));
         }
         std::fs::remove_file(path).map_err(io)?;
     }
