@@ -253,20 +253,33 @@ async fn an_unsupported_version_error_is_a_modern_server_not_a_reason_to_fall_ba
     );
 }
 
-/// A server that refuses the probe's revision while listing it among those it speaks gains
-/// nothing from the same request again: the client asks again only with another revision
-/// of the list, and otherwise takes the stateful one the server lists.
+/// A probe refused for its revision is asked again once, stamped with the newest revision
+/// the server lists (even the one just refused, as the conformance suite's
+/// `request-metadata` expects); refused again, the client takes the stateful revision the
+/// server lists.
 #[tokio::test]
-async fn an_unsupported_version_error_is_retried_only_with_another_revision() {
+async fn an_unsupported_version_error_is_retried_once_with_the_revision_listed() {
     let (connecting, mut peer, _) = connect(EraSetting::Auto, Duration::from_secs(5));
-    let probe = probed(&mut peer, true).await;
-    send(
-        &peer,
-        json!({"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32022,
+    let refuse = |id: &Value| {
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022,
         "message": "Unsupported protocol version",
-        "data": {"supported": ["2026-07-28", "2025-11-25"], "requested": "2026-07-28"}}}),
-    )
-    .await;
+        "data": {"supported": ["2026-07-28", "2025-11-25"], "requested": "2026-07-28"}}})
+    };
+    let probe = probed(&mut peer, true).await;
+    send(&peer, refuse(&probe["id"])).await;
+    let again = next_json(&mut peer).await;
+    assert_eq!(again["method"], "server/discover", "{again}");
+    assert_eq!(
+        again["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    let ping = next_json(&mut peer).await;
+    assert_eq!(
+        ping["method"], "ping",
+        "the retry is a probe as the first was: {ping}"
+    );
+    send(&peer, answer(&ping["id"], json!({}))).await;
+    send(&peer, refuse(&again["id"])).await;
     let next = next_json(&mut peer).await;
     assert_eq!(next["method"], "initialize", "{next}");
     send(
