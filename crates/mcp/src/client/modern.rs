@@ -50,15 +50,6 @@ impl Stamp {
         }
     }
 
-    /// The revision every request says it speaks.
-    pub(crate) fn version(&self) -> Option<ProtocolVersion> {
-        self.meta
-            .get(meta_key::PROTOCOL_VERSION)?
-            .as_str()?
-            .parse()
-            .ok()
-    }
-
     pub(crate) fn set_level(&self, level: LoggingLevel) {
         *self.level.lock().unwrap_or_else(|p| p.into_inner()) = Some(level);
     }
