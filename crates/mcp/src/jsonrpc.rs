@@ -196,14 +196,63 @@ impl Unreadable {
     }
 }
 
-/// The value of the last `"id"` member in the end of a message, if it is an id.
+/// The value of the message's last `id` member in the end of a message, if it is an id.
+/// The end is read backwards from the message's closing brace, each string skipped whole
+/// and the nesting counted, so that an `"id"` inside params, a result or a string is not
+/// taken for the message's.
 fn trailing_id(tail: &str) -> Option<RequestId> {
-    let at = tail.rfind("\"id\"")?;
-    let rest = tail[at + 4..].trim_start().strip_prefix(':')?;
-    serde_json::Deserializer::from_str(rest)
-        .into_iter::<RequestId>()
-        .next()?
-        .ok()
+    let bytes = tail.trim_end().as_bytes();
+    let mut at = bytes.len().checked_sub(1)?;
+    if bytes[at] != b'}' {
+        return None;
+    }
+    // How deep `at` is inside the message's members.
+    let mut depth = 0usize;
+    while at > 0 {
+        at -= 1;
+        match bytes[at] {
+            b'}' | b']' => depth += 1,
+            // At the message's opening brace: it has no id member.
+            b'{' | b'[' => depth = depth.checked_sub(1)?,
+            b'"' => {
+                let close = at;
+                at = opening_quote(&bytes[..close])?;
+                let value = tail[close + 1..].trim_start().strip_prefix(':');
+                if let (0, Some(value)) = (depth, value)
+                    && serde_json::from_str::<String>(&tail[at..=close]).ok()? == "id"
+                {
+                    return serde_json::Deserializer::from_str(value)
+                        .into_iter::<RequestId>()
+                        .next()?
+                        .ok();
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where the string ending at the end of `bytes` opens: the last quote no backslash
+/// escapes. `None` when it opens before the end kept, or when backslashes run to the start
+/// of what is kept (whether they escape the quote cannot be told).
+fn opening_quote(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    loop {
+        let at = bytes[..end].iter().rposition(|&b| b == b'"')?;
+        let backslashes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes == at {
+            return None;
+        }
+        if backslashes % 2 == 0 {
+            return Some(at);
+        }
+        end = at;
+    }
 }
 
 #[derive(Default)]
@@ -576,6 +625,32 @@ mod tests {
                 outcome: Ok(Value::Null)
             })
         ));
+    }
+
+    #[test]
+    fn the_id_read_from_the_end_of_a_message_is_its_own() {
+        let of_end = |tail: &str| {
+            let error = FrameError::TooLarge {
+                bytes: 1 << 20,
+                limit: 1 << 16,
+            };
+            Unreadable::of_ends(b"", tail.as_bytes(), error).id
+        };
+        // A notification too large to read, whose params end with an id of their own: no
+        // request of the server's is answered for it.
+        assert_eq!(of_end(r#"xx","data":{"id":3}}}"#), None);
+        assert_eq!(
+            of_end(r#"{"id":0,"params":{"id":""}}"#),
+            Some(RequestId::Number(0))
+        );
+        // The id written last, as the TypeScript SDK does, however it is spelled.
+        assert_eq!(
+            of_end(r#"xx"}]},"id":"a\"id\":1"}"#),
+            Some(RequestId::String(r#"a"id":1"#.into()))
+        );
+        assert_eq!(of_end(r#"{"\u0069d":0}"#), Some(RequestId::Number(0)));
+        // A cut that leaves it unknown whether a quote is escaped tells nothing.
+        assert_eq!(of_end(r#"\"id":1}"#), None);
     }
 
     #[test]

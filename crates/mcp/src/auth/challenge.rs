@@ -61,7 +61,9 @@ fn challenges(header: &str) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::new();
     let mut rest = header.trim();
     while !rest.is_empty() {
-        rest = rest.trim_start_matches([',', ' ', '\t']);
+        // Any whitespace, as the token's end is found: a line break left in place would be
+        // read as an empty scheme, again and again.
+        rest = rest.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
         if rest.is_empty() {
             break;
         }
@@ -69,7 +71,7 @@ fn challenges(header: &str) -> Vec<Piece> {
             .find(|c: char| c == '=' || c == ',' || c.is_whitespace())
             .unwrap_or(rest.len());
         let token = &rest[..token_end];
-        let after = rest[token_end..].trim_start_matches([' ', '\t']);
+        let after = rest[token_end..].trim_start();
         if let Some(value_part) = after.strip_prefix('=') {
             // A token68 ends in '=' padding; a parameter has a value after it.
             let value_part = value_part.trim_start_matches([' ', '\t']);
@@ -153,6 +155,13 @@ mod tests {
         );
         assert_eq!(challenge.error.as_deref(), Some("invalid_token"));
         assert_eq!(challenge.scope, None);
+    }
+
+    #[test]
+    fn a_line_break_separates_as_a_space_does() {
+        assert_eq!(Challenge::parse("a\nb"), Challenge::default());
+        let challenge = Challenge::parse("Bearer\nerror=\"invalid_token\"");
+        assert_eq!(challenge.error.as_deref(), Some("invalid_token"));
     }
 
     #[test]

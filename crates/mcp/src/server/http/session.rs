@@ -269,11 +269,15 @@ struct Peek<'a> {
     #[serde(default)]
     error: Option<IgnoredAny>,
     #[serde(borrow, default)]
-    params: Option<PeekParams<'a>>,
+    params: Option<&'a RawValue>,
 }
 
 impl Peek<'_> {
+    /// What it answers; a request (it has a method) answers nothing, in a batch too.
     fn answered(&self) -> Option<Answered> {
+        if self.method.is_some() {
+            return None;
+        }
         Some(Answered {
             id: self.id?.get().to_owned(),
             is_error: self.error.is_some(),
@@ -315,15 +319,25 @@ fn destination(message: &str) -> Destination {
                 ..
             },
         ) => Destination::Response(peek.answered().into_iter().collect()),
+        // A notification: a method and no id (an error without an id is no progress).
         Ok(Peek {
             id: None,
-            params: Some(PeekParams {
-                progress_token: Some(token),
-            }),
+            method: Some(_),
+            params: Some(params),
             ..
-        }) => Destination::Progress(token.get().to_owned()),
+        }) => progress_token(params).map_or(Destination::Other, Destination::Progress),
         _ => Destination::Other,
     }
+}
+
+/// The progress token of params that are an object: serde would read the struct from an
+/// array of its members too.
+fn progress_token(params: &RawValue) -> Option<String> {
+    if !params.get().starts_with('{') {
+        return None;
+    }
+    let params: PeekParams = serde_json::from_str(params.get()).ok()?;
+    Some(params.progress_token?.get().to_owned())
 }
 
 /// The router: one task per session, until the connection drops its end; then every
@@ -500,6 +514,9 @@ impl TransportControl for Control {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::{Destination, destination};
 
@@ -546,5 +563,23 @@ mod tests {
         for (message, expected) in cases {
             assert_eq!(describe(message), expected, "{message}");
         }
+    }
+
+    #[test]
+    fn a_request_in_a_batch_answers_nothing() {
+        let batch = r#"[{"id":0,"jsonrpc":"2.0","method":"tools/call"}]"#;
+        assert_eq!(describe(batch), "response to ");
+    }
+
+    #[test]
+    fn an_error_without_an_id_is_no_progress() {
+        let error = r#"{"error":{"code":-32601,"message":"no"},"params":{"progressToken":0},"jsonrpc":"2.0"}"#;
+        assert_eq!(describe(error), "other");
+    }
+
+    #[test]
+    fn params_that_are_an_array_hold_no_progress_token() {
+        let notification = r#"{"jsonrpc":"2.0","method":"tools/call","params":[0]}"#;
+        assert_eq!(describe(notification), "other");
     }
 }
