@@ -26,12 +26,17 @@ use std::fmt::Debug;
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use http::{HeaderMap, HeaderName, HeaderValue};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult, TestRunner};
 use serde_json::{Value, json};
 
-use crate::jsonrpc::{ErrorObject, Message, RequestId};
+use crate::auth::Challenge;
+use crate::jsonrpc::{ErrorObject, Frame, FrameError, Message, RequestId, Unreadable};
+use crate::transport::http::headers::{
+    Mark, check_param_headers, decode_value, encode_value, marks_of, param_headers,
+};
 use crate::types::{ElicitContent, ElicitationSchema};
 
 /// Runs `check` on `FUZZ_INPUTS` inputs drawn from `inputs`, and says how it went.
@@ -505,5 +510,485 @@ fn fuzz_elicitation_schema() {
         "elicitation schema",
         schema_and_answer(),
         |(schema, answer)| check_schema(&schema, &answer),
+    );
+}
+
+/// A `WWW-Authenticate` value of a few challenges, written as RFC 9110 allows (tokens or
+/// quoted strings, optional whitespace, empty list elements, token68 credentials), and the
+/// challenge its Bearer parameters make (the later of a name given twice counting); or
+/// arbitrary text, with no challenge expected.
+fn www_authenticate() -> impl Strategy<Value = (String, Option<Challenge>)> {
+    const SCHEMES: &[&str] = &["Bearer", "bearer", "BEARER", "Basic", "DPoP", "Negotiate"];
+    const NAMES: &[&str] = &[
+        "resource_metadata",
+        "Resource_Metadata",
+        "scope",
+        "SCOPE",
+        "error",
+        "error_description",
+        "realm",
+        "x",
+    ];
+    const VALUES: &[&str] = &[
+        "https://mcp.example.com/.well-known/oauth-protected-resource",
+        "files:read files:write",
+        "invalid_token",
+        "insufficient_scope",
+        "",
+        " ",
+        "a\"b",
+        "a\\b\\",
+        "x, Bearer error=x",
+        "=",
+        "x=y",
+        "é",
+        "\t",
+    ];
+    const TOKEN68: &[&str] = &["dXNlcjpwYXNz", "abc==", "a/b+c="];
+    const OWS: &[&str] = &["", " ", "  ", "\t"];
+    let ows = || proptest::sample::select(OWS);
+    let value = prop_oneof![
+        3 => proptest::sample::select(VALUES).prop_map(str::to_owned),
+        1 => "[ -~]{0,8}",
+        1 => "\\PC{0,4}",
+    ];
+    let param = (
+        proptest::sample::select(NAMES),
+        value,
+        any::<bool>(),
+        ows(),
+        ows(),
+        ows(),
+    );
+    let challenge = (
+        proptest::sample::select(SCHEMES),
+        proptest::option::weighted(0.1, proptest::sample::select(TOKEN68)),
+        proptest::collection::vec(param, 0..4),
+        proptest::sample::select(&[" ", "  "][..]),
+    );
+    let written = (
+        proptest::collection::vec((challenge, ows(), any::<bool>()), 0..4),
+        ows(),
+    )
+        .prop_map(|(challenges, end)| {
+            let mut header = String::new();
+            let mut expected = Challenge::default();
+            for ((scheme, token68, params, space), ows, empty_element) in challenges {
+                if !header.is_empty() {
+                    header += if empty_element { ", ," } else { "," };
+                    header += ows;
+                }
+                header += scheme;
+                // RFC 6750 gives a Bearer challenge parameters, never a token68.
+                if let Some(token68) = token68.filter(|_| !scheme.eq_ignore_ascii_case("bearer")) {
+                    header += space;
+                    header += token68;
+                    continue;
+                }
+                let bearer = scheme.eq_ignore_ascii_case("bearer");
+                for (at, (name, value, quote, before, after, next)) in params.iter().enumerate() {
+                    header += if at == 0 { space } else { "," };
+                    header += next;
+                    header += &format!("{name}{before}={after}{}", http_value(value, *quote));
+                    if bearer {
+                        set_parameter(&mut expected, name, value);
+                    }
+                }
+            }
+            (format!("{header}{end}"), Some(expected))
+        });
+    let bytes = prop_oneof![
+        soup(&[
+            b"Bearer",
+            b"Basic",
+            b" ",
+            b"\t",
+            b",",
+            b"=",
+            b"\"",
+            b"\\",
+            b"scope",
+            b"error",
+            b"resource_metadata",
+            b"error_description",
+            b"insufficient_scope",
+            b"\xc3\xa9",
+        ]),
+        mutated(written.clone().prop_map(|(header, _)| header.into_bytes())),
+    ]
+    .prop_map(|bytes| (String::from_utf8_lossy(&bytes).into_owned(), None));
+    prop_oneof![3 => written, 1 => bytes]
+}
+
+/// A parameter's value as RFC 9110 writes it: a token as it is (when asked to and it is
+/// one), anything else as a quoted string.
+fn http_value(value: &str, quote: bool) -> String {
+    let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if !quote && !value.is_empty() && value.chars().all(tchar) {
+        return value.to_owned();
+    }
+    let escaped: String = value
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            _ => vec![c],
+        })
+        .collect();
+    format!("\"{escaped}\"")
+}
+
+/// A Bearer parameter set as [`Challenge::parse`] documents it.
+fn set_parameter(challenge: &mut Challenge, name: &str, value: &str) {
+    match name.to_ascii_lowercase().as_str() {
+        "resource_metadata" => challenge.resource_metadata = Some(value.to_owned()),
+        "scope" => {
+            let scopes: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            challenge.scope = (!scopes.is_empty()).then_some(scopes);
+        }
+        "error" => challenge.error = Some(value.to_owned()),
+        "error_description" => challenge.error_description = Some(value.to_owned()),
+        _ => {}
+    }
+}
+
+/// A header of challenges reads as the parameters written in its Bearer ones; any other
+/// text reads as some challenge, without panicking.
+fn check_challenge(header: &str, expected: Option<&Challenge>) -> TestCaseResult {
+    let challenge = Challenge::parse(header);
+    if let Some(expected) = expected {
+        prop_assert_eq!(&challenge, expected, "{:?}", header);
+    }
+    if let Some(scope) = &challenge.scope {
+        prop_assert!(!scope.is_empty());
+        prop_assert!(
+            scope
+                .iter()
+                .all(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+        );
+    }
+    Ok(())
+}
+
+/// Texts an argument or a header may hold: the sentinel's pieces, whitespace at the ends,
+/// controls, non-ASCII, base64 of each.
+const HEADER_TEXTS: &[&str] = &[
+    "us-west1",
+    "=?base64?",
+    "?=",
+    "=?base64?=",
+    "=?base64??=",
+    "=?base64?SGVsbG8=?=",
+    "=?base64?SGVsbG8?=",
+    " padded ",
+    "a\tb",
+    "\t",
+    "line1\nline2",
+    "\u{7f}",
+    "Hello, 世界",
+    "",
+];
+
+/// A marked input schema (marks of every kind, valid or not, in reach of the root or not),
+/// its call's arguments, a text to encode, and header bytes (near-valid encodings or not).
+fn tool_call_and_header() -> impl Strategy<Value = (Value, Value, String, Vec<u8>)> {
+    const PROPERTIES: &[&str] = &["region", "n", "on", "deep"];
+    const TYPES: &[&str] = &["string", "integer", "boolean", "number", "object", "array"];
+    const MARKS: &[&str] = &[
+        "Region",
+        "region",
+        "N",
+        "On",
+        "x!#$%&'*+-.^_`|~",
+        "A B",
+        "",
+        "Ré",
+    ];
+    let text = || {
+        prop_oneof![
+            2 => proptest::sample::select(HEADER_TEXTS).prop_map(str::to_owned),
+            1 => "[ -~]{0,12}",
+            1 => "\\PC{0,6}",
+            1 => any::<String>(),
+        ]
+    };
+    let property = (
+        proptest::sample::select(TYPES),
+        proptest::option::weighted(0.6, proptest::sample::select(MARKS)),
+    )
+        .prop_map(|(kind, mark)| {
+            let mut schema = json!({"type": kind});
+            if let Some(mark) = mark {
+                schema["x-mcp-header"] = mark.into();
+            }
+            schema
+        });
+    let property = property.prop_recursive(2, 12, 3, |inner| {
+        (
+            inner.clone(),
+            members(PROPERTIES, inner.clone(), 0..3),
+            proptest::option::weighted(0.2, inner),
+        )
+            .prop_map(|(mut schema, properties, items)| {
+                schema["properties"] = properties;
+                if let Some(items) = items {
+                    schema["items"] = items;
+                }
+                schema
+            })
+    });
+    let schema = members(PROPERTIES, property, 0..4)
+        .prop_map(|properties| json!({"type": "object", "properties": properties}));
+    let argument = prop_oneof![
+        3 => text().prop_map(Value::from),
+        2 => leaf(HEADER_TEXTS),
+        1 => proptest::sample::select(&[9_007_199_254_740_993, -(1_i64 << 53), 0][..])
+            .prop_map(Value::from),
+    ];
+    let arguments = tree(PROPERTIES, argument);
+    let header = prop_oneof![
+        soup(&[
+            b"=?base64?",
+            b"?=",
+            b"SGVsbG8=",
+            b"=",
+            b" ",
+            b"\t",
+            b"+",
+            b"/",
+            b"A",
+            b"\xc3\xa9",
+            b"\x7f",
+            b"42",
+            b"-7",
+            b".0",
+        ]),
+        mutated(text().prop_map(|text| encode_value(&text).into_bytes())),
+    ];
+    (schema, arguments, text(), header)
+}
+
+/// A text encodes to a header value that decodes to it; a header is taken for an argument
+/// exactly when it decodes to the argument's text; the headers a client writes for a call
+/// are valid HTTP and taken by a server.
+fn check_param_headers_of(
+    schema: &Value,
+    arguments: &Value,
+    text: &str,
+    header: &[u8],
+) -> TestCaseResult {
+    let encoded = encode_value(text);
+    prop_assert!(HeaderValue::from_str(&encoded).is_ok(), "{:?}", encoded);
+    prop_assert_eq!(decode_value(&encoded), Some(text.to_owned()));
+
+    let region = Mark {
+        name: "Region".into(),
+        path: vec!["deep".into(), "region".into()],
+    };
+    if let Ok(sent) = HeaderValue::from_bytes(header) {
+        let decoded = sent.to_str().ok().and_then(decode_value);
+        let argument = json!({"deep": {"region": decoded.clone().unwrap_or_default()}});
+        let headers = HeaderMap::from_iter([(HeaderName::from_static("mcp-param-region"), sent)]);
+        let taken = check_param_headers(&[region], Some(&argument), &headers);
+        prop_assert_eq!(taken.is_ok(), decoded.is_some(), "{:?}", taken);
+    }
+
+    let Ok(marks) = marks_of(schema) else {
+        return Ok(());
+    };
+    let names: std::collections::HashSet<String> =
+        marks.iter().map(|m| m.name.to_ascii_lowercase()).collect();
+    prop_assert_eq!(names.len(), marks.len());
+    let mut headers = HeaderMap::new();
+    for (name, value) in param_headers(&marks, Some(arguments)) {
+        let name = HeaderName::from_bytes(name.as_bytes());
+        let value = HeaderValue::from_str(&value);
+        prop_assert!(name.is_ok() && value.is_ok(), "{:?} {:?}", name, value);
+        headers.append(name.expect("checked"), value.expect("checked"));
+    }
+    prop_assert_eq!(
+        check_param_headers(&marks, Some(arguments), &headers),
+        Ok(())
+    );
+    Ok(())
+}
+
+/// An id as a peer may write one: integers at the edges, strings with escapes, quotes,
+/// braces and non-ASCII, and values that are no id.
+pub(crate) fn id_value() -> impl Strategy<Value = Value> + Clone {
+    prop_oneof![
+        3 => proptest::sample::select(&[0, 1, -1, 7, i64::MIN, i64::MAX][..]).prop_map(Value::from),
+        3 => proptest::sample::select(&["", "1", "id", "\"id\":1", "a\\\"b\\", "é", "\u{0}", "}"][..])
+            .prop_map(Value::from),
+        1 => "\\PC{0,6}".prop_map(Value::from),
+        1 => proptest::sample::select(vec![
+            Value::Null, json!(u64::MAX), json!(1.5), json!(-0.0), json!([1]), json!({"id": 1}),
+        ]),
+    ]
+}
+
+/// A message written member by member, in any order, with whitespace of any kind: a
+/// member perhaps twice, an `id` key escaped, `id`s, progress tokens and request ids inside
+/// params and results. With the offset of the separator before its last top-level `id`
+/// member, if it has one.
+pub(crate) fn message_text() -> impl Strategy<Value = (String, Option<usize>)> + Clone {
+    const KEYS: &[&str] = &["id", "progressToken", "_meta", "requestId", "name", "text"];
+    const METHODS: &[&str] = &[
+        "tools/call",
+        "initialize",
+        "notifications/progress",
+        "notifications/cancelled",
+        "notifications/message",
+    ];
+    let id = id_value();
+    let inner = tree(KEYS, prop_oneof![id.clone(), leaf(&["id", "\"id\":"])]).boxed();
+    let member = prop_oneof![
+        1 => Just(("jsonrpc", json!("2.0"))),
+        2 => id.clone().prop_map(|id| ("id", id)),
+        1 => proptest::sample::select(METHODS).prop_map(|m| ("method", json!(m))),
+        2 => inner.clone().prop_map(|params| ("params", params)),
+        2 => members(KEYS, inner.clone(), 0..4).prop_map(|params| ("params", params)),
+        1 => inner.prop_map(|result| ("result", result)),
+        1 => Just(("error", json!({"code": -32601, "message": "no", "data": {"id": 2}}))),
+    ];
+    let spaced = |choices: &'static [&'static str]| proptest::sample::select(choices);
+    let members = proptest::collection::vec(
+        (
+            member,
+            any::<bool>(),
+            spaced(&["", " ", "\n\t "]),
+            spaced(&[":", " : "]),
+        ),
+        0..6,
+    );
+    (members, spaced(&["", " ", "\r"])).prop_map(|(members, end)| {
+        let mut text = String::from("{");
+        let mut last_id = None;
+        for (at, ((key, value), escaped, space, colon)) in members.into_iter().enumerate() {
+            if at > 0 {
+                text.push(',');
+            }
+            if key == "id" {
+                last_id = Some(text.len() - 1);
+            }
+            text += space;
+            text += &match key {
+                "id" if escaped => r#""\u0069d""#.to_owned(),
+                _ => serde_json::to_string(key).expect("a key is JSON"),
+            };
+            text += colon;
+            text += &serde_json::to_string(&value).expect("a member is JSON");
+        }
+        text.push('}');
+        text += end;
+        (text, last_id)
+    })
+}
+
+/// A message, perhaps with a few bytes changed, or bytes of JSON tokens; and where the
+/// end kept of it starts.
+fn message_and_cut() -> impl Strategy<Value = ((String, Option<usize>), Index)> {
+    let text = prop_oneof![
+        3 => message_text(),
+        1 => mutated(message_text().prop_map(|(text, _)| text.into_bytes()))
+            .prop_map(|bytes| (String::from_utf8_lossy(&bytes).into_owned(), None)),
+        1 => soup(&[
+            b"{", b"}", b"[", b"]", b":", b",", b" ", b"\"id\"", b"\"", b"\\", b"1", b"\"a\"",
+            b"null", b"\"\\u0069d\"",
+        ])
+        .prop_map(|bytes| (String::from_utf8_lossy(&bytes).into_owned(), None)),
+    ];
+    (text, any::<Index>())
+}
+
+/// The id a full parse of a message finds, whether it reads or not.
+pub(crate) fn full_id(text: &str) -> Option<RequestId> {
+    match Frame::decode(text).items.into_iter().next()? {
+        Ok(Message::Request(r)) => Some(r.id),
+        Ok(Message::Response(r)) => Some(r.id),
+        Ok(_) => None,
+        Err(unreadable) => unreadable.id,
+    }
+}
+
+/// The id read from the end of a JSON object is none or the one a full parse finds; from
+/// the whole message, or an end that holds its last `id` member, it is the one.
+fn check_trailing_id(text: &str, last_id: Option<usize>, cut: Index) -> TestCaseResult {
+    let trailing = |tail: &[u8]| {
+        let error = FrameError::TooLarge { bytes: 0, limit: 0 };
+        Unreadable::of_ends(&[], tail, error).id
+    };
+    let start = cut.index(text.len() + 1);
+    let found = trailing(&text.as_bytes()[start..]);
+    // A full parse says nothing of text the JSON parser refuses (a number out of range).
+    let object = serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object());
+    if !object {
+        return Ok(());
+    }
+    let full = full_id(text);
+    prop_assert!(
+        found.is_none() || found == full,
+        "{:?} from {:?}",
+        found,
+        &text[start..]
+    );
+    prop_assert_eq!(&trailing(text.as_bytes()), &full);
+    if last_id.is_some_and(|at| start <= at) {
+        prop_assert_eq!(&found, &full, "from {:?}", &text[start..]);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(Config::with_cases(1_000))]
+
+    #[test]
+    fn a_challenge_reads_as_its_bearer_parameters((header, expected) in www_authenticate()) {
+        check_challenge(&header, expected.as_ref())?;
+    }
+
+    #[test]
+    fn header_values_round_trip_and_are_taken_when_they_decode(
+        (schema, arguments, text, header) in tool_call_and_header(),
+    ) {
+        check_param_headers_of(&schema, &arguments, &text, &header)?;
+    }
+
+    #[test]
+    fn the_id_at_the_end_of_a_message_is_the_one_it_has(
+        ((text, last_id), cut) in message_and_cut(),
+    ) {
+        check_trailing_id(&text, last_id, cut)?;
+    }
+}
+
+#[test]
+#[ignore = "long: see the module comment"]
+fn fuzz_www_authenticate() {
+    fuzz(
+        "WWW-Authenticate",
+        www_authenticate(),
+        |(header, expected)| check_challenge(&header, expected.as_ref()),
+    );
+}
+
+#[test]
+#[ignore = "long: see the module comment"]
+fn fuzz_param_headers() {
+    fuzz(
+        "Mcp-Param headers",
+        tool_call_and_header(),
+        |(schema, arguments, text, header)| {
+            check_param_headers_of(&schema, &arguments, &text, &header)
+        },
+    );
+}
+
+#[test]
+#[ignore = "long: see the module comment"]
+fn fuzz_trailing_id() {
+    fuzz(
+        "trailing id",
+        message_and_cut(),
+        |((text, last_id), cut)| check_trailing_id(&text, last_id, cut),
     );
 }

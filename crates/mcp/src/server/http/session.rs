@@ -514,6 +514,9 @@ impl TransportControl for Control {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::{Destination, destination};
 
