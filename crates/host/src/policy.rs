@@ -486,15 +486,7 @@ mod tests {
     #[test]
     fn an_allowance_of_a_whole_server_holds_only_for_the_tools_it_listed_as_they_read() {
         let policies = Policies::new(vec![rule("s", None, true)]);
-        let asked = |definition: &ToolDefinition| {
-            let now = Now {
-                agent: None,
-                server: "s",
-                identity: SERVER,
-                definition,
-            };
-            policies.decide(&now, None, false)
-        };
+        let asked = |definition: &ToolDefinition| decide_with(&policies, definition);
         assert_eq!(
             asked(&definition("read", "as read")),
             decided(true, "policy: allowed for this server, always")

@@ -527,12 +527,11 @@ async fn a_token_about_to_expire_is_refreshed_before_it_is_sent() {
     });
 }
 
-/// An authorization server may say its token lasts "forever" with the largest number it
-/// can write: the sign-in completes, and the token is kept as one that never ends.
-#[tokio::test]
-async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
+/// A server whose tokens last `expires_in` seconds, the client signed in to it, with its
+/// store and the person who signed in.
+async fn signed_in(expires_in: u64) -> (Guarded, Arc<MemoryStore>, Arc<Person>, Client) {
     let server = Guarded::start(Options {
-        expires_in: u64::MAX,
+        expires_in,
         ..Options::default()
     })
     .await;
@@ -541,6 +540,14 @@ async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
     let client = connect(&server, store.clone(), person.clone())
         .await
         .expect("connected after signing in");
+    (server, store, person, client)
+}
+
+/// An authorization server may say its token lasts "forever" with the largest number it
+/// can write: the sign-in completes, and the token is kept as one that never ends.
+#[tokio::test]
+async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
+    let (server, store, person, client) = signed_in(u64::MAX).await;
     client.list_tools().await.expect("tools");
     let grant = store
         .load(&server.url)
@@ -556,16 +563,7 @@ async fn a_token_granted_for_ever_is_kept_and_never_refreshed() {
 /// one is kept, and the person is not asked to sign in again once the access token ends.
 #[tokio::test]
 async fn a_call_cancelled_during_a_refresh_loses_no_refresh_token() {
-    let server = Guarded::start(Options {
-        expires_in: 5,
-        ..Options::default()
-    })
-    .await;
-    let store = Arc::new(MemoryStore::default());
-    let person = Arc::new(Person::default());
-    let client = connect(&server, store.clone(), person.clone())
-        .await
-        .expect("connected");
+    let (server, store, person, client) = signed_in(5).await;
     client.list_tools().await.expect("tools");
     let (open, gate) = tokio::sync::watch::channel(false);
     server.hold_refreshes(gate);

@@ -28,6 +28,18 @@ fn tokens() -> Arc<dyn TokenCheck> {
     Arc::new(|token: &str| (token == TOKEN).then(|| Identity::new("Claude Code")))
 }
 
+/// The served handler on a server that admits the agent's token.
+async fn with_tokens() -> HttpServer {
+    let (seen, _) = mpsc::unbounded_channel();
+    let options = HttpServerOptions {
+        tokens: Some(tokens()),
+        ..HttpServerOptions::default()
+    };
+    HttpServer::bind(options, served::factory(seen))
+        .await
+        .expect("bind")
+}
+
 struct Agent {
     name: &'static str,
     command: fn() -> Command,
@@ -358,14 +370,7 @@ async fn requests_the_server_cannot_serve_get_a_status_that_says_why() {
 /// from a client of the 2026-07-28 revision: an agent's SDK shows the code it knows.
 #[tokio::test]
 async fn a_malformed_body_is_answered_with_its_json_rpc_error_code() {
-    let (seen, _) = mpsc::unbounded_channel();
-    let options = HttpServerOptions {
-        tokens: Some(tokens()),
-        ..HttpServerOptions::default()
-    };
-    let server = HttpServer::bind(options, served::factory(seen))
-        .await
-        .expect("bind");
+    let server = with_tokens().await;
     let http = reqwest::Client::new();
     let post = |body: &'static [u8]| {
         http.post(server.url())
@@ -461,14 +466,7 @@ async fn call_route(
 
 #[tokio::test]
 async fn a_modern_call_is_refused_unless_its_marked_arguments_match_their_headers() {
-    let (seen, _) = mpsc::unbounded_channel();
-    let options = HttpServerOptions {
-        tokens: Some(tokens()),
-        ..HttpServerOptions::default()
-    };
-    let server = HttpServer::bind(options, served::factory(seen))
-        .await
-        .expect("bind");
+    let server = with_tokens().await;
     let http = reqwest::Client::new();
     let mismatch = serde_json::json!(-32020);
     let eu = serde_json::json!({"region": "eu-west", "priority": 3, "query": "x"});
