@@ -183,6 +183,33 @@ async fn a_wrong_key_is_refused_in_the_providers_words_and_never_shown() {
     );
 }
 
+/// A provider (or a proxy before it) that repeats the key whole in its refusal: the person
+/// sees the refusal with the key taken out, in either protocol.
+/// Mutation: `secret.filter(|s| s.len() >= 4)` made `secret.filter(|_| false)` in
+/// `Error::redact` (`crates/providers/src/error.rs`) shows the key, and this fails.
+#[tokio::test]
+async fn a_key_the_provider_echoes_back_is_never_shown() {
+    let mut echoing = script();
+    echoing["models_error"] = json!({"kind": "unauthorized", "message": "Key {key} was revoked."});
+    let provider = StandInProvider::start(echoing).await;
+    let world = desk().await;
+    let openai = format!("{}/v1", provider.url);
+    for (protocol, base) in [
+        (ProviderProtocol::OpenAi, &openai),
+        (ProviderProtocol::Anthropic, &provider.url),
+    ] {
+        let saved = form("echoing", protocol, base, set(KEY));
+        let error = world.desk.fetch_models_for(None, &saved).await.unwrap_err();
+        let message = error.to_string();
+        assert_eq!(
+            message, "the provider refused the API key (HTTP 401): Key <redacted> was revoked.",
+            "{protocol:?}"
+        );
+    }
+    let echoed = provider.requests().await;
+    assert_eq!(echoed.len(), 2, "the provider was asked: {echoed:?}");
+}
+
 #[tokio::test]
 async fn a_rate_limit_says_how_long_to_wait_and_an_absent_provider_that_it_is_unreachable() {
     let mut limited = script();

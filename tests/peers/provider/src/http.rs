@@ -101,6 +101,7 @@ impl Api {
     }
 
     fn failure(self, failure: &Failure, received: &Received) -> Answer {
+        let failure = &failure.echoing(received.key());
         match self {
             Self::OpenAi => openai::failure(failure),
             Self::Anthropic => anthropic::failure(failure, received.number),
@@ -144,6 +145,14 @@ struct Received {
 impl Received {
     fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The API key the request carried, in either protocol's header.
+    fn key(&self) -> Option<&str> {
+        self.header("x-api-key").or_else(|| {
+            self.header("authorization")
+                .and_then(|a| a.strip_prefix("Bearer "))
+        })
     }
 
     /// The JSON kept for the test to read.

@@ -31,6 +31,9 @@
 //!   the stream's last events; `stall` streams the content and then sends nothing more,
 //!   the connection left open (a provider gone silent). `chunk_bytes` sends the stream in pieces of that many
 //!   bytes, cutting through events and lines.
+//! - A failure's `message` replaces the protocol's usual one; in an `error` or a
+//!   `models_error`, `{key}` in it is replaced by the API key the request carried, whole,
+//!   as a proxy or a careless server may echo it.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -149,6 +152,20 @@ pub struct Failure {
     pub retry_after: Option<String>,
     /// Replaces the protocol's usual message.
     pub message: Option<String>,
+}
+
+impl Failure {
+    /// The failure with `{key}` in its message replaced by `key`.
+    pub fn echoing(&self, key: Option<&str>) -> Self {
+        let message = self
+            .message
+            .as_ref()
+            .map(|m| m.replace("{key}", key.unwrap_or_default()));
+        Self {
+            message,
+            ..self.clone()
+        }
+    }
 }
 
 /// Splits `text` into `pieces` parts of about the same number of characters (fewer when
