@@ -873,20 +873,19 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
 }
 
 /// An agent that does not answer in time leaves the server with a clear error, not a hang.
+/// The call is allowed by a standing rule: the short deadline is the agent's alone, with
+/// nothing else that must beat it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() {
-    let mut gateway = gateway_with(json!({"approvalTimeoutSecs": 2})).await;
+    let [allowed, _] = given_to_agent(demo_allowed(), "Claude Code");
+    let gateway = gateway_with(json!({"approvalTimeoutSecs": 2, "toolRules": [allowed]})).await;
     gateway.let_answer("Claude Code", true, true).await;
     for sdk in STATEFUL_SDKS {
         let reach = gateway.bridge("Claude Code");
         let mut claude = Agent::connected_declaring(sdk, reach, &["--answers"]).await;
         claude.ask(json!({"op": "silent"})).await.unwrap();
-        let call = gateway
-            .call_allowed(
-                &mut claude,
-                "demo__ask_model",
-                json!({"question": "Hello?"}),
-            )
+        let call = claude
+            .call("demo__ask_model", json!({"question": "Hello?"}))
             .await;
         claude.line(|l| l["event"] == "asked").await;
         let result = claude.outcome(&call).await.unwrap();
