@@ -11,7 +11,7 @@ mod support;
 use std::path::Path;
 
 use serde_json::json;
-use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret};
+use support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const TOKEN: &str = "plain-token-written-in-the-file";
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
@@ -114,7 +114,7 @@ fn a_clashing_server_with_a_plain_token_is_renamed_and_its_token_kept_in_the_key
     app.invoke_allowed("demo-peer", "env");
     app.result(TOKEN);
     assert_eq!(
-        keyring_secret("demo-peer/env/PEER_TOKEN").as_deref(),
+        app.keyring_secret("demo-peer/env/PEER_TOKEN").as_deref(),
         Some(TOKEN)
     );
     let config = std::fs::read_to_string(app.dir.path().join("config.json")).expect("config");

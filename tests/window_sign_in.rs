@@ -6,7 +6,7 @@
 mod support;
 
 use support::peer::{HttpPeer, node_binary};
-use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret, make_executable, until};
+use support::window::{App, DETAIL, DIALOG, SHOWN, make_executable, until};
 
 const SERVER: &str = "tracker";
 const FORM: &str = ".server-form";
@@ -158,7 +158,7 @@ fn a_client_registered_beforehand_is_entered_in_the_form_and_signs_in() {
         serde_json::json!({"clientId": id, "clientSecret": {"secret": "tracker/oauth/client-secret"}})
     );
     assert_eq!(
-        keyring_secret("tracker/oauth/client-secret").as_deref(),
+        app.keyring_secret("tracker/oauth/client-secret").as_deref(),
         Some(secret.as_str())
     );
 
@@ -198,7 +198,7 @@ fn where_no_client_can_register_a_personal_access_token_is_offered_and_used() {
         serde_json::json!({"Authorization": {"secret": "tracker/header/Authorization"}})
     );
     assert_eq!(
-        keyring_secret("tracker/header/Authorization"),
+        app.keyring_secret("tracker/header/Authorization"),
         Some(format!("Bearer {token}"))
     );
     echo_answers(&app, "hello with a token of my own");
@@ -217,7 +217,7 @@ fn an_expired_access_token_is_refreshed_and_the_details_show_the_new_expiry() {
     let first = w.wait_for_text(signed_in, "expires", SHOWN);
 
     // Once the token has ended, a call still works: the token is refreshed on the way.
-    let ends = access_token_end(&peer.url);
+    let ends = access_token_end(&app, &peer.url);
     until("the access token has ended", || unix_now() > ends);
     echo_answers(&app, "hello after the token ended");
     app.select_server(SERVER);
@@ -267,9 +267,11 @@ fn a_sign_in_left_open_in_the_browser_is_cancelled_from_the_details() {
 }
 
 /// When the access token kept for the server at `url` ends, in seconds since the epoch.
-fn access_token_end(url: &str) -> u64 {
+fn access_token_end(app: &App, url: &str) -> u64 {
     let name = switchboard_host::sign_in::grant_secret_name(url);
-    let kept = keyring_secret(&name).expect("the grant is in the keyring");
+    let kept = app
+        .keyring_secret(&name)
+        .expect("the grant is in the keyring");
     let grants: serde_json::Value = serde_json::from_str(&kept).expect("the grant reads");
     grants["by_issuer"]
         .as_object()

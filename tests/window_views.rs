@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::json;
 use support::peer::HttpPeer;
-use support::window::{App, DETAIL, DIALOG, SHOWN, keyring_secret, until};
+use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";
@@ -288,7 +288,7 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     );
     let token = format!("token-{}-{}", std::process::id(), line!());
     let secret_name = "everything/env/API_TOKEN";
-    assert_eq!(keyring_secret(secret_name), None);
+    assert_eq!(app.keyring_secret(secret_name), None);
     app.view("servers");
     app.press(".server-list", "Add server");
     app.fill(form, "Server name", "everything");
@@ -335,7 +335,10 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
         app.config()["mcpServers"]["everything"]["env"]["API_TOKEN"],
         json!({"secret": secret_name})
     );
-    assert_eq!(keyring_secret(secret_name).as_deref(), Some(token.as_str()));
+    assert_eq!(
+        app.keyring_secret(secret_name).as_deref(),
+        Some(token.as_str())
+    );
     app.open_tool("everything", "Print Environment Tool");
     app.invoke();
     app.result(&format!("\"API_TOKEN\": \"{token}\""));
@@ -356,7 +359,7 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     );
     // The window shows the server gone once the file is written; the keyring follows.
     until("the secret gone from the keyring", || {
-        keyring_secret(secret_name).is_none()
+        app.keyring_secret(secret_name).is_none()
     });
     drop(peer);
 }

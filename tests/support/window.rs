@@ -8,6 +8,7 @@ use super::display::Display;
 use super::driver::{TauriDriver, free_port};
 use super::webdriver::Session;
 use switchboard_host::gateway::bridge::SOCKET_ENV;
+use switchboard_host::secrets::SERVICE_ENV;
 
 /// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.
 pub const SHOWN: Duration = Duration::from_secs(30);
@@ -78,6 +79,7 @@ impl App {
 
     fn start_in(dir: tempfile::TempDir, mut extra: Vec<(&'static str, String)>) -> Self {
         let gateway_port = own_gateway(dir.path(), &mut extra);
+        own_keyring_service(&mut extra);
         let config = dir.path().join("config.json");
         let opened = dir.path().join("opened.txt");
         let browser = dir.path().join("browser.sh");
@@ -276,15 +278,34 @@ pub fn until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// What the keyring holds for Switchboard under `name`, if anything.
-pub fn keyring_secret(name: &str) -> Option<String> {
-    let out = std::process::Command::new("secret-tool")
-        .args(["lookup", "service", "switchboard", "username", name])
-        .output()
-        .expect("run secret-tool (the libsecret-tools package; run scripts/setup)");
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+/// A keyring service of this app's own (kept across a restart), so that no test reads or
+/// deletes another's secrets, or the person's.
+fn own_keyring_service(extra: &mut Vec<(&'static str, String)>) {
+    static APPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    if !extra.iter().any(|(name, _)| *name == SERVICE_ENV) {
+        let n = APPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let service = format!("switchboard-window-{}-{n}", std::process::id());
+        extra.push((SERVICE_ENV, service));
+    }
+}
+
+impl App {
+    /// What the keyring holds for this app under `name`, if anything.
+    pub fn keyring_secret(&self, name: &str) -> Option<String> {
+        let service = self
+            .extra
+            .iter()
+            .find(|(key, _)| *key == SERVICE_ENV)
+            .map(|(_, service)| service.as_str())
+            .expect("every app has a keyring service of its own");
+        let out = std::process::Command::new("secret-tool")
+            .args(["lookup", "service", service, "username", name])
+            .output()
+            .expect("run secret-tool (the libsecret-tools package; run scripts/setup)");
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
 }
 
 pub fn make_executable(path: &Path) {

@@ -6,6 +6,10 @@
 /// The keyring service every Switchboard secret is filed under.
 const SERVICE: &str = "switchboard";
 
+/// Names another keyring service, to keep a second profile's secrets (one with its own
+/// `SWITCHBOARD_CONFIG`) apart from the person's own.
+pub const SERVICE_ENV: &str = "SWITCHBOARD_KEYRING_SERVICE";
+
 #[derive(Debug, thiserror::Error)]
 pub enum SecretError {
     #[error("the keyring is not available: {0}")]
@@ -25,8 +29,11 @@ pub struct Secrets {
 }
 
 impl Default for Secrets {
+    /// The person's secrets: the service `SWITCHBOARD_KEYRING_SERVICE` names, else
+    /// `switchboard`.
     fn default() -> Self {
-        Self::new(SERVICE)
+        let named = std::env::var(SERVICE_ENV).ok().filter(|s| !s.is_empty());
+        Self::new(named.as_deref().unwrap_or(SERVICE))
     }
 }
 
