@@ -69,3 +69,59 @@ async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() 
         ]})
     );
 }
+
+/// The OpenAI-compatible servers people run at home, each streaming as it does (see the
+/// stand-in's `dialect.rs`): a reasoning model's thinking, text and a tool call come out
+/// as from OpenAI, the thinking kept out of the text, with the usage where the server
+/// gives one. Mutations, each failing the Ollama case (in `crates/providers/src/openai.rs`):
+/// `call_delta` returning at once for a tool call without an `index`; `finish` passing
+/// `false` for "there were tool calls" to `stop_reason`.
+#[tokio::test]
+async fn the_streams_of_local_servers_read_as_openais() {
+    // The dialect, and whether its stream says the usage.
+    let dialects = [
+        ("openai", true),
+        ("ollama", false),
+        ("llama.cpp", true),
+        ("vllm", true),
+    ];
+    for (dialect, says_usage) in dialects {
+        let stand_in = StandIn::start(json!({
+            "dialect": dialect,
+            "turns": [{
+                "content": [
+                    {"thinking": "Two plus three.", "signature": "", "pieces": 2},
+                    {"text": "Adding them.", "pieces": 2},
+                    {"tool_call": {"name": "get-sum", "arguments": {"a": 2, "b": 3}}, "pieces": 3},
+                ],
+                "usage": {"input": 20, "output": 9},
+            }],
+        }))
+        .await;
+        let client = stand_in.openai(None);
+        let mut request = Request::new("local-model", 64, vec![Message::user_text("2 + 3?")]);
+        request.tools = vec![Tool {
+            name: "get-sum".into(),
+            description: None,
+            parameters: json!({"type": "object"}),
+        }];
+        let (events, error) = events(&client, &request).await;
+        assert!(error.is_none(), "{dialect}: {error:?}");
+        let mut answer = Collector::default();
+        events.iter().for_each(|e| answer.push(e));
+        let answer = answer.finish().expect("finished");
+        assert_eq!(answer.text(), "Adding them.", "{dialect}");
+        let calls: Vec<_> = answer
+            .tool_calls()
+            .map(|c| (&c.name, &c.arguments))
+            .collect();
+        assert_eq!(
+            calls,
+            [(&"get-sum".to_owned(), &json!({"a": 2, "b": 3}))],
+            "{dialect}"
+        );
+        assert_eq!(answer.stop_reason, StopReason::ToolUse, "{dialect}");
+        let usage = answer.usage.map(|u| (u.input_tokens, u.output_tokens));
+        assert_eq!(usage, says_usage.then_some((20, 9)), "{dialect}");
+    }
+}

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use tokio::net::TcpListener;
 
 use crate::answer::Answer;
+use crate::dialect::Dialect;
 use crate::script::{Failure, Script, Turn};
 use crate::{anthropic, openai};
 
@@ -108,9 +109,9 @@ impl Api {
         }
     }
 
-    fn answer(self, turn: &Turn, body: &Value, turn_number: usize) -> Answer {
+    fn answer(self, turn: &Turn, body: &Value, turn_number: usize, dialect: Dialect) -> Answer {
         match self {
-            Self::OpenAi => openai::answer(turn, body, turn_number),
+            Self::OpenAi => openai::answer(turn, body, turn_number, dialect),
             Self::Anthropic => anthropic::answer(turn, body, turn_number),
         }
     }
@@ -220,7 +221,7 @@ impl Server {
         match self.take_turn() {
             Some((n, turn)) => match &turn.error {
                 Some(failure) => api.failure(failure, received),
-                None => api.answer(turn, body, n),
+                None => api.answer(turn, body, n, self.script.dialect),
             },
             None => api.no_turn_left(),
         }

@@ -24,6 +24,7 @@
 
 mod answer;
 mod anthropic;
+mod dialect;
 mod http;
 mod openai;
 mod script;

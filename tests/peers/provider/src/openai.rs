@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use crate::answer::{Answer, Part, broken_off, data_frame, parts, retry_headers};
+use crate::dialect::Dialect;
 use crate::script::{Failure, FailureKind, ModelEntry, Turn};
 
 const CREATED: u64 = 1_700_000_000;
@@ -365,8 +366,9 @@ fn call_id(id: Option<&str>, turn_number: usize, n: usize) -> String {
     id.map_or_else(|| format!("call_standin_{turn_number}_{n}"), str::to_owned)
 }
 
-/// The answer to a scripted turn, streamed or whole as the request asks.
-pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
+/// The answer to a scripted turn, streamed (as `dialect`'s server writes it) or whole as
+/// the request asks.
+pub fn answer(turn: &Turn, request: &Value, turn_number: usize, dialect: Dialect) -> Answer {
     let model = request.get("model").and_then(Value::as_str).unwrap_or("");
     let parts = parts(turn, &last_tool_result(request));
     let id = format!("chatcmpl-standin-{turn_number}");
@@ -374,54 +376,56 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
         return whole(turn, &parts, &id, model, turn_number);
     }
     let with_usage = request.pointer("/stream_options/include_usage") == Some(&json!(true));
-    let chunk = |delta: Value, finish: Option<&str>| {
+    let chunk = |choices: Value| {
         let mut chunk = json!({
             "id": id,
             "object": "chat.completion.chunk",
             "created": CREATED,
             "model": model,
-            "system_fingerprint": FINGERPRINT,
-            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
+            "choices": choices,
         });
-        if with_usage {
+        if let Some(fingerprint) = dialect.fingerprint() {
+            chunk["system_fingerprint"] = json!(fingerprint);
+        }
+        if with_usage && dialect.usage_chunk() {
             chunk["usage"] = Value::Null;
         }
-        data_frame(&chunk.to_string())
+        chunk
     };
-    let mut frames = vec![chunk(
-        json!({"role": "assistant", "content": "", "refusal": null}),
-        None,
-    )];
+    let choice = |delta: Value, finish: Option<&str>| {
+        let mut choice = json!({"index": 0, "delta": delta, "finish_reason": finish});
+        dialect.choice_extras(&mut choice);
+        chunk(json!([choice]))
+    };
+    let frame = |chunk: Value| data_frame(&chunk.to_string());
+    let mut frames: Vec<String> = dialect
+        .opening()
+        .map(|delta| frame(choice(delta, None)))
+        .into_iter()
+        .collect();
     let mut calls = 0;
     for part in &parts {
         match part {
             Part::Text(pieces, _) => {
-                frames.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
+                frames.extend(pieces.iter().map(|p| frame(choice(dialect.text(p), None))));
             }
-            Part::Thinking { .. } => {}
+            Part::Thinking { pieces, .. } => frames.extend(
+                pieces
+                    .iter()
+                    .filter_map(|p| dialect.thinking(p))
+                    .map(|delta| frame(choice(delta, None))),
+            ),
             Part::ToolCall {
                 id: given,
                 name,
+                arguments,
                 pieces,
-                ..
             } => {
                 let index = calls;
                 calls += 1;
-                frames.push(chunk(
-                    json!({"tool_calls": [{
-                        "index": index,
-                        "id": call_id(*given, turn_number, index),
-                        "type": "function",
-                        "function": {"name": name, "arguments": ""},
-                    }]}),
-                    None,
-                ));
-                frames.extend(pieces.iter().map(|p| {
-                    chunk(
-                        json!({"tool_calls": [{"index": index, "function": {"arguments": p}}]}),
-                        None,
-                    )
-                }));
+                let id = given.map_or_else(|| dialect.call_id(turn_number, index), str::to_owned);
+                let deltas = dialect.tool_call(index, &id, name, arguments, pieces);
+                frames.extend(deltas.into_iter().map(|delta| frame(choice(delta, None))));
             }
         }
     }
@@ -432,18 +436,14 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize) -> Answer {
         data_frame(r#"{"id":"chatcmpl-standin","choices":[{"delta":"#),
     );
     if !broken {
-        frames.push(chunk(json!({}), Some(finish_reason(turn.stop()))));
-        if with_usage {
-            let last = json!({
-                "id": id,
-                "object": "chat.completion.chunk",
-                "created": CREATED,
-                "model": model,
-                "system_fingerprint": FINGERPRINT,
-                "choices": [],
-                "usage": usage(turn),
-            });
-            frames.push(data_frame(&last.to_string()));
+        let finish = dialect.finish_reason(finish_reason(turn.stop()));
+        let mut last = choice(dialect.closing(), Some(finish));
+        dialect.closing_extras(&mut last, usage(turn));
+        frames.push(frame(last));
+        if with_usage && dialect.usage_chunk() {
+            let mut usage_only = chunk(json!([]));
+            usage_only["usage"] = usage(turn);
+            frames.push(frame(usage_only));
         }
         frames.push(data_frame("[DONE]"));
     }

@@ -31,12 +31,16 @@
 //!   the stream's last events; `stall` streams the content and then sends nothing more,
 //!   the connection left open (a provider gone silent). `chunk_bytes` sends the stream in pieces of that many
 //!   bytes, cutting through events and lines.
+//! - `dialect`: `openai` (the default), `ollama`, `llama.cpp` or `vllm`: which server's
+//!   ways an OpenAI stream follows (see `dialect.rs`); Anthropic's answers are Anthropic's.
 //! - A failure's `message` replaces the protocol's usual one; in an `error` or a
 //!   `models_error`, `{key}` in it is replaced by the API key the request carried, whole,
 //!   as a proxy or a careless server may echo it.
 
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::dialect::Dialect;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,6 +54,9 @@ pub struct Script {
     pub models_error: Option<Failure>,
     #[serde(default)]
     pub turns: Vec<Turn>,
+    /// Which OpenAI-compatible server writes the streamed answers (see `dialect.rs`).
+    #[serde(default)]
+    pub dialect: Dialect,
 }
 
 fn default_page_size() -> usize {
@@ -103,7 +110,8 @@ pub struct Block {
     pub citations: Option<Vec<Value>>,
     pub tool_call: Option<ToolCall>,
     /// Anthropic's extended thinking, with its `signature` (streamed as a
-    /// `signature_delta`); left out in OpenAI's protocol, which has no such block.
+    /// `signature_delta`); in OpenAI's protocol, which has no such block, left out, or
+    /// streamed as the reasoning deltas of the `dialect`'s server.
     pub thinking: Option<String>,
     pub signature: Option<String>,
     pub pieces: Option<usize>,
