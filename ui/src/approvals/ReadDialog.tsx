@@ -39,19 +39,6 @@ function asker(origin: Origin): string {
   }
 }
 
-/** What is read, in a line of text. */
-export function readSubject(read: Read): string {
-  switch (read.kind) {
-    case "resource":
-    case "subscription":
-      return read.uri;
-    case "prompt":
-      return `the prompt ${read.name}`;
-    case "completion":
-      return `suggestions for ${read.argument} of ${read.of}`;
-  }
-}
-
 /** What is read, after "wants ". */
 function wanted(read: Read) {
   switch (read.kind) {

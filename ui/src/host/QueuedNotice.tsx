@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Pending } from "../bindings";
-import { readSubject } from "../approvals/ReadDialog";
+import { readSubject } from "../approvals/readSubject";
 
 interface Props {
   pending: Pending[];

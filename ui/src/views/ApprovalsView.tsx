@@ -1,5 +1,5 @@
 import type { Pending } from "../bindings";
-import { readSubject } from "../approvals/ReadDialog";
+import { readSubject } from "../approvals/readSubject";
 import { ApprovalQueue } from "../approvals/ApprovalQueue";
 import { useApprovals } from "../host/approvalsContext";
 import { EmptyState } from "./EmptyState";
