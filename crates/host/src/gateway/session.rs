@@ -23,7 +23,7 @@ use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
 
-use super::names::{self, Named};
+use super::names::{self, Named, Naming};
 use super::refusal;
 use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
@@ -60,6 +60,11 @@ pub struct Caller {
 /// check gives a request is the agent's name (a request with none is refused as an agent
 /// not configured).
 pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
+    http_sessions_named(desk, Naming::prefixed())
+}
+
+/// [`http_sessions`] whose agents see the tools and prompts named as `naming` says.
+pub fn http_sessions_named(desk: &Desk, naming: Naming) -> impl SessionFactory + use<> {
     let desk = desk.clone();
     let questions = Arc::<Questions>::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
@@ -70,7 +75,7 @@ pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::asking_in(desk.clone(), caller, questions.clone());
+        let session = Session::asking_in(desk.clone(), caller, questions.clone(), naming.clone());
         *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
         Arc::new(session)
     }
@@ -108,6 +113,7 @@ struct Inner {
     /// roots, shared by every request of the agents of one transport (each stateless
     /// request over HTTP is a session of its own).
     questions: Arc<Questions>,
+    naming: Naming,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -143,10 +149,10 @@ named `server__name`. The person approves each tool call, so a call may wait for
 
 impl Session {
     pub fn new(desk: Desk, caller: Caller) -> Self {
-        Self::asking_in(desk, caller, Arc::default())
+        Self::asking_in(desk, caller, Arc::default(), Naming::prefixed())
     }
 
-    fn asking_in(desk: Desk, caller: Caller, questions: Arc<Questions>) -> Self {
+    fn asking_in(desk: Desk, caller: Caller, questions: Arc<Questions>, naming: Naming) -> Self {
         let origin = Origin::Agent {
             name: caller.agent.clone(),
         };
@@ -162,6 +168,7 @@ impl Session {
                 calls: AtomicU64::new(0),
                 number: SESSIONS.fetch_add(1, Ordering::Relaxed),
                 questions,
+                naming,
             }),
         }
     }
@@ -220,6 +227,13 @@ impl Session {
             .desk
             .offers_for(self.agent())
             .ok_or_else(|| not_configured(self.agent()))
+    }
+
+    /// The catalog's id of the tool the agent named `seen`.
+    fn tool_id(&self, seen: &str) -> String {
+        self.inner
+            .naming
+            .tool_id(seen, || self.offers().unwrap_or_default())
     }
 
     fn seen_now(&self) -> Seen {
@@ -425,7 +439,7 @@ impl Session {
                     .iter()
                     .map(|p| {
                         let mut shown = tagged(p, server);
-                        shown["name"] = json!(names::id(server, &p.name));
+                        shown["name"] = json!(self.inner.naming.shown(server, &p.name));
                         shown
                     })
                     .collect()
@@ -480,7 +494,7 @@ impl Session {
                 .iter()
                 .map(|tool| {
                     let mut shown = tagged(tool, server);
-                    shown["name"] = json!(names::id(server, &tool.name));
+                    shown["name"] = json!(self.inner.naming.shown(server, &tool.name));
                     shown
                 })
                 .collect()
@@ -537,7 +551,11 @@ impl Session {
                 Resumed::Start => {}
             }
         }
-        let Some((server, name)) = self.inner.desk.agent_tool(self.agent(), &params.name) else {
+        let Some((server, name)) = self
+            .inner
+            .desk
+            .agent_tool(self.agent(), &self.tool_id(&params.name))
+        else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
                 params.name,
@@ -762,9 +780,11 @@ impl Session {
 
     async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<Value, ErrorObject> {
         let offers = self.offers()?;
-        let Some(Named { server, name }) = names::find(&offers, &params.name, |o| {
-            o.prompts.iter().map(|p| p.name.as_str()).collect()
-        }) else {
+        let Some(Named { server, name }) =
+            names::find(&self.inner.naming, &offers, &params.name, |o| {
+                o.prompts.iter().map(|p| p.name.as_str()).collect()
+            })
+        else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown prompt {:?}",
                 params.name
@@ -797,7 +817,7 @@ impl Session {
         let offers = self.offers()?;
         let (server, of) = match &mut params.reference {
             Reference::Prompt(prompt) => {
-                let found = names::find(&offers, &prompt.name, |o| {
+                let found = names::find(&self.inner.naming, &offers, &prompt.name, |o| {
                     o.prompts.iter().map(|p| p.name.as_str()).collect()
                 });
                 let Some(Named { server, name }) = found else {
@@ -924,7 +944,10 @@ impl IncomingHandler for Session {
     /// The schema of a tool as the agent is shown it (passed on unchanged): its
     /// `x-mcp-header` marks are what the HTTP transport checks a call's headers against.
     fn tool_input_schema(&self, name: &str) -> Option<Value> {
-        let schema = self.inner.desk.agent_tool_schema(self.agent(), name)?;
+        let schema = self
+            .inner
+            .desk
+            .agent_tool_schema(self.agent(), &self.tool_id(name))?;
         Some(Value::Object(schema))
     }
 }
