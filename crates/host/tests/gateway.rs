@@ -484,10 +484,13 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
             "{sdk:?}: {refused}"
         );
     }
-    let kept = token_secret_name("Cursor");
-    assert!(gateway.world.secrets.get(&kept).await.unwrap().is_some());
+    let (tokens, kept) = (
+        gateway.world.secrets.agent_tokens(),
+        token_secret_name("Cursor"),
+    );
+    assert!(tokens.get(&kept).await.unwrap().is_some());
     desk.remove_agent("Cursor").await.unwrap();
-    assert_eq!(gateway.world.secrets.get(&kept).await.unwrap(), None);
+    assert_eq!(tokens.get(&kept).await.unwrap(), None);
 }
 
 /// An agent of the stateless revision over HTTP mirrors a tool's marked argument into its
