@@ -1449,3 +1449,59 @@ async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
         .line(|l| l["event"] == "resource_updated" && l["uri"] == NOTES)
         .await;
 }
+
+/// What standing rules allow an agent without asking is paced: beyond
+/// `agentCallsPerMinute` of its calls and reads of one server in a minute, each is refused
+/// at once with a JSON-RPC error that says why and when to try again, and recorded as
+/// refused. Each agent has a count of its own: the next one's calls go through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
+    const LIMIT: usize = 3;
+    let agents = SDKS.map(|sdk| format!("paced {sdk:?}"));
+    let rules: Vec<Value> = agents
+        .iter()
+        .flat_map(|agent| given_to_agent(demo_allowed(), agent))
+        .collect();
+    let gateway = gateway_with(json!({"agentCallsPerMinute": LIMIT, "toolRules": rules})).await;
+    let desk = gateway.world.desk.clone();
+    for (sdk, name) in SDKS.into_iter().zip(&agents) {
+        desk.save_agent(name, None).await.unwrap();
+        let mut agent = Agent::connected(sdk, name, gateway.socket()).await;
+        let add = json!({"op": "call_tool", "name": "demo__add", "arguments": {"a": 1, "b": 2}});
+        let read = json!({"op": "read_resource", "uri": "demo://readme"});
+        for _ in 1..LIMIT {
+            let sum = agent.ask(add.clone()).await.unwrap();
+            assert_eq!(sum["structuredContent"]["sum"], 3, "{sdk:?}: {sum}");
+        }
+        agent.ask(read.clone()).await.unwrap();
+        for over in [add, read] {
+            let refused = agent.ask(over).await.unwrap_err();
+            assert!(
+                refused.contains("agentCallsPerMinute") && refused.contains("try again in"),
+                "{sdk:?}: {refused}"
+            );
+        }
+        let rows = desk.audit(None, 2).await.unwrap();
+        let refusals: Vec<(&str, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.kind.as_str(), r.subject.as_str(), r.decision.as_str()))
+            .collect();
+        assert_eq!(
+            refusals,
+            [
+                ("read", "demo://readme", "refused"),
+                ("tool_call", "add", "refused")
+            ],
+            "{sdk:?}"
+        );
+        assert!(
+            rows.iter().all(|r| r.asked_by == format!("agent {name}")
+                && r.decided_by.contains("settings.agentCallsPerMinute")),
+            "{sdk:?}: {rows:?}"
+        );
+    }
+    // The person's own calls are theirs: never paced.
+    for _ in 0..=LIMIT {
+        call_allowed(&desk, "demo", "add", json!({"a": 1, "b": 1})).await;
+    }
+}
