@@ -286,8 +286,10 @@ impl Gate {
         let decided = match verdict {
             Verdict::Decided(rule) => {
                 if let Err(over) = self.paced(origin, server.name, &rule) {
-                    let refused = Decided::too_frequent(arguments, &over);
-                    self.record(origin, server.name, tool, &refused).await;
+                    if over.first {
+                        let refused = Decided::too_frequent(arguments, &over);
+                        self.record(origin, server.name, tool, &refused).await;
+                    }
                     return Err(over.into());
                 }
                 Decided::made(rule.allow, arguments, rule.decided_by, rule.given)
@@ -357,6 +359,7 @@ impl Gate {
         let decided = match verdict {
             Verdict::Decided(rule) => match self.paced(origin, server.name, &rule) {
                 Ok(()) => Decided::made(rule.allow, Map::new(), rule.decided_by, rule.given),
+                Err(refused) if !refused.first => return Err(refused.into()),
                 Err(refused) => {
                     let decided = Decided::too_frequent(Map::new(), &refused);
                     over = Some(refused);

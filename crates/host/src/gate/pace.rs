@@ -2,7 +2,8 @@
 //! server) allows without asking, so nothing else paces the calls and reads it allows.
 //! Each agent may have `settings.agentCallsPerMinute` of them allowed per server in any
 //! minute; beyond, they are refused at once, with the reason, until the minute has passed.
-//! The minute slides, on tokio's clock.
+//! The minute slides, on tokio's clock. Only the first refusal of a run is recorded: an
+//! agent that keeps on asking cannot flood the audit trail with its refusals.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -26,13 +27,17 @@ pub struct TooFrequent {
     pub limit: u32,
     /// When the oldest of the minute's calls leaves it.
     pub retry_after: Duration,
+    /// The first refusal since the agent was last let through to the server: the one the
+    /// audit trail records.
+    pub first: bool,
 }
 
 impl TooFrequent {
     /// Who decided, as the audit trail says it.
     pub fn decided_by(&self) -> String {
         format!(
-            "limit: {} a minute by standing rules (settings.agentCallsPerMinute)",
+            "limit: {} a minute by standing rules (settings.agentCallsPerMinute); \
+             those refused after it until one is let through again are not recorded",
             self.limit
         )
     }
@@ -42,7 +47,16 @@ impl TooFrequent {
 #[derive(Debug)]
 pub struct Pace {
     per_minute: AtomicU32,
-    allowed: Mutex<HashMap<(String, String), VecDeque<Instant>>>,
+    allowed: Mutex<HashMap<(String, String), Lately>>,
+}
+
+/// One agent's calls and reads of one server lately.
+#[derive(Debug, Default)]
+struct Lately {
+    /// When each of the last minute's was let through.
+    times: VecDeque<Instant>,
+    /// Whether the last one was refused.
+    refusing: bool,
 }
 
 impl Default for Pace {
@@ -71,25 +85,28 @@ impl Pace {
         let now = Instant::now();
         let mut allowed = self.allowed.lock().unwrap_or_else(|p| p.into_inner());
         // Only the pairs still in their minute are kept.
-        allowed.retain(|_, times| {
-            while times.front().is_some_and(|t| now - *t >= MINUTE) {
-                times.pop_front();
+        allowed.retain(|_, lately| {
+            while lately.times.front().is_some_and(|t| now - *t >= MINUTE) {
+                lately.times.pop_front();
             }
-            !times.is_empty()
+            !lately.times.is_empty()
         });
-        let times = allowed
+        let lately = allowed
             .entry((agent.to_owned(), server.to_owned()))
             .or_default();
-        if times.len() >= limit as usize {
-            let oldest = times.front().copied().unwrap_or(now);
+        if lately.times.len() >= limit as usize {
+            let oldest = lately.times.front().copied().unwrap_or(now);
+            let first = !std::mem::replace(&mut lately.refusing, true);
             return Err(TooFrequent {
                 agent: agent.to_owned(),
                 server: server.to_owned(),
                 limit,
                 retry_after: MINUTE.saturating_sub(now - oldest),
+                first,
             });
         }
-        times.push_back(now);
+        lately.refusing = false;
+        lately.times.push_back(now);
         Ok(())
     }
 }
@@ -115,7 +132,7 @@ mod tests {
         pace.admit("Claude Code", "demo").unwrap();
         tokio::time::advance(Duration::from_secs(40)).await;
         pace.admit("Cursor", "demo").unwrap();
-        assert!(pace.admit("Cursor", "demo").is_err());
+        assert!(pace.admit("Cursor", "demo").unwrap_err().first, "a new run");
         pace.set_per_minute(3);
         pace.admit("Cursor", "demo").unwrap();
     }
