@@ -1508,3 +1508,91 @@ async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
         call_allowed(&desk, "demo", "add", json!({"a": 1, "b": 1})).await;
     }
 }
+
+/// The folders an agent offered and the person shared go with the agent: once it is
+/// removed, every server that saw them is told (`notifications/roots/list_changed`) and
+/// sees them no more, and the audit trail says so. A folder the person had shared with a
+/// server themselves stays shared with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let folder = |name: &str| {
+        let path = gateway.world.dir.path().join(name);
+        std::fs::create_dir(&path).unwrap();
+        path.canonicalize().unwrap()
+    };
+    let (own, offered) = (folder("own"), folder("offered"));
+    desk.set_roots("demo", std::slice::from_ref(&own))
+        .await
+        .unwrap();
+    let shown = |folders: &[&Path]| -> Vec<String> {
+        folders.iter().map(|f| f.display().to_string()).collect()
+    };
+    let mut updates = desk.updates();
+    let uris = format!("{},{}", file_uri(&own), file_uri(&offered));
+    let reach = gateway.bridge("Claude Code");
+    let _claude = Agent::connected_declaring(Sdk::TypeScript, reach, &["--roots", &uris]).await;
+    let offer = next_on(&mut updates, |u| match u {
+        Update::ApprovalAdded { pending }
+            if matches!(pending.question, Question::AgentRoots { .. }) =>
+        {
+            Some(*pending)
+        }
+        _ => None,
+    })
+    .await;
+    desk.answer_agent_roots(offer.id, "Claude Code", &[own.clone(), offered.clone()])
+        .unwrap();
+    next_on(&mut updates, |u| match u {
+        Update::Log { entry } if entry.text.contains("Roots updated: 2 root(s)") => Some(()),
+        _ => None,
+    })
+    .await;
+    let both = shown(&[&own, &offered]);
+    assert_eq!(desk.roots_of("demo"), both);
+    assert!(eventually(|| desk.roots_of("everything") == both).await);
+
+    desk.remove_agent("Claude Code").await.unwrap();
+    // server-everything reads its roots again as it is told they changed.
+    next_on(&mut updates, |u| match u {
+        Update::Log { entry } if entry.text.contains("Roots updated: 0 root(s)") => Some(()),
+        _ => None,
+    })
+    .await;
+    assert!(desk.roots_of("everything").is_empty());
+    assert_eq!(desk.roots_of("demo"), shown(&[&own]));
+    let listed = text_of(&call_allowed(&desk, "demo", "list_roots", json!({})).await);
+    assert!(
+        listed.contains(&file_uri(&own)) && !listed.contains("offered"),
+        "{listed}"
+    );
+    // The file keeps what is left for the next start, and no mark of the agent.
+    let file = gateway.world.file();
+    let kept: Vec<(&str, &Value)> = file["settings"]["sharedFolders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["server"].as_str().unwrap(), &g["folders"]))
+        .collect();
+    assert_eq!(
+        kept,
+        [("demo", &json!([own])), ("everything", &json!([]))],
+        "{file}"
+    );
+    assert!(!file.to_string().contains("Claude Code"), "{file}");
+    let rows = desk.audit(None, 10).await.unwrap();
+    let mut withdrawn: Vec<(&str, String)> = rows
+        .iter()
+        .filter(|r| r.kind == "roots" && r.decision == "withdrawn")
+        .map(|r| (r.server.as_str(), r.detail.0["folders"].to_string()))
+        .collect();
+    withdrawn.sort();
+    assert_eq!(
+        withdrawn,
+        [
+            ("demo", json!([offered]).to_string()),
+            ("everything", json!([own, offered]).to_string())
+        ]
+    );
+}
