@@ -7,7 +7,7 @@
 //! by the person's rules about the agent's reads of that server, or by the person.
 //!
 //! What a standing decision allows an agent without asking is paced ([`pace`]): beyond
-//! the limit per minute and server, it is refused and recorded as refused.
+//! the limit per minute and server, it is refused, and the first refusal of a run recorded.
 //!
 //! A call the person starts themselves is their decision already: it runs at once and is
 //! recorded as decided by them. Two things still stand in its way: a denial they made
