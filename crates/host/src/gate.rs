@@ -6,6 +6,9 @@
 //! An agent's reads (resources, prompts, completions: [`Read`]) pass the gate too, decided
 //! by the person's rules about the agent's reads of that server, or by the person.
 //!
+//! What a standing decision allows an agent without asking is paced ([`pace`]): beyond
+//! the limit per minute and server, it is refused, and the first refusal of a run recorded.
+//!
 //! A call the person starts themselves is their decision already: it runs at once and is
 //! recorded as decided by them. Two things still stand in its way: a denial they made
 //! (it is theirs too, and the call stops saying which rule did it), and, if the host's
@@ -32,6 +35,10 @@ use crate::pins::{self, Changed, ToolDefinition};
 use crate::policy::{Decision, Now, Policies, RuleOf, Scope, ToolRule, Verdict};
 use crate::reads::Read;
 
+pub mod pace;
+
+use pace::{Pace, TooFrequent};
+
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
     #[error("the call to {tool} was denied ({decided_by})")]
@@ -40,6 +47,8 @@ pub enum CallError {
     ReadDenied { what: String, decided_by: String },
     #[error("the call to {tool} was cancelled before it was allowed")]
     Cancelled { tool: String },
+    #[error(transparent)]
+    TooFrequent(#[from] TooFrequent),
     #[error(transparent)]
     Approval(#[from] AnswerError),
     #[error(transparent)]
@@ -66,6 +75,17 @@ impl Decided {
             decision: if allow { "allowed" } else { "denied" },
             decided_by,
             given: Some(given),
+        }
+    }
+
+    /// Allowed by a standing decision, refused by the pace of them.
+    fn too_frequent(arguments: Map<String, Value>, over: &TooFrequent) -> Self {
+        Self {
+            allow: false,
+            arguments,
+            decision: "refused",
+            decided_by: over.decided_by(),
+            given: None,
         }
     }
 }
@@ -164,6 +184,8 @@ pub struct Gate {
     /// The running servers' offers: an allowance of a whole server is pinned to the tools
     /// it lists when the person gives it.
     pub catalog: Catalog,
+    /// What standing decisions allowed each agent lately, for their limit per minute.
+    pub pace: Arc<Pace>,
 }
 
 /// How a decision the person gave was given, by how far they said it reaches.
@@ -192,6 +214,16 @@ impl Gate {
     pub fn follow_settings(&self, settings: &crate::config::HostSettings) {
         self.confirm_own_destructive
             .store(settings.confirm_own_destructive_calls, Ordering::Relaxed);
+        self.pace.set_per_minute(settings.agent_calls_per_minute);
+    }
+
+    /// Whether a standing decision's allowance of `origin`'s call or read of `server`
+    /// stands within the pace of them (only agents' are paced).
+    fn paced(&self, origin: &Origin, server: &str, rule: &Decision) -> Result<(), TooFrequent> {
+        match origin.agent() {
+            Some(agent) if rule.allow => self.pace.admit(agent, server),
+            _ => Ok(()),
+        }
     }
 
     fn policies(&self) -> std::sync::MutexGuard<'_, Policies> {
@@ -253,6 +285,13 @@ impl Gate {
         };
         let decided = match verdict {
             Verdict::Decided(rule) => {
+                if let Err(over) = self.paced(origin, server.name, &rule) {
+                    if over.first {
+                        let refused = Decided::too_frequent(arguments, &over);
+                        self.record(origin, server.name, tool, &refused).await;
+                    }
+                    return Err(over.into());
+                }
                 Decided::made(rule.allow, arguments, rule.decided_by, rule.given)
             }
             Verdict::Ask(changed) => {
@@ -316,10 +355,17 @@ impl Gate {
         let verdict = self
             .policies()
             .decide_reads(origin.agent(), server.name, &server.identity);
+        let mut over = None;
         let decided = match verdict {
-            Verdict::Decided(rule) => {
-                Decided::made(rule.allow, Map::new(), rule.decided_by, rule.given)
-            }
+            Verdict::Decided(rule) => match self.paced(origin, server.name, &rule) {
+                Ok(()) => Decided::made(rule.allow, Map::new(), rule.decided_by, rule.given),
+                Err(refused) if !refused.first => return Err(refused.into()),
+                Err(refused) => {
+                    let decided = Decided::too_frequent(Map::new(), &refused);
+                    over = Some(refused);
+                    decided
+                }
+            },
             Verdict::Ask(changed) => self.ask_read(origin, server, &read, changed).await?,
         };
         let record = Record {
@@ -338,6 +384,9 @@ impl Gate {
             .await
             .map_err(|e| tracing::error!("{e}"))
             .ok();
+        if let Some(over) = over {
+            return Err(over.into());
+        }
         if !decided.allow {
             return Err(CallError::ReadDenied {
                 what: read.subject().to_owned(),

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use switchboard_mcp::client::{Client, ClientHandler};
+use switchboard_mcp::types::Root;
 use tokio::sync::broadcast;
 use tokio::task::JoinSet;
 
@@ -196,12 +197,20 @@ impl<H: ClientHandler> Host<H> {
         server: &str,
         folders: &[PathBuf],
     ) -> Result<bool, RootError> {
-        let changed = roots.grant(server, folders)?;
+        Ok(self
+            .share(roots, server, crate::roots::roots_of(folders)?)
+            .await)
+    }
+
+    /// Replaces what `server` may see with `chosen`; true if that changed, and then the
+    /// server is told.
+    pub async fn share(&self, roots: &Roots, server: &str, chosen: Vec<Root>) -> bool {
+        let changed = roots.set(server, chosen);
         if changed && let Some(client) = self.client(server) {
             // A server that cannot be told will read the new roots when it next asks.
             let _ = client.notify_roots_changed().await;
         }
-        Ok(changed)
+        changed
     }
 
     /// Waits until every server being stopped is gone.

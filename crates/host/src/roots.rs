@@ -1,7 +1,7 @@
 //! Roots: the folders the person lets each server see. Nothing is exposed before consent;
 //! every root is the canonical `file://` URI of a folder that exists.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -22,6 +22,10 @@ pub struct FolderGrant {
     pub server: String,
     pub identity: String,
     pub folders: Vec<PathBuf>,
+    /// Those of `folders` that agents offered (and the person had not shared with the server
+    /// before), by agent: an agent removed takes them along.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub offered_by: BTreeMap<String, Vec<PathBuf>>,
 }
 
 impl FolderGrant {
@@ -35,6 +39,45 @@ impl FolderGrant {
             server: server.to_owned(),
             identity,
             folders,
+            offered_by: BTreeMap::new(),
+        }
+    }
+
+    /// Marks `folders` as `agent`'s offer, those among the grant's.
+    pub fn offered(&mut self, agent: &str, folders: &[PathBuf]) {
+        let marked = self.offered_by.entry(agent.to_owned()).or_default();
+        for folder in folders {
+            if self.folders.contains(folder) && !marked.contains(folder) {
+                marked.push(folder.clone());
+            }
+        }
+        self.offered_by.retain(|_, folders| !folders.is_empty());
+    }
+
+    /// Whether an agent's offer brought `folder`.
+    pub fn by_an_agent(&self, folder: &Path) -> bool {
+        self.offered_by
+            .values()
+            .any(|folders| folders.iter().any(|f| f == folder))
+    }
+
+    /// Takes away what `agent` alone offered; the folders taken.
+    pub fn withdraw(&mut self, agent: &str) -> Vec<PathBuf> {
+        let Some(offered) = self.offered_by.remove(agent) else {
+            return Vec::new();
+        };
+        let gone: Vec<PathBuf> = offered
+            .into_iter()
+            .filter(|folder| !self.by_an_agent(folder))
+            .collect();
+        self.folders.retain(|folder| !gone.contains(folder));
+        gone
+    }
+
+    /// Keeps the marks of the folders still among `folders` (after the person changed them).
+    pub fn keep_marks_of(&mut self, before: &Self) {
+        for (agent, folders) in &before.offered_by {
+            self.offered(agent, folders);
         }
     }
 }
@@ -146,6 +189,32 @@ mod tests {
         assert!(!roots.grant("files", &[project]).unwrap());
         assert!(roots.revoke("files"));
         assert!(roots.of("files").is_empty());
+    }
+
+    #[test]
+    fn an_agent_withdraws_only_what_it_alone_brought() {
+        let (own, both, alone) = (
+            PathBuf::from("/own"),
+            PathBuf::from("/both"),
+            PathBuf::from("/alone"),
+        );
+        let mut grant = FolderGrant {
+            server: "files".into(),
+            identity: "id".into(),
+            folders: vec![own.clone(), both.clone(), alone.clone()],
+            offered_by: BTreeMap::new(),
+        };
+        grant.offered(
+            "Cursor",
+            &[both.clone(), alone.clone(), "/elsewhere".into()],
+        );
+        grant.offered("Zed", std::slice::from_ref(&both));
+        assert_eq!(grant.withdraw("Cursor"), [alone]);
+        assert_eq!(grant.folders, [own.clone(), both.clone()]);
+        assert_eq!(grant.withdraw("Cursor"), Vec::<PathBuf>::new());
+        assert_eq!(grant.withdraw("Zed"), [both]);
+        assert_eq!(grant.folders, [own]);
+        assert!(grant.offered_by.is_empty());
     }
 
     #[test]

@@ -45,6 +45,14 @@ impl Secrets {
         }
     }
 
+    /// The agents' gateway tokens: a service of their own beside this one. Servers,
+    /// providers and sign-ins name their secrets after themselves in this one; whatever
+    /// names the person gives agents and servers, an agent's token and another's secret
+    /// are never the same entry.
+    pub fn agent_tokens(&self) -> Self {
+        Self::new(&format!("{}-agent-tokens", self.service))
+    }
+
     /// Runs a keyring call on a blocking thread with an entry for `name`.
     async fn call<T: Send + 'static>(
         &self,

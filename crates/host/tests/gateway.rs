@@ -484,10 +484,13 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
             "{sdk:?}: {refused}"
         );
     }
-    let kept = token_secret_name("Cursor");
-    assert!(gateway.world.secrets.get(&kept).await.unwrap().is_some());
+    let (tokens, kept) = (
+        gateway.world.secrets.agent_tokens(),
+        token_secret_name("Cursor"),
+    );
+    assert!(tokens.get(&kept).await.unwrap().is_some());
     desk.remove_agent("Cursor").await.unwrap();
-    assert_eq!(gateway.world.secrets.get(&kept).await.unwrap(), None);
+    assert_eq!(tokens.get(&kept).await.unwrap(), None);
 }
 
 /// An agent of the stateless revision over HTTP mirrors a tool's marked argument into its
@@ -1444,4 +1447,151 @@ async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
     claude
         .line(|l| l["event"] == "resource_updated" && l["uri"] == NOTES)
         .await;
+}
+
+/// What standing rules allow an agent without asking is paced: beyond
+/// `agentCallsPerMinute` of its calls and reads of one server in a minute, each is refused
+/// at once with a JSON-RPC error that says why and when to try again, the first of them
+/// recorded as refused. Each agent has a count of its own: the next one's calls go through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
+    const LIMIT: usize = 3;
+    let agents = SDKS.map(|sdk| format!("paced {sdk:?}"));
+    let rules: Vec<Value> = agents
+        .iter()
+        .flat_map(|agent| given_to_agent(demo_allowed(), agent))
+        .collect();
+    let gateway = gateway_with(json!({"agentCallsPerMinute": LIMIT, "toolRules": rules})).await;
+    let desk = gateway.world.desk.clone();
+    for (sdk, name) in SDKS.into_iter().zip(&agents) {
+        desk.save_agent(name, None).await.unwrap();
+        let mut agent = Agent::connected(sdk, name, gateway.socket()).await;
+        let add = json!({"op": "call_tool", "name": "demo__add", "arguments": {"a": 1, "b": 2}});
+        let read = json!({"op": "read_resource", "uri": "demo://readme"});
+        for _ in 1..LIMIT {
+            let sum = agent.ask(add.clone()).await.unwrap();
+            assert_eq!(sum["structuredContent"]["sum"], 3, "{sdk:?}: {sum}");
+        }
+        agent.ask(read.clone()).await.unwrap();
+        for over in [add, read] {
+            let refused = agent.ask(over).await.unwrap_err();
+            assert!(
+                refused.contains("agentCallsPerMinute") && refused.contains("try again in"),
+                "{sdk:?}: {refused}"
+            );
+        }
+        // The first refusal is recorded; those that follow it, until the agent is let
+        // through again, are not: its asking on cannot flood the audit trail.
+        let rows = desk.audit(None, 2).await.unwrap();
+        let newest: Vec<(&str, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.kind.as_str(), r.subject.as_str(), r.decision.as_str()))
+            .collect();
+        assert_eq!(
+            newest,
+            [
+                ("tool_call", "add", "refused"),
+                ("read", "demo://readme", "allowed")
+            ],
+            "{sdk:?}"
+        );
+        assert_eq!(rows[0].asked_by, format!("agent {name}"));
+        assert!(
+            rows[0].decided_by.contains("settings.agentCallsPerMinute"),
+            "{sdk:?}: {}",
+            rows[0].decided_by
+        );
+    }
+    // The person's own calls are theirs: never paced.
+    for _ in 0..=LIMIT {
+        call_allowed(&desk, "demo", "add", json!({"a": 1, "b": 1})).await;
+    }
+}
+
+/// The folders an agent offered and the person shared go with the agent: once it is
+/// removed, every server that saw them is told (`notifications/roots/list_changed`) and
+/// sees them no more, and the audit trail says so. A folder the person had shared with a
+/// server themselves stays shared with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
+    let gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    let folder = |name: &str| {
+        let path = gateway.world.dir.path().join(name);
+        std::fs::create_dir(&path).unwrap();
+        path.canonicalize().unwrap()
+    };
+    let (own, offered) = (folder("own"), folder("offered"));
+    desk.set_roots("demo", std::slice::from_ref(&own))
+        .await
+        .unwrap();
+    let shown = |folders: &[&Path]| -> Vec<String> {
+        folders.iter().map(|f| f.display().to_string()).collect()
+    };
+    let mut updates = desk.updates();
+    let uris = format!("{},{}", file_uri(&own), file_uri(&offered));
+    let reach = gateway.bridge("Claude Code");
+    let _claude = Agent::connected_declaring(Sdk::TypeScript, reach, &["--roots", &uris]).await;
+    let offer = next_on(&mut updates, |u| match u {
+        Update::ApprovalAdded { pending }
+            if matches!(pending.question, Question::AgentRoots { .. }) =>
+        {
+            Some(*pending)
+        }
+        _ => None,
+    })
+    .await;
+    desk.answer_agent_roots(offer.id, "Claude Code", &[own.clone(), offered.clone()])
+        .unwrap();
+    next_on(&mut updates, |u| match u {
+        Update::Log { entry } if entry.text.contains("Roots updated: 2 root(s)") => Some(()),
+        _ => None,
+    })
+    .await;
+    let both = shown(&[&own, &offered]);
+    assert_eq!(desk.roots_of("demo"), both);
+    assert!(eventually(|| desk.roots_of("everything") == both).await);
+
+    desk.remove_agent("Claude Code").await.unwrap();
+    // server-everything reads its roots again as it is told they changed.
+    next_on(&mut updates, |u| match u {
+        Update::Log { entry } if entry.text.contains("Roots updated: 0 root(s)") => Some(()),
+        _ => None,
+    })
+    .await;
+    assert!(desk.roots_of("everything").is_empty());
+    assert_eq!(desk.roots_of("demo"), shown(&[&own]));
+    let listed = text_of(&call_allowed(&desk, "demo", "list_roots", json!({})).await);
+    assert!(
+        listed.contains(&file_uri(&own)) && !listed.contains("offered"),
+        "{listed}"
+    );
+    // The file keeps what is left for the next start, and no mark of the agent.
+    let file = gateway.world.file();
+    let kept: Vec<(&str, &Value)> = file["settings"]["sharedFolders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["server"].as_str().unwrap(), &g["folders"]))
+        .collect();
+    assert_eq!(
+        kept,
+        [("demo", &json!([own])), ("everything", &json!([]))],
+        "{file}"
+    );
+    assert!(!file.to_string().contains("Claude Code"), "{file}");
+    let rows = desk.audit(None, 10).await.unwrap();
+    let mut withdrawn: Vec<(&str, String)> = rows
+        .iter()
+        .filter(|r| r.kind == "roots" && r.decision == "withdrawn")
+        .map(|r| (r.server.as_str(), r.detail.0["folders"].to_string()))
+        .collect();
+    withdrawn.sort();
+    assert_eq!(
+        withdrawn,
+        [
+            ("demo", json!([offered]).to_string()),
+            ("everything", json!([own, offered]).to_string())
+        ]
+    );
 }

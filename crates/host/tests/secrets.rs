@@ -275,3 +275,64 @@ async fn a_secret_header_saved_through_the_form_reaches_the_http_server_and_not_
     );
     world.desk.shutdown().await;
 }
+
+/// A server named "agents" whose variable `token` is a secret, and an agent named "env":
+/// each has an entry of its own. The agent's token is never the server's secret, renewing
+/// it leaves the secret as it was, and removing the agent deletes only its token. A token
+/// an earlier version kept for an agent among the servers' secrets is moved, not lost.
+#[tokio::test]
+async fn an_agents_token_and_a_servers_secret_are_never_one_entry() {
+    const VALUE: &str = "the servers-own-s3cr3t";
+    let mut world = empty_desk();
+    world
+        .desk
+        .save_server(None, stdio_peer("agents", vec![secret("token", VALUE)]))
+        .await
+        .unwrap();
+    world.running(&["agents"]).await;
+    world.desk.save_agent("env", None).await.unwrap();
+    let token = world.desk.agent_token("env").await.unwrap();
+    assert!(token.starts_with("sbg_") && token != VALUE, "{token}");
+    let renewed = world.desk.renew_agent_token("env").await.unwrap();
+    assert_ne!(renewed, token);
+    world.desk.remove_agent("env").await.unwrap();
+    assert_eq!(
+        world
+            .secrets
+            .get("agents/env/token")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some(VALUE)
+    );
+    let world = world.reopen(&["agents"]).await;
+    assert_eq!(told(&world.desk, "agents", "env", "token").await, VALUE);
+
+    // Kept where an earlier version kept agents' tokens: the agent's configuration holds it,
+    // and it goes on working.
+    let earlier = format!("sbg_{}", "5a".repeat(32));
+    world
+        .secrets
+        .set("agents/Cursor/token", &earlier)
+        .await
+        .unwrap();
+    world.desk.save_agent("Cursor", None).await.unwrap();
+    world.desk.load_agent_tokens().await.unwrap();
+    let check = world.desk.agent_token_check();
+    assert!(
+        check.identify(&earlier).is_some(),
+        "the earlier token works"
+    );
+    assert_eq!(world.desk.agent_token("Cursor").await.unwrap(), earlier);
+    assert_eq!(
+        world.secrets.get("agents/Cursor/token").await.unwrap(),
+        None
+    );
+    world.desk.remove_agent("Cursor").await.unwrap();
+    assert!(check.identify(&earlier).is_none());
+    assert_eq!(
+        world.secrets.agent_tokens().get("Cursor").await.unwrap(),
+        None
+    );
+    world.desk.shutdown().await;
+}

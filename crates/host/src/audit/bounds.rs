@@ -1,5 +1,7 @@
 //! What a record keeps of what came from outside (a tool's arguments, a form's message, a
-//! server's error), each cut to a bound, so that no record can flood the trail.
+//! server's error), each cut to a bound, so that no record can flood the trail; and, once
+//! the last hour's records fill their share of the room (see `retention`), the short form
+//! of a record: who asked what of which server and how it was decided, not its arguments.
 
 use std::borrow::Cow;
 
@@ -15,16 +17,36 @@ pub const SUBJECT_BYTES: usize = 1024;
 /// The most of a record's outcome kept, its mark included.
 pub const OUTCOME_BYTES: usize = 4 * 1024;
 
+/// The most of a short record's subject, outcome and asker kept, each with its mark.
+pub const SHORT_BYTES: usize = 256;
+
 /// Room for what wraps the start of a detail that was cut.
 const WRAPPING: usize = 64;
 
+/// How much of a record is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Size {
+    /// Each text up to its own bound.
+    Whole,
+    /// The detail only as its length, the other texts up to [`SHORT_BYTES`].
+    Short,
+}
+
 /// The detail as the JSON text stored: itself if it fits, else
-/// `{"cut": true, "bytes": <its length>, "start": <the start of its text>}`.
-pub(super) fn detail(detail: &Value) -> String {
-    let mut head = Head::new(DETAIL_BYTES);
+/// `{"cut": true, "bytes": <its length>, "start": <the start of its text>}`; in a short
+/// record, `{"cut": true, "bytes": <its length>}`.
+pub(super) fn detail(detail: &Value, size: Size) -> String {
+    let keep = match size {
+        Size::Whole => DETAIL_BYTES,
+        Size::Short => 0,
+    };
+    let mut head = Head::new(keep);
     // Written piecewise: a huge detail is never held as one text.
     let _ = serde_json::to_writer(&mut head, detail);
     let (start, whole) = head.into_parts();
+    if size == Size::Short {
+        return json!({"cut": true, "bytes": whole}).to_string();
+    }
     if whole <= DETAIL_BYTES {
         return start;
     }
@@ -33,12 +55,20 @@ pub(super) fn detail(detail: &Value) -> String {
     json!({"cut": true, "bytes": whole, "start": start}).to_string()
 }
 
-pub(super) fn subject(subject: &str) -> Cow<'_, str> {
-    cut::cut_str(subject, SUBJECT_BYTES - cut::MARK_ROOM)
+/// A record's subject, or who asked.
+pub(super) fn subject(subject: &str, size: Size) -> Cow<'_, str> {
+    cut::cut_str(subject, bound(SUBJECT_BYTES, size) - cut::MARK_ROOM)
 }
 
-pub(super) fn outcome(outcome: &str) -> Cow<'_, str> {
-    cut::cut_str(outcome, OUTCOME_BYTES - cut::MARK_ROOM)
+pub(super) fn outcome(outcome: &str, size: Size) -> Cow<'_, str> {
+    cut::cut_str(outcome, bound(OUTCOME_BYTES, size) - cut::MARK_ROOM)
+}
+
+fn bound(whole: usize, size: Size) -> usize {
+    match size {
+        Size::Whole => whole,
+        Size::Short => SHORT_BYTES,
+    }
 }
 
 #[cfg(test)]
@@ -48,13 +78,13 @@ mod tests {
     #[test]
     fn a_detail_that_fits_is_kept_whole() {
         let small = json!({"path": "/tmp/a \"quoted\" name"});
-        assert_eq!(detail(&small), small.to_string());
+        assert_eq!(detail(&small, Size::Whole), small.to_string());
     }
 
     #[test]
     fn a_detail_of_quotes_and_backslashes_stays_within_the_bound_when_cut() {
         let nasty = json!({"text": "\"\\".repeat(DETAIL_BYTES)});
-        let kept = detail(&nasty);
+        let kept = detail(&nasty, Size::Whole);
         assert!(kept.len() <= DETAIL_BYTES, "{}", kept.len());
         let read: Value = serde_json::from_str(&kept).expect("JSON");
         assert_eq!(read["bytes"], nasty.to_string().len());

@@ -16,8 +16,8 @@ use serde_json::Value;
 
 pub use crate::sqlite_file::MovedAside;
 use crate::sqlite_file::{FileError, Kept, Named};
-pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SUBJECT_BYTES};
-pub use retention::{CHECK_EVERY, Retention, RetentionError};
+pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SHORT_BYTES, SUBJECT_BYTES};
+pub use retention::{CHECK_EVERY, RECENT, Retention, RetentionError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {

@@ -11,6 +11,7 @@
 //! a crash of the app; synced with the next record's commit); written with the next record
 //! it shares that record's sync.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -18,7 +19,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
-use super::{AuditError, CHECK_EVERY, Given, Kind, Record, Retention, Row, bounds, retention};
+use super::bounds::{self, Size};
+use super::{AuditError, CHECK_EVERY, Given, Kind, Record, Retention, Row, retention};
 use crate::sqlite_file::{self, Db, now_ms};
 
 pub(super) struct Store {
@@ -28,6 +30,8 @@ pub(super) struct Store {
     added: AtomicU32,
     /// Outcomes of calls, in the order they ended, not yet in the file.
     outcomes: Mutex<Vec<Outcome>>,
+    /// What the records of the last hour take: beyond their room, records are kept short.
+    recent: Mutex<retention::Recent>,
 }
 
 /// A call's outcome, waiting to complete its record.
@@ -72,13 +76,33 @@ impl Store {
         let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(fail)?;
         add_asked_by(&db).map_err(fail)?;
         add_given(&db).map_err(fail)?;
-        retention::enforce(&db, &retention, now_ms()).map_err(fail)?;
+        let now = now_ms();
+        retention::enforce(&db, &retention, now).map_err(fail)?;
+        let recent = retention::Recent::read(&db, now).map_err(fail)?;
         Ok(Self {
             db: Db::new(path, db),
             retention,
             added: AtomicU32::new(0),
             outcomes: Mutex::default(),
+            recent: Mutex::new(recent),
         })
+    }
+
+    /// How much of a record written now is kept: short once the last hour's records fill
+    /// their room, or would with this one kept whole (`bytes`).
+    fn size_now(&self, now_ms: i64, bytes: u64) -> Size {
+        let Some(room) = self.retention.recent_room() else {
+            return Size::Whole;
+        };
+        if self.taken_recently(now_ms) + bytes > room {
+            Size::Short
+        } else {
+            Size::Whole
+        }
+    }
+
+    fn taken_recently(&self, now_ms: i64) -> u64 {
+        lock(&self.recent).taken(now_ms)
     }
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
@@ -90,6 +114,11 @@ impl Store {
         given: Option<Given>,
     ) -> Result<i64, AuditError> {
         let at_ms = now_ms();
+        let whole = Kept::of(record, asked_by, Size::Whole);
+        let kept = match self.size_now(at_ms, whole.bytes()) {
+            Size::Whole => whole,
+            Size::Short => Kept::of(record, asked_by, Size::Short),
+        };
         let mut db = self.db.lock();
         // The outcomes waiting go in the same commit: one sync for all of it.
         let id = self
@@ -105,13 +134,13 @@ impl Store {
                     at_ms,
                     record.kind.as_str(),
                     record.server,
-                    bounds::subject(&record.subject),
-                    bounds::detail(&record.detail),
+                    kept.subject,
+                    kept.detail,
                     record.decision,
                     record.decided_by,
-                    bounds::outcome(&record.outcome),
+                    kept.outcome,
                     record.duration_ms.map(|d| d as i64),
-                    bounds::subject(asked_by),
+                    kept.asked_by,
                     given.map_or("", Given::as_str),
                 ])?;
                 let id = tx.last_insert_rowid();
@@ -119,6 +148,7 @@ impl Store {
                 Ok(id)
             })
             .map_err(|e| self.db.fail(e))?;
+        lock(&self.recent).add(at_ms, kept.bytes());
         if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
             // The record is kept either way; a retention that fails is tried again later.
@@ -133,12 +163,19 @@ impl Store {
     /// in memory at once; the file gets it with its next write or read, or from
     /// [`Self::write_outcomes`].
     pub(super) fn finish_later(&self, id: i64, outcome: &str, duration_ms: u64) {
-        let outcome = Outcome {
+        let now = now_ms();
+        let whole = bounds::outcome(outcome, Size::Whole);
+        let outcome = match self.size_now(now, whole.len() as u64) {
+            Size::Whole => whole,
+            Size::Short => bounds::outcome(outcome, Size::Short),
+        }
+        .into_owned();
+        lock(&self.recent).add(now, outcome.len() as u64);
+        self.queued().push(Outcome {
             id,
-            outcome: bounds::outcome(outcome).into_owned(),
+            outcome,
             duration_ms,
-        };
-        self.queued().push(outcome);
+        });
     }
 
     /// Writes the outcomes waiting, if any, in one commit that is not synced on its own
@@ -187,7 +224,7 @@ impl Store {
     }
 
     fn queued(&self) -> std::sync::MutexGuard<'_, Vec<Outcome>> {
-        self.outcomes.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.outcomes)
     }
 
     /// A page of the records that hold `text`, newest first: those older than `before` (an
@@ -271,6 +308,47 @@ impl Drop for Store {
         if let Err(e) = self.write_outcomes() {
             tracing::warn!("{e}");
         }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A record's texts as they are stored, each within its bound.
+struct Kept<'a> {
+    record: &'a Record,
+    subject: Cow<'a, str>,
+    detail: String,
+    outcome: Cow<'a, str>,
+    asked_by: Cow<'a, str>,
+}
+
+impl<'a> Kept<'a> {
+    fn of(record: &'a Record, asked_by: &'a str, size: Size) -> Self {
+        Self {
+            record,
+            subject: bounds::subject(&record.subject, size),
+            detail: bounds::detail(&record.detail, size),
+            outcome: bounds::outcome(&record.outcome, size),
+            asked_by: bounds::subject(asked_by, size),
+        }
+    }
+
+    /// The bytes it takes, as [`retention::STORED_BYTES`] counts them.
+    fn bytes(&self) -> u64 {
+        let record = self.record;
+        [
+            record.server.len(),
+            self.subject.len(),
+            self.detail.len(),
+            record.decision.len(),
+            record.decided_by.len(),
+            self.outcome.len(),
+            self.asked_by.len(),
+        ]
+        .iter()
+        .sum::<usize>() as u64
     }
 }
 

@@ -352,8 +352,35 @@ pub struct HostSettings {
     /// default a fixed one (`gateway::http::DEFAULT_PORT`), 0 for none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gateway_port: Option<u16>,
+    /// The calls and reads of one agent to one server that standing rules (and the
+    /// person's trust in a server) may allow in a minute; beyond, they are refused until
+    /// the minute has passed (see `gate::pace`). 1 or more; 120 unless set.
+    #[serde(
+        skip_serializing_if = "is_default_agent_pace",
+        deserialize_with = "at_least_one_a_minute"
+    )]
+    pub agent_calls_per_minute: u32,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The calls and reads standing rules let one agent make of one server in a minute, unless
+/// the settings say otherwise: two a second, more than an agent at work makes, and a bound
+/// on one that runs away.
+pub const DEFAULT_AGENT_CALLS_PER_MINUTE: u32 = 120;
+
+fn is_default_agent_pace(per_minute: &u32) -> bool {
+    *per_minute == DEFAULT_AGENT_CALLS_PER_MINUTE
+}
+
+fn at_least_one_a_minute<'de, D: serde::Deserializer<'de>>(file: D) -> Result<u32, D::Error> {
+    match u32::deserialize(file)? {
+        0 => Err(serde::de::Error::custom(
+            "settings.agentCallsPerMinute must be 1 or more, not 0 (to stop an agent's \
+             calls, revoke its rules on the Trust page or remove the agent)",
+        )),
+        n => Ok(n),
+    }
 }
 
 /// Where the project publishes the app's Client ID Metadata Document: the file
@@ -377,6 +404,7 @@ impl Default for HostSettings {
             confirm_own_destructive_calls: true,
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             gateway_port: None,
+            agent_calls_per_minute: DEFAULT_AGENT_CALLS_PER_MINUTE,
             extra: Map::new(),
         }
     }
@@ -709,6 +737,22 @@ mod tests {
         assert_eq!(own.with_defaults(&settings), own);
         let none = ServerConfig::default().with_defaults(&settings);
         assert_eq!(none.request_timeout_secs, Some(7));
+    }
+
+    #[test]
+    fn the_agents_pace_takes_its_default_and_refuses_zero() {
+        let settings = |written: Value| {
+            serde_json::from_value::<Config>(json!({"mcpServers": {}, "settings": written}))
+                .map(|config| config.settings.agent_calls_per_minute)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(settings(json!({})), Ok(120));
+        assert_eq!(settings(json!({"agentCallsPerMinute": 30})), Ok(30));
+        let refused = settings(json!({"agentCallsPerMinute": 0})).unwrap_err();
+        assert!(
+            refused.contains("settings.agentCallsPerMinute must be 1 or more"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! person is asked which of them the servers the agent uses may see. Those accepted join
 //! what each of those servers may see, by the same rules as the person's own choice of
 //! folders (kept for the server as launched, withdrawn with it), and the servers are told;
-//! the others no server sees.
+//! the others no server sees. Those the person had not shared with a server already are
+//! marked as the agent's, and unshared when the agent is removed.
 
 use std::path::PathBuf;
 
@@ -66,8 +67,16 @@ impl Desk {
                     .iter()
                     .filter_map(|root| file_path(&root.uri))
                     .collect();
+                // What the person shared with the server themselves stays theirs.
+                let own = self.own_folders(server);
                 folders.extend(accepted.iter().cloned());
                 self.set_roots(server, &folders).await?;
+                let offered: Vec<PathBuf> = accepted
+                    .iter()
+                    .filter(|folder| !own.contains(folder))
+                    .cloned()
+                    .collect();
+                self.mark_offered(server, agent, &offered).await;
             }
             self.record_offer(agent, server, &accepted, settled.by)
                 .await;

@@ -1,8 +1,13 @@
 //! Each agent's bearer token for the gateway over Streamable HTTP: issued on first ask,
 //! 256 random bits from the OS (`getrandom`, which the engine's session ids use too), kept
-//! in the OS keyring under `agents/<name>/token` so that the agent's configuration can be
-//! shown again, and held in memory for the token check of every request. Renewing one
-//! revokes the old at once; removing the agent deletes it.
+//! in the OS keyring among the agents' tokens (a service of their own, apart from every
+//! server's and provider's secrets: [`Secrets::agent_tokens`]) so that the agent's
+//! configuration can be shown again, and held in memory for the token check of every
+//! request. Renewing one revokes the old at once; removing the agent deletes it.
+//!
+//! Tokens kept by earlier versions among the other secrets, as `agents/<name>/token`, are
+//! moved on first use, unless a server's own secret bears that name: then the entry is
+//! the server's, and stays.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,11 +15,19 @@ use std::sync::{Arc, Mutex};
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
 use super::{Desk, DeskError, Update, lock};
+use crate::secrets::Secrets;
 
-/// The keyring entry of an agent's token.
+/// The keyring entry of an agent's token, among the agents' tokens.
 pub fn token_secret_name(agent: &str) -> String {
+    agent.to_owned()
+}
+
+/// Where earlier versions kept an agent's token, among the servers' secrets.
+pub fn earlier_token_name(agent: &str) -> String {
     format!("agents/{agent}/token")
 }
+
+const TOKEN_PREFIX: &str = "sbg_";
 
 /// The tokens in use, by token; and where the gateway listens over HTTP, once it does, or
 /// why it does not.
@@ -63,21 +76,61 @@ fn new_token() -> Result<String, DeskError> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| DeskError::NoRandomness(e.to_string()))?;
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    Ok(format!("sbg_{hex}"))
+    Ok(format!("{TOKEN_PREFIX}{hex}"))
+}
+
+/// Whether `value` is a token as [`new_token`] makes them.
+fn issued(value: &str) -> bool {
+    value
+        .strip_prefix(TOKEN_PREFIX)
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 impl Desk {
+    fn tokens(&self) -> Secrets {
+        self.inner.secrets.agent_tokens()
+    }
+
+    /// The agent's token kept in the keyring, if it has one; one kept by an earlier
+    /// version is moved among the agents' tokens first.
+    async fn kept_token(&self, agent: &str) -> Result<Option<String>, DeskError> {
+        let name = token_secret_name(agent);
+        if let Some(token) = self.tokens().get(&name).await? {
+            return Ok(Some(token));
+        }
+        let earlier = earlier_token_name(agent);
+        if self.a_server_owns(&earlier) {
+            return Ok(None);
+        }
+        match self.inner.secrets.get(&earlier).await? {
+            Some(token) if issued(&token) => {
+                self.tokens().set(&name, &token).await?;
+                self.inner.secrets.delete(&earlier).await?;
+                Ok(Some(token))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether a configured server's own secret (see `ServerConfig::own_secrets`) bears
+    /// this keyring name.
+    fn a_server_owns(&self, secret: &str) -> bool {
+        self.config()
+            .servers
+            .iter()
+            .any(|(name, server)| server.own_secrets(name).any(|own| own == secret))
+    }
+
     /// The agent's token, issued (and kept in the keyring) if it has none yet.
     pub async fn agent_token(&self, agent: &str) -> Result<String, DeskError> {
         if self.agent_config(agent).is_none() {
             return Err(DeskError::NoAgent(agent.to_owned()));
         }
-        let name = token_secret_name(agent);
-        let token = match self.inner.secrets.get(&name).await? {
+        let token = match self.kept_token(agent).await? {
             Some(kept) => kept,
             None => {
                 let token = new_token()?;
-                self.inner.secrets.set(&name, &token).await?;
+                self.tokens().set(&token_secret_name(agent), &token).await?;
                 token
             }
         };
@@ -92,19 +145,24 @@ impl Desk {
             return Err(DeskError::NoAgent(agent.to_owned()));
         }
         let token = new_token()?;
-        self.inner
-            .secrets
-            .set(&token_secret_name(agent), &token)
-            .await?;
+        self.tokens().set(&token_secret_name(agent), &token).await?;
         self.inner.agent_tokens.admit(agent, &token);
         self.end_sessions(agent, true).await;
         Ok(token)
     }
 
-    /// Takes the agent's token out of use and out of the keyring.
+    /// Takes the agent's token out of use and out of the keyring (where an earlier
+    /// version kept it too, unless that entry is a server's).
     pub(super) async fn forget_agent_token(&self, agent: &str) -> Result<(), DeskError> {
         self.inner.agent_tokens.revoke(agent);
-        self.inner.secrets.delete(&token_secret_name(agent)).await?;
+        self.tokens().delete(&token_secret_name(agent)).await?;
+        let earlier = earlier_token_name(agent);
+        if !self.a_server_owns(&earlier)
+            && let Some(kept) = self.inner.secrets.get(&earlier).await?
+            && issued(&kept)
+        {
+            self.inner.secrets.delete(&earlier).await?;
+        }
         Ok(())
     }
 
@@ -113,7 +171,7 @@ impl Desk {
     pub async fn load_agent_tokens(&self) -> Result<(), DeskError> {
         let agents: Vec<String> = self.agents().into_iter().map(|a| a.name).collect();
         for agent in agents {
-            if let Some(token) = self.inner.secrets.get(&token_secret_name(&agent)).await? {
+            if let Some(token) = self.kept_token(&agent).await? {
                 self.inner.agent_tokens.admit(&agent, &token);
             }
         }
@@ -171,8 +229,7 @@ impl Desk {
         let mut renewed = 0;
         let mut failed = Vec::new();
         for agent in self.agents() {
-            let name = token_secret_name(&agent.name);
-            let issued = match self.inner.secrets.get(&name).await {
+            let issued = match self.kept_token(&agent.name).await {
                 Ok(issued) => issued.is_some(),
                 Err(e) => {
                     failed.push(format!("{}: {e}", agent.name));
@@ -207,5 +264,18 @@ impl Desk {
         };
         let token = self.agent_token(agent).await?;
         Ok(Some(crate::agent_setup::http_snippet(&url, &token)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_token_as_issued_is_taken_for_one() {
+        assert!(issued(&new_token().unwrap()));
+        for other in ["sbg_", "sbg_abc", "a server's secret", &"sbg_zz".repeat(16)] {
+            assert!(!issued(other), "{other}");
+        }
     }
 }

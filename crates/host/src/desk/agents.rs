@@ -124,8 +124,8 @@ impl Desk {
         .await
     }
 
-    /// Removes an agent: its calls are refused from now on, and what the person allowed it
-    /// is forgotten.
+    /// Removes an agent: its calls are refused from now on, what the person allowed it is
+    /// forgotten, and the folders it offered are unshared.
     pub async fn remove_agent(&self, name: &str) -> Result<(), DeskError> {
         self.edit_config_announcing(
             |config| {
@@ -139,6 +139,7 @@ impl Desk {
         )
         .await?;
         self.inner.gate.forget_agent(name);
+        self.withdraw_offered_folders(name).await;
         self.disconnect_agent(name).await;
         self.forget_agent_token(name).await
     }

@@ -1,11 +1,18 @@
 //! The folders each server may see, kept in the configuration file: a server started
 //! again sees what the person chose, without asking them again, as long as it is launched
-//! as it was when they chose (see `crate::pins`); one launched otherwise is asked.
+//! as it was when they chose (see `crate::pins`); one launched otherwise is asked. The
+//! folders an agent offered are marked with its name, and go when the agent is removed.
 
+use std::path::PathBuf;
+
+use serde_json::json;
+use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
 use super::{Desk, lock};
+use crate::audit::{Kind, Record};
 use crate::config::{self, Config, ConfigError};
+use crate::gate::Origin;
 use crate::pins;
 use crate::roots::{self, FolderGrant, Roots};
 
@@ -35,17 +42,91 @@ pub(super) fn grant_remembered(config: &Config, granted: &Roots) {
 }
 
 impl Desk {
-    /// Keeps the person's choice of folders for `server` in the file.
+    /// Keeps the person's choice of folders for `server` in the file; those an agent
+    /// offered stay marked as its own while the server sees them.
     pub(super) async fn remember_folders(&self, server: &str, chosen: &[Root]) {
         let Ok(server_config) = self.server_config(server) else {
             return;
         };
-        let grant = FolderGrant::of(server, pins::identity(&server_config), chosen);
+        let mut grant = FolderGrant::of(server, pins::identity(&server_config), chosen);
         self.change_folders(|grants| {
+            if let Some(before) = grants.iter().find(|g| g.server == server) {
+                grant.keep_marks_of(before);
+            }
             grants.retain(|g| g.server != server);
             grants.push(grant);
         })
         .await;
+    }
+
+    /// Marks `folders`, which `server` sees now, as `agent`'s offer.
+    pub(super) async fn mark_offered(&self, server: &str, agent: &str, folders: &[PathBuf]) {
+        self.change_folders(|grants| {
+            for grant in grants.iter_mut().filter(|g| g.server == server) {
+                grant.offered(agent, folders);
+            }
+        })
+        .await;
+    }
+
+    /// The folders `server` sees now that no agent offered: the person's own.
+    pub(super) fn own_folders(&self, server: &str) -> Vec<PathBuf> {
+        let config = self.config();
+        let grant = config
+            .settings
+            .shared_folders
+            .iter()
+            .find(|g| g.server == server);
+        self.inner
+            .roots
+            .of(server)
+            .iter()
+            .filter_map(|root| file_path(&root.uri))
+            .filter(|folder| !grant.is_some_and(|g| g.by_an_agent(folder)))
+            .collect()
+    }
+
+    /// Unshares from every server the folders `agent` alone offered (it was removed): each
+    /// server that saw them is told, and the audit trail records it.
+    pub(super) async fn withdraw_offered_folders(&self, agent: &str) {
+        let mut withdrawn: Vec<(String, Vec<PathBuf>)> = Vec::new();
+        self.change_folders(|grants| {
+            for grant in grants.iter_mut() {
+                let gone = grant.withdraw(agent);
+                if !gone.is_empty() {
+                    withdrawn.push((grant.server.clone(), gone));
+                }
+            }
+        })
+        .await;
+        for (server, gone) in withdrawn {
+            if let Some(seen) = self.inner.roots.chosen(&server) {
+                let left: Vec<Root> = seen
+                    .into_iter()
+                    .filter(|root| file_path(&root.uri).is_none_or(|f| !gone.contains(&f)))
+                    .collect();
+                let host = self.inner.host.lock().await;
+                host.share(&self.inner.roots, &server, left).await;
+            }
+            let record = Record {
+                kind: Kind::Roots,
+                server: server.clone(),
+                subject: format!(
+                    "roots offered by {}",
+                    Origin::Agent {
+                        name: agent.to_owned()
+                    }
+                ),
+                detail: json!({ "folders": gone }),
+                decision: "withdrawn".to_owned(),
+                decided_by: "the agent was removed".to_owned(),
+                outcome: String::new(),
+                duration_ms: None,
+            };
+            if let Err(e) = self.inner.gate.audit.record(record).await {
+                tracing::error!("{e}");
+            }
+        }
     }
 
     /// Forgets what was chosen for `server` (removed, or renamed).

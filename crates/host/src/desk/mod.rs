@@ -423,6 +423,9 @@ impl Desk {
                         settings.confirm_own_destructive_calls.into(),
                     ),
                     catalog: shared.catalog.clone(),
+                    pace: Arc::new(crate::gate::pace::Pace::new(
+                        settings.agent_calls_per_minute,
+                    )),
                 };
                 Inner {
                     config_path: config_path.to_owned(),

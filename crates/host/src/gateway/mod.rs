@@ -37,6 +37,23 @@ use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
 use crate::desk::DeskError;
 use crate::gate::CallError;
+use crate::gate::pace::TooFrequent;
+
+/// The code of a call or read refused because standing rules let its agent through too
+/// often (HTTP's "Too Many Requests"): an application's code, outside the range JSON-RPC
+/// and MCP reserve.
+pub const TOO_MANY_REQUESTS: i64 = 429;
+
+/// A call or read refused by the pace of standing decisions, as the agent is told: when
+/// it may try again, in `data` too.
+fn too_frequent(over: &TooFrequent) -> ErrorObject {
+    let mut error = ErrorObject::new(TOO_MANY_REQUESTS, format!("Switchboard: {over}"));
+    error.data = Some(Box::new(serde_json::json!({
+        "limit": over.limit,
+        "retryAfterSeconds": over.retry_after.as_secs().max(1),
+    })));
+    error
+}
 
 /// Why a read or a subscription failed, as the agent is told: the server's own error as it
 /// came; one the person (or their rule) denied as a refusal that says so; anything else as
@@ -48,6 +65,7 @@ fn refusal(error: DeskError) -> ErrorObject {
             error,
             ..
         }))) => error,
+        DeskError::Call(CallError::TooFrequent(over)) => too_frequent(&over),
         DeskError::Call(denied @ CallError::ReadDenied { .. }) => ErrorObject::new(
             code::INVALID_REQUEST,
             format!("Switchboard: {denied}. Do not retry it unless the person asks."),

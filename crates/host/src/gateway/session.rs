@@ -1032,6 +1032,7 @@ fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorO
             error,
             ..
         })))) => Err(error),
+        Err(DeskError::Call(CallError::TooFrequent(over))) => Err(super::too_frequent(&over)),
         Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
             "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
         ))),

@@ -543,6 +543,7 @@ pub async fn gated_host(
         config_path: None,
         confirm_own_destructive: Default::default(),
         catalog: host.shared().catalog.clone(),
+        pace: Default::default(),
     };
     let mut host_events = host.events();
     host.reconcile(&Config {
