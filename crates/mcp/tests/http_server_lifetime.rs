@@ -3,7 +3,8 @@
 //! stream silent for 300 s (as the official SDK clients do) still gets an answer that takes
 //! five minutes; a dropped stream resumes after the last event the agent saw; a session ends
 //! when left idle, when its handler ends it or its `initialize` fails, and an agent that
-//! restarts without ending its sessions replaces its oldest idle one.
+//! restarts without ending its sessions replaces its oldest idle one. A connection that sends
+//! no request is let go, and connections beyond the limit wait for one to close.
 
 #[path = "common/served.rs"]
 mod served;
@@ -461,4 +462,120 @@ async fn an_agent_that_restarts_without_ending_its_sessions_replaces_its_oldest_
     );
     assert_eq!(second.list_status().await, 200);
     assert_eq!(third.list_status().await, 200);
+}
+
+/// How long after `start` the server closed `socket` (read to its end), within a limit the
+/// paused clock reaches at once if it never does.
+async fn closed_after(socket: &mut tokio::net::TcpStream, start: Instant) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(3600), socket.read_to_end(&mut rest));
+    read.await.ok().map(|_| start.elapsed())
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_sends_no_request_or_a_byte_at_a_time_is_let_go() {
+    use tokio::io::AsyncWriteExt;
+    let limit = HttpServerOptions::default().header_read_timeout;
+    assert_eq!(limit, Duration::from_secs(20));
+    let (server, _seen) = serve(HttpServerOptions::default()).await;
+
+    let start = Instant::now();
+    let mut silent = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    assert_eq!(closed_after(&mut silent, start).await, Some(limit));
+
+    // A byte every 5 s: each one arrives before the limit, the headers never do.
+    let start = Instant::now();
+    let mut trickle = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: {}\r\n", server.local_addr());
+    let (mut reading, mut writing) = trickle.split();
+    let dribble = async {
+        for byte in head.bytes().cycle() {
+            if writing.write_all(&[byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        }
+    };
+    let mut rest = Vec::new();
+    let closed = tokio::select! {
+        () = dribble => None,
+        read = tokio::time::timeout(
+            Duration::from_secs(3600),
+            tokio::io::AsyncReadExt::read_to_end(&mut reading, &mut rest),
+        ) => read.ok().map(|_| start.elapsed()),
+    };
+    assert_eq!(closed, Some(limit), "the headers take too long to arrive");
+}
+
+/// Sends a request the server answers at once (a path it does not serve) on `socket` and
+/// reads the answer's status line, or `None` if none comes within a second.
+async fn ask_elsewhere(socket: &mut tokio::net::TcpStream, server: &HttpServer) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!(
+        "GET /elsewhere HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.local_addr()
+    );
+    socket.write_all(request.as_bytes()).await.expect("write");
+    let reply = async {
+        let mut reply = Vec::new();
+        let mut chunk = [0u8; 1024];
+        while !String::from_utf8_lossy(&reply).contains("no MCP endpoint here") {
+            let n = socket.read(&mut chunk).await.expect("read");
+            assert_ne!(n, 0, "closed before answering");
+            reply.extend_from_slice(&chunk[..n]);
+        }
+        String::from_utf8_lossy(&reply)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    };
+    tokio::time::timeout(Duration::from_secs(1), reply)
+        .await
+        .ok()
+        .flatten()
+}
+
+#[tokio::test(start_paused = true)]
+async fn connections_beyond_the_limit_wait_for_one_to_close_and_those_served_go_on() {
+    let options = HttpServerOptions {
+        max_connections: 2,
+        ..HttpServerOptions::default()
+    };
+    let (server, _seen) = serve(options).await;
+    let connect = || tokio::net::TcpStream::connect(server.local_addr());
+    let not_found = Some("HTTP/1.1 404 Not Found".to_owned());
+
+    let mut served = connect().await.expect("connect");
+    assert_eq!(ask_elsewhere(&mut served, &server).await, not_found);
+    let idle = connect().await.expect("connect");
+    let mut extra = connect().await.expect("connect");
+    assert_eq!(
+        ask_elsewhere(&mut extra, &server).await,
+        None,
+        "a third connection waits"
+    );
+    assert_eq!(
+        ask_elsewhere(&mut served, &server).await,
+        not_found,
+        "a connection served goes on being served"
+    );
+    drop(idle);
+    let answer = async {
+        use tokio::io::AsyncReadExt;
+        let mut reply = [0u8; 22];
+        extra.read_exact(&mut reply).await.expect("read");
+        String::from_utf8_lossy(&reply).into_owned()
+    };
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(1), answer)
+            .await
+            .ok(),
+        not_found,
+        "once one closes, the one waiting is served"
+    );
 }
