@@ -1258,3 +1258,75 @@ async fn a_server_that_hangs_up_on_the_probe_is_reached_through_initialize() {
         "{reason}"
     );
 }
+
+fn seen_count(seen: &[Seen], method: &str) -> usize {
+    seen.iter().filter(|s| s.rpc_method() == method).count()
+}
+
+/// A server that takes a POST and never answers it, not even with a status line, holds up
+/// no other message: the next notification and the next call go out and are answered at
+/// once, and closing the client lets go of the silent exchanges (paused clock: the
+/// notification's own limit is 30 s, the call's 2 s).
+#[tokio::test]
+async fn a_post_never_answered_holds_up_no_other_message_nor_the_close() {
+    const LIST_CHANGED: &str = "notifications/roots/list_changed";
+    let server = FakeServer::start(after_handshake(|seen| match seen.rpc_method() {
+        LIST_CHANGED => Reply::Silence,
+        "tools/call" => json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"],
+            "result": {"content": [{"type": "text", "text": "done"}]}})),
+        _ => accepted(),
+    }))
+    .await;
+    let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    tokio::time::pause();
+    let start = tokio::time::Instant::now();
+    client.notify_roots_changed().await.expect("queued");
+    client.notify_roots_changed().await.expect("queued");
+    server
+        .wait_for("both notifications", |seen| {
+            seen_count(seen, LIST_CHANGED) == 2
+        })
+        .await;
+    let called = client.call_tool("t", None, client.request_options()).await;
+    assert!(called.is_ok(), "{called:?}");
+    client.close().await;
+    server
+        .wait_for("both notifications let go", |seen| hangups_seen(seen) == 2)
+        .await;
+    assert_eq!(
+        start.elapsed(),
+        Duration::ZERO,
+        "nothing waited for a limit"
+    );
+}
+
+/// A `server/discover` probe that the server never answers ends at the probe's own limit
+/// (the request timeout, 2 s here); its exchange is let go and `initialize` goes out at
+/// once, well before the transport's read timeout of 300 s.
+#[tokio::test]
+async fn a_probe_never_answered_is_let_go_and_initialize_follows() {
+    let server = FakeServer::start(|seen| match (seen.method.as_str(), seen.rpc_method()) {
+        ("POST", "server/discover") => Reply::Silence,
+        ("POST", "initialize") => initialize_result(&seen.body["id"], None),
+        ("GET", _) => Reply::Full(405, Vec::new(), "text/plain", String::new()),
+        _ => accepted(),
+    })
+    .await;
+    tokio::time::pause();
+    let (transport, _) =
+        http::connect(&HttpServer::new(&server.url), discard_log()).expect("valid settings");
+    let mut config = ClientConfig::new("switchboard-tests", "1");
+    config.era = EraSetting::Auto;
+    config.request_timeout = Duration::from_secs(2);
+    let client = Client::connect(transport, Arc::new(DecliningHandler), config)
+        .await
+        .expect("connected through initialize");
+    assert_eq!(client.era().era, switchboard_mcp::client::Era::Legacy);
+    assert_eq!(
+        client.era().reason,
+        "server/discover got no answer within 2 s; initialize answered 2025-06-18"
+    );
+    server
+        .wait_for("the probe let go", |seen| hangups_seen(seen) == 1)
+        .await;
+}

@@ -3,7 +3,10 @@
 //! stream silent for 300 s (as the official SDK clients do) still gets an answer that takes
 //! five minutes; a dropped stream resumes after the last event the agent saw; a session ends
 //! when left idle, when its handler ends it or its `initialize` fails, and an agent that
-//! restarts without ending its sessions replaces its oldest idle one.
+//! restarts without ending its sessions replaces its oldest idle one. A connection that sends
+//! no request is let go, and connections beyond the limit wait for one to close. A stream the
+//! agent stops reading holds up no other, and a question asked while no stream is open waits
+//! for one.
 
 #[path = "common/served.rs"]
 mod served;
@@ -42,6 +45,7 @@ async fn serve(options: HttpServerOptions) -> (HttpServer, mpsc::UnboundedReceiv
 }
 
 /// An agent speaking raw HTTP: its token and, once initialized, its session.
+#[derive(Clone)]
 struct Agent {
     http: reqwest::Client,
     url: String,
@@ -111,10 +115,10 @@ impl Agent {
             .expect("an answer")
     }
 
-    /// A tool call answered on an event stream, reporting progress under the token "p".
+    /// A tool call answered on an event stream, reporting progress under its id as token.
     async fn call(&self, id: u64, tool: &str, arguments: Value) -> Events {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": tool, "arguments": arguments, "_meta": {"progressToken": "p"}}});
+            "name": tool, "arguments": arguments, "_meta": {"progressToken": id}}});
         let response = self
             .post(&body, "application/json, text/event-stream")
             .await;
@@ -461,4 +465,203 @@ async fn an_agent_that_restarts_without_ending_its_sessions_replaces_its_oldest_
     );
     assert_eq!(second.list_status().await, 200);
     assert_eq!(third.list_status().await, 200);
+}
+
+/// How long after `start` the server closed `socket` (read to its end), within a limit the
+/// paused clock reaches at once if it never does.
+async fn closed_after(socket: &mut tokio::net::TcpStream, start: Instant) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(3600), socket.read_to_end(&mut rest));
+    read.await.ok().map(|_| start.elapsed())
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_sends_no_request_or_a_byte_at_a_time_is_let_go() {
+    use tokio::io::AsyncWriteExt;
+    let limit = HttpServerOptions::default().header_read_timeout;
+    assert_eq!(limit, Duration::from_secs(20));
+    let (server, _seen) = serve(HttpServerOptions::default()).await;
+
+    let start = Instant::now();
+    let mut silent = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    assert_eq!(closed_after(&mut silent, start).await, Some(limit));
+
+    // A byte every 5 s: each one arrives before the limit, the headers never do.
+    let start = Instant::now();
+    let mut trickle = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: {}\r\n", server.local_addr());
+    let (mut reading, mut writing) = trickle.split();
+    let dribble = async {
+        for byte in head.bytes().cycle() {
+            if writing.write_all(&[byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        }
+    };
+    let mut rest = Vec::new();
+    let closed = tokio::select! {
+        () = dribble => None,
+        read = tokio::time::timeout(
+            Duration::from_secs(3600),
+            tokio::io::AsyncReadExt::read_to_end(&mut reading, &mut rest),
+        ) => read.ok().map(|_| start.elapsed()),
+    };
+    assert_eq!(closed, Some(limit), "the headers take too long to arrive");
+}
+
+/// Sends a request the server answers at once (a path it does not serve) on `socket` and
+/// reads the answer's status line, or `None` if none comes within a second.
+async fn ask_elsewhere(socket: &mut tokio::net::TcpStream, server: &HttpServer) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!(
+        "GET /elsewhere HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.local_addr()
+    );
+    socket.write_all(request.as_bytes()).await.expect("write");
+    let reply = async {
+        let mut reply = Vec::new();
+        let mut chunk = [0u8; 1024];
+        while !String::from_utf8_lossy(&reply).contains("no MCP endpoint here") {
+            let n = socket.read(&mut chunk).await.expect("read");
+            assert_ne!(n, 0, "closed before answering");
+            reply.extend_from_slice(&chunk[..n]);
+        }
+        String::from_utf8_lossy(&reply)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    };
+    tokio::time::timeout(Duration::from_secs(1), reply)
+        .await
+        .ok()
+        .flatten()
+}
+
+#[tokio::test(start_paused = true)]
+async fn connections_beyond_the_limit_wait_for_one_to_close_and_those_served_go_on() {
+    let options = HttpServerOptions {
+        max_connections: 2,
+        ..HttpServerOptions::default()
+    };
+    let (server, _seen) = serve(options).await;
+    let connect = || tokio::net::TcpStream::connect(server.local_addr());
+    let not_found = Some("HTTP/1.1 404 Not Found".to_owned());
+
+    let mut served = connect().await.expect("connect");
+    assert_eq!(ask_elsewhere(&mut served, &server).await, not_found);
+    let idle = connect().await.expect("connect");
+    let mut extra = connect().await.expect("connect");
+    assert_eq!(
+        ask_elsewhere(&mut extra, &server).await,
+        None,
+        "a third connection waits"
+    );
+    assert_eq!(
+        ask_elsewhere(&mut served, &server).await,
+        not_found,
+        "a connection served goes on being served"
+    );
+    drop(idle);
+    let answer = async {
+        use tokio::io::AsyncReadExt;
+        let mut reply = [0u8; 22];
+        extra.read_exact(&mut reply).await.expect("read");
+        String::from_utf8_lossy(&reply).into_owned()
+    };
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(3600), answer)
+            .await
+            .ok(),
+        not_found,
+        "once one closes, the one waiting is served"
+    );
+}
+
+/// Waits for `work`, within a limit the paused clock reaches at once if it never ends.
+async fn within_an_hour<T>(what: &str, work: impl Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(3600), work)
+        .await
+        .unwrap_or_else(|_| panic!("{what} never came"))
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_agent_that_stops_reading_one_stream_holds_up_no_other() {
+    let (server, _seen) = serve(HttpServerOptions::default()).await;
+    let agent = Agent::open(&server, "token-a").await;
+    // 400 progress events of 64 KiB, not read: more than the sockets hold.
+    let mut unread = agent
+        .call(1, "count", json!({"steps": 400, "pad": 65_536}))
+        .await;
+    let mut echoed = agent.call(2, "echo", json!({"text": "still here"})).await;
+    let (_, answer) = within_an_hour("the echo", echoed.next_event()).await;
+    assert_eq!(answer_text(&answer), "still here");
+    agent.log(3, "and here").await;
+
+    // Read at last (and resumed where it stopped, if it was let go meanwhile), the stream
+    // brings the steps in order (those a stream keeps: its newest 256 events), then the
+    // answer.
+    let mut steps = Vec::new();
+    let mut last_id = None;
+    let answer = within_an_hour("the count's answer", async {
+        loop {
+            match unread.next().await {
+                Some(Item::Event { id, data }) if data["method"] == "notifications/progress" => {
+                    steps.push(data["params"]["progress"].as_u64().expect("a step"));
+                    last_id = id;
+                }
+                Some(Item::Event { data, .. }) => return data,
+                Some(Item::Comment(_)) => {}
+                None => {
+                    let last = last_id.as_deref().expect("an event before the end");
+                    unread = Events::of(agent.listen(Some(last)).await);
+                }
+            }
+        }
+    })
+    .await;
+    assert_eq!(answer_text(&answer), "counted 400");
+    assert!(steps.is_sorted_by(|a, b| a < b), "{steps:?}");
+    assert!(steps.len() >= 256, "{steps:?}");
+    assert_eq!(steps.last(), Some(&400));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_question_asked_while_no_stream_is_open_reaches_the_stream_opened_later() {
+    let (server, mut seen) = serve(HttpServerOptions::default()).await;
+    let agent = Agent::open(&server, "token-a").await;
+    // Answered in JSON, the call has no stream for the question: it waits for the GET
+    // stream, behind more log lines than a stream keeps (256).
+    let ask = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "ask", "arguments": {"noise": 300}}});
+    let asking = tokio::spawn({
+        let agent = agent.clone();
+        async move { json_of(agent.post(&ask, "application/json").await).await }
+    });
+    assert_eq!(next_seen(&mut seen).await, Some(Seen::Asked));
+    // The paused clock moves only once no task is ready: by then the session has placed
+    // the question and the noise, to wait for a stream.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut stream = Events::of(agent.listen(None).await);
+    let question = within_an_hour("the question", async {
+        loop {
+            let (_, message) = stream.next_event().await;
+            if message["method"] == "elicitation/create" {
+                return message;
+            }
+        }
+    })
+    .await;
+    let reply = json!({"jsonrpc": "2.0", "id": question["id"],
+        "result": {"action": "accept", "content": {"answer": "yes"}}});
+    assert_eq!(agent.post(&reply, "application/json").await.status(), 202);
+    let answer = within_an_hour("the answer", asking)
+        .await
+        .expect("the call");
+    assert_eq!(answer_text(&answer), "accept: yes");
 }

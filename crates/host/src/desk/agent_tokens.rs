@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use switchboard_mcp::server::http::guard::same_token;
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
 use super::{Desk, DeskError, Update, lock};
@@ -61,14 +62,21 @@ impl Tokens {
 }
 
 /// The check the gateway's HTTP server asks of each request: the agent a token belongs
-/// to. The session then checks that the agent is still configured.
+/// to. The session then checks that the agent is still configured. Every token in use is
+/// compared, each in constant time ([`same_token`]): a lookup by the token itself would
+/// take a time that depends on how much of it is right.
 struct Check(Arc<super::Inner>);
 
 impl TokenCheck for Check {
     fn identify(&self, token: &str) -> Option<Identity> {
-        lock(&self.0.agent_tokens.by_token)
-            .get(token)
-            .map(|agent| Identity::new(agent.as_str()))
+        let tokens = lock(&self.0.agent_tokens.by_token);
+        let mut holder = None;
+        for (issued, agent) in tokens.iter() {
+            if same_token(token, issued) {
+                holder = Some(agent);
+            }
+        }
+        holder.map(|agent| Identity::new(agent.as_str()))
     }
 }
 

@@ -23,6 +23,8 @@ pub enum Seen {
     WaitCancelled,
     /// A session's handler was dropped: the session ended.
     SessionEnded,
+    /// An `ask` call with noise sent its question, then its noise.
+    Asked,
 }
 
 /// The factory: one [`Served`] per session, all reporting to one channel.
@@ -101,10 +103,10 @@ fn tools() -> Value {
     json!({"tools": [
         tool("echo", "Returns the text", json!({"text": {"type": "string"}})),
         tool("log", "Logs the text (notifications/message)", json!({"text": {"type": "string"}})),
-        tool("count", "Reports progress once per step", json!({"steps": {"type": "integer"}})),
+        tool("count", "Reports progress once per step, each with a message of `pad` bytes", json!({"steps": {"type": "integer"}, "pad": {"type": "integer"}})),
         tool("wait", "Reports progress once, then waits until cancelled", json!({})),
         tool("slow", "Reports progress once, then answers after the given seconds", json!({"seconds": {"type": "integer"}})),
-        tool("ask", "Asks the client a question (elicitation)", json!({})),
+        tool("ask", "Asks the client a question (elicitation), and logs `noise` lines while it waits", json!({"noise": {"type": "integer"}})),
         tool("whoami", "The identity the session's token named", json!({})),
         tool("route", "Says where a request would go", json!({
             "region": {"type": "string", "x-mcp-header": "Region"},
@@ -156,11 +158,15 @@ async fn call(
         }
         "count" => {
             let steps = arguments["steps"].as_u64().unwrap_or(1);
+            let pad = arguments["pad"].as_u64().unwrap_or(0);
+            let message = "x".repeat(usize::try_from(pad).unwrap_or(0));
             if !token.is_null() {
                 for step in 1..=steps {
-                    let _ = peer
-                        .notify("notifications/progress", Some(progress(step, Some(steps))))
-                        .await;
+                    let mut params = progress(step, Some(steps));
+                    if pad > 0 {
+                        params["message"] = message.as_str().into();
+                    }
+                    let _ = peer.notify("notifications/progress", Some(params)).await;
                 }
             }
             Ok(text(format!("counted {steps}")))
@@ -193,14 +199,33 @@ async fn call(
                 "message": "Go ahead?",
                 "requestedSchema": {"type": "object", "properties": {"answer": {"type": "string"}}}
             });
-            let answer = peer
-                .request(
-                    "elicitation/create",
-                    Some(question),
-                    RequestOptions::default(),
-                )
-                .await
-                .map_err(|err| ErrorObject::new(-32603, err.to_string()))?;
+            let asked = peer.request(
+                "elicitation/create",
+                Some(question),
+                RequestOptions::default(),
+            );
+            tokio::pin!(asked);
+            // Polled once, the question is on its way: the noise follows it.
+            let answered = tokio::select! {
+                biased;
+                answer = &mut asked => Some(answer),
+                () = std::future::ready(()) => None,
+            };
+            let answer = match answered {
+                Some(answer) => answer,
+                None => {
+                    let noise = arguments["noise"].as_u64().unwrap_or(0);
+                    for line in 0..noise {
+                        let log = json!({"level": "info", "logger": "noise", "data": line});
+                        let _ = peer.notify("notifications/message", Some(log)).await;
+                    }
+                    if noise > 0 {
+                        let _ = seen.send(Seen::Asked);
+                    }
+                    asked.await
+                }
+            }
+            .map_err(|err| ErrorObject::new(-32603, err.to_string()))?;
             Ok(text(format!(
                 "{}: {}",
                 answer["action"].as_str().unwrap_or("?"),

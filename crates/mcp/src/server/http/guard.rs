@@ -1,5 +1,11 @@
 //! Who may talk to the server: requests must name a loopback host and come from no foreign
 //! web page (DNS rebinding), and carry a bearer token that maps to an identity.
+//!
+//! Tokens are compared with [`same_token`], whose time does not depend on where two tokens
+//! differ, so that a local program cannot find a token byte by byte from how long its
+//! refusals take. It is `subtle`'s comparison (the one the RustCrypto digests use, kept by
+//! the dalek maintainers and audited) rather than a loop of our own, which an optimizer is
+//! free to turn back into an early exit.
 
 use std::sync::Arc;
 
@@ -20,8 +26,8 @@ impl Identity {
     }
 }
 
-/// Maps a bearer token to an identity; `None` refuses it. Implementations should compare
-/// tokens in constant time.
+/// Maps a bearer token to an identity; `None` refuses it. Implementations compare tokens
+/// with [`same_token`].
 pub trait TokenCheck: Send + Sync + 'static {
     fn identify(&self, token: &str) -> Option<Identity>;
 }
@@ -30,6 +36,13 @@ impl<F: Fn(&str) -> Option<Identity> + Send + Sync + 'static> TokenCheck for F {
     fn identify(&self, token: &str) -> Option<Identity> {
         self(token)
     }
+}
+
+/// Whether `given` is `expected`, in a time that depends on their lengths only (tokens of
+/// one kind all have the same length), never on the first byte where they differ.
+pub fn same_token(given: &str, expected: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    given.as_bytes().ct_eq(expected.as_bytes()).into()
 }
 
 /// Why a request was turned away before it reached a session.
@@ -121,7 +134,7 @@ mod tests {
     }
 
     fn agent(token: &str) -> Option<Identity> {
-        (token == "s3cret").then(|| Identity::new("agent"))
+        same_token(token, "s3cret").then(|| Identity::new("agent"))
     }
 
     #[test]
@@ -168,6 +181,20 @@ mod tests {
     }
 
     #[test]
+    fn only_the_same_token_is_the_same_token() {
+        assert!(same_token("sbg_0123abcd", "sbg_0123abcd"));
+        for other in [
+            "sbg_0123abce",
+            "sbg_0123abc",
+            "sbg_0123abcde",
+            "",
+            "SBG_0123ABCD",
+        ] {
+            assert!(!same_token(other, "sbg_0123abcd"), "{other:?}");
+        }
+    }
+
+    #[test]
     fn a_token_maps_to_its_identity_and_a_missing_or_wrong_one_is_unauthorized() {
         let check: &dyn TokenCheck = &agent;
         let good = headers(&[(HOST, "127.0.0.1:1"), (AUTHORIZATION, "Bearer s3cret")]);
@@ -175,13 +202,18 @@ mod tests {
             admit(&good, 1, &[], Some(check)),
             Ok(Some(Identity::new("agent")))
         );
-        let wrong = headers(&[(HOST, "127.0.0.1:1"), (AUTHORIZATION, "Bearer nope")]);
-        assert_eq!(
-            admit(&wrong, 1, &[], Some(check)),
-            Err(Refusal::Unauthorized {
-                invalid_token: true
-            })
-        );
+        for wrong in ["nope", "s3cre", "s3crets", "S3cret", ""] {
+            let wrong = headers(&[
+                (HOST, "127.0.0.1:1"),
+                (AUTHORIZATION, &format!("Bearer {wrong}")),
+            ]);
+            assert_eq!(
+                admit(&wrong, 1, &[], Some(check)),
+                Err(Refusal::Unauthorized {
+                    invalid_token: true
+                })
+            );
+        }
         assert_eq!(
             admit(&headers(&[(HOST, "127.0.0.1:1")]), 1, &[], Some(check)),
             Err(Refusal::Unauthorized {

@@ -37,9 +37,10 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -82,6 +83,13 @@ pub struct HttpServerOptions {
     /// Sessions one identity may have at once: at the limit, a new one replaces the
     /// identity's session unused the longest, and is refused (429) when all are in use.
     pub sessions_per_identity: usize,
+    /// How long a connection may take to send a request's headers (counted from when the
+    /// server is ready to read them, so an idle kept-alive connection closes after it too):
+    /// a client that connects and sends nothing, or a byte at a time, is let go.
+    pub header_read_timeout: Duration,
+    /// Connections served at once; beyond them, new ones wait unaccepted until one closes,
+    /// and those being served go on.
+    pub max_connections: usize,
 }
 
 impl Default for HttpServerOptions {
@@ -95,6 +103,8 @@ impl Default for HttpServerOptions {
             max_body: 64 * 1024 * 1024,
             session_idle: Duration::from_secs(30 * 60),
             sessions_per_identity: 32,
+            header_read_timeout: Duration::from_secs(20),
+            max_connections: 256,
         }
     }
 }
@@ -109,6 +119,8 @@ pub struct HttpServer {
 
 struct Shared {
     options: HttpServerOptions,
+    /// One permit per connection served, shared by the listeners on 127.0.0.1 and ::1.
+    connections: Arc<Semaphore>,
     port: u16,
     factory: Arc<dyn SessionFactory>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
@@ -124,16 +136,22 @@ impl HttpServer {
         options: HttpServerOptions,
         factory: Arc<dyn SessionFactory>,
     ) -> std::io::Result<Self> {
-        if options.session_idle.is_zero() || options.sessions_per_identity == 0 {
+        if options.session_idle.is_zero()
+            || options.sessions_per_identity == 0
+            || options.header_read_timeout.is_zero()
+            || options.max_connections == 0
+        {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
-                "the session idle time and the sessions per identity must be more than zero",
+                "the session idle time, the sessions per identity, the header read timeout \
+                 and the connections at once must be more than zero",
             ));
         }
         let (listener, beside) = loopback(options.port).await?;
         let addr = listener.local_addr()?;
         let path = options.path.clone();
         let shared = Arc::new(Shared {
+            connections: Arc::new(Semaphore::new(options.max_connections)),
             options,
             port: addr.port(),
             factory,
@@ -227,9 +245,20 @@ fn no_ipv6(error: &std::io::Error) -> bool {
         || error.raw_os_error() == Some(EAFNOSUPPORT)
 }
 
+/// Serves the listener's connections, as many at once as the server's share allows: at
+/// the limit, the next connection waits in the system's queue, unaccepted, until one served
+/// closes (which the header read timeout makes sure of for any that sends no request).
 async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationToken) {
     let mut connections = JoinSet::new();
     loop {
+        let permit = tokio::select! {
+            () = stop.cancelled() => break,
+            permit = shared.connections.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+        };
         let stream = tokio::select! {
             () = stop.cancelled() => break,
             accepted = listener.accept() => match accepted {
@@ -244,11 +273,15 @@ async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationTo
         let _ = stream.set_nodelay(true);
         let shared = shared.clone();
         connections.spawn(async move {
+            let _permit = permit;
+            let header_read_timeout = shared.options.header_read_timeout;
             let service = service_fn(move |request| {
                 let shared = shared.clone();
                 async move { Ok::<_, Infallible>(handle(&shared, request).await) }
             });
             if let Err(err) = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await
             {

@@ -13,7 +13,8 @@ use tokio::sync::mpsc;
 
 /// Messages one stream may hold before the router waits for its reader.
 const STREAM_CAPACITY: usize = 64;
-/// Events a stream keeps for a client that comes back; older ones are dropped.
+/// Events a stream keeps for a client that comes back; older ones are dropped, except a
+/// request of the server's that no reader was handed yet: it waits for one.
 pub const KEPT: usize = 256;
 
 /// A message as a stream carries it.
@@ -22,6 +23,8 @@ pub struct Event {
     /// `None` on a stream that cannot be resumed.
     pub id: Option<String>,
     pub message: Arc<str>,
+    /// A request of the server's, which waits for the client's answer: never let go unread.
+    pub request: bool,
 }
 
 /// What a client reads: the events of one POST, or the GET stream.
@@ -74,16 +77,17 @@ impl Outlet {
     }
 
     /// Numbers and keeps a message; the reader to hand it to, if one is connected.
-    pub fn push(&mut self, message: Arc<str>) -> (Event, Option<Reader>) {
+    pub fn push(&mut self, message: Arc<str>, request: bool) -> (Event, Option<Reader>) {
         let number = self.next;
         self.next += 1;
         let event = Event {
             id: self.resumable.then(|| format!("{}-{number}", self.stream)),
             message,
+            request,
         };
         if self.resumable {
-            if self.kept.len() == KEPT {
-                self.kept.pop_front();
+            if self.kept.len() >= KEPT {
+                self.forget_oldest();
             }
             self.kept.push_back((number, event.clone()));
         }
@@ -92,6 +96,17 @@ impl Outlet {
             self.unread(&event);
         }
         (event, reader)
+    }
+
+    /// Drops the oldest event kept, past the requests no reader was handed yet.
+    fn forget_oldest(&mut self) {
+        let unread_from = self.unread_from;
+        let waiting = |(number, event): &(u64, Event)| {
+            event.request && unread_from.is_some_and(|from| *number >= from)
+        };
+        if let Some(oldest) = self.kept.iter().position(|kept| !waiting(kept)) {
+            self.kept.remove(oldest);
+        }
     }
 
     /// Notes that `event` reached no reader: a fresh GET stream will start with it.
@@ -188,6 +203,13 @@ impl Outlet {
     pub fn end(&mut self) {
         self.reader = None;
     }
+
+    /// Lets go of `reader` if it is still the stream's (not replaced by a resumption).
+    pub fn let_go(&mut self, reader: &Reader) {
+        if self.reader.as_ref().is_some_and(|r| r.same_channel(reader)) {
+            self.reader = None;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -211,7 +233,7 @@ mod tests {
         let mut outlet = Outlet::new(3, true);
         let mut first = outlet.open();
         for text in ["a", "b", "c"] {
-            let (event, reader) = outlet.push(text.into());
+            let (event, reader) = outlet.push(text.into(), false);
             reader.expect("a reader").try_send(event).expect("room");
         }
         assert_eq!(texts(&mut first), ["3-1 a", "3-2 b", "3-3 c"]);
@@ -224,11 +246,11 @@ mod tests {
     fn a_fresh_get_stream_starts_with_what_no_reader_was_handed() {
         let mut outlet = Outlet::new(0, true);
         let mut first = outlet.open();
-        let (event, reader) = outlet.push("seen".into());
+        let (event, reader) = outlet.push("seen".into(), false);
         reader.expect("a reader").try_send(event).expect("room");
         drop(first.try_recv());
         drop(first);
-        outlet.push("unseen".into());
+        outlet.push("unseen".into(), false);
         let mut fresh = outlet.attach(None, true);
         assert_eq!(texts(&mut fresh), ["0-2 unseen"]);
     }
@@ -237,12 +259,25 @@ mod tests {
     fn a_stream_keeps_only_its_newest_events() {
         let mut outlet = Outlet::new(1, true);
         for n in 0..KEPT + 10 {
-            outlet.push(n.to_string().into());
+            outlet.push(n.to_string().into(), false);
         }
         let mut resumed = outlet.attach(Some(0), false);
         let texts = texts(&mut resumed);
         assert_eq!(texts.len(), KEPT);
         assert_eq!(texts[0], "1-11 10");
+    }
+
+    #[test]
+    fn a_request_no_reader_was_handed_is_kept_past_the_newest_events() {
+        let mut outlet = Outlet::new(0, true);
+        outlet.push("question".into(), true);
+        for n in 0..KEPT + 10 {
+            outlet.push(n.to_string().into(), false);
+        }
+        let texts = texts(&mut outlet.attach(None, false));
+        assert_eq!(texts.len(), KEPT);
+        assert_eq!(texts[0], "0-1 question");
+        assert_eq!(texts[1], "0-13 11");
     }
 
     #[test]

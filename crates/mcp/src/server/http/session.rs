@@ -2,16 +2,24 @@
 //! actor's messages to the HTTP stream waiting for it. A response goes to the POST that
 //! carried its request, a progress notification to the POST whose request set its token,
 //! and anything else the server starts (logging, requests to the client) to the GET stream,
-//! or, while there is none, to the newest open POST stream, or waits (bounded) for one.
-//! Each stream is an [`Outlet`] that a client whose connection dropped can resume.
+//! or, while there is none, to the newest open POST stream, or waits for one (the newest
+//! 256 events, and every request of the server's, wait). Each stream is an [`Outlet`] that a
+//! client whose connection dropped can resume.
+//!
+//! The router never waits for a client to read: an event for a stream whose reader has no
+//! room waits in that stream's backlog, handed over by a task of its own as room is made,
+//! so that a client that stops reading one stream holds up none of the others. A stream
+//! whose backlog passes [`BACKLOG`] is let go: its client reads what it was handed, then
+//! resumes the stream (`Last-Event-ID`) where it stopped.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
 
 use super::guard::Identity;
 use super::lifetime::{Activity, Busy};
@@ -26,6 +34,9 @@ const CHANNEL_CAPACITY: usize = 64;
 /// fewer when they hold more than 16 MiB.
 const ANSWERED_KEPT: usize = 16;
 const ANSWERED_BYTES: usize = 16 * 1024 * 1024;
+/// Events one stream may have waiting for room before it is let go; fewer than a stream
+/// keeps, so that every one of them is kept for the client that resumes it.
+pub const BACKLOG: usize = 128;
 
 /// What a new session's handler is given.
 pub struct SessionStart {
@@ -84,6 +95,17 @@ struct Routes {
     /// The id of the session's `initialize` until it is answered.
     initialize: Option<String>,
     activity: Arc<Activity>,
+    /// Events waiting for room in a stream's reader, by stream.
+    backlogs: HashMap<u64, Backlog>,
+    /// The routes themselves, for the tasks that hand a backlog over.
+    me: Weak<Mutex<Routes>>,
+}
+
+/// The events of one stream that its reader had no room for yet, oldest first, and
+/// whether each may go to another stream (see [`Placed::movable`]).
+struct Backlog {
+    reader: Reader,
+    events: VecDeque<(Event, bool)>,
 }
 
 struct Post {
@@ -140,16 +162,20 @@ impl Session {
         let connection = Connection::start(parts, handler.clone());
         let _ = peer.0.set(connection.downgrade());
         let activity = Activity::new();
-        let routes = Arc::new(Mutex::new(Routes {
-            next_stream: 1,
-            standalone: Outlet::new(0, true),
-            posts: HashMap::new(),
-            answered: VecDeque::new(),
-            by_request: HashMap::new(),
-            by_token: HashMap::new(),
-            initialize: None,
-            activity: activity.clone(),
-        }));
+        let routes = Arc::new_cyclic(|me| {
+            Mutex::new(Routes {
+                next_stream: 1,
+                standalone: Outlet::new(0, true),
+                posts: HashMap::new(),
+                answered: VecDeque::new(),
+                by_request: HashMap::new(),
+                by_token: HashMap::new(),
+                initialize: None,
+                activity: activity.clone(),
+                backlogs: HashMap::new(),
+                me: me.clone(),
+            })
+        });
         tokio::spawn(route(from_server, routes.clone()));
         Arc::new(Self {
             identity,
@@ -234,6 +260,7 @@ impl Session {
         if routes.standalone.is_read() {
             return None;
         }
+        routes.unread_backlog(0);
         Some(routes.standalone.attach(None, true))
     }
 
@@ -243,6 +270,7 @@ impl Session {
         let position = Position::parse(last_event_id)?;
         let mut routes = lock(&self.routes);
         let live = position.stream == 0 || routes.posts.contains_key(&position.stream);
+        routes.unread_backlog(position.stream);
         let outlet = routes.outlet(position.stream)?;
         outlet
             .is_resumable()
@@ -340,22 +368,55 @@ fn progress_token(params: &RawValue) -> Option<String> {
     Some(params.progress_token?.get().to_owned())
 }
 
+/// Whether a message the server started is a request (it has an id and a method).
+fn is_request(message: &str) -> bool {
+    serde_json::from_str::<Peek>(message).is_ok_and(|p| p.id.is_some() && p.method.is_some())
+}
+
 /// The router: one task per session, until the connection drops its end; then every
-/// stream ends.
+/// stream ends. It never waits for a stream's reader (see [`Routes::hand`]).
 async fn route(mut from_server: mpsc::Receiver<String>, routes: Arc<Mutex<Routes>>) {
     while let Some(message) = from_server.recv().await {
-        let Some(placed) = lock(&routes).place(message.into()) else {
+        let mut routes = lock(&routes);
+        let Some(placed) = routes.place(message.into()) else {
             continue;
         };
         // Without a reader, the event waits in its stream for one.
-        let Some(reader) = placed.reader else {
-            continue;
-        };
-        if let Err(unsent) = reader.send(placed.event).await {
-            lock(&routes).unsent(placed.stream, unsent.0, &reader, placed.movable);
+        if let Some(reader) = placed.reader {
+            routes.hand(placed.stream, placed.event, reader, placed.movable);
         }
     }
     lock(&routes).end();
+}
+
+/// Hands a stream's backlog to its reader as room is made, until it is empty; if the
+/// client lets go of the stream first, what waited goes where unsent events go.
+async fn drain(routes: Weak<Mutex<Routes>>, stream: u64, reader: Reader) {
+    loop {
+        let room = reader.reserve().await;
+        let Some(routes) = routes.upgrade() else {
+            return;
+        };
+        let mut routes = lock(&routes);
+        let Some(backlog) = routes
+            .backlogs
+            .get_mut(&stream)
+            .filter(|b| b.reader.same_channel(&reader))
+        else {
+            return;
+        };
+        let Ok(room) = room else {
+            routes.let_go(stream);
+            return;
+        };
+        if let Some((event, _)) = backlog.events.pop_front() {
+            room.send(event);
+        }
+        if backlog.events.is_empty() {
+            routes.backlogs.remove(&stream);
+            return;
+        }
+    }
 }
 
 /// An event and the stream it was put on.
@@ -394,8 +455,9 @@ impl Routes {
             },
             Destination::Other => (self.server_initiated(), true),
         };
+        let request = server_initiated && is_request(&message);
         let outlet = self.outlet(stream)?;
-        let (event, reader) = outlet.push(message);
+        let (event, reader) = outlet.push(message, request);
         self.finish_if_done(stream);
         Some(Placed {
             stream,
@@ -417,11 +479,66 @@ impl Routes {
                 .outlet(stream)
                 .is_some_and(|outlet| outlet.withdraw(&event, failed));
         if moved {
-            let (event, reader) = self.standalone.push(event.message);
-            if let Some(reader) = reader
-                && let Err(err) = reader.try_send(event)
-            {
-                self.standalone.unread(&err.into_inner());
+            let (event, reader) = self.standalone.push(event.message, event.request);
+            if let Some(reader) = reader {
+                self.hand(0, event, reader, false);
+            }
+        }
+    }
+
+    /// Hands `event` to the reader of `stream` if it has room and nothing waits before it;
+    /// else the event joins the stream's backlog, which a task hands over as the client
+    /// reads. A backlog past [`BACKLOG`] lets the stream go.
+    fn hand(&mut self, stream: u64, event: Event, reader: Reader, movable: bool) {
+        if let Some(backlog) = self.backlogs.get_mut(&stream)
+            && backlog.reader.same_channel(&reader)
+        {
+            backlog.events.push_back((event, movable));
+            if backlog.events.len() > BACKLOG {
+                tracing::debug!(stream, "a client reads nothing of a stream: it is let go");
+                self.let_go(stream);
+            }
+            return;
+        }
+        match reader.try_send(event) {
+            Ok(()) => {}
+            Err(TrySendError::Closed(event)) => self.unsent(stream, event, &reader, movable),
+            Err(TrySendError::Full(event)) => {
+                let events = VecDeque::from([(event, movable)]);
+                let backlog = Backlog {
+                    reader: reader.clone(),
+                    events,
+                };
+                self.backlogs.insert(stream, backlog);
+                tokio::spawn(drain(self.me.clone(), stream, reader));
+            }
+        }
+    }
+
+    /// Lets go of the reader of a stream whose client does not read it (or left): its
+    /// stream ends after what it was handed, and what waited in its backlog is kept for a
+    /// client that resumes the stream, or goes to the GET stream.
+    fn let_go(&mut self, stream: u64) {
+        let Some(backlog) = self.backlogs.remove(&stream) else {
+            return;
+        };
+        if let Some(outlet) = self.outlet(stream) {
+            outlet.let_go(&backlog.reader);
+        }
+        for (event, movable) in backlog.events {
+            self.unsent(stream, event, &backlog.reader, movable);
+        }
+    }
+
+    /// Forgets the backlog of a stream that gets a new reader, marking its events as
+    /// handed to none: the new reader starts with them.
+    fn unread_backlog(&mut self, stream: u64) {
+        let Some(backlog) = self.backlogs.remove(&stream) else {
+            return;
+        };
+        if let Some(outlet) = self.outlet(stream) {
+            for (event, _) in &backlog.events {
+                outlet.unread(event);
             }
         }
     }
@@ -488,6 +605,7 @@ impl Routes {
     }
 
     fn end(&mut self) {
+        self.backlogs.clear();
         self.standalone.end();
         for post in self.posts.values_mut() {
             post.outlet.end();

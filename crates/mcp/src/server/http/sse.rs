@@ -93,6 +93,7 @@ mod tests {
         super::event(&Event {
             id: id.map(str::to_owned),
             message: message.into(),
+            request: false,
         })
     }
 

@@ -152,6 +152,11 @@ struct InFlight {
 /// How long a cancellation waits for its request to leave first.
 const SEND_WAIT: Duration = Duration::from_secs(10);
 
+/// Reads the connection's messages and starts each one's exchange. Nothing waits here for
+/// a server but `initialize` and `initialized`, which the lifecycle puts before anything
+/// else (and the transport's end): every other message, the `server/discover` probe
+/// included, is sent in a task of its own with its own time limit, so that a server that
+/// never answers one POST holds up no other request, notification or cancellation.
 pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Receiver<String>) {
     let mut listening = false;
     let mut in_flight: HashMap<RequestId, InFlight> = HashMap::new();
@@ -164,58 +169,94 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             () = shared.closed.cancelled() => return,
         };
         let envelope = Envelope::of(&body);
-        let flavor = shared.state(|s| s.flavor);
-        let Some(flavor) = flavor else {
-            // A first request of the 2026-07-28 revision (the `server/discover` probe)
-            // settles Streamable HTTP only if the server answers as a modern one; else
-            // the `initialize` that follows decides, with its HTTP+SSE fallback.
-            if envelope.modern_version().is_some() && mode != HttpMode::LegacySse {
-                match streamable::send(&shared, body, &envelope, None).await {
-                    Ok(()) if shared.state(|s| s.modern) => {
-                        shared.state(|s| s.flavor = Some(HttpFlavor::StreamableHttp));
-                    }
-                    Ok(()) => {}
-                    Err(error) => report(&shared, &envelope, error).await,
-                }
-                continue;
-            }
-            // The first exchange (`initialize`) decides the transport; nothing else goes
-            // out before it is answered, as the lifecycle requires anyway.
-            if let Err(error) = first_exchange(&shared, mode, body, &envelope).await {
-                report(&shared, &envelope, error).await;
-            }
-            continue;
-        };
         if let Some(id) = envelope.cancels()
             && let Some(flight) = in_flight.remove(id)
         {
             // 2026-07-28: closing the request's stream is its cancellation.
             if flight.modern {
                 flight.task.abort();
-                continue;
-            }
-            // A cancellation must not reach the server before its request.
-            let mut left = flight.sent.clone();
-            let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
-            // Its answer is no longer awaited: the stream is closed at once, not resumed.
-            flight.task.abort();
-            if *flight.sent.borrow() {
-                send(&shared, flavor, body, &envelope, None).await;
+            } else if shared
+                .tasks
+                .spawn(cancel(shared.clone(), flight, body, envelope))
+                .is_none()
+            {
+                return;
             }
             continue;
         }
+        // A modern answer settles Streamable HTTP before the probe's task says so.
+        let flavor = shared.state(|s| s.flavor.or(s.modern.then_some(HttpFlavor::StreamableHttp)));
+        let Some(flavor) = flavor else {
+            // A first request of the 2026-07-28 revision (the `server/discover` probe)
+            // settles Streamable HTTP only if the server answers as a modern one; else
+            // the `initialize` that follows decides, with its HTTP+SSE fallback.
+            if envelope.modern_version().is_some() && mode != HttpMode::LegacySse {
+                let Some(id) = envelope.request_id().cloned() else {
+                    shared.log("a notification before the server's era is known: not sent".into());
+                    continue;
+                };
+                let shared_ = shared.clone();
+                let (sent, left) = watch::channel(false);
+                let probe = async move {
+                    match streamable::send(&shared_, body, &envelope, None).await {
+                        Ok(()) if shared_.state(|s| s.modern) => {
+                            shared_.state(|s| s.flavor = Some(HttpFlavor::StreamableHttp));
+                        }
+                        Ok(()) => {}
+                        Err(error) => report(&shared_, &envelope, error).await,
+                    }
+                    sent.send_replace(true);
+                };
+                let Some(task) = shared.tasks.spawn(probe) else {
+                    return;
+                };
+                in_flight.insert(
+                    id,
+                    InFlight {
+                        sent: left,
+                        task,
+                        modern: true,
+                    },
+                );
+                continue;
+            }
+            // The first exchange (`initialize`) decides the transport; nothing else goes
+            // out before it is answered, as the lifecycle requires anyway.
+            tokio::select! {
+                outcome = first_exchange(&shared, mode, body, &envelope) => {
+                    if let Err(error) = outcome {
+                        report(&shared, &envelope, error).await;
+                    }
+                }
+                () = shared.closed.cancelled() => return,
+            }
+            continue;
+        };
         let Some(id) = envelope.request_id().cloned() else {
-            // Notifications and answers are sent in order, each before the next message:
-            // a server must see `initialized` before the requests that follow it.
-            send(&shared, flavor, body, &envelope, None).await;
-            if flavor == HttpFlavor::StreamableHttp
-                && !listening
-                && envelope.is(method::INITIALIZED)
-            {
+            if !envelope.is(method::INITIALIZED) {
+                // Notifications and answers go each on its own: one the server never
+                // acknowledges holds up no other (it fails at its own time limit).
+                let shared_ = shared.clone();
+                let exchange = async move { send(&shared_, flavor, body, &envelope, None).await };
+                if shared.tasks.spawn(exchange).is_none() {
+                    return;
+                }
+                continue;
+            }
+            // A server must see `initialized` before the requests that follow it.
+            tokio::select! {
+                () = send(&shared, flavor, body, &envelope, None) => {}
+                () = shared.closed.cancelled() => return,
+            }
+            if flavor == HttpFlavor::StreamableHttp && !listening {
                 listening = true;
                 // Open the server's GET stream before any request follows, so that nothing
                 // it sends unprompted from then on can be missed.
-                if let Some(stream) = streamable::open_listening(&shared).await {
+                let opened = tokio::select! {
+                    opened = streamable::open_listening(&shared) => opened,
+                    () = shared.closed.cancelled() => return,
+                };
+                if let Some(stream) = opened {
                     shared
                         .tasks
                         .spawn(streamable::listen(shared.clone(), stream));
@@ -249,6 +290,21 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                 modern,
             },
         );
+    }
+}
+
+/// Cancels a request in flight (of the `initialize` era): once its request has left (a
+/// cancellation must not reach the server before it), its exchange is let go, its stream
+/// closed at once rather than resumed, and the server told.
+async fn cancel(shared: Arc<Shared>, flight: InFlight, body: String, envelope: Envelope) {
+    let mut left = flight.sent.clone();
+    let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
+    flight.task.abort();
+    let flavor = shared.state(|s| s.flavor);
+    if let Some(flavor) = flavor
+        && *flight.sent.borrow()
+    {
+        send(&shared, flavor, body, &envelope, None).await;
     }
 }
 
