@@ -287,16 +287,10 @@ impl UserAgent for Door {
                 return Err(AuthError::NotCompleted("the sign-in was declined".into()));
             }
             let waiting = self.sign_ins.wait_for_browser(&self.server);
-            let came_back = tokio::time::timeout(permit.browser_wait, permit.loopback.receive());
+            let came_back = permit.loopback.receive(&sign_in.state, permit.browser_wait);
             // The permit, and with it the loopback listener, goes when this returns.
             tokio::select! {
-                came_back = came_back => match came_back {
-                    Ok(query) => query,
-                    Err(_) => Err(AuthError::NotCompleted(format!(
-                        "the browser did not come back within {} s",
-                        permit.browser_wait.as_secs()
-                    ))),
-                },
+                came_back = came_back => came_back,
                 () = waiting.cancel.notified() => {
                     Err(AuthError::NotCompleted("the sign-in was cancelled".into()))
                 }

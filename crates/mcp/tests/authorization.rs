@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 #[path = "common/browser.rs"]
 mod browser;
 
-use browser::Browser;
+use browser::{Browser, Stray};
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, Grant, MemoryStore, SignIn, TokenStore, Tokens, UserAgent,
 };
@@ -499,6 +499,44 @@ async fn the_browser_comes_back_to_a_loopback_port_and_is_told_it_is_done() {
             browser.redirect_uri()
         )
     });
+}
+
+/// Longer than any sign-in here takes: past it, the browser was left waiting.
+const BROWSER_BOUND: Duration = Duration::from_secs(60);
+
+#[tokio::test]
+async fn a_stray_request_at_the_loopback_port_leaves_the_sign_in_waiting_for_its_redirect() {
+    let server = Guarded::start(Options::default()).await;
+    let browser = Arc::new(Browser::with_stray(Stray::WrongState).await);
+    let client = connect(&server, Arc::new(MemoryStore::default()), browser.clone())
+        .await
+        .expect("signed in despite the stray requests");
+    client.list_tools().await.expect("tools");
+    assert_eq!(
+        *browser.stray_answers.lock().expect("lock"),
+        [404, 400],
+        "an icon is not found; a redirect of another sign-in is refused"
+    );
+    assert!(
+        browser
+            .last_page
+            .lock()
+            .expect("lock")
+            .starts_with("Signed in.")
+    );
+    server.books(|b| assert_eq!(b.token_requests[0]["code"], "the-code"));
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_nothing_does_not_keep_the_redirect_waiting() {
+    let server = Guarded::start(Options::default()).await;
+    let browser = Arc::new(Browser::with_stray(Stray::Silent).await);
+    let store = Arc::new(MemoryStore::default());
+    let client = tokio::time::timeout(BROWSER_BOUND, connect(&server, store, browser.clone()))
+        .await
+        .expect("the redirect was answered while a silent connection stayed open")
+        .expect("signed in");
+    client.list_tools().await.expect("tools");
 }
 
 #[tokio::test]

@@ -124,6 +124,13 @@ fn oauth_client(parties: &Parties<'_>) -> Result<Configured, AuthError> {
     Ok(oauth)
 }
 
+impl Pending {
+    /// The `state` the answer must carry.
+    pub fn state(&self) -> &str {
+        self.state.secret()
+    }
+}
+
 /// Builds the authorization URL; the issuer is recorded with the PKCE verifier and state.
 pub fn start(parties: &Parties<'_>, scopes: &[String]) -> Result<Pending, AuthError> {
     let oauth = oauth_client(parties)?;

@@ -96,6 +96,8 @@ pub struct SignIn {
     /// The MCP server the tokens are for.
     pub resource: String,
     pub scopes: Vec<String>,
+    /// The `state` the redirect that ends this sign-in carries (it is in `url` too).
+    pub state: String,
 }
 
 /// The person's side of a sign-in.
@@ -516,6 +518,7 @@ impl Inner {
             issuer: server.issuer.clone(),
             resource: discovered.resource.clone(),
             scopes: asked,
+            state: pending.state().to_owned(),
         };
         let query = self.agent.authorize(&sign_in).await?;
         let code = grant::answer_code(&pending, &query)?;
