@@ -42,6 +42,8 @@ impl Default for Options {
 /// What the server saw and what it holds valid.
 #[derive(Default)]
 struct Books {
+    /// The path of every request, in order.
+    paths: Vec<String>,
     registrations: Vec<Value>,
     authorizations: Vec<HashMap<String, String>>,
     token_requests: Vec<HashMap<String, String>>,
@@ -222,6 +224,7 @@ async fn serve(
         };
         let reply = {
             let mut books = books.lock().expect("lock");
+            books.paths.push(request.path().to_owned());
             route(&request, &origin, options, &mut books)
         };
         let refresh = request.path() == "/token"
@@ -770,6 +773,40 @@ async fn a_403_that_more_scopes_would_not_cure_fails_the_call_without_a_sign_in(
     );
     assert_eq!(error, AuthError::Forbidden("not for this account".into()));
     assert_eq!(person.sign_ins(), 1);
+}
+
+#[tokio::test]
+async fn a_server_on_the_internet_cannot_lead_sign_in_to_this_machine() {
+    let local = Guarded::start(Options::default()).await;
+    let metadata = local
+        .url
+        .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+    let auth = Authorization::new(
+        "https://mcp.example.com/mcp",
+        AuthConfig::new("switchboard-tests"),
+        Arc::new(MemoryStore::default()),
+        Arc::new(Person::default()),
+    )
+    .expect("a valid URL");
+    let challenge = format!("Bearer resource_metadata=\"{metadata}\"");
+    let error = auth
+        .challenged(401, Some(&challenge), None)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        error,
+        AuthError::Unreachable {
+            url: metadata,
+            reason: "it is on this machine, and the server is not".into()
+        }
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("refusing to reach http://127.0.0.1:"),
+        "{error}"
+    );
+    assert_eq!(local.books(|b| b.paths.len()), 0, "nothing was asked of it");
 }
 
 /// A store holding a grant per authorization server, the last saved being another's.

@@ -12,6 +12,10 @@ pub enum AuthError {
     /// §3.3): its tokens would be meant for someone else.
     #[error("the server's metadata describes {published}, not {server}: refusing to sign in")]
     ResourceMismatch { server: String, published: String },
+    /// An address discovery was led to that sign-in does not reach: not https, or on this
+    /// machine or a private network when the server is not (see `reach`).
+    #[error("refusing to reach {url} for sign-in: {reason}")]
+    Unreachable { url: String, reason: String },
     /// The protected resource metadata names no authorization server.
     #[error("the server's metadata names no authorization server")]
     NoAuthorizationServer,

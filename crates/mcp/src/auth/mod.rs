@@ -17,6 +17,7 @@ mod error;
 mod fetch;
 mod grant;
 mod loopback;
+mod reach;
 mod registration;
 
 use std::collections::BTreeSet;
@@ -132,7 +133,8 @@ impl Grant {
     /// once they are revoked, `Ok(false)` when it offers no revocation.
     pub async fn revoke(&self) -> Result<bool, AuthError> {
         let http = fetch::client()?;
-        let server = discovery::authorization_server(&http, &self.issuer).await?;
+        let reach = reach::Reach::of_resource(&self.resource)?;
+        let server = discovery::authorization_server(&http, &reach, &self.issuer).await?;
         let parties = grant::Parties {
             server: &server,
             client: &self.client,
@@ -454,7 +456,10 @@ impl Inner {
     async fn refresh_now(&self, grant: &Grant) -> Result<(), AuthError> {
         let server = match self.state(|s| s.server.clone()) {
             Some(server) if server.issuer == grant.issuer => server,
-            _ => discovery::authorization_server(&self.http, &grant.issuer).await?,
+            _ => {
+                let reach = reach::Reach::of(&self.server);
+                discovery::authorization_server(&self.http, &reach, &grant.issuer).await?
+            }
         };
         let parties = grant::Parties {
             server: &server,
