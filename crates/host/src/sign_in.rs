@@ -232,7 +232,7 @@ async fn pre_registered(
     Ok(PreRegistered {
         client_id: client.client_id.clone(),
         client_secret,
-        issuer: None,
+        issuer: client.issuer.clone(),
     })
 }
 

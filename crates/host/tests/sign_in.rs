@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use switchboard_host::approvals::{Pending, Question};
+use switchboard_host::config::client_secret_name;
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
@@ -279,6 +280,43 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
         left.is_none(),
         "the removed server's grant is still in the keyring"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered_for() {
+    let peer = OAuthPeer::start().await;
+    let secrets = keyring("sign-in-pinned-secret");
+    secrets
+        .set(&client_secret_name(SERVER), "pre-registered-s3cret")
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let oauth = json!({"clientId": "pre-registered",
+                       "clientSecret": {"secret": client_secret_name(SERVER)},
+                       "issuer": "https://auth.example.com"});
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url, "oauth": oauth}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, secrets);
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+
+    // The server names its own authorization server, not the one the client was made at:
+    // the sign-in stops before the person is asked, and so before any token request.
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let refused = tokio::select! {
+        outcome = signing_in => outcome.unwrap().unwrap_err().to_string(),
+        asked = world.asked() => panic!(
+            "asked to sign in with a secret meant for another authorization server: {:?}",
+            asked.question
+        ),
+    };
+    assert!(
+        refused.contains("https://auth.example.com") && refused.contains("http://127.0.0.1:"),
+        "the refusal names both authorization servers: {refused}"
+    );
+    assert_eq!(peer.said("issued"), 0);
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

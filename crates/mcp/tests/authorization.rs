@@ -12,7 +12,8 @@ mod browser;
 
 use browser::{Browser, Stray};
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, Grant, MemoryStore, SignIn, TokenStore, Tokens, UserAgent,
+    AuthConfig, AuthError, Authorization, Grant, MemoryStore, PreRegistered, SignIn, TokenStore,
+    Tokens, UserAgent,
 };
 use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::RequestError;
@@ -420,13 +421,16 @@ async fn connect(
     store: Arc<dyn TokenStore>,
     person: Arc<dyn UserAgent>,
 ) -> Result<Client, ClientError> {
-    let auth = Authorization::new(
-        &server.url,
-        AuthConfig::new("switchboard-tests"),
-        store,
-        person,
-    )
-    .expect("a valid URL");
+    connect_as(server, AuthConfig::new("switchboard-tests"), store, person).await
+}
+
+async fn connect_as(
+    server: &Guarded,
+    config: AuthConfig,
+    store: Arc<dyn TokenStore>,
+    person: Arc<dyn UserAgent>,
+) -> Result<Client, ClientError> {
+    let auth = Authorization::new(&server.url, config, store, person).expect("a valid URL");
     let settings = HttpServer::new(&server.url).authorization(auth);
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
@@ -807,6 +811,37 @@ async fn a_server_on_the_internet_cannot_lead_sign_in_to_this_machine() {
         "{error}"
     );
     assert_eq!(local.books(|b| b.paths.len()), 0, "nothing was asked of it");
+}
+
+#[tokio::test]
+async fn a_client_secret_entered_for_another_authorization_server_or_none_is_not_sent() {
+    for entered in [Some("https://auth.example.com"), None] {
+        let server = Guarded::start(Options::default()).await;
+        let mut config = AuthConfig::new("switchboard-tests");
+        config.pre_registered = Some(PreRegistered {
+            client_id: "pre-registered".into(),
+            client_secret: Some("pre-registered-s3cret".into()),
+            issuer: entered.map(str::to_owned),
+        });
+        let person = Arc::new(Person::default());
+        let store = Arc::new(MemoryStore::default());
+        let error = auth_error(connect_as(&server, config, store, person.clone()).await);
+        let origin = server.url.trim_end_matches("/mcp").to_owned();
+        assert_eq!(
+            error,
+            AuthError::SecretForAnotherIssuer {
+                entered: entered.map(str::to_owned),
+                named: origin
+            },
+            "{entered:?}"
+        );
+        assert_eq!(
+            person.sign_ins(),
+            0,
+            "{entered:?}: the person was not asked"
+        );
+        server.books(|b| assert!(b.token_requests.is_empty() && b.registrations.is_empty()));
+    }
 }
 
 /// A store holding a grant per authorization server, the last saved being another's.

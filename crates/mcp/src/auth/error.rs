@@ -32,6 +32,16 @@ pub enum AuthError {
         "{issuer} offers no way for this app to register; a client id or an access token must be entered"
     )]
     NoRegistration { issuer: String },
+    /// The client secret entered beforehand is for another authorization server than the
+    /// one the server names, or for none: it is not sent.
+    #[error("{}", match entered {
+        Some(entered) => format!("the client secret entered is for {entered}, but the server names {named}: it is not sent there"),
+        None => format!("the client secret entered names no authorization server, and is sent only to the one it was made at (the server names {named})"),
+    })]
+    SecretForAnotherIssuer {
+        entered: Option<String>,
+        named: String,
+    },
     /// Dynamic Client Registration was refused.
     #[error("registering with {issuer} failed: {detail}")]
     Registration { issuer: String, detail: String },

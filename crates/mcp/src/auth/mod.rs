@@ -41,8 +41,9 @@ const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 /// What `Debug` shows in place of a secret.
 const REDACTED: &str = "<redacted>";
 
-/// A client registered beforehand (entered by the person), for one authorization server
-/// or, without `issuer`, for whichever the server names. Its `Debug` hides the secret.
+/// A client registered beforehand (entered by the person), for the authorization server
+/// `issuer`. A secret is sent to that server alone; a public client without `issuer` is
+/// used with whichever the server names. Its `Debug` hides the secret.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PreRegistered {
     pub client_id: String,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discovery::ServerMetadata;
 use super::fetch::post_json;
-use super::{AuthConfig, AuthError};
+use super::{AuthConfig, AuthError, PreRegistered};
 
 /// How the client proves itself at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,18 +78,9 @@ pub async fn client_for(
     redirect_uri: &str,
 ) -> Result<RegisteredClient, AuthError> {
     if let Some(pre) = &config.pre_registered
-        && pre.issuer.as_deref().is_none_or(|i| i == server.issuer)
+        && let Some(client) = pre_registered(pre, server)?
     {
-        let auth_method = match &pre.client_secret {
-            None => TokenAuthMethod::None,
-            Some(_) => secret_method(server),
-        };
-        return Ok(RegisteredClient {
-            client_id: pre.client_id.clone(),
-            client_secret: pre.client_secret.clone(),
-            auth_method,
-            kind: RegistrationKind::PreRegistered,
-        });
+        return Ok(client);
     }
     if let Some(url) = &config.client_metadata_url
         && server.client_id_metadata_document_supported == Some(true)
@@ -107,6 +98,33 @@ pub async fn client_for(
             issuer: server.issuer.clone(),
         }),
     }
+}
+
+/// The client entered beforehand, if it is one for `server`. A secret goes only to the
+/// authorization server it was entered for: one entered for another, or for none, stops
+/// the sign-in. A public client entered for another server is left aside.
+fn pre_registered(
+    pre: &PreRegistered,
+    server: &ServerMetadata,
+) -> Result<Option<RegisteredClient>, AuthError> {
+    let for_this = pre.issuer.as_deref() == Some(server.issuer.as_str());
+    let auth_method = match (&pre.client_secret, pre.issuer.as_deref()) {
+        (Some(_), _) if for_this => secret_method(server),
+        (Some(_), entered) => {
+            return Err(AuthError::SecretForAnotherIssuer {
+                entered: entered.map(str::to_owned),
+                named: server.issuer.clone(),
+            });
+        }
+        (None, Some(_)) if !for_this => return Ok(None),
+        (None, _) => TokenAuthMethod::None,
+    };
+    Ok(Some(RegisteredClient {
+        client_id: pre.client_id.clone(),
+        client_secret: pre.client_secret.clone(),
+        auth_method,
+        kind: RegistrationKind::PreRegistered,
+    }))
 }
 
 /// The secret-based method the server accepts, `client_secret_basic` by default (RFC 8414).
