@@ -70,33 +70,47 @@ impl std::fmt::Debug for RegisteredClient {
     }
 }
 
-/// The client to use with `server`, registering one if needed.
-pub async fn client_for(
-    http: &reqwest::Client,
+/// The client id the page shown before registering carries in place of the one the
+/// authorization server will give.
+pub const CLIENT_ID_ON_SIGN_IN: &str = "registered-when-you-sign-in";
+
+/// The client to use with `server` without registering one: the client entered
+/// beforehand, or the app's Client ID Metadata Document; `None` when one is to be
+/// registered once the person agreed (Dynamic Client Registration).
+pub fn known_client(
     config: &AuthConfig,
     server: &ServerMetadata,
-    redirect_uri: &str,
-) -> Result<RegisteredClient, AuthError> {
+) -> Result<Option<RegisteredClient>, AuthError> {
     if let Some(pre) = &config.pre_registered
         && let Some(client) = pre_registered(pre, server)?
     {
-        return Ok(client);
+        return Ok(Some(client));
     }
     if let Some(url) = &config.client_metadata_url
         && server.client_id_metadata_document_supported == Some(true)
     {
-        return Ok(RegisteredClient {
+        return Ok(Some(RegisteredClient {
             client_id: url.clone(),
             client_secret: None,
             auth_method: TokenAuthMethod::None,
             kind: RegistrationKind::MetadataDocument,
-        });
+        }));
     }
     match &server.registration_endpoint {
-        Some(endpoint) => register(http, config, server, endpoint, redirect_uri).await,
+        Some(_) => Ok(None),
         None => Err(AuthError::NoRegistration {
             issuer: server.issuer.clone(),
         }),
+    }
+}
+
+/// The client the page shown before registering names: not registered yet.
+pub fn to_register() -> RegisteredClient {
+    RegisteredClient {
+        client_id: CLIENT_ID_ON_SIGN_IN.to_owned(),
+        client_secret: None,
+        auth_method: TokenAuthMethod::None,
+        kind: RegistrationKind::Dynamic,
     }
 }
 
@@ -162,13 +176,19 @@ struct RegistrationAnswer {
     token_endpoint_auth_method: Option<String>,
 }
 
-async fn register(
+/// Registers this app with `server` (Dynamic Client Registration, RFC 7591) as a native
+/// application: a request to a server the MCP server chose, made once the person agreed.
+pub async fn register(
     http: &reqwest::Client,
     config: &AuthConfig,
     server: &ServerMetadata,
-    endpoint: &str,
     redirect_uri: &str,
 ) -> Result<RegisteredClient, AuthError> {
+    let Some(endpoint) = &server.registration_endpoint else {
+        return Err(AuthError::NoRegistration {
+            issuer: server.issuer.clone(),
+        });
+    };
     let asked = preferred_method(server);
     let mut body = serde_json::json!({
         "client_name": config.client_name,
