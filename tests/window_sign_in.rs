@@ -48,17 +48,21 @@ fn app_with(url: Option<&str>, follows: bool) -> App {
     })
 }
 
+/// A client registered beforehand: its id, its secret, the authorization server it was made at.
+type Client<'a> = (&'a str, &'a str, &'a str);
+
 /// Adds `SERVER` at `url` through the server form, with a pre-registered client if given.
-fn add_through_the_form(app: &App, url: &str, client: Option<(&str, &str)>) {
+fn add_through_the_form(app: &App, url: &str, client: Option<Client<'_>>) {
     let w = &app.window;
     app.view("servers");
     app.press(".server-list", "Add server");
     app.fill(FORM, "Server name", SERVER);
     w.click(&w.find(&format!("{FORM} input[type='radio'][value='http']")));
     app.fill(FORM, "URL", url);
-    if let Some((id, secret)) = client {
+    if let Some((id, secret, issuer)) = client {
         app.fill(FORM, "Client ID", id);
         app.fill(FORM, "Client secret", secret);
+        app.fill(FORM, "Authorization server", issuer);
         w.screenshot("server-form-pre-registered-client");
     }
     app.press(FORM, "Add server");
@@ -148,14 +152,16 @@ fn a_client_registered_beforehand_is_entered_in_the_form_and_signs_in() {
     let static_client = format!("{id}:{secret}");
     let peer = HttpPeer::oidc_provider_with(&[("OIDC_STATIC_CLIENT", &static_client)]);
     let app = app_with_browser(None);
-    add_through_the_form(&app, &peer.url, Some((id, &secret)));
+    let issuer = peer.url.trim_end_matches("/mcp").to_owned();
+    add_through_the_form(&app, &peer.url, Some((id, &secret, &issuer)));
 
     // The id is in the file, the secret only in the keyring.
     let written = std::fs::read_to_string(app.dir.path().join("config.json")).expect("config");
     assert!(!written.contains(&secret), "{written}");
     assert_eq!(
         app.config()["mcpServers"][SERVER]["oauth"],
-        serde_json::json!({"clientId": id, "clientSecret": {"secret": "tracker/oauth/client-secret"}})
+        serde_json::json!({"clientId": id, "clientSecret": {"secret": "tracker/oauth/client-secret"},
+                           "issuer": issuer})
     );
     assert_eq!(
         app.keyring_secret("tracker/oauth/client-secret").as_deref(),

@@ -75,8 +75,13 @@ pub fn answer_elicitation(
 /// browser.
 #[tauri::command]
 #[specta::specta]
-pub fn answer_sign_in(desk: State<'_, Desk>, id: u32, server: String, sign_in: bool) -> Result<()> {
-    if let Some(url) = desk.answer_sign_in(id.into(), &server, sign_in)? {
+pub async fn answer_sign_in(
+    desk: State<'_, Desk>,
+    id: u32,
+    server: String,
+    sign_in: bool,
+) -> Result<()> {
+    if let Some(url) = desk.answer_sign_in(id.into(), &server, sign_in).await? {
         crate::browser::open(&url)?;
     }
     Ok(())

@@ -1390,6 +1390,11 @@ export type ServerForm_Deserialize = {
 	clientSecret?: string,
 	/**  A secret is stored; left so with `client_secret` empty, it stays. */
 	clientSecretStored?: boolean,
+	/**
+	 *  The authorization server the client was made at (its issuer), the only one its
+	 *  secret is sent to; empty for none.
+	 */
+	clientIssuer?: string,
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
@@ -1412,6 +1417,11 @@ export type ServerForm_Serialize = {
 	clientSecret: string,
 	/**  A secret is stored; left so with `client_secret` empty, it stays. */
 	clientSecretStored: boolean,
+	/**
+	 *  The authorization server the client was made at (its issuer), the only one its
+	 *  secret is sent to; empty for none.
+	 */
+	clientIssuer: string,
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,

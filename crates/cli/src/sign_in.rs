@@ -61,11 +61,7 @@ impl Terminal {
         {
             eprintln!("(the browser could not be opened: {e})");
         }
-        tokio::time::timeout(WAIT, self.loopback.receive())
-            .await
-            .map_err(|_| {
-                AuthError::NotCompleted(format!("not signed in within {} s", WAIT.as_secs()))
-            })?
+        self.loopback.receive(&sign_in.state, WAIT).await
     }
 }
 

@@ -8,6 +8,7 @@
 mod grants;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ use switchboard_mcp::transport::BoxFuture;
 use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::Secrets;
 use crate::supervisor::HostEvent;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 /// The name authorization servers show on their consent pages.
 pub const CLIENT_NAME: &str = "Switchboard";
@@ -34,9 +35,25 @@ pub type AskPerson = Arc<dyn Fn(SignIn) -> BoxFuture<'static, bool> + Send + Syn
 /// A sign-in the person asked for: the port the browser comes back to, and how to show
 /// them where they are about to sign in.
 pub struct Permit {
-    pub loopback: Loopback,
-    pub ask: AskPerson,
-    pub browser_wait: Duration,
+    loopback: Loopback,
+    ask: AskPerson,
+    browser_wait: Duration,
+    /// Whether the person agreed to the sign-in put to them.
+    agreed: AtomicBool,
+    /// The page to open, once the person agreed and a client is registered if need be.
+    page: watch::Sender<Option<String>>,
+}
+
+impl Permit {
+    pub fn new(loopback: Loopback, ask: AskPerson, browser_wait: Duration) -> Self {
+        Self {
+            loopback,
+            ask,
+            browser_wait,
+            agreed: AtomicBool::new(false),
+            page: watch::channel(None).0,
+        }
+    }
 }
 
 /// The sign-ins the person has asked for, by server name; each is used once.
@@ -178,6 +195,13 @@ impl SignIns {
         self.permits().remove(server)
     }
 
+    /// Where the page of the sign-in to `server` the person is asked about will be told,
+    /// once they agreed and a client is registered if need be; `None` is told there if
+    /// the sign-in ends before.
+    pub fn page(&self, server: &str) -> Option<watch::Receiver<Option<String>>> {
+        self.peek(server).map(|permit| permit.page.subscribe())
+    }
+
     /// The authorization client of one start of `server` at `url`, with its grant (if
     /// any) already read from the keyring.
     pub async fn authorization(
@@ -232,7 +256,7 @@ async fn pre_registered(
     Ok(PreRegistered {
         client_id: client.client_id.clone(),
         client_secret,
-        issuer: None,
+        issuer: client.issuer.clone(),
     })
 }
 
@@ -275,6 +299,19 @@ impl UserAgent for Door {
         }
     }
 
+    fn confirm<'a>(&'a self, sign_in: &'a SignIn) -> BoxFuture<'a, Result<(), AuthError>> {
+        Box::pin(async move {
+            let Some(permit) = self.sign_ins.peek(&self.server) else {
+                return Err(self.sign_ins.not_asked(&self.server));
+            };
+            if !(permit.ask)(sign_in.clone()).await {
+                return Err(AuthError::NotCompleted("the sign-in was declined".into()));
+            }
+            permit.agreed.store(true, Ordering::SeqCst);
+            Ok(())
+        })
+    }
+
     fn authorize<'a>(
         &'a self,
         sign_in: &'a SignIn,
@@ -283,20 +320,17 @@ impl UserAgent for Door {
             let Some(permit) = self.sign_ins.take(&self.server) else {
                 return Err(self.sign_ins.not_asked(&self.server));
             };
-            if !(permit.ask)(sign_in.clone()).await {
-                return Err(AuthError::NotCompleted("the sign-in was declined".into()));
+            if !permit.agreed.load(Ordering::SeqCst) {
+                return Err(AuthError::NotCompleted(
+                    "the sign-in was not put to you".into(),
+                ));
             }
+            permit.page.send_replace(Some(sign_in.url.clone()));
             let waiting = self.sign_ins.wait_for_browser(&self.server);
-            let came_back = tokio::time::timeout(permit.browser_wait, permit.loopback.receive());
+            let came_back = permit.loopback.receive(&sign_in.state, permit.browser_wait);
             // The permit, and with it the loopback listener, goes when this returns.
             tokio::select! {
-                came_back = came_back => match came_back {
-                    Ok(query) => query,
-                    Err(_) => Err(AuthError::NotCompleted(format!(
-                        "the browser did not come back within {} s",
-                        permit.browser_wait.as_secs()
-                    ))),
-                },
+                came_back = came_back => came_back,
                 () = waiting.cancel.notified() => {
                     Err(AuthError::NotCompleted("the sign-in was cancelled".into()))
                 }

@@ -35,6 +35,7 @@ fn idle_form(name: &str) -> ServerForm {
         client_id: String::new(),
         client_secret: String::new(),
         client_secret_stored: false,
+        client_issuer: String::new(),
         request_timeout_secs: None,
         trusted: false,
         protocol_era: ProtocolEra::Auto,

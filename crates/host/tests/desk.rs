@@ -45,6 +45,7 @@ fn python_form(name: &str) -> ServerForm {
         client_id: String::new(),
         client_secret: String::new(),
         client_secret_stored: false,
+        client_issuer: String::new(),
         request_timeout_secs: None,
         trusted: false,
         // Its tools ask the person push-style (sampling, forms, links), which only the

@@ -120,6 +120,7 @@ fn form_with_secret(value: &str) -> ServerForm {
         client_id: String::new(),
         client_secret: String::new(),
         client_secret_stored: false,
+        client_issuer: String::new(),
         request_timeout_secs: None,
         trusted: false,
         protocol_era: ProtocolEra::Auto,

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use switchboard_host::approvals::{Pending, Question};
+use switchboard_host::config::client_secret_name;
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
@@ -106,9 +107,18 @@ async fn sign_in_accepted(world: &mut DemoDesk) -> Pending {
     let Question::SignIn { url, .. } = &asked.question else {
         panic!("asked {:?}", asked.question)
     };
-    let to_open = world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
-    assert_eq!(to_open.as_deref(), Some(url.as_str()));
-    let page = reqwest::get(url).await.unwrap().text().await.unwrap();
+    let to_open = world
+        .desk
+        .answer_sign_in(asked.id, SERVER, true)
+        .await
+        .unwrap()
+        .expect("a page to open");
+    assert_eq!(
+        but_client_id(&to_open),
+        but_client_id(url),
+        "the page opened is the one shown, with the client registered once agreed"
+    );
+    let page = reqwest::get(&to_open).await.unwrap().text().await.unwrap();
     assert!(page.starts_with("Signed in."), "{page}");
     signing_in.await.unwrap().unwrap();
     asked
@@ -149,7 +159,11 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     let declined = tokio::spawn(async move { desk.sign_in(SERVER).await });
     let asked = sign_in_asked(&mut world).await;
     assert_eq!(
-        world.desk.answer_sign_in(asked.id, SERVER, false).unwrap(),
+        world
+            .desk
+            .answer_sign_in(asked.id, SERVER, false)
+            .await
+            .unwrap(),
         None
     );
     let refused = declined.await.unwrap().unwrap_err();
@@ -177,8 +191,8 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert!(eventually(|| peer.said("issued authorization_code") == 1).await);
     assert_eq!(
         peer.said("registered"),
-        2,
-        "a client is registered for each sign-in the person started, none at start-up"
+        1,
+        "a client is registered for the sign-in the person agreed to, none at start-up"
     );
 
     // The grant is in the keyring, and nowhere in the configuration file.
@@ -281,6 +295,116 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     );
 }
 
+/// A sign-in's page, but for the client id it names.
+fn but_client_id(page: &str) -> url::Url {
+    let mut page = url::Url::parse(page).unwrap();
+    let rest: Vec<(String, String)> = page
+        .query_pairs()
+        .into_owned()
+        .filter(|(k, _)| k != "client_id")
+        .collect();
+    page.query_pairs_mut().clear().extend_pairs(rest);
+    page
+}
+
+/// The id of the client a sign-in's page names.
+fn client_id_of(page: &str) -> String {
+    url::Url::parse(page)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "client_id")
+        .map(|(_, v)| v.into_owned())
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_is_registered_only_once_the_person_agreed_to_sign_in() {
+    let peer = OAuthPeer::start().await;
+    let secrets = keyring("sign-in-registers-after");
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, secrets.clone());
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+
+    // Asked, then declined: the page shown says where the id given on signing in goes.
+    let desk = world.desk.clone();
+    let declined = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let asked = sign_in_asked(&mut world).await;
+    let Question::SignIn { url, .. } = &asked.question else {
+        panic!("asked {:?}", asked.question)
+    };
+    assert_eq!(client_id_of(url), "registered-when-you-sign-in");
+    assert_eq!(
+        world
+            .desk
+            .answer_sign_in(asked.id, SERVER, false)
+            .await
+            .unwrap(),
+        None
+    );
+    declined.await.unwrap().unwrap_err();
+
+    // Agreed: the one client registered is the one the grant holds. The peer's lines come
+    // in order: once the code's redemption shows, every registration before it does.
+    sign_in_accepted(&mut world).await;
+    assert!(eventually(|| peer.said("issued authorization_code") == 1).await);
+    let kept = secrets
+        .get(&grant_secret_name(&peer.url))
+        .await
+        .unwrap()
+        .unwrap();
+    let grants: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let client = &grants["by_issuer"][grants["latest"].as_str().unwrap()]["client"];
+    let client_id = client["client_id"].as_str().unwrap();
+    assert_eq!(
+        (
+            peer.said("registered"),
+            peer.said(&format!("registered {client_id}"))
+        ),
+        (1, 1),
+        "a client is registered only after the person agreed, and none for the sign-in declined"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered_for() {
+    let peer = OAuthPeer::start().await;
+    let secrets = keyring("sign-in-pinned-secret");
+    secrets
+        .set(&client_secret_name(SERVER), "pre-registered-s3cret")
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let oauth = json!({"clientId": "pre-registered",
+                       "clientSecret": {"secret": client_secret_name(SERVER)},
+                       "issuer": "https://auth.example.com"});
+    let file = json!({"mcpServers": {SERVER: {"url": peer.url, "oauth": oauth}}});
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let mut world = desk_in(dir, secrets);
+    world.desk.start().await;
+    sign_in_needed(&mut world).await;
+
+    // The server names its own authorization server, not the one the client was made at:
+    // the sign-in stops before the person is asked, and so before any token request.
+    let desk = world.desk.clone();
+    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let refused = tokio::select! {
+        outcome = signing_in => outcome.unwrap().unwrap_err().to_string(),
+        asked = world.asked() => panic!(
+            "asked to sign in with a secret meant for another authorization server: {:?}",
+            asked.question
+        ),
+    };
+    assert!(
+        refused.contains("https://auth.example.com") && refused.contains("http://127.0.0.1:"),
+        "the refusal names both authorization servers: {refused}"
+    );
+    assert_eq!(peer.said("issued"), 0);
+    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     let peer = OAuthPeer::start().await;
@@ -302,6 +426,7 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
         world
             .desk
             .answer_sign_in(asked.id, SERVER, true)
+            .await
             .unwrap()
             .is_some()
     );
@@ -338,7 +463,11 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
         .map(|(_, v)| v.into_owned())
         .unwrap();
     let port = url::Url::parse(&redirect).unwrap().port().unwrap();
-    world.desk.answer_sign_in(asked.id, SERVER, true).unwrap();
+    world
+        .desk
+        .answer_sign_in(asked.id, SERVER, true)
+        .await
+        .unwrap();
     world
         .next(|u| {
             matches!(u, Update::SignInWaiting { server, waiting: true } if server == SERVER)

@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 #[path = "common/browser.rs"]
 mod browser;
 
-use browser::Browser;
+use browser::{Browser, Stray};
 use switchboard_mcp::auth::{
-    AuthConfig, AuthError, Authorization, Grant, MemoryStore, SignIn, TokenStore, Tokens, UserAgent,
+    AuthConfig, AuthError, Authorization, Grant, MemoryStore, PreRegistered, SignIn, TokenStore,
+    Tokens, UserAgent,
 };
 use switchboard_mcp::client::{Client, ClientConfig, ClientError, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::RequestError;
@@ -42,6 +43,8 @@ impl Default for Options {
 /// What the server saw and what it holds valid.
 #[derive(Default)]
 struct Books {
+    /// The path of every request, in order.
+    paths: Vec<String>,
     registrations: Vec<Value>,
     authorizations: Vec<HashMap<String, String>>,
     token_requests: Vec<HashMap<String, String>>,
@@ -222,6 +225,7 @@ async fn serve(
         };
         let reply = {
             let mut books = books.lock().expect("lock");
+            books.paths.push(request.path().to_owned());
             route(&request, &origin, options, &mut books)
         };
         let refresh = request.path() == "/token"
@@ -417,13 +421,16 @@ async fn connect(
     store: Arc<dyn TokenStore>,
     person: Arc<dyn UserAgent>,
 ) -> Result<Client, ClientError> {
-    let auth = Authorization::new(
-        &server.url,
-        AuthConfig::new("switchboard-tests"),
-        store,
-        person,
-    )
-    .expect("a valid URL");
+    connect_as(server, AuthConfig::new("switchboard-tests"), store, person).await
+}
+
+async fn connect_as(
+    server: &Guarded,
+    config: AuthConfig,
+    store: Arc<dyn TokenStore>,
+    person: Arc<dyn UserAgent>,
+) -> Result<Client, ClientError> {
+    let auth = Authorization::new(&server.url, config, store, person).expect("a valid URL");
     let settings = HttpServer::new(&server.url).authorization(auth);
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
@@ -499,6 +506,44 @@ async fn the_browser_comes_back_to_a_loopback_port_and_is_told_it_is_done() {
             browser.redirect_uri()
         )
     });
+}
+
+/// Longer than any sign-in here takes: past it, the browser was left waiting.
+const BROWSER_BOUND: Duration = Duration::from_secs(60);
+
+#[tokio::test]
+async fn a_stray_request_at_the_loopback_port_leaves_the_sign_in_waiting_for_its_redirect() {
+    let server = Guarded::start(Options::default()).await;
+    let browser = Arc::new(Browser::with_stray(Stray::WrongState).await);
+    let client = connect(&server, Arc::new(MemoryStore::default()), browser.clone())
+        .await
+        .expect("signed in despite the stray requests");
+    client.list_tools().await.expect("tools");
+    assert_eq!(
+        *browser.stray_answers.lock().expect("lock"),
+        [404, 400],
+        "an icon is not found; a redirect of another sign-in is refused"
+    );
+    assert!(
+        browser
+            .last_page
+            .lock()
+            .expect("lock")
+            .starts_with("Signed in.")
+    );
+    server.books(|b| assert_eq!(b.token_requests[0]["code"], "the-code"));
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_nothing_does_not_keep_the_redirect_waiting() {
+    let server = Guarded::start(Options::default()).await;
+    let browser = Arc::new(Browser::with_stray(Stray::Silent).await);
+    let store = Arc::new(MemoryStore::default());
+    let client = tokio::time::timeout(BROWSER_BOUND, connect(&server, store, browser.clone()))
+        .await
+        .expect("the redirect was answered while a silent connection stayed open")
+        .expect("signed in");
+    client.list_tools().await.expect("tools");
 }
 
 #[tokio::test]
@@ -732,6 +777,71 @@ async fn a_403_that_more_scopes_would_not_cure_fails_the_call_without_a_sign_in(
     );
     assert_eq!(error, AuthError::Forbidden("not for this account".into()));
     assert_eq!(person.sign_ins(), 1);
+}
+
+#[tokio::test]
+async fn a_server_on_the_internet_cannot_lead_sign_in_to_this_machine() {
+    let local = Guarded::start(Options::default()).await;
+    let metadata = local
+        .url
+        .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+    let auth = Authorization::new(
+        "https://mcp.example.com/mcp",
+        AuthConfig::new("switchboard-tests"),
+        Arc::new(MemoryStore::default()),
+        Arc::new(Person::default()),
+    )
+    .expect("a valid URL");
+    let challenge = format!("Bearer resource_metadata=\"{metadata}\"");
+    let error = auth
+        .challenged(401, Some(&challenge), None)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        error,
+        AuthError::Unreachable {
+            url: metadata,
+            reason: "it is on this machine, and the server is not".into()
+        }
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("refusing to reach http://127.0.0.1:"),
+        "{error}"
+    );
+    assert_eq!(local.books(|b| b.paths.len()), 0, "nothing was asked of it");
+}
+
+#[tokio::test]
+async fn a_client_secret_entered_for_another_authorization_server_or_none_is_not_sent() {
+    for entered in [Some("https://auth.example.com"), None] {
+        let server = Guarded::start(Options::default()).await;
+        let mut config = AuthConfig::new("switchboard-tests");
+        config.pre_registered = Some(PreRegistered {
+            client_id: "pre-registered".into(),
+            client_secret: Some("pre-registered-s3cret".into()),
+            issuer: entered.map(str::to_owned),
+        });
+        let person = Arc::new(Person::default());
+        let store = Arc::new(MemoryStore::default());
+        let error = auth_error(connect_as(&server, config, store, person.clone()).await);
+        let origin = server.url.trim_end_matches("/mcp").to_owned();
+        assert_eq!(
+            error,
+            AuthError::SecretForAnotherIssuer {
+                entered: entered.map(str::to_owned),
+                named: origin
+            },
+            "{entered:?}"
+        );
+        assert_eq!(
+            person.sign_ins(),
+            0,
+            "{entered:?}: the person was not asked"
+        );
+        server.books(|b| assert!(b.token_requests.is_empty() && b.registrations.is_empty()));
+    }
 }
 
 /// A store holding a grant per authorization server, the last saved being another's.

@@ -15,7 +15,10 @@ export interface SignInRequest extends PendingBase {
   /** The MCP server the sign-in is for. */
   resource: string;
   scopes: string[];
-  /** The page the browser opens. */
+  /**
+   * The page the browser opens. Where a client is still to be registered (only once the
+   * person agrees), its `client_id` reads `registered-when-you-sign-in`.
+   */
   url: string;
 }
 

@@ -175,7 +175,7 @@ describe("ServerFormView", () => {
     } satisfies ServerForm);
   });
 
-  it("saves a pre-registered client, its secret only with its id", async () => {
+  it("saves a pre-registered client, its secret only with its id and its authorization server", async () => {
     const { props, user } = setup();
     await user.type(field("Server name"), "tracker");
     await user.click(screen.getByRole("radio", { name: "Remote server (HTTP)" }));
@@ -189,6 +189,13 @@ describe("ServerFormView", () => {
 
     await user.type(field("Client ID"), "abc123");
     await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Authorization server"))).toBe(
+      "Enter the authorization server the client was made at: its secret is sent there alone.",
+    );
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.type(field("Authorization server"), "https://auth.tracker.example");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
     expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
       ...emptyServerForm(),
       name: "tracker",
@@ -196,6 +203,7 @@ describe("ServerFormView", () => {
       url: "https://mcp.tracker.example/mcp",
       clientId: "abc123",
       clientSecret: "s3cr3t",
+      clientIssuer: "https://auth.tracker.example",
     } satisfies ServerForm);
   });
 

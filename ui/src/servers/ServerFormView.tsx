@@ -123,6 +123,9 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
             <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
               error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
               hint={form.clientSecretStored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file."} />
+            <TextField id={`${id}-client-issuer`} label="Authorization server" type="url" value={form.clientIssuer}
+              error={errors.clientIssuer} onChange={(clientIssuer) => set({ clientIssuer })} monospace
+              hint="Where the client was made (its issuer, as in https://auth.example.com): the secret is sent to it alone." />
           </fieldset>
         </>
       )}

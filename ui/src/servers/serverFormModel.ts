@@ -2,7 +2,8 @@ import type { KeyValue, ServerForm } from "./types";
 
 /**
  * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",
- * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value", "clientId", "clientSecret".
+ * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value", "clientId", "clientSecret",
+ * "clientIssuer".
  */
 export type ServerFormErrors = Record<string, string>;
 
@@ -23,6 +24,7 @@ export function emptyServerForm(): ServerForm {
     clientId: "",
     clientSecret: "",
     clientSecretStored: false,
+    clientIssuer: "",
     requestTimeoutSecs: null,
     trusted: false,
     protocolEra: "auto",
@@ -79,6 +81,11 @@ export function validateServerForm(
     else if (!isHttpUrl(form.url)) errors.url = "Enter an http:// or https:// URL.";
     checkRows("headers", form.headers, mode, errors);
     if (form.clientId.trim() === "" && form.clientSecret !== "") errors.clientId = "Enter the client ID the secret belongs to.";
+    const secret = form.clientId.trim() !== "" && (form.clientSecret !== "" || form.clientSecretStored);
+    if (secret && form.clientIssuer.trim() === "")
+      errors.clientIssuer = "Enter the authorization server the client was made at: its secret is sent there alone.";
+    else if (form.clientIssuer.trim() !== "" && !isHttpUrl(form.clientIssuer))
+      errors.clientIssuer = "Enter an http:// or https:// URL.";
   }
 
   const timeout = form.requestTimeoutSecs;

@@ -45,6 +45,8 @@ export interface ServerForm {
   clientId: string;
   clientSecret: string;
   clientSecretStored: boolean;
+  /** The authorization server the client was made at, the only one its secret is sent to. */
+  clientIssuer: string;
   requestTimeoutSecs: number | null;
   trusted: boolean;
   /** Which era of the protocol to speak: found out by probing, or forced. */

@@ -457,6 +457,10 @@ pub struct OAuthClient {
     pub client_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<SecretRef>,
+    /// The authorization server (its issuer) the client was made at: the secret is sent to
+    /// it alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
 }
 
 /// The keyring name of the pre-registered client secret of the server `name`; a server

@@ -67,6 +67,10 @@ pub struct ServerForm {
     /// A secret is stored; left so with `client_secret` empty, it stays.
     #[serde(default)]
     pub client_secret_stored: bool,
+    /// The authorization server the client was made at (its issuer), the only one its
+    /// secret is sent to; empty for none.
+    #[serde(default)]
+    pub client_issuer: String,
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
     pub protocol_era: ProtocolEra,
@@ -105,6 +109,10 @@ pub enum FormError {
     BadToken,
     #[error("a client secret needs its client ID")]
     SecretWithoutClient,
+    #[error(
+        "a client secret is sent only to the authorization server it was made at: enter that server's address"
+    )]
+    SecretWithoutIssuer,
     #[error("{what} {key:?} is marked secret but has no value")]
     EmptySecret { what: &'static str, key: String },
     #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
@@ -176,6 +184,11 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             .oauth
             .as_ref()
             .is_some_and(|c| c.client_secret.is_some()),
+        client_issuer: config
+            .oauth
+            .as_ref()
+            .and_then(|c| c.issuer.clone())
+            .unwrap_or_default(),
         request_timeout_secs: config
             .request_timeout_secs
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
@@ -371,9 +384,16 @@ fn oauth_client(
             None => None,
         }
     };
+    let issuer = Some(form.client_issuer.trim())
+        .filter(|i| !i.is_empty())
+        .map(str::to_owned);
+    if client_secret.is_some() && issuer.is_none() {
+        return Err(FormError::SecretWithoutIssuer);
+    }
     Ok(Some(OAuthClient {
         client_id: client_id.to_owned(),
         client_secret,
+        issuer,
     }))
 }
 
@@ -463,6 +483,7 @@ mod tests {
             client_id: String::new(),
             client_secret: String::new(),
             client_secret_stored: false,
+            client_issuer: String::new(),
             request_timeout_secs: Some(30),
             trusted: false,
             protocol_era: ProtocolEra::Auto,
@@ -644,6 +665,7 @@ mod tests {
             url: "https://mcp.example.com/mcp".into(),
             client_id: " the-client ".into(),
             client_secret: "client-s3cr3t".into(),
+            client_issuer: " https://auth.example.com ".into(),
             ..stdio_form()
         };
         let applied = apply_form(&form, None).expect("valid");
@@ -657,6 +679,7 @@ mod tests {
                 client_secret: Some(SecretRef {
                     secret: name.clone()
                 }),
+                issuer: Some("https://auth.example.com".into()),
             })
         );
         assert_eq!(
@@ -668,8 +691,12 @@ mod tests {
         );
         let read = form_of("files", &applied.config);
         assert_eq!(
-            (read.client_id.as_str(), read.client_secret.as_str()),
-            ("the-client", "")
+            (
+                read.client_id.as_str(),
+                read.client_secret.as_str(),
+                read.client_issuer.as_str()
+            ),
+            ("the-client", "", "https://auth.example.com")
         );
         assert!(read.client_secret_stored);
 
@@ -695,5 +722,20 @@ mod tests {
             ..none
         };
         assert_eq!(apply_form(&lone, None), Err(FormError::SecretWithoutClient));
+        // A secret, typed or kept, is for the authorization server entered with it.
+        let unpinned = ServerForm {
+            client_issuer: " ".into(),
+            ..form.clone()
+        };
+        assert_eq!(
+            apply_form(&unpinned, None),
+            Err(FormError::SecretWithoutIssuer)
+        );
+        let public = ServerForm {
+            client_secret: String::new(),
+            ..unpinned
+        };
+        let public = apply_form(&public, None).expect("a public client needs no issuer");
+        assert_eq!(public.config.oauth.expect("a client").issuer, None);
     }
 }

@@ -97,14 +97,10 @@ impl Desk {
             })
         };
         let mut events = self.inner.shared.events.subscribe();
-        self.inner.shared.sign_ins.permit(
-            server,
-            Permit {
-                loopback,
-                ask,
-                browser_wait,
-            },
-        );
+        self.inner
+            .shared
+            .sign_ins
+            .permit(server, Permit::new(loopback, ask, browser_wait));
         let outcome = match self.restart(server).await {
             Ok(()) => started(&mut events, server).await,
             Err(e) => Err(e.to_string()),
@@ -136,8 +132,10 @@ impl Desk {
         }
     }
 
-    /// Answers a sign-in question; on "Sign in", returns the page for the app to open.
-    pub fn answer_sign_in(
+    /// Answers a sign-in question; on "Sign in", returns the page for the app to open: the
+    /// page shown, with the id of the client registered once the person agreed (if one
+    /// had to be). `None` if the sign-in ended first (its own outcome says why).
+    pub async fn answer_sign_in(
         &self,
         id: u64,
         server: &str,
@@ -146,13 +144,25 @@ impl Desk {
         let Question::SignIn { url, .. } = self.question(id)? else {
             return Err(crate::approvals::AnswerError::WrongKind(id).into());
         };
-        let to_open = if sign_in {
-            Some(links::openable(&url)?.to_string())
-        } else {
-            None
+        if !sign_in {
+            self.answer(id, server, Answer::SignIn(false))?;
+            return Ok(None);
+        }
+        links::openable(&url)?;
+        // Listened to before answering, so that the page cannot come unheard.
+        let page = self.inner.shared.sign_ins.page(server);
+        self.answer(id, server, Answer::SignIn(true))?;
+        let Some(mut page) = page else {
+            return Ok(None);
         };
-        self.answer(id, server, Answer::SignIn(sign_in))?;
-        Ok(to_open)
+        let opened = match page.wait_for(Option::is_some).await {
+            Ok(page) => page.clone(),
+            Err(_) => None,
+        };
+        match opened {
+            Some(page) => Ok(Some(links::openable(&page)?.to_string())),
+            None => Ok(None),
+        }
     }
 
     /// The simple way in where signing in cannot work: a personal access token made on the

@@ -8,6 +8,7 @@ use url::Url;
 
 use super::AuthError;
 use super::fetch::{Found, get_json};
+use super::reach::Reach;
 
 /// RFC 9728 protected resource metadata, the fields the client uses.
 #[derive(Debug, Clone, Deserialize)]
@@ -58,6 +59,20 @@ impl ServerMetadata {
             client_id_metadata_document_supported: None,
             authorization_response_iss_parameter_supported: None,
         }
+    }
+
+    /// Refuses metadata whose endpoints sign-in may not reach.
+    fn reachable(self, reach: &Reach) -> Result<Self, AuthError> {
+        let endpoints = [
+            Some(&self.authorization_endpoint),
+            Some(&self.token_endpoint),
+            self.registration_endpoint.as_ref(),
+            self.revocation_endpoint.as_ref(),
+        ];
+        for endpoint in endpoints.into_iter().flatten() {
+            reach.check(endpoint)?;
+        }
+        Ok(self)
     }
 
     pub fn supports_s256(&self) -> bool {
@@ -114,16 +129,19 @@ fn origin(url: &Url) -> String {
 }
 
 /// Discovers the authorization server of `server`, given the challenge's metadata URL.
+/// Every address followed is one sign-in may reach for `server` (see [`Reach`]).
 pub async fn discover(
     http: &reqwest::Client,
     server: &Url,
     metadata_url: Option<&str>,
 ) -> Result<Discovered, AuthError> {
+    let reach = Reach::of(server);
     let candidates = match metadata_url {
         Some(url) => vec![url.to_owned()],
         None => resource_metadata_urls(server),
     };
     for url in &candidates {
+        reach.check(url)?;
         let Found::Document(metadata) = get_json::<ResourceMetadata>(http, url).await? else {
             continue;
         };
@@ -132,7 +150,7 @@ pub async fn discover(
             .authorization_servers
             .first()
             .ok_or(AuthError::NoAuthorizationServer)?;
-        let server_metadata = authorization_server(http, issuer).await?;
+        let server_metadata = authorization_server(http, &reach, issuer).await?;
         return Ok(Discovered {
             resource: metadata.resource,
             resource_scopes: metadata.scopes_supported,
@@ -143,15 +161,13 @@ pub async fn discover(
 }
 
 /// The metadata of the authorization server `issuer`, whose claimed issuer must be the
-/// one asked for, character for character.
+/// one asked for, character for character, and whose endpoints sign-in may reach.
 pub async fn authorization_server(
     http: &reqwest::Client,
+    reach: &Reach,
     issuer: &str,
 ) -> Result<ServerMetadata, AuthError> {
-    let parsed = Url::parse(issuer).map_err(|e| AuthError::Discovery {
-        url: issuer.to_owned(),
-        detail: format!("not a URL: {e}"),
-    })?;
+    let parsed = reach.check(issuer)?;
     for url in server_metadata_urls(&parsed) {
         if let Found::Document(metadata) = get_json::<ServerMetadata>(http, &url).await? {
             if metadata.issuer != issuer {
@@ -160,7 +176,7 @@ pub async fn authorization_server(
                     claimed: metadata.issuer,
                 });
             }
-            return Ok(metadata);
+            return metadata.reachable(reach);
         }
     }
     Err(AuthError::Discovery {
@@ -175,7 +191,7 @@ async fn legacy(http: &reqwest::Client, server: &Url) -> Result<Discovered, Auth
     let origin = origin(server);
     let url = format!("{origin}/.well-known/oauth-authorization-server");
     let metadata = match get_json::<ServerMetadata>(http, &url).await? {
-        Found::Document(metadata) => metadata,
+        Found::Document(metadata) => metadata.reachable(&Reach::of(server))?,
         Found::Absent => ServerMetadata::defaults(&origin),
     };
     Ok(Discovered {
@@ -282,6 +298,37 @@ mod tests {
                 ),
                 "{bad}"
             );
+        }
+    }
+
+    #[test]
+    fn metadata_naming_an_endpoint_sign_in_may_not_reach_is_refused() {
+        let reach = Reach::of(&url("https://mcp.example.com/mcp"));
+        let good = ServerMetadata {
+            issuer: "https://auth.example.com".into(),
+            ..ServerMetadata::defaults("https://auth.example.com")
+        };
+        assert!(good.clone().reachable(&reach).is_ok());
+        type Set = fn(&mut ServerMetadata, String);
+        let cases: [(&str, Set); 4] = [
+            ("https://127.0.0.1/authorize", |m, u| {
+                m.authorization_endpoint = u
+            }),
+            ("http://auth.example.com/token", |m, u| m.token_endpoint = u),
+            ("https://10.0.0.1/register", |m, u| {
+                m.registration_endpoint = Some(u);
+            }),
+            ("https://169.254.169.254/revoke", |m, u| {
+                m.revocation_endpoint = Some(u);
+            }),
+        ];
+        for (endpoint, set) in cases {
+            let mut metadata = good.clone();
+            set(&mut metadata, endpoint.to_owned());
+            match metadata.reachable(&reach) {
+                Err(AuthError::Unreachable { url, .. }) => assert_eq!(url, endpoint),
+                other => panic!("{endpoint}: {other:?}"),
+            }
         }
     }
 

@@ -12,6 +12,10 @@ pub enum AuthError {
     /// §3.3): its tokens would be meant for someone else.
     #[error("the server's metadata describes {published}, not {server}: refusing to sign in")]
     ResourceMismatch { server: String, published: String },
+    /// An address discovery was led to that sign-in does not reach: not https, or on this
+    /// machine or a private network when the server is not (see `reach`).
+    #[error("refusing to reach {url} for sign-in: {reason}")]
+    Unreachable { url: String, reason: String },
     /// The protected resource metadata names no authorization server.
     #[error("the server's metadata names no authorization server")]
     NoAuthorizationServer,
@@ -28,6 +32,16 @@ pub enum AuthError {
         "{issuer} offers no way for this app to register; a client id or an access token must be entered"
     )]
     NoRegistration { issuer: String },
+    /// The client secret entered beforehand is for another authorization server than the
+    /// one the server names, or for none: it is not sent.
+    #[error("{}", match entered {
+        Some(entered) => format!("the client secret entered is for {entered}, but the server names {named}: it is not sent there"),
+        None => format!("the client secret entered names no authorization server, and is sent only to the one it was made at (the server names {named})"),
+    })]
+    SecretForAnotherIssuer {
+        entered: Option<String>,
+        named: String,
+    },
     /// Dynamic Client Registration was refused.
     #[error("registering with {issuer} failed: {detail}")]
     Registration { issuer: String, detail: String },

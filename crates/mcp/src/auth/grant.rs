@@ -124,12 +124,42 @@ fn oauth_client(parties: &Parties<'_>) -> Result<Configured, AuthError> {
     Ok(oauth)
 }
 
+impl Pending {
+    /// The `state` the answer must carry.
+    pub fn state(&self) -> &str {
+        self.state.secret()
+    }
+}
+
+/// The secrets of one authorization request, the PKCE verifier and the `state`: the same
+/// in the page the person is shown before a client is registered and in the page opened.
+pub struct RequestSecrets {
+    verifier: String,
+    state: CsrfToken,
+}
+
+impl RequestSecrets {
+    pub fn random() -> Self {
+        let (_, verifier) = PkceCodeChallenge::new_random_sha256();
+        Self {
+            verifier: verifier.secret().clone(),
+            state: CsrfToken::new_random(),
+        }
+    }
+}
+
 /// Builds the authorization URL; the issuer is recorded with the PKCE verifier and state.
-pub fn start(parties: &Parties<'_>, scopes: &[String]) -> Result<Pending, AuthError> {
+pub fn start(
+    parties: &Parties<'_>,
+    scopes: &[String],
+    secrets: &RequestSecrets,
+) -> Result<Pending, AuthError> {
     let oauth = oauth_client(parties)?;
-    let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+    let verifier = PkceCodeVerifier::new(secrets.verifier.clone());
+    let challenge = PkceCodeChallenge::from_code_verifier_sha256(&verifier);
+    let state = secrets.state.clone();
     let (url, state) = oauth
-        .authorize_url(CsrfToken::new_random)
+        .authorize_url(move || state)
         .add_scopes(scopes.iter().cloned().map(Scope::new))
         .set_pkce_challenge(challenge)
         .add_extra_param("resource", parties.resource)

@@ -1,7 +1,8 @@
 //! The client side of MCP authorization (every revision's `basic/authorization`): on a
 //! 401 or 403 the HTTP transports call [`Authorization::challenged`], which discovers the
-//! authorization server, registers a client, has the person sign in, and keeps the tokens
-//! fresh; [`Authorization::bearer`] gives the token every request carries.
+//! authorization server (only where `reach` allows), puts the sign-in to the person,
+//! registers a client once they agreed, has them sign in, and keeps the tokens fresh;
+//! [`Authorization::bearer`] gives the token every request carries.
 //!
 //! The person's part and the storage are the caller's: a [`UserAgent`] shows the sign-in
 //! (a browser after a confirmation, or a script in tests) and hands back the redirect's
@@ -17,6 +18,7 @@ mod error;
 mod fetch;
 mod grant;
 mod loopback;
+mod reach;
 mod registration;
 
 use std::collections::BTreeSet;
@@ -30,7 +32,7 @@ pub use discovery::{ResourceMetadata, ServerMetadata};
 pub use error::AuthError;
 pub use grant::Tokens;
 pub use loopback::Loopback;
-pub use registration::{RegisteredClient, RegistrationKind, TokenAuthMethod};
+pub use registration::{CLIENT_ID_ON_SIGN_IN, RegisteredClient, RegistrationKind, TokenAuthMethod};
 
 use crate::transport::BoxFuture;
 
@@ -40,8 +42,9 @@ const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 /// What `Debug` shows in place of a secret.
 const REDACTED: &str = "<redacted>";
 
-/// A client registered beforehand (entered by the person), for one authorization server
-/// or, without `issuer`, for whichever the server names. Its `Debug` hides the secret.
+/// A client registered beforehand (entered by the person), for the authorization server
+/// `issuer`. A secret is sent to that server alone; a public client without `issuer` is
+/// used with whichever the server names. Its `Debug` hides the secret.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PreRegistered {
     pub client_id: String,
@@ -96,6 +99,8 @@ pub struct SignIn {
     /// The MCP server the tokens are for.
     pub resource: String,
     pub scopes: Vec<String>,
+    /// The `state` the redirect that ends this sign-in carries (it is in `url` too).
+    pub state: String,
 }
 
 /// The person's side of a sign-in.
@@ -106,6 +111,14 @@ pub trait UserAgent: Send + Sync {
     /// sign-in stops here, before anything is registered with the authorization server.
     fn ready(&self) -> Result<(), AuthError> {
         Ok(())
+    }
+    /// Puts the sign-in to the person, before anything is sent to its authorization
+    /// server; an error if they do not agree. Where a client is still to be registered,
+    /// `sign_in.url` names it [`CLIENT_ID_ON_SIGN_IN`]: [`Self::authorize`] then gets the
+    /// same page with the id the authorization server gave.
+    fn confirm<'a>(&'a self, sign_in: &'a SignIn) -> BoxFuture<'a, Result<(), AuthError>> {
+        let _ = sign_in;
+        Box::pin(async { Ok(()) })
     }
     /// Shows the sign-in and returns the query of the redirect that ends it.
     fn authorize<'a>(
@@ -130,7 +143,8 @@ impl Grant {
     /// once they are revoked, `Ok(false)` when it offers no revocation.
     pub async fn revoke(&self) -> Result<bool, AuthError> {
         let http = fetch::client()?;
-        let server = discovery::authorization_server(&http, &self.issuer).await?;
+        let reach = reach::Reach::of_resource(&self.resource)?;
+        let server = discovery::authorization_server(&http, &reach, &self.issuer).await?;
         let parties = grant::Parties {
             server: &server,
             client: &self.client,
@@ -452,7 +466,10 @@ impl Inner {
     async fn refresh_now(&self, grant: &Grant) -> Result<(), AuthError> {
         let server = match self.state(|s| s.server.clone()) {
             Some(server) if server.issuer == grant.issuer => server,
-            _ => discovery::authorization_server(&self.http, &grant.issuer).await?,
+            _ => {
+                let reach = reach::Reach::of(&self.server);
+                discovery::authorization_server(&self.http, &reach, &grant.issuer).await?
+            }
         };
         let parties = grant::Parties {
             server: &server,
@@ -485,14 +502,14 @@ impl Inner {
         let previous = self.state(|s| s.grant.clone());
         // A client is bound to the authorization server that registered it; one from a
         // metadata document is valid anywhere.
-        let client = match previous {
+        let known = match previous {
             Some(grant)
                 if grant.issuer == server.issuer
                     || grant.client.kind == RegistrationKind::MetadataDocument =>
             {
-                grant.client
+                Some(grant.client)
             }
-            _ => registration::client_for(&self.http, &self.config, server, &redirect_uri).await?,
+            _ => registration::known_client(&self.config, server)?,
         };
         let scopes = scopes.unwrap_or_else(|| choose_scopes(challenge, discovered));
         let mut asked = scopes.clone();
@@ -504,18 +521,37 @@ impl Inner {
         {
             asked.push(OFFLINE_ACCESS.into());
         }
+        let secrets = grant::RequestSecrets::random();
+        let page = |client: &RegisteredClient| {
+            let parties = grant::Parties {
+                server,
+                client,
+                redirect_uri: &redirect_uri,
+                resource: &discovered.resource,
+            };
+            grant::start(&parties, &asked, &secrets)
+        };
+        // Nothing is sent to the authorization server before the person agreed to it.
+        let shown = page(known.as_ref().unwrap_or(&registration::to_register()))?;
+        let mut sign_in = SignIn {
+            url: shown.url.clone(),
+            issuer: server.issuer.clone(),
+            resource: discovered.resource.clone(),
+            scopes: asked.clone(),
+            state: shown.state().to_owned(),
+        };
+        self.agent.confirm(&sign_in).await?;
+        let client = match known {
+            Some(client) => client,
+            None => registration::register(&self.http, &self.config, server, &redirect_uri).await?,
+        };
+        let pending = page(&client)?;
+        sign_in.url.clone_from(&pending.url);
         let parties = grant::Parties {
             server,
             client: &client,
             redirect_uri: &redirect_uri,
             resource: &discovered.resource,
-        };
-        let pending = grant::start(&parties, &asked)?;
-        let sign_in = SignIn {
-            url: pending.url.clone(),
-            issuer: server.issuer.clone(),
-            resource: discovered.resource.clone(),
-            scopes: asked,
         };
         let query = self.agent.authorize(&sign_in).await?;
         let code = grant::answer_code(&pending, &query)?;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discovery::ServerMetadata;
 use super::fetch::post_json;
-use super::{AuthConfig, AuthError};
+use super::{AuthConfig, AuthError, PreRegistered};
 
 /// How the client proves itself at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,43 +70,75 @@ impl std::fmt::Debug for RegisteredClient {
     }
 }
 
-/// The client to use with `server`, registering one if needed.
-pub async fn client_for(
-    http: &reqwest::Client,
+/// The client id the page shown before registering carries in place of the one the
+/// authorization server will give.
+pub const CLIENT_ID_ON_SIGN_IN: &str = "registered-when-you-sign-in";
+
+/// The client to use with `server` without registering one: the client entered
+/// beforehand, or the app's Client ID Metadata Document; `None` when one is to be
+/// registered once the person agreed (Dynamic Client Registration).
+pub fn known_client(
     config: &AuthConfig,
     server: &ServerMetadata,
-    redirect_uri: &str,
-) -> Result<RegisteredClient, AuthError> {
+) -> Result<Option<RegisteredClient>, AuthError> {
     if let Some(pre) = &config.pre_registered
-        && pre.issuer.as_deref().is_none_or(|i| i == server.issuer)
+        && let Some(client) = pre_registered(pre, server)?
     {
-        let auth_method = match &pre.client_secret {
-            None => TokenAuthMethod::None,
-            Some(_) => secret_method(server),
-        };
-        return Ok(RegisteredClient {
-            client_id: pre.client_id.clone(),
-            client_secret: pre.client_secret.clone(),
-            auth_method,
-            kind: RegistrationKind::PreRegistered,
-        });
+        return Ok(Some(client));
     }
     if let Some(url) = &config.client_metadata_url
         && server.client_id_metadata_document_supported == Some(true)
     {
-        return Ok(RegisteredClient {
+        return Ok(Some(RegisteredClient {
             client_id: url.clone(),
             client_secret: None,
             auth_method: TokenAuthMethod::None,
             kind: RegistrationKind::MetadataDocument,
-        });
+        }));
     }
     match &server.registration_endpoint {
-        Some(endpoint) => register(http, config, server, endpoint, redirect_uri).await,
+        Some(_) => Ok(None),
         None => Err(AuthError::NoRegistration {
             issuer: server.issuer.clone(),
         }),
     }
+}
+
+/// The client the page shown before registering names: not registered yet.
+pub fn to_register() -> RegisteredClient {
+    RegisteredClient {
+        client_id: CLIENT_ID_ON_SIGN_IN.to_owned(),
+        client_secret: None,
+        auth_method: TokenAuthMethod::None,
+        kind: RegistrationKind::Dynamic,
+    }
+}
+
+/// The client entered beforehand, if it is one for `server`. A secret goes only to the
+/// authorization server it was entered for: one entered for another, or for none, stops
+/// the sign-in. A public client entered for another server is left aside.
+fn pre_registered(
+    pre: &PreRegistered,
+    server: &ServerMetadata,
+) -> Result<Option<RegisteredClient>, AuthError> {
+    let for_this = pre.issuer.as_deref() == Some(server.issuer.as_str());
+    let auth_method = match (&pre.client_secret, pre.issuer.as_deref()) {
+        (Some(_), _) if for_this => secret_method(server),
+        (Some(_), entered) => {
+            return Err(AuthError::SecretForAnotherIssuer {
+                entered: entered.map(str::to_owned),
+                named: server.issuer.clone(),
+            });
+        }
+        (None, Some(_)) if !for_this => return Ok(None),
+        (None, _) => TokenAuthMethod::None,
+    };
+    Ok(Some(RegisteredClient {
+        client_id: pre.client_id.clone(),
+        client_secret: pre.client_secret.clone(),
+        auth_method,
+        kind: RegistrationKind::PreRegistered,
+    }))
 }
 
 /// The secret-based method the server accepts, `client_secret_basic` by default (RFC 8414).
@@ -144,13 +176,19 @@ struct RegistrationAnswer {
     token_endpoint_auth_method: Option<String>,
 }
 
-async fn register(
+/// Registers this app with `server` (Dynamic Client Registration, RFC 7591) as a native
+/// application: a request to a server the MCP server chose, made once the person agreed.
+pub async fn register(
     http: &reqwest::Client,
     config: &AuthConfig,
     server: &ServerMetadata,
-    endpoint: &str,
     redirect_uri: &str,
 ) -> Result<RegisteredClient, AuthError> {
+    let Some(endpoint) = &server.registration_endpoint else {
+        return Err(AuthError::NoRegistration {
+            issuer: server.issuer.clone(),
+        });
+    };
     let asked = preferred_method(server);
     let mut body = serde_json::json!({
         "client_name": config.client_name,
