@@ -792,8 +792,9 @@ async fn a_stateless_call_hears_its_servers_log_messages_at_the_level_it_asked_f
 /// (nothing yet); listed again unchanged, they are not offered again. An answer that is not
 /// a list of roots is refused with the reason.
 ///
-/// Before: the agent was asked for its roots under the key `roots` before its first call,
-/// whatever the server asked, and a server's own `roots/list` went to the person's dialog.
+/// Mutation: `Asked::Roots => declared.supports_roots()` made `false` in
+/// `desk/delegates.rs` `can_answer` sends the server's `roots/list` to the person's dialog:
+/// no interim result comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_agent_is_asked_for_its_roots_when_a_server_asks_for_them() {
     use switchboard_host::approvals::Question;
@@ -884,7 +885,8 @@ async fn a_stateless_agent_is_asked_for_its_roots_when_a_server_asks_for_them() 
 /// Answers that are not answers (`inputResponses` not an object of objects) are refused at
 /// once with the reason, whether they come with a call or its retry: the call never starts.
 ///
-/// Before: they were passed over, and the call went on to wait for answers never given.
+/// Mutation: `Some(_) => Err(malformed())` made `Some(_) => Ok(Map::new())` in
+/// `gateway/session/asks.rs` `answers` lets the call run and complete.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_answers_are_refused_at_once() {
     let world = demo_allowing_agent().await;
