@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use switchboard_mcp::client::input_required;
 use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::{CreateMessageRequestParams, ElicitRequestParams};
@@ -20,7 +22,15 @@ use switchboard_mcp::types::{CreateMessageRequestParams, ElicitRequestParams};
 pub enum Asked<'a> {
     Sampling(&'a CreateMessageRequestParams),
     Elicitation(&'a ElicitRequestParams),
+    /// `roots/list`: the agent's folders, which the person is offered (see
+    /// [`crate::person::PersonHandler`]); the server sees only those the person chose.
+    Roots,
 }
+
+/// Where a request passed on from a server's `input_required` result says, in its `_meta`,
+/// the key the server asked it under and the keys of the others of that result passed on
+/// with it (see [`input_required::relaying`]): `{"key": …, "round": […]}`.
+pub const RELAYED_META: &str = "switchboard/input";
 
 /// The agent that answers a request in the person's stead: its name and its session.
 #[derive(Clone)]
@@ -52,7 +62,18 @@ impl Delegate {
             ..RequestOptions::default()
         };
         let agent = &self.agent;
-        match self.connection.request_with(method, params, options).await {
+        let mut params = serde_json::to_value(params)
+            .map_err(|e| ErrorObject::new(code::INTERNAL_ERROR, format!("encoding {what}: {e}")))?;
+        if let (Some(relayed), Value::Object(fields)) =
+            (input_required::relaying().await, &mut params)
+        {
+            let meta = fields.entry("_meta").or_insert_with(|| json!({}));
+            if let Value::Object(meta) = meta {
+                let relayed = json!({"key": relayed.key, "round": relayed.round});
+                meta.insert(RELAYED_META.to_owned(), relayed);
+            }
+        }
+        match self.connection.request_with(method, &params, options).await {
             Ok(answer) => serde_json::from_value(answer).map_err(|e| {
                 ErrorObject::new(
                     code::INTERNAL_ERROR,

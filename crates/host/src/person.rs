@@ -66,6 +66,35 @@ impl PersonHandler {
         self.delegates.as_ref()?.delegate(&self.server, asked)
     }
 
+    /// The roots a server asking during the call of an agent that lists its own folders (a
+    /// stateless agent's) sees: those the person chose for it, none before they choose,
+    /// without a dialog that would hold the agent's call. The agent is asked for its
+    /// folders meanwhile: they are offered to the person as its roots are (its gateway sees
+    /// its answer), and only those the person accepts join what the server sees later.
+    async fn roots_beside(&self, delegate: Delegate) -> ListRootsResult {
+        let detail = json!({ "roots": [] });
+        let nothing = json!({});
+        let listed =
+            delegate.ask::<ListRootsResult>(method::ROOTS_LIST, &nothing, "the roots request");
+        if let Err(e) = self
+            .answered_by(&delegate, Kind::Roots, "roots/list", detail, listed)
+            .await
+        {
+            tracing::warn!("{}", e.message);
+        }
+        let chosen = self.roots.chosen(&self.server);
+        let decided_by = if chosen.is_some() {
+            REMEMBERED
+        } else {
+            "not chosen yet"
+        };
+        let chosen = chosen.unwrap_or_default();
+        let (decision, detail) = shared(&chosen);
+        self.record_as(Kind::Roots, "roots/list", detail, decision, decided_by)
+            .await;
+        ListRootsResult::new(chosen)
+    }
+
     /// Waits for what an agent answers in the person's stead (`answer`: its reply, checked)
     /// and records it, naming the agent.
     async fn answered_by<T>(
@@ -336,6 +365,9 @@ impl ClientHandler for PersonHandler {
         // launched otherwise, see `crate::pins`), it holds until they change or revoke it,
         // and asking again at each start would teach the person to wave the question away.
         // Each answer is recorded all the same.
+        if let Some(delegate) = self.delegate(Asked::Roots) {
+            return Ok(self.roots_beside(delegate).await);
+        }
         if let Some(chosen) = self.roots.chosen(&self.server) {
             let (decision, detail) = shared(&chosen);
             self.record_as(Kind::Roots, "roots/list", detail, decision, REMEMBERED)

@@ -15,11 +15,12 @@
 //! the names the suite gives them: for them the gateway shows the server behind it that
 //! offers those under their own names ([`Naming::bare`], which only tests can ask for; the
 //! person's gateway names every tool `server__name`). The agent's calls and reads of both
-//! servers are allowed by standing rules: the suite cannot answer the person's dialog.
+//! servers are allowed by standing rules, and the agent may answer its servers' sampling and
+//! forms: the suite cannot answer the person's dialogs.
 //!
-//! Required but not passed (each an ignored test, with its reason): ten of the
-//! `input-required-result-*` scenarios, for what the gateway does that they find wrong
-//! (see the reasons below); the `tools-call-*`,
+//! Required but not passed (each an ignored test, with its reason):
+//! `input-required-result-non-tool-request`, for what the gateway does that it finds wrong
+//! (see the reason below); the `tools-call-*`,
 //! `prompts-get-*`, `elicitation-sep1034-defaults` and `elicitation-sep1330-enums`
 //! scenarios call tools and prompts of the suite's own reference server (`test_simple_text`,
 //! `test_simple_prompt`, ...) that the servers behind the gateway here do not offer; for
@@ -40,6 +41,7 @@ use std::sync::Arc;
 
 use common::*;
 use serde_json::json;
+use switchboard_host::config::AgentAnswers;
 use switchboard_host::gateway::{Naming, http_sessions_named};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::ProtocolVersion;
@@ -78,6 +80,13 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
     )
     .await;
     world.desk.save_agent(AGENT, None).await.unwrap();
+    // Nor can it answer the person's dialogs for a server's sampling and forms: the person
+    // let the agent answer them, as the `input-required-result-*` scenarios expect it to.
+    let answers = AgentAnswers {
+        sampling: true,
+        elicitation: true,
+    };
+    world.desk.set_agent_answers(AGENT, answers).await.unwrap();
     // The gateway's endpoint as `gateway::http::listen` makes it, with the agent's token
     // checked here rather than read from the keyring.
     let tokens = |token: &str| (token == TOKEN).then(|| Identity::new(AGENT));
@@ -133,36 +142,11 @@ const NEEDS_THE_SUITES_TOOLS: [&str; 6] = [
     "sep-2575-server-sends-tools-list-changed-on-subscription",
 ];
 
-/// Why the `input-required-result-*` scenarios below do not pass: what the gateway does that
-/// they find wrong.
-macro_rules! roots_first {
-    () => {
-        "the gateway asks an agent that can list its roots for them before its first call, so the first interim result asks roots/list under the key `roots`, not the tool's question"
-    };
-}
-macro_rules! one_at_a_time {
-    () => {
-        "the gateway relays a server's questions one per interim result, not the three it asks at once"
-    };
-}
-macro_rules! roots_unanswered {
-    () => {
-        "a server's roots/list during a stateless agent's call is not relayed: the call waits until the suite gives up"
-    };
-}
-macro_rules! agents_capabilities {
-    () => {
-        "the server behind is told the gateway's capabilities, not the agent's, and asks a form the agent did not declare it can answer: the call waits until the suite gives up"
-    };
-}
+/// Why the `input-required-result-*` scenario below does not pass: what the gateway does
+/// that it finds wrong.
 macro_rules! prompts_wait {
     () => {
         "only tool calls relay a server's questions as input_required: a stateless agent's prompts/get whose server asks waits until the suite gives up"
-    };
-}
-macro_rules! malformed_waits {
-    () => {
-        "a retry with malformed inputResponses gets no error: the call waits until the suite gives up"
     };
 }
 
@@ -219,18 +203,18 @@ mod at_2026_07_28 {
             input_required_result_type: "input-required-result-result-type" => 2;
             input_required_unsupported_methods: "input-required-result-unsupported-methods" => 2;
             input_required_tampered_state: "input-required-result-tampered-state" => 2;
+            input_required_basic_elicitation: "input-required-result-basic-elicitation" => 3;
+            input_required_basic_sampling: "input-required-result-basic-sampling" => 3;
+            input_required_basic_list_roots: "input-required-result-basic-list-roots" => 3;
+            input_required_request_state: "input-required-result-request-state" => 3;
+            input_required_multiple_input_requests: "input-required-result-multiple-input-requests" => 3;
+            input_required_multi_round: "input-required-result-multi-round" => 4;
+            input_required_capability_check: "input-required-result-capability-check" => 2;
+            input_required_ignore_extra_params: "input-required-result-ignore-extra-params" => 2;
+            input_required_validate_input: "input-required-result-validate-input" => 3;
         }
         unmet {
-            input_required_basic_elicitation: "input-required-result-basic-elicitation" because roots_first!();
-            input_required_basic_sampling: "input-required-result-basic-sampling" because roots_first!();
-            input_required_basic_list_roots: "input-required-result-basic-list-roots" because roots_unanswered!();
-            input_required_request_state: "input-required-result-request-state" because roots_first!();
-            input_required_multiple_input_requests: "input-required-result-multiple-input-requests" because one_at_a_time!();
-            input_required_multi_round: "input-required-result-multi-round" because roots_first!();
             input_required_non_tool_request: "input-required-result-non-tool-request" because prompts_wait!();
-            input_required_capability_check: "input-required-result-capability-check" because agents_capabilities!();
-            input_required_ignore_extra_params: "input-required-result-ignore-extra-params" because roots_first!();
-            input_required_validate_input: "input-required-result-validate-input" because malformed_waits!();
             tools_call_simple_text: "tools-call-simple-text" because theirs!();
             tools_call_image: "tools-call-image" because theirs!();
             tools_call_audio: "tools-call-audio" because theirs!();

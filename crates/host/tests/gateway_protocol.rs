@@ -785,33 +785,59 @@ async fn a_stateless_call_hears_its_servers_log_messages_at_the_level_it_asked_f
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
 
-/// A stateless agent that can list its roots is asked for them with its first call, before
-/// the call starts; the folders it lists are offered to the person, naming the agent and
-/// the servers that would see them, and the call goes on; its next call is not asked again.
-/// An answer that is not a list of roots is refused with the reason.
+/// A stateless agent that can list its roots is asked for them when a server asks for roots
+/// during its call, as the call's interim result: not before a call whose server asks
+/// nothing. The folders it lists are offered to the person, naming the agent and the
+/// servers that would see them, and the server meanwhile sees only what the person chose
+/// (nothing yet); listed again unchanged, they are not offered again. An answer that is not
+/// a list of roots is refused with the reason.
+///
+/// Mutation: `Asked::Roots => declared.supports_roots()` made `false` in
+/// `desk/delegates.rs` `can_answer` sends the server's `roots/list` to the person's dialog:
+/// no interim result comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stateless_agent_is_asked_for_its_roots_before_its_first_call() {
+async fn a_stateless_agent_is_asked_for_its_roots_when_a_server_asks_for_them() {
     use switchboard_host::approvals::Question;
 
     let mut world = demo_allowing_agent().await;
     let mut agent = RawAgent::open(&world, "probe");
-    let mut call = stateless(json!({"name": "demo__echo", "arguments": {"text": "hi"}}));
-    call["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"roots": {}});
+    let with_roots = |name: &str, arguments: Value| {
+        let mut call = stateless(json!({"name": name, "arguments": arguments}));
+        call["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"roots": {}});
+        call
+    };
+    let echo = agent
+        .result(
+            "tools/call",
+            with_roots("demo__echo", json!({"text": "hi"})),
+        )
+        .await;
+    assert_eq!(
+        (&echo["resultType"], text_of(&echo)),
+        (&json!("complete"), "hi".to_owned()),
+        "nothing asked: {echo}"
+    );
+
+    let call = with_roots("demo__list_roots", json!({}));
     let interim = agent.result("tools/call", call.clone()).await;
     assert_eq!(interim["resultType"], "input_required", "{interim}");
-    assert_eq!(
-        interim["inputRequests"],
-        json!({"roots": {"method": "roots/list"}})
-    );
+    let requests = interim["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{interim}");
+    let (key, question) = requests.iter().next().unwrap();
+    assert_eq!(question["method"], "roots/list", "{interim}");
     let project = world.dir.path().join("project");
     let listed =
         json!({"roots": [{"uri": format!("file://{}", project.display()), "name": "project"}]});
-    let mut retry = call.clone();
-    retry["requestState"] = interim["requestState"].clone();
-    retry["inputResponses"] = json!({"roots": listed});
-    let done = agent.result("tools/call", retry).await;
+    let state = interim["requestState"].as_str().unwrap();
+    let done = agent
+        .result("tools/call", retry(&call, state, json!({ key: listed })))
+        .await;
     assert_eq!(done["resultType"], "complete", "{done}");
-    assert_eq!(text_of(&done), "hi");
+    assert_eq!(
+        text_of(&done),
+        "no roots shared",
+        "not before the person chose"
+    );
     let offered = world.asked().await;
     assert_eq!(
         offered.question,
@@ -821,20 +847,31 @@ async fn a_stateless_agent_is_asked_for_its_roots_before_its_first_call() {
             servers: vec!["demo".into()],
         }
     );
-    let next = agent.result("tools/call", call.clone()).await;
-    assert_eq!(
-        (&next["resultType"], text_of(&next)),
-        (&json!("complete"), "hi".to_owned()),
-        "asked once: {next}"
-    );
+    let interim = agent.result("tools/call", call.clone()).await;
+    let state = interim["requestState"].as_str().unwrap();
+    let key = interim["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap();
+    let again = agent
+        .result("tools/call", retry(&call, state, json!({ key: listed })))
+        .await;
+    assert_eq!(again["resultType"], "complete", "{again}");
+    let pending: Vec<_> = world.desk.pending().into_iter().map(|p| p.id).collect();
+    assert_eq!(pending, [offered.id], "offered once");
 
-    world.desk.save_agent("other", None).await.unwrap();
-    let mut other = RawAgent::open(&world, "other");
-    let interim = other.result("tools/call", call.clone()).await;
-    let mut retry = call;
-    retry["requestState"] = interim["requestState"].clone();
-    retry["inputResponses"] = json!({"roots": {"roots": "everything"}});
-    let refused = other.ask("tools/call", retry).await;
+    let interim = agent.result("tools/call", call.clone()).await;
+    let state = interim["requestState"].as_str().unwrap();
+    let key = interim["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap();
+    let bad = json!({ key: {"roots": "everything"} });
+    let refused = agent.ask("tools/call", retry(&call, state, bad)).await;
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     assert!(
         refused["error"]["message"]
@@ -843,4 +880,28 @@ async fn a_stateless_agent_is_asked_for_its_roots_before_its_first_call() {
             .contains("roots/list"),
         "{refused}"
     );
+}
+
+/// Answers that are not answers (`inputResponses` not an object of objects) are refused at
+/// once with the reason, whether they come with a call or its retry: the call never starts.
+///
+/// Mutation: `Some(_) => Err(malformed())` made `Some(_) => Ok(Map::new())` in
+/// `gateway/session/asks.rs` `answers` lets the call run and complete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_answers_are_refused_at_once() {
+    let world = demo_allowing_agent().await;
+    let mut agent = RawAgent::open(&world, "probe");
+    for malformed in [json!(null), json!({"user_name": 12345}), json!(["yes"])] {
+        let mut call = stateless(json!({"name": "demo__echo", "arguments": {"text": "hi"}}));
+        call["inputResponses"] = malformed.clone();
+        let refused = agent.ask("tools/call", call).await;
+        assert_eq!(refused["error"]["code"], -32602, "{malformed}: {refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("inputResponses"),
+            "{refused}"
+        );
+    }
 }

@@ -11,6 +11,7 @@ mod modern;
 mod opening;
 
 pub use era::{Era, EraChoice, EraSetting};
+pub use modern::declaring;
 
 use std::collections::HashSet;
 use std::future::Future;

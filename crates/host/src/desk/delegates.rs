@@ -21,7 +21,8 @@ pub struct AgentLine {
     /// The session's own number: calls of two sessions of one agent are not one's.
     pub session: u64,
     pub connection: WeakConnection,
-    /// What the agent declared it can answer at `initialize`.
+    /// What the agent declared it can answer (at `initialize`, or with a stateless call);
+    /// `roots` only where its folders are asked for when a server asks for roots.
     pub declared: ClientCapabilities,
 }
 
@@ -55,6 +56,7 @@ fn can_answer(declared: &ClientCapabilities, asked: Asked<'_>) -> bool {
         // A link goes to the person: only they may agree to open a page.
         Asked::Elicitation(ElicitRequestParams::Url(_)) => false,
         Asked::Elicitation(form) => declared.allows_elicitation(form),
+        Asked::Roots => declared.supports_roots(),
     }
 }
 
@@ -115,6 +117,8 @@ impl Desk {
         let allowed = match asked {
             Asked::Sampling(_) => answers.sampling,
             Asked::Elicitation(_) => answers.elicitation,
+            // Its folders are only offered to the person, who chooses what servers see.
+            Asked::Roots => true,
         };
         allowed.then(|| Delegate {
             agent,

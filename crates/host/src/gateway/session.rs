@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::ClientError;
+use switchboard_mcp::client::{ClientError, declaring};
 use switchboard_mcp::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
@@ -35,7 +35,7 @@ use crate::supervisor::{HostEvent, LogSource};
 mod asks;
 mod listen;
 
-use asks::{AgentAsks, Questions, Resumed};
+use asks::{AgentAsks, Asked, Questions, Resumed};
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -530,25 +530,27 @@ impl Session {
             Era::Stateless(meta) => meta.log_level,
             Era::Stateful => None,
         };
-        // A stateless agent's retry of a call that waits for its answer.
+        // What a stateless agent's request answers: the questions of the call it takes up
+        // again (its `requestState`), or questions its server has yet to ask.
+        let mut given = match era {
+            Era::Stateless(_) => asks::answers(params.extra.get("inputResponses"))?,
+            Era::Stateful => Map::new(),
+        };
+        let what = format!("{} {}", method::TOOLS_CALL, params.name);
         if let (Era::Stateless(_), Some(state)) = (era, params.extra.get("requestState")) {
-            let responses = params.extra.get("inputResponses");
-            let (resumed, roots) =
+            let (resumed, offers) =
                 self.inner
                     .questions
-                    .resume(state, self.agent(), &params.name, responses)?;
-            if let Some(roots) = roots {
-                tokio::spawn(self.clone().offer_listed_roots(roots));
-            }
+                    .resume(state, self.agent(), &what, &mut given)?;
+            self.offer_each(offers);
             match resumed {
                 Resumed::Running(running) => {
                     let logs = self.logs(log_level);
                     return self
-                        .follow(running, &params.name, progress_token, logs)
+                        .follow(running, &what, progress_token, logs, given)
                         .await;
                 }
                 Resumed::AskAgain(interim) => return Ok(interim),
-                Resumed::Start => {}
             }
         }
         let Some((server, name)) = self
@@ -562,15 +564,6 @@ impl Session {
                 self.agent()
             )));
         };
-        // A stateless agent that can list its roots is asked for them before its call (the
-        // first, and from time to time), as a session's agent is when it connects.
-        if let Era::Stateless(meta) = era
-            && meta.capabilities.supports_roots()
-            && params.extra.get("requestState").is_none()
-            && let Some(interim) = self.inner.questions.roots_due(self.agent(), &params.name)
-        {
-            return Ok(interim);
-        }
         let (report, reports) = match progress_token {
             Some(_) => {
                 let (report, reports) = mpsc::channel(16);
@@ -584,8 +577,24 @@ impl Session {
         // What the server asks while serving the call may be the agent's to answer: over
         // its session, or (stateless) as the call's interim result.
         let (asks, declared) = match era {
-            Era::Stateful => (None, self.state().declared.clone()),
+            Era::Stateful => {
+                // A session's agent offers its roots when it connects and when they change:
+                // a server's own question for roots is the person's.
+                let mut declared = self.state().declared.clone();
+                declared.roots = None;
+                (None, declared)
+            }
             Era::Stateless(meta) => (Some(AgentAsks::open()), meta.capabilities.clone()),
+        };
+        // A stateless server is told what a stateless agent can answer (its sampling and
+        // forms; the person's folders answer for roots), so that it asks nothing more.
+        let told = match era {
+            Era::Stateful => None,
+            Era::Stateless(_) => {
+                let mut told = declared.clone();
+                told.roots = ClientCapabilities::all().roots;
+                Some(told)
+            }
         };
         let connection = match &asks {
             Some(asks) => Some(asks.connection().clone()),
@@ -612,8 +621,12 @@ impl Session {
                 token.clone(),
             );
             async move {
-                desk.call_tool_reporting(&origin, &server, &name, arguments, token, report)
-                    .await
+                let call =
+                    desk.call_tool_reporting(&origin, &server, &name, arguments, token, report);
+                match told {
+                    Some(told) => declaring(told, call).await,
+                    None => call.await,
+                }
             }
         });
         let running = Running {
@@ -627,7 +640,7 @@ impl Session {
                 token,
             },
         };
-        self.follow(running, &params.name, progress_token, logs)
+        self.follow(running, &what, progress_token, logs, given)
             .await
     }
 
@@ -645,14 +658,15 @@ impl Session {
     async fn follow(
         &self,
         mut running: Running,
-        tool: &str,
+        what: &str,
         progress_token: Option<Value>,
         mut logs: Option<Logs>,
+        mut given: Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
         enum Step {
             Done(Result<Value, DeskError>),
             Progress(switchboard_mcp::connection::Progress),
-            Asked(Value),
+            Asked(Asked),
             Logged(Value),
         }
         let server = running.server.clone();
@@ -710,11 +724,43 @@ impl Session {
                     }
                     self.notify(method::PROGRESS, Some(params)).await;
                 }
-                Step::Asked(asked) => {
-                    return Ok(self
-                        .inner
-                        .questions
-                        .park(self.agent(), tool, running, asked));
+                Step::Asked(first) => {
+                    // The others the server asked with it come with it.
+                    let mut asked = vec![first];
+                    while let Some(asks) = running.asks.as_mut()
+                        && asked[0]
+                            .round
+                            .iter()
+                            .any(|k| asked.iter().all(|a| &a.key != k))
+                    {
+                        tokio::select! {
+                            more = asks.next() => match more {
+                                Some(more) => asked.push(more),
+                                None => break,
+                            },
+                            outcome = &mut running.call => return told(
+                                outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
+                                &running.server,
+                            ),
+                        }
+                    }
+                    // Those answered in advance are answered now; the rest, the agent's.
+                    let mut unanswered = Vec::new();
+                    for asked in asked {
+                        match given.remove(&asked.key) {
+                            Some(answer) => {
+                                let questions = &self.inner.questions;
+                                let offer =
+                                    questions.answer(self.agent(), &running, &asked, answer)?;
+                                self.offer_each(offer);
+                            }
+                            None => unanswered.push(asked),
+                        }
+                    }
+                    if !unanswered.is_empty() {
+                        let questions = &self.inner.questions;
+                        return Ok(questions.park(self.agent(), what, running, unanswered));
+                    }
                 }
                 Step::Logged(message) => {
                     self.notify(method::LOGGING_MESSAGE, Some(message)).await;
@@ -904,6 +950,13 @@ impl Session {
             state.offered = Some(roots.clone());
         }
         self.offer_listed_roots(roots).await;
+    }
+
+    /// Offers each list of roots the agent listed to the person, in the background.
+    fn offer_each(&self, offers: impl IntoIterator<Item = Vec<Root>>) {
+        for roots in offers {
+            tokio::spawn(self.clone().offer_listed_roots(roots));
+        }
     }
 
     /// Offers the roots the agent listed to the person.

@@ -3,12 +3,107 @@
 //! the client (sampling, elicitation, roots). They are answered by the same handler that
 //! serves the stateful era's server requests (so the same approvals and dialogs apply),
 //! and the request is sent again, with a new id, the answers and the echoed state.
+//!
+//! The requests of one result are answered together, not one after the other: a handler
+//! that passes them on to someone else (a gateway, to the agent whose call this is) learns
+//! through [`relaying`] under which key each was asked and which others of the same result
+//! it passes on, so that it can pass them on together, as the server asked them.
 
+use std::sync::{Arc, Mutex};
+
+use futures_util::future::try_join_all;
 use serde_json::{Map, Value};
+use tokio::sync::Notify;
 
 use super::ClientError;
 use crate::connection::IncomingHandler;
 use crate::types::{InputRequiredResult, RESULT_TYPE_INPUT_REQUIRED, method};
+
+/// The input requests of one result while they are answered: how many are not yet either
+/// answered or passed on, and the keys of those passed on.
+struct Round {
+    /// Every key of the result, in the server's order.
+    keys: Vec<String>,
+    state: Mutex<RoundState>,
+    settled: Notify,
+}
+
+#[derive(Default)]
+struct RoundState {
+    undecided: usize,
+    relayed: Vec<String>,
+    /// The keys no longer undecided, each counted once.
+    decided: Vec<String>,
+}
+
+impl Round {
+    fn new(requests: &Map<String, Value>) -> Self {
+        Self {
+            keys: requests.keys().cloned().collect(),
+            state: Mutex::new(RoundState {
+                undecided: requests.len(),
+                ..RoundState::default()
+            }),
+            settled: Notify::new(),
+        }
+    }
+
+    /// Counts `key` as decided (answered here, or `relayed`), once.
+    fn decide(&self, key: &str, relayed: bool) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.decided.iter().any(|k| k == key) {
+            return;
+        }
+        state.decided.push(key.to_owned());
+        state.undecided -= 1;
+        if relayed {
+            state.relayed.push(key.to_owned());
+        }
+        if state.undecided == 0 {
+            self.settled.notify_waiters();
+        }
+    }
+
+    /// The keys relayed, in the server's order, once every request of the round is decided.
+    async fn relayed(&self) -> Vec<String> {
+        loop {
+            let settled = self.settled.notified();
+            {
+                let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+                if state.undecided == 0 {
+                    let relayed = |key: &&String| state.relayed.contains(key);
+                    return self.keys.iter().filter(relayed).cloned().collect();
+                }
+            }
+            settled.await;
+        }
+    }
+}
+
+tokio::task_local! {
+    /// The key of the input request answered on this task, and its round.
+    static ANSWERING: (String, Arc<Round>);
+}
+
+/// An input request a handler passes on: the key the server asked it under, and the keys
+/// of every request of the same result that is passed on too (this one among them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relayed {
+    pub key: String,
+    pub round: Vec<String>,
+}
+
+/// For a handler about to pass on the input request it is answering (none when it answers
+/// a request of the stateful era): waits until each other request of the same result is
+/// either answered or about to be passed on too, and says which.
+pub async fn relaying() -> Option<Relayed> {
+    let (key, round) = ANSWERING
+        .try_with(|(key, round)| (key.clone(), round.clone()))
+        .ok()?;
+    round.decide(&key, true);
+    let round = round.relayed().await;
+    Some(Relayed { key, round })
+}
 
 /// Rounds of input one request may ask for before it is given up: a server that asks
 /// forever must not hold a person in dialogs forever.
@@ -30,33 +125,35 @@ pub(super) fn input_required(result: &Value) -> Option<Result<InputRequiredResul
     Some(serde_json::from_value(result.clone()).map_err(|e| e.to_string()))
 }
 
-/// Answers every input request, one after the other (each may wait on a person).
+/// Answers every input request, all at once (each may wait on a person); the first refusal
+/// refuses them all.
 pub(super) async fn answer(
     handler: &dyn IncomingHandler,
     requests: &Map<String, Value>,
 ) -> Result<Map<String, Value>, ClientError> {
-    let mut answers = Map::new();
-    for (key, request) in requests {
-        let Some(name) = request.get("method").and_then(Value::as_str) else {
-            return Err(ClientError::InvalidInputRequest {
-                key: key.clone(),
-                detail: "it names no method".into(),
-            });
-        };
-        let params = request.get("params").cloned();
-        match handler.request(name.to_owned(), params).await {
-            Ok(answer) => {
-                answers.insert(key.clone(), answer);
-            }
-            Err(error) => {
-                return Err(ClientError::InputRefused {
+    let round = Arc::new(Round::new(requests));
+    let answering = requests.iter().map(|(key, request)| {
+        let round = round.clone();
+        async move {
+            let Some(name) = request.get("method").and_then(Value::as_str) else {
+                return Err(ClientError::InvalidInputRequest {
+                    key: key.clone(),
+                    detail: "it names no method".into(),
+                });
+            };
+            let params = request.get("params").cloned();
+            let asked = handler.request(name.to_owned(), params);
+            let answered = ANSWERING.scope((key.clone(), round.clone()), asked).await;
+            round.decide(key, false);
+            answered
+                .map(|answer| (key.clone(), answer))
+                .map_err(|error| ClientError::InputRefused {
                     method: name.to_owned(),
                     error,
-                });
-            }
+                })
         }
-    }
-    Ok(answers)
+    });
+    Ok(try_join_all(answering).await?.into_iter().collect())
 }
 
 /// The original params with the answers and the server's state, for the retry; nothing of
@@ -81,6 +178,49 @@ pub(super) fn retry_params(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Passes on sampling and forms (saying what `relaying` told it), answers roots itself.
+    struct Relay;
+
+    impl IncomingHandler for Relay {
+        fn request(
+            &self,
+            method: String,
+            _params: Option<Value>,
+        ) -> crate::transport::BoxFuture<'static, Result<Value, crate::jsonrpc::ErrorObject>>
+        {
+            Box::pin(async move {
+                if method == method::ROOTS_LIST {
+                    return Ok(json!({"roots": []}));
+                }
+                let relayed = relaying().await.expect("answered in a round");
+                Ok(json!({"key": relayed.key, "round": relayed.round}))
+            })
+        }
+
+        fn notification(&self, _method: String, _params: Option<Value>) {}
+    }
+
+    #[tokio::test]
+    async fn the_requests_of_one_result_are_passed_on_together_under_their_keys() {
+        let requests = json!({
+            "name": {"method": "elicitation/create", "params": {}},
+            "folders": {"method": "roots/list"},
+            "greeting": {"method": "sampling/createMessage", "params": {}},
+        });
+        let Value::Object(requests) = requests else {
+            unreachable!()
+        };
+        let answers = answer(&Relay, &requests).await.unwrap();
+        assert_eq!(
+            Value::Object(answers),
+            json!({
+                "name": {"key": "name", "round": ["name", "greeting"]},
+                "folders": {"roots": []},
+                "greeting": {"key": "greeting", "round": ["name", "greeting"]},
+            })
+        );
+    }
 
     #[test]
     fn a_retry_carries_this_rounds_answers_and_state_only() {

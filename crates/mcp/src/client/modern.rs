@@ -10,6 +10,22 @@ use super::ClientError;
 use crate::types::{ClientCapabilities, Implementation, LoggingLevel, meta_key};
 use crate::version::ProtocolVersion;
 
+tokio::task_local! {
+    /// The capabilities the requests made on this task declare, in place of the client's.
+    static DECLARING: ClientCapabilities;
+}
+
+/// Runs `requests` with the stateless era's requests made in it declaring `declared` as the
+/// client's capabilities, in place of those the client was made with: for a client that
+/// makes a request on behalf of another (a gateway, for its agent), so that a server asks
+/// only what can be answered.
+pub async fn declaring<F: std::future::Future>(
+    declared: ClientCapabilities,
+    requests: F,
+) -> F::Output {
+    DECLARING.scope(declared, requests).await
+}
+
 pub(crate) struct Stamp {
     /// The keys every request carries.
     meta: Map<String, Value>,
@@ -77,6 +93,10 @@ impl Stamp {
             for (key, value) in &self.meta {
                 meta.insert(key.clone(), value.clone());
             }
+            if let Ok(Ok(declared)) = DECLARING.try_with(|declared| serde_json::to_value(declared))
+            {
+                meta.insert(meta_key::CLIENT_CAPABILITIES.into(), declared);
+            }
             let level = *self.level.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(level) = level {
                 meta.insert(
@@ -92,6 +112,26 @@ impl Stamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_request_made_on_anothers_behalf_declares_what_that_one_can_answer() {
+        let everything: ClientCapabilities = serde_json::from_value(
+            serde_json::json!({"sampling": {}, "elicitation": {}, "roots": {}}),
+        )
+        .unwrap();
+        let stamp = Stamp::new(
+            ProtocolVersion::V2026_07_28,
+            &Implementation::new("host", "1.0"),
+            &everything,
+        );
+        let sampling: ClientCapabilities =
+            serde_json::from_value(serde_json::json!({"sampling": {}})).unwrap();
+        let key = meta_key::CLIENT_CAPABILITIES;
+        let stamped = declaring(sampling, async { stamp.stamp(&Map::new()).unwrap() }).await;
+        assert_eq!(stamped["_meta"][key], serde_json::json!({"sampling": {}}));
+        let own = stamp.stamp(&Map::new()).unwrap();
+        assert_eq!(own["_meta"][key]["elicitation"], serde_json::json!({}));
+    }
 
     #[test]
     fn the_revision_identity_and_capabilities_join_what_the_caller_put_in_meta() {

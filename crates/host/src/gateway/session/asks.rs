@@ -1,43 +1,40 @@
 //! What a server asks while serving a stateless agent's tool call (2026-07-28 multi
 //! round-trip requests). In that revision a server may ask a client nothing outside an
-//! answer: the sampling or form request a server sends while serving the call (and that
-//! the desk gives the agent to answer, as it would a session's) comes back to the agent as
-//! the call's interim result, `resultType: input_required`, with a `requestState`. The call
-//! itself keeps running here, parked under that state; the agent's retry with the state and
-//! its `inputResponses` takes it up again, hands the answer to the server and follows the
-//! call on to its end (or to the next question).
+//! answer: the sampling, form and roots requests a server sends while serving the call (and
+//! that the desk gives the agent to answer, as it would a session's) come back to the agent
+//! as the call's interim result, `resultType: input_required`, with a `requestState`: those
+//! the server asked together, together, under the server's own keys. The call itself keeps
+//! running here, parked under that state; the agent's retry with the state and its
+//! `inputResponses` takes it up again, hands the answers to the server and follows the call
+//! on to its end (or to the next question). Answers a request brings for questions not yet
+//! asked are kept for them: a question asked under such a key is answered at once.
 //!
 //! The state is a random handle, not the call: it is bound to the agent and the tool, and
 //! forgotten after [`PARKED_FOR`] (the call is then cancelled), so a forged, replayed or
 //! stolen one finds nothing. The desk's delegation asks the agent over an in-memory
 //! connection of the call's own ([`AgentAsks`]), as it asks a session's agent over its.
 //!
-//! A stateless agent that can list its roots is asked for them the same way, before its
-//! call starts: with its first call, and again once [`ROOTS_ASKED_EVERY`] has passed (the
-//! revision has no notice of a change of roots). What it lists is offered to the person as
-//! a session's agent's roots are, when it differs from what it offered last.
+//! A stateless agent that can list its roots is asked for them when a server asks for roots
+//! during its call: what it lists is offered to the person as a session's agent's roots
+//! are, when it differs from what it offered last; the server sees what the person chose.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use switchboard_mcp::connection::{Connection, IncomingHandler};
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
 use switchboard_mcp::types::{ListRootsResult, Root, method};
 
+use crate::delegated::RELAYED_META;
+
 use super::Running;
 
 /// How long a parked call waits for the agent's retry before it is cancelled.
 const PARKED_FOR: Duration = Duration::from_secs(600);
-
-/// How long the roots a stateless agent listed are taken as its roots.
-const ROOTS_ASKED_EVERY: Duration = Duration::from_secs(300);
-
-/// The key of the question for the agent's roots in `inputRequests`.
-const ROOTS_KEY: &str = "roots";
 
 /// The connection the desk asks a stateless agent's questions on, and its other end.
 pub(super) struct AgentAsks {
@@ -56,21 +53,23 @@ impl AgentAsks {
         &self.connection
     }
 
-    /// The next question for the agent (a JSON-RPC request), once one is asked.
-    pub(super) async fn next(&mut self) -> Option<Value> {
+    /// The next question for the agent, once one is asked.
+    pub(super) async fn next(&mut self) -> Option<Asked> {
         loop {
             let line = self.peer.from_client.recv().await?;
             let Ok(message) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
             // A question given up (its time ran out) needs no answer.
-            if message.get("id").is_some() && message.get("method").is_some() {
-                return Some(message);
+            if let Some(asked) = Asked::read(message) {
+                return Some(asked);
             }
         }
     }
 
-    fn answer(&self, id: &Value, result: Value) {
+    /// Hands the agent's answer to `asked` to the server.
+    pub(super) fn answer(&self, asked: &Asked, result: Value) {
+        let id = &asked.id;
         let response = json!({"jsonrpc": "2.0", "id": id, "result": result});
         let _ = self.peer.to_client.try_send(response.to_string());
     }
@@ -91,67 +90,107 @@ impl IncomingHandler for NothingToAnswer {
     fn notification(&self, _method: String, _params: Option<Value>) {}
 }
 
-/// A call of `agent`'s waiting for its answer.
+/// A question of the server's, as the agent is asked it.
+pub(super) struct Asked {
+    /// Its id on the questions' connection.
+    id: Value,
+    /// The key the server asked it under.
+    pub(super) key: String,
+    /// The keys of the questions the server asked with it (this one among them).
+    pub(super) round: Vec<String>,
+    method: String,
+    params: Option<Value>,
+}
+
+impl Asked {
+    /// A question from its JSON-RPC request; none for anything else.
+    fn read(mut message: Value) -> Option<Self> {
+        let id = message.get("id")?.clone();
+        let method = message.get("method")?.as_str()?.to_owned();
+        let relayed = message
+            .pointer_mut("/params/_meta")
+            .and_then(Value::as_object_mut)
+            .and_then(|meta| meta.remove(RELAYED_META));
+        let own_key = || match &id {
+            Value::String(id) => id.clone(),
+            other => other.to_string(),
+        };
+        let key = relayed
+            .as_ref()
+            .and_then(|r| r["key"].as_str())
+            .map_or_else(own_key, str::to_owned);
+        let round = relayed
+            .as_ref()
+            .and_then(|r| serde_json::from_value::<Vec<String>>(r["round"].clone()).ok())
+            .unwrap_or_else(|| vec![key.clone()]);
+        let mut params = message.get_mut("params").map(Value::take);
+        // What is left of `_meta` is the server's.
+        if let Some(Value::Object(fields)) = &mut params
+            && fields.get("_meta").is_some_and(|m| m == &json!({}))
+        {
+            fields.remove("_meta");
+        }
+        Some(Self {
+            id,
+            key,
+            round,
+            method,
+            params,
+        })
+    }
+
+    /// The question in `inputRequests`.
+    fn question(&self) -> Value {
+        match &self.params {
+            Some(params) => json!({"method": self.method, "params": params}),
+            None => json!({"method": self.method}),
+        }
+    }
+
+    fn is_roots(&self) -> bool {
+        self.method == method::ROOTS_LIST
+    }
+}
+
+/// A request of `agent`'s (`what`: its method and name) waiting for its answers.
 struct Parked {
     agent: String,
-    tool: String,
-    waiting: Waiting,
-}
-
-/// What a parked call waits for.
-enum Waiting {
-    /// The answer to `asked`, a question of the server's while it runs.
-    Server { running: Box<Running>, asked: Value },
-    /// The agent's roots, before it starts.
-    Roots,
-}
-
-impl Waiting {
-    /// The question's key in `inputRequests`: a server's, its id on the questions'
-    /// connection.
-    fn key(&self) -> String {
-        match self {
-            Self::Server { asked, .. } => match &asked["id"] {
-                Value::String(id) => id.clone(),
-                other => other.to_string(),
-            },
-            Self::Roots => ROOTS_KEY.to_owned(),
-        }
-    }
-
-    fn question(&self) -> Value {
-        match self {
-            Self::Server { asked, .. } => {
-                json!({"method": asked["method"], "params": asked["params"]})
-            }
-            Self::Roots => json!({"method": method::ROOTS_LIST}),
-        }
-    }
+    what: String,
+    running: Box<Running>,
+    asked: Vec<Asked>,
 }
 
 /// What a retry finds.
 pub(super) enum Resumed {
-    /// The answer went to the server: follow the call on.
+    /// Every answer went to the server: follow the call on.
     Running(Running),
-    /// The agent listed its roots: the call may start.
-    Start,
-    /// The retry did not answer: the same question again, as the revision asks.
+    /// Some went unanswered: those again, as the revision asks.
     AskAgain(Value),
 }
 
 /// What the questions to the stateless agents of one transport keep: the calls parked until
-/// their agents answer, by `requestState`, and what each agent said of its roots.
+/// their agents answer, by `requestState`, and the roots each agent offered last.
 #[derive(Default)]
 pub(crate) struct Questions {
     calls: Mutex<HashMap<String, Parked>>,
-    roots: Mutex<HashMap<String, RootsListed>>,
+    roots: Mutex<HashMap<String, Vec<Root>>>,
 }
 
-/// When an agent was last asked for its roots, and what it offered last.
-#[derive(Default)]
-struct RootsListed {
-    asked: Option<Instant>,
-    offered: Option<Vec<Root>>,
+/// Checks that `responses` (a request's `inputResponses`, if it has them) are answers: an
+/// object whose every value is one.
+pub(super) fn answers(responses: Option<&Value>) -> Result<Map<String, Value>, ErrorObject> {
+    let malformed = || {
+        ErrorObject::invalid_params(
+            "inputResponses must be an object that maps each question's key to its answer, itself an object",
+        )
+    };
+    match responses {
+        None => Ok(Map::new()),
+        Some(Value::Object(answers)) if answers.values().all(Value::is_object) => {
+            Ok(answers.clone())
+        }
+        Some(_) => Err(malformed()),
+    }
 }
 
 impl Questions {
@@ -159,64 +198,20 @@ impl Questions {
     pub(super) fn park(
         self: &Arc<Self>,
         agent: &str,
-        tool: &str,
+        what: &str,
         running: Running,
-        asked: Value,
+        asked: Vec<Asked>,
     ) -> Value {
-        self.keep(
-            agent,
-            tool,
-            Waiting::Server {
-                running: Box::new(running),
-                asked,
-            },
-        )
-    }
-
-    /// The interim result asking `agent` for its roots before its call of `tool` starts, if
-    /// it is time to ask (it is taken as asked from now on).
-    pub(super) fn roots_due(self: &Arc<Self>, agent: &str, tool: &str) -> Option<Value> {
-        {
-            let mut roots = lock(&self.roots);
-            let listed = roots.entry(agent.to_owned()).or_default();
-            if listed
-                .asked
-                .is_some_and(|at| at.elapsed() < ROOTS_ASKED_EVERY)
-            {
-                return None;
-            }
-            listed.asked = Some(Instant::now());
-        }
-        Some(self.keep(agent, tool, Waiting::Roots))
-    }
-
-    /// The roots `agent` listed, read from its answer: those to offer the person, none when
-    /// they are those it offered last.
-    pub(super) fn roots_listed(
-        &self,
-        agent: &str,
-        answer: &Value,
-    ) -> Result<Option<Vec<Root>>, ErrorObject> {
-        let listed: ListRootsResult = serde_json::from_value(answer.clone()).map_err(|e| {
-            ErrorObject::invalid_params(format!("the answer to {}: {e}", method::ROOTS_LIST))
-        })?;
-        let mut roots = lock(&self.roots);
-        let known = roots.entry(agent.to_owned()).or_default();
-        if known.offered.as_ref() == Some(&listed.roots) {
-            return Ok(None);
-        }
-        known.offered = Some(listed.roots.clone());
-        Ok(Some(listed.roots))
-    }
-
-    fn keep(self: &Arc<Self>, agent: &str, tool: &str, waiting: Waiting) -> Value {
         let state = handle();
-        let key = waiting.key();
-        let question = waiting.question();
+        let questions: Map<String, Value> = asked
+            .iter()
+            .map(|asked| (asked.key.clone(), asked.question()))
+            .collect();
         let parked = Parked {
             agent: agent.to_owned(),
-            tool: tool.to_owned(),
-            waiting,
+            what: what.to_owned(),
+            running: Box::new(running),
+            asked,
         };
         lock(&self.calls).insert(state.clone(), parked);
         let calls = Arc::downgrade(self);
@@ -230,20 +225,53 @@ impl Questions {
         });
         json!({
             "resultType": "input_required",
-            "inputRequests": {key: question},
+            "inputRequests": questions,
             "requestState": state,
         })
     }
 
-    /// Takes up the call `state` names, if it is `agent`'s call of `tool`, with the answers
-    /// the retry brought (the roots it was asked for are `roots_listed` here).
+    /// Hands `answer` to the server, if it answers `asked`; the roots to offer the person,
+    /// if it lists the agent's and they are not those it offered last.
+    pub(super) fn answer(
+        &self,
+        agent: &str,
+        running: &Running,
+        asked: &Asked,
+        answer: Value,
+    ) -> Result<Option<Vec<Root>>, ErrorObject> {
+        let offered = if asked.is_roots() {
+            self.roots_listed(agent, &answer)?
+        } else {
+            None
+        };
+        if let Some(asks) = &running.asks {
+            asks.answer(asked, answer);
+        }
+        Ok(offered)
+    }
+
+    /// The roots `agent` listed, read from its answer: those to offer the person, none when
+    /// they are those it offered last.
+    fn roots_listed(&self, agent: &str, answer: &Value) -> Result<Option<Vec<Root>>, ErrorObject> {
+        let listed = roots_in(answer)?;
+        let mut roots = lock(&self.roots);
+        if roots.get(agent) == Some(&listed) {
+            return Ok(None);
+        }
+        roots.insert(agent.to_owned(), listed.clone());
+        Ok(Some(listed))
+    }
+
+    /// Takes up the request `state` names, if it is `agent`'s `what`, with the answers the
+    /// retry brought (those that answer none of its questions are left in `given`); the roots
+    /// to offer the person.
     pub(super) fn resume(
         self: &Arc<Self>,
         state: &Value,
         agent: &str,
-        tool: &str,
-        responses: Option<&Value>,
-    ) -> Result<(Resumed, Option<Vec<Root>>), ErrorObject> {
+        what: &str,
+        given: &mut Map<String, Value>,
+    ) -> Result<(Resumed, Vec<Vec<Root>>), ErrorObject> {
         let unknown = || {
             ErrorObject::invalid_params(
                 "the requestState is unknown, has expired, or is not of this call: call the tool again",
@@ -254,27 +282,42 @@ impl Questions {
             let mut calls = lock(&self.calls);
             let theirs = calls
                 .get(state)
-                .is_some_and(|p| p.agent == agent && p.tool == tool);
+                .is_some_and(|p| p.agent == agent && p.what == what);
             if !theirs {
                 return Err(unknown());
             }
+            // A list of roots that is not one is refused before anything is answered.
+            let parked = calls.get(state).ok_or_else(unknown)?;
+            for asked in parked.asked.iter().filter(|a| a.is_roots()) {
+                if let Some(answer) = given.get(&asked.key) {
+                    roots_in(answer)?;
+                }
+            }
             calls.remove(state).ok_or_else(unknown)?
         };
-        let Some(answer) = responses.and_then(|r| r.get(parked.waiting.key())) else {
-            return Ok((
-                Resumed::AskAgain(self.keep(agent, tool, parked.waiting)),
-                None,
-            ));
-        };
-        match parked.waiting {
-            Waiting::Server { running, asked } => {
-                let asks = running.asks.as_ref().ok_or_else(unknown)?;
-                asks.answer(&asked["id"], answer.clone());
-                Ok((Resumed::Running(*running), None))
+        let Parked { running, asked, .. } = parked;
+        let mut offers = Vec::new();
+        let mut unanswered = Vec::new();
+        for asked in asked {
+            match given.remove(&asked.key) {
+                Some(answer) => offers.extend(self.answer(agent, &running, &asked, answer)?),
+                None => unanswered.push(asked),
             }
-            Waiting::Roots => Ok((Resumed::Start, self.roots_listed(agent, answer)?)),
         }
+        if unanswered.is_empty() {
+            return Ok((Resumed::Running(*running), offers));
+        }
+        let again = self.park(agent, what, *running, unanswered);
+        Ok((Resumed::AskAgain(again), offers))
     }
+}
+
+/// The roots in an agent's answer to `roots/list`.
+fn roots_in(answer: &Value) -> Result<Vec<Root>, ErrorObject> {
+    let listed: ListRootsResult = serde_json::from_value(answer.clone()).map_err(|e| {
+        ErrorObject::invalid_params(format!("the answer to {}: {e}", method::ROOTS_LIST))
+    })?;
+    Ok(listed.roots)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
