@@ -994,6 +994,20 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
                 && !tools.iter().any(|t| t.starts_with("everything__")),
             "{sdk:?}: {tools:?}"
         );
+        // Nor does it see the resources or prompts of a server it no longer reaches.
+        for (op, items) in [("list_resources", "resources"), ("list_prompts", "prompts")] {
+            let listed = claude.ask(json!({"op": op})).await.unwrap();
+            let servers: Vec<&str> = listed[items]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|i| i["_meta"]["switchboard/server"].as_str())
+                .collect();
+            assert!(
+                !servers.is_empty() && servers.iter().all(|s| *s == "demo"),
+                "{sdk:?} {items}: {servers:?}"
+            );
+        }
 
         desk.set_agent_tool("Claude Code", "demo", "echo", false)
             .await
