@@ -3,14 +3,14 @@
 package with environment variables (one of them secret), a PyPI package, an OCI image, and
 remote servers (streamable HTTP with a header the person supplies, SSE with a URL variable).
 
-    python registry.py --port N [--page-size K] [--broken]
+    python registry.py --port N --report FILE [--page-size K] [--broken]
 
 Every request it reads and every answer it gives is checked against the registry's
 published OpenAPI document (tests/peers/registry/openapi.yaml) by openapi-core, operation
 by operation (path, method, parameters, status, content type, body schema). A request or an
-answer that does not conform is written to stderr as `INVALID <what>: <why>` and answered
-with status 599, which no client takes for an answer; each conforming answer is written as
-`valid <method> <path>`.
+answer that does not conform is answered with status 599, which no client takes for an
+answer. Each verdict is added to the report file before the answer is sent, one a line:
+`valid <method> <path>` or `INVALID <what>: <why>`.
 
 With `--broken`, every list is answered with a body the document does not allow (a server
 without its name, its version a number), sent as it is: the client under test must say so
@@ -25,6 +25,7 @@ import argparse
 import json
 import logging
 import sys
+import threading
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -39,6 +40,16 @@ OFFICIAL = "io.modelcontextprotocol.registry/official"
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+class Report:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+
+    def add(self, verdict: str) -> None:
+        with self.lock, open(self.path, "a", encoding="utf-8") as report:
+            report.write(verdict.replace("\n", " ") + "\n")
 
 
 def entries(origin: str) -> list[dict]:
@@ -153,7 +164,8 @@ def broken() -> dict:
 
 
 class Registry:
-    def __init__(self, origin: str, page_size: int, is_broken: bool) -> None:
+    def __init__(self, origin: str, page_size: int, is_broken: bool, report: Report) -> None:
+        self.report = report
         self.entries = entries(origin)
         self.page_size = page_size
         self.broken = is_broken
@@ -169,18 +181,19 @@ class Registry:
         try:
             self.openapi.validate_request(WerkzeugOpenAPIRequest(request))
         except Exception as e:  # openapi-core raises one of many kinds; each is reported
-            say(f"INVALID request {request.full_path}: {e}")
+            self.report.add(f"INVALID request {request.full_path}: {e}")
             return Response("invalid request", status=599)(environ, start_response)
         status, body = self.answer(request)
         response = Response(json.dumps(body), status=status, mimetype="application/json")
         if self.broken and status == 200:
+            self.report.add(f"sent broken {request.method} {request.full_path}")
             return response(environ, start_response)
         try:
             self.openapi.validate_response(WerkzeugOpenAPIRequest(request), WerkzeugOpenAPIResponse(response))
         except Exception as e:
-            say(f"INVALID answer to {request.full_path}: {e}")
+            self.report.add(f"INVALID answer to {request.full_path}: {e}")
             return Response("invalid answer", status=599)(environ, start_response)
-        say(f"valid {request.method} {request.full_path}")
+        self.report.add(f"valid {request.method} {request.full_path}")
         return response(environ, start_response)
 
     def answer(self, request: Request) -> tuple[int, dict]:
@@ -219,10 +232,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--page-size", type=int, default=30)
     parser.add_argument("--broken", action="store_true")
+    parser.add_argument("--report", required=True)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     origin = f"http://127.0.0.1:{args.port}"
-    server = make_server("127.0.0.1", args.port, Registry(origin, args.page_size, args.broken), threaded=True)
+    server = make_server("127.0.0.1", args.port, Registry(origin, args.page_size, args.broken, Report(args.report)), threaded=True)
     say(f"listening on {origin}")
     server.serve_forever()
 
