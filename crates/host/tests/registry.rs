@@ -362,3 +362,29 @@ async fn an_install_link_names_a_server_of_the_registry_of_the_settings_only() {
         "the registry has no server \"com.example/nothing\" in version latest"
     );
 }
+
+#[tokio::test]
+async fn a_registry_that_sends_the_app_to_another_site_is_not_followed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // An HTTP server on 127.0.0.1 that answers every request with a redirect elsewhere.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request).await;
+            let answer = "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:9/v0.1/servers\r\n\
+                          Content-Length: 0\r\nConnection: close\r\n\r\n";
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
+    });
+    let world = desk_on_registry(&origin);
+    let err = world.desk.registry_servers(&search("")).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the registry at {origin}/v0.1/servers?version=latest&limit=30 sent you on to \
+             another site (http://127.0.0.2:9/v0.1/servers), which is not followed"
+        )
+    );
+}

@@ -3,7 +3,7 @@
 package with environment variables (one of them secret), a PyPI package, an OCI image, and
 remote servers (streamable HTTP with a header the person supplies, SSE with a URL variable).
 
-    python registry.py --port N --report FILE [--page-size K] [--broken]
+    python registry.py --port N --report FILE [--page-size K] [--broken] [--remote-url URL]
 
 Every request it reads and every answer it gives is checked against the registry's
 published OpenAPI document (tests/peers/registry/openapi.yaml) by openapi-core, operation
@@ -11,6 +11,10 @@ by operation (path, method, parameters, status, content type, body schema). A re
 answer that does not conform is answered with status 599, which no client takes for an
 answer. Each verdict is added to the report file before the answer is sent, one a line:
 `valid <method> <path>` or `INVALID <what>: <why>`.
+
+The streamable HTTP remote it lists is at `--remote-url` (a real MCP server a test started),
+else at its own `/tickets/mcp`, where nothing answers: paths outside `/v0.1/` are no part of
+the registry's API and are answered 404 unchecked.
 
 With `--broken`, every list is answered with a body the document does not allow (a server
 without its name, its version a number), sent as it is: the client under test must say so
@@ -52,7 +56,7 @@ class Report:
             report.write(verdict.replace("\n", " ") + "\n")
 
 
-def entries(origin: str) -> list[dict]:
+def entries(remote_url: str) -> list[dict]:
     """The servers listed, each in its latest version (and one older version)."""
 
     def listed(server: dict, latest: bool = True) -> dict:
@@ -137,7 +141,7 @@ def entries(origin: str) -> list[dict]:
             "websiteUrl": "https://tickets.example.com/mcp",
             "remotes": [{
                 "type": "streamable-http",
-                "url": f"{origin}/tickets/mcp",
+                "url": remote_url,
                 "headers": [
                     {"name": "Authorization", "description": "Your help desk API token",
                      "value": "Bearer {token}", "isRequired": True,
@@ -164,9 +168,9 @@ def broken() -> dict:
 
 
 class Registry:
-    def __init__(self, origin: str, page_size: int, is_broken: bool, report: Report) -> None:
+    def __init__(self, remote_url: str, page_size: int, is_broken: bool, report: Report) -> None:
         self.report = report
-        self.entries = entries(origin)
+        self.entries = entries(remote_url)
         self.page_size = page_size
         self.broken = is_broken
         # The document as published has a top-level `$id`, which the OpenAPI 3.1 meta-schema
@@ -178,6 +182,9 @@ class Registry:
         # as it was sent, not as WSGI decodes it.
         raw = environ.get("RAW_URI", environ["PATH_INFO"]).split("?", 1)[0]
         request = Request({**environ, "PATH_INFO": raw})
+        if not raw.startswith("/v0.1/"):
+            self.report.add(f"outside the API {request.method} {raw}")
+            return Response("not found", status=404)(environ, start_response)
         try:
             self.openapi.validate_request(WerkzeugOpenAPIRequest(request))
         except Exception as e:  # openapi-core raises one of many kinds; each is reported
@@ -233,10 +240,11 @@ def main() -> None:
     parser.add_argument("--page-size", type=int, default=30)
     parser.add_argument("--broken", action="store_true")
     parser.add_argument("--report", required=True)
+    parser.add_argument("--remote-url")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     origin = f"http://127.0.0.1:{args.port}"
-    server = make_server("127.0.0.1", args.port, Registry(origin, args.page_size, args.broken, Report(args.report)), threaded=True)
+    server = make_server("127.0.0.1", args.port, Registry(args.remote_url or f"{origin}/tickets/mcp", args.page_size, args.broken, Report(args.report)), threaded=True)
     say(f"listening on {origin}")
     server.serve_forever()
 
