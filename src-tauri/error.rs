@@ -63,6 +63,7 @@ impl From<DeskError> for CommandError {
         use switchboard_host::approvals::AnswerError;
         use switchboard_host::desk::{FormError, ProviderFormError};
         use switchboard_host::gate::CallError;
+        use switchboard_host::registry::RegistryError;
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
             DeskError::NoServer(_)
@@ -104,6 +105,9 @@ impl From<DeskError> for CommandError {
                 | SetupError::Interrupted(_),
             ) => ErrorCode::System,
             DeskError::Setup(_) => ErrorCode::Invalid,
+            DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
+            DeskError::Registry(_) => ErrorCode::Server,
+            DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
         };
         Self {
             code,

@@ -5,6 +5,7 @@ mod browser;
 mod commands;
 mod error;
 mod events;
+mod install_link;
 mod malloc;
 mod webview;
 
@@ -23,7 +24,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{agents, approvals, chat, explorer, models, sampling, servers};
+    use commands::{agents, approvals, chat, explorer, models, registry, sampling, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -113,12 +114,19 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::set_agent_tool,
             agents::gateway_status,
             agents::set_agent_offered,
+            registry::registry_url,
+            registry::registry_servers,
+            registry::install_proposal,
+            registry::compose_install,
+            registry::take_install_links,
+            registry::install_link_server,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
             events::HostResync,
             events::TrafficAdded,
-            events::TrafficLost
+            events::TrafficLost,
+            install_link::InstallLinksArrived
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
@@ -145,10 +153,12 @@ pub fn run() {
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_deep_link::init())
         .invoke_handler(ipc.invoke_handler())
         .setup(move |app| {
             webview::economize(app);
             ipc.mount_events(app);
+            install_link::setup(app);
             let desk = tauri::async_runtime::block_on(async { open_desk(&config_path) })?;
             events::relay(app.handle().clone(), &desk);
             let starting = desk.clone();

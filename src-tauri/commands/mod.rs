@@ -5,6 +5,7 @@ pub mod approvals;
 pub mod chat;
 pub mod explorer;
 pub mod models;
+pub mod registry;
 pub mod sampling;
 pub mod servers;
 

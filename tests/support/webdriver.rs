@@ -39,12 +39,24 @@ impl Session {
         application: &Path,
         implicit_wait: Duration,
     ) -> Self {
+        Self::open_with_args(display, driver_url, application, &[], implicit_wait)
+    }
+
+    /// The application started with `args` on its command line.
+    pub fn open_with_args(
+        display: &super::display::Display,
+        driver_url: &str,
+        application: &Path,
+        args: &[String],
+        implicit_wait: Duration,
+    ) -> Self {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
             .into();
         let caps = json!({"capabilities": {"alwaysMatch": {"tauri:options": {
             "application": application,
+            "args": args,
         }}}});
         let reply = send(&agent, "POST", &format!("{driver_url}/session"), Some(caps));
         let id = reply["sessionId"]

@@ -40,7 +40,18 @@ impl App {
     pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
-        Self::start_in(dir, extra)
+        Self::start_in(dir, extra, &[])
+    }
+
+    /// Like `start_with`, the app started as the system starts it to open `args` (a link
+    /// of its URL scheme).
+    pub fn start_opening(
+        args: &[String],
+        env: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+    ) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let extra = env(dir.path());
+        Self::start_in(dir, extra, args)
     }
 
     /// Like `start`, with a home folder of its own: the import panel then lists no file of
@@ -74,10 +85,14 @@ impl App {
         drop(window);
         drop(_driver);
         drop(_display);
-        Self::start_in(dir, extra)
+        Self::start_in(dir, extra, &[])
     }
 
-    fn start_in(dir: tempfile::TempDir, mut extra: Vec<(&'static str, String)>) -> Self {
+    fn start_in(
+        dir: tempfile::TempDir,
+        mut extra: Vec<(&'static str, String)>,
+        args: &[String],
+    ) -> Self {
         let gateway_port = own_gateway(dir.path(), &mut extra);
         own_keyring_service(&mut extra);
         let config = dir.path().join("config.json");
@@ -92,15 +107,20 @@ impl App {
         )
         .expect("write the browser");
         make_executable(&browser);
+        // The app's own data (and the `switchboard://` handler a build from the source tree
+        // registers for the session) stay in the test's folder.
+        let data = dir.path().join("data");
         let display = Display::start();
         let mut env = vec![
             ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
             ("BROWSER", browser.to_str().expect("utf-8 path")),
+            ("XDG_DATA_HOME", data.to_str().expect("utf-8 path")),
         ];
         env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let driver = TauriDriver::start(&display, &env);
         let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
-        let window = Session::open(&display, &driver.url, app, Duration::from_secs(20));
+        let window =
+            Session::open_with_args(&display, &driver.url, app, args, Duration::from_secs(20));
         Self {
             window,
             _driver: driver,

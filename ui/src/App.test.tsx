@@ -10,6 +10,10 @@ vi.mock("./bindings", async () =>
     appInfo: vi.fn(),
     pendingApprovals: vi.fn(() => Promise.resolve([])),
     servers: vi.fn(() => Promise.resolve([])),
+    takeInstallLinks: vi.fn(() => Promise.resolve([])),
+    registryUrl: vi.fn(() => Promise.resolve("https://registry.example")),
+    registryServers: vi.fn(() => Promise.resolve({ servers: [], nextCursor: null, unreadable: [] })),
+    installLinkServer: vi.fn(),
   }),
 );
 
@@ -25,14 +29,31 @@ const info: AppInfo_Serialize = {
 afterEach(cleanup);
 
 describe("the app shell", () => {
-  it("offers the eight views and switches between them", async () => {
+  it("shows the registry when a switchboard://install link opened the app, and why a link is refused", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    const link = "switchboard://install?name=a.b/c&registry=https://evil.example";
+    vi.mocked(commands.takeInstallLinks).mockResolvedValueOnce([link]);
+    vi.mocked(commands.installLinkServer).mockRejectedValue({
+      code: "invalid",
+      message: 'the link says "registry", which no install link says: it is not followed',
+    });
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Registry"));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain(link);
+    expect(alert.textContent).toContain('could not be opened: the link says "registry"');
+    expect(commands.installLinkServer).toHaveBeenCalledWith(link);
+  });
+
+
+  it("offers the nine views and switches between them", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
     render(<App />);
     const nav = screen.getByRole("navigation", { name: "Main" });
     const labels = within(nav)
       .getAllByRole("button")
       .map((b) => b.textContent);
-    expect(labels).toEqual(["Servers", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents"]);
+    expect(labels).toEqual(["Servers", "Registry", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents"]);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
 
     await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));

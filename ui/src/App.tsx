@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { Suspense, useCallback, useState } from "react";
 import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
 import { VIEWS, type ViewId } from "./views";
@@ -8,12 +8,14 @@ import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
 import { useWithdrawn } from "./host/withdrawn";
 import { ExplorerStoreProvider } from "./views/explorer/kept";
+import { InstallLinkContext, useInstallLinks } from "./host/installLinks";
 
 export function App() {
   const [current, setCurrent] = useState<ViewId>("servers");
   const pending = usePending();
   const [withdrawn, dismissWithdrawn] = useWithdrawn(pending);
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  const installLink = useInstallLinks(useCallback(() => setCurrent("registry"), []));
   const view = VIEWS.find((v) => v.id === current) ?? VIEWS[0];
   const Body = view.component;
   return (
@@ -28,7 +30,9 @@ export function App() {
             </header>
             {/* A view loads on its first opening (see views/index.ts): a moment without it. */}
             <Suspense fallback={null}>
-              <Body />
+              <InstallLinkContext.Provider value={installLink}>
+                <Body />
+              </InstallLinkContext.Provider>
             </Suspense>
           </main>
           <StatusBar />

@@ -187,12 +187,26 @@ export const commands = {
 	gatewayStatus: () => __TAURI_INVOKE<GatewayStatus_Serialize>("gateway_status"),
 	/**  Turns a server's resources or prompts on or off for this agent alone. */
 	setAgentOffered: (name: string, server: string, of: Offered, on: boolean) => __TAURI_INVOKE<null>("set_agent_offered", { name, server, of, on }),
+	/**  The registry of the settings. */
+	registryUrl: () => __TAURI_INVOKE<string>("registry_url"),
+	registryServers: (query: ListQuery_Deserialize) => __TAURI_INVOKE<Page_Serialize>("registry_servers", { query }),
+	installProposal: (server: RegistryServer_Deserialize, way: Way) => __TAURI_INVOKE<InstallProposal_Serialize>("install_proposal", { server, way }),
+	/**  The entry that would be saved: shown to the person, saved only by `save_server`. */
+	composeInstall: (add: RegistryAdd_Deserialize) => __TAURI_INVOKE<ServerForm_Serialize>("compose_install", { add }),
+	/**
+	 *  The `switchboard://install` links that opened the app and that the window has not
+	 *  shown yet, oldest first.
+	 */
+	takeInstallLinks: () => __TAURI_INVOKE<string[]>("take_install_links"),
+	/**  The server a link names, from the registry of the settings. */
+	installLinkServer: (link: string) => __TAURI_INVOKE<RegistryServer_Serialize>("install_link_server", { link }),
 };
 
 /** Events */
 export const events = {
 	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
+	installLinksArrived: makeEvent<InstallLinksArrived, InstallLinksArrived>("install-links-arrived"),
 	trafficAdded: makeEvent<TrafficAdded_Serialize, TrafficAdded_Deserialize>("traffic-added"),
 	trafficLost: makeEvent<TrafficLost, TrafficLost>("traffic-lost"),
 };
@@ -340,6 +354,39 @@ export type AppInfo_Serialize = {
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
 };
+
+/**  A part of the command line. */
+export type Argument = Argument_Serialize | Argument_Deserialize;
+
+/**  A part of the command line. */
+export type Argument_Deserialize = 
+/**  A value alone; `valueHint` names it. */
+{
+	type: "positional",
+} & {
+	valueHint?: string | null,
+} & InputWithVariables_Deserialize | 
+/**  `--flag` followed by its value. */
+{
+	type: "named",
+} & {
+	name: string,
+} & InputWithVariables_Deserialize;
+
+/**  A part of the command line. */
+export type Argument_Serialize = 
+/**  A value alone; `valueHint` names it. */
+{
+	type: "positional",
+} & {
+	valueHint?: string,
+} & InputWithVariables_Serialize | 
+/**  `--flag` followed by its value. */
+{
+	type: "named",
+} & {
+	name: string,
+} & InputWithVariables_Serialize;
 
 /**  A resource of a running server, attached to a message. */
 export type Attachment = {
@@ -835,6 +882,9 @@ export type ImportedServerReport = {
 	secrets: string[],
 };
 
+/**  A value the server needs: fixed by the entry (`value`), or asked of the person. */
+export type Input = Input_Serialize | Input_Deserialize;
+
 /**  The person's answer to an input. */
 export type InputAnswer = {
 	id: string,
@@ -850,6 +900,71 @@ export type InputPrompt = {
 	description: string,
 	/**  Typed where it is not shown. */
 	password: boolean,
+};
+
+/**  An input whose fixed value may name variables the person answers. */
+export type InputWithVariables = InputWithVariables_Serialize | InputWithVariables_Deserialize;
+
+/**  An input whose fixed value may name variables the person answers. */
+export type InputWithVariables_Deserialize = {
+	variables?: { [key in string]: Input_Deserialize },
+} & Input_Deserialize;
+
+/**  An input whose fixed value may name variables the person answers. */
+export type InputWithVariables_Serialize = {
+	variables: { [key in string]: Input_Serialize },
+} & Input_Serialize;
+
+/**  A value the server needs: fixed by the entry (`value`), or asked of the person. */
+export type Input_Deserialize = {
+	description?: string | null,
+	isRequired?: boolean,
+	/**  `string`, `number`, `boolean` or `filepath`. */
+	format?: string | null,
+	/**  Fixed by the entry; `{name}` in it stands for one of `variables`. */
+	value?: string | null,
+	isSecret?: boolean,
+	default?: string | null,
+	placeholder?: string | null,
+	choices?: string[],
+};
+
+/**  A value the server needs: fixed by the entry (`value`), or asked of the person. */
+export type Input_Serialize = {
+	description?: string,
+	isRequired: boolean,
+	/**  `string`, `number`, `boolean` or `filepath`. */
+	format?: string,
+	/**  Fixed by the entry; `{name}` in it stands for one of `variables`. */
+	value?: string,
+	isSecret: boolean,
+	default?: string,
+	placeholder?: string,
+	choices: string[],
+};
+
+/**  Links arrived: the window takes them (`take_install_links`). */
+export type InstallLinksArrived = null;
+
+/**  A server of the registry about to be added: what the person is asked. */
+export type InstallProposal = InstallProposal_Serialize | InstallProposal_Deserialize;
+
+/**  A server of the registry about to be added: what the person is asked. */
+export type InstallProposal_Deserialize = {
+	server: RegistryServer_Deserialize,
+	way: Way,
+	/**  A name no configured server has, from the registry's name. */
+	name: string,
+	prompts: Prompt_Deserialize[],
+};
+
+/**  A server of the registry about to be added: what the person is asked. */
+export type InstallProposal_Serialize = {
+	server: RegistryServer_Serialize,
+	way: Way,
+	/**  A name no configured server has, from the registry's name. */
+	name: string,
+	prompts: Prompt_Serialize[],
 };
 
 /**  The shape of [`Json`] for type descriptions only. */
@@ -881,6 +996,19 @@ export type KeyState =
 export type KeyValue = KeyValue_Serialize | KeyValue_Deserialize;
 
 /**  An environment variable or an HTTP header. */
+export type KeyValueInput = KeyValueInput_Serialize | KeyValueInput_Deserialize;
+
+/**  An environment variable or an HTTP header. */
+export type KeyValueInput_Deserialize = {
+	name: string,
+} & InputWithVariables_Deserialize;
+
+/**  An environment variable or an HTTP header. */
+export type KeyValueInput_Serialize = {
+	name: string,
+} & InputWithVariables_Serialize;
+
+/**  An environment variable or an HTTP header. */
 export type KeyValue_Deserialize = {
 	key: string,
 	/**  For a stored secret this is empty when read; left empty, the stored value stays. */
@@ -898,6 +1026,25 @@ export type KeyValue_Serialize = {
 	/**  Kept in the OS keyring, never in the configuration file. */
 	secret: boolean,
 	stored: boolean,
+};
+
+/**  What to list. */
+export type ListQuery = ListQuery_Serialize | ListQuery_Deserialize;
+
+/**  What to list. */
+export type ListQuery_Deserialize = {
+	/**  A part of the servers' names; empty for all. */
+	search?: string,
+	/**  Where the page starts: the `nextCursor` of the page before; none for the first. */
+	cursor?: string | null,
+};
+
+/**  What to list. */
+export type ListQuery_Serialize = {
+	/**  A part of the servers' names; empty for all. */
+	search: string,
+	/**  Where the page starts: the `nextCursor` of the page before; none for the first. */
+	cursor: string | null,
 };
 
 export type LogEntry = LogEntry_Serialize | LogEntry_Deserialize;
@@ -974,6 +1121,72 @@ export type Origin =
  *  person gave it, reaching the servers through the gateway.
  */
 { by: "agent"; name: string };
+
+/**  A package that runs the server on this machine. */
+export type Package = Package_Serialize | Package_Deserialize;
+
+export type PackageTransport = PackageTransport_Serialize | PackageTransport_Deserialize;
+
+export type PackageTransport_Deserialize = {
+	/**  `stdio`, `streamable-http` or `sse`. */
+	type: string,
+	url?: string | null,
+};
+
+export type PackageTransport_Serialize = {
+	/**  `stdio`, `streamable-http` or `sse`. */
+	type: string,
+	url?: string,
+};
+
+/**  A package that runs the server on this machine. */
+export type Package_Deserialize = {
+	/**  `npm`, `pypi`, `oci`, or one Switchboard does not run (`nuget`, `mcpb`, `cargo` ...). */
+	registryType: string,
+	registryBaseUrl?: string | null,
+	identifier: string,
+	version?: string | null,
+	runtimeHint?: string | null,
+	transport: PackageTransport_Deserialize,
+	runtimeArguments?: Argument_Deserialize[],
+	packageArguments?: Argument_Deserialize[],
+	environmentVariables?: KeyValueInput_Deserialize[],
+};
+
+/**  A package that runs the server on this machine. */
+export type Package_Serialize = {
+	/**  `npm`, `pypi`, `oci`, or one Switchboard does not run (`nuget`, `mcpb`, `cargo` ...). */
+	registryType: string,
+	registryBaseUrl?: string,
+	identifier: string,
+	version?: string,
+	runtimeHint?: string,
+	transport: PackageTransport_Serialize,
+	runtimeArguments: Argument_Serialize[],
+	packageArguments: Argument_Serialize[],
+	environmentVariables: KeyValueInput_Serialize[],
+};
+
+/**  A page of servers, each in its latest version. */
+export type Page = Page_Serialize | Page_Deserialize;
+
+/**  A page of servers, each in its latest version. */
+export type Page_Deserialize = {
+	servers: RegistryServer_Deserialize[],
+	/**  Where the next page starts; none on the last. */
+	nextCursor?: string | null,
+	/**  Entries of this page that could not be read, each with why: the others are shown. */
+	unreadable: string[],
+};
+
+/**  A page of servers, each in its latest version. */
+export type Page_Serialize = {
+	servers: RegistryServer_Serialize[],
+	/**  Where the next page starts; none on the last. */
+	nextCursor: string | null,
+	/**  Entries of this page that could not be read, each with why: the others are shown. */
+	unreadable: string[],
+};
 
 /**  A pending request as faces see it. */
 export type Pending = Pending_Serialize | Pending_Deserialize;
@@ -1081,11 +1294,38 @@ export type ProgressItem_Serialize = {
 	started_ms: number | null,
 };
 
+/**  A value the person is asked for. */
+export type Prompt = Prompt_Serialize | Prompt_Deserialize;
+
 /**  A prompt of a running server with its arguments. */
 export type PromptUse = {
 	server: string,
 	name: string,
 	arguments: { [key in string]: string },
+};
+
+/**  A value the person is asked for. */
+export type Prompt_Deserialize = {
+	/**
+	 *  Names the answer: `env:NAME`, `header:NAME`, `arg:N`, `url:VAR`, and `...:VAR` for
+	 *  a variable inside one of those.
+	 */
+	id: string,
+	/**  What it sets, as the person reads it: `environment variable WEATHER_API_KEY`. */
+	label: string,
+	input: Input_Deserialize,
+};
+
+/**  A value the person is asked for. */
+export type Prompt_Serialize = {
+	/**
+	 *  Names the answer: `env:NAME`, `header:NAME`, `arg:N`, `url:VAR`, and `...:VAR` for
+	 *  a variable inside one of those.
+	 */
+	id: string,
+	/**  What it sets, as the person reads it: `environment variable WEATHER_API_KEY`. */
+	label: string,
+	input: Input_Serialize,
 };
 
 /**
@@ -1298,10 +1538,103 @@ export type Reference = {
 	reaches: Reach,
 };
 
+/**  The server of the registry the person chose, how to run it, and their answers. */
+export type RegistryAdd = RegistryAdd_Serialize | RegistryAdd_Deserialize;
+
+/**  The server of the registry the person chose, how to run it, and their answers. */
+export type RegistryAdd_Deserialize = {
+	server: RegistryServer_Deserialize,
+	way: Way,
+	name: string,
+	/**  By prompt id; a prompt left out takes its default. */
+	answers: { [key in string]: string },
+};
+
+/**  The server of the registry the person chose, how to run it, and their answers. */
+export type RegistryAdd_Serialize = {
+	server: RegistryServer_Serialize,
+	way: Way,
+	name: string,
+	/**  By prompt id; a prompt left out takes its default. */
+	answers: { [key in string]: string },
+};
+
+/**  One version of a server the registry lists. */
+export type RegistryServer = RegistryServer_Serialize | RegistryServer_Deserialize;
+
+/**  One version of a server the registry lists. */
+export type RegistryServer_Deserialize = {
+	/**  Reverse-DNS, one slash: `io.github.someone/weather`. */
+	name: string,
+	title?: string | null,
+	description: string,
+	version: string,
+	websiteUrl?: string | null,
+	repository?: Repository_Deserialize | null,
+	packages?: Package_Deserialize[],
+	remotes?: Remote_Deserialize[],
+	/**  What the registry says of this version: `active`, `deprecated` or `deleted`. */
+	status?: string | null,
+	statusMessage?: string | null,
+};
+
+/**  One version of a server the registry lists. */
+export type RegistryServer_Serialize = {
+	/**  Reverse-DNS, one slash: `io.github.someone/weather`. */
+	name: string,
+	title?: string,
+	description: string,
+	version: string,
+	websiteUrl?: string,
+	repository?: Repository_Serialize,
+	packages: Package_Serialize[],
+	remotes: Remote_Serialize[],
+	/**  What the registry says of this version: `active`, `deprecated` or `deleted`. */
+	status?: string,
+	statusMessage?: string,
+};
+
 /**  How far a tool-call decision reaches. */
 export type Remember = 
 /**  This call only. */
 "once" | "tool_for_session" | "server_for_session" | "tool_always" | "server_always";
+
+/**  A server already running somewhere, reached over HTTP. */
+export type Remote = Remote_Serialize | Remote_Deserialize;
+
+/**  A server already running somewhere, reached over HTTP. */
+export type Remote_Deserialize = {
+	/**  `streamable-http` or `sse`. */
+	type: string,
+	/**  May hold `{variables}`, answered by the person. */
+	url: string,
+	headers?: KeyValueInput_Deserialize[],
+	variables?: { [key in string]: Input_Deserialize },
+};
+
+/**  A server already running somewhere, reached over HTTP. */
+export type Remote_Serialize = {
+	/**  `streamable-http` or `sse`. */
+	type: string,
+	/**  May hold `{variables}`, answered by the person. */
+	url: string,
+	headers: KeyValueInput_Serialize[],
+	variables: { [key in string]: Input_Serialize },
+};
+
+export type Repository = Repository_Serialize | Repository_Deserialize;
+
+export type Repository_Deserialize = {
+	url: string,
+	source?: string | null,
+	subfolder?: string | null,
+};
+
+export type Repository_Serialize = {
+	url: string,
+	source?: string,
+	subfolder?: string,
+};
 
 export type Role = "user" | "assistant";
 
@@ -1917,6 +2250,13 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { ki
 { kind: "chat"; conversation: number | null; event: ChatEvent_Serialize } | 
 /**  A message was completed and kept in the conversation. */
 { kind: "chat_message"; conversation: number | null; message: ShownMessage_Serialize };
+
+/**  Which of the entry's ways to run the server. */
+export type Way = 
+/**  Its package number n, run on this machine. */
+({ package: number }) & { remote?: never } | 
+/**  Its remote number n, reached over HTTP. */
+({ remote: number }) & { package?: never };
 
 /* Tauri Specta runtime */
 type EventEmit<T> = [T] extends [null] ? () => Promise<void> : (payload: T) => Promise<void>;

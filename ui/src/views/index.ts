@@ -10,9 +10,10 @@ const ActivityView = lazy(() => import("./ActivityView").then((m) => ({ default:
 const TrustView = lazy(() => import("./TrustView").then((m) => ({ default: m.TrustView })));
 const ModelsView = lazy(() => import("./ModelsView").then((m) => ({ default: m.ModelsView })));
 const AgentsView = lazy(() => import("./AgentsView").then((m) => ({ default: m.AgentsView })));
+const RegistryView = lazy(() => import("./RegistryView").then((m) => ({ default: m.RegistryView })));
 const ChatView = lazy(() => import("./ChatView").then((m) => ({ default: m.ChatView })));
 
-export type ViewId = "servers" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat" | "agents";
+export type ViewId = "servers" | "registry" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat" | "agents";
 
 export interface View {
   id: ViewId;
@@ -27,6 +28,12 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Servers",
     summary: "Every MCP server you connect, its health, logs and settings.",
     component: ServersView,
+  },
+  {
+    id: "registry",
+    label: "Registry",
+    summary: "Browse the MCP Registry and add a server from it: nothing is added before you review it.",
+    component: RegistryView,
   },
   {
     id: "explorer",

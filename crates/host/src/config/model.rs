@@ -360,6 +360,10 @@ pub struct HostSettings {
         deserialize_with = "at_least_one_a_minute"
     )]
     pub agent_calls_per_minute: u32,
+    /// The MCP Registry the "Browse the registry" view lists, and install links are read
+    /// against: the official one unless set.
+    #[serde(skip_serializing_if = "is_default_registry")]
+    pub registry_url: String,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -387,6 +391,10 @@ fn at_least_one_a_minute<'de, D: serde::Deserializer<'de>>(file: D) -> Result<u3
 /// `assets/client-metadata.json` of its repository, whose `client_id` is this URL.
 pub const CLIENT_METADATA_URL: &str = "https://raw.githubusercontent.com/switchboard-mcp/switchboard/main/assets/client-metadata.json";
 
+fn is_default_registry(url: &String) -> bool {
+    url == crate::registry::DEFAULT_URL
+}
+
 fn is_default_client_metadata(url: &String) -> bool {
     url == CLIENT_METADATA_URL
 }
@@ -405,6 +413,7 @@ impl Default for HostSettings {
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             gateway_port: None,
             agent_calls_per_minute: DEFAULT_AGENT_CALLS_PER_MINUTE,
+            registry_url: crate::registry::DEFAULT_URL.to_owned(),
             extra: Map::new(),
         }
     }

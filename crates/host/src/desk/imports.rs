@@ -159,7 +159,7 @@ fn taken(name: &str) -> String {
 }
 
 /// `name` if no one holds it, else the first of `name-2`, `name-3`, ... no one holds.
-fn free_name(name: &str, taken: &BTreeSet<&str>) -> String {
+pub(super) fn free_name(name: &str, taken: &BTreeSet<&str>) -> String {
     if !taken.contains(name) {
         return name.to_owned();
     }

@@ -18,6 +18,7 @@ mod imports;
 pub mod json;
 pub mod logbook;
 pub mod models;
+mod registry;
 mod sampling;
 mod shown;
 mod signing_in;
@@ -73,6 +74,7 @@ pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
 };
+pub use registry::{InstallProposal, RegistryAdd};
 pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use signing_in::SignedIn;
 pub use subscriptions::Follower;
@@ -160,6 +162,12 @@ pub enum DeskError {
     NoRandomness(String),
     #[error(transparent)]
     Setup(#[from] crate::agent_setup::SetupError),
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
+    #[error(transparent)]
+    Install(#[from] crate::registry::InstallError),
+    #[error(transparent)]
+    InstallLink(#[from] crate::registry::InstallLinkError),
 }
 
 /// What changed, for the face to show.
