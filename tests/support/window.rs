@@ -107,14 +107,17 @@ impl App {
         )
         .expect("write the browser");
         make_executable(&browser);
-        // The app's own data (and the `switchboard://` handler a build from the source tree
-        // registers for the session) stay in the test's folder.
+        // The app's own data and settings of the desktop (the `switchboard://` handler a
+        // build from the source tree registers for the session, and its choice as the
+        // links' default application) stay in the test's folder.
         let data = dir.path().join("data");
+        let desktop = dir.path().join("desktop-config");
         let display = Display::start();
         let mut env = vec![
             ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
             ("BROWSER", browser.to_str().expect("utf-8 path")),
             ("XDG_DATA_HOME", data.to_str().expect("utf-8 path")),
+            ("XDG_CONFIG_HOME", desktop.to_str().expect("utf-8 path")),
         ];
         env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let driver = TauriDriver::start(&display, &env);
