@@ -112,6 +112,7 @@ fn form_of(name: &str, launch: Launch) -> ServerForm {
         headers: Vec::new(),
         client_id: String::new(),
         client_secret: String::new(),
+        client_issuer: String::new(),
         client_secret_stored: false,
         request_timeout_secs: None,
         trusted: false,
