@@ -1,5 +1,7 @@
 //! Carries the desk's updates to the window, and asks for the person's attention when a
-//! request waits for them while the window is in the background.
+//! request waits for them while the window is in the background or closed: a desktop
+//! notification that, clicked, shows the window with that request's dialog open, and the
+//! count of waiting requests in the tray.
 
 use switchboard_host::approvals::Question;
 use switchboard_host::desk::{Desk, Update};
@@ -28,6 +30,14 @@ pub struct TrafficAdded(pub TrafficEntry);
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 pub struct TrafficLost;
 
+/// The window is to show the dialog of this request (the person clicked its notification,
+/// or the tray's line of waiting requests).
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct ShowRequest {
+    #[specta(type = f64)]
+    pub id: u64,
+}
+
 /// What the relay passes on to the window.
 #[derive(Debug)]
 enum Relayed<T> {
@@ -39,14 +49,28 @@ enum Relayed<T> {
 pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
     let app_traffic = app.clone();
     let updates = desk.updates();
+    let waiting = desk.clone();
+    open_clicked_requests(&app);
     tauri::async_runtime::spawn(forward(updates, move |relayed| match relayed {
         Relayed::Update(update) => {
-            if let Update::ApprovalAdded { pending } = &update {
-                call_attention(&app, &pending.server, &pending.question);
+            match &update {
+                Update::ApprovalAdded { pending } => {
+                    call_attention(&app, pending.id, &pending.server, &pending.question);
+                    crate::tray::show_waiting(&app, waiting.pending().len());
+                }
+                Update::ApprovalRemoved { id, .. } => {
+                    // Its notification has nothing left to open.
+                    if let Ok(id) = i32::try_from(*id) {
+                        let _ = app.notification().remove_active(vec![id]);
+                    }
+                    crate::tray::show_waiting(&app, waiting.pending().len());
+                }
+                _ => {}
             }
             let _ = HostUpdate(update).emit(&app);
         }
         Relayed::Lost => {
+            crate::tray::show_waiting(&app, waiting.pending().len());
             let _ = HostResync.emit(&app);
         }
     }));
@@ -80,8 +104,25 @@ async fn forward<T: Clone>(
     }
 }
 
-/// A desktop notification, and the window's urgency hint, when nobody is looking.
-fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Question) {
+/// A click on a request's notification shows the window with that request's dialog open.
+fn open_clicked_requests<R: Runtime>(app: &AppHandle<R>) {
+    let handle = app.clone();
+    let _ = app.notification().on_action(move |performed| {
+        if performed.action_id() != "tap" {
+            return;
+        }
+        let request = performed
+            .notification()
+            .and_then(|n| u64::try_from(n.id()).ok())
+            .filter(|id| *id > 0);
+        crate::window::present(&handle, request);
+    });
+}
+
+/// A desktop notification, and the window's urgency hint, when nobody is looking. The
+/// notification carries the request's id, for its click (ids past what it holds go
+/// without: a click then shows the window).
+fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, question: &Question) {
     let Some(window) = app.get_webview_window("main") else {
         return;
     };
@@ -103,6 +144,7 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
     let shown = app
         .notification()
         .builder()
+        .id(i32::try_from(id).unwrap_or(0))
         .title("Switchboard: a request waits for you")
         .body(what)
         .show();

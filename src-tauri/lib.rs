@@ -1,12 +1,16 @@
 //! The desktop shell: thin adapters from Tauri's IPC to the host core.
 //! Logic that a test without a window could not reach does not belong here.
 
+mod autostart;
 mod browser;
 mod commands;
 mod error;
 mod events;
+mod instance;
 mod malloc;
+mod tray;
 mod webview;
+mod window;
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +27,7 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{agents, approvals, chat, explorer, models, sampling, servers};
+    use commands::{agents, approvals, chat, desktop, explorer, models, sampling, servers};
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -113,12 +117,16 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             agents::set_agent_tool,
             agents::gateway_status,
             agents::set_agent_offered,
+            desktop::desktop_settings,
+            desktop::set_quit_on_close,
+            desktop::set_start_at_login,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
             events::HostResync,
             events::TrafficAdded,
-            events::TrafficLost
+            events::TrafficLost,
+            events::ShowRequest
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
@@ -143,9 +151,12 @@ pub fn run() {
     };
     let ipc = ipc();
     let app = tauri::Builder::default()
+        // First: a second launch of this profile ends here, before it opens anything.
+        .plugin(instance::plugin(&config_path))
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         .invoke_handler(ipc.invoke_handler())
+        .on_window_event(window::on_event)
         .setup(move |app| {
             webview::economize(app);
             ipc.mount_events(app);
@@ -167,6 +178,12 @@ pub fn run() {
                 handle.exit(0);
             });
             app.manage(desk);
+            // The app stays in the tray while its window is closed.
+            app.manage(window::StaysNotice::beside(&config_path));
+            tray::create(app.handle());
+            if std::env::args().any(|a| a == autostart::IN_TRAY) {
+                window::start_in_tray(app.handle());
+            }
             Ok(())
         })
         .build(tauri::generate_context!());

@@ -187,12 +187,16 @@ export const commands = {
 	gatewayStatus: () => __TAURI_INVOKE<GatewayStatus_Serialize>("gateway_status"),
 	/**  Turns a server's resources or prompts on or off for this agent alone. */
 	setAgentOffered: (name: string, server: string, of: Offered, on: boolean) => __TAURI_INVOKE<null>("set_agent_offered", { name, server, of, on }),
+	desktopSettings: () => __TAURI_INVOKE<DesktopSettings_Serialize>("desktop_settings"),
+	setQuitOnClose: (on: boolean) => __TAURI_INVOKE<null>("set_quit_on_close", { on }),
+	setStartAtLogin: (on: boolean) => __TAURI_INVOKE<null>("set_start_at_login", { on }),
 };
 
 /** Events */
 export const events = {
 	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
+	showRequest: makeEvent<ShowRequest, ShowRequest>("show-request"),
 	trafficAdded: makeEvent<TrafficAdded_Serialize, TrafficAdded_Deserialize>("traffic-added"),
 	trafficLost: makeEvent<TrafficLost, TrafficLost>("traffic-lost"),
 };
@@ -654,6 +658,33 @@ export type DefinitionChange_Deserialize = {
 export type DefinitionChange_Serialize = {
 	before: ToolDefinition_Serialize,
 	after: ToolDefinition_Serialize,
+};
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings = DesktopSettings_Serialize | DesktopSettings_Deserialize;
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings_Deserialize = {
+	/**  Closing the window quits, rather than leaving the app in the tray. */
+	quitOnClose: boolean,
+	/**  Whether a tray holds the app here; without one, closing the window quits. */
+	hasTray: boolean,
+	/**  The app starts (in the tray) when the person logs in. */
+	startAtLogin: boolean,
+	/**  The autostart entry that does so, written only while it is on. */
+	autostartEntry?: string | null,
+};
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings_Serialize = {
+	/**  Closing the window quits, rather than leaving the app in the tray. */
+	quitOnClose: boolean,
+	/**  Whether a tray holds the app here; without one, closing the window quits. */
+	hasTray: boolean,
+	/**  The app starts (in the tray) when the person logs in. */
+	startAtLogin: boolean,
+	/**  The autostart entry that does so, written only while it is on. */
+	autostartEntry: string | null,
 };
 
 /**  Why a run ended, when it did not fail. */
@@ -1547,6 +1578,14 @@ export type SetupPlan = {
 export type SharedFolders = {
 	server: string,
 	folders: string[],
+};
+
+/**
+ *  The window is to show the dialog of this request (the person clicked its notification,
+ *  or the tray's line of waiting requests).
+ */
+export type ShowRequest = {
+	id: number | null,
 };
 
 export type ShownHeader = {

@@ -222,6 +222,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TransportType {
@@ -360,6 +364,10 @@ pub struct HostSettings {
         deserialize_with = "at_least_one_a_minute"
     )]
     pub agent_calls_per_minute: u32,
+    /// Whether closing the window quits the app. Off unless set: the app stays in the tray,
+    /// so that the agents reaching the servers through it do not lose them with the window.
+    #[serde(skip_serializing_if = "is_false")]
+    pub quit_on_close: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -405,6 +413,7 @@ impl Default for HostSettings {
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),
             gateway_port: None,
             agent_calls_per_minute: DEFAULT_AGENT_CALLS_PER_MINUTE,
+            quit_on_close: false,
             extra: Map::new(),
         }
     }
@@ -753,6 +762,20 @@ mod tests {
             refused.contains("settings.agentCallsPerMinute must be 1 or more"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn closing_the_window_keeps_the_app_unless_the_person_chose_to_quit() {
+        let settings = |written: Value| {
+            serde_json::from_value::<Config>(json!({"mcpServers": {}, "settings": written}))
+                .map(|config| config.settings.quit_on_close)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(settings(json!({})), Ok(false));
+        assert_eq!(settings(json!({"quitOnClose": true})), Ok(true));
+        // Written only once chosen: a file the person wrote stays as they wrote it.
+        let written = serde_json::to_value(HostSettings::default()).expect("settings");
+        assert!(written.get("quitOnClose").is_none(), "{written}");
     }
 
     #[test]
