@@ -48,9 +48,11 @@ export function DesktopSettings() {
         />{" "}
         <label htmlFor="start-at-login">Start Switchboard in the tray when I log in</label>
         <p className="muted">
-          {current.autostartEntry
-            ? `Through the autostart entry ${current.autostartEntry}, removed when you turn this off.`
-            : "Your desktop has no autostart folder here."}
+          {current.autostartEntry === null
+            ? "There is no configuration folder here to put an autostart entry in."
+            : current.startAtLogin
+              ? `Through the autostart entry ${current.autostartEntry}; turning this off removes it.`
+              : `Turning this on writes the autostart entry ${current.autostartEntry}.`}
         </p>
       </div>
       {error && (

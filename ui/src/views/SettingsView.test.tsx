@@ -32,7 +32,7 @@ describe("the settings", () => {
     const login = screen.getByRole("checkbox", { name: "Start Switchboard in the tray when I log in" });
     expect((tray as HTMLInputElement).checked).toBe(true);
     expect((login as HTMLInputElement).checked).toBe(false);
-    expect(screen.getByText(/autostart entry \/home\/ada\/\.config\/autostart\/dev\.switchboard\.app\.desktop/)).toBeTruthy();
+    expect(screen.getByText("Turning this on writes the autostart entry /home/ada/.config/autostart/dev.switchboard.app.desktop.")).toBeTruthy();
 
     await userEvent.click(tray);
     expect(commands.setQuitOnClose).toHaveBeenCalledWith(true);
