@@ -5,6 +5,7 @@
 
 use switchboard_host::approvals::Question;
 use switchboard_host::desk::{Desk, Update};
+use switchboard_host::gate::Origin;
 use switchboard_host::traffic::TrafficEntry;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;
@@ -130,6 +131,11 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
         return;
     }
     let what = match question {
+        Question::ToolCall {
+            tool,
+            asked_by: Origin::Agent { name },
+            ..
+        } => format!("{name} wants {server} to call {tool}"),
         Question::ToolCall { tool, .. } => format!("{server} wants to call {tool}"),
         Question::Read { read, asked_by, .. } => {
             format!("{asked_by} wants to read {} of {server}", read.subject())

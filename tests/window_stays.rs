@@ -78,8 +78,8 @@ fn a_request_while_the_window_is_closed_raises_a_notification_that_opens_its_dia
     close(&app);
 
     let call = agent.call("demo__echo", json!({"text": "while the window was closed"}));
-    let asked = desktop.notification("wants to call echo");
-    assert!(asked.body.contains("demo"), "{asked:?}");
+    // Said as the dialog says it: who asks, of which server, for what.
+    let asked = desktop.notification("Claude Code wants demo to call echo");
     // The tray says a request waits, beside its icon and in its menu.
     until("the tray counts the waiting request", || {
         desktop.tray_label() == "1"
