@@ -137,7 +137,8 @@ fn a_second_launch_shows_the_running_window_and_another_profile_runs_beside_it()
     assert!(ended.success(), "{ended}");
     windows_shown(&app, 1, "the second launch shows the first one's window");
 
-    // Another profile is another app, with its own window, running on.
+    // Another profile is another app, running on beside it; started at login, it starts
+    // in the tray with its window closed, and starting it again shows its window.
     let other = tempfile::tempdir().expect("temp dir");
     let config = other.path().join("config.json");
     std::fs::write(
@@ -145,17 +146,33 @@ fn a_second_launch_shows_the_running_window_and_another_profile_runs_beside_it()
         json!({"mcpServers": {}, "settings": {"gatewayPort": 0}}).to_string(),
     )
     .expect("write the other profile");
-    let mut second = Command::new(env!("CARGO_BIN_EXE_switchboard"))
-        .env("DISPLAY", app.display())
-        .envs(desktop.env())
-        .env("SWITCHBOARD_CONFIG", &config)
-        .env(
-            "SWITCHBOARD_GATEWAY_SOCKET",
-            other.path().join("gateway.sock"),
-        )
-        .stdout(Stdio::null())
+    let other_app = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_switchboard"));
+        command
+            .env("DISPLAY", app.display())
+            .envs(desktop.env())
+            .env("SWITCHBOARD_CONFIG", &config)
+            .env(
+                "SWITCHBOARD_GATEWAY_SOCKET",
+                other.path().join("gateway.sock"),
+            )
+            .stdout(Stdio::null());
+        command
+    };
+    let mut second = other_app()
+        .arg("--in-tray")
         .spawn()
         .expect("start another profile");
+    until("the other profile's tray icon", || {
+        desktop.tray_items() == 2
+    });
+    assert_eq!(
+        shown_windows(app.display(), TITLE),
+        1,
+        "started at login, the other profile shows no window"
+    );
+    let status = other_app().status().expect("start the other profile again");
+    assert!(status.success(), "{status}");
     windows_shown(&app, 2, "the other profile's window shows beside the first");
     assert!(
         second.try_wait().expect("the other app").is_none(),

@@ -138,6 +138,11 @@ impl Desktop {
             .expect("report the click");
     }
 
+    /// How many tray items have registered (one an app).
+    pub fn tray_items(&self) -> usize {
+        self.items.lock().expect("items").len()
+    }
+
     /// The tray item the app registered, once it has: its bus name and object path.
     fn tray_item(&self) -> (String, String) {
         until("the app's tray icon", || {
