@@ -46,7 +46,8 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
             "Trust",
             "Models",
             "Chat",
-            "Agents"
+            "Agents",
+            "Settings"
         ]
     );
     assert_eq!(window.text(&window.find("h1")), "Servers");
