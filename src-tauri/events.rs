@@ -130,7 +130,22 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
     if window.is_focused().unwrap_or(true) {
         return;
     }
-    let what = match question {
+    let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));
+    let shown = app
+        .notification()
+        .builder()
+        .id(i32::try_from(id).unwrap_or(0))
+        .title("Switchboard: a request waits for you")
+        .body(as_text(&asking(server, question)))
+        .show();
+    if let Err(err) = shown {
+        tracing::debug!("no desktop notification: {err}");
+    }
+}
+
+/// Who asks for what, in a line.
+fn asking(server: &str, question: &Question) -> String {
+    match question {
         Question::ToolCall {
             tool,
             asked_by: Origin::Agent { name },
@@ -145,23 +160,38 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
         Question::Roots => format!("{server} asks which folders it may see"),
         Question::AgentRoots { agent, .. } => format!("{agent} offers folders to its servers"),
         Question::SignIn { issuer_host, .. } => format!("Sign in to {server} at {issuer_host}"),
-    };
-    let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));
-    let shown = app
-        .notification()
-        .builder()
-        .id(i32::try_from(id).unwrap_or(0))
-        .title("Switchboard: a request waits for you")
-        .body(what)
-        .show();
-    if let Err(err) = shown {
-        tracing::debug!("no desktop notification: {err}");
     }
+}
+
+/// `text` as a notification body shows it: notification servers read bodies as markup
+/// (links, images), and a server's tool names and resource addresses are its own text.
+fn as_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_text_in_a_notification_is_shown_as_text_never_as_markup() {
+        let question = Question::ToolCall {
+            tool: "<a href=\"https://example.com\">update</a> & <img src=x>".into(),
+            arguments: Default::default(),
+            annotations: None,
+            changed: None,
+            asked_by: Origin::Agent {
+                name: "Claude Code".into(),
+            },
+        };
+        assert_eq!(
+            as_text(&asking("files", &question)),
+            "Claude Code wants files to call &lt;a href=\"https://example.com\"&gt;update&lt;/a&gt; \
+             &amp; &lt;img src=x&gt;"
+        );
+    }
 
     fn relayed(updates: broadcast::Receiver<Update>) -> Vec<Relayed<Update>> {
         let mut got = Vec::new();
