@@ -113,6 +113,22 @@ fn a_request_while_the_window_is_closed_raises_a_notification_that_opens_its_dia
     until("the tray shows no request waiting", || {
         desktop.tray_label().is_empty()
     });
+
+    // The tray's line of waiting requests opens one too.
+    close(&app);
+    let call = agent.call("demo__echo", json!({"text": "reviewed from the tray"}));
+    until("the tray counts the waiting request", || {
+        desktop.tray_label() == "1"
+    });
+    desktop.click_tray("Review the waiting request");
+    windows_shown(&app, 1, "the tray brings the window back");
+    app.dialog("demo", "wants demo to call echo", "dialog-from-the-tray");
+    app.press(DIALOG, "Allow once");
+    let result = agent.result(&call, SHOWN);
+    assert_eq!(
+        result["content"][0]["text"], "reviewed from the tray",
+        "{result}"
+    );
 }
 
 #[test]
