@@ -106,5 +106,8 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_agent_tool",
         "gateway_status",
         "set_agent_offered",
+        "desktop_settings",
+        "set_quit_on_close",
+        "set_start_at_login",
     ]
 }

@@ -1,8 +1,11 @@
 //! Carries the desk's updates to the window, and asks for the person's attention when a
-//! request waits for them while the window is in the background.
+//! request waits for them while the window is in the background or closed: a desktop
+//! notification that, clicked, shows the window with that request's dialog open, and the
+//! count of waiting requests in the tray.
 
 use switchboard_host::approvals::Question;
 use switchboard_host::desk::{Desk, Update};
+use switchboard_host::gate::Origin;
 use switchboard_host::traffic::TrafficEntry;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;
@@ -28,6 +31,14 @@ pub struct TrafficAdded(pub TrafficEntry);
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 pub struct TrafficLost;
 
+/// The window is to show the dialog of this request (the person clicked its notification,
+/// or the tray's line of waiting requests).
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct ShowRequest {
+    #[specta(type = f64)]
+    pub id: u64,
+}
+
 /// What the relay passes on to the window.
 #[derive(Debug)]
 enum Relayed<T> {
@@ -39,14 +50,28 @@ enum Relayed<T> {
 pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
     let app_traffic = app.clone();
     let updates = desk.updates();
+    let waiting = desk.clone();
+    open_clicked_requests(&app);
     tauri::async_runtime::spawn(forward(updates, move |relayed| match relayed {
         Relayed::Update(update) => {
-            if let Update::ApprovalAdded { pending } = &update {
-                call_attention(&app, &pending.server, &pending.question);
+            match &update {
+                Update::ApprovalAdded { pending } => {
+                    call_attention(&app, pending.id, &pending.server, &pending.question);
+                    crate::tray::show_waiting(&app, waiting.pending().len());
+                }
+                Update::ApprovalRemoved { id, .. } => {
+                    // Its notification has nothing left to open.
+                    if let Ok(id) = i32::try_from(*id) {
+                        let _ = app.notification().remove_active(vec![id]);
+                    }
+                    crate::tray::show_waiting(&app, waiting.pending().len());
+                }
+                _ => {}
             }
             let _ = HostUpdate(update).emit(&app);
         }
         Relayed::Lost => {
+            crate::tray::show_waiting(&app, waiting.pending().len());
             let _ = HostResync.emit(&app);
         }
     }));
@@ -80,15 +105,52 @@ async fn forward<T: Clone>(
     }
 }
 
-/// A desktop notification, and the window's urgency hint, when nobody is looking.
-fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Question) {
+/// A click on a request's notification shows the window with that request's dialog open.
+fn open_clicked_requests<R: Runtime>(app: &AppHandle<R>) {
+    let handle = app.clone();
+    let _ = app.notification().on_action(move |performed| {
+        if performed.action_id() != "tap" {
+            return;
+        }
+        let request = performed
+            .notification()
+            .and_then(|n| u64::try_from(n.id()).ok())
+            .filter(|id| *id > 0);
+        crate::window::present(&handle, request);
+    });
+}
+
+/// A desktop notification, and the window's urgency hint, when nobody is looking. The
+/// notification carries the request's id, for its click (ids past what it holds go
+/// without: a click then shows the window).
+fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, question: &Question) {
     let Some(window) = app.get_webview_window("main") else {
         return;
     };
     if window.is_focused().unwrap_or(true) {
         return;
     }
-    let what = match question {
+    let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));
+    let shown = app
+        .notification()
+        .builder()
+        .id(i32::try_from(id).unwrap_or(0))
+        .title("Switchboard: a request waits for you")
+        .body(as_text(&asking(server, question)))
+        .show();
+    if let Err(err) = shown {
+        tracing::debug!("no desktop notification: {err}");
+    }
+}
+
+/// Who asks for what, in a line.
+fn asking(server: &str, question: &Question) -> String {
+    match question {
+        Question::ToolCall {
+            tool,
+            asked_by: Origin::Agent { name },
+            ..
+        } => format!("{name} wants {server} to call {tool}"),
         Question::ToolCall { tool, .. } => format!("{server} wants to call {tool}"),
         Question::Read { read, asked_by, .. } => {
             format!("{asked_by} wants to read {} of {server}", read.subject())
@@ -98,22 +160,38 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Quest
         Question::Roots => format!("{server} asks which folders it may see"),
         Question::AgentRoots { agent, .. } => format!("{agent} offers folders to its servers"),
         Question::SignIn { issuer_host, .. } => format!("Sign in to {server} at {issuer_host}"),
-    };
-    let _ = window.request_user_attention(Some(tauri::UserAttentionType::Informational));
-    let shown = app
-        .notification()
-        .builder()
-        .title("Switchboard: a request waits for you")
-        .body(what)
-        .show();
-    if let Err(err) = shown {
-        tracing::debug!("no desktop notification: {err}");
     }
+}
+
+/// `text` as a notification body shows it: notification servers read bodies as markup
+/// (links, images), and a server's tool names and resource addresses are its own text.
+fn as_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_text_in_a_notification_is_shown_as_text_never_as_markup() {
+        let question = Question::ToolCall {
+            tool: "<a href=\"https://example.com\">update</a> & <img src=x>".into(),
+            arguments: Default::default(),
+            annotations: None,
+            changed: None,
+            asked_by: Origin::Agent {
+                name: "Claude Code".into(),
+            },
+        };
+        assert_eq!(
+            as_text(&asking("files", &question)),
+            "Claude Code wants files to call &lt;a href=\"https://example.com\"&gt;update&lt;/a&gt; \
+             &amp; &lt;img src=x&gt;"
+        );
+    }
 
     fn relayed(updates: broadcast::Receiver<Update>) -> Vec<Relayed<Update>> {
         let mut got = Vec::new();

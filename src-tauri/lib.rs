@@ -1,13 +1,17 @@
 //! The desktop shell: thin adapters from Tauri's IPC to the host core.
 //! Logic that a test without a window could not reach does not belong here.
 
+mod autostart;
 mod browser;
 mod commands;
 mod error;
 mod events;
 mod install_link;
+mod instance;
 mod malloc;
+mod tray;
 mod webview;
+mod window;
 
 use std::path::{Path, PathBuf};
 
@@ -24,7 +28,9 @@ pub use error::{CommandError, ErrorCode};
 /// The typed IPC surface: every command the window may call. The same builder
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
-    use commands::{agents, approvals, chat, explorer, models, registry, sampling, servers};
+    use commands::{
+        agents, approvals, chat, desktop, explorer, models, registry, sampling, servers,
+    };
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
             commands::app_info,
@@ -120,13 +126,17 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             registry::compose_install,
             registry::take_install_links,
             registry::install_link_server,
+            desktop::desktop_settings,
+            desktop::set_quit_on_close,
+            desktop::set_start_at_login,
         ])
         .events(tauri_specta::collect_events![
             events::HostUpdate,
             events::HostResync,
             events::TrafficAdded,
             events::TrafficLost,
-            install_link::InstallLinksArrived
+            install_link::InstallLinksArrived,
+            events::ShowRequest
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
@@ -151,10 +161,13 @@ pub fn run() {
     };
     let ipc = ipc();
     let app = tauri::Builder::default()
+        // First: a second launch of this profile ends here, before it opens anything.
+        .plugin(instance::plugin(&config_path))
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_deep_link::init())
         .invoke_handler(ipc.invoke_handler())
+        .on_window_event(window::on_event)
         .setup(move |app| {
             webview::economize(app);
             ipc.mount_events(app);
@@ -177,6 +190,12 @@ pub fn run() {
                 handle.exit(0);
             });
             app.manage(desk);
+            // The app stays in the tray while its window is closed.
+            app.manage(window::StaysNotice::beside(&config_path));
+            tray::create(app.handle());
+            if std::env::args().any(|a| a == autostart::IN_TRAY) {
+                window::start_in_tray(app.handle());
+            }
             Ok(())
         })
         .build(tauri::generate_context!());

@@ -40,13 +40,15 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
         views,
         [
             "Servers",
+            "Registry",
             "Explorer",
             "Approvals",
             "Activity",
             "Trust",
             "Models",
             "Chat",
-            "Agents"
+            "Agents",
+            "Settings"
         ]
     );
     assert_eq!(window.text(&window.find("h1")), "Servers");

@@ -3,6 +3,7 @@
 pub mod agents;
 pub mod approvals;
 pub mod chat;
+pub mod desktop;
 pub mod explorer;
 pub mod models;
 pub mod registry;

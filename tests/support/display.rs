@@ -77,3 +77,68 @@ impl Drop for Display {
         let _ = self.child.wait();
     }
 }
+
+/// The top-level windows of display `name` titled `title` that are on the screen.
+pub fn shown_windows(name: &str, title: &str) -> usize {
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::MapState;
+    let (conn, screen) = x11rb::connect(Some(name)).expect("connect to Xvfb");
+    let root = conn.setup().roots[screen].root;
+    titled(&conn, root, title)
+        .into_iter()
+        .filter(|window| {
+            use x11rb::protocol::xproto::ConnectionExt;
+            conn.get_window_attributes(*window)
+                .ok()
+                .and_then(|c| c.reply().ok())
+                .is_some_and(|a| a.map_state == MapState::VIEWABLE)
+        })
+        .count()
+}
+
+/// Asks every top-level window titled `title` to close, as a window manager's close button
+/// does: the WM_DELETE_WINDOW message of the ICCCM.
+pub fn close_windows(name: &str, title: &str) {
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt, EventMask};
+    let (conn, screen) = x11rb::connect(Some(name)).expect("connect to Xvfb");
+    let root = conn.setup().roots[screen].root;
+    let atom = |name: &[u8]| {
+        conn.intern_atom(false, name)
+            .expect("ask for an atom")
+            .reply()
+            .expect("an atom")
+            .atom
+    };
+    let (protocols, delete) = (atom(b"WM_PROTOCOLS"), atom(b"WM_DELETE_WINDOW"));
+    for window in titled(&conn, root, title) {
+        let message = ClientMessageEvent::new(32, window, protocols, [delete, 0, 0, 0, 0]);
+        conn.send_event(false, window, EventMask::NO_EVENT, message)
+            .expect("send the close request");
+    }
+    // A round trip: the server has sent the messages on before the connection goes.
+    conn.get_input_focus()
+        .expect("ask for the focus")
+        .reply()
+        .expect("the server handled the messages");
+}
+
+/// The children of `root` whose WM_NAME is `title`.
+fn titled(conn: &impl x11rb::connection::Connection, root: u32, title: &str) -> Vec<u32> {
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt};
+    let children = conn
+        .query_tree(root)
+        .expect("ask for the windows")
+        .reply()
+        .expect("the windows")
+        .children;
+    children
+        .into_iter()
+        .filter(|window| {
+            conn.get_property(false, *window, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 256)
+                .ok()
+                .and_then(|c| c.reply().ok())
+                .is_some_and(|p| p.value == title.as_bytes())
+        })
+        .collect()
+}

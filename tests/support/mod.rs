@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod agent;
+pub mod desktop;
 pub mod display;
 pub mod driver;
 pub mod peer;

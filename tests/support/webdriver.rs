@@ -115,6 +115,11 @@ impl Session {
             .map(str::to_owned)
     }
 
+    /// Whether a checkbox is ticked.
+    pub fn checked(&self, el: &Element) -> bool {
+        self.call("GET", &format!("/element/{}/property/checked", el.0), None) == true
+    }
+
     /// The current value of a form control (what the person typed or the app filled in).
     pub fn value(&self, el: &Element) -> String {
         self.call("GET", &format!("/element/{}/property/value", el.0), None)

@@ -135,6 +135,22 @@ impl App {
         }
     }
 
+    /// The X display the window is on.
+    pub fn display(&self) -> &str {
+        &self._display.name
+    }
+
+    /// The app's program, to start again as a person would: on the same display, with this
+    /// app's environment (its profile).
+    pub fn launch_again(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_switchboard"));
+        command
+            .env("DISPLAY", self.display())
+            .env("SWITCHBOARD_CONFIG", self.dir.path().join("config.json"))
+            .envs(self.extra.iter().map(|(k, v)| (*k, v.as_str())));
+        command
+    }
+
     /// Where agents reach the app over Streamable HTTP.
     pub fn gateway_url(&self) -> String {
         format!("http://127.0.0.1:{}/mcp", self.gateway_port)

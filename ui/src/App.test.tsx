@@ -14,6 +14,7 @@ vi.mock("./bindings", async () =>
     registryUrl: vi.fn(() => Promise.resolve("https://registry.example")),
     registryServers: vi.fn(() => Promise.resolve({ servers: [], nextCursor: null, unreadable: [] })),
     installLinkServer: vi.fn(),
+    serverRoots: vi.fn(() => Promise.resolve([])),
   }),
 );
 
@@ -53,7 +54,7 @@ describe("the app shell", () => {
     const labels = within(nav)
       .getAllByRole("button")
       .map((b) => b.textContent);
-    expect(labels).toEqual(["Servers", "Registry", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents"]);
+    expect(labels).toEqual(["Servers", "Registry", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents", "Settings"]);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
 
     await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));
@@ -101,5 +102,24 @@ describe("the app shell", () => {
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe("The host did not answer: no configuration directory");
     expect(screen.queryByTestId("config-path")).toBeNull();
+  });
+
+  it("opens the dialog of the request the person asked for from its notification or the tray", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    vi.mocked(commands.pendingApprovals).mockResolvedValue([
+      { id: 4, server: "files", deadlineMs: Date.now() + 60_000, forward: false, during: [], question: { kind: "roots" } },
+    ]);
+    const show: Array<(event: { payload: unknown }) => void> = [];
+    vi.mocked(events.showRequest.listen).mockImplementation((handler) => {
+      show.push(handler as (event: { payload: unknown }) => void);
+      return Promise.resolve(() => {});
+    });
+    render(<App />);
+    // Asked on its own, it waits in the queue without a dialog...
+    await screen.findByRole("status", { name: "Requests waiting" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    // ...until the person clicks its notification.
+    act(() => show.forEach((deliver) => deliver({ payload: { id: 4 } })));
+    expect((await screen.findByRole("dialog")).textContent).toContain("files");
   });
 });

@@ -6,6 +6,7 @@ import { ApprovalCenter } from "./host/ApprovalCenter";
 import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
+import { useShowRequest } from "./host/updates";
 import { useWithdrawn } from "./host/withdrawn";
 import { ExplorerStoreProvider } from "./views/explorer/kept";
 import { InstallLinkContext, useInstallLinks } from "./host/installLinks";
@@ -16,6 +17,7 @@ export function App() {
   const [withdrawn, dismissWithdrawn] = useWithdrawn(pending);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const installLink = useInstallLinks(useCallback(() => setCurrent("registry"), []));
+  useShowRequest(setSelectedId);
   const view = VIEWS.find((v) => v.id === current) ?? VIEWS[0];
   const Body = view.component;
   return (

@@ -200,6 +200,9 @@ export const commands = {
 	takeInstallLinks: () => __TAURI_INVOKE<string[]>("take_install_links"),
 	/**  The server a link names, from the registry of the settings. */
 	installLinkServer: (link: string) => __TAURI_INVOKE<RegistryServer_Serialize>("install_link_server", { link }),
+	desktopSettings: () => __TAURI_INVOKE<DesktopSettings_Serialize>("desktop_settings"),
+	setQuitOnClose: (on: boolean) => __TAURI_INVOKE<null>("set_quit_on_close", { on }),
+	setStartAtLogin: (on: boolean) => __TAURI_INVOKE<null>("set_start_at_login", { on }),
 };
 
 /** Events */
@@ -207,6 +210,7 @@ export const events = {
 	hostResync: makeEvent<HostResync, HostResync>("host-resync"),
 	hostUpdate: makeEvent<HostUpdate_Serialize, HostUpdate_Deserialize>("host-update"),
 	installLinksArrived: makeEvent<InstallLinksArrived, InstallLinksArrived>("install-links-arrived"),
+	showRequest: makeEvent<ShowRequest, ShowRequest>("show-request"),
 	trafficAdded: makeEvent<TrafficAdded_Serialize, TrafficAdded_Deserialize>("traffic-added"),
 	trafficLost: makeEvent<TrafficLost, TrafficLost>("traffic-lost"),
 };
@@ -701,6 +705,33 @@ export type DefinitionChange_Deserialize = {
 export type DefinitionChange_Serialize = {
 	before: ToolDefinition_Serialize,
 	after: ToolDefinition_Serialize,
+};
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings = DesktopSettings_Serialize | DesktopSettings_Deserialize;
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings_Deserialize = {
+	/**  Closing the window quits, rather than leaving the app in the tray. */
+	quitOnClose: boolean,
+	/**  Whether a tray holds the app here; without one, closing the window quits. */
+	hasTray: boolean,
+	/**  The app starts (in the tray) when the person logs in. */
+	startAtLogin: boolean,
+	/**  The autostart entry that does so, written only while it is on. */
+	autostartEntry?: string | null,
+};
+
+/**  The app's place on the desktop, as the settings show it. */
+export type DesktopSettings_Serialize = {
+	/**  Closing the window quits, rather than leaving the app in the tray. */
+	quitOnClose: boolean,
+	/**  Whether a tray holds the app here; without one, closing the window quits. */
+	hasTray: boolean,
+	/**  The app starts (in the tray) when the person logs in. */
+	startAtLogin: boolean,
+	/**  The autostart entry that does so, written only while it is on. */
+	autostartEntry: string | null,
 };
 
 /**  Why a run ended, when it did not fail. */
@@ -1890,6 +1921,14 @@ export type SetupPlan = {
 export type SharedFolders = {
 	server: string,
 	folders: string[],
+};
+
+/**
+ *  The window is to show the dialog of this request (the person clicked its notification,
+ *  or the tray's line of waiting requests).
+ */
+export type ShowRequest = {
+	id: number | null,
 };
 
 export type ShownHeader = {

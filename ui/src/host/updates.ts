@@ -32,6 +32,14 @@ export function useHostUpdates(onUpdate: (update: Update) => void): void {
   useHostEvent(events.hostUpdate as HostEvent<Update>, onUpdate);
 }
 
+/** Calls `onShow` with the request whose dialog the person asked for from outside the
+ * window: its desktop notification, or the tray's menu. */
+export function useShowRequest(onShow: (id: number) => void): void {
+  useHostEvent(events.showRequest as HostEvent<{ id: number | null }>, ({ id }) => {
+    if (id !== null) onShow(id);
+  });
+}
+
 /**
  * Calls `onResync` when the host says the window missed some of its updates: whatever the
  * window holds from them may be stale, and is to be fetched again.

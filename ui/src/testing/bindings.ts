@@ -8,5 +8,8 @@ import { vi } from "vitest";
  */
 export function withCommands<C extends object>(commands: C) {
   const silent = () => ({ listen: vi.fn(() => Promise.resolve(() => {})) });
-  return { commands, events: { hostUpdate: silent(), hostResync: silent(), installLinksArrived: silent() } };
+  return {
+    commands,
+    events: { hostUpdate: silent(), hostResync: silent(), installLinksArrived: silent(), showRequest: silent() },
+  };
 }

@@ -11,9 +11,20 @@ const TrustView = lazy(() => import("./TrustView").then((m) => ({ default: m.Tru
 const ModelsView = lazy(() => import("./ModelsView").then((m) => ({ default: m.ModelsView })));
 const AgentsView = lazy(() => import("./AgentsView").then((m) => ({ default: m.AgentsView })));
 const RegistryView = lazy(() => import("./RegistryView").then((m) => ({ default: m.RegistryView })));
+const SettingsView = lazy(() => import("./SettingsView").then((m) => ({ default: m.SettingsView })));
 const ChatView = lazy(() => import("./ChatView").then((m) => ({ default: m.ChatView })));
 
-export type ViewId = "servers" | "registry" | "explorer" | "approvals" | "activity" | "trust" | "models" | "chat" | "agents";
+export type ViewId =
+  | "servers"
+  | "registry"
+  | "explorer"
+  | "approvals"
+  | "activity"
+  | "trust"
+  | "models"
+  | "chat"
+  | "agents"
+  | "settings";
 
 export interface View {
   id: ViewId;
@@ -76,5 +87,11 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Agents",
     summary: "Agents on this machine that reach your servers through Switchboard, each call approved by you.",
     component: AgentsView,
+  },
+  {
+    id: "settings",
+    label: "Settings",
+    summary: "How Switchboard stays with you: in the tray when its window closes, and from when you log in.",
+    component: SettingsView,
   },
 ];

@@ -222,6 +222,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TransportType {
@@ -364,6 +368,10 @@ pub struct HostSettings {
     /// against: the official one unless set.
     #[serde(skip_serializing_if = "is_default_registry")]
     pub registry_url: String,
+    /// Whether closing the window quits the app. Off unless set: the app stays in the tray,
+    /// so that the agents reaching the servers through it do not lose them with the window.
+    #[serde(skip_serializing_if = "is_false")]
+    pub quit_on_close: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -414,6 +422,7 @@ impl Default for HostSettings {
             gateway_port: None,
             agent_calls_per_minute: DEFAULT_AGENT_CALLS_PER_MINUTE,
             registry_url: crate::registry::DEFAULT_URL.to_owned(),
+            quit_on_close: false,
             extra: Map::new(),
         }
     }
@@ -766,6 +775,20 @@ mod tests {
             refused.contains("settings.agentCallsPerMinute must be 1 or more"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn closing_the_window_keeps_the_app_unless_the_person_chose_to_quit() {
+        let settings = |written: Value| {
+            serde_json::from_value::<Config>(json!({"mcpServers": {}, "settings": written}))
+                .map(|config| config.settings.quit_on_close)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(settings(json!({})), Ok(false));
+        assert_eq!(settings(json!({"quitOnClose": true})), Ok(true));
+        // Written only once chosen: a file the person wrote stays as they wrote it.
+        let written = serde_json::to_value(HostSettings::default()).expect("settings");
+        assert!(written.get("quitOnClose").is_none(), "{written}");
     }
 
     #[test]

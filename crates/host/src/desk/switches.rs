@@ -123,6 +123,22 @@ impl Desk {
         )
         .await
     }
+
+    /// Whether closing the window quits the app, rather than leaving it in the tray.
+    pub fn quits_on_close(&self) -> bool {
+        self.config().settings.quit_on_close
+    }
+
+    pub async fn set_quit_on_close(&self, on: bool) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                config.settings.quit_on_close = on;
+                Ok(())
+            },
+            Update::ConfigChanged { problem: None },
+        )
+        .await
+    }
 }
 
 /// Takes `tool` out of the tools turned `off`, or puts it in.

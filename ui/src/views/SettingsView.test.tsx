@@ -1,0 +1,58 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands, type DesktopSettings_Serialize } from "../bindings";
+import { SettingsView } from "./SettingsView";
+
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({
+    desktopSettings: vi.fn(),
+    setQuitOnClose: vi.fn(() => Promise.resolve(null)),
+    setStartAtLogin: vi.fn(() => Promise.resolve(null)),
+  }),
+);
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+const stays: DesktopSettings_Serialize = {
+  quitOnClose: false,
+  hasTray: true,
+  startAtLogin: false,
+  autostartEntry: "/home/ada/.config/autostart/dev.switchboard.app.desktop",
+};
+
+describe("the settings", () => {
+  it("keep the app in the tray and off at login unless the person chooses otherwise", async () => {
+    vi.mocked(commands.desktopSettings).mockResolvedValue(stays);
+    render(<SettingsView />);
+    const tray = await screen.findByRole("checkbox", { name: "Keep Switchboard running in the tray" });
+    const login = screen.getByRole("checkbox", { name: "Start Switchboard in the tray when I log in" });
+    expect((tray as HTMLInputElement).checked).toBe(true);
+    expect((login as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByText("Turning this on writes the autostart entry /home/ada/.config/autostart/dev.switchboard.app.desktop.")).toBeTruthy();
+
+    await userEvent.click(tray);
+    expect(commands.setQuitOnClose).toHaveBeenCalledWith(true);
+    await userEvent.click(login);
+    expect(commands.setStartAtLogin).toHaveBeenCalledWith(true);
+  });
+
+  it("say that closing quits where no tray holds the app", async () => {
+    vi.mocked(commands.desktopSettings).mockResolvedValue({ ...stays, hasTray: false });
+    render(<SettingsView />);
+    const tray = await screen.findByRole("checkbox", { name: "Keep Switchboard running in the tray" });
+    expect((tray as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByText(/closing the window quits it/)).toBeTruthy();
+  });
+
+  it("say why a change did not take", async () => {
+    vi.mocked(commands.desktopSettings).mockResolvedValue(stays);
+    vi.mocked(commands.setStartAtLogin).mockRejectedValueOnce({ code: "system", message: "the autostart folder is read-only" });
+    render(<SettingsView />);
+    await userEvent.click(await screen.findByRole("checkbox", { name: "Start Switchboard in the tray when I log in" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("the autostart folder is read-only");
+  });
+});
