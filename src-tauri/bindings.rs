@@ -48,11 +48,24 @@ fn every_command_has_a_permission_in_the_capability() {
         .filter_map(|rest| rest.split_once("(\"")?.1.split('"').next())
         .collect();
     assert!(!invoked.is_empty(), "no command found in the bindings");
-    for command in invoked {
-        let permission = format!("allow-{}", command.replace('_', "-"));
+    let own: Vec<String> = invoked
+        .iter()
+        .map(|command| format!("allow-{}", command.replace('_', "-")))
+        .collect();
+    for (command, permission) in invoked.iter().zip(&own) {
         assert!(
             granted.contains(&permission.as_str()),
             "command `{command}` is not granted by src-tauri/capabilities/main.json ({permission})"
         );
     }
+    // And nothing more: no command of Tauri's own or of a plugin beyond event listening.
+    let listening = ["core:event:allow-listen", "core:event:allow-unlisten"];
+    let more: Vec<&str> = granted
+        .into_iter()
+        .filter(|p| !listening.contains(p) && !own.iter().any(|o| o == p))
+        .collect();
+    assert!(
+        more.is_empty(),
+        "src-tauri/capabilities/main.json grants the window more than the app's own commands: {more:?}"
+    );
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::json;
 use switchboard_host::config::PlainSecret;
 use switchboard_host::config::ProtocolEra;
+use switchboard_host::config::ServerConfig;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
 use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
@@ -233,9 +234,14 @@ fn reference(place: Place, key: &str, text: &str, reaches: Reach) -> Reference {
 #[tokio::test]
 async fn an_imported_server_is_never_trusted() {
     let world = world().await;
+    // The file vouches for itself with the very fingerprint a trusted mark is pinned to
+    // (anyone can compute it): still not trusted.
+    let mut entry = json!({"command": "true", "trusted": true, "enabled": false});
+    let config: ServerConfig = serde_json::from_value(entry.clone()).unwrap();
+    entry["trustedAs"] = json!(switchboard_host::pins::identity(&config));
     let file = world.file(
         "claude_desktop_config.json",
-        &json!({"mcpServers": {"friendly": {"command": "true", "trusted": true, "enabled": false}}}),
+        &json!({"mcpServers": {"friendly": entry}}),
     );
     let candidate = world.candidate("Claude Desktop", &file);
     world.import(&candidate, Keep::All, &[]).await.unwrap();

@@ -658,3 +658,61 @@ async fn an_unreachable_provider_or_a_bad_base_url() {
         assert!(matches!(error, Error::Config(_)), "{error:?}");
     }
 }
+
+/// A provider address that answers every request with a redirect to the same path at
+/// `target`; returns the address.
+async fn redirecting_to(target: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port to listen on");
+    let address = format!("http://{}", listener.local_addr().expect("its address"));
+    let target = target.to_owned();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let target = target.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let path = head.split(' ').nth(1).unwrap_or("/");
+                let answer = format!(
+                    "HTTP/1.1 307 Temporary Redirect\r\nlocation: {target}{path}\r\n\
+                     content-length: 0\r\nconnection: close\r\n\r\n"
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+                // Read the rest until the client goes, so that it reads the answer whole.
+                let _ = tokio::io::copy(&mut stream, &mut tokio::io::sink()).await;
+            });
+        }
+    });
+    address
+}
+
+/// A redirect would carry the key (Anthropic's `x-api-key` is not a header an HTTP client
+/// drops for another host) to wherever it points: it is not followed, and the error says
+/// where it pointed, for the person to correct the base URL.
+#[tokio::test]
+async fn a_redirect_is_not_followed_with_the_key() {
+    let elsewhere = StandIn::start(json!({"turns": []})).await;
+    let redirecting = redirecting_to(&elsewhere.url).await;
+    for (api, _, _checking) in each_api() {
+        let client = Client::new(api.config(&redirecting, Some(KEY))).unwrap();
+        let error = client.complete(&ask("hi")).await.unwrap_err();
+        assert!(
+            error.to_string().contains(&elsewhere.url),
+            "{api:?}: {error}"
+        );
+    }
+    assert_eq!(
+        elsewhere.requests().await,
+        Vec::<Value>::new(),
+        "a request went on to where the redirect pointed"
+    );
+}

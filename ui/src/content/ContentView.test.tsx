@@ -34,6 +34,9 @@ describe("text blocks", () => {
   it("never lets markdown navigate, fetch images or run HTML", async () => {
     const text = "# Links\n\n[the docs](https://example.com/docs) ![a chart](https://tracker.example/pixel.png)\n\n<b onclick=\"x()\">raw</b>";
     const { container } = render(<ContentView blocks={[{ type: "text", text }]} />);
+    // As sent, it is text: its markup is shown, never made.
+    expect(container.querySelector("a, img, b")).toBeNull();
+    expect(container.textContent).toContain('<b onclick="x()">raw</b>');
     await userEvent.click(screen.getByRole("button", { name: "View as markdown" }));
     expect(container.querySelector("a, img, b")).toBeNull();
     expect(container.textContent).toContain("the docs (https://example.com/docs)");

@@ -283,6 +283,27 @@ mod tests {
     }
 
     #[test]
+    fn a_write_replaces_the_file_whole_and_never_rewrites_it_in_place() {
+        use std::io::Read;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        save(&path, &Config::default()).unwrap();
+        let before = fs::read_to_string(&path).unwrap();
+        // A reader that opened the file before the write (another process, an editor)
+        // reads the whole of what was there: a write never truncates it under them.
+        let mut reader = File::open(&path).unwrap();
+        update(&path, |config| {
+            config.settings.approval_timeout_secs = 7;
+            Ok::<_, ConfigError>(())
+        })
+        .unwrap();
+        let mut read = String::new();
+        reader.read_to_string(&mut read).unwrap();
+        assert_eq!(read, before);
+        assert_eq!(load(&path).unwrap().settings.approval_timeout_secs, 7);
+    }
+
+    #[test]
     fn a_write_waits_for_another_process_writing_the_same_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.json");
