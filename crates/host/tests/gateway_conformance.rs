@@ -18,9 +18,7 @@
 //! servers are allowed by standing rules, and the agent may answer its servers' sampling and
 //! forms: the suite cannot answer the person's dialogs.
 //!
-//! Required but not passed (each an ignored test, with its reason):
-//! `input-required-result-non-tool-request`, for what the gateway does that it finds wrong
-//! (see the reason below); the `tools-call-*`,
+//! Required but not passed (each an ignored test, with its reason): the `tools-call-*`,
 //! `prompts-get-*`, `elicitation-sep1034-defaults` and `elicitation-sep1330-enums`
 //! scenarios call tools and prompts of the suite's own reference server (`test_simple_text`,
 //! `test_simple_prompt`, ...) that the servers behind the gateway here do not offer; for
@@ -142,14 +140,6 @@ const NEEDS_THE_SUITES_TOOLS: [&str; 6] = [
     "sep-2575-server-sends-tools-list-changed-on-subscription",
 ];
 
-/// Why the `input-required-result-*` scenario below does not pass: what the gateway does
-/// that it finds wrong.
-macro_rules! prompts_wait {
-    () => {
-        "only tool calls relay a server's questions as input_required: a stateless agent's prompts/get whose server asks waits until the suite gives up"
-    };
-}
-
 /// Why the scenarios that call the suite's reference server's own tools and prompts do not
 /// pass here.
 macro_rules! theirs {
@@ -212,9 +202,9 @@ mod at_2026_07_28 {
             input_required_capability_check: "input-required-result-capability-check" => 2;
             input_required_ignore_extra_params: "input-required-result-ignore-extra-params" => 2;
             input_required_validate_input: "input-required-result-validate-input" => 3;
+            input_required_non_tool_request: "input-required-result-non-tool-request" => 3;
         }
         unmet {
-            input_required_non_tool_request: "input-required-result-non-tool-request" because prompts_wait!();
             tools_call_simple_text: "tools-call-simple-text" because theirs!();
             tools_call_image: "tools-call-image" because theirs!();
             tools_call_audio: "tools-call-audio" because theirs!();
