@@ -160,7 +160,8 @@ impl Desk {
         tokio::pin!(call);
         let result = loop {
             tokio::select! {
-                result = &mut call => break result,
+                // The reports the server sent before its result come before it.
+                biased;
                 Some(step) = updates.recv() => {
                     if let Some(report) = &report {
                         // A caller too slow to read its reports misses some, as the window would.
@@ -168,6 +169,7 @@ impl Desk {
                     }
                     self.call_progressed(&token, step.progress, step.total, step.message);
                 }
+                result = &mut call => break result,
             }
         };
         match result {

@@ -751,12 +751,14 @@ impl Session {
                     }
                 };
                 tokio::select! {
-                    outcome = &mut running.call => Step::Done(
-                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
-                    ),
+                    // What the server sent before its result is passed on before it.
+                    biased;
                     Some(step) = next => Step::Progress(step),
                     Some(asked) = asked => Step::Asked(asked),
                     message = logged => Step::Logged(message),
+                    outcome = &mut running.call => Step::Done(
+                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
+                    ),
                 }
             };
             match step {
