@@ -981,3 +981,43 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
     assert_eq!(done["_meta"]["switchboard/server"], "peer", "{done}");
     assert!(world.desk.calls_in_flight().is_empty(), "the read ended");
 }
+
+/// Every progress report a server sends before its result reaches the agent before the
+/// result, the last step too (the suite's `test_tool_with_progress` reports 0, 50 and 100,
+/// then answers at once): call after call, none is lost to the result overtaking it.
+///
+/// Mutation: deleting the `while let Ok(step) = updates.try_recv()` loop after the call in
+/// `desk/explore.rs` `call_tool_reporting` loses the last step of the first call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calls_progress_reaches_the_agent_before_its_result() {
+    let (peer, allowed) = conformance_peer("peer");
+    let world = desk_on(
+        json!({ "peer": peer }),
+        json!({ "toolRules": given_to_agent(allowed, "probe") }),
+        Secrets::new("switchboard-test-gateway-protocol"),
+    )
+    .await;
+    world.desk.save_agent("probe", None).await.unwrap();
+    let mut agent = RawAgent::open(&world, "probe");
+    agent.result("initialize", initialize("2025-11-25")).await;
+    for n in 0..20 {
+        let call = json!({
+            "name": "peer__test_tool_with_progress",
+            "arguments": {},
+            "_meta": {"progressToken": format!("step-{n}")}
+        });
+        let id = agent.send("tools/call", call).await;
+        let (told, answer) = agent.told_then_answer(id).await;
+        let steps: Vec<&Value> = told
+            .iter()
+            .filter(|m| m["params"]["progressToken"] == format!("step-{n}"))
+            .map(|m| &m["params"]["progress"])
+            .collect();
+        assert_eq!(
+            steps,
+            [&json!(0.0), &json!(50.0), &json!(100.0)],
+            "call {n}"
+        );
+        assert_eq!(text_of(&answer["result"]), "Progress tool done");
+    }
+}
