@@ -905,3 +905,119 @@ async fn malformed_answers_are_refused_at_once() {
         );
     }
 }
+
+/// A server's question while it serves a stateless agent's read (here `prompts/get` of a
+/// TypeScript SDK server that asks for a form first) comes back to the agent as the read's
+/// interim result, as a tool call's would; meanwhile the read is listed among the calls
+/// under way (the activity view) as what it is, and the agent's retry with its answer gets
+/// the prompt, marked with the server that gave it.
+///
+/// Mutation: deleting `self.call_served(&token);` in `desk/agents.rs` `agent_read` leaves
+/// the read waiting for a decision as far as the desk knows, so the server's form goes to
+/// the person's dialog: no interim result comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
+    use switchboard_host::config::AgentAnswers;
+
+    let (peer, allowed) = conformance_peer("peer");
+    let world = desk_on(
+        json!({ "peer": peer }),
+        json!({ "toolRules": given_to_agent(allowed, "probe") }),
+        Secrets::new("switchboard-test-gateway-protocol"),
+    )
+    .await;
+    world.desk.save_agent("probe", None).await.unwrap();
+    let answers = AgentAnswers {
+        sampling: false,
+        elicitation: true,
+    };
+    world
+        .desk
+        .set_agent_answers("probe", answers)
+        .await
+        .unwrap();
+    let mut agent = RawAgent::open(&world, "probe");
+    let mut get = stateless(json!({"name": "peer__test_input_required_result_prompt"}));
+    get["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+
+    let interim = agent.result("prompts/get", get.clone()).await;
+    assert_eq!(interim["resultType"], "input_required", "{interim}");
+    let question = &interim["inputRequests"]["user_context"];
+    assert_eq!(
+        (&question["method"], &question["params"]["message"]),
+        (
+            &json!("elicitation/create"),
+            &json!("What context should the prompt use?")
+        ),
+        "{interim}"
+    );
+    let listed: Vec<_> = world
+        .desk
+        .calls_in_flight()
+        .into_iter()
+        .map(|item| (item.server, item.label))
+        .collect();
+    assert_eq!(
+        listed,
+        [(
+            "peer".to_owned(),
+            "Prompt test_input_required_result_prompt".to_owned()
+        )]
+    );
+
+    let state = interim["requestState"].as_str().unwrap();
+    let answer = json!({"action": "accept", "content": {"context": "tests"}});
+    let done = agent
+        .result(
+            "prompts/get",
+            retry(&get, state, json!({ "user_context": answer })),
+        )
+        .await;
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["messages"][0]["content"]["text"], "Prompt with context",
+        "{done}"
+    );
+    assert_eq!(done["_meta"]["switchboard/server"], "peer", "{done}");
+    assert!(world.desk.calls_in_flight().is_empty(), "the read ended");
+}
+
+/// Every progress report a server sends before its result reaches the agent before the
+/// result, the last step too (the suite's `test_tool_with_progress` reports 0, 50 and 100,
+/// then answers at once): call after call, none is lost to the result overtaking it.
+///
+/// Mutation: deleting the `while let Ok(step) = updates.try_recv()` loop after the call in
+/// `desk/explore.rs` `call_tool_reporting` loses the last step of the first call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calls_progress_reaches_the_agent_before_its_result() {
+    let (peer, allowed) = conformance_peer("peer");
+    let world = desk_on(
+        json!({ "peer": peer }),
+        json!({ "toolRules": given_to_agent(allowed, "probe") }),
+        Secrets::new("switchboard-test-gateway-protocol"),
+    )
+    .await;
+    world.desk.save_agent("probe", None).await.unwrap();
+    let mut agent = RawAgent::open(&world, "probe");
+    agent.result("initialize", initialize("2025-11-25")).await;
+    for n in 0..20 {
+        let call = json!({
+            "name": "peer__test_tool_with_progress",
+            "arguments": {},
+            "_meta": {"progressToken": format!("step-{n}")}
+        });
+        let id = agent.send("tools/call", call).await;
+        let (told, answer) = agent.told_then_answer(id).await;
+        let steps: Vec<&Value> = told
+            .iter()
+            .filter(|m| m["params"]["progressToken"] == format!("step-{n}"))
+            .map(|m| &m["params"]["progress"])
+            .collect();
+        assert_eq!(
+            steps,
+            [&json!(0.0), &json!(50.0), &json!(100.0)],
+            "call {n}"
+        );
+        assert_eq!(text_of(&answer["result"]), "Progress tool done");
+    }
+}

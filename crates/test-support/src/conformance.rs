@@ -10,7 +10,7 @@
 
 mod requirements;
 
-pub use requirements::{Role, assert_same_scenarios, required};
+pub use requirements::{Role, assert_runs_what_is_required};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -127,7 +127,7 @@ fn checks_files(dir: &Path) -> Vec<PathBuf> {
 /// gives when it runs to its end. Each row `test_name: "scenario" because "reason";` of
 /// `unmet` (required, but cannot pass) is the same test, ignored with that reason.
 /// `REQUIRED` lists the scenarios of `required` and `unmet`, to be compared with the
-/// suite's own list ([`required`]).
+/// suite's own list ([`assert_runs_what_is_required`]).
 #[macro_export]
 macro_rules! revision {
     (

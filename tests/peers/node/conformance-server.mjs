@@ -8,10 +8,12 @@
 // Resources `test://static-text`, `test://static-binary` (a PNG), `test://watched-resource`
 // (subscriptions taken), the template
 // `test://template/{id}/data`; the tool `route`, whose argument `region` is mirrored into
-// the `Mcp-Param-Region` header (`x-mcp-header`) over Streamable HTTP. In the 2026-07-28
-// revision, the tools and the prompt the suite's `input-required-result-*` scenarios call,
-// each asking what those scenarios expect through an `input_required` result (see
-// `inputRequiredTools`).
+// the `Mcp-Param-Region` header (`x-mcp-header`) over Streamable HTTP. The tools and prompts
+// of the suite's reference server that its `tools-call-*`, `prompts-get-*` and
+// `elicitation-*` scenarios call by name, each doing what the scenario's text asks
+// (`registerReference`). In the 2026-07-28 revision, the tools and the prompt the suite's
+// `input-required-result-*` scenarios call, each asking what those scenarios expect through
+// an `input_required` result (see `inputRequiredTools`).
 import { McpServer, ResourceTemplate, inputRequired } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
@@ -19,6 +21,8 @@ import * as z from "zod";
 // A 1x1 transparent PNG.
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+// Eight samples of silence, 8 kHz mono, as WAV.
+const WAV = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
 
 const asks = {
   name: (message = "What is your name?") => inputRequired.elicit({ message, requestedSchema: z.object({ name: z.string() }) }),
@@ -117,10 +121,176 @@ function registerInputRequired(server) {
   });
 }
 
+const form = (message, properties, required) => ({
+  method: "elicitation/create",
+  params: { message, requestedSchema: { type: "object", properties, ...(required ? { required } : {}) } },
+});
+
+const titled = (values) => values.map(([value, title]) => ({ const: value, title }));
+
+/** What the client answered to `request`, asked under `key`: in the 2026-07-28 revision, the
+ * retry's `inputResponses` (none before it); in the earlier ones, asked over the session. */
+async function answered(ctx, key, request) {
+  if (!ctx.mcpReq.envelope) return ctx.mcpReq.send(request);
+  return ctx.mcpReq.inputResponses?.[key];
+}
+
+/** A tool that asks `request` (built from its arguments) and says what was answered. */
+function asking(server, name, inputSchema, request, says) {
+  server.registerTool(name, { description: `Asks ${request({}).method}`, inputSchema }, async (args, ctx) => {
+    const asked = request(args);
+    const answer = await answered(ctx, "input", asked);
+    return answer ? text(says(answer)) : inputRequired({ inputRequests: { input: asked } });
+  });
+}
+
+const later = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/** The suite's reference tools and prompts, as its scenarios describe them. */
+function registerReference(server) {
+  const none = z.object({});
+  const tool = (name, result) =>
+    server.registerTool(name, { description: `The suite's ${name}`, inputSchema: none }, async () => result);
+  tool("test_simple_text", text("This is a simple text response for testing."));
+  tool("test_image_content", { content: [{ type: "image", data: PNG, mimeType: "image/png" }] });
+  tool("test_audio_content", { content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] });
+  tool("test_embedded_resource", {
+    content: [
+      {
+        type: "resource",
+        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+      },
+    ],
+  });
+  tool("test_multiple_content_types", {
+    content: [
+      { type: "text", text: "Multiple content types test:" },
+      { type: "image", data: PNG, mimeType: "image/png" },
+      {
+        type: "resource",
+        resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+      },
+    ],
+  });
+  tool("test_error_handling", {
+    isError: true,
+    content: [{ type: "text", text: "This tool intentionally returns an error for testing" }],
+  });
+  server.registerTool("test_tool_with_logging", { description: "Logs as it runs", inputSchema: none }, async (_args, ctx) => {
+    await ctx.mcpReq.log("info", "Tool execution started");
+    await later();
+    await ctx.mcpReq.log("info", "Tool processing data");
+    await later();
+    await ctx.mcpReq.log("info", "Tool execution completed");
+    return text("Logging tool done");
+  });
+  server.registerTool("test_tool_with_progress", { description: "Reports its progress", inputSchema: none }, async (_args, ctx) => {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    for (const progress of [0, 50, 100]) {
+      if (progress > 0) await later();
+      if (progressToken !== undefined) {
+        await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
+      }
+    }
+    return text("Progress tool done");
+  });
+  asking(
+    server,
+    "test_sampling",
+    z.object({ prompt: z.string() }),
+    ({ prompt }) => ({
+      method: "sampling/createMessage",
+      params: { messages: [{ role: "user", content: { type: "text", text: prompt ?? "" } }], maxTokens: 100 },
+    }),
+    (reply) => `LLM response: ${reply.content?.text ?? JSON.stringify(reply.content)}`,
+  );
+  asking(
+    server,
+    "test_elicitation",
+    z.object({ message: z.string() }),
+    ({ message }) =>
+      form(
+        message ?? "",
+        {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
+        ["username", "email"],
+      ),
+    (reply) => `User response: action=${reply.action}, content=${JSON.stringify(reply.content ?? {})}`,
+  );
+  const elicited = (reply) => `Elicitation completed: action=${reply.action}, content=${JSON.stringify(reply.content ?? {})}`;
+  asking(
+    server,
+    "test_elicitation_sep1034_defaults",
+    none,
+    () =>
+      form("Please review your details", {
+        name: { type: "string", default: "John Doe" },
+        age: { type: "integer", default: 30 },
+        score: { type: "number", default: 95.5 },
+        status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+        verified: { type: "boolean", default: true },
+      }),
+    elicited,
+  );
+  asking(
+    server,
+    "test_elicitation_sep1330_enums",
+    none,
+    () =>
+      form("Please choose", {
+        untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+        titledSingle: {
+          type: "string",
+          oneOf: titled([["value1", "First Option"], ["value2", "Second Option"], ["value3", "Third Option"]]),
+        },
+        legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+        untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+        titledMulti: {
+          type: "array",
+          items: { anyOf: titled([["value1", "First Choice"], ["value2", "Second Choice"], ["value3", "Third Choice"]]) },
+        },
+      }),
+    elicited,
+  );
+
+  const user = (content) => ({ role: "user", content });
+  server.registerPrompt("test_simple_prompt", { description: "A prompt with no arguments" }, async () => ({
+    messages: [user({ type: "text", text: "This is a simple prompt for testing." })],
+  }));
+  server.registerPrompt(
+    "test_prompt_with_arguments",
+    { description: "A prompt with two arguments", argsSchema: z.object({ arg1: z.string(), arg2: z.string() }) },
+    async ({ arg1, arg2 }) => ({
+      messages: [user({ type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` })],
+    }),
+  );
+  server.registerPrompt(
+    "test_prompt_with_embedded_resource",
+    { description: "A prompt that embeds a resource", argsSchema: z.object({ resourceUri: z.string() }) },
+    async ({ resourceUri }) => ({
+      messages: [
+        user({
+          type: "resource",
+          resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+        }),
+        user({ type: "text", text: "Please process the embedded resource above." }),
+      ],
+    }),
+  );
+  server.registerPrompt("test_prompt_with_image", { description: "A prompt with an image" }, async () => ({
+    messages: [
+      user({ type: "image", data: PNG, mimeType: "image/png" }),
+      user({ type: "text", text: "Please analyze the image above." }),
+    ],
+  }));
+}
+
 function factory() {
   const server = new McpServer(
     { name: "conformance-peer", version: "2.4.0" },
-    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} } },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} } },
   );
   server.registerTool(
     "route",
@@ -160,6 +330,7 @@ function factory() {
       ],
     }),
   );
+  registerReference(server);
   registerInputRequired(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));

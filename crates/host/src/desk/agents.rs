@@ -8,14 +8,18 @@ use std::sync::{Mutex, Weak};
 
 use serde::Serialize;
 
+use super::explore::ProgressItem;
 use super::switches::TurnedOff;
-use super::{AuditEntry, Desk, DeskError, Update, lock};
+use super::{AuditEntry, Desk, DeskError, Update, lock, now_ms};
+use crate::approvals::Serving;
 use crate::catalog::Offer;
 use crate::config::{AgentConfig, Offered};
 use crate::gate::{Callee, Origin};
 use crate::reads::Read;
 use switchboard_mcp::client::{Client, ClientError};
-use switchboard_mcp::connection::{Connection, WeakConnection};
+use switchboard_mcp::connection::{Connection, RequestError, WeakConnection};
+use switchboard_mcp::types::method;
+use tokio_util::sync::CancellationToken;
 
 /// The agents' live sessions with the gateway.
 #[derive(Default)]
@@ -322,7 +326,10 @@ impl Desk {
     }
 
     /// Reads `read` of `server` for `agent` through the gate (see [`Gate::read`]), with the
-    /// server's live session, once a rule or the person allowed it.
+    /// server's live session, once a rule or the person allowed it. The read is a call under
+    /// way named `token` meanwhile, as a tool call is: the activity view lists it and can
+    /// cancel it, and what the server asks while serving it is the agent's to answer as far
+    /// as the person lets it (see [`Self::call_made_by`]).
     ///
     /// [`Gate::read`]: crate::gate::Gate::read
     pub async fn agent_read<T, F>(
@@ -330,6 +337,7 @@ impl Desk {
         agent: &str,
         server: &str,
         read: Read,
+        token: String,
         reading: impl FnOnce(Client) -> F,
     ) -> Result<T, DeskError>
     where
@@ -341,10 +349,80 @@ impl Desk {
             name: agent.to_owned(),
         };
         let callee = Callee::of(server, &config);
-        Ok(self
-            .inner
-            .gate
-            .read(&origin, &callee, read, reading(client))
-            .await?)
+        let cancel = CancellationToken::new();
+        let named = reading_named(&read);
+        let item = ProgressItem {
+            token: token.clone(),
+            server: server.to_owned(),
+            label: capitalized(&named),
+            progress: 0.0,
+            total: None,
+            message: None,
+            started_ms: now_ms(),
+        };
+        let by = Serving {
+            origin: origin.clone(),
+            call: named,
+        };
+        self.call_began(item, by, cancel.clone());
+        let _listed = Listed {
+            desk: self,
+            token: &token,
+        };
+        let method = method_of(&read);
+        // The gate polls the reading only once it is allowed: the server serves it from then.
+        let served = async {
+            self.call_served(&token);
+            reading(client).await
+        };
+        tokio::select! {
+            read = self.inner.gate.read(&origin, &callee, read, served) => Ok(read?),
+            // Dropping the read takes its question off the person's list, or tells the
+            // server it is cancelled.
+            () = cancel.cancelled() => Err(ClientError::Request(RequestError::Cancelled {
+                method: method.to_owned(),
+            })
+            .into()),
+        }
     }
+}
+
+/// Takes a read off the calls under way however it ends.
+struct Listed<'a> {
+    desk: &'a Desk,
+    token: &'a str,
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        self.desk.call_ended(self.token);
+    }
+}
+
+/// A read as the activity view and the person's dialogs name it ("a call to ...").
+fn reading_named(read: &Read) -> String {
+    match read {
+        Read::Resource { uri } => format!("read {uri}"),
+        Read::Subscription { uri } => format!("subscribe to {uri}"),
+        Read::Prompt { name, .. } => format!("prompt {name}"),
+        Read::Completion { of, argument, .. } => format!("complete {argument} of {of}"),
+    }
+}
+
+/// The request a read makes of its server.
+fn method_of(read: &Read) -> &'static str {
+    match read {
+        Read::Resource { .. } => method::RESOURCES_READ,
+        Read::Subscription { .. } => method::RESOURCES_SUBSCRIBE,
+        Read::Prompt { .. } => method::PROMPTS_GET,
+        Read::Completion { .. } => method::COMPLETION_COMPLETE,
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -160,16 +160,15 @@ impl Desk {
         tokio::pin!(call);
         let result = loop {
             tokio::select! {
+                Some(step) = updates.recv() => self.reported(&token, step, report.as_ref()),
                 result = &mut call => break result,
-                Some(step) = updates.recv() => {
-                    if let Some(report) = &report {
-                        // A caller too slow to read its reports misses some, as the window would.
-                        let _ = report.try_send(step.clone());
-                    }
-                    self.call_progressed(&token, step.progress, step.total, step.message);
-                }
             }
         };
+        // The reports the server sent last come in with its result (the request passes on
+        // what it heard before its answer as it returns): they come before it.
+        while let Ok(step) = updates.try_recv() {
+            self.reported(&token, step, report.as_ref());
+        }
         match result {
             Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),
             Err(CallError::Client(refused)) => match refused.url_elicitation_required() {
@@ -178,6 +177,15 @@ impl Desk {
             },
             Err(other) => Err(other.into()),
         }
+    }
+
+    /// Passes a server's report on a call on: to the activity view, and to `report`.
+    fn reported(&self, token: &str, step: Progress, report: Option<&mpsc::Sender<Progress>>) {
+        if let Some(report) = report {
+            // A caller too slow to read its reports misses some, as the window would.
+            let _ = report.try_send(step.clone());
+        }
+        self.call_progressed(token, step.progress, step.total, step.message);
     }
 
     /// Cancels a call under way; the server is told. False if it had already ended.

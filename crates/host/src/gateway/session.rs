@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::{ClientError, declaring};
+use switchboard_mcp::client::{Client, ClientError, declaring};
 use switchboard_mcp::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
@@ -360,7 +360,7 @@ impl Session {
                 let offers = self.offers()?;
                 let subscriptions = &self.inner.subscriptions;
                 subscriptions
-                    .subscribe(self.agent(), &offers, &params.uri)
+                    .subscribe(self.agent(), &offers, &params.uri, self.token())
                     .await
             }
             method::RESOURCES_UNSUBSCRIBE => {
@@ -444,8 +444,8 @@ impl Session {
                     })
                     .collect()
             }),
-            method::PROMPTS_GET => self.get_prompt(parse(params)?).await,
-            method::COMPLETION_COMPLETE => self.complete(parse(params)?).await,
+            method::PROMPTS_GET => self.get_prompt(parse(params)?, &era).await,
+            method::COMPLETION_COMPLETE => self.complete(parse(params)?, &era).await,
             other => Err(ErrorObject::method_not_found(other)),
         }
     }
@@ -526,32 +526,19 @@ impl Session {
             .and_then(|meta| meta.get("progressToken"))
             .cloned()
             .filter(|token| token.is_string() || token.is_i64());
-        let log_level = match era {
-            Era::Stateless(meta) => meta.log_level,
-            Era::Stateful => None,
-        };
-        // What a stateless agent's request answers: the questions of the call it takes up
-        // again (its `requestState`), or questions its server has yet to ask.
-        let mut given = match era {
-            Era::Stateless(_) => asks::answers(params.extra.get("inputResponses"))?,
-            Era::Stateful => Map::new(),
-        };
         let what = format!("{} {}", method::TOOLS_CALL, params.name);
-        if let (Era::Stateless(_), Some(state)) = (era, params.extra.get("requestState")) {
-            let (resumed, offers) =
-                self.inner
-                    .questions
-                    .resume(state, self.agent(), &what, &mut given)?;
-            self.offer_each(offers);
-            match resumed {
-                Resumed::Running(running) => {
-                    let logs = self.logs(log_level);
-                    return self
-                        .follow(running, &what, progress_token, logs, given)
-                        .await;
-                }
-                Resumed::AskAgain(interim) => return Ok(interim),
-            }
+        let mut given = given(&params.extra, era)?;
+        if let Some(outcome) = self
+            .resume(
+                &what,
+                &params.extra,
+                era,
+                progress_token.clone(),
+                &mut given,
+            )
+            .await?
+        {
+            return outcome.told(told);
         }
         let Some((server, name)) = self
             .inner
@@ -571,11 +558,39 @@ impl Session {
             }
             None => (None, None),
         };
-        let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
-        let token = format!("agent:{}:{}:{n}", self.agent(), self.inner.number);
         let arguments = params.arguments.unwrap_or_default();
-        // What the server asks while serving the call may be the agent's to answer: over
-        // its session, or (stateless) as the call's interim result.
+        let (desk, origin) = (self.inner.desk.clone(), self.inner.origin.clone());
+        let running = self.start(&server, era, reports, move |server, token| async move {
+            desk.call_tool_reporting(&origin, &server, &name, arguments, token, report)
+                .await
+        });
+        self.follow(running, &what, progress_token, self.logs_for(era), given)
+            .await?
+            .told(told)
+    }
+
+    /// A new token for a call or read of the agent's, unique among every agent's.
+    fn token(&self) -> String {
+        let n = self.inner.calls.fetch_add(1, Ordering::Relaxed);
+        format!("agent:{}:{}:{n}", self.agent(), self.inner.number)
+    }
+
+    /// Starts a call or read of the agent's (`work`, given the server and the token that
+    /// names it among the calls under way) of `server`, on its own: an agent that cancels it
+    /// (or goes away) drops what follows it, and it is cancelled as the window's would be,
+    /// told to the server and recorded as such. What the server asks while serving it may
+    /// be the agent's to answer: over its session, or (stateless) as its interim result.
+    fn start<F>(
+        &self,
+        server: &str,
+        era: &Era,
+        reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
+        work: impl FnOnce(String, String) -> F,
+    ) -> Running
+    where
+        F: Future<Output = Result<Value, DeskError>> + Send + 'static,
+    {
+        let token = self.token();
         let (asks, declared) = match era {
             Era::Stateful => {
                 // A session's agent offers its roots when it connects and when they change:
@@ -600,7 +615,6 @@ impl Session {
             Some(asks) => Some(asks.connection().clone()),
             None => self.connection(),
         };
-        let logs = self.logs(log_level);
         let line = connection.map(|connection| {
             let line = AgentLine {
                 agent: self.agent().to_owned(),
@@ -610,27 +624,15 @@ impl Session {
             };
             self.inner.desk.call_made_by(&token, line)
         });
-        // The call runs on its own: an agent that cancels it (or goes away) drops this
-        // future, and the call is cancelled as the window's would be, told to the server and
-        // recorded as such.
-        let call = tokio::spawn({
-            let (desk, origin, server, token) = (
-                self.inner.desk.clone(),
-                self.inner.origin.clone(),
-                server.clone(),
-                token.clone(),
-            );
-            async move {
-                let call =
-                    desk.call_tool_reporting(&origin, &server, &name, arguments, token, report);
-                match told {
-                    Some(told) => declaring(told, call).await,
-                    None => call.await,
-                }
+        let work = work(server.to_owned(), token.clone());
+        let call = tokio::spawn(async move {
+            match told {
+                Some(told) => declaring(told, work).await,
+                None => work.await,
             }
         });
-        let running = Running {
-            server,
+        Running {
+            server: server.to_owned(),
             call,
             reports,
             asks,
@@ -639,14 +641,72 @@ impl Session {
                 desk: self.inner.desk.clone(),
                 token,
             },
+        }
+    }
+
+    /// Takes up the request of the agent's (`what`) that a stateless retry names by its
+    /// `requestState` (in `extra`), with the answers it brought: how it came out; none for a
+    /// request that is not such a retry.
+    async fn resume(
+        &self,
+        what: &str,
+        extra: &Map<String, Value>,
+        era: &Era,
+        progress_token: Option<Value>,
+        given: &mut Map<String, Value>,
+    ) -> Result<Option<Outcome>, ErrorObject> {
+        let (Era::Stateless(_), Some(state)) = (era, extra.get("requestState")) else {
+            return Ok(None);
         };
-        self.follow(running, &what, progress_token, logs, given)
+        let (resumed, offers) = self
+            .inner
+            .questions
+            .resume(state, self.agent(), what, given)?;
+        self.offer_each(offers);
+        match resumed {
+            Resumed::Running(running) => {
+                let given = std::mem::take(given);
+                let logs = self.logs_for(era);
+                let outcome = self
+                    .follow(running, what, progress_token, logs, given)
+                    .await?;
+                Ok(Some(outcome))
+            }
+            Resumed::AskAgain(interim) => Ok(Some(Outcome::Asks(interim))),
+        }
+    }
+
+    /// Runs a read of the agent's (`what`: its method and what it names) of `server` to its
+    /// end, or to the server's questions for a stateless agent (`given`: the answers it
+    /// brought in advance).
+    async fn read<T, F>(
+        &self,
+        server: &str,
+        read: Read,
+        (what, era, given): (&str, &Era, Map<String, Value>),
+        reading: impl FnOnce(Client) -> F + Send + 'static,
+    ) -> Result<Outcome, ErrorObject>
+    where
+        T: Serialize,
+        F: Future<Output = Result<T, ClientError>> + Send + 'static,
+    {
+        let (desk, agent) = (self.inner.desk.clone(), self.agent().to_owned());
+        let running = self.start(server, era, None, move |server, token| async move {
+            let read = desk
+                .agent_read(&agent, &server, read, token, reading)
+                .await?;
+            Ok(serde_json::to_value(read).unwrap_or(Value::Null))
+        });
+        self.follow(running, what, None, self.logs_for(era), given)
             .await
     }
 
     /// The servers' log messages from now on, for a stateless request that asked for them.
-    fn logs(&self, wanted: Option<LoggingLevel>) -> Option<Logs> {
-        wanted.map(|wanted| Logs {
+    fn logs_for(&self, era: &Era) -> Option<Logs> {
+        let Era::Stateless(meta) = era else {
+            return None;
+        };
+        meta.log_level.map(|wanted| Logs {
             events: self.inner.desk.server_events(),
             wanted,
         })
@@ -662,7 +722,7 @@ impl Session {
         progress_token: Option<Value>,
         mut logs: Option<Logs>,
         mut given: Map<String, Value>,
-    ) -> Result<Value, ErrorObject> {
+    ) -> Result<Outcome, ErrorObject> {
         enum Step {
             Done(Result<Value, DeskError>),
             Progress(switchboard_mcp::connection::Progress),
@@ -691,12 +751,14 @@ impl Session {
                     }
                 };
                 tokio::select! {
-                    outcome = &mut running.call => Step::Done(
-                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
-                    ),
+                    // What the server sent before its result is passed on before it.
+                    biased;
                     Some(step) = next => Step::Progress(step),
                     Some(asked) = asked => Step::Asked(asked),
                     message = logged => Step::Logged(message),
+                    outcome = &mut running.call => Step::Done(
+                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
+                    ),
                 }
             };
             match step {
@@ -708,7 +770,7 @@ impl Session {
                     {
                         self.notify(method::LOGGING_MESSAGE, Some(message)).await;
                     }
-                    return told(outcome, &running.server);
+                    return Ok(Outcome::Ended(outcome, server));
                 }
                 Step::Progress(step) => {
                     let Some(progress_token) = &progress_token else {
@@ -738,10 +800,10 @@ impl Session {
                                 Some(more) => asked.push(more),
                                 None => break,
                             },
-                            outcome = &mut running.call => return told(
+                            outcome = &mut running.call => return Ok(Outcome::Ended(
                                 outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
-                                &running.server,
-                            ),
+                                server,
+                            )),
                         }
                     }
                     // Those answered in advance are answered now; the rest, the agent's.
@@ -759,7 +821,8 @@ impl Session {
                     }
                     if !unanswered.is_empty() {
                         let questions = &self.inner.questions;
-                        return Ok(questions.park(self.agent(), what, running, unanswered));
+                        let interim = questions.park(self.agent(), what, running, unanswered);
+                        return Ok(Outcome::Asks(interim));
                     }
                 }
                 Step::Logged(message) => {
@@ -777,28 +840,37 @@ impl Session {
         params: ReadResourceRequestParams,
         era: &Era,
     ) -> Result<Value, ErrorObject> {
-        let offers = self.offers()?;
+        let what = format!("{} {}", method::RESOURCES_READ, params.uri);
+        let mut given = given(&params.extra, era)?;
         let mut last = None;
-        for server in names::owners_of_uri(&offers, &params.uri) {
-            let read = Read::Resource {
-                uri: params.uri.clone(),
-            };
-            let uri = params.uri.clone();
-            let outcome = self
-                .inner
-                .desk
-                .agent_read(self.agent(), &server, read, |client| async move {
-                    client.read_resource(&uri, client.request_options()).await
-                })
-                .await;
-            match outcome {
-                Ok(read) => return Ok(answered_by(encode(read)?, &server)),
-                Err(e) => {
-                    let error = refusal(e);
-                    if error.code != code::RESOURCE_NOT_FOUND {
-                        return Err(error);
-                    }
-                    last = Some(error);
+        if let Some(outcome) = self
+            .resume(&what, &params.extra, era, None, &mut given)
+            .await?
+        {
+            match outcome.told(read_told) {
+                Err(error) if error.code == code::RESOURCE_NOT_FOUND => last = Some(error),
+                told => return told,
+            }
+        } else {
+            let offers = self.offers()?;
+            for server in names::owners_of_uri(&offers, &params.uri) {
+                let read = Read::Resource {
+                    uri: params.uri.clone(),
+                };
+                let uri = params.uri.clone();
+                let outcome = self
+                    .read(
+                        &server,
+                        read,
+                        (&what, era, given.clone()),
+                        |client| async move {
+                            client.read_resource(&uri, client.request_options()).await
+                        },
+                    )
+                    .await?;
+                match outcome.told(read_told) {
+                    Err(error) if error.code == code::RESOURCE_NOT_FOUND => last = Some(error),
+                    told => return told,
                 }
             }
         }
@@ -824,7 +896,19 @@ impl Session {
         }
     }
 
-    async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<Value, ErrorObject> {
+    async fn get_prompt(
+        &self,
+        params: GetPromptRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
+        let what = format!("{} {}", method::PROMPTS_GET, params.name);
+        let mut given = given(&params.extra, era)?;
+        if let Some(outcome) = self
+            .resume(&what, &params.extra, era, None, &mut given)
+            .await?
+        {
+            return outcome.told(read_told);
+        }
         let offers = self.offers()?;
         let Some(Named { server, name }) =
             names::find(&self.inner.naming, &offers, &params.name, |o| {
@@ -836,30 +920,45 @@ impl Session {
                 params.name
             )));
         };
-        let given = params.arguments.unwrap_or_default();
+        let filled = params.arguments.unwrap_or_default();
         let read = Read::Prompt {
             name: name.clone(),
-            arguments: given.clone().into_iter().collect(),
+            arguments: filled.clone().into_iter().collect(),
         };
-        let arguments: Map<String, Value> = given
+        let arguments: Map<String, Value> = filled
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
-        let prompt = self
-            .inner
-            .desk
-            .agent_read(self.agent(), &server, read, |client| async move {
-                client.get_prompt(&name, arguments).await
-            })
-            .await
-            .map_err(refusal)?;
-        Ok(answered_by(encode(prompt)?, &server))
+        self.read(&server, read, (&what, era, given), |client| async move {
+            client.get_prompt(&name, arguments).await
+        })
+        .await?
+        .told(read_told)
     }
 
     /// The server's suggestions for an argument of one of its prompts or resource
     /// templates, through the gate; none when no server the agent may use offers it, or
     /// the server completes nothing.
-    async fn complete(&self, mut params: CompleteRequestParams) -> Result<Value, ErrorObject> {
+    async fn complete(
+        &self,
+        mut params: CompleteRequestParams,
+        era: &Era,
+    ) -> Result<Value, ErrorObject> {
+        let of_agent = match &params.reference {
+            Reference::Prompt(prompt) => &prompt.name,
+            Reference::Resource(template) => &template.uri,
+        };
+        let what = format!(
+            "{} {of_agent} {}",
+            method::COMPLETION_COMPLETE,
+            params.argument.name
+        );
+        // The state of a retry and its answers are the gateway's, not the server's.
+        let extra = std::mem::take(&mut params.extra);
+        let mut given = given(&extra, era)?;
+        if let Some(outcome) = self.resume(&what, &extra, era, None, &mut given).await? {
+            return outcome.told(read_told);
+        }
         let offers = self.offers()?;
         let (server, of) = match &mut params.reference {
             Reference::Prompt(prompt) => {
@@ -887,20 +986,20 @@ impl Session {
         if !completes {
             return Ok(no_completions());
         }
+        params.extra = extra
+            .into_iter()
+            .filter(|(key, _)| key != "requestState" && key != "inputResponses")
+            .collect();
         let read = Read::Completion {
             of,
             argument: params.argument.name.clone(),
             value: params.argument.value.clone(),
         };
-        let completed = self
-            .inner
-            .desk
-            .agent_read(self.agent(), &server, read, |client| async move {
-                client.complete(&params).await
-            })
-            .await
-            .map_err(refusal)?;
-        Ok(answered_by(encode(completed)?, &server))
+        self.read(&server, read, (&what, era, given), |client| async move {
+            client.complete(&params).await
+        })
+        .await?
+        .told(read_told)
     }
 
     fn notified(&self, method: &str) {
@@ -1075,6 +1174,41 @@ struct Running {
     asks: Option<AgentAsks>,
     _line: Option<crate::desk::LineHeld>,
     _cancel_if_dropped: CancelOnDrop,
+}
+
+/// How a call or read of the agent's that ran on its own came out.
+enum Outcome {
+    /// It ended, at this server.
+    Ended(Result<Value, DeskError>, String),
+    /// The server asks a stateless agent first: the interim result that says so.
+    Asks(Value),
+}
+
+impl Outcome {
+    /// What the agent is told: the interim result, or the end as `tell` says it.
+    fn told(
+        self,
+        tell: impl FnOnce(Result<Value, DeskError>, &str) -> Result<Value, ErrorObject>,
+    ) -> Result<Value, ErrorObject> {
+        match self {
+            Self::Ended(outcome, server) => tell(outcome, &server),
+            Self::Asks(interim) => Ok(interim),
+        }
+    }
+}
+
+/// The answers a stateless request brought (`inputResponses`, in `extra`), checked.
+fn given(extra: &Map<String, Value>, era: &Era) -> Result<Map<String, Value>, ErrorObject> {
+    match era {
+        Era::Stateless(_) => asks::answers(extra.get("inputResponses")),
+        Era::Stateful => Ok(Map::new()),
+    }
+}
+
+/// What the agent is told of a read's end: the result, marked with the server that
+/// answered it.
+fn read_told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+    Ok(answered_by(outcome.map_err(refusal)?, server))
 }
 
 /// What the agent is told of a call's end.

@@ -32,12 +32,14 @@ impl Subscriptions {
     }
 
     /// Follows `uri` at the first server the agent may use that offers it and takes
-    /// subscriptions, once the agent may read it there.
+    /// subscriptions, once the agent may read it there (meanwhile a read under way named
+    /// `token`).
     pub(super) async fn subscribe(
         &self,
         agent: &str,
         offers: &[(String, Offer)],
         uri: &str,
+        token: String,
     ) -> Result<Value, ErrorObject> {
         let mut refused = None;
         for server in names::owners_of_uri(offers, uri) {
@@ -58,7 +60,7 @@ impl Subscriptions {
             // Following a resource reads it at each change: asked about as a read is.
             let allowed = self
                 .desk
-                .agent_read(agent, &server, read, |_| async { Ok(()) })
+                .agent_read(agent, &server, read, token.clone(), |_| async { Ok(()) })
                 .await;
             if let Err(e) = allowed {
                 return Err(refusal(e));

@@ -29,7 +29,7 @@ impl Role {
 }
 
 /// The scenarios the suite requires of `role` at `revision`, in its order.
-pub fn required(role: Role, revision: &str) -> Vec<String> {
+fn required(role: Role, revision: &str) -> Vec<String> {
     let frozen = super::suite()
         .join("requirements")
         .join(format!("{revision}.yaml"))
@@ -57,9 +57,29 @@ pub fn required(role: Role, revision: &str) -> Vec<String> {
     listed_under(&said, role.heading())
 }
 
+/// Asserts that at each of `revisions` (every revision the program judged speaks), the
+/// scenarios `ours` lists for it (none where it lists none) are exactly those the suite
+/// requires of `role` there; and that `ours` lists no revision beyond them.
+pub fn assert_runs_what_is_required(role: Role, ours: &[(&str, &[&str])], revisions: &[&str]) {
+    for (revision, _) in ours {
+        assert!(
+            revisions.contains(revision),
+            "{revision} is listed here but not spoken: {revisions:?}"
+        );
+    }
+    for revision in revisions {
+        let here = ours
+            .iter()
+            .find(|(r, _)| r == revision)
+            .map(|(_, listed)| *listed)
+            .unwrap_or_default();
+        assert_same_scenarios(here, &required(role, revision), revision);
+    }
+}
+
 /// Asserts that `ours` are the scenarios `theirs` (the suite's list) names at `revision`,
 /// telling those missing here and those here it no longer requires.
-pub fn assert_same_scenarios(ours: &[&str], theirs: &[String], revision: &str) {
+fn assert_same_scenarios(ours: &[&str], theirs: &[String], revision: &str) {
     let missing: Vec<&String> = theirs
         .iter()
         .filter(|s| !ours.contains(&s.as_str()))

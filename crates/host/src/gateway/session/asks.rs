@@ -1,4 +1,4 @@
-//! What a server asks while serving a stateless agent's tool call (2026-07-28 multi
+//! What a server asks while serving a stateless agent's tool call or read (2026-07-28 multi
 //! round-trip requests). In that revision a server may ask a client nothing outside an
 //! answer: the sampling, form and roots requests a server sends while serving the call (and
 //! that the desk gives the agent to answer, as it would a session's) come back to the agent

@@ -51,7 +51,11 @@ impl Session {
         let offers = self.offers()?;
         let mut followed = Vec::new();
         for uri in wanted.resource_subscriptions.iter().flatten() {
-            if follows.subscribe(self.agent(), &offers, uri).await.is_ok() {
+            if follows
+                .subscribe(self.agent(), &offers, uri, self.token())
+                .await
+                .is_ok()
+            {
                 followed.push(uri.clone());
             }
         }
