@@ -32,9 +32,10 @@ const STOP_HANG: Duration = Duration::from_secs(20);
 /// How long a flooding server may take to log [`OFFERED_BYTES`].
 const FLOOD_HANG: Duration = Duration::from_secs(120);
 /// The bounds `docs/reliability.md` promises, written out rather than read from the code:
-/// a server's log keeps its newest lines within 1 MiB, each line cut to 16 KiB and marked
-/// "… [cut: N bytes in all]" (here with the longest N there is).
+/// a server's log keeps its newest lines within 1 MiB and 2,000 lines, each line cut to
+/// 16 KiB and marked "… [cut: N bytes in all]" (here with the longest N there is).
 const KEEP_BYTES: usize = 1024 * 1024;
+const KEEP_LINES: usize = 2000;
 const MAX_LINE_BYTES: usize = 16 * 1024 + "… [cut: 18446744073709551615 bytes in all]".len();
 /// How much a flooding server logs before its log book is measured: many times its bound.
 const OFFERED_BYTES: usize = 8 * KEEP_BYTES;
@@ -165,6 +166,8 @@ impl Figures {
     fn beyond_bounds(&self) -> Option<String> {
         if self.kept.bytes.max(self.counted.bytes) > KEEP_BYTES {
             Some("the log book is over its bound".into())
+        } else if self.kept.count > KEEP_LINES {
+            Some("the log book keeps more lines than its bound".into())
         } else if self.kept.longest > MAX_LINE_BYTES {
             Some("a kept line is over the line bound".into())
         } else if self.kept.count == 0 {

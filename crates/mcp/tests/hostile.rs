@@ -3,7 +3,8 @@
 //!
 //! Every case of the table runs once, in a process of its own (this test binary started
 //! again for [`one_case`]): its memory is measured from a clean start, and whatever a hung
-//! case leaves running ends with it. One test per property then checks every case:
+//! case leaves running ends with it. One test per mode of the peer (`flood`, `huge_line`,
+//! ...) runs its cases and checks, for each:
 //!
 //! - the calls end as a correct engine ends them: with a result, or a typed error a person
 //!   understands, at once where the engine can know there will be no answer;
@@ -20,8 +21,8 @@ mod common;
 #[path = "common/http_peers.rs"]
 mod http_peers;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use http_peers::{Output, Peer};
@@ -55,8 +56,6 @@ const MEMORY_LIMIT_KIB: u64 = 96 * 1024;
 const MEMORY_STOP_KIB: u64 = 512 * 1024;
 /// How long one case's process may run before it gives up, whatever hangs.
 const CASE_HANG: Duration = Duration::from_secs(180);
-/// Cases run side by side, each in its own process.
-const CASES_AT_ONCE: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Via {
@@ -231,34 +230,56 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-#[test]
-fn every_call_ends_in_a_result_or_a_clear_error() {
-    assert_every_case("a clear outcome", |r| r.outcome.clone());
+/// One test per mode of the peer, named after it, so that each can be run alone.
+macro_rules! modes {
+    ($($test:ident: $mode:literal),* $(,)?) => {$(
+        #[test]
+        fn $test() {
+            assert_mode($mode);
+        }
+    )*};
 }
 
-#[test]
-fn memory_stays_bounded() {
-    assert_every_case("bounded memory", |r| r.memory.clone());
+modes! {
+    flood: "flood",
+    huge_line: "huge-line",
+    garbage: "garbage",
+    endless_cursors: "endless-cursors",
+    never_reads: "never-reads",
+    never_answers: "never-answers",
+    sse_one_event: "sse-one-event",
+    wrong_ids: "wrong-ids",
+    crash_mid_response: "crash-mid-response",
+    undeclared_requests: "undeclared-requests",
 }
 
-#[test]
-fn a_well_behaved_server_beside_it_keeps_answering() {
-    assert_every_case("a working neighbour", |r| r.neighbour.clone());
-}
-
-#[test]
-fn the_hostile_connection_closes_in_bounded_time() {
-    assert_every_case("a bounded close", |r| r.close.clone());
-}
-
-fn assert_every_case(property: &str, verdict: impl Fn(&Report) -> Verdict) {
-    let failures: Vec<String> = reports()
-        .iter()
-        .filter_map(|r| verdict(r).err().map(|why| format!("{}: {why}", r.case)))
-        .collect();
+/// Runs every case of the mode, each in a process of its own, and checks its properties.
+fn assert_mode(mode: &str) {
+    let mut failures = Vec::new();
+    for (index, case) in cases().iter().enumerate().filter(|(_, c)| c.mode == mode) {
+        let r = run_in_own_process(index, case);
+        eprintln!(
+            "{}\n  outcome:   {}\n  memory:    {}\n  neighbour: {}\n  close:     {}",
+            r.case,
+            said(&r.outcome),
+            said(&r.memory),
+            said(&r.neighbour),
+            said(&r.close)
+        );
+        for (property, verdict) in [
+            ("a clear outcome", &r.outcome),
+            ("bounded memory", &r.memory),
+            ("a working neighbour", &r.neighbour),
+            ("a bounded close", &r.close),
+        ] {
+            if let Err(why) = verdict {
+                failures.push(format!("{} lacks {property}: {why}", r.case));
+            }
+        }
+    }
     assert!(
         failures.is_empty(),
-        "{property} fails in {} case(s):\n  {}",
+        "{} failure(s):\n  {}",
         failures.len(),
         failures.join("\n  ")
     );
@@ -275,42 +296,6 @@ struct Report {
     close: Verdict,
 }
 
-/// Every case's report, from one run of the table, whichever test asks first.
-fn reports() -> &'static [Report] {
-    static REPORTS: OnceLock<Vec<Report>> = OnceLock::new();
-    REPORTS.get_or_init(|| {
-        let cases = cases();
-        let next = AtomicUsize::new(0);
-        let done = Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            for _ in 0..CASES_AT_ONCE {
-                scope.spawn(|| {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(case) = cases.get(index) else { break };
-                        let report = run_in_own_process(index, case);
-                        done.lock().expect("reports lock").push((index, report));
-                    }
-                });
-            }
-        });
-        let mut done = done.into_inner().expect("reports lock");
-        done.sort_by_key(|(index, _)| *index);
-        let reports: Vec<Report> = done.into_iter().map(|(_, report)| report).collect();
-        for r in &reports {
-            eprintln!(
-                "{}\n  outcome:   {}\n  memory:    {}\n  neighbour: {}\n  close:     {}",
-                r.case,
-                said(&r.outcome),
-                said(&r.memory),
-                said(&r.neighbour),
-                said(&r.close)
-            );
-        }
-        reports
-    })
-}
-
 fn said(verdict: &Verdict) -> String {
     match verdict {
         Ok(seen) => format!("ok: {seen}"),
@@ -323,8 +308,8 @@ const CASE_VAR: &str = "HOSTILE_CASE";
 /// Starts the line on which [`one_case`] gives its report, as JSON.
 const REPORT_PREFIX: &str = "hostile-report: ";
 
-/// Runs one case of the table in this process and prints its report; [`reports`] starts
-/// this test binary again for each case, naming it in `HOSTILE_CASE`.
+/// Runs one case of the table in this process and prints its report; [`assert_mode`]
+/// starts this test binary again for each case, naming it in `HOSTILE_CASE`.
 #[test]
 #[ignore = "one case of the table in a process of its own, started by the property tests"]
 fn one_case() {

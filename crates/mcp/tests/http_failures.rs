@@ -867,18 +867,43 @@ async fn a_cancelled_call_is_told_after_its_request_and_its_stream_is_let_go() {
     }
 }
 
+/// The error is known to be the POST's own even while another call waits, whose answer then
+/// comes as usual.
 #[tokio::test]
 async fn a_body_with_only_an_error_without_id_is_the_answer_to_its_request() {
-    let server = FakeServer::start(after_handshake(|_| {
-        json_reply(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "could not parse the request"}}))
-    }))
+    let (release, held) = watch::channel(false);
+    let server = FakeServer::start(after_handshake(
+        move |seen| match seen.body["params"]["name"].as_str() {
+            Some("waiting") => Reply::Held(
+                held.clone(),
+                Box::new(json_reply(json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                    "result": {"content": [{"type": "text", "text": "done"}]}}))),
+            ),
+            _ => json_reply(json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32700, "message": "could not parse the request"}})),
+        },
+    ))
     .await;
     let client = connect(HttpServer::new(&server.url)).await.unwrap();
+    let waiting = tokio::spawn({
+        let client = client.clone();
+        async move {
+            client
+                .call_tool("waiting", None, client.request_options())
+                .await
+        }
+    });
+    server
+        .wait_for("the waiting call", |seen| calls_seen(seen) == 1)
+        .await;
     let error = call_error(&client).await;
     assert!(
         matches!(&error, RequestError::Server { error, .. } if error.message == "could not parse the request"),
         "{error}"
     );
+    release.send_replace(true);
+    let answered = waiting.await.unwrap().expect("the other call's answer");
+    assert_eq!(answered.content[0].as_text(), Some("done"));
 }
 
 fn calls_seen(seen: &[Seen]) -> usize {

@@ -407,8 +407,10 @@ async fn a_session_with_a_stream_open_or_a_call_in_flight_is_not_idle() {
 async fn a_session_is_over_when_its_handler_ends_it_or_its_initialize_fails() {
     let (server, mut seen) = serve(HttpServerOptions::default()).await;
     let agent = Agent::open(&server, "token-a").await;
+    let left = Instant::now();
     let _leaving = agent.call(1, "leave", json!({})).await;
     assert_eq!(next_seen(&mut seen).await, Some(Seen::SessionEnded));
+    assert_eq!(left.elapsed(), Duration::ZERO, "at once, not once idle");
     assert_eq!(server.session_count(), 0, "the ended session is forgotten");
     assert_eq!(agent.list_status().await, 404);
 
@@ -603,11 +605,12 @@ async fn an_agent_that_stops_reading_one_stream_holds_up_no_other() {
     assert_eq!(answer_text(&answer), "still here");
     agent.log(3, "and here").await;
 
-    // Read at last (and resumed where it stopped, if it was let go meanwhile), the stream
-    // brings the steps in order (those a stream keeps: its newest 256 events), then the
-    // answer.
+    // Read at last, the stream ends after what it was handed: more than 128 events waited
+    // for it, so it was let go. Resumed where it stopped, it brings the steps in order
+    // (those a stream keeps: its newest 256 events), then the answer.
     let mut steps = Vec::new();
     let mut last_id = None;
+    let mut resumed = 0;
     let answer = within_an_hour("the count's answer", async {
         loop {
             match unread.next().await {
@@ -620,12 +623,14 @@ async fn an_agent_that_stops_reading_one_stream_holds_up_no_other() {
                 None => {
                     let last = last_id.as_deref().expect("an event before the end");
                     unread = Events::of(agent.listen(Some(last)).await);
+                    resumed += 1;
                 }
             }
         }
     })
     .await;
     assert_eq!(answer_text(&answer), "counted 400");
+    assert_ne!(resumed, 0, "the stream nobody read was let go");
     assert!(steps.is_sorted_by(|a, b| a < b), "{steps:?}");
     assert!(steps.len() >= 256, "{steps:?}");
     assert_eq!(steps.last(), Some(&400));
