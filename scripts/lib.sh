@@ -8,6 +8,15 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# `npm ci` installs exactly the committed lockfile; skipped when nothing changed since.
+npm_ci() {
+  local dir=$1 what=$2 stamp=$1/node_modules/.switchboard-lock
+  if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then return; fi
+  step "installing $what"
+  npm ci --silent --prefix "$dir" --no-audit --no-fund
+  cp "$dir/package-lock.json" "$stamp"
+}
+
 node_is_recent() {
   node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)' 2>/dev/null
 }
