@@ -501,6 +501,20 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
 
 /// The demo server with these settings, the agent "probe" letting its calls ask it for
 /// sampling, and the stateless call of `demo__ask_model` that will.
+/// The conformance peer (a TypeScript SDK server offering the suite's tools and prompts)
+/// behind the gateway as "peer", its tools and reads allowed to the agent "probe".
+async fn peer_with_agent() -> DemoDesk {
+    let (peer, allowed) = conformance_peer("peer");
+    let world = desk_on(
+        json!({ "peer": peer }),
+        json!({ "toolRules": given_to_agent(allowed, "probe") }),
+        Secrets::new("switchboard-test-gateway-protocol"),
+    )
+    .await;
+    world.desk.save_agent("probe", None).await.unwrap();
+    world
+}
+
 async fn demo_asking_agent(settings: Value) -> (DemoDesk, Value) {
     use switchboard_host::config::AgentAnswers;
 
@@ -919,14 +933,7 @@ async fn malformed_answers_are_refused_at_once() {
 async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
     use switchboard_host::config::AgentAnswers;
 
-    let (peer, allowed) = conformance_peer("peer");
-    let world = desk_on(
-        json!({ "peer": peer }),
-        json!({ "toolRules": given_to_agent(allowed, "probe") }),
-        Secrets::new("switchboard-test-gateway-protocol"),
-    )
-    .await;
-    world.desk.save_agent("probe", None).await.unwrap();
+    let world = peer_with_agent().await;
     let answers = AgentAnswers {
         sampling: false,
         elicitation: true,
@@ -990,14 +997,7 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
 /// `desk/explore.rs` `call_tool_reporting` loses the last step of the first call.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_calls_progress_reaches_the_agent_before_its_result() {
-    let (peer, allowed) = conformance_peer("peer");
-    let world = desk_on(
-        json!({ "peer": peer }),
-        json!({ "toolRules": given_to_agent(allowed, "probe") }),
-        Secrets::new("switchboard-test-gateway-protocol"),
-    )
-    .await;
-    world.desk.save_agent("probe", None).await.unwrap();
+    let world = peer_with_agent().await;
     let mut agent = RawAgent::open(&world, "probe");
     agent.result("initialize", initialize("2025-11-25")).await;
     for n in 0..20 {

@@ -11,10 +11,11 @@ mod common;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use serde_json::json;
+use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::config::client_secret_name;
 use switchboard_host::desk::{DeskError, Update};
+use switchboard_host::secrets::Secrets;
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_host::supervisor::ServerState;
 use switchboard_test_support::listening::{Listening, listening};
@@ -135,6 +136,16 @@ async fn sign_in_asked(world: &mut DemoDesk) -> Pending {
 }
 
 /// The person calls the echo tool (allowing it when asked: it claims nothing of itself).
+/// The desk started on a configuration of one server, `SERVER`, as `entry` describes it.
+async fn started_with(entry: Value, secrets: Secrets) -> DemoDesk {
+    let dir = tempfile::tempdir().unwrap();
+    let file = json!({ "mcpServers": { SERVER: entry } });
+    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
+    let world = desk_in(dir, secrets);
+    world.desk.start().await;
+    world
+}
+
 async fn echo(world: &DemoDesk, text: &str) -> String {
     text_of(&call_allowed(&world.desk, SERVER, "echo", json!({"text": text})).await)
 }
@@ -143,11 +154,7 @@ async fn echo(world: &DemoDesk, text: &str) -> String {
 async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_forgets_it() {
     let peer = OAuthPeer::start().await;
     let secrets = keyring("sign-in");
-    let dir = tempfile::tempdir().unwrap();
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, secrets.clone());
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url}), secrets.clone()).await;
 
     // At start-up nothing is opened and nothing asked: the server waits for the person.
     sign_in_needed(&mut world).await;
@@ -321,11 +328,7 @@ fn client_id_of(page: &str) -> String {
 async fn a_client_is_registered_only_once_the_person_agreed_to_sign_in() {
     let peer = OAuthPeer::start().await;
     let secrets = keyring("sign-in-registers-after");
-    let dir = tempfile::tempdir().unwrap();
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, secrets.clone());
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url}), secrets.clone()).await;
     sign_in_needed(&mut world).await;
 
     // Asked, then declined: the page shown says where the id given on signing in goes.
@@ -376,14 +379,10 @@ async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered
         .set(&client_secret_name(SERVER), "pre-registered-s3cret")
         .await
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
     let oauth = json!({"clientId": "pre-registered",
                        "clientSecret": {"secret": client_secret_name(SERVER)},
                        "issuer": "https://auth.example.com"});
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url, "oauth": oauth}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, secrets);
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url, "oauth": oauth}), secrets).await;
     sign_in_needed(&mut world).await;
 
     // The server names its own authorization server, not the one the client was made at:
@@ -408,11 +407,7 @@ async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     let peer = OAuthPeer::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, keyring("sign-in-wait"));
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url}), keyring("sign-in-wait")).await;
     sign_in_needed(&mut world).await;
 
     let desk = world.desk.clone();
@@ -439,11 +434,7 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_once() {
     let peer = OAuthPeer::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, keyring("sign-in-cancel"));
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url}), keyring("sign-in-cancel")).await;
     sign_in_needed(&mut world).await;
     assert!(
         world.desk.cancel_sign_in(SERVER).is_err(),
@@ -506,11 +497,7 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
 async fn a_grant_is_kept_per_resource_shared_by_its_servers_and_moved_from_where_it_was() {
     let peer = OAuthPeer::start().await;
     let secrets = keyring("sign-in-shared");
-    let dir = tempfile::tempdir().unwrap();
-    let file = json!({"mcpServers": {SERVER: {"url": peer.url}}});
-    std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
-    let mut world = desk_in(dir, secrets.clone());
-    world.desk.start().await;
+    let mut world = started_with(json!({"url": peer.url}), secrets.clone()).await;
     sign_in_needed(&mut world).await;
     sign_in_accepted(&mut world).await;
 
