@@ -8,6 +8,18 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# Installs the Debian packages among its arguments that are not installed yet.
+apt_install() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  step "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
 # `npm ci` installs exactly the committed lockfile; skipped when nothing changed since.
 npm_ci() {
   local dir=$1 what=$2 stamp=$1/node_modules/.switchboard-lock
