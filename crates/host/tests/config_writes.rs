@@ -11,8 +11,6 @@ use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::config::ProtocolEra;
-use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
 use tokio::task::JoinSet;
@@ -23,22 +21,9 @@ use common::{demo_desk, desk_in};
 fn idle_form(name: &str) -> ServerForm {
     ServerForm {
         name: name.into(),
-        transport: Transport::Stdio,
         enabled: false,
         command: "true".into(),
-        args: Vec::new(),
-        cwd: String::new(),
-        env: Vec::new(),
-        url: String::new(),
-        http_mode: HttpMode::Auto,
-        headers: Vec::new(),
-        client_id: String::new(),
-        client_secret: String::new(),
-        client_secret_stored: false,
-        client_issuer: String::new(),
-        request_timeout_secs: None,
-        trusted: false,
-        protocol_era: ProtocolEra::Auto,
+        ..ServerForm::default()
     }
 }
 

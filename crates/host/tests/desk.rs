@@ -13,7 +13,6 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::config::ProtocolEra;
-use switchboard_host::desk::forms::{HttpMode, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm, Update};
 use switchboard_host::secrets::Secrets;
 use switchboard_host::supervisor::ServerState;
@@ -28,8 +27,6 @@ fn root() -> PathBuf {
 fn python_form(name: &str) -> ServerForm {
     ServerForm {
         name: name.into(),
-        transport: Transport::Stdio,
-        enabled: true,
         command: root().join(".tools/venv/bin/python").display().to_string(),
         args: vec![
             root()
@@ -37,20 +34,10 @@ fn python_form(name: &str) -> ServerForm {
                 .display()
                 .to_string(),
         ],
-        cwd: String::new(),
-        env: Vec::new(),
-        url: String::new(),
-        http_mode: HttpMode::Auto,
-        headers: Vec::new(),
-        client_id: String::new(),
-        client_secret: String::new(),
-        client_secret_stored: false,
-        client_issuer: String::new(),
-        request_timeout_secs: None,
-        trusted: false,
         // Its tools ask the person push-style (sampling, forms, links), which only the
         // stateful era carries.
         protocol_era: ProtocolEra::Legacy,
+        ..ServerForm::default()
     }
 }
 

@@ -12,19 +12,21 @@ use crate::config::{
 };
 use crate::supervisor::ServerState;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
+    #[default]
     Stdio,
     Http,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum HttpMode {
     /// Streamable HTTP, falling back to HTTP+SSE for servers that only speak that.
+    #[default]
     Auto,
     StreamableHttp,
     LegacySse,
@@ -74,6 +76,31 @@ pub struct ServerForm {
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
     pub protocol_era: ProtocolEra,
+}
+
+impl Default for ServerForm {
+    /// A new server's form as it opens: a local server, enabled, nothing filled in.
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            transport: Transport::default(),
+            enabled: true,
+            command: String::new(),
+            args: Vec::new(),
+            cwd: String::new(),
+            env: Vec::new(),
+            url: String::new(),
+            http_mode: HttpMode::default(),
+            headers: Vec::new(),
+            client_id: String::new(),
+            client_secret: String::new(),
+            client_secret_stored: false,
+            client_issuer: String::new(),
+            request_timeout_secs: None,
+            trusted: false,
+            protocol_era: ProtocolEra::default(),
+        }
+    }
 }
 
 /// A configured server as the list shows it.

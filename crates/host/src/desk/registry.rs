@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use super::forms::{HttpMode, KeyValue, ServerForm, Transport};
 use super::{Desk, DeskError, imports::free_name};
-use crate::config::ProtocolEra;
 use crate::registry::install::{self, Composed, Launch};
 use crate::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
 
@@ -101,22 +100,7 @@ fn form_of(name: &str, launch: Launch) -> ServerForm {
     };
     let mut form = ServerForm {
         name: name.to_owned(),
-        transport: Transport::Stdio,
-        enabled: true,
-        command: String::new(),
-        args: Vec::new(),
-        cwd: String::new(),
-        env: Vec::new(),
-        url: String::new(),
-        http_mode: HttpMode::Auto,
-        headers: Vec::new(),
-        client_id: String::new(),
-        client_secret: String::new(),
-        client_issuer: String::new(),
-        client_secret_stored: false,
-        request_timeout_secs: None,
-        trusted: false,
-        protocol_era: ProtocolEra::Auto,
+        ..ServerForm::default()
     };
     match launch {
         Launch::Command { command, args, env } => {
