@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use switchboard_host::config::CONFIG_ENV;
 use switchboard_host::gateway::bridge::SOCKET_ENV;
 use switchboard_host::secrets::SERVICE_ENV;
 
@@ -15,7 +16,7 @@ use switchboard_host::secrets::SERVICE_ENV;
 pub const IN_TRAY: &str = "--in-tray";
 
 /// The variables that choose a profile, carried into the entry when set.
-const PROFILE_ENV: [&str; 3] = ["SWITCHBOARD_CONFIG", SERVICE_ENV, SOCKET_ENV];
+const PROFILE_ENV: [&str; 3] = [CONFIG_ENV, SERVICE_ENV, SOCKET_ENV];
 
 /// Where the entry is: `$XDG_CONFIG_HOME/autostart`, by default `~/.config/autostart`.
 pub fn entry_path() -> Option<PathBuf> {

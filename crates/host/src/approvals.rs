@@ -476,13 +476,21 @@ impl Broker {
                 });
             }
             let now = tokio::time::Instant::now();
+            // Askers come and go (each conversation is one): those silent for a minute
+            // leave the table, so that it holds only the last minute's.
+            let minute = Duration::from_secs(60);
+            table.asked.retain(|_, times| {
+                times
+                    .back()
+                    .is_some_and(|t| now.duration_since(*t) < minute)
+            });
             let asked = table
                 .asked
                 .entry((asker.clone(), server.to_owned()))
                 .or_default();
             while asked
                 .front()
-                .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60))
+                .is_some_and(|t| now.duration_since(*t) >= minute)
             {
                 asked.pop_front();
             }

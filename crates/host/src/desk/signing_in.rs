@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::json;
-use switchboard_mcp::auth::{Loopback, SignIn};
+use switchboard_mcp::auth::{Grant, Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::forms::{FormError, KeyValue};
@@ -193,8 +193,9 @@ impl Desk {
     /// authorization server answers; the audit trail says whether it revoked the tokens.
     pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
         let url = self.sign_in_url(server)?;
-        let before = self.signed_in(server).await?;
-        let grants = KeyringGrants::read(&url, &self.inner.secrets).await?.all();
+        let kept = KeyringGrants::read(&url, &self.inner.secrets).await?;
+        let before = kept.grant().map(signed_in_with);
+        let grants = kept.all();
         self.inner.secrets.delete(&grant_secret_name(&url)).await?;
         self.inner
             .secrets
@@ -254,11 +255,7 @@ impl Desk {
             return Ok(None);
         };
         let grants = KeyringGrants::read(&url, &self.inner.secrets).await?;
-        Ok(grants.grant().map(|grant| SignedIn {
-            issuer: grant.issuer,
-            scopes: grant.tokens.scopes,
-            expires_ms: grant.tokens.expires_at.map(|s| s as f64 * 1000.0),
-        }))
+        Ok(grants.grant().map(signed_in_with))
     }
 
     async fn record_sign_in(&self, server: &str, asked: Option<&SignIn>, decision: &str) {
@@ -317,5 +314,14 @@ async fn started(
             }
             ServerState::Stopped => return Err("the server was stopped".into()),
         }
+    }
+}
+
+/// What the window shows of a grant.
+fn signed_in_with(grant: Grant) -> SignedIn {
+    SignedIn {
+        issuer: grant.issuer,
+        scopes: grant.tokens.scopes,
+        expires_ms: grant.tokens.expires_at.map(|s| s as f64 * 1000.0),
     }
 }

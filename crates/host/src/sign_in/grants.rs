@@ -136,12 +136,12 @@ impl KeyringGrants {
         outcome.map_err(|e| AuthError::Store(e.to_string()))
     }
 
-    /// The grant in use: the one saved last (as read, or saved since).
     /// Every grant kept, one per authorization server.
     pub fn all(&self) -> Vec<Grant> {
         self.read_lock().by_issuer.values().cloned().collect()
     }
 
+    /// The grant in use: the one saved last (as read, or saved since).
     pub fn grant(&self) -> Option<Grant> {
         self.read_lock().latest().cloned()
     }

@@ -280,14 +280,11 @@ impl Questions {
         let state = state.as_str().ok_or_else(unknown)?;
         let parked = {
             let mut calls = lock(&self.calls);
-            let theirs = calls
+            let parked = calls
                 .get(state)
-                .is_some_and(|p| p.agent == agent && p.what == what);
-            if !theirs {
-                return Err(unknown());
-            }
+                .filter(|p| p.agent == agent && p.what == what)
+                .ok_or_else(unknown)?;
             // A list of roots that is not one is refused before anything is answered.
-            let parked = calls.get(state).ok_or_else(unknown)?;
             for asked in parked.asked.iter().filter(|a| a.is_roots()) {
                 if let Some(answer) = given.get(&asked.key) {
                     roots_in(answer)?;

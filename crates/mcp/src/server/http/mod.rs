@@ -240,9 +240,8 @@ fn taken(error: std::io::Error, address: &str) -> std::io::Error {
 
 /// Whether binding ::1 failed because the machine has no IPv6 loopback.
 fn no_ipv6(error: &std::io::Error) -> bool {
-    const EAFNOSUPPORT: i32 = 97;
     error.kind() == std::io::ErrorKind::AddrNotAvailable
-        || error.raw_os_error() == Some(EAFNOSUPPORT)
+        || error.raw_os_error() == Some(nix::errno::Errno::EAFNOSUPPORT as i32)
 }
 
 /// Serves the listener's connections, as many at once as the server's share allows: at
