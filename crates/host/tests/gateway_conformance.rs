@@ -19,8 +19,7 @@
 //! allowed by standing rules, and the agent may answer its servers' sampling and forms: the
 //! suite cannot answer the person's dialogs.
 //!
-//! Required but not passed (each an ignored test, with what the gateway does that the
-//! suite finds wrong): `tools-call-with-logging` in a session (2025-11-25, 2025-06-18). `server-stateless` runs without the checks that call
+//! Every required scenario passes. `server-stateless` runs without the checks that call
 //! the suite's diagnostic tools, which no server behind the gateway here offers (see
 //! [`NEEDS_THE_SUITES_TOOLS`]). Also run, beyond the requirements:
 //! `server-session-lifecycle` (added after 2025-11-25 was frozen), and in 2026-07-28 the
@@ -127,14 +126,6 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
     conformance::judge(scenario, &output, results.path(), checks, inapplicable);
     gateway.shutdown().await;
     world.desk.shutdown().await;
-}
-
-/// Why `tools-call-with-logging` does not pass in a session: what the gateway does that it
-/// finds wrong.
-macro_rules! unlogged {
-    () => {
-        "an agent's logging/setLevel does not reach a stateless server behind the gateway, which sends log messages only to a request that names a level: the agent hears none"
-    };
 }
 
 /// The scenarios that call the tools and prompts of the suite's reference server by the
@@ -260,9 +251,7 @@ mod at_2025_11_25 {
             prompts_get_with_args: "prompts-get-with-args" => 2;
             prompts_get_embedded_resource: "prompts-get-embedded-resource" => 2;
             prompts_get_with_image: "prompts-get-with-image" => 2;
-        }
-        unmet {
-            tools_call_with_logging: "tools-call-with-logging" because unlogged!();
+            tools_call_with_logging: "tools-call-with-logging" => 2;
         }
         beyond {
             server_session_lifecycle: "server-session-lifecycle" => 3;
@@ -302,9 +291,7 @@ mod at_2025_06_18 {
             prompts_get_with_args: "prompts-get-with-args" => 2;
             prompts_get_embedded_resource: "prompts-get-embedded-resource" => 2;
             prompts_get_with_image: "prompts-get-with-image" => 2;
-        }
-        unmet {
-            tools_call_with_logging: "tools-call-with-logging" because unlogged!();
+            tools_call_with_logging: "tools-call-with-logging" => 2;
         }
     }
 }

@@ -11,7 +11,7 @@ mod modern;
 mod opening;
 
 pub use era::{Era, EraChoice, EraSetting};
-pub use modern::declaring;
+pub use modern::{declaring, logging_at};
 
 use std::collections::HashSet;
 use std::future::Future;

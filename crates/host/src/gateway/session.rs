@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::{Client, ClientError, declaring};
+use switchboard_mcp::client::{Client, ClientError, declaring, logging_at};
 use switchboard_mcp::connection::{
     Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
 };
@@ -624,8 +624,19 @@ impl Session {
             };
             self.inner.desk.call_made_by(&token, line)
         });
+        // A stateless server logs only to a request that names a level: the agent's goes along.
+        let level = match era {
+            Era::Stateful => self.state().log_level,
+            Era::Stateless(meta) => meta.log_level,
+        };
         let work = work(server.to_owned(), token.clone());
         let call = tokio::spawn(async move {
+            let work = async move {
+                match level {
+                    Some(level) => logging_at(level, work).await,
+                    None => work.await,
+                }
+            };
             match told {
                 Some(told) => declaring(told, work).await,
                 None => work.await,

@@ -13,6 +13,8 @@ use crate::version::ProtocolVersion;
 tokio::task_local! {
     /// The capabilities the requests made on this task declare, in place of the client's.
     static DECLARING: ClientCapabilities;
+    /// The log level the requests made on this task ask for, besides the client's own.
+    static LOGGING_AT: LoggingLevel;
 }
 
 /// Runs `requests` with the stateless era's requests made in it declaring `declared` as the
@@ -24,6 +26,13 @@ pub async fn declaring<F: std::future::Future>(
     requests: F,
 ) -> F::Output {
     DECLARING.scope(declared, requests).await
+}
+
+/// Runs `requests` with the stateless era's requests made in it asking for log messages at
+/// `level` (or the client's own level, where that one asks for more): for a gateway whose
+/// agent asked for a level, since the revision's servers log only to a request that names one.
+pub async fn logging_at<F: std::future::Future>(level: LoggingLevel, requests: F) -> F::Output {
+    LOGGING_AT.scope(level, requests).await
 }
 
 pub(crate) struct Stamp {
@@ -97,8 +106,9 @@ impl Stamp {
             {
                 meta.insert(meta_key::CLIENT_CAPABILITIES.into(), declared);
             }
-            let level = *self.level.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(level) = level {
+            let own = *self.level.lock().unwrap_or_else(|p| p.into_inner());
+            let asked = LOGGING_AT.try_with(|level| *level).ok();
+            if let Some(level) = own.into_iter().chain(asked).min() {
                 meta.insert(
                     meta_key::LOG_LEVEL.into(),
                     serde_json::to_value(level).unwrap_or_default(),
@@ -157,5 +167,20 @@ mod tests {
             stamped["_meta"]["io.modelcontextprotocol/logLevel"],
             "warning"
         );
+    }
+
+    #[tokio::test]
+    async fn a_request_made_on_anothers_behalf_asks_for_the_more_detailed_level() {
+        let stamp = Stamp::new(
+            ProtocolVersion::V2026_07_28,
+            &Implementation::new("host", "1.0"),
+            &ClientCapabilities::default(),
+        );
+        let key = meta_key::LOG_LEVEL;
+        let asked = |level| logging_at(level, async { stamp.stamp(&Map::new()).unwrap() });
+        assert_eq!(asked(LoggingLevel::Error).await["_meta"][key], "error");
+        stamp.set_level(LoggingLevel::Warning);
+        assert_eq!(asked(LoggingLevel::Debug).await["_meta"][key], "debug");
+        assert_eq!(asked(LoggingLevel::Error).await["_meta"][key], "warning");
     }
 }
