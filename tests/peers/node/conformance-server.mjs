@@ -13,8 +13,15 @@
 // `elicitation-*` scenarios call by name, each doing what the scenario's text asks
 // (`registerReference`). In the 2026-07-28 revision, the tools and the prompt the suite's
 // `input-required-result-*` scenarios call, each asking what those scenarios expect through
-// an `input_required` result (see `inputRequiredTools`).
-import { McpServer, ResourceTemplate, inputRequired } from "@modelcontextprotocol/server";
+// an `input_required` result (see `inputRequiredTools`). The diagnostic tools the suite's
+// `server-stateless` checks call, and the tool of its `json-schema-2020-12` scenario
+// (`registerDiagnostics`).
+import {
+  McpServer,
+  ResourceTemplate,
+  fromJsonSchema,
+  inputRequired,
+} from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
 
@@ -146,6 +153,73 @@ function asking(server, name, inputSchema, request, says) {
 
 const later = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+/** A tool that logs three messages as it runs (to a request that named a level). */
+async function logs(_args, ctx) {
+  await ctx.mcpReq.log("info", "Tool execution started");
+  await later();
+  await ctx.mcpReq.log("info", "Tool processing data");
+  await later();
+  await ctx.mcpReq.log("info", "Tool execution completed");
+  return text("Logging tool done");
+}
+
+/** The input schema of the suite's `json-schema-2020-12` scenario, keyword for keyword. */
+const SCHEMA_2020_12 = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  $defs: {
+    address: {
+      $anchor: "addressDef",
+      type: "object",
+      properties: { street: { type: "string" }, city: { type: "string" } },
+    },
+  },
+  properties: {
+    name: { type: "string" },
+    address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
+  },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
+  additionalProperties: false,
+};
+
+/** The tools the suite's `server-stateless` checks call to probe a server, and the tool whose
+ * schema its `json-schema-2020-12` scenario reads back. */
+function registerDiagnostics(server) {
+  const none = z.object({});
+  // Asks for sampling, which the SDK refuses with -32021 to a client that did not declare it.
+  server.registerTool("test_missing_capability", { description: "Needs the client's sampling", inputSchema: none }, async (_args, ctx) =>
+    ctx.mcpReq.inputResponses?.sample ? text("sampled") : inputRequired({ inputRequests: { sample: asks.sample("Sample") } }),
+  );
+  server.registerTool("test_streaming_elicitation", { description: "Asks for a name", inputSchema: none }, async (_args, ctx) =>
+    ctx.mcpReq.inputResponses?.name ? text("named") : inputRequired({ inputRequests: { name: asks.name() } }),
+  );
+  server.registerTool("test_logging_tool", { description: "Logs as it runs", inputSchema: none }, logs);
+  let changes = 0;
+  server.registerTool("test_trigger_tool_change", { description: "Adds a tool", inputSchema: none }, async () => {
+    changes += 1;
+    server.registerTool(`added_tool_${changes}`, { description: "Added on request", inputSchema: none }, async () => text("added"));
+    return text("tool added");
+  });
+  server.registerTool("test_trigger_prompt_change", { description: "Adds a prompt", inputSchema: none }, async () => {
+    changes += 1;
+    server.registerPrompt(`added_prompt_${changes}`, { description: "Added on request" }, async () => ({
+      messages: [{ role: "user", content: { type: "text", text: "added" } }],
+    }));
+    return text("prompt added");
+  });
+  server.registerTool(
+    "json_schema_2020_12_tool",
+    { description: "Tool with JSON Schema 2020-12 features", inputSchema: fromJsonSchema(SCHEMA_2020_12) },
+    async () => text("schema kept"),
+  );
+}
+
 /** The suite's reference tools and prompts, as its scenarios describe them. */
 function registerReference(server) {
   const none = z.object({});
@@ -176,14 +250,7 @@ function registerReference(server) {
     isError: true,
     content: [{ type: "text", text: "This tool intentionally returns an error for testing" }],
   });
-  server.registerTool("test_tool_with_logging", { description: "Logs as it runs", inputSchema: none }, async (_args, ctx) => {
-    await ctx.mcpReq.log("info", "Tool execution started");
-    await later();
-    await ctx.mcpReq.log("info", "Tool processing data");
-    await later();
-    await ctx.mcpReq.log("info", "Tool execution completed");
-    return text("Logging tool done");
-  });
+  server.registerTool("test_tool_with_logging", { description: "Logs as it runs", inputSchema: none }, logs);
   server.registerTool("test_tool_with_progress", { description: "Reports its progress", inputSchema: none }, async (_args, ctx) => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
     for (const progress of [0, 50, 100]) {
@@ -290,7 +357,7 @@ function registerReference(server) {
 function factory() {
   const server = new McpServer(
     { name: "conformance-peer", version: "2.4.0" },
-    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} } },
+    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, logging: {} } },
   );
   server.registerTool(
     "route",
@@ -332,6 +399,7 @@ function factory() {
   );
   registerReference(server);
   registerInputRequired(server);
+  registerDiagnostics(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
   return server;

@@ -55,16 +55,27 @@ fn too_frequent(over: &TooFrequent) -> ErrorObject {
     error
 }
 
+/// The error the server behind answered, as it came, where the agent can act on it: any of
+/// its own, and its refusal for a capability the agent did not declare (-32021).
+fn servers_own(error: &DeskError) -> Option<ErrorObject> {
+    let (DeskError::Client(client) | DeskError::Call(CallError::Client(client))) = error else {
+        return None;
+    };
+    match client {
+        ClientError::Request(RequestError::Server { error, .. })
+        | ClientError::MissingClientCapability { error, .. } => Some(error.clone()),
+        _ => None,
+    }
+}
+
 /// Why a read or a subscription failed, as the agent is told: the server's own error as it
 /// came; one the person (or their rule) denied as a refusal that says so; anything else as
 /// an internal error.
 fn refusal(error: DeskError) -> ErrorObject {
+    if let Some(own) = servers_own(&error) {
+        return own;
+    }
     match error {
-        DeskError::Client(ClientError::Request(RequestError::Server { error, .. }))
-        | DeskError::Call(CallError::Client(ClientError::Request(RequestError::Server {
-            error,
-            ..
-        }))) => error,
         DeskError::Call(CallError::TooFrequent(over)) => too_frequent(&over),
         DeskError::Call(denied @ CallError::ReadDenied { .. }) => ErrorObject::new(
             code::INVALID_REQUEST,

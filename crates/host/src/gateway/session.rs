@@ -11,9 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::client::{Client, ClientError, declaring, logging_at};
-use switchboard_mcp::connection::{
-    Connection, IncomingHandler, RequestError, RequestOptions, WeakConnection,
-};
+use switchboard_mcp::connection::{Connection, IncomingHandler, RequestOptions, WeakConnection};
 use switchboard_mcp::jsonrpc::{
     ErrorObject, RequestId, code, encode_result as encode, read_params as parse,
 };
@@ -1224,12 +1222,11 @@ fn read_told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, E
 
 /// What the agent is told of a call's end.
 fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+    if let Some(own) = outcome.as_ref().err().and_then(super::servers_own) {
+        return Err(own);
+    }
     match outcome {
         Ok(result) => Ok(result),
-        Err(DeskError::Call(CallError::Client(ClientError::Request(RequestError::Server {
-            error,
-            ..
-        })))) => Err(error),
         Err(DeskError::Call(CallError::TooFrequent(over))) => Err(super::too_frequent(&over)),
         Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
             "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
