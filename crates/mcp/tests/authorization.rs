@@ -612,7 +612,6 @@ async fn a_call_cancelled_during_a_refresh_loses_no_refresh_token() {
     client.list_tools().await.expect("tools");
     let (open, gate) = tokio::sync::watch::channel(false);
     server.hold_refreshes(gate);
-    tokio::time::pause();
 
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut options = client.request_options();
@@ -621,10 +620,17 @@ async fn a_call_cancelled_during_a_refresh_loses_no_refresh_token() {
         let client = client.clone();
         async move { client.call_tool("echo", None, options).await }
     });
-    server.held.holding.notified().await;
+    tokio::time::timeout(Duration::from_secs(30), server.held.holding.notified())
+        .await
+        .expect("the call's refresh reached the authorization server");
+    // From here on nothing waits on the network until the refresh is let go.
+    tokio::time::pause();
     cancel.cancel();
+    let cancelled = tokio::time::timeout(Duration::from_secs(5), call)
+        .await
+        .expect("the cancelled call ends at once");
     assert!(matches!(
-        call.await.expect("no panic"),
+        cancelled.expect("no panic"),
         Err(ClientError::Request(RequestError::Cancelled { .. }))
     ));
     // Past the 10 s the transport waits for a cancelled request to leave before it lets go

@@ -427,29 +427,33 @@ impl Inner {
     /// Refreshes `grant`, joining the refresh of the same refresh token if one is under way
     /// or succeeded (the token is spent); one that failed is tried again.
     async fn refresh(self: &Arc<Self>, grant: &Grant) -> Result<(), AuthError> {
-        let mut outcome = {
+        let (mut outcome, started) = {
             let mut refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
             match &*refreshing {
                 Some(running)
                     if running.spends == grant.tokens.refresh_token
                         && !matches!(&*running.outcome.borrow(), Some(Err(_))) =>
                 {
-                    running.outcome.clone()
+                    (running.outcome.clone(), None)
                 }
                 _ => {
                     let (done, outcome) = tokio::sync::watch::channel(None);
-                    let (inner, refreshed) = (self.clone(), grant.clone());
-                    tokio::spawn(async move {
-                        done.send_replace(Some(inner.refresh_now(&refreshed).await));
-                    });
                     *refreshing = Some(Refreshing {
                         spends: grant.tokens.refresh_token.clone(),
                         outcome: outcome.clone(),
                     });
-                    outcome
+                    (outcome, Some(done))
                 }
             }
         };
+        if let Some(done) = started {
+            let (inner, refreshed) = (self.clone(), grant.clone());
+            // A task of its own, which a caller that stops waiting does not end: the
+            // authorization server spends the refresh token as it issues the new tokens.
+            tokio::spawn(async move {
+                done.send_replace(Some(inner.refresh_now(&refreshed).await));
+            });
+        }
         let ended = outcome
             .wait_for(Option::is_some)
             .await
