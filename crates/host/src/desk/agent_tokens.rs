@@ -56,6 +56,16 @@ impl Tokens {
         tokens.insert(token.to_owned(), agent.to_owned());
     }
 
+    /// Admits a token read from the keyring at start, unless the agent was given one since:
+    /// a renewal made while the keyring was being read (the gateway's port found taken,
+    /// the person's Renew) is newer than what the read found.
+    fn admit_kept(&self, agent: &str, token: &str) {
+        let mut tokens = lock(&self.by_token);
+        if !tokens.values().any(|holder| holder == agent) {
+            tokens.insert(token.to_owned(), agent.to_owned());
+        }
+    }
+
     fn revoke(&self, agent: &str) {
         lock(&self.by_token).retain(|_, holder| holder != agent);
     }
@@ -180,7 +190,7 @@ impl Desk {
         let agents: Vec<String> = self.agents().into_iter().map(|a| a.name).collect();
         for agent in agents {
             if let Some(token) = self.kept_token(&agent).await? {
-                self.inner.agent_tokens.admit(&agent, &token);
+                self.inner.agent_tokens.admit_kept(&agent, &token);
             }
         }
         Ok(())
@@ -278,6 +288,22 @@ impl Desk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The agent a token in use names.
+    fn holder(tokens: &Tokens, token: &str) -> Option<String> {
+        lock(&tokens.by_token).get(token).cloned()
+    }
+
+    #[test]
+    fn a_token_read_at_start_never_replaces_one_renewed_meanwhile() {
+        let tokens = Tokens::default();
+        tokens.admit("cursor", "renewed");
+        tokens.admit_kept("cursor", "read before the renewal");
+        assert_eq!(holder(&tokens, "renewed").as_deref(), Some("cursor"));
+        assert_eq!(holder(&tokens, "read before the renewal"), None);
+        tokens.admit_kept("claude", "kept");
+        assert_eq!(holder(&tokens, "kept").as_deref(), Some("claude"));
+    }
 
     #[test]
     fn only_a_token_as_issued_is_taken_for_one() {
