@@ -4,7 +4,7 @@
 //! responder; faces (the window, the command line) list and answer them. A deadline that
 //! passes, or a face that goes away, answers with an explicit refusal, never silence.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -17,6 +17,7 @@ use switchboard_mcp::types::{
 use tokio::sync::{broadcast, oneshot};
 
 use crate::gate::Origin;
+use crate::recent::{MINUTE, Recent};
 
 /// What a server (or a caller on its behalf) asks the person.
 // The MCP payloads are described to the face as JSON: it types them from the spec.
@@ -375,7 +376,7 @@ struct Table {
     next_id: u64,
     waiting: HashMap<u64, Waiting>,
     /// When each asker asked each server lately, for the per-minute limit.
-    asked: HashMap<(Option<Origin>, String), VecDeque<tokio::time::Instant>>,
+    asked: HashMap<(Option<Origin>, String), Recent>,
 }
 
 /// The broker: cheap to clone, shared by every server's client and every face.
@@ -478,30 +479,18 @@ impl Broker {
             let now = tokio::time::Instant::now();
             // Askers come and go (each conversation is one): those silent for a minute
             // leave the table, so that it holds only the last minute's.
-            let minute = Duration::from_secs(60);
-            table.asked.retain(|_, times| {
-                times
-                    .back()
-                    .is_some_and(|t| now.duration_since(*t) < minute)
-            });
+            table.asked.retain(|_, times| times.slide(now));
             let asked = table
                 .asked
                 .entry((asker.clone(), server.to_owned()))
-                .or_default();
-            while asked
-                .front()
-                .is_some_and(|t| now.duration_since(*t) >= minute)
-            {
-                asked.pop_front();
-            }
-            if asked.len() >= self.per_minute_limit {
+                .or_insert_with(|| Recent::new(MINUTE));
+            if asked.admit(self.per_minute_limit, now).is_err() {
                 return Err(AnswerError::TooFrequent {
                     server: server.to_owned(),
                     asker: asker_named(asker.as_ref()),
                     limit: self.per_minute_limit,
                 });
             }
-            asked.push_back(now);
             table.next_id += 1;
             let pending = Pending {
                 id: table.next_id,

@@ -22,6 +22,7 @@ pub mod person;
 pub mod pins;
 pub mod policy;
 pub mod reads;
+pub mod recent;
 pub mod registry;
 pub mod roots;
 pub mod sampling;

@@ -5,14 +5,14 @@
 //! The minute slides, on tokio's clock. Only the first refusal of a run is recorded: an
 //! agent that keeps on asking cannot flood the audit trail with its refusals.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-const MINUTE: Duration = Duration::from_secs(60);
+use crate::recent::{MINUTE, Recent};
 
 /// Why a call or read a standing decision allowed was refused all the same.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -51,12 +51,21 @@ pub struct Pace {
 }
 
 /// One agent's calls and reads of one server lately.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Lately {
     /// When each of the last minute's was let through.
-    times: VecDeque<Instant>,
+    times: Recent,
     /// Whether the last one was refused.
     refusing: bool,
+}
+
+impl Default for Lately {
+    fn default() -> Self {
+        Self {
+            times: Recent::new(MINUTE),
+            refusing: false,
+        }
+    }
 }
 
 impl Default for Pace {
@@ -85,28 +94,21 @@ impl Pace {
         let now = Instant::now();
         let mut allowed = self.allowed.lock().unwrap_or_else(|p| p.into_inner());
         // Only the pairs still in their minute are kept.
-        allowed.retain(|_, lately| {
-            while lately.times.front().is_some_and(|t| now - *t >= MINUTE) {
-                lately.times.pop_front();
-            }
-            !lately.times.is_empty()
-        });
+        allowed.retain(|_, lately| lately.times.slide(now));
         let lately = allowed
             .entry((agent.to_owned(), server.to_owned()))
             .or_default();
-        if lately.times.len() >= limit as usize {
-            let oldest = lately.times.front().copied().unwrap_or(now);
+        if let Err(retry_after) = lately.times.admit(limit as usize, now) {
             let first = !std::mem::replace(&mut lately.refusing, true);
             return Err(TooFrequent {
                 agent: agent.to_owned(),
                 server: server.to_owned(),
                 limit,
-                retry_after: MINUTE.saturating_sub(now - oldest),
+                retry_after,
                 first,
             });
         }
         lately.refusing = false;
-        lately.times.push_back(now);
         Ok(())
     }
 }

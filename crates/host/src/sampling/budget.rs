@@ -7,16 +7,13 @@
 //! read and written, once it is done (or still its `maxTokens`, if the provider said
 //! nothing). The windows slide, on tokio's clock.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use tokio::time::Instant;
 
 use crate::config::SamplingLimits;
-
-const MINUTE: Duration = Duration::from_secs(60);
-const HOUR: Duration = Duration::from_secs(60 * 60);
+use crate::recent::{HOUR, MINUTE, Recent};
 
 /// Why a reply cannot go without review now, as the audit trail says it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,24 +40,30 @@ pub enum OverBudget {
 #[derive(Clone, Default)]
 pub struct Budgets(Arc<Mutex<HashMap<String, Spent>>>);
 
-#[derive(Default)]
 struct Spent {
-    /// When each reply of the last minute began.
-    began: VecDeque<Instant>,
-    /// The tokens of each reply of the last hour, by when it began: (began, reply, tokens).
-    tokens: VecDeque<(Instant, u64, u64)>,
+    /// The replies of the last minute, by when each began.
+    began: Recent,
+    /// The tokens of each reply of the last hour, by when it began: (reply, tokens).
+    tokens: Recent<(u64, u64)>,
     writing: u32,
     next: u64,
 }
 
+impl Default for Spent {
+    fn default() -> Self {
+        Self {
+            began: Recent::new(MINUTE),
+            tokens: Recent::new(HOUR),
+            writing: 0,
+            next: 0,
+        }
+    }
+}
+
 impl Spent {
     fn forget_before(&mut self, now: Instant) {
-        while self.began.front().is_some_and(|t| now - *t >= MINUTE) {
-            self.began.pop_front();
-        }
-        while self.tokens.front().is_some_and(|(t, ..)| now - *t >= HOUR) {
-            self.tokens.pop_front();
-        }
+        self.began.slide(now);
+        self.tokens.slide(now);
     }
 }
 
@@ -86,13 +89,17 @@ impl Budgets {
                 limit: limits.replies_at_once,
             });
         }
-        if spent.began.len() >= limits.requests_per_minute as usize {
+        if spent
+            .began
+            .full(limits.requests_per_minute as usize, now)
+            .is_some()
+        {
             return Err(OverBudget::PerMinute {
                 limit: limits.requests_per_minute,
             });
         }
         let asked = u64::from(max_tokens);
-        let tokens: u64 = spent.tokens.iter().map(|(.., n)| n).sum();
+        let tokens: u64 = spent.tokens.carried().map(|(_, n)| n).sum();
         if tokens.saturating_add(asked) > limits.tokens_per_hour {
             return Err(OverBudget::PerHour {
                 spent: tokens,
@@ -102,8 +109,8 @@ impl Budgets {
         }
         spent.next += 1;
         let reply = spent.next;
-        spent.began.push_back(now);
-        spent.tokens.push_back((now, reply, asked));
+        spent.began.push(now, ());
+        spent.tokens.push(now, (reply, asked));
         spent.writing += 1;
         Ok(Permit {
             budgets: self.clone(),
@@ -127,10 +134,10 @@ impl Permit {
         let entry = all.get_mut(&self.server).and_then(|spent| {
             spent
                 .tokens
-                .iter_mut()
-                .find(|(_, reply, _)| *reply == self.reply)
+                .carried_mut()
+                .find(|(reply, _)| *reply == self.reply)
         });
-        if let Some((.., counted)) = entry {
+        if let Some((_, counted)) = entry {
             *counted = tokens;
         }
     }
@@ -147,6 +154,7 @@ impl Drop for Permit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn limits(per_minute: u32, per_hour: u64, at_once: u32) -> SamplingLimits {
         SamplingLimits {
