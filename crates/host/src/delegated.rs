@@ -68,8 +68,7 @@ impl Delegate {
             (input_required::relaying().await, &mut params)
         {
             let meta = fields.entry("_meta").or_insert_with(|| json!({}));
-            if let Value::Object(meta) = meta {
-                let relayed = json!({"key": relayed.key, "round": relayed.round});
+            if let (Value::Object(meta), Ok(relayed)) = (meta, serde_json::to_value(relayed)) {
                 meta.insert(RELAYED_META.to_owned(), relayed);
             }
         }

@@ -816,22 +816,13 @@ impl Session {
                         }
                     }
                     // Those answered in advance are answered now; the rest, the agent's.
-                    let mut unanswered = Vec::new();
-                    for asked in asked {
-                        match given.remove(&asked.key) {
-                            Some(answer) => {
-                                let questions = &self.inner.questions;
-                                let offer =
-                                    questions.answer(self.agent(), &running, &asked, answer)?;
-                                self.offer_each(offer);
-                            }
-                            None => unanswered.push(asked),
-                        }
-                    }
-                    if !unanswered.is_empty() {
-                        let questions = &self.inner.questions;
-                        let interim = questions.park(self.agent(), what, running, unanswered);
-                        return Ok(Outcome::Asks(interim));
+                    let questions = &self.inner.questions;
+                    let (settled, offers) =
+                        questions.settle(self.agent(), what, running, asked, &mut given)?;
+                    self.offer_each(offers);
+                    match settled {
+                        Resumed::Running(going_on) => running = going_on,
+                        Resumed::AskAgain(interim) => return Ok(Outcome::Asks(interim)),
                     }
                 }
                 Step::Logged(message) => {

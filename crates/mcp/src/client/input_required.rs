@@ -30,7 +30,6 @@ struct Round {
 
 #[derive(Default)]
 struct RoundState {
-    undecided: usize,
     relayed: Vec<String>,
     /// The keys no longer undecided, each counted once.
     decided: Vec<String>,
@@ -40,10 +39,7 @@ impl Round {
     fn new(requests: &Map<String, Value>) -> Self {
         Self {
             keys: requests.keys().cloned().collect(),
-            state: Mutex::new(RoundState {
-                undecided: requests.len(),
-                ..RoundState::default()
-            }),
+            state: Mutex::default(),
             settled: Notify::new(),
         }
     }
@@ -55,13 +51,17 @@ impl Round {
             return;
         }
         state.decided.push(key.to_owned());
-        state.undecided -= 1;
         if relayed {
             state.relayed.push(key.to_owned());
         }
-        if state.undecided == 0 {
+        if self.settled_with(&state) {
             self.settled.notify_waiters();
         }
+    }
+
+    /// Whether every request of the round is decided.
+    fn settled_with(&self, state: &RoundState) -> bool {
+        state.decided.len() == self.keys.len()
     }
 
     /// The keys relayed, in the server's order, once every request of the round is decided.
@@ -70,7 +70,7 @@ impl Round {
             let settled = self.settled.notified();
             {
                 let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-                if state.undecided == 0 {
+                if self.settled_with(&state) {
                     let relayed = |key: &&String| state.relayed.contains(key);
                     return self.keys.iter().filter(relayed).cloned().collect();
                 }
@@ -87,7 +87,7 @@ tokio::task_local! {
 
 /// An input request a handler passes on: the key the server asked it under, and the keys
 /// of every request of the same result that is passed on too (this one among them).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Relayed {
     pub key: String,
     pub round: Vec<String>,
@@ -194,7 +194,7 @@ mod tests {
                     return Ok(json!({"roots": []}));
                 }
                 let relayed = relaying().await.expect("answered in a round");
-                Ok(json!({"key": relayed.key, "round": relayed.round}))
+                Ok(serde_json::to_value(relayed).unwrap())
             })
         }
 

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
+use switchboard_mcp::client::input_required::Relayed;
 use switchboard_mcp::connection::{Connection, IncomingHandler};
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
@@ -115,14 +116,10 @@ impl Asked {
             Value::String(id) => id.clone(),
             other => other.to_string(),
         };
-        let key = relayed
-            .as_ref()
-            .and_then(|r| r["key"].as_str())
-            .map_or_else(own_key, str::to_owned);
-        let round = relayed
-            .as_ref()
-            .and_then(|r| serde_json::from_value::<Vec<String>>(r["round"].clone()).ok())
-            .unwrap_or_else(|| vec![key.clone()]);
+        let (key, round) = match relayed.and_then(|r| serde_json::from_value::<Relayed>(r).ok()) {
+            Some(Relayed { key, round }) => (key, round),
+            None => (own_key(), vec![own_key()]),
+        };
         let mut params = message.get_mut("params").map(Value::take);
         // What is left of `_meta` is the server's.
         if let Some(Value::Object(fields)) = &mut params
@@ -293,6 +290,19 @@ impl Questions {
             calls.remove(state).ok_or_else(unknown)?
         };
         let Parked { running, asked, .. } = parked;
+        self.settle(agent, what, *running, asked, given)
+    }
+
+    /// Answers each of `asked` that `given` answers (taken out of it) and parks the call
+    /// on the rest, if any; the roots to offer the person.
+    pub(super) fn settle(
+        self: &Arc<Self>,
+        agent: &str,
+        what: &str,
+        running: Running,
+        asked: Vec<Asked>,
+        given: &mut Map<String, Value>,
+    ) -> Result<(Resumed, Vec<Vec<Root>>), ErrorObject> {
         let mut offers = Vec::new();
         let mut unanswered = Vec::new();
         for asked in asked {
@@ -302,9 +312,9 @@ impl Questions {
             }
         }
         if unanswered.is_empty() {
-            return Ok((Resumed::Running(*running), offers));
+            return Ok((Resumed::Running(running), offers));
         }
-        let again = self.park(agent, what, *running, unanswered);
+        let again = self.park(agent, what, running, unanswered);
         Ok((Resumed::AskAgain(again), offers))
     }
 }
