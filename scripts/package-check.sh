@@ -174,18 +174,30 @@ start_app() {
   done
 }
 
-# Waits for the app's window to be painted, and keeps a screenshot of it in `shot`.
+# Waits for the app's window to be painted and connected to the host, and keeps a
+# screenshot of it in `shot`.
 wait_painted() {
-  local shot=$1 window mapped colors=0 deadline=$((SECONDS + 60))
+  local shot=$1 window mapped painted= colors=0 status=0 deadline=$((SECONDS + 60))
   window=$(timeout 60 xdotool search --sync --onlyvisible --name '^Switchboard$' | head -n1) ||
     die "no Switchboard window within 60 s"
   mapped=$(date +%s.%N)
   # Painted: the web view has drawn the page (a blank view is one or two colours).
-  until [ "$colors" -gt 64 ]; do
-    [ $SECONDS -lt $deadline ] || die "the window was never painted ($colors colours; $shot)"
-    import -window "$window" "$shot" 2>/dev/null && colors=$(identify -format %k "$shot")
+  # Connected: the status bar shows the host's details (version, configuration, revisions)
+  # across the window, not "Connecting to the host..." at its start.
+  until [ "$colors" -gt 64 ] && [ "$status" -gt 400 ]; do
+    [ $SECONDS -lt $deadline ] ||
+      die "the window was never painted and connected ($colors colours, status bar ${status} px wide; $shot)"
+    import -window "$window" "$shot" 2>/dev/null || continue
+    colors=$(identify -format %k "$shot")
+    [ "$colors" -gt 64 ] && [ -z "$painted" ] && painted=$(date +%s.%N)
+    status=$(status_bar_width "$shot")
   done
-  echo "window mapped $(elapsed "$launched" "$mapped") s and painted $(elapsed "$launched" "$(date +%s.%N)") s after launch ($colors colours; $shot)"
+  echo "window mapped $(elapsed "$launched" "$mapped") s, painted $(elapsed "$launched" "$painted") s and connected $(elapsed "$launched" "$(date +%s.%N)") s after launch ($colors colours; $shot)"
+}
+
+# How wide the text of the window's status bar is, in pixels (its bottom 18 rows, trimmed).
+status_bar_width() {
+  convert "$1" -gravity South -crop 0x18+0+4 +repage -fuzz 10% -trim +repage -format %w info:
 }
 
 stop_app() {
