@@ -4,8 +4,8 @@
 //! count of waiting requests in the tray.
 
 use switchboard_host::approvals::Question;
+use switchboard_host::decisions::Origin;
 use switchboard_host::desk::{Desk, Update};
-use switchboard_host::gate::Origin;
 use switchboard_host::traffic::TrafficEntry;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;

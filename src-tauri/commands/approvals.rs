@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use switchboard_host::approvals::{Pending, Remember};
-use switchboard_host::desk::{AuditEntry, Desk, Json, SharedFolders, StandingRule};
+use switchboard_host::desk::{AuditEntry, Desk, SharedFolders, StandingRule};
+use switchboard_host::json::Json;
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 

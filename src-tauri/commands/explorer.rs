@@ -1,7 +1,8 @@
 //! The explorer: the catalog, tool calls, resources, prompts and completion. MCP payloads
 //! travel as JSON; the window types them from the MCP schema.
 
-use switchboard_host::desk::{Desk, Json, ProgressItem};
+use switchboard_host::desk::{Desk, ProgressItem};
+use switchboard_host::json::Json;
 use tauri::State;
 
 use crate::CommandError;

@@ -1,7 +1,8 @@
 //! Sampling answered by a model: the draft the person reviews, and the servers allowed to
 //! be answered without review.
 
-use switchboard_host::desk::{Desk, Json, SamplingDraft, SamplingRuleShown};
+use switchboard_host::desk::{Desk, SamplingDraft, SamplingRuleShown};
+use switchboard_host::json::Json;
 use tauri::State;
 
 use crate::CommandError;

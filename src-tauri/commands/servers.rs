@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use switchboard_host::desk::{
-    Desk, ImportCandidate, ImportRequest, ImportSummary, Json, LogEntry, ServerForm, ServerSummary,
+    Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, ServerForm, ServerSummary,
     SignedIn, ToolSwitch,
 };
+use switchboard_host::json::Json;
 use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;

@@ -33,8 +33,10 @@ use serde_json::{Map, Value, json};
 use switchboard_host::agent::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
-use switchboard_host::audit::{Given, Kind, Record};
+use switchboard_host::audit::{Kind, Record};
+
 use switchboard_host::config::ServerConfig;
+use switchboard_host::decisions::Given;
 use switchboard_host::gate::Gate;
 use switchboard_host::pins::{self, ToolDefinition};
 use switchboard_host::policy::{Policies, ToolRule};

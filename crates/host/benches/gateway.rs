@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use switchboard_host::config::ServerConfig;
+use switchboard_host::decisions::Origin;
 use switchboard_host::desk::Desk;
-use switchboard_host::gate::Origin;
 use switchboard_host::gateway::{bridge, http_sessions};
 use switchboard_host::pins;
 use switchboard_host::secrets::Secrets;

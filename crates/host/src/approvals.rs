@@ -16,7 +16,7 @@ use switchboard_mcp::types::{
 };
 use tokio::sync::{broadcast, oneshot};
 
-use crate::gate::Origin;
+use crate::decisions::Origin;
 use crate::recent::{MINUTE, Recent};
 
 /// What a server (or a caller on its behalf) asks the person.
@@ -27,17 +27,17 @@ use crate::recent::{MINUTE, Recent};
 pub enum Question {
     ToolCall {
         tool: String,
-        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
         arguments: Map<String, Value>,
         /// The server's own claims about the tool: shown, never trusted by themselves.
-        #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
+        #[cfg_attr(feature = "specta", specta(type = Option<crate::json::Json>))]
         annotations: Option<Box<ToolAnnotations>>,
         /// What changed since the person allowed this tool, if an allowance they gave no
         /// longer holds.
         #[serde(skip_serializing_if = "Option::is_none")]
         changed: Option<Box<crate::pins::Changed>>,
         /// Who asks: the person, or a model in one of their conversations.
-        asked_by: crate::gate::Origin,
+        asked_by: crate::decisions::Origin,
     },
     /// An agent reads what a server offers: a resource, a prompt, completions.
     Read {
@@ -46,14 +46,14 @@ pub enum Question {
         /// allowance no longer holds.
         #[serde(skip_serializing_if = "Option::is_none")]
         changed: Option<Box<crate::pins::Changed>>,
-        asked_by: crate::gate::Origin,
+        asked_by: crate::decisions::Origin,
     },
     Sampling {
-        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
         params: Box<CreateMessageRequestParams>,
     },
     Elicitation {
-        #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+        #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
         params: Box<ElicitRequestParams>,
     },
     Roots,
@@ -261,7 +261,7 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Serving {
-    pub origin: crate::gate::Origin,
+    pub origin: crate::decisions::Origin,
     /// The tool called, as the activity view names it.
     pub call: String,
 }
@@ -627,7 +627,7 @@ mod tests {
             arguments: json!({"title": "groceries"}).as_object().cloned().unwrap(),
             annotations: None,
             changed: None,
-            asked_by: crate::gate::Origin::Person,
+            asked_by: crate::decisions::Origin::Person,
         }
     }
 

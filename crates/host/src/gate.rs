@@ -15,6 +15,7 @@
 //! `confirmOwnDestructiveCalls` setting is on, a tool that may destroy something, which
 //! asks as any other call would (a rule allowing it answers for them).
 
+use crate::decisions::{BY_YOU, Given, Origin};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,7 +28,8 @@ use switchboard_mcp::types::{CallToolResult, Tool};
 use tokio_util::sync::CancellationToken;
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
-use crate::audit::{AuditLog, Given, Kind, Record};
+use crate::audit::{AuditLog, Kind, Record};
+
 use crate::catalog::Catalog;
 use crate::config::{self, ServerConfig};
 use crate::masking;
@@ -87,46 +89,6 @@ impl Decided {
             decided_by: over.decided_by(),
             given: None,
         }
-    }
-}
-
-/// Who asks for a tool call, as the audit trail names them and the approval dialog
-/// shows them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "by", rename_all = "snake_case")]
-pub enum Origin {
-    /// The person, from the explorer.
-    Person,
-    /// A model, in the conversation of this id (the built-in chat).
-    Model { conversation: String },
-    /// An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
-    /// person gave it, reaching the servers through the gateway.
-    Agent { name: String },
-}
-
-impl Origin {
-    /// "the person", "model in conversation <id>", or "agent <name>".
-    pub fn describe(&self) -> String {
-        match self {
-            Self::Person => "the person".to_owned(),
-            Self::Model { conversation } => format!("model in conversation {conversation}"),
-            Self::Agent { name } => format!("agent {name}"),
-        }
-    }
-
-    /// The agent that asks, if an agent does: its rules are its own.
-    pub fn agent(&self) -> Option<&str> {
-        match self {
-            Self::Agent { name } => Some(name),
-            Self::Person | Self::Model { .. } => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.describe())
     }
 }
 
@@ -196,9 +158,6 @@ fn given(remember: Remember) -> Given {
         Remember::ToolAlways | Remember::ServerAlways => Given::Always,
     }
 }
-
-/// How the audit trail names the person deciding by making the call themselves.
-pub const BY_YOU: &str = "you (your own call)";
 
 /// Whether a tool may destroy something, by its own claims read with the spec's defaults:
 /// a tool that does not say it only reads, nor that it destroys nothing, may.
@@ -447,7 +406,7 @@ impl Gate {
                 agent: origin.agent().map(ToOwned::to_owned),
                 identity: server.identity.clone(),
                 definition: None,
-                since_ms: crate::desk::now_ms() as u64,
+                since_ms: crate::clock::now_ms() as u64,
                 reads: true,
                 definitions: Vec::new(),
             };
@@ -585,7 +544,7 @@ impl Gate {
             } else {
                 Vec::new()
             },
-            since_ms: crate::desk::now_ms() as u64,
+            since_ms: crate::clock::now_ms() as u64,
             reads: false,
         };
         let (rule, scope) = match remember {

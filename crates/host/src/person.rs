@@ -16,11 +16,13 @@ use switchboard_mcp::types::{
 
 use crate::approvals::{Answer, Broker, DecidedBy, OnWithdrawn, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
+use crate::decisions::Origin;
 use crate::delegated::{Asked, Delegate, Delegates};
-use crate::gate::Origin;
 use crate::masking;
 use crate::roots::Roots;
-use crate::sampling::{Drafted, SamplingModels, Unreviewed, WITHOUT_REVIEW};
+use crate::sampling::{Drafted, SamplingModels, Unreviewed};
+
+use crate::decisions::WITHOUT_REVIEW;
 
 /// How the audit trail records a request its server withdrew before anyone answered it
 /// (it cancelled the request, gave up waiting, or went away): unanswered, by the server.

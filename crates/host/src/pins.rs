@@ -96,10 +96,10 @@ pub struct ToolDefinition {
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+    #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
     pub input_schema: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "specta", specta(type = Option<crate::desk::Json>))]
+    #[cfg_attr(feature = "specta", specta(type = Option<crate::json::Json>))]
     pub annotations: Option<Value>,
 }
 

@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::ToolAnnotations;
 
-use crate::audit::Given;
+use crate::decisions::Given;
 use crate::pins::{Changed, DefinitionChange, ToolDefinition};
 
 /// A standing decision about one tool of a server, or all of them (`tool: None`).

@@ -86,9 +86,6 @@ impl SamplingRule {
     }
 }
 
-/// How the audit trail names a reply the model sent under a [`SamplingRule`].
-pub const WITHOUT_REVIEW: &str = "policy: sampling without review for this server";
-
 /// A configured model: the provider's name and the model's id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chosen {

@@ -10,7 +10,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use rusqlite::Connection;
 
@@ -181,12 +181,4 @@ impl<E: FileError> Db<E> {
     pub(crate) fn fail(&self, source: rusqlite::Error) -> E {
         E::database(self.path.clone(), source)
     }
-}
-
-/// Milliseconds since the Unix epoch: when a row was written.
-pub(crate) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
 }

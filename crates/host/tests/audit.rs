@@ -5,8 +5,10 @@ use std::process::Command;
 
 use serde_json::json;
 use switchboard_host::audit::{
-    AuditLog, DETAIL_BYTES, Given, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
+    AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
 };
+
+use switchboard_host::decisions::Given;
 
 fn call(n: u32) -> Record {
     Record {
@@ -277,7 +279,7 @@ async fn a_log_from_before_allows_said_how_they_were_given_keeps_every_record() 
         for (subject, decided_by) in [
             ("echo", "user"),
             ("add", "policy: allowed for this tool, always"),
-            ("list", switchboard_host::gate::BY_YOU),
+            ("list", switchboard_host::decisions::BY_YOU),
             ("read", "trusted server: read-only tool"),
         ] {
             old.execute(

@@ -9,9 +9,9 @@ mod common;
 
 use serde_json::json;
 use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::audit::Given;
+use switchboard_host::decisions::BY_YOU;
+use switchboard_host::decisions::Given;
 use switchboard_host::desk::AuditEntry;
-use switchboard_host::gate::BY_YOU;
 
 use common::{DemoDesk, demo_desk};
 

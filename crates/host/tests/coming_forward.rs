@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, json};
 use switchboard_host::approvals::{Pending, Question, Serving};
+use switchboard_host::decisions::Origin;
 use switchboard_host::desk::Update;
-use switchboard_host::gate::Origin;
 
 use common::{
     DemoDesk, demo_allowed, demo_desk, demo_server, desk_on, eventually, given_to_agent, keyring,

@@ -14,10 +14,10 @@ use serde_json::{Value, json};
 use switchboard_host::agent::{ChatEvent, ConversationSummary, Ended};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::config::ProviderProtocol;
+use switchboard_host::decisions::Origin;
 use switchboard_host::desk::{
     DeskError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update,
 };
-use switchboard_host::gate::Origin;
 
 const KEY: &str = "sk-standin-chat-key-0123456789";
 

@@ -429,8 +429,8 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
 async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     use std::sync::Arc;
     use switchboard_host::approvals::{Question, Remember};
+    use switchboard_host::decisions::Origin;
     use switchboard_host::desk::Update;
-    use switchboard_host::gate::Origin;
     use switchboard_host::gateway::http_sessions;
     use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};

@@ -12,7 +12,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Question, Remember};
 use switchboard_host::audit::Kind;
-use switchboard_host::gate::{CallError, Callee, Origin};
+use switchboard_host::gate::{CallError, Callee};
+
+use switchboard_host::decisions::Origin;
 use switchboard_host::pins;
 use switchboard_host::policy::RuleOf;
 use switchboard_mcp::types::{

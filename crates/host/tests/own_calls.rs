@@ -11,7 +11,9 @@ mod common;
 use serde_json::{Map, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::{DeskError, Update};
-use switchboard_host::gate::{BY_YOU, CallError};
+use switchboard_host::gate::CallError;
+
+use switchboard_host::decisions::BY_YOU;
 
 use common::{DemoDesk, demo_desk, next_on, text_of};
 
@@ -126,7 +128,7 @@ async fn a_destructive_tool_asks_the_person_first_until_a_rule_answers_for_them(
     };
     assert_eq!(tool, "delete_note");
     assert_eq!(json!(arguments), gone);
-    assert_eq!(asked_by, switchboard_host::gate::Origin::Person);
+    assert_eq!(asked_by, switchboard_host::decisions::Origin::Person);
     world
         .desk
         .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)

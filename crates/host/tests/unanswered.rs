@@ -12,7 +12,9 @@ use std::time::Duration;
 use serde_json::Map;
 use switchboard_host::audit::Kind;
 use switchboard_host::config::ServerConfig;
-use switchboard_host::gate::{CallError, Callee, Origin};
+use switchboard_host::gate::{CallError, Callee};
+
+use switchboard_host::decisions::Origin;
 
 /// How long a question waits when the test lets it time out.
 const SHORT: Duration = Duration::from_millis(300);

@@ -11,8 +11,9 @@ use switchboard_providers::Message;
 
 use super::conversation_file::File;
 use super::naming::Enablement;
+use crate::clock::now_ms;
 pub use crate::sqlite_file::MovedAside;
-use crate::sqlite_file::{FileError, Kept, Named, now_ms};
+use crate::sqlite_file::{FileError, Kept, Named};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {

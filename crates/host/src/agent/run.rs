@@ -21,7 +21,9 @@ use super::naming::{Enablement, Toolset};
 use super::results;
 use super::retry::Retry;
 use super::servers::Servers;
-use crate::gate::{CallError, Callee, Gate, Origin};
+use crate::gate::{CallError, Callee, Gate};
+
+use crate::decisions::Origin;
 
 /// How a conversation asks its model.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,6 +9,7 @@ mod bounds;
 mod retention;
 mod store;
 
+use crate::decisions::Given;
 use std::path::Path;
 
 use serde::Serialize;
@@ -110,44 +111,6 @@ impl Kind {
     }
 }
 
-/// How a tool call's decision was given: by the person in the dialog once, for the
-/// session or always; by a standing rule (the record's `decided_by` names which); or by the
-/// person making the call themselves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum Given {
-    Once,
-    Session,
-    Always,
-    Rule,
-    Own,
-}
-
-impl Given {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Once => "once",
-            Self::Session => "session",
-            Self::Always => "always",
-            Self::Rule => "rule",
-            Self::Own => "own",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        [
-            Self::Once,
-            Self::Session,
-            Self::Always,
-            Self::Rule,
-            Self::Own,
-        ]
-        .into_iter()
-        .find(|g| g.as_str() == text)
-    }
-}
-
 /// One record, as written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -179,7 +142,7 @@ pub struct Row {
     #[serde(flatten)]
     pub record: Record,
     /// Who asked for a tool call: the person (from the explorer), or a model in a
-    /// conversation (see [`crate::gate::Origin`]); empty for what a server asked.
+    /// conversation (see [`crate::decisions::Origin`]); empty for what a server asked.
     pub asked_by: String,
     /// How a tool call's decision was given; `None` for other records, a call no one
     /// decided, and calls recorded before this was kept that say nothing of it.

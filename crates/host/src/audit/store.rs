@@ -20,8 +20,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::bounds::{self, Size};
-use super::{AuditError, CHECK_EVERY, Given, Kind, Record, Retention, Row, retention};
-use crate::sqlite_file::{self, Db, now_ms};
+use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, retention};
+use crate::clock::now_ms;
+use crate::decisions::Given;
+use crate::sqlite_file::{self, Db};
 
 pub(super) struct Store {
     db: Db<AuditError>,
@@ -389,7 +391,7 @@ fn add_given(db: &Connection) -> rusqlite::Result<()> {
         )?;
         tx.execute(
             "UPDATE audit SET given = 'own' WHERE kind = 'tool_call' AND decided_by = ?1",
-            [crate::gate::BY_YOU],
+            [crate::decisions::BY_YOU],
         )?;
         tx.commit()?;
     }

@@ -386,7 +386,7 @@ mod tests {
             Verdict::Decided(Decision {
                 allow: true,
                 decided_by: "policy: allowed for this tool, always".into(),
-                given: crate::audit::Given::Rule,
+                given: crate::decisions::Given::Rule,
             })
         );
     }

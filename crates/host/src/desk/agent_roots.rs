@@ -15,7 +15,7 @@ use switchboard_mcp::types::Root;
 use super::{Desk, DeskError};
 use crate::approvals::{Answer, DecidedBy, Question};
 use crate::audit::{Kind, Record};
-use crate::gate::Origin;
+use crate::decisions::Origin;
 use crate::roots;
 
 impl Desk {

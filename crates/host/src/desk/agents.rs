@@ -10,11 +10,14 @@ use serde::Serialize;
 
 use super::explore::ProgressItem;
 use super::switches::TurnedOff;
-use super::{AuditEntry, Desk, DeskError, Update, lock, now_ms};
+use super::{AuditEntry, Desk, DeskError, Update, lock};
 use crate::approvals::Serving;
 use crate::catalog::Offer;
+use crate::clock::now_ms;
 use crate::config::{AgentConfig, Offered};
-use crate::gate::{Callee, Origin};
+use crate::gate::Callee;
+
+use crate::decisions::Origin;
 use crate::reads::Read;
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::{Connection, RequestError, WeakConnection};
@@ -358,7 +361,7 @@ impl Desk {
             progress: 0.0,
             total: None,
             message: None,
-            started_ms: now_ms(),
+            started_ms: now_ms() as f64,
         };
         let by = Serving {
             origin: origin.clone(),

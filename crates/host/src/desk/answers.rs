@@ -10,9 +10,10 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use super::{Desk, DeskError, Json, shown};
+use super::{Desk, DeskError, shown};
 use crate::approvals::{Answer, Pending, Question, Refusal, Remember};
-use crate::audit::Given;
+use crate::decisions::Given;
+use crate::json::Json;
 use crate::links;
 use crate::roots;
 

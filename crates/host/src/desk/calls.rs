@@ -119,7 +119,7 @@ impl Desk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::Origin;
+    use crate::decisions::Origin;
 
     fn call(server: &str, origin: Origin) -> Call {
         Call {

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
 use super::switches::TurnedOff;
-use super::{Desk, DeskError, Inner, Json, Update, lock, now_ms};
+use super::{Desk, DeskError, Inner, Update, lock};
 use crate::agent::context;
 use crate::agent::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
@@ -27,7 +27,9 @@ use crate::agent::{
 };
 use crate::approvals::Serving;
 use crate::catalog::CatalogTool;
-use crate::gate::Origin;
+use crate::clock::now_ms;
+use crate::decisions::Origin;
+use crate::json::Json;
 
 /// The title a conversation has until its first message names it.
 pub const NEW_TITLE: &str = "New conversation";
@@ -539,7 +541,7 @@ fn in_flight_call(
                 progress: 0.0,
                 total: None,
                 message: None,
-                started_ms: now_ms(),
+                started_ms: now_ms() as f64,
             };
             in_flight.insert(item.token.clone());
             let by = Serving {

@@ -9,9 +9,12 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::switches::TurnedOff;
-use super::{Desk, DeskError, lock, now_ms};
+use super::{Desk, DeskError, lock};
 use crate::approvals::Serving;
-use crate::gate::{CallError, Callee, Origin};
+use crate::clock::now_ms;
+use crate::gate::{CallError, Callee};
+
+use crate::decisions::Origin;
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
 /// a model's in a conversation (from the moment it waits for a decision).
@@ -135,7 +138,7 @@ impl Desk {
             progress: 0.0,
             total: None,
             message: None,
-            started_ms: now_ms(),
+            started_ms: now_ms() as f64,
         };
         let by = Serving {
             origin: origin.clone(),

@@ -12,7 +12,7 @@ use switchboard_mcp::types::Root;
 use super::{Desk, lock};
 use crate::audit::{Kind, Record};
 use crate::config::{self, Config, ConfigError};
-use crate::gate::Origin;
+use crate::decisions::Origin;
 use crate::pins;
 use crate::roots::{self, FolderGrant, Roots};
 

@@ -15,7 +15,6 @@ mod explore;
 mod folders;
 pub mod forms;
 mod imports;
-pub mod json;
 pub mod logbook;
 pub mod models;
 mod registry;
@@ -31,7 +30,7 @@ mod watch;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::Serialize;
 use switchboard_mcp::client::ClientError;
@@ -40,6 +39,7 @@ use tokio::sync::broadcast;
 
 use crate::approvals::{AnswerError, Arrival, Broker, BrokerEvent, Forward, Pending, Question};
 use crate::audit::{AuditError, AuditLog, Retention};
+use crate::clock::now_ms;
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
 use crate::gate::{CallError, Gate};
 use crate::host::Host;
@@ -69,7 +69,6 @@ pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
     ImportedServerReport, InputAnswer, SkippedServer,
 };
-pub use json::Json;
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
@@ -321,13 +320,6 @@ pub struct Desk {
     inner: Arc<Inner>,
 }
 
-pub(crate) fn now_ms() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as f64)
-        .unwrap_or(0.0)
-}
-
 impl Desk {
     /// Opens the desk on a configuration file and an audit database. A configuration file
     /// that does not read leaves the desk with no servers, says why, and is never
@@ -518,7 +510,7 @@ impl Desk {
                             let server = server.clone();
                             tokio::spawn(async move { desk.follow_again(&server).await });
                         }
-                        let since_ms = now_ms();
+                        let since_ms = now_ms() as f64;
                         lock(&inner.since).insert(server.clone(), since_ms);
                         Update::Status {
                             server,
@@ -864,7 +856,7 @@ impl From<HostEvent> for Relayed {
                 text,
             } => Self::Log(LogEntry {
                 server,
-                at_ms: now_ms(),
+                at_ms: now_ms() as f64,
                 source,
                 level: level.map(|l| l.to_string()),
                 text: masking::urls_in(&text),

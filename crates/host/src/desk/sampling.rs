@@ -7,16 +7,18 @@ use std::sync::Weak;
 use serde::Serialize;
 use switchboard_mcp::types::CreateMessageRequestParams;
 
-use super::{Desk, DeskError, Inner, now_ms};
+use super::{Desk, DeskError, Inner};
 use crate::approvals::{AnswerError, Question};
 use crate::audit::ByRule;
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::pins;
 use crate::sampling::budget::Budgets;
 use crate::sampling::{
-    self, Chosen, DraftError, Drafted, SamplingModels, SamplingRule, Unreviewed, WITHOUT_REVIEW,
-    choose_model,
+    self, Chosen, DraftError, Drafted, SamplingModels, SamplingRule, Unreviewed, choose_model,
 };
+
+use crate::decisions::WITHOUT_REVIEW;
 
 /// A reply the model drafted, for the person to review and edit before it goes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,7 +30,7 @@ pub struct SamplingDraft {
     /// The model chosen for the request.
     pub model: String,
     /// The `CreateMessageResult` the model's answer makes.
-    #[cfg_attr(feature = "specta", specta(type = crate::desk::Json))]
+    #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
     pub result: serde_json::Value,
 }
 

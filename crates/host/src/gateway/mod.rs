@@ -5,7 +5,7 @@
 //! - [`Session`]: one agent's connection, over any transport. It answers `initialize`,
 //!   lists what the agent may see of the running servers (tools and prompts named
 //!   `server__name`, resources by their own URIs), and sends every tool call through the
-//!   gate as the agent's ([`crate::gate::Origin::Agent`]): its own rules, the dialog and
+//!   gate as the agent's ([`crate::decisions::Origin::Agent`]): its own rules, the dialog and
 //!   the audit naming it; so do its reads (a resource read or subscribed to, a prompt,
 //!   completions), each routed only to the server that lists the resource or whose
 //!   template matches it, and marked with the server that answered. Changes of the servers' offers reach it as `list_changed`;

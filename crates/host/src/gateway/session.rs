@@ -26,7 +26,9 @@ use super::refusal;
 use super::subscriptions::Subscriptions;
 use crate::catalog::Offer;
 use crate::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
-use crate::gate::{CallError, Origin};
+use crate::gate::CallError;
+
+use crate::decisions::Origin;
 use crate::reads::Read;
 use crate::supervisor::{HostEvent, LogSource};
 

@@ -15,7 +15,9 @@ use switchboard_host::approvals::{Broker, BrokerEvent, Pending, Question, Rememb
 use switchboard_host::audit::{AuditLog, Retention};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::desk::{Desk, DeskError, Update};
-use switchboard_host::gate::{Gate, Origin};
+use switchboard_host::gate::Gate;
+
+use switchboard_host::decisions::Origin;
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
 use switchboard_host::policy::Policies;
