@@ -38,7 +38,7 @@ use switchboard_host::audit::{Kind, Record};
 use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Given;
 use switchboard_host::gate::Gate;
-use switchboard_host::pins::{self, ToolDefinition};
+use switchboard_host::pins::ToolDefinition;
 use switchboard_host::policy::{Policies, ToolRule};
 use switchboard_mcp::types::ContentBlock;
 use switchboard_providers::{
@@ -162,7 +162,7 @@ impl World {
             tool: Some("echo".into()),
             allow: true,
             agent: None,
-            identity: pins::identity(&demo),
+            identity: demo.identity(),
             definition: Some(ToolDefinition::of(&echo.tool)),
             since_ms: 0,
             reads: false,

@@ -31,7 +31,6 @@ use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Origin;
 use switchboard_host::desk::Desk;
 use switchboard_host::gateway::{bridge, http_sessions};
-use switchboard_host::pins;
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
@@ -55,10 +54,11 @@ async fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(CALLS);
     let demo = common::demo_server().display().to_string();
-    let identity = pins::identity(&ServerConfig {
+    let identity = ServerConfig {
         command: Some(demo.clone()),
         ..ServerConfig::default()
-    });
+    }
+    .identity();
     // What the person's "always allow this server" for the agent leaves behind.
     let rule = json!({"server": "demo", "allow": true, "agent": AGENT, "identity": identity});
     let world = common::desk_on(

@@ -33,7 +33,7 @@ use crate::audit::{AuditLog, Kind, Record};
 use crate::catalog::Catalog;
 use crate::config::{self, ServerConfig};
 use crate::masking;
-use crate::pins::{self, Changed, ToolDefinition};
+use crate::pins::{Changed, ToolDefinition};
 use crate::policy::{Decision, Now, Policies, RuleOf, Scope, ToolRule, Verdict};
 use crate::reads::Read;
 
@@ -117,7 +117,7 @@ impl Allowed {
 /// The server a call goes to, as the gate weighs it.
 pub struct Callee<'a> {
     pub name: &'a str,
-    /// How it is launched or reached now (`pins::identity`): allowances are pinned to it.
+    /// How it is launched or reached now (`ServerConfig::identity`): allowances are pinned to it.
     pub identity: String,
     /// The person's word for it, which alone lets its annotations count.
     pub trusted: bool,
@@ -127,7 +127,7 @@ impl<'a> Callee<'a> {
     pub fn of(name: &'a str, config: &ServerConfig) -> Self {
         Self {
             name,
-            identity: pins::identity(config),
+            identity: config.identity(),
             trusted: config.is_trusted(),
         }
     }

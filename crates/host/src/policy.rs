@@ -34,7 +34,7 @@ pub struct ToolRule {
     /// The agent whose calls the rule decides; none for the person's and their models'.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
-    /// The server's identity when the rule was made (`pins::identity`).
+    /// The server's identity when the rule was made (`ServerConfig::identity`).
     #[serde(default)]
     pub identity: String,
     /// The tool as the person read it when they allowed it (rules for one tool).

@@ -15,7 +15,7 @@ pub enum RootError {
 }
 
 /// The folders a server may see, kept in the configuration: for the server as it was
-/// launched when the person chose them (`pins::identity`).
+/// launched when the person chose them (`ServerConfig::identity`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FolderGrant {

@@ -56,7 +56,7 @@ use crate::config::Config;
 pub mod budget;
 
 /// The person's standing permission for a server's sampling requests to be drafted by
-/// the model and sent without review, pinned to the server's identity (`pins::identity`)
+/// the model and sent without review, pinned to the server's identity (`ServerConfig::identity`)
 /// as it was when they gave it: a server launched otherwise is asked about again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -15,7 +15,6 @@ use switchboard_host::audit::Kind;
 use switchboard_host::gate::{CallError, Callee};
 
 use switchboard_host::decisions::Origin;
-use switchboard_host::pins;
 use switchboard_host::policy::RuleOf;
 use switchboard_mcp::types::{
     CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
@@ -160,7 +159,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     );
     assert_eq!(
         rule.identity,
-        pins::identity(&world.server),
+        world.server.identity(),
         "pinned to the server"
     );
     let pinned = rule.definition.as_ref().expect("pinned to the tool");

@@ -238,7 +238,7 @@ async fn an_imported_server_is_never_trusted() {
     // (anyone can compute it): still not trusted.
     let mut entry = json!({"command": "true", "trusted": true, "enabled": false});
     let config: ServerConfig = serde_json::from_value(entry.clone()).unwrap();
-    entry["trustedAs"] = json!(switchboard_host::pins::identity(&config));
+    entry["trustedAs"] = json!(config.identity());
     let file = world.file(
         "claude_desktop_config.json",
         &json!({"mcpServers": {"friendly": entry}}),

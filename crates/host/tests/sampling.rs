@@ -501,7 +501,7 @@ async fn a_rule_kept_without_a_model_asks_the_person_until_allowed_again() {
         command: Some(demo_server().display().to_string()),
         ..Default::default()
     };
-    let identity = switchboard_host::pins::identity(&demo);
+    let identity = demo.identity();
     let kept = json!({"samplingRules": [{"server": "demo", "identity": identity, "sinceMs": 1}]});
     let provider = StandInProvider::start(json!({"turns": [answer_turn("Chosen now.")]})).await;
     let mut world = desk_with(Some(&provider), kept).await;

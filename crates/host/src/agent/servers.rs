@@ -5,7 +5,6 @@ use switchboard_mcp::client::Client;
 
 use crate::catalog::{Catalog, CatalogTool};
 use crate::config::ServerConfig;
-use crate::pins;
 
 /// The running servers, as a conversation's tool calls reach them. The desk implements
 /// it over its host; tests over theirs.
@@ -20,7 +19,7 @@ pub trait Servers: Send + Sync {
 #[derive(Clone)]
 pub struct Reach {
     pub client: Client,
-    /// How it is launched or reached now (`pins::identity`).
+    /// How it is launched or reached now (`ServerConfig::identity`).
     pub identity: String,
     /// The person's word for it.
     pub trusted: bool,
@@ -30,7 +29,7 @@ impl Reach {
     pub fn of(client: Client, config: &ServerConfig) -> Self {
         Self {
             client,
-            identity: pins::identity(config),
+            identity: config.identity(),
             trusted: config.is_trusted(),
         }
     }

@@ -2,6 +2,7 @@
 //! and how other hosts' files are imported.
 
 mod file;
+mod identity;
 mod import;
 mod model;
 mod path;

@@ -174,7 +174,7 @@ pub struct ServerConfig {
     /// The person vouches for this server: its tool annotations may relax approvals.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trusted: bool,
-    /// The server's identity when the person marked it trusted (`pins::identity`): the
+    /// The server's identity when the person marked it trusted (`ServerConfig::identity`): the
     /// mark holds only while the server is launched or reached the same way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trusted_as: Option<String>,
@@ -555,13 +555,13 @@ pub enum SpecError {
 impl ServerConfig {
     /// Whether the person's trust holds for the server as it is configured now.
     pub fn is_trusted(&self) -> bool {
-        self.trusted && self.trusted_as.as_deref() == Some(&crate::pins::identity(self))
+        self.trusted && self.trusted_as.as_deref() == Some(&self.identity())
     }
 
     /// Marks the server trusted, as it is configured now, or not.
     pub fn set_trusted(&mut self, trusted: bool) {
         self.trusted = trusted;
-        self.trusted_as = trusted.then(|| crate::pins::identity(self));
+        self.trusted_as = trusted.then(|| self.identity());
     }
 
     /// This entry as the server runs it: the host's settings fill in what it leaves unset.

@@ -13,7 +13,6 @@ use super::{Desk, lock};
 use crate::audit::{Kind, Record};
 use crate::config::{self, Config, ConfigError};
 use crate::decisions::Origin;
-use crate::pins;
 use crate::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
@@ -23,7 +22,7 @@ pub(super) fn grant_remembered(config: &Config, granted: &Roots) {
         let Some(server) = config.servers.get(&grant.server) else {
             continue;
         };
-        if pins::identity(server) != grant.identity {
+        if server.identity() != grant.identity {
             continue;
         }
         let present: Vec<_> = grant
@@ -48,7 +47,7 @@ impl Desk {
         let Ok(server_config) = self.server_config(server) else {
             return;
         };
-        let mut grant = FolderGrant::of(server, pins::identity(&server_config), chosen);
+        let mut grant = FolderGrant::of(server, server_config.identity(), chosen);
         self.change_folders(|grants| {
             if let Some(before) = grants.iter().find(|g| g.server == server) {
                 grant.keep_marks_of(before);

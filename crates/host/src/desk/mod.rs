@@ -46,7 +46,6 @@ use crate::host::Host;
 use crate::links::LinkError;
 use crate::masking;
 use crate::person::PersonHandler;
-use crate::pins;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
@@ -552,7 +551,7 @@ impl Desk {
     /// gone) sees none of them.
     fn withdraw_folders(&self, before: &Config, after: &Config) {
         for (name, was) in &before.servers {
-            let same = |now: &ServerConfig| pins::identity(now) == pins::identity(was);
+            let same = |now: &ServerConfig| now.identity() == was.identity();
             if !after.servers.get(name).is_some_and(same) {
                 self.inner.roots.revoke(name);
             }

@@ -12,7 +12,6 @@ use crate::approvals::{AnswerError, Question};
 use crate::audit::ByRule;
 use crate::clock::now_ms;
 use crate::config::Config;
-use crate::pins;
 use crate::sampling::budget::Budgets;
 use crate::sampling::{
     self, Chosen, DraftError, Drafted, SamplingModels, SamplingRule, Unreviewed, choose_model,
@@ -158,7 +157,7 @@ impl Desk {
         provider: &str,
         model: &str,
     ) -> Result<(), DeskError> {
-        let identity = pins::identity(&self.server_config(server)?);
+        let identity = self.server_config(server)?.identity();
         let chosen = Chosen {
             provider: provider.to_owned(),
             model: model.to_owned(),
@@ -225,7 +224,10 @@ impl Desk {
 /// The model a rule binds `server`'s replies without review to, if a rule holds for the
 /// server as configured; why it cannot answer, if its model is not one there is.
 fn bound_model(config: &Config, server: &str) -> Option<Result<Chosen, String>> {
-    let now = config.servers.get(server).map(pins::identity)?;
+    let now = config
+        .servers
+        .get(server)
+        .map(crate::config::ServerConfig::identity)?;
     let rule = config
         .settings
         .sampling_rules

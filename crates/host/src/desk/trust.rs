@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Desk, lock};
 use crate::audit::ByRule;
-use crate::pins::{self, ToolDefinition};
+use crate::pins::ToolDefinition;
 use crate::policy::{Now, RuleOf, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,7 +58,10 @@ impl Desk {
         };
         let mut shown = Vec::with_capacity(rules.len());
         for (rule, scope) in rules {
-            let identity = config.servers.get(&rule.server).map(pins::identity);
+            let identity = config
+                .servers
+                .get(&rule.server)
+                .map(crate::config::ServerConfig::identity);
             // The tools the rule decides, as listed now: its tool, or (a rule for every tool)
             // all of them; none when its server does not run, or for its reads.
             let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {

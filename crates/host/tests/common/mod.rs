@@ -176,7 +176,7 @@ fn node_peer(script: &str, args: &[&str]) -> ServerConfig {
 /// A standing allowance of every tool of `server`, launched as `config`, pinned to it as
 /// the person would have given it.
 fn allowed(server: &str, config: &ServerConfig) -> Value {
-    let identity = switchboard_host::pins::identity(config);
+    let identity = config.identity();
     json!({"server": server, "allow": true, "identity": identity})
 }
 
