@@ -39,7 +39,9 @@ use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Given;
 use switchboard_host::gate::Gate;
 use switchboard_host::pins::ToolDefinition;
-use switchboard_host::policy::{Policies, ToolRule};
+use switchboard_host::policy::Policies;
+
+use switchboard_host::config::ToolRule;
 use switchboard_mcp::types::ContentBlock;
 use switchboard_providers::{
     ApiKey, Client, Collector, Event, Message, ProviderConfig, Request, ToolResult,

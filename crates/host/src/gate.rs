@@ -34,7 +34,9 @@ use crate::catalog::Catalog;
 use crate::config::{self, ServerConfig};
 use crate::masking;
 use crate::pins::{Changed, ToolDefinition};
-use crate::policy::{Decision, Now, Policies, RuleOf, Scope, ToolRule, Verdict};
+use crate::policy::{Decision, Now, Policies, RuleOf, Scope, Verdict};
+
+use crate::config::ToolRule;
 use crate::reads::Read;
 
 pub mod pace;

@@ -16,42 +16,11 @@
 //! An agent's reads (resources, prompts and their completions) are decided by rules of
 //! their own (`reads`), one per server: a rule about a server's tools never decides them.
 
-use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::ToolAnnotations;
 
+use crate::config::ToolRule;
 use crate::decisions::Given;
 use crate::pins::{Changed, DefinitionChange, ToolDefinition};
-
-/// A standing decision about one tool of a server, or all of them (`tool: None`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
-pub struct ToolRule {
-    pub server: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
-    pub allow: bool,
-    /// The agent whose calls the rule decides; none for the person's and their models'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// The server's identity when the rule was made (`ServerConfig::identity`).
-    #[serde(default)]
-    pub identity: String,
-    /// The tool as the person read it when they allowed it (rules for one tool).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub definition: Option<ToolDefinition>,
-    /// Every tool the server listed when the person allowed all of them (rules for a
-    /// whole server): the allowance holds for these, as they read then.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub definitions: Vec<ToolDefinition>,
-    /// When the rule was made (ms since the epoch).
-    #[serde(default)]
-    #[cfg_attr(feature = "specta", specta(type = f64))]
-    pub since_ms: u64,
-    /// A rule about the server's reads (resources, prompts, completions), not its tools.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub reads: bool,
-}
 
 impl ToolRule {
     /// Whether an allowance still holds for the server and the tool as they are now.

@@ -40,7 +40,6 @@
 //! `tool_result`s appended; each round is a new request, reviewed like any other. The
 //! host never runs a sampling request's tools against its own servers.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use switchboard_mcp::types::{
     CreateMessageRequestParams, CreateMessageResult, ModelPreferences, OneOrMany, Role,
@@ -51,30 +50,9 @@ use switchboard_providers::{
     ToolCall, ToolChoice, ToolResult, ToolResultContent, UserContent,
 };
 
-use crate::config::Config;
+use crate::config::{Config, SamplingRule};
 
 pub mod budget;
-
-/// The person's standing permission for a server's sampling requests to be drafted by
-/// the model and sent without review, pinned to the server's identity (`ServerConfig::identity`)
-/// as it was when they gave it: a server launched otherwise is asked about again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SamplingRule {
-    pub server: String,
-    pub identity: String,
-    /// When it was given (ms since the epoch).
-    #[serde(default)]
-    pub since_ms: u64,
-    /// The model that writes the replies, whatever the server hints: the provider (a name
-    /// under `providers`) and one of its configured models, as the person chose them.
-    /// None in a rule an earlier version kept: such a rule sends nothing without review
-    /// until the person allows the server again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-}
 
 impl SamplingRule {
     /// The model the person chose, if the rule names one.

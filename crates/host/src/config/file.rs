@@ -345,7 +345,9 @@ mod tests {
     #[test]
     fn a_pinned_allowance_marked_always_is_honoured_after_a_restart() {
         use crate::pins::ToolDefinition;
-        use crate::policy::{Decision, Now, Policies, Scope, ToolRule, Verdict};
+        use crate::policy::{Decision, Now, Policies, Scope, Verdict};
+
+        use crate::config::ToolRule;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.json");
         // Keys in an order a server might use: the file keeps what compares equal.

@@ -7,6 +7,7 @@ mod import;
 mod model;
 mod path;
 pub mod placeholders;
+mod rules;
 mod sampling_limits;
 mod secret_names;
 
@@ -22,5 +23,6 @@ pub use model::{
     client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
+pub use rules::{SamplingRule, ToolRule};
 pub use sampling_limits::SamplingLimits;
 pub use secret_names::{Place, names_a_secret, secret_name};

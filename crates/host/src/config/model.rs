@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::rules::{SamplingRule, ToolRule};
 use super::sampling_limits::SamplingLimits;
-use crate::policy::ToolRule;
 use switchboard_mcp::transport::http::HttpMode;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -329,7 +329,7 @@ pub struct HostSettings {
     /// Servers whose sampling requests the model answers without review; revoked by
     /// removing them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sampling_rules: Vec<crate::sampling::SamplingRule>,
+    pub sampling_rules: Vec<SamplingRule>,
     /// The tokens a drafted reply may ask for, and what replies without review may spend.
     #[serde(skip_serializing_if = "SamplingLimits::is_default")]
     pub sampling_limits: SamplingLimits,

@@ -14,8 +14,10 @@ use crate::clock::now_ms;
 use crate::config::Config;
 use crate::sampling::budget::Budgets;
 use crate::sampling::{
-    self, Chosen, DraftError, Drafted, SamplingModels, SamplingRule, Unreviewed, choose_model,
+    self, Chosen, DraftError, Drafted, SamplingModels, Unreviewed, choose_model,
 };
+
+use crate::config::SamplingRule;
 
 use crate::decisions::WITHOUT_REVIEW;
 

@@ -1,0 +1,59 @@
+//! The person's standing decisions as the configuration keeps them: about tools
+//! ([`ToolRule`], weighed by `crate::policy`) and about a server's sampling
+//! ([`SamplingRule`], by `crate::sampling`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::pins::ToolDefinition;
+
+/// A standing decision about one tool of a server, or all of them (`tool: None`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolRule {
+    pub server: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub allow: bool,
+    /// The agent whose calls the rule decides; none for the person's and their models'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The server's identity when the rule was made (`ServerConfig::identity`).
+    #[serde(default)]
+    pub identity: String,
+    /// The tool as the person read it when they allowed it (rules for one tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<ToolDefinition>,
+    /// Every tool the server listed when the person allowed all of them (rules for a
+    /// whole server): the allowance holds for these, as they read then.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<ToolDefinition>,
+    /// When the rule was made (ms since the epoch).
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub since_ms: u64,
+    /// A rule about the server's reads (resources, prompts, completions), not its tools.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reads: bool,
+}
+
+/// The person's standing permission for a server's sampling requests to be drafted by
+/// the model and sent without review, pinned to the server's identity (`ServerConfig::identity`)
+/// as it was when they gave it: a server launched otherwise is asked about again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SamplingRule {
+    pub server: String,
+    pub identity: String,
+    /// When it was given (ms since the epoch).
+    #[serde(default)]
+    pub since_ms: u64,
+    /// The model that writes the replies, whatever the server hints: the provider (a name
+    /// under `providers`) and one of its configured models, as the person chose them.
+    /// None in a rule an earlier version kept: such a rule sends nothing without review
+    /// until the person allows the server again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
