@@ -19,7 +19,7 @@ use switchboard_host::catalog::{Catalog, Offer};
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::host::Host;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_host::server_events::{HostEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast::error::RecvError;
 

@@ -15,7 +15,9 @@ use crate::catalog::Catalog;
 use crate::config::{Config, ServerConfig};
 use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
-use crate::supervisor::{HostEvent, Retired, ServerState, Shared, Supervisor};
+use crate::supervisor::{Retired, Shared, Supervisor};
+
+use crate::server_events::{HostEvent, ServerState};
 
 /// Which servers a reconciliation touched.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

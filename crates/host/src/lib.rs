@@ -30,6 +30,7 @@ pub mod registry;
 pub mod roots;
 pub mod sampling;
 pub mod secrets;
+pub mod server_events;
 pub mod sign_in;
 mod sqlite_file;
 pub mod supervisor;

@@ -20,7 +20,7 @@ use switchboard_mcp::transport::BoxFuture;
 
 use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::Secrets;
-use crate::supervisor::HostEvent;
+use crate::server_events::HostEvent;
 use tokio::sync::{broadcast, watch};
 
 /// The name authorization servers show on their consent pages.

@@ -16,7 +16,7 @@ use switchboard_host::agent::{
 };
 use switchboard_host::approvals::{Answer, Pending, Question, Remember};
 use switchboard_host::config::ServerConfig;
-use switchboard_host::supervisor::HostEvent;
+use switchboard_host::server_events::HostEvent;
 use switchboard_providers::{
     ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
 };

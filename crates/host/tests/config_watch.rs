@@ -9,7 +9,7 @@ mod common;
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::Update;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 
 use common::{DemoDesk, demo_desk, demo_server, desk_in};
 use switchboard_host::secrets::Secrets;

@@ -15,7 +15,7 @@ use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::{Desk, DeskError, ServerForm, Update};
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 use tokio::sync::broadcast;
 
 const WAIT: Duration = Duration::from_secs(30);

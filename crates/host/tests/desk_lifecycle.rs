@@ -10,7 +10,7 @@ mod common;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::desk::{DeskError, LogEntry, Update};
-use switchboard_host::supervisor::{LogSource, ServerState};
+use switchboard_host::server_events::{LogSource, ServerState};
 use switchboard_mcp::types::LoggingLevel;
 
 use common::{DemoDesk, alive, call_allowed, demo_desk, demo_server, eventually, tagged};

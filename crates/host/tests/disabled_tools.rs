@@ -8,7 +8,7 @@ mod common;
 
 use serde_json::json;
 use switchboard_host::desk::{DeskError, Update};
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 
 use common::{demo_server, desk_on, keyring, text_of};
 

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::Update;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 
 use common::{DemoDesk, demo_server, desk_in, modern_peer};
 

@@ -18,7 +18,7 @@ use switchboard_host::config::{self, Config, ServerConfig};
 use switchboard_host::desk::{Desk, LogEntry, LogSize, Update};
 use switchboard_host::host::Host;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, LogSource, ServerState};
+use switchboard_host::server_events::{HostEvent, LogSource, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use switchboard_mcp::types::ContentBlock;
 use tokio::sync::broadcast::{self, error::RecvError};

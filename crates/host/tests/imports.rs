@@ -23,7 +23,7 @@ use switchboard_host::desk::{
     ImportedServerReport, InputAnswer, ServerForm, SkippedServer, Update,
 };
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
 

@@ -7,7 +7,7 @@ mod common;
 
 use serde_json::json;
 use switchboard_host::desk::Update;
-use switchboard_host::supervisor::ServerState;
+use switchboard_host::server_events::ServerState;
 
 use common::demo_desk;
 

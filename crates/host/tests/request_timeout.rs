@@ -11,7 +11,7 @@ use serde_json::json;
 use switchboard_host::config::{Config, ServerConfig};
 use switchboard_host::host::Host;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_host::server_events::{HostEvent, ServerState};
 use switchboard_mcp::client::{ClientError, DecliningHandler};
 use switchboard_mcp::connection::RequestError;
 

@@ -16,8 +16,8 @@ use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::config::client_secret_name;
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::secrets::Secrets;
+use switchboard_host::server_events::ServerState;
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
-use switchboard_host::supervisor::ServerState;
 use switchboard_test_support::listening::{Listening, listening};
 
 use common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};

@@ -8,7 +8,7 @@ use std::time::Duration;
 use switchboard_host::config::{Config, RestartPolicy, ServerConfig};
 use switchboard_host::host::{Host, Reconciled};
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_host::server_events::{HostEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast;
 

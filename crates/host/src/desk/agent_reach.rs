@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::switches::ToolSwitch;
 use super::{Desk, DeskError, lock};
-use crate::supervisor::ServerState;
+use crate::server_events::ServerState;
 
 /// An agent's reach: which servers, and which of their tools.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,7 +10,7 @@ use crate::config::{
     EnvValue, OAuthClient, Place, ProtocolEra, SecretRef, ServerConfig, TransportType,
     client_secret_name, secret_name,
 };
-use crate::supervisor::ServerState;
+use crate::server_events::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::log_line;
-use crate::supervisor::LogSource;
+use crate::server_events::LogSource;
 
 /// Lines kept per server; older ones are dropped first.
 const KEEP: usize = 2000;

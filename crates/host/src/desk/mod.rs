@@ -49,7 +49,9 @@ use crate::person::PersonHandler;
 use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
-use crate::supervisor::{HostEvent, ServerState, Shared};
+use crate::supervisor::Shared;
+
+use crate::server_events::{HostEvent, ServerState};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
 pub use agent_reach::{AgentReach, AgentTool, ServerReach};

@@ -5,7 +5,7 @@ use switchboard_mcp::types::ElicitRequestParams;
 
 use crate::approvals::{Pending, Question};
 use crate::masking::urls_in;
-use crate::supervisor::ServerState;
+use crate::server_events::ServerState;
 
 /// A server's state with the addresses in its reasons masked (a failed connection names
 /// the URL it tried).

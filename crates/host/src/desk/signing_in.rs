@@ -17,10 +17,10 @@ use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
 use crate::config::ServerSpec;
 use crate::links;
+use crate::server_events::{HostEvent, ServerState};
 use crate::sign_in::{
     AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
 };
-use crate::supervisor::{HostEvent, ServerState};
 
 const AUTHORIZATION: &str = "Authorization";
 

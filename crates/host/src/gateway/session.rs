@@ -30,7 +30,7 @@ use crate::gate::CallError;
 
 use crate::decisions::Origin;
 use crate::reads::Read;
-use crate::supervisor::{HostEvent, LogSource};
+use crate::server_events::{HostEvent, LogSource};
 
 mod asks;
 mod listen;

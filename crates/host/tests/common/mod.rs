@@ -23,7 +23,7 @@ use switchboard_host::person::PersonHandler;
 use switchboard_host::policy::Policies;
 use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::supervisor::{HostEvent, ServerState};
+use switchboard_host::server_events::{HostEvent, ServerState};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 

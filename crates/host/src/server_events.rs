@@ -1,0 +1,85 @@
+//! What the servers' supervisors tell the rest of the host: where each server stands, its
+//! log lines, and what changed in its offers.
+
+use serde::Serialize;
+use switchboard_mcp::types::LoggingLevel;
+
+/// Where a server stands, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ServerState {
+    Starting,
+    Running {
+        protocol_version: String,
+        server_name: String,
+        /// Spoken statelessly (2026-07-28), not in a session opened by `initialize`.
+        stateless: bool,
+        /// How the revision was chosen, in words a person can read.
+        why_revision: String,
+    },
+    /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
+    Restarting {
+        attempt: u32,
+        #[cfg_attr(feature = "specta", specta(type = f64))]
+        backoff_ms: u64,
+        reason: String,
+    },
+    Stopped,
+    /// Gave up: why, and the last lines the server wrote to stderr.
+    Failed {
+        reason: String,
+        stderr_tail: Vec<String>,
+    },
+    /// The server wants authorization (HTTP 401/403).
+    AuthRequired {
+        detail: String,
+        /// Signing in cannot work here (the authorization server offers no way for this
+        /// app to register): a personal access token is the way in.
+        #[serde(default)]
+        token_instead: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum HostEvent {
+    Status {
+        server: String,
+        state: ServerState,
+    },
+    Log {
+        server: String,
+        source: LogSource,
+        /// The MCP logging level, for the server's own log messages.
+        level: Option<LoggingLevel>,
+        text: String,
+    },
+    /// A server's tools, resources or prompts changed in the catalog.
+    CatalogChanged {
+        server: String,
+    },
+    /// A subscribed resource changed: read it again to see how.
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
+    },
+}
+
+/// Where a server's log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum LogSource {
+    /// The process's standard error.
+    Stderr,
+    /// What the transport noticed (malformed lines, reconnects).
+    Protocol,
+    /// `notifications/message`.
+    Server,
+}
