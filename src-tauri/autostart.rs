@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use switchboard_host::config::CONFIG_ENV;
-use switchboard_host::gateway::bridge::SOCKET_ENV;
+use switchboard_host::endpoint::SOCKET_ENV;
 use switchboard_host::secrets::SERVICE_ENV;
 
 /// The argument of a start at login: the app starts in the tray, its window closed.

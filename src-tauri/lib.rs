@@ -16,6 +16,7 @@ mod window;
 use std::path::{Path, PathBuf};
 
 use switchboard_host::desk::Desk;
+use switchboard_host::endpoint;
 use switchboard_host::gateway;
 use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::secrets::Secrets;
@@ -245,9 +246,9 @@ struct Gateway(std::sync::Mutex<Option<Listening>>);
 /// Listens for agents' bridges on the user's socket; without it (another Switchboard holds
 /// it, no runtime folder) the app runs on, and says why agents cannot reach it.
 async fn listen_for_agents(desk: &Desk) -> Option<Listening> {
-    let listening = match bridge::socket_path() {
+    let listening = match endpoint::socket_path() {
         Ok(path) => bridge::listen(desk, &path).await,
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     };
     listening
         .map_err(|e| tracing::warn!("agents cannot reach Switchboard: {e}"))

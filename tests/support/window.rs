@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::display::Display;
 use super::driver::{TauriDriver, free_port};
 use super::webdriver::Session;
-use switchboard_host::gateway::bridge::SOCKET_ENV;
+use switchboard_host::endpoint::SOCKET_ENV;
 use switchboard_host::secrets::SERVICE_ENV;
 
 /// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.

@@ -13,6 +13,7 @@ pub mod cut;
 pub mod decisions;
 pub mod delegated;
 pub mod desk;
+pub mod endpoint;
 pub mod gate;
 pub mod gateway;
 pub mod host;

@@ -77,7 +77,7 @@ impl Bridge {
     /// told the app's socket when the app's environment moved it, since the agent's
     /// environment does not say so.
     pub fn of_this_app() -> Self {
-        let socket = std::env::var_os(crate::gateway::bridge::SOCKET_ENV)
+        let socket = std::env::var_os(crate::endpoint::SOCKET_ENV)
             .filter(|p| !p.is_empty())
             .map(PathBuf::from);
         Self {

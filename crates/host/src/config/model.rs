@@ -353,7 +353,7 @@ pub struct HostSettings {
     #[serde(skip_serializing_if = "is_default_client_metadata")]
     pub client_metadata_url: String,
     /// The port of 127.0.0.1 where agents reach the gateway over Streamable HTTP; by
-    /// default a fixed one (`gateway::http::DEFAULT_PORT`), 0 for none.
+    /// default a fixed one (`endpoint::DEFAULT_PORT`), 0 for none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gateway_port: Option<u16>,
     /// The calls and reads of one agent to one server that standing rules (and the

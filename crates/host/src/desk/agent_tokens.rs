@@ -204,7 +204,7 @@ impl Desk {
     /// The port the settings give the gateway over HTTP; `None` when they turn it off (0).
     pub fn gateway_port(&self) -> Option<u16> {
         let port = lock(&self.inner.loaded).config.settings.gateway_port;
-        match port.unwrap_or(crate::gateway::http::DEFAULT_PORT) {
+        match port.unwrap_or(crate::endpoint::DEFAULT_PORT) {
             0 => None,
             port => Some(port),
         }

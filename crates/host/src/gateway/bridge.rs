@@ -9,51 +9,29 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinHandle;
 
 use super::session::{Caller, Via, serve};
 use crate::desk::Desk;
+use crate::endpoint::{Hello, NoRuntimeDir};
 use switchboard_mcp::transport::LogLine;
 use switchboard_mcp::transport::stdio::lines_over;
-
-/// The environment variable that moves the socket (tests, or a second app of the same
-/// user).
-pub const SOCKET_ENV: &str = "SWITCHBOARD_GATEWAY_SOCKET";
 
 /// The longest first line a bridge may send.
 const MAX_HELLO: usize = 4096;
 
-/// What a bridge says first: which agent it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Hello {
-    pub agent: String,
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
-    #[error(
-        "there is no runtime folder to put the gateway's socket in (XDG_RUNTIME_DIR is not set)"
-    )]
-    NoRuntimeDir,
+    #[error(transparent)]
+    NoRuntimeDir(#[from] NoRuntimeDir),
     #[error("another Switchboard already listens for agents at {0}")]
     InUse(PathBuf),
     #[error("the gateway's socket at {path} could not be made: {error}")]
     Io { path: PathBuf, error: io::Error },
     #[error("{0} is not a socket Switchboard left behind: it is left as it is")]
     NotOurs(PathBuf),
-}
-
-/// Where the gateway's socket is: `SWITCHBOARD_GATEWAY_SOCKET`, else in the user's
-/// runtime folder.
-pub fn socket_path() -> Result<PathBuf, BridgeError> {
-    if let Some(path) = std::env::var_os(SOCKET_ENV).filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    let runtime = dirs::runtime_dir().ok_or(BridgeError::NoRuntimeDir)?;
-    Ok(runtime.join("switchboard").join("gateway.sock"))
 }
 
 /// The desk listening for bridges; stops listening (and removes the socket) when dropped.

@@ -9,10 +9,6 @@ use switchboard_mcp::server::http::{HttpServer, HttpServerOptions};
 use super::http_sessions;
 use crate::desk::Desk;
 
-/// The port agents are told to use when the settings name none: a fixed one, so that an
-/// agent's configuration stays right across restarts.
-pub const DEFAULT_PORT: u16 = 47_321;
-
 /// Listens on `port` of 127.0.0.1 and ::1 (0: any free one) until the returned server is
 /// dropped; when it cannot, the desk says why (see [`Desk::gateway_refused`]).
 /// The tokens given before are admitted again as the keyring gives them, on a task of
