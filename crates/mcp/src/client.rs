@@ -9,6 +9,7 @@ mod list_cache;
 mod listen;
 mod modern;
 mod opening;
+pub mod tool_schemas;
 
 pub use era::{Era, EraChoice, EraSetting};
 pub use modern::{declaring, logging_at};
@@ -29,10 +30,10 @@ use crate::connection::{
 };
 use crate::jsonrpc::{ErrorObject, code};
 use crate::schema::{SchemaError, SchemaViolation, describe};
-use crate::tool_schemas::{SchemaRole, ToolSchemaCache};
 use crate::transport::{BoxFuture, CloseReason, TransportError, TransportParts};
 use crate::types::*;
 use crate::version::ProtocolVersion;
+use tool_schemas::{SchemaRole, ToolSchemaCache};
 
 /// Answers what a server asks of the client. Every method has a safe default that
 /// exposes nothing and agrees to nothing: a host overrides them to ask a person.

@@ -4,7 +4,7 @@
 //! - [`transport`]: how messages travel (stdio, in memory);
 //! - [`connection`]: one actor per connection, with timeouts, progress and cancellation;
 //! - [`client`]: the handshake, the typed requests, and the handler of server requests;
-//! - [`schema`]: JSON Schema checks; [`tool_schemas`]: tool calls checked against them;
+//! - [`schema`]: JSON Schema checks; [`client::tool_schemas`]: tool calls checked against them;
 //! - [`traffic`]: an optional observer of every message, for a traffic view;
 //! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh);
 //! - [`server`]: the server role's transports beyond stdio (Streamable HTTP).
@@ -18,7 +18,6 @@ mod fuzz;
 pub mod jsonrpc;
 pub mod schema;
 pub mod server;
-pub mod tool_schemas;
 pub mod traffic;
 pub mod transport;
 pub mod types;

@@ -105,7 +105,7 @@ pub struct Exchange<'a>(pub &'a reqwest::Client);
 
 impl<'c> oauth2::AsyncHttpClient<'c> for Exchange<'_> {
     type Error = ExchangeError;
-    type Future = crate::transport::BoxFuture<'c, Result<oauth2::HttpResponse, ExchangeError>>;
+    type Future = futures_util::future::BoxFuture<'c, Result<oauth2::HttpResponse, ExchangeError>>;
 
     fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
         Box::pin(oauth_exchange(self.0, request))

@@ -34,7 +34,7 @@ pub use grant::Tokens;
 pub use loopback::Loopback;
 pub use registration::{CLIENT_ID_ON_SIGN_IN, RegisteredClient, RegistrationKind, TokenAuthMethod};
 
-use crate::transport::BoxFuture;
+use futures_util::future::BoxFuture;
 
 /// A token that ends sooner than this is refreshed before it is sent.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);

@@ -7,15 +7,15 @@ pub mod memory;
 pub mod stdio;
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
 use crate::jsonrpc::{Frame, Message, RequestId, Unreadable};
 
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed future that may be sent between threads (the futures crate's, named here for
+/// the transports and handlers that return one).
+pub use futures_util::future::BoxFuture;
 
 /// What a running transport hands to its connection.
 pub struct TransportParts {

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value};
 
-use crate::client::{Client, ClientError};
+use super::{Client, ClientError};
 use crate::connection::RequestOptions;
 use crate::schema::{CompiledSchema, Dialect};
 use crate::types::{CallToolResult, Tool};
