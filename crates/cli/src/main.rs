@@ -6,6 +6,8 @@ mod answers;
 mod bridge;
 mod conformance;
 mod conformance_auth;
+#[cfg(test)]
+mod layers;
 mod sign_in;
 
 use std::ffi::OsString;

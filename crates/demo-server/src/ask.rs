@@ -8,8 +8,8 @@ use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::*;
 
+use crate::arguments::{Args, Failure, ToolResult, text_result};
 use crate::server::{CallbackError, Server};
-use crate::tools::{Args, Failure, ToolResult, text_result};
 
 /// A person may take their time to answer; the host's own timeout of the tool call
 /// cancels us (and so this request) first.

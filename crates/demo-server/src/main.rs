@@ -1,7 +1,11 @@
 //! Switchboard's bundled demo MCP server: every feature of the protocol, over stdio, on
 //! Switchboard's own engine, with no network and no files. Diagnostics go to stderr.
 
+mod arguments;
 mod ask;
+mod handler;
+#[cfg(test)]
+mod layers;
 mod media;
 mod notes;
 mod prompts;
@@ -15,7 +19,8 @@ use switchboard_mcp::connection::Connection;
 use switchboard_mcp::transport::stdio::own_stdio;
 use switchboard_mcp::transport::{LogLine, LogSink};
 
-use crate::server::{Handler, NAME, Server};
+use crate::handler::Handler;
+use crate::server::{NAME, Server};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {

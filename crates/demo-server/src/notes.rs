@@ -3,9 +3,9 @@
 
 use switchboard_mcp::types::*;
 
+use crate::arguments::{Args, Failure, ToolResult, text_result};
 use crate::resources::{NOTES, note_uri};
 use crate::server::Server;
-use crate::tools::{Args, Failure, ToolResult, text_result};
 
 const MAX_TITLE: usize = 100;
 

@@ -1,23 +1,17 @@
 //! The tools: their catalogue, the checking of arguments, and the tools that need nothing
 //! from the client. Tools that ask the client are in `ask`, the notes in `notes`.
 
-use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use switchboard_mcp::types::*;
 
+use crate::arguments::{Args, Failure, ToolResult, error_result, text_result};
 use crate::server::{NAME, Server};
 use crate::{ask, media, notes, resources};
 
 pub const EXTRA_TOOL: &str = "extra_tool";
-
-/// A failure of the tool itself: the client shows it as an `isError` result, and a model
-/// may read it and try again.
-pub struct Failure(pub String);
-
-pub type ToolResult = Result<CallToolResult, Failure>;
 
 /// The four behaviour hints, each set on purpose.
 struct Hints {
@@ -313,10 +307,7 @@ pub async fn call(
             ),
         ));
     };
-    let args = Args {
-        tool: params.name.clone(),
-        map: params.arguments.unwrap_or_default(),
-    };
+    let args = Args::new(&params.name, params.arguments.unwrap_or_default());
     let progress = params
         .meta
         .as_ref()
@@ -333,7 +324,7 @@ pub async fn call(
 }
 
 async fn run(server: &Server, args: &Args, progress: Option<ProgressToken>) -> ToolResult {
-    match args.tool.as_str() {
+    match args.tool() {
         "echo" => Ok(text_result(args.string("text")?)),
         "add" => add(args),
         "show_content_types" => Ok(show_content_types()),
@@ -350,112 +341,6 @@ async fn run(server: &Server, args: &Args, progress: Option<ProgressToken>) -> T
             "extra_tool is here. Call toggle_extra_tool to remove it.",
         )),
         other => Err(Failure(format!("{other} is listed but not implemented"))),
-    }
-}
-
-pub fn text_result(text: impl Into<String>) -> CallToolResult {
-    CallToolResult::new(vec![ContentBlock::text(text)])
-}
-
-fn error_result(message: String) -> CallToolResult {
-    let mut result = text_result(message);
-    result.is_error = Some(true);
-    result
-}
-
-/// A tool's arguments, read one by one with messages that name the argument at fault.
-pub struct Args {
-    tool: String,
-    map: Map<String, Value>,
-}
-
-impl Args {
-    fn fail(&self, message: String) -> Failure {
-        Failure(format!("{}: {message}", self.tool))
-    }
-
-    /// An argument the tool's input schema does not declare.
-    fn unknown(&self, tool: &Tool) -> Option<Failure> {
-        let declared = tool
-            .input_schema
-            .get("properties")
-            .and_then(Value::as_object);
-        let is_declared = |name: &String| declared.is_some_and(|p| p.contains_key(name));
-        let unknown = self.map.keys().find(|name| !is_declared(name))?;
-        let takes: Vec<&str> = declared
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        let takes = if takes.is_empty() {
-            "it takes none".to_owned()
-        } else {
-            format!("it takes {}", takes.join(", "))
-        };
-        Some(self.fail(format!("unknown argument `{unknown}` ({takes})")))
-    }
-
-    fn required(&self, name: &str) -> Result<&Value, Failure> {
-        self.map
-            .get(name)
-            .ok_or_else(|| self.fail(format!("missing the argument `{name}`")))
-    }
-
-    pub fn string(&self, name: &str) -> Result<String, Failure> {
-        match self.required(name)? {
-            Value::String(s) => Ok(s.clone()),
-            other => Err(self.fail(format!("`{name}` must be a string, not {other}"))),
-        }
-    }
-
-    /// A string argument the caller may leave out.
-    pub fn optional_string(&self, name: &str) -> Result<Option<String>, Failure> {
-        match self.map.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(_) => self.string(name).map(Some),
-        }
-    }
-
-    /// A true/false argument the caller may leave out (false).
-    pub fn flag(&self, name: &str) -> Result<bool, Failure> {
-        match self.map.get(name) {
-            None | Some(Value::Null) => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(self.fail(format!("`{name}` must be true or false, not {other}"))),
-        }
-    }
-
-    /// A number argument the caller may leave out.
-    pub fn optional_number(&self, name: &str) -> Result<Option<f64>, Failure> {
-        match self.map.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(_) => Ok(self.number(name)?.as_f64()),
-        }
-    }
-
-    pub fn number(&self, name: &str) -> Result<serde_json::Number, Failure> {
-        match self.required(name)? {
-            Value::Number(n) => Ok(n.clone()),
-            other => Err(self.fail(format!("`{name}` must be a number, not {other}"))),
-        }
-    }
-
-    /// A whole number within `range`; `default` if the argument is absent.
-    pub fn integer(
-        &self,
-        name: &str,
-        range: RangeInclusive<u64>,
-        default: Option<u64>,
-    ) -> Result<u64, Failure> {
-        let value = match (self.map.get(name), default) {
-            (None, Some(default)) => return Ok(default),
-            _ => self.required(name)?,
-        };
-        value.as_u64().filter(|n| range.contains(n)).ok_or_else(|| {
-            self.fail(format!(
-                "`{name}` must be a whole number from {} to {}, not {value}",
-                range.start(),
-                range.end()
-            ))
-        })
     }
 }
 

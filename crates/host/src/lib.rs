@@ -19,6 +19,8 @@ pub mod gateway;
 pub mod host;
 pub mod json;
 pub mod launch;
+#[cfg(test)]
+mod layers;
 pub mod links;
 pub mod log_line;
 pub mod masking;

@@ -16,6 +16,8 @@ pub mod file_uri;
 #[cfg(test)]
 mod fuzz;
 pub mod jsonrpc;
+#[cfg(test)]
+mod layers;
 pub mod schema;
 pub mod server;
 pub mod traffic;

@@ -76,6 +76,8 @@ mod anthropic;
 mod client;
 mod collect;
 mod error;
+#[cfg(test)]
+mod layers;
 mod model;
 mod openai;
 mod secret;

@@ -2,10 +2,11 @@
 //! ([`ports`]), such a program waited for until it listens ([`listening`]), the official
 //! MCP conformance suite's runner and judge ([`conformance`]), used by the command line's
 //! tests (as a client) and the gateway's (as a server), and the official provider SDKs'
-//! check of what our provider client sends ([`provider_requests`]), and the MCP Registry's
-//! stand-in ([`registry`]).
+//! check of what our provider client sends ([`provider_requests`]), the MCP Registry's
+//! stand-in ([`registry`]), and the check of a crate's layers from its sources ([`layers`]).
 
 pub mod conformance;
+pub mod layers;
 pub mod listening;
 pub mod ports;
 pub mod provider_requests;

@@ -1,0 +1,20 @@
+//! The command line's layers, bottom first: a module may import only from its own layer or
+//! those below (see `switchboard_test_support::layers`).
+
+const LAYERS: &[&[&str]] = &[
+    // Its commands' parts.
+    &["answers", "sign_in", "conformance_auth", "bridge"],
+    // The conformance suite's client.
+    &["conformance"],
+];
+
+#[test]
+fn no_module_imports_one_above_it_or_one_that_imports_it_back() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    if let Err(faults) = switchboard_test_support::layers::check(&src, LAYERS) {
+        panic!(
+            "the command line's layers are broken:\n{}",
+            faults.join("\n")
+        );
+    }
+}

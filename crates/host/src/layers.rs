@@ -1,0 +1,57 @@
+//! The host's layers, bottom first: a module may import only from its own layer or those
+//! below (see `switchboard_test_support::layers`).
+
+const LAYERS: &[&[&str]] = &[
+    // Words and tools every part uses.
+    &[
+        "json",
+        "clock",
+        "cut",
+        "recent",
+        "atomic_file",
+        "sqlite_file",
+        "masking",
+        "log_line",
+        "links",
+        "secrets",
+        "endpoint",
+        "decisions",
+        "server_events",
+    ],
+    // What servers offer, and what the person's trust in them is pinned to.
+    &[
+        "catalog",
+        "pins",
+        "roots",
+        "reads",
+        "registry",
+        "traffic",
+        "delegated",
+    ],
+    // The configuration.
+    &["config"],
+    // Trust, its record, and the questions the person answers.
+    &[
+        "audit",
+        "policy",
+        "approvals",
+        "sampling",
+        "sign_in",
+        "launch",
+        "person",
+    ],
+    // The gate, the servers' supervisors, the chat loop and the agents' set-up.
+    &["gate", "supervisor", "host", "agent", "agent_setup"],
+    // What the window and the gateway use.
+    &["desk"],
+    // The gateway for agents.
+    &["gateway"],
+];
+
+#[test]
+fn no_module_imports_one_above_it_or_one_that_imports_it_back() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    if let Err(faults) = switchboard_test_support::layers::check(&src, LAYERS) {
+        panic!("the host's layers are broken:\n{}", faults.join("\n"));
+    }
+}

@@ -1,0 +1,22 @@
+//! The providers' crate's layers, bottom first: a module may import only from its own layer or
+//! those below (see `switchboard_test_support::layers`).
+
+const LAYERS: &[&[&str]] = &[
+    // What a request and an answer are, whoever the provider.
+    &["error", "model", "secret", "sse"],
+    // Each provider's wire, and an answer gathered from its stream.
+    &["anthropic", "openai", "collect"],
+    // The client that picks the wire.
+    &["client"],
+];
+
+#[test]
+fn no_module_imports_one_above_it_or_one_that_imports_it_back() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    if let Err(faults) = switchboard_test_support::layers::check(&src, LAYERS) {
+        panic!(
+            "the providers' crate's layers are broken:\n{}",
+            faults.join("\n")
+        );
+    }
+}
