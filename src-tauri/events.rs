@@ -31,14 +31,6 @@ pub struct TrafficAdded(pub TrafficEntry);
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 pub struct TrafficLost;
 
-/// The window is to show the dialog of this request (the person clicked its notification,
-/// or the tray's line of waiting requests).
-#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
-pub struct ShowRequest {
-    #[specta(type = f64)]
-    pub id: u64,
-}
-
 /// What the relay passes on to the window.
 #[derive(Debug)]
 enum Relayed<T> {

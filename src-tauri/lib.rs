@@ -8,7 +8,10 @@ mod error;
 mod events;
 mod install_link;
 mod instance;
+#[cfg(test)]
+mod layers;
 mod malloc;
+mod stays;
 mod tray;
 mod webview;
 mod window;
@@ -137,7 +140,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             events::TrafficAdded,
             events::TrafficLost,
             install_link::InstallLinksArrived,
-            events::ShowRequest
+            window::ShowRequest
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
@@ -168,7 +171,7 @@ pub fn run() {
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_deep_link::init())
         .invoke_handler(ipc.invoke_handler())
-        .on_window_event(window::on_event)
+        .on_window_event(stays::on_event)
         .setup(move |app| {
             webview::economize(app);
             ipc.mount_events(app);
@@ -192,10 +195,10 @@ pub fn run() {
             });
             app.manage(desk);
             // The app stays in the tray while its window is closed.
-            app.manage(window::StaysNotice::beside(&config_path));
+            app.manage(stays::StaysNotice::beside(&config_path));
             tray::create(app.handle());
             if std::env::args().any(|a| a == autostart::IN_TRAY) {
-                window::start_in_tray(app.handle());
+                stays::start_in_tray(app.handle());
             }
             Ok(())
         })

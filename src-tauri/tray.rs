@@ -29,6 +29,11 @@ pub struct Tray<R: Runtime> {
     waiting: Image<'static>,
 }
 
+/// Whether a tray holds the app (closing the window then leaves it running).
+pub fn holds<R: Runtime>(app: &AppHandle<R>) -> bool {
+    app.try_state::<Tray<R>>().is_some()
+}
+
 /// Puts the app in the tray, if the desktop allows it.
 pub fn create<R: Runtime>(app: &AppHandle<R>) {
     // The library is loaded on first use, and its absence is a panic there.

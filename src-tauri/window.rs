@@ -1,14 +1,16 @@
-//! The window comes and goes; the app stays. Closing the window hides it while the tray
-//! holds the app (unless the person chose to quit on close), and says so the first time.
+//! The app's one window, brought to the front (with a request's dialog open, when one is
+//! named) from the tray, a notification or a second launch.
 
-use std::path::{Path, PathBuf};
-
-use switchboard_host::desk::Desk;
-use tauri::{AppHandle, Manager, Runtime, Window, WindowEvent};
-use tauri_plugin_notification::NotificationExt;
+use tauri::{AppHandle, Manager, Runtime};
 use tauri_specta::Event;
 
-use crate::events::ShowRequest;
+/// The window is to show the dialog of this request (the person clicked its notification,
+/// or the tray's line of waiting requests).
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct ShowRequest {
+    #[specta(type = f64)]
+    pub id: u64,
+}
 
 /// The label of the app's one window.
 pub const MAIN: &str = "main";
@@ -23,105 +25,5 @@ pub fn present<R: Runtime>(app: &AppHandle<R>, request: Option<u64>) {
     let _ = window.set_focus();
     if let Some(id) = request {
         let _ = ShowRequest { id }.emit(app);
-    }
-}
-
-/// Started at login: the window stays closed while a tray holds the app.
-pub fn start_in_tray<R: Runtime>(app: &AppHandle<R>) {
-    let has_tray = app.try_state::<crate::tray::Tray<R>>().is_some();
-    if let (true, Some(window)) = (has_tray, app.get_webview_window(MAIN)) {
-        let _ = window.hide();
-    }
-}
-
-/// What closing the window does.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Closing {
-    /// The window hides; the app runs on in the tray.
-    Hide,
-    /// The app quits, stopping its servers gracefully.
-    Quit,
-}
-
-/// Without a tray to come back from, or when the person chose so, closing quits.
-pub fn closing(has_tray: bool, quit_on_close: bool) -> Closing {
-    if has_tray && !quit_on_close {
-        Closing::Hide
-    } else {
-        Closing::Quit
-    }
-}
-
-pub fn on_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    let WindowEvent::CloseRequested { api, .. } = event else {
-        return;
-    };
-    let app = window.app_handle();
-    let has_tray = app.try_state::<crate::tray::Tray<R>>().is_some();
-    let quit_on_close = app.try_state::<Desk>().is_some_and(|d| d.quits_on_close());
-    if closing(has_tray, quit_on_close) == Closing::Quit {
-        return;
-    }
-    api.prevent_close();
-    let _ = window.hide();
-    if app
-        .try_state::<StaysNotice>()
-        .is_some_and(|notice| notice.first_time())
-    {
-        let shown = app
-            .notification()
-            .builder()
-            .title("Switchboard is still running")
-            .body(
-                "Your servers and agents' gateway keep running in the tray. Open the window \
-                 again from the tray or by starting Switchboard; quit from the tray's menu, \
-                 or choose in Settings to quit when the window closes.",
-            )
-            .show();
-        if let Err(err) = shown {
-            tracing::debug!("no desktop notification: {err}");
-        }
-    }
-}
-
-/// Whether the person was told that closing the window leaves the app in the tray: a mark
-/// beside the configuration, so that they are told once per profile.
-pub struct StaysNotice(PathBuf);
-
-impl StaysNotice {
-    pub fn beside(config: &Path) -> Self {
-        Self(config.with_file_name("told-stays-in-tray"))
-    }
-
-    /// True the first time only. A mark that cannot be written tells again next time,
-    /// rather than never.
-    pub fn first_time(&self) -> bool {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&self.0)
-            .is_ok()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_window_hides_only_when_a_tray_holds_the_app_and_the_person_did_not_choose_to_quit() {
-        assert_eq!(closing(true, false), Closing::Hide);
-        assert_eq!(closing(true, true), Closing::Quit);
-        assert_eq!(closing(false, false), Closing::Quit);
-    }
-
-    #[test]
-    fn the_person_is_told_once_per_profile() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let notice = StaysNotice::beside(&dir.path().join("config.json"));
-        assert!(notice.first_time());
-        assert!(!notice.first_time());
-        let other = tempfile::tempdir().expect("temp dir");
-        assert!(StaysNotice::beside(&other.path().join("config.json")).first_time());
     }
 }

@@ -26,11 +26,10 @@ pub struct DesktopSettings {
 #[tauri::command]
 #[specta::specta]
 pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> DesktopSettings {
-    use tauri::Manager;
     let entry = autostart::entry_path();
     DesktopSettings {
         quit_on_close: desk.quits_on_close(),
-        has_tray: app.try_state::<crate::tray::Tray<tauri::Wry>>().is_some(),
+        has_tray: crate::tray::holds(&app),
         start_at_login: entry.as_deref().is_some_and(autostart::is_on),
         autostart_entry: entry.map(|e| e.display().to_string()),
     }
