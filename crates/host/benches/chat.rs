@@ -20,7 +20,7 @@
 //! `cargo build --release -p provider-peer -p switchboard-demo-server` and run
 //! `cargo bench -p switchboard-host --bench chat -- [--tokens N] [--rounds K]`.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::path::Path;

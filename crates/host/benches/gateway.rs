@@ -20,7 +20,7 @@
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
 //! `cargo bench -p switchboard-host --bench gateway -- [--calls N]`.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;

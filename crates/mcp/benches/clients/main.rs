@@ -23,7 +23,7 @@ mod ours;
 #[path = "../support/process.rs"]
 mod process;
 mod programs;
-#[path = "../../tests/common/served.rs"]
+#[path = "../../tests/it/common/served.rs"]
 #[allow(dead_code)]
 mod served;
 

@@ -20,7 +20,7 @@
 //! See `script.rs` for the script. Requests are checked as the real APIs check them
 //! (the key, required fields and headers, the bounds of the parameters, the tools' names,
 //! no empty message, tool calls answered), and refused with their errors
-//! (`crates/providers/tests/stand_in.rs`).
+//! (`crates/providers/tests/it/stand_in.rs`).
 
 mod answer;
 mod anthropic;

@@ -1,0 +1,501 @@
+//! A conversation with a model, end to end with real parts: the stand-in provider (a
+//! child process on 127.0.0.1, speaking OpenAI's and Anthropic's protocols) scripted to
+//! call the demo server's tools, the demo server itself, the gate with its approval
+//! broker and audit log, and conversations kept in SQLite.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use crate::common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use switchboard_host::agent::{
+    Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
+};
+use switchboard_host::approvals::{Answer, Pending, Question, Remember};
+use switchboard_host::config::ServerConfig;
+use switchboard_host::server_events::HostEvent;
+use switchboard_providers::{
+    ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
+};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::common::{GatedHost, StandInProvider, WAIT, demo_server};
+
+/// The stand-in provider, answering these turns to a client with its key.
+async fn stand_in(turns: Value) -> StandInProvider {
+    StandInProvider::start(json!({"api_key": KEY, "turns": turns})).await
+}
+
+const KEY: &str = "sk-chat-test";
+
+fn openai(stand_in: &StandInProvider) -> Client {
+    let key = Some(ApiKey::new(KEY));
+    Client::new(ProviderConfig::openai_compatible(
+        format!("{}/v1", stand_in.url),
+        key,
+    ))
+    .unwrap()
+}
+
+fn anthropic(stand_in: &StandInProvider) -> Client {
+    let key = Some(ApiKey::new(KEY));
+    Client::new(ProviderConfig::anthropic(&stand_in.url, key)).unwrap()
+}
+
+/// The bodies of the model requests the stand-in received, in order.
+async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
+    stand_in
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|mut r| r["body"].take())
+        .collect()
+}
+
+struct World {
+    gated: GatedHost,
+    agent: Agent,
+    conversations: Conversations,
+}
+
+/// The demo server running (as "demo") under a host whose tool calls pass a gate.
+async fn world() -> World {
+    let demo = ServerConfig {
+        command: Some(demo_server().display().to_string()),
+        ..ServerConfig::default()
+    };
+    let gated = common::gated_host("chat", Duration::from_secs(60), "demo", demo.clone()).await;
+    let clients = gated.host.shared().clients.clone();
+    let servers = CatalogServers {
+        catalog: gated.host.catalog().clone(),
+        reach: move |server: &str| {
+            let client = clients.lock().unwrap().get(server).cloned()?;
+            Some(Reach::of(client, &demo))
+        },
+    };
+    let conversations =
+        Conversations::open(&gated.dir.path().join("conversations.sqlite")).unwrap();
+    let agent =
+        Agent::new(gated.gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
+    World {
+        gated,
+        agent,
+        conversations,
+    }
+}
+
+/// A run in the background, and its events.
+struct Running {
+    events: mpsc::Receiver<ChatEvent>,
+    seen: Vec<ChatEvent>,
+    stop: CancellationToken,
+    done: tokio::task::JoinHandle<Outcome>,
+}
+
+impl World {
+    fn send(
+        &self,
+        conversation: i64,
+        text: &str,
+        provider: Client,
+        settings: ChatSettings,
+    ) -> Running {
+        let (events, receiver) = mpsc::channel(256);
+        let stop = CancellationToken::new();
+        let agent = self.agent.clone();
+        let (text, halt) = (text.to_owned(), stop.clone());
+        let done = tokio::spawn(async move {
+            agent
+                .send(conversation, text, &provider, &settings, &events, &halt)
+                .await
+                .unwrap()
+        });
+        Running {
+            events: receiver,
+            seen: Vec::new(),
+            stop,
+            done,
+        }
+    }
+
+    fn answer(&self, pending: &Pending, allow: bool, arguments: Value) {
+        let answer = Answer::ToolCall {
+            allow,
+            arguments: arguments.as_object().cloned().unwrap(),
+            remember: Remember::Once,
+        };
+        self.gated
+            .gate
+            .broker
+            .answer(pending.id, "demo", answer)
+            .unwrap();
+    }
+}
+
+impl Running {
+    /// Waits for the first event `pick` accepts (all are kept in `seen`).
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ChatEvent) -> Option<T>) -> T {
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let event = self.events.recv().await.expect("the run goes on");
+                let found = pick(&event);
+                self.seen.push(event);
+                if let Some(found) = found {
+                    return found;
+                }
+            }
+        })
+        .await
+        .expect("the event came")
+    }
+
+    /// The outcome, and every event seen.
+    async fn finish(mut self) -> (Outcome, Vec<ChatEvent>) {
+        let outcome = tokio::time::timeout(WAIT, &mut self.done)
+            .await
+            .expect("the run ends")
+            .unwrap();
+        while let Ok(event) = self.events.try_recv() {
+            self.seen.push(event);
+        }
+        (outcome, self.seen)
+    }
+}
+
+fn text_of(events: &[ChatEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn settings() -> ChatSettings {
+    ChatSettings::new("model-test")
+}
+
+fn args(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+#[tokio::test]
+async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_result() {
+    let mut world = world().await;
+    let provider = stand_in(json!([
+        {"content": [
+            {"text": "Let me echo that. "},
+            {"tool_call": {"name": "demo__echo", "arguments": {"text": "from the model"}}, "pieces": 3}
+        ]},
+        {"content": [{"text": "The tool said: {tool_result}", "pieces": 4}]}
+    ]))
+    .await;
+    let chat = world.conversations.create("Echo").await.unwrap();
+    let mut run = world.send(chat.id, "Echo something", openai(&provider), settings());
+
+    let asked = world.gated.asked().await;
+    let Question::ToolCall {
+        tool, arguments, ..
+    } = &asked.question
+    else {
+        panic!("asked {:?}", asked.question)
+    };
+    assert_eq!((asked.server.as_str(), tool.as_str()), ("demo", "echo"));
+    assert_eq!(
+        arguments,
+        &args(json!({"text": "from the model"})),
+        "the exact arguments"
+    );
+    run.until(|e| {
+        matches!(e, ChatEvent::ToolCallAwaiting { tool, .. } if tool == "echo").then_some(())
+    })
+    .await;
+    world.answer(&asked, true, json!({"text": "as the person corrected it"}));
+
+    let (outcome, events) = run.finish().await;
+    assert!(
+        matches!(&outcome, Outcome::Finished { ended: Ended::Model { reason: StopReason::EndTurn }, usage } if usage.output_tokens == 10),
+        "{outcome:?}"
+    );
+    assert!(events.iter().any(|e| matches!(e,
+        ChatEvent::ToolCallRunning { arguments, decided_by, .. }
+            if arguments == &args(json!({"text": "as the person corrected it"})) && decided_by == "user")));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ChatEvent::ToolCallResult {
+            is_error: false,
+            ..
+        }
+    )));
+    assert_eq!(
+        text_of(&events),
+        "Let me echo that. The tool said: as the person corrected it"
+    );
+    assert!(matches!(events.last(), Some(ChatEvent::Finished { .. })));
+
+    // The provider was sent the edited call's result, answering the model's call.
+    let bodies = bodies(&provider).await;
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0]["tools"][0]["function"]["name"], "demo__echo");
+    let sent = bodies[1]["messages"].as_array().unwrap();
+    let tool_message = sent
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .expect("a tool message");
+    assert!(
+        tool_message["content"]
+            .to_string()
+            .contains("as the person corrected it"),
+        "{tool_message}"
+    );
+
+    // The audit names the conversation as the asker and keeps what was really sent.
+    let row = world
+        .gated
+        .gate
+        .audit
+        .page(None, 10)
+        .await
+        .unwrap()
+        .remove(0);
+    assert_eq!(row.asked_by, format!("model in conversation {}", chat.id));
+    assert_eq!(row.record.decided_by, "user");
+    assert_eq!(
+        row.record.detail,
+        json!({"text": "as the person corrected it"})
+    );
+    assert_eq!(row.record.outcome, "ok");
+
+    // The conversation, reopened from its file, holds every message.
+    let path = world.gated.dir.path().join("conversations.sqlite");
+    let reopened = Conversations::open(&path)
+        .unwrap()
+        .get(chat.id)
+        .await
+        .unwrap();
+    let roles: Vec<&str> = reopened
+        .messages
+        .iter()
+        .map(|m| match m {
+            Message::User(_) => "user",
+            Message::Assistant(_) => "assistant",
+        })
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "user", "assistant"]);
+    assert_eq!(
+        reopened.messages[3],
+        Message::assistant_text("The tool said: as the person corrected it")
+    );
+    world.gated.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_denied_call_reaches_the_model_as_a_denial() {
+    let mut world = world().await;
+    let provider = stand_in(json!([
+        {"content": [{"tool_call": {"name": "demo__add", "arguments": {"a": 2, "b": 3}}}]},
+        {"content": [{"text": "I was told: {tool_result}"}]}
+    ]))
+    .await;
+    let chat = world.conversations.create("Sums").await.unwrap();
+    let run = world.send(chat.id, "Add 2 and 3", anthropic(&provider), settings());
+    let asked = world.gated.asked().await;
+    world.answer(&asked, false, json!({"a": 2, "b": 3}));
+    let (outcome, events) = run.finish().await;
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Finished {
+                ended: Ended::Model { .. },
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert!(events.iter().any(
+        |e| matches!(e, ChatEvent::ToolCallDenied { decided_by, .. } if decided_by == "user")
+    ));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, ChatEvent::ToolCallRunning { .. }))
+    );
+    assert!(
+        text_of(&events).contains("the user denied it"),
+        "{}",
+        text_of(&events)
+    );
+    let bodies = bodies(&provider).await;
+    let result = &bodies[1]["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["is_error"], true, "{result}");
+    let row = world
+        .gated
+        .gate
+        .audit
+        .page(None, 10)
+        .await
+        .unwrap()
+        .remove(0);
+    assert_eq!(
+        (row.record.decision.as_str(), row.record.outcome.as_str()),
+        ("denied", "")
+    );
+    world.gated.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn stop_in_mid_answer_ends_it_at_once_keeping_what_was_written() {
+    let mut world = world().await;
+    let provider = stand_in(json!([
+        {"content": [{"text": "Once upon a time", "pieces": 2}], "stall": true}
+    ]))
+    .await;
+    let chat = world.conversations.create("Story").await.unwrap();
+    let mut run = world.send(chat.id, "Tell me a story", openai(&provider), settings());
+    let mut written = String::new();
+    run.until(|e| match e {
+        ChatEvent::TextDelta { text } => {
+            written.push_str(text);
+            (written == "Once upon a time").then_some(())
+        }
+        _ => None,
+    })
+    .await;
+    run.stop.cancel();
+    let (outcome, _) = run.finish().await;
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Finished {
+                ended: Ended::Stopped,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    let kept = world.conversations.get(chat.id).await.unwrap();
+    assert_eq!(
+        kept.messages.last(),
+        Some(&Message::assistant_text("Once upon a time"))
+    );
+    world.gated.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
+    let mut world = world().await;
+    let provider = stand_in(json!([
+        {"content": [{"tool_call": {"name": "demo__count_to", "arguments": {"n": 100, "delay_ms": 100}}}]},
+        {"content": [{"text": "never asked"}]}
+    ]))
+    .await;
+    let chat = world.conversations.create("Count").await.unwrap();
+    let mut run = world.send(chat.id, "Count to 100", anthropic(&provider), settings());
+    let asked = world.gated.asked().await;
+    world.answer(&asked, true, json!({"n": 100, "delay_ms": 100}));
+    run.until(|e| matches!(e, ChatEvent::ToolCallProgress { .. }).then_some(()))
+        .await;
+    run.stop.cancel();
+    let (outcome, events) = run.finish().await;
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Finished {
+                ended: Ended::Stopped,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, ChatEvent::ToolCallFailed { error, .. } if error == "stopped"))
+    );
+
+    // The server was told: the demo server says so on its stderr when its count stops.
+    tokio::time::timeout(WAIT, async {
+        loop {
+            if let Ok(HostEvent::Log { text, .. }) = world.gated.host_events.recv().await
+                && text.contains("count_to was cancelled after")
+            {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the server's count was cancelled");
+
+    assert_eq!(
+        bodies(&provider).await.len(),
+        1,
+        "the model is not asked again"
+    );
+    // The call is answered in the conversation, so that it can go on.
+    let kept = world.conversations.get(chat.id).await.unwrap();
+    let Some(Message::User(answers)) = kept.messages.last() else {
+        panic!("{:?}", kept.messages.last())
+    };
+    assert!(matches!(&answers[0], UserContent::ToolResult(r) if r.is_error));
+    assert!(
+        matches!(&kept.messages[1], Message::Assistant(c) if matches!(c[0], AssistantContent::ToolCall(_)))
+    );
+    world.gated.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_its_message() {
+    let mut world = world().await;
+    let provider = stand_in(json!([
+        {"error": {"kind": "rate_limited", "retry_after": "0"}},
+        {"error": {"kind": "server_error"}},
+        {"content": [{"text": "Here I am."}]},
+        {"error": {"kind": "unauthorized", "message": "that key was revoked"}}
+    ]))
+    .await;
+    let mut quick = settings();
+    quick.retry.first_wait = Duration::from_millis(10);
+    let chat = world.conversations.create("Flaky").await.unwrap();
+    let run = world.send(chat.id, "Hello?", openai(&provider), quick.clone());
+    let (outcome, events) = run.finish().await;
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Finished {
+                ended: Ended::Model { .. },
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    let retries: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::Retrying { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retries, [1, 2]);
+    assert_eq!(text_of(&events), "Here I am.");
+
+    let run = world.send(chat.id, "And now?", openai(&provider), quick);
+    let (outcome, events) = run.finish().await;
+    let Outcome::Failed { message, .. } = &outcome else {
+        panic!("{outcome:?}")
+    };
+    assert!(message.contains("that key was revoked"), "{message}");
+    assert!(matches!(events.last(), Some(ChatEvent::Error { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, ChatEvent::Retrying { .. }))
+    );
+    world.gated.host.shutdown().await;
+}

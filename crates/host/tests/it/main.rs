@@ -1,0 +1,43 @@
+//! The integration tests of this crate, one binary: each module was a test file of its own
+//! (`cargo test --test it <module>::` runs one).
+
+mod agent_setup;
+mod audit;
+mod audit_blocking;
+mod audit_given;
+mod audit_retention;
+mod chat;
+mod chat_context;
+mod coming_forward;
+mod common;
+mod config_watch;
+mod config_writes;
+mod conversations;
+mod desk;
+mod desk_chat;
+mod desk_lifecycle;
+mod desk_reopen;
+mod disabled_tools;
+mod eras;
+mod gateway;
+mod gateway_conformance;
+mod gateway_protocol;
+mod hostile;
+mod human_in_the_loop;
+mod imports;
+mod in_flight;
+mod late_answers;
+mod masked_secrets;
+mod models;
+mod own_calls;
+mod pinned_trust;
+mod private_files;
+mod registry;
+mod request_timeout;
+mod sampling;
+mod secrets;
+mod sign_in;
+mod supervisor;
+mod traffic;
+mod unanswered;
+mod url_steps;

@@ -1,0 +1,23 @@
+//! The integration tests of this crate, one binary: each module was a test file of its own
+//! (`cargo test --test it <module>::` runs one).
+
+mod authorization;
+mod client;
+mod common;
+mod connection;
+mod hostile;
+mod http_failures;
+mod http_server;
+mod http_server_lifetime;
+mod interop_everything;
+mod interop_http;
+mod interop_oauth;
+mod interop_python;
+mod interop_rmcp;
+mod modern;
+mod modern_protocol;
+mod properties;
+mod stdio;
+mod stdio_faults;
+mod traffic;
+mod wire_types;

@@ -1,0 +1,125 @@
+//! What only the OpenAI-compatible client does, against the stand-in provider answering as
+//! OpenAI's API does; what both clients share is in `protocols.rs`.
+
+use crate::common::*;
+use serde_json::json;
+use switchboard_providers::*;
+
+#[tokio::test]
+async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() {
+    let stand_in = StandIn::start(json!({
+        "turns": [
+            {"content": [{"text": "A pixel."}]},
+            {"content": [{"tool_call": {"name": "snap", "arguments": {}}}]},
+            {"content": [{"text": "Seen."}]},
+        ]
+    }))
+    .await;
+    let client = stand_in.openai(None);
+    let pixel = pixel();
+    let mut request = Request::new(
+        "gpt-test",
+        64,
+        vec![Message::User(vec![
+            UserContent::Text("What is this?".into()),
+            UserContent::Image(pixel.clone()),
+            UserContent::Image(Image::Url {
+                url: "https://example.com/cat.png".into(),
+            }),
+        ])],
+    );
+    assert_eq!(client.complete(&request).await.unwrap().text(), "A pixel.");
+    assert_eq!(
+        stand_in.last_body().await["messages"][0]["content"],
+        json!([
+            {"type": "text", "text": "What is this?"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PIXEL}")}},
+            {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}},
+        ])
+    );
+
+    let answer = client.complete(&request).await.unwrap();
+    let call_id = answer.tool_calls().next().unwrap().id.clone();
+    assert_eq!(answer.tool_calls().next().unwrap().arguments, json!({}));
+    request.messages.push(answer.into_message());
+    request
+        .messages
+        .push(Message::User(vec![UserContent::ToolResult(ToolResult {
+            call_id: call_id.clone(),
+            content: vec![
+                ToolResultContent::Text("a snapshot".into()),
+                ToolResultContent::Image(pixel),
+            ],
+            is_error: false,
+            not_made: false,
+        })]));
+    assert_eq!(client.complete(&request).await.unwrap().text(), "Seen.");
+    let messages = stand_in.last_body().await["messages"].clone();
+    assert_eq!(
+        messages[2],
+        json!({"role": "tool", "tool_call_id": call_id, "content": "a snapshot"})
+    );
+    assert_eq!(
+        messages[3],
+        json!({"role": "user", "content": [
+            {"type": "text", "text": format!("(an image from the result of tool call {call_id})")},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PIXEL}")}},
+        ]})
+    );
+}
+
+/// The OpenAI-compatible servers people run at home, each streaming as it does (see the
+/// stand-in's `dialect.rs`): a reasoning model's thinking, text and a tool call come out
+/// as from OpenAI, the thinking kept out of the text, with the usage where the server
+/// gives one. Mutations, each failing the Ollama case (in `crates/providers/src/openai.rs`):
+/// `call_delta` returning at once for a tool call without an `index`; `finish` passing
+/// `false` for "there were tool calls" to `stop_reason`.
+#[tokio::test]
+async fn the_streams_of_local_servers_read_as_openais() {
+    // The dialect, and whether its stream says the usage.
+    let dialects = [
+        ("openai", true),
+        ("ollama", false),
+        ("llama.cpp", true),
+        ("vllm", true),
+    ];
+    for (dialect, says_usage) in dialects {
+        let stand_in = StandIn::start(json!({
+            "dialect": dialect,
+            "turns": [{
+                "content": [
+                    {"thinking": "Two plus three.", "signature": "", "pieces": 2},
+                    {"text": "Adding them.", "pieces": 2},
+                    {"tool_call": {"name": "get-sum", "arguments": {"a": 2, "b": 3}}, "pieces": 3},
+                ],
+                "usage": {"input": 20, "output": 9},
+            }],
+        }))
+        .await;
+        let client = stand_in.openai(None);
+        let mut request = Request::new("local-model", 64, vec![Message::user_text("2 + 3?")]);
+        request.tools = vec![Tool {
+            name: "get-sum".into(),
+            description: None,
+            parameters: json!({"type": "object"}),
+        }];
+        let (events, error) = events(&client, &request).await;
+        assert!(error.is_none(), "{dialect}: {error:?}");
+        let mut answer = Collector::default();
+        events.iter().for_each(|e| answer.push(e));
+        let answer = answer.finish().expect("finished");
+        assert_eq!(answer.text(), "Adding them.", "{dialect}");
+        let calls: Vec<_> = answer
+            .tool_calls()
+            .map(|c| (&c.name, &c.arguments))
+            .collect();
+        assert_eq!(
+            calls,
+            [(&"get-sum".to_owned(), &json!({"a": 2, "b": 3}))],
+            "{dialect}"
+        );
+        assert_eq!(answer.stop_reason, StopReason::ToolUse, "{dialect}");
+        let usage = answer.usage.map(|u| (u.input_tokens, u.output_tokens));
+        assert_eq!(usage, says_usage.then_some((20, 9)), "{dialect}");
+    }
+}
