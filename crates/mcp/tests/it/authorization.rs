@@ -6,9 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::common::browser;
 use serde_json::{Value, json};
-#[path = "common/browser.rs"]
-mod browser;
 
 use browser::{Browser, Stray};
 use switchboard_mcp::auth::{

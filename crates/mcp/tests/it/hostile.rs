@@ -18,8 +18,7 @@
 //! prints every case's figures.
 
 use crate::common;
-#[path = "common/http_peers.rs"]
-mod http_peers;
+use crate::common::http_peers;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -5,8 +5,7 @@
 //! and plain JSON bodies). A 2026-07-28 call whose `Mcp-Param-*` headers do not mirror its
 //! marked arguments is refused before the handler sees it.
 
-#[path = "common/served.rs"]
-mod served;
+use crate::common::served;
 
 use std::process::Stdio;
 use std::sync::Arc;

@@ -8,8 +8,7 @@
 //! agent stops reading holds up no other, and a question asked while no stream is open waits
 //! for one.
 
-#[path = "common/served.rs"]
-mod served;
+use crate::common::served;
 
 use std::sync::Arc;
 use std::time::Duration;

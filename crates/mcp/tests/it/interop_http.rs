@@ -3,8 +3,7 @@
 //! server-everything, and rmcp), each started as a child process on a free port.
 
 use crate::common;
-#[path = "common/http_peers.rs"]
-mod http_peers;
+use crate::common::http_peers;
 
 use std::time::Duration;
 

@@ -7,10 +7,8 @@
 //!   PKCE required, tokens bound to the resource), in front of the TypeScript SDK's MCP
 //!   server: a script plays the person on its own login and consent pages.
 
-#[path = "common/browser.rs"]
-mod browser;
-#[path = "common/http_peers.rs"]
-mod http_peers;
+use crate::common::browser;
+use crate::common::http_peers;
 
 use std::sync::Arc;
 use std::time::Duration;

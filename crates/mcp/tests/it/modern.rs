@@ -4,8 +4,7 @@
 //! the `server/discover` probe, as a host does by default, and said with its reason.
 
 use crate::common;
-#[path = "common/http_peers.rs"]
-mod http_peers;
+use crate::common::http_peers;
 
 use std::sync::Arc;
 use std::time::Duration;

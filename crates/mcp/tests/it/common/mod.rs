@@ -1,6 +1,11 @@
 //! What the interop tests share: where the third-party servers live, and a client handler
 //! that answers like a person would in a test script and records what it was asked.
+
 #![allow(dead_code)]
+
+pub mod browser;
+pub mod http_peers;
+pub mod served;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
