@@ -1365,9 +1365,9 @@ export type Prompt_Serialize = {
  */
 export type ProtocolEra = "auto" | 
 /**  The stateless 2026-07-28 revision only. */
-"modern" | 
+"stateless" | 
 /**  The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe. */
-"legacy";
+"session";
 
 /**  A provider's settings as the person edits them. */
 export type ProviderForm = ProviderForm_Serialize | ProviderForm_Deserialize;

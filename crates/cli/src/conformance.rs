@@ -59,8 +59,8 @@ pub async fn run(url: &str) -> Result<Value, Failure> {
 /// handshake for the others, found out when the suite names none.
 fn era_of(revision: Option<&str>) -> EraSetting {
     match revision.map(str::parse::<ProtocolVersion>) {
-        Some(Ok(version)) if !version.is_stateful() => EraSetting::Modern,
-        Some(Ok(_)) => EraSetting::Legacy,
+        Some(Ok(version)) if !version.is_stateful() => EraSetting::Stateless,
+        Some(Ok(_)) => EraSetting::Session,
         _ => EraSetting::Auto,
     }
 }

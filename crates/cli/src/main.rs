@@ -170,17 +170,19 @@ struct Server {
 enum EraArg {
     Auto,
     /// The stateless 2026-07-28 revision only.
-    Modern,
+    #[value(alias = "modern")]
+    Stateless,
     /// The `initialize` handshake (2024-11-05 to 2025-11-25).
-    Legacy,
+    #[value(alias = "legacy")]
+    Session,
 }
 
 impl From<EraArg> for EraSetting {
     fn from(era: EraArg) -> Self {
         match era {
             EraArg::Auto => Self::Auto,
-            EraArg::Modern => Self::Modern,
-            EraArg::Legacy => Self::Legacy,
+            EraArg::Stateless => Self::Stateless,
+            EraArg::Session => Self::Session,
         }
     }
 }

@@ -85,7 +85,7 @@ async fn main() {
     // stateless era (2026-07-28, which the engine's client picks by itself), where each
     // call carries its own `_meta` and, over HTTP, is one request with no session.
     let mut agents = Vec::new();
-    for era in [EraSetting::Legacy, EraSetting::Auto] {
+    for era in [EraSetting::Session, EraSetting::Auto] {
         agents.push(("socket", through_gateway(&socket, era).await));
         agents.push(("HTTP", over_http(&endpoint.url(), era).await));
     }

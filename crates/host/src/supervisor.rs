@@ -404,7 +404,7 @@ async fn run_once<H: ClientHandler>(
         // The server speaks no revision we speak in the era asked for: it would answer
         // the same again, so retrying cannot heal it.
         Err(
-            e @ (ClientError::NotModern { .. }
+            e @ (ClientError::NotStateless { .. }
             | ClientError::NoSharedRevision { .. }
             | ClientError::UnsupportedProtocolVersion { .. }),
         ) => {
@@ -434,7 +434,7 @@ async fn run_once<H: ClientHandler>(
         ServerState::Running {
             protocol_version: client.protocol_version().to_string(),
             server_name: client.server().server_info.name.clone(),
-            stateless: client.era().era == Era::Modern,
+            stateless: client.era().era == Era::Stateless,
             why_revision: client.era().reason.clone(),
         },
     );
@@ -601,7 +601,7 @@ mod tests {
     async fn items_left_out_and_lists_that_fail_are_said_in_the_servers_log() {
         let (transport, mut peer) = memory::pair(discard_log());
         let mut config = ClientConfig::new("test", "1");
-        config.era = switchboard_mcp::client::EraSetting::Legacy;
+        config.era = switchboard_mcp::client::EraSetting::Session;
         let connect = tokio::spawn(Client::connect(
             transport,
             Arc::new(DecliningHandler),

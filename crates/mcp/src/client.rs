@@ -183,7 +183,7 @@ pub enum ClientError {
     #[error("the server speaks no protocol revision this client speaks (it speaks {supported})")]
     NoSharedRevision { supported: String },
     #[error("the server does not speak the 2026-07-28 revision: {reason}")]
-    NotModern { reason: String },
+    NotStateless { reason: String },
     #[error("the request could not be encoded: {0}")]
     InvalidParams(String),
     #[error("the server asked for input this client cannot read (request {key:?}: {detail})")]
@@ -317,12 +317,12 @@ pub struct Client {
     server: Described,
     version: ProtocolVersion,
     era: Arc<EraChoice>,
-    /// The per-request `_meta` of the modern era; `None` in the stateful era.
+    /// The per-request `_meta` of the stateless era; `None` in the stateful era.
     stamp: Option<Arc<modern::Stamp>>,
     /// Answers the input requests of `input_required` results, as it answers the
     /// stateful era's server requests.
     dispatch: Arc<dyn IncomingHandler>,
-    /// The `subscriptions/listen` stream of the modern era.
+    /// The `subscriptions/listen` stream of the stateless era.
     listener: Option<Arc<listen::Listener>>,
     /// List pages the server said stay fresh for a while.
     lists: Arc<list_cache::ListCache>,
@@ -414,7 +414,7 @@ impl Client {
         self.version
     }
 
-    /// In the modern era, what the server agreed to send on the `subscriptions/listen`
+    /// In the stateless era, what the server agreed to send on the `subscriptions/listen`
     /// stream (list changes, resource updates); `None` while no stream is acknowledged,
     /// and always in the stateful era.
     pub fn listening(&self) -> Option<SubscriptionFilter> {
@@ -444,7 +444,7 @@ impl Client {
         }
     }
 
-    /// The underlying connection, for requests this API does not wrap. In the modern era,
+    /// The underlying connection, for requests this API does not wrap. In the stateless era,
     /// [`Client::request`] adds the `_meta` each request must carry.
     pub fn connection(&self) -> &Connection {
         &self.connection
@@ -454,7 +454,7 @@ impl Client {
         self.connection.close().await
     }
 
-    /// Sends a request in this session's era: in the modern era with its `_meta`, and
+    /// Sends a request in this session's era: in the stateless era with its `_meta`, and
     /// through as many rounds of input as the server asks for (up to
     /// [`input_required::MAX_INPUT_ROUNDS`]).
     pub async fn request(
@@ -526,7 +526,7 @@ impl Client {
         self.typed(method, params, self.request_options()).await
     }
 
-    fn is_modern(&self) -> bool {
+    fn is_stateless(&self) -> bool {
         self.stamp.is_some()
     }
 
@@ -534,9 +534,9 @@ impl Client {
         offered.then_some(()).ok_or(ClientError::NotOffered(what))
     }
 
-    /// `ping`; in the modern era, which has none, a `server/discover`.
+    /// `ping`; in the stateless era, which has none, a `server/discover`.
     pub async fn ping(&self) -> Result<(), ClientError> {
-        let method = if self.is_modern() {
+        let method = if self.is_stateless() {
             method::SERVER_DISCOVER
         } else {
             method::PING
@@ -564,7 +564,7 @@ impl Client {
         {
             // The tool's `x-mcp-header` marks may have changed: read the tools again (the
             // HTTP transport takes the marks from the list) and try once more.
-            Err(ClientError::HeaderMismatch { .. }) if self.is_modern() => {
+            Err(ClientError::HeaderMismatch { .. }) if self.is_stateless() => {
                 self.lists.forget(&[method::TOOLS_LIST]);
                 self.list_tools().await?;
                 self.typed(method::TOOLS_CALL, &params, options).await
@@ -596,7 +596,7 @@ impl Client {
     }
 
     /// Asks for `notifications/resources/updated` of a resource: `resources/subscribe`
-    /// in the stateful era; in the modern era, the URI joins the `subscriptions/listen`
+    /// in the stateful era; in the stateless era, the URI joins the `subscriptions/listen`
     /// filter, and this returns once the server acknowledged it.
     pub async fn subscribe(&self, uri: &str) -> Result<(), ClientError> {
         let offered = self
@@ -675,7 +675,7 @@ impl Client {
         self.call(method::COMPLETION_COMPLETE, params).await
     }
 
-    /// `logging/setLevel`; in the modern era, which has none, the level goes with every
+    /// `logging/setLevel`; in the stateless era, which has none, the level goes with every
     /// request from then on.
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         self.require(self.capabilities().logging.is_some(), "logging")?;
@@ -693,10 +693,10 @@ impl Client {
     }
 
     /// Tells the server that the roots it may see have changed.
-    /// In the modern era, which has no such notification, nothing: the roots are asked
+    /// In the stateless era, which has no such notification, nothing: the roots are asked
     /// for with each request that needs them.
     pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
-        if self.is_modern() {
+        if self.is_stateless() {
             return Ok(());
         }
         Ok(self

@@ -45,7 +45,7 @@ pub mod code {
 
     /// The errors only a server of the 2026-07-28 revision or later sends: one of them
     /// tells that a server is modern, whatever it refused.
-    pub const fn is_modern(code: i64) -> bool {
+    pub const fn is_stateless(code: i64) -> bool {
         matches!(
             code,
             HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION

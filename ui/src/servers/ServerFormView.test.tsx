@@ -171,7 +171,7 @@ describe("ServerFormView", () => {
       url: "https://mcp.example/mcp",
       httpMode: "streamable_http",
       headers: [{ key: "Authorization", value: "Bearer abc", secret: true }],
-      protocolEra: "modern",
+      protocolEra: "stateless",
     } satisfies ServerForm);
   });
 

@@ -26,8 +26,8 @@ const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: string }> = [
 
 const ERAS: Array<{ value: ServerForm["protocolEra"]; label: string }> = [
   { value: "auto", label: "Find out: ask server/discover, else initialize" },
-  { value: "modern", label: "2026-07-28 only (stateless)" },
-  { value: "legacy", label: "Before 2026-07-28 only (initialize handshake)" },
+  { value: "stateless", label: "2026-07-28 only (stateless)" },
+  { value: "session", label: "Before 2026-07-28 only (initialize handshake)" },
 ];
 
 /** Adding or editing one server's settings; problems show beside their fields once a save was tried. */

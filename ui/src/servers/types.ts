@@ -50,7 +50,7 @@ export interface ServerForm {
   requestTimeoutSecs: number | null;
   trusted: boolean;
   /** Which era of the protocol to speak: found out by probing, or forced. */
-  protocolEra: "auto" | "modern" | "legacy";
+  protocolEra: "auto" | "stateless" | "session";
 }
 
 export interface ServerSummary {

@@ -43,17 +43,20 @@ fn info_and_lists_print_json() {
     let info = json_out(&run(&["info"]));
     assert_eq!(info["serverInfo"]["name"], "switchboard-python-peer");
     assert_eq!(info["protocolVersion"], "2026-07-28");
-    assert_eq!(info["era"], "modern");
+    assert_eq!(info["era"], "stateless");
     assert_eq!(
         info["eraReason"],
         "server/discover answered with 2026-07-28"
     );
-    let legacy = json_out(&run(&["info", "--era", "legacy"]));
-    assert_eq!(legacy["protocolVersion"], "2025-11-25");
+    let session = json_out(&run(&["info", "--era", "session"]));
+    assert_eq!(session["protocolVersion"], "2025-11-25");
     assert_eq!(
-        legacy["eraReason"],
-        "the legacy era was chosen in the settings; initialize answered 2025-11-25"
+        session["eraReason"],
+        "the session era was chosen in the settings; initialize answered 2025-11-25"
     );
+    // The spelling of earlier versions still chooses it.
+    let older = json_out(&run(&["info", "--era", "legacy"]));
+    assert_eq!(older["era"], "session");
     let tools = json_out(&run(&["list", "tools"]));
     assert_eq!(
         tools.as_array().map(Vec::len),
@@ -90,7 +93,7 @@ fn server_requests_are_answered_from_flags() {
         "call",
         "ask_model",
         "--era",
-        "legacy",
+        "session",
         "--args",
         r#"{"prompt":"2+2?"}"#,
         "--sampling-reply",
@@ -105,7 +108,7 @@ fn server_requests_are_answered_from_flags() {
         "call",
         "ask_form",
         "--era",
-        "legacy",
+        "session",
         "--elicit-answer",
         answer.to_str().unwrap(),
     ]));
@@ -113,7 +116,7 @@ fn server_requests_are_answered_from_flags() {
         accepted["content"][0]["text"],
         r#"accepted: {"age":36,"name":"Ada"}"#
     );
-    let declined = json_out(&run(&["call", "ask_form", "--era", "legacy"]));
+    let declined = json_out(&run(&["call", "ask_form", "--era", "session"]));
     assert_eq!(declined["content"][0]["text"], "declined");
 
     let folder = dir.path().join("my project");
@@ -122,7 +125,7 @@ fn server_requests_are_answered_from_flags() {
         "call",
         "list_roots",
         "--era",
-        "legacy",
+        "session",
         "--root",
         folder.to_str().unwrap(),
     ]));

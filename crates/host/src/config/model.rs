@@ -240,16 +240,33 @@ pub enum TransportType {
 
 /// Which era of the protocol to speak with a server: found out by a `server/discover`
 /// probe (the default), or forced, for a server the probe confuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum ProtocolEra {
     #[default]
     Auto,
     /// The stateless 2026-07-28 revision only.
-    Modern,
+    Stateless,
     /// The `initialize` handshake (2024-11-05 to 2025-11-25), with no probe.
-    Legacy,
+    Session,
+}
+
+/// Read by hand so that the words earlier versions wrote (`modern`, `legacy`) still read,
+/// while the window is told only today's.
+impl<'de> Deserialize<'de> for ProtocolEra {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let word = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        match word.as_ref() {
+            "auto" => Ok(Self::Auto),
+            "stateless" | "modern" => Ok(Self::Stateless),
+            "session" | "legacy" => Ok(Self::Session),
+            other => Err(serde::de::Error::unknown_variant(
+                other,
+                &["auto", "stateless", "session"],
+            )),
+        }
+    }
 }
 
 impl ProtocolEra {
@@ -262,8 +279,8 @@ impl From<ProtocolEra> for switchboard_mcp::client::EraSetting {
     fn from(era: ProtocolEra) -> Self {
         match era {
             ProtocolEra::Auto => Self::Auto,
-            ProtocolEra::Modern => Self::Modern,
-            ProtocolEra::Legacy => Self::Legacy,
+            ProtocolEra::Stateless => Self::Stateless,
+            ProtocolEra::Session => Self::Session,
         }
     }
 }
@@ -642,6 +659,31 @@ mod tests {
             }
         );
         assert_eq!(serde_json::to_value(&config).unwrap(), text);
+    }
+
+    #[test]
+    fn the_eras_earlier_versions_wrote_still_read_and_are_written_as_today() {
+        let text = json!({"mcpServers": {
+            "a": {"command": "a", "protocolEra": "modern"},
+            "b": {"command": "b", "protocolEra": "legacy"},
+            "c": {"command": "c", "protocolEra": "stateless"},
+        }});
+        let config: Config = serde_json::from_value(text).unwrap();
+        let eras: Vec<ProtocolEra> = config.servers.values().map(|s| s.protocol_era).collect();
+        use ProtocolEra::{Session, Stateless};
+        assert_eq!(eras, [Stateless, Session, Stateless]);
+        let written = serde_json::to_value(&config).unwrap();
+        assert_eq!(written["mcpServers"]["b"]["protocolEra"], "session");
+        let wrong = serde_json::from_value::<Config>(
+            json!({"mcpServers": {"a": {"command": "a", "protocolEra": "newest"}}}),
+        );
+        let message = wrong.unwrap_err().to_string();
+        assert!(
+            message.contains(
+                "unknown variant `newest`, expected one of `auto`, `stateless`, `session`"
+            ),
+            "{message}"
+        );
     }
 
     #[test]

@@ -36,7 +36,7 @@ fn python_form(name: &str) -> ServerForm {
         ],
         // Its tools ask the person push-style (sampling, forms, links), which only the
         // stateful era carries.
-        protocol_era: ProtocolEra::Legacy,
+        protocol_era: ProtocolEra::Session,
         ..ServerForm::default()
     }
 }

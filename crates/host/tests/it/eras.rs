@@ -69,9 +69,9 @@ async fn each_server_is_spoken_to_in_the_era_it_speaks_or_the_one_forced_and_say
             Settles::Running("2026-07-28", true, &["server/discover"]),
         ),
         (
-            "both-forced-legacy",
+            "both-forced-session",
             modern_peer(&[]),
-            "legacy",
+            "session",
             Settles::Running("2025-11-25", false, &["initialize"]),
         ),
         (
@@ -81,14 +81,15 @@ async fn each_server_is_spoken_to_in_the_era_it_speaks_or_the_one_forced_and_say
             Settles::Running("2025-11-25", false, &["server/discover", "initialize"]),
         ),
         (
-            "demo-forced-modern",
+            "demo-forced-stateless",
             demo,
-            "modern",
+            "stateless",
             Settles::Fails(&["does not speak the 2026-07-28 revision"]),
         ),
         (
-            "modern-forced-legacy",
+            "stateless-forced-session",
             modern_peer(&["--modern-only"]),
+            // The spelling of earlier versions' files, still read.
             "legacy",
             Settles::Fails(&["2026-07-28"]),
         ),

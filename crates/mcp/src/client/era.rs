@@ -30,9 +30,11 @@ pub enum EraSetting {
     #[default]
     Auto,
     /// 2026-07-28 only: a server that does not speak it is an error.
-    Modern,
+    #[serde(alias = "modern")]
+    Stateless,
     /// The `initialize` handshake, with no probe first.
-    Legacy,
+    #[serde(alias = "legacy")]
+    Session,
 }
 
 /// The two eras of the protocol.
@@ -40,9 +42,9 @@ pub enum EraSetting {
 #[serde(rename_all = "lowercase")]
 pub enum Era {
     /// Stateless (2026-07-28): `_meta` on every request, no handshake.
-    Modern,
+    Stateless,
     /// A session opened by `initialize` (2024-11-05 to 2025-11-25).
-    Legacy,
+    Session,
 }
 
 /// The era and revision chosen for a server, and why, in words a person can read.
@@ -56,18 +58,18 @@ pub struct EraChoice {
     pub reason: String,
 }
 
-/// The newest modern revision this client speaks.
+/// The newest stateless revision this client speaks.
 pub const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// What the probe found.
 pub(super) enum Probe {
-    Modern {
+    Stateless {
         result: Box<DiscoverResult>,
         version: ProtocolVersion,
         reason: String,
     },
-    /// Not modern: the handshake follows; `reason` says what the probe saw.
-    Legacy { reason: String },
+    /// Not stateless: the handshake follows; `reason` says what the probe saw.
+    Session { reason: String },
 }
 
 /// How long the probe waits on a stream for a server that answers neither the probe nor the
@@ -112,7 +114,7 @@ pub(super) async fn probe(
                         retry = Some(stamp.with_version(listed));
                         continue;
                     }
-                    _ if supported.iter().any(|v| is_legacy(v)) => Ok(Probe::Legacy {
+                    _ if supported.iter().any(|v| is_legacy(v)) => Ok(Probe::Session {
                         reason: format!(
                             "server/discover was refused: the server speaks {}",
                             supported.join(", ")
@@ -123,20 +125,20 @@ pub(super) async fn probe(
                     }),
                 }
             }
-            Err(RequestError::Server { error, .. }) if code::is_modern(error.code) => {
+            Err(RequestError::Server { error, .. }) if code::is_stateless(error.code) => {
                 Err(ClientError::Request(RequestError::Server {
                     method: method::SERVER_DISCOVER.into(),
                     error,
                 }))
             }
-            Err(RequestError::Server { error, .. }) => Ok(Probe::Legacy {
+            Err(RequestError::Server { error, .. }) => Ok(Probe::Session {
                 reason: format!(
                     "server/discover was refused ({} {})",
                     error.code,
                     excerpt(&error.message)
                 ),
             }),
-            Err(RequestError::Timeout { after, .. }) => Ok(Probe::Legacy {
+            Err(RequestError::Timeout { after, .. }) => Ok(Probe::Session {
                 reason: if up {
                     format!(
                         "server/discover got no answer within {} of the server answering a ping",
@@ -149,18 +151,18 @@ pub(super) async fn probe(
             Err(RequestError::Transport {
                 error: TransportError::Status { status, .. },
                 ..
-            }) => Ok(Probe::Legacy {
+            }) => Ok(Probe::Session {
                 reason: format!("server/discover was refused with HTTP {status}"),
             }),
             // A server that hangs up on a method it does not know, or answers it with
             // something else than JSON-RPC, is no server of the revision; one that cannot
             // be reached, or refuses us, is an error whatever the era.
             Err(RequestError::Transport { error, .. }) if !unreachable(&error) => {
-                Ok(Probe::Legacy {
+                Ok(Probe::Session {
                     reason: format!("server/discover failed ({})", excerpt(&error.to_string())),
                 })
             }
-            Err(RequestError::Unreadable { .. }) => Ok(Probe::Legacy {
+            Err(RequestError::Unreadable { .. }) => Ok(Probe::Session {
                 reason: "server/discover got an answer that could not be read".into(),
             }),
             Err(other) => Err(other.into()),
@@ -223,7 +225,7 @@ fn read_discovery(value: Value) -> Probe {
     let result: DiscoverResult = match serde_json::from_value(value) {
         Ok(result) => result,
         Err(e) => {
-            return Probe::Legacy {
+            return Probe::Session {
                 reason: format!(
                     "server/discover answered with something else than a discovery ({e})"
                 ),
@@ -231,14 +233,14 @@ fn read_discovery(value: Value) -> Probe {
         }
     };
     match newest_modern(&result.supported_versions) {
-        Some(version) => Probe::Modern {
+        Some(version) => Probe::Stateless {
             reason: format!("server/discover answered with {version}"),
             result: Box::new(result),
             version,
         },
-        None => Probe::Legacy {
+        None => Probe::Session {
             reason: format!(
-                "server/discover lists no modern revision this client speaks ({})",
+                "server/discover lists no stateless revision this client speaks ({})",
                 result.supported_versions.join(", ")
             ),
         },
@@ -321,13 +323,13 @@ mod tests {
     #[test]
     fn a_choice_reads_as_json_for_whoever_shows_it() {
         let choice = EraChoice {
-            era: Era::Legacy,
+            era: Era::Session,
             version: ProtocolVersion::V2025_06_18,
             reason: "server/discover was refused (-32601 Method not found)".into(),
         };
         assert_eq!(
             serde_json::to_value(&choice).unwrap(),
-            serde_json::json!({"era": "legacy", "version": "2025-06-18",
+            serde_json::json!({"era": "session", "version": "2025-06-18",
                 "reason": "server/discover was refused (-32601 Method not found)"})
         );
     }

@@ -27,19 +27,21 @@ pub(super) async fn open(
 ) -> Result<Opened, ClientError> {
     let stamp = modern::Stamp::new(era::MODERN, &config.client_info, &config.capabilities);
     let probed = match config.era {
-        EraSetting::Legacy => None,
-        EraSetting::Auto | EraSetting::Modern => Some(era::probe(connection, &stamp, wait).await?),
+        EraSetting::Session => None,
+        EraSetting::Auto | EraSetting::Stateless => {
+            Some(era::probe(connection, &stamp, wait).await?)
+        }
     };
     let legacy_reason = match probed {
-        Some(era::Probe::Modern {
+        Some(era::Probe::Stateless {
             result,
             version,
             reason,
         }) => return Ok(modern_session(config, *result, version, reason)),
-        Some(era::Probe::Legacy { reason }) if config.era == EraSetting::Modern => {
-            return Err(ClientError::NotModern { reason });
+        Some(era::Probe::Session { reason }) if config.era == EraSetting::Stateless => {
+            return Err(ClientError::NotStateless { reason });
         }
-        Some(era::Probe::Legacy { reason }) => Some(reason),
+        Some(era::Probe::Session { reason }) => Some(reason),
         None => None,
     };
     let (server, version) = match initialize(connection, config).await {
@@ -47,7 +49,7 @@ pub(super) async fn open(
         // A server still starting up may answer the probe after its wait, and then refuse
         // the handshake as a modern server: ask it again, with the patience of a request.
         Err(ClientError::Request(RequestError::Server { error, .. }))
-            if legacy_reason.is_some() && code::is_modern(error.code) =>
+            if legacy_reason.is_some() && code::is_stateless(error.code) =>
         {
             return match era::probe(
                 connection,
@@ -56,7 +58,7 @@ pub(super) async fn open(
             )
             .await?
             {
-                era::Probe::Modern {
+                era::Probe::Stateless {
                     result,
                     version,
                     reason,
@@ -65,7 +67,7 @@ pub(super) async fn open(
                     let reason = format!("{late}, then {reason}");
                     Ok(modern_session(config, *result, version, reason))
                 }
-                era::Probe::Legacy { reason } => Err(ClientError::NotModern { reason }),
+                era::Probe::Session { reason } => Err(ClientError::NotStateless { reason }),
             };
         }
         // Refused as a 2026-07-28 server refuses it (the era forced wrong): said as such.
@@ -77,10 +79,10 @@ pub(super) async fn open(
     let answered = format!("initialize answered {version}");
     let reason = match legacy_reason {
         Some(probe) => format!("{probe}; {answered}"),
-        None => format!("the legacy era was chosen in the settings; {answered}"),
+        None => format!("the session era was chosen in the settings; {answered}"),
     };
     let choice = EraChoice {
-        era: Era::Legacy,
+        era: Era::Session,
         version,
         reason,
     };
@@ -95,7 +97,7 @@ fn modern_session(
 ) -> Opened {
     let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
     let choice = EraChoice {
-        era: Era::Modern,
+        era: Era::Stateless,
         version,
         reason,
     };

@@ -434,7 +434,7 @@ async fn connect_as(
     let (transport, _) = http::connect(&settings, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(10);
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     Client::connect(transport, Arc::new(DecliningHandler), config).await
 }
 

@@ -22,7 +22,7 @@ fn config(capabilities: ClientCapabilities) -> ClientConfig {
     config.capabilities = capabilities;
     config.request_timeout = Duration::from_secs(5);
     // These scripted servers speak the stateful era (see modern.rs for the other).
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     config
 }
 

@@ -525,7 +525,7 @@ impl Hostile {
         let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
         config.request_timeout = REQUEST_TIMEOUT;
         // The hostile peer misbehaves in the stateful era.
-        config.era = EraSetting::Legacy;
+        config.era = EraSetting::Session;
         let client = tokio::time::timeout(
             START_HANG,
             Client::connect(transport, handler.clone(), config),

@@ -255,7 +255,7 @@ async fn connect(server: HttpServer) -> Result<Client, ClientError> {
     let (transport, _) = http::connect(&server, discard_log()).expect("valid settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(2);
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     Client::connect(transport, Arc::new(DecliningHandler), config).await
 }
 
@@ -652,7 +652,7 @@ async fn connect_with(server: &FakeServer, adjust: impl FnOnce(&mut ClientConfig
     let mut config = ClientConfig::new("switchboard-tests", "1");
     config.request_timeout = Duration::from_secs(2);
     // The fake servers here speak the stateful era.
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     adjust(&mut config);
     Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
@@ -1162,7 +1162,7 @@ async fn a_cancelled_call_of_the_stateless_era_closes_its_stream_and_sends_nothi
         }
     })
     .await;
-    let client = connect_with(&server, |config| config.era = EraSetting::Modern).await;
+    let client = connect_with(&server, |config| config.era = EraSetting::Stateless).await;
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut options = client.request_options();
     options.cancel = Some(cancel.clone());
@@ -1221,7 +1221,7 @@ async fn a_get_stream_that_closes_at_once_is_reopened_ever_more_slowly_then_let_
     });
     let (transport, _) = http::connect(&HttpServer::new(&server.url), sink).expect("settings");
     let mut config = ClientConfig::new("switchboard-tests", "1");
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     let _client = Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
         .expect("initialized");
@@ -1275,7 +1275,7 @@ async fn a_server_that_hangs_up_on_the_probe_is_reached_through_initialize() {
     let client = Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
         .expect("connected through initialize");
-    assert_eq!(client.era().era, switchboard_mcp::client::Era::Legacy);
+    assert_eq!(client.era().era, switchboard_mcp::client::Era::Session);
     let reason = &client.era().reason;
     assert!(
         reason.starts_with("server/discover failed (")
@@ -1346,7 +1346,7 @@ async fn a_probe_never_answered_is_let_go_and_initialize_follows() {
     let client = Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
         .expect("connected through initialize");
-    assert_eq!(client.era().era, switchboard_mcp::client::Era::Legacy);
+    assert_eq!(client.era().era, switchboard_mcp::client::Era::Session);
     assert_eq!(
         client.era().reason,
         "server/discover got no answer within 2 s; initialize answered 2025-06-18"

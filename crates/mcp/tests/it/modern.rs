@@ -86,7 +86,7 @@ fn args(value: Value) -> Option<Map<String, Value>> {
 /// structured output, a resource, a prompt, a completion, and a call that asks for a form
 /// and the roots in an `input_required` round trip answered by the person.
 async fn exercise_modern(client: &Client, person: &Person) {
-    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
     assert_eq!(
         client.era().reason,
@@ -206,7 +206,7 @@ async fn a_stateful_server_over_stdio_is_reached_through_the_fallback_and_says_w
     .await
     .expect("connect");
     let era = client.era();
-    assert_eq!(era.era, Era::Legacy);
+    assert_eq!(era.era, Era::Session);
     assert_eq!(era.version, ProtocolVersion::V2025_11_25);
     assert!(
         era.reason
@@ -239,7 +239,7 @@ async fn a_stateful_server_over_http_is_reached_through_the_fallback_and_says_wh
     .await
     .expect("connect");
     let era = client.era();
-    assert_eq!(era.era, Era::Legacy);
+    assert_eq!(era.era, Era::Session);
     assert!(
         era.reason.starts_with("server/discover was refused")
             && era.reason.ends_with("; initialize answered 2025-11-25"),
@@ -259,11 +259,11 @@ async fn the_era_can_be_forced_either_way() {
     let legacy = Client::connect(
         over_stdio(&python_stdio(), &log),
         person(),
-        config(EraSetting::Legacy),
+        config(EraSetting::Session),
     )
     .await
     .expect("connect");
-    assert_eq!(legacy.era().era, Era::Legacy);
+    assert_eq!(legacy.era().era, Era::Session);
     assert_eq!(
         legacy.era().reason,
         "the legacy era was chosen in the settings; initialize answered 2025-11-25"
@@ -273,17 +273,17 @@ async fn the_era_can_be_forced_either_way() {
     let refused = Client::connect(
         over_stdio(&everything_stdio(), &log),
         person(),
-        config(EraSetting::Modern),
+        config(EraSetting::Stateless),
     )
     .await;
     match refused {
-        Err(ClientError::NotModern { reason }) => {
+        Err(ClientError::NotStateless { reason }) => {
             assert!(
                 reason.starts_with("server/discover was refused"),
                 "{reason}"
             )
         }
-        Err(other) => panic!("expected NotModern, got {other}"),
+        Err(other) => panic!("expected NotStateless, got {other}"),
         Ok(_) => panic!("a stateful server was accepted as modern"),
     }
 }
@@ -302,7 +302,7 @@ async fn a_server_slow_to_start_is_probed_once_it_is_up() {
         .expect("connect");
     assert_eq!(
         (client.era().era, client.era().reason.as_str()),
-        (Era::Modern, "server/discover answered with 2026-07-28")
+        (Era::Stateless, "server/discover answered with 2026-07-28")
     );
     let echo = client
         .call_tool(
@@ -387,7 +387,7 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
     let client = Client::connect(transport, person(), config(EraSetting::Auto))
         .await
         .expect("connect");
-    assert_eq!(client.era().era, Era::Legacy);
+    assert_eq!(client.era().era, Era::Session);
     assert!(
         client
             .era()
@@ -430,7 +430,7 @@ async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
         let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
             .await
             .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(client.era().era, Era::Modern, "{via}");
+        assert_eq!(client.era().era, Era::Stateless, "{via}");
         let call = |name: &'static str, arguments: Value| {
             let client = client.clone();
             async move {
@@ -494,7 +494,7 @@ async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era() {
         let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
             .await
             .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(client.era().era, Era::Modern, "{via}");
+        assert_eq!(client.era().era, Era::Stateless, "{via}");
         assert_eq!(client.server().server_info.name, "modern-peer", "{via}");
 
         let sum = client

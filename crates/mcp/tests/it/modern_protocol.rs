@@ -151,7 +151,7 @@ async fn modern() -> (
 #[tokio::test]
 async fn a_discovered_server_is_modern_and_every_request_carries_the_meta() {
     let (client, mut peer, _, listen) = modern().await;
-    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(client.server().server_info.name, "fake");
     assert_eq!(
         listen,
@@ -199,7 +199,7 @@ async fn an_unanswered_probe_falls_back_to_initialize_and_says_so() {
     )
     .await;
     let client = connecting.await.unwrap().expect("connected");
-    assert_eq!(client.era().era, Era::Legacy);
+    assert_eq!(client.era().era, Era::Session);
     assert_eq!(
         client.era().reason,
         "server/discover got no answer within 0.2 s of the server answering a ping; \
@@ -224,7 +224,7 @@ async fn a_server_slow_to_start_is_waited_for_before_the_probes_short_wait() {
     )
     .await;
     let client = connecting.await.unwrap().expect("connected");
-    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(
         client.era().reason,
         "server/discover answered with 2026-07-28"
@@ -292,7 +292,7 @@ async fn an_unsupported_version_error_is_retried_once_with_the_revision_listed()
     )
     .await;
     let client = connecting.await.unwrap().expect("connected");
-    assert_eq!(client.era().era, Era::Legacy);
+    assert_eq!(client.era().era, Era::Session);
     assert_eq!(
         client.era().reason,
         "server/discover was refused: the server speaks 2026-07-28, 2025-11-25; \
@@ -672,7 +672,7 @@ async fn a_modern_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_i
     )
     .await;
     let client = connecting.await.unwrap().expect("connected");
-    assert_eq!(client.era().era, Era::Modern);
+    assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(
         client.era().reason,
         "server/discover got no answer within 0.2 s of the server answering a ping, \

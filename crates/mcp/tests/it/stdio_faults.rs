@@ -95,7 +95,7 @@ def on(msg):
     let transport = stdio::spawn(&server, discard_log()).expect("python3 starts");
     let mut config = ClientConfig::new("test", "1");
     config.request_timeout = Duration::from_secs(20);
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     let client = Client::connect(transport, Arc::new(DecliningHandler), config).await;
     assert_eq!(
         client.expect("initialized").server().server_info.name,
@@ -334,7 +334,7 @@ async fn client_of(server: &StdioServer) -> Client {
     let mut config = ClientConfig::new("test", "1");
     config.request_timeout = Duration::from_secs(20);
     // These scripted servers speak the stateful era.
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     Client::connect(transport, Arc::new(DecliningHandler), config)
         .await
         .expect("initialized")

@@ -132,7 +132,7 @@ pub fn python_peer() -> Value {
     json!({
         "command": python.display().to_string(),
         "args": [script.display().to_string()],
-        "protocolEra": "legacy",
+        "protocolEra": "session",
     })
 }
 

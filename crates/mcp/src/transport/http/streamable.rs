@@ -238,7 +238,7 @@ async fn modern_refusal(
         .and_then(|v| v.get("error")?.get("code")?.as_i64());
     match (code, envelope.request_id()) {
         (Some(code), Some(_)) => {
-            if crate::jsonrpc::code::is_modern(code) {
+            if crate::jsonrpc::code::is_stateless(code) {
                 shared.state(|s| s.modern = true);
             }
             shared

@@ -371,7 +371,7 @@ pub async fn connect_http(
     let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
     config.capabilities = ClientCapabilities::all();
     config.request_timeout = Duration::from_secs(30);
-    config.era = EraSetting::Legacy;
+    config.era = EraSetting::Session;
     let client = Client::connect(transport, person, config)
         .await
         .unwrap_or_else(|e| panic!("initialize over {url}: {e}"));
