@@ -7,12 +7,12 @@ pub mod era;
 pub mod input_required;
 mod list_cache;
 mod listen;
-mod modern;
 mod opening;
+mod stamp;
 pub mod tool_schemas;
 
 pub use era::{Era, EraChoice, EraSetting};
-pub use modern::{declaring, logging_at};
+pub use stamp::{declaring, logging_at};
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -318,7 +318,7 @@ pub struct Client {
     version: ProtocolVersion,
     era: Arc<EraChoice>,
     /// The per-request `_meta` of the stateless era; `None` in the stateful era.
-    stamp: Option<Arc<modern::Stamp>>,
+    stamp: Option<Arc<stamp::Stamp>>,
     /// Answers the input requests of `input_required` results, as it answers the
     /// stateful era's server requests.
     dispatch: Arc<dyn IncomingHandler>,

@@ -44,7 +44,7 @@ pub mod code {
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
     /// The errors only a server of the 2026-07-28 revision or later sends: one of them
-    /// tells that a server is modern, whatever it refused.
+    /// tells that a server is stateless, whatever it refused.
     pub const fn is_stateless(code: i64) -> bool {
         matches!(
             code,

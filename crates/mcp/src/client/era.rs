@@ -1,6 +1,6 @@
 //! Which era a server speaks, found as the 2026-07-28 revision says: a `server/discover`
-//! probe first; a discovery result or a recognized modern error means modern, anything
-//! else (another error, an HTTP refusal without a modern body, no answer in time) means
+//! probe first; a discovery result or a recognized stateless error means stateless, anything
+//! else (another error, an HTTP refusal without a stateless body, no answer in time) means
 //! legacy, and the `initialize` handshake follows. Never keyed to one error code.
 //!
 //! On a stream (stdio) a stateful server may leave the probe unanswered, so the wait for
@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::ClientError;
-use super::modern::Stamp;
+use super::stamp::Stamp;
 use crate::connection::{Connection, RequestError, RequestOptions};
 use crate::jsonrpc::code;
 use crate::transport::TransportError;
@@ -59,7 +59,7 @@ pub struct EraChoice {
 }
 
 /// The newest stateless revision this client speaks.
-pub const MODERN: ProtocolVersion = ProtocolVersion::V2026_07_28;
+pub const STATELESS: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
 /// What the probe found.
 pub(super) enum Probe {
@@ -88,7 +88,7 @@ pub(super) enum Wait {
     AfterPing { grace: Duration, bound: Duration },
 }
 
-/// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists a modern
+/// Sends `server/discover`; on an `UnsupportedProtocolVersion` that lists a stateless
 /// revision we speak, asks once more, stamped with the newest of them.
 pub(super) async fn probe(
     connection: &Connection,
@@ -106,7 +106,7 @@ pub(super) async fn probe(
                 if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
             {
                 let supported = supported_versions(error.data.as_deref());
-                match newest_modern(&supported) {
+                match newest_stateless(&supported) {
                     // Once, restamped with the revision the server lists, even the one just
                     // refused: the conformance suite's server refuses a first choice once to
                     // see the client retry as the error asks.
@@ -114,7 +114,7 @@ pub(super) async fn probe(
                         retry = Some(stamp.with_version(listed));
                         continue;
                     }
-                    _ if supported.iter().any(|v| is_legacy(v)) => Ok(Probe::Session {
+                    _ if supported.iter().any(|v| is_session(v)) => Ok(Probe::Session {
                         reason: format!(
                             "server/discover was refused: the server speaks {}",
                             supported.join(", ")
@@ -232,7 +232,7 @@ fn read_discovery(value: Value) -> Probe {
             };
         }
     };
-    match newest_modern(&result.supported_versions) {
+    match newest_stateless(&result.supported_versions) {
         Some(version) => Probe::Stateless {
             reason: format!("server/discover answered with {version}"),
             result: Box::new(result),
@@ -262,7 +262,7 @@ fn unreachable(error: &TransportError) -> bool {
 }
 
 /// The newest stateless revision in `versions` that this client speaks.
-fn newest_modern(versions: &[String]) -> Option<ProtocolVersion> {
+fn newest_stateless(versions: &[String]) -> Option<ProtocolVersion> {
     versions
         .iter()
         .filter_map(|v| v.parse::<ProtocolVersion>().ok())
@@ -270,7 +270,7 @@ fn newest_modern(versions: &[String]) -> Option<ProtocolVersion> {
         .max()
 }
 
-fn is_legacy(version: &str) -> bool {
+fn is_session(version: &str) -> bool {
     version
         .parse::<ProtocolVersion>()
         .is_ok_and(ProtocolVersion::is_stateful)
@@ -310,14 +310,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_stateless_revision_we_speak_makes_a_server_modern() {
+    fn only_a_stateless_revision_we_speak_makes_a_server_stateless() {
         let list = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         assert_eq!(
-            newest_modern(&list(&["2026-07-28", "2025-11-25"])),
-            Some(MODERN)
+            newest_stateless(&list(&["2026-07-28", "2025-11-25"])),
+            Some(STATELESS)
         );
-        assert_eq!(newest_modern(&list(&["2025-11-25"])), None);
-        assert_eq!(newest_modern(&list(&["2031-01-01"])), None);
+        assert_eq!(newest_stateless(&list(&["2025-11-25"])), None);
+        assert_eq!(newest_stateless(&list(&["2031-01-01"])), None);
     }
 
     #[test]

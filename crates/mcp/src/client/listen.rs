@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use tokio::sync::watch;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use super::modern::Stamp;
+use super::stamp::Stamp;
 use crate::connection::{RequestError, RequestOptions, WeakConnection};
 use crate::jsonrpc::{RequestId, code};
 use crate::types::{ServerCapabilities, SubscriptionFilter, meta_key, method};

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Map;
 
-use super::{ClientConfig, ClientError, Era, EraChoice, EraSetting, era, modern, request};
+use super::{ClientConfig, ClientError, Era, EraChoice, EraSetting, era, request, stamp};
 use crate::connection::{Connection, RequestError, RequestOptions};
 use crate::jsonrpc::code;
 use crate::types::*;
@@ -16,7 +16,7 @@ pub(super) type Opened = (
     InitializeResult,
     ProtocolVersion,
     EraChoice,
-    Option<Arc<modern::Stamp>>,
+    Option<Arc<stamp::Stamp>>,
 );
 
 /// Chooses the era as the configuration says and opens the session in it.
@@ -25,19 +25,19 @@ pub(super) async fn open(
     config: &ClientConfig,
     wait: era::Wait,
 ) -> Result<Opened, ClientError> {
-    let stamp = modern::Stamp::new(era::MODERN, &config.client_info, &config.capabilities);
+    let stamp = stamp::Stamp::new(era::STATELESS, &config.client_info, &config.capabilities);
     let probed = match config.era {
         EraSetting::Session => None,
         EraSetting::Auto | EraSetting::Stateless => {
             Some(era::probe(connection, &stamp, wait).await?)
         }
     };
-    let legacy_reason = match probed {
+    let session_reason = match probed {
         Some(era::Probe::Stateless {
             result,
             version,
             reason,
-        }) => return Ok(modern_session(config, *result, version, reason)),
+        }) => return Ok(stateless_session(config, *result, version, reason)),
         Some(era::Probe::Session { reason }) if config.era == EraSetting::Stateless => {
             return Err(ClientError::NotStateless { reason });
         }
@@ -47,9 +47,9 @@ pub(super) async fn open(
     let (server, version) = match initialize(connection, config).await {
         Ok(opened) => opened,
         // A server still starting up may answer the probe after its wait, and then refuse
-        // the handshake as a modern server: ask it again, with the patience of a request.
+        // the handshake as a stateless server: ask it again, with the patience of a request.
         Err(ClientError::Request(RequestError::Server { error, .. }))
-            if legacy_reason.is_some() && code::is_stateless(error.code) =>
+            if session_reason.is_some() && code::is_stateless(error.code) =>
         {
             return match era::probe(
                 connection,
@@ -63,9 +63,9 @@ pub(super) async fn open(
                     version,
                     reason,
                 } => {
-                    let late = legacy_reason.unwrap_or_default();
+                    let late = session_reason.unwrap_or_default();
                     let reason = format!("{late}, then {reason}");
-                    Ok(modern_session(config, *result, version, reason))
+                    Ok(stateless_session(config, *result, version, reason))
                 }
                 era::Probe::Session { reason } => Err(ClientError::NotStateless { reason }),
             };
@@ -77,7 +77,7 @@ pub(super) async fn open(
         Err(other) => return Err(other),
     };
     let answered = format!("initialize answered {version}");
-    let reason = match legacy_reason {
+    let reason = match session_reason {
         Some(probe) => format!("{probe}; {answered}"),
         None => format!("the session era was chosen in the settings; {answered}"),
     };
@@ -89,13 +89,13 @@ pub(super) async fn open(
     Ok((server, version, choice, None))
 }
 
-fn modern_session(
+fn stateless_session(
     config: &ClientConfig,
     result: DiscoverResult,
     version: ProtocolVersion,
     reason: String,
 ) -> Opened {
-    let stamp = modern::Stamp::new(version, &config.client_info, &config.capabilities);
+    let stamp = stamp::Stamp::new(version, &config.client_info, &config.capabilities);
     let choice = EraChoice {
         era: Era::Stateless,
         version,

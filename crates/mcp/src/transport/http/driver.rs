@@ -74,8 +74,8 @@ impl Envelope {
         self.params.as_ref()?.level.as_deref()
     }
 
-    /// The revision a modern (2026-07-28) request names; `None` for the stateful era.
-    pub fn modern_version(&self) -> Option<&str> {
+    /// The revision a stateless (2026-07-28) request names; `None` for the stateful era.
+    pub fn stateless_version(&self) -> Option<&str> {
         self.params
             .as_ref()?
             .meta
@@ -84,7 +84,7 @@ impl Envelope {
             .as_deref()
     }
 
-    /// The standard headers of a modern request: `Mcp-Method` and, where the revision
+    /// The standard headers of a stateless request: `Mcp-Method` and, where the revision
     /// asks for it, `Mcp-Name`.
     pub fn standard_headers(&self) -> Vec<(&'static str, String)> {
         let Some(method) = &self.method else {
@@ -146,7 +146,7 @@ struct InFlight {
     sent: watch::Receiver<bool>,
     task: AbortHandle,
     /// A request of the 2026-07-28 revision.
-    modern: bool,
+    stateless: bool,
 }
 
 /// How long a cancellation waits for its request to leave first.
@@ -173,7 +173,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             && let Some(flight) = in_flight.remove(id)
         {
             // 2026-07-28: closing the request's stream is its cancellation.
-            if flight.modern {
+            if flight.stateless {
                 flight.task.abort();
             } else if shared
                 .tasks
@@ -184,13 +184,16 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             }
             continue;
         }
-        // A modern answer settles Streamable HTTP before the probe's task says so.
-        let flavor = shared.state(|s| s.flavor.or(s.modern.then_some(HttpFlavor::StreamableHttp)));
+        // A stateless answer settles Streamable HTTP before the probe's task says so.
+        let flavor = shared.state(|s| {
+            s.flavor
+                .or(s.stateless.then_some(HttpFlavor::StreamableHttp))
+        });
         let Some(flavor) = flavor else {
             // A first request of the 2026-07-28 revision (the `server/discover` probe)
-            // settles Streamable HTTP only if the server answers as a modern one; else
+            // settles Streamable HTTP only if the server answers as a stateless one; else
             // the `initialize` that follows decides, with its HTTP+SSE fallback.
-            if envelope.modern_version().is_some() && mode != HttpMode::LegacySse {
+            if envelope.stateless_version().is_some() && mode != HttpMode::LegacySse {
                 let Some(id) = envelope.request_id().cloned() else {
                     shared.log("a notification before the server's era is known: not sent".into());
                     continue;
@@ -199,7 +202,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                 let (sent, left) = watch::channel(false);
                 let probe = async move {
                     match streamable::send(&shared_, body, &envelope, None).await {
-                        Ok(()) if shared_.state(|s| s.modern) => {
+                        Ok(()) if shared_.state(|s| s.stateless) => {
                             shared_.state(|s| s.flavor = Some(HttpFlavor::StreamableHttp));
                         }
                         Ok(()) => {}
@@ -215,7 +218,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                     InFlight {
                         sent: left,
                         task,
-                        modern: true,
+                        stateless: true,
                     },
                 );
                 continue;
@@ -265,7 +268,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             continue;
         };
         // Requests run concurrently: a slow call never holds up another.
-        let modern = envelope.modern_version().is_some();
+        let stateless = envelope.stateless_version().is_some();
         let (sent, left) = watch::channel(false);
         let sent = Sent(sent);
         let exchange = {
@@ -287,7 +290,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
             InFlight {
                 sent: left,
                 task,
-                modern,
+                stateless,
             },
         );
     }

@@ -230,7 +230,7 @@ struct State {
     unauthorized: bool,
     /// A request of the 2026-07-28 revision was answered as only a server of that
     /// revision answers (a result, or one of its errors).
-    modern: bool,
+    stateless: bool,
     /// `tools/list` requests of that revision in flight, whose answers are screened.
     tools_lists: HashSet<RequestId>,
     /// The `x-mcp-header` marks of the tools listed, by tool name.

@@ -97,8 +97,8 @@ async fn post_once(
             .body(sent.body(body.as_bytes().to_vec())),
         None => request.body(body.to_owned()),
     };
-    if let Some(version) = envelope.modern_version() {
-        request = modern_headers(shared, request, version, envelope);
+    if let Some(version) = envelope.stateless_version() {
+        request = stateless_headers(shared, request, version, envelope);
     }
     // A request's answer starts, and a JSON one arrives in full, within the read timeout
     // (an event stream then lasts as long as its caller waits); anything else is only
@@ -117,13 +117,13 @@ async fn post_once(
         .map_err(timed_out)?
         .map_err(|e| classify(&url, &e))?;
     if !response.status().is_success() {
-        if envelope.modern_version().is_some() {
-            return modern_refusal(shared, &url, response, envelope).await;
+        if envelope.stateless_version().is_some() {
+            return stateless_refusal(shared, &url, response, envelope).await;
         }
         return Err(status_error(&url, response).await);
     }
-    if envelope.modern_version().is_some() {
-        shared.state(|s| s.modern = true);
+    if envelope.stateless_version().is_some() {
+        shared.state(|s| s.stateless = true);
     }
     if envelope.is(method::INITIALIZE) {
         let session = response
@@ -135,7 +135,7 @@ async fn post_once(
     }
     if is_event_stream(&response) {
         // 2026-07-28 streams are not resumed: a broken one loses its request.
-        let resumable = envelope.modern_version().is_none();
+        let resumable = envelope.stateless_version().is_none();
         return read_answer_stream(shared, response, envelope.request_id(), resumable).await;
     }
     let kind = content_type(&response);
@@ -194,7 +194,7 @@ async fn post_once(
 
 /// The headers a 2026-07-28 request carries: the revision, the method and name, and the
 /// tool arguments the tool's schema marks for mirroring.
-fn modern_headers(
+fn stateless_headers(
     shared: &Shared,
     mut request: reqwest::RequestBuilder,
     version: &str,
@@ -222,7 +222,7 @@ fn modern_headers(
 /// in the body (an unsupported revision, a header mismatch, an unknown method): that
 /// error is the request's answer. Any other refusal is a failure of the transport (and,
 /// for the first request, a sign of a server of an older revision).
-async fn modern_refusal(
+async fn stateless_refusal(
     shared: &Shared,
     url: &reqwest::Url,
     response: reqwest::Response,
@@ -239,7 +239,7 @@ async fn modern_refusal(
     match (code, envelope.request_id()) {
         (Some(code), Some(_)) => {
             if crate::jsonrpc::code::is_stateless(code) {
-                shared.state(|s| s.modern = true);
+                shared.state(|s| s.stateless = true);
             }
             shared
                 .deliver_frame(&body, envelope.request_id(), true)
