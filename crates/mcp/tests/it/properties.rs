@@ -252,6 +252,22 @@ proptest! {
     }
 }
 
+/// The envelope's faults a property run may not happen to draw, each once.
+#[test]
+fn a_message_of_another_json_rpc_version_is_a_frame_error() {
+    for frame in [
+        r#"{"jsonrpc": "1.0", "id": 1, "method": "ping"}"#,
+        r#"{"jsonrpc": "2", "id": 1, "result": {}}"#,
+        r#"{"id": 1, "method": "ping"}"#,
+    ] {
+        let parsed = Message::parse_frame(frame);
+        assert!(
+            matches!(parsed, Err(FrameError::NotJsonRpc(_))),
+            "{frame} gave {parsed:?}"
+        );
+    }
+}
+
 #[test]
 fn an_empty_batch_is_a_frame_error() {
     assert_eq!(
