@@ -3,6 +3,7 @@
 //! (and failing to take their gateway). Another configuration (another profile) is another
 //! app, with a name of its own on the session bus, and runs beside the first.
 
+use std::hash::Hasher;
 use std::path::Path;
 
 use tauri::{Runtime, plugin::TauriPlugin};
@@ -11,18 +12,11 @@ use tauri::{Runtime, plugin::TauriPlugin};
 pub fn bus_name(config: &Path) -> String {
     // A relative path and its absolute form are one profile.
     let config = std::path::absolute(config).unwrap_or_else(|_| config.to_owned());
-    format!(
-        "dev.switchboard.app.profile_{:016x}",
-        fnv1a(config.as_os_str().as_encoded_bytes())
-    )
-}
-
-/// FNV-1a: a hash that is the same in every build and every run, as the name must be for
-/// two launches to meet (the standard library's hasher promises neither).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    // FNV-1a (the `fnv` crate): the same in every build and run, as the name must be for
+    // two launches to meet (the standard library's hasher promises neither).
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(config.as_os_str().as_encoded_bytes());
+    format!("dev.switchboard.app.profile_{:016x}", hasher.finish())
 }
 
 /// The single-instance plugin for the profile at `config`: the first launch keeps the name;

@@ -3,6 +3,7 @@
 //! servers and fits the 64-character tool-name limit of LLM providers.
 
 use std::collections::BTreeMap;
+use std::hash::Hasher;
 use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
@@ -217,25 +218,25 @@ pub fn tool_id(server: &str, tool: &str) -> String {
     if exact {
         return plain;
     }
-    let hash = format!(
-        "{:08x}",
-        fnv1a(format!("{server}\0{tool}").as_bytes()) as u32
-    );
+    // FNV-1a (the `fnv` crate): the same in every build and run, as a tool's id must be.
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(format!("{server}\0{tool}").as_bytes());
+    let hash = format!("{:08x}", hasher.finish() as u32);
     let keep = MAX_ID - hash.len() - 1;
     let head: String = plain.chars().take(keep).collect();
     format!("{head}_{hash}")
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_hashed_tool_id_is_the_one_earlier_versions_gave() {
+        // Rules and tool toggles name tools by id: the hash of FNV-1a 64, its low 32 bits.
+        assert_eq!(tool_id("my server", "do.thing"), "my_server__do_thing_eb6b2f91");
+    }
 
     fn tool(name: &str, description: &str) -> Tool {
         serde_json::from_value(
