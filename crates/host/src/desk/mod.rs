@@ -313,6 +313,8 @@ struct Inner {
     setup_places: agent_setup::Places,
     /// Who follows which resource of which server.
     followed: subscriptions::Followed,
+    /// The registry of the settings, kept so that its connections serve search after search.
+    registry: Mutex<Option<crate::registry::Registry>>,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -448,6 +450,7 @@ impl Desk {
                     lines: delegates::Lines::default(),
                     setup_places: agent_setup::Places::default(),
                     followed: subscriptions::Followed::default(),
+                    registry: Mutex::default(),
                 }
             }),
         };

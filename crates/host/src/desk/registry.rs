@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::forms::{HttpMode, KeyValue, ServerForm, Transport};
-use super::{Desk, DeskError, imports::free_name};
+use super::{Desk, DeskError, imports::free_name, lock};
 use crate::registry::install::{self, Composed, Launch};
 use crate::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
 
@@ -42,8 +42,16 @@ impl Desk {
         self.config().settings.registry_url
     }
 
+    /// The registry of the settings: the one kept, while the settings name it.
     fn registry(&self) -> Result<Registry, DeskError> {
-        Ok(Registry::new(&self.registry_url())?)
+        let url = self.registry_url();
+        let mut kept = lock(&self.inner.registry);
+        if let Some(registry) = kept.as_ref().filter(|r| r.made_for(&url)) {
+            return Ok(registry.clone());
+        }
+        let registry = Registry::new(&url)?;
+        *kept = Some(registry.clone());
+        Ok(registry)
     }
 
     /// A page of the registry's servers whose names hold `query.search`.

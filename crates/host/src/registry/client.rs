@@ -70,6 +70,8 @@ pub struct Page {
 /// A registry reached at its base URL.
 #[derive(Debug, Clone)]
 pub struct Registry {
+    /// The URL as the settings give it.
+    given: String,
     base: Url,
     http: reqwest::Client,
 }
@@ -105,7 +107,16 @@ impl Registry {
                 url: base.to_owned(),
                 reason: e.to_string(),
             })?;
-        Ok(Self { base: url, http })
+        Ok(Self {
+            given: base.to_owned(),
+            base: url,
+            http,
+        })
+    }
+
+    /// Whether this is the registry at `base`, as the settings give it.
+    pub fn made_for(&self, base: &str) -> bool {
+        self.given == base
     }
 
     pub fn base(&self) -> &str {
