@@ -10,6 +10,8 @@ use tauri::{App, AppHandle, Manager, Runtime};
 use tauri_plugin_deep_link::DeepLinkExt;
 use tauri_specta::Event;
 
+use crate::window;
+
 /// Links the window has not taken yet.
 #[derive(Default)]
 pub struct InstallLinks(Mutex<Vec<String>>);
@@ -30,10 +32,14 @@ pub struct InstallLinksArrived;
 /// Keeps the links the app was started with, and those the system passes on while it runs.
 pub fn setup<R: Runtime>(app: &mut App<R>) {
     app.manage(InstallLinks::default());
-    arrived(app.handle(), std::env::args().skip(1));
+    if arrived(app.handle(), std::env::args().skip(1)) {
+        window::present(app.handle(), None);
+    }
     let handle = app.handle().clone();
     app.deep_link().on_open_url(move |event| {
-        arrived(&handle, event.urls().into_iter().map(String::from));
+        if arrived(&handle, event.urls().into_iter().map(String::from)) {
+            window::present(&handle, None);
+        }
     });
     // An installed package declares the scheme in its desktop entry; a build run from
     // the source tree declares it for the person's session instead.
@@ -44,8 +50,9 @@ pub fn setup<R: Runtime>(app: &mut App<R>) {
 }
 
 /// Links among `args` (a command line, or the URLs the system opened) for the window to
-/// show; a second launch's arguments come here too.
-pub fn arrived<R: Runtime>(app: &AppHandle<R>, args: impl IntoIterator<Item = String>) {
+/// show; a second launch's arguments come here too. Whether any came (the window is then
+/// to be shown).
+pub fn arrived<R: Runtime>(app: &AppHandle<R>, args: impl IntoIterator<Item = String>) -> bool {
     let prefix = format!("{SCHEME}:");
     let links: Vec<String> = args
         .into_iter()
@@ -55,7 +62,7 @@ pub fn arrived<R: Runtime>(app: &AppHandle<R>, args: impl IntoIterator<Item = St
         })
         .collect();
     if links.is_empty() {
-        return;
+        return false;
     }
     if let Some(kept) = app.try_state::<InstallLinks>() {
         if let Ok(mut kept) = kept.0.lock() {
@@ -63,8 +70,5 @@ pub fn arrived<R: Runtime>(app: &AppHandle<R>, args: impl IntoIterator<Item = St
         }
         let _ = InstallLinksArrived.emit(app);
     }
-    if let Some(window) = app.get_webview_window("main") {
-        let _ = window.show();
-        let _ = window.set_focus();
-    }
+    true
 }

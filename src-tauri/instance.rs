@@ -27,6 +27,7 @@ pub fn plugin<R: Runtime>(config: &Path) -> TauriPlugin<R> {
         .dbus_id(bus_name(config))
         .callback(|app, args, _cwd| {
             // A `switchboard://install` link the system opened with a second launch.
+            // A second launch shows the window, with or without a link.
             crate::install_link::arrived(app, args);
             crate::window::present(app, None);
         })

@@ -235,7 +235,10 @@ mod tests {
     #[test]
     fn a_hashed_tool_id_is_the_one_earlier_versions_gave() {
         // Rules and tool toggles name tools by id: the hash of FNV-1a 64, its low 32 bits.
-        assert_eq!(tool_id("my server", "do.thing"), "my_server__do_thing_eb6b2f91");
+        assert_eq!(
+            tool_id("my server", "do.thing"),
+            "my_server__do_thing_eb6b2f91"
+        );
     }
 
     fn tool(name: &str, description: &str) -> Tool {
