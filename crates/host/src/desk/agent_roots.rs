@@ -102,22 +102,33 @@ impl Desk {
         } else {
             "shared"
         };
-        let offered_by = Origin::Agent {
-            name: agent.to_owned(),
-        }
-        .describe();
-        let record = Record {
-            kind: Kind::Roots,
-            server: server.to_owned(),
-            subject: format!("roots offered by {offered_by}"),
-            detail: json!({ "folders": accepted }),
-            decision: by.unanswered().unwrap_or(decision).to_owned(),
-            decided_by: by.as_str().to_owned(),
-            outcome: String::new(),
-            duration_ms: None,
-        };
+        let decision = by.unanswered().unwrap_or(decision);
+        let record = folders_record(agent, server, accepted, decision, by.as_str());
         if let Err(e) = self.inner.gate.audit.record(record).await {
             tracing::error!("{e}");
         }
+    }
+}
+
+/// The audit record of what became of the folders `agent` offered `server`.
+pub(super) fn folders_record(
+    agent: &str,
+    server: &str,
+    folders: &[PathBuf],
+    decision: &str,
+    decided_by: &str,
+) -> Record {
+    let offered_by = Origin::Agent {
+        name: agent.to_owned(),
+    };
+    Record {
+        kind: Kind::Roots,
+        server: server.to_owned(),
+        subject: format!("roots offered by {offered_by}"),
+        detail: json!({ "folders": folders }),
+        decision: decision.to_owned(),
+        decided_by: decided_by.to_owned(),
+        outcome: String::new(),
+        duration_ms: None,
     }
 }

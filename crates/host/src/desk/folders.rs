@@ -5,14 +5,12 @@
 
 use std::path::PathBuf;
 
-use serde_json::json;
 use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
+use super::agent_roots::folders_record;
 use super::{Desk, lock};
-use crate::audit::{Kind, Record};
 use crate::config::{self, Config, ConfigError};
-use crate::decisions::Origin;
 use crate::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
@@ -107,21 +105,8 @@ impl Desk {
                 let host = self.inner.host.lock().await;
                 host.share(&self.inner.roots, &server, left).await;
             }
-            let record = Record {
-                kind: Kind::Roots,
-                server: server.clone(),
-                subject: format!(
-                    "roots offered by {}",
-                    Origin::Agent {
-                        name: agent.to_owned()
-                    }
-                ),
-                detail: json!({ "folders": gone }),
-                decision: "withdrawn".to_owned(),
-                decided_by: "the agent was removed".to_owned(),
-                outcome: String::new(),
-                duration_ms: None,
-            };
+            let record =
+                folders_record(agent, &server, &gone, "withdrawn", "the agent was removed");
             if let Err(e) = self.inner.gate.audit.record(record).await {
                 tracing::error!("{e}");
             }
