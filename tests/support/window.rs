@@ -93,33 +93,9 @@ impl App {
         mut extra: Vec<(&'static str, String)>,
         args: &[String],
     ) -> Self {
-        let gateway_port = own_gateway(dir.path(), &mut extra);
-        own_keyring_service(&mut extra);
-        let config = dir.path().join("config.json");
-        let opened = dir.path().join("opened.txt");
-        let browser = dir.path().join("browser.sh");
-        std::fs::write(
-            &browser,
-            format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
-                opened.display()
-            ),
-        )
-        .expect("write the browser");
-        make_executable(&browser);
-        // The app's own data and settings of the desktop (the `switchboard://` handler a
-        // build from the source tree registers for the session, and its choice as the
-        // links' default application) stay in the test's folder.
-        let data = dir.path().join("data");
-        let desktop = dir.path().join("desktop-config");
+        let (env, gateway_port) = environment(dir.path(), &mut extra);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let display = Display::start();
-        let mut env = vec![
-            ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
-            ("BROWSER", browser.to_str().expect("utf-8 path")),
-            ("XDG_DATA_HOME", data.to_str().expect("utf-8 path")),
-            ("XDG_CONFIG_HOME", desktop.to_str().expect("utf-8 path")),
-        ];
-        env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let driver = TauriDriver::start(&display, &env);
         let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
         let window =
@@ -128,7 +104,7 @@ impl App {
             window,
             _driver: driver,
             _display: display,
-            opened,
+            opened: dir.path().join(OPENED),
             dir,
             extra,
             gateway_port,
@@ -279,6 +255,42 @@ impl App {
         self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
         self.press(DIALOG, "Allow once");
     }
+}
+
+/// Where the stand-in browser notes the URLs it is asked to open, in the app's folder.
+const OPENED: &str = "opened.txt";
+
+/// The environment of an app kept in the folder `dir`: its configuration, its own data and
+/// settings of the desktop (the `switchboard://` handler a build from the source tree
+/// registers for the session, and its choice as the links' default application), a browser
+/// that only notes what it is asked to open, a gateway and a keyring service of its own, and
+/// `extra` (to which the last two are added, so that a restart keeps them). With the
+/// gateway's port.
+pub fn environment(
+    dir: &Path,
+    extra: &mut Vec<(&'static str, String)>,
+) -> (Vec<(&'static str, String)>, u16) {
+    let gateway_port = own_gateway(dir, extra);
+    own_keyring_service(extra);
+    let browser = dir.join("browser.sh");
+    std::fs::write(
+        &browser,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+            dir.join(OPENED).display()
+        ),
+    )
+    .expect("write the browser");
+    make_executable(&browser);
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_owned();
+    let mut env = vec![
+        ("SWITCHBOARD_CONFIG", path("config.json")),
+        ("BROWSER", path("browser.sh")),
+        ("XDG_DATA_HOME", path("data")),
+        ("XDG_CONFIG_HOME", path("desktop-config")),
+    ];
+    env.extend(extra.iter().cloned());
+    (env, gateway_port)
 }
 
 /// Gives the app a gateway of its own, so that apps of tests run at once do not take each
