@@ -11,7 +11,13 @@
 //!
 //!   cargo build --release -p switchboard-demo-server -p switchboard --example footprint-floor
 //!   npm run --prefix ui build
-//!   cargo bench -p switchboard --bench footprint [-- --servers N] [--launches N]
+//!   cargo bench -p switchboard --bench footprint [-- --servers N] [--launches N] [--app PATH]
+//!
+//! `--app` measures another build of the app (with the demo server beside it, and the floor
+//! of the same profile in `examples/`): runs of two builds, alternated, compare them on the
+//! same machine; `--app target/ship/switchboard` measures what the packages ship
+//! (`cargo build --profile ship -p switchboard -p switchboard-demo-server --bins --example
+//! footprint-floor`).
 //!
 //! Each row is followed by its breakdown per program (the app, each WebKit process, the
 //! servers together), PSS split into anonymous memory (the program's own) and file pages
@@ -27,7 +33,7 @@
 mod support;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -44,17 +50,23 @@ const SETTLE: Duration = Duration::from_secs(3);
 const MAIN: &str = "app";
 
 fn main() {
-    let app_binary = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+    // This build's app, or another build given to compare with it in runs side by side.
+    let app_binary = &arg_after("--app").map_or(
+        PathBuf::from(env!("CARGO_BIN_EXE_switchboard")),
+        PathBuf::from,
+    );
     let demo = app_binary.with_file_name("switchboard-demo-server");
     assert!(
         demo.is_file(),
         "build the demo server beside the app first: cargo build --release -p switchboard-demo-server"
     );
+    // The floor built with the same profile as the app measured.
     let floor_binary = app_binary
         .with_file_name("examples")
         .join("footprint-floor");
     println!(
-        "The app's footprint (release build, under Xvfb; PSS shares each page among its users)"
+        "The app's footprint ({}, under Xvfb; PSS shares each page among its users)",
+        app_binary.display()
     );
     println!(
         "{:>8} {:>14} {:>14} {:>14} {:>10} {:>14} {:>14}",
@@ -83,7 +95,12 @@ fn main() {
             app.compare(floor);
         }
     }
-    let launches = painted_after_launch(app_binary, count_given("--launches").unwrap_or(5));
+    let launches = painted_after_launch(
+        app_binary,
+        arg_after("--launches")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(5),
+    );
     println!(
         "Window painted after launch, without WebDriver, 1 server ({} launches): median {} ms (fastest {} ms, slowest {} ms)",
         launches.len(),
@@ -101,7 +118,7 @@ fn main() {
 /// The app with `servers` demo servers, read once all run and it has settled.
 fn measure_app(app_binary: &Path, servers: usize) -> Reading {
     let started = Instant::now();
-    let app = App::start_with(|dir| {
+    let app = App::start_build(app_binary, |dir| {
         std::fs::write(dir.join("config.json"), demo_config(servers).to_string())
             .expect("write the config");
         Vec::new()
@@ -278,12 +295,12 @@ fn server_counts() -> Vec<usize> {
     if given.is_empty() { vec![1, 20] } else { given }
 }
 
-/// The number given after `flag` on the command line, if any.
-fn count_given(flag: &str) -> Option<usize> {
+/// What the command line gives after `flag`, if anything.
+fn arg_after(flag: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.windows(2)
         .find(|pair| pair[0] == flag)
-        .and_then(|pair| pair[1].parse().ok())
+        .map(|pair| pair[1].clone())
 }
 
 /// One process's memory, in KiB.

@@ -24,6 +24,8 @@ pub struct App {
     pub dir: tempfile::TempDir,
     /// The environment the test added, kept for a restart.
     extra: Vec<(&'static str, String)>,
+    /// The app's executable: this build's, unless another build was asked for.
+    binary: PathBuf,
     /// Where the app serves agents over HTTP: a port of its own (see `own_gateway`).
     pub gateway_port: u16,
 }
@@ -38,9 +40,17 @@ impl App {
     /// Like `start`, with more of the app's environment, chosen knowing the test's own
     /// temporary folder.
     pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
+        Self::start_build(Path::new(env!("CARGO_BIN_EXE_switchboard")), env)
+    }
+
+    /// Like `start_with`, with the app's executable at `binary` (another build of it).
+    pub fn start_build(
+        binary: &Path,
+        env: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+    ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
-        Self::start_in(dir, extra, &[])
+        Self::start_in(binary.to_owned(), dir, extra, &[])
     }
 
     /// Like `start_with`, the app started as the system starts it to open `args` (a link
@@ -51,7 +61,8 @@ impl App {
     ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
-        Self::start_in(dir, extra, args)
+        let binary = PathBuf::from(env!("CARGO_BIN_EXE_switchboard"));
+        Self::start_in(binary, dir, extra, args)
     }
 
     /// Like `start`, with a home folder of its own: the import panel then lists no file of
@@ -79,16 +90,18 @@ impl App {
             _display,
             dir,
             extra,
+            binary,
             ..
         } = self;
         // The session's end closes the app; then its driver and display go.
         drop(window);
         drop(_driver);
         drop(_display);
-        Self::start_in(dir, extra, &[])
+        Self::start_in(binary, dir, extra, &[])
     }
 
     fn start_in(
+        binary: PathBuf,
         dir: tempfile::TempDir,
         mut extra: Vec<(&'static str, String)>,
         args: &[String],
@@ -97,9 +110,13 @@ impl App {
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let display = Display::start();
         let driver = TauriDriver::start(&display, &env);
-        let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
-        let window =
-            Session::open_with_args(&display, &driver.url, app, args, Duration::from_secs(20));
+        let window = Session::open_with_args(
+            &display,
+            &driver.url,
+            &binary,
+            args,
+            Duration::from_secs(20),
+        );
         Self {
             window,
             _driver: driver,
@@ -107,6 +124,7 @@ impl App {
             opened: dir.path().join(OPENED),
             dir,
             extra,
+            binary,
             gateway_port,
         }
     }
@@ -119,7 +137,7 @@ impl App {
     /// The app's program, to start again as a person would: on the same display, with this
     /// app's environment (its profile).
     pub fn launch_again(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_switchboard"));
+        let mut command = std::process::Command::new(&self.binary);
         command
             .env("DISPLAY", self.display())
             .env("SWITCHBOARD_CONFIG", self.dir.path().join("config.json"))
