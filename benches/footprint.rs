@@ -9,15 +9,16 @@
 //! its window painted. A benchmark: it prints figures and fails on nothing but a broken
 //! setup.
 //!
-//!   cargo build --release -p switchboard-demo-server -p switchboard --example footprint-floor
+//!   cargo build --release -p switchboard-demo-server
+//!   cargo build --release -p switchboard --example footprint-floor
 //!   npm run --prefix ui build
 //!   cargo bench -p switchboard --bench footprint [-- --servers N] [--launches N] [--app PATH]
 //!
 //! `--app` measures another build of the app (with the demo server beside it, and the floor
 //! of the same profile in `examples/`): runs of two builds, alternated, compare them on the
 //! same machine; `--app target/ship/switchboard` measures what the packages ship
-//! (`cargo build --profile ship -p switchboard -p switchboard-demo-server --bins --example
-//! footprint-floor`).
+//! (`cargo build --profile ship -p switchboard -p switchboard-demo-server`, then
+//! `cargo build --profile ship -p switchboard --example footprint-floor`).
 //!
 //! Each row is followed by its breakdown per program (the app, each WebKit process, the
 //! servers together), PSS split into anonymous memory (the program's own) and file pages
