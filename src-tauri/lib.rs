@@ -145,10 +145,18 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
 }
 
-pub fn run() {
-    // Before any thread starts: malloc's settings and the environment are process-wide.
+/// What the app sets for its whole process before any thread starts (malloc's arenas, the
+/// environment that keeps a GL driver out): process-wide settings, so they come first.
+/// Public for the footprint benchmark's floor, a bare window with the app's settings.
+pub fn prepare_process() {
     malloc::limit_arenas();
     webview::keep_gl_out();
+}
+
+pub use webview::economize;
+
+pub fn run() {
+    prepare_process();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("SWITCHBOARD_LOG")

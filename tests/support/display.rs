@@ -44,19 +44,9 @@ impl Display {
 /// see, however the web engine paints (WebKit's own screenshots wait for a paint that a
 /// page drawn without compositing may never make).
 pub fn capture(name: &str) -> Vec<u8> {
-    use x11rb::connection::Connection;
-    use x11rb::protocol::xproto::{ConnectionExt, ImageFormat};
-    let (conn, screen) = x11rb::connect(Some(name)).expect("connect to Xvfb");
-    let root = &conn.setup().roots[screen];
-    let (width, height) = (root.width_in_pixels, root.height_in_pixels);
-    let image = conn
-        .get_image(ImageFormat::Z_PIXMAP, root.root, 0, 0, width, height, !0)
-        .expect("ask for the screen")
-        .reply()
-        .expect("the screen's pixels");
+    let (width, height, pixels) = screen(name);
     // Depth 24 in 32-bit little-endian pixels: blue, green, red, unused.
-    let rgb: Vec<u8> = image
-        .data
+    let rgb: Vec<u8> = pixels
         .chunks_exact(4)
         .flat_map(|pixel| [pixel[2], pixel[1], pixel[0]])
         .collect();
@@ -69,6 +59,31 @@ pub fn capture(name: &str) -> Vec<u8> {
         .and_then(|mut writer| writer.write_image_data(&rgb))
         .expect("encode the screenshot");
     png
+}
+
+/// Whether display `name` shows more than `colours` distinct colours: a window whose page
+/// is painted, where an empty screen or a blank web view shows one or two.
+pub fn shows_colours(name: &str, colours: usize) -> bool {
+    let (_, _, pixels) = screen(name);
+    let mut seen = std::collections::HashSet::new();
+    pixels
+        .chunks_exact(4)
+        .any(|pixel| seen.insert([pixel[0], pixel[1], pixel[2]]) && seen.len() > colours)
+}
+
+/// The screen's width, height and pixels (32 bits each, blue first).
+fn screen(name: &str) -> (u16, u16, Vec<u8>) {
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::{ConnectionExt, ImageFormat};
+    let (conn, screen) = x11rb::connect(Some(name)).expect("connect to Xvfb");
+    let root = &conn.setup().roots[screen];
+    let (width, height) = (root.width_in_pixels, root.height_in_pixels);
+    let image = conn
+        .get_image(ImageFormat::Z_PIXMAP, root.root, 0, 0, width, height, !0)
+        .expect("ask for the screen")
+        .reply()
+        .expect("the screen's pixels");
+    (width, height, image.data)
 }
 
 impl Drop for Display {

@@ -24,6 +24,8 @@ pub struct App {
     pub dir: tempfile::TempDir,
     /// The environment the test added, kept for a restart.
     extra: Vec<(&'static str, String)>,
+    /// The app's executable: this build's, unless another build was asked for.
+    binary: PathBuf,
     /// Where the app serves agents over HTTP: a port of its own (see `own_gateway`).
     pub gateway_port: u16,
 }
@@ -38,9 +40,17 @@ impl App {
     /// Like `start`, with more of the app's environment, chosen knowing the test's own
     /// temporary folder.
     pub fn start_with(env: impl FnOnce(&Path) -> Vec<(&'static str, String)>) -> Self {
+        Self::start_build(Path::new(env!("CARGO_BIN_EXE_switchboard")), env)
+    }
+
+    /// Like `start_with`, with the app's executable at `binary` (another build of it).
+    pub fn start_build(
+        binary: &Path,
+        env: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+    ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
-        Self::start_in(dir, extra, &[])
+        Self::start_in(binary.to_owned(), dir, extra, &[])
     }
 
     /// Like `start_with`, the app started as the system starts it to open `args` (a link
@@ -51,7 +61,8 @@ impl App {
     ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let extra = env(dir.path());
-        Self::start_in(dir, extra, args)
+        let binary = PathBuf::from(env!("CARGO_BIN_EXE_switchboard"));
+        Self::start_in(binary, dir, extra, args)
     }
 
     /// Like `start`, with a home folder of its own: the import panel then lists no file of
@@ -79,58 +90,41 @@ impl App {
             _display,
             dir,
             extra,
+            binary,
             ..
         } = self;
         // The session's end closes the app; then its driver and display go.
         drop(window);
         drop(_driver);
         drop(_display);
-        Self::start_in(dir, extra, &[])
+        Self::start_in(binary, dir, extra, &[])
     }
 
     fn start_in(
+        binary: PathBuf,
         dir: tempfile::TempDir,
         mut extra: Vec<(&'static str, String)>,
         args: &[String],
     ) -> Self {
-        let gateway_port = own_gateway(dir.path(), &mut extra);
-        own_keyring_service(&mut extra);
-        let config = dir.path().join("config.json");
-        let opened = dir.path().join("opened.txt");
-        let browser = dir.path().join("browser.sh");
-        std::fs::write(
-            &browser,
-            format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
-                opened.display()
-            ),
-        )
-        .expect("write the browser");
-        make_executable(&browser);
-        // The app's own data and settings of the desktop (the `switchboard://` handler a
-        // build from the source tree registers for the session, and its choice as the
-        // links' default application) stay in the test's folder.
-        let data = dir.path().join("data");
-        let desktop = dir.path().join("desktop-config");
+        let (env, gateway_port) = environment(dir.path(), &mut extra);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let display = Display::start();
-        let mut env = vec![
-            ("SWITCHBOARD_CONFIG", config.to_str().expect("utf-8 path")),
-            ("BROWSER", browser.to_str().expect("utf-8 path")),
-            ("XDG_DATA_HOME", data.to_str().expect("utf-8 path")),
-            ("XDG_CONFIG_HOME", desktop.to_str().expect("utf-8 path")),
-        ];
-        env.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let driver = TauriDriver::start(&display, &env);
-        let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
-        let window =
-            Session::open_with_args(&display, &driver.url, app, args, Duration::from_secs(20));
+        let window = Session::open_with_args(
+            &display,
+            &driver.url,
+            &binary,
+            args,
+            Duration::from_secs(20),
+        );
         Self {
             window,
             _driver: driver,
             _display: display,
-            opened,
+            opened: dir.path().join(OPENED),
             dir,
             extra,
+            binary,
             gateway_port,
         }
     }
@@ -143,7 +137,7 @@ impl App {
     /// The app's program, to start again as a person would: on the same display, with this
     /// app's environment (its profile).
     pub fn launch_again(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_switchboard"));
+        let mut command = std::process::Command::new(&self.binary);
         command
             .env("DISPLAY", self.display())
             .env("SWITCHBOARD_CONFIG", self.dir.path().join("config.json"))
@@ -279,6 +273,42 @@ impl App {
         self.dialog(server, tool, &format!("dialog-tool-call-{tool}"));
         self.press(DIALOG, "Allow once");
     }
+}
+
+/// Where the stand-in browser notes the URLs it is asked to open, in the app's folder.
+const OPENED: &str = "opened.txt";
+
+/// The environment of an app kept in the folder `dir`: its configuration, its own data and
+/// settings of the desktop (the `switchboard://` handler a build from the source tree
+/// registers for the session, and its choice as the links' default application), a browser
+/// that only notes what it is asked to open, a gateway and a keyring service of its own, and
+/// `extra` (to which the last two are added, so that a restart keeps them). With the
+/// gateway's port.
+pub fn environment(
+    dir: &Path,
+    extra: &mut Vec<(&'static str, String)>,
+) -> (Vec<(&'static str, String)>, u16) {
+    let gateway_port = own_gateway(dir, extra);
+    own_keyring_service(extra);
+    let browser = dir.join("browser.sh");
+    std::fs::write(
+        &browser,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+            dir.join(OPENED).display()
+        ),
+    )
+    .expect("write the browser");
+    make_executable(&browser);
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_owned();
+    let mut env = vec![
+        ("SWITCHBOARD_CONFIG", path("config.json")),
+        ("BROWSER", path("browser.sh")),
+        ("XDG_DATA_HOME", path("data")),
+        ("XDG_CONFIG_HOME", path("desktop-config")),
+    ];
+    env.extend(extra.iter().cloned());
+    (env, gateway_port)
 }
 
 /// Gives the app a gateway of its own, so that apps of tests run at once do not take each
