@@ -30,7 +30,7 @@
 //! needs root): what ending the app would give back if nothing else shared its
 //! libraries. It does not move with the neighbours; compare builds by it.
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::collections::HashMap;

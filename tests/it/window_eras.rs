@@ -2,11 +2,9 @@
 //! that it is spoken statelessly and why, and answers the question its tool asks (an
 //! `input_required` result) in the usual dialog: the tool goes on with the answer.
 
-mod support;
-
 use std::path::Path;
 
-use support::window::{App, DETAIL, DIALOG, SHOWN};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 
 #[test]
 fn a_stateless_server_added_through_the_form_shows_its_era_and_asks_in_the_usual_dialog() {

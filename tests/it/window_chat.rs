@@ -6,13 +6,11 @@
 //! Send comes back; and the conversation is all there after the app restarts.
 //! Screenshots under `test-artifacts/`.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::peer::StandIn;
+use crate::support::window::{App, DIALOG, SHOWN, until};
 use serde_json::{Value, json};
-use support::peer::StandIn;
-use support::window::{App, DIALOG, SHOWN, until};
 
 const COMPOSE: &str = ".chat-compose";
 const MODEL_SAYS: &str = ".chat-messages li[aria-label='Model']";

@@ -6,12 +6,10 @@
 //! expanded, how each allow was given ("you, always", the rule after it, "by you"), and
 //! the search. Screenshots under `test-artifacts/`.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 use serde_json::json;
-use support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const TOKEN: &str = "plain-token-written-in-the-file";
 const AUDIT_ROWS: &str = ".audit-table tbody tr";

@@ -3,9 +3,7 @@
 //! Cancel, and the Explorer still shows it, its form and its result when the person comes
 //! back.
 
-mod support;
-
-use support::window::{App, DETAIL, SHOWN};
+use crate::support::window::{App, DETAIL, SHOWN};
 
 const RUNNING: &str = "section[aria-labelledby='running-title']";
 

@@ -6,16 +6,14 @@
 //! bus with a notification server and a tray host), where the test sees and clicks what the
 //! person would.
 
-mod support;
-
 use std::os::unix::net::UnixStream;
 use std::process::{Command, Stdio};
 
+use crate::support::agent::Agent;
+use crate::support::desktop::Desktop;
+use crate::support::display::{close_windows, shown_windows};
+use crate::support::window::{App, DIALOG, SHOWN, until};
 use serde_json::json;
-use support::agent::Agent;
-use support::desktop::Desktop;
-use support::display::{close_windows, shown_windows};
-use support::window::{App, DIALOG, SHOWN, until};
 
 const TITLE: &str = "Switchboard";
 

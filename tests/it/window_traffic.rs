@@ -3,9 +3,7 @@
 //! one message opened to read its JSON beside its response; then the traffic cleared, and
 //! only what came after it shown.
 
-mod support;
-
-use support::window::{App, DETAIL, SHOWN};
+use crate::support::window::{App, DETAIL, SHOWN};
 
 const TABS: &str = ".servers-detail [role='tablist']";
 const ROWS: &str = ".traffic-pane .traffic-entry";

@@ -4,13 +4,11 @@
 //! the reply, the person edits the draft and sends it, and the tool's result shows the
 //! edited text. Screenshots under `test-artifacts/`.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::peer::StandIn;
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 use serde_json::json;
-use support::peer::StandIn;
-use support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const DRAFT: &str = "Paris is the capital of France.";
 const EDITED: &str = "Paris, as the person edited it.";

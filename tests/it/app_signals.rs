@@ -1,12 +1,10 @@
 //! The real app ended by a signal, as a logout or `kill` ends it: its servers are stopped
 //! gracefully (their input closed first), not killed with it.
 
-mod support;
-
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::display::Display;
+use crate::support::display::Display;
 
 /// A server that notes when it runs, and when its input closes (a graceful stop).
 const SERVER: &str = r#"

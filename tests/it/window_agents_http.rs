@@ -3,11 +3,9 @@
 //! entry the page shows; its call is asked about in its name; a new token refuses the old;
 //! and a server unchecked for it leaves its list of tools at once.
 
-mod support;
-
+use crate::support::agent::Agent;
+use crate::support::window::{App, DIALOG, SHOWN, until};
 use serde_json::{Value, json};
-use support::agent::Agent;
-use support::window::{App, DIALOG, SHOWN, until};
 
 /// Adds the agent `name` on the Agents page; the URL and token of its HTTP entry, as shown.
 fn add_agent(app: &App, name: &str) -> (String, String) {

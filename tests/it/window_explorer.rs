@@ -4,9 +4,7 @@
 //! of a server (gone from the Explorer, then back), and whether their own calls of tools
 //! that may destroy ask first.
 
-mod support;
-
-use support::window::{App, DETAIL, DIALOG, SHOWN, until};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const ECHO_ENTRY: &str = "button[aria-label=\"Echo on demo\"]";
 

@@ -4,13 +4,11 @@
 //! over Streamable HTTP; and a secret kept in the keyring. Each view is saved as a
 //! screenshot under `test-artifacts/`.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::peer::HttpPeer;
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 use serde_json::json;
-use support::peer::HttpPeer;
-use support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";

@@ -1,13 +1,11 @@
 //! The real app in a real window, driven through WebDriver as a person would use it.
 
-mod support;
-
 use std::path::Path;
 use std::time::Duration;
 
-use support::display::Display;
-use support::driver::TauriDriver;
-use support::webdriver::Session;
+use crate::support::display::Display;
+use crate::support::driver::TauriDriver;
+use crate::support::webdriver::Session;
 
 #[test]
 fn the_window_shows_the_shell_and_real_values_from_the_host() {

@@ -3,11 +3,9 @@
 //! shared, a form answered after a mistake, a link declined and then opened, and a server
 //! added through the form. Each dialog is saved as a screenshot under `test-artifacts/`.
 
-mod support;
-
 use std::path::Path;
 
-use support::window::{App, DETAIL, DIALOG, SHOWN, until};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 #[test]
 fn every_dialog_with_the_demo_server() {

@@ -5,11 +5,9 @@
 //! agent reads is asked about too, saying what it reads; the person allows its reads of the
 //! server until quit, which the Trust page then lists.
 
-mod support;
-
+use crate::support::agent::Agent;
+use crate::support::window::{App, DIALOG, SHOWN};
 use serde_json::json;
-use support::agent::Agent;
-use support::window::{App, DIALOG, SHOWN};
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 

@@ -3,10 +3,8 @@
 //! that plays the person on the provider's own login and consent pages
 //! (`tests/peers/node/follow-consent.mjs`). Screenshots go to `test-artifacts/`.
 
-mod support;
-
-use support::peer::{HttpPeer, node_binary};
-use support::window::{App, DETAIL, DIALOG, SHOWN, make_executable, until};
+use crate::support::peer::{HttpPeer, node_binary};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, make_executable, until};
 
 const SERVER: &str = "tracker";
 const FORM: &str = ".server-form";
