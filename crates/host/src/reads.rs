@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use switchboard_mcp::types::method;
 
 /// What an agent reads of a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -38,6 +39,26 @@ impl Read {
             Self::Resource { uri } | Self::Subscription { uri } => uri,
             Self::Prompt { name, .. } => name,
             Self::Completion { of, .. } => of,
+        }
+    }
+
+    /// The read as the activity view and the person's dialogs name it ("a call to ...").
+    pub fn named(&self) -> String {
+        match self {
+            Self::Resource { uri } => format!("read {uri}"),
+            Self::Subscription { uri } => format!("subscribe to {uri}"),
+            Self::Prompt { name, .. } => format!("prompt {name}"),
+            Self::Completion { of, argument, .. } => format!("complete {argument} of {of}"),
+        }
+    }
+
+    /// The request the read makes of its server.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Resource { .. } => method::RESOURCES_READ,
+            Self::Subscription { .. } => method::RESOURCES_SUBSCRIBE,
+            Self::Prompt { .. } => method::PROMPTS_GET,
+            Self::Completion { .. } => method::COMPLETION_COMPLETE,
         }
     }
 

@@ -17,11 +17,11 @@ use crate::clock::now_ms;
 use crate::config::{AgentConfig, Offered};
 use crate::gate::Callee;
 
+use super::explore::Running;
 use crate::decisions::Origin;
 use crate::reads::Read;
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::{Connection, RequestError, WeakConnection};
-use switchboard_mcp::types::method;
 use tokio_util::sync::CancellationToken;
 
 /// The agents' live sessions with the gateway.
@@ -353,7 +353,7 @@ impl Desk {
         };
         let callee = Callee::of(server, &config);
         let cancel = CancellationToken::new();
-        let named = reading_named(&read);
+        let named = read.named();
         let item = ProgressItem {
             token: token.clone(),
             server: server.to_owned(),
@@ -368,11 +368,11 @@ impl Desk {
             call: named,
         };
         self.call_began(item, by, cancel.clone());
-        let _listed = Listed {
+        let _running = Running {
             desk: self,
-            token: &token,
+            token: token.clone(),
         };
-        let method = method_of(&read);
+        let method = read.method();
         // The gate polls the reading only once it is allowed: the server serves it from then.
         let served = async {
             self.call_served(&token);
@@ -387,38 +387,6 @@ impl Desk {
             })
             .into()),
         }
-    }
-}
-
-/// Takes a read off the calls under way however it ends.
-struct Listed<'a> {
-    desk: &'a Desk,
-    token: &'a str,
-}
-
-impl Drop for Listed<'_> {
-    fn drop(&mut self) {
-        self.desk.call_ended(self.token);
-    }
-}
-
-/// A read as the activity view and the person's dialogs name it ("a call to ...").
-fn reading_named(read: &Read) -> String {
-    match read {
-        Read::Resource { uri } => format!("read {uri}"),
-        Read::Subscription { uri } => format!("subscribe to {uri}"),
-        Read::Prompt { name, .. } => format!("prompt {name}"),
-        Read::Completion { of, argument, .. } => format!("complete {argument} of {of}"),
-    }
-}
-
-/// The request a read makes of its server.
-fn method_of(read: &Read) -> &'static str {
-    match read {
-        Read::Resource { .. } => method::RESOURCES_READ,
-        Read::Subscription { .. } => method::RESOURCES_SUBSCRIBE,
-        Read::Prompt { .. } => method::PROMPTS_GET,
-        Read::Completion { .. } => method::COMPLETION_COMPLETE,
     }
 }
 

@@ -32,9 +32,9 @@ pub struct ProgressItem {
 }
 
 /// Takes a call off the running list however it ends.
-struct Running<'a> {
-    desk: &'a Desk,
-    token: String,
+pub(super) struct Running<'a> {
+    pub(super) desk: &'a Desk,
+    pub(super) token: String,
 }
 
 impl Drop for Running<'_> {
