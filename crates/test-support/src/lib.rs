@@ -1,10 +1,11 @@
-//! What the tests of several crates share: a free port for a program a test starts
+//! What the tests of several crates share: the workspace's programs ([`binaries`]), a free port for a program a test starts
 //! ([`ports`]), such a program waited for until it listens ([`listening`]), the official
 //! MCP conformance suite's runner and judge ([`conformance`]), used by the command line's
 //! tests (as a client) and the gateway's (as a server), and the official provider SDKs'
 //! check of what our provider client sends ([`provider_requests`]), the MCP Registry's
 //! stand-in ([`registry`]), and the check of a crate's layers from its sources ([`layers`]).
 
+pub mod binaries;
 pub mod conformance;
 pub mod layers;
 pub mod listening;

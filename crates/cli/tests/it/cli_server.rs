@@ -200,17 +200,7 @@ fn bad_input_is_a_clear_error_and_a_failure_exit() {
 
 /// The bundled demo server, built beside this test.
 fn demo_server() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let server = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir")
-        .join("switchboard-demo-server");
-    assert!(
-        server.exists(),
-        "build the demo server: cargo build -p switchboard-demo-server"
-    );
-    server
+    switchboard_test_support::binaries::workspace_binary("switchboard-demo-server")
 }
 
 #[test]

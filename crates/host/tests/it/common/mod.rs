@@ -29,22 +29,7 @@ use tokio::sync::broadcast;
 
 pub const WAIT: Duration = Duration::from_secs(30);
 
-/// A binary of this workspace, built in the same target folder as this test by
-/// `cargo build -p <name>` (test binaries live in target/<profile>/deps).
-pub fn workspace_binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir")
-        .join(name);
-    assert!(
-        path.exists(),
-        "{name} is missing at {}: cargo build -p {name}",
-        path.display()
-    );
-    path
-}
+pub use switchboard_test_support::binaries::workspace_binary;
 
 /// The demo server (`switchboard-demo-server`).
 pub fn demo_server() -> PathBuf {

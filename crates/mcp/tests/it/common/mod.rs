@@ -54,20 +54,7 @@ pub fn python_stdio() -> StdioServer {
     StdioServer::new(python).args([script.into_os_string(), "stdio".into()])
 }
 
-/// A binary of this workspace (a test peer), built in the same target directory as this
-/// test by `cargo build -p <package>`.
-pub fn workspace_binary(name: &str) -> PathBuf {
-    // Test binaries live in target/<profile>/deps; workspace binaries one level up.
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir");
-    require(
-        dir.join(name),
-        &format!("the test peer {name} (cargo build -p {name})"),
-    )
-}
+pub use switchboard_test_support::binaries::workspace_binary;
 
 /// The `rmcp` server of `tests/peers/rmcp-server` over stdio, built beside this test.
 pub fn rmcp_stdio() -> StdioServer {

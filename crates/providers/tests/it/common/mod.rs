@@ -19,23 +19,7 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A binary of this workspace, built in the same target directory as this test by
-/// `cargo build -p <package>`.
-pub fn workspace_binary(name: &str) -> PathBuf {
-    // Test binaries live in target/<profile>/deps; workspace binaries one level up.
-    let exe = std::env::current_exe().expect("test binary path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir")
-        .join(name);
-    assert!(
-        path.exists(),
-        "the test peer {name} is missing at {}: cargo build -p {name}",
-        path.display()
-    );
-    path
-}
+pub use switchboard_test_support::binaries::workspace_binary;
 
 /// The two APIs the clients speak, and the stand-in with them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
