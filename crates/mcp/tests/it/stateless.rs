@@ -82,7 +82,7 @@ fn args(value: Value) -> Option<Map<String, Value>> {
     }
 }
 
-/// The features of the interop tests, in the modern era: lists across pages, a call with
+/// The features of the interop tests, in the stateless era: lists across pages, a call with
 /// structured output, a resource, a prompt, a completion, and a call that asks for a form
 /// and the roots in an `input_required` round trip answered by the person.
 async fn exercise_modern(client: &Client, person: &Person) {
@@ -256,19 +256,19 @@ async fn a_stateful_server_over_http_is_reached_through_the_fallback_and_says_wh
 #[tokio::test]
 async fn the_era_can_be_forced_either_way() {
     let log = Log::default();
-    let legacy = Client::connect(
+    let session = Client::connect(
         over_stdio(&python_stdio(), &log),
         person(),
         config(EraSetting::Session),
     )
     .await
     .expect("connect");
-    assert_eq!(legacy.era().era, Era::Session);
+    assert_eq!(session.era().era, Era::Session);
     assert_eq!(
-        legacy.era().reason,
-        "the legacy era was chosen in the settings; initialize answered 2025-11-25"
+        session.era().reason,
+        "the session era was chosen in the settings; initialize answered 2025-11-25"
     );
-    legacy.close().await;
+    session.close().await;
 
     let refused = Client::connect(
         over_stdio(&everything_stdio(), &log),
@@ -284,13 +284,13 @@ async fn the_era_can_be_forced_either_way() {
             )
         }
         Err(other) => panic!("expected NotStateless, got {other}"),
-        Ok(_) => panic!("a stateful server was accepted as modern"),
+        Ok(_) => panic!("a stateful server was accepted as stateless"),
     }
 }
 
 /// A server of both eras still starting (Python loading its modules) reads nothing for far
 /// longer than the probe's short wait; that wait begins only once it answers a ping sent
-/// after the probe, so it is spoken to in its modern era at once, with no handshake tried.
+/// after the probe, so it is spoken to in its stateless era at once, with no handshake tried.
 #[tokio::test]
 async fn a_server_slow_to_start_is_probed_once_it_is_up() {
     let mut config = config(EraSetting::Auto);
@@ -413,7 +413,7 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
 }
 
 /// The rmcp server asks for sampling, roots and a form through `input_required` results in
-/// the modern era, over both transports.
+/// the stateless era, over both transports.
 #[tokio::test]
 async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
     let http = Peer::rmcp().await;

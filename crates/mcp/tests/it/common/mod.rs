@@ -181,7 +181,7 @@ pub async fn connect(server: &StdioServer, person: Arc<Person>, log: &Log) -> Cl
     config.capabilities = ClientCapabilities::all();
     config.request_timeout = Duration::from_secs(30);
     // The features these tests exercise (server requests, subscriptions, log levels) are
-    // those of the stateful era; the modern era has tests of its own (modern.rs).
+    // those of the stateful era; the stateless era has tests of its own (stateless.rs).
     config.era = EraSetting::Session;
     Client::connect(transport, person, config)
         .await
