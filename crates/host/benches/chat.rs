@@ -171,18 +171,17 @@ impl World {
             definitions: Vec::new(),
         };
         let gate = gated.gate.clone();
-        *gate.policies.lock().expect("the policies") = Policies::new(vec![rule]);
+        *gate.policies.lock() = Policies::new(vec![rule]);
         let clients = host.shared().clients.clone();
         let mcp = clients
             .lock()
-            .expect("the clients")
             .get("demo")
             .cloned()
             .expect("the demo server's client");
         let servers = CatalogServers {
             catalog: host.catalog().clone(),
             reach: move |server: &str| {
-                let client = clients.lock().ok()?.get(server).cloned()?;
+                let client = clients.lock().get(server).cloned()?;
                 Some(Reach::of(client, &demo))
             },
         };

@@ -4,8 +4,9 @@
 //! responder; faces (the window, the command line) list and answer them. A deadline that
 //! passes, or a face that goes away, answers with an explicit refusal, never silence.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
@@ -413,8 +414,8 @@ impl Broker {
         self
     }
 
-    fn table(&self) -> std::sync::MutexGuard<'_, Table> {
-        self.table.lock().unwrap_or_else(|p| p.into_inner())
+    fn table(&self) -> parking_lot::MutexGuard<'_, Table> {
+        self.table.lock()
     }
 
     /// Every change to the pending list, for faces that show it.

@@ -16,9 +16,10 @@
 //! asks as any other call would (a rule allowing it answers for them).
 
 use crate::decisions::{BY_YOU, Given, Origin};
+use parking_lot::Mutex;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::{Map, Value};
@@ -187,8 +188,8 @@ impl Gate {
         }
     }
 
-    fn policies(&self) -> std::sync::MutexGuard<'_, Policies> {
-        self.policies.lock().unwrap_or_else(|p| p.into_inner())
+    fn policies(&self) -> parking_lot::MutexGuard<'_, Policies> {
+        self.policies.lock()
     }
 
     /// Calls `tool` of `server` for `origin` once it is allowed. The options apply to the

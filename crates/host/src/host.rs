@@ -73,21 +73,12 @@ impl<H: ClientHandler> Host<H> {
 
     /// Every server's state, by name.
     pub fn states(&self) -> BTreeMap<String, ServerState> {
-        self.shared
-            .states
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.shared.states.lock().clone()
     }
 
     /// The live session with a running server.
     pub fn client(&self, server: &str) -> Option<Client> {
-        self.shared
-            .clients
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(server)
-            .cloned()
+        self.shared.clients.lock().get(server).cloned()
     }
 
     /// Brings the running servers in line with the configuration: new ones start, removed
@@ -176,7 +167,7 @@ impl<H: ClientHandler> Host<H> {
         self.retiring.spawn(async move {
             supervisor.stop().await;
             if leaving {
-                let mut states = states.lock().unwrap_or_else(|p| p.into_inner());
+                let mut states = states.lock();
                 // Unless the same name came back meanwhile.
                 if matches!(states.get(&name), Some(ServerState::Stopped)) {
                     states.remove(&name);

@@ -1,9 +1,10 @@
 //! Roots: the folders the person lets each server see. Nothing is exposed before consent;
 //! every root is the canonical `file://` URI of a folder that exists.
 
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::types::Root;
@@ -89,8 +90,8 @@ pub struct Roots {
 }
 
 impl Roots {
-    fn granted(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Root>>> {
-        self.granted.lock().unwrap_or_else(|p| p.into_inner())
+    fn granted(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Vec<Root>>> {
+        self.granted.lock()
     }
 
     /// What `server` may see: nothing until the person chose.

@@ -7,9 +7,10 @@
 
 mod grants;
 
+use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use grants::{KeyringGrants, grant_secret_name, legacy_grant_secret_name};
@@ -109,8 +110,10 @@ impl SignIns {
         }
     }
 
-    fn waiting_now(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Notify>>> {
-        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    fn waiting_now(
+        &self,
+    ) -> parking_lot::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Notify>>> {
+        self.waiting.lock()
     }
 
     /// Marks `server`'s sign-in as waiting for the browser until the guard is dropped.
@@ -139,22 +142,16 @@ impl SignIns {
         let url = Some(settings.client_metadata_url.trim())
             .filter(|u| !u.is_empty())
             .map(str::to_owned);
-        *self
-            .client_metadata_url
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = url;
+        *self.client_metadata_url.lock() = url;
     }
 
     /// The Client ID Metadata Document URL in use.
     pub fn client_metadata_url(&self) -> Option<String> {
-        self.client_metadata_url
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.client_metadata_url.lock().clone()
     }
 
-    fn permits(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Permit>>> {
-        self.permits.lock().unwrap_or_else(|p| p.into_inner())
+    fn permits(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Arc<Permit>>> {
+        self.permits.lock()
     }
 
     /// Lets the next start of `server` ask the person to sign in.
@@ -168,8 +165,8 @@ impl SignIns {
         self.signed_out_now().insert(server.to_owned());
     }
 
-    fn signed_out_now(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
-        self.signed_out.lock().unwrap_or_else(|p| p.into_inner())
+    fn signed_out_now(&self) -> parking_lot::MutexGuard<'_, HashSet<String>> {
+        self.signed_out.lock()
     }
 
     /// Why `server` waits for sign-in when the person did not ask to sign in: they signed

@@ -6,10 +6,11 @@
 mod aside;
 mod private;
 
+use parking_lot::{Mutex, MutexGuard};
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use rusqlite::Connection;
@@ -175,7 +176,7 @@ impl<E: FileError> Db<E> {
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.connection.lock().unwrap_or_else(|p| p.into_inner())
+        self.connection.lock()
     }
 
     pub(crate) fn fail(&self, source: rusqlite::Error) -> E {

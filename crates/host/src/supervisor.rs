@@ -2,8 +2,9 @@
 //! it after a crash with a growing backoff, and gives up (saying why) when it keeps
 //! crashing. Its state changes in one place, which emits one status event.
 
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use switchboard_mcp::auth::AuthError;
@@ -42,10 +43,7 @@ pub struct Shared {
 impl Shared {
     /// The one way a server's state changes: recorded, then announced.
     fn set(&self, server: &str, state: ServerState) {
-        self.states
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(server.to_owned(), state.clone());
+        self.states.lock().insert(server.to_owned(), state.clone());
         let _ = self.events.send(HostEvent::Status {
             server: server.to_owned(),
             state,
@@ -54,8 +52,8 @@ impl Shared {
 }
 
 impl Shared {
-    fn clients_mut(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Client>> {
-        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    fn clients_mut(&self) -> parking_lot::MutexGuard<'_, BTreeMap<String, Client>> {
+        self.clients.lock()
     }
 }
 

@@ -4,8 +4,9 @@
 //! goes with the server; it is bound in count and in bytes, and says how many older
 //! messages it dropped, and how many it never saw because it fell behind.
 
+use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use serde::Serialize;
@@ -335,10 +336,6 @@ impl Default for TrafficBook {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 impl TrafficBook {
     /// Each message as it is recorded, whatever its server.
     pub fn subscribe(&self) -> broadcast::Receiver<TrafficEntry> {
@@ -347,17 +344,17 @@ impl TrafficBook {
 
     /// The server's traffic so far.
     pub fn of(&self, server: &str) -> TrafficLog {
-        let ring = lock(&self.servers).get(server).cloned();
-        ring.map(|ring| lock(&ring).log())
+        let ring = self.servers.lock().get(server).cloned();
+        ring.map(|ring| ring.lock().log())
             .unwrap_or_else(|| Ring::default().log())
     }
 
     /// Empties what is kept of the server's traffic, as the person asked; its headers stay,
     /// and a request sent before still gets its response paired and timed.
     pub fn clear(&self, server: &str) {
-        let ring = lock(&self.servers).get(server).cloned();
+        let ring = self.servers.lock().get(server).cloned();
         if let Some(ring) = ring {
-            let mut ring = lock(&ring);
+            let mut ring = ring.lock();
             ring.entries.clear();
             (ring.bytes, ring.dropped, ring.missed) = (0, 0, 0);
         }
@@ -366,7 +363,7 @@ impl TrafficBook {
     /// Forgets a server's traffic (it was removed). A run of it still stopping records
     /// into a ring nobody reads any more.
     pub fn remove(&self, server: &str) {
-        lock(&self.servers).remove(server);
+        self.servers.lock().remove(server);
     }
 
     /// Records what one run of the server exchanges, until its connection ends. The
@@ -378,15 +375,17 @@ impl TrafficBook {
         masker: Masker,
         mut seen: TrafficReceiver,
     ) {
-        let ring = lock(&self.servers)
+        let ring = self
+            .servers
+            .lock()
             .entry(server.clone())
             .or_default()
             .clone();
-        lock(&ring).headers = headers;
+        ring.lock().headers = headers;
         let mut missed = 0;
         while let Some(observed) = seen.recv().await {
             let entry = {
-                let mut ring = lock(&ring);
+                let mut ring = ring.lock();
                 let now_missed = seen.dropped();
                 ring.missed += now_missed - missed;
                 missed = now_missed;
@@ -394,7 +393,7 @@ impl TrafficBook {
             };
             let _ = self.added.send(entry);
         }
-        lock(&ring).missed += seen.dropped() - missed;
+        ring.lock().missed += seen.dropped() - missed;
     }
 }
 

@@ -11,9 +11,9 @@
 //! a crash of the app; synced with the next record's commit); written with the next record
 //! it shares that record's sync.
 
+use parking_lot::Mutex;
 use std::borrow::Cow;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -104,7 +104,7 @@ impl Store {
     }
 
     fn taken_recently(&self, now_ms: i64) -> u64 {
-        lock(&self.recent).taken(now_ms)
+        self.recent.lock().taken(now_ms)
     }
 
     /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
@@ -150,7 +150,7 @@ impl Store {
                 Ok(id)
             })
             .map_err(|e| self.db.fail(e))?;
-        lock(&self.recent).add(at_ms, kept.bytes());
+        self.recent.lock().add(at_ms, kept.bytes());
         if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
             // The record is kept either way; a retention that fails is tried again later.
@@ -172,7 +172,7 @@ impl Store {
             Size::Short => bounds::outcome(outcome, Size::Short),
         }
         .into_owned();
-        lock(&self.recent).add(now, outcome.len() as u64);
+        self.recent.lock().add(now, outcome.len() as u64);
         self.queued().push(Outcome {
             id,
             outcome,
@@ -188,7 +188,7 @@ impl Store {
     }
 
     /// The connection, with every outcome ended so far in the file: what reads it sees them.
-    fn settled(&self) -> Result<std::sync::MutexGuard<'_, Connection>, AuditError> {
+    fn settled(&self) -> Result<parking_lot::MutexGuard<'_, Connection>, AuditError> {
         let mut db = self.db.lock();
         self.settle(&mut db).map_err(|e| self.db.fail(e))?;
         Ok(db)
@@ -225,8 +225,8 @@ impl Store {
         written
     }
 
-    fn queued(&self) -> std::sync::MutexGuard<'_, Vec<Outcome>> {
-        lock(&self.outcomes)
+    fn queued(&self) -> parking_lot::MutexGuard<'_, Vec<Outcome>> {
+        self.outcomes.lock()
     }
 
     /// A page of the records that hold `text`, newest first: those older than `before` (an
@@ -311,10 +311,6 @@ impl Drop for Store {
             tracing::warn!("{e}");
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A record's texts as they are stored, each within its bound.

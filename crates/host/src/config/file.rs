@@ -3,10 +3,10 @@
 //! turns: every change reads the file afresh under one lock, so what another writer (or
 //! the person, by hand) put there since is kept.
 
+use parking_lot::{Mutex, MutexGuard};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use super::Config;
 use crate::atomic_file::{self, folder_of};
@@ -42,7 +42,7 @@ struct Writing {
 
 fn writer(path: &Path) -> Result<Writing, ConfigError> {
     // The lock guards no data: a writer that panicked left nothing half done in memory.
-    let in_process = WRITER.lock().unwrap_or_else(|p| p.into_inner());
+    let in_process = WRITER.lock();
     let failed = |source| ConfigError::Write {
         path: path.to_owned(),
         source,

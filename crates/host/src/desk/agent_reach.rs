@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::switches::ToolSwitch;
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError};
 use crate::server_events::ServerState;
 
 /// An agent's reach: which servers, and which of their tools.
@@ -58,13 +58,16 @@ impl Desk {
         let config = self
             .agent_config(agent)
             .ok_or_else(|| DeskError::NoAgent(agent.to_owned()))?;
-        let names: Vec<String> = lock(&self.inner.loaded)
+        let names: Vec<String> = self
+            .inner
+            .loaded
+            .lock()
             .config
             .servers
             .keys()
             .cloned()
             .collect();
-        let running = lock(&self.inner.shared.states).clone();
+        let running = self.inner.shared.states.lock().clone();
         let servers = names
             .into_iter()
             .map(|server| {

@@ -3,9 +3,9 @@
 //! `crate::agent_setup`). The window never names the file or its text: a plan it sends
 //! back is planned again here and must match, path and text alike.
 
-use std::sync::Mutex;
+use parking_lot::Mutex;
 
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError};
 use crate::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
 
 /// Where the apps' files are and how the bridge is started: the person's and this app's,
@@ -17,11 +17,11 @@ impl Desk {
     /// Plans and writes agents' configuration under `home`, with entries that start
     /// `bridge`, instead of the person's home and the bridge beside this app.
     pub fn set_agent_setup_places(&self, home: Home, bridge: Bridge) {
-        *lock(&self.inner.setup_places.0) = Some((home, bridge));
+        *self.inner.setup_places.0.lock() = Some((home, bridge));
     }
 
     fn setup_places(&self) -> Result<(Home, Bridge), DeskError> {
-        if let Some(set) = lock(&self.inner.setup_places.0).clone() {
+        if let Some(set) = self.inner.setup_places.0.lock().clone() {
             return Ok(set);
         }
         let home = Home::of_user().ok_or(SetupError::NoHome)?;
@@ -30,7 +30,10 @@ impl Desk {
 
     /// How an agent starts the bridge to reach this Switchboard.
     pub(super) fn bridge(&self) -> Bridge {
-        lock(&self.inner.setup_places.0)
+        self.inner
+            .setup_places
+            .0
+            .lock()
             .as_ref()
             .map_or_else(Bridge::of_this_app, |(_, bridge)| bridge.clone())
     }

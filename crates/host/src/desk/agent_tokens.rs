@@ -9,13 +9,14 @@
 //! moved on first use, unless a server's own secret bears that name: then the entry is
 //! the server's, and stays.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use switchboard_mcp::server::http::guard::same_token;
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
-use super::{Desk, DeskError, Update, lock};
+use super::{Desk, DeskError, Update};
 use crate::secrets::Secrets;
 
 /// The keyring entry of an agent's token, among the agents' tokens.
@@ -51,7 +52,7 @@ pub struct GatewayStatus {
 
 impl Tokens {
     fn admit(&self, agent: &str, token: &str) {
-        let mut tokens = lock(&self.by_token);
+        let mut tokens = self.by_token.lock();
         tokens.retain(|_, holder| holder != agent);
         tokens.insert(token.to_owned(), agent.to_owned());
     }
@@ -60,14 +61,14 @@ impl Tokens {
     /// a renewal made while the keyring was being read (the gateway's port found taken,
     /// the person's Renew) is newer than what the read found.
     fn admit_kept(&self, agent: &str, token: &str) {
-        let mut tokens = lock(&self.by_token);
+        let mut tokens = self.by_token.lock();
         if !tokens.values().any(|holder| holder == agent) {
             tokens.insert(token.to_owned(), agent.to_owned());
         }
     }
 
     fn revoke(&self, agent: &str) {
-        lock(&self.by_token).retain(|_, holder| holder != agent);
+        self.by_token.lock().retain(|_, holder| holder != agent);
     }
 }
 
@@ -79,7 +80,7 @@ struct Check(Arc<super::Inner>);
 
 impl TokenCheck for Check {
     fn identify(&self, token: &str) -> Option<Identity> {
-        let tokens = lock(&self.0.agent_tokens.by_token);
+        let tokens = self.0.agent_tokens.by_token.lock();
         let mut holder = None;
         for (issued, agent) in tokens.iter() {
             if same_token(token, issued) {
@@ -203,7 +204,7 @@ impl Desk {
 
     /// The port the settings give the gateway over HTTP; `None` when they turn it off (0).
     pub fn gateway_port(&self) -> Option<u16> {
-        let port = lock(&self.inner.loaded).config.settings.gateway_port;
+        let port = self.inner.loaded.lock().config.settings.gateway_port;
         match port.unwrap_or(crate::endpoint::DEFAULT_PORT) {
             0 => None,
             port => Some(port),
@@ -212,13 +213,13 @@ impl Desk {
 
     /// Where the gateway listens over HTTP, for the agents' configuration.
     pub fn set_gateway_url(&self, url: Option<String>) {
-        *lock(&self.inner.agent_tokens.status) = GatewayStatus { url, problem: None };
+        *self.inner.agent_tokens.status.lock() = GatewayStatus { url, problem: None };
         self.announce(Update::AgentsChanged);
     }
 
     /// Where agents reach the gateway over HTTP, or why they cannot.
     pub fn gateway_status(&self) -> GatewayStatus {
-        lock(&self.inner.agent_tokens.status).clone()
+        self.inner.agent_tokens.status.lock().clone()
     }
 
     /// The gateway could not listen on `port`: the window says so. When another program
@@ -235,7 +236,7 @@ impl Desk {
             ));
         }
         tracing::error!("{problem}");
-        *lock(&self.inner.agent_tokens.status) = GatewayStatus {
+        *self.inner.agent_tokens.status.lock() = GatewayStatus {
             url: None,
             problem: Some(problem),
         };
@@ -277,7 +278,7 @@ impl Desk {
     /// the URL and its token (issued now if it has none); none while the gateway does not
     /// listen over HTTP.
     pub async fn agent_http_snippet(&self, agent: &str) -> Result<Option<String>, DeskError> {
-        let Some(url) = lock(&self.inner.agent_tokens.status).url.clone() else {
+        let Some(url) = self.inner.agent_tokens.status.lock().url.clone() else {
             return Ok(None);
         };
         let token = self.agent_token(agent).await?;
@@ -291,7 +292,7 @@ mod tests {
 
     /// The agent a token in use names.
     fn holder(tokens: &Tokens, token: &str) -> Option<String> {
-        lock(&tokens.by_token).get(token).cloned()
+        tokens.by_token.lock().get(token).cloned()
     }
 
     #[test]

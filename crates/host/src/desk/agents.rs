@@ -2,15 +2,16 @@
 //! configuration, each with the servers and tools it may use; what each of them sees of
 //! the running servers; and the rules given to an agent, forgotten with it.
 
+use parking_lot::Mutex;
 use std::collections::BTreeSet;
+use std::sync::Weak;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, Weak};
 
 use serde::Serialize;
 
 use super::explore::ProgressItem;
 use super::switches::TurnedOff;
-use super::{AuditEntry, Desk, DeskError, Update, lock};
+use super::{AuditEntry, Desk, DeskError, Update};
 use crate::approvals::Serving;
 use crate::catalog::Offer;
 use crate::clock::now_ms;
@@ -50,7 +51,7 @@ impl Drop for SessionHeld {
         let Some(inner) = self.desk.upgrade() else {
             return;
         };
-        lock(&inner.sessions.live).retain(|live| live.id != self.id);
+        inner.sessions.live.lock().retain(|live| live.id != self.id);
         inner.updates.send(Update::AgentsChanged);
     }
 }
@@ -75,11 +76,17 @@ const MAX_NAME: usize = 64;
 impl Desk {
     /// Every configured agent, by name.
     pub fn agents(&self) -> Vec<AgentSummary> {
-        let live: Vec<String> = lock(&self.inner.sessions.live)
+        let live: Vec<String> = self
+            .inner
+            .sessions
+            .live
+            .lock()
             .iter()
             .map(|l| l.agent.clone())
             .collect();
-        lock(&self.inner.loaded)
+        self.inner
+            .loaded
+            .lock()
             .config
             .agents
             .iter()
@@ -98,7 +105,7 @@ impl Desk {
 
     /// The agent of this name, as configured now.
     pub fn agent_config(&self, name: &str) -> Option<AgentConfig> {
-        lock(&self.inner.loaded).config.agents.get(name).cloned()
+        self.inner.loaded.lock().config.agents.get(name).cloned()
     }
 
     /// Adds an agent, or changes which servers an existing one may use (`None`: all); its
@@ -160,7 +167,7 @@ impl Desk {
         by_token: bool,
     ) -> SessionHeld {
         let id = self.inner.sessions.next.fetch_add(1, Ordering::Relaxed);
-        lock(&self.inner.sessions.live).push(Live {
+        self.inner.sessions.live.lock().push(Live {
             id,
             agent: agent.to_owned(),
             connection: connection.downgrade(),
@@ -181,7 +188,11 @@ impl Desk {
 
     /// Ends `agent`'s sessions (only those opened with its token, `by_token`); how many.
     pub(super) async fn end_sessions(&self, agent: &str, by_token: bool) -> usize {
-        let ending: Vec<Connection> = lock(&self.inner.sessions.live)
+        let ending: Vec<Connection> = self
+            .inner
+            .sessions
+            .live
+            .lock()
             .iter()
             .filter(|live| live.agent == agent && (live.by_token || !by_token))
             .filter_map(|live| live.connection.upgrade())
@@ -258,7 +269,7 @@ impl Desk {
     pub fn offers_for(&self, agent: &str) -> Option<Vec<(String, Offer)>> {
         let agent = self.agent_config(agent)?;
         let off = TurnedOff::now(&self.inner);
-        let states = lock(&self.inner.shared.states).clone();
+        let states = self.inner.shared.states.lock().clone();
         let catalog = &self.inner.shared.catalog;
         Some(
             states
@@ -304,7 +315,7 @@ impl Desk {
     pub fn agent_tool(&self, agent: &str, id: &str) -> Option<(String, String)> {
         let agent = self.agent_config(agent)?;
         let off = TurnedOff::now(&self.inner);
-        let states = lock(&self.inner.shared.states).clone();
+        let states = self.inner.shared.states.lock().clone();
         self.inner.shared.catalog.tool_named(id, |server, tool| {
             states.contains_key(server) && agent.offers(server, tool) && !off.holds(server, tool)
         })

@@ -1,13 +1,13 @@
 //! The calls under way, the person's, the models' and the agents', as the activity view
 //! lists them.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
-use super::{Desk, Update, lock};
+use super::{Desk, Update};
 use crate::approvals::Serving;
 
 /// The calls under way, each with its cancel switch.
@@ -32,7 +32,7 @@ impl Calls {
     /// waiting for a decision does not count, or a server could bring its questions
     /// forward by having a call put to the person.
     pub(super) fn served_by(&self, server: &str) -> Vec<Serving> {
-        let running = lock(&self.running);
+        let running = self.running.lock();
         let mut served: Vec<&Call> = running
             .values()
             .filter(|call| call.served && call.item.server == server)
@@ -43,7 +43,8 @@ impl Calls {
 
     /// The tokens of the calls `server` is serving now.
     pub(super) fn tokens_to(&self, server: &str) -> Vec<String> {
-        lock(&self.running)
+        self.running
+            .lock()
             .iter()
             .filter(|(_, call)| call.served && call.item.server == server)
             .map(|(token, _)| token.clone())
@@ -51,7 +52,8 @@ impl Calls {
     }
 
     pub(super) fn cancel_of(&self, token: &str) -> Option<CancellationToken> {
-        lock(&self.running)
+        self.running
+            .lock()
             .get(token)
             .map(|call| call.cancel.clone())
     }
@@ -61,7 +63,11 @@ impl Desk {
     /// The calls under way, oldest first, whether or not their servers tell how far along
     /// they are, and those still waiting for a decision.
     pub fn calls_in_flight(&self) -> Vec<ProgressItem> {
-        let mut items: Vec<ProgressItem> = lock(&self.inner.calls.running)
+        let mut items: Vec<ProgressItem> = self
+            .inner
+            .calls
+            .running
+            .lock()
             .values()
             .map(|call| call.item.clone())
             .collect();
@@ -78,13 +84,17 @@ impl Desk {
             by,
             served: false,
         };
-        lock(&self.inner.calls.running).insert(item.token.clone(), call);
+        self.inner
+            .calls
+            .running
+            .lock()
+            .insert(item.token.clone(), call);
         self.announce(Update::Progress { item });
     }
 
     /// The call was allowed and goes to its server.
     pub(super) fn call_served(&self, token: &str) {
-        if let Some(call) = lock(&self.inner.calls.running).get_mut(token) {
+        if let Some(call) = self.inner.calls.running.lock().get_mut(token) {
             call.served = true;
         }
     }
@@ -96,7 +106,7 @@ impl Desk {
         total: Option<f64>,
         message: Option<String>,
     ) {
-        let item = lock(&self.inner.calls.running).get_mut(token).map(|call| {
+        let item = self.inner.calls.running.lock().get_mut(token).map(|call| {
             call.item.progress = progress;
             call.item.total = total;
             call.item.message = message;
@@ -108,7 +118,7 @@ impl Desk {
     }
 
     pub(super) fn call_ended(&self, token: &str) {
-        if lock(&self.inner.calls.running).remove(token).is_some() {
+        if self.inner.calls.running.lock().remove(token).is_some() {
             self.announce(Update::ProgressEnded {
                 token: token.to_owned(),
             });
@@ -147,12 +157,15 @@ mod tests {
         let agent = Origin::Agent {
             name: "Cursor".into(),
         };
-        lock(&calls.running).insert("t".into(), call("notes", agent.clone()));
+        calls
+            .running
+            .lock()
+            .insert("t".into(), call("notes", agent.clone()));
         // Waiting for the person: what the server asks now is none of its business, and
         // comes forward for no one.
         assert!(calls.served_by("notes").is_empty());
         assert!(calls.tokens_to("notes").is_empty());
-        lock(&calls.running).get_mut("t").unwrap().served = true;
+        calls.running.lock().get_mut("t").unwrap().served = true;
         assert_eq!(
             calls.served_by("notes"),
             [Serving {

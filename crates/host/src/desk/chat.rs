@@ -6,8 +6,9 @@
 //! The agent reaches the servers through the desk's host: the catalog's tools, each
 //! running server's session, and its configuration for the gate's pinned trust.
 
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::types::Tool;
@@ -19,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
 use super::switches::TurnedOff;
-use super::{Desk, DeskError, Inner, Update, lock};
+use super::{Desk, DeskError, Inner, Update};
 use crate::agent::context;
 use crate::agent::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
@@ -206,8 +207,8 @@ impl Servers for DeskServers {
 
     fn reach(&self, server: &str) -> Option<Reach> {
         let inner = self.inner.upgrade()?;
-        let client = lock(&inner.shared.clients).get(server).cloned()?;
-        let config = lock(&inner.loaded).config.servers.get(server).cloned()?;
+        let client = inner.shared.clients.lock().get(server).cloned()?;
+        let config = inner.loaded.lock().config.servers.get(server).cloned()?;
         Some(Reach::of(client, &config))
     }
 }
@@ -288,7 +289,7 @@ impl Desk {
                 .iter()
                 .map(|m| shown_message(m, &names))
                 .collect(),
-            running: lock(&self.inner.chat.runs).contains_key(&id),
+            running: self.inner.chat.runs.lock().contains_key(&id),
         })
     }
 
@@ -436,7 +437,7 @@ impl Desk {
         let summary = kept.get(id).await?.summary;
         let stop = CancellationToken::new();
         {
-            let mut runs = lock(&self.inner.chat.runs);
+            let mut runs = self.inner.chat.runs.lock();
             if runs.contains_key(&id) {
                 return Err(DeskError::ChatRunning);
             }
@@ -503,7 +504,7 @@ impl Desk {
                 let _ = events.send(event).await;
             }
             if let Some(inner) = desk.upgrade() {
-                lock(&inner.chat.runs).remove(&id);
+                inner.chat.runs.lock().remove(&id);
             }
         });
         Ok(())
@@ -512,7 +513,7 @@ impl Desk {
     /// Stops the conversation's run: the answer ends at once and the calls under way are
     /// cancelled. Whether one was going on.
     pub fn stop_chat(&self, id: i64) -> bool {
-        let stop = lock(&self.inner.chat.runs).get(&id).cloned();
+        let stop = self.inner.chat.runs.lock().get(&id).cloned();
         stop.map(|stop| stop.cancel()).is_some()
     }
 }

@@ -4,14 +4,15 @@
 //! person let it ([`AgentAnswers`]). A request made while no call is under way, or while
 //! calls of others are too, cannot be told to be that agent's: the person answers it.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Mutex, Weak};
+use std::sync::Weak;
 use std::time::Duration;
 
 use switchboard_mcp::connection::WeakConnection;
 use switchboard_mcp::types::{ClientCapabilities, ElicitRequestParams};
 
-use super::{Desk, DeskError, Inner, Update, lock};
+use super::{Desk, DeskError, Inner, Update};
 use crate::config::AgentAnswers;
 use crate::delegated::{Asked, Delegate, Delegates};
 
@@ -41,7 +42,7 @@ pub struct LineHeld {
 impl Drop for LineHeld {
     fn drop(&mut self) {
         if let Some(inner) = self.desk.upgrade() {
-            lock(&inner.lines.by_call).remove(&self.token);
+            inner.lines.by_call.lock().remove(&self.token);
         }
     }
 }
@@ -64,7 +65,11 @@ impl Desk {
     /// Lets the session `line` answer what a server asks while serving the call `token`
     /// (as far as the person allows it), until the returned value is dropped.
     pub fn call_made_by(&self, token: &str, line: AgentLine) -> LineHeld {
-        lock(&self.inner.lines.by_call).insert(token.to_owned(), line);
+        self.inner
+            .lines
+            .by_call
+            .lock()
+            .insert(token.to_owned(), line);
         LineHeld {
             desk: std::sync::Arc::downgrade(&self.inner),
             token: token.to_owned(),
@@ -102,7 +107,7 @@ impl Desk {
     fn delegate(&self, server: &str, asked: Asked<'_>) -> Option<Delegate> {
         let tokens = self.inner.calls.tokens_to(server);
         let (agent, connection) = {
-            let lines = lock(&self.inner.lines.by_call);
+            let lines = self.inner.lines.by_call.lock();
             let mut of_calls = tokens.iter().map(|token| lines.get(token));
             let first = of_calls.next()??;
             // Each call under way must be that session's, or whose call it serves is unknown.

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::switches::TurnedOff;
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError};
 use crate::approvals::Serving;
 use crate::clock::now_ms;
 use crate::gate::{CallError, Callee};
@@ -47,7 +47,7 @@ impl Desk {
     /// Every running server's tools, resources, templates and prompts, by server.
     pub fn catalog(&self) -> Value {
         let catalog = &self.inner.shared.catalog;
-        let states = lock(&self.inner.shared.states).clone();
+        let states = self.inner.shared.states.lock().clone();
         let off = TurnedOff::now(&self.inner);
         let offers: Map<String, Value> = states
             .keys()

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
+use super::Desk;
 use super::agent_roots::folders_record;
-use super::{Desk, lock};
 use crate::config::{self, Config, ConfigError};
 use crate::roots::{self, FolderGrant, Roots};
 
@@ -130,7 +130,7 @@ impl Desk {
             Ok::<_, ConfigError>(())
         });
         match written {
-            Ok(config) => lock(&self.inner.loaded).config = config,
+            Ok(config) => self.inner.loaded.lock().config = config,
             Err(e) => tracing::error!("the folders chosen hold until quit: {e}"),
         }
     }

@@ -2,8 +2,8 @@
 //! server's lines are bound both in number and in the memory they take, so that a server
 //! that floods its log with long lines holds no more of the host than a quiet one.
 
+use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -86,8 +86,8 @@ pub struct LogBook {
 }
 
 impl LogBook {
-    fn servers(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        self.servers.lock().unwrap_or_else(|p| p.into_inner())
+    fn servers(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Kept>> {
+        self.servers.lock()
     }
 
     pub fn push(&self, entry: LogEntry) {

@@ -27,9 +27,10 @@ mod trust;
 mod url_steps;
 mod watch;
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -515,7 +516,7 @@ impl Desk {
                             tokio::spawn(async move { desk.follow_again(&server).await });
                         }
                         let since_ms = now_ms() as f64;
-                        lock(&inner.since).insert(server.clone(), since_ms);
+                        inner.since.lock().insert(server.clone(), since_ms);
                         Update::Status {
                             server,
                             state: shown::state(state),
@@ -525,7 +526,9 @@ impl Desk {
                     Relayed::Log(entry) => {
                         // A removed server stops in the background: its last lines would
                         // outlive it, and open the log of a server later given its name.
-                        if !lock(&inner.loaded)
+                        if !inner
+                            .loaded
+                            .lock()
                             .config
                             .servers
                             .contains_key(&entry.server)
@@ -574,7 +577,7 @@ impl Desk {
 
     /// What is wrong with the configuration file, if it did not read.
     pub fn config_problem(&self) -> Option<String> {
-        lock(&self.inner.loaded).problem.clone()
+        self.inner.loaded.lock().problem.clone()
     }
 
     /// What the person should know about the audit trail, if anything.
@@ -583,7 +586,7 @@ impl Desk {
     }
 
     fn config(&self) -> Config {
-        lock(&self.inner.loaded).config.clone()
+        self.inner.loaded.lock().config.clone()
     }
 
     fn server_config(&self, name: &str) -> Result<ServerConfig, DeskError> {
@@ -621,7 +624,7 @@ impl Desk {
         // Held by the gate only once the file holds it.
         self.inner.gate.follow_settings(&config.settings);
         self.inner.shared.sign_ins.follow_settings(&config.settings);
-        let before = std::mem::replace(&mut lock(&self.inner.loaded).config, config.clone());
+        let before = std::mem::replace(&mut self.inner.loaded.lock().config, config.clone());
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
         self.announce(what);
@@ -629,8 +632,8 @@ impl Desk {
     }
 
     pub fn servers(&self) -> Vec<ServerSummary> {
-        let states = lock(&self.inner.shared.states).clone();
-        let since = lock(&self.inner.since).clone();
+        let states = self.inner.shared.states.lock().clone();
+        let since = self.inner.since.lock().clone();
         self.config()
             .servers
             .iter()
@@ -815,7 +818,10 @@ impl Desk {
     }
 
     fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
-        lock(&self.inner.shared.clients)
+        self.inner
+            .shared
+            .clients
+            .lock()
             .get(name)
             .cloned()
             .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
@@ -896,8 +902,4 @@ fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
              you did not open; the call was not made"
         )
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::forms::{HttpMode, KeyValue, ServerForm, Transport};
-use super::{Desk, DeskError, imports::free_name, lock};
+use super::{Desk, DeskError, imports::free_name};
 use crate::registry::install::{self, Composed, Launch};
 use crate::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
 
@@ -45,7 +45,7 @@ impl Desk {
     /// The registry of the settings: the one kept, while the settings name it.
     fn registry(&self) -> Result<Registry, DeskError> {
         let url = self.registry_url();
-        let mut kept = lock(&self.inner.registry);
+        let mut kept = self.inner.registry.lock();
         if let Some(registry) = kept.as_ref().filter(|r| r.made_for(&url)) {
             return Ok(registry.clone());
         }

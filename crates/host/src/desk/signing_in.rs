@@ -4,7 +4,8 @@
 //! token. Who is signed in is read from the keyring, where the grant is; the audit trail
 //! records each sign-in and sign-out, never a token.
 
-use std::sync::{Arc, Mutex};
+use parking_lot::Mutex;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::json;
@@ -12,7 +13,7 @@ use switchboard_mcp::auth::{Grant, Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::forms::{FormError, KeyValue};
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError};
 use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
 use crate::config::ServerSpec;
@@ -78,7 +79,7 @@ impl Desk {
             Arc::new(move |sign_in: SignIn| {
                 let (broker, server, shown) = (broker.clone(), server.clone(), shown.clone());
                 Box::pin(async move {
-                    *lock(&shown) = Some(sign_in.clone());
+                    *shown.lock() = Some(sign_in.clone());
                     let question = Question::SignIn {
                         issuer_host: url::Url::parse(&sign_in.issuer)
                             .ok()
@@ -106,7 +107,7 @@ impl Desk {
             Err(e) => Err(e.to_string()),
         };
         self.inner.shared.sign_ins.withdraw(server);
-        let asked = lock(&shown).take();
+        let asked = shown.lock().take();
         let decision = match &outcome {
             Ok(()) => "signed in".to_owned(),
             Err(detail) => format!("not signed in: {detail}"),

@@ -3,10 +3,10 @@
 //! follow it, and told to stop when the last lets go; its updates arrive as
 //! `Update::ResourceUpdated` for each follower to take or leave.
 
+use parking_lot::Mutex;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
 
-use super::{Desk, DeskError, lock};
+use super::{Desk, DeskError};
 
 /// Who follows a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -25,14 +25,14 @@ impl Followed {
     /// Adds `who`; whether the server is to be asked: `who` is the first, or asks again
     /// (the server says whether the resource is still there).
     fn add(&self, key: &(String, String), who: Follower) -> bool {
-        let mut held = lock(&self.0);
+        let mut held = self.0.lock();
         let followers = held.entry(key.clone()).or_default();
         !followers.insert(who) || followers.len() == 1
     }
 
     /// Takes `who` away; whether no one is left, so that the server is to be told.
     fn remove(&self, key: &(String, String), who: Follower) -> bool {
-        let mut held = lock(&self.0);
+        let mut held = self.0.lock();
         let Some(followers) = held.get_mut(key) else {
             return false;
         };
@@ -47,16 +47,17 @@ impl Followed {
     }
 
     fn followed(&self, key: &(String, String)) -> bool {
-        lock(&self.0).contains_key(key)
+        self.0.lock().contains_key(key)
     }
 
     fn by(&self, key: &(String, String), who: Follower) -> bool {
-        lock(&self.0).get(key).is_some_and(|f| f.contains(&who))
+        self.0.lock().get(key).is_some_and(|f| f.contains(&who))
     }
 
     /// The URIs of `server` someone follows.
     fn on(&self, server: &str) -> Vec<String> {
-        lock(&self.0)
+        self.0
+            .lock()
             .keys()
             .filter(|(followed, _)| followed == server)
             .map(|(_, uri)| uri.clone())
@@ -64,7 +65,8 @@ impl Followed {
     }
 
     fn of(&self, who: Follower) -> Vec<(String, String)> {
-        lock(&self.0)
+        self.0
+            .lock()
             .iter()
             .filter(|(_, followers)| followers.contains(&who))
             .map(|(key, _)| key.clone())

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::{Desk, DeskError, Inner, Update, lock};
+use super::{Desk, DeskError, Inner, Update};
 
 /// The tools turned off now, by server: read once for a whole catalog, not the whole
 /// configuration copied for it.
@@ -14,7 +14,7 @@ pub(super) struct TurnedOff(BTreeMap<String, BTreeSet<String>>);
 
 impl TurnedOff {
     pub(super) fn now(inner: &Inner) -> Self {
-        let loaded = lock(&inner.loaded);
+        let loaded = inner.loaded.lock();
         Self(
             loaded
                 .config

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Desk, lock};
+use super::Desk;
 use crate::audit::ByRule;
 use crate::pins::ToolDefinition;
 use crate::policy::{Now, RuleOf, Scope};
@@ -53,7 +53,7 @@ impl Desk {
     pub async fn standing_rules(&self) -> Vec<StandingRule> {
         let config = self.config();
         let rules: Vec<_> = {
-            let policies = lock(&self.inner.gate.policies);
+            let policies = self.inner.gate.policies.lock();
             policies.all().map(|(r, s)| (r.clone(), s)).collect()
         };
         let mut shown = Vec::with_capacity(rules.len());

@@ -15,7 +15,7 @@ use std::time::Duration;
 use notify::{EventKind, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
-use super::{Desk, Update, lock};
+use super::{Desk, Update};
 use crate::config;
 
 /// A file's folder (`.` for a bare name) and its name.
@@ -82,7 +82,7 @@ impl Desk {
             Err(e) => {
                 let problem = Some(e.to_string());
                 let new = {
-                    let mut loaded = lock(&self.inner.loaded);
+                    let mut loaded = self.inner.loaded.lock();
                     let new = loaded.problem != problem;
                     loaded.problem.clone_from(&problem);
                     new
@@ -96,7 +96,7 @@ impl Desk {
         self.inner.gate.follow_settings(&config.settings);
         self.inner.shared.sign_ins.follow_settings(&config.settings);
         let before = {
-            let mut loaded = lock(&self.inner.loaded);
+            let mut loaded = self.inner.loaded.lock();
             let mut known = loaded.config.clone();
             known
                 .settings

@@ -5,8 +5,8 @@
 //! The minute slides, on tokio's clock. Only the first refusal of a run is recorded: an
 //! agent that keeps on asking cannot flood the audit trail with its refusals.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -92,7 +92,7 @@ impl Pace {
     pub fn admit(&self, agent: &str, server: &str) -> Result<(), TooFrequent> {
         let limit = self.per_minute.load(Ordering::Relaxed);
         let now = Instant::now();
-        let mut allowed = self.allowed.lock().unwrap_or_else(|p| p.into_inner());
+        let mut allowed = self.allowed.lock();
         // Only the pairs still in their minute are kept.
         allowed.retain(|_, lately| lately.times.slide(now));
         let lately = allowed

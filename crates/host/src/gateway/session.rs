@@ -2,10 +2,11 @@
 //! transport, with what the agent may see of the running servers, every tool call through
 //! the gate as the agent's.
 
+use parking_lot::Mutex;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -76,7 +77,7 @@ pub fn http_sessions_named(desk: &Desk, naming: Naming) -> impl SessionFactory +
             via: Via::Http,
         };
         let session = Session::asking_in(desk.clone(), caller, questions.clone(), naming.clone());
-        *session.inner.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(start.peer);
+        *session.inner.peer.lock() = Some(start.peer);
         Arc::new(session)
     }
 }
@@ -213,8 +214,8 @@ impl Session {
         });
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    fn state(&self) -> parking_lot::MutexGuard<'_, State> {
+        self.inner.state.lock()
     }
 
     fn agent(&self) -> &str {
@@ -303,7 +304,7 @@ impl Session {
             .get()
             .and_then(WeakConnection::upgrade)
             .or_else(|| {
-                let peer = self.inner.peer.lock().unwrap_or_else(|p| p.into_inner());
+                let peer = self.inner.peer.lock();
                 peer.as_ref().and_then(Peer::connection)
             })
     }
@@ -338,12 +339,7 @@ impl Session {
             return self.answer_stateless(id, method, params).await;
         }
         if method == method::INITIALIZE {
-            let peer = self
-                .inner
-                .peer
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
+            let peer = self.inner.peer.lock().take();
             if let Some(connection) = peer.and_then(|peer| peer.connection()) {
                 self.attach(&connection);
             }

@@ -7,8 +7,9 @@
 //! read and written, once it is done (or still its `maxTokens`, if the provider said
 //! nothing). The windows slide, on tokio's clock.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use tokio::time::Instant;
 
@@ -67,10 +68,6 @@ impl Spent {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 impl Budgets {
     /// A reply to `server` that may take `max_tokens`, if its budget allows one now: the
     /// permit counts it as being written until dropped.
@@ -81,7 +78,7 @@ impl Budgets {
         max_tokens: u32,
     ) -> Result<Permit, OverBudget> {
         let now = Instant::now();
-        let mut all = lock(&self.0);
+        let mut all = self.0.lock();
         let spent = all.entry(server.to_owned()).or_default();
         spent.forget_before(now);
         if spent.writing >= limits.replies_at_once {
@@ -130,7 +127,7 @@ pub struct Permit {
 impl Permit {
     /// The reply took `tokens` (read and written), as the provider counted them.
     pub fn took(&self, tokens: u64) {
-        let mut all = lock(&self.budgets.0);
+        let mut all = self.budgets.0.lock();
         let entry = all.get_mut(&self.server).and_then(|spent| {
             spent
                 .tokens
@@ -145,7 +142,7 @@ impl Permit {
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        if let Some(spent) = lock(&self.budgets.0).get_mut(&self.server) {
+        if let Some(spent) = self.budgets.0.lock().get_mut(&self.server) {
             spent.writing = spent.writing.saturating_sub(1);
         }
     }

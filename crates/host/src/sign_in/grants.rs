@@ -1,8 +1,8 @@
 //! Where grants are kept: the OS keyring, one entry per resource holding a grant per
 //! authorization server, never the configuration file.
 
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use switchboard_mcp::auth::{AuthError, Grant, TokenStore};
@@ -146,8 +146,8 @@ impl KeyringGrants {
         self.read_lock().latest().cloned()
     }
 
-    fn read_lock(&self) -> std::sync::MutexGuard<'_, Grants> {
-        self.read.lock().unwrap_or_else(|p| p.into_inner())
+    fn read_lock(&self) -> parking_lot::MutexGuard<'_, Grants> {
+        self.read.lock()
     }
 }
 

@@ -74,7 +74,7 @@ async fn world() -> World {
     let servers = CatalogServers {
         catalog: gated.host.catalog().clone(),
         reach: move |server: &str| {
-            let client = clients.lock().unwrap().get(server).cloned()?;
+            let client = clients.lock().get(server).cloned()?;
             Some(Reach::of(client, &demo))
         },
     };

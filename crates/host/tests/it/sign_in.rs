@@ -9,7 +9,9 @@
 use crate::common;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question};
@@ -53,7 +55,7 @@ impl OAuthPeer {
             let said = said.clone();
             async move {
                 while let Ok(Some(line)) = lines.next_line().await {
-                    said.lock().unwrap().push(line);
+                    said.lock().push(line);
                 }
             }
         });
@@ -66,12 +68,7 @@ impl OAuthPeer {
 
     /// How many of its lines so far hold `text`.
     fn said(&self, text: &str) -> usize {
-        self.said
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|l| l.contains(text))
-            .count()
+        self.said.lock().iter().filter(|l| l.contains(text)).count()
     }
 }
 

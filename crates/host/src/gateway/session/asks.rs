@@ -18,8 +18,9 @@
 //! during its call: what it lists is offered to the person as a session's agent's roots
 //! are, when it differs from what it offered last; the server sees what the person chose.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -210,13 +211,13 @@ impl Questions {
             running: Box::new(running),
             asked,
         };
-        lock(&self.calls).insert(state.clone(), parked);
+        self.calls.lock().insert(state.clone(), parked);
         let calls = Arc::downgrade(self);
         let forgotten = state.clone();
         tokio::spawn(async move {
             tokio::time::sleep(PARKED_FOR).await;
             if let Some(calls) = calls.upgrade() {
-                let expired = lock(&calls.calls).remove(&forgotten);
+                let expired = calls.calls.lock().remove(&forgotten);
                 drop(expired);
             }
         });
@@ -251,7 +252,7 @@ impl Questions {
     /// they are those it offered last.
     fn roots_listed(&self, agent: &str, answer: &Value) -> Result<Option<Vec<Root>>, ErrorObject> {
         let listed = roots_in(answer)?;
-        let mut roots = lock(&self.roots);
+        let mut roots = self.roots.lock();
         if roots.get(agent) == Some(&listed) {
             return Ok(None);
         }
@@ -276,7 +277,7 @@ impl Questions {
         };
         let state = state.as_str().ok_or_else(unknown)?;
         let parked = {
-            let mut calls = lock(&self.calls);
+            let mut calls = self.calls.lock();
             let parked = calls
                 .get(state)
                 .filter(|p| p.agent == agent && p.what == what)
@@ -325,10 +326,6 @@ fn roots_in(answer: &Value) -> Result<Vec<Root>, ErrorObject> {
         ErrorObject::invalid_params(format!("the answer to {}: {e}", method::ROOTS_LIST))
     })?;
     Ok(listed.roots)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// 128 random bits, hex: not to be guessed.

@@ -6,8 +6,8 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -525,7 +525,7 @@ pub async fn gated_host(
     });
     let gate = Gate {
         broker: broker.clone(),
-        policies: Arc::new(Mutex::new(Policies::default())),
+        policies: Arc::new(parking_lot::Mutex::new(Policies::default())),
         audit: audit.clone(),
         config_path: None,
         confirm_own_destructive: Default::default(),
