@@ -49,21 +49,21 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
             match &update {
                 Update::ApprovalAdded { pending } => {
                     call_attention(&app, pending.id, &pending.server, &pending.question);
-                    crate::tray::show_waiting(&app, waiting.pending().len());
+                    crate::tray::show_waiting(&app, waiting.waiting());
                 }
                 Update::ApprovalRemoved { id, .. } => {
                     // Its notification has nothing left to open.
                     if let Ok(id) = i32::try_from(*id) {
                         let _ = app.notification().remove_active(vec![id]);
                     }
-                    crate::tray::show_waiting(&app, waiting.pending().len());
+                    crate::tray::show_waiting(&app, waiting.waiting());
                 }
                 _ => {}
             }
             let _ = HostUpdate(update).emit(&app);
         }
         Relayed::Lost => {
-            crate::tray::show_waiting(&app, waiting.pending().len());
+            crate::tray::show_waiting(&app, waiting.waiting());
             let _ = HostResync.emit(&app);
         }
     }));

@@ -185,6 +185,10 @@ pub fn run() {
             ipc.mount_events(app);
             install_link::setup(app);
             let desk = tauri::async_runtime::block_on(async { open_desk(&config_path) })?;
+            // The app stays in the tray while its window is closed; the tray is there before
+            // the first request can arrive, so that it counts every one.
+            app.manage(stays::StaysNotice::beside(&config_path));
+            tray::create(app.handle());
             events::relay(app.handle().clone(), &desk);
             let starting = desk.clone();
             tauri::async_runtime::spawn(async move { starting.start().await });
@@ -202,9 +206,6 @@ pub fn run() {
                 handle.exit(0);
             });
             app.manage(desk);
-            // The app stays in the tray while its window is closed.
-            app.manage(stays::StaysNotice::beside(&config_path));
-            tray::create(app.handle());
             if std::env::args().any(|a| a == autostart::IN_TRAY) {
                 stays::start_in_tray(app.handle());
             }

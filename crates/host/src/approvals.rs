@@ -423,6 +423,11 @@ impl Broker {
         self.events.subscribe()
     }
 
+    /// How many questions wait for an answer now.
+    pub fn waiting(&self) -> usize {
+        self.table().waiting.len()
+    }
+
     /// What waits for an answer now, oldest first.
     pub fn pending(&self) -> Vec<Pending> {
         let mut all: Vec<Pending> = self

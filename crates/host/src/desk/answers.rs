@@ -41,6 +41,11 @@ pub struct AuditEntry {
 }
 
 impl Desk {
+    /// How many questions wait for the person (the tray shows it).
+    pub fn waiting(&self) -> usize {
+        self.inner.gate.broker.waiting()
+    }
+
     /// What waits for the person, as they are shown it.
     pub fn pending(&self) -> Vec<Pending> {
         self.inner
