@@ -1,4 +1,5 @@
-//! What the tests of several crates share: the workspace's programs ([`binaries`]), a free port for a program a test starts
+//! What the tests of several crates share: the workspace's programs ([`binaries`]), whether
+//! a process runs ([`processes`]), a free port for a program a test starts
 //! ([`ports`]), such a program waited for until it listens ([`listening`]), the official
 //! MCP conformance suite's runner and judge ([`conformance`]), used by the command line's
 //! tests (as a client) and the gateway's (as a server), and the official provider SDKs'
@@ -10,5 +11,6 @@ pub mod conformance;
 pub mod layers;
 pub mod listening;
 pub mod ports;
+pub mod processes;
 pub mod provider_requests;
 pub mod registry;

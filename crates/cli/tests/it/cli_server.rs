@@ -226,16 +226,7 @@ fn a_call_that_reports_progress_forever_still_ends_at_the_maximum_time() {
     );
 }
 
-/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
+use switchboard_test_support::processes::alive;
 
 #[test]
 fn a_server_dies_with_a_client_killed_outright() {

@@ -5,10 +5,9 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
+use crate::common::{self, WAIT, text_of};
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
@@ -17,8 +16,6 @@ use switchboard_host::desk::{Desk, DeskError, ServerForm, Update};
 use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::ServerState;
 use tokio::sync::broadcast;
-
-const WAIT: Duration = Duration::from_secs(30);
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -138,13 +135,6 @@ impl World {
                 .await
         })
     }
-}
-
-fn text_of(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 #[tokio::test]

@@ -316,10 +316,6 @@ fn asked_by(pending: &Pending) -> Origin {
     }
 }
 
-fn text_of_result(result: &Value) -> String {
-    text_of(result)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides() {
     let mut gateway = gateway().await;
@@ -361,7 +357,7 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
             gateway.answer(&asked, true, Remember::Once);
             let result = claude.outcome(&call).await.unwrap();
             assert_ne!(result["isError"], true, "{sdk:?}: {result}");
-            assert!(text_of_result(&result).contains("hi"), "{sdk:?}: {result}");
+            assert!(text_of(&result).contains("hi"), "{sdk:?}: {result}");
         }
 
         // A denied call comes back as an error the agent can show.
@@ -376,10 +372,7 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
         gateway.answer(&asked, false, Remember::Once);
         let result = cursor.outcome(&call).await.unwrap();
         assert_eq!(result["isError"], true, "{sdk:?}: {result}");
-        assert!(
-            text_of_result(&result).contains("denied"),
-            "{sdk:?}: {result}"
-        );
+        assert!(text_of(&result).contains("denied"), "{sdk:?}: {result}");
 
         // A tool of a server the agent may not use is not there for it.
         let call = cursor
@@ -450,10 +443,7 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
         );
         gateway.answer(&asked, true, Remember::Once);
         let result = cursor.outcome(&call).await.unwrap();
-        assert!(
-            text_of_result(&result).contains("over http"),
-            "{sdk:?}: {result}"
-        );
+        assert!(text_of(&result).contains("over http"), "{sdk:?}: {result}");
 
         let renewed = desk.renew_agent_token("Cursor").await.unwrap();
         assert_ne!(renewed, token, "{sdk:?}");
@@ -533,7 +523,7 @@ async fn a_marked_argument_travels_in_its_header_and_the_call_goes_through() {
     let asked = gateway.asked_about_call().await;
     gateway.answer(&asked, true, Remember::Once);
     let result = agent.outcome(&call).await.unwrap();
-    assert_eq!(text_of_result(&result), "routed to Zürich", "{result}");
+    assert_eq!(text_of(&result), "routed to Zürich", "{result}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -791,7 +781,7 @@ async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_
                 .await;
             let result = claude.outcome(&call).await.unwrap();
             assert_ne!(result["isError"], true, "{sdk:?}: {result}");
-            assert_eq!(text_of_result(&result), AGENT_SAMPLED, "{sdk:?}");
+            assert_eq!(text_of(&result), AGENT_SAMPLED, "{sdk:?}");
 
             let call = gateway
                 .call_allowed(&mut claude, "demo__ask_user", json!({}))
@@ -800,7 +790,7 @@ async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_
                 .line(|l| l["event"] == "asked" && l["method"] == "elicitation/create")
                 .await;
             let result = claude.outcome(&call).await.unwrap();
-            let text = text_of_result(&result);
+            let text = text_of(&result);
             assert!(
                 text.starts_with("accepted: ") && text.contains("name = \"Agent Ada\""),
                 "{sdk:?}: {result}"
@@ -863,7 +853,7 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
                 .unwrap();
             let result = claude.outcome(&call).await.unwrap();
             assert_eq!(
-                text_of_result(&result),
+                text_of(&result),
                 "The person's own reply",
                 "{sdk:?} {allowed}"
             );
@@ -891,7 +881,7 @@ async fn an_agent_that_does_not_answer_in_time_gives_the_server_a_clear_error() 
         claude.line(|l| l["event"] == "asked").await;
         let result = claude.outcome(&call).await.unwrap();
         assert_eq!(result["isError"], true, "{sdk:?}: {result}");
-        let text = text_of_result(&result);
+        let text = text_of(&result);
         assert!(
             text.contains("Claude Code did not answer the sampling request within 2 s"),
             "{sdk:?}: {text}"
@@ -961,7 +951,7 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         let call = gateway
             .call_allowed(&mut cursor, "demo__list_roots", json!({}))
             .await;
-        let seen = text_of_result(&cursor.outcome(&call).await.unwrap());
+        let seen = text_of(&cursor.outcome(&call).await.unwrap());
         assert!(seen.contains(&file_uri(&kept)), "{sdk:?}: {seen}");
         assert!(!seen.contains("refused-"), "{sdk:?}: {seen}");
     }

@@ -7,10 +7,9 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
+use crate::common::{self, WAIT};
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::json;
 use switchboard_host::config::PlainSecret;
@@ -27,7 +26,6 @@ use switchboard_host::server_events::ServerState;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
 
-const WAIT: Duration = Duration::from_secs(30);
 const TOKEN: &str = "ghp_the-persons-real-token";
 
 struct World {

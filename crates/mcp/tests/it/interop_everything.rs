@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::common::{
-    Log, Person, Script, Seen, args, connect, drain_progress, everything_stdio, first_text,
+    Log, Person, Script, Seen, WAIT, args, connect, drain_progress, everything_stdio, first_text,
     with_progress,
 };
 use serde_json::{Map, Value, json};
@@ -12,8 +12,6 @@ use switchboard_mcp::client::{ClientError, ServerNotification};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::types::*;
 use tokio_util::sync::CancellationToken;
-
-const WAIT: Duration = Duration::from_secs(20);
 
 async fn everything(person: std::sync::Arc<Person>) -> switchboard_mcp::client::Client {
     let mut server = everything_stdio();

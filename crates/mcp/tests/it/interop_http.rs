@@ -5,9 +5,7 @@
 use crate::common;
 use crate::common::http_peers;
 
-use std::time::Duration;
-
-use crate::common::{Log, Person, Script, first_text};
+use crate::common::{Log, Person, Script, WAIT, first_text};
 use http_peers::{EverythingHttp, Peer, PyHttp, connect_auto};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{Client, ClientError, ServerNotification};
@@ -19,8 +17,6 @@ use tokio_util::sync::CancellationToken;
 fn args(value: Value) -> Option<Map<String, Value>> {
     value.as_object().cloned()
 }
-
-const WAIT: Duration = Duration::from_secs(20);
 
 /// The flavor a client should end up speaking with a Python peer of that transport.
 fn flavor_of(transport: PyHttp) -> HttpFlavor {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::common::{Log, Person, Script, connect, first_text, python_stdio};
+use crate::common::{Log, Person, Script, WAIT, connect, first_text, python_stdio};
 use serde_json::{Map, json};
 use switchboard_mcp::client::{ClientError, ServerNotification};
 use switchboard_mcp::connection::RequestError;
@@ -13,8 +13,6 @@ use tokio_util::sync::CancellationToken;
 fn args(value: serde_json::Value) -> Option<Map<String, serde_json::Value>> {
     value.as_object().cloned()
 }
-
-const WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test]
 async fn handshake_and_paginated_lists() {

@@ -111,16 +111,7 @@ async fn stderr_lines_reach_the_log_as_they_come() {
     );
 }
 
-/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
+use switchboard_test_support::processes::alive;
 
 /// Reads the pid a script printed on stderr into the log.
 async fn pid_from_log(log: &Arc<Mutex<Vec<LogLine>>>) -> i32 {

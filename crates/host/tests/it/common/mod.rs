@@ -36,16 +36,7 @@ pub fn demo_server() -> PathBuf {
     workspace_binary("switchboard-demo-server")
 }
 
-/// Whether a process runs (a zombie, dead but not yet reaped, does not count).
-pub fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
+pub use switchboard_test_support::processes::alive;
 
 pub struct DemoDesk {
     pub desk: Desk,

@@ -20,6 +20,9 @@ use switchboard_mcp::transport::{LogLine, LogSink};
 use switchboard_mcp::types::*;
 use tokio::sync::Notify;
 
+/// How long an interop test waits for what a third-party peer is to do.
+pub const WAIT: Duration = Duration::from_secs(20);
+
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
