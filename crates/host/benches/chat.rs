@@ -39,7 +39,6 @@ use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Given;
 use switchboard_host::gate::Gate;
 use switchboard_host::pins::ToolDefinition;
-use switchboard_host::policy::Policies;
 
 use switchboard_host::config::ToolRule;
 use switchboard_mcp::types::ContentBlock;
@@ -171,7 +170,7 @@ impl World {
             definitions: Vec::new(),
         };
         let gate = gated.gate.clone();
-        *gate.policies.lock() = Policies::new(vec![rule]);
+        gate.reload_rules(vec![rule]);
         let clients = host.shared().clients.clone();
         let mcp = clients
             .lock()
@@ -668,13 +667,13 @@ async fn writes_alone(world: &World) {
         };
         let id = world
             .gate
-            .audit
+            .audit()
             .record_call(record, "model in conversation 1".into(), Some(Given::Rule))
             .await
             .expect("recorded");
         let recorded = started.elapsed();
         // Queued: written in the background, or with the next record.
-        world.gate.audit.finish(id, "ok", 0);
+        world.gate.audit().finish(id, "ok", 0);
         if n >= 20 {
             audit.push(recorded);
             audit.push(started.elapsed() - recorded);

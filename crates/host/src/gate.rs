@@ -138,19 +138,19 @@ impl<'a> Callee<'a> {
 
 #[derive(Clone)]
 pub struct Gate {
-    pub broker: Broker,
-    pub policies: Arc<Mutex<Policies>>,
-    pub audit: Arc<AuditLog>,
+    broker: Broker,
+    policies: Arc<Mutex<Policies>>,
+    audit: Arc<AuditLog>,
     /// Where "always" decisions are kept (the configuration file), if anywhere.
-    pub config_path: Option<PathBuf>,
+    config_path: Option<PathBuf>,
     /// The host's `confirmOwnDestructiveCalls` setting as it is now: whether the person's
     /// own call to a tool that may destroy something asks them first.
-    pub confirm_own_destructive: Arc<AtomicBool>,
+    confirm_own_destructive: Arc<AtomicBool>,
     /// The running servers' offers: an allowance of a whole server is pinned to the tools
     /// it lists when the person gives it.
-    pub catalog: Catalog,
+    catalog: Catalog,
     /// What standing decisions allowed each agent lately, for their limit per minute.
-    pub pace: Arc<Pace>,
+    pace: Arc<Pace>,
 }
 
 /// How a decision the person gave was given, by how far they said it reaches.
@@ -172,6 +172,51 @@ pub fn may_destroy(tool: &Tool) -> bool {
 }
 
 impl Gate {
+    /// The gate of a host with these settings (its standing rules, its pace, whether the
+    /// person's own destructive calls ask first), asking through `broker`, recording in
+    /// `audit`, pinning whole-server allowances to what `catalog` lists; "always" decisions
+    /// are kept in the configuration file at `config_path`, if one is given.
+    pub fn new(
+        broker: Broker,
+        audit: Arc<AuditLog>,
+        catalog: Catalog,
+        settings: &crate::config::HostSettings,
+        config_path: Option<PathBuf>,
+    ) -> Self {
+        Self {
+            broker,
+            policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
+            audit,
+            config_path,
+            confirm_own_destructive: Arc::new(settings.confirm_own_destructive_calls.into()),
+            catalog,
+            pace: Arc::new(Pace::new(settings.agent_calls_per_minute)),
+        }
+    }
+
+    /// The questions to the person, and their answers.
+    pub fn broker(&self) -> &Broker {
+        &self.broker
+    }
+
+    /// The audit trail every decision and call is recorded in.
+    pub fn audit(&self) -> &Arc<AuditLog> {
+        &self.audit
+    }
+
+    /// Where "always" decisions are kept, if anywhere.
+    pub fn config_path(&self) -> Option<&std::path::Path> {
+        self.config_path.as_deref()
+    }
+
+    /// Every rule the person made, with how long it holds.
+    pub fn rules(&self) -> Vec<(ToolRule, Scope)> {
+        self.policies()
+            .all()
+            .map(|(rule, scope)| (rule.clone(), scope))
+            .collect()
+    }
+
     /// Takes up the host's settings as they are now (read or written again).
     pub fn follow_settings(&self, settings: &crate::config::HostSettings) {
         self.confirm_own_destructive

@@ -50,7 +50,7 @@ impl Desk {
             folders,
             servers: servers.clone(),
         };
-        let settled = self.inner.gate.broker.ask(agent, question).await?;
+        let settled = self.inner.gate.broker().ask(agent, question).await?;
         let accepted: Vec<PathBuf> = match settled.answer {
             Answer::Roots(chosen) if settled.by == DecidedBy::Person => chosen
                 .iter()
@@ -104,7 +104,7 @@ impl Desk {
         };
         let decision = by.unanswered().unwrap_or(decision);
         let record = folders_record(agent, server, accepted, decision, by.as_str());
-        if let Err(e) = self.inner.gate.audit.record(record).await {
+        if let Err(e) = self.inner.gate.audit().record(record).await {
             tracing::error!("{e}");
         }
     }

@@ -43,14 +43,14 @@ pub struct AuditEntry {
 impl Desk {
     /// How many questions wait for the person (the tray shows it).
     pub fn waiting(&self) -> usize {
-        self.inner.gate.broker.waiting()
+        self.inner.gate.broker().waiting()
     }
 
     /// What waits for the person, as they are shown it.
     pub fn pending(&self) -> Vec<Pending> {
         self.inner
             .gate
-            .broker
+            .broker()
             .pending()
             .into_iter()
             .map(shown::pending)
@@ -61,7 +61,7 @@ impl Desk {
     pub(super) fn question(&self, id: u64) -> Result<Question, DeskError> {
         self.inner
             .gate
-            .broker
+            .broker()
             .pending()
             .into_iter()
             .find(|p| p.id == id)
@@ -72,7 +72,7 @@ impl Desk {
     }
 
     pub(super) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), DeskError> {
-        Ok(self.inner.gate.broker.answer(id, server, answer)?)
+        Ok(self.inner.gate.broker().answer(id, server, answer)?)
     }
 
     pub fn answer_tool_call(
@@ -218,7 +218,7 @@ impl Desk {
         before: Option<i64>,
         limit: u32,
     ) -> Result<Vec<AuditEntry>, DeskError> {
-        let audit = &self.inner.gate.audit;
+        let audit = &self.inner.gate.audit();
         let rows = audit.search(text.to_owned(), before, limit).await?;
         Ok(rows
             .into_iter()

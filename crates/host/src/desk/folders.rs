@@ -107,7 +107,7 @@ impl Desk {
             }
             let record =
                 folders_record(agent, &server, &gone, "withdrawn", "the agent was removed");
-            if let Err(e) = self.inner.gate.audit.record(record).await {
+            if let Err(e) = self.inner.gate.audit().record(record).await {
                 tracing::error!("{e}");
             }
         }

@@ -47,7 +47,6 @@ use crate::host::Host;
 use crate::links::LinkError;
 use crate::masking;
 use crate::person::PersonHandler;
-use crate::policy::Policies;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
 use crate::supervisor::Shared;
@@ -417,20 +416,13 @@ impl Desk {
                 });
                 let shared = host.shared().clone();
                 shared.sign_ins.follow_settings(&loaded.config.settings);
-                let settings = &loaded.config.settings;
-                let gate = Gate {
-                    broker: broker.clone(),
-                    policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
-                    audit: audit.clone(),
-                    config_path: Some(config_path.to_owned()),
-                    confirm_own_destructive: Arc::new(
-                        settings.confirm_own_destructive_calls.into(),
-                    ),
-                    catalog: shared.catalog.clone(),
-                    pace: Arc::new(crate::gate::pace::Pace::new(
-                        settings.agent_calls_per_minute,
-                    )),
-                };
+                let gate = Gate::new(
+                    broker.clone(),
+                    audit.clone(),
+                    shared.catalog.clone(),
+                    &loaded.config.settings,
+                    Some(config_path.to_owned()),
+                );
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -483,7 +475,7 @@ impl Desk {
     /// time each state began on the way.
     fn relay(&self) {
         let mut host_events = self.inner.shared.events.subscribe();
-        let mut broker_events = self.inner.gate.broker.subscribe();
+        let mut broker_events = self.inner.gate.broker().subscribe();
         let desk = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
             loop {
@@ -567,7 +559,7 @@ impl Desk {
     }
 
     pub async fn shutdown(&self) {
-        self.inner.gate.broker.refuse_all();
+        self.inner.gate.broker().refuse_all();
         self.inner.host.lock().await.shutdown().await;
     }
 

@@ -81,7 +81,7 @@ impl Desk {
         let pending = self
             .inner
             .gate
-            .broker
+            .broker()
             .pending()
             .into_iter()
             .find(|p| p.id == id)
@@ -209,7 +209,7 @@ impl Desk {
                 decided_by: WITHOUT_REVIEW.into(),
                 since_ms: rule.since_ms as i64,
             };
-            let uses = self.inner.gate.audit.count_decided(uses).await;
+            let uses = self.inner.gate.audit().count_decided(uses).await;
             shown.push(SamplingRuleShown {
                 server: rule.server.clone(),
                 since_ms: rule.since_ms as f64,

@@ -72,7 +72,7 @@ impl Desk {
         let shown: Arc<Mutex<Option<SignIn>>> = Arc::default();
         let ask: AskPerson = {
             let (broker, server, shown) = (
-                self.inner.gate.broker.clone(),
+                self.inner.gate.broker().clone(),
                 server.to_owned(),
                 shown.clone(),
             );
@@ -286,7 +286,7 @@ impl Desk {
             outcome: String::new(),
             duration_ms: None,
         };
-        if let Err(e) = self.inner.gate.audit.record(record).await {
+        if let Err(e) = self.inner.gate.audit().record(record).await {
             tracing::error!("{e}");
         }
     }

@@ -52,10 +52,7 @@ impl Desk {
     /// Every rule the person made, the standing ones first.
     pub async fn standing_rules(&self) -> Vec<StandingRule> {
         let config = self.config();
-        let rules: Vec<_> = {
-            let policies = self.inner.gate.policies.lock();
-            policies.all().map(|(r, s)| (r.clone(), s)).collect()
-        };
+        let rules = self.inner.gate.rules();
         let mut shown = Vec::with_capacity(rules.len());
         for (rule, scope) in rules {
             let identity = config
@@ -98,7 +95,7 @@ impl Desk {
                 decided_by: rule.decided_by(scope),
                 since_ms: rule.since_ms as i64,
             };
-            let uses = self.inner.gate.audit.count_decided(uses).await;
+            let uses = self.inner.gate.audit().count_decided(uses).await;
             shown.push(StandingRule {
                 holds,
                 uses: uses.unwrap_or(0) as f64,

@@ -20,9 +20,9 @@ impl Desk {
     ) -> DeskError {
         let person = PersonHandler::new(
             server,
-            self.inner.gate.broker.clone(),
+            self.inner.gate.broker().clone(),
             self.inner.roots.clone(),
-            self.inner.gate.audit.clone(),
+            self.inner.gate.audit().clone(),
         );
         let steps = required.elicitations.len();
         let mut opened = 0;

@@ -131,7 +131,7 @@ impl World {
         };
         self.gated
             .gate
-            .broker
+            .broker()
             .answer(pending.id, "demo", answer)
             .unwrap();
     }
@@ -259,7 +259,7 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     let row = world
         .gated
         .gate
-        .audit
+        .audit()
         .page(None, 10)
         .await
         .unwrap()
@@ -338,7 +338,7 @@ async fn a_denied_call_reaches_the_model_as_a_denial() {
     let row = world
         .gated
         .gate
-        .audit
+        .audit()
         .page(None, 10)
         .await
         .unwrap()

@@ -23,12 +23,11 @@ use switchboard_mcp::types::{
 
 type World = common::GatedHost;
 
-/// The Python SDK peer running as "py"; allowances remembered in a configuration file.
+/// The Python SDK peer running as "py" (allowances remembered in the configuration file of
+/// the test's folder).
 async fn world() -> World {
     let server = serde_json::from_value(common::python_peer()).unwrap();
-    let mut world = common::gated_host("hitl", Duration::from_secs(30), "py", server).await;
-    world.gate.config_path = Some(world.dir.path().join("config.json"));
-    world
+    common::gated_host("hitl", Duration::from_secs(30), "py", server).await
 }
 
 impl World {
@@ -67,7 +66,7 @@ impl World {
 
     async fn audit(&self) -> Vec<(Kind, String, String, String)> {
         self.gate
-            .audit
+            .audit()
             .page(None, 50)
             .await
             .unwrap()
@@ -114,7 +113,11 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         arguments: args(json!({"text": "as I corrected it"})),
         remember: Remember::Once,
     };
-    world.gate.broker.answer(question.id, "py", edited).unwrap();
+    world
+        .gate
+        .broker()
+        .answer(question.id, "py", edited)
+        .unwrap();
     assert_eq!(text(&call.await.unwrap().unwrap()), "as I corrected it");
 
     let call = world.call("echo", json!({"text": "again"}));
@@ -124,7 +127,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         arguments: Map::new(),
         remember: Remember::Once,
     };
-    world.gate.broker.answer(question.id, "py", deny).unwrap();
+    world.gate.broker().answer(question.id, "py", deny).unwrap();
     assert!(matches!(call.await.unwrap(), Err(CallError::Denied { .. })));
 
     let call = world.call("add", json!({"a": 1, "b": 2}));
@@ -134,7 +137,11 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         arguments: args(json!({"a": 1, "b": 2})),
         remember: Remember::ToolAlways,
     };
-    world.gate.broker.answer(question.id, "py", always).unwrap();
+    world
+        .gate
+        .broker()
+        .answer(question.id, "py", always)
+        .unwrap();
     call.await.unwrap().unwrap();
     // The next call of that tool is not asked.
     let result = world
@@ -143,9 +150,9 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         .unwrap()
         .unwrap();
     assert_eq!(result.structured_content, Some(json!({"sum": 42})));
-    assert!(world.gate.broker.pending().is_empty());
+    assert!(world.gate.broker().pending().is_empty());
     // "Always" is kept in the configuration file, and revoking it removes it there too.
-    let path = world.gate.config_path.clone().unwrap();
+    let path = world.gate.config_path().unwrap().to_owned();
     let kept = switchboard_host::config::load(&path)
         .unwrap()
         .settings
@@ -204,7 +211,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     );
     let first = world
         .gate
-        .audit
+        .audit()
         .page(None, 50)
         .await
         .unwrap()
@@ -231,7 +238,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     let approve = world.asked().await;
     world
         .gate
-        .broker
+        .broker()
         .answer(
             approve.id,
             "py",
@@ -254,7 +261,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     );
     world
         .gate
-        .broker
+        .broker()
         .answer(sampling.id, "py", Answer::Sampling(Ok(Box::new(reply))))
         .unwrap();
     assert_eq!(text(&call.await.unwrap().unwrap()), "model said: Paris.");
@@ -264,7 +271,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     let approve = world.asked().await;
     world
         .gate
-        .broker
+        .broker()
         .answer(
             approve.id,
             "py",
@@ -279,7 +286,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
     let bad: ElicitContent = [("name".to_owned(), ElicitValue::from("A"))].into();
     world
         .gate
-        .broker
+        .broker()
         .answer(
             form.id,
             "py",
@@ -300,7 +307,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
             let approve = world.asked().await;
             world
                 .gate
-                .broker
+                .broker()
                 .answer(
                     approve.id,
                     "py",
@@ -319,7 +326,7 @@ async fn sampling_forms_and_roots_wait_for_the_person() {
                 .unwrap();
             world
                 .gate
-                .broker
+                .broker()
                 .answer(roots.id, "py", Answer::Roots(world.roots.of("py")))
                 .unwrap();
         }

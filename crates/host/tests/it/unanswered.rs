@@ -84,7 +84,7 @@ impl World {
 
     /// Every record's kind, decision and who decided, oldest first.
     async fn decisions(&self) -> Vec<(Kind, String, String)> {
-        let mut rows = self.gate.audit.page(None, 50).await.unwrap();
+        let mut rows = self.gate.audit().page(None, 50).await.unwrap();
         rows.reverse();
         rows.into_iter()
             .map(|r| (r.record.kind, r.record.decision, r.record.decided_by))
@@ -127,7 +127,7 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     let mut world = world(LONG).await;
     let call = world.call_through_gate();
     world.asked().await;
-    world.gate.broker.refuse_all();
+    world.gate.broker().refuse_all();
     assert!(matches!(
         tokio::time::timeout(HANG, call).await.unwrap().unwrap(),
         Err(CallError::Denied { .. })
@@ -135,7 +135,7 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
     let poked = world.poke();
     for _ in SERVER_ASKS {
         world.asked().await;
-        world.gate.broker.refuse_all();
+        world.gate.broker().refuse_all();
     }
     tokio::time::timeout(HANG, poked).await.unwrap().unwrap();
     let mut expected = rows(&[Kind::ToolCall], "unanswered", "no one to ask");

@@ -20,7 +20,6 @@ use switchboard_host::gate::Gate;
 use switchboard_host::decisions::Origin;
 use switchboard_host::host::Host;
 use switchboard_host::person::PersonHandler;
-use switchboard_host::policy::Policies;
 use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::{HostEvent, ServerState};
@@ -514,15 +513,14 @@ pub async fn gated_host(
             ))
         }
     });
-    let gate = Gate {
-        broker: broker.clone(),
-        policies: Arc::new(parking_lot::Mutex::new(Policies::default())),
-        audit: audit.clone(),
-        config_path: None,
-        confirm_own_destructive: Default::default(),
-        catalog: host.shared().catalog.clone(),
-        pace: Default::default(),
-    };
+    let gate = Gate::new(
+        broker.clone(),
+        audit.clone(),
+        host.shared().catalog.clone(),
+        &Default::default(),
+        // "Always" decisions are kept in a configuration file of the test's own.
+        Some(dir.path().join("config.json")),
+    );
     let mut host_events = host.events();
     host.reconcile(&Config {
         servers: [(name.to_owned(), server.clone())].into(),
