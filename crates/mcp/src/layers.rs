@@ -17,7 +17,5 @@ const LAYERS: &[&[&str]] = &[
 #[test]
 fn no_module_imports_one_above_it_or_one_that_imports_it_back() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    if let Err(faults) = switchboard_test_support::layers::check(&src, LAYERS) {
-        panic!("the engine's layers are broken:\n{}", faults.join("\n"));
-    }
+    switchboard_test_support::layers::assert_layered(&src, LAYERS);
 }

@@ -7,6 +7,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// Fails, naming every fault, unless the sources in `src` hold to `layers` (see [`check`]):
+/// the test each crate declares its layers in.
+pub fn assert_layered(src: &Path, layers: &[&[&str]]) {
+    if let Err(faults) = check(src, layers) {
+        panic!(
+            "{}: the layers are broken:\n{}",
+            src.display(),
+            faults.join("\n")
+        );
+    }
+}
+
 /// Checks the crate whose sources are in `src` against `layers` (bottom first, each the
 /// names of its top-level modules): every fault, one line each, if any.
 pub fn check(src: &Path, layers: &[&[&str]]) -> Result<(), Vec<String>> {
