@@ -3,11 +3,11 @@
 //! decides whether a server's sampling during the agent's call goes to the agent or to the
 //! person; the folders the agent offers reach its servers only as the person keeps them.
 
-use crate::support;
+use serde_json::json;
 
+use crate::support;
 use crate::support::agent::Agent;
 use crate::support::window::{App, DIALOG, SHOWN};
-use serde_json::json;
 
 const AGENT: &str = "Claude Code";
 const AUDIT_ROWS: &str = ".audit-table tbody tr";

@@ -2,8 +2,9 @@
 //! and the exact change, they write it, and the file in the app's home folder holds the
 //! entry beside the server that was there.
 
-use crate::support::window::{App, DIALOG, SHOWN};
 use serde_json::json;
+
+use crate::support::window::{App, DIALOG, SHOWN};
 
 #[test]
 fn adding_switchboard_to_cursor_shows_the_change_and_writes_it() {

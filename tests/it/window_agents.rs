@@ -5,9 +5,10 @@
 //! agent reads is asked about too, saying what it reads; the person allows its reads of the
 //! server until quit, which the Trust page then lists.
 
+use serde_json::json;
+
 use crate::support::agent::Agent;
 use crate::support::window::{App, DIALOG, SHOWN};
-use serde_json::json;
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 

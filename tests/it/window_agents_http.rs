@@ -3,9 +3,10 @@
 //! entry the page shows; its call is asked about in its name; a new token refuses the old;
 //! and a server unchecked for it leaves its list of tools at once.
 
+use serde_json::{Value, json};
+
 use crate::support::agent::Agent;
 use crate::support::window::{App, DIALOG, SHOWN, until};
-use serde_json::{Value, json};
 
 /// Adds the agent `name` on the Agents page; the URL and token of its HTTP entry, as shown.
 fn add_agent(app: &App, name: &str) -> (String, String) {

@@ -8,9 +8,10 @@
 
 use std::path::Path;
 
+use serde_json::{Value, json};
+
 use crate::support::peer::StandIn;
 use crate::support::window::{App, DIALOG, SHOWN, until};
-use serde_json::{Value, json};
 
 const COMPOSE: &str = ".chat-compose";
 const MODEL_SAYS: &str = ".chat-messages li[aria-label='Model']";

@@ -8,8 +8,9 @@
 
 use std::path::Path;
 
-use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 use serde_json::json;
+
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const TOKEN: &str = "plain-token-written-in-the-file";
 const AUDIT_ROWS: &str = ".audit-table tbody tr";

@@ -4,8 +4,9 @@
 //! window the app supports. And no view scrolls the window itself: what does not fit
 //! scrolls inside its pane, the sidebar and status bar stay in place.
 
-use crate::support::window::{App, SHOWN, until};
 use serde_json::json;
+
+use crate::support::window::{App, SHOWN, until};
 
 /// The narrowest window the app is laid out for.
 const NARROW: u32 = 800;

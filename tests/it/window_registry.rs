@@ -5,14 +5,14 @@
 //! the app is started with, as the system starts it for one, opens the same review, while a
 //! link that says more than a server's name is refused. Each view is saved as a screenshot.
 
-use crate::support;
-
 use std::path::Path;
 
-use crate::support::peer::HttpPeer;
-use crate::support::window::{App, DIALOG, SHOWN};
 use serde_json::{Value, json};
 use switchboard_test_support::registry::RegistryStandIn;
+
+use crate::support;
+use crate::support::peer::HttpPeer;
+use crate::support::window::{App, DIALOG, SHOWN};
 
 const LIST: &str = ".registry-list ul";
 const ROWS: &str = ".registry-list ul li";

@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
+use serde_json::json;
+
 use crate::support::peer::StandIn;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
-use serde_json::json;
 
 const DRAFT: &str = "Paris is the capital of France.";
 const EDITED: &str = "Paris, as the person edited it.";

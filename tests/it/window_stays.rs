@@ -9,11 +9,12 @@
 use std::os::unix::net::UnixStream;
 use std::process::{Command, Stdio};
 
+use serde_json::json;
+
 use crate::support::agent::Agent;
 use crate::support::desktop::Desktop;
 use crate::support::display::{close_windows, shown_windows};
 use crate::support::window::{App, DIALOG, SHOWN, until};
-use serde_json::json;
 
 const TITLE: &str = "Switchboard";
 

@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
+use serde_json::json;
+
 use crate::support::peer::HttpPeer;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
-use serde_json::json;
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";

@@ -15,13 +15,12 @@
 //! `confirmOwnDestructiveCalls` setting is on, a tool that may destroy something, which
 //! asks as any other call would (a rule allowing it answers for them).
 
-use crate::decisions::{BY_YOU, Given, Origin};
-use parking_lot::Mutex;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use parking_lot::Mutex;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestOptions;
@@ -30,14 +29,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
-
 use crate::catalog::Catalog;
-use crate::config::{self, ServerConfig};
+use crate::config::{self, ServerConfig, ToolRule};
+use crate::decisions::{BY_YOU, Given, Origin};
 use crate::masking;
 use crate::pins::{Changed, ToolDefinition};
 use crate::policy::{Decision, Now, Policies, RuleOf, Scope, Verdict};
-
-use crate::config::ToolRule;
 use crate::reads::Read;
 
 pub mod pace;

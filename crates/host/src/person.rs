@@ -16,13 +16,11 @@ use switchboard_mcp::types::{
 
 use crate::approvals::{Answer, Broker, DecidedBy, OnWithdrawn, Question, Settled};
 use crate::audit::{AuditLog, Kind, Record};
-use crate::decisions::Origin;
+use crate::decisions::{Origin, WITHOUT_REVIEW};
 use crate::delegated::{Asked, Delegate, Delegates};
 use crate::masking;
 use crate::roots::Roots;
 use crate::sampling::{Drafted, SamplingModels, Unreviewed};
-
-use crate::decisions::WITHOUT_REVIEW;
 
 /// How the audit trail records a request its server withdrew before anyone answered it
 /// (it cancelled the request, gave up waiting, or went away): unanswered, by the server.

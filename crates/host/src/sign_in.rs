@@ -7,22 +7,22 @@
 
 mod grants;
 
-use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use grants::{KeyringGrants, grant_secret_name, legacy_grant_secret_name};
+use parking_lot::Mutex;
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, Loopback, PreRegistered, SignIn, UserAgent,
 };
 use switchboard_mcp::transport::BoxFuture;
+use tokio::sync::{broadcast, watch};
 
 use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::Secrets;
 use crate::server_events::HostEvent;
-use tokio::sync::{broadcast, watch};
+pub use grants::{KeyringGrants, grant_secret_name, legacy_grant_secret_name};
 
 /// The name authorization servers show on their consent pages.
 pub const CLIENT_NAME: &str = "Switchboard";

@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use switchboard_host::endpoint::SOCKET_ENV;
+use switchboard_host::secrets::SERVICE_ENV;
+
 use super::display::Display;
 use super::driver::{TauriDriver, free_port};
 use super::webdriver::Session;
-use switchboard_host::endpoint::SOCKET_ENV;
-use switchboard_host::secrets::SERVICE_ENV;
 
 /// Long enough for a server to start on a busy machine; waits end as soon as the window shows it.
 pub const SHOWN: Duration = Duration::from_secs(30);

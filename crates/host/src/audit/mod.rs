@@ -9,12 +9,12 @@ mod bounds;
 mod retention;
 mod store;
 
-use crate::decisions::Given;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::decisions::Given;
 pub use crate::sqlite_file::MovedAside;
 use crate::sqlite_file::{FileError, Kept, Named};
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SHORT_BYTES, SUBJECT_BYTES};

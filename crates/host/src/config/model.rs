@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use switchboard_mcp::transport::http::HttpMode;
 
 use super::rules::{SamplingRule, ToolRule};
 use super::sampling_limits::SamplingLimits;
-use switchboard_mcp::transport::http::HttpMode;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Config {

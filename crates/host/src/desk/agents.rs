@@ -2,28 +2,27 @@
 //! configuration, each with the servers and tools it may use; what each of them sees of
 //! the running servers; and the rules given to an agent, forgotten with it.
 
-use parking_lot::Mutex;
 use std::collections::BTreeSet;
 use std::sync::Weak;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use parking_lot::Mutex;
 use serde::Serialize;
+use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::connection::{Connection, RequestError, WeakConnection};
+use tokio_util::sync::CancellationToken;
 
 use super::explore::ProgressItem;
+use super::explore::Running;
 use super::switches::TurnedOff;
 use super::{AuditEntry, Desk, DeskError, Update};
 use crate::approvals::Serving;
 use crate::catalog::Offer;
 use crate::clock::now_ms;
 use crate::config::{AgentConfig, Offered};
-use crate::gate::Callee;
-
-use super::explore::Running;
 use crate::decisions::Origin;
+use crate::gate::Callee;
 use crate::reads::Read;
-use switchboard_mcp::client::{Client, ClientError};
-use switchboard_mcp::connection::{Connection, RequestError, WeakConnection};
-use tokio_util::sync::CancellationToken;
 
 /// The agents' live sessions with the gateway.
 #[derive(Default)]

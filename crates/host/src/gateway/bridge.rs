@@ -9,6 +9,8 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use switchboard_mcp::transport::LogLine;
+use switchboard_mcp::transport::stdio::lines_over;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinHandle;
@@ -16,8 +18,6 @@ use tokio::task::JoinHandle;
 use super::session::{Caller, Via, serve};
 use crate::desk::Desk;
 use crate::endpoint::{Hello, NoRuntimeDir};
-use switchboard_mcp::transport::LogLine;
-use switchboard_mcp::transport::stdio::lines_over;
 
 /// The longest first line a bridge may send.
 const MAX_HELLO: usize = 4096;

@@ -12,7 +12,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use crate::common::*;
 use serde_json::{Value, json};
 use switchboard_host::agent_setup::{
     self as setup, APPS, AgentApp, Bridge, Home, KEY, SetupError, SetupPlan,
@@ -20,6 +19,8 @@ use switchboard_host::agent_setup::{
 use switchboard_host::desk::DeskError;
 use switchboard_host::gateway::bridge;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::common::*;
 
 fn bridge() -> Bridge {
     Bridge {

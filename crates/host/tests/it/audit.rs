@@ -7,7 +7,6 @@ use serde_json::json;
 use switchboard_host::audit::{
     AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
 };
-
 use switchboard_host::decisions::Given;
 
 fn call(n: u32) -> Record {

@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,6 +21,7 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::common;
 use crate::common::{GatedHost, StandInProvider, WAIT, demo_server};
 
 /// The stand-in provider, answering these turns to a client with its key.

@@ -7,13 +7,14 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 use serde_json::{Value, json};
 use switchboard_host::agent::ChatEvent;
 use switchboard_host::config::ProviderProtocol;
 use switchboard_host::desk::{
     Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
 };
+
+use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 
 const KEY: &str = "sk-standin-context-key-0123456789";
 

@@ -7,10 +7,10 @@
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::Update;
+use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::ServerState;
 
 use crate::common::{DemoDesk, demo_desk, demo_server, desk_in};
-use switchboard_host::secrets::Secrets;
 
 impl DemoDesk {
     /// Writes the file as a person's editor would, and waits until the desk has read it.

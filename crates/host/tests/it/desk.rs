@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common::{self, WAIT, text_of};
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -16,6 +14,8 @@ use switchboard_host::desk::{Desk, DeskError, ServerForm, Update};
 use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::ServerState;
 use tokio::sync::broadcast;
+
+use crate::common::{self, WAIT, text_of};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

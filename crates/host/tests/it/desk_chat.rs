@@ -7,7 +7,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 use serde_json::{Value, json};
 use switchboard_host::agent::{ChatEvent, ConversationSummary, Ended};
 use switchboard_host::approvals::{Question, Remember};
@@ -16,6 +15,8 @@ use switchboard_host::decisions::Origin;
 use switchboard_host::desk::{
     DeskError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update,
 };
+
+use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 
 const KEY: &str = "sk-standin-chat-key-0123456789";
 

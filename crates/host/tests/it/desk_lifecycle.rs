@@ -6,13 +6,12 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use serde_json::{Map, Value, json};
 use switchboard_host::desk::{DeskError, LogEntry, Update};
 use switchboard_host::server_events::{LogSource, ServerState};
 use switchboard_mcp::types::LoggingLevel;
 
+use crate::common;
 use crate::common::{DemoDesk, alive, call_allowed, demo_desk, demo_server, eventually, tagged};
 
 /// The tag of `server`'s process in `test`.

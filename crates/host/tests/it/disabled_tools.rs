@@ -4,12 +4,11 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use serde_json::json;
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::server_events::ServerState;
 
+use crate::common;
 use crate::common::{demo_server, desk_on, keyring, text_of};
 
 fn tool_names(catalog: &serde_json::Value) -> Vec<String> {

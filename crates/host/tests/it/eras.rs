@@ -5,14 +5,13 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Question, Remember};
 use switchboard_host::desk::Update;
 use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::ServerState;
 
+use crate::common;
 use crate::common::{DemoDesk, demo_server, desk_in, modern_peer};
 
 /// What a server settles into: running (revision, stateless, words the reason holds), or

@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 
-use crate::common::*;
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::config::{AgentAnswers, Offered};
@@ -32,6 +31,8 @@ use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use crate::common::*;
 
 /// The official SDK clients the agents are written with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -34,7 +34,6 @@
 
 use std::sync::Arc;
 
-use crate::common::*;
 use serde_json::json;
 use switchboard_host::config::AgentAnswers;
 use switchboard_host::gateway::{Naming, http_sessions_named};
@@ -42,6 +41,8 @@ use switchboard_host::secrets::Secrets;
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use switchboard_test_support::conformance::{self, Role, revision};
+
+use crate::common::*;
 
 const AGENT: &str = "conformance";
 const TOKEN: &str = "conformance-token";

@@ -3,13 +3,14 @@
 
 #![allow(clippy::unwrap_used)]
 
-use crate::common::*;
 use serde_json::{Value, json};
 use switchboard_host::gateway::{Caller, Via, serve};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::connection::Connection;
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
+
+use crate::common::*;
 
 /// An agent played by the test: it writes requests and reads the gateway's JSON.
 struct RawAgent {

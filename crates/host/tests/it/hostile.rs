@@ -9,8 +9,6 @@
 //! Every wait has a generous bound so that a hang shows as a failure; the bounds are hang
 //! checks, not timing assertions.
 
-use crate::common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,6 +20,8 @@ use switchboard_host::server_events::{HostEvent, LogSource, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use switchboard_mcp::types::ContentBlock;
 use tokio::sync::broadcast::{self, error::RecvError};
+
+use crate::common;
 
 /// How long both servers may take to start, and the hostile one to begin misbehaving.
 const START_HANG: Duration = Duration::from_secs(30);

@@ -5,21 +5,20 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_host::approvals::{Answer, Question, Remember};
 use switchboard_host::audit::Kind;
-use switchboard_host::gate::{CallError, Callee};
-
 use switchboard_host::decisions::Origin;
+use switchboard_host::gate::{CallError, Callee};
 use switchboard_host::policy::RuleOf;
 use switchboard_mcp::types::{
     CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
     SamplingContent,
 };
+
+use crate::common;
 
 type World = common::GatedHost;
 

@@ -7,8 +7,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common::{self, WAIT};
-
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -25,6 +23,8 @@ use switchboard_host::secrets::Secrets;
 use switchboard_host::server_events::ServerState;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
+
+use crate::common::{self, WAIT};
 
 const TOKEN: &str = "ghp_the-persons-real-token";
 

@@ -6,16 +6,16 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::time::Duration;
 
-use crate::common::{DemoDesk, StandInProvider, desk_on, keyring};
 use serde_json::{Value, json};
 use switchboard_host::config::ProviderProtocol;
 use switchboard_host::desk::{
     DeskError, KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError,
 };
+
+use crate::common;
+use crate::common::{DemoDesk, StandInProvider, desk_on, keyring};
 
 const KEY: &str = "sk-standin-models-key-0123456789";
 

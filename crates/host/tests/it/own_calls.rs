@@ -8,10 +8,9 @@
 
 use serde_json::{Map, json};
 use switchboard_host::approvals::{Question, Remember};
+use switchboard_host::decisions::BY_YOU;
 use switchboard_host::desk::{DeskError, Update};
 use switchboard_host::gate::CallError;
-
-use switchboard_host::decisions::BY_YOU;
 
 use crate::common::{DemoDesk, demo_desk, next_on, text_of};
 

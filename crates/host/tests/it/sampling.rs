@@ -11,12 +11,13 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
 use serde_json::{Value, json};
 use switchboard_host::approvals::Question;
 use switchboard_host::config::ServerConfig;
 use switchboard_host::desk::{AuditEntry, DeskError};
 use switchboard_host::secrets::Secrets;
+
+use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
 
 /// A desk with the demo server and, if `provider` is given, two providers that reach it:
 /// "standin" (OpenAI protocol, the default, models `gpt-test` and `gpt-test-mini`) and

@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -15,6 +13,8 @@ use switchboard_host::config::ProtocolEra;
 use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
+
+use crate::common;
 
 fn keyring() -> Secrets {
     assert!(

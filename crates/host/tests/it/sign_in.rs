@@ -6,13 +6,10 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::path::Path;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-
 use serde_json::{Value, json};
 use switchboard_host::approvals::{Pending, Question};
 use switchboard_host::config::client_secret_name;
@@ -22,6 +19,7 @@ use switchboard_host::server_events::ServerState;
 use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_test_support::listening::{Listening, listening};
 
+use crate::common;
 use crate::common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
 
 const SERVER: &str = "guarded";

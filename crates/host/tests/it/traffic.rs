@@ -4,13 +4,12 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use serde_json::{Value, json};
 use switchboard_host::traffic::{
     KEEP_BYTES, MessageKind, TrafficDirection, TrafficEntry, TrafficLog,
 };
 
+use crate::common;
 use crate::common::{DemoDesk, demo_desk};
 
 /// Waits until the server's traffic holds what `check` looks for (messages are recorded

@@ -5,16 +5,15 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use crate::common;
-
 use std::time::Duration;
 
 use serde_json::Map;
 use switchboard_host::audit::Kind;
 use switchboard_host::config::ServerConfig;
+use switchboard_host::decisions::Origin;
 use switchboard_host::gate::{CallError, Callee};
 
-use switchboard_host::decisions::Origin;
+use crate::common;
 
 /// How long a question waits when the test lets it time out.
 const SHORT: Duration = Duration::from_millis(300);

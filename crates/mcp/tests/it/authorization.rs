@@ -6,10 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::common::browser;
-use serde_json::{Value, json};
-
 use browser::{Browser, Stray};
+use serde_json::{Value, json};
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, Grant, MemoryStore, PreRegistered, SignIn, TokenStore,
     Tokens, UserAgent,
@@ -20,6 +18,8 @@ use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{BoxFuture, TransportError, discard_log};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
+
+use crate::common::browser;
 
 /// How the guarded server's authorization server behaves.
 #[derive(Clone, Copy)]

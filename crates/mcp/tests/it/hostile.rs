@@ -17,9 +17,6 @@
 //! bounds are hang checks, not timing assertions. `cargo test --test it hostile:: -- --nocapture`
 //! prints every case's figures.
 
-use crate::common;
-use crate::common::http_peers;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -36,6 +33,8 @@ use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use switchboard_mcp::types::{CallToolResult, ContentBlock};
 use tokio::task::JoinSet;
 
+use crate::common;
+use crate::common::http_peers;
 use crate::common::{Log, Person, Script, args, first_text, rmcp_stdio, workspace_binary};
 
 /// Every request's own timeout: a call the engine cannot end sooner ends by this.

@@ -5,19 +5,18 @@
 //! and plain JSON bodies). A 2026-07-28 call whose `Mcp-Param-*` headers do not mirror its
 //! marked arguments is refused before the handler sees it.
 
-use crate::common::served;
-
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
+use served::Seen;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity, TokenCheck};
 use tokio::process::Command;
 use tokio::sync::mpsc;
 
+use crate::common::served;
 use crate::common::workspace_root;
-use served::Seen;
 
 const TOKEN: &str = "agent-token-7f3a";
 const LIMIT: Duration = Duration::from_secs(60);

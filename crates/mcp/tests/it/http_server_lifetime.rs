@@ -8,17 +8,16 @@
 //! agent stops reading holds up no other, and a question asked while no stream is open waits
 //! for one.
 
-use crate::common::served;
-
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use served::Seen;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity, TokenCheck};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use served::Seen;
+use crate::common::served;
 
 /// How long the official SDK clients wait on a silent stream before dropping it.
 const CLIENT_IDLE_LIMIT: Duration = Duration::from_secs(300);

@@ -3,15 +3,16 @@
 
 use std::time::Duration;
 
-use crate::common::{
-    Log, Person, Script, Seen, WAIT, args, connect, drain_progress, everything_stdio, first_text,
-    with_progress,
-};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{ClientError, ServerNotification};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::types::*;
 use tokio_util::sync::CancellationToken;
+
+use crate::common::{
+    Log, Person, Script, Seen, WAIT, args, connect, drain_progress, everything_stdio, first_text,
+    with_progress,
+};
 
 async fn everything(person: std::sync::Arc<Person>) -> switchboard_mcp::client::Client {
     let mut server = everything_stdio();

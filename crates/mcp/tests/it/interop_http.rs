@@ -2,10 +2,6 @@
 //! against real third-party servers (the Python SDK, the TypeScript SDK's
 //! server-everything, and rmcp), each started as a child process on a free port.
 
-use crate::common;
-use crate::common::http_peers;
-
-use crate::common::{Log, Person, Script, WAIT, first_text};
 use http_peers::{EverythingHttp, Peer, PyHttp, connect_auto};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::{Client, ClientError, ServerNotification};
@@ -13,6 +9,10 @@ use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::http::HttpFlavor;
 use switchboard_mcp::types::*;
 use tokio_util::sync::CancellationToken;
+
+use crate::common;
+use crate::common::http_peers;
+use crate::common::{Log, Person, Script, WAIT, first_text};
 
 fn args(value: Value) -> Option<Map<String, Value>> {
     value.as_object().cloned()

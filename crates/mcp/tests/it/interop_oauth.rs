@@ -7,13 +7,9 @@
 //!   PKCE required, tokens bound to the resource), in front of the TypeScript SDK's MCP
 //!   server: a script plays the person on its own login and consent pages.
 
-use crate::common::browser;
-use crate::common::http_peers;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::{args, first_text, workspace_root};
 use browser::Browser;
 use http_peers::{Peer, node_binary};
 use serde_json::json;
@@ -21,6 +17,10 @@ use switchboard_mcp::auth::{AuthConfig, Authorization, MemoryStore, TokenStore};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
+
+use crate::common::browser;
+use crate::common::http_peers;
+use crate::common::{args, first_text, workspace_root};
 
 #[derive(Debug, Clone, Copy)]
 enum AuthServer {

@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
-use crate::common::{Log, Person, Script, WAIT, connect, first_text, python_stdio};
 use serde_json::{Map, json};
 use switchboard_mcp::client::{ClientError, ServerNotification};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::types::*;
 use tokio_util::sync::CancellationToken;
+
+use crate::common::{Log, Person, Script, WAIT, connect, first_text, python_stdio};
 
 fn args(value: serde_json::Value) -> Option<Map<String, serde_json::Value>> {
     value.as_object().cloned()

@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use crate::common::{
-    Log, Person, Script, args, connect, drain_progress, first_text, rmcp_stdio, with_progress,
-};
 use serde_json::{Map, json};
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::types::*;
+
+use crate::common::{
+    Log, Person, Script, args, connect, drain_progress, first_text, rmcp_stdio, with_progress,
+};
 
 async fn rmcp(person: Arc<Person>) -> Client {
     connect(&rmcp_stdio(), person, &Log::default()).await

@@ -3,13 +3,9 @@
 //! server-everything (stateful only) reached through the fallback. The era is chosen by
 //! the `server/discover` probe, as a host does by default, and said with its reason.
 
-use crate::common;
-use crate::common::http_peers;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::{Log, Person, Script, everything_stdio, first_text, python_stdio};
 use http_peers::{EverythingHttp, Peer, PyHttp};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
@@ -19,6 +15,10 @@ use switchboard_mcp::client::{
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{TransportParts, stdio};
 use switchboard_mcp::types::*;
+
+use crate::common;
+use crate::common::http_peers;
+use crate::common::{Log, Person, Script, everything_stdio, first_text, python_stdio};
 
 fn config(era: EraSetting) -> ClientConfig {
     let mut config = ClientConfig::new("switchboard-tests", "0.0.0");

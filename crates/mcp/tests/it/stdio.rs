@@ -4,11 +4,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::NoRequests;
 use serde_json::json;
 use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogLine, LogSink};
+
+use crate::common::NoRequests;
 
 /// Starts `sh -c script` as a server; returns the connection and the log it writes.
 fn shell_server(script: &str) -> (Connection, Arc<Mutex<Vec<LogLine>>>) {

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::NoRequests;
 use serde_json::{Value, json};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::{Connection, RequestError, RequestOptions};
@@ -15,6 +14,8 @@ use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::types::{CompleteRequestParams, Reference};
 use tokio_util::sync::CancellationToken;
+
+use crate::common::NoRequests;
 
 /// Reads messages line by line, keeps them in `seen`, and passes each to `on(msg)`, which
 /// the test defines. A request for `report` is answered with everything seen before it.

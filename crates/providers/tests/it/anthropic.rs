@@ -1,9 +1,10 @@
 //! What only the Anthropic client does, against the stand-in provider answering as
 //! Anthropic's API does; what both clients share is in `protocols.rs`.
 
-use crate::common::*;
 use serde_json::json;
 use switchboard_providers::*;
+
+use crate::common::*;
 
 #[tokio::test]
 async fn images_go_as_base64_or_url_sources_also_inside_tool_results() {

@@ -1,9 +1,10 @@
 //! What only the OpenAI-compatible client does, against the stand-in provider answering as
 //! OpenAI's API does; what both clients share is in `protocols.rs`.
 
-use crate::common::*;
 use serde_json::json;
 use switchboard_providers::*;
+
+use crate::common::*;
 
 #[tokio::test]
 async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() {

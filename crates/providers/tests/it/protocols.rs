@@ -2,13 +2,13 @@
 //! does and recording what it was sent: every test runs for OpenAI's API and Anthropic's,
 //! with what the two write or say differently in [`Expected`].
 
-use crate::common;
-
 use std::time::Duration;
 
-use crate::common::*;
 use serde_json::{Value, json};
 use switchboard_providers::*;
+
+use crate::common;
+use crate::common::*;
 
 fn ask(text: &str) -> Request {
     Request::new("model-test", 256, vec![Message::user_text(text)])

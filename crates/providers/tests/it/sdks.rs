@@ -6,9 +6,10 @@
 
 use std::time::Duration;
 
-use crate::common::*;
 use serde_json::{Value, json};
 use switchboard_test_support::provider_requests::rejections;
+
+use crate::common::*;
 
 /// The turns the scenarios of `provider_sdks.py` take, in its order.
 fn script() -> Value {

@@ -1,13 +1,13 @@
 //! A provider gone silent mid-answer, and an answer stopped by the host, for both
 //! protocols.
 
-use crate::common;
-
 use std::time::Duration;
 
-use crate::common::*;
 use serde_json::json;
 use switchboard_providers::*;
+
+use crate::common;
+use crate::common::*;
 
 fn clients(stand_in: &StandIn, read_timeout: Duration) -> [Client; 2] {
     APIS.map(|api| {

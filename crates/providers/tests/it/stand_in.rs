@@ -2,8 +2,9 @@
 //! so that a request our client gets wrong fails here as it would against them: each
 //! case is a body sent as it is, over HTTP, beside a right one that is answered.
 
-use crate::common::*;
 use serde_json::{Value, json};
+
+use crate::common::*;
 
 /// `base` with the fields of `changed` (a `null` removes one).
 fn with(mut base: Value, changed: Value) -> Value {
