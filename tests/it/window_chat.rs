@@ -154,7 +154,7 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
         "{}",
         w.value(&arguments)
     );
-    w.type_into(&arguments, r#"{"a": 20, "b": 3}"#, true);
+    w.replace_text(&arguments, r#"{"a": 20, "b": 3}"#);
     w.wait_for_text(DIALOG, "the tool receives your version", SHOWN);
     app.press(DIALOG, "Allow once");
     app.no_dialog();

@@ -50,7 +50,7 @@ fn every_dialog_with_the_demo_server() {
     app.dialog("demo", "System prompt", "dialog-sampling-request");
     let message = w.field(DIALOG, "Message 1 (user)");
     assert_eq!(w.value(&message), "What is MCP?");
-    w.type_into(&message, "What is the Model Context Protocol?", true);
+    w.replace_text(&message, "What is the Model Context Protocol?");
     app.press(DIALOG, "Next: write the reply");
     app.fill(
         DIALOG,

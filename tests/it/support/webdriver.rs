@@ -162,6 +162,14 @@ impl Session {
         );
     }
 
+    /// Replaces what a field holds in a view that draws itself again while open (a dialog's
+    /// countdown, each second): emptied first as a person does, so that the app hears it
+    /// and cannot put the old text back before the new one is typed.
+    pub fn replace_text(&self, el: &Element, text: &str) {
+        self.type_into(el, "", true);
+        self.type_into(el, text, false);
+    }
+
     /// The form control labelled `label` (by its `<label for>`, whose text starts with
     /// `label`), inside `scope` (a CSS selector).
     pub fn field(&self, scope: &str, label: &str) -> Element {
