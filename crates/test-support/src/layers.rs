@@ -166,7 +166,7 @@ fn child(file: &Path, name: &str) -> PathBuf {
 
 /// The top-level modules `text` names as `crate::name` or in `crate::{a, b::c}`, with the
 /// line of each (from 1), comments and inline `#[cfg(test)]` modules left out.
-pub fn named_modules(text: &str) -> Vec<(usize, String)> {
+fn named_modules(text: &str) -> Vec<(usize, String)> {
     let mut named = Vec::new();
     let mut skipping: Option<i64> = None;
     let mut cfg_test = false;
