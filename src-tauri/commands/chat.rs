@@ -1,7 +1,7 @@
 //! The chat: conversations, which tools each one's model sees, a message sent to a model
 //! (its run told through `host-update`), and Stop.
 
-use switchboard_host::agent::ConversationSummary;
+use switchboard_host::chat::ConversationSummary;
 use switchboard_host::desk::{ChatTools, Composed, ConversationView, Desk};
 use tauri::State;
 

@@ -30,10 +30,10 @@ use std::time::{Duration, Instant};
 
 use common::GatedHost;
 use serde_json::{Map, Value, json};
-use switchboard_host::agent::{
+use switchboard_host::audit::{Kind, Record};
+use switchboard_host::chat::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
-use switchboard_host::audit::{Kind, Record};
 
 use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Given;

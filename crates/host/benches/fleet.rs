@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 use process::{memory, mib};
 use switchboard_host::catalog::{Catalog, Offer};
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::host::Host;
+use switchboard_host::fleet::Fleet;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{HostEvent, ServerState};
+use switchboard_host::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -76,7 +76,7 @@ async fn start_servers(demo: &Path, count: usize) -> Option<Offer> {
             .collect(),
         ..Config::default()
     };
-    let mut host = Host::new(Secrets::new("switchboard-bench"), |_| {
+    let mut host = Fleet::new(Secrets::new("switchboard-bench"), |_| {
         Arc::new(DecliningHandler)
     });
     let before = memory();
@@ -119,10 +119,10 @@ async fn start_servers(demo: &Path, count: usize) -> Option<Offer> {
 
 /// Waits for status events until every configured server is Running.
 async fn every_one_running(
-    host: &Host<DecliningHandler>,
-    events: &mut tokio::sync::broadcast::Receiver<HostEvent>,
+    host: &Fleet<DecliningHandler>,
+    events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
 ) {
-    let all = |host: &Host<DecliningHandler>| {
+    let all = |host: &Fleet<DecliningHandler>| {
         let states = host.states();
         !states.is_empty()
             && states
@@ -132,7 +132,7 @@ async fn every_one_running(
     loop {
         match events.recv().await {
             // A lagging receiver missed some events: the states themselves tell.
-            Ok(HostEvent::Status { .. }) | Err(RecvError::Lagged(_)) if all(host) => return,
+            Ok(ServerEvent::Status { .. }) | Err(RecvError::Lagged(_)) if all(host) => return,
             Ok(_) | Err(RecvError::Lagged(_)) => {}
             Err(RecvError::Closed) => return,
         }

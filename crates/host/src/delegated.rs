@@ -23,7 +23,7 @@ pub enum Asked<'a> {
     Sampling(&'a CreateMessageRequestParams),
     Elicitation(&'a ElicitRequestParams),
     /// `roots/list`: the agent's folders, which the person is offered (see
-    /// [`crate::person::PersonHandler`]); the server sees only those the person chose.
+    /// [`crate::server_requests::ServerRequestHandler`]); the server sees only those the person chose.
     Roots,
 }
 

@@ -38,10 +38,10 @@ const LAYERS: &[&[&str]] = &[
         "sampling",
         "sign_in",
         "launch",
-        "person",
+        "server_requests",
     ],
     // The gate, the servers' supervisors, the chat loop and the agents' set-up.
-    &["gate", "supervisor", "host", "agent", "agent_setup"],
+    &["gate", "supervisor", "fleet", "chat", "agent_setup"],
     // What the window and the gateway use.
     &["desk"],
     // The gateway for agents.

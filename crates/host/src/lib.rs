@@ -1,12 +1,12 @@
 //! Switchboard's host core. It knows nothing of Tauri: the app and the command line
 //! are two faces of the same library.
 
-pub mod agent;
 pub mod agent_setup;
 pub mod approvals;
 mod atomic_file;
 pub mod audit;
 pub mod catalog;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod cut;
@@ -14,9 +14,9 @@ pub mod decisions;
 pub mod delegated;
 pub mod desk;
 pub mod endpoint;
+pub mod fleet;
 pub mod gate;
 pub mod gateway;
-pub mod host;
 pub mod json;
 pub mod launch;
 #[cfg(test)]
@@ -24,7 +24,6 @@ mod layers;
 pub mod links;
 pub mod log_line;
 pub mod masking;
-pub mod person;
 pub mod pins;
 pub mod policy;
 pub mod reads;
@@ -34,6 +33,7 @@ pub mod roots;
 pub mod sampling;
 pub mod secrets;
 pub mod server_events;
+pub mod server_requests;
 pub mod sign_in;
 mod sqlite_file;
 pub mod supervisor;

@@ -1,6 +1,6 @@
 //! A server's sampling request answered by a configured model: which model, the provider
 //! request the server's parameters make, the streamed draft, and the MCP result it becomes.
-//! The person reviews the draft (see `crate::person`) unless they allowed the server to be
+//! The person reviews the draft (see `crate::server_requests`) unless they allowed the server to be
 //! answered without review ([`SamplingRule`]), by the model they chose then, within the
 //! server's budget ([`budget`]).
 //!

@@ -43,7 +43,7 @@ pub enum ServerState {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum HostEvent {
+pub enum ServerEvent {
     Status {
         server: String,
         state: ServerState,

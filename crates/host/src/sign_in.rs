@@ -21,7 +21,7 @@ use tokio::sync::{broadcast, watch};
 
 use crate::config::{CLIENT_METADATA_URL, HostSettings, OAuthClient, client_secret_name};
 use crate::secrets::Secrets;
-use crate::server_events::HostEvent;
+use crate::server_events::ServerEvent;
 pub use grants::{KeyringGrants, grant_secret_name, legacy_grant_secret_name};
 
 /// The name authorization servers show on their consent pages.
@@ -64,7 +64,7 @@ pub struct SignIns {
     /// The sign-ins waiting for the browser, by server, with the switch that cancels them.
     waiting: Arc<Mutex<HashMap<String, Arc<tokio::sync::Notify>>>>,
     /// Where a sign-in's wait for the browser is announced (the host's events).
-    events: Option<broadcast::Sender<HostEvent>>,
+    events: Option<broadcast::Sender<ServerEvent>>,
     /// The app's Client ID Metadata Document (the host's setting); none to always register.
     client_metadata_url: Arc<Mutex<Option<String>>>,
     /// The servers the person signed out of, until they sign in again: what they wait for
@@ -86,7 +86,7 @@ impl Default for SignIns {
 
 impl SignIns {
     /// Sign-ins that announce their wait for the browser as host events.
-    pub fn announcing(events: broadcast::Sender<HostEvent>) -> Self {
+    pub fn announcing(events: broadcast::Sender<ServerEvent>) -> Self {
         Self {
             events: Some(events),
             ..Self::default()
@@ -130,7 +130,7 @@ impl SignIns {
 
     fn announce(&self, server: &str, waiting: bool) {
         if let Some(events) = &self.events {
-            let _ = events.send(HostEvent::SignInWaiting {
+            let _ = events.send(ServerEvent::SignInWaiting {
                 server: server.to_owned(),
                 waiting,
             });

@@ -21,7 +21,7 @@ use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
 use crate::secrets::Secrets;
-use crate::server_events::{HostEvent, LogSource, ServerState};
+use crate::server_events::{LogSource, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
 
@@ -32,7 +32,7 @@ pub struct Shared {
     pub secrets: Secrets,
     /// The sign-ins the person asked for.
     pub sign_ins: SignIns,
-    pub events: broadcast::Sender<HostEvent>,
+    pub events: broadcast::Sender<ServerEvent>,
     pub states: Arc<Mutex<BTreeMap<String, ServerState>>>,
     /// The live session of each running server.
     pub clients: Arc<Mutex<BTreeMap<String, Client>>>,
@@ -44,7 +44,7 @@ impl Shared {
     /// The one way a server's state changes: recorded, then announced.
     fn set(&self, server: &str, state: ServerState) {
         self.states.lock().insert(server.to_owned(), state.clone());
-        let _ = self.events.send(HostEvent::Status {
+        let _ = self.events.send(ServerEvent::Status {
             server: server.to_owned(),
             state,
         });
@@ -74,7 +74,7 @@ struct Handler<H> {
     inner: Arc<H>,
     refresh: Arc<Notify>,
     server: String,
-    events: broadcast::Sender<HostEvent>,
+    events: broadcast::Sender<ServerEvent>,
 }
 
 impl<H: ClientHandler> ClientHandler for Handler<H> {
@@ -125,13 +125,13 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
         }
         let server = self.server.clone();
         let event = match &notification {
-            ServerNotification::Log(log) => Some(HostEvent::Log {
+            ServerNotification::Log(log) => Some(ServerEvent::Log {
                 server,
                 source: LogSource::Server,
                 level: log.level,
                 text: log_line::server_message(log.logger.as_deref(), &log.data),
             }),
-            ServerNotification::ResourceUpdated(updated) => Some(HostEvent::ResourceUpdated {
+            ServerNotification::ResourceUpdated(updated) => Some(ServerEvent::ResourceUpdated {
                 server,
                 uri: updated.uri.clone(),
             }),
@@ -235,7 +235,7 @@ async fn supervise<H: ClientHandler>(
         let started = Instant::now();
         let ended = run_once(&name, &config, handler.clone(), &shared, &mut stopping).await;
         shared.catalog.remove(&name);
-        let _ = shared.events.send(HostEvent::CatalogChanged {
+        let _ = shared.events.send(ServerEvent::CatalogChanged {
             server: name.clone(),
         });
         let (reason, stderr_tail, cannot_heal) = match ended {
@@ -324,7 +324,7 @@ async fn run_once<H: ClientHandler>(
                 LogLine::Stderr(text) => (LogSource::Stderr, text),
                 LogLine::Protocol(text) => (LogSource::Protocol, text),
             };
-            let _ = events.send(HostEvent::Log {
+            let _ = events.send(ServerEvent::Log {
                 server: server.clone(),
                 source,
                 level: None,
@@ -496,7 +496,7 @@ fn ping_interval(config: &ServerConfig) -> Option<Duration> {
 async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
     let caps = client.capabilities();
     let say = |text: String| {
-        let _ = shared.events.send(HostEvent::Log {
+        let _ = shared.events.send(ServerEvent::Log {
             server: name.to_owned(),
             source: LogSource::Protocol,
             level: None,
@@ -534,7 +534,7 @@ async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
         .await,
     };
     shared.catalog.set(name, offer);
-    let _ = shared.events.send(HostEvent::CatalogChanged {
+    let _ = shared.events.send(ServerEvent::CatalogChanged {
         server: name.to_owned(),
     });
 }
@@ -646,7 +646,7 @@ mod tests {
 
         let mut logged = Vec::new();
         while let Ok(event) = events.try_recv() {
-            if let HostEvent::Log {
+            if let ServerEvent::Log {
                 server,
                 source,
                 text,

@@ -21,13 +21,13 @@ use tokio_util::sync::CancellationToken;
 use super::explore::ProgressItem;
 use super::switches::TurnedOff;
 use super::{Desk, DeskError, Inner, Update};
-use crate::agent::context;
-use crate::agent::{
+use crate::approvals::Serving;
+use crate::catalog::CatalogTool;
+use crate::chat::context;
+use crate::chat::{
     Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
     Reach, Servers, Toolset,
 };
-use crate::approvals::Serving;
-use crate::catalog::CatalogTool;
 use crate::clock::now_ms;
 use crate::decisions::Origin;
 use crate::json::Json;
@@ -228,7 +228,7 @@ impl Desk {
             .conversations
             .as_ref()
             .ok_or(DeskError::Conversation(
-                crate::agent::ConversationError::NotKept,
+                crate::chat::ConversationError::NotKept,
             ))
     }
 
@@ -694,7 +694,7 @@ fn shown_result(result: &ToolResult) -> ShownPart {
         call_id: result.call_id.clone(),
         result: Json(serde_json::json!({"content": content, "isError": result.is_error})),
         is_error: result.is_error,
-        not_made: crate::agent::results::not_made(result).map(str::to_owned),
+        not_made: crate::chat::results::not_made(result).map(str::to_owned),
     }
 }
 
@@ -752,7 +752,7 @@ mod tests {
                 not_made: None,
             }
         );
-        let denied = crate::agent::results::denied("c2", "user");
+        let denied = crate::chat::results::denied("c2", "user");
         let ShownPart::ToolResult { not_made, .. } = shown_result(&denied) else {
             unreachable!()
         };

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Desk, DeskError, FormError, forms};
+use super::{Desk, DeskError, FormError, server_settings};
 use crate::config::{self, ImportSource, InputPrompt, PlainSecret, Reference};
 
 /// Another host's configuration file found on this machine, and what it holds.
@@ -201,7 +201,7 @@ impl Desk {
             .map(|(name, server)| {
                 let conflict = existing.contains_key(name);
                 ImportableServer {
-                    target: forms::target_of(&server.config),
+                    target: server_settings::target_of(&server.config),
                     conflict,
                     suggested_name: if conflict {
                         free_name(name, &taken)
@@ -245,7 +245,7 @@ impl Desk {
                 .remove(&choice.name)
                 .ok_or_else(|| DeskError::NoServer(choice.name.clone()))?;
             let name = choice.import_as.as_deref().unwrap_or(&choice.name).trim();
-            forms::valid_name(name)?;
+            server_settings::valid_name(name)?;
             let server = server.settle(name, &choice.keep, &answers, choice.to_keyring)?;
             settled.push((choice.name.clone(), name.to_owned(), server));
         }

@@ -13,12 +13,12 @@ mod chat;
 mod delegates;
 mod explore;
 mod folders;
-pub mod forms;
 mod imports;
 pub mod logbook;
 pub mod models;
 mod registry;
 mod sampling;
+pub mod server_settings;
 mod shown;
 mod signing_in;
 mod subscriptions;
@@ -42,16 +42,16 @@ use crate::approvals::{AnswerError, Arrival, Broker, BrokerEvent, Forward, Pendi
 use crate::audit::{AuditError, AuditLog, Retention};
 use crate::clock::now_ms;
 use crate::config::{self, Config, ConfigError, ImportError, ServerConfig};
+use crate::fleet::Fleet;
 use crate::gate::{CallError, Gate};
-use crate::host::Host;
 use crate::links::LinkError;
 use crate::masking;
-use crate::person::PersonHandler;
 use crate::roots::{RootError, Roots};
 use crate::secrets::{SecretError, Secrets};
+use crate::server_requests::ServerRequestHandler;
 use crate::supervisor::Shared;
 
-use crate::server_events::{HostEvent, ServerState};
+use crate::server_events::{ServerEvent, ServerState};
 use crate::traffic::{TrafficEntry, TrafficLog};
 
 pub use agent_reach::{AgentReach, AgentTool, ServerReach};
@@ -64,8 +64,6 @@ pub use chat::{
 };
 pub use delegates::{AgentLine, LineHeld};
 pub use explore::ProgressItem;
-pub use forms::{FormError, KeyValue, ServerForm, ServerSummary};
-use forms::{NewSecret, SecretValue};
 pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
     ImportedServerReport, InputAnswer, SkippedServer,
@@ -76,6 +74,8 @@ pub use models::{
 };
 pub use registry::{InstallProposal, RegistryAdd};
 pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
+use server_settings::{NewSecret, SecretValue};
 pub use signing_in::SignedIn;
 pub use subscriptions::Follower;
 pub use switches::ToolSwitch;
@@ -151,7 +151,7 @@ pub enum DeskError {
     #[error("signing in to {server} failed: {detail}")]
     SignIn { server: String, detail: String },
     #[error(transparent)]
-    Conversation(#[from] crate::agent::ConversationError),
+    Conversation(#[from] crate::chat::ConversationError),
     #[error("there is no agent named {0:?}: add it on the Agents page")]
     NoAgent(String),
     #[error(
@@ -226,7 +226,7 @@ pub enum Update {
     /// [`Update::ChatMessage`]).
     Chat {
         conversation: f64,
-        event: crate::agent::ChatEvent,
+        event: crate::chat::ChatEvent,
     },
     /// A message was completed and kept in the conversation.
     ChatMessage {
@@ -287,7 +287,7 @@ struct Inner {
     config_path: PathBuf,
     loaded: Mutex<Loaded>,
     /// Held only while servers start or stop; reads go through `shared`.
-    host: tokio::sync::Mutex<Host<PersonHandler>>,
+    host: tokio::sync::Mutex<Fleet<ServerRequestHandler>>,
     /// Taken by each change to the servers in the file, from its write to the servers
     /// following it.
     edits: tokio::sync::Mutex<()>,
@@ -392,7 +392,7 @@ impl Desk {
         folders::grant_remembered(&loaded.config, &roots);
         let desk = Self {
             inner: Arc::new_cyclic(|desk| {
-                let host = Host::new(secrets.clone(), {
+                let host = Fleet::new(secrets.clone(), {
                     let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
                     let models: Arc<dyn crate::sampling::SamplingModels> =
                         Arc::new(sampling::DeskModels {
@@ -403,7 +403,7 @@ impl Desk {
                         Arc::new(delegates::DeskDelegates(desk.clone()));
                     move |server: &str| {
                         Arc::new(
-                            PersonHandler::new(
+                            ServerRequestHandler::new(
                                 server,
                                 broker.clone(),
                                 roots.clone(),
@@ -463,7 +463,7 @@ impl Desk {
 
     /// The servers' events as their connections see them, before any update is made of
     /// them: a server's log message sent during a call is here before the call's result.
-    pub(crate) fn server_events(&self) -> broadcast::Receiver<HostEvent> {
+    pub(crate) fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
         self.inner.shared.events.subscribe()
     }
 
@@ -632,8 +632,8 @@ impl Desk {
             .map(|(name, server)| ServerSummary {
                 name: name.clone(),
                 enabled: server.enabled,
-                transport: forms::transport_of(server),
-                target: forms::target_of(server),
+                transport: server_settings::transport_of(server),
+                target: server_settings::target_of(server),
                 state: states.get(name).cloned().map(shown::state),
                 since_ms: since.get(name).copied().unwrap_or(0.0),
             })
@@ -641,7 +641,7 @@ impl Desk {
     }
 
     pub fn server_form(&self, name: &str) -> Result<ServerForm, DeskError> {
-        Ok(forms::form_of(name, &self.server_config(name)?))
+        Ok(server_settings::form_of(name, &self.server_config(name)?))
     }
 
     /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
@@ -658,12 +658,14 @@ impl Desk {
         }
         let mut config = self.config();
         let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
-        let applied = forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+        let applied =
+            server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
         self.store_secrets(&applied.secrets).await?;
         let mut replaced = None;
         self.edit_config(|config| {
             let previous = take_replaced(config, original.as_deref(), &form.name)?;
-            let again = forms::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+            let again =
+                server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
             // Read afresh, the server may no longer be the one the secrets were stored for:
             // it is written only with those.
             if again.secrets != applied.secrets {
@@ -847,11 +849,11 @@ enum Relayed {
     Log(LogEntry),
 }
 
-impl From<HostEvent> for Relayed {
-    fn from(event: HostEvent) -> Self {
+impl From<ServerEvent> for Relayed {
+    fn from(event: ServerEvent) -> Self {
         match event {
-            HostEvent::Status { server, state } => Self::Status { server, state },
-            HostEvent::Log {
+            ServerEvent::Status { server, state } => Self::Status { server, state },
+            ServerEvent::Log {
                 server,
                 source,
                 level,
@@ -863,11 +865,13 @@ impl From<HostEvent> for Relayed {
                 level: level.map(|l| l.to_string()),
                 text: masking::urls_in(&text),
             }),
-            HostEvent::CatalogChanged { server } => Self::Ready(Update::CatalogChanged { server }),
-            HostEvent::ResourceUpdated { server, uri } => {
+            ServerEvent::CatalogChanged { server } => {
+                Self::Ready(Update::CatalogChanged { server })
+            }
+            ServerEvent::ResourceUpdated { server, uri } => {
                 Self::Ready(Update::ResourceUpdated { server, uri })
             }
-            HostEvent::SignInWaiting { server, waiting } => {
+            ServerEvent::SignInWaiting { server, waiting } => {
                 Self::Ready(Update::SignInWaiting { server, waiting })
             }
         }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::forms::{HttpMode, KeyValue, ServerForm, Transport};
+use super::server_settings::{HttpMode, KeyValue, ServerForm, Transport};
 use super::{Desk, DeskError, imports::free_name};
 use crate::registry::install::{self, Composed, Launch};
 use crate::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};

@@ -12,13 +12,13 @@ use serde_json::json;
 use switchboard_mcp::auth::{Grant, Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::forms::{FormError, KeyValue};
+use super::server_settings::{FormError, KeyValue};
 use super::{Desk, DeskError};
 use crate::approvals::{Answer, Question};
 use crate::audit::{Kind, Record};
 use crate::config::ServerSpec;
 use crate::links;
-use crate::server_events::{HostEvent, ServerState};
+use crate::server_events::{ServerEvent, ServerState};
 use crate::sign_in::{
     AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
 };
@@ -294,14 +294,14 @@ impl Desk {
 
 /// Waits for the restarted server's run to settle: running, or why not.
 async fn started(
-    events: &mut tokio::sync::broadcast::Receiver<HostEvent>,
+    events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
     server: &str,
 ) -> Result<(), String> {
     // The run before the restart may still report its end.
     let mut restarted = false;
     loop {
         let state = match events.recv().await {
-            Ok(HostEvent::Status { server: s, state }) if s == server => state,
+            Ok(ServerEvent::Status { server: s, state }) if s == server => state,
             Ok(_) | Err(RecvError::Lagged(_)) => continue,
             Err(RecvError::Closed) => return Err("the host stopped".into()),
         };

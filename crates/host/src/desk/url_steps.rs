@@ -9,7 +9,7 @@ use switchboard_mcp::client::ClientHandler;
 use switchboard_mcp::types::{ElicitAction, ElicitRequestParams, UrlElicitationRequiredData};
 
 use super::{Desk, DeskError};
-use crate::person::PersonHandler;
+use crate::server_requests::ServerRequestHandler;
 
 impl Desk {
     /// Offers every step of the refusal, one dialog after another, and says what came of them.
@@ -18,7 +18,7 @@ impl Desk {
         server: &str,
         required: UrlElicitationRequiredData,
     ) -> DeskError {
-        let person = PersonHandler::new(
+        let person = ServerRequestHandler::new(
             server,
             self.inner.gate.broker().clone(),
             self.inner.roots.clone(),

@@ -31,7 +31,7 @@ use crate::gate::CallError;
 
 use crate::decisions::Origin;
 use crate::reads::Read;
-use crate::server_events::{HostEvent, LogSource};
+use crate::server_events::{LogSource, ServerEvent};
 
 mod asks;
 mod listen;
@@ -1106,7 +1106,7 @@ impl IncomingHandler for Session {
 /// are read from the servers' events as they come, not from the desk's updates made of
 /// them later, so that those a server sent before its result are all sent before it.
 struct Logs {
-    events: broadcast::Receiver<HostEvent>,
+    events: broadcast::Receiver<ServerEvent>,
     wanted: LoggingLevel,
 }
 
@@ -1138,9 +1138,9 @@ impl Logs {
         }
     }
 
-    fn message(&self, event: HostEvent, server: &str) -> Option<Value> {
+    fn message(&self, event: ServerEvent, server: &str) -> Option<Value> {
         match event {
-            HostEvent::Log {
+            ServerEvent::Log {
                 server: from,
                 source: LogSource::Server,
                 level: Some(level),

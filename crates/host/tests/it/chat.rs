@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::agent::{
+use switchboard_host::approvals::{Answer, Pending, Question, Remember};
+use switchboard_host::chat::{
     Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
 };
-use switchboard_host::approvals::{Answer, Pending, Question, Remember};
 use switchboard_host::config::ServerConfig;
-use switchboard_host::server_events::HostEvent;
+use switchboard_host::server_events::ServerEvent;
 use switchboard_providers::{
     ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
 };
@@ -422,7 +422,7 @@ async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
     // The server was told: the demo server says so on its stderr when its count stops.
     tokio::time::timeout(WAIT, async {
         loop {
-            if let Ok(HostEvent::Log { text, .. }) = world.gated.host_events.recv().await
+            if let Ok(ServerEvent::Log { text, .. }) = world.gated.host_events.recv().await
                 && text.contains("count_to was cancelled after")
             {
                 return;

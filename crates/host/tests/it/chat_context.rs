@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
-use switchboard_host::agent::ChatEvent;
+use switchboard_host::chat::ChatEvent;
 use switchboard_host::config::ProviderProtocol;
 use switchboard_host::desk::{
     Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,

@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use switchboard_host::config::{self, Config, ServerConfig};
 use switchboard_host::desk::{Desk, LogEntry, LogSize, Update};
-use switchboard_host::host::Host;
+use switchboard_host::fleet::Fleet;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{HostEvent, LogSource, ServerState};
+use switchboard_host::server_events::{LogSource, ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use switchboard_mcp::types::ContentBlock;
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -230,7 +230,7 @@ async fn flooded_log_book(mode: &str) -> Result<Figures, String> {
 }
 
 async fn side_by_side(mode: &str, begun: Begun) -> Result<(), String> {
-    let mut host = Host::new(Secrets::new("switchboard-test-hostile"), |_| {
+    let mut host = Fleet::new(Secrets::new("switchboard-test-hostile"), |_| {
         Arc::new(DecliningHandler)
     });
     let mut events = host.events();
@@ -257,10 +257,10 @@ async fn side_by_side(mode: &str, begun: Begun) -> Result<(), String> {
 }
 
 /// Waits until `server` is reported stopped: its process is gone.
-async fn stopped_event(events: &mut broadcast::Receiver<HostEvent>, server: &str) {
+async fn stopped_event(events: &mut broadcast::Receiver<ServerEvent>, server: &str) {
     loop {
         match events.recv().await {
-            Ok(HostEvent::Status {
+            Ok(ServerEvent::Status {
                 server: name,
                 state: ServerState::Stopped,
             }) if name == server => return,
@@ -272,8 +272,8 @@ async fn stopped_event(events: &mut broadcast::Receiver<HostEvent>, server: &str
 
 /// Waits until the good server runs and the hostile one misbehaves.
 async fn both_under_way(
-    host: &Host<DecliningHandler>,
-    events: &mut broadcast::Receiver<HostEvent>,
+    host: &Fleet<DecliningHandler>,
+    events: &mut broadcast::Receiver<ServerEvent>,
     begun: Begun,
 ) -> Result<(), String> {
     let deadline = tokio::time::Instant::now() + START_HANG;
@@ -289,7 +289,7 @@ async fn both_under_way(
             return Ok(());
         }
         match tokio::time::timeout_at(deadline, events.recv()).await {
-            Ok(Ok(HostEvent::Log {
+            Ok(Ok(ServerEvent::Log {
                 server,
                 source: LogSource::Stderr,
                 text,
@@ -308,7 +308,7 @@ async fn both_under_way(
     }
 }
 
-async fn good_answers(host: &Host<DecliningHandler>) -> Result<(), String> {
+async fn good_answers(host: &Fleet<DecliningHandler>) -> Result<(), String> {
     let client = host
         .client("good")
         .ok_or("the good server has no session")?;

@@ -14,7 +14,7 @@ use switchboard_host::config::PlainSecret;
 use switchboard_host::config::ProtocolEra;
 use switchboard_host::config::ServerConfig;
 use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
-use switchboard_host::desk::forms::{HttpMode, KeyValue, Transport};
+use switchboard_host::desk::server_settings::{HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{
     Desk, DeskError, ImportCandidate, ImportChoice, ImportRequest, ImportSummary,
     ImportedServerReport, InputAnswer, ServerForm, SkippedServer, Update,

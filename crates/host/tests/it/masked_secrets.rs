@@ -21,7 +21,7 @@ async fn a_token_in_a_servers_url_is_masked_in_its_listing_state_and_log() {
     let url = format!("http://127.0.0.1:{port}/mcp?token=s3cret&page=2");
     let mut form = world.desk.server_form("demo").unwrap();
     form.name = "remote".into();
-    form.transport = switchboard_host::desk::forms::Transport::Http;
+    form.transport = switchboard_host::desk::server_settings::Transport::Http;
     form.command = String::new();
     form.url = url.clone();
     world.desk.save_server(None, form).await.unwrap();

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use serde_json::json;
 use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::host::Host;
+use switchboard_host::fleet::Fleet;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{HostEvent, ServerState};
+use switchboard_host::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::{ClientError, DecliningHandler};
 use switchboard_mcp::connection::RequestError;
 
@@ -34,7 +34,7 @@ async fn a_server_without_its_own_timeout_waits_as_long_as_the_host_settings_say
         ..Config::default()
     };
     config.settings.request_timeout_secs = 1;
-    let mut host = Host::new(Secrets::new("switchboard-test-timeout"), |_| {
+    let mut host = Fleet::new(Secrets::new("switchboard-test-timeout"), |_| {
         Arc::new(DecliningHandler)
     });
     let mut events = host.events();
@@ -42,7 +42,7 @@ async fn a_server_without_its_own_timeout_waits_as_long_as_the_host_settings_say
     let mut running = 0;
     tokio::time::timeout(WAIT, async {
         while running < 2 {
-            if let Ok(HostEvent::Status {
+            if let Ok(ServerEvent::Status {
                 state: ServerState::Running { .. },
                 ..
             }) = events.recv().await

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
 use switchboard_host::config::ProtocolEra;
-use switchboard_host::desk::forms::{FormError, HttpMode, KeyValue, Transport};
+use switchboard_host::desk::server_settings::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_host::desk::{Desk, DeskError, ServerForm};
 use switchboard_host::secrets::Secrets;
 

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use switchboard_host::config::{Config, RestartPolicy, ServerConfig};
-use switchboard_host::host::{Host, Reconciled};
+use switchboard_host::fleet::{Fleet, Reconciled};
 use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{HostEvent, ServerState};
+use switchboard_host::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast;
 
@@ -39,8 +39,8 @@ fn quick_restarts(max_restarts: u32) -> RestartPolicy {
     }
 }
 
-fn host() -> Host<DecliningHandler> {
-    Host::new(Secrets::new("switchboard-test-supervisor"), |_| {
+fn host() -> Fleet<DecliningHandler> {
+    Fleet::new(Secrets::new("switchboard-test-supervisor"), |_| {
         Arc::new(DecliningHandler)
     })
 }
@@ -57,14 +57,14 @@ fn config(servers: &[(&str, ServerConfig)]) -> Config {
 
 /// Waits for `server` to reach a state `done` accepts, returning every state it passed.
 async fn states_until(
-    events: &mut broadcast::Receiver<HostEvent>,
+    events: &mut broadcast::Receiver<ServerEvent>,
     server: &str,
     done: impl Fn(&ServerState) -> bool,
 ) -> Vec<ServerState> {
     let mut seen = Vec::new();
     let wait = async {
         loop {
-            if let Ok(HostEvent::Status { server: s, state }) = events.recv().await
+            if let Ok(ServerEvent::Status { server: s, state }) = events.recv().await
                 && s == server
             {
                 seen.push(state.clone());
@@ -204,7 +204,7 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
     // They start side by side: both are starting before either runs.
     let mut order = Vec::new();
     while order.iter().filter(|(_, s)| running(s)).count() < 2 {
-        if let Ok(HostEvent::Status { server, state }) = events.recv().await {
+        if let Ok(ServerEvent::Status { server, state }) = events.recv().await {
             order.push((server, state));
         }
     }
@@ -273,7 +273,7 @@ async fn changing_a_servers_roots_tells_it_and_it_reads_them_again() {
         roots: roots.clone(),
         asked,
     });
-    let mut host = Host::new(Secrets::new("switchboard-test-roots"), move |_| {
+    let mut host = Fleet::new(Secrets::new("switchboard-test-roots"), move |_| {
         handler.clone()
     });
     let server = ServerConfig {

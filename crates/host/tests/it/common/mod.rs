@@ -18,11 +18,11 @@ use switchboard_host::desk::{Desk, DeskError, Update};
 use switchboard_host::gate::Gate;
 
 use switchboard_host::decisions::Origin;
-use switchboard_host::host::Host;
-use switchboard_host::person::PersonHandler;
+use switchboard_host::fleet::Fleet;
 use switchboard_host::roots::Roots;
 use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{HostEvent, ServerState};
+use switchboard_host::server_events::{ServerEvent, ServerState};
+use switchboard_host::server_requests::ServerRequestHandler;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
@@ -477,14 +477,14 @@ impl Drop for StandInProvider {
 /// tool calls pass a gate with its audit log, in a folder of its own, with one server
 /// running: the parts of a desk, without the desk.
 pub struct GatedHost {
-    pub host: Host<PersonHandler>,
+    pub host: Fleet<ServerRequestHandler>,
     /// The server as configured: what the gate pins allowances to.
     pub server: ServerConfig,
     pub gate: Gate,
     pub roots: Roots,
     /// What the broker asks the person, from when the server runs.
     pub questions: broadcast::Receiver<BrokerEvent>,
-    pub host_events: broadcast::Receiver<HostEvent>,
+    pub host_events: broadcast::Receiver<ServerEvent>,
     pub dir: tempfile::TempDir,
 }
 
@@ -502,10 +502,10 @@ pub async fn gated_host(
     let audit =
         Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
     let secrets = Secrets::new(&format!("switchboard-test-{label}"));
-    let mut host = Host::new(secrets, {
+    let mut host = Fleet::new(secrets, {
         let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
         move |server: &str| {
-            Arc::new(PersonHandler::new(
+            Arc::new(ServerRequestHandler::new(
                 server,
                 broker.clone(),
                 roots.clone(),
@@ -529,7 +529,7 @@ pub async fn gated_host(
     tokio::time::timeout(WAIT, async {
         while !matches!(
             host_events.recv().await,
-            Ok(HostEvent::Status {
+            Ok(ServerEvent::Status {
                 state: ServerState::Running { .. },
                 ..
             })

@@ -1,4 +1,4 @@
-//! The host: every configured server under its own supervisor, reconciled against the
+//! The fleet: every configured server under its own supervisor, reconciled against the
 //! configuration so that a change touches only the servers it concerns.
 
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ use crate::roots::{RootError, Roots};
 use crate::secrets::Secrets;
 use crate::supervisor::{Retired, Shared, Supervisor};
 
-use crate::server_events::{HostEvent, ServerState};
+use crate::server_events::{ServerEvent, ServerState};
 
 /// Which servers a reconciliation touched.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Reconciled {
 /// Makes the handler that answers one server's requests (it asks the person).
 type HandlerFor<H> = Box<dyn Fn(&str) -> Arc<H> + Send + Sync>;
 
-pub struct Host<H> {
+pub struct Fleet<H> {
     shared: Shared,
     supervisors: BTreeMap<String, Supervisor>,
     /// Supervisors being stopped. A stop is never awaited under the host's lock (a server
@@ -41,7 +41,7 @@ pub struct Host<H> {
 
 const EVENT_CAPACITY: usize = 1024;
 
-impl<H: ClientHandler> Host<H> {
+impl<H: ClientHandler> Fleet<H> {
     pub fn new(
         secrets: Secrets,
         handler_for: impl Fn(&str) -> Arc<H> + Send + Sync + 'static,
@@ -63,7 +63,7 @@ impl<H: ClientHandler> Host<H> {
         }
     }
 
-    pub fn events(&self) -> broadcast::Receiver<HostEvent> {
+    pub fn events(&self) -> broadcast::Receiver<ServerEvent> {
         self.shared.events.subscribe()
     }
 

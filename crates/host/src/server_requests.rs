@@ -31,7 +31,7 @@ pub const WITHDRAWN_BY: &str = "the server";
 /// server's roots request again (see `list_roots`).
 pub const REMEMBERED: &str = "remembered answer";
 
-pub struct PersonHandler {
+pub struct ServerRequestHandler {
     server: String,
     broker: Broker,
     roots: Roots,
@@ -43,7 +43,7 @@ pub struct PersonHandler {
     delegates: Option<Arc<dyn Delegates>>,
 }
 
-impl PersonHandler {
+impl ServerRequestHandler {
     pub fn new(server: &str, broker: Broker, roots: Roots, audit: Arc<AuditLog>) -> Self {
         Self {
             server: server.to_owned(),
@@ -358,7 +358,7 @@ fn sampling_refused(by: DecidedBy) -> &'static str {
     }
 }
 
-impl ClientHandler for PersonHandler {
+impl ClientHandler for ServerRequestHandler {
     async fn list_roots(&self) -> Result<ListRootsResult, ErrorObject> {
         // Once the person chose, the server gets that choice until it changes, unasked: the
         // choice was made for this server as it is launched now (it is forgotten for one

@@ -1,4 +1,4 @@
-//! The agent loop: a conversation with a model whose tool calls pass the gate.
+//! The chat loop: a conversation with a model whose tool calls pass the gate.
 //!
 //! - [`naming`]: the catalog's tools under names every provider takes, collision-free
 //!   and mapped back exactly, with per-server and per-tool toggles ([`Enablement`]) and
