@@ -1,14 +1,14 @@
 import { Suspense, useCallback, useState } from "react";
 import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
-import { VIEWS, type ViewId } from "./views";
+import { VIEWS, type ViewId } from "./shell/views";
 import { ApprovalCenter } from "./host/ApprovalCenter";
 import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
 import { usePending } from "./host/pending";
 import { useShowRequest } from "./host/updates";
 import { useWithdrawn } from "./host/withdrawn";
-import { ExplorerStoreProvider } from "./views/explorer/kept";
+import { ExplorerStoreProvider } from "./explorer/kept";
 import { InstallLinkContext, useInstallLinks } from "./host/installLinks";
 
 export function App() {
@@ -30,7 +30,7 @@ export function App() {
               <h1 id="view-title">{view.label}</h1>
               <p className="muted">{view.summary}</p>
             </header>
-            {/* A view loads on its first opening (see views/index.ts): a moment without it. */}
+            {/* A view loads on its first opening (see shell/views.ts): a moment without it. */}
             <Suspense fallback={null}>
               <InstallLinkContext.Provider value={installLink}>
                 <Body />

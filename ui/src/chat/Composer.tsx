@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { ArgumentFields, type ArgumentField } from "../explorer/ArgumentFields";
-import { completer } from "../views/explorer/completion";
+import { completer } from "../explorer/completion";
 import {
   matching,
   promptText,

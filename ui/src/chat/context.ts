@@ -1,6 +1,6 @@
 /** What the composer offers as context: the running servers' resources and prompts. */
 import type { Prompt, PromptArgument, Resource } from "../mcp/schema";
-import type { Catalog } from "../views/explorer/catalogEntries";
+import type { Catalog } from "../explorer/catalogEntries";
 
 export interface ResourceChoice {
   server: string;

@@ -1,5 +1,5 @@
 import icon from "../../../assets/icons/128x128.png";
-import { VIEWS, type ViewId } from "../views";
+import { VIEWS, type ViewId } from "./views";
 
 interface Props {
   current: ViewId;

@@ -1,9 +1,9 @@
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commands, events, type LogEntry, type Update } from "../../bindings";
+import { commands, events, type LogEntry, type Update } from "../bindings";
 import { ServerPanel } from "./ServerPanel";
 
-vi.mock("../../bindings", () => ({
+vi.mock("../bindings", () => ({
   commands: {
     serverInfo: vi.fn(),
     serverLog: vi.fn(),

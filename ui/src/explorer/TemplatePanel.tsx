@@ -1,6 +1,6 @@
-import { commands } from "../../bindings";
-import type { ReadResourceResult, ResourceTemplate } from "../../mcp/schema";
-import { TemplateDetail } from "../../explorer/TemplateDetail";
+import { commands } from "../bindings";
+import type { ReadResourceResult, ResourceTemplate } from "../mcp/schema";
+import { TemplateDetail } from "./TemplateDetail";
 import { completer } from "./completion";
 import { useHostCall } from "./useHostCall";
 import { useKept } from "./kept";

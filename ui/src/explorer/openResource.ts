@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ResourceLink } from "../../mcp/schema";
+import type { ResourceLink } from "../mcp/schema";
 
 /** Opens a resource a result links to in the explorer, and reads it. */
 export type OpenResource = (server: string, link: ResourceLink) => void;

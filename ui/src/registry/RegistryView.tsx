@@ -2,7 +2,7 @@ import { useContext, useEffect, useState } from "react";
 import { commands, type RegistryServer } from "../bindings";
 import { errorMessage } from "../errors";
 import { InstallLinkContext } from "../host/installLinks";
-import { RegistryBrowser } from "../registry/RegistryBrowser";
+import { RegistryBrowser } from "./RegistryBrowser";
 
 /** Browse the registry; a `switchboard://install` link opens the review of the server it names. */
 export function RegistryView() {

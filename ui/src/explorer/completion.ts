@@ -1,4 +1,4 @@
-import { commands } from "../../bindings";
+import { commands } from "../bindings";
 
 type Reference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
 

@@ -1,7 +1,7 @@
 import { commands } from "../bindings";
 import { useFetched } from "../host/updates";
-import { TrustReview } from "../trust/TrustReview";
-import { OwnCallsSwitch } from "../trust/OwnCallsSwitch";
+import { TrustReview } from "./TrustReview";
+import { OwnCallsSwitch } from "./OwnCallsSwitch";
 
 /** What the person has allowed: revoking takes effect at once, and the lists are fetched again. */
 export function TrustView() {

@@ -1,8 +1,8 @@
-import { commands } from "../../bindings";
-import { errorCode, errorMessage } from "../../errors";
-import type { CallToolResult, Tool } from "../../mcp/schema";
-import { ToolDetail } from "../../explorer/ToolDetail";
-import { SchemaForm, defaultsOf, validate } from "../../forms/SchemaForm";
+import { commands } from "../bindings";
+import { errorCode, errorMessage } from "../errors";
+import type { CallToolResult, Tool } from "../mcp/schema";
+import { ToolDetail } from "./ToolDetail";
+import { SchemaForm, defaultsOf, validate } from "../forms/SchemaForm";
 import { progressKey, useKept, type CallProgressKept } from "./kept";
 import { useOpenResource } from "./openResource";
 

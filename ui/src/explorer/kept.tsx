@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useState, useSyncExternalStore, type ReactNode } from "react";
-import { useHostUpdates } from "../../host/updates";
+import { useHostUpdates } from "../host/updates";
 
 type SetKept<T> = (next: T | ((previous: T) => T)) => void;
 

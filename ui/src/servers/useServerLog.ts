@@ -1,6 +1,6 @@
-import { commands, type LogEntry } from "../../bindings";
-import { useLive } from "../../host/live";
-import { appendBounded } from "../../servers/liveLog";
+import { commands, type LogEntry } from "../bindings";
+import { useLive } from "../host/live";
+import { appendBounded } from "./liveLog";
 
 const keyOf = (e: LogEntry) => `${e.at_ms}\u0000${e.source}\u0000${e.text}`;
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
-import { useFetched } from "../../host/updates";
+import { commands } from "../bindings";
+import { errorMessage } from "../errors";
+import { useFetched } from "../host/updates";
 
 /**
  * Each tool of a server with a switch: a tool turned off is hidden from the Explorer and the

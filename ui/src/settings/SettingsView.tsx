@@ -1,4 +1,4 @@
-import { DesktopSettings } from "../settings/DesktopSettings";
+import { DesktopSettings } from "./DesktopSettings";
 
 /** The app's own settings. */
 export function SettingsView() {

@@ -1,15 +1,15 @@
 import { useEffect, useMemo } from "react";
 import { commands } from "../bindings";
-import { CatalogList, type Kind } from "../explorer/CatalogList";
+import { CatalogList, type Kind } from "./CatalogList";
 import { useFetched } from "../host/updates";
-import { EmptyState } from "./EmptyState";
-import { entriesOf, type Catalog, type Item } from "./explorer/catalogEntries";
-import { PromptPanel } from "./explorer/PromptPanel";
-import { ResourcePanel } from "./explorer/ResourcePanel";
-import { TemplatePanel } from "./explorer/TemplatePanel";
-import { ToolPanel } from "./explorer/ToolPanel";
-import { useKept, useKeptStore } from "./explorer/kept";
-import { OpenResourceContext, readOnOpenKey, type OpenResource } from "./explorer/openResource";
+import { EmptyState } from "../shell/EmptyState";
+import { entriesOf, type Catalog, type Item } from "./catalogEntries";
+import { PromptPanel } from "./PromptPanel";
+import { ResourcePanel } from "./ResourcePanel";
+import { TemplatePanel } from "./TemplatePanel";
+import { ToolPanel } from "./ToolPanel";
+import { useKept, useKeptStore } from "./kept";
+import { OpenResourceContext, readOnOpenKey, type OpenResource } from "./openResource";
 import type { Resource } from "../mcp/schema";
 
 export function ExplorerView() {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { commands, events } from "../../bindings";
-import { errorMessage } from "../../errors";
-import { TrafficPane } from "../../servers/TrafficPane";
-import { appendTraffic, type TrafficEntry, type TrafficLog } from "../../servers/traffic";
+import { commands, events } from "../bindings";
+import { errorMessage } from "../errors";
+import { TrafficPane } from "./TrafficPane";
+import { appendTraffic, type TrafficEntry, type TrafficLog } from "./traffic";
 
 type Loaded = TrafficLog;
 

@@ -1,6 +1,6 @@
-import { commands } from "../../bindings";
-import type { GetPromptResult, Prompt } from "../../mcp/schema";
-import { PromptDetail } from "../../explorer/PromptDetail";
+import { commands } from "../bindings";
+import type { GetPromptResult, Prompt } from "../mcp/schema";
+import { PromptDetail } from "./PromptDetail";
 import { completer } from "./completion";
 import { useHostCall } from "./useHostCall";
 import { useKept } from "./kept";

@@ -1,11 +1,11 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commands, type ToolSwitch_Serialize as ToolSwitch } from "../../bindings";
+import { commands, type ToolSwitch_Serialize as ToolSwitch } from "../bindings";
 import { ServerTools } from "./ServerTools";
 
-vi.mock("../../bindings", async () =>
-  (await import("../../testing/bindings")).withCommands({ serverTools: vi.fn(), setToolEnabled: vi.fn() }),
+vi.mock("../bindings", async () =>
+  (await import("../testing/bindings")).withCommands({ serverTools: vi.fn(), setToolEnabled: vi.fn() }),
 );
 
 afterEach(() => {

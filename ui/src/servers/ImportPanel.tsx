@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { commands, type ImportCandidate, type ImportRequest, type ImportSummary } from "../../bindings";
-import { errorMessage } from "../../errors";
-import { ImportDialogContent } from "../../servers/ImportDialogContent";
-import { ImportSummaryView } from "../../servers/ImportSummaryView";
+import { commands, type ImportCandidate, type ImportRequest, type ImportSummary } from "../bindings";
+import { errorMessage } from "../errors";
+import { ImportDialogContent } from "./ImportDialogContent";
+import { ImportSummaryView } from "./ImportSummaryView";
 
 /**
  * Servers from Claude Desktop, VS Code or Cursor: the files found, or one the person names or picks;

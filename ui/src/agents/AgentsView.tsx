@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { commands, type AuditEntry_Serialize } from "../bindings";
-import { AgentList, type AgentSnippets } from "../agents/AgentList";
+import { AgentList, type AgentSnippets } from "./AgentList";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 

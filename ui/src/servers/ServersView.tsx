@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { commands, type ServerSummary as HostSummary } from "../bindings";
 import { errorMessage } from "../errors";
-import { ServerList } from "../servers/ServerList";
-import { ServerFormView, emptyServerForm } from "../servers/ServerFormView";
-import type { ServerForm, ServerSummary } from "../servers/types";
+import { ServerList } from "./ServerList";
+import { ServerFormView, emptyServerForm } from "./ServerFormView";
+import type { ServerForm, ServerSummary } from "./types";
 import { useFetched } from "../host/updates";
-import { ImportPanel } from "./servers/ImportPanel";
-import { ServerPanel } from "./servers/ServerPanel";
+import { ImportPanel } from "./ImportPanel";
+import { ServerPanel } from "./ServerPanel";
 
 type Mode = { kind: "view" } | { kind: "add" } | { kind: "edit"; form: ServerForm } | { kind: "import" };
 

@@ -1,18 +1,18 @@
 import { lazy, type ComponentType } from "react";
-import { ServersView } from "./ServersView";
+import { ServersView } from "../servers/ServersView";
 
 // Only the first view is in the page's first script. The others (and what only they use:
 // the chat, the explorer's and the models' forms) load the first time the person opens
 // them, so a window never taken there does not parse their code at start.
-const ExplorerView = lazy(() => import("./ExplorerView").then((m) => ({ default: m.ExplorerView })));
-const ApprovalsView = lazy(() => import("./ApprovalsView").then((m) => ({ default: m.ApprovalsView })));
-const ActivityView = lazy(() => import("./ActivityView").then((m) => ({ default: m.ActivityView })));
-const TrustView = lazy(() => import("./TrustView").then((m) => ({ default: m.TrustView })));
-const ModelsView = lazy(() => import("./ModelsView").then((m) => ({ default: m.ModelsView })));
-const AgentsView = lazy(() => import("./AgentsView").then((m) => ({ default: m.AgentsView })));
-const RegistryView = lazy(() => import("./RegistryView").then((m) => ({ default: m.RegistryView })));
-const SettingsView = lazy(() => import("./SettingsView").then((m) => ({ default: m.SettingsView })));
-const ChatView = lazy(() => import("./ChatView").then((m) => ({ default: m.ChatView })));
+const ExplorerView = lazy(() => import("../explorer/ExplorerView").then((m) => ({ default: m.ExplorerView })));
+const ApprovalsView = lazy(() => import("../approvals/ApprovalsView").then((m) => ({ default: m.ApprovalsView })));
+const ActivityView = lazy(() => import("../activity/ActivityView").then((m) => ({ default: m.ActivityView })));
+const TrustView = lazy(() => import("../trust/TrustView").then((m) => ({ default: m.TrustView })));
+const ModelsView = lazy(() => import("../models/ModelsView").then((m) => ({ default: m.ModelsView })));
+const AgentsView = lazy(() => import("../agents/AgentsView").then((m) => ({ default: m.AgentsView })));
+const RegistryView = lazy(() => import("../registry/RegistryView").then((m) => ({ default: m.RegistryView })));
+const SettingsView = lazy(() => import("../settings/SettingsView").then((m) => ({ default: m.SettingsView })));
+const ChatView = lazy(() => import("../chat/ChatView").then((m) => ({ default: m.ChatView })));
 
 export type ViewId =
   | "servers"

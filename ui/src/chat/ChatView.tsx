@@ -2,14 +2,14 @@ import { useEffect, useMemo, useState } from "react";
 import { commands, type ChatTools, type ConversationSummary, type ConversationView, type Providers } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched, useHostUpdates } from "../host/updates";
-import { idle, kept, step, type Live } from "../chat/live";
-import { Messages } from "../chat/Messages";
-import { ToolToggles } from "../chat/ToolToggles";
-import { Composer } from "../chat/Composer";
-import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "../chat/context";
-import type { Catalog } from "./explorer/catalogEntries";
+import { idle, kept, step, type Live } from "./live";
+import { Messages } from "./Messages";
+import { ToolToggles } from "./ToolToggles";
+import { Composer } from "./Composer";
+import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "./context";
+import type { Catalog } from "../explorer/catalogEntries";
 import { useFollowTail } from "../followTail";
-import "../chat/chat.css";
+import "./chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
 interface Choice {

@@ -1,14 +1,14 @@
 import { useId, useState } from "react";
-import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
-import type { InitializeResult, LoggingLevel } from "../../mcp/schema";
-import { ServerDetails, type SignedIn } from "../../servers/ServerDetails";
-import { LogPane } from "../../servers/LogPane";
+import { commands } from "../bindings";
+import { errorMessage } from "../errors";
+import type { InitializeResult, LoggingLevel } from "../mcp/schema";
+import { ServerDetails, type SignedIn } from "./ServerDetails";
+import { LogPane } from "./LogPane";
 import { SharedFolders } from "./SharedFolders";
 import { ServerTools } from "./ServerTools";
 import { ServerTraffic } from "./ServerTraffic";
-import type { LogEntry, ServerState } from "../../servers/types";
-import { useFetched } from "../../host/updates";
+import type { LogEntry, ServerState } from "./types";
+import { useFetched } from "../host/updates";
 import { useServerLog } from "./useServerLog";
 
 /** One server: what it said of itself, its folders and tools, its log and its traffic. */

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type Update } from "../bindings";
 import { ExplorerView } from "./ExplorerView";
-import { ExplorerStoreProvider } from "./explorer/kept";
+import { ExplorerStoreProvider } from "./kept";
 
 vi.mock("../bindings", () => ({
   commands: {

@@ -1,8 +1,8 @@
 import type { Pending } from "../bindings";
-import { readSubject } from "../approvals/readSubject";
-import { ApprovalQueue } from "../approvals/ApprovalQueue";
+import { readSubject } from "./readSubject";
+import { ApprovalQueue } from "./ApprovalQueue";
 import { useApprovals } from "../host/approvalsContext";
-import { EmptyState } from "./EmptyState";
+import { EmptyState } from "../shell/EmptyState";
 
 /** A line that says what a request wants, for the queue. */
 export function summaryOf(pending: Pending): string {

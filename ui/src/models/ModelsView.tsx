@@ -2,9 +2,9 @@ import { useState } from "react";
 import { commands, type ProviderForm } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
-import { ProviderFormView, type ProviderFormValue } from "../models/ProviderFormView";
-import { ProviderList } from "../models/ProviderList";
-import { draftOf, emptyDraft, type ProviderDraft } from "../models/providerFormModel";
+import { ProviderFormView, type ProviderFormValue } from "./ProviderFormView";
+import { ProviderList } from "./ProviderList";
+import { draftOf, emptyDraft, type ProviderDraft } from "./providerFormModel";
 
 type Mode = { kind: "list" } | { kind: "edit"; original: string | null; draft: ProviderDraft };
 

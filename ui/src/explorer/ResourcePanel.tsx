@@ -1,9 +1,9 @@
 import { useEffect } from "react";
-import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
-import type { InitializeResult, ReadResourceResult, Resource } from "../../mcp/schema";
-import { ResourceDetail } from "../../explorer/ResourceDetail";
-import { useFetched, useHostUpdates } from "../../host/updates";
+import { commands } from "../bindings";
+import { errorMessage } from "../errors";
+import type { InitializeResult, ReadResourceResult, Resource } from "../mcp/schema";
+import { ResourceDetail } from "./ResourceDetail";
+import { useFetched, useHostUpdates } from "../host/updates";
 import { useHostCall } from "./useHostCall";
 import { useKept } from "./kept";
 import { readOnOpenKey } from "./openResource";

@@ -1,5 +1,5 @@
-import type { Prompt, Resource, ResourceTemplate, Tool } from "../../mcp/schema";
-import type { CatalogEntry } from "../../explorer/CatalogList";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "../mcp/schema";
+import type { CatalogEntry } from "./CatalogList";
 
 /** What one running server offers, as the host lists it. */
 export interface Offer {

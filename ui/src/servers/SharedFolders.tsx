@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { commands } from "../../bindings";
-import { errorMessage } from "../../errors";
-import { FolderList } from "../../approvals/FolderList";
+import { commands } from "../bindings";
+import { errorMessage } from "../errors";
+import { FolderList } from "../approvals/FolderList";
 
 /** The folders a running server may see, changed at any time; the server is told. */
 export function SharedFolders({ server }: { server: string }) {

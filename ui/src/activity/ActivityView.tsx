@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { commands, type AuditEntry, type Pending } from "../bindings";
-import { AuditTable } from "../activity/AuditTable";
-import { ProgressList } from "../activity/ProgressList";
-import { useCallsInFlight } from "../activity/inFlight";
-import { useSettled } from "../activity/useSettled";
+import { AuditTable } from "./AuditTable";
+import { ProgressList } from "./ProgressList";
+import { useCallsInFlight } from "./inFlight";
+import { useSettled } from "./useSettled";
 import type { AuditRow, ProgressItem } from "../servers/types";
 import { useFetched } from "../host/updates";
 import { useApprovals } from "../host/approvalsContext";

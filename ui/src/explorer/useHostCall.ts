@@ -1,5 +1,5 @@
 import { useKept } from "./kept";
-import { errorMessage } from "../../errors";
+import { errorMessage } from "../errors";
 
 /**
  * The answer of the last call made to the host, or why it failed; `run` makes a call. Kept
