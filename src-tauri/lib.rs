@@ -143,6 +143,9 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             window::ShowRequest
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Throw)
+        // Integers (ids, counts, milliseconds) are JavaScript numbers in the window, which
+        // `JSON.parse` makes of them whatever their Rust type: none of them comes near 2^53.
+        .dangerously_cast_bigints_to_number()
 }
 
 /// What the app sets for its whole process before any thread starts (malloc's arenas, the

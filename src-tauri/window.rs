@@ -8,7 +8,6 @@ use tauri_specta::Event;
 /// or the tray's line of waiting requests).
 #[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
 pub struct ShowRequest {
-    #[specta(type = f64)]
     pub id: u64,
 }
 

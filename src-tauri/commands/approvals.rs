@@ -131,12 +131,10 @@ pub async fn pick_folder(app: tauri::AppHandle) -> Option<String> {
 pub async fn audit(
     desk: State<'_, Desk>,
     search: String,
-    before: Option<f64>,
+    before: Option<i64>,
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
-    Ok(desk
-        .search_audit(&search, before.map(|b| b as i64), limit)
-        .await?)
+    Ok(desk.search_audit(&search, before, limit).await?)
 }
 
 /// Every rule the person made, for review: scope, since when, uses, whether it still holds.

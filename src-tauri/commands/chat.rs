@@ -30,26 +30,26 @@ pub async fn create_conversation(
 
 #[tauri::command]
 #[specta::specta]
-pub async fn rename_conversation(desk: State<'_, Desk>, id: f64, title: String) -> Result<()> {
-    Ok(desk.rename_conversation(id as i64, &title).await?)
+pub async fn rename_conversation(desk: State<'_, Desk>, id: i64, title: String) -> Result<()> {
+    Ok(desk.rename_conversation(id, &title).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
-pub async fn delete_conversation(desk: State<'_, Desk>, id: f64) -> Result<()> {
-    Ok(desk.delete_conversation(id as i64).await?)
+pub async fn delete_conversation(desk: State<'_, Desk>, id: i64) -> Result<()> {
+    Ok(desk.delete_conversation(id).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
-pub async fn conversation(desk: State<'_, Desk>, id: f64) -> Result<ConversationView> {
-    Ok(desk.conversation(id as i64).await?)
+pub async fn conversation(desk: State<'_, Desk>, id: i64) -> Result<ConversationView> {
+    Ok(desk.conversation(id).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
-pub async fn chat_tools(desk: State<'_, Desk>, id: f64) -> Result<ChatTools> {
-    Ok(desk.chat_tools(id as i64).await?)
+pub async fn chat_tools(desk: State<'_, Desk>, id: i64) -> Result<ChatTools> {
+    Ok(desk.chat_tools(id).await?)
 }
 
 /// Lets the conversation's model see a server's tools (`tool` null) or one tool, or not.
@@ -57,14 +57,12 @@ pub async fn chat_tools(desk: State<'_, Desk>, id: f64) -> Result<ChatTools> {
 #[specta::specta]
 pub async fn set_chat_tool(
     desk: State<'_, Desk>,
-    id: f64,
+    id: i64,
     server: String,
     tool: Option<String>,
     on: bool,
 ) -> Result<ChatTools> {
-    Ok(desk
-        .set_chat_tool(id as i64, &server, tool.as_deref(), on)
-        .await?)
+    Ok(desk.set_chat_tool(id, &server, tool.as_deref(), on).await?)
 }
 
 /// Sends a message; returns once the model is asked (null provider or model: the default).
@@ -72,12 +70,12 @@ pub async fn set_chat_tool(
 #[specta::specta]
 pub async fn send_message(
     desk: State<'_, Desk>,
-    id: f64,
+    id: i64,
     text: String,
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    Ok(desk.send_message(id as i64, text, provider, model).await?)
+    Ok(desk.send_message(id, text, provider, model).await?)
 }
 
 /// Sends a message with context: resources attached to it (read now), and a prompt used as
@@ -86,19 +84,17 @@ pub async fn send_message(
 #[specta::specta]
 pub async fn send_composed(
     desk: State<'_, Desk>,
-    id: f64,
+    id: i64,
     message: Composed,
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    Ok(desk
-        .send_composed(id as i64, message, provider, model)
-        .await?)
+    Ok(desk.send_composed(id, message, provider, model).await?)
 }
 
 /// Stops the conversation's answer and cancels its tool calls under way.
 #[tauri::command]
 #[specta::specta]
-pub fn stop_chat(desk: State<'_, Desk>, id: f64) -> Result<bool> {
-    Ok(desk.stop_chat(id as i64))
+pub fn stop_chat(desk: State<'_, Desk>, id: i64) -> Result<bool> {
+    Ok(desk.stop_chat(id))
 }

@@ -126,21 +126,21 @@ export const commands = {
 	/**  Every conversation, the one changed last first; with a query, those holding its words. */
 	conversations: (query: string | null) => __TAURI_INVOKE<ConversationSummary[]>("conversations", { query }),
 	createConversation: (title: string | null) => __TAURI_INVOKE<ConversationSummary>("create_conversation", { title }),
-	renameConversation: (id: number | null, title: string) => __TAURI_INVOKE<null>("rename_conversation", { id, title }),
-	deleteConversation: (id: number | null) => __TAURI_INVOKE<null>("delete_conversation", { id }),
-	conversation: (id: number | null) => __TAURI_INVOKE<ConversationView_Serialize>("conversation", { id }),
-	chatTools: (id: number | null) => __TAURI_INVOKE<ChatTools_Serialize>("chat_tools", { id }),
+	renameConversation: (id: number, title: string) => __TAURI_INVOKE<null>("rename_conversation", { id, title }),
+	deleteConversation: (id: number) => __TAURI_INVOKE<null>("delete_conversation", { id }),
+	conversation: (id: number) => __TAURI_INVOKE<ConversationView_Serialize>("conversation", { id }),
+	chatTools: (id: number) => __TAURI_INVOKE<ChatTools_Serialize>("chat_tools", { id }),
 	/**  Lets the conversation's model see a server's tools (`tool` null) or one tool, or not. */
-	setChatTool: (id: number | null, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
+	setChatTool: (id: number, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
 	/**  Sends a message; returns once the model is asked (null provider or model: the default). */
-	sendMessage: (id: number | null, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
+	sendMessage: (id: number, text: string, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_message", { id, text, provider, model }),
 	/**
 	 *  Sends a message with context: resources attached to it (read now), and a prompt used as
 	 *  a slash command (got now, its messages first); returns once the model is asked.
 	 */
-	sendComposed: (id: number | null, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_composed", { id, message, provider, model }),
+	sendComposed: (id: number, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_composed", { id, message, provider, model }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
-	stopChat: (id: number | null) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
+	stopChat: (id: number) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
 	 *  The model's draft of the reply to sampling request `id`, from `reviewed` (the request
 	 *  as the person approved it); null when no model provider is configured.
@@ -403,8 +403,8 @@ export type AuditEntry = AuditEntry_Serialize | AuditEntry_Deserialize;
 
 /**  One line of the audit trail, as the activity view shows it. */
 export type AuditEntry_Deserialize = {
-	id: number | null,
-	at_ms: number | null,
+	id: number,
+	at_ms: number,
 	kind: string,
 	server: string,
 	subject: string,
@@ -425,8 +425,8 @@ export type AuditEntry_Deserialize = {
 
 /**  One line of the audit trail, as the activity view shows it. */
 export type AuditEntry_Serialize = {
-	id: number | null,
-	at_ms: number | null,
+	id: number,
+	at_ms: number,
 	kind: string,
 	server: string,
 	subject: string,
@@ -460,7 +460,7 @@ export type Changed_Deserialize = {
 	 */
 	newTool?: boolean,
 	/**  When the person allowed it (ms since the epoch). */
-	allowedMs: number | null,
+	allowedMs: number,
 };
 
 /**  What changed since the person allowed a call: shown in the question. */
@@ -475,7 +475,7 @@ export type Changed_Serialize = {
 	 */
 	newTool?: boolean,
 	/**  When the person allowed it (ms since the epoch). */
-	allowedMs: number | null,
+	allowedMs: number,
 };
 
 /**
@@ -495,7 +495,7 @@ export type ChatEvent_Deserialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; wait_ms: number | null; error: string } | 
+{ event: "retrying"; attempt: number; wait_ms: number; error: string } | 
 /**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
@@ -538,7 +538,7 @@ export type ChatEvent_Serialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; wait_ms: number | null; error: string } | 
+{ event: "retrying"; attempt: number; wait_ms: number; error: string } | 
 /**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
@@ -660,13 +660,13 @@ export type Composed_Serialize = {
 
 /**  A conversation as a list shows it. */
 export type ConversationSummary = {
-	id: number | null,
+	id: number,
 	title: string,
 	/**  Milliseconds since the Unix epoch. */
-	createdMs: number | null,
+	createdMs: number,
 	/**  When a message was last added, or the title changed. */
-	updatedMs: number | null,
-	messages: number | null,
+	updatedMs: number,
+	messages: number,
 };
 
 /**
@@ -1083,7 +1083,7 @@ export type LogEntry = LogEntry_Serialize | LogEntry_Deserialize;
 export type LogEntry_Deserialize = {
 	server: string,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number | null,
+	at_ms: number,
 	source: LogSource,
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level?: string | null,
@@ -1093,7 +1093,7 @@ export type LogEntry_Deserialize = {
 export type LogEntry_Serialize = {
 	server: string,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number | null,
+	at_ms: number,
 	source: LogSource,
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level: string | null,
@@ -1224,7 +1224,7 @@ export type Pending = Pending_Serialize | Pending_Deserialize;
 
 /**  A pending request as faces see it. */
 export type Pending_Deserialize = {
-	id: number | null,
+	id: number,
 	/**
 	 *  The server that asks: always shown to the person (the agent, for its offer of
 	 *  folders).
@@ -1232,7 +1232,7 @@ export type Pending_Deserialize = {
 	server: string,
 	question: Question_Deserialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
-	deadlineMs: number | null,
+	deadlineMs: number,
 	/**
 	 *  Whether it comes forward as a dialog at once: something the person started waits on
 	 *  it. Otherwise it waits in the list, announced without interrupting, until the
@@ -1249,7 +1249,7 @@ export type Pending_Deserialize = {
 
 /**  A pending request as faces see it. */
 export type Pending_Serialize = {
-	id: number | null,
+	id: number,
 	/**
 	 *  The server that asks: always shown to the person (the agent, for its offer of
 	 *  folders).
@@ -1257,7 +1257,7 @@ export type Pending_Serialize = {
 	server: string,
 	question: Question_Serialize,
 	/**  When it will be refused unanswered, in milliseconds since the Unix epoch. */
-	deadlineMs: number | null,
+	deadlineMs: number,
 	/**
 	 *  Whether it comes forward as a dialog at once: something the person started waits on
 	 *  it. Otherwise it waits in the list, announced without interrupting, until the
@@ -1307,7 +1307,7 @@ export type ProgressItem_Deserialize = {
 	progress: number | null,
 	total?: number | null,
 	message?: string | null,
-	started_ms: number | null,
+	started_ms: number,
 };
 
 /**
@@ -1322,7 +1322,7 @@ export type ProgressItem_Serialize = {
 	progress: number | null,
 	total: number | null,
 	message: string | null,
-	started_ms: number | null,
+	started_ms: number,
 };
 
 /**  A value the person is asked for. */
@@ -1697,9 +1697,9 @@ export type SamplingRuleShown = SamplingRuleShown_Serialize | SamplingRuleShown_
  */
 export type SamplingRuleShown_Deserialize = {
 	server: string,
-	sinceMs: number | null,
+	sinceMs: number,
 	/**  How many replies went without review since it was given. */
-	uses: number | null,
+	uses: number,
 	/**
 	 *  The provider and model that write the replies, as the person chose them; none for
 	 *  a permission an earlier version kept, which answers nothing until given again.
@@ -1719,9 +1719,9 @@ export type SamplingRuleShown_Deserialize = {
  */
 export type SamplingRuleShown_Serialize = {
 	server: string,
-	sinceMs: number | null,
+	sinceMs: number,
 	/**  How many replies went without review since it was given. */
-	uses: number | null,
+	uses: number,
 	/**
 	 *  The provider and model that write the replies, as the person chose them; none for
 	 *  a permission an earlier version kept, which answers nothing until given again.
@@ -1828,7 +1828,7 @@ stateless: boolean;
 /**  How the revision was chosen, in words a person can read. */
 why_revision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
+{ state: "restarting"; attempt: number; backoff_ms: number; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
 { state: "failed"; reason: string; stderr_tail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
@@ -1846,7 +1846,7 @@ stateless: boolean;
 /**  How the revision was chosen, in words a person can read. */
 why_revision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoff_ms: number | null; reason: string } | { state: "stopped" } | 
+{ state: "restarting"; attempt: number; backoff_ms: number; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
 { state: "failed"; reason: string; stderr_tail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
@@ -1870,7 +1870,7 @@ export type ServerSummary_Deserialize = {
 	/**  None until the server was first started (or when it is disabled). */
 	state?: ServerState_Deserialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
-	since_ms: number | null,
+	since_ms: number,
 };
 
 /**  A configured server as the list shows it. */
@@ -1883,7 +1883,7 @@ export type ServerSummary_Serialize = {
 	/**  None until the server was first started (or when it is disabled). */
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
-	since_ms: number | null,
+	since_ms: number,
 };
 
 /**
@@ -1928,7 +1928,7 @@ export type SharedFolders = {
  *  or the tray's line of waiting requests).
  */
 export type ShowRequest = {
-	id: number | null,
+	id: number,
 };
 
 export type ShownHeader = {
@@ -2038,9 +2038,9 @@ export type StandingRule_Deserialize = {
 	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
-	since_ms: number | null,
+	since_ms: number,
 	/**  How many calls it decided since it was made (as the audit trail kept them). */
-	uses: number | null,
+	uses: number,
 	/**
 	 *  False once the server is launched otherwise, or the tool reads otherwise, than when
 	 *  the person allowed it: the next call is asked about. A denial always holds.
@@ -2059,9 +2059,9 @@ export type StandingRule_Serialize = {
 	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
-	since_ms: number | null,
+	since_ms: number,
 	/**  How many calls it decided since it was made (as the audit trail kept them). */
-	uses: number | null,
+	uses: number,
 	/**
 	 *  False once the server is launched otherwise, or the tool reads otherwise, than when
 	 *  the person allowed it: the next call is asked about. A denial always holds.
@@ -2159,12 +2159,12 @@ export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;
 export type TrafficEntry_Deserialize = {
 	server: string,
 	/**  Its place in the server's traffic, counting from 1 since the app started. */
-	seq: number | null,
+	seq: number,
 	direction: TrafficDirection,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number | null,
+	at_ms: number,
 	/**  The size of its JSON text. */
-	bytes: number | null,
+	bytes: number,
 	kind: MessageKind,
 	/**  A response's method is its request's. */
 	method?: string | null,
@@ -2182,12 +2182,12 @@ export type TrafficEntry_Deserialize = {
 export type TrafficEntry_Serialize = {
 	server: string,
 	/**  Its place in the server's traffic, counting from 1 since the app started. */
-	seq: number | null,
+	seq: number,
 	direction: TrafficDirection,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number | null,
+	at_ms: number,
 	/**  The size of its JSON text. */
-	bytes: number | null,
+	bytes: number,
 	kind: MessageKind,
 	/**  A response's method is its request's. */
 	method: string | null,
@@ -2208,9 +2208,9 @@ export type TrafficLog = TrafficLog_Serialize | TrafficLog_Deserialize;
 export type TrafficLog_Deserialize = {
 	entries: TrafficEntry_Deserialize[],
 	/**  Older messages dropped to keep within the bounds. */
-	dropped: number | null,
+	dropped: number,
 	/**  Messages never recorded because the recorder fell behind the connection. */
-	missed: number | null,
+	missed: number,
 	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
 	headers: ShownHeader[],
 };
@@ -2219,9 +2219,9 @@ export type TrafficLog_Deserialize = {
 export type TrafficLog_Serialize = {
 	entries: TrafficEntry_Serialize[],
 	/**  Older messages dropped to keep within the bounds. */
-	dropped: number | null,
+	dropped: number,
 	/**  Messages never recorded because the recorder fell behind the connection. */
-	missed: number | null,
+	missed: number,
 	/**  The headers sent with every HTTP request, secrets masked; empty for stdio. */
 	headers: ShownHeader[],
 };
@@ -2235,7 +2235,7 @@ export type Transport = "stdio" | "http";
 export type Update = Update_Serialize | Update_Deserialize;
 
 /**  What changed, for the face to show. */
-export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number | null } | 
+export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */
@@ -2248,7 +2248,7 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  */
 { kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number | null; 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number; 
 /**
  *  Given up by whoever asked, unanswered: its server cancelled the request (it
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
@@ -2258,12 +2258,12 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Deserialize } | { 
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
  */
-{ kind: "chat"; conversation: number | null; event: ChatEvent_Deserialize } | 
+{ kind: "chat"; conversation: number; event: ChatEvent_Deserialize } | 
 /**  A message was completed and kept in the conversation. */
-{ kind: "chat_message"; conversation: number | null; message: ShownMessage_Deserialize };
+{ kind: "chat_message"; conversation: number; message: ShownMessage_Deserialize };
 
 /**  What changed, for the face to show. */
-export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number | null } | 
+export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */
@@ -2276,7 +2276,7 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  */
 { kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number | null; 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number; 
 /**
  *  Given up by whoever asked, unanswered: its server cancelled the request (it
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
@@ -2286,9 +2286,9 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { ki
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
  */
-{ kind: "chat"; conversation: number | null; event: ChatEvent_Serialize } | 
+{ kind: "chat"; conversation: number; event: ChatEvent_Serialize } | 
 /**  A message was completed and kept in the conversation. */
-{ kind: "chat_message"; conversation: number | null; message: ShownMessage_Serialize };
+{ kind: "chat_message"; conversation: number; message: ShownMessage_Serialize };
 
 /**  Which of the entry's ways to run the server. */
 export type Way = 

@@ -238,14 +238,12 @@ impl Answer {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Pending {
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: u64,
     /// The server that asks: always shown to the person (the agent, for its offer of
     /// folders).
     pub server: String,
     pub question: Question,
     /// When it will be refused unanswered, in milliseconds since the Unix epoch.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub deadline_ms: u64,
     /// Whether it comes forward as a dialog at once: something the person started waits on
     /// it. Otherwise it waits in the list, announced without interrupting, until the

@@ -61,7 +61,6 @@ pub struct Changed {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub new_tool: bool,
     /// When the person allowed it (ms since the epoch).
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub allowed_ms: u64,
 }
 

@@ -21,7 +21,6 @@ pub enum ServerState {
     /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
     Restarting {
         attempt: u32,
-        #[cfg_attr(feature = "specta", specta(type = f64))]
         backoff_ms: u64,
         reason: String,
     },

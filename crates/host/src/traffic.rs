@@ -58,14 +58,11 @@ pub enum TrafficDirection {
 pub struct TrafficEntry {
     pub server: String,
     /// Its place in the server's traffic, counting from 1 since the app started.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub seq: u64,
     pub direction: TrafficDirection,
     /// Milliseconds since the Unix epoch.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub at_ms: u64,
     /// The size of its JSON text.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub bytes: u64,
     pub kind: MessageKind,
     /// A response's method is its request's.
@@ -73,9 +70,7 @@ pub struct TrafficEntry {
     /// The id as written in the JSON (`7`, `"a-1"`).
     pub id: Option<String>,
     /// For a response: its request's `seq`, and how long after it it came.
-    #[cfg_attr(feature = "specta", specta(type = Option<f64>))]
     pub request_seq: Option<u64>,
-    #[cfg_attr(feature = "specta", specta(type = Option<f64>))]
     pub elapsed_ms: Option<u64>,
     /// Its JSON text, secrets masked; cut at 256 KiB when `truncated`.
     pub json: String,
@@ -88,10 +83,8 @@ pub struct TrafficEntry {
 pub struct TrafficLog {
     pub entries: Vec<TrafficEntry>,
     /// Older messages dropped to keep within the bounds.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub dropped: u64,
     /// Messages never recorded because the recorder fell behind the connection.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub missed: u64,
     /// The headers sent with every HTTP request, secrets masked; empty for stdio.
     pub headers: Vec<ShownHeader>,

@@ -39,7 +39,7 @@ describe("TrustChange", () => {
   });
 
   it("says when the server itself is launched otherwise", () => {
-    render(<TrustChange changed={{ server: true, allowedMs: null }} />);
+    render(<TrustChange changed={{ server: true, allowedMs: 0 }} />);
     expect(screen.getByText(/launched or reached differently/)).toBeTruthy();
     expect(screen.queryByLabelText("What changed in the tool")).toBeNull();
   });

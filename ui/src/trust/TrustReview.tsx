@@ -63,7 +63,7 @@ export function TrustReview({
                 <strong>{rule.server}</strong>:{" "}
                 {rule.model && rule.provider ? `replies by ${rule.model} (${rule.provider})` : "the model's replies"} go
                 back unreviewed, since{" "}
-                <time dateTime={isoTime(rule.sinceMs ?? 0)}>{formatDateTime(rule.sinceMs ?? 0)}</time>, {times(rule.uses ?? 0)}
+                <time dateTime={isoTime(rule.sinceMs)}>{formatDateTime(rule.sinceMs)}</time>, {times(rule.uses)}
                 {!rule.holds && (
                   <span className="muted">
                     {rule.model
@@ -115,8 +115,8 @@ export function TrustReview({
 function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
   const what = rule.reads ? "reading" : (rule.tool ?? "every tool");
   const subject = `${what} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
-  const since = rule.since_ms ?? 0;
-  const uses = rule.uses ?? 0;
+  const since = rule.since_ms;
+  const uses = rule.uses;
   return (
     <tr className={rule.holds ? undefined : "stale"}>
       <td>{rule.server}</td>

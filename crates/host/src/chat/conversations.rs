@@ -76,16 +76,12 @@ impl FileError for ConversationError {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationSummary {
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: i64,
     pub title: String,
     /// Milliseconds since the Unix epoch.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub created_ms: i64,
     /// When a message was last added, or the title changed.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub updated_ms: i64,
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub messages: u64,
 }
 

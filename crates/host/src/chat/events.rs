@@ -18,7 +18,6 @@ pub enum ChatEvent {
     /// for again after `wait_ms`.
     Retrying {
         attempt: u32,
-        #[cfg_attr(feature = "specta", specta(type = f64))]
         wait_ms: u64,
         error: String,
     },

@@ -30,7 +30,6 @@ pub struct ToolRule {
     pub definitions: Vec<ToolDefinition>,
     /// When the rule was made (ms since the epoch).
     #[serde(default)]
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub since_ms: u64,
     /// A rule about the server's reads (resources, prompts, completions), not its tools.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -371,7 +371,7 @@ impl Desk {
             progress: 0.0,
             total: None,
             message: None,
-            started_ms: now_ms() as f64,
+            started_ms: now_ms(),
         };
         let by = Serving {
             origin: origin.clone(),

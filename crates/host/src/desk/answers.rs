@@ -21,16 +21,15 @@ use crate::roots;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AuditEntry {
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: i64,
-    pub at_ms: f64,
+    pub at_ms: i64,
     pub kind: String,
     pub server: String,
     pub subject: String,
     pub decision: String,
     pub decided_by: String,
     pub outcome: String,
-    pub duration_ms: Option<f64>,
+    pub duration_ms: Option<u64>,
     /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
     /// what a server asked.
     pub asked_by: String,
@@ -224,14 +223,14 @@ impl Desk {
             .into_iter()
             .map(|row| AuditEntry {
                 id: row.id,
-                at_ms: row.at_ms as f64,
+                at_ms: row.at_ms,
                 kind: row.record.kind.as_str().to_owned(),
                 server: row.record.server,
                 subject: row.record.subject,
                 decision: row.record.decision,
                 decided_by: row.record.decided_by,
                 outcome: row.record.outcome,
-                duration_ms: row.record.duration_ms.map(|d| d as f64),
+                duration_ms: row.record.duration_ms,
                 asked_by: row.asked_by,
                 detail: Json(row.record.detail),
                 given: row.given,

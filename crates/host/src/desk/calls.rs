@@ -37,7 +37,7 @@ impl Calls {
             .values()
             .filter(|call| call.served && call.item.server == server)
             .collect();
-        served.sort_by(|a, b| a.item.started_ms.total_cmp(&b.item.started_ms));
+        served.sort_by_key(|served| served.item.started_ms);
         served.into_iter().map(|call| call.by.clone()).collect()
     }
 
@@ -71,7 +71,7 @@ impl Desk {
             .values()
             .map(|call| call.item.clone())
             .collect();
-        items.sort_by(|a, b| a.started_ms.total_cmp(&b.started_ms));
+        items.sort_by_key(|item| item.started_ms);
         items
     }
 
@@ -141,7 +141,7 @@ mod tests {
                 progress: 0.0,
                 total: None,
                 message: None,
-                started_ms: 0.0,
+                started_ms: 0,
             },
             by: Serving {
                 origin,

@@ -465,18 +465,17 @@ impl Desk {
             let mut in_flight = HashSet::new();
             while let Some(event) = received.recv().await {
                 let Some(inner) = desk.upgrade() else { return };
-                let conversation = id as f64;
                 let shown = Desk {
                     inner: inner.clone(),
                 };
                 in_flight_call(&shown, id, &event, &run_stop, &mut in_flight);
                 let update = match event {
                     ChatEvent::Message { message } => Update::ChatMessage {
-                        conversation,
+                        conversation: id,
                         message: shown_message(&message, &names),
                     },
                     event => Update::Chat {
-                        conversation,
+                        conversation: id,
                         event,
                     },
                 };
@@ -542,7 +541,7 @@ fn in_flight_call(
                 progress: 0.0,
                 total: None,
                 message: None,
-                started_ms: now_ms() as f64,
+                started_ms: now_ms(),
             };
             in_flight.insert(item.token.clone());
             let by = Serving {

@@ -28,7 +28,7 @@ pub struct ProgressItem {
     pub progress: f64,
     pub total: Option<f64>,
     pub message: Option<String>,
-    pub started_ms: f64,
+    pub started_ms: i64,
 }
 
 /// Takes a call off the running list however it ends.
@@ -138,7 +138,7 @@ impl Desk {
             progress: 0.0,
             total: None,
             message: None,
-            started_ms: now_ms() as f64,
+            started_ms: now_ms(),
         };
         let by = Serving {
             origin: origin.clone(),

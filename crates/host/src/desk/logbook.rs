@@ -24,7 +24,7 @@ const SLOT_BYTES: usize = size_of::<LogEntry>();
 pub struct LogEntry {
     pub server: String,
     /// Milliseconds since the Unix epoch.
-    pub at_ms: f64,
+    pub at_ms: i64,
     pub source: LogSource,
     /// The MCP logging level of a server's own message ("info", "error", ...).
     pub level: Option<String>,
@@ -126,7 +126,7 @@ mod tests {
     fn line(text: String) -> LogEntry {
         LogEntry {
             server: "s".into(),
-            at_ms: 0.0,
+            at_ms: 0,
             source: LogSource::Stderr,
             level: None,
             text,

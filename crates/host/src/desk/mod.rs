@@ -178,7 +178,7 @@ pub enum Update {
     Status {
         server: String,
         state: ServerState,
-        since_ms: f64,
+        since_ms: i64,
     },
     /// Servers were added, removed, renamed, enabled or disabled.
     ServersChanged,
@@ -210,7 +210,6 @@ pub enum Update {
         pending: Box<Pending>,
     },
     ApprovalRemoved {
-        #[cfg_attr(feature = "specta", specta(type = f64))]
         id: u64,
         /// Given up by whoever asked, unanswered: its server cancelled the request (it
         /// stopped waiting) or went away, or a caller stopped waiting for its tool call.
@@ -225,12 +224,12 @@ pub enum Update {
     /// A step of a conversation's run (its completed messages come as
     /// [`Update::ChatMessage`]).
     Chat {
-        conversation: f64,
+        conversation: i64,
         event: crate::chat::ChatEvent,
     },
     /// A message was completed and kept in the conversation.
     ChatMessage {
-        conversation: f64,
+        conversation: i64,
         message: ShownMessage,
     },
 }
@@ -296,7 +295,7 @@ struct Inner {
     roots: Roots,
     secrets: Secrets,
     logs: logbook::LogBook,
-    since: Mutex<HashMap<String, f64>>,
+    since: Mutex<HashMap<String, i64>>,
     calls: Arc<calls::Calls>,
     updates: Updates,
     /// What the person should know about the audit trail: a setting that did not read, a
@@ -507,7 +506,7 @@ impl Desk {
                             let server = server.clone();
                             tokio::spawn(async move { desk.follow_again(&server).await });
                         }
-                        let since_ms = now_ms() as f64;
+                        let since_ms = now_ms();
                         inner.since.lock().insert(server.clone(), since_ms);
                         Update::Status {
                             server,
@@ -635,7 +634,7 @@ impl Desk {
                 transport: server_settings::transport_of(server),
                 target: server_settings::target_of(server),
                 state: states.get(name).cloned().map(shown::state),
-                since_ms: since.get(name).copied().unwrap_or(0.0),
+                since_ms: since.get(name).copied().unwrap_or(0),
             })
             .collect()
     }
@@ -860,7 +859,7 @@ impl From<ServerEvent> for Relayed {
                 text,
             } => Self::Log(LogEntry {
                 server,
-                at_ms: now_ms() as f64,
+                at_ms: now_ms(),
                 source,
                 level: level.map(|l| l.to_string()),
                 text: masking::urls_in(&text),

@@ -42,9 +42,9 @@ pub struct SamplingDraft {
 #[serde(rename_all = "camelCase")]
 pub struct SamplingRuleShown {
     pub server: String,
-    pub since_ms: f64,
+    pub since_ms: u64,
     /// How many replies went without review since it was given.
-    pub uses: f64,
+    pub uses: u64,
     /// The provider and model that write the replies, as the person chose them; none for
     /// a permission an earlier version kept, which answers nothing until given again.
     pub provider: Option<String>,
@@ -212,8 +212,8 @@ impl Desk {
             let uses = self.inner.gate.audit().count_decided(uses).await;
             shown.push(SamplingRuleShown {
                 server: rule.server.clone(),
-                since_ms: rule.since_ms as f64,
-                uses: uses.unwrap_or(0) as f64,
+                since_ms: rule.since_ms,
+                uses: uses.unwrap_or(0),
                 provider: rule.provider.clone(),
                 model: rule.model.clone(),
                 holds: bound_model(&config, &rule.server).is_some_and(|m| m.is_ok()),

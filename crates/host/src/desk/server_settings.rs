@@ -115,7 +115,7 @@ pub struct ServerSummary {
     /// None until the server was first started (or when it is disabled).
     pub state: Option<ServerState>,
     /// When the state began, in milliseconds since the Unix epoch.
-    pub since_ms: f64,
+    pub since_ms: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

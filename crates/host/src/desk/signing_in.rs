@@ -35,7 +35,7 @@ pub struct SignedIn {
     pub scopes: Vec<String>,
     /// When the access token ends (it is refreshed before), in milliseconds since the
     /// Unix epoch.
-    pub expires_ms: Option<f64>,
+    pub expires_ms: Option<u64>,
 }
 
 /// How long a sign-out waits for the authorization server to revoke a grant's tokens.
@@ -323,6 +323,6 @@ fn signed_in_with(grant: Grant) -> SignedIn {
     SignedIn {
         issuer: grant.issuer,
         scopes: grant.tokens.scopes,
-        expires_ms: grant.tokens.expires_at.map(|s| s as f64 * 1000.0),
+        expires_ms: grant.tokens.expires_at.map(|s| s.saturating_mul(1000)),
     }
 }

@@ -32,9 +32,9 @@ pub struct StandingRule {
     pub reads: bool,
     pub allow: bool,
     pub scope: RuleScope,
-    pub since_ms: f64,
+    pub since_ms: u64,
     /// How many calls it decided since it was made (as the audit trail kept them).
-    pub uses: f64,
+    pub uses: u64,
     /// False once the server is launched otherwise, or the tool reads otherwise, than when
     /// the person allowed it: the next call is asked about. A denial always holds.
     pub holds: bool,
@@ -98,8 +98,8 @@ impl Desk {
             let uses = self.inner.gate.audit().count_decided(uses).await;
             shown.push(StandingRule {
                 holds,
-                uses: uses.unwrap_or(0) as f64,
-                since_ms: rule.since_ms as f64,
+                uses: uses.unwrap_or(0),
+                since_ms: rule.since_ms,
                 scope: match scope {
                     Scope::Session => RuleScope::Session,
                     Scope::Always => RuleScope::Always,

@@ -41,7 +41,7 @@ async fn until_finished(updates: &mut tokio::sync::broadcast::Receiver<Update>, 
         Update::Chat {
             conversation,
             event: ChatEvent::Finished { .. } | ChatEvent::Error { .. },
-        } if conversation == id as f64 => Some(()),
+        } if conversation == id => Some(()),
         _ => None,
     })
     .await;

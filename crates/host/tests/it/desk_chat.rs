@@ -53,7 +53,7 @@ async fn chat_until_end(
             }
             | Update::ChatMessage {
                 conversation: c, ..
-            } => *c == conversation as f64,
+            } => *c == conversation,
             _ => false,
         };
         if !ours {

@@ -314,11 +314,11 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     assert_eq!(
         seen,
         [
-            (Some("echo"), true, RuleScope::Always, 2.0, true),
-            (None, false, RuleScope::Session, 0.0, true),
+            (Some("echo"), true, RuleScope::Always, 2, true),
+            (None, false, RuleScope::Session, 0, true),
         ]
     );
-    assert!(rules.iter().all(|r| r.server == "demo" && r.since_ms > 0.0));
+    assert!(rules.iter().all(|r| r.server == "demo" && r.since_ms > 0));
     let shared = world.desk.shared_folders();
     assert_eq!(shared.len(), 1);
     assert_eq!(

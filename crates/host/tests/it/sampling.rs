@@ -260,7 +260,7 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
     let sampled = audit.iter().find(|e| e.kind == "sampling").unwrap();
     assert_eq!(sampled.decision, "approved");
     assert!(sampled.decided_by.contains("without review"), "{sampled:?}");
-    assert_eq!(world.desk.sampling_rules().await[0].uses, 1.0);
+    assert_eq!(world.desk.sampling_rules().await[0].uses, 1);
 
     world.desk.revoke_sampling_rule("demo").await.unwrap();
     assert!(world.desk.sampling_rules().await.is_empty());
