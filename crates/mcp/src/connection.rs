@@ -244,6 +244,7 @@ impl Connection {
             outbox: VecDeque::new(),
             pending: HashMap::new(),
             incoming: HashMap::new(),
+            listening: 0,
             handlers: JoinSet::new(),
             batches: HashMap::new(),
             next_batch: 0,
@@ -567,6 +568,18 @@ struct Answered {
 /// The peer's requests answered at once; beyond, the next is refused until one is done
 /// (each runs a handler: a peer must not start them without bound).
 const MAX_ANSWERING: usize = 64;
+/// The peer's listen streams open at once (the stateless era's `subscriptions/listen`):
+/// each lasts as long as the peer listens, so they are bounded apart from the requests, and
+/// a peer that listens keeps all of [`MAX_ANSWERING`] for its calls.
+const MAX_LISTENING: usize = 4;
+
+/// A request of the peer's being answered.
+struct Answering {
+    /// Stops its handler when the peer cancels it.
+    cancel: CancellationToken,
+    /// Whether it is a listen stream (see [`MAX_LISTENING`]).
+    listen: bool,
+}
 
 /// The responses of one incoming batch, sent together once every request in it is done.
 struct BatchReply {
@@ -581,7 +594,9 @@ struct Actor {
     /// Our requests waiting for the peer's answer.
     pending: HashMap<i64, Pending>,
     /// The peer's requests being answered, to stop them when the peer cancels.
-    incoming: HashMap<RequestId, CancellationToken>,
+    incoming: HashMap<RequestId, Answering>,
+    /// How many of `incoming` are listen streams.
+    listening: usize,
     handlers: JoinSet<Answered>,
     batches: HashMap<u64, BatchReply>,
     next_batch: u64,
@@ -865,7 +880,7 @@ impl Actor {
             tracked,
         } = answered;
         if tracked {
-            self.incoming.remove(&id);
+            self.stop_answering(&id);
         }
         let response = outcome.map(|outcome| Message::Response(Response { id, outcome }));
         let Some(key) = batch else {
@@ -899,16 +914,27 @@ impl Actor {
         }
     }
 
+    /// Takes the peer's request `id` off those being answered.
+    fn stop_answering(&mut self, id: &RequestId) -> Option<Answering> {
+        let answering = self.incoming.remove(id)?;
+        self.listening -= usize::from(answering.listen);
+        Some(answering)
+    }
+
     fn answer(&mut self, request: Request, batch: Option<u64>) {
         use crate::jsonrpc::code;
         let Request { id, method, params } = request;
+        let listen = method == crate::types::method::SUBSCRIPTIONS_LISTEN;
         let at_once = if method == crate::types::method::PING {
             Some(Ok(json!({})))
         } else if self.incoming.contains_key(&id) {
             // Its answer could not be told from the first one's, nor its cancellation.
             let why = format!("request id {id} is in use by a request still being answered");
             Some(Err(ErrorObject::new(code::INVALID_REQUEST, why)))
-        } else if self.incoming.len() >= MAX_ANSWERING {
+        } else if listen && self.listening >= MAX_LISTENING {
+            let why = format!("too many listen streams: {MAX_LISTENING} are open; close one first");
+            Some(Err(ErrorObject::new(code::INTERNAL_ERROR, why)))
+        } else if !listen && self.incoming.len() - self.listening >= MAX_ANSWERING {
             let why = format!(
                 "too many requests in progress: {MAX_ANSWERING} are being answered; send it again once one is done"
             );
@@ -927,7 +953,12 @@ impl Actor {
             return;
         }
         let token = CancellationToken::new();
-        self.incoming.insert(id.clone(), token.clone());
+        let answering = Answering {
+            cancel: token.clone(),
+            listen,
+        };
+        self.incoming.insert(id.clone(), answering);
+        self.listening += usize::from(listen);
         let work =
             AssertUnwindSafe(self.handler.request_with_id(&id, method, params)).catch_unwind();
         self.handlers.spawn(async move {
@@ -957,8 +988,8 @@ impl Actor {
                     .as_ref()
                     .and_then(|p| p.get("requestId"))
                     .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
-                if let Some(token) = id.and_then(|id| self.incoming.remove(&id)) {
-                    token.cancel();
+                if let Some(answering) = id.and_then(|id| self.stop_answering(&id)) {
+                    answering.cancel.cancel();
                 }
             }
             _ => self.handler.notification(n.method, n.params),

@@ -14,7 +14,7 @@ use switchboard_mcp::transport::{BoxFuture, LogLine, LogSink, discard_log};
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
-/// Answers `echo` with its params, holds `hold` until cancelled, records notifications.
+/// Answers `echo` with its params, holds `hold` (and a listen stream) until cancelled, records notifications.
 #[derive(Default)]
 struct Recorder {
     notifications: Mutex<Vec<(String, Option<Value>)>>,
@@ -39,7 +39,7 @@ impl IncomingHandler for Recorder {
         Box::pin(async move {
             match method.as_str() {
                 "echo" => Ok(params.unwrap_or(Value::Null)),
-                "hold" => {
+                "hold" | "subscriptions/listen" => {
                     let _signal = signal;
                     std::future::pending().await
                 }
@@ -408,6 +408,38 @@ async fn at_most_64_requests_of_the_peer_are_answered_at_once() {
     assert_eq!(
         next_json(&mut peer).await,
         json!({"jsonrpc": "2.0", "id": 65, "result": {"a": 1}})
+    );
+}
+
+/// A peer's listen streams (the stateless era's `subscriptions/listen`, open as long as it
+/// is connected) take none of the 64 places of the requests being answered: an agent that
+/// listens can still have 64 calls under way. They have a bound of their own.
+#[tokio::test(start_paused = true)]
+async fn listen_streams_leave_the_64_places_to_requests_and_are_bounded_apart() {
+    let (_conn, mut peer, _recorder) = start();
+    let listen = |id: i64| json!({"jsonrpc": "2.0", "id": format!("listen-{id}"), "method": "subscriptions/listen", "params": {}});
+    for id in 0..4 {
+        reply(&peer, listen(id)).await;
+    }
+    for id in 0..63 {
+        reply(&peer, json!({"jsonrpc": "2.0", "id": id, "method": "hold"})).await;
+    }
+    reply(
+        &peer,
+        json!({"jsonrpc": "2.0", "id": 63, "method": "echo", "params": {"a": 1}}),
+    )
+    .await;
+    assert_eq!(
+        next_json(&mut peer).await,
+        json!({"jsonrpc": "2.0", "id": 63, "result": {"a": 1}})
+    );
+    reply(&peer, listen(4)).await;
+    // Bounded: a fifth stream held open would never answer.
+    let refused = tokio::time::timeout(Duration::from_secs(60), next_json(&mut peer)).await;
+    assert_eq!(
+        refused.expect("the fifth stream is answered at once"),
+        json!({"jsonrpc": "2.0", "id": "listen-4", "error": {"code": -32603,
+            "message": "too many listen streams: 4 are open; close one first"}})
     );
 }
 
