@@ -63,7 +63,8 @@ async fn main() {
     let rule = json!({"server": "demo", "allow": true, "agent": AGENT, "identity": identity});
     let world = common::desk_on(
         json!({"demo": {"command": demo}}),
-        json!({"toolRules": [rule]}),
+        // No pace: the benchmark makes thousands of calls a minute.
+        json!({"toolRules": [rule], "agentCallsPerMinute": u32::MAX}),
         Secrets::new("switchboard-bench-gateway"),
     )
     .await;
@@ -155,12 +156,62 @@ async fn main() {
             p99 - d99
         );
     }
+    in_flight(&bench, &rows, calls).await;
     drop(rows);
     for (_, agent) in agents {
         agent.close().await;
     }
     endpoint.shutdown().await;
     world.desk.shutdown().await;
+}
+
+/// Calls kept in flight at once in the throughput rows.
+const IN_FLIGHT: usize = 64;
+/// Rounds of each way in the throughput rows, interleaved.
+const ROUNDS: usize = 5;
+
+/// Calls per second of each way with [`IN_FLIGHT`] calls under way at all times (as many
+/// agents' calls at once would be), `calls` a round, and each against the direct path's.
+/// The ways take turns by round; each figure is the median of its rounds.
+async fn in_flight(bench: &Bench, rows: &[Row], calls: usize) {
+    let ways: Vec<&Row> = rows
+        .iter()
+        .filter(|row| !matches!(row.way, Way::Commit(_)))
+        .collect();
+    let mut rates = vec![Vec::new(); ways.len()];
+    for round in 0..=ROUNDS {
+        for (row, rates) in ways.iter().zip(&mut rates) {
+            let started = Instant::now();
+            let each = calls.div_ceil(IN_FLIGHT);
+            let callers = (0..IN_FLIGHT).map(|caller| async move {
+                for n in 0..each {
+                    bench
+                        .time(&row.way, (round * IN_FLIGHT + caller) * each + n)
+                        .await;
+                }
+            });
+            futures_util::future::join_all(callers).await;
+            // The first round warms up.
+            if round > 0 {
+                rates.push((each * IN_FLIGHT) as f64 / started.elapsed().as_secs_f64());
+            }
+        }
+    }
+    let medians: Vec<f64> = rates
+        .iter_mut()
+        .map(|r| {
+            r.sort_by(f64::total_cmp);
+            r[r.len() / 2]
+        })
+        .collect();
+    println!("the same calls, {IN_FLIGHT} in flight at all times, median of {ROUNDS} rounds");
+    for (row, rate) in ways.iter().zip(&medians) {
+        println!(
+            "  {:<38} {rate:>9.0} calls/s   {:>5.2} of direct",
+            row.name,
+            rate / medians[0]
+        );
+    }
 }
 
 /// A way to make the call, and how long each took.

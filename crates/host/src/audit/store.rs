@@ -10,9 +10,16 @@
 //! own it is committed with `synchronous=NORMAL` (in the log's file at once, so it survives
 //! a crash of the app; synced with the next record's commit); written with the next record
 //! it shares that record's sync.
+//!
+//! Records are committed in groups: each call's record joins a queue, and whichever call
+//! holds the file next writes every record waiting, with one sync for all of them, and hands
+//! each its id. One call at a time, a group is that call's record alone; with many calls at
+//! once (many agents), a sync covers many records instead of each record waiting for all
+//! the syncs before its own.
 
 use parking_lot::Mutex;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -34,6 +41,36 @@ pub(super) struct Store {
     outcomes: Mutex<Vec<Outcome>>,
     /// What the records of the last hour take: beyond their room, records are kept short.
     recent: Mutex<retention::Recent>,
+    /// Records waiting for a commit, and what the last commits did with theirs.
+    group: Mutex<Group>,
+}
+
+/// The records waiting to be committed together, and the ids the commits gave them.
+#[derive(Default)]
+struct Group {
+    next_ticket: u64,
+    waiting: Vec<Waiting>,
+    /// By ticket, the records another call's commit took: the id each was written under,
+    /// or the record back when that commit failed (its call writes it alone, for an error
+    /// of its own).
+    done: HashMap<u64, Result<i64, Waiting>>,
+}
+
+/// A record as it is stored, waiting in the group of the next commit.
+struct Waiting {
+    ticket: u64,
+    at_ms: i64,
+    kind: Kind,
+    server: String,
+    subject: String,
+    detail: String,
+    decision: String,
+    decided_by: String,
+    outcome: String,
+    duration_ms: Option<u64>,
+    asked_by: String,
+    given: Option<Given>,
+    bytes: u64,
 }
 
 /// A call's outcome, waiting to complete its record.
@@ -87,6 +124,7 @@ impl Store {
             added: AtomicU32::new(0),
             outcomes: Mutex::default(),
             recent: Mutex::new(recent),
+            group: Mutex::default(),
         })
     }
 
@@ -107,58 +145,114 @@ impl Store {
         self.recent.lock().taken(now_ms)
     }
 
-    /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
-    /// retention no longer keeps.
+    /// Writes a record and returns its id, once it is synced to the disk: in the group of
+    /// records waiting when the file is free (see the module's notes). Every
+    /// [`CHECK_EVERY`] records, drops those the retention no longer keeps.
     pub(super) fn record(
         &self,
         record: &Record,
         asked_by: &str,
         given: Option<Given>,
     ) -> Result<i64, AuditError> {
+        let ticket = self.queue(record, asked_by, given);
+        self.write_queued(ticket)
+    }
+
+    /// Puts a record in the group of the next commit; its ticket.
+    fn queue(&self, record: &Record, asked_by: &str, given: Option<Given>) -> u64 {
         let at_ms = now_ms();
         let whole = Kept::of(record, asked_by, Size::Whole);
         let kept = match self.size_now(at_ms, whole.bytes()) {
             Size::Whole => whole,
             Size::Short => Kept::of(record, asked_by, Size::Short),
         };
+        let mut group = self.group.lock();
+        let ticket = group.next_ticket;
+        group.next_ticket += 1;
+        group.waiting.push(kept.waiting(ticket, at_ms, given));
+        ticket
+    }
+
+    /// Waits for the file, and returns the id of the record `ticket` names: written meanwhile
+    /// by another call with its own, or now, with every record waiting.
+    fn write_queued(&self, ticket: u64) -> Result<i64, AuditError> {
         let mut db = self.db.lock();
-        // The outcomes waiting go in the same commit: one sync for all of it.
-        let id = self
-            .with_outcomes(|outcomes| {
-                let tx = db.transaction()?;
-                complete(&tx, outcomes)?;
-                // Compiled once per connection: a record is written for every call.
-                tx.prepare_cached(
-                    "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                )?
-                .execute(params![
-                    at_ms,
-                    record.kind.as_str(),
-                    record.server,
-                    kept.subject,
-                    kept.detail,
-                    record.decision,
-                    record.decided_by,
-                    kept.outcome,
-                    record.duration_ms.map(|d| d as i64),
-                    kept.asked_by,
-                    given.map_or("", Given::as_str),
-                ])?;
-                let id = tx.last_insert_rowid();
-                tx.commit()?;
-                Ok(id)
-            })
-            .map_err(|e| self.db.fail(e))?;
-        self.recent.lock().add(at_ms, kept.bytes());
-        if self.added.fetch_add(1, Ordering::Relaxed) + 1 >= CHECK_EVERY {
+        let done = self.group.lock().done.remove(&ticket);
+        let group = match done {
+            Some(Ok(id)) => return Ok(id),
+            // Its group's commit failed: alone, its error is its own.
+            Some(Err(alone)) => vec![alone],
+            None => std::mem::take(&mut self.group.lock().waiting),
+        };
+        let ids = match self.commit(&mut db, &group) {
+            Ok(ids) => ids,
+            Err(e) => {
+                let mut queued = self.group.lock();
+                for other in group.into_iter().filter(|w| w.ticket != ticket) {
+                    queued.done.insert(other.ticket, Err(other));
+                }
+                return Err(self.db.fail(e));
+            }
+        };
+        let mut own = None;
+        {
+            let mut queued = self.group.lock();
+            let mut recent = self.recent.lock();
+            for (waiting, &id) in group.iter().zip(&ids) {
+                recent.add(waiting.at_ms, waiting.bytes);
+                if waiting.ticket == ticket {
+                    own = Some(id);
+                } else {
+                    queued.done.insert(waiting.ticket, Ok(id));
+                }
+            }
+        }
+        let count = group.len() as u32;
+        if self.added.fetch_add(count, Ordering::Relaxed) + count >= CHECK_EVERY {
             self.added.store(0, Ordering::Relaxed);
-            // The record is kept either way; a retention that fails is tried again later.
-            if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
+            // The records are kept either way; a retention that fails is tried again later.
+            if let Err(e) = retention::enforce(&db, &self.retention, now_ms()) {
                 tracing::warn!("{}", self.db.fail(e));
             }
         }
-        Ok(id)
+        // The file was held from before this record's turn to now: if no other call wrote
+        // it meanwhile, this one did.
+        Ok(own.expect("the record is in the group its call wrote"))
+    }
+
+    /// Writes `records` in one commit, synced, with the outcomes waiting (one sync for all of
+    /// it); their ids, in order.
+    fn commit(&self, db: &mut Connection, records: &[Waiting]) -> rusqlite::Result<Vec<i64>> {
+        self.with_outcomes(|outcomes| {
+            let tx = db.transaction()?;
+            complete(&tx, outcomes)?;
+            let mut ids = Vec::with_capacity(records.len());
+            {
+                // Compiled once per connection: a record is written for every call.
+                let mut insert = tx.prepare_cached(
+                    "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                )?;
+                for r in records {
+                    insert.execute(params![
+                        r.at_ms,
+                        r.kind.as_str(),
+                        r.server,
+                        r.subject,
+                        r.detail,
+                        r.decision,
+                        r.decided_by,
+                        r.outcome,
+                        r.duration_ms.map(|d| d as i64),
+                        r.asked_by,
+                        r.given.map_or("", Given::as_str),
+                    ])?;
+                    ids.push(tx.last_insert_rowid());
+                }
+            }
+            tx.commit()?;
+            Ok(ids)
+        })
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed),
@@ -333,6 +427,26 @@ impl<'a> Kept<'a> {
         }
     }
 
+    /// The record as it waits for its commit.
+    fn waiting(&self, ticket: u64, at_ms: i64, given: Option<Given>) -> Waiting {
+        let record = self.record;
+        Waiting {
+            ticket,
+            at_ms,
+            kind: record.kind,
+            server: record.server.clone(),
+            subject: self.subject.clone().into_owned(),
+            detail: self.detail.clone(),
+            decision: record.decision.clone(),
+            decided_by: record.decided_by.clone(),
+            outcome: self.outcome.clone().into_owned(),
+            duration_ms: record.duration_ms,
+            asked_by: self.asked_by.clone().into_owned(),
+            given,
+            bytes: self.bytes(),
+        }
+    }
+
     /// The bytes it takes, as [`retention::STORED_BYTES`] counts them.
     fn bytes(&self) -> u64 {
         let record = self.record;
@@ -406,4 +520,88 @@ fn add_asked_by(db: &Connection) -> rusqlite::Result<()> {
         db.execute_batch("ALTER TABLE audit ADD COLUMN asked_by TEXT NOT NULL DEFAULT ''")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(subject: &str) -> Record {
+        Record {
+            kind: Kind::ToolCall,
+            server: "demo".into(),
+            subject: subject.into(),
+            detail: json!({"text": "hi"}),
+            decision: "allowed".into(),
+            decided_by: "user".into(),
+            outcome: String::new(),
+            duration_ms: None,
+        }
+    }
+
+    fn subject_of(store: &Store, id: i64) -> String {
+        store
+            .db
+            .lock()
+            .query_row("SELECT subject FROM audit WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .expect("the record")
+    }
+
+    /// Frames in the write-ahead log: each commit adds at least one.
+    fn frames(path: &Path) -> u64 {
+        let wal = std::fs::metadata(path.with_extension("sqlite-wal")).map_or(0, |m| m.len());
+        wal.saturating_sub(32) / (4096 + 24)
+    }
+
+    #[test]
+    fn records_waiting_together_are_written_in_one_commit_each_under_its_own_id() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("audit.sqlite");
+        let store = Store::open(&path, Retention::default()).expect("the log");
+        let before = frames(&path);
+        // 63 calls waiting for the file while a 64th holds it.
+        let waiting: Vec<u64> = (0..63)
+            .map(|n| store.queue(&call(&format!("call-{n}")), "", None))
+            .collect();
+        let last = store.queue(&call("call-63"), "", None);
+        let id = store.write_queued(last).expect("written");
+        assert_eq!(subject_of(&store, id), "call-63");
+        for (n, ticket) in waiting.into_iter().enumerate() {
+            let id = store.write_queued(ticket).expect("written with the others");
+            assert_eq!(subject_of(&store, id), format!("call-{n}"));
+        }
+        let took = frames(&path) - before;
+        assert!(
+            took < 16,
+            "64 records took {took} frames of the log: a commit each"
+        );
+        assert_eq!(store.count().expect("counted"), 64);
+    }
+
+    #[test]
+    fn a_record_whose_group_failed_to_commit_is_written_alone() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("audit.sqlite");
+        let store = Store::open(&path, Retention::default()).expect("the log");
+        store
+            .db
+            .lock()
+            .busy_timeout(std::time::Duration::ZERO)
+            .expect("no wait for the file");
+        // Another process holds the file.
+        let other = Connection::open(&path).expect("another connection");
+        other.execute_batch("BEGIN EXCLUSIVE").expect("locked");
+        let first = store.queue(&call("first"), "", None);
+        let second = store.queue(&call("second"), "", None);
+        assert!(store.write_queued(second).is_err(), "the file is locked");
+        other.execute_batch("COMMIT").expect("released");
+        let id = store
+            .write_queued(first)
+            .expect("written alone, the file free");
+        assert_eq!(subject_of(&store, id), "first");
+        assert_eq!(store.count().expect("counted"), 1);
+    }
 }
