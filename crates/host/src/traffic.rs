@@ -5,7 +5,7 @@
 //! messages it dropped, and how many it never saw because it fell behind.
 
 use parking_lot::Mutex;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
@@ -162,7 +162,8 @@ struct Ring {
     missed: u64,
     /// Requests awaiting a response, by who sent them and their id.
     open: HashMap<(bool, String), Open>,
-    open_order: VecDeque<(bool, String)>,
+    /// The same requests, oldest first (by `Open::seq`): the one to forget when too many wait.
+    open_order: BTreeMap<u64, (bool, String)>,
     headers: Vec<ShownHeader>,
 }
 
@@ -206,7 +207,7 @@ impl Ring {
             ),
             // A response answers a request that went the other way.
             (MessageKind::Response | MessageKind::Error, Some(id)) => {
-                if let Some(open) = self.open.remove(&(!sent, id.clone())) {
+                if let Some(open) = self.answered(&(!sent, id.clone())) {
                     entry.request_seq = Some(open.seq);
                     entry.elapsed_ms = Some(at_ms.saturating_sub(open.at_ms));
                     entry.method = open.method;
@@ -222,14 +223,23 @@ impl Ring {
     }
 
     fn opened(&mut self, key: (bool, String), open: Open) {
-        if self.open.len() >= OPEN_REQUESTS
-            && let Some(oldest) = self.open_order.pop_front()
+        if let Some(again) = self.open.get(&key) {
+            // The id used again: the new request is the one its answer will pair with.
+            self.open_order.remove(&again.seq);
+        } else if self.open.len() >= OPEN_REQUESTS
+            && let Some((_, oldest)) = self.open_order.pop_first()
         {
             self.open.remove(&oldest);
         }
-        self.open_order.retain(|k| *k != key);
-        self.open_order.push_back(key.clone());
+        self.open_order.insert(open.seq, key.clone());
         self.open.insert(key, open);
+    }
+
+    /// The request `key` names, answered: no longer awaited.
+    fn answered(&mut self, key: &(bool, String)) -> Option<Open> {
+        let open = self.open.remove(key)?;
+        self.open_order.remove(&open.seq);
+        Some(open)
     }
 
     fn push(&mut self, entry: TrafficEntry) {
@@ -498,6 +508,42 @@ mod tests {
             &masker,
         );
         assert_eq!(late.request_seq, None);
+    }
+
+    /// However many requests were answered before, at most [`OPEN_REQUESTS`] unanswered ones
+    /// are remembered, and the oldest is the one forgotten: its late answer shows unpaired.
+    #[test]
+    fn requests_awaiting_answers_are_bounded_however_many_were_answered_before() {
+        let mut ring = Ring::default();
+        let masker = Masker::default();
+        let mut message =
+            |direction, json: String| ring.record("s", observed(direction, &json, 0), &masker);
+        for id in 0..3000 {
+            message(
+                Direction::Sent,
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            );
+            message(
+                Direction::Received,
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+            );
+        }
+        let unanswered = (10_000..10_000 + OPEN_REQUESTS + 5).map(|id| {
+            message(
+                Direction::Sent,
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            )
+        });
+        let first = unanswered.collect::<Vec<_>>()[0].seq;
+        let late = |ring: &mut Ring, id: usize| {
+            let json = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
+            ring.record("s", observed(Direction::Received, &json, 0), &masker)
+                .request_seq
+        };
+        assert_eq!(ring.open.len(), OPEN_REQUESTS);
+        assert_eq!(ring.open_order.len(), OPEN_REQUESTS);
+        assert_eq!(late(&mut ring, 10_000), None, "the oldest was forgotten");
+        assert_eq!(late(&mut ring, 10_005), Some(first + 5));
     }
 
     #[test]
