@@ -6,11 +6,18 @@ use std::path::Path;
 
 const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/bindings.ts");
 
+/// The MCP schema's types (`ui/src/mcp/schema.ts`, generated from the official schema), by
+/// which the host describes the MCP payloads it passes on (`switchboard_host::json::mcp`).
+const MCP_TYPES: &str = "import type * as Mcp from \"./mcp/schema\";";
+
 fn generated() -> String {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("bindings.ts");
     crate::ipc()
-        .export(specta_typescript::Typescript::default(), &path)
+        .export(
+            specta_typescript::Typescript::default().header(MCP_TYPES),
+            &path,
+        )
         .expect("export bindings");
     std::fs::read_to_string(path).expect("read generated bindings")
 }

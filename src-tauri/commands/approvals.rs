@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use switchboard_host::approvals::{Pending, Remember};
 use switchboard_host::desk::{AuditEntry, Desk, SharedFolders, StandingRule};
-use switchboard_host::json::Json;
+use switchboard_host::json::{Json, Mcp, mcp};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 
@@ -52,9 +52,9 @@ pub fn answer_sampling(
     desk: State<'_, Desk>,
     id: u32,
     server: String,
-    reply: Option<Json>,
+    reply: Option<Mcp<mcp::CreateMessageResult>>,
 ) -> Result<()> {
-    Ok(desk.answer_sampling(id.into(), &server, reply.map(|r| r.0))?)
+    Ok(desk.answer_sampling(id.into(), &server, reply.map(|r| r.json))?)
 }
 
 /// `result` is the ElicitResult. An accepted link is opened in the system browser.
@@ -64,9 +64,9 @@ pub fn answer_elicitation(
     desk: State<'_, Desk>,
     id: u32,
     server: String,
-    result: Json,
+    result: Mcp<mcp::ElicitResult>,
 ) -> Result<()> {
-    if let Some(url) = desk.answer_elicitation(id.into(), &server, result.0)? {
+    if let Some(url) = desk.answer_elicitation(id.into(), &server, result.json)? {
         crate::browser::open(&url)?;
     }
     Ok(())

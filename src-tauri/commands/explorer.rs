@@ -1,8 +1,8 @@
 //! The explorer: the catalog, tool calls, resources, prompts and completion. MCP payloads
-//! travel as JSON; the window types them from the MCP schema.
+//! travel as the engine wrote them, described by the MCP schema's types.
 
-use switchboard_host::desk::{Desk, ProgressItem};
-use switchboard_host::json::Json;
+use switchboard_host::desk::{Desk, Offers, ProgressItem};
+use switchboard_host::json::{Json, Mcp, mcp};
 use tauri::State;
 
 use crate::CommandError;
@@ -12,8 +12,8 @@ type Result<T> = std::result::Result<T, CommandError>;
 /// Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`.
 #[tauri::command]
 #[specta::specta]
-pub fn catalog(desk: State<'_, Desk>) -> Json {
-    desk.catalog().into()
+pub fn catalog(desk: State<'_, Desk>) -> Offers {
+    desk.catalog()
 }
 
 /// Calls a tool through the approval gate; resolves with the CallToolResult.
@@ -25,7 +25,7 @@ pub async fn call_tool(
     tool: String,
     args: Json,
     token: String,
-) -> Result<Json> {
+) -> Result<Mcp<mcp::CallToolResult>> {
     Ok(desk
         .call_tool(&server, &tool, args.into_object(), token)
         .await?
@@ -47,7 +47,11 @@ pub fn calls_in_flight(desk: State<'_, Desk>) -> Vec<ProgressItem> {
 
 #[tauri::command]
 #[specta::specta]
-pub async fn read_resource(desk: State<'_, Desk>, server: String, uri: String) -> Result<Json> {
+pub async fn read_resource(
+    desk: State<'_, Desk>,
+    server: String,
+    uri: String,
+) -> Result<Mcp<mcp::ReadResourceResult>> {
     Ok(desk.read_resource(&server, &uri).await?.into())
 }
 
@@ -69,7 +73,7 @@ pub async fn get_prompt(
     server: String,
     name: String,
     args: Json,
-) -> Result<Json> {
+) -> Result<Mcp<mcp::GetPromptResult>> {
     Ok(desk
         .get_prompt(&server, &name, args.into_object())
         .await?

@@ -2,7 +2,7 @@
 //! be answered without review.
 
 use switchboard_host::desk::{Desk, SamplingDraft, SamplingRuleShown};
-use switchboard_host::json::Json;
+use switchboard_host::json::{Mcp, mcp};
 use tauri::State;
 
 use crate::CommandError;
@@ -17,10 +17,10 @@ pub async fn draft_sampling(
     desk: State<'_, Desk>,
     id: u32,
     server: String,
-    reviewed: Json,
+    reviewed: Mcp<mcp::CreateMessageRequestParams>,
 ) -> Result<Option<SamplingDraft>> {
     Ok(desk
-        .draft_sampling(id.into(), &server, Some(reviewed.0))
+        .draft_sampling(id.into(), &server, Some(reviewed.json))
         .await?)
 }
 

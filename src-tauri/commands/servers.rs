@@ -6,7 +6,7 @@ use switchboard_host::desk::{
     Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, ServerForm, ServerSummary,
     SignedIn, ToolSwitch,
 };
-use switchboard_host::json::Json;
+use switchboard_host::json::{Mcp, mcp};
 use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
@@ -123,8 +123,8 @@ pub async fn signed_in(desk: State<'_, Desk>, name: String) -> Result<Option<Sig
 /// The server's `initialize` result (MCP's InitializeResult), or null when not running.
 #[tauri::command]
 #[specta::specta]
-pub fn server_info(desk: State<'_, Desk>, name: String) -> Option<Json> {
-    desk.server_info(&name).map(Json)
+pub fn server_info(desk: State<'_, Desk>, name: String) -> Option<Mcp<mcp::InitializeResult>> {
+    desk.server_info(&name).map(Mcp::from)
 }
 
 #[tauri::command]

@@ -21,7 +21,7 @@ use crate::decisions::Origin;
 use crate::recent::{MINUTE, Recent};
 
 /// What a server (or a caller on its behalf) asks the person.
-// The MCP payloads are described to the face as JSON: it types them from the spec.
+// The MCP payloads are described to the face by the MCP schema's types.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -31,7 +31,7 @@ pub enum Question {
         #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
         arguments: Map<String, Value>,
         /// The server's own claims about the tool: shown, never trusted by themselves.
-        #[cfg_attr(feature = "specta", specta(type = Option<crate::json::Json>))]
+        #[cfg_attr(feature = "specta", specta(type = Option<crate::json::mcp::ToolAnnotations>))]
         annotations: Option<Box<ToolAnnotations>>,
         /// What changed since the person allowed this tool, if an allowance they gave no
         /// longer holds.
@@ -50,11 +50,11 @@ pub enum Question {
         asked_by: crate::decisions::Origin,
     },
     Sampling {
-        #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = crate::json::mcp::CreateMessageRequestParams))]
         params: Box<CreateMessageRequestParams>,
     },
     Elicitation {
-        #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = crate::json::mcp::ElicitRequestParams))]
         params: Box<ElicitRequestParams>,
     },
     Roots,

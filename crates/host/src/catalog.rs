@@ -10,11 +10,16 @@ use serde::Serialize;
 use switchboard_mcp::types::{Prompt, Resource, ResourceTemplate, Tool};
 
 /// What one server offers, as last listed.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Offer {
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::json::mcp::Tool>))]
     pub tools: Vec<Tool>,
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::json::mcp::Resource>))]
     pub resources: Vec<Resource>,
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::json::mcp::ResourceTemplate>))]
     pub templates: Vec<ResourceTemplate>,
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::json::mcp::Prompt>))]
     pub prompts: Vec<Prompt>,
 }
 

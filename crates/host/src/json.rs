@@ -1,5 +1,8 @@
-//! JSON as a face sees it: MCP payloads cross to the window untyped here and are typed
-//! there from the MCP schema. Numbers are described as JavaScript numbers.
+//! JSON as a face sees it. MCP payloads cross to the window as the engine wrote them,
+//! described by the MCP schema's types ([`mcp`], [`Mcp`]); other JSON as any JSON value.
+//! Numbers are described as JavaScript numbers.
+
+use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,7 +27,8 @@ impl specta::Type for Json {
 pub enum JsonValue {
     Null(()),
     Bool(bool),
-    Number(f64),
+    // JSON has no NaN: never null.
+    Number(#[specta(type = specta_typescript::Number)] f64),
     String(String),
     Array(Vec<JsonValue>),
     Object(std::collections::BTreeMap<String, JsonValue>),
@@ -44,4 +48,66 @@ impl From<Value> for Json {
     fn from(value: Value) -> Self {
         Self(value)
     }
+}
+
+/// JSON the engine wrote from its type of the MCP schema's `T` (one of [`mcp`]'s), passed
+/// on as it is and described to the window as that type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Mcp<T> {
+    pub json: Value,
+    #[serde(skip)]
+    of: PhantomData<T>,
+}
+
+impl<T> From<Value> for Mcp<T> {
+    fn from(json: Value) -> Self {
+        Self {
+            json,
+            of: PhantomData,
+        }
+    }
+}
+
+#[cfg(feature = "specta")]
+impl<T: specta::Type> specta::Type for Mcp<T> {
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        T::definition(types)
+    }
+}
+
+/// Types of the MCP schema by name, for what crosses to the window: each is described as
+/// the type of that name in `ui/src/mcp/schema.ts` (generated from the official schema),
+/// which the window's bindings import as `Mcp`.
+pub mod mcp {
+    macro_rules! schema_types {
+        ($($name:ident),* $(,)?) => {$(
+            #[doc = concat!("The MCP schema's `", stringify!($name), "`.")]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+            pub struct $name;
+
+            #[cfg(feature = "specta")]
+            impl specta::Type for $name {
+                fn definition(_: &mut specta::Types) -> specta::datatype::DataType {
+                    specta_typescript::define(concat!("Mcp.", stringify!($name))).into()
+                }
+            }
+        )*};
+    }
+
+    schema_types!(
+        CallToolResult,
+        CreateMessageRequestParams,
+        CreateMessageResult,
+        ElicitRequestParams,
+        ElicitResult,
+        GetPromptResult,
+        InitializeResult,
+        Prompt,
+        ReadResourceResult,
+        Resource,
+        ResourceTemplate,
+        Tool,
+        ToolAnnotations,
+    );
 }

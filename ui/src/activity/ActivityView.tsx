@@ -37,11 +37,11 @@ export function ActivityView() {
   const cancel = (token: string) => {
     if (!token.startsWith(WAIT)) return void commands.cancelCall(token).catch(() => {});
     const asked = pending.find((p) => `${WAIT}${p.id}` === token);
-    if (!asked || asked.id === null) return;
+    if (!asked) return;
     const declined =
       asked.question.kind === "sampling"
         ? commands.answerSampling(asked.id, asked.server, null)
-        : commands.answerElicitation(asked.id, asked.server, { action: "cancel" } as never);
+        : commands.answerElicitation(asked.id, asked.server, { action: "cancel" });
     void declined.catch(() => {});
   };
   const [filter, setFilter] = useState("");

@@ -30,7 +30,7 @@ export interface SamplingDialogProps {
    */
   draft?(
     reviewed: CreateMessageRequestParams,
-  ): Promise<{ provider: string; model: string; result: unknown } | null>;
+  ): Promise<{ provider: string; model: string; result: CreateMessageResult } | null>;
   /**
    * From now on, this model's replies (the one that drafted the reply the person sent) go
    * to this server without review, whatever the server hints.
@@ -155,7 +155,7 @@ export function SamplingDialog({
           setDrafted({ kind: "none" });
           return;
         }
-        const result = got.result as CreateMessageResult;
+        const result = got.result;
         const text = textOf(result);
         setDrafted({
           kind: "done",

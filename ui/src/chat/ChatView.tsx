@@ -7,7 +7,6 @@ import { Messages } from "./Messages";
 import { ToolToggles } from "./ToolToggles";
 import { Composer } from "./Composer";
 import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "./context";
-import type { Catalog } from "../explorer/catalogEntries";
 import { useFollowTail } from "../followTail";
 import "./chat.css";
 
@@ -36,7 +35,7 @@ export function ChatView() {
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const catalog = useFetched(() => commands.catalog(), ["catalog_changed", "status"]);
   const { resources, prompts } = useMemo(() => {
-    const offered = (catalog.data ?? {}) as unknown as Catalog;
+    const offered = catalog.data ?? {};
     return { resources: resourcesOf(offered), prompts: promptsOf(offered) };
   }, [catalog.data]);
   const [error, setError] = useState<string | null>(null);

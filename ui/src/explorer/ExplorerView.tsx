@@ -18,9 +18,9 @@ export function ExplorerView() {
   // not flash an empty explorer, nor lose the item chosen.
   const [seen, setSeen] = useKept<Catalog | null>("catalog", null);
   useEffect(() => {
-    if (data) setSeen(data as unknown as Catalog);
+    if (data) setSeen(data);
   }, [data, setSeen]);
-  const catalog = ((data as unknown as Catalog | null) ?? seen ?? {}) as Catalog;
+  const catalog: Catalog = data ?? seen ?? {};
   const { entries, items } = useMemo(() => entriesOf(catalog), [catalog]);
   // Kept above the view: the person finds the list as they left it when they come back.
   const [query, setQuery] = useKept("list:query", "");

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
-import type { InitializeResult, ReadResourceResult, Resource } from "../mcp/schema";
+import type { ReadResourceResult, Resource } from "../mcp/schema";
 import { ResourceDetail } from "./ResourceDetail";
 import { useFetched, useHostUpdates } from "../host/updates";
 import { useHostCall } from "./useHostCall";
@@ -11,7 +11,7 @@ import { readOnOpenKey } from "./openResource";
 /** A resource: read it, and follow its updates while subscribed. */
 export function ResourcePanel({ server, resource }: { server: string; resource: Resource }) {
   const info = useFetched(() => commands.serverInfo(server), ["status"], [server]);
-  const canSubscribe = (info.data as InitializeResult | null)?.capabilities.resources?.subscribe === true;
+  const canSubscribe = info.data?.capabilities.resources?.subscribe === true;
   const key = `resource:${server}/${resource.uri}`;
   const read = useHostCall<ReadResourceResult>(key);
   // The subscription lives in the host: the toggle shows it as it is when the person comes back.

@@ -36,7 +36,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
     commands
       .callTool(server, tool.name, value as never, mine)
       .then(
-        (r) => setResult(r as unknown as CallToolResult),
+        (r) => setResult(r),
         (err: unknown) => {
           setError(errorMessage(err));
           setRetry(errorCode(err) === "browser_step");

@@ -1,14 +1,8 @@
+import type { Offer } from "../bindings";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../mcp/schema";
 import type { CatalogEntry } from "./CatalogList";
 
-/** What one running server offers, as the host lists it. */
-export interface Offer {
-  tools: Tool[];
-  resources: Resource[];
-  templates: ResourceTemplate[];
-  prompts: Prompt[];
-}
-
+/** Every running server's offer, by server, as the host lists it. */
 export type Catalog = Record<string, Offer>;
 
 /** The thing an entry stands for, to show its detail. */

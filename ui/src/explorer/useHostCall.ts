@@ -8,10 +8,10 @@ import { errorMessage } from "../errors";
 export function useHostCall<T>(key: string) {
   const [result, setResult] = useKept<T | null>(`${key}:result`, null);
   const [error, setError] = useKept<string | null>(`${key}:error`, null);
-  const run = (call: Promise<unknown>) =>
+  const run = (call: Promise<T>) =>
     call.then(
       (answer) => {
-        setResult(answer as T);
+        setResult(answer);
         setError(null);
       },
       (err: unknown) => setError(errorMessage(err)),

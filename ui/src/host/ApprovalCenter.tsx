@@ -1,13 +1,7 @@
 import { useEffect, useState } from "react";
 import { commands, type Pending } from "../bindings";
 import { errorMessage } from "../errors";
-import type {
-  CreateMessageRequestParams,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-  ToolAnnotations,
-} from "../mcp/schema";
+import type { ElicitResult } from "../mcp/schema";
 import { ToolCallDialog } from "../approvals/ToolCallDialog";
 import { ReadDialog } from "../approvals/ReadDialog";
 import { SamplingDialog } from "../approvals/SamplingDialog";
@@ -39,7 +33,7 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
     answer.then(
       () => setFailure(null),
       (err: unknown) =>
-        setFailure({ id: current.id as number, message: errorMessage(err) }),
+        setFailure({ id: current.id, message: errorMessage(err) }),
     );
   return (
     <>
@@ -74,11 +68,11 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
   const { question, server } = pending;
   const asker = question.kind === "tool_call" && question.asked_by.by === "model" ? question.asked_by.conversation : null;
   const conversationTitle = useConversationTitle(asker);
-  const id = pending.id as number;
+  const id = pending.id;
   const base: PendingBase = {
     id,
     server,
-    deadlineMs: pending.deadlineMs as number,
+    deadlineMs: pending.deadlineMs,
     during: pending.during,
   };
   switch (question.kind) {
@@ -89,7 +83,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             ...base,
             tool: question.tool,
             arguments: question.arguments as Record<string, unknown>,
-            annotations: question.annotations as ToolAnnotations | null,
+            annotations: question.annotations ?? null,
             changed: question.changed ?? null,
             askedBy: question.asked_by,
             conversationTitle,
@@ -119,40 +113,23 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
         <SamplingDialog
           request={{
             ...base,
-            params: question.params as unknown as CreateMessageRequestParams,
+            params: question.params,
           }}
-          onAnswer={(result) =>
-            send(commands.answerSampling(id, server, result as never))
-          }
+          onAnswer={(result) => send(commands.answerSampling(id, server, result))}
           onDecline={() => send(commands.answerSampling(id, server, null))}
-          draft={(reviewed) =>
-            commands.draftSampling(id, server, reviewed as never)
-          }
+          draft={(reviewed) => commands.draftSampling(id, server, reviewed)}
           onAllowWithoutReview={({ provider, model }) =>
             send(commands.allowSamplingWithoutReview(server, provider, model))
           }
         />
       );
     case "elicitation": {
-      const answer = (result: ElicitResult) =>
-        send(commands.answerElicitation(id, server, result as never));
-      const params = question.params as { mode?: string };
+      const answer = (result: ElicitResult) => send(commands.answerElicitation(id, server, result));
+      const params = question.params;
       return params.mode === "url" ? (
-        <UrlElicitationDialog
-          request={{
-            ...base,
-            params: params as unknown as ElicitRequestURLParams,
-          }}
-          onAnswer={(action) => answer({ action })}
-        />
+        <UrlElicitationDialog request={{ ...base, params }} onAnswer={(action) => answer({ action })} />
       ) : (
-        <ElicitationFormDialog
-          request={{
-            ...base,
-            params: params as unknown as ElicitRequestFormParams,
-          }}
-          onAnswer={answer}
-        />
+        <ElicitationFormDialog request={{ ...base, params }} onAnswer={answer} />
       );
     }
     case "roots":

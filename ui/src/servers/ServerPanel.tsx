@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
-import type { InitializeResult, LoggingLevel } from "../mcp/schema";
+import type { LoggingLevel } from "../mcp/schema";
 import { ServerDetails, type SignedIn } from "./ServerDetails";
 import { LogPane } from "./LogPane";
 import { SharedFolders } from "./SharedFolders";
@@ -16,7 +16,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
   const waiting = useFetched(() => commands.signInWaiting(name), ["sign_in_waiting"], [name]);
-  const initialized = info.data as unknown as InitializeResult | null;
+  const initialized = info.data;
   const log = useServerLog(name);
   const [level, setLevel] = useState<LoggingLevel | null>(null);
   const [error, setError] = useState<string | null>(null);

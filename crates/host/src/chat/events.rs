@@ -42,7 +42,10 @@ pub enum ChatEvent {
     },
     ToolCallProgress {
         call_id: String,
+        // A server's JSON number: never NaN, so never null.
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         progress: f64,
+        #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
         total: Option<f64>,
         message: Option<String>,
     },

@@ -2,7 +2,7 @@
 //! gate with their progress and a way to cancel them, resources, prompts and completion.
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use switchboard_mcp::connection::Progress;
 use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::switches::TurnedOff;
 use super::{Desk, DeskError};
 use crate::approvals::Serving;
+use crate::catalog::Offer;
 use crate::clock::now_ms;
 use crate::gate::{CallError, Callee};
 
@@ -25,10 +26,40 @@ pub struct ProgressItem {
     pub token: String,
     pub server: String,
     pub label: String,
+    // A server's JSON number: never NaN, so never null.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub progress: f64,
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
     pub total: Option<f64>,
     pub message: Option<String>,
     pub started_ms: i64,
+}
+
+/// Every running server's offer, by server: a JSON object of the servers in this order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Offers(pub Vec<(String, Offer)>);
+
+impl Offers {
+    /// What `server` offers, if it runs.
+    pub fn of(&self, server: &str) -> Option<&Offer> {
+        self.0
+            .iter()
+            .find(|(name, _)| name == server)
+            .map(|(_, offer)| offer)
+    }
+}
+
+impl Serialize for Offers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(server, offer)| (server, offer)))
+    }
+}
+
+#[cfg(feature = "specta")]
+impl specta::Type for Offers {
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        <std::collections::HashMap<String, Offer> as specta::Type>::definition(types)
+    }
 }
 
 /// Takes a call off the running list however it ends.
@@ -45,31 +76,19 @@ impl Drop for Running<'_> {
 
 impl Desk {
     /// Every running server's tools, resources, templates and prompts, by server.
-    pub fn catalog(&self) -> Value {
+    pub fn catalog(&self) -> Offers {
         let catalog = &self.inner.shared.catalog;
         let states = self.inner.shared.states.lock().clone();
         let off = TurnedOff::now(&self.inner);
-        let offers: Map<String, Value> = states
+        let offers = states
             .keys()
             .filter_map(|server| {
-                let offer = catalog.offer(server)?;
-                let tools: Vec<_> = offer
-                    .tools
-                    .into_iter()
-                    .filter(|tool| !off.holds(server, &tool.name))
-                    .collect();
-                Some((
-                    server.clone(),
-                    json!({
-                        "tools": tools,
-                        "resources": offer.resources,
-                        "templates": offer.templates,
-                        "prompts": offer.prompts,
-                    }),
-                ))
+                let mut offer = catalog.offer(server)?;
+                offer.tools.retain(|tool| !off.holds(server, &tool.name));
+                Some((server.clone(), offer))
             })
             .collect();
-        Value::Object(offers)
+        Offers(offers)
     }
 
     /// Calls a tool as the person does from the explorer: their decision already, it runs

@@ -63,7 +63,7 @@ pub use chat::{
     PromptUse, Role, ShownMessage, ShownPart,
 };
 pub use delegates::{AgentLine, LineHeld};
-pub use explore::ProgressItem;
+pub use explore::{Offers, ProgressItem};
 pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
     ImportedServerReport, InputAnswer, SkippedServer,

@@ -31,7 +31,7 @@ pub struct SamplingDraft {
     /// The model chosen for the request.
     pub model: String,
     /// The `CreateMessageResult` the model's answer makes.
-    #[cfg_attr(feature = "specta", specta(type = crate::json::Json))]
+    #[cfg_attr(feature = "specta", specta(type = crate::json::mcp::CreateMessageResult))]
     pub result: serde_json::Value,
 }
 

@@ -152,14 +152,9 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let listed = world.desk.servers();
     assert_eq!(listed.len(), 1);
     assert!(matches!(listed[0].state, Some(ServerState::Running { .. })));
-    let tools = world.desk.catalog()["py"]["tools"].clone();
-    assert!(
-        tools
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|t| t["name"] == "echo")
-    );
+    let catalog = world.desk.catalog();
+    let tools = &catalog.of("py").unwrap().tools;
+    assert!(tools.iter().any(|t| t.name == "echo"));
 
     // The person edits the arguments before allowing the call.
     let call = world.call("echo", json!({"text": "as the caller wrote it"}));

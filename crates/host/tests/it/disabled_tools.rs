@@ -5,19 +5,15 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
-use switchboard_host::desk::{DeskError, Update};
+use switchboard_host::desk::{DeskError, Offers, Update};
 use switchboard_host::server_events::ServerState;
 
 use crate::common;
 use crate::common::{demo_server, desk_on, keyring, text_of};
 
-fn tool_names(catalog: &serde_json::Value) -> Vec<String> {
-    catalog["demo"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
+fn tool_names(catalog: &Offers) -> Vec<String> {
+    let offer = catalog.of("demo").unwrap();
+    offer.tools.iter().map(|t| t.name.clone()).collect()
 }
 
 #[tokio::test]
