@@ -1,10 +1,14 @@
 import { useEffect, useState } from "react";
-import { commands, type AuditEntry, type Pending } from "../bindings";
+import {
+  commands,
+  type AuditEntry_Serialize as AuditEntry,
+  type Pending,
+  type ProgressItem_Serialize as ProgressItem,
+} from "../bindings";
 import { AuditTable } from "./AuditTable";
 import { ProgressList } from "./ProgressList";
 import { useCallsInFlight } from "./inFlight";
 import { useSettled } from "./useSettled";
-import type { AuditRow, ProgressItem } from "../servers/types";
 import { useFetched } from "../host/updates";
 import { useApprovals } from "../host/approvalsContext";
 import { waitingSince } from "../host/pending";
@@ -17,7 +21,7 @@ const WAIT = "wait-";
 /** A server's request that waits for the person (a model reply, an answer), as a running item. */
 function waitOf(pending: Pending): ProgressItem | null {
   const kind = pending.question.kind;
-  if ((kind !== "sampling" && kind !== "elicitation") || pending.id === null) return null;
+  if (kind !== "sampling" && kind !== "elicitation") return null;
   return {
     token: `${WAIT}${pending.id}`,
     server: pending.server,
@@ -75,7 +79,7 @@ export function ActivityView() {
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit log</h2>
         <AuditTable
-          rows={rows as unknown as AuditRow[]}
+          rows={rows}
           hasMore={hasMore && rows.length >= PAGE}
           onMore={more}
           filter={filter}

@@ -2,11 +2,11 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuditTable, type AuditTableProps } from "./AuditTable";
-import type { AuditRow } from "../servers/types";
+import type { AuditEntry_Serialize as AuditEntry, Given } from "../bindings";
 
 afterEach(cleanup);
 
-const rows: AuditRow[] = [
+const rows: AuditEntry[] = [
   {
     id: 3,
     at_ms: new Date(2025, 10, 25, 14, 3, 7).getTime(),
@@ -124,7 +124,7 @@ describe("AuditTable", () => {
   });
 
   it("says how each allow was given", () => {
-    const given = (g: string | null, decided_by = "user") => {
+    const given = (g: Given | null, decided_by = "user") => {
       cleanup();
       setup({ rows: [{ ...rows[1]!, given: g, decided_by }] });
       return cells(bodyRows()[0]!)[6];

@@ -1,12 +1,12 @@
 import { Fragment, useId, useState } from "react";
-import type { AuditRow } from "../servers/types";
+import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
 import { decisionTone, howGiven } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
   /** The records that match `filter`: the host searched them. */
-  rows: AuditRow[];
+  rows: AuditEntry[];
   onMore?(): void;
   hasMore: boolean;
   filter: string;

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProgressList } from "./ProgressList";
-import type { ProgressItem } from "../servers/types";
+import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
 
 afterEach(() => {
   cleanup();

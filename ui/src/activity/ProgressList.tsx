@@ -1,4 +1,4 @@
-import type { ProgressItem } from "../servers/types";
+import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
 import { formatElapsed, useNow } from "../servers/time";
 import "./activity.css";
 

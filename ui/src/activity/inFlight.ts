@@ -1,13 +1,12 @@
-import { commands, type ProgressItem as HostProgress, type Update } from "../bindings";
+import { commands, type ProgressItem_Serialize as ProgressItem, type Update_Serialize as Update } from "../bindings";
 import { useLive } from "../host/live";
-import type { ProgressItem } from "../servers/types";
 
 type Change = Extract<Update, { kind: "progress" | "progress_ended" }>;
 
 function apply(calls: Map<string, ProgressItem>, change: Change): Map<string, ProgressItem> {
   const next = new Map(calls);
   if (change.kind === "progress_ended") next.delete(change.token);
-  else next.set(change.item.token, change.item as HostProgress as ProgressItem);
+  else next.set(change.item.token, change.item);
   return next;
 }
 
@@ -19,10 +18,7 @@ function apply(calls: Map<string, ProgressItem>, change: Change): Map<string, Pr
 export function useCallsInFlight(): ProgressItem[] {
   const [calls] = useLive<Map<string, ProgressItem>, Change>(
     {
-      fetch: () =>
-        commands
-          .callsInFlight()
-          .then((fresh) => new Map(fresh.map((item) => [item.token, item as HostProgress as ProgressItem]))),
+      fetch: () => commands.callsInFlight().then((fresh) => new Map(fresh.map((item) => [item.token, item]))),
       change: (update) => (update.kind === "progress" || update.kind === "progress_ended" ? update : null),
       apply,
     },

@@ -1,11 +1,11 @@
 import { useMemo, useState } from "react";
-import type { Changed, Origin, Read } from "../bindings";
+import type { Changed, Origin, Read, Remember } from "../bindings";
 import { Modal } from "../dialogs/Modal";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { TrustChange } from "./TrustChange";
-import type { PendingBase, Remember } from "./types";
+import type { PendingBase } from "./types";
 import "./approvals.css";
 
 export interface ReadRequest extends PendingBase {

@@ -8,8 +8,8 @@ import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
 import { ToolClaims } from "./ToolClaims";
 import { TrustChange } from "./TrustChange";
-import type { Changed, Origin } from "../bindings";
-import type { PendingBase, Remember } from "./types";
+import type { Changed, Origin, Remember } from "../bindings";
+import type { PendingBase } from "./types";
 import "./approvals.css";
 
 export interface ToolCallRequest extends PendingBase {

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import type { Update } from "../bindings";
+import type { Update_Serialize as Update } from "../bindings";
 import { useWindowReturn } from "../windowReturn";
 import { useListenThenFetch } from "./updates";
 

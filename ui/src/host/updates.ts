@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { events, type Update } from "../bindings";
+import { events, type Update_Serialize as Update } from "../bindings";
 
 type Kind = Update["kind"];
 
@@ -29,15 +29,13 @@ function useHostEvent<T>(event: HostEvent<T>, handler: (payload: T) => void): vo
 
 /** Calls `onUpdate` for each change the host announces, while the component lives. */
 export function useHostUpdates(onUpdate: (update: Update) => void): void {
-  useHostEvent(events.hostUpdate as HostEvent<Update>, onUpdate);
+  useHostEvent(events.hostUpdate, onUpdate);
 }
 
 /** Calls `onShow` with the request whose dialog the person asked for from outside the
  * window: its desktop notification, or the tray's menu. */
 export function useShowRequest(onShow: (id: number) => void): void {
-  useHostEvent(events.showRequest as HostEvent<{ id: number | null }>, ({ id }) => {
-    if (id !== null) onShow(id);
-  });
+  useHostEvent(events.showRequest, ({ id }) => onShow(id));
 }
 
 /**
@@ -45,7 +43,7 @@ export function useShowRequest(onShow: (id: number) => void): void {
  * window holds from them may be stale, and is to be fetched again.
  */
 export function useHostResync(onResync: () => void): void {
-  useHostEvent(events.hostResync as HostEvent<unknown>, onResync);
+  useHostEvent(events.hostResync, onResync);
 }
 
 /** What one run of `useListenThenFetch` does with the updates it hears and how it fetches. */
@@ -66,7 +64,7 @@ export function useListenThenFetch(start: (current: () => boolean) => FetchRun, 
     let live = true;
     let stop: (() => void) | null = null;
     const run = start(() => live);
-    (events.hostUpdate as HostEvent<Update>)
+    events.hostUpdate
       .listen((event) => live && run.heard(event.payload))
       .then(
         (unlisten) => {

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { KeyValue } from "./types";
+import type { KeyValue_Serialize as KeyValue } from "../bindings";
 import type { RowKind, ServerFormErrors } from "./serverFormModel";
 import { FieldError, describedBy } from "./FieldError";
 import { useFocusAdded } from "./useFocusAdded";
@@ -32,7 +32,7 @@ export function KeyValueRows({ kind, rows, onChange, errors }: KeyValueRowsProps
   const update = (i: number, change: Partial<KeyValue>) => onChange(rows.map((row, j) => (j === i ? { ...row, ...change } : row)));
   const add = () => {
     focus.markAdded(rows.length);
-    onChange([...rows, { key: "", value: "", secret: false }]);
+    onChange([...rows, { key: "", value: "", secret: false, stored: false }]);
   };
 
   return (

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LogPane, type LogPaneProps } from "./LogPane";
-import type { LogEntry } from "./types";
+import type { LogEntry_Serialize as LogEntry } from "../bindings";
 
 afterEach(cleanup);
 

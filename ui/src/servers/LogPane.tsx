@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from "react";
 import { useFollowTail } from "../followTail";
 import type { LoggingLevel } from "../mcp/schema";
-import type { LogEntry } from "./types";
+import type { LogEntry_Serialize as LogEntry } from "../bindings";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";
 import { formatClock, isoTime } from "./time";
 import "./servers.css";

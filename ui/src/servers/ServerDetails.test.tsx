@@ -30,7 +30,7 @@ describe("ServerDetails", () => {
   it("offers Sign in when the server needs it", async () => {
     const onSignIn = vi.fn();
     render(
-      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in" }} onSignIn={onSignIn} />,
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", token_instead: false }} onSignIn={onSignIn} />,
     );
     expect(screen.getByText("Sign-in needed:")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { Implementation, ServerCapabilities } from "../mcp/schema";
-import type { ServerState } from "./types";
+import type { ServerState_Serialize as ServerState, SignedIn_Serialize as SignedIn } from "../bindings";
 import { describeCapabilities } from "./capabilities";
 import { AccessTokenOffer } from "./AccessTokenOffer";
 import { InertMarkdown } from "./InertMarkdown";
@@ -12,14 +12,6 @@ export interface ServerInfo {
   serverInfo: Implementation;
   capabilities: ServerCapabilities;
   instructions?: string | null;
-}
-
-/** Who the person is signed in as at the server. */
-export interface SignedIn {
-  issuer: string;
-  scopes: string[];
-  /** When the access token ends (it is renewed before), epoch ms. */
-  expiresMs: number | null;
 }
 
 export interface ServerDetailsProps {

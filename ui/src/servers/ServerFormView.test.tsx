@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerFormView, emptyServerForm, validateServerForm, type ServerFormViewProps } from "./ServerFormView";
 import { splitCommandLine } from "./serverFormModel";
-import type { ServerForm } from "./types";
+import type { ServerForm_Serialize as ServerForm } from "../bindings";
 
 afterEach(cleanup);
 
@@ -76,7 +76,7 @@ describe("ServerFormView", () => {
       name: "github.main",
       command: "npx",
       args: ["-y", "notes of mine.txt"],
-      env: [{ key: "GITHUB_TOKEN", value: "ghp_s3cret", secret: true }],
+      env: [{ key: "GITHUB_TOKEN", value: "ghp_s3cret", secret: true, stored: false }],
       requestTimeoutSecs: 30,
       trusted: true,
     } satisfies ServerForm);
@@ -170,7 +170,7 @@ describe("ServerFormView", () => {
       transport: "http",
       url: "https://mcp.example/mcp",
       httpMode: "streamable_http",
-      headers: [{ key: "Authorization", value: "Bearer abc", secret: true }],
+      headers: [{ key: "Authorization", value: "Bearer abc", secret: true, stored: false }],
       protocolEra: "stateless",
     } satisfies ServerForm);
   });
@@ -249,8 +249,8 @@ describe("validateServerForm", () => {
       transport: "http",
       url: "https://",
       headers: [
-        { key: "X-Key", value: "1", secret: false },
-        { key: "x-key", value: "2", secret: false },
+        { key: "X-Key", value: "1", secret: false, stored: false },
+        { key: "x-key", value: "2", secret: false, stored: false },
       ],
     };
     expect(validateServerForm(form, [], "add")).toEqual({

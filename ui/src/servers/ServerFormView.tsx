@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import type { ServerForm } from "./types";
+import type { ServerForm_Serialize as ServerForm } from "../bindings";
 import { normalizeServerForm, splitCommandLine, validateServerForm } from "./serverFormModel";
 import { ArgsEditor } from "./ArgsEditor";
 import { KeyValueRows } from "./KeyValueRows";

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerList, type ServerListProps } from "./ServerList";
-import type { ServerSummary } from "./types";
+import type { ServerSummary_Serialize as ServerSummary } from "../bindings";
 
 afterEach(cleanup);
 
@@ -44,7 +44,7 @@ describe("ServerList", () => {
       enabled: true,
       transport: "http",
       target: "https://mcp.tracker.example/mcp",
-      state: { state: "auth_required", detail: "tracker needs sign-in" },
+      state: { state: "auth_required", detail: "tracker needs sign-in", token_instead: false },
       since_ms: 0,
     };
     const props = setup({ servers: [...servers, guarded] });

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import type { ServerSummary } from "./types";
+import type { ServerSummary_Serialize as ServerSummary } from "../bindings";
 import { StatusBadge } from "./StatusBadge";
 import "./servers.css";
 

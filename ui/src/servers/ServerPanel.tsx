@@ -2,12 +2,12 @@ import { useId, useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import type { LoggingLevel } from "../mcp/schema";
-import { ServerDetails, type SignedIn } from "./ServerDetails";
+import { ServerDetails } from "./ServerDetails";
 import { LogPane } from "./LogPane";
 import { SharedFolders } from "./SharedFolders";
 import { ServerTools } from "./ServerTools";
 import { ServerTraffic } from "./ServerTraffic";
-import type { LogEntry, ServerState } from "./types";
+import type { ServerState_Serialize as ServerState } from "../bindings";
 import { useFetched } from "../host/updates";
 import { useServerLog } from "./useServerLog";
 
@@ -30,13 +30,12 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
   };
   const [tab, setTab] = useState<"log" | "traffic">("log");
   const tabs = useId();
-  const entries = log.entries as unknown as LogEntry[];
   return (
     <div className="server-panel">
       <ServerDetails
         name={name}
         state={state}
-        signedIn={signedIn.data as SignedIn | null}
+        signedIn={signedIn.data}
         onSignIn={() => act(commands.signIn(name))}
         onSignOut={() => act(commands.signOut(name))}
         onUseToken={(token) => act(commands.useAccessToken(name, token))}
@@ -83,7 +82,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
           <ServerTraffic name={name} />
         ) : (
           <LogPane
-            entries={entries}
+            entries={log.entries}
             level={level}
             canSetLevel={initialized?.capabilities.logging !== undefined}
             onSetLevel={(next) =>

@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { commands, events } from "../bindings";
+import { commands, events, type TrafficEntry_Serialize as TrafficEntry, type TrafficLog_Serialize as TrafficLog } from "../bindings";
 import { errorMessage } from "../errors";
 import { TrafficPane } from "./TrafficPane";
-import { appendTraffic, type TrafficEntry, type TrafficLog } from "./traffic";
-
-type Loaded = TrafficLog;
+import { appendTraffic } from "./traffic";
 
 interface HostEvent<T> {
   listen(handler: (event: { payload: T }) => void): Promise<() => void>;
@@ -15,7 +13,7 @@ interface HostEvent<T> {
  * Messages that arrive while the kept ones are fetched are added after them.
  */
 export function ServerTraffic({ name }: { name: string }) {
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loaded, setLoaded] = useState<TrafficLog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const early = useRef<TrafficEntry[]>([]);
@@ -30,7 +28,7 @@ export function ServerTraffic({ name }: { name: string }) {
       );
     early.current = [];
     setLoaded(null);
-    void listen<TrafficEntry>(events.trafficAdded as unknown as HostEvent<TrafficEntry>, (entry) => {
+    void listen(events.trafficAdded, (entry) => {
       if (entry.server !== name) return;
       setLoaded((state) => {
         if (state === null) {
@@ -40,11 +38,11 @@ export function ServerTraffic({ name }: { name: string }) {
         return { ...state, ...appendTraffic(state, entry) };
       });
     });
-    void listen<unknown>(events.trafficLost as HostEvent<unknown>, () => setRound((r) => r + 1));
+    void listen(events.trafficLost, () => setRound((r) => r + 1));
     commands.serverTraffic(name).then(
       (kept) => {
         if (!live) return;
-        let state = kept as unknown as Loaded;
+        let state = kept;
         for (const entry of early.current) state = { ...state, ...appendTraffic(state, entry) };
         early.current = [];
         setLoaded(state);

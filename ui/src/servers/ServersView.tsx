@@ -1,22 +1,17 @@
 import { useState } from "react";
-import { commands, type ServerSummary as HostSummary } from "../bindings";
+import { commands, type ServerForm_Serialize as ServerForm } from "../bindings";
 import { errorMessage } from "../errors";
 import { ServerList } from "./ServerList";
 import { ServerFormView, emptyServerForm } from "./ServerFormView";
-import type { ServerForm, ServerSummary } from "./types";
 import { useFetched } from "../host/updates";
 import { ImportPanel } from "./ImportPanel";
 import { ServerPanel } from "./ServerPanel";
 
 type Mode = { kind: "view" } | { kind: "add" } | { kind: "edit"; form: ServerForm } | { kind: "import" };
 
-function summaries(list: HostSummary[] | null): ServerSummary[] {
-  return (list ?? []).map((s) => ({ ...s, since_ms: s.since_ms ?? 0 }) as unknown as ServerSummary);
-}
-
 export function ServersView() {
   const { data, refresh } = useFetched(() => commands.servers(), ["status", "servers_changed"]);
-  const servers = summaries(data);
+  const servers = data ?? [];
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [mode, setMode] = useState<Mode>({ kind: "view" });
   const [busy, setBusy] = useState(false);
@@ -36,7 +31,7 @@ export function ServersView() {
   };
 
   const save = (original: string | null) => (form: ServerForm) =>
-    act(commands.saveServer(original, form as never), () => {
+    act(commands.saveServer(original, form), () => {
       setSelected(form.name);
       setMode({ kind: "view" });
     });
@@ -88,7 +83,7 @@ export function ServersView() {
                 type="button"
                 onClick={() =>
                   commands.serverForm(current.name).then(
-                    (form) => setMode({ kind: "edit", form: form as unknown as ServerForm }),
+                    (form) => setMode({ kind: "edit", form }),
                     (err: unknown) => setError(errorMessage(err)),
                   )
                 }

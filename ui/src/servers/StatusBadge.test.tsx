@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StatusBadge } from "./StatusBadge";
-import type { ServerState } from "./types";
+import type { ServerState_Serialize as ServerState } from "../bindings";
 
 afterEach(() => {
   cleanup();
@@ -21,7 +21,7 @@ describe("StatusBadge", () => {
     expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" })).toBe("Running");
     expect(text({ state: "stopped" })).toBe("Stopped");
     expect(text({ state: "failed", reason: "exited with status 1", stderr_tail: [] })).toBe("Failed: exited with status 1");
-    expect(text({ state: "auth_required", detail: "401 from https://mcp.example" })).toBe("Sign-in needed");
+    expect(text({ state: "auth_required", detail: "401 from https://mcp.example", token_instead: false })).toBe("Sign-in needed");
     expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }, false)).toBe("Disabled");
     expect(text(null)).toBe("Not started");
   });
@@ -33,7 +33,7 @@ describe("StatusBadge", () => {
     );
     expect(container.querySelector(".status-badge")?.getAttribute("title")).toBe(`Failed: ${reason}`);
     unmount();
-    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example" }} enabled />);
+    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example", token_instead: false }} enabled />);
     expect(screen.getByTitle("Sign-in needed: 401 from https://mcp.example")).toBeTruthy();
   });
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ServerState } from "./types";
+import type { ServerState_Serialize as ServerState } from "../bindings";
 import { useNow } from "./time";
 import "./servers.css";
 

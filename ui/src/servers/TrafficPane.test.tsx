@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TrafficPane, type TrafficPaneProps } from "./TrafficPane";
-import type { TrafficEntry } from "./traffic";
+import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 
 afterEach(cleanup);
 

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { useFollowTail } from "../followTail";
-import type { ShownHeader } from "../bindings";
+import type { ShownHeader, TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 import {
   MAX_RENDERED_TRAFFIC,
   copyText,
@@ -10,7 +10,6 @@ import {
   pairs,
   prettyJson,
   type DirectionFilter,
-  type TrafficEntry,
 } from "./traffic";
 import { formatClock, formatDuration, isoTime } from "./time";
 import "./servers.css";

@@ -1,5 +1,5 @@
 import type { LoggingLevel } from "../mcp/schema";
-import type { LogEntry } from "./types";
+import type { LogEntry_Serialize as LogEntry } from "../bindings";
 
 /** MCP logging levels, least to most severe (RFC 5424 order). */
 export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];

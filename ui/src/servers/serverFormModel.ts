@@ -1,4 +1,4 @@
-import type { KeyValue, ServerForm } from "./types";
+import type { KeyValue_Serialize as KeyValue, ServerForm_Serialize as ServerForm } from "../bindings";
 
 /**
  * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",

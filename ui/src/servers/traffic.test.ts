@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appendTraffic, filterTraffic, formatBytes, pairs, prettyJson, type TrafficEntry } from "./traffic";
+import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
+import { appendTraffic, filterTraffic, formatBytes, pairs, prettyJson } from "./traffic";
 
 let seq = 0;
 function message(over: Partial<TrafficEntry>): TrafficEntry {

@@ -1,18 +1,4 @@
-import type { ShownHeader, TrafficEntry_Serialize } from "../bindings";
-
-// Counts and times are whole numbers the host always sends (the generated type allows
-// null for every number, as a float may be NaN).
-type Counted = "seq" | "at_ms" | "bytes";
-/** One message a server exchanged, as the host sends it. */
-export type TrafficEntry = Omit<TrafficEntry_Serialize, Counted> & { [K in Counted]: number };
-
-/** A server's traffic as the host kept it. */
-export interface TrafficLog {
-  entries: TrafficEntry[];
-  dropped: number;
-  missed: number;
-  headers: ShownHeader[];
-}
+import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 
 /**
  * How much of a server's traffic the window keeps as it arrives: no more than the host

@@ -1,4 +1,4 @@
-import { commands, type LogEntry } from "../bindings";
+import { commands, type LogEntry_Serialize as LogEntry } from "../bindings";
 import { useLive } from "../host/live";
 import { appendBounded } from "./liveLog";
 
@@ -11,8 +11,8 @@ const keyOf = (e: LogEntry) => `${e.at_ms}\u0000${e.source}\u0000${e.text}`;
 export function useServerLog(name: string): { entries: LogEntry[]; clear: () => void } {
   const [entries, setEntries] = useLive<LogEntry[], LogEntry>(
     {
-      fetch: () => commands.serverLog(name) as Promise<LogEntry[]>,
-      change: (update) => (update.kind === "log" && update.entry.server === name ? (update.entry as LogEntry) : null),
+      fetch: () => commands.serverLog(name),
+      change: (update) => (update.kind === "log" && update.entry.server === name ? update.entry : null),
       apply: (list, entry) => appendBounded(list, entry),
       // Lines heard during the fetch that it holds already are not added twice.
       settle: (fetched, heard) => {
