@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import {
   commands,
   type AuditEntry_Serialize as AuditEntry,
-  type Pending,
+  type Pending_Serialize as Pending,
   type ProgressItem_Serialize as ProgressItem,
 } from "../bindings";
 import { AuditTable } from "./AuditTable";

@@ -1,4 +1,4 @@
-import type { Pending } from "../bindings";
+import type { Pending_Serialize as Pending } from "../bindings";
 import { readSubject } from "./readSubject";
 import { ApprovalQueue } from "./ApprovalQueue";
 import { useApprovals } from "../host/approvalsContext";
@@ -38,9 +38,9 @@ export function ApprovalsView() {
   return (
     <ApprovalQueue
       items={pending.map((p) => ({
-        id: p.id as number,
+        id: p.id,
         server: p.server,
-        deadlineMs: p.deadlineMs as number,
+        deadlineMs: p.deadlineMs,
         kind: p.question.kind,
         summary: summaryOf(p),
       }))}

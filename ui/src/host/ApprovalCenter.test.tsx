@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commands, type Pending } from "../bindings";
+import { commands, type Pending_Serialize as Pending } from "../bindings";
 import { ApprovalCenter } from "./ApprovalCenter";
 import { userOnFakeClock, waitOutGuard } from "../approvals/guardTesting";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { commands, type Pending } from "../bindings";
+import { commands, type Pending_Serialize as Pending } from "../bindings";
 import { errorMessage } from "../errors";
 import type { ElicitResult } from "../mcp/schema";
 import { ToolCallDialog } from "../approvals/ToolCallDialog";
@@ -83,7 +83,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             ...base,
             tool: question.tool,
             arguments: question.arguments as Record<string, unknown>,
-            annotations: question.annotations ?? null,
+            annotations: question.annotations,
             changed: question.changed ?? null,
             askedBy: question.asked_by,
             conversationTitle,

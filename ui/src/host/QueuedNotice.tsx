@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Pending } from "../bindings";
+import type { Pending_Serialize as Pending } from "../bindings";
 import { readSubject } from "../approvals/readSubject";
 
 interface Props {
@@ -60,7 +60,7 @@ export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdra
   const queued = pending.filter((p) => !p.forward && p.id !== selectedId);
   const [laterUpTo, setLaterUpTo] = useState(0);
   const newest = queued.at(-1);
-  const waiting = newest !== undefined && (newest.id as number) > laterUpTo;
+  const waiting = newest !== undefined && newest.id > laterUpTo;
   if (!waiting && withdrawn.length === 0) return null;
   return (
     <div className="queued-notices">
@@ -77,7 +77,7 @@ export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdra
         </div>
       )}
       {waiting && (
-        <Waiting queued={queued} onReview={onReview} onShowAll={onShowAll} onLater={() => setLaterUpTo(newest.id as number)} />
+        <Waiting queued={queued} onReview={onReview} onShowAll={onShowAll} onLater={() => setLaterUpTo(newest.id)} />
       )}
     </div>
   );
@@ -102,7 +102,7 @@ function Waiting({
         <strong>{oldest.server}</strong> {asking(oldest)}
         {others > 0 && <span className="muted"> and {others === 1 ? "1 more request waits" : `${others} more requests wait`}</span>}
       </p>
-      <button type="button" className="button primary" onClick={() => onReview(oldest.id as number)}>
+      <button type="button" className="button primary" onClick={() => onReview(oldest.id)}>
         Review
       </button>
       {others > 0 && (

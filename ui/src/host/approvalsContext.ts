@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { Pending } from "../bindings";
+import type { Pending_Serialize as Pending } from "../bindings";
 
 export interface Approvals {
   pending: Pending[];

@@ -1,4 +1,4 @@
-import { commands, type Pending, type Update } from "../bindings";
+import { commands, type Pending_Serialize as Pending, type Update_Serialize as Update } from "../bindings";
 import { useLive } from "./live";
 
 type Change = Extract<Update, { kind: "approval_added" | "approval_removed" }>;
@@ -8,18 +8,18 @@ const heard = new Map<number, number>();
 
 function hear(list: Pending[]): Pending[] {
   const now = Date.now();
-  for (const p of list) if (p.id !== null && !heard.has(p.id)) heard.set(p.id, now);
+  for (const p of list) if (!heard.has(p.id)) heard.set(p.id, now);
   return list;
 }
 
 /** Since when the request has waited for the person, as far as the window knows. */
 export function waitingSince(pending: Pending): number {
-  return (pending.id !== null ? heard.get(pending.id) : undefined) ?? Date.now();
+  return heard.get(pending.id) ?? Date.now();
 }
 
 function apply(list: Pending[], change: Change): Pending[] {
   if (change.kind === "approval_removed") return hear(list.filter((p) => p.id !== change.id));
-  const added = change.pending as Pending;
+  const added = change.pending;
   return hear(list.some((p) => p.id === added.id) ? list : [...list, added]);
 }
 
@@ -27,7 +27,7 @@ function apply(list: Pending[], change: Change): Pending[] {
 export function usePending(): Pending[] {
   const [pending] = useLive<Pending[], Change>(
     {
-      fetch: () => commands.pendingApprovals().then((list) => hear(list as Pending[])),
+      fetch: () => commands.pendingApprovals().then((list) => hear(list)),
       change: (update) => (update.kind === "approval_added" || update.kind === "approval_removed" ? update : null),
       apply,
     },

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { Pending } from "../bindings";
+import type { Pending_Serialize as Pending } from "../bindings";
 import { useHostUpdates } from "./updates";
 
 /**
@@ -13,10 +13,10 @@ export function useWithdrawn(pending: Pending[]): [Pending[], () => void] {
   // Every queued request the window has shown, by id, until it leaves.
   const shown = useRef(new Map<number, Pending>());
   useEffect(() => {
-    for (const p of pending) if (!p.forward && p.id !== null) shown.current.set(p.id, p);
+    for (const p of pending) if (!p.forward) shown.current.set(p.id, p);
   }, [pending]);
   useHostUpdates((update) => {
-    if (update.kind !== "approval_removed" || update.id === null) return;
+    if (update.kind !== "approval_removed") return;
     const gone = shown.current.get(update.id);
     shown.current.delete(update.id);
     if (gone && update.withdrawn) setWithdrawn((list) => [...list, gone]);
