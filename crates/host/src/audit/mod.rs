@@ -1,9 +1,10 @@
 //! The audit log: every tool call and every decision on a server's request, in a SQLite
 //! file (write-ahead log, synchronous commits), so that the record survives a crash. Async
-//! code calls it; each call runs on a blocking thread, so that a slow disk, or the file
-//! locked by another process, holds up only the call that waits for it. A decision is
-//! synced to the disk before the call it allows is made; the call's outcome is written
-//! after its result is handed back, and read with the log all the same (see `store`).
+//! code calls it; its one writer and each read run on a blocking thread, so that a slow
+//! disk, or the file locked by another process, holds up only the calls that wait for it.
+//! A decision is synced to the disk before the call it allows is made; the call's outcome
+//! is written after its result is handed back, and read with the log all the same (see
+//! `store`).
 
 mod bounds;
 mod retention;
@@ -171,38 +172,36 @@ impl AuditLog {
         self.file.moved_aside()
     }
 
-    /// Writes a record and returns its id; every [`CHECK_EVERY`] records, drops those the
-    /// retention no longer keeps.
+    /// Writes a record and returns its id, once it is synced to the disk; every
+    /// [`CHECK_EVERY`] records, drops those the retention no longer keeps.
     pub async fn record(&self, record: Record) -> Result<i64, AuditError> {
-        self.file
-            .call(move |store| store.record(&record, "", None))
-            .await
+        self.record_call(record, String::new(), None).await
     }
 
     /// Writes the record of a tool call `asked_by` asked for (its origin), and how its
-    /// decision was given.
+    /// decision was given; its id, once it is synced to the disk (with the records of other
+    /// calls waiting for the file meanwhile: see `store`).
     pub async fn record_call(
         &self,
         record: Record,
         asked_by: String,
         given: Option<Given>,
     ) -> Result<i64, AuditError> {
-        self.file
-            .call(move |store| store.record(&record, &asked_by, given))
-            .await
+        let (reply, id) = tokio::sync::oneshot::channel();
+        if self.file.now().queue(&record, &asked_by, given, reply) {
+            self.file.spawn(store::Store::write);
+        }
+        id.await
+            .map_err(|_| AuditError::Interrupted("the audit log's writer stopped".to_owned()))?
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).
     /// Nothing waits for the file: the outcome is kept at once, written in the background,
     /// and every read or write of the log from now on finds it there.
     pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) {
-        self.file.now().finish_later(id, outcome, duration_ms);
-        self.file.spawn(|store| {
-            if let Err(e) = store.write_outcomes() {
-                // Still queued: the next write or read takes it.
-                tracing::warn!("{e}");
-            }
-        });
+        if self.file.now().finish_later(id, outcome, duration_ms) {
+            self.file.spawn(store::Store::write);
+        }
     }
 
     /// A page of records, newest first: those older than `before` (an id), at most `limit`.

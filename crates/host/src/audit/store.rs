@@ -11,20 +11,21 @@
 //! a crash of the app; synced with the next record's commit); written with the next record
 //! it shares that record's sync.
 //!
-//! Records are committed in groups: each call's record joins a queue, and whichever call
-//! holds the file next writes every record waiting, with one sync for all of them, and hands
-//! each its id. One call at a time, a group is that call's record alone; with many calls at
-//! once (many agents), a sync covers many records instead of each record waiting for all
-//! the syncs before its own.
+//! One writer at a time: a call's record joins a queue, and the writer (on a blocking
+//! thread, started when the queue was idle) commits every record waiting, with the outcomes
+//! waiting, in one commit and one sync, hands each call the id of its own record, and goes
+//! on while records keep coming. One call at a time, each group is that call's record
+//! alone; with many calls at once (many agents), a sync covers many records, and the calls
+//! wait as tasks, not as threads queued on the file.
 
 use parking_lot::Mutex;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
+use tokio::sync::oneshot;
 
 use super::bounds::{self, Size};
 use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, retention};
@@ -41,24 +42,23 @@ pub(super) struct Store {
     outcomes: Mutex<Vec<Outcome>>,
     /// What the records of the last hour take: beyond their room, records are kept short.
     recent: Mutex<retention::Recent>,
-    /// Records waiting for a commit, and what the last commits did with theirs.
-    group: Mutex<Group>,
+    /// Records waiting for the writer, and whether it runs.
+    queue: Mutex<Queue>,
 }
 
-/// The records waiting to be committed together, and the ids the commits gave them.
+/// What waits for the writer.
 #[derive(Default)]
-struct Group {
-    next_ticket: u64,
-    waiting: Vec<Waiting>,
-    /// By ticket, the records another call's commit took: the id each was written under,
-    /// or the record back when that commit failed (its call writes it alone, for an error
-    /// of its own).
-    done: HashMap<u64, Result<i64, Waiting>>,
+struct Queue {
+    records: Vec<(Waiting, Reply)>,
+    /// Whether a writer is at work: it takes what is queued before it stops.
+    writing: bool,
 }
+
+/// Where a record's id (or why it was not written) goes.
+pub(super) type Reply = oneshot::Sender<Result<i64, AuditError>>;
 
 /// A record as it is stored, waiting in the group of the next commit.
 struct Waiting {
-    ticket: u64,
     at_ms: i64,
     kind: Kind,
     server: String,
@@ -124,7 +124,7 @@ impl Store {
             added: AtomicU32::new(0),
             outcomes: Mutex::default(),
             recent: Mutex::new(recent),
-            group: Mutex::default(),
+            queue: Mutex::default(),
         })
     }
 
@@ -145,79 +145,97 @@ impl Store {
         self.recent.lock().taken(now_ms)
     }
 
-    /// Writes a record and returns its id, once it is synced to the disk: in the group of
-    /// records waiting when the file is free (see the module's notes). Every
-    /// [`CHECK_EVERY`] records, drops those the retention no longer keeps.
-    pub(super) fn record(
+    /// Queues a record for the writer, which sends its id to `reply` once it is synced to
+    /// the disk. Whether the caller must start the writer ([`Self::write`]): none runs.
+    pub(super) fn queue(
         &self,
         record: &Record,
         asked_by: &str,
         given: Option<Given>,
-    ) -> Result<i64, AuditError> {
-        let ticket = self.queue(record, asked_by, given);
-        self.write_queued(ticket)
-    }
-
-    /// Puts a record in the group of the next commit; its ticket.
-    fn queue(&self, record: &Record, asked_by: &str, given: Option<Given>) -> u64 {
+        reply: Reply,
+    ) -> bool {
         let at_ms = now_ms();
         let whole = Kept::of(record, asked_by, Size::Whole);
         let kept = match self.size_now(at_ms, whole.bytes()) {
             Size::Whole => whole,
             Size::Short => Kept::of(record, asked_by, Size::Short),
         };
-        let mut group = self.group.lock();
-        let ticket = group.next_ticket;
-        group.next_ticket += 1;
-        group.waiting.push(kept.waiting(ticket, at_ms, given));
-        ticket
+        let mut queue = self.queue.lock();
+        queue.records.push((kept.waiting(at_ms, given), reply));
+        !std::mem::replace(&mut queue.writing, true)
     }
 
-    /// Waits for the file, and returns the id of the record `ticket` names: written meanwhile
-    /// by another call with its own, or now, with every record waiting.
-    fn write_queued(&self, ticket: u64) -> Result<i64, AuditError> {
-        let mut db = self.db.lock();
-        let done = self.group.lock().done.remove(&ticket);
-        let group = match done {
-            Some(Ok(id)) => return Ok(id),
-            // Its group's commit failed: alone, its error is its own.
-            Some(Err(alone)) => vec![alone],
-            None => std::mem::take(&mut self.group.lock().waiting),
-        };
-        let ids = match self.commit(&mut db, &group) {
-            Ok(ids) => ids,
-            Err(e) => {
-                let mut queued = self.group.lock();
-                for other in group.into_iter().filter(|w| w.ticket != ticket) {
-                    queued.done.insert(other.ticket, Err(other));
+    /// Whether the caller must start the writer for the outcomes queued ([`Self::write`]).
+    fn start_writing(&self) -> bool {
+        !std::mem::replace(&mut self.queue.lock().writing, true)
+    }
+
+    /// The writer: commits what is queued, group by group, until nothing is.
+    pub(super) fn write(&self) {
+        loop {
+            let records = {
+                let mut queue = self.queue.lock();
+                let records = std::mem::take(&mut queue.records);
+                if records.is_empty() && self.queued().is_empty() {
+                    queue.writing = false;
+                    return;
                 }
-                return Err(self.db.fail(e));
+                records
+            };
+            if records.is_empty() {
+                if let Err(e) = self.write_outcomes() {
+                    // Still queued: the next write or read takes them.
+                    tracing::warn!("{e}");
+                    self.queue.lock().writing = false;
+                    return;
+                }
+                continue;
             }
+            self.write_group(records);
+        }
+    }
+
+    /// Commits `records` together, and answers each; if the commit fails, each is written
+    /// alone, so that each call's error is its own.
+    fn write_group(&self, records: Vec<(Waiting, Reply)>) {
+        let mut db = self.db.lock();
+        let (waiting, replies): (Vec<Waiting>, Vec<Reply>) = records.into_iter().unzip();
+        let at_ms = waiting.last().map_or_else(now_ms, |w| w.at_ms);
+        let results: Vec<Result<i64, AuditError>> = match self.commit(&mut db, &waiting) {
+            Ok(ids) => ids.into_iter().map(Ok).collect(),
+            Err(_) if waiting.len() > 1 => waiting
+                .iter()
+                .map(|alone| {
+                    self.commit(&mut db, std::slice::from_ref(alone))
+                        .map(|ids| ids[0])
+                        .map_err(|e| self.db.fail(e))
+                })
+                .collect(),
+            Err(e) => vec![Err(self.db.fail(e))],
         };
-        let mut own = None;
+        let mut written = 0;
         {
-            let mut queued = self.group.lock();
             let mut recent = self.recent.lock();
-            for (waiting, &id) in group.iter().zip(&ids) {
-                recent.add(waiting.at_ms, waiting.bytes);
-                if waiting.ticket == ticket {
-                    own = Some(id);
-                } else {
-                    queued.done.insert(waiting.ticket, Ok(id));
+            for (waiting, result) in waiting.iter().zip(&results) {
+                if result.is_ok() {
+                    recent.add(waiting.at_ms, waiting.bytes);
+                    written += 1;
                 }
             }
         }
-        let count = group.len() as u32;
-        if self.added.fetch_add(count, Ordering::Relaxed) + count >= CHECK_EVERY {
+        if written > 0 && self.added.fetch_add(written, Ordering::Relaxed) + written >= CHECK_EVERY
+        {
             self.added.store(0, Ordering::Relaxed);
             // The records are kept either way; a retention that fails is tried again later.
-            if let Err(e) = retention::enforce(&db, &self.retention, now_ms()) {
+            if let Err(e) = retention::enforce(&db, &self.retention, at_ms) {
                 tracing::warn!("{}", self.db.fail(e));
             }
         }
-        // The file was held from before this record's turn to now: if no other call wrote
-        // it meanwhile, this one did.
-        Ok(own.expect("the record is in the group its call wrote"))
+        drop(db);
+        for (reply, result) in replies.into_iter().zip(results) {
+            // A caller that went away still has its record kept.
+            let _ = reply.send(result);
+        }
     }
 
     /// Writes `records` in one commit, synced, with the outcomes waiting (one sync for all of
@@ -258,7 +276,8 @@ impl Store {
     /// Completes a record written before its outcome was known (a call that was allowed),
     /// in memory at once; the file gets it with its next write or read, or from
     /// [`Self::write_outcomes`].
-    pub(super) fn finish_later(&self, id: i64, outcome: &str, duration_ms: u64) {
+    /// Whether the caller must start the writer ([`Self::write`]): none runs.
+    pub(super) fn finish_later(&self, id: i64, outcome: &str, duration_ms: u64) -> bool {
         let now = now_ms();
         let whole = bounds::outcome(outcome, Size::Whole);
         let outcome = match self.size_now(now, whole.len() as u64) {
@@ -272,6 +291,7 @@ impl Store {
             outcome,
             duration_ms,
         });
+        self.start_writing()
     }
 
     /// Writes the outcomes waiting, if any, in one commit that is not synced on its own
@@ -428,10 +448,9 @@ impl<'a> Kept<'a> {
     }
 
     /// The record as it waits for its commit.
-    fn waiting(&self, ticket: u64, at_ms: i64, given: Option<Given>) -> Waiting {
+    fn waiting(&self, at_ms: i64, given: Option<Given>) -> Waiting {
         let record = self.record;
         Waiting {
-            ticket,
             at_ms,
             kind: record.kind,
             server: record.server.clone(),
@@ -556,21 +575,26 @@ mod tests {
         wal.saturating_sub(32) / (4096 + 24)
     }
 
+    /// Queues a record of a call to `subject`; where its id will come.
+    fn queued(store: &Store, subject: &str) -> oneshot::Receiver<Result<i64, AuditError>> {
+        let (reply, id) = oneshot::channel();
+        store.queue(&call(subject), "", None, reply);
+        id
+    }
+
     #[test]
     fn records_waiting_together_are_written_in_one_commit_each_under_its_own_id() {
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("audit.sqlite");
         let store = Store::open(&path, Retention::default()).expect("the log");
         let before = frames(&path);
-        // 63 calls waiting for the file while a 64th holds it.
-        let waiting: Vec<u64> = (0..63)
-            .map(|n| store.queue(&call(&format!("call-{n}")), "", None))
+        // 64 calls at once, queued while the writer was busy.
+        let ids: Vec<_> = (0..64)
+            .map(|n| queued(&store, &format!("call-{n}")))
             .collect();
-        let last = store.queue(&call("call-63"), "", None);
-        let id = store.write_queued(last).expect("written");
-        assert_eq!(subject_of(&store, id), "call-63");
-        for (n, ticket) in waiting.into_iter().enumerate() {
-            let id = store.write_queued(ticket).expect("written with the others");
+        store.write();
+        for (n, mut id) in ids.into_iter().enumerate() {
+            let id = id.try_recv().expect("answered").expect("written");
             assert_eq!(subject_of(&store, id), format!("call-{n}"));
         }
         let took = frames(&path) - before;
@@ -582,7 +606,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_whose_group_failed_to_commit_is_written_alone() {
+    fn each_record_of_a_group_that_failed_to_commit_gets_an_error_of_its_own() {
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("audit.sqlite");
         let store = Store::open(&path, Retention::default()).expect("the log");
@@ -594,14 +618,23 @@ mod tests {
         // Another process holds the file.
         let other = Connection::open(&path).expect("another connection");
         other.execute_batch("BEGIN EXCLUSIVE").expect("locked");
-        let first = store.queue(&call("first"), "", None);
-        let second = store.queue(&call("second"), "", None);
-        assert!(store.write_queued(second).is_err(), "the file is locked");
+        let ids = [queued(&store, "first"), queued(&store, "second")];
+        store.write();
+        for mut id in ids {
+            let error = id
+                .try_recv()
+                .expect("answered")
+                .expect_err("the file is locked");
+            assert!(error.to_string().contains("locked"), "{error}");
+        }
         other.execute_batch("COMMIT").expect("released");
-        let id = store
-            .write_queued(first)
-            .expect("written alone, the file free");
-        assert_eq!(subject_of(&store, id), "first");
+        let mut id = queued(&store, "third");
+        store.write();
+        let id = id
+            .try_recv()
+            .expect("answered")
+            .expect("written, the file free");
+        assert_eq!(subject_of(&store, id), "third");
         assert_eq!(store.count().expect("counted"), 1);
     }
 }
