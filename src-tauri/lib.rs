@@ -18,10 +18,10 @@ mod window;
 
 use std::path::{Path, PathBuf};
 
+use switchboard_gateway as gateway;
+use switchboard_gateway::bridge::{self, Listening};
 use switchboard_host::desk::Desk;
 use switchboard_host::endpoint;
-use switchboard_host::gateway;
-use switchboard_host::gateway::bridge::{self, Listening};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::server::http::HttpServer;
 use tauri::Manager;

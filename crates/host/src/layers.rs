@@ -44,8 +44,6 @@ const LAYERS: &[&[&str]] = &[
     &["gate", "supervisor", "fleet", "chat", "agent_setup"],
     // What the window and the gateway use.
     &["desk"],
-    // The gateway for agents.
-    &["gateway"],
 ];
 
 #[test]

@@ -16,7 +16,6 @@ pub mod desk;
 pub mod endpoint;
 pub mod fleet;
 pub mod gate;
-pub mod gateway;
 pub mod json;
 pub mod launch;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, installed with
 //! the Node.js peers by `scripts/setup`) judging Switchboard: the command line as a client
 //! (`crates/cli/tests/it/conformance.rs`) and the gateway as a server
-//! (`crates/host/tests/it/gateway_conformance.rs`).
+//! (`crates/gateway/tests/it/gateway_conformance.rs`).
 //!
 //! A scenario passes only with no failure and no warning among the verdicts of its
 //! `checks.json`, the suite's own success, and as many verdicts as the scenario gives when

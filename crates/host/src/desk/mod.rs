@@ -456,13 +456,13 @@ impl Desk {
 
     /// The updates an agent's session follows (see [`Update::concerns_agents`]): not each
     /// call's progress, nor each word of a conversation, which would wake every session.
-    pub(crate) fn agent_updates(&self) -> broadcast::Receiver<Update> {
+    pub fn agent_updates(&self) -> broadcast::Receiver<Update> {
         self.inner.updates.for_agents.subscribe()
     }
 
     /// The servers' events as their connections see them, before any update is made of
     /// them: a server's log message sent during a call is here before the call's result.
-    pub(crate) fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
+    pub fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
         self.inner.shared.events.subscribe()
     }
 

@@ -1,24 +1,17 @@
 //! Adding Switchboard to other apps' configuration files, with real files in a home folder
 //! of the test's own: every scenario runs for Claude Code, Claude Desktop, Cursor and VS Code.
-//! Then an entry written to each file is started as its app would start it, an official SDK
-//! client over it, and lists the tools of the servers through Switchboard.
-//!
-//! The last test needs `cargo build -p switchboard-demo-server -p switchboard-cli` and
-//! `scripts/setup` (the TypeScript SDK peer).
+//! (That an entry written reaches the servers through Switchboard is the gateway's test.)
 
 #![allow(clippy::unwrap_used)]
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use switchboard_host::agent_setup::{
     self as setup, APPS, AgentApp, Bridge, Home, KEY, SetupError, SetupPlan,
 };
 use switchboard_host::desk::DeskError;
-use switchboard_host::gateway::bridge;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::common::*;
 
@@ -62,12 +55,6 @@ impl World {
         std::fs::write(&path, text).unwrap();
         path
     }
-}
-
-/// The file as its app reads it (VS Code's comments and trailing commas allowed).
-fn read_as_app(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap();
-    jsonc_parser::parse_to_serde_value(&text, &Default::default()).unwrap()
 }
 
 /// The file each app might hold: another server, other settings of the app's own and, for
@@ -345,76 +332,6 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
         std::fs::read_to_string(w.path(AgentApp::Cursor)).unwrap(),
         plan.proposed
     );
-}
-
-/// The entry in `app`'s file as the app starts it: the command and its arguments.
-fn command_in(app: AgentApp, path: &Path) -> (String, Vec<String>) {
-    let entry = &read_as_app(path)[app.servers_key()][KEY];
-    let args = entry["args"].as_array().unwrap();
-    (
-        entry["command"].as_str().unwrap().to_owned(),
-        args.iter()
-            .map(|a| a.as_str().unwrap().to_owned())
-            .collect(),
-    )
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_written_entry_reaches_the_servers_through_switchboard() {
-    let world = demo_desk(json!({})).await;
-    let desk = &world.desk;
-    desk.save_agent("Cursor", None).await.unwrap();
-    let socket = world.dir.path().join("gateway.sock");
-    let _listening = bridge::listen(desk, &socket).await.unwrap();
-    let w = self::world();
-    let bridge = Bridge {
-        program: workspace_binary("switchboard-cli").display().to_string(),
-        socket: Some(socket),
-    };
-    desk.set_agent_setup_places(w.home.clone(), bridge);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let agent = root.join("tests/peers/node/gateway-agent.mjs");
-    for app in APPS {
-        let plan = desk.agent_setup_plan(app, "Cursor").await.unwrap();
-        desk.agent_setup_apply(&plan).await.unwrap();
-        let (command, args) = command_in(app, &w.path(app));
-        // The official TypeScript SDK client starts the entry's command, as the app would.
-        let mut child = tokio::process::Command::new("node")
-            .arg(&agent)
-            .arg("--")
-            .arg(&command)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut next = async || -> Value {
-            let line = tokio::time::timeout(WAIT, lines.next_line()).await;
-            serde_json::from_str(&line.unwrap().unwrap().unwrap()).unwrap()
-        };
-        let connected = next().await;
-        assert_eq!(connected["event"], "connected", "{app:?}: {connected}");
-        stdin
-            .write_all(b"{\"op\": \"list_tools\", \"id\": \"tools\"}\n")
-            .await
-            .unwrap();
-        let listed = loop {
-            let line = next().await;
-            if line["id"] == "tools" {
-                break line;
-            }
-        };
-        let tools: Vec<&str> = listed["ok"]["tools"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{app:?}: {listed}"))
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
-        assert!(tools.contains(&"demo__echo"), "{app:?}: {tools:?}");
-    }
 }
 
 /// An app's file that is slow to read (here a pipe, which reads only once something writes

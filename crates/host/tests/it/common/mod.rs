@@ -564,3 +564,24 @@ impl GatedHost {
         .expect("the person is asked")
     }
 }
+
+/// The file as its app reads it (VS Code's comments and trailing commas allowed).
+pub fn read_as_app(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    jsonc_parser::parse_to_serde_value(&text, &Default::default()).unwrap()
+}
+
+/// The entry in `app`'s file as the app starts it: the command and its arguments.
+pub fn command_in(
+    app: switchboard_host::agent_setup::AgentApp,
+    path: &Path,
+) -> (String, Vec<String>) {
+    let entry = &read_as_app(path)[app.servers_key()][switchboard_host::agent_setup::KEY];
+    let args = entry["args"].as_array().unwrap();
+    (
+        entry["command"].as_str().unwrap().to_owned(),
+        args.iter()
+            .map(|a| a.as_str().unwrap().to_owned())
+            .collect(),
+    )
+}

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
-use switchboard_host::gateway::{Caller, Via, serve};
+use switchboard_gateway::{Caller, Via, serve};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::connection::Connection;
 use switchboard_mcp::transport::discard_log;
@@ -427,10 +427,10 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     use std::sync::Arc;
+    use switchboard_gateway::http_sessions;
     use switchboard_host::approvals::{Question, Remember};
     use switchboard_host::decisions::Origin;
     use switchboard_host::desk::Update;
-    use switchboard_host::gateway::http_sessions;
     use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
     use switchboard_mcp::transport::http;
@@ -656,7 +656,7 @@ impl HttpAgent {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_agent_cannot_take_up_a_parked_call_with_its_state() {
     use std::sync::Arc;
-    use switchboard_host::gateway::http_sessions;
+    use switchboard_gateway::http_sessions;
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 
     let (world, call) = demo_asking_agent(allowing_probe()).await;

@@ -35,8 +35,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use switchboard_gateway::{Naming, http_sessions_named};
 use switchboard_host::config::AgentAnswers;
-use switchboard_host::gateway::{Naming, http_sessions_named};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};

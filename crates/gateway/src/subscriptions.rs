@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
-use super::{names, refusal};
-use crate::catalog::Offer;
-use crate::desk::{Desk, Follower};
-use crate::reads::Read;
+use crate::{names, refusal};
+use switchboard_host::catalog::Offer;
+use switchboard_host::desk::{Desk, Follower};
+use switchboard_host::reads::Read;
 
 /// Numbers the sessions, each a follower of its own.
 static SESSIONS: AtomicU64 = AtomicU64::new(0);

@@ -18,19 +18,19 @@
 //! The files are in a temporary folder: `TMPDIR=/dev/shm` takes the disk out of the figures.
 //!
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
-//! `cargo bench -p switchboard-host --bench gateway -- [--calls N]`.
+//! `cargo bench -p switchboard-gateway --bench gateway -- [--calls N]`.
 
-#[path = "../tests/it/common/mod.rs"]
+#[path = "../../host/tests/it/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
+use switchboard_gateway::{bridge, http_sessions};
 use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Origin;
 use switchboard_host::desk::Desk;
-use switchboard_host::gateway::{bridge, http_sessions};
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};

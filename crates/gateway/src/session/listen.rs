@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, RequestId, code};
 use switchboard_mcp::types::{SubscriptionFilter, meta_key, method};
 
-use super::super::subscriptions::Subscriptions;
 use super::{Seen, Session, may_change_offers};
-use crate::desk::Update;
+use crate::subscriptions::Subscriptions;
+use switchboard_host::desk::Update;
 
 impl Session {
     pub(super) async fn listen(

@@ -19,12 +19,12 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use switchboard_gateway::bridge::{self, Listening};
+use switchboard_gateway::{http, http_sessions};
 use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::config::{AgentAnswers, Offered};
 use switchboard_host::decisions::Origin;
 use switchboard_host::desk::{Update, token_secret_name};
-use switchboard_host::gateway::bridge::{self, Listening};
-use switchboard_host::gateway::{http, http_sessions};
 use switchboard_host::reads::Read;
 use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;

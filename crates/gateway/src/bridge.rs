@@ -15,9 +15,9 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinHandle;
 
-use super::session::{Caller, Via, serve};
-use crate::desk::Desk;
-use crate::endpoint::{Hello, NoRuntimeDir};
+use crate::session::{Caller, Via, serve};
+use switchboard_host::desk::Desk;
+use switchboard_host::endpoint::{Hello, NoRuntimeDir};
 
 /// The longest first line a bridge may send.
 const MAX_HELLO: usize = 4096;

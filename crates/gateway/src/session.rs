@@ -22,16 +22,16 @@ use switchboard_mcp::transport::{BoxFuture, TransportParts};
 use switchboard_mcp::types::*;
 use tokio::sync::{broadcast, mpsc};
 
-use super::names::{self, Named, Naming};
-use super::refusal;
-use super::subscriptions::Subscriptions;
-use crate::catalog::Offer;
-use crate::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
-use crate::gate::CallError;
+use crate::names::{self, Named, Naming};
+use crate::refusal;
+use crate::subscriptions::Subscriptions;
+use switchboard_host::catalog::Offer;
+use switchboard_host::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
+use switchboard_host::gate::CallError;
 
-use crate::decisions::Origin;
-use crate::reads::Read;
-use crate::server_events::{LogSource, ServerEvent};
+use switchboard_host::decisions::Origin;
+use switchboard_host::reads::Read;
+use switchboard_host::server_events::{LogSource, ServerEvent};
 
 mod asks;
 mod listen;
@@ -1170,7 +1170,7 @@ struct Running {
     reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
     /// Where the server's questions for a stateless agent come.
     asks: Option<AgentAsks>,
-    _line: Option<crate::desk::LineHeld>,
+    _line: Option<switchboard_host::desk::LineHeld>,
     _cancel_if_dropped: CancelOnDrop,
 }
 
@@ -1211,12 +1211,12 @@ fn read_told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, E
 
 /// What the agent is told of a call's end.
 fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
-    if let Some(own) = outcome.as_ref().err().and_then(super::servers_own) {
+    if let Some(own) = outcome.as_ref().err().and_then(crate::servers_own) {
         return Err(own);
     }
     match outcome {
         Ok(result) => Ok(result),
-        Err(DeskError::Call(CallError::TooFrequent(over))) => Err(super::too_frequent(&over)),
+        Err(DeskError::Call(CallError::TooFrequent(over))) => Err(crate::too_frequent(&over)),
         Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
             "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
         ))),
