@@ -18,9 +18,9 @@ mod window;
 
 use std::path::{Path, PathBuf};
 
+use switchboard_desk::Desk;
 use switchboard_gateway as gateway;
 use switchboard_gateway::bridge::{self, Listening};
-use switchboard_host::desk::Desk;
 use switchboard_host::endpoint;
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::server::http::HttpServer;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 use tauri::{AppHandle, Manager, Runtime, Window, WindowEvent};
 use tauri_plugin_notification::NotificationExt;
 

@@ -9,7 +9,7 @@
 
 use std::panic::AssertUnwindSafe;
 
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};

@@ -2,9 +2,9 @@
 //! removed, their recent calls, and the snippet for an agent's own configuration or the
 //! change that adds Switchboard to it.
 
+use switchboard_desk::{AgentReach, AgentSummary, AuditEntry, Desk, GatewayStatus};
 use switchboard_host::agent_setup::{AgentApp, SetupPlan};
 use switchboard_host::config::{AgentAnswers, Offered};
-use switchboard_host::desk::{AgentReach, AgentSummary, AuditEntry, Desk, GatewayStatus};
 use tauri::State;
 
 use crate::CommandError;

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use switchboard_desk::{AuditEntry, Desk, SharedFolders, StandingRule};
 use switchboard_host::approvals::{Pending, Remember};
-use switchboard_host::desk::{AuditEntry, Desk, SharedFolders, StandingRule};
 use switchboard_host::json::{Json, Mcp, mcp};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;

@@ -1,7 +1,7 @@
 //! How the app lives on the desktop: whether closing the window quits, and whether it
 //! starts at login.
 
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 use tauri::State;
 
 use crate::autostart;

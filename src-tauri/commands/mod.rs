@@ -11,7 +11,7 @@ pub mod sampling;
 pub mod servers;
 
 use serde::Serialize;
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 
 use crate::CommandError;
 

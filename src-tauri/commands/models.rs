@@ -1,7 +1,7 @@
 //! Model providers: the list, their settings (the key kept in the OS keyring), the models
 //! each offers, and the default provider and model.
 
-use switchboard_host::desk::{Desk, ModelChoice, ProviderForm, Providers};
+use switchboard_desk::{Desk, ModelChoice, ProviderForm, Providers};
 use tauri::State;
 
 use crate::CommandError;

@@ -1,7 +1,7 @@
 //! The MCP Registry: browsing it, and composing the server a person adds from it (saved
 //! by `save_server`, as one added by hand).
 
-use switchboard_host::desk::{Desk, InstallProposal, RegistryAdd, ServerForm};
+use switchboard_desk::{Desk, InstallProposal, RegistryAdd, ServerForm};
 use switchboard_host::registry::{ListQuery, Page, RegistryServer, Way};
 use tauri::State;
 

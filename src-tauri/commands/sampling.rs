@@ -1,7 +1,7 @@
 //! Sampling answered by a model: the draft the person reviews, and the servers allowed to
 //! be answered without review.
 
-use switchboard_host::desk::{Desk, SamplingDraft, SamplingRuleShown};
+use switchboard_desk::{Desk, SamplingDraft, SamplingRuleShown};
 use switchboard_host::json::{Mcp, mcp};
 use tauri::State;
 

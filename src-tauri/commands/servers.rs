@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use switchboard_host::desk::{
+use switchboard_desk::{
     Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, ServerForm, ServerSummary,
     SignedIn, ToolSwitch,
 };

@@ -20,17 +20,17 @@
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
 //! `cargo bench -p switchboard-gateway --bench gateway -- [--calls N]`.
 
-#[path = "../../host/tests/it/common/mod.rs"]
+#[path = "../../desk/tests/it/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
+use switchboard_desk::Desk;
 use switchboard_gateway::{bridge, http_sessions};
 use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Origin;
-use switchboard_host::desk::Desk;
 use switchboard_host::secrets::Secrets;
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};

@@ -16,7 +16,7 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinHandle;
 
 use crate::session::{Caller, Via, serve};
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 use switchboard_host::endpoint::{Hello, NoRuntimeDir};
 
 /// The longest first line a bridge may send.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions};
 
 use crate::http_sessions;
-use switchboard_host::desk::Desk;
+use switchboard_desk::Desk;
 
 /// Listens on `port` of 127.0.0.1 and ::1 (0: any free one) until the returned server is
 /// dropped; when it cannot, the desk says why (see [`Desk::gateway_refused`]).

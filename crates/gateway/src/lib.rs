@@ -37,7 +37,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
-use switchboard_host::desk::DeskError;
+use switchboard_desk::DeskError;
 use switchboard_host::gate::CallError;
 use switchboard_host::gate::pace::TooFrequent;
 

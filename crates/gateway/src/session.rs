@@ -25,8 +25,8 @@ use tokio::sync::{broadcast, mpsc};
 use crate::names::{self, Named, Naming};
 use crate::refusal;
 use crate::subscriptions::Subscriptions;
+use switchboard_desk::{AgentLine, Desk, DeskError, LogEntry, Update};
 use switchboard_host::catalog::Offer;
-use switchboard_host::desk::{AgentLine, Desk, DeskError, LogEntry, Update};
 use switchboard_host::gate::CallError;
 
 use switchboard_host::decisions::Origin;
@@ -1170,7 +1170,7 @@ struct Running {
     reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
     /// Where the server's questions for a stateless agent come.
     asks: Option<AgentAsks>,
-    _line: Option<switchboard_host::desk::LineHeld>,
+    _line: Option<switchboard_desk::LineHeld>,
     _cancel_if_dropped: CancelOnDrop,
 }
 

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
 use crate::{names, refusal};
+use switchboard_desk::{Desk, Follower};
 use switchboard_host::catalog::Offer;
-use switchboard_host::desk::{Desk, Follower};
 use switchboard_host::reads::Read;
 
 /// Numbers the sessions, each a follower of its own.

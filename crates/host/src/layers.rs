@@ -42,8 +42,6 @@ const LAYERS: &[&[&str]] = &[
     ],
     // The gate, the servers' supervisors, the chat loop and the agents' set-up.
     &["gate", "supervisor", "fleet", "chat", "agent_setup"],
-    // What the window and the gateway use.
-    &["desk"],
 ];
 
 #[test]

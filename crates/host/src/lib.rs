@@ -12,7 +12,6 @@ pub mod config;
 pub mod cut;
 pub mod decisions;
 pub mod delegated;
-pub mod desk;
 pub mod endpoint;
 pub mod fleet;
 pub mod gate;

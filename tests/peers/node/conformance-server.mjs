@@ -1,7 +1,7 @@
 // A test peer: an MCP server written with the TypeScript SDK v2 (`@modelcontextprotocol/server`)
 // that offers what the conformance suite's server scenarios read by fixed URI and find by
 // their marks, so that those scenarios can be run against a gateway that keeps its
-// servers' resource URIs (crates/host/tests/gateway_conformance.rs).
+// servers' resource URIs (crates/gateway/tests/it/gateway_conformance.rs).
 //
 //   node conformance-server.mjs        over stdio
 //

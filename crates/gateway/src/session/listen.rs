@@ -13,7 +13,7 @@ use switchboard_mcp::types::{SubscriptionFilter, meta_key, method};
 
 use super::{Seen, Session, may_change_offers};
 use crate::subscriptions::Subscriptions;
-use switchboard_host::desk::Update;
+use switchboard_desk::Update;
 
 impl Session {
     pub(super) async fn listen(

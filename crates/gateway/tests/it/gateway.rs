@@ -19,12 +19,12 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use switchboard_desk::{Update, token_secret_name};
 use switchboard_gateway::bridge::{self, Listening};
 use switchboard_gateway::{http, http_sessions};
 use switchboard_host::approvals::{Pending, Question, Remember};
 use switchboard_host::config::{AgentAnswers, Offered};
 use switchboard_host::decisions::Origin;
-use switchboard_host::desk::{Update, token_secret_name};
 use switchboard_host::reads::Read;
 use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;
@@ -627,9 +627,9 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
 /// Claude Code's latest call in the audit trail, once it is one `recorded` accepts: a
 /// record is written as the call is decided or ends, a moment after the agent hears of it.
 async fn latest_call(
-    desk: &switchboard_host::desk::Desk,
-    recorded: impl Fn(&switchboard_host::desk::AuditEntry) -> bool,
-) -> switchboard_host::desk::AuditEntry {
+    desk: &switchboard_desk::Desk,
+    recorded: impl Fn(&switchboard_desk::AuditEntry) -> bool,
+) -> switchboard_desk::AuditEntry {
     let found = async {
         loop {
             let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
@@ -673,7 +673,7 @@ async fn an_agent_is_told_why_it_cannot_connect() {
 async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
     let mut gateway = gateway().await;
     let desk = gateway.world.desk.clone();
-    let connected = |desk: &switchboard_host::desk::Desk| {
+    let connected = |desk: &switchboard_desk::Desk| {
         desk.agents()
             .into_iter()
             .map(|a| (a.name, a.connected))
@@ -737,7 +737,7 @@ impl Agent {
 
 /// The audit rows of what servers asked that an agent answered: (kind, decided by,
 /// decision), newest first.
-async fn answered_by_agents(desk: &switchboard_host::desk::Desk) -> Vec<(String, String, String)> {
+async fn answered_by_agents(desk: &switchboard_desk::Desk) -> Vec<(String, String, String)> {
     let rows = desk.audit(None, 100).await.unwrap();
     rows.into_iter()
         .filter(|r| r.decided_by.starts_with("agent "))

@@ -427,10 +427,10 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     use std::sync::Arc;
+    use switchboard_desk::Update;
     use switchboard_gateway::http_sessions;
     use switchboard_host::approvals::{Question, Remember};
     use switchboard_host::decisions::Origin;
-    use switchboard_host::desk::Update;
     use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
     use switchboard_mcp::transport::http;

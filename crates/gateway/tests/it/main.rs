@@ -4,7 +4,7 @@
 // The host's test world (a desk on the demo server, its settings and helpers): the
 // gateway is tested on the same desk the app runs.
 mod agent_setup;
-#[path = "../../../host/tests/it/common/mod.rs"]
+#[path = "../../../desk/tests/it/common/mod.rs"]
 mod common;
 mod gateway;
 mod gateway_conformance;

@@ -22,7 +22,7 @@ mod conversation_file;
 mod conversations;
 mod events;
 pub mod naming;
-pub(crate) mod results;
+pub mod results;
 mod retry;
 mod run;
 mod servers;

@@ -1,0 +1,86 @@
+//! Adding Switchboard to an agent's own configuration from the Agents page: the change is
+//! planned on the person's home folder and written only as the window showed it (see
+//! `switchboard_host::agent_setup`). The window never names the file or its text: a plan it sends
+//! back is planned again here and must match, path and text alike.
+
+use parking_lot::Mutex;
+
+use crate::{Desk, DeskError};
+use switchboard_host::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
+
+/// Where the apps' files are and how the bridge is started: the person's and this app's,
+/// unless set otherwise (tests).
+#[derive(Default)]
+pub(super) struct Places(Mutex<Option<(Home, Bridge)>>);
+
+impl Desk {
+    /// Plans and writes agents' configuration under `home`, with entries that start
+    /// `bridge`, instead of the person's home and the bridge beside this app.
+    pub fn set_agent_setup_places(&self, home: Home, bridge: Bridge) {
+        *self.inner.setup_places.0.lock() = Some((home, bridge));
+    }
+
+    fn setup_places(&self) -> Result<(Home, Bridge), DeskError> {
+        if let Some(set) = self.inner.setup_places.0.lock().clone() {
+            return Ok(set);
+        }
+        let home = Home::of_user().ok_or(SetupError::NoHome)?;
+        Ok((home, Bridge::of_this_app()))
+    }
+
+    /// How an agent starts the bridge to reach this Switchboard.
+    pub(super) fn bridge(&self) -> Bridge {
+        self.inner
+            .setup_places
+            .0
+            .lock()
+            .as_ref()
+            .map_or_else(Bridge::of_this_app, |(_, bridge)| bridge.clone())
+    }
+
+    /// The change that adds Switchboard, as `agent`, to `app`'s configuration; nothing is
+    /// written.
+    pub async fn agent_setup_plan(
+        &self,
+        app: AgentApp,
+        agent: &str,
+    ) -> Result<SetupPlan, DeskError> {
+        let (desk, agent) = (self.clone(), agent.to_owned());
+        off_thread(move || desk.plan_now(app, &agent)).await
+    }
+
+    /// Writes the change the window showed: refused when it is not the change planned now
+    /// (the file, or what it holds, changed since).
+    pub async fn agent_setup_apply(&self, shown: &SetupPlan) -> Result<(), DeskError> {
+        let (desk, shown) = (self.clone(), shown.clone());
+        off_thread(move || {
+            let now = desk.plan_now(shown.app, &shown.agent)?;
+            if now != shown {
+                return Err(SetupError::Changed {
+                    path: now.path.into(),
+                }
+                .into());
+            }
+            Ok(setup::apply(&now)?)
+        })
+        .await
+    }
+
+    fn plan_now(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, DeskError> {
+        if self.agent_config(agent).is_none() {
+            return Err(DeskError::NoAgent(agent.to_owned()));
+        }
+        let (home, bridge) = self.setup_places()?;
+        Ok(setup::plan(&home, app, &bridge, agent)?)
+    }
+}
+
+/// Runs `work` on a blocking thread: the apps' files may be slow to read or write (a home
+/// folder on the network), and the callers are async tasks that others share.
+async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, DeskError> + Send + 'static,
+) -> Result<T, DeskError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| SetupError::Interrupted(e.to_string()))?
+}

@@ -1,0 +1,240 @@
+//! The person's answers to what servers ask, checked before they go: a form answer that
+//! does not fit its form is refused here, so the person can fix it and nothing is lost.
+//! Also the roots each server may see, and the audit trail.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use switchboard_mcp::types::{
+    CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
+};
+
+use crate::{Desk, DeskError, shown};
+use switchboard_host::approvals::{Answer, Pending, Question, Refusal, Remember};
+use switchboard_host::decisions::Given;
+use switchboard_host::json::Json;
+use switchboard_host::links;
+use switchboard_host::roots;
+
+/// One line of the audit trail, as the activity view shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AuditEntry {
+    pub id: i64,
+    pub at_ms: i64,
+    pub kind: String,
+    pub server: String,
+    pub subject: String,
+    pub decision: String,
+    pub decided_by: String,
+    pub outcome: String,
+    pub duration_ms: Option<u64>,
+    /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
+    /// what a server asked.
+    pub asked_by: String,
+    /// The arguments or request as kept (web addresses' secrets masked; cut if huge).
+    pub detail: Json,
+    /// How a tool call's decision was given (once, session, always, a rule, own call).
+    pub given: Option<Given>,
+}
+
+impl Desk {
+    /// How many questions wait for the person (the tray shows it).
+    pub fn waiting(&self) -> usize {
+        self.inner.gate.broker().waiting()
+    }
+
+    /// What waits for the person, as they are shown it.
+    pub fn pending(&self) -> Vec<Pending> {
+        self.inner
+            .gate
+            .broker()
+            .pending()
+            .into_iter()
+            .map(shown::pending)
+            .collect()
+    }
+
+    /// A pending question as its server asked it, nothing masked.
+    pub(super) fn question(&self, id: u64) -> Result<Question, DeskError> {
+        self.inner
+            .gate
+            .broker()
+            .pending()
+            .into_iter()
+            .find(|p| p.id == id)
+            .map(|p| p.question)
+            .ok_or(DeskError::Answer(
+                switchboard_host::approvals::AnswerError::NotPending(id),
+            ))
+    }
+
+    pub(super) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), DeskError> {
+        Ok(self.inner.gate.broker().answer(id, server, answer)?)
+    }
+
+    pub fn answer_tool_call(
+        &self,
+        id: u64,
+        server: &str,
+        allow: bool,
+        arguments: Map<String, Value>,
+        remember: Remember,
+    ) -> Result<(), DeskError> {
+        self.answer(
+            id,
+            server,
+            Answer::ToolCall {
+                allow,
+                arguments,
+                remember,
+            },
+        )
+    }
+
+    /// Lets an agent read what it asked to (or not), and says how far the choice reaches
+    /// for its reads of that server.
+    pub fn answer_read(
+        &self,
+        id: u64,
+        server: &str,
+        allow: bool,
+        remember: Remember,
+    ) -> Result<(), DeskError> {
+        self.answer(id, server, Answer::Read { allow, remember })
+    }
+
+    /// Returns the reply the person wrote and reviewed (a `CreateMessageResult`), or
+    /// declines with `None`.
+    pub fn answer_sampling(
+        &self,
+        id: u64,
+        server: &str,
+        reply: Option<Value>,
+    ) -> Result<(), DeskError> {
+        let answer = match reply {
+            None => Err(Refusal::Declined),
+            Some(reply) => Ok(Box::new(
+                serde_json::from_value::<CreateMessageResult>(reply)
+                    .map_err(|e| DeskError::BadAnswer(format!("the reply is incomplete: {e}")))?,
+            )),
+        };
+        self.answer(id, server, Answer::Sampling(answer))
+    }
+
+    /// Answers a form or a link. A form answer is checked against its form first; for an
+    /// accepted link, the URL to open is returned (after the answer went).
+    pub fn answer_elicitation(
+        &self,
+        id: u64,
+        server: &str,
+        result: Value,
+    ) -> Result<Option<String>, DeskError> {
+        let result: ElicitResult = serde_json::from_value(result)
+            .map_err(|e| DeskError::BadAnswer(format!("not an answer to a form: {e}")))?;
+        let Question::Elicitation { params } = self.question(id)? else {
+            return Err(switchboard_host::approvals::AnswerError::WrongKind(id).into());
+        };
+        let accepted = result.action == ElicitAction::Accept;
+        let to_open = match (*params, accepted) {
+            (ElicitRequestParams::Form(form), true) => {
+                let content = result.content.clone().unwrap_or_default();
+                if let Err(errors) = form.requested_schema.validate(&content) {
+                    let reasons: Vec<String> = errors
+                        .iter()
+                        .map(|e| format!("{}: {}", e.field, e.message))
+                        .collect();
+                    return Err(DeskError::BadAnswer(format!(
+                        "the answer does not fit the form: {}",
+                        reasons.join("; ")
+                    )));
+                }
+                None
+            }
+            (ElicitRequestParams::Url(link), true) => Some(links::openable(&link.url)?.into()),
+            (_, false) => None,
+        };
+        self.answer(id, server, Answer::Elicitation(Box::new(result)))?;
+        Ok(to_open)
+    }
+
+    /// Shares exactly these folders with the server that asked (none is an answer too).
+    /// They are granted only once the answer is accepted: an answer that comes too late
+    /// shares nothing.
+    pub async fn answer_roots(
+        &self,
+        id: u64,
+        server: &str,
+        folders: &[PathBuf],
+    ) -> Result<(), DeskError> {
+        let chosen = roots::roots_of(folders)?;
+        self.answer(id, server, Answer::Roots(chosen.clone()))?;
+        self.inner.roots.set(server, chosen.clone());
+        self.remember_folders(server, &chosen).await;
+        Ok(())
+    }
+
+    /// The folders a server may see.
+    pub fn roots_of(&self, server: &str) -> Vec<String> {
+        self.inner
+            .roots
+            .of(server)
+            .iter()
+            .map(|root| {
+                switchboard_mcp::file_uri::file_path(&root.uri)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| root.uri.clone())
+            })
+            .collect()
+    }
+
+    /// Changes the folders a running server may see, and tells it.
+    pub async fn set_roots(&self, server: &str, folders: &[PathBuf]) -> Result<(), DeskError> {
+        {
+            let host = self.inner.host.lock().await;
+            host.grant_roots(&self.inner.roots, server, folders).await?;
+        }
+        let chosen = self.inner.roots.of(server);
+        self.remember_folders(server, &chosen).await;
+        Ok(())
+    }
+
+    /// A page of the audit trail, newest first.
+    pub async fn audit(
+        &self,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, DeskError> {
+        self.search_audit("", before, limit).await
+    }
+
+    /// A page of the audit records that hold `text` (see [`switchboard_host::audit::AuditLog::search`]),
+    /// newest first: the search runs in the log, never over what a face has loaded.
+    pub async fn search_audit(
+        &self,
+        text: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, DeskError> {
+        let audit = &self.inner.gate.audit();
+        let rows = audit.search(text.to_owned(), before, limit).await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| AuditEntry {
+                id: row.id,
+                at_ms: row.at_ms,
+                kind: row.record.kind.as_str().to_owned(),
+                server: row.record.server,
+                subject: row.record.subject,
+                decision: row.record.decision,
+                decided_by: row.record.decided_by,
+                outcome: row.record.outcome,
+                duration_ms: row.record.duration_ms,
+                asked_by: row.asked_by,
+                detail: Json(row.record.detail),
+                given: row.given,
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,262 @@
+//! What the explorer does: the catalog of every running server, tool calls through the
+//! gate with their progress and a way to cancel them, resources, prompts and completion.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use switchboard_mcp::connection::Progress;
+use switchboard_mcp::types::CompleteRequestParams;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::switches::TurnedOff;
+use crate::{Desk, DeskError};
+use switchboard_host::approvals::Serving;
+use switchboard_host::catalog::Offer;
+use switchboard_host::clock::now_ms;
+use switchboard_host::gate::{CallError, Callee};
+
+use switchboard_host::decisions::Origin;
+
+/// A call under way, as the activity view shows it: the person's own from the explorer, or
+/// a model's in a conversation (from the moment it waits for a decision).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProgressItem {
+    /// Chosen by the face that started the call; it cancels by this token.
+    pub token: String,
+    pub server: String,
+    pub label: String,
+    // A server's JSON number: never NaN, so never null.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+    pub progress: f64,
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
+    pub total: Option<f64>,
+    pub message: Option<String>,
+    pub started_ms: i64,
+}
+
+/// Every running server's offer, by server: a JSON object of the servers in this order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Offers(pub Vec<(String, Offer)>);
+
+impl Offers {
+    /// What `server` offers, if it runs.
+    pub fn of(&self, server: &str) -> Option<&Offer> {
+        self.0
+            .iter()
+            .find(|(name, _)| name == server)
+            .map(|(_, offer)| offer)
+    }
+}
+
+impl Serialize for Offers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(server, offer)| (server, offer)))
+    }
+}
+
+#[cfg(feature = "specta")]
+impl specta::Type for Offers {
+    fn definition(types: &mut specta::Types) -> specta::datatype::DataType {
+        <std::collections::HashMap<String, Offer> as specta::Type>::definition(types)
+    }
+}
+
+/// Takes a call off the running list however it ends.
+pub(super) struct Running<'a> {
+    pub(super) desk: &'a Desk,
+    pub(super) token: String,
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.desk.call_ended(&self.token);
+    }
+}
+
+impl Desk {
+    /// Every running server's tools, resources, templates and prompts, by server.
+    pub fn catalog(&self) -> Offers {
+        let catalog = &self.inner.shared.catalog;
+        let states = self.inner.shared.states.lock().clone();
+        let off = TurnedOff::now(&self.inner);
+        let offers = states
+            .keys()
+            .filter_map(|server| {
+                let mut offer = catalog.offer(server)?;
+                offer.tools.retain(|tool| !off.holds(server, &tool.name));
+                Some((server.clone(), offer))
+            })
+            .collect();
+        Offers(offers)
+    }
+
+    /// Calls a tool as the person does from the explorer: their decision already, it runs
+    /// at once unless they denied it for good or it is one they asked to confirm (see
+    /// `gate`). `token` names the call for its progress updates and for `cancel`.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, DeskError> {
+        self.call_tool_as(&Origin::Person, server, tool, arguments, token)
+            .await
+    }
+
+    /// Calls a tool for `origin` through the gate: for anyone but the person, a policy or
+    /// the person decides first. `token` names the call for its progress updates and for
+    /// `cancel`.
+    pub async fn call_tool_as(
+        &self,
+        origin: &Origin,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, DeskError> {
+        self.call_tool_reporting(origin, server, tool, arguments, token, None)
+            .await
+    }
+
+    /// [`Self::call_tool_as`], passing the server's progress reports on to `report` too
+    /// (the caller's own caller follows them: an agent through the gateway).
+    pub async fn call_tool_reporting(
+        &self,
+        origin: &Origin,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+        report: Option<mpsc::Sender<Progress>>,
+    ) -> Result<Value, DeskError> {
+        let client = self.client(server)?;
+        let tool = self
+            .inner
+            .shared
+            .catalog
+            .find_tool(server, tool)
+            .ok_or_else(|| DeskError::NoTool {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            })?;
+        let config = self.server_config(server)?;
+        if config.tool_disabled(&tool.name) {
+            return Err(DeskError::ToolDisabled {
+                server: server.to_owned(),
+                tool: tool.name,
+            });
+        }
+        let callee = Callee::of(server, &config);
+        let cancel = CancellationToken::new();
+        let item = ProgressItem {
+            token: token.clone(),
+            server: server.to_owned(),
+            label: tool.title.clone().unwrap_or_else(|| tool.name.clone()),
+            progress: 0.0,
+            total: None,
+            message: None,
+            started_ms: now_ms(),
+        };
+        let by = Serving {
+            origin: origin.clone(),
+            call: tool.name.clone(),
+        };
+        self.call_began(item, by, cancel.clone());
+        let _running = Running {
+            desk: self,
+            token: token.clone(),
+        };
+        let gate = &self.inner.gate;
+        let allowed = gate
+            .decide(origin, &callee, &tool, arguments, Some(&cancel))
+            .await?;
+        self.call_served(&token);
+        let (progress, mut updates) = mpsc::channel(64);
+        let mut options = client.request_options();
+        options.progress = Some(progress);
+        options.cancel = Some(cancel);
+        options.reset_timeout_on_progress = true;
+        let call = gate.run(&client, &tool, allowed, options);
+        tokio::pin!(call);
+        let result = loop {
+            tokio::select! {
+                Some(step) = updates.recv() => self.reported(&token, step, report.as_ref()),
+                result = &mut call => break result,
+            }
+        };
+        // The reports the server sent last come in with its result (the request passes on
+        // what it heard before its answer as it returns): they come before it.
+        while let Ok(step) = updates.try_recv() {
+            self.reported(&token, step, report.as_ref());
+        }
+        match result {
+            Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),
+            Err(CallError::Client(refused)) => match refused.url_elicitation_required() {
+                Some(required) => Err(self.offer_url_steps(server, required).await),
+                None => Err(CallError::Client(refused).into()),
+            },
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Passes a server's report on a call on: to the activity view, and to `report`.
+    fn reported(&self, token: &str, step: Progress, report: Option<&mpsc::Sender<Progress>>) {
+        if let Some(report) = report {
+            // A caller too slow to read its reports misses some, as the window would.
+            let _ = report.try_send(step.clone());
+        }
+        self.call_progressed(token, step.progress, step.total, step.message);
+    }
+
+    /// Cancels a call under way; the server is told. False if it had already ended.
+    pub fn cancel(&self, token: &str) -> bool {
+        match self.inner.calls.cancel_of(token) {
+            Some(cancel) => {
+                cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, DeskError> {
+        let client = self.client(server)?;
+        let read = client.read_resource(uri, client.request_options()).await?;
+        Ok(serde_json::to_value(read).unwrap_or(Value::Null))
+    }
+
+    /// Starts or stops the window's updates of a resource (they arrive as
+    /// `Update::ResourceUpdated`); agents may follow it too.
+    pub async fn subscribe(&self, server: &str, uri: &str, on: bool) -> Result<(), DeskError> {
+        let window = super::Follower::Window;
+        if on {
+            self.follow_resource(window, server, uri).await
+        } else {
+            self.unfollow_resource(window, server, uri).await
+        }
+    }
+
+    pub async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<Value, DeskError> {
+        let prompt = self.client(server)?.get_prompt(name, arguments).await?;
+        Ok(serde_json::to_value(prompt).unwrap_or(Value::Null))
+    }
+
+    /// Suggestions for an argument of a prompt or resource template (`completion/complete`
+    /// params as the spec writes them). A server without completions suggests nothing.
+    pub async fn complete(&self, server: &str, params: Value) -> Result<Vec<String>, DeskError> {
+        let client = self.client(server)?;
+        if client.capabilities().completions.is_none() {
+            return Ok(Vec::new());
+        }
+        let params: CompleteRequestParams = serde_json::from_value(params)
+            .map_err(|e| DeskError::BadAnswer(format!("not a completion request: {e}")))?;
+        Ok(client.complete(&params).await?.completion.values)
+    }
+}

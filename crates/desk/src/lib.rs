@@ -1,0 +1,904 @@
+//! The desk: everything a face (the window) asks of the host, in one place. It owns the
+//! host, the approval broker, the roots, the audit log and the configuration file, and
+//! turns what happens in them into one stream of updates for the face to show.
+
+mod agent_reach;
+mod agent_roots;
+mod agent_setup;
+mod agent_tokens;
+mod agents;
+mod answers;
+mod calls;
+mod chat;
+mod delegates;
+mod explore;
+mod folders;
+mod imports;
+#[cfg(test)]
+mod layers;
+pub mod logbook;
+pub mod models;
+mod registry;
+mod sampling;
+pub mod server_settings;
+mod shown;
+mod signing_in;
+mod subscriptions;
+mod switches;
+mod trust;
+mod url_steps;
+mod watch;
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::types::LoggingLevel;
+use tokio::sync::broadcast;
+
+use switchboard_host::approvals::{
+    AnswerError, Arrival, Broker, BrokerEvent, Forward, Pending, Question,
+};
+use switchboard_host::audit::{AuditError, AuditLog, Retention};
+use switchboard_host::clock::now_ms;
+use switchboard_host::config::{self, Config, ConfigError, ImportError, ServerConfig};
+use switchboard_host::fleet::Fleet;
+use switchboard_host::gate::{CallError, Gate};
+use switchboard_host::links::LinkError;
+use switchboard_host::masking;
+use switchboard_host::roots::{RootError, Roots};
+use switchboard_host::secrets::{SecretError, Secrets};
+use switchboard_host::server_requests::ServerRequestHandler;
+use switchboard_host::supervisor::Shared;
+
+use switchboard_host::server_events::{ServerEvent, ServerState};
+use switchboard_host::traffic::{TrafficEntry, TrafficLog};
+
+pub use agent_reach::{AgentReach, AgentTool, ServerReach};
+pub use agent_tokens::{GatewayStatus, token_secret_name};
+pub use agents::AgentSummary;
+pub use answers::AuditEntry;
+pub use chat::{
+    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
+    PromptUse, Role, ShownMessage, ShownPart,
+};
+pub use delegates::{AgentLine, LineHeld};
+pub use explore::{Offers, ProgressItem};
+pub use imports::{
+    ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
+    ImportedServerReport, InputAnswer, SkippedServer,
+};
+pub use logbook::{LogEntry, LogSize};
+pub use models::{
+    KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
+};
+pub use registry::{InstallProposal, RegistryAdd};
+pub use sampling::{SamplingDraft, SamplingRuleShown};
+pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
+use server_settings::{NewSecret, SecretValue};
+pub use signing_in::SignedIn;
+pub use subscriptions::Follower;
+pub use switches::ToolSwitch;
+pub use trust::{RuleScope, SharedFolders, StandingRule};
+
+/// How many requests one server may keep waiting for the person at once.
+const PENDING_PER_SERVER: usize = 8;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    #[error("the configuration file must be fixed first: {0}")]
+    BrokenConfig(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Form(#[from] FormError),
+    #[error("there is no server named {0:?}")]
+    NoServer(String),
+    #[error("{0} is not running")]
+    NotRunning(String),
+    #[error("{server} offers no tool named {tool:?}")]
+    NoTool { server: String, tool: String },
+    #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
+    ToolDisabled { server: String, tool: String },
+    /// The server needs the person to finish `steps` pages in a browser before the call; they
+    /// were offered, and `opened` of them taken. The call was not made: try it again.
+    #[error("{}", browser_steps(server, *steps, *opened))]
+    StepsInBrowser {
+        server: String,
+        steps: usize,
+        opened: usize,
+    },
+    #[error(transparent)]
+    Call(#[from] CallError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error("{0}")]
+    BadAnswer(String),
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    #[error(transparent)]
+    Roots(#[from] RootError),
+    #[error(transparent)]
+    Audit(#[from] AuditError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error("there is no model provider named {0:?}")]
+    NoProvider(String),
+    #[error(transparent)]
+    ProviderForm(#[from] ProviderFormError),
+    /// What the provider answered, or why it could not be reached, in its own words.
+    #[error(transparent)]
+    Provider(#[from] switchboard_providers::Error),
+    #[error("no model is configured: add a model on the Models page")]
+    NoModel,
+    #[error(
+        "the provider {:?} has no model {:?}: add it on the Models page", .0.provider, .0.model
+    )]
+    NoSuchModel(switchboard_host::sampling::Chosen),
+    #[error(
+        "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
+    )]
+    NoModelOf(String),
+    #[error("the model is still answering in this conversation: wait, or press Stop")]
+    ChatRunning,
+    /// The server is not one that can be signed in to (it is not reached over HTTP).
+    #[error("{0} is not reached over HTTP: there is nothing to sign in to")]
+    NoSignIn(String),
+    #[error(transparent)]
+    Keyring(#[from] SecretError),
+    #[error("signing in to {server} failed: {detail}")]
+    SignIn { server: String, detail: String },
+    #[error(transparent)]
+    Conversation(#[from] switchboard_host::chat::ConversationError),
+    #[error("there is no agent named {0:?}: add it on the Agents page")]
+    NoAgent(String),
+    #[error(
+        "{0:?} cannot name an agent: give a name of 1 to 64 characters, with no control characters"
+    )]
+    BadAgentName(String),
+    #[error("the system gave no randomness for a token: {0}")]
+    NoRandomness(String),
+    #[error(transparent)]
+    Setup(#[from] switchboard_host::agent_setup::SetupError),
+    #[error(transparent)]
+    Registry(#[from] switchboard_host::registry::RegistryError),
+    #[error(transparent)]
+    Install(#[from] switchboard_host::registry::InstallError),
+    #[error(transparent)]
+    InstallLink(#[from] switchboard_host::registry::InstallLinkError),
+}
+
+/// What changed, for the face to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Update {
+    Status {
+        server: String,
+        state: ServerState,
+        since_ms: i64,
+    },
+    /// Servers were added, removed, renamed, enabled or disabled.
+    ServersChanged,
+    /// Agents were added, changed or removed.
+    AgentsChanged,
+    /// Model providers were added, changed or removed, or the default one changed.
+    ProvidersChanged,
+    /// The configuration file was changed by hand: read again, or found unreadable (the
+    /// last good configuration keeps running).
+    ConfigChanged {
+        problem: Option<String>,
+    },
+    Log {
+        entry: LogEntry,
+    },
+    CatalogChanged {
+        server: String,
+    },
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
+    /// A sign-in began or ended waiting for the person to finish it in the browser.
+    SignInWaiting {
+        server: String,
+        waiting: bool,
+    },
+    ApprovalAdded {
+        pending: Box<Pending>,
+    },
+    ApprovalRemoved {
+        id: u64,
+        /// Given up by whoever asked, unanswered: its server cancelled the request (it
+        /// stopped waiting) or went away, or a caller stopped waiting for its tool call.
+        withdrawn: bool,
+    },
+    Progress {
+        item: ProgressItem,
+    },
+    ProgressEnded {
+        token: String,
+    },
+    /// A step of a conversation's run (its completed messages come as
+    /// [`Update::ChatMessage`]).
+    Chat {
+        conversation: i64,
+        event: switchboard_host::chat::ChatEvent,
+    },
+    /// A message was completed and kept in the conversation.
+    ChatMessage {
+        conversation: i64,
+        message: ShownMessage,
+    },
+}
+
+impl Update {
+    /// Whether an agent's session may need it: what may change the agent's offers, a
+    /// server's log message, a resource's update.
+    pub(crate) fn concerns_agents(&self) -> bool {
+        matches!(
+            self,
+            Self::Status { .. }
+                | Self::CatalogChanged { .. }
+                | Self::ServersChanged
+                | Self::ConfigChanged { .. }
+                | Self::AgentsChanged
+                | Self::Log { .. }
+                | Self::ResourceUpdated { .. }
+        )
+    }
+}
+
+/// Where updates go: to every follower of the desk, and those that concern agents to the
+/// agents' sessions on a channel of their own.
+struct Updates {
+    all: broadcast::Sender<Update>,
+    for_agents: broadcast::Sender<Update>,
+}
+
+impl Default for Updates {
+    fn default() -> Self {
+        Self {
+            all: broadcast::channel(4096).0,
+            for_agents: broadcast::channel(1024).0,
+        }
+    }
+}
+
+impl Updates {
+    fn send(&self, update: Update) {
+        if update.concerns_agents() {
+            let _ = self.for_agents.send(update.clone());
+        }
+        let _ = self.all.send(update);
+    }
+}
+
+/// The configuration as last read, and what is wrong with the file if it did not read.
+struct Loaded {
+    config: Config,
+    problem: Option<String>,
+}
+
+struct Inner {
+    config_path: PathBuf,
+    loaded: Mutex<Loaded>,
+    /// Held only while servers start or stop; reads go through `shared`.
+    host: tokio::sync::Mutex<Fleet<ServerRequestHandler>>,
+    /// Taken by each change to the servers in the file, from its write to the servers
+    /// following it.
+    edits: tokio::sync::Mutex<()>,
+    shared: Shared,
+    gate: Gate,
+    roots: Roots,
+    secrets: Secrets,
+    logs: logbook::LogBook,
+    since: Mutex<HashMap<String, i64>>,
+    calls: Arc<calls::Calls>,
+    updates: Updates,
+    /// What the person should know about the audit trail: a setting that did not read, a
+    /// damaged file moved aside (the conversations' file too).
+    audit_notices: Vec<String>,
+    chat: chat::ChatDesk,
+    /// The agents' sessions with the gateway, live now.
+    sessions: agents::Sessions,
+    /// The agents' tokens for the gateway over HTTP.
+    agent_tokens: agent_tokens::Tokens,
+    /// The agents' sessions that make the calls under way.
+    lines: delegates::Lines,
+    /// Where agents' configuration files are, and the bridge their entries start.
+    setup_places: agent_setup::Places,
+    /// Who follows which resource of which server.
+    followed: subscriptions::Followed,
+    /// The registry of the settings, kept so that its connections serve search after search.
+    registry: Mutex<Option<switchboard_host::registry::Registry>>,
+}
+
+/// Cheap to clone; every clone is the same desk.
+#[derive(Clone)]
+pub struct Desk {
+    inner: Arc<Inner>,
+}
+
+impl Desk {
+    /// Opens the desk on a configuration file and an audit database. A configuration file
+    /// that does not read leaves the desk with no servers, says why, and is never
+    /// overwritten. Must be called within a Tokio runtime.
+    pub fn open(
+        config_path: &Path,
+        audit_path: &Path,
+        secrets: Secrets,
+    ) -> Result<Self, DeskError> {
+        let loaded = match config::load(config_path) {
+            Ok(config) => Loaded {
+                config,
+                problem: None,
+            },
+            Err(e) => Loaded {
+                config: Config::default(),
+                problem: Some(e.to_string()),
+            },
+        };
+        let settings = &loaded.config.settings;
+        let calls = Arc::new(calls::Calls::default());
+        // A tool call put to the person has a caller waiting (a model, or the person
+        // themselves); any other request comes forward only while a call to its server is
+        // served, so servers asking on their own (at start-up, say) stack no dialogs; and
+        // it names the calls it arises from.
+        let forward: Forward = Arc::new({
+            let calls = calls.clone();
+            move |server: &str, question: &Question| match question {
+                // A sign-in is asked for by the person, who waits for it.
+                Question::ToolCall { .. } | Question::Read { .. } | Question::SignIn { .. } => {
+                    Arrival {
+                        forward: true,
+                        during: Vec::new(),
+                    }
+                }
+                Question::Sampling { .. }
+                | Question::Elicitation { .. }
+                | Question::Roots
+                | Question::AgentRoots { .. } => {
+                    let during = calls.served_by(server);
+                    Arrival {
+                        forward: !during.is_empty(),
+                        during,
+                    }
+                }
+            }
+        });
+        let broker = Broker::new(
+            Duration::from_secs(settings.approval_timeout_secs),
+            PENDING_PER_SERVER,
+        )
+        .with_forward(forward);
+        let mut audit_notices = Vec::new();
+        let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
+            let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
+            tracing::warn!("{notice}");
+            audit_notices.push(notice);
+            Retention::default()
+        });
+        let audit = Arc::new(AuditLog::open(audit_path, retention)?);
+        audit_notices.extend(audit.moved_aside().map(ToString::to_string));
+        let chat = chat::ChatDesk::open(
+            &audit_path.with_file_name("conversations.sqlite"),
+            &mut audit_notices,
+        );
+        let roots = Roots::default();
+        folders::grant_remembered(&loaded.config, &roots);
+        let desk = Self {
+            inner: Arc::new_cyclic(|desk| {
+                let host = Fleet::new(secrets.clone(), {
+                    let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
+                    let models: Arc<dyn switchboard_host::sampling::SamplingModels> =
+                        Arc::new(sampling::DeskModels {
+                            desk: desk.clone(),
+                            budgets: Default::default(),
+                        });
+                    let delegates: Arc<dyn switchboard_host::delegated::Delegates> =
+                        Arc::new(delegates::DeskDelegates(desk.clone()));
+                    move |server: &str| {
+                        Arc::new(
+                            ServerRequestHandler::new(
+                                server,
+                                broker.clone(),
+                                roots.clone(),
+                                audit.clone(),
+                            )
+                            .with_models(models.clone())
+                            .with_delegates(delegates.clone()),
+                        )
+                    }
+                });
+                let shared = host.shared().clone();
+                shared.sign_ins.follow_settings(&loaded.config.settings);
+                let gate = Gate::new(
+                    broker.clone(),
+                    audit.clone(),
+                    shared.catalog.clone(),
+                    &loaded.config.settings,
+                    Some(config_path.to_owned()),
+                );
+                Inner {
+                    config_path: config_path.to_owned(),
+                    loaded: Mutex::new(loaded),
+                    host: tokio::sync::Mutex::new(host),
+                    edits: tokio::sync::Mutex::default(),
+                    shared,
+                    gate,
+                    roots,
+                    secrets,
+                    logs: logbook::LogBook::default(),
+                    since: Mutex::default(),
+                    calls,
+                    updates: Updates::default(),
+                    audit_notices,
+                    chat,
+                    sessions: agents::Sessions::default(),
+                    agent_tokens: agent_tokens::Tokens::default(),
+                    lines: delegates::Lines::default(),
+                    setup_places: agent_setup::Places::default(),
+                    followed: subscriptions::Followed::default(),
+                    registry: Mutex::default(),
+                }
+            }),
+        };
+        desk.relay();
+        Ok(desk)
+    }
+
+    pub fn updates(&self) -> broadcast::Receiver<Update> {
+        self.inner.updates.all.subscribe()
+    }
+
+    /// The updates an agent's session follows (see [`Update::concerns_agents`]): not each
+    /// call's progress, nor each word of a conversation, which would wake every session.
+    pub fn agent_updates(&self) -> broadcast::Receiver<Update> {
+        self.inner.updates.for_agents.subscribe()
+    }
+
+    /// The servers' events as their connections see them, before any update is made of
+    /// them: a server's log message sent during a call is here before the call's result.
+    pub fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
+        self.inner.shared.events.subscribe()
+    }
+
+    fn announce(&self, update: Update) {
+        self.inner.updates.send(update);
+    }
+
+    /// Turns the host's and the broker's events into updates, keeping the logs and the
+    /// time each state began on the way.
+    fn relay(&self) {
+        let mut host_events = self.inner.shared.events.subscribe();
+        let mut broker_events = self.inner.gate.broker().subscribe();
+        let desk = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                let update: Relayed = tokio::select! {
+                    event = host_events.recv() => match event {
+                        Ok(event) => event,
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    }.into(),
+                    event = broker_events.recv() => match event {
+                        Ok(BrokerEvent::Added(pending)) => Update::ApprovalAdded {
+                            pending: Box::new(shown::pending(*pending)),
+                        }.into(),
+                        Ok(BrokerEvent::Removed { id, withdrawn }) => {
+                            Update::ApprovalRemoved { id, withdrawn }.into()
+                        }
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                };
+                let Some(inner) = desk.upgrade() else { return };
+                let update = match update {
+                    Relayed::Ready(update) => update,
+                    Relayed::Status { server, state } => {
+                        if matches!(state, ServerState::Running { .. }) {
+                            let desk = Desk {
+                                inner: inner.clone(),
+                            };
+                            let server = server.clone();
+                            tokio::spawn(async move { desk.follow_again(&server).await });
+                        }
+                        let since_ms = now_ms();
+                        inner.since.lock().insert(server.clone(), since_ms);
+                        Update::Status {
+                            server,
+                            state: shown::state(state),
+                            since_ms,
+                        }
+                    }
+                    Relayed::Log(entry) => {
+                        // A removed server stops in the background: its last lines would
+                        // outlive it, and open the log of a server later given its name.
+                        if !inner
+                            .loaded
+                            .lock()
+                            .config
+                            .servers
+                            .contains_key(&entry.server)
+                        {
+                            continue;
+                        }
+                        inner.logs.push(entry.clone());
+                        Update::Log { entry }
+                    }
+                };
+                inner.updates.send(update);
+            }
+        });
+    }
+
+    /// Starts the configured servers, and follows the changes made to the file from then on.
+    pub async fn start(&self) {
+        let config = self.config();
+        self.inner.host.lock().await.reconcile(&config);
+        if let Err(e) = self.watch_config() {
+            tracing::warn!(
+                "changes made to the configuration file by hand are seen at the next start: {e}"
+            );
+        }
+    }
+
+    /// Folders were shared with a server as it was launched: one launched otherwise (or
+    /// gone) sees none of them.
+    fn withdraw_folders(&self, before: &Config, after: &Config) {
+        for (name, was) in &before.servers {
+            let same = |now: &ServerConfig| now.identity() == was.identity();
+            if !after.servers.get(name).is_some_and(same) {
+                self.inner.roots.revoke(name);
+            }
+        }
+    }
+
+    pub async fn shutdown(&self) {
+        self.inner.gate.broker().refuse_all();
+        self.inner.host.lock().await.shutdown().await;
+    }
+
+    pub fn config_path(&self) -> &Path {
+        &self.inner.config_path
+    }
+
+    /// What is wrong with the configuration file, if it did not read.
+    pub fn config_problem(&self) -> Option<String> {
+        self.inner.loaded.lock().problem.clone()
+    }
+
+    /// What the person should know about the audit trail, if anything.
+    pub fn audit_notices(&self) -> &[String] {
+        &self.inner.audit_notices
+    }
+
+    fn config(&self) -> Config {
+        self.inner.loaded.lock().config.clone()
+    }
+
+    fn server_config(&self, name: &str) -> Result<ServerConfig, DeskError> {
+        self.config()
+            .servers
+            .get(name)
+            .cloned()
+            .ok_or_else(|| DeskError::NoServer(name.to_owned()))
+    }
+
+    /// Changes the configuration file (read afresh under its writers' lock, so edits made
+    /// elsewhere are kept), then brings the servers in line with it.
+    async fn edit_config(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
+    ) -> Result<(), DeskError> {
+        self.edit_config_announcing(change, Update::ServersChanged)
+            .await
+    }
+
+    /// [`Self::edit_config`], announcing `what` changed.
+    async fn edit_config_announcing(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
+        what: Update,
+    ) -> Result<(), DeskError> {
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        // Held from the write to the reconciliation, so the servers follow the changes
+        // in the order they reached the file; the host only while it reconciles, which
+        // waits for no server to stop.
+        let _editing = self.inner.edits.lock().await;
+        let config = config::update(&self.inner.config_path, change)?;
+        // Held by the gate only once the file holds it.
+        self.inner.gate.follow_settings(&config.settings);
+        self.inner.shared.sign_ins.follow_settings(&config.settings);
+        let before = std::mem::replace(&mut self.inner.loaded.lock().config, config.clone());
+        self.withdraw_folders(&before, &config);
+        self.inner.host.lock().await.reconcile(&config);
+        self.announce(what);
+        Ok(())
+    }
+
+    pub fn servers(&self) -> Vec<ServerSummary> {
+        let states = self.inner.shared.states.lock().clone();
+        let since = self.inner.since.lock().clone();
+        self.config()
+            .servers
+            .iter()
+            .map(|(name, server)| ServerSummary {
+                name: name.clone(),
+                enabled: server.enabled,
+                transport: server_settings::transport_of(server),
+                target: server_settings::target_of(server),
+                state: states.get(name).cloned().map(shown::state),
+                since_ms: since.get(name).copied().unwrap_or(0),
+            })
+            .collect()
+    }
+
+    pub fn server_form(&self, name: &str) -> Result<ServerForm, DeskError> {
+        Ok(server_settings::form_of(name, &self.server_config(name)?))
+    }
+
+    /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
+    /// values go to the keyring first (a renamed server's own secrets copied to its new
+    /// name), so that the file never names a secret not stored; once the file is written,
+    /// the secrets the server owned and no longer uses are deleted.
+    pub async fn save_server(
+        &self,
+        original: Option<String>,
+        form: ServerForm,
+    ) -> Result<(), DeskError> {
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let mut config = self.config();
+        let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
+        let applied =
+            server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+        self.store_secrets(&applied.secrets).await?;
+        let mut replaced = None;
+        self.edit_config(|config| {
+            let previous = take_replaced(config, original.as_deref(), &form.name)?;
+            let again =
+                server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+            // Read afresh, the server may no longer be the one the secrets were stored for:
+            // it is written only with those.
+            if again.secrets != applied.secrets {
+                let name = original.as_deref().unwrap_or(&form.name);
+                return Err(FormError::Changed(name.to_owned()).into());
+            }
+            let server = again.config;
+            replaced = previous.map(|before| (before, server.clone()));
+            config.servers.insert(form.name.clone(), server);
+            Ok(())
+        })
+        .await?;
+        if let (Some(name), Some((before, after))) = (original, replaced) {
+            self.forget_secrets(&name, &before, Some((&form.name, &after)))
+                .await;
+            if name != form.name {
+                // What the person allowed a server is not inherited by a new name.
+                self.inner.gate.forget_server(&name);
+                self.forget_folders(&name).await;
+                self.inner.shared.traffic.remove(&name);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a form's new secret values in the keyring (a copied one read from where it
+    /// was), before the configuration names them.
+    async fn store_secrets(&self, new: &[NewSecret]) -> Result<(), DeskError> {
+        let secrets = &self.inner.secrets;
+        let keyring = |e: SecretError| FormError::Keyring(e.to_string());
+        for secret in new {
+            let value = match &secret.value {
+                SecretValue::Given(value) => value.clone(),
+                SecretValue::Copied { from, what, key } => {
+                    secrets.get(from).await.map_err(keyring)?.ok_or_else(|| {
+                        FormError::EmptySecret {
+                            what,
+                            key: key.clone(),
+                        }
+                    })?
+                }
+            };
+            secrets.set(&secret.name, &value).await.map_err(keyring)?;
+        }
+        Ok(())
+    }
+
+    pub async fn remove_server(&self, name: &str) -> Result<(), DeskError> {
+        let removed = self.server_config(name)?;
+        self.edit_config(|config| {
+            config.servers.remove(name);
+            Ok(())
+        })
+        .await?;
+        self.forget_secrets(name, &removed, None).await;
+        self.forget_grant(&removed).await;
+        self.inner.gate.forget_server(name);
+        self.forget_folders(name).await;
+        self.inner.logs.clear(name);
+        self.inner.shared.traffic.remove(name);
+        Ok(())
+    }
+
+    /// Deletes the secrets the server `name` owned in `before` that `after` (the server as
+    /// it is now, maybe renamed) no longer refers to. Only its own: a secret it merely named,
+    /// such as another server's, is never touched.
+    async fn forget_secrets(
+        &self,
+        name: &str,
+        before: &ServerConfig,
+        after: Option<(&str, &ServerConfig)>,
+    ) {
+        let kept: Vec<&str> = after
+            .map(|(name, config)| config.own_secrets(name).collect())
+            .unwrap_or_default();
+        let gone: Vec<&str> = before
+            .own_secrets(name)
+            .filter(|secret| !kept.contains(secret))
+            .collect();
+        for secret in gone {
+            let _ = self.inner.secrets.delete(secret).await;
+        }
+    }
+
+    pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), DeskError> {
+        self.edit_config(|config| {
+            let server = config
+                .servers
+                .get_mut(name)
+                .ok_or_else(|| DeskError::NoServer(name.to_owned()))?;
+            server.enabled = enabled;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
+        if self.inner.host.lock().await.restart(name) {
+            Ok(())
+        } else {
+            Err(DeskError::NotRunning(name.to_owned()))
+        }
+    }
+
+    /// What the server said of itself when it connected: its name and version, protocol
+    /// revision, capabilities and instructions (the `initialize` result), secrets in the
+    /// addresses it gives masked.
+    pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
+        let client = self.client(name).ok()?;
+        serde_json::to_value(&*client.server())
+            .ok()
+            .map(masking::json)
+    }
+
+    pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
+        self.inner.logs.of(name)
+    }
+
+    /// How much of the server's log is kept, and the memory it takes.
+    pub fn log_size(&self, name: &str) -> LogSize {
+        self.inner.logs.size_of(name)
+    }
+
+    pub fn clear_log(&self, name: &str) {
+        self.inner.logs.clear(name);
+    }
+
+    /// The messages the server exchanged, as kept (across its restarts).
+    pub fn traffic_of(&self, name: &str) -> TrafficLog {
+        self.inner.shared.traffic.of(name)
+    }
+
+    pub fn clear_traffic(&self, name: &str) {
+        self.inner.shared.traffic.clear(name);
+    }
+
+    /// Each message of any server as it is recorded.
+    pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
+        self.inner.shared.traffic.subscribe()
+    }
+
+    pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
+        Ok(self.client(name)?.set_logging_level(level).await?)
+    }
+
+    fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
+        self.inner
+            .shared
+            .clients
+            .lock()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
+    }
+}
+
+/// Checks that a form's name is free (or the server's own) and takes out of `config` the
+/// server the form replaces, if any.
+fn take_replaced(
+    config: &mut Config,
+    original: Option<&str>,
+    name: &str,
+) -> Result<Option<ServerConfig>, DeskError> {
+    if config.servers.contains_key(name) && original != Some(name) {
+        return Err(FormError::Taken(name.to_owned()).into());
+    }
+    original
+        .map(|original| {
+            config
+                .servers
+                .remove(original)
+                .ok_or_else(|| DeskError::NoServer(original.to_owned()))
+        })
+        .transpose()
+}
+
+/// A host event on its way to becoming an update.
+enum Relayed {
+    Ready(Update),
+    Status { server: String, state: ServerState },
+    Log(LogEntry),
+}
+
+impl From<ServerEvent> for Relayed {
+    fn from(event: ServerEvent) -> Self {
+        match event {
+            ServerEvent::Status { server, state } => Self::Status { server, state },
+            ServerEvent::Log {
+                server,
+                source,
+                level,
+                text,
+            } => Self::Log(LogEntry {
+                server,
+                at_ms: now_ms(),
+                source,
+                level: level.map(|l| l.to_string()),
+                text: masking::urls_in(&text),
+            }),
+            ServerEvent::CatalogChanged { server } => {
+                Self::Ready(Update::CatalogChanged { server })
+            }
+            ServerEvent::ResourceUpdated { server, uri } => {
+                Self::Ready(Update::ResourceUpdated { server, uri })
+            }
+            ServerEvent::SignInWaiting { server, waiting } => {
+                Self::Ready(Update::SignInWaiting { server, waiting })
+            }
+        }
+    }
+}
+
+impl From<Update> for Relayed {
+    fn from(update: Update) -> Self {
+        Self::Ready(update)
+    }
+}
+
+/// What a person reads after a server asked them to finish pages in a browser first.
+fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
+    let pages = if steps == 1 { "a page" } else { "pages" };
+    if opened == steps {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call: once \
+             you have, try the call again"
+        )
+    } else {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call, which \
+             you did not open; the call was not made"
+        )
+    }
+}

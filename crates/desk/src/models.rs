@@ -1,0 +1,590 @@
+//! Model providers as the person configures them: the list (each key shown as stored or
+//! not, never its value), adding, editing, renaming and removing one, the models a provider
+//! offers, and which provider and model are asked by default.
+//!
+//! A provider's API key lives only in the OS keyring, under `<provider>/api-key`; the
+//! configuration names it. A new key is stored before the file names it, and a key no
+//! longer named (its provider removed, renamed, or its key taken away) is deleted once the
+//! file is written. A provider uses only the key of its own name.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use switchboard_providers::{ApiKey, Client, OpenAiOptions, Protocol, ProviderConfig};
+
+use crate::{Desk, DeskError, Update};
+use switchboard_host::config::{
+    Config, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
+};
+use switchboard_host::secrets::SecretError;
+
+/// Whether a provider's API key is there, never what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum KeyState {
+    /// The provider is configured without a key (a local server, say).
+    None,
+    /// The key is in the keyring.
+    Stored,
+    /// The file names a key the keyring does not hold: enter it again.
+    Missing,
+    /// The file names a secret that is not this provider's own: it is not used.
+    NotOwn,
+    /// The keyring could not be asked.
+    Unknown,
+}
+
+/// A configured provider, as the Models page lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderSummary {
+    pub name: String,
+    pub protocol: ProviderProtocol,
+    pub base_url: String,
+    /// The model ids the person typed (the provider's own list is fetched on demand).
+    pub models: Vec<String>,
+    pub default_model: Option<String>,
+    pub key: KeyState,
+}
+
+/// Every configured provider, and the one asked by default.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct Providers {
+    pub providers: Vec<ProviderSummary>,
+    pub default_provider: Option<String>,
+}
+
+/// What to do with a provider's API key on saving.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum KeyChange {
+    /// Keep the stored key, if any (a renamed provider takes it along).
+    Keep,
+    /// Store this key in the keyring.
+    Set { value: String },
+    /// No key: the stored one is deleted.
+    Remove,
+}
+
+impl fmt::Debug for KeyChange {
+    /// A key is never printed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Keep => f.write_str("Keep"),
+            Self::Set { .. } => f.write_str("Set(..)"),
+            Self::Remove => f.write_str("Remove"),
+        }
+    }
+}
+
+/// A provider's settings as the person edits them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderForm {
+    pub name: String,
+    pub protocol: ProviderProtocol,
+    pub base_url: String,
+    /// Model ids typed by the person; blank ones are dropped.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// Picked from the fetched list or typed; blank is none.
+    #[serde(default)]
+    pub default_model: Option<String>,
+    pub api_key: KeyChange,
+}
+
+/// A model a provider offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelChoice {
+    pub id: String,
+    /// A name for people, when the provider gives one.
+    pub display_name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderFormError {
+    #[error("a provider needs a name")]
+    NoName,
+    #[error("the name {0:?} may hold only letters, digits, '-', '_' and '.'")]
+    BadName(String),
+    #[error("a provider named {0:?} already exists")]
+    Taken(String),
+    #[error("{0:?} is not an http:// or https:// URL")]
+    BadUrl(String),
+    #[error("the API key is empty: enter it, or keep the stored one")]
+    EmptyKey,
+    #[error("the API key of {0:?} is not in the keyring any more: enter it again")]
+    KeyGone(String),
+    #[error("the provider {0:?} changed in the configuration file meanwhile; open it again")]
+    Changed(String),
+    #[error("{0}")]
+    Keyring(String),
+}
+
+fn keyring(e: SecretError) -> ProviderFormError {
+    ProviderFormError::Keyring(e.to_string())
+}
+
+/// Checks a provider's name: the same characters as a server's.
+fn valid_name(name: &str) -> Result<(), ProviderFormError> {
+    if name.is_empty() {
+        return Err(ProviderFormError::NoName);
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(ProviderFormError::BadName(name.to_owned()));
+    }
+    Ok(())
+}
+
+fn valid_url(url: &str) -> Result<String, ProviderFormError> {
+    let url = url.trim();
+    match url::Url::parse(url) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.has_host() => {
+            Ok(url.to_owned())
+        }
+        _ => Err(ProviderFormError::BadUrl(url.to_owned())),
+    }
+}
+
+/// The configuration a form describes, on top of `previous` (whose settings the form does
+/// not show are kept); its key, if any, named as the form's provider's own.
+fn apply_form(
+    form: &ProviderForm,
+    previous: Option<&ProviderEntry>,
+    has_key: bool,
+) -> Result<ProviderEntry, ProviderFormError> {
+    valid_name(&form.name)?;
+    let base_url = valid_url(&form.base_url)?;
+    let mut models: Vec<String> = Vec::new();
+    for model in &form.models {
+        let model = model.trim();
+        if !model.is_empty() && !models.iter().any(|m| m == model) {
+            models.push(model.to_owned());
+        }
+    }
+    let default_model = form
+        .default_model
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned);
+    let mut entry = previous.cloned().unwrap_or_else(|| ProviderEntry {
+        protocol: form.protocol,
+        base_url: String::new(),
+        models: Vec::new(),
+        default_model: None,
+        api_key: None,
+        extra: serde_json::Map::new(),
+    });
+    entry.protocol = form.protocol;
+    entry.base_url = base_url;
+    entry.models = models;
+    entry.default_model = default_model;
+    entry.api_key = has_key.then(|| SecretRef {
+        secret: provider_key_name(&form.name),
+    });
+    Ok(entry)
+}
+
+/// Checks that `name` is free (or the provider's own) and takes out of `config` the
+/// provider `original`, if any.
+fn take_replaced(
+    config: &mut Config,
+    original: Option<&str>,
+    name: &str,
+) -> Result<Option<ProviderEntry>, DeskError> {
+    if config.providers.contains_key(name) && original != Some(name) {
+        return Err(ProviderFormError::Taken(name.to_owned()).into());
+    }
+    original
+        .map(|original| {
+            config
+                .providers
+                .remove(original)
+                .ok_or_else(|| DeskError::NoProvider(original.to_owned()))
+        })
+        .transpose()
+}
+
+/// How to reach a provider with this key. OpenAI's own API takes its newer field for the
+/// number of tokens; other OpenAI-compatible servers the usual one.
+fn provider_config(
+    protocol: ProviderProtocol,
+    base_url: &str,
+    key: Option<ApiKey>,
+) -> ProviderConfig {
+    match protocol {
+        ProviderProtocol::Anthropic => ProviderConfig::anthropic(base_url, key),
+        ProviderProtocol::OpenAi => {
+            let official = url::Url::parse(base_url)
+                .ok()
+                .is_some_and(|u| u.host_str() == Some("api.openai.com"));
+            let options = if official {
+                OpenAiOptions::openai()
+            } else {
+                OpenAiOptions::default()
+            };
+            ProviderConfig::new(Protocol::OpenAi(options), base_url, key)
+        }
+    }
+}
+
+impl Desk {
+    /// Every configured provider, with whether its key is stored.
+    pub async fn providers(&self) -> Providers {
+        let config = self.config();
+        let mut providers = Vec::with_capacity(config.providers.len());
+        for (name, entry) in &config.providers {
+            let key = match (&entry.api_key, entry.own_key(name)) {
+                (None, _) => KeyState::None,
+                (Some(_), None) => KeyState::NotOwn,
+                (Some(_), Some(secret)) => match self.inner.secrets.get(secret).await {
+                    Ok(Some(_)) => KeyState::Stored,
+                    Ok(None) => KeyState::Missing,
+                    Err(e) => {
+                        tracing::warn!("the key of the provider {name:?}: {e}");
+                        KeyState::Unknown
+                    }
+                },
+            };
+            providers.push(ProviderSummary {
+                name: name.clone(),
+                protocol: entry.protocol,
+                base_url: entry.base_url.clone(),
+                models: entry.models.clone(),
+                default_model: entry.default_model.clone(),
+                key,
+            });
+        }
+        Providers {
+            providers,
+            default_provider: config.settings.default_provider,
+        }
+    }
+
+    fn provider_entry(&self, name: &str) -> Result<ProviderEntry, DeskError> {
+        self.config()
+            .providers
+            .get(name)
+            .cloned()
+            .ok_or_else(|| DeskError::NoProvider(name.to_owned()))
+    }
+
+    /// The stored key of the provider `name` as configured in `entry`: its own only.
+    async fn stored_key(
+        &self,
+        name: &str,
+        entry: &ProviderEntry,
+    ) -> Result<Option<String>, DeskError> {
+        let Some(secret) = entry.own_key(name) else {
+            return Ok(None);
+        };
+        let key = self.inner.secrets.get(secret).await.map_err(keyring)?;
+        key.map(Some)
+            .ok_or_else(|| ProviderFormError::KeyGone(name.to_owned()).into())
+    }
+
+    /// Adds a provider (`original` None) or changes one, possibly renaming it. A new key
+    /// goes to the keyring first (a renamed provider's key is copied to its new name), so
+    /// that the file never names a key not stored; once the file is written, a key the
+    /// provider no longer uses is deleted. A renamed default provider stays the default.
+    pub async fn save_provider(
+        &self,
+        original: Option<String>,
+        form: ProviderForm,
+    ) -> Result<(), DeskError> {
+        if let Some(problem) = self.config_problem() {
+            return Err(DeskError::BrokenConfig(problem));
+        }
+        let original = original.as_deref();
+        let name = form.name.trim().to_owned();
+        let form = ProviderForm { name, ..form };
+        let previous = take_replaced(&mut self.config(), original, &form.name)?;
+        // What the key will be, checked before anything is stored.
+        let value = match &form.api_key {
+            KeyChange::Set { value } if value.trim().is_empty() => {
+                return Err(ProviderFormError::EmptyKey.into());
+            }
+            KeyChange::Set { value } => Some(value.trim().to_owned()),
+            KeyChange::Remove => None,
+            KeyChange::Keep => match (original, &previous) {
+                (Some(original), Some(previous)) => self.stored_key(original, previous).await?,
+                _ => None,
+            },
+        };
+        apply_form(&form, previous.as_ref(), value.is_some())?;
+        let new_secret = provider_key_name(&form.name);
+        let renamed = original.is_some_and(|o| o != form.name);
+        // The keyring already holds a kept key under the same name.
+        let store = matches!(form.api_key, KeyChange::Set { .. }) || renamed;
+        if let (Some(value), true) = (&value, store) {
+            self.inner
+                .secrets
+                .set(&new_secret, value)
+                .await
+                .map_err(keyring)?;
+        }
+        let mut replaced = None;
+        self.edit_config_announcing(
+            |config| {
+                let again = take_replaced(config, original, &form.name)?;
+                // Read afresh, the provider's key may no longer be the one seen above.
+                let key_of = |e: &Option<ProviderEntry>| e.as_ref().map(|e| e.api_key.clone());
+                if key_of(&again) != key_of(&previous) {
+                    let name = original.unwrap_or(&form.name);
+                    return Err(ProviderFormError::Changed(name.to_owned()).into());
+                }
+                let entry = apply_form(&form, again.as_ref(), value.is_some())?;
+                if let Some(original) = original
+                    && config.settings.default_provider.as_deref() == Some(original)
+                {
+                    config.settings.default_provider = Some(form.name.clone());
+                }
+                replaced = again;
+                config.providers.insert(form.name.clone(), entry);
+                Ok(())
+            },
+            Update::ProvidersChanged,
+        )
+        .await?;
+        // The key the provider owned before, if it no longer names it.
+        if let (Some(original), Some(before)) = (original, replaced)
+            && let Some(old) = before.own_key(original)
+            && (renamed || value.is_none())
+        {
+            let _ = self.inner.secrets.delete(old).await;
+        }
+        Ok(())
+    }
+
+    /// Removes a provider and deletes its key; if it was the default, there is none.
+    pub async fn remove_provider(&self, name: &str) -> Result<(), DeskError> {
+        let mut removed = None;
+        self.edit_config_announcing(
+            |config| {
+                removed = Some(
+                    config
+                        .providers
+                        .remove(name)
+                        .ok_or_else(|| DeskError::NoProvider(name.to_owned()))?,
+                );
+                if config.settings.default_provider.as_deref() == Some(name) {
+                    config.settings.default_provider = None;
+                }
+                Ok(())
+            },
+            Update::ProvidersChanged,
+        )
+        .await?;
+        if let Some(secret) = removed.as_ref().and_then(|entry| entry.own_key(name)) {
+            let _ = self.inner.secrets.delete(secret).await;
+        }
+        Ok(())
+    }
+
+    /// The provider asked when nothing says which (`None`: no default).
+    pub async fn set_default_provider(&self, name: Option<String>) -> Result<(), DeskError> {
+        self.edit_config_announcing(
+            |config| {
+                if let Some(name) = &name
+                    && !config.providers.contains_key(name)
+                {
+                    return Err(DeskError::NoProvider(name.clone()));
+                }
+                config.settings.default_provider = name;
+                Ok(())
+            },
+            Update::ProvidersChanged,
+        )
+        .await
+    }
+
+    /// The model asked of `provider` when nothing says which (`None`: no default).
+    pub async fn set_default_model(
+        &self,
+        provider: &str,
+        model: Option<String>,
+    ) -> Result<(), DeskError> {
+        let model = model.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
+        self.edit_config_announcing(
+            |config| {
+                let entry = config
+                    .providers
+                    .get_mut(provider)
+                    .ok_or_else(|| DeskError::NoProvider(provider.to_owned()))?;
+                entry.default_model = model;
+                Ok(())
+            },
+            Update::ProvidersChanged,
+        )
+        .await
+    }
+
+    /// The models the provider a form describes offers, asked of it with the form's key
+    /// (or, kept, the stored key of the provider `original`): before it is saved, to pick
+    /// its default model. Errors carry the provider's own words (a refused key, a rate
+    /// limit with how long to wait, a server that cannot be reached).
+    pub async fn fetch_models_for(
+        &self,
+        original: Option<&str>,
+        form: &ProviderForm,
+    ) -> Result<Vec<ModelChoice>, DeskError> {
+        let base_url = valid_url(&form.base_url)?;
+        let key = match &form.api_key {
+            KeyChange::Set { value } if value.trim().is_empty() => {
+                return Err(ProviderFormError::EmptyKey.into());
+            }
+            KeyChange::Set { value } => Some(value.trim().to_owned()),
+            KeyChange::Remove => None,
+            KeyChange::Keep => match original {
+                Some(original) => {
+                    let entry = self.provider_entry(original)?;
+                    self.stored_key(original, &entry).await?
+                }
+                None => None,
+            },
+        };
+        let client = Client::new(provider_config(
+            form.protocol,
+            &base_url,
+            key.map(ApiKey::new),
+        ))?;
+        list(&client).await
+    }
+
+    /// The models the configured provider `name` offers.
+    pub async fn fetch_models(&self, name: &str) -> Result<Vec<ModelChoice>, DeskError> {
+        list(&self.provider_client(name).await?).await
+    }
+
+    /// A client of the configured provider `name`, with its key from the keyring.
+    pub async fn provider_client(&self, name: &str) -> Result<Client, DeskError> {
+        let entry = self.provider_entry(name)?;
+        let key = self.stored_key(name, &entry).await?;
+        Ok(Client::new(provider_config(
+            entry.protocol,
+            &entry.base_url,
+            key.map(ApiKey::new),
+        ))?)
+    }
+}
+
+async fn list(client: &Client) -> Result<Vec<ModelChoice>, DeskError> {
+    let mut models: Vec<ModelChoice> = client
+        .list_models()
+        .await?
+        .into_iter()
+        .map(|m| ModelChoice {
+            id: m.id,
+            display_name: m.display_name,
+        })
+        .collect();
+    models.sort_by(|a, b| a.id.cmp(&b.id));
+    models.dedup_by(|a, b| a.id == b.id);
+    Ok(models)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> ProviderForm {
+        ProviderForm {
+            name: "local".into(),
+            protocol: ProviderProtocol::OpenAi,
+            base_url: " http://localhost:11434/v1 ".into(),
+            models: vec![" llama3.2 ".into(), String::new(), "llama3.2".into()],
+            default_model: Some("  ".into()),
+            api_key: KeyChange::Keep,
+        }
+    }
+
+    #[test]
+    fn a_form_becomes_an_entry_that_names_only_its_own_key() {
+        let entry = apply_form(&form(), None, true).unwrap();
+        assert_eq!(entry.base_url, "http://localhost:11434/v1");
+        assert_eq!(entry.models, ["llama3.2"]);
+        assert_eq!(entry.default_model, None);
+        assert_eq!(entry.own_key("local"), Some("local/api-key"));
+        assert_eq!(apply_form(&form(), None, false).unwrap().api_key, None);
+    }
+
+    #[test]
+    fn settings_the_form_does_not_show_are_kept() {
+        let mut previous = apply_form(&form(), None, false).unwrap();
+        previous
+            .extra
+            .insert("headers".into(), serde_json::json!({"X-Title": "me"}));
+        let entry = apply_form(&form(), Some(&previous), false).unwrap();
+        assert_eq!(entry.extra["headers"]["X-Title"], "me");
+    }
+
+    #[test]
+    fn bad_forms_say_what_is_wrong() {
+        let named = |name: &str| ProviderForm {
+            name: name.into(),
+            ..form()
+        };
+        assert_eq!(
+            apply_form(&named(""), None, false),
+            Err(ProviderFormError::NoName)
+        );
+        assert_eq!(
+            apply_form(&named("my/provider"), None, false),
+            Err(ProviderFormError::BadName("my/provider".into()))
+        );
+        for url in ["localhost:11434", "ftp://example.com", "http://", ""] {
+            let form = ProviderForm {
+                base_url: url.into(),
+                ..form()
+            };
+            assert!(
+                matches!(
+                    apply_form(&form, None, false),
+                    Err(ProviderFormError::BadUrl(_))
+                ),
+                "{url}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_is_never_printed() {
+        let change = KeyChange::Set {
+            value: "sk-very-secret".into(),
+        };
+        let form = ProviderForm {
+            api_key: change,
+            ..form()
+        };
+        assert!(!format!("{form:?}").contains("very-secret"));
+    }
+
+    #[test]
+    fn openais_own_api_gets_its_token_field() {
+        let options =
+            |url: &str| match provider_config(ProviderProtocol::OpenAi, url, None).protocol {
+                Protocol::OpenAi(options) => options,
+                Protocol::Anthropic => unreachable!(),
+            };
+        assert_eq!(
+            options("https://api.openai.com/v1"),
+            OpenAiOptions::openai()
+        );
+        assert_eq!(
+            options("http://localhost:11434/v1"),
+            OpenAiOptions::default()
+        );
+    }
+}

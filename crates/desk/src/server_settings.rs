@@ -1,0 +1,768 @@
+//! A server's settings as the person edits them, and back: secrets go to the keyring and
+//! the configuration names them; settings the form does not show are kept as they were.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use switchboard_host::config::{
+    EnvValue, OAuthClient, Place, ProtocolEra, SecretRef, ServerConfig, TransportType,
+    client_secret_name, secret_name,
+};
+use switchboard_host::server_events::ServerState;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    #[default]
+    Stdio,
+    Http,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to HTTP+SSE for servers that only speak that.
+    #[default]
+    Auto,
+    StreamableHttp,
+    LegacySse,
+}
+
+/// An environment variable or an HTTP header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct KeyValue {
+    pub key: String,
+    /// For a stored secret this is empty when read; left empty, the stored value stays.
+    pub value: String,
+    /// Kept in the OS keyring, never in the configuration file.
+    pub secret: bool,
+    #[serde(default)]
+    pub stored: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ServerForm {
+    pub name: String,
+    pub transport: Transport,
+    pub enabled: bool,
+    pub command: String,
+    pub args: Vec<String>,
+    pub cwd: String,
+    pub env: Vec<KeyValue>,
+    pub url: String,
+    pub http_mode: HttpMode,
+    pub headers: Vec<KeyValue>,
+    /// A client registered beforehand at the authorization server; empty for none.
+    #[serde(default)]
+    pub client_id: String,
+    /// Its secret, kept in the keyring; when read, empty (see `client_secret_stored`).
+    #[serde(default)]
+    pub client_secret: String,
+    /// A secret is stored; left so with `client_secret` empty, it stays.
+    #[serde(default)]
+    pub client_secret_stored: bool,
+    /// The authorization server the client was made at (its issuer), the only one its
+    /// secret is sent to; empty for none.
+    #[serde(default)]
+    pub client_issuer: String,
+    pub request_timeout_secs: Option<u32>,
+    pub trusted: bool,
+    pub protocol_era: ProtocolEra,
+}
+
+impl Default for ServerForm {
+    /// A new server's form as it opens: a local server, enabled, nothing filled in.
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            transport: Transport::default(),
+            enabled: true,
+            command: String::new(),
+            args: Vec::new(),
+            cwd: String::new(),
+            env: Vec::new(),
+            url: String::new(),
+            http_mode: HttpMode::default(),
+            headers: Vec::new(),
+            client_id: String::new(),
+            client_secret: String::new(),
+            client_secret_stored: false,
+            client_issuer: String::new(),
+            request_timeout_secs: None,
+            trusted: false,
+            protocol_era: ProtocolEra::default(),
+        }
+    }
+}
+
+/// A configured server as the list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerSummary {
+    pub name: String,
+    pub enabled: bool,
+    pub transport: Transport,
+    /// The command line or the URL.
+    pub target: String,
+    /// None until the server was first started (or when it is disabled).
+    pub state: Option<ServerState>,
+    /// When the state began, in milliseconds since the Unix epoch.
+    pub since_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormError {
+    #[error("a server needs a name")]
+    NoName,
+    #[error("the name {0:?} may hold only letters, digits, '-', '_' and '.'")]
+    BadName(String),
+    #[error("a server named {0:?} already exists")]
+    Taken(String),
+    #[error("a stdio server needs a command")]
+    NoCommand,
+    #[error("{0:?} is not an http:// or https:// URL")]
+    BadUrl(String),
+    #[error("{what} {key:?} appears twice")]
+    Duplicate { what: &'static str, key: String },
+    #[error("enter the access token alone, without spaces")]
+    BadToken,
+    #[error("a client secret needs its client ID")]
+    SecretWithoutClient,
+    #[error(
+        "a client secret is sent only to the authorization server it was made at: enter that server's address"
+    )]
+    SecretWithoutIssuer,
+    #[error("{what} {key:?} is marked secret but has no value")]
+    EmptySecret { what: &'static str, key: String },
+    #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
+    Changed(String),
+    #[error("{0}")]
+    Keyring(String),
+}
+
+pub fn valid_name(name: &str) -> Result<(), FormError> {
+    if name.is_empty() {
+        return Err(FormError::NoName);
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(FormError::BadName(name.to_owned()));
+    }
+    Ok(())
+}
+
+/// The form for a configured server; secret values stay in the keyring.
+pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
+    let rows = |values: &BTreeMap<String, EnvValue>| {
+        values
+            .iter()
+            .map(|(key, value)| match value {
+                EnvValue::Plain(text) => KeyValue {
+                    key: key.clone(),
+                    value: text.clone(),
+                    secret: false,
+                    stored: false,
+                },
+                EnvValue::Secret { .. } => KeyValue {
+                    key: key.clone(),
+                    value: String::new(),
+                    secret: true,
+                    stored: true,
+                },
+            })
+            .collect()
+    };
+    ServerForm {
+        name: name.to_owned(),
+        transport: transport_of(config),
+        enabled: config.enabled,
+        command: config.command.clone().unwrap_or_default(),
+        args: config.args.clone(),
+        cwd: config
+            .cwd
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        env: rows(&config.env),
+        url: config.url.clone().unwrap_or_default(),
+        http_mode: match config.transport {
+            Some(TransportType::Sse) => HttpMode::LegacySse,
+            Some(TransportType::StreamableHttp) => HttpMode::StreamableHttp,
+            _ => HttpMode::Auto,
+        },
+        headers: rows(&config.headers),
+        client_id: config
+            .oauth
+            .as_ref()
+            .map(|c| c.client_id.clone())
+            .unwrap_or_default(),
+        client_secret: String::new(),
+        client_secret_stored: config
+            .oauth
+            .as_ref()
+            .is_some_and(|c| c.client_secret.is_some()),
+        client_issuer: config
+            .oauth
+            .as_ref()
+            .and_then(|c| c.issuer.clone())
+            .unwrap_or_default(),
+        request_timeout_secs: config
+            .request_timeout_secs
+            .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
+        trusted: config.is_trusted(),
+        protocol_era: config.protocol_era,
+    }
+}
+
+pub fn transport_of(config: &ServerConfig) -> Transport {
+    if config.url.is_some() && config.command.is_none() {
+        Transport::Http
+    } else {
+        Transport::Stdio
+    }
+}
+
+/// The command line or URL, as the list shows it: with the secrets in web addresses
+/// masked (the form, where the person edits them, shows them whole).
+pub fn target_of(config: &ServerConfig) -> String {
+    let target = match (&config.command, &config.url) {
+        (Some(command), _) => std::iter::once(command.as_str())
+            .chain(config.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        (None, Some(url)) => url.clone(),
+        (None, None) => String::new(),
+    };
+    switchboard_host::masking::urls_in(&target)
+}
+
+/// A secret value the form gives, to be stored in the keyring under `name` before the
+/// configuration names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSecret {
+    pub name: String,
+    pub value: SecretValue,
+}
+
+/// Where a new secret's value comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretValue {
+    /// Typed into the form.
+    Given(String),
+    /// The value the keyring holds under `from`: a renamed server's own secret, taken along
+    /// to its new name. Should it be gone, the form's `key` (of `what`: "env", "header" or
+    /// "oauth") has no value.
+    Copied {
+        from: String,
+        what: &'static str,
+        key: String,
+    },
+}
+
+impl From<&str> for SecretValue {
+    fn from(value: &str) -> Self {
+        Self::Given(value.to_owned())
+    }
+}
+
+impl std::fmt::Debug for SecretValue {
+    /// A given value may be a key: it is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Given(_) => f.write_str("Given(..)"),
+            Self::Copied { from, what, key } => f
+                .debug_struct("Copied")
+                .field("from", from)
+                .field("what", what)
+                .field("key", key)
+                .finish(),
+        }
+    }
+}
+
+/// The configuration a form describes, and the new secret values it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub config: ServerConfig,
+    pub secrets: Vec<NewSecret>,
+}
+
+/// The configuration the form describes, on top of `previous` (the server's name and
+/// configuration before, whose other settings are kept). New secret values are named
+/// `server/env/KEY` or `server/header/KEY`, and a renamed server's own secrets are copied
+/// to its new name; the caller stores them (the keyring is not called from here), and
+/// deletes the old copies once saved.
+pub fn apply_form(
+    form: &ServerForm,
+    previous: Option<(&str, &ServerConfig)>,
+) -> Result<Applied, FormError> {
+    valid_name(&form.name)?;
+    let mut secrets = Vec::new();
+    let mut config = previous.map(|(_, p)| p.clone()).unwrap_or_default();
+    config.enabled = form.enabled;
+    config.request_timeout_secs = form.request_timeout_secs.map(u64::from);
+    match form.transport {
+        Transport::Stdio => {
+            let command = form.command.trim();
+            if command.is_empty() {
+                return Err(FormError::NoCommand);
+            }
+            config.command = Some(command.to_owned());
+            config.args = form.args.clone();
+            config.cwd = Some(form.cwd.trim())
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from);
+            config.env = rows_to_values(
+                &form.name,
+                Place::Env,
+                &form.env,
+                previous.map(|(name, p)| (name, &p.env)),
+                &mut secrets,
+            )?;
+            config.url = None;
+            config.headers.clear();
+            config.transport = None;
+        }
+        Transport::Http => {
+            let url = form.url.trim();
+            if !(url.starts_with("https://") || url.starts_with("http://")) || url.len() < 9 {
+                return Err(FormError::BadUrl(url.to_owned()));
+            }
+            config.url = Some(url.to_owned());
+            config.headers = rows_to_values(
+                &form.name,
+                Place::Header,
+                &form.headers,
+                previous.map(|(name, p)| (name, &p.headers)),
+                &mut secrets,
+            )?;
+            config.oauth = oauth_client(form, previous, &mut secrets)?;
+            config.transport = match form.http_mode {
+                // `http` already means the automatic choice: kept as the person wrote it.
+                HttpMode::Auto => config.transport.filter(|t| *t == TransportType::Http),
+                HttpMode::StreamableHttp => Some(TransportType::StreamableHttp),
+                HttpMode::LegacySse => Some(TransportType::Sse),
+            };
+            config.command = None;
+            config.args.clear();
+            config.env.clear();
+            config.cwd = None;
+        }
+    }
+    config.protocol_era = form.protocol_era;
+    if form.transport == Transport::Stdio {
+        config.oauth = None;
+    }
+    // Given with the server's launch in view, the mark is pinned to it.
+    config.set_trusted(form.trusted);
+    Ok(Applied { config, secrets })
+}
+
+/// The pre-registered client the form gives: its secret stored as `<server>/oauth/client-secret`
+/// (typed anew, kept, or taken along to a new name), never written in the file.
+fn oauth_client(
+    form: &ServerForm,
+    previous: Option<(&str, &ServerConfig)>,
+    secrets: &mut Vec<NewSecret>,
+) -> Result<Option<OAuthClient>, FormError> {
+    let client_id = form.client_id.trim();
+    if client_id.is_empty() {
+        return match form.client_secret.is_empty() {
+            true => Ok(None),
+            false => Err(FormError::SecretWithoutClient),
+        };
+    }
+    let name = client_secret_name(&form.name);
+    let mut store = |value: SecretValue| {
+        secrets.push(NewSecret {
+            name: name.clone(),
+            value,
+        });
+        Some(SecretRef {
+            secret: name.clone(),
+        })
+    };
+    let before =
+        previous.and_then(|(old, p)| Some((old, p.oauth.as_ref()?.client_secret.as_ref()?)));
+    let client_secret = if !form.client_secret.is_empty() {
+        store(SecretValue::Given(form.client_secret.clone()))
+    } else if !form.client_secret_stored {
+        None
+    } else {
+        match before {
+            Some((old, secret)) if old != form.name && secret.secret == client_secret_name(old) => {
+                store(SecretValue::Copied {
+                    from: secret.secret.clone(),
+                    what: "oauth",
+                    key: "client secret".into(),
+                })
+            }
+            Some((_, kept)) => Some(kept.clone()),
+            None => None,
+        }
+    };
+    let issuer = Some(form.client_issuer.trim())
+        .filter(|i| !i.is_empty())
+        .map(str::to_owned);
+    if client_secret.is_some() && issuer.is_none() {
+        return Err(FormError::SecretWithoutIssuer);
+    }
+    Ok(Some(OAuthClient {
+        client_id: client_id.to_owned(),
+        client_secret,
+        issuer,
+    }))
+}
+
+fn rows_to_values(
+    server: &str,
+    place: Place,
+    rows: &[KeyValue],
+    previous: Option<(&str, &BTreeMap<String, EnvValue>)>,
+    secrets: &mut Vec<NewSecret>,
+) -> Result<BTreeMap<String, EnvValue>, FormError> {
+    let what = place.as_str();
+    let mut store = |key: &str, value: SecretValue| {
+        let name = secret_name(server, place, key);
+        secrets.push(NewSecret {
+            name: name.clone(),
+            value,
+        });
+        EnvValue::Secret { secret: name }
+    };
+    let mut values = BTreeMap::new();
+    for row in rows {
+        let key = row.key.trim();
+        if key.is_empty() {
+            continue;
+        }
+        if values.contains_key(key) {
+            return Err(FormError::Duplicate {
+                what,
+                key: key.to_owned(),
+            });
+        }
+        let value = if !row.secret {
+            EnvValue::Plain(row.value.clone())
+        } else if row.value.is_empty() {
+            // Keep the value already in the keyring, if there is one; a renamed server takes
+            // its own along, since a server may use only secrets named after it.
+            let empty = || FormError::EmptySecret {
+                what,
+                key: key.to_owned(),
+            };
+            match previous.and_then(|(name, p)| Some((name, p.get(key)?))) {
+                Some((old, EnvValue::Secret { secret }))
+                    if old != server && *secret == secret_name(old, place, key) =>
+                {
+                    store(
+                        key,
+                        SecretValue::Copied {
+                            from: secret.clone(),
+                            what,
+                            key: key.to_owned(),
+                        },
+                    )
+                }
+                Some((_, kept @ EnvValue::Secret { .. })) => kept.clone(),
+                _ => return Err(empty()),
+            }
+        } else {
+            store(key, SecretValue::Given(row.value.clone()))
+        };
+        values.insert(key.to_owned(), value);
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchboard_host::config::ServerSpec;
+
+    fn stdio_form() -> ServerForm {
+        ServerForm {
+            name: "files".into(),
+            transport: Transport::Stdio,
+            enabled: true,
+            command: " npx ".into(),
+            args: vec!["-y".into(), "server files".into()],
+            cwd: String::new(),
+            env: vec![KeyValue {
+                key: "DEBUG".into(),
+                value: "1".into(),
+                secret: false,
+                stored: false,
+            }],
+            url: String::new(),
+            http_mode: HttpMode::Auto,
+            headers: Vec::new(),
+            client_id: String::new(),
+            client_secret: String::new(),
+            client_secret_stored: false,
+            client_issuer: String::new(),
+            request_timeout_secs: Some(30),
+            trusted: false,
+            protocol_era: ProtocolEra::Auto,
+        }
+    }
+
+    #[test]
+    fn a_form_and_its_configuration_agree_both_ways() {
+        let config = apply_form(&stdio_form(), None).expect("valid").config;
+        assert_eq!(config.command.as_deref(), Some("npx"));
+        assert_eq!(config.args, ["-y", "server files"]);
+        assert_eq!(config.request_timeout_secs, Some(30));
+        let mut back = form_of("files", &config);
+        back.command = " npx ".into();
+        assert_eq!(back, stdio_form());
+    }
+
+    #[test]
+    fn each_http_choice_of_the_form_is_how_the_server_is_reached() {
+        use switchboard_mcp::transport::http::HttpMode as Reached;
+        for (chosen, reached) in [
+            (HttpMode::Auto, Reached::Auto),
+            (HttpMode::StreamableHttp, Reached::StreamableHttp),
+            (HttpMode::LegacySse, Reached::LegacySse),
+        ] {
+            let form = ServerForm {
+                transport: Transport::Http,
+                url: "http://127.0.0.1:9/mcp".into(),
+                http_mode: chosen,
+                ..stdio_form()
+            };
+            let config = apply_form(&form, None).expect("valid").config;
+            assert!(
+                matches!(config.spec("files"), Ok(ServerSpec::Http { mode, .. }) if mode == reached),
+                "{chosen:?} is reached as {:?}",
+                config.spec("files")
+            );
+            assert_eq!(form_of("files", &config).http_mode, chosen);
+        }
+    }
+
+    #[test]
+    fn settings_the_form_does_not_show_are_kept() {
+        let mut previous = ServerConfig::default();
+        previous.restart.max_restarts = 9;
+        previous
+            .extra
+            .insert("comment".into(), serde_json::json!("mine"));
+        let config = apply_form(&stdio_form(), Some(("files", &previous)))
+            .expect("valid")
+            .config;
+        assert_eq!(config.restart.max_restarts, 9);
+        assert_eq!(config.extra["comment"], "mine");
+    }
+
+    #[test]
+    fn bad_forms_say_what_is_wrong() {
+        let mut form = stdio_form();
+        form.name = "my server".into();
+        assert_eq!(
+            apply_form(&form, None),
+            Err(FormError::BadName("my server".into()))
+        );
+        let mut form = stdio_form();
+        form.command = "  ".into();
+        assert_eq!(apply_form(&form, None), Err(FormError::NoCommand));
+        let mut form = stdio_form();
+        form.transport = Transport::Http;
+        form.url = "ftp://example.com".into();
+        assert_eq!(
+            apply_form(&form, None),
+            Err(FormError::BadUrl("ftp://example.com".into()))
+        );
+        let mut form = stdio_form();
+        form.env.push(form.env[0].clone());
+        assert!(matches!(
+            apply_form(&form, None),
+            Err(FormError::Duplicate { .. })
+        ));
+        let mut form = stdio_form();
+        form.env[0].secret = true;
+        form.env[0].value.clear();
+        assert!(matches!(
+            apply_form(&form, None),
+            Err(FormError::EmptySecret { .. })
+        ));
+    }
+
+    #[test]
+    fn an_empty_secret_keeps_the_stored_one() {
+        let mut previous = ServerConfig::default();
+        previous.env.insert(
+            "TOKEN".into(),
+            EnvValue::Secret {
+                secret: "files/env/TOKEN".into(),
+            },
+        );
+        let mut form = stdio_form();
+        form.env = vec![KeyValue {
+            key: "TOKEN".into(),
+            value: String::new(),
+            secret: true,
+            stored: true,
+        }];
+        let applied = apply_form(&form, Some(("files", &previous))).expect("kept");
+        assert_eq!(applied.config.env, previous.env);
+        assert!(applied.secrets.is_empty());
+    }
+
+    #[test]
+    fn a_renamed_server_takes_its_own_secrets_along_and_no_other() {
+        let mut previous = ServerConfig::default();
+        for (key, secret) in [("TOKEN", "files/env/TOKEN"), ("SHARED", "other/env/SHARED")] {
+            previous.env.insert(
+                key.into(),
+                EnvValue::Secret {
+                    secret: secret.into(),
+                },
+            );
+        }
+        let mut form = stdio_form();
+        form.name = "documents".into();
+        form.env = ["TOKEN", "SHARED"]
+            .map(|key| KeyValue {
+                key: key.into(),
+                value: String::new(),
+                secret: true,
+                stored: true,
+            })
+            .into();
+        let applied = apply_form(&form, Some(("files", &previous))).expect("renamed");
+        assert_eq!(
+            applied.config.env["TOKEN"],
+            EnvValue::Secret {
+                secret: "documents/env/TOKEN".into()
+            }
+        );
+        // Another's secret is not its own to copy: it stays as it was named.
+        assert_eq!(applied.config.env["SHARED"], previous.env["SHARED"]);
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name: "documents/env/TOKEN".into(),
+                value: SecretValue::Copied {
+                    from: "files/env/TOKEN".into(),
+                    what: "env",
+                    key: "TOKEN".into(),
+                },
+            }]
+        );
+    }
+
+    #[test]
+    fn a_new_secret_is_named_for_the_keyring_and_never_in_the_configuration() {
+        let mut form = stdio_form();
+        form.env[0].secret = true;
+        form.env[0].value = "s3cr3t".into();
+        let applied = apply_form(&form, None).expect("valid");
+        let name = "files/env/DEBUG".to_owned();
+        assert_eq!(
+            applied.config.env["DEBUG"],
+            EnvValue::Secret {
+                secret: name.clone()
+            }
+        );
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name,
+                value: "s3cr3t".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_pre_registered_client_keeps_its_secret_in_the_keyring_only() {
+        let form = ServerForm {
+            transport: Transport::Http,
+            url: "https://mcp.example.com/mcp".into(),
+            client_id: " the-client ".into(),
+            client_secret: "client-s3cr3t".into(),
+            client_issuer: " https://auth.example.com ".into(),
+            ..stdio_form()
+        };
+        let applied = apply_form(&form, None).expect("valid");
+        let written = serde_json::to_string(&applied.config).expect("serializes");
+        assert!(!written.contains("client-s3cr3t"), "{written}");
+        let name = "files/oauth/client-secret".to_owned();
+        assert_eq!(
+            applied.config.oauth,
+            Some(OAuthClient {
+                client_id: "the-client".into(),
+                client_secret: Some(SecretRef {
+                    secret: name.clone()
+                }),
+                issuer: Some("https://auth.example.com".into()),
+            })
+        );
+        assert_eq!(
+            applied.secrets,
+            [NewSecret {
+                name,
+                value: "client-s3cr3t".into()
+            }]
+        );
+        let read = form_of("files", &applied.config);
+        assert_eq!(
+            (
+                read.client_id.as_str(),
+                read.client_secret.as_str(),
+                read.client_issuer.as_str()
+            ),
+            ("the-client", "", "https://auth.example.com")
+        );
+        assert!(read.client_secret_stored);
+
+        // Saved again with the secret left empty, it stays; renamed, it is taken along.
+        let kept = apply_form(&read, Some(("files", &applied.config))).expect("kept");
+        assert_eq!(kept.config.oauth, applied.config.oauth);
+        assert!(kept.secrets.is_empty());
+        let renamed = ServerForm {
+            name: "docs".into(),
+            ..read.clone()
+        };
+        let moved = apply_form(&renamed, Some(("files", &applied.config))).expect("renamed");
+        assert_eq!(moved.secrets[0].name, "docs/oauth/client-secret");
+        // Without a client ID there is no client, and a secret alone is refused.
+        let none = ServerForm {
+            client_id: String::new(),
+            client_secret_stored: false,
+            ..read
+        };
+        assert_eq!(apply_form(&none, None).expect("valid").config.oauth, None);
+        let lone = ServerForm {
+            client_secret: "x".into(),
+            ..none
+        };
+        assert_eq!(apply_form(&lone, None), Err(FormError::SecretWithoutClient));
+        // A secret, typed or kept, is for the authorization server entered with it.
+        let unpinned = ServerForm {
+            client_issuer: " ".into(),
+            ..form.clone()
+        };
+        assert_eq!(
+            apply_form(&unpinned, None),
+            Err(FormError::SecretWithoutIssuer)
+        );
+        let public = ServerForm {
+            client_secret: String::new(),
+            ..unpinned
+        };
+        let public = apply_form(&public, None).expect("a public client needs no issuer");
+        assert_eq!(public.config.oauth.expect("a client").issuer, None);
+    }
+}

@@ -1,0 +1,145 @@
+//! What the person has allowed, for review: every standing rule (its scope, since when,
+//! how often it decided a call, whether it still holds for the server and the tool as they
+//! are now) and every shared folder, each revocable, at once.
+
+use serde::Serialize;
+
+use crate::Desk;
+use switchboard_host::audit::ByRule;
+use switchboard_host::pins::ToolDefinition;
+use switchboard_host::policy::{Now, RuleOf, Scope};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RuleScope {
+    /// Until the app quits.
+    Session,
+    /// Kept in the configuration file.
+    Always,
+}
+
+/// A standing decision, as the person reviews it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StandingRule {
+    pub server: String,
+    /// The tool it is about; none for every tool of the server.
+    pub tool: Option<String>,
+    /// The agent whose calls it decides; none for the person's and their models'.
+    pub agent: Option<String>,
+    /// A rule about the agent's reads of the server (resources, prompts), not its tools.
+    pub reads: bool,
+    pub allow: bool,
+    pub scope: RuleScope,
+    pub since_ms: u64,
+    /// How many calls it decided since it was made (as the audit trail kept them).
+    pub uses: u64,
+    /// False once the server is launched otherwise, or the tool reads otherwise, than when
+    /// the person allowed it: the next call is asked about. A denial always holds.
+    pub holds: bool,
+}
+
+/// The folders a server may see.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SharedFolders {
+    pub server: String,
+    pub folders: Vec<String>,
+}
+
+impl Desk {
+    /// Every rule the person made, the standing ones first.
+    pub async fn standing_rules(&self) -> Vec<StandingRule> {
+        let config = self.config();
+        let rules = self.inner.gate.rules();
+        let mut shown = Vec::with_capacity(rules.len());
+        for (rule, scope) in rules {
+            let identity = config
+                .servers
+                .get(&rule.server)
+                .map(switchboard_host::config::ServerConfig::identity);
+            // The tools the rule decides, as listed now: its tool, or (a rule for every tool)
+            // all of them; none when its server does not run, or for its reads.
+            let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {
+                (_, true) => Vec::new(),
+                (Some(tool), false) => (self.inner.shared.catalog)
+                    .find_tool(&rule.server, tool)
+                    .map(|found| ToolDefinition::of(&found))
+                    .into_iter()
+                    .collect(),
+                (None, false) => (self.inner.shared.catalog)
+                    .offer(&rule.server)
+                    .map(|offer| offer.tools.iter().map(ToolDefinition::of).collect())
+                    .unwrap_or_default(),
+            };
+            // Judged by the server alone when nothing of it is listed now, or for a rule of
+            // every tool that takes the tools listed when it first decides a call.
+            let pins_at_first_use = rule.tool.is_none() && rule.definitions.is_empty();
+            let holds = !rule.allow
+                || identity.is_some_and(|identity| {
+                    rule.identity == identity
+                        && (pins_at_first_use
+                            || listed.iter().all(|definition| {
+                                rule.pinned_to(&Now {
+                                    agent: rule.agent.as_deref(),
+                                    server: &rule.server,
+                                    identity: &identity,
+                                    definition,
+                                })
+                            }))
+                });
+            let uses = ByRule {
+                server: rule.server.clone(),
+                subject: rule.tool.clone(),
+                decided_by: rule.decided_by(scope),
+                since_ms: rule.since_ms as i64,
+            };
+            let uses = self.inner.gate.audit().count_decided(uses).await;
+            shown.push(StandingRule {
+                holds,
+                uses: uses.unwrap_or(0),
+                since_ms: rule.since_ms,
+                scope: match scope {
+                    Scope::Session => RuleScope::Session,
+                    Scope::Always => RuleScope::Always,
+                },
+                server: rule.server,
+                tool: rule.tool,
+                reads: rule.reads,
+                agent: rule.agent,
+                allow: rule.allow,
+            });
+        }
+        shown
+    }
+
+    /// Forgets a rule (`tool` none: the rule for the whole server; `reads`: the rule for an
+    /// agent's reads of it), in the file too; the next call it would have decided is asked
+    /// about.
+    pub fn revoke_rule(&self, server: &str, tool: Option<&str>, reads: bool, agent: Option<&str>) {
+        let what = match (tool, reads) {
+            (_, true) => RuleOf::Reads,
+            (Some(tool), false) => RuleOf::Tool(tool.to_owned()),
+            (None, false) => RuleOf::Tools,
+        };
+        self.inner.gate.revoke(server, &what, agent);
+    }
+
+    /// The folders each server may see, by server.
+    pub fn shared_folders(&self) -> Vec<SharedFolders> {
+        let mut shared: Vec<SharedFolders> = self
+            .inner
+            .roots
+            .servers()
+            .into_iter()
+            .map(|server| SharedFolders {
+                folders: self.roots_of(&server),
+                server,
+            })
+            .filter(|s| !s.folders.is_empty())
+            .collect();
+        shared.sort_by(|a, b| a.server.cmp(&b.server));
+        shared
+    }
+}

@@ -1,0 +1,235 @@
+//! Context given to a model with a message, through the desk: a resource of the demo server
+//! attached (read when the message is sent, its text delimited and named by URI and server
+//! in what the provider receives, shown as an attachment in the kept conversation), and a
+//! prompt used as a slash command (its argument completed, its messages sent in their
+//! roles with the argument filled in and its embedded resource included). Run under
+//! `dbus-run-session -- scripts/with-keyring`, like the other chat tests.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use serde_json::{Value, json};
+use switchboard_desk::{
+    Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
+};
+use switchboard_host::chat::ChatEvent;
+use switchboard_host::config::ProviderProtocol;
+
+use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
+
+const KEY: &str = "sk-standin-context-key-0123456789";
+
+async fn desk(provider: &StandInProvider) -> DemoDesk {
+    let servers = json!({"demo": {"command": demo_server().display().to_string()}});
+    let mut world = desk_on(servers, json!({}), keyring("chat-context")).await;
+    let form = ProviderForm {
+        name: "standin".into(),
+        protocol: ProviderProtocol::OpenAi,
+        base_url: format!("{}/v1", provider.url),
+        models: vec!["model-test".into()],
+        default_model: Some("model-test".into()),
+        api_key: KeyChange::Set { value: KEY.into() },
+    };
+    world.desk.save_provider(None, form).await.unwrap();
+    world
+        .next(|u| matches!(u, Update::ProvidersChanged).then_some(()))
+        .await;
+    world
+}
+
+async fn until_finished(updates: &mut tokio::sync::broadcast::Receiver<Update>, id: i64) {
+    next_on(updates, |u| match u {
+        Update::Chat {
+            conversation,
+            event: ChatEvent::Finished { .. } | ChatEvent::Error { .. },
+        } if conversation == id => Some(()),
+        _ => None,
+    })
+    .await;
+}
+
+/// The chat requests the provider received.
+async fn chat_requests(provider: &StandInProvider) -> Vec<Value> {
+    let requests = provider.requests().await;
+    requests
+        .into_iter()
+        .filter(|r| {
+            r["path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("/chat/completions"))
+        })
+        .collect()
+}
+
+/// The messages of the last chat request the provider received.
+async fn last_messages(provider: &StandInProvider) -> Vec<Value> {
+    let requests = chat_requests(provider).await;
+    let body = &requests.last().unwrap()["body"];
+    let body: Value = match body {
+        Value::String(text) => serde_json::from_str(text).unwrap(),
+        other => other.clone(),
+    };
+    body["messages"].as_array().unwrap().clone()
+}
+
+/// A message's text, whether its content is a string or a list of parts.
+fn text_of(message: &Value) -> String {
+    match &message["content"] {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+#[tokio::test]
+async fn an_attached_resource_reaches_the_model_named_by_uri_and_server_and_is_kept() {
+    let provider = StandInProvider::start(json!({
+        "api_key": KEY,
+        "turns": [{"content": [{"text": "It is a demo."}]}]
+    }))
+    .await;
+    let world = desk(&provider).await;
+    let chat = world.desk.create_conversation(None).await.unwrap();
+    let mut updates = world.desk.updates();
+    let composed = Composed {
+        text: "What is this server?".into(),
+        attachments: vec![Attachment {
+            server: "demo".into(),
+            uri: "demo://readme".into(),
+        }],
+        prompt: None,
+    };
+    world
+        .desk
+        .send_composed(chat.id, composed, None, None)
+        .await
+        .unwrap();
+    until_finished(&mut updates, chat.id).await;
+
+    let messages = last_messages(&provider).await;
+    let user = messages.iter().find(|m| m["role"] == "user").unwrap();
+    let text = text_of(user);
+    assert!(
+        text.contains("<resource server=\"demo\" uri=\"demo://readme\" type=\"text/markdown\">\n"),
+        "{text}"
+    );
+    assert!(text.contains("## Prompts"), "the readme's text: {text}");
+    assert!(text.contains("</resource>"), "{text}");
+    assert!(text.ends_with("What is this server?"), "{text}");
+
+    // The attachment shows on the kept message, before the person's text.
+    let view = world.desk.conversation(chat.id).await.unwrap();
+    assert_eq!(view.summary.title, "What is this server?");
+    let parts = &view.messages[0].parts;
+    assert!(
+        matches!(&parts[0], ShownPart::Resource { server, uri, text, .. }
+            if server == "demo" && uri == "demo://readme" && text.contains("## Prompts")),
+        "{parts:?}"
+    );
+    assert_eq!(
+        parts[1],
+        ShownPart::Text {
+            text: "What is this server?".into()
+        }
+    );
+
+    // A resource that does not read stops the send, and nothing is added.
+    let missing = Composed {
+        text: "And this?".into(),
+        attachments: vec![Attachment {
+            server: "demo".into(),
+            uri: "demo://no-such-thing".into(),
+        }],
+        prompt: None,
+    };
+    let sent = world.desk.send_composed(chat.id, missing, None, None).await;
+    assert!(
+        matches!(&sent, Err(DeskError::BadAnswer(why)) if why.contains("demo://no-such-thing")),
+        "{sent:?}"
+    );
+    let view = world.desk.conversation(chat.id).await.unwrap();
+    assert_eq!(view.messages.len(), 2);
+}
+
+#[tokio::test]
+async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument() {
+    let provider = StandInProvider::start(json!({
+        "api_key": KEY,
+        "turns": [{"content": [{"text": "Hello, Ada, how lovely to see you!"}]}]
+    }))
+    .await;
+    let world = desk(&provider).await;
+
+    // The argument is completed as the person types.
+    let offered = world
+        .desk
+        .complete(
+            "demo",
+            json!({"ref": {"type": "ref/prompt", "name": "greet"},
+                   "argument": {"name": "name", "value": "A"}}),
+        )
+        .await
+        .unwrap();
+    assert!(offered.contains(&"Ada".to_owned()), "{offered:?}");
+
+    let chat = world.desk.create_conversation(None).await.unwrap();
+    let mut updates = world.desk.updates();
+    let composed = Composed {
+        text: String::new(),
+        attachments: Vec::new(),
+        prompt: Some(PromptUse {
+            server: "demo".into(),
+            name: "greet".into(),
+            arguments: [("name".to_owned(), "Ada".to_owned())].into(),
+        }),
+    };
+    world
+        .desk
+        .send_composed(chat.id, composed, None, None)
+        .await
+        .unwrap();
+    until_finished(&mut updates, chat.id).await;
+
+    let messages = last_messages(&provider).await;
+    let users: Vec<&Value> = messages.iter().filter(|m| m["role"] == "user").collect();
+    assert_eq!(
+        users.len(),
+        1,
+        "the prompt's two user messages joined: {messages:?}"
+    );
+    let text = text_of(users[0]);
+    assert!(text.contains("Please greet Ada warmly"), "{text}");
+    assert!(
+        text.contains("uri=\"demo://greeting/Ada\"") && text.contains("Hello, Ada!"),
+        "the embedded resource: {text}"
+    );
+
+    let view = world.desk.conversation(chat.id).await.unwrap();
+    assert_eq!(view.summary.title, "/greet");
+    let roles: Vec<Role> = view.messages.iter().map(|m| m.role).collect();
+    assert_eq!(roles, [Role::User, Role::Assistant]);
+    assert!(matches!(
+        &view.messages[0].parts[1],
+        ShownPart::Resource { uri, .. } if uri == "demo://greeting/Ada"
+    ));
+
+    // A prompt without its required argument is refused by the server, and nothing is sent.
+    let without = Composed {
+        text: String::new(),
+        attachments: Vec::new(),
+        prompt: Some(PromptUse {
+            server: "demo".into(),
+            name: "greet".into(),
+            arguments: Default::default(),
+        }),
+    };
+    let sent = world.desk.send_composed(chat.id, without, None, None).await;
+    assert!(
+        matches!(&sent, Err(DeskError::BadAnswer(why)) if why.contains("greet")),
+        "{sent:?}"
+    );
+    assert_eq!(chat_requests(&provider).await.len(), 1);
+}
