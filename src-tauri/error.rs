@@ -58,10 +58,10 @@ impl From<switchboard_host::config::ConfigPathError> for CommandError {
 
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
+        use switchboard_chat::ConversationError;
         use switchboard_desk::{FormError, ProviderFormError};
         use switchboard_host::agent_setup::SetupError;
         use switchboard_host::approvals::AnswerError;
-        use switchboard_host::chat::ConversationError;
         use switchboard_host::gate::CallError;
         use switchboard_host::registry::RegistryError;
         let code = match &err {

@@ -1,8 +1,8 @@
 //! The chat: conversations, which tools each one's model sees, a message sent to a model
 //! (its run told through `host-update`), and Stop.
 
+use switchboard_chat::ConversationSummary;
 use switchboard_desk::{ChatTools, Composed, ConversationView, Desk};
-use switchboard_host::chat::ConversationSummary;
 use tauri::State;
 
 use crate::CommandError;

@@ -30,10 +30,10 @@ use std::time::{Duration, Instant};
 
 use common::GatedHost;
 use serde_json::{Map, Value, json};
-use switchboard_host::audit::{Kind, Record};
-use switchboard_host::chat::{
-    Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
+use switchboard_chat::{
+    CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
+use switchboard_host::audit::{Kind, Record};
 
 use switchboard_host::config::ServerConfig;
 use switchboard_host::decisions::Given;
@@ -136,7 +136,7 @@ async fn bench(tokens: usize, rounds: usize) {
 struct World {
     /// The demo server under a host with a gate and an audit log, in a folder of its own.
     gated: GatedHost,
-    agent: Agent,
+    agent: Chat,
     gate: Gate,
     conversations: Conversations,
     toolset: Toolset,
@@ -187,7 +187,7 @@ impl World {
         let conversations = Conversations::open(&gated.dir.path().join("conversations.sqlite"))
             .expect("conversations");
         let agent =
-            Agent::new(gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
+            Chat::new(gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
         let toolset = agent.toolset(&Enablement::default());
         Self {
             gated,

@@ -21,13 +21,13 @@ use tokio_util::sync::CancellationToken;
 use crate::explore::ProgressItem;
 use crate::switches::TurnedOff;
 use crate::{Desk, DeskError, Inner, Update};
-use switchboard_host::approvals::Serving;
-use switchboard_host::catalog::CatalogTool;
-use switchboard_host::chat::context;
-use switchboard_host::chat::{
-    Agent, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
+use switchboard_chat::context;
+use switchboard_chat::{
+    Chat, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
     Reach, Servers, Toolset,
 };
+use switchboard_host::approvals::Serving;
+use switchboard_host::catalog::CatalogTool;
 use switchboard_host::clock::now_ms;
 use switchboard_host::decisions::Origin;
 use switchboard_host::json::Json;
@@ -228,15 +228,15 @@ impl Desk {
             .conversations
             .as_ref()
             .ok_or(DeskError::Conversation(
-                switchboard_host::chat::ConversationError::NotKept,
+                switchboard_chat::ConversationError::NotKept,
             ))
     }
 
-    fn agent(&self) -> Result<Agent, DeskError> {
+    fn agent(&self) -> Result<Chat, DeskError> {
         let servers = DeskServers {
             inner: Arc::downgrade(&self.inner),
         };
-        Ok(Agent::new(self.inner.gate.clone(), Arc::new(servers))
+        Ok(Chat::new(self.inner.gate.clone(), Arc::new(servers))
             .with_conversations(self.conversations_kept()?.clone()))
     }
 
@@ -693,7 +693,7 @@ fn shown_result(result: &ToolResult) -> ShownPart {
         call_id: result.call_id.clone(),
         result: Json(serde_json::json!({"content": content, "isError": result.is_error})),
         is_error: result.is_error,
-        not_made: switchboard_host::chat::results::not_made(result).map(str::to_owned),
+        not_made: switchboard_chat::results::not_made(result).map(str::to_owned),
     }
 }
 
@@ -751,7 +751,7 @@ mod tests {
                 not_made: None,
             }
         );
-        let denied = switchboard_host::chat::results::denied("c2", "user");
+        let denied = switchboard_chat::results::denied("c2", "user");
         let ShownPart::ToolResult { not_made, .. } = shown_result(&denied) else {
             unreachable!()
         };

@@ -155,7 +155,7 @@ pub enum DeskError {
     #[error("signing in to {server} failed: {detail}")]
     SignIn { server: String, detail: String },
     #[error(transparent)]
-    Conversation(#[from] switchboard_host::chat::ConversationError),
+    Conversation(#[from] switchboard_chat::ConversationError),
     #[error("there is no agent named {0:?}: add it on the Agents page")]
     NoAgent(String),
     #[error(
@@ -229,7 +229,7 @@ pub enum Update {
     /// [`Update::ChatMessage`]).
     Chat {
         conversation: i64,
-        event: switchboard_host::chat::ChatEvent,
+        event: switchboard_chat::ChatEvent,
     },
     /// A message was completed and kept in the conversation.
     ChatMessage {

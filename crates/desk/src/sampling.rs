@@ -8,13 +8,14 @@ use serde::Serialize;
 use switchboard_mcp::types::CreateMessageRequestParams;
 
 use crate::{Desk, DeskError, Inner};
+use switchboard_chat::drafts::{self, DraftError};
 use switchboard_host::approvals::{AnswerError, Question};
 use switchboard_host::audit::ByRule;
 use switchboard_host::clock::now_ms;
 use switchboard_host::config::Config;
 use switchboard_host::sampling::budget::Budgets;
 use switchboard_host::sampling::{
-    self, Chosen, DraftError, Drafted, SamplingModels, Unreviewed, choose_model,
+    Chosen, Drafted, NotDrafted, SamplingModels, Unreviewed, choose_model, is_configured,
 };
 
 use switchboard_host::config::SamplingRule;
@@ -134,14 +135,14 @@ impl Desk {
         chosen: Chosen,
         max_tokens: u32,
     ) -> Result<Drafted, DeskError> {
-        let request = sampling::provider_request(params, &chosen.model, max_tokens)?;
+        let request = drafts::provider_request(params, &chosen.model, max_tokens)?;
         let client = self.provider_client(&chosen.provider).await?;
-        let response = sampling::draft(&client, &request, &mut |_| {}).await?;
+        let response = drafts::draft(&client, &request, &mut |_| {}).await?;
         let tokens = response
             .usage
             .as_ref()
             .map(|u| u.input_tokens.saturating_add(u.output_tokens));
-        let result = sampling::result_of(response, &chosen.model)?;
+        let result = drafts::result_of(response, &chosen.model)?;
         Ok(Drafted {
             provider: chosen.provider,
             model: chosen.model,
@@ -175,7 +176,7 @@ impl Desk {
             if !config.providers.contains_key(provider) {
                 return Err(DeskError::NoProvider(provider.to_owned()));
             }
-            if !sampling::is_configured(&chosen, config) {
+            if !is_configured(&chosen, config) {
                 return Err(DeskError::NoSuchModel(chosen.clone()));
             }
             let rules = &mut config.settings.sampling_rules;
@@ -241,7 +242,7 @@ fn bound_model(config: &Config, server: &str) -> Option<Result<Chosen, String>> 
                      version kept it): allow it again under a reply you review"
                 .to_owned(),
         ),
-        Some(chosen) if !sampling::is_configured(&chosen, config) => Err(format!(
+        Some(chosen) if !is_configured(&chosen, config) => Err(format!(
             "the model chosen for replies without review, {} of {}, is no longer configured",
             chosen.model, chosen.provider
         )),
@@ -290,17 +291,14 @@ impl SamplingModels for DeskModels {
         params: &'a CreateMessageRequestParams,
         chosen: &'a Chosen,
         max_tokens: u32,
-    ) -> Pin<Box<dyn Future<Output = Result<Drafted, DraftError>> + Send + 'a>> {
+    ) -> Pin<Box<dyn Future<Output = Result<Drafted, NotDrafted>> + Send + 'a>> {
         Box::pin(async move {
             let Some(desk) = self.desk() else {
-                return Err(DraftError::Unsupported("the app is closing".to_owned()));
+                return Err(NotDrafted("the app is closing".to_owned()));
             };
             desk.draft_reply(params, chosen.clone(), max_tokens)
                 .await
-                .map_err(|e| match e {
-                    DeskError::Provider(e) => DraftError::Provider(e),
-                    other => DraftError::Unsupported(other.to_string()),
-                })
+                .map_err(|e| NotDrafted(e.to_string()))
         })
     }
 }

@@ -40,8 +40,8 @@ const LAYERS: &[&[&str]] = &[
         "launch",
         "server_requests",
     ],
-    // The gate, the servers' supervisors, the chat loop and the agents' set-up.
-    &["gate", "supervisor", "fleet", "chat", "agent_setup"],
+    // The gate, the servers' supervisors and the agents' set-up.
+    &["gate", "supervisor", "fleet", "agent_setup"],
 ];
 
 #[test]

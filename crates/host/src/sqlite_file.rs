@@ -16,7 +16,7 @@ use std::time::SystemTime;
 use rusqlite::Connection;
 
 /// The errors of a kept file, as its own error type says them.
-pub(crate) trait FileError: Send + 'static {
+pub trait FileError: Send + 'static {
     fn database(path: String, source: rusqlite::Error) -> Self;
     fn move_aside(path: String, why: String, source: std::io::Error) -> Self;
     /// The folder or the file could not be made the owner's alone.
@@ -29,7 +29,7 @@ pub(crate) trait FileError: Send + 'static {
 
 /// How a file's notice names it, and what was done with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Named {
+pub struct Named {
     /// "the audit log"
     pub what: &'static str,
     /// "it was", "they were"
@@ -62,7 +62,7 @@ impl fmt::Display for MovedAside {
 }
 
 /// A file opened by `S`, whose calls run on blocking threads.
-pub(crate) struct Kept<S> {
+pub struct Kept<S> {
     store: Arc<S>,
     /// The damaged file this one replaced when it opened, if it did.
     moved_aside: Option<MovedAside>,
@@ -80,7 +80,7 @@ impl<S> Clone for Kept<S> {
 impl<S: Send + Sync + 'static> Kept<S> {
     /// Opens (or makes) the file with `open`, the owner's alone. One SQLite cannot read is
     /// moved aside and a new one opened in its place ([`Self::moved_aside`]).
-    pub(crate) fn open<E: FileError>(
+    pub fn open<E: FileError>(
         path: &Path,
         named: Named,
         open: impl Fn(&Path) -> Result<S, E>,
@@ -116,23 +116,23 @@ impl<S: Send + Sync + 'static> Kept<S> {
     }
 
     /// The damaged file this one replaced when it opened, if it did: the person should know.
-    pub(crate) fn moved_aside(&self) -> Option<&MovedAside> {
+    pub fn moved_aside(&self) -> Option<&MovedAside> {
         self.moved_aside.as_ref()
     }
 
     /// The store, for what it keeps in memory: never for a call that touches its file.
-    pub(crate) fn now(&self) -> &S {
+    pub fn now(&self) -> &S {
         &self.store
     }
 
     /// Runs `call` on the store on a blocking thread, in the background.
-    pub(crate) fn spawn(&self, call: impl FnOnce(&S) + Send + 'static) {
+    pub fn spawn(&self, call: impl FnOnce(&S) + Send + 'static) {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || call(&store));
     }
 
     /// Runs `call` on the store, on a blocking thread.
-    pub(crate) async fn call<T: Send + 'static, E: FileError>(
+    pub async fn call<T: Send + 'static, E: FileError>(
         &self,
         call: impl FnOnce(&S) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E> {
@@ -145,7 +145,7 @@ impl<S: Send + Sync + 'static> Kept<S> {
 
 /// Opens (or makes) the SQLite file at `path` (its folder made by [`Kept::open`]) with these
 /// pragmas, in order, and then `schema`.
-pub(crate) fn connect(
+pub fn connect(
     path: &Path,
     pragmas: &[(&str, &str)],
     schema: &str,
@@ -160,14 +160,14 @@ pub(crate) fn connect(
 
 /// A connection, for statements that are short and synchronous, each on a blocking thread;
 /// its failures said as `E`, with the file's path.
-pub(crate) struct Db<E> {
+pub struct Db<E> {
     path: String,
     connection: Mutex<Connection>,
     error: PhantomData<fn() -> E>,
 }
 
 impl<E: FileError> Db<E> {
-    pub(crate) fn new(path: &Path, connection: Connection) -> Self {
+    pub fn new(path: &Path, connection: Connection) -> Self {
         Self {
             path: path.display().to_string(),
             connection: Mutex::new(connection),
@@ -175,11 +175,11 @@ impl<E: FileError> Db<E> {
         }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub fn lock(&self) -> MutexGuard<'_, Connection> {
         self.connection.lock()
     }
 
-    pub(crate) fn fail(&self, source: rusqlite::Error) -> E {
+    pub fn fail(&self, source: rusqlite::Error) -> E {
         E::database(self.path.clone(), source)
     }
 }

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::approvals::{Answer, Pending, Question, Remember};
-use switchboard_host::chat::{
-    Agent, CatalogServers, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
+use switchboard_chat::{
+    CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
 };
+use switchboard_host::approvals::{Answer, Pending, Question, Remember};
 use switchboard_host::config::ServerConfig;
 use switchboard_host::server_events::ServerEvent;
 use switchboard_providers::{
@@ -58,7 +58,7 @@ async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
 
 struct World {
     gated: GatedHost,
-    agent: Agent,
+    agent: Chat,
     conversations: Conversations,
 }
 
@@ -80,7 +80,7 @@ async fn world() -> World {
     let conversations =
         Conversations::open(&gated.dir.path().join("conversations.sqlite")).unwrap();
     let agent =
-        Agent::new(gated.gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
+        Chat::new(gated.gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
     World {
         gated,
         agent,

@@ -8,10 +8,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
+use switchboard_chat::ChatEvent;
 use switchboard_desk::{
     Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
 };
-use switchboard_host::chat::ChatEvent;
 use switchboard_host::config::ProviderProtocol;
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use switchboard_host::chat::{ConversationError, Conversations, Enablement};
+use switchboard_chat::{ConversationError, Conversations, Enablement};
 use switchboard_providers::{
     AssistantContent, Message, ToolCall, ToolResult, ToolResultContent, UserContent,
 };
@@ -47,7 +47,7 @@ async fn conversations_are_made_listed_searched_renamed_deleted_and_survive_reop
     toggles.set_tool("demo", "count_to", false);
     kept.set_enablement(sums.id, toggles.clone()).await.unwrap();
 
-    let titles = |list: Vec<switchboard_host::chat::ConversationSummary>| -> Vec<String> {
+    let titles = |list: Vec<switchboard_chat::ConversationSummary>| -> Vec<String> {
         list.into_iter().map(|c| c.title).collect()
     };
     assert_eq!(

@@ -8,9 +8,9 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
+use switchboard_chat::{ChatEvent, ConversationSummary, Ended};
 use switchboard_desk::{DeskError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update};
 use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::chat::{ChatEvent, ConversationSummary, Ended};
 use switchboard_host::config::ProviderProtocol;
 use switchboard_host::decisions::Origin;
 

@@ -4,7 +4,7 @@
 use switchboard_mcp::types::{CallToolResult, ContentBlock, ResourceContents};
 use switchboard_providers::{Image, ToolResult, ToolResultContent};
 
-use crate::cut;
+use switchboard_host::cut;
 
 /// The most of one text block a model is sent: a server may answer with megabytes.
 pub const TEXT_BYTES: usize = 100 * 1024;

@@ -4,16 +4,18 @@
 //! blocking thread, so a slow disk holds up only the call that waits for it. A file
 //! SQLite cannot read is moved aside, kept, and a new one begun.
 
+mod file;
+
 use std::path::Path;
 
 use serde::Serialize;
 use switchboard_providers::Message;
 
-use super::conversation_file::File;
-use super::naming::Enablement;
-use crate::clock::now_ms;
-pub use crate::sqlite_file::MovedAside;
-use crate::sqlite_file::{FileError, Kept, Named};
+use crate::naming::Enablement;
+use file::File;
+use switchboard_host::clock::now_ms;
+pub use switchboard_host::sqlite_file::MovedAside;
+use switchboard_host::sqlite_file::{FileError, Kept, Named};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {

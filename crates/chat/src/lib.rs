@@ -3,8 +3,8 @@
 //! - [`naming`]: the catalog's tools under names every provider takes, collision-free
 //!   and mapped back exactly, with per-server and per-tool toggles ([`Enablement`]) and
 //!   a warning above [`MANY_TOOLS`].
-//! - [`Agent`]: the turn loop. The model's answer streams out as [`ChatEvent`]s; each
-//!   tool call goes through the same [`crate::gate::Gate`] as the explorer's (policy,
+//! - [`Chat`]: the turn loop. The model's answer streams out as [`ChatEvent`]s; each
+//!   tool call goes through the same [`switchboard_host::gate::Gate`] as the explorer's (policy,
 //!   the approval dialog with editable arguments, pinned trust, audit), its origin
 //!   "model in conversation <id>"; results, denials and failures go back to the model;
 //!   the model is asked again until it stops, up to a number of rounds. Stop ends the
@@ -18,9 +18,11 @@
 //! renders its events.
 
 pub mod context;
-mod conversation_file;
 mod conversations;
+pub mod drafts;
 mod events;
+#[cfg(test)]
+mod layers;
 pub mod naming;
 pub mod results;
 mod retry;
@@ -33,5 +35,5 @@ pub use conversations::{
 pub use events::{ChatEvent, Ended, Outcome};
 pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};
 pub use retry::Retry;
-pub use run::{Agent, ChatSettings, Run};
+pub use run::{Chat, ChatSettings, Run};
 pub use servers::{CatalogServers, Reach, Servers};

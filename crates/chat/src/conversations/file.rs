@@ -6,10 +6,10 @@ use std::path::Path;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserContent};
 
-use super::conversations::{Conversation, ConversationError, ConversationSummary};
-use super::naming::Enablement;
-use crate::cut;
-use crate::sqlite_file::{self, Db};
+use super::{Conversation, ConversationError, ConversationSummary};
+use crate::naming::Enablement;
+use switchboard_host::cut;
+use switchboard_host::sqlite_file::{self, Db};
 
 /// The next value of `changed`.
 const NEXT: &str = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM conversations)";

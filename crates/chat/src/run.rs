@@ -15,15 +15,15 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::conversations::Conversations;
-use super::events::{ChatEvent, Ended, Outcome, add_usage};
-use super::naming::{Enablement, Toolset};
-use super::results;
-use super::retry::Retry;
-use super::servers::Servers;
-use crate::gate::{CallError, Callee, Gate};
+use crate::conversations::Conversations;
+use crate::events::{ChatEvent, Ended, Outcome, add_usage};
+use crate::naming::{Enablement, Toolset};
+use crate::results;
+use crate::retry::Retry;
+use crate::servers::Servers;
+use switchboard_host::gate::{CallError, Callee, Gate};
 
-use crate::decisions::Origin;
+use switchboard_host::decisions::Origin;
 
 /// How a conversation asks its model.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,7 +68,7 @@ pub struct Run<'a> {
 
 /// Runs conversations: a model, and the servers' tools through the gate.
 #[derive(Clone)]
-pub struct Agent {
+pub struct Chat {
     gate: Gate,
     servers: Arc<dyn Servers>,
     conversations: Option<Conversations>,
@@ -89,7 +89,7 @@ enum Streamed {
     Failed(Error),
 }
 
-impl Agent {
+impl Chat {
     pub fn new(gate: Gate, servers: Arc<dyn Servers>) -> Self {
         Self {
             gate,

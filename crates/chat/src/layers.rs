@@ -1,0 +1,19 @@
+//! The chat's layers, bottom first: a module may import only from its own layer or those
+//! below (see `switchboard_test_support::layers`).
+
+const LAYERS: &[&[&str]] = &[
+    // The parts of a turn: names, attachments, results, events, retries, servers, drafts.
+    &[
+        "naming", "context", "results", "events", "retry", "servers", "drafts",
+    ],
+    // The conversations kept.
+    &["conversations"],
+    // The turn loop.
+    &["run"],
+];
+
+#[test]
+fn no_module_imports_one_above_it_or_one_that_imports_it_back() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    switchboard_test_support::layers::assert_layered(&src, LAYERS);
+}
