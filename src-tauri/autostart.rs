@@ -8,9 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use switchboard_host::config::CONFIG_ENV;
-use switchboard_host::endpoint::SOCKET_ENV;
-use switchboard_host::secrets::SERVICE_ENV;
+use switchboard_core::config::CONFIG_ENV;
+use switchboard_core::endpoint::SOCKET_ENV;
+use switchboard_core::secrets::SERVICE_ENV;
 
 /// The argument of a start at login: the app starts in the tray, its window closed.
 pub const IN_TRAY: &str = "--in-tray";

@@ -7,7 +7,7 @@ use std::path::Path;
 const BINDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/bindings.ts");
 
 /// The MCP schema's types (`ui/src/mcp/schema.ts`, generated from the official schema), by
-/// which the host describes the MCP payloads it passes on (`switchboard_host::json::mcp`).
+/// which the host describes the MCP payloads it passes on (`switchboard_core::json::mcp`).
 const MCP_TYPES: &str = "import type * as Mcp from \"./mcp/schema\";";
 
 fn generated() -> String {

@@ -47,8 +47,8 @@ impl CommandError {
     }
 }
 
-impl From<switchboard_host::config::ConfigPathError> for CommandError {
-    fn from(err: switchboard_host::config::ConfigPathError) -> Self {
+impl From<switchboard_core::config::ConfigPathError> for CommandError {
+    fn from(err: switchboard_core::config::ConfigPathError) -> Self {
         Self {
             code: ErrorCode::Config,
             message: err.to_string(),
@@ -59,11 +59,11 @@ impl From<switchboard_host::config::ConfigPathError> for CommandError {
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
         use switchboard_chat::ConversationError;
+        use switchboard_core::agent_setup::SetupError;
+        use switchboard_core::approvals::AnswerError;
+        use switchboard_core::gate::CallError;
+        use switchboard_core::registry::RegistryError;
         use switchboard_desk::{FormError, ProviderFormError};
-        use switchboard_host::agent_setup::SetupError;
-        use switchboard_host::approvals::AnswerError;
-        use switchboard_host::gate::CallError;
-        use switchboard_host::registry::RegistryError;
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
             DeskError::NoServer(_)

@@ -3,10 +3,10 @@
 //! notification that, clicked, shows the window with that request's dialog open, and the
 //! count of waiting requests in the tray.
 
+use switchboard_core::approvals::Question;
+use switchboard_core::decisions::Origin;
+use switchboard_core::traffic::TrafficEntry;
 use switchboard_desk::{Desk, Update};
-use switchboard_host::approvals::Question;
-use switchboard_host::decisions::Origin;
-use switchboard_host::traffic::TrafficEntry;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::NotificationExt;
 use tauri_specta::Event;

@@ -1,11 +1,11 @@
 //! `switchboard://install?...` links, the app's URL scheme (see
-//! `switchboard_host::registry::link` for what a link may say). The system opens one by
+//! `switchboard_core::registry::link` for what a link may say). The system opens one by
 //! starting the app with the link as an argument; the link waits here until the window
 //! takes it and shows the review of the server it names. Nothing is added by a link.
 
 use std::sync::Mutex;
 
-use switchboard_host::registry::link::SCHEME;
+use switchboard_core::registry::link::SCHEME;
 use tauri::{App, AppHandle, Manager, Runtime};
 use tauri_plugin_deep_link::DeepLinkExt;
 use tauri_specta::Event;

@@ -18,11 +18,11 @@ mod window;
 
 use std::path::{Path, PathBuf};
 
+use switchboard_core::endpoint;
+use switchboard_core::secrets::Secrets;
 use switchboard_desk::Desk;
 use switchboard_gateway as gateway;
 use switchboard_gateway::bridge::{self, Listening};
-use switchboard_host::endpoint;
-use switchboard_host::secrets::Secrets;
 use switchboard_mcp::server::http::HttpServer;
 use tauri::Manager;
 
@@ -291,12 +291,12 @@ fn open_desk(config_path: &Path) -> Result<Desk, Box<dyn std::error::Error>> {
 /// the app), so that a newcomer sees everything work with no network. A broken file is left
 /// alone: the app starts and says what is wrong.
 fn prepare_config() -> Result<PathBuf, String> {
-    let path = switchboard_host::config::config_path().map_err(|e| e.to_string())?;
+    let path = switchboard_core::config::config_path().map_err(|e| e.to_string())?;
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
     if let Err(err) =
-        switchboard_host::config::load_or_create(&path, switchboard_host::config::Config::first_run)
+        switchboard_core::config::load_or_create(&path, switchboard_core::config::Config::first_run)
     {
         tracing::error!("{err}");
     }

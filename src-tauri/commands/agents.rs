@@ -2,9 +2,9 @@
 //! removed, their recent calls, and the snippet for an agent's own configuration or the
 //! change that adds Switchboard to it.
 
+use switchboard_core::agent_setup::{AgentApp, SetupPlan};
+use switchboard_core::config::{AgentAnswers, Offered};
 use switchboard_desk::{AgentReach, AgentSummary, AuditEntry, Desk, GatewayStatus};
-use switchboard_host::agent_setup::{AgentApp, SetupPlan};
-use switchboard_host::config::{AgentAnswers, Offered};
 use tauri::State;
 
 use crate::CommandError;

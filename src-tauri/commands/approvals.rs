@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use switchboard_core::approvals::{Pending, Remember};
+use switchboard_core::json::{Json, Mcp, mcp};
 use switchboard_desk::{AuditEntry, Desk, SharedFolders, StandingRule};
-use switchboard_host::approvals::{Pending, Remember};
-use switchboard_host::json::{Json, Mcp, mcp};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 

@@ -1,8 +1,8 @@
 //! The explorer: the catalog, tool calls, resources, prompts and completion. MCP payloads
 //! travel as the engine wrote them, described by the MCP schema's types.
 
+use switchboard_core::json::{Json, Mcp, mcp};
 use switchboard_desk::{Desk, Offers, ProgressItem};
-use switchboard_host::json::{Json, Mcp, mcp};
 use tauri::State;
 
 use crate::CommandError;

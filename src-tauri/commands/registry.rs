@@ -1,8 +1,8 @@
 //! The MCP Registry: browsing it, and composing the server a person adds from it (saved
 //! by `save_server`, as one added by hand).
 
+use switchboard_core::registry::{ListQuery, Page, RegistryServer, Way};
 use switchboard_desk::{Desk, InstallProposal, RegistryAdd, ServerForm};
-use switchboard_host::registry::{ListQuery, Page, RegistryServer, Way};
 use tauri::State;
 
 use crate::CommandError;

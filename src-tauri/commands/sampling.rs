@@ -1,8 +1,8 @@
 //! Sampling answered by a model: the draft the person reviews, and the servers allowed to
 //! be answered without review.
 
+use switchboard_core::json::{Mcp, mcp};
 use switchboard_desk::{Desk, SamplingDraft, SamplingRuleShown};
-use switchboard_host::json::{Mcp, mcp};
 use tauri::State;
 
 use crate::CommandError;

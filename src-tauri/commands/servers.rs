@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
+use switchboard_core::json::{Mcp, mcp};
+use switchboard_core::traffic::TrafficLog;
 use switchboard_desk::{
     Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, ServerForm, ServerSummary,
     SignedIn, ToolSwitch,
 };
-use switchboard_host::json::{Mcp, mcp};
-use switchboard_host::traffic::TrafficLog;
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
@@ -172,10 +172,10 @@ pub fn server_roots(desk: State<'_, Desk>, name: String) -> Vec<String> {
 #[tauri::command]
 #[specta::specta]
 pub fn check_folder(path: String) -> Option<String> {
-    switchboard_host::roots::roots_of(&[PathBuf::from(path)])
+    switchboard_core::roots::roots_of(&[PathBuf::from(path)])
         .err()
         .map(|err| match err {
-            switchboard_host::roots::RootError::Unusable { reason, .. } => reason,
+            switchboard_core::roots::RootError::Unusable { reason, .. } => reason,
         })
 }
 

@@ -51,7 +51,7 @@ fn a_signal_ends_the_app_after_its_servers_stopped_gracefully() {
         .env("DISPLAY", &display.name)
         .env("SWITCHBOARD_CONFIG", &config)
         .env(
-            switchboard_host::endpoint::SOCKET_ENV,
+            switchboard_core::endpoint::SOCKET_ENV,
             home.path().join("gateway.sock"),
         )
         .stdout(Stdio::null())

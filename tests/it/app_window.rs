@@ -21,7 +21,7 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
         &display,
         &[
             ("SWITCHBOARD_CONFIG", config_str),
-            (switchboard_host::endpoint::SOCKET_ENV, socket),
+            (switchboard_core::endpoint::SOCKET_ENV, socket),
         ],
     );
     let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));

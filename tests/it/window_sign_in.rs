@@ -272,7 +272,7 @@ fn a_sign_in_left_open_in_the_browser_is_cancelled_from_the_details() {
 
 /// When the access token kept for the server at `url` ends, in seconds since the epoch.
 fn access_token_end(app: &App, url: &str) -> u64 {
-    let name = switchboard_host::sign_in::grant_secret_name(url);
+    let name = switchboard_core::sign_in::grant_secret_name(url);
     let kept = app
         .keyring_secret(&name)
         .expect("the grant is in the keyring");

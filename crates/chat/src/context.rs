@@ -20,7 +20,7 @@ use switchboard_mcp::types::{
 };
 use switchboard_providers::{AssistantContent, Image, Message, UserContent};
 
-use switchboard_host::cut;
+use switchboard_core::cut;
 
 /// The most of one resource's text a model is sent; the rest is cut, with a note.
 pub const CONTEXT_TEXT_BYTES: usize = 100 * 1024;

@@ -13,9 +13,9 @@ use switchboard_providers::Message;
 
 use crate::naming::Enablement;
 use file::File;
-use switchboard_host::clock::now_ms;
-pub use switchboard_host::sqlite_file::MovedAside;
-use switchboard_host::sqlite_file::{FileError, Kept, Named};
+use switchboard_core::clock::now_ms;
+pub use switchboard_core::sqlite_file::MovedAside;
+use switchboard_core::sqlite_file::{FileError, Kept, Named};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {

@@ -29,14 +29,14 @@ pub enum ChatEvent {
         name: String,
         server: String,
         tool: String,
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         arguments: Value,
     },
     /// The call was allowed and runs, with these arguments (the person may have edited
     /// them).
     ToolCallRunning {
         call_id: String,
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         arguments: Map<String, Value>,
         decided_by: String,
     },
@@ -53,7 +53,7 @@ pub enum ChatEvent {
     /// tool says it failed.
     ToolCallResult {
         call_id: String,
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         result: Value,
         is_error: bool,
     },
@@ -64,19 +64,19 @@ pub enum ChatEvent {
     ToolCallFailed { call_id: String, error: String },
     /// A message was completed and added to the conversation.
     Message {
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         message: Message,
     },
     /// The run is over.
     Finished {
         ended: Ended,
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         usage: Usage,
     },
     /// The run ended on an error: the provider's own message, or what failed.
     Error {
         message: String,
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         usage: Usage,
     },
 }
@@ -88,7 +88,7 @@ pub enum ChatEvent {
 pub enum Ended {
     /// The model stopped, for this reason (not to call tools).
     Model {
-        #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::Json))]
+        #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         reason: StopReason,
     },
     /// The model still called tools when the run reached its most rounds.

@@ -4,7 +4,7 @@
 //!   and mapped back exactly, with per-server and per-tool toggles ([`Enablement`]) and
 //!   a warning above [`MANY_TOOLS`].
 //! - [`Chat`]: the turn loop. The model's answer streams out as [`ChatEvent`]s; each
-//!   tool call goes through the same [`switchboard_host::gate::Gate`] as the explorer's (policy,
+//!   tool call goes through the same [`switchboard_core::gate::Gate`] as the explorer's (policy,
 //!   the approval dialog with editable arguments, pinned trust, audit), its origin
 //!   "model in conversation <id>"; results, denials and failures go back to the model;
 //!   the model is asked again until it stops, up to a number of rounds. Stop ends the

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use switchboard_mcp::types::Tool;
 
-use switchboard_host::catalog::CatalogTool;
+use switchboard_core::catalog::CatalogTool;
 
 /// The longest name providers take.
 pub const MAX_NAME: usize = 64;

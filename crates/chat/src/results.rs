@@ -4,7 +4,7 @@
 use switchboard_mcp::types::{CallToolResult, ContentBlock, ResourceContents};
 use switchboard_providers::{Image, ToolResult, ToolResultContent};
 
-use switchboard_host::cut;
+use switchboard_core::cut;
 
 /// The most of one text block a model is sent: a server may answer with megabytes.
 pub const TEXT_BYTES: usize = 100 * 1024;

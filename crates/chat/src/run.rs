@@ -21,9 +21,9 @@ use crate::naming::{Enablement, Toolset};
 use crate::results;
 use crate::retry::Retry;
 use crate::servers::Servers;
-use switchboard_host::gate::{CallError, Callee, Gate};
+use switchboard_core::gate::{CallError, Callee, Gate};
 
-use switchboard_host::decisions::Origin;
+use switchboard_core::decisions::Origin;
 
 /// How a conversation asks its model.
 #[derive(Debug, Clone, PartialEq)]

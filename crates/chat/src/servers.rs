@@ -3,8 +3,8 @@
 
 use switchboard_mcp::client::Client;
 
-use switchboard_host::catalog::{Catalog, CatalogTool};
-use switchboard_host::config::ServerConfig;
+use switchboard_core::catalog::{Catalog, CatalogTool};
+use switchboard_core::config::ServerConfig;
 
 /// The running servers, as a conversation's tool calls reach them. The desk implements
 /// it over its host; tests over theirs.

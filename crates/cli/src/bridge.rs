@@ -1,6 +1,6 @@
 //! `switchboard-cli bridge --agent NAME`: an ordinary stdio MCP server for an agent to
 //! start, which hands the agent's messages to the running Switchboard through its local
-//! socket (see `switchboard_gateway::bridge`, `switchboard_host::endpoint`) and the answers back, byte for byte.
+//! socket (see `switchboard_gateway::bridge`, `switchboard_core::endpoint`) and the answers back, byte for byte.
 //! With no Switchboard to reach, it answers the agent's first request with an error that
 //! says so (and says it on stderr), then exits with a failure.
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
-use switchboard_host::endpoint::{Hello, socket_path};
+use switchboard_core::endpoint::{Hello, socket_path};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 

@@ -199,7 +199,7 @@ type Failure = String;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::ConfigPath => switchboard_host::config::config_path()
+        Command::ConfigPath => switchboard_core::config::config_path()
             .map(|p| Value::String(p.display().to_string()))
             .map_err(|e| e.to_string()),
         Command::Revisions => Ok(serde_json::json!(

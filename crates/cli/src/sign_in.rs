@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use switchboard_host::secrets::Secrets;
-use switchboard_host::sign_in::{CLIENT_NAME, KeyringGrants};
+use switchboard_core::secrets::Secrets;
+use switchboard_core::sign_in::{CLIENT_NAME, KeyringGrants};
 use switchboard_mcp::auth::{
     AuthConfig, AuthError, Authorization, Loopback, MemoryStore, SignIn, TokenStore, UserAgent,
 };

@@ -33,14 +33,14 @@ use serde_json::{Map, Value, json};
 use switchboard_chat::{
     CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Enablement, Reach, Toolset,
 };
-use switchboard_host::audit::{Kind, Record};
+use switchboard_core::audit::{Kind, Record};
 
-use switchboard_host::config::ServerConfig;
-use switchboard_host::decisions::Given;
-use switchboard_host::gate::Gate;
-use switchboard_host::pins::ToolDefinition;
+use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::Given;
+use switchboard_core::gate::Gate;
+use switchboard_core::pins::ToolDefinition;
 
-use switchboard_host::config::ToolRule;
+use switchboard_core::config::ToolRule;
 use switchboard_mcp::types::ContentBlock;
 use switchboard_providers::{
     ApiKey, Client, Collector, Event, Message, ProviderConfig, Request, ToolResult,

@@ -15,11 +15,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use process::{memory, mib};
-use switchboard_host::catalog::{Catalog, Offer};
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::fleet::Fleet;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{ServerEvent, ServerState};
+use switchboard_core::catalog::{Catalog, Offer};
+use switchboard_core::config::{Config, ServerConfig};
+use switchboard_core::fleet::Fleet;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast::error::RecvError;
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::switches::ToolSwitch;
 use crate::{Desk, DeskError};
-use switchboard_host::server_events::ServerState;
+use switchboard_core::server_events::ServerState;
 
 /// An agent's reach: which servers, and which of their tools.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -13,10 +13,10 @@ use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
 use crate::{Desk, DeskError};
-use switchboard_host::approvals::{Answer, DecidedBy, Question};
-use switchboard_host::audit::{Kind, Record};
-use switchboard_host::decisions::Origin;
-use switchboard_host::roots;
+use switchboard_core::approvals::{Answer, DecidedBy, Question};
+use switchboard_core::audit::{Kind, Record};
+use switchboard_core::decisions::Origin;
+use switchboard_core::roots;
 
 impl Desk {
     /// Asks the person which of `offered` the servers `agent` uses may see, and lets them

@@ -1,12 +1,12 @@
 //! Adding Switchboard to an agent's own configuration from the Agents page: the change is
 //! planned on the person's home folder and written only as the window showed it (see
-//! `switchboard_host::agent_setup`). The window never names the file or its text: a plan it sends
+//! `switchboard_core::agent_setup`). The window never names the file or its text: a plan it sends
 //! back is planned again here and must match, path and text alike.
 
 use parking_lot::Mutex;
 
 use crate::{Desk, DeskError};
-use switchboard_host::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
+use switchboard_core::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
 
 /// Where the apps' files are and how the bridge is started: the person's and this app's,
 /// unless set otherwise (tests).

@@ -17,7 +17,7 @@ use switchboard_mcp::server::http::guard::same_token;
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
 use crate::{Desk, DeskError, Update};
-use switchboard_host::secrets::Secrets;
+use switchboard_core::secrets::Secrets;
 
 /// The keyring entry of an agent's token, among the agents' tokens.
 pub fn token_secret_name(agent: &str) -> String {
@@ -205,7 +205,7 @@ impl Desk {
     /// The port the settings give the gateway over HTTP; `None` when they turn it off (0).
     pub fn gateway_port(&self) -> Option<u16> {
         let port = self.inner.loaded.lock().config.settings.gateway_port;
-        match port.unwrap_or(switchboard_host::endpoint::DEFAULT_PORT) {
+        match port.unwrap_or(switchboard_core::endpoint::DEFAULT_PORT) {
             0 => None,
             port => Some(port),
         }
@@ -282,7 +282,7 @@ impl Desk {
             return Ok(None);
         };
         let token = self.agent_token(agent).await?;
-        Ok(Some(switchboard_host::agent_setup::http_snippet(
+        Ok(Some(switchboard_core::agent_setup::http_snippet(
             &url, &token,
         )))
     }

@@ -16,13 +16,13 @@ use crate::explore::ProgressItem;
 use crate::explore::Running;
 use crate::switches::TurnedOff;
 use crate::{AuditEntry, Desk, DeskError, Update};
-use switchboard_host::approvals::Serving;
-use switchboard_host::catalog::Offer;
-use switchboard_host::clock::now_ms;
-use switchboard_host::config::{AgentConfig, Offered};
-use switchboard_host::decisions::Origin;
-use switchboard_host::gate::Callee;
-use switchboard_host::reads::Read;
+use switchboard_core::approvals::Serving;
+use switchboard_core::catalog::Offer;
+use switchboard_core::clock::now_ms;
+use switchboard_core::config::{AgentConfig, Offered};
+use switchboard_core::decisions::Origin;
+use switchboard_core::gate::Callee;
+use switchboard_core::reads::Read;
 
 /// The agents' live sessions with the gateway.
 #[derive(Default)]
@@ -307,7 +307,7 @@ impl Desk {
     /// `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor), the
     /// bridge found beside the running app.
     pub fn agent_snippet(&self, name: &str) -> String {
-        switchboard_host::agent_setup::bridge_snippet(&self.bridge(), name)
+        switchboard_core::agent_setup::bridge_snippet(&self.bridge(), name)
     }
 
     /// The server and name of the tool `agent` sees as `id`, if it may use it now.
@@ -344,7 +344,7 @@ impl Desk {
     /// cancel it, and what the server asks while serving it is the agent's to answer as far
     /// as the person lets it (see [`Self::call_made_by`]).
     ///
-    /// [`Gate::read`]: switchboard_host::gate::Gate::read
+    /// [`Gate::read`]: switchboard_core::gate::Gate::read
     pub async fn agent_read<T, F>(
         &self,
         agent: &str,

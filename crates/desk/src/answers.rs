@@ -11,11 +11,11 @@ use switchboard_mcp::types::{
 };
 
 use crate::{Desk, DeskError, shown};
-use switchboard_host::approvals::{Answer, Pending, Question, Refusal, Remember};
-use switchboard_host::decisions::Given;
-use switchboard_host::json::Json;
-use switchboard_host::links;
-use switchboard_host::roots;
+use switchboard_core::approvals::{Answer, Pending, Question, Refusal, Remember};
+use switchboard_core::decisions::Given;
+use switchboard_core::json::Json;
+use switchboard_core::links;
+use switchboard_core::roots;
 
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,7 +66,7 @@ impl Desk {
             .find(|p| p.id == id)
             .map(|p| p.question)
             .ok_or(DeskError::Answer(
-                switchboard_host::approvals::AnswerError::NotPending(id),
+                switchboard_core::approvals::AnswerError::NotPending(id),
             ))
     }
 
@@ -134,7 +134,7 @@ impl Desk {
         let result: ElicitResult = serde_json::from_value(result)
             .map_err(|e| DeskError::BadAnswer(format!("not an answer to a form: {e}")))?;
         let Question::Elicitation { params } = self.question(id)? else {
-            return Err(switchboard_host::approvals::AnswerError::WrongKind(id).into());
+            return Err(switchboard_core::approvals::AnswerError::WrongKind(id).into());
         };
         let accepted = result.action == ElicitAction::Accept;
         let to_open = match (*params, accepted) {
@@ -209,7 +209,7 @@ impl Desk {
         self.search_audit("", before, limit).await
     }
 
-    /// A page of the audit records that hold `text` (see [`switchboard_host::audit::AuditLog::search`]),
+    /// A page of the audit records that hold `text` (see [`switchboard_core::audit::AuditLog::search`]),
     /// newest first: the search runs in the log, never over what a face has loaded.
     pub async fn search_audit(
         &self,

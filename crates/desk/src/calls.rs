@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::explore::ProgressItem;
 use crate::{Desk, Update};
-use switchboard_host::approvals::Serving;
+use switchboard_core::approvals::Serving;
 
 /// The calls under way, each with its cancel switch.
 #[derive(Default)]
@@ -129,7 +129,7 @@ impl Desk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchboard_host::decisions::Origin;
+    use switchboard_core::decisions::Origin;
 
     fn call(server: &str, origin: Origin) -> Call {
         Call {

@@ -26,11 +26,11 @@ use switchboard_chat::{
     Chat, ChatEvent, ChatSettings, ConversationSummary, Conversations, Enablement, MANY_TOOLS,
     Reach, Servers, Toolset,
 };
-use switchboard_host::approvals::Serving;
-use switchboard_host::catalog::CatalogTool;
-use switchboard_host::clock::now_ms;
-use switchboard_host::decisions::Origin;
-use switchboard_host::json::Json;
+use switchboard_core::approvals::Serving;
+use switchboard_core::catalog::CatalogTool;
+use switchboard_core::clock::now_ms;
+use switchboard_core::decisions::Origin;
+use switchboard_core::json::Json;
 
 /// The title a conversation has until its first message names it.
 pub const NEW_TITLE: &str = "New conversation";

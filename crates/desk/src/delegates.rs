@@ -1,5 +1,5 @@
 //! Which agent answers a server's sampling or form request in the person's stead (see
-//! [`switchboard_host::delegated`]): the agent whose gateway session made every call the server is
+//! [`switchboard_core::delegated`]): the agent whose gateway session made every call the server is
 //! serving now, if it declared at `initialize` that it can answer such a request and the
 //! person let it ([`AgentAnswers`]). A request made while no call is under way, or while
 //! calls of others are too, cannot be told to be that agent's: the person answers it.
@@ -13,8 +13,8 @@ use switchboard_mcp::connection::WeakConnection;
 use switchboard_mcp::types::{ClientCapabilities, ElicitRequestParams};
 
 use crate::{Desk, DeskError, Inner, Update};
-use switchboard_host::config::AgentAnswers;
-use switchboard_host::delegated::{Asked, Delegate, Delegates};
+use switchboard_core::config::AgentAnswers;
+use switchboard_core::delegated::{Asked, Delegate, Delegates};
 
 /// A gateway session that makes a call: whose it is, and what it can answer.
 pub struct AgentLine {

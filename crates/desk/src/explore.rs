@@ -10,12 +10,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::switches::TurnedOff;
 use crate::{Desk, DeskError};
-use switchboard_host::approvals::Serving;
-use switchboard_host::catalog::Offer;
-use switchboard_host::clock::now_ms;
-use switchboard_host::gate::{CallError, Callee};
+use switchboard_core::approvals::Serving;
+use switchboard_core::catalog::Offer;
+use switchboard_core::clock::now_ms;
+use switchboard_core::gate::{CallError, Callee};
 
-use switchboard_host::decisions::Origin;
+use switchboard_core::decisions::Origin;
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
 /// a model's in a conversation (from the moment it waits for a decision).

@@ -1,6 +1,6 @@
 //! The folders each server may see, kept in the configuration file: a server started
 //! again sees what the person chose, without asking them again, as long as it is launched
-//! as it was when they chose (see `switchboard_host::pins`); one launched otherwise is asked. The
+//! as it was when they chose (see `switchboard_core::pins`); one launched otherwise is asked. The
 //! folders an agent offered are marked with its name, and go when the agent is removed.
 
 use std::path::PathBuf;
@@ -10,8 +10,8 @@ use switchboard_mcp::types::Root;
 
 use crate::Desk;
 use crate::agent_roots::folders_record;
-use switchboard_host::config::{self, Config, ConfigError};
-use switchboard_host::roots::{self, FolderGrant, Roots};
+use switchboard_core::config::{self, Config, ConfigError};
+use switchboard_core::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
 /// that is gone since is left out.

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::{Desk, DeskError, FormError, server_settings};
-use switchboard_host::config::{self, ImportSource, InputPrompt, PlainSecret, Reference};
+use switchboard_core::config::{self, ImportSource, InputPrompt, PlainSecret, Reference};
 
 /// Another host's configuration file found on this machine, and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -40,23 +40,23 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
-use switchboard_host::approvals::{
+use switchboard_core::approvals::{
     AnswerError, Arrival, Broker, BrokerEvent, Forward, Pending, Question,
 };
-use switchboard_host::audit::{AuditError, AuditLog, Retention};
-use switchboard_host::clock::now_ms;
-use switchboard_host::config::{self, Config, ConfigError, ImportError, ServerConfig};
-use switchboard_host::fleet::Fleet;
-use switchboard_host::gate::{CallError, Gate};
-use switchboard_host::links::LinkError;
-use switchboard_host::masking;
-use switchboard_host::roots::{RootError, Roots};
-use switchboard_host::secrets::{SecretError, Secrets};
-use switchboard_host::server_requests::ServerRequestHandler;
-use switchboard_host::supervisor::Shared;
+use switchboard_core::audit::{AuditError, AuditLog, Retention};
+use switchboard_core::clock::now_ms;
+use switchboard_core::config::{self, Config, ConfigError, ImportError, ServerConfig};
+use switchboard_core::fleet::Fleet;
+use switchboard_core::gate::{CallError, Gate};
+use switchboard_core::links::LinkError;
+use switchboard_core::masking;
+use switchboard_core::roots::{RootError, Roots};
+use switchboard_core::secrets::{SecretError, Secrets};
+use switchboard_core::server_requests::ServerRequestHandler;
+use switchboard_core::supervisor::Shared;
 
-use switchboard_host::server_events::{ServerEvent, ServerState};
-use switchboard_host::traffic::{TrafficEntry, TrafficLog};
+use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::traffic::{TrafficEntry, TrafficLog};
 
 pub use agent_reach::{AgentReach, AgentTool, ServerReach};
 pub use agent_tokens::{GatewayStatus, token_secret_name};
@@ -140,7 +140,7 @@ pub enum DeskError {
     #[error(
         "the provider {:?} has no model {:?}: add it on the Models page", .0.provider, .0.model
     )]
-    NoSuchModel(switchboard_host::sampling::Chosen),
+    NoSuchModel(switchboard_core::sampling::Chosen),
     #[error(
         "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
     )]
@@ -165,13 +165,13 @@ pub enum DeskError {
     #[error("the system gave no randomness for a token: {0}")]
     NoRandomness(String),
     #[error(transparent)]
-    Setup(#[from] switchboard_host::agent_setup::SetupError),
+    Setup(#[from] switchboard_core::agent_setup::SetupError),
     #[error(transparent)]
-    Registry(#[from] switchboard_host::registry::RegistryError),
+    Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]
-    Install(#[from] switchboard_host::registry::InstallError),
+    Install(#[from] switchboard_core::registry::InstallError),
     #[error(transparent)]
-    InstallLink(#[from] switchboard_host::registry::InstallLinkError),
+    InstallLink(#[from] switchboard_core::registry::InstallLinkError),
 }
 
 /// What changed, for the face to show.
@@ -317,7 +317,7 @@ struct Inner {
     /// Who follows which resource of which server.
     followed: subscriptions::Followed,
     /// The registry of the settings, kept so that its connections serve search after search.
-    registry: Mutex<Option<switchboard_host::registry::Registry>>,
+    registry: Mutex<Option<switchboard_core::registry::Registry>>,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -397,12 +397,12 @@ impl Desk {
             inner: Arc::new_cyclic(|desk| {
                 let host = Fleet::new(secrets.clone(), {
                     let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
-                    let models: Arc<dyn switchboard_host::sampling::SamplingModels> =
+                    let models: Arc<dyn switchboard_core::sampling::SamplingModels> =
                         Arc::new(sampling::DeskModels {
                             desk: desk.clone(),
                             budgets: Default::default(),
                         });
-                    let delegates: Arc<dyn switchboard_host::delegated::Delegates> =
+                    let delegates: Arc<dyn switchboard_core::delegated::Delegates> =
                         Arc::new(delegates::DeskDelegates(desk.clone()));
                     move |server: &str| {
                         Arc::new(

@@ -7,8 +7,8 @@ use std::collections::{HashMap, VecDeque};
 
 use serde::Serialize;
 
-use switchboard_host::log_line;
-use switchboard_host::server_events::LogSource;
+use switchboard_core::log_line;
+use switchboard_core::server_events::LogSource;
 
 /// Lines kept per server; older ones are dropped first.
 const KEEP: usize = 2000;

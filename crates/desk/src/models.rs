@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use switchboard_providers::{ApiKey, Client, OpenAiOptions, Protocol, ProviderConfig};
 
 use crate::{Desk, DeskError, Update};
-use switchboard_host::config::{
+use switchboard_core::config::{
     Config, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
 };
-use switchboard_host::secrets::SecretError;
+use switchboard_core::secrets::SecretError;
 
 /// Whether a provider's API key is there, never what it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::server_settings::{HttpMode, KeyValue, ServerForm, Transport};
 use crate::{Desk, DeskError, imports::free_name};
-use switchboard_host::registry::install::{self, Composed, Launch};
-use switchboard_host::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
+use switchboard_core::registry::install::{self, Composed, Launch};
+use switchboard_core::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
 
 /// A server of the registry about to be added: what the person is asked.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -9,18 +9,18 @@ use switchboard_mcp::types::CreateMessageRequestParams;
 
 use crate::{Desk, DeskError, Inner};
 use switchboard_chat::drafts::{self, DraftError};
-use switchboard_host::approvals::{AnswerError, Question};
-use switchboard_host::audit::ByRule;
-use switchboard_host::clock::now_ms;
-use switchboard_host::config::Config;
-use switchboard_host::sampling::budget::Budgets;
-use switchboard_host::sampling::{
+use switchboard_core::approvals::{AnswerError, Question};
+use switchboard_core::audit::ByRule;
+use switchboard_core::clock::now_ms;
+use switchboard_core::config::Config;
+use switchboard_core::sampling::budget::Budgets;
+use switchboard_core::sampling::{
     Chosen, Drafted, NotDrafted, SamplingModels, Unreviewed, choose_model, is_configured,
 };
 
-use switchboard_host::config::SamplingRule;
+use switchboard_core::config::SamplingRule;
 
-use switchboard_host::decisions::WITHOUT_REVIEW;
+use switchboard_core::decisions::WITHOUT_REVIEW;
 
 /// A reply the model drafted, for the person to review and edit before it goes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,7 +32,7 @@ pub struct SamplingDraft {
     /// The model chosen for the request.
     pub model: String,
     /// The `CreateMessageResult` the model's answer makes.
-    #[cfg_attr(feature = "specta", specta(type = switchboard_host::json::mcp::CreateMessageResult))]
+    #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::mcp::CreateMessageResult))]
     pub result: serde_json::Value,
 }
 
@@ -230,7 +230,7 @@ fn bound_model(config: &Config, server: &str) -> Option<Result<Chosen, String>> 
     let now = config
         .servers
         .get(server)
-        .map(switchboard_host::config::ServerConfig::identity)?;
+        .map(switchboard_core::config::ServerConfig::identity)?;
     let rule = config
         .settings
         .sampling_rules

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use switchboard_host::config::{
+use switchboard_core::config::{
     EnvValue, OAuthClient, Place, ProtocolEra, SecretRef, ServerConfig, TransportType,
     client_secret_name, secret_name,
 };
-use switchboard_host::server_events::ServerState;
+use switchboard_core::server_events::ServerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -243,7 +243,7 @@ pub fn target_of(config: &ServerConfig) -> String {
         (None, Some(url)) => url.clone(),
         (None, None) => String::new(),
     };
-    switchboard_host::masking::urls_in(&target)
+    switchboard_core::masking::urls_in(&target)
 }
 
 /// A secret value the form gives, to be stored in the keyring under `name` before the
@@ -488,7 +488,7 @@ fn rows_to_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchboard_host::config::ServerSpec;
+    use switchboard_core::config::ServerSpec;
 
     fn stdio_form() -> ServerForm {
         ServerForm {

@@ -1,11 +1,11 @@
 //! What the face is shown of the host's state: the same, with the secrets that travel in
-//! web addresses masked (see `switchboard_host::masking`).
+//! web addresses masked (see `switchboard_core::masking`).
 
 use switchboard_mcp::types::ElicitRequestParams;
 
-use switchboard_host::approvals::{Pending, Question};
-use switchboard_host::masking::urls_in;
-use switchboard_host::server_events::ServerState;
+use switchboard_core::approvals::{Pending, Question};
+use switchboard_core::masking::urls_in;
+use switchboard_core::server_events::ServerState;
 
 /// A server's state with the addresses in its reasons masked (a failed connection names
 /// the URL it tried).
@@ -45,7 +45,7 @@ pub(super) fn pending(mut pending: Pending) -> Pending {
     if let Question::Elicitation { params } = &mut pending.question {
         match params.as_mut() {
             ElicitRequestParams::Url(link) => {
-                link.url = switchboard_host::masking::url(&link.url);
+                link.url = switchboard_core::masking::url(&link.url);
                 link.message = urls_in(&link.message);
             }
             ElicitRequestParams::Form(form) => form.message = urls_in(&form.message),

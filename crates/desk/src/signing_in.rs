@@ -14,12 +14,12 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::server_settings::{FormError, KeyValue};
 use crate::{Desk, DeskError};
-use switchboard_host::approvals::{Answer, Question};
-use switchboard_host::audit::{Kind, Record};
-use switchboard_host::config::ServerSpec;
-use switchboard_host::links;
-use switchboard_host::server_events::{ServerEvent, ServerState};
-use switchboard_host::sign_in::{
+use switchboard_core::approvals::{Answer, Question};
+use switchboard_core::audit::{Kind, Record};
+use switchboard_core::config::ServerSpec;
+use switchboard_core::links;
+use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::sign_in::{
     AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
 };
 
@@ -143,7 +143,7 @@ impl Desk {
         sign_in: bool,
     ) -> Result<Option<String>, DeskError> {
         let Question::SignIn { url, .. } = self.question(id)? else {
-            return Err(switchboard_host::approvals::AnswerError::WrongKind(id).into());
+            return Err(switchboard_core::approvals::AnswerError::WrongKind(id).into());
         };
         if !sign_in {
             self.answer(id, server, Answer::SignIn(false))?;
@@ -233,7 +233,7 @@ impl Desk {
 
     /// Deletes the grant of a server that left the configuration, unless another server
     /// still reaches the same URL (grants are kept per URL).
-    pub(super) async fn forget_grant(&self, removed: &switchboard_host::config::ServerConfig) {
+    pub(super) async fn forget_grant(&self, removed: &switchboard_core::config::ServerConfig) {
         let Some(url) = &removed.url else { return };
         if self
             .config()

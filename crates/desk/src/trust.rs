@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use crate::Desk;
-use switchboard_host::audit::ByRule;
-use switchboard_host::pins::ToolDefinition;
-use switchboard_host::policy::{Now, RuleOf, Scope};
+use switchboard_core::audit::ByRule;
+use switchboard_core::pins::ToolDefinition;
+use switchboard_core::policy::{Now, RuleOf, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -58,7 +58,7 @@ impl Desk {
             let identity = config
                 .servers
                 .get(&rule.server)
-                .map(switchboard_host::config::ServerConfig::identity);
+                .map(switchboard_core::config::ServerConfig::identity);
             // The tools the rule decides, as listed now: its tool, or (a rule for every tool)
             // all of them; none when its server does not run, or for its reads.
             let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {

@@ -9,7 +9,7 @@ use switchboard_mcp::client::ClientHandler;
 use switchboard_mcp::types::{ElicitAction, ElicitRequestParams, UrlElicitationRequiredData};
 
 use crate::{Desk, DeskError};
-use switchboard_host::server_requests::ServerRequestHandler;
+use switchboard_core::server_requests::ServerRequestHandler;
 
 impl Desk {
     /// Offers every step of the refusal, one dialog after another, and says what came of them.

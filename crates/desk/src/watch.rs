@@ -16,7 +16,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
 use crate::{Desk, Update};
-use switchboard_host::config;
+use switchboard_core::config;
 
 /// A file's folder (`.` for a bare name) and its name.
 fn in_folder(path: &Path) -> Option<(PathBuf, OsString)> {

@@ -27,11 +27,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
+use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::Origin;
+use switchboard_core::secrets::Secrets;
 use switchboard_desk::Desk;
 use switchboard_gateway::{bridge, http_sessions};
-use switchboard_host::config::ServerConfig;
-use switchboard_host::decisions::Origin;
-use switchboard_host::secrets::Secrets;
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use switchboard_mcp::transport::stdio::lines_over;

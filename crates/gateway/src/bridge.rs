@@ -16,8 +16,8 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::task::JoinHandle;
 
 use crate::session::{Caller, Via, serve};
+use switchboard_core::endpoint::{Hello, NoRuntimeDir};
 use switchboard_desk::Desk;
-use switchboard_host::endpoint::{Hello, NoRuntimeDir};
 
 /// The longest first line a bridge may send.
 const MAX_HELLO: usize = 4096;

@@ -5,7 +5,7 @@
 //! - [`Session`]: one agent's connection, over any transport. It answers `initialize`,
 //!   lists what the agent may see of the running servers (tools and prompts named
 //!   `server__name`, resources by their own URIs), and sends every tool call through the
-//!   gate as the agent's ([`switchboard_host::decisions::Origin::Agent`]): its own rules, the dialog and
+//!   gate as the agent's ([`switchboard_core::decisions::Origin::Agent`]): its own rules, the dialog and
 //!   the audit naming it; so do its reads (a resource read or subscribed to, a prompt,
 //!   completions), each routed only to the server that lists the resource or whose
 //!   template matches it, and marked with the server that answered. Changes of the servers' offers reach it as `list_changed`;
@@ -37,9 +37,9 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
+use switchboard_core::gate::CallError;
+use switchboard_core::gate::pace::TooFrequent;
 use switchboard_desk::DeskError;
-use switchboard_host::gate::CallError;
-use switchboard_host::gate::pace::TooFrequent;
 
 /// The code of a call or read refused because standing rules let its agent through too
 /// often (HTTP's "Too Many Requests"): an application's code, outside the range JSON-RPC

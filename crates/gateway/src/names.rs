@@ -3,7 +3,7 @@
 //! stable across restarts); resources by their own URIs, which tool results carry too,
 //! mapped back to the server that offers them.
 
-use switchboard_host::catalog::{Offer, tool_id};
+use switchboard_core::catalog::{Offer, tool_id};
 
 /// How a gateway names the servers' tools and prompts to its agents: each as
 /// `server__name`, but those of its [`Naming::bare`] server, if any, under their own names.

@@ -25,13 +25,13 @@ use tokio::sync::{broadcast, mpsc};
 use crate::names::{self, Named, Naming};
 use crate::refusal;
 use crate::subscriptions::Subscriptions;
+use switchboard_core::catalog::Offer;
+use switchboard_core::gate::CallError;
 use switchboard_desk::{AgentLine, Desk, DeskError, LogEntry, Update};
-use switchboard_host::catalog::Offer;
-use switchboard_host::gate::CallError;
 
-use switchboard_host::decisions::Origin;
-use switchboard_host::reads::Read;
-use switchboard_host::server_events::{LogSource, ServerEvent};
+use switchboard_core::decisions::Origin;
+use switchboard_core::reads::Read;
+use switchboard_core::server_events::{LogSource, ServerEvent};
 
 mod asks;
 mod listen;

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
 use crate::{names, refusal};
+use switchboard_core::catalog::Offer;
+use switchboard_core::reads::Read;
 use switchboard_desk::{Desk, Follower};
-use switchboard_host::catalog::Offer;
-use switchboard_host::reads::Read;
 
 /// Numbers the sessions, each a follower of its own.
 static SESSIONS: AtomicU64 = AtomicU64::new(0);

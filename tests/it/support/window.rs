@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use switchboard_host::endpoint::SOCKET_ENV;
-use switchboard_host::secrets::SERVICE_ENV;
+use switchboard_core::endpoint::SOCKET_ENV;
+use switchboard_core::secrets::SERVICE_ENV;
 
 use super::display::Display;
 use super::driver::{TauriDriver, free_port};

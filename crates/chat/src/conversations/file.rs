@@ -8,8 +8,8 @@ use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserCo
 
 use super::{Conversation, ConversationError, ConversationSummary};
 use crate::naming::Enablement;
-use switchboard_host::cut;
-use switchboard_host::sqlite_file::{self, Db};
+use switchboard_core::cut;
+use switchboard_core::sqlite_file::{self, Db};
 
 /// The next value of `changed`.
 const NEXT: &str = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM conversations)";

@@ -8,10 +8,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 use serde_json::json;
-use switchboard_desk::DeskError;
-use switchboard_host::agent_setup::{
+use switchboard_core::agent_setup::{
     self as setup, APPS, AgentApp, Bridge, Home, KEY, SetupError, SetupPlan,
 };
+use switchboard_desk::DeskError;
 
 use crate::common::*;
 

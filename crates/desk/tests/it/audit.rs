@@ -4,10 +4,10 @@
 use std::process::Command;
 
 use serde_json::json;
-use switchboard_host::audit::{
+use switchboard_core::audit::{
     AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
 };
-use switchboard_host::decisions::Given;
+use switchboard_core::decisions::Given;
 
 fn call(n: u32) -> Record {
     Record {
@@ -213,7 +213,7 @@ async fn an_outcome_not_waited_for_is_read_at_once_from_the_file() {
     ];
     log.finish(ids[0], "ok", 3);
     log.finish(ids[1], "tool error", 4);
-    let outcomes = |rows: Vec<switchboard_host::audit::Row>| {
+    let outcomes = |rows: Vec<switchboard_core::audit::Row>| {
         rows.into_iter()
             .map(|r| (r.record.outcome, r.record.duration_ms))
             .collect::<Vec<_>>()
@@ -278,7 +278,7 @@ async fn a_log_from_before_allows_said_how_they_were_given_keeps_every_record() 
         for (subject, decided_by) in [
             ("echo", "user"),
             ("add", "policy: allowed for this tool, always"),
-            ("list", switchboard_host::decisions::BY_YOU),
+            ("list", switchboard_core::decisions::BY_YOU),
             ("read", "trusted server: read-only tool"),
         ] {
             old.execute(

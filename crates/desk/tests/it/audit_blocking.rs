@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 use serde_json::json;
-use switchboard_host::audit::{AuditLog, Kind, Record, Retention};
+use switchboard_core::audit::{AuditLog, Kind, Record, Retention};
 
 /// How long the lock may be held if the test never releases it: a hang check.
 const HANG: Duration = Duration::from_secs(20);

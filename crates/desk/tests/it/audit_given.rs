@@ -6,10 +6,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::decisions::BY_YOU;
+use switchboard_core::decisions::Given;
 use switchboard_desk::AuditEntry;
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::decisions::BY_YOU;
-use switchboard_host::decisions::Given;
 
 use crate::common::{DemoDesk, demo_desk};
 

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use rusqlite::{Connection, params};
 use serde_json::json;
-use switchboard_desk::Desk;
-use switchboard_host::audit::{
+use switchboard_core::audit::{
     AuditLog, CHECK_EVERY, Kind, RECENT, Record, Retention, SHORT_BYTES,
 };
-use switchboard_host::config::{self, Config};
-use switchboard_host::secrets::Secrets;
+use switchboard_core::config::{self, Config};
+use switchboard_core::secrets::Secrets;
+use switchboard_desk::Desk;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 /// Older than the last hour, whose records never go to make room.

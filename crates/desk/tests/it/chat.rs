@@ -12,9 +12,9 @@ use serde_json::{Map, Value, json};
 use switchboard_chat::{
     CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
 };
-use switchboard_host::approvals::{Answer, Pending, Question, Remember};
-use switchboard_host::config::ServerConfig;
-use switchboard_host::server_events::ServerEvent;
+use switchboard_core::approvals::{Answer, Pending, Question, Remember};
+use switchboard_core::config::ServerConfig;
+use switchboard_core::server_events::ServerEvent;
 use switchboard_providers::{
     ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
 };

@@ -9,10 +9,10 @@
 
 use serde_json::{Value, json};
 use switchboard_chat::ChatEvent;
+use switchboard_core::config::ProviderProtocol;
 use switchboard_desk::{
     Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
 };
-use switchboard_host::config::ProviderProtocol;
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 

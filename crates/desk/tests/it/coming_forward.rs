@@ -10,9 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, json};
+use switchboard_core::approvals::{Pending, Question, Serving};
+use switchboard_core::decisions::Origin;
 use switchboard_desk::Update;
-use switchboard_host::approvals::{Pending, Question, Serving};
-use switchboard_host::decisions::Origin;
 
 use crate::common::{
     DemoDesk, demo_allowed, demo_desk, demo_server, desk_on, eventually, given_to_agent, keyring,

@@ -8,9 +8,9 @@
 use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{Value, json};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::secrets::Secrets;
 use switchboard_desk::{Desk, DeskError, ServerForm};
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::secrets::Secrets;
 use tokio::task::JoinSet;
 
 use crate::common::{demo_desk, desk_in};

@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
+use switchboard_core::approvals::{Pending, Question, Remember};
+use switchboard_core::config::ProtocolEra;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::ServerState;
 use switchboard_desk::{Desk, DeskError, ServerForm, Update};
-use switchboard_host::approvals::{Pending, Question, Remember};
-use switchboard_host::config::ProtocolEra;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::ServerState;
 use tokio::sync::broadcast;
 
 use crate::common::{self, WAIT, text_of};

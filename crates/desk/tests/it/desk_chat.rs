@@ -9,10 +9,10 @@
 
 use serde_json::{Value, json};
 use switchboard_chat::{ChatEvent, ConversationSummary, Ended};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::config::ProviderProtocol;
+use switchboard_core::decisions::Origin;
 use switchboard_desk::{DeskError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update};
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::config::ProviderProtocol;
-use switchboard_host::decisions::Origin;
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 

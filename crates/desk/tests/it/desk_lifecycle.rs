@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Map, Value, json};
+use switchboard_core::server_events::{LogSource, ServerState};
 use switchboard_desk::{DeskError, LogEntry, Update};
-use switchboard_host::server_events::{LogSource, ServerState};
 use switchboard_mcp::types::LoggingLevel;
 
 use crate::common;

@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Map, Value, json};
+use switchboard_core::approvals::{Question, Remember};
 use switchboard_desk::Update;
-use switchboard_host::approvals::{Question, Remember};
 
 use crate::common::{DemoDesk, demo_desk, next_on, text_of};
 

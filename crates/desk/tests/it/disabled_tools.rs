@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::server_events::ServerState;
 use switchboard_desk::{DeskError, Offers, Update};
-use switchboard_host::server_events::ServerState;
 
 use crate::common;
 use crate::common::{demo_server, desk_on, keyring, text_of};

@@ -6,10 +6,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::ServerState;
 use switchboard_desk::Update;
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::ServerState;
 
 use crate::common;
 use crate::common::{DemoDesk, demo_server, desk_in, modern_peer};

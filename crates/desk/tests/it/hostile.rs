@@ -12,11 +12,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use switchboard_core::config::{self, Config, ServerConfig};
+use switchboard_core::fleet::Fleet;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{LogSource, ServerEvent, ServerState};
 use switchboard_desk::{Desk, LogEntry, LogSize, Update};
-use switchboard_host::config::{self, Config, ServerConfig};
-use switchboard_host::fleet::Fleet;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{LogSource, ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use switchboard_mcp::types::ContentBlock;
 use tokio::sync::broadcast::{self, error::RecvError};

@@ -8,11 +8,11 @@
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard_host::approvals::{Answer, Question, Remember};
-use switchboard_host::audit::Kind;
-use switchboard_host::decisions::Origin;
-use switchboard_host::gate::{CallError, Callee};
-use switchboard_host::policy::RuleOf;
+use switchboard_core::approvals::{Answer, Question, Remember};
+use switchboard_core::audit::Kind;
+use switchboard_core::decisions::Origin;
+use switchboard_core::gate::{CallError, Callee};
+use switchboard_core::policy::RuleOf;
 use switchboard_mcp::types::{
     CallToolResult, CreateMessageResult, ElicitContent, ElicitResult, ElicitValue, Role,
     SamplingContent,
@@ -152,7 +152,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     assert!(world.gate.broker().pending().is_empty());
     // "Always" is kept in the configuration file, and revoking it removes it there too.
     let path = world.gate.config_path().unwrap().to_owned();
-    let kept = switchboard_host::config::load(&path)
+    let kept = switchboard_core::config::load(&path)
         .unwrap()
         .settings
         .tool_rules;
@@ -202,7 +202,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     );
     world.gate.revoke("py", &RuleOf::Tool("add".into()), None);
     assert!(
-        switchboard_host::config::load(&path)
+        switchboard_core::config::load(&path)
             .unwrap()
             .settings
             .tool_rules

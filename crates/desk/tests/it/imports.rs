@@ -10,17 +10,17 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use switchboard_core::config::PlainSecret;
+use switchboard_core::config::ProtocolEra;
+use switchboard_core::config::ServerConfig;
+use switchboard_core::config::{InputPrompt, Place, Reach, Reference};
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::ServerState;
 use switchboard_desk::server_settings::{HttpMode, KeyValue, Transport};
 use switchboard_desk::{
     Desk, DeskError, ImportCandidate, ImportChoice, ImportRequest, ImportSummary,
     ImportedServerReport, InputAnswer, ServerForm, SkippedServer, Update,
 };
-use switchboard_host::config::PlainSecret;
-use switchboard_host::config::ProtocolEra;
-use switchboard_host::config::ServerConfig;
-use switchboard_host::config::{InputPrompt, Place, Reach, Reference};
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::ServerState;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
 

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::approvals::Question;
 use switchboard_desk::{Desk, ProgressItem, Update};
-use switchboard_host::approvals::Question;
 
 use crate::common::{demo_allowed, demo_desk, text_of};
 

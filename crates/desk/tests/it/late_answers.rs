@@ -6,9 +6,9 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::approvals::{AnswerError, Question, Remember};
+use switchboard_core::gate::CallError;
 use switchboard_desk::{DeskError, Update};
-use switchboard_host::approvals::{AnswerError, Question, Remember};
-use switchboard_host::gate::CallError;
 
 use crate::common::{demo_allowed, demo_desk, text_of};
 

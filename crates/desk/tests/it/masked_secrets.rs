@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::server_events::ServerState;
 use switchboard_desk::Update;
-use switchboard_host::server_events::ServerState;
 
 use crate::common::demo_desk;
 

@@ -9,10 +9,10 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use switchboard_core::config::ProviderProtocol;
 use switchboard_desk::{
     DeskError, KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError,
 };
-use switchboard_host::config::ProviderProtocol;
 
 use crate::common;
 use crate::common::{DemoDesk, StandInProvider, desk_on, keyring};

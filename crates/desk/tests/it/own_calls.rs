@@ -7,10 +7,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Map, json};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::decisions::BY_YOU;
+use switchboard_core::gate::CallError;
 use switchboard_desk::{DeskError, Update};
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::decisions::BY_YOU;
-use switchboard_host::gate::CallError;
 
 use crate::common::{DemoDesk, demo_desk, next_on, text_of};
 
@@ -125,7 +125,7 @@ async fn a_destructive_tool_asks_the_person_first_until_a_rule_answers_for_them(
     };
     assert_eq!(tool, "delete_note");
     assert_eq!(json!(arguments), gone);
-    assert_eq!(asked_by, switchboard_host::decisions::Origin::Person);
+    assert_eq!(asked_by, switchboard_core::decisions::Origin::Person);
     world
         .desk
         .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)

@@ -8,10 +8,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::gate::CallError;
+use switchboard_core::pins::Changed;
 use switchboard_desk::{DeskError, RuleScope, Update};
-use switchboard_host::approvals::{Question, Remember};
-use switchboard_host::gate::CallError;
-use switchboard_host::pins::Changed;
 
 use crate::common;
 use crate::common::{DemoDesk, demo_desk, desk_on, keyring, python_peer, text_of};

@@ -11,7 +11,7 @@ use std::path::Path;
 use nix::sys::stat::{Mode, umask};
 use serde_json::json;
 use switchboard_chat::Conversations;
-use switchboard_host::audit::{AuditLog, Kind, Record, Retention};
+use switchboard_core::audit::{AuditLog, Kind, Record, Retention};
 
 const FILES: [&str; 2] = ["audit.sqlite", "conversations.sqlite"];
 

@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::json;
+use switchboard_core::registry::{ListQuery, RegistryServer, Way};
 use switchboard_desk::{DeskError, RegistryAdd};
-use switchboard_host::registry::{ListQuery, RegistryServer, Way};
 use switchboard_test_support::registry::RegistryStandIn;
 
 use crate::common::{DemoDesk, HttpPeer, desk_in, keyring};

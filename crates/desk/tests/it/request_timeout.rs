@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::fleet::Fleet;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{ServerEvent, ServerState};
+use switchboard_core::config::{Config, ServerConfig};
+use switchboard_core::fleet::Fleet;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::{ClientError, DecliningHandler};
 use switchboard_mcp::connection::RequestError;
 

@@ -12,10 +12,10 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
+use switchboard_core::approvals::Question;
+use switchboard_core::config::ServerConfig;
+use switchboard_core::secrets::Secrets;
 use switchboard_desk::{AuditEntry, DeskError};
-use switchboard_host::approvals::Question;
-use switchboard_host::config::ServerConfig;
-use switchboard_host::secrets::Secrets;
 
 use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
 

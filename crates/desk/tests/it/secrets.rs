@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
+use switchboard_core::config::ProtocolEra;
+use switchboard_core::secrets::Secrets;
 use switchboard_desk::server_settings::{FormError, HttpMode, KeyValue, Transport};
 use switchboard_desk::{Desk, DeskError, ServerForm};
-use switchboard_host::config::ProtocolEra;
-use switchboard_host::secrets::Secrets;
 
 use crate::common;
 

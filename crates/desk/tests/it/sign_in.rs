@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use serde_json::{Value, json};
+use switchboard_core::approvals::{Pending, Question};
+use switchboard_core::config::client_secret_name;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::ServerState;
+use switchboard_core::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_desk::{DeskError, Update};
-use switchboard_host::approvals::{Pending, Question};
-use switchboard_host::config::client_secret_name;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::ServerState;
-use switchboard_host::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_test_support::listening::{Listening, listening};
 
 use crate::common;

@@ -5,10 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use switchboard_host::config::{Config, RestartPolicy, ServerConfig};
-use switchboard_host::fleet::{Fleet, Reconciled};
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{ServerEvent, ServerState};
+use switchboard_core::config::{Config, RestartPolicy, ServerConfig};
+use switchboard_core::fleet::{Fleet, Reconciled};
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast;
 
@@ -241,7 +241,7 @@ async fn a_configuration_change_restarts_only_the_server_it_concerns() {
 
 /// Answers `roots/list` with what the person granted, counting the requests.
 struct CountingRoots {
-    roots: switchboard_host::roots::Roots,
+    roots: switchboard_core::roots::Roots,
     asked: tokio::sync::watch::Sender<usize>,
 }
 
@@ -267,7 +267,7 @@ async fn changing_a_servers_roots_tells_it_and_it_reads_them_again() {
         entry.exists(),
         "server-everything is missing: run scripts/setup"
     );
-    let roots = switchboard_host::roots::Roots::default();
+    let roots = switchboard_core::roots::Roots::default();
     let (asked, mut count) = tokio::sync::watch::channel(0);
     let handler = Arc::new(CountingRoots {
         roots: roots.clone(),

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
-use switchboard_host::traffic::{
+use switchboard_core::traffic::{
     KEEP_BYTES, MessageKind, TrafficDirection, TrafficEntry, TrafficLog,
 };
 
@@ -260,7 +260,7 @@ async fn an_env_secret_the_server_echoes_is_masked_in_its_traffic() {
     let world = common::desk_on(
         servers,
         json!({}),
-        switchboard_host::secrets::Secrets::new("switchboard-test-traffic"),
+        switchboard_core::secrets::Secrets::new("switchboard-test-traffic"),
     )
     .await;
     for name in ["PEER_TOKEN", "PEER_MODE"] {
@@ -308,7 +308,7 @@ async fn credential_headers_show_masked_and_never_in_the_messages() {
     let world = common::desk_on(
         servers,
         json!({}),
-        switchboard_host::secrets::Secrets::new("switchboard-test-traffic"),
+        switchboard_core::secrets::Secrets::new("switchboard-test-traffic"),
     )
     .await;
     for name in ["authorization", "x-api-key", "x-client"] {

@@ -8,10 +8,10 @@
 use std::time::Duration;
 
 use serde_json::Map;
-use switchboard_host::audit::Kind;
-use switchboard_host::config::ServerConfig;
-use switchboard_host::decisions::Origin;
-use switchboard_host::gate::{CallError, Callee};
+use switchboard_core::audit::Kind;
+use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::Origin;
+use switchboard_core::gate::{CallError, Callee};
 
 use crate::common;
 

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
+use switchboard_core::approvals::Question;
 use switchboard_desk::DeskError;
-use switchboard_host::approvals::Question;
 use switchboard_mcp::types::ElicitRequestParams;
 
 use crate::common::{demo_desk, text_of};

@@ -31,7 +31,7 @@ use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
 use switchboard_mcp::types::{ListRootsResult, Root, method};
 
-use switchboard_host::delegated::RELAYED_META;
+use switchboard_core::delegated::RELAYED_META;
 
 use super::Running;
 

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::Stdio;
 
 use serde_json::{Value, json};
+use switchboard_core::agent_setup::{APPS, Bridge, Home};
 use switchboard_gateway::bridge;
-use switchboard_host::agent_setup::{APPS, Bridge, Home};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::common::*;

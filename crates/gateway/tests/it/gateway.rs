@@ -19,14 +19,14 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use switchboard_core::approvals::{Pending, Question, Remember};
+use switchboard_core::config::{AgentAnswers, Offered};
+use switchboard_core::decisions::Origin;
+use switchboard_core::reads::Read;
+use switchboard_core::traffic::TrafficDirection;
 use switchboard_desk::{Update, token_secret_name};
 use switchboard_gateway::bridge::{self, Listening};
 use switchboard_gateway::{http, http_sessions};
-use switchboard_host::approvals::{Pending, Question, Remember};
-use switchboard_host::config::{AgentAnswers, Offered};
-use switchboard_host::decisions::Origin;
-use switchboard_host::reads::Read;
-use switchboard_host::traffic::TrafficDirection;
 use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -93,8 +93,8 @@ async fn gateway_with(settings: Value) -> Gateway {
 }
 
 /// A keyring service of this test process's own: the agents' tokens are kept there.
-fn keyring_free(label: &str) -> switchboard_host::secrets::Secrets {
-    switchboard_host::secrets::Secrets::new(&format!(
+fn keyring_free(label: &str) -> switchboard_core::secrets::Secrets {
+    switchboard_core::secrets::Secrets::new(&format!(
         "switchboard-test-{label}-{}",
         std::process::id()
     ))

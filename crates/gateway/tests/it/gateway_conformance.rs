@@ -35,9 +35,9 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use switchboard_core::config::AgentAnswers;
+use switchboard_core::secrets::Secrets;
 use switchboard_gateway::{Naming, http_sessions_named};
-use switchboard_host::config::AgentAnswers;
-use switchboard_host::secrets::Secrets;
 use switchboard_mcp::ProtocolVersion;
 use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use switchboard_test_support::conformance::{self, Role, revision};

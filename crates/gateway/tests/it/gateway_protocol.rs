@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
+use switchboard_core::secrets::Secrets;
 use switchboard_gateway::{Caller, Via, serve};
-use switchboard_host::secrets::Secrets;
 use switchboard_mcp::connection::Connection;
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
@@ -427,10 +427,10 @@ async fn resources_prompts_and_completions_lead_back_to_their_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     use std::sync::Arc;
+    use switchboard_core::approvals::{Question, Remember};
+    use switchboard_core::decisions::Origin;
     use switchboard_desk::Update;
     use switchboard_gateway::http_sessions;
-    use switchboard_host::approvals::{Question, Remember};
-    use switchboard_host::decisions::Origin;
     use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler};
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
     use switchboard_mcp::transport::http;
@@ -515,7 +515,7 @@ async fn peer_with_agent() -> DemoDesk {
 }
 
 async fn demo_asking_agent(settings: Value) -> (DemoDesk, Value) {
-    use switchboard_host::config::AgentAnswers;
+    use switchboard_core::config::AgentAnswers;
 
     let world = demo_with_agent_and(settings).await;
     let answers = AgentAnswers {
@@ -551,7 +551,7 @@ fn because() -> Value {
 /// of that agent can use; a retry without the answer is asked again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
-    use switchboard_host::approvals::{Question, Remember};
+    use switchboard_core::approvals::{Question, Remember};
 
     let (mut world, call) = demo_asking_agent(json!({})).await;
     let mut agent = RawAgent::open(&world, "probe");
@@ -810,7 +810,7 @@ async fn a_stateless_call_hears_its_servers_log_messages_at_the_level_it_asked_f
 /// no interim result comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_agent_is_asked_for_its_roots_when_a_server_asks_for_them() {
-    use switchboard_host::approvals::Question;
+    use switchboard_core::approvals::Question;
 
     let mut world = demo_allowing_agent().await;
     let mut agent = RawAgent::open(&world, "probe");
@@ -930,7 +930,7 @@ async fn malformed_answers_are_refused_at_once() {
 /// the person's dialog: no interim result comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
-    use switchboard_host::config::AgentAnswers;
+    use switchboard_core::config::AgentAnswers;
 
     let world = peer_with_agent().await;
     let answers = AgentAnswers {

@@ -11,18 +11,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
+use switchboard_core::approvals::{Broker, BrokerEvent, Pending, Question, Remember};
+use switchboard_core::audit::{AuditLog, Retention};
+use switchboard_core::config::{Config, ServerConfig};
+use switchboard_core::gate::Gate;
 use switchboard_desk::{Desk, DeskError, Update};
-use switchboard_host::approvals::{Broker, BrokerEvent, Pending, Question, Remember};
-use switchboard_host::audit::{AuditLog, Retention};
-use switchboard_host::config::{Config, ServerConfig};
-use switchboard_host::gate::Gate;
 
-use switchboard_host::decisions::Origin;
-use switchboard_host::fleet::Fleet;
-use switchboard_host::roots::Roots;
-use switchboard_host::secrets::Secrets;
-use switchboard_host::server_events::{ServerEvent, ServerState};
-use switchboard_host::server_requests::ServerRequestHandler;
+use switchboard_core::decisions::Origin;
+use switchboard_core::fleet::Fleet;
+use switchboard_core::roots::Roots;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::server_requests::ServerRequestHandler;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
@@ -573,10 +573,10 @@ pub fn read_as_app(path: &Path) -> Value {
 
 /// The entry in `app`'s file as the app starts it: the command and its arguments.
 pub fn command_in(
-    app: switchboard_host::agent_setup::AgentApp,
+    app: switchboard_core::agent_setup::AgentApp,
     path: &Path,
 ) -> (String, Vec<String>) {
-    let entry = &read_as_app(path)[app.servers_key()][switchboard_host::agent_setup::KEY];
+    let entry = &read_as_app(path)[app.servers_key()][switchboard_core::agent_setup::KEY];
     let args = entry["args"].as_array().unwrap();
     (
         entry["command"].as_str().unwrap().to_owned(),
