@@ -1,5 +1,7 @@
-//! Switchboard's host core. It knows nothing of Tauri: the app and the command line
-//! are two faces of the same library.
+//! Switchboard's core: the configuration, the fleet of servers, the catalog, the gate and
+//! its audit. It knows nothing of Tauri and talks to no model: the chat, the desk (what the
+//! window and the gateway use) and the gateway are built on it; the command line uses it
+//! alone.
 
 pub mod agent_setup;
 pub mod approvals;
