@@ -148,14 +148,16 @@ pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> 
 /// agent's reads of it), at once.
 #[tauri::command]
 #[specta::specta]
-pub fn revoke_rule(
+pub async fn revoke_rule(
     desk: State<'_, Desk>,
     server: String,
     tool: Option<String>,
     reads: bool,
     agent: Option<String>,
-) {
-    desk.revoke_rule(&server, tool.as_deref(), reads, agent.as_deref());
+) -> Result<()> {
+    desk.revoke_rule(&server, tool.as_deref(), reads, agent.as_deref())
+        .await;
+    Ok(())
 }
 
 /// Whether the person's own calls of tools that may destroy are confirmed first.

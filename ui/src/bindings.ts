@@ -105,7 +105,7 @@ export const commands = {
 	 *  Forgets a rule (`tool` null: the one for the whole server; `reads`: the one for an
 	 *  agent's reads of it), at once.
 	 */
-	revokeRule: (server: string, tool: string | null, reads: boolean, agent: string | null) => __TAURI_INVOKE<void>("revoke_rule", { server, tool, reads, agent }),
+	revokeRule: (server: string, tool: string | null, reads: boolean, agent: string | null) => __TAURI_INVOKE<null>("revoke_rule", { server, tool, reads, agent }),
 	/**  The folders each server may see. */
 	sharedFolders: () => __TAURI_INVOKE<SharedFolders[]>("shared_folders"),
 	/**  Whether the person's own calls of tools that may destroy are confirmed first. */

@@ -15,7 +15,6 @@
 //! `confirmOwnDestructiveCalls` setting is on, a tool that may destroy something, which
 //! asks as any other call would (a rule allowing it answers for them).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -30,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled};
 use crate::audit::{AuditLog, Kind, Record};
 use crate::catalog::Catalog;
-use crate::config::{self, ServerConfig, ToolRule};
+use crate::config::{RuleStore, ServerConfig, ToolRule};
 use crate::decisions::{BY_YOU, Given, Origin};
 use crate::masking;
 use crate::pins::{Changed, ToolDefinition};
@@ -139,7 +138,7 @@ pub struct Gate {
     policies: Arc<Mutex<Policies>>,
     audit: Arc<AuditLog>,
     /// Where "always" decisions are kept (the configuration file), if anywhere.
-    config_path: Option<PathBuf>,
+    rules: Option<Arc<dyn RuleStore>>,
     /// The host's `confirmOwnDestructiveCalls` setting as it is now: whether the person's
     /// own call to a tool that may destroy something asks them first.
     confirm_own_destructive: Arc<AtomicBool>,
@@ -172,19 +171,19 @@ impl Gate {
     /// The gate of a host with these settings (its standing rules, its pace, whether the
     /// person's own destructive calls ask first), asking through `broker`, recording in
     /// `audit`, pinning whole-server allowances to what `catalog` lists; "always" decisions
-    /// are kept in the configuration file at `config_path`, if one is given.
+    /// are kept in `rules` (the configuration file), if given.
     pub fn new(
         broker: Broker,
         audit: Arc<AuditLog>,
         catalog: Catalog,
         settings: &crate::config::HostSettings,
-        config_path: Option<PathBuf>,
+        rules: Option<Arc<dyn RuleStore>>,
     ) -> Self {
         Self {
             broker,
             policies: Arc::new(Mutex::new(Policies::new(settings.tool_rules.clone()))),
             audit,
-            config_path,
+            rules,
             confirm_own_destructive: Arc::new(settings.confirm_own_destructive_calls.into()),
             catalog,
             pace: Arc::new(Pace::new(settings.agent_calls_per_minute)),
@@ -199,11 +198,6 @@ impl Gate {
     /// The audit trail every decision and call is recorded in.
     pub fn audit(&self) -> &Arc<AuditLog> {
         &self.audit
-    }
-
-    /// Where "always" decisions are kept, if anywhere.
-    pub fn config_path(&self) -> Option<&std::path::Path> {
-        self.config_path.as_deref()
     }
 
     /// Every rule the person made, with how long it holds.
@@ -279,9 +273,22 @@ impl Gate {
         };
         if pinned {
             let listed = self.listed(&now);
-            self.write_rules(|standing| {
+            let (agent, server, identity, definition) = (
+                now.agent.map(ToOwned::to_owned),
+                now.server.to_owned(),
+                now.identity.to_owned(),
+                now.definition.clone(),
+            );
+            self.write_rules(move |standing| {
+                let now = Now {
+                    agent: agent.as_deref(),
+                    server: &server,
+                    identity: &identity,
+                    definition: &definition,
+                };
                 standing.pin_whole_server_rules(&now, || listed);
-            });
+            })
+            .await;
         }
         let verdict = match origin {
             Origin::Person => self.own(verdict, tool),
@@ -309,7 +316,13 @@ impl Gate {
                     () = cancel.cancelled() => None,
                 };
                 match asked {
-                    Some(decided) => decided,
+                    Some((decided, always)) => {
+                        // Kept in the file whether or not the caller still waits.
+                        if let Some(rule) = always {
+                            self.keep_in_file(rule).await;
+                        }
+                        decided
+                    }
                     None => {
                         let cancelled = Decided {
                             allow: false,
@@ -455,7 +468,9 @@ impl Gate {
                 reads: true,
                 definitions: Vec::new(),
             };
-            self.keep(rule, scope);
+            if let Some(rule) = self.remember(rule, scope) {
+                self.keep_in_file(rule).await;
+            }
         }
         Ok(Decided::made(
             allow,
@@ -543,7 +558,7 @@ impl Gate {
         tool: &Tool,
         arguments: Map<String, Value>,
         changed: Option<Box<Changed>>,
-    ) -> Result<Decided, CallError> {
+    ) -> Result<(Decided, Option<ToolRule>), CallError> {
         let question = Question::ToolCall {
             tool: tool.name.clone(),
             arguments,
@@ -559,22 +574,28 @@ impl Gate {
             remember,
         } = answer
         else {
-            return Ok(Decided {
-                allow: false,
-                arguments: Map::new(),
-                decision: "denied",
-                decided_by: "an answer of the wrong kind".to_owned(),
-                given: None,
-            });
+            return Ok((
+                Decided {
+                    allow: false,
+                    arguments: Map::new(),
+                    decision: "denied",
+                    decided_by: "an answer of the wrong kind".to_owned(),
+                    given: None,
+                },
+                None,
+            ));
         };
         if let Some(decision) = by.unanswered() {
-            return Ok(Decided {
-                allow: false,
-                arguments,
-                decision,
-                decided_by: by.as_str().to_owned(),
-                given: None,
-            });
+            return Ok((
+                Decided {
+                    allow: false,
+                    arguments,
+                    decision,
+                    decided_by: by.as_str().to_owned(),
+                    given: None,
+                },
+                None,
+            ));
         }
         let person = Decided::made(allow, arguments, by.as_str().to_owned(), given(remember));
         let rule = |whole_server: bool| ToolRule {
@@ -593,14 +614,14 @@ impl Gate {
             reads: false,
         };
         let (rule, scope) = match remember {
-            Remember::Once => return Ok(person),
+            Remember::Once => return Ok((person, None)),
             Remember::ToolForSession => (rule(false), Scope::Session),
             Remember::ServerForSession => (rule(true), Scope::Session),
             Remember::ToolAlways => (rule(false), Scope::Always),
             Remember::ServerAlways => (rule(true), Scope::Always),
         };
-        self.keep(rule, scope);
-        Ok(person)
+        let always = self.remember(rule, scope);
+        Ok((person, always))
     }
 
     /// The tools `now`'s server lists now, each as it reads (the one asked about among
@@ -616,25 +637,38 @@ impl Gate {
         listed
     }
 
-    /// Remembers a rule the person gave, for `scope`: kept in the file if always.
-    fn keep(&self, rule: ToolRule, scope: Scope) {
+    /// Remembers a rule the person gave, for `scope`; the rule to keep in the file too
+    /// ([`Self::keep_in_file`]) if always.
+    fn remember(&self, rule: ToolRule, scope: Scope) -> Option<ToolRule> {
         self.policies().remember(rule.clone(), scope);
-        if scope == Scope::Always {
-            self.write_rules(|standing| standing.remember(rule, Scope::Always));
-        }
+        (scope == Scope::Always).then_some(rule)
+    }
+
+    /// Keeps a rule the person gave "always" in the file.
+    async fn keep_in_file(&self, rule: ToolRule) {
+        self.write_rules(move |standing| standing.remember(rule, Scope::Always))
+            .await;
     }
 
     /// Forgets the decisions about `what` of a server given for `agent`'s calls (`None`: the
     /// person's own), in the file too.
-    pub fn revoke(&self, server: &str, what: &RuleOf, agent: Option<&str>) {
+    pub async fn revoke(&self, server: &str, what: &RuleOf, agent: Option<&str>) {
         self.policies().revoke(server, what, agent);
-        self.write_rules(|standing| standing.revoke(server, what, agent));
+        let (server, what, agent) = (
+            server.to_owned(),
+            what.clone(),
+            agent.map(ToOwned::to_owned),
+        );
+        self.write_rules(move |standing| standing.revoke(&server, &what, agent.as_deref()))
+            .await;
     }
 
     /// Forgets every decision about an agent's calls (it was removed), in the file too.
-    pub fn forget_agent(&self, agent: &str) {
+    pub async fn forget_agent(&self, agent: &str) {
         self.policies().forget_agent(agent);
-        self.write_rules(|standing| standing.forget_agent(agent));
+        let agent = agent.to_owned();
+        self.write_rules(move |standing| standing.forget_agent(&agent))
+            .await;
     }
 
     /// Whether these are the standing rules the gate holds.
@@ -648,24 +682,27 @@ impl Gate {
     }
 
     /// Forgets every decision about a server (removed, or renamed), in the file too.
-    pub fn forget_server(&self, server: &str) {
+    pub async fn forget_server(&self, server: &str) {
         self.policies().forget_server(server);
-        self.write_rules(|standing| standing.forget_server(server));
+        let server = server.to_owned();
+        self.write_rules(move |standing| standing.forget_server(&server))
+            .await;
     }
 
-    /// Makes the same change to the standing rules the configuration file holds now, so
-    /// that rules written there meanwhile (by hand, or by another answer) are kept, and
-    /// the rest of the file with them.
-    fn write_rules(&self, change: impl FnOnce(&mut Policies)) {
-        let Some(path) = &self.config_path else {
+    /// Makes the same change to the standing rules the store holds now, so that rules
+    /// written there meanwhile (by hand, or by another answer) are kept, and the rest of
+    /// the file with them.
+    async fn write_rules(&self, change: impl FnOnce(&mut Policies) + Send + 'static) {
+        let Some(rules) = &self.rules else {
             return;
         };
-        let written = config::update(path, |config| {
-            let mut standing = Policies::new(std::mem::take(&mut config.settings.tool_rules));
-            change(&mut standing);
-            config.settings.tool_rules = standing.always().to_vec();
-            Ok::<_, config::ConfigError>(())
-        });
+        let written = rules
+            .change(Box::new(move |kept| {
+                let mut standing = Policies::new(std::mem::take(kept));
+                change(&mut standing);
+                *kept = standing.always().to_vec();
+            }))
+            .await;
         if let Err(e) = written {
             tracing::error!("the decision holds for this session only: {e}");
         }

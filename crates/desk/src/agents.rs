@@ -119,8 +119,9 @@ impl Desk {
         {
             return Err(DeskError::BadAgentName(name.to_owned()));
         }
+        let name = name.to_owned();
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 if let Some(unknown) = servers
                     .iter()
                     .flatten()
@@ -128,7 +129,7 @@ impl Desk {
                 {
                     return Err(DeskError::NoServer(unknown.clone()));
                 }
-                let agent = config.agents.entry(name.to_owned()).or_default();
+                let agent = config.agents.entry(name).or_default();
                 agent.servers = servers.map(|s| s.into_iter().collect());
                 Ok(())
             },
@@ -140,18 +141,19 @@ impl Desk {
     /// Removes an agent: its calls are refused from now on, what the person allowed it is
     /// forgotten, and the folders it offered are unshared.
     pub async fn remove_agent(&self, name: &str) -> Result<(), DeskError> {
+        let removed = name.to_owned();
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 config
                     .agents
-                    .remove(name)
+                    .remove(&removed)
                     .map(drop)
-                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))
+                    .ok_or(DeskError::NoAgent(removed))
             },
             Update::AgentsChanged,
         )
         .await?;
-        self.inner.gate.forget_agent(name);
+        self.inner.gate.forget_agent(name).await;
         self.withdraw_offered_folders(name).await;
         self.disconnect_agent(name).await;
         self.forget_agent_token(name).await
@@ -210,9 +212,10 @@ impl Desk {
         tool: &str,
         on: bool,
     ) -> Result<(), DeskError> {
-        self.edit_agent_reach(name, server, |agent| {
-            let off = agent.disabled_tools.entry(server.to_owned()).or_default();
-            crate::switches::turn(off, tool, on);
+        let (at, tool) = (server.to_owned(), tool.to_owned());
+        self.edit_agent_reach(name, server, move |agent| {
+            let off = agent.disabled_tools.entry(at).or_default();
+            crate::switches::turn(off, &tool, on);
             agent.disabled_tools.retain(|_, off| !off.is_empty());
         })
         .await
@@ -226,12 +229,13 @@ impl Desk {
         of: Offered,
         on: bool,
     ) -> Result<(), DeskError> {
-        self.edit_agent_reach(name, server, |agent| {
+        let at = server.to_owned();
+        self.edit_agent_reach(name, server, move |agent| {
             let off = match of {
                 Offered::Resources => &mut agent.resources_off,
                 Offered::Prompts => &mut agent.prompts_off,
             };
-            crate::switches::turn(off, server, on);
+            crate::switches::turn(off, &at, on);
         })
         .await
     }
@@ -242,17 +246,18 @@ impl Desk {
         &self,
         name: &str,
         server: &str,
-        change: impl FnOnce(&mut AgentConfig),
+        change: impl FnOnce(&mut AgentConfig) + Send + 'static,
     ) -> Result<(), DeskError> {
+        let (agent_name, server_name) = (name.to_owned(), server.to_owned());
         self.edit_config_announcing(
-            |config| {
-                if !config.servers.contains_key(server) {
-                    return Err(DeskError::NoServer(server.to_owned()));
+            move |config| {
+                if !config.servers.contains_key(&server_name) {
+                    return Err(DeskError::NoServer(server_name));
                 }
                 let agent = config
                     .agents
-                    .get_mut(name)
-                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
+                    .get_mut(&agent_name)
+                    .ok_or(DeskError::NoAgent(agent_name))?;
                 change(agent);
                 Ok(())
             },

@@ -89,12 +89,13 @@ impl Desk {
         name: &str,
         answers: AgentAnswers,
     ) -> Result<(), DeskError> {
+        let name = name.to_owned();
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 let agent = config
                     .agents
-                    .get_mut(name)
-                    .ok_or_else(|| DeskError::NoAgent(name.to_owned()))?;
+                    .get_mut(&name)
+                    .ok_or(DeskError::NoAgent(name))?;
                 agent.answers = answers;
                 Ok(())
             },

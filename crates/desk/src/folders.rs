@@ -46,11 +46,11 @@ impl Desk {
             return;
         };
         let mut grant = FolderGrant::of(server, server_config.identity(), chosen);
-        self.change_folders(|grants| {
-            if let Some(before) = grants.iter().find(|g| g.server == server) {
+        self.change_folders(move |grants| {
+            if let Some(before) = grants.iter().find(|g| g.server == grant.server) {
                 grant.keep_marks_of(before);
             }
-            grants.retain(|g| g.server != server);
+            grants.retain(|g| g.server != grant.server);
             grants.push(grant);
         })
         .await;
@@ -58,9 +58,10 @@ impl Desk {
 
     /// Marks `folders`, which `server` sees now, as `agent`'s offer.
     pub(super) async fn mark_offered(&self, server: &str, agent: &str, folders: &[PathBuf]) {
-        self.change_folders(|grants| {
+        let (server, agent, folders) = (server.to_owned(), agent.to_owned(), folders.to_vec());
+        self.change_folders(move |grants| {
             for grant in grants.iter_mut().filter(|g| g.server == server) {
-                grant.offered(agent, folders);
+                grant.offered(&agent, &folders);
             }
         })
         .await;
@@ -86,17 +87,20 @@ impl Desk {
     /// Unshares from every server the folders `agent` alone offered (it was removed): each
     /// server that saw them is told, and the audit trail records it.
     pub(super) async fn withdraw_offered_folders(&self, agent: &str) {
-        let mut withdrawn: Vec<(String, Vec<PathBuf>)> = Vec::new();
-        self.change_folders(|grants| {
-            for grant in grants.iter_mut() {
-                let gone = grant.withdraw(agent);
-                if !gone.is_empty() {
-                    withdrawn.push((grant.server.clone(), gone));
+        let offered_by = agent.to_owned();
+        let withdrawn = self
+            .change_folders(move |grants| {
+                let mut withdrawn: Vec<(String, Vec<PathBuf>)> = Vec::new();
+                for grant in grants.iter_mut() {
+                    let gone = grant.withdraw(&offered_by);
+                    if !gone.is_empty() {
+                        withdrawn.push((grant.server.clone(), gone));
+                    }
                 }
-            }
-        })
-        .await;
-        for (server, gone) in withdrawn {
+                withdrawn
+            })
+            .await;
+        for (server, gone) in withdrawn.into_iter().flatten() {
             if let Some(seen) = self.inner.roots.chosen(&server) {
                 let left: Vec<Root> = seen
                     .into_iter()
@@ -115,23 +119,35 @@ impl Desk {
 
     /// Forgets what was chosen for `server` (removed, or renamed).
     pub(super) async fn forget_folders(&self, server: &str) {
-        self.change_folders(|grants| grants.retain(|g| g.server != server))
+        let server = server.to_owned();
+        self.change_folders(move |grants| grants.retain(|g| g.server != server))
             .await;
     }
 
-    async fn change_folders(&self, change: impl FnOnce(&mut Vec<FolderGrant>)) {
+    /// Changes the folders chosen as the file holds them now, off the async threads; what
+    /// `change` gave back, once written (unwritten, the choice holds until quit).
+    async fn change_folders<T: Send + 'static>(
+        &self,
+        change: impl FnOnce(&mut Vec<FolderGrant>) -> T + Send + 'static,
+    ) -> Option<T> {
         if self.config_problem().is_some() {
             // A file that does not read is never written: the choice holds until quit.
-            return;
+            return None;
         }
         let _editing = self.inner.edits.lock().await;
-        let written = config::update(&self.inner.config_path, |config| {
-            change(&mut config.settings.shared_folders);
-            Ok::<_, ConfigError>(())
-        });
+        let written = config::update_off_thread(self.inner.config_path.clone(), move |config| {
+            Ok::<_, ConfigError>(change(&mut config.settings.shared_folders))
+        })
+        .await;
         match written {
-            Ok(config) => self.inner.loaded.lock().config = config,
-            Err(e) => tracing::error!("the folders chosen hold until quit: {e}"),
+            Ok((config, gave)) => {
+                self.inner.loaded.lock().config = config;
+                Some(gave)
+            }
+            Err(e) => {
+                tracing::error!("the folders chosen hold until quit: {e}");
+                None
+            }
         }
     }
 }

@@ -286,7 +286,7 @@ impl Desk {
                     .map_err(|e| FormError::Keyring(e.to_string()))?;
             }
         }
-        self.edit_config(|config| {
+        self.edit_config(move |config| {
             for (from, name, server) in settled {
                 if config.servers.contains_key(&name) {
                     skip(&mut summary, &from, taken(&name));
@@ -303,10 +303,9 @@ impl Desk {
                 });
                 config.servers.insert(name, server.config);
             }
-            Ok(())
+            Ok(summary)
         })
-        .await?;
-        Ok(summary)
+        .await
     }
 }
 

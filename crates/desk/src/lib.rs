@@ -424,7 +424,7 @@ impl Desk {
                     audit.clone(),
                     shared.catalog.clone(),
                     &loaded.config.settings,
-                    Some(config_path.to_owned()),
+                    Some(Arc::new(config::RulesInFile(config_path.to_owned()))),
                 );
                 Inner {
                     config_path: config_path.to_owned(),
@@ -594,20 +594,20 @@ impl Desk {
 
     /// Changes the configuration file (read afresh under its writers' lock, so edits made
     /// elsewhere are kept), then brings the servers in line with it.
-    async fn edit_config(
+    async fn edit_config<T: Send + 'static>(
         &self,
-        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
-    ) -> Result<(), DeskError> {
+        change: impl FnOnce(&mut Config) -> Result<T, DeskError> + Send + 'static,
+    ) -> Result<T, DeskError> {
         self.edit_config_announcing(change, Update::ServersChanged)
             .await
     }
 
     /// [`Self::edit_config`], announcing `what` changed.
-    async fn edit_config_announcing(
+    async fn edit_config_announcing<T: Send + 'static>(
         &self,
-        change: impl FnOnce(&mut Config) -> Result<(), DeskError>,
+        change: impl FnOnce(&mut Config) -> Result<T, DeskError> + Send + 'static,
         what: Update,
-    ) -> Result<(), DeskError> {
+    ) -> Result<T, DeskError> {
         if let Some(problem) = self.config_problem() {
             return Err(DeskError::BrokenConfig(problem));
         }
@@ -615,7 +615,8 @@ impl Desk {
         // in the order they reached the file; the host only while it reconciles, which
         // waits for no server to stop.
         let _editing = self.inner.edits.lock().await;
-        let config = config::update(&self.inner.config_path, change)?;
+        let (config, gave) =
+            config::update_off_thread(self.inner.config_path.clone(), change).await?;
         // Held by the gate only once the file holds it.
         self.inner.gate.follow_settings(&config.settings);
         self.inner.shared.sign_ins.follow_settings(&config.settings);
@@ -623,7 +624,7 @@ impl Desk {
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
         self.announce(what);
-        Ok(())
+        Ok(gave)
     }
 
     pub fn servers(&self) -> Vec<ServerSummary> {
@@ -664,29 +665,31 @@ impl Desk {
         let applied =
             server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
         self.store_secrets(&applied.secrets).await?;
-        let mut replaced = None;
-        self.edit_config(|config| {
-            let previous = take_replaced(config, original.as_deref(), &form.name)?;
-            let again =
-                server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
-            // Read afresh, the server may no longer be the one the secrets were stored for:
-            // it is written only with those.
-            if again.secrets != applied.secrets {
-                let name = original.as_deref().unwrap_or(&form.name);
-                return Err(FormError::Changed(name.to_owned()).into());
-            }
-            let server = again.config;
-            replaced = previous.map(|before| (before, server.clone()));
-            config.servers.insert(form.name.clone(), server);
-            Ok(())
-        })
-        .await?;
+        let (asked, replacing) = (form.clone(), original.clone());
+        let replaced = self
+            .edit_config(move |config| {
+                let (form, original) = (asked, replacing);
+                let previous = take_replaced(config, original.as_deref(), &form.name)?;
+                let again =
+                    server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
+                // Read afresh, the server may no longer be the one the secrets were stored
+                // for: it is written only with those.
+                if again.secrets != applied.secrets {
+                    let name = original.as_deref().unwrap_or(&form.name);
+                    return Err(FormError::Changed(name.to_owned()).into());
+                }
+                let server = again.config;
+                let replaced = previous.map(|before| (before, server.clone()));
+                config.servers.insert(form.name, server);
+                Ok(replaced)
+            })
+            .await?;
         if let (Some(name), Some((before, after))) = (original, replaced) {
             self.forget_secrets(&name, &before, Some((&form.name, &after)))
                 .await;
             if name != form.name {
                 // What the person allowed a server is not inherited by a new name.
-                self.inner.gate.forget_server(&name);
+                self.inner.gate.forget_server(&name).await;
                 self.forget_folders(&name).await;
                 self.inner.shared.traffic.remove(&name);
             }
@@ -718,14 +721,15 @@ impl Desk {
 
     pub async fn remove_server(&self, name: &str) -> Result<(), DeskError> {
         let removed = self.server_config(name)?;
-        self.edit_config(|config| {
-            config.servers.remove(name);
+        let gone = name.to_owned();
+        self.edit_config(move |config| {
+            config.servers.remove(&gone);
             Ok(())
         })
         .await?;
         self.forget_secrets(name, &removed, None).await;
         self.forget_grant(&removed).await;
-        self.inner.gate.forget_server(name);
+        self.inner.gate.forget_server(name).await;
         self.forget_folders(name).await;
         self.inner.logs.clear(name);
         self.inner.shared.traffic.remove(name);
@@ -754,11 +758,12 @@ impl Desk {
     }
 
     pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), DeskError> {
-        self.edit_config(|config| {
+        let name = name.to_owned();
+        self.edit_config(move |config| {
             let server = config
                 .servers
-                .get_mut(name)
-                .ok_or_else(|| DeskError::NoServer(name.to_owned()))?;
+                .get_mut(&name)
+                .ok_or(DeskError::NoServer(name))?;
             server.enabled = enabled;
             Ok(())
         })

@@ -335,29 +335,35 @@ impl Desk {
                 .await
                 .map_err(keyring)?;
         }
-        let mut replaced = None;
-        self.edit_config_announcing(
-            |config| {
-                let again = take_replaced(config, original, &form.name)?;
-                // Read afresh, the provider's key may no longer be the one seen above.
-                let key_of = |e: &Option<ProviderEntry>| e.as_ref().map(|e| e.api_key.clone());
-                if key_of(&again) != key_of(&previous) {
-                    let name = original.unwrap_or(&form.name);
-                    return Err(ProviderFormError::Changed(name.to_owned()).into());
-                }
-                let entry = apply_form(&form, again.as_ref(), value.is_some())?;
-                if let Some(original) = original
-                    && config.settings.default_provider.as_deref() == Some(original)
-                {
-                    config.settings.default_provider = Some(form.name.clone());
-                }
-                replaced = again;
-                config.providers.insert(form.name.clone(), entry);
-                Ok(())
-            },
-            Update::ProvidersChanged,
-        )
-        .await?;
+        let (asked, replacing, seen, has_key) = (
+            form.clone(),
+            original.map(ToOwned::to_owned),
+            previous.clone(),
+            value.is_some(),
+        );
+        let replaced = self
+            .edit_config_announcing(
+                move |config| {
+                    let (form, original) = (asked, replacing.as_deref());
+                    let again = take_replaced(config, original, &form.name)?;
+                    // Read afresh, the provider's key may no longer be the one seen above.
+                    let key_of = |e: &Option<ProviderEntry>| e.as_ref().map(|e| e.api_key.clone());
+                    if key_of(&again) != key_of(&seen) {
+                        let name = original.unwrap_or(&form.name);
+                        return Err(ProviderFormError::Changed(name.to_owned()).into());
+                    }
+                    let entry = apply_form(&form, again.as_ref(), has_key)?;
+                    if let Some(original) = original
+                        && config.settings.default_provider.as_deref() == Some(original)
+                    {
+                        config.settings.default_provider = Some(form.name.clone());
+                    }
+                    config.providers.insert(form.name, entry);
+                    Ok(again)
+                },
+                Update::ProvidersChanged,
+            )
+            .await?;
         // The key the provider owned before, if it no longer names it.
         if let (Some(original), Some(before)) = (original, replaced)
             && let Some(old) = before.own_key(original)
@@ -370,24 +376,23 @@ impl Desk {
 
     /// Removes a provider and deletes its key; if it was the default, there is none.
     pub async fn remove_provider(&self, name: &str) -> Result<(), DeskError> {
-        let mut removed = None;
-        self.edit_config_announcing(
-            |config| {
-                removed = Some(
-                    config
+        let gone = name.to_owned();
+        let removed = self
+            .edit_config_announcing(
+                move |config| {
+                    let removed = config
                         .providers
-                        .remove(name)
-                        .ok_or_else(|| DeskError::NoProvider(name.to_owned()))?,
-                );
-                if config.settings.default_provider.as_deref() == Some(name) {
-                    config.settings.default_provider = None;
-                }
-                Ok(())
-            },
-            Update::ProvidersChanged,
-        )
-        .await?;
-        if let Some(secret) = removed.as_ref().and_then(|entry| entry.own_key(name)) {
+                        .remove(&gone)
+                        .ok_or_else(|| DeskError::NoProvider(gone.clone()))?;
+                    if config.settings.default_provider.as_deref() == Some(gone.as_str()) {
+                        config.settings.default_provider = None;
+                    }
+                    Ok(removed)
+                },
+                Update::ProvidersChanged,
+            )
+            .await?;
+        if let Some(secret) = removed.own_key(name) {
             let _ = self.inner.secrets.delete(secret).await;
         }
         Ok(())
@@ -396,7 +401,7 @@ impl Desk {
     /// The provider asked when nothing says which (`None`: no default).
     pub async fn set_default_provider(&self, name: Option<String>) -> Result<(), DeskError> {
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 if let Some(name) = &name
                     && !config.providers.contains_key(name)
                 {
@@ -417,12 +422,13 @@ impl Desk {
         model: Option<String>,
     ) -> Result<(), DeskError> {
         let model = model.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
+        let provider = provider.to_owned();
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 let entry = config
                     .providers
-                    .get_mut(provider)
-                    .ok_or_else(|| DeskError::NoProvider(provider.to_owned()))?;
+                    .get_mut(&provider)
+                    .ok_or(DeskError::NoProvider(provider))?;
                 entry.default_model = model;
                 Ok(())
             },

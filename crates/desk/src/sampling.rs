@@ -172,9 +172,9 @@ impl Desk {
             provider: Some(chosen.provider.clone()),
             model: Some(chosen.model.clone()),
         };
-        self.edit_config(|config| {
-            if !config.providers.contains_key(provider) {
-                return Err(DeskError::NoProvider(provider.to_owned()));
+        self.edit_config(move |config| {
+            if !config.providers.contains_key(&chosen.provider) {
+                return Err(DeskError::NoProvider(chosen.provider));
             }
             if !is_configured(&chosen, config) {
                 return Err(DeskError::NoSuchModel(chosen.clone()));
@@ -189,7 +189,8 @@ impl Desk {
 
     /// Takes back the permission: `server`'s requests are reviewed again.
     pub async fn revoke_sampling_rule(&self, server: &str) -> Result<(), DeskError> {
-        self.edit_config(|config| {
+        let server = server.to_owned();
+        self.edit_config(move |config| {
             config
                 .settings
                 .sampling_rules

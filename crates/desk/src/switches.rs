@@ -92,13 +92,11 @@ impl Desk {
         tool: &str,
         on: bool,
     ) -> Result<(), DeskError> {
+        let (at, tool) = (server.to_owned(), tool.to_owned());
         self.edit_config_announcing(
-            |config| {
-                let entry = config
-                    .servers
-                    .get_mut(server)
-                    .ok_or_else(|| DeskError::NoServer(server.to_owned()))?;
-                turn(&mut entry.disabled_tools, tool, on);
+            move |config| {
+                let entry = config.servers.get_mut(&at).ok_or(DeskError::NoServer(at))?;
+                turn(&mut entry.disabled_tools, &tool, on);
                 Ok(())
             },
             Update::CatalogChanged {
@@ -115,7 +113,7 @@ impl Desk {
 
     pub async fn set_confirm_own_destructive_calls(&self, on: bool) -> Result<(), DeskError> {
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 config.settings.confirm_own_destructive_calls = on;
                 Ok(())
             },
@@ -131,7 +129,7 @@ impl Desk {
 
     pub async fn set_quit_on_close(&self, on: bool) -> Result<(), DeskError> {
         self.edit_config_announcing(
-            |config| {
+            move |config| {
                 config.settings.quit_on_close = on;
                 Ok(())
             },

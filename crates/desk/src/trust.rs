@@ -117,13 +117,19 @@ impl Desk {
     /// Forgets a rule (`tool` none: the rule for the whole server; `reads`: the rule for an
     /// agent's reads of it), in the file too; the next call it would have decided is asked
     /// about.
-    pub fn revoke_rule(&self, server: &str, tool: Option<&str>, reads: bool, agent: Option<&str>) {
+    pub async fn revoke_rule(
+        &self,
+        server: &str,
+        tool: Option<&str>,
+        reads: bool,
+        agent: Option<&str>,
+    ) {
         let what = match (tool, reads) {
             (_, true) => RuleOf::Reads,
             (Some(tool), false) => RuleOf::Tool(tool.to_owned()),
             (None, false) => RuleOf::Tools,
         };
-        self.inner.gate.revoke(server, &what, agent);
+        self.inner.gate.revoke(server, &what, agent).await;
     }
 
     /// The folders each server may see, by server.

@@ -24,6 +24,9 @@ pub enum ConfigError {
     },
     #[error("could not write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
+    /// The blocking thread of a write ended without an answer (the runtime is stopping).
+    #[error("the write of {} did not finish: {why}", path.display())]
+    Interrupted { path: PathBuf, why: String },
 }
 
 /// Held by whoever writes a configuration file in this process. Writes are rare and
@@ -99,11 +102,42 @@ pub fn update<E: From<ConfigError>>(
     path: &Path,
     change: impl FnOnce(&mut Config) -> Result<(), E>,
 ) -> Result<Config, E> {
+    update_giving(path, change).map(|(config, ())| config)
+}
+
+/// [`update`], giving back what `change` gave too.
+fn update_giving<T, E: From<ConfigError>>(
+    path: &Path,
+    change: impl FnOnce(&mut Config) -> Result<T, E>,
+) -> Result<(Config, T), E> {
     let _writing = writer(path)?;
     let mut config = load(path)?;
-    change(&mut config)?;
+    let gave = change(&mut config)?;
     write(path, &config)?;
-    Ok(config)
+    Ok((config, gave))
+}
+
+/// [`update`] on a blocking thread, for async code: waiting for the file's lock (another
+/// instance of the app, the command line), reading and writing hold up no other task.
+/// Gives back what was written, and what `change` gave.
+pub async fn update_off_thread<T, E>(
+    path: PathBuf,
+    change: impl FnOnce(&mut Config) -> Result<T, E> + Send + 'static,
+) -> Result<(Config, T), E>
+where
+    T: Send + 'static,
+    E: From<ConfigError> + Send + 'static,
+{
+    let at = path.clone();
+    match tokio::task::spawn_blocking(move || update_giving(&path, change)).await {
+        Ok(written) => written,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(e) => Err(ConfigError::Interrupted {
+            path: at,
+            why: e.to_string(),
+        }
+        .into()),
+    }
 }
 
 /// serde's message without its own "at line N column M" suffix, which we say our way.

@@ -11,7 +11,7 @@ mod rules;
 mod sampling_limits;
 mod secret_names;
 
-pub use file::{ConfigError, load, load_or_create, save, update};
+pub use file::{ConfigError, load, load_or_create, save, update, update_off_thread};
 pub use import::{
     ImportError, ImportSource, Imported, ImportedServer, InputPrompt, PlainSecret, Reach,
     Reference, Settled, import,
@@ -23,6 +23,6 @@ pub use model::{
     client_secret_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
-pub use rules::{SamplingRule, ToolRule};
+pub use rules::{RuleChange, RuleStore, RulesInFile, SamplingRule, ToolRule};
 pub use sampling_limits::SamplingLimits;
 pub use secret_names::{Place, names_a_secret, secret_name};

@@ -1,10 +1,49 @@
 //! The person's standing decisions as the configuration keeps them: about tools
 //! ([`ToolRule`], weighed by `crate::policy`) and about a server's sampling
-//! ([`SamplingRule`], by `crate::sampling`).
+//! ([`SamplingRule`], by `crate::sampling`), and where the gate keeps the tools' rules
+//! ([`RuleStore`]).
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
 
 use serde::{Deserialize, Serialize};
 
+use super::{ConfigError, update_off_thread};
 use crate::pins::ToolDefinition;
+
+/// A change to the standing rules as a store holds them.
+pub type RuleChange = Box<dyn FnOnce(&mut Vec<ToolRule>) + Send>;
+
+/// Where the gate keeps the person's standing rules ("always") between runs.
+pub trait RuleStore: Send + Sync {
+    /// Makes `change` to the rules the store holds now (so that rules written there
+    /// meanwhile, by hand or by another answer, are kept); done once they are kept.
+    fn change(
+        &self,
+        change: RuleChange,
+    ) -> Pin<Box<dyn Future<Output = Result<(), ConfigError>> + Send + '_>>;
+}
+
+/// The configuration file as the rules' store, each change written off the async threads
+/// (see [`update_off_thread`]).
+pub struct RulesInFile(pub PathBuf);
+
+impl RuleStore for RulesInFile {
+    fn change(
+        &self,
+        change: RuleChange,
+    ) -> Pin<Box<dyn Future<Output = Result<(), ConfigError>> + Send + '_>> {
+        Box::pin(async move {
+            update_off_thread(self.0.clone(), move |config| {
+                change(&mut config.settings.tool_rules);
+                Ok::<_, ConfigError>(())
+            })
+            .await
+            .map(drop)
+        })
+    }
+}
 
 /// A standing decision about one tool of a server, or all of them (`tool: None`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

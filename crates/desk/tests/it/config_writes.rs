@@ -188,3 +188,72 @@ async fn a_file_behind_a_link_stays_linked_and_any_file_keeps_its_mode() {
         world.desk.shutdown().await;
     }
 }
+
+/// A change waiting for the configuration file, locked by another writer (another instance
+/// of the app, the command line), holds up no other work of the desk's runtime: on a
+/// runtime of one thread, another task keeps running until the file is free.
+#[test]
+fn a_change_waiting_for_the_locked_file_lets_other_tasks_run() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// How long the lock may be held if the test never releases it: a hang check.
+    const HANG: Duration = Duration::from_secs(20);
+    /// How far the other task must get while the change waits.
+    const TICKS: u64 = 1000;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (waiting, written, world) = runtime.block_on(async {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.json"), "{\"mcpServers\": {}}").unwrap();
+        let world = desk_in(dir, Secrets::new("switchboard-test-config-lock"));
+        let folder = world.dir.path().to_owned();
+        let (locked, is_locked) = mpsc::channel();
+        let (release, released) = mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            // The lock every writer of the file takes: its folder's.
+            let folder = std::fs::File::open(folder).unwrap();
+            folder.lock().unwrap();
+            locked.send(()).unwrap();
+            let _ = released.recv_timeout(HANG);
+        });
+        is_locked.recv().unwrap();
+        let ticks = Arc::new(AtomicU64::new(0));
+        let ticker = tokio::spawn({
+            let ticks = ticks.clone();
+            async move {
+                loop {
+                    ticks.fetch_add(1, Ordering::Relaxed);
+                    tokio::task::yield_now().await;
+                }
+            }
+        });
+        let writing = tokio::spawn({
+            let desk = world.desk.clone();
+            async move { desk.set_quit_on_close(true).await }
+        });
+        while ticks.load(Ordering::Relaxed) < TICKS {
+            tokio::task::yield_now().await;
+        }
+        let waiting = !writing.is_finished();
+        release.send(()).unwrap();
+        let written = writing.await.unwrap();
+        ticker.abort();
+        holder.join().unwrap();
+        (waiting, written, world)
+    });
+    assert!(
+        waiting,
+        "the change held the runtime's only thread until the file was free ({written:?})"
+    );
+    assert!(written.is_ok(), "{written:?}");
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(&world.config).unwrap()).unwrap();
+    assert_eq!(file["settings"]["quitOnClose"], true, "{file}");
+    drop(world);
+}

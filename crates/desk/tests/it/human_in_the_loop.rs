@@ -151,7 +151,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
     assert_eq!(result.structured_content, Some(json!({"sum": 42})));
     assert!(world.gate.broker().pending().is_empty());
     // "Always" is kept in the configuration file, and revoking it removes it there too.
-    let path = world.gate.config_path().unwrap().to_owned();
+    let path = world.dir.path().join("config.json");
     let kept = switchboard_core::config::load(&path)
         .unwrap()
         .settings
@@ -200,7 +200,10 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
             ),
         ]
     );
-    world.gate.revoke("py", &RuleOf::Tool("add".into()), None);
+    world
+        .gate
+        .revoke("py", &RuleOf::Tool("add".into()), None)
+        .await;
     assert!(
         switchboard_core::config::load(&path)
             .unwrap()

@@ -148,7 +148,10 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
             "round {round}"
         );
         assert_eq!(world.desk.standing_rules().await.len(), 1, "round {round}");
-        world.desk.revoke_rule("demo", Some("echo"), false, None);
+        world
+            .desk
+            .revoke_rule("demo", Some("echo"), false, None)
+            .await;
     }
     world.desk.shutdown().await;
 }

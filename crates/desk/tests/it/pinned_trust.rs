@@ -327,8 +327,11 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     );
 
     // Revoked, each takes effect at once: the next call is asked, the server sees nothing.
-    world.desk.revoke_rule("demo", Some("echo"), false, None);
-    world.desk.revoke_rule("demo", None, false, None);
+    world
+        .desk
+        .revoke_rule("demo", Some("echo"), false, None)
+        .await;
+    world.desk.revoke_rule("demo", None, false, None).await;
     assert!(world.desk.standing_rules().await.is_empty());
     assert_eq!(world.rules(), []);
     let call = world.call_by_model("echo", json!({"text": "4"}), "4");

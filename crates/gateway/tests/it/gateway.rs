@@ -562,7 +562,8 @@ async fn what_the_person_always_allows_one_agent_allows_no_other() {
         gateway
             .world
             .desk
-            .revoke_rule("demo", Some("add"), false, Some("Claude Code"));
+            .revoke_rule("demo", Some("add"), false, Some("Claude Code"))
+            .await;
     }
 }
 
@@ -1245,7 +1246,8 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
         gateway
             .world
             .desk
-            .revoke_rule("demo", None, true, Some("Claude Code"));
+            .revoke_rule("demo", None, true, Some("Claude Code"))
+            .await;
     }
     // The audit trail names the agent, what it read and what was decided, newest first.
     let rows = desk.audit(None, 100).await.unwrap();

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use switchboard_core::approvals::{Broker, BrokerEvent, Pending, Question, Remember};
 use switchboard_core::audit::{AuditLog, Retention};
-use switchboard_core::config::{Config, ServerConfig};
+use switchboard_core::config::{Config, RulesInFile, ServerConfig};
 use switchboard_core::gate::Gate;
 use switchboard_desk::{Desk, DeskError, Update};
 
@@ -519,7 +519,7 @@ pub async fn gated_host(
         host.shared().catalog.clone(),
         &Default::default(),
         // "Always" decisions are kept in a configuration file of the test's own.
-        Some(dir.path().join("config.json")),
+        Some(Arc::new(RulesInFile(dir.path().join("config.json")))),
     );
     let mut host_events = host.events();
     host.reconcile(&Config {
