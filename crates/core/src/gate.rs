@@ -549,8 +549,9 @@ impl Gate {
     }
 
     /// Asks the person, and remembers the decision as far as they said, pinned to the
-    /// server and the tool as they are now. A question no one answered denies the call,
-    /// and says so.
+    /// server and the tool as they are now; with the rule to keep in the file when they said
+    /// "always" (kept by the caller, once no cancellation can drop the write). A question
+    /// no one answered denies the call, and says so.
     async fn ask(
         &self,
         origin: &Origin,
