@@ -54,6 +54,13 @@ struct Queue {
     writing: bool,
 }
 
+impl Queue {
+    /// Whether the caller must start the writer ([`Store::write`]): none is at work.
+    fn start_writing(&mut self) -> bool {
+        !std::mem::replace(&mut self.writing, true)
+    }
+}
+
 /// Where a record's id (or why it was not written) goes.
 pub(super) type Reply = oneshot::Sender<Result<i64, AuditError>>;
 
@@ -162,12 +169,7 @@ impl Store {
         };
         let mut queue = self.queue.lock();
         queue.records.push((kept.waiting(at_ms, given), reply));
-        !std::mem::replace(&mut queue.writing, true)
-    }
-
-    /// Whether the caller must start the writer for the outcomes queued ([`Self::write`]).
-    fn start_writing(&self) -> bool {
-        !std::mem::replace(&mut self.queue.lock().writing, true)
+        queue.start_writing()
     }
 
     /// The writer: commits what is queued, group by group, until nothing is.
@@ -184,10 +186,14 @@ impl Store {
             };
             if records.is_empty() {
                 if let Err(e) = self.write_outcomes() {
-                    // Still queued: the next write or read takes them.
+                    // Still queued: the next write or read takes them. A record queued
+                    // meanwhile was left to this writer, which stops only once none is.
                     tracing::warn!("{e}");
-                    self.queue.lock().writing = false;
-                    return;
+                    let mut queue = self.queue.lock();
+                    if queue.records.is_empty() {
+                        queue.writing = false;
+                        return;
+                    }
                 }
                 continue;
             }
@@ -291,7 +297,7 @@ impl Store {
             outcome,
             duration_ms,
         });
-        self.start_writing()
+        self.queue.lock().start_writing()
     }
 
     /// Writes the outcomes waiting, if any, in one commit that is not synced on its own
