@@ -1,5 +1,5 @@
 use serde::Serialize;
-use switchboard_desk::DeskError;
+use switchboard_desk::{AgentError, DeskError};
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -59,24 +59,24 @@ impl From<switchboard_core::config::ConfigPathError> for CommandError {
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
         use switchboard_chat::ConversationError;
-        use switchboard_core::agent_setup::SetupError;
         use switchboard_core::approvals::AnswerError;
         use switchboard_core::gate::CallError;
         use switchboard_core::registry::RegistryError;
         use switchboard_desk::{FormError, ProviderFormError};
+        let err = match err {
+            DeskError::Agent(agent) => return agent.into(),
+            other => other,
+        };
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_)
-            | DeskError::NoTool { .. }
-            | DeskError::NoProvider(_)
-            | DeskError::NoAgent(_) => ErrorCode::NotFound,
-            DeskError::BadAgentName(_) => ErrorCode::Invalid,
+            DeskError::NoServer(_) | DeskError::NoTool { .. } | DeskError::NoProvider(_) => {
+                ErrorCode::NotFound
+            }
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Form(FormError::Keyring(_))
             | DeskError::ProviderForm(ProviderFormError::Keyring(_))
             | DeskError::Keyring(_)
-            | DeskError::NoRandomness(_)
             | DeskError::Audit(_) => ErrorCode::System,
             DeskError::Form(_)
             | DeskError::Answer(_)
@@ -98,16 +98,50 @@ impl From<DeskError> for CommandError {
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
-            DeskError::Setup(
+            DeskError::Agent(_) => unreachable!("taken above"),
+            DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
+            DeskError::Registry(_) => ErrorCode::Server,
+            DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
+        };
+        Self {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<AgentError> for CommandError {
+    fn from(err: AgentError) -> Self {
+        use switchboard_core::agent_setup::SetupError;
+        use switchboard_core::approvals::AnswerError;
+        use switchboard_core::gate::CallError;
+        let err = match err {
+            AgentError::Host(desk) => return (*desk).into(),
+            other => other,
+        };
+        let code = match &err {
+            AgentError::Host(_) => unreachable!("taken above"),
+            AgentError::NoAgent(_) | AgentError::NoServer(_) => ErrorCode::NotFound,
+            AgentError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
+            AgentError::NotRunning(_) => ErrorCode::NotRunning,
+            AgentError::BadAgentName(_) | AgentError::Roots(_) | AgentError::Answer(_) => {
+                ErrorCode::Invalid
+            }
+            AgentError::NoRandomness(_)
+            | AgentError::Keyring(_)
+            | AgentError::Audit(_)
+            | AgentError::Interrupted(_)
+            | AgentError::ShuttingDown => ErrorCode::System,
+            AgentError::Setup(
                 SetupError::Read { .. }
                 | SetupError::Write { .. }
                 | SetupError::NoHome
                 | SetupError::Interrupted(_),
             ) => ErrorCode::System,
-            DeskError::Setup(_) => ErrorCode::Invalid,
-            DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
-            DeskError::Registry(_) => ErrorCode::Server,
-            DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
+            AgentError::Setup(_) => ErrorCode::Invalid,
+            AgentError::BrokenConfig(_) | AgentError::Config(_) => ErrorCode::Config,
+            AgentError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
+            AgentError::Call(_) | AgentError::Client(_) => ErrorCode::Server,
         };
         Self {
             code,

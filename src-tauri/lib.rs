@@ -262,7 +262,7 @@ struct Gateway(std::sync::Mutex<Option<Listening>>);
 /// it, no runtime folder) the app runs on, and says why agents cannot reach it.
 async fn listen_for_agents(desk: &Desk) -> Option<Listening> {
     let listening = match endpoint::socket_path() {
-        Ok(path) => bridge::listen(desk, &path).await,
+        Ok(path) => bridge::listen(&desk.agents(), &path).await,
         Err(e) => Err(e.into()),
     };
     listening
@@ -277,8 +277,9 @@ struct GatewayHttp(std::sync::Mutex<Option<HttpServer>>);
 /// the settings turn it off), the app runs on, the Agents page says why and offers the
 /// bridge only.
 async fn serve_agents_over_http(desk: &Desk) -> Option<HttpServer> {
-    let port = desk.gateway_port()?;
-    gateway::http::listen(desk, port).await.ok()
+    let agents = desk.agents();
+    let port = agents.gateway_port()?;
+    gateway::http::listen(&agents, port).await.ok()
 }
 
 /// The audit trail lives beside the configuration it belongs to.

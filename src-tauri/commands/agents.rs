@@ -14,7 +14,7 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub fn agents(desk: State<'_, Desk>) -> Vec<AgentSummary> {
-    desk.agents()
+    desk.agents().list()
 }
 
 /// Adds an agent, or changes the servers it may use (`servers` null: all of them).
@@ -25,20 +25,20 @@ pub async fn save_agent(
     name: String,
     servers: Option<Vec<String>>,
 ) -> Result<()> {
-    Ok(desk.save_agent(&name, servers).await?)
+    Ok(desk.agents().save(&name, servers).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn remove_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.remove_agent(&name).await?)
+    Ok(desk.agents().remove(&name).await?)
 }
 
 /// Ends the agent's sessions now; it may connect again.
 #[tauri::command]
 #[specta::specta]
 pub async fn disconnect_agent(desk: State<'_, Desk>, name: String) -> Result<()> {
-    desk.disconnect_agent(&name).await;
+    desk.agents().disconnect(&name).await;
     Ok(())
 }
 
@@ -49,14 +49,14 @@ pub async fn agent_calls(
     name: String,
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
-    Ok(desk.agent_calls(&name, limit).await?)
+    Ok(desk.agents().calls(&name, limit).await?)
 }
 
 /// What the agent may answer in the person's stead when a server serving its call asks.
 #[tauri::command]
 #[specta::specta]
 pub fn agent_answers(desk: State<'_, Desk>, name: String) -> Result<AgentAnswers> {
-    Ok(desk.agent_answers(&name)?)
+    Ok(desk.agents().answers(&name)?)
 }
 
 #[tauri::command]
@@ -66,13 +66,13 @@ pub async fn set_agent_answers(
     name: String,
     answers: AgentAnswers,
 ) -> Result<()> {
-    Ok(desk.set_agent_answers(&name, answers).await?)
+    Ok(desk.agents().set_answers(&name, answers).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub fn agent_snippet(desk: State<'_, Desk>, name: String) -> String {
-    desk.agent_snippet(&name)
+    desk.agents().snippet(&name)
 }
 
 /// The entry for an agent's configuration to reach Switchboard over Streamable HTTP, with
@@ -80,21 +80,21 @@ pub fn agent_snippet(desk: State<'_, Desk>, name: String) -> String {
 #[tauri::command]
 #[specta::specta]
 pub async fn agent_http_snippet(desk: State<'_, Desk>, name: String) -> Result<Option<String>> {
-    Ok(desk.agent_http_snippet(&name).await?)
+    Ok(desk.agents().http_snippet(&name).await?)
 }
 
 /// Where agents reach the gateway over HTTP, or why they cannot.
 #[tauri::command]
 #[specta::specta]
 pub fn gateway_status(desk: State<'_, Desk>) -> GatewayStatus {
-    desk.gateway_status()
+    desk.agents().gateway_status()
 }
 
 /// A new token for the agent: the one it has is refused from now on.
 #[tauri::command]
 #[specta::specta]
 pub async fn renew_agent_token(desk: State<'_, Desk>, name: String) -> Result<()> {
-    desk.renew_agent_token(&name).await?;
+    desk.agents().renew_token(&name).await?;
     Ok(())
 }
 
@@ -107,21 +107,21 @@ pub async fn agent_setup_plan(
     name: String,
     app: AgentApp,
 ) -> Result<SetupPlan> {
-    Ok(desk.agent_setup_plan(app, &name).await?)
+    Ok(desk.agents().setup_plan(app, &name).await?)
 }
 
 /// Writes the change the window showed, exactly as it showed it.
 #[tauri::command]
 #[specta::specta]
 pub async fn agent_setup_apply(desk: State<'_, Desk>, plan: SetupPlan) -> Result<()> {
-    Ok(desk.agent_setup_apply(&plan).await?)
+    Ok(desk.agents().setup_apply(&plan).await?)
 }
 
 /// Which servers and tools the agent may use, every configured server listed.
 #[tauri::command]
 #[specta::specta]
 pub fn agent_reach(desk: State<'_, Desk>, name: String) -> Result<AgentReach> {
-    Ok(desk.agent_reach(&name)?)
+    Ok(desk.agents().reach(&name)?)
 }
 
 /// Turns a tool of a server on or off for this agent alone.
@@ -134,7 +134,7 @@ pub async fn set_agent_tool(
     tool: String,
     on: bool,
 ) -> Result<()> {
-    Ok(desk.set_agent_tool(&name, &server, &tool, on).await?)
+    Ok(desk.agents().set_tool(&name, &server, &tool, on).await?)
 }
 
 /// Turns a server's resources or prompts on or off for this agent alone.
@@ -147,5 +147,5 @@ pub async fn set_agent_offered(
     of: Offered,
     on: bool,
 ) -> Result<()> {
-    Ok(desk.set_agent_offered(&name, &server, of, on).await?)
+    Ok(desk.agents().set_offered(&name, &server, of, on).await?)
 }

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use switchboard_mcp::connection::Progress;
+use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::connection::{Progress, RequestError};
 use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -16,6 +17,7 @@ use switchboard_core::clock::now_ms;
 use switchboard_core::gate::{CallError, Callee};
 
 use switchboard_core::decisions::Origin;
+use switchboard_core::reads::Read;
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
 /// a model's in a conversation (from the moment it waits for a decision).
@@ -201,6 +203,64 @@ impl Desk {
         }
     }
 
+    /// Reads `read` of `server` for `origin` through the gate (see [`Gate::read`]), with
+    /// the server's live session, once a rule or the person allowed it. The read is a call
+    /// under way named `token` meanwhile, as a tool call is: the activity view lists it and
+    /// can cancel it, and what the server asks while serving it is the asker's to answer as
+    /// far as the person lets it.
+    ///
+    /// [`Gate::read`]: switchboard_core::gate::Gate::read
+    pub(super) async fn read_as<T, F>(
+        &self,
+        origin: &Origin,
+        server: &str,
+        read: Read,
+        token: String,
+        reading: impl FnOnce(Client) -> F,
+    ) -> Result<T, DeskError>
+    where
+        F: Future<Output = Result<T, ClientError>>,
+    {
+        let client = self.client(server)?;
+        let config = self.server_config(server)?;
+        let callee = Callee::of(server, &config);
+        let cancel = CancellationToken::new();
+        let named = read.named();
+        let item = ProgressItem {
+            token: token.clone(),
+            server: server.to_owned(),
+            label: capitalized(&named),
+            progress: 0.0,
+            total: None,
+            message: None,
+            started_ms: now_ms(),
+        };
+        let by = Serving {
+            origin: origin.clone(),
+            call: named,
+        };
+        self.call_began(item, by, cancel.clone());
+        let _running = Running {
+            desk: self,
+            token: token.clone(),
+        };
+        let method = read.method();
+        // The gate polls the reading only once it is allowed: the server serves it from then.
+        let served = async {
+            self.call_served(&token);
+            reading(client).await
+        };
+        tokio::select! {
+            read = self.inner.gate.read(origin, &callee, read, served) => Ok(read?),
+            // Dropping the read takes its question off the person's list, or tells the
+            // server it is cancelled.
+            () = cancel.cancelled() => Err(ClientError::Request(RequestError::Cancelled {
+                method: method.to_owned(),
+            })
+            .into()),
+        }
+    }
+
     /// Passes a server's report on a call on: to the activity view, and to `report`.
     fn reported(&self, token: &str, step: Progress, report: Option<&mpsc::Sender<Progress>>) {
         if let Some(report) = report {
@@ -259,4 +319,12 @@ impl Desk {
             .map_err(|e| DeskError::BadAnswer(format!("not a completion request: {e}")))?;
         Ok(client.complete(&params).await?.completion.values)
     }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

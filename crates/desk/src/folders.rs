@@ -9,8 +9,12 @@ use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
 use crate::Desk;
-use crate::agent_roots::folders_record;
+use crate::DeskError;
+use serde_json::json;
+use switchboard_core::approvals::Answer;
+use switchboard_core::audit::{Kind, Record};
 use switchboard_core::config::{self, Config, ConfigError};
+use switchboard_core::decisions::Origin;
 use switchboard_core::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
@@ -117,6 +121,18 @@ impl Desk {
         }
     }
 
+    /// The person's answer to an agent's offer of its folders: those the servers may see
+    /// (none is an answer too).
+    pub fn answer_agent_roots(
+        &self,
+        id: u64,
+        agent: &str,
+        folders: &[PathBuf],
+    ) -> Result<(), DeskError> {
+        let chosen = roots::roots_of(folders)?;
+        self.answer(id, agent, Answer::Roots(chosen))
+    }
+
     /// Forgets what was chosen for `server` (removed, or renamed).
     pub(super) async fn forget_folders(&self, server: &str) {
         let server = server.to_owned();
@@ -149,5 +165,28 @@ impl Desk {
                 None
             }
         }
+    }
+}
+
+/// The audit record of what became of the folders `agent` offered `server`.
+pub(crate) fn folders_record(
+    agent: &str,
+    server: &str,
+    folders: &[PathBuf],
+    decision: &str,
+    decided_by: &str,
+) -> Record {
+    let offered_by = Origin::Agent {
+        name: agent.to_owned(),
+    };
+    Record {
+        kind: Kind::Roots,
+        server: server.to_owned(),
+        subject: format!("roots offered by {offered_by}"),
+        detail: json!({ "folders": folders }),
+        decision: decision.to_owned(),
+        decided_by: decided_by.to_owned(),
+        outcome: String::new(),
+        duration_ms: None,
     }
 }

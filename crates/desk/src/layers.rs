@@ -7,10 +7,6 @@ const LAYERS: &[&[&str]] = &[
         "switches",
         "shown",
         "server_settings",
-        "agent_roots",
-        "agent_setup",
-        "agent_tokens",
-        "delegates",
         "logbook",
         "models",
         "sampling",
@@ -20,16 +16,11 @@ const LAYERS: &[&[&str]] = &[
         "watch",
     ],
     // What the servers offer as each asker sees it, and what is done with a server's form.
-    &[
-        "explore",
-        "imports",
-        "answers",
-        "folders",
-        "signing_in",
-        "agent_reach",
-    ],
+    &["explore", "imports", "answers", "folders", "signing_in"],
     // The calls, the chat, the agents and the registry, over those.
     &["agents", "calls", "chat", "registry"],
+    // The desk's parts as its services' ports.
+    &["ports"],
 ];
 
 #[test]

@@ -2,15 +2,10 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
-mod agent_reach;
-mod agent_roots;
-mod agent_setup;
-mod agent_tokens;
-mod agents;
+pub mod agents;
 mod answers;
 mod calls;
 mod chat;
-mod delegates;
 mod explore;
 mod folders;
 mod imports;
@@ -18,6 +13,7 @@ mod imports;
 mod layers;
 pub mod logbook;
 pub mod models;
+mod ports;
 mod registry;
 mod sampling;
 pub mod server_settings;
@@ -58,15 +54,15 @@ use switchboard_core::supervisor::Shared;
 use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_core::traffic::{TrafficEntry, TrafficLog};
 
-pub use agent_reach::{AgentReach, AgentTool, ServerReach};
-pub use agent_tokens::{GatewayStatus, token_secret_name};
-pub use agents::AgentSummary;
+pub use agents::{
+    AgentError, AgentLine, AgentReach, AgentSummary, AgentTool, Agents, GatewayStatus, LineHeld,
+    ServerReach, token_secret_name,
+};
 pub use answers::AuditEntry;
 pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
     PromptUse, Role, ShownMessage, ShownPart,
 };
-pub use delegates::{AgentLine, LineHeld};
 pub use explore::{Offers, ProgressItem};
 pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
@@ -156,16 +152,8 @@ pub enum DeskError {
     SignIn { server: String, detail: String },
     #[error(transparent)]
     Conversation(#[from] switchboard_chat::ConversationError),
-    #[error("there is no agent named {0:?}: add it on the Agents page")]
-    NoAgent(String),
-    #[error(
-        "{0:?} cannot name an agent: give a name of 1 to 64 characters, with no control characters"
-    )]
-    BadAgentName(String),
-    #[error("the system gave no randomness for a token: {0}")]
-    NoRandomness(String),
     #[error(transparent)]
-    Setup(#[from] switchboard_core::agent_setup::SetupError),
+    Agent(#[from] AgentError),
     #[error(transparent)]
     Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]
@@ -306,14 +294,8 @@ struct Inner {
     /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
     chat: chat::ChatDesk,
-    /// The agents' sessions with the gateway, live now.
-    sessions: agents::Sessions,
-    /// The agents' tokens for the gateway over HTTP.
-    agent_tokens: agent_tokens::Tokens,
-    /// The agents' sessions that make the calls under way.
-    lines: delegates::Lines,
-    /// Where agents' configuration files are, and the bridge their entries start.
-    setup_places: agent_setup::Places,
+    /// The agents' service, which the gateway uses.
+    agents: Agents,
     /// Who follows which resource of which server.
     followed: subscriptions::Followed,
     /// The registry of the settings, kept so that its connections serve search after search.
@@ -395,6 +377,7 @@ impl Desk {
         folders::grant_remembered(&loaded.config, &roots);
         let desk = Self {
             inner: Arc::new_cyclic(|desk| {
+                let agents = Agents::new(Arc::new(ports::AgentPorts(desk.clone())));
                 let host = Fleet::new(secrets.clone(), {
                     let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
                     let models: Arc<dyn switchboard_core::sampling::SamplingModels> =
@@ -402,8 +385,7 @@ impl Desk {
                             desk: desk.clone(),
                             budgets: Default::default(),
                         });
-                    let delegates: Arc<dyn switchboard_core::delegated::Delegates> =
-                        Arc::new(delegates::DeskDelegates(desk.clone()));
+                    let delegates = agents.delegates();
                     move |server: &str| {
                         Arc::new(
                             ServerRequestHandler::new(
@@ -441,10 +423,7 @@ impl Desk {
                     updates: Updates::default(),
                     audit_notices,
                     chat,
-                    sessions: agents::Sessions::default(),
-                    agent_tokens: agent_tokens::Tokens::default(),
-                    lines: delegates::Lines::default(),
-                    setup_places: agent_setup::Places::default(),
+                    agents,
                     followed: subscriptions::Followed::default(),
                     registry: Mutex::default(),
                 }
@@ -454,14 +433,14 @@ impl Desk {
         Ok(desk)
     }
 
-    pub fn updates(&self) -> broadcast::Receiver<Update> {
-        self.inner.updates.all.subscribe()
+    /// The agents' service: all the gateway knows of the host. Each value handed out keeps
+    /// the desk alive while it lives.
+    pub fn agents(&self) -> Agents {
+        self.inner.agents.keeping(self.inner.clone())
     }
 
-    /// The updates an agent's session follows (see [`Update::concerns_agents`]): not each
-    /// call's progress, nor each word of a conversation, which would wake every session.
-    pub fn agent_updates(&self) -> broadcast::Receiver<Update> {
-        self.inner.updates.for_agents.subscribe()
+    pub fn updates(&self) -> broadcast::Receiver<Update> {
+        self.inner.updates.all.subscribe()
     }
 
     /// The servers' events as their connections see them, before any update is made of

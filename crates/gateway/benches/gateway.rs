@@ -68,9 +68,14 @@ async fn main() {
         Secrets::new("switchboard-bench-gateway"),
     )
     .await;
-    world.desk.save_agent(AGENT, None).await.expect("the agent");
+    world
+        .desk
+        .agents()
+        .save(AGENT, None)
+        .await
+        .expect("the agent");
     let socket = world.dir.path().join("gateway.sock");
-    let _listening = bridge::listen(&world.desk, &socket)
+    let _listening = bridge::listen(&world.desk.agents(), &socket)
         .await
         .expect("listening");
     let tokens = |token: &str| (token == TOKEN).then(|| Identity::new(AGENT));
@@ -78,10 +83,14 @@ async fn main() {
         tokens: Some(Arc::new(tokens)),
         ..HttpServerOptions::default()
     };
-    let endpoint = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+    let endpoint = HttpServer::bind(options, Arc::new(http_sessions(&world.desk.agents())))
         .await
         .expect("the gateway over HTTP");
-    let direct = world.desk.running_client("demo").expect("demo runs");
+    let direct = world
+        .desk
+        .agents()
+        .running_client("demo")
+        .expect("demo runs");
     // Each way in, in both eras: a session opened by `initialize` (2025-11-25), and the
     // stateless era (2026-07-28, which the engine's client picks by itself), where each
     // call carries its own `_meta` and, over HTTP, is one request with no session.

@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use crate::session::{Caller, Via, serve};
 use switchboard_core::endpoint::{Hello, NoRuntimeDir};
-use switchboard_desk::Desk;
+use switchboard_desk::Agents;
 
 /// The longest first line a bridge may send.
 const MAX_HELLO: usize = 4096;
@@ -57,7 +57,7 @@ impl Drop for Listening {
 /// user's left behind by an app that is gone is replaced; one that answers is another app's;
 /// anything else there is left alone. A folder made for it is the user's alone (0700); one
 /// that was there already (`SWITCHBOARD_GATEWAY_SOCKET` may name any) keeps its mode.
-pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> {
+pub async fn listen(agents: &Agents, path: &Path) -> Result<Listening, BridgeError> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let io = |error| BridgeError::Io {
         path: path.to_owned(),
@@ -81,7 +81,7 @@ pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> 
     }
     let listener = UnixListener::bind(path).map_err(io)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
-    let desk = desk.clone();
+    let agents = agents.clone();
     let task = tokio::spawn(async move {
         loop {
             let stream = match listener.accept().await {
@@ -91,9 +91,9 @@ pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> 
                     continue;
                 }
             };
-            let desk = desk.clone();
+            let agents = agents.clone();
             tokio::spawn(async move {
-                if let Err(e) = admit(&desk, stream).await {
+                if let Err(e) = admit(&agents, stream).await {
                     tracing::warn!("a bridge was turned away: {e}");
                 }
             });
@@ -106,7 +106,7 @@ pub async fn listen(desk: &Desk, path: &Path) -> Result<Listening, BridgeError> 
 }
 
 /// Reads a bridge's hello and serves it, if it is the same user's.
-async fn admit(desk: &Desk, stream: UnixStream) -> io::Result<()> {
+async fn admit(agents: &Agents, stream: UnixStream) -> io::Result<()> {
     let same_user = stream.peer_cred()?.uid() == nix::unistd::getuid().as_raw();
     if !same_user {
         return Err(io::Error::new(
@@ -143,7 +143,7 @@ async fn admit(desk: &Desk, stream: UnixStream) -> io::Result<()> {
         agent: hello.agent,
         via: Via::Bridge,
     };
-    let connection = serve(desk, caller, lines_over(reader, writer, log));
+    let connection = serve(agents, caller, lines_over(reader, writer, log));
     connection.wait_closed().await;
     Ok(())
 }

@@ -39,7 +39,7 @@ use switchboard_mcp::jsonrpc::{ErrorObject, code};
 
 use switchboard_core::gate::CallError;
 use switchboard_core::gate::pace::TooFrequent;
-use switchboard_desk::DeskError;
+use switchboard_desk::AgentError;
 
 /// The code of a call or read refused because standing rules let its agent through too
 /// often (HTTP's "Too Many Requests"): an application's code, outside the range JSON-RPC
@@ -59,8 +59,8 @@ fn too_frequent(over: &TooFrequent) -> ErrorObject {
 
 /// The error the server behind answered, as it came, where the agent can act on it: any of
 /// its own, and its refusal for a capability the agent did not declare (-32021).
-fn servers_own(error: &DeskError) -> Option<ErrorObject> {
-    let (DeskError::Client(client) | DeskError::Call(CallError::Client(client))) = error else {
+fn servers_own(error: &AgentError) -> Option<ErrorObject> {
+    let (AgentError::Client(client) | AgentError::Call(CallError::Client(client))) = error else {
         return None;
     };
     match client {
@@ -73,13 +73,13 @@ fn servers_own(error: &DeskError) -> Option<ErrorObject> {
 /// Why a read or a subscription failed, as the agent is told: the server's own error as it
 /// came; one the person (or their rule) denied as a refusal that says so; anything else as
 /// an internal error.
-fn refusal(error: DeskError) -> ErrorObject {
+fn refusal(error: AgentError) -> ErrorObject {
     if let Some(own) = servers_own(&error) {
         return own;
     }
     match error {
-        DeskError::Call(CallError::TooFrequent(over)) => too_frequent(&over),
-        DeskError::Call(denied @ CallError::ReadDenied { .. }) => ErrorObject::new(
+        AgentError::Call(CallError::TooFrequent(over)) => too_frequent(&over),
+        AgentError::Call(denied @ CallError::ReadDenied { .. }) => ErrorObject::new(
             code::INVALID_REQUEST,
             format!("Switchboard: {denied}. Do not retry it unless the person asks."),
         ),

@@ -27,9 +27,9 @@ use crate::refusal;
 use crate::subscriptions::Subscriptions;
 use switchboard_core::catalog::Offer;
 use switchboard_core::gate::CallError;
-use switchboard_desk::{AgentLine, Desk, DeskError, LogEntry, Update};
+use switchboard_desk::agents::AgentCall;
+use switchboard_desk::{AgentError, AgentLine, Agents, LogEntry, Update};
 
-use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
 use switchboard_core::server_events::{LogSource, ServerEvent};
 
@@ -60,13 +60,13 @@ pub struct Caller {
 /// The gateway's sessions on the engine's Streamable HTTP server: the identity its token
 /// check gives a request is the agent's name (a request with none is refused as an agent
 /// not configured).
-pub fn http_sessions(desk: &Desk) -> impl SessionFactory + use<> {
-    http_sessions_named(desk, Naming::prefixed())
+pub fn http_sessions(agents: &Agents) -> impl SessionFactory + use<> {
+    http_sessions_named(agents, Naming::prefixed())
 }
 
 /// [`http_sessions`] whose agents see the tools and prompts named as `naming` says.
-pub fn http_sessions_named(desk: &Desk, naming: Naming) -> impl SessionFactory + use<> {
-    let desk = desk.clone();
+pub fn http_sessions_named(agents: &Agents, naming: Naming) -> impl SessionFactory + use<> {
+    let agents = agents.clone();
     let questions = Arc::<Questions>::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
         let caller = Caller {
@@ -76,15 +76,15 @@ pub fn http_sessions_named(desk: &Desk, naming: Naming) -> impl SessionFactory +
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::asking_in(desk.clone(), caller, questions.clone(), naming.clone());
+        let session = Session::asking_in(agents.clone(), caller, questions.clone(), naming.clone());
         *session.inner.peer.lock() = Some(start.peer);
         Arc::new(session)
     }
 }
 
 /// Serves `caller` on `transport` until either side closes it; returns the connection.
-pub fn serve(desk: &Desk, caller: Caller, transport: TransportParts) -> Connection {
-    let session = Session::new(desk.clone(), caller);
+pub fn serve(agents: &Agents, caller: Caller, transport: TransportParts) -> Connection {
+    let session = Session::new(agents.clone(), caller);
     let connection = Connection::start(transport, Arc::new(session.clone()));
     session.attach(&connection);
     connection
@@ -97,9 +97,8 @@ pub struct Session {
 }
 
 struct Inner {
-    desk: Desk,
+    agents: Agents,
     caller: Caller,
-    origin: Origin,
     /// Set once the connection runs: notifications go through it.
     connection: OnceLock<WeakConnection>,
     /// Where a transport that starts the connection itself (HTTP) puts it: the session
@@ -149,20 +148,21 @@ const INSTRUCTIONS: &str = "Switchboard gives you the tools, resources and promp
 named `server__name`. The person approves each tool call, so a call may wait for them, and may be denied.";
 
 impl Session {
-    pub fn new(desk: Desk, caller: Caller) -> Self {
-        Self::asking_in(desk, caller, Arc::default(), Naming::prefixed())
+    pub fn new(agents: Agents, caller: Caller) -> Self {
+        Self::asking_in(agents, caller, Arc::default(), Naming::prefixed())
     }
 
-    fn asking_in(desk: Desk, caller: Caller, questions: Arc<Questions>, naming: Naming) -> Self {
-        let origin = Origin::Agent {
-            name: caller.agent.clone(),
-        };
+    fn asking_in(
+        agents: Agents,
+        caller: Caller,
+        questions: Arc<Questions>,
+        naming: Naming,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
-                subscriptions: Subscriptions::new(desk.clone()),
-                desk,
+                subscriptions: Subscriptions::new(agents.clone()),
+                agents,
                 caller,
-                origin,
                 connection: OnceLock::new(),
                 peer: Mutex::default(),
                 state: Mutex::default(),
@@ -181,9 +181,9 @@ impl Session {
         let by_token = self.inner.caller.via == Via::Http;
         let held = self
             .inner
-            .desk
+            .agents
             .session_opened(self.agent(), connection, by_token);
-        let mut updates = self.inner.desk.agent_updates();
+        let mut updates = self.inner.agents.updates();
         self.state().seen = self.seen_now();
         let session = self.clone();
         let connection = connection.clone();
@@ -225,7 +225,7 @@ impl Session {
     /// What the agent sees of the running servers, or why it sees nothing.
     fn offers(&self) -> Result<Vec<(String, Offer)>, ErrorObject> {
         self.inner
-            .desk
+            .agents
             .offers_for(self.agent())
             .ok_or_else(|| not_configured(self.agent()))
     }
@@ -288,8 +288,8 @@ impl Session {
         };
         let reaches = self
             .inner
-            .desk
-            .agent_config(self.agent())
+            .agents
+            .config(self.agent())
             .is_some_and(|agent| agent.reaches(&entry.server));
         if reaches {
             self.notify(method::LOGGING_MESSAGE, Some(message)).await;
@@ -327,7 +327,7 @@ impl Session {
             return Ok(json!({}));
         }
         // Refused as soon as the person removes the agent.
-        if self.inner.desk.agent_config(self.agent()).is_none() {
+        if self.inner.agents.config(self.agent()).is_none() {
             return Err(not_configured(self.agent()));
         }
         let stateless = stateless::is_stateless(params.as_ref())
@@ -538,8 +538,8 @@ impl Session {
         }
         let Some((server, name)) = self
             .inner
-            .desk
-            .agent_tool(self.agent(), &self.tool_id(&params.name))
+            .agents
+            .tool(self.agent(), &self.tool_id(&params.name))
         else {
             return Err(ErrorObject::invalid_params(format!(
                 "unknown tool {:?}: list the tools to see those {} may call",
@@ -555,10 +555,16 @@ impl Session {
             None => (None, None),
         };
         let arguments = params.arguments.unwrap_or_default();
-        let (desk, origin) = (self.inner.desk.clone(), self.inner.origin.clone());
+        let (agents, agent) = (self.inner.agents.clone(), self.agent().to_owned());
         let running = self.start(&server, era, reports, move |server, token| async move {
-            desk.call_tool_reporting(&origin, &server, &name, arguments, token, report)
-                .await
+            let call = AgentCall {
+                server,
+                tool: name,
+                arguments,
+                token,
+                report,
+            };
+            agents.call(&agent, call).await
         });
         self.follow(running, &what, progress_token, self.logs_for(era), given)
             .await?
@@ -584,7 +590,7 @@ impl Session {
         work: impl FnOnce(String, String) -> F,
     ) -> Running
     where
-        F: Future<Output = Result<Value, DeskError>> + Send + 'static,
+        F: Future<Output = Result<Value, AgentError>> + Send + 'static,
     {
         let token = self.token();
         let (asks, declared) = match era {
@@ -618,7 +624,7 @@ impl Session {
                 connection: connection.downgrade(),
                 declared,
             };
-            self.inner.desk.call_made_by(&token, line)
+            self.inner.agents.call_made_by(&token, line)
         });
         // A stateless server logs only to a request that names a level: the agent's goes along.
         let level = match era {
@@ -645,7 +651,7 @@ impl Session {
             asks,
             _line: line,
             _cancel_if_dropped: CancelOnDrop {
-                desk: self.inner.desk.clone(),
+                agents: self.inner.agents.clone(),
                 token,
             },
         }
@@ -697,11 +703,9 @@ impl Session {
         T: Serialize,
         F: Future<Output = Result<T, ClientError>> + Send + 'static,
     {
-        let (desk, agent) = (self.inner.desk.clone(), self.agent().to_owned());
+        let (agents, agent) = (self.inner.agents.clone(), self.agent().to_owned());
         let running = self.start(server, era, None, move |server, token| async move {
-            let read = desk
-                .agent_read(&agent, &server, read, token, reading)
-                .await?;
+            let read = agents.read(&agent, &server, read, token, reading).await?;
             Ok(serde_json::to_value(read).unwrap_or(Value::Null))
         });
         self.follow(running, what, None, self.logs_for(era), given)
@@ -714,7 +718,7 @@ impl Session {
             return None;
         };
         meta.log_level.map(|wanted| Logs {
-            events: self.inner.desk.server_events(),
+            events: self.inner.agents.server_events(),
             wanted,
         })
     }
@@ -731,7 +735,7 @@ impl Session {
         mut given: Map<String, Value>,
     ) -> Result<Outcome, ErrorObject> {
         enum Step {
-            Done(Result<Value, DeskError>),
+            Done(Result<Value, AgentError>),
             Progress(switchboard_mcp::connection::Progress),
             Asked(Asked),
             Logged(Value),
@@ -764,7 +768,7 @@ impl Session {
                     Some(asked) = asked => Step::Asked(asked),
                     message = logged => Step::Logged(message),
                     outcome = &mut running.call => Step::Done(
-                        outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string())))
+                        outcome.unwrap_or_else(|e| Err(AgentError::Interrupted(e.to_string())))
                     ),
                 }
             };
@@ -808,7 +812,7 @@ impl Session {
                                 None => break,
                             },
                             outcome = &mut running.call => return Ok(Outcome::Ended(
-                                outcome.unwrap_or_else(|e| Err(DeskError::BadAnswer(e.to_string()))),
+                                outcome.unwrap_or_else(|e| Err(AgentError::Interrupted(e.to_string()))),
                                 server,
                             )),
                         }
@@ -978,7 +982,7 @@ impl Session {
         };
         let completes = self
             .inner
-            .desk
+            .agents
             .running_client(&server)
             .is_ok_and(|client| client.capabilities().completions.is_some());
         if !completes {
@@ -1016,7 +1020,7 @@ impl Session {
     }
 
     /// Asks the agent for its roots and offers them to the person (see
-    /// [`Desk::offer_agent_roots`]), unless they are those it offered last.
+    /// [`Agents::offer_agent_roots`]), unless they are those it offered last.
     async fn offer_roots(self) {
         let Some(connection) = self.connection() else {
             return;
@@ -1058,12 +1062,7 @@ impl Session {
 
     /// Offers the roots the agent listed to the person.
     async fn offer_listed_roots(self, roots: Vec<Root>) {
-        if let Err(e) = self
-            .inner
-            .desk
-            .offer_agent_roots(self.agent(), &roots)
-            .await
-        {
+        if let Err(e) = self.inner.agents.offer_roots(self.agent(), &roots).await {
             tracing::warn!("the roots {} offered: {e}", self.agent());
         }
     }
@@ -1096,8 +1095,8 @@ impl IncomingHandler for Session {
     fn tool_input_schema(&self, name: &str) -> Option<Value> {
         let schema = self
             .inner
-            .desk
-            .agent_tool_schema(self.agent(), &self.tool_id(name))?;
+            .agents
+            .tool_schema(self.agent(), &self.tool_id(name))?;
         Some(Value::Object(schema))
     }
 }
@@ -1166,7 +1165,7 @@ fn log_notice(level: LoggingLevel, server: &str, text: &str) -> Value {
 /// A call under way for the agent.
 struct Running {
     server: String,
-    call: tokio::task::JoinHandle<Result<Value, DeskError>>,
+    call: tokio::task::JoinHandle<Result<Value, AgentError>>,
     reports: Option<mpsc::Receiver<switchboard_mcp::connection::Progress>>,
     /// Where the server's questions for a stateless agent come.
     asks: Option<AgentAsks>,
@@ -1177,7 +1176,7 @@ struct Running {
 /// How a call or read of the agent's that ran on its own came out.
 enum Outcome {
     /// It ended, at this server.
-    Ended(Result<Value, DeskError>, String),
+    Ended(Result<Value, AgentError>, String),
     /// The server asks a stateless agent first: the interim result that says so.
     Asks(Value),
 }
@@ -1186,7 +1185,7 @@ impl Outcome {
     /// What the agent is told: the interim result, or the end as `tell` says it.
     fn told(
         self,
-        tell: impl FnOnce(Result<Value, DeskError>, &str) -> Result<Value, ErrorObject>,
+        tell: impl FnOnce(Result<Value, AgentError>, &str) -> Result<Value, ErrorObject>,
     ) -> Result<Value, ErrorObject> {
         match self {
             Self::Ended(outcome, server) => tell(outcome, &server),
@@ -1205,19 +1204,19 @@ fn given(extra: &Map<String, Value>, era: &Era) -> Result<Map<String, Value>, Er
 
 /// What the agent is told of a read's end: the result, marked with the server that
 /// answered it.
-fn read_told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+fn read_told(outcome: Result<Value, AgentError>, server: &str) -> Result<Value, ErrorObject> {
     Ok(answered_by(outcome.map_err(refusal)?, server))
 }
 
 /// What the agent is told of a call's end.
-fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorObject> {
+fn told(outcome: Result<Value, AgentError>, server: &str) -> Result<Value, ErrorObject> {
     if let Some(own) = outcome.as_ref().err().and_then(crate::servers_own) {
         return Err(own);
     }
     match outcome {
         Ok(result) => Ok(result),
-        Err(DeskError::Call(CallError::TooFrequent(over))) => Err(crate::too_frequent(&over)),
-        Err(DeskError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
+        Err(AgentError::Call(CallError::TooFrequent(over))) => Err(crate::too_frequent(&over)),
+        Err(AgentError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
             "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
         ))),
         Err(other) => Ok(failed(format!("Switchboard: {other}"))),
@@ -1226,13 +1225,13 @@ fn told(outcome: Result<Value, DeskError>, server: &str) -> Result<Value, ErrorO
 
 /// Cancels a call of the desk when dropped, unless it ended before.
 struct CancelOnDrop {
-    desk: Desk,
+    agents: Agents,
     token: String,
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.desk.cancel(&self.token);
+        self.agents.cancel(&self.token);
     }
 }
 

@@ -12,21 +12,21 @@ use switchboard_mcp::jsonrpc::{ErrorObject, code};
 use crate::{names, refusal};
 use switchboard_core::catalog::Offer;
 use switchboard_core::reads::Read;
-use switchboard_desk::{Desk, Follower};
+use switchboard_desk::{Agents, Follower};
 
 /// Numbers the sessions, each a follower of its own.
 static SESSIONS: AtomicU64 = AtomicU64::new(0);
 
 /// What one session follows.
 pub(super) struct Subscriptions {
-    desk: Desk,
+    agents: Agents,
     who: Follower,
 }
 
 impl Subscriptions {
-    pub(super) fn new(desk: Desk) -> Self {
+    pub(super) fn new(agents: Agents) -> Self {
         Self {
-            desk,
+            agents,
             who: Follower::Session(SESSIONS.fetch_add(1, Ordering::Relaxed)),
         }
     }
@@ -43,7 +43,7 @@ impl Subscriptions {
     ) -> Result<Value, ErrorObject> {
         let mut refused = None;
         for server in names::owners_of_uri(offers, uri) {
-            let takes = self.desk.running_client(&server).is_ok_and(|client| {
+            let takes = self.agents.running_client(&server).is_ok_and(|client| {
                 client
                     .capabilities()
                     .resources
@@ -59,13 +59,13 @@ impl Subscriptions {
             };
             // Following a resource reads it at each change: asked about as a read is.
             let allowed = self
-                .desk
-                .agent_read(agent, &server, read, token.clone(), |_| async { Ok(()) })
+                .agents
+                .read(agent, &server, read, token.clone(), |_| async { Ok(()) })
                 .await;
             if let Err(e) = allowed {
                 return Err(refusal(e));
             }
-            match self.desk.follow_resource(self.who, &server, uri).await {
+            match self.agents.follow(self.who, &server, uri).await {
                 Ok(()) => return Ok(json!({})),
                 Err(e) => refused = Some(refusal(e)),
             }
@@ -80,10 +80,10 @@ impl Subscriptions {
 
     /// Stops following `uri`, wherever it was followed; unknown, it is no error.
     pub(super) async fn unsubscribe(&self, uri: &str) -> Result<Value, ErrorObject> {
-        for (server, followed) in self.desk.followed_by(self.who) {
+        for (server, followed) in self.agents.followed_by(self.who) {
             if followed == uri {
-                self.desk
-                    .unfollow_resource(self.who, &server, uri)
+                self.agents
+                    .unfollow(self.who, &server, uri)
                     .await
                     .map_err(refusal)?;
             }
@@ -95,21 +95,21 @@ impl Subscriptions {
     /// there and may still use the server.
     pub(super) fn notice(&self, agent: &str, server: &str, uri: &str) -> Option<Value> {
         let reaches = self
-            .desk
-            .agent_config(agent)
+            .agents
+            .config(agent)
             .is_some_and(|config| config.reaches(server));
-        (reaches && self.desk.follows_resource(self.who, server, uri)).then(|| json!({"uri": uri}))
+        (reaches && self.agents.follows(self.who, server, uri)).then(|| json!({"uri": uri}))
     }
 }
 
 impl Drop for Subscriptions {
     fn drop(&mut self) {
-        if self.desk.followed_by(self.who).is_empty() {
+        if self.agents.followed_by(self.who).is_empty() {
             return;
         }
-        let (desk, who) = (self.desk.clone(), self.who);
+        let (agents, who) = (self.agents.clone(), self.who);
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move { desk.unfollow_all(who).await });
+            runtime.spawn(async move { agents.unfollow_all(who).await });
         }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use switchboard_core::agent_setup::{
     self as setup, APPS, AgentApp, Bridge, Home, KEY, SetupError, SetupPlan,
 };
-use switchboard_desk::DeskError;
+use switchboard_desk::AgentError;
 
 use crate::common::*;
 
@@ -300,14 +300,15 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
     let world = demo_desk(json!({})).await;
     let desk = &world.desk;
     let w = self::world();
-    desk.set_agent_setup_places(w.home.clone(), bridge());
+    desk.agents().set_setup_places(w.home.clone(), bridge());
     assert!(matches!(
-        desk.agent_setup_plan(AgentApp::Cursor, "Nobody").await,
-        Err(DeskError::NoAgent(_))
+        desk.agents().setup_plan(AgentApp::Cursor, "Nobody").await,
+        Err(AgentError::NoAgent(_))
     ));
-    desk.save_agent("Cursor", None).await.unwrap();
+    desk.agents().save("Cursor", None).await.unwrap();
     let plan = desk
-        .agent_setup_plan(AgentApp::Cursor, "Cursor")
+        .agents()
+        .setup_plan(AgentApp::Cursor, "Cursor")
         .await
         .unwrap();
     let elsewhere = SetupPlan {
@@ -319,15 +320,15 @@ async fn the_window_cannot_choose_the_file_or_what_is_written() {
         ..plan.clone()
     };
     for forged in [elsewhere, other_text] {
-        let refused = desk.agent_setup_apply(&forged).await.unwrap_err();
+        let refused = desk.agents().setup_apply(&forged).await.unwrap_err();
         assert!(
-            matches!(refused, DeskError::Setup(SetupError::Changed { .. })),
+            matches!(refused, AgentError::Setup(SetupError::Changed { .. })),
             "{refused:?}"
         );
     }
     assert!(!w.root.join("elsewhere.json").exists());
     assert!(!w.path(AgentApp::Cursor).exists());
-    desk.agent_setup_apply(&plan).await.unwrap();
+    desk.agents().setup_apply(&plan).await.unwrap();
     assert_eq!(
         std::fs::read_to_string(w.path(AgentApp::Cursor)).unwrap(),
         plan.proposed
@@ -354,17 +355,16 @@ fn a_slow_file_holds_up_no_other_work_of_the_desk() {
         move || {
             runtime.block_on(async {
                 let world = demo_desk(json!({})).await;
-                world.desk.save_agent("Cursor", None).await.unwrap();
-                world.desk.set_agent_setup_places(home, bridge());
+                let agents = world.desk.agents();
+                agents.save("Cursor", None).await.unwrap();
+                agents.set_setup_places(home, bridge());
                 // Another task of the same (single) thread writes the file: it runs only
                 // if planning leaves the thread free while it waits for the file.
-                let (plan, ()) = tokio::join!(
-                    world.desk.agent_setup_plan(AgentApp::Cursor, "Cursor"),
-                    async {
+                let (plan, ()) =
+                    tokio::join!(agents.setup_plan(AgentApp::Cursor, "Cursor"), async {
                         std::fs::write(&path, "{}").unwrap();
                         written.send(()).unwrap();
-                    }
-                );
+                    });
                 world.desk.shutdown().await;
                 plan.map(|plan| plan.current)
             })

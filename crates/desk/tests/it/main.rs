@@ -2,6 +2,7 @@
 //! (`cargo test --test it <module>::` runs one).
 
 mod agent_setup;
+mod agents_service;
 mod audit;
 mod audit_blocking;
 mod audit_given;

@@ -291,12 +291,12 @@ async fn an_agents_token_and_a_servers_secret_are_never_one_entry() {
         .await
         .unwrap();
     world.running(&["agents"]).await;
-    world.desk.save_agent("env", None).await.unwrap();
-    let token = world.desk.agent_token("env").await.unwrap();
+    world.desk.agents().save("env", None).await.unwrap();
+    let token = world.desk.agents().token("env").await.unwrap();
     assert!(token.starts_with("sbg_") && token != VALUE, "{token}");
-    let renewed = world.desk.renew_agent_token("env").await.unwrap();
+    let renewed = world.desk.agents().renew_token("env").await.unwrap();
     assert_ne!(renewed, token);
-    world.desk.remove_agent("env").await.unwrap();
+    world.desk.agents().remove("env").await.unwrap();
     assert_eq!(
         world
             .secrets
@@ -317,19 +317,19 @@ async fn an_agents_token_and_a_servers_secret_are_never_one_entry() {
         .set("agents/Cursor/token", &earlier)
         .await
         .unwrap();
-    world.desk.save_agent("Cursor", None).await.unwrap();
-    world.desk.load_agent_tokens().await.unwrap();
-    let check = world.desk.agent_token_check();
+    world.desk.agents().save("Cursor", None).await.unwrap();
+    world.desk.agents().load_tokens().await.unwrap();
+    let check = world.desk.agents().token_check();
     assert!(
         check.identify(&earlier).is_some(),
         "the earlier token works"
     );
-    assert_eq!(world.desk.agent_token("Cursor").await.unwrap(), earlier);
+    assert_eq!(world.desk.agents().token("Cursor").await.unwrap(), earlier);
     assert_eq!(
         world.secrets.get("agents/Cursor/token").await.unwrap(),
         None
     );
-    world.desk.remove_agent("Cursor").await.unwrap();
+    world.desk.agents().remove("Cursor").await.unwrap();
     assert!(check.identify(&earlier).is_none());
     assert_eq!(
         world.secrets.agent_tokens().get("Cursor").await.unwrap(),

@@ -34,7 +34,7 @@ impl Session {
             .transpose()
             .map_err(|e| ErrorObject::invalid_params(format!("the notification filter: {e}")))?
             .unwrap_or_default();
-        let desk = &self.inner.desk;
+        let agents = &self.inner.agents;
         let connection = self.connection().ok_or_else(|| {
             ErrorObject::new(code::INTERNAL_ERROR, "the agent's connection is gone")
         })?;
@@ -43,11 +43,11 @@ impl Session {
         // connection is listed already.)
         let attached = self.inner.connection.get().is_some();
         let by_token = self.inner.caller.via == super::Via::Http;
-        let _held = (!attached).then(|| desk.session_opened(self.agent(), &connection, by_token));
+        let _held = (!attached).then(|| agents.session_opened(self.agent(), &connection, by_token));
         drop(connection);
         // Taken before the acknowledgement, so that no change after it is missed.
-        let mut updates = desk.agent_updates();
-        let follows = Subscriptions::new(desk.clone());
+        let mut updates = agents.updates();
+        let follows = Subscriptions::new(agents.clone());
         let offers = self.offers()?;
         let mut followed = Vec::new();
         for uri in wanted.resource_subscriptions.iter().flatten() {
@@ -81,7 +81,7 @@ impl Session {
         let mut seen = self.seen_now();
         loop {
             let update = updates.recv().await;
-            if desk.agent_config(self.agent()).is_none() {
+            if agents.config(self.agent()).is_none() {
                 break;
             }
             let told = match update {

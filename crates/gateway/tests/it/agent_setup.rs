@@ -21,21 +21,21 @@ use crate::common::*;
 async fn a_written_entry_reaches_the_servers_through_switchboard() {
     let world = demo_desk(json!({})).await;
     let desk = &world.desk;
-    desk.save_agent("Cursor", None).await.unwrap();
+    desk.agents().save("Cursor", None).await.unwrap();
     let socket = world.dir.path().join("gateway.sock");
-    let _listening = bridge::listen(desk, &socket).await.unwrap();
+    let _listening = bridge::listen(&desk.agents(), &socket).await.unwrap();
     let home = tempfile::tempdir().unwrap();
     let home = Home::at(home.path());
     let bridge = Bridge {
         program: workspace_binary("switchboard-cli").display().to_string(),
         socket: Some(socket),
     };
-    desk.set_agent_setup_places(home.clone(), bridge);
+    desk.agents().set_setup_places(home.clone(), bridge);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let agent = root.join("tests/peers/node/gateway-agent.mjs");
     for app in APPS {
-        let plan = desk.agent_setup_plan(app, "Cursor").await.unwrap();
-        desk.agent_setup_apply(&plan).await.unwrap();
+        let plan = desk.agents().setup_plan(app, "Cursor").await.unwrap();
+        desk.agents().setup_apply(&plan).await.unwrap();
         let (command, args) = command_in(app, &app.path(&home));
         // The official TypeScript SDK client starts the entry's command, as the app would.
         let mut child = tokio::process::Command::new("node")

@@ -81,14 +81,15 @@ async fn gateway_with(settings: Value) -> Gateway {
         "everything": everything(),
     });
     let world = desk_on(servers, settings, keyring_free("gateway")).await;
-    world.desk.save_agent("Claude Code", None).await.unwrap();
+    world.desk.agents().save("Claude Code", None).await.unwrap();
     world
         .desk
-        .save_agent("Cursor", Some(vec!["demo".to_owned()]))
+        .agents()
+        .save("Cursor", Some(vec!["demo".to_owned()]))
         .await
         .unwrap();
     let socket = world.dir.path().join("gateway.sock");
-    let listening = bridge::listen(&world.desk, &socket).await.unwrap();
+    let listening = bridge::listen(&world.desk.agents(), &socket).await.unwrap();
     Gateway { world, listening }
 }
 
@@ -405,14 +406,18 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old() {
     let mut gateway = gateway().await;
-    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let server = http::listen(&gateway.world.desk.agents(), 0).await.unwrap();
     let url = server.url();
     let desk = gateway.world.desk.clone();
     for sdk in SDKS {
-        let token = desk.agent_token("Cursor").await.unwrap();
-        assert_eq!(desk.agent_token("Cursor").await.unwrap(), token, "{sdk:?}");
+        let token = desk.agents().token("Cursor").await.unwrap();
+        assert_eq!(
+            desk.agents().token("Cursor").await.unwrap(),
+            token,
+            "{sdk:?}"
+        );
         // What the person copies into the agent's configuration.
-        let snippet = desk.agent_http_snippet("Cursor").await.unwrap().unwrap();
+        let snippet = desk.agents().http_snippet("Cursor").await.unwrap().unwrap();
         let snippet: Value = serde_json::from_str(&snippet).unwrap();
         assert_eq!(
             snippet["mcpServers"]["switchboard"],
@@ -446,12 +451,13 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
         let result = cursor.outcome(&call).await.unwrap();
         assert!(text_of(&result).contains("over http"), "{sdk:?}: {result}");
 
-        let renewed = desk.renew_agent_token("Cursor").await.unwrap();
+        let renewed = desk.agents().renew_token("Cursor").await.unwrap();
         assert_ne!(renewed, token, "{sdk:?}");
         // What was opened with the old token ends at once: Cursor is no longer connected,
         // and its open session is refused from now on.
         let gone = || {
             desk.agents()
+                .list()
                 .iter()
                 .all(|a| a.name != "Cursor" || a.connected == 0)
         };
@@ -478,7 +484,7 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
         token_secret_name("Cursor"),
     );
     assert!(tokens.get(&kept).await.unwrap().is_some());
-    desk.remove_agent("Cursor").await.unwrap();
+    desk.agents().remove("Cursor").await.unwrap();
     assert_eq!(tokens.get(&kept).await.unwrap(), None);
 }
 
@@ -489,9 +495,9 @@ async fn over_http_the_token_names_the_agent_and_a_renewed_one_refuses_the_old()
 async fn a_marked_argument_travels_in_its_header_and_the_call_goes_through() {
     let (peer, _) = conformance_peer("peer");
     let world = desk_on(json!({"peer": peer}), json!({}), keyring_free("marks")).await;
-    world.desk.save_agent("Claude Code", None).await.unwrap();
+    world.desk.agents().save("Claude Code", None).await.unwrap();
     let socket = world.dir.path().join("gateway.sock");
-    let listening = bridge::listen(&world.desk, &socket).await.unwrap();
+    let listening = bridge::listen(&world.desk.agents(), &socket).await.unwrap();
     let mut gateway = Gateway { world, listening };
     // The endpoint as `http::listen` makes it, with the token checked here rather than
     // kept in the keyring.
@@ -500,9 +506,12 @@ async fn a_marked_argument_travels_in_its_header_and_the_call_goes_through() {
         tokens: Some(Arc::new(tokens)),
         ..HttpServerOptions::default()
     };
-    let server = HttpServer::bind(options, Arc::new(http_sessions(&gateway.world.desk)))
-        .await
-        .unwrap();
+    let server = HttpServer::bind(
+        options,
+        Arc::new(http_sessions(&gateway.world.desk.agents())),
+    )
+    .await
+    .unwrap();
     let url = server.url();
     let reach = Reach::Http {
         url: &url,
@@ -633,7 +642,7 @@ async fn latest_call(
 ) -> switchboard_desk::AuditEntry {
     let found = async {
         loop {
-            let rows = desk.agent_calls("Claude Code", 1).await.unwrap();
+            let rows = desk.agents().calls("Claude Code", 1).await.unwrap();
             if let Some(row) = rows.into_iter().next().filter(&recorded) {
                 return row;
             }
@@ -676,6 +685,7 @@ async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
     let desk = gateway.world.desk.clone();
     let connected = |desk: &switchboard_desk::Desk| {
         desk.agents()
+            .list()
             .into_iter()
             .map(|a| (a.name, a.connected))
             .collect::<Vec<_>>()
@@ -687,7 +697,7 @@ async fn the_person_sees_which_agents_are_connected_and_disconnects_one() {
             [("Claude Code".to_owned(), 1), ("Cursor".to_owned(), 0)],
             "{sdk:?}"
         );
-        assert_eq!(desk.disconnect_agent("Claude Code").await, 1);
+        assert_eq!(desk.agents().disconnect("Claude Code").await, 1);
         gateway
             .world
             .next(|u| {
@@ -722,10 +732,11 @@ impl Gateway {
         };
         self.world
             .desk
-            .set_agent_answers(agent, answers)
+            .agents()
+            .set_answers(agent, answers)
             .await
             .unwrap();
-        assert_eq!(self.world.desk.agent_answers(agent).unwrap(), answers);
+        assert_eq!(self.world.desk.agents().answers(agent).unwrap(), answers);
     }
 }
 
@@ -753,9 +764,15 @@ async fn answered_by_agents(desk: &switchboard_desk::Desk) -> Vec<(String, Strin
 async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_allowed() {
     let mut gateway = gateway().await;
     gateway.let_answer("Claude Code", true, true).await;
-    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let server = http::listen(&gateway.world.desk.agents(), 0).await.unwrap();
     let url = server.url();
-    let token = gateway.world.desk.agent_token("Claude Code").await.unwrap();
+    let token = gateway
+        .world
+        .desk
+        .agents()
+        .token("Claude Code")
+        .await
+        .unwrap();
     let socket = gateway.socket().to_owned();
     let mut answered = 0;
     for sdk in SDKS {
@@ -974,7 +991,8 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
         let tools = claude.tool_names().await;
         assert!(tools.contains(&"everything__echo".to_owned()), "{sdk:?}");
 
-        desk.save_agent("Claude Code", Some(vec!["demo".to_owned()]))
+        desk.agents()
+            .save("Claude Code", Some(vec!["demo".to_owned()]))
             .await
             .unwrap();
         claude.line(|l| l["event"] == "tools_changed").await;
@@ -999,7 +1017,8 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
             );
         }
 
-        desk.set_agent_tool("Claude Code", "demo", "echo", false)
+        desk.agents()
+            .set_tool("Claude Code", "demo", "echo", false)
             .await
             .unwrap();
         claude.line(|l| l["event"] == "tools_changed").await;
@@ -1015,23 +1034,24 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
         assert!(refused.contains("unknown tool"), "{sdk:?}: {refused}");
 
         // As the window shows it.
-        let reach = desk.agent_reach("Claude Code").unwrap();
+        let reach = desk.agents().reach("Claude Code").unwrap();
         assert!(!reach.every_server, "{sdk:?}");
         let server = |name: &str| reach.servers.iter().find(|s| s.server == name).unwrap();
         assert!(server("demo").reached && !server("everything").reached);
         let echo = server("demo").tools.iter().find(|t| t.name == "echo");
         assert_eq!(echo.map(|t| t.on), Some(false), "{sdk:?}");
         // Another agent keeps the tool.
-        let cursor = desk.agent_reach("Cursor").unwrap();
+        let cursor = desk.agents().reach("Cursor").unwrap();
         let demo = cursor.servers.iter().find(|s| s.server == "demo").unwrap();
         assert!(demo.tools.iter().any(|t| t.name == "echo" && t.on));
 
         // Given back: the agent hears of it and sees everything again.
-        desk.set_agent_tool("Claude Code", "demo", "echo", true)
+        desk.agents()
+            .set_tool("Claude Code", "demo", "echo", true)
             .await
             .unwrap();
         claude.line(|l| l["event"] == "tools_changed").await;
-        desk.save_agent("Claude Code", None).await.unwrap();
+        desk.agents().save("Claude Code", None).await.unwrap();
         claude.line(|l| l["event"] == "tools_changed").await;
         let tools = claude.tool_names().await;
         assert!(
@@ -1041,7 +1061,8 @@ async fn what_the_person_chooses_for_an_agent_reaches_it_at_once() {
         );
     }
     let refused = desk
-        .set_agent_tool("Claude Code", "nowhere", "echo", false)
+        .agents()
+        .set_tool("Claude Code", "nowhere", "echo", false)
         .await;
     assert!(
         refused
@@ -1062,7 +1083,7 @@ async fn the_socket_leaves_alone_what_it_did_not_make() {
     let desk = &gateway.world.desk;
     let shared = tempfile::tempdir().unwrap();
     std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let listening = bridge::listen(desk, &shared.path().join("gateway.sock"))
+    let listening = bridge::listen(&desk.agents(), &shared.path().join("gateway.sock"))
         .await
         .unwrap();
     let mode = std::fs::metadata(shared.path())
@@ -1074,7 +1095,10 @@ async fn the_socket_leaves_alone_what_it_did_not_make() {
 
     let file = shared.path().join("notes.txt");
     std::fs::write(&file, "mine").unwrap();
-    let refused = bridge::listen(desk, &file).await.err().expect("refused");
+    let refused = bridge::listen(&desk.agents(), &file)
+        .await
+        .err()
+        .expect("refused");
     assert!(refused.to_string().contains("not a socket"), "{refused}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
@@ -1086,15 +1110,15 @@ async fn the_socket_leaves_alone_what_it_did_not_make() {
 async fn a_port_held_by_another_program_is_said_and_the_agents_tokens_renewed() {
     let gateway = gateway().await;
     let desk = &gateway.world.desk;
-    let old = desk.agent_token("Claude Code").await.unwrap();
+    let old = desk.agents().token("Claude Code").await.unwrap();
     let squatter = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = squatter.local_addr().unwrap().port();
-    let refused = http::listen(desk, port)
+    let refused = http::listen(&desk.agents(), port)
         .await
         .err()
         .expect("the port is held");
     assert_eq!(refused.kind(), std::io::ErrorKind::AddrInUse);
-    let status = desk.gateway_status();
+    let status = desk.agents().gateway_status();
     assert_eq!(status.url, None);
     let problem = status.problem.expect("the window is told");
     assert!(
@@ -1105,14 +1129,14 @@ async fn a_port_held_by_another_program_is_said_and_the_agents_tokens_renewed() 
         problem.contains("the one agent token issued was renewed"),
         "{problem}"
     );
-    let check = desk.agent_token_check();
+    let check = desk.agents().token_check();
     assert!(check.identify(&old).is_none(), "the old token is refused");
-    let new = desk.agent_token("Claude Code").await.unwrap();
+    let new = desk.agents().token("Claude Code").await.unwrap();
     assert_ne!(new, old);
 
     // Listening on a free port: the problem is gone, and the new token works.
-    let server = http::listen(desk, 0).await.unwrap();
-    let status = desk.gateway_status();
+    let server = http::listen(&desk.agents(), 0).await.unwrap();
+    let status = desk.agents().gateway_status();
     assert_eq!((status.url, status.problem), (Some(server.url()), None));
     let identified = check.identify(&new).map(|i| i.as_str().to_owned());
     assert_eq!(identified.as_deref(), Some("Claude Code"));
@@ -1216,10 +1240,12 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
         assert!(cursor.outcome(&read).await.is_err(), "{sdk:?}");
 
         // Turned off for Cursor: the demo's resources and prompts are not there for it.
-        desk.set_agent_offered("Cursor", "demo", Offered::Resources, false)
+        desk.agents()
+            .set_offered("Cursor", "demo", Offered::Resources, false)
             .await
             .unwrap();
-        desk.set_agent_offered("Cursor", "demo", Offered::Prompts, false)
+        desk.agents()
+            .set_offered("Cursor", "demo", Offered::Prompts, false)
             .await
             .unwrap();
         let listed = cursor.ask(json!({"op": "list_resources"})).await.unwrap();
@@ -1234,13 +1260,15 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
             .ask(json!({"op": "get_prompt", "name": "demo__greet", "arguments": {"name": "x"}}))
             .await;
         assert!(refused.is_err(), "{sdk:?}: {refused:?}");
-        let reach = desk.agent_reach("Cursor").unwrap();
+        let reach = desk.agents().reach("Cursor").unwrap();
         let demo = reach.servers.iter().find(|s| s.server == "demo").unwrap();
         assert!(!demo.resources && !demo.prompts, "{sdk:?}");
-        desk.set_agent_offered("Cursor", "demo", Offered::Resources, true)
+        desk.agents()
+            .set_offered("Cursor", "demo", Offered::Resources, true)
             .await
             .unwrap();
-        desk.set_agent_offered("Cursor", "demo", Offered::Prompts, true)
+        desk.agents()
+            .set_offered("Cursor", "demo", Offered::Prompts, true)
             .await
             .unwrap();
         gateway
@@ -1378,10 +1406,10 @@ async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_hear_when_a_server_stops_and_starts_again() {
     let gateway = gateway().await;
-    let server = http::listen(&gateway.world.desk, 0).await.unwrap();
+    let server = http::listen(&gateway.world.desk.agents(), 0).await.unwrap();
     let url = server.url();
     let desk = gateway.world.desk.clone();
-    let token = desk.agent_token("Claude Code").await.unwrap();
+    let token = desk.agents().token("Claude Code").await.unwrap();
     for sdk in SDKS {
         let reaches = [
             Reach::Bridge {
@@ -1469,7 +1497,7 @@ async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
     let gateway = gateway_with(json!({"agentCallsPerMinute": LIMIT, "toolRules": rules})).await;
     let desk = gateway.world.desk.clone();
     for (sdk, name) in SDKS.into_iter().zip(&agents) {
-        desk.save_agent(name, None).await.unwrap();
+        desk.agents().save(name, None).await.unwrap();
         let mut agent = Agent::connected(sdk, name, gateway.socket()).await;
         let add = json!({"op": "call_tool", "name": "demo__add", "arguments": {"a": 1, "b": 2}});
         let read = json!({"op": "read_resource", "uri": "demo://readme"});
@@ -1557,7 +1585,7 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
     assert_eq!(desk.roots_of("demo"), both);
     assert!(eventually(|| desk.roots_of("everything") == both).await);
 
-    desk.remove_agent("Claude Code").await.unwrap();
+    desk.agents().remove("Claude Code").await.unwrap();
     // server-everything reads its roots again as it is told they changed.
     next_on(&mut updates, |u| match u {
         Update::Log { entry } if entry.text.contains("Roots updated: 0 root(s)") => Some(()),

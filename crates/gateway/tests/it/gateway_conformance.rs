@@ -75,14 +75,19 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
         Secrets::new("switchboard-test-gateway-conformance"),
     )
     .await;
-    world.desk.save_agent(AGENT, None).await.unwrap();
+    world.desk.agents().save(AGENT, None).await.unwrap();
     // Nor can it answer the person's dialogs for a server's sampling and forms: the person
     // let the agent answer them, as the `input-required-result-*` scenarios expect it to.
     let answers = AgentAnswers {
         sampling: true,
         elicitation: true,
     };
-    world.desk.set_agent_answers(AGENT, answers).await.unwrap();
+    world
+        .desk
+        .agents()
+        .set_answers(AGENT, answers)
+        .await
+        .unwrap();
     // The gateway's endpoint as `gateway::http::listen` makes it, with the agent's token
     // checked here rather than read from the keyring.
     let tokens = |token: &str| (token == TOKEN).then(|| Identity::new(AGENT));
@@ -100,7 +105,7 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
     } else {
         Naming::prefixed()
     };
-    let sessions = http_sessions_named(&world.desk, naming);
+    let sessions = http_sessions_named(&world.desk.agents(), naming);
     let gateway = HttpServer::bind(options, Arc::new(sessions)).await.unwrap();
 
     let results = tempfile::tempdir().unwrap();

@@ -27,7 +27,7 @@ impl RawAgent {
             via: Via::Http,
         };
         Self {
-            _session: serve(&world.desk, caller, parts),
+            _session: serve(&world.desk.agents(), caller, parts),
             peer,
             next: 0,
         }
@@ -110,7 +110,7 @@ async fn demo_with_agent_and(settings: Value) -> DemoDesk {
         Secrets::new("switchboard-test-gateway-protocol"),
     )
     .await;
-    world.desk.save_agent("probe", None).await.unwrap();
+    world.desk.agents().save("probe", None).await.unwrap();
     world
 }
 
@@ -335,7 +335,7 @@ async fn an_agent_not_configured_is_refused_with_the_reason() {
     // Removed while connected: its session ends.
     let mut probe = RawAgent::open(&world, "probe");
     probe.result("initialize", initialize("2025-11-25")).await;
-    world.desk.remove_agent("probe").await.unwrap();
+    world.desk.agents().remove("probe").await.unwrap();
     let ended = tokio::time::timeout(WAIT, async {
         while probe.peer.from_client.recv().await.is_some() {}
     })
@@ -441,7 +441,7 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
         tokens: Some(Arc::new(tokens)),
         ..HttpServerOptions::default()
     };
-    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk.agents())))
         .await
         .unwrap();
     let spec = http::HttpServer::new(server.url()).header("Authorization", "Bearer probe-token");
@@ -510,7 +510,7 @@ async fn peer_with_agent() -> DemoDesk {
         Secrets::new("switchboard-test-gateway-protocol"),
     )
     .await;
-    world.desk.save_agent("probe", None).await.unwrap();
+    world.desk.agents().save("probe", None).await.unwrap();
     world
 }
 
@@ -524,7 +524,8 @@ async fn demo_asking_agent(settings: Value) -> (DemoDesk, Value) {
     };
     world
         .desk
-        .set_agent_answers("probe", answers)
+        .agents()
+        .set_answers("probe", answers)
         .await
         .unwrap();
     let mut meta = stateless_meta();
@@ -660,7 +661,7 @@ async fn another_agent_cannot_take_up_a_parked_call_with_its_state() {
     use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 
     let (world, call) = demo_asking_agent(allowing_probe()).await;
-    world.desk.save_agent("other", None).await.unwrap();
+    world.desk.agents().save("other", None).await.unwrap();
     let tokens = |token: &str| match token {
         "probe-token" => Some(Identity::new("probe")),
         "other-token" => Some(Identity::new("other")),
@@ -670,7 +671,7 @@ async fn another_agent_cannot_take_up_a_parked_call_with_its_state() {
         tokens: Some(Arc::new(tokens)),
         ..HttpServerOptions::default()
     };
-    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk)))
+    let server = HttpServer::bind(options, Arc::new(http_sessions(&world.desk.agents())))
         .await
         .unwrap();
     let agent = |token| HttpAgent {
@@ -939,7 +940,8 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
     };
     world
         .desk
-        .set_agent_answers("probe", answers)
+        .agents()
+        .set_answers("probe", answers)
         .await
         .unwrap();
     let mut agent = RawAgent::open(&world, "probe");

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
+use super::{AgentError, Agents};
 use crate::switches::ToolSwitch;
-use crate::{Desk, DeskError};
 use switchboard_core::server_events::ServerState;
 
 /// An agent's reach: which servers, and which of their tools.
@@ -52,27 +52,17 @@ pub struct AgentTool {
     pub listed: bool,
 }
 
-impl Desk {
+impl Agents {
     /// Which servers and tools `agent` may use, every configured server listed.
-    pub fn agent_reach(&self, agent: &str) -> Result<AgentReach, DeskError> {
-        let config = self
-            .agent_config(agent)
-            .ok_or_else(|| DeskError::NoAgent(agent.to_owned()))?;
-        let names: Vec<String> = self
-            .inner
-            .loaded
-            .lock()
-            .config
-            .servers
-            .keys()
-            .cloned()
-            .collect();
-        let running = self.inner.shared.states.lock().clone();
+    pub fn reach(&self, agent: &str) -> Result<AgentReach, AgentError> {
+        let config = self.configured(agent)?;
+        let names: Vec<String> = self.host.config().servers.into_keys().collect();
+        let running = self.host.states();
         let servers = names
             .into_iter()
             .map(|server| {
                 let off = config.disabled_tools.get(&server);
-                let switches = self.server_tools(&server).unwrap_or_default();
+                let switches = self.host.server_tools(&server);
                 let mut tools: Vec<AgentTool> = switches
                     .into_iter()
                     .map(

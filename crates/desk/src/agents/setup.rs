@@ -5,7 +5,7 @@
 
 use parking_lot::Mutex;
 
-use crate::{Desk, DeskError};
+use super::{AgentError, Agents};
 use switchboard_core::agent_setup::{self as setup, AgentApp, Bridge, Home, SetupError, SetupPlan};
 
 /// Where the apps' files are and how the bridge is started: the person's and this app's,
@@ -13,15 +13,15 @@ use switchboard_core::agent_setup::{self as setup, AgentApp, Bridge, Home, Setup
 #[derive(Default)]
 pub(super) struct Places(Mutex<Option<(Home, Bridge)>>);
 
-impl Desk {
+impl Agents {
     /// Plans and writes agents' configuration under `home`, with entries that start
     /// `bridge`, instead of the person's home and the bridge beside this app.
-    pub fn set_agent_setup_places(&self, home: Home, bridge: Bridge) {
-        *self.inner.setup_places.0.lock() = Some((home, bridge));
+    pub fn set_setup_places(&self, home: Home, bridge: Bridge) {
+        *self.own.setup_places.0.lock() = Some((home, bridge));
     }
 
-    fn setup_places(&self) -> Result<(Home, Bridge), DeskError> {
-        if let Some(set) = self.inner.setup_places.0.lock().clone() {
+    fn setup_places(&self) -> Result<(Home, Bridge), AgentError> {
+        if let Some(set) = self.own.setup_places.0.lock().clone() {
             return Ok(set);
         }
         let home = Home::of_user().ok_or(SetupError::NoHome)?;
@@ -29,8 +29,8 @@ impl Desk {
     }
 
     /// How an agent starts the bridge to reach this Switchboard.
-    pub(super) fn bridge(&self) -> Bridge {
-        self.inner
+    fn bridge(&self) -> Bridge {
+        self.own
             .setup_places
             .0
             .lock()
@@ -38,23 +38,26 @@ impl Desk {
             .map_or_else(Bridge::of_this_app, |(_, bridge)| bridge.clone())
     }
 
+    /// What an agent's MCP configuration needs to reach Switchboard as `name`: the
+    /// `mcpServers` entry most agents read (Claude Code, Claude Desktop, Cursor), the
+    /// bridge found beside the running app.
+    pub fn snippet(&self, name: &str) -> String {
+        setup::bridge_snippet(&self.bridge(), name)
+    }
+
     /// The change that adds Switchboard, as `agent`, to `app`'s configuration; nothing is
     /// written.
-    pub async fn agent_setup_plan(
-        &self,
-        app: AgentApp,
-        agent: &str,
-    ) -> Result<SetupPlan, DeskError> {
-        let (desk, agent) = (self.clone(), agent.to_owned());
-        off_thread(move || desk.plan_now(app, &agent)).await
+    pub async fn setup_plan(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, AgentError> {
+        let (agents, agent) = (self.clone(), agent.to_owned());
+        off_thread(move || agents.plan_now(app, &agent)).await
     }
 
     /// Writes the change the window showed: refused when it is not the change planned now
     /// (the file, or what it holds, changed since).
-    pub async fn agent_setup_apply(&self, shown: &SetupPlan) -> Result<(), DeskError> {
-        let (desk, shown) = (self.clone(), shown.clone());
+    pub async fn setup_apply(&self, shown: &SetupPlan) -> Result<(), AgentError> {
+        let (agents, shown) = (self.clone(), shown.clone());
         off_thread(move || {
-            let now = desk.plan_now(shown.app, &shown.agent)?;
+            let now = agents.plan_now(shown.app, &shown.agent)?;
             if now != shown {
                 return Err(SetupError::Changed {
                     path: now.path.into(),
@@ -66,10 +69,8 @@ impl Desk {
         .await
     }
 
-    fn plan_now(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, DeskError> {
-        if self.agent_config(agent).is_none() {
-            return Err(DeskError::NoAgent(agent.to_owned()));
-        }
+    fn plan_now(&self, app: AgentApp, agent: &str) -> Result<SetupPlan, AgentError> {
+        self.configured(agent)?;
         let (home, bridge) = self.setup_places()?;
         Ok(setup::plan(&home, app, &bridge, agent)?)
     }
@@ -78,8 +79,8 @@ impl Desk {
 /// Runs `work` on a blocking thread: the apps' files may be slow to read or write (a home
 /// folder on the network), and the callers are async tasks that others share.
 async fn off_thread<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, DeskError> + Send + 'static,
-) -> Result<T, DeskError> {
+    work: impl FnOnce() -> Result<T, AgentError> + Send + 'static,
+) -> Result<T, AgentError> {
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| SetupError::Interrupted(e.to_string()))?

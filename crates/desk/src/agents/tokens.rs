@@ -16,7 +16,7 @@ use std::sync::Arc;
 use switchboard_mcp::server::http::guard::same_token;
 use switchboard_mcp::server::http::{Identity, TokenCheck};
 
-use crate::{Desk, DeskError, Update};
+use super::{AgentError, Agents, Own};
 use switchboard_core::secrets::Secrets;
 
 /// The keyring entry of an agent's token, among the agents' tokens.
@@ -76,11 +76,11 @@ impl Tokens {
 /// to. The session then checks that the agent is still configured. Every token in use is
 /// compared, each in constant time ([`same_token`]): a lookup by the token itself would
 /// take a time that depends on how much of it is right.
-struct Check(Arc<super::Inner>);
+struct Check(Arc<Own>);
 
 impl TokenCheck for Check {
     fn identify(&self, token: &str) -> Option<Identity> {
-        let tokens = self.0.agent_tokens.by_token.lock();
+        let tokens = self.0.tokens.by_token.lock();
         let mut holder = None;
         for (issued, agent) in tokens.iter() {
             if same_token(token, issued) {
@@ -91,9 +91,9 @@ impl TokenCheck for Check {
     }
 }
 
-fn new_token() -> Result<String, DeskError> {
+fn new_token() -> Result<String, AgentError> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| DeskError::NoRandomness(e.to_string()))?;
+    getrandom::fill(&mut bytes).map_err(|e| AgentError::NoRandomness(e.to_string()))?;
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!("{TOKEN_PREFIX}{hex}"))
 }
@@ -105,26 +105,26 @@ fn issued(value: &str) -> bool {
         .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-impl Desk {
-    fn tokens(&self) -> Secrets {
-        self.inner.secrets.agent_tokens()
+impl Agents {
+    fn tokens(&self) -> Result<Secrets, AgentError> {
+        Ok(self.host.secrets()?.agent_tokens())
     }
 
     /// The agent's token kept in the keyring, if it has one; one kept by an earlier
     /// version is moved among the agents' tokens first.
-    async fn kept_token(&self, agent: &str) -> Result<Option<String>, DeskError> {
+    async fn kept_token(&self, agent: &str) -> Result<Option<String>, AgentError> {
         let name = token_secret_name(agent);
-        if let Some(token) = self.tokens().get(&name).await? {
+        if let Some(token) = self.tokens()?.get(&name).await? {
             return Ok(Some(token));
         }
         let earlier = earlier_token_name(agent);
         if self.a_server_owns(&earlier) {
             return Ok(None);
         }
-        match self.inner.secrets.get(&earlier).await? {
+        match self.host.secrets()?.get(&earlier).await? {
             Some(token) if issued(&token) => {
-                self.tokens().set(&name, &token).await?;
-                self.inner.secrets.delete(&earlier).await?;
+                self.tokens()?.set(&name, &token).await?;
+                self.host.secrets()?.delete(&earlier).await?;
                 Ok(Some(token))
             }
             _ => Ok(None),
@@ -134,77 +134,78 @@ impl Desk {
     /// Whether a configured server's own secret (see `ServerConfig::own_secrets`) bears
     /// this keyring name.
     fn a_server_owns(&self, secret: &str) -> bool {
-        self.config()
+        self.host
+            .config()
             .servers
             .iter()
             .any(|(name, server)| server.own_secrets(name).any(|own| own == secret))
     }
 
     /// The agent's token, issued (and kept in the keyring) if it has none yet.
-    pub async fn agent_token(&self, agent: &str) -> Result<String, DeskError> {
-        if self.agent_config(agent).is_none() {
-            return Err(DeskError::NoAgent(agent.to_owned()));
-        }
+    pub async fn token(&self, agent: &str) -> Result<String, AgentError> {
+        self.configured(agent)?;
         let token = match self.kept_token(agent).await? {
             Some(kept) => kept,
             None => {
                 let token = new_token()?;
-                self.tokens().set(&token_secret_name(agent), &token).await?;
+                self.tokens()?
+                    .set(&token_secret_name(agent), &token)
+                    .await?;
                 token
             }
         };
-        self.inner.agent_tokens.admit(agent, &token);
+        self.own.tokens.admit(agent, &token);
         Ok(token)
     }
 
     /// A new token for the agent; the old one is refused from now on, and the sessions
     /// opened with it (and their event streams) end at once.
-    pub async fn renew_agent_token(&self, agent: &str) -> Result<String, DeskError> {
-        if self.agent_config(agent).is_none() {
-            return Err(DeskError::NoAgent(agent.to_owned()));
-        }
+    pub async fn renew_token(&self, agent: &str) -> Result<String, AgentError> {
+        self.configured(agent)?;
         let token = new_token()?;
-        self.tokens().set(&token_secret_name(agent), &token).await?;
-        self.inner.agent_tokens.admit(agent, &token);
+        self.tokens()?
+            .set(&token_secret_name(agent), &token)
+            .await?;
+        self.own.tokens.admit(agent, &token);
         self.end_sessions(agent, true).await;
         Ok(token)
     }
 
     /// Takes the agent's token out of use and out of the keyring (where an earlier
     /// version kept it too, unless that entry is a server's).
-    pub(super) async fn forget_agent_token(&self, agent: &str) -> Result<(), DeskError> {
-        self.inner.agent_tokens.revoke(agent);
-        self.tokens().delete(&token_secret_name(agent)).await?;
+    pub(super) async fn forget_token(&self, agent: &str) -> Result<(), AgentError> {
+        self.own.tokens.revoke(agent);
+        self.tokens()?.delete(&token_secret_name(agent)).await?;
         let earlier = earlier_token_name(agent);
         if !self.a_server_owns(&earlier)
-            && let Some(kept) = self.inner.secrets.get(&earlier).await?
+            && let Some(kept) = self.host.secrets()?.get(&earlier).await?
             && issued(&kept)
         {
-            self.inner.secrets.delete(&earlier).await?;
+            self.host.secrets()?.delete(&earlier).await?;
         }
         Ok(())
     }
 
     /// Admits the tokens the configured agents were given before (kept in the keyring);
     /// an agent with none gets one when it is first asked for.
-    pub async fn load_agent_tokens(&self) -> Result<(), DeskError> {
-        let agents: Vec<String> = self.agents().into_iter().map(|a| a.name).collect();
+    pub async fn load_tokens(&self) -> Result<(), AgentError> {
+        let agents: Vec<String> = self.list().into_iter().map(|a| a.name).collect();
         for agent in agents {
             if let Some(token) = self.kept_token(&agent).await? {
-                self.inner.agent_tokens.admit_kept(&agent, &token);
+                self.own.tokens.admit_kept(&agent, &token);
             }
         }
         Ok(())
     }
 
     /// The token check of the gateway's HTTP server.
-    pub fn agent_token_check(&self) -> Arc<dyn TokenCheck> {
-        Arc::new(Check(self.inner.clone()))
+    pub fn token_check(&self) -> Arc<dyn TokenCheck> {
+        Arc::new(Check(self.own.clone()))
     }
 
     /// The port the settings give the gateway over HTTP; `None` when they turn it off (0).
     pub fn gateway_port(&self) -> Option<u16> {
-        let port = self.inner.loaded.lock().config.settings.gateway_port;
+        let port = self.host.config().settings.gateway_port;
         match port.unwrap_or(switchboard_core::endpoint::DEFAULT_PORT) {
             0 => None,
             port => Some(port),
@@ -213,13 +214,13 @@ impl Desk {
 
     /// Where the gateway listens over HTTP, for the agents' configuration.
     pub fn set_gateway_url(&self, url: Option<String>) {
-        *self.inner.agent_tokens.status.lock() = GatewayStatus { url, problem: None };
-        self.announce(Update::AgentsChanged);
+        *self.own.tokens.status.lock() = GatewayStatus { url, problem: None };
+        self.host.agents_changed();
     }
 
     /// Where agents reach the gateway over HTTP, or why they cannot.
     pub fn gateway_status(&self) -> GatewayStatus {
-        self.inner.agent_tokens.status.lock().clone()
+        self.own.tokens.status.lock().clone()
     }
 
     /// The gateway could not listen on `port`: the window says so. When another program
@@ -236,18 +237,18 @@ impl Desk {
             ));
         }
         tracing::error!("{problem}");
-        *self.inner.agent_tokens.status.lock() = GatewayStatus {
+        *self.own.tokens.status.lock() = GatewayStatus {
             url: None,
             problem: Some(problem),
         };
-        self.announce(Update::AgentsChanged);
+        self.host.agents_changed();
     }
 
     /// Renews the token of every agent that was given one; what came of it, in words.
     async fn renew_issued_tokens(&self) -> String {
         let mut renewed = 0;
         let mut failed = Vec::new();
-        for agent in self.agents() {
+        for agent in self.list() {
             let issued = match self.kept_token(&agent.name).await {
                 Ok(issued) => issued.is_some(),
                 Err(e) => {
@@ -258,7 +259,7 @@ impl Desk {
             if !issued {
                 continue;
             }
-            match self.renew_agent_token(&agent.name).await {
+            match self.renew_token(&agent.name).await {
                 Ok(_) => renewed += 1,
                 Err(e) => failed.push(format!("{}: {e}", agent.name)),
             }
@@ -277,11 +278,11 @@ impl Desk {
     /// What an agent's MCP configuration needs to reach Switchboard over Streamable HTTP:
     /// the URL and its token (issued now if it has none); none while the gateway does not
     /// listen over HTTP.
-    pub async fn agent_http_snippet(&self, agent: &str) -> Result<Option<String>, DeskError> {
-        let Some(url) = self.inner.agent_tokens.status.lock().url.clone() else {
+    pub async fn http_snippet(&self, agent: &str) -> Result<Option<String>, AgentError> {
+        let Some(url) = self.own.tokens.status.lock().url.clone() else {
             return Ok(None);
         };
-        let token = self.agent_token(agent).await?;
+        let token = self.token(agent).await?;
         Ok(Some(switchboard_core::agent_setup::http_snippet(
             &url, &token,
         )))

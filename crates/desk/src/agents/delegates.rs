@@ -7,12 +7,11 @@
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Weak;
-use std::time::Duration;
 
 use switchboard_mcp::connection::WeakConnection;
 use switchboard_mcp::types::{ClientCapabilities, ElicitRequestParams};
 
-use crate::{Desk, DeskError, Inner, Update};
+use super::{AgentError, Agents, AgentsHost, Own};
 use switchboard_core::config::AgentAnswers;
 use switchboard_core::delegated::{Asked, Delegate, Delegates};
 
@@ -35,14 +34,14 @@ pub(super) struct Lines {
 
 /// Ties a call to its session while held.
 pub struct LineHeld {
-    desk: Weak<Inner>,
+    own: Weak<Own>,
     token: String,
 }
 
 impl Drop for LineHeld {
     fn drop(&mut self) {
-        if let Some(inner) = self.desk.upgrade() {
-            inner.lines.by_call.lock().remove(&self.token);
+        if let Some(own) = self.own.upgrade() {
+            own.lines.by_call.lock().remove(&self.token);
         }
     }
 }
@@ -61,54 +60,42 @@ fn can_answer(declared: &ClientCapabilities, asked: Asked<'_>) -> bool {
     }
 }
 
-impl Desk {
+impl Agents {
     /// Lets the session `line` answer what a server asks while serving the call `token`
     /// (as far as the person allows it), until the returned value is dropped.
     pub fn call_made_by(&self, token: &str, line: AgentLine) -> LineHeld {
-        self.inner
-            .lines
-            .by_call
-            .lock()
-            .insert(token.to_owned(), line);
+        self.own.lines.by_call.lock().insert(token.to_owned(), line);
         LineHeld {
-            desk: std::sync::Arc::downgrade(&self.inner),
+            own: std::sync::Arc::downgrade(&self.own),
             token: token.to_owned(),
         }
     }
 
     /// What an agent may answer in the person's stead.
-    pub fn agent_answers(&self, name: &str) -> Result<AgentAnswers, DeskError> {
-        self.agent_config(name)
-            .map(|agent| agent.answers)
-            .ok_or_else(|| DeskError::NoAgent(name.to_owned()))
+    pub fn answers(&self, name: &str) -> Result<AgentAnswers, AgentError> {
+        Ok(self.configured(name)?.answers)
     }
 
     /// Changes what an agent may answer in the person's stead; kept in the file.
-    pub async fn set_agent_answers(
-        &self,
-        name: &str,
-        answers: AgentAnswers,
-    ) -> Result<(), DeskError> {
+    pub async fn set_answers(&self, name: &str, answers: AgentAnswers) -> Result<(), AgentError> {
         let name = name.to_owned();
-        self.edit_config_announcing(
-            move |config| {
+        self.host
+            .edit(Box::new(move |config| {
                 let agent = config
                     .agents
                     .get_mut(&name)
-                    .ok_or(DeskError::NoAgent(name))?;
+                    .ok_or(AgentError::NoAgent(name))?;
                 agent.answers = answers;
                 Ok(())
-            },
-            Update::AgentsChanged,
-        )
-        .await
+            }))
+            .await
     }
 
     /// The agent that answers `asked` of `server` now, if one does.
     fn delegate(&self, server: &str, asked: Asked<'_>) -> Option<Delegate> {
-        let tokens = self.inner.calls.tokens_to(server);
+        let tokens = self.host.calls_served_by(server);
         let (agent, connection) = {
-            let lines = self.inner.lines.by_call.lock();
+            let lines = self.own.lines.by_call.lock();
             let mut of_calls = tokens.iter().map(|token| lines.get(token));
             let first = of_calls.next()??;
             // Each call under way must be that session's, or whose call it serves is unknown.
@@ -119,7 +106,7 @@ impl Desk {
             }
             (first.agent.clone(), first.connection.upgrade()?)
         };
-        let answers = self.agent_config(&agent)?.answers;
+        let answers = self.config(&agent)?.answers;
         let allowed = match asked {
             Asked::Sampling(_) => answers.sampling,
             Asked::Elicitation(_) => answers.elicitation,
@@ -129,18 +116,36 @@ impl Desk {
         allowed.then(|| Delegate {
             agent,
             connection,
-            timeout: Duration::from_secs(self.config().settings.approval_timeout_secs),
+            timeout: self.host.approval_timeout(),
         })
     }
 }
 
-/// The desk as the servers' handlers see it: it finds their delegates.
-pub(super) struct DeskDelegates(pub(super) Weak<Inner>);
+/// The agents as the servers' handlers see them: they find their delegates. Holds the
+/// service weakly: the servers' handlers live in the host the service's port reaches.
+struct Delegating {
+    own: Weak<Own>,
+    host: Weak<dyn AgentsHost>,
+}
 
-impl Delegates for DeskDelegates {
+impl Delegates for Delegating {
     fn delegate(&self, server: &str, asked: Asked<'_>) -> Option<Delegate> {
-        let inner = self.0.upgrade()?;
-        Desk { inner }.delegate(server, asked)
+        let agents = Agents {
+            own: self.own.upgrade()?,
+            host: self.host.upgrade()?,
+            _keeps: None,
+        };
+        agents.delegate(server, asked)
+    }
+}
+
+impl Agents {
+    /// Who answers the servers' requests in the person's stead, for the servers' handlers.
+    pub fn delegates(&self) -> std::sync::Arc<dyn Delegates> {
+        std::sync::Arc::new(Delegating {
+            own: std::sync::Arc::downgrade(&self.own),
+            host: std::sync::Arc::downgrade(&self.host),
+        })
     }
 }
 

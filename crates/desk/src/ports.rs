@@ -1,0 +1,266 @@
+//! The desk's parts as the ports of its services: what each service needs of the rest of
+//! the host, answered by the desk. A port reaches the desk weakly (the desk holds its
+//! services); while it shuts down, a port answers as a host with nothing left would.
+
+use std::collections::BTreeMap;
+
+use std::path::PathBuf;
+use std::sync::Weak;
+use std::time::Duration;
+
+use serde_json::Value;
+use switchboard_mcp::client::Client;
+use switchboard_mcp::file_uri::file_path;
+use switchboard_mcp::transport::BoxFuture;
+use switchboard_mcp::types::Tool;
+use tokio::sync::broadcast;
+
+use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
+use crate::subscriptions::Follower;
+use crate::switches::{ToolSwitch, TurnedOff};
+use crate::{AuditEntry, Desk, DeskError, Inner, Update};
+use switchboard_core::approvals::{Question, Settled};
+use switchboard_core::audit::Record;
+use switchboard_core::catalog::Offer;
+use switchboard_core::config::{AgentConfig, Config};
+use switchboard_core::decisions::Origin;
+use switchboard_core::reads::Read;
+use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::{ServerEvent, ServerState};
+
+/// The agents' service's port.
+pub(super) struct AgentPorts(pub(super) Weak<Inner>);
+
+impl AgentPorts {
+    fn desk(&self) -> Result<Desk, AgentError> {
+        self.0
+            .upgrade()
+            .map(|inner| Desk { inner })
+            .ok_or(AgentError::ShuttingDown)
+    }
+}
+
+impl AgentsHost for AgentPorts {
+    fn config(&self) -> Config {
+        self.desk().map(|desk| desk.config()).unwrap_or_default()
+    }
+
+    fn agent(&self, name: &str) -> Option<AgentConfig> {
+        let inner = self.0.upgrade()?;
+        inner.loaded.lock().config.agents.get(name).cloned()
+    }
+
+    fn edit(&self, change: ConfigChange) -> BoxFuture<'_, Result<(), AgentError>> {
+        Box::pin(async move {
+            let change = move |config: &mut Config| change(config).map_err(DeskError::Agent);
+            self.desk()?
+                .edit_config_announcing(change, Update::AgentsChanged)
+                .await
+                .map_err(AgentError::from)
+        })
+    }
+
+    fn agents_changed(&self) {
+        if let Ok(desk) = self.desk() {
+            desk.announce(Update::AgentsChanged);
+        }
+    }
+
+    fn updates(&self) -> broadcast::Receiver<Update> {
+        match self.0.upgrade() {
+            Some(inner) => inner.updates.for_agents.subscribe(),
+            // A receiver whose sender is gone: it says at once that nothing more comes.
+            None => broadcast::channel(1).1,
+        }
+    }
+
+    fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
+        match self.0.upgrade() {
+            Some(inner) => inner.shared.events.subscribe(),
+            None => broadcast::channel(1).1,
+        }
+    }
+
+    fn states(&self) -> BTreeMap<String, ServerState> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.shared.states.lock().clone())
+            .unwrap_or_default()
+    }
+
+    fn offers(&self) -> Vec<(String, Offer)> {
+        self.desk().map(|desk| desk.catalog().0).unwrap_or_default()
+    }
+
+    fn tool_named(&self, id: &str, may: &dyn Fn(&str, &str) -> bool) -> Option<(String, String)> {
+        let inner = self.0.upgrade()?;
+        let off = TurnedOff::now(&inner);
+        let states = inner.shared.states.lock().clone();
+        inner.shared.catalog.tool_named(id, |server, tool| {
+            states.contains_key(server) && may(server, tool) && !off.holds(server, tool)
+        })
+    }
+
+    fn tool(&self, server: &str, name: &str) -> Option<Tool> {
+        self.0.upgrade()?.shared.catalog.find_tool(server, name)
+    }
+
+    fn server_tools(&self, server: &str) -> Vec<ToolSwitch> {
+        self.desk()
+            .ok()
+            .and_then(|desk| desk.server_tools(server).ok())
+            .unwrap_or_default()
+    }
+
+    fn client(&self, server: &str) -> Option<Client> {
+        self.desk().ok()?.client(server).ok()
+    }
+
+    fn call(&self, origin: Origin, call: AgentCall) -> BoxFuture<'_, Result<Value, AgentError>> {
+        Box::pin(async move {
+            let AgentCall {
+                server,
+                tool,
+                arguments,
+                token,
+                report,
+            } = call;
+            Ok(self
+                .desk()?
+                .call_tool_reporting(&origin, &server, &tool, arguments, token, report)
+                .await?)
+        })
+    }
+
+    fn read(
+        &self,
+        origin: Origin,
+        server: &str,
+        read: Read,
+        token: String,
+        reading: Reading,
+    ) -> BoxFuture<'_, Result<Value, AgentError>> {
+        let server = server.to_owned();
+        Box::pin(async move {
+            Ok(self
+                .desk()?
+                .read_as(&origin, &server, read, token, reading)
+                .await?)
+        })
+    }
+
+    fn cancel(&self, token: &str) -> bool {
+        self.desk().is_ok_and(|desk| desk.cancel(token))
+    }
+
+    fn calls_served_by(&self, server: &str) -> Vec<String> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.calls.tokens_to(server))
+            .unwrap_or_default()
+    }
+
+    fn ask(&self, asker: &str, question: Question) -> BoxFuture<'_, Result<Settled, AgentError>> {
+        let asker = asker.to_owned();
+        Box::pin(async move {
+            let desk = self.desk()?;
+            Ok(desk.inner.gate.broker().ask(&asker, question).await?)
+        })
+    }
+
+    fn share_offered(
+        &self,
+        agent: &str,
+        server: &str,
+        accepted: Vec<PathBuf>,
+    ) -> BoxFuture<'_, Result<(), AgentError>> {
+        let (agent, server) = (agent.to_owned(), server.to_owned());
+        Box::pin(async move {
+            let desk = self.desk()?;
+            let mut folders: Vec<PathBuf> = desk
+                .inner
+                .roots
+                .of(&server)
+                .iter()
+                .filter_map(|root| file_path(&root.uri))
+                .collect();
+            // What the person shared with the server themselves stays theirs.
+            let own = desk.own_folders(&server);
+            folders.extend(accepted.iter().cloned());
+            desk.set_roots(&server, &folders).await?;
+            let offered: Vec<PathBuf> = accepted
+                .into_iter()
+                .filter(|folder| !own.contains(folder))
+                .collect();
+            desk.mark_offered(&server, &agent, &offered).await;
+            Ok(())
+        })
+    }
+
+    fn forget(&self, agent: &str) -> BoxFuture<'_, ()> {
+        let agent = agent.to_owned();
+        Box::pin(async move {
+            if let Ok(desk) = self.desk() {
+                desk.inner.gate.forget_agent(&agent).await;
+                desk.withdraw_offered_folders(&agent).await;
+            }
+        })
+    }
+
+    fn record(&self, record: Record) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            if let Ok(desk) = self.desk()
+                && let Err(e) = desk.inner.gate.audit().record(record).await
+            {
+                tracing::error!("{e}");
+            }
+        })
+    }
+
+    fn asked_by(
+        &self,
+        asked_by: String,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<AuditEntry>, AgentError>> {
+        Box::pin(async move { Ok(self.desk()?.search_audit(&asked_by, None, limit).await?) })
+    }
+
+    fn approval_timeout(&self) -> Duration {
+        Duration::from_secs(self.config().settings.approval_timeout_secs)
+    }
+
+    fn follow(
+        &self,
+        who: Follower,
+        server: &str,
+        uri: &str,
+    ) -> BoxFuture<'_, Result<(), AgentError>> {
+        let (server, uri) = (server.to_owned(), uri.to_owned());
+        Box::pin(async move { Ok(self.desk()?.follow_resource(who, &server, &uri).await?) })
+    }
+
+    fn unfollow(
+        &self,
+        who: Follower,
+        server: &str,
+        uri: &str,
+    ) -> BoxFuture<'_, Result<(), AgentError>> {
+        let (server, uri) = (server.to_owned(), uri.to_owned());
+        Box::pin(async move { Ok(self.desk()?.unfollow_resource(who, &server, &uri).await?) })
+    }
+
+    fn follows(&self, who: Follower, server: &str, uri: &str) -> bool {
+        self.desk()
+            .is_ok_and(|desk| desk.follows_resource(who, server, uri))
+    }
+
+    fn followed_by(&self, who: Follower) -> Vec<(String, String)> {
+        self.desk()
+            .map(|desk| desk.followed_by(who))
+            .unwrap_or_default()
+    }
+
+    fn secrets(&self) -> Result<Secrets, AgentError> {
+        Ok(self.desk()?.inner.secrets.clone())
+    }
+}
