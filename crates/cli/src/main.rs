@@ -208,7 +208,14 @@ fn main() -> ExitCode {
         Command::Conformance { url } => block_on(conformance::run(&url)),
         Command::Bridge { agent, socket } => {
             return match tokio::runtime::Runtime::new() {
-                Ok(runtime) => runtime.block_on(bridge::run(&agent, socket)),
+                Ok(runtime) => {
+                    let code = runtime.block_on(bridge::run(&agent, socket));
+                    // Not waiting for the thread that reads the agent's stdin: its read
+                    // cannot be cancelled, and the agent, waiting for an answer, may never
+                    // write again. It learns that its server is gone when the bridge exits.
+                    runtime.shutdown_background();
+                    code
+                }
                 Err(e) => {
                     eprintln!("switchboard-cli: could not start the async runtime: {e}");
                     ExitCode::FAILURE

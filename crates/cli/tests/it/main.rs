@@ -1,6 +1,7 @@
 //! The integration tests of this crate, one binary: each module was a test file of its own
 //! (`cargo test --test it <module>::` runs one).
 
+mod bridge;
 mod cli;
 mod cli_server;
 mod cli_sign_in;
