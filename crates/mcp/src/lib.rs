@@ -7,7 +7,8 @@
 //! - [`schema`]: JSON Schema checks; [`client::tool_schemas`]: tool calls checked against them;
 //! - [`traffic`]: an optional observer of every message, for a traffic view;
 //! - [`auth`]: the authorization client (OAuth discovery, registration, sign-in, refresh);
-//! - [`server`]: the server role's transports beyond stdio (Streamable HTTP).
+//! - [`server`]: the server role: its typed handler, and its transports beyond stdio
+//!   (Streamable HTTP).
 
 pub mod auth;
 pub mod client;

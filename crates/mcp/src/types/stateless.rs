@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::common::{Implementation, Meta};
+use super::common::{EmptyResult, Implementation, Meta};
 use super::lenient;
 use super::lifecycle::ServerCapabilities;
 
@@ -95,6 +95,27 @@ impl SubscriptionFilter {
                 .is_none_or(Vec::is_empty)
     }
 }
+
+/// Params of `subscriptions/listen`: what the stream is to carry. The revision requires the
+/// filter; one left out asks for nothing, as an empty one does.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SubscriptionsListenRequestParams {
+    #[serde(default)]
+    pub notifications: SubscriptionFilter,
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "lenient"
+    )]
+    pub meta: Option<Meta>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The result of `subscriptions/listen`, sent only when the server ends the stream: its
+/// `_meta` names the stream (`meta_key::SUBSCRIPTION_ID`, the id of the request).
+pub type SubscriptionsListenResult = EmptyResult;
 
 /// The caching hints of a list page or a read (`ttlMs`, `cacheScope`).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]

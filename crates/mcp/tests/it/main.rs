@@ -15,6 +15,7 @@ mod interop_oauth;
 mod interop_python;
 mod interop_rmcp;
 mod properties;
+mod server_handler;
 mod stateless;
 mod stateless_protocol;
 mod stdio;
