@@ -1,12 +1,11 @@
-//! The routing of the client's requests and notifications to the modules that answer them.
+//! What the server offers, as the engine's typed handler: each request the client may
+//! send goes to the module that answers it.
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Map;
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::connection::IncomingHandler;
-use switchboard_mcp::jsonrpc::{ErrorObject, encode_result as encode, read_params as parse};
-use switchboard_mcp::transport::BoxFuture;
+use switchboard_mcp::server::handler::{ClientNotification, Reply, ServerHandler, answered};
 use switchboard_mcp::types::*;
 
 use crate::server::{NAME, Server, Session};
@@ -18,39 +17,6 @@ and roots. It touches nothing outside itself: notes live in memory only, and it 
 and opens no connection.";
 
 impl Server {
-    /// Answers a request that needs no waiting. These are answered as they arrive, so
-    /// that they take effect in the order the client sent them.
-    fn answer(&self, method: &str, params: Option<Value>) -> Result<Value, ErrorObject> {
-        match method {
-            method::INITIALIZE => encode(self.initialize(parse(params)?)),
-            method::LOGGING_SET_LEVEL => {
-                let params: SetLevelRequestParams = parse(params)?;
-                self.state().log_level = params.level;
-                encode(EmptyResult::default())
-            }
-            method::TOOLS_LIST => encode(tools::list(self)),
-            method::RESOURCES_LIST => encode(resources::list(self)),
-            method::RESOURCES_TEMPLATES_LIST => encode(resources::templates()),
-            method::RESOURCES_READ => {
-                let params: ReadResourceRequestParams = parse(params)?;
-                encode(resources::read(self, &params.uri)?)
-            }
-            method::RESOURCES_SUBSCRIBE => {
-                let params: SubscribeRequestParams = parse(params)?;
-                encode(resources::subscribe(self, params.uri)?)
-            }
-            method::RESOURCES_UNSUBSCRIBE => {
-                let params: UnsubscribeRequestParams = parse(params)?;
-                self.state().subscriptions.remove(&params.uri);
-                encode(EmptyResult::default())
-            }
-            method::PROMPTS_LIST => encode(prompts::list()),
-            method::PROMPTS_GET => encode(prompts::get(parse(params)?)?),
-            method::COMPLETION_COMPLETE => encode(prompts::complete(&parse(params)?)?),
-            other => Err(ErrorObject::method_not_found(other)),
-        }
-    }
-
     fn initialize(&self, params: InitializeRequestParams) -> InitializeResult {
         let version = negotiate(&params.protocol_version);
         eprintln!(
@@ -105,23 +71,23 @@ impl Server {
         }
     }
 
-    fn notified(self: Arc<Self>, method: &str) {
-        match method {
-            method::INITIALIZED => {
+    fn notified(self: Arc<Self>, notification: ClientNotification) {
+        match notification {
+            ClientNotification::Initialized => {
                 let client = self.state().session.as_ref().map_or_else(
                     || "the client".to_owned(),
                     |s| s.client.display_name().to_owned(),
                 );
                 eprintln!("{NAME}: {client} is ready");
             }
-            method::ROOTS_LIST_CHANGED => {
+            ClientNotification::RootsListChanged => {
                 // Notifications are answered synchronously: the log message goes from a task.
                 tokio::spawn(async move {
                     let message = "The client's roots changed: call list_roots to see them.";
                     self.log(LoggingLevel::Info, message.into()).await;
                 });
             }
-            _ => {}
+            ClientNotification::Other { .. } => {}
         }
     }
 }
@@ -134,26 +100,68 @@ fn negotiate(requested: &str) -> ProtocolVersion {
     }
 }
 
-/// The connection's view of the server.
+/// The server as the connection sees it. Every answer but a tool call's is made at once,
+/// so that requests take effect in the order the client sent them.
 pub struct Handler(pub Arc<Server>);
 
-impl IncomingHandler for Handler {
-    fn request(
-        &self,
-        method: String,
-        params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        let server = self.0.clone();
-        if method == method::TOOLS_CALL {
-            // Tools may take long and call the client back: they run as their own future,
-            // which the connection drops if the client cancels the call.
-            Box::pin(async move { encode(tools::call(&server, parse(params)?).await?) })
-        } else {
-            Box::pin(std::future::ready(server.answer(&method, params)))
-        }
+impl ServerHandler for Handler {
+    fn initialize(&self, params: InitializeRequestParams) -> Reply<InitializeResult> {
+        answered(Ok(self.0.initialize(params)))
     }
 
-    fn notification(&self, method: String, _params: Option<Value>) {
-        self.0.clone().notified(&method);
+    fn set_level(&self, params: SetLevelRequestParams) -> Reply<EmptyResult> {
+        self.0.state().log_level = params.level;
+        answered(Ok(EmptyResult::default()))
+    }
+
+    fn list_tools(&self, _: PaginatedRequestParams) -> Reply<ListToolsResult> {
+        answered(Ok(tools::list(&self.0)))
+    }
+
+    /// Tools may take long and call the client back: they run as their own future, which
+    /// the connection drops if the client cancels the call.
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<CallToolResult> {
+        let server = self.0.clone();
+        Box::pin(async move { tools::call(&server, params).await })
+    }
+
+    fn list_resources(&self, _: PaginatedRequestParams) -> Reply<ListResourcesResult> {
+        answered(Ok(resources::list(&self.0)))
+    }
+
+    fn list_resource_templates(
+        &self,
+        _: PaginatedRequestParams,
+    ) -> Reply<ListResourceTemplatesResult> {
+        answered(Ok(resources::templates()))
+    }
+
+    fn read_resource(&self, params: ReadResourceRequestParams) -> Reply<ReadResourceResult> {
+        answered(resources::read(&self.0, &params.uri))
+    }
+
+    fn subscribe(&self, params: SubscribeRequestParams) -> Reply<EmptyResult> {
+        answered(resources::subscribe(&self.0, params.uri))
+    }
+
+    fn unsubscribe(&self, params: UnsubscribeRequestParams) -> Reply<EmptyResult> {
+        self.0.state().subscriptions.remove(&params.uri);
+        answered(Ok(EmptyResult::default()))
+    }
+
+    fn list_prompts(&self, _: PaginatedRequestParams) -> Reply<ListPromptsResult> {
+        answered(Ok(prompts::list()))
+    }
+
+    fn get_prompt(&self, params: GetPromptRequestParams) -> Reply<GetPromptResult> {
+        answered(prompts::get(params))
+    }
+
+    fn complete(&self, params: CompleteRequestParams) -> Reply<CompleteResult> {
+        answered(prompts::complete(&params))
+    }
+
+    fn notification(&self, notification: ClientNotification) {
+        self.0.clone().notified(notification);
     }
 }

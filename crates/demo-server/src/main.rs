@@ -16,6 +16,7 @@ mod tools;
 use std::sync::Arc;
 
 use switchboard_mcp::connection::Connection;
+use switchboard_mcp::server::handler::Dispatch;
 use switchboard_mcp::transport::stdio::own_stdio;
 use switchboard_mcp::transport::{LogLine, LogSink};
 
@@ -28,7 +29,10 @@ async fn main() {
         LogLine::Stderr(line) | LogLine::Protocol(line) => eprintln!("{NAME}: {line}"),
     });
     let server = Server::new();
-    let connection = Connection::start(own_stdio(log), Arc::new(Handler(server.clone())));
+    let connection = Connection::start(
+        own_stdio(log),
+        Arc::new(Dispatch::new(Handler(server.clone()))),
+    );
     server.attach(connection.clone());
     let reason = connection.wait_closed().await;
     eprintln!("{NAME}: {reason}; exiting");
