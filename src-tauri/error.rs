@@ -1,5 +1,5 @@
 use serde::Serialize;
-use switchboard_desk::{AgentError, DeskError};
+use switchboard_desk::{AgentError, DeskError, ExplorerError};
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -65,13 +65,12 @@ impl From<DeskError> for CommandError {
         use switchboard_desk::{FormError, ProviderFormError};
         let err = match err {
             DeskError::Agent(agent) => return agent.into(),
+            DeskError::Explorer(explorer) => return explorer.into(),
             other => other,
         };
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_) | DeskError::NoTool { .. } | DeskError::NoProvider(_) => {
-                ErrorCode::NotFound
-            }
+            DeskError::NoServer(_) | DeskError::NoProvider(_) => ErrorCode::NotFound,
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Form(FormError::Keyring(_))
@@ -86,11 +85,8 @@ impl From<DeskError> for CommandError {
             | DeskError::Import(_)
             | DeskError::ProviderForm(_) => ErrorCode::Invalid,
             DeskError::Provider(_) => ErrorCode::Provider,
-            DeskError::Call(CallError::Denied { .. }) | DeskError::ToolDisabled { .. } => {
-                ErrorCode::Denied
-            }
+            DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
-            DeskError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             DeskError::NoModel | DeskError::NoModelOf(_) | DeskError::NoSuchModel(_) => {
                 ErrorCode::NoModel
             }
@@ -98,7 +94,7 @@ impl From<DeskError> for CommandError {
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
-            DeskError::Agent(_) => unreachable!("taken above"),
+            DeskError::Agent(_) | DeskError::Explorer(_) => unreachable!("taken above"),
             DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
             DeskError::Registry(_) => ErrorCode::Server,
             DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
@@ -142,6 +138,26 @@ impl From<AgentError> for CommandError {
             AgentError::BrokenConfig(_) | AgentError::Config(_) => ErrorCode::Config,
             AgentError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             AgentError::Call(_) | AgentError::Client(_) => ErrorCode::Server,
+        };
+        Self {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<ExplorerError> for CommandError {
+    fn from(err: ExplorerError) -> Self {
+        use switchboard_core::gate::CallError;
+        let code = match &err {
+            ExplorerError::NoServer(_) | ExplorerError::NoTool { .. } => ErrorCode::NotFound,
+            ExplorerError::NotRunning(_) => ErrorCode::NotRunning,
+            ExplorerError::Call(CallError::Denied { .. }) | ExplorerError::ToolDisabled { .. } => {
+                ErrorCode::Denied
+            }
+            ExplorerError::Call(_) | ExplorerError::Client(_) => ErrorCode::Server,
+            ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
+            ExplorerError::BadRequest(_) => ErrorCode::Invalid,
         };
         Self {
             code,

@@ -13,7 +13,7 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub fn catalog(desk: State<'_, Desk>) -> Offers {
-    desk.catalog()
+    desk.explorer().catalog()
 }
 
 /// Calls a tool through the approval gate; resolves with the CallToolResult.
@@ -27,6 +27,7 @@ pub async fn call_tool(
     token: String,
 ) -> Result<Mcp<mcp::CallToolResult>> {
     Ok(desk
+        .explorer()
         .call_tool(&server, &tool, args.into_object(), token)
         .await?
         .into())
@@ -35,14 +36,14 @@ pub async fn call_tool(
 #[tauri::command]
 #[specta::specta]
 pub fn cancel_call(desk: State<'_, Desk>, token: String) -> bool {
-    desk.cancel(&token)
+    desk.explorer().cancel(&token)
 }
 
 /// The calls under way, oldest first: the list the activity view starts from.
 #[tauri::command]
 #[specta::specta]
 pub fn calls_in_flight(desk: State<'_, Desk>) -> Vec<ProgressItem> {
-    desk.calls_in_flight()
+    desk.explorer().calls_in_flight()
 }
 
 #[tauri::command]
@@ -52,7 +53,7 @@ pub async fn read_resource(
     server: String,
     uri: String,
 ) -> Result<Mcp<mcp::ReadResourceResult>> {
-    Ok(desk.read_resource(&server, &uri).await?.into())
+    Ok(desk.explorer().read_resource(&server, &uri).await?.into())
 }
 
 #[tauri::command]
@@ -63,7 +64,7 @@ pub async fn subscribe_resource(
     uri: String,
     on: bool,
 ) -> Result<()> {
-    Ok(desk.subscribe(&server, &uri, on).await?)
+    Ok(desk.explorer().subscribe(&server, &uri, on).await?)
 }
 
 #[tauri::command]
@@ -75,6 +76,7 @@ pub async fn get_prompt(
     args: Json,
 ) -> Result<Mcp<mcp::GetPromptResult>> {
     Ok(desk
+        .explorer()
         .get_prompt(&server, &name, args.into_object())
         .await?
         .into())
@@ -84,5 +86,5 @@ pub async fn get_prompt(
 #[tauri::command]
 #[specta::specta]
 pub async fn complete(desk: State<'_, Desk>, server: String, params: Json) -> Result<Vec<String>> {
-    Ok(desk.complete(&server, params.0).await?)
+    Ok(desk.explorer().complete(&server, params.0).await?)
 }

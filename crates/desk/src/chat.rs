@@ -18,7 +18,7 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::explore::ProgressItem;
+use crate::explorer::ProgressItem;
 use crate::switches::TurnedOff;
 use crate::{Desk, DeskError, Inner, Update};
 use switchboard_chat::context;
@@ -485,7 +485,7 @@ impl Desk {
             if let Some(inner) = desk.upgrade() {
                 let shown = Desk { inner };
                 for token in in_flight {
-                    shown.call_ended(&token);
+                    shown.inner.explorer.call_ended(&token);
                 }
             }
         });
@@ -550,25 +550,31 @@ fn in_flight_call(
                 },
                 call: tool.clone(),
             };
-            desk.call_began(item, by, stop.clone());
+            desk.inner.explorer.call_began(item, by, stop.clone());
         }
-        ChatEvent::ToolCallRunning { call_id, .. } => desk.call_served(&token(call_id)),
+        ChatEvent::ToolCallRunning { call_id, .. } => {
+            desk.inner.explorer.call_served(&token(call_id))
+        }
         ChatEvent::ToolCallProgress {
             call_id,
             progress,
             total,
             message,
-        } => desk.call_progressed(&token(call_id), *progress, *total, message.clone()),
+        } => {
+            desk.inner
+                .explorer
+                .call_progressed(&token(call_id), *progress, *total, message.clone())
+        }
         ChatEvent::ToolCallResult { call_id, .. }
         | ChatEvent::ToolCallDenied { call_id, .. }
         | ChatEvent::ToolCallFailed { call_id, .. } => {
             let token = token(call_id);
             in_flight.remove(&token);
-            desk.call_ended(&token);
+            desk.inner.explorer.call_ended(&token);
         }
         ChatEvent::Finished { .. } | ChatEvent::Error { .. } => {
             for token in in_flight.drain() {
-                desk.call_ended(&token);
+                desk.inner.explorer.call_ended(&token);
             }
         }
         _ => {}

@@ -10,15 +10,13 @@ const LAYERS: &[&[&str]] = &[
         "logbook",
         "models",
         "sampling",
-        "subscriptions",
         "trust",
-        "url_steps",
         "watch",
     ],
     // What the servers offer as each asker sees it, and what is done with a server's form.
-    &["explore", "imports", "answers", "folders", "signing_in"],
-    // The calls, the chat, the agents and the registry, over those.
-    &["agents", "calls", "chat", "registry"],
+    &["explorer", "imports", "answers", "folders", "signing_in"],
+    // The chat, the agents and the registry, over those.
+    &["agents", "chat", "registry"],
     // The desk's parts as its services' ports.
     &["ports"],
 ];

@@ -4,9 +4,8 @@
 
 pub mod agents;
 mod answers;
-mod calls;
 mod chat;
-mod explore;
+pub mod explorer;
 mod folders;
 mod imports;
 #[cfg(test)]
@@ -19,10 +18,8 @@ mod sampling;
 pub mod server_settings;
 mod shown;
 mod signing_in;
-mod subscriptions;
 mod switches;
 mod trust;
-mod url_steps;
 mod watch;
 
 use parking_lot::Mutex;
@@ -63,7 +60,7 @@ pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
     PromptUse, Role, ShownMessage, ShownPart,
 };
-pub use explore::{Offers, ProgressItem};
+pub use explorer::{Explorer, ExplorerError, Follower, Offers, ProgressItem};
 pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
     ImportedServerReport, InputAnswer, SkippedServer,
@@ -77,8 +74,7 @@ pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
 use server_settings::{NewSecret, SecretValue};
 pub use signing_in::SignedIn;
-pub use subscriptions::Follower;
-pub use switches::ToolSwitch;
+pub use switches::{ToolSwitch, TurnedOff};
 pub use trust::{RuleScope, SharedFolders, StandingRule};
 
 /// How many requests one server may keep waiting for the person at once.
@@ -96,18 +92,6 @@ pub enum DeskError {
     NoServer(String),
     #[error("{0} is not running")]
     NotRunning(String),
-    #[error("{server} offers no tool named {tool:?}")]
-    NoTool { server: String, tool: String },
-    #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
-    ToolDisabled { server: String, tool: String },
-    /// The server needs the person to finish `steps` pages in a browser before the call; they
-    /// were offered, and `opened` of them taken. The call was not made: try it again.
-    #[error("{}", browser_steps(server, *steps, *opened))]
-    StepsInBrowser {
-        server: String,
-        steps: usize,
-        opened: usize,
-    },
     #[error(transparent)]
     Call(#[from] CallError),
     #[error(transparent)]
@@ -154,6 +138,8 @@ pub enum DeskError {
     Conversation(#[from] switchboard_chat::ConversationError),
     #[error(transparent)]
     Agent(#[from] AgentError),
+    #[error(transparent)]
+    Explorer(#[from] ExplorerError),
     #[error(transparent)]
     Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]
@@ -288,16 +274,16 @@ struct Inner {
     secrets: Secrets,
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, i64>>,
-    calls: Arc<calls::Calls>,
     updates: Updates,
     /// What the person should know about the audit trail: a setting that did not read, a
     /// damaged file moved aside (the conversations' file too).
     audit_notices: Vec<String>,
     chat: chat::ChatDesk,
+    /// The explorer's service: the catalog, calls and reads through the gate, the calls
+    /// under way, the resources followed.
+    explorer: Explorer,
     /// The agents' service, which the gateway uses.
     agents: Agents,
-    /// Who follows which resource of which server.
-    followed: subscriptions::Followed,
     /// The registry of the settings, kept so that its connections serve search after search.
     registry: Mutex<Option<switchboard_core::registry::Registry>>,
 }
@@ -328,7 +314,7 @@ impl Desk {
             },
         };
         let settings = &loaded.config.settings;
-        let calls = Arc::new(calls::Calls::default());
+        let calls = Arc::new(explorer::Calls::default());
         // A tool call put to the person has a caller waiting (a model, or the person
         // themselves); any other request comes forward only while a call to its server is
         // served, so servers asking on their own (at start-up, say) stack no dialogs; and
@@ -408,6 +394,13 @@ impl Desk {
                     &loaded.config.settings,
                     Some(Arc::new(config::RulesInFile(config_path.to_owned()))),
                 );
+                let explorer = Explorer::new(
+                    calls,
+                    gate.clone(),
+                    shared.catalog.clone(),
+                    roots.clone(),
+                    Arc::new(ports::ExplorerPorts(desk.clone())),
+                );
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -419,18 +412,22 @@ impl Desk {
                     secrets,
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
-                    calls,
                     updates: Updates::default(),
                     audit_notices,
                     chat,
+                    explorer,
                     agents,
-                    followed: subscriptions::Followed::default(),
                     registry: Mutex::default(),
                 }
             }),
         };
         desk.relay();
         Ok(desk)
+    }
+
+    /// The explorer's service. Each value handed out keeps the desk alive while it lives.
+    pub fn explorer(&self) -> Explorer {
+        self.inner.explorer.keeping(self.inner.clone())
     }
 
     /// The agents' service: all the gateway knows of the host. Each value handed out keeps
@@ -487,7 +484,9 @@ impl Desk {
                                 inner: inner.clone(),
                             };
                             let server = server.clone();
-                            tokio::spawn(async move { desk.follow_again(&server).await });
+                            tokio::spawn(
+                                async move { desk.explorer().follow_again(&server).await },
+                            );
                         }
                         let since_ms = now_ms();
                         inner.since.lock().insert(server.clone(), since_ms);
@@ -868,21 +867,5 @@ impl From<ServerEvent> for Relayed {
 impl From<Update> for Relayed {
     fn from(update: Update) -> Self {
         Self::Ready(update)
-    }
-}
-
-/// What a person reads after a server asked them to finish pages in a browser first.
-fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
-    let pages = if steps == 1 { "a page" } else { "pages" };
-    if opened == steps {
-        format!(
-            "{server} needs you to finish {pages} in your browser before this call: once \
-             you have, try the call again"
-        )
-    } else {
-        format!(
-            "{server} needs you to finish {pages} in your browser before this call, which \
-             you did not open; the call was not made"
-        )
     }
 }

@@ -16,13 +16,13 @@ use switchboard_mcp::types::Tool;
 use tokio::sync::broadcast;
 
 use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
-use crate::subscriptions::Follower;
+use crate::explorer::{ExplorerHost, Follower};
 use crate::switches::{ToolSwitch, TurnedOff};
 use crate::{AuditEntry, Desk, DeskError, Inner, Update};
 use switchboard_core::approvals::{Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
-use switchboard_core::config::{AgentConfig, Config};
+use switchboard_core::config::{AgentConfig, Config, ServerConfig};
 use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
 use switchboard_core::secrets::Secrets;
@@ -89,7 +89,9 @@ impl AgentsHost for AgentPorts {
     }
 
     fn offers(&self) -> Vec<(String, Offer)> {
-        self.desk().map(|desk| desk.catalog().0).unwrap_or_default()
+        self.desk()
+            .map(|desk| desk.explorer().catalog().0)
+            .unwrap_or_default()
     }
 
     fn tool_named(&self, id: &str, may: &dyn Fn(&str, &str) -> bool) -> Option<(String, String)> {
@@ -127,6 +129,7 @@ impl AgentsHost for AgentPorts {
             } = call;
             Ok(self
                 .desk()?
+                .explorer()
                 .call_tool_reporting(&origin, &server, &tool, arguments, token, report)
                 .await?)
         })
@@ -144,19 +147,20 @@ impl AgentsHost for AgentPorts {
         Box::pin(async move {
             Ok(self
                 .desk()?
+                .explorer()
                 .read_as(&origin, &server, read, token, reading)
                 .await?)
         })
     }
 
     fn cancel(&self, token: &str) -> bool {
-        self.desk().is_ok_and(|desk| desk.cancel(token))
+        self.desk().is_ok_and(|desk| desk.explorer().cancel(token))
     }
 
     fn calls_served_by(&self, server: &str) -> Vec<String> {
         self.0
             .upgrade()
-            .map(|inner| inner.calls.tokens_to(server))
+            .map(|inner| inner.explorer.calls_served_by(server))
             .unwrap_or_default()
     }
 
@@ -236,7 +240,13 @@ impl AgentsHost for AgentPorts {
         uri: &str,
     ) -> BoxFuture<'_, Result<(), AgentError>> {
         let (server, uri) = (server.to_owned(), uri.to_owned());
-        Box::pin(async move { Ok(self.desk()?.follow_resource(who, &server, &uri).await?) })
+        Box::pin(async move {
+            Ok(self
+                .desk()?
+                .explorer()
+                .follow_resource(who, &server, &uri)
+                .await?)
+        })
     }
 
     fn unfollow(
@@ -246,21 +256,61 @@ impl AgentsHost for AgentPorts {
         uri: &str,
     ) -> BoxFuture<'_, Result<(), AgentError>> {
         let (server, uri) = (server.to_owned(), uri.to_owned());
-        Box::pin(async move { Ok(self.desk()?.unfollow_resource(who, &server, &uri).await?) })
+        Box::pin(async move {
+            Ok(self
+                .desk()?
+                .explorer()
+                .unfollow_resource(who, &server, &uri)
+                .await?)
+        })
     }
 
     fn follows(&self, who: Follower, server: &str, uri: &str) -> bool {
         self.desk()
-            .is_ok_and(|desk| desk.follows_resource(who, server, uri))
+            .is_ok_and(|desk| desk.explorer().follows_resource(who, server, uri))
     }
 
     fn followed_by(&self, who: Follower) -> Vec<(String, String)> {
         self.desk()
-            .map(|desk| desk.followed_by(who))
+            .map(|desk| desk.explorer().followed_by(who))
             .unwrap_or_default()
     }
 
     fn secrets(&self) -> Result<Secrets, AgentError> {
         Ok(self.desk()?.inner.secrets.clone())
+    }
+}
+
+/// The explorer's service's port.
+pub(super) struct ExplorerPorts(pub(super) Weak<Inner>);
+
+impl ExplorerHost for ExplorerPorts {
+    fn server(&self, name: &str) -> Option<ServerConfig> {
+        let inner = self.0.upgrade()?;
+        inner.loaded.lock().config.servers.get(name).cloned()
+    }
+
+    fn tools_off(&self) -> TurnedOff {
+        match self.0.upgrade() {
+            Some(inner) => TurnedOff::now(&inner),
+            None => TurnedOff::of(&Config::default()),
+        }
+    }
+
+    fn running(&self) -> BTreeMap<String, ServerState> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.shared.states.lock().clone())
+            .unwrap_or_default()
+    }
+
+    fn client(&self, server: &str) -> Option<Client> {
+        self.0.upgrade()?.shared.clients.lock().get(server).cloned()
+    }
+
+    fn announce(&self, update: Update) {
+        if let Some(inner) = self.0.upgrade() {
+            inner.updates.send(update);
+        }
     }
 }

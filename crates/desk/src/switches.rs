@@ -10,14 +10,17 @@ use crate::{Desk, DeskError, Inner, Update};
 
 /// The tools turned off now, by server: read once for a whole catalog, not the whole
 /// configuration copied for it.
-pub(super) struct TurnedOff(BTreeMap<String, BTreeSet<String>>);
+pub struct TurnedOff(BTreeMap<String, BTreeSet<String>>);
 
 impl TurnedOff {
-    pub(super) fn now(inner: &Inner) -> Self {
-        let loaded = inner.loaded.lock();
+    pub(crate) fn now(inner: &Inner) -> Self {
+        Self::of(&inner.loaded.lock().config)
+    }
+
+    /// The tools `config` turns off.
+    pub fn of(config: &switchboard_core::config::Config) -> Self {
         Self(
-            loaded
-                .config
+            config
                 .servers
                 .iter()
                 .filter(|(_, server)| !server.disabled_tools.is_empty())
@@ -26,7 +29,7 @@ impl TurnedOff {
         )
     }
 
-    pub(super) fn holds(&self, server: &str, tool: &str) -> bool {
+    pub fn holds(&self, server: &str, tool: &str) -> bool {
         self.0.get(server).is_some_and(|off| off.contains(tool))
     }
 }

@@ -268,6 +268,7 @@ impl Bench {
             Way::Gate => {
                 let token = format!("bench-{n}");
                 self.desk
+                    .explorer()
                     .call_tool_as(&self.origin, "demo", "echo", arguments, token)
                     .await
                     .expect("the gated call");

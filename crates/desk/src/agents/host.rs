@@ -14,7 +14,7 @@ use switchboard_mcp::types::Tool;
 use tokio::sync::{broadcast, mpsc};
 
 use super::AgentError;
-use crate::subscriptions::Follower;
+use crate::explorer::Follower;
 use crate::switches::ToolSwitch;
 use crate::{AuditEntry, Update};
 use switchboard_core::approvals::{Question, Settled};

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
 use tokio::sync::broadcast;
 
-use crate::subscriptions::Follower;
+use crate::explorer::{ExplorerError, Follower};
 use crate::{AuditEntry, DeskError, Update};
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::audit::AuditError;
@@ -89,6 +89,7 @@ impl From<DeskError> for AgentError {
     fn from(error: DeskError) -> Self {
         match error {
             DeskError::Agent(agent) => agent,
+            DeskError::Explorer(explorer) => explorer.into(),
             DeskError::NoServer(server) => Self::NoServer(server),
             DeskError::NotRunning(server) => Self::NotRunning(server),
             DeskError::Call(call) => Self::Call(call),
@@ -100,6 +101,18 @@ impl From<DeskError> for AgentError {
             DeskError::Audit(audit) => Self::Audit(audit),
             DeskError::Keyring(keyring) => Self::Keyring(keyring),
             other => Self::Host(Box::new(other)),
+        }
+    }
+}
+
+impl From<ExplorerError> for AgentError {
+    fn from(error: ExplorerError) -> Self {
+        match error {
+            ExplorerError::NoServer(server) => Self::NoServer(server),
+            ExplorerError::NotRunning(server) => Self::NotRunning(server),
+            ExplorerError::Call(call) => Self::Call(call),
+            ExplorerError::Client(client) => Self::Client(client),
+            other => Self::Host(Box::new(DeskError::Explorer(other))),
         }
     }
 }

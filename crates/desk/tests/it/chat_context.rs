@@ -166,6 +166,7 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
     // The argument is completed as the person types.
     let offered = world
         .desk
+        .explorer()
         .complete(
             "demo",
             json!({"ref": {"type": "ref/prompt", "name": "greet"},

@@ -117,7 +117,8 @@ async fn what_a_server_asks_while_serving_an_agents_call_names_the_agent_and_the
     let call = tokio::spawn({
         let (desk, agent) = (world.desk.clone(), agent.clone());
         async move {
-            desk.call_tool_as(&agent, "demo", "ask_user", Map::new(), "agent-call".into())
+            desk.explorer()
+                .call_tool_as(&agent, "demo", "ask_user", Map::new(), "agent-call".into())
                 .await
         }
     });

@@ -12,7 +12,7 @@ use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_core::config::ProtocolEra;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
-use switchboard_desk::{Desk, DeskError, ServerForm, Update};
+use switchboard_desk::{Desk, DeskError, ExplorerError, ServerForm, Update};
 use tokio::sync::broadcast;
 
 use crate::common::{self, WAIT, text_of};
@@ -126,12 +126,13 @@ impl World {
         &self,
         tool: &str,
         arguments: Value,
-    ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
+    ) -> tokio::task::JoinHandle<Result<Value, ExplorerError>> {
         let desk = self.desk.clone();
         let tool = tool.to_owned();
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move {
-            desk.call_tool("py", &tool, arguments, format!("call-{tool}"))
+            desk.explorer()
+                .call_tool("py", &tool, arguments, format!("call-{tool}"))
                 .await
         })
     }
@@ -152,7 +153,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let listed = world.desk.servers();
     assert_eq!(listed.len(), 1);
     assert!(matches!(listed[0].state, Some(ServerState::Running { .. })));
-    let catalog = world.desk.catalog();
+    let catalog = world.desk.explorer().catalog();
     let tools = &catalog.of("py").unwrap().tools;
     assert!(tools.iter().any(|t| t.name == "echo"));
 
@@ -209,7 +210,7 @@ async fn a_call_under_way_shows_progress_and_can_be_cancelled() {
         })
         .await;
     assert_eq!((step.token.as_str(), step.total), ("call-slow", Some(50.0)));
-    assert!(world.desk.cancel("call-slow"));
+    assert!(world.desk.explorer().cancel("call-slow"));
     let cancelled = call.await.unwrap().unwrap_err();
     assert!(cancelled.to_string().contains("cancel"), "{cancelled}");
     world
@@ -217,7 +218,10 @@ async fn a_call_under_way_shows_progress_and_can_be_cancelled() {
             matches!(u, Update::ProgressEnded { token } if token == "call-slow").then_some(())
         })
         .await;
-    assert!(!world.desk.cancel("call-slow"), "the call is over");
+    assert!(
+        !world.desk.explorer().cancel("call-slow"),
+        "the call is over"
+    );
     world.desk.shutdown().await;
 }
 

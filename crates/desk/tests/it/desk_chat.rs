@@ -311,17 +311,17 @@ async fn a_models_tool_call_is_listed_among_the_calls_under_way_and_cancel_stops
         ("demo", "echo")
     );
     let asked = world.asked().await;
-    let listed = world.desk.calls_in_flight();
+    let listed = world.desk.explorer().calls_in_flight();
     assert!(
         listed.iter().any(|call| call.token == item.token),
         "the call waiting for the person is listed: {listed:?}"
     );
 
-    assert!(world.desk.cancel(&item.token));
+    assert!(world.desk.explorer().cancel(&item.token));
     world.withdrawn(asked.id).await;
     chat_until_end(&mut chat_updates, chat.id).await;
     world
         .next(|u| matches!(u, Update::ProgressEnded { token } if token == item.token).then_some(()))
         .await;
-    assert!(world.desk.calls_in_flight().is_empty());
+    assert!(world.desk.explorer().calls_in_flight().is_empty());
 }

@@ -226,6 +226,7 @@ async fn a_subscribed_resource_sends_updates_until_unsubscribed() {
     let mut world = demo_desk(json!({})).await;
     world
         .desk
+        .explorer()
         .subscribe("demo", "demo://notes", true)
         .await
         .unwrap();
@@ -234,6 +235,7 @@ async fn a_subscribed_resource_sends_updates_until_unsubscribed() {
     assert_eq!(updated(&mut world).await, "demo://notes");
     let read = world
         .desk
+        .explorer()
         .read_resource("demo", "demo://notes")
         .await
         .unwrap();
@@ -246,11 +248,13 @@ async fn a_subscribed_resource_sends_updates_until_unsubscribed() {
     // Subscribed to the note alone, its deletion is the only update.
     world
         .desk
+        .explorer()
         .subscribe("demo", "demo://notes/first", true)
         .await
         .unwrap();
     world
         .desk
+        .explorer()
         .subscribe("demo", "demo://notes", false)
         .await
         .unwrap();
@@ -266,6 +270,7 @@ async fn a_subscribed_resource_sends_updates_until_unsubscribed() {
     // A resource that does not exist cannot be subscribed to.
     let refused = world
         .desk
+        .explorer()
         .subscribe("demo", "demo://notes/first", true)
         .await;
     assert!(refused.is_err(), "{refused:?}");
@@ -294,14 +299,18 @@ async fn answer(world: &DemoDesk, ask: &Ask) -> Result<String, DeskError> {
     };
     Ok(match ask {
         Ask::Read(uri) => {
-            let read = world.desk.read_resource("demo", uri).await?;
+            let read = world.desk.explorer().read_resource("demo", uri).await?;
             texts(&read["contents"], &|c| {
                 c["text"].as_str().unwrap().to_owned()
             })
         }
         Ask::Prompt(name, arguments) => {
             let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
-            let prompt = world.desk.get_prompt("demo", name, arguments).await?;
+            let prompt = world
+                .desk
+                .explorer()
+                .get_prompt("demo", name, arguments)
+                .await?;
             let messages = texts(&prompt["messages"], &|m| {
                 let content = &m["content"];
                 let text = content["text"].as_str();
@@ -313,6 +322,7 @@ async fn answer(world: &DemoDesk, ask: &Ask) -> Result<String, DeskError> {
         }
         Ask::Complete(params) => world
             .desk
+            .explorer()
             .complete("demo", params.clone())
             .await?
             .join(", "),

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 use switchboard_core::server_events::ServerState;
-use switchboard_desk::{DeskError, Offers, Update};
+use switchboard_desk::{DeskError, ExplorerError, Offers, Update};
 
 use crate::common;
 use crate::common::{demo_server, desk_on, keyring, text_of};
@@ -20,7 +20,7 @@ fn tool_names(catalog: &Offers) -> Vec<String> {
 async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_restart() {
     let demo = json!({"command": demo_server().display().to_string(), "disabledTools": ["echo"]});
     let mut world = desk_on(json!({"demo": demo}), json!({}), keyring("disabled")).await;
-    let names = tool_names(&world.desk.catalog());
+    let names = tool_names(&world.desk.explorer().catalog());
     assert!(!names.contains(&"echo".to_owned()), "{names:?}");
     assert!(names.contains(&"add_note".to_owned()));
     let refused = world
@@ -29,7 +29,7 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
         .unwrap()
         .unwrap_err();
     assert!(
-        matches!(&refused, DeskError::ToolDisabled { tool, .. } if tool == "echo"),
+        matches!(&refused, ExplorerError::ToolDisabled { tool, .. } if tool == "echo"),
         "{refused}"
     );
     assert!(refused.to_string().contains("turned off"), "{refused}");
@@ -58,7 +58,7 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
     world
         .next(|u| matches!(u, Update::CatalogChanged { server } if server == "demo").then_some(()))
         .await;
-    assert!(tool_names(&world.desk.catalog()).contains(&"echo".to_owned()));
+    assert!(tool_names(&world.desk.explorer().catalog()).contains(&"echo".to_owned()));
     let result = world
         .call("echo", json!({"text": "back"}), "back")
         .await
@@ -90,7 +90,7 @@ async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
         .next(|u| matches!(u, Update::CatalogChanged { server } if server == "demo").then_some(()))
         .await;
     assert_eq!(on(&world, "echo"), Some(false), "still listed, shown off");
-    assert!(!tool_names(&world.desk.catalog()).contains(&"echo".to_owned()));
+    assert!(!tool_names(&world.desk.explorer().catalog()).contains(&"echo".to_owned()));
     assert_eq!(
         world.file()["mcpServers"]["demo"]["disabledTools"],
         json!(["echo"])
@@ -99,7 +99,7 @@ async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
         .call("echo", json!({"text": "hi"}), "echo")
         .await
         .unwrap();
-    assert!(matches!(refused, Err(DeskError::ToolDisabled { .. })));
+    assert!(matches!(refused, Err(ExplorerError::ToolDisabled { .. })));
 
     world
         .desk

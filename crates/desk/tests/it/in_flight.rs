@@ -12,7 +12,8 @@ use switchboard_desk::{Desk, ProgressItem, Update};
 use crate::common::{demo_allowed, demo_desk, text_of};
 
 fn listed(desk: &Desk, token: &str) -> Option<ProgressItem> {
-    desk.calls_in_flight()
+    desk.explorer()
+        .calls_in_flight()
         .into_iter()
         .find(|item| item.token == token)
 }
@@ -32,7 +33,7 @@ async fn a_call_waiting_for_the_person_is_listed_at_once_and_can_be_cancelled() 
     );
     assert!(item.started_ms > 0);
 
-    assert!(world.desk.cancel("waits"));
+    assert!(world.desk.explorer().cancel("waits"));
     assert!(call.await.unwrap().is_err());
     assert!(listed(&world.desk, "waits").is_none(), "the call is over");
     world.desk.shutdown().await;
@@ -80,6 +81,6 @@ async fn a_counting_call_is_listed_before_its_first_step_and_then_with_it() {
     assert_eq!(stepped.started_ms, first.started_ms);
 
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "counted to 3");
-    assert!(world.desk.calls_in_flight().is_empty());
+    assert!(world.desk.explorer().calls_in_flight().is_empty());
     world.desk.shutdown().await;
 }

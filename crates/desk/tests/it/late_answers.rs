@@ -8,7 +8,7 @@
 use serde_json::json;
 use switchboard_core::approvals::{AnswerError, Question, Remember};
 use switchboard_core::gate::CallError;
-use switchboard_desk::{DeskError, Update};
+use switchboard_desk::{DeskError, ExplorerError, Update};
 
 use crate::common::{demo_allowed, demo_desk, text_of};
 
@@ -55,7 +55,7 @@ async fn a_request_its_server_withdraws_leaves_saying_so_and_is_recorded() {
     let asked = world.asked().await;
     assert_eq!(asked.question, Question::Roots);
     // The call is stopped: the demo server gives up on it, and cancels its question.
-    assert!(world.desk.cancel("roots"));
+    assert!(world.desk.explorer().cancel("roots"));
     let withdrawn = world
         .next(|u| match u {
             Update::ApprovalRemoved { id, withdrawn } if id == asked.id => Some(withdrawn),
@@ -91,7 +91,7 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
     let mut world = demo_desk(json!({})).await;
     let call = world.call_by_model("echo", json!({"text": "never mind"}), "echo");
     let asked = world.asked().await;
-    assert!(world.desk.cancel("echo"));
+    assert!(world.desk.explorer().cancel("echo"));
     // The dialog goes away, and the call ends.
     let (mut withdrawn, mut ended) = (false, false);
     world
@@ -112,7 +112,7 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
     assert!(world.desk.pending().is_empty());
     let cancelled = call.await.unwrap().unwrap_err();
     assert!(
-        matches!(cancelled, DeskError::Call(CallError::Cancelled { .. })),
+        matches!(cancelled, ExplorerError::Call(CallError::Cancelled { .. })),
         "{cancelled}"
     );
     let audit = world.desk.audit(None, 1).await.unwrap();
@@ -139,7 +139,7 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
             .desk
             .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
             .unwrap();
-        assert!(world.desk.cancel(&token));
+        assert!(world.desk.explorer().cancel(&token));
         call.await.unwrap().unwrap_err();
         let audit = world.desk.audit(None, 1).await.unwrap();
         assert_eq!(

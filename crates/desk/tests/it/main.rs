@@ -20,6 +20,7 @@ mod desk_lifecycle;
 mod desk_reopen;
 mod disabled_tools;
 mod eras;
+mod explorer_service;
 mod hostile;
 mod human_in_the_loop;
 mod imports;

@@ -10,7 +10,7 @@ use serde_json::{Map, json};
 use switchboard_core::approvals::{Question, Remember};
 use switchboard_core::decisions::BY_YOU;
 use switchboard_core::gate::CallError;
-use switchboard_desk::{DeskError, Update};
+use switchboard_desk::{ExplorerError, Update};
 
 use crate::common::{DemoDesk, demo_desk, next_on, text_of};
 
@@ -78,7 +78,7 @@ async fn a_denial_the_person_made_stops_their_own_call_and_says_which_rule() {
         .await
         .unwrap()
         .unwrap_err();
-    let DeskError::Call(CallError::Denied { tool, decided_by }) = &denied else {
+    let ExplorerError::Call(CallError::Denied { tool, decided_by }) = &denied else {
         panic!("{denied}")
     };
     assert_eq!(tool, "echo");

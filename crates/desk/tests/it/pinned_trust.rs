@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use switchboard_core::approvals::{Question, Remember};
 use switchboard_core::gate::CallError;
 use switchboard_core::pins::Changed;
-use switchboard_desk::{DeskError, RuleScope, Update};
+use switchboard_desk::{ExplorerError, RuleScope, Update};
 
 use crate::common;
 use crate::common::{DemoDesk, demo_desk, desk_on, keyring, python_peer, text_of};
@@ -103,7 +103,7 @@ async fn a_tool_rewritten_after_it_was_allowed_is_asked_about_again_with_its_cha
     assert!(change.after.input_schema["properties"]["note"].is_object());
     let denied = call.await.unwrap().unwrap_err();
     assert!(
-        matches!(denied, DeskError::Call(CallError::Denied { .. })),
+        matches!(denied, ExplorerError::Call(CallError::Denied { .. })),
         "{denied}"
     );
 

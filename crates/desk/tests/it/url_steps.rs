@@ -7,7 +7,7 @@
 
 use serde_json::json;
 use switchboard_core::approvals::Question;
-use switchboard_desk::DeskError;
+use switchboard_desk::ExplorerError;
 use switchboard_mcp::types::ElicitRequestParams;
 
 use crate::common::{demo_desk, text_of};
@@ -46,7 +46,7 @@ async fn a_call_refused_until_a_page_is_visited_offers_the_page_then_goes_throug
         // The call itself was not made; the person reads why and what to do.
         let refused = call.await.unwrap().unwrap_err();
         assert!(
-            matches!(&refused, DeskError::StepsInBrowser { steps: 1, opened: o, .. } if *o == opened),
+            matches!(&refused, ExplorerError::StepsInBrowser { steps: 1, opened: o, .. } if *o == opened),
             "{refused:?}"
         );
         assert!(refused.to_string().contains(says), "{refused}");

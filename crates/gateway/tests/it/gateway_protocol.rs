@@ -961,6 +961,7 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
     );
     let listed: Vec<_> = world
         .desk
+        .explorer()
         .calls_in_flight()
         .into_iter()
         .map(|item| (item.server, item.label))
@@ -987,7 +988,10 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
         "{done}"
     );
     assert_eq!(done["_meta"]["switchboard/server"], "peer", "{done}");
-    assert!(world.desk.calls_in_flight().is_empty(), "the read ended");
+    assert!(
+        world.desk.explorer().calls_in_flight().is_empty(),
+        "the read ended"
+    );
 }
 
 /// Every progress report a server sends before its result reaches the agent before the

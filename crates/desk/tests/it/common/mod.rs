@@ -15,7 +15,7 @@ use switchboard_core::approvals::{Broker, BrokerEvent, Pending, Question, Rememb
 use switchboard_core::audit::{AuditLog, Retention};
 use switchboard_core::config::{Config, RulesInFile, ServerConfig};
 use switchboard_core::gate::Gate;
-use switchboard_desk::{Desk, DeskError, Update};
+use switchboard_desk::{Desk, ExplorerError, Update};
 
 use switchboard_core::decisions::Origin;
 use switchboard_core::fleet::Fleet;
@@ -224,7 +224,11 @@ pub async fn call_allowed(desk: &Desk, server: &str, tool: &str, arguments: Valu
         let (server, tool) = (server.to_owned(), tool.to_owned());
         let token = format!("call-{}", CALLS.fetch_add(1, Ordering::Relaxed));
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
-        tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
+        tokio::spawn(async move {
+            desk.explorer()
+                .call_tool(&server, &tool, arguments, token)
+                .await
+        })
     };
     let asked = tokio::select! {
         done = &mut call => return done.unwrap().unwrap(),
@@ -281,11 +285,15 @@ impl DemoDesk {
         tool: &str,
         arguments: Value,
         token: &str,
-    ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
+    ) -> tokio::task::JoinHandle<Result<Value, ExplorerError>> {
         let desk = self.desk.clone();
         let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
-        tokio::spawn(async move { desk.call_tool(&server, &tool, arguments, token).await })
+        tokio::spawn(async move {
+            desk.explorer()
+                .call_tool(&server, &tool, arguments, token)
+                .await
+        })
     }
 
     /// Calls a tool of the desk's server in the background as a model would (the person's
@@ -295,7 +303,7 @@ impl DemoDesk {
         tool: &str,
         arguments: Value,
         token: &str,
-    ) -> tokio::task::JoinHandle<Result<Value, DeskError>> {
+    ) -> tokio::task::JoinHandle<Result<Value, ExplorerError>> {
         let desk = self.desk.clone();
         let (server, tool, token) = (self.server.clone(), tool.to_owned(), token.to_owned());
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
@@ -303,7 +311,8 @@ impl DemoDesk {
             conversation: "c1".to_owned(),
         };
         tokio::spawn(async move {
-            desk.call_tool_as(&model, &server, &tool, arguments, token)
+            desk.explorer()
+                .call_tool_as(&model, &server, &tool, arguments, token)
                 .await
         })
     }

@@ -6,13 +6,13 @@ use std::collections::HashMap;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::explore::ProgressItem;
-use crate::{Desk, Update};
+use super::{Explorer, ProgressItem};
+use crate::Update;
 use switchboard_core::approvals::Serving;
 
 /// The calls under way, each with its cancel switch.
 #[derive(Default)]
-pub(super) struct Calls {
+pub struct Calls {
     running: Mutex<HashMap<String, Call>>,
 }
 
@@ -31,7 +31,7 @@ impl Calls {
     /// is likely part of one of them, and whoever made it waits on it. A call still
     /// waiting for a decision does not count, or a server could bring its questions
     /// forward by having a call put to the person.
-    pub(super) fn served_by(&self, server: &str) -> Vec<Serving> {
+    pub(crate) fn served_by(&self, server: &str) -> Vec<Serving> {
         let running = self.running.lock();
         let mut served: Vec<&Call> = running
             .values()
@@ -42,7 +42,7 @@ impl Calls {
     }
 
     /// The tokens of the calls `server` is serving now.
-    pub(super) fn tokens_to(&self, server: &str) -> Vec<String> {
+    fn tokens_to(&self, server: &str) -> Vec<String> {
         self.running
             .lock()
             .iter()
@@ -59,12 +59,16 @@ impl Calls {
     }
 }
 
-impl Desk {
+impl Explorer {
+    /// The tokens of the calls `server` is serving now.
+    pub(crate) fn calls_served_by(&self, server: &str) -> Vec<String> {
+        self.calls.tokens_to(server)
+    }
+
     /// The calls under way, oldest first, whether or not their servers tell how far along
     /// they are, and those still waiting for a decision.
     pub fn calls_in_flight(&self) -> Vec<ProgressItem> {
         let mut items: Vec<ProgressItem> = self
-            .inner
             .calls
             .running
             .lock()
@@ -77,49 +81,45 @@ impl Desk {
 
     /// Lists a call as under way, cancelled by `cancel`; it waits for a decision until
     /// [`Self::call_served`].
-    pub(super) fn call_began(&self, item: ProgressItem, by: Serving, cancel: CancellationToken) {
+    pub(crate) fn call_began(&self, item: ProgressItem, by: Serving, cancel: CancellationToken) {
         let call = Call {
             cancel,
             item: item.clone(),
             by,
             served: false,
         };
-        self.inner
-            .calls
-            .running
-            .lock()
-            .insert(item.token.clone(), call);
-        self.announce(Update::Progress { item });
+        self.calls.running.lock().insert(item.token.clone(), call);
+        self.host.announce(Update::Progress { item });
     }
 
     /// The call was allowed and goes to its server.
-    pub(super) fn call_served(&self, token: &str) {
-        if let Some(call) = self.inner.calls.running.lock().get_mut(token) {
+    pub(crate) fn call_served(&self, token: &str) {
+        if let Some(call) = self.calls.running.lock().get_mut(token) {
             call.served = true;
         }
     }
 
-    pub(super) fn call_progressed(
+    pub(crate) fn call_progressed(
         &self,
         token: &str,
         progress: f64,
         total: Option<f64>,
         message: Option<String>,
     ) {
-        let item = self.inner.calls.running.lock().get_mut(token).map(|call| {
+        let item = self.calls.running.lock().get_mut(token).map(|call| {
             call.item.progress = progress;
             call.item.total = total;
             call.item.message = message;
             call.item.clone()
         });
         if let Some(item) = item {
-            self.announce(Update::Progress { item });
+            self.host.announce(Update::Progress { item });
         }
     }
 
-    pub(super) fn call_ended(&self, token: &str) {
-        if self.inner.calls.running.lock().remove(token).is_some() {
-            self.announce(Update::ProgressEnded {
+    pub(crate) fn call_ended(&self, token: &str) {
+        if self.calls.running.lock().remove(token).is_some() {
+            self.host.announce(Update::ProgressEnded {
                 token: token.to_owned(),
             });
         }

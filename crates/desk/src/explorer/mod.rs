@@ -1,5 +1,16 @@
-//! What the explorer does: the catalog of every running server, tool calls through the
-//! gate with their progress and a way to cancel them, resources, prompts and completion.
+//! The explorer's service: the catalog of every running server, tool calls through the
+//! gate with their progress and a way to cancel them (the calls under way, whoever makes
+//! them), resources and who follows them, prompts and completion. It holds the parts of
+//! the core it works with (the gate, the catalog, the roots) and reaches the rest of the
+//! host through one port ([`ExplorerHost`]): the servers' configuration and sessions, and
+//! the window's updates. The desk implements the port; a test can, in memory.
+
+mod calls;
+mod follows;
+mod host;
+mod url_steps;
+
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -9,15 +20,103 @@ use switchboard_mcp::types::CompleteRequestParams;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::switches::TurnedOff;
-use crate::{Desk, DeskError};
 use switchboard_core::approvals::Serving;
-use switchboard_core::catalog::Offer;
+use switchboard_core::catalog::{Catalog, Offer};
 use switchboard_core::clock::now_ms;
-use switchboard_core::gate::{CallError, Callee};
-
+use switchboard_core::config::ServerConfig;
 use switchboard_core::decisions::Origin;
+use switchboard_core::gate::{CallError, Callee, Gate};
 use switchboard_core::reads::Read;
+use switchboard_core::roots::Roots;
+
+pub use calls::Calls;
+pub use follows::Follower;
+pub use host::ExplorerHost;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExplorerError {
+    #[error("there is no server named {0:?}")]
+    NoServer(String),
+    #[error("{0} is not running")]
+    NotRunning(String),
+    #[error("{server} offers no tool named {tool:?}")]
+    NoTool { server: String, tool: String },
+    #[error("{tool} of {server} is turned off; turn it on in the server's settings to use it")]
+    ToolDisabled { server: String, tool: String },
+    /// The server needs the person to finish `steps` pages in a browser before the call; they
+    /// were offered, and `opened` of them taken. The call was not made: try it again.
+    #[error("{}", url_steps::browser_steps(server, *steps, *opened))]
+    StepsInBrowser {
+        server: String,
+        steps: usize,
+        opened: usize,
+    },
+    #[error(transparent)]
+    Call(#[from] CallError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// What was asked does not read (a completion request that is not one).
+    #[error("{0}")]
+    BadRequest(String),
+}
+
+/// Cheap to clone; every clone is the same service.
+#[derive(Clone)]
+pub struct Explorer {
+    calls: Arc<Calls>,
+    followed: Arc<follows::Followed>,
+    gate: Gate,
+    catalog: Catalog,
+    roots: Roots,
+    host: Arc<dyn ExplorerHost>,
+    /// What the port reaches, kept alive by each clone handed out (see [`Self::keeping`]).
+    _keeps: Option<Arc<dyn std::any::Any + Send + Sync>>,
+}
+
+impl Explorer {
+    /// The service over the gate, the catalog and the roots it works with; `calls` are the
+    /// calls under way, which the approvals broker reads too (a server's question comes
+    /// forward while one of its calls is served).
+    pub fn new(
+        calls: Arc<Calls>,
+        gate: Gate,
+        catalog: Catalog,
+        roots: Roots,
+        host: Arc<dyn ExplorerHost>,
+    ) -> Self {
+        Self {
+            calls,
+            followed: Arc::default(),
+            gate,
+            catalog,
+            roots,
+            host,
+            _keeps: None,
+        }
+    }
+
+    /// This service, keeping `part` alive as long as the clone given lives: a port that
+    /// reaches its host weakly (the host holds the service) needs its host kept by those
+    /// that use the service from outside.
+    pub fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+        Self {
+            _keeps: Some(part),
+            ..self.clone()
+        }
+    }
+
+    fn client(&self, server: &str) -> Result<Client, ExplorerError> {
+        self.host
+            .client(server)
+            .ok_or_else(|| ExplorerError::NotRunning(server.to_owned()))
+    }
+
+    fn server(&self, name: &str) -> Result<ServerConfig, ExplorerError> {
+        self.host
+            .server(name)
+            .ok_or_else(|| ExplorerError::NoServer(name.to_owned()))
+    }
+}
 
 /// A call under way, as the activity view shows it: the person's own from the explorer, or
 /// a model's in a conversation (from the moment it waits for a decision).
@@ -65,23 +164,23 @@ impl specta::Type for Offers {
 }
 
 /// Takes a call off the running list however it ends.
-pub(super) struct Running<'a> {
-    pub(super) desk: &'a Desk,
-    pub(super) token: String,
+struct Running<'a> {
+    explorer: &'a Explorer,
+    token: String,
 }
 
 impl Drop for Running<'_> {
     fn drop(&mut self) {
-        self.desk.call_ended(&self.token);
+        self.explorer.call_ended(&self.token);
     }
 }
 
-impl Desk {
+impl Explorer {
     /// Every running server's tools, resources, templates and prompts, by server.
     pub fn catalog(&self) -> Offers {
-        let catalog = &self.inner.shared.catalog;
-        let states = self.inner.shared.states.lock().clone();
-        let off = TurnedOff::now(&self.inner);
+        let catalog = &self.catalog;
+        let states = self.host.running();
+        let off = self.host.tools_off();
         let offers = states
             .keys()
             .filter_map(|server| {
@@ -102,7 +201,7 @@ impl Desk {
         tool: &str,
         arguments: Map<String, Value>,
         token: String,
-    ) -> Result<Value, DeskError> {
+    ) -> Result<Value, ExplorerError> {
         self.call_tool_as(&Origin::Person, server, tool, arguments, token)
             .await
     }
@@ -117,7 +216,7 @@ impl Desk {
         tool: &str,
         arguments: Map<String, Value>,
         token: String,
-    ) -> Result<Value, DeskError> {
+    ) -> Result<Value, ExplorerError> {
         self.call_tool_reporting(origin, server, tool, arguments, token, None)
             .await
     }
@@ -132,20 +231,18 @@ impl Desk {
         arguments: Map<String, Value>,
         token: String,
         report: Option<mpsc::Sender<Progress>>,
-    ) -> Result<Value, DeskError> {
+    ) -> Result<Value, ExplorerError> {
         let client = self.client(server)?;
         let tool = self
-            .inner
-            .shared
             .catalog
             .find_tool(server, tool)
-            .ok_or_else(|| DeskError::NoTool {
+            .ok_or_else(|| ExplorerError::NoTool {
                 server: server.to_owned(),
                 tool: tool.to_owned(),
             })?;
-        let config = self.server_config(server)?;
+        let config = self.server(server)?;
         if config.tool_disabled(&tool.name) {
-            return Err(DeskError::ToolDisabled {
+            return Err(ExplorerError::ToolDisabled {
                 server: server.to_owned(),
                 tool: tool.name,
             });
@@ -167,10 +264,10 @@ impl Desk {
         };
         self.call_began(item, by, cancel.clone());
         let _running = Running {
-            desk: self,
+            explorer: self,
             token: token.clone(),
         };
-        let gate = &self.inner.gate;
+        let gate = &self.gate;
         let allowed = gate
             .decide(origin, &callee, &tool, arguments, Some(&cancel))
             .await?;
@@ -210,19 +307,19 @@ impl Desk {
     /// far as the person lets it.
     ///
     /// [`Gate::read`]: switchboard_core::gate::Gate::read
-    pub(super) async fn read_as<T, F>(
+    pub async fn read_as<T, F>(
         &self,
         origin: &Origin,
         server: &str,
         read: Read,
         token: String,
         reading: impl FnOnce(Client) -> F,
-    ) -> Result<T, DeskError>
+    ) -> Result<T, ExplorerError>
     where
         F: Future<Output = Result<T, ClientError>>,
     {
         let client = self.client(server)?;
-        let config = self.server_config(server)?;
+        let config = self.server(server)?;
         let callee = Callee::of(server, &config);
         let cancel = CancellationToken::new();
         let named = read.named();
@@ -241,7 +338,7 @@ impl Desk {
         };
         self.call_began(item, by, cancel.clone());
         let _running = Running {
-            desk: self,
+            explorer: self,
             token: token.clone(),
         };
         let method = read.method();
@@ -251,7 +348,7 @@ impl Desk {
             reading(client).await
         };
         tokio::select! {
-            read = self.inner.gate.read(origin, &callee, read, served) => Ok(read?),
+            read = self.gate.read(origin, &callee, read, served) => Ok(read?),
             // Dropping the read takes its question off the person's list, or tells the
             // server it is cancelled.
             () = cancel.cancelled() => Err(ClientError::Request(RequestError::Cancelled {
@@ -272,7 +369,7 @@ impl Desk {
 
     /// Cancels a call under way; the server is told. False if it had already ended.
     pub fn cancel(&self, token: &str) -> bool {
-        match self.inner.calls.cancel_of(token) {
+        match self.calls.cancel_of(token) {
             Some(cancel) => {
                 cancel.cancel();
                 true
@@ -281,7 +378,7 @@ impl Desk {
         }
     }
 
-    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, DeskError> {
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, ExplorerError> {
         let client = self.client(server)?;
         let read = client.read_resource(uri, client.request_options()).await?;
         Ok(serde_json::to_value(read).unwrap_or(Value::Null))
@@ -289,8 +386,8 @@ impl Desk {
 
     /// Starts or stops the window's updates of a resource (they arrive as
     /// `Update::ResourceUpdated`); agents may follow it too.
-    pub async fn subscribe(&self, server: &str, uri: &str, on: bool) -> Result<(), DeskError> {
-        let window = super::Follower::Window;
+    pub async fn subscribe(&self, server: &str, uri: &str, on: bool) -> Result<(), ExplorerError> {
+        let window = Follower::Window;
         if on {
             self.follow_resource(window, server, uri).await
         } else {
@@ -303,20 +400,24 @@ impl Desk {
         server: &str,
         name: &str,
         arguments: Map<String, Value>,
-    ) -> Result<Value, DeskError> {
+    ) -> Result<Value, ExplorerError> {
         let prompt = self.client(server)?.get_prompt(name, arguments).await?;
         Ok(serde_json::to_value(prompt).unwrap_or(Value::Null))
     }
 
     /// Suggestions for an argument of a prompt or resource template (`completion/complete`
     /// params as the spec writes them). A server without completions suggests nothing.
-    pub async fn complete(&self, server: &str, params: Value) -> Result<Vec<String>, DeskError> {
+    pub async fn complete(
+        &self,
+        server: &str,
+        params: Value,
+    ) -> Result<Vec<String>, ExplorerError> {
         let client = self.client(server)?;
         if client.capabilities().completions.is_none() {
             return Ok(Vec::new());
         }
         let params: CompleteRequestParams = serde_json::from_value(params)
-            .map_err(|e| DeskError::BadAnswer(format!("not a completion request: {e}")))?;
+            .map_err(|e| ExplorerError::BadRequest(format!("not a completion request: {e}")))?;
         Ok(client.complete(&params).await?.completion.values)
     }
 }

@@ -6,7 +6,7 @@
 use parking_lot::Mutex;
 use std::collections::{BTreeSet, HashMap};
 
-use crate::{Desk, DeskError};
+use super::{Explorer, ExplorerError};
 
 /// Who follows a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -74,7 +74,7 @@ impl Followed {
     }
 }
 
-impl Desk {
+impl Explorer {
     /// `who` follows `uri` of `server` from now on; the server is asked unless someone
     /// else followed it already. A refusal of the server leaves `who` not following it.
     pub async fn follow_resource(
@@ -82,14 +82,14 @@ impl Desk {
         who: Follower,
         server: &str,
         uri: &str,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), ExplorerError> {
         let client = self.client(server)?;
         let key = (server.to_owned(), uri.to_owned());
-        if !self.inner.followed.add(&key, who) {
+        if !self.followed.add(&key, who) {
             return Ok(());
         }
         if let Err(e) = client.subscribe(uri).await {
-            self.inner.followed.remove(&key, who);
+            self.followed.remove(&key, who);
             return Err(e.into());
         }
         Ok(())
@@ -101,15 +101,15 @@ impl Desk {
         who: Follower,
         server: &str,
         uri: &str,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), ExplorerError> {
         let key = (server.to_owned(), uri.to_owned());
-        if !self.inner.followed.remove(&key, who) {
+        if !self.followed.remove(&key, who) {
             return Ok(());
         }
         let client = self.client(server)?;
         client.unsubscribe(uri).await?;
         // Someone who came meanwhile may have been answered before the server heard this.
-        if self.inner.followed.followed(&key) {
+        if self.followed.followed(&key) {
             client.subscribe(uri).await?;
         }
         Ok(())
@@ -117,20 +117,18 @@ impl Desk {
 
     /// Whether `who` follows `uri` of `server`.
     pub fn follows_resource(&self, who: Follower, server: &str, uri: &str) -> bool {
-        self.inner
-            .followed
-            .by(&(server.to_owned(), uri.to_owned()), who)
+        self.followed.by(&(server.to_owned(), uri.to_owned()), who)
     }
 
     /// What `who` follows: server and URI.
     pub fn followed_by(&self, who: Follower) -> Vec<(String, String)> {
-        self.inner.followed.of(who)
+        self.followed.of(who)
     }
 
     /// A server that runs again (restarted, or back after a crash) knows nothing of its
     /// earlier session's subscriptions: it is asked again for each resource still followed.
-    pub(super) async fn follow_again(&self, server: &str) {
-        let uris = self.inner.followed.on(server);
+    pub(crate) async fn follow_again(&self, server: &str) {
+        let uris = self.followed.on(server);
         if uris.is_empty() {
             return;
         }
@@ -146,7 +144,7 @@ impl Desk {
 
     /// Lets go of everything `who` follows (a session that ended).
     pub async fn unfollow_all(&self, who: Follower) {
-        for (server, uri) in self.inner.followed.of(who) {
+        for (server, uri) in self.followed.of(who) {
             if let Err(e) = self.unfollow_resource(who, &server, &uri).await {
                 tracing::debug!("{server} was not told to stop updates of {uri}: {e}");
             }

@@ -8,21 +8,21 @@
 use switchboard_mcp::client::ClientHandler;
 use switchboard_mcp::types::{ElicitAction, ElicitRequestParams, UrlElicitationRequiredData};
 
-use crate::{Desk, DeskError};
+use super::{Explorer, ExplorerError};
 use switchboard_core::server_requests::ServerRequestHandler;
 
-impl Desk {
+impl Explorer {
     /// Offers every step of the refusal, one dialog after another, and says what came of them.
     pub(super) async fn offer_url_steps(
         &self,
         server: &str,
         required: UrlElicitationRequiredData,
-    ) -> DeskError {
+    ) -> ExplorerError {
         let person = ServerRequestHandler::new(
             server,
-            self.inner.gate.broker().clone(),
-            self.inner.roots.clone(),
-            self.inner.gate.audit().clone(),
+            self.gate.broker().clone(),
+            self.roots.clone(),
+            self.gate.audit().clone(),
         );
         let steps = required.elicitations.len();
         let mut opened = 0;
@@ -32,10 +32,26 @@ impl Desk {
                 opened += 1;
             }
         }
-        DeskError::StepsInBrowser {
+        ExplorerError::StepsInBrowser {
             server: server.to_owned(),
             steps,
             opened,
         }
+    }
+}
+
+/// What a person reads after a server asked them to finish pages in a browser first.
+pub(super) fn browser_steps(server: &str, steps: usize, opened: usize) -> String {
+    let pages = if steps == 1 { "a page" } else { "pages" };
+    if opened == steps {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call: once \
+             you have, try the call again"
+        )
+    } else {
+        format!(
+            "{server} needs you to finish {pages} in your browser before this call, which \
+             you did not open; the call was not made"
+        )
     }
 }
