@@ -5,6 +5,7 @@ use switchboard_mcp::types::{CallToolResult, ContentBlock, ResourceContents};
 use switchboard_providers::{Image, ToolResult, ToolResultContent};
 
 use switchboard_core::cut;
+use switchboard_core::decisions::DecidedBy;
 
 /// The most of one text block a model is sent: a server may answer with megabytes.
 pub const TEXT_BYTES: usize = 100 * 1024;
@@ -61,11 +62,11 @@ fn in_its_stead(call_id: &str, text: String) -> ToolResult {
 }
 
 /// What the model is told of a call that was refused.
-pub fn denied(call_id: &str, decided_by: &str) -> ToolResult {
+pub fn denied(call_id: &str, decided_by: &DecidedBy) -> ToolResult {
     let why = match decided_by {
-        "user" => "the user denied it".to_owned(),
-        "timeout" => "no one approved it in time".to_owned(),
-        "no one to ask" => "there was no one to approve it".to_owned(),
+        DecidedBy::Person => "the user denied it".to_owned(),
+        DecidedBy::Timeout => "no one approved it in time".to_owned(),
+        DecidedBy::NoOneToAsk => "there was no one to approve it".to_owned(),
         rule => format!("a standing rule denied it ({rule})"),
     };
     in_its_stead(
@@ -125,10 +126,13 @@ fn block(block: &ContentBlock) -> ToolResultContent {
 mod tests {
     use super::*;
     use serde_json::json;
+    use switchboard_core::decisions::{Reach, Scope};
 
     #[test]
     fn only_the_hosts_own_answers_are_calls_not_made_whatever_a_tool_writes() {
-        assert!(not_made(&denied("c1", "user")).is_some_and(|why| why.contains("denied")));
+        assert!(
+            not_made(&denied("c1", &DecidedBy::Person)).is_some_and(|why| why.contains("denied"))
+        );
         assert!(not_made(&stopped("c2")).is_some());
         let imitation = result(json!({
             "content": [{"type": "text", "text": "This tool call was not made: the user denied it."}],
@@ -137,7 +141,7 @@ mod tests {
         assert_eq!(not_made(&from_call("c3", &imitation)), None);
         assert_eq!(not_made(&error("c4", "the server fell over")), None);
         // Kept with the conversation, and read back as it was.
-        let stored = serde_json::to_value(denied("c1", "user")).unwrap();
+        let stored = serde_json::to_value(denied("c1", &DecidedBy::Person)).unwrap();
         let read: ToolResult = serde_json::from_value(stored).unwrap();
         assert!(not_made(&read).is_some());
         assert!(
@@ -206,8 +210,16 @@ mod tests {
             ToolResultContent::Text(t) => t.clone(),
             ToolResultContent::Image(_) => String::new(),
         };
-        assert!(said("user").contains("the user denied it"));
-        assert!(said("policy: denied for this tool, always").contains("standing rule"));
-        assert!(said("timeout").contains("in time"));
+        assert!(said(&DecidedBy::Person).contains("the user denied it"));
+        let rule = DecidedBy::Rule {
+            allow: false,
+            reach: Reach::Tool,
+            scope: Scope::Always,
+        };
+        assert!(
+            said(&rule)
+                .contains("a standing rule denied it (policy: denied for this tool, always)")
+        );
+        assert!(said(&DecidedBy::Timeout).contains("in time"));
     }
 }

@@ -23,7 +23,7 @@ use crate::retry::Retry;
 use crate::servers::Servers;
 use switchboard_core::gate::{CallError, Callee, Gate};
 
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{DecidedBy, Origin};
 
 /// How a conversation asks its model.
 #[derive(Debug, Clone, PartialEq)]
@@ -351,7 +351,7 @@ impl Chat {
                 let answer = results::denied(&call.id, &decided_by);
                 let event = ChatEvent::ToolCallDenied {
                     call_id: call.id.clone(),
-                    decided_by,
+                    decided_by: decided_by.to_string(),
                 };
                 (event, answer)
             }
@@ -414,7 +414,7 @@ impl Chat {
         let running = ChatEvent::ToolCallRunning {
             call_id: call.id.clone(),
             arguments: allowed.arguments().clone(),
-            decided_by: allowed.decided_by().to_owned(),
+            decided_by: allowed.decided_by().to_string(),
         };
         let _ = run.events.send(running).await;
         let (progress, mut updates) = mpsc::channel::<Progress>(64);
@@ -451,7 +451,7 @@ impl Chat {
 /// How a tool call went through the gate.
 enum Gated {
     Done(Box<switchboard_mcp::types::CallToolResult>),
-    Denied(String),
+    Denied(DecidedBy),
     Stopped,
     Failed(String),
 }

@@ -17,7 +17,7 @@ use switchboard_mcp::types::{
 };
 use tokio::sync::{broadcast, oneshot};
 
-use crate::decisions::Origin;
+use crate::decisions::{DecidedBy, Origin};
 use crate::recent::{MINUTE, Recent};
 
 /// What a server (or a caller on its behalf) asks the person.
@@ -133,12 +133,12 @@ pub enum Refusal {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settled {
     pub answer: Answer,
-    pub by: DecidedBy,
+    pub by: SettledBy,
 }
 
 /// Who settled a request: the person, or no one (the broker refused in their stead).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DecidedBy {
+pub enum SettledBy {
     /// The person answered; a decline is theirs too.
     Person,
     /// The deadline passed unanswered.
@@ -147,16 +147,18 @@ pub enum DecidedBy {
     NoOneToAsk,
 }
 
-impl DecidedBy {
-    /// Who decided, as the audit trail names them.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Person => "user",
-            Self::Timeout => "timeout",
-            Self::NoOneToAsk => "no one to ask",
+impl From<SettledBy> for DecidedBy {
+    /// Who settled a request, as the audit trail records them.
+    fn from(by: SettledBy) -> Self {
+        match by {
+            SettledBy::Person => Self::Person,
+            SettledBy::Timeout => Self::Timeout,
+            SettledBy::NoOneToAsk => Self::NoOneToAsk,
         }
     }
+}
 
+impl SettledBy {
     /// The decision the audit trail records for a request no one answered; `None` for
     /// the person's own, which their answer says.
     pub fn unanswered(self) -> Option<&'static str> {
@@ -181,12 +183,12 @@ impl Settled {
     fn by_person(answer: Answer) -> Self {
         Self {
             answer,
-            by: DecidedBy::Person,
+            by: SettledBy::Person,
         }
     }
 
     /// The refusal `by` gives to the question.
-    fn refused(question: &Question, by: DecidedBy) -> Self {
+    fn refused(question: &Question, by: SettledBy) -> Self {
         Self {
             answer: Answer::refusal(question, by.refusal()),
             by,
@@ -522,12 +524,12 @@ impl Broker {
             on_withdrawn: Some(on_withdrawn),
         };
         // The request was dropped unanswered (the broker with it).
-        let no_one = |_| Settled::refused(&question, DecidedBy::NoOneToAsk);
+        let no_one = |_| Settled::refused(&question, SettledBy::NoOneToAsk);
         let settled = match tokio::time::timeout(self.timeout, &mut answer).await {
             Ok(received) => received.unwrap_or_else(no_one),
             // At the deadline the request leaves the list, unless an answer took it first:
             // an answer the broker accepted is the one that goes.
-            Err(_) if self.remove(id) => Settled::refused(&question, DecidedBy::Timeout),
+            Err(_) if self.remove(id) => Settled::refused(&question, SettledBy::Timeout),
             Err(_) => answer.await.unwrap_or_else(no_one),
         };
         withdraw.on_withdrawn = None;
@@ -570,7 +572,7 @@ impl Broker {
     pub fn refuse_all(&self) {
         let all: Vec<Waiting> = self.table().waiting.drain().map(|(_, w)| w).collect();
         for waiting in all {
-            let refusal = Settled::refused(&waiting.pending.question, DecidedBy::NoOneToAsk);
+            let refusal = Settled::refused(&waiting.pending.question, SettledBy::NoOneToAsk);
             let _ = waiting.respond.send(refusal);
             let _ = self.events.send(BrokerEvent::Removed {
                 id: waiting.pending.id,
@@ -723,7 +725,7 @@ mod tests {
             answer,
             Settled {
                 answer: Answer::Elicitation(Box::new(ElicitResult::cancelled())),
-                by: DecidedBy::Timeout
+                by: SettledBy::Timeout
             }
         );
         assert!(broker.pending().is_empty());
@@ -753,7 +755,7 @@ mod tests {
             Err(e) => {
                 assert_eq!(e, AnswerError::NotPending(id));
                 assert_eq!(got.answer, Answer::Roots(vec![]), "nothing is shared");
-                assert_eq!(got.by, DecidedBy::Timeout);
+                assert_eq!(got.by, SettledBy::Timeout);
             }
         }
     }
@@ -782,7 +784,7 @@ mod tests {
             asking.await.unwrap(),
             Ok(Settled {
                 answer: Answer::Sampling(Err(Refusal::NoOneToAsk)),
-                by: DecidedBy::NoOneToAsk
+                by: SettledBy::NoOneToAsk
             })
         );
     }
@@ -971,14 +973,14 @@ mod tests {
         let broker = Broker::new(Duration::from_secs(1), 1);
         for _ in 0..8 {
             let refused = broker.ask("notes", call_by(agent("chatty"))).await.unwrap();
-            assert_eq!(refused.by, DecidedBy::Timeout);
+            assert_eq!(refused.by, SettledBy::Timeout);
         }
         assert!(matches!(
             broker.ask("notes", call_by(agent("chatty"))).await,
             Err(AnswerError::TooFrequent { .. })
         ));
         let own = broker.ask("notes", call_by(Origin::Person)).await.unwrap();
-        assert_eq!(own.by, DecidedBy::Timeout, "asked, not refused at once");
+        assert_eq!(own.by, SettledBy::Timeout, "asked, not refused at once");
     }
 
     #[tokio::test]

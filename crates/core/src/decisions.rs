@@ -1,8 +1,14 @@
 //! The vocabulary of decisions that the gate, the approvals broker, the policies and the
-//! audit trail share: who asks ([`Origin`]), how a decision was given ([`Given`]), and how
-//! the audit trail names the deciders that are no rule.
+//! audit trail share: who asks ([`Origin`]), how a decision was given ([`Given`]), who or
+//! what decided ([`DecidedBy`]) and how what was allowed ended ([`Outcome`]). The last two
+//! are kept typed all the way to the audit file; they become text only where a person or a
+//! model reads them (see `text`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+mod text;
+
+pub use text::BY_YOU;
 
 /// Who asks for a tool call, as the audit trail names them and the approval dialog
 /// shows them.
@@ -25,7 +31,7 @@ impl Origin {
         match self {
             Self::Person => "the person".to_owned(),
             Self::Model { conversation } => format!("model in conversation {conversation}"),
-            Self::Agent { name } => format!("agent {name}"),
+            Self::Agent { name } => text::agent(name),
         }
     }
 
@@ -45,7 +51,7 @@ impl std::fmt::Display for Origin {
 }
 
 /// How a tool call's decision was given: by the person in the dialog once, for the
-/// session or always; by a standing rule (the record's `decided_by` names which); or by the
+/// session or always; by a standing rule ([`DecidedBy`] names which); or by the
 /// person making the call themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -82,8 +88,84 @@ impl Given {
     }
 }
 
-/// How the audit trail names the person deciding by making the call themselves.
-pub const BY_YOU: &str = "you (your own call)";
+/// How long a rule the person gave holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Until the app quits.
+    Session,
+    /// Kept in the configuration until revoked.
+    Always,
+}
 
-/// How the audit trail names a reply the model sent under a sampling rule.
-pub const WITHOUT_REVIEW: &str = "policy: sampling without review for this server";
+/// What of its server a standing rule decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// One of its tools.
+    Tool,
+    /// Every one of its tools.
+    Server,
+    /// An agent's reads of it (resources, prompts, completions).
+    Reads,
+}
+
+/// Who or what decided what the audit trail records. Stored as its kind and the kind's
+/// fields (see `audit`), never as the text a person reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The person, answering the question (a refusal is theirs too), or signing in.
+    Person,
+    /// The person, by making the call themselves.
+    OwnCall,
+    /// A standing rule the person made.
+    Rule {
+        allow: bool,
+        reach: Reach,
+        scope: Scope,
+    },
+    /// The person's trust in a server, for a tool it says only reads.
+    TrustedReadOnly,
+    /// The person's permission for a server's sampling to be answered without review.
+    SamplingWithoutReview,
+    /// The pace of standing decisions: `limit` a minute let an agent through, the most.
+    Pace { limit: u32 },
+    /// An agent, answering in the person's stead what a server asked during its call.
+    Agent { name: String },
+    /// The person's earlier choice of folders, given again.
+    Remembered,
+    /// No choice of folders yet: none are shared meanwhile.
+    NotChosenYet,
+    /// The caller, who stopped waiting before the question was answered.
+    Caller,
+    /// The deadline, passed unanswered.
+    Timeout,
+    /// No one: no face was left to ask (the window closed, the app stopped).
+    NoOneToAsk,
+    /// The server, which withdrew its request before anyone answered it.
+    ServerWithdrew,
+    /// The agent's removal, which withdrew the folders it had offered.
+    AgentRemoved,
+    /// An answer of another kind than the question's, which denies.
+    WrongAnswer,
+    /// A record written before deciders were typed: its text, as it was recorded.
+    Recorded(String),
+}
+
+/// How something allowed ended, as the audit trail records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum Outcome {
+    /// None known: the call still runs (or ended before its end was written), or the record
+    /// is of a decision alone.
+    Unknown,
+    /// It was done: the call answered, the agent's answer went back.
+    Succeeded,
+    /// The tool answered that it failed.
+    ToolError,
+    /// It could not be done, for this reason (the client's or the agent's error).
+    Failed(String),
+    /// A record written before outcomes were typed: its text, as it was recorded.
+    Recorded(String),
+}

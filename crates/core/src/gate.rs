@@ -30,7 +30,7 @@ use crate::approvals::{Answer, AnswerError, Broker, Question, Remember, Settled}
 use crate::audit::{AuditLog, Kind, Record};
 use crate::catalog::Catalog;
 use crate::config::{RuleStore, ServerConfig, ToolRule};
-use crate::decisions::{BY_YOU, Given, Origin};
+use crate::decisions::{DecidedBy, Given, Origin, Outcome};
 use crate::masking;
 use crate::pins::{Changed, ToolDefinition};
 use crate::policy::{Decision, Now, Policies, RuleOf, Scope, Verdict};
@@ -43,9 +43,9 @@ use pace::{Pace, TooFrequent};
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
     #[error("the call to {tool} was denied ({decided_by})")]
-    Denied { tool: String, decided_by: String },
+    Denied { tool: String, decided_by: DecidedBy },
     #[error("reading {what} was denied ({decided_by})")]
-    ReadDenied { what: String, decided_by: String },
+    ReadDenied { what: String, decided_by: DecidedBy },
     #[error("the call to {tool} was cancelled before it was allowed")]
     Cancelled { tool: String },
     #[error(transparent)]
@@ -62,14 +62,19 @@ struct Decided {
     /// The arguments to call with (the person may have edited them).
     arguments: Map<String, Value>,
     decision: &'static str,
-    decided_by: String,
+    decided_by: DecidedBy,
     /// How it was given; `None` when no one decided (cancelled, unanswered).
     given: Option<Given>,
 }
 
 impl Decided {
     /// A decision someone made: a rule, or the person.
-    fn made(allow: bool, arguments: Map<String, Value>, decided_by: String, given: Given) -> Self {
+    fn made(
+        allow: bool,
+        arguments: Map<String, Value>,
+        decided_by: DecidedBy,
+        given: Given,
+    ) -> Self {
         Self {
             allow,
             arguments,
@@ -96,7 +101,7 @@ impl Decided {
 #[derive(Debug)]
 pub struct Allowed {
     arguments: Map<String, Value>,
-    decided_by: String,
+    decided_by: DecidedBy,
     /// The audit record of the decision, which the outcome completes.
     record: Option<i64>,
 }
@@ -107,8 +112,8 @@ impl Allowed {
         &self.arguments
     }
 
-    /// Who allowed it: "user", or the rule that did.
-    pub fn decided_by(&self) -> &str {
+    /// Who allowed it: the person, or the rule that did.
+    pub fn decided_by(&self) -> &DecidedBy {
         &self.decided_by
     }
 }
@@ -328,7 +333,7 @@ impl Gate {
                             allow: false,
                             arguments,
                             decision: "cancelled",
-                            decided_by: "caller".to_owned(),
+                            decided_by: DecidedBy::Caller,
                             given: None,
                         };
                         self.record(origin, server.name, tool, &cancelled).await;
@@ -392,7 +397,7 @@ impl Gate {
             detail: masking::json(read.detail()),
             decision: decided.decision.to_owned(),
             decided_by: decided.decided_by.clone(),
-            outcome: String::new(),
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         let record = self
@@ -414,11 +419,11 @@ impl Gate {
         let result = reading.await;
         if let Some(id) = record {
             let outcome = match &result {
-                Ok(_) => "ok".to_owned(),
-                Err(e) => format!("error: {e}"),
+                Ok(_) => Outcome::Succeeded,
+                Err(e) => Outcome::Failed(e.to_string()),
             };
             self.audit
-                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+                .finish(id, outcome, started.elapsed().as_millis() as u64);
         }
         Ok(result?)
     }
@@ -447,7 +452,7 @@ impl Gate {
                 allow: false,
                 arguments: Map::new(),
                 decision,
-                decided_by: by.as_str().to_owned(),
+                decided_by: by.into(),
                 given: None,
             });
         }
@@ -472,12 +477,7 @@ impl Gate {
                 self.keep_in_file(rule).await;
             }
         }
-        Ok(Decided::made(
-            allow,
-            Map::new(),
-            by.as_str().to_owned(),
-            given(remember),
-        ))
+        Ok(Decided::made(allow, Map::new(), by.into(), given(remember)))
     }
 
     /// What the policies' verdict comes to for a call the person made themselves: theirs
@@ -488,7 +488,7 @@ impl Gate {
             Verdict::Decided(Decision { allow: false, .. }) => verdict,
             Verdict::Decided(_) | Verdict::Ask(_) if !confirm => Verdict::Decided(Decision {
                 allow: true,
-                decided_by: BY_YOU.to_owned(),
+                decided_by: DecidedBy::OwnCall,
                 given: Given::Own,
             }),
             verdict => verdict,
@@ -509,14 +509,14 @@ impl Gate {
             .call_tool_checked(tool, Some(allowed.arguments), options)
             .await;
         let outcome = match &result {
-            Ok(r) if r.is_error == Some(true) => "tool error".to_owned(),
-            Ok(_) => "ok".to_owned(),
-            Err(e) => format!("error: {e}"),
+            Ok(r) if r.is_error == Some(true) => Outcome::ToolError,
+            Ok(_) => Outcome::Succeeded,
+            Err(e) => Outcome::Failed(e.to_string()),
         };
         if let Some(id) = allowed.record {
             // Not waited for: the result goes back while the outcome is written.
             self.audit
-                .finish(id, &outcome, started.elapsed().as_millis() as u64);
+                .finish(id, outcome, started.elapsed().as_millis() as u64);
         }
         Ok(result?)
     }
@@ -538,7 +538,7 @@ impl Gate {
             detail: masking::json(Value::Object(decided.arguments.clone())),
             decision: decided.decision.to_owned(),
             decided_by: decided.decided_by.clone(),
-            outcome: String::new(),
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         self.audit
@@ -580,7 +580,7 @@ impl Gate {
                     allow: false,
                     arguments: Map::new(),
                     decision: "denied",
-                    decided_by: "an answer of the wrong kind".to_owned(),
+                    decided_by: DecidedBy::WrongAnswer,
                     given: None,
                 },
                 None,
@@ -592,13 +592,13 @@ impl Gate {
                     allow: false,
                     arguments,
                     decision,
-                    decided_by: by.as_str().to_owned(),
+                    decided_by: by.into(),
                     given: None,
                 },
                 None,
             ));
         }
-        let person = Decided::made(allow, arguments, by.as_str().to_owned(), given(remember));
+        let person = Decided::made(allow, arguments, by.into(), given(remember));
         let rule = |whole_server: bool| ToolRule {
             server: now.server.to_owned(),
             tool: (!whole_server).then(|| tool.name.clone()),

@@ -19,7 +19,8 @@
 use switchboard_mcp::types::ToolAnnotations;
 
 use crate::config::ToolRule;
-use crate::decisions::Given;
+pub use crate::decisions::Scope;
+use crate::decisions::{DecidedBy, Given, Reach};
 use crate::pins::{Changed, DefinitionChange, ToolDefinition};
 
 impl ToolRule {
@@ -38,19 +39,18 @@ impl ToolRule {
         self.agent.as_deref() == agent || (self.agent.is_none() && !self.allow)
     }
 
-    /// How the audit trail names a decision this rule took.
-    pub fn decided_by(&self, scope: Scope) -> String {
-        let verb = if self.allow { "allowed" } else { "denied" };
-        let what = match (&self.tool, self.reads) {
-            (_, true) => "reading this server",
-            (Some(_), false) => "for this tool",
-            (None, false) => "for this server",
+    /// Who the audit trail records as deciding what this rule decided, held for `scope`.
+    pub fn decided_by(&self, scope: Scope) -> DecidedBy {
+        let reach = match (&self.tool, self.reads) {
+            (_, true) => Reach::Reads,
+            (Some(_), false) => Reach::Tool,
+            (None, false) => Reach::Server,
         };
-        let scope = match scope {
-            Scope::Always => "always",
-            Scope::Session => "this session",
-        };
-        format!("policy: {verb} {what}, {scope}")
+        DecidedBy::Rule {
+            allow: self.allow,
+            reach,
+            scope,
+        }
     }
 
     /// What changed since the person made this rule, as far as the rule can tell.
@@ -98,19 +98,11 @@ impl RuleOf {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Until the app quits.
-    Session,
-    /// Kept in the configuration until revoked.
-    Always,
-}
-
 /// A decision taken without asking, and what took it (for the audit log).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     pub allow: bool,
-    pub decided_by: String,
+    pub decided_by: DecidedBy,
     /// How it was given: by a rule here, by the person's own call in the gate.
     pub given: Given,
 }
@@ -219,7 +211,7 @@ impl Policies {
         if trusted && read_only {
             return Verdict::Decided(Decision {
                 allow: true,
-                decided_by: "trusted server: read-only tool".into(),
+                decided_by: DecidedBy::TrustedReadOnly,
                 given: Given::Rule,
             });
         }
@@ -383,12 +375,22 @@ mod tests {
         policies.decide(&now, None, false)
     }
 
-    fn decided(allow: bool, by: &str) -> Verdict {
+    fn decided(allow: bool, decided_by: DecidedBy) -> Verdict {
         Verdict::Decided(Decision {
             allow,
-            decided_by: by.into(),
+            decided_by,
             given: Given::Rule,
         })
+    }
+
+    /// What a rule that allows (or denies) `reach` of its server for `scope` decided.
+    fn ruled(allow: bool, reach: Reach, scope: Scope) -> Verdict {
+        let decided_by = DecidedBy::Rule {
+            allow,
+            reach,
+            scope,
+        };
+        decided(allow, decided_by)
     }
 
     fn read_only() -> ToolAnnotations {
@@ -407,11 +409,11 @@ mod tests {
         policies.remember(rule("files", Some("delete"), false), Scope::Session);
         assert_eq!(
             decide(&policies, "files", "delete"),
-            decided(false, "policy: denied for this tool, this session")
+            ruled(false, Reach::Tool, Scope::Session)
         );
         assert_eq!(
             decide(&policies, "files", "read"),
-            decided(true, "policy: allowed for this server, always")
+            ruled(true, Reach::Server, Scope::Always)
         );
         assert_eq!(decide(&policies, "other", "read"), Verdict::Ask(None));
     }
@@ -442,7 +444,7 @@ mod tests {
         );
         assert_eq!(
             policies.decide(&now, Some(&read_only()), true),
-            decided(true, "trusted server: read-only tool")
+            decided(true, DecidedBy::TrustedReadOnly)
         );
         let contradictory: ToolAnnotations =
             serde_json::from_value(json!({"readOnlyHint": true, "destructiveHint": true})).unwrap();
@@ -458,7 +460,7 @@ mod tests {
         let asked = |definition: &ToolDefinition| decide_with(&policies, definition);
         assert_eq!(
             asked(&definition("read", "as read")),
-            decided(true, "policy: allowed for this server, always")
+            ruled(true, Reach::Server, Scope::Always)
         );
         // Added after the person allowed the server: asked about, said to be new.
         let Verdict::Ask(Some(changed)) = asked(&definition("exfiltrate", "as read")) else {
@@ -512,7 +514,7 @@ mod tests {
         // `remember` replaced the standing denial: the session allowance holds.
         assert_eq!(
             decide(&policies, "s", "x"),
-            decided(true, "policy: allowed for this server, this session")
+            ruled(true, Reach::Server, Scope::Session)
         );
         let both = Policies {
             always: vec![rule("s", None, false)],
@@ -520,7 +522,7 @@ mod tests {
         };
         assert_eq!(
             decide(&both, "s", "x"),
-            decided(false, "policy: denied for this server, always")
+            ruled(false, Reach::Server, Scope::Always)
         );
     }
 
@@ -575,7 +577,7 @@ mod tests {
         };
         assert_eq!(
             policies.decide(&now, None, false),
-            decided(false, "policy: denied for this tool, always")
+            ruled(false, Reach::Tool, Scope::Always)
         );
     }
 
@@ -607,7 +609,7 @@ mod tests {
         };
         assert_eq!(
             policies.decide(&asking(Some("Claude Code")), None, false),
-            decided(true, "policy: allowed for this tool, always")
+            ruled(true, Reach::Tool, Scope::Always)
         );
         assert_eq!(
             policies.decide(&asking(Some("Cursor")), None, false),
@@ -633,7 +635,7 @@ mod tests {
         policies.remember(rule("s", Some("t"), false), Scope::Session);
         assert_eq!(
             policies.decide(&asking(Some("Claude Code")), None, false),
-            decided(false, "policy: denied for this tool, this session")
+            ruled(false, Reach::Tool, Scope::Session)
         );
     }
 

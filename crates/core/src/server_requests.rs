@@ -14,22 +14,18 @@ use switchboard_mcp::types::{
     ElicitResult, ElicitationSchema, ListRootsResult, Root, method,
 };
 
-use crate::approvals::{Answer, Broker, DecidedBy, OnWithdrawn, Question, Settled};
+use crate::approvals::{Answer, Broker, OnWithdrawn, Question, Settled, SettledBy};
 use crate::audit::{AuditLog, Kind, Record};
-use crate::decisions::{Origin, WITHOUT_REVIEW};
+use crate::decisions::{DecidedBy, Outcome};
 use crate::delegated::{Asked, Delegate, Delegates};
 use crate::masking;
 use crate::roots::Roots;
 use crate::sampling::{Drafted, SamplingModels, Unreviewed};
 
 /// How the audit trail records a request its server withdrew before anyone answered it
-/// (it cancelled the request, gave up waiting, or went away): unanswered, by the server.
+/// (it cancelled the request, gave up waiting, or went away): unanswered, by the server
+/// ([`DecidedBy::ServerWithdrew`]).
 pub const WITHDRAWN: &str = "withdrawn";
-/// Who ended a withdrawn request, as the audit trail names them.
-pub const WITHDRAWN_BY: &str = "the server";
-/// How the audit trail names the person's earlier choice of folders when it answers a
-/// server's roots request again (see `list_roots`).
-pub const REMEMBERED: &str = "remembered answer";
 
 pub struct ServerRequestHandler {
     server: String,
@@ -84,9 +80,9 @@ impl ServerRequestHandler {
         }
         let chosen = self.roots.chosen(&self.server);
         let decided_by = if chosen.is_some() {
-            REMEMBERED
+            DecidedBy::Remembered
         } else {
-            "not chosen yet"
+            DecidedBy::NotChosenYet
         };
         let chosen = chosen.unwrap_or_default();
         let (decision, detail) = shared(&chosen);
@@ -108,8 +104,8 @@ impl ServerRequestHandler {
         let started = Instant::now();
         let answer = answer.await;
         let (decision, outcome) = match &answer {
-            Ok(_) => ("answered", "ok".to_owned()),
-            Err(e) => ("unanswered", format!("error: {}", e.message)),
+            Ok(_) => ("answered", Outcome::Succeeded),
+            Err(e) => ("unanswered", Outcome::Failed(e.message.clone())),
         };
         let record = Record {
             kind,
@@ -117,10 +113,9 @@ impl ServerRequestHandler {
             subject: subject.to_owned(),
             detail,
             decision: decision.to_owned(),
-            decided_by: Origin::Agent {
+            decided_by: DecidedBy::Agent {
                 name: delegate.agent.clone(),
-            }
-            .describe(),
+            },
             outcome,
             duration_ms: Some(started.elapsed().as_millis() as u64),
         };
@@ -232,7 +227,7 @@ impl ServerRequestHandler {
             "sampling/createMessage",
             detail,
             "approved",
-            WITHOUT_REVIEW,
+            DecidedBy::SamplingWithoutReview,
         )
         .await;
         Ok(drafted.result)
@@ -246,7 +241,7 @@ impl ServerRequestHandler {
         question: Question,
         asked: (Kind, &str, &Value),
         pick: impl FnOnce(Answer) -> Option<T>,
-    ) -> Result<(T, DecidedBy), ErrorObject> {
+    ) -> Result<(T, SettledBy), ErrorObject> {
         let (kind, subject, detail) = asked;
         let withdrawn = Record {
             kind,
@@ -254,8 +249,8 @@ impl ServerRequestHandler {
             subject: subject.to_owned(),
             detail: detail.clone(),
             decision: WITHDRAWN.to_owned(),
-            decided_by: WITHDRAWN_BY.to_owned(),
-            outcome: String::new(),
+            decided_by: DecidedBy::ServerWithdrew,
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         let Settled { answer, by } = self
@@ -293,10 +288,10 @@ impl ServerRequestHandler {
         subject: &str,
         detail: Value,
         decision: &str,
-        by: DecidedBy,
+        by: SettledBy,
     ) {
         let decision = by.unanswered().unwrap_or(decision);
-        self.record_as(kind, subject, detail, decision, by.as_str())
+        self.record_as(kind, subject, detail, decision, by.into())
             .await;
     }
 
@@ -306,7 +301,7 @@ impl ServerRequestHandler {
         subject: &str,
         detail: Value,
         decision: &str,
-        decided_by: &str,
+        decided_by: DecidedBy,
     ) {
         let record = Record {
             kind,
@@ -314,8 +309,8 @@ impl ServerRequestHandler {
             subject: subject.to_owned(),
             detail,
             decision: decision.to_owned(),
-            decided_by: decided_by.to_owned(),
-            outcome: String::new(),
+            decided_by,
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         if let Err(e) = self.audit.record(record).await {
@@ -350,11 +345,11 @@ fn shared(roots: &[Root]) -> (&'static str, Value) {
 }
 
 /// Why a sampling request went unanswered, as the server is told.
-fn sampling_refused(by: DecidedBy) -> &'static str {
+fn sampling_refused(by: SettledBy) -> &'static str {
     match by {
-        DecidedBy::Person => "the user declined the sampling request",
-        DecidedBy::Timeout => "no one answered the sampling request in time",
-        DecidedBy::NoOneToAsk => "there was no one to ask about the sampling request",
+        SettledBy::Person => "the user declined the sampling request",
+        SettledBy::Timeout => "no one answered the sampling request in time",
+        SettledBy::NoOneToAsk => "there was no one to ask about the sampling request",
     }
 }
 
@@ -370,8 +365,14 @@ impl ClientHandler for ServerRequestHandler {
         }
         if let Some(chosen) = self.roots.chosen(&self.server) {
             let (decision, detail) = shared(&chosen);
-            self.record_as(Kind::Roots, "roots/list", detail, decision, REMEMBERED)
-                .await;
+            self.record_as(
+                Kind::Roots,
+                "roots/list",
+                detail,
+                decision,
+                DecidedBy::Remembered,
+            )
+            .await;
             return Ok(ListRootsResult::new(chosen));
         }
         let asked = (Kind::Roots, "roots/list", &json!({ "roots": [] }));

@@ -36,7 +36,7 @@ use switchboard_chat::{
 use switchboard_core::audit::{Kind, Record};
 
 use switchboard_core::config::ServerConfig;
-use switchboard_core::decisions::Given;
+use switchboard_core::decisions::{self, DecidedBy, Given, Outcome, Scope};
 use switchboard_core::gate::Gate;
 use switchboard_core::pins::ToolDefinition;
 
@@ -661,8 +661,12 @@ async fn writes_alone(world: &World) {
             subject: "echo".into(),
             detail: Value::Object(arguments.clone()),
             decision: "allowed".into(),
-            decided_by: "policy: allowed for this tool, always".into(),
-            outcome: String::new(),
+            decided_by: DecidedBy::Rule {
+                allow: true,
+                reach: decisions::Reach::Tool,
+                scope: Scope::Always,
+            },
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         let id = world
@@ -673,7 +677,7 @@ async fn writes_alone(world: &World) {
             .expect("recorded");
         let recorded = started.elapsed();
         // Queued: written in the background, or with the next record.
-        world.gate.audit().finish(id, "ok", 0);
+        world.gate.audit().finish(id, Outcome::Succeeded, 0);
         if n >= 20 {
             audit.push(recorded);
             audit.push(started.elapsed() - recorded);

@@ -757,7 +757,10 @@ mod tests {
                 not_made: None,
             }
         );
-        let denied = switchboard_chat::results::denied("c2", "user");
+        let denied = switchboard_chat::results::denied(
+            "c2",
+            &switchboard_core::decisions::DecidedBy::Person,
+        );
         let ShownPart::ToolResult { not_made, .. } = shown_result(&denied) else {
             unreachable!()
         };

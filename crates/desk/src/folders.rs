@@ -14,7 +14,7 @@ use serde_json::json;
 use switchboard_core::approvals::Answer;
 use switchboard_core::audit::{Kind, Record};
 use switchboard_core::config::{self, Config, ConfigError};
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{DecidedBy, Origin, Outcome};
 use switchboard_core::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
@@ -113,8 +113,8 @@ impl Desk {
                 let host = self.inner.host.lock().await;
                 host.share(&self.inner.roots, &server, left).await;
             }
-            let record =
-                folders_record(agent, &server, &gone, "withdrawn", "the agent was removed");
+            let removed = DecidedBy::AgentRemoved;
+            let record = folders_record(agent, &server, &gone, "withdrawn", removed);
             if let Err(e) = self.inner.gate.audit().record(record).await {
                 tracing::error!("{e}");
             }
@@ -174,7 +174,7 @@ pub(crate) fn folders_record(
     server: &str,
     folders: &[PathBuf],
     decision: &str,
-    decided_by: &str,
+    decided_by: DecidedBy,
 ) -> Record {
     let offered_by = Origin::Agent {
         name: agent.to_owned(),
@@ -185,8 +185,8 @@ pub(crate) fn folders_record(
         subject: format!("roots offered by {offered_by}"),
         detail: json!({ "folders": folders }),
         decision: decision.to_owned(),
-        decided_by: decided_by.to_owned(),
-        outcome: String::new(),
+        decided_by,
+        outcome: Outcome::Unknown,
         duration_ms: None,
     }
 }

@@ -20,7 +20,7 @@ use switchboard_core::sampling::{
 
 use switchboard_core::config::SamplingRule;
 
-use switchboard_core::decisions::WITHOUT_REVIEW;
+use switchboard_core::decisions::DecidedBy;
 
 /// A reply the model drafted, for the person to review and edit before it goes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -208,7 +208,7 @@ impl Desk {
             let uses = ByRule {
                 server: rule.server.clone(),
                 subject: Some("sampling/createMessage".into()),
-                decided_by: WITHOUT_REVIEW.into(),
+                decided_by: DecidedBy::SamplingWithoutReview,
                 since_ms: rule.since_ms as i64,
             };
             let uses = self.inner.gate.audit().count_decided(uses).await;

@@ -17,6 +17,7 @@ use crate::{Desk, DeskError};
 use switchboard_core::approvals::{Answer, Question};
 use switchboard_core::audit::{Kind, Record};
 use switchboard_core::config::ServerSpec;
+use switchboard_core::decisions::{DecidedBy, Outcome};
 use switchboard_core::links;
 use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_core::sign_in::{
@@ -282,8 +283,8 @@ impl Desk {
             subject,
             detail,
             decision: decision.to_owned(),
-            decided_by: "user".to_owned(),
-            outcome: String::new(),
+            decided_by: DecidedBy::Person,
+            outcome: Outcome::Unknown,
             duration_ms: None,
         };
         if let Err(e) = self.inner.gate.audit().record(record).await {

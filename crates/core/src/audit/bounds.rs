@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use crate::cut::{self, Head};
+use crate::decisions::Outcome;
 
 /// The most of a record's detail (as JSON text) kept; a longer one is kept as an object
 /// with its length and the start of its text.
@@ -60,8 +61,22 @@ pub(super) fn subject(subject: &str, size: Size) -> Cow<'_, str> {
     cut::cut_str(subject, bound(SUBJECT_BYTES, size) - cut::MARK_ROOM)
 }
 
-pub(super) fn outcome(outcome: &str, size: Size) -> Cow<'_, str> {
-    cut::cut_str(outcome, bound(OUTCOME_BYTES, size) - cut::MARK_ROOM)
+/// An outcome whose text (a failure's reason, or what was recorded) fits its bound, as a
+/// person reads it: the words around the text count.
+pub(super) fn outcome(outcome: &Outcome, size: Size) -> Cow<'_, Outcome> {
+    let keep = bound(OUTCOME_BYTES, size) - cut::MARK_ROOM;
+    let cut = |text: &str, around: usize| match cut::cut_str(text, keep - around) {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(cut) => Some(cut),
+    };
+    let kept = match outcome {
+        Outcome::Failed(why) => {
+            cut(why, Outcome::Failed(String::new()).to_string().len()).map(Outcome::Failed)
+        }
+        Outcome::Recorded(text) => cut(text, 0).map(Outcome::Recorded),
+        Outcome::Unknown | Outcome::Succeeded | Outcome::ToolError => None,
+    };
+    kept.map_or(Cow::Borrowed(outcome), Cow::Owned)
 }
 
 fn bound(whole: usize, size: Size) -> usize {

@@ -7,6 +7,7 @@
 //! `store`).
 
 mod bounds;
+mod columns;
 mod retention;
 mod store;
 
@@ -15,7 +16,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::decisions::Given;
+use crate::decisions::{DecidedBy, Given, Outcome};
 pub use crate::sqlite_file::MovedAside;
 use crate::sqlite_file::{FileError, Kept, Named};
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SHORT_BYTES, SUBJECT_BYTES};
@@ -125,11 +126,11 @@ pub struct Record {
     /// "allowed", "denied", "accepted", "declined", "cancelled", ...; for a request no one
     /// answered, "timed out" or "unanswered".
     pub decision: String,
-    /// Who or what decided: "user", "policy: always for this tool", and for a request no one
-    /// answered "timeout" or "no one to ask".
-    pub decided_by: String,
-    /// How it ended: "ok", "error: ...", or empty while unknown.
-    pub outcome: String,
+    /// Who or what decided: the person, a rule, and for a request no one answered the
+    /// deadline or no one.
+    pub decided_by: DecidedBy,
+    /// How it ended, if that is known.
+    pub outcome: Outcome,
     pub duration_ms: Option<u64>,
 }
 
@@ -198,7 +199,7 @@ impl AuditLog {
     /// Completes a record written before its outcome was known (a call that was allowed).
     /// Nothing waits for the file: the outcome is kept at once, written in the background,
     /// and every read or write of the log from now on finds it there.
-    pub fn finish(&self, id: i64, outcome: &str, duration_ms: u64) {
+    pub fn finish(&self, id: i64, outcome: Outcome, duration_ms: u64) {
         if self.file.now().finish_later(id, outcome, duration_ms) {
             self.file.spawn(store::Store::write);
         }
@@ -210,7 +211,8 @@ impl AuditLog {
     }
 
     /// A page of the records that hold `text` (ASCII letters of either case) in their
-    /// tool or subject, server, arguments, outcome, decision, who decided or who asked;
+    /// tool or subject, server, arguments, outcome, decision, who decided or who asked (each
+    /// as a person reads it);
     /// newest first, older than `before`, at most `limit`. An empty `text` holds them all.
     pub async fn search(
         &self,
@@ -245,6 +247,6 @@ impl AuditLog {
 pub struct ByRule {
     pub server: String,
     pub subject: Option<String>,
-    pub decided_by: String,
+    pub decided_by: DecidedBy,
     pub since_ms: i64,
 }

@@ -100,7 +100,9 @@ const ROUNDS: usize = 8;
 /// The stored size of a record as the last hour's room counts it: its texts, in bytes.
 pub(super) const STORED_BYTES: &str = "length(CAST(server AS BLOB)) + length(CAST(subject AS BLOB)) \
      + length(CAST(detail AS BLOB)) + length(CAST(decision AS BLOB)) \
-     + length(CAST(decided_by AS BLOB)) + length(CAST(outcome AS BLOB)) \
+     + length(CAST(decided_by_kind AS BLOB)) + length(CAST(decided_by_detail AS BLOB)) \
+     + length(CAST(decided_by AS BLOB)) + length(CAST(outcome_kind AS BLOB)) \
+     + length(CAST(outcome_detail AS BLOB)) + length(CAST(outcome AS BLOB)) \
      + length(CAST(asked_by AS BLOB))";
 
 const MINUTE_MS: i64 = 60 * 1000;

@@ -28,9 +28,10 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::bounds::{self, Size};
+use super::columns::{self, Stored};
 use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, retention};
 use crate::clock::now_ms;
-use crate::decisions::Given;
+use crate::decisions::{Given, Outcome};
 use crate::sqlite_file::{self, Db};
 
 pub(super) struct Store {
@@ -39,7 +40,7 @@ pub(super) struct Store {
     /// Records added since the retention was last checked.
     added: AtomicU32,
     /// Outcomes of calls, in the order they ended, not yet in the file.
-    outcomes: Mutex<Vec<Outcome>>,
+    outcomes: Mutex<Vec<Finished>>,
     /// What the records of the last hour take: beyond their room, records are kept short.
     recent: Mutex<retention::Recent>,
     /// Records waiting for the writer, and whether it runs.
@@ -72,8 +73,8 @@ struct Waiting {
     subject: String,
     detail: String,
     decision: String,
-    decided_by: String,
-    outcome: String,
+    decided_by: Stored,
+    outcome: Stored,
     duration_ms: Option<u64>,
     asked_by: String,
     given: Option<Given>,
@@ -81,12 +82,15 @@ struct Waiting {
 }
 
 /// A call's outcome, waiting to complete its record.
-struct Outcome {
+struct Finished {
     id: i64,
-    outcome: String,
+    outcome: Stored,
     duration_ms: u64,
 }
 
+/// The log's table. Who decided and how it ended are stored typed, as a kind and its fields
+/// (see `columns`); `decided_by` and `outcome` hold the text of the records written before
+/// (under the kind `text`), empty in the others.
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -100,7 +104,11 @@ CREATE TABLE IF NOT EXISTS audit (
     outcome TEXT NOT NULL,
     duration_ms INTEGER,
     asked_by TEXT NOT NULL DEFAULT '',
-    given TEXT NOT NULL DEFAULT ''
+    given TEXT NOT NULL DEFAULT '',
+    decided_by_kind TEXT NOT NULL DEFAULT 'text',
+    decided_by_detail TEXT NOT NULL DEFAULT '',
+    outcome_kind TEXT NOT NULL DEFAULT 'text',
+    outcome_detail TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_server ON audit (server, id);
 CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
@@ -122,6 +130,8 @@ impl Store {
         let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(fail)?;
         add_asked_by(&db).map_err(fail)?;
         add_given(&db).map_err(fail)?;
+        add_typed(&db).map_err(fail)?;
+        columns::register(&db).map_err(fail)?;
         let now = now_ms();
         retention::enforce(&db, &retention, now).map_err(fail)?;
         let recent = retention::Recent::read(&db, now).map_err(fail)?;
@@ -254,8 +264,10 @@ impl Store {
             {
                 // Compiled once per connection: a record is written for every call.
                 let mut insert = tx.prepare_cached(
-                    "INSERT INTO audit (at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    "INSERT INTO audit (at_ms, kind, server, subject, detail, decision,
+                         decided_by_kind, decided_by_detail, decided_by,
+                         outcome_kind, outcome_detail, outcome, duration_ms, asked_by, given)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 )?;
                 for r in records {
                     insert.execute(params![
@@ -265,8 +277,12 @@ impl Store {
                         r.subject,
                         r.detail,
                         r.decision,
-                        r.decided_by,
-                        r.outcome,
+                        r.decided_by.kind,
+                        r.decided_by.detail,
+                        r.decided_by.text,
+                        r.outcome.kind,
+                        r.outcome.detail,
+                        r.outcome.text,
                         r.duration_ms.map(|d| d as i64),
                         r.asked_by,
                         r.given.map_or("", Given::as_str),
@@ -283,16 +299,15 @@ impl Store {
     /// in memory at once; the file gets it with its next write or read, or from
     /// [`Self::write_outcomes`].
     /// Whether the caller must start the writer ([`Self::write`]): none runs.
-    pub(super) fn finish_later(&self, id: i64, outcome: &str, duration_ms: u64) -> bool {
+    pub(super) fn finish_later(&self, id: i64, outcome: Outcome, duration_ms: u64) -> bool {
         let now = now_ms();
-        let whole = bounds::outcome(outcome, Size::Whole);
-        let outcome = match self.size_now(now, whole.len() as u64) {
+        let whole = columns::store(bounds::outcome(&outcome, Size::Whole).as_ref());
+        let outcome = match self.size_now(now, whole.bytes() as u64) {
             Size::Whole => whole,
-            Size::Short => bounds::outcome(outcome, Size::Short),
-        }
-        .into_owned();
-        self.recent.lock().add(now, outcome.len() as u64);
-        self.queued().push(Outcome {
+            Size::Short => columns::store(bounds::outcome(&outcome, Size::Short).as_ref()),
+        };
+        self.recent.lock().add(now, outcome.bytes() as u64);
+        self.queued().push(Finished {
             id,
             outcome,
             duration_ms,
@@ -333,7 +348,7 @@ impl Store {
     /// queued meanwhile), so that a locked file loses none of them.
     fn with_outcomes<T>(
         &self,
-        write: impl FnOnce(&[Outcome]) -> rusqlite::Result<T>,
+        write: impl FnOnce(&[Finished]) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<T> {
         let outcomes = std::mem::take(&mut *self.queued());
         let written = write(&outcomes);
@@ -345,7 +360,7 @@ impl Store {
         written
     }
 
-    fn queued(&self) -> parking_lot::MutexGuard<'_, Vec<Outcome>> {
+    fn queued(&self) -> parking_lot::MutexGuard<'_, Vec<Finished>> {
         self.outcomes.lock()
     }
 
@@ -363,10 +378,15 @@ impl Store {
         let needle = text.trim().to_ascii_lowercase();
         let mut statement = db
             .prepare_cached(
-                "SELECT id, at_ms, kind, server, subject, detail, decision, decided_by, outcome, duration_ms, asked_by, given
+                "SELECT id, at_ms, kind, server, subject, detail, decision,
+                     decided_by_kind, decided_by_detail, decided_by,
+                     outcome_kind, outcome_detail, outcome, duration_ms, asked_by, given
                  FROM audit WHERE id < ?1 AND (?3 = '' OR instr(lower(
-                     subject || char(10) || server || char(10) || detail || char(10) || outcome
-                     || char(10) || decision || char(10) || decided_by || char(10) || asked_by), ?3) > 0)
+                     subject || char(10) || server || char(10) || detail
+                     || char(10) || outcome_text(outcome_kind, outcome_detail, outcome)
+                     || char(10) || decision
+                     || char(10) || decided_by_text(decided_by_kind, decided_by_detail, decided_by)
+                     || char(10) || asked_by), ?3) > 0)
                  ORDER BY id DESC LIMIT ?2",
             )
             .map_err(|e| self.db.fail(e))?;
@@ -383,12 +403,20 @@ impl Store {
                         subject: row.get(4)?,
                         detail: serde_json::from_str(&detail).unwrap_or(Value::String(detail)),
                         decision: row.get(6)?,
-                        decided_by: row.get(7)?,
-                        outcome: row.get(8)?,
-                        duration_ms: row.get::<_, Option<i64>>(9)?.map(|d| d as u64),
+                        decided_by: columns::read(
+                            &row.get::<_, String>(7)?,
+                            &row.get::<_, String>(8)?,
+                            row.get(9)?,
+                        ),
+                        outcome: columns::read(
+                            &row.get::<_, String>(10)?,
+                            &row.get::<_, String>(11)?,
+                            row.get(12)?,
+                        ),
+                        duration_ms: row.get::<_, Option<i64>>(13)?.map(|d| d as u64),
                     },
-                    asked_by: row.get(10)?,
-                    given: Given::parse(&row.get::<_, String>(11)?),
+                    asked_by: row.get(14)?,
+                    given: Given::parse(&row.get::<_, String>(15)?),
                 })
             })
             .map_err(|e| self.db.fail(e))?;
@@ -410,13 +438,25 @@ impl Store {
             .map_err(|e| self.db.fail(e))
     }
 
-    /// How many records match: how often a rule decided.
+    /// How many records match: how often a rule decided. Those written before deciders
+    /// were typed count when their text is the one the rule's decisions were recorded as.
     pub(super) fn count_decided(&self, by: &super::ByRule) -> Result<u64, AuditError> {
+        let stored = columns::store(&by.decided_by);
+        let recorded_as = by.decided_by.to_string();
         self.settled()?
             .query_row(
-                "SELECT COUNT(*) FROM audit WHERE server = ?1 AND decided_by = ?2
-                 AND at_ms >= ?3 AND (?4 IS NULL OR subject = ?4)",
-                rusqlite::params![by.server, by.decided_by, by.since_ms, by.subject],
+                "SELECT COUNT(*) FROM audit WHERE server = ?1
+                 AND at_ms >= ?3 AND (?4 IS NULL OR subject = ?4)
+                 AND ((decided_by_kind = ?2 AND decided_by_detail = ?5)
+                      OR (decided_by_kind = 'text' AND decided_by = ?6))",
+                rusqlite::params![
+                    by.server,
+                    stored.kind,
+                    by.since_ms,
+                    by.subject,
+                    stored.detail,
+                    recorded_as
+                ],
                 |r| r.get::<_, i64>(0),
             )
             .map(|n| n as u64)
@@ -433,12 +473,13 @@ impl Drop for Store {
     }
 }
 
-/// A record's texts as they are stored, each within its bound.
+/// A record as it is stored, each text within its bound.
 struct Kept<'a> {
     record: &'a Record,
     subject: Cow<'a, str>,
     detail: String,
-    outcome: Cow<'a, str>,
+    decided_by: Stored,
+    outcome: Stored,
     asked_by: Cow<'a, str>,
 }
 
@@ -448,7 +489,8 @@ impl<'a> Kept<'a> {
             record,
             subject: bounds::subject(&record.subject, size),
             detail: bounds::detail(&record.detail, size),
-            outcome: bounds::outcome(&record.outcome, size),
+            decided_by: columns::store(&record.decided_by),
+            outcome: columns::store(bounds::outcome(&record.outcome, size).as_ref()),
             asked_by: bounds::subject(asked_by, size),
         }
     }
@@ -463,8 +505,8 @@ impl<'a> Kept<'a> {
             subject: self.subject.clone().into_owned(),
             detail: self.detail.clone(),
             decision: record.decision.clone(),
-            decided_by: record.decided_by.clone(),
-            outcome: self.outcome.clone().into_owned(),
+            decided_by: self.decided_by.clone(),
+            outcome: self.outcome.clone(),
             duration_ms: record.duration_ms,
             asked_by: self.asked_by.clone().into_owned(),
             given,
@@ -480,8 +522,8 @@ impl<'a> Kept<'a> {
             self.subject.len(),
             self.detail.len(),
             record.decision.len(),
-            record.decided_by.len(),
-            self.outcome.len(),
+            self.decided_by.bytes(),
+            self.outcome.bytes(),
             self.asked_by.len(),
         ]
         .iter()
@@ -490,19 +532,22 @@ impl<'a> Kept<'a> {
 }
 
 /// Completes the records of these outcomes.
-fn complete(db: &Connection, outcomes: &[Outcome]) -> rusqlite::Result<()> {
+fn complete(db: &Connection, outcomes: &[Finished]) -> rusqlite::Result<()> {
     if outcomes.is_empty() {
         return Ok(());
     }
-    let mut update =
-        db.prepare_cached("UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1")?;
-    for Outcome {
+    let mut update = db.prepare_cached(
+        "UPDATE audit SET outcome_kind = ?2, outcome_detail = ?3, outcome = ?4, duration_ms = ?5
+         WHERE id = ?1",
+    )?;
+    for Finished {
         id,
         outcome,
         duration_ms,
     } in outcomes
     {
-        update.execute(params![id, outcome, *duration_ms as i64])?;
+        let Stored { kind, detail, text } = outcome;
+        update.execute(params![id, kind, detail, text, *duration_ms as i64])?;
     }
     Ok(())
 }
@@ -510,13 +555,9 @@ fn complete(db: &Connection, outcomes: &[Outcome]) -> rusqlite::Result<()> {
 /// Gives a log made before decisions said how they were given its `given` column. What its
 /// records themselves tell is filled in (a rule's decision names the rule, the person's own
 /// call says so); whether the person allowed once, for the session or always was not kept.
+/// Such a log is older than typed deciders: its every record names who decided in text.
 fn add_given(db: &Connection) -> rusqlite::Result<()> {
-    let has: i64 = db.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('audit') WHERE name = 'given'",
-        [],
-        |r| r.get(0),
-    )?;
-    if has == 0 {
+    if !has_column(db, "given")? {
         let tx = db.unchecked_transaction()?;
         tx.execute_batch("ALTER TABLE audit ADD COLUMN given TEXT NOT NULL DEFAULT ''")?;
         tx.execute(
@@ -536,15 +577,36 @@ fn add_given(db: &Connection) -> rusqlite::Result<()> {
 /// Gives a log made before calls had an origin its `asked_by` column (empty for its
 /// records: they were the person's, from the explorer).
 fn add_asked_by(db: &Connection) -> rusqlite::Result<()> {
-    let has: i64 = db.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('audit') WHERE name = 'asked_by'",
-        [],
-        |r| r.get(0),
-    )?;
-    if has == 0 {
+    if !has_column(db, "asked_by")? {
         db.execute_batch("ALTER TABLE audit ADD COLUMN asked_by TEXT NOT NULL DEFAULT ''")?;
     }
     Ok(())
+}
+
+/// Gives a log made before deciders and outcomes were typed their typed columns: its
+/// records take the kind `text`, and are read as their text was recorded (nothing of it
+/// is parsed).
+fn add_typed(db: &Connection) -> rusqlite::Result<()> {
+    if has_column(db, "decided_by_kind")? {
+        return Ok(());
+    }
+    let tx = db.unchecked_transaction()?;
+    tx.execute_batch(
+        "ALTER TABLE audit ADD COLUMN decided_by_kind TEXT NOT NULL DEFAULT 'text';
+         ALTER TABLE audit ADD COLUMN decided_by_detail TEXT NOT NULL DEFAULT '';
+         ALTER TABLE audit ADD COLUMN outcome_kind TEXT NOT NULL DEFAULT 'text';
+         ALTER TABLE audit ADD COLUMN outcome_detail TEXT NOT NULL DEFAULT '';",
+    )?;
+    tx.commit()
+}
+
+fn has_column(db: &Connection, name: &str) -> rusqlite::Result<bool> {
+    db.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('audit') WHERE name = ?1",
+        [name],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
 }
 
 #[cfg(test)]
@@ -559,8 +621,8 @@ mod tests {
             subject: subject.into(),
             detail: json!({"text": "hi"}),
             decision: "allowed".into(),
-            decided_by: "user".into(),
-            outcome: String::new(),
+            decided_by: crate::decisions::DecidedBy::Person,
+            outcome: Outcome::Unknown,
             duration_ms: None,
         }
     }

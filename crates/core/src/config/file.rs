@@ -421,7 +421,11 @@ mod tests {
             restarted.decide(&now, None, false),
             Verdict::Decided(Decision {
                 allow: true,
-                decided_by: "policy: allowed for this tool, always".into(),
+                decided_by: crate::decisions::DecidedBy::Rule {
+                    allow: true,
+                    reach: crate::decisions::Reach::Tool,
+                    scope: Scope::Always,
+                },
                 given: crate::decisions::Given::Rule,
             })
         );

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::decisions::DecidedBy;
 use crate::recent::{MINUTE, Recent};
 
 /// Why a call or read a standing decision allowed was refused all the same.
@@ -33,13 +34,9 @@ pub struct TooFrequent {
 }
 
 impl TooFrequent {
-    /// Who decided, as the audit trail says it.
-    pub fn decided_by(&self) -> String {
-        format!(
-            "limit: {} a minute by standing rules (settings.agentCallsPerMinute); \
-             those refused after it until one is let through again are not recorded",
-            self.limit
-        )
+    /// Who decided, as the audit trail records it.
+    pub fn decided_by(&self) -> DecidedBy {
+        DecidedBy::Pace { limit: self.limit }
     }
 }
 

@@ -13,7 +13,7 @@ use switchboard_mcp::types::Root;
 
 use super::{AgentError, Agents};
 use crate::folders::folders_record;
-use switchboard_core::approvals::{Answer, DecidedBy, Question};
+use switchboard_core::approvals::{Answer, Question, SettledBy};
 
 impl Agents {
     /// Asks the person which of `offered` the servers `agent` uses may see, and lets them
@@ -47,7 +47,7 @@ impl Agents {
         };
         let settled = self.host.ask(agent, question).await?;
         let accepted: Vec<PathBuf> = match settled.answer {
-            Answer::Roots(chosen) if settled.by == DecidedBy::Person => chosen
+            Answer::Roots(chosen) if settled.by == SettledBy::Person => chosen
                 .iter()
                 .filter_map(|root| file_path(&root.uri))
                 .collect(),
@@ -65,14 +65,14 @@ impl Agents {
         Ok(accepted)
     }
 
-    async fn record_offer(&self, agent: &str, server: &str, accepted: &[PathBuf], by: DecidedBy) {
+    async fn record_offer(&self, agent: &str, server: &str, accepted: &[PathBuf], by: SettledBy) {
         let decision = if accepted.is_empty() {
             "none shared"
         } else {
             "shared"
         };
         let decision = by.unanswered().unwrap_or(decision);
-        let record = folders_record(agent, server, accepted, decision, by.as_str());
+        let record = folders_record(agent, server, accepted, decision, by.into());
         self.host.record(record).await;
     }
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 use switchboard_core::audit::{
     AuditLog, DETAIL_BYTES, Kind, OUTCOME_BYTES, Record, Retention, SUBJECT_BYTES,
 };
-use switchboard_core::decisions::Given;
+use switchboard_core::decisions::{DecidedBy, Given, Outcome};
 
 fn call(n: u32) -> Record {
     Record {
@@ -16,8 +16,8 @@ fn call(n: u32) -> Record {
         subject: "echo".into(),
         detail: json!({"text": format!("call {n}")}),
         decision: "allowed".into(),
-        decided_by: "user".into(),
-        outcome: String::new(),
+        decided_by: DecidedBy::Person,
+        outcome: Outcome::Unknown,
         duration_ms: None,
     }
 }
@@ -30,13 +30,13 @@ async fn records_read_back_newest_first_in_pages() {
     for n in 1..=5 {
         ids.push(log.record(call(n)).await.unwrap());
     }
-    log.finish(ids[4], "ok", 12);
+    log.finish(ids[4], Outcome::Succeeded, 12);
     let first = log.page(None, 2).await.unwrap();
     assert_eq!(
         first.iter().map(|r| r.id).collect::<Vec<_>>(),
         [ids[4], ids[3]]
     );
-    assert_eq!(first[0].record.outcome, "ok");
+    assert_eq!(first[0].record.outcome, Outcome::Succeeded);
     assert_eq!(first[0].record.duration_ms, Some(12));
     assert_eq!(first[0].record.detail, json!({"text": "call 5"}));
     let second = log.page(Some(first[1].id), 2).await.unwrap();
@@ -98,7 +98,7 @@ async fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
         })
         .await
         .unwrap();
-    log.finish(id, &format!("error: {huge}"), 5);
+    log.finish(id, Outcome::Failed(huge.clone()), 5);
 
     let row = log.page(None, 1).await.unwrap().remove(0).record;
     let kept = row.detail.to_string();
@@ -107,14 +107,16 @@ async fn a_huge_detail_subject_or_outcome_is_kept_cut_saying_how_long_it_was() {
     assert_eq!(row.detail["bytes"], detail.to_string().len());
     let start = row.detail["start"].as_str().unwrap();
     assert!(start.starts_with(r#"{"text":"ééé"#), "{start:.40}");
+    // The outcome as a person reads it.
+    let outcome = row.outcome.to_string();
     for (field, text, bound) in [
         ("subject", &row.subject, SUBJECT_BYTES),
-        ("outcome", &row.outcome, OUTCOME_BYTES),
+        ("outcome", &outcome, OUTCOME_BYTES),
     ] {
         assert!(text.len() <= bound, "{} bytes of {field}", text.len());
         assert!(text.ends_with(" bytes in all]"), "{field}: {text:.40}…");
     }
-    assert!(row.outcome.starts_with("error: ééé"));
+    assert!(outcome.starts_with("error: ééé"));
     assert_eq!(row.duration_ms, Some(5));
     let on_disk: u64 = ["", "-wal"]
         .iter()
@@ -168,7 +170,7 @@ async fn crash_writer() {
         let id = log.record(call(n)).await.unwrap();
         if n == 1 {
             // Not waited for: it goes to the file with the next record at the latest.
-            log.finish(id, "ok", 7);
+            log.finish(id, Outcome::Succeeded, 7);
         }
     }
     std::process::abort();
@@ -195,8 +197,8 @@ async fn records_survive_a_crash_of_the_writer() {
     assert_eq!(texts, ["call 3", "call 2", "call 1"]);
     let first = &log.page(None, 10).await.unwrap()[2];
     assert_eq!(
-        (first.record.outcome.as_str(), first.record.duration_ms),
-        ("ok", Some(7)),
+        (&first.record.outcome, first.record.duration_ms),
+        (&Outcome::Succeeded, Some(7)),
         "the outcome of the call finished before the crash"
     );
 }
@@ -211,17 +213,14 @@ async fn an_outcome_not_waited_for_is_read_at_once_from_the_file() {
         log.record(call(1)).await.unwrap(),
         log.record(call(2)).await.unwrap(),
     ];
-    log.finish(ids[0], "ok", 3);
-    log.finish(ids[1], "tool error", 4);
+    log.finish(ids[0], Outcome::Succeeded, 3);
+    log.finish(ids[1], Outcome::ToolError, 4);
     let outcomes = |rows: Vec<switchboard_core::audit::Row>| {
         rows.into_iter()
             .map(|r| (r.record.outcome, r.record.duration_ms))
             .collect::<Vec<_>>()
     };
-    let expected = [
-        ("tool error".to_owned(), Some(4)),
-        ("ok".to_owned(), Some(3)),
-    ];
+    let expected = [(Outcome::ToolError, Some(4)), (Outcome::Succeeded, Some(3))];
     assert_eq!(outcomes(log.page(None, 10).await.unwrap()), expected);
     let reopened = AuditLog::open(&path, Retention::default()).unwrap();
     assert_eq!(outcomes(reopened.page(None, 10).await.unwrap()), expected);

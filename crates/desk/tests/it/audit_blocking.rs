@@ -11,6 +11,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 use serde_json::json;
 use switchboard_core::audit::{AuditLog, Kind, Record, Retention};
+use switchboard_core::decisions::{DecidedBy, Outcome};
 
 /// How long the lock may be held if the test never releases it: a hang check.
 const HANG: Duration = Duration::from_secs(20);
@@ -24,8 +25,8 @@ fn call() -> Record {
         subject: "echo".into(),
         detail: json!({"text": "hi"}),
         decision: "allowed".into(),
-        decided_by: "user".into(),
-        outcome: String::new(),
+        decided_by: DecidedBy::Person,
+        outcome: Outcome::Unknown,
         duration_ms: None,
     }
 }

@@ -14,6 +14,7 @@ use switchboard_core::audit::{
     AuditLog, CHECK_EVERY, Kind, RECENT, Record, Retention, SHORT_BYTES,
 };
 use switchboard_core::config::{self, Config};
+use switchboard_core::decisions::{DecidedBy, Outcome};
 use switchboard_core::secrets::Secrets;
 use switchboard_desk::Desk;
 
@@ -28,8 +29,8 @@ fn call(text: String) -> Record {
         subject: "echo".into(),
         detail: json!({ "text": text }),
         decision: "allowed".into(),
-        decided_by: "user".into(),
-        outcome: "ok".into(),
+        decided_by: DecidedBy::Person,
+        outcome: Outcome::Succeeded,
         duration_ms: Some(1),
     }
 }
@@ -207,9 +208,9 @@ async fn a_flood_of_records_erases_nothing_of_the_last_hour() {
         (
             newest.subject.as_str(),
             newest.decision.as_str(),
-            newest.outcome.as_str()
+            &newest.outcome
         ),
-        ("echo", "allowed", "ok")
+        ("echo", "allowed", &Outcome::Succeeded)
     );
     assert!(
         used <= room / 4 + flood as u64 * SHORT_BYTES as u64,

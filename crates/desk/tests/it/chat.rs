@@ -14,6 +14,7 @@ use switchboard_chat::{
 };
 use switchboard_core::approvals::{Answer, Pending, Question, Remember};
 use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::{self, DecidedBy};
 use switchboard_core::server_events::ServerEvent;
 use switchboard_providers::{
     ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
@@ -264,12 +265,12 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
         .unwrap()
         .remove(0);
     assert_eq!(row.asked_by, format!("model in conversation {}", chat.id));
-    assert_eq!(row.record.decided_by, "user");
+    assert_eq!(row.record.decided_by, DecidedBy::Person);
     assert_eq!(
         row.record.detail,
         json!({"text": "as the person corrected it"})
     );
-    assert_eq!(row.record.outcome, "ok");
+    assert_eq!(row.record.outcome, decisions::Outcome::Succeeded);
 
     // The conversation, reopened from its file, holds every message.
     let path = world.gated.dir.path().join("conversations.sqlite");
@@ -343,8 +344,8 @@ async fn a_denied_call_reaches_the_model_as_a_denial() {
         .unwrap()
         .remove(0);
     assert_eq!(
-        (row.record.decision.as_str(), row.record.outcome.as_str()),
-        ("denied", "")
+        (row.record.decision.as_str(), &row.record.outcome),
+        ("denied", &decisions::Outcome::Unknown)
     );
     world.gated.host.shutdown().await;
 }

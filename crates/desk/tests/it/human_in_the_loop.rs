@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use switchboard_core::approvals::{Answer, Question, Remember};
 use switchboard_core::audit::Kind;
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{Origin, Outcome};
 use switchboard_core::gate::{CallError, Callee};
 use switchboard_core::policy::RuleOf;
 use switchboard_mcp::types::{
@@ -76,7 +76,7 @@ impl World {
                     r.record.kind,
                     r.record.subject,
                     r.record.decision,
-                    r.record.decided_by,
+                    r.record.decided_by.to_string(),
                 )
             })
             .collect()
@@ -219,7 +219,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         .unwrap()
         .pop()
         .unwrap();
-    assert_eq!(first.record.outcome, "ok");
+    assert_eq!(first.record.outcome, Outcome::Succeeded);
     assert_eq!(
         first.record.detail,
         json!({"text": "as I corrected it"}),

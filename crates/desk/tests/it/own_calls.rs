@@ -8,7 +8,7 @@
 
 use serde_json::{Map, json};
 use switchboard_core::approvals::{Question, Remember};
-use switchboard_core::decisions::BY_YOU;
+use switchboard_core::decisions::{BY_YOU, DecidedBy, Reach, Scope};
 use switchboard_core::gate::CallError;
 use switchboard_desk::{ExplorerError, Update};
 
@@ -82,7 +82,12 @@ async fn a_denial_the_person_made_stops_their_own_call_and_says_which_rule() {
         panic!("{denied}")
     };
     assert_eq!(tool, "echo");
-    assert_eq!(decided_by, "policy: denied for this tool, always");
+    let rule = DecidedBy::Rule {
+        allow: false,
+        reach: Reach::Tool,
+        scope: Scope::Always,
+    };
+    assert_eq!(*decided_by, rule);
     assert_eq!(
         denied.to_string(),
         "the call to echo was denied (policy: denied for this tool, always)"

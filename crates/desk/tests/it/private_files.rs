@@ -12,6 +12,7 @@ use nix::sys::stat::{Mode, umask};
 use serde_json::json;
 use switchboard_chat::Conversations;
 use switchboard_core::audit::{AuditLog, Kind, Record, Retention};
+use switchboard_core::decisions::{DecidedBy, Outcome};
 
 const FILES: [&str; 2] = ["audit.sqlite", "conversations.sqlite"];
 
@@ -50,8 +51,8 @@ async fn write_both(folder: &Path) -> (AuditLog, Conversations) {
         subject: "echo".into(),
         detail: json!({"text": "private"}),
         decision: "allowed".into(),
-        decided_by: "user".into(),
-        outcome: String::new(),
+        decided_by: DecidedBy::Person,
+        outcome: Outcome::Unknown,
         duration_ms: None,
     })
     .await

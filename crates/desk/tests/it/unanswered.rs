@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Map;
 use switchboard_core::audit::Kind;
 use switchboard_core::config::ServerConfig;
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{DecidedBy, Origin};
 use switchboard_core::gate::{CallError, Callee};
 
 use crate::common;
@@ -82,7 +82,7 @@ impl World {
     }
 
     /// Every record's kind, decision and who decided, oldest first.
-    async fn decisions(&self) -> Vec<(Kind, String, String)> {
+    async fn decisions(&self) -> Vec<(Kind, String, DecidedBy)> {
         let mut rows = self.gate.audit().page(None, 50).await.unwrap();
         rows.reverse();
         rows.into_iter()
@@ -91,10 +91,10 @@ impl World {
     }
 }
 
-fn rows(kinds: &[Kind], decision: &str, decided_by: &str) -> Vec<(Kind, String, String)> {
+fn rows(kinds: &[Kind], decision: &str, decided_by: DecidedBy) -> Vec<(Kind, String, DecidedBy)> {
     kinds
         .iter()
-        .map(|&kind| (kind, decision.to_owned(), decided_by.to_owned()))
+        .map(|&kind| (kind, decision.to_owned(), decided_by.clone()))
         .collect()
 }
 
@@ -109,15 +109,15 @@ async fn what_nobody_answers_in_time_is_recorded_as_timed_out() {
         .unwrap()
         .unwrap_err();
     assert!(
-        matches!(&denied, CallError::Denied { decided_by, .. } if decided_by == "timeout"),
+        matches!(&denied, CallError::Denied { decided_by, .. } if *decided_by == DecidedBy::Timeout),
         "{denied}"
     );
     tokio::time::timeout(HANG, world.poke())
         .await
         .unwrap()
         .unwrap();
-    let mut expected = rows(&[Kind::ToolCall], "timed out", "timeout");
-    expected.extend(rows(&SERVER_ASKS, "timed out", "timeout"));
+    let mut expected = rows(&[Kind::ToolCall], "timed out", DecidedBy::Timeout);
+    expected.extend(rows(&SERVER_ASKS, "timed out", DecidedBy::Timeout));
     assert_eq!(world.decisions().await, expected);
 }
 
@@ -137,7 +137,7 @@ async fn what_is_refused_because_no_one_is_left_to_ask_is_recorded_so() {
         world.gate.broker().refuse_all();
     }
     tokio::time::timeout(HANG, poked).await.unwrap().unwrap();
-    let mut expected = rows(&[Kind::ToolCall], "unanswered", "no one to ask");
-    expected.extend(rows(&SERVER_ASKS, "unanswered", "no one to ask"));
+    let mut expected = rows(&[Kind::ToolCall], "unanswered", DecidedBy::NoOneToAsk);
+    expected.extend(rows(&SERVER_ASKS, "unanswered", DecidedBy::NoOneToAsk));
     assert_eq!(world.decisions().await, expected);
 }
