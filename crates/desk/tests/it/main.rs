@@ -7,6 +7,7 @@ mod audit;
 mod audit_blocking;
 mod audit_given;
 mod audit_retention;
+mod audit_typed;
 mod chat;
 mod chat_context;
 mod coming_forward;
