@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Map;
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::server::handler::{ClientNotification, Reply, ServerHandler, answered};
+use switchboard_mcp::server::handler::{
+    ClientNotification, Reply, Rounds, ServerHandler, answered,
+};
 use switchboard_mcp::types::*;
 
 use crate::server::{NAME, Server, Session};
@@ -120,9 +122,9 @@ impl ServerHandler for Handler {
 
     /// Tools may take long and call the client back: they run as their own future, which
     /// the connection drops if the client cancels the call.
-    fn call_tool(&self, params: CallToolRequestParams) -> Reply<CallToolResult> {
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
         let server = self.0.clone();
-        Box::pin(async move { tools::call(&server, params).await })
+        Box::pin(async move { tools::call(&server, params).await.map(Rounds::Complete) })
     }
 
     fn list_resources(&self, _: PaginatedRequestParams) -> Reply<ListResourcesResult> {
@@ -136,8 +138,11 @@ impl ServerHandler for Handler {
         answered(Ok(resources::templates()))
     }
 
-    fn read_resource(&self, params: ReadResourceRequestParams) -> Reply<ReadResourceResult> {
-        answered(resources::read(&self.0, &params.uri))
+    fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+    ) -> Reply<Rounds<ReadResourceResult>> {
+        answered(resources::read(&self.0, &params.uri).map(Rounds::Complete))
     }
 
     fn subscribe(&self, params: SubscribeRequestParams) -> Reply<EmptyResult> {
@@ -153,12 +158,12 @@ impl ServerHandler for Handler {
         answered(Ok(prompts::list()))
     }
 
-    fn get_prompt(&self, params: GetPromptRequestParams) -> Reply<GetPromptResult> {
-        answered(prompts::get(params))
+    fn get_prompt(&self, params: GetPromptRequestParams) -> Reply<Rounds<GetPromptResult>> {
+        answered(prompts::get(params).map(Rounds::Complete))
     }
 
-    fn complete(&self, params: CompleteRequestParams) -> Reply<CompleteResult> {
-        answered(prompts::complete(&params))
+    fn complete(&self, params: CompleteRequestParams) -> Reply<Rounds<CompleteResult>> {
+        answered(prompts::complete(&params).map(Rounds::Complete))
     }
 
     fn notification(&self, notification: ClientNotification) {

@@ -9,12 +9,19 @@
 //! state (a log level, a subscription) does that work at once and returns [`answered`], and
 //! one that takes long (a tool call that asks the client back) returns a future, which is
 //! dropped if the client cancels the request.
+//!
+//! A server may also look at each request as it came before its method is called
+//! ([`ServerHandler::admit`]): to refuse it, or to finish its result as JSON (what a
+//! revision asks of every result, say); and answer a request the 2026-07-28 revision lets
+//! it answer in rounds with the questions the client must answer first ([`Rounds`]).
 
 mod dispatch;
 mod notification;
+mod rounds;
 
-pub use dispatch::Dispatch;
+pub use dispatch::{Dispatch, Finish};
 pub use notification::ClientNotification;
+pub use rounds::Rounds;
 
 use serde_json::Value;
 
@@ -39,6 +46,15 @@ fn not_offered<T: Send + 'static>(method: &str) -> Reply<T> {
 /// Answers a client's requests and receives its notifications, typed. Progress and
 /// cancellation are the connection's: a cancelled request's future is dropped.
 pub trait ServerHandler: Send + Sync + 'static {
+    /// Looks at each request as it came, before its method is called (in the order the
+    /// requests arrive): an error refuses it, and its method is not called; otherwise the
+    /// [`Finish`] returned is applied to the result the method answers, as JSON. By default
+    /// every request goes on and its result is sent as answered.
+    fn admit(&self, method: &str, params: Option<&Value>) -> Result<Finish, ErrorObject> {
+        let _ = (method, params);
+        Ok(Finish::as_answered())
+    }
+
     /// `initialize`: opens a session of the stateful revisions.
     fn initialize(&self, params: InitializeRequestParams) -> Reply<InitializeResult> {
         let _ = params;
@@ -75,8 +91,8 @@ pub trait ServerHandler: Send + Sync + 'static {
         not_offered(method::TOOLS_LIST)
     }
 
-    /// `tools/call`.
-    fn call_tool(&self, params: CallToolRequestParams) -> Reply<CallToolResult> {
+    /// `tools/call`: its result, or (2026-07-28) the questions the client must answer first.
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
         let _ = params;
         not_offered(method::TOOLS_CALL)
     }
@@ -96,8 +112,12 @@ pub trait ServerHandler: Send + Sync + 'static {
         not_offered(method::RESOURCES_TEMPLATES_LIST)
     }
 
-    /// `resources/read`.
-    fn read_resource(&self, params: ReadResourceRequestParams) -> Reply<ReadResourceResult> {
+    /// `resources/read`: its result, or (2026-07-28) the questions the client must answer
+    /// first.
+    fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+    ) -> Reply<Rounds<ReadResourceResult>> {
         let _ = params;
         not_offered(method::RESOURCES_READ)
     }
@@ -120,14 +140,15 @@ pub trait ServerHandler: Send + Sync + 'static {
         not_offered(method::PROMPTS_LIST)
     }
 
-    /// `prompts/get`.
-    fn get_prompt(&self, params: GetPromptRequestParams) -> Reply<GetPromptResult> {
+    /// `prompts/get`: its result, or (2026-07-28) the questions the client must answer first.
+    fn get_prompt(&self, params: GetPromptRequestParams) -> Reply<Rounds<GetPromptResult>> {
         let _ = params;
         not_offered(method::PROMPTS_GET)
     }
 
-    /// `completion/complete`.
-    fn complete(&self, params: CompleteRequestParams) -> Reply<CompleteResult> {
+    /// `completion/complete`: its result, or the questions the client must answer first (a
+    /// server that completes by asking another may be asked back, as for a read).
+    fn complete(&self, params: CompleteRequestParams) -> Reply<Rounds<CompleteResult>> {
         let _ = params;
         not_offered(method::COMPLETION_COMPLETE)
     }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use switchboard_mcp::connection::{Connection, IncomingHandler};
 use switchboard_mcp::jsonrpc::{ErrorObject, RequestId, code};
 use switchboard_mcp::server::handler::{
-    ClientNotification, Dispatch, Reply, ServerHandler, answered,
+    ClientNotification, Dispatch, Finish, Reply, Rounds, ServerHandler, answered,
 };
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{self, MemoryPeer};
@@ -26,7 +26,7 @@ impl ServerHandler for EchoServer {
         answered(serde_json::from_value(tools).map_err(ErrorObject::invalid_params))
     }
 
-    fn call_tool(&self, params: CallToolRequestParams) -> Reply<CallToolResult> {
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
         if params.name != "echo" {
             let unknown = format!("no tool is named {}", params.name);
             return answered(Err(ErrorObject::invalid_params(unknown)));
@@ -38,7 +38,7 @@ impl ServerHandler for EchoServer {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        Box::pin(async move { Ok(CallToolResult::new(vec![ContentBlock::text(text)])) })
+        Box::pin(async move { Ok(CallToolResult::new(vec![ContentBlock::text(text)]).into()) })
     }
 
     fn listen(
@@ -314,4 +314,90 @@ fn the_tools_input_schemas_reach_the_transport_through_the_dispatch() {
         Some(json!({"type": "object"}))
     );
     assert_eq!(dispatch.tool_input_schema("other"), None);
+}
+
+/// A server of one revision's marks: it refuses `tools/list` before its method runs, marks
+/// every other result with the method that made it, and answers a call to `ask` with a
+/// question first and its result once the retry brings the answer.
+struct Marking;
+
+impl ServerHandler for Marking {
+    fn admit(&self, method: &str, _: Option<&Value>) -> Result<Finish, ErrorObject> {
+        if method == "tools/list" {
+            return Err(ErrorObject::method_not_found(method));
+        }
+        let method = method.to_owned();
+        Ok(Finish::with(move |mut result| {
+            result["answeredFor"] = json!(method);
+            result
+        }))
+    }
+
+    fn list_tools(&self, _: PaginatedRequestParams) -> Reply<ListToolsResult> {
+        unreachable!("refused before its method")
+    }
+
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
+        let Some(answer) = params.extra.get("inputResponses") else {
+            let mut questions = serde_json::Map::new();
+            questions.insert("name".into(), json!({"method": "elicitation/create"}));
+            return answered(Ok(Rounds::InputRequired(InputRequiredResult {
+                input_requests: questions,
+                request_state: Some("asked-once".into()),
+            })));
+        };
+        let text = answer["name"]["content"]["name"]
+            .as_str()
+            .unwrap_or_default();
+        answered(Ok(
+            CallToolResult::new(vec![ContentBlock::text(text)]).into()
+        ))
+    }
+}
+
+#[tokio::test]
+async fn the_handler_admits_each_request_before_its_method_and_finishes_its_result() {
+    let (_connection, mut peer) = serve(Marking);
+    let refused = exchange(
+        &mut peer,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    let unknown = exchange(
+        &mut peer,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "x/unknown"}),
+    )
+    .await;
+    // An error goes as the method made it: only results are finished.
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let asked = exchange(
+        &mut peer,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask"}}),
+    )
+    .await;
+    assert_eq!(
+        asked,
+        json!({"jsonrpc": "2.0", "id": 3, "result": {
+            "resultType": "input_required",
+            "inputRequests": {"name": {"method": "elicitation/create"}},
+            "requestState": "asked-once",
+            "answeredFor": "tools/call"
+        }})
+    );
+    let retried = exchange(
+        &mut peer,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "ask", "requestState": "asked-once",
+            "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}}
+        }}),
+    )
+    .await;
+    assert_eq!(
+        retried,
+        json!({"jsonrpc": "2.0", "id": 4, "result": {
+            "content": [{"type": "text", "text": "Ada"}],
+            "answeredFor": "tools/call"
+        }})
+    );
 }

@@ -1,7 +1,8 @@
 //! The connection's view of a [`ServerHandler`]: each request's method picks the handler's
 //! method, its params are read into their type (a request that does not fit is answered
 //! -32602, saying why) and its result is encoded; a method the handler does not type goes
-//! to [`ServerHandler::custom`] as it came.
+//! to [`ServerHandler::custom`] as it came. Before any of that, the handler admits the
+//! request ([`ServerHandler::admit`]), and what it says finishes the encoded result.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -37,7 +38,11 @@ impl<H: ServerHandler> Dispatch<H> {
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
         let handler = &self.handler;
-        match method.as_str() {
+        let finish = match handler.admit(&method, params.as_ref()) {
+            Ok(finish) => finish,
+            Err(refused) => return answered(Err(refused)),
+        };
+        let reply = match method.as_str() {
             method::INITIALIZE => typed(params, |p| handler.initialize(p)),
             method::PING => typed(params, |p| handler.ping(p)),
             method::SERVER_DISCOVER => typed(params, |p| handler.discover(p)),
@@ -62,7 +67,28 @@ impl<H: ServerHandler> Dispatch<H> {
             method::COMPLETION_COMPLETE => typed(params, |p| handler.complete(p)),
             method::LOGGING_SET_LEVEL => typed(params, |p| handler.set_level(p)),
             _ => handler.custom(method, params),
+        };
+        match finish.0 {
+            Some(finish) => Box::pin(async move { Ok(finish(reply.await?)) }),
+            None => reply,
         }
+    }
+}
+
+/// What finishes the result of one request, as JSON, once its method answered (see
+/// [`ServerHandler::admit`]); an error is sent as it is.
+#[derive(Default)]
+pub struct Finish(Option<Box<dyn FnOnce(Value) -> Value + Send>>);
+
+impl Finish {
+    /// The result goes as the method answered it.
+    pub fn as_answered() -> Self {
+        Self(None)
+    }
+
+    /// The result goes as `finish` makes it.
+    pub fn with(finish: impl FnOnce(Value) -> Value + Send + 'static) -> Self {
+        Self(Some(Box::new(finish)))
     }
 }
 
