@@ -40,7 +40,7 @@ impl Subscriptions {
         offers: &[(String, Offer)],
         uri: &str,
         token: String,
-    ) -> Result<Value, ErrorObject> {
+    ) -> Result<(), ErrorObject> {
         let mut refused = None;
         for server in names::owners_of_uri(offers, uri) {
             let takes = self.agents.running_client(&server).is_ok_and(|client| {
@@ -66,7 +66,7 @@ impl Subscriptions {
                 return Err(refusal(e));
             }
             match self.agents.follow(self.who, &server, uri).await {
-                Ok(()) => return Ok(json!({})),
+                Ok(()) => return Ok(()),
                 Err(e) => refused = Some(refusal(e)),
             }
         }
@@ -79,7 +79,7 @@ impl Subscriptions {
     }
 
     /// Stops following `uri`, wherever it was followed; unknown, it is no error.
-    pub(super) async fn unsubscribe(&self, uri: &str) -> Result<Value, ErrorObject> {
+    pub(super) async fn unsubscribe(&self, uri: &str) -> Result<(), ErrorObject> {
         for (server, followed) in self.agents.followed_by(self.who) {
             if followed == uri {
                 self.agents
@@ -88,7 +88,7 @@ impl Subscriptions {
                     .map_err(refusal)?;
             }
         }
-        Ok(json!({}))
+        Ok(())
     }
 
     /// The notice for the agent of an update of `uri` from `server`, if it subscribed to it

@@ -29,11 +29,11 @@ use switchboard_mcp::connection::{Connection, IncomingHandler};
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
-use switchboard_mcp::types::{ListRootsResult, Root, method};
+use switchboard_mcp::types::{InputRequiredResult, ListRootsResult, Root, method};
 
 use switchboard_core::delegated::RELAYED_META;
 
-use super::Running;
+use super::calls::Running;
 
 /// How long a parked call waits for the agent's retry before it is cancelled.
 const PARKED_FOR: Duration = Duration::from_secs(600);
@@ -163,7 +163,7 @@ pub(super) enum Resumed {
     /// Every answer went to the server: follow the call on.
     Running(Running),
     /// Some went unanswered: those again, as the revision asks.
-    AskAgain(Value),
+    AskAgain(InputRequiredResult),
 }
 
 /// What the questions to the stateless agents of one transport keep: the calls parked until
@@ -199,7 +199,7 @@ impl Questions {
         what: &str,
         running: Running,
         asked: Vec<Asked>,
-    ) -> Value {
+    ) -> InputRequiredResult {
         let state = handle();
         let questions: Map<String, Value> = asked
             .iter()
@@ -221,11 +221,10 @@ impl Questions {
                 drop(expired);
             }
         });
-        json!({
-            "resultType": "input_required",
-            "inputRequests": questions,
-            "requestState": state,
-        })
+        InputRequiredResult {
+            input_requests: questions,
+            request_state: Some(state),
+        }
     }
 
     /// Hands `answer` to the server, if it answers `asked`; the roots to offer the person,

@@ -9,31 +9,19 @@
 
 use serde_json::{Value, json};
 use switchboard_mcp::jsonrpc::{ErrorObject, RequestId, code};
-use switchboard_mcp::types::{SubscriptionFilter, meta_key, method};
+use switchboard_mcp::types::{SubscriptionFilter, SubscriptionsListenResult, meta_key, method};
 
-use super::{Seen, Session, may_change_offers};
+use super::changes::{Seen, may_change_offers};
+use super::{Session, Via};
 use crate::subscriptions::Subscriptions;
 use switchboard_desk::Update;
 
 impl Session {
-    pub(super) async fn listen(
+    pub(super) async fn listen_for(
         &self,
-        id: Option<RequestId>,
-        params: Option<Value>,
-    ) -> Result<Value, ErrorObject> {
-        let id = id.ok_or_else(|| {
-            ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "a subscription needs its request's id",
-            )
-        })?;
-        let wanted: SubscriptionFilter = params
-            .as_ref()
-            .and_then(|p| p.get("notifications"))
-            .map(|n| serde_json::from_value(n.clone()))
-            .transpose()
-            .map_err(|e| ErrorObject::invalid_params(format!("the notification filter: {e}")))?
-            .unwrap_or_default();
+        id: RequestId,
+        wanted: SubscriptionFilter,
+    ) -> Result<SubscriptionsListenResult, ErrorObject> {
         let agents = &self.inner.agents;
         let connection = self.connection().ok_or_else(|| {
             ErrorObject::new(code::INTERNAL_ERROR, "the agent's connection is gone")
@@ -42,7 +30,7 @@ impl Session {
         // agents while it listens, and a disconnect ends this. (Over the bridge the
         // connection is listed already.)
         let attached = self.inner.connection.get().is_some();
-        let by_token = self.inner.caller.via == super::Via::Http;
+        let by_token = self.inner.caller.via == Via::Http;
         let _held = (!attached).then(|| agents.session_opened(self.agent(), &connection, by_token));
         drop(connection);
         // Taken before the acknowledgement, so that no change after it is missed.
@@ -76,7 +64,7 @@ impl Session {
             .tell(method::SUBSCRIPTIONS_ACKNOWLEDGED, notice(acknowledged))
             .await
         {
-            return Ok(json!({}));
+            return Ok(SubscriptionsListenResult::default());
         }
         let mut seen = self.seen_now();
         loop {
@@ -110,7 +98,10 @@ impl Session {
                 break;
             }
         }
-        Ok(json!({"_meta": tag}))
+        Ok(SubscriptionsListenResult {
+            meta: tag.as_object().cloned(),
+            ..SubscriptionsListenResult::default()
+        })
     }
 
     /// Sends a notice on the agent's connection; false once it is gone.

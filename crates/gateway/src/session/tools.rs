@@ -1,0 +1,122 @@
+//! The tools an agent sees (`tools/list`: every server's it may use, named as its naming
+//! says and marked with their server) and its calls (`tools/call`): each through the gate
+//! as the agent's, its progress passed on, and its end told as the agent can act on it (a
+//! denial as a failed result that says not to retry, the server's own errors as they came).
+
+use serde_json::{Map, Value};
+use switchboard_mcp::jsonrpc::ErrorObject;
+use switchboard_mcp::server::handler::Rounds;
+use switchboard_mcp::types::*;
+use tokio::sync::mpsc;
+
+use super::calls::{given, result_of};
+use super::era::Era;
+use super::{Served, Session};
+use switchboard_core::gate::CallError;
+use switchboard_desk::AgentError;
+use switchboard_desk::agents::AgentCall;
+
+impl Session {
+    pub(super) fn tools_listed(&self) -> Result<ListToolsResult, ErrorObject> {
+        let tools = self.list(|server, offer| {
+            offer
+                .tools
+                .iter()
+                .map(|tool| {
+                    let mut shown = tool.clone().served_by(server);
+                    shown.name = self.inner.naming.shown(server, &tool.name);
+                    shown
+                })
+                .collect()
+        })?;
+        Ok(ListToolsResult {
+            tools,
+            next_cursor: None,
+            meta: None,
+            skipped: Vec::new(),
+            extra: Map::new(),
+        })
+    }
+
+    pub(super) async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        era: &Era,
+    ) -> Result<Rounds<CallToolResult>, ErrorObject> {
+        let progress_token = params
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get("progressToken"))
+            .cloned()
+            .filter(|token| token.is_string() || token.is_i64());
+        let what = format!("{} {}", method::TOOLS_CALL, params.name);
+        let mut given = given(&params.extra, era)?;
+        if let Some(outcome) = self
+            .resume(
+                &what,
+                &params.extra,
+                era,
+                progress_token.clone(),
+                &mut given,
+            )
+            .await?
+        {
+            return outcome.told(told);
+        }
+        let Some((server, name)) = self
+            .inner
+            .agents
+            .tool(self.agent(), &self.tool_id(&params.name))
+        else {
+            return Err(ErrorObject::invalid_params(format!(
+                "unknown tool {:?}: list the tools to see those {} may call",
+                params.name,
+                self.agent()
+            )));
+        };
+        let (report, reports) = match progress_token {
+            Some(_) => {
+                let (report, reports) = mpsc::channel(16);
+                (Some(report), Some(reports))
+            }
+            None => (None, None),
+        };
+        let arguments = params.arguments.unwrap_or_default();
+        let (agents, agent) = (self.inner.agents.clone(), self.agent().to_owned());
+        let running = self.start(&server, era, reports, move |server, token| async move {
+            let call = AgentCall {
+                server,
+                tool: name,
+                arguments,
+                token,
+                report,
+            };
+            agents.call(&agent, call).await
+        });
+        self.follow(running, &what, progress_token, self.logs_for(era), given)
+            .await?
+            .told(told)
+    }
+}
+
+/// What the agent is told of a call's end.
+fn told(outcome: Result<Value, AgentError>, server: &str) -> Result<CallToolResult, ErrorObject> {
+    if let Some(own) = outcome.as_ref().err().and_then(crate::servers_own) {
+        return Err(own);
+    }
+    match outcome {
+        Ok(result) => result_of(result, server),
+        Err(AgentError::Call(CallError::TooFrequent(over))) => Err(crate::too_frequent(&over)),
+        Err(AgentError::Call(CallError::Denied { tool, decided_by })) => Ok(failed(format!(
+            "Switchboard: the call to {tool} of {server} was denied ({decided_by}). Do not retry it unless the person asks."
+        ))),
+        Err(other) => Ok(failed(format!("Switchboard: {other}"))),
+    }
+}
+
+/// A tool result that tells the agent (and its model) why there is no result.
+fn failed(text: String) -> CallToolResult {
+    let mut result = CallToolResult::new(vec![ContentBlock::text(text)]);
+    result.is_error = Some(true);
+    result
+}
