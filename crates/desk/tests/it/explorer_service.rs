@@ -24,7 +24,7 @@ use switchboard_desk::{Explorer, ExplorerError, TurnedOff, Update};
 use switchboard_mcp::client::{Client, ClientConfig, DecliningHandler, EraSetting};
 use switchboard_mcp::connection::Connection;
 use switchboard_mcp::jsonrpc::ErrorObject;
-use switchboard_mcp::server::handler::{Dispatch, Reply, ServerHandler, answered};
+use switchboard_mcp::server::handler::{Dispatch, Reply, Rounds, ServerHandler, answered};
 use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::types::*;
@@ -73,7 +73,7 @@ impl ServerHandler for Notes {
         answered(listed.map_err(ErrorObject::invalid_params))
     }
 
-    fn call_tool(&self, params: CallToolRequestParams) -> Reply<CallToolResult> {
+    fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
         match params.name.as_str() {
             "wait" => {
                 let (entered, ends) = (self.entered.clone(), Ends(self.ended.clone()));
@@ -86,9 +86,8 @@ impl ServerHandler for Notes {
             _ => {
                 let note = params.arguments.unwrap_or_default();
                 let text = note.get("text").and_then(Value::as_str).unwrap_or_default();
-                answered(Ok(CallToolResult::new(vec![ContentBlock::text(format!(
-                    "noted: {text}"
-                ))])))
+                let noted = CallToolResult::new(vec![ContentBlock::text(format!("noted: {text}"))]);
+                answered(Ok(noted.into()))
             }
         }
     }
