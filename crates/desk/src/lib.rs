@@ -8,6 +8,7 @@ mod chat;
 pub mod explorer;
 mod folders;
 mod imports;
+mod keeps;
 #[cfg(test)]
 mod layers;
 pub mod logbook;

@@ -133,7 +133,7 @@ impl Delegates for Delegating {
         let agents = Agents {
             own: self.own.upgrade()?,
             host: self.host.upgrade()?,
-            _keeps: None,
+            _keeps: Default::default(),
         };
         agents.delegate(server, asked)
     }

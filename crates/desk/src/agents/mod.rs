@@ -16,6 +16,7 @@ mod tokens;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::keeps::Keeps;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
@@ -148,8 +149,7 @@ struct Own {
 pub struct Agents {
     own: Arc<Own>,
     host: Arc<dyn AgentsHost>,
-    /// What the port reaches, kept alive by each clone handed out (see [`Self::keeping`]).
-    _keeps: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    _keeps: Keeps,
 }
 
 impl Agents {
@@ -157,16 +157,14 @@ impl Agents {
         Self {
             own: Arc::default(),
             host,
-            _keeps: None,
+            _keeps: Keeps::default(),
         }
     }
 
-    /// This service, keeping `part` alive as long as the clone given lives: a port that
-    /// reaches its host weakly (the host holds the service) needs its host kept by those
-    /// that use the service from outside, as the gateway's sessions do.
-    pub fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
+    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
         Self {
-            _keeps: Some(part),
+            _keeps: Keeps::alive(part),
             ..self.clone()
         }
     }

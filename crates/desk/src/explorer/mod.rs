@@ -12,6 +12,7 @@ mod url_steps;
 
 use std::sync::Arc;
 
+use crate::keeps::Keeps;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
@@ -69,8 +70,7 @@ pub struct Explorer {
     catalog: Catalog,
     roots: Roots,
     host: Arc<dyn ExplorerHost>,
-    /// What the port reaches, kept alive by each clone handed out (see [`Self::keeping`]).
-    _keeps: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    _keeps: Keeps,
 }
 
 impl Explorer {
@@ -91,16 +91,14 @@ impl Explorer {
             catalog,
             roots,
             host,
-            _keeps: None,
+            _keeps: Keeps::default(),
         }
     }
 
-    /// This service, keeping `part` alive as long as the clone given lives: a port that
-    /// reaches its host weakly (the host holds the service) needs its host kept by those
-    /// that use the service from outside.
-    pub fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
+    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
         Self {
-            _keeps: Some(part),
+            _keeps: Keeps::alive(part),
             ..self.clone()
         }
     }
@@ -248,25 +246,12 @@ impl Explorer {
             });
         }
         let callee = Callee::of(server, &config);
-        let cancel = CancellationToken::new();
-        let item = ProgressItem {
-            token: token.clone(),
-            server: server.to_owned(),
-            label: tool.title.clone().unwrap_or_else(|| tool.name.clone()),
-            progress: 0.0,
-            total: None,
-            message: None,
-            started_ms: now_ms(),
-        };
+        let label = tool.title.clone().unwrap_or_else(|| tool.name.clone());
         let by = Serving {
             origin: origin.clone(),
             call: tool.name.clone(),
         };
-        self.call_began(item, by, cancel.clone());
-        let _running = Running {
-            explorer: self,
-            token: token.clone(),
-        };
+        let (cancel, _running) = self.begin(&token, server, label, by);
         let gate = &self.gate;
         let allowed = gate
             .decide(origin, &callee, &tool, arguments, Some(&cancel))
@@ -321,26 +306,13 @@ impl Explorer {
         let client = self.client(server)?;
         let config = self.server(server)?;
         let callee = Callee::of(server, &config);
-        let cancel = CancellationToken::new();
         let named = read.named();
-        let item = ProgressItem {
-            token: token.clone(),
-            server: server.to_owned(),
-            label: capitalized(&named),
-            progress: 0.0,
-            total: None,
-            message: None,
-            started_ms: now_ms(),
-        };
+        let label = capitalized(&named);
         let by = Serving {
             origin: origin.clone(),
             call: named,
         };
-        self.call_began(item, by, cancel.clone());
-        let _running = Running {
-            explorer: self,
-            token: token.clone(),
-        };
+        let (cancel, _running) = self.begin(&token, server, label, by);
         let method = read.method();
         // The gate polls the reading only once it is allowed: the server serves it from then.
         let served = async {
@@ -356,6 +328,33 @@ impl Explorer {
             })
             .into()),
         }
+    }
+
+    /// Lists a call (or read) under way as `token`, waiting for a decision, until the
+    /// guard returned is dropped; cancelled by the switch returned.
+    fn begin(
+        &self,
+        token: &str,
+        server: &str,
+        label: String,
+        by: Serving,
+    ) -> (CancellationToken, Running<'_>) {
+        let cancel = CancellationToken::new();
+        let item = ProgressItem {
+            token: token.to_owned(),
+            server: server.to_owned(),
+            label,
+            progress: 0.0,
+            total: None,
+            message: None,
+            started_ms: now_ms(),
+        };
+        self.call_began(item, by, cancel.clone());
+        let running = Running {
+            explorer: self,
+            token: token.to_owned(),
+        };
+        (cancel, running)
     }
 
     /// Passes a server's report on a call on: to the activity view, and to `report`.

@@ -23,8 +23,8 @@ use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_desk::agents::{AgentCall, AgentsHost, ConfigChange, Reading};
 use switchboard_desk::{AgentError, AgentLine, Agents, AuditEntry, Follower, ToolSwitch, Update};
 use switchboard_mcp::client::Client;
-use switchboard_mcp::connection::{Connection, IncomingHandler};
-use switchboard_mcp::jsonrpc::ErrorObject;
+use switchboard_mcp::connection::Connection;
+use switchboard_mcp::server::handler::{Dispatch, ServerHandler};
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
 use switchboard_mcp::transport::{BoxFuture, discard_log};
 use switchboard_mcp::types::Tool;
@@ -227,18 +227,12 @@ impl AgentsHost for Memory {
 /// An agent's session's connection, its other end kept for as long as the test runs.
 fn session() -> (Connection, MemoryPeer) {
     struct Silent;
-    impl IncomingHandler for Silent {
-        fn request(
-            &self,
-            method: String,
-            _params: Option<Value>,
-        ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-            Box::pin(async move { Err(ErrorObject::method_not_found(&method)) })
-        }
-        fn notification(&self, _method: String, _params: Option<Value>) {}
-    }
+    impl ServerHandler for Silent {}
     let (parts, peer) = pair(discard_log());
-    (Connection::start(parts, Arc::new(Silent)), peer)
+    (
+        Connection::start(parts, Arc::new(Dispatch::new(Silent))),
+        peer,
+    )
 }
 
 fn names<T>(listed: &[(String, T)]) -> Vec<&str> {

@@ -25,10 +25,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_mcp::client::input_required::Relayed;
-use switchboard_mcp::connection::{Connection, IncomingHandler};
+use switchboard_mcp::connection::Connection;
 use switchboard_mcp::jsonrpc::ErrorObject;
+use switchboard_mcp::server::handler::{Dispatch, ServerHandler};
+use switchboard_mcp::transport::discard_log;
 use switchboard_mcp::transport::memory::{MemoryPeer, pair};
-use switchboard_mcp::transport::{BoxFuture, discard_log};
 use switchboard_mcp::types::{InputRequiredResult, ListRootsResult, Root, method};
 
 use switchboard_core::delegated::RELAYED_META;
@@ -47,7 +48,7 @@ pub(super) struct AgentAsks {
 impl AgentAsks {
     pub(super) fn open() -> Self {
         let (parts, peer) = pair(discard_log());
-        let connection = Connection::start(parts, Arc::new(NothingToAnswer));
+        let connection = Connection::start(parts, Arc::new(Dispatch::new(NothingToAnswer)));
         Self { connection, peer }
     }
 
@@ -77,20 +78,11 @@ impl AgentAsks {
     }
 }
 
-/// The agent's side of the questions' connection answers nothing itself.
+/// The agent's side of the questions' connection answers nothing itself: every request
+/// is a method it does not offer.
 struct NothingToAnswer;
 
-impl IncomingHandler for NothingToAnswer {
-    fn request(
-        &self,
-        method: String,
-        _params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
-        Box::pin(async move { Err(ErrorObject::method_not_found(&method)) })
-    }
-
-    fn notification(&self, _method: String, _params: Option<Value>) {}
-}
+impl ServerHandler for NothingToAnswer {}
 
 /// A question of the server's, as the agent is asked it.
 pub(super) struct Asked {
