@@ -39,24 +39,13 @@ pub struct Fleet<H> {
     handler_for: HandlerFor<H>,
 }
 
-const EVENT_CAPACITY: usize = 1024;
-
 impl<H: ClientHandler> Fleet<H> {
     pub fn new(
         secrets: Secrets,
         handler_for: impl Fn(&str) -> Arc<H> + Send + Sync + 'static,
     ) -> Self {
-        let events = broadcast::channel(EVENT_CAPACITY).0;
         Self {
-            shared: Shared {
-                catalog: Catalog::default(),
-                secrets,
-                sign_ins: crate::sign_in::SignIns::announcing(events.clone()),
-                events,
-                states: Arc::default(),
-                clients: Arc::default(),
-                traffic: crate::traffic::TrafficBook::default(),
-            },
+            shared: Shared::new(secrets),
             supervisors: BTreeMap::new(),
             retiring: JoinSet::new(),
             handler_for: Box::new(handler_for),
@@ -64,21 +53,21 @@ impl<H: ClientHandler> Fleet<H> {
     }
 
     pub fn events(&self) -> broadcast::Receiver<ServerEvent> {
-        self.shared.events.subscribe()
+        self.shared.events()
     }
 
     pub fn catalog(&self) -> &Catalog {
-        &self.shared.catalog
+        self.shared.catalog()
     }
 
     /// Every server's state, by name.
     pub fn states(&self) -> BTreeMap<String, ServerState> {
-        self.shared.states.lock().clone()
+        self.shared.states()
     }
 
     /// The live session with a running server.
     pub fn client(&self, server: &str) -> Option<Client> {
-        self.shared.clients.lock().get(server).cloned()
+        self.shared.client(server)
     }
 
     /// Brings the running servers in line with the configuration: new ones start, removed

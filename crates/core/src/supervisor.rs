@@ -25,19 +25,66 @@ use crate::server_events::{LogSource, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
 
-/// What every supervisor shares with the host.
+/// What every supervisor shares with the host. Its maps change only through the
+/// supervisors; the host reads them through the methods below.
 #[derive(Clone)]
 pub struct Shared {
-    pub catalog: Catalog,
-    pub secrets: Secrets,
+    pub(crate) catalog: Catalog,
+    pub(crate) secrets: Secrets,
     /// The sign-ins the person asked for.
-    pub sign_ins: SignIns,
-    pub events: broadcast::Sender<ServerEvent>,
-    pub states: Arc<Mutex<BTreeMap<String, ServerState>>>,
+    pub(crate) sign_ins: SignIns,
+    pub(crate) events: broadcast::Sender<ServerEvent>,
+    pub(crate) states: Arc<Mutex<BTreeMap<String, ServerState>>>,
     /// The live session of each running server.
-    pub clients: Arc<Mutex<BTreeMap<String, Client>>>,
+    pub(crate) clients: Arc<Mutex<BTreeMap<String, Client>>>,
     /// Every message each server exchanged, for the traffic view.
-    pub traffic: TrafficBook,
+    pub(crate) traffic: TrafficBook,
+}
+
+impl Shared {
+    pub(crate) fn new(secrets: Secrets) -> Self {
+        // Room for a burst of every server's events (a flood of log lines).
+        let events = broadcast::channel(1024).0;
+        Self {
+            catalog: Catalog::default(),
+            secrets,
+            sign_ins: SignIns::announcing(events.clone()),
+            events,
+            states: Arc::default(),
+            clients: Arc::default(),
+            traffic: TrafficBook::default(),
+        }
+    }
+
+    /// What the running servers offer.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The sign-ins the person asked for.
+    pub fn sign_ins(&self) -> &SignIns {
+        &self.sign_ins
+    }
+
+    /// The servers' events from now on.
+    pub fn events(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    /// Every server's state now, by name.
+    pub fn states(&self) -> BTreeMap<String, ServerState> {
+        self.states.lock().clone()
+    }
+
+    /// The live session with a running server.
+    pub fn client(&self, server: &str) -> Option<Client> {
+        self.clients.lock().get(server).cloned()
+    }
+
+    /// Every message each server exchanged, for the traffic view.
+    pub fn traffic(&self) -> &TrafficBook {
+        &self.traffic
+    }
 }
 
 impl Shared {

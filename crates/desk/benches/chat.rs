@@ -171,18 +171,11 @@ impl World {
         };
         let gate = gated.gate.clone();
         gate.reload_rules(vec![rule]);
-        let clients = host.shared().clients.clone();
-        let mcp = clients
-            .lock()
-            .get("demo")
-            .cloned()
-            .expect("the demo server's client");
+        let shared = host.shared().clone();
+        let mcp = shared.client("demo").expect("the demo server's client");
         let servers = CatalogServers {
             catalog: host.catalog().clone(),
-            reach: move |server: &str| {
-                let client = clients.lock().get(server).cloned()?;
-                Some(Reach::of(client, &demo))
-            },
+            reach: move |server: &str| Some(Reach::of(shared.client(server)?, &demo)),
         };
         let conversations = Conversations::open(&gated.dir.path().join("conversations.sqlite"))
             .expect("conversations");

@@ -207,7 +207,7 @@ impl Servers for DeskServers {
 
     fn reach(&self, server: &str) -> Option<Reach> {
         let inner = self.inner.upgrade()?;
-        let client = inner.shared.clients.lock().get(server).cloned()?;
+        let client = inner.shared.client(server)?;
         let config = inner.loaded.lock().config.servers.get(server).cloned()?;
         Some(Reach::of(client, &config))
     }
@@ -216,7 +216,7 @@ impl Servers for DeskServers {
 /// The catalog's tools a model may be offered: all but those the person turned off.
 fn offered(inner: &Inner) -> Vec<CatalogTool> {
     let off = TurnedOff::now(inner);
-    let mut tools = inner.shared.catalog.tools();
+    let mut tools = inner.shared.catalog().tools();
     tools.retain(|tool| !off.holds(&tool.server, &tool.tool.name));
     tools
 }
@@ -281,7 +281,7 @@ impl Desk {
 
     pub async fn conversation(&self, id: i64) -> Result<ConversationView, DeskError> {
         let opened = self.conversations_kept()?.get(id).await?;
-        let names = Toolset::new(self.inner.shared.catalog.tools(), &Enablement::default());
+        let names = Toolset::new(self.inner.shared.catalog().tools(), &Enablement::default());
         Ok(ConversationView {
             summary: opened.summary,
             messages: opened
@@ -460,7 +460,7 @@ impl Desk {
         tokio::spawn(async move {
             let names = desk
                 .upgrade()
-                .map(|inner| Toolset::new(inner.shared.catalog.tools(), &Enablement::default()));
+                .map(|inner| Toolset::new(inner.shared.catalog().tools(), &Enablement::default()));
             let names = names.unwrap_or_default();
             let mut in_flight = HashSet::new();
             while let Some(event) = received.recv().await {

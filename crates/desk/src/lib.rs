@@ -387,18 +387,18 @@ impl Desk {
                     }
                 });
                 let shared = host.shared().clone();
-                shared.sign_ins.follow_settings(&loaded.config.settings);
+                shared.sign_ins().follow_settings(&loaded.config.settings);
                 let gate = Gate::new(
                     broker.clone(),
                     audit.clone(),
-                    shared.catalog.clone(),
+                    shared.catalog().clone(),
                     &loaded.config.settings,
                     Some(Arc::new(config::RulesInFile(config_path.to_owned()))),
                 );
                 let explorer = Explorer::new(
                     calls,
                     gate.clone(),
-                    shared.catalog.clone(),
+                    shared.catalog().clone(),
                     roots.clone(),
                     Arc::new(ports::ExplorerPorts(desk.clone())),
                 );
@@ -444,7 +444,7 @@ impl Desk {
     /// The servers' events as their connections see them, before any update is made of
     /// them: a server's log message sent during a call is here before the call's result.
     pub fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
-        self.inner.shared.events.subscribe()
+        self.inner.shared.events()
     }
 
     fn announce(&self, update: Update) {
@@ -454,7 +454,7 @@ impl Desk {
     /// Turns the host's and the broker's events into updates, keeping the logs and the
     /// time each state began on the way.
     fn relay(&self) {
-        let mut host_events = self.inner.shared.events.subscribe();
+        let mut host_events = self.inner.shared.events();
         let mut broker_events = self.inner.gate.broker().subscribe();
         let desk = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
@@ -598,7 +598,10 @@ impl Desk {
             config::update_off_thread(self.inner.config_path.clone(), change).await?;
         // Held by the gate only once the file holds it.
         self.inner.gate.follow_settings(&config.settings);
-        self.inner.shared.sign_ins.follow_settings(&config.settings);
+        self.inner
+            .shared
+            .sign_ins()
+            .follow_settings(&config.settings);
         let before = std::mem::replace(&mut self.inner.loaded.lock().config, config.clone());
         self.withdraw_folders(&before, &config);
         self.inner.host.lock().await.reconcile(&config);
@@ -607,7 +610,7 @@ impl Desk {
     }
 
     pub fn servers(&self) -> Vec<ServerSummary> {
-        let states = self.inner.shared.states.lock().clone();
+        let states = self.inner.shared.states();
         let since = self.inner.since.lock().clone();
         self.config()
             .servers
@@ -670,7 +673,7 @@ impl Desk {
                 // What the person allowed a server is not inherited by a new name.
                 self.inner.gate.forget_server(&name).await;
                 self.forget_folders(&name).await;
-                self.inner.shared.traffic.remove(&name);
+                self.inner.shared.traffic().remove(&name);
             }
         }
         Ok(())
@@ -711,7 +714,7 @@ impl Desk {
         self.inner.gate.forget_server(name).await;
         self.forget_folders(name).await;
         self.inner.logs.clear(name);
-        self.inner.shared.traffic.remove(name);
+        self.inner.shared.traffic().remove(name);
         Ok(())
     }
 
@@ -782,16 +785,16 @@ impl Desk {
 
     /// The messages the server exchanged, as kept (across its restarts).
     pub fn traffic_of(&self, name: &str) -> TrafficLog {
-        self.inner.shared.traffic.of(name)
+        self.inner.shared.traffic().of(name)
     }
 
     pub fn clear_traffic(&self, name: &str) {
-        self.inner.shared.traffic.clear(name);
+        self.inner.shared.traffic().clear(name);
     }
 
     /// Each message of any server as it is recorded.
     pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
-        self.inner.shared.traffic.subscribe()
+        self.inner.shared.traffic().subscribe()
     }
 
     pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
@@ -801,10 +804,7 @@ impl Desk {
     fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
         self.inner
             .shared
-            .clients
-            .lock()
-            .get(name)
-            .cloned()
+            .client(name)
             .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
     }
 }

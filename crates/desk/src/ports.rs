@@ -76,7 +76,7 @@ impl AgentsHost for AgentPorts {
 
     fn server_events(&self) -> broadcast::Receiver<ServerEvent> {
         match self.0.upgrade() {
-            Some(inner) => inner.shared.events.subscribe(),
+            Some(inner) => inner.shared.events(),
             None => broadcast::channel(1).1,
         }
     }
@@ -84,7 +84,7 @@ impl AgentsHost for AgentPorts {
     fn states(&self) -> BTreeMap<String, ServerState> {
         self.0
             .upgrade()
-            .map(|inner| inner.shared.states.lock().clone())
+            .map(|inner| inner.shared.states())
             .unwrap_or_default()
     }
 
@@ -97,14 +97,14 @@ impl AgentsHost for AgentPorts {
     fn tool_named(&self, id: &str, may: &dyn Fn(&str, &str) -> bool) -> Option<(String, String)> {
         let inner = self.0.upgrade()?;
         let off = TurnedOff::now(&inner);
-        let states = inner.shared.states.lock().clone();
-        inner.shared.catalog.tool_named(id, |server, tool| {
+        let states = inner.shared.states();
+        inner.shared.catalog().tool_named(id, |server, tool| {
             states.contains_key(server) && may(server, tool) && !off.holds(server, tool)
         })
     }
 
     fn tool(&self, server: &str, name: &str) -> Option<Tool> {
-        self.0.upgrade()?.shared.catalog.find_tool(server, name)
+        self.0.upgrade()?.shared.catalog().find_tool(server, name)
     }
 
     fn server_tools(&self, server: &str) -> Vec<ToolSwitch> {
@@ -300,12 +300,12 @@ impl ExplorerHost for ExplorerPorts {
     fn running(&self) -> BTreeMap<String, ServerState> {
         self.0
             .upgrade()
-            .map(|inner| inner.shared.states.lock().clone())
+            .map(|inner| inner.shared.states())
             .unwrap_or_default()
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.0.upgrade()?.shared.clients.lock().get(server).cloned()
+        self.0.upgrade()?.shared.client(server)
     }
 
     fn announce(&self, update: Update) {

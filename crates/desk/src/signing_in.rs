@@ -98,16 +98,16 @@ impl Desk {
                 })
             })
         };
-        let mut events = self.inner.shared.events.subscribe();
+        let mut events = self.inner.shared.events();
         self.inner
             .shared
-            .sign_ins
+            .sign_ins()
             .permit(server, Permit::new(loopback, ask, browser_wait));
         let outcome = match self.restart(server).await {
             Ok(()) => started(&mut events, server).await,
             Err(e) => Err(e.to_string()),
         };
-        self.inner.shared.sign_ins.withdraw(server);
+        self.inner.shared.sign_ins().withdraw(server);
         let asked = shown.lock().take();
         let decision = match &outcome {
             Ok(()) => "signed in".to_owned(),
@@ -119,13 +119,13 @@ impl Desk {
 
     /// Whether a sign-in to `server` waits for the person to finish it in the browser.
     pub fn sign_in_waiting_for_browser(&self, server: &str) -> bool {
-        self.inner.shared.sign_ins.waiting(server)
+        self.inner.shared.sign_ins().waiting(server)
     }
 
     /// Cancels the sign-in to `server` that waits for the browser: its loopback listener
     /// closes at once, and the server needs sign-in again.
     pub fn cancel_sign_in(&self, server: &str) -> Result<(), DeskError> {
-        match self.inner.shared.sign_ins.cancel(server) {
+        match self.inner.shared.sign_ins().cancel(server) {
             true => Ok(()),
             false => Err(DeskError::SignIn {
                 server: server.to_owned(),
@@ -152,7 +152,7 @@ impl Desk {
         }
         links::openable(&url)?;
         // Listened to before answering, so that the page cannot come unheard.
-        let page = self.inner.shared.sign_ins.page(server);
+        let page = self.inner.shared.sign_ins().page(server);
         self.answer(id, server, Answer::SignIn(true))?;
         let Some(mut page) = page else {
             return Ok(None);
@@ -203,7 +203,7 @@ impl Desk {
             .secrets
             .delete(&legacy_grant_secret_name(&url))
             .await?;
-        self.inner.shared.sign_ins.sign_out(server);
+        self.inner.shared.sign_ins().sign_out(server);
         let mut revoked = Vec::new();
         for grant in &grants {
             let outcome = tokio::time::timeout(REVOKE_WAIT, grant.revoke()).await;

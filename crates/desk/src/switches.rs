@@ -55,7 +55,7 @@ impl Desk {
         let listed = self
             .inner
             .shared
-            .catalog
+            .catalog()
             .offer(server)
             .map(|offer| offer.tools)
             .unwrap_or_default();

@@ -63,12 +63,12 @@ impl Desk {
             // all of them; none when its server does not run, or for its reads.
             let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {
                 (_, true) => Vec::new(),
-                (Some(tool), false) => (self.inner.shared.catalog)
+                (Some(tool), false) => (self.inner.shared.catalog())
                     .find_tool(&rule.server, tool)
                     .map(|found| ToolDefinition::of(&found))
                     .into_iter()
                     .collect(),
-                (None, false) => (self.inner.shared.catalog)
+                (None, false) => (self.inner.shared.catalog())
                     .offer(&rule.server)
                     .map(|offer| offer.tools.iter().map(ToolDefinition::of).collect())
                     .unwrap_or_default(),

@@ -94,7 +94,10 @@ impl Desk {
             }
         };
         self.inner.gate.follow_settings(&config.settings);
-        self.inner.shared.sign_ins.follow_settings(&config.settings);
+        self.inner
+            .shared
+            .sign_ins()
+            .follow_settings(&config.settings);
         let before = {
             let mut loaded = self.inner.loaded.lock();
             let mut known = loaded.config.clone();

@@ -70,13 +70,10 @@ async fn world() -> World {
         ..ServerConfig::default()
     };
     let gated = common::gated_host("chat", Duration::from_secs(60), "demo", demo.clone()).await;
-    let clients = gated.host.shared().clients.clone();
+    let shared = gated.host.shared().clone();
     let servers = CatalogServers {
         catalog: gated.host.catalog().clone(),
-        reach: move |server: &str| {
-            let client = clients.lock().get(server).cloned()?;
-            Some(Reach::of(client, &demo))
-        },
+        reach: move |server: &str| Some(Reach::of(shared.client(server)?, &demo)),
     };
     let conversations =
         Conversations::open(&gated.dir.path().join("conversations.sqlite")).unwrap();

@@ -525,7 +525,7 @@ pub async fn gated_host(
     let gate = Gate::new(
         broker.clone(),
         audit.clone(),
-        host.shared().catalog.clone(),
+        host.catalog().clone(),
         &Default::default(),
         // "Always" decisions are kept in a configuration file of the test's own.
         Some(Arc::new(RulesInFile(dir.path().join("config.json")))),
