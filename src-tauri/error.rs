@@ -165,3 +165,12 @@ impl From<ExplorerError> for CommandError {
         }
     }
 }
+
+impl From<switchboard_core::audit::AuditError> for CommandError {
+    fn from(err: switchboard_core::audit::AuditError) -> Self {
+        Self {
+            code: ErrorCode::System,
+            message: err.to_string(),
+        }
+    }
+}

@@ -134,7 +134,7 @@ pub async fn audit(
     before: Option<i64>,
     limit: u32,
 ) -> Result<Vec<AuditEntry>> {
-    Ok(desk.search_audit(&search, before, limit).await?)
+    Ok(desk.activity().search(&search, before, limit).await?)
 }
 
 /// Every rule the person made, for review: scope, since when, uses, whether it still holds.

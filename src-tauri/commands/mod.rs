@@ -40,7 +40,7 @@ pub fn app_info(desk: tauri::State<'_, Desk>) -> Result<AppInfo, CommandError> {
         version: env!("CARGO_PKG_VERSION").into(),
         config_path: desk.config_path().display().to_string(),
         config_problem: desk.config_problem(),
-        audit_notices: desk.audit_notices().to_vec(),
+        audit_notices: desk.activity().notices().to_vec(),
         protocol_revisions: switchboard_mcp::ProtocolVersion::NEWEST_FIRST
             .iter()
             .map(|v| v.as_str().to_owned())

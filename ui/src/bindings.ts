@@ -796,7 +796,7 @@ export type GatewayStatus_Serialize = {
 
 /**
  *  How a tool call's decision was given: by the person in the dialog once, for the
- *  session or always; by a standing rule (the record's `decided_by` names which); or by the
+ *  session or always; by a standing rule ([`DecidedBy`] names which); or by the
  *  person making the call themselves.
  */
 export type Given = "once" | "session" | "always" | "rule" | "own";

@@ -1,10 +1,9 @@
 //! The person's answers to what servers ask, checked before they go: a form answer that
 //! does not fit its form is refused here, so the person can fix it and nothing is lost.
-//! Also the roots each server may see, and the audit trail.
+//! Also the roots each server may see.
 
 use std::path::PathBuf;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
@@ -12,32 +11,8 @@ use switchboard_mcp::types::{
 
 use crate::{Desk, DeskError, shown};
 use switchboard_core::approvals::{Answer, Pending, Question, Refusal, Remember};
-use switchboard_core::decisions::Given;
-use switchboard_core::json::Json;
 use switchboard_core::links;
 use switchboard_core::roots;
-
-/// One line of the audit trail, as the activity view shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct AuditEntry {
-    pub id: i64,
-    pub at_ms: i64,
-    pub kind: String,
-    pub server: String,
-    pub subject: String,
-    pub decision: String,
-    pub decided_by: String,
-    pub outcome: String,
-    pub duration_ms: Option<u64>,
-    /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
-    /// what a server asked.
-    pub asked_by: String,
-    /// The arguments or request as kept (web addresses' secrets masked; cut if huge).
-    pub detail: Json,
-    /// How a tool call's decision was given (once, session, always, a rule, own call).
-    pub given: Option<Given>,
-}
 
 impl Desk {
     /// How many questions wait for the person (the tray shows it).
@@ -198,43 +173,5 @@ impl Desk {
         let chosen = self.inner.roots.of(server);
         self.remember_folders(server, &chosen).await;
         Ok(())
-    }
-
-    /// A page of the audit trail, newest first.
-    pub async fn audit(
-        &self,
-        before: Option<i64>,
-        limit: u32,
-    ) -> Result<Vec<AuditEntry>, DeskError> {
-        self.search_audit("", before, limit).await
-    }
-
-    /// A page of the audit records that hold `text` (see [`switchboard_core::audit::AuditLog::search`]),
-    /// newest first: the search runs in the log, never over what a face has loaded.
-    pub async fn search_audit(
-        &self,
-        text: &str,
-        before: Option<i64>,
-        limit: u32,
-    ) -> Result<Vec<AuditEntry>, DeskError> {
-        let audit = &self.inner.gate.audit();
-        let rows = audit.search(text.to_owned(), before, limit).await?;
-        Ok(rows
-            .into_iter()
-            .map(|row| AuditEntry {
-                id: row.id,
-                at_ms: row.at_ms,
-                kind: row.record.kind.as_str().to_owned(),
-                server: row.record.server,
-                subject: row.record.subject,
-                decision: row.record.decision,
-                decided_by: row.record.decided_by.to_string(),
-                outcome: row.record.outcome.to_string(),
-                duration_ms: row.record.duration_ms,
-                asked_by: row.asked_by,
-                detail: Json(row.record.detail),
-                given: row.given,
-            })
-            .collect())
     }
 }

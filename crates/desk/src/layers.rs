@@ -4,6 +4,7 @@
 const LAYERS: &[&[&str]] = &[
     // One part each of what the window shows and changes.
     &[
+        "activity",
         "keeps",
         "switches",
         "shown",

@@ -2,6 +2,7 @@
 //! host, the approval broker, the roots, the audit log and the configuration file, and
 //! turns what happens in them into one stream of updates for the face to show.
 
+pub mod activity;
 pub mod agents;
 mod answers;
 mod chat;
@@ -52,11 +53,11 @@ use switchboard_core::supervisor::Shared;
 use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_core::traffic::{TrafficEntry, TrafficLog};
 
+pub use activity::{Activity, AuditEntry};
 pub use agents::{
     AgentError, AgentLine, AgentReach, AgentSummary, AgentTool, Agents, GatewayStatus, LineHeld,
     ServerReach, token_secret_name,
 };
-pub use answers::AuditEntry;
 pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
     PromptUse, Role, ShownMessage, ShownPart,
@@ -276,9 +277,8 @@ struct Inner {
     logs: logbook::LogBook,
     since: Mutex<HashMap<String, i64>>,
     updates: Updates,
-    /// What the person should know about the audit trail: a setting that did not read, a
-    /// damaged file moved aside (the conversations' file too).
-    audit_notices: Vec<String>,
+    /// The activity's service: the audit trail, and what the person should know of it.
+    activity: Activity,
     chat: chat::ChatDesk,
     /// The explorer's service: the catalog, calls and reads through the gate, the calls
     /// under way, the resources followed.
@@ -414,7 +414,7 @@ impl Desk {
                     logs: logbook::LogBook::default(),
                     since: Mutex::default(),
                     updates: Updates::default(),
-                    audit_notices,
+                    activity: Activity::new(audit.clone(), audit_notices),
                     chat,
                     explorer,
                     agents,
@@ -424,6 +424,11 @@ impl Desk {
         };
         desk.relay();
         Ok(desk)
+    }
+
+    /// The activity's service: the audit trail.
+    pub fn activity(&self) -> &Activity {
+        &self.inner.activity
     }
 
     /// The explorer's service. Each value handed out keeps the desk alive while it lives.
@@ -552,11 +557,6 @@ impl Desk {
     /// What is wrong with the configuration file, if it did not read.
     pub fn config_problem(&self) -> Option<String> {
         self.inner.loaded.lock().problem.clone()
-    }
-
-    /// What the person should know about the audit trail, if anything.
-    pub fn audit_notices(&self) -> &[String] {
-        &self.inner.audit_notices
     }
 
     fn config(&self) -> Config {

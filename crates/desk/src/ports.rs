@@ -226,7 +226,10 @@ impl AgentsHost for AgentPorts {
         asked_by: String,
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<AuditEntry>, AgentError>> {
-        Box::pin(async move { Ok(self.desk()?.search_audit(&asked_by, None, limit).await?) })
+        Box::pin(async move {
+            let desk = self.desk()?;
+            Ok(desk.activity().search(&asked_by, None, limit).await?)
+        })
     }
 
     fn approval_timeout(&self) -> Duration {

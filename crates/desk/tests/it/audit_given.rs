@@ -33,7 +33,7 @@ impl DemoDesk {
     }
 
     async fn last(&self) -> AuditEntry {
-        self.desk.audit(None, 1).await.unwrap().remove(0)
+        self.desk.activity().page(None, 1).await.unwrap().remove(0)
     }
 }
 
@@ -138,31 +138,49 @@ async fn the_search_finds_calls_by_their_arguments_in_the_log() {
             .collect()
     };
     // By argument text, whatever its case, newest first.
-    let found = world.desk.search_audit("NEEDLE", None, 10).await.unwrap();
+    let found = world
+        .desk
+        .activity()
+        .search("NEEDLE", None, 10)
+        .await
+        .unwrap();
     assert_eq!(texts(&found), ["needle 12", "needle 8", "needle 4"]);
     // With a limit, then the next page after the last one shown.
-    let first = world.desk.search_audit("needle", None, 2).await.unwrap();
+    let first = world
+        .desk
+        .activity()
+        .search("needle", None, 2)
+        .await
+        .unwrap();
     assert_eq!(texts(&first), ["needle 12", "needle 8"]);
     let next = world
         .desk
-        .search_audit("needle", Some(first[1].id), 2)
+        .activity()
+        .search("needle", Some(first[1].id), 2)
         .await
         .unwrap();
     assert_eq!(texts(&next), ["needle 4"]);
     // By tool, by outcome, by an argument's name.
-    let adds = world.desk.search_audit("add", None, 50).await.unwrap();
+    let adds = world.desk.activity().search("add", None, 50).await.unwrap();
     assert_eq!(
         adds.iter().map(|r| r.subject.as_str()).collect::<Vec<_>>(),
         ["add"]
     );
     assert_eq!(
-        world.desk.search_audit("ok", None, 50).await.unwrap().len(),
+        world
+            .desk
+            .activity()
+            .search("ok", None, 50)
+            .await
+            .unwrap()
+            .len(),
         13
     );
     assert_eq!(
         world
             .desk
-            .search_audit("\"b\":2", None, 50)
+            .activity()
+            .search("\"b\":2", None, 50)
             .await
             .unwrap()
             .len(),
@@ -171,7 +189,8 @@ async fn the_search_finds_calls_by_their_arguments_in_the_log() {
     assert!(
         world
             .desk
-            .search_audit("nowhere", None, 50)
+            .activity()
+            .search("nowhere", None, 50)
             .await
             .unwrap()
             .is_empty()
@@ -191,7 +210,7 @@ async fn a_web_address_secret_in_the_arguments_is_masked_in_the_audit() {
         .await
         .unwrap()
         .unwrap();
-    let last = world.desk.audit(None, 1).await.unwrap().remove(0);
+    let last = world.desk.activity().page(None, 1).await.unwrap().remove(0);
     assert_eq!(
         last.detail.0,
         json!({"text": "see https://h.example/x?token=…&page=2"})
@@ -199,7 +218,8 @@ async fn a_web_address_secret_in_the_arguments_is_masked_in_the_audit() {
     assert!(
         world
             .desk
-            .search_audit("s3cret", None, 5)
+            .activity()
+            .search("s3cret", None, 5)
             .await
             .unwrap()
             .is_empty()

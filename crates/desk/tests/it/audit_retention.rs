@@ -238,14 +238,15 @@ async fn the_host_settings_set_the_retention() {
     config::save(&config_path, &config).unwrap();
     let desk = Desk::open(&config_path, &audit_path, Secrets::new("unused")).unwrap();
     let kept: Vec<i64> = desk
-        .audit(None, 10)
+        .activity()
+        .page(None, 10)
         .await
         .unwrap()
         .into_iter()
         .map(|e| e.id)
         .collect();
     assert_eq!(kept, [3, 2]);
-    assert!(desk.audit_notices().is_empty());
+    assert!(desk.activity().notices().is_empty());
 
     config
         .settings
@@ -254,11 +255,11 @@ async fn the_host_settings_set_the_retention() {
     config::save(&config_path, &config).unwrap();
     let desk = Desk::open(&config_path, &audit_path, Secrets::new("unused")).unwrap();
     assert_eq!(
-        desk.audit(None, 10).await.unwrap().len(),
+        desk.activity().page(None, 10).await.unwrap().len(),
         2,
         "the default applies"
     );
-    let notices = desk.audit_notices();
+    let notices = desk.activity().notices();
     assert!(
         notices.len() == 1 && notices[0].contains("auditRetentionDays"),
         "{notices:?}"

@@ -125,7 +125,7 @@ async fn a_trail_written_before_it_was_typed_is_listed_as_it_was_and_new_records
             [subject, decision, by, outcome, asked].map(|s| (*s).to_owned())
         })
         .collect();
-    let listed = world.desk.audit(None, 10).await.unwrap();
+    let listed = world.desk.activity().page(None, 10).await.unwrap();
     let as_listed = |entries: &[AuditEntry]| -> Vec<[String; 5]> {
         entries
             .iter()
@@ -142,7 +142,7 @@ async fn a_trail_written_before_it_was_typed_is_listed_as_it_was_and_new_records
         .await
         .unwrap()
         .unwrap();
-    let listed = world.desk.audit(None, 10).await.unwrap();
+    let listed = world.desk.activity().page(None, 10).await.unwrap();
     assert_eq!(
         shown(&listed[0]),
         ["echo", "allowed", BY_YOU, "ok", "the person"]
@@ -153,7 +153,7 @@ async fn a_trail_written_before_it_was_typed_is_listed_as_it_was_and_new_records
     let found = |text: &'static str| {
         let desk = world.desk.clone();
         async move {
-            let entries = desk.search_audit(text, None, 10).await.unwrap();
+            let entries = desk.activity().search(text, None, 10).await.unwrap();
             entries.into_iter().map(|e| e.subject).collect::<Vec<_>>()
         }
     };

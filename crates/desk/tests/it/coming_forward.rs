@@ -196,7 +196,7 @@ async fn a_server_asking_for_its_folders_at_every_start_gets_the_earlier_answer_
     assert!(received.contains("1 root(s)"), "{received}");
     assert!(!asked, "the person is not asked again");
     assert!(world.desk.pending().is_empty());
-    let audit = world.desk.audit(None, 1).await.unwrap();
+    let audit = world.desk.activity().page(None, 1).await.unwrap();
     let shown = folder.path().canonicalize().unwrap().display().to_string();
     assert_eq!(
         (

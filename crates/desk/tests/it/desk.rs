@@ -192,7 +192,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let denied = call.await.unwrap().unwrap_err();
     assert!(denied.to_string().contains("denied"), "{denied}");
 
-    let audit = world.desk.audit(None, 10).await.unwrap();
+    let audit = world.desk.activity().page(None, 10).await.unwrap();
     let decisions: Vec<&str> = audit.iter().map(|a| a.decision.as_str()).collect();
     assert_eq!(decisions, ["denied", "allowed"]);
     world.desk.shutdown().await;
@@ -361,10 +361,10 @@ async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
         Secrets::new("switchboard-test-desk"),
     )
     .expect("the desk opens");
-    let notices = desk.audit_notices();
+    let notices = desk.activity().notices();
     assert!(
         notices.len() == 1 && notices[0].contains("audit.sqlite.corrupt-"),
         "{notices:?}"
     );
-    assert!(desk.audit(None, 10).await.unwrap().is_empty());
+    assert!(desk.activity().page(None, 10).await.unwrap().is_empty());
 }

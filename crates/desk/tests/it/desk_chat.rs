@@ -199,7 +199,7 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     assert_eq!(kept_messages, 4, "asked, called, answered, concluded");
 
     // The audit trail names the model's conversation.
-    let audit = world.desk.audit(None, 10).await.unwrap();
+    let audit = world.desk.activity().page(None, 10).await.unwrap();
     let call = audit.iter().find(|e| e.subject == "echo").unwrap();
     assert_eq!(call.asked_by, format!("model in conversation {}", chat.id));
 

@@ -40,7 +40,7 @@ async fn unasked(world: &DemoDesk, tool: &str, arguments: Value) -> (Value, Stri
         pending = question => panic!("asked again after the app started again: {pending:?}"),
     };
     assert!(world.desk.pending().is_empty());
-    let audit = world.desk.audit(None, 1).await.unwrap();
+    let audit = world.desk.activity().page(None, 1).await.unwrap();
     assert_eq!(
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
         (tool, "allowed")

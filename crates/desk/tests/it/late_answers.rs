@@ -63,7 +63,7 @@ async fn a_request_its_server_withdraws_leaves_saying_so_and_is_recorded() {
         })
         .await;
     assert!(withdrawn, "the window is told its server withdrew it");
-    let audit = world.desk.audit(None, 5).await.unwrap();
+    let audit = world.desk.activity().page(None, 5).await.unwrap();
     let roots = audit.iter().find(|e| e.kind == "roots").expect("recorded");
     assert_eq!(
         (
@@ -115,7 +115,7 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
         matches!(cancelled, ExplorerError::Call(CallError::Cancelled { .. })),
         "{cancelled}"
     );
-    let audit = world.desk.audit(None, 1).await.unwrap();
+    let audit = world.desk.activity().page(None, 1).await.unwrap();
     assert_eq!(
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
         ("echo", "cancelled")
@@ -141,7 +141,7 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
             .unwrap();
         assert!(world.desk.explorer().cancel(&token));
         call.await.unwrap().unwrap_err();
-        let audit = world.desk.audit(None, 1).await.unwrap();
+        let audit = world.desk.activity().page(None, 1).await.unwrap();
         assert_eq!(
             (audit[0].decision.as_str(), audit[0].decided_by.as_str()),
             ("allowed", "user"),

@@ -17,7 +17,7 @@ use crate::common::{DemoDesk, demo_desk, next_on, text_of};
 impl DemoDesk {
     /// What the audit trail says of the last call: tool, decision, who decided, who asked.
     async fn last_call(&self) -> (String, String, String, String) {
-        let last = self.desk.audit(None, 1).await.unwrap().remove(0);
+        let last = self.desk.activity().page(None, 1).await.unwrap().remove(0);
         (last.subject, last.decision, last.decided_by, last.asked_by)
     }
 }

@@ -106,7 +106,7 @@ fn answer_by_hand(world: &DemoDesk, id: u64) {
 }
 
 async fn newest_sampling_record(world: &DemoDesk) -> AuditEntry {
-    let audit = world.desk.audit(None, 50).await.unwrap();
+    let audit = world.desk.activity().page(None, 50).await.unwrap();
     audit.into_iter().find(|e| e.kind == "sampling").unwrap()
 }
 
@@ -256,7 +256,7 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
         .unwrap();
     assert_eq!(text_of(&result), "Sent without asking.");
     assert!(world.desk.pending().is_empty(), "no one was asked");
-    let audit = world.desk.audit(None, 10).await.unwrap();
+    let audit = world.desk.activity().page(None, 10).await.unwrap();
     let sampled = audit.iter().find(|e| e.kind == "sampling").unwrap();
     assert_eq!(sampled.decision, "approved");
     assert!(sampled.decided_by.contains("without review"), "{sampled:?}");

@@ -254,7 +254,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
 
     // The audit trail has each sign-in and the sign-out, and no token.
-    let audit = world.desk.search_audit("", None, 50).await.unwrap();
+    let audit = world.desk.activity().search("", None, 50).await.unwrap();
     let decisions: Vec<&str> = audit
         .iter()
         .filter(|e| e.kind == "sign_in")

@@ -385,7 +385,7 @@ async fn agents_reach_the_servers_they_may_use_each_call_as_the_person_decides()
         assert!(refused.contains("unknown tool"), "{sdk:?}: {refused}");
     }
     // The audit trail names the agent of each call.
-    let rows = gateway.world.desk.audit(None, 50).await.unwrap();
+    let rows = gateway.world.desk.activity().page(None, 50).await.unwrap();
     let calls: Vec<(&str, &str, &str)> = rows
         .iter()
         .filter(|r| r.kind == "tool_call")
@@ -750,7 +750,7 @@ impl Agent {
 /// The audit rows of what servers asked that an agent answered: (kind, decided by,
 /// decision), newest first.
 async fn answered_by_agents(desk: &switchboard_desk::Desk) -> Vec<(String, String, String)> {
-    let rows = desk.audit(None, 100).await.unwrap();
+    let rows = desk.activity().page(None, 100).await.unwrap();
     rows.into_iter()
         .filter(|r| r.decided_by.starts_with("agent "))
         .map(|r| (r.kind, r.decided_by, r.decision))
@@ -957,7 +957,7 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         // The servers see the folder once the offer is settled and recorded.
         let recorded = async {
             loop {
-                let rows = desk.audit(None, 10).await.unwrap();
+                let rows = desk.activity().page(None, 10).await.unwrap();
                 if rows.iter().any(|r| {
                     r.kind == "roots" && r.detail.0.to_string().contains(&format!("kept-{sdk:?}"))
                 }) {
@@ -1278,7 +1278,7 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
             .await;
     }
     // The audit trail names the agent, what it read and what was decided, newest first.
-    let rows = desk.audit(None, 100).await.unwrap();
+    let rows = desk.activity().page(None, 100).await.unwrap();
     let reads: Vec<(&str, &str, &str)> = rows
         .iter()
         .filter(|r| r.kind == "read")
@@ -1515,7 +1515,7 @@ async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
         }
         // The first refusal is recorded; those that follow it, until the agent is let
         // through again, are not: its asking on cannot flood the audit trail.
-        let rows = desk.audit(None, 2).await.unwrap();
+        let rows = desk.activity().page(None, 2).await.unwrap();
         let newest: Vec<(&str, &str, &str)> = rows
             .iter()
             .map(|r| (r.kind.as_str(), r.subject.as_str(), r.decision.as_str()))
@@ -1613,7 +1613,7 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
         "{file}"
     );
     assert!(!file.to_string().contains("Claude Code"), "{file}");
-    let rows = desk.audit(None, 10).await.unwrap();
+    let rows = desk.activity().page(None, 10).await.unwrap();
     let mut withdrawn: Vec<(&str, String)> = rows
         .iter()
         .filter(|r| r.kind == "roots" && r.decision == "withdrawn")
