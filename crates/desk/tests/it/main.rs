@@ -1,6 +1,7 @@
 //! The integration tests of this crate, one binary: each module was a test file of its own
 //! (`cargo test --test it <module>::` runs one).
 
+mod activity_service;
 mod agent_setup;
 mod agents_service;
 mod audit;
