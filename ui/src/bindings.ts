@@ -405,19 +405,19 @@ export type AuditEntry = AuditEntry_Serialize | AuditEntry_Deserialize;
 /**  One line of the audit trail, as the activity view shows it. */
 export type AuditEntry_Deserialize = {
 	id: number,
-	at_ms: number,
+	atMs: number,
 	kind: string,
 	server: string,
 	subject: string,
 	decision: string,
-	decided_by: string,
+	decidedBy: string,
 	outcome: string,
-	duration_ms?: number | null,
+	durationMs?: number | null,
 	/**
 	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
 	 *  what a server asked.
 	 */
-	asked_by: string,
+	askedBy: string,
 	/**  The arguments or request as kept (web addresses' secrets masked; cut if huge). */
 	detail: JsonValue,
 	/**  How a tool call's decision was given (once, session, always, a rule, own call). */
@@ -427,19 +427,19 @@ export type AuditEntry_Deserialize = {
 /**  One line of the audit trail, as the activity view shows it. */
 export type AuditEntry_Serialize = {
 	id: number,
-	at_ms: number,
+	atMs: number,
 	kind: string,
 	server: string,
 	subject: string,
 	decision: string,
-	decided_by: string,
+	decidedBy: string,
 	outcome: string,
-	duration_ms: number | null,
+	durationMs: number | null,
 	/**
 	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
 	 *  what a server asked.
 	 */
-	asked_by: string,
+	askedBy: string,
 	/**  The arguments or request as kept (web addresses' secrets masked; cut if huge). */
 	detail: JsonValue,
 	/**  How a tool call's decision was given (once, session, always, a rule, own call). */
@@ -496,31 +496,31 @@ export type ChatEvent_Deserialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; wait_ms: number; error: string } | 
+{ event: "retrying"; attempt: number; waitMs: number; error: string } | 
 /**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
  */
-{ event: "tool_call_awaiting"; call_id: string; 
+{ event: "tool_call_awaiting"; callId: string; 
 /**  The name the model called. */
 name: string; server: string; tool: string; arguments: JsonValue } | 
 /**
  *  The call was allowed and runs, with these arguments (the person may have edited
  *  them).
  */
-{ event: "tool_call_running"; call_id: string; arguments: JsonValue; decided_by: string } | { event: "tool_call_progress"; call_id: string; progress: number; total?: number | null; message?: string | null } | 
+{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: string } | { event: "tool_call_progress"; callId: string; progress: number; total?: number | null; message?: string | null } | 
 /**
  *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
  *  tool says it failed.
  */
-{ event: "tool_call_result"; call_id: string; result: JsonValue; is_error: boolean } | 
+{ event: "tool_call_result"; callId: string; result: JsonValue; isError: boolean } | 
 /**  A rule or the person refused the call, or no one answered in time. */
-{ event: "tool_call_denied"; call_id: string; decided_by: string } | 
+{ event: "tool_call_denied"; callId: string; decidedBy: string } | 
 /**
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; call_id: string; error: string } | 
+{ event: "tool_call_failed"; callId: string; error: string } | 
 /**  A message was completed and added to the conversation. */
 { event: "message"; message: JsonValue } | 
 /**  The run is over. */
@@ -539,31 +539,31 @@ export type ChatEvent_Serialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; wait_ms: number; error: string } | 
+{ event: "retrying"; attempt: number; waitMs: number; error: string } | 
 /**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
  */
-{ event: "tool_call_awaiting"; call_id: string; 
+{ event: "tool_call_awaiting"; callId: string; 
 /**  The name the model called. */
 name: string; server: string; tool: string; arguments: JsonValue } | 
 /**
  *  The call was allowed and runs, with these arguments (the person may have edited
  *  them).
  */
-{ event: "tool_call_running"; call_id: string; arguments: JsonValue; decided_by: string } | { event: "tool_call_progress"; call_id: string; progress: number; total: number | null; message: string | null } | 
+{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: string } | { event: "tool_call_progress"; callId: string; progress: number; total: number | null; message: string | null } | 
 /**
  *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
  *  tool says it failed.
  */
-{ event: "tool_call_result"; call_id: string; result: JsonValue; is_error: boolean } | 
+{ event: "tool_call_result"; callId: string; result: JsonValue; isError: boolean } | 
 /**  A rule or the person refused the call, or no one answered in time. */
-{ event: "tool_call_denied"; call_id: string; decided_by: string } | 
+{ event: "tool_call_denied"; callId: string; decidedBy: string } | 
 /**
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; call_id: string; error: string } | 
+{ event: "tool_call_failed"; callId: string; error: string } | 
 /**  A message was completed and added to the conversation. */
 { event: "message"; message: JsonValue } | 
 /**  The run is over. */
@@ -837,9 +837,9 @@ export type ImportChoice_Deserialize = {
 	/**  Each exactly as the candidate showed it; every other reference is dropped. */
 	keep: Reference[],
 	/**  The name to import it under, if not its own. */
-	import_as?: string | null,
+	importAs?: string | null,
 	/**  Whether its plain-text tokens go to the keyring (the configuration names them). */
-	to_keyring?: boolean,
+	toKeyring?: boolean,
 };
 
 /**  A server to import, and the references the person confirmed. */
@@ -849,9 +849,9 @@ export type ImportChoice_Serialize = {
 	/**  Each exactly as the candidate showed it; every other reference is dropped. */
 	keep: Reference[],
 	/**  The name to import it under, if not its own. */
-	import_as: string | null,
+	importAs: string | null,
 	/**  Whether its plain-text tokens go to the keyring (the configuration names them). */
-	to_keyring: boolean,
+	toKeyring: boolean,
 };
 
 /**  What to import from a file of another host. */
@@ -892,7 +892,7 @@ export type ImportableServer = {
 	 *  The name to import it under unless the person gives another: its own if free, else
 	 *  the first free one of `name-2`, `name-3`, ... (free of this file's other names too).
 	 */
-	suggested_name: string,
+	suggestedName: string,
 	/**
 	 *  What the entry reaches beyond itself (a keyring secret, Switchboard's environment):
 	 *  each is kept only if the person confirms it as shown here, else its variable or
@@ -902,7 +902,7 @@ export type ImportableServer = {
 	/**  What the person must answer (VS Code's inputs, by id across the file). */
 	inputs: InputPrompt[],
 	/**  Tokens the entry holds in plain text, which may go to the keyring instead. */
-	plain_secrets: PlainSecret[],
+	plainSecrets: PlainSecret[],
 };
 
 export type ImportedServerReport = {
@@ -1084,7 +1084,7 @@ export type LogEntry = LogEntry_Serialize | LogEntry_Deserialize;
 export type LogEntry_Deserialize = {
 	server: string,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number,
+	atMs: number,
 	source: LogSource,
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level?: string | null,
@@ -1094,7 +1094,7 @@ export type LogEntry_Deserialize = {
 export type LogEntry_Serialize = {
 	server: string,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number,
+	atMs: number,
 	source: LogSource,
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level: string | null,
@@ -1316,7 +1316,7 @@ export type ProgressItem_Deserialize = {
 	progress: number,
 	total?: number | null,
 	message?: string | null,
-	started_ms: number,
+	startedMs: number,
 };
 
 /**
@@ -1331,7 +1331,7 @@ export type ProgressItem_Serialize = {
 	progress: number,
 	total: number | null,
 	message: string | null,
-	started_ms: number,
+	startedMs: number,
 };
 
 /**  A value the person is asked for. */
@@ -1468,14 +1468,14 @@ annotations?: Mcp.ToolAnnotations | null;
  */
 changed?: Changed_Deserialize | null; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | 
+askedBy: Origin } | 
 /**  An agent reads what a server offers: a resource, a prompt, completions. */
 { kind: "read"; read: Read; 
 /**
  *  What changed since the person allowed the agent's reads of this server, if that
  *  allowance no longer holds.
  */
-changed?: Changed_Deserialize | null; asked_by: Origin } | { kind: "sampling"; params: Mcp.CreateMessageRequestParams } | { kind: "elicitation"; params: Mcp.ElicitRequestParams } | { kind: "roots" } | 
+changed?: Changed_Deserialize | null; askedBy: Origin } | { kind: "sampling"; params: Mcp.CreateMessageRequestParams } | { kind: "elicitation"; params: Mcp.ElicitRequestParams } | { kind: "roots" } | 
 /**
  *  An agent offers the folders it works in (its roots) to the servers it uses: the
  *  person picks those the servers may see. Its owner is the agent, not a server.
@@ -1493,7 +1493,7 @@ servers: string[] } |
 /**  The authorization server, as its metadata names it. */
 issuer: string; 
 /**  The authorization server's host, which the person should check. */
-issuer_host: string; 
+issuerHost: string; 
 /**  The MCP server the sign-in is for. */
 resource: string; scopes: string[]; 
 /**  The page the browser would open. */
@@ -1509,14 +1509,14 @@ annotations: Mcp.ToolAnnotations | null;
  */
 changed?: Changed_Serialize; 
 /**  Who asks: the person, or a model in one of their conversations. */
-asked_by: Origin } | 
+askedBy: Origin } | 
 /**  An agent reads what a server offers: a resource, a prompt, completions. */
 { kind: "read"; read: Read; 
 /**
  *  What changed since the person allowed the agent's reads of this server, if that
  *  allowance no longer holds.
  */
-changed?: Changed_Serialize; asked_by: Origin } | { kind: "sampling"; params: Mcp.CreateMessageRequestParams } | { kind: "elicitation"; params: Mcp.ElicitRequestParams } | { kind: "roots" } | 
+changed?: Changed_Serialize; askedBy: Origin } | { kind: "sampling"; params: Mcp.CreateMessageRequestParams } | { kind: "elicitation"; params: Mcp.ElicitRequestParams } | { kind: "roots" } | 
 /**
  *  An agent offers the folders it works in (its roots) to the servers it uses: the
  *  person picks those the servers may see. Its owner is the agent, not a server.
@@ -1534,7 +1534,7 @@ servers: string[] } |
 /**  The authorization server, as its metadata names it. */
 issuer: string; 
 /**  The authorization server's host, which the person should check. */
-issuer_host: string; 
+issuerHost: string; 
 /**  The MCP server the sign-in is for. */
 resource: string; scopes: string[]; 
 /**  The page the browser would open. */
@@ -1831,40 +1831,40 @@ export type ServerReach_Serialize = {
 export type ServerState = ServerState_Serialize | ServerState_Deserialize;
 
 /**  Where a server stands, as the window shows it. */
-export type ServerState_Deserialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string; 
+export type ServerState_Deserialize = { state: "starting" } | { state: "running"; protocolVersion: string; serverName: string; 
 /**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
 stateless: boolean; 
 /**  How the revision was chosen, in words a person can read. */
-why_revision: string } | 
+whyRevision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoff_ms: number; reason: string } | { state: "stopped" } | 
+{ state: "restarting"; attempt: number; backoffMs: number; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
-{ state: "failed"; reason: string; stderr_tail: string[] } | 
+{ state: "failed"; reason: string; stderrTail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
 { state: "auth_required"; detail: string; 
 /**
  *  Signing in cannot work here (the authorization server offers no way for this
  *  app to register): a personal access token is the way in.
  */
-token_instead?: boolean };
+tokenInstead?: boolean };
 
 /**  Where a server stands, as the window shows it. */
-export type ServerState_Serialize = { state: "starting" } | { state: "running"; protocol_version: string; server_name: string; 
+export type ServerState_Serialize = { state: "starting" } | { state: "running"; protocolVersion: string; serverName: string; 
 /**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
 stateless: boolean; 
 /**  How the revision was chosen, in words a person can read. */
-why_revision: string } | 
+whyRevision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoff_ms: number; reason: string } | { state: "stopped" } | 
+{ state: "restarting"; attempt: number; backoffMs: number; reason: string } | { state: "stopped" } | 
 /**  Gave up: why, and the last lines the server wrote to stderr. */
-{ state: "failed"; reason: string; stderr_tail: string[] } | 
+{ state: "failed"; reason: string; stderrTail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
 { state: "auth_required"; detail: string; 
 /**
  *  Signing in cannot work here (the authorization server offers no way for this
  *  app to register): a personal access token is the way in.
  */
-token_instead: boolean };
+tokenInstead: boolean };
 
 /**  A configured server as the list shows it. */
 export type ServerSummary = ServerSummary_Serialize | ServerSummary_Deserialize;
@@ -1879,7 +1879,7 @@ export type ServerSummary_Deserialize = {
 	/**  None until the server was first started (or when it is disabled). */
 	state?: ServerState_Deserialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
-	since_ms: number,
+	sinceMs: number,
 };
 
 /**  A configured server as the list shows it. */
@@ -1892,7 +1892,7 @@ export type ServerSummary_Serialize = {
 	/**  None until the server was first started (or when it is disabled). */
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
-	since_ms: number,
+	sinceMs: number,
 };
 
 /**
@@ -1970,35 +1970,35 @@ export type ShownPart = ShownPart_Serialize | ShownPart_Deserialize;
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; media_type?: string | null; data?: string | null; url?: string | null } | 
+export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "image"; mediaType?: string | null; data?: string | null; url?: string | null } | 
 /**  A resource attached as context: what the model was given of it. */
-{ kind: "resource"; server: string; uri: string; mime_type?: string | null; text: string } | { kind: "tool_call"; call_id: string; 
+{ kind: "resource"; server: string; uri: string; mimeType?: string | null; text: string } | { kind: "tool_call"; callId: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean; 
+server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.
  */
-not_made?: string | null };
+notMade?: string | null };
 
 /**
  *  A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
  *  (`content`, `isError`), so the window renders it as it renders the explorer's.
  */
-export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; media_type: string | null; data: string | null; url: string | null } | 
+export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "image"; mediaType: string | null; data: string | null; url: string | null } | 
 /**  A resource attached as context: what the model was given of it. */
-{ kind: "resource"; server: string; uri: string; mime_type: string | null; text: string } | { kind: "tool_call"; call_id: string; 
+{ kind: "resource"; server: string; uri: string; mimeType: string | null; text: string } | { kind: "tool_call"; callId: string; 
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; call_id: string; result: JsonValue; is_error: boolean; 
+server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.
  */
-not_made: string | null };
+notMade: string | null };
 
 /**  Who the person is signed in as at a server, for the details view. */
 export type SignedIn = SignedIn_Serialize | SignedIn_Deserialize;
@@ -2047,7 +2047,7 @@ export type StandingRule_Deserialize = {
 	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
-	since_ms: number,
+	sinceMs: number,
 	/**  How many calls it decided since it was made (as the audit trail kept them). */
 	uses: number,
 	/**
@@ -2068,7 +2068,7 @@ export type StandingRule_Serialize = {
 	reads: boolean,
 	allow: boolean,
 	scope: RuleScope,
-	since_ms: number,
+	sinceMs: number,
 	/**  How many calls it decided since it was made (as the audit trail kept them). */
 	uses: number,
 	/**
@@ -2171,7 +2171,7 @@ export type TrafficEntry_Deserialize = {
 	seq: number,
 	direction: TrafficDirection,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number,
+	atMs: number,
 	/**  The size of its JSON text. */
 	bytes: number,
 	kind: MessageKind,
@@ -2180,8 +2180,8 @@ export type TrafficEntry_Deserialize = {
 	/**  The id as written in the JSON (`7`, `"a-1"`). */
 	id?: string | null,
 	/**  For a response: its request's `seq`, and how long after it it came. */
-	request_seq?: number | null,
-	elapsed_ms?: number | null,
+	requestSeq?: number | null,
+	elapsedMs?: number | null,
 	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
 	json: string,
 	truncated: boolean,
@@ -2194,7 +2194,7 @@ export type TrafficEntry_Serialize = {
 	seq: number,
 	direction: TrafficDirection,
 	/**  Milliseconds since the Unix epoch. */
-	at_ms: number,
+	atMs: number,
 	/**  The size of its JSON text. */
 	bytes: number,
 	kind: MessageKind,
@@ -2203,8 +2203,8 @@ export type TrafficEntry_Serialize = {
 	/**  The id as written in the JSON (`7`, `"a-1"`). */
 	id: string | null,
 	/**  For a response: its request's `seq`, and how long after it it came. */
-	request_seq: number | null,
-	elapsed_ms: number | null,
+	requestSeq: number | null,
+	elapsedMs: number | null,
 	/**  Its JSON text, secrets masked; cut at 256 KiB when `truncated`. */
 	json: string,
 	truncated: boolean,
@@ -2244,7 +2244,7 @@ export type Transport = "stdio" | "http";
 export type Update = Update_Serialize | Update_Deserialize;
 
 /**  What changed, for the face to show. */
-export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; since_ms: number } | 
+export type Update_Deserialize = { kind: "status"; server: string; state: ServerState_Deserialize; sinceMs: number } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */
@@ -2272,7 +2272,7 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Deserialize } | { 
 { kind: "chat_message"; conversation: number; message: ShownMessage_Deserialize };
 
 /**  What changed, for the face to show. */
-export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; since_ms: number } | 
+export type Update_Serialize = { kind: "status"; server: string; state: ServerState_Serialize; sinceMs: number } | 
 /**  Servers were added, removed, renamed, enabled or disabled. */
 { kind: "servers_changed" } | 
 /**  Agents were added, changed or removed. */

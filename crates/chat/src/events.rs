@@ -10,7 +10,11 @@ use switchboard_providers::{Message, StopReason, Usage};
 // Provider and MCP payloads are described to the face as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(
+    tag = "event",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ChatEvent {
     /// The next piece of the model's answer.
     TextDelta { text: String },

@@ -24,7 +24,11 @@ use crate::recent::{MINUTE, Recent};
 // The MCP payloads are described to the face by the MCP schema's types.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Question {
     ToolCall {
         tool: String,

@@ -7,7 +7,11 @@ use switchboard_mcp::types::LoggingLevel;
 /// Where a server stands, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[serde(
+    tag = "state",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ServerState {
     Starting,
     Running {

@@ -55,6 +55,7 @@ pub enum TrafficDirection {
 /// One message as the window shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct TrafficEntry {
     pub server: String,
     /// Its place in the server's traffic, counting from 1 since the app started.

@@ -13,6 +13,7 @@ use switchboard_core::json::Json;
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct AuditEntry {
     pub id: i64,
     pub at_ms: i64,

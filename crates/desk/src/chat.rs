@@ -99,7 +99,11 @@ pub struct ShownMessage {
 /// (`content`, `isError`), so the window renders it as it renders the explorer's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ShownPart {
     Text {
         text: String,

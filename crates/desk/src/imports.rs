@@ -28,6 +28,7 @@ pub struct ImportCandidate {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct ImportableServer {
     pub name: String,
     pub target: String,
@@ -61,6 +62,7 @@ pub struct ImportRequest {
 /// A server to import, and the references the person confirmed.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct ImportChoice {
     /// Its name in the file.
     pub name: String,

@@ -21,6 +21,7 @@ const SLOT_BYTES: usize = size_of::<LogEntry>();
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct LogEntry {
     pub server: String,
     /// Milliseconds since the Unix epoch.

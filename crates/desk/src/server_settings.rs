@@ -106,6 +106,7 @@ impl Default for ServerForm {
 /// A configured server as the list shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct ServerSummary {
     pub name: String,
     pub enabled: bool,

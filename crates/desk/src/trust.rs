@@ -22,6 +22,7 @@ pub enum RuleScope {
 /// A standing decision, as the person reviews it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct StandingRule {
     pub server: String,
     /// The tool it is about; none for every tool of the server.

@@ -30,7 +30,7 @@ const call = (token: string, label: string, started: number, progress = 0, total
   progress,
   total,
   message: null,
-  started_ms: started,
+  startedMs: started,
 });
 
 /** Renders the view with these requests waiting; returns a way to play the host's updates. */
@@ -127,15 +127,15 @@ describe("the audit log", () => {
     vi.mocked(commands.callsInFlight).mockResolvedValue([]);
     const found = {
       id: 9,
-      at_ms: START,
+      atMs: START,
       kind: "tool_call",
       server: "demo",
       subject: "echo",
       decision: "allowed",
-      decided_by: "you (your own call)",
+      decidedBy: "you (your own call)",
       outcome: "ok",
-      duration_ms: 3,
-      asked_by: "the person",
+      durationMs: 3,
+      askedBy: "the person",
       detail: { text: "a needle" },
       given: "own" as const,
     };

@@ -29,7 +29,7 @@ function waitOf(pending: Pending): ProgressItem | null {
     progress: 0,
     total: null,
     message: "waits for you in Approvals",
-    started_ms: waitingSince(pending),
+    startedMs: waitingSince(pending),
   };
 }
 
@@ -37,7 +37,7 @@ export function ActivityView() {
   const calls = useCallsInFlight();
   const { pending } = useApprovals();
   const waits = pending.map(waitOf).filter((w): w is ProgressItem => w !== null);
-  const running = [...calls, ...waits].sort((a, b) => a.started_ms - b.started_ms);
+  const running = [...calls, ...waits].sort((a, b) => a.startedMs - b.startedMs);
   const cancel = (token: string) => {
     if (!token.startsWith(WAIT)) return void commands.cancelCall(token).catch(() => {});
     const asked = pending.find((p) => `${WAIT}${p.id}` === token);

@@ -9,43 +9,43 @@ afterEach(cleanup);
 const rows: AuditEntry[] = [
   {
     id: 3,
-    at_ms: new Date(2025, 10, 25, 14, 3, 7).getTime(),
+    atMs: new Date(2025, 10, 25, 14, 3, 7).getTime(),
     kind: "tool_call",
     server: "files",
     subject: "write_file",
     decision: "denied",
-    decided_by: "user",
+    decidedBy: "user",
     outcome: "not called",
-    duration_ms: null,
-    asked_by: "model in conversation 4",
+    durationMs: null,
+    askedBy: "model in conversation 4",
     detail: { path: "/etc/passwd", content: "x" },
     given: "once",
   },
   {
     id: 2,
-    at_ms: new Date(2025, 10, 25, 14, 2, 0).getTime(),
+    atMs: new Date(2025, 10, 25, 14, 2, 0).getTime(),
     kind: "tool_call",
     server: "files",
     subject: "read_file",
     decision: "allowed",
-    decided_by: "policy: allowed for this tool, always",
+    decidedBy: "policy: allowed for this tool, always",
     outcome: "ok",
-    duration_ms: 1250,
-    asked_by: "model in conversation 4",
+    durationMs: 1250,
+    askedBy: "model in conversation 4",
     detail: { path: "/home/ada/notes.md" },
     given: "rule",
   },
   {
     id: 1,
-    at_ms: new Date(2025, 10, 25, 14, 1, 0).getTime(),
+    atMs: new Date(2025, 10, 25, 14, 1, 0).getTime(),
     kind: "sampling",
     server: "demo",
     subject: "createMessage",
     decision: "timed out",
-    decided_by: "timeout",
+    decidedBy: "timeout",
     outcome: "declined",
-    duration_ms: 300_000,
-    asked_by: "",
+    durationMs: 300_000,
+    askedBy: "",
     detail: { messages: [] },
     given: null,
   },
@@ -124,9 +124,9 @@ describe("AuditTable", () => {
   });
 
   it("says how each allow was given", () => {
-    const given = (g: Given | null, decided_by = "user") => {
+    const given = (g: Given | null, decidedBy = "user") => {
       cleanup();
-      setup({ rows: [{ ...rows[1]!, given: g, decided_by }] });
+      setup({ rows: [{ ...rows[1]!, given: g, decidedBy }] });
       return cells(bodyRows()[0]!)[6];
     };
     expect(given("once")).toBe("you, once");

@@ -65,7 +65,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                 <Fragment key={row.id}>
                   <tr>
                     <td className="nowrap">
-                      <time dateTime={isoTime(row.at_ms)}>{formatDateTime(row.at_ms)}</time>
+                      <time dateTime={isoTime(row.atMs)}>{formatDateTime(row.atMs)}</time>
                     </td>
                     <td>{row.server}</td>
                     <td>{row.kind}</td>
@@ -81,13 +81,13 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                         {row.subject}
                       </button>
                     </td>
-                    <td>{row.asked_by || "—"}</td>
+                    <td>{row.askedBy || "—"}</td>
                     <td>
                       <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
                     </td>
                     <td>{howGiven(row)}</td>
                     <td className="audit-outcome">{row.outcome}</td>
-                    <td className="nowrap numeric">{row.duration_ms === null ? "—" : formatDuration(row.duration_ms)}</td>
+                    <td className="nowrap numeric">{row.durationMs === null ? "—" : formatDuration(row.durationMs)}</td>
                   </tr>
                   {expanded && (
                     <tr className="audit-detail-row">

@@ -9,8 +9,8 @@ afterEach(() => {
 });
 
 const items: ProgressItem[] = [
-  { token: "t1", server: "files", label: "search_files", progress: 3, total: 10, message: "scanning /home", started_ms: 100_000 },
-  { token: "t2", server: "demo", label: "longRunningOperation", progress: 0, total: null, message: null, started_ms: 95_000 },
+  { token: "t1", server: "files", label: "search_files", progress: 3, total: 10, message: "scanning /home", startedMs: 100_000 },
+  { token: "t2", server: "demo", label: "longRunningOperation", progress: 0, total: null, message: null, startedMs: 95_000 },
 ];
 
 describe("ProgressList", () => {

@@ -17,7 +17,7 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
           <div className="progress-head">
             <strong className="progress-label">{item.label}</strong>
             <span className="muted">{item.server}</span>
-            <span className="muted progress-elapsed">{formatElapsed(now - item.started_ms)}</span>
+            <span className="muted progress-elapsed">{formatElapsed(now - item.startedMs)}</span>
             <button type="button" aria-label={`Cancel ${item.label}`} onClick={() => onCancel(item.token)}>
               Cancel
             </button>

@@ -11,7 +11,7 @@ export function decisionTone(decision: string): DecisionTone {
 
 /** How a record says its decision was given, and by what. */
 export interface GivenBy {
-  decided_by: string;
+  decidedBy: string;
   given?: string | null;
 }
 
@@ -22,7 +22,7 @@ const POLICY = "policy: ";
  * rule that answered (named), or the person by making the call themselves; a record that says
  * nothing of how (a server's request, an old record) shows who decided as recorded.
  */
-export function howGiven({ decided_by, given }: GivenBy): string {
+export function howGiven({ decidedBy, given }: GivenBy): string {
   switch (given) {
     case "once":
       return "you, once";
@@ -31,10 +31,10 @@ export function howGiven({ decided_by, given }: GivenBy): string {
     case "always":
       return "you, always";
     case "rule":
-      return `rule: ${decided_by.startsWith(POLICY) ? decided_by.slice(POLICY.length) : decided_by}`;
+      return `rule: ${decidedBy.startsWith(POLICY) ? decidedBy.slice(POLICY.length) : decidedBy}`;
     case "own":
       return "by you (your own call)";
     default:
-      return decided_by;
+      return decidedBy;
   }
 }

@@ -24,5 +24,5 @@ export function useCallsInFlight(): ProgressItem[] {
     },
     new Map(),
   );
-  return [...calls.values()].sort((a, b) => a.started_ms - b.started_ms);
+  return [...calls.values()].sort((a, b) => a.startedMs - b.startedMs);
 }

@@ -120,7 +120,7 @@ function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serializ
         {calls.map((call) => (
           <tr key={call.id}>
             <td className="nowrap">
-              <time dateTime={isoTime(call.at_ms)}>{formatDateTime(call.at_ms)}</time>
+              <time dateTime={isoTime(call.atMs)}>{formatDateTime(call.atMs)}</time>
             </td>
             <td>{call.server}</td>
             <td>

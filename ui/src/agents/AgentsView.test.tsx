@@ -26,15 +26,15 @@ afterEach(() => {
 
 const call = {
   id: 7,
-  at_ms: 1_700_000_000_000,
+  atMs: 1_700_000_000_000,
   kind: "tool_call",
   server: "files",
   subject: "write_file",
   decision: "denied",
-  decided_by: "user",
+  decidedBy: "user",
   outcome: "",
-  duration_ms: null,
-  asked_by: "agent Claude Code",
+  durationMs: null,
+  askedBy: "agent Claude Code",
   detail: {},
   given: "once" as const,
 };

@@ -11,7 +11,7 @@ export function summaryOf(pending: Pending): string {
     case "tool_call":
       return `call ${q.tool}`;
     case "read":
-      return `${q.asked_by.by === "agent" ? q.asked_by.name : "someone"} reads ${readSubject(q.read)}`;
+      return `${q.askedBy.by === "agent" ? q.askedBy.name : "someone"} reads ${readSubject(q.read)}`;
     case "sampling":
       return "a reply from a model";
     case "elicitation":
@@ -21,7 +21,7 @@ export function summaryOf(pending: Pending): string {
     case "agent_roots":
       return `its folders, offered to ${q.servers.join(", ")}`;
     case "sign_in":
-      return `sign in at ${q.issuer_host}`;
+      return `sign in at ${q.issuerHost}`;
   }
 }
 

@@ -13,7 +13,7 @@ describe("the messages", () => {
           {
             role: "user",
             parts: [
-              { kind: "resource", server: "demo", uri: "demo://readme", mime_type: "text/markdown", text: "# Demo" },
+              { kind: "resource", server: "demo", uri: "demo://readme", mimeType: "text/markdown", text: "# Demo" },
               { kind: "text", text: "What is this?" },
             ],
           },
@@ -30,7 +30,7 @@ describe("the messages", () => {
   });
 
   it("show a kept call that was never made as not run, with what the model was told, and a tool's error as failed", () => {
-    const call = (id: string) => ({ kind: "tool_call" as const, call_id: id, name: "demo__echo", server: "demo", tool: "echo", arguments: {} });
+    const call = (id: string) => ({ kind: "tool_call" as const, callId: id, name: "demo__echo", server: "demo", tool: "echo", arguments: {} });
     const told = "This tool call was not made: the user denied it. Do not try it again unless the user asks.";
     const content = (text: string) => ({ content: [{ type: "text", text }], isError: true });
     render(
@@ -40,8 +40,8 @@ describe("the messages", () => {
           {
             role: "user",
             parts: [
-              { kind: "tool_result", call_id: "c1", result: content(told), is_error: true, not_made: told },
-              { kind: "tool_result", call_id: "c2", result: content("disk full"), is_error: true, not_made: null },
+              { kind: "tool_result", callId: "c1", result: content(told), isError: true, notMade: told },
+              { kind: "tool_result", callId: "c2", result: content("disk full"), isError: true, notMade: null },
             ],
           },
         ]}

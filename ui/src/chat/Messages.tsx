@@ -38,7 +38,7 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
                     </details>
                   );
                 case "image":
-                  return part.data ? <img key={j} alt="" src={`data:${part.media_type ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
+                  return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
                 case "tool_call":
                   return (
                     <ToolCallCard
@@ -47,7 +47,7 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
                       server={part.server ?? null}
                       tool={part.tool ?? null}
                       arguments={part.arguments}
-                      state={stateOf(part.call_id)}
+                      state={stateOf(part.callId)}
                       onStop={live.running ? onStop : undefined}
                     />
                   );

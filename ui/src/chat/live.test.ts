@@ -10,16 +10,16 @@ describe("a run as it goes", () => {
     live = kept(live, { role: "assistant", parts: [{ kind: "text", text: "Let me check." }] });
     expect(live.streaming).toBe("");
 
-    live = step(live, { event: "tool_call_awaiting", call_id: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
+    live = step(live, { event: "tool_call_awaiting", callId: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
     expect(live.calls.c1?.kind).toBe("awaiting");
-    live = step(live, { event: "tool_call_running", call_id: "c1", arguments: { text: "b" }, decided_by: "user" });
-    live = step(live, { event: "tool_call_progress", call_id: "c1", progress: 1, total: 2, message: "half" });
+    live = step(live, { event: "tool_call_running", callId: "c1", arguments: { text: "b" }, decidedBy: "user" });
+    live = step(live, { event: "tool_call_progress", callId: "c1", progress: 1, total: 2, message: "half" });
     expect(live.calls.c1).toMatchObject({ kind: "running", progress: 1, total: 2, message: "half", arguments: { text: "b" } });
-    live = step(live, { event: "tool_call_result", call_id: "c1", result: { content: [] }, is_error: false });
+    live = step(live, { event: "tool_call_result", callId: "c1", result: { content: [] }, isError: false });
     // The card keeps showing the arguments the call ran with (the person's edit), not the model's.
     expect(live.calls.c1).toEqual({ kind: "result", result: { content: [] }, isError: false, arguments: { text: "b" } });
 
-    live = step(live, { event: "tool_call_denied", call_id: "c2", decided_by: "user" });
+    live = step(live, { event: "tool_call_denied", callId: "c2", decidedBy: "user" });
     expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: "user" });
     live = step(live, { event: "finished", ended: { by: "stopped" }, usage: {} });
     expect(live.running).toBe(false);
@@ -31,7 +31,7 @@ describe("a run as it goes", () => {
   });
 
   it("finds the kept results by the call they answer", () => {
-    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", call_id: "c9", result: { content: [] }, is_error: true, not_made: null }] }]);
+    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
     expect(found.get("c9")).toEqual({ kind: "result", result: { content: [] }, isError: true });
   });
 });

@@ -32,23 +32,23 @@ export function step(live: Live, event: ChatEvent): Live {
     case "retrying":
       return { ...live, streaming: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
     case "tool_call_awaiting":
-      return call(event.call_id, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
+      return call(event.callId, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
     case "tool_call_running":
-      return call(event.call_id, { kind: "running", arguments: event.arguments, decidedBy: event.decided_by, progress: null, total: null, message: null });
+      return call(event.callId, { kind: "running", arguments: event.arguments, decidedBy: event.decidedBy, progress: null, total: null, message: null });
     case "tool_call_progress": {
-      const was = live.calls[event.call_id];
+      const was = live.calls[event.callId];
       if (was?.kind !== "running") return live;
-      return call(event.call_id, { ...was, progress: event.progress, total: event.total ?? null, message: event.message ?? null });
+      return call(event.callId, { ...was, progress: event.progress, total: event.total ?? null, message: event.message ?? null });
     }
     case "tool_call_result": {
-      const was = live.calls[event.call_id];
+      const was = live.calls[event.callId];
       const ran = was?.kind === "running" ? { arguments: was.arguments } : {};
-      return call(event.call_id, { kind: "result", result: event.result, isError: event.is_error, ...ran });
+      return call(event.callId, { kind: "result", result: event.result, isError: event.isError, ...ran });
     }
     case "tool_call_denied":
-      return call(event.call_id, { kind: "denied", decidedBy: event.decided_by });
+      return call(event.callId, { kind: "denied", decidedBy: event.decidedBy });
     case "tool_call_failed":
-      return call(event.call_id, { kind: "failed", error: event.error });
+      return call(event.callId, { kind: "failed", error: event.error });
     case "message":
       return live;
     case "finished":
@@ -70,10 +70,10 @@ export function resultsOf(messages: ShownMessage[]): Map<string, CallState> {
     for (const part of message.parts)
       if (part.kind === "tool_result")
         found.set(
-          part.call_id,
-          part.not_made
-            ? { kind: "not_made", reason: part.not_made }
-            : { kind: "result", result: part.result, isError: part.is_error },
+          part.callId,
+          part.notMade
+            ? { kind: "not_made", reason: part.notMade }
+            : { kind: "result", result: part.result, isError: part.isError },
         );
   return found;
 }

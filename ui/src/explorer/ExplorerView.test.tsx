@@ -86,7 +86,7 @@ describe("the explorer across views", () => {
     expect(screen.getByText("Another view")).toBeTruthy();
     window.update({
       kind: "progress",
-      item: { token, server: "demo", label: "Echo", progress: 2, total: 5, message: "half way", started_ms: Date.now() },
+      item: { token, server: "demo", label: "Echo", progress: 2, total: 5, message: "half way", startedMs: Date.now() },
     });
     switchView();
     expect(screen.getByRole("button", { name: "Echo on demo" }).getAttribute("aria-current")).toBe("true");

@@ -27,7 +27,7 @@ const toolCall = (id: number, server: string, tool: string): Pending => ({
   deadlineMs: soon(),
   forward: true,
   during: [],
-  question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null, asked_by: { by: "person" } },
+  question: { kind: "tool_call", tool, arguments: { text: "hi" }, annotations: null, askedBy: { by: "person" } },
 });
 
 describe("the approval center", () => {

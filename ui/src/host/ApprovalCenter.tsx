@@ -66,7 +66,7 @@ function useConversationTitle(id: string | null): string | null {
 
 function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
   const { question, server } = pending;
-  const asker = question.kind === "tool_call" && question.asked_by.by === "model" ? question.asked_by.conversation : null;
+  const asker = question.kind === "tool_call" && question.askedBy.by === "model" ? question.askedBy.conversation : null;
   const conversationTitle = useConversationTitle(asker);
   const id = pending.id;
   const base: PendingBase = {
@@ -85,7 +85,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             arguments: question.arguments as Record<string, unknown>,
             annotations: question.annotations,
             changed: question.changed ?? null,
-            askedBy: question.asked_by,
+            askedBy: question.askedBy,
             conversationTitle,
           }}
           onAnswer={(a) =>
@@ -104,7 +104,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
     case "read":
       return (
         <ReadDialog
-          request={{ ...base, read: question.read, changed: question.changed ?? null, askedBy: question.asked_by }}
+          request={{ ...base, read: question.read, changed: question.changed ?? null, askedBy: question.askedBy }}
           onAnswer={(a) => send(commands.answerRead(id, server, a.allow, a.remember))}
         />
       );
@@ -149,7 +149,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
           request={{
             ...base,
             issuer: question.issuer,
-            issuerHost: question.issuer_host,
+            issuerHost: question.issuerHost,
             resource: question.resource,
             scopes: question.scopes,
             url: question.url,

@@ -30,7 +30,7 @@ function asking(pending: Pending): string {
     case "agent_roots":
       return `offers its folders to ${q.servers.join(", ")}`;
     case "sign_in":
-      return `waits for you to sign in at ${q.issuer_host}`;
+      return `waits for you to sign in at ${q.issuerHost}`;
   }
 }
 

@@ -49,7 +49,7 @@ describe("data fetched from the host", () => {
     await window.listen();
     window.announce({ kind: "servers_changed" });
     expect(fetch).toHaveBeenCalledTimes(1);
-    window.announce({ kind: "status", server: "demo", state: { state: "running" }, since_ms: 1 } as never);
+    window.announce({ kind: "status", server: "demo", state: { state: "running" }, sinceMs: 1 } as never);
     expect(fetch).toHaveBeenCalledTimes(2);
     await act(async () => answers[1]!("new"));
     await act(async () => answers[0]!("old"));

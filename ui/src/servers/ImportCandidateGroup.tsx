@@ -92,10 +92,10 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
                     onChange={(name) => rename(server.name, name)}
                   />
                 )}
-                {picked && server.plain_secrets.length > 0 && (
+                {picked && server.plainSecrets.length > 0 && (
                   <PlainTokens
                     server={server.name}
-                    tokens={server.plain_secrets}
+                    tokens={server.plainSecrets}
                     checked={movesTokens(server, choices)}
                     onChange={(on) => moveTokens(server.name, on)}
                   />

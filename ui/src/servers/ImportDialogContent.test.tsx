@@ -7,7 +7,7 @@ import { ImportDialogContent, type ImportDialogContentProps } from "./ImportDial
 afterEach(cleanup);
 
 function server(name: string, target: string, more: Partial<ImportableServer> = {}): ImportableServer {
-  return { name, target, conflict: false, suggested_name: name, references: [], inputs: [], plain_secrets: [], ...more };
+  return { name, target, conflict: false, suggestedName: name, references: [], inputs: [], plainSecrets: [], ...more };
 }
 
 const candidates: ImportCandidate[] = [
@@ -15,7 +15,7 @@ const candidates: ImportCandidate[] = [
     source: "Claude Desktop",
     path: "/home/ada/.config/Claude/claude_desktop_config.json",
     servers: [
-      server("files", "npx -y @modelcontextprotocol/server-filesystem /home/ada", { conflict: true, suggested_name: "files-2" }),
+      server("files", "npx -y @modelcontextprotocol/server-filesystem /home/ada", { conflict: true, suggestedName: "files-2" }),
       server("github", "npx -y @modelcontextprotocol/server-github"),
       server("memory", "npx -y @modelcontextprotocol/server-memory"),
     ],
@@ -81,12 +81,12 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
       source: "Claude Desktop",
       path: "/home/ada/.config/Claude/claude_desktop_config.json",
-      servers: [{ name: "github", keep: [], import_as: null, to_keyring: false }],
+      servers: [{ name: "github", keep: [], importAs: null, toKeyring: false }],
       answers: [],
     });
 
     await user.click(importButton("Cursor"));
-    expect(props.onImport).toHaveBeenLastCalledWith(expect.objectContaining({ source: "Cursor", servers: [{ name: "docs", keep: [], import_as: null, to_keyring: false }] }));
+    expect(props.onImport).toHaveBeenLastCalledWith(expect.objectContaining({ source: "Cursor", servers: [{ name: "docs", keep: [], importAs: null, toKeyring: false }] }));
 
     await user.click(within(claude).getByRole("checkbox", { name: "github" }));
     expect(importButton("Claude Desktop").disabled).toBe(true);
@@ -124,7 +124,7 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith({
       source: "Claude Desktop",
       path: "/c.json",
-      servers: [{ name: "evil", keep: [own], import_as: null, to_keyring: false }],
+      servers: [{ name: "evil", keep: [own], importAs: null, toKeyring: false }],
       answers: [],
     });
   });
@@ -160,9 +160,9 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith(
       expect.objectContaining({
         servers: [
-          { name: "files", keep: [], import_as: "files-home", to_keyring: false },
-          { name: "github", keep: [], import_as: null, to_keyring: false },
-          { name: "memory", keep: [], import_as: null, to_keyring: false },
+          { name: "files", keep: [], importAs: "files-home", toKeyring: false },
+          { name: "github", keep: [], importAs: null, toKeyring: false },
+          { name: "memory", keep: [], importAs: null, toKeyring: false },
         ],
       }),
     );
@@ -174,12 +174,12 @@ describe("ImportDialogContent", () => {
       path: "/h/.cursor/mcp.json",
       servers: [
         server("gh", "https://api.github.example/mcp", {
-          plain_secrets: [
+          plainSecrets: [
             { place: "header", key: "Authorization" },
             { place: "env", key: "GH_TOKEN" },
           ],
         }),
-        server("db", "db-mcp", { plain_secrets: [{ place: "env", key: "DB_PASSWORD" }] }),
+        server("db", "db-mcp", { plainSecrets: [{ place: "env", key: "DB_PASSWORD" }] }),
       ],
       warnings: [],
       configured: [],
@@ -195,8 +195,8 @@ describe("ImportDialogContent", () => {
     expect(props.onImport).toHaveBeenCalledExactlyOnceWith(
       expect.objectContaining({
         servers: [
-          { name: "gh", keep: [], import_as: null, to_keyring: true },
-          { name: "db", keep: [], import_as: null, to_keyring: false },
+          { name: "gh", keep: [], importAs: null, toKeyring: true },
+          { name: "db", keep: [], importAs: null, toKeyring: false },
         ],
       }),
     );
@@ -251,8 +251,8 @@ describe("ImportDialogContent", () => {
       source: "VS Code",
       path: "/home/ada/.config/Code/User/mcp.json",
       servers: [
-        { name: "perplexity", keep: [], import_as: null, to_keyring: false },
-        { name: "remote", keep: [], import_as: null, to_keyring: false },
+        { name: "perplexity", keep: [], importAs: null, toKeyring: false },
+        { name: "remote", keep: [], importAs: null, toKeyring: false },
       ],
       answers: [
         { id: "api-key", value: "pplx-secret" },

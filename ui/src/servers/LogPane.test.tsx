@@ -8,11 +8,11 @@ afterEach(cleanup);
 
 const at = (i: number) => Date.UTC(2025, 10, 25, 12, 0, i);
 const entries: LogEntry[] = [
-  { server: "demo", at_ms: at(1), source: "stderr", level: null, text: "listening on stdio" },
-  { server: "demo", at_ms: at(2), source: "protocol", level: null, text: "skipped a malformed line" },
-  { server: "demo", at_ms: at(3), source: "server", level: "debug", text: "cache warmed" },
-  { server: "demo", at_ms: at(4), source: "server", level: "warning", text: "disk almost full" },
-  { server: "demo", at_ms: at(5), source: "server", level: "error", text: "write failed" },
+  { server: "demo", atMs: at(1), source: "stderr", level: null, text: "listening on stdio" },
+  { server: "demo", atMs: at(2), source: "protocol", level: null, text: "skipped a malformed line" },
+  { server: "demo", atMs: at(3), source: "server", level: "debug", text: "cache warmed" },
+  { server: "demo", atMs: at(4), source: "server", level: "warning", text: "disk almost full" },
+  { server: "demo", atMs: at(5), source: "server", level: "error", text: "write failed" },
 ];
 
 function setup(overrides: Partial<LogPaneProps> = {}) {
@@ -68,7 +68,7 @@ describe("LogPane", () => {
   it("renders only the newest 2,000 matching lines", () => {
     const many: LogEntry[] = Array.from({ length: 2500 }, (_, i) => ({
       server: "demo",
-      at_ms: at(0) + i,
+      atMs: at(0) + i,
       source: "stderr",
       level: null,
       text: `line ${i}`,

@@ -135,7 +135,7 @@ function LogLine({ entry }: { entry: LogEntry }) {
   const levelClass = levelRank(entry.level) >= 0 ? ` level-${entry.level}` : "";
   return (
     <li className={`log-line source-${entry.source}${levelClass}`}>
-      <time dateTime={isoTime(entry.at_ms)}>{formatClock(entry.at_ms)}</time>
+      <time dateTime={isoTime(entry.atMs)}>{formatClock(entry.atMs)}</time>
       <span className="log-source">{entry.source}</span>
       <span className="log-level">{level ?? ""}</span>
       <span className="log-text">{entry.text}</span>

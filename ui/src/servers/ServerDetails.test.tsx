@@ -30,7 +30,7 @@ describe("ServerDetails", () => {
   it("offers Sign in when the server needs it", async () => {
     const onSignIn = vi.fn();
     render(
-      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", token_instead: false }} onSignIn={onSignIn} />,
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false }} onSignIn={onSignIn} />,
     );
     expect(screen.getByText("Sign-in needed:")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
@@ -39,7 +39,7 @@ describe("ServerDetails", () => {
 
   it("offers a personal access token where signing in cannot work, and hands it over trimmed", async () => {
     const onUseToken = vi.fn();
-    const state = { state: "auth_required" as const, detail: "login.example offers no way for this app to register", token_instead: true };
+    const state = { state: "auth_required" as const, detail: "login.example offers no way for this app to register", tokenInstead: true };
     render(<ServerDetails name="tracker" info={null} state={state} onSignIn={vi.fn()} onUseToken={onUseToken} />);
     expect(screen.queryByRole("button", { name: "Sign in" })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Use a personal access token instead" }));
@@ -67,7 +67,7 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="tracker"
         info={info}
-        state={{ state: "running", protocol_version: "2025-11-25", server_name: "tracker", stateless: false, why_revision: "" }}
+        state={{ state: "running", protocolVersion: "2025-11-25", serverName: "tracker", stateless: false, whyRevision: "" }}
         signedIn={{ issuer: "https://login.tracker.example/", scopes: ["tools"], expiresMs }}
         onSignOut={onSignOut}
       />,
@@ -89,7 +89,7 @@ describe("ServerDetails", () => {
   });
 
   it("shows what the server said of itself and its capabilities in words", () => {
-    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }} />);
+    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" }} />);
     const section = screen.getByRole("region", { name: "demo" });
     expect(section.textContent).toContain("Demo (demo-server) version 1.4.0");
     expect(section.textContent).toContain("Everything a server can do.");
@@ -109,13 +109,13 @@ describe("ServerDetails", () => {
   it("says whether the revision is spoken statelessly, and why it was chosen", () => {
     const why = "server/discover answered with 2026-07-28";
     const modern = { ...info, protocolVersion: "2026-07-28" };
-    const state = { state: "running", protocol_version: "2026-07-28", server_name: "demo", stateless: true, why_revision: why } as const;
+    const state = { state: "running", protocolVersion: "2026-07-28", serverName: "demo", stateless: true, whyRevision: why } as const;
     const { unmount } = render(<ServerDetails name="demo" info={modern} state={state} />);
     const text = screen.getByRole("region", { name: "demo" }).textContent;
     expect(text).toContain("2026-07-28 · stateless, each request on its own");
     expect(text).toContain(`Why this revision${why}`);
     unmount();
-    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, why_revision: "" }} />);
+    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, whyRevision: "" }} />);
     const legacy = screen.getByRole("region", { name: "demo" }).textContent;
     expect(legacy).toContain("2025-11-25 · a session opened by initialize");
     expect(legacy).not.toContain("Why this revision");
@@ -135,7 +135,7 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="broken"
         info={null}
-        state={{ state: "failed", reason: "exited with status 1 after 5 restarts", stderr_tail: ["Error: EADDRINUSE", "  at listen"] }}
+        state={{ state: "failed", reason: "exited with status 1 after 5 restarts", stderrTail: ["Error: EADDRINUSE", "  at listen"] }}
       />,
     );
     expect(screen.getByText("exited with status 1 after 5 restarts", { exact: false })).toBeTruthy();

@@ -113,10 +113,10 @@ function Identity({ info, state }: { info: ServerInfo; state: ServerState | null
           <span className="muted"> · {running.stateless ? "stateless, each request on its own" : "a session opened by initialize"}</span>
         )}
       </dd>
-      {running?.why_revision && (
+      {running?.whyRevision && (
         <>
           <dt>Why this revision</dt>
-          <dd>{running.why_revision}</dd>
+          <dd>{running.whyRevision}</dd>
         </>
       )}
     </dl>
@@ -151,10 +151,10 @@ function StateDetail({ state, onSignIn, onUseToken }: {
           <p>
             <strong>Failed:</strong> {state.reason}
           </p>
-          {state.stderr_tail.length > 0 && (
+          {state.stderrTail.length > 0 && (
             <>
               <p className="muted">Last lines on standard error:</p>
-              <pre className="stderr-tail">{state.stderr_tail.join("\n")}</pre>
+              <pre className="stderr-tail">{state.stderrTail.join("\n")}</pre>
             </>
           )}
         </div>
@@ -171,12 +171,12 @@ function StateDetail({ state, onSignIn, onUseToken }: {
           <p>
             <strong>Sign-in needed:</strong> {state.detail}
           </p>
-          {onSignIn && !state.token_instead && (
+          {onSignIn && !state.tokenInstead && (
             <button type="button" className="primary" onClick={onSignIn}>
               Sign in
             </button>
           )}
-          {onUseToken && state.token_instead && <AccessTokenOffer onUseToken={onUseToken} />}
+          {onUseToken && state.tokenInstead && <AccessTokenOffer onUseToken={onUseToken} />}
         </div>
       );
     default:

@@ -12,10 +12,10 @@ const servers: ServerSummary[] = [
     enabled: true,
     transport: "stdio",
     target: "npx -y @modelcontextprotocol/server-filesystem /tmp",
-    state: { state: "running", protocol_version: "2025-11-25", server_name: "files", stateless: false, why_revision: "" },
-    since_ms: 0,
+    state: { state: "running", protocolVersion: "2025-11-25", serverName: "files", stateless: false, whyRevision: "" },
+    sinceMs: 0,
   },
-  { name: "remote", enabled: false, transport: "http", target: "https://mcp.example/mcp", state: null, since_ms: 0 },
+  { name: "remote", enabled: false, transport: "http", target: "https://mcp.example/mcp", state: null, sinceMs: 0 },
 ];
 
 function setup(overrides: Partial<ServerListProps> = {}) {
@@ -44,8 +44,8 @@ describe("ServerList", () => {
       enabled: true,
       transport: "http",
       target: "https://mcp.tracker.example/mcp",
-      state: { state: "auth_required", detail: "tracker needs sign-in", token_instead: false },
-      since_ms: 0,
+      state: { state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false },
+      sinceMs: 0,
     };
     const props = setup({ servers: [...servers, guarded] });
     expect(screen.getByRole("button", { name: "tracker", description: /Sign-in needed/ })).toBeTruthy();

@@ -101,7 +101,7 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
           <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span> {server.target}
         </span>
         <span id={`${id}-state`}>
-          <StatusBadge state={server.state} enabled={server.enabled} since={server.since_ms} />
+          <StatusBadge state={server.state} enabled={server.enabled} since={server.sinceMs} />
         </span>
       </button>
       <div className="server-row-actions">

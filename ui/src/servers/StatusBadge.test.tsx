@@ -18,29 +18,29 @@ const text = (state: ServerState | null, enabled = true) => {
 describe("StatusBadge", () => {
   it("says each state in words", () => {
     expect(text({ state: "starting" })).toBe("Starting…");
-    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" })).toBe("Running");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" })).toBe("Running");
     expect(text({ state: "stopped" })).toBe("Stopped");
-    expect(text({ state: "failed", reason: "exited with status 1", stderr_tail: [] })).toBe("Failed: exited with status 1");
-    expect(text({ state: "auth_required", detail: "401 from https://mcp.example", token_instead: false })).toBe("Sign-in needed");
-    expect(text({ state: "running", protocol_version: "2025-11-25", server_name: "demo", stateless: false, why_revision: "" }, false)).toBe("Disabled");
+    expect(text({ state: "failed", reason: "exited with status 1", stderrTail: [] })).toBe("Failed: exited with status 1");
+    expect(text({ state: "auth_required", detail: "401 from https://mcp.example", tokenInstead: false })).toBe("Sign-in needed");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" }, false)).toBe("Disabled");
     expect(text(null)).toBe("Not started");
   });
 
   it("carries its whole text as its title, for a badge cut short in a narrow list", () => {
     const reason = `could not start /nonexistent/${"deep/".repeat(40)}server: No such file or directory`;
     const { container, unmount } = render(
-      <StatusBadge state={{ state: "failed", reason, stderr_tail: [] }} enabled />,
+      <StatusBadge state={{ state: "failed", reason, stderrTail: [] }} enabled />,
     );
     expect(container.querySelector(".status-badge")?.getAttribute("title")).toBe(`Failed: ${reason}`);
     unmount();
-    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example", token_instead: false }} enabled />);
+    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example", tokenInstead: false }} enabled />);
     expect(screen.getByTitle("Sign-in needed: 401 from https://mcp.example")).toBeTruthy();
   });
 
   it("counts a restart down live, then says it is restarting", () => {
     vi.useFakeTimers();
     vi.setSystemTime(1_000_000);
-    const state: ServerState = { state: "restarting", attempt: 2, backoff_ms: 3000, reason: "exited" };
+    const state: ServerState = { state: "restarting", attempt: 2, backoffMs: 3000, reason: "exited" };
     const { container } = render(<StatusBadge state={state} enabled />);
     expect(container.textContent).toBe("Restarting in 3 s (attempt 2)");
     act(() => vi.advanceTimersByTime(1000));
@@ -52,7 +52,7 @@ describe("StatusBadge", () => {
   });
 
   it("counts from when the state began, when it is known", () => {
-    const state: ServerState = { state: "restarting", attempt: 1, backoff_ms: 10_000, reason: "exited" };
+    const state: ServerState = { state: "restarting", attempt: 1, backoffMs: 10_000, reason: "exited" };
     render(<StatusBadge state={state} enabled since={50_000} now={54_200} />);
     expect(screen.getByText("Restarting in 6 s (attempt 1)")).toBeTruthy();
     cleanup();
@@ -66,11 +66,11 @@ describe("StatusBadge", () => {
   it("restarts the countdown for a new attempt", () => {
     vi.useFakeTimers();
     vi.setSystemTime(0);
-    const first: ServerState = { state: "restarting", attempt: 1, backoff_ms: 2000, reason: "exited" };
+    const first: ServerState = { state: "restarting", attempt: 1, backoffMs: 2000, reason: "exited" };
     const { container, rerender } = render(<StatusBadge state={first} enabled />);
     act(() => vi.advanceTimersByTime(2000));
     expect(container.textContent).toBe("Restarting… (attempt 1)");
-    rerender(<StatusBadge state={{ ...first, attempt: 2, backoff_ms: 4000 }} enabled />);
+    rerender(<StatusBadge state={{ ...first, attempt: 2, backoffMs: 4000 }} enabled />);
     expect(container.textContent).toBe("Restarting in 4 s (attempt 2)");
   });
 });

@@ -17,7 +17,7 @@ export interface StatusBadgeProps {
 /** A server's state in words, with a colour that only repeats what the words say. */
 export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
   const restarting = enabled && state?.state === "restarting" ? state : null;
-  const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoff_ms}|${restarting.reason}` : null);
+  const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoffMs}|${restarting.reason}` : null);
   const clock = useNow(restarting !== null && now === undefined);
   const current = now ?? clock;
 
@@ -37,7 +37,7 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
       case "restarting": {
         // A missing or zero start (an unknown one, as sent) falls back to when the badge saw it.
         const began = since !== undefined && since > 0 ? since : seenAt;
-        const left = Math.ceil((began + state.backoff_ms - current) / 1000);
+        const left = Math.ceil((began + state.backoffMs - current) / 1000);
         tone = "busy";
         text = left > 0 ? `Restarting in ${left} s (attempt ${state.attempt})` : `Restarting… (attempt ${state.attempt})`;
         detail = state.reason;

@@ -11,22 +11,22 @@ const entry = (seq: number, over: Partial<TrafficEntry>): TrafficEntry => ({
   server: "demo",
   seq,
   direction: "sent",
-  at_ms: at(seq * 10),
+  atMs: at(seq * 10),
   bytes: (over.json ?? "").length,
   kind: "request",
   method: null,
   id: null,
-  request_seq: null,
-  elapsed_ms: null,
+  requestSeq: null,
+  elapsedMs: null,
   json: "",
   truncated: false,
   ...over,
 });
 const entries: TrafficEntry[] = [
   entry(1, { method: "initialize", id: "1", json: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' }),
-  entry(2, { direction: "received", kind: "response", method: "initialize", id: "1", request_seq: 1, elapsed_ms: 12, json: '{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"demo"}}}' }),
+  entry(2, { direction: "received", kind: "response", method: "initialize", id: "1", requestSeq: 1, elapsedMs: 12, json: '{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"demo"}}}' }),
   entry(3, { method: "tools/call", id: "2", json: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}' }),
-  entry(4, { direction: "received", kind: "response", method: "tools/call", id: "2", request_seq: 3, elapsed_ms: 1500, json: '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}' }),
+  entry(4, { direction: "received", kind: "response", method: "tools/call", id: "2", requestSeq: 3, elapsedMs: 1500, json: '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}' }),
 ];
 
 function setup(overrides: Partial<TrafficPaneProps> = {}) {

@@ -161,7 +161,7 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
         <span className="traffic-arrow" aria-label={sent ? "sent" : "received"}>
           {sent ? "→" : "←"}
         </span>
-        <time dateTime={isoTime(entry.at_ms)}>{formatClock(entry.at_ms)}</time>
+        <time dateTime={isoTime(entry.atMs)}>{formatClock(entry.atMs)}</time>
         <span className="traffic-method mono" title={entry.method ?? undefined}>
           {entry.method ?? describeKind(entry)}
         </span>
@@ -177,8 +177,8 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
             <div className="traffic-partner">
               <p className="muted">
                 {partner.seq > entry.seq
-                  ? `Its response, ${formatDuration(partner.elapsed_ms ?? 0)} later:`
-                  : `The request it answers, ${formatDuration(entry.elapsed_ms ?? 0)} earlier:`}
+                  ? `Its response, ${formatDuration(partner.elapsedMs ?? 0)} later:`
+                  : `The request it answers, ${formatDuration(entry.elapsedMs ?? 0)} earlier:`}
               </p>
               <Message entry={partner} onCopy={onCopy} />
             </div>
@@ -191,9 +191,9 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
 
 /** How a message relates in time to its partner. */
 function timing(entry: TrafficEntry, partner: TrafficEntry | undefined): string {
-  if (entry.elapsed_ms !== null) return `in ${formatDuration(entry.elapsed_ms)}`;
+  if (entry.elapsedMs !== null) return `in ${formatDuration(entry.elapsedMs)}`;
   if (entry.kind !== "request") return "";
-  if (partner) return `answered in ${formatDuration(partner.elapsed_ms ?? 0)}`;
+  if (partner) return `answered in ${formatDuration(partner.elapsedMs ?? 0)}`;
   return "no answer yet";
 }
 

@@ -48,7 +48,7 @@ export function chosenServers(candidate: ImportCandidate, picked: ReadonlySet<st
 
 /** The name as typed for `server` (its suggested one until the person types). */
 export function typedName(server: ImportableServer, choices: ImportChoices): string {
-  return choices.names[server.name] ?? server.suggested_name;
+  return choices.names[server.name] ?? server.suggestedName;
 }
 
 /** The name `server` will be imported under. */
@@ -57,7 +57,7 @@ export function targetName(server: ImportableServer, choices: ImportChoices): st
 }
 
 export function movesTokens(server: ImportableServer, choices: ImportChoices): boolean {
-  return server.plain_secrets.length > 0 && (choices.toKeyring[server.name] ?? true);
+  return server.plainSecrets.length > 0 && (choices.toKeyring[server.name] ?? true);
 }
 
 const NAME = /^[A-Za-z0-9._-]+$/;
@@ -124,8 +124,8 @@ export function importRequest(candidate: ImportCandidate, choices: ImportChoices
       return {
         name: server.name,
         keep: server.references.filter((reference) => decisionOf(choices, server.name, reference) === "keep"),
-        import_as: name === server.name ? null : name,
-        to_keyring: movesTokens(server, choices),
+        importAs: name === server.name ? null : name,
+        toKeyring: movesTokens(server, choices),
       };
     }),
     answers: neededInputs(chosen).map(({ input }) => ({ id: input.id, value: choices.answers[input.id] ?? "" })),

@@ -10,13 +10,13 @@ function message(over: Partial<TrafficEntry>): TrafficEntry {
     server: "demo",
     seq,
     direction: "sent",
-    at_ms: Date.UTC(2025, 10, 25, 12, 0, 0) + seq,
+    atMs: Date.UTC(2025, 10, 25, 12, 0, 0) + seq,
     bytes: json.length,
     kind: "request",
     method: null,
     id: null,
-    request_seq: null,
-    elapsed_ms: null,
+    requestSeq: null,
+    elapsedMs: null,
     truncated: false,
     ...over,
     json,
@@ -25,10 +25,10 @@ function message(over: Partial<TrafficEntry>): TrafficEntry {
 
 describe("traffic", () => {
   const list = message({ method: "tools/list", id: "1" });
-  const listed = message({ direction: "received", kind: "response", method: "tools/list", id: "1", request_seq: list.seq, elapsed_ms: 4 });
+  const listed = message({ direction: "received", kind: "response", method: "tools/list", id: "1", requestSeq: list.seq, elapsedMs: 4 });
   const call = message({ method: "tools/call", id: "2", json: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}' });
   const note = message({ direction: "received", kind: "notification", method: "notifications/progress" });
-  const called = message({ direction: "received", kind: "error", method: "tools/call", id: "2", request_seq: call.seq, elapsed_ms: 9 });
+  const called = message({ direction: "received", kind: "error", method: "tools/call", id: "2", requestSeq: call.seq, elapsedMs: 9 });
   const all = [list, listed, call, note, called];
 
   it("filters by method or text and by direction; a response goes with its request's method", () => {

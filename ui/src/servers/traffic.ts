@@ -52,7 +52,7 @@ export function pairs(entries: readonly TrafficEntry[]): Map<number, number> {
   const kept = new Set(entries.map((e) => e.seq));
   const partner = new Map<number, number>();
   for (const entry of entries) {
-    const request = entry.request_seq;
+    const request = entry.requestSeq;
     if (request === null || !kept.has(request)) continue;
     partner.set(entry.seq, request);
     partner.set(request, entry.seq);

@@ -2,7 +2,7 @@ import { commands, type LogEntry_Serialize as LogEntry } from "../bindings";
 import { useLive } from "../host/live";
 import { appendBounded } from "./liveLog";
 
-const keyOf = (e: LogEntry) => `${e.at_ms}\u0000${e.source}\u0000${e.text}`;
+const keyOf = (e: LogEntry) => `${e.atMs}\u0000${e.source}\u0000${e.text}`;
 
 /**
  * A server's log as the host keeps it, then as it grows, kept live (see `useLive`): a

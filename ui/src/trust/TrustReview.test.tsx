@@ -11,7 +11,7 @@ const rule = (over: Partial<StandingRule>): StandingRule => ({
   reads: false,
   allow: true,
   scope: "always",
-  since_ms: 1_700_000_000_000,
+  sinceMs: 1_700_000_000_000,
   uses: 3,
   holds: true,
   ...over,

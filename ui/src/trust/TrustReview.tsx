@@ -115,7 +115,7 @@ export function TrustReview({
 function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
   const what = rule.reads ? "reading" : (rule.tool ?? "every tool");
   const subject = `${what} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
-  const since = rule.since_ms;
+  const since = rule.sinceMs;
   const uses = rule.uses;
   return (
     <tr className={rule.holds ? undefined : "stale"}>

@@ -120,6 +120,7 @@ impl Explorer {
 /// a model's in a conversation (from the moment it waits for a decision).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
 pub struct ProgressItem {
     /// Chosen by the face that started the call; it cancels by this token.
     pub token: String,
