@@ -1,5 +1,5 @@
 use serde::Serialize;
-use switchboard_desk::{AgentError, DeskError, ExplorerError};
+use switchboard_desk::{AgentError, DeskError, ExplorerError, ModelsError};
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -62,19 +62,19 @@ impl From<DeskError> for CommandError {
         use switchboard_core::approvals::AnswerError;
         use switchboard_core::gate::CallError;
         use switchboard_core::registry::RegistryError;
-        use switchboard_desk::{FormError, ProviderFormError};
+        use switchboard_desk::FormError;
         let err = match err {
             DeskError::Agent(agent) => return agent.into(),
             DeskError::Explorer(explorer) => return explorer.into(),
+            DeskError::Models(models) => return models.into(),
             other => other,
         };
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_) | DeskError::NoProvider(_) => ErrorCode::NotFound,
+            DeskError::NoServer(_) => ErrorCode::NotFound,
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Form(FormError::Keyring(_))
-            | DeskError::ProviderForm(ProviderFormError::Keyring(_))
             | DeskError::Keyring(_)
             | DeskError::Audit(_) => ErrorCode::System,
             DeskError::Form(_)
@@ -82,8 +82,7 @@ impl From<DeskError> for CommandError {
             | DeskError::BadAnswer(_)
             | DeskError::Link(_)
             | DeskError::Roots(_)
-            | DeskError::Import(_)
-            | DeskError::ProviderForm(_) => ErrorCode::Invalid,
+            | DeskError::Import(_) => ErrorCode::Invalid,
             DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
@@ -94,7 +93,9 @@ impl From<DeskError> for CommandError {
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
-            DeskError::Agent(_) | DeskError::Explorer(_) => unreachable!("taken above"),
+            DeskError::Agent(_) | DeskError::Explorer(_) | DeskError::Models(_) => {
+                unreachable!("taken above")
+            }
             DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
             DeskError::Registry(_) => ErrorCode::Server,
             DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
@@ -170,6 +171,24 @@ impl From<switchboard_core::audit::AuditError> for CommandError {
     fn from(err: switchboard_core::audit::AuditError) -> Self {
         Self {
             code: ErrorCode::System,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<ModelsError> for CommandError {
+    fn from(err: ModelsError) -> Self {
+        use switchboard_desk::ProviderFormError;
+        let code = match &err {
+            ModelsError::NoProvider(_) => ErrorCode::NotFound,
+            ModelsError::Form(ProviderFormError::Keyring(_)) => ErrorCode::System,
+            ModelsError::Form(_) => ErrorCode::Invalid,
+            ModelsError::Provider(_) => ErrorCode::Provider,
+            ModelsError::BrokenConfig(_) | ModelsError::Config(_) => ErrorCode::Config,
+            ModelsError::ShuttingDown => ErrorCode::System,
+        };
+        Self {
+            code,
             message: err.to_string(),
         }
     }

@@ -12,7 +12,7 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub async fn providers(desk: State<'_, Desk>) -> Result<Providers> {
-    Ok(desk.providers().await)
+    Ok(desk.models().providers().await)
 }
 
 /// Adds a provider (`original` null) or changes one, renaming it if the name changed.
@@ -23,14 +23,14 @@ pub async fn save_provider(
     original: Option<String>,
     form: ProviderForm,
 ) -> Result<()> {
-    Ok(desk.save_provider(original, form).await?)
+    Ok(desk.models().save_provider(original, form).await?)
 }
 
 /// Removes a provider; its key is deleted from the keyring.
 #[tauri::command]
 #[specta::specta]
 pub async fn remove_provider(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.remove_provider(&name).await?)
+    Ok(desk.models().remove_provider(&name).await?)
 }
 
 /// The models the provider a form describes offers, asked with the form's key or (kept)
@@ -42,13 +42,16 @@ pub async fn fetch_models(
     original: Option<String>,
     form: ProviderForm,
 ) -> Result<Vec<ModelChoice>> {
-    Ok(desk.fetch_models_for(original.as_deref(), &form).await?)
+    Ok(desk
+        .models()
+        .fetch_models_for(original.as_deref(), &form)
+        .await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn set_default_provider(desk: State<'_, Desk>, name: Option<String>) -> Result<()> {
-    Ok(desk.set_default_provider(name).await?)
+    Ok(desk.models().set_default_provider(name).await?)
 }
 
 #[tauri::command]
@@ -58,5 +61,5 @@ pub async fn set_default_model(
     provider: String,
     model: Option<String>,
 ) -> Result<()> {
-    Ok(desk.set_default_model(&provider, model).await?)
+    Ok(desk.models().set_default_model(&provider, model).await?)
 }

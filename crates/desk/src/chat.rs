@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::explorer::ProgressItem;
+use crate::models::ModelsError;
 use crate::switches::TurnedOff;
 use crate::{Desk, DeskError, Inner, Update};
 use switchboard_chat::context;
@@ -336,13 +337,13 @@ impl Desk {
         let entry = config
             .providers
             .get(&provider)
-            .ok_or_else(|| DeskError::NoProvider(provider.clone()))?;
+            .ok_or_else(|| ModelsError::NoProvider(provider.clone()))?;
         let model = model
             .filter(|m| !m.trim().is_empty())
             .or(entry.default_model.clone())
             .or_else(|| entry.models.first().cloned())
             .ok_or_else(|| DeskError::NoModelOf(provider.clone()))?;
-        Ok((self.provider_client(&provider).await?, model))
+        Ok((self.inner.models.provider_client(&provider).await?, model))
     }
 
     /// Sends the person's message in a conversation to a model (the given provider and

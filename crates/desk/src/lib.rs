@@ -69,7 +69,8 @@ pub use imports::{
 };
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
-    KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError, ProviderSummary, Providers,
+    KeyChange, KeyState, ModelChoice, Models, ModelsError, ProviderForm, ProviderFormError,
+    ProviderSummary, Providers,
 };
 pub use registry::{InstallProposal, RegistryAdd};
 pub use sampling::{SamplingDraft, SamplingRuleShown};
@@ -110,10 +111,6 @@ pub enum DeskError {
     Audit(#[from] AuditError),
     #[error(transparent)]
     Import(#[from] ImportError),
-    #[error("there is no model provider named {0:?}")]
-    NoProvider(String),
-    #[error(transparent)]
-    ProviderForm(#[from] ProviderFormError),
     /// What the provider answered, or why it could not be reached, in its own words.
     #[error(transparent)]
     Provider(#[from] switchboard_providers::Error),
@@ -142,6 +139,8 @@ pub enum DeskError {
     Agent(#[from] AgentError),
     #[error(transparent)]
     Explorer(#[from] ExplorerError),
+    #[error(transparent)]
+    Models(#[from] ModelsError),
     #[error(transparent)]
     Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]
@@ -289,6 +288,8 @@ struct Inner {
     explorer: Explorer,
     /// The agents' service, which the gateway uses.
     agents: Agents,
+    /// The models' service: the providers, their keys and models.
+    models: Models,
     /// The registry of the settings, kept so that its connections serve search after search.
     registry: Mutex<Option<switchboard_core::registry::Registry>>,
 }
@@ -406,6 +407,8 @@ impl Desk {
                     roots.clone(),
                     Arc::new(ports::ExplorerPorts(desk.clone())),
                 );
+                let models =
+                    Models::new(secrets.clone(), Arc::new(ports::ModelsPorts(desk.clone())));
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -422,6 +425,7 @@ impl Desk {
                     chat,
                     explorer,
                     agents,
+                    models,
                     registry: Mutex::default(),
                 }
             }),
@@ -433,6 +437,11 @@ impl Desk {
     /// The activity's service: the audit trail.
     pub fn activity(&self) -> &Activity {
         &self.inner.activity
+    }
+
+    /// The models' service. Each value handed out keeps the desk alive while it lives.
+    pub fn models(&self) -> Models {
+        self.inner.models.keeping(self.inner.clone())
     }
 
     /// The explorer's service. Each value handed out keeps the desk alive while it lives.

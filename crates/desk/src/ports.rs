@@ -17,6 +17,7 @@ use tokio::sync::broadcast;
 
 use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
 use crate::explorer::{ExplorerHost, Follower};
+use crate::models::{ModelsChange, ModelsError, ModelsHost};
 use crate::switches::{ToolSwitch, TurnedOff};
 use crate::{AuditEntry, Desk, DeskError, Inner, Update};
 use switchboard_core::approvals::{Question, Settled};
@@ -315,5 +316,39 @@ impl ExplorerHost for ExplorerPorts {
         if let Some(inner) = self.0.upgrade() {
             inner.updates.send(update);
         }
+    }
+}
+
+/// The models' service's port.
+pub(super) struct ModelsPorts(pub(super) Weak<Inner>);
+
+impl ModelsHost for ModelsPorts {
+    fn config(&self) -> Config {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.clone())
+            .unwrap_or_default()
+    }
+
+    fn config_problem(&self) -> Option<String> {
+        self.0.upgrade()?.loaded.lock().problem.clone()
+    }
+
+    fn edit(&self, change: ModelsChange) -> BoxFuture<'_, Result<(), ModelsError>> {
+        Box::pin(async move {
+            let desk = self.0.upgrade().map(|inner| Desk { inner });
+            let desk = desk.ok_or(ModelsError::ShuttingDown)?;
+            let change = move |config: &mut Config| change(config).map_err(DeskError::Models);
+            match desk
+                .edit_config_announcing(change, Update::ProvidersChanged)
+                .await
+            {
+                Ok(()) => Ok(()),
+                Err(DeskError::Models(refused)) => Err(refused),
+                Err(DeskError::BrokenConfig(problem)) => Err(ModelsError::BrokenConfig(problem)),
+                Err(DeskError::Config(config)) => Err(ModelsError::Config(config)),
+                Err(other) => unreachable!("a configuration edit fails only so: {other}"),
+            }
+        })
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Weak;
 use serde::Serialize;
 use switchboard_mcp::types::CreateMessageRequestParams;
 
+use crate::models::ModelsError;
 use crate::{Desk, DeskError, Inner};
 use switchboard_chat::drafts::{self, DraftError};
 use switchboard_core::approvals::{AnswerError, Question};
@@ -136,7 +137,7 @@ impl Desk {
         max_tokens: u32,
     ) -> Result<Drafted, DeskError> {
         let request = drafts::provider_request(params, &chosen.model, max_tokens)?;
-        let client = self.provider_client(&chosen.provider).await?;
+        let client = self.inner.models.provider_client(&chosen.provider).await?;
         let response = drafts::draft(&client, &request, &mut |_| {}).await?;
         let tokens = response
             .usage
@@ -174,7 +175,7 @@ impl Desk {
         };
         self.edit_config(move |config| {
             if !config.providers.contains_key(&chosen.provider) {
-                return Err(DeskError::NoProvider(chosen.provider));
+                return Err(ModelsError::NoProvider(chosen.provider).into());
             }
             if !is_configured(&chosen, config) {
                 return Err(DeskError::NoSuchModel(chosen.clone()));

@@ -32,7 +32,7 @@ async fn configure(world: &mut DemoDesk, provider: &StandInProvider) {
         default_model: Some("model-test".into()),
         api_key: KeyChange::Set { value: KEY.into() },
     };
-    world.desk.save_provider(None, form).await.unwrap();
+    world.desk.models().save_provider(None, form).await.unwrap();
     world
         .next(|u| matches!(u, Update::ProvidersChanged).then_some(()))
         .await;

@@ -30,6 +30,7 @@ mod in_flight;
 mod late_answers;
 mod masked_secrets;
 mod models;
+mod models_service;
 mod own_calls;
 mod pinned_trust;
 mod private_files;

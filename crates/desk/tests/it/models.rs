@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use switchboard_core::config::ProviderProtocol;
 use switchboard_desk::{
-    DeskError, KeyChange, KeyState, ModelChoice, ProviderForm, ProviderFormError,
+    KeyChange, KeyState, ModelChoice, ModelsError, ProviderForm, ProviderFormError,
 };
 
 use crate::common;
@@ -53,12 +53,12 @@ fn ids(models: &[ModelChoice]) -> Vec<&str> {
 #[tokio::test]
 async fn no_provider_is_a_valid_state() {
     let world = desk().await;
-    let providers = world.desk.providers().await;
+    let providers = world.desk.models().providers().await;
     assert!(providers.providers.is_empty());
     assert_eq!(providers.default_provider, None);
     assert!(matches!(
-        world.desk.fetch_models("openai").await,
-        Err(DeskError::NoProvider(name)) if name == "openai"
+        world.desk.models().fetch_models("openai").await,
+        Err(ModelsError::NoProvider(name)) if name == "openai"
     ));
 }
 
@@ -70,7 +70,12 @@ async fn a_saved_key_lives_in_the_keyring_not_the_file_and_reaches_the_provider(
     let mut saved = form("standin", ProviderProtocol::OpenAi, &base, set(KEY));
     saved.models = vec!["typed-model".into()];
     saved.default_model = Some("gpt-test".into());
-    world.desk.save_provider(None, saved).await.unwrap();
+    world
+        .desk
+        .models()
+        .save_provider(None, saved)
+        .await
+        .unwrap();
     world
         .next(|u| matches!(u, switchboard_desk::Update::ProvidersChanged).then_some(()))
         .await;
@@ -91,14 +96,14 @@ async fn a_saved_key_lives_in_the_keyring_not_the_file_and_reaches_the_provider(
             .as_deref(),
         Some(KEY)
     );
-    let listed = world.desk.providers().await.providers;
+    let listed = world.desk.models().providers().await.providers;
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].key, KeyState::Stored);
     assert_eq!(listed[0].default_model.as_deref(), Some("gpt-test"));
     // What the page is given never holds the key.
     assert!(!format!("{listed:?}").contains(KEY));
 
-    let models = world.desk.fetch_models("standin").await.unwrap();
+    let models = world.desk.models().fetch_models("standin").await.unwrap();
     assert_eq!(ids(&models), ["claude-test", "gpt-test", "mini"]);
     let requests = provider.requests().await;
     let last = requests.last().unwrap();
@@ -116,8 +121,13 @@ async fn an_anthropic_provider_gets_its_key_in_its_header_and_every_page_of_mode
         &provider.url,
         set(KEY),
     );
-    world.desk.save_provider(None, saved).await.unwrap();
-    let models = world.desk.fetch_models("claude").await.unwrap();
+    world
+        .desk
+        .models()
+        .save_provider(None, saved)
+        .await
+        .unwrap();
+    let models = world.desk.models().fetch_models("claude").await.unwrap();
     assert_eq!(ids(&models), ["claude-test", "gpt-test", "mini"]);
     let claude = models.iter().find(|m| m.id == "claude-test").unwrap();
     assert_eq!(claude.display_name.as_deref(), Some("Claude Test"));
@@ -136,12 +146,22 @@ async fn a_wrong_key_is_refused_in_the_providers_words_and_never_shown() {
     let wrong = "sk-wrong-key-abcdefghijklmnop";
     let base = format!("{}/v1", provider.url);
     let saved = form("standin", ProviderProtocol::OpenAi, &base, set(wrong));
-    world.desk.save_provider(None, saved).await.unwrap();
-    let error = world.desk.fetch_models("standin").await.unwrap_err();
+    world
+        .desk
+        .models()
+        .save_provider(None, saved)
+        .await
+        .unwrap();
+    let error = world
+        .desk
+        .models()
+        .fetch_models("standin")
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             &error,
-            DeskError::Provider(switchboard_providers::Error::Auth {
+            ModelsError::Provider(switchboard_providers::Error::Auth {
                 status: Some(401),
                 ..
             })
@@ -160,20 +180,26 @@ async fn a_wrong_key_is_refused_in_the_providers_words_and_never_shown() {
     let mut fixed = form("standin", ProviderProtocol::OpenAi, &base, set(KEY));
     let models = world
         .desk
+        .models()
         .fetch_models_for(Some("standin"), &fixed)
         .await
         .unwrap();
     assert_eq!(models.len(), 3);
     fixed.api_key = KeyChange::Keep;
     assert!(matches!(
-        world.desk.fetch_models_for(Some("standin"), &fixed).await,
-        Err(DeskError::Provider(
+        world
+            .desk
+            .models()
+            .fetch_models_for(Some("standin"), &fixed)
+            .await,
+        Err(ModelsError::Provider(
             switchboard_providers::Error::Auth { .. }
         ))
     ));
     fixed.api_key = KeyChange::Remove;
     let none = world
         .desk
+        .models()
         .fetch_models_for(Some("standin"), &fixed)
         .await
         .unwrap_err();
@@ -199,7 +225,12 @@ async fn a_key_the_provider_echoes_back_is_never_shown() {
         (ProviderProtocol::Anthropic, &provider.url),
     ] {
         let saved = form("echoing", protocol, base, set(KEY));
-        let error = world.desk.fetch_models_for(None, &saved).await.unwrap_err();
+        let error = world
+            .desk
+            .models()
+            .fetch_models_for(None, &saved)
+            .await
+            .unwrap_err();
         let message = error.to_string();
         assert_eq!(
             message, "the provider refused the API key (HTTP 401): Key <redacted> was revoked.",
@@ -218,9 +249,14 @@ async fn a_rate_limit_says_how_long_to_wait_and_an_absent_provider_that_it_is_un
     let world = desk().await;
     let base = format!("{}/v1", provider.url);
     let saved = form("busy", ProviderProtocol::OpenAi, &base, set(KEY));
-    world.desk.save_provider(None, saved).await.unwrap();
-    let error = world.desk.fetch_models("busy").await.unwrap_err();
-    let DeskError::Provider(inner) = &error else {
+    world
+        .desk
+        .models()
+        .save_provider(None, saved)
+        .await
+        .unwrap();
+    let error = world.desk.models().fetch_models("busy").await.unwrap_err();
+    let ModelsError::Provider(inner) = &error else {
         panic!("{error:?}")
     };
     assert_eq!(inner.retry_after(), Some(Duration::from_secs(7)));
@@ -238,13 +274,14 @@ async fn a_rate_limit_says_how_long_to_wait_and_an_absent_provider_that_it_is_un
     let absent = form("absent", ProviderProtocol::OpenAi, &gone, KeyChange::Remove);
     let error = world
         .desk
+        .models()
         .fetch_models_for(None, &absent)
         .await
         .unwrap_err();
     assert!(
         matches!(
             error,
-            DeskError::Provider(switchboard_providers::Error::Connection(_))
+            ModelsError::Provider(switchboard_providers::Error::Connection(_))
         ),
         "{error:?}"
     );
@@ -262,23 +299,27 @@ async fn renaming_takes_the_key_along_and_removing_deletes_it() {
     let world = desk().await;
     let base = format!("{}/v1", provider.url);
     let desk = &world.desk;
-    desk.save_provider(
-        None,
-        form("first", ProviderProtocol::OpenAi, &base, set(KEY)),
-    )
-    .await
-    .unwrap();
-    desk.set_default_provider(Some("first".into()))
+    desk.models()
+        .save_provider(
+            None,
+            form("first", ProviderProtocol::OpenAi, &base, set(KEY)),
+        )
         .await
         .unwrap();
-    desk.set_default_model("first", Some(" gpt-test ".into()))
+    desk.models()
+        .set_default_provider(Some("first".into()))
+        .await
+        .unwrap();
+    desk.models()
+        .set_default_model("first", Some(" gpt-test ".into()))
         .await
         .unwrap();
 
     // Renamed with its key kept: the key moves to the new name, the default follows.
     let mut renamed = form("second", ProviderProtocol::OpenAi, &base, KeyChange::Keep);
     renamed.default_model = Some("gpt-test".into());
-    desk.save_provider(Some("first".into()), renamed)
+    desk.models()
+        .save_provider(Some("first".into()), renamed)
         .await
         .unwrap();
     assert_eq!(world.secrets.get("first/api-key").await.unwrap(), None);
@@ -291,23 +332,28 @@ async fn renaming_takes_the_key_along_and_removing_deletes_it() {
             .as_deref(),
         Some(KEY)
     );
-    let providers = desk.providers().await;
+    let providers = desk.models().providers().await;
     assert_eq!(providers.default_provider.as_deref(), Some("second"));
     assert_eq!(providers.providers[0].name, "second");
     assert_eq!(
         providers.providers[0].default_model.as_deref(),
         Some("gpt-test")
     );
-    assert_eq!(ids(&desk.fetch_models("second").await.unwrap()).len(), 3);
+    assert_eq!(
+        ids(&desk.models().fetch_models("second").await.unwrap()).len(),
+        3
+    );
 
     // A name taken is refused, and nothing changes.
-    desk.save_provider(
-        None,
-        form("other", ProviderProtocol::OpenAi, &base, KeyChange::Remove),
-    )
-    .await
-    .unwrap();
+    desk.models()
+        .save_provider(
+            None,
+            form("other", ProviderProtocol::OpenAi, &base, KeyChange::Remove),
+        )
+        .await
+        .unwrap();
     let taken = desk
+        .models()
         .save_provider(
             Some("other".into()),
             form("second", ProviderProtocol::OpenAi, &base, KeyChange::Keep),
@@ -315,34 +361,41 @@ async fn renaming_takes_the_key_along_and_removing_deletes_it() {
         .await;
     assert!(matches!(
         taken,
-        Err(DeskError::ProviderForm(ProviderFormError::Taken(name))) if name == "second"
+        Err(ModelsError::Form(ProviderFormError::Taken(name))) if name == "second"
     ));
     assert!(matches!(
-        desk.set_default_provider(Some("nobody".into())).await,
-        Err(DeskError::NoProvider(_))
+        desk.models()
+            .set_default_provider(Some("nobody".into()))
+            .await,
+        Err(ModelsError::NoProvider(_))
     ));
 
     // Its key taken away: deleted from the keyring.
-    desk.save_provider(
-        Some("second".into()),
-        form("second", ProviderProtocol::OpenAi, &base, KeyChange::Remove),
-    )
-    .await
-    .unwrap();
+    desk.models()
+        .save_provider(
+            Some("second".into()),
+            form("second", ProviderProtocol::OpenAi, &base, KeyChange::Remove),
+        )
+        .await
+        .unwrap();
     assert_eq!(world.secrets.get("second/api-key").await.unwrap(), None);
-    assert_eq!(desk.providers().await.providers[1].key, KeyState::None);
+    assert_eq!(
+        desk.models().providers().await.providers[1].key,
+        KeyState::None
+    );
 
     // Given one again, then removed: the key goes with it, and the default.
-    desk.save_provider(
-        Some("second".into()),
-        form("second", ProviderProtocol::OpenAi, &base, set(KEY)),
-    )
-    .await
-    .unwrap();
+    desk.models()
+        .save_provider(
+            Some("second".into()),
+            form("second", ProviderProtocol::OpenAi, &base, set(KEY)),
+        )
+        .await
+        .unwrap();
     assert!(world.secrets.get("second/api-key").await.unwrap().is_some());
-    desk.remove_provider("second").await.unwrap();
+    desk.models().remove_provider("second").await.unwrap();
     assert_eq!(world.secrets.get("second/api-key").await.unwrap(), None);
-    let providers = desk.providers().await;
+    let providers = desk.models().providers().await;
     assert_eq!(providers.default_provider, None);
     assert_eq!(ids_of(&providers.providers), ["other"]);
     assert!(world.file()["settings"].get("defaultProvider").is_none());
@@ -364,11 +417,11 @@ async fn a_key_the_keyring_lost_or_another_providers_key_is_shown_as_such() {
     });
     std::fs::write(dir.path().join("config.json"), file.to_string()).unwrap();
     let world = common::desk_in(dir, keyring("models-lost"));
-    let providers = world.desk.providers().await.providers;
+    let providers = world.desk.models().providers().await.providers;
     let state = |name: &str| providers.iter().find(|p| p.name == name).unwrap().key;
     assert_eq!(state("lost"), KeyState::Missing);
     assert_eq!(state("borrower"), KeyState::NotOwn);
-    let error = world.desk.fetch_models("lost").await.unwrap_err();
+    let error = world.desk.models().fetch_models("lost").await.unwrap_err();
     assert_eq!(
         error.to_string(),
         "the API key of \"lost\" is not in the keyring any more: enter it again"

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use switchboard_core::approvals::Question;
 use switchboard_core::config::ServerConfig;
 use switchboard_core::secrets::Secrets;
-use switchboard_desk::{AuditEntry, DeskError};
+use switchboard_desk::{AuditEntry, DeskError, ModelsError};
 
 use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
 
@@ -281,7 +281,10 @@ async fn with_no_provider_the_person_writes_the_reply() {
         .allow_sampling_without_review("demo", "standin", "gpt-test")
         .await
         .unwrap_err();
-    assert!(matches!(refused, DeskError::NoProvider(_)), "{refused:?}");
+    assert!(
+        matches!(refused, DeskError::Models(ModelsError::NoProvider(_))),
+        "{refused:?}"
+    );
     assert!(world.desk.sampling_rules().await.is_empty());
     let call = world.call("ask_model", json!({"question": "Capital of Peru?"}), "t1");
     let asked = world.asked().await;
@@ -362,7 +365,7 @@ async fn once_the_chosen_model_is_gone_the_person_is_asked_and_told_why() {
         .allow_sampling_without_review("demo", "claude", "claude-test")
         .await
         .unwrap();
-    world.desk.remove_provider("claude").await.unwrap();
+    world.desk.models().remove_provider("claude").await.unwrap();
     assert!(!world.desk.sampling_rules().await[0].holds);
     let question = json!({"question": "Hi?", "model_hint": "claude"});
     let record = asked_instead(&mut world, question, "t1").await;

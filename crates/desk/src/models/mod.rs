@@ -6,17 +6,28 @@
 //! configuration names it. A new key is stored before the file names it, and a key no
 //! longer named (its provider removed, renamed, or its key taken away) is deleted once the
 //! file is written. A provider uses only the key of its own name.
+//!
+//! The models' service keeps the keyring it is given and reaches the configuration through
+//! its port ([`ModelsHost`]), which the desk implements.
+
+mod host;
+
+pub use host::{ModelsChange, ModelsHost};
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use switchboard_providers::{ApiKey, Client, OpenAiOptions, Protocol, ProviderConfig};
 
-use crate::{Desk, DeskError, Update};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::keeps::Keeps;
 use switchboard_core::config::{
-    Config, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
+    Config, ConfigError, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
 };
-use switchboard_core::secrets::SecretError;
+use switchboard_core::secrets::{SecretError, Secrets};
 
 /// Whether a provider's API key is there, never what it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,6 +140,50 @@ pub enum ProviderFormError {
     Keyring(String),
 }
 
+#[derive(Debug, thiserror::Error)]
+pub enum ModelsError {
+    #[error("there is no model provider named {0:?}")]
+    NoProvider(String),
+    #[error(transparent)]
+    Form(#[from] ProviderFormError),
+    /// What the provider answered, or why it could not be reached, in its own words.
+    #[error(transparent)]
+    Provider(#[from] switchboard_providers::Error),
+    #[error("the configuration file must be fixed first: {0}")]
+    BrokenConfig(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("Switchboard is shutting down")]
+    ShuttingDown,
+}
+
+/// Cheap to clone; every clone is the same service.
+#[derive(Clone)]
+pub struct Models {
+    secrets: Secrets,
+    host: Arc<dyn ModelsHost>,
+    _keeps: Keeps,
+}
+
+impl Models {
+    /// The service over the keyring the providers' keys are kept in.
+    pub fn new(secrets: Secrets, host: Arc<dyn ModelsHost>) -> Self {
+        Self {
+            secrets,
+            host,
+            _keeps: Keeps::default(),
+        }
+    }
+
+    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
+    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+        Self {
+            _keeps: Keeps::alive(part),
+            ..self.clone()
+        }
+    }
+}
+
 fn keyring(e: SecretError) -> ProviderFormError {
     ProviderFormError::Keyring(e.to_string())
 }
@@ -203,7 +258,7 @@ fn take_replaced(
     config: &mut Config,
     original: Option<&str>,
     name: &str,
-) -> Result<Option<ProviderEntry>, DeskError> {
+) -> Result<Option<ProviderEntry>, ModelsError> {
     if config.providers.contains_key(name) && original != Some(name) {
         return Err(ProviderFormError::Taken(name.to_owned()).into());
     }
@@ -212,7 +267,7 @@ fn take_replaced(
             config
                 .providers
                 .remove(original)
-                .ok_or_else(|| DeskError::NoProvider(original.to_owned()))
+                .ok_or_else(|| ModelsError::NoProvider(original.to_owned()))
         })
         .transpose()
 }
@@ -240,16 +295,16 @@ fn provider_config(
     }
 }
 
-impl Desk {
+impl Models {
     /// Every configured provider, with whether its key is stored.
     pub async fn providers(&self) -> Providers {
-        let config = self.config();
+        let config = self.host.config();
         let mut providers = Vec::with_capacity(config.providers.len());
         for (name, entry) in &config.providers {
             let key = match (&entry.api_key, entry.own_key(name)) {
                 (None, _) => KeyState::None,
                 (Some(_), None) => KeyState::NotOwn,
-                (Some(_), Some(secret)) => match self.inner.secrets.get(secret).await {
+                (Some(_), Some(secret)) => match self.secrets.get(secret).await {
                     Ok(Some(_)) => KeyState::Stored,
                     Ok(None) => KeyState::Missing,
                     Err(e) => {
@@ -273,12 +328,13 @@ impl Desk {
         }
     }
 
-    fn provider_entry(&self, name: &str) -> Result<ProviderEntry, DeskError> {
-        self.config()
+    fn provider_entry(&self, name: &str) -> Result<ProviderEntry, ModelsError> {
+        self.host
+            .config()
             .providers
             .get(name)
             .cloned()
-            .ok_or_else(|| DeskError::NoProvider(name.to_owned()))
+            .ok_or_else(|| ModelsError::NoProvider(name.to_owned()))
     }
 
     /// The stored key of the provider `name` as configured in `entry`: its own only.
@@ -286,11 +342,11 @@ impl Desk {
         &self,
         name: &str,
         entry: &ProviderEntry,
-    ) -> Result<Option<String>, DeskError> {
+    ) -> Result<Option<String>, ModelsError> {
         let Some(secret) = entry.own_key(name) else {
             return Ok(None);
         };
-        let key = self.inner.secrets.get(secret).await.map_err(keyring)?;
+        let key = self.secrets.get(secret).await.map_err(keyring)?;
         key.map(Some)
             .ok_or_else(|| ProviderFormError::KeyGone(name.to_owned()).into())
     }
@@ -303,14 +359,14 @@ impl Desk {
         &self,
         original: Option<String>,
         form: ProviderForm,
-    ) -> Result<(), DeskError> {
-        if let Some(problem) = self.config_problem() {
-            return Err(DeskError::BrokenConfig(problem));
+    ) -> Result<(), ModelsError> {
+        if let Some(problem) = self.host.config_problem() {
+            return Err(ModelsError::BrokenConfig(problem));
         }
         let original = original.as_deref();
         let name = form.name.trim().to_owned();
         let form = ProviderForm { name, ..form };
-        let previous = take_replaced(&mut self.config(), original, &form.name)?;
+        let previous = take_replaced(&mut self.host.config(), original, &form.name)?;
         // What the key will be, checked before anything is stored.
         let value = match &form.api_key {
             KeyChange::Set { value } if value.trim().is_empty() => {
@@ -329,8 +385,7 @@ impl Desk {
         // The keyring already holds a kept key under the same name.
         let store = matches!(form.api_key, KeyChange::Set { .. }) || renamed;
         if let (Some(value), true) = (&value, store) {
-            self.inner
-                .secrets
+            self.secrets
                 .set(&new_secret, value)
                 .await
                 .map_err(keyring)?;
@@ -341,78 +396,79 @@ impl Desk {
             previous.clone(),
             value.is_some(),
         );
-        let replaced = self
-            .edit_config_announcing(
-                move |config| {
-                    let (form, original) = (asked, replacing.as_deref());
-                    let again = take_replaced(config, original, &form.name)?;
-                    // Read afresh, the provider's key may no longer be the one seen above.
-                    let key_of = |e: &Option<ProviderEntry>| e.as_ref().map(|e| e.api_key.clone());
-                    if key_of(&again) != key_of(&seen) {
-                        let name = original.unwrap_or(&form.name);
-                        return Err(ProviderFormError::Changed(name.to_owned()).into());
-                    }
-                    let entry = apply_form(&form, again.as_ref(), has_key)?;
-                    if let Some(original) = original
-                        && config.settings.default_provider.as_deref() == Some(original)
-                    {
-                        config.settings.default_provider = Some(form.name.clone());
-                    }
-                    config.providers.insert(form.name, entry);
-                    Ok(again)
-                },
-                Update::ProvidersChanged,
-            )
+        // The provider as the file held it when it was replaced.
+        let taken = Arc::new(Mutex::new(None));
+        let took = taken.clone();
+        self.host
+            .edit(Box::new(move |config| {
+                let (form, original) = (asked, replacing.as_deref());
+                let again = take_replaced(config, original, &form.name)?;
+                // Read afresh, the provider's key may no longer be the one seen above.
+                let key_of = |e: &Option<ProviderEntry>| e.as_ref().map(|e| e.api_key.clone());
+                if key_of(&again) != key_of(&seen) {
+                    let name = original.unwrap_or(&form.name);
+                    return Err(ProviderFormError::Changed(name.to_owned()).into());
+                }
+                let entry = apply_form(&form, again.as_ref(), has_key)?;
+                if let Some(original) = original
+                    && config.settings.default_provider.as_deref() == Some(original)
+                {
+                    config.settings.default_provider = Some(form.name.clone());
+                }
+                config.providers.insert(form.name, entry);
+                *took.lock() = again;
+                Ok(())
+            }))
             .await?;
+        let replaced = taken.lock().take();
         // The key the provider owned before, if it no longer names it.
         if let (Some(original), Some(before)) = (original, replaced)
             && let Some(old) = before.own_key(original)
             && (renamed || value.is_none())
         {
-            let _ = self.inner.secrets.delete(old).await;
+            let _ = self.secrets.delete(old).await;
         }
         Ok(())
     }
 
     /// Removes a provider and deletes its key; if it was the default, there is none.
-    pub async fn remove_provider(&self, name: &str) -> Result<(), DeskError> {
+    pub async fn remove_provider(&self, name: &str) -> Result<(), ModelsError> {
         let gone = name.to_owned();
-        let removed = self
-            .edit_config_announcing(
-                move |config| {
-                    let removed = config
-                        .providers
-                        .remove(&gone)
-                        .ok_or_else(|| DeskError::NoProvider(gone.clone()))?;
-                    if config.settings.default_provider.as_deref() == Some(gone.as_str()) {
-                        config.settings.default_provider = None;
-                    }
-                    Ok(removed)
-                },
-                Update::ProvidersChanged,
-            )
+        let taken = Arc::new(Mutex::new(None));
+        let took = taken.clone();
+        self.host
+            .edit(Box::new(move |config| {
+                let removed = config
+                    .providers
+                    .remove(&gone)
+                    .ok_or_else(|| ModelsError::NoProvider(gone.clone()))?;
+                if config.settings.default_provider.as_deref() == Some(gone.as_str()) {
+                    config.settings.default_provider = None;
+                }
+                *took.lock() = Some(removed);
+                Ok(())
+            }))
             .await?;
-        if let Some(secret) = removed.own_key(name) {
-            let _ = self.inner.secrets.delete(secret).await;
+        let removed = taken.lock().take();
+        if let Some(secret) = removed.as_ref().and_then(|removed| removed.own_key(name)) {
+            let _ = self.secrets.delete(secret).await;
         }
         Ok(())
     }
 
     /// The provider asked when nothing says which (`None`: no default).
-    pub async fn set_default_provider(&self, name: Option<String>) -> Result<(), DeskError> {
-        self.edit_config_announcing(
-            move |config| {
+    pub async fn set_default_provider(&self, name: Option<String>) -> Result<(), ModelsError> {
+        self.host
+            .edit(Box::new(move |config| {
                 if let Some(name) = &name
                     && !config.providers.contains_key(name)
                 {
-                    return Err(DeskError::NoProvider(name.clone()));
+                    return Err(ModelsError::NoProvider(name.clone()));
                 }
                 config.settings.default_provider = name;
                 Ok(())
-            },
-            Update::ProvidersChanged,
-        )
-        .await
+            }))
+            .await
     }
 
     /// The model asked of `provider` when nothing says which (`None`: no default).
@@ -420,21 +476,19 @@ impl Desk {
         &self,
         provider: &str,
         model: Option<String>,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), ModelsError> {
         let model = model.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
         let provider = provider.to_owned();
-        self.edit_config_announcing(
-            move |config| {
+        self.host
+            .edit(Box::new(move |config| {
                 let entry = config
                     .providers
                     .get_mut(&provider)
-                    .ok_or(DeskError::NoProvider(provider))?;
+                    .ok_or(ModelsError::NoProvider(provider))?;
                 entry.default_model = model;
                 Ok(())
-            },
-            Update::ProvidersChanged,
-        )
-        .await
+            }))
+            .await
     }
 
     /// The models the provider a form describes offers, asked of it with the form's key
@@ -445,7 +499,7 @@ impl Desk {
         &self,
         original: Option<&str>,
         form: &ProviderForm,
-    ) -> Result<Vec<ModelChoice>, DeskError> {
+    ) -> Result<Vec<ModelChoice>, ModelsError> {
         let base_url = valid_url(&form.base_url)?;
         let key = match &form.api_key {
             KeyChange::Set { value } if value.trim().is_empty() => {
@@ -470,12 +524,12 @@ impl Desk {
     }
 
     /// The models the configured provider `name` offers.
-    pub async fn fetch_models(&self, name: &str) -> Result<Vec<ModelChoice>, DeskError> {
+    pub async fn fetch_models(&self, name: &str) -> Result<Vec<ModelChoice>, ModelsError> {
         list(&self.provider_client(name).await?).await
     }
 
     /// A client of the configured provider `name`, with its key from the keyring.
-    pub async fn provider_client(&self, name: &str) -> Result<Client, DeskError> {
+    pub async fn provider_client(&self, name: &str) -> Result<Client, ModelsError> {
         let entry = self.provider_entry(name)?;
         let key = self.stored_key(name, &entry).await?;
         Ok(Client::new(provider_config(
@@ -486,7 +540,7 @@ impl Desk {
     }
 }
 
-async fn list(client: &Client) -> Result<Vec<ModelChoice>, DeskError> {
+async fn list(client: &Client) -> Result<Vec<ModelChoice>, ModelsError> {
     let mut models: Vec<ModelChoice> = client
         .list_models()
         .await?
