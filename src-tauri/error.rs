@@ -1,5 +1,5 @@
 use serde::Serialize;
-use switchboard_desk::{AgentError, DeskError, ExplorerError, ModelsError};
+use switchboard_desk::{AgentError, DeskError, ExplorerError, ModelsError, TrustError};
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -67,6 +67,7 @@ impl From<DeskError> for CommandError {
             DeskError::Agent(agent) => return agent.into(),
             DeskError::Explorer(explorer) => return explorer.into(),
             DeskError::Models(models) => return models.into(),
+            DeskError::Trust(trust) => return trust.into(),
             other => other,
         };
         let code = match &err {
@@ -93,9 +94,10 @@ impl From<DeskError> for CommandError {
             DeskError::SignIn { .. } => ErrorCode::Server,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
-            DeskError::Agent(_) | DeskError::Explorer(_) | DeskError::Models(_) => {
-                unreachable!("taken above")
-            }
+            DeskError::Agent(_)
+            | DeskError::Explorer(_)
+            | DeskError::Models(_)
+            | DeskError::Trust(_) => unreachable!("taken above"),
             DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
             DeskError::Registry(_) => ErrorCode::Server,
             DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
@@ -186,6 +188,23 @@ impl From<ModelsError> for CommandError {
             ModelsError::Provider(_) => ErrorCode::Provider,
             ModelsError::BrokenConfig(_) | ModelsError::Config(_) => ErrorCode::Config,
             ModelsError::ShuttingDown => ErrorCode::System,
+        };
+        Self {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<TrustError> for CommandError {
+    fn from(err: TrustError) -> Self {
+        use switchboard_core::approvals::AnswerError;
+        let code = match &err {
+            TrustError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
+            TrustError::Answer(_)
+            | TrustError::BadAnswer(_)
+            | TrustError::Link(_)
+            | TrustError::Roots(_) => ErrorCode::Invalid,
         };
         Self {
             code,

@@ -42,7 +42,7 @@ enum Relayed<T> {
 pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
     let app_traffic = app.clone();
     let updates = desk.updates();
-    let waiting = desk.clone();
+    let waiting = desk.trust();
     open_clicked_requests(&app);
     tauri::async_runtime::spawn(forward(updates, move |relayed| match relayed {
         Relayed::Update(update) => {

@@ -86,7 +86,7 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
 
 fn oldest_waiting<R: Runtime>(app: &AppHandle<R>) -> Option<u64> {
     let desk = app.try_state::<Desk>()?;
-    desk.pending().iter().map(|p| p.id).min()
+    desk.trust().pending().iter().map(|p| p.id).min()
 }
 
 /// Shows in the tray how many requests wait for the person.

@@ -16,7 +16,7 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub fn pending_approvals(desk: State<'_, Desk>) -> Vec<Pending> {
-    desk.pending()
+    desk.trust().pending()
 }
 
 #[tauri::command]
@@ -29,7 +29,9 @@ pub fn answer_tool_call(
     args: Json,
     remember: Remember,
 ) -> Result<()> {
-    Ok(desk.answer_tool_call(id.into(), &server, allow, args.into_object(), remember)?)
+    Ok(desk
+        .trust()
+        .answer_tool_call(id.into(), &server, allow, args.into_object(), remember)?)
 }
 
 /// Lets an agent read what it asked to, or not; `remember` reaches its reads of the server.
@@ -42,7 +44,9 @@ pub fn answer_read(
     allow: bool,
     remember: Remember,
 ) -> Result<()> {
-    Ok(desk.answer_read(id.into(), &server, allow, remember)?)
+    Ok(desk
+        .trust()
+        .answer_read(id.into(), &server, allow, remember)?)
 }
 
 /// `reply` is the CreateMessageResult to return, or null to decline.
@@ -54,7 +58,9 @@ pub fn answer_sampling(
     server: String,
     reply: Option<Mcp<mcp::CreateMessageResult>>,
 ) -> Result<()> {
-    Ok(desk.answer_sampling(id.into(), &server, reply.map(|r| r.json))?)
+    Ok(desk
+        .trust()
+        .answer_sampling(id.into(), &server, reply.map(|r| r.json))?)
 }
 
 /// `result` is the ElicitResult. An accepted link is opened in the system browser.
@@ -66,7 +72,10 @@ pub fn answer_elicitation(
     server: String,
     result: Mcp<mcp::ElicitResult>,
 ) -> Result<()> {
-    if let Some(url) = desk.answer_elicitation(id.into(), &server, result.json)? {
+    if let Some(url) = desk
+        .trust()
+        .answer_elicitation(id.into(), &server, result.json)?
+    {
         crate::browser::open(&url)?;
     }
     Ok(())
@@ -97,7 +106,10 @@ pub async fn answer_roots(
     folders: Vec<String>,
 ) -> Result<()> {
     let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
-    Ok(desk.answer_roots(id.into(), &server, &folders).await?)
+    Ok(desk
+        .trust()
+        .answer_roots(id.into(), &server, &folders)
+        .await?)
 }
 
 /// The folders of an agent's offer the servers it uses may see (none is an answer too).
@@ -110,7 +122,9 @@ pub fn answer_agent_roots(
     folders: Vec<String>,
 ) -> Result<()> {
     let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
-    Ok(desk.answer_agent_roots(id.into(), &agent, &folders)?)
+    Ok(desk
+        .trust()
+        .answer_agent_roots(id.into(), &agent, &folders)?)
 }
 
 /// The system's folder picker; null when the person closed it.
@@ -141,7 +155,7 @@ pub async fn audit(
 #[tauri::command]
 #[specta::specta]
 pub async fn standing_rules(desk: State<'_, Desk>) -> Result<Vec<StandingRule>> {
-    Ok(desk.standing_rules().await)
+    Ok(desk.trust().standing_rules().await)
 }
 
 /// Forgets a rule (`tool` null: the one for the whole server; `reads`: the one for an
@@ -155,7 +169,8 @@ pub async fn revoke_rule(
     reads: bool,
     agent: Option<String>,
 ) -> Result<()> {
-    desk.revoke_rule(&server, tool.as_deref(), reads, agent.as_deref())
+    desk.trust()
+        .revoke_rule(&server, tool.as_deref(), reads, agent.as_deref())
         .await;
     Ok(())
 }
@@ -177,5 +192,5 @@ pub async fn set_confirm_own_destructive_calls(desk: State<'_, Desk>, on: bool) 
 #[tauri::command]
 #[specta::specta]
 pub fn shared_folders(desk: State<'_, Desk>) -> Vec<SharedFolders> {
-    desk.shared_folders()
+    desk.trust().shared_folders()
 }

@@ -164,7 +164,7 @@ pub async fn set_log_level(desk: State<'_, Desk>, name: String, level: String) -
 #[tauri::command]
 #[specta::specta]
 pub fn server_roots(desk: State<'_, Desk>, name: String) -> Vec<String> {
-    desk.roots_of(&name)
+    desk.trust().roots_of(&name)
 }
 
 /// Whether `path` is a folder a server could be shown, checked as sharing it would be (it
@@ -187,7 +187,7 @@ pub async fn set_server_roots(
     folders: Vec<String>,
 ) -> Result<()> {
     let folders: Vec<PathBuf> = folders.into_iter().map(PathBuf::from).collect();
-    Ok(desk.set_roots(&name, &folders).await?)
+    Ok(desk.trust().set_roots(&name, &folders).await?)
 }
 
 /// Other hosts' configuration files found on this machine.

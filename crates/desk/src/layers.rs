@@ -12,11 +12,10 @@ const LAYERS: &[&[&str]] = &[
         "logbook",
         "models",
         "sampling",
-        "trust",
         "watch",
     ],
     // What the servers offer as each asker sees it, and what is done with a server's form.
-    &["explorer", "imports", "answers", "folders", "signing_in"],
+    &["explorer", "imports", "trust", "signing_in"],
     // The chat, the agents and the registry, over those.
     &["agents", "chat", "registry"],
     // The desk's parts as its services' ports.

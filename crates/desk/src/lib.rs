@@ -4,10 +4,8 @@
 
 pub mod activity;
 pub mod agents;
-mod answers;
 mod chat;
 pub mod explorer;
-mod folders;
 mod imports;
 mod keeps;
 #[cfg(test)]
@@ -21,7 +19,7 @@ pub mod server_settings;
 mod shown;
 mod signing_in;
 mod switches;
-mod trust;
+pub mod trust;
 mod watch;
 
 use parking_lot::Mutex;
@@ -78,7 +76,7 @@ pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
 use server_settings::{NewSecret, SecretValue};
 pub use signing_in::SignedIn;
 pub use switches::{ToolSwitch, TurnedOff};
-pub use trust::{RuleScope, SharedFolders, StandingRule};
+pub use trust::{RuleScope, SharedFolders, StandingRule, Trust, TrustError};
 
 /// How many requests one server may keep waiting for the person at once.
 const PENDING_PER_SERVER: usize = 8;
@@ -141,6 +139,8 @@ pub enum DeskError {
     Explorer(#[from] ExplorerError),
     #[error(transparent)]
     Models(#[from] ModelsError),
+    #[error(transparent)]
+    Trust(#[from] TrustError),
     #[error(transparent)]
     Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]
@@ -290,6 +290,8 @@ struct Inner {
     agents: Agents,
     /// The models' service: the providers, their keys and models.
     models: Models,
+    /// The trust service: answers, folders, standing rules.
+    trust: Trust,
     /// The registry of the settings, kept so that its connections serve search after search.
     registry: Mutex<Option<switchboard_core::registry::Registry>>,
 }
@@ -366,7 +368,7 @@ impl Desk {
             &mut audit_notices,
         );
         let roots = Roots::default();
-        folders::grant_remembered(&loaded.config, &roots);
+        trust::grant_remembered(&loaded.config, &roots);
         let desk = Self {
             inner: Arc::new_cyclic(|desk| {
                 let agents = Agents::new(Arc::new(ports::AgentPorts(desk.clone())));
@@ -407,6 +409,12 @@ impl Desk {
                     roots.clone(),
                     Arc::new(ports::ExplorerPorts(desk.clone())),
                 );
+                let trust = Trust::new(
+                    gate.clone(),
+                    roots.clone(),
+                    shared.catalog().clone(),
+                    Arc::new(ports::TrustPorts(desk.clone())),
+                );
                 let models =
                     Models::new(secrets.clone(), Arc::new(ports::ModelsPorts(desk.clone())));
                 Inner {
@@ -423,6 +431,7 @@ impl Desk {
                     updates: Updates::default(),
                     activity: Activity::new(audit.clone(), audit_notices),
                     chat,
+                    trust,
                     explorer,
                     agents,
                     models,
@@ -437,6 +446,11 @@ impl Desk {
     /// The activity's service: the audit trail.
     pub fn activity(&self) -> &Activity {
         &self.inner.activity
+    }
+
+    /// The trust service. Each value handed out keeps the desk alive while it lives.
+    pub fn trust(&self) -> Trust {
+        self.inner.trust.keeping(self.inner.clone())
     }
 
     /// The models' service. Each value handed out keeps the desk alive while it lives.
@@ -685,7 +699,7 @@ impl Desk {
             if name != form.name {
                 // What the person allowed a server is not inherited by a new name.
                 self.inner.gate.forget_server(&name).await;
-                self.forget_folders(&name).await;
+                self.inner.trust.forget_folders(&name).await;
                 self.inner.shared.traffic().remove(&name);
             }
         }
@@ -725,7 +739,7 @@ impl Desk {
         self.forget_secrets(name, &removed, None).await;
         self.forget_grant(&removed).await;
         self.inner.gate.forget_server(name).await;
-        self.forget_folders(name).await;
+        self.inner.trust.forget_folders(name).await;
         self.inner.logs.clear(name);
         self.inner.shared.traffic().remove(name);
         Ok(())

@@ -19,11 +19,12 @@ use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
 use crate::explorer::{ExplorerHost, Follower};
 use crate::models::{ModelsChange, ModelsError, ModelsHost};
 use crate::switches::{ToolSwitch, TurnedOff};
+use crate::trust::{FoldersChange, TrustHost};
 use crate::{AuditEntry, Desk, DeskError, Inner, Update};
 use switchboard_core::approvals::{Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
-use switchboard_core::config::{AgentConfig, Config, ServerConfig};
+use switchboard_core::config::{self, AgentConfig, Config, ConfigError, ServerConfig};
 use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
 use switchboard_core::secrets::Secrets;
@@ -182,6 +183,7 @@ impl AgentsHost for AgentPorts {
         let (agent, server) = (agent.to_owned(), server.to_owned());
         Box::pin(async move {
             let desk = self.desk()?;
+            let trust = &desk.inner.trust;
             let mut folders: Vec<PathBuf> = desk
                 .inner
                 .roots
@@ -190,14 +192,17 @@ impl AgentsHost for AgentPorts {
                 .filter_map(|root| file_path(&root.uri))
                 .collect();
             // What the person shared with the server themselves stays theirs.
-            let own = desk.own_folders(&server);
+            let own = trust.own_folders(&server);
             folders.extend(accepted.iter().cloned());
-            desk.set_roots(&server, &folders).await?;
+            trust
+                .set_roots(&server, &folders)
+                .await
+                .map_err(DeskError::from)?;
             let offered: Vec<PathBuf> = accepted
                 .into_iter()
                 .filter(|folder| !own.contains(folder))
                 .collect();
-            desk.mark_offered(&server, &agent, &offered).await;
+            trust.mark_offered(&server, &agent, &offered).await;
             Ok(())
         })
     }
@@ -207,7 +212,7 @@ impl AgentsHost for AgentPorts {
         Box::pin(async move {
             if let Ok(desk) = self.desk() {
                 desk.inner.gate.forget_agent(&agent).await;
-                desk.withdraw_offered_folders(&agent).await;
+                desk.inner.trust.withdraw_offered_folders(&agent).await;
             }
         })
     }
@@ -350,5 +355,49 @@ impl ModelsHost for ModelsPorts {
                 Err(other) => unreachable!("a configuration edit fails only so: {other}"),
             }
         })
+    }
+}
+
+/// The trust service's port.
+pub(super) struct TrustPorts(pub(super) Weak<Inner>);
+
+impl TrustHost for TrustPorts {
+    fn config(&self) -> Config {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.clone())
+            .unwrap_or_default()
+    }
+
+    fn edit_folders(&self, change: FoldersChange) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let Some(inner) = self.0.upgrade() else {
+                return false;
+            };
+            if inner.loaded.lock().problem.is_some() {
+                return false;
+            }
+            let _editing = inner.edits.lock().await;
+            let path = inner.config_path.clone();
+            let written = config::update_off_thread(path, move |config| {
+                change(&mut config.settings.shared_folders);
+                Ok::<_, ConfigError>(())
+            })
+            .await;
+            match written {
+                Ok((config, ())) => {
+                    inner.loaded.lock().config = config;
+                    true
+                }
+                Err(e) => {
+                    tracing::error!("the folders chosen hold until quit: {e}");
+                    false
+                }
+            }
+        })
+    }
+
+    fn client(&self, server: &str) -> Option<Client> {
+        self.0.upgrade()?.shared.client(server)
     }
 }

@@ -143,17 +143,17 @@ impl Desk {
         server: &str,
         sign_in: bool,
     ) -> Result<Option<String>, DeskError> {
-        let Question::SignIn { url, .. } = self.question(id)? else {
+        let Question::SignIn { url, .. } = self.inner.trust.question(id)? else {
             return Err(switchboard_core::approvals::AnswerError::WrongKind(id).into());
         };
         if !sign_in {
-            self.answer(id, server, Answer::SignIn(false))?;
+            self.inner.trust.answer(id, server, Answer::SignIn(false))?;
             return Ok(None);
         }
         links::openable(&url)?;
         // Listened to before answering, so that the page cannot come unheard.
         let page = self.inner.shared.sign_ins().page(server);
-        self.answer(id, server, Answer::SignIn(true))?;
+        self.inner.trust.answer(id, server, Answer::SignIn(true))?;
         let Some(mut page) = page else {
             return Ok(None);
         };

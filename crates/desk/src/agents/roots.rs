@@ -12,7 +12,7 @@ use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
 use super::{AgentError, Agents};
-use crate::folders::folders_record;
+use crate::trust::folders_record;
 use switchboard_core::approvals::{Answer, Question, SettledBy};
 
 impl Agents {

@@ -27,6 +27,7 @@ impl DemoDesk {
             panic!("asked {:?}", asked.question)
         };
         self.desk
+            .trust()
             .answer_tool_call(asked.id, "demo", true, arguments, remember)
             .unwrap();
         call.await.unwrap().unwrap();

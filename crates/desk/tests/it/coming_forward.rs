@@ -70,13 +70,14 @@ async fn a_server_asking_on_its_own_waits_and_one_asking_during_a_call_comes_for
     assert!(
         eventually(|| world
             .desk
+            .trust()
             .pending()
             .iter()
             .any(|p| p.server == "everything"))
         .await,
         "server-everything asks for roots"
     );
-    let asked = world.desk.pending();
+    let asked = world.desk.trust().pending();
     let [roots] = asked.as_slice() else {
         panic!("one request: {asked:?}")
     };
@@ -94,6 +95,7 @@ async fn a_server_asking_on_its_own_waits_and_one_asking_during_a_call_comes_for
     assert!(form.forward, "asked during the person's call");
     world
         .desk
+        .trust()
         .answer_elicitation(form.id, "demo", json!({"action": "decline"}))
         .unwrap();
     call.await.unwrap().unwrap();
@@ -134,6 +136,7 @@ async fn what_a_server_asks_while_serving_an_agents_call_names_the_agent_and_the
     );
     world
         .desk
+        .trust()
         .answer_elicitation(form.id, "demo", json!({"action": "decline"}))
         .unwrap();
     call.await.unwrap().unwrap();
@@ -160,6 +163,7 @@ async fn a_call_waiting_for_a_decision_is_not_one_its_server_serves() {
     );
     world
         .desk
+        .trust()
         .answer_elicitation(form.id, "demo", json!({"action": "decline"}))
         .unwrap();
     own.await.unwrap().unwrap();
@@ -175,14 +179,15 @@ async fn a_server_asking_for_its_folders_at_every_start_gets_the_earlier_answer_
     });
     let mut world = desk_on(servers, json!({}), keyring("remembered")).await;
     assert!(
-        eventually(|| !world.desk.pending().is_empty()).await,
+        eventually(|| !world.desk.trust().pending().is_empty()).await,
         "server-everything asks for roots"
     );
-    let asked = world.desk.pending().remove(0);
+    let asked = world.desk.trust().pending().remove(0);
     assert_eq!(asked.question, Question::Roots);
     let folder = tempfile::tempdir().unwrap();
     world
         .desk
+        .trust()
         .answer_roots(asked.id, "everything", &[folder.path().to_owned()])
         .await
         .unwrap();
@@ -195,7 +200,7 @@ async fn a_server_asking_for_its_folders_at_every_start_gets_the_earlier_answer_
     let (received, asked) = roots_received(&mut world).await;
     assert!(received.contains("1 root(s)"), "{received}");
     assert!(!asked, "the person is not asked again");
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     let audit = world.desk.activity().page(None, 1).await.unwrap();
     let shown = folder.path().canonicalize().unwrap().display().to_string();
     assert_eq!(

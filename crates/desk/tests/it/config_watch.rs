@@ -29,6 +29,7 @@ impl DemoDesk {
             panic!("asked {:?}", asked.question)
         };
         self.desk
+            .trust()
             .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
             .unwrap();
     }
@@ -124,6 +125,7 @@ async fn confirming_the_persons_own_destructive_calls_follows_the_file() {
     let asked = world.asked().await;
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", false, Default::default(), Remember::Once)
         .unwrap();
     assert!(call.await.unwrap().is_err(), "denied");

@@ -90,7 +90,9 @@ async fn always_answers_given_together_and_server_edits_all_reach_the_file() {
             let Question::ToolCall { arguments, .. } = pending.question else {
                 panic!("asked {:?}", pending.question)
             };
-            desk.answer_tool_call(pending.id, "demo", true, arguments, Remember::ToolAlways)
+            desk.trust()
+                .answer_tool_call(pending.id, "demo", true, arguments, Remember::ToolAlways)
+                .map_err(DeskError::from)
         });
     }
     for n in 0..4 {
@@ -134,6 +136,7 @@ async fn a_rule_written_by_hand_while_the_app_runs_is_kept() {
     };
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
         .unwrap();
     call.await.unwrap().unwrap();

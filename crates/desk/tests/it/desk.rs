@@ -118,6 +118,7 @@ impl World {
             panic!("asked {:?}", asked.question)
         };
         self.desk
+            .trust()
             .answer_tool_call(asked.id, "py", true, arguments, Remember::Once)
             .unwrap();
     }
@@ -177,6 +178,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
         .unwrap();
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "py", true, edited, Remember::Once)
         .unwrap();
     let result = call.await.unwrap().unwrap();
@@ -187,6 +189,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
     let asked = world.asked().await;
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "py", false, Map::new(), Remember::Once)
         .unwrap();
     let denied = call.await.unwrap().unwrap_err();
@@ -236,14 +239,23 @@ async fn a_form_answer_that_does_not_fit_is_refused_and_can_be_fixed() {
     let wrong = json!({"action": "accept", "content": {"name": "Ada", "age": "old"}});
     let refused = world
         .desk
+        .trust()
         .answer_elicitation(form.id, "py", wrong)
         .unwrap_err();
     assert!(refused.to_string().contains("age"), "{refused}");
-    assert_eq!(world.desk.pending().len(), 1, "the question still waits");
+    assert_eq!(
+        world.desk.trust().pending().len(),
+        1,
+        "the question still waits"
+    );
 
     let fixed = json!({"action": "accept", "content": {"name": "Ada", "age": 36}});
     assert_eq!(
-        world.desk.answer_elicitation(form.id, "py", fixed).unwrap(),
+        world
+            .desk
+            .trust()
+            .answer_elicitation(form.id, "py", fixed)
+            .unwrap(),
         None
     );
     let result = call.await.unwrap().unwrap();
@@ -263,9 +275,10 @@ async fn a_link_is_shown_with_its_secrets_masked_and_opened_whole() {
         other => panic!("asked {other:?}"),
     };
     assert_eq!(shown(&asked), "https://example.com/authorize?session=…");
-    assert_eq!(shown(&world.desk.pending()[0]), shown(&asked));
+    assert_eq!(shown(&world.desk.trust().pending()[0]), shown(&asked));
     let opened = world
         .desk
+        .trust()
         .answer_elicitation(asked.id, "py", json!({"action": "accept"}))
         .unwrap();
     assert_eq!(

@@ -155,6 +155,7 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     let edited = json!({"text": "as the person corrected it"});
     world
         .desk
+        .trust()
         .answer_tool_call(
             asked.id,
             "demo",

@@ -20,6 +20,7 @@ async fn allowed_then_reopened(remember: Remember) -> DemoDesk {
     };
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", true, arguments, remember)
         .unwrap();
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "first");
@@ -39,7 +40,7 @@ async fn unasked(world: &DemoDesk, tool: &str, arguments: Value) -> (Value, Stri
         result = call => result.unwrap().unwrap(),
         pending = question => panic!("asked again after the app started again: {pending:?}"),
     };
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     let audit = world.desk.activity().page(None, 1).await.unwrap();
     assert_eq!(
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
@@ -64,6 +65,7 @@ async fn a_tool_allowed_always_is_not_asked_about_after_the_app_starts_again() {
     assert_eq!(tool, "add");
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", false, Map::new(), Remember::Once)
         .unwrap();
     let denied = call.await.unwrap().unwrap_err();

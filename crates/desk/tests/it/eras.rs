@@ -155,6 +155,7 @@ async fn a_stateless_servers_question_reaches_the_person_and_the_call_goes_on_wi
     };
     world
         .desk
+        .trust()
         .answer_tool_call(confirm.id, "modern", true, arguments, Remember::Once)
         .unwrap();
     let asked = world.asked().await;
@@ -169,6 +170,7 @@ async fn a_stateless_servers_question_reaches_the_person_and_the_call_goes_on_wi
     );
     world
         .desk
+        .trust()
         .answer_elicitation(
             asked.id,
             "modern",

@@ -8,7 +8,7 @@
 use serde_json::json;
 use switchboard_core::approvals::{AnswerError, Question, Remember};
 use switchboard_core::gate::CallError;
-use switchboard_desk::{DeskError, ExplorerError, Update};
+use switchboard_desk::{ExplorerError, TrustError, Update};
 
 use crate::common::{demo_allowed, demo_desk, text_of};
 
@@ -27,14 +27,18 @@ async fn a_roots_answer_after_its_deadline_shares_nothing() {
     world.withdrawn(asked.id).await;
     let late = world
         .desk
+        .trust()
         .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
         .await
         .unwrap_err();
     assert!(
-        matches!(late, DeskError::Answer(AnswerError::NotPending(id)) if id == asked.id),
+        matches!(late, TrustError::Answer(AnswerError::NotPending(id)) if id == asked.id),
         "{late}"
     );
-    assert!(world.desk.roots_of("demo").is_empty(), "nothing is shared");
+    assert!(
+        world.desk.trust().roots_of("demo").is_empty(),
+        "nothing is shared"
+    );
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "no roots shared");
 
     // The next request is asked again: a deadline that passed is no answer to remember.
@@ -77,11 +81,15 @@ async fn a_request_its_server_withdraws_leaves_saying_so_and_is_recorded() {
     assert!(
         world
             .desk
+            .trust()
             .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
             .await
             .is_err()
     );
-    assert!(world.desk.roots_of("demo").is_empty(), "nothing is shared");
+    assert!(
+        world.desk.trust().roots_of("demo").is_empty(),
+        "nothing is shared"
+    );
     call.await.unwrap().unwrap_err();
     world.desk.shutdown().await;
 }
@@ -109,7 +117,7 @@ async fn cancelling_a_call_that_waits_for_the_person_takes_its_question_away() {
             (withdrawn && ended).then_some(())
         })
         .await;
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     let cancelled = call.await.unwrap().unwrap_err();
     assert!(
         matches!(cancelled, ExplorerError::Call(CallError::Cancelled { .. })),
@@ -137,6 +145,7 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
         };
         world
             .desk
+            .trust()
             .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
             .unwrap();
         assert!(world.desk.explorer().cancel(&token));
@@ -147,9 +156,14 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
             ("allowed", "user"),
             "round {round}"
         );
-        assert_eq!(world.desk.standing_rules().await.len(), 1, "round {round}");
+        assert_eq!(
+            world.desk.trust().standing_rules().await.len(),
+            1,
+            "round {round}"
+        );
         world
             .desk
+            .trust()
             .revoke_rule("demo", Some("echo"), false, None)
             .await;
     }

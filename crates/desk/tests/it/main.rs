@@ -41,5 +41,6 @@ mod secrets;
 mod sign_in;
 mod supervisor;
 mod traffic;
+mod trust_service;
 mod unanswered;
 mod url_steps;

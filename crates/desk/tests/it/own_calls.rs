@@ -42,7 +42,7 @@ async fn the_persons_own_call_runs_at_once_and_is_audited_as_theirs() {
         pending = question => panic!("the person was asked about their own call: {pending:?}"),
     };
     assert!(text_of(&result).contains("mine"), "{result}");
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     assert_eq!(
         world.last_call().await,
         strings(["add_note", "allowed", BY_YOU, "the person"])
@@ -57,6 +57,7 @@ async fn the_persons_own_call_runs_at_once_and_is_audited_as_theirs() {
     assert_eq!(tool, "add_note");
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", false, Map::new(), Remember::Once)
         .unwrap();
     call.await.unwrap().unwrap_err();
@@ -92,7 +93,7 @@ async fn a_denial_the_person_made_stops_their_own_call_and_says_which_rule() {
         denied.to_string(),
         "the call to echo was denied (policy: denied for this tool, always)"
     );
-    assert!(world.desk.pending().is_empty(), "nobody was asked");
+    assert!(world.desk.trust().pending().is_empty(), "nobody was asked");
     assert_eq!(
         world.last_call().await,
         strings([
@@ -105,7 +106,7 @@ async fn a_denial_the_person_made_stops_their_own_call_and_says_which_rule() {
     // Another tool of the server is not held by it.
     let added = world.call("add", json!({"a": 1, "b": 2}), "add").await;
     assert_eq!(text_of(&added.unwrap().unwrap()), r#"{"sum":3}"#);
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     world.desk.shutdown().await;
 }
 
@@ -133,6 +134,7 @@ async fn a_destructive_tool_asks_the_person_first_until_a_rule_answers_for_them(
     assert_eq!(asked_by, switchboard_core::decisions::Origin::Person);
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, "demo", true, arguments, Remember::ToolAlways)
         .unwrap();
     let result = call.await.unwrap().unwrap();
@@ -192,7 +194,7 @@ async fn with_confirmation_off_a_destructive_own_call_runs_at_once() {
             .unwrap()
             .unwrap();
         assert_ne!(result["isError"], true, "{result}");
-        assert!(world.desk.pending().is_empty());
+        assert!(world.desk.trust().pending().is_empty());
         assert_eq!(
             world.last_call().await,
             strings(["delete_note", "allowed", BY_YOU, "the person"])

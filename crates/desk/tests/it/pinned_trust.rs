@@ -29,6 +29,7 @@ impl DemoDesk {
             panic!("asked {:?}", asked.question)
         };
         self.desk
+            .trust()
             .answer_tool_call(asked.id, &self.server, allow, arguments, remember)
             .unwrap();
         changed
@@ -42,7 +43,10 @@ impl DemoDesk {
             .await
             .unwrap()
             .unwrap();
-        assert!(self.desk.pending().is_empty(), "{tool} was asked about");
+        assert!(
+            self.desk.trust().pending().is_empty(),
+            "{tool} was asked about"
+        );
         text_of(&result)
     }
 
@@ -194,10 +198,11 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
     let folder = tempfile::tempdir().unwrap();
     world
         .desk
+        .trust()
         .set_roots("demo", &[folder.path().to_owned()])
         .await
         .unwrap();
-    assert_eq!(world.desk.roots_of("demo").len(), 1);
+    assert_eq!(world.desk.trust().roots_of("demo").len(), 1);
 
     // Launched from another folder: the same name, another server as far as trust goes.
     form.cwd = folder.path().display().to_string();
@@ -208,7 +213,10 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
         .await
         .unwrap();
     world.running_again().await;
-    assert!(world.desk.roots_of("demo").is_empty(), "no folder shared");
+    assert!(
+        world.desk.trust().roots_of("demo").is_empty(),
+        "no folder shared"
+    );
     let call = world.call_by_model("add_note", json!({"title": "c", "text": "d"}), "again");
     let changed = world.answer_next(true, Remember::Once).await.unwrap();
     assert!(changed.server);
@@ -272,6 +280,7 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
     call.await.unwrap().unwrap();
     world
         .desk
+        .trust()
         .set_roots("renamed", &[folder.path().to_owned()])
         .await
         .unwrap();
@@ -282,7 +291,7 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
     );
     world.desk.remove_server("renamed").await.unwrap();
     assert_eq!(world.rules(), []);
-    assert!(world.desk.roots_of("renamed").is_empty());
+    assert!(world.desk.trust().roots_of("renamed").is_empty());
     assert!(world.file()["settings"].get("sharedFolders").is_none());
     world.desk.shutdown().await;
 }
@@ -302,11 +311,12 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     let folder = tempfile::tempdir().unwrap();
     world
         .desk
+        .trust()
         .set_roots("demo", &[folder.path().to_owned()])
         .await
         .unwrap();
 
-    let rules = world.desk.standing_rules().await;
+    let rules = world.desk.trust().standing_rules().await;
     let seen: Vec<_> = rules
         .iter()
         .map(|r| (r.tool.as_deref(), r.allow, r.scope, r.uses, r.holds))
@@ -319,7 +329,7 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
         ]
     );
     assert!(rules.iter().all(|r| r.server == "demo" && r.since_ms > 0));
-    let shared = world.desk.shared_folders();
+    let shared = world.desk.trust().shared_folders();
     assert_eq!(shared.len(), 1);
     assert_eq!(
         shared[0].folders,
@@ -329,16 +339,21 @@ async fn every_rule_and_folder_is_listed_for_review_and_revoked_at_once() {
     // Revoked, each takes effect at once: the next call is asked, the server sees nothing.
     world
         .desk
+        .trust()
         .revoke_rule("demo", Some("echo"), false, None)
         .await;
-    world.desk.revoke_rule("demo", None, false, None).await;
-    assert!(world.desk.standing_rules().await.is_empty());
+    world
+        .desk
+        .trust()
+        .revoke_rule("demo", None, false, None)
+        .await;
+    assert!(world.desk.trust().standing_rules().await.is_empty());
     assert_eq!(world.rules(), []);
     let call = world.call_by_model("echo", json!({"text": "4"}), "4");
     world.answer_next(true, Remember::Once).await;
     call.await.unwrap().unwrap();
-    world.desk.set_roots("demo", &[]).await.unwrap();
-    assert!(world.desk.shared_folders().is_empty());
+    world.desk.trust().set_roots("demo", &[]).await.unwrap();
+    assert!(world.desk.trust().shared_folders().is_empty());
     let call = world.call_by_model("list_roots", json!({}), "roots");
     world.answer_next(true, Remember::Once).await;
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "no roots shared");
@@ -355,6 +370,7 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
     assert_eq!(asked.question, Question::Roots);
     world
         .desk
+        .trust()
         .answer_roots(asked.id, "demo", &[folder.path().to_owned()])
         .await
         .unwrap();
@@ -362,7 +378,10 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
 
     // Started again, the server sees the same folder without asking anyone.
     let mut world = world.reopen(&["demo"]).await;
-    assert_eq!(world.desk.roots_of("demo"), std::slice::from_ref(&shown));
+    assert_eq!(
+        world.desk.trust().roots_of("demo"),
+        std::slice::from_ref(&shown)
+    );
     let listed = world.run_unasked("list_roots", json!({})).await;
     assert!(listed.contains(&shown), "{listed}");
 
@@ -376,7 +395,7 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
         .unwrap();
     world.running_again().await;
     let mut world = world.reopen(&["demo"]).await;
-    assert!(world.desk.roots_of("demo").is_empty());
+    assert!(world.desk.trust().roots_of("demo").is_empty());
     let call = world.call_by_model("list_roots", json!({}), "again");
     // The standing allowance no longer holds either.
     world.answer_next(true, Remember::Once).await;

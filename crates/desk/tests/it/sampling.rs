@@ -102,7 +102,11 @@ async fn asked_instead(world: &mut DemoDesk, arguments: Value, token: &str) -> A
 fn answer_by_hand(world: &DemoDesk, id: u64) {
     let reply = json!({"role": "assistant", "model": "me",
                        "content": {"type": "text", "text": "By hand."}});
-    world.desk.answer_sampling(id, "demo", Some(reply)).unwrap();
+    world
+        .desk
+        .trust()
+        .answer_sampling(id, "demo", Some(reply))
+        .unwrap();
 }
 
 async fn newest_sampling_record(world: &DemoDesk) -> AuditEntry {
@@ -181,10 +185,18 @@ async fn the_model_drafts_from_the_hint_and_the_persons_edit_reaches_the_server(
     );
 
     // A draft is only a draft: the request still waits for the person.
-    assert!(world.desk.pending().iter().any(|p| p.id == asked.id));
+    assert!(
+        world
+            .desk
+            .trust()
+            .pending()
+            .iter()
+            .any(|p| p.id == asked.id)
+    );
     let reply = edited(&draft.result, "Paris (edited by me).");
     world
         .desk
+        .trust()
         .answer_sampling(asked.id, "demo", Some(reply))
         .unwrap();
     let result = call.await.unwrap().unwrap();
@@ -219,6 +231,7 @@ async fn a_provider_refusal_is_said_in_its_words_and_the_person_can_still_answer
                        "content": {"type": "text", "text": "Written by hand."}});
     world
         .desk
+        .trust()
         .answer_sampling(asked.id, "demo", Some(reply))
         .unwrap();
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "Written by hand.");
@@ -255,7 +268,7 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
         .unwrap()
         .unwrap();
     assert_eq!(text_of(&result), "Sent without asking.");
-    assert!(world.desk.pending().is_empty(), "no one was asked");
+    assert!(world.desk.trust().pending().is_empty(), "no one was asked");
     let audit = world.desk.activity().page(None, 10).await.unwrap();
     let sampled = audit.iter().find(|e| e.kind == "sampling").unwrap();
     assert_eq!(sampled.decision, "approved");
@@ -267,7 +280,11 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
     let call = world.call("ask_model", json!({"question": "Again?"}), "t2");
     let asked = world.asked().await;
     assert!(matches!(asked.question, Question::Sampling { .. }));
-    world.desk.answer_sampling(asked.id, "demo", None).unwrap();
+    world
+        .desk
+        .trust()
+        .answer_sampling(asked.id, "demo", None)
+        .unwrap();
     let declined = call.await.unwrap().unwrap();
     assert!(text_of(&declined).contains("declined"), "{declined}");
 }
@@ -300,6 +317,7 @@ async fn with_no_provider_the_person_writes_the_reply() {
                        "content": {"type": "text", "text": "Lima."}});
     world
         .desk
+        .trust()
         .answer_sampling(asked.id, "demo", Some(reply))
         .unwrap();
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "Lima.");

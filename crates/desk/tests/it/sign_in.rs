@@ -153,7 +153,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
 
     // At start-up nothing is opened and nothing asked: the server waits for the person.
     sign_in_needed(&mut world).await;
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
 
     // Declined: no page opens, and the server still waits.
@@ -223,7 +223,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
 
     // Opened again, it is still signed in without asking.
     let mut world = world.reopen(&[SERVER]).await;
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     assert_eq!(echo(&world, "again").await, "again");
 
     // Signed out: the grant is gone, its tokens revoked where they were issued, and the
@@ -511,7 +511,7 @@ async fn a_grant_is_kept_per_resource_shared_by_its_servers_and_moved_from_where
         .unwrap();
     secrets.delete(&grant_secret_name(&peer.url)).await.unwrap();
     let world = world.reopen(&[SERVER]).await;
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     assert_eq!(echo(&world, "moved").await, "moved");
     assert!(
         secrets
@@ -541,7 +541,7 @@ async fn a_grant_is_kept_per_resource_shared_by_its_servers_and_moved_from_where
             .then_some(())
     })
     .await;
-    assert!(world.desk.pending().is_empty());
+    assert!(world.desk.trust().pending().is_empty());
     assert_eq!(
         peer.said("issued authorization_code"),
         1,

@@ -39,6 +39,7 @@ async fn a_call_refused_until_a_page_is_visited_offers_the_page_then_goes_throug
         assert_eq!(step.url, CONNECT);
         let to_open = world
             .desk
+            .trust()
             .answer_elicitation(asked.id, "demo", json!({ "action": answer }))
             .unwrap();
         assert_eq!(to_open.as_deref(), (opened == 1).then_some(CONNECT));
@@ -61,7 +62,7 @@ async fn a_call_refused_until_a_page_is_visited_offers_the_page_then_goes_throug
             text_of(&result),
             "connected: the demo account is yours to use"
         );
-        assert!(world.desk.pending().is_empty());
+        assert!(world.desk.trust().pending().is_empty());
         world.desk.shutdown().await;
     }
 }

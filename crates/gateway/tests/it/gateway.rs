@@ -289,6 +289,7 @@ impl Gateway {
     fn answer_read(&self, asked: &Pending, allow: bool, remember: Remember) {
         self.world
             .desk
+            .trust()
             .answer_read(asked.id, &asked.server, allow, remember)
             .unwrap();
     }
@@ -300,6 +301,7 @@ impl Gateway {
         };
         self.world
             .desk
+            .trust()
             .answer_tool_call(asked.id, &asked.server, allow, arguments.clone(), remember)
             .unwrap();
     }
@@ -571,6 +573,7 @@ async fn what_the_person_always_allows_one_agent_allows_no_other() {
         gateway
             .world
             .desk
+            .trust()
             .revoke_rule("demo", Some("add"), false, Some("Claude Code"))
             .await;
     }
@@ -815,7 +818,7 @@ async fn a_servers_sampling_and_forms_during_an_agents_call_go_to_that_agent_if_
                 "{sdk:?}: {result}"
             );
             answered += 2;
-            let asked_person = gateway.world.desk.pending().into_iter().find(|p| {
+            let asked_person = gateway.world.desk.trust().pending().into_iter().find(|p| {
                 matches!(
                     p.question,
                     Question::Sampling { .. } | Question::Elicitation { .. }
@@ -868,6 +871,7 @@ async fn a_servers_sampling_goes_to_the_person_unless_the_agent_declared_it_and_
             gateway
                 .world
                 .desk
+                .trust()
                 .answer_sampling(asked.id, "demo", Some(reply))
                 .unwrap();
             let result = claude.outcome(&call).await.unwrap();
@@ -952,7 +956,8 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         assert_eq!(servers, &["demo"], "{sdk:?}: the servers Cursor uses");
         let offered = [kept.display().to_string(), refused.display().to_string()];
         assert_eq!(folders, &offered, "{sdk:?}");
-        desk.answer_agent_roots(offer.id, "Cursor", std::slice::from_ref(&kept))
+        desk.trust()
+            .answer_agent_roots(offer.id, "Cursor", std::slice::from_ref(&kept))
             .unwrap();
         // The servers see the folder once the offer is settled and recorded.
         let recorded = async {
@@ -975,7 +980,7 @@ async fn an_agents_roots_reach_its_servers_only_as_the_person_accepts_them() {
         assert!(!seen.contains("refused-"), "{sdk:?}: {seen}");
     }
     assert!(
-        desk.roots_of("everything").is_empty(),
+        desk.trust().roots_of("everything").is_empty(),
         "a server Cursor does not use sees none of its folders"
     );
 }
@@ -1274,6 +1279,7 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
         gateway
             .world
             .desk
+            .trust()
             .revoke_rule("demo", None, true, Some("Claude Code"))
             .await;
     }
@@ -1555,7 +1561,8 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
         path.canonicalize().unwrap()
     };
     let (own, offered) = (folder("own"), folder("offered"));
-    desk.set_roots("demo", std::slice::from_ref(&own))
+    desk.trust()
+        .set_roots("demo", std::slice::from_ref(&own))
         .await
         .unwrap();
     let shown = |folders: &[&Path]| -> Vec<String> {
@@ -1574,7 +1581,8 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
         _ => None,
     })
     .await;
-    desk.answer_agent_roots(offer.id, "Claude Code", &[own.clone(), offered.clone()])
+    desk.trust()
+        .answer_agent_roots(offer.id, "Claude Code", &[own.clone(), offered.clone()])
         .unwrap();
     next_on(&mut updates, |u| match u {
         Update::Log { entry } if entry.text.contains("Roots updated: 2 root(s)") => Some(()),
@@ -1582,8 +1590,8 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
     })
     .await;
     let both = shown(&[&own, &offered]);
-    assert_eq!(desk.roots_of("demo"), both);
-    assert!(eventually(|| desk.roots_of("everything") == both).await);
+    assert_eq!(desk.trust().roots_of("demo"), both);
+    assert!(eventually(|| desk.trust().roots_of("everything") == both).await);
 
     desk.agents().remove("Claude Code").await.unwrap();
     // server-everything reads its roots again as it is told they changed.
@@ -1592,8 +1600,8 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
         _ => None,
     })
     .await;
-    assert!(desk.roots_of("everything").is_empty());
-    assert_eq!(desk.roots_of("demo"), shown(&[&own]));
+    assert!(desk.trust().roots_of("everything").is_empty());
+    assert_eq!(desk.trust().roots_of("demo"), shown(&[&own]));
     let listed = text_of(&call_allowed(&desk, "demo", "list_roots", json!({})).await);
     assert!(
         listed.contains(&file_uri(&own)) && !listed.contains("offered"),

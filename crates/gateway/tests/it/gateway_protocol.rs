@@ -491,6 +491,7 @@ async fn over_http_the_token_names_the_agent_whose_calls_are_asked_about() {
     );
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
         .unwrap();
     let result = call.await.unwrap().unwrap();
@@ -563,6 +564,7 @@ async fn a_stateless_agent_answers_a_servers_question_by_retrying_its_call() {
     };
     world
         .desk
+        .trust()
         .answer_tool_call(asked.id, &asked.server, true, arguments, Remember::Once)
         .unwrap();
     let interim = agent.answer_to(id).await["result"].clone();
@@ -873,7 +875,13 @@ async fn a_stateless_agent_is_asked_for_its_roots_when_a_server_asks_for_them() 
         .result("tools/call", retry(&call, state, json!({ key: listed })))
         .await;
     assert_eq!(again["resultType"], "complete", "{again}");
-    let pending: Vec<_> = world.desk.pending().into_iter().map(|p| p.id).collect();
+    let pending: Vec<_> = world
+        .desk
+        .trust()
+        .pending()
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
     assert_eq!(pending, [offered.id], "offered once");
 
     let interim = agent.result("tools/call", call.clone()).await;

@@ -240,7 +240,8 @@ pub async fn call_allowed(desk: &Desk, server: &str, tool: &str, arguments: Valu
     let Question::ToolCall { arguments, .. } = asked.question else {
         panic!("asked {:?}", asked.question)
     };
-    desk.answer_tool_call(asked.id, server, true, arguments, Remember::Once)
+    desk.trust()
+        .answer_tool_call(asked.id, server, true, arguments, Remember::Once)
         .unwrap();
     call.await.unwrap().unwrap()
 }

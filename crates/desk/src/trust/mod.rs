@@ -1,10 +1,72 @@
-//! What the person has allowed, for review: every standing rule (its scope, since when,
-//! how often it decided a call, whether it still holds for the server and the tool as they
-//! are now) and every shared folder, each revocable, at once.
+//! The trust service: the person's answers to what waits for them (checked before they
+//! go), the folders each server may see, and what the person has allowed, for review:
+//! every standing rule (its scope, since when, how often it decided a call, whether it
+//! still holds for the server and the tool as they are now) and every shared folder, each
+//! revocable, at once. It holds the gate (its broker, rules and audit trail), the roots
+//! and the catalog, and reaches the configuration and the servers' sessions through its
+//! port ([`TrustHost`]), which the desk implements.
+
+mod answers;
+mod folders;
+mod host;
+
+use std::sync::Arc;
 
 use serde::Serialize;
+use switchboard_core::approvals::AnswerError;
+use switchboard_core::catalog::Catalog;
+use switchboard_core::gate::Gate;
+use switchboard_core::links::LinkError;
+use switchboard_core::roots::{RootError, Roots};
 
-use crate::Desk;
+use crate::keeps::Keeps;
+
+pub(crate) use folders::{folders_record, grant_remembered};
+pub use host::{FoldersChange, TrustHost};
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrustError {
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    /// The answer does not fit what was asked; the person can fix it and nothing is lost.
+    #[error("{0}")]
+    BadAnswer(String),
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    #[error(transparent)]
+    Roots(#[from] RootError),
+}
+
+/// Cheap to clone; every clone is the same service.
+#[derive(Clone)]
+pub struct Trust {
+    gate: Gate,
+    roots: Roots,
+    catalog: Catalog,
+    host: Arc<dyn TrustHost>,
+    _keeps: Keeps,
+}
+
+impl Trust {
+    /// The service over the gate, the roots and the catalog it works with.
+    pub fn new(gate: Gate, roots: Roots, catalog: Catalog, host: Arc<dyn TrustHost>) -> Self {
+        Self {
+            gate,
+            roots,
+            catalog,
+            host,
+            _keeps: Keeps::default(),
+        }
+    }
+
+    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
+    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+        Self {
+            _keeps: Keeps::alive(part),
+            ..self.clone()
+        }
+    }
+}
 use switchboard_core::audit::ByRule;
 use switchboard_core::pins::ToolDefinition;
 use switchboard_core::policy::{Now, RuleOf, Scope};
@@ -49,11 +111,11 @@ pub struct SharedFolders {
     pub folders: Vec<String>,
 }
 
-impl Desk {
+impl Trust {
     /// Every rule the person made, the standing ones first.
     pub async fn standing_rules(&self) -> Vec<StandingRule> {
-        let config = self.config();
-        let rules = self.inner.gate.rules();
+        let config = self.host.config();
+        let rules = self.gate.rules();
         let mut shown = Vec::with_capacity(rules.len());
         for (rule, scope) in rules {
             let identity = config
@@ -64,12 +126,14 @@ impl Desk {
             // all of them; none when its server does not run, or for its reads.
             let listed: Vec<ToolDefinition> = match (&rule.tool, rule.reads) {
                 (_, true) => Vec::new(),
-                (Some(tool), false) => (self.inner.shared.catalog())
+                (Some(tool), false) => self
+                    .catalog
                     .find_tool(&rule.server, tool)
                     .map(|found| ToolDefinition::of(&found))
                     .into_iter()
                     .collect(),
-                (None, false) => (self.inner.shared.catalog())
+                (None, false) => self
+                    .catalog
                     .offer(&rule.server)
                     .map(|offer| offer.tools.iter().map(ToolDefinition::of).collect())
                     .unwrap_or_default(),
@@ -96,7 +160,7 @@ impl Desk {
                 decided_by: rule.decided_by(scope),
                 since_ms: rule.since_ms as i64,
             };
-            let uses = self.inner.gate.audit().count_decided(uses).await;
+            let uses = self.gate.audit().count_decided(uses).await;
             shown.push(StandingRule {
                 holds,
                 uses: uses.unwrap_or(0),
@@ -130,13 +194,12 @@ impl Desk {
             (Some(tool), false) => RuleOf::Tool(tool.to_owned()),
             (None, false) => RuleOf::Tools,
         };
-        self.inner.gate.revoke(server, &what, agent).await;
+        self.gate.revoke(server, &what, agent).await;
     }
 
     /// The folders each server may see, by server.
     pub fn shared_folders(&self) -> Vec<SharedFolders> {
         let mut shared: Vec<SharedFolders> = self
-            .inner
             .roots
             .servers()
             .into_iter()

@@ -8,18 +8,17 @@ use std::path::PathBuf;
 use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
-use crate::Desk;
-use crate::DeskError;
+use super::{Trust, TrustError};
 use serde_json::json;
 use switchboard_core::approvals::Answer;
 use switchboard_core::audit::{Kind, Record};
-use switchboard_core::config::{self, Config, ConfigError};
+use switchboard_core::config::Config;
 use switchboard_core::decisions::{DecidedBy, Origin, Outcome};
 use switchboard_core::roots::{self, FolderGrant, Roots};
 
 /// Gives each configured server the folders chosen for it as it is launched now. A folder
 /// that is gone since is left out.
-pub(super) fn grant_remembered(config: &Config, granted: &Roots) {
+pub(crate) fn grant_remembered(config: &Config, granted: &Roots) {
     for grant in &config.settings.shared_folders {
         let Some(server) = config.servers.get(&grant.server) else {
             continue;
@@ -42,11 +41,11 @@ pub(super) fn grant_remembered(config: &Config, granted: &Roots) {
     }
 }
 
-impl Desk {
+impl Trust {
     /// Keeps the person's choice of folders for `server` in the file; those an agent
     /// offered stay marked as its own while the server sees them.
-    pub(super) async fn remember_folders(&self, server: &str, chosen: &[Root]) {
-        let Ok(server_config) = self.server_config(server) else {
+    pub(crate) async fn remember_folders(&self, server: &str, chosen: &[Root]) {
+        let Some(server_config) = self.host.config().servers.get(server).cloned() else {
             return;
         };
         let mut grant = FolderGrant::of(server, server_config.identity(), chosen);
@@ -61,7 +60,7 @@ impl Desk {
     }
 
     /// Marks `folders`, which `server` sees now, as `agent`'s offer.
-    pub(super) async fn mark_offered(&self, server: &str, agent: &str, folders: &[PathBuf]) {
+    pub(crate) async fn mark_offered(&self, server: &str, agent: &str, folders: &[PathBuf]) {
         let (server, agent, folders) = (server.to_owned(), agent.to_owned(), folders.to_vec());
         self.change_folders(move |grants| {
             for grant in grants.iter_mut().filter(|g| g.server == server) {
@@ -72,15 +71,14 @@ impl Desk {
     }
 
     /// The folders `server` sees now that no agent offered: the person's own.
-    pub(super) fn own_folders(&self, server: &str) -> Vec<PathBuf> {
-        let config = self.config();
+    pub(crate) fn own_folders(&self, server: &str) -> Vec<PathBuf> {
+        let config = self.host.config();
         let grant = config
             .settings
             .shared_folders
             .iter()
             .find(|g| g.server == server);
-        self.inner
-            .roots
+        self.roots
             .of(server)
             .iter()
             .filter_map(|root| file_path(&root.uri))
@@ -90,7 +88,7 @@ impl Desk {
 
     /// Unshares from every server the folders `agent` alone offered (it was removed): each
     /// server that saw them is told, and the audit trail records it.
-    pub(super) async fn withdraw_offered_folders(&self, agent: &str) {
+    pub(crate) async fn withdraw_offered_folders(&self, agent: &str) {
         let offered_by = agent.to_owned();
         let withdrawn = self
             .change_folders(move |grants| {
@@ -105,17 +103,16 @@ impl Desk {
             })
             .await;
         for (server, gone) in withdrawn.into_iter().flatten() {
-            if let Some(seen) = self.inner.roots.chosen(&server) {
+            if let Some(seen) = self.roots.chosen(&server) {
                 let left: Vec<Root> = seen
                     .into_iter()
                     .filter(|root| file_path(&root.uri).is_none_or(|f| !gone.contains(&f)))
                     .collect();
-                let host = self.inner.host.lock().await;
-                host.share(&self.inner.roots, &server, left).await;
+                self.share(&server, left).await;
             }
             let removed = DecidedBy::AgentRemoved;
             let record = folders_record(agent, &server, &gone, "withdrawn", removed);
-            if let Err(e) = self.inner.gate.audit().record(record).await {
+            if let Err(e) = self.gate.audit().record(record).await {
                 tracing::error!("{e}");
             }
         }
@@ -128,43 +125,33 @@ impl Desk {
         id: u64,
         agent: &str,
         folders: &[PathBuf],
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), TrustError> {
         let chosen = roots::roots_of(folders)?;
         self.answer(id, agent, Answer::Roots(chosen))
     }
 
     /// Forgets what was chosen for `server` (removed, or renamed).
-    pub(super) async fn forget_folders(&self, server: &str) {
+    pub(crate) async fn forget_folders(&self, server: &str) {
         let server = server.to_owned();
         self.change_folders(move |grants| grants.retain(|g| g.server != server))
             .await;
     }
 
-    /// Changes the folders chosen as the file holds them now, off the async threads; what
-    /// `change` gave back, once written (unwritten, the choice holds until quit).
+    /// Changes the folders chosen as the file holds them now (see
+    /// [`TrustHost::edit_folders`]); what `change` gave back, once written.
     async fn change_folders<T: Send + 'static>(
         &self,
         change: impl FnOnce(&mut Vec<FolderGrant>) -> T + Send + 'static,
     ) -> Option<T> {
-        if self.config_problem().is_some() {
-            // A file that does not read is never written: the choice holds until quit.
-            return None;
-        }
-        let _editing = self.inner.edits.lock().await;
-        let written = config::update_off_thread(self.inner.config_path.clone(), move |config| {
-            Ok::<_, ConfigError>(change(&mut config.settings.shared_folders))
-        })
-        .await;
-        match written {
-            Ok((config, gave)) => {
-                self.inner.loaded.lock().config = config;
-                Some(gave)
-            }
-            Err(e) => {
-                tracing::error!("the folders chosen hold until quit: {e}");
-                None
-            }
-        }
+        let gave = std::sync::Arc::new(parking_lot::Mutex::new(None));
+        let giving = gave.clone();
+        let written = self
+            .host
+            .edit_folders(Box::new(move |grants| {
+                *giving.lock() = Some(change(grants))
+            }))
+            .await;
+        written.then(|| gave.lock().take()).flatten()
     }
 }
 

@@ -9,21 +9,21 @@ use switchboard_mcp::types::{
     CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult,
 };
 
-use crate::{Desk, DeskError, shown};
+use super::{Trust, TrustError};
+use crate::shown;
 use switchboard_core::approvals::{Answer, Pending, Question, Refusal, Remember};
 use switchboard_core::links;
 use switchboard_core::roots;
 
-impl Desk {
+impl Trust {
     /// How many questions wait for the person (the tray shows it).
     pub fn waiting(&self) -> usize {
-        self.inner.gate.broker().waiting()
+        self.gate.broker().waiting()
     }
 
     /// What waits for the person, as they are shown it.
     pub fn pending(&self) -> Vec<Pending> {
-        self.inner
-            .gate
+        self.gate
             .broker()
             .pending()
             .into_iter()
@@ -32,21 +32,20 @@ impl Desk {
     }
 
     /// A pending question as its server asked it, nothing masked.
-    pub(super) fn question(&self, id: u64) -> Result<Question, DeskError> {
-        self.inner
-            .gate
+    pub(crate) fn question(&self, id: u64) -> Result<Question, TrustError> {
+        self.gate
             .broker()
             .pending()
             .into_iter()
             .find(|p| p.id == id)
             .map(|p| p.question)
-            .ok_or(DeskError::Answer(
+            .ok_or(TrustError::Answer(
                 switchboard_core::approvals::AnswerError::NotPending(id),
             ))
     }
 
-    pub(super) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), DeskError> {
-        Ok(self.inner.gate.broker().answer(id, server, answer)?)
+    pub(crate) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), TrustError> {
+        Ok(self.gate.broker().answer(id, server, answer)?)
     }
 
     pub fn answer_tool_call(
@@ -56,7 +55,7 @@ impl Desk {
         allow: bool,
         arguments: Map<String, Value>,
         remember: Remember,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), TrustError> {
         self.answer(
             id,
             server,
@@ -76,7 +75,7 @@ impl Desk {
         server: &str,
         allow: bool,
         remember: Remember,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), TrustError> {
         self.answer(id, server, Answer::Read { allow, remember })
     }
 
@@ -87,12 +86,12 @@ impl Desk {
         id: u64,
         server: &str,
         reply: Option<Value>,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), TrustError> {
         let answer = match reply {
             None => Err(Refusal::Declined),
             Some(reply) => Ok(Box::new(
                 serde_json::from_value::<CreateMessageResult>(reply)
-                    .map_err(|e| DeskError::BadAnswer(format!("the reply is incomplete: {e}")))?,
+                    .map_err(|e| TrustError::BadAnswer(format!("the reply is incomplete: {e}")))?,
             )),
         };
         self.answer(id, server, Answer::Sampling(answer))
@@ -105,9 +104,9 @@ impl Desk {
         id: u64,
         server: &str,
         result: Value,
-    ) -> Result<Option<String>, DeskError> {
+    ) -> Result<Option<String>, TrustError> {
         let result: ElicitResult = serde_json::from_value(result)
-            .map_err(|e| DeskError::BadAnswer(format!("not an answer to a form: {e}")))?;
+            .map_err(|e| TrustError::BadAnswer(format!("not an answer to a form: {e}")))?;
         let Question::Elicitation { params } = self.question(id)? else {
             return Err(switchboard_core::approvals::AnswerError::WrongKind(id).into());
         };
@@ -120,7 +119,7 @@ impl Desk {
                         .iter()
                         .map(|e| format!("{}: {}", e.field, e.message))
                         .collect();
-                    return Err(DeskError::BadAnswer(format!(
+                    return Err(TrustError::BadAnswer(format!(
                         "the answer does not fit the form: {}",
                         reasons.join("; ")
                     )));
@@ -142,18 +141,17 @@ impl Desk {
         id: u64,
         server: &str,
         folders: &[PathBuf],
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), TrustError> {
         let chosen = roots::roots_of(folders)?;
         self.answer(id, server, Answer::Roots(chosen.clone()))?;
-        self.inner.roots.set(server, chosen.clone());
+        self.roots.set(server, chosen.clone());
         self.remember_folders(server, &chosen).await;
         Ok(())
     }
 
     /// The folders a server may see.
     pub fn roots_of(&self, server: &str) -> Vec<String> {
-        self.inner
-            .roots
+        self.roots
             .of(server)
             .iter()
             .map(|root| {
@@ -164,13 +162,20 @@ impl Desk {
             .collect()
     }
 
-    /// Changes the folders a running server may see, and tells it.
-    pub async fn set_roots(&self, server: &str, folders: &[PathBuf]) -> Result<(), DeskError> {
+    /// Replaces what `server` may see with `chosen`; if that changed, the server is told.
+    pub(crate) async fn share(&self, server: &str, chosen: Vec<switchboard_mcp::types::Root>) {
+        if self.roots.set(server, chosen)
+            && let Some(client) = self.host.client(server)
         {
-            let host = self.inner.host.lock().await;
-            host.grant_roots(&self.inner.roots, server, folders).await?;
+            // A server that cannot be told reads the new roots when it next asks.
+            let _ = client.notify_roots_changed().await;
         }
-        let chosen = self.inner.roots.of(server);
+    }
+
+    /// Changes the folders a running server may see, and tells it.
+    pub async fn set_roots(&self, server: &str, folders: &[PathBuf]) -> Result<(), TrustError> {
+        self.share(server, roots::roots_of(folders)?).await;
+        let chosen = self.roots.of(server);
         self.remember_folders(server, &chosen).await;
         Ok(())
     }
