@@ -9,6 +9,7 @@ mod hostile;
 mod http_failures;
 mod http_server;
 mod http_server_lifetime;
+mod interop;
 mod interop_everything;
 mod interop_http;
 mod interop_oauth;

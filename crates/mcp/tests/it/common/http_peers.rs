@@ -9,15 +9,17 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchboard_mcp::client::{Client, ClientConfig, EraSetting};
+use switchboard_mcp::client::{Client, EraSetting};
 use switchboard_mcp::transport::http::{self, HttpMode, HttpServer, HttpSession};
-use switchboard_mcp::types::ClientCapabilities;
 use switchboard_test_support::ports::on_free_port;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-use crate::common::{Log, Person, workspace_binary, workspace_root};
+use crate::common::{
+    Log, Person, client_config, everything_entry, python_binary, require, workspace_binary,
+    workspace_root,
+};
 
 /// How long a peer may take to start listening (Python imports are slow on a busy machine).
 const STARTUP: Duration = Duration::from_secs(60);
@@ -124,15 +126,6 @@ pub enum EverythingHttp {
     Sse,
 }
 
-fn require(path: PathBuf, what: &str) -> PathBuf {
-    assert!(
-        path.exists(),
-        "{what} is missing at {}: run scripts/setup (and `cargo build --workspace`)",
-        path.display()
-    );
-    path
-}
-
 fn spawn(mut command: Command) -> (Child, Arc<Output>, Arc<Output>) {
     command
         .stdin(Stdio::null())
@@ -158,10 +151,7 @@ pub fn node_binary() -> PathBuf {
 impl Peer {
     /// `tests/peers/python/server.py`, which picks its own port and announces it on stderr.
     pub async fn python(transport: PyHttp) -> Self {
-        let python = require(
-            workspace_root().join(".tools/venv/bin/python"),
-            "the Python test virtualenv",
-        );
+        let python = python_binary();
         let mut command = Command::new(python);
         command
             .arg(workspace_root().join("tests/peers/python/server.py"))
@@ -187,10 +177,7 @@ impl Peer {
     }
 
     async fn python_oauth_over(token_lifetime: u64, more: &[&str]) -> Self {
-        let python = require(
-            workspace_root().join(".tools/venv/bin/python"),
-            "the Python test virtualenv",
-        );
+        let python = python_binary();
         Self::announcing_on_free_port("the Python OAuth peer", |port| {
             let mut command = Command::new(&python);
             command
@@ -283,12 +270,7 @@ impl Peer {
     pub async fn everything(transport: EverythingHttp) -> Self {
         static STARTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
         let _one_at_a_time = STARTING.lock().await;
-        let entry = require(
-            workspace_root().join(
-                "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-            ),
-            "server-everything",
-        );
+        let entry = everything_entry();
         let (mode, path, ready) = match transport {
             EverythingHttp::Streamable => (
                 "streamableHttp",
@@ -368,11 +350,7 @@ pub async fn connect_http(
     server.connect_timeout = Duration::from_secs(10);
     server.read_timeout = Duration::from_secs(30);
     let (transport, session) = http::connect(&server, log.sink()).expect("start the transport");
-    let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
-    config.capabilities = ClientCapabilities::all();
-    config.request_timeout = Duration::from_secs(30);
-    config.era = EraSetting::Session;
-    let client = Client::connect(transport, person, config)
+    let client = Client::connect(transport, person, client_config(EraSetting::Session))
         .await
         .unwrap_or_else(|e| panic!("initialize over {url}: {e}"));
     (client, session)

@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod http_peers;
+pub mod peers;
 pub mod served;
 
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn require(path: PathBuf, what: &str) -> PathBuf {
+pub fn require(path: PathBuf, what: &str) -> PathBuf {
     assert!(
         path.exists(),
         "{what} is missing at {}: run scripts/setup (and `cargo build --workspace`)",
@@ -36,25 +37,33 @@ fn require(path: PathBuf, what: &str) -> PathBuf {
     path
 }
 
-/// `@modelcontextprotocol/server-everything` over stdio.
-pub fn everything_stdio() -> StdioServer {
-    let entry = require(
+/// The entry point of `@modelcontextprotocol/server-everything`.
+pub fn everything_entry() -> PathBuf {
+    require(
         workspace_root().join(
             "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
         ),
         "server-everything",
-    );
-    StdioServer::new("node").args([entry.into_os_string(), "stdio".into()])
+    )
+}
+
+/// The Python of the test virtualenv, where the Python SDK is installed.
+pub fn python_binary() -> PathBuf {
+    require(
+        workspace_root().join(".tools/venv/bin/python"),
+        "the Python test virtualenv",
+    )
+}
+
+/// `@modelcontextprotocol/server-everything` over stdio.
+pub fn everything_stdio() -> StdioServer {
+    StdioServer::new("node").args([everything_entry().into_os_string(), "stdio".into()])
 }
 
 /// The Python SDK server of `tests/peers/python/server.py` over stdio.
 pub fn python_stdio() -> StdioServer {
-    let python = require(
-        workspace_root().join(".tools/venv/bin/python"),
-        "the Python test virtualenv",
-    );
     let script = workspace_root().join("tests/peers/python/server.py");
-    StdioServer::new(python).args([script.into_os_string(), "stdio".into()])
+    StdioServer::new(python_binary()).args([script.into_os_string(), "stdio".into()])
 }
 
 pub use switchboard_test_support::binaries::workspace_binary;
@@ -160,33 +169,62 @@ impl ClientHandler for Person {
 
 /// The server's stderr and protocol complaints, kept for assertions.
 #[derive(Default, Clone)]
-pub struct Log(Arc<Mutex<Vec<LogLine>>>);
+pub struct Log(Arc<LogLines>);
+
+#[derive(Default)]
+pub struct LogLines {
+    lines: Mutex<Vec<LogLine>>,
+    changed: Notify,
+}
 
 impl Log {
     pub fn sink(&self) -> LogSink {
-        let lines = self.0.clone();
-        Arc::new(move |line| lines.lock().expect("log lock").push(line))
+        let log = self.0.clone();
+        Arc::new(move |line| {
+            log.lines.lock().expect("log lock").push(line);
+            log.changed.notify_waiters();
+        })
     }
 
     pub fn stderr_contains(&self, text: &str) -> bool {
         self.0
+            .lines
             .lock()
             .expect("log lock")
             .iter()
             .any(|l| matches!(l, LogLine::Stderr(s) if s.contains(text)))
     }
+
+    /// Waits, up to `limit`, until the server has written `text` to stderr.
+    pub async fn stderr_shows(&self, text: &str, limit: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let changed = self.0.changed.notified();
+            if self.stderr_contains(text) {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                return self.stderr_contains(text);
+            }
+        }
+    }
+}
+
+/// The settings of a client that declares every capability, in the era given.
+pub fn client_config(era: EraSetting) -> ClientConfig {
+    let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
+    config.capabilities = ClientCapabilities::all();
+    config.request_timeout = Duration::from_secs(30);
+    config.era = era;
+    config
 }
 
 /// Connects to a stdio server as a client that declares every capability.
 pub async fn connect(server: &StdioServer, person: Arc<Person>, log: &Log) -> Client {
     let transport = stdio::spawn(server, log.sink()).expect("start the server");
-    let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
-    config.capabilities = ClientCapabilities::all();
-    config.request_timeout = Duration::from_secs(30);
     // The features these tests exercise (server requests, subscriptions, log levels) are
     // those of the stateful era; the stateless era has tests of its own (stateless.rs).
-    config.era = EraSetting::Session;
-    Client::connect(transport, person, config)
+    Client::connect(transport, person, client_config(EraSetting::Session))
         .await
         .expect("initialize")
 }

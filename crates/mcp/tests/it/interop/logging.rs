@@ -1,0 +1,91 @@
+//! The server's log messages follow the level the client sets.
+
+use serde_json::{Value, json};
+use switchboard_mcp::client::ServerNotification;
+use switchboard_mcp::types::LoggingLevel;
+
+use crate::common::http_peers::PyHttp;
+use crate::common::peers::{Reach, each_peer};
+use crate::common::{Person, Script, WAIT};
+
+struct Peer {
+    reach: Reach,
+    /// The tool that logs "at <level>" at debug, info, warning and error.
+    tool: &'static str,
+}
+
+const PYTHON: Peer = Peer {
+    reach: Reach::PythonStdio,
+    tool: "log_levels",
+};
+
+async fn follow_the_level(peer: &Peer) {
+    let person = Person::new(Script::default());
+    let connected = peer.reach.connect(person.clone()).await;
+    let client = &connected.client;
+    let logged = |person: &Person| -> Vec<(LoggingLevel, Value)> {
+        person
+            .seen
+            .lock()
+            .expect("seen lock")
+            .notifications
+            .iter()
+            .filter_map(|n| match n {
+                ServerNotification::Log(log) => Some((log.level?, log.data.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    client
+        .set_logging_level(LoggingLevel::Debug)
+        .await
+        .expect("logging/setLevel");
+    client
+        .call_tool(peer.tool, None, client.request_options())
+        .await
+        .expect("tools/call");
+    person
+        .wait_for("four log messages", WAIT, |s| s.notifications.len() >= 4)
+        .await;
+    assert_eq!(
+        logged(&person),
+        [
+            (LoggingLevel::Debug, json!("at debug")),
+            (LoggingLevel::Info, json!("at info")),
+            (LoggingLevel::Warning, json!("at warning")),
+            (LoggingLevel::Error, json!("at error")),
+        ]
+    );
+
+    client
+        .set_logging_level(LoggingLevel::Warning)
+        .await
+        .expect("logging/setLevel");
+    client
+        .call_tool(peer.tool, None, client.request_options())
+        .await
+        .expect("tools/call");
+    person
+        .wait_for("two more", WAIT, |s| s.notifications.len() >= 6)
+        .await;
+    assert_eq!(
+        logged(&person)[4..],
+        [
+            (LoggingLevel::Warning, json!("at warning")),
+            (LoggingLevel::Error, json!("at error")),
+        ]
+    );
+    client.close().await;
+}
+
+each_peer!(follow_the_level {
+    python_stdio: PYTHON,
+    python_streamable_http: Peer {
+        reach: Reach::PythonHttp(PyHttp::Streamable),
+        ..PYTHON
+    },
+    python_sse: Peer {
+        reach: Reach::PythonHttp(PyHttp::Sse),
+        ..PYTHON
+    },
+});
