@@ -9,24 +9,17 @@ use std::time::Duration;
 use http_peers::{EverythingHttp, Peer, PyHttp};
 use serde_json::{Map, Value, json};
 use switchboard_mcp::ProtocolVersion;
-use switchboard_mcp::client::{
-    Client, ClientConfig, ClientError, Era, EraSetting, ServerNotification,
-};
+use switchboard_mcp::client::{Client, ClientError, Era, EraSetting, ServerNotification};
 use switchboard_mcp::transport::http::{self, HttpServer};
 use switchboard_mcp::transport::{TransportParts, stdio};
 use switchboard_mcp::types::*;
 
 use crate::common;
 use crate::common::http_peers;
-use crate::common::{Log, Person, Script, everything_stdio, first_text, python_stdio};
-
-fn config(era: EraSetting) -> ClientConfig {
-    let mut config = ClientConfig::new("switchboard-tests", "0.0.0");
-    config.capabilities = ClientCapabilities::all();
-    config.request_timeout = Duration::from_secs(30);
-    config.era = era;
-    config
-}
+use crate::common::peers::each_peer;
+use crate::common::{
+    Log, Person, Script, args, client_config, everything_stdio, first_text, python_stdio,
+};
 
 fn over_stdio(
     server: &switchboard_mcp::transport::stdio::StdioServer,
@@ -51,10 +44,35 @@ fn person() -> Arc<Person> {
     })
 }
 
-/// How the Python SDK's server is reached.
+/// How a server is reached.
+#[derive(Clone, Copy)]
 enum Via {
     Stdio,
     Http,
+}
+
+/// The third-party servers of these tests.
+#[derive(Clone, Copy)]
+enum Server {
+    /// The Python SDK's, which speaks both eras.
+    Python,
+    /// server-everything, of the stateful era only.
+    Everything,
+    /// rmcp's, which speaks both eras.
+    Rmcp,
+}
+
+/// A transport to `server` over `via`; the HTTP peer lives as long as the second value.
+async fn reach(server: Server, via: Via, log: &Log) -> (TransportParts, Option<Peer>) {
+    let peer = match (via, server) {
+        (Via::Stdio, Server::Python) => return (over_stdio(&python_stdio(), log), None),
+        (Via::Stdio, Server::Everything) => return (over_stdio(&everything_stdio(), log), None),
+        (Via::Stdio, Server::Rmcp) => return (over_stdio(&common::rmcp_stdio(), log), None),
+        (Via::Http, Server::Python) => Peer::python(PyHttp::Streamable).await,
+        (Via::Http, Server::Everything) => Peer::everything(EverythingHttp::Streamable).await,
+        (Via::Http, Server::Rmcp) => Peer::rmcp().await,
+    };
+    (over_http(&peer.url, log), Some(peer))
 }
 
 /// The Python SDK's server reached as a host reaches it: probed, in the era it speaks; the
@@ -62,24 +80,11 @@ enum Via {
 async fn python_probed(via: Via) -> (Client, Arc<Person>, Option<Peer>) {
     let log = Log::default();
     let person = person();
-    let (transport, peer) = match via {
-        Via::Stdio => (over_stdio(&python_stdio(), &log), None),
-        Via::Http => {
-            let peer = Peer::python(PyHttp::Streamable).await;
-            (over_http(&peer.url, &log), Some(peer))
-        }
-    };
-    let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
+    let (transport, peer) = reach(Server::Python, via, &log).await;
+    let client = Client::connect(transport, person.clone(), client_config(EraSetting::Auto))
         .await
         .expect("connect");
     (client, person, peer)
-}
-
-fn args(value: Value) -> Option<Map<String, Value>> {
-    match value {
-        Value::Object(map) => Some(map),
-        other => panic!("not an object: {other}"),
-    }
 }
 
 /// The features of the interop tests, in the stateless era: lists across pages, a call with
@@ -154,19 +159,18 @@ async fn exercise_modern(client: &Client, person: &Person) {
     assert_eq!(seen.roots_requests, 1, "the roots were asked once");
 }
 
-#[tokio::test]
-async fn a_modern_server_over_stdio_is_found_by_the_probe_and_serves_every_feature() {
-    let (client, person, _peer) = python_probed(Via::Stdio).await;
+async fn a_modern_server_is_found_by_the_probe_and_serves_every_feature(via: &Via) {
+    let (client, person, _peer) = python_probed(*via).await;
     exercise_modern(&client, &person).await;
     client.close().await;
 }
 
-#[tokio::test]
-async fn a_modern_server_over_streamable_http_is_found_by_the_probe_and_serves_every_feature() {
-    let (client, person, _peer) = python_probed(Via::Http).await;
-    exercise_modern(&client, &person).await;
-    client.close().await;
-}
+each_peer!(
+    a_modern_server_is_found_by_the_probe_and_serves_every_feature {
+        python_stdio: Via::Stdio,
+        python_streamable_http: Via::Http,
+    }
+);
 
 #[tokio::test]
 async fn a_declined_form_ends_the_round_trip_as_the_server_decides() {
@@ -178,7 +182,7 @@ async fn a_declined_form_ends_the_round_trip_as_the_server_decides() {
     let client = Client::connect(
         over_stdio(&python_stdio(), &log),
         declining.clone(),
-        config(EraSetting::Auto),
+        client_config(EraSetting::Auto),
     )
     .await
     .expect("connect");
@@ -195,26 +199,33 @@ async fn a_declined_form_ends_the_round_trip_as_the_server_decides() {
     client.close().await;
 }
 
-#[tokio::test]
-async fn a_stateful_server_over_stdio_is_reached_through_the_fallback_and_says_why() {
+struct Stateful {
+    via: Via,
+    /// How the reason starts: the probe's refusal as the transport carried it.
+    refused: &'static str,
+}
+
+/// server-everything, of the stateful era only, refuses the probe; the client falls back
+/// to `initialize`, says why, and works in the session.
+async fn a_stateful_server_is_reached_through_the_fallback_and_says_why(row: &Stateful) {
     let log = Log::default();
-    let client = Client::connect(
-        over_stdio(&everything_stdio(), &log),
-        person(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
+    let (transport, _peer) = reach(Server::Everything, row.via, &log).await;
+    let client = Client::connect(transport, person(), client_config(EraSetting::Auto))
+        .await
+        .expect("connect");
     let era = client.era();
     assert_eq!(era.era, Era::Session);
     assert_eq!(era.version, ProtocolVersion::V2025_11_25);
     assert!(
-        era.reason
-            .starts_with("server/discover was refused (-32601")
+        era.reason.starts_with(row.refused)
             && era.reason.ends_with("; initialize answered 2025-11-25"),
         "{}",
         era.reason
     );
+    client
+        .list_tools()
+        .await
+        .expect("tools/list in the session");
     let echo = client
         .call_tool(
             "echo",
@@ -227,31 +238,18 @@ async fn a_stateful_server_over_stdio_is_reached_through_the_fallback_and_says_w
     client.close().await;
 }
 
-#[tokio::test]
-async fn a_stateful_server_over_http_is_reached_through_the_fallback_and_says_why() {
-    let peer = Peer::everything(EverythingHttp::Streamable).await;
-    let log = Log::default();
-    let client = Client::connect(
-        over_http(&peer.url, &log),
-        person(),
-        config(EraSetting::Auto),
-    )
-    .await
-    .expect("connect");
-    let era = client.era();
-    assert_eq!(era.era, Era::Session);
-    assert!(
-        era.reason.starts_with("server/discover was refused")
-            && era.reason.ends_with("; initialize answered 2025-11-25"),
-        "{}",
-        era.reason
-    );
-    client
-        .list_tools()
-        .await
-        .expect("tools/list in the session");
-    client.close().await;
-}
+each_peer!(
+    a_stateful_server_is_reached_through_the_fallback_and_says_why {
+        everything_stdio: Stateful {
+            via: Via::Stdio,
+            refused: "server/discover was refused (-32601",
+        },
+        everything_streamable_http: Stateful {
+            via: Via::Http,
+            refused: "server/discover was refused",
+        },
+    }
+);
 
 #[tokio::test]
 async fn the_era_can_be_forced_either_way() {
@@ -259,7 +257,7 @@ async fn the_era_can_be_forced_either_way() {
     let session = Client::connect(
         over_stdio(&python_stdio(), &log),
         person(),
-        config(EraSetting::Session),
+        client_config(EraSetting::Session),
     )
     .await
     .expect("connect");
@@ -273,7 +271,7 @@ async fn the_era_can_be_forced_either_way() {
     let refused = Client::connect(
         over_stdio(&everything_stdio(), &log),
         person(),
-        config(EraSetting::Stateless),
+        client_config(EraSetting::Stateless),
     )
     .await;
     match refused {
@@ -293,7 +291,7 @@ async fn the_era_can_be_forced_either_way() {
 /// after the probe, so it is spoken to in its stateless era at once, with no handshake tried.
 #[tokio::test]
 async fn a_server_slow_to_start_is_probed_once_it_is_up() {
-    let mut config = config(EraSetting::Auto);
+    let mut config = client_config(EraSetting::Auto);
     // Far shorter than Python takes to start.
     config.probe_timeout = Duration::from_millis(20);
     let log = Log::default();
@@ -364,19 +362,16 @@ async fn changes_are_heard_through_listen(client: &Client, person: &Person) {
         .expect("unsubscribe");
 }
 
-#[tokio::test]
-async fn list_changes_and_resource_updates_arrive_through_listen_over_stdio() {
-    let (client, person, _peer) = python_probed(Via::Stdio).await;
+async fn list_changes_and_resource_updates_arrive_through_listen(via: &Via) {
+    let (client, person, _peer) = python_probed(*via).await;
     changes_are_heard_through_listen(&client, &person).await;
     client.close().await;
 }
 
-#[tokio::test]
-async fn list_changes_and_resource_updates_arrive_through_listen_over_streamable_http() {
-    let (client, person, _peer) = python_probed(Via::Http).await;
-    changes_are_heard_through_listen(&client, &person).await;
-    client.close().await;
-}
+each_peer!(list_changes_and_resource_updates_arrive_through_listen {
+    python_stdio: Via::Stdio,
+    python_streamable_http: Via::Http,
+});
 
 #[tokio::test]
 async fn an_http_sse_server_is_reached_through_both_fallbacks() {
@@ -384,7 +379,7 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
     let log = Log::default();
     let (transport, session) =
         http::connect(&HttpServer::new(&peer.url), log.sink()).expect("valid settings");
-    let client = Client::connect(transport, person(), config(EraSetting::Auto))
+    let client = Client::connect(transport, person(), client_config(EraSetting::Auto))
         .await
         .expect("connect");
     assert_eq!(client.era().era, Era::Session);
@@ -413,156 +408,174 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
 }
 
 /// The rmcp server asks for sampling, roots and a form through `input_required` results in
-/// the stateless era, over both transports.
-#[tokio::test]
-async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person() {
-    let http = Peer::rmcp().await;
-    for (via, transport) in [
-        ("stdio", over_stdio(&common::rmcp_stdio(), &Log::default())),
-        ("HTTP", over_http(&http.url, &Log::default())),
-    ] {
-        let person = Person::new(Script {
-            roots: vec![Root::new("file:///home/ada", None)],
-            sampling_reply: Some("Paris".into()),
-            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
-            ..Script::default()
-        });
-        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(client.era().era, Era::Stateless, "{via}");
-        let call = |name: &'static str, arguments: Value| {
-            let client = client.clone();
-            async move {
-                let result = client
-                    .call_tool(name, args(arguments), client.request_options())
-                    .await
-                    .unwrap_or_else(|e| panic!("{via}: {name}: {e}"));
-                first_text(&result).to_owned()
-            }
-        };
-        assert_eq!(
-            call("sample", json!({"prompt": "Capital of France?"})).await,
-            "model said: Paris",
-            "{via}"
-        );
-        assert_eq!(call("roots", json!({})).await, "file:///home/ada", "{via}");
-        assert_eq!(call("elicit", json!({})).await, "hello Ada", "{via}");
-        let asked = {
-            let seen = person.seen.lock().expect("seen");
-            (
-                seen.sampling.len(),
-                seen.roots_requests,
-                seen.elicitations.len(),
-            )
-        };
-        assert_eq!(asked, (1, 1, 1), "{via}");
-        client.close().await;
+/// the stateless era.
+async fn an_rmcp_server_has_every_kind_of_input_answered_by_the_person(via: &Via) {
+    let (transport, _peer) = reach(Server::Rmcp, *via, &Log::default()).await;
+    let person = Person::new(Script {
+        roots: vec![Root::new("file:///home/ada", None)],
+        sampling_reply: Some("Paris".into()),
+        form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+        ..Script::default()
+    });
+    let client = Client::connect(transport, person.clone(), client_config(EraSetting::Auto))
+        .await
+        .expect("connect");
+    assert_eq!(client.era().era, Era::Stateless);
+    let call = |name: &'static str, arguments: Value| {
+        let client = client.clone();
+        async move {
+            let result = client
+                .call_tool(name, args(arguments), client.request_options())
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            first_text(&result).to_owned()
+        }
+    };
+    assert_eq!(
+        call("sample", json!({"prompt": "Capital of France?"})).await,
+        "model said: Paris",
+    );
+    assert_eq!(call("roots", json!({})).await, "file:///home/ada");
+    assert_eq!(call("elicit", json!({})).await, "hello Ada");
+    let asked = {
+        let seen = person.seen.lock().expect("seen");
+        (
+            seen.sampling.len(),
+            seen.roots_requests,
+            seen.elicitations.len(),
+        )
+    };
+    assert_eq!(asked, (1, 1, 1));
+    client.close().await;
+}
+
+each_peer!(
+    an_rmcp_server_has_every_kind_of_input_answered_by_the_person {
+        rmcp_stdio: Via::Stdio,
+        rmcp_streamable_http: Via::Http,
     }
+);
+
+/// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize` or
+/// serving both eras: every feature, a round of input, and a list change heard through
+/// `subscriptions/listen`. (Serving both eras over stdio, it keeps to the era of the
+/// connection's first messages: the probe's ping must not make it an old one.)
+/// How the TypeScript SDK v2's server is reached, and whether a tool it adds is listed.
+struct Modern {
+    via: Via,
+    /// Whether it serves the stateless era only (over stdio; over HTTP it always does).
+    modern_only: bool,
+    /// Over stdio the peer keeps serving the instance it built at start, which never gains
+    /// the extra tool (over HTTP each request builds one): there, only the notice is checked.
+    gains_the_tool: bool,
 }
 
 /// The TypeScript SDK v2's server of the 2026-07-28 revision, refusing `initialize` or
 /// serving both eras: every feature, a round of input, and a list change heard through
 /// `subscriptions/listen`. (Serving both eras over stdio, it keeps to the era of the
 /// connection's first messages: the probe's ping must not make it an old one.)
-#[tokio::test]
-async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era() {
-    let script = common::workspace_root().join("tests/peers/node/modern-server.mjs");
-    let stdio_server = |extra: &[&str]| {
-        let mut args = vec![script.to_string_lossy().into_owned(), "--stdio".into()];
-        args.extend(extra.iter().map(|a| (*a).to_owned()));
-        switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary()).args(args)
+async fn a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era(row: &Modern) {
+    let (transport, _peer) = match row.via {
+        Via::Stdio => {
+            let script = common::workspace_root().join("tests/peers/node/modern-server.mjs");
+            let mut args = vec![script.to_string_lossy().into_owned(), "--stdio".into()];
+            if row.modern_only {
+                args.push("--modern-only".into());
+            }
+            let server =
+                switchboard_mcp::transport::stdio::StdioServer::new(http_peers::node_binary())
+                    .args(args);
+            (over_stdio(&server, &Log::default()), None)
+        }
+        Via::Http => {
+            let peer = Peer::modern_node(row.modern_only).await;
+            (over_http(&peer.url, &Log::default()), Some(peer))
+        }
     };
-    let modern_only = stdio_server(&["--modern-only"]);
-    let both_eras = stdio_server(&[]);
-    let http = Peer::modern_node(true).await;
-    // Over stdio the peer keeps serving the instance it built at start, which never gains
-    // the extra tool (over HTTP each request builds one): there, only the notice is checked.
-    for (via, transport, gains_the_tool) in [
-        ("stdio", over_stdio(&modern_only, &Log::default()), false),
-        (
-            "stdio, both eras",
-            over_stdio(&both_eras, &Log::default()),
-            false,
-        ),
-        ("HTTP", over_http(&http.url, &Log::default()), true),
-    ] {
-        let person = Person::new(Script {
-            form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
-            ..Script::default()
-        });
-        let client = Client::connect(transport, person.clone(), config(EraSetting::Auto))
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(client.era().era, Era::Stateless, "{via}");
-        assert_eq!(client.server().server_info.name, "modern-peer", "{via}");
+    let person = Person::new(Script {
+        form_answer: Some(serde_json::from_value(json!({"name": "Ada"})).expect("content")),
+        ..Script::default()
+    });
+    let client = Client::connect(transport, person.clone(), client_config(EraSetting::Auto))
+        .await
+        .expect("connect");
+    assert_eq!(client.era().era, Era::Stateless);
+    assert_eq!(client.server().server_info.name, "modern-peer");
 
-        let sum = client
-            .call_tool(
-                "add",
-                args(json!({"a": 2, "b": 3})),
-                client.request_options(),
-            )
-            .await
-            .unwrap_or_else(|e| panic!("{via}: add: {e}"));
-        assert_eq!(sum.structured_content, Some(json!({"sum": 5})), "{via}");
-        let greeting = client
-            .call_tool("ask_name", None, client.request_options())
-            .await
-            .unwrap_or_else(|e| panic!("{via}: ask_name: {e}"));
-        assert_eq!(first_text(&greeting), "Hello, Ada!", "{via}");
-        let readme = client
-            .read_resource("modern://readme", client.request_options())
-            .await
-            .unwrap_or_else(|e| panic!("{via}: read: {e}"));
-        assert_eq!(readme.contents.len(), 1, "{via}");
-        let mut arguments = Map::new();
-        arguments.insert("name".into(), json!("Ada"));
-        let prompt = client
-            .get_prompt("greet", arguments)
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(
-            prompt.messages[0].content.as_text(),
-            Some("Please greet Ada."),
-            "{via}"
-        );
-        let names = CompleteRequestParams::new(Reference::prompt("greet"), "name", "A");
-        let completed = client
-            .complete(&names)
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(completed.completion.values, ["Ada", "Alan"], "{via}");
+    let sum = client
+        .call_tool(
+            "add",
+            args(json!({"a": 2, "b": 3})),
+            client.request_options(),
+        )
+        .await
+        .expect("add");
+    assert_eq!(sum.structured_content, Some(json!({"sum": 5})));
+    let greeting = client
+        .call_tool("ask_name", None, client.request_options())
+        .await
+        .expect("ask_name");
+    assert_eq!(first_text(&greeting), "Hello, Ada!");
+    let readme = client
+        .read_resource("modern://readme", client.request_options())
+        .await
+        .expect("read");
+    assert_eq!(readme.contents.len(), 1);
+    let mut arguments = Map::new();
+    arguments.insert("name".into(), json!("Ada"));
+    let prompt = client
+        .get_prompt("greet", arguments)
+        .await
+        .expect("the request");
+    assert_eq!(
+        prompt.messages[0].content.as_text(),
+        Some("Please greet Ada.")
+    );
+    let names = CompleteRequestParams::new(Reference::prompt("greet"), "name", "A");
+    let completed = client.complete(&names).await.expect("the request");
+    assert_eq!(completed.completion.values, ["Ada", "Alan"]);
 
-        client
-            .wait_listening(Duration::from_secs(10))
-            .await
-            .unwrap_or_else(|| panic!("{via}: no acknowledged listen stream"));
-        let before = client
-            .list_tools()
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert!(!before.items.iter().any(|t| t.name == "extra"), "{via}");
-        client
-            .call_tool("toggle_extra_tool", None, client.request_options())
-            .await
-            .unwrap_or_else(|e| panic!("{via}: toggle: {e}"));
-        person
-            .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
-                seen.notifications
-                    .contains(&ServerNotification::ToolListChanged)
-            })
-            .await;
-        // The list was kept for its 60 s; the change dropped it, and it is read anew.
-        let after = client
-            .list_tools()
-            .await
-            .unwrap_or_else(|e| panic!("{via}: {e}"));
-        assert_eq!(
-            after.items.iter().any(|t| t.name == "extra"),
-            gains_the_tool,
-            "{via}"
-        );
-        client.close().await;
-    }
+    client
+        .wait_listening(Duration::from_secs(10))
+        .await
+        .expect("an acknowledged listen stream");
+    let before = client.list_tools().await.expect("the request");
+    assert!(!before.items.iter().any(|t| t.name == "extra"));
+    client
+        .call_tool("toggle_extra_tool", None, client.request_options())
+        .await
+        .expect("toggle");
+    person
+        .wait_for("tools/list_changed", Duration::from_secs(10), |seen| {
+            seen.notifications
+                .contains(&ServerNotification::ToolListChanged)
+        })
+        .await;
+    // The list was kept for its 60 s; the change dropped it, and it is read anew.
+    let after = client.list_tools().await.expect("the request");
+    assert_eq!(
+        after.items.iter().any(|t| t.name == "extra"),
+        row.gains_the_tool
+    );
+    client.close().await;
 }
+
+each_peer!(
+    a_typescript_sdk_v2_server_serves_every_feature_in_the_modern_era {
+        typescript_stdio: Modern {
+            via: Via::Stdio,
+            modern_only: true,
+            gains_the_tool: false,
+        },
+        typescript_stdio_both_eras: Modern {
+            via: Via::Stdio,
+            modern_only: false,
+            gains_the_tool: false,
+        },
+        typescript_streamable_http: Modern {
+            via: Via::Http,
+            modern_only: true,
+            gains_the_tool: true,
+        },
+    }
+);
