@@ -122,17 +122,21 @@ impl Connected {
 }
 
 /// Generates, in a module named for `scenario`, one test per peer that runs the scenario
-/// with the peer's row: `each_peer!(scenario { peer_name: ROW, ... });` makes the tests
-/// `scenario::peer_name`, so that a failure names the peer.
+/// with the peer's row: `each_peer!(scenario { peer_name: ROW, other_peer: ROW => REACH })`
+/// makes the tests `scenario::peer_name` (so that a failure names the peer) and
+/// `scenario::other_peer`, whose row is `ROW` but for the peer's reach, `REACH`.
 macro_rules! each_peer {
-    ($scenario:ident { $($peer:ident: $row:expr),+ $(,)? }) => {
+    ($scenario:ident { $($peer:ident: $row:expr $(=> $reach:expr)?),+ $(,)? }) => {
         mod $scenario {
             #[allow(unused_imports)]
             use super::*;
             $(
                 #[tokio::test]
                 async fn $peer() {
-                    super::$scenario(&$row).await;
+                    #[allow(unused_mut)]
+                    let mut row = $row;
+                    $(row.reach = $reach;)?
+                    super::$scenario(&row).await;
                 }
             )+
         }

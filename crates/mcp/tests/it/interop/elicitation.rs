@@ -261,24 +261,12 @@ async fn accepted(peer: &Peer) {
 
 each_peer!(accepted {
     everything_stdio: EVERYTHING,
-    everything_streamable_http: Peer {
-        reach: Reach::EverythingHttp(EverythingHttp::Streamable),
-        ..EVERYTHING
-    },
+    everything_streamable_http: EVERYTHING => Reach::EverythingHttp(EverythingHttp::Streamable),
     python_stdio: PYTHON,
-    python_streamable_http: Peer {
-        reach: Reach::PythonHttp(PyHttp::Streamable),
-        ..PYTHON
-    },
-    python_sse: Peer {
-        reach: Reach::PythonHttp(PyHttp::Sse),
-        ..PYTHON
-    },
+    python_streamable_http: PYTHON => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON => Reach::PythonHttp(PyHttp::Sse),
     rmcp_stdio: RMCP,
-    rmcp_streamable_http: Peer {
-        reach: Reach::RmcpHttp,
-        ..RMCP
-    },
+    rmcp_streamable_http: RMCP => Reach::RmcpHttp,
 });
 
 /// The person declines the form, once asked; the tool hears it.
@@ -299,10 +287,7 @@ each_peer!(declined {
     everything_stdio: EVERYTHING,
     python_stdio: PYTHON,
     rmcp_stdio: RMCP,
-    rmcp_streamable_http: Peer {
-        reach: Reach::RmcpHttp,
-        ..RMCP
-    },
+    rmcp_streamable_http: RMCP => Reach::RmcpHttp,
 });
 
 /// The fields of a form, in the order the server wrote them, and their kinds.

@@ -80,12 +80,6 @@ async fn follow_the_level(peer: &Peer) {
 
 each_peer!(follow_the_level {
     python_stdio: PYTHON,
-    python_streamable_http: Peer {
-        reach: Reach::PythonHttp(PyHttp::Streamable),
-        ..PYTHON
-    },
-    python_sse: Peer {
-        reach: Reach::PythonHttp(PyHttp::Sse),
-        ..PYTHON
-    },
+    python_streamable_http: PYTHON => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON => Reach::PythonHttp(PyHttp::Sse),
 });

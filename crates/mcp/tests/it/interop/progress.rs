@@ -81,19 +81,10 @@ each_peer!(reported {
         ..EVERYTHING
     },
     python_stdio: PYTHON,
-    python_streamable_http: Peer {
-        reach: Reach::PythonHttp(PyHttp::Streamable),
-        ..PYTHON
-    },
-    python_sse: Peer {
-        reach: Reach::PythonHttp(PyHttp::Sse),
-        ..PYTHON
-    },
+    python_streamable_http: PYTHON => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON => Reach::PythonHttp(PyHttp::Sse),
     rmcp_stdio: RMCP,
-    rmcp_streamable_http: Peer {
-        reach: Reach::RmcpHttp,
-        ..RMCP
-    },
+    rmcp_streamable_http: RMCP => Reach::RmcpHttp,
 });
 
 struct Long {
@@ -177,12 +168,6 @@ each_peer!(cancelled {
         echoed: "Echo: still here",
     },
     python_stdio: PYTHON_LONG,
-    python_streamable_http: Long {
-        reach: Reach::PythonHttp(PyHttp::Streamable),
-        ..PYTHON_LONG
-    },
-    python_sse: Long {
-        reach: Reach::PythonHttp(PyHttp::Sse),
-        ..PYTHON_LONG
-    },
+    python_streamable_http: PYTHON_LONG => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON_LONG => Reach::PythonHttp(PyHttp::Sse),
 });

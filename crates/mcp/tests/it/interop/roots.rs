@@ -32,22 +32,10 @@ const PYTHON: Peer = Peer {
     exposed: Text::Is("file:///home/ada/project\nfile:///home/ada/notes"),
     none: Text::Is("no roots"),
 };
-const PYTHON_HTTP: Peer = Peer {
-    reach: Reach::PythonHttp(PyHttp::Streamable),
-    ..PYTHON
-};
-const PYTHON_SSE: Peer = Peer {
-    reach: Reach::PythonHttp(PyHttp::Sse),
-    ..PYTHON
-};
 const RMCP: Peer = Peer {
     reach: Reach::RmcpStdio,
     tool: "roots",
     ..PYTHON
-};
-const RMCP_HTTP: Peer = Peer {
-    reach: Reach::RmcpHttp,
-    ..RMCP
 };
 const EVERYTHING: Peer = Peer {
     reach: Reach::EverythingStdio,
@@ -78,10 +66,10 @@ async fn exposed(peer: &Peer) {
 // times it asked depends on the timing (`asked_unprompted` tests it).
 each_peer!(exposed {
     python_stdio: PYTHON,
-    python_streamable_http: PYTHON_HTTP,
-    python_sse: PYTHON_SSE,
+    python_streamable_http: PYTHON => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON => Reach::PythonHttp(PyHttp::Sse),
     rmcp_stdio: RMCP,
-    rmcp_streamable_http: RMCP_HTTP,
+    rmcp_streamable_http: RMCP => Reach::RmcpHttp,
 });
 
 /// Without folders exposed, the tool says there are none.
@@ -159,12 +147,6 @@ async fn asked_unprompted(peer: &Peer) {
 
 each_peer!(asked_unprompted {
     everything_stdio: EVERYTHING,
-    everything_streamable_http: Peer {
-        reach: Reach::EverythingHttp(EverythingHttp::Streamable),
-        ..EVERYTHING
-    },
-    everything_sse: Peer {
-        reach: Reach::EverythingHttp(EverythingHttp::Sse),
-        ..EVERYTHING
-    },
+    everything_streamable_http: EVERYTHING => Reach::EverythingHttp(EverythingHttp::Streamable),
+    everything_sse: EVERYTHING => Reach::EverythingHttp(EverythingHttp::Sse),
 });

@@ -111,24 +111,12 @@ async fn replied(peer: &Peer) {
 
 each_peer!(replied {
     everything_stdio: EVERYTHING,
-    everything_streamable_http: Peer {
-        reach: Reach::EverythingHttp(EverythingHttp::Streamable),
-        ..EVERYTHING
-    },
+    everything_streamable_http: EVERYTHING => Reach::EverythingHttp(EverythingHttp::Streamable),
     python_stdio: PYTHON,
-    python_streamable_http: Peer {
-        reach: Reach::PythonHttp(PyHttp::Streamable),
-        ..PYTHON
-    },
-    python_sse: Peer {
-        reach: Reach::PythonHttp(PyHttp::Sse),
-        ..PYTHON
-    },
+    python_streamable_http: PYTHON => Reach::PythonHttp(PyHttp::Streamable),
+    python_sse: PYTHON => Reach::PythonHttp(PyHttp::Sse),
     rmcp_stdio: RMCP,
-    rmcp_streamable_http: Peer {
-        reach: Reach::RmcpHttp,
-        ..RMCP
-    },
+    rmcp_streamable_http: RMCP => Reach::RmcpHttp,
 });
 
 /// The person declines, once asked; the tool hears it.
