@@ -1,5 +1,7 @@
 use serde::Serialize;
-use switchboard_desk::{AgentError, DeskError, ExplorerError, ModelsError, TrustError};
+use switchboard_desk::{
+    AgentError, DeskError, ExplorerError, ModelsError, ServersError, TrustError,
+};
 
 /// What every command returns on failure: a stable code the UI can branch on and a
 /// message a person can read.
@@ -61,13 +63,13 @@ impl From<DeskError> for CommandError {
         use switchboard_chat::ConversationError;
         use switchboard_core::approvals::AnswerError;
         use switchboard_core::gate::CallError;
-        use switchboard_core::registry::RegistryError;
         use switchboard_desk::FormError;
         let err = match err {
             DeskError::Agent(agent) => return agent.into(),
             DeskError::Explorer(explorer) => return explorer.into(),
             DeskError::Models(models) => return models.into(),
             DeskError::Trust(trust) => return trust.into(),
+            DeskError::Servers(servers) => return servers.into(),
             other => other,
         };
         let code = match &err {
@@ -75,32 +77,24 @@ impl From<DeskError> for CommandError {
             DeskError::NoServer(_) => ErrorCode::NotFound,
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
-            DeskError::Form(FormError::Keyring(_))
-            | DeskError::Keyring(_)
-            | DeskError::Audit(_) => ErrorCode::System,
-            DeskError::Form(_)
-            | DeskError::Answer(_)
-            | DeskError::BadAnswer(_)
-            | DeskError::Link(_)
-            | DeskError::Roots(_)
-            | DeskError::Import(_) => ErrorCode::Invalid,
+            DeskError::Form(FormError::Keyring(_)) | DeskError::Audit(_) => ErrorCode::System,
+            DeskError::Form(_) | DeskError::Answer(_) | DeskError::BadAnswer(_) => {
+                ErrorCode::Invalid
+            }
             DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
             DeskError::NoModel | DeskError::NoModelOf(_) | DeskError::NoSuchModel(_) => {
                 ErrorCode::NoModel
             }
-            DeskError::ChatRunning | DeskError::NoSignIn(_) => ErrorCode::Invalid,
-            DeskError::SignIn { .. } => ErrorCode::Server,
+            DeskError::ChatRunning => ErrorCode::Invalid,
             DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             DeskError::Conversation(_) => ErrorCode::System,
             DeskError::Agent(_)
             | DeskError::Explorer(_)
             | DeskError::Models(_)
-            | DeskError::Trust(_) => unreachable!("taken above"),
-            DeskError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
-            DeskError::Registry(_) => ErrorCode::Server,
-            DeskError::Install(_) | DeskError::InstallLink(_) => ErrorCode::Invalid,
+            | DeskError::Trust(_)
+            | DeskError::Servers(_) => unreachable!("taken above"),
         };
         Self {
             code,
@@ -205,6 +199,39 @@ impl From<TrustError> for CommandError {
             | TrustError::BadAnswer(_)
             | TrustError::Link(_)
             | TrustError::Roots(_) => ErrorCode::Invalid,
+        };
+        Self {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<ServersError> for CommandError {
+    fn from(err: ServersError) -> Self {
+        use switchboard_core::approvals::AnswerError;
+        use switchboard_core::registry::RegistryError;
+        use switchboard_desk::FormError;
+        let code = match &err {
+            ServersError::BrokenConfig(_) | ServersError::Config(_) => ErrorCode::Config,
+            ServersError::NoServer(_)
+            | ServersError::Answer(AnswerError::NotPending(_))
+            | ServersError::Registry(RegistryError::NotFound { .. }) => ErrorCode::NotFound,
+            ServersError::NotRunning(_) => ErrorCode::NotRunning,
+            ServersError::Form(FormError::Keyring(_))
+            | ServersError::Keyring(_)
+            | ServersError::ShuttingDown => ErrorCode::System,
+            ServersError::Form(_)
+            | ServersError::Answer(_)
+            | ServersError::BadRequest(_)
+            | ServersError::Link(_)
+            | ServersError::Import(_)
+            | ServersError::NoSignIn(_)
+            | ServersError::Install(_)
+            | ServersError::InstallLink(_) => ErrorCode::Invalid,
+            ServersError::Client(_) | ServersError::SignIn { .. } | ServersError::Registry(_) => {
+                ErrorCode::Server
+            }
         };
         Self {
             code,

@@ -67,7 +67,7 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
             let _ = HostResync.emit(&app);
         }
     }));
-    let traffic = desk.traffic_updates();
+    let traffic = desk.servers().traffic_updates();
     tauri::async_runtime::spawn(forward(traffic, move |relayed| match relayed {
         Relayed::Update(entry) => {
             let _ = TrafficAdded(entry).emit(&app_traffic);

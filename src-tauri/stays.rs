@@ -42,7 +42,9 @@ pub fn on_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
     };
     let app = window.app_handle();
     let has_tray = tray::holds(app);
-    let quit_on_close = app.try_state::<Desk>().is_some_and(|d| d.quits_on_close());
+    let quit_on_close = app
+        .try_state::<Desk>()
+        .is_some_and(|d| d.servers().quits_on_close());
     if closing(has_tray, quit_on_close) == Closing::Quit {
         return;
     }

@@ -91,7 +91,11 @@ pub async fn answer_sign_in(
     server: String,
     sign_in: bool,
 ) -> Result<()> {
-    if let Some(url) = desk.answer_sign_in(id.into(), &server, sign_in).await? {
+    if let Some(url) = desk
+        .servers()
+        .answer_sign_in(id.into(), &server, sign_in)
+        .await?
+    {
         crate::browser::open(&url)?;
     }
     Ok(())
@@ -179,13 +183,13 @@ pub async fn revoke_rule(
 #[tauri::command]
 #[specta::specta]
 pub fn confirms_own_destructive_calls(desk: State<'_, Desk>) -> bool {
-    desk.confirms_own_destructive_calls()
+    desk.servers().confirms_own_destructive_calls()
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn set_confirm_own_destructive_calls(desk: State<'_, Desk>, on: bool) -> Result<()> {
-    Ok(desk.set_confirm_own_destructive_calls(on).await?)
+    Ok(desk.servers().set_confirm_own_destructive_calls(on).await?)
 }
 
 /// The folders each server may see.

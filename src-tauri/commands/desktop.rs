@@ -28,7 +28,7 @@ pub struct DesktopSettings {
 pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> DesktopSettings {
     let entry = autostart::entry_path();
     DesktopSettings {
-        quit_on_close: desk.quits_on_close(),
+        quit_on_close: desk.servers().quits_on_close(),
         has_tray: crate::tray::holds(&app),
         start_at_login: entry.as_deref().is_some_and(autostart::is_on),
         autostart_entry: entry.map(|e| e.display().to_string()),
@@ -38,7 +38,7 @@ pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> Desktop
 #[tauri::command]
 #[specta::specta]
 pub async fn set_quit_on_close(desk: State<'_, Desk>, on: bool) -> Result<()> {
-    Ok(desk.set_quit_on_close(on).await?)
+    Ok(desk.servers().set_quit_on_close(on).await?)
 }
 
 #[tauri::command]

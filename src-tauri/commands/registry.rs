@@ -14,13 +14,13 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub fn registry_url(desk: State<'_, Desk>) -> String {
-    desk.registry_url()
+    desk.servers().registry_url()
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn registry_servers(desk: State<'_, Desk>, query: ListQuery) -> Result<Page> {
-    Ok(desk.registry_servers(&query).await?)
+    Ok(desk.servers().registry_servers(&query).await?)
 }
 
 #[tauri::command]
@@ -30,14 +30,14 @@ pub fn install_proposal(
     server: RegistryServer,
     way: Way,
 ) -> Result<InstallProposal> {
-    Ok(desk.install_proposal(server, way)?)
+    Ok(desk.servers().install_proposal(server, way)?)
 }
 
 /// The entry that would be saved: shown to the person, saved only by `save_server`.
 #[tauri::command]
 #[specta::specta]
 pub fn compose_install(desk: State<'_, Desk>, add: RegistryAdd) -> Result<ServerForm> {
-    Ok(desk.compose_install(&add)?)
+    Ok(desk.servers().compose_install(&add)?)
 }
 
 /// The `switchboard://install` links that opened the app and that the window has not
@@ -52,5 +52,5 @@ pub fn take_install_links(links: State<'_, InstallLinks>) -> Vec<String> {
 #[tauri::command]
 #[specta::specta]
 pub async fn install_link_server(desk: State<'_, Desk>, link: String) -> Result<RegistryServer> {
-    Ok(desk.install_link(&link).await?)
+    Ok(desk.servers().install_link(&link).await?)
 }

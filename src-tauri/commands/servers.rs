@@ -19,13 +19,13 @@ type Result<T> = std::result::Result<T, CommandError>;
 #[tauri::command]
 #[specta::specta]
 pub fn servers(desk: State<'_, Desk>) -> Vec<ServerSummary> {
-    desk.servers()
+    desk.servers().list()
 }
 
 #[tauri::command]
 #[specta::specta]
 pub fn server_form(desk: State<'_, Desk>, name: String) -> Result<ServerForm> {
-    Ok(desk.server_form(&name)?)
+    Ok(desk.servers().server_form(&name)?)
 }
 
 /// Adds a server (`original` null) or changes one, renaming it if the name changed.
@@ -36,26 +36,26 @@ pub async fn save_server(
     original: Option<String>,
     form: ServerForm,
 ) -> Result<()> {
-    Ok(desk.save_server(original, form).await?)
+    Ok(desk.servers().save_server(original, form).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn remove_server(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.remove_server(&name).await?)
+    Ok(desk.servers().remove_server(&name).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn set_server_enabled(desk: State<'_, Desk>, name: String, enabled: bool) -> Result<()> {
-    Ok(desk.set_enabled(&name, enabled).await?)
+    Ok(desk.servers().set_enabled(&name, enabled).await?)
 }
 
 /// Every tool of the server, each with whether it is turned on.
 #[tauri::command]
 #[specta::specta]
 pub fn server_tools(desk: State<'_, Desk>, name: String) -> Result<Vec<ToolSwitch>> {
-    Ok(desk.server_tools(&name)?)
+    Ok(desk.servers().server_tools(&name)?)
 }
 
 /// Turns one tool of a server on or off, kept in the configuration; no restart.
@@ -67,13 +67,13 @@ pub async fn set_tool_enabled(
     tool: String,
     on: bool,
 ) -> Result<()> {
-    Ok(desk.set_tool_enabled(&server, &tool, on).await?)
+    Ok(desk.servers().set_tool_enabled(&server, &tool, on).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn restart_server(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.restart(&name).await?)
+    Ok(desk.servers().restart(&name).await?)
 }
 
 /// Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
@@ -81,28 +81,28 @@ pub async fn restart_server(desk: State<'_, Desk>, name: String) -> Result<()> {
 #[tauri::command]
 #[specta::specta]
 pub async fn sign_in(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.sign_in(&name).await?)
+    Ok(desk.servers().sign_in(&name).await?)
 }
 
 /// Cancels the sign-in to the server that waits for the browser.
 #[tauri::command]
 #[specta::specta]
 pub async fn cancel_sign_in(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.cancel_sign_in(&name)?)
+    Ok(desk.servers().cancel_sign_in(&name)?)
 }
 
 /// Whether a sign-in to the server waits for the person to finish it in the browser.
 #[tauri::command]
 #[specta::specta]
 pub async fn sign_in_waiting(desk: State<'_, Desk>, name: String) -> Result<bool> {
-    Ok(desk.sign_in_waiting_for_browser(&name))
+    Ok(desk.servers().sign_in_waiting_for_browser(&name))
 }
 
 /// Forgets the server's tokens; it needs sign-in again.
 #[tauri::command]
 #[specta::specta]
 pub async fn sign_out(desk: State<'_, Desk>, name: String) -> Result<()> {
-    Ok(desk.sign_out(&name).await?)
+    Ok(desk.servers().sign_out(&name).await?)
 }
 
 /// Reaches the server with a personal access token instead of signing in: kept in the
@@ -110,46 +110,46 @@ pub async fn sign_out(desk: State<'_, Desk>, name: String) -> Result<()> {
 #[tauri::command]
 #[specta::specta]
 pub async fn use_access_token(desk: State<'_, Desk>, name: String, token: String) -> Result<()> {
-    Ok(desk.use_access_token(&name, &token).await?)
+    Ok(desk.servers().use_access_token(&name, &token).await?)
 }
 
 /// Who the person is signed in as at the server, or null.
 #[tauri::command]
 #[specta::specta]
 pub async fn signed_in(desk: State<'_, Desk>, name: String) -> Result<Option<SignedIn>> {
-    Ok(desk.signed_in(&name).await?)
+    Ok(desk.servers().signed_in(&name).await?)
 }
 
 /// The server's `initialize` result (MCP's InitializeResult), or null when not running.
 #[tauri::command]
 #[specta::specta]
 pub fn server_info(desk: State<'_, Desk>, name: String) -> Option<Mcp<mcp::InitializeResult>> {
-    desk.server_info(&name).map(Mcp::from)
+    desk.servers().server_info(&name).map(Mcp::from)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub fn server_log(desk: State<'_, Desk>, name: String) -> Vec<LogEntry> {
-    desk.log_of(&name)
+    desk.servers().log_of(&name)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub fn clear_server_log(desk: State<'_, Desk>, name: String) {
-    desk.clear_log(&name);
+    desk.servers().clear_log(&name);
 }
 
 /// Every JSON-RPC message the server exchanged, as kept (secrets masked).
 #[tauri::command]
 #[specta::specta]
 pub fn server_traffic(desk: State<'_, Desk>, name: String) -> TrafficLog {
-    desk.traffic_of(&name)
+    desk.servers().traffic_of(&name)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub fn clear_server_traffic(desk: State<'_, Desk>, name: String) {
-    desk.clear_traffic(&name);
+    desk.servers().clear_traffic(&name);
 }
 
 /// Asks the server to send log messages of `level` and above.
@@ -158,7 +158,7 @@ pub fn clear_server_traffic(desk: State<'_, Desk>, name: String) {
 pub async fn set_log_level(desk: State<'_, Desk>, name: String, level: String) -> Result<()> {
     let level: LoggingLevel = serde_json::from_value(serde_json::Value::String(level.clone()))
         .map_err(|_| CommandError::invalid(format!("{level:?} is not a logging level")))?;
-    Ok(desk.set_log_level(&name, level).await?)
+    Ok(desk.servers().set_log_level(&name, level).await?)
 }
 
 #[tauri::command]
@@ -194,7 +194,7 @@ pub async fn set_server_roots(
 #[tauri::command]
 #[specta::specta]
 pub fn import_candidates(desk: State<'_, Desk>) -> Vec<ImportCandidate> {
-    desk.import_candidates()
+    desk.servers().import_candidates()
 }
 
 /// What a given file of another host would bring in; `source` null: told by its content.
@@ -205,7 +205,9 @@ pub fn import_candidate(
     source: Option<String>,
     path: String,
 ) -> Result<ImportCandidate> {
-    Ok(desk.import_candidate(source.as_deref(), &PathBuf::from(path))?)
+    Ok(desk
+        .servers()
+        .import_candidate(source.as_deref(), &PathBuf::from(path))?)
 }
 
 /// Adds the chosen servers of another host's file as the person settled them (the names,
@@ -217,7 +219,7 @@ pub async fn import_servers(
     desk: State<'_, Desk>,
     request: ImportRequest,
 ) -> Result<ImportSummary> {
-    Ok(desk.import(&request).await?)
+    Ok(desk.servers().import(&request).await?)
 }
 
 /// The system's file picker, for a JSON configuration file; null when the person closed it.

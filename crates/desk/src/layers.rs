@@ -2,7 +2,7 @@
 //! below (see `switchboard_test_support::layers`).
 
 const LAYERS: &[&[&str]] = &[
-    // One part each of what the window shows and changes.
+    // The parts the services are made of, and the services that need no other.
     &[
         "activity",
         "keeps",
@@ -14,10 +14,10 @@ const LAYERS: &[&[&str]] = &[
         "sampling",
         "watch",
     ],
-    // What the servers offer as each asker sees it, and what is done with a server's form.
-    &["explorer", "imports", "trust", "signing_in"],
-    // The chat, the agents and the registry, over those.
-    &["agents", "chat", "registry"],
+    // The services of the window's areas: the servers, what they offer, trust.
+    &["servers", "explorer", "trust"],
+    // The chat and the agents, over those.
+    &["agents", "chat"],
     // The desk's parts as its services' ports.
     &["ports"],
 ];

@@ -6,18 +6,16 @@ pub mod activity;
 pub mod agents;
 mod chat;
 pub mod explorer;
-mod imports;
 mod keeps;
 #[cfg(test)]
 mod layers;
 pub mod logbook;
 pub mod models;
 mod ports;
-mod registry;
 mod sampling;
 pub mod server_settings;
+pub mod servers;
 mod shown;
-mod signing_in;
 mod switches;
 pub mod trust;
 mod watch;
@@ -30,7 +28,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 use switchboard_mcp::client::ClientError;
-use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
 use switchboard_core::approvals::{
@@ -38,18 +35,16 @@ use switchboard_core::approvals::{
 };
 use switchboard_core::audit::{AuditError, AuditLog, Retention};
 use switchboard_core::clock::now_ms;
-use switchboard_core::config::{self, Config, ConfigError, ImportError, ServerConfig};
+use switchboard_core::config::{self, Config, ConfigError, ServerConfig};
 use switchboard_core::fleet::Fleet;
 use switchboard_core::gate::{CallError, Gate};
-use switchboard_core::links::LinkError;
 use switchboard_core::masking;
-use switchboard_core::roots::{RootError, Roots};
-use switchboard_core::secrets::{SecretError, Secrets};
+use switchboard_core::roots::Roots;
+use switchboard_core::secrets::Secrets;
 use switchboard_core::server_requests::ServerRequestHandler;
 use switchboard_core::supervisor::Shared;
 
 use switchboard_core::server_events::{ServerEvent, ServerState};
-use switchboard_core::traffic::{TrafficEntry, TrafficLog};
 
 pub use activity::{Activity, AuditEntry};
 pub use agents::{
@@ -61,20 +56,18 @@ pub use chat::{
     PromptUse, Role, ShownMessage, ShownPart,
 };
 pub use explorer::{Explorer, ExplorerError, Follower, Offers, ProgressItem};
-pub use imports::{
-    ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
-    ImportedServerReport, InputAnswer, SkippedServer,
-};
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, Models, ModelsError, ProviderForm, ProviderFormError,
     ProviderSummary, Providers,
 };
-pub use registry::{InstallProposal, RegistryAdd};
 pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
-use server_settings::{NewSecret, SecretValue};
-pub use signing_in::SignedIn;
+pub use servers::{
+    ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
+    ImportedServerReport, InputAnswer, InstallProposal, RegistryAdd, Servers, ServersError,
+    SignedIn, SkippedServer,
+};
 pub use switches::{ToolSwitch, TurnedOff};
 pub use trust::{RuleScope, SharedFolders, StandingRule, Trust, TrustError};
 
@@ -102,13 +95,7 @@ pub enum DeskError {
     #[error("{0}")]
     BadAnswer(String),
     #[error(transparent)]
-    Link(#[from] LinkError),
-    #[error(transparent)]
-    Roots(#[from] RootError),
-    #[error(transparent)]
     Audit(#[from] AuditError),
-    #[error(transparent)]
-    Import(#[from] ImportError),
     /// What the provider answered, or why it could not be reached, in its own words.
     #[error(transparent)]
     Provider(#[from] switchboard_providers::Error),
@@ -124,13 +111,6 @@ pub enum DeskError {
     NoModelOf(String),
     #[error("the model is still answering in this conversation: wait, or press Stop")]
     ChatRunning,
-    /// The server is not one that can be signed in to (it is not reached over HTTP).
-    #[error("{0} is not reached over HTTP: there is nothing to sign in to")]
-    NoSignIn(String),
-    #[error(transparent)]
-    Keyring(#[from] SecretError),
-    #[error("signing in to {server} failed: {detail}")]
-    SignIn { server: String, detail: String },
     #[error(transparent)]
     Conversation(#[from] switchboard_chat::ConversationError),
     #[error(transparent)]
@@ -142,11 +122,7 @@ pub enum DeskError {
     #[error(transparent)]
     Trust(#[from] TrustError),
     #[error(transparent)]
-    Registry(#[from] switchboard_core::registry::RegistryError),
-    #[error(transparent)]
-    Install(#[from] switchboard_core::registry::InstallError),
-    #[error(transparent)]
-    InstallLink(#[from] switchboard_core::registry::InstallLinkError),
+    Servers(#[from] ServersError),
 }
 
 /// What changed, for the face to show.
@@ -277,7 +253,6 @@ struct Inner {
     gate: Gate,
     roots: Roots,
     secrets: Secrets,
-    logs: logbook::LogBook,
     since: Mutex<HashMap<String, i64>>,
     updates: Updates,
     /// The activity's service: the audit trail, and what the person should know of it.
@@ -292,8 +267,8 @@ struct Inner {
     models: Models,
     /// The trust service: answers, folders, standing rules.
     trust: Trust,
-    /// The registry of the settings, kept so that its connections serve search after search.
-    registry: Mutex<Option<switchboard_core::registry::Registry>>,
+    /// The servers' service: the Servers page, sign-ins, the registry, imports.
+    servers: Servers,
 }
 
 /// Cheap to clone; every clone is the same desk.
@@ -417,6 +392,11 @@ impl Desk {
                 );
                 let models =
                     Models::new(secrets.clone(), Arc::new(ports::ModelsPorts(desk.clone())));
+                let servers = Servers::new(
+                    shared.clone(),
+                    secrets.clone(),
+                    Arc::new(ports::ServersPorts(desk.clone())),
+                );
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -426,7 +406,6 @@ impl Desk {
                     gate,
                     roots,
                     secrets,
-                    logs: logbook::LogBook::default(),
                     since: Mutex::default(),
                     updates: Updates::default(),
                     activity: Activity::new(audit.clone(), audit_notices),
@@ -435,7 +414,7 @@ impl Desk {
                     explorer,
                     agents,
                     models,
-                    registry: Mutex::default(),
+                    servers,
                 }
             }),
         };
@@ -446,6 +425,11 @@ impl Desk {
     /// The activity's service: the audit trail.
     pub fn activity(&self) -> &Activity {
         &self.inner.activity
+    }
+
+    /// The servers' service. Each value handed out keeps the desk alive while it lives.
+    pub fn servers(&self) -> Servers {
+        self.inner.servers.keeping(self.inner.clone())
     }
 
     /// The trust service. Each value handed out keeps the desk alive while it lives.
@@ -541,7 +525,7 @@ impl Desk {
                         {
                             continue;
                         }
-                        inner.logs.push(entry.clone());
+                        inner.servers.logged(entry.clone());
                         Update::Log { entry }
                     }
                 };
@@ -575,6 +559,14 @@ impl Desk {
     pub async fn shutdown(&self) {
         self.inner.gate.broker().refuse_all();
         self.inner.host.lock().await.shutdown().await;
+    }
+
+    /// The live session with a running server.
+    fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
+        self.inner
+            .shared
+            .client(name)
+            .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
     }
 
     pub fn config_path(&self) -> &Path {
@@ -635,225 +627,6 @@ impl Desk {
         self.announce(what);
         Ok(gave)
     }
-
-    pub fn servers(&self) -> Vec<ServerSummary> {
-        let states = self.inner.shared.states();
-        let since = self.inner.since.lock().clone();
-        self.config()
-            .servers
-            .iter()
-            .map(|(name, server)| ServerSummary {
-                name: name.clone(),
-                enabled: server.enabled,
-                transport: server_settings::transport_of(server),
-                target: server_settings::target_of(server),
-                state: states.get(name).cloned().map(shown::state),
-                since_ms: since.get(name).copied().unwrap_or(0),
-            })
-            .collect()
-    }
-
-    pub fn server_form(&self, name: &str) -> Result<ServerForm, DeskError> {
-        Ok(server_settings::form_of(name, &self.server_config(name)?))
-    }
-
-    /// Adds a server (`original` None) or changes one, possibly renaming it. New secret
-    /// values go to the keyring first (a renamed server's own secrets copied to its new
-    /// name), so that the file never names a secret not stored; once the file is written,
-    /// the secrets the server owned and no longer uses are deleted.
-    pub async fn save_server(
-        &self,
-        original: Option<String>,
-        form: ServerForm,
-    ) -> Result<(), DeskError> {
-        if let Some(problem) = self.config_problem() {
-            return Err(DeskError::BrokenConfig(problem));
-        }
-        let mut config = self.config();
-        let previous = take_replaced(&mut config, original.as_deref(), &form.name)?;
-        let applied =
-            server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
-        self.store_secrets(&applied.secrets).await?;
-        let (asked, replacing) = (form.clone(), original.clone());
-        let replaced = self
-            .edit_config(move |config| {
-                let (form, original) = (asked, replacing);
-                let previous = take_replaced(config, original.as_deref(), &form.name)?;
-                let again =
-                    server_settings::apply_form(&form, original.as_deref().zip(previous.as_ref()))?;
-                // Read afresh, the server may no longer be the one the secrets were stored
-                // for: it is written only with those.
-                if again.secrets != applied.secrets {
-                    let name = original.as_deref().unwrap_or(&form.name);
-                    return Err(FormError::Changed(name.to_owned()).into());
-                }
-                let server = again.config;
-                let replaced = previous.map(|before| (before, server.clone()));
-                config.servers.insert(form.name, server);
-                Ok(replaced)
-            })
-            .await?;
-        if let (Some(name), Some((before, after))) = (original, replaced) {
-            self.forget_secrets(&name, &before, Some((&form.name, &after)))
-                .await;
-            if name != form.name {
-                // What the person allowed a server is not inherited by a new name.
-                self.inner.gate.forget_server(&name).await;
-                self.inner.trust.forget_folders(&name).await;
-                self.inner.shared.traffic().remove(&name);
-            }
-        }
-        Ok(())
-    }
-
-    /// Stores a form's new secret values in the keyring (a copied one read from where it
-    /// was), before the configuration names them.
-    async fn store_secrets(&self, new: &[NewSecret]) -> Result<(), DeskError> {
-        let secrets = &self.inner.secrets;
-        let keyring = |e: SecretError| FormError::Keyring(e.to_string());
-        for secret in new {
-            let value = match &secret.value {
-                SecretValue::Given(value) => value.clone(),
-                SecretValue::Copied { from, what, key } => {
-                    secrets.get(from).await.map_err(keyring)?.ok_or_else(|| {
-                        FormError::EmptySecret {
-                            what,
-                            key: key.clone(),
-                        }
-                    })?
-                }
-            };
-            secrets.set(&secret.name, &value).await.map_err(keyring)?;
-        }
-        Ok(())
-    }
-
-    pub async fn remove_server(&self, name: &str) -> Result<(), DeskError> {
-        let removed = self.server_config(name)?;
-        let gone = name.to_owned();
-        self.edit_config(move |config| {
-            config.servers.remove(&gone);
-            Ok(())
-        })
-        .await?;
-        self.forget_secrets(name, &removed, None).await;
-        self.forget_grant(&removed).await;
-        self.inner.gate.forget_server(name).await;
-        self.inner.trust.forget_folders(name).await;
-        self.inner.logs.clear(name);
-        self.inner.shared.traffic().remove(name);
-        Ok(())
-    }
-
-    /// Deletes the secrets the server `name` owned in `before` that `after` (the server as
-    /// it is now, maybe renamed) no longer refers to. Only its own: a secret it merely named,
-    /// such as another server's, is never touched.
-    async fn forget_secrets(
-        &self,
-        name: &str,
-        before: &ServerConfig,
-        after: Option<(&str, &ServerConfig)>,
-    ) {
-        let kept: Vec<&str> = after
-            .map(|(name, config)| config.own_secrets(name).collect())
-            .unwrap_or_default();
-        let gone: Vec<&str> = before
-            .own_secrets(name)
-            .filter(|secret| !kept.contains(secret))
-            .collect();
-        for secret in gone {
-            let _ = self.inner.secrets.delete(secret).await;
-        }
-    }
-
-    pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), DeskError> {
-        let name = name.to_owned();
-        self.edit_config(move |config| {
-            let server = config
-                .servers
-                .get_mut(&name)
-                .ok_or(DeskError::NoServer(name))?;
-            server.enabled = enabled;
-            Ok(())
-        })
-        .await
-    }
-
-    pub async fn restart(&self, name: &str) -> Result<(), DeskError> {
-        if self.inner.host.lock().await.restart(name) {
-            Ok(())
-        } else {
-            Err(DeskError::NotRunning(name.to_owned()))
-        }
-    }
-
-    /// What the server said of itself when it connected: its name and version, protocol
-    /// revision, capabilities and instructions (the `initialize` result), secrets in the
-    /// addresses it gives masked.
-    pub fn server_info(&self, name: &str) -> Option<serde_json::Value> {
-        let client = self.client(name).ok()?;
-        serde_json::to_value(&*client.server())
-            .ok()
-            .map(masking::json)
-    }
-
-    pub fn log_of(&self, name: &str) -> Vec<LogEntry> {
-        self.inner.logs.of(name)
-    }
-
-    /// How much of the server's log is kept, and the memory it takes.
-    pub fn log_size(&self, name: &str) -> LogSize {
-        self.inner.logs.size_of(name)
-    }
-
-    pub fn clear_log(&self, name: &str) {
-        self.inner.logs.clear(name);
-    }
-
-    /// The messages the server exchanged, as kept (across its restarts).
-    pub fn traffic_of(&self, name: &str) -> TrafficLog {
-        self.inner.shared.traffic().of(name)
-    }
-
-    pub fn clear_traffic(&self, name: &str) {
-        self.inner.shared.traffic().clear(name);
-    }
-
-    /// Each message of any server as it is recorded.
-    pub fn traffic_updates(&self) -> broadcast::Receiver<TrafficEntry> {
-        self.inner.shared.traffic().subscribe()
-    }
-
-    pub async fn set_log_level(&self, name: &str, level: LoggingLevel) -> Result<(), DeskError> {
-        Ok(self.client(name)?.set_logging_level(level).await?)
-    }
-
-    fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
-        self.inner
-            .shared
-            .client(name)
-            .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
-    }
-}
-
-/// Checks that a form's name is free (or the server's own) and takes out of `config` the
-/// server the form replaces, if any.
-fn take_replaced(
-    config: &mut Config,
-    original: Option<&str>,
-    name: &str,
-) -> Result<Option<ServerConfig>, DeskError> {
-    if config.servers.contains_key(name) && original != Some(name) {
-        return Err(FormError::Taken(name.to_owned()).into());
-    }
-    original
-        .map(|original| {
-            config
-                .servers
-                .remove(original)
-                .ok_or_else(|| DeskError::NoServer(original.to_owned()))
-        })
-        .transpose()
 }
 
 /// A host event on its way to becoming an update.

@@ -2,7 +2,7 @@
 //! the host, answered by the desk. A port reaches the desk weakly (the desk holds its
 //! services); while it shuts down, a port answers as a host with nothing left would.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use std::path::PathBuf;
 use std::sync::Weak;
@@ -18,10 +18,11 @@ use tokio::sync::broadcast;
 use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
 use crate::explorer::{ExplorerHost, Follower};
 use crate::models::{ModelsChange, ModelsError, ModelsHost};
+use crate::servers::{ServersChange, ServersError, ServersHost};
 use crate::switches::{ToolSwitch, TurnedOff};
-use crate::trust::{FoldersChange, TrustHost};
+use crate::trust::{FoldersChange, TrustError, TrustHost};
 use crate::{AuditEntry, Desk, DeskError, Inner, Update};
-use switchboard_core::approvals::{Question, Settled};
+use switchboard_core::approvals::{Answer, AnswerError, Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
 use switchboard_core::config::{self, AgentConfig, Config, ConfigError, ServerConfig};
@@ -110,14 +111,14 @@ impl AgentsHost for AgentPorts {
     }
 
     fn server_tools(&self, server: &str) -> Vec<ToolSwitch> {
-        self.desk()
-            .ok()
-            .and_then(|desk| desk.server_tools(server).ok())
+        self.0
+            .upgrade()
+            .and_then(|inner| inner.servers.server_tools(server).ok())
             .unwrap_or_default()
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.desk().ok()?.client(server).ok()
+        self.0.upgrade()?.shared.client(server)
     }
 
     fn call(&self, origin: Origin, call: AgentCall) -> BoxFuture<'_, Result<Value, AgentError>> {
@@ -399,5 +400,111 @@ impl TrustHost for TrustPorts {
 
     fn client(&self, server: &str) -> Option<Client> {
         self.0.upgrade()?.shared.client(server)
+    }
+}
+
+/// The servers' service's port.
+pub(super) struct ServersPorts(pub(super) Weak<Inner>);
+
+impl ServersHost for ServersPorts {
+    fn config(&self) -> Config {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.clone())
+            .unwrap_or_default()
+    }
+
+    fn config_problem(&self) -> Option<String> {
+        self.0.upgrade()?.loaded.lock().problem.clone()
+    }
+
+    fn config_path(&self) -> PathBuf {
+        self.0
+            .upgrade()
+            .map(|inner| inner.config_path.clone())
+            .unwrap_or_default()
+    }
+
+    fn edit(&self, change: ServersChange, what: Update) -> BoxFuture<'_, Result<(), ServersError>> {
+        Box::pin(async move {
+            let desk = self.0.upgrade().map(|inner| Desk { inner });
+            let desk = desk.ok_or(ServersError::ShuttingDown)?;
+            let change = move |config: &mut Config| change(config).map_err(DeskError::Servers);
+            match desk.edit_config_announcing(change, what).await {
+                Ok(()) => Ok(()),
+                Err(DeskError::Servers(refused)) => Err(refused),
+                Err(DeskError::BrokenConfig(problem)) => Err(ServersError::BrokenConfig(problem)),
+                Err(DeskError::Config(config)) => Err(ServersError::Config(config)),
+                Err(other) => unreachable!("a configuration edit fails only so: {other}"),
+            }
+        })
+    }
+
+    fn restart(&self, server: &str) -> BoxFuture<'_, bool> {
+        let server = server.to_owned();
+        Box::pin(async move {
+            match self.0.upgrade() {
+                Some(inner) => inner.host.lock().await.restart(&server),
+                None => false,
+            }
+        })
+    }
+
+    fn forget(&self, server: &str) -> BoxFuture<'_, ()> {
+        let server = server.to_owned();
+        Box::pin(async move {
+            if let Some(inner) = self.0.upgrade() {
+                inner.gate.forget_server(&server).await;
+                inner.trust.forget_folders(&server).await;
+            }
+        })
+    }
+
+    fn since(&self) -> HashMap<String, i64> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.since.lock().clone())
+            .unwrap_or_default()
+    }
+
+    fn agrees(&self, server: &str, question: Question) -> BoxFuture<'_, bool> {
+        let server = server.to_owned();
+        Box::pin(async move {
+            let Some(broker) = self.0.upgrade().map(|inner| inner.gate.broker().clone()) else {
+                return false;
+            };
+            matches!(
+                broker.ask(&server, question).await,
+                Ok(settled) if settled.answer == Answer::SignIn(true)
+            )
+        })
+    }
+
+    fn question(&self, id: u64) -> Result<Question, AnswerError> {
+        match self.0.upgrade() {
+            Some(inner) => inner.trust.question(id).map_err(|e| match e {
+                TrustError::Answer(answer) => answer,
+                _ => AnswerError::NotPending(id),
+            }),
+            None => Err(AnswerError::NotPending(id)),
+        }
+    }
+
+    fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), AnswerError> {
+        match self.0.upgrade() {
+            Some(inner) => inner.gate.broker().answer(id, server, answer),
+            None => Err(AnswerError::NotPending(id)),
+        }
+    }
+
+    fn record(&self, record: Record) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let audit = self.0.upgrade().map(|inner| inner.gate.audit().clone());
+            if let Some(audit) = audit
+                && let Err(e) = audit.record(record).await
+            {
+                tracing::error!("{e}");
+            }
+        })
     }
 }

@@ -23,6 +23,7 @@ use switchboard_mcp::client::{Client, ClientError};
 use tokio::sync::broadcast;
 
 use crate::explorer::{ExplorerError, Follower};
+use crate::trust::TrustError;
 use crate::{AuditEntry, DeskError, Update};
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::audit::AuditError;
@@ -97,10 +98,10 @@ impl From<DeskError> for AgentError {
             DeskError::Client(client) => Self::Client(client),
             DeskError::Config(config) => Self::Config(config),
             DeskError::BrokenConfig(problem) => Self::BrokenConfig(problem),
-            DeskError::Roots(roots) => Self::Roots(roots),
+            DeskError::Trust(TrustError::Roots(roots)) => Self::Roots(roots),
+            DeskError::Trust(TrustError::Answer(answer)) => Self::Answer(answer),
             DeskError::Answer(answer) => Self::Answer(answer),
             DeskError::Audit(audit) => Self::Audit(audit),
-            DeskError::Keyring(keyring) => Self::Keyring(keyring),
             other => Self::Host(Box::new(other)),
         }
     }

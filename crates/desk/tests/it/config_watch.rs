@@ -48,7 +48,7 @@ async fn servers_and_rules_follow_the_file_edited_by_hand() {
     let added = with_server(world.file(), "second");
     assert_eq!(world.edit_by_hand(&added).await, None);
     world.running(&["second"]).await;
-    assert_eq!(world.desk.servers().len(), 2);
+    assert_eq!(world.desk.servers().list().len(), 2);
 
     // A rule removed by hand no longer decides: the next call is asked. (Deleting is a
     // call the person is asked to confirm even when they make it themselves.)
@@ -78,7 +78,7 @@ async fn servers_and_rules_follow_the_file_edited_by_hand() {
                 .then_some(())
         })
         .await;
-    assert_eq!(world.desk.servers().len(), 1);
+    assert_eq!(world.desk.servers().list().len(), 1);
     world.desk.shutdown().await;
 }
 
@@ -104,7 +104,7 @@ async fn a_file_broken_by_hand_is_reported_left_as_it_is_and_the_servers_run_on(
         .unwrap();
     assert_eq!(answer["content"][0]["text"], "still here");
     assert!(matches!(
-        world.desk.servers()[0].state,
+        world.desk.servers().list()[0].state,
         Some(ServerState::Running { .. })
     ));
 

@@ -27,7 +27,10 @@ fn idle_form(name: &str) -> ServerForm {
 
 fn save_idle(work: &mut JoinSet<Result<(), DeskError>>, desk: &Desk, name: String) {
     let desk = desk.clone();
-    work.spawn(async move { desk.save_server(None, idle_form(&name)).await });
+    work.spawn(async move {
+        let saved = desk.servers().save_server(None, idle_form(&name)).await;
+        saved.map_err(DeskError::from)
+    });
 }
 
 fn names(file: &Value, key: &str) -> Vec<String> {
@@ -59,7 +62,7 @@ async fn servers_saved_at_once_by_several_tasks_are_all_kept() {
     let mut expected: Vec<String> = (0..8).map(|n| format!("idle-{n}")).collect();
     expected.insert(0, "demo".into());
     assert_eq!(names(&world.file(), "mcpServers"), expected);
-    assert_eq!(world.desk.servers().len(), 9);
+    assert_eq!(world.desk.servers().list().len(), 9);
     world.desk.shutdown().await;
 }
 
@@ -150,6 +153,7 @@ async fn a_rule_written_by_hand_while_the_app_runs_is_kept() {
     // Editing a server keeps both too.
     world
         .desk
+        .servers()
         .save_server(None, idle_form("idle"))
         .await
         .unwrap();
@@ -178,6 +182,7 @@ async fn a_file_behind_a_link_stays_linked_and_any_file_keeps_its_mode() {
         world.desk.start().await;
         world
             .desk
+            .servers()
             .save_server(None, idle_form("idle"))
             .await
             .unwrap();
@@ -238,7 +243,7 @@ fn a_change_waiting_for_the_locked_file_lets_other_tasks_run() {
         });
         let writing = tokio::spawn({
             let desk = world.desk.clone();
-            async move { desk.set_quit_on_close(true).await }
+            async move { desk.servers().set_quit_on_close(true).await }
         });
         while ticks.load(Ordering::Relaxed) < TICKS {
             tokio::task::yield_now().await;

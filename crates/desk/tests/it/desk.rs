@@ -12,7 +12,7 @@ use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_core::config::ProtocolEra;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
-use switchboard_desk::{Desk, DeskError, ExplorerError, ServerForm, Update};
+use switchboard_desk::{Desk, ExplorerError, ServerForm, ServersError, Update};
 use tokio::sync::broadcast;
 
 use crate::common::{self, WAIT, text_of};
@@ -68,6 +68,7 @@ async fn world_with_python() -> World {
     let mut world = world().await;
     world
         .desk
+        .servers()
         .save_server(None, python_form("py"))
         .await
         .unwrap();
@@ -151,7 +152,7 @@ async fn a_server_added_through_the_form_runs_and_its_calls_wait_for_the_person(
             .unwrap()
             .ends_with("python")
     );
-    let listed = world.desk.servers();
+    let listed = world.desk.servers().list();
     assert_eq!(listed.len(), 1);
     assert!(matches!(listed[0].state, Some(ServerState::Running { .. })));
     let catalog = world.desk.explorer().catalog();
@@ -302,8 +303,15 @@ async fn a_broken_configuration_is_reported_and_left_as_it_is() {
     .unwrap();
     let problem = desk.config_problem().expect("the problem is reported");
     assert!(problem.contains("line 1"), "{problem}");
-    let refused = desk.save_server(None, python_form("py")).await.unwrap_err();
-    assert!(matches!(refused, DeskError::BrokenConfig(_)), "{refused}");
+    let refused = desk
+        .servers()
+        .save_server(None, python_form("py"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, ServersError::BrokenConfig(_)),
+        "{refused}"
+    );
     assert_eq!(
         std::fs::read_to_string(&config).unwrap(),
         "{ \"mcpServers\": { oops"
@@ -337,17 +345,24 @@ async fn a_server_slow_to_die_holds_up_nothing_and_is_gone_in_bounded_time() {
     let mut world = world().await;
     world
         .desk
+        .servers()
         .save_server(None, slow_to_die("slow"))
         .await
         .unwrap();
     world.running("slow").await;
     let pid: i32 = world
         .desk
+        .servers()
         .log_of("slow")
         .iter()
         .find_map(|entry| entry.text.strip_prefix("pid ")?.parse().ok())
         .expect("the server wrote its pid");
-    world.desk.set_enabled("slow", false).await.unwrap();
+    world
+        .desk
+        .servers()
+        .set_enabled("slow", false)
+        .await
+        .unwrap();
     // The desk (and with it every dialog and call) is free while the server dies.
     assert!(common::alive(pid), "disabling waited for the server to die");
     world

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 use switchboard_core::server_events::{LogSource, ServerState};
-use switchboard_desk::{DeskError, LogEntry, Update};
+use switchboard_desk::{DeskError, LogEntry, ServersError, Update};
 use switchboard_mcp::types::LoggingLevel;
 
 use crate::common;
@@ -63,10 +63,20 @@ async fn each_change_to_a_server_shows_in_the_list_and_in_its_process_alone() {
     ];
     for (change, listed, runs) in changes {
         match change {
-            Change::Restart => world.desk.restart("demo").await.unwrap(),
-            Change::Disable => world.desk.set_enabled("demo", false).await.unwrap(),
-            Change::Enable => world.desk.set_enabled("demo", true).await.unwrap(),
-            Change::Remove => world.desk.remove_server("demo").await.unwrap(),
+            Change::Restart => world.desk.servers().restart("demo").await.unwrap(),
+            Change::Disable => world
+                .desk
+                .servers()
+                .set_enabled("demo", false)
+                .await
+                .unwrap(),
+            Change::Enable => world
+                .desk
+                .servers()
+                .set_enabled("demo", true)
+                .await
+                .unwrap(),
+            Change::Remove => world.desk.servers().remove_server("demo").await.unwrap(),
         }
         if runs {
             world.running(&["demo"]).await;
@@ -88,9 +98,9 @@ async fn each_change_to_a_server_shows_in_the_list_and_in_its_process_alone() {
                 eventually(|| tagged(&demo).is_empty()).await,
                 "{change:?}: a process runs"
             );
-            let refused = world.desk.restart("demo").await;
+            let refused = world.desk.servers().restart("demo").await;
             assert!(
-                matches!(refused, Err(DeskError::NotRunning(_))),
+                matches!(refused, Err(ServersError::NotRunning(_))),
                 "{change:?}: {refused:?}"
             );
         }
@@ -98,6 +108,7 @@ async fn each_change_to_a_server_shows_in_the_list_and_in_its_process_alone() {
             world
                 .desk
                 .servers()
+                .list()
                 .into_iter()
                 .find(|s| s.name == "demo")
                 .map(|s| (s.enabled, s.state))
@@ -131,13 +142,13 @@ async fn each_change_to_a_server_shows_in_the_list_and_in_its_process_alone() {
     assert_eq!(common::text_of(&result), "here");
     assert!(world.file()["mcpServers"].get("demo").is_none());
     assert!(
-        world.desk.log_of("demo").is_empty(),
+        world.desk.servers().log_of("demo").is_empty(),
         "{:?}",
-        world.desk.log_of("demo")
+        world.desk.servers().log_of("demo")
     );
-    let refused = world.desk.set_enabled("demo", true).await;
+    let refused = world.desk.servers().set_enabled("demo", true).await;
     assert!(
-        matches!(refused, Err(DeskError::NoServer(_))),
+        matches!(refused, Err(ServersError::NoServer(_))),
         "{refused:?}"
     );
     world.desk.shutdown().await;
@@ -178,7 +189,12 @@ async fn the_log_level_chosen_decides_which_log_lines_arrive() {
         (LoggingLevel::Info, "info", true),
     ];
     for (n, (chosen, written, arrives)) in rows.into_iter().enumerate() {
-        world.desk.set_log_level("demo", chosen).await.unwrap();
+        world
+            .desk
+            .servers()
+            .set_log_level("demo", chosen)
+            .await
+            .unwrap();
         let message = format!("line {n} at {written}");
         let asked = json!({"level": written, "message": message});
         let result = call_allowed(&world.desk, "demo", "write_log", asked).await;
@@ -201,6 +217,7 @@ async fn the_log_level_chosen_decides_which_log_lines_arrive() {
         assert_eq!(
             world
                 .desk
+                .servers()
                 .log_of("demo")
                 .iter()
                 .any(|l| l.text.contains(&message)),

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 use switchboard_core::server_events::ServerState;
-use switchboard_desk::{DeskError, ExplorerError, Offers, Update};
+use switchboard_desk::{ExplorerError, Offers, ServersError, Update};
 
 use crate::common;
 use crate::common::{demo_server, desk_on, keyring, text_of};
@@ -47,7 +47,7 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
     );
 
     // Turned on in the file: offered again, and the server was not restarted for it.
-    let since = world.desk.servers()[0].since_ms;
+    let since = world.desk.servers().list()[0].since_ms;
     let mut file = world.file();
     file["mcpServers"]["demo"]
         .as_object_mut()
@@ -65,7 +65,7 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
         .unwrap()
         .unwrap();
     assert_eq!(text_of(&result), "back");
-    let demo = &world.desk.servers()[0];
+    let demo = &world.desk.servers().list()[0];
     assert!(matches!(demo.state, Some(ServerState::Running { .. })));
     assert_eq!(demo.since_ms, since, "not restarted");
     world.desk.shutdown().await;
@@ -76,13 +76,14 @@ async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
     let demo = json!({"command": demo_server().display().to_string()});
     let mut world = desk_on(json!({"demo": demo}), json!({}), keyring("switches")).await;
     let on = |world: &common::DemoDesk, name: &str| {
-        let tools = world.desk.server_tools("demo").unwrap();
+        let tools = world.desk.servers().server_tools("demo").unwrap();
         tools.iter().find(|t| t.name == name).map(|t| t.on)
     };
     assert_eq!(on(&world, "echo"), Some(true));
 
     world
         .desk
+        .servers()
         .set_tool_enabled("demo", "echo", false)
         .await
         .unwrap();
@@ -103,6 +104,7 @@ async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
 
     world
         .desk
+        .servers()
         .set_tool_enabled("demo", "echo", true)
         .await
         .unwrap();
@@ -118,7 +120,11 @@ async fn the_windows_switch_turns_a_tool_off_and_on_and_keeps_it_in_the_file() {
         .unwrap()
         .unwrap();
     assert_eq!(text_of(&result), "on");
-    let unknown = world.desk.set_tool_enabled("nobody", "echo", false).await;
-    assert!(matches!(unknown, Err(DeskError::NoServer(_))));
+    let unknown = world
+        .desk
+        .servers()
+        .set_tool_enabled("nobody", "echo", false)
+        .await;
+    assert!(matches!(unknown, Err(ServersError::NoServer(_))));
     world.desk.shutdown().await;
 }

@@ -128,7 +128,7 @@ async fn each_server_is_spoken_to_in_the_era_it_speaks_or_the_one_forced_and_say
                         "{name} ({era}): {why_revision}"
                     );
                 }
-                let info = world.desk.server_info(name).unwrap();
+                let info = world.desk.servers().server_info(name).unwrap();
                 assert_eq!(info["protocolVersion"], *revision, "{name}: {info}");
             }
             (Settles::Fails(why), ServerState::Failed { reason, .. }) => {

@@ -209,10 +209,10 @@ async fn flooded_log_book(mode: &str) -> Result<Figures, String> {
     })
     .await;
     let mut kept = Lines::default();
-    for entry in desk.log_of("hostile") {
+    for entry in desk.servers().log_of("hostile") {
         kept.add(&entry);
     }
-    let counted = desk.log_size("hostile");
+    let counted = desk.servers().log_size("hostile");
     tokio::time::timeout(STOP_HANG, desk.shutdown())
         .await
         .map_err(|_| format!("the desk's shutdown had not finished after {STOP_HANG:?}"))?;

@@ -18,8 +18,8 @@ use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
 use switchboard_desk::server_settings::{HttpMode, KeyValue, Transport};
 use switchboard_desk::{
-    Desk, DeskError, ImportCandidate, ImportChoice, ImportRequest, ImportSummary,
-    ImportedServerReport, InputAnswer, ServerForm, SkippedServer, Update,
+    Desk, ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportedServerReport,
+    InputAnswer, ServerForm, ServersError, SkippedServer, Update,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
@@ -56,7 +56,10 @@ async fn world() -> World {
     )
     .unwrap();
     let updates = desk.updates();
-    desk.save_server(None, github_form()).await.unwrap();
+    desk.servers()
+        .save_server(None, github_form())
+        .await
+        .unwrap();
     assert_eq!(
         secrets
             .get("github/env/GITHUB_TOKEN")
@@ -135,7 +138,10 @@ impl World {
     }
 
     fn candidate(&self, source: &str, path: &Path) -> ImportCandidate {
-        self.desk.import_candidate(Some(source), path).unwrap()
+        self.desk
+            .servers()
+            .import_candidate(Some(source), path)
+            .unwrap()
     }
 
     /// Imports every server `candidate` showed, keeping what `keep` says of the references
@@ -145,7 +151,7 @@ impl World {
         candidate: &ImportCandidate,
         keep: Keep,
         answers: &[(&str, &str)],
-    ) -> Result<Vec<String>, DeskError> {
+    ) -> Result<Vec<String>, ServersError> {
         let summary = self.import_as(candidate, keep, answers, &[], false).await?;
         Ok(summary.imported.into_iter().map(|i| i.name).collect())
     }
@@ -159,7 +165,7 @@ impl World {
         answers: &[(&str, &str)],
         renamed: &[(&str, &str)],
         to_keyring: bool,
-    ) -> Result<ImportSummary, DeskError> {
+    ) -> Result<ImportSummary, ServersError> {
         let servers = candidate
             .servers
             .iter()
@@ -190,6 +196,7 @@ impl World {
             })
             .collect();
         self.desk
+            .servers()
             .import(&ImportRequest {
                 source: candidate.source.clone(),
                 path: candidate.path.clone(),
@@ -243,7 +250,14 @@ async fn an_imported_server_is_never_trusted() {
     );
     let candidate = world.candidate("Claude Desktop", &file);
     world.import(&candidate, Keep::All, &[]).await.unwrap();
-    assert!(!world.desk.server_form("friendly").unwrap().trusted);
+    assert!(
+        !world
+            .desk
+            .servers()
+            .server_form("friendly")
+            .unwrap()
+            .trusted
+    );
     world.desk.shutdown().await;
 }
 
@@ -277,7 +291,15 @@ async fn a_secret_reference_the_person_did_not_confirm_is_dropped() {
     world.import(&candidate, Keep::None, &[]).await.unwrap();
     world.ended("evil").await;
     assert_eq!(std::fs::read_to_string(&leaked).unwrap(), "");
-    assert!(world.desk.server_form("evil").unwrap().env.is_empty());
+    assert!(
+        world
+            .desk
+            .servers()
+            .server_form("evil")
+            .unwrap()
+            .env
+            .is_empty()
+    );
     world.desk.shutdown().await;
 }
 
@@ -421,7 +443,7 @@ async fn removing_an_imported_server_deletes_its_own_secrets_and_no_other() {
         .await
         .unwrap();
     assert_eq!(world.secret("git/env/OWN").await.as_deref(), Some("mine"));
-    world.desk.remove_server("git").await.unwrap();
+    world.desk.servers().remove_server("git").await.unwrap();
     assert_eq!(world.secret("git/env/OWN").await, None);
     assert_eq!(
         world.secret("github/env/GITHUB_TOKEN").await.as_deref(),
@@ -459,7 +481,14 @@ async fn vs_code_inputs_are_asked_for_and_kept_under_the_servers_own_name() {
         unanswered.to_string(),
         "server \"perplexity\" needs an answer for \"Perplexity API key\""
     );
-    assert!(world.desk.servers().iter().all(|s| s.name != "perplexity"));
+    assert!(
+        world
+            .desk
+            .servers()
+            .list()
+            .iter()
+            .all(|s| s.name != "perplexity")
+    );
 
     world
         .import(&candidate, Keep::All, &[("api-key", "pplx-answered")])
@@ -488,6 +517,7 @@ async fn a_renamed_server_takes_its_own_secrets_along() {
     form.env[0].stored = true;
     world
         .desk
+        .servers()
         .save_server(Some("github".into()), form)
         .await
         .unwrap();
@@ -521,6 +551,7 @@ async fn a_renamed_server_whose_secret_is_gone_keeps_its_name() {
     form.env[0].stored = true;
     let refused = world
         .desk
+        .servers()
         .save_server(Some("github".into()), form)
         .await
         .unwrap_err();
@@ -528,7 +559,13 @@ async fn a_renamed_server_whose_secret_is_gone_keeps_its_name() {
         refused.to_string(),
         "env \"GITHUB_TOKEN\" is marked secret but has no value"
     );
-    let names: Vec<String> = world.desk.servers().into_iter().map(|s| s.name).collect();
+    let names: Vec<String> = world
+        .desk
+        .servers()
+        .list()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
     assert_eq!(names, ["github"]);
     assert_eq!(world.secret("gh/env/GITHUB_TOKEN").await, None);
     world.desk.shutdown().await;
@@ -645,7 +682,7 @@ async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the
     let mut world = world().await;
     let file = clashing_file(&world);
     // Told by the file's content, not its name.
-    let candidate = world.desk.import_candidate(None, &file).unwrap();
+    let candidate = world.desk.servers().import_candidate(None, &file).unwrap();
     assert_eq!(candidate.source, "Claude Desktop");
     assert_eq!(candidate.configured, ["github"]);
     let github = &candidate.servers[0];
@@ -675,7 +712,7 @@ async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the
         }],
         answers: Vec::new(),
     };
-    let summary = world.desk.import(&summary).await.unwrap();
+    let summary = world.desk.servers().import(&summary).await.unwrap();
     assert_eq!(
         summary,
         ImportSummary {
@@ -779,7 +816,10 @@ async fn nothing_is_imported_under_a_name_already_taken() {
         }]
     );
     // Kept in plain text, as the person chose.
-    assert_eq!(world.desk.server_form("twin").unwrap().env[1].value, PLAIN);
+    assert_eq!(
+        world.desk.servers().server_form("twin").unwrap().env[1].value,
+        PLAIN
+    );
     // A name that is no name changes nothing.
     let bad = world
         .import_as(
@@ -810,7 +850,11 @@ async fn a_file_that_cannot_be_imported_says_why_and_changes_nothing() {
         (&missing, "could not read"),
     ];
     for (path, said) in cases {
-        let refused = world.desk.import_candidate(None, path).unwrap_err();
+        let refused = world
+            .desk
+            .servers()
+            .import_candidate(None, path)
+            .unwrap_err();
         assert!(refused.to_string().contains(said), "{refused}");
         let request = ImportRequest {
             source: "Claude Desktop".into(),
@@ -823,14 +867,20 @@ async fn a_file_that_cannot_be_imported_says_why_and_changes_nothing() {
             }],
             answers: Vec::new(),
         };
-        world.desk.import(&request).await.unwrap_err();
+        world.desk.servers().import(&request).await.unwrap_err();
     }
     assert_eq!(std::fs::read(&config).unwrap(), before);
     assert_eq!(
         std::fs::read_to_string(&malformed).unwrap(),
         r#"{"mcpServers": {"x": {"command": "a",}"#
     );
-    let names: Vec<String> = world.desk.servers().into_iter().map(|s| s.name).collect();
+    let names: Vec<String> = world
+        .desk
+        .servers()
+        .list()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
     assert_eq!(names, ["github"]);
     world.desk.shutdown().await;
 }

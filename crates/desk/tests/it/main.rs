@@ -38,6 +38,7 @@ mod registry;
 mod request_timeout;
 mod sampling;
 mod secrets;
+mod servers_service;
 mod sign_in;
 mod supervisor;
 mod traffic;

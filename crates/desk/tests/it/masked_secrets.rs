@@ -19,12 +19,12 @@ async fn a_token_in_a_servers_url_is_masked_in_its_listing_state_and_log() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}/mcp?token=s3cret&page=2");
-    let mut form = world.desk.server_form("demo").unwrap();
+    let mut form = world.desk.servers().server_form("demo").unwrap();
     form.name = "remote".into();
     form.transport = switchboard_desk::server_settings::Transport::Http;
     form.command = String::new();
     form.url = url.clone();
-    world.desk.save_server(None, form).await.unwrap();
+    world.desk.servers().save_server(None, form).await.unwrap();
 
     let reason = world
         .next(|u| match u {
@@ -38,15 +38,15 @@ async fn a_token_in_a_servers_url_is_masked_in_its_listing_state_and_log() {
         .await;
     let masked = format!("http://127.0.0.1:{port}/mcp?token=…&page=2");
     assert!(reason.contains(&masked), "{reason}");
-    let listed = world.desk.servers();
+    let listed = world.desk.servers().list();
     let remote = listed.iter().find(|s| s.name == "remote").unwrap();
     assert_eq!(remote.target, masked);
     let state = serde_json::to_string(&remote.state).unwrap();
     assert!(!state.contains("s3cret"), "{state}");
-    for entry in world.desk.log_of("remote") {
+    for entry in world.desk.servers().log_of("remote") {
         assert!(!entry.text.contains("s3cret"), "{}", entry.text);
     }
     // The form the person edits still holds the whole address.
-    assert_eq!(world.desk.server_form("remote").unwrap().url, url);
+    assert_eq!(world.desk.servers().server_form("remote").unwrap().url, url);
     world.desk.shutdown().await;
 }

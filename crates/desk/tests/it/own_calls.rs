@@ -174,9 +174,10 @@ async fn with_confirmation_off_a_destructive_own_call_runs_at_once() {
         };
         let world = demo_desk(settings).await;
         if by_switch {
-            assert!(world.desk.confirms_own_destructive_calls());
+            assert!(world.desk.servers().confirms_own_destructive_calls());
             world
                 .desk
+                .servers()
                 .set_confirm_own_destructive_calls(false)
                 .await
                 .unwrap();
@@ -185,7 +186,7 @@ async fn with_confirmation_off_a_destructive_own_call_runs_at_once() {
                 false
             );
         }
-        assert!(!world.desk.confirms_own_destructive_calls());
+        assert!(!world.desk.servers().confirms_own_destructive_calls());
         let note = json!({"title": "doomed", "text": "x"});
         world.call("add_note", note, "add").await.unwrap().unwrap();
         let result = world

@@ -181,10 +181,11 @@ async fn a_whole_server_allowance_holds_only_for_the_tools_it_listed_then() {
 #[tokio::test]
 async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_mark() {
     let mut world = demo_desk(json!({})).await;
-    let mut form = world.desk.server_form("demo").unwrap();
+    let mut form = world.desk.servers().server_form("demo").unwrap();
     form.trusted = true;
     world
         .desk
+        .servers()
         .save_server(Some("demo".into()), form.clone())
         .await
         .unwrap();
@@ -209,6 +210,7 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
     form.trusted = false;
     world
         .desk
+        .servers()
         .save_server(Some("demo".into()), form)
         .await
         .unwrap();
@@ -228,10 +230,11 @@ async fn a_server_launched_otherwise_loses_its_allowances_folders_and_trusted_ma
 #[tokio::test]
 async fn a_trusted_mark_holds_only_for_the_server_it_was_given_to() {
     let world = demo_desk(json!({})).await;
-    let mut form = world.desk.server_form("demo").unwrap();
+    let mut form = world.desk.servers().server_form("demo").unwrap();
     form.trusted = true;
     world
         .desk
+        .servers()
         .save_server(Some("demo".into()), form)
         .await
         .unwrap();
@@ -242,7 +245,7 @@ async fn a_trusted_mark_holds_only_for_the_server_it_was_given_to() {
     std::fs::write(&world.config, file.to_string()).unwrap();
 
     let mut world = world.reopen(&["demo"]).await;
-    assert!(!world.desk.server_form("demo").unwrap().trusted);
+    assert!(!world.desk.servers().server_form("demo").unwrap().trusted);
     let call = world.call_by_model("echo", json!({"text": "hi"}), "echo");
     world.answer_next(true, Remember::Once).await;
     assert_eq!(text_of(&call.await.unwrap().unwrap()), "hi");
@@ -260,10 +263,11 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
     }
     assert_eq!(world.rules().len(), 2);
 
-    let mut form = world.desk.server_form("demo").unwrap();
+    let mut form = world.desk.servers().server_form("demo").unwrap();
     form.name = "renamed".into();
     world
         .desk
+        .servers()
         .save_server(Some("demo".into()), form)
         .await
         .unwrap();
@@ -289,7 +293,7 @@ async fn a_server_removed_or_renamed_takes_its_rules_and_folders_along() {
         world.file()["settings"]["sharedFolders"][0]["server"],
         "renamed"
     );
-    world.desk.remove_server("renamed").await.unwrap();
+    world.desk.servers().remove_server("renamed").await.unwrap();
     assert_eq!(world.rules(), []);
     assert!(world.desk.trust().roots_of("renamed").is_empty());
     assert!(world.file()["settings"].get("sharedFolders").is_none());
@@ -386,10 +390,11 @@ async fn shared_folders_are_remembered_across_a_restart_for_the_server_as_launch
     assert!(listed.contains(&shown), "{listed}");
 
     // Launched from elsewhere, it is another server: nothing shared, and it is asked.
-    let mut form = world.desk.server_form("demo").unwrap();
+    let mut form = world.desk.servers().server_form("demo").unwrap();
     form.cwd = folder.path().display().to_string();
     world
         .desk
+        .servers()
         .save_server(Some("demo".into()), form)
         .await
         .unwrap();

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 use switchboard_core::registry::{ListQuery, RegistryServer, Way};
-use switchboard_desk::{DeskError, RegistryAdd};
+use switchboard_desk::{RegistryAdd, ServersError};
 use switchboard_test_support::registry::RegistryStandIn;
 
 use crate::common::{DemoDesk, HttpPeer, desk_in, keyring};
@@ -30,7 +30,12 @@ fn search(text: &str) -> ListQuery {
 }
 
 async fn find(world: &DemoDesk, name: &str) -> RegistryServer {
-    let page = world.desk.registry_servers(&search(name)).await.unwrap();
+    let page = world
+        .desk
+        .servers()
+        .registry_servers(&search(name))
+        .await
+        .unwrap();
     page.servers.into_iter().find(|s| s.name == name).unwrap()
 }
 
@@ -58,7 +63,7 @@ async fn the_registry_is_listed_page_by_page_in_latest_versions_and_searched_by_
     let mut query = search("");
     let mut pages = 0;
     loop {
-        let page = world.desk.registry_servers(&query).await.unwrap();
+        let page = world.desk.servers().registry_servers(&query).await.unwrap();
         assert!(page.unreadable.is_empty(), "{:?}", page.unreadable);
         assert!(
             page.servers.len() <= 2,
@@ -89,6 +94,7 @@ async fn the_registry_is_listed_page_by_page_in_latest_versions_and_searched_by_
     );
     let found = world
         .desk
+        .servers()
         .registry_servers(&search("weather"))
         .await
         .unwrap();
@@ -109,6 +115,7 @@ async fn an_npm_server_is_composed_with_its_variables_and_saved_untrusted_with_i
     let weather = find(&world, "io.github.acme-labs/weather").await;
     let proposal = world
         .desk
+        .servers()
         .install_proposal(weather.clone(), Way::Package(0))
         .unwrap();
     assert_eq!(proposal.name, "weather");
@@ -127,6 +134,7 @@ async fn an_npm_server_is_composed_with_its_variables_and_saved_untrusted_with_i
     );
     let missing = world
         .desk
+        .servers()
         .compose_install(&add(weather.clone(), Way::Package(0), "weather", &[]))
         .unwrap_err();
     assert_eq!(
@@ -135,6 +143,7 @@ async fn an_npm_server_is_composed_with_its_variables_and_saved_untrusted_with_i
     );
     let form = world
         .desk
+        .servers()
         .compose_install(&add(
             weather,
             Way::Package(0),
@@ -154,7 +163,7 @@ async fn an_npm_server_is_composed_with_its_variables_and_saved_untrusted_with_i
         "nothing saved by itself"
     );
 
-    world.desk.save_server(None, form).await.unwrap();
+    world.desk.servers().save_server(None, form).await.unwrap();
     let saved = &world.file()["mcpServers"]["weather"];
     assert_eq!(
         saved["env"],
@@ -182,6 +191,7 @@ async fn a_pypi_and_an_oci_server_are_composed_into_uvx_and_docker_run() {
     let sqlite = find(&world, "io.github.pyfolk/sqlite-explorer").await;
     let form = world
         .desk
+        .servers()
         .compose_install(&add(
             sqlite,
             Way::Package(0),
@@ -203,6 +213,7 @@ async fn a_pypi_and_an_oci_server_are_composed_into_uvx_and_docker_run() {
     let postgres = find(&world, "io.github.containers-co/postgres").await;
     let form = world
         .desk
+        .servers()
         .compose_install(&add(
             postgres,
             Way::Package(0),
@@ -234,12 +245,14 @@ async fn a_remote_server_is_composed_with_its_address_and_headers() {
     let tickets = find(&world, "com.example/tickets").await;
     let proposal = world
         .desk
+        .servers()
         .install_proposal(tickets.clone(), Way::Remote(0))
         .unwrap();
     let ids: Vec<_> = proposal.prompts.iter().map(|p| &*p.id).collect();
     assert_eq!(ids, ["header:Authorization:token", "header:X-Desk"]);
     let form = world
         .desk
+        .servers()
         .compose_install(&add(
             tickets,
             Way::Remote(0),
@@ -264,6 +277,7 @@ async fn a_remote_server_is_composed_with_its_address_and_headers() {
     let feed = find(&world, "com.example/status-feed").await;
     let form = world
         .desk
+        .servers()
         .compose_install(&add(
             feed.clone(),
             Way::Remote(0),
@@ -274,6 +288,7 @@ async fn a_remote_server_is_composed_with_its_address_and_headers() {
     assert_eq!(form.url, "https://acme.status.example.com/sse");
     let refused = world
         .desk
+        .servers()
         .compose_install(&add(
             feed,
             Way::Remote(0),
@@ -285,14 +300,19 @@ async fn a_remote_server_is_composed_with_its_address_and_headers() {
         refused.to_string(),
         "tenant in the address may hold only letters, digits and - . _ ~"
     );
-    assert!(matches!(refused, DeskError::Install(_)));
+    assert!(matches!(refused, ServersError::Install(_)));
 }
 
 #[tokio::test]
 async fn an_answer_that_is_not_the_registrys_is_said_plainly_and_loses_nothing() {
     let broken = RegistryStandIn::start_with(&["--broken"]);
     let world = desk_on_registry(&broken.url);
-    let page = world.desk.registry_servers(&search("")).await.unwrap();
+    let page = world
+        .desk
+        .servers()
+        .registry_servers(&search(""))
+        .await
+        .unwrap();
     assert!(page.servers.is_empty());
     assert_eq!(page.unreadable.len(), 1, "{:?}", page.unreadable);
     assert_eq!(
@@ -306,7 +326,12 @@ async fn an_answer_that_is_not_the_registrys_is_said_plainly_and_loses_nothing()
     let origin = server.url.trim_end_matches("/mcp");
     let world = desk_on_registry(origin);
     let before = std::fs::read_to_string(&world.config).unwrap();
-    let err = world.desk.registry_servers(&search("")).await.unwrap_err();
+    let err = world
+        .desk
+        .servers()
+        .registry_servers(&search(""))
+        .await
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -317,7 +342,12 @@ async fn an_answer_that_is_not_the_registrys_is_said_plainly_and_loses_nothing()
     assert_eq!(std::fs::read_to_string(&world.config).unwrap(), before);
 
     let world = desk_on_registry("ftp://registry.example");
-    let err = world.desk.registry_servers(&search("")).await.unwrap_err();
+    let err = world
+        .desk
+        .servers()
+        .registry_servers(&search(""))
+        .await
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "the registry address \"ftp://registry.example\" is not an http:// or https:// URL"
@@ -330,6 +360,7 @@ async fn an_install_link_names_a_server_of_the_registry_of_the_settings_only() {
     let world = desk_on_registry(&registry.url);
     let server = world
         .desk
+        .servers()
         .install_link("switchboard://install?name=io.github.acme-labs%2Fweather&version=1.3.0")
         .await
         .unwrap();
@@ -343,6 +374,7 @@ async fn an_install_link_names_a_server_of_the_registry_of_the_settings_only() {
     );
     let refused = world
         .desk
+        .servers()
         .install_link("switchboard://install?name=a.b/c&registry=http://127.0.0.1:9")
         .await
         .unwrap_err();
@@ -352,6 +384,7 @@ async fn an_install_link_names_a_server_of_the_registry_of_the_settings_only() {
     );
     let absent = world
         .desk
+        .servers()
         .install_link("switchboard://install?name=com.example/nothing")
         .await
         .unwrap_err();
@@ -377,7 +410,12 @@ async fn a_registry_that_sends_the_app_to_another_site_is_not_followed() {
         }
     });
     let world = desk_on_registry(&origin);
-    let err = world.desk.registry_servers(&search("")).await.unwrap_err();
+    let err = world
+        .desk
+        .servers()
+        .registry_servers(&search(""))
+        .await
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(

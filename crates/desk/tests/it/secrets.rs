@@ -12,7 +12,7 @@ use serde_json::json;
 use switchboard_core::config::ProtocolEra;
 use switchboard_core::secrets::Secrets;
 use switchboard_desk::server_settings::{FormError, HttpMode, KeyValue, Transport};
-use switchboard_desk::{Desk, DeskError, ServerForm};
+use switchboard_desk::{Desk, ServerForm, ServersError};
 
 use crate::common;
 
@@ -133,7 +133,8 @@ async fn a_forms_secret_is_stored_before_the_file_names_it_and_leaves_with_its_s
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.json");
     let desk = Desk::open(&config, &dir.path().join("audit.sqlite"), secrets.clone()).unwrap();
-    desk.save_server(None, form_with_secret("s3cr3t"))
+    desk.servers()
+        .save_server(None, form_with_secret("s3cr3t"))
         .await
         .unwrap();
     assert_eq!(
@@ -144,9 +145,12 @@ async fn a_forms_secret_is_stored_before_the_file_names_it_and_leaves_with_its_s
     assert!(written.contains("vault/env/TOKEN") && !written.contains("s3cr3t"));
 
     // A second server of the same name is refused before the keyring is touched.
-    let refused = desk.save_server(None, form_with_secret("other")).await;
+    let refused = desk
+        .servers()
+        .save_server(None, form_with_secret("other"))
+        .await;
     assert!(
-        matches!(refused, Err(DeskError::Form(FormError::Taken(_)))),
+        matches!(refused, Err(ServersError::Form(FormError::Taken(_)))),
         "{refused:?}"
     );
     assert_eq!(
@@ -154,7 +158,7 @@ async fn a_forms_secret_is_stored_before_the_file_names_it_and_leaves_with_its_s
         Some("s3cr3t")
     );
 
-    desk.remove_server("vault").await.unwrap();
+    desk.servers().remove_server("vault").await.unwrap();
     assert_eq!(secrets.get("vault/env/TOKEN").await.unwrap(), None);
 }
 
@@ -203,6 +207,7 @@ async fn a_secret_saved_through_the_form_reaches_the_servers_environment_and_not
     ];
     world
         .desk
+        .servers()
         .save_server(None, stdio_peer("peer", env))
         .await
         .unwrap();
@@ -226,7 +231,7 @@ async fn a_secret_saved_through_the_form_reaches_the_servers_environment_and_not
     assert_eq!(told(&world.desk, "peer", "env", "PEER_TOKEN").await, VALUE);
     assert_eq!(told(&world.desk, "peer", "env", "PEER_MODE").await, "plain");
     // The form shows that a value is stored, never the value.
-    let form = world.desk.server_form("peer").unwrap();
+    let form = world.desk.servers().server_form("peer").unwrap();
     assert!(
         form.env
             .iter()
@@ -237,7 +242,7 @@ async fn a_secret_saved_through_the_form_reaches_the_servers_environment_and_not
     // Started again from the files alone, as the app starts, the server gets it again.
     let world = world.reopen(&["peer"]).await;
     assert_eq!(told(&world.desk, "peer", "env", "PEER_TOKEN").await, VALUE);
-    world.desk.remove_server("peer").await.unwrap();
+    world.desk.servers().remove_server("peer").await.unwrap();
     assert_eq!(
         world.secrets.get("peer/env/PEER_TOKEN").await.unwrap(),
         None
@@ -261,7 +266,7 @@ async fn a_secret_header_saved_through_the_form_reaches_the_http_server_and_not_
         headers: vec![secret("Authorization", VALUE)],
         ..form_with_secret("")
     };
-    world.desk.save_server(None, form).await.unwrap();
+    world.desk.servers().save_server(None, form).await.unwrap();
     world.running(&["remote"]).await;
 
     let written = std::fs::read_to_string(&world.config).unwrap();
@@ -287,6 +292,7 @@ async fn an_agents_token_and_a_servers_secret_are_never_one_entry() {
     let mut world = empty_desk();
     world
         .desk
+        .servers()
         .save_server(None, stdio_peer("agents", vec![secret("token", VALUE)]))
         .await
         .unwrap();

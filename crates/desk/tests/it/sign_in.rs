@@ -16,7 +16,7 @@ use switchboard_core::config::client_secret_name;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
 use switchboard_core::sign_in::{grant_secret_name, legacy_grant_secret_name};
-use switchboard_desk::{DeskError, Update};
+use switchboard_desk::{ServersError, Update};
 use switchboard_test_support::listening::{Listening, listening};
 
 use crate::common;
@@ -98,13 +98,14 @@ async fn sign_in_needed(world: &mut DemoDesk) {
 /// server's consent is given at once) back to the loopback port; returns what was asked.
 async fn sign_in_accepted(world: &mut DemoDesk) -> Pending {
     let desk = world.desk.clone();
-    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let signing_in = tokio::spawn(async move { desk.servers().sign_in(SERVER).await });
     let asked = sign_in_asked(world).await;
     let Question::SignIn { url, .. } = &asked.question else {
         panic!("asked {:?}", asked.question)
     };
     let to_open = world
         .desk
+        .servers()
         .answer_sign_in(asked.id, SERVER, true)
         .await
         .unwrap()
@@ -154,15 +155,16 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     // At start-up nothing is opened and nothing asked: the server waits for the person.
     sign_in_needed(&mut world).await;
     assert!(world.desk.trust().pending().is_empty());
-    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+    assert_eq!(world.desk.servers().signed_in(SERVER).await.unwrap(), None);
 
     // Declined: no page opens, and the server still waits.
     let desk = world.desk.clone();
-    let declined = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let declined = tokio::spawn(async move { desk.servers().sign_in(SERVER).await });
     let asked = sign_in_asked(&mut world).await;
     assert_eq!(
         world
             .desk
+            .servers()
             .answer_sign_in(asked.id, SERVER, false)
             .await
             .unwrap(),
@@ -170,7 +172,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     );
     let refused = declined.await.unwrap().unwrap_err();
     assert!(
-        matches!(&refused, DeskError::SignIn { detail, .. } if detail.contains("declined")),
+        matches!(&refused, ServersError::SignIn { detail, .. } if detail.contains("declined")),
         "{refused}"
     );
 
@@ -214,7 +216,13 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     for token in &tokens {
         assert!(!config.contains(token));
     }
-    let signed_in = world.desk.signed_in(SERVER).await.unwrap().unwrap();
+    let signed_in = world
+        .desk
+        .servers()
+        .signed_in(SERVER)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(
         signed_in.issuer.starts_with("http://127.0.0.1:"),
         "{signed_in:?}"
@@ -228,7 +236,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
 
     // Signed out: the grant is gone, its tokens revoked where they were issued, and the
     // server waits for sign-in again, saying the person signed out.
-    world.desk.sign_out(SERVER).await.unwrap();
+    world.desk.servers().sign_out(SERVER).await.unwrap();
     let detail = signed_out_detail(&mut world).await;
     assert_eq!(detail, "signed out; sign in to use it again");
     let refused = reqwest::Client::new()
@@ -251,7 +259,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
         left.is_none(),
         "the grant is still in the keyring after signing out"
     );
-    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+    assert_eq!(world.desk.servers().signed_in(SERVER).await.unwrap(), None);
 
     // The audit trail has each sign-in and the sign-out, and no token.
     let audit = world.desk.activity().search("", None, 50).await.unwrap();
@@ -288,7 +296,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
             .unwrap()
             .is_some()
     );
-    world.desk.remove_server(SERVER).await.unwrap();
+    world.desk.servers().remove_server(SERVER).await.unwrap();
     // Asserted without printing the grant: a failure must not show its tokens.
     let left = secrets.get(&grant_secret_name(&peer.url)).await.unwrap();
     assert!(
@@ -328,7 +336,7 @@ async fn a_client_is_registered_only_once_the_person_agreed_to_sign_in() {
 
     // Asked, then declined: the page shown says where the id given on signing in goes.
     let desk = world.desk.clone();
-    let declined = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let declined = tokio::spawn(async move { desk.servers().sign_in(SERVER).await });
     let asked = sign_in_asked(&mut world).await;
     let Question::SignIn { url, .. } = &asked.question else {
         panic!("asked {:?}", asked.question)
@@ -337,6 +345,7 @@ async fn a_client_is_registered_only_once_the_person_agreed_to_sign_in() {
     assert_eq!(
         world
             .desk
+            .servers()
             .answer_sign_in(asked.id, SERVER, false)
             .await
             .unwrap(),
@@ -383,7 +392,7 @@ async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered
     // The server names its own authorization server, not the one the client was made at:
     // the sign-in stops before the person is asked, and so before any token request.
     let desk = world.desk.clone();
-    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let signing_in = tokio::spawn(async move { desk.servers().sign_in(SERVER).await });
     let refused = tokio::select! {
         outcome = signing_in => outcome.unwrap().unwrap_err().to_string(),
         asked = world.asked() => panic!(
@@ -396,7 +405,7 @@ async fn a_client_secret_is_sent_only_to_the_authorization_server_it_was_entered
         "the refusal names both authorization servers: {refused}"
     );
     assert_eq!(peer.said("issued"), 0);
-    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+    assert_eq!(world.desk.servers().signed_in(SERVER).await.unwrap(), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -407,7 +416,8 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
 
     let desk = world.desk.clone();
     let signing_in = tokio::spawn(async move {
-        desk.sign_in_waiting(SERVER, std::time::Duration::from_millis(300))
+        desk.servers()
+            .sign_in_waiting(SERVER, std::time::Duration::from_millis(300))
             .await
     });
     let asked = sign_in_asked(&mut world).await;
@@ -415,6 +425,7 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     assert!(
         world
             .desk
+            .servers()
             .answer_sign_in(asked.id, SERVER, true)
             .await
             .unwrap()
@@ -423,7 +434,7 @@ async fn a_browser_that_never_comes_back_ends_the_sign_in_with_its_reason() {
     let failed = signing_in.await.unwrap().unwrap_err().to_string();
     assert!(failed.contains("the browser did not come back"), "{failed}");
     sign_in_needed(&mut world).await;
-    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+    assert_eq!(world.desk.servers().signed_in(SERVER).await.unwrap(), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -432,12 +443,12 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
     let mut world = started_with(json!({"url": peer.url}), keyring("sign-in-cancel")).await;
     sign_in_needed(&mut world).await;
     assert!(
-        world.desk.cancel_sign_in(SERVER).is_err(),
+        world.desk.servers().cancel_sign_in(SERVER).is_err(),
         "nothing to cancel yet"
     );
 
     let desk = world.desk.clone();
-    let signing_in = tokio::spawn(async move { desk.sign_in(SERVER).await });
+    let signing_in = tokio::spawn(async move { desk.servers().sign_in(SERVER).await });
     let asked = sign_in_asked(&mut world).await;
     let Question::SignIn { url, .. } = &asked.question else {
         panic!("asked {:?}", asked.question)
@@ -451,6 +462,7 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
     let port = url::Url::parse(&redirect).unwrap().port().unwrap();
     world
         .desk
+        .servers()
         .answer_sign_in(asked.id, SERVER, true)
         .await
         .unwrap();
@@ -460,10 +472,10 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
                 .then_some(())
         })
         .await;
-    assert!(world.desk.sign_in_waiting_for_browser(SERVER));
+    assert!(world.desk.servers().sign_in_waiting_for_browser(SERVER));
 
     // The person gives up while the page is open: the sign-in ends now, not in 5 minutes.
-    world.desk.cancel_sign_in(SERVER).unwrap();
+    world.desk.servers().cancel_sign_in(SERVER).unwrap();
     let ended = tokio::time::timeout(WAIT, signing_in)
         .await
         .expect("the sign-in ends at once")
@@ -477,7 +489,7 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
                 .then_some(())
         })
         .await;
-    assert!(!world.desk.sign_in_waiting_for_browser(SERVER));
+    assert!(!world.desk.servers().sign_in_waiting_for_browser(SERVER));
     assert!(
         tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
@@ -485,7 +497,7 @@ async fn cancelling_a_sign_in_left_open_in_the_browser_closes_its_listener_at_on
         "the loopback listener is closed"
     );
     sign_in_needed(&mut world).await;
-    assert_eq!(world.desk.signed_in(SERVER).await.unwrap(), None);
+    assert_eq!(world.desk.servers().signed_in(SERVER).await.unwrap(), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -532,10 +544,10 @@ async fn a_grant_is_kept_per_resource_shared_by_its_servers_and_moved_from_where
     );
 
     // Another server at the same resource goes in with the same grant, unasked.
-    let mut form = world.desk.server_form(SERVER).unwrap();
+    let mut form = world.desk.servers().server_form(SERVER).unwrap();
     form.name = "same-resource".into();
     let mut events = world.desk.updates();
-    world.desk.save_server(None, form).await.unwrap();
+    world.desk.servers().save_server(None, form).await.unwrap();
     common::next_on(&mut events, |u| {
         matches!(u, Update::Status { server, state: ServerState::Running { .. }, .. } if server == "same-resource")
             .then_some(())

@@ -19,9 +19,9 @@ async fn traffic_where(
     server: &str,
     check: impl Fn(&TrafficLog) -> bool,
 ) -> TrafficLog {
-    let mut added = world.desk.traffic_updates();
+    let mut added = world.desk.servers().traffic_updates();
     loop {
-        let log = world.desk.traffic_of(server);
+        let log = world.desk.servers().traffic_of(server);
         if check(&log) {
             return log;
         }
@@ -141,7 +141,7 @@ async fn the_demo_servers_handshake_and_a_tool_call_are_kept_paired_across_a_res
 
     // A restart adds the new session's messages to what was kept.
     let before = log.entries.len();
-    world.desk.restart("demo").await.unwrap();
+    world.desk.servers().restart("demo").await.unwrap();
     world.running_again().await;
     let log = traffic_where(&world, "demo", |log| {
         find(
@@ -167,8 +167,8 @@ async fn the_demo_servers_handshake_and_a_tool_call_are_kept_paired_across_a_res
         1
     );
 
-    world.desk.remove_server("demo").await.unwrap();
-    assert!(world.desk.traffic_of("demo").entries.is_empty());
+    world.desk.servers().remove_server("demo").await.unwrap();
+    assert!(world.desk.servers().traffic_of("demo").entries.is_empty());
     world.desk.shutdown().await;
 }
 
@@ -177,8 +177,8 @@ async fn cleared_traffic_starts_empty_and_keeps_what_comes_after() {
     let world = demo_desk(json!({})).await;
     traffic_where(&world, "demo", |log| has_exchange(log, "tools/list")).await;
 
-    world.desk.clear_traffic("demo");
-    let log = world.desk.traffic_of("demo");
+    world.desk.servers().clear_traffic("demo");
+    let log = world.desk.servers().traffic_of("demo");
     assert!(log.entries.is_empty(), "{log:#?}");
     assert_eq!((log.dropped, log.missed), (0, 0));
 

@@ -1328,7 +1328,8 @@ async fn agents_follow_a_resource_which_the_server_is_asked_for_once() {
     let gateway = gateway_with(json!({"toolRules": reads})).await;
     let desk = gateway.world.desk.clone();
     let sent = |method: &str| {
-        desk.traffic_of("demo")
+        desk.servers()
+            .traffic_of("demo")
             .entries
             .iter()
             .filter(|e| e.direction == TrafficDirection::Sent)
@@ -1432,7 +1433,10 @@ async fn agents_hear_when_a_server_stops_and_starts_again() {
             let tools = claude.tool_names().await;
             assert!(tools.contains(&"everything__echo".to_owned()), "{sdk:?}");
 
-            desk.set_enabled("everything", false).await.unwrap();
+            desk.servers()
+                .set_enabled("everything", false)
+                .await
+                .unwrap();
             claude.line(|l| l["event"] == "tools_changed").await;
             let tools = claude.tool_names().await;
             assert!(
@@ -1441,7 +1445,10 @@ async fn agents_hear_when_a_server_stops_and_starts_again() {
                 "{sdk:?}: {tools:?}"
             );
 
-            desk.set_enabled("everything", true).await.unwrap();
+            desk.servers()
+                .set_enabled("everything", true)
+                .await
+                .unwrap();
             let back = async {
                 loop {
                     if claude
@@ -1474,7 +1481,7 @@ async fn a_resource_followed_is_followed_again_once_its_server_restarts() {
         .unwrap();
 
     // The server's new session knows nothing of the old one's subscriptions.
-    desk.restart("demo").await.unwrap();
+    desk.servers().restart("demo").await.unwrap();
     gateway.world.running_again().await;
     call_allowed(
         &desk,

@@ -309,7 +309,12 @@ async fn a_listening_agent_hears_only_the_changes_it_asked_for_tagged_with_its_r
             "notifications": {"toolsListChanged": true}
         }})
     );
-    world.desk.set_enabled("demo", false).await.unwrap();
+    world
+        .desk
+        .servers()
+        .set_enabled("demo", false)
+        .await
+        .unwrap();
     let told = agent.next_message().await;
     assert_eq!(
         told,

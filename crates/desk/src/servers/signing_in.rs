@@ -12,8 +12,8 @@ use serde_json::json;
 use switchboard_mcp::auth::{Grant, Loopback, SignIn};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::{Servers, ServersError};
 use crate::server_settings::{FormError, KeyValue};
-use crate::{Desk, DeskError};
 use switchboard_core::approvals::{Answer, Question};
 use switchboard_core::audit::{Kind, Record};
 use switchboard_core::config::ServerSpec;
@@ -42,19 +42,19 @@ pub struct SignedIn {
 /// How long a sign-out waits for the authorization server to revoke a grant's tokens.
 const REVOKE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-impl Desk {
+impl Servers {
     /// The URL of an HTTP server: only those sign in.
-    fn sign_in_url(&self, server: &str) -> Result<String, DeskError> {
+    fn sign_in_url(&self, server: &str) -> Result<String, ServersError> {
         let config = self.server_config(server)?;
         match config.spec(server) {
             Ok(ServerSpec::Http { url, .. }) => Ok(url.to_owned()),
-            _ => Err(DeskError::NoSignIn(server.to_owned())),
+            _ => Err(ServersError::NoSignIn(server.to_owned())),
         }
     }
 
     /// Signs in to `server`: it is restarted with leave to ask the person (the question
     /// comes forward at once), and this returns once it runs, or says why it does not.
-    pub async fn sign_in(&self, server: &str) -> Result<(), DeskError> {
+    pub async fn sign_in(&self, server: &str) -> Result<(), ServersError> {
         self.sign_in_waiting(server, BROWSER_WAIT).await
     }
 
@@ -63,22 +63,18 @@ impl Desk {
         &self,
         server: &str,
         browser_wait: std::time::Duration,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), ServersError> {
         self.sign_in_url(server)?;
-        let failed = |detail: String| DeskError::SignIn {
+        let failed = |detail: String| ServersError::SignIn {
             server: server.to_owned(),
             detail,
         };
         let loopback = Loopback::bind().await.map_err(|e| failed(e.to_string()))?;
         let shown: Arc<Mutex<Option<SignIn>>> = Arc::default();
         let ask: AskPerson = {
-            let (broker, server, shown) = (
-                self.inner.gate.broker().clone(),
-                server.to_owned(),
-                shown.clone(),
-            );
+            let (host, server, shown) = (self.host.clone(), server.to_owned(), shown.clone());
             Arc::new(move |sign_in: SignIn| {
-                let (broker, server, shown) = (broker.clone(), server.clone(), shown.clone());
+                let (host, server, shown) = (host.clone(), server.clone(), shown.clone());
                 Box::pin(async move {
                     *shown.lock() = Some(sign_in.clone());
                     let question = Question::SignIn {
@@ -91,23 +87,19 @@ impl Desk {
                         scopes: sign_in.scopes,
                         url: sign_in.url,
                     };
-                    matches!(
-                        broker.ask(&server, question).await,
-                        Ok(settled) if settled.answer == Answer::SignIn(true)
-                    )
+                    host.agrees(&server, question).await
                 })
             })
         };
-        let mut events = self.inner.shared.events();
-        self.inner
-            .shared
+        let mut events = self.shared.events();
+        self.shared
             .sign_ins()
             .permit(server, Permit::new(loopback, ask, browser_wait));
         let outcome = match self.restart(server).await {
             Ok(()) => started(&mut events, server).await,
             Err(e) => Err(e.to_string()),
         };
-        self.inner.shared.sign_ins().withdraw(server);
+        self.shared.sign_ins().withdraw(server);
         let asked = shown.lock().take();
         let decision = match &outcome {
             Ok(()) => "signed in".to_owned(),
@@ -119,15 +111,15 @@ impl Desk {
 
     /// Whether a sign-in to `server` waits for the person to finish it in the browser.
     pub fn sign_in_waiting_for_browser(&self, server: &str) -> bool {
-        self.inner.shared.sign_ins().waiting(server)
+        self.shared.sign_ins().waiting(server)
     }
 
     /// Cancels the sign-in to `server` that waits for the browser: its loopback listener
     /// closes at once, and the server needs sign-in again.
-    pub fn cancel_sign_in(&self, server: &str) -> Result<(), DeskError> {
-        match self.inner.shared.sign_ins().cancel(server) {
+    pub fn cancel_sign_in(&self, server: &str) -> Result<(), ServersError> {
+        match self.shared.sign_ins().cancel(server) {
             true => Ok(()),
-            false => Err(DeskError::SignIn {
+            false => Err(ServersError::SignIn {
                 server: server.to_owned(),
                 detail: "no sign-in waits for the browser".into(),
             }),
@@ -142,18 +134,18 @@ impl Desk {
         id: u64,
         server: &str,
         sign_in: bool,
-    ) -> Result<Option<String>, DeskError> {
-        let Question::SignIn { url, .. } = self.inner.trust.question(id)? else {
+    ) -> Result<Option<String>, ServersError> {
+        let Question::SignIn { url, .. } = self.host.question(id)? else {
             return Err(switchboard_core::approvals::AnswerError::WrongKind(id).into());
         };
         if !sign_in {
-            self.inner.trust.answer(id, server, Answer::SignIn(false))?;
+            self.host.answer(id, server, Answer::SignIn(false))?;
             return Ok(None);
         }
         links::openable(&url)?;
         // Listened to before answering, so that the page cannot come unheard.
-        let page = self.inner.shared.sign_ins().page(server);
-        self.inner.trust.answer(id, server, Answer::SignIn(true))?;
+        let page = self.shared.sign_ins().page(server);
+        self.host.answer(id, server, Answer::SignIn(true))?;
         let Some(mut page) = page else {
             return Ok(None);
         };
@@ -171,7 +163,7 @@ impl Desk {
     /// service's website, sent as `Authorization: Bearer <token>`. It is stored like any
     /// header kept in the keyring (the server's form shows it so), and the server restarts
     /// with it.
-    pub async fn use_access_token(&self, server: &str, token: &str) -> Result<(), DeskError> {
+    pub async fn use_access_token(&self, server: &str, token: &str) -> Result<(), ServersError> {
         self.sign_in_url(server)?;
         let token = token.trim();
         if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
@@ -193,17 +185,14 @@ impl Desk {
     /// (when it offers revocation), and restarts the server, which then waits for the person
     /// to sign in again, saying they signed out. The grant is gone from here whatever the
     /// authorization server answers; the audit trail says whether it revoked the tokens.
-    pub async fn sign_out(&self, server: &str) -> Result<(), DeskError> {
+    pub async fn sign_out(&self, server: &str) -> Result<(), ServersError> {
         let url = self.sign_in_url(server)?;
-        let kept = KeyringGrants::read(&url, &self.inner.secrets).await?;
+        let kept = KeyringGrants::read(&url, &self.secrets).await?;
         let before = kept.grant().map(signed_in_with);
         let grants = kept.all();
-        self.inner.secrets.delete(&grant_secret_name(&url)).await?;
-        self.inner
-            .secrets
-            .delete(&legacy_grant_secret_name(&url))
-            .await?;
-        self.inner.shared.sign_ins().sign_out(server);
+        self.secrets.delete(&grant_secret_name(&url)).await?;
+        self.secrets.delete(&legacy_grant_secret_name(&url)).await?;
+        self.shared.sign_ins().sign_out(server);
         let mut revoked = Vec::new();
         for grant in &grants {
             let outcome = tokio::time::timeout(REVOKE_WAIT, grant.revoke()).await;
@@ -227,7 +216,7 @@ impl Desk {
         .await;
         match self.restart(server).await {
             // A server turned off stays off; it will need sign-in when turned on.
-            Ok(()) | Err(DeskError::NotRunning(_)) => Ok(()),
+            Ok(()) | Err(ServersError::NotRunning(_)) => Ok(()),
             Err(e) => Err(e),
         }
     }
@@ -237,6 +226,7 @@ impl Desk {
     pub(super) async fn forget_grant(&self, removed: &switchboard_core::config::ServerConfig) {
         let Some(url) = &removed.url else { return };
         if self
+            .host
             .config()
             .servers
             .values()
@@ -245,18 +235,18 @@ impl Desk {
             return;
         }
         for name in [grant_secret_name(url), legacy_grant_secret_name(url)] {
-            if let Err(e) = self.inner.secrets.delete(&name).await {
+            if let Err(e) = self.secrets.delete(&name).await {
                 tracing::warn!("the sign-in of a removed server stays in the keyring: {e}");
             }
         }
     }
 
     /// Who the person is signed in as at `server`; `None` if not signed in (or not HTTP).
-    pub async fn signed_in(&self, server: &str) -> Result<Option<SignedIn>, DeskError> {
+    pub async fn signed_in(&self, server: &str) -> Result<Option<SignedIn>, ServersError> {
         let Ok(url) = self.sign_in_url(server) else {
             return Ok(None);
         };
-        let grants = KeyringGrants::read(&url, &self.inner.secrets).await?;
+        let grants = KeyringGrants::read(&url, &self.secrets).await?;
         Ok(grants.grant().map(signed_in_with))
     }
 
@@ -287,9 +277,7 @@ impl Desk {
             outcome: Outcome::Unknown,
             duration_ms: None,
         };
-        if let Err(e) = self.inner.gate.audit().record(record).await {
-            tracing::error!("{e}");
-        }
+        self.host.record(record).await;
     }
 }
 

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Desk, DeskError, FormError, server_settings};
+use super::{Servers, ServersError};
+use crate::server_settings::{self, FormError};
 use switchboard_core::config::{self, ImportSource, InputPrompt, PlainSecret, Reference};
 
 /// Another host's configuration file found on this machine, and what it holds.
@@ -126,12 +127,12 @@ const SOURCES: [(ImportSource, &str); 3] = [
     (ImportSource::Cursor, "Cursor"),
 ];
 
-fn source_named(name: &str) -> Result<ImportSource, DeskError> {
+fn source_named(name: &str) -> Result<ImportSource, ServersError> {
     SOURCES
         .iter()
         .find(|(_, label)| *label == name)
         .map(|(source, _)| *source)
-        .ok_or_else(|| DeskError::BadAnswer(format!("unknown source {name:?}")))
+        .ok_or_else(|| ServersError::BadRequest(format!("unknown source {name:?}")))
 }
 
 fn label_of(source: ImportSource) -> &'static str {
@@ -145,9 +146,9 @@ fn label_of(source: ImportSource) -> &'static str {
 fn read_import(
     source: Option<&str>,
     path: &Path,
-) -> Result<(&'static str, config::Imported), DeskError> {
+) -> Result<(&'static str, config::Imported), ServersError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| DeskError::BadAnswer(format!("could not read {}: {e}", path.display())))?;
+        .map_err(|e| ServersError::BadRequest(format!("could not read {}: {e}", path.display())))?;
     let source = match source {
         Some(name) => source_named(name)?,
         None => ImportSource::detect(&text, path)?,
@@ -171,7 +172,7 @@ pub(super) fn free_name(name: &str, taken: &BTreeSet<&str>) -> String {
         .unwrap_or_else(|| name.to_owned())
 }
 
-impl Desk {
+impl Servers {
     /// The other hosts' configuration files found where they keep them.
     pub fn import_candidates(&self) -> Vec<ImportCandidate> {
         SOURCES
@@ -189,9 +190,9 @@ impl Desk {
         &self,
         source: Option<&str>,
         path: &Path,
-    ) -> Result<ImportCandidate, DeskError> {
+    ) -> Result<ImportCandidate, ServersError> {
         let (label, imported) = read_import(source, path)?;
-        let existing = self.config().servers;
+        let existing = self.host.config().servers;
         let taken: BTreeSet<&str> = existing
             .keys()
             .chain(imported.servers.keys())
@@ -232,7 +233,7 @@ impl Desk {
     /// the one confirmed, and is dropped. The secrets go to the keyring before the file
     /// names them. A file that cannot be read, a name that is no name or an input left
     /// unanswered changes nothing. Returns what was done.
-    pub async fn import(&self, request: &ImportRequest) -> Result<ImportSummary, DeskError> {
+    pub async fn import(&self, request: &ImportRequest) -> Result<ImportSummary, ServersError> {
         let (_, mut imported) = read_import(Some(&request.source), Path::new(&request.path))?;
         let answers: BTreeMap<String, String> = request
             .answers
@@ -245,14 +246,14 @@ impl Desk {
             let server = imported
                 .servers
                 .remove(&choice.name)
-                .ok_or_else(|| DeskError::NoServer(choice.name.clone()))?;
+                .ok_or_else(|| ServersError::NoServer(choice.name.clone()))?;
             let name = choice.import_as.as_deref().unwrap_or(&choice.name).trim();
             server_settings::valid_name(name)?;
             let server = server.settle(name, &choice.keep, &answers, choice.to_keyring)?;
             settled.push((choice.name.clone(), name.to_owned(), server));
         }
-        if let Some(problem) = self.config_problem() {
-            return Err(DeskError::BrokenConfig(problem));
+        if let Some(problem) = self.host.config_problem() {
+            return Err(ServersError::BrokenConfig(problem));
         }
         let mut summary = ImportSummary::default();
         let skip = |summary: &mut ImportSummary, name: &str, reason: String| {
@@ -266,7 +267,7 @@ impl Desk {
         }
         // A name already configured is skipped before its secrets are stored: they would
         // replace the secrets of the server configured under it.
-        let existing = config::load(&self.inner.config_path)?.servers;
+        let existing = config::load(&self.host.config_path())?.servers;
         let mut claimed = BTreeSet::new();
         settled.retain(|(from, name, _)| {
             let reason = if existing.contains_key(name) {
@@ -281,14 +282,13 @@ impl Desk {
         });
         for (_, _, server) in &settled {
             for (secret, value) in &server.secrets {
-                self.inner
-                    .secrets
+                self.secrets
                     .set(secret, value)
                     .await
                     .map_err(|e| FormError::Keyring(e.to_string()))?;
             }
         }
-        self.edit_config(move |config| {
+        self.edit(move |config| {
             for (from, name, server) in settled {
                 if config.servers.contains_key(&name) {
                     skip(&mut summary, &from, taken(&name));

@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::imports::free_name;
+use super::{Servers, ServersError};
 use crate::server_settings::{HttpMode, KeyValue, ServerForm, Transport};
-use crate::{Desk, DeskError, imports::free_name};
 use switchboard_core::registry::install::{self, Composed, Launch};
 use switchboard_core::registry::{ListQuery, Page, Prompt, Registry, RegistryServer, Way, link};
 
@@ -36,16 +37,16 @@ pub struct RegistryAdd {
     pub answers: BTreeMap<String, String>,
 }
 
-impl Desk {
+impl Servers {
     /// The registry of the settings.
     pub fn registry_url(&self) -> String {
-        self.config().settings.registry_url
+        self.host.config().settings.registry_url
     }
 
     /// The registry of the settings: the one kept, while the settings name it.
-    fn registry(&self) -> Result<Registry, DeskError> {
+    fn registry(&self) -> Result<Registry, ServersError> {
         let url = self.registry_url();
-        let mut kept = self.inner.registry.lock();
+        let mut kept = self.registry.lock();
         if let Some(registry) = kept.as_ref().filter(|r| r.made_for(&url)) {
             return Ok(registry.clone());
         }
@@ -55,13 +56,13 @@ impl Desk {
     }
 
     /// A page of the registry's servers whose names hold `query.search`.
-    pub async fn registry_servers(&self, query: &ListQuery) -> Result<Page, DeskError> {
+    pub async fn registry_servers(&self, query: &ListQuery) -> Result<Page, ServersError> {
         Ok(self.registry()?.list(query).await?)
     }
 
     /// The server an install link names, from the registry of the settings (never from
     /// anywhere the link says).
-    pub async fn install_link(&self, link: &str) -> Result<RegistryServer, DeskError> {
+    pub async fn install_link(&self, link: &str) -> Result<RegistryServer, ServersError> {
         let wanted = link::parse(link)?;
         Ok(self
             .registry()?
@@ -74,9 +75,9 @@ impl Desk {
         &self,
         server: RegistryServer,
         way: Way,
-    ) -> Result<InstallProposal, DeskError> {
+    ) -> Result<InstallProposal, ServersError> {
         let prompts = install::prompts(&server, way)?;
-        let config = self.config();
+        let config = self.host.config();
         let taken: BTreeSet<&str> = config.servers.keys().map(String::as_str).collect();
         Ok(InstallProposal {
             name: free_name(&install::local_name(&server), &taken),
@@ -88,7 +89,7 @@ impl Desk {
 
     /// The server entry `add` describes, as the form saves it: untrusted, its secret
     /// values marked for the keyring. Nothing is saved here.
-    pub fn compose_install(&self, add: &RegistryAdd) -> Result<ServerForm, DeskError> {
+    pub fn compose_install(&self, add: &RegistryAdd) -> Result<ServerForm, ServersError> {
         let launch = install::compose(&add.server, add.way, &add.answers)?;
         Ok(form_of(add.name.trim(), launch))
     }
