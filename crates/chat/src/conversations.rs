@@ -15,59 +15,23 @@ use crate::naming::Enablement;
 use file::File;
 use switchboard_core::clock::now_ms;
 pub use switchboard_core::sqlite_file::MovedAside;
-use switchboard_core::sqlite_file::{FileError, Kept, Named};
+use switchboard_core::sqlite_file::{FileError, FileFault, Kept, Named};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {
-    #[error("the conversations at {path}: {source}")]
-    Database {
-        path: String,
-        #[source]
-        source: rusqlite::Error,
-    },
-    #[error("the conversations at {path} could not be read ({why}), nor moved aside: {source}")]
-    MoveAside {
-        path: String,
-        why: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("the conversations {0}")]
+    File(#[from] FileFault),
     #[error("there is no conversation {0}")]
     NotFound(i64),
     /// The agent was made without a place to keep conversations.
     #[error("conversations are not kept")]
     NotKept,
-    #[error("the conversations at {path} could not be made private to its owner: {source}")]
-    Private {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    /// The blocking thread of a call ended without an answer (the runtime is stopping).
-    #[error("the conversations' call did not finish: {0}")]
-    Interrupted(String),
 }
 
 impl FileError for ConversationError {
-    fn database(path: String, source: rusqlite::Error) -> Self {
-        Self::Database { path, source }
-    }
-
-    fn move_aside(path: String, why: String, source: std::io::Error) -> Self {
-        Self::MoveAside { path, why, source }
-    }
-
-    fn private(path: String, source: std::io::Error) -> Self {
-        Self::Private { path, source }
-    }
-
-    fn interrupted(why: String) -> Self {
-        Self::Interrupted(why)
-    }
-
-    fn sqlite(&self) -> Option<&rusqlite::Error> {
+    fn fault(&self) -> Option<&FileFault> {
         match self {
-            Self::Database { source, .. } => Some(source),
+            Self::File(fault) => Some(fault),
             _ => None,
         }
     }

@@ -15,16 +15,47 @@ use std::time::SystemTime;
 
 use rusqlite::Connection;
 
-/// The errors of a kept file, as its own error type says them.
-pub trait FileError: Send + 'static {
-    fn database(path: String, source: rusqlite::Error) -> Self;
-    fn move_aside(path: String, why: String, source: std::io::Error) -> Self;
+/// What can go wrong with a kept file, whatever it keeps: its owner's error says which file
+/// ("the audit log ", then this).
+#[derive(Debug, thiserror::Error)]
+pub enum FileFault {
+    #[error("at {path}: {source}")]
+    Database {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("at {path} could not be read ({why}), nor moved aside: {source}")]
+    MoveAside {
+        path: String,
+        why: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// The folder or the file could not be made the owner's alone.
-    fn private(path: String, source: std::io::Error) -> Self;
+    #[error("at {path} could not be made private to its owner: {source}")]
+    Private {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// The blocking thread of a call ended without an answer (the runtime is stopping).
-    fn interrupted(why: String) -> Self;
+    #[error("did not finish a call: {0}")]
+    Interrupted(String),
+}
+
+/// The error type of a kept file's owner: it holds the file's faults.
+pub trait FileError: From<FileFault> + Send + 'static {
+    /// The file's fault, when it is one.
+    fn fault(&self) -> Option<&FileFault>;
+
     /// What SQLite said, when it was SQLite that failed.
-    fn sqlite(&self) -> Option<&rusqlite::Error>;
+    fn sqlite(&self) -> Option<&rusqlite::Error> {
+        match self.fault()? {
+            FileFault::Database { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// How a file's notice names it, and what was done with it.
@@ -86,7 +117,12 @@ impl<S: Send + Sync + 'static> Kept<S> {
         open: impl Fn(&Path) -> Result<S, E>,
     ) -> Result<Self, E> {
         let open = |path: &Path| {
-            private::prepare(path).map_err(|e| E::private(path.display().to_string(), e))?;
+            private::prepare(path).map_err(|source| {
+                E::from(FileFault::Private {
+                    path: path.display().to_string(),
+                    source,
+                })
+            })?;
             open(path)
         };
         let why = match open(path) {
@@ -100,8 +136,13 @@ impl<S: Send + Sync + 'static> Kept<S> {
                 });
             }
         };
-        let to = aside::move_aside(path, SystemTime::now())
-            .map_err(|source| E::move_aside(path.display().to_string(), why.clone(), source))?;
+        let to = aside::move_aside(path, SystemTime::now()).map_err(|source| {
+            E::from(FileFault::MoveAside {
+                path: path.display().to_string(),
+                why: why.clone(),
+                source,
+            })
+        })?;
         let moved = MovedAside {
             from: path.to_owned(),
             to,
@@ -139,7 +180,7 @@ impl<S: Send + Sync + 'static> Kept<S> {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || call(&store))
             .await
-            .map_err(|e| E::interrupted(e.to_string()))?
+            .map_err(|e| E::from(FileFault::Interrupted(e.to_string())))?
     }
 }
 
@@ -180,6 +221,9 @@ impl<E: FileError> Db<E> {
     }
 
     pub fn fail(&self, source: rusqlite::Error) -> E {
-        E::database(self.path.clone(), source)
+        E::from(FileFault::Database {
+            path: self.path.clone(),
+            source,
+        })
     }
 }

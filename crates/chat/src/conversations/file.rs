@@ -9,7 +9,7 @@ use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserCo
 use super::{Conversation, ConversationError, ConversationSummary};
 use crate::naming::Enablement;
 use switchboard_core::cut;
-use switchboard_core::sqlite_file::{self, Db};
+use switchboard_core::sqlite_file::{self, Db, FileFault};
 
 /// The next value of `changed`.
 const NEXT: &str = "(SELECT COALESCE(MAX(changed), 0) + 1 FROM conversations)";
@@ -63,10 +63,10 @@ impl File {
             ("foreign_keys", "ON"),
         ];
         let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(|source| {
-            ConversationError::Database {
+            ConversationError::from(FileFault::Database {
                 path: path.display().to_string(),
                 source,
-            }
+            })
         })?;
         Ok(Self {
             db: Db::new(path, db),

@@ -18,58 +18,20 @@ use serde_json::Value;
 
 use crate::decisions::{DecidedBy, Given, Outcome};
 pub use crate::sqlite_file::MovedAside;
-use crate::sqlite_file::{FileError, Kept, Named};
+use crate::sqlite_file::{FileError, FileFault, Kept, Named};
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SHORT_BYTES, SUBJECT_BYTES};
 pub use retention::{CHECK_EVERY, RECENT, Retention, RetentionError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
-    #[error("the audit log at {path}: {source}")]
-    Database {
-        path: String,
-        #[source]
-        source: rusqlite::Error,
-    },
-    #[error("the audit log at {path} could not be read ({why}), nor moved aside: {source}")]
-    MoveAside {
-        path: String,
-        why: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("the audit log at {path} could not be made private to its owner: {source}")]
-    Private {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    /// The blocking thread of a call ended without an answer (the runtime is stopping).
-    #[error("the audit log's call did not finish: {0}")]
-    Interrupted(String),
+    #[error("the audit log {0}")]
+    File(#[from] FileFault),
 }
 
 impl FileError for AuditError {
-    fn database(path: String, source: rusqlite::Error) -> Self {
-        Self::Database { path, source }
-    }
-
-    fn move_aside(path: String, why: String, source: std::io::Error) -> Self {
-        Self::MoveAside { path, why, source }
-    }
-
-    fn private(path: String, source: std::io::Error) -> Self {
-        Self::Private { path, source }
-    }
-
-    fn interrupted(why: String) -> Self {
-        Self::Interrupted(why)
-    }
-
-    fn sqlite(&self) -> Option<&rusqlite::Error> {
-        match self {
-            Self::Database { source, .. } => Some(source),
-            _ => None,
-        }
+    fn fault(&self) -> Option<&FileFault> {
+        let Self::File(fault) = self;
+        Some(fault)
     }
 }
 
@@ -193,7 +155,7 @@ impl AuditLog {
             self.file.spawn(store::Store::write);
         }
         id.await
-            .map_err(|_| AuditError::Interrupted("the audit log's writer stopped".to_owned()))?
+            .map_err(|_| FileFault::Interrupted("its writer stopped".to_owned()))?
     }
 
     /// Completes a record written before its outcome was known (a call that was allowed).

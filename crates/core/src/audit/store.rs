@@ -32,7 +32,7 @@ use super::columns::{self, Stored};
 use super::{AuditError, CHECK_EVERY, Kind, Record, Retention, Row, retention};
 use crate::clock::now_ms;
 use crate::decisions::{Given, Outcome};
-use crate::sqlite_file::{self, Db};
+use crate::sqlite_file::{self, Db, FileFault};
 
 pub(super) struct Store {
     db: Db<AuditError>,
@@ -116,9 +116,11 @@ CREATE INDEX IF NOT EXISTS audit_at ON audit (at_ms);
 
 impl Store {
     pub(super) fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let fail = |source| AuditError::Database {
-            path: path.display().to_string(),
-            source,
+        let fail = |source| {
+            AuditError::from(FileFault::Database {
+                path: path.display().to_string(),
+                source,
+            })
         };
         let pragmas = [
             // Only a new file takes this: its pages freed by the retention go back to the disk.
