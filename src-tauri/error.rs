@@ -63,7 +63,6 @@ impl From<DeskError> for CommandError {
         use switchboard_chat::ConversationError;
         use switchboard_core::approvals::AnswerError;
         use switchboard_core::gate::CallError;
-        use switchboard_desk::FormError;
         let err = match err {
             DeskError::Agent(agent) => return agent.into(),
             DeskError::Explorer(explorer) => return explorer.into(),
@@ -77,10 +76,8 @@ impl From<DeskError> for CommandError {
             DeskError::NoServer(_) => ErrorCode::NotFound,
             DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
-            DeskError::Form(FormError::Keyring(_)) | DeskError::Audit(_) => ErrorCode::System,
-            DeskError::Form(_) | DeskError::Answer(_) | DeskError::BadAnswer(_) => {
-                ErrorCode::Invalid
-            }
+            DeskError::Audit(_) => ErrorCode::System,
+            DeskError::Answer(_) | DeskError::BadAnswer(_) => ErrorCode::Invalid,
             DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,

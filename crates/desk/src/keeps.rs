@@ -16,3 +16,15 @@ impl Keeps {
         Self { _alive: Some(part) }
     }
 }
+
+/// A service whose copies handed out keep what its port reaches alive.
+pub(crate) trait Keeping: Clone {
+    fn keeps(&mut self) -> &mut Keeps;
+
+    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
+    fn keeping(&self, part: Arc<dyn Any + Send + Sync>) -> Self {
+        let mut copy = self.clone();
+        *copy.keeps() = Keeps::alive(part);
+        copy
+    }
+}

@@ -20,6 +20,7 @@ mod switches;
 pub mod trust;
 mod watch;
 
+use keeps::Keeping;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -80,8 +81,6 @@ pub enum DeskError {
     BrokenConfig(String),
     #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error(transparent)]
-    Form(#[from] FormError),
     #[error("there is no server named {0:?}")]
     NoServer(String),
     #[error("{0} is not running")]
@@ -123,6 +122,18 @@ pub enum DeskError {
     Trust(#[from] TrustError),
     #[error(transparent)]
     Servers(#[from] ServersError),
+}
+
+/// A service's error, as a change to the configuration fails: the file does not read (it
+/// must be fixed first), or cannot be written.
+pub(crate) trait EditError: From<ConfigError> + Send + 'static {
+    fn broken(problem: String) -> Self;
+}
+
+impl EditError for DeskError {
+    fn broken(problem: String) -> Self {
+        Self::BrokenConfig(problem)
+    }
 }
 
 /// What changed, for the face to show.
@@ -600,14 +611,15 @@ impl Desk {
             .await
     }
 
-    /// [`Self::edit_config`], announcing `what` changed.
-    async fn edit_config_announcing<T: Send + 'static>(
+    /// [`Self::edit_config`], announcing `what` changed; refused in the terms of the
+    /// service that asks (`E`).
+    async fn edit_config_announcing<T: Send + 'static, E: EditError>(
         &self,
-        change: impl FnOnce(&mut Config) -> Result<T, DeskError> + Send + 'static,
+        change: impl FnOnce(&mut Config) -> Result<T, E> + Send + 'static,
         what: Update,
-    ) -> Result<T, DeskError> {
+    ) -> Result<T, E> {
         if let Some(problem) = self.config_problem() {
-            return Err(DeskError::BrokenConfig(problem));
+            return Err(E::broken(problem));
         }
         // Held from the write to the reconciliation, so the servers follow the changes
         // in the order they reached the file; the host only while it reconciles, which

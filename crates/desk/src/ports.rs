@@ -55,11 +55,9 @@ impl AgentsHost for AgentPorts {
 
     fn edit(&self, change: ConfigChange) -> BoxFuture<'_, Result<(), AgentError>> {
         Box::pin(async move {
-            let change = move |config: &mut Config| change(config).map_err(DeskError::Agent);
             self.desk()?
                 .edit_config_announcing(change, Update::AgentsChanged)
                 .await
-                .map_err(AgentError::from)
         })
     }
 
@@ -344,17 +342,8 @@ impl ModelsHost for ModelsPorts {
         Box::pin(async move {
             let desk = self.0.upgrade().map(|inner| Desk { inner });
             let desk = desk.ok_or(ModelsError::ShuttingDown)?;
-            let change = move |config: &mut Config| change(config).map_err(DeskError::Models);
-            match desk
-                .edit_config_announcing(change, Update::ProvidersChanged)
+            desk.edit_config_announcing(change, Update::ProvidersChanged)
                 .await
-            {
-                Ok(()) => Ok(()),
-                Err(DeskError::Models(refused)) => Err(refused),
-                Err(DeskError::BrokenConfig(problem)) => Err(ModelsError::BrokenConfig(problem)),
-                Err(DeskError::Config(config)) => Err(ModelsError::Config(config)),
-                Err(other) => unreachable!("a configuration edit fails only so: {other}"),
-            }
         })
     }
 }
@@ -429,14 +418,7 @@ impl ServersHost for ServersPorts {
         Box::pin(async move {
             let desk = self.0.upgrade().map(|inner| Desk { inner });
             let desk = desk.ok_or(ServersError::ShuttingDown)?;
-            let change = move |config: &mut Config| change(config).map_err(DeskError::Servers);
-            match desk.edit_config_announcing(change, what).await {
-                Ok(()) => Ok(()),
-                Err(DeskError::Servers(refused)) => Err(refused),
-                Err(DeskError::BrokenConfig(problem)) => Err(ServersError::BrokenConfig(problem)),
-                Err(DeskError::Config(config)) => Err(ServersError::Config(config)),
-                Err(other) => unreachable!("a configuration edit fails only so: {other}"),
-            }
+            desk.edit_config_announcing(change, what).await
         })
     }
 

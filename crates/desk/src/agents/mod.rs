@@ -16,7 +16,7 @@ mod tokens;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::keeps::Keeps;
+use crate::keeps::{Keeping, Keeps};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
@@ -145,6 +145,12 @@ struct Own {
     setup_places: setup::Places,
 }
 
+impl crate::EditError for AgentError {
+    fn broken(problem: String) -> Self {
+        Self::BrokenConfig(problem)
+    }
+}
+
 /// Cheap to clone; every clone is the same service.
 #[derive(Clone)]
 pub struct Agents {
@@ -153,20 +159,18 @@ pub struct Agents {
     _keeps: Keeps,
 }
 
+impl Keeping for Agents {
+    fn keeps(&mut self) -> &mut Keeps {
+        &mut self._keeps
+    }
+}
+
 impl Agents {
     pub fn new(host: Arc<dyn AgentsHost>) -> Self {
         Self {
             own: Arc::default(),
             host,
             _keeps: Keeps::default(),
-        }
-    }
-
-    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
-    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
-        Self {
-            _keeps: Keeps::alive(part),
-            ..self.clone()
         }
     }
 

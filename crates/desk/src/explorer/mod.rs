@@ -12,7 +12,7 @@ mod url_steps;
 
 use std::sync::Arc;
 
-use crate::keeps::Keeps;
+use crate::keeps::{Keeping, Keeps};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
@@ -73,6 +73,12 @@ pub struct Explorer {
     _keeps: Keeps,
 }
 
+impl Keeping for Explorer {
+    fn keeps(&mut self) -> &mut Keeps {
+        &mut self._keeps
+    }
+}
+
 impl Explorer {
     /// The service over the gate, the catalog and the roots it works with; `calls` are the
     /// calls under way, which the approvals broker reads too (a server's question comes
@@ -92,14 +98,6 @@ impl Explorer {
             roots,
             host,
             _keeps: Keeps::default(),
-        }
-    }
-
-    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
-    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
-        Self {
-            _keeps: Keeps::alive(part),
-            ..self.clone()
         }
     }
 

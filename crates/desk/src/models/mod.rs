@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::keeps::Keeps;
+use crate::keeps::{Keeping, Keeps};
 use switchboard_core::config::{
     Config, ConfigError, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
 };
@@ -157,12 +157,24 @@ pub enum ModelsError {
     ShuttingDown,
 }
 
+impl crate::EditError for ModelsError {
+    fn broken(problem: String) -> Self {
+        Self::BrokenConfig(problem)
+    }
+}
+
 /// Cheap to clone; every clone is the same service.
 #[derive(Clone)]
 pub struct Models {
     secrets: Secrets,
     host: Arc<dyn ModelsHost>,
     _keeps: Keeps,
+}
+
+impl Keeping for Models {
+    fn keeps(&mut self) -> &mut Keeps {
+        &mut self._keeps
+    }
 }
 
 impl Models {
@@ -172,14 +184,6 @@ impl Models {
             secrets,
             host,
             _keeps: Keeps::default(),
-        }
-    }
-
-    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
-    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
-        Self {
-            _keeps: Keeps::alive(part),
-            ..self.clone()
         }
     }
 }

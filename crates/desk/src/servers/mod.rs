@@ -21,7 +21,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
-use crate::keeps::Keeps;
+use crate::keeps::{Keeping, Keeps};
 use crate::logbook::{LogBook, LogEntry, LogSize};
 use crate::server_settings::{self, FormError, NewSecret, SecretValue, ServerForm, ServerSummary};
 use crate::shown;
@@ -81,6 +81,12 @@ pub enum ServersError {
     ShuttingDown,
 }
 
+impl crate::EditError for ServersError {
+    fn broken(problem: String) -> Self {
+        Self::BrokenConfig(problem)
+    }
+}
+
 /// Cheap to clone; every clone is the same service.
 #[derive(Clone)]
 pub struct Servers {
@@ -93,6 +99,12 @@ pub struct Servers {
     _keeps: Keeps,
 }
 
+impl Keeping for Servers {
+    fn keeps(&mut self) -> &mut Keeps {
+        &mut self._keeps
+    }
+}
+
 impl Servers {
     /// The service over what the supervisors share and the keyring.
     pub fn new(shared: Shared, secrets: Secrets, host: Arc<dyn ServersHost>) -> Self {
@@ -103,14 +115,6 @@ impl Servers {
             registry: Arc::default(),
             host,
             _keeps: Keeps::default(),
-        }
-    }
-
-    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
-    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
-        Self {
-            _keeps: Keeps::alive(part),
-            ..self.clone()
         }
     }
 

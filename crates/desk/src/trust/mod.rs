@@ -19,7 +19,7 @@ use switchboard_core::gate::Gate;
 use switchboard_core::links::LinkError;
 use switchboard_core::roots::{RootError, Roots};
 
-use crate::keeps::Keeps;
+use crate::keeps::{Keeping, Keeps};
 
 pub(crate) use folders::{folders_record, grant_remembered};
 pub use host::{FoldersChange, TrustHost};
@@ -47,6 +47,12 @@ pub struct Trust {
     _keeps: Keeps,
 }
 
+impl Keeping for Trust {
+    fn keeps(&mut self) -> &mut Keeps {
+        &mut self._keeps
+    }
+}
+
 impl Trust {
     /// The service over the gate, the roots and the catalog it works with.
     pub fn new(gate: Gate, roots: Roots, catalog: Catalog, host: Arc<dyn TrustHost>) -> Self {
@@ -56,14 +62,6 @@ impl Trust {
             catalog,
             host,
             _keeps: Keeps::default(),
-        }
-    }
-
-    /// This service, keeping `part` (what its port reaches) alive while this copy lives.
-    pub(crate) fn keeping(&self, part: Arc<dyn std::any::Any + Send + Sync>) -> Self {
-        Self {
-            _keeps: Keeps::alive(part),
-            ..self.clone()
         }
     }
 }
