@@ -1,6 +1,11 @@
-//! The desk: everything a face (the window) asks of the host, in one place. It owns the
-//! host, the approval broker, the roots, the audit log and the configuration file, and
-//! turns what happens in them into one stream of updates for the face to show.
+//! The desk: the composition root of the host as the window and the gateway use it. It
+//! opens the parts (the configuration file and its edits, the fleet of servers, the gate
+//! with its approval broker and audit trail, the roots, the keyring), builds one service per
+//! area of the window on them (servers, explorer, trust, models, agents, activity and the
+//! chat), each reaching the rest through a port the desk implements (`ports`), hands the
+//! services out, and turns what happens in the parts into one stream of updates for the
+//! window to show. Its own methods are the host's lifecycle: open, start, watch the file,
+//! shut down.
 
 pub mod activity;
 pub mod agents;
