@@ -1,6 +1,6 @@
 use serde::Serialize;
 use switchboard_desk::{
-    AgentError, DeskError, ExplorerError, ModelsError, ServersError, TrustError,
+    AgentError, ChatError, DeskError, ExplorerError, ModelsError, ServersError, TrustError,
 };
 
 /// What every command returns on failure: a stable code the UI can branch on and a
@@ -60,7 +60,6 @@ impl From<switchboard_core::config::ConfigPathError> for CommandError {
 
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
-        use switchboard_chat::ConversationError;
         use switchboard_core::approvals::AnswerError;
         use switchboard_core::gate::CallError;
         let err = match err {
@@ -69,6 +68,7 @@ impl From<DeskError> for CommandError {
             DeskError::Models(models) => return models.into(),
             DeskError::Trust(trust) => return trust.into(),
             DeskError::Servers(servers) => return servers.into(),
+            DeskError::Chat(chat) => return chat.into(),
             other => other,
         };
         let code = match &err {
@@ -78,20 +78,14 @@ impl From<DeskError> for CommandError {
             DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Audit(_) => ErrorCode::System,
             DeskError::Answer(_) | DeskError::BadAnswer(_) => ErrorCode::Invalid,
-            DeskError::Provider(_) => ErrorCode::Provider,
             DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
-            DeskError::NoModel | DeskError::NoModelOf(_) | DeskError::NoSuchModel(_) => {
-                ErrorCode::NoModel
-            }
-            DeskError::ChatRunning => ErrorCode::Invalid,
-            DeskError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
-            DeskError::Conversation(_) => ErrorCode::System,
             DeskError::Agent(_)
             | DeskError::Explorer(_)
             | DeskError::Models(_)
             | DeskError::Trust(_)
-            | DeskError::Servers(_) => unreachable!("taken above"),
+            | DeskError::Servers(_)
+            | DeskError::Chat(_) => unreachable!("taken above"),
         };
         Self {
             code,
@@ -229,6 +223,38 @@ impl From<ServersError> for CommandError {
             ServersError::Client(_) | ServersError::SignIn { .. } | ServersError::Registry(_) => {
                 ErrorCode::Server
             }
+        };
+        Self {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<ChatError> for CommandError {
+    fn from(err: ChatError) -> Self {
+        use switchboard_chat::ConversationError;
+        use switchboard_core::approvals::AnswerError;
+        let err = match err {
+            ChatError::Models(models) => return models.into(),
+            other => other,
+        };
+        let code = match &err {
+            ChatError::Models(_) => unreachable!("taken above"),
+            ChatError::NoModel | ChatError::NoModelOf(_) | ChatError::NoSuchModel(_) => {
+                ErrorCode::NoModel
+            }
+            ChatError::ChatRunning | ChatError::BadRequest(_) => ErrorCode::Invalid,
+            ChatError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
+            ChatError::Conversation(_) => ErrorCode::System,
+            ChatError::Provider(_) => ErrorCode::Provider,
+            ChatError::Answer(AnswerError::NotPending(_)) | ChatError::NoServer(_) => {
+                ErrorCode::NotFound
+            }
+            ChatError::Answer(_) => ErrorCode::Invalid,
+            ChatError::NotRunning(_) => ErrorCode::NotRunning,
+            ChatError::BrokenConfig(_) | ChatError::Config(_) => ErrorCode::Config,
+            ChatError::ShuttingDown => ErrorCode::System,
         };
         Self {
             code,

@@ -16,7 +16,7 @@ pub async fn conversations(
     desk: State<'_, Desk>,
     query: Option<String>,
 ) -> Result<Vec<ConversationSummary>> {
-    Ok(desk.conversations(query).await?)
+    Ok(desk.chats().conversations(query).await?)
 }
 
 #[tauri::command]
@@ -25,31 +25,31 @@ pub async fn create_conversation(
     desk: State<'_, Desk>,
     title: Option<String>,
 ) -> Result<ConversationSummary> {
-    Ok(desk.create_conversation(title).await?)
+    Ok(desk.chats().create_conversation(title).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn rename_conversation(desk: State<'_, Desk>, id: i64, title: String) -> Result<()> {
-    Ok(desk.rename_conversation(id, &title).await?)
+    Ok(desk.chats().rename_conversation(id, &title).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn delete_conversation(desk: State<'_, Desk>, id: i64) -> Result<()> {
-    Ok(desk.delete_conversation(id).await?)
+    Ok(desk.chats().delete_conversation(id).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn conversation(desk: State<'_, Desk>, id: i64) -> Result<ConversationView> {
-    Ok(desk.conversation(id).await?)
+    Ok(desk.chats().conversation(id).await?)
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn chat_tools(desk: State<'_, Desk>, id: i64) -> Result<ChatTools> {
-    Ok(desk.chat_tools(id).await?)
+    Ok(desk.chats().chat_tools(id).await?)
 }
 
 /// Lets the conversation's model see a server's tools (`tool` null) or one tool, or not.
@@ -62,7 +62,10 @@ pub async fn set_chat_tool(
     tool: Option<String>,
     on: bool,
 ) -> Result<ChatTools> {
-    Ok(desk.set_chat_tool(id, &server, tool.as_deref(), on).await?)
+    Ok(desk
+        .chats()
+        .set_chat_tool(id, &server, tool.as_deref(), on)
+        .await?)
 }
 
 /// Sends a message; returns once the model is asked (null provider or model: the default).
@@ -75,7 +78,7 @@ pub async fn send_message(
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    Ok(desk.send_message(id, text, provider, model).await?)
+    Ok(desk.chats().send_message(id, text, provider, model).await?)
 }
 
 /// Sends a message with context: resources attached to it (read now), and a prompt used as
@@ -89,12 +92,15 @@ pub async fn send_composed(
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    Ok(desk.send_composed(id, message, provider, model).await?)
+    Ok(desk
+        .chats()
+        .send_composed(id, message, provider, model)
+        .await?)
 }
 
 /// Stops the conversation's answer and cancels its tool calls under way.
 #[tauri::command]
 #[specta::specta]
 pub fn stop_chat(desk: State<'_, Desk>, id: i64) -> Result<bool> {
-    Ok(desk.stop_chat(id))
+    Ok(desk.chats().stop_chat(id))
 }

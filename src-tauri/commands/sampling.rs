@@ -20,6 +20,7 @@ pub async fn draft_sampling(
     reviewed: Mcp<mcp::CreateMessageRequestParams>,
 ) -> Result<Option<SamplingDraft>> {
     Ok(desk
+        .chats()
         .draft_sampling(id.into(), &server, Some(reviewed.json))
         .await?)
 }
@@ -35,6 +36,7 @@ pub async fn allow_sampling_without_review(
     model: String,
 ) -> Result<()> {
     Ok(desk
+        .chats()
         .allow_sampling_without_review(&server, &provider, &model)
         .await?)
 }
@@ -42,12 +44,12 @@ pub async fn allow_sampling_without_review(
 #[tauri::command]
 #[specta::specta]
 pub async fn revoke_sampling_rule(desk: State<'_, Desk>, server: String) -> Result<()> {
-    Ok(desk.revoke_sampling_rule(&server).await?)
+    Ok(desk.chats().revoke_sampling_rule(&server).await?)
 }
 
 /// The servers whose sampling requests go without review.
 #[tauri::command]
 #[specta::specta]
 pub async fn sampling_rules(desk: State<'_, Desk>) -> Result<Vec<SamplingRuleShown>> {
-    Ok(desk.sampling_rules().await)
+    Ok(desk.chats().sampling_rules().await)
 }

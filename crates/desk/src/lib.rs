@@ -9,7 +9,7 @@
 
 pub mod activity;
 pub mod agents;
-mod chat;
+pub mod chat;
 pub mod explorer;
 mod keeps;
 #[cfg(test)]
@@ -61,6 +61,7 @@ pub use chat::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, NEW_TITLE,
     PromptUse, Role, ShownMessage, ShownPart,
 };
+pub use chat::{ChatError, Chats};
 pub use explorer::{Explorer, ExplorerError, Follower, Offers, ProgressItem};
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
@@ -100,23 +101,6 @@ pub enum DeskError {
     BadAnswer(String),
     #[error(transparent)]
     Audit(#[from] AuditError),
-    /// What the provider answered, or why it could not be reached, in its own words.
-    #[error(transparent)]
-    Provider(#[from] switchboard_providers::Error),
-    #[error("no model is configured: add a model on the Models page")]
-    NoModel,
-    #[error(
-        "the provider {:?} has no model {:?}: add it on the Models page", .0.provider, .0.model
-    )]
-    NoSuchModel(switchboard_core::sampling::Chosen),
-    #[error(
-        "the provider {0:?} has no model to ask: type one, or set its default on the Models page"
-    )]
-    NoModelOf(String),
-    #[error("the model is still answering in this conversation: wait, or press Stop")]
-    ChatRunning,
-    #[error(transparent)]
-    Conversation(#[from] switchboard_chat::ConversationError),
     #[error(transparent)]
     Agent(#[from] AgentError),
     #[error(transparent)]
@@ -127,6 +111,8 @@ pub enum DeskError {
     Trust(#[from] TrustError),
     #[error(transparent)]
     Servers(#[from] ServersError),
+    #[error(transparent)]
+    Chat(#[from] ChatError),
 }
 
 /// A service's error, as a change to the configuration fails: the file does not read (it
@@ -273,7 +259,8 @@ struct Inner {
     updates: Updates,
     /// The activity's service: the audit trail, and what the person should know of it.
     activity: Activity,
-    chat: chat::ChatDesk,
+    /// The chat service: conversations, their runs, sampling drafts.
+    chats: Chats,
     /// The explorer's service: the catalog, calls and reads through the gate, the calls
     /// under way, the resources followed.
     explorer: Explorer,
@@ -354,7 +341,7 @@ impl Desk {
         });
         let audit = Arc::new(AuditLog::open(audit_path, retention)?);
         audit_notices.extend(audit.moved_aside().map(ToString::to_string));
-        let chat = chat::ChatDesk::open(
+        let conversations = chat::open_conversations(
             &audit_path.with_file_name("conversations.sqlite"),
             &mut audit_notices,
         );
@@ -366,10 +353,7 @@ impl Desk {
                 let host = Fleet::new(secrets.clone(), {
                     let (broker, roots, audit) = (broker.clone(), roots.clone(), audit.clone());
                     let models: Arc<dyn switchboard_core::sampling::SamplingModels> =
-                        Arc::new(sampling::DeskModels {
-                            desk: desk.clone(),
-                            budgets: Default::default(),
-                        });
+                        Arc::new(ports::SamplingPorts(desk.clone()));
                     let delegates = agents.delegates();
                     move |server: &str| {
                         Arc::new(
@@ -413,6 +397,14 @@ impl Desk {
                     secrets.clone(),
                     Arc::new(ports::ServersPorts(desk.clone())),
                 );
+                let chats = Chats::new(
+                    conversations,
+                    gate.clone(),
+                    shared.catalog().clone(),
+                    models.clone(),
+                    explorer.clone(),
+                    Arc::new(ports::ChatPorts(desk.clone())),
+                );
                 Inner {
                     config_path: config_path.to_owned(),
                     loaded: Mutex::new(loaded),
@@ -425,7 +417,7 @@ impl Desk {
                     since: Mutex::default(),
                     updates: Updates::default(),
                     activity: Activity::new(audit.clone(), audit_notices),
-                    chat,
+                    chats,
                     trust,
                     explorer,
                     agents,
@@ -461,6 +453,12 @@ impl Desk {
     /// The explorer's service. Each value handed out keeps the desk alive while it lives.
     pub fn explorer(&self) -> Explorer {
         self.inner.explorer.keeping(self.inner.clone())
+    }
+
+    /// The chat service: the conversations with a model and the drafts of servers'
+    /// sampling requests. Each value handed out keeps the desk alive while it lives.
+    pub fn chats(&self) -> Chats {
+        self.inner.chats.keeping(self.inner.clone())
     }
 
     /// The agents' service: all the gateway knows of the host. Each value handed out keeps
@@ -608,10 +606,10 @@ impl Desk {
 
     /// Changes the configuration file (read afresh under its writers' lock, so edits made
     /// elsewhere are kept), then brings the servers in line with it.
-    async fn edit_config<T: Send + 'static>(
+    async fn edit_config<T: Send + 'static, E: EditError>(
         &self,
-        change: impl FnOnce(&mut Config) -> Result<T, DeskError> + Send + 'static,
-    ) -> Result<T, DeskError> {
+        change: impl FnOnce(&mut Config) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E> {
         self.edit_config_announcing(change, Update::ServersChanged)
             .await
     }

@@ -16,6 +16,7 @@ use switchboard_mcp::types::Tool;
 use tokio::sync::broadcast;
 
 use crate::agents::{AgentCall, AgentError, AgentsHost, ConfigChange, Reading};
+use crate::chat::{ChatChange, ChatError, ChatHost};
 use crate::explorer::{ExplorerHost, Follower};
 use crate::models::{ModelsChange, ModelsError, ModelsHost};
 use crate::servers::{ServersChange, ServersError, ServersHost};
@@ -28,8 +29,10 @@ use switchboard_core::catalog::Offer;
 use switchboard_core::config::{self, AgentConfig, Config, ConfigError, ServerConfig};
 use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
+use switchboard_core::sampling::{Chosen, Drafted, NotDrafted, SamplingModels, Unreviewed};
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_mcp::types::CreateMessageRequestParams;
 
 /// The agents' service's port.
 pub(super) struct AgentPorts(pub(super) Weak<Inner>);
@@ -487,6 +490,77 @@ impl ServersHost for ServersPorts {
             {
                 tracing::error!("{e}");
             }
+        })
+    }
+}
+
+/// The chat service's port.
+pub(super) struct ChatPorts(pub(super) Weak<Inner>);
+
+impl ChatHost for ChatPorts {
+    fn config(&self) -> Config {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.clone())
+            .unwrap_or_default()
+    }
+
+    fn server(&self, name: &str) -> Option<ServerConfig> {
+        let inner = self.0.upgrade()?;
+        inner.loaded.lock().config.servers.get(name).cloned()
+    }
+
+    fn edit(&self, change: ChatChange) -> BoxFuture<'_, Result<(), ChatError>> {
+        Box::pin(async move {
+            let desk = self.0.upgrade().map(|inner| Desk { inner });
+            let desk = desk.ok_or(ChatError::ShuttingDown)?;
+            desk.edit_config(change).await
+        })
+    }
+
+    fn tools_off(&self) -> TurnedOff {
+        match self.0.upgrade() {
+            Some(inner) => TurnedOff::now(&inner),
+            None => TurnedOff::of(&Config::default()),
+        }
+    }
+
+    fn client(&self, server: &str) -> Option<Client> {
+        self.0.upgrade()?.shared.client(server)
+    }
+
+    fn announce(&self, update: Update) {
+        if let Some(inner) = self.0.upgrade() {
+            inner.updates.send(update);
+        }
+    }
+}
+
+/// The core's models, answering a server's sampling request without review: the chat
+/// service's, reached through the desk (each server's request handler is made before it).
+pub(super) struct SamplingPorts(pub(super) Weak<Inner>);
+
+impl SamplingModels for SamplingPorts {
+    fn without_review(&self, server: &str, params: &CreateMessageRequestParams) -> Unreviewed {
+        match self.0.upgrade() {
+            Some(inner) => inner.chats.without_review(server, params),
+            None => Unreviewed::NoRule,
+        }
+    }
+
+    fn draft<'a>(
+        &'a self,
+        params: &'a CreateMessageRequestParams,
+        chosen: &'a Chosen,
+        max_tokens: u32,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<Drafted, NotDrafted>> + Send + 'a>> {
+        Box::pin(async move {
+            let Some(inner) = self.0.upgrade() else {
+                return Err(NotDrafted("the app is closing".to_owned()));
+            };
+            let chats = inner.chats.clone();
+            drop(inner);
+            chats.draft(params, chosen, max_tokens).await
         })
     }
 }

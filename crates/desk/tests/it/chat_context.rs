@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use switchboard_chat::ChatEvent;
 use switchboard_core::config::ProviderProtocol;
 use switchboard_desk::{
-    Attachment, Composed, DeskError, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
+    Attachment, ChatError, Composed, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
 };
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
@@ -92,7 +92,7 @@ async fn an_attached_resource_reaches_the_model_named_by_uri_and_server_and_is_k
     }))
     .await;
     let world = desk(&provider).await;
-    let chat = world.desk.create_conversation(None).await.unwrap();
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
     let mut updates = world.desk.updates();
     let composed = Composed {
         text: "What is this server?".into(),
@@ -104,6 +104,7 @@ async fn an_attached_resource_reaches_the_model_named_by_uri_and_server_and_is_k
     };
     world
         .desk
+        .chats()
         .send_composed(chat.id, composed, None, None)
         .await
         .unwrap();
@@ -121,7 +122,7 @@ async fn an_attached_resource_reaches_the_model_named_by_uri_and_server_and_is_k
     assert!(text.ends_with("What is this server?"), "{text}");
 
     // The attachment shows on the kept message, before the person's text.
-    let view = world.desk.conversation(chat.id).await.unwrap();
+    let view = world.desk.chats().conversation(chat.id).await.unwrap();
     assert_eq!(view.summary.title, "What is this server?");
     let parts = &view.messages[0].parts;
     assert!(
@@ -145,12 +146,16 @@ async fn an_attached_resource_reaches_the_model_named_by_uri_and_server_and_is_k
         }],
         prompt: None,
     };
-    let sent = world.desk.send_composed(chat.id, missing, None, None).await;
+    let sent = world
+        .desk
+        .chats()
+        .send_composed(chat.id, missing, None, None)
+        .await;
     assert!(
-        matches!(&sent, Err(DeskError::BadAnswer(why)) if why.contains("demo://no-such-thing")),
+        matches!(&sent, Err(ChatError::BadRequest(why)) if why.contains("demo://no-such-thing")),
         "{sent:?}"
     );
-    let view = world.desk.conversation(chat.id).await.unwrap();
+    let view = world.desk.chats().conversation(chat.id).await.unwrap();
     assert_eq!(view.messages.len(), 2);
 }
 
@@ -176,7 +181,7 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
         .unwrap();
     assert!(offered.contains(&"Ada".to_owned()), "{offered:?}");
 
-    let chat = world.desk.create_conversation(None).await.unwrap();
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
     let mut updates = world.desk.updates();
     let composed = Composed {
         text: String::new(),
@@ -189,6 +194,7 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
     };
     world
         .desk
+        .chats()
         .send_composed(chat.id, composed, None, None)
         .await
         .unwrap();
@@ -208,7 +214,7 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
         "the embedded resource: {text}"
     );
 
-    let view = world.desk.conversation(chat.id).await.unwrap();
+    let view = world.desk.chats().conversation(chat.id).await.unwrap();
     assert_eq!(view.summary.title, "/greet");
     let roles: Vec<Role> = view.messages.iter().map(|m| m.role).collect();
     assert_eq!(roles, [Role::User, Role::Assistant]);
@@ -227,9 +233,13 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
             arguments: Default::default(),
         }),
     };
-    let sent = world.desk.send_composed(chat.id, without, None, None).await;
+    let sent = world
+        .desk
+        .chats()
+        .send_composed(chat.id, without, None, None)
+        .await;
     assert!(
-        matches!(&sent, Err(DeskError::BadAnswer(why)) if why.contains("greet")),
+        matches!(&sent, Err(ChatError::BadRequest(why)) if why.contains("greet")),
         "{sent:?}"
     );
     assert_eq!(chat_requests(&provider).await.len(), 1);

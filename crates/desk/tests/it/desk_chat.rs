@@ -12,7 +12,7 @@ use switchboard_chat::{ChatEvent, ConversationSummary, Ended};
 use switchboard_core::approvals::{Question, Remember};
 use switchboard_core::config::ProviderProtocol;
 use switchboard_core::decisions::Origin;
-use switchboard_desk::{DeskError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update};
+use switchboard_desk::{ChatError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update};
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 
@@ -87,13 +87,14 @@ fn text_of(updates: &[Update]) -> String {
 #[tokio::test]
 async fn without_a_provider_a_message_says_to_add_a_model() {
     let world = desk().await;
-    let chat = world.desk.create_conversation(None).await.unwrap();
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
     assert_eq!(chat.title, NEW_TITLE);
     let sent = world
         .desk
+        .chats()
         .send_message(chat.id, "Hello".into(), None, None)
         .await;
-    assert!(matches!(sent, Err(DeskError::NoModel)), "{sent:?}");
+    assert!(matches!(sent, Err(ChatError::NoModel)), "{sent:?}");
     assert!(
         sent.unwrap_err().to_string().contains("Models page"),
         "the person is told where to add one"
@@ -116,22 +117,24 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     let mut world = desk().await;
     configure(&mut world, &provider).await;
 
-    let chat = world.desk.create_conversation(None).await.unwrap();
-    let tools = world.desk.chat_tools(chat.id).await.unwrap();
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
+    let tools = world.desk.chats().chat_tools(chat.id).await.unwrap();
     assert!(tools.offered > 0 && tools.warning.is_none(), "{tools:?}");
     assert_eq!(tools.servers[0].server, "demo");
 
     let mut chat_updates = world.desk.updates();
     world
         .desk
+        .chats()
         .send_message(chat.id, "Echo something for me".into(), None, None)
         .await
         .unwrap();
     let again = world
         .desk
+        .chats()
         .send_message(chat.id, "And again".into(), None, None)
         .await;
-    assert!(matches!(again, Err(DeskError::ChatRunning)), "{again:?}");
+    assert!(matches!(again, Err(ChatError::ChatRunning)), "{again:?}");
 
     // The person is asked, and told who asks.
     let asked = world.asked().await;
@@ -207,16 +210,17 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     // Kept, named after its first message, and found again after a restart.
     let id = chat.id;
     let world = world.reopen(&["demo"]).await;
-    let listed = world.desk.conversations(None).await.unwrap();
+    let listed = world.desk.chats().conversations(None).await.unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].title, "Echo something for me");
     let found = world
         .desk
+        .chats()
         .conversations(Some("corrected".into()))
         .await
         .unwrap();
     assert_eq!(found.len(), 1);
-    let view = world.desk.conversation(id).await.unwrap();
+    let view = world.desk.chats().conversation(id).await.unwrap();
     assert!(!view.running);
     let roles: Vec<Role> = view.messages.iter().map(|m| m.role).collect();
     assert_eq!(
@@ -240,9 +244,22 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
         "{result:?}"
     );
 
-    world.desk.rename_conversation(id, "Echoes").await.unwrap();
-    world.desk.delete_conversation(id).await.unwrap();
-    assert!(world.desk.conversations(None).await.unwrap().is_empty());
+    world
+        .desk
+        .chats()
+        .rename_conversation(id, "Echoes")
+        .await
+        .unwrap();
+    world.desk.chats().delete_conversation(id).await.unwrap();
+    assert!(
+        world
+            .desk
+            .chats()
+            .conversations(None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 /// A conversation titled `title` whose model has just asked to call the demo's echo (the
@@ -267,12 +284,14 @@ async fn echo_asked_by_a_model(
     configure(&mut world, &provider).await;
     let chat = world
         .desk
+        .chats()
         .create_conversation(Some(title.into()))
         .await
         .unwrap();
     let chat_updates = world.desk.updates();
     world
         .desk
+        .chats()
         .send_message(chat.id, "Echo".into(), Some("standin".into()), None)
         .await
         .unwrap();
@@ -283,7 +302,7 @@ async fn echo_asked_by_a_model(
 async fn stop_ends_a_run_waiting_for_the_person() {
     let (mut world, chat, mut chat_updates, _provider) = echo_asked_by_a_model("Stopping").await;
     let asked = world.asked().await;
-    assert!(world.desk.stop_chat(chat.id));
+    assert!(world.desk.chats().stop_chat(chat.id));
     world.withdrawn(asked.id).await;
     let updates = chat_until_end(&mut chat_updates, chat.id).await;
     assert!(matches!(

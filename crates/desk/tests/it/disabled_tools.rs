@@ -34,8 +34,13 @@ async fn a_tool_turned_off_is_hidden_refused_and_turned_on_again_without_a_resta
     );
     assert!(refused.to_string().contains("turned off"), "{refused}");
     // Nor is a model offered it.
-    let conversation = world.desk.create_conversation(None).await.unwrap();
-    let offered = world.desk.chat_tools(conversation.id).await.unwrap();
+    let conversation = world.desk.chats().create_conversation(None).await.unwrap();
+    let offered = world
+        .desk
+        .chats()
+        .chat_tools(conversation.id)
+        .await
+        .unwrap();
     let offered: Vec<&str> = offered
         .servers
         .iter()

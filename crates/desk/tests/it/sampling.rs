@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use switchboard_core::approvals::Question;
 use switchboard_core::config::ServerConfig;
 use switchboard_core::secrets::Secrets;
-use switchboard_desk::{AuditEntry, DeskError, ModelsError};
+use switchboard_desk::{AuditEntry, ChatError, ModelsError};
 
 use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
 
@@ -68,6 +68,7 @@ fn edited(draft: &Value, text: &str) -> Value {
 async fn allow_demo(world: &DemoDesk) {
     world
         .desk
+        .chats()
         .allow_sampling_without_review("demo", "standin", "gpt-test")
         .await
         .unwrap();
@@ -155,6 +156,7 @@ async fn the_model_drafts_from_the_hint_and_the_persons_edit_reaches_the_server(
 
     let draft = world
         .desk
+        .chats()
         .draft_sampling(asked.id, "demo", None)
         .await
         .unwrap()
@@ -214,10 +216,11 @@ async fn a_provider_refusal_is_said_in_its_words_and_the_person_can_still_answer
     let asked = world.asked().await;
     let err = world
         .desk
+        .chats()
         .draft_sampling(asked.id, "demo", None)
         .await
         .unwrap_err();
-    assert!(matches!(err, DeskError::Provider(_)), "{err:?}");
+    assert!(matches!(err, ChatError::Provider(_)), "{err:?}");
     let message = err.to_string();
     assert!(message.contains("slow down please"), "{message}");
     assert!(message.contains('7'), "the wait is said: {message}");
@@ -247,10 +250,11 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
     let mut world = desk(Some(&provider)).await;
     world
         .desk
+        .chats()
         .allow_sampling_without_review("demo", "standin", "gpt-test")
         .await
         .unwrap();
-    let rules = world.desk.sampling_rules().await;
+    let rules = world.desk.chats().sampling_rules().await;
     assert_eq!(rules.len(), 1);
     assert!(rules[0].holds);
     let chosen = (rules[0].provider.as_deref(), rules[0].model.as_deref());
@@ -273,10 +277,15 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
     let sampled = audit.iter().find(|e| e.kind == "sampling").unwrap();
     assert_eq!(sampled.decision, "approved");
     assert!(sampled.decided_by.contains("without review"), "{sampled:?}");
-    assert_eq!(world.desk.sampling_rules().await[0].uses, 1);
+    assert_eq!(world.desk.chats().sampling_rules().await[0].uses, 1);
 
-    world.desk.revoke_sampling_rule("demo").await.unwrap();
-    assert!(world.desk.sampling_rules().await.is_empty());
+    world
+        .desk
+        .chats()
+        .revoke_sampling_rule("demo")
+        .await
+        .unwrap();
+    assert!(world.desk.chats().sampling_rules().await.is_empty());
     let call = world.call("ask_model", json!({"question": "Again?"}), "t2");
     let asked = world.asked().await;
     assert!(matches!(asked.question, Question::Sampling { .. }));
@@ -295,19 +304,21 @@ async fn with_no_provider_the_person_writes_the_reply() {
     // A permission is for a model the person has: with none, there is none to give.
     let refused = world
         .desk
+        .chats()
         .allow_sampling_without_review("demo", "standin", "gpt-test")
         .await
         .unwrap_err();
     assert!(
-        matches!(refused, DeskError::Models(ModelsError::NoProvider(_))),
+        matches!(refused, ChatError::Models(ModelsError::NoProvider(_))),
         "{refused:?}"
     );
-    assert!(world.desk.sampling_rules().await.is_empty());
+    assert!(world.desk.chats().sampling_rules().await.is_empty());
     let call = world.call("ask_model", json!({"question": "Capital of Peru?"}), "t1");
     let asked = world.asked().await;
     assert_eq!(
         world
             .desk
+            .chats()
             .draft_sampling(asked.id, "demo", None)
             .await
             .unwrap(),
@@ -380,11 +391,12 @@ async fn once_the_chosen_model_is_gone_the_person_is_asked_and_told_why() {
     let mut world = desk(Some(&provider)).await;
     world
         .desk
+        .chats()
         .allow_sampling_without_review("demo", "claude", "claude-test")
         .await
         .unwrap();
     world.desk.models().remove_provider("claude").await.unwrap();
-    assert!(!world.desk.sampling_rules().await[0].holds);
+    assert!(!world.desk.chats().sampling_rules().await[0].holds);
     let question = json!({"question": "Hi?", "model_hint": "claude"});
     let record = asked_instead(&mut world, question, "t1").await;
     let why = why_asked(&record);
@@ -398,11 +410,12 @@ async fn a_model_the_person_does_not_have_cannot_be_chosen() {
     let world = desk(Some(&provider)).await;
     let refused = world
         .desk
+        .chats()
         .allow_sampling_without_review("demo", "standin", "claude-test")
         .await
         .unwrap_err();
     assert!(refused.to_string().contains("claude-test"), "{refused}");
-    assert!(world.desk.sampling_rules().await.is_empty());
+    assert!(world.desk.chats().sampling_rules().await.is_empty());
 }
 
 #[tokio::test]
@@ -432,6 +445,7 @@ async fn a_reviewed_draft_is_capped_too_unless_the_person_changed_the_limit() {
     };
     world
         .desk
+        .chats()
         .draft_sampling(asked.id, "demo", None)
         .await
         .unwrap();
@@ -441,6 +455,7 @@ async fn a_reviewed_draft_is_capped_too_unless_the_person_changed_the_limit() {
     reviewed["maxTokens"] = json!(5000);
     world
         .desk
+        .chats()
         .draft_sampling(asked.id, "demo", Some(reviewed))
         .await
         .unwrap();
@@ -525,7 +540,7 @@ async fn a_rule_kept_without_a_model_asks_the_person_until_allowed_again() {
     let kept = json!({"samplingRules": [{"server": "demo", "identity": identity, "sinceMs": 1}]});
     let provider = StandInProvider::start(json!({"turns": [answer_turn("Chosen now.")]})).await;
     let mut world = desk_with(Some(&provider), kept).await;
-    let rules = world.desk.sampling_rules().await;
+    let rules = world.desk.chats().sampling_rules().await;
     assert_eq!((rules.len(), rules[0].holds), (1, false));
     assert_eq!((&rules[0].provider, &rules[0].model), (&None, &None));
 

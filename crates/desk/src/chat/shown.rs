@@ -1,0 +1,329 @@
+//! The chat as the window shows it: a conversation's messages and their parts, what the
+//! person sends, and which tools a conversation's model sees.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use switchboard_chat::context;
+use switchboard_chat::{ConversationSummary, Enablement, MANY_TOOLS, Toolset};
+use switchboard_core::catalog::CatalogTool;
+use switchboard_core::json::Json;
+use switchboard_mcp::types::Tool;
+use switchboard_providers::{
+    AssistantContent, Image, Message, ToolResult, ToolResultContent, UserContent,
+};
+
+/// A conversation opened for the window: its messages as they are shown, and whether a
+/// run goes on in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationView {
+    pub summary: ConversationSummary,
+    pub messages: Vec<ShownMessage>,
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+/// One message of a conversation as the window shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ShownMessage {
+    pub role: Role,
+    pub parts: Vec<ShownPart>,
+}
+
+/// A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
+/// (`content`, `isError`), so the window renders it as it renders the explorer's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum ShownPart {
+    Text {
+        text: String,
+    },
+    Image {
+        media_type: Option<String>,
+        data: Option<String>,
+        url: Option<String>,
+    },
+    /// A resource attached as context: what the model was given of it.
+    Resource {
+        server: String,
+        uri: String,
+        mime_type: Option<String>,
+        text: String,
+    },
+    ToolCall {
+        call_id: String,
+        /// The name the model called.
+        name: String,
+        /// The server and tool it leads to, while that server runs.
+        server: Option<String>,
+        tool: Option<String>,
+        arguments: Json,
+    },
+    ToolResult {
+        call_id: String,
+        result: Json,
+        is_error: bool,
+        /// Why the call was never made (denied, stopped), as the model was told; none
+        /// when the tool ran.
+        not_made: Option<String>,
+    },
+}
+
+/// What the person sends: their text, the resources they attach to it, and the prompt
+/// they use as a slash command.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Composed {
+    pub text: String,
+    pub attachments: Vec<Attachment>,
+    pub prompt: Option<PromptUse>,
+}
+
+/// A resource of a running server, attached to a message.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Attachment {
+    pub server: String,
+    pub uri: String,
+}
+
+/// A prompt of a running server with its arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PromptUse {
+    pub server: String,
+    pub name: String,
+    pub arguments: BTreeMap<String, String>,
+}
+
+/// Which tools a conversation's model sees: every running server's, with its toggle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ChatTools {
+    pub servers: Vec<ChatServerTools>,
+    /// How many tools the model is offered now.
+    pub offered: u32,
+    /// Above this many, the person is warned.
+    pub many: u32,
+    pub warning: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChatServerTools {
+    pub server: String,
+    pub on: bool,
+    pub tools: Vec<ChatTool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChatTool {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub on: bool,
+}
+
+pub(super) fn chat_tools(catalog: Vec<CatalogTool>, enablement: &Enablement) -> ChatTools {
+    let mut servers: BTreeMap<String, ChatServerTools> = BTreeMap::new();
+    for entry in &catalog {
+        let server = servers
+            .entry(entry.server.clone())
+            .or_insert_with(|| ChatServerTools {
+                server: entry.server.clone(),
+                on: !enablement.servers_off.contains(&entry.server),
+                tools: Vec::new(),
+            });
+        server
+            .tools
+            .push(chat_tool(&entry.tool, enablement, &entry.server));
+    }
+    let offered = Toolset::new(catalog, enablement);
+    let warning = offered.too_many().then(|| {
+        format!(
+            "{} tools are on: above {MANY_TOOLS} a model chooses worse, and some providers refuse the request. Switch off the servers or tools this conversation does not need.",
+            offered.len()
+        )
+    });
+    ChatTools {
+        servers: servers.into_values().collect(),
+        offered: offered.len() as u32,
+        many: MANY_TOOLS as u32,
+        warning,
+    }
+}
+
+fn chat_tool(tool: &Tool, enablement: &Enablement, server: &str) -> ChatTool {
+    ChatTool {
+        name: tool.name.clone(),
+        title: tool.title.clone(),
+        description: tool.description.clone(),
+        on: !enablement
+            .tools_off
+            .get(server)
+            .is_some_and(|off| off.contains(&tool.name)),
+    }
+}
+
+pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage {
+    match message {
+        Message::User(content) => ShownMessage {
+            role: Role::User,
+            parts: content
+                .iter()
+                .map(|part| match part {
+                    UserContent::Text(text) => match context::attached(text) {
+                        Some(attached) => ShownPart::Resource {
+                            server: attached.server,
+                            uri: attached.uri,
+                            mime_type: attached.mime_type,
+                            text: attached.text,
+                        },
+                        None => ShownPart::Text { text: text.clone() },
+                    },
+                    UserContent::Image(image) => shown_image(image),
+                    UserContent::ToolResult(result) => shown_result(result),
+                })
+                .collect(),
+        },
+        Message::Assistant(content) => ShownMessage {
+            role: Role::Assistant,
+            parts: content
+                .iter()
+                .map(|part| match part {
+                    AssistantContent::Text(text) => ShownPart::Text { text: text.clone() },
+                    AssistantContent::ToolCall(call) => {
+                        let offered = names.get(&call.name);
+                        ShownPart::ToolCall {
+                            call_id: call.id.clone(),
+                            name: call.name.clone(),
+                            server: offered.map(|t| t.server.clone()),
+                            tool: offered.map(|t| t.tool.name.clone()),
+                            arguments: Json(call.arguments.clone()),
+                        }
+                    }
+                })
+                .collect(),
+        },
+    }
+}
+
+fn shown_image(image: &Image) -> ShownPart {
+    match image {
+        Image::Base64 { media_type, data } => ShownPart::Image {
+            media_type: Some(media_type.clone()),
+            data: Some(data.clone()),
+            url: None,
+        },
+        Image::Url { url } => ShownPart::Image {
+            media_type: None,
+            data: None,
+            url: Some(url.clone()),
+        },
+    }
+}
+
+/// A result as it went to the model, in MCP's `CallToolResult` shape.
+fn shown_result(result: &ToolResult) -> ShownPart {
+    let content: Vec<serde_json::Value> = result
+        .content
+        .iter()
+        .map(|block| match block {
+            ToolResultContent::Text(text) => serde_json::json!({"type": "text", "text": text}),
+            ToolResultContent::Image(Image::Base64 { media_type, data }) => {
+                serde_json::json!({"type": "image", "mimeType": media_type, "data": data})
+            }
+            ToolResultContent::Image(Image::Url { url }) => {
+                serde_json::json!({"type": "text", "text": format!("[image at {url}]")})
+            }
+        })
+        .collect();
+    ShownPart::ToolResult {
+        call_id: result.call_id.clone(),
+        result: Json(serde_json::json!({"content": content, "isError": result.is_error})),
+        is_error: result.is_error,
+        not_made: switchboard_chat::results::not_made(result).map(str::to_owned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(server: &str, name: &str) -> CatalogTool {
+        let tool: Tool = serde_json::from_value(json!({
+            "name": name, "inputSchema": {"type": "object"}
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        CatalogTool {
+            id: format!("{server}__{name}"),
+            server: server.into(),
+            tool,
+        }
+    }
+
+    #[test]
+    fn the_toggles_count_the_tools_offered_and_warn_above_the_limit() {
+        let mut catalog: Vec<CatalogTool> =
+            (0..130).map(|n| tool("big", &format!("t{n}"))).collect();
+        catalog.push(tool("demo", "echo"));
+        let all = chat_tools(catalog.clone(), &Enablement::default());
+        assert_eq!(all.offered, 131);
+        assert!(all.warning.as_deref().is_some_and(|w| w.contains("131")));
+
+        let mut enablement = Enablement::default();
+        enablement.set_server("big", false);
+        enablement.set_tool("demo", "echo", false);
+        let few = chat_tools(catalog, &enablement);
+        assert_eq!(few.offered, 0);
+        assert_eq!(few.warning, None);
+        assert!(!few.servers[0].on);
+        assert_eq!(few.servers[1].server, "demo");
+        assert!(!few.servers[1].tools[0].on);
+    }
+
+    #[test]
+    fn a_result_is_shown_in_the_shape_of_an_mcp_result() {
+        let shown = shown_result(&ToolResult {
+            call_id: "c1".into(),
+            content: vec![ToolResultContent::Text("hi".into())],
+            is_error: true,
+            not_made: false,
+        });
+        assert_eq!(
+            shown,
+            ShownPart::ToolResult {
+                call_id: "c1".into(),
+                result: Json(json!({"content": [{"type": "text", "text": "hi"}], "isError": true})),
+                is_error: true,
+                not_made: None,
+            }
+        );
+        let denied = switchboard_chat::results::denied(
+            "c2",
+            &switchboard_core::decisions::DecidedBy::Person,
+        );
+        let ShownPart::ToolResult { not_made, .. } = shown_result(&denied) else {
+            unreachable!()
+        };
+        assert!(not_made.is_some_and(|why| why.contains("the user denied it")));
+    }
+}
