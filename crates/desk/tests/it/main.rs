@@ -11,6 +11,7 @@ mod audit_retention;
 mod audit_typed;
 mod chat;
 mod chat_context;
+mod chat_service;
 mod coming_forward;
 mod common;
 mod config_watch;
