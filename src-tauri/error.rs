@@ -60,8 +60,6 @@ impl From<switchboard_core::config::ConfigPathError> for CommandError {
 
 impl From<DeskError> for CommandError {
     fn from(err: DeskError) -> Self {
-        use switchboard_core::approvals::AnswerError;
-        use switchboard_core::gate::CallError;
         let err = match err {
             DeskError::Agent(agent) => return agent.into(),
             DeskError::Explorer(explorer) => return explorer.into(),
@@ -73,13 +71,7 @@ impl From<DeskError> for CommandError {
         };
         let code = match &err {
             DeskError::BrokenConfig(_) | DeskError::Config(_) => ErrorCode::Config,
-            DeskError::NoServer(_) => ErrorCode::NotFound,
-            DeskError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
-            DeskError::NotRunning(_) => ErrorCode::NotRunning,
             DeskError::Audit(_) => ErrorCode::System,
-            DeskError::Answer(_) | DeskError::BadAnswer(_) => ErrorCode::Invalid,
-            DeskError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
-            DeskError::Call(_) | DeskError::Client(_) => ErrorCode::Server,
             DeskError::Agent(_)
             | DeskError::Explorer(_)
             | DeskError::Models(_)

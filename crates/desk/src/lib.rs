@@ -33,17 +33,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use switchboard_mcp::client::ClientError;
 use tokio::sync::broadcast;
 
-use switchboard_core::approvals::{
-    AnswerError, Arrival, Broker, BrokerEvent, Forward, Pending, Question,
-};
+use switchboard_core::approvals::{Arrival, Broker, BrokerEvent, Forward, Pending, Question};
 use switchboard_core::audit::{AuditError, AuditLog, Retention};
 use switchboard_core::clock::now_ms;
 use switchboard_core::config::{self, Config, ConfigError, ServerConfig};
 use switchboard_core::fleet::Fleet;
-use switchboard_core::gate::{CallError, Gate};
+use switchboard_core::gate::Gate;
 use switchboard_core::masking;
 use switchboard_core::roots::Roots;
 use switchboard_core::secrets::Secrets;
@@ -87,18 +84,6 @@ pub enum DeskError {
     BrokenConfig(String),
     #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("there is no server named {0:?}")]
-    NoServer(String),
-    #[error("{0} is not running")]
-    NotRunning(String),
-    #[error(transparent)]
-    Call(#[from] CallError),
-    #[error(transparent)]
-    Client(#[from] ClientError),
-    #[error(transparent)]
-    Answer(#[from] AnswerError),
-    #[error("{0}")]
-    BadAnswer(String),
     #[error(transparent)]
     Audit(#[from] AuditError),
     #[error(transparent)]
@@ -575,14 +560,6 @@ impl Desk {
         self.inner.host.lock().await.shutdown().await;
     }
 
-    /// The live session with a running server.
-    fn client(&self, name: &str) -> Result<switchboard_mcp::client::Client, DeskError> {
-        self.inner
-            .shared
-            .client(name)
-            .ok_or_else(|| DeskError::NotRunning(name.to_owned()))
-    }
-
     pub fn config_path(&self) -> &Path {
         &self.inner.config_path
     }
@@ -594,14 +571,6 @@ impl Desk {
 
     fn config(&self) -> Config {
         self.inner.loaded.lock().config.clone()
-    }
-
-    fn server_config(&self, name: &str) -> Result<ServerConfig, DeskError> {
-        self.config()
-            .servers
-            .get(name)
-            .cloned()
-            .ok_or_else(|| DeskError::NoServer(name.to_owned()))
     }
 
     /// Changes the configuration file (read afresh under its writers' lock, so edits made

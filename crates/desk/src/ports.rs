@@ -22,7 +22,7 @@ use crate::models::{ModelsChange, ModelsError, ModelsHost};
 use crate::servers::{ServersChange, ServersError, ServersHost};
 use crate::switches::{ToolSwitch, TurnedOff};
 use crate::trust::{FoldersChange, TrustError, TrustHost};
-use crate::{AuditEntry, Desk, DeskError, Inner, Update};
+use crate::{AuditEntry, Desk, Inner, Update};
 use switchboard_core::approvals::{Answer, AnswerError, Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
@@ -196,10 +196,7 @@ impl AgentsHost for AgentPorts {
             // What the person shared with the server themselves stays theirs.
             let own = trust.own_folders(&server);
             folders.extend(accepted.iter().cloned());
-            trust
-                .set_roots(&server, &folders)
-                .await
-                .map_err(DeskError::from)?;
+            trust.set_roots(&server, &folders).await?;
             let offered: Vec<PathBuf> = accepted
                 .into_iter()
                 .filter(|folder| !own.contains(folder))

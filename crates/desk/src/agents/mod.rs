@@ -87,22 +87,12 @@ pub enum AgentError {
     Host(Box<DeskError>),
 }
 
-impl From<DeskError> for AgentError {
-    fn from(error: DeskError) -> Self {
+impl From<TrustError> for AgentError {
+    fn from(error: TrustError) -> Self {
         match error {
-            DeskError::Agent(agent) => agent,
-            DeskError::Explorer(explorer) => explorer.into(),
-            DeskError::NoServer(server) => Self::NoServer(server),
-            DeskError::NotRunning(server) => Self::NotRunning(server),
-            DeskError::Call(call) => Self::Call(call),
-            DeskError::Client(client) => Self::Client(client),
-            DeskError::Config(config) => Self::Config(config),
-            DeskError::BrokenConfig(problem) => Self::BrokenConfig(problem),
-            DeskError::Trust(TrustError::Roots(roots)) => Self::Roots(roots),
-            DeskError::Trust(TrustError::Answer(answer)) => Self::Answer(answer),
-            DeskError::Answer(answer) => Self::Answer(answer),
-            DeskError::Audit(audit) => Self::Audit(audit),
-            other => Self::Host(Box::new(other)),
+            TrustError::Roots(roots) => Self::Roots(roots),
+            TrustError::Answer(answer) => Self::Answer(answer),
+            other => Self::Host(Box::new(DeskError::Trust(other))),
         }
     }
 }
