@@ -34,6 +34,38 @@ use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::types::CreateMessageRequestParams;
 
+/// The configuration as last read; a default one once the desk is gone.
+fn config_of(desk: &Weak<Inner>) -> Config {
+    desk.upgrade()
+        .map(|inner| inner.loaded.lock().config.clone())
+        .unwrap_or_default()
+}
+
+/// What is wrong with the configuration file, if it did not read.
+fn problem_of(desk: &Weak<Inner>) -> Option<String> {
+    desk.upgrade()?.loaded.lock().problem.clone()
+}
+
+/// The tools turned off for everyone now, by server.
+fn tools_off_of(desk: &Weak<Inner>) -> TurnedOff {
+    match desk.upgrade() {
+        Some(inner) => TurnedOff::now(&inner),
+        None => TurnedOff::of(&Config::default()),
+    }
+}
+
+/// Tells the window, unless the desk is gone.
+fn announce_to(desk: &Weak<Inner>, update: Update) {
+    if let Some(inner) = desk.upgrade() {
+        inner.updates.send(update);
+    }
+}
+
+/// The live session with a running server.
+fn client_of(desk: &Weak<Inner>, server: &str) -> Option<Client> {
+    desk.upgrade()?.shared.client(server)
+}
+
 /// The agents' service's port.
 pub(super) struct AgentPorts(pub(super) Weak<Inner>);
 
@@ -119,7 +151,7 @@ impl AgentsHost for AgentPorts {
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.0.upgrade()?.shared.client(server)
+        client_of(&self.0, server)
     }
 
     fn call(&self, origin: Origin, call: AgentCall) -> BoxFuture<'_, Result<Value, AgentError>> {
@@ -299,10 +331,7 @@ impl ExplorerHost for ExplorerPorts {
     }
 
     fn tools_off(&self) -> TurnedOff {
-        match self.0.upgrade() {
-            Some(inner) => TurnedOff::now(&inner),
-            None => TurnedOff::of(&Config::default()),
-        }
+        tools_off_of(&self.0)
     }
 
     fn running(&self) -> BTreeMap<String, ServerState> {
@@ -313,13 +342,11 @@ impl ExplorerHost for ExplorerPorts {
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.0.upgrade()?.shared.client(server)
+        client_of(&self.0, server)
     }
 
     fn announce(&self, update: Update) {
-        if let Some(inner) = self.0.upgrade() {
-            inner.updates.send(update);
-        }
+        announce_to(&self.0, update);
     }
 }
 
@@ -328,14 +355,11 @@ pub(super) struct ModelsPorts(pub(super) Weak<Inner>);
 
 impl ModelsHost for ModelsPorts {
     fn config(&self) -> Config {
-        self.0
-            .upgrade()
-            .map(|inner| inner.loaded.lock().config.clone())
-            .unwrap_or_default()
+        config_of(&self.0)
     }
 
     fn config_problem(&self) -> Option<String> {
-        self.0.upgrade()?.loaded.lock().problem.clone()
+        problem_of(&self.0)
     }
 
     fn edit(&self, change: ModelsChange) -> BoxFuture<'_, Result<(), ModelsError>> {
@@ -353,10 +377,7 @@ pub(super) struct TrustPorts(pub(super) Weak<Inner>);
 
 impl TrustHost for TrustPorts {
     fn config(&self) -> Config {
-        self.0
-            .upgrade()
-            .map(|inner| inner.loaded.lock().config.clone())
-            .unwrap_or_default()
+        config_of(&self.0)
     }
 
     fn edit_folders(&self, change: FoldersChange) -> BoxFuture<'_, bool> {
@@ -388,7 +409,7 @@ impl TrustHost for TrustPorts {
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.0.upgrade()?.shared.client(server)
+        client_of(&self.0, server)
     }
 }
 
@@ -397,14 +418,11 @@ pub(super) struct ServersPorts(pub(super) Weak<Inner>);
 
 impl ServersHost for ServersPorts {
     fn config(&self) -> Config {
-        self.0
-            .upgrade()
-            .map(|inner| inner.loaded.lock().config.clone())
-            .unwrap_or_default()
+        config_of(&self.0)
     }
 
     fn config_problem(&self) -> Option<String> {
-        self.0.upgrade()?.loaded.lock().problem.clone()
+        problem_of(&self.0)
     }
 
     fn config_path(&self) -> PathBuf {
@@ -496,10 +514,7 @@ pub(super) struct ChatPorts(pub(super) Weak<Inner>);
 
 impl ChatHost for ChatPorts {
     fn config(&self) -> Config {
-        self.0
-            .upgrade()
-            .map(|inner| inner.loaded.lock().config.clone())
-            .unwrap_or_default()
+        config_of(&self.0)
     }
 
     fn server(&self, name: &str) -> Option<ServerConfig> {
@@ -516,20 +531,15 @@ impl ChatHost for ChatPorts {
     }
 
     fn tools_off(&self) -> TurnedOff {
-        match self.0.upgrade() {
-            Some(inner) => TurnedOff::now(&inner),
-            None => TurnedOff::of(&Config::default()),
-        }
+        tools_off_of(&self.0)
     }
 
     fn client(&self, server: &str) -> Option<Client> {
-        self.0.upgrade()?.shared.client(server)
+        client_of(&self.0, server)
     }
 
     fn announce(&self, update: Update) {
-        if let Some(inner) = self.0.upgrade() {
-            inner.updates.send(update);
-        }
+        announce_to(&self.0, update);
     }
 }
 
