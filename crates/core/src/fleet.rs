@@ -187,12 +187,7 @@ impl<H: ClientHandler> Fleet<H> {
     /// Replaces what `server` may see with `chosen`; true if that changed, and then the
     /// server is told.
     pub async fn share(&self, roots: &Roots, server: &str, chosen: Vec<Root>) -> bool {
-        let changed = roots.set(server, chosen);
-        if changed && let Some(client) = self.client(server) {
-            // A server that cannot be told will read the new roots when it next asks.
-            let _ = client.notify_roots_changed().await;
-        }
-        changed
+        roots.share(server, chosen, self.client(server)).await
     }
 
     /// Waits until every server being stopped is gone.

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use switchboard_mcp::client::Client;
 use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::types::Root;
 
@@ -109,6 +110,17 @@ impl Roots {
     /// does not exist fails the whole change.
     pub fn grant(&self, server: &str, folders: &[PathBuf]) -> Result<bool, RootError> {
         Ok(self.set(server, roots_of(folders)?))
+    }
+
+    /// Replaces what `server` may see with `chosen`; true if that changed, and then the
+    /// server is told on `session`, its live session if it runs.
+    pub async fn share(&self, server: &str, chosen: Vec<Root>, session: Option<Client>) -> bool {
+        let changed = self.set(server, chosen);
+        if changed && let Some(client) = session {
+            // A server that cannot be told will read the new roots when it next asks.
+            let _ = client.notify_roots_changed().await;
+        }
+        changed
     }
 
     /// Replaces what `server` may see with roots made by `roots_of`; true if that changed.

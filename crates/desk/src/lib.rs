@@ -11,6 +11,7 @@ pub mod activity;
 pub mod agents;
 pub mod chat;
 pub mod explorer;
+mod given;
 mod keeps;
 #[cfg(test)]
 mod layers;

@@ -21,7 +21,7 @@ use crate::explorer::{ExplorerHost, Follower};
 use crate::models::{ModelsChange, ModelsError, ModelsHost};
 use crate::servers::{ServersChange, ServersError, ServersHost};
 use crate::switches::{ToolSwitch, TurnedOff};
-use crate::trust::{FoldersChange, TrustError, TrustHost};
+use crate::trust::{FoldersChange, TrustHost};
 use crate::{AuditEntry, Desk, Inner, Update};
 use switchboard_core::approvals::{Answer, AnswerError, Question, Settled};
 use switchboard_core::audit::Record;
@@ -482,10 +482,7 @@ impl ServersHost for ServersPorts {
 
     fn question(&self, id: u64) -> Result<Question, AnswerError> {
         match self.0.upgrade() {
-            Some(inner) => inner.trust.question(id).map_err(|e| match e {
-                TrustError::Answer(answer) => answer,
-                _ => AnswerError::NotPending(id),
-            }),
+            Some(inner) => inner.trust.question(id),
             None => Err(AnswerError::NotPending(id)),
         }
     }

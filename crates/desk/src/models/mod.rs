@@ -21,8 +21,7 @@ use switchboard_providers::{ApiKey, Client, OpenAiOptions, Protocol, ProviderCon
 
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
+use crate::given::Given;
 use crate::keeps::{Keeping, Keeps};
 use switchboard_core::config::{
     Config, ConfigError, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
@@ -401,10 +400,9 @@ impl Models {
             value.is_some(),
         );
         // The provider as the file held it when it was replaced.
-        let taken = Arc::new(Mutex::new(None));
-        let took = taken.clone();
+        let taken = Given::new();
         self.host
-            .edit(Box::new(move |config| {
+            .edit(Box::new(taken.keeping(move |config: &mut Config| {
                 let (form, original) = (asked, replacing.as_deref());
                 let again = take_replaced(config, original, &form.name)?;
                 // Read afresh, the provider's key may no longer be the one seen above.
@@ -420,11 +418,10 @@ impl Models {
                     config.settings.default_provider = Some(form.name.clone());
                 }
                 config.providers.insert(form.name, entry);
-                *took.lock() = again;
-                Ok(())
-            }))
+                Ok(again)
+            })))
             .await?;
-        let replaced = taken.lock().take();
+        let replaced = taken.take().flatten();
         // The key the provider owned before, if it no longer names it.
         if let (Some(original), Some(before)) = (original, replaced)
             && let Some(old) = before.own_key(original)
@@ -438,10 +435,9 @@ impl Models {
     /// Removes a provider and deletes its key; if it was the default, there is none.
     pub async fn remove_provider(&self, name: &str) -> Result<(), ModelsError> {
         let gone = name.to_owned();
-        let taken = Arc::new(Mutex::new(None));
-        let took = taken.clone();
+        let taken = Given::new();
         self.host
-            .edit(Box::new(move |config| {
+            .edit(Box::new(taken.keeping(move |config: &mut Config| {
                 let removed = config
                     .providers
                     .remove(&gone)
@@ -449,11 +445,10 @@ impl Models {
                 if config.settings.default_provider.as_deref() == Some(gone.as_str()) {
                     config.settings.default_provider = None;
                 }
-                *took.lock() = Some(removed);
-                Ok(())
-            }))
+                Ok(removed)
+            })))
             .await?;
-        let removed = taken.lock().take();
+        let removed = taken.take();
         if let Some(secret) = removed.as_ref().and_then(|removed| removed.own_key(name)) {
             let _ = self.secrets.delete(secret).await;
         }

@@ -21,6 +21,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::types::LoggingLevel;
 use tokio::sync::broadcast;
 
+use crate::given::Given;
 use crate::keeps::{Keeping, Keeps};
 use crate::logbook::{LogBook, LogEntry, LogSize};
 use crate::server_settings::{self, FormError, NewSecret, SecretValue, ServerForm, ServerSummary};
@@ -148,18 +149,9 @@ impl Servers {
         change: impl FnOnce(&mut Config) -> Result<T, ServersError> + Send + 'static,
         what: crate::Update,
     ) -> Result<T, ServersError> {
-        let gave = Arc::new(Mutex::new(None));
-        let giving = gave.clone();
-        self.host
-            .edit(
-                Box::new(move |config| {
-                    *giving.lock() = Some(change(config)?);
-                    Ok(())
-                }),
-                what,
-            )
-            .await?;
-        gave.lock().take().ok_or(ServersError::ShuttingDown)
+        let gave = Given::new();
+        self.host.edit(Box::new(gave.keeping(change)), what).await?;
+        gave.take().ok_or(ServersError::ShuttingDown)
     }
 
     /// Every configured server, with its state and since when.

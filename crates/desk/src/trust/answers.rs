@@ -11,7 +11,7 @@ use switchboard_mcp::types::{
 
 use super::{Trust, TrustError};
 use crate::shown;
-use switchboard_core::approvals::{Answer, Pending, Question, Refusal, Remember};
+use switchboard_core::approvals::{Answer, AnswerError, Pending, Question, Refusal, Remember};
 use switchboard_core::links;
 use switchboard_core::roots;
 
@@ -32,16 +32,14 @@ impl Trust {
     }
 
     /// A pending question as its server asked it, nothing masked.
-    pub(crate) fn question(&self, id: u64) -> Result<Question, TrustError> {
+    pub(crate) fn question(&self, id: u64) -> Result<Question, AnswerError> {
         self.gate
             .broker()
             .pending()
             .into_iter()
             .find(|p| p.id == id)
             .map(|p| p.question)
-            .ok_or(TrustError::Answer(
-                switchboard_core::approvals::AnswerError::NotPending(id),
-            ))
+            .ok_or(AnswerError::NotPending(id))
     }
 
     pub(crate) fn answer(&self, id: u64, server: &str, answer: Answer) -> Result<(), TrustError> {
@@ -162,19 +160,11 @@ impl Trust {
             .collect()
     }
 
-    /// Replaces what `server` may see with `chosen`; if that changed, the server is told.
-    pub(crate) async fn share(&self, server: &str, chosen: Vec<switchboard_mcp::types::Root>) {
-        if self.roots.set(server, chosen)
-            && let Some(client) = self.host.client(server)
-        {
-            // A server that cannot be told reads the new roots when it next asks.
-            let _ = client.notify_roots_changed().await;
-        }
-    }
-
     /// Changes the folders a running server may see, and tells it.
     pub async fn set_roots(&self, server: &str, folders: &[PathBuf]) -> Result<(), TrustError> {
-        self.share(server, roots::roots_of(folders)?).await;
+        let chosen = roots::roots_of(folders)?;
+        let session = self.host.client(server);
+        self.roots.share(server, chosen, session).await;
         let chosen = self.roots.of(server);
         self.remember_folders(server, &chosen).await;
         Ok(())

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::types::Root;
 
+use std::convert::Infallible;
+
 use super::{Trust, TrustError};
+use crate::given::Given;
 use serde_json::json;
 use switchboard_core::approvals::Answer;
 use switchboard_core::audit::{Kind, Record};
@@ -108,7 +111,8 @@ impl Trust {
                     .into_iter()
                     .filter(|root| file_path(&root.uri).is_none_or(|f| !gone.contains(&f)))
                     .collect();
-                self.share(&server, left).await;
+                let session = self.host.client(&server);
+                self.roots.share(&server, left, session).await;
             }
             let removed = DecidedBy::AgentRemoved;
             let record = folders_record(agent, &server, &gone, "withdrawn", removed);
@@ -143,15 +147,15 @@ impl Trust {
         &self,
         change: impl FnOnce(&mut Vec<FolderGrant>) -> T + Send + 'static,
     ) -> Option<T> {
-        let gave = std::sync::Arc::new(parking_lot::Mutex::new(None));
-        let giving = gave.clone();
+        let gave = Given::new();
+        let giving = gave.keeping(move |grants| Ok::<_, Infallible>(change(grants)));
         let written = self
             .host
             .edit_folders(Box::new(move |grants| {
-                *giving.lock() = Some(change(grants))
+                let Ok(()) = giving(grants);
             }))
             .await;
-        written.then(|| gave.lock().take()).flatten()
+        written.then(|| gave.take()).flatten()
     }
 }
 
