@@ -2,18 +2,24 @@
 //! applied once saved: servers reconciled, standing rules read again. A file that no
 //! longer reads is reported, untouched, while the last good configuration keeps running.
 //!
-//! `notify` watches the folder rather than the file: a save that replaces the file (as
-//! many editors and Switchboard itself do) would end a watch on the file itself. A file
-//! that is a link into another folder (a dotfiles repository) is watched there too, where
-//! it is edited.
+//! The folder is watched rather than the file: a save that replaces the file (as many
+//! editors and Switchboard itself do) would end a watch on the file itself. A file that is
+//! a link into another folder (a dotfiles repository) is watched there too, where it is
+//! edited.
+//!
+//! `inotify` rather than the cross-platform `notify`: the audit log and the conversations
+//! live in the same folder, and SQLite writes to them on every call; `notify` asks the
+//! kernel for every write and every open, which woke its thread on each call. Asking for
+//! saves only (a file closed after writing, moved in or out, made or removed) leaves the
+//! databases' writes unheard.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use notify::{EventKind, RecursiveMode, Watcher};
-use tokio::sync::mpsc;
+use futures_util::StreamExt;
+use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 
 use crate::{Desk, Update};
 use switchboard_core::config;
@@ -29,9 +35,17 @@ fn in_folder(path: &Path) -> Option<(PathBuf, OsString)> {
 /// events (truncated, written, renamed), and the file between them is half written.
 const SETTLE: Duration = Duration::from_millis(100);
 
+/// What a save of a file in the folder does: written and closed, moved in or out, made or
+/// removed. Not a write in progress, and not an open.
+const SAVES: WatchMask = WatchMask::CLOSE_WRITE
+    .union(WatchMask::MOVED_TO)
+    .union(WatchMask::MOVED_FROM)
+    .union(WatchMask::CREATE)
+    .union(WatchMask::DELETE);
+
 impl Desk {
     /// Follows the configuration file until the desk is gone.
-    pub(super) fn watch_config(&self) -> notify::Result<()> {
+    pub(super) fn watch_config(&self) -> std::io::Result<()> {
         let path = self.inner.config_path.clone();
         let Some(link) = in_folder(&path) else {
             return Ok(());
@@ -41,30 +55,38 @@ impl Desk {
             .ok()
             .and_then(|t| in_folder(&t));
         files.extend(target.filter(|target| *target != files[0]));
-        let watched: Vec<PathBuf> = files
-            .iter()
-            .map(|(folder, name)| folder.join(name))
-            .collect();
-        // One change waiting is enough: it reads the file as it is by then.
-        let (changed, mut changes) = mpsc::channel(1);
-        let mut watcher =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                let touches = |event: &notify::Event| {
-                    !matches!(event.kind, EventKind::Access(_))
-                        && event.paths.iter().any(|p| watched.contains(p))
+        let inotify = Inotify::init()?;
+        // The file's name in each folder watched (one watch for a folder named twice).
+        let watched: Vec<(WatchDescriptor, OsString)> = files
+            .into_iter()
+            .map(|(folder, name)| Ok((inotify.watches().add(&folder, SAVES)?, name)))
+            .collect::<std::io::Result<_>>()?;
+        let mut events = inotify.into_event_stream([0; 4096])?;
+        // Only the file's own saves count: the folder's other files are saved too.
+        let mut saved = async move || {
+            while let Some(event) = events.next().await {
+                let event = match event {
+                    Ok(event) => event,
+                    Err(e) => {
+                        tracing::warn!("the configuration file is no longer watched: {e}");
+                        return None;
+                    }
                 };
-                if event.as_ref().is_ok_and(touches) {
-                    let _ = changed.try_send(());
+                let ours = |(wd, name): &(WatchDescriptor, OsString)| {
+                    *wd == event.wd && event.name.as_ref() == Some(name)
+                };
+                // Events the kernel had no room for may have held a save.
+                if event.mask.contains(EventMask::Q_OVERFLOW) || watched.iter().any(ours) {
+                    return Some(());
                 }
-            })?;
-        for (folder, _) in &files {
-            watcher.watch(folder, RecursiveMode::NonRecursive)?;
-        }
+            }
+            None
+        };
         let desk = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
-            let _watching = watcher;
-            while changes.recv().await.is_some() {
-                while let Ok(Some(())) = tokio::time::timeout(SETTLE, changes.recv()).await {}
+            while saved().await.is_some() {
+                // One reload for a burst: it reads the file as it is by then.
+                while let Ok(Some(())) = tokio::time::timeout(SETTLE, saved()).await {}
                 let Some(inner) = desk.upgrade() else { return };
                 Desk { inner }.reload().await;
             }

@@ -18,7 +18,8 @@
 //! The files are in a temporary folder: `TMPDIR=/dev/shm` takes the disk out of the figures.
 //!
 //! Build the server with `cargo build --release -p switchboard-demo-server`, then run
-//! `cargo bench -p switchboard-gateway --bench gateway -- [--calls N]`.
+//! `cargo bench -p switchboard-gateway --bench gateway -- [--calls N] [--only TEXT]`
+//! (`--only`: the direct path and the ways whose name holds TEXT, for a profile)..
 
 #[path = "../../desk/tests/it/common/mod.rs"]
 mod common;
@@ -53,6 +54,8 @@ async fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(CALLS);
+    // `--only TEXT`: the direct path and the ways whose name holds TEXT (for a profile).
+    let only = std::env::args().skip_while(|a| a != "--only").nth(1);
     let demo = common::demo_server().display().to_string();
     let identity = ServerConfig {
         command: Some(demo.clone()),
@@ -109,6 +112,13 @@ async fn main() {
     for (way, agent) in &agents {
         let name = format!("gateway, {way} ({})", agent.era().version);
         rows.push(Row::new(name, Way::Agent(agent.clone())));
+    }
+    if let Some(only) = &only {
+        let mut n = 0;
+        rows.retain(|row| {
+            n += 1;
+            n == 1 || row.name.contains(only.as_str())
+        });
     }
     rows.push(Row::new(
         "reference: one synced commit".to_owned(),

@@ -164,3 +164,22 @@ async fn a_file_linked_from_another_folder_is_followed_there() {
     assert_eq!(read, None);
     world.running(&["second"]).await;
 }
+
+/// An editor that saves by writing a new file and renaming it over the old one (as vim and
+/// many others do) is followed as one that writes the file in place.
+#[tokio::test]
+async fn a_file_replaced_by_a_rename_is_followed() {
+    let mut world = demo_desk(json!({})).await;
+    let saved = world.config.with_file_name(".config.json.swp");
+    std::fs::write(&saved, with_server(world.file(), "second")).unwrap();
+    std::fs::rename(&saved, &world.config).unwrap();
+    let read = world
+        .next(|u| match u {
+            Update::ConfigChanged { problem } => Some(problem),
+            _ => None,
+        })
+        .await;
+    assert_eq!(read, None);
+    world.running(&["second"]).await;
+    world.desk.shutdown().await;
+}
