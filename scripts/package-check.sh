@@ -41,6 +41,7 @@ check_rpm() {
   expect_match "its requirements" "$requires" '^libayatana-appindicator-gtk3'
   recommends=$(rpm -qp --recommends "$rpm" 2>/dev/null)
   expect_match "its recommendations" "$recommends" '^gnome-keyring'
+  expect_match "its recommendations" "$recommends" '^bubblewrap'
   # Nothing runs on install or removal: the person's files are never touched.
   [ -z "$(rpm -qp --scripts "$rpm" 2>/dev/null)" ] || die "the .rpm has scriptlets"
   echo "requires: $(tr '\n' ' ' <<<"$requires")"
@@ -57,6 +58,7 @@ check_deb() {
   expect_match "its dependencies" "$(dpkg-deb -f "$deb" Depends)" 'libwebkit2gtk-4\.1-0'
   expect_match "its dependencies" "$(dpkg-deb -f "$deb" Depends)" 'libayatana-appindicator3-1'
   expect_match "its recommendations" "$(dpkg-deb -f "$deb" Recommends)" 'gnome-keyring'
+  expect_match "its recommendations" "$(dpkg-deb -f "$deb" Recommends)" 'bubblewrap'
   # The C library it asks for is at least the newest the binaries were linked against.
   local glibc needed
   glibc=$(dpkg-deb -f "$deb" Depends | grep -oP 'libc6 \(>= \K[0-9.]+') || die "the .deb does not depend on libc6"

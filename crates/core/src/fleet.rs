@@ -52,6 +52,12 @@ impl<H: ClientHandler> Fleet<H> {
         }
     }
 
+    /// The folders shared with each server, which a sandboxed server is started with.
+    pub fn seeing(mut self, roots: Roots) -> Self {
+        self.shared.roots = roots;
+        self
+    }
+
     pub fn events(&self) -> broadcast::Receiver<ServerEvent> {
         self.shared.events()
     }

@@ -21,6 +21,7 @@ use crate::config::{
     DEMO_SERVER, EnvValue, Place, ServerConfig, ServerSpec, placeholders, secret_name,
 };
 use crate::masking;
+use crate::sandbox;
 use crate::secrets::Secrets;
 use crate::sign_in::SignIns;
 use crate::traffic::{ShownHeader, shown_header};
@@ -79,14 +80,16 @@ struct Resolved {
 }
 
 /// Starts the transport the configuration describes.
+/// A sandboxed server sees `roots`, the folders shared with it.
 pub async fn launch(
     name: &str,
     config: &ServerConfig,
     secrets: &Secrets,
     sign_ins: &SignIns,
+    roots: &[PathBuf],
     log: LogSink,
 ) -> Result<Launched, LaunchError> {
-    let (transport, resolved, http) = start(name, config, secrets, sign_ins, log).await?;
+    let (transport, resolved, http) = start(name, config, secrets, sign_ins, roots, log).await?;
     let headers = if http {
         resolved
             .iter()
@@ -121,6 +124,7 @@ async fn start(
     config: &ServerConfig,
     secrets: &Secrets,
     sign_ins: &SignIns,
+    roots: &[PathBuf],
     log: LogSink,
 ) -> Result<(TransportParts, Vec<Resolved>, bool), LaunchError> {
     match config
@@ -137,18 +141,38 @@ async fn start(
                 DEMO_SERVER => bundled(DEMO_SERVER, &std::env::current_exe().unwrap_or_default())?,
                 other => PathBuf::from(other),
             };
-            let mut server = StdioServer::new(program).args(args.iter());
             let resolved = resolve_all(name, Place::Env, env, secrets).await?;
-            server.env = resolved
+            let variables: Vec<(OsString, OsString)> = resolved
                 .iter()
                 .map(|r| (OsString::from(&r.key), OsString::from(&r.value)))
                 .collect();
-            if !env.contains_key("PATH")
-                && let Some(path) = tokio::task::spawn_blocking(login_path).await.ok().flatten()
-            {
-                server.env.push(("PATH".into(), path.into()));
-            }
-            server.cwd = cwd.cloned();
+            let login = if env.contains_key("PATH") {
+                None
+            } else {
+                tokio::task::spawn_blocking(login_path)
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(OsString::from)
+            };
+            let server = match config.sandbox {
+                None => {
+                    let mut server = StdioServer::new(program).args(args.iter());
+                    server.env = variables;
+                    server.env.extend(login.map(|path| ("PATH".into(), path)));
+                    server.cwd = cwd.cloned();
+                    server
+                }
+                Some(setting) => {
+                    let view = Sandboxed {
+                        program: &program,
+                        args,
+                        roots,
+                        network: setting.network,
+                    };
+                    view.server(variables, login, cwd.map(PathBuf::as_path))?
+                }
+            };
             let transport = stdio::spawn(&server, log).map_err(|e| {
                 let cannot = matches!(
                     e.source.kind(),
@@ -242,6 +266,72 @@ async fn own_secret(
         .await
         .map_err(|e| LaunchError::Start(e.to_string()))?
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
+}
+
+/// A stdio server to start in the sandbox (see `crate::sandbox`).
+struct Sandboxed<'a> {
+    program: &'a Path,
+    args: &'a [String],
+    roots: &'a [PathBuf],
+    network: bool,
+}
+
+impl Sandboxed<'_> {
+    /// `bwrap` starting the program in its view, with the configured variables and the
+    /// base ones alone; the program found on the `PATH` it will have there.
+    fn server(
+        &self,
+        variables: Vec<(OsString, OsString)>,
+        login: Option<OsString>,
+        cwd: Option<&Path>,
+    ) -> Result<StdioServer, LaunchError> {
+        let env = sandbox::environment(&variables, login.as_ref());
+        let path = env
+            .iter()
+            .find(|(key, _)| key == "PATH")
+            .map(|(_, path)| path.clone())
+            .unwrap_or_default();
+        let program = on_path(self.program, &path).ok_or_else(|| {
+            LaunchError::Unstartable(format!(
+                "{} was not found on the PATH",
+                self.program.display()
+            ))
+        })?;
+        let bwrap = on_path(
+            Path::new(sandbox::BWRAP),
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )
+        .ok_or_else(|| {
+            LaunchError::Unstartable(
+                "the sandbox needs bubblewrap (bwrap), which is not installed: install it \
+                     (apt install bubblewrap, or dnf install bubblewrap), or turn the sandbox \
+                     off for this server"
+                    .to_owned(),
+            )
+        })?;
+        let view = sandbox::View::of(&program, self.args, self.roots, self.network);
+        let mut server =
+            StdioServer::new(bwrap).args(sandbox::bwrap_args(&view, &program, self.args, cwd));
+        server.env = env;
+        server.clear_env = true;
+        Ok(server)
+    }
+}
+
+/// `program` as the file it names: itself if it names a folder too, else the first of the
+/// `PATH`'s folders that holds it as an executable file.
+fn on_path(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.components().count() > 1 {
+        let absolute = std::path::absolute(program).ok()?;
+        return runnable(&absolute).then_some(absolute);
+    }
+    std::env::split_paths(path)
+        .map(|folder| folder.join(program))
+        .find(|candidate| candidate.is_absolute() && runnable(candidate))
 }
 
 /// A program installed beside `app` (the running app), as found now: the app may have
@@ -384,6 +474,7 @@ mod tests {
             &config,
             &secrets,
             &SignIns::default(),
+            &[],
             switchboard_mcp::transport::discard_log(),
         )
         .await

@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
         "catalog",
         "pins",
         "roots",
+        "sandbox",
         "reads",
         "registry",
         "traffic",

@@ -30,6 +30,7 @@ pub mod recent;
 pub mod registry;
 pub mod roots;
 pub mod sampling;
+pub mod sandbox;
 pub mod secrets;
 pub mod server_events;
 pub mod server_requests;

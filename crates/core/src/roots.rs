@@ -85,12 +85,37 @@ impl FolderGrant {
 }
 
 /// The roots each server may see, by server name.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Roots {
     granted: Arc<Mutex<HashMap<String, Vec<Root>>>>,
+    /// Marked on every change: a sandboxed server binds its roots as it starts, and starts
+    /// again to bind new ones.
+    changed: Arc<tokio::sync::watch::Sender<()>>,
+}
+
+impl Default for Roots {
+    fn default() -> Self {
+        Self {
+            granted: Arc::default(),
+            changed: Arc::new(tokio::sync::watch::channel(()).0),
+        }
+    }
 }
 
 impl Roots {
+    /// Says each change from now on (of any server's roots).
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<()> {
+        self.changed.subscribe()
+    }
+
+    /// The folders `server` may see.
+    pub fn folders(&self, server: &str) -> Vec<PathBuf> {
+        self.of(server)
+            .iter()
+            .filter_map(|root| switchboard_mcp::file_uri::file_path(&root.uri))
+            .collect()
+    }
+
     fn granted(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Vec<Root>>> {
         self.granted.lock()
     }
@@ -126,7 +151,11 @@ impl Roots {
     /// Replaces what `server` may see with roots made by `roots_of`; true if that changed.
     pub fn set(&self, server: &str, roots: Vec<Root>) -> bool {
         let before = self.granted().insert(server.to_owned(), roots.clone());
-        before.unwrap_or_default() != roots
+        let changed = before.unwrap_or_default() != roots;
+        if changed {
+            self.changed.send_replace(());
+        }
+        changed
     }
 
     /// The servers the person chose folders for.
@@ -136,7 +165,11 @@ impl Roots {
 
     /// Withdraws everything from `server`; true if it could see anything.
     pub fn revoke(&self, server: &str) -> bool {
-        self.granted().remove(server).is_some_and(|r| !r.is_empty())
+        let revoked = self.granted().remove(server).is_some_and(|r| !r.is_empty());
+        if revoked {
+            self.changed.send_replace(());
+        }
+        revoked
     }
 }
 

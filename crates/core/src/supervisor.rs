@@ -20,6 +20,7 @@ use crate::catalog::{Catalog, Offer};
 use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
+use crate::roots::Roots;
 use crate::secrets::Secrets;
 use crate::server_events::{LogSource, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
@@ -39,6 +40,8 @@ pub struct Shared {
     pub(crate) clients: Arc<Mutex<BTreeMap<String, Client>>>,
     /// Every message each server exchanged, for the traffic view.
     pub(crate) traffic: TrafficBook,
+    /// The folders shared with each server: a sandboxed one sees them.
+    pub(crate) roots: Roots,
 }
 
 impl Shared {
@@ -53,6 +56,7 @@ impl Shared {
             states: Arc::default(),
             clients: Arc::default(),
             traffic: TrafficBook::default(),
+            roots: Roots::default(),
         }
     }
 
@@ -203,6 +207,8 @@ enum Ended {
         detail: String,
         token_instead: bool,
     },
+    /// Its sandbox cannot gain the folders shared with it since it started: it starts again.
+    Rebind,
     Stopped,
 }
 
@@ -286,6 +292,7 @@ async fn supervise<H: ClientHandler>(
             server: name.clone(),
         });
         let (reason, stderr_tail, cannot_heal) = match ended {
+            Ended::Rebind => continue,
             Ended::Stopped => {
                 shared.set(&name, ServerState::Stopped);
                 return;
@@ -379,7 +386,18 @@ async fn run_once<H: ClientHandler>(
             });
         })
     };
-    let launched = match launch(name, config, &shared.secrets, &shared.sign_ins, log).await {
+    let mut roots_changed = shared.roots.changes();
+    let folders = shared.roots.folders(name);
+    let launched = match launch(
+        name,
+        config,
+        &shared.secrets,
+        &shared.sign_ins,
+        &folders,
+        log,
+    )
+    .await
+    {
         Ok(launched) => launched,
         Err(e) if !e.may_heal() => return Ended::Unstartable(e.to_string()),
         Err(e) => {
@@ -497,6 +515,13 @@ async fn run_once<H: ClientHandler>(
             () = refresh.notified() => {
                 if !refreshed_unless_stopped(name, &client, shared, stopping).await {
                     return Ended::Stopped;
+                }
+            }
+            // What the sandbox binds is fixed as it starts: roots and sandbox never disagree.
+            Ok(()) = roots_changed.changed(), if config.sandbox.is_some() => {
+                if shared.roots.folders(name) != folders {
+                    client.close().await;
+                    return Ended::Rebind;
                 }
             }
             _ = stopping.changed() => {
@@ -670,6 +695,7 @@ mod tests {
             states: Arc::default(),
             clients: Arc::default(),
             traffic: TrafficBook::default(),
+            roots: Roots::default(),
         };
         let mut events = shared.events.subscribe();
         let refresh = tokio::spawn({

@@ -353,7 +353,8 @@ impl Desk {
                             .with_delegates(delegates.clone()),
                         )
                     }
-                });
+                })
+                .seeing(roots.clone());
                 let shared = host.shared().clone();
                 shared.sign_ins().follow_settings(&loaded.config.settings);
                 let gate = Gate::new(

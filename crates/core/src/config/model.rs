@@ -184,6 +184,11 @@ pub struct ServerConfig {
     /// Which era of the protocol to speak with the server.
     #[serde(default, skip_serializing_if = "ProtocolEra::is_auto")]
     pub protocol_era: ProtocolEra,
+    /// A stdio server runs in a sandbox that sees only its program and the folders shared
+    /// with it (see `crate::sandbox`); without it, with all of the person's rights, as the
+    /// servers added before the sandbox existed do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxSetting>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -209,6 +214,7 @@ impl Default for ServerConfig {
             trusted_as: None,
             disabled_tools: BTreeSet::new(),
             protocol_era: ProtocolEra::Auto,
+            sandbox: None,
             extra: Map::new(),
         }
     }
@@ -297,6 +303,16 @@ pub enum EnvValue {
 }
 
 /// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to
+/// What a sandboxed server may do beyond seeing its folders.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxSetting {
+    /// Whether it shares the host's network (without, it has none at all).
+    #[serde(default)]
+    pub network: bool,
+}
+
 /// `max_backoff_ms`, and no more after `max_restarts` crashes in a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

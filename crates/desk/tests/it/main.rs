@@ -38,6 +38,7 @@ mod private_files;
 mod registry;
 mod request_timeout;
 mod sampling;
+mod sandbox;
 mod secrets;
 mod servers_service;
 mod sign_in;

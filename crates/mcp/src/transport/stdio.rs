@@ -26,6 +26,8 @@ pub struct StdioServer {
     pub args: Vec<OsString>,
     /// Added to (or overriding) the inherited environment.
     pub env: Vec<(OsString, OsString)>,
+    /// Whether the server gets `env` alone, nothing inherited.
+    pub clear_env: bool,
     pub cwd: Option<PathBuf>,
     /// A longer line from the server is reported and skipped.
     pub max_line_bytes: usize,
@@ -41,6 +43,7 @@ impl StdioServer {
             program: program.into(),
             args: Vec::new(),
             env: Vec::new(),
+            clear_env: false,
             cwd: None,
             max_line_bytes: 64 * 1024 * 1024,
             stderr_tail_lines: 20,
@@ -80,6 +83,9 @@ pub fn spawn(server: &StdioServer, log: LogSink) -> Result<TransportParts, Spawn
         source,
     };
     let mut command = Command::new(&server.program);
+    if server.clear_env {
+        command.env_clear();
+    }
     command
         .args(&server.args)
         .envs(server.env.iter().map(|(k, v)| (k, v)))

@@ -1,0 +1,341 @@
+//! The sandbox a local server runs in: bubblewrap (`bwrap`), which builds the server a view
+//! of the file system from nothing, in namespaces of its own, without privileges. What the
+//! view holds is an allow-list: the system's programs and libraries and the few `/etc` files
+//! programs read, read-only; the server's own program and package folders, read-only; each
+//! folder the person shared with it (its roots), read-write; a private `/tmp` and an empty
+//! home. Its network is its own (none) unless the person allows the host's.
+//!
+//! `bwrap` rather than namespaces set up by hand: it is the tool Flatpak and others run
+//! every sandboxed program through, packaged everywhere, and it gets the ordering of mounts,
+//! `/proc`, `/dev` and the user namespace right. Nothing here approves anything: a
+//! sandboxed server's calls pass the gate as any other's.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The program that builds the sandbox.
+pub const BWRAP: &str = "bwrap";
+
+/// Files and folders under `/etc` that programs read to run at all: the dynamic linker's
+/// cache, the alternatives Debian's commands are links into, certificates, name
+/// resolution, users' names, time zone, MIME types. Nothing of the person's.
+const ETC: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/pki",
+    "/etc/crypto-policies",
+    "/etc/resolv.conf",
+    "/etc/hosts",
+    "/etc/host.conf",
+    "/etc/gai.conf",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/mime.types",
+];
+
+/// The system's top folders: links into `/usr` on a merged system, read-only folders of
+/// their own otherwise.
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The variables every server gets besides those its configuration names.
+const BASE_ENV: &[&str] = &["PATH", "LANG", "LC_ALL", "TERM"];
+
+/// What a sandboxed server may see and whether it has the network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// Its program and package folders, read-only.
+    pub programs: Vec<PathBuf>,
+    /// The folders the person shared with it, read-write.
+    pub roots: Vec<PathBuf>,
+    /// Whether it shares the host's network.
+    pub network: bool,
+}
+
+impl View {
+    /// The view of a server started as `program args` (the program as found on the `PATH`)
+    /// with these roots: the program's folder (and the installation it belongs to, for a
+    /// program in a `bin` folder), and the folder of each argument that names an existing
+    /// file, or the folder it names.
+    pub fn of(program: &Path, args: &[String], roots: &[PathBuf], network: bool) -> Self {
+        let home = home();
+        let mut programs = Vec::new();
+        let mut add = |folder: PathBuf| {
+            if !is_system(&folder) && !programs.contains(&folder) {
+                programs.push(folder);
+            }
+        };
+        // As named (a virtual environment's `bin/python` is a link, and Python finds the
+        // environment from the link's place) and as it resolves.
+        let resolved = std::fs::canonicalize(program).ok();
+        for program in std::iter::once(program.to_owned()).chain(resolved) {
+            if let Some(folder) = program.parent() {
+                add(installation(folder, home.as_deref()));
+            }
+        }
+        for arg in args {
+            let path = Path::new(arg);
+            if !path.is_absolute() {
+                continue;
+            }
+            if path.is_dir() {
+                add(path.to_owned());
+            } else if path.exists()
+                && let Some(folder) = path.parent()
+            {
+                add(folder.to_owned());
+            }
+        }
+        // A folder that covers the person's home or the root would undo the sandbox.
+        programs.retain(|folder| {
+            Some(folder.as_path()) != home.as_deref() && folder.parent().is_some()
+        });
+        Self {
+            programs,
+            roots: roots.to_vec(),
+            network,
+        }
+    }
+}
+
+/// The installation a program's folder belongs to: `prefix/bin` is `prefix` (a Node or
+/// Python installation keeps its packages beside `bin`), unless `prefix` is a home folder or
+/// `~/.local`, which hold far more than programs.
+fn installation(folder: &Path, home: Option<&Path>) -> PathBuf {
+    let prefix = folder.parent().filter(|_| folder.ends_with("bin"));
+    match prefix {
+        Some(prefix)
+            if prefix.parent().is_some()
+                && Some(prefix) != home
+                && home.is_none_or(|home| prefix != home.join(".local")) =>
+        {
+            prefix.to_owned()
+        }
+        _ => folder.to_owned(),
+    }
+}
+
+/// Whether `folder` is already in the view as part of the system.
+fn is_system(folder: &Path) -> bool {
+    SYSTEM.iter().any(|top| folder.starts_with(top))
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The server's environment in the sandbox: the base variables as the host has them (its
+/// `PATH` as `path`, if given), `HOME` (empty in the sandbox), then those `configured`.
+pub fn environment(
+    configured: &[(OsString, OsString)],
+    path: Option<&OsString>,
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = BASE_ENV
+        .iter()
+        .filter_map(|name| {
+            let value = match (*name, path) {
+                ("PATH", Some(path)) => Some(path.clone()),
+                _ => std::env::var_os(name),
+            };
+            value.map(|value| (OsString::from(name), value))
+        })
+        .collect();
+    if let Some(home) = home() {
+        env.push(("HOME".into(), home.into()));
+    }
+    for (key, value) in configured {
+        env.retain(|(k, _)| k != key);
+        env.push((key.clone(), value.clone()));
+    }
+    env
+}
+
+/// The arguments of `bwrap` that run `program args` in `view`, in `cwd` if given. The
+/// environment is not among them (an argument list is readable by every process of the
+/// person): `bwrap` passes its own on, so it is started with the server's alone.
+pub fn bwrap_args(
+    view: &View,
+    program: &Path,
+    args: &[String],
+    cwd: Option<&Path>,
+) -> Vec<OsString> {
+    let mut out = Args::default();
+    out.flags(&["--die-with-parent", "--new-session", "--unshare-all"]);
+    if view.network {
+        out.flags(&["--share-net"]);
+    }
+    out.flags(&["--cap-drop", "ALL"]);
+    for top in SYSTEM {
+        let path = Path::new(top);
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                if let Ok(target) = std::fs::read_link(path) {
+                    out.pair("--symlink", target.as_os_str(), path);
+                }
+            }
+            Ok(_) => out.pair("--ro-bind", path, path),
+            Err(_) => {}
+        }
+    }
+    for file in ETC {
+        out.pair("--ro-bind-try", file, file);
+    }
+    out.flags(&["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
+    if let Some(home) = home() {
+        out.flag("--tmpfs");
+        out.path(&home);
+    }
+    for folder in &view.programs {
+        out.pair("--ro-bind", folder, folder);
+    }
+    for root in &view.roots {
+        out.pair("--bind", root, root);
+    }
+    if let Some(cwd) = cwd {
+        out.flag("--chdir");
+        out.path(cwd);
+    }
+    out.flag("--");
+    out.path(program);
+    out.0.extend(args.iter().map(OsString::from));
+    out.0
+}
+
+/// An argument list being built.
+#[derive(Default)]
+struct Args(Vec<OsString>);
+
+impl Args {
+    fn flag(&mut self, flag: &str) {
+        self.0.push(flag.into());
+    }
+
+    fn flags(&mut self, flags: &[&str]) {
+        self.0.extend(flags.iter().map(OsString::from));
+    }
+
+    fn path(&mut self, path: &Path) {
+        self.0.push(path.as_os_str().to_owned());
+    }
+
+    fn pair(&mut self, flag: &str, from: impl AsRef<Path>, to: impl AsRef<Path>) {
+        self.flag(flag);
+        self.path(from.as_ref());
+        self.path(to.as_ref());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[OsString]) -> Vec<String> {
+        args.iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// The position of `flag` followed by `values` in `args`.
+    fn find(args: &[String], flag: &str, values: &[&str]) -> Option<usize> {
+        args.windows(1 + values.len())
+            .position(|w| w[0] == flag && w[1..].iter().zip(values).all(|(a, b)| a == b))
+    }
+
+    #[test]
+    fn a_program_in_a_bin_folder_brings_its_installation_and_the_system_brings_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("node/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let script = dir.path().join("server/index.js");
+        std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+        std::fs::write(&script, "").unwrap();
+        let args = vec![
+            script.display().to_string(),
+            "--port".to_owned(),
+            "/usr/share/doc".to_owned(),
+        ];
+        let view = View::of(&bin.join("node"), &args, &[], false);
+        assert_eq!(
+            view.programs,
+            vec![dir.path().join("node"), dir.path().join("server")]
+        );
+        let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
+        assert!(system.programs.is_empty(), "{:?}", system.programs);
+    }
+
+    #[test]
+    fn roots_are_bound_writable_after_the_empty_home_and_the_network_is_off_unless_allowed() {
+        let root = PathBuf::from("/home/someone/project");
+        let view = View {
+            programs: vec![PathBuf::from("/opt/server")],
+            roots: vec![root.clone()],
+            network: false,
+        };
+        let args = strings(&bwrap_args(
+            &view,
+            Path::new("/opt/server/run"),
+            &["x".into()],
+            None,
+        ));
+        let home = home().unwrap().display().to_string();
+        let tmpfs_home = find(&args, "--tmpfs", &[&home]).expect("an empty home");
+        let bound = find(
+            &args,
+            "--bind",
+            &["/home/someone/project", "/home/someone/project"],
+        )
+        .expect("the root, writable");
+        assert!(
+            tmpfs_home < bound,
+            "the root must be bound over the empty home"
+        );
+        assert!(find(&args, "--ro-bind", &["/opt/server", "/opt/server"]).is_some());
+        assert!(args.contains(&"--unshare-all".to_owned()));
+        assert!(!args.contains(&"--share-net".to_owned()));
+        assert_eq!(&args[args.len() - 3..], ["--", "/opt/server/run", "x"]);
+
+        let online = View {
+            network: true,
+            ..view
+        };
+        let args = strings(&bwrap_args(
+            &online,
+            Path::new("/opt/server/run"),
+            &[],
+            None,
+        ));
+        assert!(args.contains(&"--share-net".to_owned()));
+    }
+
+    #[test]
+    fn the_environment_is_the_base_and_what_the_configuration_names() {
+        let configured = vec![
+            ("API_KEY".into(), "k".into()),
+            ("PATH".into(), "/mine".into()),
+        ];
+        let env = environment(&configured, Some(&OsString::from("/login/path")));
+        let names: Vec<_> = env
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(
+                |n| ["PATH", "LANG", "LC_ALL", "TERM", "HOME", "API_KEY"].contains(&n.as_str())
+            ),
+            "{names:?}"
+        );
+        let path: Vec<_> = env.iter().filter(|(k, _)| k == "PATH").collect();
+        assert_eq!(path.len(), 1);
+        assert_eq!(path[0].1, "/mine");
+    }
+}
