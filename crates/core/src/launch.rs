@@ -79,8 +79,8 @@ struct Resolved {
     secret: bool,
 }
 
-/// Starts the transport the configuration describes.
-/// A sandboxed server sees `roots`, the folders shared with it.
+/// Starts the transport the configuration describes; a sandboxed server sees `roots`, the
+/// folders shared with it.
 pub async fn launch(
     name: &str,
     config: &ServerConfig,
@@ -163,15 +163,13 @@ async fn start(
                     server.cwd = cwd.cloned();
                     server
                 }
-                Some(setting) => {
-                    let view = Sandboxed {
-                        program: &program,
-                        args,
-                        roots,
-                        network: setting.network,
-                    };
-                    view.server(variables, login, cwd.map(PathBuf::as_path))?
+                Some(setting) => Sandboxed {
+                    program: &program,
+                    args,
+                    roots,
+                    network: setting.network,
                 }
+                .server(variables, login, cwd.map(PathBuf::as_path))?,
             };
             let transport = stdio::spawn(&server, log).map_err(|e| {
                 let cannot = matches!(

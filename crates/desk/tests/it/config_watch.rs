@@ -16,6 +16,11 @@ impl DemoDesk {
     /// Writes the file as a person's editor would, and waits until the desk has read it.
     async fn edit_by_hand(&mut self, text: &str) -> Option<String> {
         std::fs::write(&self.config, text).unwrap();
+        self.read_again().await
+    }
+
+    /// Waits until the desk has read the file again; what it found wrong, if anything.
+    async fn read_again(&mut self) -> Option<String> {
         self.next(|u| match u {
             Update::ConfigChanged { problem } => Some(problem),
             _ => None,
@@ -155,13 +160,7 @@ async fn a_file_linked_from_another_folder_is_followed_there() {
     world.running(&["demo"]).await;
 
     std::fs::write(&real, with_server(file, "second")).unwrap();
-    let read = world
-        .next(|u| match u {
-            Update::ConfigChanged { problem } => Some(problem),
-            _ => None,
-        })
-        .await;
-    assert_eq!(read, None);
+    assert_eq!(world.read_again().await, None);
     world.running(&["second"]).await;
 }
 
@@ -173,13 +172,7 @@ async fn a_file_replaced_by_a_rename_is_followed() {
     let saved = world.config.with_file_name(".config.json.swp");
     std::fs::write(&saved, with_server(world.file(), "second")).unwrap();
     std::fs::rename(&saved, &world.config).unwrap();
-    let read = world
-        .next(|u| match u {
-            Update::ConfigChanged { problem } => Some(problem),
-            _ => None,
-        })
-        .await;
-    assert_eq!(read, None);
+    assert_eq!(world.read_again().await, None);
     world.running(&["second"]).await;
     world.desk.shutdown().await;
 }
