@@ -1,7 +1,7 @@
 //! How the command line answers what a server asks: fixed answers taken from flags,
 //! since nobody is there to ask.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Map;
 use switchboard_mcp::client::{ClientHandler, ServerNotification};
@@ -52,16 +52,28 @@ impl Answers {
 
 /// A root for an existing folder, as a canonical `file://` URI.
 fn root_of(dir: &Path) -> Result<Root, Failure> {
+    let canonical = folder(dir)?;
+    let name = canonical
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    Ok(Root::new(file_uri(&canonical), name))
+}
+
+/// The `--root` folders, canonical: what a sandboxed server is given to see, as its roots
+/// name them.
+pub fn folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    dirs.iter().map(|dir| folder(dir)).collect()
+}
+
+/// An existing folder, canonical.
+fn folder(dir: &Path) -> Result<PathBuf, Failure> {
     let canonical = dir
         .canonicalize()
         .map_err(|e| format!("--root {}: {e}", dir.display()))?;
     if !canonical.is_dir() {
         return Err(format!("--root {}: not a folder", dir.display()));
     }
-    let name = canonical
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned());
-    Ok(Root::new(file_uri(&canonical), name))
+    Ok(canonical)
 }
 
 impl ClientHandler for Answers {

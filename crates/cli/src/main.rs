@@ -26,6 +26,7 @@ use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use switchboard_mcp::types::{CompleteRequestParams, LoggingLevel};
 
 use answers::Answers;
+use switchboard_core::launch::Sandboxed;
 
 #[derive(Parser)]
 #[command(
@@ -161,6 +162,16 @@ struct Server {
     /// An HTTP header to send with every request, as `Name: value` (repeatable).
     #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
     headers: Vec<String>,
+    /// A variable of the server's environment, as `NAME=value` (repeatable).
+    #[arg(long = "env", value_name = "NAME=VALUE", requires = "command")]
+    env: Vec<String>,
+    /// Run the server in Switchboard's sandbox: it sees the system, its own program and the
+    /// `--root` folders, an empty home, no network, and only the `--env` variables.
+    #[arg(long, requires = "command")]
+    sandbox: bool,
+    /// Let the sandboxed server use the network.
+    #[arg(long, requires = "sandbox")]
+    allow_network: bool,
     /// The server's command line, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
@@ -298,7 +309,36 @@ async fn transport(server: &Server) -> Result<TransportParts, Failure> {
         .command
         .split_first()
         .ok_or("no server command given after `--`")?;
-    let spec = StdioServer::new(program).args(args.iter().cloned());
+    let env = server
+        .env
+        .iter()
+        .map(|pair| {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("--env {pair:?}: expected `NAME=value`"))?;
+            Ok((OsString::from(name), OsString::from(value)))
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let spec = if server.sandbox {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let roots = answers::folders(&server.roots)?;
+        let sandboxed = Sandboxed {
+            program: std::path::Path::new(program),
+            args: &args,
+            roots: &roots,
+            network: server.allow_network,
+        };
+        sandboxed
+            .server(env, None, None)
+            .map_err(|e| e.to_string())?
+    } else {
+        let mut spec = StdioServer::new(program).args(args.iter().cloned());
+        spec.env = env;
+        spec
+    };
     stdio::spawn(&spec, log).map_err(|e| e.to_string())
 }
 

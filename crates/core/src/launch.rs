@@ -266,18 +266,20 @@ async fn own_secret(
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
 
-/// A stdio server to start in the sandbox (see `crate::sandbox`).
-struct Sandboxed<'a> {
-    program: &'a Path,
-    args: &'a [String],
-    roots: &'a [PathBuf],
-    network: bool,
+/// A stdio server to start in the sandbox (see `crate::sandbox`): its program, arguments,
+/// the folders shared with it, and whether it has the host's network.
+pub struct Sandboxed<'a> {
+    pub program: &'a Path,
+    pub args: &'a [String],
+    pub roots: &'a [PathBuf],
+    pub network: bool,
 }
 
 impl Sandboxed<'_> {
     /// `bwrap` starting the program in its view, with the configured variables and the
-    /// base ones alone; the program found on the `PATH` it will have there.
-    fn server(
+    /// base ones alone (`login`, the login shell's `PATH`, as its `PATH` if given); the
+    /// program found on the `PATH` it will have there.
+    pub fn server(
         &self,
         variables: Vec<(OsString, OsString)>,
         login: Option<OsString>,

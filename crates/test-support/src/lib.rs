@@ -4,7 +4,8 @@
 //! MCP conformance suite's runner and judge ([`conformance`]), used by the command line's
 //! tests (as a client) and the gateway's (as a server), and the official provider SDKs'
 //! check of what our provider client sends ([`provider_requests`]), the MCP Registry's
-//! stand-in ([`registry`]), and the check of a crate's layers from its sources ([`layers`]).
+//! stand-in ([`registry`]), the check of a crate's layers from its sources ([`layers`]), and
+//! what a prying server is sent after to show what the sandbox stops ([`prying`]).
 
 pub mod binaries;
 pub mod conformance;
@@ -13,4 +14,5 @@ pub mod listening;
 pub mod ports;
 pub mod processes;
 pub mod provider_requests;
+pub mod prying;
 pub mod registry;
