@@ -80,6 +80,7 @@ impl View {
             if let Some(folder) = program.parent() {
                 add(installation(folder, home.as_deref()));
             }
+            add_packages(&program, &mut add);
         }
         for arg in args {
             let path = Path::new(arg);
@@ -93,6 +94,7 @@ impl View {
             {
                 add(folder.to_owned());
             }
+            add_packages(path, &mut add);
         }
         // A folder that covers the person's home or the root would undo the sandbox.
         programs.retain(|folder| {
@@ -103,6 +105,22 @@ impl View {
             roots: roots.to_vec(),
             network,
         }
+    }
+}
+
+/// The packages a file of a Node package can import: the outermost `node_modules` folder it
+/// is in (a package's dependencies sit beside it there, not inside it).
+fn add_packages(path: &Path, add: &mut impl FnMut(PathBuf)) {
+    if let Some(packages) = path
+        .ancestors()
+        .filter(|folder| {
+            folder
+                .file_name()
+                .is_some_and(|name| name == "node_modules")
+        })
+        .last()
+    {
+        add(packages.to_owned());
     }
 }
 
@@ -268,6 +286,25 @@ mod tests {
         assert_eq!(
             view.programs,
             vec![dir.path().join("node"), dir.path().join("server")]
+        );
+        let package = dir
+            .path()
+            .join("app/node_modules/@scope/server/dist/index.js");
+        std::fs::create_dir_all(package.parent().unwrap()).unwrap();
+        std::fs::write(&package, "").unwrap();
+        let node = View::of(
+            Path::new("/usr/bin/node"),
+            &[package.display().to_string()],
+            &[],
+            false,
+        );
+        assert_eq!(
+            node.programs,
+            vec![
+                package.parent().unwrap().to_owned(),
+                dir.path().join("app/node_modules")
+            ],
+            "the package's folder and the dependencies beside it"
         );
         let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
         assert!(system.programs.is_empty(), "{:?}", system.programs);
