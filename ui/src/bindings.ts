@@ -1744,6 +1744,21 @@ export type SamplingRuleShown_Serialize = {
 	holds: boolean,
 };
 
+/**  What a sandboxed server may do beyond seeing its folders. */
+export type SandboxSetting = SandboxSetting_Serialize | SandboxSetting_Deserialize;
+
+/**  What a sandboxed server may do beyond seeing its folders. */
+export type SandboxSetting_Deserialize = {
+	/**  Whether it shares the host's network (without, it has none at all). */
+	network?: boolean,
+};
+
+/**  What a sandboxed server may do beyond seeing its folders. */
+export type SandboxSetting_Serialize = {
+	/**  Whether it shares the host's network (without, it has none at all). */
+	network: boolean,
+};
+
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 
 export type ServerForm_Deserialize = {
@@ -1771,6 +1786,10 @@ export type ServerForm_Deserialize = {
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
+	/**  A local server runs in the sandbox (see `switchboard_core::sandbox`). */
+	sandbox?: boolean,
+	/**  The sandboxed server shares the machine's network. */
+	sandboxNetwork?: boolean,
 };
 
 export type ServerForm_Serialize = {
@@ -1798,6 +1817,10 @@ export type ServerForm_Serialize = {
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
+	/**  A local server runs in the sandbox (see `switchboard_core::sandbox`). */
+	sandbox: boolean,
+	/**  The sandboxed server shares the machine's network. */
+	sandboxNetwork: boolean,
 };
 
 /**  One server as an agent reaches it. */
@@ -1880,6 +1903,8 @@ export type ServerSummary_Deserialize = {
 	state?: ServerState_Deserialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	sinceMs: number,
+	/**  Whether it runs in the sandbox, and with the network or not. */
+	sandbox?: SandboxSetting_Deserialize | null,
 };
 
 /**  A configured server as the list shows it. */
@@ -1893,6 +1918,8 @@ export type ServerSummary_Serialize = {
 	state: ServerState_Serialize | null,
 	/**  When the state began, in milliseconds since the Unix epoch. */
 	sinceMs: number,
+	/**  Whether it runs in the sandbox, and with the network or not. */
+	sandbox: SandboxSetting_Serialize | null,
 };
 
 /**

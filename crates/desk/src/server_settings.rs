@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use switchboard_core::config::{
-    EnvValue, OAuthClient, Place, ProtocolEra, SecretRef, ServerConfig, TransportType,
-    client_secret_name, secret_name,
+    EnvValue, OAuthClient, Place, ProtocolEra, SandboxSetting, SecretRef, ServerConfig,
+    TransportType, client_secret_name, secret_name,
 };
 use switchboard_core::server_events::ServerState;
 
@@ -76,6 +76,12 @@ pub struct ServerForm {
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
     pub protocol_era: ProtocolEra,
+    /// A local server runs in the sandbox (see `switchboard_core::sandbox`).
+    #[serde(default)]
+    pub sandbox: bool,
+    /// The sandboxed server shares the machine's network.
+    #[serde(default)]
+    pub sandbox_network: bool,
 }
 
 impl Default for ServerForm {
@@ -99,6 +105,8 @@ impl Default for ServerForm {
             request_timeout_secs: None,
             trusted: false,
             protocol_era: ProtocolEra::default(),
+            sandbox: false,
+            sandbox_network: false,
         }
     }
 }
@@ -117,6 +125,8 @@ pub struct ServerSummary {
     pub state: Option<ServerState>,
     /// When the state began, in milliseconds since the Unix epoch.
     pub since_ms: i64,
+    /// Whether it runs in the sandbox, and with the network or not.
+    pub sandbox: Option<SandboxSetting>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -222,6 +232,8 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
         trusted: config.is_trusted(),
         protocol_era: config.protocol_era,
+        sandbox: config.sandbox.is_some(),
+        sandbox_network: config.sandbox.is_some_and(|s| s.network),
     }
 }
 
@@ -333,6 +345,9 @@ pub fn apply_form(
             config.url = None;
             config.headers.clear();
             config.transport = None;
+            config.sandbox = form.sandbox.then_some(SandboxSetting {
+                network: form.sandbox_network,
+            });
         }
         Transport::Http => {
             let url = form.url.trim();
@@ -358,6 +373,8 @@ pub fn apply_form(
             config.args.clear();
             config.env.clear();
             config.cwd = None;
+            // Only a local program runs in a sandbox.
+            config.sandbox = None;
         }
     }
     config.protocol_era = form.protocol_era;
@@ -515,6 +532,8 @@ mod tests {
             request_timeout_secs: Some(30),
             trusted: false,
             protocol_era: ProtocolEra::Auto,
+            sandbox: true,
+            sandbox_network: false,
         }
     }
 
@@ -551,6 +570,38 @@ mod tests {
             );
             assert_eq!(form_of("files", &config).http_mode, chosen);
         }
+    }
+
+    #[test]
+    fn the_sandbox_is_kept_for_a_local_server_and_dropped_for_a_remote_one() {
+        let sandboxed = apply_form(&stdio_form(), None).expect("valid").config;
+        assert_eq!(sandboxed.sandbox, Some(SandboxSetting { network: false }));
+        let online = ServerForm {
+            sandbox_network: true,
+            ..stdio_form()
+        };
+        let online = apply_form(&online, None).expect("valid").config;
+        assert_eq!(online.sandbox, Some(SandboxSetting { network: true }));
+        let form = form_of("files", &online);
+        assert!(form.sandbox && form.sandbox_network);
+        let remote = ServerForm {
+            transport: Transport::Http,
+            url: "https://mcp.example/mcp".into(),
+            ..stdio_form()
+        };
+        let remote = apply_form(&remote, Some(("files", &online))).expect("valid");
+        assert_eq!(remote.config.sandbox, None);
+        let off = ServerForm {
+            sandbox: false,
+            ..stdio_form()
+        };
+        assert_eq!(
+            apply_form(&off, Some(("files", &online)))
+                .expect("valid")
+                .config
+                .sandbox,
+            None
+        );
     }
 
     #[test]

@@ -82,6 +82,23 @@ describe("ServerFormView", () => {
     } satisfies ServerForm);
   });
 
+  it("runs a local server in the sandbox, with the network only when asked", async () => {
+    const { props, user } = setup();
+    await user.type(field("Server name"), "notes");
+    await user.type(field("Command"), "notes-server");
+    expect(screen.queryByRole("checkbox", { name: "Allow it the network" })).toBeNull();
+    await user.click(screen.getByRole("checkbox", { name: "Run in a sandbox" }));
+    await user.click(screen.getByRole("checkbox", { name: "Allow it the network" }));
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "notes",
+      command: "notes-server",
+      sandbox: true,
+      sandboxNetwork: true,
+    } satisfies ServerForm);
+  });
+
   it("offers to split a command typed with its arguments into the command and its arguments", async () => {
     const { props, user } = setup();
     await user.type(field("Server name"), "fs");

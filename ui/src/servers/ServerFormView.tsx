@@ -99,6 +99,23 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
           <TextField id={`${id}-cwd`} label="Working directory" value={form.cwd} error={errors.cwd} onChange={(cwd) => set({ cwd })}
             hint="Optional; an absolute path." monospace />
           <KeyValueRows kind="env" rows={form.env} onChange={(env) => set({ env })} errors={errors} />
+          <div className="field">
+            <label className="check">
+              <input type="checkbox" checked={form.sandbox} aria-describedby={`${id}-sandbox-hint`}
+                onChange={(e) => set({ sandbox: e.target.checked })} />
+              Run in a sandbox
+            </label>
+            <p id={`${id}-sandbox-hint`} className="hint">
+              It then sees only the system, its own program and the folders you share with it, with an empty home and
+              only the variables above. Needs bubblewrap. Its calls are asked about as ever.
+            </p>
+            {form.sandbox && (
+              <label className="check nested">
+                <input type="checkbox" checked={form.sandboxNetwork} onChange={(e) => set({ sandboxNetwork: e.target.checked })} />
+                Allow it the network
+              </label>
+            )}
+          </div>
         </>
       ) : (
         <>

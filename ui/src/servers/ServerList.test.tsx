@@ -14,8 +14,9 @@ const servers: ServerSummary[] = [
     target: "npx -y @modelcontextprotocol/server-filesystem /tmp",
     state: { state: "running", protocolVersion: "2025-11-25", serverName: "files", stateless: false, whyRevision: "" },
     sinceMs: 0,
+    sandbox: { network: false },
   },
-  { name: "remote", enabled: false, transport: "http", target: "https://mcp.example/mcp", state: null, sinceMs: 0 },
+  { name: "remote", enabled: false, transport: "http", target: "https://mcp.example/mcp", state: null, sinceMs: 0, sandbox: null },
 ];
 
 function setup(overrides: Partial<ServerListProps> = {}) {
@@ -46,6 +47,7 @@ describe("ServerList", () => {
       target: "https://mcp.tracker.example/mcp",
       state: { state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false },
       sinceMs: 0,
+      sandbox: null,
     };
     const props = setup({ servers: [...servers, guarded] });
     expect(screen.getByRole("button", { name: "tracker", description: /Sign-in needed/ })).toBeTruthy();
@@ -59,9 +61,10 @@ describe("ServerList", () => {
     setup();
     const files = screen.getByRole("button", {
       name: "files",
-      description: "stdio npx -y @modelcontextprotocol/server-filesystem /tmp Running",
+      description: "stdio sandboxed npx -y @modelcontextprotocol/server-filesystem /tmp Running",
     });
     expect(files.getAttribute("aria-current")).toBe("true");
+    expect(within(row("files")).getByText("sandboxed").getAttribute("title")).toMatch(/folders you share with it; no network$/);
     const remote = screen.getByRole("button", { name: "remote", description: "HTTP https://mcp.example/mcp Disabled" });
     expect(remote.getAttribute("aria-current")).toBeNull();
   });

@@ -98,7 +98,16 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
           {name}
         </span>
         <span id={`${id}-target`} className="server-target" title={server.target}>
-          <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span> {server.target}
+          <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span>
+          {server.sandbox && (
+            <>
+              {" "}
+              <span className="server-sandbox" title={sandboxSays(server.sandbox.network)}>
+                {server.sandbox.network ? "sandboxed, network" : "sandboxed"}
+              </span>
+            </>
+          )}{" "}
+          {server.target}
         </span>
         <span id={`${id}-state`}>
           <StatusBadge state={server.state} enabled={server.enabled} since={server.sinceMs} />
@@ -144,4 +153,10 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
       )}
     </li>
   );
+}
+
+/** What a sandboxed server may reach, as its badge's tooltip says it. */
+function sandboxSays(network: boolean): string {
+  const sees = "Sees the system, its own program and the folders you share with it";
+  return network ? `${sees}; uses the network` : `${sees}; no network`;
 }

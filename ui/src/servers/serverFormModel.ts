@@ -28,6 +28,8 @@ export function emptyServerForm(): ServerForm {
     requestTimeoutSecs: null,
     trusted: false,
     protocolEra: "auto",
+    sandbox: false,
+    sandboxNetwork: false,
   };
 }
 

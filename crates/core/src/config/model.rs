@@ -302,7 +302,6 @@ pub enum EnvValue {
     },
 }
 
-/// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to
 /// What a sandboxed server may do beyond seeing its folders.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -313,6 +312,7 @@ pub struct SandboxSetting {
     pub network: bool,
 }
 
+/// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to
 /// `max_backoff_ms`, and no more after `max_restarts` crashes in a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

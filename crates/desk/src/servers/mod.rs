@@ -169,6 +169,7 @@ impl Servers {
                 target: server_settings::target_of(server),
                 state: states.get(name).cloned().map(shown::state),
                 since_ms: since.get(name).copied().unwrap_or(0),
+                sandbox: server.sandbox,
             })
             .collect()
     }

@@ -100,6 +100,7 @@ fn github_form() -> ServerForm {
         request_timeout_secs: None,
         trusted: false,
         protocol_era: ProtocolEra::Auto,
+        ..ServerForm::default()
     }
 }
 

@@ -124,6 +124,7 @@ fn form_with_secret(value: &str) -> ServerForm {
         request_timeout_secs: None,
         trusted: false,
         protocol_era: ProtocolEra::Auto,
+        ..ServerForm::default()
     }
 }
 
