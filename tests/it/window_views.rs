@@ -310,6 +310,12 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
         Some("password"),
         "a value for the keyring is not shown"
     );
+    // In the sandbox: it gets the variables its entry names, and no other of the app's.
+    let sandbox = format!("{form} input[aria-describedby$='-sandbox-hint']");
+    w.click(&w.find(&sandbox));
+    // The field after it, so that the choice and its hint are in sight whole.
+    w.scroll_to(&format!("{form} input[id$='-timeout']"));
+    w.screenshot("server-form-sandbox");
     w.scroll_to(&variable);
     w.screenshot("server-form-keyring");
     app.press(form, "Add server");
@@ -323,6 +329,12 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     app.press(DIALOG, "Share nothing");
     app.no_dialog();
     app.wait_running("everything");
+    w.wait_for_text(&server_row("everything"), "sandboxed", SHOWN);
+    w.screenshot("server-sandboxed");
+    assert_eq!(
+        app.config()["mcpServers"]["everything"]["sandbox"],
+        json!({"network": false})
+    );
 
     // The value is in the keyring, not in the file, and the server received it.
     let written = std::fs::read_to_string(app.dir.path().join("config.json")).expect("config");
@@ -340,7 +352,11 @@ fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     );
     app.open_tool("everything", "Print Environment Tool");
     app.invoke();
-    app.result(&format!("\"API_TOKEN\": \"{token}\""));
+    let shown = app.result(&format!("\"API_TOKEN\": \"{token}\""));
+    assert!(
+        !shown.contains("DISPLAY"),
+        "the app's own variables reached it: {shown}"
+    );
     w.screenshot("keyring-env-received");
 
     // Removing the server deletes its secret from the keyring.
