@@ -229,6 +229,44 @@ pub fn bwrap_args(
     out.0
 }
 
+/// What a line of a sandboxed server's standard error may say the sandbox stopped: the
+/// note the host adds after it, or `None`. Read from the errors' usual wording (the C
+/// library's, Node's, Python's); a line that only looks like one gets a note that says "may".
+pub fn blocked(line: &str, network: bool) -> Option<&'static str> {
+    const NETWORK: &[&str] = &[
+        "ENETUNREACH",
+        "Network is unreachable",
+        "EAI_AGAIN",
+        "Temporary failure in name resolution",
+        "ENOTFOUND",
+        "Could not resolve host",
+        "ECONNREFUSED",
+        "Connection refused",
+    ];
+    const FILES: &[&str] = &[
+        "EACCES",
+        "Permission denied",
+        "EPERM",
+        "Operation not permitted",
+        "EROFS",
+        "Read-only file system",
+    ];
+    let says = |words: &[&str]| words.iter().any(|w| line.contains(w));
+    if !network && says(NETWORK) {
+        Some(
+            "this may be the sandbox: the server has no network; allow it the network in its \
+             settings if it needs it",
+        )
+    } else if says(FILES) {
+        Some(
+            "this may be the sandbox: the server sees only the system, its own program and the \
+             folders you share with it, and may write only in those folders",
+        )
+    } else {
+        None
+    }
+}
+
 /// An argument list being built.
 #[derive(Default)]
 struct Args(Vec<OsString>);
@@ -352,6 +390,20 @@ mod tests {
             None,
         ));
         assert!(args.contains(&"--share-net".to_owned()));
+    }
+
+    #[test]
+    fn a_refusal_in_a_servers_errors_is_noted_as_maybe_the_sandbox() {
+        let offline = "Error: getaddrinfo EAI_AGAIN registry.npmjs.org";
+        assert!(blocked(offline, false).unwrap().contains("no network"));
+        assert_eq!(
+            blocked(offline, true),
+            None,
+            "with the network, not the sandbox"
+        );
+        let denied = "open /home/me/.config/x: Permission denied (os error 13)";
+        assert!(blocked(denied, true).unwrap().contains("folders you share"));
+        assert_eq!(blocked("listening on stdio", false), None);
     }
 
     #[test]

@@ -21,10 +21,12 @@ use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
 use crate::roots::Roots;
+use crate::sandbox;
 use crate::secrets::Secrets;
 use crate::server_events::{LogSource, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What every supervisor shares with the host. Its maps change only through the
 /// supervisors; the host reads them through the methods below.
@@ -373,17 +375,30 @@ async fn run_once<H: ClientHandler>(
 ) -> Ended {
     let log: LogSink = {
         let (events, server) = (shared.events.clone(), name.to_owned());
+        let sandbox = config.sandbox;
+        let noted = AtomicU32::new(0);
         Arc::new(move |line| {
             let (source, text) = match line {
                 LogLine::Stderr(text) => (LogSource::Stderr, text),
                 LogLine::Protocol(text) => (LogSource::Protocol, text),
             };
-            let _ = events.send(ServerEvent::Log {
-                server: server.clone(),
-                source,
-                level: None,
-                text: log_line::cap(text),
-            });
+            // A refusal the sandbox may have caused is said beside it, a few times a run.
+            let note = sandbox
+                .filter(|_| source == LogSource::Stderr)
+                .and_then(|sandbox| sandbox::blocked(&text, sandbox.network))
+                .filter(|_| noted.fetch_add(1, Ordering::Relaxed) < SANDBOX_NOTES);
+            let say = |source, text| {
+                let _ = events.send(ServerEvent::Log {
+                    server: server.clone(),
+                    source,
+                    level: None,
+                    text,
+                });
+            };
+            say(source, log_line::cap(text));
+            if let Some(note) = note {
+                say(LogSource::Protocol, note.to_owned());
+            }
         })
     };
     let mut roots_changed = shared.roots.changes();
@@ -548,6 +563,9 @@ async fn refreshed_unless_stopped(
         }
     }
 }
+
+/// How many times a run of a sandboxed server notes that a refusal may be the sandbox's.
+const SANDBOX_NOTES: u32 = 10;
 
 /// How often an HTTP server is pinged unless its configuration says (0: never). A stdio
 /// server is alive while its process is, and is not pinged unless asked.

@@ -212,9 +212,13 @@ fn pry() -> Value {
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
+    // A failure is also written on stderr, as a server would log it.
     let said = |result: io::Result<()>| match result {
         Ok(()) => "ok".to_owned(),
-        Err(e) => e.to_string(),
+        Err(e) => {
+            eprintln!("hostile-peer: pried in vain: {e}");
+            e.to_string()
+        }
     };
     let mut found = serde_json::Map::new();
     for path in targets("PRY_READ") {
