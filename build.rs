@@ -26,6 +26,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "remove_server",
         "set_server_enabled",
         "restart_server",
+        "set_sandbox",
         "sign_in",
         "sign_out",
         "cancel_sign_in",

@@ -210,6 +210,7 @@ impl From<ServersError> for CommandError {
             | ServersError::Link(_)
             | ServersError::Import(_)
             | ServersError::NoSignIn(_)
+            | ServersError::NotLocal(_)
             | ServersError::Install(_)
             | ServersError::InstallLink(_) => ErrorCode::Invalid,
             ServersError::Client(_) | ServersError::SignIn { .. } | ServersError::Registry(_) => {

@@ -44,6 +44,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::remove_server,
             servers::set_server_enabled,
             servers::restart_server,
+            servers::set_sandbox,
             servers::sign_in,
             servers::sign_out,
             servers::cancel_sign_in,

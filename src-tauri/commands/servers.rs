@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use switchboard_core::config::SandboxSetting;
 use switchboard_core::json::{Mcp, mcp};
 use switchboard_core::traffic::TrafficLog;
 use switchboard_desk::{
@@ -68,6 +69,18 @@ pub async fn set_tool_enabled(
     on: bool,
 ) -> Result<()> {
     Ok(desk.servers().set_tool_enabled(&server, &tool, on).await?)
+}
+
+/// Runs a local server in the sandbox as `sandbox` says, or out of it (`null`); it starts
+/// again so.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_sandbox(
+    desk: State<'_, Desk>,
+    name: String,
+    sandbox: Option<SandboxSetting>,
+) -> Result<()> {
+    Ok(desk.servers().set_sandbox(&name, sandbox).await?)
 }
 
 #[tauri::command]

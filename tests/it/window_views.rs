@@ -247,6 +247,34 @@ fn a_server_imported_from_claude_desktop_is_edited_disabled_and_removed() {
     assert!(config["mcpServers"].get("demo").is_some(), "{config}");
 }
 
+/// A server outside the sandbox says what it can reach; one click puts it in, and it starts
+/// again there.
+#[test]
+fn the_demo_server_is_put_in_the_sandbox_from_its_panel() {
+    let app = App::start_with_own_home();
+    let w = &app.window;
+    app.wait_running("demo");
+    app.select_server("demo");
+    let note = ".servers-detail .sandbox-note";
+    w.wait_for_text(note, "Runs with all your rights", SHOWN);
+    w.scroll_to(note);
+    w.screenshot("server-sandbox-offer");
+    app.press(note, "Sandbox this server");
+    w.wait_for_text(note, "Runs in the sandbox", SHOWN);
+    w.wait_for_texts(&server_row("demo"), &["sandboxed", "Running"], SHOWN);
+    w.scroll_to(note);
+    w.screenshot("server-sandbox-on");
+    assert_eq!(
+        app.config()["mcpServers"]["demo"]["sandbox"],
+        json!({"network": false})
+    );
+    // It answers from there.
+    app.open_tool("demo", "Echo");
+    app.fill(DETAIL, "text", "from the sandbox");
+    app.invoke();
+    app.result("from the sandbox");
+}
+
 #[test]
 fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     let peer = HttpPeer::python_streamable();

@@ -15,6 +15,11 @@ export const commands = {
 	setServerEnabled: (name: string, enabled: boolean) => __TAURI_INVOKE<null>("set_server_enabled", { name, enabled }),
 	restartServer: (name: string) => __TAURI_INVOKE<null>("restart_server", { name }),
 	/**
+	 *  Runs a local server in the sandbox as `sandbox` says, or out of it (`null`); it starts
+	 *  again so.
+	 */
+	setSandbox: (name: string, sandbox: SandboxSetting_Deserialize | null) => __TAURI_INVOKE<null>("set_sandbox", { name, sandbox }),
+	/**
 	 *  Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
 	 *  the server runs signed in, or with why it does not.
 	 */

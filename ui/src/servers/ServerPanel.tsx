@@ -5,14 +5,29 @@ import type { LoggingLevel } from "../mcp/schema";
 import { ServerDetails } from "./ServerDetails";
 import { LogPane } from "./LogPane";
 import { SharedFolders } from "./SharedFolders";
+import { SandboxNote } from "./SandboxNote";
 import { ServerTools } from "./ServerTools";
 import { ServerTraffic } from "./ServerTraffic";
-import type { ServerState_Serialize as ServerState } from "../bindings";
+import type { ServerState_Serialize as ServerState, ServerSummary_Serialize as ServerSummary } from "../bindings";
 import { useFetched } from "../host/updates";
 import { useServerLog } from "./useServerLog";
 
-/** One server: what it said of itself, its folders and tools, its log and its traffic. */
-export function ServerPanel({ name, state }: { name: string; state: ServerState | null }) {
+/**
+ * One server: what it said of itself, its folders, its sandbox (a local one) and tools, its
+ * log and its traffic.
+ */
+export function ServerPanel({
+  name,
+  state,
+  local = false,
+  sandbox = null,
+}: {
+  name: string;
+  state: ServerState | null;
+  /** A program on this machine (not reached over HTTP). */
+  local?: boolean;
+  sandbox?: ServerSummary["sandbox"];
+}) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
   const waiting = useFetched(() => commands.signInWaiting(name), ["sign_in_waiting"], [name]);
@@ -56,6 +71,7 @@ export function ServerPanel({ name, state }: { name: string; state: ServerState 
         </p>
       )}
       {state?.state === "running" && <SharedFolders server={name} />}
+      {local && <SandboxNote server={name} sandbox={sandbox} />}
       <ServerTools server={name} />
       <div role="tablist" aria-label="Server activity" className="pane-tabs">
         {(

@@ -96,7 +96,13 @@ export function ServersView() {
                 {error}
               </p>
             )}
-            <ServerPanel key={current.name} name={current.name} state={current.state} />
+            <ServerPanel
+              key={current.name}
+              name={current.name}
+              state={current.state}
+              local={current.transport === "stdio"}
+              sandbox={current.sandbox}
+            />
           </>
         )}
         {mode.kind === "view" && !current && <p className="muted">No servers yet: add one, or import them from another app.</p>}

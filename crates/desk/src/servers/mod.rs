@@ -27,7 +27,7 @@ use crate::logbook::{LogBook, LogEntry, LogSize};
 use crate::server_settings::{self, FormError, NewSecret, SecretValue, ServerForm, ServerSummary};
 use crate::shown;
 use switchboard_core::approvals::AnswerError;
-use switchboard_core::config::{Config, ConfigError, ImportError, ServerConfig};
+use switchboard_core::config::{Config, ConfigError, ImportError, SandboxSetting, ServerConfig};
 use switchboard_core::links::LinkError;
 use switchboard_core::masking;
 use switchboard_core::secrets::{SecretError, Secrets};
@@ -70,6 +70,9 @@ pub enum ServersError {
     /// The server is not one that can be signed in to (it is not reached over HTTP).
     #[error("{0} is not reached over HTTP: there is nothing to sign in to")]
     NoSignIn(String),
+    /// Only a program on this machine runs in a sandbox.
+    #[error("{0} is reached over HTTP: only a local server runs in a sandbox")]
+    NotLocal(String),
     #[error("signing in to {server} failed: {detail}")]
     SignIn { server: String, detail: String },
     #[error(transparent)]
@@ -293,6 +296,28 @@ impl Servers {
                 .get_mut(&name)
                 .ok_or(ServersError::NoServer(name))?;
             server.enabled = enabled;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Runs the local server in the sandbox as `sandbox` says, or out of it (`None`); it
+    /// starts again so.
+    pub async fn set_sandbox(
+        &self,
+        name: &str,
+        sandbox: Option<SandboxSetting>,
+    ) -> Result<(), ServersError> {
+        let name = name.to_owned();
+        self.edit(move |config| {
+            let server = config
+                .servers
+                .get_mut(&name)
+                .ok_or_else(|| ServersError::NoServer(name.clone()))?;
+            if server.command.is_none() {
+                return Err(ServersError::NotLocal(name));
+            }
+            server.sandbox = sandbox;
             Ok(())
         })
         .await

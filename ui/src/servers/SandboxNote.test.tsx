@@ -1,0 +1,30 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { commands } from "../bindings";
+import { SandboxNote } from "./SandboxNote";
+
+vi.mock("../bindings", () => ({ commands: { setSandbox: vi.fn() } }));
+
+afterEach(cleanup);
+
+describe("SandboxNote", () => {
+  it("says what a server outside the sandbox could reach, and puts it in without the network", async () => {
+    vi.mocked(commands.setSandbox).mockResolvedValue(null);
+    render(<SandboxNote server="notes" sandbox={null} />);
+    expect(screen.getByText(/Runs with all your rights/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
+    expect(commands.setSandbox).toHaveBeenCalledExactlyOnceWith("notes", { network: false });
+  });
+
+  it("says what a sandboxed server may reach, and shows the host's refusal", async () => {
+    render(<SandboxNote server="notes" sandbox={{ network: true }} />);
+    expect(screen.getByText(/Runs in the sandbox: .* and uses the network/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Sandbox this server" })).toBeNull();
+    cleanup();
+    vi.mocked(commands.setSandbox).mockRejectedValue({ code: "invalid", message: "bwrap is missing" });
+    render(<SandboxNote server="notes" sandbox={null} />);
+    await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("bwrap is missing");
+  });
+});
