@@ -309,7 +309,10 @@ impl Sandboxed<'_> {
                     .to_owned(),
             )
         })?;
-        let view = sandbox::View::of(&program, self.args, self.roots, self.network);
+        let mut view = sandbox::View::of(&program, self.args, self.roots, self.network);
+        // The folder the person said it runs in is part of how it is launched, as its
+        // arguments' folders are: seen, not written.
+        view.add_program_folder(cwd);
         let mut server =
             StdioServer::new(bwrap).args(sandbox::bwrap_args(&view, &program, self.args, cwd));
         server.env = env;

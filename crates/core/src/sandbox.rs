@@ -67,60 +67,60 @@ impl View {
     /// file, or the folder it names.
     pub fn of(program: &Path, args: &[String], roots: &[PathBuf], network: bool) -> Self {
         let home = home();
-        let mut programs = Vec::new();
-        let mut add = |folder: PathBuf| {
-            if !is_system(&folder) && !programs.contains(&folder) {
-                programs.push(folder);
-            }
+        let mut view = Self {
+            programs: Vec::new(),
+            roots: roots.to_vec(),
+            network,
         };
         // As named (a virtual environment's `bin/python` is a link, and Python finds the
         // environment from the link's place) and as it resolves.
         let resolved = std::fs::canonicalize(program).ok();
         for program in std::iter::once(program.to_owned()).chain(resolved) {
             if let Some(folder) = program.parent() {
-                add(installation(folder, home.as_deref()));
+                view.add_program_folder(Some(&installation(folder, home.as_deref())));
             }
-            add_packages(&program, &mut add);
+            view.add_packages(&program);
         }
         for arg in args {
             let path = Path::new(arg);
-            if !path.is_absolute() {
+            if !path.is_absolute() || !path.exists() {
                 continue;
             }
-            if path.is_dir() {
-                add(path.to_owned());
-            } else if path.exists()
-                && let Some(folder) = path.parent()
-            {
-                add(folder.to_owned());
-            }
-            add_packages(path, &mut add);
+            view.add_program_folder(if path.is_dir() {
+                Some(path)
+            } else {
+                path.parent()
+            });
+            view.add_packages(path);
         }
-        // A folder that covers the person's home or the root would undo the sandbox.
-        programs.retain(|folder| {
-            Some(folder.as_path()) != home.as_deref() && folder.parent().is_some()
-        });
-        Self {
-            programs,
-            roots: roots.to_vec(),
-            network,
+        view
+    }
+
+    /// Adds `folder` (if any, existing, and neither the home, the root nor the system's) to
+    /// what it sees read-only: a folder that covers the home or the root would undo the
+    /// sandbox.
+    pub fn add_program_folder(&mut self, folder: Option<&Path>) {
+        let Some(folder) = folder.filter(|f| f.is_dir() && f.is_absolute()) else {
+            return;
+        };
+        let covers_too_much = Some(folder) == home().as_deref() || folder.parent().is_none();
+        if !covers_too_much && !is_system(folder) && !self.programs.iter().any(|p| p == folder) {
+            self.programs.push(folder.to_owned());
         }
     }
-}
 
-/// The packages a file of a Node package can import: the outermost `node_modules` folder it
-/// is in (a package's dependencies sit beside it there, not inside it).
-fn add_packages(path: &Path, add: &mut impl FnMut(PathBuf)) {
-    if let Some(packages) = path
-        .ancestors()
-        .filter(|folder| {
-            folder
-                .file_name()
-                .is_some_and(|name| name == "node_modules")
-        })
-        .last()
-    {
-        add(packages.to_owned());
+    /// The packages a file of a Node package can import: the outermost `node_modules`
+    /// folder it is in (a package's dependencies sit beside it there, not inside it).
+    fn add_packages(&mut self, path: &Path) {
+        let packages = path
+            .ancestors()
+            .filter(|folder| {
+                folder
+                    .file_name()
+                    .is_some_and(|name| name == "node_modules")
+            })
+            .last();
+        self.add_program_folder(packages);
     }
 }
 
@@ -343,6 +343,15 @@ mod tests {
                 dir.path().join("app/node_modules")
             ],
             "the package's folder and the dependencies beside it"
+        );
+        let mut view = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
+        view.add_program_folder(Some(dir.path()));
+        view.add_program_folder(home().as_deref());
+        view.add_program_folder(Some(Path::new("/")));
+        assert_eq!(
+            view.programs,
+            vec![dir.path().to_owned()],
+            "its working folder, not the home"
         );
         let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
         assert!(system.programs.is_empty(), "{:?}", system.programs);
