@@ -9,19 +9,20 @@
 
 #[path = "../../mcp/benches/support/process.rs"]
 mod process;
+mod support;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use process::{memory, mib};
+use support::{demo_server, every_one_running};
 use switchboard_core::catalog::{Catalog, Offer};
 use switchboard_core::config::{Config, ServerConfig};
 use switchboard_core::fleet::Fleet;
 use switchboard_core::secrets::Secrets;
-use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::server_events::ServerState;
 use switchboard_mcp::client::DecliningHandler;
-use tokio::sync::broadcast::error::RecvError;
 
 const SERVERS: usize = 100;
 const CATALOG_SERVERS: usize = 100;
@@ -43,22 +44,6 @@ fn main() {
     if let Some(offer) = offer {
         search_catalog(&offer);
     }
-}
-
-/// The release build of the demo server, beside this benchmark.
-fn demo_server() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("the benchmark's own path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the target profile folder")
-        .join("switchboard-demo-server");
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build --release -p switchboard-demo-server`",
-        path.display()
-    );
-    path
 }
 
 /// Starts `count` demo servers twice (the first start also reads the login shell's PATH,
@@ -115,28 +100,6 @@ async fn start_servers(demo: &Path, count: usize) -> Option<Offer> {
         host.shutdown().await;
     }
     offer
-}
-
-/// Waits for status events until every configured server is Running.
-async fn every_one_running(
-    host: &Fleet<DecliningHandler>,
-    events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
-) {
-    let all = |host: &Fleet<DecliningHandler>| {
-        let states = host.states();
-        !states.is_empty()
-            && states
-                .values()
-                .all(|s| matches!(s, ServerState::Running { .. }))
-    };
-    loop {
-        match events.recv().await {
-            // A lagging receiver missed some events: the states themselves tell.
-            Ok(ServerEvent::Status { .. }) | Err(RecvError::Lagged(_)) if all(host) => return,
-            Ok(_) | Err(RecvError::Lagged(_)) => {}
-            Err(RecvError::Closed) => return,
-        }
-    }
 }
 
 /// Fills a catalog with 10,000 tools (the demo server's tools, renamed, over 100 servers)

@@ -7,17 +7,18 @@
 //! Build the demo server with `cargo build --release -p switchboard-demo-server`, then run
 //! `cargo bench -p switchboard-desk --bench sandbox -- [--rounds N] [--calls N]`.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, json};
+use support::{demo_server, every_one_running};
 use switchboard_core::config::{Config, SandboxSetting, ServerConfig};
 use switchboard_core::fleet::Fleet;
 use switchboard_core::secrets::Secrets;
-use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
-use tokio::sync::broadcast::error::RecvError;
 
 const ROUNDS: usize = 5;
 const CALLS: usize = 2000;
@@ -51,22 +52,6 @@ fn main() {
     });
 }
 
-/// The release build of the demo server, beside this benchmark.
-fn demo_server() -> PathBuf {
-    let exe = std::env::current_exe().expect("the benchmark's own path");
-    let path = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the target profile folder")
-        .join("switchboard-demo-server");
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build --release -p switchboard-demo-server`",
-        path.display()
-    );
-    path
-}
-
 fn server(demo: &Path, sandboxed: bool) -> ServerConfig {
     ServerConfig {
         command: Some(demo.display().to_string()),
@@ -98,7 +83,8 @@ async fn starts(demo: &Path, count: usize, rounds: usize) {
             let mut events = host.events();
             let started = Instant::now();
             host.reconcile(&config);
-            let running = tokio::time::timeout(START_LIMIT, all_running(&host, &mut events)).await;
+            let running =
+                tokio::time::timeout(START_LIMIT, every_one_running(&host, &mut events)).await;
             let took = started.elapsed();
             host.shutdown().await;
             host = self::host();
@@ -122,24 +108,6 @@ async fn starts(demo: &Path, count: usize, rounds: usize) {
     );
 }
 
-/// Waits for status events until every configured server is Running.
-async fn all_running(host: &Host, events: &mut tokio::sync::broadcast::Receiver<ServerEvent>) {
-    let all = |host: &Host| {
-        let states = host.states();
-        !states.is_empty()
-            && states
-                .values()
-                .all(|s| matches!(s, ServerState::Running { .. }))
-    };
-    loop {
-        match events.recv().await {
-            Ok(ServerEvent::Status { .. }) | Err(RecvError::Lagged(_)) if all(host) => return,
-            Ok(_) | Err(RecvError::Lagged(_)) => {}
-            Err(RecvError::Closed) => return,
-        }
-    }
-}
-
 /// `echo` called one at a time on an unsandboxed and a sandboxed server, in alternating
 /// blocks: p50 and p99 of each, and the ratio.
 async fn echo(demo: &Path, calls: usize) {
@@ -154,7 +122,7 @@ async fn echo(demo: &Path, calls: usize) {
     };
     let mut events = host.events();
     host.reconcile(&config);
-    if tokio::time::timeout(START_LIMIT, all_running(&host, &mut events))
+    if tokio::time::timeout(START_LIMIT, every_one_running(&host, &mut events))
         .await
         .is_err()
     {
