@@ -10,6 +10,8 @@ use serde_json::json;
 
 use crate::support::peer::HttpPeer;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
+use switchboard_test_support::binaries::workspace_binary;
+use switchboard_test_support::prying::Targets;
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
 const LOG_LINES: &str = ".servers-detail .log-lines li";
@@ -273,6 +275,47 @@ fn the_demo_server_is_put_in_the_sandbox_from_its_panel() {
     app.fill(DETAIL, "text", "from the sandbox");
     app.invoke();
     app.result("from the sandbox");
+}
+
+/// A refusal a sandboxed server writes on its standard error is noted in its log as maybe
+/// the sandbox's doing, with the way to change its sandbox, which opens its settings.
+#[test]
+fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it() {
+    let app = App::start_with_own_home();
+    let w = &app.window;
+    app.wait_running("demo");
+    let targets = Targets::new();
+    let env: serde_json::Map<String, serde_json::Value> = targets
+        .env()
+        .into_iter()
+        .map(|(name, value)| (name, json!(value)))
+        .collect();
+    let mut config = app.config();
+    config["mcpServers"]["prying"] = json!({
+        "command": workspace_binary("hostile-peer").display().to_string(),
+        "args": ["prying"],
+        "env": env,
+        "sandbox": {"network": false},
+    });
+    // Written by hand: the app follows its file.
+    std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
+    app.wait_running("prying");
+    app.open_tool("prying", "poke");
+    app.invoke_allowed("prying", "poke");
+    app.result("Connection refused");
+
+    app.select_server("prying");
+    let note = ".servers-detail .log-line.source-sandbox";
+    w.wait_for_text(note, "this may be the sandbox", SHOWN);
+    w.scroll_to(note);
+    w.screenshot("log-sandbox-note");
+    app.press(note, "Change its sandbox…");
+    w.wait_for_text(".server-form h2", "Edit prying", SHOWN);
+    let sandboxed = w.find(".server-form input[aria-describedby$='-sandbox-hint']");
+    assert!(
+        w.checked(&sandboxed),
+        "the form opens on the sandbox as it is"
+    );
 }
 
 #[test]

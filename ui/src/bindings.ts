@@ -1113,7 +1113,9 @@ export type LogSource =
 /**  What the transport noticed (malformed lines, reconnects). */
 "protocol" | 
 /**  `notifications/message`. */
-"server";
+"server" | 
+/**  The host's note that a sandboxed server's refusal may be the sandbox's doing. */
+"sandbox";
 
 /**  What a message is, from its JSON. */
 export type MessageKind = "request" | "notification" | "response" | "error" | "batch" | 

@@ -85,4 +85,6 @@ pub enum LogSource {
     Protocol,
     /// `notifications/message`.
     Server,
+    /// The host's note that a sandboxed server's refusal may be the sandbox's doing.
+    Sandbox,
 }

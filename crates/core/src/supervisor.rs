@@ -397,7 +397,7 @@ async fn run_once<H: ClientHandler>(
             };
             say(source, log_line::cap(text));
             if let Some(note) = note {
-                say(LogSource::Protocol, note.to_owned());
+                say(LogSource::Sandbox, note.to_owned());
             }
         })
     };

@@ -36,6 +36,22 @@ describe("LogPane", () => {
     expect(screen.getByText("5 of 5 lines")).toBeTruthy();
   });
 
+  it("offers to change the sandbox beside a note that a refusal may be the sandbox's", async () => {
+    const note: LogEntry = {
+      server: "demo",
+      atMs: at(6),
+      source: "sandbox",
+      level: null,
+      text: "this may be the sandbox: the server has no network",
+    };
+    const onChangeSandbox = vi.fn();
+    const { user } = setup({ entries: [...entries, note], onChangeSandbox });
+    const buttons = within(screen.getByRole("log")).getAllByRole("button", { name: "Change its sandbox…" });
+    expect(buttons).toHaveLength(1);
+    await user.click(buttons[0] as HTMLElement);
+    expect(onChangeSandbox).toHaveBeenCalledOnce();
+  });
+
   it("filters by minimum level, keeping lines that have none", async () => {
     const { user } = setup();
     await user.selectOptions(screen.getByRole("combobox", { name: "Minimum level" }), "warning");

@@ -13,10 +13,12 @@ export interface LogPaneProps {
   canSetLevel: boolean;
   onSetLevel(level: LoggingLevel): void;
   onClear?(): void;
+  /** Opens what the person may change of the server's sandbox (from a sandbox note). */
+  onChangeSandbox?: (() => void) | undefined;
 }
 
 /** A server's log: its stderr, what the transport noticed, and its own messages. */
-export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: LogPaneProps) {
+export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onChangeSandbox }: LogPaneProps) {
   const id = useId();
   const [text, setText] = useState("");
   const [sources, setSources] = useState<ReadonlySet<LogSource>>(() => new Set(LOG_SOURCES.map((s) => s.source)));
@@ -119,7 +121,7 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: Lo
         ) : (
           <ol>
             {shown.map(({ entry, index }) => (
-              <LogLine key={index} entry={entry} />
+              <LogLine key={index} entry={entry} onChangeSandbox={onChangeSandbox} />
             ))}
           </ol>
         )}
@@ -129,7 +131,7 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear }: Lo
   );
 }
 
-function LogLine({ entry }: { entry: LogEntry }) {
+function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox: (() => void) | undefined }) {
   const level = entry.level ?? undefined;
   // Only the known levels become a class: the string comes from the server.
   const levelClass = levelRank(entry.level) >= 0 ? ` level-${entry.level}` : "";
@@ -138,7 +140,17 @@ function LogLine({ entry }: { entry: LogEntry }) {
       <time dateTime={isoTime(entry.atMs)}>{formatClock(entry.atMs)}</time>
       <span className="log-source">{entry.source}</span>
       <span className="log-level">{level ?? ""}</span>
-      <span className="log-text">{entry.text}</span>
+      <span className="log-text">
+        {entry.text}
+        {entry.source === "sandbox" && onChangeSandbox && (
+          <>
+            {" "}
+            <button type="button" className="link-button" onClick={onChangeSandbox}>
+              Change its sandbox…
+            </button>
+          </>
+        )}
+      </span>
     </li>
   );
 }

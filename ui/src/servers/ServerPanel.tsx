@@ -21,12 +21,15 @@ export function ServerPanel({
   state,
   local = false,
   sandbox = null,
+  onChangeSandbox,
 }: {
   name: string;
   state: ServerState | null;
   /** A program on this machine (not reached over HTTP). */
   local?: boolean;
   sandbox?: ServerSummary["sandbox"];
+  /** Opens the server's settings, where its sandbox is changed. */
+  onChangeSandbox?: () => void;
 }) {
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
@@ -108,6 +111,7 @@ export function ServerPanel({
               )
             }
             onClear={log.clear}
+            onChangeSandbox={onChangeSandbox}
           />
         )}
       </div>

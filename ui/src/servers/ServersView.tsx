@@ -30,6 +30,12 @@ export function ServersView() {
     ).finally(() => setBusy(false));
   };
 
+  const edit = (name: string) =>
+    commands.serverForm(name).then(
+      (form) => setMode({ kind: "edit", form }),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+
   const save = (original: string | null) => (form: ServerForm) =>
     act(commands.saveServer(original, form), () => {
       setSelected(form.name);
@@ -79,15 +85,7 @@ export function ServersView() {
         {mode.kind === "view" && current && (
           <>
             <div className="server-actions">
-              <button
-                type="button"
-                onClick={() =>
-                  commands.serverForm(current.name).then(
-                    (form) => setMode({ kind: "edit", form }),
-                    (err: unknown) => setError(errorMessage(err)),
-                  )
-                }
-              >
+              <button type="button" onClick={() => edit(current.name)}>
                 Edit {current.name}
               </button>
             </div>
@@ -102,6 +100,7 @@ export function ServersView() {
               state={current.state}
               local={current.transport === "stdio"}
               sandbox={current.sandbox}
+              onChangeSandbox={() => edit(current.name)}
             />
           </>
         )}

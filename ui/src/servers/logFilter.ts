@@ -10,6 +10,7 @@ export const LOG_SOURCES: ReadonlyArray<{ source: LogSource; label: string }> = 
   // Not the messages themselves (those are in the Traffic tab): what could not be read of them.
   { source: "protocol", label: "Protocol problems" },
   { source: "server", label: "Server messages" },
+  { source: "sandbox", label: "Sandbox notes" },
 ];
 
 /** Rendering stops at this many lines (the newest); more is slow and nobody reads it. */

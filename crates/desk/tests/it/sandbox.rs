@@ -7,6 +7,7 @@
 use serde_json::{Map, Value, json};
 use switchboard_core::approvals::Remember;
 use switchboard_core::secrets::Secrets;
+use switchboard_core::server_events::LogSource;
 use switchboard_desk::Update;
 use switchboard_test_support::prying::Targets;
 
@@ -69,9 +70,7 @@ async fn a_prying_server_reaches_only_its_shared_folder_in_the_sandbox_and_every
             // Its refused connection is noted in its log as maybe the sandbox's doing.
             let note = world
                 .next(|u| match u {
-                    Update::Log { entry } if entry.text.starts_with("this may be the sandbox") => {
-                        Some(entry.text)
-                    }
+                    Update::Log { entry } if entry.source == LogSource::Sandbox => Some(entry.text),
                     _ => None,
                 })
                 .await;
