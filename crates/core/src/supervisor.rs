@@ -5,6 +5,7 @@
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use switchboard_mcp::auth::AuthError;
@@ -26,7 +27,6 @@ use crate::secrets::Secrets;
 use crate::server_events::{LogSource, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What every supervisor shares with the host. Its maps change only through the
 /// supervisors; the host reads them through the methods below.
