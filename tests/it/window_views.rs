@@ -10,7 +10,6 @@ use serde_json::json;
 
 use crate::support::peer::HttpPeer;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
-use switchboard_test_support::binaries::workspace_binary;
 use switchboard_test_support::prying::Targets;
 
 const AUDIT_ROWS: &str = ".audit-table tbody tr";
@@ -285,18 +284,8 @@ fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it
     let w = &app.window;
     app.wait_running("demo");
     let targets = Targets::new();
-    let env: serde_json::Map<String, serde_json::Value> = targets
-        .env()
-        .into_iter()
-        .map(|(name, value)| (name, json!(value)))
-        .collect();
     let mut config = app.config();
-    config["mcpServers"]["prying"] = json!({
-        "command": workspace_binary("hostile-peer").display().to_string(),
-        "args": ["prying"],
-        "env": env,
-        "sandbox": {"network": false},
-    });
+    config["mcpServers"]["prying"] = targets.server_entry(true);
     // Written by hand: the app follows its file.
     std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
     app.wait_running("prying");

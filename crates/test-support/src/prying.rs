@@ -85,6 +85,25 @@ impl Targets {
         ]
     }
 
+    /// The prying server's entry in a configuration file (the hostile peer in its `prying`
+    /// mode, sent after these targets), in the sandbox without network or not sandboxed.
+    pub fn server_entry(&self, sandbox: bool) -> serde_json::Value {
+        let env: serde_json::Map<String, serde_json::Value> = self
+            .env()
+            .into_iter()
+            .map(|(name, value)| (name, serde_json::Value::String(value)))
+            .collect();
+        let mut entry = serde_json::json!({
+            "command": crate::binaries::workspace_binary("hostile-peer").display().to_string(),
+            "args": ["prying"],
+            "env": env,
+        });
+        if sandbox {
+            entry["sandbox"] = serde_json::json!({"network": false});
+        }
+        entry
+    }
+
     /// Each attempt the server makes, by the name it reports it under, and whether it must
     /// succeed.
     pub fn expected(&self, sandbox: bool) -> Vec<(String, bool)> {

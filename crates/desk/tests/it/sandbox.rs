@@ -4,14 +4,14 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use switchboard_core::approvals::Remember;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::LogSource;
 use switchboard_desk::Update;
 use switchboard_test_support::prying::Targets;
 
-use crate::common::{DemoDesk, desk_on, text_of, workspace_binary};
+use crate::common::{DemoDesk, desk_on, text_of};
 
 /// Calls `tool` of the world's server as the person, who confirms it (a tool that does not
 /// say it only reads), as ever: the sandbox approves nothing by itself.
@@ -29,29 +29,11 @@ async fn confirmed(world: &mut DemoDesk, tool: &str, arguments: Value) -> Value 
         .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
-/// The prying server's entry, sandboxed or not.
-fn prying(targets: &Targets, sandbox: bool) -> Value {
-    let env: Map<String, Value> = targets
-        .env()
-        .into_iter()
-        .map(|(name, value)| (name, Value::String(value)))
-        .collect();
-    let mut server = json!({
-        "command": workspace_binary("hostile-peer").display().to_string(),
-        "args": ["prying"],
-        "env": env,
-    });
-    if sandbox {
-        server["sandbox"] = json!({"network": false});
-    }
-    server
-}
-
 #[tokio::test]
 async fn a_prying_server_reaches_only_its_shared_folder_in_the_sandbox_and_everything_without() {
     for sandbox in [false, true] {
         let targets = Targets::new();
-        let servers = json!({"prying": prying(&targets, sandbox)});
+        let servers = json!({"prying": targets.server_entry(sandbox)});
         let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
         world.server = "prying".to_owned();
         // Shared while it runs: the sandbox starts again to bind it.
