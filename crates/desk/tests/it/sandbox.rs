@@ -86,3 +86,53 @@ async fn a_node_package_runs_sandboxed_with_its_dependencies() {
     assert!(text_of(&result).contains("from the sandbox"), "{result}");
     world.desk.shutdown().await;
 }
+
+/// The reference filesystem server, sandboxed with one shared folder: it lists and reads
+/// the folder, and what lies beside it never reaches the person, neither by `..` nor by a
+/// link planted inside the folder.
+#[tokio::test]
+async fn the_filesystem_server_reads_its_shared_folder_and_nothing_beside_it() {
+    let targets = Targets::new();
+    let filesystem = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/peers/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+    );
+    let filesystem = filesystem
+        .canonicalize()
+        .expect("server-filesystem: run scripts/setup");
+    let root = targets.root.display().to_string();
+    let servers = json!({"files": {
+        "command": "node",
+        "args": [filesystem.display().to_string(), root],
+        "sandbox": {"network": false},
+    }});
+    let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
+    world.server = "files".to_owned();
+    // Shared while it runs: it starts again with the folder in its view.
+    world
+        .desk
+        .trust()
+        .set_roots("files", std::slice::from_ref(&targets.root))
+        .await
+        .unwrap();
+    world.running(&["files"]).await;
+    let listed = world.call("list_directory", json!({"path": root}), "list");
+    let listed = text_of(&listed.await.unwrap().expect("listed"));
+    assert!(listed.contains("notes.txt"), "{listed}");
+    let link = targets.root.join("link.txt");
+    std::os::unix::fs::symlink(&targets.outside, &link).unwrap();
+    let beside = format!("{root}/../beside/notes.txt");
+    for path in [beside, link.display().to_string()] {
+        let read = world.call("read_text_file", json!({"path": path}), "read");
+        let read = read.await.unwrap();
+        let shown = read.map_or_else(|e| e.to_string(), |r| r.to_string());
+        assert!(!shown.contains("not shared"), "{path}: {shown}");
+    }
+    let read = world.call(
+        "read_text_file",
+        json!({"path": targets.root.join("notes.txt")}),
+        "read",
+    );
+    let read = text_of(&read.await.unwrap().expect("read"));
+    assert_eq!(read, "shared");
+    world.desk.shutdown().await;
+}
