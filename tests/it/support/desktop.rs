@@ -262,8 +262,15 @@ fn unlock_keyring(address: &str, home: &Path) {
         .expect("stdin")
         .write_all(b"switchboard")
         .expect("unlock the keyring");
-    // It forks and returns once the keyring is on the bus.
     keyring.wait().expect("gnome-keyring-daemon started");
+    // It returns before its name is on the bus: a program asking meanwhile would have the
+    // bus start another keyring daemon, on a keyring that is locked.
+    let named = Command::new("gdbus")
+        .args(["wait", "--address", address, "--timeout", "10"])
+        .arg("org.freedesktop.secrets")
+        .status()
+        .expect("gdbus (run scripts/setup)");
+    assert!(named.success(), "the keyring never came on the bus");
 }
 
 impl Drop for Desktop {
