@@ -27,6 +27,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_server_enabled",
         "restart_server",
         "set_sandbox",
+        "sandbox_view",
         "sign_in",
         "sign_out",
         "cancel_sign_in",

@@ -45,6 +45,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::set_server_enabled,
             servers::restart_server,
             servers::set_sandbox,
+            servers::sandbox_view,
             servers::sign_in,
             servers::sign_out,
             servers::cancel_sign_in,

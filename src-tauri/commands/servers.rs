@@ -6,8 +6,8 @@ use switchboard_core::config::SandboxSetting;
 use switchboard_core::json::{Mcp, mcp};
 use switchboard_core::traffic::TrafficLog;
 use switchboard_desk::{
-    Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, ServerForm, ServerSummary,
-    SignedIn, ToolSwitch,
+    Desk, ImportCandidate, ImportRequest, ImportSummary, LogEntry, SandboxView, ServerForm,
+    ServerSummary, SignedIn, ToolSwitch,
 };
 use switchboard_mcp::types::LoggingLevel;
 use tauri::State;
@@ -69,6 +69,13 @@ pub async fn set_tool_enabled(
     on: bool,
 ) -> Result<()> {
     Ok(desk.servers().set_tool_enabled(&server, &tool, on).await?)
+}
+
+/// What a local server would see in the sandbox now.
+#[tauri::command]
+#[specta::specta]
+pub async fn sandbox_view(desk: State<'_, Desk>, name: String) -> Result<SandboxView> {
+    Ok(desk.servers().sandbox_view(&name).await?)
 }
 
 /// Runs a local server in the sandbox as `sandbox` says, or out of it (`null`); it starts

@@ -19,6 +19,8 @@ export const commands = {
 	 *  again so.
 	 */
 	setSandbox: (name: string, sandbox: SandboxSetting_Deserialize | null) => __TAURI_INVOKE<null>("set_sandbox", { name, sandbox }),
+	/**  What a local server would see in the sandbox now. */
+	sandboxView: (name: string) => __TAURI_INVOKE<SandboxView>("sandbox_view", { name }),
 	/**
 	 *  Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
 	 *  the server runs signed in, or with why it does not.
@@ -1763,6 +1765,19 @@ export type SandboxSetting_Deserialize = {
 /**  What a sandboxed server may do beyond seeing its folders. */
 export type SandboxSetting_Serialize = {
 	/**  Whether it shares the host's network (without, it has none at all). */
+	network: boolean,
+};
+
+/**
+ *  Cheap to clone; every clone is the same service.
+ *  What a local server sees in the sandbox, as the window shows it.
+ */
+export type SandboxView = {
+	/**  Its program's folders, its working folder and its arguments' folders: read only. */
+	programs: string[],
+	/**  The folders shared with it: read and written. */
+	roots: string[],
+	/**  Whether it has the network (as its entry says; none outside a sandbox setting). */
 	network: boolean,
 };
 

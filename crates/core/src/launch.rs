@@ -137,10 +137,7 @@ async fn start(
             env,
             cwd,
         } => {
-            let program = match command {
-                DEMO_SERVER => bundled(DEMO_SERVER, &std::env::current_exe().unwrap_or_default())?,
-                other => PathBuf::from(other),
-            };
+            let program = program_of(command)?;
             let resolved = resolve_all(name, Place::Env, env, secrets).await?;
             let variables: Vec<(OsString, OsString)> = resolved
                 .iter()
@@ -291,12 +288,6 @@ impl Sandboxed<'_> {
             .find(|(key, _)| key == "PATH")
             .map(|(_, path)| path.clone())
             .unwrap_or_default();
-        let program = on_path(self.program, &path).ok_or_else(|| {
-            LaunchError::Unstartable(format!(
-                "{} was not found on the PATH",
-                self.program.display()
-            ))
-        })?;
         let bwrap = on_path(
             Path::new(sandbox::BWRAP),
             &std::env::var_os("PATH").unwrap_or_default(),
@@ -309,15 +300,81 @@ impl Sandboxed<'_> {
                     .to_owned(),
             )
         })?;
-        let mut view = sandbox::View::of(&program, self.args, self.roots, self.network);
-        // The folder the person said it runs in is part of how it is launched, as its
-        // arguments' folders are: seen, not written.
-        view.add_program_folder(cwd);
+        let (program, view) = self.view(&path, cwd)?;
         let mut server =
             StdioServer::new(bwrap).args(sandbox::bwrap_args(&view, &program, self.args, cwd));
         server.env = env;
         server.clear_env = true;
         Ok(server)
+    }
+
+    /// The program as found on `path`, and what it sees in the sandbox.
+    fn view(
+        &self,
+        path: &std::ffi::OsStr,
+        cwd: Option<&Path>,
+    ) -> Result<(PathBuf, sandbox::View), LaunchError> {
+        let program = on_path(self.program, path).ok_or_else(|| {
+            LaunchError::Unstartable(format!(
+                "{} was not found on the PATH",
+                self.program.display()
+            ))
+        })?;
+        let mut view = sandbox::View::of(&program, self.args, self.roots, self.network);
+        // The folder the person said it runs in is part of how it is launched, as its
+        // arguments' folders are: seen, not written.
+        view.add_program_folder(cwd);
+        Ok((program, view))
+    }
+}
+
+/// What the local server `name` would see in the sandbox now, with these folders shared
+/// with it and the network as its entry says (none without a sandbox setting).
+pub async fn sandbox_view(
+    name: &str,
+    config: &ServerConfig,
+    roots: &[PathBuf],
+) -> Result<sandbox::View, LaunchError> {
+    let ServerSpec::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    } = config
+        .spec(name)
+        .map_err(|e| LaunchError::Config(e.to_string()))?
+    else {
+        return Err(LaunchError::Config(format!(
+            "{name} is reached over HTTP: only a local server runs in a sandbox"
+        )));
+    };
+    let program = program_of(command)?;
+    let path = match env.get("PATH") {
+        Some(EnvValue::Plain(path)) => OsString::from(path),
+        _ => tokio::task::spawn_blocking(login_path)
+            .await
+            .ok()
+            .flatten()
+            .map_or_else(
+                || std::env::var_os("PATH").unwrap_or_default(),
+                OsString::from,
+            ),
+    };
+    let sandboxed = Sandboxed {
+        program: &program,
+        args,
+        roots,
+        network: config.sandbox.is_some_and(|s| s.network),
+    };
+    Ok(sandboxed.view(&path, cwd.map(PathBuf::as_path))?.1)
+}
+
+/// The program a stdio server's `command` names: the bundled demo server is found beside
+/// the app.
+fn program_of(command: &str) -> Result<PathBuf, LaunchError> {
+    match command {
+        DEMO_SERVER => bundled(DEMO_SERVER, &std::env::current_exe().unwrap_or_default()),
+        other => Ok(PathBuf::from(other)),
     }
 }
 

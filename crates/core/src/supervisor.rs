@@ -72,6 +72,11 @@ impl Shared {
         &self.sign_ins
     }
 
+    /// The folders shared with each server.
+    pub fn roots(&self) -> &Roots {
+        &self.roots
+    }
+
     /// The servers' events from now on.
     pub fn events(&self) -> broadcast::Receiver<ServerEvent> {
         self.events.subscribe()

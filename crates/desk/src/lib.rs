@@ -70,8 +70,8 @@ pub use sampling::{SamplingDraft, SamplingRuleShown};
 pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
 pub use servers::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
-    ImportedServerReport, InputAnswer, InstallProposal, RegistryAdd, Servers, ServersError,
-    SignedIn, SkippedServer,
+    ImportedServerReport, InputAnswer, InstallProposal, RegistryAdd, SandboxView, Servers,
+    ServersError, SignedIn, SkippedServer,
 };
 pub use switches::{ToolSwitch, TurnedOff};
 pub use trust::{RuleScope, SharedFolders, StandingRule, Trust, TrustError};

@@ -1,25 +1,40 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
 import { SandboxNote } from "./SandboxNote";
 
-vi.mock("../bindings", () => ({ commands: { setSandbox: vi.fn() } }));
+vi.mock("../bindings", () => ({
+  commands: { setSandbox: vi.fn(), sandboxView: vi.fn() },
+  events: { hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
+}));
 
 afterEach(cleanup);
+beforeEach(() => {
+  vi.mocked(commands.sandboxView).mockResolvedValue({
+    programs: ["/opt/notes-server"],
+    roots: [],
+    network: false,
+  });
+});
 
 describe("SandboxNote", () => {
   it("says what a server outside the sandbox could reach, and puts it in without the network", async () => {
     vi.mocked(commands.setSandbox).mockResolvedValue(null);
     render(<SandboxNote server="notes" sandbox={null} />);
     expect(screen.getByText(/Runs with all your rights/)).toBeTruthy();
+    expect(await screen.findByText("/opt/notes-server")).toBeTruthy();
+    expect(screen.getByText("no folder")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
     expect(commands.setSandbox).toHaveBeenCalledExactlyOnceWith("notes", { network: false });
   });
 
   it("says what a sandboxed server may reach, and shows the host's refusal", async () => {
+    vi.mocked(commands.sandboxView).mockResolvedValue({ programs: [], roots: ["/home/me/project"], network: true });
     render(<SandboxNote server="notes" sandbox={{ network: true }} />);
-    expect(screen.getByText(/Runs in the sandbox: .* and uses the network/)).toBeTruthy();
+    expect(screen.getByText(/Runs in the sandbox, with the network/)).toBeTruthy();
+    expect(await screen.findByText("/home/me/project")).toBeTruthy();
+    expect(screen.getByText("the system's own")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Sandbox this server" })).toBeNull();
     cleanup();
     vi.mocked(commands.setSandbox).mockRejectedValue({ code: "invalid", message: "bwrap is missing" });

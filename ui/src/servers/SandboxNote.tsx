@@ -1,14 +1,14 @@
 import { useState } from "react";
 import { commands, type SandboxSetting_Serialize as SandboxSetting } from "../bindings";
 import { errorMessage } from "../errors";
-
-const SEES = "the system, its own program and the folders you share with it";
+import { useFetched } from "../host/updates";
 
 /**
- * Whether a local server runs in the sandbox and what it may reach; one outside it can be
- * put in it here (it starts again), with what it would then see said first.
+ * Whether a local server runs in the sandbox and what it may reach, its folders by name; one
+ * outside it can be put in it here (it starts again), told first what it would then see.
  */
 export function SandboxNote({ server, sandbox }: { server: string; sandbox: SandboxSetting | null }) {
+  const view = useFetched(() => commands.sandboxView(server), ["servers_changed", "config_changed", "status"], [server]);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sandboxIt = () => {
@@ -22,24 +22,33 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
       },
     );
   };
+  const sees = view.data && (
+    <dl className="sandbox-view">
+      <dt>Its program (read only)</dt>
+      <dd>{view.data.programs.length > 0 ? <Folders folders={view.data.programs} /> : "the system's own"}</dd>
+      <dt>Shared with it (read and written)</dt>
+      <dd>{view.data.roots.length > 0 ? <Folders folders={view.data.roots} /> : "no folder"}</dd>
+    </dl>
+  );
   return (
     <section className="sandbox-note" aria-labelledby={`sandbox-${server}`}>
       <h3 id={`sandbox-${server}`}>Sandbox</h3>
       {sandbox ? (
         <p>
-          Runs in the sandbox: it sees only {SEES}, {sandbox.network ? "and uses the network" : "and has no network"}. Its
-          settings change that.
+          Runs in the sandbox, {sandbox.network ? "with the network" : "with no network"}, an empty home and a private
+          /tmp. It sees the system and:
         </p>
       ) : (
-        <>
-          <p>
-            Runs with all your rights: besides what it does through MCP, it can read your files and use the network. In the
-            sandbox it would see only {SEES}, with an empty home and no network, and start again.
-          </p>
-          <button type="button" className="button" disabled={busy} onClick={sandboxIt}>
-            Sandbox this server
-          </button>
-        </>
+        <p>
+          Runs with all your rights: besides what it does through MCP, it can read your files and use the network. In the
+          sandbox it would start again with no network, an empty home and a private /tmp, and see the system and:
+        </p>
+      )}
+      {sees}
+      {!sandbox && (
+        <button type="button" className="button" disabled={busy} onClick={sandboxIt}>
+          Sandbox this server
+        </button>
       )}
       {message && (
         <p className="error" role="alert">
@@ -47,5 +56,17 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
         </p>
       )}
     </section>
+  );
+}
+
+function Folders({ folders }: { folders: string[] }) {
+  return (
+    <ul>
+      {folders.map((folder) => (
+        <li key={folder}>
+          <code>{folder}</code>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -92,6 +92,19 @@ impl crate::EditError for ServersError {
 }
 
 /// Cheap to clone; every clone is the same service.
+/// What a local server sees in the sandbox, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxView {
+    /// Its program's folders, its working folder and its arguments' folders: read only.
+    pub programs: Vec<String>,
+    /// The folders shared with it: read and written.
+    pub roots: Vec<String>,
+    /// Whether it has the network (as its entry says; none outside a sandbox setting).
+    pub network: bool,
+}
+
 #[derive(Clone)]
 pub struct Servers {
     shared: Shared,
@@ -299,6 +312,27 @@ impl Servers {
             Ok(())
         })
         .await
+    }
+
+    /// What the local server would see in the sandbox now: its program's folders (read
+    /// only), the folders shared with it (read and written), and whether it has the network.
+    pub async fn sandbox_view(&self, name: &str) -> Result<SandboxView, ServersError> {
+        let config = self.server_config(name)?;
+        if config.command.is_none() {
+            return Err(ServersError::NotLocal(name.to_owned()));
+        }
+        let roots = self.shared.roots().folders(name);
+        let view = switchboard_core::launch::sandbox_view(name, &config, &roots)
+            .await
+            .map_err(|e| ServersError::BadRequest(e.to_string()))?;
+        let shown = |folders: Vec<std::path::PathBuf>| {
+            folders.iter().map(|f| f.display().to_string()).collect()
+        };
+        Ok(SandboxView {
+            programs: shown(view.programs),
+            roots: shown(view.roots),
+            network: view.network,
+        })
     }
 
     /// Runs the local server in the sandbox as `sandbox` says, or out of it (`None`); it

@@ -136,3 +136,26 @@ async fn the_filesystem_server_reads_its_shared_folder_and_nothing_beside_it() {
     assert_eq!(read, "shared");
     world.desk.shutdown().await;
 }
+
+/// What a server would see in the sandbox is said before it is put there: its program's
+/// folder and the folders shared with it, by name.
+#[tokio::test]
+async fn what_a_server_would_see_in_the_sandbox_is_said_by_name() {
+    let world = crate::common::demo_desk(json!({})).await;
+    let targets = Targets::new();
+    world
+        .desk
+        .trust()
+        .set_roots("demo", std::slice::from_ref(&targets.root))
+        .await
+        .unwrap();
+    let view = world.desk.servers().sandbox_view("demo").await.unwrap();
+    let demo = crate::common::demo_server();
+    assert_eq!(
+        view.programs,
+        vec![demo.parent().unwrap().display().to_string()]
+    );
+    assert_eq!(view.roots, vec![targets.root.display().to_string()]);
+    assert!(!view.network);
+    world.desk.shutdown().await;
+}
