@@ -33,10 +33,7 @@ pub struct FolderGrant {
 impl FolderGrant {
     /// The grant these roots make for `server` launched as `identity`.
     pub fn of(server: &str, identity: String, roots: &[Root]) -> Self {
-        let folders = roots
-            .iter()
-            .filter_map(|root| switchboard_mcp::file_uri::file_path(&root.uri))
-            .collect();
+        let folders = folders_of(roots);
         Self {
             server: server.to_owned(),
             identity,
@@ -110,10 +107,7 @@ impl Roots {
 
     /// The folders `server` may see.
     pub fn folders(&self, server: &str) -> Vec<PathBuf> {
-        self.of(server)
-            .iter()
-            .filter_map(|root| switchboard_mcp::file_uri::file_path(&root.uri))
-            .collect()
+        folders_of(&self.of(server))
     }
 
     fn granted(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Vec<Root>>> {
@@ -171,6 +165,14 @@ impl Roots {
         }
         revoked
     }
+}
+
+/// The folders these roots name; a root that is not a folder on this machine names none.
+pub fn folders_of(roots: &[Root]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .filter_map(|root| switchboard_mcp::file_uri::file_path(&root.uri))
+        .collect()
 }
 
 /// The roots these folders make, each once, without granting them to anyone yet; a

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 use switchboard_mcp::client::Client;
-use switchboard_mcp::file_uri::file_path;
 use switchboard_mcp::transport::BoxFuture;
 use switchboard_mcp::types::Tool;
 use tokio::sync::broadcast;
@@ -218,13 +217,7 @@ impl AgentsHost for AgentPorts {
         Box::pin(async move {
             let desk = self.desk()?;
             let trust = &desk.inner.trust;
-            let mut folders: Vec<PathBuf> = desk
-                .inner
-                .roots
-                .of(&server)
-                .iter()
-                .filter_map(|root| file_path(&root.uri))
-                .collect();
+            let mut folders = desk.inner.roots.folders(&server);
             // What the person shared with the server themselves stays theirs.
             let own = trust.own_folders(&server);
             folders.extend(accepted.iter().cloned());

@@ -14,6 +14,7 @@ use switchboard_mcp::types::Root;
 use super::{AgentError, Agents};
 use crate::trust::folders_record;
 use switchboard_core::approvals::{Answer, Question, SettledBy};
+use switchboard_core::roots::folders_of;
 
 impl Agents {
     /// Asks the person which of `offered` the servers `agent` uses may see, and lets them
@@ -47,10 +48,7 @@ impl Agents {
         };
         let settled = self.host.ask(agent, question).await?;
         let accepted: Vec<PathBuf> = match settled.answer {
-            Answer::Roots(chosen) if settled.by == SettledBy::Person => chosen
-                .iter()
-                .filter_map(|root| file_path(&root.uri))
-                .collect(),
+            Answer::Roots(chosen) if settled.by == SettledBy::Person => folders_of(&chosen),
             _ => Vec::new(),
         };
         for server in &servers {

@@ -82,9 +82,8 @@ impl Trust {
             .iter()
             .find(|g| g.server == server);
         self.roots
-            .of(server)
-            .iter()
-            .filter_map(|root| file_path(&root.uri))
+            .folders(server)
+            .into_iter()
             .filter(|folder| !grant.is_some_and(|g| g.by_an_agent(folder)))
             .collect()
     }

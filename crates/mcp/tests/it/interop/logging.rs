@@ -23,12 +23,21 @@ async fn follow_the_level(peer: &Peer) {
     let person = Person::new(Script::default());
     let connected = peer.reach.connect(person.clone()).await;
     let client = &connected.client;
-    let logged = |person: &Person| -> Vec<(LoggingLevel, Value)> {
+    // The tool called with the level set to `level`: the messages it sent, once they came.
+    let logged_at = async |level, count, what| -> Vec<(LoggingLevel, Value)> {
+        let before = person.seen.lock().expect("seen lock").notifications.len();
+        client
+            .set_logging_level(level)
+            .await
+            .expect("logging/setLevel");
+        client
+            .call_tool(peer.tool, None, client.request_options())
+            .await
+            .expect("tools/call");
         person
-            .seen
-            .lock()
-            .expect("seen lock")
-            .notifications
+            .wait_for(what, WAIT, |s| s.notifications.len() >= before + count)
+            .await;
+        person.seen.lock().expect("seen lock").notifications[before..]
             .iter()
             .filter_map(|n| match n {
                 ServerNotification::Log(log) => Some((log.level?, log.data.clone())),
@@ -36,19 +45,8 @@ async fn follow_the_level(peer: &Peer) {
             })
             .collect()
     };
-    client
-        .set_logging_level(LoggingLevel::Debug)
-        .await
-        .expect("logging/setLevel");
-    client
-        .call_tool(peer.tool, None, client.request_options())
-        .await
-        .expect("tools/call");
-    person
-        .wait_for("four log messages", WAIT, |s| s.notifications.len() >= 4)
-        .await;
     assert_eq!(
-        logged(&person),
+        logged_at(LoggingLevel::Debug, 4, "four log messages").await,
         [
             (LoggingLevel::Debug, json!("at debug")),
             (LoggingLevel::Info, json!("at info")),
@@ -56,20 +54,8 @@ async fn follow_the_level(peer: &Peer) {
             (LoggingLevel::Error, json!("at error")),
         ]
     );
-
-    client
-        .set_logging_level(LoggingLevel::Warning)
-        .await
-        .expect("logging/setLevel");
-    client
-        .call_tool(peer.tool, None, client.request_options())
-        .await
-        .expect("tools/call");
-    person
-        .wait_for("two more", WAIT, |s| s.notifications.len() >= 6)
-        .await;
     assert_eq!(
-        logged(&person)[4..],
+        logged_at(LoggingLevel::Warning, 2, "two more").await,
         [
             (LoggingLevel::Warning, json!("at warning")),
             (LoggingLevel::Error, json!("at error")),
