@@ -2,7 +2,7 @@
 
 # What both packages install, besides the documentation.
 installed_files() {
-  printf '%s\n' /usr/bin/switchboard /usr/bin/switchboard-cli /usr/bin/switchboard-demo-server \
+  printf '%s\n' /usr/bin/switchboard /usr/bin/switchboard-cli /usr/bin/switchboard-demo-server /usr/bin/switchboard-confine \
     /usr/share/applications/Switchboard.desktop \
     /usr/share/metainfo/dev.switchboard.app.metainfo.xml
   local size

@@ -285,7 +285,7 @@ fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it
     app.wait_running("demo");
     let targets = Targets::new();
     let mut config = app.config();
-    config["mcpServers"]["prying"] = targets.server_entry(true);
+    config["mcpServers"]["prying"] = targets.server_entry(Some("auto"));
     // Written by hand: the app follows its file.
     std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
     app.wait_running("prying");

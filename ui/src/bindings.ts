@@ -1753,6 +1753,11 @@ export type SamplingRuleShown_Serialize = {
 	holds: boolean,
 };
 
+/**  What builds a server's sandbox (see `crate::sandbox`). */
+export type SandboxEngine = 
+/**  Bubblewrap where it runs, Landlock where it does not. */
+"auto" | "bubblewrap" | "landlock";
+
 /**  What a sandboxed server may do beyond seeing its folders. */
 export type SandboxSetting = SandboxSetting_Serialize | SandboxSetting_Deserialize;
 
@@ -1760,12 +1765,22 @@ export type SandboxSetting = SandboxSetting_Serialize | SandboxSetting_Deseriali
 export type SandboxSetting_Deserialize = {
 	/**  Whether it shares the host's network (without, it has none at all). */
 	network?: boolean,
+	/**
+	 *  What builds the sandbox: bubblewrap where it runs, Landlock otherwise, unless the
+	 *  person chose one.
+	 */
+	engine?: SandboxEngine,
 };
 
 /**  What a sandboxed server may do beyond seeing its folders. */
 export type SandboxSetting_Serialize = {
 	/**  Whether it shares the host's network (without, it has none at all). */
 	network: boolean,
+	/**
+	 *  What builds the sandbox: bubblewrap where it runs, Landlock otherwise, unless the
+	 *  person chose one.
+	 */
+	engine?: SandboxEngine,
 };
 
 /**
@@ -1777,6 +1792,11 @@ export type SandboxView = {
 	programs: string[],
 	/**  The folders shared with it: read and written. */
 	roots: string[],
+	/**
+	 *  Where the packages it runs are kept between starts (an `npx` server's): read and
+	 *  written.
+	 */
+	caches: string[],
 	/**  Whether it has the network (as its entry says; none outside a sandbox setting). */
 	network: boolean,
 };

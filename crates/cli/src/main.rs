@@ -26,6 +26,7 @@ use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use switchboard_mcp::types::{CompleteRequestParams, LoggingLevel};
 
 use answers::Answers;
+use switchboard_core::config::{SandboxEngine, SandboxSetting};
 use switchboard_core::launch::Sandboxed;
 
 #[derive(Parser)]
@@ -172,6 +173,10 @@ struct Server {
     /// Let the sandboxed server use the network.
     #[arg(long, requires = "sandbox")]
     allow_network: bool,
+    /// What builds the sandbox: bubblewrap where it runs, else Landlock (`auto`), or the one
+    /// named.
+    #[arg(long, value_enum, default_value = "auto", requires = "sandbox")]
+    sandbox_engine: EngineArg,
     /// The server's command line, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
@@ -194,6 +199,23 @@ impl From<EraArg> for EraSetting {
             EraArg::Auto => Self::Auto,
             EraArg::Stateless => Self::Stateless,
             EraArg::Session => Self::Session,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EngineArg {
+    Auto,
+    Bubblewrap,
+    Landlock,
+}
+
+impl From<EngineArg> for SandboxEngine {
+    fn from(engine: EngineArg) -> Self {
+        match engine {
+            EngineArg::Auto => Self::Auto,
+            EngineArg::Bubblewrap => Self::Bubblewrap,
+            EngineArg::Landlock => Self::Landlock,
         }
     }
 }
@@ -233,7 +255,11 @@ fn main() -> ExitCode {
                 }
             };
         }
-        command => block_on(with_server(command)),
+        command => {
+            let result = block_on(with_server(command));
+            Sandboxed::forget(&sandbox_name());
+            result
+        }
     };
     match result {
         Ok(Value::String(text)) => {
@@ -319,27 +345,36 @@ async fn transport(server: &Server) -> Result<TransportParts, Failure> {
             Ok((OsString::from(name), OsString::from(value)))
         })
         .collect::<Result<Vec<_>, Failure>>()?;
-    let spec = if server.sandbox {
+    if server.sandbox {
         let args: Vec<String> = args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let roots = answers::folders(&server.roots)?;
+        let name = sandbox_name();
         let sandboxed = Sandboxed {
+            name: &name,
             program: std::path::Path::new(program),
             args: &args,
             roots: &roots,
-            network: server.allow_network,
+            setting: SandboxSetting {
+                network: server.allow_network,
+                engine: server.sandbox_engine.into(),
+            },
         };
-        sandboxed
-            .server(env, None, None)
-            .map_err(|e| e.to_string())?
-    } else {
-        let mut spec = StdioServer::new(program).args(args.iter().cloned());
-        spec.env = env;
-        spec
-    };
+        return sandboxed
+            .spawn(env, None, None, log)
+            .await
+            .map_err(|e| e.to_string());
+    }
+    let mut spec = StdioServer::new(program).args(args.iter().cloned());
+    spec.env = env;
     stdio::spawn(&spec, log).map_err(|e| e.to_string())
+}
+
+/// The name the sandbox keeps this run's private folders under (see `Sandboxed::forget`).
+fn sandbox_name() -> String {
+    format!("cli-{}", std::process::id())
 }
 
 async fn connect(server: &Server) -> Result<Client, Failure> {

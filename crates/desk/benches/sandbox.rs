@@ -55,7 +55,7 @@ fn main() {
 fn server(demo: &Path, sandboxed: bool) -> ServerConfig {
     ServerConfig {
         command: Some(demo.display().to_string()),
-        sandbox: sandboxed.then_some(SandboxSetting { network: false }),
+        sandbox: sandboxed.then_some(SandboxSetting::default()),
         ..ServerConfig::default()
     }
 }

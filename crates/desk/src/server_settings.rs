@@ -345,8 +345,14 @@ pub fn apply_form(
             config.url = None;
             config.headers.clear();
             config.transport = None;
+            // The engine is not on the form: one the person set in the file stays.
+            let engine = previous
+                .and_then(|(_, p)| p.sandbox)
+                .map(|s| s.engine)
+                .unwrap_or_default();
             config.sandbox = form.sandbox.then_some(SandboxSetting {
                 network: form.sandbox_network,
+                engine,
             });
         }
         Transport::Http => {
@@ -506,7 +512,7 @@ fn rows_to_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchboard_core::config::ServerSpec;
+    use switchboard_core::config::{SandboxEngine, ServerSpec};
 
     fn stdio_form() -> ServerForm {
         ServerForm {
@@ -575,15 +581,39 @@ mod tests {
     #[test]
     fn the_sandbox_is_kept_for_a_local_server_and_dropped_for_a_remote_one() {
         let sandboxed = apply_form(&stdio_form(), None).expect("valid").config;
-        assert_eq!(sandboxed.sandbox, Some(SandboxSetting { network: false }));
+        assert_eq!(
+            sandboxed.sandbox,
+            Some(SandboxSetting {
+                network: false,
+                ..Default::default()
+            })
+        );
         let online = ServerForm {
             sandbox_network: true,
             ..stdio_form()
         };
         let online = apply_form(&online, None).expect("valid").config;
-        assert_eq!(online.sandbox, Some(SandboxSetting { network: true }));
+        assert_eq!(
+            online.sandbox,
+            Some(SandboxSetting {
+                network: true,
+                ..Default::default()
+            })
+        );
         let form = form_of("files", &online);
         assert!(form.sandbox && form.sandbox_network);
+        // The engine chosen in the file is not on the form, and an edit keeps it.
+        let landlock = ServerConfig {
+            sandbox: Some(SandboxSetting {
+                network: true,
+                engine: SandboxEngine::Landlock,
+            }),
+            ..online.clone()
+        };
+        let edited = apply_form(&form, Some(("files", &landlock)))
+            .expect("valid")
+            .config;
+        assert_eq!(edited.sandbox, landlock.sandbox);
         let remote = ServerForm {
             transport: Transport::Http,
             url: "https://mcp.example/mcp".into(),

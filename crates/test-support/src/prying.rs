@@ -86,8 +86,9 @@ impl Targets {
     }
 
     /// The prying server's entry in a configuration file (the hostile peer in its `prying`
-    /// mode, sent after these targets), in the sandbox without network or not sandboxed.
-    pub fn server_entry(&self, sandbox: bool) -> serde_json::Value {
+    /// mode, sent after these targets), in the sandbox `engine` builds without network
+    /// (`"auto"`, `"bubblewrap"`, `"landlock"`) or not sandboxed.
+    pub fn server_entry(&self, engine: Option<&str>) -> serde_json::Value {
         let env: serde_json::Map<String, serde_json::Value> = self
             .env()
             .into_iter()
@@ -98,8 +99,8 @@ impl Targets {
             "args": ["prying"],
             "env": env,
         });
-        if sandbox {
-            entry["sandbox"] = serde_json::json!({"network": false});
+        if let Some(engine) = engine {
+            entry["sandbox"] = serde_json::json!({"network": false, "engine": engine});
         }
         entry
     }

@@ -6,7 +6,10 @@ import { SandboxNote } from "./SandboxNote";
 
 vi.mock("../bindings", () => ({
   commands: { setSandbox: vi.fn(), sandboxView: vi.fn() },
-  events: { hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) }, hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) } },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
 }));
 
 afterEach(cleanup);
@@ -14,6 +17,7 @@ beforeEach(() => {
   vi.mocked(commands.sandboxView).mockResolvedValue({
     programs: ["/opt/notes-server"],
     roots: [],
+    caches: [],
     network: false,
   });
 });
@@ -26,18 +30,29 @@ describe("SandboxNote", () => {
     expect(await screen.findByText("/opt/notes-server")).toBeTruthy();
     expect(screen.getByText("no folder")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
-    expect(commands.setSandbox).toHaveBeenCalledExactlyOnceWith("notes", { network: false });
+    expect(commands.setSandbox).toHaveBeenCalledExactlyOnceWith("notes", {
+      network: false,
+    });
   });
 
   it("says what a sandboxed server may reach, and shows the host's refusal", async () => {
-    vi.mocked(commands.sandboxView).mockResolvedValue({ programs: [], roots: ["/home/me/project"], network: true });
+    vi.mocked(commands.sandboxView).mockResolvedValue({
+      programs: [],
+      roots: ["/home/me/project"],
+      caches: ["/home/me/.cache/switchboard/sandbox/packages/npx/notes-server"],
+      network: true,
+    });
     render(<SandboxNote server="notes" sandbox={{ network: true }} />);
     expect(screen.getByText(/Runs in the sandbox, with the network/)).toBeTruthy();
     expect(await screen.findByText("/home/me/project")).toBeTruthy();
     expect(screen.getByText("the system's own")).toBeTruthy();
+    expect(screen.getByText("/home/me/.cache/switchboard/sandbox/packages/npx/notes-server")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Sandbox this server" })).toBeNull();
     cleanup();
-    vi.mocked(commands.setSandbox).mockRejectedValue({ code: "invalid", message: "bwrap is missing" });
+    vi.mocked(commands.setSandbox).mockRejectedValue({
+      code: "invalid",
+      message: "bwrap is missing",
+    });
     render(<SandboxNote server="notes" sandbox={null} />);
     await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
     expect((await screen.findByRole("alert")).textContent).toContain("bwrap is missing");

@@ -1,6 +1,6 @@
 //! A server tried in the sandbox from a terminal (`--sandbox`): a prying server (the hostile
 //! peer's `prying` mode) reaches the person's files, the network and the terminal's
-//! environment without it, and with it only its `--root` folder.
+//! environment without it, and with it (either engine) only its `--root` folder.
 
 use std::process::Command;
 
@@ -10,15 +10,16 @@ use switchboard_test_support::prying::Targets;
 
 #[test]
 fn a_prying_server_reaches_only_its_root_with_sandbox_and_everything_without() {
-    for sandbox in [false, true] {
+    for engine in [None, Some("bubblewrap"), Some("landlock")] {
+        let sandbox = engine.is_some();
         let targets = Targets::new();
         let mut cli = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"));
         cli.args(["call", "poke", "--root"]).arg(&targets.root);
         for (name, value) in targets.env() {
             cli.arg("--env").arg(format!("{name}={value}"));
         }
-        if sandbox {
-            cli.arg("--sandbox");
+        if let Some(engine) = engine {
+            cli.args(["--sandbox", "--sandbox-engine", engine]);
         }
         let output = cli
             .arg("--")
@@ -28,7 +29,7 @@ fn a_prying_server_reaches_only_its_root_with_sandbox_and_everything_without() {
             .expect("run switchboard-cli");
         assert!(
             output.status.success(),
-            "sandboxed: {sandbox}: {}",
+            "{engine:?}: {}",
             String::from_utf8_lossy(&output.stderr)
         );
         let result: Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");

@@ -310,6 +310,28 @@ pub struct SandboxSetting {
     /// Whether it shares the host's network (without, it has none at all).
     #[serde(default)]
     pub network: bool,
+    /// What builds the sandbox: bubblewrap where it runs, Landlock otherwise, unless the
+    /// person chose one.
+    #[serde(default, skip_serializing_if = "SandboxEngine::is_auto")]
+    pub engine: SandboxEngine,
+}
+
+/// What builds a server's sandbox (see `crate::sandbox`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum SandboxEngine {
+    /// Bubblewrap where it runs, Landlock where it does not.
+    #[default]
+    Auto,
+    Bubblewrap,
+    Landlock,
+}
+
+impl SandboxEngine {
+    fn is_auto(&self) -> bool {
+        *self == Self::Auto
+    }
 }
 
 /// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to

@@ -101,6 +101,9 @@ pub struct SandboxView {
     pub programs: Vec<String>,
     /// The folders shared with it: read and written.
     pub roots: Vec<String>,
+    /// Where the packages it runs are kept between starts (an `npx` server's): read and
+    /// written.
+    pub caches: Vec<String>,
     /// Whether it has the network (as its entry says; none outside a sandbox setting).
     pub network: bool,
 }
@@ -331,6 +334,7 @@ impl Servers {
         Ok(SandboxView {
             programs: shown(view.programs),
             roots: shown(view.roots),
+            caches: shown(view.caches),
             network: view.network,
         })
     }

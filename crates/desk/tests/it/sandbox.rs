@@ -1,6 +1,7 @@
 //! A local server in the sandbox: a server that pries (the hostile peer's `prying` mode)
 //! reaches the person's files, the host's network and the host's environment without it,
-//! and with it reaches only the folder shared with it, which it can read and write.
+//! and with it (built by bubblewrap, or by Landlock where bubblewrap cannot run) reaches
+//! only the folder shared with it, which it can read and write.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -30,10 +31,11 @@ async fn confirmed(world: &mut DemoDesk, tool: &str, arguments: Value) -> Value 
 }
 
 #[tokio::test]
-async fn a_prying_server_reaches_only_its_shared_folder_in_the_sandbox_and_everything_without() {
-    for sandbox in [false, true] {
+async fn a_prying_server_reaches_only_its_shared_folder_in_either_sandbox_and_everything_without() {
+    for engine in [None, Some("bubblewrap"), Some("landlock")] {
+        let sandbox = engine.is_some();
         let targets = Targets::new();
-        let servers = json!({"prying": targets.server_entry(sandbox)});
+        let servers = json!({"prying": targets.server_entry(engine)});
         let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
         world.server = "prying".to_owned();
         // Shared while it runs: the sandbox starts again to bind it.
@@ -49,22 +51,28 @@ async fn a_prying_server_reaches_only_its_shared_folder_in_the_sandbox_and_every
         let result = confirmed(&mut world, "poke", json!({})).await;
         targets.check(sandbox, &text_of(&result));
         if sandbox {
-            // Its refused connection is noted in its log as maybe the sandbox's doing.
+            // Its refused connection is noted in its log as maybe the sandbox's doing (after
+            // its refused reads, where the engine says those were refused).
             let note = world
                 .next(|u| match u {
-                    Update::Log { entry } if entry.source == LogSource::Sandbox => Some(entry.text),
+                    Update::Log { entry }
+                        if entry.source == LogSource::Sandbox
+                            && entry.text.contains("no network") =>
+                    {
+                        Some(entry.text)
+                    }
                     _ => None,
                 })
                 .await;
-            assert!(note.contains("no network"), "{note}");
+            assert!(note.contains("allow it the network"), "{engine:?}: {note}");
         }
         world.desk.shutdown().await;
     }
 }
 
 /// A third party's server that is a Node package (server-everything, run by `node` from its
-/// folder in a `node_modules`) runs in the sandbox: its package and the dependencies beside
-/// it are in its view.
+/// folder in a `node_modules`) runs in either sandbox: its package and the dependencies
+/// beside it are in its view.
 #[tokio::test]
 async fn a_node_package_runs_sandboxed_with_its_dependencies() {
     let everything = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
@@ -73,17 +81,68 @@ async fn a_node_package_runs_sandboxed_with_its_dependencies() {
     let everything = everything
         .canonicalize()
         .expect("server-everything: run scripts/setup");
+    for engine in ["bubblewrap", "landlock"] {
+        let servers = json!({"everything": {
+            "command": "node",
+            "args": [everything.display().to_string(), "stdio"],
+            "sandbox": {"network": false, "engine": engine},
+        }});
+        let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
+        world.server = "everything".to_owned();
+        // A tool that says it only reads: the person's own call runs unasked.
+        let result = world.call("echo", json!({"message": "from the sandbox"}), "echo");
+        let result = result.await.unwrap().expect("the echo");
+        assert!(
+            text_of(&result).contains("from the sandbox"),
+            "{engine}: {result}"
+        );
+        world.desk.shutdown().await;
+    }
+}
+
+/// A server started by `npx` runs in the sandbox with no network: its package is fetched
+/// first (the one step with the network, seeing nothing of the person's) into a cache kept
+/// for it, which the panel names, and the server starts from there.
+#[tokio::test]
+async fn an_npx_server_is_fetched_then_runs_sandboxed_without_the_network() {
+    let peers: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/peers/node/package.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let package = "@modelcontextprotocol/server-everything";
+    let version = peers["dependencies"][package].as_str().unwrap();
     let servers = json!({"everything": {
-        "command": "node",
-        "args": [everything.display().to_string(), "stdio"],
+        "command": "npx",
+        "args": ["-y", format!("{package}@{version}"), "stdio"],
         "sandbox": {"network": false},
     }});
     let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
     world.server = "everything".to_owned();
-    // A tool that says it only reads: the person's own call runs unasked.
-    let result = world.call("echo", json!({"message": "from the sandbox"}), "echo");
+    let result = world.call("echo", json!({"message": "fetched, then offline"}), "echo");
     let result = result.await.unwrap().expect("the echo");
-    assert!(text_of(&result).contains("from the sandbox"), "{result}");
+    assert!(
+        text_of(&result).contains("fetched, then offline"),
+        "{result}"
+    );
+    let view = world
+        .desk
+        .servers()
+        .sandbox_view("everything")
+        .await
+        .unwrap();
+    assert!(!view.network);
+    let [cache] = view.caches.as_slice() else {
+        panic!("one package cache: {:?}", view.caches)
+    };
+    assert!(cache.contains("server-everything"), "{cache}");
+    assert!(
+        std::path::Path::new(cache).join("_npx").is_dir(),
+        "the package was fetched into {cache}"
+    );
     world.desk.shutdown().await;
 }
 

@@ -1,25 +1,31 @@
-//! The sandbox a local server runs in: bubblewrap (`bwrap`), which builds the server a view
-//! of the file system from nothing, in namespaces of its own, without privileges. What the
-//! view holds is an allow-list: the system's programs and libraries and the few `/etc` files
-//! programs read, read-only; the server's own program and package folders, read-only; each
-//! folder the person shared with it (its roots), read-write; a private `/tmp` and an empty
-//! home. Its network is its own (none) unless the person allows the host's.
+//! The sandbox a local server runs in. What it sees is an allow-list: the system's programs
+//! and libraries and the few `/etc` files programs read, read-only; the server's own program
+//! and package folders, read-only; each folder the person shared with it (its roots),
+//! read-write; a private `/tmp` and an empty home. Its network is none unless the person
+//! allows the host's.
 //!
-//! `bwrap` rather than namespaces set up by hand: it is the tool Flatpak and others run
-//! every sandboxed program through, packaged everywhere, and it gets the ordering of mounts,
-//! `/proc`, `/dev` and the user namespace right. Nothing here approves anything: a
-//! sandboxed server's calls pass the gate as any other's.
+//! Two engines build it. Bubblewrap (`bwrap`, see `bwrap`) builds the server a view of the
+//! file system from nothing, in namespaces of its own: it is the tool Flatpak and others run
+//! every sandboxed program through, packaged everywhere. Where it cannot run (not installed,
+//! or user namespaces refused, as Ubuntu's AppArmor does), Landlock and a seccomp filter
+//! (see `landlock`), applied by a small helper of ours before it becomes the server, deny
+//! what is not on the same list. Nothing here approves anything: a sandboxed server's calls
+//! pass the gate as any other's.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// The program that builds the sandbox.
-pub const BWRAP: &str = "bwrap";
+pub mod bwrap;
+mod engine;
+pub mod landlock;
+pub mod npx;
+
+pub use engine::{Engine, choose};
 
 /// Files and folders under `/etc` that programs read to run at all: the dynamic linker's
 /// cache, the alternatives Debian's commands are links into, certificates, name
 /// resolution, users' names, time zone, MIME types. Nothing of the person's.
-const ETC: &[&str] = &[
+pub(crate) const ETC: &[&str] = &[
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
     "/etc/ld.so.conf.d",
@@ -42,7 +48,7 @@ const ETC: &[&str] = &[
 
 /// The system's top folders: links into `/usr` on a merged system, read-only folders of
 /// their own otherwise.
-const SYSTEM: &[&str] = &[
+pub(crate) const SYSTEM: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 ];
 
@@ -56,6 +62,8 @@ pub struct View {
     pub programs: Vec<PathBuf>,
     /// The folders the person shared with it, read-write.
     pub roots: Vec<PathBuf>,
+    /// Folders it keeps its packages in (see `npx`), read-write.
+    pub caches: Vec<PathBuf>,
     /// Whether it shares the host's network.
     pub network: bool,
 }
@@ -70,6 +78,7 @@ impl View {
         let mut view = Self {
             programs: Vec::new(),
             roots: roots.to_vec(),
+            caches: Vec::new(),
             network,
         };
         // As named (a virtual environment's `bin/python` is a link, and Python finds the
@@ -146,7 +155,7 @@ fn is_system(folder: &Path) -> bool {
     SYSTEM.iter().any(|top| folder.starts_with(top))
 }
 
-fn home() -> Option<PathBuf> {
+pub(crate) fn home() -> Option<PathBuf> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
@@ -176,57 +185,6 @@ pub fn environment(
         env.push((key.clone(), value.clone()));
     }
     env
-}
-
-/// The arguments of `bwrap` that run `program args` in `view`, in `cwd` if given. The
-/// environment is not among them (an argument list is readable by every process of the
-/// person): `bwrap` passes its own on, so it is started with the server's alone.
-pub fn bwrap_args(
-    view: &View,
-    program: &Path,
-    args: &[String],
-    cwd: Option<&Path>,
-) -> Vec<OsString> {
-    let mut out = Args::default();
-    out.flags(&["--die-with-parent", "--new-session", "--unshare-all"]);
-    if view.network {
-        out.flags(&["--share-net"]);
-    }
-    out.flags(&["--cap-drop", "ALL"]);
-    for top in SYSTEM {
-        let path = Path::new(top);
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                if let Ok(target) = std::fs::read_link(path) {
-                    out.pair("--symlink", target.as_os_str(), path);
-                }
-            }
-            Ok(_) => out.pair("--ro-bind", path, path),
-            Err(_) => {}
-        }
-    }
-    for file in ETC {
-        out.pair("--ro-bind-try", file, file);
-    }
-    out.flags(&["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
-    if let Some(home) = home() {
-        out.flag("--tmpfs");
-        out.path(&home);
-    }
-    for folder in &view.programs {
-        out.pair("--ro-bind", folder, folder);
-    }
-    for root in &view.roots {
-        out.pair("--bind", root, root);
-    }
-    if let Some(cwd) = cwd {
-        out.flag("--chdir");
-        out.path(cwd);
-    }
-    out.flag("--");
-    out.path(program);
-    out.0.extend(args.iter().map(OsString::from));
-    out.0
 }
 
 /// What a line of a sandboxed server's standard error may say the sandbox stopped: the
@@ -269,40 +227,48 @@ pub fn blocked(line: &str, network: bool) -> Option<&'static str> {
 
 /// An argument list being built.
 #[derive(Default)]
-struct Args(Vec<OsString>);
+pub(crate) struct Args(pub(crate) Vec<OsString>);
 
 impl Args {
-    fn flag(&mut self, flag: &str) {
+    pub(crate) fn flag(&mut self, flag: &str) {
         self.0.push(flag.into());
     }
 
-    fn flags(&mut self, flags: &[&str]) {
+    pub(crate) fn flags(&mut self, flags: &[&str]) {
         self.0.extend(flags.iter().map(OsString::from));
     }
 
-    fn path(&mut self, path: &Path) {
+    pub(crate) fn path(&mut self, path: &Path) {
         self.0.push(path.as_os_str().to_owned());
     }
 
-    fn pair(&mut self, flag: &str, from: impl AsRef<Path>, to: impl AsRef<Path>) {
+    pub(crate) fn pair(&mut self, flag: &str, from: impl AsRef<Path>, to: impl AsRef<Path>) {
         self.flag(flag);
         self.path(from.as_ref());
         self.path(to.as_ref());
     }
+
+    /// `-- program args`: the command the sandbox becomes.
+    pub(crate) fn command(mut self, program: &Path, args: &[String]) -> Vec<OsString> {
+        self.flag("--");
+        self.path(program);
+        self.0.extend(args.iter().map(OsString::from));
+        self.0
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn strings(args: &[OsString]) -> Vec<String> {
+    pub(crate) fn strings(args: &[OsString]) -> Vec<String> {
         args.iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
     }
 
     /// The position of `flag` followed by `values` in `args`.
-    fn find(args: &[String], flag: &str, values: &[&str]) -> Option<usize> {
+    pub(crate) fn find(args: &[String], flag: &str, values: &[&str]) -> Option<usize> {
         args.windows(1 + values.len())
             .position(|w| w[0] == flag && w[1..].iter().zip(values).all(|(a, b)| a == b))
     }
@@ -355,50 +321,6 @@ mod tests {
         );
         let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
         assert!(system.programs.is_empty(), "{:?}", system.programs);
-    }
-
-    #[test]
-    fn roots_are_bound_writable_after_the_empty_home_and_the_network_is_off_unless_allowed() {
-        let root = PathBuf::from("/home/someone/project");
-        let view = View {
-            programs: vec![PathBuf::from("/opt/server")],
-            roots: vec![root.clone()],
-            network: false,
-        };
-        let args = strings(&bwrap_args(
-            &view,
-            Path::new("/opt/server/run"),
-            &["x".into()],
-            None,
-        ));
-        let home = home().unwrap().display().to_string();
-        let tmpfs_home = find(&args, "--tmpfs", &[&home]).expect("an empty home");
-        let bound = find(
-            &args,
-            "--bind",
-            &["/home/someone/project", "/home/someone/project"],
-        )
-        .expect("the root, writable");
-        assert!(
-            tmpfs_home < bound,
-            "the root must be bound over the empty home"
-        );
-        assert!(find(&args, "--ro-bind", &["/opt/server", "/opt/server"]).is_some());
-        assert!(args.contains(&"--unshare-all".to_owned()));
-        assert!(!args.contains(&"--share-net".to_owned()));
-        assert_eq!(&args[args.len() - 3..], ["--", "/opt/server/run", "x"]);
-
-        let online = View {
-            network: true,
-            ..view
-        };
-        let args = strings(&bwrap_args(
-            &online,
-            Path::new("/opt/server/run"),
-            &[],
-            None,
-        ));
-        assert!(args.contains(&"--share-net".to_owned()));
     }
 
     #[test]

@@ -26,6 +26,9 @@ use crate::secrets::Secrets;
 use crate::sign_in::SignIns;
 use crate::traffic::{ShownHeader, shown_header};
 
+mod sandboxed;
+pub use sandboxed::Sandboxed;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {
     #[error("{0}")]
@@ -152,33 +155,26 @@ async fn start(
                     .flatten()
                     .map(OsString::from)
             };
-            let server = match config.sandbox {
+            let transport = match config.sandbox {
                 None => {
                     let mut server = StdioServer::new(program).args(args.iter());
                     server.env = variables;
                     server.env.extend(login.map(|path| ("PATH".into(), path)));
                     server.cwd = cwd.cloned();
-                    server
+                    stdio::spawn(&server, log).map_err(spawn_error)?
                 }
-                Some(setting) => Sandboxed {
-                    program: &program,
-                    args,
-                    roots,
-                    network: setting.network,
+                Some(setting) => {
+                    Sandboxed {
+                        name,
+                        program: &program,
+                        args,
+                        roots,
+                        setting,
+                    }
+                    .spawn(variables, login, cwd.map(PathBuf::as_path), log)
+                    .await?
                 }
-                .server(variables, login, cwd.map(PathBuf::as_path))?,
             };
-            let transport = stdio::spawn(&server, log).map_err(|e| {
-                let cannot = matches!(
-                    e.source.kind(),
-                    ErrorKind::NotFound | ErrorKind::PermissionDenied
-                );
-                if cannot {
-                    LaunchError::Unstartable(e.to_string())
-                } else {
-                    LaunchError::Start(e.to_string())
-                }
-            })?;
             Ok((transport, resolved, false))
         }
         ServerSpec::Http {
@@ -203,6 +199,19 @@ async fn start(
                 http::connect(&server, log).map_err(|e| LaunchError::Start(e.to_string()))?;
             Ok((transport, resolved, true))
         }
+    }
+}
+
+/// A server that could not be started: unstartable if trying again would fail the same way.
+fn spawn_error(e: stdio::SpawnError) -> LaunchError {
+    let cannot = matches!(
+        e.source.kind(),
+        ErrorKind::NotFound | ErrorKind::PermissionDenied
+    );
+    if cannot {
+        LaunchError::Unstartable(e.to_string())
+    } else {
+        LaunchError::Start(e.to_string())
     }
 }
 
@@ -263,71 +272,6 @@ async fn own_secret(
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
 
-/// A stdio server to start in the sandbox (see `crate::sandbox`): its program, arguments,
-/// the folders shared with it, and whether it has the host's network.
-pub struct Sandboxed<'a> {
-    pub program: &'a Path,
-    pub args: &'a [String],
-    pub roots: &'a [PathBuf],
-    pub network: bool,
-}
-
-impl Sandboxed<'_> {
-    /// `bwrap` starting the program in its view, with the configured variables and the
-    /// base ones alone (`login`, the login shell's `PATH`, as its `PATH` if given); the
-    /// program found on the `PATH` it will have there.
-    pub fn server(
-        &self,
-        variables: Vec<(OsString, OsString)>,
-        login: Option<OsString>,
-        cwd: Option<&Path>,
-    ) -> Result<StdioServer, LaunchError> {
-        let env = sandbox::environment(&variables, login.as_ref());
-        let path = env
-            .iter()
-            .find(|(key, _)| key == "PATH")
-            .map(|(_, path)| path.clone())
-            .unwrap_or_default();
-        let bwrap = on_path(
-            Path::new(sandbox::BWRAP),
-            &std::env::var_os("PATH").unwrap_or_default(),
-        )
-        .ok_or_else(|| {
-            LaunchError::Unstartable(
-                "the sandbox needs bubblewrap (bwrap), which is not installed: install it \
-                     (apt install bubblewrap, or dnf install bubblewrap), or turn the sandbox \
-                     off for this server"
-                    .to_owned(),
-            )
-        })?;
-        let (program, view) = self.view(&path, cwd)?;
-        let mut server =
-            StdioServer::new(bwrap).args(sandbox::bwrap_args(&view, &program, self.args, cwd));
-        server.env = env;
-        server.clear_env = true;
-        Ok(server)
-    }
-
-    /// The program as found on `path`, and what it sees in the sandbox.
-    fn view(
-        &self,
-        path: &std::ffi::OsStr,
-        cwd: Option<&Path>,
-    ) -> Result<(PathBuf, sandbox::View), LaunchError> {
-        let program = on_path(self.program, path).ok_or_else(|| {
-            LaunchError::Unstartable(format!(
-                "{} was not found on the PATH",
-                self.program.display()
-            ))
-        })?;
-        let mut view = sandbox::View::of(&program, self.args, self.roots, self.network);
-        // The folder the person said it runs in is part of how it is launched, as its
-        // arguments' folders are: seen, not written.
-        view.add_program_folder(cwd);
-        Ok((program, view))
-    }
-}
-
 /// What the local server `name` would see in the sandbox now, with these folders shared
 /// with it and the network as its entry says (none without a sandbox setting).
 pub async fn sandbox_view(
@@ -361,10 +305,11 @@ pub async fn sandbox_view(
             ),
     };
     let sandboxed = Sandboxed {
+        name,
         program: &program,
         args,
         roots,
-        network: config.sandbox.is_some_and(|s| s.network),
+        setting: config.sandbox.unwrap_or_default(),
     };
     Ok(sandboxed.view(&path, cwd.map(PathBuf::as_path))?.1)
 }
@@ -399,7 +344,11 @@ fn on_path(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
 /// to, or writable by others itself, is refused: anyone could have put it there.
 pub(crate) fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError> {
     use std::os::unix::fs::PermissionsExt;
-    let dir = app.parent().unwrap_or(Path::new("/"));
+    let mut dir = app.parent().unwrap_or(Path::new("/"));
+    // A test build of the app runs from cargo's `deps`, its programs one folder up.
+    if dir.ends_with("deps") && !dir.join(program).is_file() {
+        dir = dir.parent().unwrap_or(dir);
+    }
     let path = dir.join(program);
     let writable_by_others =
         |path: &Path| std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);

@@ -1,0 +1,103 @@
+//! Which engine builds a server's sandbox here: bubblewrap where it runs, our Landlock
+//! helper where it does not, and where neither can, no sandbox at all and a reason that
+//! says how to fix it (a sandboxed server never starts unconfined).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use crate::config::SandboxEngine;
+
+/// The engine that builds a server's sandbox, with its program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Engine {
+    Bubblewrap(PathBuf),
+    Landlock(PathBuf),
+}
+
+const INSTALL: &str = "install bubblewrap (apt install bubblewrap, or dnf install bubblewrap)";
+
+/// The engine `wanted` names, given `bwrap` as found on the `PATH` and our helper as found
+/// beside the app (or why not). Auto takes bubblewrap if it can make its namespaces here,
+/// Landlock if the kernel has it.
+pub fn choose(
+    wanted: SandboxEngine,
+    bwrap: Option<&Path>,
+    helper: Result<&Path, String>,
+) -> Result<Engine, String> {
+    let bubblewrap = || match bwrap {
+        None => Err("bubblewrap (bwrap) is not installed".to_owned()),
+        Some(bwrap) => bwrap_works(bwrap).map(|()| Engine::Bubblewrap(bwrap.to_owned())),
+    };
+    let landlock = || {
+        let helper = helper.clone()?;
+        super::landlock::works(helper).map(|()| Engine::Landlock(helper.to_owned()))
+    };
+    match wanted {
+        SandboxEngine::Bubblewrap => bwrap
+            .map(|bwrap| Engine::Bubblewrap(bwrap.to_owned()))
+            .ok_or_else(|| {
+                format!(
+                    "the sandbox is set to bubblewrap, which is not installed: {INSTALL}, or \
+                     let the sandbox choose its engine"
+                )
+            }),
+        SandboxEngine::Landlock => landlock()
+            .map_err(|why| format!("the sandbox is set to Landlock, which cannot run here: {why}")),
+        SandboxEngine::Auto => bubblewrap().or_else(|bwrap_not| {
+            landlock().map_err(|landlock_not| {
+                format!(
+                    "the server was not started, as no sandbox can run here: {bwrap_not}, and \
+                     Landlock cannot stand in for it ({landlock_not}). To fix it, {INSTALL} \
+                     (on Ubuntu, bubblewrap also needs an AppArmor profile that lets it make \
+                     user namespaces), or turn the sandbox off for this server"
+                )
+            })
+        }),
+    }
+}
+
+/// Whether `bwrap` can make its namespaces here (Ubuntu's AppArmor may refuse them), asked
+/// once: `Err` says what it said.
+fn bwrap_works(bwrap: &Path) -> Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| {
+            let out = Command::new(bwrap)
+                .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
+                .args(["--", "true"])
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("bubblewrap could not run: {e}"))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "bubblewrap cannot make its namespaces here ({})",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))
+            }
+        })
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_neither_engine_nothing_is_chosen_and_the_reason_says_how_to_fix_it() {
+        let why = choose(
+            SandboxEngine::Auto,
+            None,
+            Err("switchboard-confine is not beside the app".to_owned()),
+        )
+        .unwrap_err();
+        assert!(why.contains("bubblewrap (bwrap) is not installed"), "{why}");
+        assert!(why.contains("not beside the app"), "{why}");
+        assert!(why.contains("apt install bubblewrap"), "{why}");
+        assert!(why.contains("turn the sandbox off"), "{why}");
+        let forced = choose(SandboxEngine::Bubblewrap, None, Ok(Path::new("/x"))).unwrap_err();
+        assert!(forced.contains("set to bubblewrap"), "{forced}");
+    }
+}
