@@ -163,6 +163,14 @@ fn a_server_added_through_the_form_runs_and_answers() {
     app.press(form, "Add argument");
     let second_arg = w.find(&format!("{form} input[aria-label='Argument 2']"));
     w.type_into(&second_arg, "stdio", true);
+    // Outside the sandbox, as the person may choose: a folder shared with it reaches it
+    // while it runs (a sandboxed one starts again to see it).
+    let sandbox = w.find(&format!("{form} input[aria-describedby$='-sandbox-hint']"));
+    assert!(
+        w.checked(&sandbox),
+        "a new server is sandboxed unless cleared"
+    );
+    w.click(&sandbox);
     w.screenshot("server-form");
     app.press(form, "Add server");
 

@@ -18,7 +18,8 @@ const LIST: &str = ".registry-list ul";
 const ROWS: &str = ".registry-list ul li";
 
 /// What the app starts with: the registry of its settings is the stand-in, and `npx` is one
-/// that notes how it was started, then runs the demo server (no package is fetched).
+/// that notes how it was started (in the package cache the sandbox keeps for it, the one
+/// folder it may write), then runs the demo server beside it (no package is fetched).
 fn on_registry(registry: &str) -> impl FnOnce(&Path) -> Vec<(&'static str, String)> {
     let registry = registry.to_owned();
     move |dir: &Path| {
@@ -26,14 +27,18 @@ fn on_registry(registry: &str) -> impl FnOnce(&Path) -> Vec<(&'static str, Strin
         std::fs::write(dir.join("config.json"), config.to_string()).expect("config");
         let bin = dir.join("bin");
         std::fs::create_dir(&bin).expect("bin");
-        let demo =
-            Path::new(env!("CARGO_BIN_EXE_switchboard")).with_file_name("switchboard-demo-server");
+        // Beside it, in the sandbox's view of an npx server (its program's folder).
+        let demo = bin.join("switchboard-demo-server");
+        std::fs::copy(
+            Path::new(env!("CARGO_BIN_EXE_switchboard")).with_file_name("switchboard-demo-server"),
+            &demo,
+        )
+        .expect("the demo server");
         let npx = bin.join("npx");
         std::fs::write(
             &npx,
             format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$*\" \"$WEATHER_API_KEY\" > '{}'\nexec '{}'\n",
-                dir.join("npx-ran.txt").display(),
+                "#!/bin/sh\nprintf '%s\\n' \"$*\" \"$WEATHER_API_KEY\" > \"$npm_config_cache/npx-ran.txt\"\nexec '{}'\n",
                 demo.display()
             ),
         )
@@ -49,7 +54,11 @@ fn on_registry(registry: &str) -> impl FnOnce(&Path) -> Vec<(&'static str, Strin
         let shell = bin.join("shell");
         std::fs::write(&shell, "#!/bin/sh\nexec /bin/sh -c \"$2\"\n").expect("shell");
         support::window::make_executable(&shell);
-        vec![("PATH", path), ("SHELL", shell.display().to_string())]
+        vec![
+            ("PATH", path),
+            ("SHELL", shell.display().to_string()),
+            ("XDG_CACHE_HOME", dir.join("cache").display().to_string()),
+        ]
     }
 }
 
@@ -138,8 +147,9 @@ fn the_registry_is_browsed_and_an_npm_and_a_remote_server_added_from_it() {
                 "WEATHER_API_KEY": {"secret": "weather/env/WEATHER_API_KEY"},
                 "WEATHER_REGION": "eu-west",
             },
+            "sandbox": {"network": false},
         }),
-        "saved untrusted (no `trusted` mark), its secret named, not written"
+        "saved untrusted (no `trusted` mark) and sandboxed, its secret named, not written"
     );
     assert!(!file_text(&app).contains(&key));
     assert_eq!(
@@ -147,7 +157,12 @@ fn the_registry_is_browsed_and_an_npm_and_a_remote_server_added_from_it() {
         Some(key.as_str())
     );
     app.wait_running("weather");
-    let ran = std::fs::read_to_string(app.dir.path().join("npx-ran.txt")).expect("npx ran");
+    // Fetched, then run in its sandbox from the cache kept for the package.
+    let cache = app
+        .dir
+        .path()
+        .join("cache/switchboard/sandbox/packages/npx/@acme-labs_weather-mcp@1.4.2");
+    let ran = std::fs::read_to_string(cache.join("npx-ran.txt")).expect("npx ran");
     assert_eq!(
         ran,
         format!("-y @acme-labs/weather-mcp@1.4.2 --units metric\n{key}\n")

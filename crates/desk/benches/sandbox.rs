@@ -1,10 +1,11 @@
 //! What the sandbox costs: the time until 1 and 20 stdio servers (the demo server's release
-//! build) are Running, started at once with and without the sandbox, and the latency of an
-//! `echo` call to a sandboxed server against an unsandboxed one, both running in the same
-//! host core. The ways take turns (rounds for the starts, blocks of calls for the echo), so
-//! that both see the same machine. Prints medians and ratios; asserts nothing.
+//! build) are Running, started at once without the sandbox, in bubblewrap's and in Landlock's,
+//! and the latency of an `echo` call to a server in each, all running in the same host core.
+//! The ways take turns (rounds for the starts, blocks of calls for the echo), so that all see
+//! the same machine. Prints medians and ratios to the unsandboxed way; asserts nothing.
 //!
-//! Build the demo server with `cargo build --release -p switchboard-demo-server`, then run
+//! Build the demo server and the helper with `cargo build --release -p
+//! switchboard-demo-server -p switchboard-confine`, then run
 //! `cargo bench -p switchboard-desk --bench sandbox -- [--rounds N] [--calls N]`.
 
 mod support;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, json};
 use support::{demo_server, every_one_running};
-use switchboard_core::config::{Config, SandboxSetting, ServerConfig};
+use switchboard_core::config::{Config, SandboxEngine, SandboxSetting, ServerConfig};
 use switchboard_core::fleet::Fleet;
 use switchboard_core::secrets::Secrets;
 use switchboard_mcp::client::DecliningHandler;
@@ -26,6 +27,13 @@ const BLOCK: usize = 100;
 const START_LIMIT: Duration = Duration::from_secs(120);
 
 type Host = Fleet<DecliningHandler>;
+
+/// The ways a server runs: unsandboxed first (what the others are compared with).
+const WAYS: [(&str, Option<SandboxEngine>); 3] = [
+    ("plain", None),
+    ("bubblewrap", Some(SandboxEngine::Bubblewrap)),
+    ("landlock", Some(SandboxEngine::Landlock)),
+];
 
 fn main() {
     let arg = |name: &str, default: usize| {
@@ -52,10 +60,13 @@ fn main() {
     });
 }
 
-fn server(demo: &Path, sandboxed: bool) -> ServerConfig {
+fn server(demo: &Path, engine: Option<SandboxEngine>) -> ServerConfig {
     ServerConfig {
         command: Some(demo.display().to_string()),
-        sandbox: sandboxed.then_some(SandboxSetting::default()),
+        sandbox: engine.map(|engine| SandboxSetting {
+            network: false,
+            engine,
+        }),
         ..ServerConfig::default()
     }
 }
@@ -66,17 +77,17 @@ fn host() -> Host {
     })
 }
 
-/// The median time until `count` servers started at once are all Running, with and
-/// without the sandbox, and the ratio.
+/// The median time until `count` servers started at once are all Running, each way, and
+/// the ratios.
 async fn starts(demo: &Path, count: usize, rounds: usize) {
-    let mut times = [Vec::new(), Vec::new()];
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
     let mut host = host();
     // The first start reads the login shell's PATH once: not counted.
     for round in 0..=rounds {
-        for (sandboxed, times) in [false, true].into_iter().zip(&mut times) {
+        for ((way, engine), times) in WAYS.into_iter().zip(&mut times) {
             let config = Config {
                 servers: (0..count)
-                    .map(|i| (format!("demo-{i:02}"), server(demo, sandboxed)))
+                    .map(|i| (format!("demo-{i:02}"), server(demo, engine)))
                     .collect(),
                 ..Config::default()
             };
@@ -89,9 +100,7 @@ async fn starts(demo: &Path, count: usize, rounds: usize) {
             host.shutdown().await;
             host = self::host();
             if running.is_err() {
-                println!(
-                    "  {count} servers, sandboxed {sandboxed}: not all Running in {START_LIMIT:?}"
-                );
+                println!("  {count} servers, {way}: not all Running in {START_LIMIT:?}");
                 return;
             }
             if round > 0 {
@@ -99,25 +108,27 @@ async fn starts(demo: &Path, count: usize, rounds: usize) {
             }
         }
     }
-    let [plain, sandboxed] = times.map(|mut t| median(&mut t));
+    let [plain, bubblewrap, landlock] = times.map(|mut t| median(&mut t));
+    let ratio = |d: Duration| d.as_secs_f64() / plain.as_secs_f64();
     println!(
-        "  {count:>2} server(s) to Running: {:>8.1} ms, sandboxed {:>8.1} ms ({:.2}x), median of {rounds}",
+        "  {count:>2} server(s) to Running: {:>7.1} ms, bubblewrap {:>7.1} ms ({:.2}x), landlock {:>7.1} ms ({:.2}x), median of {rounds}",
         ms(plain),
-        ms(sandboxed),
-        sandboxed.as_secs_f64() / plain.as_secs_f64()
+        ms(bubblewrap),
+        ratio(bubblewrap),
+        ms(landlock),
+        ratio(landlock)
     );
 }
 
-/// `echo` called one at a time on an unsandboxed and a sandboxed server, in alternating
-/// blocks: p50 and p99 of each, and the ratio.
+/// `echo` called one at a time on a server of each way, in blocks taking turns: p50 and
+/// p99 of each, and the ratios.
 async fn echo(demo: &Path, calls: usize) {
     let mut host = host();
     let config = Config {
-        servers: [
-            ("plain".to_owned(), server(demo, false)),
-            ("sandboxed".to_owned(), server(demo, true)),
-        ]
-        .into(),
+        servers: WAYS
+            .iter()
+            .map(|(way, engine)| ((*way).to_owned(), server(demo, *engine)))
+            .collect(),
         ..Config::default()
     };
     let mut events = host.events();
@@ -129,9 +140,9 @@ async fn echo(demo: &Path, calls: usize) {
         println!("  the echo servers did not start");
         return;
     }
-    let clients = ["plain", "sandboxed"].map(|name| host.client(name).expect("running"));
+    let clients = WAYS.map(|(way, _)| host.client(way).expect("running"));
     let arguments = Map::from_iter([("text".to_owned(), json!("The quick brown fox"))]);
-    let mut times = [Vec::new(), Vec::new()];
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
     while times[0].len() < calls {
         for (client, times) in clients.iter().zip(&mut times) {
             for _ in 0..BLOCK {
@@ -144,21 +155,22 @@ async fn echo(demo: &Path, calls: usize) {
             }
         }
     }
-    let [mut plain, mut sandboxed] = times;
-    let p = |times: &mut Vec<Duration>, q: usize| {
+    let [(p50, p99), bubblewrap, landlock] = times.map(|mut times| {
         times.sort();
-        times[(times.len() * q / 100).min(times.len() - 1)]
-    };
-    let (p50, s50) = (p(&mut plain, 50), p(&mut sandboxed, 50));
-    let (p99, s99) = (p(&mut plain, 99), p(&mut sandboxed, 99));
+        let at = |q: usize| times[(times.len() * q / 100).min(times.len() - 1)];
+        (at(50), at(99))
+    });
+    let ratio = |d: Duration| d.as_secs_f64() / p50.as_secs_f64();
     println!(
-        "  echo, {} calls each: p50 {:.1} µs, sandboxed {:.1} µs ({:.2}x); p99 {:.1} µs, sandboxed {:.1} µs",
-        plain.len(),
+        "  echo, {calls} calls each: p50 {:.1} µs, bubblewrap {:.1} µs ({:.2}x), landlock {:.1} µs ({:.2}x); p99 {:.1} µs, bubblewrap {:.1} µs, landlock {:.1} µs",
         us(p50),
-        us(s50),
-        s50.as_secs_f64() / p50.as_secs_f64(),
+        us(bubblewrap.0),
+        ratio(bubblewrap.0),
+        us(landlock.0),
+        ratio(landlock.0),
         us(p99),
-        us(s99)
+        us(bubblewrap.1),
+        us(landlock.1)
     );
     host.shutdown().await;
 }

@@ -76,8 +76,9 @@ pub struct ServerForm {
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
     pub protocol_era: ProtocolEra,
-    /// A local server runs in the sandbox (see `switchboard_core::sandbox`).
-    #[serde(default)]
+    /// A local server runs in the sandbox (see `switchboard_core::sandbox`): one added now
+    /// does unless the person says otherwise.
+    #[serde(default = "sandboxed")]
     pub sandbox: bool,
     /// The sandboxed server shares the machine's network.
     #[serde(default)]
@@ -105,10 +106,14 @@ impl Default for ServerForm {
             request_timeout_secs: None,
             trusted: false,
             protocol_era: ProtocolEra::default(),
-            sandbox: false,
+            sandbox: sandboxed(),
             sandbox_network: false,
         }
     }
+}
+
+fn sandboxed() -> bool {
+    true
 }
 
 /// A configured server as the list shows it.

@@ -82,12 +82,12 @@ describe("ServerFormView", () => {
     } satisfies ServerForm);
   });
 
-  it("runs a local server in the sandbox, with the network only when asked", async () => {
+  it("runs a new local server in the sandbox, with the network only when asked", async () => {
     const { props, user } = setup();
     await user.type(field("Server name"), "notes");
     await user.type(field("Command"), "notes-server");
-    expect(screen.queryByRole("checkbox", { name: "Allow it the network" })).toBeNull();
-    await user.click(screen.getByRole("checkbox", { name: "Run in a sandbox" }));
+    expect(screen.getByRole("checkbox", { name: "Run in a sandbox" })).toHaveProperty("checked", true);
+    expect(screen.getByRole("checkbox", { name: "Allow it the network" })).toHaveProperty("checked", false);
     await user.click(screen.getByRole("checkbox", { name: "Allow it the network" }));
     await user.click(screen.getByRole("button", { name: "Add server" }));
     expect(props.onSave).toHaveBeenCalledExactlyOnceWith({

@@ -28,7 +28,8 @@ export function emptyServerForm(): ServerForm {
     requestTimeoutSecs: null,
     trusted: false,
     protocolEra: "auto",
-    sandbox: false,
+    // A server added now runs in the sandbox unless the person says otherwise.
+    sandbox: true,
     sandboxNetwork: false,
   };
 }

@@ -41,6 +41,17 @@ impl Sandboxed<'_> {
         cwd: Option<&Path>,
         log: LogSink,
     ) -> Result<TransportParts, LaunchError> {
+        // The fetch runs the package's install scripts: of the configured variables it gets
+        // only npm's own (a private registry's token), none of the server's secrets.
+        let npm_variables: Vec<_> = variables
+            .iter()
+            .filter(|(key, _)| {
+                let key = key.to_string_lossy();
+                key.starts_with("npm_config_") || key.starts_with("NPM_")
+            })
+            .cloned()
+            .collect();
+        let fetch_env = sandbox::environment(&npm_variables, login.as_ref());
         let mut env = sandbox::environment(&variables, login.as_ref());
         let path = env
             .iter()
@@ -78,7 +89,7 @@ impl Sandboxed<'_> {
                 caches: vec![cache.clone()],
                 network: true,
             };
-            let mut fetch_env = env.clone();
+            let mut fetch_env = fetch_env;
             fetch_env.extend(Npx::environment(cache, false));
             let fetch = self.command(
                 &engine,

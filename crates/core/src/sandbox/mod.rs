@@ -134,10 +134,13 @@ impl View {
 }
 
 /// The installation a program's folder belongs to: `prefix/bin` is `prefix` (a Node or
-/// Python installation keeps its packages beside `bin`), unless `prefix` is a home folder or
-/// `~/.local`, which hold far more than programs.
+/// Python installation keeps its packages beside `bin`), and so is `prefix/shims` (pyenv's,
+/// rbenv's, asdf's: a shim runs the manager and the version it picks from `prefix`), unless
+/// `prefix` is a home folder or `~/.local`, which hold far more than programs.
 fn installation(folder: &Path, home: Option<&Path>) -> PathBuf {
-    let prefix = folder.parent().filter(|_| folder.ends_with("bin"));
+    let prefix = folder
+        .parent()
+        .filter(|_| folder.ends_with("bin") || folder.ends_with("shims"));
     match prefix {
         Some(prefix)
             if prefix.parent().is_some()
@@ -318,6 +321,14 @@ pub(crate) mod tests {
             view.programs,
             vec![dir.path().to_owned()],
             "its working folder, not the home"
+        );
+        let shims = dir.path().join(".pyenv/shims");
+        std::fs::create_dir_all(&shims).unwrap();
+        let pyenv = View::of(&shims.join("python3"), &[], &[], false);
+        assert_eq!(
+            pyenv.programs,
+            vec![dir.path().join(".pyenv")],
+            "a version manager's shim brings the manager and its versions"
         );
         let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
         assert!(system.programs.is_empty(), "{:?}", system.programs);

@@ -280,6 +280,7 @@ impl Servers {
         self.host.forget(name).await;
         self.logs.clear(name);
         self.shared.traffic().remove(name);
+        switchboard_core::launch::Sandboxed::forget(name);
         Ok(())
     }
 
