@@ -1828,7 +1828,10 @@ export type ServerForm_Deserialize = {
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
-	/**  A local server runs in the sandbox (see `switchboard_core::sandbox`). */
+	/**
+	 *  A local server runs in the sandbox (see `switchboard_core::sandbox`): one added now
+	 *  does unless the person says otherwise.
+	 */
 	sandbox?: boolean,
 	/**  The sandboxed server shares the machine's network. */
 	sandboxNetwork?: boolean,
@@ -1859,7 +1862,10 @@ export type ServerForm_Serialize = {
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
-	/**  A local server runs in the sandbox (see `switchboard_core::sandbox`). */
+	/**
+	 *  A local server runs in the sandbox (see `switchboard_core::sandbox`): one added now
+	 *  does unless the person says otherwise.
+	 */
 	sandbox: boolean,
 	/**  The sandboxed server shares the machine's network. */
 	sandboxNetwork: boolean,
