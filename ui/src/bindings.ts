@@ -1753,7 +1753,7 @@ export type SamplingRuleShown_Serialize = {
 	holds: boolean,
 };
 
-/**  What builds a server's sandbox (see `crate::sandbox`). */
+/**  What builds a server's sandbox . */
 export type SandboxEngine = 
 /**  Bubblewrap where it runs, Landlock where it does not. */
 "auto" | "bubblewrap" | "landlock";

@@ -316,23 +316,7 @@ pub struct SandboxSetting {
     pub engine: SandboxEngine,
 }
 
-/// What builds a server's sandbox (see `crate::sandbox`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
-pub enum SandboxEngine {
-    /// Bubblewrap where it runs, Landlock where it does not.
-    #[default]
-    Auto,
-    Bubblewrap,
-    Landlock,
-}
-
-impl SandboxEngine {
-    fn is_auto(&self) -> bool {
-        *self == Self::Auto
-    }
-}
+pub use crate::sandbox::SandboxEngine;
 
 /// How a crashed server is restarted: after `initial_backoff_ms`, doubling up to
 /// `max_backoff_ms`, and no more after `max_restarts` crashes in a row.

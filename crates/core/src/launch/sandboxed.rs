@@ -12,7 +12,7 @@ use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::{LaunchError, bundled, on_path, spawn_error};
-use crate::config::SandboxSetting;
+use crate::config::{SandboxEngine, SandboxSetting};
 use crate::sandbox::landlock::{self, Private};
 use crate::sandbox::npx::Npx;
 use crate::sandbox::{self, Engine, View, bwrap};
@@ -42,12 +42,13 @@ impl Sandboxed<'_> {
         log: LogSink,
     ) -> Result<TransportParts, LaunchError> {
         // The fetch runs the package's install scripts: of the configured variables it gets
-        // only npm's own (a private registry's token), none of the server's secrets.
+        // only its `PATH` and npm's own (a private registry's token), none of the server's
+        // secrets.
         let npm_variables: Vec<_> = variables
             .iter()
             .filter(|(key, _)| {
                 let key = key.to_string_lossy();
-                key.starts_with("npm_config_") || key.starts_with("NPM_")
+                key == "PATH" || key.starts_with("npm_config_") || key.starts_with("NPM_")
             })
             .cloned()
             .collect();
@@ -58,26 +59,7 @@ impl Sandboxed<'_> {
             .find(|(key, _)| key == "PATH")
             .map(|(_, path)| path.clone())
             .unwrap_or_default();
-        let wanted = self.setting.engine;
-        let engine = tokio::task::spawn_blocking(move || {
-            let bwrap = on_path(
-                Path::new(bwrap::PROGRAM),
-                &std::env::var_os("PATH").unwrap_or_default(),
-            );
-            let helper = bundled(
-                landlock::HELPER,
-                &std::env::current_exe().unwrap_or_default(),
-            )
-            .map_err(|e| e.to_string());
-            sandbox::choose(
-                wanted,
-                bwrap.as_deref(),
-                helper.as_deref().map_err(Clone::clone),
-            )
-        })
-        .await
-        .map_err(|e| LaunchError::Start(e.to_string()))?
-        .map_err(LaunchError::Unstartable)?;
+        let engine = engine(self.setting.engine).await?;
         let (program, view) = self.view(&path, cwd)?;
         if let (Some(npx), Some(cache)) = (Npx::of(&program, self.args), view.caches.first()) {
             std::fs::create_dir_all(cache).map_err(|e| {
@@ -166,6 +148,30 @@ impl Sandboxed<'_> {
         server.clear_env = true;
         Ok(server)
     }
+}
+
+/// The engine `wanted` names that can run here: `bwrap` found on the app's `PATH`, our
+/// helper beside the app (probing them may wait on a process: not on a runtime worker).
+async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
+    tokio::task::spawn_blocking(move || {
+        let bwrap = on_path(
+            Path::new(bwrap::PROGRAM),
+            &std::env::var_os("PATH").unwrap_or_default(),
+        );
+        let helper = bundled(
+            landlock::HELPER,
+            &std::env::current_exe().unwrap_or_default(),
+        )
+        .map_err(|e| e.to_string());
+        sandbox::choose(
+            wanted,
+            bwrap.as_deref(),
+            helper.as_deref().map_err(Clone::clone),
+        )
+    })
+    .await
+    .map_err(|e| LaunchError::Start(e.to_string()))?
+    .map_err(LaunchError::Unstartable)
 }
 
 /// A folder of the sandbox's kept in the person's cache: `packages` (what `npx` fetched),

@@ -6,7 +6,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use crate::config::SandboxEngine;
+use serde::{Deserialize, Serialize};
+
+/// What builds a server's sandbox .
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum SandboxEngine {
+    /// Bubblewrap where it runs, Landlock where it does not.
+    #[default]
+    Auto,
+    Bubblewrap,
+    Landlock,
+}
+
+impl SandboxEngine {
+    pub(crate) fn is_auto(&self) -> bool {
+        *self == Self::Auto
+    }
+}
 
 /// The engine that builds a server's sandbox, with its program.
 #[derive(Debug, Clone, PartialEq, Eq)]
