@@ -44,6 +44,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_log_level",
         "server_roots",
         "set_server_roots",
+        "set_folder_read_only",
         "check_folder",
         "import_candidates",
         "import_candidate",

@@ -177,7 +177,9 @@ impl From<TrustError> for CommandError {
     fn from(err: TrustError) -> Self {
         use switchboard_core::approvals::AnswerError;
         let code = match &err {
-            TrustError::Answer(AnswerError::NotPending(_)) => ErrorCode::NotFound,
+            TrustError::Answer(AnswerError::NotPending(_)) | TrustError::NotShared { .. } => {
+                ErrorCode::NotFound
+            }
             TrustError::Answer(_)
             | TrustError::BadAnswer(_)
             | TrustError::Link(_)

@@ -62,6 +62,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             servers::set_log_level,
             servers::server_roots,
             servers::set_server_roots,
+            servers::set_folder_read_only,
             servers::check_folder,
             servers::import_candidates,
             servers::import_candidate,

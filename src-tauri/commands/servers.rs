@@ -210,6 +210,22 @@ pub async fn set_server_roots(
     Ok(desk.trust().set_roots(&name, &folders).await?)
 }
 
+/// Lets the server only read one of the folders shared with it, in its sandbox, or change
+/// it again; a sandboxed server starts again to bind it so.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_folder_read_only(
+    desk: State<'_, Desk>,
+    name: String,
+    folder: String,
+    read_only: bool,
+) -> Result<()> {
+    Ok(desk
+        .trust()
+        .set_read_only(&name, std::path::Path::new(&folder), read_only)
+        .await?)
+}
+
 /// Other hosts' configuration files found on this machine.
 #[tauri::command]
 #[specta::specta]

@@ -307,6 +307,75 @@ fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it
     );
 }
 
+/// A folder shared from its panel with a running sandboxed server: the log says it starts
+/// again to bind it, and it then reads and writes there; made read only, it reads and can
+/// change nothing there.
+#[test]
+fn a_folder_shared_with_a_running_sandboxed_server_is_bound_and_can_be_made_read_only() {
+    let app = App::start_with_own_home();
+    let w = &app.window;
+    app.wait_running("demo");
+    let targets = Targets::new();
+    let mut config = app.config();
+    config["mcpServers"]["prying"] = targets.server_entry(Some("auto"));
+    std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
+    app.wait_running("prying");
+    app.select_server("prying");
+    let root = targets.root.display().to_string();
+    let shared = ".servers-detail .shared-folders";
+    app.fill(shared, "Folder path", &root);
+    app.press(shared, "Add");
+    w.wait_for_text(
+        &format!("{shared} [aria-label='Folders to share']"),
+        &root,
+        SHOWN,
+    );
+    app.press(shared, "Share these folders with prying");
+    let rebound = ".servers-detail .log-line.source-sandbox";
+    w.wait_for_text(rebound, "it starts again", SHOWN);
+    app.wait_running("prying");
+    let poke = |shot: &str| {
+        app.open_tool("prying", "poke");
+        app.invoke_allowed("prying", "poke");
+        app.result(&format!(
+            "read {}",
+            targets.root.join("notes.txt").display()
+        ));
+        w.screenshot(shot);
+    };
+    poke("sandbox-folder-shared");
+    std::fs::remove_file(targets.written()).expect("written in the shared folder");
+
+    app.select_server("prying");
+    let read_only = w.find(&format!("{shared} input[aria-label='Read only: {root}']"));
+    w.click(&read_only);
+    w.wait_for_text(
+        ".servers-detail .sandbox-note",
+        "Shared with it (read only)",
+        SHOWN,
+    );
+    w.scroll_to(shared);
+    w.screenshot("sandbox-folder-read-only");
+    w.wait_for_all(rebound, "a second start to bind it", SHOWN, |lines| {
+        lines
+            .iter()
+            .filter(|l| l.contains("it starts again"))
+            .count()
+            == 2
+    });
+    app.wait_running("prying");
+    assert_eq!(
+        app.config()["settings"]["sharedFolders"][0]["readOnly"],
+        json!([root]),
+        "kept in the file"
+    );
+    poke("sandbox-folder-read-only-poked");
+    assert!(
+        !targets.written().exists(),
+        "nothing written in a read-only folder"
+    );
+}
+
 #[test]
 fn a_remote_server_and_a_secret_kept_in_the_keyring_added_through_the_form() {
     let peer = HttpPeer::python_streamable();

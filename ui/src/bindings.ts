@@ -55,6 +55,11 @@ export const commands = {
 	serverRoots: (name: string) => __TAURI_INVOKE<string[]>("server_roots", { name }),
 	setServerRoots: (name: string, folders: string[]) => __TAURI_INVOKE<null>("set_server_roots", { name, folders }),
 	/**
+	 *  Lets the server only read one of the folders shared with it, in its sandbox, or change
+	 *  it again; a sandboxed server starts again to bind it so.
+	 */
+	setFolderReadOnly: (name: string, folder: string, readOnly: boolean) => __TAURI_INVOKE<null>("set_folder_read_only", { name, folder, readOnly }),
+	/**
 	 *  Whether `path` is a folder a server could be shown, checked as sharing it would be (it
 	 *  exists and is a folder): nothing when it is, else why not.
 	 */
@@ -1792,6 +1797,8 @@ export type SandboxView = {
 	programs: string[],
 	/**  The folders shared with it: read and written. */
 	roots: string[],
+	/**  The folders shared with it read only. */
+	readOnly: string[],
 	/**
 	 *  Where the packages it runs are kept between starts (an `npx` server's): read and
 	 *  written.

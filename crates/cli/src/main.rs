@@ -350,7 +350,10 @@ async fn transport(server: &Server) -> Result<TransportParts, Failure> {
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        let roots = answers::folders(&server.roots)?;
+        let roots = switchboard_core::roots::Shared {
+            written: answers::folders(&server.roots)?,
+            read: Vec::new(),
+        };
         let name = sandbox_name();
         let sandboxed = Sandboxed {
             name: &name,

@@ -10,6 +10,8 @@ use switchboard_mcp::client::Client;
 use switchboard_mcp::file_uri::file_uri;
 use switchboard_mcp::types::Root;
 
+pub use crate::sandbox::Shared;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RootError {
     #[error("{}: {reason}", path.display())]
@@ -28,6 +30,10 @@ pub struct FolderGrant {
     /// before), by agent: an agent removed takes them along.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub offered_by: BTreeMap<String, Vec<PathBuf>>,
+    /// Those of `folders` the person shared read-only: in its sandbox the server may read
+    /// them and change nothing there (MCP's roots carry no such mark; the sandbox holds it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_only: Vec<PathBuf>,
 }
 
 impl FolderGrant {
@@ -39,6 +45,7 @@ impl FolderGrant {
             identity,
             folders,
             offered_by: BTreeMap::new(),
+            read_only: Vec::new(),
         }
     }
 
@@ -78,6 +85,12 @@ impl FolderGrant {
         for (agent, folders) in &before.offered_by {
             self.offered(agent, folders);
         }
+        self.read_only = before
+            .read_only
+            .iter()
+            .filter(|folder| self.folders.contains(folder))
+            .cloned()
+            .collect();
     }
 }
 
@@ -85,6 +98,8 @@ impl FolderGrant {
 #[derive(Debug, Clone)]
 pub struct Roots {
     granted: Arc<Mutex<HashMap<String, Vec<Root>>>>,
+    /// The folders of each server's the person shared read-only.
+    read_only: Arc<Mutex<HashMap<String, Vec<PathBuf>>>>,
     /// Marked on every change: a sandboxed server binds its roots as it starts, and starts
     /// again to bind new ones.
     changed: Arc<tokio::sync::watch::Sender<()>>,
@@ -94,6 +109,7 @@ impl Default for Roots {
     fn default() -> Self {
         Self {
             granted: Arc::default(),
+            read_only: Arc::default(),
             changed: Arc::new(tokio::sync::watch::channel(()).0),
         }
     }
@@ -108,6 +124,35 @@ impl Roots {
     /// The folders `server` may see.
     pub fn folders(&self, server: &str) -> Vec<PathBuf> {
         folders_of(&self.of(server))
+    }
+
+    /// The folders `server` may see, as its sandbox binds them: written, or read only.
+    pub fn shared(&self, server: &str) -> Shared {
+        let marked = self
+            .read_only
+            .lock()
+            .get(server)
+            .cloned()
+            .unwrap_or_default();
+        let (read, written) = self
+            .folders(server)
+            .into_iter()
+            .partition(|folder| marked.contains(folder));
+        Shared { written, read }
+    }
+
+    /// Marks which of `server`'s folders it may only read (the others it may change, in its
+    /// sandbox); true if that changed, and a sandboxed server starts again to bind them so.
+    pub fn mark_read_only(&self, server: &str, folders: Vec<PathBuf>) -> bool {
+        let before = self
+            .read_only
+            .lock()
+            .insert(server.to_owned(), folders.clone());
+        let changed = before.unwrap_or_default() != folders;
+        if changed {
+            self.changed.send_replace(());
+        }
+        changed
     }
 
     fn granted(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Vec<Root>>> {
@@ -159,6 +204,7 @@ impl Roots {
 
     /// Withdraws everything from `server`; true if it could see anything.
     pub fn revoke(&self, server: &str) -> bool {
+        self.read_only.lock().remove(server);
         let revoked = self.granted().remove(server).is_some_and(|r| !r.is_empty());
         if revoked {
             self.changed.send_replace(());
@@ -251,6 +297,7 @@ mod tests {
             identity: "id".into(),
             folders: vec![own.clone(), both.clone(), alone.clone()],
             offered_by: BTreeMap::new(),
+            read_only: Vec::new(),
         };
         grant.offered(
             "Cursor",
@@ -263,6 +310,56 @@ mod tests {
         assert_eq!(grant.withdraw("Zed"), [both]);
         assert_eq!(grant.folders, [own]);
         assert!(grant.offered_by.is_empty());
+    }
+
+    #[test]
+    fn a_folder_shared_read_only_is_bound_so_and_its_mark_outlives_a_change_of_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let (papers, project) = (dir.path().join("papers"), dir.path().join("project"));
+        for folder in [&papers, &project] {
+            std::fs::create_dir(folder).unwrap();
+        }
+        let (papers, project) = (
+            papers.canonicalize().unwrap(),
+            project.canonicalize().unwrap(),
+        );
+        let roots = Roots::default();
+        let mut changes = roots.changes();
+        roots
+            .grant("files", &[papers.clone(), project.clone()])
+            .unwrap();
+        changes.mark_unchanged();
+        assert!(roots.mark_read_only("files", vec![papers.clone()]));
+        assert!(
+            changes.has_changed().unwrap(),
+            "a sandboxed server binds it anew"
+        );
+        assert_eq!(
+            roots.shared("files"),
+            Shared {
+                written: vec![project.clone()],
+                read: vec![papers.clone()],
+            }
+        );
+        assert!(!roots.mark_read_only("files", vec![papers.clone()]));
+
+        let before = FolderGrant {
+            read_only: vec![papers.clone()],
+            ..FolderGrant::of("files", "id".into(), &roots.of("files"))
+        };
+        let mut after = FolderGrant::of(
+            "files",
+            "id".into(),
+            &roots_of(std::slice::from_ref(&papers)).unwrap(),
+        );
+        after.keep_marks_of(&before);
+        assert_eq!(after.read_only, std::slice::from_ref(&papers));
+        let mut without = FolderGrant::of("files", "id".into(), &roots_of(&[project]).unwrap());
+        without.keep_marks_of(&before);
+        assert!(
+            without.read_only.is_empty(),
+            "a folder no longer shared loses its mark"
+        );
     }
 
     #[test]

@@ -290,8 +290,20 @@ async fn supervise<H: ClientHandler>(
     mut stopping: watch::Receiver<bool>,
 ) {
     let mut crashes = 0u32;
+    let mut rebinding = false;
     loop {
         shared.set(&name, ServerState::Starting);
+        // Said once it is Starting: whoever reads this then waits for it to run again.
+        if std::mem::take(&mut rebinding) {
+            let _ = shared.events.send(ServerEvent::Log {
+                server: name.clone(),
+                source: LogSource::Sandbox,
+                level: None,
+                text: "the folders shared with it changed: it starts again, its sandbox \
+                       binding them as they are now"
+                    .to_owned(),
+            });
+        }
         let started = Instant::now();
         let ended = run_once(&name, &config, handler.clone(), &shared, &mut stopping).await;
         shared.catalog.remove(&name);
@@ -299,7 +311,10 @@ async fn supervise<H: ClientHandler>(
             server: name.clone(),
         });
         let (reason, stderr_tail, cannot_heal) = match ended {
-            Ended::Rebind => continue,
+            Ended::Rebind => {
+                rebinding = true;
+                continue;
+            }
             Ended::Stopped => {
                 shared.set(&name, ServerState::Stopped);
                 return;
@@ -407,7 +422,7 @@ async fn run_once<H: ClientHandler>(
         })
     };
     let mut roots_changed = shared.roots.changes();
-    let folders = shared.roots.folders(name);
+    let folders = shared.roots.shared(name);
     let launched = match launch(
         name,
         config,
@@ -539,7 +554,7 @@ async fn run_once<H: ClientHandler>(
             }
             // What the sandbox binds is fixed as it starts: roots and sandbox never disagree.
             Ok(()) = roots_changed.changed(), if config.sandbox.is_some() => {
-                if shared.roots.folders(name) != folders {
+                if shared.roots.shared(name) != folders {
                     client.close().await;
                     return Ended::Rebind;
                 }

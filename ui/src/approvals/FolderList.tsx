@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import "./approvals.css";
@@ -17,6 +17,8 @@ export interface FolderListProps {
   onCheck?(path: string): Promise<string | null>;
   /** Told whether a folder is being checked: what is listed may still grow. */
   onChecking?(checking: boolean): void;
+  /** What a listed folder's row shows beside its Remove button. */
+  rowExtra?(folder: string): ReactNode;
 }
 
 /** "/home/ada", "C:\Users\ada" or "\\server\share". */
@@ -25,7 +27,7 @@ export function isAbsolutePath(path: string): boolean {
 }
 
 /** Folders to share with a server: typed as paths or picked, each removable. */
-export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onChecking }: FolderListProps) {
+export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onChecking, rowExtra }: FolderListProps) {
   const inputId = `${idPrefix}-path`;
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -99,6 +101,7 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
             {folders.map((folder) => (
               <li key={folder}>
                 <code>{folder}</code>
+                {rowExtra?.(folder)}
                 <button
                   type="button"
                   className="button"

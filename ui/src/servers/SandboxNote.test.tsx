@@ -17,6 +17,7 @@ beforeEach(() => {
   vi.mocked(commands.sandboxView).mockResolvedValue({
     programs: ["/opt/notes-server"],
     roots: [],
+    readOnly: [],
     caches: [],
     network: false,
   });
@@ -39,12 +40,15 @@ describe("SandboxNote", () => {
     vi.mocked(commands.sandboxView).mockResolvedValue({
       programs: [],
       roots: ["/home/me/project"],
+      readOnly: ["/home/me/papers"],
       caches: ["/home/me/.cache/switchboard/sandbox/packages/npx/notes-server"],
       network: true,
     });
     render(<SandboxNote server="notes" sandbox={{ network: true }} />);
     expect(screen.getByText(/Runs in the sandbox, with the network/)).toBeTruthy();
     expect(await screen.findByText("/home/me/project")).toBeTruthy();
+    expect(screen.getByText("Shared with it (read only)")).toBeTruthy();
+    expect(screen.getByText("/home/me/papers")).toBeTruthy();
     expect(screen.getByText("the system's own")).toBeTruthy();
     expect(screen.getByText("/home/me/.cache/switchboard/sandbox/packages/npx/notes-server")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Sandbox this server" })).toBeNull();

@@ -28,6 +28,14 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
       <dd>{view.data.programs.length > 0 ? <Folders folders={view.data.programs} /> : "the system's own"}</dd>
       <dt>Shared with it (read and written)</dt>
       <dd>{view.data.roots.length > 0 ? <Folders folders={view.data.roots} /> : "no folder"}</dd>
+      {view.data.readOnly.length > 0 && (
+        <>
+          <dt>Shared with it (read only)</dt>
+          <dd>
+            <Folders folders={view.data.readOnly} />
+          </dd>
+        </>
+      )}
       {view.data.caches.length > 0 && (
         <>
           <dt>Its package, fetched with the network before it starts (read and written)</dt>

@@ -107,8 +107,8 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
             </label>
             <p id={`${id}-sandbox-hint`} className="hint">
               It then sees only the system, its own program and the folders you share with it, with an empty home and
-              only the variables above (bubblewrap builds it, or Landlock where bubblewrap cannot run). An npx package
-              is fetched first, with the network for that step alone. Its calls are asked about as ever.
+              only the variables above (bubblewrap builds it, or Landlock where bubblewrap cannot run). An npx or uvx
+              package is fetched first, with the network for that step alone. Its calls are asked about as ever.
             </p>
             {form.sandbox && (
               <label className="check nested">

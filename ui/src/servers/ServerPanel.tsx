@@ -73,7 +73,7 @@ export function ServerPanel({
           {error}
         </p>
       )}
-      {state?.state === "running" && <SharedFolders server={name} />}
+      {state?.state === "running" && <SharedFolders server={name} sandboxed={sandbox !== null} />}
       {local && <SandboxNote server={name} sandbox={sandbox} />}
       <ServerTools server={name} />
       <div role="tablist" aria-label="Server activity" className="pane-tabs">

@@ -2,13 +2,31 @@ import { useEffect, useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { FolderList } from "../approvals/FolderList";
+import { useFetched } from "../host/updates";
 
-/** The folders a running server may see, changed at any time; the server is told. */
-export function SharedFolders({ server }: { server: string }) {
+/**
+ * The folders a running server may see, changed at any time; the server is told. A sandboxed
+ * server's shared folders can each be made read only there (it starts again to bind them so).
+ */
+export function SharedFolders({ server, sandboxed = false }: { server: string; sandboxed?: boolean }) {
   const [saved, setSaved] = useState<string[] | null>(null);
   const [folders, setFolders] = useState<string[]>([]);
   const [message, setMessage] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const view = useFetched(
+    () => (sandboxed ? commands.sandboxView(server) : Promise.resolve(null)),
+    ["servers_changed", "config_changed", "status"],
+    [server, sandboxed],
+  );
+  const readOnly = view.data?.readOnly ?? [];
+  const setReadOnly = (folder: string, on: boolean) =>
+    commands.setFolderReadOnly(server, folder, on).then(
+      () => {
+        setMessage(null);
+        view.refresh();
+      },
+      (err: unknown) => setMessage(errorMessage(err)),
+    );
   useEffect(() => {
     commands.serverRoots(server).then((roots) => {
       setSaved(roots);
@@ -35,6 +53,20 @@ export function SharedFolders({ server }: { server: string }) {
         onCheck={(path) => commands.checkFolder(path)}
         onChecking={setChecking}
         idPrefix={`shared-${server}`}
+        rowExtra={(folder) =>
+          sandboxed &&
+          saved.includes(folder) && (
+            <label className="check read-only">
+              <input
+                type="checkbox"
+                aria-label={`Read only: ${folder}`}
+                checked={readOnly.includes(folder)}
+                onChange={(e) => void setReadOnly(folder, e.target.checked)}
+              />
+              Read only
+            </label>
+          )
+        }
       />
       {message && (
         <p className="error" role="alert">

@@ -89,7 +89,7 @@ pub async fn launch(
     config: &ServerConfig,
     secrets: &Secrets,
     sign_ins: &SignIns,
-    roots: &[PathBuf],
+    roots: &sandbox::Shared,
     log: LogSink,
 ) -> Result<Launched, LaunchError> {
     let (transport, resolved, http) = start(name, config, secrets, sign_ins, roots, log).await?;
@@ -127,7 +127,7 @@ async fn start(
     config: &ServerConfig,
     secrets: &Secrets,
     sign_ins: &SignIns,
-    roots: &[PathBuf],
+    roots: &sandbox::Shared,
     log: LogSink,
 ) -> Result<(TransportParts, Vec<Resolved>, bool), LaunchError> {
     match config
@@ -277,7 +277,7 @@ async fn own_secret(
 pub async fn sandbox_view(
     name: &str,
     config: &ServerConfig,
-    roots: &[PathBuf],
+    roots: &sandbox::Shared,
 ) -> Result<sandbox::View, LaunchError> {
     let ServerSpec::Stdio {
         command,
@@ -483,7 +483,7 @@ mod tests {
             &config,
             &secrets,
             &SignIns::default(),
-            &[],
+            &sandbox::Shared::default(),
             switchboard_mcp::transport::discard_log(),
         )
         .await

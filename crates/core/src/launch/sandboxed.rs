@@ -1,6 +1,6 @@
 //! Starting a stdio server in its sandbox (see `crate::sandbox`): the engine that can build
-//! it here, what it sees, and for a package `npx` runs, the package fetched first (with the
-//! network, seeing nothing of the person's) into a cache it keeps.
+//! it here, what it sees, and for a package `npx` or `uvx` runs, the package fetched first
+//! (with the network, seeing nothing of the person's) into a cache it keeps.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -14,8 +14,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use super::{LaunchError, bundled, on_path, spawn_error};
 use crate::config::{SandboxEngine, SandboxSetting};
 use crate::sandbox::landlock::{self, Private};
-use crate::sandbox::npx::Npx;
-use crate::sandbox::{self, Engine, View, bwrap};
+use crate::sandbox::package::Package;
+use crate::sandbox::{self, Engine, Shared, View, bwrap};
 
 /// The longest a package's fetch may take (a large package over a slow line).
 const FETCH_LIMIT: Duration = Duration::from_secs(300);
@@ -26,7 +26,7 @@ pub struct Sandboxed<'a> {
     pub name: &'a str,
     pub program: &'a Path,
     pub args: &'a [String],
-    pub roots: &'a [PathBuf],
+    pub roots: &'a Shared,
     pub setting: SandboxSetting,
 }
 
@@ -42,18 +42,18 @@ impl Sandboxed<'_> {
         log: LogSink,
     ) -> Result<TransportParts, LaunchError> {
         // The fetch runs the package's install scripts: of the configured variables it gets
-        // only its `PATH` and npm's own (a private registry's token), none of the server's
-        // secrets.
-        let npm_variables: Vec<_> = variables
+        // only its `PATH` and the runner's own (a private registry's token), none of the
+        // server's secrets.
+        let runners_variables: Vec<_> = variables
             .iter()
             .filter(|(key, _)| {
                 let key = key.to_string_lossy();
-                key == "PATH" || key.starts_with("npm_config_") || key.starts_with("NPM_")
+                key == "PATH" || Package::is_runners_variable(&key)
             })
             .cloned()
             .collect();
-        let fetch_env = sandbox::environment(&npm_variables, login.as_ref());
-        let mut env = sandbox::environment(&variables, login.as_ref());
+        let fetch_env = sandbox::environment(&runners_variables, login.as_ref(), true);
+        let mut env = sandbox::environment(&variables, login.as_ref(), self.setting.network);
         let path = env
             .iter()
             .find(|(key, _)| key == "PATH")
@@ -61,28 +61,31 @@ impl Sandboxed<'_> {
             .unwrap_or_default();
         let engine = engine(self.setting.engine).await?;
         let (program, view) = self.view(&path, cwd)?;
-        if let (Some(npx), Some(cache)) = (Npx::of(&program, self.args), view.caches.first()) {
+        if let (Some(package), Some(cache)) =
+            (Package::of(&program, self.args), view.caches.first())
+        {
             std::fs::create_dir_all(cache).map_err(|e| {
                 LaunchError::Start(format!("could not make {}: {e}", cache.display()))
             })?;
             let fetch_view = View {
                 programs: view.programs.clone(),
                 roots: Vec::new(),
+                read_only_roots: Vec::new(),
                 caches: vec![cache.clone()],
                 network: true,
             };
             let mut fetch_env = fetch_env;
-            fetch_env.extend(Npx::environment(cache, false));
+            fetch_env.extend(package.environment(cache, false));
             let fetch = self.command(
                 &engine,
                 &fetch_view,
                 &program,
-                &npx.fetch_args(),
+                &package.fetch_args(),
                 fetch_env,
                 cwd,
             )?;
             run_to_end(&fetch, &log).await;
-            env.extend(Npx::environment(cache, true));
+            env.extend(package.environment(cache, true));
         }
         let server = self.command(&engine, &view, &program, self.args, env, cwd)?;
         stdio::spawn(&server, log).map_err(spawn_error)
@@ -110,8 +113,8 @@ impl Sandboxed<'_> {
         // The folder the person said it runs in is part of how it is launched, as its
         // arguments' folders are: seen, not written.
         view.add_program_folder(cwd);
-        if let Some(npx) = Npx::of(&program, self.args) {
-            view.caches.push(npx.cache_in(&kept_folder("packages")));
+        if let Some(package) = Package::of(&program, self.args) {
+            view.caches.push(package.cache_in(&kept_folder("packages")));
         }
         Ok((program, view))
     }
@@ -174,8 +177,8 @@ async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
     .map_err(LaunchError::Unstartable)
 }
 
-/// A folder of the sandbox's kept in the person's cache: `packages` (what `npx` fetched),
-/// `private` (the homes of servers confined by Landlock).
+/// A folder of the sandbox's kept in the person's cache: `packages` (what `npx` or `uvx`
+/// fetched), `private` (the homes of servers confined by Landlock).
 fn kept_folder(what: &str) -> PathBuf {
     dirs::cache_dir()
         .unwrap_or_else(std::env::temp_dir)

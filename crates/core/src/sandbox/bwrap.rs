@@ -48,6 +48,9 @@ pub fn args(view: &View, program: &Path, args: &[String], cwd: Option<&Path>) ->
     for folder in view.roots.iter().chain(&view.caches) {
         out.pair("--bind", folder, folder);
     }
+    for folder in &view.read_only_roots {
+        out.pair("--ro-bind", folder, folder);
+    }
     if let Some(cwd) = cwd {
         out.flag("--chdir");
         out.path(cwd);
@@ -69,6 +72,7 @@ mod tests {
         let view = View {
             programs: vec![PathBuf::from("/opt/server")],
             roots: vec![root.clone()],
+            read_only_roots: vec![PathBuf::from("/home/someone/papers")],
             caches: vec![PathBuf::from(
                 "/home/someone/.cache/switchboard/sandbox/npx/a",
             )],
@@ -95,6 +99,12 @@ mod tests {
         let cache = "/home/someone/.cache/switchboard/sandbox/npx/a";
         assert!(find(&args, "--bind", &[cache, cache]).is_some_and(|at| at > tmpfs_home));
         assert!(find(&args, "--ro-bind", &["/opt/server", "/opt/server"]).is_some());
+        let papers = "/home/someone/papers";
+        assert!(
+            find(&args, "--ro-bind", &[papers, papers]).is_some_and(|at| at > tmpfs_home),
+            "a folder shared read-only, over the empty home: {args:?}"
+        );
+        assert!(find(&args, "--bind", &[papers, papers]).is_none());
         assert!(args.contains(&"--unshare-all".to_owned()));
         assert!(!args.contains(&"--share-net".to_owned()));
         assert_eq!(&args[args.len() - 3..], ["--", "/opt/server/run", "x"]);

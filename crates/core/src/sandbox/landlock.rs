@@ -71,7 +71,8 @@ impl Private {
 pub fn args(view: &View, private: &Private, program: &Path, args: &[String]) -> Vec<OsString> {
     let mut out = Args::default();
     let read = SYSTEM.iter().chain(ETC).chain(DEVICES_READ).map(Path::new);
-    for path in read.chain(view.programs.iter().map(PathBuf::as_path)) {
+    let programs = view.programs.iter().chain(&view.read_only_roots);
+    for path in read.chain(programs.map(PathBuf::as_path)) {
         out.flag("--read");
         out.path(path);
     }
@@ -121,6 +122,7 @@ mod tests {
         let view = View {
             programs: vec![PathBuf::from("/opt/server")],
             roots: vec![PathBuf::from("/home/someone/project")],
+            read_only_roots: vec![PathBuf::from("/home/someone/papers")],
             caches: vec![PathBuf::from("/home/someone/.cache/npx/a")],
             network: false,
         };
@@ -134,7 +136,14 @@ mod tests {
             Path::new("/opt/server/run"),
             &["x".into()],
         ));
-        for read in ["/usr", "/etc/ld.so.cache", "/opt/server", "/dev/urandom"] {
+        assert!(find(&args, "--write", &["/home/someone/papers"]).is_none());
+        for read in [
+            "/usr",
+            "/etc/ld.so.cache",
+            "/opt/server",
+            "/dev/urandom",
+            "/home/someone/papers",
+        ] {
             assert!(
                 find(&args, "--read", &[read]).is_some(),
                 "{read} in {args:?}"

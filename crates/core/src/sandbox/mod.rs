@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub mod bwrap;
 mod engine;
 pub mod landlock;
-pub mod npx;
+pub mod package;
 
 pub use engine::{Engine, SandboxEngine, choose};
 
@@ -55,6 +55,34 @@ pub(crate) const SYSTEM: &[&str] = &[
 /// The variables every server gets besides those its configuration names.
 const BASE_ENV: &[&str] = &["PATH", "LANG", "LC_ALL", "TERM"];
 
+/// How this machine reaches the network (a proxy, the certificates of one that inspects
+/// TLS), given to a server that has the network, and to a package's fetch, as the host has
+/// them: without them a server behind a proxy reaches nothing.
+const NETWORK_ENV: &[&str] = &[
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+];
+
+/// The folders shared with a server, as its sandbox binds them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shared {
+    /// Read and written.
+    pub written: Vec<PathBuf>,
+    /// Read only, as the person chose.
+    pub read: Vec<PathBuf>,
+}
+
 /// What a sandboxed server may see and whether it has the network.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct View {
@@ -62,7 +90,9 @@ pub struct View {
     pub programs: Vec<PathBuf>,
     /// The folders the person shared with it, read-write.
     pub roots: Vec<PathBuf>,
-    /// Folders it keeps its packages in (see `npx`), read-write.
+    /// The folders the person shared with it read-only.
+    pub read_only_roots: Vec<PathBuf>,
+    /// Folders it keeps its packages in (see `package`), read-write.
     pub caches: Vec<PathBuf>,
     /// Whether it shares the host's network.
     pub network: bool,
@@ -73,11 +103,12 @@ impl View {
     /// with these roots: the program's folder (and the installation it belongs to, for a
     /// program in a `bin` folder), and the folder of each argument that names an existing
     /// file, or the folder it names.
-    pub fn of(program: &Path, args: &[String], roots: &[PathBuf], network: bool) -> Self {
+    pub fn of(program: &Path, args: &[String], shared: &Shared, network: bool) -> Self {
         let home = home();
         let mut view = Self {
             programs: Vec::new(),
-            roots: roots.to_vec(),
+            roots: shared.written.clone(),
+            read_only_roots: shared.read.clone(),
             caches: Vec::new(),
             network,
         };
@@ -165,13 +196,17 @@ pub(crate) fn home() -> Option<PathBuf> {
 }
 
 /// The server's environment in the sandbox: the base variables as the host has them (its
-/// `PATH` as `path`, if given), `HOME` (empty in the sandbox), then those `configured`.
+/// `PATH` as `path`, if given), how the machine reaches the network if it has the network,
+/// `HOME` (empty in the sandbox), then those `configured`.
 pub fn environment(
     configured: &[(OsString, OsString)],
     path: Option<&OsString>,
+    network: bool,
 ) -> Vec<(OsString, OsString)> {
+    let network_env = if network { NETWORK_ENV } else { &[] };
     let mut env: Vec<(OsString, OsString)> = BASE_ENV
         .iter()
+        .chain(network_env)
         .filter_map(|name| {
             let value = match (*name, path) {
                 ("PATH", Some(path)) => Some(path.clone()),
@@ -289,7 +324,7 @@ pub(crate) mod tests {
             "--port".to_owned(),
             "/usr/share/doc".to_owned(),
         ];
-        let view = View::of(&bin.join("node"), &args, &[], false);
+        let view = View::of(&bin.join("node"), &args, &Shared::default(), false);
         assert_eq!(
             view.programs,
             vec![dir.path().join("node"), dir.path().join("server")]
@@ -302,7 +337,7 @@ pub(crate) mod tests {
         let node = View::of(
             Path::new("/usr/bin/node"),
             &[package.display().to_string()],
-            &[],
+            &Shared::default(),
             false,
         );
         assert_eq!(
@@ -313,7 +348,12 @@ pub(crate) mod tests {
             ],
             "the package's folder and the dependencies beside it"
         );
-        let mut view = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
+        let mut view = View::of(
+            Path::new("/usr/bin/python3"),
+            &[],
+            &Shared::default(),
+            false,
+        );
         view.add_program_folder(Some(dir.path()));
         view.add_program_folder(home().as_deref());
         view.add_program_folder(Some(Path::new("/")));
@@ -324,13 +364,18 @@ pub(crate) mod tests {
         );
         let shims = dir.path().join(".pyenv/shims");
         std::fs::create_dir_all(&shims).unwrap();
-        let pyenv = View::of(&shims.join("python3"), &[], &[], false);
+        let pyenv = View::of(&shims.join("python3"), &[], &Shared::default(), false);
         assert_eq!(
             pyenv.programs,
             vec![dir.path().join(".pyenv")],
             "a version manager's shim brings the manager and its versions"
         );
-        let system = View::of(Path::new("/usr/bin/python3"), &[], &[], false);
+        let system = View::of(
+            Path::new("/usr/bin/python3"),
+            &[],
+            &Shared::default(),
+            false,
+        );
         assert!(system.programs.is_empty(), "{:?}", system.programs);
     }
 
@@ -354,7 +399,7 @@ pub(crate) mod tests {
             ("API_KEY".into(), "k".into()),
             ("PATH".into(), "/mine".into()),
         ];
-        let env = environment(&configured, Some(&OsString::from("/login/path")));
+        let env = environment(&configured, Some(&OsString::from("/login/path")), false);
         let names: Vec<_> = env
             .iter()
             .map(|(k, _)| k.to_string_lossy().into_owned())
@@ -368,5 +413,15 @@ pub(crate) mod tests {
         let path: Vec<_> = env.iter().filter(|(k, _)| k == "PATH").collect();
         assert_eq!(path.len(), 1);
         assert_eq!(path[0].1, "/mine");
+        // How the machine reaches the network, where it says: only with the network.
+        let reaching: Vec<_> = NETWORK_ENV
+            .iter()
+            .filter_map(|name| Some((OsString::from(name), std::env::var_os(name)?)))
+            .collect();
+        let online = environment(&configured, None, true);
+        for variable in &reaching {
+            assert!(online.contains(variable), "{variable:?} with the network");
+            assert!(!env.contains(variable), "{variable:?} without it");
+        }
     }
 }

@@ -101,6 +101,8 @@ pub struct SandboxView {
     pub programs: Vec<String>,
     /// The folders shared with it: read and written.
     pub roots: Vec<String>,
+    /// The folders shared with it read only.
+    pub read_only: Vec<String>,
     /// Where the packages it runs are kept between starts (an `npx` server's): read and
     /// written.
     pub caches: Vec<String>,
@@ -325,7 +327,7 @@ impl Servers {
         if config.command.is_none() {
             return Err(ServersError::NotLocal(name.to_owned()));
         }
-        let roots = self.shared.roots().folders(name);
+        let roots = self.shared.roots().shared(name);
         let view = switchboard_core::launch::sandbox_view(name, &config, &roots)
             .await
             .map_err(|e| ServersError::BadRequest(e.to_string()))?;
@@ -335,6 +337,7 @@ impl Servers {
         Ok(SandboxView {
             programs: shown(view.programs),
             roots: shown(view.roots),
+            read_only: shown(view.read_only_roots),
             caches: shown(view.caches),
             network: view.network,
         })

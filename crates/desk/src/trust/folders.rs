@@ -38,6 +38,7 @@ pub(crate) fn grant_remembered(config: &Config, granted: &Roots) {
         match roots::roots_of(&present) {
             Ok(chosen) => {
                 granted.set(&grant.server, chosen);
+                granted.mark_read_only(&grant.server, grant.read_only.clone());
             }
             Err(e) => tracing::warn!("the folders chosen for {}: {e}", grant.server),
         }
@@ -60,6 +61,38 @@ impl Trust {
             grants.push(grant);
         })
         .await;
+    }
+
+    /// Lets `server` only read `folder` of those shared with it, or change it again: in its
+    /// sandbox (it starts again to bind it so). Kept with the person's choice of folders.
+    pub async fn set_read_only(
+        &self,
+        server: &str,
+        folder: &std::path::Path,
+        read_only: bool,
+    ) -> Result<(), TrustError> {
+        if !self.roots.folders(server).iter().any(|f| f == folder) {
+            return Err(TrustError::NotShared {
+                server: server.to_owned(),
+                folder: folder.display().to_string(),
+            });
+        }
+        let (server, folder) = (server.to_owned(), folder.to_owned());
+        let marked = self
+            .change_folders(move |grants| {
+                let grant = grants.iter_mut().find(|g| g.server == server)?;
+                grant.read_only.retain(|f| *f != folder);
+                if read_only {
+                    grant.read_only.push(folder);
+                }
+                Some((server, grant.read_only.clone()))
+            })
+            .await
+            .flatten();
+        if let Some((server, marked)) = marked {
+            self.roots.mark_read_only(&server, marked);
+        }
+        Ok(())
     }
 
     /// Marks `folders`, which `server` sees now, as `agent`'s offer.

@@ -35,6 +35,9 @@ pub enum TrustError {
     Link(#[from] LinkError),
     #[error(transparent)]
     Roots(#[from] RootError),
+    /// A change to a folder the server was not given.
+    #[error("{folder} is not shared with {server}")]
+    NotShared { server: String, folder: String },
 }
 
 /// Cheap to clone; every clone is the same service.

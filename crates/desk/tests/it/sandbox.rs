@@ -70,6 +70,61 @@ async fn a_prying_server_reaches_only_its_shared_folder_in_either_sandbox_and_ev
     }
 }
 
+/// A folder shared read-only: in either sandbox the server reads it and changes nothing
+/// there, the panel says so and the choice is kept in the file; made writable again, the
+/// server writes there.
+#[tokio::test]
+async fn a_folder_shared_read_only_is_read_and_never_written_in_either_sandbox() {
+    for engine in ["bubblewrap", "landlock"] {
+        let targets = Targets::new();
+        let servers = json!({"prying": targets.server_entry(Some(engine))});
+        let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
+        world.server = "prying".to_owned();
+        let trust = world.desk.trust();
+        trust
+            .set_roots("prying", std::slice::from_ref(&targets.root))
+            .await
+            .unwrap();
+        world.running(&["prying"]).await;
+        trust
+            .set_read_only("prying", &targets.root, true)
+            .await
+            .unwrap();
+        world.running(&["prying"]).await;
+        let view = world.desk.servers().sandbox_view("prying").await.unwrap();
+        assert_eq!(view.read_only, [targets.root.display().to_string()]);
+        assert!(view.roots.is_empty(), "{:?}", view.roots);
+        let kept = std::fs::read_to_string(&world.config).unwrap();
+        assert!(kept.contains("readOnly"), "{kept}");
+
+        let attempts = |result: &Value| -> serde_json::Map<String, Value> {
+            serde_json::from_str(&text_of(result)).unwrap()
+        };
+        let inside = targets.root.join("notes.txt");
+        let read = format!("read {}", inside.display());
+        let write = format!("write {}", targets.written().display());
+        let pried = attempts(&confirmed(&mut world, "poke", json!({})).await);
+        assert_eq!(pried[&read], "ok", "{engine}: {pried:?}");
+        assert!(
+            !pried[&write].as_str().unwrap().starts_with("ok"),
+            "{engine}: {pried:?}"
+        );
+        assert!(
+            !targets.written().exists(),
+            "{engine}: written in a read-only folder"
+        );
+
+        trust
+            .set_read_only("prying", &targets.root, false)
+            .await
+            .unwrap();
+        world.running(&["prying"]).await;
+        let pried = attempts(&confirmed(&mut world, "poke", json!({})).await);
+        assert_eq!(pried[&write], "ok", "{engine}: {pried:?}");
+        world.desk.shutdown().await;
+    }
+}
+
 /// A third party's server that is a Node package (server-everything, run by `node` from its
 /// folder in a `node_modules`) runs in either sandbox: its package and the dependencies
 /// beside it are in its view.
@@ -100,50 +155,61 @@ async fn a_node_package_runs_sandboxed_with_its_dependencies() {
     }
 }
 
-/// A server started by `npx` runs in the sandbox with no network: its package is fetched
-/// first (the one step with the network, seeing nothing of the person's) into a cache kept
-/// for it, which the panel names, and the server starts from there.
+/// A server that is a package a runner fetches (server-everything by `npx`, the reference
+/// time server by `uvx`) runs in the sandbox with no network: its package is fetched first
+/// (the one step with the network, seeing nothing of the person's) into a cache kept for
+/// it, which the panel names, and the server starts from there.
 #[tokio::test]
-async fn an_npx_server_is_fetched_then_runs_sandboxed_without_the_network() {
+async fn a_package_server_is_fetched_then_runs_sandboxed_without_the_network() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let peers: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../tests/peers/node/package.json"),
-        )
-        .unwrap(),
+        &std::fs::read_to_string(root.join("tests/peers/node/package.json")).unwrap(),
     )
     .unwrap();
-    let package = "@modelcontextprotocol/server-everything";
-    let version = peers["dependencies"][package].as_str().unwrap();
-    let servers = json!({"everything": {
-        "command": "npx",
-        "args": ["-y", format!("{package}@{version}"), "stdio"],
-        "sandbox": {"network": false},
-    }});
-    let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
-    world.server = "everything".to_owned();
-    let result = world.call("echo", json!({"message": "fetched, then offline"}), "echo");
-    let result = result.await.unwrap().expect("the echo");
+    let everything = "@modelcontextprotocol/server-everything";
+    let version = peers["dependencies"][everything].as_str().unwrap();
+    let uvx = root.join(".tools/venv/bin/uvx");
     assert!(
-        text_of(&result).contains("fetched, then offline"),
-        "{result}"
+        uvx.exists(),
+        "uv is missing from the Python test peers: run scripts/setup"
     );
-    let view = world
-        .desk
-        .servers()
-        .sandbox_view("everything")
-        .await
-        .unwrap();
-    assert!(!view.network);
-    let [cache] = view.caches.as_slice() else {
-        panic!("one package cache: {:?}", view.caches)
-    };
-    assert!(cache.contains("server-everything"), "{cache}");
-    assert!(
-        std::path::Path::new(cache).join("_npx").is_dir(),
-        "the package was fetched into {cache}"
-    );
-    world.desk.shutdown().await;
+    // Each runner: its entry, a call of its server's, what the answer says, what the
+    // fetch left in the cache.
+    let runners = [
+        (
+            json!({"command": "npx", "args": ["-y", format!("{everything}@{version}"), "stdio"]}),
+            ("echo", json!({"message": "fetched, then offline"})),
+            "fetched, then offline",
+            "_npx",
+        ),
+        (
+            json!({"command": uvx, "args": ["mcp-server-time@2026.10.19", "--local-timezone", "UTC"]}),
+            ("get_current_time", json!({"timezone": "UTC"})),
+            "\"timezone\": \"UTC\"",
+            "wheels-v8/pypi/mcp-server-time",
+        ),
+    ];
+    for (mut entry, (tool, arguments), answered, fetched) in runners {
+        entry["sandbox"] = json!({"network": false});
+        let runner = entry["command"].as_str().unwrap().to_owned();
+        let servers = json!({"package": entry});
+        let mut world = desk_on(servers, json!({}), Secrets::new("switchboard-test-sandbox")).await;
+        world.server = "package".to_owned();
+        // Tools that say they only read: the person's own call runs unasked.
+        let result = world.call(tool, arguments, tool).await.unwrap();
+        let result = result.unwrap_or_else(|e| panic!("{runner}: {e}"));
+        assert!(text_of(&result).contains(answered), "{runner}: {result}");
+        let view = world.desk.servers().sandbox_view("package").await.unwrap();
+        assert!(!view.network);
+        let [cache] = view.caches.as_slice() else {
+            panic!("{runner}: one package cache: {:?}", view.caches)
+        };
+        assert!(
+            std::path::Path::new(cache).join(fetched).exists(),
+            "{runner}: the package was fetched into {cache}"
+        );
+        world.desk.shutdown().await;
+    }
 }
 
 /// The reference filesystem server, sandboxed with one shared folder: it lists and reads

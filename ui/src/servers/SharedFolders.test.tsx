@@ -1,0 +1,56 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { commands } from "../bindings";
+import { SharedFolders } from "./SharedFolders";
+
+vi.mock("../bindings", () => ({
+  commands: {
+    serverRoots: vi.fn(),
+    setServerRoots: vi.fn(),
+    sandboxView: vi.fn(),
+    setFolderReadOnly: vi.fn(),
+    pickFolder: vi.fn(),
+    checkFolder: vi.fn(),
+  },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
+}));
+
+afterEach(cleanup);
+beforeEach(() => {
+  vi.mocked(commands.serverRoots).mockResolvedValue(["/home/me/papers", "/home/me/project"]);
+  vi.mocked(commands.sandboxView).mockResolvedValue({
+    programs: [],
+    roots: ["/home/me/project"],
+    readOnly: ["/home/me/papers"],
+    caches: [],
+    network: false,
+  });
+});
+
+describe("SharedFolders", () => {
+  it("lets each folder of a sandboxed server be read only, as the sandbox has it", async () => {
+    vi.mocked(commands.setFolderReadOnly).mockResolvedValue(null);
+    render(<SharedFolders server="notes" sandboxed />);
+    const papers = await screen.findByRole("checkbox", { name: "Read only: /home/me/papers" });
+    await vi.waitFor(() => expect(papers).toHaveProperty("checked", true));
+    const project = screen.getByRole("checkbox", { name: "Read only: /home/me/project" });
+    expect(project).toHaveProperty("checked", false);
+    await userEvent.click(project);
+    expect(commands.setFolderReadOnly).toHaveBeenCalledExactlyOnceWith("notes", "/home/me/project", true);
+  });
+
+  it("offers no such choice outside the sandbox, and says why a change was refused", async () => {
+    render(<SharedFolders server="notes" />);
+    expect(await screen.findByText("/home/me/papers")).toBeTruthy();
+    expect(screen.queryByRole("checkbox")).toBeNull();
+    cleanup();
+    vi.mocked(commands.setFolderReadOnly).mockRejectedValue({ code: "notFound", message: "not shared with notes" });
+    render(<SharedFolders server="notes" sandboxed />);
+    await userEvent.click(await screen.findByRole("checkbox", { name: "Read only: /home/me/project" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("not shared with notes");
+  });
+});
