@@ -20,7 +20,7 @@ export const commands = {
 	 */
 	setSandbox: (name: string, sandbox: SandboxSetting_Deserialize | null) => __TAURI_INVOKE<null>("set_sandbox", { name, sandbox }),
 	/**  What a local server would see in the sandbox now. */
-	sandboxView: (name: string) => __TAURI_INVOKE<SandboxView>("sandbox_view", { name }),
+	sandboxView: (name: string) => __TAURI_INVOKE<SandboxView_Serialize>("sandbox_view", { name }),
 	/**
 	 *  Signs in to the server: the person is asked first (see `answer_sign_in`); returns once
 	 *  the server runs signed in, or with why it does not.
@@ -1788,11 +1788,11 @@ export type SandboxSetting_Serialize = {
 	engine?: SandboxEngine,
 };
 
-/**
- *  Cheap to clone; every clone is the same service.
- *  What a local server sees in the sandbox, as the window shows it.
- */
-export type SandboxView = {
+/**  What a local server sees in the sandbox, as the window shows it. */
+export type SandboxView = SandboxView_Serialize | SandboxView_Deserialize;
+
+/**  What a local server sees in the sandbox, as the window shows it. */
+export type SandboxView_Deserialize = {
 	/**  Its program's folders, its working folder and its arguments' folders: read only. */
 	programs: string[],
 	/**  The folders shared with it: read and written. */
@@ -1806,6 +1806,35 @@ export type SandboxView = {
 	caches: string[],
 	/**  Whether it has the network (as its entry says; none outside a sandbox setting). */
 	network: boolean,
+	/**
+	 *  What builds its sandbox here (bubblewrap, or Landlock where bubblewrap cannot run),
+	 *  or none, and then `cannot` says why and how to fix it.
+	 */
+	engine?: SandboxEngine | null,
+	cannot?: string | null,
+};
+
+/**  What a local server sees in the sandbox, as the window shows it. */
+export type SandboxView_Serialize = {
+	/**  Its program's folders, its working folder and its arguments' folders: read only. */
+	programs: string[],
+	/**  The folders shared with it: read and written. */
+	roots: string[],
+	/**  The folders shared with it read only. */
+	readOnly: string[],
+	/**
+	 *  Where the packages it runs are kept between starts (an `npx` server's): read and
+	 *  written.
+	 */
+	caches: string[],
+	/**  Whether it has the network (as its entry says; none outside a sandbox setting). */
+	network: boolean,
+	/**
+	 *  What builds its sandbox here (bubblewrap, or Landlock where bubblewrap cannot run),
+	 *  or none, and then `cannot` says why and how to fix it.
+	 */
+	engine: SandboxEngine | null,
+	cannot: string | null,
 };
 
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;

@@ -20,6 +20,8 @@ beforeEach(() => {
     readOnly: [],
     caches: [],
     network: false,
+    engine: "bubblewrap",
+    cannot: null,
   });
 });
 
@@ -29,6 +31,7 @@ describe("SandboxNote", () => {
     render(<SandboxNote server="notes" sandbox={null} />);
     expect(screen.getByText(/Runs with all your rights/)).toBeTruthy();
     expect(await screen.findByText("/opt/notes-server")).toBeTruthy();
+    expect(screen.getByText("Bubblewrap builds its sandbox.")).toBeTruthy();
     expect(screen.getByText("no folder")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
     expect(commands.setSandbox).toHaveBeenCalledExactlyOnceWith("notes", {
@@ -43,11 +46,14 @@ describe("SandboxNote", () => {
       readOnly: ["/home/me/papers"],
       caches: ["/home/me/.cache/switchboard/sandbox/packages/npx/notes-server"],
       network: true,
+      engine: "landlock",
+      cannot: null,
     });
     render(<SandboxNote server="notes" sandbox={{ network: true }} />);
     expect(screen.getByText(/Runs in the sandbox, with the network/)).toBeTruthy();
     expect(await screen.findByText("/home/me/project")).toBeTruthy();
     expect(screen.getByText("Shared with it (read only)")).toBeTruthy();
+    expect(screen.getByText(/Landlock builds its sandbox here/)).toBeTruthy();
     expect(screen.getByText("/home/me/papers")).toBeTruthy();
     expect(screen.getByText("the system's own")).toBeTruthy();
     expect(screen.getByText("/home/me/.cache/switchboard/sandbox/packages/npx/notes-server")).toBeTruthy();
@@ -60,5 +66,20 @@ describe("SandboxNote", () => {
     render(<SandboxNote server="notes" sandbox={null} />);
     await userEvent.click(screen.getByRole("button", { name: "Sandbox this server" }));
     expect((await screen.findByRole("alert")).textContent).toContain("bwrap is missing");
+  });
+
+  it("says why no sandbox can run here and how to fix it", async () => {
+    vi.mocked(commands.sandboxView).mockResolvedValue({
+      programs: [],
+      roots: [],
+      readOnly: [],
+      caches: [],
+      network: false,
+      engine: null,
+      cannot: "no sandbox can run here: install bubblewrap",
+    });
+    render(<SandboxNote server="notes" sandbox={{ network: false }} />);
+    expect(await screen.findByText("no sandbox can run here: install bubblewrap")).toBeTruthy();
+    expect(screen.queryByText(/builds its sandbox/)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { commands, type SandboxSetting_Serialize as SandboxSetting } from "../bindings";
+import { commands, type SandboxEngine, type SandboxSetting_Serialize as SandboxSetting } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 
@@ -61,6 +61,8 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
         </p>
       )}
       {sees}
+      {view.data?.engine && <p className="muted">{builtBy(view.data.engine)}</p>}
+      {view.data?.cannot && <p className="error">{view.data.cannot}</p>}
       {!sandbox && (
         <button type="button" className="button" disabled={busy} onClick={sandboxIt}>
           Sandbox this server
@@ -73,6 +75,13 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
       )}
     </section>
   );
+}
+
+/** What builds the sandbox here, in the person's words. */
+function builtBy(engine: SandboxEngine): string {
+  return engine === "landlock"
+    ? "Landlock builds its sandbox here: bubblewrap, which builds a stronger one, cannot run on this machine."
+    : "Bubblewrap builds its sandbox.";
 }
 
 function Folders({ folders }: { folders: string[] }) {

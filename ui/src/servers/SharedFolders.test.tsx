@@ -28,6 +28,8 @@ beforeEach(() => {
     readOnly: ["/home/me/papers"],
     caches: [],
     network: false,
+    engine: "bubblewrap",
+    cannot: null,
   });
 });
 

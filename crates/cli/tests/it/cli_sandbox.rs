@@ -10,7 +10,15 @@ use switchboard_test_support::prying::Targets;
 
 #[test]
 fn a_prying_server_reaches_only_its_root_with_sandbox_and_everything_without() {
-    for engine in [None, Some("bubblewrap"), Some("landlock")] {
+    // Each way: the engine asked for, and whether bubblewrap is on the `PATH` (without it,
+    // the sandbox chosen by itself is Landlock's).
+    let ways = [
+        (None, true),
+        (Some("bubblewrap"), true),
+        (Some("landlock"), true),
+        (Some("auto"), false),
+    ];
+    for (engine, with_bwrap) in ways {
         let sandbox = engine.is_some();
         let targets = Targets::new();
         let mut cli = Command::new(env!("CARGO_BIN_EXE_switchboard-cli"));
@@ -20,6 +28,9 @@ fn a_prying_server_reaches_only_its_root_with_sandbox_and_everything_without() {
         }
         if let Some(engine) = engine {
             cli.args(["--sandbox", "--sandbox-engine", engine]);
+        }
+        if !with_bwrap {
+            cli.env("PATH", "/nonexistent");
         }
         let output = cli
             .arg("--")
@@ -35,5 +46,9 @@ fn a_prying_server_reaches_only_its_root_with_sandbox_and_everything_without() {
         let result: Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
         let reported = result["content"][0]["text"].as_str().unwrap_or_default();
         targets.check(sandbox, reported);
+        if !with_bwrap {
+            // Landlock refuses what it hides (bubblewrap's view has no such file at all).
+            assert!(reported.contains("Permission denied"), "{reported}");
+        }
     }
 }

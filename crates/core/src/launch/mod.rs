@@ -27,7 +27,7 @@ use crate::sign_in::SignIns;
 use crate::traffic::{ShownHeader, shown_header};
 
 mod sandboxed;
-pub use sandboxed::Sandboxed;
+pub use sandboxed::{Sandboxed, engine as sandbox_engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {

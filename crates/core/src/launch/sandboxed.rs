@@ -155,7 +155,7 @@ impl Sandboxed<'_> {
 
 /// The engine `wanted` names that can run here: `bwrap` found on the app's `PATH`, our
 /// helper beside the app (probing them may wait on a process: not on a runtime worker).
-async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
+pub async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
     tokio::task::spawn_blocking(move || {
         let bwrap = on_path(
             Path::new(bwrap::PROGRAM),

@@ -33,6 +33,16 @@ pub enum Engine {
     Landlock(PathBuf),
 }
 
+impl Engine {
+    /// Which engine it is, as a setting names it.
+    pub fn kind(&self) -> SandboxEngine {
+        match self {
+            Self::Bubblewrap(_) => SandboxEngine::Bubblewrap,
+            Self::Landlock(_) => SandboxEngine::Landlock,
+        }
+    }
+}
+
 const INSTALL: &str = "install bubblewrap (apt install bubblewrap, or dnf install bubblewrap)";
 
 /// The engine `wanted` names, given `bwrap` as found on the `PATH` and our helper as found

@@ -27,7 +27,9 @@ use crate::logbook::{LogBook, LogEntry, LogSize};
 use crate::server_settings::{self, FormError, NewSecret, SecretValue, ServerForm, ServerSummary};
 use crate::shown;
 use switchboard_core::approvals::AnswerError;
-use switchboard_core::config::{Config, ConfigError, ImportError, SandboxSetting, ServerConfig};
+use switchboard_core::config::{
+    Config, ConfigError, ImportError, SandboxEngine, SandboxSetting, ServerConfig,
+};
 use switchboard_core::links::LinkError;
 use switchboard_core::masking;
 use switchboard_core::secrets::{SecretError, Secrets};
@@ -91,7 +93,6 @@ impl crate::EditError for ServersError {
     }
 }
 
-/// Cheap to clone; every clone is the same service.
 /// What a local server sees in the sandbox, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -108,8 +109,13 @@ pub struct SandboxView {
     pub caches: Vec<String>,
     /// Whether it has the network (as its entry says; none outside a sandbox setting).
     pub network: bool,
+    /// What builds its sandbox here (bubblewrap, or Landlock where bubblewrap cannot run),
+    /// or none, and then `cannot` says why and how to fix it.
+    pub engine: Option<SandboxEngine>,
+    pub cannot: Option<String>,
 }
 
+/// Cheap to clone; every clone is the same service.
 #[derive(Clone)]
 pub struct Servers {
     shared: Shared,
@@ -331,6 +337,8 @@ impl Servers {
         let view = switchboard_core::launch::sandbox_view(name, &config, &roots)
             .await
             .map_err(|e| ServersError::BadRequest(e.to_string()))?;
+        let wanted = config.sandbox.unwrap_or_default().engine;
+        let engine = switchboard_core::launch::sandbox_engine(wanted).await;
         let shown = |folders: Vec<std::path::PathBuf>| {
             folders.iter().map(|f| f.display().to_string()).collect()
         };
@@ -340,6 +348,8 @@ impl Servers {
             read_only: shown(view.read_only_roots),
             caches: shown(view.caches),
             network: view.network,
+            engine: engine.as_ref().ok().map(|engine| engine.kind()),
+            cannot: engine.err().map(|e| e.to_string()),
         })
     }
 

@@ -7,6 +7,7 @@
 
 use serde_json::{Value, json};
 use switchboard_core::approvals::Remember;
+use switchboard_core::config::{SandboxEngine, SandboxSetting};
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::LogSource;
 use switchboard_desk::Update;
@@ -282,5 +283,30 @@ async fn what_a_server_would_see_in_the_sandbox_is_said_by_name() {
     );
     assert_eq!(view.roots, vec![targets.root.display().to_string()]);
     assert!(!view.network);
+    // What builds it here, said too: bubblewrap runs on this machine; Landlock when chosen.
+    assert_eq!(
+        view.engine,
+        Some(SandboxEngine::Bubblewrap),
+        "{:?}",
+        view.cannot
+    );
+    let landlock = SandboxSetting {
+        network: false,
+        engine: SandboxEngine::Landlock,
+    };
+    world
+        .desk
+        .servers()
+        .set_sandbox("demo", Some(landlock))
+        .await
+        .unwrap();
+    let view = world.desk.servers().sandbox_view("demo").await.unwrap();
+    assert_eq!(
+        view.engine,
+        Some(SandboxEngine::Landlock),
+        "{:?}",
+        view.cannot
+    );
+    assert_eq!(view.cannot, None);
     world.desk.shutdown().await;
 }
