@@ -21,6 +21,9 @@
 //! `tool_result`s appended; each round is a new request, reviewed like any other. The
 //! host never runs a sampling request's tools against its own servers.
 
+use std::collections::HashMap;
+
+use crate::naming::provider_name;
 use serde_json::{Map, Value};
 use switchboard_mcp::types::{
     CreateMessageRequestParams, CreateMessageResult, OneOrMany, Role, SamplingContent,
@@ -65,7 +68,7 @@ pub fn provider_request(
         .iter()
         .flatten()
         .map(|tool| Tool {
-            name: tool.name.clone(),
+            name: provider_name(&tool.name),
             description: tool.description.clone(),
             parameters: Value::Object(tool.input_schema.clone()),
         })
@@ -127,7 +130,7 @@ fn message(index: usize, message: &SamplingMessage) -> Result<Message, DraftErro
                 SamplingContent::Text(t) => Ok(AssistantContent::Text(t.text.clone())),
                 SamplingContent::ToolUse(call) => Ok(AssistantContent::ToolCall(ToolCall {
                     id: call.id.clone(),
-                    name: call.name.clone(),
+                    name: provider_name(&call.name),
                     arguments: Value::Object(call.input.clone()),
                 })),
                 other => Err(unsupported(
@@ -158,9 +161,26 @@ pub async fn draft(
     answer.finish().ok_or(DraftError::Incomplete)
 }
 
-/// The model's answer as the MCP result: its text and tool uses, the model that answered
-/// (`model` if the provider did not say), and why it stopped.
-pub fn result_of(response: Response, model: &str) -> Result<CreateMessageResult, DraftError> {
+/// The names of the request's tools as the model was told them (see
+/// `naming::provider_name`: MCP allows `.` and `/` in a name, the providers do not), each
+/// to the name the server gave it.
+pub fn tool_names(params: &CreateMessageRequestParams) -> HashMap<String, String> {
+    params
+        .tools
+        .iter()
+        .flatten()
+        .map(|tool| (provider_name(&tool.name), tool.name.clone()))
+        .collect()
+}
+
+/// The model's answer as the MCP result: its text and tool uses by the names their server
+/// gave them (`names`, see [`tool_names`]), the model that answered (`model` if the
+/// provider did not say), and why it stopped.
+pub fn result_of(
+    response: Response,
+    model: &str,
+    names: &HashMap<String, String>,
+) -> Result<CreateMessageResult, DraftError> {
     let mut content = Vec::with_capacity(response.content.len());
     for part in response.content {
         content.push(match part {
@@ -174,7 +194,7 @@ pub fn result_of(response: Response, model: &str) -> Result<CreateMessageResult,
                 };
                 SamplingContent::ToolUse(ToolUseContent {
                     id: call.id,
-                    name: call.name,
+                    name: names.get(&call.name).cloned().unwrap_or(call.name),
                     input,
                     meta: None,
                     extra: Map::new(),
@@ -220,12 +240,12 @@ mod tests {
             "messages": [
                 {"role": "user", "content": [{"type": "text", "text": "Weather?"},
                                               {"type": "image", "data": "iVBO", "mimeType": "image/png"}]},
-                {"role": "assistant", "content": {"type": "tool_use", "id": "c1", "name": "get_weather", "input": {"city": "Paris"}}},
+                {"role": "assistant", "content": {"type": "tool_use", "id": "c1", "name": "weather/get.now", "input": {"city": "Paris"}}},
                 {"role": "user", "content": {"type": "tool_result", "toolUseId": "c1", "content": [{"type": "text", "text": "18C"}]}}
             ],
             "systemPrompt": "Be brief.", "maxTokens": 100, "temperature": 0.3,
             "stopSequences": ["END"], "includeContext": "allServers",
-            "tools": [{"name": "get_weather", "inputSchema": {"type": "object"}}],
+            "tools": [{"name": "weather/get.now", "inputSchema": {"type": "object"}}],
             "toolChoice": {"mode": "required"}
         }))
         .unwrap();
@@ -235,7 +255,15 @@ mod tests {
         assert_eq!(request.temperature, Some(0.3));
         assert_eq!(request.stop_sequences, ["END"]);
         assert_eq!(request.tool_choice, ToolChoice::Required);
-        assert_eq!(request.tools[0].name, "get_weather");
+        // A name MCP allows and the providers do not, as they take it, in the tools and in
+        // the conversation alike.
+        let named = &request.tools[0].name;
+        assert!(crate::naming::valid_name(named), "{named}");
+        assert!(named.starts_with("weather_get_now_"), "{named}");
+        assert!(
+            matches!(&request.messages[1], Message::Assistant(c) if matches!(&c[0], AssistantContent::ToolCall(call) if call.name == *named))
+        );
+        assert_eq!(tool_names(&params)[named], "weather/get.now");
         assert_eq!(
             request.messages.len(),
             3,
@@ -268,19 +296,24 @@ mod tests {
                 AssistantContent::Text("Let me look.".into()),
                 AssistantContent::ToolCall(ToolCall {
                     id: "c1".into(),
-                    name: "get_weather".into(),
+                    name: crate::naming::provider_name("weather.get"),
                     arguments: json!({"city": "Paris"}),
                 }),
             ],
             stop_reason: StopReason::ToolUse,
             usage: None,
         };
-        let result = result_of(response, "gpt-4o").unwrap();
+        let names = HashMap::from([(
+            crate::naming::provider_name("weather.get"),
+            "weather.get".to_owned(),
+        )]);
+        let result = result_of(response, "gpt-4o", &names).unwrap();
         assert_eq!(
             serde_json::to_value(&result).unwrap(),
             json!({"role": "assistant", "model": "gpt-4o-2024", "stopReason": "toolUse",
                    "content": [{"type": "text", "text": "Let me look."},
-                               {"type": "tool_use", "id": "c1", "name": "get_weather", "input": {"city": "Paris"}}]})
+                               {"type": "tool_use", "id": "c1", "name": "weather.get", "input": {"city": "Paris"}}]}),
+            "the tool by the name its server gave it"
         );
     }
 }

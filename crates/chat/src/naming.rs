@@ -190,17 +190,34 @@ fn hashed(server: &str, tool: &str, salt: u32) -> String {
     if salt > 0 {
         hasher.update(salt.to_be_bytes());
     }
+    marked(&format!("{server}__{tool}"), hasher)
+}
+
+/// `text` cleaned, cut to leave room for `_` and the start of the hash `hasher` makes.
+fn marked(text: &str, hasher: Sha256) -> String {
     let digest = hasher.finalize();
     let hex: String = digest
         .iter()
         .take(HASH_DIGITS / 2)
         .map(|b| format!("{b:02x}"))
         .collect();
-    let head = clean(&format!("{server}__{tool}"));
+    let head = clean(text);
     let keep = MAX_NAME - HASH_DIGITS - 1;
     // Cleaned text is ASCII: cutting at a byte is cutting at a character.
     let head = &head[..head.len().min(keep)];
     format!("{head}_{hex}")
+}
+
+/// A name every provider takes for a tool known by `name` alone (a sampling request's):
+/// itself when it is one already, else cleaned, cut and marked with a hash of it, so that
+/// it stays apart from the others and leads back to it.
+pub fn provider_name(name: &str) -> String {
+    if valid_name(name) {
+        return name.to_owned();
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(name.as_bytes());
+    marked(name, hasher)
 }
 
 /// A name for each `(server, tool)` pair, all distinct (the pairs are distinct: a server

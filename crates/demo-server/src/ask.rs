@@ -119,11 +119,15 @@ const CLOCK_ROUNDS: usize = 3;
 /// What the demo's clock says: always the same, so that its answers can be checked.
 pub const CLOCK_TIME: &str = "12:00 UTC";
 
+/// The clock's name: dotted, as MCP allows and the model providers do not, so that the
+/// host's mapping of such names shows.
+const CLOCK: &str = "demo.clock";
+
 fn clock() -> Tool {
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
     Tool {
-        name: "clock".to_owned(),
+        name: CLOCK.to_owned(),
         title: None,
         description: Some("Reads the demo server's clock.".to_owned()),
         input_schema: schema,
@@ -139,7 +143,7 @@ fn clock() -> Tool {
 /// The result of a tool the model asked the demo to run: only the clock is there.
 fn read_clock(used: &ToolUseContent) -> SamplingContent {
     let (text, is_error) = match used.name.as_str() {
-        "clock" => (format!("The demo's clock says {CLOCK_TIME}."), None),
+        CLOCK => (format!("The demo's clock says {CLOCK_TIME}."), None),
         other => (format!("the demo has no tool {other}"), Some(true)),
     };
     SamplingContent::ToolResult(ToolResultContent {

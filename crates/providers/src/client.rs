@@ -21,6 +21,7 @@ use crate::error::{Error, ProviderError, retry_after};
 use crate::model::{Event, ModelInfo, Request, Response};
 use crate::openai::OpenAiOptions;
 use crate::secret::ApiKey;
+use crate::sendable::sendable;
 use crate::sse::SseDecoder;
 use crate::{anthropic, collect::Collector, openai};
 
@@ -160,6 +161,7 @@ impl Client {
     /// Sends `request` and streams the answer as it comes. Dropping the stream stops the
     /// answer (the connection is closed).
     pub async fn stream(&self, request: &Request) -> Result<EventStream, Error> {
+        let request = &sendable(request);
         let (url, body, decoder) = match &self.protocol {
             Protocol::OpenAi(options) => (
                 format!("{}/chat/completions", self.base),
@@ -184,6 +186,7 @@ impl Client {
     }
 
     async fn complete_unredacted(&self, request: &Request) -> Result<Response, Error> {
+        let request = &sendable(request);
         match &self.protocol {
             Protocol::OpenAi(options) => {
                 let url = format!("{}/chat/completions", self.base);

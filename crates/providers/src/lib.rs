@@ -81,6 +81,7 @@ mod layers;
 mod model;
 mod openai;
 mod secret;
+mod sendable;
 mod sse;
 
 pub use anthropic::API_VERSION as ANTHROPIC_API_VERSION;

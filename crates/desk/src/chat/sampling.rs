@@ -93,7 +93,7 @@ impl Chats {
             .usage
             .as_ref()
             .map(|u| u.input_tokens.saturating_add(u.output_tokens));
-        let result = drafts::result_of(response, &chosen.model)?;
+        let result = drafts::result_of(response, &chosen.model, &drafts::tool_names(params))?;
         Ok(Drafted {
             provider: chosen.provider,
             model: chosen.model,

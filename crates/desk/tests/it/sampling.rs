@@ -336,8 +336,12 @@ async fn with_no_provider_the_person_writes_the_reply() {
 
 #[tokio::test]
 async fn with_tools_the_model_reads_the_servers_clock_in_the_loop_the_server_runs() {
+    // The demo's clock is `demo.clock`: a name MCP allows and the providers refuse, which
+    // the model is offered as one they take, and which reaches the server as it named it.
+    let clock = switchboard_chat::naming::provider_name("demo.clock");
+    assert_ne!(clock, "demo.clock");
     let provider = StandInProvider::start(json!({"turns": [
-        {"content": [{"tool_call": {"name": "clock", "arguments": {}}}]},
+        {"content": [{"tool_call": {"name": clock, "arguments": {}}}]},
         answer_turn("It is {tool_result}"),
     ]}))
     .await;
@@ -359,7 +363,7 @@ async fn with_tools_the_model_reads_the_servers_clock_in_the_loop_the_server_run
         .filter(|r| r["method"] == "POST")
         .collect();
     assert_eq!(chats.len(), 2);
-    assert_eq!(chats[0]["body"]["tools"][0]["function"]["name"], "clock");
+    assert_eq!(chats[0]["body"]["tools"][0]["function"]["name"], clock);
     let messages = chats[1]["body"]["messages"].as_array().unwrap();
     let tool_message = messages.iter().find(|m| m["role"] == "tool").unwrap();
     assert_eq!(tool_message["content"], "The demo's clock says 12:00 UTC.");

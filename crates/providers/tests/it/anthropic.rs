@@ -153,3 +153,37 @@ async fn thinking_and_citations_are_read_past() {
     assert_eq!(streamed(&client, &request).await.content, expected);
     assert_eq!(client.complete(&request).await.unwrap().content, expected);
 }
+
+/// A model's answer of white space alone, kept in the conversation as it came, does not
+/// make the next turn fail: the API refuses such text, and it is left out as it is sent.
+#[tokio::test]
+async fn an_answer_of_white_space_kept_in_the_conversation_does_not_fail_the_next_turn() {
+    let stand_in = StandIn::start(json!({
+        "turns": [
+            {"content": [{"text": " \n"}]},
+            {"content": [{"text": "Still here."}]},
+            {"content": [{"text": "Still here."}]},
+        ]
+    }))
+    .await;
+    let client = stand_in.anthropic(None);
+    let mut request = Request::new("claude-test", 64, vec![Message::user_text("Hi")]);
+    let blank = client.complete(&request).await.unwrap();
+    assert_eq!(blank.text(), " \n");
+    request.messages.push(blank.into_message());
+    request.messages.push(Message::user_text("Still there?"));
+    assert_eq!(
+        client.complete(&request).await.unwrap().text(),
+        "Still here."
+    );
+    let streamed = streamed(&client, &request).await;
+    assert_eq!(streamed.text(), "Still here.", "streamed, the same");
+    // The blank answer left out, the two questions are one turn.
+    assert_eq!(
+        stand_in.last_body().await["messages"],
+        json!([{"role": "user", "content": [
+            {"type": "text", "text": "Hi"},
+            {"type": "text", "text": "Still there?"},
+        ]}])
+    );
+}

@@ -82,6 +82,14 @@ async fn the_stand_in_refuses_what_the_apis_refuse() {
         ),
         (
             anthropic(json!({"messages": [
+                {"role": "user", "content": "Hi"},
+                {"role": "assistant", "content": [{"type": "text", "text": " \n"}]},
+                {"role": "user", "content": "Still there?"},
+            ]})),
+            "messages: text content blocks must contain non-whitespace text",
+        ),
+        (
+            anthropic(json!({"messages": [
                 {"role": "user", "content": []},
                 {"role": "assistant", "content": "Hello"},
             ]})),

@@ -108,6 +108,20 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
                 "messages: text content blocks must be non-empty".into(),
             ));
         }
+        // Text of white space alone is refused where no other text stands beside it.
+        let texts: Vec<&str> = match message.get("content") {
+            Some(Value::String(text)) => vec![text.as_str()],
+            _ => blocks
+                .iter()
+                .filter(|b| kind(b) == "text")
+                .filter_map(|b| b["text"].as_str())
+                .collect(),
+        };
+        if !final_assistant && !texts.is_empty() && texts.iter().all(|t| t.trim().is_empty()) {
+            return Err(invalid(
+                "messages: text content blocks must contain non-whitespace text".into(),
+            ));
+        }
         if role == "user" {
             let answered: Vec<&str> = blocks
                 .iter()

@@ -1,0 +1,138 @@
+//! What every request is made before it leaves, whoever the provider: a conversation kept
+//! as it came must never be one the next request fails on. A text block holding nothing
+//! but white space is left out (Anthropic's API refuses one, "text content blocks must be
+//! non-empty" or "must contain non-whitespace text", and a model's answer may carry one: a
+//! conversation that kept it would fail at every turn after); a message left with nothing
+//! is dropped, and its neighbours, now of one role, are joined into one message.
+
+use std::borrow::Cow;
+
+use crate::model::{AssistantContent, Message, Request, UserContent};
+
+/// `request` as it may be sent: itself when nothing in it needs changing.
+pub fn sendable(request: &Request) -> Cow<'_, Request> {
+    if !request.messages.iter().any(has_blank_text) {
+        return Cow::Borrowed(request);
+    }
+    let mut messages: Vec<Message> = Vec::with_capacity(request.messages.len());
+    for message in request
+        .messages
+        .iter()
+        .cloned()
+        .filter_map(without_blank_text)
+    {
+        match (messages.last_mut(), message) {
+            (Some(Message::User(before)), Message::User(after)) => join_user(before, after),
+            (Some(Message::Assistant(before)), Message::Assistant(after)) => before.extend(after),
+            (_, message) => messages.push(message),
+        }
+    }
+    Cow::Owned(Request {
+        messages,
+        ..request.clone()
+    })
+}
+
+fn blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
+fn has_blank_text(message: &Message) -> bool {
+    match message {
+        Message::User(content) => content
+            .iter()
+            .any(|c| matches!(c, UserContent::Text(text) if blank(text))),
+        Message::Assistant(content) => content
+            .iter()
+            .any(|c| matches!(c, AssistantContent::Text(text) if blank(text))),
+    }
+}
+
+/// The message without its blank text, or nothing if that was all it held.
+fn without_blank_text(message: Message) -> Option<Message> {
+    let message = match message {
+        Message::User(mut content) => {
+            content.retain(|c| !matches!(c, UserContent::Text(text) if blank(text)));
+            Message::User(content)
+        }
+        Message::Assistant(mut content) => {
+            content.retain(|c| !matches!(c, AssistantContent::Text(text) if blank(text)));
+            Message::Assistant(content)
+        }
+    };
+    let empty = match &message {
+        Message::User(content) => content.is_empty(),
+        Message::Assistant(content) => content.is_empty(),
+    };
+    (!empty).then_some(message)
+}
+
+/// Joins two user messages, tool results first: they must lead the message that follows
+/// the calls they answer.
+fn join_user(before: &mut Vec<UserContent>, after: Vec<UserContent>) {
+    before.extend(after);
+    let (results, rest): (Vec<_>, Vec<_>) = before
+        .drain(..)
+        .partition(|c| matches!(c, UserContent::ToolResult(_)));
+    before.extend(results);
+    before.extend(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{ToolCall, ToolResult};
+
+    #[test]
+    fn a_request_with_nothing_blank_is_sent_as_it_is() {
+        let request = Request::new("m", 64, vec![Message::user_text("Hi")]);
+        assert!(matches!(sendable(&request), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn blank_text_goes_and_a_message_left_empty_with_it_its_neighbours_joined() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "add".into(),
+            arguments: json!({}),
+        };
+        let result = ToolResult {
+            call_id: "c1".into(),
+            content: Vec::new(),
+            is_error: false,
+            not_made: false,
+        };
+        let request = Request::new(
+            "m",
+            64,
+            vec![
+                Message::user_text("Add"),
+                Message::Assistant(vec![
+                    AssistantContent::Text("\n".into()),
+                    AssistantContent::ToolCall(call.clone()),
+                ]),
+                Message::User(vec![UserContent::ToolResult(result.clone())]),
+                Message::assistant_text(" "),
+                Message::User(vec![
+                    UserContent::Text("".into()),
+                    UserContent::Text("And now?".into()),
+                ]),
+            ],
+        );
+        let sent = sendable(&request);
+        assert_eq!(
+            sent.messages,
+            [
+                Message::user_text("Add"),
+                Message::Assistant(vec![AssistantContent::ToolCall(call)]),
+                Message::User(vec![
+                    UserContent::ToolResult(result),
+                    UserContent::Text("And now?".into()),
+                ]),
+            ]
+        );
+        assert_eq!(sent.model, "m", "the rest as it was");
+    }
+}
