@@ -25,23 +25,15 @@ pub const API_VERSION: &str = "2023-06-01";
 
 /// The JSON body of a Messages request.
 pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
-    // The API refuses an empty text block, and an empty message but at the end: a turn in
-    // which the model said nothing goes without them (the user messages around it are
-    // then one turn, as the API takes consecutive ones).
+    // Blank text and the messages it leaves empty are gone already (see `sendable`).
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .filter_map(|message| match message {
-            Message::User(content) => {
-                Some(json!({"role": "user", "content": user_blocks(content)}))
-            }
+        .map(|message| match message {
+            Message::User(content) => json!({"role": "user", "content": user_blocks(content)}),
             Message::Assistant(content) => {
-                let blocks: Vec<Value> = content
-                    .iter()
-                    .filter(|c| !matches!(c, AssistantContent::Text(text) if text.is_empty()))
-                    .map(assistant_block)
-                    .collect();
-                (!blocks.is_empty()).then(|| json!({"role": "assistant", "content": blocks}))
+                let blocks: Vec<Value> = content.iter().map(assistant_block).collect();
+                json!({"role": "assistant", "content": blocks})
             }
         })
         .collect();

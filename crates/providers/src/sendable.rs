@@ -3,29 +3,32 @@
 //! but white space is left out (Anthropic's API refuses one, "text content blocks must be
 //! non-empty" or "must contain non-whitespace text", and a model's answer may carry one: a
 //! conversation that kept it would fail at every turn after); a message left with nothing
-//! is dropped, and its neighbours, now of one role, are joined into one message.
+//! is dropped (the APIs take two turns of one role in a row as one). A conversation that
+//! ends on the model's turn (an MCP prompt may, or an answer cut off) is asked to go on in
+//! a user turn of its own: Claude models from 4.6 on refuse to continue an assistant
+//! message ("does not support assistant message prefill").
 
 use std::borrow::Cow;
 
 use crate::model::{AssistantContent, Message, Request, UserContent};
 
+/// The user turn that asks the model to go on from its own last message.
+pub const GO_ON: &str = "Continue.";
+
 /// `request` as it may be sent: itself when nothing in it needs changing.
 pub fn sendable(request: &Request) -> Cow<'_, Request> {
-    if !request.messages.iter().any(has_blank_text) {
+    let ends_on_assistant = || matches!(request.messages.last(), Some(Message::Assistant(_)));
+    if !request.messages.iter().any(has_blank_text) && !ends_on_assistant() {
         return Cow::Borrowed(request);
     }
-    let mut messages: Vec<Message> = Vec::with_capacity(request.messages.len());
-    for message in request
+    let mut messages: Vec<Message> = request
         .messages
         .iter()
         .cloned()
         .filter_map(without_blank_text)
-    {
-        match (messages.last_mut(), message) {
-            (Some(Message::User(before)), Message::User(after)) => join_user(before, after),
-            (Some(Message::Assistant(before)), Message::Assistant(after)) => before.extend(after),
-            (_, message) => messages.push(message),
-        }
+        .collect();
+    if matches!(messages.last(), Some(Message::Assistant(_))) {
+        messages.push(Message::user_text(GO_ON));
     }
     Cow::Owned(Request {
         messages,
@@ -67,17 +70,6 @@ fn without_blank_text(message: Message) -> Option<Message> {
     (!empty).then_some(message)
 }
 
-/// Joins two user messages, tool results first: they must lead the message that follows
-/// the calls they answer.
-fn join_user(before: &mut Vec<UserContent>, after: Vec<UserContent>) {
-    before.extend(after);
-    let (results, rest): (Vec<_>, Vec<_>) = before
-        .drain(..)
-        .partition(|c| matches!(c, UserContent::ToolResult(_)));
-    before.extend(results);
-    before.extend(rest);
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -92,7 +84,7 @@ mod tests {
     }
 
     #[test]
-    fn blank_text_goes_and_a_message_left_empty_with_it_its_neighbours_joined() {
+    fn blank_text_goes_and_a_message_left_empty_with_it() {
         let call = ToolCall {
             id: "c1".into(),
             name: "add".into(),
@@ -127,12 +119,25 @@ mod tests {
             [
                 Message::user_text("Add"),
                 Message::Assistant(vec![AssistantContent::ToolCall(call)]),
-                Message::User(vec![
-                    UserContent::ToolResult(result),
-                    UserContent::Text("And now?".into()),
-                ]),
+                Message::User(vec![UserContent::ToolResult(result)]),
+                Message::User(vec![UserContent::Text("And now?".into())]),
             ]
         );
         assert_eq!(sent.model, "m", "the rest as it was");
+    }
+
+    #[test]
+    fn a_conversation_that_ends_on_the_models_turn_asks_it_to_go_on() {
+        let request = Request::new(
+            "m",
+            64,
+            vec![
+                Message::user_text("Name a colour."),
+                Message::assistant_text("The colour is"),
+            ],
+        );
+        let sent = sendable(&request);
+        assert_eq!(sent.messages.len(), 3);
+        assert_eq!(sent.messages[2], Message::user_text(GO_ON));
     }
 }

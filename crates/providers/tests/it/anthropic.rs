@@ -178,12 +178,32 @@ async fn an_answer_of_white_space_kept_in_the_conversation_does_not_fail_the_nex
     );
     let streamed = streamed(&client, &request).await;
     assert_eq!(streamed.text(), "Still here.", "streamed, the same");
-    // The blank answer left out, the two questions are one turn.
+    // The blank answer left out: the two questions in a row, which the API takes as one.
     assert_eq!(
         stand_in.last_body().await["messages"],
-        json!([{"role": "user", "content": [
-            {"type": "text", "text": "Hi"},
-            {"type": "text", "text": "Still there?"},
-        ]}])
+        json!([
+            {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+            {"role": "user", "content": [{"type": "text", "text": "Still there?"}]},
+        ])
     );
+}
+
+/// A conversation that ends on the model's turn (an MCP prompt may) is not refused by a
+/// model that takes no prefill: the model is asked to go on in a turn of the person's.
+#[tokio::test]
+async fn a_conversation_ending_on_the_models_turn_is_asked_to_go_on() {
+    let stand_in = StandIn::start(json!({"turns": [{"content": [{"text": "blue."}]}]})).await;
+    let client = stand_in.anthropic(None);
+    let request = Request::new(
+        "claude-sonnet-4-6",
+        64,
+        vec![
+            Message::user_text("Name a colour."),
+            Message::assistant_text("The colour is"),
+        ],
+    );
+    assert_eq!(client.complete(&request).await.unwrap().text(), "blue.");
+    let messages = stand_in.last_body().await["messages"].clone();
+    assert_eq!(messages[2]["role"], "user");
+    assert_eq!(messages[2]["content"][0]["text"], "Continue.");
 }

@@ -104,6 +104,13 @@ async fn the_stand_in_refuses_what_the_apis_refuse() {
             "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
         ),
         (
+            anthropic(json!({"model": "claude-sonnet-4-6", "messages": [
+                {"role": "user", "content": "Name a colour."},
+                {"role": "assistant", "content": "The colour is"},
+            ]})),
+            "This model does not support assistant message prefill. The conversation must end with a user message.",
+        ),
+        (
             anthropic(json!({"temperature": 1.5})),
             "temperature: Input should be less than or equal to 1",
         ),

@@ -78,6 +78,13 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
     if messages.is_empty() {
         return Err(invalid("messages: at least one message is required".into()));
     }
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let ends_on_assistant = messages.last().is_some_and(|m| m["role"] == "assistant");
+    if ends_on_assistant && !prefills(model) {
+        return Err(invalid(
+            "This model does not support assistant message prefill. The conversation must end with a user message.".into(),
+        ));
+    }
     let mut open_calls: Vec<String> = Vec::new();
     for (n, message) in messages.iter().enumerate() {
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
@@ -183,6 +190,24 @@ pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Whether `model` continues a final assistant message (a prefill): Claude models before
+/// 4.6 do; from Claude 4.6 on, such a request is refused.
+fn prefills(model: &str) -> bool {
+    let version: Vec<u32> = model
+        .split('-')
+        .skip_while(|part| !matches!(*part, "opus" | "sonnet" | "haiku"))
+        .skip(1)
+        // A date (`claude-opus-4-20250514`) is no minor version.
+        .map_while(|part| part.parse().ok().filter(|_| part.len() <= 2))
+        .take(2)
+        .collect();
+    match version.as_slice() {
+        [major, minor, ..] => (*major, *minor) < (4, 6),
+        [major] => *major < 4,
+        [] => true,
+    }
 }
 
 /// The sampling parameters: gone from version 2026-10-21 on (the official SDKs no longer
