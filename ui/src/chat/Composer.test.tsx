@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -108,6 +108,16 @@ describe("the composer", () => {
   it("sends on Enter when no menu is open", async () => {
     const { onSubmit } = setup();
     await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Hello{Enter}");
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not send on the Enter that ends an input method's composition", () => {
+    const { onSubmit } = setup();
+    const message = screen.getByRole("textbox", { name: "Message" });
+    fireEvent.keyDown(message, { key: "Enter", isComposing: true });
+    fireEvent.keyDown(message, { key: "Enter", keyCode: 229 });
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.keyDown(message, { key: "Enter" });
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 

@@ -53,6 +53,9 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // A key that ends an input method's composition (Enter choosing the characters of a
+    // Chinese or Japanese word) is the method's, not a send; 229 is how Safari says so.
+    if (e.nativeEvent.isComposing || e.keyCode === 229) return;
     if (menuOpen && menu.length > 0) {
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         e.preventDefault();
