@@ -18,8 +18,8 @@ use switchboard_core::catalog::CatalogTool;
 
 /// The longest name providers take.
 pub const MAX_NAME: usize = 64;
-/// Above this many tools a model chooses worse, and some providers refuse the request:
-/// the person is warned.
+/// The most tools a model is offered: OpenAI's API refuses more, and above it models choose
+/// worse. The rest are left out, and the person is told which.
 pub const MANY_TOOLS: usize = 128;
 /// Hex digits of the hash a changed name carries.
 const HASH_DIGITS: usize = 8;
@@ -99,11 +99,13 @@ impl OfferedTool {
 pub struct Toolset {
     tools: Vec<OfferedTool>,
     by_name: HashMap<String, usize>,
+    /// The tools on beyond [`MANY_TOOLS`], by server and name: not offered.
+    left_out: Vec<(String, String)>,
 }
 
 impl Toolset {
     /// The catalog's tools (in its order: by server, then as listed) that `enablement`
-    /// lets through, named for a model.
+    /// lets through, named for a model, the first [`MANY_TOOLS`] of them.
     pub fn new(catalog: Vec<CatalogTool>, enablement: &Enablement) -> Self {
         let pairs: Vec<(&str, &str)> = catalog
             .iter()
@@ -113,6 +115,10 @@ impl Toolset {
         let mut set = Self::default();
         for (entry, name) in catalog.into_iter().zip(names) {
             if !enablement.allows(&entry.server, &entry.tool.name) {
+                continue;
+            }
+            if set.tools.len() == MANY_TOOLS {
+                set.left_out.push((entry.server, entry.tool.name));
                 continue;
             }
             set.by_name.insert(name.clone(), set.tools.len());
@@ -142,9 +148,9 @@ impl Toolset {
         self.tools.is_empty()
     }
 
-    /// More tools than a model handles well ([`MANY_TOOLS`]): warn the person.
-    pub fn too_many(&self) -> bool {
-        self.len() > MANY_TOOLS
+    /// The tools switched on but not offered, beyond [`MANY_TOOLS`]: by server and name.
+    pub fn left_out(&self) -> &[(String, String)] {
+        &self.left_out
     }
 
     /// The tools as the provider is told of them.
@@ -410,15 +416,19 @@ mod tests {
     }
 
     #[test]
-    fn above_128_tools_the_set_warns() {
-        let catalog: Vec<CatalogTool> = (0..=MANY_TOOLS)
+    fn above_128_tools_the_first_are_offered_and_the_rest_named_as_left_out() {
+        let catalog: Vec<CatalogTool> = (0..MANY_TOOLS + 2)
             .map(|i| entry("s", &format!("t{i}")))
             .collect();
         let set = Toolset::new(catalog[..MANY_TOOLS].to_vec(), &Enablement::default());
-        assert!(!set.too_many());
-        let set = Toolset::new(catalog, &Enablement::default());
-        assert_eq!(set.len(), MANY_TOOLS + 1);
-        assert!(set.too_many());
+        assert!(set.left_out().is_empty());
+        let mut choice = Enablement::default();
+        choice.set_tool("s", "t0", false);
+        let set = Toolset::new(catalog, &choice);
+        assert_eq!(set.len(), MANY_TOOLS);
+        assert_eq!(set.to_provider().len(), MANY_TOOLS);
+        assert_eq!(set.left_out(), [("s".to_owned(), "t129".to_owned())]);
+        assert!(set.get("s__t129").is_none(), "not offered, not callable");
     }
 
     #[test]

@@ -156,10 +156,21 @@ pub(super) fn chat_tools(catalog: Vec<CatalogTool>, enablement: &Enablement) -> 
             .push(chat_tool(&entry.tool, enablement, &entry.server));
     }
     let offered = Toolset::new(catalog, enablement);
-    let warning = offered.too_many().then(|| {
+    let left_out = offered.left_out();
+    let warning = (!left_out.is_empty()).then(|| {
+        const NAMED: usize = 5;
+        let mut named: Vec<String> = left_out
+            .iter()
+            .take(NAMED)
+            .map(|(server, tool)| format!("{server}'s {tool}"))
+            .collect();
+        if left_out.len() > NAMED {
+            named.push(format!("{} more", left_out.len() - NAMED));
+        }
         format!(
-            "{} tools are on: above {MANY_TOOLS} a model chooses worse, and some providers refuse the request. Switch off the servers or tools this conversation does not need.",
-            offered.len()
+            "{} tools are on, and a model is offered {MANY_TOOLS} at most: left out are {}. Switch off the servers or tools this conversation does not need.",
+            offered.len() + left_out.len(),
+            named.join(", ")
         )
     });
     ChatTools {

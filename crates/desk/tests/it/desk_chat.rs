@@ -345,3 +345,46 @@ async fn a_models_tool_call_is_listed_among_the_calls_under_way_and_cancel_stops
         .await;
     assert!(world.desk.explorer().calls_in_flight().is_empty());
 }
+
+/// With more tools on than a model may be offered (ten demo servers, 130 tools), the first
+/// 128 are offered and the provider takes the request; the person is told which tools
+/// were left out.
+#[tokio::test]
+async fn past_the_most_tools_a_model_takes_the_rest_are_left_out_and_named() {
+    let provider = StandInProvider::start(json!({
+        "api_key": KEY,
+        "turns": [{"content": [{"text": "So many tools."}]}]
+    }))
+    .await;
+    let demo = demo_server().display().to_string();
+    let servers: serde_json::Map<String, Value> = (0..10)
+        .map(|i| (format!("demo-{i}"), json!({"command": demo})))
+        .collect();
+    let mut world = desk_on(Value::Object(servers), json!({}), keyring("desk-chat-many")).await;
+    configure(&mut world, &provider).await;
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
+    let tools = world.desk.chats().chat_tools(chat.id).await.unwrap();
+    assert_eq!(tools.offered, 128);
+    let warning = tools.warning.expect("the person is told");
+    assert!(
+        warning.contains("130 tools are on") && warning.contains("left out are demo-9's"),
+        "{warning}"
+    );
+
+    let mut chat_updates = world.desk.updates();
+    world
+        .desk
+        .chats()
+        .send_message(chat.id, "Hello".into(), None, None)
+        .await
+        .unwrap();
+    let updates = chat_until_end(&mut chat_updates, chat.id).await;
+    assert!(text_of(&updates).contains("So many tools."), "{updates:?}");
+    let asked: Vec<Value> = provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .collect();
+    assert_eq!(asked[0]["body"]["tools"].as_array().unwrap().len(), 128);
+}

@@ -131,6 +131,12 @@ async fn the_stand_in_refuses_what_the_apis_refuse() {
             "tools.0.custom.input_schema.type: Input should be 'object'",
         ),
         (
+            openai(
+                json!({"tools": (0..129).map(|i| function(&format!("f{i}"))).collect::<Vec<_>>()}),
+            ),
+            "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.",
+        ),
+        (
             openai(json!({"messages": []})),
             "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
         ),

@@ -168,6 +168,16 @@ fn check_parameters(body: &Value) -> Result<(), Answer> {
             "tool_choice",
         ));
     }
+    if tools.len() > 128 {
+        return Err(out_of_bounds(
+            format!(
+                "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length {} instead.",
+                tools.len()
+            ),
+            "tools",
+            "array_above_max_length",
+        ));
+    }
     for (n, tool) in tools.iter().enumerate() {
         check_function_name(tool["function"]["name"].as_str().unwrap_or_default(), n)?;
     }
