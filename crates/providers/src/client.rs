@@ -21,7 +21,7 @@ use crate::error::{Error, ProviderError, retry_after};
 use crate::model::{Event, ModelInfo, Request, Response};
 use crate::openai::OpenAiOptions;
 use crate::secret::ApiKey;
-use crate::sendable::sendable;
+use crate::sendable::{sendable, without_refused_parameter};
 use crate::sse::SseDecoder;
 use crate::{anthropic, collect::Collector, openai};
 
@@ -161,6 +161,16 @@ impl Client {
     /// Sends `request` and streams the answer as it comes. Dropping the stream stops the
     /// answer (the connection is closed).
     pub async fn stream(&self, request: &Request) -> Result<EventStream, Error> {
+        match self.stream_once(request).await {
+            Err(error) => match without_refused_parameter(request, &error) {
+                Some(fewer) => self.stream_once(&fewer).await,
+                None => Err(error),
+            },
+            streaming => streaming,
+        }
+    }
+
+    async fn stream_once(&self, request: &Request) -> Result<EventStream, Error> {
         let request = &sendable(request);
         let (url, body, decoder) = match &self.protocol {
             Protocol::OpenAi(options) => (
@@ -180,9 +190,14 @@ impl Client {
 
     /// Sends `request` and waits for the whole answer, not streamed.
     pub async fn complete(&self, request: &Request) -> Result<Response, Error> {
-        self.complete_unredacted(request)
-            .await
-            .map_err(|e| e.redact(self.secret()))
+        let answer = match self.complete_unredacted(request).await {
+            Err(error) => match without_refused_parameter(request, &error) {
+                Some(fewer) => self.complete_unredacted(&fewer).await,
+                None => Err(error),
+            },
+            answer => answer,
+        };
+        answer.map_err(|e| e.redact(self.secret()))
     }
 
     async fn complete_unredacted(&self, request: &Request) -> Result<Response, Error> {

@@ -6,10 +6,13 @@
 //! is dropped (the APIs take two turns of one role in a row as one). A conversation that
 //! ends on the model's turn (an MCP prompt may, or an answer cut off) is asked to go on in
 //! a user turn of its own: Claude models from 4.6 on refuse to continue an assistant
-//! message ("does not support assistant message prefill").
+//! message ("does not support assistant message prefill"). A request refused for a
+//! parameter a model does not take (a reasoning model's temperature, say) is tried once
+//! more without it.
 
 use std::borrow::Cow;
 
+use crate::error::Error;
 use crate::model::{AssistantContent, Message, Request, UserContent};
 
 /// The user turn that asks the model to go on from its own last message.
@@ -34,6 +37,35 @@ pub fn sendable(request: &Request) -> Cow<'_, Request> {
         messages,
         ..request.clone()
     })
+}
+
+/// `request` without the optional parameter `refused` names, if it names one the request
+/// carries (the words of OpenAI's and Anthropic's refusals: "Unsupported value:
+/// 'temperature'", "temperature: Extra inputs are not permitted"): the one retry a model's
+/// refusal of a parameter is worth.
+pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<Request> {
+    let Error::Refused {
+        status: Some(400),
+        message,
+        ..
+    } = refused
+    else {
+        return None;
+    };
+    let names = |word: &str| {
+        message
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|w| w == word)
+    };
+    let mut fewer = request.clone();
+    if request.temperature.is_some() && names("temperature") {
+        fewer.temperature = None;
+    } else if !request.stop_sequences.is_empty() && (names("stop") || names("stop_sequences")) {
+        fewer.stop_sequences.clear();
+    } else {
+        return None;
+    }
+    Some(fewer)
 }
 
 fn blank(text: &str) -> bool {
@@ -124,6 +156,42 @@ mod tests {
             ]
         );
         assert_eq!(sent.model, "m", "the rest as it was");
+    }
+
+    #[test]
+    fn a_parameter_a_refusal_names_is_left_out_once_and_nothing_else() {
+        let mut request = Request::new("o3", 64, vec![Message::user_text("Hi")]);
+        request.temperature = Some(0.3);
+        request.stop_sequences = vec!["END".into()];
+        let refused = |message: &str| Error::Refused {
+            status: Some(400),
+            kind: None,
+            message: message.into(),
+        };
+        let warm = refused(
+            "Unsupported value: 'temperature' does not support 0.3 with this model. Only the default (1) value is supported.",
+        );
+        let fewer = without_refused_parameter(&request, &warm).unwrap();
+        assert_eq!(fewer.temperature, None);
+        assert_eq!(fewer.stop_sequences, ["END"], "only what was named");
+        assert_eq!(
+            without_refused_parameter(&fewer, &warm),
+            None,
+            "nothing left to leave out"
+        );
+        let stop = refused("Unsupported parameter: 'stop' is not supported with this model.");
+        assert!(
+            without_refused_parameter(&request, &stop)
+                .unwrap()
+                .stop_sequences
+                .is_empty()
+        );
+        assert_eq!(
+            without_refused_parameter(&request, &refused("max_tokens: Field required")),
+            None
+        );
+        let unavailable = Error::Connection("temperature".into());
+        assert_eq!(without_refused_parameter(&request, &unavailable), None);
     }
 
     #[test]

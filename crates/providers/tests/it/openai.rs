@@ -1,7 +1,7 @@
 //! What only the OpenAI-compatible client does, against the stand-in provider answering as
 //! OpenAI's API does; what both clients share is in `protocols.rs`.
 
-use serde_json::json;
+use serde_json::{Value, json};
 use switchboard_providers::*;
 
 use crate::common::*;
@@ -123,4 +123,35 @@ async fn the_streams_of_local_servers_read_as_openais() {
         let usage = answer.usage.map(|u| (u.input_tokens, u.output_tokens));
         assert_eq!(usage, says_usage.then_some((20, 9)), "{dialect}");
     }
+}
+
+/// A reasoning model refuses any temperature but its own: the request is tried once more
+/// without it, streamed or not, and the person gets the answer.
+#[tokio::test]
+async fn a_parameter_the_model_refuses_is_left_out_and_the_request_tried_again() {
+    let stand_in = StandIn::start(json!({"turns": [
+        {"content": [{"text": "Thought it through."}]},
+        {"content": [{"text": "Thought it through."}]},
+    ]}))
+    .await;
+    let client = stand_in.openai(None);
+    let mut request = Request::new("o3-mini", 64, vec![Message::user_text("Think.")]);
+    request.temperature = Some(0.3);
+    assert_eq!(
+        client.complete(&request).await.unwrap().text(),
+        "Thought it through."
+    );
+    assert_eq!(
+        streamed(&client, &request).await.text(),
+        "Thought it through."
+    );
+    let bodies: Vec<Value> = stand_in
+        .requests()
+        .await
+        .into_iter()
+        .map(|r| r["body"].clone())
+        .collect();
+    assert_eq!(bodies.len(), 4, "each refused once, then taken");
+    assert_eq!(bodies[0]["temperature"], 0.3);
+    assert!(bodies[1].get("temperature").is_none(), "{}", bodies[1]);
 }

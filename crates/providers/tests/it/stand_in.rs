@@ -137,6 +137,10 @@ async fn the_stand_in_refuses_what_the_apis_refuse() {
             "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.",
         ),
         (
+            openai(json!({"model": "o3-mini", "temperature": 0.3})),
+            "Unsupported value: 'temperature' does not support 0.3 with this model. Only the default (1) value is supported.",
+        ),
+        (
             openai(json!({"messages": []})),
             "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
         ),

@@ -141,6 +141,20 @@ fn check_parameters(body: &Value) -> Result<(), Answer> {
                 code,
             ));
         }
+        // A reasoning model takes its default temperature alone.
+        let model = body["model"].as_str().unwrap_or_default();
+        let reasoning = ["o1", "o3", "o4", "gpt-5"]
+            .iter()
+            .any(|family| model.starts_with(family));
+        if reasoning && t.as_f64() != Some(1.0) {
+            return Err(out_of_bounds(
+                format!(
+                    "Unsupported value: 'temperature' does not support {t} with this model. Only the default (1) value is supported."
+                ),
+                "temperature",
+                "unsupported_value",
+            ));
+        }
     }
     if let Some(stop) = body["stop"].as_array().filter(|s| s.len() > 4) {
         return Err(out_of_bounds(
