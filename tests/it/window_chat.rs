@@ -41,7 +41,10 @@ fn script() -> Value {
         // "Tell me a long story.": a start, then nothing more.
         {"content": [{"text": PARTIAL, "pieces": 2}], "stall": true},
         // "Are you still there?"
-        {"content": [{"text": "Still here."}]}
+        {"content": [{"text": "Still here."}]},
+        // "Write a haiku.": cut off at the most tokens, then, asked to, it goes on.
+        {"content": [{"text": "An old silent pond"}], "stop": "max_tokens"},
+        {"content": [{"text": "A frog jumps into the pond."}]}
     ]})
 }
 
@@ -204,7 +207,17 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     send(&app, "Are you still there?");
     model_said(&app, "Still here.");
     send_is_back(&app);
-    assert_eq!(stand_in.asked().len(), 6);
+    // An answer cut off at its most tokens says so, and "Continue" asks the model to go on.
+    send(&app, "Write a haiku.");
+    model_said(&app, "An old silent pond");
+    let notice = ".chat-notice";
+    w.wait_for_text(notice, "The answer was cut off", SHOWN);
+    w.screenshot("chat-cut-off");
+    app.press(notice, "Continue");
+    model_said(&app, "A frog jumps into the pond.");
+    send_is_back(&app);
+    assert_eq!(w.count(notice), 0, "said once, for the answer it was about");
+    assert_eq!(stand_in.asked().len(), 8);
 
     // After a restart the conversation is listed under its first message, all of it kept.
     folders_kept(&app, "everything");

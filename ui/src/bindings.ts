@@ -750,7 +750,9 @@ export type DesktopSettings_Serialize = {
 /**  Why a run ended, when it did not fail. */
 export type Ended = 
 /**  The model stopped, for this reason (not to call tools). */
-{ by: "model"; reason: JsonValue } | 
+{ by: "model"; reason: JsonValue; 
+/**  Its last answer held no text: the person is told so rather than shown nothing. */
+saidNothing: boolean } | 
 /**  The model still called tools when the run reached its most rounds. */
 { by: "round_limit"; rounds: number } | 
 /**  The person pressed Stop. */

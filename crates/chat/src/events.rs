@@ -88,12 +88,14 @@ pub enum ChatEvent {
 /// Why a run ended, when it did not fail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "by", rename_all = "snake_case")]
+#[serde(tag = "by", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum Ended {
     /// The model stopped, for this reason (not to call tools).
     Model {
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         reason: StopReason,
+        /// Its last answer held no text: the person is told so rather than shown nothing.
+        said_nothing: bool,
     },
     /// The model still called tools when the run reached its most rounds.
     RoundLimit { rounds: u32 },

@@ -258,13 +258,17 @@ impl Chat {
             add_usage(&mut usage, response.usage);
             let response = with_unique_call_ids(response, messages);
             let reason = response.stop_reason.clone();
+            let said_nothing = response.text().trim().is_empty();
             let calls: Vec<ToolCall> = response.tool_calls().cloned().collect();
             if !response.content.is_empty() {
                 self.keep(run, messages, response.into_message()).await;
             }
             if calls.is_empty() {
                 return Outcome::Finished {
-                    ended: Ended::Model { reason },
+                    ended: Ended::Model {
+                        reason,
+                        said_nothing,
+                    },
                     usage,
                 };
             }

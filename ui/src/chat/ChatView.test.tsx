@@ -63,4 +63,26 @@ describe("the chat view", () => {
     emit({ kind: "chat", conversation: 1, event: { event: "finished", ended: { by: "stopped" }, usage: {} } });
     expect(await screen.findByRole("button", { name: "Send" })).toBeTruthy();
   });
+
+  it("offers to go on from an answer cut off at its most tokens, and sends the ask", async () => {
+    vi.mocked(commands.providers).mockResolvedValue({
+      providers: [{ name: "local", protocol: "open_ai", baseUrl: "http://127.0.0.1:1/v1", models: ["m1"], defaultModel: "m2", key: "none" }],
+      defaultProvider: "local",
+    } as never);
+    vi.mocked(commands.createConversation).mockResolvedValue(summary);
+    vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
+    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+    render(<ChatView />);
+    await screen.findByRole("combobox", { name: "Provider" });
+    await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Write a long story{Enter}");
+    await screen.findByRole("list", { name: "Messages" });
+    emit({
+      kind: "chat",
+      conversation: 1,
+      event: { event: "finished", ended: { by: "model", reason: { reason: "max_tokens" }, saidNothing: false }, usage: {} },
+    });
+    expect(await screen.findByText(/The answer was cut off/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Continue" }));
+    expect(commands.sendMessage).toHaveBeenLastCalledWith(1, "Continue.", "local", "m2");
+  });
 });

@@ -23,6 +23,9 @@ function defaultChoice(providers: Providers): Choice | null {
 }
 
 /** Conversations with a model, whose tool calls pass the approval gate. */
+/** What "Continue" sends: the model goes on from its answer cut off. */
+const GO_ON = "Continue.";
+
 export function ChatView() {
   const providers = useFetched(() => commands.providers(), ["providers_changed"]);
   const [query, setQuery] = useState("");
@@ -103,7 +106,6 @@ export function ChatView() {
     const id = open ?? (await create())?.id ?? null;
     if (id === null) return;
     setDraft(emptyDraft());
-    setLive((l) => ({ ...idle(true), calls: l.calls }));
     const provider = choice?.provider ?? null;
     const model = choice?.model || null;
     // Resources and prompts are read and got by the host as the message is sent.
@@ -111,14 +113,26 @@ export function ChatView() {
       message.attachments.length === 0 && message.prompt === null
         ? commands.sendMessage(id, message.text, provider, model)
         : commands.sendComposed(id, message, provider, model);
+    start(sending, () => setDraft(sent));
+  };
+
+  /** A run under way as `sending` sends; if it is refused, `restore` puts back what was typed. */
+  const start = (sending: Promise<unknown>, restore: () => void) => {
+    setLive((l) => ({ ...idle(true), calls: l.calls }));
     sending.then(
       () => list.refresh(),
       (err: unknown) => {
         setLive((l) => ({ ...l, running: false }));
-        setDraft(sent);
+        restore();
         setError(errorMessage(err));
       },
     );
+  };
+
+  /** Asks the model to go on from an answer cut off at its most tokens. */
+  const goOn = () => {
+    if (open === null || live.running) return;
+    start(commands.sendMessage(open, GO_ON, choice?.provider ?? null, choice?.model || null), () => {});
   };
 
   const stop = () => {
@@ -217,7 +231,16 @@ export function ChatView() {
               />
             )}
             {view && <Messages messages={view.messages} live={live} onStop={stop} />}
-            {live.notice && <p className="muted">{live.notice}</p>}
+            {live.notice && (
+              <p className="muted chat-notice">
+                {live.notice}
+                {live.canContinue && (
+                  <button type="button" className="button" onClick={goOn}>
+                    Continue
+                  </button>
+                )}
+              </p>
+            )}
           </div>
           {jumpToLatest}
         </div>

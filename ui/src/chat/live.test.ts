@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { idle, kept, resultsOf, step } from "./live";
+import { endNotice, idle, kept, resultsOf, step } from "./live";
 
 describe("a run as it goes", () => {
   it("streams text until the message is kept, and follows each call from approval to result", () => {
@@ -23,6 +23,19 @@ describe("a run as it goes", () => {
     expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: "user" });
     live = step(live, { event: "finished", ended: { by: "stopped" }, usage: {} });
     expect(live.running).toBe(false);
+  });
+
+  it("says why the model stopped when the person should know, and offers to go on from a cut answer", () => {
+    const model = (reason: string, saidNothing = false) => ({ by: "model" as const, reason: { reason }, saidNothing });
+    const cut = step(idle(true), { event: "finished", ended: model("max_tokens"), usage: {} });
+    expect(cut).toMatchObject({ running: false, canContinue: true });
+    expect(cut.notice).toContain("cut off");
+    expect(endNotice(model("refused")).notice).toContain("refusal");
+    expect(endNotice(model("context_window_exceeded")).notice).toContain("no longer fits");
+    expect(endNotice(model("end_turn", true)).notice).toBe("The model finished without saying anything.");
+    expect(endNotice(model("end_turn"))).toEqual({ notice: null, canContinue: false });
+    expect(endNotice(model("pause_turn")).notice).toBe("The model stopped (pause_turn).");
+    expect(step(cut, { event: "text_delta", text: "more" }).canContinue).toBe(false);
   });
 
   it("keeps the provider's words when the run fails", () => {

@@ -19,16 +19,52 @@ export interface Live {
   /** How the last run failed, in the provider's words. */
   error: string | null;
   notice: string | null;
+  /** The answer was cut off at its most tokens: the person may ask the model to go on. */
+  canContinue: boolean;
 }
 
-export const idle = (running = false): Live => ({ running, streaming: "", calls: {}, error: null, notice: null });
+export const idle = (running = false): Live => ({
+  running,
+  streaming: "",
+  calls: {},
+  error: null,
+  notice: null,
+  canContinue: false,
+});
+
+type Ended = Extract<ChatEvent, { event: "finished" }>["ended"];
+
+/** What the person is told of how a run ended, when there is anything to tell. */
+export function endNotice(ended: Ended): { notice: string | null; canContinue: boolean } {
+  const told = (notice: string, canContinue = false) => ({ notice, canContinue });
+  if (ended.by === "round_limit") return told(`The model still called tools after ${ended.rounds} rounds: it was stopped there.`);
+  if (ended.by !== "model") return { notice: null, canContinue: false };
+  const reason = (ended.reason as { reason?: string; detail?: unknown } | null)?.reason;
+  switch (reason) {
+    case "max_tokens":
+      return told("The answer was cut off: it reached the most tokens an answer may take here.", true);
+    case "refused":
+      return told("The provider stopped the answer as a refusal. Rephrase your message, or start a new conversation.");
+    case "context_window_exceeded":
+      return told(
+        "The conversation no longer fits in the model's context. Start a new conversation, or remove attachments and long results.",
+      );
+    case "end_turn":
+    case "stop_sequence":
+    case "tool_use":
+    case undefined:
+      return ended.saidNothing ? told("The model finished without saying anything.") : { notice: null, canContinue: false };
+    default:
+      return told(`The model stopped (${reason}).`);
+  }
+}
 
 /** The live state after one step of the run. */
 export function step(live: Live, event: ChatEvent): Live {
   const call = (id: string, state: CallState): Live => ({ ...live, calls: { ...live.calls, [id]: state } });
   switch (event.event) {
     case "text_delta":
-      return { ...live, running: true, streaming: live.streaming + event.text, notice: null };
+      return { ...live, running: true, streaming: live.streaming + event.text, notice: null, canContinue: false };
     case "retrying":
       return { ...live, streaming: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
     case "tool_call_awaiting":
@@ -52,9 +88,9 @@ export function step(live: Live, event: ChatEvent): Live {
     case "message":
       return live;
     case "finished":
-      return { ...live, running: false, streaming: "", notice: event.ended.by === "round_limit" ? `The model still called tools after ${event.ended.rounds} rounds: it was stopped there.` : null };
+      return { ...live, running: false, streaming: "", ...endNotice(event.ended) };
     case "error":
-      return { ...live, running: false, streaming: "", error: event.message, notice: null };
+      return { ...live, running: false, streaming: "", error: event.message, notice: null, canContinue: false };
   }
 }
 

@@ -292,13 +292,18 @@ mod tests {
     }
 
     #[test]
-    fn the_toggles_count_the_tools_offered_and_warn_above_the_limit() {
+    fn the_toggles_count_the_tools_offered_and_name_those_left_out_above_the_limit() {
         let mut catalog: Vec<CatalogTool> =
             (0..130).map(|n| tool("big", &format!("t{n}"))).collect();
         catalog.push(tool("demo", "echo"));
         let all = chat_tools(catalog.clone(), &Enablement::default());
-        assert_eq!(all.offered, 131);
-        assert!(all.warning.as_deref().is_some_and(|w| w.contains("131")));
+        assert_eq!(all.offered, 128);
+        let warning = all.warning.unwrap_or_default();
+        assert!(
+            warning.contains("131 tools are on")
+                && warning.contains("left out are big's t128, big's t129, demo's echo"),
+            "{warning}"
+        );
 
         let mut enablement = Enablement::default();
         enablement.set_server("big", false);

@@ -217,7 +217,7 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
 
     let (outcome, events) = run.finish().await;
     assert!(
-        matches!(&outcome, Outcome::Finished { ended: Ended::Model { reason: StopReason::EndTurn }, usage } if usage.output_tokens == 10),
+        matches!(&outcome, Outcome::Finished { ended: Ended::Model { reason: StopReason::EndTurn, said_nothing: false }, usage } if usage.output_tokens == 10),
         "{outcome:?}"
     );
     assert!(events.iter().any(|e| matches!(e,
@@ -495,4 +495,47 @@ async fn passing_provider_failures_are_tried_again_and_others_end_the_run_with_i
             .any(|e| matches!(e, ChatEvent::Retrying { .. }))
     );
     world.gated.host.shutdown().await;
+}
+
+/// A run ends saying how: an answer cut off at the most tokens says so (the window then
+/// offers to go on), and an answer of nothing is told as such rather than shown as nothing.
+#[tokio::test]
+async fn an_answer_cut_off_or_of_nothing_ends_saying_so() {
+    let world = world().await;
+    let provider = stand_in(json!([
+        {"content": [{"text": "Once upon a"}], "stop": "max_tokens"},
+        {"content": [{"text": " "}]},
+    ]))
+    .await;
+    let chat = world.conversations.create("Story").await.unwrap();
+    let run = world.send(chat.id, "A long story", openai(&provider), settings());
+    let (cut, _) = run.finish().await;
+    assert!(
+        matches!(
+            &cut,
+            Outcome::Finished {
+                ended: Ended::Model {
+                    reason: StopReason::MaxTokens,
+                    said_nothing: false
+                },
+                ..
+            }
+        ),
+        "{cut:?}"
+    );
+    let run = world.send(chat.id, "And?", openai(&provider), settings());
+    let (nothing, _) = run.finish().await;
+    assert!(
+        matches!(
+            &nothing,
+            Outcome::Finished {
+                ended: Ended::Model {
+                    said_nothing: true,
+                    ..
+                },
+                ..
+            }
+        ),
+        "{nothing:?}"
+    );
 }
