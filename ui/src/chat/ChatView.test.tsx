@@ -6,6 +6,7 @@ import { ChatView } from "./ChatView";
 
 type Listener = (e: { payload: unknown }) => void;
 const listeners: Listener[] = [];
+const resyncs: Listener[] = [];
 
 vi.mock("../bindings", () => ({
   commands: {
@@ -20,13 +21,14 @@ vi.mock("../bindings", () => ({
   },
   events: {
     hostUpdate: { listen: vi.fn((f: Listener) => (listeners.push(f), Promise.resolve(() => {}))) },
-    hostResync: { listen: vi.fn(() => Promise.resolve(() => {})) },
+    hostResync: { listen: vi.fn((f: Listener) => (resyncs.push(f), Promise.resolve(() => {}))) },
   },
 }));
 
 afterEach(() => {
   cleanup();
   listeners.length = 0;
+  resyncs.length = 0;
 });
 
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
@@ -84,5 +86,25 @@ describe("the chat view", () => {
     expect(await screen.findByText(/The answer was cut off/)).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Continue" }));
     expect(commands.sendMessage).toHaveBeenLastCalledWith(1, "Continue.", "local", "m2");
+  });
+
+  it("reads the open conversation again when the window missed updates", async () => {
+    const weather = { ...summary, title: "Weather" };
+    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+    vi.mocked(commands.conversations).mockResolvedValue([weather]);
+    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: true });
+    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+    render(<ChatView />);
+    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    await vi.waitFor(() => expect(commands.conversation).toHaveBeenCalledWith(1));
+    vi.mocked(commands.conversation).mockClear();
+    vi.mocked(commands.conversation).mockResolvedValue({
+      summary: weather,
+      messages: [{ role: "assistant", parts: [{ kind: "text", text: "Written while the window lagged." }] }],
+      running: false,
+    });
+    resyncs.forEach((f) => f({ payload: null }));
+    expect(await screen.findByText("Written while the window lagged.")).toBeTruthy();
+    expect(commands.conversation).toHaveBeenCalledWith(1);
   });
 });

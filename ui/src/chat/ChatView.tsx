@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { commands, type ChatTools, type ConversationSummary, type ConversationView, type Providers } from "../bindings";
 import { errorMessage } from "../errors";
-import { useFetched, useHostUpdates } from "../host/updates";
+import { useFetched, useHostResync, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "./live";
 import { Messages } from "./Messages";
 import { ToolToggles } from "./ToolToggles";
@@ -66,6 +66,12 @@ export function ChatView() {
     if (open !== null) load(open);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
+
+  // Updates the window missed (a flood of them): the open conversation is read again whole.
+  useHostResync(() => {
+    list.refresh();
+    if (open !== null) load(open);
+  });
 
   useHostUpdates((update) => {
     if (update.kind === "catalog_changed" && open !== null) commands.chatTools(open).then(setTools, () => {});
