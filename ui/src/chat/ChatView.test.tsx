@@ -18,6 +18,7 @@ vi.mock("../bindings", () => ({
     chatTools: vi.fn(),
     sendMessage: vi.fn(() => Promise.resolve(null)),
     stopChat: vi.fn(() => Promise.resolve(true)),
+    deleteConversation: vi.fn(() => Promise.resolve(null)),
   },
   events: {
     hostUpdate: { listen: vi.fn((f: Listener) => (listeners.push(f), Promise.resolve(() => {}))) },
@@ -106,5 +107,25 @@ describe("the chat view", () => {
     resyncs.forEach((f) => f({ payload: null }));
     expect(await screen.findByText("Written while the window lagged.")).toBeTruthy();
     expect(commands.conversation).toHaveBeenCalledWith(1);
+  });
+
+  it("deletes a conversation only once the person confirms, and Escape keeps it", async () => {
+    const weather = { ...summary, title: "Weather" };
+    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+    vi.mocked(commands.conversations).mockResolvedValue([weather]);
+    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: false });
+    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+    render(<ChatView />);
+    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    const question = screen.getByRole("group", { name: "Delete Weather?" });
+    expect(question.textContent).toContain("cannot be undone");
+    expect(document.activeElement?.textContent).toBe("Keep");
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("group", { name: "Delete Weather?" })).toBeNull();
+    expect(commands.deleteConversation).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Delete" }));
+    await userEvent.click(screen.getByRole("button", { name: "Yes, delete it" }));
+    expect(commands.deleteConversation).toHaveBeenCalledExactlyOnceWith(1);
   });
 });

@@ -43,6 +43,8 @@ export function ChatView() {
   }, [catalog.data]);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
+  // Deleting asks first: a conversation deleted is gone for good.
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
 
   useEffect(() => {
     if (choice === null && providers.data) setChoice(defaultChoice(providers.data));
@@ -62,6 +64,7 @@ export function ChatView() {
   useEffect(() => {
     setView(null);
     setTools(null);
+    setConfirmingDelete(false);
     setLive(idle());
     if (open !== null) load(open);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -195,15 +198,42 @@ export function ChatView() {
                 <button
                   type="button"
                   className="button danger"
-                  onClick={() =>
-                    act(commands.deleteConversation(view.summary.id), () => {
-                      setOpen(null);
-                      list.refresh();
-                    })
-                  }
+                  aria-expanded={confirmingDelete}
+                  onClick={() => setConfirmingDelete(true)}
                 >
                   Delete
                 </button>
+                {confirmingDelete && (
+                  <div
+                    className="confirm chat-confirm"
+                    role="group"
+                    aria-label={`Delete ${title}?`}
+                    onKeyDown={(e) => {
+                      if (e.key === "Escape") setConfirmingDelete(false);
+                    }}
+                  >
+                    <p>
+                      Delete <strong>{title}</strong> and all its messages? This cannot be undone.
+                    </p>
+                    <button
+                      type="button"
+                      className="button danger"
+                      onClick={() =>
+                        act(commands.deleteConversation(view.summary.id), () => {
+                          setConfirmingDelete(false);
+                          setOpen(null);
+                          list.refresh();
+                        })
+                      }
+                    >
+                      Yes, delete it
+                    </button>
+                    {/* Focus lands on the safe choice. */}
+                    <button type="button" className="button" autoFocus onClick={() => setConfirmingDelete(false)}>
+                      Keep
+                    </button>
+                  </div>
+                )}
               </>
             ) : (
               <form

@@ -1,5 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { idle } from "./live";
 import { Messages } from "./Messages";
 
@@ -54,5 +55,20 @@ describe("the messages", () => {
     expect(denied?.textContent).toContain("the user denied it");
     expect(failed?.querySelector("[role=status]")?.textContent).toBe("Failed");
     expect(failed?.textContent).toContain("disk full");
+  });
+
+  it("copy a message's text to the clipboard", async () => {
+    const user = userEvent.setup();
+    const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValue();
+    render(
+      <Messages
+        messages={[{ role: "assistant", parts: [{ kind: "text", text: "First." }, { kind: "text", text: "Second." }] }]}
+        live={idle()}
+        onStop={() => {}}
+      />,
+    );
+    await user.click(screen.getByRole("button", { name: "Copy this message" }));
+    expect(writeText).toHaveBeenCalledExactlyOnceWith("First.\n\nSecond.");
+    expect(screen.getByRole("button", { name: "Copy this message" }).textContent).toBe("Copied");
   });
 });

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { ShownMessage } from "../bindings";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { resultsOf, type CallState, type Live } from "./live";
@@ -22,6 +23,9 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
       {messages.map((message, i) => {
         const parts = message.parts.filter((p) => p.kind !== "tool_result");
         if (parts.length === 0) return null;
+        const text = parts
+          .flatMap((p) => (p.kind === "text" ? [p.text] : []))
+          .join("\n\n");
         return (
           <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "user" ? "You" : "Model"}>
             {parts.map((part, j) => {
@@ -55,6 +59,7 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
                   return null;
               }
             })}
+            {message.role === "assistant" && text.trim() !== "" && <CopyButton text={text} />}
           </li>
         );
       })}
@@ -64,5 +69,20 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
         </li>
       )}
     </ol>
+  );
+}
+
+/** Copies an answer's text to the clipboard, and says so. */
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => setCopied("yes"),
+      () => setCopied("failed"),
+    );
+  return (
+    <button type="button" className="button chat-copy" aria-label="Copy this message" onClick={() => void copy()}>
+      {copied === "yes" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
+    </button>
   );
 }
