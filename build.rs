@@ -84,6 +84,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "rename_conversation",
         "delete_conversation",
         "conversation",
+        "export_conversation",
         "chat_tools",
         "set_chat_tool",
         "send_message",

@@ -102,6 +102,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::rename_conversation,
             chat::delete_conversation,
             chat::conversation,
+            chat::export_conversation,
             chat::chat_tools,
             chat::set_chat_tool,
             chat::send_message,

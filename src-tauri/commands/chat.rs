@@ -2,8 +2,9 @@
 //! (its run told through `host-update`), and Stop.
 
 use switchboard_chat::ConversationSummary;
-use switchboard_desk::{ChatTools, Composed, ConversationView, Desk};
+use switchboard_desk::{ChatTools, Composed, ConversationView, Desk, ExportFormat};
 use tauri::State;
+use tauri_plugin_dialog::DialogExt;
 
 use crate::CommandError;
 
@@ -38,6 +39,32 @@ pub async fn rename_conversation(desk: State<'_, Desk>, id: i64, title: String) 
 #[specta::specta]
 pub async fn delete_conversation(desk: State<'_, Desk>, id: i64) -> Result<()> {
     Ok(desk.chats().delete_conversation(id).await?)
+}
+
+/// Writes the conversation out in `format` where the person chooses with the system's save
+/// dialog; the file written, or null when they closed the dialog.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_conversation(
+    app: tauri::AppHandle,
+    desk: State<'_, Desk>,
+    id: i64,
+    format: ExportFormat,
+) -> Result<Option<String>> {
+    let exported = desk.chats().export_conversation(id, format).await?;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_file_name(&exported.file_name)
+        .save_file(move |file| {
+            let _ = tx.send(file.and_then(|f| f.into_path().ok()));
+        });
+    let Some(path) = rx.await.ok().flatten() else {
+        return Ok(None);
+    };
+    std::fs::write(&path, exported.text)
+        .map_err(|e| CommandError::invalid(format!("could not write {}: {e}", path.display())))?;
+    Ok(Some(path.display().to_string()))
 }
 
 #[tauri::command]

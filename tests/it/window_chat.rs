@@ -251,6 +251,12 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     let denied = w.wait_for_texts(CARDS, &["echo of everything", "Not run"], SHOWN);
     assert!(denied.contains("the user denied it"), "{denied}");
     w.screenshot("chat-after-restart");
+    // Exporting offers its forms, which a click on one writes through the save dialog.
+    app.press(".chat-head", "Export");
+    w.wait_for_text(".chat-export", "Markdown", SHOWN);
+    w.screenshot("chat-export");
+    app.press(".chat-head", "Export");
+    assert_eq!(w.count(".chat-export"), 0);
     assert_eq!(
         w.count(DIALOG),
         0,

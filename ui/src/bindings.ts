@@ -142,6 +142,11 @@ export const commands = {
 	renameConversation: (id: number, title: string) => __TAURI_INVOKE<null>("rename_conversation", { id, title }),
 	deleteConversation: (id: number) => __TAURI_INVOKE<null>("delete_conversation", { id }),
 	conversation: (id: number) => __TAURI_INVOKE<ConversationView_Serialize>("conversation", { id }),
+	/**
+	 *  Writes the conversation out in `format` where the person chooses with the system's save
+	 *  dialog; the file written, or null when they closed the dialog.
+	 */
+	exportConversation: (id: number, format: ExportFormat) => __TAURI_INVOKE<string | null>("export_conversation", { id, format }),
 	chatTools: (id: number) => __TAURI_INVOKE<ChatTools_Serialize>("chat_tools", { id }),
 	/**  Lets the conversation's model see a server's tools (`tool` null) or one tool, or not. */
 	setChatTool: (id: number, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
@@ -788,6 +793,9 @@ export type ErrorCode =
  *  Models page.
  */
 "no_model";
+
+/**  The form a conversation is exported in. */
+export type ExportFormat = "markdown" | "json";
 
 /**  Where agents reach the gateway over HTTP, as the window shows it. */
 export type GatewayStatus = GatewayStatus_Serialize | GatewayStatus_Deserialize;

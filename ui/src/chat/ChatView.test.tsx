@@ -19,6 +19,7 @@ vi.mock("../bindings", () => ({
     sendMessage: vi.fn(() => Promise.resolve(null)),
     stopChat: vi.fn(() => Promise.resolve(true)),
     deleteConversation: vi.fn(() => Promise.resolve(null)),
+    exportConversation: vi.fn(),
   },
   events: {
     hostUpdate: { listen: vi.fn((f: Listener) => (listeners.push(f), Promise.resolve(() => {}))) },
@@ -127,5 +128,25 @@ describe("the chat view", () => {
     await userEvent.click(screen.getByRole("button", { name: "Delete" }));
     await userEvent.click(screen.getByRole("button", { name: "Yes, delete it" }));
     expect(commands.deleteConversation).toHaveBeenCalledExactlyOnceWith(1);
+  });
+
+  it("exports a conversation as Markdown or JSON and says where it was written", async () => {
+    const weather = { ...summary, title: "Weather" };
+    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+    vi.mocked(commands.conversations).mockResolvedValue([weather]);
+    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: false });
+    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+    vi.mocked(commands.exportConversation).mockResolvedValue("/home/me/Weather.md");
+    render(<ChatView />);
+    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Export" }));
+    await userEvent.click(screen.getByRole("button", { name: "Export as Markdown" }));
+    expect(commands.exportConversation).toHaveBeenCalledWith(1, "markdown");
+    expect((await screen.findByRole("status")).textContent).toBe("Written to /home/me/Weather.md");
+    vi.mocked(commands.exportConversation).mockResolvedValue(null);
+    await userEvent.click(screen.getByRole("button", { name: "Export" }));
+    await userEvent.click(screen.getByRole("button", { name: "Export as JSON" }));
+    expect(commands.exportConversation).toHaveBeenLastCalledWith(1, "json");
+    await vi.waitFor(() => expect(screen.queryByRole("status")).toBeNull());
   });
 });

@@ -1,5 +1,12 @@
 import { useEffect, useMemo, useState } from "react";
-import { commands, type ChatTools, type ConversationSummary, type ConversationView, type Providers } from "../bindings";
+import {
+  commands,
+  type ChatTools,
+  type ConversationSummary,
+  type ConversationView,
+  type ExportFormat,
+  type Providers,
+} from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched, useHostResync, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "./live";
@@ -45,6 +52,15 @@ export function ChatView() {
   const [renaming, setRenaming] = useState<string | null>(null);
   // Deleting asks first: a conversation deleted is gone for good.
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [exported, setExported] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const exportAs = (id: number, format: ExportFormat) => {
+    setError(null);
+    commands.exportConversation(id, format).then(
+      (path) => setExported(path === null ? null : `Written to ${path}`),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  };
 
   useEffect(() => {
     if (choice === null && providers.data) setChoice(defaultChoice(providers.data));
@@ -65,6 +81,8 @@ export function ChatView() {
     setView(null);
     setTools(null);
     setConfirmingDelete(false);
+    setExported(null);
+    setExporting(false);
     setLive(idle());
     if (open !== null) load(open);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -195,6 +213,27 @@ export function ChatView() {
                 <button type="button" className="button" onClick={() => setRenaming(title)}>
                   Rename
                 </button>
+                <button type="button" className="button" aria-expanded={exporting} onClick={() => setExporting((e) => !e)}>
+                  Export
+                </button>
+                {exporting && (
+                  <span role="group" aria-label="Export as" className="chat-export">
+                    {(["markdown", "json"] as const).map((format) => (
+                      <button
+                        key={format}
+                        type="button"
+                        className="button"
+                        aria-label={`Export as ${format === "json" ? "JSON" : "Markdown"}`}
+                        onClick={() => {
+                          setExporting(false);
+                          exportAs(view.summary.id as number, format);
+                        }}
+                      >
+                        {format === "json" ? "JSON" : "Markdown"}
+                      </button>
+                    ))}
+                  </span>
+                )}
                 <button
                   type="button"
                   className="button danger"
@@ -267,6 +306,11 @@ export function ChatView() {
               />
             )}
             {view && <Messages messages={view.messages} live={live} onStop={stop} />}
+            {exported && (
+              <p className="muted" role="status">
+                {exported}
+              </p>
+            )}
             {live.notice && (
               <p className="muted chat-notice">
                 {live.notice}

@@ -11,6 +11,7 @@
 //! tools turned off, the running servers' sessions and the window's updates. The desk
 //! implements the port; a test can, in memory.
 
+mod export;
 mod host;
 mod sampling;
 mod shown;
@@ -41,6 +42,7 @@ use switchboard_core::decisions::Origin;
 use switchboard_core::gate::Gate;
 use switchboard_core::sampling::budget::Budgets;
 
+pub use export::{ExportFormat, Exported};
 pub use host::{ChatChange, ChatHost};
 pub use shown::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, PromptUse, Role,
@@ -268,6 +270,15 @@ impl Chats {
     pub async fn delete_conversation(&self, id: i64) -> Result<(), ChatError> {
         self.stop_chat(id);
         Ok(self.conversations_kept()?.delete(id).await?)
+    }
+
+    /// The conversation `id` written out in `format`, for the person to keep elsewhere.
+    pub async fn export_conversation(
+        &self,
+        id: i64,
+        format: ExportFormat,
+    ) -> Result<Exported, ChatError> {
+        Ok(export::export(&self.conversation(id).await?, format))
     }
 
     pub async fn conversation(&self, id: i64) -> Result<ConversationView, ChatError> {

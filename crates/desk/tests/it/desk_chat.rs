@@ -12,7 +12,9 @@ use switchboard_chat::{ChatEvent, ConversationSummary, Ended};
 use switchboard_core::approvals::{Question, Remember};
 use switchboard_core::config::ProviderProtocol;
 use switchboard_core::decisions::Origin;
-use switchboard_desk::{ChatError, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update};
+use switchboard_desk::{
+    ChatError, ExportFormat, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update,
+};
 
 use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
 
@@ -250,6 +252,35 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
         .rename_conversation(id, "Echoes")
         .await
         .unwrap();
+    // Written out to keep elsewhere: Markdown to read, JSON with every part.
+    let chats = world.desk.chats();
+    let markdown = chats
+        .export_conversation(id, ExportFormat::Markdown)
+        .await
+        .unwrap();
+    assert_eq!(markdown.file_name, "Echoes.md");
+    for said in [
+        "# Echoes",
+        "## You\n\nEcho something for me",
+        "## Model",
+        "Tool call: **echo of demo**",
+        "\"text\": \"from the model\"",
+        "Tool result:\n\n```\nas the person corrected it\n```",
+    ] {
+        assert!(
+            markdown.text.contains(said),
+            "{said:?} in {}",
+            markdown.text
+        );
+    }
+    let json = chats
+        .export_conversation(id, ExportFormat::Json)
+        .await
+        .unwrap();
+    assert_eq!(json.file_name, "Echoes.json");
+    let kept: Value = serde_json::from_str(&json.text).unwrap();
+    assert_eq!(kept["title"], "Echoes");
+    assert_eq!(kept["messages"].as_array().unwrap().len(), 4);
     world.desk.chats().delete_conversation(id).await.unwrap();
     assert!(
         world
