@@ -207,6 +207,8 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     send(&app, "Are you still there?");
     model_said(&app, "Still here.");
     send_is_back(&app);
+    // What the run cost, as the provider counted it.
+    w.wait_for_text(".chat-usage", "tokens read", SHOWN);
     // An answer cut off at its most tokens says so, and "Continue" asks the model to go on.
     send(&app, "Write a haiku.");
     model_said(&app, "An old silent pond");

@@ -306,6 +306,11 @@ export function ChatView() {
               />
             )}
             {view && <Messages messages={view.messages} live={live} onStop={stop} />}
+            {live.usage && !live.running && (
+              <p className="muted chat-usage">
+                This run: {live.usage.read.toLocaleString()} tokens read, {live.usage.written.toLocaleString()} written.
+              </p>
+            )}
             {exported && (
               <p className="muted" role="status">
                 {exported}

@@ -38,6 +38,16 @@ describe("a run as it goes", () => {
     expect(step(cut, { event: "text_delta", text: "more" }).canContinue).toBe(false);
   });
 
+  it("keeps the tokens the run read and wrote, as the provider counted them", () => {
+    const done = step(idle(true), {
+      event: "finished",
+      ended: { by: "stopped" },
+      usage: { input_tokens: 1200, output_tokens: 34, cache_read_tokens: null, cache_write_tokens: null },
+    });
+    expect(done.usage).toEqual({ read: 1200, written: 34 });
+    expect(step(idle(true), { event: "error", message: "401", usage: {} }).usage).toBeNull();
+  });
+
   it("keeps the provider's words when the run fails", () => {
     const live = step(idle(true), { event: "error", message: "401: invalid key", usage: {} });
     expect(live).toMatchObject({ running: false, error: "401: invalid key" });

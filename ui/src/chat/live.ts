@@ -21,6 +21,21 @@ export interface Live {
   notice: string | null;
   /** The answer was cut off at its most tokens: the person may ask the model to go on. */
   canContinue: boolean;
+  /** The tokens the last run's requests read and wrote, as the provider counted them. */
+  usage: Tokens | null;
+}
+
+export interface Tokens {
+  read: number;
+  written: number;
+}
+
+/** A run's usage as the host sends it (the providers' counts), when it holds any. */
+export function tokensOf(usage: unknown): Tokens | null {
+  const u = (usage ?? {}) as { input_tokens?: unknown; output_tokens?: unknown };
+  const read = typeof u.input_tokens === "number" ? u.input_tokens : 0;
+  const written = typeof u.output_tokens === "number" ? u.output_tokens : 0;
+  return read + written > 0 ? { read, written } : null;
 }
 
 export const idle = (running = false): Live => ({
@@ -30,6 +45,7 @@ export const idle = (running = false): Live => ({
   error: null,
   notice: null,
   canContinue: false,
+  usage: null,
 });
 
 type Ended = Extract<ChatEvent, { event: "finished" }>["ended"];
@@ -88,9 +104,17 @@ export function step(live: Live, event: ChatEvent): Live {
     case "message":
       return live;
     case "finished":
-      return { ...live, running: false, streaming: "", ...endNotice(event.ended) };
+      return { ...live, running: false, streaming: "", ...endNotice(event.ended), usage: tokensOf(event.usage) };
     case "error":
-      return { ...live, running: false, streaming: "", error: event.message, notice: null, canContinue: false };
+      return {
+        ...live,
+        running: false,
+        streaming: "",
+        error: event.message,
+        notice: null,
+        canContinue: false,
+        usage: tokensOf(event.usage),
+      };
   }
 }
 
