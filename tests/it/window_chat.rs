@@ -168,6 +168,12 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     let card = w.wait_for_texts(CARDS, &["get-sum of everything", "Done"], SHOWN);
     assert!(card.contains("The sum of 20 and 3 is 23."), "{card}");
     send_is_back(&app);
+    // The model was told its arguments were changed, and the window says so as the host's.
+    w.wait_for_text(
+        ".chat-messages li[aria-label='Note']",
+        "The person changed the arguments",
+        SHOWN,
+    );
     w.screenshot("chat-tool-card");
     let results = results_sent(&stand_in, 1);
     assert_eq!(results.len(), 1, "{results:?}");

@@ -2097,7 +2097,12 @@ export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "im
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server?: string | null; tool?: string | null; arguments: JsonValue } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
+server?: string | null; tool?: string | null; arguments: JsonValue } | 
+/**
+ *  What the host told the model beside the results of its calls (that the person
+ *  changed a call's arguments).
+ */
+{ kind: "note"; text: string } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.
@@ -2114,7 +2119,12 @@ export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "imag
 /**  The name the model called. */
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
-server: string | null; tool: string | null; arguments: JsonValue } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
+server: string | null; tool: string | null; arguments: JsonValue } | 
+/**
+ *  What the host told the model beside the results of its calls (that the person
+ *  changed a call's arguments).
+ */
+{ kind: "note"; text: string } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.

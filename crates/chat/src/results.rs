@@ -29,6 +29,16 @@ pub fn from_call(call_id: &str, result: &CallToolResult) -> ToolResult {
     }
 }
 
+/// What the model is told of its call `call_id` that the person edited before it ran, and
+/// with what arguments it ran: without it, it takes the result for that of its own. Said
+/// beside the results, in the host's words, never inside the tool's.
+pub fn edited(call_id: &str, ran: &serde_json::Map<String, serde_json::Value>) -> String {
+    let ran = serde_json::Value::Object(ran.clone());
+    format!(
+        "(The person changed the arguments of tool call {call_id} before it ran. It ran with: {ran})"
+    )
+}
+
 /// A result that says why the call gave nothing.
 pub fn error(call_id: &str, text: impl Into<String>) -> ToolResult {
     ToolResult {

@@ -273,14 +273,19 @@ impl Chat {
                 };
             }
             let mut answers = Vec::with_capacity(calls.len());
+            let mut edits = Vec::new();
             for call in &calls {
                 let answer = if run.stop.is_cancelled() {
                     results::stopped(&call.id)
                 } else {
-                    self.call_tool(run, call).await
+                    let (answer, edited) = self.call_tool(run, call).await;
+                    edits.extend(edited.map(UserContent::Text));
+                    answer
                 };
                 answers.push(UserContent::ToolResult(answer));
             }
+            // After every result: they must lead the message.
+            answers.extend(edits);
             self.keep(run, messages, Message::User(answers)).await;
             if run.stop.is_cancelled() {
                 return Outcome::Finished {
@@ -385,7 +390,8 @@ impl Chat {
     }
 
     /// One tool call of the model, through the gate; what goes back to the model.
-    async fn call_tool(&self, run: &Run<'_>, call: &ToolCall) -> ToolResult {
+    /// The call's result, and what the model is told if the person changed its arguments.
+    async fn call_tool(&self, run: &Run<'_>, call: &ToolCall) -> (ToolResult, Option<String>) {
         let failed = |error: String| {
             let event = ChatEvent::ToolCallFailed {
                 call_id: call.id.clone(),
@@ -394,13 +400,15 @@ impl Chat {
             (event, results::error(&call.id, error))
         };
         let (event, answer) = match self.gated(run, call).await {
-            Gated::Done(result) => {
+            Gated::Done(result, edited) => {
                 let event = ChatEvent::ToolCallResult {
                     call_id: call.id.clone(),
                     result: serde_json::to_value(&result).unwrap_or(Value::Null),
                     is_error: result.is_error == Some(true),
                 };
-                (event, results::from_call(&call.id, &result))
+                let told = edited.map(|ran| results::edited(&call.id, &ran));
+                let _ = run.events.send(event).await;
+                return (results::from_call(&call.id, &result), told);
             }
             Gated::Denied(decided_by) => {
                 let answer = results::denied(&call.id, &decided_by);
@@ -417,7 +425,7 @@ impl Chat {
             Gated::Failed(error) => failed(error),
         };
         let _ = run.events.send(event).await;
-        answer
+        (answer, None)
     }
 
     async fn gated(&self, run: &Run<'_>, call: &ToolCall) -> Gated {
@@ -466,6 +474,8 @@ impl Chat {
             Err(CallError::Cancelled { .. }) => return Gated::Stopped,
             Err(e) => return Gated::Failed(e.to_string()),
         };
+        // The arguments that run, when the person changed the model's.
+        let edited = (allowed.arguments() != arguments).then(|| allowed.arguments().clone());
         let running = ChatEvent::ToolCallRunning {
             call_id: call.id.clone(),
             arguments: allowed.arguments().clone(),
@@ -496,7 +506,7 @@ impl Chat {
             }
         };
         match result {
-            Ok(result) => Gated::Done(Box::new(result)),
+            Ok(result) => Gated::Done(Box::new(result), edited),
             Err(_) if cancel.is_cancelled() => Gated::Stopped,
             Err(e) => Gated::Failed(e.to_string()),
         }
@@ -505,7 +515,11 @@ impl Chat {
 
 /// How a tool call went through the gate.
 enum Gated {
-    Done(Box<switchboard_mcp::types::CallToolResult>),
+    /// The result, and the arguments it ran with when the person changed the model's.
+    Done(
+        Box<switchboard_mcp::types::CallToolResult>,
+        Option<serde_json::Map<String, Value>>,
+    ),
     Denied(DecidedBy),
     Stopped,
     Failed(String),

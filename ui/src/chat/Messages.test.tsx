@@ -71,4 +71,24 @@ describe("the messages", () => {
     expect(writeText).toHaveBeenCalledExactlyOnceWith("First.\n\nSecond.");
     expect(screen.getByRole("button", { name: "Copy this message" }).textContent).toBe("Copied");
   });
+
+  it("show what the host told the model beside its calls' results as a note, not as the person's", () => {
+    render(
+      <Messages
+        messages={[
+          {
+            role: "user",
+            parts: [
+              { kind: "tool_result", callId: "c1", result: { content: [] }, isError: false, notMade: null },
+              { kind: "note", text: "(The person changed the arguments of tool call c1 before it ran.)" },
+            ],
+          },
+        ]}
+        live={idle()}
+        onStop={() => {}}
+      />,
+    );
+    expect(screen.queryByRole("listitem", { name: "You" })).toBeNull();
+    expect(screen.getByRole("listitem", { name: "Note" }).textContent).toContain("changed the arguments");
+  });
 });

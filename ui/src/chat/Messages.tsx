@@ -23,6 +23,13 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
       {messages.map((message, i) => {
         const parts = message.parts.filter((p) => p.kind !== "tool_result");
         if (parts.length === 0) return null;
+        // What the host told the model beside its calls' results: said as the host's, not yours.
+        if (parts.every((p) => p.kind === "note"))
+          return (
+            <li key={i} className="chat-note muted" aria-label="Note">
+              {parts.map((p, j) => (p.kind === "note" ? <p key={j}>{p.text}</p> : null))}
+            </li>
+          );
         const text = parts
           .flatMap((p) => (p.kind === "text" ? [p.text] : []))
           .join("\n\n");

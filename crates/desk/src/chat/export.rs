@@ -81,6 +81,7 @@ fn markdown(view: &ConversationView) -> String {
 fn part_markdown(part: &ShownPart) -> String {
     match part {
         ShownPart::Text { text } => text.clone(),
+        ShownPart::Note { text } => format!("*{text}*"),
         ShownPart::Image { url, .. } => match url {
             Some(url) => format!("![image]({url})"),
             None => "*(an image)*".to_owned(),

@@ -74,6 +74,11 @@ pub enum ShownPart {
         tool: Option<String>,
         arguments: Json,
     },
+    /// What the host told the model beside the results of its calls (that the person
+    /// changed a call's arguments).
+    Note {
+        text: String,
+    },
     ToolResult {
         call_id: String,
         result: Json,
@@ -195,25 +200,34 @@ fn chat_tool(tool: &Tool, enablement: &Enablement, server: &str) -> ChatTool {
 
 pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage {
     match message {
-        Message::User(content) => ShownMessage {
-            role: Role::User,
-            parts: content
+        Message::User(content) => {
+            // Beside tool results, a text is the host's word to the model, not the person's.
+            let answers = content
                 .iter()
-                .map(|part| match part {
-                    UserContent::Text(text) => match context::attached(text) {
-                        Some(attached) => ShownPart::Resource {
-                            server: attached.server,
-                            uri: attached.uri,
-                            mime_type: attached.mime_type,
-                            text: attached.text,
+                .any(|part| matches!(part, UserContent::ToolResult(_)));
+            ShownMessage {
+                role: Role::User,
+                parts: content
+                    .iter()
+                    .map(|part| match part {
+                        UserContent::Text(text) if answers => {
+                            ShownPart::Note { text: text.clone() }
+                        }
+                        UserContent::Text(text) => match context::attached(text) {
+                            Some(attached) => ShownPart::Resource {
+                                server: attached.server,
+                                uri: attached.uri,
+                                mime_type: attached.mime_type,
+                                text: attached.text,
+                            },
+                            None => ShownPart::Text { text: text.clone() },
                         },
-                        None => ShownPart::Text { text: text.clone() },
-                    },
-                    UserContent::Image(image) => shown_image(image),
-                    UserContent::ToolResult(result) => shown_result(result),
-                })
-                .collect(),
-        },
+                        UserContent::Image(image) => shown_image(image),
+                        UserContent::ToolResult(result) => shown_result(result),
+                    })
+                    .collect(),
+            }
+        }
         Message::Assistant(content) => ShownMessage {
             role: Role::Assistant,
             parts: content

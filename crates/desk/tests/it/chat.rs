@@ -251,6 +251,18 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
             .contains("as the person corrected it"),
         "{tool_message}"
     );
+    // And the model is told, in the host's words beside the result, that its arguments were
+    // changed and to what: it does not take the result for that of its own.
+    let told = sent
+        .iter()
+        .rfind(|m| m["role"] == "user")
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default();
+    assert!(
+        told.contains("The person changed the arguments of tool call")
+            && told.contains("as the person corrected it"),
+        "{sent:?}"
+    );
 
     // The audit names the conversation as the asker and keeps what was really sent.
     let row = world
