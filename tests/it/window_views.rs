@@ -276,12 +276,10 @@ fn the_demo_server_is_put_in_the_sandbox_from_its_panel() {
     app.result("from the sandbox");
 }
 
-/// A refusal a sandboxed server writes on its standard error is noted in its log as maybe
-/// the sandbox's doing, with the way to change its sandbox, which opens its settings.
-#[test]
-fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it() {
+/// The app with a home of its own and, beside the demo, the prying server (the hostile
+/// peer after `targets`) in the sandbox with no network, running.
+fn with_prying_sandboxed() -> (App, Targets) {
     let app = App::start_with_own_home();
-    let w = &app.window;
     app.wait_running("demo");
     let targets = Targets::new();
     let mut config = app.config();
@@ -289,6 +287,15 @@ fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it
     // Written by hand: the app follows its file.
     std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
     app.wait_running("prying");
+    (app, targets)
+}
+
+/// A refusal a sandboxed server writes on its standard error is noted in its log as maybe
+/// the sandbox's doing, with the way to change its sandbox, which opens its settings.
+#[test]
+fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it() {
+    let (app, _targets) = with_prying_sandboxed();
+    let w = &app.window;
     app.open_tool("prying", "poke");
     app.invoke_allowed("prying", "poke");
     app.result("Connection refused");
@@ -312,14 +319,8 @@ fn a_refusal_of_a_sandboxed_server_is_noted_in_its_log_with_the_way_to_change_it
 /// change nothing there.
 #[test]
 fn a_folder_shared_with_a_running_sandboxed_server_is_bound_and_can_be_made_read_only() {
-    let app = App::start_with_own_home();
+    let (app, targets) = with_prying_sandboxed();
     let w = &app.window;
-    app.wait_running("demo");
-    let targets = Targets::new();
-    let mut config = app.config();
-    config["mcpServers"]["prying"] = targets.server_entry(Some("auto"));
-    std::fs::write(app.dir.path().join("config.json"), config.to_string()).expect("written");
-    app.wait_running("prying");
     app.select_server("prying");
     let root = targets.root.display().to_string();
     let shared = ".servers-detail .shared-folders";
@@ -349,13 +350,6 @@ fn a_folder_shared_with_a_running_sandboxed_server_is_bound_and_can_be_made_read
     app.select_server("prying");
     let read_only = w.find(&format!("{shared} input[aria-label='Read only: {root}']"));
     w.click(&read_only);
-    w.wait_for_text(
-        ".servers-detail .sandbox-note",
-        "Shared with it (read only)",
-        SHOWN,
-    );
-    w.scroll_to(shared);
-    w.screenshot("sandbox-folder-read-only");
     w.wait_for_all(rebound, "a second start to bind it", SHOWN, |lines| {
         lines
             .iter()
@@ -364,6 +358,15 @@ fn a_folder_shared_with_a_running_sandboxed_server_is_bound_and_can_be_made_read
             == 2
     });
     app.wait_running("prying");
+    w.wait_for_text(
+        ".servers-detail .sandbox-note",
+        "Shared with it (read only)",
+        SHOWN,
+    );
+    // Its shared folders show again once it runs.
+    w.wait_for_text(shared, &root, SHOWN);
+    w.scroll_to(shared);
+    w.screenshot("sandbox-folder-read-only");
     assert_eq!(
         app.config()["settings"]["sharedFolders"][0]["readOnly"],
         json!([root]),

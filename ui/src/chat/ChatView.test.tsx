@@ -36,6 +36,18 @@ afterEach(() => {
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
 
+/** A kept conversation titled "Weather" (running or not), opened from the list. */
+async function openWeather(running = false) {
+  const weather = { ...summary, title: "Weather" };
+  vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+  vi.mocked(commands.conversations).mockResolvedValue([weather]);
+  vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running });
+  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+  render(<ChatView />);
+  await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+  return weather;
+}
+
 describe("the chat view", () => {
   it("explains how to add a model when none is configured", async () => {
     vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
@@ -91,13 +103,7 @@ describe("the chat view", () => {
   });
 
   it("reads the open conversation again when the window missed updates", async () => {
-    const weather = { ...summary, title: "Weather" };
-    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
-    vi.mocked(commands.conversations).mockResolvedValue([weather]);
-    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: true });
-    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
-    render(<ChatView />);
-    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    const weather = await openWeather(true);
     await vi.waitFor(() => expect(commands.conversation).toHaveBeenCalledWith(1));
     vi.mocked(commands.conversation).mockClear();
     vi.mocked(commands.conversation).mockResolvedValue({
@@ -111,13 +117,7 @@ describe("the chat view", () => {
   });
 
   it("deletes a conversation only once the person confirms, and Escape keeps it", async () => {
-    const weather = { ...summary, title: "Weather" };
-    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
-    vi.mocked(commands.conversations).mockResolvedValue([weather]);
-    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: false });
-    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
-    render(<ChatView />);
-    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    await openWeather();
     await userEvent.click(await screen.findByRole("button", { name: "Delete" }));
     const question = screen.getByRole("group", { name: "Delete Weather?" });
     expect(question.textContent).toContain("cannot be undone");
@@ -131,14 +131,8 @@ describe("the chat view", () => {
   });
 
   it("exports a conversation as Markdown or JSON and says where it was written", async () => {
-    const weather = { ...summary, title: "Weather" };
-    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
-    vi.mocked(commands.conversations).mockResolvedValue([weather]);
-    vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running: false });
-    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
     vi.mocked(commands.exportConversation).mockResolvedValue("/home/me/Weather.md");
-    render(<ChatView />);
-    await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+    await openWeather();
     await userEvent.click(await screen.findByRole("button", { name: "Export" }));
     await userEvent.click(screen.getByRole("button", { name: "Export as Markdown" }));
     expect(commands.exportConversation).toHaveBeenCalledWith(1, "markdown");
