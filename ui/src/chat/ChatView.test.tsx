@@ -36,6 +36,28 @@ afterEach(() => {
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
 
+/** The view with one provider, "local", whose default model is m2, and a new conversation to send to. */
+async function withLocalModel() {
+  vi.mocked(commands.providers).mockResolvedValue({
+    providers: [
+      {
+        name: "local",
+        protocol: "open_ai",
+        baseUrl: "http://127.0.0.1:1/v1",
+        models: ["m1"],
+        defaultModel: "m2",
+        key: "none",
+      },
+    ],
+    defaultProvider: "local",
+  } as never);
+  vi.mocked(commands.createConversation).mockResolvedValue(summary);
+  vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
+  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+  render(<ChatView />);
+  await screen.findByRole("combobox", { name: "Provider" });
+}
+
 /** A kept conversation titled "Weather" (running or not), opened from the list. */
 async function openWeather(running = false) {
   const weather = { ...summary, title: "Weather" };
@@ -59,19 +81,15 @@ describe("the chat view", () => {
   });
 
   it("sends to the default model, streams the answer and offers Stop while it runs", async () => {
-    vi.mocked(commands.providers).mockResolvedValue({
-      providers: [{ name: "local", protocol: "open_ai", baseUrl: "http://127.0.0.1:1/v1", models: ["m1"], defaultModel: "m2", key: "none" }],
-      defaultProvider: "local",
-    } as never);
-    vi.mocked(commands.createConversation).mockResolvedValue(summary);
-    vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
-    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
-    render(<ChatView />);
-    await screen.findByRole("combobox", { name: "Provider" });
+    await withLocalModel();
     await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Hello{Enter}");
     expect(commands.sendMessage).toHaveBeenCalledWith(1, "Hello", "local", "m2");
     await screen.findByRole("list", { name: "Messages" });
-    emit({ kind: "chat_message", conversation: 1, message: { role: "user", parts: [{ kind: "text", text: "Hello" }] } });
+    emit({
+      kind: "chat_message",
+      conversation: 1,
+      message: { role: "user", parts: [{ kind: "text", text: "Hello" }] },
+    });
     emit({ kind: "chat", conversation: 1, event: { event: "text_delta", text: "**Hi** there" } });
     expect((await screen.findByText("Hi")).tagName).toBe("STRONG");
     await userEvent.click(screen.getByRole("button", { name: "Stop" }));
@@ -81,21 +99,17 @@ describe("the chat view", () => {
   });
 
   it("offers to go on from an answer cut off at its most tokens, and sends the ask", async () => {
-    vi.mocked(commands.providers).mockResolvedValue({
-      providers: [{ name: "local", protocol: "open_ai", baseUrl: "http://127.0.0.1:1/v1", models: ["m1"], defaultModel: "m2", key: "none" }],
-      defaultProvider: "local",
-    } as never);
-    vi.mocked(commands.createConversation).mockResolvedValue(summary);
-    vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
-    vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
-    render(<ChatView />);
-    await screen.findByRole("combobox", { name: "Provider" });
+    await withLocalModel();
     await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Write a long story{Enter}");
     await screen.findByRole("list", { name: "Messages" });
     emit({
       kind: "chat",
       conversation: 1,
-      event: { event: "finished", ended: { by: "model", reason: { reason: "max_tokens" }, saidNothing: false }, usage: {} },
+      event: {
+        event: "finished",
+        ended: { by: "model", reason: { reason: "max_tokens" }, saidNothing: false },
+        usage: {},
+      },
     });
     expect(await screen.findByText(/The answer was cut off/)).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Continue" }));

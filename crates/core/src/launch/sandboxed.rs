@@ -41,18 +41,6 @@ impl Sandboxed<'_> {
         cwd: Option<&Path>,
         log: LogSink,
     ) -> Result<TransportParts, LaunchError> {
-        // The fetch runs the package's install scripts: of the configured variables it gets
-        // only its `PATH` and the runner's own (a private registry's token), none of the
-        // server's secrets.
-        let runners_variables: Vec<_> = variables
-            .iter()
-            .filter(|(key, _)| {
-                let key = key.to_string_lossy();
-                key == "PATH" || Package::is_runners_variable(&key)
-            })
-            .cloned()
-            .collect();
-        let fetch_env = sandbox::environment(&runners_variables, login.as_ref(), true);
         let mut env = sandbox::environment(&variables, login.as_ref(), self.setting.network);
         let path = env
             .iter()
@@ -74,7 +62,18 @@ impl Sandboxed<'_> {
                 caches: vec![cache.clone()],
                 network: true,
             };
-            let mut fetch_env = fetch_env;
+            // The fetch runs the package's install scripts: of the configured variables it
+            // gets only its `PATH` and the runner's own (a private registry's token), none of
+            // the server's secrets.
+            let runners_variables: Vec<_> = variables
+                .iter()
+                .filter(|(key, _)| {
+                    let key = key.to_string_lossy();
+                    key == "PATH" || Package::is_runners_variable(&key)
+                })
+                .cloned()
+                .collect();
+            let mut fetch_env = sandbox::environment(&runners_variables, login.as_ref(), true);
             fetch_env.extend(package.environment(cache, false));
             let fetch = self.command(
                 &engine,
