@@ -1178,8 +1178,11 @@ export type Offered =
 export type Origin = 
 /**  The person, from the explorer. */
 { by: "person" } | 
-/**  A model, in the conversation of this id (the built-in chat). */
-{ by: "model"; conversation: string } | 
+/**
+ *  A model, in the conversation of this id (the built-in chat, in the window or from a
+ *  terminal), named by its title as it was when the model asked.
+ */
+{ by: "model"; conversation: string; title: string } | 
 /**
  *  An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
  *  person gave it, reaching the servers through the gateway.

@@ -6,7 +6,7 @@
 //! - [`Chat`]: the turn loop. The model's answer streams out as [`ChatEvent`]s; each
 //!   tool call goes through the same [`switchboard_core::gate::Gate`] as the explorer's (policy,
 //!   the approval dialog with editable arguments, pinned trust, audit), its origin
-//!   "model in conversation <id>"; results, denials and failures go back to the model;
+//!   "model in conversation “<title>”"; results, denials and failures go back to the model;
 //!   the model is asked again until it stops, up to a number of rounds. Stop ends the
 //!   answer at once and cancels the calls under way (`notifications/cancelled`); a
 //!   provider's passing errors are tried again a bounded number of times ([`Retry`]).

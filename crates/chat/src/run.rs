@@ -104,8 +104,10 @@ impl ChatSettings {
 
 /// One run of a conversation: what it asks with, and where it reports.
 pub struct Run<'a> {
-    /// The conversation's id, as the audit trail names the calls' origin.
+    /// The conversation's id and title, as the dialogs and the audit trail name the calls'
+    /// origin.
     pub conversation: String,
+    pub title: String,
     pub provider: &'a Client,
     pub settings: &'a ChatSettings,
     pub toolset: &'a Toolset,
@@ -200,6 +202,7 @@ impl Chat {
         let toolset = self.toolset(&opened.enablement);
         let run = Run {
             conversation: conversation.to_string(),
+            title: opened.summary.title.clone(),
             provider,
             settings,
             toolset: &toolset,
@@ -451,6 +454,7 @@ impl Chat {
         let _ = run.events.send(awaiting).await;
         let origin = Origin::Model {
             conversation: run.conversation.clone(),
+            title: run.title.clone(),
         };
         let callee = Callee {
             name: &offered.server,

@@ -18,19 +18,20 @@ pub use text::BY_YOU;
 pub enum Origin {
     /// The person, from the explorer.
     Person,
-    /// A model, in the conversation of this id (the built-in chat).
-    Model { conversation: String },
+    /// A model, in the conversation of this id (the built-in chat, in the window or from a
+    /// terminal), named by its title as it was when the model asked.
+    Model { conversation: String, title: String },
     /// An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
     /// person gave it, reaching the servers through the gateway.
     Agent { name: String },
 }
 
 impl Origin {
-    /// "the person", "model in conversation <id>", or "agent <name>".
+    /// "the person", "model in conversation “<title>”", or "agent <name>".
     pub fn describe(&self) -> String {
         match self {
             Self::Person => "the person".to_owned(),
-            Self::Model { conversation } => format!("model in conversation {conversation}"),
+            Self::Model { title, .. } => format!("model in conversation “{title}”"),
             Self::Agent { name } => text::agent(name),
         }
     }

@@ -56,8 +56,8 @@ pub use agents::{
     ServerReach, token_secret_name,
 };
 pub use chat::{
-    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, ExportFormat,
-    Exported, NEW_TITLE, PromptUse, Role, ShownMessage, ShownPart,
+    Asking, Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView,
+    ExportFormat, Exported, NEW_TITLE, PromptUse, Role, ShownMessage, ShownPart,
 };
 pub use chat::{ChatError, Chats};
 pub use explorer::{Explorer, ExplorerError, Follower, Offers, ProgressItem};

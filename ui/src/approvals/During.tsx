@@ -8,7 +8,7 @@ function whose(origin: Origin): string {
     case "agent":
       return `${origin.name}’s`;
     case "model":
-      return `a model’s (conversation ${origin.conversation})`;
+      return `a model’s (conversation “${origin.title}”)`;
   }
 }
 

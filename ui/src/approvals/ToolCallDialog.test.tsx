@@ -48,7 +48,7 @@ describe("ToolCallDialog", () => {
   });
 
   it("says when a model in a conversation asks, naming the conversation", () => {
-    setup({ askedBy: { by: "model", conversation: "3" }, conversationTitle: "Tidy the notes" });
+    setup({ askedBy: { by: "model", conversation: "3", title: "Tidy the notes" } });
     screen.getByRole("dialog", { name: "A model in conversation “Tidy the notes” wants to call delete_file of files" });
   });
 

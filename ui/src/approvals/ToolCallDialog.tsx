@@ -20,8 +20,6 @@ export interface ToolCallRequest extends PendingBase {
   changed?: Changed | null;
   /** Who asks: the person, or a model in one of their conversations. */
   askedBy?: Origin | null;
-  /** The title of the conversation whose model asks, when known. */
-  conversationTitle?: string | null;
 }
 
 export interface ToolCallAnswer {
@@ -72,7 +70,7 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
       title={
         request.askedBy?.by === "model" ? (
           <>
-            A model in conversation “{request.conversationTitle ?? request.askedBy.conversation}” wants to call{" "}
+            A model in conversation “{request.askedBy.title}” wants to call{" "}
             <code>{request.tool}</code> of <ServerName name={request.server} />
           </>
         ) : request.askedBy?.by === "agent" ? (

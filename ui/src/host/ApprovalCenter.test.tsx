@@ -126,10 +126,10 @@ describe("the approval center", () => {
     const form: Pending = {
       ...toolCall(7, "notes", "unused"),
       question: { kind: "elicitation", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } },
-      during: [{ origin: { by: "model", conversation: "3" }, call: "add" }],
+      during: [{ origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add" }],
     };
     cleanup();
     render(<ApprovalCenter pending={[form]} selectedId={null} />);
-    expect(screen.getByRole("dialog").textContent).toContain("While serving a model’s (conversation 3) call to add.");
+    expect(screen.getByRole("dialog").textContent).toContain("While serving a model’s (conversation “Plan the trip”) call to add.");
   });
 });

@@ -47,27 +47,8 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
   );
 }
 
-/** The title of the conversation `id` (a model in it asks), once read. */
-function useConversationTitle(id: string | null): string | null {
-  const [title, setTitle] = useState<string | null>(null);
-  useEffect(() => {
-    if (id === null) return;
-    let live = true;
-    commands.conversations(null).then(
-      (all) => live && setTitle(all.find((c) => String(c.id) === id)?.title ?? null),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [id]);
-  return title;
-}
-
 function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
   const { question, server } = pending;
-  const asker = question.kind === "tool_call" && question.askedBy.by === "model" ? question.askedBy.conversation : null;
-  const conversationTitle = useConversationTitle(asker);
   const id = pending.id;
   const base: PendingBase = {
     id,
@@ -86,7 +67,6 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
             annotations: question.annotations,
             changed: question.changed ?? null,
             askedBy: question.askedBy,
-            conversationTitle,
           }}
           onAnswer={(a) =>
             send(

@@ -32,7 +32,7 @@ use crate::models::{Models, ModelsError};
 use switchboard_chat::context;
 use switchboard_chat::{
     Chat, ChatEvent, ChatSettings, ConversationError, ConversationSummary, Conversations,
-    Enablement, Reach, Servers, Toolset,
+    Enablement, Outcome, Reach, Servers, Toolset,
 };
 use switchboard_core::approvals::{AnswerError, Serving};
 use switchboard_core::catalog::{Catalog, CatalogTool};
@@ -93,6 +93,36 @@ pub enum ChatError {
     Config(#[from] ConfigError),
     #[error("Switchboard is shutting down")]
     ShuttingDown,
+}
+
+/// Which model a message goes to, and how long its answer may be; what is not said, the
+/// defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Asking {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub max_tokens: Option<u32>,
+}
+
+/// A run got ready: the conversation's loop, the model's client and settings, the messages
+/// the person adds, the conversation's title, and its Stop.
+struct Begun {
+    agent: Chat,
+    client: switchboard_providers::Client,
+    settings: ChatSettings,
+    added: Vec<Message>,
+    title: String,
+    stop: CancellationToken,
+}
+
+/// A new conversation's title, from its first message.
+fn title_of(text: &str) -> String {
+    let words: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut title: String = words.chars().take(TITLE_CHARS).collect();
+    if words.chars().count() > TITLE_CHARS {
+        title.push('…');
+    }
+    title
 }
 
 /// The chat's own state: the conversations kept, the runs going on in them, and what each
@@ -373,6 +403,32 @@ impl Chats {
         provider: Option<String>,
         model: Option<String>,
     ) -> Result<(), ChatError> {
+        let asking = Asking {
+            provider,
+            model,
+            max_tokens: None,
+        };
+        let begun = self.begin(id, composed, asking).await?;
+        tokio::spawn(self.detached().go(id, begun, None));
+        Ok(())
+    }
+
+    /// [`Self::send_composed`] run to its end here, as the command line does: each event
+    /// also goes to `events` (the window is told as ever), and the outcome comes back.
+    pub async fn converse(
+        &self,
+        id: i64,
+        composed: Composed,
+        asking: Asking,
+        events: mpsc::Sender<ChatEvent>,
+    ) -> Result<Outcome, ChatError> {
+        let begun = self.begin(id, composed, asking).await?;
+        Ok(self.detached().go(id, begun, Some(events)).await)
+    }
+
+    /// Everything a run needs, got and checked before it begins: nothing is added to the
+    /// conversation when something is missing.
+    async fn begin(&self, id: i64, composed: Composed, asking: Asking) -> Result<Begun, ChatError> {
         let Composed {
             text,
             attachments,
@@ -381,7 +437,12 @@ impl Chats {
         if text.trim().is_empty() && attachments.is_empty() && prompt.is_none() {
             return Err(ChatError::BadRequest("the message is empty".into()));
         }
-        let (client, model) = self.chosen_model(provider, model).await?;
+        if asking.max_tokens == Some(0) {
+            return Err(ChatError::BadRequest(
+                "an answer needs at least one token".into(),
+            ));
+        }
+        let (client, model) = self.chosen_model(asking.provider, asking.model).await?;
         let mut added: Vec<Message> = Vec::new();
         if let Some(used) = &prompt {
             let got = self
@@ -437,6 +498,7 @@ impl Chats {
         let agent = self.agent()?;
         let kept = self.conversations_kept()?;
         let summary = kept.get(id).await?.summary;
+        let mut title = summary.title;
         let stop = CancellationToken::new();
         {
             let mut runs = self.state.runs.lock();
@@ -445,25 +507,57 @@ impl Chats {
             }
             runs.insert(id, stop.clone());
         }
-        if summary.messages == 0 && summary.title == NEW_TITLE {
-            let title: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            let mut title: String = title.chars().take(TITLE_CHARS).collect();
-            if text.chars().count() > TITLE_CHARS {
-                title.push('…');
-            }
+        if summary.messages == 0 && title == NEW_TITLE {
+            title = title_of(&text);
             if let Err(e) = kept.rename(id, &title).await {
                 tracing::warn!("{e}");
             }
         }
+        let mut settings = ChatSettings::new(model);
+        if let Some(max_tokens) = asking.max_tokens {
+            settings.max_tokens = max_tokens;
+        }
+        Ok(Begun {
+            agent,
+            client,
+            settings,
+            added,
+            title,
+            stop,
+        })
+    }
+
+    /// The run begun: its events told to the window in order (and to `tap`), its tool
+    /// calls listed with the calls under way.
+    async fn go(self, id: i64, begun: Begun, tap: Option<mpsc::Sender<ChatEvent>>) -> Outcome {
+        let Begun {
+            agent,
+            client,
+            settings,
+            added,
+            title,
+            stop,
+        } = begun;
         let (events, mut received) = mpsc::channel::<ChatEvent>(256);
-        let chats = self.detached();
+        let chats = self.clone();
         let run_stop = stop.clone();
-        // The events, told to the window in order.
-        tokio::spawn(async move {
+        let told = tokio::spawn(async move {
             let names = Toolset::new(chats.catalog.tools(), &Enablement::default());
             let mut in_flight = HashSet::new();
+            let asker = Origin::Model {
+                conversation: id.to_string(),
+                title,
+            };
             while let Some(event) = received.recv().await {
-                in_flight_call(&chats.explorer, id, &event, &run_stop, &mut in_flight);
+                let call = Call {
+                    conversation: id,
+                    asker: &asker,
+                    stop: &run_stop,
+                };
+                call.follow(&chats.explorer, &event, &mut in_flight);
+                if let Some(tap) = &tap {
+                    let _ = tap.send(event.clone()).await;
+                }
                 let update = match event {
                     ChatEvent::Message { message } => Update::ChatMessage {
                         conversation: id,
@@ -481,22 +575,25 @@ impl Chats {
                 chats.explorer.call_ended(&token);
             }
         });
-        let state = self.state.clone();
-        tokio::spawn(async move {
-            let settings = ChatSettings::new(model);
-            let sent = agent
-                .send_messages(id, added, &client, &settings, &events, &stop)
-                .await;
-            if let Err(e) = sent {
-                let event = ChatEvent::Error {
+        let sent = agent
+            .send_messages(id, added, &client, &settings, &events, &stop)
+            .await;
+        let outcome = match sent {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                let failed = Outcome::Failed {
                     message: e.to_string(),
                     usage: Default::default(),
                 };
-                let _ = events.send(event).await;
+                let _ = events.send(failed.event()).await;
+                failed
             }
-            state.runs.lock().remove(&id);
-        });
-        Ok(())
+        };
+        self.state.runs.lock().remove(&id);
+        drop(events);
+        // Every event told before the outcome returns.
+        let _ = told.await;
+        outcome
     }
 
     /// Stops the conversation's run: the answer ends at once and the calls under way are
@@ -507,60 +604,62 @@ impl Chats {
     }
 }
 
-/// Keeps the model's tool calls in the list of calls under way, from the moment one waits
-/// for a decision until it ends. Cancelling one stops the conversation's run.
-fn in_flight_call(
-    explorer: &Explorer,
+/// A conversation's run, as its tool calls are listed with the calls under way.
+struct Call<'a> {
     conversation: i64,
-    event: &ChatEvent,
-    stop: &CancellationToken,
-    in_flight: &mut HashSet<String>,
-) {
-    let token = |call_id: &str| format!("chat-{conversation}-{call_id}");
-    match event {
-        ChatEvent::ToolCallAwaiting {
-            call_id,
-            server,
-            tool,
-            ..
-        } => {
-            let item = ProgressItem {
-                token: token(call_id),
-                server: server.clone(),
-                label: tool.clone(),
-                progress: 0.0,
-                total: None,
-                message: None,
-                started_ms: now_ms(),
-            };
-            in_flight.insert(item.token.clone());
-            let by = Serving {
-                origin: Origin::Model {
-                    conversation: conversation.to_string(),
-                },
-                call: tool.clone(),
-            };
-            explorer.call_began(item, by, stop.clone());
-        }
-        ChatEvent::ToolCallRunning { call_id, .. } => explorer.call_served(&token(call_id)),
-        ChatEvent::ToolCallProgress {
-            call_id,
-            progress,
-            total,
-            message,
-        } => explorer.call_progressed(&token(call_id), *progress, *total, message.clone()),
-        ChatEvent::ToolCallResult { call_id, .. }
-        | ChatEvent::ToolCallDenied { call_id, .. }
-        | ChatEvent::ToolCallFailed { call_id, .. } => {
-            let token = token(call_id);
-            in_flight.remove(&token);
-            explorer.call_ended(&token);
-        }
-        ChatEvent::Finished { .. } | ChatEvent::Error { .. } => {
-            for token in in_flight.drain() {
+    asker: &'a Origin,
+    /// Cancelling a call stops the run.
+    stop: &'a CancellationToken,
+}
+
+impl Call<'_> {
+    /// Keeps the model's tool calls in the list of calls under way, from the moment one
+    /// waits for a decision until it ends.
+    fn follow(&self, explorer: &Explorer, event: &ChatEvent, in_flight: &mut HashSet<String>) {
+        let token = |call_id: &str| format!("chat-{}-{call_id}", self.conversation);
+        match event {
+            ChatEvent::ToolCallAwaiting {
+                call_id,
+                server,
+                tool,
+                ..
+            } => {
+                let item = ProgressItem {
+                    token: token(call_id),
+                    server: server.clone(),
+                    label: tool.clone(),
+                    progress: 0.0,
+                    total: None,
+                    message: None,
+                    started_ms: now_ms(),
+                };
+                in_flight.insert(item.token.clone());
+                let by = Serving {
+                    origin: self.asker.clone(),
+                    call: tool.clone(),
+                };
+                explorer.call_began(item, by, self.stop.clone());
+            }
+            ChatEvent::ToolCallRunning { call_id, .. } => explorer.call_served(&token(call_id)),
+            ChatEvent::ToolCallProgress {
+                call_id,
+                progress,
+                total,
+                message,
+            } => explorer.call_progressed(&token(call_id), *progress, *total, message.clone()),
+            ChatEvent::ToolCallResult { call_id, .. }
+            | ChatEvent::ToolCallDenied { call_id, .. }
+            | ChatEvent::ToolCallFailed { call_id, .. } => {
+                let token = token(call_id);
+                in_flight.remove(&token);
                 explorer.call_ended(&token);
             }
+            ChatEvent::Finished { .. } | ChatEvent::Error { .. } => {
+                for token in in_flight.drain() {
+                    explorer.call_ended(&token);
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
 }

@@ -273,7 +273,7 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
         .await
         .unwrap()
         .remove(0);
-    assert_eq!(row.asked_by, format!("model in conversation {}", chat.id));
+    assert_eq!(row.asked_by, "model in conversation “Echo”");
     assert_eq!(row.record.decided_by, DecidedBy::Person);
     assert_eq!(
         row.record.detail,

@@ -154,7 +154,8 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     assert_eq!(
         asked_by,
         &Origin::Model {
-            conversation: chat.id.to_string()
+            conversation: chat.id.to_string(),
+            title: "Echo something for me".into()
         }
     );
     let edited = json!({"text": "as the person corrected it"});
@@ -204,10 +205,13 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
         .count();
     assert_eq!(kept_messages, 4, "asked, called, answered, concluded");
 
-    // The audit trail names the model's conversation.
+    // The audit trail names the model's conversation by its title, as the dialog does.
     let audit = world.desk.activity().page(None, 10).await.unwrap();
     let call = audit.iter().find(|e| e.subject == "echo").unwrap();
-    assert_eq!(call.asked_by, format!("model in conversation {}", chat.id));
+    assert_eq!(
+        call.asked_by,
+        "model in conversation “Echo something for me”"
+    );
 
     // Kept, named after its first message, and found again after a restart.
     let id = chat.id;

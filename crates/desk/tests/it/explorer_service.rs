@@ -251,6 +251,7 @@ async fn a_models_call_waits_for_the_person_listed_unserved_and_can_be_cancelled
     let mut asked = w.broker.subscribe();
     let model = Origin::Model {
         conversation: "7".into(),
+        title: "Tidy the notes".into(),
     };
     let call = tokio::spawn({
         let explorer = w.explorer.clone();

@@ -52,6 +52,7 @@ impl World {
             gate.call(
                 &Origin::Model {
                     conversation: "c1".to_owned(),
+                    title: "Tidy the notes".to_owned(),
                 },
                 &client,
                 &callee,
@@ -226,7 +227,7 @@ async fn tool_calls_are_approved_with_edits_denied_or_remembered() {
         "the audit keeps what was really sent"
     );
     assert_eq!(
-        first.asked_by, "model in conversation c1",
+        first.asked_by, "model in conversation “Tidy the notes”",
         "the audit names who asked"
     );
     world.host.shutdown().await;

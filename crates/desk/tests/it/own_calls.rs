@@ -63,7 +63,12 @@ async fn the_persons_own_call_runs_at_once_and_is_audited_as_theirs() {
     call.await.unwrap().unwrap_err();
     assert_eq!(
         world.last_call().await,
-        strings(["add_note", "denied", "user", "model in conversation c1"])
+        strings([
+            "add_note",
+            "denied",
+            "user",
+            "model in conversation “Tidy the notes”"
+        ])
     );
     world.desk.shutdown().await;
 }

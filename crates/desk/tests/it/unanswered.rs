@@ -57,6 +57,7 @@ impl World {
             gate.call(
                 &Origin::Model {
                     conversation: "c1".to_owned(),
+                    title: "Tidy the notes".to_owned(),
                 },
                 &client,
                 &callee,

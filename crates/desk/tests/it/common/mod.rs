@@ -310,6 +310,7 @@ impl DemoDesk {
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         let model = Origin::Model {
             conversation: "c1".to_owned(),
+            title: "Tidy the notes".to_owned(),
         };
         tokio::spawn(async move {
             desk.explorer()
