@@ -51,3 +51,27 @@ pub async fn listening(what: &str, command: impl Fn(u16) -> Command) -> Listenin
     })
     .await
 }
+
+/// Starts `command`, killed when dropped, and waits for its first line on stdout,
+/// `listening on <url>` (as the peers that pick their own port say it): the url, and the
+/// child.
+pub async fn announced(mut command: Command, what: &str) -> (String, Child) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {what}: {e}"));
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(STARTUP, lines.next_line())
+        .await
+        .unwrap_or_else(|_| panic!("{what} listens"))
+        .unwrap_or_else(|e| panic!("{what}'s stdout: {e}"))
+        .unwrap_or_else(|| panic!("{what} says where it listens"));
+    let url = line
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (url, child)
+}

@@ -119,7 +119,7 @@ fn checker() -> &'static Mutex<Checker> {
 
 /// The stand-in's record of its requests (`GET /_stand-in/requests`), read without an
 /// async runtime: this runs where a stand-in is dropped.
-fn recorded(url: &str) -> Result<Vec<Value>, String> {
+pub(crate) fn recorded(url: &str) -> Result<Vec<Value>, String> {
     let address = url.strip_prefix("http://").unwrap_or(url);
     let unreadable = |e: std::io::Error| format!("the stand-in's record of requests: {e}");
     let mut stream = TcpStream::connect(address).map_err(unreadable)?;

@@ -23,7 +23,6 @@ use switchboard_core::roots::Roots;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::{ServerEvent, ServerState};
 use switchboard_core::server_requests::ServerRequestHandler;
-use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -35,7 +34,9 @@ pub fn demo_server() -> PathBuf {
     workspace_binary("switchboard-demo-server")
 }
 
+use switchboard_test_support::listening::announced;
 pub use switchboard_test_support::processes::alive;
+pub use switchboard_test_support::stand_in::StandInProvider;
 
 pub struct DemoDesk {
     pub desk: Desk,
@@ -401,35 +402,9 @@ impl HttpPeer {
     pub async fn start() -> Self {
         let mut peer = tokio::process::Command::new(rmcp_peer());
         peer.args(["http", "--port", "0"]);
-        let (url, child) = listening(peer, "the peer").await;
+        let (url, child) = announced(peer, "the peer").await;
         Self { url, _child: child }
     }
-}
-
-/// Starts `command`, killed when dropped, and waits for its first line, `listening on
-/// <url>`: the url, and the child.
-async fn listening(
-    mut command: tokio::process::Command,
-    what: &str,
-) -> (String, tokio::process::Child) {
-    let mut child = command
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = tokio::io::BufReader::new(stdout).lines();
-    let line = tokio::time::timeout(WAIT, lines.next_line())
-        .await
-        .unwrap_or_else(|_| panic!("{what} listens"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("{what} says where it listens"));
-    let url = line
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    (url, child)
 }
 
 /// The text of a tool result's first block.
@@ -438,50 +413,6 @@ pub fn text_of(result: &Value) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
-}
-
-/// The stand-in model provider (`provider-peer`, built by `cargo build -p provider-peer`)
-/// on 127.0.0.1, answering from a script (see `tests/peers/provider/src/script.rs`); when
-/// dropped, what our client sent it is checked against the official SDKs' request types,
-/// and it is killed.
-pub struct StandInProvider {
-    /// `http://127.0.0.1:<port>`: Anthropic's base URL; OpenAI's is this with `/v1`.
-    pub url: String,
-    _child: tokio::process::Child,
-}
-
-impl StandInProvider {
-    pub async fn start(script: Value) -> Self {
-        let mut stand_in = tokio::process::Command::new(workspace_binary("provider-peer"));
-        stand_in.arg("--script-json").arg(script.to_string());
-        let (url, child) = listening(stand_in, "the stand-in").await;
-        Self { url, _child: child }
-    }
-
-    /// Every request the stand-in received: method, path, query, headers, body.
-    pub async fn requests(&self) -> Vec<Value> {
-        let answer = reqwest::get(format!("{}/_stand-in/requests", self.url))
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap();
-        match serde_json::from_slice(&answer).unwrap() {
-            Value::Array(requests) => requests,
-            other => panic!("not a list: {other}"),
-        }
-    }
-}
-
-impl Drop for StandInProvider {
-    fn drop(&mut self) {
-        if !std::thread::panicking()
-            && let Err(refused) =
-                switchboard_test_support::provider_requests::check_stand_in(&self.url)
-        {
-            panic!("{refused}");
-        }
-    }
 }
 
 /// A host whose servers' requests go to the person through an approval broker and whose
