@@ -3,7 +3,15 @@
 
 const LAYERS: &[&[&str]] = &[
     // Its commands' parts.
-    &["answers", "sign_in", "conformance_auth", "bridge"],
+    &[
+        "answers",
+        "sign_in",
+        "conformance_auth",
+        "bridge",
+        "approve",
+    ],
+    // A conversation with one of the app's models.
+    &["chat"],
     // The conformance suite's client.
     &["conformance"],
 ];

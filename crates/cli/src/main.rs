@@ -3,7 +3,9 @@
 //! and log notifications on stderr.
 
 mod answers;
+mod approve;
 mod bridge;
+mod chat;
 mod conformance;
 mod conformance_auth;
 #[cfg(test)]
@@ -105,6 +107,11 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         socket: Option<PathBuf>,
     },
+    /// Ask one of the app's models, with the app's servers: the answer on stdout, tool
+    /// calls and how the answer stopped on stderr. Exit codes: 0 answered, 1 failed,
+    /// 2 a bad command line, 3 the answer was cut short (token limit, refusal, full
+    /// context, too many rounds, Ctrl-C).
+    Chat(chat::ChatArgs),
     /// Act as the client of the official conformance suite (`MCP_CONFORMANCE_SCENARIO`).
     Conformance {
         /// The scenario server's URL (the suite passes it last).
@@ -255,6 +262,21 @@ fn main() -> ExitCode {
                 }
             };
         }
+        Command::Chat(args) => {
+            return match tokio::runtime::Runtime::new() {
+                Ok(runtime) => {
+                    let ending = runtime.block_on(chat::run(args));
+                    // Not waiting for a question left on the terminal: its read cannot be
+                    // cancelled, and no one may ever answer it.
+                    runtime.shutdown_background();
+                    ending.into()
+                }
+                Err(e) => {
+                    eprintln!("switchboard-cli: could not start the async runtime: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         command => {
             let result = block_on(with_server(command));
             Sandboxed::forget(&sandbox_name());
@@ -297,6 +319,7 @@ async fn with_server(command: Command) -> Result<Value, Failure> {
         Command::ConfigPath
         | Command::Revisions
         | Command::Conformance { .. }
+        | Command::Chat(_)
         | Command::Bridge { .. } => {
             unreachable!("handled without a server")
         }
@@ -487,6 +510,7 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
         Command::ConfigPath
         | Command::Revisions
         | Command::Conformance { .. }
+        | Command::Chat(_)
         | Command::Bridge { .. } => {
             unreachable!("handled without a server")
         }

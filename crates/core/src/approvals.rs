@@ -576,13 +576,25 @@ impl Broker {
     pub fn refuse_all(&self) {
         let all: Vec<Waiting> = self.table().waiting.drain().map(|(_, w)| w).collect();
         for waiting in all {
-            let refusal = Settled::refused(&waiting.pending.question, SettledBy::NoOneToAsk);
-            let _ = waiting.respond.send(refusal);
-            let _ = self.events.send(BrokerEvent::Removed {
-                id: waiting.pending.id,
-                withdrawn: false,
-            });
+            self.refuse_unasked(waiting);
         }
+    }
+
+    /// Refuses one pending request: no face can ask the person it (a command line with no
+    /// terminal to ask on).
+    pub fn refuse(&self, id: u64) -> Result<(), AnswerError> {
+        let waiting = self.table().waiting.remove(&id);
+        self.refuse_unasked(waiting.ok_or(AnswerError::NotPending(id))?);
+        Ok(())
+    }
+
+    fn refuse_unasked(&self, waiting: Waiting) {
+        let refusal = Settled::refused(&waiting.pending.question, SettledBy::NoOneToAsk);
+        let _ = waiting.respond.send(refusal);
+        let _ = self.events.send(BrokerEvent::Removed {
+            id: waiting.pending.id,
+            withdrawn: false,
+        });
     }
 
     /// Takes a request off the list at its deadline; false if it had left already

@@ -3,6 +3,7 @@
 
 mod bridge;
 mod cli;
+mod cli_chat;
 mod cli_sandbox;
 mod cli_server;
 mod cli_sign_in;

@@ -46,6 +46,12 @@ impl Trust {
         Ok(self.gate.broker().answer(id, server, answer)?)
     }
 
+    /// Refuses a pending question unanswered: this face has no one to ask it (a command
+    /// line without a terminal). The audit records it as no one's answer.
+    pub fn refuse_unasked(&self, id: u64) -> Result<(), TrustError> {
+        Ok(self.gate.broker().refuse(id)?)
+    }
+
     pub fn answer_tool_call(
         &self,
         id: u64,

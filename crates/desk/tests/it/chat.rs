@@ -23,7 +23,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::common;
-use crate::common::{GatedHost, StandInProvider, WAIT, demo_server};
+use crate::common::{GatedHost, WAIT, demo_server};
+use switchboard_test_support::stand_in::StandInProvider;
 
 /// The stand-in provider, answering these turns to a client with its key.
 async fn stand_in(turns: Value) -> StandInProvider {

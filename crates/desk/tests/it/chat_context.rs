@@ -14,7 +14,8 @@ use switchboard_desk::{
     Attachment, ChatError, Composed, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
 };
 
-use crate::common::{DemoDesk, StandInProvider, demo_server, desk_on, keyring, next_on};
+use crate::common::{DemoDesk, demo_server, desk_on, keyring, next_on};
+use switchboard_test_support::stand_in::StandInProvider;
 
 const KEY: &str = "sk-standin-context-key-0123456789";
 

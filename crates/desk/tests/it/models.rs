@@ -15,7 +15,8 @@ use switchboard_desk::{
 };
 
 use crate::common;
-use crate::common::{DemoDesk, StandInProvider, desk_on, keyring};
+use crate::common::{DemoDesk, desk_on, keyring};
+use switchboard_test_support::stand_in::StandInProvider;
 
 const KEY: &str = "sk-standin-models-key-0123456789";
 

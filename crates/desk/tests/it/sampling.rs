@@ -17,7 +17,8 @@ use switchboard_core::config::ServerConfig;
 use switchboard_core::secrets::Secrets;
 use switchboard_desk::{AuditEntry, ChatError, ModelsError};
 
-use crate::common::{DemoDesk, StandInProvider, demo_allowed, demo_server, desk_in, text_of};
+use crate::common::{DemoDesk, demo_allowed, demo_server, desk_in, text_of};
+use switchboard_test_support::stand_in::StandInProvider;
 
 /// A desk with the demo server and, if `provider` is given, two providers that reach it:
 /// "standin" (OpenAI protocol, the default, models `gpt-test` and `gpt-test-mini`) and

@@ -36,7 +36,6 @@ pub fn demo_server() -> PathBuf {
 
 use switchboard_test_support::listening::announced;
 pub use switchboard_test_support::processes::alive;
-pub use switchboard_test_support::stand_in::StandInProvider;
 
 pub struct DemoDesk {
     pub desk: Desk,

@@ -1,0 +1,155 @@
+//! How `chat` answers what the gate asks the person while a model works: a tool call the
+//! command line allows (`--allow SERVER__TOOL`) runs; any other is asked on the terminal
+//! when one is attached, and refused unanswered when none is (the model is told). What a
+//! server asks on its own account (a sampling reply, a form, its roots, a sign-in) has no
+//! one to answer it here, and is refused the same way. Standing rules answer before any
+//! of this: the gate asks only what they leave open.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
+
+use serde_json::{Map, Value};
+use switchboard_core::approvals::{Pending, Question, Remember};
+use switchboard_desk::{Trust, Update};
+use tokio::sync::broadcast;
+
+/// The person's terminal, when one is attached: the process's own (`/dev/tty`), so that
+/// a prompt piped in or an answer piped out leaves it free to ask on.
+pub struct Terminal {
+    tty: File,
+}
+
+impl Terminal {
+    /// The controlling terminal, if standard input or standard error is one.
+    pub fn attached() -> Option<Self> {
+        if !std::io::stdin().is_terminal() && !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let tty = File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .ok()?;
+        Some(Self { tty })
+    }
+
+    /// Asks whether the call may run; `None` when the terminal could not be read.
+    fn ask(
+        &mut self,
+        server: &str,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Option<Remember> {
+        let arguments = serde_json::to_string(arguments).unwrap_or_default();
+        let mut reader = BufReader::new(self.tty.try_clone().ok()?);
+        loop {
+            write!(
+                self.tty,
+                "The model wants to call {tool} of {server} with {arguments}\n\
+                 Allow it? [y]es once, [a]lways, [n]o: "
+            )
+            .ok()?;
+            let mut line = String::new();
+            if reader.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            match line.trim().to_lowercase().as_str() {
+                "y" | "yes" => return Some(Remember::Once),
+                "a" | "always" => return Some(Remember::ToolAlways),
+                "n" | "no" => return None,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// What the person said on the command line: which tools may run without asking, and
+/// where to ask about the others.
+pub struct Approver {
+    pub allowed: Vec<String>,
+    pub terminal: Option<Terminal>,
+}
+
+/// How a call was answered, as `chat` reports it on standard error.
+fn said(answer: &Answered, server: &str, tool: &str) -> String {
+    match answer {
+        Answered::Allowed => format!("{tool} of {server} is allowed by --allow"),
+        Answered::Asked(Some(_)) => format!("you allowed {tool} of {server}"),
+        Answered::Asked(None) => format!("you refused {tool} of {server}"),
+        Answered::NoOneToAsk => format!(
+            "no terminal is attached to ask about {tool} of {server}, and no \
+             --allow {server}__{tool}"
+        ),
+    }
+}
+
+enum Answered {
+    Allowed,
+    /// Asked on the terminal: how far the allowance reaches, or refused.
+    Asked(Option<Remember>),
+    NoOneToAsk,
+}
+
+impl Approver {
+    /// Answers every question `updates` announces, until they end.
+    pub async fn serve(mut self, trust: Trust, mut updates: broadcast::Receiver<Update>) {
+        loop {
+            match updates.recv().await {
+                Ok(Update::ApprovalAdded { pending }) => self.settle(&trust, *pending).await,
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    async fn settle(&mut self, trust: &Trust, pending: Pending) {
+        let Question::ToolCall {
+            tool, arguments, ..
+        } = &pending.question
+        else {
+            eprintln!(
+                "[asked] {} asked for something only the app can answer: refused",
+                pending.server
+            );
+            let _ = trust.refuse_unasked(pending.id);
+            return;
+        };
+        let answered = if self
+            .allowed
+            .contains(&format!("{}__{tool}", pending.server))
+        {
+            Answered::Allowed
+        } else if let Some(mut terminal) = self.terminal.take() {
+            let (server, tool, arguments) =
+                (pending.server.clone(), tool.clone(), arguments.clone());
+            let (terminal, remember) = tokio::task::spawn_blocking(move || {
+                let remember = terminal.ask(&server, &tool, &arguments);
+                (terminal, remember)
+            })
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            self.terminal = Some(terminal);
+            Answered::Asked(remember)
+        } else {
+            Answered::NoOneToAsk
+        };
+        eprintln!("[tool] {}", said(&answered, &pending.server, tool));
+        let answer = |allow: bool, remember: Remember| {
+            trust.answer_tool_call(
+                pending.id,
+                &pending.server,
+                allow,
+                arguments.clone(),
+                remember,
+            )
+        };
+        let done = match answered {
+            Answered::Allowed => answer(true, Remember::Once),
+            Answered::Asked(remember) => answer(remember.is_some(), remember.unwrap_or_default()),
+            Answered::NoOneToAsk => trust.refuse_unasked(pending.id),
+        };
+        if let Err(e) = done {
+            eprintln!("[tool] the answer did not reach the call: {e}");
+        }
+    }
+}
