@@ -8,15 +8,30 @@ use serde_json::{Value, json};
 use crate::support::agent::Agent;
 use crate::support::window::{App, DIALOG, SHOWN, until};
 
-/// Adds the agent `name` on the Agents page; the URL and token of its HTTP entry, as shown.
+/// Adds the agent `name` on the Agents page; the URL and token of its HTTP entry, as shown
+/// once the person asks to see the token (it is hidden until then).
 fn add_agent(app: &App, name: &str) -> (String, String) {
     app.add_agent(name);
+    let css = snippet(name);
+    let hidden = app
+        .window
+        .wait_for_all(&css, "the HTTP entry", SHOWN, |texts| !texts.is_empty());
+    assert!(
+        hidden[0].contains("Bearer ••••••••••••\""),
+        "the token is hidden until revealed: {}",
+        hidden[0]
+    );
+    app.press(".agent-list li", &format!("Show the token of {name}"));
     http_entry(app, name, None)
+}
+
+fn snippet(name: &str) -> String {
+    format!(".agent-snippet pre[aria-label='Configuration for {name} over HTTP']")
 }
 
 /// The URL and token of the agent's HTTP entry, once it shows a token other than `not`.
 fn http_entry(app: &App, name: &str, not: Option<&str>) -> (String, String) {
-    let css = format!(".agent-snippet pre[aria-label='Configuration for {name} over HTTP']");
+    let css = snippet(name);
     let read = |text: &str| -> Option<(String, String)> {
         let entry: Value = serde_json::from_str(text).ok()?;
         let entry = &entry["mcpServers"]["switchboard"];

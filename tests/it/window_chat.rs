@@ -233,8 +233,16 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     let w = &app.window;
     app.wait_running("everything");
     app.view("chat");
+    w.wait_for_text(".chat-entry-title", QUESTION, SHOWN);
     let entry = w.find(".chat-list li button");
-    assert_eq!(w.text(&entry), QUESTION);
+    let dated = w.execute(
+        "return document.querySelector('.chat-entry time').getAttribute('datetime');",
+        json!([]),
+    );
+    assert!(
+        dated.as_str().is_some_and(|d| d.starts_with("20")),
+        "the conversation is listed with its date: {dated}"
+    );
     w.click(&entry);
     w.wait_for_text(".chat-head h2", QUESTION, SHOWN);
     let said = w.wait_for_all(MODEL_SAYS, "every answer", SHOWN, |said| {

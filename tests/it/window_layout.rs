@@ -2,7 +2,8 @@
 //! long reason (its command and arguments are long) leaves every card inside the list's
 //! column, and the buttons on each card take the clicks aimed at them, at the narrowest
 //! window the app supports. And no view scrolls the window itself: what does not fit
-//! scrolls inside its pane, the sidebar and status bar stay in place.
+//! scrolls inside its pane, the sidebar and status bar stay in place; nor shows a control
+//! in the browser's native look instead of the design system's (`ui/src/design.css`).
 
 use serde_json::json;
 
@@ -122,17 +123,38 @@ fn check_layout(app: &App, selected: &str) {
     }
 }
 
+/// Every control shown that still wears the browser's native look (or font) rather than the
+/// design system's: a description of each.
+const NATIVE_CONTROLS: &str = "\
+    const font = getComputedStyle(document.body).fontFamily;\
+    const own = ['checkbox', 'radio', 'range', 'file', 'hidden'];\
+    return [...document.querySelectorAll('button, select, textarea, input')]\
+      .filter(e => e.getClientRects().length > 0)\
+      .filter(e => !(e instanceof HTMLInputElement && own.includes(e.type)))\
+      .filter(e => {\
+        const s = getComputedStyle(e);\
+        return (s.appearance || s.webkitAppearance) !== 'none' || s.fontFamily !== font;\
+      })\
+      .map(e => e.outerHTML.slice(0, 120));";
+
 #[test]
-fn no_view_scrolls_the_window_only_its_panes() {
+fn every_view_fits_the_window_and_wears_the_design_system() {
     // More servers than the list shows at once (turned off: none of them starts), and the
-    // demo server's details with its tools and log below them.
+    // demo server's details with its tools and log below them; a model, so that the chat
+    // shows all it has to write with.
     let app = App::start_with(|dir| {
         let mut servers = json!({"demo": {"command": "switchboard-demo-server"}});
         for i in 1..=9 {
             servers[format!("idle-{i}")] =
                 json!({"command": "switchboard-demo-server", "enabled": false});
         }
-        let config = json!({ "mcpServers": servers });
+        let providers = json!({"local": {
+            "protocol": "openai",
+            "baseUrl": "http://127.0.0.1:9/v1",
+            "models": ["a-local-model"],
+            "defaultModel": "a-local-model"
+        }});
+        let config = json!({ "mcpServers": servers, "providers": providers });
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
         Vec::new()
     });
@@ -166,6 +188,12 @@ fn no_view_scrolls_the_window_only_its_panes() {
             w.find("button[aria-label=\"Echo on demo\"]");
         }
         w.screenshot(&format!("view-{view}"));
+        let native = w.execute(NATIVE_CONTROLS, json!([]));
+        assert_eq!(
+            native,
+            json!([]),
+            "the {view} view shows controls in the browser's native look"
+        );
         let heights = w.execute(
             "return [document.documentElement.scrollHeight, document.body.scrollHeight, \
                      window.innerHeight];",

@@ -135,7 +135,15 @@ function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serializ
   );
 }
 
-/** The entries an agent's own MCP configuration needs: through the bridge, or over HTTP with its token. */
+/** An entry with its bearer token out of sight: whoever looks over the person's shoulder cannot copy it. */
+export function hideToken(entry: string): string {
+  return entry.replace(/(Bearer )[^"\s]+/g, "$1" + "•".repeat(12));
+}
+
+/**
+ * The entries an agent's own MCP configuration needs: through the bridge, or over HTTP with its token,
+ * which shows only when the person asks (Copy takes it whole).
+ */
 function Snippets({
   name,
   snippets,
@@ -148,6 +156,7 @@ function Snippets({
   onCopy(text: string): void;
   onRenewToken(name: string): void;
 }) {
+  const [revealed, setRevealed] = useState(false);
   if (snippets === undefined) return null;
   return (
     <>
@@ -159,9 +168,12 @@ function Snippets({
       </div>
       {snippets.http !== null && (
         <div className="agent-snippet">
-          <pre aria-label={`Configuration for ${name} over HTTP`}>{snippets.http}</pre>
+          <pre aria-label={`Configuration for ${name} over HTTP`}>{revealed ? snippets.http : hideToken(snippets.http)}</pre>
           <button type="button" className="button" onClick={() => onCopy(snippets.http ?? "")}>
             Copy the HTTP entry for {name}
+          </button>
+          <button type="button" className="button" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
+            {revealed ? `Hide the token of ${name}` : `Show the token of ${name}`}
           </button>
           <button type="button" className="button" onClick={() => onRenewToken(name)}>
             New token for {name}

@@ -93,19 +93,23 @@ describe("AgentsView", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("the name is too long");
   });
 
-  it("offers the entry over HTTP with the agent's token, and a new token that replaces it", async () => {
+  it("offers the entry over HTTP with the agent's token hidden until shown, and a new token that replaces it", async () => {
     vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 0 }]);
     vi.mocked(commands.agentCalls).mockResolvedValue([]);
-    vi.mocked(commands.agentHttpSnippet)
-      .mockResolvedValueOnce('{"token": "first"}')
-      .mockResolvedValueOnce('{"token": "second"}');
+    const entry = (token: string) => `{"headers": {"Authorization": "Bearer ${token}"}}`;
+    vi.mocked(commands.agentHttpSnippet).mockResolvedValueOnce(entry("sb-first")).mockResolvedValueOnce(entry("sb-second"));
     const user = userEvent.setup();
     render(<AgentsView />);
     const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
-    expect((await cursor.findByLabelText("Configuration for Cursor over HTTP")).textContent).toBe('{"token": "first"}');
+    const shown = await cursor.findByLabelText("Configuration for Cursor over HTTP");
+    expect(shown.textContent).toBe(entry("••••••••••••"));
+    await user.click(cursor.getByRole("button", { name: "Show the token of Cursor" }));
+    expect(shown.textContent).toBe(entry("sb-first"));
     await user.click(cursor.getByRole("button", { name: "New token for Cursor" }));
     expect(commands.renewAgentToken).toHaveBeenCalledWith("Cursor");
-    expect(await cursor.findByText('{"token": "second"}')).toBeTruthy();
+    expect(await cursor.findByText(entry("sb-second"))).toBeTruthy();
+    await user.click(cursor.getByRole("button", { name: "Hide the token of Cursor" }));
+    expect(cursor.getByLabelText("Configuration for Cursor over HTTP").textContent).toBe(entry("••••••••••••"));
   });
 
   it("offers the bridge alone while Switchboard does not listen over HTTP, and says why", async () => {

@@ -1,5 +1,6 @@
 import { diffLines } from "diff";
 import type { Changed, DefinitionChange, ToolDefinition } from "../bindings";
+import { formatDateTime } from "../servers/time";
 
 /**
  * Why a call the person once allowed is asked about again: the server is launched or reached
@@ -7,7 +8,7 @@ import type { Changed, DefinitionChange, ToolDefinition } from "../bindings";
  * to slip new instructions to the model). The tool's change is shown as a line diff, as text.
  */
 export function TrustChange({ changed }: { changed: Changed }) {
-  const when = changed.allowedMs ? new Date(changed.allowedMs).toLocaleString() : undefined;
+  const when = changed.allowedMs ? formatDateTime(changed.allowedMs) : undefined;
   return (
     <section className="trust-change" role="alert" aria-label="Changed since you allowed it">
       <h3>Changed since you allowed it</h3>

@@ -66,7 +66,7 @@ async function openWeather(running = false) {
   vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running });
   vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
   render(<ChatView />);
-  await userEvent.click(await screen.findByRole("button", { name: "Weather" }));
+  await userEvent.click(await screen.findByRole("button", { name: /^Weather / }));
   return weather;
 }
 

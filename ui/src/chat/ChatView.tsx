@@ -15,6 +15,7 @@ import { ToolToggles } from "./ToolToggles";
 import { Composer } from "./Composer";
 import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "./context";
 import { useFollowTail } from "../followTail";
+import { formatDateTime, isoTime } from "../servers/time";
 import "./chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
@@ -187,8 +188,11 @@ export function ChatView() {
         <ul>
           {conversations.map((c) => (
             <li key={c.id}>
-              <button type="button" className="link-button" aria-current={c.id === open ? "true" : undefined} onClick={() => setOpen(c.id)}>
-                {c.title}
+              <button type="button" className="chat-entry" aria-current={c.id === open ? "true" : undefined} onClick={() => setOpen(c.id)}>
+                <span className="chat-entry-title">{c.title}</span>{" "}
+                <time className="muted" dateTime={isoTime(c.updatedMs)}>
+                  {formatDateTime(c.updatedMs)}
+                </time>
               </button>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import type { Annotations } from "../mcp/schema";
 import "./content.css";
+import { formatDateTime } from "../servers/time";
 
 /** The hints a server attached to content (who it is for, how much it matters), said quietly. */
 export function AnnotationsNote({ annotations }: { annotations: Annotations | undefined }) {
@@ -21,5 +22,5 @@ function audienceText(audience: Annotations["audience"]): string | null {
 
 function modifiedText(lastModified: string): string {
   const when = new Date(lastModified);
-  return Number.isNaN(when.getTime()) ? lastModified : when.toLocaleString();
+  return Number.isNaN(when.getTime()) ? lastModified : formatDateTime(when.getTime());
 }

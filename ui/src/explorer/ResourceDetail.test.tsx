@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Resource } from "../mcp/schema";
 import { ResourceDetail } from "./ResourceDetail";
+import { formatDateTime } from "../servers/time";
 
 afterEach(cleanup);
 
@@ -52,7 +53,7 @@ describe("ResourceDetail", () => {
     rerender(<ResourceDetail {...base} subscribed updatedAt={at} />);
     expect(screen.getByRole("button", { name: "Unsubscribe" })).toBeTruthy();
     const status = screen.getByRole("status");
-    expect(status.textContent).toBe(`Updated ${new Date(at).toLocaleTimeString()}`);
+    expect(status.textContent).toBe(`Updated ${formatDateTime(at)}`);
     expect(status.querySelector("time")?.getAttribute("datetime")).toBe(new Date(at).toISOString());
   });
 

@@ -7,6 +7,7 @@ import { SafeMarkdown } from "../content/SafeMarkdown";
 import { DetailHeader } from "./DetailHeader";
 import { ErrorNote } from "./ErrorNote";
 import "./explorer.css";
+import { formatDateTime } from "../servers/time";
 
 interface Props {
   server: string;
@@ -49,7 +50,7 @@ export function ResourceDetail(props: Props) {
       </div>
       {typeof updatedAt === "number" && Number.isFinite(updatedAt) && (
         <p className="muted" role="status">
-          Updated <time dateTime={new Date(updatedAt).toISOString()}>{new Date(updatedAt).toLocaleTimeString()}</time>
+          Updated <time dateTime={new Date(updatedAt).toISOString()}>{formatDateTime(updatedAt)}</time>
         </p>
       )}
       <ErrorNote error={error} />
