@@ -1,6 +1,8 @@
 //! Conversations kept in a SQLite file beside the audit log: made, listed, renamed,
-//! deleted, searched by their text, and each message appended as it completes, so that
-//! they survive a restart (or a crash) whole. Async code calls it; each call runs on a
+//! deleted (and taken back until the file is next opened), searched by their text, each
+//! message appended as it completes, so that they survive a restart (or a crash) whole,
+//! and messages removed when the person takes a turn back; with each conversation, the
+//! tools its model sees and how it asks ([`ConversationSettings`]). Async code calls it; each call runs on a
 //! blocking thread, so a slow disk holds up only the call that waits for it. A file
 //! SQLite cannot read is moved aside, kept, and a new one begun.
 
@@ -8,7 +10,7 @@ mod file;
 
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use switchboard_providers::Message;
 
 use crate::naming::Enablement;
@@ -23,6 +25,8 @@ pub enum ConversationError {
     File(#[from] FileFault),
     #[error("there is no conversation {0}")]
     NotFound(i64),
+    #[error("conversation {0} has no such messages: it changed meanwhile")]
+    NoSuchMessages(i64),
     /// The agent was made without a place to keep conversations.
     #[error("conversations are not kept")]
     NotKept,
@@ -51,12 +55,30 @@ pub struct ConversationSummary {
     pub messages: u64,
 }
 
-/// A conversation opened: its messages in order, and which tools its model sees.
+/// How a conversation asks its model, kept with it: what is not set, the host's defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConversationSettings {
+    /// The provider, as the Models page names it.
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    /// The person's own system prompt.
+    pub system: Option<String>,
+    /// The most tokens an answer may take.
+    pub max_tokens: Option<u32>,
+    /// The most times the model is asked in one run.
+    pub max_rounds: Option<u32>,
+}
+
+/// A conversation opened: its messages in order, which tools its model sees, and how it
+/// asks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversation {
     pub summary: ConversationSummary,
     pub messages: Vec<Message>,
     pub enablement: Enablement,
+    pub settings: ConversationSettings,
 }
 
 /// The kept conversations; cheap to clone.
@@ -106,9 +128,33 @@ impl Conversations {
             .await
     }
 
-    /// Deletes a conversation and its messages.
+    /// Deletes a conversation and its messages; [`Self::restore`] takes it back until the
+    /// file is next opened.
     pub async fn delete(&self, id: i64) -> Result<(), ConversationError> {
-        self.file.call(move |f| f.delete(id)).await
+        self.file.call(move |f| f.delete(id, now_ms())).await
+    }
+
+    /// Takes back a conversation deleted since the file was opened.
+    pub async fn restore(&self, id: i64) -> Result<(), ConversationError> {
+        self.file.call(move |f| f.restore(id)).await
+    }
+
+    /// Removes the messages of `range`, in the order [`Self::get`] lists them.
+    pub async fn remove(
+        &self,
+        id: i64,
+        range: std::ops::Range<usize>,
+    ) -> Result<(), ConversationError> {
+        self.file.call(move |f| f.remove(id, range, now_ms())).await
+    }
+
+    /// How the conversation asks its model from now on.
+    pub async fn set_settings(
+        &self,
+        id: i64,
+        settings: ConversationSettings,
+    ) -> Result<(), ConversationError> {
+        self.file.call(move |f| f.set_settings(id, &settings)).await
     }
 
     pub async fn get(&self, id: i64) -> Result<Conversation, ConversationError> {

@@ -30,7 +30,8 @@ mod run;
 mod servers;
 
 pub use conversations::{
-    Conversation, ConversationError, ConversationSummary, Conversations, MovedAside,
+    Conversation, ConversationError, ConversationSettings, ConversationSummary, Conversations,
+    MovedAside,
 };
 pub use events::{ChatEvent, Ended, Outcome};
 pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};

@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserContent};
 
-use super::{Conversation, ConversationError, ConversationSummary};
+use super::{Conversation, ConversationError, ConversationSettings, ConversationSummary};
 use crate::naming::Enablement;
 use switchboard_core::cut;
 use switchboard_core::sqlite_file::{self, Db, FileFault};
@@ -25,7 +25,10 @@ CREATE TABLE IF NOT EXISTS conversations (
     updated_ms INTEGER NOT NULL,
     enablement TEXT NOT NULL DEFAULT '{}',
     -- Raised on every change: orders the list even within one millisecond.
-    changed INTEGER NOT NULL DEFAULT 0
+    changed INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL DEFAULT '{}',
+    -- Set when deleted: the person may take it back until the file is next opened.
+    deleted_ms INTEGER
 );
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -41,9 +44,40 @@ pub(super) struct File {
     db: Db<ConversationError>,
 }
 
+/// The conversations not deleted; a query adds its conditions with `AND`.
 const SUMMARY: &str = "SELECT c.id, c.title, c.created_ms, c.updated_ms,
     (SELECT COUNT(*) FROM messages m WHERE m.conversation = c.id)
-    FROM conversations c";
+    FROM conversations c WHERE c.deleted_ms IS NULL";
+
+/// Columns added since the first files were written, with how a file without them gets
+/// them.
+const ADDED: &[(&str, &str)] = &[
+    (
+        "settings",
+        "ALTER TABLE conversations ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
+    ),
+    (
+        "deleted_ms",
+        "ALTER TABLE conversations ADD COLUMN deleted_ms INTEGER",
+    ),
+];
+
+/// Brings a file written by an earlier version up to this one's schema, and lets go of the
+/// conversations deleted before it was last closed.
+fn upgrade(db: &rusqlite::Connection) -> rusqlite::Result<()> {
+    for (column, add) in ADDED {
+        let has: i64 = db.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('conversations') WHERE name = ?1",
+            [column],
+            |r| r.get(0),
+        )?;
+        if has == 0 {
+            db.execute_batch(add)?;
+        }
+    }
+    db.execute("DELETE FROM conversations WHERE deleted_ms IS NOT NULL", [])?;
+    Ok(())
+}
 
 fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<ConversationSummary> {
     Ok(ConversationSummary {
@@ -62,12 +96,14 @@ impl File {
             ("synchronous", "FULL"),
             ("foreign_keys", "ON"),
         ];
-        let db = sqlite_file::connect(path, &pragmas, SCHEMA).map_err(|source| {
-            ConversationError::from(FileFault::Database {
-                path: path.display().to_string(),
-                source,
-            })
-        })?;
+        let db = sqlite_file::connect(path, &pragmas, SCHEMA)
+            .and_then(|db| upgrade(&db).map(|()| db))
+            .map_err(|source| {
+                ConversationError::from(FileFault::Database {
+                    path: path.display().to_string(),
+                    source,
+                })
+            })?;
         Ok(Self {
             db: Db::new(path, db),
         })
@@ -128,7 +164,7 @@ impl File {
             .map(|n| each.replace("{n}", &n.to_string()))
             .collect();
         let sql = format!(
-            "{SUMMARY} WHERE {} ORDER BY c.changed DESC",
+            "{SUMMARY} AND {} ORDER BY c.changed DESC",
             filter.join(" AND ")
         );
         let db = self.db.lock();
@@ -146,7 +182,7 @@ impl File {
             .execute(
                 &format!(
                     "UPDATE conversations SET title = ?2, updated_ms = ?3, changed = {NEXT}
-                     WHERE id = ?1"
+                     WHERE id = ?1 AND deleted_ms IS NULL"
                 ),
                 params![id, cut::cut_str(title, TITLE_BYTES), now],
             )
@@ -154,11 +190,85 @@ impl File {
         found(changed, id)
     }
 
-    pub(super) fn delete(&self, id: i64) -> Result<(), ConversationError> {
+    /// Deletes a conversation, so that it can be taken back ([`Self::restore`]) until the
+    /// file is next opened.
+    pub(super) fn delete(&self, id: i64, now: i64) -> Result<(), ConversationError> {
         let changed = self
             .db
             .lock()
-            .execute("DELETE FROM conversations WHERE id = ?1", params![id])
+            .execute(
+                "UPDATE conversations SET deleted_ms = ?2 WHERE id = ?1 AND deleted_ms IS NULL",
+                params![id, now],
+            )
+            .map_err(|e| self.db.fail(e))?;
+        found(changed, id)
+    }
+
+    pub(super) fn restore(&self, id: i64) -> Result<(), ConversationError> {
+        let changed = self
+            .db
+            .lock()
+            .execute(
+                &format!(
+                    "UPDATE conversations SET deleted_ms = NULL, changed = {NEXT}
+                     WHERE id = ?1 AND deleted_ms IS NOT NULL"
+                ),
+                params![id],
+            )
+            .map_err(|e| self.db.fail(e))?;
+        found(changed, id)
+    }
+
+    /// Removes the messages of `range`, counted as [`Self::conversation`] lists them.
+    pub(super) fn remove(
+        &self,
+        id: i64,
+        range: std::ops::Range<usize>,
+        now: i64,
+    ) -> Result<(), ConversationError> {
+        let mut db = self.db.lock();
+        let tx = db.transaction().map_err(|e| self.db.fail(e))?;
+        let changed = tx
+            .execute(
+                &format!(
+                    "UPDATE conversations SET updated_ms = ?2, changed = {NEXT}
+                     WHERE id = ?1 AND deleted_ms IS NULL"
+                ),
+                params![id, now],
+            )
+            .map_err(|e| self.db.fail(e))?;
+        found(changed, id)?;
+        let rows: Vec<i64> = readable(&tx, id)
+            .map_err(|e| self.db.fail(e))?
+            .into_iter()
+            .map(|(row, _)| row)
+            .collect();
+        let Some(gone) = rows.get(range) else {
+            return Err(ConversationError::NoSuchMessages(id));
+        };
+        let mut delete = tx
+            .prepare("DELETE FROM messages WHERE id = ?1")
+            .map_err(|e| self.db.fail(e))?;
+        for row in gone {
+            delete.execute(params![row]).map_err(|e| self.db.fail(e))?;
+        }
+        drop(delete);
+        tx.commit().map_err(|e| self.db.fail(e))
+    }
+
+    pub(super) fn set_settings(
+        &self,
+        id: i64,
+        settings: &ConversationSettings,
+    ) -> Result<(), ConversationError> {
+        let text = serde_json::to_string(settings).unwrap_or_else(|_| "{}".to_owned());
+        let changed = self
+            .db
+            .lock()
+            .execute(
+                "UPDATE conversations SET settings = ?2 WHERE id = ?1 AND deleted_ms IS NULL",
+                params![id, text],
+            )
             .map_err(|e| self.db.fail(e))?;
         found(changed, id)
     }
@@ -173,7 +283,7 @@ impl File {
             .db
             .lock()
             .execute(
-                "UPDATE conversations SET enablement = ?2 WHERE id = ?1",
+                "UPDATE conversations SET enablement = ?2 WHERE id = ?1 AND deleted_ms IS NULL",
                 params![id, text],
             )
             .map_err(|e| self.db.fail(e))?;
@@ -192,7 +302,8 @@ impl File {
         // Compiled once per connection: every message of every conversation comes here.
         let changed = tx
             .prepare_cached(&format!(
-                "UPDATE conversations SET updated_ms = ?2, changed = {NEXT} WHERE id = ?1"
+                "UPDATE conversations SET updated_ms = ?2, changed = {NEXT}
+                 WHERE id = ?1 AND deleted_ms IS NULL"
             ))
             .and_then(|mut update| update.execute(params![id, now]))
             .map_err(|e| self.db.fail(e))?;
@@ -210,39 +321,48 @@ impl File {
     pub(super) fn conversation(&self, id: i64) -> Result<Conversation, ConversationError> {
         let db = self.db.lock();
         let found = db
-            .query_row(&format!("{SUMMARY} WHERE c.id = ?1"), params![id], summary)
+            .query_row(&format!("{SUMMARY} AND c.id = ?1"), params![id], summary)
             .optional()
             .map_err(|e| self.db.fail(e))?;
         let summary = found.ok_or(ConversationError::NotFound(id))?;
-        let enablement: String = db
+        let (enablement, settings): (String, String) = db
             .query_row(
-                "SELECT enablement FROM conversations WHERE id = ?1",
+                "SELECT enablement, settings FROM conversations WHERE id = ?1",
                 params![id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .map_err(|e| self.db.fail(e))?;
-        let mut statement = db
-            .prepare("SELECT id, message FROM messages WHERE conversation = ?1 ORDER BY id")
-            .map_err(|e| self.db.fail(e))?;
-        let rows = statement
-            .query_map(params![id], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-            })
-            .map_err(|e| self.db.fail(e))?;
-        let mut messages = Vec::new();
-        for row in rows {
-            let (row, text) = row.map_err(|e| self.db.fail(e))?;
-            match serde_json::from_str(&text) {
-                Ok(message) => messages.push(message),
-                Err(e) => tracing::warn!("message {row} of conversation {id} is unreadable: {e}"),
-            }
-        }
+        let messages = readable(&db, id)
+            .map_err(|e| self.db.fail(e))?
+            .into_iter()
+            .map(|(_, message)| message)
+            .collect();
         Ok(Conversation {
             summary,
             messages,
             enablement: serde_json::from_str(&enablement).unwrap_or_default(),
+            settings: serde_json::from_str(&settings).unwrap_or_default(),
         })
     }
+}
+
+/// The messages of a conversation this version can read, with their rows, in order; the
+/// others are logged.
+fn readable(db: &rusqlite::Connection, id: i64) -> rusqlite::Result<Vec<(i64, Message)>> {
+    let mut statement =
+        db.prepare_cached("SELECT id, message FROM messages WHERE conversation = ?1 ORDER BY id")?;
+    let rows = statement.query_map(params![id], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })?;
+    let mut messages = Vec::new();
+    for row in rows {
+        let (row, text) = row?;
+        match serde_json::from_str(&text) {
+            Ok(message) => messages.push((row, message)),
+            Err(e) => tracing::warn!("message {row} of conversation {id} is unreadable: {e}"),
+        }
+    }
+    Ok(messages)
 }
 
 fn found(changed: usize, id: i64) -> Result<(), ConversationError> {
@@ -299,6 +419,39 @@ fn searchable(message: &Message) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_of_an_earlier_version_is_read_and_takes_settings_and_deletion() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("conversations.sqlite");
+        {
+            let old = rusqlite::Connection::open(&path).expect("the file");
+            old.execute_batch(
+                "CREATE TABLE conversations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
+                    enablement TEXT NOT NULL DEFAULT '{}', changed INTEGER NOT NULL DEFAULT 0);
+                 CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    conversation INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+                    at_ms INTEGER NOT NULL, message TEXT NOT NULL, text TEXT NOT NULL);
+                 INSERT INTO conversations (title, created_ms, updated_ms) VALUES ('Old', 1, 1);",
+            )
+            .expect("an earlier version's file");
+        }
+        let file = File::open(&path).expect("opened");
+        let old = file.conversation(1).expect("kept");
+        assert_eq!(old.summary.title, "Old");
+        assert_eq!(old.settings, ConversationSettings::default());
+        let settings = ConversationSettings {
+            max_tokens: Some(900),
+            ..ConversationSettings::default()
+        };
+        file.set_settings(1, &settings).expect("set");
+        assert_eq!(file.conversation(1).expect("kept").settings, settings);
+        file.delete(1, 2).expect("deleted");
+        assert!(file.list().expect("listed").is_empty());
+    }
 
     #[test]
     fn like_wildcards_are_taken_literally() {

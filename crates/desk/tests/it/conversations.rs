@@ -1,9 +1,10 @@
-//! Conversations kept in a real SQLite file: made, listed, renamed, searched, deleted,
-//! and still there, messages and tool toggles, when the file is opened again.
+//! Conversations kept in a real SQLite file: made, listed, renamed, searched, deleted and
+//! taken back, turns removed, and still there, messages, tool toggles and settings, when
+//! the file is opened again.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
-use switchboard_chat::{ConversationError, Conversations, Enablement};
+use switchboard_chat::{ConversationError, ConversationSettings, Conversations, Enablement};
 use switchboard_providers::{
     AssistantContent, Message, ToolCall, ToolResult, ToolResultContent, UserContent,
 };
@@ -103,6 +104,60 @@ async fn conversations_are_made_listed_searched_renamed_deleted_and_survive_reop
             .await,
         Err(ConversationError::NotFound(_))
     ));
+
+    // Taken back whole, until the file is opened again.
+    reopened.restore(trip.id).await.unwrap();
+    let back = reopened.get(trip.id).await.unwrap();
+    assert_eq!(back.summary.title, "Lisbon, May");
+    assert_eq!(back.messages, [Message::user_text("Where to eat pastéis?")]);
+    reopened.delete(trip.id).await.unwrap();
+    drop(reopened);
+    let later = Conversations::open(&path).unwrap();
+    assert!(matches!(
+        later.restore(trip.id).await,
+        Err(ConversationError::NotFound(_))
+    ));
+    assert_eq!(titles(later.list().await.unwrap()), ["Sums"]);
+}
+
+#[tokio::test]
+async fn a_turn_taken_back_leaves_the_rest_and_the_settings_stay_with_the_conversation() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conversations.sqlite");
+    let kept = Conversations::open(&path).unwrap();
+    let sums = kept.create("Sums").await.unwrap();
+    let mut all = vec![Message::user_text("Add 2 and 3")];
+    all.extend(tool_round("c1", "5"));
+    all.push(Message::assistant_text("It is 5."));
+    all.push(Message::user_text("And 4 and 4?"));
+    all.push(Message::assistant_text("It is 8."));
+    for message in &all {
+        kept.append(sums.id, message).await.unwrap();
+    }
+    // The first turn, its tool round with it.
+    kept.remove(sums.id, 0..4).await.unwrap();
+    assert_eq!(kept.get(sums.id).await.unwrap().messages, all[4..]);
+    assert!(matches!(
+        kept.remove(sums.id, 1..5).await,
+        Err(ConversationError::NoSuchMessages(_))
+    ));
+    assert_eq!(
+        kept.get(sums.id).await.unwrap().messages.len(),
+        2,
+        "a range past the end removes nothing"
+    );
+
+    let settings = ConversationSettings {
+        provider: Some("anthropic".into()),
+        model: Some("claude-sonnet-4-6".into()),
+        system: Some("Answer in French.".into()),
+        max_tokens: Some(2000),
+        max_rounds: Some(4),
+    };
+    kept.set_settings(sums.id, settings.clone()).await.unwrap();
+    drop(kept);
+    let reopened = Conversations::open(&path).unwrap();
+    assert_eq!(reopened.get(sums.id).await.unwrap().settings, settings);
 }
 
 #[tokio::test]
