@@ -1,8 +1,8 @@
 //! The chat: conversations, which tools each one's model sees, a message sent to a model
 //! (its run told through `host-update`), and Stop.
 
-use switchboard_chat::ConversationSummary;
-use switchboard_desk::{ChatTools, Composed, ConversationView, Desk, ExportFormat};
+use switchboard_chat::{ConversationSettings, ConversationSummary};
+use switchboard_desk::{Asking, ChatTools, Composed, ConversationView, Desk, ExportFormat};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 
@@ -39,6 +39,24 @@ pub async fn rename_conversation(desk: State<'_, Desk>, id: i64, title: String) 
 #[specta::specta]
 pub async fn delete_conversation(desk: State<'_, Desk>, id: i64) -> Result<()> {
     Ok(desk.chats().delete_conversation(id).await?)
+}
+
+/// Takes back a conversation deleted since Switchboard started.
+#[tauri::command]
+#[specta::specta]
+pub async fn restore_conversation(desk: State<'_, Desk>, id: i64) -> Result<()> {
+    Ok(desk.chats().restore_conversation(id).await?)
+}
+
+/// How the conversation asks its model from now on (each unset: the defaults).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_conversation_settings(
+    desk: State<'_, Desk>,
+    id: i64,
+    settings: ConversationSettings,
+) -> Result<()> {
+    Ok(desk.chats().set_conversation_settings(id, settings).await?)
 }
 
 /// Writes the conversation out in `format` where the person chooses with the system's save
@@ -123,6 +141,53 @@ pub async fn send_composed(
         .chats()
         .send_composed(id, message, provider, model)
         .await?)
+}
+
+/// Replaces the person's turn that begins at message `at` (and all after it) by `message`,
+/// and asks the model; returns once it is asked.
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_turn(
+    desk: State<'_, Desk>,
+    id: i64,
+    at: u32,
+    message: Composed,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    let asking = Asking {
+        provider,
+        model,
+        max_tokens: None,
+    };
+    Ok(desk
+        .chats()
+        .edit_turn(id, at as usize, message, asking)
+        .await?)
+}
+
+/// Asks the model again for its answer to the last turn, which it replaces.
+#[tauri::command]
+#[specta::specta]
+pub async fn regenerate(
+    desk: State<'_, Desk>,
+    id: i64,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    let asking = Asking {
+        provider,
+        model,
+        max_tokens: None,
+    };
+    Ok(desk.chats().regenerate(id, asking).await?)
+}
+
+/// Takes back the person's turn that begins at message `at`, with the model's answer.
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_turn(desk: State<'_, Desk>, id: i64, at: u32) -> Result<()> {
+    Ok(desk.chats().remove_turn(id, at as usize).await?)
 }
 
 /// Stops the conversation's answer and cancels its tool calls under way.

@@ -10,6 +10,7 @@ mod window_agent_setup;
 mod window_agents;
 mod window_agents_http;
 mod window_chat;
+mod window_chat_turns;
 mod window_dialogs;
 mod window_eras;
 mod window_explorer;

@@ -141,6 +141,10 @@ export const commands = {
 	createConversation: (title: string | null) => __TAURI_INVOKE<ConversationSummary>("create_conversation", { title }),
 	renameConversation: (id: number, title: string) => __TAURI_INVOKE<null>("rename_conversation", { id, title }),
 	deleteConversation: (id: number) => __TAURI_INVOKE<null>("delete_conversation", { id }),
+	/**  Takes back a conversation deleted since Switchboard started. */
+	restoreConversation: (id: number) => __TAURI_INVOKE<null>("restore_conversation", { id }),
+	/**  How the conversation asks its model from now on (each unset: the defaults). */
+	setConversationSettings: (id: number, settings: ConversationSettings_Deserialize) => __TAURI_INVOKE<null>("set_conversation_settings", { id, settings }),
 	conversation: (id: number) => __TAURI_INVOKE<ConversationView_Serialize>("conversation", { id }),
 	/**
 	 *  Writes the conversation out in `format` where the person chooses with the system's save
@@ -157,6 +161,15 @@ export const commands = {
 	 *  a slash command (got now, its messages first); returns once the model is asked.
 	 */
 	sendComposed: (id: number, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("send_composed", { id, message, provider, model }),
+	/**
+	 *  Replaces the person's turn that begins at message `at` (and all after it) by `message`,
+	 *  and asks the model; returns once it is asked.
+	 */
+	editTurn: (id: number, at: number, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("edit_turn", { id, at, message, provider, model }),
+	/**  Asks the model again for its answer to the last turn, which it replaces. */
+	regenerate: (id: number, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("regenerate", { id, provider, model }),
+	/**  Takes back the person's turn that begins at message `at`, with the model's answer. */
+	removeTurn: (id: number, at: number) => __TAURI_INVOKE<null>("remove_turn", { id, at }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
 	stopChat: (id: number) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
@@ -676,6 +689,35 @@ export type Composed_Serialize = {
 	prompt: PromptUse | null,
 };
 
+/**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
+export type ConversationSettings = ConversationSettings_Serialize | ConversationSettings_Deserialize;
+
+/**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
+export type ConversationSettings_Deserialize = {
+	/**  The provider, as the Models page names it. */
+	provider?: string | null,
+	model?: string | null,
+	/**  The person's own system prompt. */
+	system?: string | null,
+	/**  The most tokens an answer may take. */
+	maxTokens?: number | null,
+	/**  The most times the model is asked in one run. */
+	maxRounds?: number | null,
+};
+
+/**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
+export type ConversationSettings_Serialize = {
+	/**  The provider, as the Models page names it. */
+	provider: string | null,
+	model: string | null,
+	/**  The person's own system prompt. */
+	system: string | null,
+	/**  The most tokens an answer may take. */
+	maxTokens: number | null,
+	/**  The most times the model is asked in one run. */
+	maxRounds: number | null,
+};
+
 /**  A conversation as a list shows it. */
 export type ConversationSummary = {
 	id: number,
@@ -688,29 +730,31 @@ export type ConversationSummary = {
 };
 
 /**
- *  A conversation opened for the window: its messages as they are shown, and whether a
- *  run goes on in it.
+ *  A conversation opened for the window: its messages as they are shown, whether a run
+ *  goes on in it, and how it asks its model.
  */
 export type ConversationView = ConversationView_Serialize | ConversationView_Deserialize;
 
 /**
- *  A conversation opened for the window: its messages as they are shown, and whether a
- *  run goes on in it.
+ *  A conversation opened for the window: its messages as they are shown, whether a run
+ *  goes on in it, and how it asks its model.
  */
 export type ConversationView_Deserialize = {
 	summary: ConversationSummary,
 	messages: ShownMessage_Deserialize[],
 	running: boolean,
+	settings: ConversationSettings_Deserialize,
 };
 
 /**
- *  A conversation opened for the window: its messages as they are shown, and whether a
- *  run goes on in it.
+ *  A conversation opened for the window: its messages as they are shown, whether a run
+ *  goes on in it, and how it asks its model.
  */
 export type ConversationView_Serialize = {
 	summary: ConversationSummary,
 	messages: ShownMessage_Serialize[],
 	running: boolean,
+	settings: ConversationSettings_Serialize,
 };
 
 export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
@@ -2076,12 +2120,16 @@ export type ShownMessage = ShownMessage_Serialize | ShownMessage_Deserialize;
 export type ShownMessage_Deserialize = {
 	role: Role,
 	parts: ShownPart_Deserialize[],
+	/**  It begins a turn of the person's: one they may edit or take back. */
+	turn: boolean,
 };
 
 /**  One message of a conversation as the window shows it. */
 export type ShownMessage_Serialize = {
 	role: Role,
 	parts: ShownPart_Serialize[],
+	/**  It begins a turn of the person's: one they may edit or take back. */
+	turn: boolean,
 };
 
 /**

@@ -4,7 +4,7 @@
 const LAYERS: &[&[&str]] = &[
     // The parts of a turn: names, attachments, results, events, retries, servers, drafts.
     &[
-        "naming", "context", "results", "events", "retry", "servers", "drafts",
+        "naming", "context", "results", "events", "retry", "servers", "drafts", "turns",
     ],
     // The conversations kept.
     &["conversations"],

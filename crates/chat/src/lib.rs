@@ -13,6 +13,7 @@
 //! - [`Conversations`]: kept in SQLite, each message appended as it completes.
 //! - [`context`]: resources attached to a message and prompts used as slash commands, in
 //!   the providers' terms.
+//! - [`turns`]: the person's turns, which are taken back, edited or answered again whole.
 //!
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
@@ -28,6 +29,7 @@ pub mod results;
 mod retry;
 mod run;
 mod servers;
+pub mod turns;
 
 pub use conversations::{
     Conversation, ConversationError, ConversationSettings, ConversationSummary, Conversations,

@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
@@ -19,7 +19,12 @@ vi.mock("../bindings", () => ({
     sendMessage: vi.fn(() => Promise.resolve(null)),
     stopChat: vi.fn(() => Promise.resolve(true)),
     deleteConversation: vi.fn(() => Promise.resolve(null)),
+    restoreConversation: vi.fn(() => Promise.resolve(null)),
     exportConversation: vi.fn(),
+    editTurn: vi.fn(() => Promise.resolve(null)),
+    regenerate: vi.fn(() => Promise.resolve(null)),
+    removeTurn: vi.fn(() => Promise.resolve(null)),
+    setConversationSettings: vi.fn(() => Promise.resolve(null)),
   },
   events: {
     hostUpdate: { listen: vi.fn((f: Listener) => (listeners.push(f), Promise.resolve(() => {}))) },
@@ -34,6 +39,7 @@ afterEach(() => {
 });
 
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
+const noSettings = { provider: null, model: null, system: null, maxTokens: null, maxRounds: null };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
 
 /** The view with one provider, "local", whose default model is m2, and a new conversation to send to. */
@@ -52,7 +58,7 @@ async function withLocalModel() {
     defaultProvider: "local",
   } as never);
   vi.mocked(commands.createConversation).mockResolvedValue(summary);
-  vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false });
+  vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false, settings: noSettings });
   vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
   render(<ChatView />);
   await screen.findByRole("combobox", { name: "Provider" });
@@ -63,7 +69,7 @@ async function openWeather(running = false) {
   const weather = { ...summary, title: "Weather" };
   vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
   vi.mocked(commands.conversations).mockResolvedValue([weather]);
-  vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running });
+  vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running, settings: noSettings });
   vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
   render(<ChatView />);
   await userEvent.click(await screen.findByRole("button", { name: /^Weather / }));
@@ -88,7 +94,7 @@ describe("the chat view", () => {
     emit({
       kind: "chat_message",
       conversation: 1,
-      message: { role: "user", parts: [{ kind: "text", text: "Hello" }] },
+      message: { role: "user", turn: true, parts: [{ kind: "text", text: "Hello" }] },
     });
     emit({ kind: "chat", conversation: 1, event: { event: "text_delta", text: "**Hi** there" } });
     expect((await screen.findByText("Hi")).tagName).toBe("STRONG");
@@ -122,19 +128,20 @@ describe("the chat view", () => {
     vi.mocked(commands.conversation).mockClear();
     vi.mocked(commands.conversation).mockResolvedValue({
       summary: weather,
-      messages: [{ role: "assistant", parts: [{ kind: "text", text: "Written while the window lagged." }] }],
+      messages: [{ role: "assistant", turn: false, parts: [{ kind: "text", text: "Written while the window lagged." }] }],
       running: false,
+      settings: noSettings,
     });
     resyncs.forEach((f) => f({ payload: null }));
     expect(await screen.findByText("Written while the window lagged.")).toBeTruthy();
     expect(commands.conversation).toHaveBeenCalledWith(1);
   });
 
-  it("deletes a conversation only once the person confirms, and Escape keeps it", async () => {
+  it("deletes a conversation only once the person confirms, Escape keeps it, and Undo takes it back", async () => {
     await openWeather();
     await userEvent.click(await screen.findByRole("button", { name: "Delete" }));
     const question = screen.getByRole("group", { name: "Delete Weather?" });
-    expect(question.textContent).toContain("cannot be undone");
+    expect(question.textContent).toContain("take it back until Switchboard quits");
     expect(document.activeElement?.textContent).toBe("Keep");
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByRole("group", { name: "Delete Weather?" })).toBeNull();
@@ -142,6 +149,67 @@ describe("the chat view", () => {
     await userEvent.click(screen.getByRole("button", { name: "Delete" }));
     await userEvent.click(screen.getByRole("button", { name: "Yes, delete it" }));
     expect(commands.deleteConversation).toHaveBeenCalledExactlyOnceWith(1);
+    expect((await screen.findByRole("status")).textContent).toContain("Deleted “Weather”.");
+    await userEvent.click(screen.getByRole("button", { name: "Undo" }));
+    expect(commands.restoreConversation).toHaveBeenCalledExactlyOnceWith(1);
+    await vi.waitFor(() => expect(screen.queryByText(/Deleted “Weather”/)).toBeNull());
+  });
+
+  it("edits a turn of the person's, takes one back, and asks for the last answer again", async () => {
+    const weather = await openWeather();
+    vi.mocked(commands.conversation).mockResolvedValue({
+      summary: weather,
+      messages: [
+        { role: "user", turn: true, parts: [{ kind: "text", text: "Rain in Lisbon?" }] },
+        { role: "assistant", turn: false, parts: [{ kind: "text", text: "Some." }] },
+        { role: "user", turn: true, parts: [{ kind: "text", text: "And in Porto?" }] },
+        { role: "assistant", turn: false, parts: [{ kind: "text", text: "More." }] },
+      ],
+      running: false,
+      settings: { ...noSettings, provider: "local", model: "m9" },
+    });
+    resyncs.forEach((f) => f({ payload: null }));
+    await screen.findByText("More.");
+    const mine = () => screen.getAllByRole("listitem", { name: "You" });
+    expect(mine()).toHaveLength(2);
+
+    await userEvent.click(within(mine()[0]!).getByRole("button", { name: "Edit" }));
+    const box = screen.getByRole("textbox", { name: "Your message" });
+    await userEvent.clear(box);
+    await userEvent.type(box, "Rain in Faro?");
+    await userEvent.click(screen.getByRole("button", { name: "Send again" }));
+    expect(commands.editTurn).toHaveBeenCalledWith(1, 0, { text: "Rain in Faro?", attachments: [], prompt: null }, "local", "m9");
+    expect(screen.queryByText("More."), "what the edit replaces leaves at once").toBeNull();
+
+    resyncs.forEach((f) => f({ payload: null }));
+    await screen.findByText("More.");
+    await userEvent.click(within(mine()[1]!).getByRole("button", { name: "Remove this message and its answer" }));
+    expect(commands.removeTurn).toHaveBeenCalledWith(1, 2);
+
+    await userEvent.click(screen.getByRole("button", { name: "Ask for the last answer again" }));
+    expect(commands.regenerate).toHaveBeenCalledWith(1, "local", "m9");
+    expect(screen.queryByText("More."), "the answer asked for again leaves").toBeNull();
+    expect(screen.getByText("And in Porto?")).toBeTruthy();
+  });
+
+  it("keeps a conversation's own system prompt and limits, and refuses a limit that is not a count", async () => {
+    await openWeather();
+    await userEvent.click(await screen.findByRole("button", { name: "Settings" }));
+    const form = within(screen.getByRole("form", { name: "Conversation settings" }));
+    await userEvent.type(form.getByRole("textbox", { name: "System prompt" }), "Answer in French.");
+    const tokens = form.getByRole("spinbutton", { name: "Longest answer (tokens)" });
+    await userEvent.type(tokens, "0");
+    expect(form.getByText(/Longest answer: a whole number of at least 1/)).toBeTruthy();
+    expect((form.getByRole("button", { name: "Save settings" }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(tokens);
+    await userEvent.type(tokens, "2000");
+    await userEvent.click(form.getByRole("button", { name: "Save settings" }));
+    expect(commands.setConversationSettings).toHaveBeenCalledWith(1, {
+      ...noSettings,
+      system: "Answer in French.",
+      maxTokens: 2000,
+      maxRounds: null,
+    });
   });
 
   it("exports a conversation as Markdown or JSON and says where it was written", async () => {

@@ -10,7 +10,8 @@ import {
 import { errorMessage } from "../errors";
 import { useFetched, useHostResync, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "./live";
-import { Messages } from "./Messages";
+import { Messages, type TurnActions } from "./Messages";
+import { ConversationSettingsForm } from "./ConversationSettingsForm";
 import { ToolToggles } from "./ToolToggles";
 import { Composer } from "./Composer";
 import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "./context";
@@ -51,8 +52,10 @@ export function ChatView() {
   }, [catalog.data]);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
-  // Deleting asks first: a conversation deleted is gone for good.
+  // Deleting asks first, and can be taken back until Switchboard quits.
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleted, setDeleted] = useState<{ id: number; title: string } | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const [exported, setExported] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const exportAs = (id: number, format: ExportFormat) => {
@@ -72,6 +75,8 @@ export function ChatView() {
       (v) => {
         setView(v);
         setLive((l) => ({ ...l, running: v.running }));
+        // The model the conversation was last asked with.
+        if (v.settings.provider) setChoice({ provider: v.settings.provider, model: v.settings.model ?? "" });
       },
       (err: unknown) => setError(errorMessage(err)),
     );
@@ -82,6 +87,7 @@ export function ChatView() {
     setView(null);
     setTools(null);
     setConfirmingDelete(false);
+    setSettingsOpen(false);
     setExported(null);
     setExporting(false);
     setLive(idle());
@@ -157,6 +163,36 @@ export function ChatView() {
     );
   };
 
+  /** The conversation shown up to message `at`, as a run that replaces the rest begins. */
+  const keepUpTo = (at: number) => setView((v) => (v ? { ...v, messages: v.messages.slice(0, at) } : v));
+
+  /** Runs what `sending` begins in place of the messages from `at` on; if it is refused, the conversation is read again. */
+  const replace = (at: number, sending: (id: number) => Promise<unknown>) => {
+    if (open === null || live.running) return;
+    const id = open;
+    keepUpTo(at);
+    start(sending(id), () => load(id));
+  };
+
+  const turns: TurnActions | undefined =
+    open === null || live.running
+      ? undefined
+      : {
+          onEdit: (at, text) =>
+            replace(at, (id) => commands.editTurn(id, at, { text, attachments: [], prompt: null }, choice?.provider ?? null, choice?.model || null)),
+          onRemove: (at) => {
+            const id = open;
+            act(commands.removeTurn(id, at), () => load(id));
+          },
+        };
+
+  /** Asks for the model's answer to the last turn again, in place of the one it gave. */
+  const regenerate = () => {
+    const lastTurn = view?.messages.findLastIndex((m) => m.turn) ?? -1;
+    if (lastTurn < 0) return;
+    replace(lastTurn + 1, (id) => commands.regenerate(id, choice?.provider ?? null, choice?.model || null));
+  };
+
   /** Asks the model to go on from an answer cut off at its most tokens. */
   const goOn = () => {
     if (open === null || live.running) return;
@@ -185,6 +221,24 @@ export function ChatView() {
           New conversation
         </button>
         <input type="search" aria-label="Search conversations" placeholder="Search…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        {deleted && (
+          <p className="chat-undo" role="status">
+            Deleted “{deleted.title}”.{" "}
+            <button
+              type="button"
+              className="button small"
+              onClick={() =>
+                act(commands.restoreConversation(deleted.id), () => {
+                  setDeleted(null);
+                  list.refresh();
+                  setOpen(deleted.id);
+                })
+              }
+            >
+              Undo
+            </button>
+          </p>
+        )}
         <ul>
           {conversations.map((c) => (
             <li key={c.id}>
@@ -238,6 +292,9 @@ export function ChatView() {
                     ))}
                   </span>
                 )}
+                <button type="button" className="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)}>
+                  Settings
+                </button>
                 <button
                   type="button"
                   className="button danger"
@@ -246,6 +303,18 @@ export function ChatView() {
                 >
                   Delete
                 </button>
+                {settingsOpen && (
+                  <ConversationSettingsForm
+                    settings={view.settings}
+                    onSave={(settings) =>
+                      act(commands.setConversationSettings(view.summary.id, settings), () => {
+                        setSettingsOpen(false);
+                        load(view.summary.id as number);
+                      })
+                    }
+                    onCancel={() => setSettingsOpen(false)}
+                  />
+                )}
                 {confirmingDelete && (
                   <div
                     className="confirm chat-confirm"
@@ -256,7 +325,7 @@ export function ChatView() {
                     }}
                   >
                     <p>
-                      Delete <strong>{title}</strong> and all its messages? This cannot be undone.
+                      Delete <strong>{title}</strong> and all its messages? You can take it back until Switchboard quits.
                     </p>
                     <button
                       type="button"
@@ -264,6 +333,7 @@ export function ChatView() {
                       onClick={() =>
                         act(commands.deleteConversation(view.summary.id), () => {
                           setConfirmingDelete(false);
+                          setDeleted({ id: view.summary.id as number, title });
                           setOpen(null);
                           list.refresh();
                         })
@@ -309,7 +379,14 @@ export function ChatView() {
                 onTool={(server, tool, on) => commands.setChatTool(open, server, tool, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
               />
             )}
-            {view && <Messages messages={view.messages} live={live} onStop={stop} />}
+            {view && <Messages messages={view.messages} live={live} onStop={stop} turns={turns} />}
+            {view && !live.running && view.messages.some((m) => m.turn) && (
+              <div className="chat-after">
+                <button type="button" className="button small" aria-label="Ask for the last answer again" onClick={regenerate}>
+                  Regenerate
+                </button>
+              </div>
+            )}
             {live.usage && !live.running && (
               <p className="muted chat-usage">
                 This run: {live.usage.read.toLocaleString()} tokens read, {live.usage.written.toLocaleString()} written.

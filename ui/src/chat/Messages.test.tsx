@@ -13,6 +13,7 @@ describe("the messages", () => {
         messages={[
           {
             role: "user",
+            turn: true,
             parts: [
               { kind: "resource", server: "demo", uri: "demo://readme", mimeType: "text/markdown", text: "# Demo" },
               { kind: "text", text: "What is this?" },
@@ -37,9 +38,10 @@ describe("the messages", () => {
     render(
       <Messages
         messages={[
-          { role: "assistant", parts: [call("c1"), call("c2")] },
+          { role: "assistant", turn: false, parts: [call("c1"), call("c2")] },
           {
             role: "user",
+            turn: false,
             parts: [
               { kind: "tool_result", callId: "c1", result: content(told), isError: true, notMade: told },
               { kind: "tool_result", callId: "c2", result: content("disk full"), isError: true, notMade: null },
@@ -62,7 +64,7 @@ describe("the messages", () => {
     const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValue();
     render(
       <Messages
-        messages={[{ role: "assistant", parts: [{ kind: "text", text: "First." }, { kind: "text", text: "Second." }] }]}
+        messages={[{ role: "assistant", turn: false, parts: [{ kind: "text", text: "First." }, { kind: "text", text: "Second." }] }]}
         live={idle()}
         onStop={() => {}}
       />,
@@ -78,6 +80,7 @@ describe("the messages", () => {
         messages={[
           {
             role: "user",
+            turn: false,
             parts: [
               { kind: "tool_result", callId: "c1", result: { content: [] }, isError: false, notMade: null },
               { kind: "note", text: "(The person changed the arguments of tool call c1 before it ran.)" },

@@ -4,14 +4,24 @@ import { SafeMarkdown } from "../content/SafeMarkdown";
 import { resultsOf, type CallState, type Live } from "./live";
 import { ToolCallCard } from "./ToolCallCard";
 
+/** What the person may do to the conversation's turns; absent while the model answers. */
+export interface TurnActions {
+  /** Sends `text` in place of the turn that begins at message `at`, and all after it. */
+  onEdit(at: number, text: string): void;
+  /** Takes back the turn that begins at message `at`, with the model's answer. */
+  onRemove(at: number): void;
+}
+
 export interface MessagesProps {
   messages: ShownMessage[];
   live: Live;
   onStop(): void;
+  turns?: TurnActions | undefined;
 }
 
 /** The conversation: the person's messages, the model's answers (markdown, made safe) and its tool calls as cards. */
-export function Messages({ messages, live, onStop }: MessagesProps) {
+export function Messages({ messages, live, onStop, turns }: MessagesProps) {
+  const [editing, setEditing] = useState<{ at: number; text: string } | null>(null);
   const results = resultsOf(messages);
   const stateOf = (callId: string): CallState | null => {
     const now = live.calls[callId];
@@ -33,6 +43,41 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
         const text = parts
           .flatMap((p) => (p.kind === "text" ? [p.text] : []))
           .join("\n\n");
+        if (editing?.at === i && turns)
+          return (
+            <li key={i} className="chat-message chat-user chat-editing" aria-label="You">
+              <form
+                className="chat-edit"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (editing.text.trim() === "") return;
+                  turns.onEdit(i, editing.text);
+                  setEditing(null);
+                }}
+              >
+                <textarea
+                  aria-label="Your message"
+                  rows={Math.min(8, Math.max(2, editing.text.split("\n").length))}
+                  value={editing.text}
+                  autoFocus
+                  onChange={(e) => setEditing({ at: i, text: e.target.value })}
+                  onKeyDown={(e) => {
+                    if (e.key === "Escape") setEditing(null);
+                  }}
+                />
+                <div className="chat-turn-actions">
+                  <button type="button" className="button" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                  <button type="submit" className="button primary" disabled={editing.text.trim() === ""}>
+                    Send again
+                  </button>
+                </div>
+              </form>
+            </li>
+          );
+        // Only a message of plain text is edited here: its attachments would be lost.
+        const editable = message.turn && parts.every((p) => p.kind === "text");
         return (
           <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "user" ? "You" : "Model"}>
             {parts.map((part, j) => {
@@ -67,6 +112,18 @@ export function Messages({ messages, live, onStop }: MessagesProps) {
               }
             })}
             {message.role === "assistant" && text.trim() !== "" && <CopyButton text={text} />}
+            {message.turn && turns && (
+              <div className="chat-turn-actions">
+                {editable && (
+                  <button type="button" className="button small" onClick={() => setEditing({ at: i, text })}>
+                    Edit
+                  </button>
+                )}
+                <button type="button" className="button small" aria-label="Remove this message and its answer" onClick={() => turns.onRemove(i)}>
+                  Remove
+                </button>
+              </div>
+            )}
           </li>
         );
       })}

@@ -7,7 +7,7 @@ describe("a run as it goes", () => {
     live = step(live, { event: "text_delta", text: "Let me " });
     live = step(live, { event: "text_delta", text: "check." });
     expect(live.streaming).toBe("Let me check.");
-    live = kept(live, { role: "assistant", parts: [{ kind: "text", text: "Let me check." }] });
+    live = kept(live, { role: "assistant", turn: false, parts: [{ kind: "text", text: "Let me check." }] });
     expect(live.streaming).toBe("");
 
     live = step(live, { event: "tool_call_awaiting", callId: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
@@ -54,7 +54,7 @@ describe("a run as it goes", () => {
   });
 
   it("finds the kept results by the call they answer", () => {
-    const found = resultsOf([{ role: "user", parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
+    const found = resultsOf([{ role: "user", turn: false, parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
     expect(found.get("c9")).toEqual({ kind: "result", result: { content: [] }, isError: true });
   });
 });

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use switchboard_chat::context;
-use switchboard_chat::{ConversationSummary, Enablement, MANY_TOOLS, Toolset};
+use switchboard_chat::{
+    ConversationSettings, ConversationSummary, Enablement, MANY_TOOLS, Toolset,
+};
 use switchboard_core::catalog::CatalogTool;
 use switchboard_core::json::Json;
 use switchboard_mcp::types::Tool;
@@ -13,8 +15,8 @@ use switchboard_providers::{
     AssistantContent, Image, Message, ToolResult, ToolResultContent, UserContent,
 };
 
-/// A conversation opened for the window: its messages as they are shown, and whether a
-/// run goes on in it.
+/// A conversation opened for the window: its messages as they are shown, whether a run
+/// goes on in it, and how it asks its model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
@@ -22,6 +24,7 @@ pub struct ConversationView {
     pub summary: ConversationSummary,
     pub messages: Vec<ShownMessage>,
     pub running: bool,
+    pub settings: ConversationSettings,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -38,6 +41,8 @@ pub enum Role {
 pub struct ShownMessage {
     pub role: Role,
     pub parts: Vec<ShownPart>,
+    /// It begins a turn of the person's: one they may edit or take back.
+    pub turn: bool,
 }
 
 /// A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
@@ -207,6 +212,7 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
                 .any(|part| matches!(part, UserContent::ToolResult(_)));
             ShownMessage {
                 role: Role::User,
+                turn: !answers,
                 parts: content
                     .iter()
                     .map(|part| match part {
@@ -230,6 +236,7 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
         }
         Message::Assistant(content) => ShownMessage {
             role: Role::Assistant,
+            turn: false,
             parts: content
                 .iter()
                 .map(|part| match part {

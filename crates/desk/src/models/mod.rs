@@ -417,6 +417,10 @@ impl Models {
                 {
                     config.settings.default_provider = Some(form.name.clone());
                 }
+                // The first provider added is the one asked when nothing says which.
+                if config.providers.is_empty() && config.settings.default_provider.is_none() {
+                    config.settings.default_provider = Some(form.name.clone());
+                }
                 config.providers.insert(form.name, entry);
                 Ok(again)
             })))

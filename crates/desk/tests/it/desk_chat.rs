@@ -19,20 +19,29 @@ use switchboard_desk::{
 use crate::common::{DemoDesk, demo_server, desk_on, keyring, next_on};
 use switchboard_test_support::stand_in::StandInProvider;
 
-const KEY: &str = "sk-standin-chat-key-0123456789";
+pub(crate) const KEY: &str = "sk-standin-chat-key-0123456789";
 
-async fn desk() -> DemoDesk {
+pub(crate) async fn desk() -> DemoDesk {
     let servers = json!({"demo": {"command": demo_server().display().to_string()}});
     desk_on(servers, json!({}), keyring("desk-chat")).await
 }
 
 async fn configure(world: &mut DemoDesk, provider: &StandInProvider) {
+    configure_models(world, provider, &["model-test"]).await;
+}
+
+/// The stand-in as the provider `standin`, offering `models`, the first its default.
+pub(crate) async fn configure_models(
+    world: &mut DemoDesk,
+    provider: &StandInProvider,
+    models: &[&str],
+) {
     let form = ProviderForm {
         name: "standin".into(),
         protocol: ProviderProtocol::OpenAi,
         base_url: format!("{}/v1", provider.url),
-        models: vec!["model-test".into()],
-        default_model: Some("model-test".into()),
+        models: models.iter().map(|m| (*m).to_owned()).collect(),
+        default_model: models.first().map(|m| (*m).to_owned()),
         api_key: KeyChange::Set { value: KEY.into() },
     };
     world.desk.models().save_provider(None, form).await.unwrap();
@@ -42,7 +51,7 @@ async fn configure(world: &mut DemoDesk, provider: &StandInProvider) {
 }
 
 /// The chat updates of `conversation` on `updates` until the run ends.
-async fn chat_until_end(
+pub(crate) async fn chat_until_end(
     updates: &mut tokio::sync::broadcast::Receiver<Update>,
     conversation: i64,
 ) -> Vec<Update> {

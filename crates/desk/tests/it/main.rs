@@ -12,6 +12,7 @@ mod audit_typed;
 mod chat;
 mod chat_context;
 mod chat_service;
+mod chat_turns;
 mod coming_forward;
 mod common;
 mod config_watch;

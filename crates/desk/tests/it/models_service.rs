@@ -64,11 +64,12 @@ async fn a_providers_key_is_stored_first_follows_a_rename_and_goes_with_it() {
         .save_provider(None, form("local", key))
         .await
         .unwrap();
-    models
-        .set_default_provider(Some("local".into()))
-        .await
-        .unwrap();
     let listed = models.providers().await;
+    assert_eq!(
+        listed.default_provider.as_deref(),
+        Some("local"),
+        "the first provider added is the default"
+    );
     assert_eq!(listed.providers[0].key, KeyState::Stored);
     assert_eq!(
         secrets.get("local/api-key").await.unwrap().as_deref(),

@@ -1,0 +1,258 @@
+//! A conversation the person reshapes through the desk, as the window does: an answer asked
+//! for again, a turn edited and sent again, a turn taken back, a conversation deleted and
+//! taken back; and what the conversation keeps of how it asks (its model, its system
+//! prompt, its longest answer), each time checked in what the stand-in provider was sent.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use serde_json::{Value, json};
+use switchboard_chat::{ChatEvent, ConversationSettings};
+use switchboard_desk::Asking;
+use switchboard_desk::{ChatError, Composed, Role, ShownPart, Update};
+
+use crate::common::DemoDesk;
+use crate::desk_chat::{KEY, chat_until_end, configure_models, desk};
+use switchboard_test_support::stand_in::StandInProvider;
+
+/// A stand-in that answers each request with the next of `answers`.
+async fn answering(answers: &[&str]) -> StandInProvider {
+    let turns: Vec<Value> = answers
+        .iter()
+        .map(|a| json!({"content": [{"text": a}]}))
+        .collect();
+    StandInProvider::start(json!({"api_key": KEY, "turns": turns})).await
+}
+
+/// The messages of each request the model was sent: role and text.
+async fn asked(provider: &StandInProvider) -> Vec<Vec<(String, String)>> {
+    provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|r| {
+            r["body"]["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["role"] != "system")
+                .map(|m| {
+                    let text = m["content"].as_str().map_or_else(
+                        || m["content"][0]["text"].as_str().unwrap_or("").to_owned(),
+                        str::to_owned,
+                    );
+                    (m["role"].as_str().unwrap().to_owned(), text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The conversation's messages as the window shows them: role, text, and whether each
+/// begins a turn of the person's.
+async fn shown(world: &DemoDesk, id: i64) -> Vec<(Role, String, bool)> {
+    let view = world.desk.chats().conversation(id).await.unwrap();
+    view.messages
+        .into_iter()
+        .map(|m| {
+            let text = m
+                .parts
+                .iter()
+                .filter_map(|p| match p {
+                    ShownPart::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<String>();
+            (m.role, text, m.turn)
+        })
+        .collect()
+}
+
+fn said(text: &str) -> Composed {
+    Composed {
+        text: text.into(),
+        attachments: Vec::new(),
+        prompt: None,
+    }
+}
+
+fn pair(role: &str, text: &str) -> (String, String) {
+    (role.to_owned(), text.to_owned())
+}
+
+#[tokio::test]
+async fn an_answer_is_asked_for_again_a_turn_edited_and_taken_back() {
+    let provider = answering(&["Answer one.", "Answer two.", "Answer three.", "Then four."]).await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["model-test"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+
+    chats
+        .send_message(id, "First question".into(), None, None)
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    chats.regenerate(id, Asking::default()).await.unwrap();
+    chat_until_end(&mut updates, id).await;
+    assert_eq!(
+        shown(&world, id).await,
+        [
+            (Role::User, "First question".into(), true),
+            (Role::Assistant, "Answer two.".into(), false)
+        ],
+        "the answer replaced"
+    );
+
+    // Edited: the turn and all after it replaced by the new message and its answer.
+    chats
+        .send_message(id, "Second question".into(), None, None)
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    chats
+        .edit_turn(id, 0, said("First question, edited"), Asking::default())
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    assert_eq!(
+        shown(&world, id).await,
+        [
+            (Role::User, "First question, edited".into(), true),
+            (Role::Assistant, "Then four.".into(), false)
+        ]
+    );
+    let requests = asked(&provider).await;
+    assert_eq!(requests.len(), 4);
+    assert_eq!(
+        requests[1],
+        [pair("user", "First question")],
+        "asked again without the answer it replaces"
+    );
+    assert_eq!(
+        requests[3],
+        [pair("user", "First question, edited")],
+        "the model is sent only what remains"
+    );
+
+    // Only where a turn of the person's begins, and nothing lost when it does not.
+    let wrong = chats
+        .edit_turn(id, 1, said("not a turn"), Asking::default())
+        .await;
+    assert!(matches!(wrong, Err(ChatError::BadRequest(_))), "{wrong:?}");
+    assert!(matches!(
+        chats.remove_turn(id, 1).await,
+        Err(ChatError::BadRequest(_))
+    ));
+    assert_eq!(shown(&world, id).await.len(), 2);
+
+    chats.remove_turn(id, 0).await.unwrap();
+    assert!(
+        shown(&world, id).await.is_empty(),
+        "the turn and its answer"
+    );
+    assert!(matches!(
+        chats.regenerate(id, Asking::default()).await,
+        Err(ChatError::BadRequest(_))
+    ));
+}
+
+#[tokio::test]
+async fn the_model_chosen_stays_with_the_conversation_and_its_settings_shape_the_request() {
+    let provider = answering(&["One.", "Two.", "Three."]).await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["model-a", "model-b"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+
+    chats
+        .send_message(id, "Hello".into(), None, Some("model-b".into()))
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    let view = chats.conversation(id).await.unwrap();
+    assert_eq!(view.settings.provider.as_deref(), Some("standin"));
+    assert_eq!(view.settings.model.as_deref(), Some("model-b"));
+
+    let settings = ConversationSettings {
+        system: Some("Answer in French.".into()),
+        max_tokens: Some(321),
+        ..view.settings
+    };
+    chats
+        .set_conversation_settings(id, settings.clone())
+        .await
+        .unwrap();
+    // Neither provider nor model named: the conversation's.
+    chats
+        .send_message(id, "And again".into(), None, None)
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    let requests: Vec<Value> = provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|mut r| r["body"].take())
+        .collect();
+    let last = &requests[1];
+    assert_eq!(last["model"], "model-b", "{last}");
+    let limit = last["max_completion_tokens"]
+        .as_u64()
+        .or(last["max_tokens"].as_u64());
+    assert_eq!(limit, Some(321), "{last}");
+    let system = last["messages"][0].to_string();
+    assert!(system.contains("Answer in French."), "{system}");
+    assert_eq!(chats.conversation(id).await.unwrap().settings, settings);
+
+    // What cannot be asked with is refused, and nothing changes.
+    for wrong in [
+        ConversationSettings {
+            max_tokens: Some(0),
+            ..settings.clone()
+        },
+        ConversationSettings {
+            max_rounds: Some(0),
+            ..settings.clone()
+        },
+        ConversationSettings {
+            provider: Some("gone".into()),
+            ..settings.clone()
+        },
+    ] {
+        assert!(chats.set_conversation_settings(id, wrong).await.is_err());
+    }
+    assert_eq!(chats.conversation(id).await.unwrap().settings, settings);
+}
+
+#[tokio::test]
+async fn a_deleted_conversation_is_taken_back_whole() {
+    let provider = answering(&["Kept."]).await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["model-test"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "Keep this".into(), None, None)
+        .await
+        .unwrap();
+    let run = chat_until_end(&mut updates, id).await;
+    assert!(run.iter().any(|u| matches!(
+        u,
+        Update::Chat {
+            event: ChatEvent::Finished { .. },
+            ..
+        }
+    )));
+    chats.delete_conversation(id).await.unwrap();
+    assert!(chats.conversations(None).await.unwrap().is_empty());
+    chats.restore_conversation(id).await.unwrap();
+    let listed = chats.conversations(None).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].title, "Keep this");
+    assert_eq!(shown(&world, id).await.len(), 2);
+}
