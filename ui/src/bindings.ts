@@ -522,6 +522,8 @@ export type ChatEvent = ChatEvent_Serialize | ChatEvent_Deserialize;
 export type ChatEvent_Deserialize = 
 /**  The next piece of the model's answer. */
 { event: "text_delta"; text: string } | 
+/**  The next piece of what the model thinks before it answers. */
+{ event: "reasoning_delta"; text: string } | 
 /**
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
@@ -565,6 +567,8 @@ name: string; server: string; tool: string; arguments: JsonValue } |
 export type ChatEvent_Serialize = 
 /**  The next piece of the model's answer. */
 { event: "text_delta"; text: string } | 
+/**  The next piece of what the model thinks before it answers. */
+{ event: "reasoning_delta"; text: string } | 
 /**
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
@@ -703,6 +707,8 @@ export type ConversationSettings_Deserialize = {
 	maxTokens?: number | null,
 	/**  The most times the model is asked in one run. */
 	maxRounds?: number | null,
+	/**  How hard a reasoning model thinks (none: its default). */
+	effort?: Effort | null,
 };
 
 /**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
@@ -716,6 +722,8 @@ export type ConversationSettings_Serialize = {
 	maxTokens: number | null,
 	/**  The most times the model is asked in one run. */
 	maxRounds: number | null,
+	/**  How hard a reasoning model thinks (none: its default). */
+	effort: Effort | null,
 };
 
 /**  A conversation as a list shows it. */
@@ -795,6 +803,12 @@ export type DesktopSettings_Serialize = {
 	/**  The autostart entry that does so, written only while it is on. */
 	autostartEntry: string | null,
 };
+
+/**
+ *  How hard a reasoning model thinks: OpenAI's `reasoning_effort`, or a budget of
+ *  Anthropic's extended thinking.
+ */
+export type Effort = "low" | "medium" | "high";
 
 /**  Why a run ended, when it did not fail. */
 export type Ended = 
@@ -2153,7 +2167,12 @@ server?: string | null; tool?: string | null; arguments: JsonValue } |
  *  What the host told the model beside the results of its calls (that the person
  *  changed a call's arguments).
  */
-{ kind: "note"; text: string } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
+{ kind: "note"; text: string } | 
+/**
+ *  What the model thought before it answered; `redacted` when the provider keeps it
+ *  from being read.
+ */
+{ kind: "reasoning"; text: string; redacted: boolean } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.
@@ -2175,7 +2194,12 @@ server: string | null; tool: string | null; arguments: JsonValue } |
  *  What the host told the model beside the results of its calls (that the person
  *  changed a call's arguments).
  */
-{ kind: "note"; text: string } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
+{ kind: "note"; text: string } | 
+/**
+ *  What the model thought before it answered; `redacted` when the provider keeps it
+ *  from being read.
+ */
+{ kind: "reasoning"; text: string; redacted: boolean } | { kind: "tool_result"; callId: string; result: JsonValue; isError: boolean; 
 /**
  *  Why the call was never made (denied, stopped), as the model was told; none
  *  when the tool ran.

@@ -69,6 +69,8 @@ pub struct ConversationSettings {
     pub max_tokens: Option<u32>,
     /// The most times the model is asked in one run.
     pub max_rounds: Option<u32>,
+    /// How hard a reasoning model thinks (none: its default).
+    pub effort: Option<switchboard_providers::Effort>,
 }
 
 /// A conversation opened: its messages in order, which tools its model sees, and how it

@@ -184,6 +184,8 @@ pub fn result_of(
     let mut content = Vec::with_capacity(response.content.len());
     for part in response.content {
         content.push(match part {
+            // Sampling's answer has no place for the model's reasoning.
+            AssistantContent::Reasoning(_) => continue,
             AssistantContent::Text(text) => SamplingContent::Text(TextContent::new(text)),
             AssistantContent::ToolCall(call) => {
                 let Value::Object(input) = call.arguments else {

@@ -18,6 +18,8 @@ use switchboard_providers::{Message, StopReason, Usage};
 pub enum ChatEvent {
     /// The next piece of the model's answer.
     TextDelta { text: String },
+    /// The next piece of what the model thinks before it answers.
+    ReasoningDelta { text: String },
     /// The provider failed in a way that may pass: the answer so far is dropped, and asked
     /// for again after `wait_ms`.
     Retrying {

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use switchboard_mcp::connection::Progress;
 use switchboard_providers::{
-    AssistantContent, Client, Collector, Error, Event, Message, Request, Response, ToolCall,
-    ToolResult, Usage, UserContent,
+    AssistantContent, Client, Collector, Effort, Error, Event, Message, Request, Response,
+    ToolCall, ToolResult, Usage, UserContent,
 };
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -38,7 +38,7 @@ fn with_unique_call_ids(mut response: Response, messages: &[Message]) -> Respons
         .flatten()
         .filter_map(|c| match c {
             AssistantContent::ToolCall(call) => Some(call.id.clone()),
-            AssistantContent::Text(_) => None,
+            AssistantContent::Text(_) | AssistantContent::Reasoning(_) => None,
         })
         .collect();
     for part in &mut response.content {
@@ -83,6 +83,8 @@ pub struct ChatSettings {
     pub system: Option<String>,
     pub max_tokens: u32,
     pub temperature: Option<f64>,
+    /// How hard a reasoning model thinks; `None`: its default.
+    pub effort: Option<Effort>,
     /// The most times the model is asked in one run (each round of tool calls asks again).
     pub max_rounds: u32,
     pub retry: Retry,
@@ -96,6 +98,7 @@ impl ChatSettings {
             system: None,
             max_tokens: 4096,
             temperature: None,
+            effort: None,
             max_rounds: 16,
             retry: Retry::default(),
         }
@@ -243,6 +246,7 @@ impl Chat {
                 max_tokens: settings.max_tokens,
                 temperature: settings.temperature,
                 stop_sequences: Vec::new(),
+                effort: settings.effort,
             };
             let response = match self.ask(run, &request).await {
                 Asked::Answer(response) => response,
@@ -370,12 +374,20 @@ impl Chat {
             };
             match next {
                 Some(Ok(event)) => {
-                    if let Event::TextDelta(delta) = &event {
-                        text.push_str(delta);
-                        let delta = ChatEvent::TextDelta {
+                    let told = match &event {
+                        Event::TextDelta(delta) => {
+                            text.push_str(delta);
+                            Some(ChatEvent::TextDelta {
+                                text: delta.clone(),
+                            })
+                        }
+                        Event::ReasoningDelta(delta) => Some(ChatEvent::ReasoningDelta {
                             text: delta.clone(),
-                        };
-                        let _ = run.events.send(delta).await;
+                        }),
+                        _ => None,
+                    };
+                    if let Some(told) = told {
+                        let _ = run.events.send(told).await;
                     }
                     answer.push(&event);
                 }
@@ -541,7 +553,7 @@ fn unanswered_calls(messages: &[Message]) -> Option<Message> {
                 &call.id,
                 "This tool call was interrupted before it finished.",
             ))),
-            AssistantContent::Text(_) => None,
+            AssistantContent::Text(_) | AssistantContent::Reasoning(_) => None,
         })
         .collect();
     (!answers.is_empty()).then_some(Message::User(answers))

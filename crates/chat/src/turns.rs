@@ -5,16 +5,11 @@
 
 use std::ops::Range;
 
-use switchboard_providers::{Message, UserContent};
+use switchboard_providers::Message;
 
 /// Whether `message` begins a turn of the person's.
 pub fn begins_turn(message: &Message) -> bool {
-    match message {
-        Message::User(parts) => !parts
-            .iter()
-            .any(|part| matches!(part, UserContent::ToolResult(_))),
-        Message::Assistant(_) => false,
-    }
+    message.is_persons()
 }
 
 /// The messages of the turn that begins at `at`, up to the next turn; `None` when no turn
@@ -38,7 +33,9 @@ pub fn last_answer(messages: &[Message]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchboard_providers::{AssistantContent, ToolCall, ToolResult, ToolResultContent};
+    use switchboard_providers::{
+        AssistantContent, ToolCall, ToolResult, ToolResultContent, UserContent,
+    };
 
     fn conversation() -> Vec<Message> {
         let call = ToolCall {

@@ -267,6 +267,8 @@ fn usage(usage: &Usage) -> String {
 struct Answer {
     /// Whether the last thing written to standard output ended a line.
     mid_line: bool,
+    /// Whether the model's reasoning is being written to standard error.
+    thinking: bool,
     /// Each call's tool and server, by call id.
     calls: std::collections::HashMap<String, String>,
 }
@@ -274,7 +276,16 @@ struct Answer {
 impl Answer {
     fn follow(&mut self, event: &ChatEvent) {
         match event {
+            ChatEvent::ReasoningDelta { text } => {
+                let mut err = std::io::stderr().lock();
+                if !std::mem::replace(&mut self.thinking, true) {
+                    let _ = err.write_all(b"[reasoning] ");
+                }
+                let _ = err.write_all(text.as_bytes());
+                let _ = err.flush();
+            }
             ChatEvent::TextDelta { text } => {
+                self.end_reasoning();
                 let mut out = std::io::stdout().lock();
                 let _ = out.write_all(text.as_bytes());
                 let _ = out.flush();
@@ -348,8 +359,16 @@ impl Answer {
             .unwrap_or_else(|| call_id.to_owned())
     }
 
-    /// Ends the line of the answer, if one is open.
+    /// Ends the line of the reasoning, if one is open.
+    fn end_reasoning(&mut self) {
+        if std::mem::take(&mut self.thinking) {
+            eprintln!();
+        }
+    }
+
+    /// Ends the line of the answer (and of the reasoning), if one is open.
     fn end(&mut self) {
+        self.end_reasoning();
         if std::mem::take(&mut self.mid_line) {
             println!();
         }

@@ -4,8 +4,11 @@
 //! A stream is `message_start`, then for each content block `content_block_start`,
 //! `content_block_delta`s (`text_delta`, or `input_json_delta` for a tool call's
 //! arguments) and `content_block_stop`, then `message_delta` (stop reason, output tokens)
-//! and `message_stop`; `ping` may come anywhere and `error` ends it. Blocks and deltas of
-//! kinds this crate does not use (thinking, citations, server tools) are skipped.
+//! and `message_stop`; `ping` may come anywhere and `error` ends it. A thinking block
+//! (`thinking_delta`s, then its `signature_delta`) and a redacted one are kept as the
+//! model's [`Reasoning`], and sent back as they came: the API checks their signatures.
+//! Blocks and deltas of kinds this crate does not use (citations, server tools) are
+//! skipped.
 //!
 //! The key goes in `x-api-key` with version `2023-06-01`, which Anthropic's API and every
 //! Anthropic-compatible server take. (The official Python SDK 2.10 sends
@@ -32,10 +35,12 @@ pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
         .map(|message| match message {
             Message::User(content) => json!({"role": "user", "content": user_blocks(content)}),
             Message::Assistant(content) => {
-                let blocks: Vec<Value> = content.iter().map(assistant_block).collect();
+                let blocks: Vec<Value> = content.iter().filter_map(assistant_block).collect();
                 json!({"role": "assistant", "content": blocks})
             }
         })
+        // An answer of nothing but another provider's reasoning has nothing to send.
+        .filter(|message| message["content"].as_array().is_none_or(|c| !c.is_empty()))
         .collect();
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
@@ -44,8 +49,22 @@ pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
         body.insert("system".into(), json!(system));
     }
     body.insert("messages".into(), Value::Array(messages));
-    if let Some(temperature) = request.temperature {
-        body.insert("temperature".into(), json!(temperature));
+    match request
+        .effort
+        .and_then(|effort| thinking_budget(effort, request.max_tokens))
+    {
+        // Extended thinking takes no temperature.
+        Some(budget) => {
+            body.insert(
+                "thinking".into(),
+                json!({"type": "enabled", "budget_tokens": budget}),
+            );
+        }
+        None => {
+            if let Some(temperature) = request.temperature {
+                body.insert("temperature".into(), json!(temperature));
+            }
+        }
     }
     if !request.stop_sequences.is_empty() {
         body.insert("stop_sequences".into(), json!(request.stop_sequences));
@@ -117,8 +136,32 @@ fn image_block(image: &Image) -> Value {
     json!({"type": "image", "source": source})
 }
 
-fn assistant_block(content: &AssistantContent) -> Value {
-    match content {
+/// The tokens of extended thinking an effort is worth, within the answer's (the API asks
+/// for at least 1,024, and fewer than `max_tokens`); `None` when the answer is too short
+/// to think in.
+fn thinking_budget(effort: Effort, max_tokens: u32) -> Option<u32> {
+    const LEAST: u32 = 1024;
+    let wanted = match effort {
+        Effort::Low => LEAST,
+        Effort::Medium => 4096,
+        Effort::High => 16_384,
+    };
+    let room = max_tokens.checked_sub(1)?;
+    (room >= LEAST).then(|| wanted.min(room))
+}
+
+/// A block of an answer as it goes back; `None` for reasoning that did not come from
+/// Anthropic (unsigned: the API would refuse it).
+fn assistant_block(content: &AssistantContent) -> Option<Value> {
+    Some(match content {
+        AssistantContent::Reasoning(reasoning) => match (&reasoning.redacted, &reasoning.signature)
+        {
+            (Some(data), _) => json!({"type": "redacted_thinking", "data": data}),
+            (None, Some(signature)) => {
+                json!({"type": "thinking", "thinking": reasoning.text, "signature": signature})
+            }
+            (None, None) => return None,
+        },
         AssistantContent::Text(text) => json!({"type": "text", "text": text}),
         AssistantContent::ToolCall(call) => {
             // `input` must be an object; arguments that were not JSON were refused when
@@ -129,7 +172,7 @@ fn assistant_block(content: &AssistantContent) -> Value {
             };
             json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input})
         }
-    }
+    })
 }
 
 fn stop_reason(reason: Option<&str>, sequence: Option<&str>) -> StopReason {
@@ -182,6 +225,15 @@ pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
                     text(block, "text").unwrap_or_default(),
                 ));
             }
+            Some("thinking") => content.push(AssistantContent::Reasoning(Reasoning {
+                text: text(block, "thinking").unwrap_or_default(),
+                signature: text(block, "signature"),
+                redacted: None,
+            })),
+            Some("redacted_thinking") => content.push(AssistantContent::Reasoning(Reasoning {
+                redacted: text(block, "data"),
+                ..Reasoning::default()
+            })),
             Some("tool_use") => {
                 let (Some(id), Some(name)) = (text(block, "id"), text(block, "name")) else {
                     return Err(Error::MalformedResponse(
@@ -369,6 +421,22 @@ impl StreamDecoder {
                 }
                 Block::Other
             }
+            Some("thinking") => {
+                out.push(Event::ReasoningStart);
+                if let Some(thinking) = text(block, "thinking").filter(|t| !t.is_empty()) {
+                    out.push(Event::ReasoningDelta(thinking));
+                }
+                if let Some(signature) = text(block, "signature").filter(|s| !s.is_empty()) {
+                    out.push(Event::ReasoningSignature(signature));
+                }
+                Block::Other
+            }
+            Some("redacted_thinking") => {
+                out.push(Event::ReasoningRedacted(
+                    text(block, "data").unwrap_or_default(),
+                ));
+                Block::Other
+            }
             Some("tool_use") => {
                 let (Some(id), Some(name)) = (text(block, "id"), text(block, "name")) else {
                     return Err(Error::MalformedStream(
@@ -430,7 +498,18 @@ impl StreamDecoder {
                     });
                 }
             }
-            _ => {} // thinking, signatures, citations
+            (Some("thinking_delta"), _) => {
+                let thinking = text(delta, "thinking").unwrap_or_default();
+                if !thinking.is_empty() {
+                    out.push(Event::ReasoningDelta(thinking));
+                }
+            }
+            (Some("signature_delta"), _) => {
+                if let Some(signature) = text(delta, "signature") {
+                    out.push(Event::ReasoningSignature(signature));
+                }
+            }
+            _ => {} // citations, and deltas added to the protocol later
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Folds a stream's [`Event`]s into the whole [`Response`], as a host keeps it once the
 //! answer is complete.
 
-use crate::model::{AssistantContent, Event, Response, StopReason, Usage};
+use crate::model::{AssistantContent, Event, Reasoning, Response, StopReason, Usage};
 
 #[derive(Debug, Default)]
 pub struct Collector {
@@ -22,6 +22,29 @@ impl Collector {
                 Some(AssistantContent::Text(last)) => last.push_str(text),
                 _ => self.content.push(AssistantContent::Text(text.clone())),
             },
+            Event::ReasoningStart => self
+                .content
+                .push(AssistantContent::Reasoning(Reasoning::default())),
+            Event::ReasoningDelta(text) => match self.content.last_mut() {
+                Some(AssistantContent::Reasoning(last)) if last.signature.is_none() => {
+                    last.text.push_str(text);
+                }
+                _ => self.content.push(AssistantContent::Reasoning(Reasoning {
+                    text: text.clone(),
+                    ..Reasoning::default()
+                })),
+            },
+            Event::ReasoningSignature(signature) => {
+                if let Some(AssistantContent::Reasoning(last)) = self.content.last_mut() {
+                    last.signature = Some(signature.clone());
+                }
+            }
+            Event::ReasoningRedacted(data) => {
+                self.content.push(AssistantContent::Reasoning(Reasoning {
+                    redacted: Some(data.clone()),
+                    ..Reasoning::default()
+                }));
+            }
             Event::ToolCallEnd { call, .. } => {
                 self.content.push(AssistantContent::ToolCall(call.clone()));
             }

@@ -23,6 +23,21 @@ pub struct Request {
     pub temperature: Option<f64>,
     #[serde(default)]
     pub stop_sequences: Vec<String>,
+    /// How hard a reasoning model thinks before it answers; `None`: as the model does by
+    /// default (Anthropic's: not at all).
+    #[serde(default)]
+    pub effort: Option<Effort>,
+}
+
+/// How hard a reasoning model thinks: OpenAI's `reasoning_effort`, or a budget of
+/// Anthropic's extended thinking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Effort {
+    Low,
+    Medium,
+    High,
 }
 
 impl Request {
@@ -37,6 +52,7 @@ impl Request {
             max_tokens,
             temperature: None,
             stop_sequences: Vec::new(),
+            effort: None,
         }
     }
 }
@@ -58,6 +74,17 @@ impl Message {
     pub fn assistant_text(text: impl Into<String>) -> Self {
         Self::Assistant(vec![AssistantContent::Text(text.into())])
     }
+
+    /// Whether the person wrote it: a user message that is not the results of the model's
+    /// tool calls (which travel as the user's). Each such message begins a turn.
+    pub fn is_persons(&self) -> bool {
+        match self {
+            Self::User(parts) => !parts
+                .iter()
+                .any(|part| matches!(part, UserContent::ToolResult(_))),
+            Self::Assistant(_) => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,6 +100,22 @@ pub enum UserContent {
 pub enum AssistantContent {
     Text(String),
     ToolCall(ToolCall),
+    Reasoning(Reasoning),
+}
+
+/// What a reasoning model thought before it answered, kept as it came: a provider that
+/// checks it when it comes back (Anthropic's signed thinking; DeepSeek's reasoning during a
+/// round of tool calls) refuses it changed or missing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reasoning {
+    /// The thinking, as text a person may read (empty for redacted thinking).
+    pub text: String,
+    /// Anthropic's signature of a thinking block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Anthropic's redacted thinking: encrypted, returned as it came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<String>,
 }
 
 /// An image given to the model.
@@ -196,7 +239,7 @@ impl Response {
             .iter()
             .filter_map(|c| match c {
                 AssistantContent::Text(t) => Some(t.as_str()),
-                AssistantContent::ToolCall(_) => None,
+                AssistantContent::ToolCall(_) | AssistantContent::Reasoning(_) => None,
             })
             .collect()
     }
@@ -204,7 +247,7 @@ impl Response {
     pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.content.iter().filter_map(|c| match c {
             AssistantContent::ToolCall(call) => Some(call),
-            AssistantContent::Text(_) => None,
+            AssistantContent::Text(_) | AssistantContent::Reasoning(_) => None,
         })
     }
 
@@ -226,6 +269,14 @@ pub enum Event {
         model: Option<String>,
     },
     TextDelta(String),
+    /// A block of the model's reasoning began (Anthropic's thinking block).
+    ReasoningStart,
+    /// The next piece of the model's reasoning.
+    ReasoningDelta(String),
+    /// The signature of the reasoning block under way (Anthropic).
+    ReasoningSignature(String),
+    /// A block of redacted reasoning, whole (Anthropic).
+    ReasoningRedacted(String),
     /// A tool call began. `index` counts the tool calls of this answer from 0.
     ToolCallStart {
         index: usize,

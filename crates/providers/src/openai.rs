@@ -6,7 +6,10 @@
 //! own answers: tool call deltas without an `index` (older Ollama), arguments sent as a
 //! JSON object instead of text, `finish_reason: "stop"` after tool calls, a stream that
 //! ends without `data: [DONE]` once the model finished, and message content given as an
-//! array of parts.
+//! array of parts. A reasoning model's thinking comes as `reasoning_content` (DeepSeek,
+//! llama.cpp, vLLM) or `reasoning` (Ollama, OpenRouter); it goes back as
+//! `reasoning_content` within the turn under way, which DeepSeek requires during a round of
+//! tool calls.
 
 use std::collections::HashMap;
 
@@ -74,6 +77,9 @@ pub(crate) fn request_body(request: &Request, options: &OpenAiOptions, stream: b
     body.insert(max_field.into(), json!(request.max_tokens));
     if let Some(temperature) = request.temperature {
         body.insert("temperature".into(), json!(temperature));
+    }
+    if let Some(effort) = request.effort {
+        body.insert("reasoning_effort".into(), json!(effort));
     }
     if !request.stop_sequences.is_empty() {
         body.insert("stop".into(), json!(request.stop_sequences));
@@ -164,10 +170,12 @@ fn image_part(image: &Image) -> Value {
 
 fn assistant_message(content: &[AssistantContent]) -> Value {
     let mut text = String::new();
+    let mut reasoning = String::new();
     let mut calls = Vec::new();
     for item in content {
         match item {
             AssistantContent::Text(t) => text.push_str(t),
+            AssistantContent::Reasoning(r) => reasoning.push_str(&r.text),
             AssistantContent::ToolCall(call) => {
                 let arguments = match &call.arguments {
                     Value::String(raw) => raw.clone(),
@@ -189,6 +197,9 @@ fn assistant_message(content: &[AssistantContent]) -> Value {
         json!(text)
     };
     message.insert("content".into(), content);
+    if !reasoning.is_empty() {
+        message.insert("reasoning_content".into(), json!(reasoning));
+    }
     if !calls.is_empty() {
         message.insert("tool_calls".into(), Value::Array(calls));
     }
@@ -243,6 +254,14 @@ fn arguments_text(value: Option<&Value>) -> String {
     }
 }
 
+/// A message's or delta's reasoning, by either name the servers give it.
+fn reasoning_of(message: &Value) -> String {
+    ["reasoning_content", "reasoning"]
+        .iter()
+        .map(|key| text_of(message.get(*key).unwrap_or(&Value::Null)))
+        .collect()
+}
+
 /// Reads a whole (non-streamed) Chat Completions answer.
 pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
     if body.get("error").is_some_and(|e| !e.is_null()) {
@@ -255,6 +274,13 @@ pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
         .get("message")
         .ok_or_else(|| Error::MalformedResponse("a choice without a message".into()))?;
     let mut content = Vec::new();
+    let thought = reasoning_of(message);
+    if !thought.is_empty() {
+        content.push(AssistantContent::Reasoning(Reasoning {
+            text: thought,
+            ..Reasoning::default()
+        }));
+    }
     let text = text_of(message.get("content").unwrap_or(&Value::Null))
         + &text_of(message.get("refusal").unwrap_or(&Value::Null));
     if !text.is_empty() {
@@ -365,6 +391,10 @@ impl StreamDecoder {
             return Ok(false);
         };
         if let Some(delta) = choice.get("delta") {
+            let thought = reasoning_of(delta);
+            if !thought.is_empty() {
+                out.push(Event::ReasoningDelta(thought));
+            }
             for key in ["content", "refusal"] {
                 let text = text_of(delta.get(key).unwrap_or(&Value::Null));
                 if !text.is_empty() {

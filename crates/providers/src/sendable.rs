@@ -6,7 +6,8 @@
 //! is dropped (the APIs take two turns of one role in a row as one). A conversation that
 //! ends on the model's turn (an MCP prompt may, or an answer cut off) is asked to go on in
 //! a user turn of its own: Claude models from 4.6 on refuse to continue an assistant
-//! message ("does not support assistant message prefill"). A request refused for a
+//! message ("does not support assistant message prefill"). The model's reasoning goes back
+//! within the turn under way only. A request refused for a
 //! parameter a model does not take (a reasoning model's temperature, say) is tried once
 //! more without it.
 
@@ -20,14 +21,35 @@ pub const GO_ON: &str = "Continue.";
 
 /// `request` as it may be sent: itself when nothing in it needs changing.
 pub fn sendable(request: &Request) -> Cow<'_, Request> {
+    // The model's reasoning goes back within the turn under way alone: the providers that
+    // check it check it there, and ignore (but count) the rest.
+    let current = request
+        .messages
+        .iter()
+        .rposition(Message::is_persons)
+        .unwrap_or(0);
+    let stale = |at: usize, message: &Message| at < current && has_reasoning(message);
     let ends_on_assistant = || matches!(request.messages.last(), Some(Message::Assistant(_)));
-    if !request.messages.iter().any(has_blank_text) && !ends_on_assistant() {
+    let changes = request
+        .messages
+        .iter()
+        .enumerate()
+        .any(|(at, message)| has_blank_text(message) || stale(at, message));
+    if !changes && !ends_on_assistant() {
         return Cow::Borrowed(request);
     }
     let mut messages: Vec<Message> = request
         .messages
         .iter()
         .cloned()
+        .enumerate()
+        .map(|(at, message)| {
+            if at < current {
+                without_reasoning(message)
+            } else {
+                message
+            }
+        })
         .filter_map(without_blank_text)
         .collect();
     if matches!(messages.last(), Some(Message::Assistant(_))) {
@@ -37,6 +59,21 @@ pub fn sendable(request: &Request) -> Cow<'_, Request> {
         messages,
         ..request.clone()
     })
+}
+
+fn has_reasoning(message: &Message) -> bool {
+    matches!(message, Message::Assistant(content)
+        if content.iter().any(|c| matches!(c, AssistantContent::Reasoning(_))))
+}
+
+fn without_reasoning(message: Message) -> Message {
+    match message {
+        Message::Assistant(mut content) => {
+            content.retain(|c| !matches!(c, AssistantContent::Reasoning(_)));
+            Message::Assistant(content)
+        }
+        user => user,
+    }
 }
 
 /// `request` without the optional parameter `refused` names, if it names one the request
@@ -62,6 +99,8 @@ pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<R
         fewer.temperature = None;
     } else if !request.stop_sequences.is_empty() && (names("stop") || names("stop_sequences")) {
         fewer.stop_sequences.clear();
+    } else if request.effort.is_some() && (names("reasoning_effort") || names("thinking")) {
+        fewer.effort = None;
     } else {
         return None;
     }
@@ -77,9 +116,18 @@ fn has_blank_text(message: &Message) -> bool {
         Message::User(content) => content
             .iter()
             .any(|c| matches!(c, UserContent::Text(text) if blank(text))),
-        Message::Assistant(content) => content
-            .iter()
-            .any(|c| matches!(c, AssistantContent::Text(text) if blank(text))),
+        Message::Assistant(content) => content.iter().any(blank_answer),
+    }
+}
+
+/// A part of an answer that says nothing: blank text, or reasoning with nothing to return.
+fn blank_answer(part: &AssistantContent) -> bool {
+    match part {
+        AssistantContent::Text(text) => blank(text),
+        AssistantContent::Reasoning(reasoning) => {
+            blank(&reasoning.text) && reasoning.signature.is_none() && reasoning.redacted.is_none()
+        }
+        AssistantContent::ToolCall(_) => false,
     }
 }
 
@@ -91,7 +139,7 @@ fn without_blank_text(message: Message) -> Option<Message> {
             Message::User(content)
         }
         Message::Assistant(mut content) => {
-            content.retain(|c| !matches!(c, AssistantContent::Text(text) if blank(text)));
+            content.retain(|c| !blank_answer(c));
             Message::Assistant(content)
         }
     };
@@ -107,7 +155,68 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{ToolCall, ToolResult};
+    use crate::model::{Reasoning, ToolCall, ToolResult};
+
+    #[test]
+    fn reasoning_goes_back_within_the_turn_under_way_only() {
+        let thought = |text: &str| {
+            AssistantContent::Reasoning(Reasoning {
+                text: text.into(),
+                signature: Some(format!("sig {text}")),
+                redacted: None,
+            })
+        };
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "echo".into(),
+            arguments: json!({}),
+        };
+        let result = UserContent::ToolResult(ToolResult {
+            call_id: "c1".into(),
+            content: Vec::new(),
+            is_error: false,
+            not_made: false,
+        });
+        let request = Request::new(
+            "m",
+            64,
+            vec![
+                Message::user_text("First"),
+                Message::Assistant(vec![thought("old"), AssistantContent::Text("One.".into())]),
+                Message::user_text("Second"),
+                Message::Assistant(vec![
+                    thought("new"),
+                    AssistantContent::ToolCall(call.clone()),
+                ]),
+                Message::User(vec![result]),
+            ],
+        );
+        let sent = sendable(&request);
+        assert_eq!(
+            sent.messages[1],
+            Message::Assistant(vec![AssistantContent::Text("One.".into())]),
+            "an earlier turn's reasoning stays home"
+        );
+        assert_eq!(
+            sent.messages[3],
+            Message::Assistant(vec![thought("new"), AssistantContent::ToolCall(call)]),
+            "the round under way carries its own"
+        );
+        let only_old = Request::new(
+            "m",
+            64,
+            vec![
+                Message::user_text("First"),
+                Message::Assistant(vec![thought("old")]),
+                Message::user_text("Second"),
+            ],
+        );
+        assert_eq!(
+            sendable(&only_old).messages,
+            [Message::user_text("First"), Message::user_text("Second")],
+            "a message of nothing else goes with it"
+        );
+    }
 
     #[test]
     fn a_request_with_nothing_blank_is_sent_as_it_is() {

@@ -5,7 +5,10 @@ types: `openai.types.chat.CompletionCreateParams{Streaming,NonStreaming}` for
 declare refused, at any depth.
 
 The types are those of Anthropic's API version 2026-10-21; a request that names version
-2023-06-01 (`anthropic_version`) may also carry that version's sampling parameters.
+2023-06-01 (`anthropic_version`) may also carry that version's sampling parameters. A Chat
+Completions assistant message may also carry its `reasoning_content` (a string): DeepSeek's
+extension of the protocol, which its API requires back during a round of tool calls (and
+llama.cpp's and vLLM's servers take); it is taken out before OpenAI's types judge the rest.
 
 Reads one request per line on stdin, `{"path": ..., "body": ..., "anthropic_version": ...}`,
 and answers each with one line: `{"ok": true}` or `{"rejected": "<where>: <why>; ..."}`.
@@ -120,10 +123,28 @@ def reasons(where, error):
     return "; ".join(lines[:MAX_REASONS]) + (f"; and {hidden} more" if hidden > 0 else "")
 
 
+def without_extensions(path, body):
+    """The body without what OpenAI-compatible servers add to the protocol that OpenAI's
+    types do not declare: an assistant message's `reasoning_content`, when it is a string."""
+    if path != "/v1/chat/completions" or not isinstance(body.get("messages"), list):
+        return body
+    messages = []
+    for message in body["messages"]:
+        if (
+            isinstance(message, dict)
+            and message.get("role") == "assistant"
+            and isinstance(message.get("reasoning_content"), str)
+        ):
+            message = {k: v for k, v in message.items() if k != "reasoning_content"}
+        messages.append(message)
+    return {**body, "messages": messages}
+
+
 def check(request):
     body = request.get("body")
     if not isinstance(body, dict):
         return f"the body is not a JSON object: {json.dumps(body)[:80]}"
+    body = without_extensions(request.get("path"), body)
     path, streamed = request.get("path"), body.get("stream") is True
     adapter = ADAPTERS.get((path, streamed, request.get("anthropic_version")))
     adapter = adapter or ADAPTERS.get((path, streamed, None))

@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
-const noSettings = { provider: null, model: null, system: null, maxTokens: null, maxRounds: null };
+const noSettings = { provider: null, model: null, system: null, maxTokens: null, maxRounds: null, effort: null };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
 
 /** The view with one provider, "local", whose default model is m2, and a new conversation to send to. */
@@ -203,12 +203,14 @@ describe("the chat view", () => {
     expect((form.getByRole("button", { name: "Save settings" }) as HTMLButtonElement).disabled).toBe(true);
     await userEvent.clear(tokens);
     await userEvent.type(tokens, "2000");
+    await userEvent.selectOptions(form.getByRole("combobox", { name: "Reasoning effort" }), "high");
     await userEvent.click(form.getByRole("button", { name: "Save settings" }));
     expect(commands.setConversationSettings).toHaveBeenCalledWith(1, {
       ...noSettings,
       system: "Answer in French.",
       maxTokens: 2000,
       maxRounds: null,
+      effort: "high",
     });
   });
 

@@ -1,5 +1,11 @@
 import { useId, useState } from "react";
-import type { ConversationSettings } from "../bindings";
+import type { ConversationSettings, Effort } from "../bindings";
+
+const EFFORTS: { value: Effort; label: string }[] = [
+  { value: "low", label: "Low" },
+  { value: "medium", label: "Medium" },
+  { value: "high", label: "High" },
+];
 
 export interface ConversationSettingsFormProps {
   settings: ConversationSettings;
@@ -16,8 +22,8 @@ function count(text: string): number | null | string {
 }
 
 /**
- * How one conversation asks its model: its own system prompt, the longest answer and the most
- * rounds of tool calls in a run (empty: the defaults). Its provider and model are the ones it
+ * How one conversation asks its model: its own system prompt, the longest answer, the most
+ * rounds of tool calls in a run and how hard a reasoning model thinks (empty: the defaults). Its provider and model are the ones it
  * was last sent with, chosen beside the message.
  */
 export function ConversationSettingsForm({ settings, onSave, onCancel }: ConversationSettingsFormProps) {
@@ -25,6 +31,7 @@ export function ConversationSettingsForm({ settings, onSave, onCancel }: Convers
   const [system, setSystem] = useState(settings.system ?? "");
   const [maxTokens, setMaxTokens] = useState(settings.maxTokens?.toString() ?? "");
   const [maxRounds, setMaxRounds] = useState(settings.maxRounds?.toString() ?? "");
+  const [effort, setEffort] = useState<Effort | null>(settings.effort ?? null);
   const tokens = count(maxTokens);
   const rounds = count(maxRounds);
   const wrong = typeof tokens === "string" || typeof rounds === "string";
@@ -35,7 +42,7 @@ export function ConversationSettingsForm({ settings, onSave, onCancel }: Convers
       onSubmit={(e) => {
         e.preventDefault();
         if (typeof tokens === "string" || typeof rounds === "string") return;
-        onSave({ ...settings, system: system.trim() === "" ? null : system, maxTokens: tokens, maxRounds: rounds });
+        onSave({ ...settings, system: system.trim() === "" ? null : system, maxTokens: tokens, maxRounds: rounds, effort });
       }}
       onKeyDown={(e) => {
         if (e.key === "Escape") onCancel();
@@ -57,6 +64,17 @@ export function ConversationSettingsForm({ settings, onSave, onCancel }: Convers
         <label>
           Most rounds of tool calls
           <input type="number" min={1} step={1} placeholder="16" value={maxRounds} onChange={(e) => setMaxRounds(e.target.value)} />
+        </label>
+        <label>
+          Reasoning effort
+          <select value={effort ?? ""} onChange={(e) => setEffort(e.target.value === "" ? null : (e.target.value as Effort))}>
+            <option value="">The model's default</option>
+            {EFFORTS.map((e) => (
+              <option key={e.value} value={e.value}>
+                {e.label}
+              </option>
+            ))}
+          </select>
         </label>
       </div>
       {typeof tokens === "string" && <p className="error">Longest answer: {tokens}.</p>}

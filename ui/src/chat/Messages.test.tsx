@@ -94,4 +94,34 @@ describe("the messages", () => {
     expect(screen.queryByRole("listitem", { name: "You" })).toBeNull();
     expect(screen.getByRole("listitem", { name: "Note" }).textContent).toContain("changed the arguments");
   });
+
+  it("fold the model's reasoning above its answer, open while it is still thinking", () => {
+    const { rerender } = render(
+      <Messages
+        messages={[
+          {
+            role: "assistant",
+            turn: false,
+            parts: [
+              { kind: "reasoning", text: "The person wants rain figures.", redacted: false },
+              { kind: "reasoning", text: "", redacted: true },
+              { kind: "text", text: "Some rain." },
+            ],
+          },
+        ]}
+        live={{ ...idle(true), thinking: "Now the wind." }}
+        onStop={() => {}}
+      />,
+    );
+    const [kept, hidden, thinking] = [...document.querySelectorAll("details.chat-reasoning")] as HTMLDetailsElement[];
+    expect(kept?.open).toBe(false);
+    expect(kept?.querySelector("summary")?.textContent).toBe("Reasoning");
+    expect(kept?.textContent).toContain("The person wants rain figures.");
+    expect(hidden?.textContent).toContain("The provider keeps this reasoning hidden.");
+    expect(thinking?.open).toBe(true);
+    expect(thinking?.querySelector("summary")?.textContent).toBe("Thinking…");
+    rerender(<Messages messages={[]} live={{ ...idle(true), thinking: "Now the wind.", streaming: "Windy." }} onStop={() => {}} />);
+    const folded = document.querySelector("details.chat-reasoning") as HTMLDetailsElement;
+    expect(folded.open, "folded once the answer begins").toBe(false);
+  });
 });

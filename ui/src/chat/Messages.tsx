@@ -93,6 +93,8 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
                       <pre>{part.text}</pre>
                     </details>
                   );
+                case "reasoning":
+                  return <Reasoning key={j} text={part.text} redacted={part.redacted} />;
                 case "image":
                   return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
                 case "tool_call":
@@ -127,12 +129,23 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
           </li>
         );
       })}
-      {live.streaming !== "" && (
+      {(live.streaming !== "" || live.thinking !== "") && (
         <li className="chat-message chat-assistant chat-streaming" aria-label="Model" aria-busy="true">
-          <SafeMarkdown text={live.streaming} />
+          {live.thinking !== "" && <Reasoning text={live.thinking} redacted={false} open={live.streaming === ""} />}
+          {live.streaming !== "" && <SafeMarkdown text={live.streaming} />}
         </li>
       )}
     </ol>
+  );
+}
+
+/** What the model thought before it answered, folded: open while it is still thinking. */
+function Reasoning({ text, redacted, open = false }: { text: string; redacted: boolean; open?: boolean }) {
+  return (
+    <details className="chat-reasoning" open={open || undefined}>
+      <summary>{open ? "Thinking…" : "Reasoning"}</summary>
+      {redacted ? <p className="muted">The provider keeps this reasoning hidden.</p> : <p className="chat-text">{text}</p>}
+    </details>
   );
 }
 

@@ -7,8 +7,11 @@ describe("a run as it goes", () => {
     live = step(live, { event: "text_delta", text: "Let me " });
     live = step(live, { event: "text_delta", text: "check." });
     expect(live.streaming).toBe("Let me check.");
+    live = step(live, { event: "reasoning_delta", text: "They want a check." });
+    expect(live.thinking).toBe("They want a check.");
     live = kept(live, { role: "assistant", turn: false, parts: [{ kind: "text", text: "Let me check." }] });
     expect(live.streaming).toBe("");
+    expect(live.thinking).toBe("");
 
     live = step(live, { event: "tool_call_awaiting", callId: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
     expect(live.calls.c1?.kind).toBe("awaiting");

@@ -15,6 +15,8 @@ export interface Live {
   running: boolean;
   /** The answer being written, not yet kept as a message. */
   streaming: string;
+  /** What the model thinks before it answers, as it is written. */
+  thinking: string;
   calls: Record<string, CallState>;
   /** How the last run failed, in the provider's words. */
   error: string | null;
@@ -41,6 +43,7 @@ export function tokensOf(usage: unknown): Tokens | null {
 export const idle = (running = false): Live => ({
   running,
   streaming: "",
+  thinking: "",
   calls: {},
   error: null,
   notice: null,
@@ -81,8 +84,10 @@ export function step(live: Live, event: ChatEvent): Live {
   switch (event.event) {
     case "text_delta":
       return { ...live, running: true, streaming: live.streaming + event.text, notice: null, canContinue: false };
+    case "reasoning_delta":
+      return { ...live, running: true, thinking: live.thinking + event.text };
     case "retrying":
-      return { ...live, streaming: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
+      return { ...live, streaming: "", thinking: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
     case "tool_call_awaiting":
       return call(event.callId, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
     case "tool_call_running":
@@ -104,12 +109,13 @@ export function step(live: Live, event: ChatEvent): Live {
     case "message":
       return live;
     case "finished":
-      return { ...live, running: false, streaming: "", ...endNotice(event.ended), usage: tokensOf(event.usage) };
+      return { ...live, running: false, streaming: "", thinking: "", ...endNotice(event.ended), usage: tokensOf(event.usage) };
     case "error":
       return {
         ...live,
         running: false,
         streaming: "",
+        thinking: "",
         error: event.message,
         notice: null,
         canContinue: false,
@@ -120,7 +126,7 @@ export function step(live: Live, event: ChatEvent): Live {
 
 /** A kept message ends the text streamed so far: it holds it now. */
 export function kept(live: Live, message: ShownMessage): Live {
-  return message.role === "assistant" ? { ...live, streaming: "" } : live;
+  return message.role === "assistant" ? { ...live, streaming: "", thinking: "" } : live;
 }
 
 /** The results kept in the messages, by the call they answer. */

@@ -409,6 +409,7 @@ fn searchable(message: &Message) -> String {
                 match c {
                     AssistantContent::Text(t) => parts.push(t),
                     AssistantContent::ToolCall(call) => parts.push(&call.name),
+                    AssistantContent::Reasoning(_) => {}
                 }
             }
         }

@@ -82,6 +82,13 @@ fn part_markdown(part: &ShownPart) -> String {
     match part {
         ShownPart::Text { text } => text.clone(),
         ShownPart::Note { text } => format!("*{text}*"),
+        ShownPart::Reasoning { redacted: true, .. } => {
+            "*(reasoning the provider keeps hidden)*".to_owned()
+        }
+        ShownPart::Reasoning { text, .. } => {
+            let quoted: Vec<String> = text.lines().map(|line| format!("> {line}")).collect();
+            format!("Reasoning:\n\n{}", quoted.join("\n"))
+        }
         ShownPart::Image { url, .. } => match url {
             Some(url) => format!("![image]({url})"),
             None => "*(an image)*".to_owned(),

@@ -330,6 +330,7 @@ impl Chats {
         settings.system = own.system;
         settings.max_tokens = asking.max_tokens.or(own.max_tokens).unwrap_or(MAX_TOKENS);
         settings.max_rounds = own.max_rounds.unwrap_or(MAX_ROUNDS);
+        settings.effort = own.effort;
         Ok(Begun {
             agent,
             client,

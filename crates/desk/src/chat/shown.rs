@@ -84,6 +84,12 @@ pub enum ShownPart {
     Note {
         text: String,
     },
+    /// What the model thought before it answered; `redacted` when the provider keeps it
+    /// from being read.
+    Reasoning {
+        text: String,
+        redacted: bool,
+    },
     ToolResult {
         call_id: String,
         result: Json,
@@ -241,6 +247,10 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
                 .iter()
                 .map(|part| match part {
                     AssistantContent::Text(text) => ShownPart::Text { text: text.clone() },
+                    AssistantContent::Reasoning(reasoning) => ShownPart::Reasoning {
+                        text: reasoning.text.clone(),
+                        redacted: reasoning.redacted.is_some(),
+                    },
                     AssistantContent::ToolCall(call) => {
                         let offered = names.get(&call.name);
                         ShownPart::ToolCall {

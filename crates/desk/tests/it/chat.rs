@@ -31,9 +31,9 @@ async fn stand_in(turns: Value) -> StandInProvider {
     StandInProvider::start(json!({"api_key": KEY, "turns": turns})).await
 }
 
-const KEY: &str = "sk-chat-test";
+pub(crate) const KEY: &str = "sk-chat-test";
 
-fn openai(stand_in: &StandInProvider) -> Client {
+pub(crate) fn openai(stand_in: &StandInProvider) -> Client {
     let key = Some(ApiKey::new(KEY));
     Client::new(ProviderConfig::openai_compatible(
         format!("{}/v1", stand_in.url),
@@ -42,13 +42,13 @@ fn openai(stand_in: &StandInProvider) -> Client {
     .unwrap()
 }
 
-fn anthropic(stand_in: &StandInProvider) -> Client {
+pub(crate) fn anthropic(stand_in: &StandInProvider) -> Client {
     let key = Some(ApiKey::new(KEY));
     Client::new(ProviderConfig::anthropic(&stand_in.url, key)).unwrap()
 }
 
 /// The bodies of the model requests the stand-in received, in order.
-async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
+pub(crate) async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
     stand_in
         .requests()
         .await
@@ -58,14 +58,14 @@ async fn bodies(stand_in: &StandInProvider) -> Vec<Value> {
         .collect()
 }
 
-struct World {
-    gated: GatedHost,
+pub(crate) struct World {
+    pub(crate) gated: GatedHost,
     agent: Chat,
-    conversations: Conversations,
+    pub(crate) conversations: Conversations,
 }
 
 /// The demo server running (as "demo") under a host whose tool calls pass a gate.
-async fn world() -> World {
+pub(crate) async fn world() -> World {
     let demo = ServerConfig {
         command: Some(demo_server().display().to_string()),
         ..ServerConfig::default()
@@ -88,7 +88,7 @@ async fn world() -> World {
 }
 
 /// A run in the background, and its events.
-struct Running {
+pub(crate) struct Running {
     events: mpsc::Receiver<ChatEvent>,
     seen: Vec<ChatEvent>,
     stop: CancellationToken,
@@ -96,7 +96,7 @@ struct Running {
 }
 
 impl World {
-    fn send(
+    pub(crate) fn send(
         &self,
         conversation: i64,
         text: &str,
@@ -121,7 +121,7 @@ impl World {
         }
     }
 
-    fn answer(&self, pending: &Pending, allow: bool, arguments: Value) {
+    pub(crate) fn answer(&self, pending: &Pending, allow: bool, arguments: Value) {
         let answer = Answer::ToolCall {
             allow,
             arguments: arguments.as_object().cloned().unwrap(),
@@ -153,7 +153,7 @@ impl Running {
     }
 
     /// The outcome, and every event seen.
-    async fn finish(mut self) -> (Outcome, Vec<ChatEvent>) {
+    pub(crate) async fn finish(mut self) -> (Outcome, Vec<ChatEvent>) {
         let outcome = tokio::time::timeout(WAIT, &mut self.done)
             .await
             .expect("the run ends")
@@ -165,7 +165,7 @@ impl Running {
     }
 }
 
-fn text_of(events: &[ChatEvent]) -> String {
+pub(crate) fn text_of(events: &[ChatEvent]) -> String {
     events
         .iter()
         .filter_map(|e| match e {

@@ -153,6 +153,7 @@ async fn a_turn_taken_back_leaves_the_rest_and_the_settings_stay_with_the_conver
         system: Some("Answer in French.".into()),
         max_tokens: Some(2000),
         max_rounds: Some(4),
+        effort: Some(switchboard_providers::Effort::High),
     };
     kept.set_settings(sums.id, settings.clone()).await.unwrap();
     drop(kept);

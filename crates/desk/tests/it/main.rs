@@ -11,6 +11,7 @@ mod audit_retention;
 mod audit_typed;
 mod chat;
 mod chat_context;
+mod chat_reasoning;
 mod chat_service;
 mod chat_turns;
 mod coming_forward;

@@ -127,10 +127,10 @@ async fn a_turn_that_said_nothing_does_not_break_the_conversation() {
     );
 }
 
-/// An answer that thought (signed) and cited a document, streamed and whole: its text and
-/// tool call are read, the thinking and the citations read past.
+/// An answer that thought (signed) and cited a document, streamed and whole: its thinking
+/// is kept with its signature, its text and tool call read, the citations read past.
 #[tokio::test]
-async fn thinking_and_citations_are_read_past() {
+async fn thinking_is_kept_signed_and_citations_are_read_past() {
     let turn = json!({"content": [
         {"thinking": "Add them.", "signature": "c2lnbmVk", "pieces": 2},
         {"text": "It is 5.", "citations": [{
@@ -143,6 +143,11 @@ async fn thinking_and_citations_are_read_past() {
     let client = stand_in.anthropic(None);
     let request = Request::new("claude-test", 64, vec![Message::user_text("Add 2 and 3")]);
     let expected = vec![
+        AssistantContent::Reasoning(Reasoning {
+            text: "Add them.".into(),
+            signature: Some("c2lnbmVk".into()),
+            redacted: None,
+        }),
         AssistantContent::Text("It is 5.".into()),
         AssistantContent::ToolCall(ToolCall {
             id: "toolu_1".into(),

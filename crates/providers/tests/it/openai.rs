@@ -110,6 +110,20 @@ async fn the_streams_of_local_servers_read_as_openais() {
         events.iter().for_each(|e| answer.push(e));
         let answer = answer.finish().expect("finished");
         assert_eq!(answer.text(), "Adding them.", "{dialect}");
+        let thought: Vec<&str> = answer
+            .content
+            .iter()
+            .filter_map(|c| match c {
+                AssistantContent::Reasoning(r) => Some(r.text.as_str()),
+                _ => None,
+            })
+            .collect();
+        let thinks: &[&str] = if dialect == "openai" {
+            &[]
+        } else {
+            &["Two plus three."]
+        };
+        assert_eq!(thought, thinks, "{dialect}: the thinking is kept");
         let calls: Vec<_> = answer
             .tool_calls()
             .map(|c| (&c.name, &c.arguments))

@@ -55,6 +55,11 @@ pub fn check_key(
 }
 
 /// The checks the API makes that a client may fail.
+/// A request refused as invalid, in Anthropic's words for it.
+pub fn bad_request(message: &str, request: usize) -> Answer {
+    error(400, "invalid_request_error", message, request)
+}
+
 pub fn validate(version: Option<&str>, body: &Value, request: usize) -> Result<(), Answer> {
     let invalid = |message: String| error(400, "invalid_request_error", &message, request);
     let Some(version) = version else {

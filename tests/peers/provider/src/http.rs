@@ -23,7 +23,7 @@ use tokio::net::TcpListener;
 use crate::answer::Answer;
 use crate::dialect::Dialect;
 use crate::script::{Failure, Script, Turn};
-use crate::{anthropic, openai};
+use crate::{anthropic, openai, reasoning};
 
 type Reply = Response<BoxBody<Bytes, io::Error>>;
 
@@ -98,6 +98,15 @@ impl Api {
             Self::Anthropic => {
                 anthropic::validate(received.header("anthropic-version"), body, received.number)
             }
+        }
+    }
+
+    /// The refusal of a reasoning model's thinking sent back wrong or not at all.
+    fn check_reasoning(self, script: &Script, received: &Received, body: &Value) -> Option<Answer> {
+        match self {
+            Self::OpenAi => reasoning::deepseek_refusal(script, body).map(openai::bad_request),
+            Self::Anthropic => reasoning::anthropic_refusal(script, body)
+                .map(|message| anthropic::bad_request(&message, received.number)),
         }
     }
 
@@ -216,6 +225,9 @@ impl Server {
             return api.unreadable();
         };
         if let Err(refused) = api.validate(received, body) {
+            return refused;
+        }
+        if let Some(refused) = api.check_reasoning(&self.script, received, body) {
             return refused;
         }
         match self.take_turn() {

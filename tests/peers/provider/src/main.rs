@@ -27,6 +27,7 @@ mod anthropic;
 mod dialect;
 mod http;
 mod openai;
+mod reasoning;
 mod script;
 
 use std::process::ExitCode;

@@ -277,6 +277,11 @@ pub fn validate(body: &Value) -> Result<(), Answer> {
     Ok(())
 }
 
+/// A request refused as invalid, in OpenAI's words for it.
+pub fn bad_request(message: String) -> Answer {
+    invalid(message, "messages")
+}
+
 /// The answer to a body that is not JSON.
 pub fn unreadable() -> Answer {
     Answer::json(

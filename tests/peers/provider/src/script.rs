@@ -33,6 +33,9 @@
 //!   bytes, cutting through events and lines.
 //! - `dialect`: `openai` (the default), `ollama`, `llama.cpp` or `vllm`: which server's
 //!   ways an OpenAI stream follows (see `dialect.rs`); Anthropic's answers are Anthropic's.
+//! - `reasoning_back`: the OpenAI protocol refuses, as DeepSeek does, a round of tool
+//!   calls sent back without its `reasoning_content`; Anthropic's protocol always checks
+//!   its thinking blocks as the API does (see `reasoning.rs`).
 //! - A failure's `message` replaces the protocol's usual one; in an `error` or a
 //!   `models_error`, `{key}` in it is replaced by the API key the request carried, whole,
 //!   as a proxy or a careless server may echo it.
@@ -57,6 +60,10 @@ pub struct Script {
     /// Which OpenAI-compatible server writes the streamed answers (see `dialect.rs`).
     #[serde(default)]
     pub dialect: Dialect,
+    /// Refuse, as DeepSeek does in its thinking mode, a round of tool calls whose
+    /// assistant message does not carry its `reasoning_content` (see `reasoning.rs`).
+    #[serde(default)]
+    pub reasoning_back: bool,
 }
 
 fn default_page_size() -> usize {

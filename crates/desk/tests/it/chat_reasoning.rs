@@ -1,0 +1,118 @@
+//! A reasoning model's thinking, end to end with the stand-in provider in both protocols:
+//! streamed to the face as it comes, kept with the conversation, and sent back in the round
+//! of tool calls under way as each provider checks it (Anthropic's signed thinking block
+//! first in the model's message; DeepSeek's `reasoning_content`), so that the round after
+//! the tool's result is not refused. A conversation that lost it would fail there.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use serde_json::{Value, json};
+use switchboard_chat::{ChatEvent, ChatSettings, Outcome};
+use switchboard_providers::{AssistantContent, Client, Effort, Message};
+use switchboard_test_support::stand_in::StandInProvider;
+
+use crate::chat::{KEY, World, anthropic, bodies, openai, text_of, world};
+
+const THOUGHT: &str = "The person wants an echo: call echo.";
+
+/// The model thinks, calls the demo's echo, then says what it answered.
+fn script(extra: Value) -> Value {
+    let mut script = json!({
+        "api_key": KEY,
+        "turns": [
+            {"content": [
+                {"thinking": THOUGHT, "signature": "sig-echo-1", "pieces": 2},
+                {"tool_call": {"name": "demo__echo", "arguments": {"text": "hello"}}}
+            ]},
+            {"content": [{"text": "It said: {tool_result}"}]}
+        ]
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        script[key] = value.clone();
+    }
+    script
+}
+
+/// What each protocol's second request must carry back of the thinking, in its assistant
+/// message of the tool round.
+fn sent_back(protocol: &str, body: &Value) -> Option<String> {
+    let answer = body["messages"]
+        .as_array()?
+        .iter()
+        .find(|m| m["role"] == "assistant")?;
+    match protocol {
+        "anthropic" => {
+            let first = &answer["content"][0];
+            (first["type"] == "thinking" && first["signature"] == "sig-echo-1")
+                .then(|| first["thinking"].as_str().unwrap_or("").to_owned())
+        }
+        _ => answer["reasoning_content"].as_str().map(str::to_owned),
+    }
+}
+
+async fn round(world: &mut World, provider: Client, title: &str) -> (Outcome, Vec<ChatEvent>) {
+    let chat = world.conversations.create(title).await.unwrap();
+    let mut settings = ChatSettings::new("model-test");
+    settings.effort = Some(Effort::Low);
+    settings.max_tokens = 4096;
+    let run = world.send(chat.id, "Echo hello", provider, settings);
+    let asked = world.gated.asked().await;
+    world.answer(&asked, true, json!({"text": "hello"}));
+    let finished = run.finish().await;
+    let kept = world.conversations.get(chat.id).await.unwrap().messages;
+    let Message::Assistant(first) = &kept[1] else {
+        panic!("{kept:?}")
+    };
+    assert!(
+        matches!(&first[0], AssistantContent::Reasoning(r) if r.text == THOUGHT),
+        "the thinking is kept with the conversation: {first:?}"
+    );
+    finished
+}
+
+#[tokio::test]
+async fn a_reasoning_models_thinking_is_shown_kept_and_sent_back_in_its_tool_round() {
+    let mut world = world().await;
+    for protocol in ["anthropic", "openai"] {
+        // The OpenAI protocol as DeepSeek speaks it in its thinking mode.
+        let extra = match protocol {
+            "anthropic" => json!({}),
+            _ => json!({"dialect": "vllm", "reasoning_back": true}),
+        };
+        let stand_in = StandInProvider::start(script(extra)).await;
+        let client = match protocol {
+            "anthropic" => anthropic(&stand_in),
+            _ => openai(&stand_in),
+        };
+        let (outcome, events) = round(&mut world, client, protocol).await;
+        assert!(
+            matches!(outcome, Outcome::Finished { .. }),
+            "{protocol}: {outcome:?}"
+        );
+        assert_eq!(text_of(&events), "It said: hello", "{protocol}");
+        let thought: String = events
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::ReasoningDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(thought, THOUGHT, "{protocol}: streamed to the face");
+        let asked = bodies(&stand_in).await;
+        assert_eq!(asked.len(), 2, "{protocol}");
+        assert_eq!(
+            sent_back(protocol, &asked[1]).as_deref(),
+            Some(THOUGHT),
+            "{protocol}: {}",
+            asked[1]
+        );
+        match protocol {
+            "anthropic" => assert_eq!(
+                asked[0]["thinking"],
+                json!({"type": "enabled", "budget_tokens": 1024}),
+                "the effort asked for"
+            ),
+            _ => assert_eq!(asked[0]["reasoning_effort"], "low"),
+        }
+    }
+}
