@@ -247,36 +247,9 @@ fn main() -> ExitCode {
         )),
         Command::Conformance { url } => block_on(conformance::run(&url)),
         Command::Bridge { agent, socket } => {
-            return match tokio::runtime::Runtime::new() {
-                Ok(runtime) => {
-                    let code = runtime.block_on(bridge::run(&agent, socket));
-                    // Not waiting for the thread that reads the agent's stdin: its read
-                    // cannot be cancelled, and the agent, waiting for an answer, may never
-                    // write again. It learns that its server is gone when the bridge exits.
-                    runtime.shutdown_background();
-                    code
-                }
-                Err(e) => {
-                    eprintln!("switchboard-cli: could not start the async runtime: {e}");
-                    ExitCode::FAILURE
-                }
-            };
+            return run_to_end(bridge::run(&agent, socket));
         }
-        Command::Chat(args) => {
-            return match tokio::runtime::Runtime::new() {
-                Ok(runtime) => {
-                    let ending = runtime.block_on(chat::run(args));
-                    // Not waiting for a question left on the terminal: its read cannot be
-                    // cancelled, and no one may ever answer it.
-                    runtime.shutdown_background();
-                    ending.into()
-                }
-                Err(e) => {
-                    eprintln!("switchboard-cli: could not start the async runtime: {e}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
+        Command::Chat(args) => return run_to_end(async { chat::run(args).await.into() }),
         command => {
             let result = block_on(with_server(command));
             Sandboxed::forget(&sandbox_name());
@@ -297,6 +270,24 @@ fn main() -> ExitCode {
         }
         Err(message) => {
             eprintln!("switchboard-cli: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a command that reads its standard input (or the terminal) to its end. It does not
+/// wait for that read: it cannot be cancelled, and no one may ever write again (the agent
+/// waiting for an answer of the bridge's; a question left on the terminal). The agent
+/// learns that its server is gone when the bridge exits.
+fn run_to_end(work: impl Future<Output = ExitCode>) -> ExitCode {
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => {
+            let code = runtime.block_on(work);
+            runtime.shutdown_background();
+            code
+        }
+        Err(e) => {
+            eprintln!("switchboard-cli: could not start the async runtime: {e}");
             ExitCode::FAILURE
         }
     }

@@ -277,6 +277,71 @@ describe("SamplingDialog with a model", () => {
     });
   });
 
+  it("shows the tool calls the model drafted, lets the person edit or leave them out, and sends what they kept", async () => {
+    const withCall = {
+      ...drafted,
+      result: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me look it up." },
+          { type: "tool_use", id: "call_1", name: "lookup", input: { query: "capital of France" } },
+          { type: "tool_use", id: "call_2", name: "lookup", input: { query: "Paris population" } },
+        ],
+        model: "gpt-test-2024",
+        stopReason: "toolUse",
+      },
+    };
+    const draft = vi.fn().mockResolvedValue(withCall);
+    const { onAnswer, user, next } = setup({ draft });
+    await user.click(next());
+    expect((await screen.findByText(/Drafted by/)).textContent).toContain("Drafted by gpt-test of standin");
+    const calls = screen.getAllByRole("group", { name: "Tool call lookup" });
+    expect(calls).toHaveLength(2);
+    const first = within(calls[0]!).getByRole("textbox", { name: /Arguments of lookup/ });
+    expect(JSON.parse((first as HTMLTextAreaElement).value)).toEqual({ query: "capital of France" });
+    await user.clear(first);
+    await user.type(first, '{{"query": "capital of Spain"');
+    expect(within(calls[0]!).getByText("The arguments are not valid JSON")).toBeTruthy();
+    await user.click(next());
+    expect(screen.getByRole("textbox", { name: "Your reply" }), "nothing goes on a wrong call").toBeTruthy();
+    await user.type(first, "}");
+    await user.click(within(calls[1]!).getByRole("button", { name: "Leave this call out" }));
+    await user.click(next());
+    expect(screen.getByText(/with stop reason/).textContent).toContain("toolUse");
+    await user.click(screen.getByRole("button", { name: "Send reply" }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Let me look it up." },
+        { type: "tool_use", id: "call_1", name: "lookup", input: { query: "capital of Spain" } },
+      ],
+      model: "gpt-test-2024",
+      stopReason: "toolUse",
+    });
+  });
+
+  it("takes a draft of tool calls alone, and asks for a reply once they are all left out", async () => {
+    const onlyCall = {
+      ...drafted,
+      result: {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "call_1", name: "lookup", input: { query: "France" } }],
+        model: "gpt-test-2024",
+        stopReason: "toolUse",
+      },
+    };
+    const draft = vi.fn().mockResolvedValue(onlyCall);
+    const { onAnswer, user, next, currentStep } = setup({ draft });
+    await user.click(next());
+    await screen.findByText(/Drafted by/);
+    await user.click(next());
+    expect(currentStep()).toBe("3. Review the reply");
+    await user.click(screen.getByRole("button", { name: "Leave this call out" }));
+    await user.click(next());
+    expect(screen.getByText("Write the reply first")).toBeTruthy();
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+
   it("sends an untouched draft whole, and asks nothing more without the checkbox", async () => {
     const draft = vi.fn().mockResolvedValue(drafted);
     const onAllowWithoutReview = vi.fn();

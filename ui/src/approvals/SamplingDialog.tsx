@@ -3,6 +3,8 @@ import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   SamplingMessage,
+  SamplingMessageContentBlock,
+  ToolUseContent,
 } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
@@ -50,15 +52,57 @@ type Draft =
     }
   | { kind: "failed"; message: string };
 
+/** The blocks of a reply. */
+function blocksOfResult(result: CreateMessageResult): SamplingMessageContentBlock[] {
+  return Array.isArray(result.content) ? result.content : [result.content];
+}
+
 /** The text parts of a drafted reply, joined. */
 function textOf(result: CreateMessageResult): string {
-  const blocks = Array.isArray(result.content)
-    ? result.content
-    : [result.content];
-  return blocks
+  return blocksOfResult(result)
     .map((b) => (b.type === "text" ? b.text : ""))
     .filter((t) => t !== "")
     .join("\n");
+}
+
+/** A tool call the model drafted, its arguments as the person may edit them (JSON text). */
+interface DraftedCall {
+  id: string;
+  name: string;
+  input: string;
+}
+
+function callsOf(result: CreateMessageResult): DraftedCall[] {
+  return blocksOfResult(result)
+    .filter((b): b is ToolUseContent => b.type === "tool_use")
+    .map((b) => ({ id: b.id, name: b.name, input: JSON.stringify(b.input, null, 2) }));
+}
+
+/** What is wrong with a call's arguments as typed, if anything. */
+function inputError(input: string): string | null {
+  try {
+    const value: unknown = JSON.parse(input);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? null : "The arguments must be a JSON object";
+  } catch {
+    return "The arguments are not valid JSON";
+  }
+}
+
+/** The reply the person sends: their text and the tool calls they kept, and why it stops. */
+function replyOf(text: string, calls: DraftedCall[], model: string): CreateMessageResult {
+  const uses: ToolUseContent[] = calls.map((c) => ({
+    type: "tool_use",
+    id: c.id,
+    name: c.name,
+    input: JSON.parse(c.input) as ToolUseContent["input"],
+  }));
+  const content: SamplingMessageContentBlock[] = [...(text.trim() === "" ? [] : [{ type: "text" as const, text }]), ...uses];
+  return {
+    role: "assistant",
+    content: uses.length === 0 ? { type: "text", text } : content,
+    model,
+    stopReason: uses.length === 0 ? "endTurn" : "toolUse",
+  };
 }
 
 /** The request as the person reviewed it in step 1. */
@@ -112,6 +156,7 @@ export function SamplingDialog({
   const [messages, setMessages] = useState<SamplingMessage[]>(params.messages);
   const [settings, setSettings] = useState(() => settingsOf(params));
   const [reply, setReply] = useState("");
+  const [calls, setCalls] = useState<DraftedCall[]>([]);
   const [model, setModel] = useState("human");
   const [tried, setTried] = useState(false);
   const [drafted, setDrafted] = useState<Draft>({ kind: "none" });
@@ -126,13 +171,14 @@ export function SamplingDialog({
   );
 
   const settingProblems = settingsErrors(settings);
-  const replyError = reply.trim() === "" ? "Write the reply first" : null;
+  const replyError = reply.trim() === "" && calls.length === 0 ? "Write the reply first" : null;
+  const callErrors = calls.map((c) => inputError(c.input));
   const modelError =
     model.trim() === "" ? "Enter a model name, such as human" : null;
   const stepOk =
     step === 0
       ? Object.keys(settingProblems).length === 0
-      : !replyError && !modelError;
+      : !replyError && !modelError && callErrors.every((e) => e === null);
 
   // Each new step starts on its first field, as the dialog did when it opened.
   const first = useRef(true);
@@ -165,6 +211,7 @@ export function SamplingDialog({
           text,
         });
         setReply(text);
+        setCalls(callsOf(result));
         setModel(result.model || got.model);
       },
       (err: unknown) => {
@@ -178,6 +225,7 @@ export function SamplingDialog({
     asked.current++;
     setDrafted({ kind: "none" });
     setReply("");
+    setCalls([]);
     setModel("human");
   };
 
@@ -188,21 +236,13 @@ export function SamplingDialog({
     if (step === 0) startDraft();
     if (step < 2) setStep(step + 1);
     else {
-      // A draft sent as it came keeps all of it (tool uses, its stop reason).
+      // A draft sent as it came keeps all of it (its stop reason, whatever it said).
       const untouched =
         drafted.kind === "done" &&
         reply === drafted.text &&
-        model.trim() === drafted.result.model;
-      onAnswer(
-        untouched
-          ? drafted.result
-          : {
-              role: "assistant",
-              content: { type: "text", text: reply },
-              model: model.trim(),
-              stopReason: "endTurn",
-            },
-      );
+        model.trim() === drafted.result.model &&
+        JSON.stringify(calls) === JSON.stringify(callsOf(drafted.result));
+      onAnswer(untouched ? drafted.result : replyOf(reply, calls, model.trim()));
       if (always && drafted.kind === "done")
         onAllowWithoutReview?.({
           provider: drafted.provider,
@@ -289,7 +329,7 @@ export function SamplingDialog({
             )}
             {drafted.kind === "done" && (
               <p className="approval-note" role="status">
-                Drafted by {drafted.model}. Edit it as needed before it goes to{" "}
+                Drafted by {drafted.model} of {drafted.provider}. Edit it as needed before it goes to{" "}
                 {request.server}.
               </p>
             )}
@@ -321,8 +361,9 @@ export function SamplingDialog({
         {step === 2 && (
           <p className="approval-note">
             This is what {request.server} receives, as a reply from the
-            assistant with stop reason <code>endTurn</code>. Change it here if
-            needed.
+            assistant with stop reason <code>{calls.length === 0 ? "endTurn" : "toolUse"}</code>
+            {calls.length > 0 && `: it asks ${request.server} to run the tool calls below, and ${request.server} runs them itself`}
+            . Change it here if needed.
           </p>
         )}
         {step === 2 && drafted.kind === "done" && onAllowWithoutReview && (
@@ -353,6 +394,26 @@ export function SamplingDialog({
                 {...errorAria(`${idPrefix}-reply`, show(replyError))}
               />
             </LabelledField>
+            {calls.map((call, i) => (
+              <fieldset key={call.id} className="sampling-call" aria-label={`Tool call ${call.name}`}>
+                <legend>
+                  The model calls <code>{call.name}</code>
+                </legend>
+                <LabelledField id={`${idPrefix}-call-${i}`} label={`Arguments of ${call.name} (JSON)`} error={callErrors[i] ?? null}>
+                  <textarea
+                    id={`${idPrefix}-call-${i}`}
+                    className="form-input mono"
+                    rows={Math.min(10, call.input.split("\n").length + 1)}
+                    value={call.input}
+                    onChange={(e) => setCalls(calls.map((c, j) => (j === i ? { ...c, input: e.target.value } : c)))}
+                    {...errorAria(`${idPrefix}-call-${i}`, callErrors[i] ?? null)}
+                  />
+                </LabelledField>
+                <button type="button" className="button small" onClick={() => setCalls(calls.filter((_, j) => j !== i))}>
+                  Leave this call out
+                </button>
+              </fieldset>
+            ))}
             <LabelledField
               id={`${idPrefix}-model`}
               label="Model name"
