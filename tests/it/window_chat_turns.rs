@@ -84,7 +84,7 @@ fn a_conversation_keeps_its_model_and_its_turns_are_asked_again_edited_and_taken
         "Less rain.",
         "Sun, mostly.",
         "Bom dia.",
-        "Dry.",
+        "Dry.\n\n| day | rain |\n|---|---|\n| Mon | 0 mm |\n\n```python\nprint(\"dry\")\n```",
     ];
     let turns: Vec<Value> = answers
         .iter()
@@ -149,6 +149,11 @@ fn a_conversation_keeps_its_model_and_its_turns_are_asked_again_edited_and_taken
     assert!(w.texts(YOU)[0].contains("Good morning?"));
     send(&app, "And tomorrow?");
     answers_are(&app, &["Bom dia.", "Dry."]);
+    // Its table as a table, its code highlighted with a copy button.
+    w.wait_for_text(".chat-messages .md-table td", "0 mm", SHOWN);
+    assert_eq!(w.count(".chat-messages .md-code .hljs-built_in"), 1);
+    assert_eq!(w.count(".chat-messages .md-code button"), 1);
+    w.screenshot("chat-markdown");
 
     let asked = requests(&stand_in);
     let models: Vec<&str> = asked.iter().map(|(m, _)| m.as_str()).collect();

@@ -2,7 +2,8 @@
 //! `trigger-sampling-request` asks for a model's reply; the person approves the request,
 //! the configured model (the stand-in provider, the OpenAI protocol on 127.0.0.1) drafts
 //! the reply, the person edits the draft and sends it, and the tool's result shows the
-//! edited text. Screenshots under `test-artifacts/`.
+//! edited text; and a draft that calls a tool, shown and edited in the dialog.
+//! Screenshots under `test-artifacts/`.
 
 use std::path::Path;
 
@@ -98,4 +99,80 @@ fn a_sampling_request_drafted_by_the_model_is_edited_and_sent() {
     let result = app.result(EDITED);
     assert!(!result.contains(DRAFT), "{result}");
     w.screenshot("sampling-result");
+}
+
+/// The demo's `ask_model` with its clock: the model (the stand-in) drafts a call of
+/// `demo.clock`, which the dialog shows with its arguments; the person edits them and
+/// sends the reply; the demo runs its clock and asks again with the result, and the
+/// model's answer from it is the tool's result. The edited call is what went back.
+#[test]
+fn a_sampling_draft_that_calls_a_tool_is_reviewed_and_edited_in_the_window() {
+    // The name the model is given for `demo.clock`, which the providers would refuse.
+    let clock = switchboard_chat::naming::provider_name("demo.clock");
+    let stand_in = StandIn::start(&json!({"turns": [
+        {"content": [
+            {"text": "Let me read the clock. "},
+            {"tool_call": {"name": clock, "arguments": {"zone": "local"}}}
+        ]},
+        {"content": [{"text": "It is noon: {tool_result}"}]}
+    ]}));
+    let url = stand_in.url.clone();
+    let app = App::start_with(move |dir| {
+        let config = json!({
+            "mcpServers": {"demo": {"command": "switchboard-demo-server"}},
+            "providers": {"standin": {
+                "protocol": "openai", "baseUrl": format!("{url}/v1"),
+                "models": ["model-test"], "defaultModel": "model-test",
+            }},
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    app.wait_running("demo");
+    app.open_tool("demo", "Ask the host's model");
+    app.fill(DETAIL, "question", "What time is it?");
+    w.click(&w.field(DETAIL, "use_clock"));
+    app.invoke();
+    app.dialog(
+        "demo",
+        "wants a reply from a model",
+        "dialog-sampling-tools",
+    );
+    app.press(DIALOG, "Next: write the reply");
+    w.wait_for_text(DIALOG, "Drafted by model-test of standin", SHOWN);
+    // The call, by the name the server gave its tool, with the model's arguments.
+    w.wait_for_text(DIALOG, "The model calls demo.clock", SHOWN);
+    let arguments = w.field(DIALOG, "Arguments of demo.clock");
+    assert!(
+        w.value(&arguments).contains("\"local\""),
+        "{}",
+        w.value(&arguments)
+    );
+    w.replace_text(&arguments, r#"{"zone": "UTC"}"#);
+    w.screenshot("dialog-sampling-tool-call");
+    app.press(DIALOG, "Next: review the reply");
+    w.wait_for_text(DIALOG, "toolUse", SHOWN);
+    app.press(DIALOG, "Send reply");
+
+    // The demo ran its clock and asks again with the result.
+    app.dialog(
+        "demo",
+        "wants a reply from a model",
+        "dialog-sampling-tool-result",
+    );
+    app.press(DIALOG, "Next: write the reply");
+    w.wait_for_text(DIALOG, "Drafted by", SHOWN);
+    app.press(DIALOG, "Next: review the reply");
+    app.press(DIALOG, "Send reply");
+    app.no_dialog();
+    app.result("It is noon: The demo's clock says 12:00 UTC.");
+
+    let asked = stand_in.asked();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    let history = asked[1]["body"]["messages"].to_string();
+    assert!(
+        history.contains(r#"{\"zone\":\"UTC\"}"#),
+        "the call went back as the person edited it: {history}"
+    );
 }

@@ -85,5 +85,14 @@ mod tests {
             message: "bad key".into(),
         };
         assert_eq!(Retry::default().wait(&auth, 1), None);
+        let spent = Error::QuotaExceeded {
+            status: Some(429),
+            message: "You exceeded your current quota".into(),
+        };
+        assert_eq!(
+            Retry::default().wait(&spent, 1),
+            None,
+            "a quota used up is no passing limit"
+        );
     }
 }

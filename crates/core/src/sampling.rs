@@ -8,18 +8,22 @@
 //!
 //! The server's `modelPreferences` are advice; the host decides ([`choose_model`]):
 //!
-//! 1. Each hint, in the server's order, is matched as a case-insensitive substring against
-//!    the configured model names of every provider (each provider's default model, then
-//!    the models typed for it). The first hint that matches anything decides.
+//! 1. Each hint, in the server's order, is matched against the configured model names of
+//!    every provider (each provider's default model, then the models typed for it) as
+//!    words: the hint's words (split at anything but letters and digits, case ignored) must
+//!    come in a row in the name, so `sonnet` matches `claude-sonnet-4` and `mini` does not
+//!    match `gemini-2.5-pro`. The first hint that matches anything decides.
 //! 2. When a hint matches several models, the priorities break the tie where the name
-//!    tells something: a name with `mini`, `nano`, `haiku`, `flash`, `lite`, `small` or
-//!    `fast` is taken as fast and cheap (scored `speed + cost`), one with `opus`, `pro`,
-//!    `large`, `ultra` or `max` as capable (scored `2 × intelligence`), any other as
+//!    tells something: a name with the word `mini`, `nano`, `haiku`, `flash`, `lite`,
+//!    `small` or `fast` is taken as fast and cheap (scored `speed + cost`), one with `opus`,
+//!    `pro`, `large`, `ultra` or `max` as capable (scored `2 × intelligence`), any other as
 //!    middling (scored two thirds of all three). The highest score wins; on equal scores,
 //!    the default provider's default model, then the configuration's order.
-//! 3. No hint matches (or none given): the default provider's default model (its first
-//!    typed model if it names no default); with no default provider, the first provider
-//!    that names a model. No model configured: no draft, the person writes the reply.
+//! 3. No hint matches (or none given): the priorities, if the server gave any, choose among
+//!    every configured model the same way; without them, the default provider's default
+//!    model (its first typed model if it names no default); with no default provider, the
+//!    first provider that names a model. No model configured: no draft, the person writes
+//!    the reply.
 
 use switchboard_mcp::types::{CreateMessageRequestParams, CreateMessageResult, ModelPreferences};
 
@@ -86,19 +90,54 @@ fn default_model(config: &Config) -> Option<Chosen> {
 const FAST: &[&str] = &["mini", "nano", "haiku", "flash", "lite", "small", "fast"];
 const CAPABLE: &[&str] = &["opus", "pro", "large", "ultra", "max"];
 
+/// A name's words, lower-cased: split at anything but letters and digits.
+fn words(name: &str) -> Vec<String> {
+    name.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether the hint's words come in a row among the model's.
+fn hint_matches(hint: &[String], model: &[String]) -> bool {
+    !hint.is_empty() && model.windows(hint.len()).any(|run| run == hint)
+}
+
 /// How well a model fits the priorities, as far as its name tells (see the module).
 fn score(model: &str, preferences: &ModelPreferences) -> f64 {
-    let name = model.to_lowercase();
+    let name = words(model);
+    let says = |kind: &[&str]| name.iter().any(|w| kind.contains(&w.as_str()));
     let cost = preferences.cost_priority.unwrap_or(0.0);
     let speed = preferences.speed_priority.unwrap_or(0.0);
     let intelligence = preferences.intelligence_priority.unwrap_or(0.0);
-    if FAST.iter().any(|w| name.contains(w)) {
+    if says(FAST) {
         speed + cost
-    } else if CAPABLE.iter().any(|w| name.contains(w)) {
+    } else if says(CAPABLE) {
         2.0 * intelligence
     } else {
         (speed + cost + intelligence) * 2.0 / 3.0
     }
+}
+
+/// The one of `models` that fits the priorities best; on equal scores, the default, then
+/// the first.
+fn best<'a>(
+    mut models: Vec<&'a Chosen>,
+    preferences: &ModelPreferences,
+    fallback: Option<&Chosen>,
+) -> Option<&'a Chosen> {
+    // The default first, so that it stays ahead of equal scores.
+    models.sort_by_key(|c| Some(*c) != fallback);
+    models
+        .into_iter()
+        .fold(None::<(&Chosen, f64)>, |best, c| {
+            let s = score(&c.model, preferences);
+            match best {
+                Some((_, top)) if top >= s => best,
+                _ => Some((c, s)),
+            }
+        })
+        .map(|(chosen, _)| chosen)
 }
 
 /// The configured model that answers a request with these preferences (see the module);
@@ -111,28 +150,24 @@ pub fn choose_model(preferences: Option<&ModelPreferences>, config: &Config) -> 
     let all = candidates(config);
     let hints = preferences.hints.iter().flatten();
     for hint in hints.filter_map(|h| h.name.as_deref()) {
-        let hint = hint.trim().to_lowercase();
-        if hint.is_empty() {
-            continue;
-        }
-        let mut matching: Vec<&Chosen> = all
+        let hint = words(hint);
+        let matching: Vec<&Chosen> = all
             .iter()
-            .filter(|c| c.model.to_lowercase().contains(&hint))
+            .filter(|c| hint_matches(&hint, &words(&c.model)))
             .collect();
-        // The default first, so that a stable sort keeps it ahead of equal scores.
-        matching.sort_by_key(|c| Some(*c) != fallback.as_ref());
-        let best = matching
-            .into_iter()
-            .fold(None::<(&Chosen, f64)>, |best, c| {
-                let s = score(&c.model, preferences);
-                match best {
-                    Some((_, top)) if top >= s => best,
-                    _ => Some((c, s)),
-                }
-            });
-        if let Some((chosen, _)) = best {
+        if let Some(chosen) = best(matching, preferences, fallback.as_ref()) {
             return Some(chosen.clone());
         }
+    }
+    let prioritised = [
+        preferences.cost_priority,
+        preferences.speed_priority,
+        preferences.intelligence_priority,
+    ]
+    .iter()
+    .any(|p| p.is_some_and(|p| p > 0.0));
+    if prioritised {
+        return best(all.iter().collect(), preferences, fallback.as_ref()).cloned();
     }
     fallback
 }
@@ -255,6 +290,56 @@ mod tests {
         let none = prefs(json!({"hints": [{"name": "gpt-4o"}]}));
         assert_eq!(
             chosen(choose_model(Some(&none), &config)),
+            pair("openai", "gpt-4o")
+        );
+    }
+
+    #[test]
+    fn hints_match_names_as_words() {
+        let config = providers();
+        // "mini" is a word of gpt-4o-mini alone, not a piece of "gemini".
+        let mut with_gemini = config.clone();
+        with_gemini
+            .providers
+            .get_mut("openai")
+            .unwrap()
+            .models
+            .insert(0, "gemini-2.5-pro".into());
+        let p = prefs(json!({"hints": [{"name": "mini"}]}));
+        assert_eq!(
+            chosen(choose_model(Some(&p), &with_gemini)),
+            pair("openai", "gpt-4o-mini")
+        );
+        // Several words in a row, as the model names them.
+        let p = prefs(json!({"hints": [{"name": "Claude Opus"}]}));
+        assert_eq!(
+            chosen(choose_model(Some(&p), &config)),
+            pair("anthropic", "claude-opus-4")
+        );
+        let p = prefs(json!({"hints": [{"name": "opus-claude"}]}));
+        assert_eq!(
+            chosen(choose_model(Some(&p), &config)),
+            pair("openai", "gpt-4o"),
+            "not in that order: the default"
+        );
+    }
+
+    #[test]
+    fn priorities_choose_among_every_model_when_no_hint_matches() {
+        let config = providers();
+        let fast = prefs(json!({"hints": [{"name": "llama"}], "speedPriority": 1}));
+        assert_eq!(
+            chosen(choose_model(Some(&fast), &config)),
+            pair("anthropic", "claude-haiku-4")
+        );
+        let smart = prefs(json!({"intelligencePriority": 0.9}));
+        assert_eq!(
+            chosen(choose_model(Some(&smart), &config)),
+            pair("anthropic", "claude-opus-4")
+        );
+        let indifferent = prefs(json!({"hints": [{"name": "llama"}]}));
+        assert_eq!(
+            chosen(choose_model(Some(&indifferent), &config)),
             pair("openai", "gpt-4o")
         );
     }

@@ -39,6 +39,13 @@ pub enum Error {
         message: String,
         retry_after: Option<Duration>,
     },
+    /// The account behind the key has no quota or credit left (OpenAI's 429
+    /// `insufficient_quota`, Anthropic's credit balance): waiting does not help.
+    #[error("the provider's quota for this key is used up{}: {message}", http(*.status))]
+    QuotaExceeded {
+        status: Option<u16>,
+        message: String,
+    },
     /// The conversation (or the request) is too large for the model.
     #[error("the conversation is too long for the model{}: {message}", http(*.status))]
     ContextTooLong {
@@ -128,6 +135,10 @@ impl Error {
                 message: clean(message),
             },
             Self::Connection(message) => Self::Connection(clean(message)),
+            Self::QuotaExceeded { status, message } => Self::QuotaExceeded {
+                status,
+                message: clean(message),
+            },
             Self::MalformedResponse(message) => Self::MalformedResponse(clean(message)),
             Self::MalformedStream(message) => Self::MalformedStream(clean(message)),
             Self::Config(message) => Self::Config(clean(message)),
@@ -255,6 +266,16 @@ impl ProviderError {
                 .any(|phrase| message.contains(phrase))
     }
 
+    /// Whether the account has nothing left to spend, by the code OpenAI gives it or the
+    /// words of Anthropic's.
+    fn is_quota_exceeded(&self) -> bool {
+        self.is(&["insufficient_quota"])
+            || self
+                .message
+                .to_lowercase()
+                .contains("credit balance is too low")
+    }
+
     fn is(&self, kinds: &[&str]) -> bool {
         [&self.kind, &self.code]
             .into_iter()
@@ -271,6 +292,9 @@ impl ProviderError {
             self.message.clone()
         };
         let status = Some(code);
+        if self.is_quota_exceeded() {
+            return Error::QuotaExceeded { status, message };
+        }
         match code {
             401 | 403 => Error::Auth { status, message },
             429 => Error::RateLimited {
@@ -295,6 +319,12 @@ impl ProviderError {
     /// The error for one reported inside a stream, where there is no status: the type
     /// says which (Anthropic's `overloaded_error`, OpenAI's `server_error`, ...).
     pub fn into_stream_error(self) -> Error {
+        if self.is_quota_exceeded() {
+            return Error::QuotaExceeded {
+                status: None,
+                message: self.message,
+            };
+        }
         if self.is(&[
             "authentication_error",
             "permission_error",

@@ -192,6 +192,26 @@ describe("the chat view", () => {
     expect(screen.getByText("And in Porto?")).toBeTruthy();
   });
 
+  it("offers to take back a turn the provider refused to answer", async () => {
+    const weather = await openWeather();
+    vi.mocked(commands.conversation).mockResolvedValue({
+      summary: weather,
+      messages: [{ role: "user", turn: true, parts: [{ kind: "text", text: "Something it will not answer" }] }],
+      running: false,
+      settings: noSettings,
+    });
+    resyncs.forEach((f) => f({ payload: null }));
+    await screen.findByText("Something it will not answer");
+    emit({
+      kind: "chat",
+      conversation: 1,
+      event: { event: "finished", ended: { by: "model", reason: { reason: "refused" }, saidNothing: true }, usage: {} },
+    });
+    expect((await screen.findByText(/stopped the answer as a refusal/)).textContent).toContain("remove this turn");
+    await userEvent.click(screen.getByRole("button", { name: "Remove this turn" }));
+    expect(commands.removeTurn).toHaveBeenCalledWith(1, 0);
+  });
+
   it("keeps a conversation's own system prompt and limits, and refuses a limit that is not a count", async () => {
     await openWeather();
     await userEvent.click(await screen.findByRole("button", { name: "Settings" }));

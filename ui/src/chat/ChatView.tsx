@@ -186,9 +186,10 @@ export function ChatView() {
           },
         };
 
+  const lastTurn = view?.messages.findLastIndex((m) => m.turn) ?? -1;
+
   /** Asks for the model's answer to the last turn again, in place of the one it gave. */
   const regenerate = () => {
-    const lastTurn = view?.messages.findLastIndex((m) => m.turn) ?? -1;
     if (lastTurn < 0) return;
     replace(lastTurn + 1, (id) => commands.regenerate(id, choice?.provider ?? null, choice?.model || null));
   };
@@ -400,10 +401,17 @@ export function ChatView() {
             {live.notice && (
               <p className="muted chat-notice">
                 {live.notice}
-                {live.canContinue && (
+                {live.canContinue ? (
                   <button type="button" className="button" onClick={goOn}>
                     Continue
                   </button>
+                ) : (
+                  lastTurn >= 0 &&
+                  turns && (
+                    <button type="button" className="button" onClick={() => turns.onRemove(lastTurn)}>
+                      Remove this turn
+                    </button>
+                  )
                 )}
               </p>
             )}

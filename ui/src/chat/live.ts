@@ -63,7 +63,7 @@ export function endNotice(ended: Ended): { notice: string | null; canContinue: b
     case "max_tokens":
       return told("The answer was cut off: it reached the most tokens an answer may take here.", true);
     case "refused":
-      return told("The provider stopped the answer as a refusal. Rephrase your message, or start a new conversation.");
+      return told("The provider stopped the answer as a refusal: edit your message, or remove this turn before you go on.");
     case "context_window_exceeded":
       return told(
         "The conversation no longer fits in the model's context. Start a new conversation, or remove attachments and long results.",

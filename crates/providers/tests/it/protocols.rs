@@ -74,6 +74,8 @@ struct Errors {
     context_too_long: &'static str,
     /// The kind too.
     not_found: (&'static str, &'static str),
+    /// The status too.
+    quota_exceeded: (u16, &'static str),
 }
 
 fn expected(api: Api) -> Expected {
@@ -137,6 +139,10 @@ fn expected(api: Api) -> Expected {
                 not_found: (
                     "invalid_request_error",
                     "The model `gpt-missing` does not exist or you do not have access to it.",
+                ),
+                quota_exceeded: (
+                    429,
+                    "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
                 ),
             },
             mid_stream: (json!({"kind": "server_error", "message": "boom"}), "boom"),
@@ -202,6 +208,10 @@ fn expected(api: Api) -> Expected {
                 overloaded: (529, "Overloaded"),
                 context_too_long: "prompt is too long: 208310 tokens > 200000 maximum",
                 not_found: ("not_found_error", "model: claude-missing"),
+                quota_exceeded: (
+                    400,
+                    "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+                ),
             },
             mid_stream: (json!({"kind": "overloaded"}), "Overloaded"),
             cut_short: "message_stop",
@@ -452,6 +462,7 @@ async fn each_error_carries_the_providers_message() {
                 {"error": {"kind": "context_too_long"}},
                 {"error": {"kind": "not_found"}},
                 {"error": {"kind": "rate_limited"}},
+                {"error": {"kind": "quota_exceeded"}},
             ]
         }))
         .await;
@@ -517,6 +528,15 @@ async fn each_error_carries_the_providers_message() {
             ),
             "{error:?}"
         );
+        // No quota left is no passing limit: it is not tried again.
+        let error = client.stream(&ask("hi")).await.unwrap_err();
+        let (status, message) = said.quota_exceeded;
+        assert!(
+            matches!(&error, Error::QuotaExceeded { status: Some(s), message: m }
+                if *s == status && m == message),
+            "{error:?}"
+        );
+        assert!(!error.is_transient());
     }
 }
 

@@ -356,6 +356,11 @@ fn failure_body(failure: &Failure, request: usize) -> (u16, Value) {
             "prompt is too long: 208310 tokens > 200000 maximum",
         ),
         FailureKind::NotFound => (404, "not_found_error", "model: claude-missing"),
+        FailureKind::QuotaExceeded => (
+            400,
+            "invalid_request_error",
+            "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+        ),
     };
     let message = failure.message.as_deref().unwrap_or(message);
     (status, error_body(kind, message, request))

@@ -355,6 +355,12 @@ fn failure_body(failure: &Failure) -> (u16, Value) {
             "invalid_request_error",
             Some("model_not_found"),
         ),
+        FailureKind::QuotaExceeded => (
+            429,
+            "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+            "insufficient_quota",
+            Some("insufficient_quota"),
+        ),
     };
     let message = failure.message.as_deref().unwrap_or(message);
     let param = (failure.kind == FailureKind::ContextTooLong).then_some("messages");

@@ -157,6 +157,9 @@ pub enum FailureKind {
     Overloaded,
     ContextTooLong,
     NotFound,
+    /// The account has no quota or credit left: OpenAI's 429 `insufficient_quota`,
+    /// Anthropic's 400 about the credit balance.
+    QuotaExceeded,
 }
 
 #[derive(Debug, Clone, Deserialize)]
