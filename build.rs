@@ -79,6 +79,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "fetch_models",
         "set_default_provider",
         "set_default_model",
+        "set_model_price",
         "conversations",
         "create_conversation",
         "rename_conversation",

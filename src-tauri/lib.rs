@@ -97,6 +97,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             models::fetch_models,
             models::set_default_provider,
             models::set_default_model,
+            models::set_model_price,
             chat::conversations,
             chat::create_conversation,
             chat::rename_conversation,

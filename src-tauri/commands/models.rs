@@ -1,6 +1,7 @@
 //! Model providers: the list, their settings (the key kept in the OS keyring), the models
-//! each offers, and the default provider and model.
+//! each offers, the default provider and model, and what each model's tokens cost.
 
+use switchboard_core::config::ModelPrice;
 use switchboard_desk::{Desk, ModelChoice, ProviderForm, Providers};
 use tauri::State;
 
@@ -62,4 +63,19 @@ pub async fn set_default_model(
     model: Option<String>,
 ) -> Result<()> {
     Ok(desk.models().set_default_model(&provider, model).await?)
+}
+
+/// What the person pays for the tokens of `model` of `provider` (null: unknown).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_model_price(
+    desk: State<'_, Desk>,
+    provider: String,
+    model: String,
+    price: Option<ModelPrice>,
+) -> Result<()> {
+    Ok(desk
+        .models()
+        .set_model_price(&provider, &model, price)
+        .await?)
 }

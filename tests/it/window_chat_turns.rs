@@ -21,6 +21,7 @@ fn start(stand_in: &StandIn) -> App {
             "providers": {"standin": {
                 "protocol": "openai", "baseUrl": format!("{url}/v1"),
                 "models": ["model-a", "model-b"], "defaultModel": "model-a",
+                "prices": {"model-b": {"input": 3.0, "output": 15.0}},
             }},
         });
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
@@ -154,6 +155,9 @@ fn a_conversation_keeps_its_model_and_its_turns_are_asked_again_edited_and_taken
     assert_eq!(w.count(".chat-messages .md-code .hljs-built_in"), 1);
     assert_eq!(w.count(".chat-messages .md-code button"), 1);
     w.screenshot("chat-markdown");
+    // What the conversation took, priced as the person priced model-b.
+    let total = w.wait_for_text(".chat-total", "30 tokens", SHOWN);
+    assert!(total.contains('$'), "{total}");
 
     let asked = requests(&stand_in);
     let models: Vec<&str> = asked.iter().map(|(m, _)| m.as_str()).collect();

@@ -136,6 +136,8 @@ export const commands = {
 	fetchModels: (original: string | null, form: ProviderForm_Deserialize) => __TAURI_INVOKE<ModelChoice_Serialize[]>("fetch_models", { original, form }),
 	setDefaultProvider: (name: string | null) => __TAURI_INVOKE<null>("set_default_provider", { name }),
 	setDefaultModel: (provider: string, model: string | null) => __TAURI_INVOKE<null>("set_default_model", { provider, model }),
+	/**  What the person pays for the tokens of `model` of `provider` (null: unknown). */
+	setModelPrice: (provider: string, model: string, price: ModelPrice_Deserialize | null) => __TAURI_INVOKE<null>("set_model_price", { provider, model, price }),
 	/**  Every conversation, the one changed last first; with a query, those holding its words. */
 	conversations: (query: string | null) => __TAURI_INVOKE<ConversationSummary[]>("conversations", { query }),
 	createConversation: (title: string | null) => __TAURI_INVOKE<ConversationSummary>("create_conversation", { title }),
@@ -553,8 +555,11 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  server's error, a Stop).
  */
 { event: "tool_call_failed"; callId: string; error: string } | 
-/**  A message was completed and added to the conversation. */
-{ event: "message"; message: JsonValue } | 
+/**
+ *  A message was completed and added to the conversation; for the model's answer,
+ *  what it took.
+ */
+{ event: "message"; message: JsonValue; spent?: Spent_Deserialize | null } | 
 /**  The run is over. */
 { event: "finished"; ended: Ended; usage: JsonValue } | 
 /**  The run ended on an error: the provider's own message, or what failed. */
@@ -598,8 +603,11 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  server's error, a Stop).
  */
 { event: "tool_call_failed"; callId: string; error: string } | 
-/**  A message was completed and added to the conversation. */
-{ event: "message"; message: JsonValue } | 
+/**
+ *  A message was completed and added to the conversation; for the model's answer,
+ *  what it took.
+ */
+{ event: "message"; message: JsonValue; spent: Spent_Serialize | null } | 
 /**  The run is over. */
 { event: "finished"; ended: Ended; usage: JsonValue } | 
 /**  The run ended on an error: the provider's own message, or what failed. */
@@ -752,6 +760,8 @@ export type ConversationView_Deserialize = {
 	messages: ShownMessage_Deserialize[],
 	running: boolean,
 	settings: ConversationSettings_Deserialize,
+	/**  What all its answers took. */
+	spent: SpentTotal,
 };
 
 /**
@@ -763,6 +773,8 @@ export type ConversationView_Serialize = {
 	messages: ShownMessage_Serialize[],
 	running: boolean,
 	settings: ConversationSettings_Serialize,
+	/**  What all its answers took. */
+	spent: SpentTotal,
 };
 
 export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
@@ -1214,6 +1226,25 @@ export type ModelChoice_Serialize = {
 	displayName: string | null,
 };
 
+/**  A model's prices, in US dollars per million tokens, as the person typed them. */
+export type ModelPrice = ModelPrice_Serialize | ModelPrice_Deserialize;
+
+/**  A model's prices, in US dollars per million tokens, as the person typed them. */
+export type ModelPrice_Deserialize = {
+	input: number,
+	output: number,
+	/**  Input read from the provider's prompt cache, when it charges it otherwise. */
+	cacheRead?: number | null,
+};
+
+/**  A model's prices, in US dollars per million tokens, as the person typed them. */
+export type ModelPrice_Serialize = {
+	input: number,
+	output: number,
+	/**  Input read from the provider's prompt cache, when it charges it otherwise. */
+	cacheRead?: number,
+};
+
 /**  What one server offers, as last listed. */
 export type Offer = {
 	tools: Mcp.Tool[],
@@ -1512,6 +1543,8 @@ export type ProviderSummary_Deserialize = {
 	models: string[],
 	defaultModel?: string | null,
 	key: KeyState,
+	/**  What the person pays for its models' tokens, by model id. */
+	prices: { [key in string]: ModelPrice_Deserialize },
 };
 
 /**  A configured provider, as the Models page lists it. */
@@ -1523,6 +1556,8 @@ export type ProviderSummary_Serialize = {
 	models: string[],
 	defaultModel: string | null,
 	key: KeyState,
+	/**  What the person pays for its models' tokens, by model id. */
+	prices: { [key in string]: ModelPrice_Serialize },
 };
 
 /**  Every configured provider, and the one asked by default. */
@@ -2136,6 +2171,8 @@ export type ShownMessage_Deserialize = {
 	parts: ShownPart_Deserialize[],
 	/**  It begins a turn of the person's: one they may edit or take back. */
 	turn: boolean,
+	/**  For the model's answer, what it took. */
+	spent?: ShownSpent_Deserialize | null,
 };
 
 /**  One message of a conversation as the window shows it. */
@@ -2144,6 +2181,8 @@ export type ShownMessage_Serialize = {
 	parts: ShownPart_Serialize[],
 	/**  It begins a turn of the person's: one they may edit or take back. */
 	turn: boolean,
+	/**  For the model's answer, what it took. */
+	spent: ShownSpent_Serialize | null,
 };
 
 /**
@@ -2206,6 +2245,27 @@ server: string | null; tool: string | null; arguments: JsonValue } |
  */
 notMade: string | null };
 
+/**  What a model's answer took, and what it cost when the person gave its model's prices. */
+export type ShownSpent = ShownSpent_Serialize | ShownSpent_Deserialize;
+
+/**  What a model's answer took, and what it cost when the person gave its model's prices. */
+export type ShownSpent_Deserialize = {
+	model: string,
+	inputTokens: number,
+	outputTokens: number,
+	/**  In dollars; `None` without a price for the model. */
+	cost?: number | null,
+};
+
+/**  What a model's answer took, and what it cost when the person gave its model's prices. */
+export type ShownSpent_Serialize = {
+	model: string,
+	inputTokens: number,
+	outputTokens: number,
+	/**  In dollars; `None` without a price for the model. */
+	cost: number | null,
+};
+
 /**  Who the person is signed in as at a server, for the details view. */
 export type SignedIn = SignedIn_Serialize | SignedIn_Deserialize;
 
@@ -2237,6 +2297,37 @@ export type SkippedServer = {
 	/**  Its name in the file. */
 	name: string,
 	reason: string,
+};
+
+/**  What one answer of the model took, as its provider counted it, and which model gave it. */
+export type Spent = Spent_Serialize | Spent_Deserialize;
+
+/**  What a conversation's answers took in all. */
+export type SpentTotal = {
+	inputTokens: number,
+	outputTokens: number,
+	/**  In dollars, of the answers whose model has a price. */
+	cost: number,
+	/**  Answers whose model has no price, left out of `cost`. */
+	unpriced: number,
+};
+
+/**  What one answer of the model took, as its provider counted it, and which model gave it. */
+export type Spent_Deserialize = {
+	model: string,
+	inputTokens: number,
+	outputTokens: number,
+	/**  Of the input, what the provider read from its prompt cache. */
+	cacheReadTokens?: number,
+};
+
+/**  What one answer of the model took, as its provider counted it, and which model gave it. */
+export type Spent_Serialize = {
+	model: string,
+	inputTokens: number,
+	outputTokens: number,
+	/**  Of the input, what the provider read from its prompt cache. */
+	cacheReadTokens: number,
 };
 
 /**  A standing decision, as the person reviews it. */

@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use switchboard_providers::Message;
 
+pub use crate::events::Spent;
 use crate::naming::Enablement;
 use file::File;
 use switchboard_core::clock::now_ms;
@@ -73,12 +74,13 @@ pub struct ConversationSettings {
     pub effort: Option<switchboard_providers::Effort>,
 }
 
-/// A conversation opened: its messages in order, which tools its model sees, and how it
-/// asks.
+/// A conversation opened: its messages in order, what each of the model's answers took
+/// (beside it: `spent[i]` is `messages[i]`'s), which tools its model sees, and how it asks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversation {
     pub summary: ConversationSummary,
     pub messages: Vec<Message>,
+    pub spent: Vec<Option<Spent>>,
     pub enablement: Enablement,
     pub settings: ConversationSettings,
 }
@@ -176,9 +178,19 @@ impl Conversations {
 
     /// Adds a completed message at the end of the conversation.
     pub async fn append(&self, id: i64, message: &Message) -> Result<(), ConversationError> {
-        let message = message.clone();
+        self.append_spent(id, message, None).await
+    }
+
+    /// [`Self::append`], with what the model's answer took.
+    pub async fn append_spent(
+        &self,
+        id: i64,
+        message: &Message,
+        spent: Option<&Spent>,
+    ) -> Result<(), ConversationError> {
+        let (message, spent) = (message.clone(), spent.cloned());
         self.file
-            .call(move |f| f.append(id, &message, now_ms()))
+            .call(move |f| f.append(id, &message, spent.as_ref(), now_ms()))
             .await
     }
 }

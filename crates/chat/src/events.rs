@@ -1,6 +1,7 @@
 //! What a conversation's run tells a face as it goes: the answer as it is written, each
 //! tool call as it waits, runs, returns or is refused, and how the run ended.
 
+use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_providers::{Message, StopReason, Usage};
@@ -68,10 +69,12 @@ pub enum ChatEvent {
     /// The call could not be made or did not finish (unknown tool, bad arguments, the
     /// server's error, a Stop).
     ToolCallFailed { call_id: String, error: String },
-    /// A message was completed and added to the conversation.
+    /// A message was completed and added to the conversation; for the model's answer,
+    /// what it took.
     Message {
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         message: Message,
+        spent: Option<Spent>,
     },
     /// The run is over.
     Finished {
@@ -103,6 +106,19 @@ pub enum Ended {
     RoundLimit { rounds: u32 },
     /// The person pressed Stop.
     Stopped,
+}
+
+/// What one answer of the model took, as its provider counted it, and which model gave it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct Spent {
+    pub model: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Of the input, what the provider read from its prompt cache.
+    #[serde(default)]
+    pub cache_read_tokens: u64,
 }
 
 /// How a run ended, as it returns.

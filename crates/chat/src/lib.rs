@@ -33,7 +33,7 @@ pub mod turns;
 
 pub use conversations::{
     Conversation, ConversationError, ConversationSettings, ConversationSummary, Conversations,
-    MovedAside,
+    MovedAside, Spent,
 };
 pub use events::{ChatEvent, Ended, Outcome};
 pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};

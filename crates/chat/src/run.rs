@@ -16,7 +16,7 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::conversations::Conversations;
+use crate::conversations::{Conversations, Spent};
 use crate::events::{ChatEvent, Ended, Outcome, add_usage};
 use crate::naming::{Enablement, Toolset};
 use crate::results;
@@ -263,12 +263,19 @@ impl Chat {
                 Asked::Failed(message) => return Outcome::Failed { message, usage },
             };
             add_usage(&mut usage, response.usage);
+            let spent = response.usage.map(|counted| Spent {
+                model: settings.model.clone(),
+                input_tokens: counted.input_tokens,
+                output_tokens: counted.output_tokens,
+                cache_read_tokens: counted.cache_read_tokens.unwrap_or(0),
+            });
             let response = with_unique_call_ids(response, messages);
             let reason = response.stop_reason.clone();
             let said_nothing = response.text().trim().is_empty();
             let calls: Vec<ToolCall> = response.tool_calls().cloned().collect();
             if !response.content.is_empty() {
-                self.keep(run, messages, response.into_message()).await;
+                self.keep_spent(run, messages, response.into_message(), spent)
+                    .await;
             }
             if calls.is_empty() {
                 return Outcome::Finished {
@@ -311,8 +318,19 @@ impl Chat {
 
     /// Adds a completed message: to the conversation, to the face, to the kept file.
     async fn keep(&self, run: &Run<'_>, messages: &mut Vec<Message>, message: Message) {
+        self.keep_spent(run, messages, message, None).await;
+    }
+
+    /// [`Self::keep`], with what the model's answer took.
+    async fn keep_spent(
+        &self,
+        run: &Run<'_>,
+        messages: &mut Vec<Message>,
+        message: Message,
+        spent: Option<Spent>,
+    ) {
         if let (Some(id), Some(store)) = (run.keep, &self.conversations)
-            && let Err(e) = store.append(id, &message).await
+            && let Err(e) = store.append_spent(id, &message, spent.as_ref()).await
         {
             tracing::error!("{e}");
         }
@@ -320,6 +338,7 @@ impl Chat {
             .events
             .send(ChatEvent::Message {
                 message: message.clone(),
+                spent,
             })
             .await;
         messages.push(message);

@@ -333,6 +333,7 @@ impl Answer {
             }
             ChatEvent::Message {
                 message: Message::Assistant(content),
+                ..
             } => {
                 // A call that never reached the gate (no such tool) is named as the model
                 // named it.

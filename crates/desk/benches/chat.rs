@@ -573,6 +573,7 @@ async fn rounds_agent(world: &World, client: &Client, rounds: &mut Rounds) {
         match event {
             ChatEvent::Message {
                 message: Message::User(_),
+                ..
             } => {
                 if let (Some(s), Some(an), Some(aw), Some(ru), Some(re)) =
                     (started, answered, awaiting, running, result)
@@ -589,6 +590,7 @@ async fn rounds_agent(world: &World, client: &Client, rounds: &mut Rounds) {
             }
             ChatEvent::Message {
                 message: Message::Assistant(_),
+                ..
             } => answered = Some(now),
             ChatEvent::ToolCallAwaiting { .. } => awaiting = Some(now),
             ChatEvent::ToolCallRunning { .. } => running = Some(now),

@@ -39,6 +39,7 @@ afterEach(() => {
 });
 
 const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
+const noSpent = { inputTokens: 0, outputTokens: 0, cost: 0, unpriced: 0 };
 const noSettings = { provider: null, model: null, system: null, maxTokens: null, maxRounds: null, effort: null };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
 
@@ -58,7 +59,7 @@ async function withLocalModel() {
     defaultProvider: "local",
   } as never);
   vi.mocked(commands.createConversation).mockResolvedValue(summary);
-  vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false, settings: noSettings });
+  vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false, settings: noSettings, spent: noSpent });
   vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
   render(<ChatView />);
   await screen.findByRole("combobox", { name: "Provider" });
@@ -69,7 +70,7 @@ async function openWeather(running = false) {
   const weather = { ...summary, title: "Weather" };
   vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
   vi.mocked(commands.conversations).mockResolvedValue([weather]);
-  vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running, settings: noSettings });
+  vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running, settings: noSettings, spent: noSpent });
   vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
   render(<ChatView />);
   await userEvent.click(await screen.findByRole("button", { name: /^Weather / }));
@@ -94,7 +95,7 @@ describe("the chat view", () => {
     emit({
       kind: "chat_message",
       conversation: 1,
-      message: { role: "user", turn: true, parts: [{ kind: "text", text: "Hello" }] },
+      message: { role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "Hello" }] },
     });
     emit({ kind: "chat", conversation: 1, event: { event: "text_delta", text: "**Hi** there" } });
     expect((await screen.findByText("Hi")).tagName).toBe("STRONG");
@@ -128,9 +129,10 @@ describe("the chat view", () => {
     vi.mocked(commands.conversation).mockClear();
     vi.mocked(commands.conversation).mockResolvedValue({
       summary: weather,
-      messages: [{ role: "assistant", turn: false, parts: [{ kind: "text", text: "Written while the window lagged." }] }],
+      messages: [{ role: "assistant", turn: false, spent: null, parts: [{ kind: "text", text: "Written while the window lagged." }] }],
       running: false,
       settings: noSettings,
+      spent: noSpent,
     });
     resyncs.forEach((f) => f({ payload: null }));
     expect(await screen.findByText("Written while the window lagged.")).toBeTruthy();
@@ -160,13 +162,14 @@ describe("the chat view", () => {
     vi.mocked(commands.conversation).mockResolvedValue({
       summary: weather,
       messages: [
-        { role: "user", turn: true, parts: [{ kind: "text", text: "Rain in Lisbon?" }] },
-        { role: "assistant", turn: false, parts: [{ kind: "text", text: "Some." }] },
-        { role: "user", turn: true, parts: [{ kind: "text", text: "And in Porto?" }] },
-        { role: "assistant", turn: false, parts: [{ kind: "text", text: "More." }] },
+        { role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "Rain in Lisbon?" }] },
+        { role: "assistant", turn: false, spent: null, parts: [{ kind: "text", text: "Some." }] },
+        { role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "And in Porto?" }] },
+        { role: "assistant", turn: false, spent: null, parts: [{ kind: "text", text: "More." }] },
       ],
       running: false,
       settings: { ...noSettings, provider: "local", model: "m9" },
+      spent: noSpent,
     });
     resyncs.forEach((f) => f({ payload: null }));
     await screen.findByText("More.");
@@ -196,9 +199,10 @@ describe("the chat view", () => {
     const weather = await openWeather();
     vi.mocked(commands.conversation).mockResolvedValue({
       summary: weather,
-      messages: [{ role: "user", turn: true, parts: [{ kind: "text", text: "Something it will not answer" }] }],
+      messages: [{ role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "Something it will not answer" }] }],
       running: false,
       settings: noSettings,
+      spent: noSpent,
     });
     resyncs.forEach((f) => f({ payload: null }));
     await screen.findByText("Something it will not answer");

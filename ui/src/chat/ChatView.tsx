@@ -6,11 +6,13 @@ import {
   type ConversationView,
   type ExportFormat,
   type Providers,
+  type ShownSpent,
+  type SpentTotal,
 } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched, useHostResync, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "./live";
-import { Messages, type TurnActions } from "./Messages";
+import { Messages, dollarsText, type TurnActions } from "./Messages";
 import { ConversationSettingsForm } from "./ConversationSettingsForm";
 import { ToolToggles } from "./ToolToggles";
 import { Composer } from "./Composer";
@@ -29,6 +31,17 @@ function defaultChoice(providers: Providers): Choice | null {
   const first = providers.providers.find((p) => p.name === providers.defaultProvider) ?? providers.providers[0];
   if (!first) return null;
   return { provider: first.name, model: first.defaultModel ?? first.models[0] ?? "" };
+}
+
+/** A conversation's total with one more answer's spending in it. */
+function withSpent(total: SpentTotal, spent: ShownSpent | null | undefined): SpentTotal {
+  if (!spent) return total;
+  return {
+    inputTokens: total.inputTokens + spent.inputTokens,
+    outputTokens: total.outputTokens + spent.outputTokens,
+    cost: total.cost + (spent.cost ?? 0),
+    unpriced: total.unpriced + (spent.cost == null ? 1 : 0),
+  };
 }
 
 /** Conversations with a model, whose tool calls pass the approval gate. */
@@ -106,7 +119,7 @@ export function ChatView() {
     if ((update.kind !== "chat" && update.kind !== "chat_message") || update.conversation !== open) return;
     if (update.kind === "chat_message") {
       const message = update.message;
-      setView((v) => (v ? { ...v, messages: [...v.messages, message] } : v));
+      setView((v) => (v ? { ...v, messages: [...v.messages, message], spent: withSpent(v.spent, message.spent) } : v));
       setLive((l) => kept(l, message));
       return;
     }
@@ -269,6 +282,13 @@ export function ChatView() {
             {renaming === null ? (
               <>
                 <h2>{title}</h2>
+                {(view.spent.inputTokens > 0 || view.spent.outputTokens > 0) && (
+                  <span className="muted chat-total" aria-label="What this conversation took">
+                    {(view.spent.inputTokens + view.spent.outputTokens).toLocaleString()} tokens
+                    {view.spent.cost > 0 && ` · ${dollarsText(view.spent.cost)}`}
+                    {view.spent.unpriced > 0 && view.spent.cost > 0 && " and answers without a price"}
+                  </span>
+                )}
                 <button type="button" className="button" onClick={() => setRenaming(title)}>
                   Rename
                 </button>

@@ -13,7 +13,7 @@ describe("the messages", () => {
         messages={[
           {
             role: "user",
-            turn: true,
+            turn: true, spent: null,
             parts: [
               { kind: "resource", server: "demo", uri: "demo://readme", mimeType: "text/markdown", text: "# Demo" },
               { kind: "text", text: "What is this?" },
@@ -38,10 +38,10 @@ describe("the messages", () => {
     render(
       <Messages
         messages={[
-          { role: "assistant", turn: false, parts: [call("c1"), call("c2")] },
+          { role: "assistant", turn: false, spent: null, parts: [call("c1"), call("c2")] },
           {
             role: "user",
-            turn: false,
+            turn: false, spent: null,
             parts: [
               { kind: "tool_result", callId: "c1", result: content(told), isError: true, notMade: told },
               { kind: "tool_result", callId: "c2", result: content("disk full"), isError: true, notMade: null },
@@ -64,7 +64,7 @@ describe("the messages", () => {
     const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValue();
     render(
       <Messages
-        messages={[{ role: "assistant", turn: false, parts: [{ kind: "text", text: "First." }, { kind: "text", text: "Second." }] }]}
+        messages={[{ role: "assistant", turn: false, spent: null, parts: [{ kind: "text", text: "First." }, { kind: "text", text: "Second." }] }]}
         live={idle()}
         onStop={() => {}}
       />,
@@ -80,7 +80,7 @@ describe("the messages", () => {
         messages={[
           {
             role: "user",
-            turn: false,
+            turn: false, spent: null,
             parts: [
               { kind: "tool_result", callId: "c1", result: { content: [] }, isError: false, notMade: null },
               { kind: "note", text: "(The person changed the arguments of tool call c1 before it ran.)" },
@@ -101,7 +101,7 @@ describe("the messages", () => {
         messages={[
           {
             role: "assistant",
-            turn: false,
+            turn: false, spent: null,
             parts: [
               { kind: "reasoning", text: "The person wants rain figures.", redacted: false },
               { kind: "reasoning", text: "", redacted: true },
@@ -123,5 +123,21 @@ describe("the messages", () => {
     rerender(<Messages messages={[]} live={{ ...idle(true), thinking: "Now the wind.", streaming: "Windy." }} onStop={() => {}} />);
     const folded = document.querySelector("details.chat-reasoning") as HTMLDetailsElement;
     expect(folded.open, "folded once the answer begins").toBe(false);
+  });
+
+  it("say what each answer took, and what it cost when its model has a price", () => {
+    const spent = (cost: number | null) => ({ model: "model-a", inputTokens: 1000, outputTokens: 200, cost });
+    render(
+      <Messages
+        messages={[
+          { role: "assistant", turn: false, spent: spent(0.006), parts: [{ kind: "text", text: "Priced." }] },
+          { role: "assistant", turn: false, spent: spent(null), parts: [{ kind: "text", text: "Not priced." }] },
+        ]}
+        live={idle()}
+        onStop={() => {}}
+      />,
+    );
+    const said = [...document.querySelectorAll(".chat-spent")].map((p) => p.textContent);
+    expect(said).toEqual(["1,000 tokens read, 200 written by model-a · $0.0060", "1,000 tokens read, 200 written by model-a"]);
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ShownMessage } from "../bindings";
+import type { ShownMessage, ShownSpent } from "../bindings";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { resultsOf, type CallState, type Live } from "./live";
 import { ToolCallCard } from "./ToolCallCard";
@@ -114,6 +114,7 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
               }
             })}
             {message.role === "assistant" && text.trim() !== "" && <CopyButton text={text} />}
+            {message.spent && <p className="chat-spent muted">{spentText(message.spent)}</p>}
             {message.turn && turns && (
               <div className="chat-turn-actions">
                 {editable && (
@@ -137,6 +138,17 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
       )}
     </ol>
   );
+}
+
+/** Dollars as a person reads them: cents, or finer for what costs less than a cent. */
+export function dollarsText(cost: number): string {
+  return `$${cost >= 0.01 ? cost.toFixed(2) : cost.toFixed(4)}`;
+}
+
+/** "1,000 tokens read, 200 written by model-a · $0.0060". */
+function spentText(spent: ShownSpent): string {
+  const tokens = `${spent.inputTokens.toLocaleString()} tokens read, ${spent.outputTokens.toLocaleString()} written by ${spent.model}`;
+  return spent.cost == null ? tokens : `${tokens} · ${dollarsText(spent.cost)}`;
 }
 
 /** What the model thought before it answered, folded: open while it is still thinking. */

@@ -9,7 +9,7 @@ describe("a run as it goes", () => {
     expect(live.streaming).toBe("Let me check.");
     live = step(live, { event: "reasoning_delta", text: "They want a check." });
     expect(live.thinking).toBe("They want a check.");
-    live = kept(live, { role: "assistant", turn: false, parts: [{ kind: "text", text: "Let me check." }] });
+    live = kept(live, { role: "assistant", turn: false, spent: null, parts: [{ kind: "text", text: "Let me check." }] });
     expect(live.streaming).toBe("");
     expect(live.thinking).toBe("");
 
@@ -57,7 +57,7 @@ describe("a run as it goes", () => {
   });
 
   it("finds the kept results by the call they answer", () => {
-    const found = resultsOf([{ role: "user", turn: false, parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
+    const found = resultsOf([{ role: "user", turn: false, spent: null, parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
     expect(found.get("c9")).toEqual({ kind: "result", result: { content: [] }, isError: true });
   });
 });

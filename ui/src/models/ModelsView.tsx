@@ -72,6 +72,7 @@ export function ModelsView() {
         }}
         onRemove={(name) => act(commands.removeProvider(name))}
         onMakeDefault={(name) => act(commands.setDefaultProvider(name))}
+        onPrice={(provider, model, price) => act(commands.setModelPrice(provider, model, price))}
       />
     </div>
   );

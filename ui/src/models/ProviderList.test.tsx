@@ -8,15 +8,16 @@ afterEach(cleanup);
 function setup(overrides: Partial<ProviderListProps> = {}) {
   const props: ProviderListProps = {
     providers: [
-      { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", models: [], defaultModel: "gpt-test", key: "stored" },
-      { name: "ollama", protocol: "openai", baseUrl: "http://localhost:11434/v1", models: ["llama3.2"], defaultModel: null, key: "none" },
-      { name: "lost", protocol: "anthropic", baseUrl: "https://api.anthropic.com", models: [], defaultModel: null, key: "missing" },
+      { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", models: [], defaultModel: "gpt-test", key: "stored", prices: { "gpt-test": { input: 2.5, output: 10 } } },
+      { name: "ollama", protocol: "openai", baseUrl: "http://localhost:11434/v1", models: ["llama3.2"], defaultModel: null, key: "none", prices: {} },
+      { name: "lost", protocol: "anthropic", baseUrl: "https://api.anthropic.com", models: [], defaultModel: null, key: "missing", prices: {} },
     ],
     defaultProvider: "openai",
     onAdd: vi.fn(),
     onEdit: vi.fn(),
     onRemove: vi.fn(),
     onMakeDefault: vi.fn(),
+    onPrice: vi.fn(),
     ...overrides,
   };
   render(<ProviderList {...props} />);
@@ -29,7 +30,7 @@ describe("ProviderList", () => {
     const openai = within(screen.getByRole("listitem", { name: "openai" }));
     expect(openai.getByText("Default")).toBeTruthy();
     expect(openai.getByText("Stored in keyring")).toBeTruthy();
-    expect(openai.getByText("gpt-test")).toBeTruthy();
+    expect(openai.getByText(/Default model:/).textContent).toBe("Default model: gpt-test");
     expect(within(screen.getByRole("listitem", { name: "ollama" })).getByText("No key")).toBeTruthy();
     expect(within(screen.getByRole("listitem", { name: "lost" })).getByText("Key missing from the keyring")).toBeTruthy();
   });
@@ -51,5 +52,26 @@ describe("ProviderList", () => {
     expect(screen.getByText(/No model provider yet/).textContent).toContain("sampling requests are answered by you");
     await user.click(screen.getByRole("button", { name: "Add a provider" }));
     expect(props.onAdd).toHaveBeenCalled();
+  });
+
+  it("keeps the prices of a provider's models, both or neither", async () => {
+    const user = userEvent.setup();
+    const { props } = setup();
+    const openai = within(screen.getByRole("listitem", { name: "openai" }));
+    await user.click(openai.getByText("Prices of openai's models"));
+    expect(openai.getByRole("spinbutton", { name: "Input price of gpt-test" })).toHaveProperty("value", "2.5");
+    const output = openai.getByRole("spinbutton", { name: "Output price of gpt-test" });
+    await user.clear(output);
+    expect(openai.getByText(/both prices, each 0 or more/)).toBeTruthy();
+    await user.type(output, "12");
+    await user.click(openai.getByRole("button", { name: "Save" }));
+    expect(props.onPrice).toHaveBeenCalledWith("openai", "gpt-test", { input: 2.5, output: 12 });
+
+    const ollama = within(screen.getByRole("listitem", { name: "ollama" }));
+    await user.click(ollama.getByText("Prices of ollama's models"));
+    await user.type(ollama.getByRole("spinbutton", { name: "Input price of llama3.2" }), "0");
+    await user.type(ollama.getByRole("spinbutton", { name: "Output price of llama3.2" }), "0");
+    await user.click(ollama.getByRole("button", { name: "Save" }));
+    expect(props.onPrice).toHaveBeenLastCalledWith("ollama", "llama3.2", { input: 0, output: 0 });
   });
 });

@@ -1,4 +1,5 @@
-import type { ProviderSummary_Serialize } from "../bindings";
+import type { ModelPrice, ProviderSummary_Serialize } from "../bindings";
+import { ModelPrices } from "./ModelPrices";
 import { keyStateText } from "./providerFormModel";
 import "./models.css";
 
@@ -9,12 +10,13 @@ export interface ProviderListProps {
   onEdit(name: string): void;
   onRemove(name: string): void;
   onMakeDefault(name: string | null): void;
+  onPrice(provider: string, model: string, price: ModelPrice | null): void;
 }
 
 const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic" } as const;
 
 /** The configured model providers: where each is, whether its key is stored (never the key), its default model. */
-export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault }: ProviderListProps) {
+export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault, onPrice }: ProviderListProps) {
   return (
     <section aria-labelledby="providers-title">
       <h2 id="providers-title">Providers</h2>
@@ -40,6 +42,12 @@ export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemo
                     Default model: {p.defaultModel ? <code>{p.defaultModel}</code> : <span className="muted">none</span>}
                   </span>
                 </div>
+                <ModelPrices
+                  provider={p.name}
+                  models={[...new Set([...(p.defaultModel ? [p.defaultModel] : []), ...p.models])]}
+                  prices={p.prices}
+                  onSave={(model, price) => onPrice(p.name, model, price)}
+                />
                 <div className="provider-actions">
                   <button type="button" onClick={() => onEdit(p.name)}>
                     Edit {p.name}

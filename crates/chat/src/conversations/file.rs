@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use switchboard_providers::{AssistantContent, Message, ToolResultContent, UserContent};
 
-use super::{Conversation, ConversationError, ConversationSettings, ConversationSummary};
+use super::{Conversation, ConversationError, ConversationSettings, ConversationSummary, Spent};
 use crate::naming::Enablement;
 use switchboard_core::cut;
 use switchboard_core::sqlite_file::{self, Db, FileFault};
@@ -35,7 +35,9 @@ CREATE TABLE IF NOT EXISTS messages (
     conversation INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
     at_ms INTEGER NOT NULL,
     message TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    -- What the model's answer took (JSON), for its answers.
+    spent TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_of ON messages (conversation, id);
 ";
@@ -51,24 +53,31 @@ const SUMMARY: &str = "SELECT c.id, c.title, c.created_ms, c.updated_ms,
 
 /// Columns added since the first files were written, with how a file without them gets
 /// them.
-const ADDED: &[(&str, &str)] = &[
+const ADDED: &[(&str, &str, &str)] = &[
     (
+        "conversations",
         "settings",
         "ALTER TABLE conversations ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
     ),
     (
+        "conversations",
         "deleted_ms",
         "ALTER TABLE conversations ADD COLUMN deleted_ms INTEGER",
+    ),
+    (
+        "messages",
+        "spent",
+        "ALTER TABLE messages ADD COLUMN spent TEXT",
     ),
 ];
 
 /// Brings a file written by an earlier version up to this one's schema, and lets go of the
 /// conversations deleted before it was last closed.
 fn upgrade(db: &rusqlite::Connection) -> rusqlite::Result<()> {
-    for (column, add) in ADDED {
+    for (table, column, add) in ADDED {
         let has: i64 = db.query_row(
-            "SELECT COUNT(*) FROM pragma_table_info('conversations') WHERE name = ?1",
-            [column],
+            "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2",
+            [table, column],
             |r| r.get(0),
         )?;
         if has == 0 {
@@ -241,7 +250,7 @@ impl File {
         let rows: Vec<i64> = readable(&tx, id)
             .map_err(|e| self.db.fail(e))?
             .into_iter()
-            .map(|(row, _)| row)
+            .map(|kept| kept.row)
             .collect();
         let Some(gone) = rows.get(range) else {
             return Err(ConversationError::NoSuchMessages(id));
@@ -294,9 +303,11 @@ impl File {
         &self,
         id: i64,
         message: &Message,
+        spent: Option<&Spent>,
         now: i64,
     ) -> Result<(), ConversationError> {
         let json = serde_json::to_string(message).unwrap_or_default();
+        let spent = spent.and_then(|s| serde_json::to_string(s).ok());
         let mut db = self.db.lock();
         let tx = db.transaction().map_err(|e| self.db.fail(e))?;
         // Compiled once per connection: every message of every conversation comes here.
@@ -309,9 +320,10 @@ impl File {
             .map_err(|e| self.db.fail(e))?;
         found(changed, id)?;
         tx.prepare_cached(
-            "INSERT INTO messages (conversation, at_ms, message, text) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO messages (conversation, at_ms, message, text, spent)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
         )
-        .and_then(|mut insert| insert.execute(params![id, now, json, searchable(message)]))
+        .and_then(|mut insert| insert.execute(params![id, now, json, searchable(message), spent]))
         .map_err(|e| self.db.fail(e))?;
         tx.commit().map_err(|e| self.db.fail(e))
     }
@@ -332,33 +344,49 @@ impl File {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .map_err(|e| self.db.fail(e))?;
-        let messages = readable(&db, id)
+        let (messages, spent) = readable(&db, id)
             .map_err(|e| self.db.fail(e))?
             .into_iter()
-            .map(|(_, message)| message)
-            .collect();
+            .map(|kept| (kept.message, kept.spent))
+            .unzip();
         Ok(Conversation {
             summary,
             messages,
+            spent,
             enablement: serde_json::from_str(&enablement).unwrap_or_default(),
             settings: serde_json::from_str(&settings).unwrap_or_default(),
         })
     }
 }
 
-/// The messages of a conversation this version can read, with their rows, in order; the
-/// others are logged.
-fn readable(db: &rusqlite::Connection, id: i64) -> rusqlite::Result<Vec<(i64, Message)>> {
-    let mut statement =
-        db.prepare_cached("SELECT id, message FROM messages WHERE conversation = ?1 ORDER BY id")?;
+/// A message as kept: its row, and what the answer took.
+struct Kept {
+    row: i64,
+    message: Message,
+    spent: Option<Spent>,
+}
+
+/// The messages of a conversation this version can read, in order; the others are logged.
+fn readable(db: &rusqlite::Connection, id: i64) -> rusqlite::Result<Vec<Kept>> {
+    let mut statement = db.prepare_cached(
+        "SELECT id, message, spent FROM messages WHERE conversation = ?1 ORDER BY id",
+    )?;
     let rows = statement.query_map(params![id], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, Option<String>>(2)?,
+        ))
     })?;
     let mut messages = Vec::new();
     for row in rows {
-        let (row, text) = row?;
+        let (row, text, spent) = row?;
         match serde_json::from_str(&text) {
-            Ok(message) => messages.push((row, message)),
+            Ok(message) => messages.push(Kept {
+                row,
+                message,
+                spent: spent.and_then(|s| serde_json::from_str(&s).ok()),
+            }),
             Err(e) => tracing::warn!("message {row} of conversation {id} is unreadable: {e}"),
         }
     }

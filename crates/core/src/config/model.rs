@@ -502,8 +502,44 @@ pub struct ProviderEntry {
     /// `{"secret": "<provider>/api-key"}`; none for servers that need no key (Ollama).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<SecretRef>,
+    /// What the person pays for each model's tokens, by model id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prices: BTreeMap<String, ModelPrice>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A model's prices, in US dollars per million tokens, as the person typed them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPrice {
+    // Checked finite when set (see `problem`): never null.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+    pub input: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+    pub output: f64,
+    /// Input read from the provider's prompt cache, when it charges it otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
+    pub cache_read: Option<f64>,
+}
+
+impl ModelPrice {
+    /// What these tokens cost, in dollars.
+    pub fn cost(&self, input: u64, output: u64, cache_read: u64) -> f64 {
+        let per = |tokens: u64, price: f64| tokens as f64 * price / 1_000_000.0;
+        per(input, self.input)
+            + per(output, self.output)
+            + per(cache_read, self.cache_read.unwrap_or(self.input))
+    }
+
+    /// Why these prices cannot be kept, if they cannot.
+    pub fn problem(&self) -> Option<&'static str> {
+        let fine = |p: f64| p.is_finite() && p >= 0.0;
+        (!fine(self.input) || !fine(self.output) || !self.cache_read.is_none_or(fine))
+            .then_some("a price is a number of dollars per million tokens, 0 or more")
+    }
 }
 
 /// A client registered beforehand (by the person, at the authorization server). Its secret

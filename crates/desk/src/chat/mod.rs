@@ -42,9 +42,9 @@ pub use host::{ChatChange, ChatHost};
 pub use runs::Asking;
 pub use shown::{
     Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, PromptUse, Role,
-    ShownMessage, ShownPart,
+    ShownMessage, ShownPart, ShownSpent, SpentTotal,
 };
-use shown::{chat_tools, shown_message};
+use shown::{chat_tools, price_of, shown_message, shown_spent};
 
 /// The title a conversation has until its first message names it.
 pub const NEW_TITLE: &str = "New conversation";
@@ -315,13 +315,23 @@ impl Chats {
     pub async fn conversation(&self, id: i64) -> Result<ConversationView, ChatError> {
         let opened = self.conversations_kept()?.get(id).await?;
         let names = Toolset::new(self.catalog.tools(), &Enablement::default());
+        let config = self.host.config();
+        let provider = opened.settings.provider.as_deref();
+        let messages: Vec<ShownMessage> = opened
+            .messages
+            .iter()
+            .zip(&opened.spent)
+            .map(|(m, spent)| ShownMessage {
+                spent: spent
+                    .as_ref()
+                    .map(|s| shown_spent(s, price_of(&config, provider, &s.model))),
+                ..shown_message(m, &names)
+            })
+            .collect();
         Ok(ConversationView {
             summary: opened.summary,
-            messages: opened
-                .messages
-                .iter()
-                .map(|m| shown_message(m, &names))
-                .collect(),
+            spent: SpentTotal::of(messages.iter().filter_map(|m| m.spent.as_ref())),
+            messages,
             running: self.state.runs.lock().contains_key(&id),
             settings: opened.settings,
         })

@@ -17,7 +17,9 @@ use switchboard_providers::{Message, UserContent};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::{ChatError, Chats, Composed, NEW_TITLE, shown_message};
+use super::{
+    ChatError, Chats, Composed, NEW_TITLE, ShownMessage, price_of, shown_message, shown_spent,
+};
 use crate::Update;
 use crate::explorer::{Explorer, ProgressItem};
 use crate::models::ModelsError;
@@ -48,10 +50,12 @@ enum Replacing {
     LastAnswer,
 }
 
-/// A run got ready: the conversation's loop, the model's client and settings, what it
+/// A run got ready: the conversation's loop, the model's provider, client and settings, what it
 /// replaces and adds, the conversation's title, and its Stop.
 struct Begun {
     agent: switchboard_chat::Chat,
+    /// The provider asked, as the Models page names it.
+    provider: String,
     client: switchboard_providers::Client,
     settings: ChatSettings,
     replaced: Option<Range<usize>>,
@@ -320,7 +324,7 @@ impl Chats {
         }
         let mut own = opened.settings;
         if own.provider.as_deref() != Some(&provider) || own.model.as_deref() != Some(&model) {
-            own.provider = Some(provider);
+            own.provider = Some(provider.clone());
             own.model = Some(model.clone());
             if let Err(e) = kept.set_settings(id, own.clone()).await {
                 tracing::warn!("{e}");
@@ -333,6 +337,7 @@ impl Chats {
         settings.effort = own.effort;
         Ok(Begun {
             agent,
+            provider,
             client,
             settings,
             replaced,
@@ -347,6 +352,7 @@ impl Chats {
     async fn go(self, id: i64, begun: Begun, tap: Option<mpsc::Sender<ChatEvent>>) -> Outcome {
         let Begun {
             agent,
+            provider,
             client,
             settings,
             replaced,
@@ -375,10 +381,18 @@ impl Chats {
                     let _ = tap.send(event.clone()).await;
                 }
                 let update = match event {
-                    ChatEvent::Message { message } => Update::ChatMessage {
-                        conversation: id,
-                        message: shown_message(&message, &names),
-                    },
+                    ChatEvent::Message { message, spent } => {
+                        let config = chats.host.config();
+                        let spent = spent
+                            .map(|s| shown_spent(&s, price_of(&config, Some(&provider), &s.model)));
+                        Update::ChatMessage {
+                            conversation: id,
+                            message: ShownMessage {
+                                spent,
+                                ..shown_message(&message, &names)
+                            },
+                        }
+                    }
                     event => Update::Chat {
                         conversation: id,
                         event,

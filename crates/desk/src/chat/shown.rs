@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use switchboard_chat::context;
 use switchboard_chat::{
-    ConversationSettings, ConversationSummary, Enablement, MANY_TOOLS, Toolset,
+    ConversationSettings, ConversationSummary, Enablement, MANY_TOOLS, Spent, Toolset,
 };
 use switchboard_core::catalog::CatalogTool;
+use switchboard_core::config::{Config, ModelPrice, ProviderEntry};
 use switchboard_core::json::Json;
 use switchboard_mcp::types::Tool;
 use switchboard_providers::{
@@ -25,6 +26,72 @@ pub struct ConversationView {
     pub messages: Vec<ShownMessage>,
     pub running: bool,
     pub settings: ConversationSettings,
+    /// What all its answers took.
+    pub spent: SpentTotal,
+}
+
+/// What a model's answer took, and what it cost when the person gave its model's prices.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ShownSpent {
+    pub model: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// In dollars; `None` without a price for the model.
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
+    pub cost: Option<f64>,
+}
+
+/// What a conversation's answers took in all.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct SpentTotal {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// In dollars, of the answers whose model has a price.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+    pub cost: f64,
+    /// Answers whose model has no price, left out of `cost`.
+    pub unpriced: u32,
+}
+
+impl SpentTotal {
+    pub(super) fn of<'a>(spent: impl IntoIterator<Item = &'a ShownSpent>) -> Self {
+        let mut total = Self::default();
+        for one in spent {
+            total.input_tokens += one.input_tokens;
+            total.output_tokens += one.output_tokens;
+            match one.cost {
+                Some(cost) => total.cost += cost,
+                None => total.unpriced += 1,
+            }
+        }
+        total
+    }
+}
+
+/// The price of `model`: as `provider` gives it, else as any provider that prices it.
+pub(super) fn price_of(config: &Config, provider: Option<&str>, model: &str) -> Option<ModelPrice> {
+    let priced = |entry: &ProviderEntry| entry.prices.get(model).copied();
+    provider
+        .and_then(|p| config.providers.get(p))
+        .and_then(priced)
+        .or_else(|| config.providers.values().find_map(priced))
+}
+
+/// An answer's spending as the window shows it, priced by `price`.
+pub(super) fn shown_spent(spent: &Spent, price: Option<ModelPrice>) -> ShownSpent {
+    ShownSpent {
+        model: spent.model.clone(),
+        input_tokens: spent.input_tokens,
+        output_tokens: spent.output_tokens,
+        cost: price.map(|p| {
+            let cached = spent.cache_read_tokens.min(spent.input_tokens);
+            p.cost(spent.input_tokens - cached, spent.output_tokens, cached)
+        }),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -43,6 +110,8 @@ pub struct ShownMessage {
     pub parts: Vec<ShownPart>,
     /// It begins a turn of the person's: one they may edit or take back.
     pub turn: bool,
+    /// For the model's answer, what it took.
+    pub spent: Option<ShownSpent>,
 }
 
 /// A piece of a message. A tool's result is given in MCP's `CallToolResult` shape
@@ -219,6 +288,7 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
             ShownMessage {
                 role: Role::User,
                 turn: !answers,
+                spent: None,
                 parts: content
                     .iter()
                     .map(|part| match part {
@@ -243,6 +313,7 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
         Message::Assistant(content) => ShownMessage {
             role: Role::Assistant,
             turn: false,
+            spent: None,
             parts: content
                 .iter()
                 .map(|part| match part {

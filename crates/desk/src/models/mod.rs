@@ -24,7 +24,7 @@ use std::sync::Arc;
 use crate::given::Given;
 use crate::keeps::{Keeping, Keeps};
 use switchboard_core::config::{
-    Config, ConfigError, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
+    Config, ConfigError, ModelPrice, ProviderEntry, ProviderProtocol, SecretRef, provider_key_name,
 };
 use switchboard_core::secrets::{SecretError, Secrets};
 
@@ -57,6 +57,8 @@ pub struct ProviderSummary {
     pub models: Vec<String>,
     pub default_model: Option<String>,
     pub key: KeyState,
+    /// What the person pays for its models' tokens, by model id.
+    pub prices: std::collections::BTreeMap<String, ModelPrice>,
 }
 
 /// Every configured provider, and the one asked by default.
@@ -150,6 +152,8 @@ pub enum ModelsError {
     Provider(#[from] switchboard_providers::Error),
     #[error("the configuration file must be fixed first: {0}")]
     BrokenConfig(String),
+    #[error("{0}")]
+    BadPrice(&'static str),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("Switchboard is shutting down")]
@@ -243,6 +247,7 @@ fn apply_form(
         models: Vec::new(),
         default_model: None,
         api_key: None,
+        prices: Default::default(),
         extra: serde_json::Map::new(),
     });
     entry.protocol = form.protocol;
@@ -323,6 +328,7 @@ impl Models {
                 models: entry.models.clone(),
                 default_model: entry.default_model.clone(),
                 key,
+                prices: entry.prices.clone(),
             });
         }
         Providers {
@@ -469,6 +475,37 @@ impl Models {
                     return Err(ModelsError::NoProvider(name.clone()));
                 }
                 config.settings.default_provider = name;
+                Ok(())
+            }))
+            .await
+    }
+
+    /// What the person pays for the tokens of `model` of `provider` (`None`: unknown),
+    /// which the chat counts its conversations' cost by.
+    pub async fn set_model_price(
+        &self,
+        provider: &str,
+        model: &str,
+        price: Option<ModelPrice>,
+    ) -> Result<(), ModelsError> {
+        if let Some(problem) = price.as_ref().and_then(ModelPrice::problem) {
+            return Err(ModelsError::BadPrice(problem));
+        }
+        let model = model.trim().to_owned();
+        if model.is_empty() {
+            return Err(ModelsError::BadPrice("a price is for a model: name it"));
+        }
+        let provider = provider.to_owned();
+        self.host
+            .edit(Box::new(move |config| {
+                let entry = config
+                    .providers
+                    .get_mut(&provider)
+                    .ok_or(ModelsError::NoProvider(provider))?;
+                match price {
+                    Some(price) => _ = entry.prices.insert(model, price),
+                    None => _ = entry.prices.remove(&model),
+                }
                 Ok(())
             }))
             .await

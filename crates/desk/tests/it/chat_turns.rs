@@ -1,14 +1,17 @@
 //! A conversation the person reshapes through the desk, as the window does: an answer asked
 //! for again, a turn edited and sent again, a turn taken back, a conversation deleted and
 //! taken back; and what the conversation keeps of how it asks (its model, its system
-//! prompt, its longest answer), each time checked in what the stand-in provider was sent.
+//! prompt, its longest answer), each time checked in what the stand-in provider was sent;
+//! and what each answer took, priced as the person priced its model.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::{Value, json};
 use switchboard_chat::{ChatEvent, ConversationSettings};
-use switchboard_desk::Asking;
-use switchboard_desk::{ChatError, Composed, Role, ShownPart, Update};
+use switchboard_core::config::ModelPrice;
+use switchboard_desk::{
+    Asking, ChatError, Composed, ModelsError, Role, ShownPart, ShownSpent, Update,
+};
 
 use crate::common::DemoDesk;
 use crate::desk_chat::{KEY, chat_until_end, configure_models, desk};
@@ -255,4 +258,72 @@ async fn a_deleted_conversation_is_taken_back_whole() {
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].title, "Keep this");
     assert_eq!(shown(&world, id).await.len(), 2);
+}
+
+#[tokio::test]
+async fn what_each_answer_took_is_kept_and_costed_by_the_prices_the_person_gave() {
+    let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
+        {"content": [{"text": "One."}], "usage": {"input": 1000, "output": 200}},
+        {"content": [{"text": "Two."}], "usage": {"input": 3000, "output": 100}}
+    ]}))
+    .await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["model-a", "model-b"]).await;
+    let models = world.desk.models();
+    let price = ModelPrice {
+        input: 3.0,
+        output: 15.0,
+        cache_read: None,
+    };
+    models
+        .set_model_price("standin", "model-a", Some(price))
+        .await
+        .unwrap();
+    let negative = ModelPrice {
+        input: -1.0,
+        ..price
+    };
+    assert!(matches!(
+        models
+            .set_model_price("standin", "model-b", Some(negative))
+            .await,
+        Err(ModelsError::BadPrice(_))
+    ));
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "First".into(), None, None)
+        .await
+        .unwrap();
+    let run = chat_until_end(&mut updates, id).await;
+    let live = run.iter().find_map(|u| match u {
+        Update::ChatMessage { message, .. } => message.spent.clone(),
+        _ => None,
+    });
+    let first = ShownSpent {
+        model: "model-a".into(),
+        input_tokens: 1000,
+        output_tokens: 200,
+        cost: Some(0.006),
+    };
+    assert_eq!(
+        live.as_ref(),
+        Some(&first),
+        "the window is told as the answer comes"
+    );
+    chats
+        .send_message(id, "Second".into(), None, Some("model-b".into()))
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+
+    // Kept with the conversation, each priced by its model's price, or not at all.
+    let view = chats.conversation(id).await.unwrap();
+    assert_eq!(view.messages[1].spent.as_ref(), Some(&first));
+    assert_eq!(view.messages[3].spent.as_ref().unwrap().cost, None);
+    assert_eq!(view.spent.input_tokens, 4000);
+    assert_eq!(view.spent.output_tokens, 300);
+    assert!((view.spent.cost - 0.006).abs() < 1e-9, "{:?}", view.spent);
+    assert_eq!(view.spent.unpriced, 1);
 }

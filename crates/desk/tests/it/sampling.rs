@@ -226,10 +226,11 @@ async fn a_provider_refusal_is_said_in_its_words_and_the_person_can_still_answer
     assert!(message.contains("slow down please"), "{message}");
     assert!(message.contains('7'), "the wait is said: {message}");
 
-    // The default model (no hint) was asked, through the OpenAI protocol.
+    // No hint, but the demo asks for speed (`speedPriority` 0.8): the fast model was
+    // asked, through the OpenAI protocol.
     let request = last_request(&provider).await;
     assert_eq!(request["path"], "/v1/chat/completions");
-    assert_eq!(request["body"]["model"], "gpt-test");
+    assert_eq!(request["body"]["model"], "gpt-test-mini");
 
     let reply = json!({"role": "assistant", "model": "me",
                        "content": {"type": "text", "text": "Written by hand."}});
