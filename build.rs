@@ -97,6 +97,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "remove_turn",
         "stop_chat",
         "draft_sampling",
+        "stop_sampling_draft",
         "allow_sampling_without_review",
         "revoke_sampling_rule",
         "sampling_rules",

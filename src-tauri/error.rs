@@ -239,7 +239,9 @@ impl From<ChatError> for CommandError {
             ChatError::NoModel | ChatError::NoModelOf(_) | ChatError::NoSuchModel(_) => {
                 ErrorCode::NoModel
             }
-            ChatError::ChatRunning | ChatError::BadRequest(_) => ErrorCode::Invalid,
+            ChatError::ChatRunning | ChatError::BadRequest(_) | ChatError::DraftStopped => {
+                ErrorCode::Invalid
+            }
             ChatError::Conversation(ConversationError::NotFound(_)) => ErrorCode::NotFound,
             ChatError::Conversation(_) => ErrorCode::System,
             ChatError::Provider(_) => ErrorCode::Provider,

@@ -115,6 +115,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::remove_turn,
             chat::stop_chat,
             sampling::draft_sampling,
+            sampling::stop_sampling_draft,
             sampling::allow_sampling_without_review,
             sampling::revoke_sampling_rule,
             sampling::sampling_rules,

@@ -10,7 +10,8 @@ use crate::CommandError;
 type Result<T> = std::result::Result<T, CommandError>;
 
 /// The model's draft of the reply to sampling request `id`, from `reviewed` (the request
-/// as the person approved it); null when no model provider is configured.
+/// as the person approved it), its text told as `host-update`s as it comes; null when no
+/// model provider is configured.
 #[tauri::command]
 #[specta::specta]
 pub async fn draft_sampling(
@@ -23,6 +24,13 @@ pub async fn draft_sampling(
         .chats()
         .draft_sampling(id.into(), &server, Some(reviewed.json))
         .await?)
+}
+
+/// Stops the draft of the reply to sampling request `id`; the request stays pending.
+#[tauri::command]
+#[specta::specta]
+pub fn stop_sampling_draft(desk: State<'_, Desk>, id: u32) -> bool {
+    desk.chats().stop_sampling_draft(id.into())
 }
 
 /// From now on `model` of `provider` (the one whose draft the person reviewed) answers

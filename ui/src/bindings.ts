@@ -176,9 +176,12 @@ export const commands = {
 	stopChat: (id: number) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
 	 *  The model's draft of the reply to sampling request `id`, from `reviewed` (the request
-	 *  as the person approved it); null when no model provider is configured.
+	 *  as the person approved it), its text told as `host-update`s as it comes; null when no
+	 *  model provider is configured.
 	 */
 	draftSampling: (id: number, server: string, reviewed: Mcp.CreateMessageRequestParams) => __TAURI_INVOKE<SamplingDraft | null>("draft_sampling", { id, server, reviewed }),
+	/**  Stops the draft of the reply to sampling request `id`; the request stays pending. */
+	stopSamplingDraft: (id: number) => __TAURI_INVOKE<boolean>("stop_sampling_draft", { id }),
 	/**
 	 *  From now on `model` of `provider` (the one whose draft the person reviewed) answers
 	 *  `server`'s sampling requests without asking, within the server's budget.
@@ -2554,7 +2557,9 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  */
 { kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number; 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | 
+/**  The next piece of the reply a model drafts for the pending sampling request `id`. */
+{ kind: "sampling_draft"; id: number; text: string } | { kind: "approval_added"; pending: Pending_Deserialize } | { kind: "approval_removed"; id: number; 
 /**
  *  Given up by whoever asked, unanswered: its server cancelled the request (it
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
@@ -2582,7 +2587,9 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  */
 { kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
-{ kind: "sign_in_waiting"; server: string; waiting: boolean } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number; 
+{ kind: "sign_in_waiting"; server: string; waiting: boolean } | 
+/**  The next piece of the reply a model drafts for the pending sampling request `id`. */
+{ kind: "sampling_draft"; id: number; text: string } | { kind: "approval_added"; pending: Pending_Serialize } | { kind: "approval_removed"; id: number; 
 /**
  *  Given up by whoever asked, unanswered: its server cancelled the request (it
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.

@@ -154,6 +154,11 @@ pub enum Update {
         server: String,
         waiting: bool,
     },
+    /// The next piece of the reply a model drafts for the pending sampling request `id`.
+    SamplingDraft {
+        id: u64,
+        text: String,
+    },
     ApprovalAdded {
         pending: Box<Pending>,
     },

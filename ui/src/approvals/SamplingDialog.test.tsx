@@ -342,6 +342,35 @@ describe("SamplingDialog with a model", () => {
     expect(onAnswer).not.toHaveBeenCalled();
   });
 
+  it("shows the draft as the model writes it, and keeps what it wrote when the person stops it", async () => {
+    const draft = vi.fn(() => new Promise<never>(() => {}));
+    const stopDraft = vi.fn();
+    const onAnswer = vi.fn();
+    const user = userOnFakeClock();
+    const request = { id: 9, server: "research", deadlineMs: Date.now() + 60_000, params };
+    const { rerender } = render(
+      <SamplingDialog request={request} onAnswer={onAnswer} onDecline={vi.fn()} draft={draft} streamed="" stopDraft={stopDraft} />,
+    );
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "Next: write the reply" }));
+    rerender(<SamplingDialog request={request} onAnswer={onAnswer} onDecline={vi.fn()} draft={draft} streamed="Paris is the" stopDraft={stopDraft} />);
+    expect(screen.getByLabelText("What the model has written so far").textContent).toBe("Paris is the");
+    await user.click(screen.getByRole("button", { name: "Stop the draft" }));
+    expect(stopDraft).toHaveBeenCalledTimes(1);
+    expect(screen.getByText(/You stopped the draft/)).toBeTruthy();
+    const reply = screen.getByRole("textbox", { name: "Your reply" });
+    expect(reply).toHaveProperty("value", "Paris is the");
+    await user.type(reply, " capital.");
+    await user.click(screen.getByRole("button", { name: "Next: review the reply" }));
+    await user.click(screen.getByRole("button", { name: "Send reply" }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      role: "assistant",
+      content: { type: "text", text: "Paris is the capital." },
+      model: "human",
+      stopReason: "endTurn",
+    });
+  });
+
   it("sends an untouched draft whole, and asks nothing more without the checkbox", async () => {
     const draft = vi.fn().mockResolvedValue(drafted);
     const onAllowWithoutReview = vi.fn();

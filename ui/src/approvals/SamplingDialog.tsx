@@ -38,6 +38,10 @@ export interface SamplingDialogProps {
    * to this server without review, whatever the server hints.
    */
   onAllowWithoutReview?(chosen: { provider: string; model: string }): void;
+  /** What the model has written of its draft so far, as it comes. */
+  streamed?: string;
+  /** Stops the draft under way; what it wrote stays, for the person to finish. */
+  stopDraft?(): void;
 }
 
 type Draft =
@@ -50,7 +54,9 @@ type Draft =
       result: CreateMessageResult;
       text: string;
     }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string }
+  /** The person stopped it: what it wrote became their reply to finish. */
+  | { kind: "stopped" };
 
 /** The blocks of a reply. */
 function blocksOfResult(result: CreateMessageResult): SamplingMessageContentBlock[] {
@@ -149,6 +155,8 @@ export function SamplingDialog({
   onDecline,
   draft,
   onAllowWithoutReview,
+  streamed = "",
+  stopDraft,
 }: SamplingDialogProps) {
   const { params } = request;
   const idPrefix = `sampling-${request.id}`;
@@ -219,6 +227,15 @@ export function SamplingDialog({
         setDrafted({ kind: "failed", message: errorMessage(err) });
       },
     );
+  };
+
+  const stop = () => {
+    asked.current++;
+    stopDraft?.();
+    setDrafted({ kind: "stopped" });
+    setReply(streamed);
+    setCalls([]);
+    setModel("human");
   };
 
   const writeMyself = () => {
@@ -323,8 +340,25 @@ export function SamplingDialog({
         {step === 1 && (
           <>
             {drafted.kind === "drafting" && (
+              <>
+                <p className="approval-note" role="status">
+                  The model is drafting the reply…
+                </p>
+                {streamed !== "" && (
+                  <pre className="sampling-streaming" aria-label="What the model has written so far">
+                    {streamed}
+                  </pre>
+                )}
+                {stopDraft && (
+                  <button type="button" className="button" onClick={stop}>
+                    Stop the draft
+                  </button>
+                )}
+              </>
+            )}
+            {drafted.kind === "stopped" && (
               <p className="approval-note" role="status">
-                The model is drafting the reply…
+                You stopped the draft: what the model wrote is below, to finish or rewrite.
               </p>
             )}
             {drafted.kind === "done" && (

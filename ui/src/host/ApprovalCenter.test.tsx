@@ -12,6 +12,9 @@ vi.mock("../bindings", () => ({
     pickFolder: vi.fn(),
     answerRoots: vi.fn(),
   },
+  events: {
+    hostUpdate: { listen: vi.fn(() => Promise.resolve(() => {})) },
+  },
 }));
 
 afterEach(() => {

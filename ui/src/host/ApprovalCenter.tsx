@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { commands, type Pending_Serialize as Pending } from "../bindings";
 import { errorMessage } from "../errors";
+import { useHostUpdates } from "./updates";
 import type { ElicitResult } from "../mcp/schema";
 import { ToolCallDialog } from "../approvals/ToolCallDialog";
 import { ReadDialog } from "../approvals/ReadDialog";
@@ -47,8 +48,19 @@ export function ApprovalCenter({ pending, selectedId }: Props) {
   );
 }
 
+/** The text a model drafts for the sampling request `id`, as the host tells it, and a way to
+ * start again from nothing (a new draft). */
+function useDraftStream(id: number): [string, () => void] {
+  const [text, setText] = useState("");
+  useHostUpdates((update) => {
+    if (update.kind === "sampling_draft" && update.id === id) setText((t) => t + update.text);
+  });
+  return [text, () => setText("")];
+}
+
 function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Promise<unknown>) => void }) {
   const { question, server } = pending;
+  const [streamed, restartStream] = useDraftStream(pending.id);
   const id = pending.id;
   const base: PendingBase = {
     id,
@@ -97,7 +109,12 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
           }}
           onAnswer={(result) => send(commands.answerSampling(id, server, result))}
           onDecline={() => send(commands.answerSampling(id, server, null))}
-          draft={(reviewed) => commands.draftSampling(id, server, reviewed)}
+          draft={(reviewed) => {
+            restartStream();
+            return commands.draftSampling(id, server, reviewed);
+          }}
+          streamed={streamed}
+          stopDraft={() => void commands.stopSamplingDraft(id)}
           onAllowWithoutReview={({ provider, model }) =>
             send(commands.allowSamplingWithoutReview(server, provider, model))
           }

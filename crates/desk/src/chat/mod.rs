@@ -63,6 +63,8 @@ pub enum ChatError {
     NoSuchModel(switchboard_core::sampling::Chosen),
     #[error("the model is still answering in this conversation: wait, or press Stop")]
     ChatRunning,
+    #[error("the draft was stopped")]
+    DraftStopped,
     #[error(transparent)]
     Conversation(#[from] ConversationError),
     /// What the provider answered, or why it could not be reached, in its own words.
@@ -96,6 +98,8 @@ struct State {
     conversations: Option<Conversations>,
     /// The Stop of each conversation whose run goes on.
     runs: Mutex<HashMap<i64, CancellationToken>>,
+    /// The Stop of each sampling request whose reply a model drafts, by its id.
+    drafts: Mutex<HashMap<u64, CancellationToken>>,
     budgets: Budgets,
 }
 
@@ -159,6 +163,7 @@ impl Chats {
             state: Arc::new(State {
                 conversations,
                 runs: Mutex::default(),
+                drafts: Mutex::default(),
                 budgets: Budgets::default(),
             }),
             gate,

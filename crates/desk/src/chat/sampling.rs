@@ -15,7 +15,10 @@ use switchboard_core::sampling::{
 };
 use switchboard_mcp::types::CreateMessageRequestParams;
 
+use tokio_util::sync::CancellationToken;
+
 use super::{ChatError, Chats};
+use crate::Update;
 use crate::models::ModelsError;
 use crate::sampling::{
     SamplingDraft, SamplingRuleShown, bound_model, drafted_request, drafting_model, without_review,
@@ -32,7 +35,8 @@ impl From<DraftError> for ChatError {
 
 impl Chats {
     /// The model's reply to the pending sampling request `id` of `server`, streamed from
-    /// the provider and returned whole; `None` when no model is configured (the person
+    /// the provider (each piece told to the window as it comes: [`Update::SamplingDraft`];
+    /// [`Self::stop_sampling_draft`] ends it) and returned whole; `None` when no model is configured (the person
     /// writes the reply). `reviewed` is the request as the person approved it (they may
     /// have edited its messages and settings); `None` drafts the request as the server
     /// sent it. The reply may take what the request asks within
@@ -70,7 +74,20 @@ impl Chats {
         let Some(chosen) = drafting_model(&params, &config) else {
             return Ok(None);
         };
-        let drafted = self.draft_reply(&params, chosen, max_tokens).await?;
+        let stop = CancellationToken::new();
+        self.state.drafts.lock().insert(id, stop.clone());
+        let mut told = |text: &str| {
+            self.host.announce(Update::SamplingDraft {
+                id,
+                text: text.to_owned(),
+            });
+        };
+        let drafted = tokio::select! {
+            drafted = self.draft_reply(&params, chosen, max_tokens, &mut told) => drafted,
+            () = stop.cancelled() => Err(ChatError::DraftStopped),
+        };
+        self.state.drafts.lock().remove(&id);
+        let drafted = drafted?;
         Ok(Some(SamplingDraft {
             provider: drafted.provider,
             model: drafted.model,
@@ -79,16 +96,25 @@ impl Chats {
         }))
     }
 
-    /// Asks `chosen` for the reply, which may take `max_tokens`.
+    /// Stops the draft of the reply to the pending sampling request `id`: the request stays
+    /// pending, for the person to write or finish the reply. Whether a draft was going on.
+    pub fn stop_sampling_draft(&self, id: u64) -> bool {
+        let stop = self.state.drafts.lock().get(&id).cloned();
+        stop.map(|stop| stop.cancel()).is_some()
+    }
+
+    /// Asks `chosen` for the reply, which may take `max_tokens`; its text goes to
+    /// `on_text` as it comes.
     async fn draft_reply(
         &self,
         params: &CreateMessageRequestParams,
         chosen: Chosen,
         max_tokens: u32,
+        on_text: &mut (dyn FnMut(&str) + Send),
     ) -> Result<Drafted, ChatError> {
         let request = drafts::provider_request(params, &chosen.model, max_tokens)?;
         let client = self.models.provider_client(&chosen.provider).await?;
-        let response = drafts::draft(&client, &request, &mut |_| {}).await?;
+        let response = drafts::draft(&client, &request, on_text).await?;
         let tokens = response
             .usage
             .as_ref()
@@ -196,7 +222,7 @@ impl SamplingModels for Chats {
         max_tokens: u32,
     ) -> Pin<Box<dyn Future<Output = Result<Drafted, NotDrafted>> + Send + 'a>> {
         Box::pin(async move {
-            self.draft_reply(params, chosen.clone(), max_tokens)
+            self.draft_reply(params, chosen.clone(), max_tokens, &mut |_| {})
                 .await
                 .map_err(|e| NotDrafted(e.to_string()))
         })

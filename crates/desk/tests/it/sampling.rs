@@ -15,9 +15,9 @@ use serde_json::{Value, json};
 use switchboard_core::approvals::Question;
 use switchboard_core::config::ServerConfig;
 use switchboard_core::secrets::Secrets;
-use switchboard_desk::{AuditEntry, ChatError, ModelsError};
+use switchboard_desk::{AuditEntry, ChatError, ModelsError, Update};
 
-use crate::common::{DemoDesk, demo_allowed, demo_server, desk_in, text_of};
+use crate::common::{DemoDesk, WAIT, demo_allowed, demo_server, desk_in, text_of};
 use switchboard_test_support::stand_in::StandInProvider;
 
 /// A desk with the demo server and, if `provider` is given, two providers that reach it:
@@ -557,4 +557,51 @@ async fn a_rule_kept_without_a_model_asks_the_person_until_allowed_again() {
 
     allow_demo(&world).await;
     assert_eq!(unreviewed(&mut world, question, "t2").await, "Chosen now.");
+}
+
+#[tokio::test]
+async fn a_draft_streams_to_the_window_and_stops_when_the_person_stops_it() {
+    let provider = StandInProvider::start(json!({"turns": [
+        {"content": [{"text": "Paris is the capital", "pieces": 4}], "stall": true}
+    ]}))
+    .await;
+    let mut world = desk(Some(&provider)).await;
+    let call = world.call("ask_model", json!({"question": "Capital of France?"}), "t1");
+    let asked = world.asked().await;
+    let drafting = tokio::spawn({
+        let chats = world.desk.chats();
+        async move { chats.draft_sampling(asked.id, "demo", None).await }
+    });
+    // Each piece is told as it comes, before the provider finishes (it never does).
+    let mut streamed = String::new();
+    while streamed != "Paris is the capital" {
+        let piece = world
+            .next(|u| match u {
+                Update::SamplingDraft { id, text } if id == asked.id => Some(text),
+                _ => None,
+            })
+            .await;
+        streamed.push_str(&piece);
+    }
+    assert!(world.desk.chats().stop_sampling_draft(asked.id));
+    let stopped = tokio::time::timeout(WAIT, drafting).await.unwrap().unwrap();
+    assert!(
+        matches!(stopped, Err(ChatError::DraftStopped)),
+        "{stopped:?}"
+    );
+    assert!(
+        !world.desk.chats().stop_sampling_draft(asked.id),
+        "nothing left to stop"
+    );
+
+    // The request still waits for the person, who finishes the reply.
+    let reply = json!({"role": "assistant", "model": "me",
+                       "content": {"type": "text", "text": "Paris is the capital of France."}});
+    world
+        .desk
+        .trust()
+        .answer_sampling(asked.id, "demo", Some(reply))
+        .unwrap();
+    let result = call.await.unwrap().unwrap();
+    assert_eq!(text_of(&result), "Paris is the capital of France.");
 }
