@@ -95,6 +95,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "edit_turn",
         "regenerate",
         "remove_turn",
+        "summarise_earlier",
         "stop_chat",
         "draft_sampling",
         "stop_sampling_draft",

@@ -113,6 +113,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::edit_turn,
             chat::regenerate,
             chat::remove_turn,
+            chat::summarise_earlier,
             chat::stop_chat,
             sampling::draft_sampling,
             sampling::stop_sampling_draft,

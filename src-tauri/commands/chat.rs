@@ -183,6 +183,24 @@ pub async fn regenerate(
     Ok(desk.chats().regenerate(id, asking).await?)
 }
 
+/// Has the conversation's model (or the one given) summarise the turns before the last,
+/// so that the conversation fits its context again.
+#[tauri::command]
+#[specta::specta]
+pub async fn summarise_earlier(
+    desk: State<'_, Desk>,
+    id: i64,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    let asking = Asking {
+        provider,
+        model,
+        max_tokens: None,
+    };
+    Ok(desk.chats().summarise_earlier(id, asking).await?)
+}
+
 /// Takes back the person's turn that begins at message `at`, with the model's answer.
 #[tauri::command]
 #[specta::specta]

@@ -172,6 +172,11 @@ export const commands = {
 	regenerate: (id: number, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("regenerate", { id, provider, model }),
 	/**  Takes back the person's turn that begins at message `at`, with the model's answer. */
 	removeTurn: (id: number, at: number) => __TAURI_INVOKE<null>("remove_turn", { id, at }),
+	/**
+	 *  Has the conversation's model (or the one given) summarise the turns before the last,
+	 *  so that the conversation fits its context again.
+	 */
+	summariseEarlier: (id: number, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("summarise_earlier", { id, provider, model }),
 	/**  Stops the conversation's answer and cancels its tool calls under way. */
 	stopChat: (id: number) => __TAURI_INVOKE<boolean>("stop_chat", { id }),
 	/**
@@ -535,6 +540,12 @@ export type ChatEvent_Deserialize =
  */
 { event: "retrying"; attempt: number; waitMs: number; error: string } | 
 /**
+ *  The conversation did not fit the model's context: it is asked again with the images
+ *  and long tool results of earlier turns left out of the request (the conversation
+ *  keeps them).
+ */
+{ event: "trimmed"; images: number; results: number } | 
+/**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
  */
@@ -565,8 +576,12 @@ name: string; server: string; tool: string; arguments: JsonValue } |
 { event: "message"; message: JsonValue; spent?: Spent_Deserialize | null } | 
 /**  The run is over. */
 { event: "finished"; ended: Ended; usage: JsonValue } | 
-/**  The run ended on an error: the provider's own message, or what failed. */
-{ event: "error"; message: string; usage: JsonValue };
+/**
+ *  The run ended on an error: the provider's own message, or what failed;
+ *  `too_long` when the conversation did not fit the model's context even with its
+ *  earlier images and long results left out (summarising its earlier turns may help).
+ */
+{ event: "error"; message: string; tooLong?: boolean; usage: JsonValue };
 
 /**
  *  One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
@@ -582,6 +597,12 @@ export type ChatEvent_Serialize =
  *  for again after `wait_ms`.
  */
 { event: "retrying"; attempt: number; waitMs: number; error: string } | 
+/**
+ *  The conversation did not fit the model's context: it is asked again with the images
+ *  and long tool results of earlier turns left out of the request (the conversation
+ *  keeps them).
+ */
+{ event: "trimmed"; images: number; results: number } | 
 /**
  *  The model called a tool; the call waits for a standing rule or the person (the
  *  approval broker lists the question).
@@ -613,8 +634,12 @@ name: string; server: string; tool: string; arguments: JsonValue } |
 { event: "message"; message: JsonValue; spent: Spent_Serialize | null } | 
 /**  The run is over. */
 { event: "finished"; ended: Ended; usage: JsonValue } | 
-/**  The run ended on an error: the provider's own message, or what failed. */
-{ event: "error"; message: string; usage: JsonValue };
+/**
+ *  The run ended on an error: the provider's own message, or what failed;
+ *  `too_long` when the conversation did not fit the model's context even with its
+ *  earlier images and long results left out (summarising its earlier turns may help).
+ */
+{ event: "error"; message: string; tooLong: boolean; usage: JsonValue };
 
 export type ChatServerTools = ChatServerTools_Serialize | ChatServerTools_Deserialize;
 

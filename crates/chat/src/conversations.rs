@@ -152,6 +152,19 @@ impl Conversations {
         self.file.call(move |f| f.remove(id, range, now_ms())).await
     }
 
+    /// The messages before `upto` replaced by `summary` (kept aside in the file, not lost).
+    pub async fn summarise(
+        &self,
+        id: i64,
+        upto: usize,
+        summary: &Message,
+    ) -> Result<(), ConversationError> {
+        let summary = summary.clone();
+        self.file
+            .call(move |f| f.summarise(id, upto, &summary, now_ms()))
+            .await
+    }
+
     /// How the conversation asks its model from now on.
     pub async fn set_settings(
         &self,

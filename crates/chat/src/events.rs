@@ -28,6 +28,10 @@ pub enum ChatEvent {
         wait_ms: u64,
         error: String,
     },
+    /// The conversation did not fit the model's context: it is asked again with the images
+    /// and long tool results of earlier turns left out of the request (the conversation
+    /// keeps them).
+    Trimmed { images: u32, results: u32 },
     /// The model called a tool; the call waits for a standing rule or the person (the
     /// approval broker lists the question).
     ToolCallAwaiting {
@@ -82,9 +86,13 @@ pub enum ChatEvent {
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         usage: Usage,
     },
-    /// The run ended on an error: the provider's own message, or what failed.
+    /// The run ended on an error: the provider's own message, or what failed;
+    /// `too_long` when the conversation did not fit the model's context even with its
+    /// earlier images and long results left out (summarising its earlier turns may help).
     Error {
         message: String,
+        #[serde(default)]
+        too_long: bool,
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         usage: Usage,
     },
@@ -124,8 +132,16 @@ pub struct Spent {
 /// How a run ended, as it returns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    Finished { ended: Ended, usage: Usage },
-    Failed { message: String, usage: Usage },
+    Finished {
+        ended: Ended,
+        usage: Usage,
+    },
+    Failed {
+        message: String,
+        /// The conversation does not fit the model's context (see [`ChatEvent::Error`]).
+        too_long: bool,
+        usage: Usage,
+    },
 }
 
 impl Outcome {
@@ -142,8 +158,13 @@ impl Outcome {
                 ended: ended.clone(),
                 usage: *usage,
             },
-            Self::Failed { message, usage } => ChatEvent::Error {
+            Self::Failed {
+                message,
+                too_long,
+                usage,
+            } => ChatEvent::Error {
                 message: message.clone(),
+                too_long: *too_long,
                 usage: *usage,
             },
         }

@@ -4,7 +4,15 @@
 const LAYERS: &[&[&str]] = &[
     // The parts of a turn: names, attachments, results, events, retries, servers, drafts.
     &[
-        "naming", "context", "results", "events", "retry", "servers", "drafts", "turns",
+        "naming",
+        "context",
+        "results",
+        "events",
+        "retry",
+        "servers",
+        "drafts",
+        "turns",
+        "compaction",
     ],
     // The conversations kept.
     &["conversations"],

@@ -14,10 +14,12 @@
 //! - [`context`]: resources attached to a message and prompts used as slash commands, in
 //!   the providers' terms.
 //! - [`turns`]: the person's turns, which are taken back, edited or answered again whole.
+//! - [`compaction`]: a conversation too long for the model's context, made to fit.
 //!
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
 
+pub mod compaction;
 pub mod context;
 mod conversations;
 pub mod drafts;

@@ -4,6 +4,7 @@
 //! until it stops calling tools, the rounds run out, the provider fails, or the person
 //! presses Stop, which ends the answer at once and cancels the calls under way.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use switchboard_providers::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::compaction;
 use crate::conversations::{Conversations, Spent};
 use crate::events::{ChatEvent, Ended, Outcome, add_usage};
 use crate::naming::{Enablement, Toolset};
@@ -134,7 +136,11 @@ enum Asked {
     Answer(Response),
     /// Stopped, with the text written so far.
     Stopped(String),
-    Failed(String),
+    Failed {
+        message: String,
+        /// The conversation does not fit the model's context.
+        too_long: bool,
+    },
 }
 
 /// How one stream ended.
@@ -260,7 +266,13 @@ impl Chat {
                         usage,
                     };
                 }
-                Asked::Failed(message) => return Outcome::Failed { message, usage },
+                Asked::Failed { message, too_long } => {
+                    return Outcome::Failed {
+                        message,
+                        too_long,
+                        usage,
+                    };
+                }
             };
             add_usage(&mut usage, response.usage);
             let spent = response.usage.map(|counted| Spent {
@@ -344,18 +356,39 @@ impl Chat {
         messages.push(message);
     }
 
-    /// Asks the model, trying again after a passing failure as far as `Retry` allows.
+    /// Asks the model, trying again after a passing failure as far as `Retry` allows, and
+    /// once with earlier images and long results left out if the conversation is too long.
     async fn ask(&self, run: &Run<'_>, request: &Request) -> Asked {
+        let mut request = Cow::Borrowed(request);
         let mut attempt = 0;
         loop {
-            let error = match self.stream(run, request).await {
+            let error = match self.stream(run, &request).await {
                 Streamed::Done(response) => return Asked::Answer(response),
                 Streamed::Stopped(partial) => return Asked::Stopped(partial),
                 Streamed::Failed(error) => error,
             };
+            let too_long = matches!(error, Error::ContextTooLong { .. });
+            if too_long
+                && matches!(request, Cow::Borrowed(_))
+                && let Some((messages, left_out)) = compaction::trimmed(&request.messages)
+            {
+                let trimmed = ChatEvent::Trimmed {
+                    images: left_out.images as u32,
+                    results: left_out.results as u32,
+                };
+                let _ = run.events.send(trimmed).await;
+                request = Cow::Owned(Request {
+                    messages,
+                    ..request.into_owned()
+                });
+                continue;
+            }
             attempt += 1;
             let Some(wait) = run.settings.retry.wait(&error, attempt) else {
-                return Asked::Failed(error.to_string());
+                return Asked::Failed {
+                    message: error.to_string(),
+                    too_long,
+                };
             };
             let retrying = ChatEvent::Retrying {
                 attempt,

@@ -7,11 +7,32 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_desk::{Trust, Update};
 use tokio::sync::broadcast;
+
+/// One writer at a time on the person's terminal: what `chat` says on standard error, its
+/// answer on standard output and the questions asked on the terminal would otherwise mix
+/// mid-line (an unbuffered stream writes a formatted line in pieces).
+static TERMINAL: Mutex<()> = Mutex::new(());
+
+/// Writes `text` whole to `to` while nothing else writes to the terminal.
+pub fn write_whole(to: &mut dyn Write, text: &str) {
+    let _held = TERMINAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let _ = to.write_all(text.as_bytes());
+    let _ = to.flush();
+}
+
+/// `eprintln!`, written whole (see [`write_whole`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::approve::write_whole(&mut std::io::stderr(), &format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use say;
 
 /// The person's terminal, when one is attached: the process's own (`/dev/tty`), so that
 /// a prompt piped in or an answer piped out leaves it free to ask on.
@@ -42,13 +63,12 @@ impl Terminal {
     ) -> Option<Remember> {
         let arguments = serde_json::to_string(arguments).unwrap_or_default();
         let mut reader = BufReader::new(self.tty.try_clone().ok()?);
+        let question = format!(
+            "The model wants to call {tool} of {server} with {arguments}\n\
+             Allow it? [y]es once, [a]lways, [n]o: "
+        );
         loop {
-            write!(
-                self.tty,
-                "The model wants to call {tool} of {server} with {arguments}\n\
-                 Allow it? [y]es once, [a]lways, [n]o: "
-            )
-            .ok()?;
+            write_whole(&mut self.tty, &question);
             let mut line = String::new();
             if reader.read_line(&mut line).ok()? == 0 {
                 return None;
@@ -107,7 +127,7 @@ impl Approver {
             tool, arguments, ..
         } = &pending.question
         else {
-            eprintln!(
+            say!(
                 "[asked] {} asked for something only the app can answer: refused",
                 pending.server
             );
@@ -133,7 +153,7 @@ impl Approver {
         } else {
             Answered::NoOneToAsk
         };
-        eprintln!("[tool] {}", said(&answered, &pending.server, tool));
+        say!("[tool] {}", said(&answered, &pending.server, tool));
         let answer = |allow: bool, remember: Remember| {
             trust.answer_tool_call(
                 pending.id,
@@ -149,7 +169,7 @@ impl Approver {
             Answered::NoOneToAsk => trust.refuse_unasked(pending.id),
         };
         if let Err(e) = done {
-            eprintln!("[tool] the answer did not reach the call: {e}");
+            say!("[tool] the answer did not reach the call: {e}");
         }
     }
 }

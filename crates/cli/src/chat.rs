@@ -7,7 +7,7 @@
 //! and how it was decided ([`crate::approve`]), retries, and at the end why the answer
 //! stopped and the tokens it took. The exit code says how it ended ([`Ending`]).
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ use switchboard_desk::{Asking, Composed, Desk};
 use switchboard_providers::{AssistantContent, Message, StopReason, Usage};
 use tokio::sync::mpsc;
 
-use crate::approve::{Approver, Terminal};
+use crate::approve::{Approver, Terminal, say, write_whole};
 
 #[derive(Args)]
 pub struct ChatArgs {
@@ -64,7 +64,7 @@ pub async fn run(args: ChatArgs) -> Ending {
     match chat(args).await {
         Ok(ending) => ending,
         Err(message) => {
-            eprintln!("switchboard-cli: {message}");
+            say!("switchboard-cli: {message}");
             Ending::Failed
         }
     }
@@ -149,7 +149,7 @@ async fn start_servers(desk: &Desk, timeout: Duration) {
         match server.state {
             Some(ServerState::Running { .. }) => {}
             _ if !server.enabled => {}
-            state => eprintln!(
+            state => say!(
                 "[server] {} is not running: {}",
                 server.name,
                 not_running(state)
@@ -203,7 +203,7 @@ async fn converse(desk: &Desk, prompt: String, asking: Asking) -> Result<Ending,
     out.end();
     let outcome = outcome.map_err(|e| e.to_string())?;
     if let Ok(kept) = chats.conversation(conversation.id).await {
-        eprintln!("[conversation] kept as “{}”", kept.summary.title);
+        say!("[conversation] kept as “{}”", kept.summary.title);
     }
     Ok(ending(&outcome))
 }
@@ -228,8 +228,8 @@ fn ending(outcome: &Outcome) -> Ending {
             Ended::Stopped => ("stopped".into(), Ending::CutShort),
         },
     };
-    eprintln!("[stop] {said}");
-    eprintln!("[usage] {}", usage(&outcome.usage()));
+    say!("[stop] {said}");
+    say!("[usage] {}", usage(&outcome.usage()));
     ending
 }
 
@@ -277,18 +277,16 @@ impl Answer {
     fn follow(&mut self, event: &ChatEvent) {
         match event {
             ChatEvent::ReasoningDelta { text } => {
-                let mut err = std::io::stderr().lock();
-                if !std::mem::replace(&mut self.thinking, true) {
-                    let _ = err.write_all(b"[reasoning] ");
-                }
-                let _ = err.write_all(text.as_bytes());
-                let _ = err.flush();
+                let opening = if std::mem::replace(&mut self.thinking, true) {
+                    ""
+                } else {
+                    "[reasoning] "
+                };
+                write_whole(&mut std::io::stderr(), &format!("{opening}{text}"));
             }
             ChatEvent::TextDelta { text } => {
                 self.end_reasoning();
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
+                write_whole(&mut std::io::stdout(), text);
                 self.mid_line = !text.ends_with('\n');
             }
             ChatEvent::Retrying {
@@ -297,9 +295,16 @@ impl Answer {
                 error,
             } => {
                 self.end();
-                eprintln!(
+                say!(
                     "[retry] the provider failed ({error}); the answer starts again in {:.1} s (attempt {attempt})",
                     *wait_ms as f64 / 1000.0
+                );
+            }
+            ChatEvent::Trimmed { images, results } => {
+                self.end();
+                say!(
+                    "[context] the conversation is too long for the model: asked again with {images} \
+                     earlier image(s) and {results} long tool result(s) left out"
                 );
             }
             ChatEvent::ToolCallAwaiting {
@@ -310,7 +315,7 @@ impl Answer {
                 ..
             } => {
                 self.end();
-                eprintln!("[tool] the model calls {tool} of {server} with {arguments}");
+                say!("[tool] the model calls {tool} of {server} with {arguments}");
                 self.calls
                     .insert(call_id.clone(), format!("{tool} of {server}"));
             }
@@ -322,14 +327,14 @@ impl Answer {
                 } else {
                     "answered"
                 };
-                eprintln!("[tool] {} {how}", self.call(call_id));
+                say!("[tool] {} {how}", self.call(call_id));
             }
             ChatEvent::ToolCallDenied {
                 call_id,
                 decided_by,
-            } => eprintln!("[tool] {} was refused ({decided_by})", self.call(call_id)),
+            } => say!("[tool] {} was refused ({decided_by})", self.call(call_id)),
             ChatEvent::ToolCallFailed { call_id, error } => {
-                eprintln!("[tool] {} failed: {error}", self.call(call_id));
+                say!("[tool] {} failed: {error}", self.call(call_id));
             }
             ChatEvent::Message {
                 message: Message::Assistant(content),
@@ -363,7 +368,7 @@ impl Answer {
     /// Ends the line of the reasoning, if one is open.
     fn end_reasoning(&mut self) {
         if std::mem::take(&mut self.thinking) {
-            eprintln!();
+            say!("");
         }
     }
 
@@ -371,7 +376,7 @@ impl Answer {
     fn end(&mut self) {
         self.end_reasoning();
         if std::mem::take(&mut self.mid_line) {
-            println!();
+            write_whole(&mut std::io::stdout(), "\n");
         }
     }
 }

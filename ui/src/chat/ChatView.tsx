@@ -207,6 +207,23 @@ export function ChatView() {
     replace(lastTurn + 1, (id) => commands.regenerate(id, choice?.provider ?? null, choice?.model || null));
   };
 
+  /** Has the model summarise the turns before the last, so the conversation fits again. */
+  const summarise = () => {
+    if (open === null) return;
+    const id = open;
+    setLive((l) => ({ ...l, running: true, error: null, tooLong: false, notice: "The model is summarising the earlier turns…" }));
+    commands.summariseEarlier(id, choice?.provider ?? null, choice?.model || null).then(
+      () => {
+        setLive((l) => ({ ...l, running: false, notice: "The earlier turns were summarised: ask again with Regenerate." }));
+        load(id);
+      },
+      (err: unknown) => {
+        setLive((l) => ({ ...l, running: false, notice: null }));
+        setError(errorMessage(err));
+      },
+    );
+  };
+
   /** Asks the model to go on from an answer cut off at its most tokens. */
   const goOn = () => {
     if (open === null || live.running) return;
@@ -439,8 +456,13 @@ export function ChatView() {
           {jumpToLatest}
         </div>
         {live.error && (
-          <p className="error" role="alert">
+          <p className="error chat-notice" role="alert">
             The model could not answer: {live.error}
+            {live.tooLong && !live.running && open !== null && (
+              <button type="button" className="button" onClick={summarise}>
+                Summarise earlier turns
+              </button>
+            )}
           </p>
         )}
         {error && (

@@ -20,6 +20,8 @@ export interface Live {
   calls: Record<string, CallState>;
   /** How the last run failed, in the provider's words. */
   error: string | null;
+  /** It failed because the conversation no longer fits the model's context. */
+  tooLong: boolean;
   notice: string | null;
   /** The answer was cut off at its most tokens: the person may ask the model to go on. */
   canContinue: boolean;
@@ -46,6 +48,7 @@ export const idle = (running = false): Live => ({
   thinking: "",
   calls: {},
   error: null,
+  tooLong: false,
   notice: null,
   canContinue: false,
   usage: null,
@@ -86,6 +89,11 @@ export function step(live: Live, event: ChatEvent): Live {
       return { ...live, running: true, streaming: live.streaming + event.text, notice: null, canContinue: false };
     case "reasoning_delta":
       return { ...live, running: true, thinking: live.thinking + event.text };
+    case "trimmed":
+      return {
+        ...live,
+        notice: `The conversation was too long for the model: it was asked again with ${event.images} earlier image(s) and ${event.results} long tool result(s) left out (the conversation keeps them).`,
+      };
     case "retrying":
       return { ...live, streaming: "", thinking: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
     case "tool_call_awaiting":
@@ -117,6 +125,7 @@ export function step(live: Live, event: ChatEvent): Live {
         streaming: "",
         thinking: "",
         error: event.message,
+        tooLong: event.tooLong === true,
         notice: null,
         canContinue: false,
         usage: tokensOf(event.usage),

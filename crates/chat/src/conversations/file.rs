@@ -40,6 +40,13 @@ CREATE TABLE IF NOT EXISTS messages (
     spent TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_of ON messages (conversation, id);
+-- Messages a summary replaced, kept as they were (JSON, with what each answer took).
+CREATE TABLE IF NOT EXISTS summarised (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    at_ms INTEGER NOT NULL,
+    messages TEXT NOT NULL
+);
 ";
 
 pub(super) struct File {
@@ -262,6 +269,43 @@ impl File {
             delete.execute(params![row]).map_err(|e| self.db.fail(e))?;
         }
         drop(delete);
+        tx.commit().map_err(|e| self.db.fail(e))
+    }
+
+    /// The messages before `upto` replaced by `summary`: they are kept in `summarised`,
+    /// and the summary takes the place of the first of them.
+    pub(super) fn summarise(
+        &self,
+        id: i64,
+        upto: usize,
+        summary: &Message,
+        now: i64,
+    ) -> Result<(), ConversationError> {
+        let mut db = self.db.lock();
+        let tx = db.transaction().map_err(|e| self.db.fail(e))?;
+        let kept = readable(&tx, id).map_err(|e| self.db.fail(e))?;
+        let Some(earlier) = kept.get(..upto).filter(|e| !e.is_empty()) else {
+            return Err(ConversationError::NoSuchMessages(id));
+        };
+        let archived: Vec<serde_json::Value> = earlier
+            .iter()
+            .map(|k| serde_json::json!({"message": k.message, "spent": k.spent}))
+            .collect();
+        tx.execute(
+            "INSERT INTO summarised (conversation, at_ms, messages) VALUES (?1, ?2, ?3)",
+            params![id, now, serde_json::Value::Array(archived).to_string()],
+        )
+        .map_err(|e| self.db.fail(e))?;
+        for message in earlier {
+            tx.execute("DELETE FROM messages WHERE id = ?1", params![message.row])
+                .map_err(|e| self.db.fail(e))?;
+        }
+        let json = serde_json::to_string(summary).unwrap_or_default();
+        tx.execute(
+            "INSERT INTO messages (id, conversation, at_ms, message, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![earlier[0].row, id, now, json, searchable(summary)],
+        )
+        .map_err(|e| self.db.fail(e))?;
         tx.commit().map_err(|e| self.db.fail(e))
     }
 

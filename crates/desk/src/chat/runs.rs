@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use switchboard_chat::{
-    ChatEvent, ChatSettings, ConversationSettings, Enablement, Outcome, Toolset, turns,
+    ChatEvent, ChatSettings, ConversationSettings, Enablement, Outcome, Toolset, compaction, turns,
 };
 use switchboard_core::approvals::Serving;
 use switchboard_core::clock::now_ms;
@@ -31,6 +31,8 @@ const TITLE_CHARS: usize = 48;
 const MAX_TOKENS: u32 = 4096;
 /// The most rounds of a run when the conversation does not say.
 const MAX_ROUNDS: u32 = 16;
+/// The longest summary of earlier turns.
+const SUMMARY_TOKENS: u32 = 2048;
 
 /// Which model a message goes to, and how long its answer may be; what is not said, the
 /// conversation's settings, else the defaults.
@@ -186,6 +188,37 @@ impl Chats {
         let messages = kept.get(id).await?.messages;
         let turn = turns::turn_at(&messages, at).ok_or_else(no_turn_at)?;
         Ok(kept.remove(id, turn).await?)
+    }
+
+    /// The turns before the last one summarised by the conversation's model (or the one
+    /// given), so that the conversation fits its context again: the summary takes their
+    /// place, and they are kept aside in the file. The person then asks again.
+    pub async fn summarise_earlier(&self, id: i64, asking: Asking) -> Result<(), ChatError> {
+        if self.state.runs.lock().contains_key(&id) {
+            return Err(ChatError::ChatRunning);
+        }
+        let kept = self.conversations_kept()?;
+        let opened = kept.get(id).await?;
+        let last = opened
+            .messages
+            .iter()
+            .rposition(turns::begins_turn)
+            .filter(|&at| at > 0)
+            .ok_or_else(|| {
+                ChatError::BadRequest("there are no earlier turns to summarise".into())
+            })?;
+        let (_, client, model) = self.chosen_model(&asking, &opened.settings).await?;
+        let request = compaction::summary_request(&opened.messages[..last], &model, SUMMARY_TOKENS);
+        let answer = client.complete(&request).await?;
+        let summary = compaction::text_of(&answer.content);
+        if summary.trim().is_empty() {
+            return Err(ChatError::BadRequest(
+                "the model wrote no summary: the earlier turns are kept as they were".into(),
+            ));
+        }
+        kept.summarise(id, last, &compaction::summary_message(&summary))
+            .await?;
+        Ok(())
     }
 
     /// [`Self::send_composed`] run to its end here, as the command line does: each event
@@ -422,6 +455,7 @@ impl Chats {
             Err(e) => {
                 let failed = Outcome::Failed {
                     message: e.to_string(),
+                    too_long: false,
                     usage: Default::default(),
                 };
                 let _ = events.send(failed.event()).await;

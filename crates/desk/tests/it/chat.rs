@@ -552,3 +552,52 @@ async fn an_answer_cut_off_or_of_nothing_ends_saying_so() {
         "{nothing:?}"
     );
 }
+
+#[tokio::test]
+async fn a_conversation_too_long_is_asked_again_with_earlier_long_results_left_out() {
+    let world = world().await;
+    let provider = stand_in(json!([
+        {"error": {"kind": "context_too_long"}},
+        {"content": [{"text": "Fits now."}]}
+    ]))
+    .await;
+    let chat = world.conversations.create("Long").await.unwrap();
+    let long = "x".repeat(5_000);
+    let earlier = [
+        Message::user_text("Read the file"),
+        Message::Assistant(vec![AssistantContent::ToolCall(
+            switchboard_providers::ToolCall {
+                id: "c1".into(),
+                name: "demo__echo".into(),
+                arguments: json!({"text": "file"}),
+            },
+        )]),
+        Message::User(vec![UserContent::ToolResult(
+            switchboard_providers::ToolResult {
+                call_id: "c1".into(),
+                content: vec![switchboard_providers::ToolResultContent::Text(long.clone())],
+                is_error: false,
+                not_made: false,
+            },
+        )]),
+        Message::assistant_text("It is long."),
+    ];
+    for message in &earlier {
+        world.conversations.append(chat.id, message).await.unwrap();
+    }
+    let run = world.send(chat.id, "And now?", openai(&provider), settings());
+    let (outcome, events) = run.finish().await;
+    assert!(matches!(outcome, Outcome::Finished { .. }), "{outcome:?}");
+    assert!(events.contains(&ChatEvent::Trimmed {
+        images: 0,
+        results: 1
+    }));
+    assert_eq!(text_of(&events), "Fits now.");
+    let sent = bodies(&provider).await;
+    assert!(sent[0].to_string().contains(&long), "first as it is");
+    let retried = sent[1].to_string();
+    assert!(!retried.contains(&long), "then without the long result");
+    assert!(retried.contains("left out to fit the context"), "{retried}");
+    let kept = world.conversations.get(chat.id).await.unwrap().messages;
+    assert_eq!(kept[2], earlier[2], "the conversation keeps it");
+}

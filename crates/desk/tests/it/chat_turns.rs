@@ -327,3 +327,74 @@ async fn what_each_answer_took_is_kept_and_costed_by_the_prices_the_person_gave(
     assert!((view.spent.cost - 0.006).abs() < 1e-9, "{:?}", view.spent);
     assert_eq!(view.spent.unpriced, 1);
 }
+
+#[tokio::test]
+async fn a_conversation_too_long_for_the_model_is_summarised_and_goes_on() {
+    let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
+        {"content": [{"text": "It rains 4 mm in Lisbon today."}]},
+        {"error": {"kind": "context_too_long"}},
+        {"content": [{"text": "The person asked about rain in Lisbon: 4 mm today."}]},
+        {"content": [{"text": "Tomorrow is dry."}]}
+    ]}))
+    .await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["model-test"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "Rain in Lisbon?".into(), None, None)
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    chats
+        .send_message(id, "And tomorrow?".into(), None, None)
+        .await
+        .unwrap();
+    let failed = chat_until_end(&mut updates, id).await;
+    assert!(
+        failed.iter().any(|u| matches!(
+            u,
+            Update::Chat {
+                event: ChatEvent::Error { too_long: true, .. },
+                ..
+            }
+        )),
+        "the window is told the conversation no longer fits: {failed:?}"
+    );
+
+    chats
+        .summarise_earlier(id, Asking::default())
+        .await
+        .unwrap();
+    let summarised = shown(&world, id).await;
+    assert_eq!(summarised.len(), 2, "{summarised:?}");
+    assert!(
+        summarised[0].1.contains("summarised to fit"),
+        "{summarised:?}"
+    );
+    assert!(summarised[0].1.contains("4 mm today"));
+    assert_eq!(summarised[1].1, "And tomorrow?");
+    chats.regenerate(id, Asking::default()).await.unwrap();
+    chat_until_end(&mut updates, id).await;
+    let requests = asked(&provider).await;
+    assert_eq!(requests.len(), 4);
+    assert!(
+        requests[2]
+            .last()
+            .unwrap()
+            .1
+            .starts_with("Summarise the conversation above"),
+        "the model was asked for the summary: {:?}",
+        requests[2]
+    );
+    let last = &requests[3];
+    assert_eq!(
+        last.len(),
+        2,
+        "the summary and the question alone: {last:?}"
+    );
+    assert!(last[0].1.contains("4 mm today"));
+    assert_eq!(last[1], pair("user", "And tomorrow?"));
+    assert_eq!(shown(&world, id).await[2].1, "Tomorrow is dry.");
+}
