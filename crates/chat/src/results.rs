@@ -9,11 +9,14 @@ use switchboard_core::decisions::DecidedBy;
 
 /// The most of one text block a model is sent: a server may answer with megabytes.
 pub const TEXT_BYTES: usize = 100 * 1024;
+/// The most of one result a model is sent, its blocks together (an image counts its
+/// encoded bytes): a server may answer with a great many blocks.
+pub const RESULT_BYTES: usize = 400 * 1024;
 
 /// The server's result as the model reads it. Images go as images; what a model cannot
 /// take (sound, binary resources) is described in a line of text.
 pub fn from_call(call_id: &str, result: &CallToolResult) -> ToolResult {
-    let mut content: Vec<ToolResultContent> = result.content.iter().map(block).collect::<Vec<_>>();
+    let mut content = within_bounds(result.content.iter().map(block));
     if content.is_empty() {
         let text = match &result.structured_content {
             Some(structured) => structured.to_string(),
@@ -91,6 +94,34 @@ pub fn stopped(call_id: &str) -> ToolResult {
         call_id,
         format!("{CANCELLED}the user stopped the conversation."),
     )
+}
+
+/// The blocks while they fit in [`RESULT_BYTES`] together; the first that does not, and
+/// all after it, are left out and said so.
+fn within_bounds(blocks: impl Iterator<Item = ToolResultContent>) -> Vec<ToolResultContent> {
+    let mut kept = Vec::new();
+    let mut bytes = 0;
+    let mut left_out = 0;
+    for block in blocks {
+        let size = match &block {
+            ToolResultContent::Text(text) => text.len(),
+            ToolResultContent::Image(Image::Base64 { data, .. }) => data.len(),
+            ToolResultContent::Image(Image::Url { url }) => url.len(),
+        };
+        if left_out == 0 && bytes + size <= RESULT_BYTES {
+            bytes += size;
+            kept.push(block);
+        } else {
+            left_out += 1;
+        }
+    }
+    if left_out > 0 {
+        kept.push(ToolResultContent::Text(format!(
+            "[{left_out} more block(s) of this result left out: it is over {} KiB]",
+            RESULT_BYTES / 1024
+        )));
+    }
+    kept
 }
 
 fn text_block(text: &str) -> ToolResultContent {
@@ -212,6 +243,25 @@ mod tests {
             panic!("text")
         };
         assert!(text.len() < TEXT_BYTES + cut::MARK_ROOM);
+    }
+
+    #[test]
+    fn a_result_of_many_blocks_is_bounded_as_a_whole() {
+        let block = json!({"type": "text", "text": "y".repeat(TEXT_BYTES)});
+        let r = result(json!({"content": vec![block; 10]}));
+        let sent = from_call("c1", &r).content;
+        let kept = RESULT_BYTES / TEXT_BYTES;
+        assert_eq!(sent.len(), kept + 1);
+        let ToolResultContent::Text(note) = &sent[kept] else {
+            panic!("a note")
+        };
+        assert_eq!(
+            note,
+            &format!(
+                "[{} more block(s) of this result left out: it is over 400 KiB]",
+                10 - kept
+            )
+        );
     }
 
     #[test]
