@@ -7,20 +7,134 @@
 //! ends on the model's turn (an MCP prompt may, or an answer cut off) is asked to go on in
 //! a user turn of its own: Claude models from 4.6 on refuse to continue an assistant
 //! message ("does not support assistant message prefill"). The model's reasoning goes back
-//! within the turn under way only. A request refused for a
+//! within the turn under way only. An image the providers do not take (not PNG, JPEG, GIF
+//! or WebP, or over 5 MB), and images past the 20 newest, are each described in a line of
+//! text instead; a model that refuses images altogether (a text-only local model) is asked
+//! once more with every image described. A request refused for a
 //! parameter a model does not take (a reasoning model's temperature, say) is tried once
 //! more without it.
 
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::model::{AssistantContent, Message, Request, UserContent};
+use crate::model::{AssistantContent, Image, Message, Request, ToolResultContent, UserContent};
+
+/// The image types every provider takes.
+const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+/// The largest image the providers take (Anthropic's limit; OpenAI's is larger).
+const IMAGE_BYTES: usize = 5 * 1024 * 1024;
+/// The most images a request carries: the newest are kept.
+const IMAGES: usize = 20;
+
+/// Why an image cannot go as it is, if it cannot (its place among the request's images,
+/// counted from the newest, decides whether it is one too many).
+fn image_problem(image: &Image, from_newest: usize) -> Option<String> {
+    let Image::Base64 { media_type, data } = image else {
+        return (from_newest >= IMAGES).then(|| "one image too many".to_owned());
+    };
+    let bytes = data.len() / 4 * 3;
+    if !IMAGE_TYPES.contains(&media_type.as_str()) {
+        Some(format!(
+            "of type {media_type}, which the model does not take"
+        ))
+    } else if bytes > IMAGE_BYTES {
+        Some(format!(
+            "of {} KB, over the 5 MB a model takes",
+            bytes / 1024
+        ))
+    } else if from_newest >= IMAGES {
+        Some(format!("one of more than {IMAGES}: the newest are kept"))
+    } else {
+        None
+    }
+}
+
+/// The line that stands for an image left out.
+fn described(why: &str) -> String {
+    format!("[An image was left out here: {why}.]")
+}
+
+/// The request with each image that has a problem (`problem` of the image and its place
+/// from the newest) described instead; `None` when none has one.
+fn with_images_described(
+    request: &Request,
+    problem: impl Fn(&Image, usize) -> Option<String>,
+) -> Option<Request> {
+    let total: usize = request.messages.iter().map(images_in).sum();
+    let mut seen = 0;
+    let mut changed = false;
+    let mut fix = |image: &Image| -> Option<String> {
+        seen += 1;
+        let why = problem(image, total - seen)?;
+        changed = true;
+        Some(described(&why))
+    };
+    let messages = request
+        .messages
+        .iter()
+        .map(|message| match message {
+            Message::User(parts) => Message::User(
+                parts
+                    .iter()
+                    .map(|part| match part {
+                        UserContent::Image(image) => {
+                            fix(image).map_or_else(|| part.clone(), UserContent::Text)
+                        }
+                        UserContent::ToolResult(result) => {
+                            let mut result = result.clone();
+                            for piece in &mut result.content {
+                                if let ToolResultContent::Image(image) = piece
+                                    && let Some(text) = fix(image)
+                                {
+                                    *piece = ToolResultContent::Text(text);
+                                }
+                            }
+                            UserContent::ToolResult(result)
+                        }
+                        UserContent::Text(_) => part.clone(),
+                    })
+                    .collect(),
+            ),
+            assistant => assistant.clone(),
+        })
+        .collect();
+    changed.then(|| Request {
+        messages,
+        ..request.clone()
+    })
+}
+
+fn images_in(message: &Message) -> usize {
+    match message {
+        Message::User(parts) => parts
+            .iter()
+            .map(|part| match part {
+                UserContent::Image(_) => 1,
+                UserContent::ToolResult(result) => result
+                    .content
+                    .iter()
+                    .filter(|c| matches!(c, ToolResultContent::Image(_)))
+                    .count(),
+                UserContent::Text(_) => 0,
+            })
+            .sum(),
+        Message::Assistant(_) => 0,
+    }
+}
 
 /// The user turn that asks the model to go on from its own last message.
 pub const GO_ON: &str = "Continue.";
 
 /// `request` as it may be sent: itself when nothing in it needs changing.
 pub fn sendable(request: &Request) -> Cow<'_, Request> {
+    match with_images_described(request, image_problem) {
+        Some(described) => Cow::Owned(sendable_text(&described).into_owned()),
+        None => sendable_text(request),
+    }
+}
+
+/// [`sendable`], images aside.
+fn sendable_text(request: &Request) -> Cow<'_, Request> {
     // The model's reasoning goes back within the turn under way alone: the providers that
     // check it check it there, and ignore (but count) the rest.
     let current = request
@@ -101,6 +215,8 @@ pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<R
         fewer.stop_sequences.clear();
     } else if request.effort.is_some() && (names("reasoning_effort") || names("thinking")) {
         fewer.effort = None;
+    } else if names("image") || names("image_url") || names("images") || names("vision") {
+        return with_images_described(request, |_, _| Some("the model reads no images".to_owned()));
     } else {
         return None;
     }
@@ -156,6 +272,75 @@ mod tests {
 
     use super::*;
     use crate::model::{Reasoning, ToolCall, ToolResult};
+
+    fn image(media_type: &str, bytes: usize) -> UserContent {
+        UserContent::Image(Image::Base64 {
+            media_type: media_type.into(),
+            data: "A".repeat(bytes / 3 * 4),
+        })
+    }
+
+    fn texts(message: &Message) -> Vec<String> {
+        let Message::User(parts) = message else {
+            return Vec::new();
+        };
+        parts
+            .iter()
+            .filter_map(|p| match p {
+                UserContent::Text(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn images_the_providers_refuse_are_described_and_only_the_newest_kept() {
+        let mut parts = vec![image("image/bmp", 300), image("image/png", 6 * 1024 * 1024)];
+        parts.extend((0..21).map(|_| image("image/png", 300)));
+        let request = Request::new("m", 64, vec![Message::User(parts)]);
+        let sent = sendable(&request);
+        let said = texts(&sent.messages[0]);
+        assert_eq!(said.len(), 3, "{said:?}");
+        assert!(said[0].contains("of type image/bmp"), "{said:?}");
+        assert!(said[1].contains("over the 5 MB"), "{said:?}");
+        assert!(said[2].contains("more than 20"), "{said:?}");
+        let Message::User(parts) = &sent.messages[0] else {
+            panic!("user")
+        };
+        let kept = parts
+            .iter()
+            .filter(|p| matches!(p, UserContent::Image(_)))
+            .count();
+        assert_eq!(kept, 20, "the 20 newest");
+        let fine = Request::new("m", 64, vec![Message::User(vec![image("image/png", 300)])]);
+        assert!(matches!(sendable(&fine), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_model_that_reads_no_images_is_asked_again_with_them_described() {
+        let request = Request::new(
+            "llama3",
+            64,
+            vec![Message::User(vec![
+                image("image/png", 300),
+                UserContent::Text("What is it?".into()),
+            ])],
+        );
+        let refused = Error::Refused {
+            status: Some(400),
+            kind: Some("invalid_request_error".into()),
+            message: "Invalid content type. image_url is only supported by certain models.".into(),
+        };
+        let fewer = without_refused_parameter(&request, &refused).expect("asked again");
+        assert_eq!(
+            texts(&fewer.messages[0]),
+            [
+                "[An image was left out here: the model reads no images.]",
+                "What is it?"
+            ]
+        );
+        assert_eq!(without_refused_parameter(&fewer, &refused), None, "once");
+    }
 
     #[test]
     fn reasoning_goes_back_within_the_turn_under_way_only() {

@@ -6,6 +6,42 @@ use switchboard_providers::*;
 
 use crate::common::*;
 
+/// A text-only model refuses the image: it is asked once more, the image described.
+#[tokio::test]
+async fn a_model_that_reads_no_images_gets_them_described() {
+    let stand_in = StandIn::start(json!({
+        "text_only": true,
+        "turns": [{"content": [{"text": "I cannot see it, but you say it is a pixel."}]}]
+    }))
+    .await;
+    let client = stand_in.openai(None);
+    let request = Request::new(
+        "llama3.2",
+        64,
+        vec![Message::User(vec![
+            UserContent::Image(pixel()),
+            UserContent::Text("It is a pixel. What is it?".into()),
+        ])],
+    );
+    let answer = client.stream(&request).await.unwrap();
+    let mut collected = Collector::default();
+    let mut answer = answer;
+    while let Some(event) = answer.next().await {
+        collected.push(&event.unwrap());
+    }
+    assert_eq!(
+        collected.finish().unwrap().text(),
+        "I cannot see it, but you say it is a pixel."
+    );
+    assert_eq!(
+        stand_in.last_body().await["messages"][0]["content"],
+        json!([
+            {"type": "text", "text": "[An image was left out here: the model reads no images.]"},
+            {"type": "text", "text": "It is a pixel. What is it?"},
+        ])
+    );
+}
+
 #[tokio::test]
 async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() {
     let stand_in = StandIn::start(json!({

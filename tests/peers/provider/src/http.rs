@@ -110,6 +110,19 @@ impl Api {
         }
     }
 
+    /// The refusal of an image by a model that reads none.
+    fn refuse_images(self, received: &Received) -> Answer {
+        match self {
+            Self::OpenAi => openai::bad_request(
+                "Invalid content type. image_url is only supported by certain models.".into(),
+            ),
+            Self::Anthropic => anthropic::bad_request(
+                "messages.0.content: this model does not support image input",
+                received.number,
+            ),
+        }
+    }
+
     fn failure(self, failure: &Failure, received: &Received) -> Answer {
         let failure = &failure.echoing(received.key());
         match self {
@@ -229,6 +242,9 @@ impl Server {
         }
         if let Some(refused) = api.check_reasoning(&self.script, received, body) {
             return refused;
+        }
+        if self.script.text_only && body.to_string().contains("\"image") {
+            return api.refuse_images(received);
         }
         match self.take_turn() {
             Some((n, turn)) => match &turn.error {

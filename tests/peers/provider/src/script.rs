@@ -33,6 +33,7 @@
 //!   bytes, cutting through events and lines.
 //! - `dialect`: `openai` (the default), `ollama`, `llama.cpp` or `vllm`: which server's
 //!   ways an OpenAI stream follows (see `dialect.rs`); Anthropic's answers are Anthropic's.
+//! - `text_only`: a request with an image is refused, as by a model that reads none.
 //! - `reasoning_back`: the OpenAI protocol refuses, as DeepSeek does, a round of tool
 //!   calls sent back without its `reasoning_content`; Anthropic's protocol always checks
 //!   its thinking blocks as the API does (see `reasoning.rs`).
@@ -64,6 +65,10 @@ pub struct Script {
     /// assistant message does not carry its `reasoning_content` (see `reasoning.rs`).
     #[serde(default)]
     pub reasoning_back: bool,
+    /// The model reads no images: a request that carries one is refused, as a text-only
+    /// model behind an OpenAI-compatible server refuses it.
+    #[serde(default)]
+    pub text_only: bool,
 }
 
 fn default_page_size() -> usize {
