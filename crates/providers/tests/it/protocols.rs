@@ -177,7 +177,8 @@ fn expected(api: Api) -> Expected {
                     {"type": "tool_result", "tool_use_id": "toolu_standin_1_0", "content": [{"type": "text", "text": "5"}]},
                 ]},
             ]),
-            tools: json!([{"name": "get-sum", "description": "Adds two numbers", "input_schema": get_sum().parameters}]),
+            tools: json!([{"name": "get-sum", "description": "Adds two numbers", "input_schema": get_sum().parameters,
+                           "cache_control": {"type": "ephemeral"}}]),
             stops: vec![
                 (sampled("max_tokens"), StopReason::MaxTokens),
                 (
@@ -197,7 +198,11 @@ fn expected(api: Api) -> Expected {
                     StopReason::Other("pause_turn".into()),
                 ),
             ],
-            system: ("/system", json!("You are terse.")),
+            // The system prompt ends a prefix kept in the prompt cache, as the tools do.
+            system: (
+                "/system",
+                json!([{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}]),
+            ),
             stop_field: "stop_sequences",
             tool_required: json!({"type": "any"}),
             errors: Errors {
