@@ -4,8 +4,8 @@
 const LAYERS: &[&[&str]] = &[
     // What a request and an answer are, whoever the provider.
     &["error", "model", "secret", "sse"],
-    // What every request is made before it leaves.
-    &["sendable"],
+    // What every request is made before it leaves; a local model's inline thinking.
+    &["sendable", "think"],
     // Each provider's wire, and an answer gathered from its stream.
     &["anthropic", "openai", "collect"],
     // The client that picks the wire.

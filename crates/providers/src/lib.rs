@@ -83,6 +83,7 @@ mod openai;
 mod secret;
 mod sendable;
 mod sse;
+mod think;
 
 pub use anthropic::API_VERSION as ANTHROPIC_API_VERSION;
 pub use client::{Client, EventStream, Protocol, ProviderConfig};

@@ -9,7 +9,8 @@
 //! array of parts. A reasoning model's thinking comes as `reasoning_content` (DeepSeek,
 //! llama.cpp, vLLM) or `reasoning` (Ollama, OpenRouter); it goes back as
 //! `reasoning_content` within the turn under way, which DeepSeek requires during a round of
-//! tool calls.
+//! tool calls. A local model's thinking written inline, as an opening `<think>` block of its
+//! text, is taken as its reasoning too (see `think.rs`).
 
 use std::collections::HashMap;
 
@@ -18,6 +19,7 @@ use serde_json::{Map, Value, json};
 use crate::error::{Error, ProviderError};
 use crate::model::*;
 use crate::sse::SseEvent;
+use crate::think::ThinkSplitter;
 
 /// Differences between OpenAI-compatible servers that a request must follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,15 +276,16 @@ pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
         .get("message")
         .ok_or_else(|| Error::MalformedResponse("a choice without a message".into()))?;
     let mut content = Vec::new();
-    let thought = reasoning_of(message);
+    let (inline, said) =
+        ThinkSplitter::split(&text_of(message.get("content").unwrap_or(&Value::Null)));
+    let thought = reasoning_of(message) + &inline.unwrap_or_default();
     if !thought.is_empty() {
         content.push(AssistantContent::Reasoning(Reasoning {
             text: thought,
             ..Reasoning::default()
         }));
     }
-    let text = text_of(message.get("content").unwrap_or(&Value::Null))
-        + &text_of(message.get("refusal").unwrap_or(&Value::Null));
+    let text = said + &text_of(message.get("refusal").unwrap_or(&Value::Null));
     if !text.is_empty() {
         content.push(AssistantContent::Text(text));
     }
@@ -349,6 +352,8 @@ struct PendingCall {
 #[derive(Default)]
 pub(crate) struct StreamDecoder {
     started: bool,
+    /// The answer's text, an opening `<think>` block of it taken as reasoning.
+    think: ThinkSplitter,
     calls: Vec<PendingCall>,
     /// The provider's `index` of a call -> its place in `calls`.
     by_index: HashMap<i64, usize>,
@@ -395,11 +400,13 @@ impl StreamDecoder {
             if !thought.is_empty() {
                 out.push(Event::ReasoningDelta(thought));
             }
-            for key in ["content", "refusal"] {
-                let text = text_of(delta.get(key).unwrap_or(&Value::Null));
-                if !text.is_empty() {
-                    out.push(Event::TextDelta(text));
-                }
+            let text = text_of(delta.get("content").unwrap_or(&Value::Null));
+            if !text.is_empty() {
+                self.think.push(&text, out);
+            }
+            let refusal = text_of(delta.get("refusal").unwrap_or(&Value::Null));
+            if !refusal.is_empty() {
+                out.push(Event::TextDelta(refusal));
             }
             if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
                 for call in calls {
@@ -535,6 +542,7 @@ impl StreamDecoder {
         if !self.started {
             return Err(Error::MalformedStream("the stream had no answer".into()));
         }
+        self.think.finish(out);
         self.end_calls(out)?;
         self.finished = true;
         out.push(Event::Finish {

@@ -176,7 +176,10 @@ async fn the_model_drafts_from_the_hint_and_the_persons_edit_reaches_the_server(
     let body = &request["body"];
     assert_eq!(body["model"], "claude-test");
     assert!(
-        body["system"][0]["text"].as_str().unwrap().contains("demo server"),
+        body["system"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("demo server"),
         "{body}"
     );
     assert_eq!(body["max_tokens"], 200);

@@ -6,6 +6,31 @@ use switchboard_providers::*;
 
 use crate::common::*;
 
+/// A local model that writes its thinking inline, in an opening `<think>` block, cut
+/// through its tags as it streams: the block is its reasoning, the rest its answer.
+#[tokio::test]
+async fn a_local_models_inline_thinking_is_its_reasoning() {
+    let stand_in = StandIn::start(json!({
+        "dialect": "ollama",
+        "turns": [{"content": [{"text": "<think>\nTwo plus three.\n</think>\n\nIt is 5.", "pieces": 7}]}]
+    }))
+    .await;
+    let client = stand_in.openai(None);
+    let request = Request::new("qwen3", 64, vec![Message::user_text("2 + 3?")]);
+    let mut stream = client.stream(&request).await.unwrap();
+    let mut answer = Collector::default();
+    while let Some(event) = stream.next().await {
+        answer.push(&event.unwrap());
+    }
+    let answer = answer.finish().unwrap();
+    assert_eq!(answer.text(), "It is 5.");
+    assert!(
+        matches!(&answer.content[0], AssistantContent::Reasoning(r) if r.text == "Two plus three."),
+        "{:?}",
+        answer.content
+    );
+}
+
 /// A text-only model refuses the image: it is asked once more, the image described.
 #[tokio::test]
 async fn a_model_that_reads_no_images_gets_them_described() {
