@@ -3,7 +3,7 @@
 
 const LAYERS: &[&[&str]] = &[
     // What a request and an answer are, whoever the provider.
-    &["error", "model", "secret", "sse"],
+    &["error", "model", "secret", "sse", "profile"],
     // What every request is made before it leaves; a local model's inline thinking.
     &["sendable", "think"],
     // Each provider's wire, and an answer gathered from its stream.

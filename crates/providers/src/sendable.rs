@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use crate::error::Error;
 use crate::model::{AssistantContent, Image, Message, Request, ToolResultContent, UserContent};
+use crate::profile::Profile;
 
 /// The image types every provider takes.
 const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -127,10 +128,41 @@ pub const GO_ON: &str = "Continue.";
 
 /// `request` as it may be sent: itself when nothing in it needs changing.
 pub fn sendable(request: &Request) -> Cow<'_, Request> {
+    match fitted(request, &Profile::of(&request.model)) {
+        Some(fitted) => Cow::Owned(with_images_checked(&fitted).into_owned()),
+        None => with_images_checked(request),
+    }
+}
+
+/// [`sendable`], the profile aside.
+fn with_images_checked(request: &Request) -> Cow<'_, Request> {
     match with_images_described(request, image_problem) {
         Some(described) => Cow::Owned(sendable_text(&described).into_owned()),
         None => sendable_text(request),
     }
+}
+
+/// The request as the model's profile says it takes it: no longer an answer than it may
+/// write, no temperature or stop sequences it refuses, no image if it reads none; `None`
+/// when it takes the request as it is.
+fn fitted(request: &Request, profile: &Profile) -> Option<Request> {
+    let mut fitted = request.clone();
+    if let Some(most) = profile.max_output {
+        fitted.max_tokens = fitted.max_tokens.min(most);
+    }
+    if profile.temperature == Some(false) {
+        fitted.temperature = None;
+    }
+    if profile.stop == Some(false) {
+        fitted.stop_sequences.clear();
+    }
+    if profile.vision == Some(false)
+        && let Some(described) =
+            with_images_described(&fitted, |_, _| Some("the model reads no images".to_owned()))
+    {
+        fitted = described;
+    }
+    (fitted != *request).then_some(fitted)
 }
 
 /// [`sendable`], images aside.

@@ -13,7 +13,7 @@ use switchboard_chat::{
 use switchboard_core::approvals::Serving;
 use switchboard_core::clock::now_ms;
 use switchboard_core::decisions::Origin;
-use switchboard_providers::{Message, UserContent};
+use switchboard_providers::{Message, Profile, UserContent};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -27,7 +27,8 @@ use switchboard_chat::context;
 
 /// How much of the first message becomes the title.
 const TITLE_CHARS: usize = 48;
-/// An answer's most tokens when neither the message nor the conversation says.
+/// An answer's most tokens when neither the message, the conversation nor the model's
+/// profile says.
 const MAX_TOKENS: u32 = 4096;
 /// The most rounds of a run when the conversation does not say.
 const MAX_ROUNDS: u32 = 16;
@@ -365,7 +366,13 @@ impl Chats {
         }
         let mut settings = ChatSettings::new(model);
         settings.system = own.system;
-        settings.max_tokens = asking.max_tokens.or(own.max_tokens).unwrap_or(MAX_TOKENS);
+        // As long an answer as the model may write, when it is known.
+        let most = Profile::of(&settings.model).max_output;
+        settings.max_tokens = asking
+            .max_tokens
+            .or(own.max_tokens)
+            .or(most)
+            .unwrap_or(MAX_TOKENS);
         settings.max_rounds = own.max_rounds.unwrap_or(MAX_ROUNDS);
         settings.effort = own.effort;
         Ok(Begun {

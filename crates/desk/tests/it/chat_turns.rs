@@ -398,3 +398,35 @@ async fn a_conversation_too_long_for_the_model_is_summarised_and_goes_on() {
     assert_eq!(last[1], pair("user", "And tomorrow?"));
     assert_eq!(shown(&world, id).await[2].1, "Tomorrow is dry.");
 }
+
+#[tokio::test]
+async fn a_known_model_is_asked_for_as_long_an_answer_as_it_may_write() {
+    let provider = answering(&["Short.", "Shorter."]).await;
+    let mut world = desk().await;
+    configure_models(&mut world, &provider, &["gpt-4o-mini", "an-unknown-model"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "Hi".into(), None, None)
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    chats
+        .send_message(id, "Again".into(), None, Some("an-unknown-model".into()))
+        .await
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    let limits: Vec<Value> = provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|r| r["body"]["max_tokens"].clone())
+        .collect();
+    assert_eq!(
+        limits,
+        [json!(16_384), json!(4096)],
+        "its profile's, else 4,096"
+    );
+}

@@ -200,17 +200,19 @@ async fn the_streams_of_local_servers_read_as_openais() {
     }
 }
 
-/// A reasoning model refuses any temperature but its own: the request is tried once more
-/// without it, streamed or not, and the person gets the answer.
+/// A reasoning model refuses any temperature but its own: one this crate does not know is
+/// asked once more without it, streamed or not, and the person gets the answer; one it
+/// knows is never sent one.
 #[tokio::test]
 async fn a_parameter_the_model_refuses_is_left_out_and_the_request_tried_again() {
     let stand_in = StandIn::start(json!({"turns": [
         {"content": [{"text": "Thought it through."}]},
         {"content": [{"text": "Thought it through."}]},
+        {"content": [{"text": "Known."}]},
     ]}))
     .await;
     let client = stand_in.openai(None);
-    let mut request = Request::new("o3-mini", 64, vec![Message::user_text("Think.")]);
+    let mut request = Request::new("local-reasoner", 64, vec![Message::user_text("Think.")]);
     request.temperature = Some(0.3);
     assert_eq!(
         client.complete(&request).await.unwrap().text(),
@@ -229,4 +231,10 @@ async fn a_parameter_the_model_refuses_is_left_out_and_the_request_tried_again()
     assert_eq!(bodies.len(), 4, "each refused once, then taken");
     assert_eq!(bodies[0]["temperature"], 0.3);
     assert!(bodies[1].get("temperature").is_none(), "{}", bodies[1]);
+
+    request.model = "o3-mini".into();
+    assert_eq!(client.complete(&request).await.unwrap().text(), "Known.");
+    let sent = stand_in.last_body().await;
+    assert!(sent.get("temperature").is_none(), "{sent}");
+    assert_eq!(stand_in.requests().await.len(), 5, "asked once");
 }

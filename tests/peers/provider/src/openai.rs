@@ -141,11 +141,13 @@ fn check_parameters(body: &Value) -> Result<(), Answer> {
                 code,
             ));
         }
-        // A reasoning model takes its default temperature alone.
+        // A reasoning model (OpenAI's, or one named a reasoner behind a compatible
+        // server) takes its default temperature alone.
         let model = body["model"].as_str().unwrap_or_default();
         let reasoning = ["o1", "o3", "o4", "gpt-5"]
             .iter()
-            .any(|family| model.starts_with(family));
+            .any(|family| model.starts_with(family))
+            || model.contains("reasoner");
         if reasoning && t.as_f64() != Some(1.0) {
             return Err(out_of_bounds(
                 format!(
