@@ -155,11 +155,7 @@ pub async fn edit_turn(
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    let asking = Asking {
-        provider,
-        model,
-        max_tokens: None,
-    };
+    let asking = Asking::model(provider, model);
     Ok(desk
         .chats()
         .edit_turn(id, at as usize, message, asking)
@@ -175,11 +171,7 @@ pub async fn regenerate(
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    let asking = Asking {
-        provider,
-        model,
-        max_tokens: None,
-    };
+    let asking = Asking::model(provider, model);
     Ok(desk.chats().regenerate(id, asking).await?)
 }
 
@@ -193,11 +185,7 @@ pub async fn summarise_earlier(
     provider: Option<String>,
     model: Option<String>,
 ) -> Result<()> {
-    let asking = Asking {
-        provider,
-        model,
-        max_tokens: None,
-    };
+    let asking = Asking::model(provider, model);
     Ok(desk.chats().summarise_earlier(id, asking).await?)
 }
 

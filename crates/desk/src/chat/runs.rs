@@ -44,6 +44,18 @@ pub struct Asking {
     pub max_tokens: Option<u32>,
 }
 
+impl Asking {
+    /// The provider and model given (none: the conversation's, else the defaults), the
+    /// longest answer as the conversation says.
+    pub fn model(provider: Option<String>, model: Option<String>) -> Self {
+        Self {
+            provider,
+            model,
+            max_tokens: None,
+        }
+    }
+}
+
 /// What a run replaces of the conversation before it adds the person's messages.
 enum Replacing {
     Nothing,
@@ -138,11 +150,7 @@ impl Chats {
         provider: Option<String>,
         model: Option<String>,
     ) -> Result<(), ChatError> {
-        let asking = Asking {
-            provider,
-            model,
-            max_tokens: None,
-        };
+        let asking = Asking::model(provider, model);
         let (added, text) = self.compose(composed).await?;
         let begun = self
             .begin(id, added, &text, asking, Replacing::Nothing)
