@@ -17,6 +17,45 @@ use crate::common::DemoDesk;
 use crate::desk_chat::{KEY, chat_until_end, configure_models, desk};
 use switchboard_test_support::stand_in::StandInProvider;
 
+/// A desk whose provider `standin` is `provider`, offering `models`, and a new
+/// conversation, followed from its start.
+struct Talk {
+    world: DemoDesk,
+    chats: switchboard_desk::Chats,
+    id: i64,
+    updates: tokio::sync::broadcast::Receiver<Update>,
+}
+
+async fn talk(provider: &StandInProvider, models: &[&str]) -> Talk {
+    let mut world = desk().await;
+    configure_models(&mut world, provider, models).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let updates = world.desk.updates();
+    Talk {
+        world,
+        chats,
+        id,
+        updates,
+    }
+}
+
+/// Sends `text` (to `model`, else the conversation's) and waits until the run ends: its
+/// updates.
+async fn send_and_wait(
+    chats: &switchboard_desk::Chats,
+    updates: &mut tokio::sync::broadcast::Receiver<Update>,
+    id: i64,
+    text: &str,
+    model: Option<&str>,
+) -> Vec<Update> {
+    chats
+        .send_message(id, text.into(), None, model.map(str::to_owned))
+        .await
+        .unwrap();
+    chat_until_end(updates, id).await
+}
+
 /// A stand-in that answers each request with the next of `answers`.
 async fn answering(answers: &[&str]) -> StandInProvider {
     let turns: Vec<Value> = answers
@@ -86,17 +125,14 @@ fn pair(role: &str, text: &str) -> (String, String) {
 #[tokio::test]
 async fn an_answer_is_asked_for_again_a_turn_edited_and_taken_back() {
     let provider = answering(&["Answer one.", "Answer two.", "Answer three.", "Then four."]).await;
-    let mut world = desk().await;
-    configure_models(&mut world, &provider, &["model-test"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
+    let Talk {
+        world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["model-test"]).await;
 
-    chats
-        .send_message(id, "First question".into(), None, None)
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    send_and_wait(&chats, &mut updates, id, "First question", None).await;
     chats.regenerate(id, Asking::default()).await.unwrap();
     chat_until_end(&mut updates, id).await;
     assert_eq!(
@@ -109,11 +145,7 @@ async fn an_answer_is_asked_for_again_a_turn_edited_and_taken_back() {
     );
 
     // Edited: the turn and all after it replaced by the new message and its answer.
-    chats
-        .send_message(id, "Second question".into(), None, None)
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    send_and_wait(&chats, &mut updates, id, "Second question", None).await;
     chats
         .edit_turn(id, 0, said("First question, edited"), Asking::default())
         .await
@@ -164,17 +196,14 @@ async fn an_answer_is_asked_for_again_a_turn_edited_and_taken_back() {
 #[tokio::test]
 async fn the_model_chosen_stays_with_the_conversation_and_its_settings_shape_the_request() {
     let provider = answering(&["One.", "Two.", "Three."]).await;
-    let mut world = desk().await;
-    configure_models(&mut world, &provider, &["model-a", "model-b"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
+    let Talk {
+        world: _world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["model-a", "model-b"]).await;
 
-    chats
-        .send_message(id, "Hello".into(), None, Some("model-b".into()))
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    send_and_wait(&chats, &mut updates, id, "Hello", Some("model-b")).await;
     let view = chats.conversation(id).await.unwrap();
     assert_eq!(view.settings.provider.as_deref(), Some("standin"));
     assert_eq!(view.settings.model.as_deref(), Some("model-b"));
@@ -189,11 +218,7 @@ async fn the_model_chosen_stays_with_the_conversation_and_its_settings_shape_the
         .await
         .unwrap();
     // Neither provider nor model named: the conversation's.
-    chats
-        .send_message(id, "And again".into(), None, None)
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    send_and_wait(&chats, &mut updates, id, "And again", None).await;
     let requests: Vec<Value> = provider
         .requests()
         .await
@@ -234,16 +259,13 @@ async fn the_model_chosen_stays_with_the_conversation_and_its_settings_shape_the
 #[tokio::test]
 async fn a_deleted_conversation_is_taken_back_whole() {
     let provider = answering(&["Kept."]).await;
-    let mut world = desk().await;
-    configure_models(&mut world, &provider, &["model-test"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
-    chats
-        .send_message(id, "Keep this".into(), None, None)
-        .await
-        .unwrap();
-    let run = chat_until_end(&mut updates, id).await;
+    let Talk {
+        world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["model-test"]).await;
+    let run = send_and_wait(&chats, &mut updates, id, "Keep this", None).await;
     assert!(run.iter().any(|u| matches!(
         u,
         Update::Chat {
@@ -292,11 +314,7 @@ async fn what_each_answer_took_is_kept_and_costed_by_the_prices_the_person_gave(
     let chats = world.desk.chats();
     let id = chats.create_conversation(None).await.unwrap().id;
     let mut updates = world.desk.updates();
-    chats
-        .send_message(id, "First".into(), None, None)
-        .await
-        .unwrap();
-    let run = chat_until_end(&mut updates, id).await;
+    let run = send_and_wait(&chats, &mut updates, id, "First", None).await;
     let live = run.iter().find_map(|u| match u {
         Update::ChatMessage { message, .. } => message.spent.clone(),
         _ => None,
@@ -312,11 +330,7 @@ async fn what_each_answer_took_is_kept_and_costed_by_the_prices_the_person_gave(
         Some(&first),
         "the window is told as the answer comes"
     );
-    chats
-        .send_message(id, "Second".into(), None, Some("model-b".into()))
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    send_and_wait(&chats, &mut updates, id, "Second", Some("model-b")).await;
 
     // Kept with the conversation, each priced by its model's price, or not at all.
     let view = chats.conversation(id).await.unwrap();
@@ -337,21 +351,14 @@ async fn a_conversation_too_long_for_the_model_is_summarised_and_goes_on() {
         {"content": [{"text": "Tomorrow is dry."}]}
     ]}))
     .await;
-    let mut world = desk().await;
-    configure_models(&mut world, &provider, &["model-test"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
-    chats
-        .send_message(id, "Rain in Lisbon?".into(), None, None)
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
-    chats
-        .send_message(id, "And tomorrow?".into(), None, None)
-        .await
-        .unwrap();
-    let failed = chat_until_end(&mut updates, id).await;
+    let Talk {
+        world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["model-test"]).await;
+    send_and_wait(&chats, &mut updates, id, "Rain in Lisbon?", None).await;
+    let failed = send_and_wait(&chats, &mut updates, id, "And tomorrow?", None).await;
     assert!(
         failed.iter().any(|u| matches!(
             u,
@@ -402,21 +409,14 @@ async fn a_conversation_too_long_for_the_model_is_summarised_and_goes_on() {
 #[tokio::test]
 async fn a_known_model_is_asked_for_as_long_an_answer_as_it_may_write() {
     let provider = answering(&["Short.", "Shorter."]).await;
-    let mut world = desk().await;
-    configure_models(&mut world, &provider, &["gpt-4o-mini", "an-unknown-model"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
-    chats
-        .send_message(id, "Hi".into(), None, None)
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
-    chats
-        .send_message(id, "Again".into(), None, Some("an-unknown-model".into()))
-        .await
-        .unwrap();
-    chat_until_end(&mut updates, id).await;
+    let Talk {
+        world: _world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["gpt-4o-mini", "an-unknown-model"]).await;
+    send_and_wait(&chats, &mut updates, id, "Hi", None).await;
+    send_and_wait(&chats, &mut updates, id, "Again", Some("an-unknown-model")).await;
     let limits: Vec<Value> = provider
         .requests()
         .await
