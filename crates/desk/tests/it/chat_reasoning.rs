@@ -116,3 +116,65 @@ async fn a_reasoning_models_thinking_is_shown_kept_and_sent_back_in_its_tool_rou
         }
     }
 }
+
+/// A reasoning model that spends its whole answer thinking: the run says it stopped at the
+/// token limit, its thinking is kept, and the person's next message goes through (the
+/// answer of nothing but thinking is not sent again, in either protocol).
+#[tokio::test]
+async fn a_reasoning_model_that_thinks_past_its_limit_says_so_and_the_conversation_goes_on() {
+    let world = world().await;
+    for protocol in ["anthropic", "openai"] {
+        let extra = match protocol {
+            "anthropic" => json!({}),
+            _ => json!({"dialect": "vllm", "reasoning_back": true}),
+        };
+        let mut script = json!({"api_key": KEY, "turns": [
+            {"content": [{"thinking": THOUGHT, "signature": "sig-echo-1"}], "stop": "max_tokens"},
+            {"content": [{"text": "Briefly: hello."}]}
+        ]});
+        for (key, value) in extra.as_object().unwrap() {
+            script[key] = value.clone();
+        }
+        let stand_in = StandInProvider::start(script).await;
+        let client = |s: &StandInProvider| match protocol {
+            "anthropic" => anthropic(s),
+            _ => openai(s),
+        };
+        let chat = world.conversations.create(protocol).await.unwrap();
+        let mut settings = ChatSettings::new("model-test");
+        settings.effort = Some(Effort::Low);
+        settings.max_tokens = 2048;
+        let (outcome, _) = world
+            .send(chat.id, "Echo hello", client(&stand_in), settings.clone())
+            .finish()
+            .await;
+        assert!(
+            matches!(
+                &outcome,
+                Outcome::Finished {
+                    ended: switchboard_chat::Ended::Model {
+                        reason: switchboard_providers::StopReason::MaxTokens,
+                        said_nothing: true
+                    },
+                    ..
+                }
+            ),
+            "{protocol}: {outcome:?}"
+        );
+        let (outcome, events) = world
+            .send(chat.id, "Say it briefly.", client(&stand_in), settings)
+            .finish()
+            .await;
+        assert!(
+            matches!(outcome, Outcome::Finished { .. }),
+            "{protocol}: {outcome:?}"
+        );
+        assert_eq!(text_of(&events), "Briefly: hello.", "{protocol}");
+        let asked = bodies(&stand_in).await;
+        assert!(
+            !asked[1].to_string().contains(THOUGHT),
+            "{protocol}: an earlier turn's thinking stays home: {}",
+            asked[1]
+        );
+    }
+}
