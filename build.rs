@@ -94,6 +94,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "send_composed",
         "edit_turn",
         "regenerate",
+        "go_on",
         "remove_turn",
         "summarise_earlier",
         "stop_chat",

@@ -112,6 +112,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             chat::send_composed,
             chat::edit_turn,
             chat::regenerate,
+            chat::go_on,
             chat::remove_turn,
             chat::summarise_earlier,
             chat::stop_chat,

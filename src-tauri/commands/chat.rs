@@ -162,6 +162,21 @@ pub async fn edit_turn(
         .await?)
 }
 
+/// Has the model go on from its last answer, cut off at its most tokens.
+#[tauri::command]
+#[specta::specta]
+pub async fn go_on(
+    desk: State<'_, Desk>,
+    id: i64,
+    provider: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    Ok(desk
+        .chats()
+        .go_on(id, Asking::model(provider, model))
+        .await?)
+}
+
 /// Asks the model again for its answer to the last turn, which it replaces.
 #[tauri::command]
 #[specta::specta]

@@ -226,6 +226,15 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     send_is_back(&app);
     assert_eq!(w.count(notice), 0, "said once, for the answer it was about");
     assert_eq!(stand_in.asked().len(), 8);
+    // The model was asked to go on in a turn of its own; the conversation keeps no such turn.
+    let last = stand_in.asked()[7]["body"]["messages"].to_string();
+    assert!(last.contains("Continue."), "{last}");
+    assert!(
+        !w.texts(".chat-messages li[aria-label='You']")
+            .iter()
+            .any(|t| t.contains("Continue.")),
+        "not a message of the person's"
+    );
 
     // After a restart the conversation is listed under its first message, all of it kept.
     folders_kept(&app, "everything");

@@ -170,6 +170,8 @@ export const commands = {
 	editTurn: (id: number, at: number, message: Composed_Deserialize, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("edit_turn", { id, at, message, provider, model }),
 	/**  Asks the model again for its answer to the last turn, which it replaces. */
 	regenerate: (id: number, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("regenerate", { id, provider, model }),
+	/**  Has the model go on from its last answer, cut off at its most tokens. */
+	goOn: (id: number, provider: string | null, model: string | null) => __TAURI_INVOKE<null>("go_on", { id, provider, model }),
 	/**  Takes back the person's turn that begins at message `at`, with the model's answer. */
 	removeTurn: (id: number, at: number) => __TAURI_INVOKE<null>("remove_turn", { id, at }),
 	/**

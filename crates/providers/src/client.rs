@@ -161,7 +161,13 @@ impl Client {
     /// Sends `request` and streams the answer as it comes. Dropping the stream stops the
     /// answer (the connection is closed).
     pub async fn stream(&self, request: &Request) -> Result<EventStream, Error> {
-        with_one_retry(request, async |r| self.stream_once(r).await).await
+        match self.stream_once(request).await {
+            Err(error) => match without_refused_parameter(request, &error) {
+                Some(fewer) => self.stream_once(&fewer).await,
+                None => Err(error),
+            },
+            streaming => streaming,
+        }
     }
 
     async fn stream_once(&self, request: &Request) -> Result<EventStream, Error> {
@@ -184,9 +190,14 @@ impl Client {
 
     /// Sends `request` and waits for the whole answer, not streamed.
     pub async fn complete(&self, request: &Request) -> Result<Response, Error> {
-        with_one_retry(request, async |r| self.complete_unredacted(r).await)
-            .await
-            .map_err(|e| e.redact(self.secret()))
+        let answer = match self.complete_unredacted(request).await {
+            Err(error) => match without_refused_parameter(request, &error) {
+                Some(fewer) => self.complete_unredacted(&fewer).await,
+                None => Err(error),
+            },
+            answer => answer,
+        };
+        answer.map_err(|e| e.redact(self.secret()))
     }
 
     async fn complete_unredacted(&self, request: &Request) -> Result<Response, Error> {
@@ -499,20 +510,5 @@ impl Stream for EventStream {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.inner.as_mut().poll_next(cx)
-    }
-}
-
-/// `send`s `request`, and once more without what the model refused, when its refusal names
-/// something the request carries (see `sendable::without_refused_parameter`).
-async fn with_one_retry<T>(
-    request: &Request,
-    send: impl AsyncFn(&Request) -> Result<T, Error>,
-) -> Result<T, Error> {
-    match send(request).await {
-        Err(error) => match without_refused_parameter(request, &error) {
-            Some(fewer) => send(&fewer).await,
-            None => Err(error),
-        },
-        sent => sent,
     }
 }

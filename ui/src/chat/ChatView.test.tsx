@@ -23,6 +23,7 @@ vi.mock("../bindings", () => ({
     exportConversation: vi.fn(),
     editTurn: vi.fn(() => Promise.resolve(null)),
     regenerate: vi.fn(() => Promise.resolve(null)),
+    goOn: vi.fn(() => Promise.resolve(null)),
     removeTurn: vi.fn(() => Promise.resolve(null)),
     setConversationSettings: vi.fn(() => Promise.resolve(null)),
   },
@@ -120,7 +121,7 @@ describe("the chat view", () => {
     });
     expect(await screen.findByText(/The answer was cut off/)).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Continue" }));
-    expect(commands.sendMessage).toHaveBeenLastCalledWith(1, "Continue.", "local", "m2");
+    expect(commands.goOn).toHaveBeenLastCalledWith(1, "local", "m2");
   });
 
   it("reads the open conversation again when the window missed updates", async () => {

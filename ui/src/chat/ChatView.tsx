@@ -45,8 +45,6 @@ function withSpent(total: SpentTotal, spent: ShownSpent | null | undefined): Spe
 }
 
 /** Conversations with a model, whose tool calls pass the approval gate. */
-/** What "Continue" sends: the model goes on from its answer cut off. */
-const GO_ON = "Continue.";
 
 export function ChatView() {
   const providers = useFetched(() => commands.providers(), ["providers_changed"]);
@@ -227,7 +225,7 @@ export function ChatView() {
   /** Asks the model to go on from an answer cut off at its most tokens. */
   const goOn = () => {
     if (open === null || live.running) return;
-    start(commands.sendMessage(open, GO_ON, choice?.provider ?? null, choice?.model || null), () => {});
+    start(commands.goOn(open, choice?.provider ?? null, choice?.model || null), () => {});
   };
 
   const stop = () => {

@@ -187,6 +187,17 @@ impl Chats {
         Ok(())
     }
 
+    /// The model goes on from its last answer (cut off at its most tokens): asked with
+    /// nothing added, the request ends on a turn that asks it to go on (see the providers'
+    /// `sendable`), which the conversation does not keep.
+    pub async fn go_on(&self, id: i64, asking: Asking) -> Result<(), ChatError> {
+        let begun = self
+            .begin(id, Vec::new(), "", asking, Replacing::Nothing)
+            .await?;
+        tokio::spawn(self.detached().go(id, begun, None));
+        Ok(())
+    }
+
     /// Takes back the person's turn that begins at message `at`: it, and the model's answer
     /// to it with its tool calls, leave the conversation.
     pub async fn remove_turn(&self, id: i64, at: usize) -> Result<(), ChatError> {
