@@ -1,8 +1,10 @@
 //! A conversation's runs: the person's message sent to a model (or a turn of theirs edited,
-//! or the model's last answer asked for again), run in the background or, for the command
-//! line, to its end here; each run told to the window in order, its tool calls listed with
-//! the calls under way. What a run asks with is the conversation's own (its provider and
-//! model, system prompt, longest answer, most rounds), else the host's defaults.
+//! the model's last answer asked for again, or the model asked to go on), run in the
+//! background or, for the command line, to its end here; each run told to the window in
+//! order, its tool calls listed with the calls under way. What a run asks with is the
+//! conversation's own (its provider and model, system prompt, longest answer, most rounds,
+//! effort), else the model's profile and the host's defaults. A conversation too long for
+//! its model has its earlier turns summarised on the person's word.
 
 use std::collections::HashSet;
 use std::ops::Range;
