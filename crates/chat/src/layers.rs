@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
         "drafts",
         "turns",
         "compaction",
+        "search",
     ],
     // The conversations kept.
     &["conversations"],

@@ -15,6 +15,7 @@
 //!   the providers' terms.
 //! - [`turns`]: the person's turns, which are taken back, edited or answered again whole.
 //! - [`compaction`]: a conversation too long for the model's context, made to fit.
+//! - [`search`]: past a number of tools, the model searches them instead of being sent all.
 //!
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
@@ -30,6 +31,7 @@ pub mod naming;
 pub mod results;
 mod retry;
 mod run;
+pub mod search;
 mod servers;
 pub mod turns;
 

@@ -23,6 +23,7 @@ use crate::events::{ChatEvent, Ended, Outcome, add_usage};
 use crate::naming::{Enablement, Toolset};
 use crate::results;
 use crate::retry::Retry;
+use crate::search;
 use crate::servers::Servers;
 use switchboard_core::gate::{CallError, Callee, Gate};
 
@@ -87,6 +88,9 @@ pub struct ChatSettings {
     pub temperature: Option<f64>,
     /// How hard a reasoning model thinks; `None`: its default.
     pub effort: Option<Effort>,
+    /// Past this many tools, the model searches them rather than being sent them all
+    /// (see [`crate::search`]); `None`: it is always sent them all.
+    pub search_above: Option<usize>,
     /// The most times the model is asked in one run (each round of tool calls asks again).
     pub max_rounds: u32,
     pub retry: Retry,
@@ -101,6 +105,7 @@ impl ChatSettings {
             max_tokens: 4096,
             temperature: None,
             effort: None,
+            search_above: None,
             max_rounds: 16,
             retry: Retry::default(),
         }
@@ -240,9 +245,19 @@ impl Chat {
 
     async fn turns(&self, run: &Run<'_>, messages: &mut Vec<Message>) -> Outcome {
         let mut usage = Usage::default();
-        let tools = run.toolset.to_provider();
+        // Past the threshold, the model searches the tools and is sent those it found.
+        let searching = run
+            .settings
+            .search_above
+            .is_some_and(|most| run.toolset.len() > most);
+        let mut loaded = search::called(messages);
         for _ in 0..run.settings.max_rounds {
             let settings = run.settings;
+            let tools = if searching {
+                search::offered(run.toolset, &loaded)
+            } else {
+                run.toolset.to_provider()
+            };
             let request = Request {
                 model: settings.model.clone(),
                 system: system_prompt(settings.system.as_deref(), !tools.is_empty()),
@@ -304,9 +319,13 @@ impl Chat {
                 let answer = if run.stop.is_cancelled() {
                     results::stopped(&call.id)
                 } else {
-                    let (answer, edited) = self.call_tool(run, call).await;
-                    edits.extend(edited.map(UserContent::Text));
-                    answer
+                    if searching && call.name == search::SEARCH {
+                        self.search(run, call, &mut loaded).await
+                    } else {
+                        let (answer, edited) = self.call_tool(run, call).await;
+                        edits.extend(edited.map(UserContent::Text));
+                        answer
+                    }
                 };
                 answers.push(UserContent::ToolResult(answer));
             }
@@ -453,6 +472,32 @@ impl Chat {
                     };
                 }
             }
+        }
+    }
+
+    /// The model's search of the tools, answered by the host itself: what it finds is
+    /// offered from the next request on.
+    async fn search(
+        &self,
+        run: &Run<'_>,
+        call: &ToolCall,
+        loaded: &mut std::collections::BTreeSet<String>,
+    ) -> ToolResult {
+        let found = search::find(run.toolset, &search::query_of(&call.arguments));
+        loaded.extend(found.iter().map(|t| t.name.clone()));
+        let listing = search::listing(&found);
+        let result = serde_json::json!({"content": [{"type": "text", "text": listing}]});
+        let event = ChatEvent::ToolCallResult {
+            call_id: call.id.clone(),
+            result,
+            is_error: false,
+        };
+        let _ = run.events.send(event).await;
+        ToolResult {
+            call_id: call.id.clone(),
+            content: vec![switchboard_providers::ToolResultContent::Text(listing)],
+            is_error: false,
+            not_made: false,
         }
     }
 

@@ -411,8 +411,20 @@ pub struct HostSettings {
     /// so that the agents reaching the servers through it do not lose them with the window.
     #[serde(skip_serializing_if = "is_false")]
     pub quit_on_close: bool,
+    /// Past this many tools, a chat's model searches the enabled tools instead of being
+    /// sent them all (0: it is always sent them all). 40 unless set.
+    #[serde(skip_serializing_if = "is_default_tool_search")]
+    pub tool_search_above: u32,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// How many tools a chat's model is sent before it searches them instead, unless the
+/// settings say otherwise: their schemas would take much of a context past that.
+pub const DEFAULT_TOOL_SEARCH_ABOVE: u32 = 40;
+
+fn is_default_tool_search(above: &u32) -> bool {
+    *above == DEFAULT_TOOL_SEARCH_ABOVE
 }
 
 /// The calls and reads standing rules let one agent make of one server in a minute, unless
@@ -462,6 +474,7 @@ impl Default for HostSettings {
             agent_calls_per_minute: DEFAULT_AGENT_CALLS_PER_MINUTE,
             registry_url: crate::registry::DEFAULT_URL.to_owned(),
             quit_on_close: false,
+            tool_search_above: DEFAULT_TOOL_SEARCH_ABOVE,
             extra: Map::new(),
         }
     }

@@ -430,3 +430,74 @@ async fn a_known_model_is_asked_for_as_long_an_answer_as_it_may_write() {
         "its profile's, else 4,096"
     );
 }
+
+#[tokio::test]
+async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_found() {
+    let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
+        {"content": [{"tool_call": {"name": "switchboard_search_tools", "arguments": {"query": "echo text back"}}}]},
+        {"content": [{"tool_call": {"name": "demo__echo", "arguments": {"text": "found"}}}]},
+        {"content": [{"text": "Echoed: {tool_result}"}]}
+    ]}))
+    .await;
+    let servers = json!({"demo": {"command": crate::common::demo_server().display().to_string()}});
+    let mut world = crate::common::desk_on(
+        servers,
+        json!({"toolSearchAbove": 5}),
+        crate::common::keyring("chat-search"),
+    )
+    .await;
+    configure_models(&mut world, &provider, &["model-test"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "Echo something".into(), None, None)
+        .await
+        .unwrap();
+    let asked = world.asked().await;
+    world
+        .desk
+        .trust()
+        .answer_tool_call(
+            asked.id,
+            "demo",
+            true,
+            json!({"text": "found"}).as_object().unwrap().clone(),
+            switchboard_core::approvals::Remember::Once,
+        )
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+
+    let offered: Vec<Vec<String>> = provider
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r["method"] == "POST")
+        .map(|r| {
+            r["body"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(offered[0], ["switchboard_search_tools"], "the search alone");
+    assert_eq!(offered[1][0], "switchboard_search_tools");
+    assert!(
+        offered[1].contains(&"demo__echo".to_owned()),
+        "{:?}",
+        offered[1]
+    );
+    assert!(
+        offered[1].len() <= 9,
+        "what it found, not all: {:?}",
+        offered[1]
+    );
+    let view = chats.conversation(id).await.unwrap();
+    let answer = view.messages.last().unwrap();
+    assert!(
+        matches!(&answer.parts[0], ShownPart::Text { text } if text == "Echoed: found"),
+        "{answer:?}"
+    );
+}

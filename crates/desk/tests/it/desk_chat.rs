@@ -405,7 +405,9 @@ async fn past_the_most_tools_a_model_takes_the_rest_are_left_out_and_named() {
     let servers: serde_json::Map<String, Value> = (0..10)
         .map(|i| (format!("demo-{i}"), json!({"command": demo})))
         .collect();
-    let mut world = desk_on(Value::Object(servers), json!({}), keyring("desk-chat-many")).await;
+    // Without the search of tools (`toolSearchAbove` 0), every tool is sent.
+    let settings = json!({"toolSearchAbove": 0});
+    let mut world = desk_on(Value::Object(servers), settings, keyring("desk-chat-many")).await;
     configure(&mut world, &provider).await;
     let chat = world.desk.chats().create_conversation(None).await.unwrap();
     let tools = world.desk.chats().chat_tools(chat.id).await.unwrap();
