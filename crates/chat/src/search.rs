@@ -91,7 +91,7 @@ pub fn find<'a>(toolset: &'a Toolset, query: &str) -> Vec<&'a OfferedTool> {
         })
         .filter(|(score, _)| *score > 0)
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     scored.into_iter().take(FOUND).map(|(_, t)| t).collect()
 }
 
