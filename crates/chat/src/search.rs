@@ -126,3 +126,58 @@ pub fn query_of(arguments: &Value) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naming::Enablement;
+    use switchboard_core::catalog::CatalogTool;
+
+    fn toolset() -> Toolset {
+        let tool = |server: &str, name: &str, description: &str| CatalogTool {
+            id: String::new(),
+            server: server.to_owned(),
+            tool: serde_json::from_value(json!({
+                "name": name, "description": description, "inputSchema": {"type": "object"}
+            }))
+            .expect("a tool"),
+        };
+        Toolset::new(
+            vec![
+                tool("files", "read_file", "Reads a file's text"),
+                tool("files", "write_file", "Writes text to a file"),
+                tool("web", "fetch", "Fetches a web page's text"),
+            ],
+            &Enablement::default(),
+        )
+    }
+
+    #[test]
+    fn the_tools_that_hold_most_of_the_words_come_first() {
+        let tools = toolset();
+        let names = |query: &str| -> Vec<String> {
+            find(&tools, query).iter().map(|t| t.name.clone()).collect()
+        };
+        assert_eq!(names("read a file")[0], "files__read_file");
+        assert_eq!(names("fetch a web page"), ["web__fetch"]);
+        assert!(names("spreadsheet").is_empty());
+        assert!(listing(&find(&tools, "web")).contains("web__fetch (web): "));
+    }
+
+    #[test]
+    fn the_search_and_what_was_found_or_called_are_offered() {
+        let tools = toolset();
+        let called = called(&[Message::Assistant(vec![AssistantContent::ToolCall(
+            switchboard_providers::ToolCall {
+                id: "c1".into(),
+                name: "web__fetch".into(),
+                arguments: json!({}),
+            },
+        )])]);
+        let offered: Vec<String> = offered(&tools, &called)
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(offered, [SEARCH, "web__fetch"]);
+    }
+}
