@@ -2,7 +2,8 @@
 //! below (see `switchboard_test_support::layers`).
 
 const LAYERS: &[&[&str]] = &[
-    // The parts of a turn: names, attachments, results, events, retries, servers, drafts.
+    // The parts of a turn: names, attachments, results, events, retries, servers, drafts,
+    // turns, compaction, the host's own tools.
     &[
         "naming",
         "context",
@@ -14,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
         "turns",
         "compaction",
         "search",
+        "reading",
     ],
     // The conversations kept.
     &["conversations"],

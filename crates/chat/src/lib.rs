@@ -16,6 +16,7 @@
 //! - [`turns`]: the person's turns, which are taken back, edited or answered again whole.
 //! - [`compaction`]: a conversation too long for the model's context, made to fit.
 //! - [`search`]: past a number of tools, the model searches them instead of being sent all.
+//! - [`reading`]: the model reads the servers' resources itself, each read through the gate.
 //!
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
@@ -28,6 +29,7 @@ mod events;
 #[cfg(test)]
 mod layers;
 pub mod naming;
+pub mod reading;
 pub mod results;
 mod retry;
 mod run;

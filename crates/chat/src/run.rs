@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 use crate::compaction;
 use crate::conversations::{Conversations, Spent};
 use crate::events::{ChatEvent, Ended, Outcome, add_usage};
-use crate::naming::{Enablement, Toolset};
+use crate::naming::{Enablement, MANY_TOOLS, Toolset};
+use crate::reading;
 use crate::results;
 use crate::retry::Retry;
 use crate::search;
@@ -28,6 +29,7 @@ use crate::servers::Servers;
 use switchboard_core::gate::{CallError, Callee, Gate};
 
 use switchboard_core::decisions::{DecidedBy, Origin};
+use switchboard_core::reads::Read;
 
 /// The answer with each tool call's id unique in the conversation: some servers (a local
 /// model's) number the calls anew at each turn, and a result must answer one call alone.
@@ -253,11 +255,16 @@ impl Chat {
         let mut loaded = search::called(messages);
         for _ in 0..run.settings.max_rounds {
             let settings = run.settings;
-            let tools = if searching {
+            let mut tools = if searching {
                 search::offered(run.toolset, &loaded)
             } else {
                 run.toolset.to_provider()
             };
+            // The read tool, where there is something to read and room for it.
+            let resources = self.servers.resources();
+            if !resources.is_empty() && !tools.is_empty() && tools.len() < MANY_TOOLS {
+                tools.push(reading::read_tool(&resources));
+            }
             let request = Request {
                 model: settings.model.clone(),
                 system: system_prompt(settings.system.as_deref(), !tools.is_empty()),
@@ -501,6 +508,43 @@ impl Chat {
         }
     }
 
+    /// The model's read of a resource, through the gate as an agent's reads are.
+    async fn read(&self, run: &Run<'_>, call: &ToolCall) -> Gated {
+        let Some((server, uri)) = reading::target(&call.arguments) else {
+            return Gated::Failed("Name the server and the resource's uri.".to_owned());
+        };
+        let Some(reach) = self.servers.reach(&server) else {
+            return Gated::Failed(format!("The server {server} is not running."));
+        };
+        let awaiting = ChatEvent::ToolCallAwaiting {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            server: server.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+        };
+        let _ = run.events.send(awaiting).await;
+        let origin = Origin::Model {
+            conversation: run.conversation.clone(),
+            title: run.title.clone(),
+        };
+        let callee = Callee {
+            name: &server,
+            identity: reach.identity.clone(),
+            trusted: reach.trusted,
+        };
+        let mut options = reach.client.request_options();
+        options.cancel = Some(run.stop.child_token());
+        let reading = reach.client.read_resource(&uri, options);
+        let read = Read::Resource { uri: uri.clone() };
+        match self.gate.read(&origin, &callee, read, reading).await {
+            Ok(read) => Gated::Done(Box::new(reading::as_result(read)), None),
+            Err(CallError::ReadDenied { decided_by, .. }) => Gated::Denied(decided_by),
+            Err(_) if run.stop.is_cancelled() => Gated::Stopped,
+            Err(e) => Gated::Failed(e.to_string()),
+        }
+    }
+
     /// One tool call of the model, through the gate; what goes back to the model.
     /// The call's result, and what the model is told if the person changed its arguments.
     async fn call_tool(&self, run: &Run<'_>, call: &ToolCall) -> (ToolResult, Option<String>) {
@@ -511,7 +555,12 @@ impl Chat {
             };
             (event, results::error(&call.id, error))
         };
-        let (event, answer) = match self.gated(run, call).await {
+        let gated = if call.name == reading::READ {
+            self.read(run, call).await
+        } else {
+            self.gated(run, call).await
+        };
+        let (event, answer) = match gated {
             Gated::Done(result, edited) => {
                 let event = ChatEvent::ToolCallResult {
                     call_id: call.id.clone(),

@@ -13,6 +13,10 @@ pub trait Servers: Send + Sync {
     fn tools(&self) -> Vec<CatalogTool>;
     /// A running server's session and identity; `None` when it does not run.
     fn reach(&self, server: &str) -> Option<Reach>;
+    /// The resources the model may read (server, URI, name): none unless said.
+    fn resources(&self) -> Vec<(String, String, String)> {
+        Vec::new()
+    }
 }
 
 /// A running server as a call reaches it.
@@ -51,5 +55,9 @@ where
 
     fn reach(&self, server: &str) -> Option<Reach> {
         (self.reach)(server)
+    }
+
+    fn resources(&self) -> Vec<(String, String, String)> {
+        self.catalog.resources()
     }
 }

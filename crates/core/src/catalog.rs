@@ -81,6 +81,20 @@ impl Catalog {
         self.read().get(server).cloned()
     }
 
+    /// Every resource of every server (by server then as listed): the server's name, the
+    /// resource's URI and name.
+    pub fn resources(&self) -> Vec<(String, String, String)> {
+        self.read()
+            .iter()
+            .flat_map(|(server, offer)| {
+                offer
+                    .resources
+                    .iter()
+                    .map(|r| (server.clone(), r.uri.clone(), r.name.clone()))
+            })
+            .collect()
+    }
+
     /// Every tool of every server, by server then as listed.
     pub fn tools(&self) -> Vec<CatalogTool> {
         self.read()

@@ -224,6 +224,10 @@ impl Servers for ChatServers {
         self.chats.offered()
     }
 
+    fn resources(&self) -> Vec<(String, String, String)> {
+        self.chats.catalog.resources()
+    }
+
     fn reach(&self, server: &str) -> Option<Reach> {
         let client = self.chats.host.client(server)?;
         let config = self.chats.host.server(server)?;

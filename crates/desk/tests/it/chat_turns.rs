@@ -17,6 +17,72 @@ use crate::common::DemoDesk;
 use crate::desk_chat::{KEY, chat_until_end, configure_models, desk};
 use switchboard_test_support::stand_in::StandInProvider;
 
+#[tokio::test]
+async fn the_model_reads_a_resource_once_the_person_lets_it() {
+    let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
+        {"content": [{"tool_call": {"name": "switchboard_read_resource",
+            "arguments": {"server": "demo", "uri": "demo://readme"}}}]},
+        {"content": [{"text": "The readme says: {tool_result}"}]}
+    ]}))
+    .await;
+    let Talk {
+        mut world,
+        chats,
+        id,
+        mut updates,
+    } = talk(&provider, &["model-test"]).await;
+    chats
+        .send_message(id, "What does the readme say?".into(), None, None)
+        .await
+        .unwrap();
+    let asked = world.asked().await;
+    assert!(
+        matches!(&asked.question, switchboard_core::approvals::Question::Read {
+            read: switchboard_core::reads::Read::Resource { uri },
+            asked_by: switchboard_core::decisions::Origin::Model { .. },
+            ..
+        } if uri == "demo://readme"),
+        "{:?}",
+        asked.question
+    );
+    world
+        .desk
+        .trust()
+        .answer_read(
+            asked.id,
+            "demo",
+            true,
+            switchboard_core::approvals::Remember::Once,
+        )
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+
+    // The read tool named the resource, and the model was sent what it holds.
+    let first = &provider.requests().await[0];
+    let read_tool = first["body"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "switchboard_read_resource")
+        .unwrap()
+        .clone();
+    let description = read_tool["function"]["description"].as_str().unwrap();
+    assert!(description.contains("demo: demo://readme"), "{description}");
+    let view = chats.conversation(id).await.unwrap();
+    let answer = view.messages.last().unwrap();
+    assert!(
+        matches!(&answer.parts[0], ShownPart::Text { text }
+            if text.starts_with("The readme says: [resource demo://readme]") && text.contains("Switchboard")),
+        "{answer:?}"
+    );
+    let audit = world.desk.activity().page(None, 10).await.unwrap();
+    let read = audit.iter().find(|e| e.subject == "demo://readme").unwrap();
+    assert_eq!(
+        read.asked_by,
+        "model in conversation “What does the readme say?”"
+    );
+}
+
 /// A desk whose provider `standin` is `provider`, offering `models`, and a new
 /// conversation, followed from its start.
 struct Talk {
@@ -482,7 +548,11 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
                 .collect()
         })
         .collect();
-    assert_eq!(offered[0], ["switchboard_search_tools"], "the search alone");
+    assert_eq!(
+        offered[0],
+        ["switchboard_search_tools", "switchboard_read_resource"],
+        "the search and the read tool alone"
+    );
     assert_eq!(offered[1][0], "switchboard_search_tools");
     assert!(
         offered[1].contains(&"demo__echo".to_owned()),
@@ -490,7 +560,7 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
         offered[1]
     );
     assert!(
-        offered[1].len() <= 9,
+        offered[1].len() <= 10,
         "what it found, not all: {:?}",
         offered[1]
     );
