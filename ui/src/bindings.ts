@@ -1559,7 +1559,12 @@ export type ProviderProtocol =
  */
 "openai" | 
 /**  Anthropic Messages; the base URL is the host (`https://api.anthropic.com`). */
-"anthropic";
+"anthropic" | 
+/**
+ *  OpenAI's Responses API, for OpenAI's own models (some answer nowhere else); the
+ *  base URL ends in `/v1`.
+ */
+"openai_responses";
 
 /**  A configured provider, as the Models page lists it. */
 export type ProviderSummary = ProviderSummary_Serialize | ProviderSummary_Deserialize;

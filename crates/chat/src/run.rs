@@ -275,6 +275,7 @@ impl Chat {
                 temperature: settings.temperature,
                 stop_sequences: Vec::new(),
                 effort: settings.effort,
+                cache_key: Some(format!("switchboard-conversation-{}", run.conversation)),
             };
             let response = match self.ask(run, &request).await {
                 Asked::Answer(response) => response,

@@ -246,7 +246,7 @@ pub(crate) fn parse_response(body: &Value) -> Result<Response, Error> {
             Some("thinking") => content.push(AssistantContent::Reasoning(Reasoning {
                 text: text(block, "thinking").unwrap_or_default(),
                 signature: text(block, "signature"),
-                redacted: None,
+                ..Reasoning::default()
             })),
             Some("redacted_thinking") => content.push(AssistantContent::Reasoning(Reasoning {
                 redacted: text(block, "data"),

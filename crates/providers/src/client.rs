@@ -23,7 +23,7 @@ use crate::openai::OpenAiOptions;
 use crate::secret::ApiKey;
 use crate::sendable::{sendable, without_refused_parameter};
 use crate::sse::SseDecoder;
-use crate::{anthropic, collect::Collector, openai};
+use crate::{anthropic, collect::Collector, openai, responses};
 
 /// Largest whole answer read (a model list, a non-streamed reply).
 const BODY_LIMIT: usize = 32 << 20;
@@ -41,6 +41,8 @@ pub enum Protocol {
     OpenAi(OpenAiOptions),
     /// Anthropic Messages; the base URL is the host (`https://api.anthropic.com`).
     Anthropic,
+    /// OpenAI's Responses API; the base URL ends in `/v1`.
+    Responses,
 }
 
 /// How to reach a provider. Its `Debug` shows neither the key nor the values of the
@@ -183,6 +185,11 @@ impl Client {
                 anthropic::request_body(request, true),
                 Decoder::Anthropic(anthropic::StreamDecoder::default()),
             ),
+            Protocol::Responses => (
+                format!("{}/responses", self.base),
+                responses::request_body(request, true),
+                Decoder::Responses(responses::StreamDecoder::default()),
+            ),
         };
         let response = self.send(Method::POST, &url, Some(&body), true).await?;
         Ok(EventStream::new(response, decoder, self.key.clone()))
@@ -215,6 +222,12 @@ impl Client {
                 let answer = self.send_json(Method::POST, &url, Some(&body)).await?;
                 anthropic::parse_response(&answer)
             }
+            Protocol::Responses => {
+                let url = format!("{}/responses", self.base);
+                let body = responses::request_body(request, false);
+                let answer = self.send_json(Method::POST, &url, Some(&body)).await?;
+                responses::parse_response(&answer)
+            }
         }
     }
 
@@ -231,7 +244,7 @@ impl Client {
 
     async fn list_models_unredacted(&self) -> Result<Vec<ModelInfo>, Error> {
         match &self.protocol {
-            Protocol::OpenAi(_) => {
+            Protocol::OpenAi(_) | Protocol::Responses => {
                 let url = format!("{}/models", self.base);
                 let answer = self.send_json(Method::GET, &url, None).await?;
                 openai::parse_models(&answer)
@@ -343,7 +356,7 @@ fn headers(config: &ProviderConfig) -> Result<HeaderMap, Error> {
         Ok::<_, Error>(value)
     };
     match config.protocol {
-        Protocol::OpenAi(_) => {
+        Protocol::OpenAi(_) | Protocol::Responses => {
             if let Some(key) = &config.api_key {
                 headers.insert(
                     reqwest::header::AUTHORIZATION,
@@ -391,6 +404,7 @@ async fn read_body(response: reqwest::Response, limit: usize) -> Result<Vec<u8>,
 enum Decoder {
     OpenAi(openai::StreamDecoder),
     Anthropic(anthropic::StreamDecoder),
+    Responses(responses::StreamDecoder),
 }
 
 type Chunks = Pin<Box<dyn Stream<Item = Result<Bytes, reqwest::Error>> + Send>>;
@@ -438,6 +452,7 @@ impl Reader {
             let complete = match &mut self.decoder {
                 Decoder::OpenAi(d) => d.event(event, &mut out)?,
                 Decoder::Anthropic(d) => d.event(event, &mut out)?,
+                Decoder::Responses(d) => d.event(event, &mut out)?,
             };
             if complete {
                 // What follows the end is not read: the answer is whole.
@@ -449,6 +464,7 @@ impl Reader {
             match &mut self.decoder {
                 Decoder::OpenAi(d) => d.end(&mut out)?,
                 Decoder::Anthropic(d) => d.end(&mut out)?,
+                Decoder::Responses(d) => d.end(&mut out)?,
             }
             self.done = true;
         }

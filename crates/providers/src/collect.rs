@@ -26,7 +26,9 @@ impl Collector {
                 .content
                 .push(AssistantContent::Reasoning(Reasoning::default())),
             Event::ReasoningDelta(text) => match self.content.last_mut() {
-                Some(AssistantContent::Reasoning(last)) if last.signature.is_none() => {
+                Some(AssistantContent::Reasoning(last))
+                    if last.signature.is_none() && last.item.is_none() =>
+                {
                     last.text.push_str(text);
                 }
                 _ => self.content.push(AssistantContent::Reasoning(Reasoning {
@@ -37,6 +39,11 @@ impl Collector {
             Event::ReasoningSignature(signature) => {
                 if let Some(AssistantContent::Reasoning(last)) = self.content.last_mut() {
                     last.signature = Some(signature.clone());
+                }
+            }
+            Event::ReasoningItem(item) => {
+                if let Some(AssistantContent::Reasoning(last)) = self.content.last_mut() {
+                    last.item = Some(item.clone());
                 }
             }
             Event::ReasoningRedacted(data) => {

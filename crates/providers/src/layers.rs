@@ -7,7 +7,7 @@ const LAYERS: &[&[&str]] = &[
     // What every request is made before it leaves; a local model's inline thinking.
     &["sendable", "think"],
     // Each provider's wire, and an answer gathered from its stream.
-    &["anthropic", "openai", "collect"],
+    &["anthropic", "openai", "responses", "collect"],
     // The client that picks the wire.
     &["client"],
 ];

@@ -1,7 +1,8 @@
 //! Switchboard's model providers: clients for the two wire protocols that reach nearly
 //! every model, **OpenAI-compatible Chat Completions** (OpenAI, Ollama, llama.cpp's
-//! server, vLLM, LM Studio, OpenRouter, Groq) and **Anthropic Messages**, behind one
-//! provider-neutral model of a request, a response and a stream of events.
+//! server, vLLM, LM Studio, OpenRouter, Groq) and **Anthropic Messages**, and for OpenAI's
+//! own **Responses API**, behind one provider-neutral model of a request, a response and a
+//! stream of events.
 //!
 //! This crate knows nothing of MCP or of the GUI: the host turns MCP tools into [`Tool`]s
 //! and tool calls into MCP calls.
@@ -81,6 +82,7 @@ mod layers;
 mod model;
 mod openai;
 mod profile;
+mod responses;
 mod secret;
 mod sendable;
 mod sse;

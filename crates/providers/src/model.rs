@@ -27,6 +27,11 @@ pub struct Request {
     /// default (Anthropic's: not at all).
     #[serde(default)]
     pub effort: Option<Effort>,
+    /// The conversation the request goes on with, for a provider that caches the prompts
+    /// it saw to route it where the last one is cached (the Responses API's
+    /// `prompt_cache_key`).
+    #[serde(default)]
+    pub cache_key: Option<String>,
 }
 
 /// How hard a reasoning model thinks: OpenAI's `reasoning_effort`, or a budget of
@@ -53,6 +58,7 @@ impl Request {
             temperature: None,
             stop_sequences: Vec::new(),
             effort: None,
+            cache_key: None,
         }
     }
 }
@@ -116,6 +122,17 @@ pub struct Reasoning {
     /// Anthropic's redacted thinking: encrypted, returned as it came.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redacted: Option<String>,
+    /// The Responses API's reasoning item, returned as it came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<ReasoningItem>,
+}
+
+/// A reasoning item of OpenAI's Responses API: its id, and the reasoning whole, encrypted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReasoningItem {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_content: Option<String>,
 }
 
 /// An image given to the model.
@@ -277,6 +294,8 @@ pub enum Event {
     ReasoningSignature(String),
     /// A block of redacted reasoning, whole (Anthropic).
     ReasoningRedacted(String),
+    /// The reasoning block under way, as it is to go back (the Responses API's item).
+    ReasoningItem(ReasoningItem),
     /// A tool call began. `index` counts the tool calls of this answer from 0.
     ToolCallStart {
         index: usize,

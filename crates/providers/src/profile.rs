@@ -21,6 +21,8 @@ pub struct Profile {
     pub temperature: Option<bool>,
     /// It takes stop sequences.
     pub stop: Option<bool>,
+    /// It reasons before it answers, whatever the request says.
+    pub reasons: Option<bool>,
 }
 
 /// A family of models, by the words that begin its names.
@@ -36,6 +38,8 @@ const fn known(context: u32, output: u32, vision: bool, sampling: bool) -> Profi
         vision: Some(vision),
         temperature: Some(sampling),
         stop: Some(sampling),
+        // The families that always reason take no sampling parameters.
+        reasons: Some(!sampling),
     }
 }
 
@@ -95,6 +99,7 @@ impl Profile {
         vision: None,
         temperature: None,
         stop: None,
+        reasons: None,
     };
 
     /// The profile of the model `id`, as far as its name tells (a provider's prefix, as
@@ -115,6 +120,7 @@ impl Profile {
             vision: other.vision.or(self.vision),
             temperature: other.temperature.or(self.temperature),
             stop: other.stop.or(self.stop),
+            reasons: other.reasons.or(self.reasons),
         }
     }
 }

@@ -222,6 +222,15 @@ fn without_reasoning(message: Message) -> Message {
     }
 }
 
+/// How local servers say that the model, or the server as started, takes no tools:
+/// Ollama, vLLM without `--enable-auto-tool-choice`, llama.cpp without `--jinja`. A
+/// refusal that only mentions tools (a bad name, a bad schema) is a fault to show.
+const TOOLS_REFUSED: &[&str] = &[
+    "does not support tools",
+    "tool choice requires",
+    "tools param requires",
+];
+
 /// `request` without the optional parameter `refused` names, if it names one the request
 /// carries (the words of OpenAI's and Anthropic's refusals: "Unsupported value:
 /// 'temperature'", "temperature: Extra inputs are not permitted"): the one retry a model's
@@ -245,8 +254,12 @@ pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<R
         fewer.temperature = None;
     } else if !request.stop_sequences.is_empty() && (names("stop") || names("stop_sequences")) {
         fewer.stop_sequences.clear();
-    } else if request.effort.is_some() && (names("reasoning_effort") || names("thinking")) {
+    } else if request.effort.is_some()
+        && (names("reasoning_effort") || names("reasoning") || names("thinking"))
+    {
         fewer.effort = None;
+    } else if !request.tools.is_empty() && TOOLS_REFUSED.iter().any(|p| message.contains(p)) {
+        fewer.tools.clear();
     } else if names("image") || names("image_url") || names("images") || names("vision") {
         return with_images_described(request, |_, _| Some("the model reads no images".to_owned()));
     } else {
@@ -303,7 +316,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{Reasoning, ToolCall, ToolResult};
+    use crate::model::{Reasoning, Tool, ToolCall, ToolResult};
 
     fn image(media_type: &str, bytes: usize) -> UserContent {
         UserContent::Image(Image::Base64 {
@@ -380,7 +393,7 @@ mod tests {
             AssistantContent::Reasoning(Reasoning {
                 text: text.into(),
                 signature: Some(format!("sig {text}")),
-                redacted: None,
+                ..Reasoning::default()
             })
         };
         let call = ToolCall {
@@ -516,6 +529,26 @@ mod tests {
             without_refused_parameter(&request, &refused("max_tokens: Field required")),
             None
         );
+        // A local model that takes no tools is asked without them; a bad tool is a fault.
+        request.tools.push(Tool {
+            name: "echo".into(),
+            description: None,
+            parameters: json!({"type": "object"}),
+        });
+        let toolless = refused("registry.ollama.ai/library/gemma2:2b does not support tools");
+        let fewer = without_refused_parameter(&request, &toolless).unwrap();
+        assert!(fewer.tools.is_empty() && fewer.temperature.is_some());
+        let vllm = refused(
+            "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",
+        );
+        assert!(
+            without_refused_parameter(&request, &vllm)
+                .unwrap()
+                .tools
+                .is_empty()
+        );
+        let bad_name = refused("Invalid 'tools[0].function.name': string does not match pattern.");
+        assert_eq!(without_refused_parameter(&request, &bad_name), None);
         let unavailable = Error::Connection("temperature".into());
         assert_eq!(without_refused_parameter(&request, &unavailable), None);
     }

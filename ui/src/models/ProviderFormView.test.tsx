@@ -37,6 +37,9 @@ describe("ProviderFormView", () => {
     await user.click(screen.getByRole("button", { name: "Ollama" }));
     expect(field("Provider name")).toHaveProperty("value", "ollama");
     expect(field("Base URL")).toHaveProperty("value", "http://localhost:11434/v1");
+    expect(screen.getByRole("radio", { name: "OpenAI-compatible Chat Completions" })).toHaveProperty("checked", true);
+    await user.click(screen.getByRole("button", { name: "OpenAI" }));
+    expect(screen.getByRole("radio", { name: "OpenAI Responses API" })).toHaveProperty("checked", true);
     await user.click(screen.getByRole("button", { name: "Anthropic" }));
     expect(field("Provider name")).toHaveProperty("value", "ollama"); // a name given is kept
     expect(screen.getByRole("radio", { name: "Anthropic Messages" })).toHaveProperty("checked", true);

@@ -116,7 +116,7 @@ export function ProviderFormView({ initial, original, existingNames, onSave, onC
       </fieldset>
 
       <Text id={`${id}-url`} label="Base URL" value={draft.baseUrl} error={errors.baseUrl} onChange={(baseUrl) => set({ baseUrl })} monospace
-        hint={draft.protocol === "openai" ? "Usually ends in /v1, e.g. http://localhost:11434/v1." : "The API's host, e.g. https://api.anthropic.com."} />
+        hint={draft.protocol !== "anthropic" ? "Usually ends in /v1, e.g. http://localhost:11434/v1." : "The API's host, e.g. https://api.anthropic.com."} />
 
       <div className="field">
         <label htmlFor={`${id}-key`}>API key</label>

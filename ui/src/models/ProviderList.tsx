@@ -13,7 +13,7 @@ export interface ProviderListProps {
   onPrice(provider: string, model: string, price: ModelPrice | null): void;
 }
 
-const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic" } as const;
+const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic", openai_responses: "OpenAI Responses" } as const;
 
 /** The configured model providers: where each is, whether its key is stored (never the key), its default model. */
 export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault, onPrice }: ProviderListProps) {

@@ -25,14 +25,18 @@ export interface Preset {
 }
 
 export const PRESETS: readonly Preset[] = [
-  { label: "OpenAI", protocol: "openai", baseUrl: "https://api.openai.com/v1", name: "openai", needsKey: true },
+  { label: "OpenAI", protocol: "openai_responses", baseUrl: "https://api.openai.com/v1", name: "openai", needsKey: true },
   { label: "Anthropic", protocol: "anthropic", baseUrl: "https://api.anthropic.com", name: "anthropic", needsKey: true },
   { label: "Ollama", protocol: "openai", baseUrl: "http://localhost:11434/v1", name: "ollama", needsKey: false },
+  { label: "llama.cpp", protocol: "openai", baseUrl: "http://localhost:8080/v1", name: "llama-cpp", needsKey: false },
+  { label: "LM Studio", protocol: "openai", baseUrl: "http://localhost:1234/v1", name: "lm-studio", needsKey: false },
+  { label: "vLLM", protocol: "openai", baseUrl: "http://localhost:8000/v1", name: "vllm", needsKey: false },
 ];
 
 export const PROTOCOLS: ReadonlyArray<{ value: ProviderProtocol; label: string }> = [
   { value: "openai", label: "OpenAI-compatible Chat Completions" },
   { value: "anthropic", label: "Anthropic Messages" },
+  { value: "openai_responses", label: "OpenAI Responses API" },
 ];
 
 export function emptyDraft(): ProviderDraft {

@@ -497,6 +497,10 @@ pub enum ProviderProtocol {
     OpenAi,
     /// Anthropic Messages; the base URL is the host (`https://api.anthropic.com`).
     Anthropic,
+    /// OpenAI's Responses API, for OpenAI's own models (some answer nowhere else); the
+    /// base URL ends in `/v1`.
+    #[serde(rename = "openai_responses")]
+    OpenAiResponses,
 }
 
 /// A model provider as configured. Its API key is never written here: `apiKey` names the

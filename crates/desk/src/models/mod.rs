@@ -289,6 +289,9 @@ fn provider_config(
 ) -> ProviderConfig {
     match protocol {
         ProviderProtocol::Anthropic => ProviderConfig::anthropic(base_url, key),
+        ProviderProtocol::OpenAiResponses => {
+            ProviderConfig::new(Protocol::Responses, base_url, key)
+        }
         ProviderProtocol::OpenAi => {
             let official = url::Url::parse(base_url)
                 .ok()
@@ -676,7 +679,7 @@ mod tests {
         let options =
             |url: &str| match provider_config(ProviderProtocol::OpenAi, url, None).protocol {
                 Protocol::OpenAi(options) => options,
-                Protocol::Anthropic => unreachable!(),
+                Protocol::Anthropic | Protocol::Responses => unreachable!(),
             };
         assert_eq!(
             options("https://api.openai.com/v1"),

@@ -146,7 +146,7 @@ async fn thinking_is_kept_signed_and_citations_are_read_past() {
         AssistantContent::Reasoning(Reasoning {
             text: "Add them.".into(),
             signature: Some("c2lnbmVk".into()),
-            redacted: None,
+            ..Reasoning::default()
         }),
         AssistantContent::Text("It is 5.".into()),
         AssistantContent::ToolCall(ToolCall {
