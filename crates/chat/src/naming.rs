@@ -107,6 +107,11 @@ impl Toolset {
     /// The catalog's tools (in its order: by server, then as listed) that `enablement`
     /// lets through, named for a model, the first [`MANY_TOOLS`] of them.
     pub fn new(catalog: Vec<CatalogTool>, enablement: &Enablement) -> Self {
+        Self::all(catalog, enablement).capped()
+    }
+
+    /// The tools a model that searches them may find: every one `enablement` lets through.
+    pub fn all(catalog: Vec<CatalogTool>, enablement: &Enablement) -> Self {
         let pairs: Vec<(&str, &str)> = catalog
             .iter()
             .map(|t| (t.server.as_str(), t.tool.name.as_str()))
@@ -117,10 +122,6 @@ impl Toolset {
             if !enablement.allows(&entry.server, &entry.tool.name) {
                 continue;
             }
-            if set.tools.len() == MANY_TOOLS {
-                set.left_out.push((entry.server, entry.tool.name));
-                continue;
-            }
             set.by_name.insert(name.clone(), set.tools.len());
             set.tools.push(OfferedTool {
                 name,
@@ -129,6 +130,16 @@ impl Toolset {
             });
         }
         set
+    }
+
+    /// The first [`MANY_TOOLS`] tools; the rest left out.
+    pub fn capped(mut self) -> Self {
+        let beyond = self.tools.split_off(self.tools.len().min(MANY_TOOLS));
+        for tool in beyond {
+            self.by_name.remove(&tool.name);
+            self.left_out.push((tool.server, tool.tool.name));
+        }
+        self
     }
 
     /// The tool a model called by `name`, if offered.
@@ -424,11 +435,15 @@ mod tests {
         assert!(set.left_out().is_empty());
         let mut choice = Enablement::default();
         choice.set_tool("s", "t0", false);
-        let set = Toolset::new(catalog, &choice);
+        let catalog_again = || catalog.clone();
+        let set = Toolset::new(catalog.clone(), &choice);
         assert_eq!(set.len(), MANY_TOOLS);
         assert_eq!(set.to_provider().len(), MANY_TOOLS);
         assert_eq!(set.left_out(), [("s".to_owned(), "t129".to_owned())]);
         assert!(set.get("s__t129").is_none(), "not offered, not callable");
+        let searched = Toolset::all(catalog_again(), &choice);
+        assert_eq!(searched.len(), MANY_TOOLS + 1, "all of them may be found");
+        assert!(searched.left_out().is_empty() && searched.get("s__t129").is_some());
     }
 
     #[test]

@@ -176,9 +176,16 @@ impl Chat {
         self.conversations.as_ref()
     }
 
-    /// The tools a model is offered under these toggles, as the catalog holds them now.
-    pub fn toolset(&self, enablement: &Enablement) -> Toolset {
-        Toolset::new(self.servers.tools(), enablement)
+    /// The tools a model is offered under these toggles, as the catalog holds them now:
+    /// all of them when there are enough for the model to search them (`search_above`),
+    /// else the most it takes.
+    pub fn toolset(&self, enablement: &Enablement, search_above: Option<usize>) -> Toolset {
+        let all = Toolset::all(self.servers.tools(), enablement);
+        if search_above.is_some_and(|most| all.len() > most) {
+            all
+        } else {
+            all.capped()
+        }
     }
 
     /// The person's message in a kept conversation: appended, then the run, each message
@@ -215,7 +222,7 @@ impl Chat {
             .ok_or(super::ConversationError::NotKept)?;
         let opened = store.get(conversation).await?;
         let mut messages = opened.messages;
-        let toolset = self.toolset(&opened.enablement);
+        let toolset = self.toolset(&opened.enablement, settings.search_above);
         let run = Run {
             conversation: conversation.to_string(),
             title: opened.summary.title.clone(),

@@ -181,7 +181,7 @@ impl World {
             .expect("conversations");
         let agent =
             Chat::new(gate.clone(), Arc::new(servers)).with_conversations(conversations.clone());
-        let toolset = agent.toolset(&Enablement::default());
+        let toolset = agent.toolset(&Enablement::default(), None);
         Self {
             gated,
             agent,

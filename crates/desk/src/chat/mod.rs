@@ -346,10 +346,16 @@ impl Chats {
         })
     }
 
+    /// Past how many tools a model searches them (`settings.toolSearchAbove`; 0: never).
+    fn search_above(&self) -> Option<usize> {
+        let above = self.host.config().settings.tool_search_above;
+        (above > 0).then_some(above as usize)
+    }
+
     /// The running servers' tools, and which of them the conversation's model sees.
     pub async fn chat_tools(&self, id: i64) -> Result<ChatTools, ChatError> {
         let enablement = self.conversations_kept()?.get(id).await?.enablement;
-        Ok(chat_tools(self.offered(), &enablement))
+        Ok(chat_tools(self.offered(), &enablement, self.search_above()))
     }
 
     /// Lets the conversation's model see a server's tools (`tool` None) or one tool, or not.
@@ -367,6 +373,6 @@ impl Chats {
             None => enablement.set_server(server, on),
         }
         kept.set_enablement(id, enablement.clone()).await?;
-        Ok(chat_tools(self.offered(), &enablement))
+        Ok(chat_tools(self.offered(), &enablement, self.search_above()))
     }
 }

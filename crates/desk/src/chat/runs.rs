@@ -396,8 +396,7 @@ impl Chats {
             .unwrap_or(MAX_TOKENS);
         settings.max_rounds = own.max_rounds.unwrap_or(MAX_ROUNDS);
         settings.effort = own.effort;
-        let above = self.host.config().settings.tool_search_above;
-        settings.search_above = (above > 0).then_some(above as usize);
+        settings.search_above = self.search_above();
         Ok(Begun {
             agent,
             provider,

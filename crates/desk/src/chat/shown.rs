@@ -226,7 +226,13 @@ pub struct ChatTool {
     pub on: bool,
 }
 
-pub(super) fn chat_tools(catalog: Vec<CatalogTool>, enablement: &Enablement) -> ChatTools {
+/// The tools of `catalog` under the toggles `enablement`: all of them offered to a model
+/// that searches them (more than `search_above`), else the most a model takes.
+pub(super) fn chat_tools(
+    catalog: Vec<CatalogTool>,
+    enablement: &Enablement,
+    search_above: Option<usize>,
+) -> ChatTools {
     let mut servers: BTreeMap<String, ChatServerTools> = BTreeMap::new();
     for entry in &catalog {
         let server = servers
@@ -240,7 +246,12 @@ pub(super) fn chat_tools(catalog: Vec<CatalogTool>, enablement: &Enablement) -> 
             .tools
             .push(chat_tool(&entry.tool, enablement, &entry.server));
     }
-    let offered = Toolset::new(catalog, enablement);
+    let all = Toolset::all(catalog, enablement);
+    let offered = if search_above.is_some_and(|most| all.len() > most) {
+        all
+    } else {
+        all.capped()
+    };
     let left_out = offered.left_out();
     let warning = (!left_out.is_empty()).then(|| {
         const NAMED: usize = 5;
@@ -398,7 +409,7 @@ mod tests {
         let mut catalog: Vec<CatalogTool> =
             (0..130).map(|n| tool("big", &format!("t{n}"))).collect();
         catalog.push(tool("demo", "echo"));
-        let all = chat_tools(catalog.clone(), &Enablement::default());
+        let all = chat_tools(catalog.clone(), &Enablement::default(), None);
         assert_eq!(all.offered, 128);
         let warning = all.warning.unwrap_or_default();
         assert!(
@@ -410,7 +421,10 @@ mod tests {
         let mut enablement = Enablement::default();
         enablement.set_server("big", false);
         enablement.set_tool("demo", "echo", false);
-        let few = chat_tools(catalog, &enablement);
+        // A model that searches them may find every one.
+        let searched = chat_tools(catalog.clone(), &Enablement::default(), Some(40));
+        assert_eq!((searched.offered, searched.warning), (131, None));
+        let few = chat_tools(catalog, &enablement, None);
         assert_eq!(few.offered, 0);
         assert_eq!(few.warning, None);
         assert!(!few.servers[0].on);
