@@ -10,8 +10,9 @@
 //! Blocks and deltas of kinds this crate does not use (citations, server tools) are
 //! skipped.
 //!
-//! The system prompt and the last tool each end a prefix kept in the API's prompt cache
-//! (`cache_control`), so that a conversation's later requests read them from it.
+//! The system prompt, the last tool and the conversation so far (its last block) each end
+//! a prefix kept in the API's prompt cache (`cache_control`), so that a conversation's
+//! later requests read them from it: three of the four breakpoints a request may have.
 //!
 //! The key goes in `x-api-key` with version `2023-06-01`, which Anthropic's API and every
 //! Anthropic-compatible server take. (The official Python SDK 2.10 sends
@@ -37,7 +38,7 @@ fn cached() -> Value {
 /// The JSON body of a Messages request.
 pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
     // Blank text and the messages it leaves empty are gone already (see `sendable`).
-    let messages: Vec<Value> = request
+    let mut messages: Vec<Value> = request
         .messages
         .iter()
         .map(|message| match message {
@@ -50,6 +51,14 @@ pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
         // An answer of nothing but another provider's reasoning has nothing to send.
         .filter(|message| message["content"].as_array().is_none_or(|c| !c.is_empty()))
         .collect();
+    // The last message is the person's (see `sendable`), whose blocks all take a mark.
+    if let Some(last) = messages
+        .last_mut()
+        .and_then(|m| m["content"].as_array_mut())
+        .and_then(|blocks| blocks.last_mut())
+    {
+        last["cache_control"] = cached();
+    }
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
     body.insert("max_tokens".into(), json!(request.max_tokens));
@@ -586,7 +595,8 @@ mod tests {
                     {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true, "content": [
                         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}},
                     ]},
-                    {"type": "text", "text": "here"},
+                    // The conversation so far ends a cached prefix.
+                    {"type": "text", "text": "here", "cache_control": {"type": "ephemeral"}},
                 ]}],
             })
         );

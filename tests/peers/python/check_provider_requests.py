@@ -1,6 +1,7 @@
 """Checks request bodies sent to a model provider against the official SDKs' own request
 types: `openai.types.chat.CompletionCreateParams{Streaming,NonStreaming}` for
-`/v1/chat/completions` and `anthropic.types.MessageCreateParams{Streaming,NonStreaming}` for
+`/v1/chat/completions`, `openai.types.responses.ResponseCreateParams{Streaming,NonStreaming}`
+for `/v1/responses` and `anthropic.types.MessageCreateParams{Streaming,NonStreaming}` for
 `/v1/messages`, validated by pydantic in strict mode and with every key the types do not
 declare refused, at any depth.
 
@@ -18,11 +19,13 @@ Run by `crates/test-support/src/provider_requests.rs`.
 
 import collections.abc
 import json
+import re
 import sys
 
 import pydantic
 from anthropic.types import message_create_params
 from openai.types.chat import completion_create_params
+from openai.types.responses import response_create_params
 from typing_extensions import TypedDict, is_typeddict
 
 SDK_TYPES = ("openai.types", "anthropic.types")
@@ -73,6 +76,8 @@ for kind in (SamplingParams, Messages2023Streaming, Messages2023NonStreaming):
 TYPES = {
     ("/v1/chat/completions", True, None): completion_create_params.CompletionCreateParamsStreaming,
     ("/v1/chat/completions", False, None): completion_create_params.CompletionCreateParamsNonStreaming,
+    ("/v1/responses", True, None): response_create_params.ResponseCreateParamsStreaming,
+    ("/v1/responses", False, None): response_create_params.ResponseCreateParamsNonStreaming,
     ("/v1/messages", True, None): message_create_params.MessageCreateParamsStreaming,
     ("/v1/messages", False, None): message_create_params.MessageCreateParamsNonStreaming,
     ("/v1/messages", True, "2023-06-01"): Messages2023Streaming,
@@ -105,19 +110,27 @@ class Rejected(Exception):
         self.error = error
 
 
+def kind_label(part):
+    """Whether a part of an error's place is pydantic's name for a union member of a kind
+    (`str`, `list[...]`) rather than a key, an index or a type's own name."""
+    return isinstance(part, str) and (part in ("str", "int", "float", "bool") or re.match(r"^[a-z-]+\[", part))
+
+
 def reasons(where, error):
     """The errors of the union members a value meant to be (those whose `type` or `role`
-    tag it has), each with its place in the body."""
+    tag it has, and not those of another kind of value, as a string for a list), each
+    with its place in the body."""
     errors = error.errors()
     not_meant = [
         e["loc"][:-1]
         for e in errors
         if e["type"] == "literal_error" and e["loc"] and e["loc"][-1] in ("type", "role")
-    ]
+    ] + [e["loc"] for e in errors if e["loc"] and kind_label(e["loc"][-1]) and e["type"].endswith("_type")]
     meant = [e for e in errors if not any(e["loc"][: len(p)] == p for p in not_meant)]
     lines = []
     for e in meant or errors:
-        place = ".".join(str(part) for part in where + tuple(e["loc"]))
+        # The name of a list's or a union's member adds nothing to where it is.
+        place = ".".join(str(part) for part in where + tuple(e["loc"]) if not kind_label(part) or "[" not in part)
         lines.append(f"{place}: {e['msg']} (got {json.dumps(e['input'], default=repr)[:80]})")
     hidden = len(lines) - MAX_REASONS
     return "; ".join(lines[:MAX_REASONS]) + (f"; and {hidden} more" if hidden > 0 else "")

@@ -1,12 +1,16 @@
 """The official `openai` and `anthropic` SDK clients against the stand-in provider.
 
-    provider_sdks.py BASE_URL API_KEY
+    provider_sdks.py BASE_URL API_KEY [responses]
 
 Runs the scenarios below in order (the stand-in's script has one turn for each request
 that takes one) and prints one JSON object on stdout: for each scenario, what the SDK
 parsed, or the exception it raised. Every answer the SDKs read is also validated against
 the SDKs' own pydantic types (the SDKs build their objects without validation), so a
 field missing or of the wrong type shows as a `validation` error in the report.
+
+With `responses`, it runs instead the scenarios of OpenAI's Responses API
+(`RESPONSES_SCENARIOS`), each answer validated as a `Response` and each streamed event as
+a `ResponseStreamEvent`.
 """
 
 import json
@@ -18,8 +22,10 @@ import openai
 import pydantic
 from anthropic.types import Message, RawMessageStreamEvent
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.responses import Response, ResponseStreamEvent
 
 BASE, KEY = sys.argv[1], sys.argv[2]
+MODE = sys.argv[3] if len(sys.argv) > 3 else None
 
 oai = openai.OpenAI(base_url=f"{BASE}/v1", api_key=KEY, max_retries=0)
 ant = anthropic.Anthropic(base_url=BASE, api_key=KEY, max_retries=0)
@@ -45,6 +51,7 @@ ANTHROPIC_TOOL = {
     "input_schema": OPENAI_TOOL["function"]["parameters"],
 }
 STREAM_EVENT = pydantic.TypeAdapter(RawMessageStreamEvent)
+RESPONSE_EVENT = pydantic.TypeAdapter(ResponseStreamEvent)
 
 
 def validate(model, obj):
@@ -319,9 +326,212 @@ SCENARIOS = [
 ]
 
 
+# --- OpenAI Responses ---------------------------------------------------------------
+
+RESPONSES_TOOL = {"type": "function", **OPENAI_TOOL["function"]}
+REASONING = {"include": ["reasoning.encrypted_content"], "reasoning": {"effort": "low", "summary": "auto"}}
+# What one scenario read that a later one sends back.
+KEPT = {}
+
+
+def usage_of(response):
+    u = response.usage
+    details = [u.input_tokens_details.cached_tokens, u.output_tokens_details.reasoning_tokens]
+    return [u.input_tokens, u.output_tokens, u.total_tokens] + details
+
+
+def raw_events(**request):
+    """Every event of a streamed answer, each validated as the SDK's event union."""
+    events = []
+    for event in oai.responses.create(model="gpt-test", stream=True, **request):
+        validate(RESPONSE_EVENT, event)
+        events.append(event)
+    return events
+
+
+def numbered(events):
+    """Whether the events are numbered 0, 1, 2... in order, as OpenAI numbers them."""
+    return [e.sequence_number for e in events] == list(range(len(events)))
+
+
+def last_response(events):
+    """The response of the stream's last event, validated, when it brings one."""
+    response = getattr(events[-1], "response", None)
+    if response is not None:
+        validate(Response, response)
+    return response
+
+
+def responses_whole_text():
+    response = oai.responses.create(model="gpt-test", input="What is 2 + 3?", max_output_tokens=64)
+    validate(Response, response)
+    return {
+        "id": response.id,
+        "text": response.output_text,
+        "status": response.status,
+        "usage": usage_of(response),
+    }
+
+
+def responses_streamed_text():
+    events = raw_events(input=ASK, instructions="Be brief.")
+    response = last_response(events)
+    return {
+        "types": [e.type for e in events],
+        "numbered": numbered(events),
+        "pieces": [e.delta for e in events if e.type == "response.output_text.delta"],
+        "text": response.output_text,
+        "instructions": response.instructions,
+        "usage": usage_of(response),
+    }
+
+
+def responses_streamed_tool_call():
+    deltas, events = [], 0
+    with oai.responses.stream(model="gpt-test", input=ASK, tools=[RESPONSES_TOOL]) as stream:
+        for event in stream:
+            validate(RESPONSE_EVENT, event)
+            events += 1
+            if event.type == "response.function_call_arguments.delta":
+                deltas.append(event.delta)
+        final = stream.get_final_response()
+    validate(Response, final)
+    call = final.output[0]
+    return {
+        "deltas": deltas,
+        "call": {"id": call.id, "call_id": call.call_id, "name": call.name, "arguments": json.loads(call.arguments)},
+        "status": final.status,
+    }
+
+
+def sent_back_call(call_id):
+    """A function call and its output, as a client sends them back."""
+    return [
+        {"type": "function_call", "call_id": call_id, "name": "get-sum", "arguments": '{"a":2,"b":3}'},
+        {"type": "function_call_output", "call_id": call_id, "output": "5"},
+    ]
+
+
+def responses_tool_result():
+    response = oai.responses.create(model="gpt-test", input=ASK + sent_back_call("call_01"), tools=[RESPONSES_TOOL])
+    validate(Response, response)
+    return {"text": response.output_text}
+
+
+def responses_reasoning_streamed():
+    events = raw_events(input=ASK, tools=[RESPONSES_TOOL], store=False, **REASONING)
+    response = last_response(events)
+    KEPT["output"] = [item.to_dict() for item in response.output]
+    reasoning, call = [e.item for e in events if e.type == "response.output_item.done"]
+    return {
+        "summary_deltas": [e.delta for e in events if e.type == "response.reasoning_summary_text.delta"],
+        "reasoning": {
+            "id": reasoning.id,
+            "summary": [part.text for part in reasoning.summary],
+            "encrypted_content": reasoning.encrypted_content,
+        },
+        "call": {"call_id": call.call_id, "name": call.name},
+        "usage": usage_of(response),
+    }
+
+
+def answered(output):
+    """The output of the answer before, sent back with the function call's output."""
+    call = next(item for item in output if item["type"] == "function_call")
+    return ASK + output + [{"type": "function_call_output", "call_id": call["call_id"], "output": "5"}]
+
+
+def responses_reasoning_left_out():
+    output = [item for item in KEPT["output"] if item["type"] != "reasoning"]
+    oai.responses.create(model="gpt-test", input=answered(output), tools=[RESPONSES_TOOL], store=False, **REASONING)
+
+
+def responses_reasoning_sent_back():
+    request = {"input": answered(KEPT["output"]), "tools": [RESPONSES_TOOL], "store": False}
+    response = oai.responses.create(model="gpt-test", **request, **REASONING)
+    validate(Response, response)
+    return {"text": response.output_text}
+
+
+def responses_reasoning_whole():
+    response = oai.responses.create(model="gpt-test", input=ASK, **REASONING)
+    validate(Response, response)
+    reasoning = response.output[0]
+    return {
+        "types": [item.type for item in response.output],
+        "summary": [part.text for part in reasoning.summary],
+        "encrypted_content": reasoning.encrypted_content,
+        "text": response.output_text,
+    }
+
+
+def responses_max_tokens():
+    events = raw_events(input=ASK, max_output_tokens=16)
+    response = last_response(events)
+    return {
+        "last": events[-1].type,
+        "status": response.status,
+        "reason": response.incomplete_details.reason,
+        "text": response.output_text,
+    }
+
+
+def responses_refusal():
+    events = raw_events(input=ASK)
+    response = last_response(events)
+    part = response.output[0].content[0]
+    return {
+        "deltas": [e.delta for e in events if e.type == "response.refusal.delta"],
+        "done": [e.refusal for e in events if e.type == "response.refusal.done"],
+        "part": {"type": part.type, "refusal": part.refusal},
+    }
+
+
+def responses_rate_limited():
+    oai.responses.create(model="gpt-test", input=ASK)
+
+
+def responses_bad_key():
+    openai.OpenAI(base_url=f"{BASE}/v1", api_key="sk-wrong-key-0000", max_retries=0).responses.create(
+        model="gpt-test", input=ASK
+    )
+
+
+def responses_mid_stream_error():
+    events = raw_events(input=ASK)
+    error = events[-1]
+    return {
+        "pieces": [e.delta for e in events if e.type == "response.output_text.delta"],
+        "error": {"class": type(error).__name__, "code": error.code, "message": error.message},
+        "numbered": numbered(events),
+    }
+
+
+def responses_refused_request():
+    oai.responses.create(model="gpt-test", input=ASK, max_output_tokens=8)
+
+
+RESPONSES_SCENARIOS = [
+    responses_whole_text,  # turn 1
+    responses_streamed_text,  # turn 2
+    responses_streamed_tool_call,  # turn 3
+    responses_tool_result,  # turn 4
+    responses_reasoning_streamed,  # turn 5
+    responses_reasoning_left_out,  # refused before any turn
+    responses_reasoning_sent_back,  # turn 6
+    responses_reasoning_whole,  # turn 7
+    responses_max_tokens,  # turn 8
+    responses_refusal,  # turn 9
+    responses_rate_limited,  # turn 10
+    responses_bad_key,  # refused before any turn
+    responses_mid_stream_error,  # turn 11
+    responses_refused_request,  # refused before any turn
+]
+
+
 def main():
     report = {}
-    for scenario in SCENARIOS:
+    for scenario in RESPONSES_SCENARIOS if MODE == "responses" else SCENARIOS:
         try:
             report[scenario.__name__] = {"ok": scenario()}
         except pydantic.ValidationError as e:

@@ -17,7 +17,7 @@ use switchboard_core::config::ServerConfig;
 use switchboard_core::decisions::{self, DecidedBy};
 use switchboard_core::server_events::ServerEvent;
 use switchboard_providers::{
-    ApiKey, AssistantContent, Client, Message, ProviderConfig, StopReason, UserContent,
+    ApiKey, AssistantContent, Client, Message, Protocol, ProviderConfig, StopReason, UserContent,
 };
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -40,6 +40,12 @@ pub(crate) fn openai(stand_in: &StandInProvider) -> Client {
         key,
     ))
     .unwrap()
+}
+
+pub(crate) fn responses(stand_in: &StandInProvider) -> Client {
+    let key = Some(ApiKey::new(KEY));
+    let config = ProviderConfig::new(Protocol::Responses, format!("{}/v1", stand_in.url), key);
+    Client::new(config).unwrap()
 }
 
 pub(crate) fn anthropic(stand_in: &StandInProvider) -> Client {

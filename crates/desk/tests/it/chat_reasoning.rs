@@ -1,8 +1,9 @@
-//! A reasoning model's thinking, end to end with the stand-in provider in both protocols:
+//! A reasoning model's thinking, end to end with the stand-in provider in each protocol:
 //! streamed to the face as it comes, kept with the conversation, and sent back in the round
 //! of tool calls under way as each provider checks it (Anthropic's signed thinking block
-//! first in the model's message; DeepSeek's `reasoning_content`), so that the round after
-//! the tool's result is not refused. A conversation that lost it would fail there.
+//! first in the model's message; DeepSeek's `reasoning_content`; the Responses API's
+//! reasoning item with its encrypted content), so that the round after the tool's result
+//! is not refused. A conversation that lost it would fail there.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -11,7 +12,27 @@ use switchboard_chat::{ChatEvent, ChatSettings, Outcome};
 use switchboard_providers::{AssistantContent, Client, Effort, Message};
 use switchboard_test_support::stand_in::StandInProvider;
 
-use crate::chat::{KEY, World, anthropic, bodies, openai, text_of, world};
+use crate::chat::{KEY, World, anthropic, bodies, openai, responses, text_of, world};
+
+const PROTOCOLS: [&str; 3] = ["anthropic", "openai", "responses"];
+
+/// What the stand-in is told beside the script, for `protocol`: the OpenAI protocol as
+/// DeepSeek speaks it in its thinking mode; the Responses API checking its reasoning items.
+fn checking_reasoning(protocol: &str) -> Value {
+    match protocol {
+        "anthropic" => json!({}),
+        "openai" => json!({"dialect": "vllm", "reasoning_back": true}),
+        _ => json!({"reasoning_back": true}),
+    }
+}
+
+fn client(protocol: &str, stand_in: &StandInProvider) -> Client {
+    match protocol {
+        "anthropic" => anthropic(stand_in),
+        "openai" => openai(stand_in),
+        _ => responses(stand_in),
+    }
+}
 
 const THOUGHT: &str = "The person wants an echo: call echo.";
 
@@ -36,6 +57,13 @@ fn script(extra: Value) -> Value {
 /// What each protocol's second request must carry back of the thinking, in its assistant
 /// message of the tool round.
 fn sent_back(protocol: &str, body: &Value) -> Option<String> {
+    if protocol == "responses" {
+        let item = body["input"]
+            .as_array()?
+            .iter()
+            .find(|i| i["type"] == "reasoning" && i["encrypted_content"] == "sig-echo-1")?;
+        return item["summary"][0]["text"].as_str().map(str::to_owned);
+    }
     let answer = body["messages"]
         .as_array()?
         .iter()
@@ -73,18 +101,9 @@ async fn round(world: &mut World, provider: Client, title: &str) -> (Outcome, Ve
 #[tokio::test]
 async fn a_reasoning_models_thinking_is_shown_kept_and_sent_back_in_its_tool_round() {
     let mut world = world().await;
-    for protocol in ["anthropic", "openai"] {
-        // The OpenAI protocol as DeepSeek speaks it in its thinking mode.
-        let extra = match protocol {
-            "anthropic" => json!({}),
-            _ => json!({"dialect": "vllm", "reasoning_back": true}),
-        };
-        let stand_in = StandInProvider::start(script(extra)).await;
-        let client = match protocol {
-            "anthropic" => anthropic(&stand_in),
-            _ => openai(&stand_in),
-        };
-        let (outcome, events) = round(&mut world, client, protocol).await;
+    for protocol in PROTOCOLS {
+        let stand_in = StandInProvider::start(script(checking_reasoning(protocol))).await;
+        let (outcome, events) = round(&mut world, client(protocol, &stand_in), protocol).await;
         assert!(
             matches!(outcome, Outcome::Finished { .. }),
             "{protocol}: {outcome:?}"
@@ -112,7 +131,11 @@ async fn a_reasoning_models_thinking_is_shown_kept_and_sent_back_in_its_tool_rou
                 json!({"type": "enabled", "budget_tokens": 1024}),
                 "the effort asked for"
             ),
-            _ => assert_eq!(asked[0]["reasoning_effort"], "low"),
+            "openai" => assert_eq!(asked[0]["reasoning_effort"], "low"),
+            _ => assert_eq!(
+                asked[0]["reasoning"],
+                json!({"effort": "low", "summary": "auto"})
+            ),
         }
     }
 }
@@ -123,11 +146,8 @@ async fn a_reasoning_models_thinking_is_shown_kept_and_sent_back_in_its_tool_rou
 #[tokio::test]
 async fn a_reasoning_model_that_thinks_past_its_limit_says_so_and_the_conversation_goes_on() {
     let world = world().await;
-    for protocol in ["anthropic", "openai"] {
-        let extra = match protocol {
-            "anthropic" => json!({}),
-            _ => json!({"dialect": "vllm", "reasoning_back": true}),
-        };
+    for protocol in PROTOCOLS {
+        let extra = checking_reasoning(protocol);
         let mut script = json!({"api_key": KEY, "turns": [
             {"content": [{"thinking": THOUGHT, "signature": "sig-echo-1"}], "stop": "max_tokens"},
             {"content": [{"text": "Briefly: hello."}]}
@@ -136,16 +156,17 @@ async fn a_reasoning_model_that_thinks_past_its_limit_says_so_and_the_conversati
             script[key] = value.clone();
         }
         let stand_in = StandInProvider::start(script).await;
-        let client = |s: &StandInProvider| match protocol {
-            "anthropic" => anthropic(s),
-            _ => openai(s),
-        };
         let chat = world.conversations.create(protocol).await.unwrap();
         let mut settings = ChatSettings::new("model-test");
         settings.effort = Some(Effort::Low);
         settings.max_tokens = 2048;
         let (outcome, _) = world
-            .send(chat.id, "Echo hello", client(&stand_in), settings.clone())
+            .send(
+                chat.id,
+                "Echo hello",
+                client(protocol, &stand_in),
+                settings.clone(),
+            )
             .finish()
             .await;
         assert!(
@@ -162,7 +183,12 @@ async fn a_reasoning_model_that_thinks_past_its_limit_says_so_and_the_conversati
             "{protocol}: {outcome:?}"
         );
         let (outcome, events) = world
-            .send(chat.id, "Say it briefly.", client(&stand_in), settings)
+            .send(
+                chat.id,
+                "Say it briefly.",
+                client(protocol, &stand_in),
+                settings,
+            )
             .finish()
             .await;
         assert!(

@@ -58,7 +58,8 @@ async fn images_go_as_base64_or_url_sources_also_inside_tool_results() {
                 png,
             ]},
             {"type": "text", "text": "and this"},
-            png,
+            // The conversation so far ends a cached prefix.
+            with_cache_mark(png),
         ])
     );
 }
@@ -122,7 +123,7 @@ async fn a_turn_that_said_nothing_does_not_break_the_conversation() {
             {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": "5"}]},
             ]},
-            {"role": "user", "content": [{"type": "text", "text": "So?"}]},
+            {"role": "user", "content": [with_cache_mark(json!({"type": "text", "text": "So?"}))]},
         ])
     );
 }
@@ -188,7 +189,7 @@ async fn an_answer_of_white_space_kept_in_the_conversation_does_not_fail_the_nex
         stand_in.last_body().await["messages"],
         json!([
             {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
-            {"role": "user", "content": [{"type": "text", "text": "Still there?"}]},
+            {"role": "user", "content": [with_cache_mark(json!({"type": "text", "text": "Still there?"}))]},
         ])
     );
 }
@@ -211,4 +212,10 @@ async fn a_conversation_ending_on_the_models_turn_is_asked_to_go_on() {
     let messages = stand_in.last_body().await["messages"].clone();
     assert_eq!(messages[2]["role"], "user");
     assert_eq!(messages[2]["content"][0]["text"], "Continue.");
+}
+
+/// `block` marked as the end of the prefix the API caches.
+fn with_cache_mark(mut block: serde_json::Value) -> serde_json::Value {
+    block["cache_control"] = json!({"type": "ephemeral"});
+    block
 }

@@ -1,6 +1,7 @@
-//! What both clients do alike, each against the stand-in provider answering as its API
-//! does and recording what it was sent: every test runs for OpenAI's API and Anthropic's,
-//! with what the two write or say differently in [`Expected`].
+//! What the clients do alike, each against the stand-in provider answering as its API
+//! does and recording what it was sent: every test runs for OpenAI's Chat Completions,
+//! Anthropic's Messages and OpenAI's Responses API, with what they write or say
+//! differently in [`Expected`].
 
 use std::time::Duration;
 
@@ -42,15 +43,17 @@ struct Expected {
     /// What the model says before its tool call in the round trip (nothing for OpenAI,
     /// whose tool-call-only message then has `"content": null`).
     preface: &'static str,
-    /// The messages of the round trip as sent with the tool's result, and the tools.
+    /// The field of the conversation, and its messages in the round trip as sent with the
+    /// tool's result, and the tools.
+    conversation: &'static str,
     round_trip: Value,
     tools: Value,
     /// Turns ending as scripted, and the stop reason each gives.
     stops: Vec<(Value, StopReason)>,
     /// Where the request carries the system prompt (a JSON pointer), and what it says.
     system: (&'static str, Value),
-    /// The field of the stop sequences.
-    stop_field: &'static str,
+    /// The field of the stop sequences, if the API has them.
+    stop_field: Option<&'static str>,
     /// The `tool_choice` of a tool required.
     tool_required: Value,
     errors: Errors,
@@ -95,6 +98,7 @@ fn expected(api: Api) -> Expected {
                 "stream_options": {"include_usage": true},
             }),
             preface: "",
+            conversation: "messages",
             round_trip: json!([
                 {"role": "user", "content": "What is 2 + 3?"},
                 {"role": "assistant", "content": null, "tool_calls": [
@@ -124,7 +128,7 @@ fn expected(api: Api) -> Expected {
                 "/messages/0",
                 json!({"role": "system", "content": "You are terse."}),
             ),
-            stop_field: "stop",
+            stop_field: Some("stop"),
             tool_required: json!("required"),
             errors: Errors {
                 wrong_key: "Incorrect API key provided: sk-**********0000. You can find your API key at https://platform.openai.com/account/api-keys.",
@@ -163,10 +167,12 @@ fn expected(api: Api) -> Expected {
             hi_body: json!({
                 "model": "model-test",
                 "max_tokens": 256,
-                "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+                "messages": [{"role": "user", "content": [
+                    {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}]}],
                 "stream": true,
             }),
             preface: "I'll add them.",
+            conversation: "messages",
             round_trip: json!([
                 {"role": "user", "content": [{"type": "text", "text": "What is 2 + 3?"}]},
                 {"role": "assistant", "content": [
@@ -174,7 +180,8 @@ fn expected(api: Api) -> Expected {
                     {"type": "tool_use", "id": "toolu_standin_1_0", "name": "get-sum", "input": {"a": 2, "b": 3}},
                 ]},
                 {"role": "user", "content": [
-                    {"type": "tool_result", "tool_use_id": "toolu_standin_1_0", "content": [{"type": "text", "text": "5"}]},
+                    {"type": "tool_result", "tool_use_id": "toolu_standin_1_0", "content": [{"type": "text", "text": "5"}],
+                        "cache_control": {"type": "ephemeral"}},
                 ]},
             ]),
             tools: json!([{"name": "get-sum", "description": "Adds two numbers", "input_schema": get_sum().parameters,
@@ -203,7 +210,7 @@ fn expected(api: Api) -> Expected {
                 "/system",
                 json!([{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}]),
             ),
-            stop_field: "stop_sequences",
+            stop_field: Some("stop_sequences"),
             tool_required: json!({"type": "any"}),
             errors: Errors {
                 wrong_key: "invalid x-api-key",
@@ -226,6 +233,45 @@ fn expected(api: Api) -> Expected {
                 Some("model-small"),
             ],
             model_queries: vec!["limit=1000", "limit=1000&after_id=model-medium"],
+        },
+        Api::Responses => Expected {
+            message_id: "resp_standin_1",
+            call_id: "call_standin_1_0",
+            cache_write_tokens: None,
+            path: "/v1/responses",
+            key_headers: vec![("authorization", Some(format!("Bearer {KEY}")))],
+            hi_body: json!({
+                "model": "model-test",
+                "input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}],
+                "max_output_tokens": 256,
+                "store": false,
+                "stream": true,
+            }),
+            preface: "I'll add them.",
+            conversation: "input",
+            round_trip: json!([
+                {"role": "user", "content": [{"type": "input_text", "text": "What is 2 + 3?"}]},
+                {"role": "assistant", "content": "I'll add them."},
+                {"type": "function_call", "call_id": "call_standin_1_0", "name": "get-sum",
+                    "arguments": "{\"a\":2,\"b\":3}"},
+                {"type": "function_call_output", "call_id": "call_standin_1_0", "output": "5"},
+            ]),
+            tools: json!([{"type": "function", "name": "get-sum", "description": "Adds two numbers",
+                "parameters": get_sum().parameters, "strict": false}]),
+            stops: vec![
+                (sampled("max_tokens"), StopReason::MaxTokens),
+                (sampled("refusal"), StopReason::Refused),
+                (sampled("end_turn"), StopReason::EndTurn),
+            ],
+            system: ("/instructions", json!("You are terse.")),
+            // The API has no stop sequences.
+            stop_field: None,
+            tool_required: json!("required"),
+            errors: expected(Api::OpenAi).errors,
+            mid_stream: (json!({"kind": "server_error", "message": "boom"}), "boom"),
+            cut_short: "ended before",
+            display_names: [None, None, None],
+            model_queries: vec![""],
         },
     }
 }
@@ -357,7 +403,7 @@ async fn streamed_tool_call_arguments_are_assembled_and_the_result_goes_back() {
         assert_eq!(reply.stop_reason, StopReason::EndTurn);
 
         let sent = stand_in.last_body().await;
-        assert_eq!(sent["messages"], expected.round_trip);
+        assert_eq!(sent[expected.conversation], expected.round_trip);
         assert_eq!(sent["tools"], expected.tools);
     }
 }
@@ -408,7 +454,10 @@ async fn stop_reasons_and_sampling_settings() {
         let (system_at, system) = &expected.system;
         assert_eq!(sent.pointer(system_at), Some(system));
         assert_eq!(sent["temperature"], json!(0.25));
-        assert_eq!(sent[expected.stop_field], json!(["STOP", "END"]));
+        match expected.stop_field {
+            Some(field) => assert_eq!(sent[field], json!(["STOP", "END"])),
+            None => assert!(!sent.to_string().contains("STOP"), "{sent}"),
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! A provider gone silent mid-answer, and an answer stopped by the host, for both
-//! protocols.
+//! A provider gone silent mid-answer, and an answer stopped by the host, for each
+//! protocol.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use switchboard_providers::*;
 use crate::common;
 use crate::common::*;
 
-fn clients(stand_in: &StandIn, read_timeout: Duration) -> [Client; 2] {
+fn clients(stand_in: &StandIn, read_timeout: Duration) -> [Client; APIS.len()] {
     APIS.map(|api| {
         let mut config = api.config(&stand_in.url, None);
         config.read_timeout = read_timeout;
@@ -24,7 +24,7 @@ fn ask(model: &str) -> Request {
 #[tokio::test]
 async fn a_provider_silent_mid_answer_is_an_error_after_the_read_timeout() {
     let stalled = json!({"content": [{"text": "I was saying"}], "stall": true});
-    let stand_in = StandIn::start(json!({"turns": [stalled, stalled]})).await;
+    let stand_in = StandIn::start(json!({ "turns": vec![stalled; APIS.len()] })).await;
     for client in clients(&stand_in, Duration::from_millis(500)) {
         let (events, error) = common::events(&client, &ask("m")).await;
         assert_eq!(text_deltas(&events), ["I was saying"]);
@@ -40,7 +40,8 @@ async fn a_provider_silent_mid_answer_is_an_error_after_the_read_timeout() {
 async fn a_dropped_stream_stops_the_answer_and_the_client_goes_on() {
     let stalled = json!({"content": [{"text": "Once upon"}], "stall": true});
     let done = json!({"content": [{"text": "Next."}]});
-    let stand_in = StandIn::start(json!({"turns": [stalled, done, stalled, done]})).await;
+    let turns: Vec<_> = APIS.iter().flat_map(|_| [&stalled, &done]).collect();
+    let stand_in = StandIn::start(json!({ "turns": turns })).await;
     for client in clients(&stand_in, Duration::from_secs(300)) {
         let mut stream = client.stream(&ask("m")).await.unwrap();
         while let Some(event) = stream.next().await {

@@ -112,12 +112,25 @@ pub fn parts<'a>(turn: &'a Turn, tool_result: &str) -> Vec<Part<'a>> {
         .collect()
 }
 
-/// An SSE frame with only data, as OpenAI sends them.
+/// The text of a tool result's content: a string, or the texts of its parts.
+pub fn text_of(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+/// An SSE frame with only data, as OpenAI's Chat Completions sends them.
 pub fn data_frame(data: &str) -> String {
     format!("data: {data}\n\n")
 }
 
-/// An SSE frame with an event name, as Anthropic sends them.
+/// An SSE frame with an event name, as Anthropic's Messages and OpenAI's Responses send
+/// them.
 pub fn named_frame(event: &str, data: &str) -> String {
     format!("event: {event}\ndata: {data}\n\n")
 }

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::answer::{Answer, Part, broken_off, named_frame, parts, retry_headers};
+use crate::answer::{Answer, Part, broken_off, named_frame, parts, retry_headers, text_of};
 use crate::script::{Failure, FailureKind, ModelEntry, Turn};
 
 fn error_body(kind: &str, message: &str, request: usize) -> Value {
@@ -329,14 +329,7 @@ pub fn last_tool_result(body: &Value) -> String {
             .flat_map(|blocks| blocks.iter().rev())
             .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
     });
-    match result.and_then(|r| r.get("content")) {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
-    }
+    text_of(result.and_then(|r| r.get("content")))
 }
 
 /// A failure's status and body.

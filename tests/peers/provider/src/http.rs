@@ -23,7 +23,7 @@ use tokio::net::TcpListener;
 use crate::answer::Answer;
 use crate::dialect::Dialect;
 use crate::script::{Failure, Script, Turn};
-use crate::{anthropic, openai, reasoning};
+use crate::{anthropic, openai, reasoning, responses};
 
 type Reply = Response<BoxBody<Bytes, io::Error>>;
 
@@ -65,7 +65,10 @@ struct Server {
 /// The protocol a request speaks.
 #[derive(Clone, Copy)]
 enum Api {
+    /// OpenAI's Chat Completions.
     OpenAi,
+    /// OpenAI's Responses.
+    Responses,
     Anthropic,
 }
 
@@ -75,7 +78,7 @@ impl Api {
     fn check_key(self, expected: Option<&str>, received: &Received) -> Option<Answer> {
         let authorization = received.header("authorization");
         match self {
-            Self::OpenAi => openai::check_key(expected, authorization),
+            Self::OpenAi | Self::Responses => openai::check_key(expected, authorization),
             Self::Anthropic => anthropic::check_key(
                 expected,
                 received.header("x-api-key"),
@@ -87,7 +90,7 @@ impl Api {
 
     fn unreadable(self) -> Answer {
         match self {
-            Self::OpenAi => openai::unreadable(),
+            Self::OpenAi | Self::Responses => openai::unreadable(),
             Self::Anthropic => anthropic::unreadable(),
         }
     }
@@ -95,6 +98,7 @@ impl Api {
     fn validate(self, received: &Received, body: &Value) -> Result<(), Answer> {
         match self {
             Self::OpenAi => openai::validate(body),
+            Self::Responses => responses::validate(body),
             Self::Anthropic => {
                 anthropic::validate(received.header("anthropic-version"), body, received.number)
             }
@@ -105,17 +109,28 @@ impl Api {
     fn check_reasoning(self, script: &Script, received: &Received, body: &Value) -> Option<Answer> {
         match self {
             Self::OpenAi => reasoning::deepseek_refusal(script, body).map(openai::bad_request),
+            Self::Responses => {
+                reasoning::responses_refusal(script, body).map(responses::bad_request)
+            }
             Self::Anthropic => reasoning::anthropic_refusal(script, body)
                 .map(|message| anthropic::bad_request(&message, received.number)),
+        }
+    }
+
+    /// Whether the request carries an image.
+    fn carries_image(self, body: &Value) -> bool {
+        let body = body.to_string();
+        match self {
+            Self::Responses => body.contains("\"input_image\""),
+            Self::OpenAi | Self::Anthropic => body.contains("\"image"),
         }
     }
 
     /// The refusal of an image by a model that reads none.
     fn refuse_images(self, received: &Received) -> Answer {
         match self {
-            Self::OpenAi => openai::bad_request(
-                "Invalid content type. image_url is only supported by certain models.".into(),
-            ),
+            Self::OpenAi => openai::bad_request(openai::NO_IMAGES.into()),
+            Self::Responses => responses::bad_request(openai::NO_IMAGES.into()),
             Self::Anthropic => anthropic::bad_request(
                 "messages.0.content: this model does not support image input",
                 received.number,
@@ -126,7 +141,8 @@ impl Api {
     fn failure(self, failure: &Failure, received: &Received) -> Answer {
         let failure = &failure.echoing(received.key());
         match self {
-            Self::OpenAi => openai::failure(failure),
+            Self::OpenAi => openai::failure(failure, "messages"),
+            Self::Responses => openai::failure(failure, "input"),
             Self::Anthropic => anthropic::failure(failure, received.number),
         }
     }
@@ -134,20 +150,21 @@ impl Api {
     fn answer(self, turn: &Turn, body: &Value, turn_number: usize, dialect: Dialect) -> Answer {
         match self {
             Self::OpenAi => openai::answer(turn, body, turn_number, dialect),
+            Self::Responses => responses::answer(turn, body, turn_number),
             Self::Anthropic => anthropic::answer(turn, body, turn_number),
         }
     }
 
     fn no_turn_left(self) -> Answer {
         match self {
-            Self::OpenAi => openai::no_turn_left(),
+            Self::OpenAi | Self::Responses => openai::no_turn_left(),
             Self::Anthropic => anthropic::no_turn_left(),
         }
     }
 
     fn models(self, script: &Script, query: &str) -> Answer {
         match self {
-            Self::OpenAi => openai::models(&script.models),
+            Self::OpenAi | Self::Responses => openai::models(&script.models),
             Self::Anthropic => anthropic::models(&script.models, script.models_page_size, query),
         }
     }
@@ -218,6 +235,7 @@ impl Server {
         self.requests().push(received.record(&raw));
         let answer = match (&received.method, received.path.as_str()) {
             (&Method::POST, "/v1/chat/completions") => self.chat(Api::OpenAi, &received),
+            (&Method::POST, "/v1/responses") => self.chat(Api::Responses, &received),
             (&Method::POST, "/v1/messages") => self.chat(Api::Anthropic, &received),
             (&Method::GET, "/v1/models") if received.header("anthropic-version").is_some() => {
                 self.models(Api::Anthropic, &received)
@@ -243,7 +261,7 @@ impl Server {
         if let Some(refused) = api.check_reasoning(&self.script, received, body) {
             return refused;
         }
-        if self.script.text_only && body.to_string().contains("\"image") {
+        if self.script.text_only && api.carries_image(body) {
             return api.refuse_images(received);
         }
         match self.take_turn() {

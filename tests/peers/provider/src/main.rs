@@ -1,6 +1,6 @@
 //! `provider-peer`: a stand-in model provider for tests. It speaks OpenAI's Chat
-//! Completions and Anthropic's Messages byte for byte, streaming included, and answers
-//! from a script instead of a model.
+//! Completions and Responses and Anthropic's Messages byte for byte, streaming included,
+//! and answers from a script instead of a model.
 //!
 //! ```text
 //! provider-peer (--script FILE | --script-json JSON) [--port N]
@@ -12,14 +12,16 @@
 //!
 //! | path                        | what                                              |
 //! | --------------------------- | ------------------------------------------------- |
-//! | `POST /v1/chat/completions` | the next scripted turn, in OpenAI's protocol       |
+//! | `POST /v1/chat/completions` | the next scripted turn, in OpenAI's Chat Completions |
+//! | `POST /v1/responses`        | the next scripted turn, in OpenAI's Responses API  |
 //! | `POST /v1/messages`         | the next scripted turn, in Anthropic's protocol    |
 //! | `GET /v1/models`            | the script's models; Anthropic's paged list when the request has `anthropic-version` |
 //! | `GET /_stand-in/requests`   | every request above so far: method, path, query, headers, body |
 //!
 //! See `script.rs` for the script. Requests are checked as the real APIs check them
-//! (the key, required fields and headers, the bounds of the parameters, the tools' names,
-//! no empty message, tool calls answered), and refused with their errors
+//! (the key, required fields and headers, unknown parameters where the API refuses them,
+//! the bounds of the parameters, the tools' names, no empty message, tool calls answered,
+//! a reasoning model's thinking sent back), and refused with their errors
 //! (`crates/providers/tests/it/stand_in.rs`).
 
 mod answer;
@@ -28,6 +30,7 @@ mod dialect;
 mod http;
 mod openai;
 mod reasoning;
+mod responses;
 mod script;
 
 use std::process::ExitCode;

@@ -7,11 +7,11 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::answer::{Answer, Part, broken_off, data_frame, parts, retry_headers};
+use crate::answer::{Answer, Part, broken_off, data_frame, parts, retry_headers, text_of};
 use crate::dialect::Dialect;
 use crate::script::{Failure, FailureKind, ModelEntry, Turn};
 
-const CREATED: u64 = 1_700_000_000;
+pub const CREATED: u64 = 1_700_000_000;
 const FINGERPRINT: &str = "fp_standin";
 
 fn error_body(message: &str, kind: &str, param: Option<&str>, code: Option<&str>) -> Value {
@@ -52,7 +52,7 @@ fn masked(key: &str) -> String {
     format!("{head}{}{tail}", "*".repeat(chars.len() - 7))
 }
 
-fn invalid(message: String, param: &str) -> Answer {
+pub fn invalid(message: String, param: &str) -> Answer {
     Answer::json(
         400,
         error_body(&message, "invalid_request_error", Some(param), None),
@@ -60,16 +60,27 @@ fn invalid(message: String, param: &str) -> Answer {
 }
 
 /// A value out of the bounds the API's schema sets, refused with its `code`.
-fn out_of_bounds(message: String, param: &str, code: &str) -> Answer {
+pub fn out_of_bounds(message: String, param: &str, code: &str) -> Answer {
     Answer::json(
         400,
         error_body(&message, "invalid_request_error", Some(param), Some(code)),
     )
 }
 
-/// A function's name as the API takes it: `^[a-zA-Z0-9_-]+$`, 64 characters at most.
-fn check_function_name(name: &str, n: usize) -> Result<(), Answer> {
-    let param = format!("tools[{n}].function.name");
+/// An integer below the least the API takes.
+pub fn below_minimum(param: &str, least: i64, got: &Value) -> Answer {
+    out_of_bounds(
+        format!(
+            "Invalid '{param}': integer below minimum value. Expected a value >= {least}, but got {got} instead."
+        ),
+        param,
+        "integer_below_min_value",
+    )
+}
+
+/// A function's name (at `param`) as the API takes it: `^[a-zA-Z0-9_-]+$`, 64 characters
+/// at most.
+pub fn check_function_name(name: &str, param: &str) -> Result<(), Answer> {
     if name.is_empty()
         || !name
             .chars()
@@ -79,7 +90,7 @@ fn check_function_name(name: &str, n: usize) -> Result<(), Answer> {
             format!(
                 "Invalid '{param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
             ),
-            &param,
+            param,
             "invalid_value",
         ));
     }
@@ -89,11 +100,44 @@ fn check_function_name(name: &str, n: usize) -> Result<(), Answer> {
             format!(
                 "Invalid '{param}': string too long. Expected a string with maximum length 64, but got a string with length {length} instead."
             ),
-            &param,
+            param,
             "string_above_max_length",
         ));
     }
     Ok(())
+}
+
+/// The request's temperature, if it gives one within the bounds the API sets (0..=2).
+pub fn temperature(body: &Value) -> Result<Option<&Value>, Answer> {
+    let Some(t) = body.get("temperature").filter(|t| !t.is_null()) else {
+        return Ok(None);
+    };
+    let (bound, code) = match t.as_f64() {
+        Some(v) if v > 2.0 => (
+            "above maximum value. Expected a value <= 2",
+            "decimal_above_max_value",
+        ),
+        Some(v) if v < 0.0 => (
+            "below minimum value. Expected a value >= 0",
+            "decimal_below_min_value",
+        ),
+        _ => return Ok(Some(t)),
+    };
+    Err(out_of_bounds(
+        format!("Invalid 'temperature': decimal {bound}, but got {t} instead."),
+        "temperature",
+        code,
+    ))
+}
+
+/// Whether the request's model reasons: one of OpenAI's reasoning families, or one named
+/// a reasoner behind a compatible server.
+pub fn reasoning_model(body: &Value) -> bool {
+    let model = body["model"].as_str().unwrap_or_default();
+    ["o1", "o3", "o4", "gpt-5"]
+        .iter()
+        .any(|family| model.starts_with(family))
+        || model.contains("reasoner")
 }
 
 /// The bounds the API sets on the parameters a client may get wrong: at least one
@@ -113,42 +157,12 @@ fn check_parameters(body: &Value) -> Result<(), Answer> {
             .get(field)
             .filter(|l| l.as_i64().is_some_and(|l| l < 1))
         {
-            return Err(out_of_bounds(
-                format!(
-                    "Invalid '{field}': integer below minimum value. Expected a value >= 1, but got {limit} instead."
-                ),
-                field,
-                "integer_below_min_value",
-            ));
+            return Err(below_minimum(field, 1, limit));
         }
     }
-    if let Some(t) = body.get("temperature").filter(|t| !t.is_null()) {
-        let (bound, code) = match t.as_f64() {
-            Some(v) if v > 2.0 => (
-                "above maximum value. Expected a value <= 2",
-                "decimal_above_max_value",
-            ),
-            Some(v) if v < 0.0 => (
-                "below minimum value. Expected a value >= 0",
-                "decimal_below_min_value",
-            ),
-            _ => ("", ""),
-        };
-        if !bound.is_empty() {
-            return Err(out_of_bounds(
-                format!("Invalid 'temperature': decimal {bound}, but got {t} instead."),
-                "temperature",
-                code,
-            ));
-        }
-        // A reasoning model (OpenAI's, or one named a reasoner behind a compatible
-        // server) takes its default temperature alone.
-        let model = body["model"].as_str().unwrap_or_default();
-        let reasoning = ["o1", "o3", "o4", "gpt-5"]
-            .iter()
-            .any(|family| model.starts_with(family))
-            || model.contains("reasoner");
-        if reasoning && t.as_f64() != Some(1.0) {
+    if let Some(t) = temperature(body)? {
+        // A reasoning model takes its default temperature alone.
+        if reasoning_model(body) && t.as_f64() != Some(1.0) {
             return Err(out_of_bounds(
                 format!(
                     "Unsupported value: 'temperature' does not support {t} with this model. Only the default (1) value is supported."
@@ -195,7 +209,8 @@ fn check_parameters(body: &Value) -> Result<(), Answer> {
         ));
     }
     for (n, tool) in tools.iter().enumerate() {
-        check_function_name(tool["function"]["name"].as_str().unwrap_or_default(), n)?;
+        let name = tool["function"]["name"].as_str().unwrap_or_default();
+        check_function_name(name, &format!("tools[{n}].function.name"))?;
     }
     Ok(())
 }
@@ -284,6 +299,9 @@ pub fn bad_request(message: String) -> Answer {
     invalid(message, "messages")
 }
 
+/// OpenAI's refusal of an image sent to a model that reads none.
+pub const NO_IMAGES: &str = "Invalid content type. image_url is only supported by certain models.";
+
 /// The answer to a body that is not JSON.
 pub fn unreadable() -> Answer {
     Answer::json(
@@ -308,18 +326,12 @@ pub fn last_tool_result(body: &Value) -> String {
             .rev()
             .find(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
     });
-    match last.and_then(|m| m.get("content")) {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
-    }
+    text_of(last.and_then(|m| m.get("content")))
 }
 
-/// A failure's status and body.
-fn failure_body(failure: &Failure) -> (u16, Value) {
+/// A failure's status and body; `input` is the parameter a context too long names (the
+/// protocol's `messages` or `input`).
+pub fn failure_body(failure: &Failure, input: &str) -> (u16, Value) {
     let (status, message, kind, code) = match failure.kind {
         FailureKind::Unauthorized => (
             401,
@@ -365,12 +377,12 @@ fn failure_body(failure: &Failure) -> (u16, Value) {
         ),
     };
     let message = failure.message.as_deref().unwrap_or(message);
-    let param = (failure.kind == FailureKind::ContextTooLong).then_some("messages");
+    let param = (failure.kind == FailureKind::ContextTooLong).then_some(input);
     (status, error_body(message, kind, param, code))
 }
 
-pub fn failure(failure: &Failure) -> Answer {
-    let (status, body) = failure_body(failure);
+pub fn failure(failure: &Failure, input: &str) -> Answer {
+    let (status, body) = failure_body(failure, input);
     Answer::Json {
         status,
         headers: retry_headers(failure),
@@ -394,12 +406,13 @@ fn usage(turn: &Turn) -> Value {
         "prompt_tokens": u.input,
         "completion_tokens": u.output,
         "total_tokens": u.input + u.output,
-        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
-        "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+        "prompt_tokens_details": {"cached_tokens": u.cached, "audio_tokens": 0},
+        "completion_tokens_details": {"reasoning_tokens": u.reasoning, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
     })
 }
 
-fn call_id(id: Option<&str>, turn_number: usize, n: usize) -> String {
+/// A tool call's id: the script's, or the stand-in's for the call `n` of the turn.
+pub fn call_id(id: Option<&str>, turn_number: usize, n: usize) -> String {
     id.map_or_else(|| format!("call_standin_{turn_number}_{n}"), str::to_owned)
 }
 
@@ -469,7 +482,7 @@ pub fn answer(turn: &Turn, request: &Value, turn_number: usize, dialect: Dialect
     let broken = broken_off(
         turn,
         &mut frames,
-        |failure| data_frame(&failure_body(failure).1.to_string()),
+        |failure| data_frame(&failure_body(failure, "messages").1.to_string()),
         data_frame(r#"{"id":"chatcmpl-standin","choices":[{"delta":"#),
     );
     if !broken {

@@ -7,9 +7,13 @@
 //!   signature unchanged.
 //! - DeepSeek in its thinking mode (the script's `reasoning_back`): an assistant message
 //!   with tool calls after the person's last message must carry its `reasoning_content`.
+//! - OpenAI's Responses API when it keeps nothing between requests (`store: false`, the
+//!   script's `reasoning_back`): a function call the model made after reasoning must come
+//!   back after that reasoning item, its `encrypted_content` as the answer gave it.
 
 use serde_json::Value;
 
+use crate::responses;
 use crate::script::Script;
 
 /// Why Anthropic refuses the request's thinking blocks, if it does.
@@ -93,4 +97,35 @@ pub fn deepseek_refusal(script: &Script, body: &Value) -> Option<String> {
                 "Missing `reasoning_content` field in the assistant message at message index {n}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"
             )
         })
+}
+
+/// Why OpenAI's Responses API refuses the request, if it does: a function call of the
+/// script's sent back without the reasoning item it followed, or with that item's
+/// encrypted content changed.
+pub fn responses_refusal(script: &Script, body: &Value) -> Option<String> {
+    if !script.reasoning_back {
+        return None;
+    }
+    let input = body.get("input")?.as_array()?;
+    let reasoned = responses::reasoned_calls(&script.turns);
+    input.iter().enumerate().find_map(|(n, call)| {
+        let written = reasoned
+            .iter()
+            .find(|r| call["type"] == "function_call" && call["call_id"] == r.call_id.as_str())?;
+        let reasoning = &written.reasoning_id;
+        let sent = input[..n]
+            .iter()
+            .rev()
+            .find(|item| item["type"] == "reasoning" && item["id"] == reasoning.as_str());
+        match sent {
+            None => Some(format!(
+                "Item '{}' of type 'function_call' was provided without its required 'reasoning' item: '{reasoning}'.",
+                call["id"].as_str().unwrap_or(&written.item_id)
+            )),
+            Some(item) if item["encrypted_content"] != written.encrypted.as_str() => Some(format!(
+                "The encrypted content for item {reasoning} could not be verified."
+            )),
+            Some(_) => None,
+        }
+    })
 }

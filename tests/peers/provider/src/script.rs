@@ -13,30 +13,38 @@
 //! }
 //! ```
 //!
-//! - `api_key`: when set, every request must carry it (`Authorization: Bearer` for OpenAI,
-//!   `x-api-key` for Anthropic), or gets the protocol's 401.
+//! - `api_key`: when set, every request must carry it (`Authorization: Bearer` for
+//!   OpenAI's protocols, `x-api-key` for Anthropic), or gets the protocol's 401.
 //! - `models`: listed by `GET /v1/models`; Anthropic's list is paged by
 //!   `models_page_size` (20 by default, as the real API) and the request's `limit`;
 //!   `models_error` answers the list with that error instead (a key that was refused
 //!   still gets its 401 first).
-//! - `turns`: each `POST /v1/chat/completions` or `POST /v1/messages` takes the next one,
-//!   whatever the protocol. A turn is content blocks, each text or a tool call, streamed in
-//!   `pieces` parts (1 by default); a text may have Anthropic `citations`, and a block may
-//!   be Anthropic `thinking` with its `signature` instead; in a text, `{tool_result}` is replaced by the text of
-//!   the last tool result the request carries. `stop` is a stop reason in Anthropic's
-//!   words (mapped for OpenAI; `tool_use` when a tool is called, `end_turn` otherwise, by
-//!   default), `usage` the tokens reported. Instead, `error` answers with an HTTP error;
+//! - `turns`: each `POST /v1/chat/completions`, `POST /v1/responses` or
+//!   `POST /v1/messages` takes the next one, whatever the protocol. A turn is content
+//!   blocks, each text or a tool call, streamed in `pieces` parts (1 by default); a text
+//!   may have Anthropic `citations`, and a block may be `thinking` with its `signature`
+//!   instead (in the Responses API a `reasoning` item, the signature its encrypted
+//!   content); in a text, `{tool_result}` is replaced by the text of the last tool result
+//!   the request carries. `stop` is a stop reason in Anthropic's words (mapped for OpenAI:
+//!   `max_tokens` leaves a response `incomplete`, `refusal` makes its text a refusal;
+//!   `tool_use` when a tool is called, `end_turn` otherwise, by default), `usage` the
+//!   tokens reported (`input`, `output`, and OpenAI's details: `cached`, of the input,
+//!   and `reasoning`, of the output). Instead, `error` answers with an HTTP error;
 //!   `fail_mid_stream` streams the content and then an error event; `garbage_mid_stream`
 //!   streams the content then a chunk that is not JSON; `cut_short` ends the body before
-//!   the stream's last events; `stall` streams the content and then sends nothing more,
-//!   the connection left open (a provider gone silent). `chunk_bytes` sends the stream in pieces of that many
-//!   bytes, cutting through events and lines.
+//!   the stream's last events (`response.completed` in the Responses API); `stall`
+//!   streams the content and then sends nothing more, the connection left open (a
+//!   provider gone silent). `chunk_bytes` sends the stream in pieces of that many bytes,
+//!   cutting through events and lines.
 //! - `dialect`: `openai` (the default), `ollama`, `llama.cpp` or `vllm`: which server's
-//!   ways an OpenAI stream follows (see `dialect.rs`); Anthropic's answers are Anthropic's.
+//!   ways a Chat Completions stream follows (see `dialect.rs`); the Responses API's and
+//!   Anthropic's answers are their own.
 //! - `text_only`: a request with an image is refused, as by a model that reads none.
 //! - `reasoning_back`: the OpenAI protocol refuses, as DeepSeek does, a round of tool
-//!   calls sent back without its `reasoning_content`; Anthropic's protocol always checks
-//!   its thinking blocks as the API does (see `reasoning.rs`).
+//!   calls sent back without its `reasoning_content`; the Responses API refuses, as OpenAI
+//!   does with `store: false`, a function call sent back without the reasoning item that
+//!   preceded it or with that item's `encrypted_content` changed; Anthropic's protocol
+//!   always checks its thinking blocks as the API does (see `reasoning.rs`).
 //! - A failure's `message` replaces the protocol's usual one; in an `error` or a
 //!   `models_error`, `{key}` in it is replaced by the API key the request carried, whole,
 //!   as a proxy or a careless server may echo it.
@@ -62,7 +70,9 @@ pub struct Script {
     #[serde(default)]
     pub dialect: Dialect,
     /// Refuse, as DeepSeek does in its thinking mode, a round of tool calls whose
-    /// assistant message does not carry its `reasoning_content` (see `reasoning.rs`).
+    /// assistant message does not carry its `reasoning_content`, and, as OpenAI's
+    /// Responses API does when it keeps nothing, a function call sent back without its
+    /// reasoning item (see `reasoning.rs`).
     #[serde(default)]
     pub reasoning_back: bool,
     /// The model reads no images: a request that carries one is refused, as a text-only
@@ -122,8 +132,9 @@ pub struct Block {
     pub citations: Option<Vec<Value>>,
     pub tool_call: Option<ToolCall>,
     /// Anthropic's extended thinking, with its `signature` (streamed as a
-    /// `signature_delta`); in OpenAI's protocol, which has no such block, left out, or
-    /// streamed as the reasoning deltas of the `dialect`'s server.
+    /// `signature_delta`); in Chat Completions, which has no such block, left out, or
+    /// streamed as the reasoning deltas of the `dialect`'s server; in the Responses API a
+    /// `reasoning` item, its summary and encrypted content (the signature) as asked for.
     pub thinking: Option<String>,
     pub signature: Option<String>,
     pub pieces: Option<usize>,
@@ -142,6 +153,12 @@ pub struct ToolCall {
 pub struct Usage {
     pub input: u64,
     pub output: u64,
+    /// Of the input, the tokens read from the prompt cache (OpenAI's `cached_tokens`).
+    #[serde(default)]
+    pub cached: u64,
+    /// Of the output, the tokens spent reasoning (OpenAI's `reasoning_tokens`).
+    #[serde(default)]
+    pub reasoning: u64,
 }
 
 impl Default for Usage {
@@ -149,6 +166,8 @@ impl Default for Usage {
         Self {
             input: 10,
             output: 5,
+            cached: 0,
+            reasoning: 0,
         }
     }
 }

@@ -6,7 +6,9 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use switchboard_providers::{ApiKey, Client, Error, Event, Image, ProviderConfig, Response};
+use switchboard_providers::{
+    ApiKey, Client, Error, Event, Image, Protocol, ProviderConfig, Response,
+};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -26,10 +28,11 @@ pub use switchboard_test_support::binaries::workspace_binary;
 pub enum Api {
     OpenAi,
     Anthropic,
+    Responses,
 }
 
 /// Each API, for a scenario both share.
-pub const APIS: [Api; 2] = [Api::OpenAi, Api::Anthropic];
+pub const APIS: [Api; 3] = [Api::OpenAi, Api::Anthropic, Api::Responses];
 
 impl Api {
     /// A provider speaking this API at `address` (`http://host:port`), as the person
@@ -39,6 +42,18 @@ impl Api {
         match self {
             Self::OpenAi => ProviderConfig::openai_compatible(format!("{address}/v1"), key),
             Self::Anthropic => ProviderConfig::anthropic(address, key),
+            Self::Responses => {
+                ProviderConfig::new(Protocol::Responses, format!("{address}/v1"), key)
+            }
+        }
+    }
+
+    /// The path of a model request.
+    pub fn path(self) -> &'static str {
+        match self {
+            Self::OpenAi => "/v1/chat/completions",
+            Self::Anthropic => "/v1/messages",
+            Self::Responses => "/v1/responses",
         }
     }
 
