@@ -1,15 +1,15 @@
 //! How `chat` answers what the gate asks the person while a model works: a tool call the
-//! command line allows (`--allow SERVER__TOOL`) runs; any other is asked on the terminal
-//! when one is attached, and refused unanswered when none is (the model is told). What a
-//! server asks on its own account (a sampling reply, a form, its roots, a sign-in) has no
-//! one to answer it here, and is refused the same way. Standing rules answer before any
-//! of this: the gate asks only what they leave open.
+//! command line allows (`--allow SERVER__TOOL`) runs; any other, and the model's reads of
+//! a server's resources, are asked on the terminal when one is attached, and refused
+//! unanswered when none is (the model is told). What a server asks on its own account (a
+//! sampling reply, a form, its roots, a sign-in) has no one to answer it here, and is
+//! refused the same way. Standing rules answer before any of this: the gate asks only
+//! what they leave open.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::sync::{Mutex, PoisonError};
 
-use serde_json::{Map, Value};
 use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_desk::{Trust, Update};
 use tokio::sync::broadcast;
@@ -54,19 +54,11 @@ impl Terminal {
         Some(Self { tty })
     }
 
-    /// Asks whether the call may run; `None` when the terminal could not be read.
-    fn ask(
-        &mut self,
-        server: &str,
-        tool: &str,
-        arguments: &Map<String, Value>,
-    ) -> Option<Remember> {
-        let arguments = serde_json::to_string(arguments).unwrap_or_default();
+    /// Asks `wanted` ("to call ... "); how far the answer reaches (`always` for "always"),
+    /// or `None` when refused or the terminal could not be read.
+    fn ask(&mut self, wanted: &str, always: Remember) -> Option<Remember> {
         let mut reader = BufReader::new(self.tty.try_clone().ok()?);
-        let question = format!(
-            "The model wants to call {tool} of {server} with {arguments}\n\
-             Allow it? [y]es once, [a]lways, [n]o: "
-        );
+        let question = format!("The model wants {wanted}\nAllow it? [y]es once, [a]lways, [n]o: ");
         loop {
             write_whole(&mut self.tty, &question);
             let mut line = String::new();
@@ -75,7 +67,7 @@ impl Terminal {
             }
             match line.trim().to_lowercase().as_str() {
                 "y" | "yes" => return Some(Remember::Once),
-                "a" | "always" => return Some(Remember::ToolAlways),
+                "a" | "always" => return Some(always),
                 "n" | "no" => return None,
                 _ => {}
             }
@@ -127,6 +119,9 @@ impl Approver {
             tool, arguments, ..
         } = &pending.question
         else {
+            if let Question::Read { read, .. } = &pending.question {
+                return self.settle_read(trust, &pending, read.subject()).await;
+            }
             say!(
                 "[asked] {} asked for something only the app can answer: refused",
                 pending.server
@@ -139,17 +134,10 @@ impl Approver {
             .contains(&format!("{}__{tool}", pending.server))
         {
             Answered::Allowed
-        } else if let Some(mut terminal) = self.terminal.take() {
-            let (server, tool, arguments) =
-                (pending.server.clone(), tool.clone(), arguments.clone());
-            let (terminal, remember) = tokio::task::spawn_blocking(move || {
-                let remember = terminal.ask(&server, &tool, &arguments);
-                (terminal, remember)
-            })
-            .await
-            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
-            self.terminal = Some(terminal);
-            Answered::Asked(remember)
+        } else if let Some(terminal) = self.terminal.take() {
+            let arguments_text = serde_json::to_string(arguments).unwrap_or_default();
+            let wanted = format!("to call {tool} of {} with {arguments_text}", pending.server);
+            Answered::Asked(self.ask(terminal, wanted, Remember::ToolAlways).await)
         } else {
             Answered::NoOneToAsk
         };
@@ -171,5 +159,48 @@ impl Approver {
         if let Err(e) = done {
             say!("[tool] the answer did not reach the call: {e}");
         }
+    }
+
+    /// The model's read of `subject` on the pending request's server: asked on the
+    /// terminal, or refused with no one to ask.
+    async fn settle_read(&mut self, trust: &Trust, pending: &Pending, subject: &str) {
+        let server = &pending.server;
+        let Some(terminal) = self.terminal.take() else {
+            say!(
+                "[read] no terminal is attached to ask about reading {subject} of {server}: refused"
+            );
+            let _ = trust.refuse_unasked(pending.id);
+            return;
+        };
+        let wanted = format!("to read {subject} of {server}");
+        let remember = self.ask(terminal, wanted, Remember::ServerAlways).await;
+        let verb = if remember.is_some() {
+            "allowed"
+        } else {
+            "refused"
+        };
+        say!("[read] you {verb} reading {subject} of {server}");
+        let allow = remember.is_some();
+        let answered = trust.answer_read(pending.id, server, allow, remember.unwrap_or_default());
+        if let Err(e) = answered {
+            say!("[read] the answer did not reach the read: {e}");
+        }
+    }
+
+    /// Asks on `terminal` (off the runtime: reading it blocks), which is then kept again.
+    async fn ask(
+        &mut self,
+        mut terminal: Terminal,
+        wanted: String,
+        always: Remember,
+    ) -> Option<Remember> {
+        let (terminal, remember) = tokio::task::spawn_blocking(move || {
+            let remember = terminal.ask(&wanted, always);
+            (terminal, remember)
+        })
+        .await
+        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        self.terminal = Some(terminal);
+        remember
     }
 }

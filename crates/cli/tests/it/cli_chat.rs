@@ -141,6 +141,46 @@ impl App {
             .map(|m| m["content"].to_string())
             .collect()
     }
+
+    /// Runs `chat PROMPT` on a pseudo-terminal of its own (`script`), answering "y" to the
+    /// first question it asks there: what the terminal showed, how the chat ended, and
+    /// whether it asked.
+    async fn on_terminal(&self, prompt: &str) -> (String, std::process::ExitStatus, bool) {
+        let chat = self.chat(&[prompt]);
+        let line = format!(
+            "{} chat '{prompt}'",
+            chat.as_std().get_program().to_string_lossy()
+        );
+        let mut terminal = Command::new("script");
+        terminal
+            .args(["-qec", &line, "/dev/null"])
+            .envs(chat.as_std().get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true);
+        let mut running = terminal.spawn().unwrap();
+        let mut keys = running.stdin.take().unwrap();
+        let mut screen = running.stdout.take().unwrap();
+        let mut shown = String::new();
+        let mut buffer = [0u8; 4096];
+        let mut answered = false;
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let read = screen.read(&mut buffer).await.unwrap();
+                if read == 0 {
+                    break;
+                }
+                shown.push_str(&String::from_utf8_lossy(&buffer[..read]));
+                if !answered && shown.contains("Allow it? [y]es once, [a]lways, [n]o:") {
+                    keys.write_all(b"y\n").await.unwrap();
+                    answered = true;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("the chat ends; the terminal showed {shown}"));
+        (shown, running.wait().await.unwrap(), answered)
+    }
 }
 
 struct Ran {
@@ -221,42 +261,7 @@ async fn a_call_no_one_can_approve_is_refused_and_the_model_is_told() {
 #[tokio::test]
 async fn a_call_is_approved_on_the_terminal() {
     let app = App::with_model(echoing()).await;
-    // `script` runs the chat on a pseudo-terminal of its own: what is written to its
-    // stdin is typed there, what the terminal shows comes out of its stdout.
-    let chat = app.chat(&[PROMPT]);
-    let line = format!(
-        "{} chat '{PROMPT}'",
-        chat.as_std().get_program().to_string_lossy()
-    );
-    let mut terminal = Command::new("script");
-    terminal
-        .args(["-qec", &line, "/dev/null"])
-        .envs(chat.as_std().get_envs().filter_map(|(k, v)| Some((k, v?))))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true);
-    let mut running = terminal.spawn().unwrap();
-    let mut keys = running.stdin.take().unwrap();
-    let mut screen = running.stdout.take().unwrap();
-    let mut shown = String::new();
-    let mut buffer = [0u8; 4096];
-    let mut answered = false;
-    tokio::time::timeout(WAIT, async {
-        loop {
-            let read = screen.read(&mut buffer).await.unwrap();
-            if read == 0 {
-                break;
-            }
-            shown.push_str(&String::from_utf8_lossy(&buffer[..read]));
-            if !answered && shown.contains("Allow it? [y]es once, [a]lways, [n]o:") {
-                keys.write_all(b"y\n").await.unwrap();
-                answered = true;
-            }
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("the chat ends; the terminal showed {shown}"));
-    let status = running.wait().await.unwrap();
+    let (shown, status, answered) = app.on_terminal(PROMPT).await;
     assert!(answered, "the terminal asked: {shown}");
     assert!(
         shown.contains("The model wants to call echo of demo with {\"text\":\"from the model\"}"),
@@ -316,4 +321,48 @@ async fn without_a_model_it_says_where_to_add_one() {
         "switchboard-cli: no model is configured: add a model on the Models page\n"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[tokio::test]
+async fn a_read_by_the_model_is_asked_on_the_terminal_and_refused_without_one() {
+    let reading = json!([
+        {"content": [{"tool_call": {"name": "switchboard_read_resource",
+            "arguments": {"server": "demo", "uri": "demo://readme"}}}]},
+        {"content": [{"text": "The readme: {tool_result}"}]}
+    ]);
+    let turns: Vec<Value> = [reading.clone(), reading]
+        .into_iter()
+        .flat_map(|turns| turns.as_array().unwrap().clone())
+        .collect();
+    let app = App::with_model(json!(turns)).await;
+    let ran = app.run(&["What does the readme say?"]).await;
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "[read] no terminal is attached to ask about reading demo://readme of demo: refused"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        !ran.stdout.contains("# The Switchboard demo server"),
+        "{}",
+        ran.stdout
+    );
+
+    let (shown, status, answered) = app.on_terminal("And now?").await;
+    assert!(answered && status.success(), "{shown}");
+    assert!(
+        shown.contains("The model wants to read demo://readme of demo"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("[read] you allowed reading demo://readme of demo"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("The readme: [resource demo://readme]")
+            && shown.contains("Switchboard demo server"),
+        "{shown}"
+    );
 }
