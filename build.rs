@@ -80,6 +80,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_default_provider",
         "set_default_model",
         "set_model_price",
+        "set_model_profile",
         "conversations",
         "create_conversation",
         "rename_conversation",

@@ -98,6 +98,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             models::set_default_provider,
             models::set_default_model,
             models::set_model_price,
+            models::set_model_profile,
             chat::conversations,
             chat::create_conversation,
             chat::rename_conversation,

@@ -1,8 +1,10 @@
 //! Model providers: the list, their settings (the key kept in the OS keyring), the models
-//! each offers, the default provider and model, and what each model's tokens cost.
+//! each offers, the default provider and model, what each model's tokens cost and what
+//! each model takes.
 
 use switchboard_core::config::ModelPrice;
 use switchboard_desk::{Desk, ModelChoice, ProviderForm, Providers};
+use switchboard_providers::Profile;
 use tauri::State;
 
 use crate::CommandError;
@@ -77,5 +79,20 @@ pub async fn set_model_price(
     Ok(desk
         .models()
         .set_model_price(&provider, &model, price)
+        .await?)
+}
+
+/// What `model` of `provider` takes, as the person says it (null: as its name tells).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_model_profile(
+    desk: State<'_, Desk>,
+    provider: String,
+    model: String,
+    profile: Option<Profile>,
+) -> Result<()> {
+    Ok(desk
+        .models()
+        .set_model_profile(&provider, &model, profile)
         .await?)
 }

@@ -138,6 +138,8 @@ export const commands = {
 	setDefaultModel: (provider: string, model: string | null) => __TAURI_INVOKE<null>("set_default_model", { provider, model }),
 	/**  What the person pays for the tokens of `model` of `provider` (null: unknown). */
 	setModelPrice: (provider: string, model: string, price: ModelPrice_Deserialize | null) => __TAURI_INVOKE<null>("set_model_price", { provider, model, price }),
+	/**  What `model` of `provider` takes, as the person says it (null: as its name tells). */
+	setModelProfile: (provider: string, model: string, profile: Profile_Deserialize | null) => __TAURI_INVOKE<null>("set_model_profile", { provider, model, profile }),
 	/**  Every conversation, the one changed last first; with a query, those holding its words. */
 	conversations: (query: string | null) => __TAURI_INVOKE<ConversationSummary[]>("conversations", { query }),
 	createConversation: (title: string | null) => __TAURI_INVOKE<ConversationSummary>("create_conversation", { title }),
@@ -1444,6 +1446,45 @@ export type PlainSecret = {
 	key: string,
 };
 
+/**  A model's limits and what it takes; `None`: not known. */
+export type Profile = Profile_Serialize | Profile_Deserialize;
+
+/**  A model's limits and what it takes; `None`: not known. */
+export type Profile_Deserialize = {
+	/**  The tokens its context holds, the answer's included. */
+	contextTokens?: number | null,
+	/**  The most tokens one answer may take. */
+	maxOutput?: number | null,
+	/**  It reads images. */
+	vision?: boolean | null,
+	/**  It takes a `temperature`. */
+	temperature?: boolean | null,
+	/**  It takes stop sequences. */
+	stop?: boolean | null,
+	/**  It reasons before it answers, whatever the request says. */
+	reasons?: boolean | null,
+	/**  It calls tools (a local model may not, or its server may not be started to). */
+	tools?: boolean | null,
+};
+
+/**  A model's limits and what it takes; `None`: not known. */
+export type Profile_Serialize = {
+	/**  The tokens its context holds, the answer's included. */
+	contextTokens?: number,
+	/**  The most tokens one answer may take. */
+	maxOutput?: number,
+	/**  It reads images. */
+	vision?: boolean,
+	/**  It takes a `temperature`. */
+	temperature?: boolean,
+	/**  It takes stop sequences. */
+	stop?: boolean,
+	/**  It reasons before it answers, whatever the request says. */
+	reasons?: boolean,
+	/**  It calls tools (a local model may not, or its server may not be started to). */
+	tools?: boolean,
+};
+
 /**
  *  A call under way, as the activity view shows it: the person's own from the explorer, or
  *  a model's in a conversation (from the moment it waits for a decision).
@@ -1580,6 +1621,10 @@ export type ProviderSummary_Deserialize = {
 	key: KeyState,
 	/**  What the person pays for its models' tokens, by model id. */
 	prices: { [key in string]: ModelPrice_Deserialize },
+	/**  What each model takes as the person said it or its refusals taught, by model id. */
+	profiles: { [key in string]: Profile_Deserialize },
+	/**  What the names of its models tell of them (the models typed, priced or profiled). */
+	known: { [key in string]: Profile_Deserialize },
 };
 
 /**  A configured provider, as the Models page lists it. */
@@ -1593,6 +1638,10 @@ export type ProviderSummary_Serialize = {
 	key: KeyState,
 	/**  What the person pays for its models' tokens, by model id. */
 	prices: { [key in string]: ModelPrice_Serialize },
+	/**  What each model takes as the person said it or its refusals taught, by model id. */
+	profiles: { [key in string]: Profile_Serialize },
+	/**  What the names of its models tell of them (the models typed, priced or profiled). */
+	known: { [key in string]: Profile_Serialize },
 };
 
 /**  Every configured provider, and the one asked by default. */

@@ -5,9 +5,10 @@
 //! HTTP client does not strip when a redirect leads to another host. A redirect is
 //! reported with where it leads, for the person to correct the base URL.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -20,6 +21,7 @@ use serde_json::Value;
 use crate::error::{Error, ProviderError, retry_after};
 use crate::model::{Event, ModelInfo, Request, Response};
 use crate::openai::OpenAiOptions;
+use crate::profile::Profile;
 use crate::secret::ApiKey;
 use crate::sendable::{sendable, without_refused_parameter};
 use crate::sse::SseDecoder;
@@ -59,6 +61,36 @@ pub struct ProviderConfig {
     /// The longest silence allowed while waiting for the next piece of an answer
     /// (a model may think a long while before its first token).
     pub read_timeout: Duration,
+    /// What the person says of its models, by id, over what their names tell.
+    pub profiles: BTreeMap<String, Profile>,
+    /// Where what the provider's refusals teach of its models is kept: shared by every
+    /// client given the same, so that the next one does not ask as the last was refused.
+    pub learned: Learned,
+}
+
+/// What a provider's refusals taught of its models, by id; clones share it.
+#[derive(Debug, Clone, Default)]
+pub struct Learned(Arc<Mutex<BTreeMap<String, Profile>>>);
+
+impl Learned {
+    /// Everything taught so far.
+    pub fn all(&self) -> BTreeMap<String, Profile> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn of(&self, model: &str) -> Profile {
+        let taught = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        taught.get(model).copied().unwrap_or_default()
+    }
+
+    fn teach(&self, model: &str, taught: Profile) {
+        let mut learned = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = learned.entry(model.to_owned()).or_default();
+        *known = known.overridden_by(taught);
+    }
 }
 
 impl fmt::Debug for ProviderConfig {
@@ -71,6 +103,8 @@ impl fmt::Debug for ProviderConfig {
             .field("extra_headers", &header_names)
             .field("connect_timeout", &self.connect_timeout)
             .field("read_timeout", &self.read_timeout)
+            .field("profiles", &self.profiles)
+            .field("learned", &self.learned)
             .finish()
     }
 }
@@ -84,6 +118,8 @@ impl ProviderConfig {
             extra_headers: Vec::new(),
             connect_timeout: Duration::from_secs(15),
             read_timeout: Duration::from_secs(300),
+            profiles: BTreeMap::new(),
+            learned: Learned::default(),
         }
     }
 
@@ -111,6 +147,8 @@ pub struct Client {
     headers: HeaderMap,
     /// Kept to take it out of error messages (see [`Error::redact`]).
     key: Option<ApiKey>,
+    profiles: Arc<BTreeMap<String, Profile>>,
+    learned: Learned,
 }
 
 impl fmt::Debug for Client {
@@ -153,6 +191,8 @@ impl Client {
             base,
             headers,
             key: config.api_key,
+            profiles: Arc::new(config.profiles),
+            learned: config.learned,
         })
     }
 
@@ -160,11 +200,35 @@ impl Client {
         &self.protocol
     }
 
+    /// What the model `id` takes: what its name tells, over which what its refusals taught,
+    /// over which what the person says.
+    pub fn profile(&self, id: &str) -> Profile {
+        let said = self.profiles.get(id).copied().unwrap_or_default();
+        Profile::of(id)
+            .overridden_by(self.learned.of(id))
+            .overridden_by(said)
+    }
+
+    /// What the provider's refusals taught of its models, by id.
+    pub fn learned(&self) -> BTreeMap<String, Profile> {
+        self.learned.all()
+    }
+
+    /// `request` without the parameter a refusal of it names, for the one retry; what the
+    /// refusal taught is kept for the requests that follow.
+    fn retried(&self, request: &Request, refused: &Error) -> Option<Request> {
+        let (fewer, taught) = without_refused_parameter(request, refused)?;
+        if !taught.is_empty() {
+            self.learned.teach(&request.model, taught);
+        }
+        Some(fewer)
+    }
+
     /// Sends `request` and streams the answer as it comes. Dropping the stream stops the
     /// answer (the connection is closed).
     pub async fn stream(&self, request: &Request) -> Result<EventStream, Error> {
         match self.stream_once(request).await {
-            Err(error) => match without_refused_parameter(request, &error) {
+            Err(error) => match self.retried(request, &error) {
                 Some(fewer) => self.stream_once(&fewer).await,
                 None => Err(error),
             },
@@ -173,7 +237,8 @@ impl Client {
     }
 
     async fn stream_once(&self, request: &Request) -> Result<EventStream, Error> {
-        let request = &sendable(request);
+        let profile = self.profile(&request.model);
+        let request = &sendable(request, &profile);
         let (url, body, decoder) = match &self.protocol {
             Protocol::OpenAi(options) => (
                 format!("{}/chat/completions", self.base),
@@ -187,7 +252,7 @@ impl Client {
             ),
             Protocol::Responses => (
                 format!("{}/responses", self.base),
-                responses::request_body(request, true),
+                responses::request_body(request, &profile, true),
                 Decoder::Responses(responses::StreamDecoder::default()),
             ),
         };
@@ -198,7 +263,7 @@ impl Client {
     /// Sends `request` and waits for the whole answer, not streamed.
     pub async fn complete(&self, request: &Request) -> Result<Response, Error> {
         let answer = match self.complete_unredacted(request).await {
-            Err(error) => match without_refused_parameter(request, &error) {
+            Err(error) => match self.retried(request, &error) {
                 Some(fewer) => self.complete_unredacted(&fewer).await,
                 None => Err(error),
             },
@@ -208,7 +273,8 @@ impl Client {
     }
 
     async fn complete_unredacted(&self, request: &Request) -> Result<Response, Error> {
-        let request = &sendable(request);
+        let profile = self.profile(&request.model);
+        let request = &sendable(request, &profile);
         match &self.protocol {
             Protocol::OpenAi(options) => {
                 let url = format!("{}/chat/completions", self.base);
@@ -224,7 +290,7 @@ impl Client {
             }
             Protocol::Responses => {
                 let url = format!("{}/responses", self.base);
-                let body = responses::request_body(request, false);
+                let body = responses::request_body(request, &profile, false);
                 let answer = self.send_json(Method::POST, &url, Some(&body)).await?;
                 responses::parse_response(&answer)
             }

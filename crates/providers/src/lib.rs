@@ -89,7 +89,7 @@ mod sse;
 mod think;
 
 pub use anthropic::API_VERSION as ANTHROPIC_API_VERSION;
-pub use client::{Client, EventStream, Protocol, ProviderConfig};
+pub use client::{Client, EventStream, Learned, Protocol, ProviderConfig};
 pub use collect::Collector;
 pub use error::{CONTEXT_TOO_LONG_PHRASES, Error};
 pub use model::*;

@@ -12,17 +12,26 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase", default)]
 pub struct Profile {
     /// The tokens its context holds, the answer's included.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub context_tokens: Option<u32>,
     /// The most tokens one answer may take.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_output: Option<u32>,
     /// It reads images.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vision: Option<bool>,
     /// It takes a `temperature`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<bool>,
     /// It takes stop sequences.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stop: Option<bool>,
     /// It reasons before it answers, whatever the request says.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reasons: Option<bool>,
+    /// It calls tools (a local model may not, or its server may not be started to).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<bool>,
 }
 
 /// A family of models, by the words that begin its names.
@@ -40,6 +49,7 @@ const fn known(context: u32, output: u32, vision: bool, sampling: bool) -> Profi
         stop: Some(sampling),
         // The families that always reason take no sampling parameters.
         reasons: Some(!sampling),
+        tools: Some(true),
     }
 }
 
@@ -100,6 +110,7 @@ impl Profile {
         temperature: None,
         stop: None,
         reasons: None,
+        tools: None,
     };
 
     /// The profile of the model `id`, as far as its name tells (a provider's prefix, as
@@ -121,7 +132,19 @@ impl Profile {
             temperature: other.temperature.or(self.temperature),
             stop: other.stop.or(self.stop),
             reasons: other.reasons.or(self.reasons),
+            tools: other.tools.or(self.tools),
         }
+    }
+
+    /// Whether it says nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::NONE
+    }
+
+    /// Why it cannot be kept, if it cannot: a size of no tokens.
+    pub fn problem(&self) -> Option<&'static str> {
+        (self.context_tokens == Some(0) || self.max_output == Some(0))
+            .then_some("a model's context and longest answer are a number of tokens, 1 or more")
     }
 }
 

@@ -23,7 +23,7 @@ use crate::sse::SseEvent;
 const LEAST_OUTPUT: u32 = 16;
 
 /// The JSON body of a Responses request.
-pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
+pub(crate) fn request_body(request: &Request, profile: &Profile, stream: bool) -> Value {
     let mut input = Vec::new();
     for message in &request.messages {
         match message {
@@ -46,7 +46,7 @@ pub(crate) fn request_body(request: &Request, stream: bool) -> Value {
     }
     // A model that reasons is asked for a summary it shows, and for its reasoning whole,
     // encrypted, to send back; one that does not would refuse both.
-    if request.effort.is_some() || Profile::of(&request.model).reasons == Some(true) {
+    if request.effort.is_some() || profile.reasons == Some(true) {
         let mut reasoning = json!({"summary": "auto"});
         if let Some(effort) = request.effort {
             reasoning["effort"] = json!(effort);
@@ -485,7 +485,7 @@ mod tests {
         request.tool_choice = ToolChoice::Required;
         request.cache_key = Some("conversation-7".into());
         assert_eq!(
-            request_body(&request, true),
+            request_body(&request, &Profile::of("gpt-5"), true),
             json!({
                 "model": "gpt-5",
                 "instructions": "be brief",
@@ -515,7 +515,7 @@ mod tests {
         );
         // A model that does not reason is asked for no reasoning.
         let plain = Request::new("gpt-4.1", 100, vec![Message::user_text("Hi")]);
-        let body = request_body(&plain, false);
+        let body = request_body(&plain, &Profile::of("gpt-4.1"), false);
         assert!(body.get("reasoning").is_none() && body.get("include").is_none());
         assert!(body.get("stream").is_none());
     }

@@ -126,9 +126,10 @@ fn images_in(message: &Message) -> usize {
 /// The user turn that asks the model to go on from its own last message.
 pub const GO_ON: &str = "Continue.";
 
-/// `request` as it may be sent: itself when nothing in it needs changing.
-pub fn sendable(request: &Request) -> Cow<'_, Request> {
-    match fitted(request, &Profile::of(&request.model)) {
+/// `request` as it may be sent to a model of `profile`: itself when nothing in it needs
+/// changing.
+pub fn sendable<'a>(request: &'a Request, profile: &Profile) -> Cow<'a, Request> {
+    match fitted(request, profile) {
         Some(fitted) => Cow::Owned(with_images_checked(&fitted).into_owned()),
         None => with_images_checked(request),
     }
@@ -143,8 +144,8 @@ fn with_images_checked(request: &Request) -> Cow<'_, Request> {
 }
 
 /// The request as the model's profile says it takes it: no longer an answer than it may
-/// write, no temperature or stop sequences it refuses, no image if it reads none; `None`
-/// when it takes the request as it is.
+/// write, no temperature or stop sequences it refuses, no tools if it calls none, no image
+/// if it reads none; `None` when it takes the request as it is.
 fn fitted(request: &Request, profile: &Profile) -> Option<Request> {
     let mut fitted = request.clone();
     if let Some(most) = profile.max_output {
@@ -155,6 +156,9 @@ fn fitted(request: &Request, profile: &Profile) -> Option<Request> {
     }
     if profile.stop == Some(false) {
         fitted.stop_sequences.clear();
+    }
+    if profile.tools == Some(false) {
+        fitted.tools.clear();
     }
     if profile.vision == Some(false)
         && let Some(described) =
@@ -234,8 +238,8 @@ const TOOLS_REFUSED: &[&str] = &[
 /// `request` without the optional parameter `refused` names, if it names one the request
 /// carries (the words of OpenAI's and Anthropic's refusals: "Unsupported value:
 /// 'temperature'", "temperature: Extra inputs are not permitted"): the one retry a model's
-/// refusal of a parameter is worth.
-pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<Request> {
+/// refusal of a parameter is worth; and what the refusal taught of the model.
+pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<(Request, Profile)> {
     let Error::Refused {
         status: Some(400),
         message,
@@ -250,22 +254,28 @@ pub fn without_refused_parameter(request: &Request, refused: &Error) -> Option<R
             .any(|w| w == word)
     };
     let mut fewer = request.clone();
+    let mut learned = Profile::NONE;
     if request.temperature.is_some() && names("temperature") {
         fewer.temperature = None;
+        learned.temperature = Some(false);
     } else if !request.stop_sequences.is_empty() && (names("stop") || names("stop_sequences")) {
         fewer.stop_sequences.clear();
+        learned.stop = Some(false);
     } else if request.effort.is_some()
         && (names("reasoning_effort") || names("reasoning") || names("thinking"))
     {
         fewer.effort = None;
     } else if !request.tools.is_empty() && TOOLS_REFUSED.iter().any(|p| message.contains(p)) {
         fewer.tools.clear();
+        learned.tools = Some(false);
     } else if names("image") || names("image_url") || names("images") || names("vision") {
-        return with_images_described(request, |_, _| Some("the model reads no images".to_owned()));
+        fewer =
+            with_images_described(request, |_, _| Some("the model reads no images".to_owned()))?;
+        learned.vision = Some(false);
     } else {
         return None;
     }
-    Some(fewer)
+    Some((fewer, learned))
 }
 
 fn blank(text: &str) -> bool {
@@ -316,6 +326,11 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// The request as sent to the model its name tells.
+    fn as_named(request: &Request) -> Cow<'_, Request> {
+        sendable(request, &Profile::of(&request.model))
+    }
     use crate::model::{Reasoning, Tool, ToolCall, ToolResult};
 
     fn image(media_type: &str, bytes: usize) -> UserContent {
@@ -343,7 +358,7 @@ mod tests {
         let mut parts = vec![image("image/bmp", 300), image("image/png", 6 * 1024 * 1024)];
         parts.extend((0..21).map(|_| image("image/png", 300)));
         let request = Request::new("m", 64, vec![Message::User(parts)]);
-        let sent = sendable(&request);
+        let sent = as_named(&request);
         let said = texts(&sent.messages[0]);
         assert_eq!(said.len(), 3, "{said:?}");
         assert!(said[0].contains("of type image/bmp"), "{said:?}");
@@ -358,7 +373,7 @@ mod tests {
             .count();
         assert_eq!(kept, 20, "the 20 newest");
         let fine = Request::new("m", 64, vec![Message::User(vec![image("image/png", 300)])]);
-        assert!(matches!(sendable(&fine), Cow::Borrowed(_)));
+        assert!(matches!(as_named(&fine), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -376,7 +391,8 @@ mod tests {
             kind: Some("invalid_request_error".into()),
             message: "Invalid content type. image_url is only supported by certain models.".into(),
         };
-        let fewer = without_refused_parameter(&request, &refused).expect("asked again");
+        let (fewer, learned) = without_refused_parameter(&request, &refused).expect("asked again");
+        assert_eq!(learned.vision, Some(false), "and learns it");
         assert_eq!(
             texts(&fewer.messages[0]),
             [
@@ -421,7 +437,7 @@ mod tests {
                 Message::User(vec![result]),
             ],
         );
-        let sent = sendable(&request);
+        let sent = as_named(&request);
         assert_eq!(
             sent.messages[1],
             Message::Assistant(vec![AssistantContent::Text("One.".into())]),
@@ -442,7 +458,7 @@ mod tests {
             ],
         );
         assert_eq!(
-            sendable(&only_old).messages,
+            as_named(&only_old).messages,
             [Message::user_text("First"), Message::user_text("Second")],
             "a message of nothing else goes with it"
         );
@@ -451,7 +467,7 @@ mod tests {
     #[test]
     fn a_request_with_nothing_blank_is_sent_as_it_is() {
         let request = Request::new("m", 64, vec![Message::user_text("Hi")]);
-        assert!(matches!(sendable(&request), Cow::Borrowed(_)));
+        assert!(matches!(as_named(&request), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -484,7 +500,7 @@ mod tests {
                 ]),
             ],
         );
-        let sent = sendable(&request);
+        let sent = as_named(&request);
         assert_eq!(
             sent.messages,
             [
@@ -510,8 +526,15 @@ mod tests {
         let warm = refused(
             "Unsupported value: 'temperature' does not support 0.3 with this model. Only the default (1) value is supported.",
         );
-        let fewer = without_refused_parameter(&request, &warm).unwrap();
+        let (fewer, learned) = without_refused_parameter(&request, &warm).unwrap();
         assert_eq!(fewer.temperature, None);
+        assert_eq!(
+            learned,
+            Profile {
+                temperature: Some(false),
+                ..Profile::NONE
+            }
+        );
         assert_eq!(fewer.stop_sequences, ["END"], "only what was named");
         assert_eq!(
             without_refused_parameter(&fewer, &warm),
@@ -519,12 +542,8 @@ mod tests {
             "nothing left to leave out"
         );
         let stop = refused("Unsupported parameter: 'stop' is not supported with this model.");
-        assert!(
-            without_refused_parameter(&request, &stop)
-                .unwrap()
-                .stop_sequences
-                .is_empty()
-        );
+        let (fewer, learned) = without_refused_parameter(&request, &stop).unwrap();
+        assert!(fewer.stop_sequences.is_empty() && learned.stop == Some(false));
         assert_eq!(
             without_refused_parameter(&request, &refused("max_tokens: Field required")),
             None
@@ -536,14 +555,16 @@ mod tests {
             parameters: json!({"type": "object"}),
         });
         let toolless = refused("registry.ollama.ai/library/gemma2:2b does not support tools");
-        let fewer = without_refused_parameter(&request, &toolless).unwrap();
+        let (fewer, learned) = without_refused_parameter(&request, &toolless).unwrap();
         assert!(fewer.tools.is_empty() && fewer.temperature.is_some());
+        assert_eq!(learned.tools, Some(false));
         let vllm = refused(
             "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",
         );
         assert!(
             without_refused_parameter(&request, &vllm)
                 .unwrap()
+                .0
                 .tools
                 .is_empty()
         );
@@ -563,7 +584,7 @@ mod tests {
                 Message::assistant_text("The colour is"),
             ],
         );
-        let sent = sendable(&request);
+        let sent = as_named(&request);
         assert_eq!(sent.messages.len(), 3);
         assert_eq!(sent.messages[2], Message::user_text(GO_ON));
     }

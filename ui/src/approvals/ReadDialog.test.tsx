@@ -19,9 +19,7 @@ const request: ReadRequest = {
 function setup(overrides: Partial<ReadRequest> = {}) {
   const onAnswer = vi.fn();
   const user = userOnFakeClock();
-  render(
-    <ReadDialog request={{ ...request, ...overrides }} onAnswer={onAnswer} />,
-  );
+  render(<ReadDialog request={{ ...request, ...overrides }} onAnswer={onAnswer} />);
   waitOutGuard();
   return { onAnswer, user };
 }
@@ -29,72 +27,38 @@ function setup(overrides: Partial<ReadRequest> = {}) {
 describe("ReadDialog", () => {
   it("says which agent reads what of which server", () => {
     setup();
-    const dialog = screen.getByRole("dialog", {
-      name: "Claude Code wants to read notes://private/diary from notes",
-    });
-    expect(within(dialog).getByRole("timer").textContent).toMatch(
-      /\(denied\)$/,
-    );
+    const dialog = screen.getByRole("dialog", { name: "Claude Code wants to read notes://private/diary from notes" });
+    expect(within(dialog).getByRole("timer").textContent).toMatch(/\(denied\)$/);
   });
 
   it("names the conversation of a model that reads", () => {
     setup({ askedBy: { by: "model", conversation: "4", title: "Trip plans" } });
-    screen.getByRole("dialog", {
-      name: "A model in conversation “Trip plans” wants to read notes://private/diary from notes",
-    });
-    screen.getByRole("group", {
-      name: "Remember a choice to allow the model's reads of this server",
-    });
+    screen.getByRole("dialog", { name: "A model in conversation “Trip plans” wants to read notes://private/diary from notes" });
+    screen.getByRole("group", { name: "Remember a choice to allow the model's reads of this server" });
   });
 
   it("names a prompt with the arguments it is filled with, and what was typed for suggestions", () => {
-    setup({
-      read: { kind: "prompt", name: "greet", arguments: { name: "Grace" } },
-    });
-    screen.getByRole("dialog", {
-      name: "Claude Code wants the prompt greet from notes",
-    });
+    setup({ read: { kind: "prompt", name: "greet", arguments: { name: "Grace" } } });
+    screen.getByRole("dialog", { name: "Claude Code wants the prompt greet from notes" });
     const detail = screen.getByRole("definition");
     expect(detail.textContent).toBe("Grace");
     cleanup();
-    setup({
-      read: { kind: "completion", of: "greet", argument: "name", value: "Gr" },
-    });
-    screen.getByRole("dialog", {
-      name: "Claude Code wants suggestions for name of greet from notes",
-    });
+    setup({ read: { kind: "completion", of: "greet", argument: "name", value: "Gr" } });
+    screen.getByRole("dialog", { name: "Claude Code wants suggestions for name of greet from notes" });
     expect(screen.getByRole("definition").textContent).toBe("Gr");
   });
 
   it("allows once, for the server until quit, or always; denies", async () => {
     const { onAnswer, user } = setup();
     await user.click(screen.getByRole("button", { name: "Allow once" }));
-    expect(onAnswer).toHaveBeenLastCalledWith({
-      allow: true,
-      remember: "once",
-    });
-    await user.click(
-      screen.getByRole("button", {
-        name: "Allow reading this server until quit",
-      }),
-    );
-    expect(onAnswer).toHaveBeenLastCalledWith({
-      allow: true,
-      remember: "server_for_session",
-    });
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: true, remember: "once" });
+    await user.click(screen.getByRole("button", { name: "Allow reading this server until quit" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: true, remember: "server_for_session" });
     await user.click(screen.getByRole("radio", { name: /Always/ }));
-    await user.click(
-      screen.getByRole("button", { name: "Always allow reading this server" }),
-    );
-    expect(onAnswer).toHaveBeenLastCalledWith({
-      allow: true,
-      remember: "server_always",
-    });
+    await user.click(screen.getByRole("button", { name: "Always allow reading this server" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: true, remember: "server_always" });
     await user.click(screen.getByRole("button", { name: "Deny" }));
-    expect(onAnswer).toHaveBeenLastCalledWith({
-      allow: false,
-      remember: "once",
-    });
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: false, remember: "once" });
   });
 
   it("says what changed since the person allowed this agent's reads", () => {

@@ -76,11 +76,7 @@ function wanted(read: Read) {
 export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
   const [scope, setScope] = useState<Scope>("session");
   const guard = useActivationGuard(
-    useMemo(
-      () =>
-        contentKey(request.id, request.server, request.read, request.changed),
-      [request],
-    ),
+    useMemo(() => contentKey(request.id, request.server, request.read, request.changed), [request]),
   );
   const { read } = request;
   const allow = (remember: Remember) => onAnswer({ allow: true, remember });
@@ -91,8 +87,7 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
     <Modal
       title={
         <>
-          {asker(request.askedBy)} wants {wanted(read)} from{" "}
-          <ServerName name={request.server} />
+          {asker(request.askedBy)} wants {wanted(read)} from <ServerName name={request.server} />
         </>
       }
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="denied" />}
@@ -108,20 +103,11 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
             type="button"
             className="button"
             {...guard.accepting(false)}
-            onClick={() =>
-              allow(always ? "server_always" : "server_for_session")
-            }
+            onClick={() => allow(always ? "server_always" : "server_for_session")}
           >
-            {always
-              ? "Always allow reading this server"
-              : "Allow reading this server until quit"}
+            {always ? "Always allow reading this server" : "Allow reading this server until quit"}
           </button>
-          <button
-            type="button"
-            className="button primary"
-            {...guard.accepting(false)}
-            onClick={() => allow("once")}
-          >
+          <button type="button" className="button primary" {...guard.accepting(false)} onClick={() => allow("once")}>
             Allow once
           </button>
         </>
@@ -145,38 +131,18 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
         {read.kind === "completion" && (
           <div>
             <dt>Typed so far</dt>
-            <dd className="mono">
-              {read.value === "" ? (
-                <span className="muted">(nothing)</span>
-              ) : (
-                read.value
-              )}
-            </dd>
+            <dd className="mono">{read.value === "" ? <span className="muted">(nothing)</span> : read.value}</dd>
           </div>
         )}
       </dl>
       <fieldset className="remember-scope">
-        <legend>
-          Remember a choice to allow{" "}
-          {request.askedBy.by === "model" ? "the model's" : "this agent's"}{" "}
-          reads of this server
-        </legend>
+        <legend>Remember a choice to allow {request.askedBy.by === "model" ? "the model's" : "this agent's"} reads of this server</legend>
         <label>
-          <input
-            type="radio"
-            name={scopeName}
-            checked={!always}
-            onChange={() => setScope("session")}
-          />
+          <input type="radio" name={scopeName} checked={!always} onChange={() => setScope("session")} />
           Until Switchboard quits
         </label>
         <label>
-          <input
-            type="radio"
-            name={scopeName}
-            checked={always}
-            onChange={() => setScope("always")}
-          />
+          <input type="radio" name={scopeName} checked={always} onChange={() => setScope("always")} />
           Always (saved in the settings)
         </label>
       </fieldset>

@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 const saved = {
-  providers: [{ name: "openai", protocol: "openai" as const, baseUrl: "https://api.openai.com/v1", models: [], defaultModel: null, key: "stored" as const, prices: {} }],
+  providers: [{ name: "openai", protocol: "openai" as const, baseUrl: "https://api.openai.com/v1", models: [], defaultModel: null, key: "stored" as const, prices: {}, profiles: {}, known: {} }],
   defaultProvider: null,
 };
 

@@ -73,6 +73,7 @@ export function ModelsView() {
         onRemove={(name) => act(commands.removeProvider(name))}
         onMakeDefault={(name) => act(commands.setDefaultProvider(name))}
         onPrice={(provider, model, price) => act(commands.setModelPrice(provider, model, price))}
+        onProfile={(provider, model, profile) => act(commands.setModelProfile(provider, model, profile))}
       />
     </div>
   );

@@ -28,7 +28,7 @@ const stored = draftOf({
   baseUrl: "https://api.anthropic.com",
   models: [],
   defaultModel: "claude-test",
-  key: "stored", prices: {},
+  key: "stored", prices: {}, profiles: {}, known: {},
 });
 
 describe("ProviderFormView", () => {

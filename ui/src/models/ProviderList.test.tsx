@@ -8,9 +8,9 @@ afterEach(cleanup);
 function setup(overrides: Partial<ProviderListProps> = {}) {
   const props: ProviderListProps = {
     providers: [
-      { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", models: [], defaultModel: "gpt-test", key: "stored", prices: { "gpt-test": { input: 2.5, output: 10 } } },
-      { name: "ollama", protocol: "openai", baseUrl: "http://localhost:11434/v1", models: ["llama3.2"], defaultModel: null, key: "none", prices: {} },
-      { name: "lost", protocol: "anthropic", baseUrl: "https://api.anthropic.com", models: [], defaultModel: null, key: "missing", prices: {} },
+      { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", models: [], defaultModel: "gpt-test", key: "stored", prices: { "gpt-test": { input: 2.5, output: 10 } }, profiles: {}, known: {} },
+      { name: "ollama", protocol: "openai", baseUrl: "http://localhost:11434/v1", models: ["llama3.2"], defaultModel: null, key: "none", prices: {}, profiles: {}, known: { "llama3.2": { vision: false } } },
+      { name: "lost", protocol: "anthropic", baseUrl: "https://api.anthropic.com", models: [], defaultModel: null, key: "missing", prices: {}, profiles: {}, known: {} },
     ],
     defaultProvider: "openai",
     onAdd: vi.fn(),
@@ -18,6 +18,7 @@ function setup(overrides: Partial<ProviderListProps> = {}) {
     onRemove: vi.fn(),
     onMakeDefault: vi.fn(),
     onPrice: vi.fn(),
+    onProfile: vi.fn(),
     ...overrides,
   };
   render(<ProviderList {...props} />);
@@ -73,5 +74,25 @@ describe("ProviderList", () => {
     await user.type(ollama.getByRole("spinbutton", { name: "Output price of llama3.2" }), "0");
     await user.click(ollama.getByRole("button", { name: "Save" }));
     expect(props.onPrice).toHaveBeenLastCalledWith("ollama", "llama3.2", { input: 0, output: 0 });
+  });
+
+  it("says what each model takes by its name, and keeps what the person says over it", async () => {
+    const user = userEvent.setup();
+    const { props } = setup();
+    const ollama = within(screen.getByRole("listitem", { name: "ollama" }));
+    await user.click(ollama.getByText("What ollama's models take"));
+    const images = ollama.getByRole("combobox", { name: "Reads images: llama3.2" });
+    expect(within(images).getAllByRole("option")[0]?.textContent).toBe("No (by its name)");
+    const save = ollama.getByRole("button", { name: "Save what llama3.2 takes" });
+    expect(save).toHaveProperty("disabled", true);
+    const context = ollama.getByRole("spinbutton", { name: "Context of llama3.2, tokens" });
+    await user.type(context, "0");
+    expect(ollama.getByText(/a whole number of tokens, 1 or more/)).toBeTruthy();
+    expect(save).toHaveProperty("disabled", true);
+    await user.clear(context);
+    await user.type(context, "8192");
+    await user.selectOptions(images, "yes");
+    await user.click(save);
+    expect(props.onProfile).toHaveBeenCalledWith("ollama", "llama3.2", { contextTokens: 8192, vision: true });
   });
 });

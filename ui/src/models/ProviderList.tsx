@@ -1,5 +1,6 @@
-import type { ModelPrice, ProviderSummary_Serialize } from "../bindings";
+import type { ModelPrice, Profile, ProviderSummary_Serialize } from "../bindings";
 import { ModelPrices } from "./ModelPrices";
+import { ModelProfiles } from "./ModelProfiles";
 import { keyStateText } from "./providerFormModel";
 import "./models.css";
 
@@ -11,12 +12,13 @@ export interface ProviderListProps {
   onRemove(name: string): void;
   onMakeDefault(name: string | null): void;
   onPrice(provider: string, model: string, price: ModelPrice | null): void;
+  onProfile(provider: string, model: string, profile: Profile | null): void;
 }
 
 const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic", openai_responses: "OpenAI Responses" } as const;
 
 /** The configured model providers: where each is, whether its key is stored (never the key), its default model. */
-export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault, onPrice }: ProviderListProps) {
+export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault, onPrice, onProfile }: ProviderListProps) {
   return (
     <section aria-labelledby="providers-title">
       <h2 id="providers-title">Providers</h2>
@@ -47,6 +49,13 @@ export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemo
                   models={[...new Set([...(p.defaultModel ? [p.defaultModel] : []), ...p.models])]}
                   prices={p.prices}
                   onSave={(model, price) => onPrice(p.name, model, price)}
+                />
+                <ModelProfiles
+                  provider={p.name}
+                  models={[...new Set([...(p.defaultModel ? [p.defaultModel] : []), ...p.models])]}
+                  profiles={p.profiles}
+                  known={p.known}
+                  onSave={(model, profile) => onProfile(p.name, model, profile)}
                 />
                 <div className="provider-actions">
                   <button type="button" onClick={() => onEdit(p.name)}>

@@ -522,6 +522,10 @@ pub struct ProviderEntry {
     /// What the person pays for each model's tokens, by model id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub prices: BTreeMap<String, ModelPrice>,
+    /// What each model takes, by model id, as the person said it or its refusals taught,
+    /// over what its name tells.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub profiles: BTreeMap<String, switchboard_providers::Profile>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

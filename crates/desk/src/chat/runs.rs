@@ -15,7 +15,7 @@ use switchboard_chat::{
 use switchboard_core::approvals::Serving;
 use switchboard_core::clock::now_ms;
 use switchboard_core::decisions::Origin;
-use switchboard_providers::{Message, Profile, UserContent};
+use switchboard_providers::{Message, UserContent};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -388,7 +388,7 @@ impl Chats {
         let mut settings = ChatSettings::new(model);
         settings.system = own.system;
         // As long an answer as the model may write, when it is known.
-        let most = Profile::of(&settings.model).max_output;
+        let most = client.profile(&settings.model).max_output;
         settings.max_tokens = asking
             .max_tokens
             .or(own.max_tokens)
@@ -425,6 +425,7 @@ impl Chats {
         let (events, mut received) = mpsc::channel::<ChatEvent>(256);
         let chats = self.clone();
         let run_stop = stop.clone();
+        let provider_asked = provider.clone();
         let told = tokio::spawn(async move {
             let names = Toolset::new(chats.catalog.tools(), &Enablement::default());
             let mut in_flight = HashSet::new();
@@ -492,6 +493,7 @@ impl Chats {
             }
         };
         self.state.runs.lock().remove(&id);
+        self.models.keep_learned(&provider_asked, &client).await;
         drop(events);
         // Every event told before the outcome returns.
         let _ = told.await;

@@ -114,7 +114,9 @@ impl Chats {
     ) -> Result<Drafted, ChatError> {
         let request = drafts::provider_request(params, &chosen.model, max_tokens)?;
         let client = self.models.provider_client(&chosen.provider).await?;
-        let response = drafts::draft(&client, &request, on_text).await?;
+        let drafted = drafts::draft(&client, &request, on_text).await;
+        self.models.keep_learned(&chosen.provider, &client).await;
+        let response = drafted?;
         let tokens = response
             .usage
             .as_ref()

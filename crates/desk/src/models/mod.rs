@@ -17,8 +17,11 @@ pub use host::{ModelsChange, ModelsHost};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use switchboard_providers::{ApiKey, Client, OpenAiOptions, Protocol, ProviderConfig};
+use switchboard_providers::{
+    ApiKey, Client, Learned, OpenAiOptions, Profile, Protocol, ProviderConfig,
+};
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::given::Given;
@@ -59,6 +62,10 @@ pub struct ProviderSummary {
     pub key: KeyState,
     /// What the person pays for its models' tokens, by model id.
     pub prices: std::collections::BTreeMap<String, ModelPrice>,
+    /// What each model takes as the person said it or its refusals taught, by model id.
+    pub profiles: std::collections::BTreeMap<String, Profile>,
+    /// What the names of its models tell of them (the models typed, priced or profiled).
+    pub known: std::collections::BTreeMap<String, Profile>,
 }
 
 /// Every configured provider, and the one asked by default.
@@ -154,6 +161,8 @@ pub enum ModelsError {
     BrokenConfig(String),
     #[error("{0}")]
     BadPrice(&'static str),
+    #[error("{0}")]
+    BadProfile(&'static str),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("Switchboard is shutting down")]
@@ -171,6 +180,9 @@ impl crate::EditError for ModelsError {
 pub struct Models {
     secrets: Secrets,
     host: Arc<dyn ModelsHost>,
+    /// What each provider's refusals taught, by provider: shared by its clients from one
+    /// request to the next, until it is kept in the file.
+    learned: Arc<parking_lot::Mutex<HashMap<String, Learned>>>,
     _keeps: Keeps,
 }
 
@@ -186,6 +198,7 @@ impl Models {
         Self {
             secrets,
             host,
+            learned: Arc::default(),
             _keeps: Keeps::default(),
         }
     }
@@ -248,6 +261,7 @@ fn apply_form(
         default_model: None,
         api_key: None,
         prices: Default::default(),
+        profiles: Default::default(),
         extra: serde_json::Map::new(),
     });
     entry.protocol = form.protocol;
@@ -332,6 +346,8 @@ impl Models {
                 default_model: entry.default_model.clone(),
                 key,
                 prices: entry.prices.clone(),
+                profiles: entry.profiles.clone(),
+                known: known_profiles(entry),
             });
         }
         Providers {
@@ -514,6 +530,76 @@ impl Models {
             .await
     }
 
+    /// What `model` of `provider` takes, as the person says it (`None`: as its name tells),
+    /// over what its name tells and its refusals taught.
+    pub async fn set_model_profile(
+        &self,
+        provider: &str,
+        model: &str,
+        profile: Option<Profile>,
+    ) -> Result<(), ModelsError> {
+        if let Some(problem) = profile.as_ref().and_then(Profile::problem) {
+            return Err(ModelsError::BadProfile(problem));
+        }
+        let model = model.trim().to_owned();
+        if model.is_empty() {
+            return Err(ModelsError::BadProfile("a profile is of a model: name it"));
+        }
+        let provider = provider.to_owned();
+        self.host
+            .edit(Box::new(move |config| {
+                let entry = config
+                    .providers
+                    .get_mut(&provider)
+                    .ok_or(ModelsError::NoProvider(provider))?;
+                match profile.filter(|p| !p.is_empty()) {
+                    Some(profile) => _ = entry.profiles.insert(model, profile),
+                    None => _ = entry.profiles.remove(&model),
+                }
+                Ok(())
+            }))
+            .await
+    }
+
+    /// Keeps in `provider`'s profiles what its refusals taught `client` of its models,
+    /// where the person said nothing of it: asked with it, a model would refuse again.
+    pub async fn keep_learned(&self, provider: &str, client: &Client) {
+        let learned = client.learned();
+        let said = self
+            .host
+            .config()
+            .providers
+            .get(provider)
+            .map(|e| e.profiles.clone());
+        let new = learned.iter().any(|(model, taught)| {
+            let known = said
+                .as_ref()
+                .and_then(|s| s.get(model))
+                .copied()
+                .unwrap_or_default();
+            taught.overridden_by(known) != known
+        });
+        if !new {
+            return;
+        }
+        let provider = provider.to_owned();
+        let kept = self
+            .host
+            .edit(Box::new(move |config| {
+                if let Some(entry) = config.providers.get_mut(&provider) {
+                    for (model, taught) in learned {
+                        let profile = entry.profiles.entry(model).or_default();
+                        *profile = taught.overridden_by(*profile);
+                    }
+                }
+                Ok::<(), ModelsError>(())
+            }))
+            .await;
+        if let Err(e) = kept {
+            tracing::warn!("what a provider's refusals taught was not kept: {e}");
+        }
+    }
+
     /// The model asked of `provider` when nothing says which (`None`: no default).
     pub async fn set_default_model(
         &self,
@@ -575,12 +661,29 @@ impl Models {
     pub async fn provider_client(&self, name: &str) -> Result<Client, ModelsError> {
         let entry = self.provider_entry(name)?;
         let key = self.stored_key(name, &entry).await?;
-        Ok(Client::new(provider_config(
-            entry.protocol,
-            &entry.base_url,
-            key.map(ApiKey::new),
-        ))?)
+        let mut config = provider_config(entry.protocol, &entry.base_url, key.map(ApiKey::new));
+        config.profiles = entry.profiles;
+        config.learned = self
+            .learned
+            .lock()
+            .entry(name.to_owned())
+            .or_default()
+            .clone();
+        Ok(Client::new(config)?)
     }
+}
+
+/// What the names of `entry`'s models tell of them: those typed, its default, and those
+/// priced or profiled.
+fn known_profiles(entry: &ProviderEntry) -> std::collections::BTreeMap<String, Profile> {
+    entry
+        .models
+        .iter()
+        .chain(&entry.default_model)
+        .chain(entry.prices.keys())
+        .chain(entry.profiles.keys())
+        .map(|model| (model.clone(), Profile::of(model)))
+        .collect()
 }
 
 async fn list(client: &Client) -> Result<Vec<ModelChoice>, ModelsError> {

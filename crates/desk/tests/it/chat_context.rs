@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use switchboard_chat::ChatEvent;
 use switchboard_core::config::ProviderProtocol;
 use switchboard_desk::{
-    Attachment, ChatError, Composed, KeyChange, PromptUse, ProviderForm, Role, ShownPart, Update,
+    Attachment, ChatError, Composed, KeyChange, ModelsError, PromptUse, ProviderForm, Role,
+    ShownPart, Update,
 };
 
 use crate::common::{DemoDesk, demo_server, desk_on, keyring, next_on};
@@ -244,4 +245,105 @@ async fn a_prompt_used_as_a_slash_command_sends_its_messages_with_the_argument()
         "{sent:?}"
     );
     assert_eq!(chat_requests(&provider).await.len(), 1);
+}
+
+/// A model that reads no images refuses an attached image: the message goes again with the
+/// image described, what the refusal taught is kept in the provider's profiles in the file
+/// (the next image is described before it is sent), and shown on the Models page, where
+/// what the person says of a model is kept over it.
+#[tokio::test]
+async fn a_model_that_refuses_images_is_learned_kept_and_can_be_corrected() {
+    let provider = StandInProvider::start(json!({
+        "api_key": KEY,
+        "text_only": true,
+        "turns": [
+            {"content": [{"text": "I read the words."}]},
+            {"content": [{"text": "Still the words."}]}
+        ]
+    }))
+    .await;
+    let world = desk(&provider).await;
+    let chat = world.desk.chats().create_conversation(None).await.unwrap();
+    let mut updates = world.desk.updates();
+    let with_logo = |text: &str| Composed {
+        text: text.into(),
+        attachments: vec![Attachment {
+            server: "demo".into(),
+            uri: "demo://logo.png".into(),
+        }],
+        prompt: None,
+    };
+    for text in ["What is this?", "And this?"] {
+        world
+            .desk
+            .chats()
+            .send_composed(chat.id, with_logo(text), None, None)
+            .await
+            .unwrap();
+        until_finished(&mut updates, chat.id).await;
+    }
+    let carried_images: Vec<bool> = chat_requests(&provider)
+        .await
+        .iter()
+        .map(|r| r["body"].to_string().contains("image_url"))
+        .collect();
+    assert_eq!(
+        carried_images,
+        [true, false, false],
+        "refused once; after that, described before it is sent"
+    );
+    let view = world.desk.chats().conversation(chat.id).await.unwrap();
+    let answers: Vec<&ShownPart> = view
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .map(|m| &m.parts[0])
+        .collect();
+    assert!(
+        matches!(answers[..], [ShownPart::Text { text: a }, ShownPart::Text { text: b }]
+            if a == "I read the words." && b == "Still the words."),
+        "{answers:?}"
+    );
+
+    let listed = world.desk.models().providers().await.providers;
+    let learned = listed[0]
+        .profiles
+        .get("model-test")
+        .copied()
+        .unwrap_or_default();
+    assert_eq!(learned.vision, Some(false), "{listed:?}");
+    assert_eq!(
+        world.file()["providers"]["standin"]["profiles"]["model-test"],
+        json!({"vision": false})
+    );
+
+    // The person corrects it; a profile of no tokens is refused and nothing changes.
+    let models = world.desk.models();
+    let wrong = switchboard_providers::Profile {
+        context_tokens: Some(0),
+        ..Default::default()
+    };
+    let refused = models
+        .set_model_profile("standin", "model-test", Some(wrong))
+        .await;
+    assert!(
+        matches!(refused, Err(ModelsError::BadProfile(_))),
+        "{refused:?}"
+    );
+    let said = switchboard_providers::Profile {
+        vision: Some(true),
+        context_tokens: Some(8192),
+        ..Default::default()
+    };
+    models
+        .set_model_profile("standin", "model-test", Some(said))
+        .await
+        .unwrap();
+    let listed = models.providers().await.providers;
+    assert_eq!(listed[0].profiles["model-test"], said);
+    models
+        .set_model_profile("standin", "model-test", None)
+        .await
+        .unwrap();
+    assert!(models.providers().await.providers[0].profiles.is_empty());
 }

@@ -201,8 +201,8 @@ async fn the_streams_of_local_servers_read_as_openais() {
 }
 
 /// A reasoning model refuses any temperature but its own: one this crate does not know is
-/// asked once more without it, streamed or not, and the person gets the answer; one it
-/// knows is never sent one.
+/// asked once more without it, and the person gets the answer; the refusal is learned, so
+/// that it is not sent one again, streamed or not; one this crate knows is never sent one.
 #[tokio::test]
 async fn a_parameter_the_model_refuses_is_left_out_and_the_request_tried_again() {
     let stand_in = StandIn::start(json!({"turns": [
@@ -228,13 +228,42 @@ async fn a_parameter_the_model_refuses_is_left_out_and_the_request_tried_again()
         .into_iter()
         .map(|r| r["body"].clone())
         .collect();
-    assert_eq!(bodies.len(), 4, "each refused once, then taken");
+    assert_eq!(bodies.len(), 3, "refused once, then taken");
     assert_eq!(bodies[0]["temperature"], 0.3);
     assert!(bodies[1].get("temperature").is_none(), "{}", bodies[1]);
+    assert!(
+        bodies[2].get("temperature").is_none(),
+        "learned: {}",
+        bodies[2]
+    );
+    assert_eq!(client.profile("local-reasoner").temperature, Some(false));
+    assert_eq!(client.learned().len(), 1);
 
     request.model = "o3-mini".into();
     assert_eq!(client.complete(&request).await.unwrap().text(), "Known.");
     let sent = stand_in.last_body().await;
     assert!(sent.get("temperature").is_none(), "{sent}");
-    assert_eq!(stand_in.requests().await.len(), 5, "asked once");
+    assert_eq!(stand_in.requests().await.len(), 4, "asked once");
+}
+
+/// What the person says of a model goes over what its name tells.
+#[tokio::test]
+async fn a_persons_profile_of_a_model_goes_over_what_its_name_tells() {
+    let stand_in = StandIn::start(json!({"turns": [{"content": [{"text": "Short."}]}]})).await;
+    let mut config = Api::OpenAi.config(&stand_in.url, None);
+    let said = Profile {
+        max_output: Some(100),
+        ..Profile::NONE
+    };
+    config.profiles.insert("gpt-4o".into(), said);
+    let client = Client::new(config).unwrap();
+    // gpt-4o may write 16,384 tokens by its name; the person said 100.
+    let long = Request::new("gpt-4o", 4096, vec![Message::user_text("Hi")]);
+    client.complete(&long).await.unwrap();
+    assert_eq!(stand_in.last_body().await["max_tokens"], 100);
+    assert_eq!(
+        client.profile("gpt-4o").vision,
+        Some(true),
+        "the rest as known"
+    );
 }

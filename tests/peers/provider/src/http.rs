@@ -119,11 +119,12 @@ impl Api {
 
     /// Whether the request carries an image.
     fn carries_image(self, body: &Value) -> bool {
-        let body = body.to_string();
-        match self {
-            Self::Responses => body.contains("\"input_image\""),
-            Self::OpenAi | Self::Anthropic => body.contains("\"image"),
-        }
+        let kind = match self {
+            Self::Responses => "input_image",
+            Self::OpenAi => "image_url",
+            Self::Anthropic => "image",
+        };
+        has_part(body, kind)
     }
 
     /// The refusal of an image by a model that reads none.
@@ -365,4 +366,16 @@ fn built(reply: Result<Reply, hyper::http::Error>) -> Reply {
         *reply.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
         reply
     })
+}
+
+/// Whether `value` holds, at any depth, a part of type `kind` (text that names one is not).
+fn has_part(value: &Value, kind: &str) -> bool {
+    match value {
+        Value::Object(object) => {
+            object.get("type").and_then(Value::as_str) == Some(kind)
+                || object.values().any(|v| has_part(v, kind))
+        }
+        Value::Array(items) => items.iter().any(|v| has_part(v, kind)),
+        _ => false,
+    }
 }

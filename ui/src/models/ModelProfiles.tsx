@@ -1,0 +1,196 @@
+import { useState } from "react";
+import type { Profile } from "../bindings";
+
+export interface ModelProfilesProps {
+  provider: string;
+  /** The models the provider is known to offer: its default and those typed for it. */
+  models: string[];
+  /** What the person said of each model, or its refusals taught. */
+  profiles: Partial<Record<string, Profile>>;
+  /** What each model's name tells of it. */
+  known: Partial<Record<string, Profile>>;
+  /** Keeps what a model takes (null: as its name tells). */
+  onSave(model: string, profile: Profile | null): void;
+}
+
+type Yes = "vision" | "temperature" | "stop" | "tools";
+
+/** The questions of yes or no, as the table's columns name them. */
+const YES_NO: ReadonlyArray<{ key: Yes; label: string }> = [
+  { key: "vision", label: "Reads images" },
+  { key: "temperature", label: "Takes a temperature" },
+  { key: "stop", label: "Takes stop sequences" },
+  { key: "tools", label: "Calls tools" },
+];
+
+/** A number of tokens as typed: a whole number of 1 or more, null when empty, or what is wrong. */
+function tokens(text: string): number | null | "wrong" {
+  const t = text.trim();
+  if (t === "") return null;
+  const n = Number(t);
+  return Number.isInteger(n) && n >= 1 ? n : "wrong";
+}
+
+function said(value: boolean | null | undefined): string {
+  return value == null ? "" : value ? "yes" : "no";
+}
+
+/**
+ * What each model takes: its context, its longest answer, whether it reads images, takes a
+ * temperature or stop sequences, calls tools. What its name tells is shown; what the person
+ * says goes over it, and so does what a provider's refusal taught (kept here, to be corrected).
+ */
+export function ModelProfiles({
+  provider,
+  models,
+  profiles,
+  known,
+  onSave,
+}: ModelProfilesProps) {
+  const listed = [...new Set([...models, ...Object.keys(profiles)])];
+  return (
+    <details className="model-prices model-profiles">
+      <summary>What {provider}'s models take</summary>
+      {listed.length === 0 ? (
+        <p className="muted">
+          Type the provider's models in its settings to say what each takes.
+        </p>
+      ) : (
+        <table aria-label={`What ${provider}'s models take`}>
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">Context, tokens</th>
+              <th scope="col">Longest answer, tokens</th>
+              {YES_NO.map((q) => (
+                <th scope="col" key={q.key}>
+                  {q.label}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {listed.map((model) => (
+              <ProfileRow
+                key={model}
+                model={model}
+                profile={profiles[model] ?? {}}
+                known={known[model] ?? {}}
+                onSave={(profile) => onSave(model, profile)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}
+
+interface ProfileRowProps {
+  model: string;
+  profile: Profile;
+  known: Profile;
+  onSave(profile: Profile | null): void;
+}
+
+function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
+  const [context, setContext] = useState(
+    profile.contextTokens?.toString() ?? "",
+  );
+  const [output, setOutput] = useState(profile.maxOutput?.toString() ?? "");
+  const [answers, setAnswers] = useState<Record<Yes, string>>({
+    vision: said(profile.vision),
+    temperature: said(profile.temperature),
+    stop: said(profile.stop),
+    tools: said(profile.tools),
+  });
+  const [contextTokens, maxOutput] = [tokens(context), tokens(output)];
+  const wrong = contextTokens === "wrong" || maxOutput === "wrong";
+  const original =
+    context === (profile.contextTokens?.toString() ?? "") &&
+    output === (profile.maxOutput?.toString() ?? "") &&
+    YES_NO.every((q) => answers[q.key] === said(profile[q.key]));
+  const save = () => {
+    if (wrong) return;
+    const next: Profile = {
+      ...(profile.reasons == null ? {} : { reasons: profile.reasons }),
+    };
+    if (contextTokens !== null) next.contextTokens = contextTokens;
+    if (maxOutput !== null) next.maxOutput = maxOutput;
+    for (const q of YES_NO) {
+      if (answers[q.key] !== "") next[q.key] = answers[q.key] === "yes";
+    }
+    onSave(Object.keys(next).length === 0 ? null : next);
+  };
+  const byName = (value: number | boolean | null | undefined) =>
+    value == null
+      ? "not known"
+      : typeof value === "number"
+        ? `${value} by its name`
+        : `${value ? "yes" : "no"} by its name`;
+  return (
+    <tr>
+      <th scope="row">
+        <code>{model}</code>
+      </th>
+      <td>
+        <input
+          type="number"
+          min={1}
+          step={1}
+          aria-label={`Context of ${model}, tokens`}
+          placeholder={byName(known.contextTokens)}
+          value={context}
+          onChange={(e) => setContext(e.target.value)}
+        />
+      </td>
+      <td>
+        <input
+          type="number"
+          min={1}
+          step={1}
+          aria-label={`Longest answer of ${model}, tokens`}
+          placeholder={byName(known.maxOutput)}
+          value={output}
+          onChange={(e) => setOutput(e.target.value)}
+        />
+      </td>
+      {YES_NO.map((q) => (
+        <td key={q.key}>
+          <select
+            aria-label={`${q.label}: ${model}`}
+            value={answers[q.key]}
+            onChange={(e) =>
+              setAnswers({ ...answers, [q.key]: e.target.value })
+            }
+          >
+            <option value="">
+              {known[q.key] == null
+                ? "Not known"
+                : `${known[q.key] ? "Yes" : "No"} (by its name)`}
+            </option>
+            <option value="yes">Yes</option>
+            <option value="no">No</option>
+          </select>
+        </td>
+      ))}
+      <td>
+        <button
+          type="button"
+          className="small"
+          aria-label={`Save what ${model} takes`}
+          disabled={wrong || original}
+          onClick={save}
+        >
+          Save
+        </button>
+        {wrong && (
+          <span className="error"> a whole number of tokens, 1 or more</span>
+        )}
+      </td>
+    </tr>
+  );
+}
