@@ -187,7 +187,31 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
         if view == "explorer" {
             w.find("button[aria-label=\"Echo on demo\"]");
         }
+        if view == "models" {
+            // Each provider's tables, of its models' prices and of what they take, open.
+            for summary in w.find_all(".content details summary") {
+                w.click(&summary);
+            }
+            until("the table of what local's models take shown", || {
+                w.execute(
+                    "return document.querySelector('table[aria-label=\"What local\\'s models take\"]')\
+                         ?.getClientRects().length > 0;",
+                    json!([]),
+                ) == json!(true)
+            });
+        }
         w.screenshot(&format!("view-{view}"));
+        let sideways = w.execute(
+            "const c = document.querySelector('.content'); return [c.scrollWidth, c.clientWidth];",
+            json!([]),
+        );
+        let width = |i: usize| sideways[i].as_f64().expect("a width");
+        assert!(
+            width(0) <= width(1) + 1.0,
+            "the {view} view scrolls sideways: {} px in {} px",
+            width(0),
+            width(1)
+        );
         let native = w.execute(NATIVE_CONTROLS, json!([]));
         assert_eq!(
             native,
