@@ -3,7 +3,8 @@
 //! earlier turns, then their long tool results, each replaced by a line saying so, the
 //! kept conversation untouched); if that is not enough, the person may have the earlier
 //! turns summarised by the model ([`summary_request`], [`summary_message`]), which replaces
-//! them in the conversation.
+//! them in the conversation. Where the model's context size is known, a request that would
+//! not fit ([`overflows`]) is trimmed before it is sent, not after the provider refuses it.
 
 use switchboard_providers::{
     AssistantContent, Message, Request, ToolResult, ToolResultContent, UserContent,
@@ -73,6 +74,55 @@ fn trim_part(part: &UserContent, left_out: &mut Trimmed) -> UserContent {
         }
         UserContent::Text(_) => part.clone(),
     }
+}
+
+/// About how many tokens a picture costs a model (Anthropic's and OpenAI's counts for a
+/// picture of a megapixel or so).
+const IMAGE_TOKENS: usize = 1_600;
+/// About how many characters of text make a token, in English and in code.
+const CHARACTERS_PER_TOKEN: usize = 4;
+
+/// About how many tokens `request` would take of a model's context, its answer included:
+/// an estimate, with no tokenizer (its text by characters, each picture at a fixed cost).
+pub fn estimated_tokens(request: &Request) -> usize {
+    let text_tokens = |text: &str| text.chars().count().div_ceil(CHARACTERS_PER_TOKEN);
+    let user = |part: &UserContent| match part {
+        UserContent::Text(text) => text_tokens(text),
+        UserContent::Image(_) => IMAGE_TOKENS,
+        UserContent::ToolResult(result) => result
+            .content
+            .iter()
+            .map(|c| match c {
+                ToolResultContent::Text(text) => text_tokens(text),
+                ToolResultContent::Image(_) => IMAGE_TOKENS,
+            })
+            .sum(),
+    };
+    let assistant = |part: &AssistantContent| match part {
+        AssistantContent::Text(text) => text_tokens(text),
+        AssistantContent::Reasoning(reasoning) => text_tokens(&reasoning.text),
+        AssistantContent::ToolCall(call) => text_tokens(&call.arguments.to_string()),
+    };
+    let messages: usize = request
+        .messages
+        .iter()
+        .map(|message| match message {
+            Message::User(parts) => parts.iter().map(user).sum::<usize>(),
+            Message::Assistant(parts) => parts.iter().map(assistant).sum(),
+        })
+        .sum();
+    let tools: usize = request
+        .tools
+        .iter()
+        .map(|tool| text_tokens(&tool.parameters.to_string()) + text_tokens(&tool.name))
+        .sum();
+    let system = request.system.as_deref().map_or(0, text_tokens);
+    messages + tools + system + request.max_tokens as usize
+}
+
+/// Whether `request` would not fit a context of `context_tokens` (unknown: it fits).
+pub fn overflows(request: &Request, context_tokens: Option<u32>) -> bool {
+    context_tokens.is_some_and(|most| estimated_tokens(request) > most as usize)
 }
 
 /// What the model is asked to write of the earlier turns.
@@ -168,5 +218,25 @@ mod tests {
         assert_eq!(kept[4], messages[4], "a short result stays");
         assert_eq!(kept[7], messages[7], "the turn under way stays whole");
         assert!(trimmed(&kept).is_none(), "nothing more to leave out");
+    }
+
+    #[test]
+    fn a_request_is_estimated_by_its_text_and_pictures_and_the_answer_it_may_take() {
+        let picture = UserContent::Image(Image::Url {
+            url: "https://example.com/cat.png".into(),
+        });
+        let request = Request::new(
+            "m",
+            100,
+            vec![Message::User(vec![
+                UserContent::Text("x".repeat(4_000)),
+                picture,
+                result("c1", &"y".repeat(400)),
+            ])],
+        );
+        assert_eq!(estimated_tokens(&request), 1_000 + IMAGE_TOKENS + 100 + 100);
+        assert!(overflows(&request, Some(2_000)));
+        assert!(!overflows(&request, Some(4_000)));
+        assert!(!overflows(&request, None), "an unknown context fits");
     }
 }

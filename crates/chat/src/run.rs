@@ -390,10 +390,32 @@ impl Chat {
         messages.push(message);
     }
 
+    /// `request` with the images and long results of earlier turns left out, said to the
+    /// face; `None` when there is nothing to leave out.
+    async fn trimmed(&self, run: &Run<'_>, request: &Request) -> Option<Request> {
+        let (messages, left_out) = compaction::trimmed(&request.messages)?;
+        let trimmed = ChatEvent::Trimmed {
+            images: left_out.images as u32,
+            results: left_out.results as u32,
+        };
+        let _ = run.events.send(trimmed).await;
+        Some(Request {
+            messages,
+            ..request.clone()
+        })
+    }
+
     /// Asks the model, trying again after a passing failure as far as `Retry` allows, and
-    /// once with earlier images and long results left out if the conversation is too long.
+    /// once with earlier images and long results left out if the conversation is too long
+    /// (before it is sent, when the model's context size says so).
     async fn ask(&self, run: &Run<'_>, request: &Request) -> Asked {
         let mut request = Cow::Borrowed(request);
+        let context = run.provider.profile(&request.model).context_tokens;
+        if compaction::overflows(&request, context)
+            && let Some(trimmed) = self.trimmed(run, &request).await
+        {
+            request = Cow::Owned(trimmed);
+        }
         let mut attempt = 0;
         loop {
             let error = match self.stream(run, &request).await {
@@ -404,17 +426,9 @@ impl Chat {
             let too_long = matches!(error, Error::ContextTooLong { .. });
             if too_long
                 && matches!(request, Cow::Borrowed(_))
-                && let Some((messages, left_out)) = compaction::trimmed(&request.messages)
+                && let Some(trimmed) = self.trimmed(run, &request).await
             {
-                let trimmed = ChatEvent::Trimmed {
-                    images: left_out.images as u32,
-                    results: left_out.results as u32,
-                };
-                let _ = run.events.send(trimmed).await;
-                request = Cow::Owned(Request {
-                    messages,
-                    ..request.into_owned()
-                });
+                request = Cow::Owned(trimmed);
                 continue;
             }
             attempt += 1;

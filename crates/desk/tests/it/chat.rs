@@ -562,12 +562,6 @@ async fn an_answer_cut_off_or_of_nothing_ends_saying_so() {
 #[tokio::test]
 async fn a_conversation_too_long_is_asked_again_with_earlier_long_results_left_out() {
     let world = world().await;
-    let provider = stand_in(json!([
-        {"error": {"kind": "context_too_long"}},
-        {"content": [{"text": "Fits now."}]}
-    ]))
-    .await;
-    let chat = world.conversations.create("Long").await.unwrap();
     let long = "x".repeat(5_000);
     let earlier = [
         Message::user_text("Read the file"),
@@ -588,22 +582,50 @@ async fn a_conversation_too_long_is_asked_again_with_earlier_long_results_left_o
         )]),
         Message::assistant_text("It is long."),
     ];
-    for message in &earlier {
-        world.conversations.append(chat.id, message).await.unwrap();
+    // The provider refuses it first; or the model's context is known to be too small for
+    // it (the person said 1,500 tokens), and it is trimmed before it is sent.
+    let fits = json!({"content": [{"text": "Fits now."}]});
+    let refused = json!({"error": {"kind": "context_too_long"}});
+    for known_context in [None, Some(1_500)] {
+        let turns = match known_context {
+            None => json!([refused, fits]),
+            Some(_) => json!([fits]),
+        };
+        let provider = stand_in(turns).await;
+        let mut config = ProviderConfig::openai_compatible(
+            format!("{}/v1", provider.url),
+            Some(ApiKey::new(KEY)),
+        );
+        let said = switchboard_providers::Profile {
+            context_tokens: known_context,
+            ..Default::default()
+        };
+        config.profiles.insert("model-test".into(), said);
+        let chat = world.conversations.create("Long").await.unwrap();
+        for message in &earlier {
+            world.conversations.append(chat.id, message).await.unwrap();
+        }
+        let client = Client::new(config).unwrap();
+        let (outcome, events) = world
+            .send(chat.id, "And now?", client, settings())
+            .finish()
+            .await;
+        assert!(matches!(outcome, Outcome::Finished { .. }), "{outcome:?}");
+        assert!(events.contains(&ChatEvent::Trimmed {
+            images: 0,
+            results: 1
+        }));
+        assert_eq!(text_of(&events), "Fits now.");
+        let sent = bodies(&provider).await;
+        let expected = if known_context.is_some() { 1 } else { 2 };
+        assert_eq!(sent.len(), expected, "{known_context:?}");
+        if known_context.is_none() {
+            assert!(sent[0].to_string().contains(&long), "first as it is");
+        }
+        let retried = sent.last().unwrap().to_string();
+        assert!(!retried.contains(&long), "then without the long result");
+        assert!(retried.contains("left out to fit the context"), "{retried}");
+        let kept = world.conversations.get(chat.id).await.unwrap().messages;
+        assert_eq!(kept[2], earlier[2], "the conversation keeps it");
     }
-    let run = world.send(chat.id, "And now?", openai(&provider), settings());
-    let (outcome, events) = run.finish().await;
-    assert!(matches!(outcome, Outcome::Finished { .. }), "{outcome:?}");
-    assert!(events.contains(&ChatEvent::Trimmed {
-        images: 0,
-        results: 1
-    }));
-    assert_eq!(text_of(&events), "Fits now.");
-    let sent = bodies(&provider).await;
-    assert!(sent[0].to_string().contains(&long), "first as it is");
-    let retried = sent[1].to_string();
-    assert!(!retried.contains(&long), "then without the long result");
-    assert!(retried.contains("left out to fit the context"), "{retried}");
-    let kept = world.conversations.get(chat.id).await.unwrap().messages;
-    assert_eq!(kept[2], earlier[2], "the conversation keeps it");
 }
