@@ -26,7 +26,7 @@ use crate::results;
 use crate::retry::Retry;
 use crate::search;
 use crate::servers::Servers;
-use switchboard_core::gate::{CallError, Callee, Gate};
+use switchboard_core::gate::{CallError, Gate};
 
 use switchboard_core::decisions::{DecidedBy, Origin};
 use switchboard_core::reads::Read;
@@ -128,6 +128,16 @@ pub struct Run<'a> {
     pub stop: &'a CancellationToken,
     /// The kept conversation each completed message is appended to, if any.
     pub keep: Option<i64>,
+}
+
+impl Run<'_> {
+    /// The model of this conversation, as the dialogs and the audit trail name who asks.
+    fn asker(&self) -> Origin {
+        Origin::Model {
+            conversation: self.conversation.clone(),
+            title: self.title.clone(),
+        }
+    }
 }
 
 /// Runs conversations: a model, and the servers' tools through the gate.
@@ -546,15 +556,7 @@ impl Chat {
             arguments: call.arguments.clone(),
         };
         let _ = run.events.send(awaiting).await;
-        let origin = Origin::Model {
-            conversation: run.conversation.clone(),
-            title: run.title.clone(),
-        };
-        let callee = Callee {
-            name: &server,
-            identity: reach.identity.clone(),
-            trusted: reach.trusted,
-        };
+        let (origin, callee) = (run.asker(), reach.callee(&server));
         let mut options = reach.client.request_options();
         options.cancel = Some(run.stop.child_token());
         let reading = reach.client.read_resource(&uri, options);
@@ -632,15 +634,7 @@ impl Chat {
             arguments: call.arguments.clone(),
         };
         let _ = run.events.send(awaiting).await;
-        let origin = Origin::Model {
-            conversation: run.conversation.clone(),
-            title: run.title.clone(),
-        };
-        let callee = Callee {
-            name: &offered.server,
-            identity: reach.identity.clone(),
-            trusted: reach.trusted,
-        };
+        let (origin, callee) = (run.asker(), reach.callee(&offered.server));
         let cancel = run.stop.child_token();
         let allowed = self
             .gate

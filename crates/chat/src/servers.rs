@@ -5,6 +5,7 @@ use switchboard_mcp::client::Client;
 
 use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ServerConfig;
+use switchboard_core::gate::Callee;
 
 /// The running servers, as a conversation's tool calls reach them. The desk implements
 /// it over its host; tests over theirs.
@@ -35,6 +36,15 @@ impl Reach {
             client,
             identity: config.identity(),
             trusted: config.is_trusted(),
+        }
+    }
+
+    /// The server `name`, reached so, as the gate decides about it.
+    pub fn callee<'a>(&self, name: &'a str) -> Callee<'a> {
+        Callee {
+            name,
+            identity: self.identity.clone(),
+            trusted: self.trusted,
         }
     }
 }

@@ -22,6 +22,8 @@
 
 #[path = "../tests/it/common/mod.rs"]
 mod common;
+#[path = "support/wire.rs"]
+mod wire;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -43,12 +45,12 @@ use switchboard_core::pins::ToolDefinition;
 use switchboard_core::config::ToolRule;
 use switchboard_mcp::types::ContentBlock;
 use switchboard_providers::{
-    ApiKey, Client, Collector, Event, Message, ProviderConfig, Request, ToolResult,
-    ToolResultContent, UserContent,
+    Client, Collector, Event, Message, Request, ToolResult, ToolResultContent, UserContent,
 };
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use wire::{KEY, LIMIT, MODEL, WIRES, Wire};
 
 /// Text deltas in one streamed answer.
 const TOKENS: usize = 2000;
@@ -62,33 +64,6 @@ const ROUNDS_PER_RUN: usize = 10;
 const WARMUP_RUNS: usize = 2;
 /// Measured repetitions of each SQLite write alone.
 const WRITES: usize = 1000;
-const KEY: &str = "sk-bench";
-const MODEL: &str = "model-bench";
-/// Anything not done by then is a failure of the benchmark, not a figure.
-const LIMIT: Duration = Duration::from_secs(60);
-
-/// The wire formats, each measured the same way.
-#[derive(Clone, Copy)]
-enum Wire {
-    OpenAi,
-    Anthropic,
-}
-
-const WIRES: [(&str, Wire); 2] = [
-    ("OpenAI Chat Completions", Wire::OpenAi),
-    ("Anthropic Messages", Wire::Anthropic),
-];
-
-impl Wire {
-    fn client(self, url: &str) -> Client {
-        let key = Some(ApiKey::new(KEY));
-        let config = match self {
-            Self::OpenAi => ProviderConfig::openai_compatible(format!("{url}/v1"), key),
-            Self::Anthropic => ProviderConfig::anthropic(url, key),
-        };
-        Client::new(config).expect("a provider client")
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

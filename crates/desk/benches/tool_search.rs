@@ -30,6 +30,8 @@
 
 #[path = "../tests/it/common/mod.rs"]
 mod common;
+#[path = "support/wire.rs"]
+mod wire;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -45,10 +47,11 @@ use switchboard_chat::{
 use switchboard_core::config::{Config, ServerConfig, ToolRule};
 use switchboard_core::pins::ToolDefinition;
 use switchboard_core::server_events::ServerState;
-use switchboard_providers::{ApiKey, Client, Message, ProviderConfig};
+use switchboard_providers::{Client, Message};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use wire::{KEY, LIMIT, MODEL, WIRES, Wire};
 
 /// Measured conversations per way and wire format, after the warm-up.
 const RUNS: usize = 50;
@@ -63,33 +66,6 @@ const FILES: usize = 2;
 /// What the model searches for, and the tool it then calls (among those found).
 const QUERY: &str = "add two numbers";
 const CALLED: (&str, &str) = ("everything-2", "get-sum");
-const KEY: &str = "sk-bench";
-const MODEL: &str = "model-bench";
-/// Anything not done by then is a failure of the benchmark, not a figure.
-const LIMIT: Duration = Duration::from_secs(60);
-
-/// The wire formats, each measured the same way.
-#[derive(Clone, Copy)]
-enum Wire {
-    OpenAi,
-    Anthropic,
-}
-
-const WIRES: [(&str, Wire); 2] = [
-    ("OpenAI Chat Completions", Wire::OpenAi),
-    ("Anthropic Messages", Wire::Anthropic),
-];
-
-impl Wire {
-    fn client(self, url: &str) -> Client {
-        let key = Some(ApiKey::new(KEY));
-        let config = match self {
-            Self::OpenAi => ProviderConfig::openai_compatible(format!("{url}/v1"), key),
-            Self::Anthropic => ProviderConfig::anthropic(url, key),
-        };
-        Client::new(config).expect("a provider client")
-    }
-}
 
 /// With the search or without it: what the model is offered, and so what it does.
 #[derive(Clone, Copy, PartialEq)]

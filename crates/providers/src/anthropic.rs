@@ -342,12 +342,8 @@ pub(crate) struct StreamDecoder {
 impl StreamDecoder {
     /// Reads one event; `Ok(true)` once the stream is complete.
     pub fn event(&mut self, sse: &SseEvent, out: &mut Vec<Event>) -> Result<bool, Error> {
-        let data: Value = serde_json::from_str(&sse.data)
-            .map_err(|e| Error::MalformedStream(format!("an event that is not JSON ({e})")))?;
-        let kind = data
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(&sse.event);
+        let (data, kind) = sse.typed()?;
+        let kind = kind.as_str();
         if kind != "message_start" && kind != "ping" && kind != "error" && !self.started {
             return Err(Error::MalformedStream(format!(
                 "`{kind}` before message_start"

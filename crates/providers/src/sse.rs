@@ -14,6 +14,22 @@ pub(crate) struct SseEvent {
     pub data: String,
 }
 
+impl SseEvent {
+    /// The event's data, read as JSON, and its type: the data's `type`, else the event's
+    /// name (the APIs that name their events say it in both).
+    pub fn typed(&self) -> Result<(serde_json::Value, String), crate::error::Error> {
+        let data: serde_json::Value = serde_json::from_str(&self.data).map_err(|e| {
+            crate::error::Error::MalformedStream(format!("an event that is not JSON ({e})"))
+        })?;
+        let kind = data
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or(&self.event)
+            .to_owned();
+        Ok((data, kind))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("an event of more than {limit} bytes")]
 pub(crate) struct TooLarge {

@@ -510,23 +510,10 @@ impl Models {
         if let Some(problem) = price.as_ref().and_then(ModelPrice::problem) {
             return Err(ModelsError::BadPrice(problem));
         }
-        let model = model.trim().to_owned();
-        if model.is_empty() {
+        if model.trim().is_empty() {
             return Err(ModelsError::BadPrice("a price is for a model: name it"));
         }
-        let provider = provider.to_owned();
-        self.host
-            .edit(Box::new(move |config| {
-                let entry = config
-                    .providers
-                    .get_mut(&provider)
-                    .ok_or(ModelsError::NoProvider(provider))?;
-                match price {
-                    Some(price) => _ = entry.prices.insert(model, price),
-                    None => _ = entry.prices.remove(&model),
-                }
-                Ok(())
-            }))
+        self.set_of_model(provider, model, price, |entry| &mut entry.prices)
             .await
     }
 
@@ -541,20 +528,33 @@ impl Models {
         if let Some(problem) = profile.as_ref().and_then(Profile::problem) {
             return Err(ModelsError::BadProfile(problem));
         }
-        let model = model.trim().to_owned();
-        if model.is_empty() {
+        if model.trim().is_empty() {
             return Err(ModelsError::BadProfile("a profile is of a model: name it"));
         }
-        let provider = provider.to_owned();
+        let profile = profile.filter(|p| !p.is_empty());
+        self.set_of_model(provider, model, profile, |entry| &mut entry.profiles)
+            .await
+    }
+
+    /// Keeps `value` for `model` in the map of `provider`'s entry that `map` picks, or
+    /// forgets what it held (`None`).
+    async fn set_of_model<T: Send + 'static>(
+        &self,
+        provider: &str,
+        model: &str,
+        value: Option<T>,
+        map: fn(&mut ProviderEntry) -> &mut std::collections::BTreeMap<String, T>,
+    ) -> Result<(), ModelsError> {
+        let (provider, model) = (provider.to_owned(), model.trim().to_owned());
         self.host
             .edit(Box::new(move |config| {
                 let entry = config
                     .providers
                     .get_mut(&provider)
                     .ok_or(ModelsError::NoProvider(provider))?;
-                match profile.filter(|p| !p.is_empty()) {
-                    Some(profile) => _ = entry.profiles.insert(model, profile),
-                    None => _ = entry.profiles.remove(&model),
+                match value {
+                    Some(value) => _ = map(entry).insert(model, value),
+                    None => _ = map(entry).remove(&model),
                 }
                 Ok(())
             }))
