@@ -45,4 +45,4 @@ pub use events::{ChatEvent, Ended, Outcome};
 pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};
 pub use retry::Retry;
 pub use run::{Chat, ChatSettings, Run};
-pub use servers::{CatalogServers, Reach, Servers};
+pub use servers::{CatalogServers, Reach, Servers, readable};

@@ -1,34 +1,70 @@
-//! The model reads a resource of the person's servers itself, not only what the person
-//! attached: a tool of the host's own, offered when a running server lists resources, each
-//! read passing the gate as an agent's reads do (a standing rule about the model's reads of
-//! that server, or the person), recorded in the audit trail.
+//! The model reads what the person's servers offer itself, not only what the person
+//! attached: two tools of the host's own, one that reads a resource and one that gets a
+//! prompt, offered when a running server lists some. Each read passes the gate as an
+//! agent's reads do (a standing rule about the model's reads of that server, or the
+//! person), and is recorded in the audit trail.
+
+use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use switchboard_mcp::types::{CallToolResult, ContentBlock, EmbeddedResource, ReadResourceResult};
+use switchboard_mcp::types::{
+    CallToolResult, ContentBlock, EmbeddedResource, GetPromptResult, Prompt, ReadResourceResult,
+    Role,
+};
 use switchboard_providers::Tool;
 
-/// The host's read tool, as the model calls it.
+/// The host's tool that reads a resource, as the model calls it.
 pub const READ: &str = "switchboard_read_resource";
+/// The host's tool that gets a prompt, as the model calls it.
+pub const PROMPT: &str = "switchboard_get_prompt";
 
-/// The most resources the tool's description names.
+/// The most resources or prompts a tool's description names.
 const NAMED: usize = 40;
 
-/// The read tool as the model is told of it, naming the resources it may read.
-pub fn read_tool(resources: &[(String, String, String)]) -> Tool {
-    let mut listed: Vec<String> = resources
+/// What the model may read of the running servers.
+#[derive(Debug, Clone, Default)]
+pub struct Readable {
+    /// Each resource by its server, URI and name.
+    pub resources: Vec<(String, String, String)>,
+    /// Each prompt by its server.
+    pub prompts: Vec<(String, Prompt)>,
+}
+
+impl Readable {
+    /// The host's tools for what there is to read, as the model is told of them.
+    pub fn tools(&self) -> Vec<Tool> {
+        let mut tools = Vec::new();
+        if !self.resources.is_empty() {
+            tools.push(read_tool(&self.resources));
+        }
+        if !self.prompts.is_empty() {
+            tools.push(prompt_tool(&self.prompts));
+        }
+        tools
+    }
+}
+
+/// `listed`, the first [`NAMED`] of them, and how many more.
+fn named(listed: Vec<String>) -> String {
+    let more = listed.len().saturating_sub(NAMED);
+    let mut named: Vec<String> = listed.into_iter().take(NAMED).collect();
+    if more > 0 {
+        named.push(format!("and {more} more"));
+    }
+    named.join("; ")
+}
+
+fn read_tool(resources: &[(String, String, String)]) -> Tool {
+    let listed = resources
         .iter()
-        .take(NAMED)
         .map(|(server, uri, name)| format!("{server}: {uri} ({name})"))
         .collect();
-    if resources.len() > NAMED {
-        listed.push(format!("and {} more", resources.len() - NAMED));
-    }
     Tool {
         name: READ.to_owned(),
         description: Some(format!(
             "Reads a resource of one of the person's MCP servers (the person may be asked \
              first). Resources: {}",
-            listed.join("; ")
+            named(listed)
         )),
         parameters: json!({
             "type": "object",
@@ -41,15 +77,108 @@ pub fn read_tool(resources: &[(String, String, String)]) -> Tool {
     }
 }
 
-/// The server and URI a read call names.
-pub fn target(arguments: &Value) -> Option<(String, String)> {
+fn prompt_tool(prompts: &[(String, Prompt)]) -> Tool {
+    let listed = prompts
+        .iter()
+        .map(|(server, prompt)| {
+            let arguments: Vec<String> = prompt
+                .arguments
+                .iter()
+                .flatten()
+                .map(|a| match a.required {
+                    Some(true) => a.name.clone(),
+                    _ => format!("{}?", a.name),
+                })
+                .collect();
+            let about = prompt.description.as_deref().unwrap_or_default();
+            format!(
+                "{server}: {}({}) {about}",
+                prompt.name,
+                arguments.join(", ")
+            )
+        })
+        .collect();
+    Tool {
+        name: PROMPT.to_owned(),
+        description: Some(format!(
+            "Gets a prompt of one of the person's MCP servers, filled with its arguments (the \
+             person may be asked first); its messages come back. Prompts (? marks an \
+             argument that may be left out): {}",
+            named(listed)
+        )),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "server": {"type": "string", "description": "The server that lists the prompt"},
+                "name": {"type": "string", "description": "The prompt's name"},
+                "arguments": {
+                    "type": "object",
+                    "description": "The prompt's arguments, each a string",
+                    "additionalProperties": {"type": "string"}
+                }
+            },
+            "required": ["server", "name"]
+        }),
+    }
+}
+
+/// What the model asked of a server through one of these tools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wanted {
+    Resource {
+        server: String,
+        uri: String,
+    },
+    Prompt {
+        server: String,
+        name: String,
+        arguments: BTreeMap<String, String>,
+    },
+}
+
+impl Wanted {
+    pub fn server(&self) -> &str {
+        match self {
+            Self::Resource { server, .. } | Self::Prompt { server, .. } => server,
+        }
+    }
+}
+
+/// What the model's call of the tool `name` asks, if it is one of these tools: or what is
+/// wrong with its arguments.
+pub fn wanted(name: &str, arguments: &Value) -> Option<Result<Wanted, String>> {
     let text = |key: &str| {
         arguments
             .get(key)
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
-    Some((text("server")?, text("uri")?))
+    Some(match name {
+        READ => match (text("server"), text("uri")) {
+            (Some(server), Some(uri)) => Ok(Wanted::Resource { server, uri }),
+            _ => Err("Name the server and the resource's uri.".to_owned()),
+        },
+        PROMPT => {
+            let filled = match arguments.get("arguments") {
+                None | Some(Value::Null) => Some(BTreeMap::new()),
+                Some(Value::Object(given)) => given
+                    .iter()
+                    .map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                    .collect(),
+                Some(_) => None,
+            };
+            match (text("server"), text("name"), filled) {
+                (Some(server), Some(name), Some(arguments)) => Ok(Wanted::Prompt {
+                    server,
+                    name,
+                    arguments,
+                }),
+                (_, _, None) => Err("Each of the prompt's arguments is a string.".to_owned()),
+                _ => Err("Name the server and the prompt.".to_owned()),
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// What was read, as the result of the model's call: each of its contents embedded, as a
@@ -72,4 +201,79 @@ pub fn as_result(read: ReadResourceResult) -> CallToolResult {
         content.push(ContentBlock::text("(the resource has no contents)"));
     }
     CallToolResult::new(content)
+}
+
+/// The prompt got, as the result of the model's call: each message's content after a line
+/// that says whose turn it is.
+pub fn prompt_result(prompt: GetPromptResult) -> CallToolResult {
+    let mut content = Vec::new();
+    if let Some(description) = prompt.description {
+        content.push(ContentBlock::text(description));
+    }
+    for message in prompt.messages {
+        let role = match message.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        content.push(ContentBlock::text(format!("[{role}]")));
+        content.push(message.content);
+    }
+    CallToolResult::new(content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_of_these_tools_says_what_it_asks_or_what_is_wrong() {
+        let resource = wanted(READ, &json!({"server": "demo", "uri": "demo://readme"}));
+        assert_eq!(
+            resource,
+            Some(Ok(Wanted::Resource {
+                server: "demo".into(),
+                uri: "demo://readme".into()
+            }))
+        );
+        let prompt = wanted(
+            PROMPT,
+            &json!({"server": "demo", "name": "greet", "arguments": {"name": "Grace"}}),
+        );
+        assert!(matches!(prompt, Some(Ok(Wanted::Prompt { arguments, .. }))
+            if arguments["name"] == "Grace"));
+        assert!(matches!(
+            wanted(PROMPT, &json!({"server": "demo", "name": "greet", "arguments": {"n": 1}})),
+            Some(Err(wrong)) if wrong.contains("string")
+        ));
+        assert!(matches!(wanted(READ, &json!({"uri": "x"})), Some(Err(_))));
+        assert_eq!(wanted("demo__echo", &json!({})), None);
+    }
+
+    #[test]
+    fn the_tools_name_what_there_is_to_read() {
+        let prompt: Prompt = serde_json::from_value(json!({"name": "greet",
+            "description": "Greets someone",
+            "arguments": [{"name": "name", "required": true}, {"name": "style"}]}))
+        .unwrap();
+        let readable = Readable {
+            resources: vec![("demo".into(), "demo://readme".into(), "readme".into())],
+            prompts: vec![("demo".into(), prompt)],
+        };
+        let tools = readable.tools();
+        let said: Vec<&str> = tools
+            .iter()
+            .map(|t| t.description.as_deref().unwrap_or_default())
+            .collect();
+        assert!(
+            said[0].contains("demo: demo://readme (readme)"),
+            "{}",
+            said[0]
+        );
+        assert!(
+            said[1].contains("demo: greet(name, style?) Greets someone"),
+            "{}",
+            said[1]
+        );
+        assert!(Readable::default().tools().is_empty());
+    }
 }

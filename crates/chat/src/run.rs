@@ -21,7 +21,7 @@ use crate::compaction;
 use crate::conversations::{Conversations, Spent};
 use crate::events::{ChatEvent, Ended, Outcome, add_usage};
 use crate::naming::{Enablement, MANY_TOOLS, Toolset};
-use crate::reading;
+use crate::reading::{self, Wanted};
 use crate::results;
 use crate::retry::Retry;
 use crate::search;
@@ -277,10 +277,10 @@ impl Chat {
             } else {
                 run.toolset.to_provider()
             };
-            // The read tool, where there is something to read and room for it.
-            let resources = self.servers.resources();
-            if !resources.is_empty() && !tools.is_empty() && tools.len() < MANY_TOOLS {
-                tools.push(reading::read_tool(&resources));
+            // The tools that read the servers, where there is something to read and room.
+            let readers = self.servers.readable().tools();
+            if !tools.is_empty() && tools.len() + readers.len() <= MANY_TOOLS {
+                tools.extend(readers);
             }
             let request = Request {
                 model: settings.model.clone(),
@@ -540,11 +540,9 @@ impl Chat {
         }
     }
 
-    /// The model's read of a resource, through the gate as an agent's reads are.
-    async fn read(&self, run: &Run<'_>, call: &ToolCall) -> Gated {
-        let Some((server, uri)) = reading::target(&call.arguments) else {
-            return Gated::Failed("Name the server and the resource's uri.".to_owned());
-        };
+    /// The model's read of a resource or a prompt, through the gate as an agent's reads are.
+    async fn read(&self, run: &Run<'_>, call: &ToolCall, wanted: Wanted) -> Gated {
+        let server = wanted.server().to_owned();
         let Some(reach) = self.servers.reach(&server) else {
             return Gated::Failed(format!("The server {server} is not running."));
         };
@@ -557,12 +555,34 @@ impl Chat {
         };
         let _ = run.events.send(awaiting).await;
         let (origin, callee) = (run.asker(), reach.callee(&server));
-        let mut options = reach.client.request_options();
-        options.cancel = Some(run.stop.child_token());
-        let reading = reach.client.read_resource(&uri, options);
-        let read = Read::Resource { uri: uri.clone() };
-        match self.gate.read(&origin, &callee, read, reading).await {
-            Ok(read) => Gated::Done(Box::new(reading::as_result(read)), None),
+        let client = &reach.client;
+        let read = match wanted {
+            Wanted::Resource { uri, .. } => {
+                let mut options = client.request_options();
+                options.cancel = Some(run.stop.child_token());
+                let reading = client.read_resource(&uri, options);
+                let read = Read::Resource { uri: uri.clone() };
+                let read = self.gate.read(&origin, &callee, read, reading).await;
+                read.map(reading::as_result)
+            }
+            Wanted::Prompt {
+                name, arguments, ..
+            } => {
+                let filled = arguments
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                    .collect();
+                let read = Read::Prompt {
+                    name: name.clone(),
+                    arguments,
+                };
+                let getting = client.get_prompt(&name, filled);
+                let got = self.gate.read(&origin, &callee, read, getting).await;
+                got.map(reading::prompt_result)
+            }
+        };
+        match read {
+            Ok(result) => Gated::Done(Box::new(result), None),
             Err(CallError::ReadDenied { decided_by, .. }) => Gated::Denied(decided_by),
             Err(_) if run.stop.is_cancelled() => Gated::Stopped,
             Err(e) => Gated::Failed(e.to_string()),
@@ -579,10 +599,10 @@ impl Chat {
             };
             (event, results::error(&call.id, error))
         };
-        let gated = if call.name == reading::READ {
-            self.read(run, call).await
-        } else {
-            self.gated(run, call).await
+        let gated = match reading::wanted(&call.name, &call.arguments) {
+            Some(Ok(wanted)) => self.read(run, call, wanted).await,
+            Some(Err(wrong)) => Gated::Failed(wrong),
+            None => self.gated(run, call).await,
         };
         let (event, answer) = match gated {
             Gated::Done(result, edited) => {

@@ -7,6 +7,8 @@ use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ServerConfig;
 use switchboard_core::gate::Callee;
 
+use crate::reading::Readable;
+
 /// The running servers, as a conversation's tool calls reach them. The desk implements
 /// it over its host; tests over theirs.
 pub trait Servers: Send + Sync {
@@ -14,9 +16,9 @@ pub trait Servers: Send + Sync {
     fn tools(&self) -> Vec<CatalogTool>;
     /// A running server's session and identity; `None` when it does not run.
     fn reach(&self, server: &str) -> Option<Reach>;
-    /// The resources the model may read (server, URI, name): none unless said.
-    fn resources(&self) -> Vec<(String, String, String)> {
-        Vec::new()
+    /// What the model may read of the running servers: nothing unless said.
+    fn readable(&self) -> Readable {
+        Readable::default()
     }
 }
 
@@ -67,7 +69,15 @@ where
         (self.reach)(server)
     }
 
-    fn resources(&self) -> Vec<(String, String, String)> {
-        self.catalog.resources()
+    fn readable(&self) -> Readable {
+        readable(&self.catalog)
+    }
+}
+
+/// What the model may read of the servers in `catalog`: their resources and prompts.
+pub fn readable(catalog: &Catalog) -> Readable {
+    Readable {
+        resources: catalog.resources(),
+        prompts: catalog.prompts(),
     }
 }

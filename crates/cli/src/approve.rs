@@ -11,6 +11,7 @@ use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::sync::{Mutex, PoisonError};
 
 use switchboard_core::approvals::{Pending, Question, Remember};
+use switchboard_core::reads::Read;
 use switchboard_desk::{Trust, Update};
 use tokio::sync::broadcast;
 
@@ -120,7 +121,11 @@ impl Approver {
         } = &pending.question
         else {
             if let Question::Read { read, .. } = &pending.question {
-                return self.settle_read(trust, &pending, read.subject()).await;
+                let subject = match read {
+                    Read::Prompt { name, .. } => format!("the prompt {name}"),
+                    read => read.subject().to_owned(),
+                };
+                return self.settle_read(trust, &pending, &subject).await;
             }
             say!(
                 "[asked] {} asked for something only the app can answer: refused",

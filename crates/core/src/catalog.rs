@@ -95,6 +95,14 @@ impl Catalog {
             .collect()
     }
 
+    /// Every prompt of every server (by server then as listed), with its server's name.
+    pub fn prompts(&self) -> Vec<(String, Prompt)> {
+        self.read()
+            .iter()
+            .flat_map(|(server, offer)| offer.prompts.iter().map(|p| (server.clone(), p.clone())))
+            .collect()
+    }
+
     /// Every tool of every server, by server then as listed.
     pub fn tools(&self) -> Vec<CatalogTool> {
         self.read()

@@ -224,8 +224,8 @@ impl Servers for ChatServers {
         self.chats.offered()
     }
 
-    fn resources(&self) -> Vec<(String, String, String)> {
-        self.chats.catalog.resources()
+    fn readable(&self) -> switchboard_chat::reading::Readable {
+        switchboard_chat::readable(&self.chats.catalog)
     }
 
     fn reach(&self, server: &str) -> Option<Reach> {

@@ -17,12 +17,18 @@ use crate::common::DemoDesk;
 use crate::desk_chat::{KEY, chat_until_end, configure_models, desk};
 use switchboard_test_support::stand_in::StandInProvider;
 
+/// The model reads a resource and gets a prompt itself: the first read asks the person,
+/// who allows the model's reads of that server until Switchboard quits, which then decides
+/// the second; both are in the audit trail, named by the conversation.
 #[tokio::test]
-async fn the_model_reads_a_resource_once_the_person_lets_it() {
+async fn the_model_reads_a_resource_and_gets_a_prompt_once_the_person_lets_it() {
     let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
         {"content": [{"tool_call": {"name": "switchboard_read_resource",
             "arguments": {"server": "demo", "uri": "demo://readme"}}}]},
-        {"content": [{"text": "The readme says: {tool_result}"}]}
+        {"content": [{"tool_call": {"name": "switchboard_get_prompt",
+            "arguments": {"server": "demo", "name": "summarize",
+                "arguments": {"text": "Tools, resources and prompts.", "style": "brief"}}}}]},
+        {"content": [{"text": "The prompt says: {tool_result}"}]}
     ]}))
     .await;
     let Talk {
@@ -52,35 +58,51 @@ async fn the_model_reads_a_resource_once_the_person_lets_it() {
             asked.id,
             "demo",
             true,
-            switchboard_core::approvals::Remember::Once,
+            switchboard_core::approvals::Remember::ServerForSession,
         )
         .unwrap();
     chat_until_end(&mut updates, id).await;
 
-    // The read tool named the resource, and the model was sent what it holds.
-    let first = &provider.requests().await[0];
-    let read_tool = first["body"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["function"]["name"] == "switchboard_read_resource")
-        .unwrap()
-        .clone();
-    let description = read_tool["function"]["description"].as_str().unwrap();
-    assert!(description.contains("demo: demo://readme"), "{description}");
+    // The tools named what there is to read; the model was sent what it read, then the
+    // prompt's messages.
+    let requests = provider.requests().await;
+    let described = |name: &str| {
+        requests[0]["body"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["function"]["name"] == name)
+            .map(|t| t["function"]["description"].as_str().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    let reader = described("switchboard_read_resource");
+    assert!(reader.contains("demo: demo://readme"), "{reader}");
+    let prompter = described("switchboard_get_prompt");
+    assert!(
+        prompter.contains("demo: summarize(text, style?)"),
+        "{prompter}"
+    );
+    assert!(
+        requests[1]["body"]
+            .to_string()
+            .contains("[resource demo://readme]"),
+        "the readme went to the model"
+    );
     let view = chats.conversation(id).await.unwrap();
     let answer = view.messages.last().unwrap();
     assert!(
         matches!(&answer.parts[0], ShownPart::Text { text }
-            if text.starts_with("The readme says: [resource demo://readme]") && text.contains("Switchboard")),
+            if text.starts_with("The prompt says: A brief summary\n[user]\n") && text.contains("Tools, resources and prompts.")),
         "{answer:?}"
     );
     let audit = world.desk.activity().page(None, 10).await.unwrap();
-    let read = audit.iter().find(|e| e.subject == "demo://readme").unwrap();
-    assert_eq!(
-        read.asked_by,
-        "model in conversation “What does the readme say?”"
-    );
+    for subject in ["demo://readme", "summarize"] {
+        let read = audit.iter().find(|e| e.subject == subject).unwrap();
+        assert_eq!(
+            read.asked_by,
+            "model in conversation “What does the readme say?”"
+        );
+    }
 }
 
 /// A desk whose provider `standin` is `provider`, offering `models`, and a new
@@ -550,8 +572,12 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
         .collect();
     assert_eq!(
         offered[0],
-        ["switchboard_search_tools", "switchboard_read_resource"],
-        "the search and the read tool alone"
+        [
+            "switchboard_search_tools",
+            "switchboard_read_resource",
+            "switchboard_get_prompt"
+        ],
+        "the search and the tools that read alone"
     );
     assert_eq!(offered[1][0], "switchboard_search_tools");
     assert!(
@@ -560,7 +586,7 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
         offered[1]
     );
     assert!(
-        offered[1].len() <= 10,
+        offered[1].len() <= 11,
         "what it found, not all: {:?}",
         offered[1]
     );
