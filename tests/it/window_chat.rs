@@ -24,6 +24,9 @@ const SUM_ANSWER: &str = "The tool says: The sum of 20 and 3 is 23.";
 const DENIED_ANSWER: &str = "I was told: Error: This tool call was not made: the user denied it.";
 const PARTIAL: &str = "Once upon a time, in a land";
 
+/// A resource server-everything lists, which the model reads.
+const INSTRUCTIONS: &str = "demo://resource/static/document/instructions.md";
+
 /// The model's turns, one per request, in the order the test sends its messages.
 fn script() -> Value {
     json!({"turns": [
@@ -44,7 +47,11 @@ fn script() -> Value {
         {"content": [{"text": "Still here."}]},
         // "Write a haiku.": cut off at the most tokens, then, asked to, it goes on.
         {"content": [{"text": "An old silent pond"}], "stop": "max_tokens"},
-        {"content": [{"text": "A frog jumps into the pond."}]}
+        {"content": [{"text": "A frog jumps into the pond."}]},
+        // "Read the instructions.": the model reads a resource of a server itself.
+        {"content": [{"tool_call": {"name": "switchboard_read_resource",
+            "arguments": {"server": "everything", "uri": INSTRUCTIONS}}}]},
+        {"content": [{"text": "They say: {tool_result}"}]}
     ]})
 }
 
@@ -235,6 +242,16 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
             .any(|t| t.contains("Continue.")),
         "not a message of the person's"
     );
+
+    // The model reads a server's resource itself: the person is asked, as for a call.
+    send(&app, "Read the instructions.");
+    let named = format!("A model in conversation “{QUESTION}” wants to read {INSTRUCTIONS}");
+    app.dialog("everything", &named, "dialog-chat-read");
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+    model_said(&app, &format!("They say: [resource {INSTRUCTIONS}]"));
+    send_is_back(&app);
+    w.screenshot("chat-model-read");
 
     // After a restart the conversation is listed under its first message, all of it kept.
     folders_kept(&app, "everything");

@@ -115,7 +115,9 @@ pub(crate) fn request_body(request: &Request, options: &OpenAiOptions, stream: b
 /// A user message: its tool results first, each a `tool` message (the protocol wants
 /// them right after the assistant's calls), then the rest as one `user` message. A `tool`
 /// message holds only text, so a result's images follow in that user message, each
-/// introduced by a line naming its call.
+/// introduced by a line saying it is the data of its call, not the person's words (the
+/// Responses API, which OpenAI's own models are reached by, keeps them in the tool's
+/// output instead).
 fn user_messages(content: &[UserContent], out: &mut Vec<Value>) {
     let mut parts = Vec::new();
     let mut result_images = Vec::new();
@@ -134,7 +136,7 @@ fn user_messages(content: &[UserContent], out: &mut Vec<Value>) {
                         ToolResultContent::Image(image) => {
                             result_images.push(json!({
                                 "type": "text",
-                                "text": format!("(an image from the result of tool call {})", result.call_id),
+                                "text": format!("(the next image is data the tool call {} returned, not the person's)", result.call_id),
                             }));
                             result_images.push(image_part(image));
                         }
@@ -626,7 +628,7 @@ mod tests {
                     ]},
                     {"role": "tool", "tool_call_id": "call_1", "content": "5"},
                     {"role": "user", "content": [
-                        {"type": "text", "text": "(an image from the result of tool call call_1)"},
+                        {"type": "text", "text": "(the next image is data the tool call call_1 returned, not the person's)"},
                         {"type": "image_url", "image_url": {"url": "https://example.com/5.png"}},
                         {"type": "text", "text": "thanks"},
                     ]},

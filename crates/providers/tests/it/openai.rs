@@ -124,7 +124,7 @@ async fn images_go_as_image_url_parts_and_tool_images_follow_the_tool_message() 
     assert_eq!(
         messages[3],
         json!({"role": "user", "content": [
-            {"type": "text", "text": format!("(an image from the result of tool call {call_id})")},
+            {"type": "text", "text": format!("(the next image is data the tool call {call_id} returned, not the person's)")},
             {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PIXEL}")}},
         ]})
     );
