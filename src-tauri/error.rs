@@ -135,7 +135,9 @@ impl From<ExplorerError> for CommandError {
             ExplorerError::Call(CallError::Denied { .. }) | ExplorerError::ToolDisabled { .. } => {
                 ErrorCode::Denied
             }
-            ExplorerError::Call(_) | ExplorerError::Client(_) => ErrorCode::Server,
+            ExplorerError::Call(_) | ExplorerError::Client(_) | ExplorerError::View(_) => {
+                ErrorCode::Server
+            }
             ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             ExplorerError::BadRequest(_) => ErrorCode::Invalid,
         };

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use switchboard_mcp::types::Tool;
+use switchboard_mcp::types::{Tool, apps};
 
 use switchboard_core::catalog::CatalogTool;
 
@@ -119,7 +119,10 @@ impl Toolset {
         let names = names_for(&pairs);
         let mut set = Self::default();
         for (entry, name) in catalog.into_iter().zip(names) {
-            if !enablement.allows(&entry.server, &entry.tool.name) {
+            // A tool only its view may call is not a model's.
+            if !enablement.allows(&entry.server, &entry.tool.name)
+                || !apps::offered_to_models(&entry.tool)
+            {
                 continue;
             }
             set.by_name.insert(name.clone(), set.tools.len());
@@ -463,5 +466,21 @@ mod tests {
         assert_eq!(offered[0].name, "demo__get-sum");
         assert_eq!(offered[0].description.as_deref(), Some("Add: Adds a and b"));
         assert_eq!(offered[0].parameters, json!({"type": "object"}));
+    }
+
+    #[test]
+    fn a_tool_only_its_view_may_call_is_not_offered() {
+        let mut app_only = entry("weather", "refresh");
+        app_only.tool.meta = json!({"ui": {"resourceUri": "ui://weather/view.html",
+            "visibility": ["app"]}})
+        .as_object()
+        .cloned();
+        let mut with_view = entry("weather", "forecast");
+        with_view.tool.meta = json!({"ui": {"resourceUri": "ui://weather/view.html"}})
+            .as_object()
+            .cloned();
+        let set = Toolset::all(vec![app_only, with_view], &Enablement::default());
+        let names: Vec<&str> = set.tools().iter().map(|t| t.tool.name.as_str()).collect();
+        assert_eq!(names, ["forecast"]);
     }
 }

@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
         "roots",
         "sandbox",
         "reads",
+        "views",
         "registry",
         "traffic",
         "delegated",

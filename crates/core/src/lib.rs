@@ -38,3 +38,4 @@ pub mod sign_in;
 pub mod sqlite_file;
 pub mod supervisor;
 pub mod traffic;
+pub mod views;

@@ -452,7 +452,9 @@ async fn run_once<H: ClientHandler>(
     let mut client_config = ClientConfig::new("Switchboard", env!("CARGO_PKG_VERSION"));
     // Sampling with tools too: the model may use the tools a server offers in its request,
     // which the server runs (the host drafts, the person reviews).
-    client_config.capabilities = ClientCapabilities::all().with_sampling_tools();
+    // Views of MCP Apps are declared: a tool only a view may call is then never offered
+    // to a model or an agent (see `apps::offered_to_models`).
+    client_config.capabilities = ClientCapabilities::all().with_sampling_tools().with_apps();
     if let Some(secs) = config.request_timeout_secs {
         client_config.request_timeout = Duration::from_secs(secs);
     }

@@ -20,6 +20,7 @@ use crate::keeps::{Keeping, Keeps};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::types::apps;
 use tokio::sync::broadcast;
 
 use crate::explorer::{ExplorerError, Follower};
@@ -337,8 +338,12 @@ impl Agents {
     /// The server and name of the tool `agent` sees as `id`, if it may use it now.
     pub fn tool(&self, agent: &str, id: &str) -> Option<(String, String)> {
         let agent = self.config(agent)?;
-        self.host
-            .tool_named(id, &|server, tool| agent.offers(server, tool))
+        let (server, tool) = self
+            .host
+            .tool_named(id, &|server, tool| agent.offers(server, tool))?;
+        // A tool only its view may call is no agent's.
+        let listed = self.host.tool(&server, &tool)?;
+        apps::offered_to_models(&listed).then_some((server, tool))
     }
 
     /// The input schema of the tool `agent` sees as `id`, as its server lists it, if the

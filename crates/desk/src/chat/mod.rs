@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use switchboard_mcp::client::Client;
+use switchboard_mcp::types::apps;
 use tokio_util::sync::CancellationToken;
 
 use crate::explorer::Explorer;
@@ -197,11 +198,14 @@ impl Chats {
             .ok_or(ChatError::Conversation(ConversationError::NotKept))
     }
 
-    /// The catalog's tools a model may be offered: all but those the person turned off.
+    /// The catalog's tools a model may be offered: all but those the person turned off and
+    /// those only their views may call.
     fn offered(&self) -> Vec<CatalogTool> {
         let off = self.host.tools_off();
         let mut tools = self.catalog.tools();
-        tools.retain(|tool| !off.holds(&tool.server, &tool.tool.name));
+        tools.retain(|tool| {
+            !off.holds(&tool.server, &tool.tool.name) && apps::offered_to_models(&tool.tool)
+        });
         tools
     }
 

@@ -59,6 +59,8 @@ pub enum ExplorerError {
     /// What was asked does not read (a completion request that is not one).
     #[error("{0}")]
     BadRequest(String),
+    #[error(transparent)]
+    View(#[from] switchboard_core::views::ViewError),
 }
 
 /// Cheap to clone; every clone is the same service.
@@ -380,6 +382,21 @@ impl Explorer {
         let client = self.client(server)?;
         let read = client.read_resource(uri, client.request_options()).await?;
         Ok(serde_json::to_value(read).unwrap_or(Value::Null))
+    }
+
+    /// The view (MCP Apps) `uri` of `server`, checked, with what its resource asks.
+    pub async fn view(
+        &self,
+        server: &str,
+        uri: &str,
+    ) -> Result<switchboard_core::views::View, ExplorerError> {
+        let client = self.client(server)?;
+        let listed = self
+            .catalog
+            .offer(server)
+            .and_then(|offer| offer.resources.into_iter().find(|r| r.uri == uri))
+            .and_then(|resource| resource.meta);
+        Ok(switchboard_core::views::read(&client, server, uri, listed.as_ref()).await?)
     }
 
     /// Starts or stops the window's updates of a resource (they arrive as

@@ -4,6 +4,7 @@
 mod activity_service;
 mod agent_setup;
 mod agents_service;
+mod apps;
 mod audit;
 mod audit_blocking;
 mod audit_given;

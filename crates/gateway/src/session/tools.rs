@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::server::handler::Rounds;
+use switchboard_mcp::types::apps;
 use switchboard_mcp::types::*;
 use tokio::sync::mpsc;
 
@@ -22,6 +23,9 @@ impl Session {
             offer
                 .tools
                 .iter()
+                // A tool only its view may call is no agent's; the rest pass with their
+                // views' metadata, for an agent that renders them.
+                .filter(|tool| apps::offered_to_models(tool))
                 .map(|tool| {
                     let mut shown = tool.clone().served_by(server);
                     shown.name = self.inner.naming.shown(server, &tool.name);

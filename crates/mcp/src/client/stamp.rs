@@ -169,6 +169,23 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_client_that_renders_views_declares_the_apps_extension_on_each_request() {
+        let capabilities = ClientCapabilities::default().with_apps();
+        let stamp = Stamp::new(
+            ProtocolVersion::V2026_07_28,
+            &Implementation::new("host", "1.0"),
+            &capabilities,
+        );
+        let stamped = stamp.stamp(&Map::new()).unwrap();
+        assert_eq!(
+            stamped["_meta"][meta_key::CLIENT_CAPABILITIES],
+            serde_json::json!({"extensions": {"io.modelcontextprotocol/ui":
+                {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+        );
+        assert!(capabilities.renders_apps());
+    }
+
     #[tokio::test]
     async fn a_request_made_on_anothers_behalf_asks_for_the_more_detailed_level() {
         let stamp = Stamp::new(

@@ -64,6 +64,10 @@ pub struct ClientCapabilities {
     /// Task-augmented requests (2025-11-25, experimental), kept as received.
     #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
     pub tasks: Option<CapabilityObject>,
+    /// The extensions the client takes part in, by name (MCP Apps' `io.modelcontextprotocol/ui`),
+    /// each with its settings.
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
+    pub extensions: Option<Map<String, Value>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -96,6 +100,20 @@ impl ClientCapabilities {
             .get_or_insert_with(SamplingCapability::default)
             .tools = Some(CapabilityObject::new());
         self
+    }
+
+    /// Also declares that the client renders MCP Apps' views (see [`super::apps`]).
+    pub fn with_apps(mut self) -> Self {
+        self.extensions.get_or_insert_with(Map::new).insert(
+            super::apps::EXTENSION.to_owned(),
+            super::apps::client_capability(),
+        );
+        self
+    }
+
+    /// Whether the client renders MCP Apps' HTML views.
+    pub fn renders_apps(&self) -> bool {
+        super::apps::renders_html(self.extensions.as_ref())
     }
 
     pub fn supports_roots(&self) -> bool {

@@ -6,6 +6,7 @@
 //! same JSON. An odd optional member is dropped rather than failing its object, and a list
 //! item that cannot be read is left out of its page and reported (see `lenient`, `listing`).
 
+pub mod apps;
 mod common;
 mod completion;
 mod content;

@@ -117,6 +117,18 @@ async fn the_handshake_offers_the_newest_stateful_revision_then_confirms() {
     assert_eq!(client.server().server_info.name, "fake");
 }
 
+/// A client that renders MCP Apps' views says so in `initialize`, under the extensions.
+#[tokio::test]
+async fn a_client_that_renders_views_declares_the_apps_extension_in_initialize() {
+    let (_handshake, mut peer) = connect(ClientCapabilities::default().with_apps());
+    let initialize = next_json(&mut peer).await;
+    assert_eq!(
+        initialize["params"]["capabilities"],
+        json!({"extensions": {"io.modelcontextprotocol/ui":
+            {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+    );
+}
+
 /// A ping interval of zero would ping without pause: it is refused, saying so, before
 /// anything reaches the server.
 #[tokio::test(start_paused = true)]

@@ -1,0 +1,120 @@
+//! MCP Apps' views as the host takes them from a server: a tool's view is the `ui://`
+//! resource its `_meta.ui.resourceUri` names, an HTML document of type
+//! `text/html;profile=mcp-app`, read as any resource is and checked before anything is
+//! shown: its type, its size, that it is text. What its resource asks of the host (the
+//! domains it may reach, its permissions, a dedicated origin, a border) comes with it, from
+//! its contents' `_meta.ui` or else its listing's; and its SHA-256, by which the person's
+//! trust in it is pinned (a changed view is a new one).
+
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+use switchboard_mcp::client::{Client, ClientError};
+use switchboard_mcp::types::apps::{HTML_MIME, ResourceUi};
+use switchboard_mcp::types::{Meta, ResourceContents};
+
+/// The largest view taken: a view is a page, not a download.
+pub const MOST_BYTES: usize = 5 << 20;
+
+/// A tool's view, as its server served it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    pub server: String,
+    pub uri: String,
+    pub html: String,
+    pub ui: ResourceUi,
+    /// The SHA-256 of `html`, in hex.
+    pub sha256: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    #[error("{0} is not a view: a view's URI begins with ui://")]
+    NotUi(String),
+    #[error("the server's {uri} is of type {found:?}, not {HTML_MIME}")]
+    NotHtml { uri: String, found: Option<String> },
+    #[error("the server's {0} has no contents")]
+    Empty(String),
+    #[error("the server's {uri} is {bytes} bytes, more than a view may be ({MOST_BYTES})")]
+    TooLarge { uri: String, bytes: usize },
+    #[error("the server's {0} is not text (its bytes are not UTF-8, or not base64)")]
+    NotText(String),
+    #[error(transparent)]
+    Read(#[from] ClientError),
+}
+
+/// Whether `mime` names a view's type, written as servers write it (spaces and case aside).
+fn is_view_type(mime: &str) -> bool {
+    let plain: String = mime
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    plain == HTML_MIME
+}
+
+/// Reads the view `uri` of `server` (reached by `client`); `listed` is the `_meta` of its
+/// entry in the server's resource list, which says what its contents do not.
+pub async fn read(
+    client: &Client,
+    server: &str,
+    uri: &str,
+    listed: Option<&Meta>,
+) -> Result<View, ViewError> {
+    if !uri.starts_with("ui://") {
+        return Err(ViewError::NotUi(uri.to_owned()));
+    }
+    let read = client.read_resource(uri, client.request_options()).await?;
+    let contents = read
+        .contents
+        .into_iter()
+        .next()
+        .ok_or_else(|| ViewError::Empty(uri.to_owned()))?;
+    let (mime, meta, html) = match contents {
+        ResourceContents::Text(text) => (text.mime_type, text.meta, text.text),
+        ResourceContents::Blob(blob) => {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(blob.blob.as_bytes())
+                .map_err(|_| ViewError::NotText(uri.to_owned()))?;
+            let html = String::from_utf8(bytes).map_err(|_| ViewError::NotText(uri.to_owned()))?;
+            (blob.mime_type, blob.meta, html)
+        }
+    };
+    if !mime.as_deref().is_some_and(is_view_type) {
+        return Err(ViewError::NotHtml {
+            uri: uri.to_owned(),
+            found: mime,
+        });
+    }
+    if html.len() > MOST_BYTES {
+        return Err(ViewError::TooLarge {
+            uri: uri.to_owned(),
+            bytes: html.len(),
+        });
+    }
+    let said = meta.as_ref().filter(|m| m.contains_key("ui")).or(listed);
+    Ok(View {
+        server: server.to_owned(),
+        uri: uri.to_owned(),
+        sha256: hex(&Sha256::digest(html.as_bytes())),
+        ui: ResourceUi::of(said),
+        html,
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_views_type_is_read_as_servers_write_it() {
+        assert!(is_view_type("text/html;profile=mcp-app"));
+        assert!(is_view_type("text/html; profile=mcp-app"));
+        assert!(is_view_type("Text/HTML;Profile=MCP-App"));
+        assert!(!is_view_type("text/html"));
+        assert!(!is_view_type("text/plain;profile=mcp-app"));
+    }
+}
