@@ -135,9 +135,10 @@ impl From<ExplorerError> for CommandError {
             ExplorerError::Call(CallError::Denied { .. }) | ExplorerError::ToolDisabled { .. } => {
                 ErrorCode::Denied
             }
-            ExplorerError::Call(_) | ExplorerError::Client(_) | ExplorerError::View(_) => {
-                ErrorCode::Server
-            }
+            ExplorerError::Call(_)
+            | ExplorerError::Client(_)
+            | ExplorerError::View(_)
+            | ExplorerError::Serving(_) => ErrorCode::Server,
             ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             ExplorerError::BadRequest(_) => ErrorCode::Invalid,
         };

@@ -8,6 +8,7 @@
 mod calls;
 mod follows;
 mod host;
+mod origins;
 mod url_steps;
 
 use std::sync::Arc;
@@ -61,6 +62,25 @@ pub enum ExplorerError {
     BadRequest(String),
     #[error(transparent)]
     View(#[from] switchboard_core::views::ViewError),
+    #[error("the view could not be served: {0}")]
+    Serving(std::io::Error),
+}
+
+/// A view opened for the window: where to load it from, and what it may do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct OpenedView {
+    pub server: String,
+    pub uri: String,
+    /// Its address on its server's own origin (a port on 127.0.0.1).
+    pub url: String,
+    /// The Content Security Policy it is served with, to show the person.
+    pub policy: String,
+    /// The SHA-256 of its HTML.
+    pub sha256: String,
+    /// Whether it wants a border and background (`None`: the host decides).
+    pub prefers_border: Option<bool>,
 }
 
 /// Cheap to clone; every clone is the same service.
@@ -72,6 +92,7 @@ pub struct Explorer {
     catalog: Catalog,
     roots: Roots,
     host: Arc<dyn ExplorerHost>,
+    origins: Arc<origins::Origins>,
     _keeps: Keeps,
 }
 
@@ -99,6 +120,7 @@ impl Explorer {
             catalog,
             roots,
             host,
+            origins: Arc::default(),
             _keeps: Keeps::default(),
         }
     }
@@ -397,6 +419,25 @@ impl Explorer {
             .and_then(|offer| offer.resources.into_iter().find(|r| r.uri == uri))
             .and_then(|resource| resource.meta);
         Ok(switchboard_core::views::read(&client, server, uri, listed.as_ref()).await?)
+    }
+
+    /// Opens the view `uri` of `server` for the window: read and checked, then served on
+    /// the server's own origin.
+    pub async fn open_view(&self, server: &str, uri: &str) -> Result<OpenedView, ExplorerError> {
+        let view = self.view(server, uri).await?;
+        let url = self
+            .origins
+            .serve(&view)
+            .await
+            .map_err(ExplorerError::Serving)?;
+        Ok(OpenedView {
+            server: view.server,
+            uri: view.uri,
+            url,
+            policy: origins::policy(&view.ui),
+            sha256: view.sha256,
+            prefers_border: view.ui.prefers_border,
+        })
     }
 
     /// Starts or stops the window's updates of a resource (they arrive as

@@ -2,7 +2,8 @@
 //! extension's own example, run by the host as a person would configure it. Its tool says
 //! where its view is; the view is read and checked (its type, that it is text), with the
 //! hash its trust is pinned by; a URI that is not a view's is refused before anything is
-//! asked of the server.
+//! asked of the server. Opened, the view is served on 127.0.0.1 at an origin of its
+//! server's own, under the policy that keeps it to itself.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -26,7 +27,8 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
         server.exists(),
         "the Node test peers are missing: run scripts/setup"
     );
-    let servers = json!({"basic": {"command": "node", "args": [server, "--stdio"]}});
+    let basic = json!({"command": "node", "args": [server, "--stdio"]});
+    let servers = json!({"basic": basic, "basic-2": basic});
     let world = desk_on(servers, json!({}), keyring("apps")).await;
     let explorer = world.desk.explorer();
 
@@ -61,5 +63,49 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     assert!(
         matches!(refused, Err(ExplorerError::View(ViewError::NotUi(_)))),
         "{refused:?}"
+    );
+
+    // Opened for the window: served on its server's own origin, as it is, kept to itself.
+    let opened = explorer.open_view("basic", VIEW).await.unwrap();
+    assert!(
+        opened.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        opened.url
+    );
+    assert_eq!(opened.sha256, view.sha256);
+    let answer = reqwest::get(&opened.url).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let header = |name: &str| answer.headers()[name].to_str().unwrap().to_owned();
+    assert_eq!(header("content-type"), "text/html; charset=utf-8");
+    let policy = header("content-security-policy");
+    assert_eq!(policy, opened.policy);
+    assert!(
+        policy.starts_with("default-src 'none';") && policy.contains("connect-src 'none'"),
+        "{policy}"
+    );
+    assert!(header("permissions-policy").contains("camera=()"));
+    assert_eq!(answer.text().await.unwrap(), view.html, "served as it came");
+    let again = explorer.open_view("basic", VIEW).await.unwrap();
+    assert_eq!(again.url, opened.url, "the same view keeps its address");
+    let elsewhere = format!("{}x", opened.url);
+    assert_eq!(reqwest::get(&elsewhere).await.unwrap().status(), 404);
+    let posted = reqwest::Client::new()
+        .post(&opened.url)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status(), 405);
+
+    // Another server's view, the same document: an origin of its own.
+    let other = explorer.open_view("basic-2", VIEW).await.unwrap();
+    let origin = |url: &str| url.split("/view/").next().unwrap().to_owned();
+    assert_ne!(origin(&other.url), origin(&opened.url));
+    let crossed = opened
+        .url
+        .replace(&origin(&opened.url), &origin(&other.url));
+    assert_eq!(
+        reqwest::get(&crossed).await.unwrap().status(),
+        404,
+        "not served there"
     );
 }
