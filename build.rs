@@ -55,6 +55,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "cancel_call",
         "calls_in_flight",
         "read_resource",
+        "open_view",
         "subscribe_resource",
         "get_prompt",
         "complete",

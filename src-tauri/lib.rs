@@ -73,6 +73,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::cancel_call,
             explorer::calls_in_flight,
             explorer::read_resource,
+            explorer::open_view,
             explorer::subscribe_resource,
             explorer::get_prompt,
             explorer::complete,

@@ -2,7 +2,7 @@
 //! travel as the engine wrote them, described by the MCP schema's types.
 
 use switchboard_core::json::{Json, Mcp, mcp};
-use switchboard_desk::{Desk, Offers, ProgressItem};
+use switchboard_desk::{Desk, Offers, OpenedView, ProgressItem};
 use tauri::State;
 
 use crate::CommandError;
@@ -44,6 +44,14 @@ pub fn cancel_call(desk: State<'_, Desk>, token: String) -> bool {
 #[specta::specta]
 pub fn calls_in_flight(desk: State<'_, Desk>) -> Vec<ProgressItem> {
     desk.explorer().calls_in_flight()
+}
+
+/// Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
+/// server's own origin; where to load it from and the policy it is served with.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_view(desk: State<'_, Desk>, server: String, uri: String) -> Result<OpenedView> {
+    Ok(desk.explorer().open_view(&server, &uri).await?)
 }
 
 #[tauri::command]

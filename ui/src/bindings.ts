@@ -84,6 +84,11 @@ export const commands = {
 	/**  The calls under way, oldest first: the list the activity view starts from. */
 	callsInFlight: () => __TAURI_INVOKE<ProgressItem_Serialize[]>("calls_in_flight"),
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<Mcp.ReadResourceResult>("read_resource", { server, uri }),
+	/**
+	 *  Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
+	 *  server's own origin; where to load it from and the policy it is served with.
+	 */
+	openView: (server: string, uri: string) => __TAURI_INVOKE<OpenedView_Serialize>("open_view", { server, uri }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<Mcp.GetPromptResult>("get_prompt", { server, name, args }),
 	/**  `params` are `completion/complete` params as the spec writes them. */
@@ -1291,6 +1296,37 @@ export type Offered =
 "resources" | 
 /**  Its prompts (and completing their arguments). */
 "prompts";
+
+/**  A view opened for the window: where to load it from, and what it may do. */
+export type OpenedView = OpenedView_Serialize | OpenedView_Deserialize;
+
+/**  A view opened for the window: where to load it from, and what it may do. */
+export type OpenedView_Deserialize = {
+	server: string,
+	uri: string,
+	/**  Its address on its server's own origin (a port on 127.0.0.1). */
+	url: string,
+	/**  The Content Security Policy it is served with, to show the person. */
+	policy: string,
+	/**  The SHA-256 of its HTML. */
+	sha256: string,
+	/**  Whether it wants a border and background (`None`: the host decides). */
+	prefersBorder?: boolean | null,
+};
+
+/**  A view opened for the window: where to load it from, and what it may do. */
+export type OpenedView_Serialize = {
+	server: string,
+	uri: string,
+	/**  Its address on its server's own origin (a port on 127.0.0.1). */
+	url: string,
+	/**  The Content Security Policy it is served with, to show the person. */
+	policy: string,
+	/**  The SHA-256 of its HTML. */
+	sha256: string,
+	/**  Whether it wants a border and background (`None`: the host decides). */
+	prefersBorder: boolean | null,
+};
 
 /**
  *  Who asks for a tool call, as the audit trail names them and the approval dialog

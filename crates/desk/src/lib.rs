@@ -61,7 +61,7 @@ pub use chat::{
     SpentTotal,
 };
 pub use chat::{ChatError, Chats};
-pub use explorer::{Explorer, ExplorerError, Follower, Offers, ProgressItem};
+pub use explorer::{Explorer, ExplorerError, Follower, Offers, OpenedView, ProgressItem};
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, Models, ModelsError, ProviderForm, ProviderFormError,

@@ -294,6 +294,17 @@ impl Session {
         n.as_u64().unwrap_or(0) as usize
     }
 
+    /// From now on, looks and acts inside the frame `el` (a view's), until
+    /// [`Self::leave_frames`].
+    pub fn enter_frame(&self, el: &Element) {
+        self.call("POST", "/frame", Some(json!({"id": { ELEMENT_KEY: el.0 }})));
+    }
+
+    /// Back to the window's own page, out of any frame.
+    pub fn leave_frames(&self) {
+        self.call("POST", "/frame", Some(json!({"id": null})));
+    }
+
     /// Runs `script` in the page with `args` and returns what it returned.
     pub fn execute(&self, script: &str, args: Value) -> Value {
         self.call(

@@ -2,6 +2,8 @@ import { useId, type KeyboardEvent, type ReactNode } from "react";
 import type { CallToolResult, ResourceLink, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ToolResultView } from "../content/ToolResultView";
+import { ViewFrame } from "../views/ViewFrame";
+import { viewOf } from "../views/viewOf";
 import { CallProgress, type Progress } from "./CallProgress";
 import { DetailHeader } from "./DetailHeader";
 import { ErrorNote } from "./ErrorNote";
@@ -23,6 +25,8 @@ interface Props {
   onReadResource?(link: ResourceLink): void;
   /** Offered beside the error when trying again may succeed (the server sent the person to a page first). */
   onRetry?(): void;
+  /** The arguments the last call was made with, for the tool's view. */
+  called?: Record<string, unknown>;
 }
 
 /** Input types on which Enter does something of its own (or nothing a form submits on). */
@@ -42,8 +46,10 @@ export function ToolDetail({
   onOpenLink,
   onReadResource,
   onRetry,
+  called,
 }: Props) {
   const headingId = useId();
+  const view = viewOf(tool);
   // Display name precedence set by the spec: title, then annotations.title, then name.
   const title = tool.title ?? tool.annotations?.title ?? tool.name;
   // Enter in a one-line field invokes, as it submits a form; a field that used it (a
@@ -90,6 +96,7 @@ export function ToolDetail({
         </div>
       )}
       {result && <ToolResultView result={result} onOpenLink={onOpenLink} onReadResource={onReadResource} />}
+      {result && view && <ViewFrame server={server} uri={view} tool={tool} arguments={called ?? {}} result={result} />}
     </article>
   );
 }

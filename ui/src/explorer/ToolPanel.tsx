@@ -20,6 +20,8 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
   const [progress] = useKept<CallProgressKept | null>(progressKey(token ?? ""), null);
   const [result, setResult] = useKept<CallToolResult | null>(`${key}:result`, null);
   const [error, setError] = useKept<string | null>(`${key}:error`, null);
+  // The arguments of the last call, which the tool's view is given.
+  const [called, setCalled] = useKept<Record<string, unknown>>(`${key}:called`, {});
   // Set when the server sent the person to a page first: the same call may now go through.
   const [retry, setRetry] = useKept(`${key}:retry`, false);
   const openResource = useOpenResource(server);
@@ -30,6 +32,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
     if (Object.keys(problems).length > 0) return;
     const mine = `explorer-${++calls}`;
     setToken(mine);
+    setCalled(value);
     setResult(null);
     setError(null);
     setRetry(false);
@@ -63,6 +66,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
       progress={progress}
       onCancel={() => token && void commands.cancelCall(token)}
       result={result}
+      called={called}
       error={error}
       {...(openResource ? { onReadResource: openResource } : {})}
       {...(retry ? { onRetry: invoke } : {})}
