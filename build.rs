@@ -56,6 +56,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "calls_in_flight",
         "read_resource",
         "open_view",
+        "call_for_view",
         "subscribe_resource",
         "get_prompt",
         "complete",

@@ -141,6 +141,7 @@ impl From<ExplorerError> for CommandError {
             | ExplorerError::Serving(_) => ErrorCode::Server,
             ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             ExplorerError::BadRequest(_) => ErrorCode::Invalid,
+            ExplorerError::NotForViews { .. } => ErrorCode::Denied,
         };
         Self {
             code,

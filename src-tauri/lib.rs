@@ -74,6 +74,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::calls_in_flight,
             explorer::read_resource,
             explorer::open_view,
+            explorer::call_for_view,
             explorer::subscribe_resource,
             explorer::get_prompt,
             explorer::complete,

@@ -46,6 +46,24 @@ pub fn calls_in_flight(desk: State<'_, Desk>) -> Vec<ProgressItem> {
     desk.explorer().calls_in_flight()
 }
 
+/// Calls a tool of `server` for its view (MCP Apps), through the gate as the app's;
+/// resolves with the CallToolResult.
+#[tauri::command]
+#[specta::specta]
+pub async fn call_for_view(
+    desk: State<'_, Desk>,
+    server: String,
+    tool: String,
+    args: Json,
+    token: String,
+) -> Result<Mcp<mcp::CallToolResult>> {
+    Ok(desk
+        .explorer()
+        .call_for_view(&server, &tool, args.into_object(), token)
+        .await?
+        .into())
+}
+
 /// Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
 /// server's own origin; where to load it from and the policy it is served with.
 #[tauri::command]

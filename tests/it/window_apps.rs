@@ -1,13 +1,14 @@
 //! MCP Apps in the real window, with the extension's own example server
 //! (`@modelcontextprotocol/server-basic-vanillajs`): its tool called from the Explorer, its
 //! view shows in a frame that says whose app it is, served on its server's own origin,
-//! and is given the call's result, which it shows.
+//! and is given the call's result, which it shows; the view's own call of its tool asks
+//! the person first, naming the app, and its result reaches the view.
 
 use std::path::Path;
 
 use serde_json::json;
 
-use crate::support::window::{App, DETAIL, SHOWN, until};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const FRAME: &str = ".view-frame iframe";
 
@@ -67,4 +68,22 @@ fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
     });
     w.scroll_to(FRAME);
     w.screenshot("app-view-explorer");
+
+    // The view calls its tool itself: the person is asked, the app named.
+    w.enter_frame(&w.find(FRAME));
+    w.click(&w.find("#get-time-btn"));
+    w.leave_frames();
+    app.dialog(
+        "basic",
+        "The app of basic wants to call get-time",
+        "dialog-app-tool-call",
+    );
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+    w.enter_frame(&w.find(FRAME));
+    let later = w.wait_for_all("#server-time", "a later time", SHOWN, |texts| {
+        texts.iter().any(|t| t.contains('T') && !t.contains(&time))
+    });
+    w.leave_frames();
+    assert!(later.iter().all(|t| !t.contains("rror")), "{later:?}");
 }

@@ -89,6 +89,11 @@ export const commands = {
 	 *  server's own origin; where to load it from and the policy it is served with.
 	 */
 	openView: (server: string, uri: string) => __TAURI_INVOKE<OpenedView_Serialize>("open_view", { server, uri }),
+	/**
+	 *  Calls a tool of `server` for its view (MCP Apps), through the gate as the app's;
+	 *  resolves with the CallToolResult.
+	 */
+	callForView: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<Mcp.CallToolResult>("call_for_view", { server, tool, args, token }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<Mcp.GetPromptResult>("get_prompt", { server, name, args }),
 	/**  `params` are `completion/complete` params as the spec writes them. */
@@ -1344,7 +1349,9 @@ export type Origin =
  *  An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
  *  person gave it, reaching the servers through the gateway.
  */
-{ by: "agent"; name: string };
+{ by: "agent"; name: string } | 
+/**  A server's view (MCP Apps) shown in the window, asking of its own server. */
+{ by: "app"; server: string };
 
 /**  A package that runs the server on this machine. */
 export type Package = Package_Serialize | Package_Deserialize;

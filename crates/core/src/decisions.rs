@@ -24,15 +24,19 @@ pub enum Origin {
     /// An agent outside Switchboard (a coding agent, an IDE, a script), by the name the
     /// person gave it, reaching the servers through the gateway.
     Agent { name: String },
+    /// A server's view (MCP Apps) shown in the window, asking of its own server.
+    App { server: String },
 }
 
 impl Origin {
-    /// "the person", "model in conversation “<title>”", or "agent <name>".
+    /// "the person", "model in conversation “<title>”", "agent <name>" or "the app of
+    /// <server>".
     pub fn describe(&self) -> String {
         match self {
             Self::Person => "the person".to_owned(),
             Self::Model { title, .. } => format!("model in conversation “{title}”"),
             Self::Agent { name } => text::agent(name),
+            Self::App { server } => format!("the app of {server}"),
         }
     }
 
@@ -40,7 +44,7 @@ impl Origin {
     pub fn agent(&self) -> Option<&str> {
         match self {
             Self::Agent { name } => Some(name),
-            Self::Person | Self::Model { .. } => None,
+            Self::Person | Self::Model { .. } | Self::App { .. } => None,
         }
     }
 }

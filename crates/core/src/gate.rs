@@ -297,7 +297,7 @@ impl Gate {
         }
         let verdict = match origin {
             Origin::Person => self.own(verdict, tool),
-            Origin::Model { .. } | Origin::Agent { .. } => verdict,
+            Origin::Model { .. } | Origin::Agent { .. } | Origin::App { .. } => verdict,
         };
         let decided = match verdict {
             Verdict::Decided(rule) => {

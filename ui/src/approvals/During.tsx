@@ -9,6 +9,8 @@ function whose(origin: Origin): string {
       return `${origin.name}’s`;
     case "model":
       return `a model’s (conversation “${origin.title}”)`;
+    case "app":
+      return `the app of ${origin.server}’s`;
   }
 }
 

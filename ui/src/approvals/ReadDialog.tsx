@@ -36,6 +36,8 @@ function asker(origin: Origin): string {
       return `A model in conversation “${origin.title}”`;
     case "person":
       return "You";
+    case "app":
+      return `The app of ${origin.server}`;
   }
 }
 
@@ -136,7 +138,7 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
         )}
       </dl>
       <fieldset className="remember-scope">
-        <legend>Remember a choice to allow {request.askedBy.by === "model" ? "the model's" : "this agent's"} reads of this server</legend>
+        <legend>Remember a choice to allow {request.askedBy.by === "model" ? "the model's" : request.askedBy.by === "app" ? "the app's" : "this agent's"} reads of this server</legend>
         <label>
           <input type="radio" name={scopeName} checked={!always} onChange={() => setScope("session")} />
           Until Switchboard quits

@@ -77,6 +77,10 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
           <>
             {request.askedBy.name} wants <ServerName name={request.server} /> to call <code>{request.tool}</code>
           </>
+        ) : request.askedBy?.by === "app" ? (
+          <>
+            The app of <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
+          </>
         ) : request.askedBy?.by === "person" ? (
           <>
             Your own call of <code>{request.tool}</code> on <ServerName name={request.server} /> may destroy something

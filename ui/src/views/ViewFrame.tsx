@@ -14,6 +14,8 @@ interface Props {
   result: CallToolResult | null;
 }
 
+let calls = 0;
+
 /** The height a view starts at, until it says its own. */
 const FIRST_HEIGHT = 160;
 
@@ -57,6 +59,7 @@ export function ViewFrame({ server, uri, tool, arguments: args, result }: Props)
         post: (message) => frame.current?.contentWindow?.postMessage(message, origin),
         resize: setHeight,
         readResource: (wanted) => commands.readResource(server, wanted),
+        callTool: (name, given) => commands.callForView(server, name, given as never, `view-${++calls}`),
       },
       { tool, arguments: args },
       context,

@@ -11,6 +11,10 @@ function setup() {
     post: (m: unknown) => posted.push(m),
     resize: vi.fn(),
     readResource: vi.fn(async (uri: string) => ({ contents: [{ uri, text: "hi" }] })),
+    callTool: vi.fn(async (name: string) => {
+      if (name === "refused") throw { message: "the call to refused of basic was denied by you" };
+      return result;
+    }),
   };
   const bridge = new Bridge(host, { tool, arguments: { zone: "UTC" } }, { theme: "light", version: "0.1.0" });
   return { bridge, host, posted };
@@ -59,16 +63,28 @@ describe("Bridge", () => {
     expect(posted[0]).toEqual({ jsonrpc: "2.0", id: "r", result: { contents: [{ uri: "ui://a/b", text: "hi" }] } });
   });
 
+  it("calls its own server's tools through the host, a refusal said as an error", async () => {
+    const { bridge, host, posted } = setup();
+    bridge.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get-time", arguments: { a: 1 } } });
+    bridge.receive({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "refused" } });
+    bridge.receive({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} });
+    await settled();
+    expect(host.callTool).toHaveBeenCalledWith("get-time", { a: 1 });
+    expect(posted).toEqual([
+      { jsonrpc: "2.0", id: 9, error: { code: -32602, message: "tools/call needs the tool's name" } },
+      { jsonrpc: "2.0", id: 7, result },
+      { jsonrpc: "2.0", id: 8, error: { code: -32603, message: "the call to refused of basic was denied by you" } },
+    ]);
+  });
+
   it("refuses what it does not do with an error, and ignores what is not JSON-RPC", async () => {
     const { bridge, posted } = setup();
-    bridge.receive({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-time" } });
     bridge.receive({ jsonrpc: "2.0", id: 3, method: "ui/open-link", params: { url: "file:///etc/passwd" } });
     bridge.receive({ jsonrpc: "2.0", id: 4, method: "nothing/known" });
     bridge.receive("not a message");
     bridge.receive({ id: 5, method: "ui/initialize" });
     await settled();
     expect(posted).toEqual([
-      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "Switchboard does not call tools for a view yet" } },
       { jsonrpc: "2.0", id: 3, error: { code: -32601, message: "Switchboard does not open links for a view yet" } },
       { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "nothing/known is not a method Switchboard answers for a view" } },
     ]);

@@ -14,6 +14,8 @@ export interface BridgeHost {
   resize(height: number): void;
   /** Reads a resource of the view's own server (the only one it may read). */
   readResource(uri: string): Promise<unknown>;
+  /** Calls a tool of the view's own server, through the gate as the app's. */
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }
 
 /** The tool call a view was opened for. */
@@ -35,15 +37,26 @@ function isMessage(data: unknown): data is Message {
   return typeof data === "object" && data !== null && (data as { jsonrpc?: unknown }).jsonrpc === "2.0";
 }
 
+const INVALID = -32602;
 const NOT_FOUND = -32601;
 const FAILED = -32603;
+
+/** `work`'s outcome, its failure as a JSON-RPC error in the host's words. */
+async function failing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw { code: FAILED, message: String((err as { message?: unknown })?.message ?? err) };
+  }
+}
 
 /**
  * The host's side of MCP Apps' messages with one view (JSON-RPC over `postMessage`):
  * `ui/initialize` answered with the host's context, the tool's input and then its result
  * sent once the view is ready, its size followed, its reads of its own server's resources
- * made. What this host does not do for views yet (calling tools, opening links, writing to
- * the conversation) is refused with an error that says so, never left unanswered.
+ * and its calls of its own server's tools made (each call through the gate, as the app's).
+ * What this host does not do for views yet (opening links, downloads, writing to the
+ * conversation) is refused with an error that says so, never left unanswered.
  */
 export class Bridge {
   private ready = false;
@@ -112,14 +125,15 @@ export class Bridge {
         return { mode: "inline" };
       case "resources/read": {
         const uri = params.uri;
-        if (typeof uri !== "string") throw { code: -32602, message: "resources/read needs a uri" };
-        try {
-          return await this.host.readResource(uri);
-        } catch (err) {
-          throw { code: FAILED, message: String((err as { message?: unknown })?.message ?? err) };
-        }
+        if (typeof uri !== "string") throw { code: INVALID, message: "resources/read needs a uri" };
+        return await failing(this.host.readResource(uri));
       }
-      case "tools/call":
+      case "tools/call": {
+        const { name, arguments: args } = params;
+        if (typeof name !== "string") throw { code: INVALID, message: "tools/call needs the tool's name" };
+        const given = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+        return await failing(this.host.callTool(name, given));
+      }
       case "ui/open-link":
       case "ui/download-file":
       case "ui/message":
@@ -136,7 +150,6 @@ export class Bridge {
 }
 
 const UNDONE: Record<string, string> = {
-  "tools/call": "call tools",
   "ui/open-link": "open links",
   "ui/download-file": "download files",
   "ui/message": "write to the conversation",

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::{Progress, RequestError};
 use switchboard_mcp::types::CompleteRequestParams;
+use switchboard_mcp::types::apps;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -64,6 +65,8 @@ pub enum ExplorerError {
     View(#[from] switchboard_core::views::ViewError),
     #[error("the view could not be served: {0}")]
     Serving(std::io::Error),
+    #[error("{tool} of {server} is for models only: its server's views may not call it")]
+    NotForViews { server: String, tool: String },
 }
 
 /// A view opened for the window: where to load it from, and what it may do.
@@ -224,6 +227,35 @@ impl Explorer {
         token: String,
     ) -> Result<Value, ExplorerError> {
         self.call_tool_as(&Origin::Person, server, tool, arguments, token)
+            .await
+    }
+
+    /// Calls a tool of `server` for its view (MCP Apps) through the gate, as the app's: its
+    /// rules or the person decide first. A tool only a model may call is refused.
+    pub async fn call_for_view(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, ExplorerError> {
+        let listed = self
+            .catalog
+            .find_tool(server, tool)
+            .ok_or_else(|| ExplorerError::NoTool {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            })?;
+        if apps::ToolUi::of(&listed).is_some_and(|ui| !ui.for_app()) {
+            return Err(ExplorerError::NotForViews {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            });
+        }
+        let app = Origin::App {
+            server: server.to_owned(),
+        };
+        self.call_tool_as(&app, server, tool, arguments, token)
             .await
     }
 

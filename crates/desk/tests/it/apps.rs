@@ -3,12 +3,15 @@
 //! where its view is; the view is read and checked (its type, that it is text), with the
 //! hash its trust is pinned by; a URI that is not a view's is refused before anything is
 //! asked of the server. Opened, the view is served on 127.0.0.1 at an origin of its
-//! server's own, under the policy that keeps it to itself.
+//! server's own, under the policy that keeps it to itself. A call the view makes of its
+//! server passes the gate as the app's: the person is asked, and the audit names the app.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::decisions::Origin;
 use switchboard_core::views::ViewError;
 use switchboard_desk::ExplorerError;
 use switchboard_mcp::types::apps::{ResourceUi, ToolUi};
@@ -29,7 +32,7 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     );
     let basic = json!({"command": "node", "args": [server, "--stdio"]});
     let servers = json!({"basic": basic, "basic-2": basic});
-    let world = desk_on(servers, json!({}), keyring("apps")).await;
+    let mut world = desk_on(servers, json!({}), keyring("apps")).await;
     let explorer = world.desk.explorer();
 
     let offers = explorer.catalog();
@@ -108,4 +111,32 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
         404,
         "not served there"
     );
+
+    // The view calls its server's tool: the gate asks the person, naming the app.
+    let desk = world.desk.clone();
+    let calling = tokio::spawn(async move {
+        desk.explorer()
+            .call_for_view("basic", "get-time", Default::default(), "view-1".into())
+            .await
+    });
+    let asked = world.asked().await;
+    assert!(
+        matches!(&asked.question, Question::ToolCall { tool, asked_by: Origin::App { server }, .. }
+            if tool == "get-time" && server == "basic"),
+        "{:?}",
+        asked.question
+    );
+    world
+        .desk
+        .trust()
+        .answer_tool_call(asked.id, "basic", true, Default::default(), Remember::Once)
+        .unwrap();
+    let result = calling.await.unwrap().unwrap();
+    assert!(
+        result["content"][0]["text"].as_str().unwrap().contains('T'),
+        "{result}"
+    );
+    let audit = world.desk.activity().page(None, 5).await.unwrap();
+    let call = audit.iter().find(|e| e.subject == "get-time").unwrap();
+    assert_eq!(call.asked_by, "the app of basic");
 }
