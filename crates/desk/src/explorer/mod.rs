@@ -230,6 +230,20 @@ impl Explorer {
             .await
     }
 
+    /// The tool `tool` of `server`, as the catalog lists it.
+    fn listed_tool(
+        &self,
+        server: &str,
+        tool: &str,
+    ) -> Result<switchboard_mcp::types::Tool, ExplorerError> {
+        self.catalog
+            .find_tool(server, tool)
+            .ok_or_else(|| ExplorerError::NoTool {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            })
+    }
+
     /// Calls a tool of `server` for its view (MCP Apps) through the gate, as the app's: its
     /// rules or the person decide first. A tool only a model may call is refused.
     pub async fn call_for_view(
@@ -239,13 +253,7 @@ impl Explorer {
         arguments: Map<String, Value>,
         token: String,
     ) -> Result<Value, ExplorerError> {
-        let listed = self
-            .catalog
-            .find_tool(server, tool)
-            .ok_or_else(|| ExplorerError::NoTool {
-                server: server.to_owned(),
-                tool: tool.to_owned(),
-            })?;
+        let listed = self.listed_tool(server, tool)?;
         if apps::ToolUi::of(&listed).is_some_and(|ui| !ui.for_app()) {
             return Err(ExplorerError::NotForViews {
                 server: server.to_owned(),
@@ -286,13 +294,7 @@ impl Explorer {
         report: Option<mpsc::Sender<Progress>>,
     ) -> Result<Value, ExplorerError> {
         let client = self.client(server)?;
-        let tool = self
-            .catalog
-            .find_tool(server, tool)
-            .ok_or_else(|| ExplorerError::NoTool {
-                server: server.to_owned(),
-                tool: tool.to_owned(),
-            })?;
+        let tool = self.listed_tool(server, tool)?;
         let config = self.server(server)?;
         if config.tool_disabled(&tool.name) {
             return Err(ExplorerError::ToolDisabled {
