@@ -324,6 +324,17 @@ async fn requests_the_server_cannot_serve_get_a_status_that_says_why() {
             .get("www-authenticate")
             .map(|v| v.to_str().unwrap_or_default().to_owned());
         assert_eq!(challenge.as_deref(), case.challenge, "{}", case.what);
+        // Refused before its body was read, the connection ends with the answer, and says
+        // so: an agent sending its next request on it would find it closed mid-request.
+        if matches!(case.status, 401 | 403 | 405) {
+            let closing = response.headers().get("connection");
+            assert_eq!(
+                closing.and_then(|v| v.to_str().ok()),
+                Some("close"),
+                "{}",
+                case.what
+            );
+        }
     }
 
     // The session still serves its own agent; once ended, it is gone.

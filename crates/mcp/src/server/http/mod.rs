@@ -30,7 +30,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{ACCEPT, ALLOW, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::header::{
+    ACCEPT, ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, TRANSFER_ENCODING, WWW_AUTHENTICATE,
+};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, Limited};
@@ -293,7 +295,10 @@ async fn accept(listener: TcpListener, shared: Arc<Shared>, stop: CancellationTo
 
 async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
     if request.uri().path() != shared.options.path {
-        return plain(StatusCode::NOT_FOUND, "no MCP endpoint here");
+        return unread(
+            &request,
+            plain(StatusCode::NOT_FOUND, "no MCP endpoint here"),
+        );
     }
     let identity = match guard::admit(
         request.headers(),
@@ -302,7 +307,7 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Bo
         shared.options.tokens.as_deref(),
     ) {
         Ok(identity) => identity,
-        Err(refusal) => return refused(refusal),
+        Err(refusal) => return unread(&request, refused(refusal)),
     };
     match *request.method() {
         Method::POST => post(shared, identity, request).await,
@@ -313,9 +318,26 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Bo
             response
                 .headers_mut()
                 .insert(ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
-            response
+            unread(&request, response)
         }
     }
+}
+
+/// `response` to `request`, answered before its body was read: a body left unread, the
+/// connection cannot carry another request, so it ends with the answer and says so (a
+/// client that sent its next request on it would find it closed mid-request).
+fn unread(request: &Request<Incoming>, mut response: Response<Body>) -> Response<Body> {
+    let headers = request.headers();
+    let has_body = headers
+        .get(CONTENT_LENGTH)
+        .is_some_and(|length| length != "0")
+        || headers.contains_key(TRANSFER_ENCODING);
+    if has_body {
+        response
+            .headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 async fn post(
