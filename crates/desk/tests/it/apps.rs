@@ -32,7 +32,9 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     );
     let basic = json!({"command": "node", "args": [server, "--stdio"]});
     let servers = json!({"basic": basic, "basic-2": basic});
-    let mut world = desk_on(servers, json!({}), keyring("apps")).await;
+    // The person's own calls of a tool that may destroy run unasked: only the app's ask.
+    let settings = json!({"confirmOwnDestructiveCalls": false});
+    let mut world = desk_on(servers, settings, keyring("apps")).await;
     let explorer = world.desk.explorer();
 
     let offers = explorer.catalog();
