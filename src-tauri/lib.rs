@@ -33,7 +33,7 @@ pub use error::{CommandError, ErrorCode};
 /// exports `ui/src/bindings.ts`, so the UI's types are never written by hand.
 pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
     use commands::{
-        agents, approvals, chat, desktop, explorer, models, registry, sampling, servers,
+        agents, approvals, chat, desktop, explorer, models, registry, sampling, servers, views,
     };
     tauri_specta::Builder::<tauri::Wry>::new()
         .commands(tauri_specta::collect_commands![
@@ -75,6 +75,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::read_resource,
             explorer::open_view,
             explorer::call_for_view,
+            views::open_web_link,
+            views::save_download,
             explorer::subscribe_resource,
             explorer::get_prompt,
             explorer::complete,

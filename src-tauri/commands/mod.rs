@@ -9,6 +9,7 @@ pub mod models;
 pub mod registry;
 pub mod sampling;
 pub mod servers;
+pub mod views;
 
 use serde::Serialize;
 use switchboard_desk::Desk;

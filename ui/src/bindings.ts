@@ -94,6 +94,17 @@ export const commands = {
 	 *  resolves with the CallToolResult.
 	 */
 	callForView: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<Mcp.CallToolResult>("call_for_view", { server, tool, args, token }),
+	/**
+	 *  Opens `url` in the person's browser; only a web address (http, https) is opened, the
+	 *  window having checked it and asked them first.
+	 */
+	openWebLink: (url: string) => __TAURI_INVOKE<null>("open_web_link", { url }),
+	/**
+	 *  Saves a file a view of `server` offered (an embedded resource or a link to one of its
+	 *  server's resources) where the person chooses with the system's save dialog; the file
+	 *  written, or null when they closed the dialog.
+	 */
+	saveDownload: (server: string, item: Value) => __TAURI_INVOKE<string | null>("save_download", { server, item }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<Mcp.GetPromptResult>("get_prompt", { server, name, args }),
 	/**  `params` are `completion/complete` params as the spec writes them. */
@@ -2726,6 +2737,8 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { ki
 { kind: "chat"; conversation: number; event: ChatEvent_Serialize } | 
 /**  A message was completed and kept in the conversation. */
 { kind: "chat_message"; conversation: number; message: ShownMessage_Serialize };
+
+export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 
 /**  Which of the entry's ways to run the server. */
 export type Way = 

@@ -38,6 +38,8 @@ pub enum ViewError {
     TooLarge { uri: String, bytes: usize },
     #[error("the server's {0} is not text (its bytes are not UTF-8, or not base64)")]
     NotText(String),
+    #[error("{0} cannot be saved: its blob is not base64")]
+    NotFile(String),
     #[error(transparent)]
     Read(#[from] ClientError),
 }
@@ -101,6 +103,52 @@ pub async fn read(
     })
 }
 
+/// A file a view asks to save (`ui/download-file`), as it is to be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    /// A name for the file, offered in the save dialog: the last part of its URI, or what
+    /// its link calls it, never a path.
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The file `contents` are, named `name` when its link gives one.
+pub fn download_of(contents: ResourceContents, name: Option<&str>) -> Result<Download, ViewError> {
+    let uri = contents.uri().to_owned();
+    let bytes = match contents {
+        ResourceContents::Text(text) => text.text.into_bytes(),
+        ResourceContents::Blob(blob) => base64::engine::general_purpose::STANDARD
+            .decode(blob.blob.as_bytes())
+            .map_err(|_| ViewError::NotFile(uri.clone()))?,
+    };
+    Ok(Download {
+        file_name: file_name(name, &uri),
+        bytes,
+    })
+}
+
+/// A plain file name from `name` or the end of `uri`: no folders, nothing hidden.
+fn file_name(name: Option<&str>, uri: &str) -> String {
+    let path = uri.split(['?', '#']).next().unwrap_or_default();
+    let wanted = name.unwrap_or_else(|| path.rsplit('/').next().unwrap_or_default());
+    let plain: String = wanted
+        .chars()
+        .map(|c| {
+            if c == '/' || c == '\\' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let plain = plain.trim().trim_start_matches('.');
+    if plain.is_empty() {
+        "download".to_owned()
+    } else {
+        plain.to_owned()
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -116,5 +164,14 @@ mod tests {
         assert!(is_view_type("Text/HTML;Profile=MCP-App"));
         assert!(!is_view_type("text/html"));
         assert!(!is_view_type("text/plain;profile=mcp-app"));
+    }
+
+    #[test]
+    fn a_download_is_named_as_a_plain_file() {
+        assert_eq!(file_name(None, "ui://app/reports/q3.csv?x=1"), "q3.csv");
+        assert_eq!(file_name(Some("../../.bashrc"), "ui://a/b"), "_.._.bashrc");
+        assert_eq!(file_name(Some(".profile"), "ui://a/b"), "profile");
+        assert_eq!(file_name(None, "ui://app/"), "download");
+        assert_eq!(file_name(Some("a\\b\nc"), "ui://a/b"), "a_b_c");
     }
 }

@@ -1,4 +1,4 @@
-import { useId, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { CallToolResult, ResourceLink, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ToolResultView } from "../content/ToolResultView";
@@ -50,6 +50,10 @@ export function ToolDetail({
 }: Props) {
   const headingId = useId();
   const view = viewOf(tool);
+  // The view opened on its own, before or without a call (of the tool it was opened for).
+  const [openFor, setOpenFor] = useState<string | null>(null);
+  const appOpen = openFor === `${server}/${tool.name}`;
+  const setAppOpen = (open: boolean) => setOpenFor(open ? `${server}/${tool.name}` : null);
   // Display name precedence set by the spec: title, then annotations.title, then name.
   const title = tool.title ?? tool.annotations?.title ?? tool.name;
   // Enter in a one-line field invokes, as it submits a form; a field that used it (a
@@ -80,6 +84,11 @@ export function ToolDetail({
         <button type="button" className="primary" onClick={onInvoke} disabled={busy}>
           Invoke
         </button>
+        {view && !appOpen && (
+          <button type="button" onClick={() => setAppOpen(true)}>
+            Open app
+          </button>
+        )}
         {busy && onCancel && (
           <button type="button" onClick={onCancel}>
             Cancel
@@ -96,6 +105,7 @@ export function ToolDetail({
         </div>
       )}
       {result && <ToolResultView result={result} onOpenLink={onOpenLink} onReadResource={onReadResource} />}
+      {view && appOpen && <ViewFrame server={server} uri={view} tool={tool} arguments={null} result={null} onClose={() => setAppOpen(false)} />}
       {result && view && <ViewFrame server={server} uri={view} tool={tool} arguments={called ?? {}} result={result} />}
     </article>
   );

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { commands, type OpenedView_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
 import type { CallToolResult, Tool } from "../mcp/schema";
-import { Bridge } from "./bridge";
+import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
+import { DownloadDialog, LinkDialog } from "./ViewAsks";
 import "./views.css";
 
 interface Props {
@@ -10,8 +11,17 @@ interface Props {
   /** The view's `ui://` resource. */
   uri: string;
   tool: Tool;
-  arguments: Record<string, unknown>;
+  /** The call's arguments: null while a model still writes them, or when opened without a call. */
+  arguments: Record<string, unknown> | null;
+  /** The arguments as far as a model has written them. */
+  partial?: Record<string, unknown> | null | undefined;
   result: CallToolResult | null;
+  /** Why the call will have no result (denied, failed, stopped). */
+  cancelled?: string | null | undefined;
+  /** The conversation the view lives in; outside one, it may not write to any. */
+  conversation?: Conversation | undefined;
+  /** Closes the view, where the person opened it on its own. */
+  onClose?: (() => void) | undefined;
 }
 
 let calls = 0;
@@ -19,17 +29,27 @@ let calls = 0;
 /** The height a view starts at, until it says its own. */
 const FIRST_HEIGHT = 160;
 
+/** What a view asked that waits for the person. */
+type Ask = { kind: "link"; url: string; answer(open: boolean): void } | { kind: "download"; files: Downloadable[]; answer(saved: boolean): void };
+
 /**
  * A tool's view (MCP Apps), in a frame that says whose it is: served on its server's own
  * origin (a port on 127.0.0.1), in a sandboxed frame, speaking to the window only through
  * the bridge's messages, which only this frame's are taken for. What it may load is shown.
+ * It is shown inline or over the whole window, as the person or the view asks; a link it
+ * opens and a file it saves are the person's to agree to.
  */
-export function ViewFrame({ server, uri, tool, arguments: args, result }: Props) {
+export function ViewFrame({ server, uri, tool, arguments: args, partial, result, cancelled, conversation, onClose }: Props) {
   const [opened, setOpened] = useState<OpenedView_Serialize | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [height, setHeight] = useState(FIRST_HEIGHT);
+  const [mode, setMode] = useState<DisplayMode>("inline");
+  const [asking, setAsking] = useState<Ask | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<Bridge | null>(null);
+  // The latest of these, for a bridge made once per view.
+  const around = useRef({ conversation, onClose, asking });
+  around.current = { conversation, onClose, asking };
 
   useEffect(() => {
     let gone = false;
@@ -52,14 +72,34 @@ export function ViewFrame({ server, uri, tool, arguments: args, result }: Props)
       locale: navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       platform: "desktop",
-      containerDimensions: { maxHeight: 800 },
+      displayMode: "inline",
+      containerDimensions: { maxHeight: MOST_HEIGHT },
     };
+    // One question at a time: a view asking again while the person decides is told no.
+    const ask = <T extends Ask>(made: (answer: (yes: boolean) => void) => T) =>
+      new Promise<boolean>((answer) => {
+        if (around.current.asking) answer(false);
+        else setAsking(made(answer));
+      });
     const made = new Bridge(
       {
         post: (message) => frame.current?.contentWindow?.postMessage(message, origin),
         resize: setHeight,
         readResource: (wanted) => commands.readResource(server, wanted),
         callTool: (name, given) => commands.callForView(server, name, given as never, `view-${++calls}`),
+        requestDisplayMode: (wanted) => {
+          setMode(wanted);
+          return wanted;
+        },
+        openLink: async (url) => (await ask((answer) => ({ kind: "link", url, answer }))) && (await commands.openWebLink(url), true),
+        download: (files) => ask((answer) => ({ kind: "download", files, answer })),
+        get conversation() {
+          return around.current.conversation;
+        },
+        get close() {
+          const onClose = around.current.onClose;
+          return onClose && (() => void made.teardown().then(onClose));
+        },
       },
       { tool, arguments: args },
       context,
@@ -73,18 +113,45 @@ export function ViewFrame({ server, uri, tool, arguments: args, result }: Props)
     window.addEventListener("message", listen);
     return () => {
       window.removeEventListener("message", listen);
+      void made.teardown();
       bridge.current = null;
     };
-    // The call's arguments and tool are those the view was opened for.
+    // The tool is the one the view was opened for; the call's state follows below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, server]);
 
   useEffect(() => {
+    if (args) bridge.current?.toolInput(args);
+    else if (partial) bridge.current?.toolInputPartial(partial);
+  }, [args, partial, opened]);
+  useEffect(() => {
     if (result) bridge.current?.toolResult(result);
   }, [result, opened]);
+  useEffect(() => {
+    if (cancelled) bridge.current?.toolCancelled(cancelled);
+  }, [cancelled, opened]);
 
+  useEffect(() => {
+    const box = frame.current;
+    bridge.current?.contextChanged({
+      displayMode: mode,
+      containerDimensions: mode === "fullscreen" && box ? { height: box.clientHeight, width: box.clientWidth } : { maxHeight: MOST_HEIGHT },
+    });
+    if (mode !== "fullscreen") return;
+    const back = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !around.current.asking) setMode("inline");
+    };
+    window.addEventListener("keydown", back);
+    return () => window.removeEventListener("keydown", back);
+  }, [mode]);
+
+  const answered = (yes: boolean) => {
+    asking?.answer(yes);
+    setAsking(null);
+  };
+  const label = `App from ${server}`;
   return (
-    <section className={`view-frame${opened?.prefersBorder === false ? " borderless" : ""}`} aria-label={`App from ${server}`}>
+    <section className={`view-frame${opened?.prefersBorder === false ? " borderless" : ""}${mode === "fullscreen" ? " fullscreen" : ""}`} aria-label={label}>
       <header className="view-frame-head">
         <span>
           App from <strong>{server}</strong>
@@ -95,6 +162,16 @@ export function ViewFrame({ server, uri, tool, arguments: args, result }: Props)
             <code>{opened.policy}</code>
           </details>
         )}
+        <span className="view-frame-actions">
+          <button type="button" className="button small" aria-pressed={mode === "fullscreen"} onClick={() => setMode(mode === "fullscreen" ? "inline" : "fullscreen")}>
+            {mode === "fullscreen" ? "Back to inline" : "Full screen"}
+          </button>
+          {onClose && (
+            <button type="button" className="button small" onClick={() => void (bridge.current?.teardown() ?? Promise.resolve()).then(onClose)}>
+              Close
+            </button>
+          )}
+        </span>
       </header>
       {error && (
         <p role="alert" className="error">
@@ -104,11 +181,15 @@ export function ViewFrame({ server, uri, tool, arguments: args, result }: Props)
       {opened && (
         <iframe
           ref={frame}
-          title={`App from ${server}: ${tool.title ?? tool.name}`}
+          title={`${label}: ${tool.title ?? tool.name}`}
           src={opened.url}
           sandbox="allow-scripts allow-same-origin"
-          style={{ height }}
+          style={mode === "inline" ? { height } : undefined}
         />
+      )}
+      {asking?.kind === "link" && <LinkDialog server={server} url={asking.url} onAnswer={answered} />}
+      {asking?.kind === "download" && (
+        <DownloadDialog server={server} files={asking.files} onSave={async (file) => (await commands.saveDownload(server, file as never)) !== null} onDone={answered} />
       )}
     </section>
   );

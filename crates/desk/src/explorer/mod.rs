@@ -31,6 +31,7 @@ use switchboard_core::decisions::Origin;
 use switchboard_core::gate::{CallError, Callee, Gate};
 use switchboard_core::reads::Read;
 use switchboard_core::roots::Roots;
+use switchboard_core::views::{self, Download};
 
 pub use calls::Calls;
 pub use follows::Follower;
@@ -62,7 +63,7 @@ pub enum ExplorerError {
     #[error("{0}")]
     BadRequest(String),
     #[error(transparent)]
-    View(#[from] switchboard_core::views::ViewError),
+    View(#[from] views::ViewError),
     #[error("the view could not be served: {0}")]
     Serving(std::io::Error),
     #[error("{tool} of {server} is for models only: its server's views may not call it")]
@@ -441,18 +442,14 @@ impl Explorer {
     }
 
     /// The view (MCP Apps) `uri` of `server`, checked, with what its resource asks.
-    pub async fn view(
-        &self,
-        server: &str,
-        uri: &str,
-    ) -> Result<switchboard_core::views::View, ExplorerError> {
+    pub async fn view(&self, server: &str, uri: &str) -> Result<views::View, ExplorerError> {
         let client = self.client(server)?;
         let listed = self
             .catalog
             .offer(server)
             .and_then(|offer| offer.resources.into_iter().find(|r| r.uri == uri))
             .and_then(|resource| resource.meta);
-        Ok(switchboard_core::views::read(&client, server, uri, listed.as_ref()).await?)
+        Ok(views::read(&client, server, uri, listed.as_ref()).await?)
     }
 
     /// Opens the view `uri` of `server` for the window: read and checked, then served on
@@ -472,6 +469,35 @@ impl Explorer {
             sha256: view.sha256,
             prefers_border: view.ui.prefers_border,
         })
+    }
+
+    /// The file a view of `server` asks to save (`ui/download-file`): an embedded
+    /// resource as it is, a resource link read from `server` (a view reads only its own).
+    pub async fn download(&self, server: &str, item: Value) -> Result<Download, ExplorerError> {
+        let bad = |why: &str| ExplorerError::BadRequest(format!("a file to save {why}"));
+        let name = item.get("name").and_then(Value::as_str);
+        match item.get("type").and_then(Value::as_str) {
+            Some("resource") => {
+                let contents = item.get("resource").cloned().unwrap_or(Value::Null);
+                let contents = serde_json::from_value(contents)
+                    .map_err(|e| bad(&format!("has no contents: {e}")))?;
+                Ok(views::download_of(contents, name)?)
+            }
+            Some("resource_link") => {
+                let uri = item
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad("links nowhere"))?;
+                let client = self.client(server)?;
+                let read = client.read_resource(uri, client.request_options()).await?;
+                let contents =
+                    read.contents.into_iter().next().ok_or_else(|| {
+                        ExplorerError::View(views::ViewError::Empty(uri.to_owned()))
+                    })?;
+                Ok(views::download_of(contents, name)?)
+            }
+            _ => Err(bad("is an embedded resource or a resource link")),
+        }
     }
 
     /// Starts or stops the window's updates of a resource (they arrive as
