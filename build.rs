@@ -59,6 +59,8 @@ fn switchboard_commands() -> &'static [&'static str] {
         "call_for_view",
         "open_web_link",
         "save_download",
+        "app_message",
+        "app_context",
         "subscribe_resource",
         "get_prompt",
         "complete",

@@ -77,6 +77,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::call_for_view,
             views::open_web_link,
             views::save_download,
+            views::app_message,
+            views::app_context,
             explorer::subscribe_resource,
             explorer::get_prompt,
             explorer::complete,

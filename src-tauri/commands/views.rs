@@ -1,8 +1,10 @@
 //! What a tool's view (MCP Apps) asks of the desktop once the person agreed in the window:
-//! a web page opened in their browser, a file saved where they choose.
+//! a web page opened in their browser, a file saved where they choose; and what a view in a
+//! conversation says into it.
 
 use serde_json::Value;
 use switchboard_desk::Desk;
+use switchboard_mcp::types::ContentBlock;
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 
@@ -49,4 +51,42 @@ pub async fn save_download(
     std::fs::write(&path, download.bytes)
         .map_err(|e| CommandError::invalid(format!("could not write {}: {e}", path.display())))?;
     Ok(Some(path.display().to_string()))
+}
+
+/// The content blocks a view sent, as MCP has them; a clear error when they are not.
+fn blocks(content: Value) -> Result<Vec<ContentBlock>> {
+    serde_json::from_value(content)
+        .map_err(|e| CommandError::invalid(format!("the app's content is not MCP content: {e}")))
+}
+
+/// The view of `server` in conversation `id` sends a message (`ui/message`): the model
+/// answers it as the app's; returns once the model is asked.
+#[tauri::command]
+#[specta::specta]
+pub async fn app_message(
+    desk: State<'_, Desk>,
+    id: i64,
+    server: String,
+    content: Value,
+) -> Result<()> {
+    Ok(desk
+        .chats()
+        .app_message(id, &server, blocks(content)?)
+        .await?)
+}
+
+/// What the view of `server` in conversation `id` tells the model of its state
+/// (`ui/update-model-context`), sent with the conversation's next message.
+#[tauri::command]
+#[specta::specta]
+pub fn app_context(
+    desk: State<'_, Desk>,
+    id: i64,
+    server: String,
+    content: Value,
+    structured: Option<serde_json::Map<String, Value>>,
+) -> Result<()> {
+    desk.chats()
+        .app_context(id, &server, blocks(content)?, structured);
+    Ok(())
 }

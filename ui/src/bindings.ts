@@ -105,6 +105,16 @@ export const commands = {
 	 *  written, or null when they closed the dialog.
 	 */
 	saveDownload: (server: string, item: Value) => __TAURI_INVOKE<string | null>("save_download", { server, item }),
+	/**
+	 *  The view of `server` in conversation `id` sends a message (`ui/message`): the model
+	 *  answers it as the app's; returns once the model is asked.
+	 */
+	appMessage: (id: number, server: string, content: Value) => __TAURI_INVOKE<null>("app_message", { id, server, content }),
+	/**
+	 *  What the view of `server` in conversation `id` tells the model of its state
+	 *  (`ui/update-model-context`), sent with the conversation's next message.
+	 */
+	appContext: (id: number, server: string, content: Value, structured: { [key in string]: Value } | null) => __TAURI_INVOKE<null>("app_context", { id, server, content, structured }),
 	subscribeResource: (server: string, uri: string, on: boolean) => __TAURI_INVOKE<null>("subscribe_resource", { server, uri, on }),
 	getPrompt: (server: string, name: string, args: JsonValue) => __TAURI_INVOKE<Mcp.GetPromptResult>("get_prompt", { server, name, args }),
 	/**  `params` are `completion/complete` params as the spec writes them. */
@@ -2346,6 +2356,11 @@ server?: string | null; tool?: string | null; arguments: JsonValue } |
  */
 { kind: "note"; text: string } | 
 /**
+ *  What a view (MCP Apps) in the conversation said: a message of its own, or what it
+ *  told the model of its state (`says`: "message" or "context").
+ */
+{ kind: "app"; server: string; says: string; text: string } | 
+/**
  *  What the model thought before it answered; `redacted` when the provider keeps it
  *  from being read.
  */
@@ -2372,6 +2387,11 @@ server: string | null; tool: string | null; arguments: JsonValue } |
  *  changed a call's arguments).
  */
 { kind: "note"; text: string } | 
+/**
+ *  What a view (MCP Apps) in the conversation said: a message of its own, or what it
+ *  told the model of its state (`says`: "message" or "context").
+ */
+{ kind: "app"; server: string; says: string; text: string } | 
 /**
  *  What the model thought before it answered; `redacted` when the provider keeps it
  *  from being read.

@@ -214,13 +214,13 @@ pub fn attached(text: &str) -> Option<Attached> {
     })
 }
 
-fn attribute(head: &str, name: &str) -> Option<String> {
+pub(crate) fn attribute(head: &str, name: &str) -> Option<String> {
     let start = head.find(&format!("{name}=\""))? + name.len() + 2;
     let len = head[start..].find('"')?;
     Some(unescape(&head[start..start + len]))
 }
 
-fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     value
         .replace('&', "&amp;")
         .replace('"', "&quot;")

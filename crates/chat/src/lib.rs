@@ -21,6 +21,7 @@
 //! It knows no face: the app or the command line feeds it the person's messages and
 //! renders its events.
 
+pub mod apps;
 pub mod compaction;
 pub mod context;
 mod conversations;

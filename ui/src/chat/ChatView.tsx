@@ -12,7 +12,8 @@ import {
 import { errorMessage } from "../errors";
 import { useFetched, useHostResync, useHostUpdates } from "../host/updates";
 import { idle, kept, step, type Live } from "./live";
-import { Messages, dollarsText, type TurnActions } from "./Messages";
+import { Messages, dollarsText, type ChatViews, type TurnActions } from "./Messages";
+import { toolViews } from "../views/viewOf";
 import { ConversationSettingsForm } from "./ConversationSettingsForm";
 import { ToolToggles } from "./ToolToggles";
 import { Composer } from "./Composer";
@@ -195,6 +196,23 @@ export function ChatView() {
             const id = open;
             act(commands.removeTurn(id, at), () => load(id));
           },
+        };
+
+  // The views of the conversation's tool calls write to it as their apps'.
+  const viewOfTool = useMemo(() => toolViews(catalog.data ?? {}), [catalog.data]);
+  const chatViews: ChatViews | undefined =
+    open === null
+      ? undefined
+      : {
+          of: viewOfTool,
+          conversation: (server) => ({
+            message: (content) => {
+              const sending = commands.appMessage(open, server, content as never);
+              start(sending, () => {});
+              return sending.then(() => {});
+            },
+            context: (update) => commands.appContext(open, server, (update.content ?? []) as never, (update.structuredContent ?? null) as never).then(() => {}),
+          }),
         };
 
   const lastTurn = view?.messages.findLastIndex((m) => m.turn) ?? -1;
@@ -415,7 +433,7 @@ export function ChatView() {
                 onTool={(server, tool, on) => commands.setChatTool(open, server, tool, on).then(setTools, (e: unknown) => setError(errorMessage(e)))}
               />
             )}
-            {view && <Messages messages={view.messages} live={live} onStop={stop} turns={turns} />}
+            {view && <Messages messages={view.messages} live={live} onStop={stop} turns={turns} views={chatViews} />}
             {view && !live.running && view.messages.some((m) => m.turn) && (
               <div className="chat-after">
                 <button type="button" className="button small" aria-label="Ask for the last answer again" onClick={regenerate}>

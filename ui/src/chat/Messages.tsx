@@ -3,6 +3,16 @@ import type { ShownMessage, ShownSpent } from "../bindings";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { resultsOf, type CallState, type Live } from "./live";
 import { ToolCallCard } from "./ToolCallCard";
+import type { Conversation } from "../views/bridge";
+import type { ToolView } from "../views/viewOf";
+
+/** The views (MCP Apps) of the conversation's tool calls. */
+export interface ChatViews {
+  /** The view of `server`'s tool, when it has one. */
+  of(server: string, tool: string): ToolView | null;
+  /** The conversation as a view of `server` writes to it. */
+  conversation(server: string): Conversation;
+}
 
 /** What the person may do to the conversation's turns; absent while the model answers. */
 export interface TurnActions {
@@ -17,10 +27,11 @@ export interface MessagesProps {
   live: Live;
   onStop(): void;
   turns?: TurnActions | undefined;
+  views?: ChatViews | undefined;
 }
 
 /** The conversation: the person's messages, the model's answers (markdown, made safe) and its tool calls as cards. */
-export function Messages({ messages, live, onStop, turns }: MessagesProps) {
+export function Messages({ messages, live, onStop, turns, views }: MessagesProps) {
   const [editing, setEditing] = useState<{ at: number; text: string } | null>(null);
   const results = resultsOf(messages);
   const stateOf = (callId: string): CallState | null => {
@@ -79,7 +90,7 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
         // Only a message of plain text is edited here: its attachments would be lost.
         const editable = message.turn && parts.every((p) => p.kind === "text");
         return (
-          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "user" ? "You" : "Model"}>
+          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "assistant" ? "Model" : fromApp(parts) ?? "You"}>
             {parts.map((part, j) => {
               switch (part.kind) {
                 case "text":
@@ -93,6 +104,8 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
                       <pre>{part.text}</pre>
                     </details>
                   );
+                case "app":
+                  return <AppSaid key={j} server={part.server} says={part.says} text={part.text} />;
                 case "reasoning":
                   return <Reasoning key={j} text={part.text} redacted={part.redacted} />;
                 case "image":
@@ -107,6 +120,8 @@ export function Messages({ messages, live, onStop, turns }: MessagesProps) {
                       arguments={part.arguments}
                       state={stateOf(part.callId)}
                       onStop={live.running ? onStop : undefined}
+                      view={part.server && part.tool ? views?.of(part.server, part.tool) : null}
+                      conversation={part.server ? views?.conversation(part.server) : undefined}
                     />
                   );
                 default:
@@ -173,5 +188,32 @@ function CopyButton({ text }: { text: string }) {
     <button type="button" className="button chat-copy" aria-label="Copy this message" onClick={() => void copy()}>
       {copied === "yes" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
     </button>
+  );
+}
+
+/** Whose a person's-side message is when only apps' words are in it. */
+function fromApp(parts: ShownMessage["parts"]): string | null {
+  const first = parts[0];
+  return first?.kind === "app" && parts.every((p) => p.kind === "app") ? `The app of ${first.server}` : null;
+}
+
+/** What a view in the conversation said: its message, or what it told the model (folded). */
+function AppSaid({ server, says, text }: { server: string; says: string; text: string }) {
+  if (says === "context")
+    return (
+      <details className="chat-app-said">
+        <summary>
+          The app of <strong>{server}</strong> told the model
+        </summary>
+        <p className="chat-text">{text}</p>
+      </details>
+    );
+  return (
+    <div className="chat-app-said">
+      <p className="muted">
+        From the app of <strong>{server}</strong>
+      </p>
+      <p className="chat-text">{text}</p>
+    </div>
   );
 }

@@ -2,6 +2,9 @@ import type { CallToolResult } from "../mcp/schema";
 import { JsonView } from "../content/JsonView";
 import { ToolResultView } from "../content/ToolResultView";
 import type { CallState } from "./live";
+import type { Conversation } from "../views/bridge";
+import type { ToolView } from "../views/viewOf";
+import { ViewFrame } from "../views/ViewFrame";
 
 export interface ToolCallCardProps {
   /** The name the model called. */
@@ -13,10 +16,14 @@ export interface ToolCallCardProps {
   state: CallState | null;
   /** Stops the conversation, which cancels the call. */
   onStop?: (() => void) | undefined;
+  /** The tool's view (MCP Apps), shown once the call is allowed. */
+  view?: ToolView | null | undefined;
+  /** The conversation the view lives in. */
+  conversation?: Conversation | undefined;
 }
 
 /** One tool call of the model: waiting for approval, running, its result, or why there is none. */
-export function ToolCallCard({ name, server, tool, arguments: args, state, onStop }: ToolCallCardProps) {
+export function ToolCallCard({ name, server, tool, arguments: args, state, onStop, view, conversation }: ToolCallCardProps) {
   const label = server && tool ? `${tool} of ${server}` : name;
   const status = statusOf(state);
   return (
@@ -46,6 +53,17 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
       {state?.kind === "result" && <ToolResultView result={state.result as CallToolResult} />}
       {state?.kind === "failed" && <p className="error">{state.error}</p>}
       {state?.kind === "not_made" && <p className="muted">{state.reason}</p>}
+      {view && server && (state?.kind === "running" || state?.kind === "result" || state?.kind === "failed") && (
+        <ViewFrame
+          server={server}
+          uri={view.uri}
+          tool={view.tool}
+          arguments={objectOf(ranWith(state) ?? args)}
+          result={state.kind === "result" ? (state.result as CallToolResult) : null}
+          cancelled={state.kind === "failed" ? state.error : null}
+          conversation={conversation}
+        />
+      )}
     </section>
   );
 }
@@ -73,3 +91,5 @@ function statusOf(state: CallState | null): string {
 function ranWith(state: CallState | null | undefined): unknown {
   return state?.kind === "running" || state?.kind === "result" ? state.arguments : undefined;
 }
+
+const objectOf = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});

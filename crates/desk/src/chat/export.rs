@@ -98,6 +98,19 @@ fn part_markdown(part: &ShownPart) -> String {
         } => {
             format!("Attached `{uri}` from {server}:\n\n{}", fenced("", text))
         }
+        ShownPart::App { server, says, text } => {
+            let what = if says == "context" {
+                "told the model"
+            } else {
+                "wrote"
+            };
+            format!(
+                "The app of {server} {what}:
+
+{}",
+                fenced("", text)
+            )
+        }
         ShownPart::ToolCall {
             name,
             server,

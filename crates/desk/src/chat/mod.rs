@@ -16,6 +16,7 @@ mod host;
 mod runs;
 mod sampling;
 mod shown;
+mod views;
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -102,6 +103,10 @@ struct State {
     /// The Stop of each sampling request whose reply a model drafts, by its id.
     drafts: Mutex<HashMap<u64, CancellationToken>>,
     budgets: Budgets,
+    /// What each conversation's views last told its model, by server, until it is sent.
+    app_contexts: Mutex<
+        HashMap<i64, std::collections::BTreeMap<String, Vec<switchboard_providers::UserContent>>>,
+    >,
 }
 
 /// Cheap to clone; every clone is the same service.
@@ -166,6 +171,7 @@ impl Chats {
                 runs: Mutex::default(),
                 drafts: Mutex::default(),
                 budgets: Budgets::default(),
+                app_contexts: Mutex::default(),
             }),
             gate,
             catalog,

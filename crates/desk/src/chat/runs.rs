@@ -59,7 +59,7 @@ impl Asking {
 }
 
 /// What a run replaces of the conversation before it adds the person's messages.
-enum Replacing {
+pub(super) enum Replacing {
     Nothing,
     /// The person's turn that begins at this message, and all after it: an edit.
     Turn(usize),
@@ -69,7 +69,7 @@ enum Replacing {
 
 /// A run got ready: the conversation's loop, the model's provider, client and settings, what it
 /// replaces and adds, the conversation's title, and its Stop.
-struct Begun {
+pub(super) struct Begun {
     agent: switchboard_chat::Chat,
     /// The provider asked, as the Models page names it.
     provider: String,
@@ -153,10 +153,12 @@ impl Chats {
         model: Option<String>,
     ) -> Result<(), ChatError> {
         let asking = Asking::model(provider, model);
-        let (added, text) = self.compose(composed).await?;
+        let (mut added, text) = self.compose(composed).await?;
+        let told = self.with_app_contexts(id, &mut added);
         let begun = self
             .begin(id, added, &text, asking, Replacing::Nothing)
             .await?;
+        self.app_contexts_sent(id, told);
         tokio::spawn(self.detached().go(id, begun, None));
         Ok(())
     }
@@ -332,7 +334,7 @@ impl Chats {
     /// Everything a run needs, got and checked before it begins: nothing in the
     /// conversation changes when something is missing. The provider and model chosen stay
     /// with the conversation.
-    async fn begin(
+    pub(super) async fn begin(
         &self,
         id: i64,
         added: Vec<Message>,
@@ -411,7 +413,12 @@ impl Chats {
 
     /// The run begun: what it replaces removed, its events told to the window in order
     /// (and to `tap`), its tool calls listed with the calls under way.
-    async fn go(self, id: i64, begun: Begun, tap: Option<mpsc::Sender<ChatEvent>>) -> Outcome {
+    pub(super) async fn go(
+        self,
+        id: i64,
+        begun: Begun,
+        tap: Option<mpsc::Sender<ChatEvent>>,
+    ) -> Outcome {
         let Begun {
             agent,
             provider,

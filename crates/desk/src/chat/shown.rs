@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use switchboard_chat::context;
 use switchboard_chat::{
     ConversationSettings, ConversationSummary, Enablement, MANY_TOOLS, Spent, Toolset,
 };
+use switchboard_chat::{apps, context};
 use switchboard_core::catalog::CatalogTool;
 use switchboard_core::config::{Config, ModelPrice, ProviderEntry};
 use switchboard_core::json::Json;
@@ -151,6 +151,13 @@ pub enum ShownPart {
     /// What the host told the model beside the results of its calls (that the person
     /// changed a call's arguments).
     Note {
+        text: String,
+    },
+    /// What a view (MCP Apps) in the conversation said: a message of its own, or what it
+    /// told the model of its state (`says`: "message" or "context").
+    App {
+        server: String,
+        says: String,
         text: String,
     },
     /// What the model thought before it answered; `redacted` when the provider keeps it
@@ -306,15 +313,7 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
                         UserContent::Text(text) if answers => {
                             ShownPart::Note { text: text.clone() }
                         }
-                        UserContent::Text(text) => match context::attached(text) {
-                            Some(attached) => ShownPart::Resource {
-                                server: attached.server,
-                                uri: attached.uri,
-                                mime_type: attached.mime_type,
-                                text: attached.text,
-                            },
-                            None => ShownPart::Text { text: text.clone() },
-                        },
+                        UserContent::Text(text) => shown_text(text),
                         UserContent::Image(image) => shown_image(image),
                         UserContent::ToolResult(result) => shown_result(result),
                     })
@@ -346,6 +345,32 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
                 })
                 .collect(),
         },
+    }
+}
+
+/// A kept text of a user message: an attachment, a view's words, or the person's text.
+fn shown_text(text: &str) -> ShownPart {
+    if let Some(attached) = context::attached(text) {
+        return ShownPart::Resource {
+            server: attached.server,
+            uri: attached.uri,
+            mime_type: attached.mime_type,
+            text: attached.text,
+        };
+    }
+    if let Some(said) = apps::said(text) {
+        let says = match said.says {
+            apps::Says::Message => "message",
+            apps::Says::Context => "context",
+        };
+        return ShownPart::App {
+            server: said.server,
+            says: says.into(),
+            text: said.text,
+        };
+    }
+    ShownPart::Text {
+        text: text.to_owned(),
     }
 }
 

@@ -107,14 +107,14 @@ async fn the_model_reads_a_resource_and_gets_a_prompt_once_the_person_lets_it() 
 
 /// A desk whose provider `standin` is `provider`, offering `models`, and a new
 /// conversation, followed from its start.
-struct Talk {
-    world: DemoDesk,
-    chats: switchboard_desk::Chats,
-    id: i64,
-    updates: tokio::sync::broadcast::Receiver<Update>,
+pub(crate) struct Talk {
+    pub world: DemoDesk,
+    pub chats: switchboard_desk::Chats,
+    pub id: i64,
+    pub updates: tokio::sync::broadcast::Receiver<Update>,
 }
 
-async fn talk(provider: &StandInProvider, models: &[&str]) -> Talk {
+pub(crate) async fn talk(provider: &StandInProvider, models: &[&str]) -> Talk {
     let mut world = desk().await;
     configure_models(&mut world, provider, models).await;
     let chats = world.desk.chats();
@@ -145,7 +145,7 @@ async fn send_and_wait(
 }
 
 /// A stand-in that answers each request with the next of `answers`.
-async fn answering(answers: &[&str]) -> StandInProvider {
+pub(crate) async fn answering(answers: &[&str]) -> StandInProvider {
     let turns: Vec<Value> = answers
         .iter()
         .map(|a| json!({"content": [{"text": a}]}))

@@ -15,6 +15,7 @@ mod chat_context;
 mod chat_reasoning;
 mod chat_service;
 mod chat_turns;
+mod chat_views;
 mod coming_forward;
 mod common;
 mod config_watch;
