@@ -1,13 +1,18 @@
-//! MCP Apps in the real window, with the extension's own example server
+//! MCP Apps in the real window. With the extension's own example server
 //! (`@modelcontextprotocol/server-basic-vanillajs`): its tool called from the Explorer, its
 //! view shows in a frame that says whose app it is, served on its server's own origin,
 //! and is given the call's result, which it shows; the view's own call of its tool asks
-//! the person first, naming the app, and its result reaches the view.
+//! the person first, naming the app, and its result reaches the view. With the project's
+//! own app (`tests/peers/node/apps-server.mjs`, built with the extension's SDK): every
+//! message a view may send, each answered as the host should (asked, refused, shown), full
+//! screen and back, and a sandbox its probes cannot leave.
 
 use std::path::Path;
 
 use serde_json::json;
 
+use crate::support::peer::node_binary;
+use crate::support::webdriver::Session as Window;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const FRAME: &str = ".view-frame iframe";
@@ -86,4 +91,158 @@ fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
     });
     w.leave_frames();
     assert!(later.iter().all(|t| !t.contains("rror")), "{later:?}");
+}
+
+/// The project's own app, as the configuration names it.
+fn board_server() -> serde_json::Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node/apps-server.mjs");
+    json!({"command": node_binary(), "args": [script, "--stdio"]})
+}
+
+/// Inside the frame `frame`, presses the view's button `action` and waits for what the
+/// host answered, as the view wrote it down.
+fn act(w: &Window, frame: &str, action: &str) -> String {
+    press_in_view(w, frame, action);
+    logged(w, frame, action)
+}
+
+fn press_in_view(w: &Window, frame: &str, action: &str) {
+    // In sight first, as a person would scroll to it: a click is where the button shows.
+    w.scroll_to(frame);
+    w.enter_frame(&w.find(frame));
+    w.click(&w.find(&format!("button#{action}")));
+    w.leave_frames();
+}
+
+/// The line the view wrote of `action`'s answer.
+fn logged(w: &Window, frame: &str, action: &str) -> String {
+    w.enter_frame(&w.find(frame));
+    let line = w.wait_for_text(&format!("#log li[data-action='{action}']"), action, SHOWN);
+    w.leave_frames();
+    line
+}
+
+/// What the view shows under `id` (the input, the result, its display mode).
+fn shows(w: &Window, frame: &str, id: &str, wanted: &str) -> String {
+    w.enter_frame(&w.find(frame));
+    let text = w.wait_for_text(&format!("#{id}"), wanted, SHOWN);
+    w.leave_frames();
+    text
+}
+
+#[test]
+fn the_projects_own_app_is_answered_as_the_host_should_for_every_message() {
+    let app = App::start_with(move |dir| {
+        let config = json!({"mcpServers": {"board": board_server()}});
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    app.wait_running("board");
+    app.open_tool("board", "Board");
+
+    // Opened on its own, the app has no call's input; closing it asks it to tidy up first.
+    app.press(DETAIL, "Open app");
+    w.wait_for_text(
+        &format!("{DETAIL} .view-frame-head"),
+        "App from board",
+        SHOWN,
+    );
+    shows(w, FRAME, "mode", "inline");
+    assert_eq!(shows(w, FRAME, "input", "none"), "none");
+    app.press(".view-frame-head", "Close");
+    until("the opened app closed", || w.count(FRAME) == 0);
+
+    app.fill(DETAIL, "topic", "weather");
+    app.invoke();
+    shows(w, FRAME, "input", "{\"topic\":\"weather\"}");
+    shows(w, FRAME, "result", "Board about weather");
+    w.scroll_to(FRAME);
+    w.screenshot("app-own-explorer");
+
+    // Its own server's tool, through the gate as the app's.
+    press_in_view(w, FRAME, "call-refresh");
+    app.dialog(
+        "board",
+        "The app of board wants to call refresh",
+        "dialog-app-refresh",
+    );
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+    assert!(logged(w, FRAME, "call-refresh").ends_with("refreshed 1"));
+
+    // Refused with an answer that says why, nothing asked of the person.
+    let refused = [
+        ("call-models-only", "for models only"),
+        ("read-other", "error"),
+        (
+            "open-file",
+            "only web addresses (http, https) may be opened, and file:… is not one",
+        ),
+        (
+            "message",
+            "this view is not in a conversation: there is none to write to",
+        ),
+        (
+            "context",
+            "this view is not in a conversation: there is no model to tell",
+        ),
+    ];
+    for (action, why) in refused {
+        let line = act(w, FRAME, action);
+        assert!(
+            line.contains("error") && line.contains(why),
+            "{action}: {line}"
+        );
+        assert_eq!(w.count(DIALOG), 0, "{action} asks nothing");
+    }
+    assert_eq!(
+        act(w, FRAME, "read-own"),
+        "read-own: Three cards on the board"
+    );
+
+    // A web page and a file are the person's to agree to; declined, the app is told.
+    press_in_view(w, FRAME, "open-web");
+    let asked = app.dialog("board", "wants to open a web page", "dialog-app-link");
+    assert!(asked.contains("example.com"), "{asked}");
+    app.press(DIALOG, "Don't open");
+    assert_eq!(logged(w, FRAME, "open-web"), "open-web: isError=true");
+    press_in_view(w, FRAME, "download");
+    let asked = app.dialog("board", "wants to save a file", "dialog-app-download");
+    assert!(
+        asked.contains("board.csv") && asked.contains("text/csv"),
+        "{asked}"
+    );
+    app.press(DIALOG, "Don't save");
+    assert_eq!(logged(w, FRAME, "download"), "download: isError=true");
+
+    // Full screen as the app asks, and back as the person asks; the app is told each time.
+    assert_eq!(act(w, FRAME, "fullscreen"), "fullscreen: fullscreen");
+    until("the app over the whole window", || {
+        w.count(".view-frame.fullscreen") == 1
+    });
+    shows(w, FRAME, "mode", "fullscreen");
+    w.screenshot("app-fullscreen");
+    app.press(".view-frame-head", "Back to inline");
+    shows(w, FRAME, "mode", "inline");
+    assert_eq!(w.count(".view-frame.fullscreen"), 0);
+
+    // The sandbox: neither the window, its IPC, the host's origin nor a domain outside the
+    // app's policy is reached.
+    let probed = act(w, FRAME, "probe");
+    assert!(!probed.contains("reached"), "{probed}");
+    for probe in [
+        "host-window",
+        "host-ipc",
+        "own-ipc",
+        "ipc-scheme",
+        "ipc-http",
+        "outside-csp",
+        "host-origin",
+    ] {
+        assert!(
+            probed.contains(&format!("{probe} blocked (")),
+            "{probe}: {probed}"
+        );
+    }
 }
