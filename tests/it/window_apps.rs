@@ -11,11 +11,13 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::support::peer::node_binary;
+use crate::support::peer::{StandIn, node_binary};
 use crate::support::webdriver::Session as Window;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN, until};
 
 const FRAME: &str = ".view-frame iframe";
+const CHAT_FRAMES: &str = ".chat-messages .tool-card .view-frame iframe";
+const CHAT_FRAMES_NTH: &str = ".chat-messages .tool-card:nth-of-type";
 
 #[test]
 fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
@@ -107,8 +109,12 @@ fn act(w: &Window, frame: &str, action: &str) -> String {
 }
 
 fn press_in_view(w: &Window, frame: &str, action: &str) {
-    // In sight first, as a person would scroll to it: a click is where the button shows.
-    w.scroll_to(frame);
+    // In sight first, as a person would scroll to it: a click is where the button shows,
+    // and the buttons are at the top of the app.
+    w.execute(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'start'});",
+        json!([frame]),
+    );
     w.enter_frame(&w.find(frame));
     w.click(&w.find(&format!("button#{action}")));
     w.leave_frames();
@@ -245,4 +251,101 @@ fn the_projects_own_app_is_answered_as_the_host_should_for_every_message() {
             "{probe}: {probed}"
         );
     }
+}
+
+/// Two servers' apps in one conversation: each shows under the model's call of its tool,
+/// with the call's input and result; what one tells the model goes with its message, which
+/// the model answers and the window shows as the app's; and neither app reaches the other.
+#[test]
+fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
+    let stand_in = StandIn::start(&json!({"turns": [
+        {"content": [
+            {"tool_call": {"name": "board__board", "arguments": {"topic": "weather"}}},
+            {"tool_call": {"name": "board-2__board", "arguments": {"topic": "tides"}}}
+        ]},
+        {"content": [{"text": "Here are both boards."}]},
+        {"content": [{"text": "The board shows three cards."}]}
+    ]}));
+    let url = stand_in.url.clone();
+    let app = App::start_with(move |dir| {
+        let config = json!({
+            "mcpServers": {"board": board_server(), "board-2": board_server()},
+            "providers": {"standin": {
+                "protocol": "openai", "baseUrl": format!("{url}/v1"),
+                "models": ["model-test"], "defaultModel": "model-test",
+            }},
+            "settings": {"defaultProvider": "standin"},
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    app.wait_running("board");
+    app.wait_running("board-2");
+    app.view("chat");
+    // Once the default model shows, the compose form is drawn for good.
+    until("the default model chosen", || {
+        w.value(&w.find(".chat-compose .chat-model input")) == "model-test"
+    });
+    let field = w.find(".chat-compose textarea[aria-label='Message']");
+    w.type_into(&field, "Show me the boards", true);
+    app.press(".chat-compose", "Send");
+    for _ in 0..2 {
+        w.wait_for_text(DIALOG, "wants to call board", SHOWN);
+        app.press(DIALOG, "Allow once");
+    }
+    app.no_dialog();
+    w.wait_for_text(
+        ".chat-messages li[aria-label='Model']",
+        "Here are both boards.",
+        SHOWN,
+    );
+    until("both apps shown", || w.count(CHAT_FRAMES) == 2);
+    let first = &format!("{CHAT_FRAMES_NTH}(1) iframe");
+    let second = &format!("{CHAT_FRAMES_NTH}(2) iframe");
+    shows(w, first, "result", "Board about weather");
+    shows(w, second, "input", "{\"topic\":\"tides\"}");
+    shows(w, second, "result", "Board about tides");
+    w.execute(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'start'});",
+        json!([".chat-messages .tool-card"]),
+    );
+    w.screenshot("app-view-chat");
+
+    // Neither app reaches the other's document, though both are in the window.
+    let probed = act(w, first, "probe");
+    assert!(
+        probed.contains("other-apps blocked (") && probed.contains("(1 other frames)"),
+        "{probed}"
+    );
+
+    // What the app tells the model goes with its message; the model answers the app.
+    assert_eq!(act(w, first, "context"), "context: told");
+    assert_eq!(act(w, first, "message"), "message: sent");
+    let from_app = w.wait_for_text(
+        ".chat-messages li[aria-label='The app of board']",
+        "Summarise the board",
+        SHOWN,
+    );
+    assert!(from_app.contains("From the app of board"), "{from_app}");
+    w.wait_for_text(
+        ".chat-messages li[aria-label='Model']",
+        "The board shows three cards.",
+        SHOWN,
+    );
+    w.scroll_to(".chat-messages li:last-child");
+    w.screenshot("chat-app-message");
+    let asked = stand_in.asked();
+    let last = asked[2]["body"]["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default();
+    assert!(
+        last.contains("says=\\\"context\\\"")
+            && last.contains("The board shows 3 cards")
+            && last.contains("says=\\\"message\\\"")
+            && last.contains("Summarise the board"),
+        "{last}"
+    );
 }
