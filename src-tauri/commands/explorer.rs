@@ -65,11 +65,21 @@ pub async fn call_for_view(
 }
 
 /// Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
-/// server's own origin; where to load it from and the policy it is served with.
+/// server's own origin; where to load it from and the policy it is served with. A view
+/// changed since it was last shown is not served until the person agrees to the one whose
+/// hash is `agreed`; meanwhile what changed is returned.
 #[tauri::command]
 #[specta::specta]
-pub async fn open_view(desk: State<'_, Desk>, server: String, uri: String) -> Result<OpenedView> {
-    Ok(desk.explorer().open_view(&server, &uri).await?)
+pub async fn open_view(
+    desk: State<'_, Desk>,
+    server: String,
+    uri: String,
+    agreed: Option<String>,
+) -> Result<OpenedView> {
+    Ok(desk
+        .explorer()
+        .open_view(&server, &uri, agreed.as_deref())
+        .await?)
 }
 
 #[tauri::command]

@@ -97,8 +97,13 @@ fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
 
 /// The project's own app, as the configuration names it.
 fn board_server() -> serde_json::Value {
+    board_saying("")
+}
+
+/// The project's own app, its view saying `variant`.
+fn board_saying(variant: &str) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node/apps-server.mjs");
-    json!({"command": node_binary(), "args": [script, "--stdio"]})
+    json!({"command": node_binary(), "args": [script, "--stdio"], "env": {"BOARD_VARIANT": variant}})
 }
 
 /// Inside the frame `frame`, presses the view's button `action` and waits for what the
@@ -348,4 +353,49 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
             && last.contains("Summarise the board"),
         "{last}"
     );
+}
+
+/// An app that changed between two starts of the app is not shown until the person has
+/// seen what changed and agreed; then it shows, as it is now, and is trusted as such.
+#[test]
+fn a_changed_app_waits_for_the_persons_word() {
+    let app = App::start_with(move |dir| {
+        let config = json!({"mcpServers": {"board": board_saying("first")}});
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let show_board = |app: &App| {
+        app.wait_running("board");
+        app.open_tool("board", "Board");
+        app.fill(DETAIL, "topic", "weather");
+        app.invoke();
+    };
+    show_board(&app);
+    shows(&app.window, FRAME, "variant", "first");
+    until("the view pinned in the file", || {
+        app.config()["settings"]["trustedViews"]
+            .as_array()
+            .is_some_and(|p| p.len() == 1)
+    });
+    let before = app.config()["settings"]["trustedViews"][0]["sha256"].clone();
+
+    let mut config = app.config();
+    config["mcpServers"]["board"] = board_saying("second");
+    std::fs::write(app.dir.path().join("config.json"), config.to_string())
+        .expect("write the config");
+    let app = app.restart();
+    let w = &app.window;
+    show_board(&app);
+    let said = w.wait_for_text(".view-changed", "changed since it was shown", SHOWN);
+    assert!(said.contains("Its page is another"), "{said}");
+    assert_eq!(w.count(FRAME), 0, "nothing of it runs");
+    w.scroll_to(".view-changed");
+    w.screenshot("app-changed");
+
+    app.press(".view-changed", "Show the changed app");
+    shows(w, FRAME, "variant", "second");
+    until("the changed view pinned", || {
+        let pins = app.config()["settings"]["trustedViews"].clone();
+        pins.as_array().is_some_and(|p| p.len() == 1) && pins[0]["sha256"] != before
+    });
 }

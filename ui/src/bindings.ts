@@ -86,9 +86,11 @@ export const commands = {
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<Mcp.ReadResourceResult>("read_resource", { server, uri }),
 	/**
 	 *  Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
-	 *  server's own origin; where to load it from and the policy it is served with.
+	 *  server's own origin; where to load it from and the policy it is served with. A view
+	 *  changed since it was last shown is not served until the person agrees to the one whose
+	 *  hash is `agreed`; meanwhile what changed is returned.
 	 */
-	openView: (server: string, uri: string) => __TAURI_INVOKE<OpenedView_Serialize>("open_view", { server, uri }),
+	openView: (server: string, uri: string, agreed: string | null) => __TAURI_INVOKE<OpenedView_Serialize>("open_view", { server, uri, agreed }),
 	/**
 	 *  Calls a tool of `server` for its view (MCP Apps), through the gate as the app's;
 	 *  resolves with the CallToolResult.
@@ -1330,28 +1332,44 @@ export type OpenedView = OpenedView_Serialize | OpenedView_Deserialize;
 export type OpenedView_Deserialize = {
 	server: string,
 	uri: string,
-	/**  Its address on its server's own origin (a port on 127.0.0.1). */
-	url: string,
+	/**
+	 *  Its address on its server's own origin (a port on 127.0.0.1); none while it waits
+	 *  for the person's word on what changed.
+	 */
+	url?: string | null,
 	/**  The Content Security Policy it is served with, to show the person. */
 	policy: string,
 	/**  The SHA-256 of its HTML. */
 	sha256: string,
 	/**  Whether it wants a border and background (`None`: the host decides). */
 	prefersBorder?: boolean | null,
+	/**
+	 *  What changed since it was last shown, when it did: it is not shown until the person
+	 *  agrees.
+	 */
+	changed?: ViewChange | null,
 };
 
 /**  A view opened for the window: where to load it from, and what it may do. */
 export type OpenedView_Serialize = {
 	server: string,
 	uri: string,
-	/**  Its address on its server's own origin (a port on 127.0.0.1). */
-	url: string,
+	/**
+	 *  Its address on its server's own origin (a port on 127.0.0.1); none while it waits
+	 *  for the person's word on what changed.
+	 */
+	url: string | null,
 	/**  The Content Security Policy it is served with, to show the person. */
 	policy: string,
 	/**  The SHA-256 of its HTML. */
 	sha256: string,
 	/**  Whether it wants a border and background (`None`: the host decides). */
 	prefersBorder: boolean | null,
+	/**
+	 *  What changed since it was last shown, when it did: it is not shown until the person
+	 *  agrees.
+	 */
+	changed: ViewChange | null,
 };
 
 /**
@@ -2759,6 +2777,31 @@ withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { ki
 { kind: "chat_message"; conversation: number; message: ShownMessage_Serialize };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+/**  A view that differs from the one pinned: what it was and what it is now. */
+export type ViewChange = {
+	before: ViewPin,
+	after: ViewPin,
+	/**  The server is launched otherwise than when the view was pinned. */
+	serverChanged: boolean,
+};
+
+/**
+ *  A view as it was shown: its HTML's hash and size and what it was let load, for its
+ *  server as it was launched then.
+ */
+export type ViewPin = {
+	server: string,
+	/**  The server's identity then (`ServerConfig::identity`). */
+	identity: string,
+	uri: string,
+	sha256: string,
+	bytes: number,
+	/**  The policy it was served with: what it may load. */
+	policy: string,
+	/**  When it was pinned (ms since the epoch). */
+	atMs: number,
+};
 
 /**  Which of the entry's ways to run the server. */
 export type Way = 

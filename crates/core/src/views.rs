@@ -4,7 +4,9 @@
 //! shown: its type, its size, that it is text. What its resource asks of the host (the
 //! domains it may reach, its permissions, a dedicated origin, a border) comes with it, from
 //! its contents' `_meta.ui` or else its listing's; and its SHA-256, by which the person's
-//! trust in it is pinned (a changed view is a new one).
+//! trust in it is pinned ([`ViewPin`]): a view is shown the first time as its tool's call
+//! was allowed, and a view changed since (its HTML, what it may load, or its server's
+//! launch) only once the person has seen what changed and agreed.
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
@@ -103,6 +105,57 @@ pub async fn read(
     })
 }
 
+/// A view as it was shown: its HTML's hash and size and what it was let load, for its
+/// server as it was launched then.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ViewPin {
+    pub server: String,
+    /// The server's identity then (`ServerConfig::identity`).
+    pub identity: String,
+    pub uri: String,
+    pub sha256: String,
+    pub bytes: usize,
+    /// The policy it was served with: what it may load.
+    pub policy: String,
+    /// When it was pinned (ms since the epoch).
+    pub at_ms: i64,
+}
+
+/// A view that differs from the one pinned: what it was and what it is now.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ViewChange {
+    pub before: ViewPin,
+    pub after: ViewPin,
+    /// The server is launched otherwise than when the view was pinned.
+    pub server_changed: bool,
+}
+
+/// How `now` stands against the pins: `None` when it may show (it is as pinned, or new,
+/// and then it is to be pinned), else what changed.
+pub fn changed(pins: &[ViewPin], now: &ViewPin) -> Option<ViewChange> {
+    let before = pins
+        .iter()
+        .find(|p| p.server == now.server && p.uri == now.uri)?;
+    let same = before.identity == now.identity
+        && before.sha256 == now.sha256
+        && before.policy == now.policy;
+    (!same).then(|| ViewChange {
+        before: before.clone(),
+        after: now.clone(),
+        server_changed: before.identity != now.identity,
+    })
+}
+
+/// The pins with `pin` in place of any of its server's view at its URI.
+pub fn pinned(pins: &mut Vec<ViewPin>, pin: ViewPin) {
+    pins.retain(|p| !(p.server == pin.server && p.uri == pin.uri));
+    pins.push(pin);
+}
+
 /// A file a view asks to save (`ui/download-file`), as it is to be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Download {
@@ -164,6 +217,50 @@ mod tests {
         assert!(is_view_type("Text/HTML;Profile=MCP-App"));
         assert!(!is_view_type("text/html"));
         assert!(!is_view_type("text/plain;profile=mcp-app"));
+    }
+
+    #[test]
+    fn a_view_changed_in_its_html_policy_or_server_is_told_apart_from_one_as_pinned() {
+        let pin = ViewPin {
+            server: "board".into(),
+            identity: "node board.mjs".into(),
+            uri: "ui://board/view.html".into(),
+            sha256: "aa".into(),
+            bytes: 10,
+            policy: "default-src 'none'".into(),
+            at_ms: 1,
+        };
+        let mut pins = vec![pin.clone()];
+        let later = ViewPin {
+            at_ms: 2,
+            ..pin.clone()
+        };
+        assert_eq!(changed(&pins, &later), None, "as pinned: shown");
+        let elsewhere = ViewPin {
+            uri: "ui://board/other.html".into(),
+            ..later.clone()
+        };
+        assert_eq!(changed(&pins, &elsewhere), None, "new: shown, to be pinned");
+        for now in [
+            ViewPin {
+                sha256: "bb".into(),
+                ..later.clone()
+            },
+            ViewPin {
+                policy: "default-src *".into(),
+                ..later.clone()
+            },
+        ] {
+            let change = changed(&pins, &now).expect("changed");
+            assert_eq!((change.before, change.server_changed), (pin.clone(), false));
+        }
+        let relaunched = ViewPin {
+            identity: "node evil.mjs".into(),
+            ..later.clone()
+        };
+        assert!(changed(&pins, &relaunched).expect("changed").server_changed);
+        pinned(&mut pins, relaunched.clone());
+        assert_eq!(pins, vec![relaunched]);
     }
 
     #[test]

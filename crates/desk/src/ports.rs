@@ -25,12 +25,15 @@ use crate::{AuditEntry, Desk, Inner, Update};
 use switchboard_core::approvals::{Answer, AnswerError, Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
-use switchboard_core::config::{self, AgentConfig, Config, ConfigError, ServerConfig};
+use switchboard_core::config::{
+    self, AgentConfig, Config, ConfigError, HostSettings, ServerConfig,
+};
 use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
 use switchboard_core::sampling::{Chosen, Drafted, NotDrafted, SamplingModels, Unreviewed};
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::views::{self, ViewPin};
 use switchboard_mcp::types::CreateMessageRequestParams;
 
 /// The configuration as last read; a default one once the desk is gone.
@@ -341,6 +344,53 @@ impl ExplorerHost for ExplorerPorts {
     fn announce(&self, update: Update) {
         announce_to(&self.0, update);
     }
+
+    fn trusted_views(&self) -> Vec<ViewPin> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.settings.trusted_views.clone())
+            .unwrap_or_default()
+    }
+
+    fn pin_view(&self, pin: ViewPin) -> BoxFuture<'_, bool> {
+        Box::pin(edit_settings(
+            &self.0,
+            move |settings| views::pinned(&mut settings.trusted_views, pin),
+            "the view shown is not pinned",
+        ))
+    }
+}
+
+/// Makes `change` to the settings in the configuration file (unless the file is broken)
+/// and holds what it then says; whether it was written, `failed` said in the log if not.
+async fn edit_settings(
+    inner: &Weak<Inner>,
+    change: impl FnOnce(&mut HostSettings) + Send + 'static,
+    failed: &str,
+) -> bool {
+    let Some(inner) = inner.upgrade() else {
+        return false;
+    };
+    if inner.loaded.lock().problem.is_some() {
+        return false;
+    }
+    let _editing = inner.edits.lock().await;
+    let path = inner.config_path.clone();
+    let written = config::update_off_thread(path, move |config| {
+        change(&mut config.settings);
+        Ok::<_, ConfigError>(())
+    })
+    .await;
+    match written {
+        Ok((config, ())) => {
+            inner.loaded.lock().config = config;
+            true
+        }
+        Err(e) => {
+            tracing::error!("{failed}: {e}");
+            false
+        }
+    }
 }
 
 /// The models' service's port.
@@ -374,31 +424,11 @@ impl TrustHost for TrustPorts {
     }
 
     fn edit_folders(&self, change: FoldersChange) -> BoxFuture<'_, bool> {
-        Box::pin(async move {
-            let Some(inner) = self.0.upgrade() else {
-                return false;
-            };
-            if inner.loaded.lock().problem.is_some() {
-                return false;
-            }
-            let _editing = inner.edits.lock().await;
-            let path = inner.config_path.clone();
-            let written = config::update_off_thread(path, move |config| {
-                change(&mut config.settings.shared_folders);
-                Ok::<_, ConfigError>(())
-            })
-            .await;
-            match written {
-                Ok((config, ())) => {
-                    inner.loaded.lock().config = config;
-                    true
-                }
-                Err(e) => {
-                    tracing::error!("the folders chosen hold until quit: {e}");
-                    false
-                }
-            }
-        })
+        Box::pin(edit_settings(
+            &self.0,
+            move |settings| change(&mut settings.shared_folders),
+            "the folders chosen hold until quit",
+        ))
     }
 
     fn client(&self, server: &str) -> Option<Client> {

@@ -8,7 +8,9 @@
 //
 // Tools: `board` (its view is `ui://board/view.html`; the model and the app may call it),
 // `refresh` (for the app only), `models_only` (for models only). Resources: the view, and
-// `board://notes`. The view may connect to https://allowed.example alone.
+// `board://notes`. The view may connect to https://allowed.example alone, and to the
+// domain `BOARD_CONNECT` names too; `BOARD_VARIANT` is written into it, so that a test
+// can start the server with another view than before.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/server";
@@ -17,6 +19,7 @@ import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@model
 import * as z from "zod";
 
 const VIEW = "ui://board/view.html";
+const CONNECT = ["https://allowed.example", ...(process.env.BOARD_CONNECT ? [process.env.BOARD_CONNECT] : [])];
 
 /** The SDK's `App`, bundled with what it needs, as a classic global for the view's script. */
 function appBundle() {
@@ -122,6 +125,7 @@ const HTML = `<!doctype html>
 <style>body{font:14px sans-serif;margin:8px} button{margin:2px} dd{margin:0 0 4px 0}</style>
 </head><body>
 <h1>Board</h1>
+<p id="variant">${process.env.BOARD_VARIANT ?? ""}</p>
 <dl><dt>Input</dt><dd id="input">none</dd><dt>Partial</dt><dd id="partial">none</dd><dt>Result</dt><dd id="result">none</dd>
 <dt>Cancelled</dt><dd id="cancelled">no</dd><dt>Mode</dt><dd id="mode">unknown</dd></dl>
 <div id="actions"></div>
@@ -174,9 +178,9 @@ function factory() {
     server,
     "Board view",
     VIEW,
-    { description: "The board's interface", _meta: { ui: { csp: { connectDomains: ["https://allowed.example"] }, prefersBorder: true } } },
+    { description: "The board's interface", _meta: { ui: { csp: { connectDomains: CONNECT }, prefersBorder: true } } },
     async () => ({
-      contents: [{ uri: VIEW, mimeType: RESOURCE_MIME_TYPE, text: HTML, _meta: { ui: { csp: { connectDomains: ["https://allowed.example"] } } } }],
+      contents: [{ uri: VIEW, mimeType: RESOURCE_MIME_TYPE, text: HTML, _meta: { ui: { csp: { connectDomains: CONNECT } } } }],
     }),
   );
   server.registerResource("notes", "board://notes", { mimeType: "text/plain" }, async (uri) => ({

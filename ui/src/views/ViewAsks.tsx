@@ -1,4 +1,6 @@
 import { useState } from "react";
+import type { ViewChange } from "../bindings";
+import { formatDateTime } from "../servers/time";
 import { base64Size, formatBytes } from "../content/binary";
 import { Modal } from "../dialogs/Modal";
 import { FullAddress } from "../approvals/UrlElicitationDialog";
@@ -140,5 +142,67 @@ export function DownloadDialog({
         </p>
       )}
     </Modal>
+  );
+}
+
+/** A policy's directives that one has and the other has not. */
+function directives(policy: string): string[] {
+  return policy
+    .split(";")
+    .map((d) => d.trim())
+    .filter(Boolean);
+}
+
+/**
+ * A view that changed since the person last saw it (its page, what it may load, or its
+ * server's launch): what changed, and the person's choice to show it or not. Nothing of it
+ * runs meanwhile.
+ */
+export function ViewChanged({ server, change, onShow, onSkip }: { server: string; change: ViewChange; onShow(): void; onSkip(): void }) {
+  const { before, after } = change;
+  const was = directives(before.policy);
+  const now = directives(after.policy);
+  const added = now.filter((d) => !was.includes(d));
+  const removed = was.filter((d) => !now.includes(d));
+  return (
+    <section className="view-changed" role="alert" aria-label={`The app of ${server} changed`}>
+      <p>
+        The app of <strong>{server}</strong> changed since it was shown on {formatDateTime(before.atMs)}. It is not shown until you agree.
+      </p>
+      <ul>
+        {change.serverChanged && <li>Its server is launched otherwise than then.</li>}
+        {before.sha256 !== after.sha256 && (
+          <li>
+            Its page is another: {formatBytes(before.bytes)} then, {formatBytes(after.bytes)} now (SHA-256 <code>{before.sha256.slice(0, 12)}…</code> then,{" "}
+            <code>{after.sha256.slice(0, 12)}…</code> now).
+          </li>
+        )}
+        {added.length + removed.length > 0 && (
+          <li>
+            What it may load changed:
+            <ul className="view-policy-change">
+              {added.map((d) => (
+                <li key={`+${d}`}>
+                  <ins>{d}</ins>
+                </li>
+              ))}
+              {removed.map((d) => (
+                <li key={`-${d}`}>
+                  <del>{d}</del>
+                </li>
+              ))}
+            </ul>
+          </li>
+        )}
+      </ul>
+      <div className="view-changed-actions">
+        <button type="button" className="button" onClick={onSkip}>
+          Don't show
+        </button>
+        <button type="button" className="button primary" onClick={onShow}>
+          Show the changed app
+        </button>
+      </div>
+    </section>
   );
 }

@@ -3,7 +3,7 @@ import { commands, type OpenedView_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
-import { DownloadDialog, LinkDialog } from "./ViewAsks";
+import { DownloadDialog, LinkDialog, ViewChanged } from "./ViewAsks";
 import "./views.css";
 
 interface Props {
@@ -45,6 +45,9 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
   const [height, setHeight] = useState(FIRST_HEIGHT);
   const [mode, setMode] = useState<DisplayMode>("inline");
   const [asking, setAsking] = useState<Ask | null>(null);
+  // The changed view the person agreed to (its hash), or declined.
+  const [agreed, setAgreed] = useState<string | null>(null);
+  const [skipped, setSkipped] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<Bridge | null>(null);
   // The latest of these, for a bridge made once per view.
@@ -55,18 +58,19 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     let gone = false;
     setOpened(null);
     setError(null);
-    commands.openView(server, uri).then(
+    commands.openView(server, uri, agreed).then(
       (view) => !gone && setOpened(view),
       (err: unknown) => !gone && setError(errorMessage(err)),
     );
     return () => {
       gone = true;
     };
-  }, [server, uri]);
+  }, [server, uri, agreed]);
 
+  const url = opened?.url ?? null;
   useEffect(() => {
-    if (!opened) return;
-    const origin = new URL(opened.url).origin;
+    if (!url) return;
+    const origin = new URL(url).origin;
     const context = {
       theme: window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light",
       locale: navigator.language,
@@ -118,18 +122,18 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     };
     // The tool is the one the view was opened for; the call's state follows below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, server]);
+  }, [url, server]);
 
   useEffect(() => {
     if (args) bridge.current?.toolInput(args);
     else if (partial) bridge.current?.toolInputPartial(partial);
-  }, [args, partial, opened]);
+  }, [args, partial, url]);
   useEffect(() => {
     if (result) bridge.current?.toolResult(result);
-  }, [result, opened]);
+  }, [result, url]);
   useEffect(() => {
     if (cancelled) bridge.current?.toolCancelled(cancelled);
-  }, [cancelled, opened]);
+  }, [cancelled, url]);
 
   useEffect(() => {
     const box = frame.current;
@@ -163,9 +167,11 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
           </details>
         )}
         <span className="view-frame-actions">
-          <button type="button" className="button small" aria-pressed={mode === "fullscreen"} onClick={() => setMode(mode === "fullscreen" ? "inline" : "fullscreen")}>
-            {mode === "fullscreen" ? "Back to inline" : "Full screen"}
-          </button>
+          {url && (
+            <button type="button" className="button small" aria-pressed={mode === "fullscreen"} onClick={() => setMode(mode === "fullscreen" ? "inline" : "fullscreen")}>
+              {mode === "fullscreen" ? "Back to inline" : "Full screen"}
+            </button>
+          )}
           {onClose && (
             <button type="button" className="button small" onClick={() => void (bridge.current?.teardown() ?? Promise.resolve()).then(onClose)}>
               Close
@@ -178,11 +184,17 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
           The app could not be shown: {error}
         </p>
       )}
-      {opened && (
+      {opened?.changed &&
+        (skipped ? (
+          <p className="view-frame-note muted">Not shown: the app changed and you chose not to show it.</p>
+        ) : (
+          <ViewChanged server={server} change={opened.changed} onShow={() => setAgreed(opened.sha256)} onSkip={() => setSkipped(true)} />
+        ))}
+      {url && (
         <iframe
           ref={frame}
           title={`${label}: ${tool.title ?? tool.name}`}
-          src={opened.url}
+          src={url}
           sandbox="allow-scripts allow-same-origin"
           style={mode === "inline" ? { height } : undefined}
         />

@@ -376,6 +376,11 @@ pub struct HostSettings {
     /// launched then (none is a choice too); a server launched otherwise is asked again.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub shared_folders: Vec<crate::roots::FolderGrant>,
+    /// The views (MCP Apps) shown so far, each pinned by its HTML's hash and what it may
+    /// load, for its server as it was launched: a view changed since is shown only once
+    /// the person agrees.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trusted_views: Vec<crate::views::ViewPin>,
     /// The provider (a name under `providers`) asked when nothing says which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_provider: Option<String>,
@@ -467,6 +472,7 @@ impl Default for HostSettings {
             sampling_rules: Vec::new(),
             sampling_limits: SamplingLimits::default(),
             shared_folders: Vec::new(),
+            trusted_views: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),

