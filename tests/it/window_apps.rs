@@ -1,8 +1,10 @@
-//! MCP Apps in the real window. With the extension's own example server
-//! (`@modelcontextprotocol/server-basic-vanillajs`): its tool called from the Explorer, its
-//! view shows in a frame that says whose app it is, served on its server's own origin,
-//! and is given the call's result, which it shows; the view's own call of its tool asks
-//! the person first, naming the app, and its result reaches the view. With the project's
+//! MCP Apps in the real window. With each of the extension's example servers
+//! (`@modelcontextprotocol/server-basic-vanillajs` and `server-basic-react`): its tool
+//! called from the Explorer, its view shows in a frame that says whose app it is, served on
+//! its server's own origin, and is given the call's result, which it shows; the view's own
+//! call of its tool asks the person first, naming the app, and its result reaches the view;
+//! it goes over the whole window and back; and a model's call of the tool in the chat shows
+//! it under the call. With the project's
 //! own app (`tests/peers/node/apps-server.mjs`, built with the extension's SDK): every
 //! message a view may send, each answered as the host should (asked, refused, shown), full
 //! screen and back, and a sandbox its probes cannot leave.
@@ -19,18 +21,51 @@ const FRAME: &str = ".view-frame iframe";
 const CHAT_FRAMES: &str = ".chat-messages .tool-card .view-frame iframe";
 const CHAT_FRAMES_NTH: &str = ".chat-messages .tool-card:nth-of-type";
 
+/// The extension's example servers: each one's package, and where its view shows the time.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("server-basic-vanillajs", "#server-time"),
+    ("server-basic-react", "p code"),
+];
+
 #[test]
-fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
-    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "tests/peers/node/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js",
-    );
+fn the_example_apps_show_in_the_explorer_and_the_chat_and_call_their_tool_through_the_gate() {
+    for (example, time_shown) in EXAMPLES {
+        example_app(example, time_shown);
+    }
+}
+
+/// The time `frame`'s app shows once it shows one other than `not`.
+fn shown_time(w: &Window, frame: &str, time_shown: &str, not: &str) -> String {
+    w.enter_frame(&w.find(frame));
+    let shown = w.wait_for_all(time_shown, "a time the app shows", SHOWN, |texts| {
+        texts.iter().any(|t| t.contains('T') && !t.contains(not))
+    });
+    w.leave_frames();
+    shown.join(" ")
+}
+
+fn example_app(example: &str, time_shown: &str) {
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "tests/peers/node/node_modules/@modelcontextprotocol/{example}/dist/index.js"
+    ));
     assert!(
         server.exists(),
         "the Node test peers are missing: run scripts/setup"
     );
+    let stand_in = StandIn::start(&json!({"turns": [
+        {"content": [{"tool_call": {"name": "basic__get-time", "arguments": {}}}]},
+        {"content": [{"text": "The server says {tool_result}"}]}
+    ]}));
+    let url = stand_in.url.clone();
     let app = App::start_with(move |dir| {
-        let config =
-            json!({"mcpServers": {"basic": {"command": "node", "args": [server, "--stdio"]}}});
+        let config = json!({
+            "mcpServers": {"basic": {"command": node_binary(), "args": [server, "--stdio"]}},
+            "providers": {"standin": {
+                "protocol": "openai", "baseUrl": format!("{url}/v1"),
+                "models": ["model-test"], "defaultModel": "model-test",
+            }},
+            "settings": {"defaultProvider": "standin"},
+        });
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
         Vec::new()
     });
@@ -61,38 +96,70 @@ fn a_tools_view_is_shown_in_a_frame_of_its_own_and_given_the_result() {
     assert_eq!(sandbox, "allow-scripts allow-same-origin");
 
     // Inside the frame, the app shows the time it was given.
-    w.enter_frame(&w.find(FRAME));
-    let shown = w.wait_for_all("#server-time", "the time the app shows", SHOWN, |texts| {
-        texts.iter().any(|t| t != "Loading..." && !t.is_empty())
-    });
-    w.leave_frames();
-    assert!(
-        shown.iter().any(|t| t.contains(&time)),
-        "{shown:?} shows {time}"
-    );
+    let shown = shown_time(w, FRAME, time_shown, "Loading");
+    assert!(shown.contains(&time), "{example}: {shown} shows {time}");
     until("the frame shown", || {
         w.rects(FRAME).first().is_some_and(|r| r.bottom > r.top)
     });
     w.scroll_to(FRAME);
-    w.screenshot("app-view-explorer");
+    w.screenshot(&format!("app-view-explorer-{example}"));
 
     // The view calls its tool itself: the person is asked, the app named.
     w.enter_frame(&w.find(FRAME));
-    w.click(&w.find("#get-time-btn"));
+    w.click(&w.button("body", "Get Server Time"));
     w.leave_frames();
     app.dialog(
         "basic",
         "The app of basic wants to call get-time",
-        "dialog-app-tool-call",
+        &format!("dialog-app-tool-call-{example}"),
     );
     app.press(DIALOG, "Allow once");
     app.no_dialog();
-    w.enter_frame(&w.find(FRAME));
-    let later = w.wait_for_all("#server-time", "a later time", SHOWN, |texts| {
-        texts.iter().any(|t| t.contains('T') && !t.contains(&time))
+    let later = shown_time(w, FRAME, time_shown, &time);
+    assert!(!later.contains("rror"), "{example}: {later}");
+
+    // Over the whole window and back, as the person asks.
+    app.press(".view-frame-head", "Full screen");
+    until("the app over the whole window", || {
+        w.count(".view-frame.fullscreen") == 1
+            && w.rects(FRAME)
+                .first()
+                .is_some_and(|r| r.bottom - r.top > 600.0)
     });
-    w.leave_frames();
-    assert!(later.iter().all(|t| !t.contains("rror")), "{later:?}");
+    w.screenshot(&format!("app-fullscreen-{example}"));
+    app.press(".view-frame-head", "Back to inline");
+    until("the app inline again", || {
+        w.count(".view-frame.fullscreen") == 0
+    });
+
+    // In the chat: the model's call, allowed, shows the app under it with the result.
+    app.view("chat");
+    until("the default model chosen", || {
+        w.value(&w.find(".chat-compose .chat-model input")) == "model-test"
+    });
+    let field = w.find(".chat-compose textarea[aria-label='Message']");
+    w.type_into(&field, "What time is it?", true);
+    app.press(".chat-compose", "Send");
+    app.dialog(
+        "basic",
+        "wants to call get-time",
+        &format!("dialog-chat-app-{example}"),
+    );
+    app.press(DIALOG, "Allow once");
+    app.no_dialog();
+    w.wait_for_text(
+        ".chat-messages li[aria-label='Model']",
+        "The server says",
+        SHOWN,
+    );
+    until("the app under the call", || w.count(CHAT_FRAMES) == 1);
+    let in_chat = shown_time(w, CHAT_FRAMES, time_shown, "Loading");
+    assert!(!in_chat.contains("rror"), "{example}: {in_chat}");
+    w.execute(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'start'});",
+        json!([".chat-messages .tool-card"]),
+    );
+    w.screenshot(&format!("app-view-chat-{example}"));
 }
 
 /// The project's own app, as the configuration names it.
