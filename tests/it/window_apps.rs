@@ -325,12 +325,17 @@ fn the_projects_own_app_is_answered_as_the_host_should_for_every_message() {
     }
 }
 
-/// Two servers' apps in one conversation: each shows under the model's call of its tool,
-/// with the call's input and result; what one tells the model goes with its message, which
+/// Two servers' apps in one conversation: a call the model is still writing shows its app
+/// with the arguments so far; each shows under the model's call of its tool, with the
+/// call's input and result; what one tells the model goes with its message, which
 /// the model answers and the window shows as the app's; and neither app reaches the other.
 #[test]
 fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
     let stand_in = StandIn::start(&json!({"turns": [
+        // A call the model is still writing when the provider stalls.
+        {"content": [
+            {"tool_call": {"name": "board__board", "arguments": {"topic": "the long weather report"}}, "pieces": 4}
+        ], "stall": true},
         {"content": [
             {"tool_call": {"name": "board__board", "arguments": {"topic": "weather"}}},
             {"tool_call": {"name": "board-2__board", "arguments": {"topic": "tides"}}}
@@ -359,9 +364,28 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
     until("the default model chosen", || {
         w.value(&w.find(".chat-compose .chat-model input")) == "model-test"
     });
-    let field = w.find(".chat-compose textarea[aria-label='Message']");
-    w.type_into(&field, "Show me the boards", true);
-    app.press(".chat-compose", "Send");
+    let send = |text: &str| {
+        let field = w.find(".chat-compose textarea[aria-label='Message']");
+        w.type_into(&field, text, true);
+        app.press(".chat-compose", "Send");
+    };
+
+    // The app shows the arguments as the model writes them, before the call is whole.
+    send("Start a board");
+    let writing = ".chat-streaming .tool-card .view-frame iframe";
+    until("the app of the call being written", || {
+        w.count(writing) == 1
+    });
+    let partial = shows(w, writing, "partial", "the long");
+    assert!(partial.starts_with("{\"topic\":\"the long"), "{partial}");
+    assert_eq!(shows(w, writing, "input", "none"), "none", "not whole yet");
+    w.screenshot("app-partial-input");
+    app.press(".chat-compose", "Stop");
+    until("the written call gone with the stopped answer", || {
+        w.count(writing) == 0
+    });
+
+    send("Show me the boards");
     for _ in 0..2 {
         w.wait_for_text(DIALOG, "wants to call board", SHOWN);
         app.press(DIALOG, "Allow once");
@@ -408,7 +432,7 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
     w.scroll_to(".chat-messages li:last-child");
     w.screenshot("chat-app-message");
     let asked = stand_in.asked();
-    let last = asked[2]["body"]["messages"]
+    let last = asked[3]["body"]["messages"]
         .as_array()
         .and_then(|m| m.last())
         .map(|m| m["content"].to_string())

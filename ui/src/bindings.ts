@@ -572,6 +572,13 @@ export type ChatEvent_Deserialize =
 /**  The next piece of what the model thinks before it answers. */
 { event: "reasoning_delta"; text: string } | 
 /**
+ *  The model began to write a call of a server's tool, the `index`th call of its answer
+ *  (its arguments follow, as it writes them; the call itself comes once it is whole).
+ */
+{ event: "tool_call_writing"; index: number; server: string; tool: string } | 
+/**  The next piece of the arguments of the call the model writes (JSON, unfinished). */
+{ event: "tool_call_written"; index: number; text: string } | 
+/**
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
@@ -629,6 +636,13 @@ export type ChatEvent_Serialize =
 { event: "text_delta"; text: string } | 
 /**  The next piece of what the model thinks before it answers. */
 { event: "reasoning_delta"; text: string } | 
+/**
+ *  The model began to write a call of a server's tool, the `index`th call of its answer
+ *  (its arguments follow, as it writes them; the call itself comes once it is whole).
+ */
+{ event: "tool_call_writing"; index: number; server: string; tool: string } | 
+/**  The next piece of the arguments of the call the model writes (JSON, unfinished). */
+{ event: "tool_call_written"; index: number; text: string } | 
 /**
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.

@@ -21,6 +21,15 @@ pub enum ChatEvent {
     TextDelta { text: String },
     /// The next piece of what the model thinks before it answers.
     ReasoningDelta { text: String },
+    /// The model began to write a call of a server's tool, the `index`th call of its answer
+    /// (its arguments follow, as it writes them; the call itself comes once it is whole).
+    ToolCallWriting {
+        index: u32,
+        server: String,
+        tool: String,
+    },
+    /// The next piece of the arguments of the call the model writes (JSON, unfinished).
+    ToolCallWritten { index: u32, text: String },
     /// The provider failed in a way that may pass: the answer so far is dropped, and asked
     /// for again after `wait_ms`.
     Retrying {

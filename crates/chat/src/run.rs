@@ -475,6 +475,8 @@ impl Chat {
         };
         let mut answer = Collector::default();
         let mut text = String::new();
+        // The calls of servers' tools being written, by index: their arguments are told.
+        let mut writing = std::collections::BTreeSet::new();
         loop {
             // Dropping the stream on Stop closes the connection: the model stops writing.
             let next = tokio::select! {
@@ -494,6 +496,22 @@ impl Chat {
                         Event::ReasoningDelta(delta) => Some(ChatEvent::ReasoningDelta {
                             text: delta.clone(),
                         }),
+                        Event::ToolCallStart { index, name, .. } => {
+                            run.toolset.get(name).map(|offered| {
+                                writing.insert(*index);
+                                ChatEvent::ToolCallWriting {
+                                    index: *index as u32,
+                                    server: offered.server.clone(),
+                                    tool: offered.tool.name.clone(),
+                                }
+                            })
+                        }
+                        Event::ToolCallDelta { index, arguments } if writing.contains(index) => {
+                            Some(ChatEvent::ToolCallWritten {
+                                index: *index as u32,
+                                text: arguments.clone(),
+                            })
+                        }
                         _ => None,
                     };
                     if let Some(told) = told {

@@ -350,7 +350,10 @@ impl Answer {
                     }
                 }
             }
-            ChatEvent::ToolCallRunning { .. }
+            // A call is said once it is whole; the terminal shows no views.
+            ChatEvent::ToolCallWriting { .. }
+            | ChatEvent::ToolCallWritten { .. }
+            | ChatEvent::ToolCallRunning { .. }
             | ChatEvent::ToolCallProgress { .. }
             | ChatEvent::Message { .. }
             | ChatEvent::Finished { .. }

@@ -1,7 +1,9 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { ShownMessage, ShownSpent } from "../bindings";
 import { SafeMarkdown } from "../content/SafeMarkdown";
-import { resultsOf, type CallState, type Live } from "./live";
+import { resultsOf, type CallState, type Live, type Writing } from "./live";
+import { partialInput } from "../views/partialInput";
+import { ViewFrame } from "../views/ViewFrame";
 import { ToolCallCard } from "./ToolCallCard";
 import type { Conversation } from "../views/bridge";
 import type { ToolView } from "../views/viewOf";
@@ -145,10 +147,13 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
           </li>
         );
       })}
-      {(live.streaming !== "" || live.thinking !== "") && (
+      {(live.streaming !== "" || live.thinking !== "" || Object.keys(live.writing).length > 0) && (
         <li className="chat-message chat-assistant chat-streaming" aria-label="Model" aria-busy="true">
           {live.thinking !== "" && <Reasoning text={live.thinking} redacted={false} open={live.streaming === ""} />}
           {live.streaming !== "" && <SafeMarkdown text={live.streaming} />}
+          {Object.entries(live.writing).map(([index, writing]) => (
+            <WritingCall key={index} writing={writing} views={views} />
+          ))}
         </li>
       )}
     </ol>
@@ -188,6 +193,23 @@ function CopyButton({ text }: { text: string }) {
     <button type="button" className="button chat-copy" aria-label="Copy this message" onClick={() => void copy()}>
       {copied === "yes" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
     </button>
+  );
+}
+
+/** A call the model is writing: its tool, and its view (if it has one) given the arguments so far. */
+function WritingCall({ writing, views }: { writing: Writing; views: ChatViews | undefined }) {
+  const partial = useMemo(() => partialInput(writing.text), [writing.text]);
+  const view = views?.of(writing.server, writing.tool);
+  return (
+    <section className="tool-card tool-card-awaiting" aria-label={`Tool call ${writing.tool} of ${writing.server}`}>
+      <header className="tool-card-head">
+        <code>{`${writing.tool} of ${writing.server}`}</code>
+        <span className="tool-card-status" role="status">
+          Being written
+        </span>
+      </header>
+      {view && <ViewFrame server={writing.server} uri={view.uri} tool={view.tool} arguments={null} partial={partial} result={null} />}
+    </section>
   );
 }
 

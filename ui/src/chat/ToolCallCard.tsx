@@ -16,7 +16,7 @@ export interface ToolCallCardProps {
   state: CallState | null;
   /** Stops the conversation, which cancels the call. */
   onStop?: (() => void) | undefined;
-  /** The tool's view (MCP Apps), shown once the call is allowed. */
+  /** The tool's view (MCP Apps), shown with the call's arguments from the moment it is asked about. */
   view?: ToolView | null | undefined;
   /** The conversation the view lives in. */
   conversation?: Conversation | undefined;
@@ -53,7 +53,7 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
       {state?.kind === "result" && <ToolResultView result={state.result as CallToolResult} />}
       {state?.kind === "failed" && <p className="error">{state.error}</p>}
       {state?.kind === "not_made" && <p className="muted">{state.reason}</p>}
-      {view && server && (state?.kind === "running" || state?.kind === "result" || state?.kind === "failed") && (
+      {view && server && (state?.kind === "awaiting" || state?.kind === "running" || state?.kind === "result" || state?.kind === "failed") && (
         <ViewFrame
           server={server}
           uri={view.uri}

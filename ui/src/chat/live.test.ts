@@ -2,6 +2,20 @@ import { describe, expect, it } from "vitest";
 import { endNotice, idle, kept, resultsOf, step } from "./live";
 
 describe("a run as it goes", () => {
+  it("follows the calls the model writes, their arguments as they come, until its answer is kept", () => {
+    // A window that opened the conversation as its first message was sent learns the run goes on.
+    let live = idle(false);
+    live = step(live, { event: "tool_call_written", index: 1, text: "{" });
+    expect(live.writing).toEqual({});
+    live = step(live, { event: "tool_call_writing", index: 0, server: "board", tool: "board" });
+    live = step(live, { event: "tool_call_written", index: 0, text: '{"topic": ' });
+    live = step(live, { event: "tool_call_written", index: 0, text: '"wea' });
+    expect(live.writing).toEqual({ 0: { server: "board", tool: "board", text: '{"topic": "wea' } });
+    expect(live.running).toBe(true);
+    live = kept(live, { role: "assistant", turn: false, spent: null, parts: [] });
+    expect(live.writing).toEqual({});
+  });
+
   it("streams text until the message is kept, and follows each call from approval to result", () => {
     let live = idle(true);
     live = step(live, { event: "text_delta", text: "Let me " });

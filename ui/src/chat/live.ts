@@ -18,6 +18,8 @@ export interface Live {
   /** What the model thinks before it answers, as it is written. */
   thinking: string;
   calls: Record<string, CallState>;
+  /** The calls of servers' tools the model is writing, by their place in its answer: their arguments so far. */
+  writing: Record<number, Writing>;
   /** How the last run failed, in the provider's words. */
   error: string | null;
   /** It failed because the conversation no longer fits the model's context. */
@@ -27,6 +29,14 @@ export interface Live {
   canContinue: boolean;
   /** The tokens the last run's requests read and wrote, as the provider counted them. */
   usage: Tokens | null;
+}
+
+/** A call of a server's tool as the model writes it. */
+export interface Writing {
+  server: string;
+  tool: string;
+  /** Its arguments so far: JSON, unfinished. */
+  text: string;
 }
 
 export interface Tokens {
@@ -47,6 +57,7 @@ export const idle = (running = false): Live => ({
   streaming: "",
   thinking: "",
   calls: {},
+  writing: {},
   error: null,
   tooLong: false,
   notice: null,
@@ -83,7 +94,9 @@ export function endNotice(ended: Ended): { notice: string | null; canContinue: b
 
 /** The live state after one step of the run. */
 export function step(live: Live, event: ChatEvent): Live {
-  const call = (id: string, state: CallState): Live => ({ ...live, calls: { ...live.calls, [id]: state } });
+  // Every step but the last is of a run that goes on: a window that missed its start (a
+  // conversation opened as its first message was sent) learns it from any of them.
+  const call = (id: string, state: CallState): Live => ({ ...live, running: true, calls: { ...live.calls, [id]: state } });
   switch (event.event) {
     case "text_delta":
       return { ...live, running: true, streaming: live.streaming + event.text, notice: null, canContinue: false };
@@ -94,8 +107,14 @@ export function step(live: Live, event: ChatEvent): Live {
         ...live,
         notice: `The conversation was too long for the model: it was asked again with ${event.images} earlier image(s) and ${event.results} long tool result(s) left out (the conversation keeps them).`,
       };
+    case "tool_call_writing":
+      return { ...live, running: true, writing: { ...live.writing, [event.index]: { server: event.server, tool: event.tool, text: "" } } };
+    case "tool_call_written": {
+      const was = live.writing[event.index];
+      return was ? { ...live, running: true, writing: { ...live.writing, [event.index]: { ...was, text: was.text + event.text } } } : live;
+    }
     case "retrying":
-      return { ...live, streaming: "", thinking: "", notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
+      return { ...live, streaming: "", thinking: "", writing: {}, notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
     case "tool_call_awaiting":
       return call(event.callId, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
     case "tool_call_running":
@@ -117,13 +136,14 @@ export function step(live: Live, event: ChatEvent): Live {
     case "message":
       return live;
     case "finished":
-      return { ...live, running: false, streaming: "", thinking: "", ...endNotice(event.ended), usage: tokensOf(event.usage) };
+      return { ...live, running: false, streaming: "", thinking: "", writing: {}, ...endNotice(event.ended), usage: tokensOf(event.usage) };
     case "error":
       return {
         ...live,
         running: false,
         streaming: "",
         thinking: "",
+        writing: {},
         error: event.message,
         tooLong: event.tooLong === true,
         notice: null,
@@ -135,7 +155,7 @@ export function step(live: Live, event: ChatEvent): Live {
 
 /** A kept message ends the text streamed so far: it holds it now. */
 export function kept(live: Live, message: ShownMessage): Live {
-  return message.role === "assistant" ? { ...live, streaming: "", thinking: "" } : live;
+  return message.role === "assistant" ? { ...live, streaming: "", thinking: "", writing: {} } : live;
 }
 
 /** The results kept in the messages, by the call they answer. */

@@ -227,6 +227,26 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
         matches!(&outcome, Outcome::Finished { ended: Ended::Model { reason: StopReason::EndTurn, said_nothing: false }, usage } if usage.output_tokens == 10),
         "{outcome:?}"
     );
+    // While the model wrote the call, its tool and its arguments so far were told (a view
+    // shows them as they come), before the whole call.
+    let awaiting = events
+        .iter()
+        .position(|e| matches!(e, ChatEvent::ToolCallAwaiting { .. }))
+        .unwrap();
+    let writing = events[..awaiting].iter().position(|e| {
+        matches!(e, ChatEvent::ToolCallWriting { index: 0, server, tool } if server == "demo" && tool == "echo")
+    });
+    let written: Vec<&str> = events[..awaiting]
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::ToolCallWritten { index: 0, text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(writing.is_some(), "{events:?}");
+    assert!(written.len() > 1, "in pieces: {written:?}");
+    let whole: Value = serde_json::from_str(&written.concat()).unwrap();
+    assert_eq!(whole, json!({"text": "from the model"}));
     assert!(events.iter().any(|e| matches!(e,
         ChatEvent::ToolCallRunning { arguments, decided_by, .. }
             if arguments == &args(json!({"text": "as the person corrected it"})) && decided_by == "user")));
