@@ -56,12 +56,16 @@ enum Command {
         #[command(flatten)]
         server: Server,
     },
-    /// Call a tool with JSON arguments.
+    /// Call a tool with JSON arguments. A tool that must run as a task is called as one
+    /// (its status on stderr, its result on stdout).
     Call {
         tool: String,
         /// The arguments, a JSON object.
         #[arg(long, default_value = "{}")]
         args: String,
+        /// Call it as a task, where the tool allows one.
+        #[arg(long)]
+        task: bool,
         #[command(flatten)]
         server: Server,
     },
@@ -460,13 +464,28 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
             Listing::Templates => listed(client.list_resource_templates().await.map_err(fail)?),
             Listing::Prompts => listed(client.list_prompts().await.map_err(fail)?),
         },
-        Command::Call { tool, args, .. } => {
+        Command::Call {
+            tool, args, task, ..
+        } => {
             let args = json_object("--args", args)?;
-            let (progress, printer) = progress_printer();
+            let as_task = runs_as_task(client, tool, *task).await?;
+            let (progress, printer) = if as_task {
+                printer(|p| format!("[task] {}", p.message.unwrap_or_default()))
+            } else {
+                printer(|p| {
+                    let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let message = p.message.map(|m| format!(" {m}")).unwrap_or_default();
+                    format!("[progress] {}{total}{message}", p.progress)
+                })
+            };
             let mut options = client.request_options();
             options.progress = Some(progress);
             options.reset_timeout_on_progress = true;
-            let result = client.call_tool(tool, Some(args), options).await;
+            let result = if as_task {
+                client.call_tool_as_task(tool, Some(args), options).await
+            } else {
+                client.call_tool(tool, Some(args), options).await
+            };
             // The call's end drops the last sender: the printer prints what is still queued
             // (the last step often comes with the result), then ends; a second at most.
             let _ = tokio::time::timeout(Duration::from_secs(1), printer).await;
@@ -508,18 +527,42 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
     }
 }
 
-/// Prints progress notifications on stderr as they arrive.
-fn progress_printer() -> (
+/// Prints progress notifications on stderr as they arrive, each as `line` says.
+fn printer(
+    line: impl Fn(Progress) -> String + Send + 'static,
+) -> (
     tokio::sync::mpsc::Sender<Progress>,
     tokio::task::JoinHandle<()>,
 ) {
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Progress>(16);
     let task = tokio::spawn(async move {
         while let Some(p) = rx.recv().await {
-            let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
-            let message = p.message.map(|m| format!(" {m}")).unwrap_or_default();
-            eprintln!("[progress] {}{total}{message}", p.progress);
+            eprintln!("{}", line(p));
         }
     });
     (tx, task)
+}
+
+/// Whether `tool` is to be called as a task: always where it must be and its server runs
+/// tasks, and where it may be when `asked`; a tool that may not be is refused when asked.
+async fn runs_as_task(client: &Client, tool: &str, asked: bool) -> Result<bool, Failure> {
+    if !client.runs_tool_tasks() {
+        return if asked {
+            Err("the server runs no tool calls as tasks".to_owned())
+        } else {
+            Ok(false)
+        };
+    }
+    let listed = client.list_tools().await.map_err(|e| e.to_string())?;
+    let support = listed
+        .items
+        .iter()
+        .find(|t| t.name == tool)
+        .map_or("forbidden", |t| t.task_support());
+    match support {
+        "required" => Ok(true),
+        "optional" => Ok(asked),
+        _ if asked => Err(format!("{tool} may not be called as a task")),
+        _ => Ok(false),
+    }
 }

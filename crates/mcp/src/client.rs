@@ -9,6 +9,7 @@ mod list_cache;
 mod listen;
 mod opening;
 mod stamp;
+mod tasks;
 pub mod tool_schemas;
 
 pub use era::{Era, EraChoice, EraSetting};

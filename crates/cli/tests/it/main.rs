@@ -7,4 +7,5 @@ mod cli_chat;
 mod cli_sandbox;
 mod cli_server;
 mod cli_sign_in;
+mod cli_tasks;
 mod conformance;

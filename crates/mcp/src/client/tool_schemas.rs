@@ -156,7 +156,8 @@ impl Client {
     /// arguments must fit its input schema before anything is sent, and a successful result
     /// of a tool with an output schema must carry structured content that fits it. A schema
     /// without `$schema` is read in the session's default dialect (2020-12 from 2025-11-25,
-    /// draft-07 before).
+    /// draft-07 before). A tool that must run as a task is called as one
+    /// ([`Client::call_tool_as_task`]).
     pub async fn call_tool_checked(
         &self,
         tool: &Tool,
@@ -166,7 +167,13 @@ impl Client {
         let dialect = Dialect::default_for(self.protocol_version());
         let schemas = self.tool_schemas.get(tool, dialect)?;
         schemas.check_arguments(&tool.name, arguments.as_ref())?;
-        let result = self.call_tool(&tool.name, arguments, options).await?;
+        // A tool that must run as a task is called as one where its server runs them.
+        let result = if tool.task_support() == "required" && self.runs_tool_tasks() {
+            self.call_tool_as_task(&tool.name, arguments, options)
+                .await?
+        } else {
+            self.call_tool(&tool.name, arguments, options).await?
+        };
         schemas.check_result(&tool.name, result)
     }
 }

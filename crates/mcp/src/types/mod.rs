@@ -25,6 +25,7 @@ mod roots;
 mod sampling;
 mod sampling_rules;
 mod stateless;
+mod tasks;
 mod tools;
 
 pub use common::*;
@@ -44,4 +45,5 @@ pub use roots::*;
 pub use sampling::*;
 pub use sampling_rules::*;
 pub use stateless::*;
+pub use tasks::*;
 pub use tools::*;

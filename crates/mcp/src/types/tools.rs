@@ -45,6 +45,15 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// Whether the tool may (`"optional"`) or must (`"required"`) be called as a task;
+    /// `"forbidden"` when it says nothing.
+    pub fn task_support(&self) -> &str {
+        self.execution
+            .as_ref()
+            .and_then(|e| e.task_support.as_deref())
+            .unwrap_or("forbidden")
+    }
+
     /// The title to show: `title`, else `annotations.title`, else the name.
     pub fn display_name(&self) -> &str {
         self.title

@@ -685,3 +685,101 @@ async fn prompt_arguments_and_template_variables_complete() {
     assert_eq!(complete(ids).await, ["12"]);
     client.close().await;
 }
+
+/// `simulate-research-query` must run as a task: called through its definition, it is one;
+/// its stages come as the call's progress, its report as the call's result. Asked an
+/// ambiguous question, the task waits for input: the server's form is answered, and the
+/// report uses the answer. A task whose call is cancelled is cancelled at the server.
+#[tokio::test]
+async fn a_tool_that_must_run_as_a_task_is_called_as_one_with_its_stages_and_its_questions() {
+    let person = Person::new(Script {
+        form_answer: Some(serde_json::from_value(json!({"interpretation": "snake"})).unwrap()),
+        ..Script::default()
+    });
+    let client = everything(person.clone()).await;
+    assert!(client.runs_tool_tasks());
+    let tools = client.list_tools().await.unwrap();
+    let research = tools
+        .items
+        .iter()
+        .find(|t| t.name == "simulate-research-query")
+        .unwrap()
+        .clone();
+    assert_eq!(research.task_support(), "required");
+
+    let (tx, mut stages) = tokio::sync::mpsc::channel(64);
+    let options = switchboard_mcp::connection::RequestOptions {
+        progress: Some(tx),
+        ..client.request_options()
+    };
+    let result = client
+        .call_tool_checked(&research, args(json!({"topic": "tides"})), options)
+        .await
+        .unwrap();
+    assert!(
+        first_text(&result).starts_with("# Research Report: tides"),
+        "{result:?}"
+    );
+    let mut told = Vec::new();
+    while let Ok(progress) = stages.try_recv() {
+        told.push(progress.message.unwrap_or_default());
+    }
+    assert!(told.len() >= 2, "each status told: {told:?}");
+    assert!(told.iter().any(|m| m.ends_with("...")), "{told:?}");
+
+    let result = client
+        .call_tool_checked(
+            &research,
+            args(json!({"topic": "python", "ambiguous": true})),
+            client.request_options(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        first_text(&result).starts_with("# Research Report: python (snake)"),
+        "{result:?}"
+    );
+    {
+        let seen = person.seen.lock().unwrap();
+        let [ElicitRequestParams::Form(form)] = seen.elicitations.as_slice() else {
+            panic!("one form: {:?}", seen.elicitations)
+        };
+        assert!(form.message.contains("could have multiple interpretations"));
+    }
+
+    // Cancelled once it is under way: as soon as its first status is told.
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let (tx, mut stages) = tokio::sync::mpsc::channel(64);
+    let options = switchboard_mcp::connection::RequestOptions {
+        cancel: Some(cancel.clone()),
+        progress: Some(tx),
+        ..client.request_options()
+    };
+    let stopping = tokio::spawn(async move {
+        stages.recv().await;
+        cancel.cancel();
+    });
+    let stopped = client
+        .call_tool_checked(&research, args(json!({"topic": "storms"})), options)
+        .await;
+    stopping.await.unwrap();
+    assert!(
+        matches!(
+            stopped,
+            Err(ClientError::Request(RequestError::Cancelled { .. }))
+        ),
+        "{stopped:?}"
+    );
+    let tasks = client.list_tasks().await.unwrap();
+    let statuses: Vec<TaskStatus> = tasks.into_iter().map(|t| t.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            TaskStatus::Completed,
+            TaskStatus::Completed,
+            TaskStatus::Cancelled
+        ],
+        "the two calls done, the third cancelled at the server"
+    );
+    client.close().await;
+}
