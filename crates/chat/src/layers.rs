@@ -2,11 +2,12 @@
 //! below (see `switchboard_test_support::layers`).
 
 const LAYERS: &[&[&str]] = &[
-    // The parts of a turn: names, attachments, results, events, retries, servers, drafts,
-    // turns, compaction, the host's own tools.
+    // The parts of a turn: names, attachments, apps' words, results, events, retries,
+    // servers, drafts, turns, compaction, the host's own tools.
     &[
         "naming",
         "context",
+        "apps",
         "results",
         "events",
         "retry",
