@@ -57,6 +57,8 @@ fn switchboard_commands() -> &'static [&'static str] {
         "read_resource",
         "open_view",
         "call_for_view",
+        "tasks",
+        "cancel_task",
         "open_web_link",
         "save_download",
         "app_message",

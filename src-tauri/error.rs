@@ -142,6 +142,10 @@ impl From<ExplorerError> for CommandError {
             ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             ExplorerError::BadRequest(_) => ErrorCode::Invalid,
             ExplorerError::NotForViews { .. } => ErrorCode::Denied,
+            ExplorerError::Tasks(switchboard_desk::tasks::TaskBookError::NotFound(_)) => {
+                ErrorCode::NotFound
+            }
+            ExplorerError::Tasks(_) => ErrorCode::System,
         };
         Self {
             code,

@@ -75,6 +75,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::read_resource,
             explorer::open_view,
             explorer::call_for_view,
+            explorer::tasks,
+            explorer::cancel_task,
             views::open_web_link,
             views::save_download,
             views::app_message,

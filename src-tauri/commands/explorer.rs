@@ -2,6 +2,7 @@
 //! travel as the engine wrote them, described by the MCP schema's types.
 
 use switchboard_core::json::{Json, Mcp, mcp};
+use switchboard_desk::tasks::TaskEntry;
 use switchboard_desk::{Desk, Offers, OpenedView, ProgressItem};
 use tauri::State;
 
@@ -123,4 +124,18 @@ pub async fn get_prompt(
 #[specta::specta]
 pub async fn complete(desk: State<'_, Desk>, server: String, params: Json) -> Result<Vec<String>> {
     Ok(desk.explorer().complete(&server, params.0).await?)
+}
+
+/// The latest tool calls run as tasks at their servers, the newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn tasks(desk: State<'_, Desk>) -> Result<Vec<TaskEntry>> {
+    Ok(desk.explorer().tasks().await?)
+}
+
+/// Asks the server of task `id` to cancel it; the task as it stands then.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_task(desk: State<'_, Desk>, id: i64) -> Result<TaskEntry> {
+    Ok(desk.explorer().cancel_task(id).await?)
 }

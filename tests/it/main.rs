@@ -21,6 +21,7 @@ mod window_registry;
 mod window_sampling;
 mod window_sign_in;
 mod window_stays;
+mod window_tasks;
 mod window_traffic;
 mod window_trust;
 mod window_views;

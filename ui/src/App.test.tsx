@@ -47,14 +47,14 @@ describe("the app shell", () => {
   });
 
 
-  it("offers the nine views and switches between them", async () => {
+  it("offers every view and switches between them", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
     render(<App />);
     const nav = screen.getByRole("navigation", { name: "Main" });
     const labels = within(nav)
       .getAllByRole("button")
       .map((b) => b.textContent);
-    expect(labels).toEqual(["Servers", "Registry", "Explorer", "Approvals", "Activity", "Trust", "Models", "Chat", "Agents", "Settings"]);
+    expect(labels).toEqual(["Servers", "Registry", "Explorer", "Approvals", "Activity", "Tasks", "Trust", "Models", "Chat", "Agents", "Settings"]);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Servers");
 
     await userEvent.click(within(nav).getByRole("button", { name: "Approvals" }));

@@ -96,6 +96,10 @@ export const commands = {
 	 *  resolves with the CallToolResult.
 	 */
 	callForView: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<Mcp.CallToolResult>("call_for_view", { server, tool, args, token }),
+	/**  The latest tool calls run as tasks at their servers, the newest first. */
+	tasks: () => __TAURI_INVOKE<TaskEntry_Serialize[]>("tasks"),
+	/**  Asks the server of task `id` to cancel it; the task as it stands then. */
+	cancelTask: (id: number) => __TAURI_INVOKE<TaskEntry_Serialize>("cancel_task", { id }),
 	/**
 	 *  Opens `url` in the person's browser; only a web address (http, https) is opened, the
 	 *  window having checked it and asked them first.
@@ -2565,6 +2569,63 @@ export type StandingRule_Serialize = {
 	holds: boolean,
 };
 
+/**  A task as the Tasks view shows it. */
+export type TaskEntry = TaskEntry_Serialize | TaskEntry_Deserialize;
+
+/**  A task as the Tasks view shows it. */
+export type TaskEntry_Deserialize = {
+	/**  This host's number for it. */
+	id: number,
+	server: string,
+	tool: string,
+	/**  Who called the tool, as the audit trail says it ("you", "the model in …"). */
+	askedBy: string,
+	/**  The server's id for it. */
+	taskId: string,
+	/**
+	 *  `working`, `input_required`, `completed`, `failed`, `cancelled`, or what the server
+	 *  said; `lost` when its server no longer knows it.
+	 */
+	status: string,
+	statusMessage?: string | null,
+	/**  When the call began, and when the task was last heard of (ms since the epoch). */
+	startedMs: number,
+	updatedMs: number,
+	/**  How long its server keeps it, in milliseconds from its creation. */
+	ttlMs?: number | null,
+	/**  Its result, once it has one. */
+	result?: JsonValue | null,
+	/**  Why it has no result, when it ended without one. */
+	error?: string | null,
+};
+
+/**  A task as the Tasks view shows it. */
+export type TaskEntry_Serialize = {
+	/**  This host's number for it. */
+	id: number,
+	server: string,
+	tool: string,
+	/**  Who called the tool, as the audit trail says it ("you", "the model in …"). */
+	askedBy: string,
+	/**  The server's id for it. */
+	taskId: string,
+	/**
+	 *  `working`, `input_required`, `completed`, `failed`, `cancelled`, or what the server
+	 *  said; `lost` when its server no longer knows it.
+	 */
+	status: string,
+	statusMessage: string | null,
+	/**  When the call began, and when the task was last heard of (ms since the epoch). */
+	startedMs: number,
+	updatedMs: number,
+	/**  How long its server keeps it, in milliseconds from its creation. */
+	ttlMs: number | null,
+	/**  Its result, once it has one. */
+	result: JsonValue | null,
+	/**  Why it has no result, when it ended without one. */
+	error: string | null,
+};
+
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and
  *  what it claims about itself.
@@ -2752,6 +2813,8 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
  */
 withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Deserialize } | { kind: "progress_ended"; token: string } | 
+/**  A call that runs as a task at its server changed (its state, or its end). */
+{ kind: "task_changed"; task: TaskEntry_Deserialize } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).
@@ -2782,6 +2845,8 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  *  stopped waiting) or went away, or a caller stopped waiting for its tool call.
  */
 withdrawn: boolean } | { kind: "progress"; item: ProgressItem_Serialize } | { kind: "progress_ended"; token: string } | 
+/**  A call that runs as a task at its server changed (its state, or its end). */
+{ kind: "task_changed"; task: TaskEntry_Serialize } | 
 /**
  *  A step of a conversation's run (its completed messages come as
  *  [`Update::ChatMessage`]).

@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
         "logbook",
         "models",
         "sampling",
+        "tasks",
         "watch",
     ],
     // The services of the window's areas: the servers, what they offer, trust.

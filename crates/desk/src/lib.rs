@@ -23,6 +23,7 @@ pub mod server_settings;
 pub mod servers;
 mod shown;
 mod switches;
+pub mod tasks;
 pub mod trust;
 mod watch;
 
@@ -174,6 +175,10 @@ pub enum Update {
     ProgressEnded {
         token: String,
     },
+    /// A call that runs as a task at its server changed (its state, or its end).
+    TaskChanged {
+        task: tasks::TaskEntry,
+    },
     /// A step of a conversation's run (its completed messages come as
     /// [`Update::ChatMessage`]).
     Chat {
@@ -251,6 +256,8 @@ struct Inner {
     updates: Updates,
     /// The activity's service: the audit trail, and what the person should know of it.
     activity: Activity,
+    /// The calls run as tasks, kept; `None` when their file could not be opened.
+    task_book: Option<tasks::TaskBook>,
     /// The chat service: conversations, their runs, sampling drafts.
     chats: Chats,
     /// The explorer's service: the catalog, calls and reads through the gate, the calls
@@ -337,6 +344,18 @@ impl Desk {
             &audit_path.with_file_name("conversations.sqlite"),
             &mut audit_notices,
         );
+        let task_book = match tasks::TaskBook::open(&audit_path.with_file_name("tasks.sqlite")) {
+            Ok(book) => {
+                audit_notices.extend(book.moved_aside().map(ToString::to_string));
+                Some(book)
+            }
+            Err(e) => {
+                let notice = format!("{e}: tasks are not kept");
+                tracing::warn!("{notice}");
+                audit_notices.push(notice);
+                None
+            }
+        };
         let roots = Roots::default();
         trust::grant_remembered(&loaded.config, &roots);
         let desk = Self {
@@ -410,6 +429,7 @@ impl Desk {
                     since: Mutex::default(),
                     updates: Updates::default(),
                     activity: Activity::new(audit.clone(), audit_notices),
+                    task_book,
                     chats,
                     trust,
                     explorer,
@@ -508,9 +528,11 @@ impl Desk {
                                 inner: inner.clone(),
                             };
                             let server = server.clone();
-                            tokio::spawn(
-                                async move { desk.explorer().follow_again(&server).await },
-                            );
+                            tokio::spawn(async move {
+                                let explorer = desk.explorer();
+                                explorer.follow_again(&server).await;
+                                explorer.resume_tasks(&server).await;
+                            });
                         }
                         let since_ms = now_ms();
                         inner.since.lock().insert(server.clone(), since_ms);

@@ -345,6 +345,10 @@ impl ExplorerHost for ExplorerPorts {
         announce_to(&self.0, update);
     }
 
+    fn task_book(&self) -> Option<crate::tasks::TaskBook> {
+        self.0.upgrade()?.task_book.clone()
+    }
+
     fn trusted_views(&self) -> Vec<ViewPin> {
         self.0
             .upgrade()

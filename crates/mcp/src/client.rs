@@ -327,6 +327,9 @@ pub struct Client {
     listener: Option<Arc<listen::Listener>>,
     /// List pages the server said stay fresh for a while.
     lists: Arc<list_cache::ListCache>,
+    /// The tasks' states the server tells of (`notifications/tasks/status`), for the calls
+    /// that follow them.
+    task_status: tokio::sync::broadcast::Sender<Task>,
     request_timeout: Duration,
     max_request_time: Duration,
     pub(crate) tool_schemas: Arc<ToolSchemaCache>,
@@ -344,8 +347,10 @@ impl Client {
         let described = Arc::new(std::sync::OnceLock::new());
         let (listen_status, _) = tokio::sync::watch::channel(listen::Status::default());
         let lists = Arc::new(list_cache::ListCache::default());
+        let (task_status, _) = tokio::sync::broadcast::channel(64);
         let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
             lists: lists.clone(),
+            task_status: task_status.clone(),
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
@@ -399,6 +404,7 @@ impl Client {
             dispatch,
             listener,
             lists,
+            task_status,
             request_timeout: config.request_timeout,
             max_request_time: config.max_request_time,
             tool_schemas: Arc::default(),
@@ -887,6 +893,8 @@ struct Dispatch<H> {
     listen_status: tokio::sync::watch::Sender<listen::Status>,
     /// Dropped page by page when the server says a list changed.
     lists: Arc<list_cache::ListCache>,
+    /// Where a task's state the server tells of is passed on.
+    task_status: tokio::sync::broadcast::Sender<Task>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -947,6 +955,14 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             self.listen_status
                 .send_modify(|s| s.acknowledge(filter, names));
             return;
+        }
+        if method == method::TASKS_STATUS
+            && let Some(task) = params
+                .as_ref()
+                .and_then(|p| serde_json::from_value::<Task>(p.clone()).ok())
+        {
+            // No one following a task is no one to tell.
+            let _ = self.task_status.send(task);
         }
         self.lists.changed(&method);
         self.handler

@@ -74,6 +74,9 @@ pub struct RequestOptions {
     pub progress: Option<mpsc::Sender<Progress>>,
     /// Cancels the request (and tells the peer) when triggered.
     pub cancel: Option<CancellationToken>,
+    /// Receives the task a tool call became and each state it is seen in, when it runs as
+    /// one (see `Client::call_tool_as_task`).
+    pub task: Option<mpsc::UnboundedSender<crate::types::Task>>,
 }
 
 impl Default for RequestOptions {
@@ -84,6 +87,7 @@ impl Default for RequestOptions {
             max_total: Some(DEFAULT_MAX_TOTAL),
             progress: None,
             cancel: None,
+            task: None,
         }
     }
 }

