@@ -454,7 +454,10 @@ async fn run_once<H: ClientHandler>(
     // which the server runs (the host drafts, the person reviews).
     // Views of MCP Apps are declared: a tool only a view may call is then never offered
     // to a model or an agent (see `apps::offered_to_models`).
-    client_config.capabilities = ClientCapabilities::all().with_sampling_tools().with_apps();
+    client_config.capabilities = ClientCapabilities::all()
+        .with_sampling_tools()
+        .with_apps()
+        .with_tasks();
     if let Some(secs) = config.request_timeout_secs {
         client_config.request_timeout = Duration::from_secs(secs);
     }

@@ -8,6 +8,7 @@ pub mod input_required;
 mod list_cache;
 mod listen;
 mod opening;
+mod served_tasks;
 mod stamp;
 mod tasks;
 pub mod tool_schemas;
@@ -351,6 +352,7 @@ impl Client {
         let dispatch: Arc<dyn IncomingHandler> = Arc::new(Dispatch {
             lists: lists.clone(),
             task_status: task_status.clone(),
+            served: Arc::default(),
             handler,
             capabilities: config.capabilities.clone(),
             described: described.clone(),
@@ -895,6 +897,8 @@ struct Dispatch<H> {
     lists: Arc<list_cache::ListCache>,
     /// Where a task's state the server tells of is passed on.
     task_status: tokio::sync::broadcast::Sender<Task>,
+    /// The server's requests this client runs as tasks.
+    served: Arc<served_tasks::ServedTasks>,
 }
 
 fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
@@ -909,8 +913,29 @@ fn encode<T: Serialize>(result: Result<T, ErrorObject>) -> Result<Value, ErrorOb
     })
 }
 
-impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
-    fn request(
+impl<H: ClientHandler> Dispatch<H> {
+    /// Whether this client declared that it runs `method`, asked by its server, as a task.
+    fn runs_as_task(&self, method: &str) -> bool {
+        let requests = self
+            .capabilities
+            .tasks
+            .as_ref()
+            .and_then(|t| t.get("requests"));
+        let declared = |kind: &str, name: &str| {
+            requests
+                .and_then(|r| r.get(kind))
+                .and_then(|k| k.get(name))
+                .is_some()
+        };
+        match method {
+            method::SAMPLING_CREATE_MESSAGE => declared("sampling", "createMessage"),
+            method::ELICITATION_CREATE => declared("elicitation", "create"),
+            _ => false,
+        }
+    }
+
+    /// The answer to the server's request `method`, as this client's handler gives it.
+    fn answer(
         &self,
         method: String,
         params: Option<Value>,
@@ -946,6 +971,39 @@ impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
             _ => Box::pin(std::future::ready(Err(ErrorObject::method_not_found(
                 &method,
             )))),
+        }
+    }
+}
+
+impl<H: ClientHandler> IncomingHandler for Dispatch<H> {
+    fn request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, ErrorObject>> {
+        // The server asks after a request of its own this client runs as a task.
+        if self.capabilities.tasks.is_some()
+            && matches!(
+                method.as_str(),
+                method::TASKS_GET
+                    | method::TASKS_RESULT
+                    | method::TASKS_LIST
+                    | method::TASKS_CANCEL
+            )
+        {
+            return self.served.answer(&method, params);
+        }
+        let as_task = self
+            .runs_as_task(&method)
+            .then(|| served_tasks::asked_as_task(params.as_ref()))
+            .flatten();
+        let work = self.answer(method, params);
+        match as_task {
+            Some(ttl) => {
+                let served = self.served.clone();
+                Box::pin(async move { Ok(served.start(work, ttl)) })
+            }
+            None => work,
         }
     }
 

@@ -55,9 +55,14 @@ impl Stamp {
             meta_key::CLIENT_INFO.into(),
             serde_json::to_value(client_info).unwrap_or_default(),
         );
+        // Tasks are not among this revision's capabilities (they are an extension there).
+        let stateless = ClientCapabilities {
+            tasks: None,
+            ..capabilities.clone()
+        };
         meta.insert(
             meta_key::CLIENT_CAPABILITIES.into(),
-            serde_json::to_value(capabilities).unwrap_or_else(|_| Value::Object(Map::new())),
+            serde_json::to_value(stateless).unwrap_or_else(|_| Value::Object(Map::new())),
         );
         Self {
             meta,

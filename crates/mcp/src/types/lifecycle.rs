@@ -102,6 +102,24 @@ impl ClientCapabilities {
         self
     }
 
+    /// Also declares (2025-11-25) that the client runs its sampling and elicitation requests,
+    /// as far as it answers them, as tasks when its server asks (see `client::served_tasks`).
+    pub fn with_tasks(mut self) -> Self {
+        let mut requests = Map::new();
+        if self.sampling.is_some() {
+            requests.insert("sampling".into(), serde_json::json!({"createMessage": {}}));
+        }
+        if self.elicitation.is_some() {
+            requests.insert("elicitation".into(), serde_json::json!({"create": {}}));
+        }
+        let mut tasks = CapabilityObject::new();
+        tasks.insert("list".into(), serde_json::json!({}));
+        tasks.insert("cancel".into(), serde_json::json!({}));
+        tasks.insert("requests".into(), Value::Object(requests));
+        self.tasks = Some(tasks);
+        self
+    }
+
     /// Also declares that the client renders MCP Apps' views (see [`super::apps`]).
     pub fn with_apps(mut self) -> Self {
         self.extensions.get_or_insert_with(Map::new).insert(

@@ -783,3 +783,75 @@ async fn a_tool_that_must_run_as_a_task_is_called_as_one_with_its_stages_and_its
     );
     client.close().await;
 }
+
+/// A client that runs its server's requests as tasks is offered server-everything's async
+/// tools: its form and its sampling request, each asked as a task, are answered at once
+/// with the task they became; the server asks after each until it is done and takes its
+/// result, which is the person's answer and the model's reply.
+#[tokio::test]
+async fn the_servers_requests_run_as_tasks_at_the_client_when_it_asks() {
+    let person = Person::new(Script {
+        form_answer: Some(
+            serde_json::from_value(json!({"name": "Ada", "favoriteColor": "Blue"})).unwrap(),
+        ),
+        sampling_reply: Some("A reply drafted in a task".into()),
+        ..Script::default()
+    });
+    let mut config = crate::common::client_config(switchboard_mcp::client::EraSetting::Session);
+    config.capabilities = ClientCapabilities::all().with_tasks();
+    let transport = switchboard_mcp::transport::stdio::spawn(
+        &crate::common::everything_stdio(),
+        crate::common::Log::default().sink(),
+    )
+    .unwrap();
+    let client = switchboard_mcp::client::Client::connect(transport, person.clone(), config)
+        .await
+        .unwrap();
+    let tools = client.list_tools().await.unwrap();
+    let named = |name: &str| tools.items.iter().any(|t| t.name == name);
+    assert!(named("trigger-elicitation-request-async") && named("trigger-sampling-request-async"));
+
+    let form = client
+        .call_tool(
+            "trigger-elicitation-request-async",
+            None,
+            client.request_options(),
+        )
+        .await
+        .unwrap();
+    let said: Vec<&str> = form
+        .content
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .collect();
+    assert!(
+        said[0].starts_with("[COMPLETED] User provided the requested information!"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].contains("- Name: Ada") && said[1].contains("- Favorite Color: Blue"),
+        "{said:?}"
+    );
+    assert!(
+        said[2].contains("Task created: switchboard-task-"),
+        "{said:?}"
+    );
+
+    let drafted = client
+        .call_tool(
+            "trigger-sampling-request-async",
+            args(json!({"prompt": "Say something"})),
+            client.request_options(),
+        )
+        .await
+        .unwrap();
+    let said = drafted
+        .content
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(said.contains("A reply drafted in a task"), "{said}");
+    assert_eq!(person.seen.lock().unwrap().sampling.len(), 1);
+    client.close().await;
+}
