@@ -1,7 +1,8 @@
 //! Carries the desk's updates to the window, and asks for the person's attention when a
 //! request waits for them while the window is in the background or closed: a desktop
 //! notification that, clicked, shows the window with that request's dialog open, and the
-//! count of waiting requests in the tray.
+//! count of waiting requests in the tray; and a notification when a tool call that ran as a
+//! task ends while nobody is looking.
 
 use switchboard_core::approvals::Question;
 use switchboard_core::decisions::Origin;
@@ -50,6 +51,9 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
                 Update::ApprovalAdded { pending } => {
                     call_attention(&app, pending.id, &pending.server, &pending.question);
                     crate::tray::show_waiting(&app, waiting.waiting());
+                }
+                Update::TaskChanged { task } if task.result.is_some() || task.error.is_some() => {
+                    task_ended(&app, task);
                 }
                 Update::ApprovalRemoved { id, .. } => {
                     // Its notification has nothing left to open.
@@ -129,6 +133,34 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
         .id(i32::try_from(id).unwrap_or(0))
         .title("Switchboard: a request waits for you")
         .body(as_text(&asking(server, question)))
+        .show();
+    if let Err(err) = shown {
+        tracing::debug!("no desktop notification: {err}");
+    }
+}
+
+/// A desktop notification that a task ended, when nobody is looking: its result waits in
+/// the Tasks view (a click shows the window).
+fn task_ended<R: Runtime>(app: &AppHandle<R>, task: &switchboard_desk::tasks::TaskEntry) {
+    let Some(window) = app.get_webview_window("main") else {
+        return;
+    };
+    if window.is_visible().unwrap_or(true) && window.is_focused().unwrap_or(true) {
+        return;
+    }
+    let how = match (task.status.as_str(), &task.error) {
+        ("cancelled", _) => "was cancelled",
+        (_, Some(_)) => "failed",
+        _ => "is done",
+    };
+    let shown = app
+        .notification()
+        .builder()
+        .title("Switchboard: a task ended")
+        .body(as_text(&format!(
+            "{} of {} {how}: its result is in the Tasks view",
+            task.tool, task.server
+        )))
         .show();
     if let Err(err) = shown {
         tracing::debug!("no desktop notification: {err}");

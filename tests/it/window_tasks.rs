@@ -2,12 +2,15 @@
 //! `simulate-research-query` (its server runs it as a task, and must): invoked from the
 //! Explorer, its stages show as the call's progress, its question comes as the form dialog,
 //! and its report as the result; the Tasks view lists it with who asked and how it ended,
-//! and opens its result; a second call is cancelled from the Tasks view while it works.
+//! and opens its result; a second call is cancelled from the Tasks view while it works. A
+//! task that ends while the window is closed is told in a desktop notification.
 
 use std::path::Path;
 
 use serde_json::json;
 
+use crate::support::desktop::Desktop;
+use crate::support::display::close_windows;
 use crate::support::peer::node_binary;
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 
@@ -75,4 +78,33 @@ fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
         rows.len() == 2 && rows[0].contains("Cancelled") && rows[1].contains("Completed")
     });
     w.screenshot("tasks-view-cancelled");
+}
+
+/// A task that ends while the window is closed (the app in the tray) raises a desktop
+/// notification that says so.
+#[test]
+fn a_task_that_ends_while_the_window_is_closed_is_told_in_a_notification() {
+    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    let desktop = Desktop::start();
+    let env = desktop.env();
+    let app = App::start_with(move |dir| {
+        let config = json!({
+            "mcpServers": {"everything": {"command": node_binary(), "args": [everything, "stdio"]}},
+            "settings": {"confirmOwnDestructiveCalls": false},
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        env
+    });
+    app.wait_running("everything");
+    app.open_tool("everything", "Simulate Research Query");
+    app.fill(DETAIL, "topic", "tides");
+    app.invoke();
+    close_windows(app.display(), "Switchboard");
+    let told = desktop.notification("a task ended");
+    assert_eq!(
+        told.body,
+        "simulate-research-query of everything is done: its result is in the Tasks view"
+    );
 }
