@@ -42,6 +42,7 @@ fn the_window_shows_the_shell_and_real_values_from_the_host() {
             "Explorer",
             "Approvals",
             "Activity",
+            "Tasks",
             "Trust",
             "Models",
             "Chat",

@@ -386,10 +386,11 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
     });
 
     send("Show me the boards");
-    for _ in 0..2 {
-        w.wait_for_text(DIALOG, "wants to call board", SHOWN);
-        app.press(DIALOG, "Allow once");
-    }
+    // One call after the other: the second dialog is told apart by its server's name.
+    w.wait_for_text(DIALOG, "wants to call board", SHOWN);
+    app.press(DIALOG, "Allow once");
+    w.wait_for_text(DIALOG, "board-2", SHOWN);
+    app.press(DIALOG, "Allow once");
     app.no_dialog();
     w.wait_for_text(
         ".chat-messages li[aria-label='Model']",

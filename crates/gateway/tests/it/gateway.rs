@@ -1711,3 +1711,37 @@ async fn an_apps_metadata_and_view_reach_agents_unchanged() {
         "the HTML unchanged"
     );
 }
+
+/// A tool its server runs only as a task (server-everything's `simulate-research-query`)
+/// is called by agents as any tool, through each SDK: the gateway offers no tasks of its
+/// own, so the agent waits for the result as for any call, while the host runs the task at
+/// the server (asked once, as any call) and keeps it in its list of tasks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_calls_a_tool_that_runs_as_a_task_as_any_tool() {
+    let mut gateway = gateway().await;
+    for sdk in SDKS {
+        let mut claude = Agent::connected(sdk, "Claude Code", gateway.socket()).await;
+        let call = gateway
+            .call_allowed(
+                &mut claude,
+                "everything__simulate-research-query",
+                json!({"topic": "tides"}),
+            )
+            .await;
+        let result = claude.outcome(&call).await.unwrap();
+        assert!(
+            result["content"][0]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("# Research Report: tides")),
+            "{sdk:?}: {result}"
+        );
+    }
+    let tasks = gateway.world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(tasks.len(), SDKS.len(), "{tasks:?}");
+    assert!(
+        tasks
+            .iter()
+            .all(|t| t.asked_by == "agent Claude Code" && t.status == "completed"),
+        "{tasks:?}"
+    );
+}
