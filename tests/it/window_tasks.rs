@@ -32,6 +32,7 @@ fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
     let w = &app.window;
     app.wait_running("everything");
     app.open_tool("everything", "Simulate Research Query");
+    w.wait_for_text(DETAIL, "Runs as a task at its server", SHOWN);
     app.fill(DETAIL, "topic", "python");
     w.click(&w.field(DETAIL, "ambiguous"));
     app.invoke();

@@ -77,6 +77,9 @@ export function ToolDetail({
       <DetailHeader kind="Tool" title={title} name={tool.name} server={server} headingId={headingId} />
       {tool.description && <SafeMarkdown text={tool.description} onOpenLink={onOpenLink} />}
       <ToolClaims server={server} annotations={tool.annotations} />
+      {tool.execution?.taskSupport === "required" && (
+        <p className="muted tool-runs-as-task">Runs as a task at its server: the Tasks view lists it while it runs, and after.</p>
+      )}
       <div className="detail-form" onKeyDown={onFormKey}>
         {form}
       </div>
