@@ -38,7 +38,7 @@ pub async fn run(url: &str) -> Result<Value, Failure> {
     let server = HttpServer::new(url).authorization(auth);
     let (transport, _) = http::connect(&server, discard_log()).map_err(|e| e.to_string())?;
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));
-    config.capabilities = ClientCapabilities::all();
+    config.capabilities = ClientCapabilities::all().with_skills();
     config.era = era_of(
         std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")
             .ok()
@@ -47,12 +47,40 @@ pub async fn run(url: &str) -> Result<Value, Failure> {
     let client = Client::connect(transport, Arc::new(AcceptDefaults), config)
         .await
         .map_err(|e| e.to_string())?;
-    let outcome = match prescribed_calls() {
-        Some(calls) => call_prescribed(&client, calls).await,
-        None => exercise(&client).await,
+    let outcome = if scenario.starts_with(SKILLS_SCENARIOS) {
+        skills(&client, &scenario).await
+    } else {
+        match prescribed_calls() {
+            Some(calls) => call_prescribed(&client, calls).await,
+            None => exercise(&client).await,
+        }
     };
     client.close().await;
     outcome.map(|calls| serde_json::json!({ "scenario": scenario, "toolsCalled": calls }))
+}
+
+/// The skills extension's client scenarios (SEP-2640).
+const SKILLS_SCENARIOS: &str = "sep-2640-client-";
+
+/// What a host does with a server's skills: it lists them when it connects, and loads one
+/// only when the model or the person asks for it, as the verification scenarios have it
+/// asked (the load stops at a file that fails its check). The skills loaded are reported.
+async fn skills(client: &Client, scenario: &str) -> Result<Vec<String>, Failure> {
+    let skills = client.list_skills().await.map_err(|e| e.to_string())?;
+    if scenario.ends_with("no-prefetch") {
+        return Ok(Vec::new());
+    }
+    let mut loaded = Vec::new();
+    for skill in &skills {
+        match client.load_skill(skill).await {
+            Ok(_) => loaded.push(skill.uri.clone()),
+            Err(e) => eprintln!(
+                "switchboard-cli: the skill {} is not loaded: {e}",
+                skill.uri
+            ),
+        }
+    }
+    Ok(loaded)
 }
 
 /// The era of the revision the suite runs at: the stateless one for 2026-07-28, the

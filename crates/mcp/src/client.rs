@@ -9,6 +9,7 @@ mod list_cache;
 mod listen;
 mod opening;
 mod served_tasks;
+pub mod skills;
 mod stamp;
 mod tasks;
 pub mod tool_schemas;

@@ -11,7 +11,9 @@
 //! (the number after `=>`): one that stops early fails.
 //!
 //! Also run, beyond the requirements: `json-schema-2020-12-preservation`, which the suite
-//! added after those sets were frozen. Not run: the suite's unscored extensions
+//! added after those sets were frozen, and the skills extension's client scenarios
+//! (`sep-2640-client-*`: no file read ahead of need, and a skill whose `SKILL.md` fails its
+//! digest, its size or its frontmatter not loaded further). Not run: the suite's unscored extensions
 //! (`auth/client-credentials-*`, `auth/enterprise-managed-authorization`, `auth/dpop*`,
 //! `auth/wif-jwt-bearer`), grants and proofs a desktop host signing a person in does not use.
 
@@ -29,6 +31,29 @@ fn run_scenario(scenario: &str, revision: &str, checks: usize) {
     conformance::judge(scenario, &output, results.path(), checks, |check| {
         check["status"] == "SKIPPED" && handshake_only(check)
     });
+}
+
+/// The skills extension's client scenarios (SEP-2640), each with its number of verdicts:
+/// off the spec's timeline, the suite runs them only when forced, here at the revision the
+/// extension is written against.
+const SKILLS_SCENARIOS: [(&str, usize); 4] = [
+    ("sep-2640-client-no-prefetch", 1),
+    ("sep-2640-client-verify-digest", 1),
+    ("sep-2640-client-verify-size", 1),
+    ("sep-2640-client-verify-frontmatter", 1),
+];
+
+#[test]
+fn the_skills_extensions_client_scenarios_pass() {
+    for (scenario, checks) in SKILLS_SCENARIOS {
+        let results = tempfile::tempdir().expect("temp dir");
+        let client = format!("{} conformance", env!("CARGO_BIN_EXE_switchboard-cli"));
+        let args = ["client", "--force", "--command", &client];
+        let output = conformance::command(None, &args, scenario, "2026-07-28", results.path())
+            .output()
+            .expect("run the conformance suite");
+        conformance::judge(scenario, &output, results.path(), checks, |_| false);
+    }
 }
 
 /// A check about the `initialize` handshake, which a client of the stateless revision

@@ -120,6 +120,15 @@ impl ClientCapabilities {
         self
     }
 
+    /// Also declares that the client loads its servers' skills (SEP-2640, see
+    /// `client::skills`).
+    pub fn with_skills(mut self) -> Self {
+        self.extensions
+            .get_or_insert_with(Map::new)
+            .insert(super::skills::EXTENSION.to_owned(), serde_json::json!({}));
+        self
+    }
+
     /// Also declares that the client renders MCP Apps' views (see [`super::apps`]).
     pub fn with_apps(mut self) -> Self {
         self.extensions.get_or_insert_with(Map::new).insert(

@@ -24,6 +24,7 @@ mod resources;
 mod roots;
 mod sampling;
 mod sampling_rules;
+pub mod skills;
 mod stateless;
 mod tasks;
 mod tools;
