@@ -345,16 +345,14 @@ impl Explorer {
         let result = loop {
             tokio::select! {
                 Some(step) = updates.recv() => self.reported(&token, step, report.as_ref()),
-                Some(state) = task_states.recv() => {
-                    if became.is_none() {
-                        self.following(server, &state.task_id, true);
-                    }
-                    became = Some(state.task_id.clone());
-                    self.task_seen(&began, &state).await;
-                }
+                Some(state) = task_states.recv() => self.task_state(&began, &mut became, state).await,
                 result = &mut call => break result,
             }
         };
+        // Its last states may come in with its result.
+        while let Ok(state) = task_states.try_recv() {
+            self.task_state(&began, &mut became, state).await;
+        }
         if let Some(task_id) = became {
             let outcome = match &result {
                 Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),

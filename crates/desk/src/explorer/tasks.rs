@@ -23,6 +23,20 @@ impl Explorer {
         }
     }
 
+    /// A state of the task a call became: the first makes the call its follower.
+    pub(super) async fn task_state(
+        &self,
+        began: &Began<'_>,
+        became: &mut Option<String>,
+        state: Task,
+    ) {
+        if became.is_none() {
+            self.following(began.server, &state.task_id, true);
+        }
+        *became = Some(state.task_id.clone());
+        self.task_seen(began, &state).await;
+    }
+
     /// A call's task as its server describes it now: kept, and the window told.
     pub(super) async fn task_seen(&self, began: &Began<'_>, task: &Task) {
         let Some(book) = self.host.task_book() else {
