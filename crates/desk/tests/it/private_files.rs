@@ -1,5 +1,5 @@
-//! What Switchboard keeps beside its configuration (the audit log, the conversations, and
-//! the journals SQLite writes beside each) is the person's alone, whatever the umask: the
+//! What Switchboard keeps beside its configuration (the audit log, the conversations, the
+//! tasks, and the journals SQLite writes beside each) is the person's alone, whatever the umask: the
 //! folder 0700, every file in it 0600, as the configuration file is.
 
 #![allow(clippy::unwrap_used)]
@@ -13,8 +13,9 @@ use serde_json::json;
 use switchboard_chat::Conversations;
 use switchboard_core::audit::{AuditLog, Kind, Record, Retention};
 use switchboard_core::decisions::{DecidedBy, Outcome};
+use switchboard_desk::tasks::{Began, TaskBook};
 
-const FILES: [&str; 2] = ["audit.sqlite", "conversations.sqlite"];
+const FILES: [&str; 3] = ["audit.sqlite", "conversations.sqlite", "tasks.sqlite"];
 
 /// The umask most systems give a person: files 0644 and folders 0755 unless made otherwise.
 fn usual_umask() {
@@ -43,7 +44,7 @@ fn modes_in(folder: &Path) -> BTreeMap<String, String> {
 
 /// Writes to the audit log and the conversations in `folder`, as the app does; both stay
 /// open, so that their journals are there to be seen.
-async fn write_both(folder: &Path) -> (AuditLog, Conversations) {
+async fn write_all(folder: &Path) -> (AuditLog, Conversations, TaskBook) {
     let log = AuditLog::open(&folder.join(FILES[0]), Retention::default()).unwrap();
     log.record(Record {
         kind: Kind::ToolCall,
@@ -59,7 +60,17 @@ async fn write_both(folder: &Path) -> (AuditLog, Conversations) {
     .unwrap();
     let conversations = Conversations::open(&folder.join(FILES[1])).unwrap();
     conversations.create("Private").await.unwrap();
-    (log, conversations)
+    let tasks = TaskBook::open(&folder.join(FILES[2])).unwrap();
+    let task = serde_json::from_value(json!({"taskId": "t", "status": "working",
+        "createdAt": "", "lastUpdatedAt": "", "ttl": null}))
+    .unwrap();
+    let began = Began {
+        server: "demo",
+        tool: "research",
+        asked_by: "the person",
+    };
+    tasks.seen(&began, &task).await.unwrap();
+    (log, conversations, tasks)
 }
 
 /// The folder is 0700 and each file in it, journals included, 0600.
@@ -81,11 +92,11 @@ fn assert_owners_alone(folder: &Path) {
 /// Fails without `sqlite_file/private.rs` (files opened as SQLite makes them): the folder
 /// is 755 and every file 644.
 #[tokio::test]
-async fn the_audit_log_and_the_conversations_are_the_owners_alone() {
+async fn the_audit_log_the_conversations_and_the_tasks_are_the_owners_alone() {
     usual_umask();
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("switchboard");
-    let _open = write_both(&folder).await;
+    let _open = write_all(&folder).await;
     assert_owners_alone(&folder);
 }
 
@@ -112,10 +123,10 @@ async fn a_folder_and_files_an_older_version_left_open_to_others_are_closed() {
         })
         .collect();
     let before = modes_in(&folder);
-    assert_eq!(before.len(), 6, "{before:?}");
+    assert_eq!(before.len(), 9, "{before:?}");
     assert!(before.values().all(|m| m == "644"), "{before:?}");
 
-    let _open = write_both(&folder).await;
+    let _open = write_all(&folder).await;
     assert_owners_alone(&folder);
     drop(older);
 }
