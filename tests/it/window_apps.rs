@@ -56,19 +56,15 @@ fn example_app(example: &str, time_shown: &str) {
         {"content": [{"tool_call": {"name": "basic__get-time", "arguments": {}}}]},
         {"content": [{"text": "The server says {tool_result}"}]}
     ]}));
-    let url = stand_in.url.clone();
-    let app = App::start_with(move |dir| {
-        let config = json!({
+    let (providers, settings) = stand_in.configured();
+    let app = App::start_configured(
+        json!({
             "mcpServers": {"basic": {"command": node_binary(), "args": [server, "--stdio"]}},
-            "providers": {"standin": {
-                "protocol": "openai", "baseUrl": format!("{url}/v1"),
-                "models": ["model-test"], "defaultModel": "model-test",
-            }},
-            "settings": {"defaultProvider": "standin"},
-        });
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
-    });
+            "providers": providers,
+            "settings": settings,
+        }),
+        Vec::new(),
+    );
     let w = &app.window;
     app.wait_running("basic");
     app.open_tool("basic", "Get Time");
@@ -210,11 +206,7 @@ fn shows(w: &Window, frame: &str, id: &str, wanted: &str) -> String {
 
 #[test]
 fn the_projects_own_app_is_answered_as_the_host_should_for_every_message() {
-    let app = App::start_with(move |dir| {
-        let config = json!({"mcpServers": {"board": board_server()}});
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
-    });
+    let app = App::start_configured(json!({"mcpServers": {"board": board_server()}}), Vec::new());
     let w = &app.window;
     app.wait_running("board");
     app.open_tool("board", "Board");
@@ -343,19 +335,15 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
         {"content": [{"text": "Here are both boards."}]},
         {"content": [{"text": "The board shows three cards."}]}
     ]}));
-    let url = stand_in.url.clone();
-    let app = App::start_with(move |dir| {
-        let config = json!({
+    let (providers, settings) = stand_in.configured();
+    let app = App::start_configured(
+        json!({
             "mcpServers": {"board": board_server(), "board-2": board_server()},
-            "providers": {"standin": {
-                "protocol": "openai", "baseUrl": format!("{url}/v1"),
-                "models": ["model-test"], "defaultModel": "model-test",
-            }},
-            "settings": {"defaultProvider": "standin"},
-        });
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
-    });
+            "providers": providers,
+            "settings": settings,
+        }),
+        Vec::new(),
+    );
     let w = &app.window;
     app.wait_running("board");
     app.wait_running("board-2");
@@ -451,11 +439,10 @@ fn apps_in_a_conversation_write_to_it_and_cannot_reach_each_other() {
 /// seen what changed and agreed; then it shows, as it is now, and is trusted as such.
 #[test]
 fn a_changed_app_waits_for_the_persons_word() {
-    let app = App::start_with(move |dir| {
-        let config = json!({"mcpServers": {"board": board_saying("first")}});
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
-    });
+    let app = App::start_configured(
+        json!({"mcpServers": {"board": board_saying("first")}}),
+        Vec::new(),
+    );
     let show_board = |app: &App| {
         app.wait_running("board");
         app.open_tool("board", "Board");

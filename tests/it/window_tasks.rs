@@ -16,19 +16,20 @@ use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const ROWS: &str = ".tasks-table tbody tr";
 
-#[test]
-fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
+/// server-everything, the person's own calls run unasked.
+fn everything_config() -> serde_json::Value {
     let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     );
-    let app = App::start_with(move |dir| {
-        let config = json!({
-            "mcpServers": {"everything": {"command": node_binary(), "args": [everything, "stdio"]}},
-            "settings": {"confirmOwnDestructiveCalls": false},
-        });
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
-    });
+    json!({
+        "mcpServers": {"everything": {"command": node_binary(), "args": [everything, "stdio"]}},
+        "settings": {"confirmOwnDestructiveCalls": false},
+    })
+}
+
+#[test]
+fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
+    let app = App::start_configured(everything_config(), Vec::new());
     let w = &app.window;
     app.wait_running("everything");
     app.open_tool("everything", "Simulate Research Query");
@@ -85,19 +86,8 @@ fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
 /// notification that says so.
 #[test]
 fn a_task_that_ends_while_the_window_is_closed_is_told_in_a_notification() {
-    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
     let desktop = Desktop::start();
-    let env = desktop.env();
-    let app = App::start_with(move |dir| {
-        let config = json!({
-            "mcpServers": {"everything": {"command": node_binary(), "args": [everything, "stdio"]}},
-            "settings": {"confirmOwnDestructiveCalls": false},
-        });
-        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        env
-    });
+    let app = App::start_configured(everything_config(), desktop.env());
     app.wait_running("everything");
     app.open_tool("everything", "Simulate Research Query");
     app.fill(DETAIL, "topic", "tides");

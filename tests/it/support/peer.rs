@@ -141,6 +141,16 @@ pub struct StandIn {
 }
 
 impl StandIn {
+    /// The configuration's `providers` and `settings` with this stand-in as the only
+    /// provider, `model-test` its default model.
+    pub fn configured(&self) -> (serde_json::Value, serde_json::Value) {
+        let providers = serde_json::json!({"standin": {
+            "protocol": "openai", "baseUrl": format!("{}/v1", self.url),
+            "models": ["model-test"], "defaultModel": "model-test",
+        }});
+        (providers, serde_json::json!({"defaultProvider": "standin"}))
+    }
+
     pub fn start(script: &serde_json::Value) -> Self {
         let app = Path::new(env!("CARGO_BIN_EXE_switchboard"));
         let binary = app.with_file_name("provider-peer");

@@ -44,6 +44,14 @@ impl App {
         Self::start_build(Path::new(env!("CARGO_BIN_EXE_switchboard")), env)
     }
 
+    /// Starts the app on a configuration file holding `config`, with `env` besides.
+    pub fn start_configured(config: serde_json::Value, env: Vec<(&'static str, String)>) -> Self {
+        Self::start_with(move |dir| {
+            std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+            env
+        })
+    }
+
     /// Like `start_with`, with the app's executable at `binary` (another build of it).
     pub fn start_build(
         binary: &Path,

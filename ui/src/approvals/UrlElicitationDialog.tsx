@@ -22,7 +22,7 @@ export interface UrlElicitationDialogProps {
 export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialogProps) {
   const { message, url } = request.params;
   const inspection = inspectUrl(url, message);
-  const { host, unicodeHost, warnings, openable } = inspection;
+  const { warnings, openable } = inspection;
   const open = () => onAnswer("accept");
   const guard = useActivationGuard(
     useMemo(
@@ -67,6 +67,21 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
       <section className="approval-section" aria-label={`Message from ${request.server}`}>
         <p className="server-message">{message}</p>
       </section>
+      <AddressShown inspection={inspection} id={`url-${request.id}`} fine="Nothing in this address looks odd. Open it only if you expected this request." />
+      {!openable && <p className="approval-alert">This address cannot be opened. Decline or cancel the request.</p>}
+    </Modal>
+  );
+}
+
+/**
+ * A web address as the person is to judge it: its host set apart (and how it reads, when
+ * it is an internationalized name), the whole address with the host marked, and every
+ * warning sign, or `fine` when there is none.
+ */
+export function AddressShown({ inspection, id, fine }: { inspection: UrlInspection; id: string; fine: string }) {
+  const { host, unicodeHost, warnings } = inspection;
+  return (
+    <>
       {host !== "" && (
         <p className="url-host-line">
           The page is on{" "}
@@ -82,10 +97,10 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
         </p>
       )}
       <div className="form-field">
-        <span className="form-label" id={`url-${request.id}-label`}>
+        <span className="form-label" id={`${id}-label`}>
           Full address
         </span>
-        <code className="url-full" aria-labelledby={`url-${request.id}-label`} data-testid="url-full">
+        <code className="url-full" aria-labelledby={`${id}-label`} data-testid="url-full">
           <FullAddress inspection={inspection} />
         </code>
       </div>
@@ -96,10 +111,9 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
           ))}
         </ul>
       ) : (
-        <p className="approval-note">Nothing in this address looks odd. Open it only if you expected this request.</p>
+        <p className="approval-note">{fine}</p>
       )}
-      {!openable && <p className="approval-alert">This address cannot be opened. Decline or cancel the request.</p>}
-    </Modal>
+    </>
   );
 }
 

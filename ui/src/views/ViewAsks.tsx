@@ -3,7 +3,7 @@ import type { ViewChange } from "../bindings";
 import { formatDateTime } from "../servers/time";
 import { base64Size, formatBytes } from "../content/binary";
 import { Modal } from "../dialogs/Modal";
-import { FullAddress } from "../approvals/UrlElicitationDialog";
+import { AddressShown } from "../approvals/UrlElicitationDialog";
 import { inspectUrl } from "../approvals/inspectUrl";
 import { ServerName } from "../approvals/ServerName";
 import type { Downloadable } from "./bridge";
@@ -16,7 +16,7 @@ import "../approvals/approvals.css";
  */
 export function LinkDialog({ server, url, onAnswer }: { server: string; url: string; onAnswer(open: boolean): void }) {
   const inspection = inspectUrl(url);
-  const { host, unicodeHost, warnings, openable } = inspection;
+  const { warnings, openable } = inspection;
   return (
     <Modal
       title={
@@ -37,32 +37,7 @@ export function LinkDialog({ server, url, onAnswer }: { server: string; url: str
         </>
       }
     >
-      {host !== "" && (
-        <p className="url-host-line">
-          The page is on <strong className="url-host">{host}</strong>
-          {unicodeHost !== host && (
-            <>
-              {", which reads as "}
-              <strong>{unicodeHost}</strong>
-            </>
-          )}
-        </p>
-      )}
-      <div className="form-field">
-        <span className="form-label">Full address</span>
-        <code className="url-full" data-testid="url-full">
-          <FullAddress inspection={inspection} />
-        </code>
-      </div>
-      {warnings.length > 0 ? (
-        <ul className="url-warnings" aria-label="Warnings">
-          {warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
-          ))}
-        </ul>
-      ) : (
-        <p className="approval-note">Nothing in this address looks odd. Open it only if you asked the app to.</p>
-      )}
+      <AddressShown inspection={inspection} id="view-link" fine="Nothing in this address looks odd. Open it only if you asked the app to." />
     </Modal>
   );
 }
