@@ -34,7 +34,7 @@ impl ClientHandler for AcceptDefaults {
 
 pub async fn run(url: &str) -> Result<Value, Failure> {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
-    let auth = crate::conformance_auth::authorization(url).map_err(|e| e.to_string())?;
+    let auth = crate::conformance_auth::authorization(url, &scenario).map_err(|e| e.to_string())?;
     let server = HttpServer::new(url).authorization(auth);
     let (transport, _) = http::connect(&server, discard_log()).map_err(|e| e.to_string())?;
     let mut config = ClientConfig::new("switchboard-cli", env!("CARGO_PKG_VERSION"));

@@ -13,9 +13,9 @@
 //! Also run, beyond the requirements: `json-schema-2020-12-preservation`, which the suite
 //! added after those sets were frozen, and the skills extension's client scenarios
 //! (`sep-2640-client-*`: no file read ahead of need, and a skill whose `SKILL.md` fails its
-//! digest, its size or its frontmatter not loaded further). Not run: the suite's unscored extensions
-//! (`auth/client-credentials-*`, `auth/enterprise-managed-authorization`, `auth/dpop*`,
-//! `auth/wif-jwt-bearer`), grants and proofs a desktop host signing a person in does not use.
+//! digest, its size or its frontmatter not loaded further), and the authorization
+//! extensions' scenarios (`auth/client-credentials-*`, `auth/enterprise-managed-authorization`,
+//! `auth/dpop*`, `auth/wif-jwt-bearer`).
 
 use serde_json::Value;
 use switchboard_mcp::ProtocolVersion;
@@ -43,17 +43,52 @@ const SKILLS_SCENARIOS: [(&str, usize); 4] = [
     ("sep-2640-client-verify-frontmatter", 1),
 ];
 
-#[test]
-fn the_skills_extensions_client_scenarios_pass() {
-    for (scenario, checks) in SKILLS_SCENARIOS {
+/// The authorization extensions' scenarios (client credentials, SEP-1046; enterprise-managed
+/// authorization, SEP-990; DPoP, SEP-1932; workload identity, SEP-1933), each with its
+/// number of verdicts at 2025-11-25 and at 2026-07-28 (where the handshake has no check of
+/// its own, and DPoP proofs are checked on one more request): forced as well.
+const AUTH_EXTENSION_SCENARIOS: [(&str, usize, usize); 6] = [
+    ("auth/client-credentials-jwt", 8, 7),
+    ("auth/client-credentials-basic", 8, 7),
+    ("auth/enterprise-managed-authorization", 9, 8),
+    ("auth/dpop", 12, 13),
+    ("auth/dpop-nonce", 14, 15),
+    ("auth/wif-jwt-bearer", 8, 7),
+];
+
+fn run_forced(scenarios: &[(&str, usize)], revision: &str) {
+    for &(scenario, checks) in scenarios {
         let results = tempfile::tempdir().expect("temp dir");
         let client = format!("{} conformance", env!("CARGO_BIN_EXE_switchboard-cli"));
         let args = ["client", "--force", "--command", &client];
-        let output = conformance::command(None, &args, scenario, "2026-07-28", results.path())
+        let output = conformance::command(None, &args, scenario, revision, results.path())
             .output()
             .expect("run the conformance suite");
         conformance::judge(scenario, &output, results.path(), checks, |_| false);
     }
+}
+
+#[test]
+fn the_skills_extensions_client_scenarios_pass() {
+    run_forced(&SKILLS_SCENARIOS, "2026-07-28");
+}
+
+#[test]
+fn the_authorization_extensions_scenarios_pass_at_2025_11_25() {
+    let scenarios: Vec<(&str, usize)> = AUTH_EXTENSION_SCENARIOS
+        .iter()
+        .map(|&(scenario, checks, _)| (scenario, checks))
+        .collect();
+    run_forced(&scenarios, "2025-11-25");
+}
+
+#[test]
+fn the_authorization_extensions_scenarios_pass_at_2026_07_28() {
+    let scenarios: Vec<(&str, usize)> = AUTH_EXTENSION_SCENARIOS
+        .iter()
+        .map(|&(scenario, _, checks)| (scenario, checks))
+        .collect();
+    run_forced(&scenarios, "2026-07-28");
 }
 
 /// A check about the `initialize` handshake, which a client of the stateless revision

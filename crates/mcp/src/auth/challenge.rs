@@ -1,7 +1,7 @@
 //! The `WWW-Authenticate` challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1): which
 //! metadata to read, which scopes the operation needs, and why the token was refused.
 
-/// The parameters of a `Bearer` challenge that the authorization client acts on.
+/// The parameters of a `Bearer` or `DPoP` challenge that the authorization client acts on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Challenge {
     /// Where the protected resource metadata is (RFC 9728).
@@ -14,7 +14,7 @@ pub struct Challenge {
 }
 
 impl Challenge {
-    /// Reads the `Bearer` challenge of a header value; other schemes are skipped, and a
+    /// Reads the `Bearer` or `DPoP` challenge of a header value; other schemes are skipped, and a
     /// header that cannot be read yields an empty challenge (discovery then probes the
     /// well-known URLs, as without a header).
     pub fn parse(header: &str) -> Self {
@@ -22,7 +22,8 @@ impl Challenge {
         let mut in_bearer = false;
         for Piece { scheme, params } in challenges(header) {
             if let Some(scheme) = scheme {
-                in_bearer = scheme.eq_ignore_ascii_case("bearer");
+                in_bearer =
+                    scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("dpop");
             }
             if !in_bearer {
                 continue;
@@ -46,6 +47,11 @@ impl Challenge {
 
     pub fn insufficient_scope(&self) -> bool {
         self.error.as_deref() == Some("insufficient_scope")
+    }
+
+    /// The server wants a DPoP proof with its nonce (RFC 9449 §9).
+    pub fn wants_nonce(&self) -> bool {
+        self.error.as_deref() == Some("use_dpop_nonce")
     }
 }
 

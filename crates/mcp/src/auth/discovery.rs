@@ -41,6 +41,9 @@ pub struct ServerMetadata {
     pub client_id_metadata_document_supported: Option<bool>,
     #[serde(default)]
     pub authorization_response_iss_parameter_supported: Option<bool>,
+    /// RFC 9449 §5.1: the proof algorithms it takes, when it binds tokens to a key.
+    #[serde(default)]
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
 }
 
 impl ServerMetadata {
@@ -58,6 +61,7 @@ impl ServerMetadata {
             token_endpoint_auth_methods_supported: None,
             client_id_metadata_document_supported: None,
             authorization_response_iss_parameter_supported: None,
+            dpop_signing_alg_values_supported: None,
         }
     }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 
 use super::AuthError;
+use super::jwt::ProofKey;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_BODY: usize = 1024 * 1024;
@@ -99,39 +100,135 @@ async fn bounded_body(response: reqwest::Response) -> Result<Vec<u8>, String> {
     Ok(body)
 }
 
-/// Carries the `oauth2` crate's requests over our reqwest (its own adapter is for an older
-/// reqwest), with the same no-redirect, bounded client.
-pub struct Exchange<'a>(pub &'a reqwest::Client);
+/// Carries token requests (the `oauth2` crate's and our own) over our reqwest, with the
+/// same no-redirect, bounded client; where the connection proves a DPoP key, each request
+/// carries a fresh proof, and one refused for want of the server's nonce is sent once more
+/// with it (RFC 9449 §8).
+pub struct Exchange<'a> {
+    http: &'a reqwest::Client,
+    proving: Option<Proving<'a>>,
+}
+
+/// The key a connection proves and the nonces its servers gave.
+#[derive(Clone, Copy)]
+pub struct Proving<'a> {
+    pub key: &'a ProofKey,
+    pub nonces: &'a Nonces,
+}
+
+impl<'a> Exchange<'a> {
+    pub fn plain(http: &'a reqwest::Client) -> Self {
+        Self {
+            http,
+            proving: None,
+        }
+    }
+
+    pub fn proving(http: &'a reqwest::Client, proving: Option<Proving<'a>>) -> Self {
+        Self { http, proving }
+    }
+
+    pub fn http(&self) -> &'a reqwest::Client {
+        self.http
+    }
+
+    pub async fn send(
+        &self,
+        request: oauth2::HttpRequest,
+    ) -> Result<oauth2::HttpResponse, ExchangeError> {
+        let (parts, body) = request.into_parts();
+        let url = parts.uri.to_string();
+        let mut retried = false;
+        loop {
+            let mut outgoing = self
+                .http
+                .request(parts.method.clone(), &url)
+                .headers(parts.headers.clone())
+                .body(body.clone())
+                .timeout(TIMEOUT);
+            if let Some(proving) = self.proving {
+                let proof = proving
+                    .key
+                    .proof(
+                        parts.method.as_str(),
+                        &url,
+                        None,
+                        proving.nonces.get(&url).as_deref(),
+                    )
+                    .map_err(|e| ExchangeError(e.to_string()))?;
+                outgoing = outgoing.header("DPoP", proof);
+            }
+            let response = outgoing
+                .send()
+                .await
+                .map_err(|e| ExchangeError(e.to_string()))?;
+            let fresh_nonce = self
+                .proving
+                .is_some_and(|proving| proving.nonces.note(&url, response.headers()));
+            let mut builder = http::Response::builder().status(response.status());
+            for (name, value) in response.headers() {
+                builder = builder.header(name, value);
+            }
+            let status = response.status();
+            let body = bounded_body(response).await.map_err(ExchangeError)?;
+            if !retried
+                && fresh_nonce
+                && status == reqwest::StatusCode::BAD_REQUEST
+                && asks_nonce(&body)
+            {
+                retried = true;
+                continue;
+            }
+            return builder.body(body).map_err(|e| ExchangeError(e.to_string()));
+        }
+    }
+}
+
+/// Whether a token endpoint's error body is `use_dpop_nonce`.
+fn asks_nonce(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .is_ok_and(|answer| answer["error"] == "use_dpop_nonce")
+}
 
 impl<'c> oauth2::AsyncHttpClient<'c> for Exchange<'_> {
     type Error = ExchangeError;
     type Future = futures_util::future::BoxFuture<'c, Result<oauth2::HttpResponse, ExchangeError>>;
 
     fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
-        Box::pin(oauth_exchange(self.0, request))
+        Box::pin(self.send(request))
     }
 }
 
-async fn oauth_exchange(
-    http: &reqwest::Client,
-    request: oauth2::HttpRequest,
-) -> Result<oauth2::HttpResponse, ExchangeError> {
-    let (parts, body) = request.into_parts();
-    let mut outgoing = http
-        .request(parts.method, parts.uri.to_string())
-        .headers(parts.headers)
-        .body(body);
-    outgoing = outgoing.timeout(TIMEOUT);
-    let response = outgoing
-        .send()
-        .await
-        .map_err(|e| ExchangeError(e.to_string()))?;
-    let mut builder = http::Response::builder().status(response.status());
-    for (name, value) in response.headers() {
-        builder = builder.header(name, value);
+/// The latest DPoP nonce each server (by origin) gave (RFC 9449 §8, §9).
+#[derive(Default)]
+pub struct Nonces(std::sync::Mutex<std::collections::HashMap<String, String>>);
+
+impl Nonces {
+    pub fn get(&self, url: &str) -> Option<String> {
+        self.lock().get(&origin(url)).cloned()
     }
-    let body = bounded_body(response).await.map_err(ExchangeError)?;
-    builder.body(body).map_err(|e| ExchangeError(e.to_string()))
+
+    pub fn keep(&self, url: &str, nonce: &str) {
+        self.lock().insert(origin(url), nonce.to_owned());
+    }
+
+    /// Keeps the nonce a response carries; whether it is one not held before.
+    pub fn note(&self, url: &str, headers: &reqwest::header::HeaderMap) -> bool {
+        let Some(nonce) = headers.get("DPoP-Nonce").and_then(|v| v.to_str().ok()) else {
+            return false;
+        };
+        self.lock().insert(origin(url), nonce.to_owned()).as_deref() != Some(nonce)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, String>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn origin(url: &str) -> String {
+    url::Url::parse(url)
+        .map(|u| u.origin().ascii_serialization())
+        .unwrap_or_else(|_| url.to_owned())
 }
 
 #[derive(Debug, thiserror::Error)]

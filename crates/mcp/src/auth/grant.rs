@@ -29,6 +29,9 @@ pub struct Tokens {
     pub expires_at: Option<u64>,
     /// The scopes asked for when these tokens were granted.
     pub scopes: Vec<String>,
+    /// Bound to the grant's DPoP key (`token_type` DPoP): sent with a proof of it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bound: bool,
 }
 
 impl std::fmt::Debug for Tokens {
@@ -41,6 +44,7 @@ impl std::fmt::Debug for Tokens {
             )
             .field("expires_at", &self.expires_at)
             .field("scopes", &self.scopes)
+            .field("bound", &self.bound)
             .finish()
     }
 }
@@ -53,7 +57,7 @@ impl Tokens {
     }
 }
 
-fn now() -> u64 {
+pub(super) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -214,14 +218,13 @@ pub fn answer_code(pending: &Pending, query: &[(String, String)]) -> Result<Stri
 /// Redeems the code, with the PKCE verifier and the resource.
 /// `scopes` are noted with the tokens: a step-up starts from them.
 pub async fn redeem(
-    http: &reqwest::Client,
+    exchange: &Exchange<'_>,
     parties: &Parties<'_>,
     pending: Pending,
     code: String,
     scopes: Vec<String>,
 ) -> Result<Tokens, AuthError> {
     let oauth = oauth_client(parties)?;
-    let exchange = Exchange(http);
     let mut request = oauth
         .exchange_code(AuthorizationCode::new(code))
         .set_pkce_verifier(pending.verifier)
@@ -230,7 +233,7 @@ pub async fn redeem(
         request = request.add_extra_param("client_id", client_id);
     }
     let response = request
-        .request_async(&exchange)
+        .request_async(exchange)
         .await
         .map_err(|e| token_error(&parties.server.token_endpoint, e))?;
     Ok(tokens(&response, None, scopes))
@@ -239,7 +242,7 @@ pub async fn redeem(
 /// Trades the refresh token for new tokens; the old refresh token is kept if no new one
 /// comes (RFC 6749 §6).
 pub async fn refresh(
-    http: &reqwest::Client,
+    exchange: &Exchange<'_>,
     parties: &Parties<'_>,
     current: &Tokens,
 ) -> Result<Tokens, AuthError> {
@@ -251,7 +254,6 @@ pub async fn refresh(
         });
     };
     let oauth = oauth_client(parties)?;
-    let exchange = Exchange(http);
     let token = RefreshToken::new(refresh_token.clone());
     let mut request = oauth
         .exchange_refresh_token(&token)
@@ -260,7 +262,7 @@ pub async fn refresh(
         request = request.add_extra_param("client_id", client_id);
     }
     let response = request
-        .request_async(&exchange)
+        .request_async(exchange)
         .await
         .map_err(|e| token_error(&server.token_endpoint, e))?;
     Ok(tokens(
@@ -392,6 +394,10 @@ fn tokens(
             .expires_in()
             .map(|d| now().saturating_add(d.as_secs())),
         scopes,
+        bound: matches!(
+            response.token_type(),
+            oauth2::basic::BasicTokenType::Extension(kind) if kind.eq_ignore_ascii_case("DPoP")
+        ),
     }
 }
 

@@ -17,9 +17,11 @@ mod discovery;
 mod error;
 mod fetch;
 mod grant;
+mod jwt;
 mod loopback;
 mod reach;
 mod registration;
+mod unattended;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -33,6 +35,10 @@ pub use error::AuthError;
 pub use grant::Tokens;
 pub use loopback::Loopback;
 pub use registration::{CLIENT_ID_ON_SIGN_IN, RegisteredClient, RegistrationKind, TokenAuthMethod};
+pub use unattended::{ClientProof, Enterprise, Flow, Secret, TokenSource};
+
+use fetch::{Exchange, Nonces, Proving};
+use jwt::ProofKey;
 
 use futures_util::future::BoxFuture;
 
@@ -76,6 +82,15 @@ pub struct AuthConfig {
     /// Refusals one request may answer by refreshing or signing in (the first sign-in,
     /// then step-ups) before it fails.
     pub max_sign_ins_per_request: u32,
+    /// How tokens are obtained: the person signs in (the default), or a grant of the
+    /// client's own.
+    pub flow: Flow,
+    /// For a grant of the client's own: the authorization server its credentials were made
+    /// for, the only one they are sent to; `None` sends them to the one the MCP server names.
+    pub flow_issuer: Option<String>,
+    /// Binds tokens to a key of this client's (DPoP, RFC 9449) where the authorization
+    /// server offers it with ES256.
+    pub dpop: bool,
 }
 
 impl AuthConfig {
@@ -85,6 +100,9 @@ impl AuthConfig {
             pre_registered: None,
             client_metadata_url: None,
             max_sign_ins_per_request: 3,
+            flow: Flow::SignIn,
+            flow_issuer: None,
+            dpop: true,
         }
     }
 }
@@ -135,6 +153,9 @@ pub struct Grant {
     pub resource: String,
     pub client: RegisteredClient,
     pub tokens: Tokens,
+    /// The DPoP key bound tokens are proven with, kept as long as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_key: Option<Secret>,
 }
 
 impl Grant {
@@ -219,6 +240,8 @@ struct Inner {
     busy: tokio::sync::Mutex<()>,
     /// The refresh under way, which every caller that needs it waits for.
     refreshing: Mutex<Option<Refreshing>>,
+    /// The DPoP nonces the servers gave.
+    nonces: Nonces,
 }
 
 /// A refresh running in a task of its own: a caller that stops waiting (a call cancelled)
@@ -258,6 +281,7 @@ impl Authorization {
             state: Mutex::new(State::default()),
             busy: tokio::sync::Mutex::new(()),
             refreshing: Mutex::new(None),
+            nonces: Nonces::default(),
         })))
     }
 
@@ -303,15 +327,54 @@ impl Authorization {
             .state(|s| s.grant.as_ref().map(|g| g.tokens.access_token.clone()))
     }
 
-    /// Handles a 401 or 403 the server answered to a request sent with `sent`: refreshes,
-    /// signs in, or steps up, so that the request may be sent again.
+    /// `request` (a `method` to `url`) with the token now in use: as a bearer token, or,
+    /// bound to a key, as a DPoP token with a fresh proof of the key (RFC 9449 §7.1).
+    pub fn present(
+        &self,
+        request: reqwest::RequestBuilder,
+        method: &str,
+        url: &str,
+    ) -> reqwest::RequestBuilder {
+        let Some(grant) = self.0.state(|s| s.grant.clone()) else {
+            return request;
+        };
+        let token = &grant.tokens.access_token;
+        let key = match grant.proof_key.as_ref().filter(|_| grant.tokens.bound) {
+            None => return request.bearer_auth(token),
+            Some(kept) => ProofKey::from_kept(&kept.0),
+        };
+        let nonce = self.0.nonces.get(url);
+        match key.and_then(|key| key.proof(method, url, Some(token), nonce.as_deref())) {
+            Ok(proof) => request
+                .header("Authorization", format!("DPoP {token}"))
+                .header("DPoP", proof),
+            Err(e) => {
+                // Sent without: the server's refusal then says so where the person looks.
+                tracing::warn!(server = %self.0.server, "no DPoP proof: {e}");
+                request.header("Authorization", format!("DPoP {token}"))
+            }
+        }
+    }
+
+    /// Handles a 401 or 403 the server answered to a request sent with `sent`: takes the
+    /// DPoP nonce it asks for (`nonce`, its `DPoP-Nonce`), refreshes, signs in, or steps up,
+    /// so that the request may be sent again.
     pub async fn challenged(
         &self,
         status: u16,
         header: Option<&str>,
         sent: Option<&str>,
+        nonce: Option<&str>,
     ) -> Result<(), AuthError> {
         let challenge = header.map(Challenge::parse).unwrap_or_default();
+        if status == 401
+            && challenge.wants_nonce()
+            && let Some(nonce) = nonce
+            && self.0.nonces.get(self.0.server.as_str()).as_deref() != Some(nonce)
+        {
+            self.0.nonces.keep(self.0.server.as_str(), nonce);
+            return Ok(());
+        }
         let _one = self.0.busy.lock().await;
         self.0.load()?;
         let grant = self.0.state(|s| s.grant.clone());
@@ -481,8 +544,15 @@ impl Inner {
             redirect_uri: &self.agent.redirect_uri(),
             resource: &grant.resource,
         };
-        let tokens = grant::refresh(&self.http, &parties, &grant.tokens).await?;
+        let key = grant
+            .proof_key
+            .as_ref()
+            .map(|kept| ProofKey::from_kept(&kept.0))
+            .transpose()?;
+        let exchange = self.exchange(key.as_ref());
+        let tokens = grant::refresh(&exchange, &parties, &grant.tokens).await?;
         self.keep(Grant {
+            proof_key: grant.proof_key.clone().filter(|_| tokens.bound),
             tokens,
             ..grant.clone()
         })
@@ -496,6 +566,10 @@ impl Inner {
         scopes: Option<Vec<String>>,
     ) -> Result<(), AuthError> {
         let server = &discovered.server;
+        let key = self.proof_key_for(server)?;
+        if !self.config.flow.is_sign_in() {
+            return self.obtain(discovered, challenge, scopes, key).await;
+        }
         if !server.supports_s256() {
             return Err(AuthError::PkceUnsupported {
                 issuer: server.issuer.clone(),
@@ -559,14 +633,92 @@ impl Inner {
         };
         let query = self.agent.authorize(&sign_in).await?;
         let code = grant::answer_code(&pending, &query)?;
-        let tokens = grant::redeem(&self.http, &parties, pending, code, scopes).await?;
+        let exchange = self.exchange(key.as_ref());
+        let tokens = grant::redeem(&exchange, &parties, pending, code, scopes).await?;
         self.keep(Grant {
             issuer: server.issuer.clone(),
             resource: discovered.resource.clone(),
             client,
+            proof_key: kept_key(key.as_ref(), &tokens),
             tokens,
         })
     }
+
+    /// A grant of the client's own (client credentials, a workload's token, the
+    /// enterprise-managed grant): no person, no registration.
+    async fn obtain(
+        &self,
+        discovered: &discovery::Discovered,
+        challenge: &Challenge,
+        scopes: Option<Vec<String>>,
+        key: Option<ProofKey>,
+    ) -> Result<(), AuthError> {
+        let server = &discovered.server;
+        if let Some(issuer) = &self.config.flow_issuer
+            && *issuer != server.issuer
+        {
+            return Err(AuthError::SecretForAnotherIssuer {
+                entered: Some(issuer.clone()),
+                named: server.issuer.clone(),
+            });
+        }
+        let scopes = scopes.unwrap_or_else(|| choose_scopes(challenge, discovered));
+        let exchange = self.exchange(key.as_ref());
+        let tokens = unattended::obtain(
+            &exchange,
+            &self.config.flow,
+            server,
+            &discovered.resource,
+            &scopes,
+        )
+        .await?;
+        let client_id = match &self.config.flow {
+            Flow::ClientCredentials { client_id, .. } => client_id.clone(),
+            Flow::Workload { client_id, .. } => client_id.clone().unwrap_or_default(),
+            Flow::Enterprise(enterprise) => enterprise.client_id.clone(),
+            Flow::SignIn => String::new(),
+        };
+        self.keep(Grant {
+            issuer: server.issuer.clone(),
+            resource: discovered.resource.clone(),
+            // Its credentials stay in the configuration; none is kept with the tokens.
+            client: RegisteredClient {
+                client_id,
+                client_secret: None,
+                auth_method: TokenAuthMethod::None,
+                kind: RegistrationKind::PreRegistered,
+            },
+            proof_key: kept_key(key.as_ref(), &tokens),
+            tokens,
+        })
+    }
+
+    /// A new DPoP key, when this client binds tokens and `server` takes ES256 proofs.
+    fn proof_key_for(&self, server: &ServerMetadata) -> Result<Option<ProofKey>, AuthError> {
+        let offered = server
+            .dpop_signing_alg_values_supported
+            .as_ref()
+            .is_some_and(|algs| algs.iter().any(|alg| alg == "ES256"));
+        if self.config.dpop && offered {
+            ProofKey::generate().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn exchange<'a>(&'a self, key: Option<&'a ProofKey>) -> Exchange<'a> {
+        let proving = key.map(|key| Proving {
+            key,
+            nonces: &self.nonces,
+        });
+        Exchange::proving(&self.http, proving)
+    }
+}
+
+/// The key to keep with `tokens`: only if the server bound them to it.
+fn kept_key(key: Option<&ProofKey>, tokens: &Tokens) -> Option<Secret> {
+    key.filter(|_| tokens.bound)
+        .map(|key| Secret(key.to_kept()))
 }
 
 const OFFLINE_ACCESS: &str = "offline_access";
@@ -601,7 +753,9 @@ mod tests {
                 refresh_token: Some("refresh-token-value".into()),
                 expires_at: None,
                 scopes: vec!["tools".into()],
+                bound: true,
             },
+            proof_key: Some(Secret("kept-key-value".into())),
         };
         let pre = PreRegistered {
             client_id: "pre".into(),
@@ -614,6 +768,7 @@ mod tests {
             "access-token-value",
             "refresh-token-value",
             "pre-secret-value",
+            "kept-key-value",
         ] {
             assert!(!shown.contains(secret), "{shown}");
         }

@@ -84,6 +84,8 @@ pub enum TransportError {
         status: u16,
         /// The `WWW-Authenticate` header, if any.
         challenge: Option<String>,
+        /// The `DPoP-Nonce` header, if any (RFC 9449 §9).
+        nonce: Option<String>,
     },
     #[error("{url} answered HTTP {status}: {body}")]
     Status {

@@ -799,7 +799,7 @@ async fn a_server_on_the_internet_cannot_lead_sign_in_to_this_machine() {
     .expect("a valid URL");
     let challenge = format!("Bearer resource_metadata=\"{metadata}\"");
     let error = auth
-        .challenged(401, Some(&challenge), None)
+        .challenged(401, Some(&challenge), None, None)
         .await
         .expect_err("refused");
     assert_eq!(
@@ -899,6 +899,7 @@ async fn the_grant_of_the_authorization_server_the_resource_names_is_the_one_use
             refresh_token: Some("elsewhere-refresh".into()),
             expires_at: None,
             scopes: vec!["tools".into()],
+            bound: false,
         },
         ..ours.clone()
     };

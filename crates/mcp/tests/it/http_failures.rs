@@ -315,6 +315,7 @@ async fn unauthorized_and_forbidden_are_typed_with_the_challenge() {
             url: server.url.clone(),
             status: 401,
             challenge: Some(r#"Bearer resource_metadata="https://a.example/.well-known""#.into()),
+            nonce: None,
         }
     );
     let forbidden =

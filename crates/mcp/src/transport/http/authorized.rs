@@ -22,11 +22,19 @@ where
         let token = auth.bearer().await?;
         match exchange().await {
             Err(TransportError::Unauthorized {
-                status, challenge, ..
+                status,
+                challenge,
+                nonce,
+                ..
             }) if sign_ins < auth.max_sign_ins_per_request() => {
                 sign_ins += 1;
-                auth.challenged(status, challenge.as_deref(), token.as_deref())
-                    .await?;
+                auth.challenged(
+                    status,
+                    challenge.as_deref(),
+                    token.as_deref(),
+                    nonce.as_deref(),
+                )
+                .await?;
             }
             Err(TransportError::Unauthorized {
                 status: 403,

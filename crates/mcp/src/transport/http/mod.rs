@@ -461,7 +461,7 @@ impl Shared {
         let version = self.state(|s| s.protocol_version.clone());
         let mut request = self
             .client
-            .request(method, url)
+            .request(method.clone(), url.clone())
             .headers(self.headers.clone());
         if let Some(session) = session {
             request = request.header("Mcp-Session-Id", session);
@@ -469,8 +469,8 @@ impl Shared {
         if let Some(version) = version {
             request = request.header("MCP-Protocol-Version", version);
         }
-        if let Some(token) = self.auth.as_ref().and_then(|a| a.current_token()) {
-            request = request.bearer_auth(token);
+        if let Some(auth) = &self.auth {
+            request = auth.present(request, method.as_str(), url.as_str());
         }
         request
     }
@@ -554,10 +554,16 @@ async fn status_error(url: &Url, response: reqwest::Response) -> TransportError 
             .get("WWW-Authenticate")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let nonce = response
+            .headers()
+            .get("DPoP-Nonce")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         return TransportError::Unauthorized {
             url: url.to_string(),
             status,
             challenge,
+            nonce,
         };
     }
     if response.status().is_redirection() {
