@@ -6,6 +6,7 @@
 //! itself; `Desk::sign_in` grants one sign-in, and the server is restarted to use it.
 
 mod grants;
+mod unattended;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -214,7 +215,13 @@ impl SignIns {
         let mut config = AuthConfig::new(CLIENT_NAME);
         config.client_metadata_url = self.client_metadata_url();
         if let Some(client) = oauth {
-            config.pre_registered = Some(pre_registered(server, client, secrets).await?);
+            config.flow = unattended::flow_of(server, client, secrets).await?;
+            config.dpop = client.dpop;
+            if config.flow.is_sign_in() {
+                config.pre_registered = Some(pre_registered(server, client, secrets).await?);
+            } else {
+                config.flow_issuer.clone_from(&client.issuer);
+            }
         }
         let agent = Door {
             server: server.to_owned(),

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+mod oauth;
+
 use switchboard_core::config::{
-    EnvValue, OAuthClient, Place, ProtocolEra, SandboxSetting, SecretRef, ServerConfig,
-    TransportType, client_secret_name, secret_name,
+    EnvValue, OAuthGrant, Place, ProtocolEra, SandboxSetting, ServerConfig, TransportType,
+    secret_name,
 };
 use switchboard_core::server_events::ServerState;
 
@@ -73,6 +75,32 @@ pub struct ServerForm {
     /// secret is sent to; empty for none.
     #[serde(default)]
     pub client_issuer: String,
+    /// How the client obtains its tokens: the person signing in, or a grant of its own.
+    #[serde(default)]
+    pub oauth_grant: OAuthGrant,
+    /// For client credentials: the private key (PEM) it signs with, kept in the keyring;
+    /// when read, empty (see `private_key_stored`).
+    #[serde(default)]
+    pub private_key: String,
+    #[serde(default)]
+    pub private_key_stored: bool,
+    /// That key's JWS algorithm; empty for ES256.
+    #[serde(default)]
+    pub signing_algorithm: String,
+    /// For a workload: the file its token is in.
+    #[serde(default)]
+    pub token_file: String,
+    /// For the enterprise-managed grant: the identity provider's token endpoint, this
+    /// app's client there, and the file the person's ID token is in.
+    #[serde(default)]
+    pub idp_token_endpoint: String,
+    #[serde(default)]
+    pub idp_client_id: String,
+    #[serde(default)]
+    pub id_token_file: String,
+    /// Binds tokens to a key of this app's where the authorization server offers it.
+    #[serde(default = "yes")]
+    pub dpop: bool,
     pub request_timeout_secs: Option<u32>,
     pub trusted: bool,
     pub protocol_era: ProtocolEra,
@@ -103,6 +131,15 @@ impl Default for ServerForm {
             client_secret: String::new(),
             client_secret_stored: false,
             client_issuer: String::new(),
+            oauth_grant: OAuthGrant::SignIn,
+            private_key: String::new(),
+            private_key_stored: false,
+            signing_algorithm: String::new(),
+            token_file: String::new(),
+            idp_token_endpoint: String::new(),
+            idp_client_id: String::new(),
+            id_token_file: String::new(),
+            dpop: true,
             request_timeout_secs: None,
             trusted: false,
             protocol_era: ProtocolEra::default(),
@@ -110,6 +147,10 @@ impl Default for ServerForm {
             sandbox_network: false,
         }
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn sandboxed() -> bool {
@@ -153,9 +194,21 @@ pub enum FormError {
     #[error("a client secret needs its client ID")]
     SecretWithoutClient,
     #[error(
-        "a client secret is sent only to the authorization server it was made at: enter that server's address"
+        "a client's credentials are sent only to the authorization server they were made at: enter that server's address"
     )]
     SecretWithoutIssuer,
+    #[error("a client that signs in on its own needs its client ID")]
+    NoClientId,
+    #[error("client credentials need the client secret or a private key")]
+    NoClientCredential,
+    #[error("the private key: {0}")]
+    BadKey(String),
+    #[error("enter the full path of {0}")]
+    NoFile(&'static str),
+    #[error(
+        "the enterprise sign-in needs the identity provider's token endpoint (an http:// or https:// URL) and this app's client ID there"
+    )]
+    NoIdentityProvider,
     #[error("{what} {key:?} is marked secret but has no value")]
     EmptySecret { what: &'static str, key: String },
     #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
@@ -198,7 +251,7 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             })
             .collect()
     };
-    ServerForm {
+    let mut form = ServerForm {
         name: name.to_owned(),
         transport: transport_of(config),
         enabled: config.enabled,
@@ -217,21 +270,6 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
             _ => HttpMode::Auto,
         },
         headers: rows(&config.headers),
-        client_id: config
-            .oauth
-            .as_ref()
-            .map(|c| c.client_id.clone())
-            .unwrap_or_default(),
-        client_secret: String::new(),
-        client_secret_stored: config
-            .oauth
-            .as_ref()
-            .is_some_and(|c| c.client_secret.is_some()),
-        client_issuer: config
-            .oauth
-            .as_ref()
-            .and_then(|c| c.issuer.clone())
-            .unwrap_or_default(),
         request_timeout_secs: config
             .request_timeout_secs
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
@@ -239,7 +277,10 @@ pub fn form_of(name: &str, config: &ServerConfig) -> ServerForm {
         protocol_era: config.protocol_era,
         sandbox: config.sandbox.is_some(),
         sandbox_network: config.sandbox.is_some_and(|s| s.network),
-    }
+        ..ServerForm::default()
+    };
+    oauth::fill(&mut form, config.oauth.as_ref());
+    form
 }
 
 pub fn transport_of(config: &ServerConfig) -> Transport {
@@ -373,7 +414,7 @@ pub fn apply_form(
                 previous.map(|(name, p)| (name, &p.headers)),
                 &mut secrets,
             )?;
-            config.oauth = oauth_client(form, previous, &mut secrets)?;
+            config.oauth = oauth::client(form, previous, &mut secrets)?;
             config.transport = match form.http_mode {
                 // `http` already means the automatic choice: kept as the person wrote it.
                 HttpMode::Auto => config.transport.filter(|t| *t == TransportType::Http),
@@ -395,62 +436,6 @@ pub fn apply_form(
     // Given with the server's launch in view, the mark is pinned to it.
     config.set_trusted(form.trusted);
     Ok(Applied { config, secrets })
-}
-
-/// The pre-registered client the form gives: its secret stored as `<server>/oauth/client-secret`
-/// (typed anew, kept, or taken along to a new name), never written in the file.
-fn oauth_client(
-    form: &ServerForm,
-    previous: Option<(&str, &ServerConfig)>,
-    secrets: &mut Vec<NewSecret>,
-) -> Result<Option<OAuthClient>, FormError> {
-    let client_id = form.client_id.trim();
-    if client_id.is_empty() {
-        return match form.client_secret.is_empty() {
-            true => Ok(None),
-            false => Err(FormError::SecretWithoutClient),
-        };
-    }
-    let name = client_secret_name(&form.name);
-    let mut store = |value: SecretValue| {
-        secrets.push(NewSecret {
-            name: name.clone(),
-            value,
-        });
-        Some(SecretRef {
-            secret: name.clone(),
-        })
-    };
-    let before =
-        previous.and_then(|(old, p)| Some((old, p.oauth.as_ref()?.client_secret.as_ref()?)));
-    let client_secret = if !form.client_secret.is_empty() {
-        store(SecretValue::Given(form.client_secret.clone()))
-    } else if !form.client_secret_stored {
-        None
-    } else {
-        match before {
-            Some((old, secret)) if old != form.name && secret.secret == client_secret_name(old) => {
-                store(SecretValue::Copied {
-                    from: secret.secret.clone(),
-                    what: "oauth",
-                    key: "client secret".into(),
-                })
-            }
-            Some((_, kept)) => Some(kept.clone()),
-            None => None,
-        }
-    };
-    let issuer = Some(form.client_issuer.trim())
-        .filter(|i| !i.is_empty())
-        .map(str::to_owned);
-    if client_secret.is_some() && issuer.is_none() {
-        return Err(FormError::SecretWithoutIssuer);
-    }
-    Ok(Some(OAuthClient {
-        client_id: client_id.to_owned(),
-        client_secret,
-        issuer,
-    }))
 }
 
 fn rows_to_values(
@@ -517,7 +502,9 @@ fn rows_to_values(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchboard_core::config::{SandboxEngine, ServerSpec};
+    use switchboard_core::config::{
+        IdentityProvider, OAuthClient, SandboxEngine, SecretRef, ServerSpec,
+    };
 
     fn stdio_form() -> ServerForm {
         ServerForm {
@@ -545,6 +532,7 @@ mod tests {
             protocol_era: ProtocolEra::Auto,
             sandbox: true,
             sandbox_network: false,
+            ..ServerForm::default()
         }
     }
 
@@ -794,6 +782,7 @@ mod tests {
                     secret: name.clone()
                 }),
                 issuer: Some("https://auth.example.com".into()),
+                ..OAuthClient::default()
             })
         );
         assert_eq!(
@@ -851,5 +840,128 @@ mod tests {
         };
         let public = apply_form(&public, None).expect("a public client needs no issuer");
         assert_eq!(public.config.oauth.expect("a client").issuer, None);
+    }
+
+    /// A test key, made for these tests alone.
+    const TEST_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgobJU0a5Nhgcr/Pu9
+EKxtIU9r5RB1EUZ2cNbgpgr+TQKhRANCAASBIFzrDJ0q0z1KSlQijGWz55x5pbFV
+ZqVsZ1zfgUZ2A67ufWZCzb7OqfQBVBKyjVJUrEbubQuAhFRbNQgyKdj7
+-----END PRIVATE KEY-----
+";
+
+    fn http_form() -> ServerForm {
+        ServerForm {
+            transport: Transport::Http,
+            url: "https://mcp.example.com/mcp".into(),
+            client_id: "the-client".into(),
+            client_issuer: "https://auth.example.com".into(),
+            ..stdio_form()
+        }
+    }
+
+    #[test]
+    fn client_credentials_with_a_key_keep_the_key_in_the_keyring_and_read_back() {
+        let form = ServerForm {
+            oauth_grant: OAuthGrant::ClientCredentials,
+            private_key: TEST_KEY.into(),
+            dpop: false,
+            ..http_form()
+        };
+        let applied = apply_form(&form, None).expect("valid");
+        let client = applied.config.oauth.clone().expect("a client");
+        assert_eq!(client.grant, OAuthGrant::ClientCredentials);
+        assert_eq!(
+            client.private_key,
+            Some(SecretRef {
+                secret: "files/oauth/private-key".into()
+            })
+        );
+        assert!(!client.dpop);
+        let written = serde_json::to_string(&applied.config).expect("serializes");
+        assert!(!written.contains("PRIVATE KEY"), "{written}");
+        assert_eq!(
+            applied.secrets[0].value,
+            SecretValue::Given(TEST_KEY.into())
+        );
+        let read = form_of("files", &applied.config);
+        assert!(read.private_key_stored && read.private_key.is_empty());
+        assert_eq!(read.oauth_grant, OAuthGrant::ClientCredentials);
+        assert!(!read.dpop);
+        // Saved again untouched, the key stays as stored.
+        let kept = apply_form(&read, Some(("files", &applied.config))).expect("kept");
+        assert_eq!(kept.config.oauth, applied.config.oauth);
+        assert!(kept.secrets.is_empty());
+    }
+
+    #[test]
+    fn a_grant_of_the_clients_own_refuses_what_it_cannot_use() {
+        let credentials = ServerForm {
+            oauth_grant: OAuthGrant::ClientCredentials,
+            ..http_form()
+        };
+        assert_eq!(
+            apply_form(&credentials, None),
+            Err(FormError::NoClientCredential)
+        );
+        let bad_key = ServerForm {
+            private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----".into(),
+            ..credentials.clone()
+        };
+        assert!(matches!(
+            apply_form(&bad_key, None),
+            Err(FormError::BadKey(_))
+        ));
+        let wrong_algorithm = ServerForm {
+            private_key: TEST_KEY.into(),
+            signing_algorithm: "RS256".into(),
+            ..credentials.clone()
+        };
+        assert!(matches!(
+            apply_form(&wrong_algorithm, None),
+            Err(FormError::BadKey(_))
+        ));
+        let anywhere = ServerForm {
+            client_secret: "s3cret".into(),
+            client_issuer: String::new(),
+            ..credentials
+        };
+        assert_eq!(
+            apply_form(&anywhere, None),
+            Err(FormError::SecretWithoutIssuer)
+        );
+        let workload = ServerForm {
+            oauth_grant: OAuthGrant::Workload,
+            token_file: "token.jwt".into(),
+            ..http_form()
+        };
+        assert_eq!(
+            apply_form(&workload, None),
+            Err(FormError::NoFile("the token file"))
+        );
+        let enterprise = ServerForm {
+            oauth_grant: OAuthGrant::Enterprise,
+            idp_token_endpoint: "https://idp.example.com/token".into(),
+            idp_client_id: "idp-client".into(),
+            id_token_file: "/run/id-token".into(),
+            ..http_form()
+        };
+        let applied = apply_form(&enterprise, None).expect("valid");
+        assert_eq!(
+            applied.config.oauth.expect("a client").identity_provider,
+            Some(IdentityProvider {
+                token_endpoint: "https://idp.example.com/token".into(),
+                client_id: "idp-client".into(),
+                id_token_file: "/run/id-token".into(),
+            })
+        );
+        let no_idp = ServerForm {
+            idp_client_id: String::new(),
+            ..enterprise
+        };
+        assert_eq!(
+            apply_form(&no_idp, None),
+            Err(FormError::NoIdentityProvider)
+        );
     }
 }

@@ -569,24 +569,98 @@ impl ModelPrice {
     }
 }
 
-/// A client registered beforehand (by the person, at the authorization server). Its secret
-/// is only ever a keyring entry, `<server>/oauth/client-secret` (see [`client_secret_name`]).
+/// This app's client at the server's authorization server, registered beforehand (by the
+/// person), and how it obtains tokens: the person signs in (the default), or a grant of
+/// the client's own (the authorization extensions). Its secrets are only ever keyring
+/// entries of the server's own names: `<server>/oauth/client-secret` (see
+/// [`client_secret_name`]) and `<server>/oauth/private-key` (see [`private_key_name`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthClient {
     pub client_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<SecretRef>,
-    /// The authorization server (its issuer) the client was made at: the secret is sent to
-    /// it alone.
+    /// The authorization server (its issuer) the client was made at: its credentials are
+    /// sent to it alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issuer: Option<String>,
+    #[serde(default, skip_serializing_if = "OAuthGrant::is_sign_in")]
+    pub grant: OAuthGrant,
+    /// For client credentials: the key (PEM) the client signs its assertions with
+    /// (`private_key_jwt`), in place of a secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_key: Option<SecretRef>,
+    /// The JWS algorithm of that key; `ES256` when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signing_algorithm: Option<String>,
+    /// For a workload: the file its platform keeps its token in, read at each grant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_file: Option<PathBuf>,
+    /// For the enterprise-managed grant: the person's identity provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity_provider: Option<IdentityProvider>,
+    /// Binds tokens to a key of this app's (DPoP) where the authorization server offers it.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub dpop: bool,
+}
+
+impl Default for OAuthClient {
+    fn default() -> Self {
+        Self {
+            client_id: String::new(),
+            client_secret: None,
+            issuer: None,
+            grant: OAuthGrant::default(),
+            private_key: None,
+            signing_algorithm: None,
+            token_file: None,
+            identity_provider: None,
+            dpop: true,
+        }
+    }
+}
+
+/// How a server's client obtains its tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum OAuthGrant {
+    /// The person signs in in the browser.
+    #[default]
+    SignIn,
+    /// The client's own credentials, its secret or a signed JWT (no person).
+    ClientCredentials,
+    /// A workload's token, from a file (workload identity federation).
+    Workload,
+    /// The person's ID token at their identity provider, exchanged for the server's token.
+    Enterprise,
+}
+
+impl OAuthGrant {
+    pub fn is_sign_in(&self) -> bool {
+        *self == Self::SignIn
+    }
+}
+
+/// The identity provider of the enterprise-managed grant: where the person's ID token is
+/// exchanged for an ID-JAG, as which client, and where that ID token is kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityProvider {
+    pub token_endpoint: String,
+    pub client_id: String,
+    pub id_token_file: PathBuf,
 }
 
 /// The keyring name of the pre-registered client secret of the server `name`; a server
 /// uses only the secret of its own name.
 pub fn client_secret_name(name: &str) -> String {
     format!("{name}/oauth/client-secret")
+}
+
+/// The keyring name of the private key the client of the server `name` signs with.
+pub fn private_key_name(name: &str) -> String {
+    format!("{name}/oauth/private-key")
 }
 
 impl OAuthClient {
@@ -596,6 +670,14 @@ impl OAuthClient {
             .as_ref()
             .map(|s| s.secret.as_str())
             .filter(|secret| *secret == client_secret_name(name))
+    }
+
+    /// The keyring name of this client's private key (for the server `name`), if its own.
+    pub fn own_private_key(&self, name: &str) -> Option<&str> {
+        self.private_key
+            .as_ref()
+            .map(|s| s.secret.as_str())
+            .filter(|secret| *secret == private_key_name(name))
     }
 }
 

@@ -58,6 +58,7 @@ impl ServerConfig {
                 _ => None,
             })
             .chain(self.oauth.as_ref().and_then(|o| o.own_secret(name)))
+            .chain(self.oauth.as_ref().and_then(|o| o.own_private_key(name)))
     }
 }
 

@@ -51,4 +51,5 @@ mod tasks;
 mod traffic;
 mod trust_service;
 mod unanswered;
+mod unattended_sign_in;
 mod url_steps;

@@ -38,6 +38,13 @@ pub use registration::{CLIENT_ID_ON_SIGN_IN, RegisteredClient, RegistrationKind,
 pub use unattended::{ClientProof, Enterprise, Flow, Secret, TokenSource};
 
 use fetch::{Exchange, Nonces, Proving};
+
+/// Whether `pem` is a private key that signs with the JWS `algorithm`; the error says why not.
+pub fn check_signing_key(pem: &str, algorithm: &str) -> Result<(), AuthError> {
+    let key = jwt::SigningKey::from_pem(pem, algorithm)?;
+    // A key is known good once it has signed.
+    jwt::client_assertion(&key, "check", "check").map(drop)
+}
 use jwt::ProofKey;
 
 use futures_util::future::BoxFuture;
