@@ -1328,6 +1328,17 @@ export type ModelPrice_Serialize = {
 	cacheRead?: number,
 };
 
+/**  How a server's client obtains its tokens. */
+export type OAuthGrant = 
+/**  The person signs in in the browser. */
+"signIn" | 
+/**  The client's own credentials, its secret or a signed JWT (no person). */
+"clientCredentials" | 
+/**  A workload's token, from a file (workload identity federation). */
+"workload" | 
+/**  The person's ID token at their identity provider, exchanged for the server's token. */
+"enterprise";
+
 /**  What one server offers, as last listed. */
 export type Offer = {
 	tools: Mcp.Tool[],
@@ -2151,6 +2162,27 @@ export type ServerForm_Deserialize = {
 	 *  secret is sent to; empty for none.
 	 */
 	clientIssuer?: string,
+	/**  How the client obtains its tokens: the person signing in, or a grant of its own. */
+	oauthGrant?: OAuthGrant,
+	/**
+	 *  For client credentials: the private key (PEM) it signs with, kept in the keyring;
+	 *  when read, empty (see `private_key_stored`).
+	 */
+	privateKey?: string,
+	privateKeyStored?: boolean,
+	/**  That key's JWS algorithm; empty for ES256. */
+	signingAlgorithm?: string,
+	/**  For a workload: the file its token is in. */
+	tokenFile?: string,
+	/**
+	 *  For the enterprise-managed grant: the identity provider's token endpoint, this
+	 *  app's client there, and the file the person's ID token is in.
+	 */
+	idpTokenEndpoint?: string,
+	idpClientId?: string,
+	idTokenFile?: string,
+	/**  Binds tokens to a key of this app's where the authorization server offers it. */
+	dpop?: boolean,
 	requestTimeoutSecs?: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
@@ -2185,6 +2217,27 @@ export type ServerForm_Serialize = {
 	 *  secret is sent to; empty for none.
 	 */
 	clientIssuer: string,
+	/**  How the client obtains its tokens: the person signing in, or a grant of its own. */
+	oauthGrant: OAuthGrant,
+	/**
+	 *  For client credentials: the private key (PEM) it signs with, kept in the keyring;
+	 *  when read, empty (see `private_key_stored`).
+	 */
+	privateKey: string,
+	privateKeyStored: boolean,
+	/**  That key's JWS algorithm; empty for ES256. */
+	signingAlgorithm: string,
+	/**  For a workload: the file its token is in. */
+	tokenFile: string,
+	/**
+	 *  For the enterprise-managed grant: the identity provider's token endpoint, this
+	 *  app's client there, and the file the person's ID token is in.
+	 */
+	idpTokenEndpoint: string,
+	idpClientId: string,
+	idTokenFile: string,
+	/**  Binds tokens to a key of this app's where the authorization server offers it. */
+	dpop: boolean,
 	requestTimeoutSecs: number | null,
 	trusted: boolean,
 	protocolEra: ProtocolEra,
