@@ -224,6 +224,197 @@ describe("ServerFormView", () => {
     } satisfies ServerForm);
   });
 
+  /** A remote server named `name` at `url`, its form open on the HTTP fields. */
+  async function remote(user: ReturnType<typeof userEvent.setup>, name = "tracker", url = "https://mcp.tracker.example/mcp") {
+    await user.type(field("Server name"), name);
+    await user.click(screen.getByRole("radio", { name: "Remote server (HTTP)" }));
+    await user.type(field("URL"), url);
+  }
+  const grant = () => screen.getByRole("combobox", { name: "How it signs in" });
+
+  it("shows the fields of the chosen way of signing in alone", async () => {
+    const { user } = setup();
+    await remote(user);
+    expect(screen.getByRole("group", { name: "Authorization" })).toBeTruthy();
+    expect((grant() as HTMLSelectElement).value).toBe("signIn");
+    expect(screen.queryByRole("textbox", { name: "Private key (PEM)" })).toBeNull();
+    expect(screen.getByLabelText("Client secret")).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: "Bind tokens to this app's key (DPoP) where the server offers it" })).toHaveProperty("checked", true);
+
+    await user.selectOptions(grant(), "Client credentials (no person)");
+    expect(field("Private key (PEM)").tagName).toBe("TEXTAREA");
+    expect(field("Signing algorithm").getAttribute("placeholder")).toBe("ES256");
+    expect(document.getElementById(field("Private key (PEM)").getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Kept in the keyring, never in the configuration file.",
+    );
+
+    await user.selectOptions(grant(), "Workload identity (token file)");
+    expect(screen.queryByRole("textbox", { name: "Private key (PEM)" })).toBeNull();
+    expect(screen.queryByLabelText("Client secret")).toBeNull();
+    expect(field("Token file")).toBeTruthy();
+
+    await user.selectOptions(grant(), "Enterprise identity provider");
+    expect(screen.queryByRole("textbox", { name: "Token file" })).toBeNull();
+    for (const name of ["Identity provider token endpoint", "Client ID at the identity provider", "ID token file"]) expect(field(name)).toBeTruthy();
+    expect(screen.getByLabelText("Client secret")).toBeTruthy();
+
+    await user.selectOptions(grant(), "You sign in in the browser");
+    expect(screen.queryByRole("textbox", { name: "Private key (PEM)" })).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "ID token file" })).toBeNull();
+  });
+
+  it("refuses client credentials without their authorization server or without a secret or key", async () => {
+    const { props, user } = setup();
+    await remote(user);
+    await user.selectOptions(grant(), "Client credentials (no person)");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).not.toHaveBeenCalled();
+    expect(problemOf(field("Client ID"))).toBe("Enter the client ID the authorization server gave this app.");
+    expect(problemOf(screen.getByLabelText("Client secret"))).toBe("Enter the client secret or a private key.");
+    expect(problemOf(field("Authorization server"))).toBe(
+      "Enter the authorization server its credentials are for: they are sent there alone.",
+    );
+
+    await user.type(field("Client ID"), "robot");
+    await user.type(screen.getByLabelText("Client secret"), "s3cr3t");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(screen.getByLabelText("Client secret"))).toBe("");
+    expect(problemOf(field("Authorization server"))).toBe(
+      "Enter the authorization server its credentials are for: they are sent there alone.",
+    );
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.clear(screen.getByLabelText("Client secret"));
+    await user.type(field("Authorization server"), "https://auth.tracker.example");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(screen.getByLabelText("Client secret"))).toBe("Enter the client secret or a private key.");
+    expect(problemOf(field("Authorization server"))).toBe("");
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.type(field("Private key (PEM)"), "not a key");
+    await user.type(field("Signing algorithm"), "HS256");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Private key (PEM)"))).toBe("Paste the whole key in PEM, from its -----BEGIN line to its -----END line.");
+    expect(problemOf(field("Signing algorithm"))).toBe(
+      "Use one of ES256, ES384, RS256, RS384, RS512, PS256, PS384, PS512, EdDSA, or leave it empty for ES256.",
+    );
+    expect(props.onSave).not.toHaveBeenCalled();
+  });
+
+  it("saves client credentials with their private key, and without DPoP when unticked", async () => {
+    const { props, user } = setup();
+    const pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----";
+    await remote(user);
+    await user.selectOptions(grant(), "Client credentials (no person)");
+    await user.type(field("Client ID"), "robot");
+    await user.type(field("Authorization server"), "https://auth.tracker.example");
+    await user.click(field("Private key (PEM)"));
+    await user.paste(pem);
+    await user.type(field("Signing algorithm"), "ES384");
+    await user.click(screen.getByRole("checkbox", { name: "Bind tokens to this app's key (DPoP) where the server offers it" }));
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "tracker",
+      transport: "http",
+      url: "https://mcp.tracker.example/mcp",
+      oauthGrant: "clientCredentials",
+      clientId: "robot",
+      clientIssuer: "https://auth.tracker.example",
+      privateKey: pem,
+      signingAlgorithm: "ES384",
+      dpop: false,
+    } satisfies ServerForm);
+  });
+
+  it("needs a workload's token file as a full path, and saves none of the other grants' fields", async () => {
+    const { props, user } = setup();
+    await remote(user);
+    await user.type(screen.getByLabelText("Client secret"), "left-over"); // a workload sends no secret
+    await user.selectOptions(grant(), "Client credentials (no person)");
+    await user.type(field("Private key (PEM)"), "left-over");
+    await user.selectOptions(grant(), "Workload identity (token file)");
+    await user.type(field("Authorization server"), "https://auth.tracker.example");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Token file"))).toBe("Enter the full path of the token file.");
+    expect(problemOf(field("Client ID"))).toBe("");
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.type(field("Token file"), "token.jwt");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Token file"))).toBe("Enter the full path of the token file.");
+    await user.clear(field("Token file"));
+    await user.type(field("Token file"), "~/token.jwt");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(problemOf(field("Token file"))).toBe("Enter the full path of the token file.");
+    expect(props.onSave).not.toHaveBeenCalled();
+
+    await user.clear(field("Token file"));
+    await user.type(field("Token file"), " /var/run/secrets/tokens/mcp-token ");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "tracker",
+      transport: "http",
+      url: "https://mcp.tracker.example/mcp",
+      oauthGrant: "workload",
+      clientIssuer: "https://auth.tracker.example",
+      tokenFile: "/var/run/secrets/tokens/mcp-token",
+    } satisfies ServerForm);
+  });
+
+  it("needs an enterprise grant's identity provider, its client there and the ID token file", async () => {
+    const { props, user } = setup();
+    await remote(user);
+    await user.selectOptions(grant(), "Enterprise identity provider");
+    await user.type(field("Identity provider token endpoint"), "idp.example.com/token");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).not.toHaveBeenCalled();
+    expect(problemOf(field("Identity provider token endpoint"))).toBe("Enter an http:// or https:// URL.");
+    expect(problemOf(field("Client ID at the identity provider"))).toBe("Enter this app's client ID at the identity provider.");
+    expect(problemOf(field("ID token file"))).toBe("Enter the full path of the ID token file.");
+    expect(problemOf(field("Client ID"))).toBe("Enter the client ID the authorization server gave this app.");
+
+    await user.clear(field("Identity provider token endpoint"));
+    await user.type(field("Identity provider token endpoint"), "https://idp.example.com/token");
+    await user.type(field("Client ID at the identity provider"), "switchboard");
+    await user.type(field("ID token file"), "/run/user/1000/id-token");
+    await user.type(field("Client ID"), "tracker-client");
+    await user.type(field("Authorization server"), "https://auth.tracker.example");
+    await user.click(screen.getByRole("button", { name: "Add server" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith({
+      ...emptyServerForm(),
+      name: "tracker",
+      transport: "http",
+      url: "https://mcp.tracker.example/mcp",
+      oauthGrant: "enterprise",
+      clientId: "tracker-client",
+      clientIssuer: "https://auth.tracker.example",
+      idpTokenEndpoint: "https://idp.example.com/token",
+      idpClientId: "switchboard",
+      idTokenFile: "/run/user/1000/id-token",
+    } satisfies ServerForm);
+  });
+
+  it("keeps a stored private key when left empty", async () => {
+    const initial: ServerForm = {
+      ...emptyServerForm(),
+      name: "robot",
+      transport: "http",
+      url: "https://mcp.example/mcp",
+      oauthGrant: "clientCredentials",
+      clientId: "robot",
+      clientIssuer: "https://auth.example",
+      privateKeyStored: true,
+    };
+    const { props, user } = setup({ mode: "edit", initial, existingNames: ["robot"] });
+    expect(document.getElementById(field("Private key (PEM)").getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Stored in the keyring; leave empty to keep.",
+    );
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(props.onSave).toHaveBeenCalledExactlyOnceWith(initial);
+  });
+
   it("keeps a stored secret when its value is left empty, and the server's own name when editing", async () => {
     const initial: ServerForm = {
       ...emptyServerForm(),

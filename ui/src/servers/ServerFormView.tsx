@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import type { ServerForm_Serialize as ServerForm } from "../bindings";
-import { normalizeServerForm, splitCommandLine, validateServerForm } from "./serverFormModel";
+import type { OAuthGrant, ServerForm_Serialize as ServerForm } from "../bindings";
+import { normalizeServerForm, splitCommandLine, usesClientSecret, validateServerForm } from "./serverFormModel";
 import { ArgsEditor } from "./ArgsEditor";
 import { KeyValueRows } from "./KeyValueRows";
 import { FieldError, describedBy } from "./FieldError";
@@ -30,6 +30,20 @@ const ERAS: Array<{ value: ServerForm["protocolEra"]; label: string }> = [
   { value: "session", label: "Before 2026-07-28 only (initialize handshake)" },
 ];
 
+const GRANTS: Array<{ value: OAuthGrant; label: string }> = [
+  { value: "signIn", label: "You sign in in the browser" },
+  { value: "clientCredentials", label: "Client credentials (no person)" },
+  { value: "workload", label: "Workload identity (token file)" },
+  { value: "enterprise", label: "Enterprise identity provider" },
+];
+
+const CLIENT_ID_HINTS: Record<OAuthGrant, string> = {
+  signIn: "Optional: for signing in when the server's authorization server gave you a client; empty registers one itself.",
+  clientCredentials: "The client the authorization server made for this app.",
+  workload: "Optional: for a server that asks which client the workload's token is for.",
+  enterprise: "This app's client at the server's authorization server.",
+};
+
 /** Adding or editing one server's settings; problems show beside their fields once a save was tried. */
 export function ServerFormView({ initial, existingNames, mode, onSave, onCancel, busy = false, error = null }: ServerFormViewProps) {
   const id = useId();
@@ -49,6 +63,7 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
   const errors = tried ? allErrors : {};
   const problems = Object.keys(errors).length;
   const set = (change: Partial<ServerForm>) => setForm((f) => ({ ...f, ...change }));
+  const grant = form.oauthGrant;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -133,17 +148,61 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
             </select>
           </div>
           <KeyValueRows kind="headers" rows={form.headers} onChange={(headers) => set({ headers })} errors={errors} />
-          <fieldset className="pre-registered">
-            <legend>Pre-registered client (optional)</legend>
+          <fieldset className="authorization">
+            <legend>Authorization</legend>
+            <div className="field">
+              <label htmlFor={`${id}-grant`}>How it signs in</label>
+              <select id={`${id}-grant`} value={grant} onChange={(e) => set({ oauthGrant: e.target.value as OAuthGrant })}>
+                {GRANTS.map((g) => (
+                  <option key={g.value} value={g.value}>
+                    {g.label}
+                  </option>
+                ))}
+              </select>
+            </div>
             <TextField id={`${id}-client-id`} label="Client ID" value={form.clientId} error={errors.clientId}
-              onChange={(clientId) => set({ clientId })} monospace
-              hint="For signing in when the server's authorization server gave you a client; empty registers one itself." />
-            <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
-              error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
-              hint={form.clientSecretStored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file."} />
+              onChange={(clientId) => set({ clientId })} monospace hint={CLIENT_ID_HINTS[grant]} />
+            {usesClientSecret(grant) && (
+              <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
+                error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
+                hint={`${grant === "enterprise" ? "Optional. " : ""}${keyringHint(form.clientSecretStored)}`} />
+            )}
+            {grant === "clientCredentials" && (
+              <>
+                <TextField id={`${id}-private-key`} label="Private key (PEM)" multiline value={form.privateKey} error={errors.privateKey}
+                  onChange={(privateKey) => set({ privateKey })} monospace
+                  hint={keyringHint(form.privateKeyStored)} />
+                <TextField id={`${id}-signing-algorithm`} label="Signing algorithm" value={form.signingAlgorithm} placeholder="ES256"
+                  error={errors.signingAlgorithm} onChange={(signingAlgorithm) => set({ signingAlgorithm })} monospace narrow
+                  hint="The key's JWS algorithm, as ES256, RS256 or EdDSA; empty for ES256." />
+              </>
+            )}
             <TextField id={`${id}-client-issuer`} label="Authorization server" type="url" value={form.clientIssuer}
               error={errors.clientIssuer} onChange={(clientIssuer) => set({ clientIssuer })} monospace
-              hint="Where the client was made (its issuer, as in https://auth.example.com): the secret is sent to it alone." />
+              hint={grant === "signIn"
+                ? "Where the client was made (its issuer, as in https://auth.example.com): the secret is sent to it alone."
+                : "Required: its issuer, as in https://auth.example.com. The credentials are sent to it alone."} />
+            {grant === "workload" && (
+              <TextField id={`${id}-token-file`} label="Token file" value={form.tokenFile} error={errors.tokenFile}
+                onChange={(tokenFile) => set({ tokenFile })} monospace
+                hint="Full path of the file holding the workload's token, as /var/run/secrets/tokens/mcp-token." />
+            )}
+            {grant === "enterprise" && (
+              <>
+                <TextField id={`${id}-idp-token-endpoint`} label="Identity provider token endpoint" type="url" value={form.idpTokenEndpoint}
+                  error={errors.idpTokenEndpoint} onChange={(idpTokenEndpoint) => set({ idpTokenEndpoint })} monospace
+                  hint="Where your identity provider gives tokens, as https://idp.example.com/oauth2/token." />
+                <TextField id={`${id}-idp-client-id`} label="Client ID at the identity provider" value={form.idpClientId}
+                  error={errors.idpClientId} onChange={(idpClientId) => set({ idpClientId })} monospace hint="This app's client there." />
+                <TextField id={`${id}-id-token-file`} label="ID token file" value={form.idTokenFile} error={errors.idTokenFile}
+                  onChange={(idTokenFile) => set({ idTokenFile })} monospace
+                  hint="Full path of the file holding your ID token from the identity provider." />
+              </>
+            )}
+            <label className="check">
+              <input type="checkbox" checked={form.dpop} onChange={(e) => set({ dpop: e.target.checked })} />
+              Bind tokens to this app's key (DPoP) where the server offers it
+            </label>
           </fieldset>
         </>
       )}
@@ -197,6 +256,9 @@ interface TextFieldProps {
   error: string | undefined;
   hint?: ReactNode;
   type?: "text" | "url" | "password";
+  /** Several lines, as a key in PEM. */
+  multiline?: boolean;
+  placeholder?: string;
   /** Typed as text so a wrong entry is reported, not silently emptied by the browser. */
   numeric?: boolean;
   monospace?: boolean;
@@ -222,23 +284,31 @@ function SplitOffer({ command, onSplit }: { command: string; onSplit(command: st
   );
 }
 
-function TextField({ id, label, value, onChange, error, hint, type = "text", numeric = false, monospace = false, narrow = false }: TextFieldProps) {
+/** What a secret's field says about the keyring. */
+const keyringHint = (stored: boolean) =>
+  stored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file.";
+
+function TextField(props: TextFieldProps) {
+  const { id, label, value, onChange, error, hint, type = "text", numeric = false, monospace = false, narrow = false, multiline = false, placeholder } = props;
   const className = [monospace && "mono", narrow && "narrow"].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    className,
+    value,
+    placeholder,
+    spellCheck: false,
+    autoComplete: "off",
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(hint !== undefined && `${id}-hint`, error && `${id}-error`),
+  };
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        className={className}
-        value={value}
-        spellCheck={false}
-        autoComplete="off"
-        inputMode={numeric ? "numeric" : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint !== undefined && `${id}-hint`, error && `${id}-error`)}
-        onChange={(e) => onChange(e.target.value)}
-      />
+      {multiline ? (
+        <textarea {...common} rows={4} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input {...common} type={type} inputMode={numeric ? "numeric" : undefined} onChange={(e) => onChange(e.target.value)} />
+      )}
       {hint !== undefined && (
         <p id={`${id}-hint`} className="hint">
           {hint}

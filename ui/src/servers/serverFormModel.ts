@@ -1,9 +1,9 @@
-import type { KeyValue_Serialize as KeyValue, ServerForm_Serialize as ServerForm } from "../bindings";
+import type { KeyValue_Serialize as KeyValue, OAuthGrant, ServerForm_Serialize as ServerForm } from "../bindings";
 
 /**
  * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",
  * "env.<i>.key", "env.<i>.value", "headers.<i>.key", "headers.<i>.value", "clientId", "clientSecret",
- * "clientIssuer".
+ * "clientIssuer", "privateKey", "signingAlgorithm", "tokenFile", "idpTokenEndpoint", "idpClientId", "idTokenFile".
  */
 export type ServerFormErrors = Record<string, string>;
 
@@ -25,6 +25,15 @@ export function emptyServerForm(): ServerForm {
     clientSecret: "",
     clientSecretStored: false,
     clientIssuer: "",
+    oauthGrant: "signIn",
+    privateKey: "",
+    privateKeyStored: false,
+    signingAlgorithm: "",
+    tokenFile: "",
+    idpTokenEndpoint: "",
+    idpClientId: "",
+    idTokenFile: "",
+    dpop: true,
     requestTimeoutSecs: null,
     trusted: false,
     protocolEra: "auto",
@@ -39,6 +48,11 @@ const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // RFC 9110 token characters.
 const HEADER_KEY = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ABSOLUTE_PATH = /^(\/|~|[A-Za-z]:[\\/]|\\\\)/;
+// What the host reads a file at: a path absolute as it stands, without "~".
+const FULL_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+const PEM_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+/** The JWS algorithms the host signs with a private key. */
+export const SIGNING_ALGORITHMS = ["ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"] as const;
 const MAX_TIMEOUT_SECS = 86_400;
 
 /** A row the person added and left untouched: saved as nothing, never an error. */
@@ -83,18 +97,50 @@ export function validateServerForm(
     if (form.url.trim() === "") errors.url = "Enter the server's URL.";
     else if (!isHttpUrl(form.url)) errors.url = "Enter an http:// or https:// URL.";
     checkRows("headers", form.headers, mode, errors);
-    if (form.clientId.trim() === "" && form.clientSecret !== "") errors.clientId = "Enter the client ID the secret belongs to.";
-    const secret = form.clientId.trim() !== "" && (form.clientSecret !== "" || form.clientSecretStored);
-    if (secret && form.clientIssuer.trim() === "")
-      errors.clientIssuer = "Enter the authorization server the client was made at: its secret is sent there alone.";
-    else if (form.clientIssuer.trim() !== "" && !isHttpUrl(form.clientIssuer))
-      errors.clientIssuer = "Enter an http:// or https:// URL.";
+    checkClient(form, errors);
   }
 
   const timeout = form.requestTimeoutSecs;
   if (timeout !== null && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECS))
     errors.requestTimeoutSecs = `Enter whole seconds from 1 to ${MAX_TIMEOUT_SECS}, or leave it empty.`;
   return errors;
+}
+
+/** Whether the grant `grant` sends the client secret (it has none with a workload's token). */
+export const usesClientSecret = (grant: OAuthGrant) => grant !== "workload";
+
+/** The client's fields as its grant uses them, checked as the host checks them on saving. */
+function checkClient(form: ServerForm, errors: ServerFormErrors) {
+  const grant = form.oauthGrant;
+  const clientId = form.clientId.trim();
+  const issuer = form.clientIssuer.trim();
+  if (grant === "signIn") {
+    if (clientId === "" && form.clientSecret !== "") errors.clientId = "Enter the client ID the secret belongs to.";
+    else if (clientId !== "" && (form.clientSecret !== "" || form.clientSecretStored) && issuer === "")
+      errors.clientIssuer = "Enter the authorization server the client was made at: its secret is sent there alone.";
+  } else {
+    if (clientId === "" && grant !== "workload") errors.clientId = "Enter the client ID the authorization server gave this app.";
+    if (issuer === "") errors.clientIssuer = "Enter the authorization server its credentials are for: they are sent there alone.";
+  }
+  if (issuer !== "" && !isHttpUrl(issuer)) errors.clientIssuer = "Enter an http:// or https:// URL.";
+
+  if (grant === "clientCredentials") {
+    const secret = form.clientSecret !== "" || form.clientSecretStored;
+    const key = form.privateKey !== "" || form.privateKeyStored;
+    if (!secret && !key) errors.clientSecret = "Enter the client secret or a private key.";
+    if (form.privateKey !== "" && !PEM_KEY.test(form.privateKey))
+      errors.privateKey = "Paste the whole key in PEM, from its -----BEGIN line to its -----END line.";
+    const algorithm = form.signingAlgorithm.trim();
+    if (algorithm !== "" && !(SIGNING_ALGORITHMS as readonly string[]).includes(algorithm))
+      errors.signingAlgorithm = `Use one of ${SIGNING_ALGORITHMS.join(", ")}, or leave it empty for ES256.`;
+  } else if (grant === "workload") {
+    if (!FULL_PATH.test(form.tokenFile.trim())) errors.tokenFile = "Enter the full path of the token file.";
+  } else if (grant === "enterprise") {
+    if (form.idpTokenEndpoint.trim() === "") errors.idpTokenEndpoint = "Enter the identity provider's token endpoint.";
+    else if (!isHttpUrl(form.idpTokenEndpoint)) errors.idpTokenEndpoint = "Enter an http:// or https:// URL.";
+    if (form.idpClientId.trim() === "") errors.idpClientId = "Enter this app's client ID at the identity provider.";
+    if (!FULL_PATH.test(form.idTokenFile.trim())) errors.idTokenFile = "Enter the full path of the ID token file.";
+  }
 }
 
 function checkRows(kind: RowKind, rows: readonly KeyValue[], mode: "add" | "edit", errors: ServerFormErrors) {
@@ -123,14 +169,34 @@ function checkRows(kind: RowKind, rows: readonly KeyValue[], mode: "add" | "edit
 
 /**
  * The form as it is saved: names and paths trimmed, untouched rows dropped, the other
- * transport's fields emptied (no stray secret travels along); values kept as typed.
+ * transport's fields and those the client's grant does not use emptied (no stray secret
+ * travels along); values kept as typed.
  */
 export function normalizeServerForm(form: ServerForm): ServerForm {
   const rows = (list: KeyValue[]) => list.filter((row) => !isBlankRow(row)).map((row) => ({ ...row, key: row.key.trim() }));
   const name = form.name.trim();
   return form.transport === "stdio"
-    ? { ...form, name, command: form.command.trim(), cwd: form.cwd.trim(), env: rows(form.env), url: "", headers: [] }
-    : { ...form, name, url: form.url.trim(), headers: rows(form.headers), command: "", args: [], cwd: "", env: [] };
+    ? { ...form, name, command: form.command.trim(), cwd: form.cwd.trim(), env: rows(form.env), url: "", headers: [], clientSecret: "", privateKey: "" }
+    : { ...form, name, url: form.url.trim(), headers: rows(form.headers), command: "", args: [], cwd: "", env: [], ...grantFields(form) };
+}
+
+/** The client's grant-specific fields as saved: the grant's own, the others emptied. */
+function grantFields(form: ServerForm): Partial<ServerForm> {
+  const grant = form.oauthGrant;
+  const credentials = grant === "clientCredentials";
+  const enterprise = grant === "enterprise";
+  const secret = usesClientSecret(grant);
+  return {
+    clientSecret: secret ? form.clientSecret : "",
+    clientSecretStored: secret && form.clientSecretStored,
+    privateKey: credentials ? form.privateKey : "",
+    privateKeyStored: credentials && form.privateKeyStored,
+    signingAlgorithm: credentials ? form.signingAlgorithm.trim() : "",
+    tokenFile: grant === "workload" ? form.tokenFile.trim() : "",
+    idpTokenEndpoint: enterprise ? form.idpTokenEndpoint.trim() : "",
+    idpClientId: enterprise ? form.idpClientId : "",
+    idTokenFile: enterprise ? form.idTokenFile.trim() : "",
+  };
 }
 
 /**
