@@ -138,7 +138,8 @@ impl From<ExplorerError> for CommandError {
             ExplorerError::Call(_)
             | ExplorerError::Client(_)
             | ExplorerError::View(_)
-            | ExplorerError::Serving(_) => ErrorCode::Server,
+            | ExplorerError::Serving(_)
+            | ExplorerError::Skill(_) => ErrorCode::Server,
             ExplorerError::StepsInBrowser { .. } => ErrorCode::BrowserStep,
             ExplorerError::BadRequest(_) => ErrorCode::Invalid,
             ExplorerError::NotForViews { .. } => ErrorCode::Denied,

@@ -1876,7 +1876,12 @@ export type Read =
  *  `completion/complete`: the values the server suggests for an argument of a prompt
  *  (`of` its name) or of a resource template (`of` the template).
  */
-{ kind: "completion"; of: string; argument: string; value: string };
+{ kind: "completion"; of: string; argument: string; value: string } | 
+/**
+ *  A model's use of a skill (SEP-2640): its files read, its `SKILL.md` pinned by the
+ *  manifest's `digest`.
+ */
+{ kind: "skill"; name: string; uri: string; digest: string };
 
 /**
  *  A variable or header of an imported entry whose value reaches beyond the entry. It is

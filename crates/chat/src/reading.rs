@@ -1,12 +1,17 @@
 //! The model reads what the person's servers offer itself, not only what the person
-//! attached: two tools of the host's own, one that reads a resource and one that gets a
-//! prompt, offered when a running server lists some. Each read passes the gate as an
-//! agent's reads do (a standing rule about the model's reads of that server, or the
-//! person), and is recorded in the audit trail.
+//! attached: tools of the host's own, one that reads a resource, one that gets a prompt
+//! and one that loads a skill (SEP-2640), each offered when a running server lists some.
+//! Each read passes the gate as an agent's reads do (a standing rule about the model's
+//! reads of that server, or the person), and is recorded in the audit trail. A skill is
+//! offered by its name and description alone, its files loaded only when the model asks,
+//! and its use is the person's to allow, once per skill as it is now (see
+//! `switchboard_core::skills`).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
+use switchboard_mcp::client::skills::LoadedSkill;
+use switchboard_mcp::types::skills::Skill;
 use switchboard_mcp::types::{
     CallToolResult, ContentBlock, EmbeddedResource, GetPromptResult, Prompt, ReadResourceResult,
     Role,
@@ -17,6 +22,11 @@ use switchboard_providers::Tool;
 pub const READ: &str = "switchboard_read_resource";
 /// The host's tool that gets a prompt, as the model calls it.
 pub const PROMPT: &str = "switchboard_get_prompt";
+/// The host's tool that loads a skill, as the model calls it.
+pub const SKILL: &str = "switchboard_load_skill";
+
+/// The most a loaded skill's files give the model, in bytes of text.
+const SKILL_TEXT: usize = 200 * 1024;
 
 /// The most resources or prompts a tool's description names.
 const NAMED: usize = 40;
@@ -28,6 +38,8 @@ pub struct Readable {
     pub resources: Vec<(String, String, String)>,
     /// Each prompt by its server.
     pub prompts: Vec<(String, Prompt)>,
+    /// Each skill by its server, as listed (no file read).
+    pub skills: Vec<(String, Skill)>,
 }
 
 impl Readable {
@@ -40,7 +52,49 @@ impl Readable {
         if !self.prompts.is_empty() {
             tools.push(prompt_tool(&self.prompts));
         }
+        if !self.skills.is_empty() {
+            tools.push(skill_tool(&self.skills));
+        }
         tools
+    }
+
+    /// The skill `name` of `server`, as listed.
+    pub fn skill(&self, server: &str, name: &str) -> Option<&Skill> {
+        self.skills
+            .iter()
+            .find(|(s, skill)| s == server && skill.name() == Some(name))
+            .map(|(_, skill)| skill)
+    }
+}
+
+fn skill_tool(skills: &[(String, Skill)]) -> Tool {
+    let listed = skills
+        .iter()
+        .map(|(server, skill)| {
+            let about = skill
+                .frontmatter
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            format!("{server}: {} ({about})", skill.name().unwrap_or_default())
+        })
+        .collect();
+    Tool {
+        name: SKILL.to_owned(),
+        description: Some(format!(
+            "Loads a skill of one of the person's MCP servers: instructions, with the files \
+             they refer to, for a task the skill's description matches. Load one only when \
+             the task needs it (the person is asked first). Skills: {}",
+            named(listed)
+        )),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "server": {"type": "string", "description": "The server that lists the skill"},
+                "name": {"type": "string", "description": "The skill's name"}
+            },
+            "required": ["server", "name"]
+        }),
     }
 }
 
@@ -134,12 +188,18 @@ pub enum Wanted {
         name: String,
         arguments: BTreeMap<String, String>,
     },
+    Skill {
+        server: String,
+        name: String,
+    },
 }
 
 impl Wanted {
     pub fn server(&self) -> &str {
         match self {
-            Self::Resource { server, .. } | Self::Prompt { server, .. } => server,
+            Self::Resource { server, .. }
+            | Self::Prompt { server, .. }
+            | Self::Skill { server, .. } => server,
         }
     }
 }
@@ -177,6 +237,10 @@ pub fn wanted(name: &str, arguments: &Value) -> Option<Result<Wanted, String>> {
                 _ => Err("Name the server and the prompt.".to_owned()),
             }
         }
+        SKILL => match (text("server"), text("name")) {
+            (Some(server), Some(name)) => Ok(Wanted::Skill { server, name }),
+            _ => Err("Name the server and the skill.".to_owned()),
+        },
         _ => return None,
     })
 }
@@ -201,6 +265,28 @@ pub fn as_result(read: ReadResourceResult) -> CallToolResult {
         content.push(ContentBlock::text("(the resource has no contents)"));
     }
     CallToolResult::new(content)
+}
+
+/// A skill loaded and verified, as the result of the model's call: its `SKILL.md`, then
+/// each other file under its URI (text as it is, anything else by its size), within
+/// [`SKILL_TEXT`] in all.
+pub fn skill_result(loaded: LoadedSkill) -> CallToolResult {
+    let mut text = String::new();
+    for (index, (uri, bytes)) in loaded.files.iter().enumerate() {
+        let part = match std::str::from_utf8(bytes) {
+            Ok(file) if index == 0 => file.to_owned(),
+            Ok(file) => format!("\n\n--- {uri} ---\n{file}"),
+            Err(_) => format!("\n\n--- {uri} --- ({} bytes, not text)", bytes.len()),
+        };
+        if text.len() + part.len() > SKILL_TEXT {
+            text.push_str(&format!(
+                "\n\n(the skill's other files are left out: over {SKILL_TEXT} bytes)"
+            ));
+            break;
+        }
+        text.push_str(&part);
+    }
+    CallToolResult::new(vec![ContentBlock::text(text)])
 }
 
 /// The prompt got, as the result of the model's call: each message's content after a line
@@ -258,6 +344,7 @@ mod tests {
         let readable = Readable {
             resources: vec![("demo".into(), "demo://readme".into(), "readme".into())],
             prompts: vec![("demo".into(), prompt)],
+            skills: Vec::new(),
         };
         let tools = readable.tools();
         let said: Vec<&str> = tools

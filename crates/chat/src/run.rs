@@ -598,6 +598,31 @@ impl Chat {
                 let got = self.gate.read(&origin, &callee, read, getting).await;
                 got.map(reading::prompt_result)
             }
+            Wanted::Skill { name, .. } => {
+                let readable = self.servers.readable();
+                let Some(skill) = readable.skill(&server, &name) else {
+                    return Gated::Failed(format!("{server} lists no skill named {name:?}."));
+                };
+                let read = Read::Skill {
+                    name,
+                    uri: skill.uri.clone(),
+                    digest: switchboard_core::skills::digest_of(skill)
+                        .unwrap_or_default()
+                        .to_owned(),
+                };
+                let pinned = self.servers.skill_allowed(&server, skill);
+                let loading = client.load_skill(skill);
+                let used = self.gate.use_skill(&origin, &callee, read, pinned, loading);
+                match used.await {
+                    Ok((loaded, pin)) => {
+                        if pin {
+                            self.servers.allow_skill(&server, skill).await;
+                        }
+                        Ok(reading::skill_result(loaded))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
         };
         match read {
             Ok(result) => Gated::Done(Box::new(result), None),

@@ -2,6 +2,8 @@
 //! each one with what the gate pins trust to.
 
 use switchboard_mcp::client::Client;
+use switchboard_mcp::transport::BoxFuture;
+use switchboard_mcp::types::skills::Skill;
 
 use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ServerConfig;
@@ -19,6 +21,16 @@ pub trait Servers: Send + Sync {
     /// What the model may read of the running servers: nothing unless said.
     fn readable(&self) -> Readable {
         Readable::default()
+    }
+    /// Whether the person let models use `skill` of `server` as it is now.
+    fn skill_allowed(&self, server: &str, skill: &Skill) -> bool {
+        let _ = (server, skill);
+        false
+    }
+    /// Pins `skill` of `server` as the person let models use it from now on.
+    fn allow_skill<'a>(&'a self, server: &'a str, skill: &'a Skill) -> BoxFuture<'a, ()> {
+        let _ = (server, skill);
+        Box::pin(async {})
     }
 }
 
@@ -79,5 +91,6 @@ pub fn readable(catalog: &Catalog) -> Readable {
     Readable {
         resources: catalog.resources(),
         prompts: catalog.prompts(),
+        skills: catalog.skills(),
     }
 }

@@ -7,6 +7,7 @@ use std::hash::Hasher;
 use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
+use switchboard_mcp::types::skills::Skill;
 use switchboard_mcp::types::{Prompt, Resource, ResourceTemplate, Tool};
 
 /// What one server offers, as last listed.
@@ -21,6 +22,10 @@ pub struct Offer {
     pub templates: Vec<ResourceTemplate>,
     #[cfg_attr(feature = "specta", specta(type = Vec<crate::json::mcp::Prompt>))]
     pub prompts: Vec<Prompt>,
+    /// Its skills (SEP-2640) as listed: names and manifests, no file read. The window asks
+    /// for them apart (`Explorer::skills`).
+    #[serde(skip)]
+    pub skills: Vec<Skill>,
 }
 
 /// A tool as the catalog presents it.
@@ -92,6 +97,14 @@ impl Catalog {
                     .iter()
                     .map(|r| (server.clone(), r.uri.clone(), r.name.clone()))
             })
+            .collect()
+    }
+
+    /// Every skill of every server (by server then as listed), with its server's name.
+    pub fn skills(&self) -> Vec<(String, Skill)> {
+        self.read()
+            .iter()
+            .flat_map(|(server, offer)| offer.skills.iter().map(|s| (server.clone(), s.clone())))
             .collect()
     }
 

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use parking_lot::Mutex;
 use serde_json::{Map, Value};
+use switchboard_mcp::client::skills::SkillError;
 use switchboard_mcp::client::{Client, ClientError};
 use switchboard_mcp::connection::RequestOptions;
 use switchboard_mcp::types::{CallToolResult, Tool};
@@ -54,6 +55,9 @@ pub enum CallError {
     Approval(#[from] AnswerError),
     #[error(transparent)]
     Client(#[from] ClientError),
+    /// A skill that failed its manifest's checks (SEP-2640).
+    #[error(transparent)]
+    Skill(#[from] switchboard_mcp::client::skills::SkillError),
 }
 
 /// A tool call's decision, as the audit trail records it.
@@ -390,6 +394,73 @@ impl Gate {
             },
             Verdict::Ask(changed) => self.ask_read(origin, server, &read, changed).await?,
         };
+        self.run_read(origin, server, read, decided, over, reading)
+            .await
+    }
+
+    /// A model's use of a skill (`read` is a [`Read::Skill`]): let through without asking
+    /// when the person allowed the skill as it is now (`pinned`), else put to them; no
+    /// standing rule about reads decides it. Comes back with whether the person allowed
+    /// it for good, the skill then to be pinned as it is.
+    pub async fn use_skill<T>(
+        &self,
+        origin: &Origin,
+        server: &Callee<'_>,
+        read: Read,
+        pinned: bool,
+        loading: impl Future<Output = Result<T, SkillError>>,
+    ) -> Result<(T, bool), CallError> {
+        let (decided, pin) = if pinned {
+            let by = DecidedBy::Remembered;
+            (Decided::made(true, Map::new(), by, Given::Always), false)
+        } else {
+            let question = Question::Read {
+                read: read.clone(),
+                changed: None,
+                asked_by: origin.clone(),
+            };
+            let Settled { answer, by } = self.broker.ask(server.name, question).await?;
+            let (allow, remember) = match answer {
+                Answer::Read { allow, remember } => (allow, remember),
+                _ => (false, Remember::Once),
+            };
+            match by.unanswered() {
+                Some(decision) => (
+                    Decided {
+                        allow: false,
+                        arguments: Map::new(),
+                        decision,
+                        decided_by: by.into(),
+                        given: None,
+                    },
+                    false,
+                ),
+                None => (
+                    Decided::made(allow, Map::new(), by.into(), given(remember)),
+                    allow && remember != Remember::Once,
+                ),
+            }
+        };
+        let used = self
+            .run_read(origin, server, read, decided, None, loading)
+            .await?;
+        Ok((used, pin))
+    }
+
+    /// Records a read as decided, then, if it was allowed, runs it and records how it went.
+    async fn run_read<T, E>(
+        &self,
+        origin: &Origin,
+        server: &Callee<'_>,
+        read: Read,
+        decided: Decided,
+        over: Option<TooFrequent>,
+        reading: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, CallError>
+    where
+        E: std::fmt::Display,
+        CallError: From<E>,
+    {
         let record = Record {
             kind: Kind::Read,
             server: server.name.to_owned(),

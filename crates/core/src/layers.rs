@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
         "sandbox",
         "reads",
         "views",
+        "skills",
         "registry",
         "traffic",
         "delegated",

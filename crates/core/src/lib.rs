@@ -35,6 +35,7 @@ pub mod secrets;
 pub mod server_events;
 pub mod server_requests;
 pub mod sign_in;
+pub mod skills;
 pub mod sqlite_file;
 pub mod supervisor;
 pub mod traffic;

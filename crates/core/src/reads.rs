@@ -30,6 +30,13 @@ pub enum Read {
         argument: String,
         value: String,
     },
+    /// A model's use of a skill (SEP-2640): its files read, its `SKILL.md` pinned by the
+    /// manifest's `digest`.
+    Skill {
+        name: String,
+        uri: String,
+        digest: String,
+    },
 }
 
 impl Read {
@@ -39,6 +46,7 @@ impl Read {
             Self::Resource { uri } | Self::Subscription { uri } => uri,
             Self::Prompt { name, .. } => name,
             Self::Completion { of, .. } => of,
+            Self::Skill { uri, .. } => uri,
         }
     }
 
@@ -49,13 +57,14 @@ impl Read {
             Self::Subscription { uri } => format!("subscribe to {uri}"),
             Self::Prompt { name, .. } => format!("prompt {name}"),
             Self::Completion { of, argument, .. } => format!("complete {argument} of {of}"),
+            Self::Skill { name, .. } => format!("use the skill {name}"),
         }
     }
 
     /// The request the read makes of its server.
     pub fn method(&self) -> &'static str {
         match self {
-            Self::Resource { .. } => method::RESOURCES_READ,
+            Self::Resource { .. } | Self::Skill { .. } => method::RESOURCES_READ,
             Self::Subscription { .. } => method::RESOURCES_SUBSCRIBE,
             Self::Prompt { .. } => method::PROMPTS_GET,
             Self::Completion { .. } => method::COMPLETION_COMPLETE,

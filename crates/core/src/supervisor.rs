@@ -453,11 +453,13 @@ async fn run_once<H: ClientHandler>(
     // Sampling with tools too: the model may use the tools a server offers in its request,
     // which the server runs (the host drafts, the person reviews).
     // Views of MCP Apps are declared: a tool only a view may call is then never offered
-    // to a model or an agent (see `apps::offered_to_models`).
+    // to a model or an agent (see `apps::offered_to_models`). Skills are declared: their
+    // files are loaded only when the person or a model asks.
     client_config.capabilities = ClientCapabilities::all()
         .with_sampling_tools()
         .with_apps()
-        .with_tasks();
+        .with_tasks()
+        .with_skills();
     if let Some(secs) = config.request_timeout_secs {
         client_config.request_timeout = Duration::from_secs(secs);
     }
@@ -647,11 +649,26 @@ async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
             &say,
         )
         .await,
+        skills: skills(client, &say).await,
     };
     shared.catalog.set(name, offer);
     let _ = shared.events.send(ServerEvent::CatalogChanged {
         server: name.to_owned(),
     });
+}
+
+/// The skills the server lists (their manifests; no file of theirs is read).
+async fn skills(
+    client: &Client,
+    say: &impl Fn(String),
+) -> Vec<switchboard_mcp::types::skills::Skill> {
+    if !client.offers_skills() {
+        return Vec::new();
+    }
+    client.list_skills().await.unwrap_or_else(|e| {
+        say(format!("{e} (listed as empty)"));
+        Vec::new()
+    })
 }
 
 /// The items of a list the server offers, saying what was left out or why it failed.

@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use serde_json::Map;
 use switchboard_mcp::ProtocolVersion;
+use switchboard_mcp::jsonrpc::ErrorObject;
 use switchboard_mcp::server::handler::{
     ClientNotification, Reply, Rounds, ServerHandler, answered,
 };
 use switchboard_mcp::types::*;
 
 use crate::server::{NAME, Server, Session};
-use crate::{media, prompts, resources, tools};
+use crate::{media, prompts, resources, skills, tools};
 
 const INSTRUCTIONS: &str = "This server demonstrates every feature of the Model Context Protocol: \
 tools, resources, prompts, completion, logging, progress, cancellation, sampling, elicitation \
@@ -64,6 +65,7 @@ impl Server {
                     list_changed: Some(true),
                     extra: Map::new(),
                 }),
+                extra: Map::from_iter([("extensions".to_owned(), skills::declared())]),
                 ..ServerCapabilities::default()
             },
             server_info,
@@ -142,7 +144,27 @@ impl ServerHandler for Handler {
         &self,
         params: ReadResourceRequestParams,
     ) -> Reply<Rounds<ReadResourceResult>> {
-        answered(resources::read(&self.0, &params.uri).map(Rounds::Complete))
+        let read = match skills::read(&params.uri) {
+            Some(file) => Ok(ReadResourceResult {
+                contents: vec![file],
+                meta: None,
+                extra: Map::new(),
+            }),
+            None => resources::read(&self.0, &params.uri),
+        };
+        answered(read.map(Rounds::Complete))
+    }
+
+    /// The skills extension's requests; any other is not offered.
+    fn custom(
+        &self,
+        method: String,
+        params: Option<serde_json::Value>,
+    ) -> Reply<serde_json::Value> {
+        match skills::answer(&method, params.as_ref()) {
+            Some(answer) => answered(answer),
+            None => answered(Err(ErrorObject::method_not_found(&method))),
+        }
     }
 
     fn subscribe(&self, params: SubscribeRequestParams) -> Reply<EmptyResult> {

@@ -5,7 +5,7 @@ const LAYERS: &[&[&str]] = &[
     // Its state and what it asks of the client; what a tool reads and returns.
     &["server", "media", "arguments"],
     // What it offers.
-    &["resources", "prompts", "notes", "ask", "tools"],
+    &["resources", "prompts", "notes", "ask", "tools", "skills"],
     // The routing of the client's requests to what answers them.
     &["handler"],
 ];

@@ -11,6 +11,7 @@ mod notes;
 mod prompts;
 mod resources;
 mod server;
+mod skills;
 mod tools;
 
 use std::sync::Arc;

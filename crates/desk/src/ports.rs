@@ -356,6 +356,13 @@ impl ExplorerHost for ExplorerPorts {
             .unwrap_or_default()
     }
 
+    fn trusted_skills(&self) -> Vec<switchboard_core::skills::SkillPin> {
+        self.0
+            .upgrade()
+            .map(|inner| inner.loaded.lock().config.settings.trusted_skills.clone())
+            .unwrap_or_default()
+    }
+
     fn pin_view(&self, pin: ViewPin) -> BoxFuture<'_, bool> {
         Box::pin(edit_settings(
             &self.0,

@@ -48,6 +48,20 @@ describe("ReadDialog", () => {
     expect(screen.getByRole("definition").textContent).toBe("Gr");
   });
 
+  it("asks about a model's use of a skill as it is, allowed once or always as it is", async () => {
+    const { onAnswer, user } = setup({
+      askedBy: { by: "model", conversation: "4", title: "Tour" },
+      read: { kind: "skill", name: "demo-tour", uri: "skill://demo-tour/SKILL.md", digest: "sha256:ab12" },
+    });
+    screen.getByRole("dialog", { name: "A model in conversation “Tour” wants to use the skill demo-tour from notes" });
+    expect(screen.getAllByRole("definition").map((d) => d.textContent)).toEqual(["skill://demo-tour/SKILL.md", "sha256:ab12"]);
+    expect(screen.queryByRole("group", { name: /Remember a choice/ })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Always allow this skill as it is" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: true, remember: "tool_always" });
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ allow: true, remember: "once" });
+  });
+
   it("allows once, for the server until quit, or always; denies", async () => {
     const { onAnswer, user } = setup();
     await user.click(screen.getByRole("button", { name: "Allow once" }));

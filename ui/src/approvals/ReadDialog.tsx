@@ -68,6 +68,12 @@ function wanted(read: Read) {
           suggestions for <code>{read.argument}</code> of <code>{read.of}</code>
         </>
       );
+    case "skill":
+      return (
+        <>
+          to use the skill <code>{read.name}</code>
+        </>
+      );
   }
 }
 
@@ -101,14 +107,20 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
             Deny
           </button>
           <span className="spacer" />
-          <button
-            type="button"
-            className="button"
-            {...guard.accepting(false)}
-            onClick={() => allow(always ? "server_always" : "server_for_session")}
-          >
-            {always ? "Always allow reading this server" : "Allow reading this server until quit"}
-          </button>
+          {read.kind === "skill" ? (
+            <button type="button" className="button" {...guard.accepting(false)} onClick={() => allow("tool_always")}>
+              Always allow this skill as it is
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button"
+              {...guard.accepting(false)}
+              onClick={() => allow(always ? "server_always" : "server_for_session")}
+            >
+              {always ? "Always allow reading this server" : "Allow reading this server until quit"}
+            </button>
+          )}
           <button type="button" className="button primary" {...guard.accepting(false)} onClick={() => allow("once")}>
             Allow once
           </button>
@@ -130,6 +142,18 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
               <dd className="mono">{value}</dd>
             </div>
           ))}
+        {read.kind === "skill" && (
+          <>
+            <div>
+              <dt>Instructions</dt>
+              <dd className="mono">{read.uri}</dd>
+            </div>
+            <div>
+              <dt>As it is now</dt>
+              <dd className="mono">{read.digest}</dd>
+            </div>
+          </>
+        )}
         {read.kind === "completion" && (
           <div>
             <dt>Typed so far</dt>
@@ -137,6 +161,9 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
           </div>
         )}
       </dl>
+      {read.kind === "skill" ? (
+        <p className="muted">A skill is instructions the model follows. Allowed always, it is asked about again if its server changes it.</p>
+      ) : (
       <fieldset className="remember-scope">
         <legend>Remember a choice to allow {request.askedBy.by === "model" ? "the model's" : request.askedBy.by === "app" ? "the app's" : "this agent's"} reads of this server</legend>
         <label>
@@ -148,6 +175,7 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
           Always (saved in the settings)
         </label>
       </fieldset>
+      )}
     </Modal>
   );
 }

@@ -10,5 +10,7 @@ export function readSubject(read: Read): string {
       return `the prompt ${read.name}`;
     case "completion":
       return `suggestions for ${read.argument} of ${read.of}`;
+    case "skill":
+      return `the skill ${read.name}`;
   }
 }

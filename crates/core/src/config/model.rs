@@ -381,6 +381,10 @@ pub struct HostSettings {
     /// the person agrees.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trusted_views: Vec<crate::views::ViewPin>,
+    /// The skills the person let models use, each pinned to its `SKILL.md` digest and its
+    /// server's launch: one changed since is asked about again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trusted_skills: Vec<crate::skills::SkillPin>,
     /// The provider (a name under `providers`) asked when nothing says which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_provider: Option<String>,
@@ -473,6 +477,7 @@ impl Default for HostSettings {
             sampling_limits: SamplingLimits::default(),
             shared_folders: Vec::new(),
             trusted_views: Vec::new(),
+            trusted_skills: Vec::new(),
             default_provider: None,
             confirm_own_destructive_calls: true,
             client_metadata_url: CLIENT_METADATA_URL.to_owned(),

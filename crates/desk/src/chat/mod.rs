@@ -23,7 +23,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use switchboard_mcp::client::Client;
+use switchboard_mcp::transport::BoxFuture;
 use switchboard_mcp::types::apps;
+use switchboard_mcp::types::skills::Skill;
 use tokio_util::sync::CancellationToken;
 
 use crate::explorer::Explorer;
@@ -38,6 +40,7 @@ use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ConfigError;
 use switchboard_core::gate::Gate;
 use switchboard_core::sampling::budget::Budgets;
+use switchboard_core::skills;
 
 pub use export::{ExportFormat, Exported};
 pub use host::{ChatChange, ChatHost};
@@ -242,6 +245,42 @@ impl Servers for ChatServers {
         let client = self.chats.host.client(server)?;
         let config = self.chats.host.server(server)?;
         Some(Reach::of(client, &config))
+    }
+
+    fn skill_allowed(&self, server: &str, skill: &Skill) -> bool {
+        let Some(now) = self.skill_pin(server, skill) else {
+            return false;
+        };
+        skills::allowed(&self.chats.host.config().settings.trusted_skills, &now)
+    }
+
+    fn allow_skill<'a>(&'a self, server: &'a str, skill: &'a Skill) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let Some(pin) = self.skill_pin(server, skill) else {
+                return;
+            };
+            let change: ChatChange = Box::new(move |config| {
+                skills::pinned(&mut config.settings.trusted_skills, pin);
+                Ok(())
+            });
+            if let Err(e) = self.chats.host.edit(change).await {
+                tracing::warn!("the skill allowed is not pinned: {e}");
+            }
+        })
+    }
+}
+
+impl ChatServers {
+    /// `skill` of `server` as it is now, to be pinned or compared with the pins.
+    fn skill_pin(&self, server: &str, skill: &Skill) -> Option<skills::SkillPin> {
+        let config = self.chats.host.server(server)?;
+        Some(skills::SkillPin {
+            server: server.to_owned(),
+            identity: config.identity(),
+            uri: skill.uri.clone(),
+            digest: skills::digest_of(skill)?.to_owned(),
+            at_ms: switchboard_core::clock::now_ms(),
+        })
     }
 }
 

@@ -11,6 +11,7 @@ use crate::Update;
 use crate::switches::TurnedOff;
 use switchboard_core::config::ServerConfig;
 use switchboard_core::server_events::ServerState;
+use switchboard_core::skills::SkillPin;
 use switchboard_core::views::ViewPin;
 
 pub trait ExplorerHost: Send + Sync + 'static {
@@ -30,6 +31,10 @@ pub trait ExplorerHost: Send + Sync + 'static {
     }
     /// The views shown so far, as pinned (a host that keeps none shows each as new).
     fn trusted_views(&self) -> Vec<ViewPin> {
+        Vec::new()
+    }
+    /// The skills the person let models use, as pinned.
+    fn trusted_skills(&self) -> Vec<SkillPin> {
         Vec::new()
     }
     /// Keeps `pin` in place of its view's earlier one; whether it is kept.

@@ -9,6 +9,7 @@ mod calls;
 mod follows;
 mod host;
 mod origins;
+mod skills;
 mod tasks;
 mod url_steps;
 
@@ -39,6 +40,7 @@ use crate::tasks::Began;
 pub use calls::Calls;
 pub use follows::Follower;
 pub use host::ExplorerHost;
+pub use skills::{SkillFileShown, SkillLoaded, SkillSummary};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExplorerError {
@@ -73,6 +75,8 @@ pub enum ExplorerError {
     NotForViews { server: String, tool: String },
     #[error(transparent)]
     Tasks(#[from] crate::tasks::TaskBookError),
+    #[error(transparent)]
+    Skill(#[from] switchboard_mcp::client::skills::SkillError),
 }
 
 /// A view opened for the window: where to load it from, and what it may do.

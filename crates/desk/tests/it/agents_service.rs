@@ -62,6 +62,7 @@ fn offer(tools: &[&str], resources: &[&str], prompts: &[&str]) -> Offer {
             .iter()
             .map(|name| serde_json::from_value(json!({"name": name})).expect("a prompt"))
             .collect(),
+        skills: Vec::new(),
     }
 }
 

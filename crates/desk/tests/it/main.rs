@@ -46,6 +46,7 @@ mod sandbox;
 mod secrets;
 mod servers_service;
 mod sign_in;
+mod skills;
 mod supervisor;
 mod tasks;
 mod traffic;
