@@ -15,6 +15,7 @@ mod interop_http;
 mod interop_oauth;
 mod interop_python;
 mod interop_rmcp;
+mod interop_tasks;
 mod properties;
 mod server_handler;
 mod stateless;
