@@ -55,6 +55,8 @@ fn switchboard_commands() -> &'static [&'static str] {
         "cancel_call",
         "calls_in_flight",
         "read_resource",
+        "skills",
+        "load_skill",
         "open_view",
         "call_for_view",
         "tasks",

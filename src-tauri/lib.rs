@@ -73,6 +73,8 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             explorer::cancel_call,
             explorer::calls_in_flight,
             explorer::read_resource,
+            explorer::skills,
+            explorer::load_skill,
             explorer::open_view,
             explorer::call_for_view,
             explorer::tasks,

@@ -2,6 +2,7 @@
 //! travel as the engine wrote them, described by the MCP schema's types.
 
 use switchboard_core::json::{Json, Mcp, mcp};
+use switchboard_desk::explorer::{SkillLoaded, SkillSummary};
 use switchboard_desk::tasks::TaskEntry;
 use switchboard_desk::{Desk, Offers, OpenedView, ProgressItem};
 use tauri::State;
@@ -17,7 +18,8 @@ pub fn catalog(desk: State<'_, Desk>) -> Offers {
     desk.explorer().catalog()
 }
 
-/// Calls a tool through the approval gate; resolves with the CallToolResult.
+/// Calls a tool through the approval gate; resolves with the CallToolResult. A tool that
+/// may run as a task runs as one when `asTask`.
 #[tauri::command]
 #[specta::specta]
 pub async fn call_tool(
@@ -26,10 +28,11 @@ pub async fn call_tool(
     tool: String,
     args: Json,
     token: String,
+    as_task: bool,
 ) -> Result<Mcp<mcp::CallToolResult>> {
     Ok(desk
         .explorer()
-        .call_tool(&server, &tool, args.into_object(), token)
+        .call_tool(&server, &tool, args.into_object(), token, as_task)
         .await?
         .into())
 }
@@ -91,6 +94,20 @@ pub async fn read_resource(
     uri: String,
 ) -> Result<Mcp<mcp::ReadResourceResult>> {
     Ok(desk.explorer().read_resource(&server, &uri).await?.into())
+}
+
+/// The skills a server lists, by name (no file of theirs read).
+#[tauri::command]
+#[specta::specta]
+pub fn skills(desk: State<'_, Desk>, server: String) -> Result<Vec<SkillSummary>> {
+    Ok(desk.explorer().skills(&server)?)
+}
+
+/// Loads a skill for the person, each file checked against its manifest.
+#[tauri::command]
+#[specta::specta]
+pub async fn load_skill(desk: State<'_, Desk>, server: String, uri: String) -> Result<SkillLoaded> {
+    Ok(desk.explorer().load_skill(&server, &uri).await?)
 }
 
 #[tauri::command]

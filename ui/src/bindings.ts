@@ -78,12 +78,19 @@ export const commands = {
 	pickConfigFile: () => __TAURI_INVOKE<string | null>("pick_config_file"),
 	/**  Every running server's offer: `{ [server]: { tools, resources, templates, prompts } }`. */
 	catalog: () => __TAURI_INVOKE<{ [key in string]: Offer }>("catalog"),
-	/**  Calls a tool through the approval gate; resolves with the CallToolResult. */
-	callTool: (server: string, tool: string, args: JsonValue, token: string) => __TAURI_INVOKE<Mcp.CallToolResult>("call_tool", { server, tool, args, token }),
+	/**
+	 *  Calls a tool through the approval gate; resolves with the CallToolResult. A tool that
+	 *  may run as a task runs as one when `asTask`.
+	 */
+	callTool: (server: string, tool: string, args: JsonValue, token: string, asTask: boolean) => __TAURI_INVOKE<Mcp.CallToolResult>("call_tool", { server, tool, args, token, asTask }),
 	cancelCall: (token: string) => __TAURI_INVOKE<boolean>("cancel_call", { token }),
 	/**  The calls under way, oldest first: the list the activity view starts from. */
 	callsInFlight: () => __TAURI_INVOKE<ProgressItem_Serialize[]>("calls_in_flight"),
 	readResource: (server: string, uri: string) => __TAURI_INVOKE<Mcp.ReadResourceResult>("read_resource", { server, uri }),
+	/**  The skills a server lists, by name (no file of theirs read). */
+	skills: (server: string) => __TAURI_INVOKE<SkillSummary_Serialize[]>("skills", { server }),
+	/**  Loads a skill for the person, each file checked against its manifest. */
+	loadSkill: (server: string, uri: string) => __TAURI_INVOKE<SkillLoaded>("load_skill", { server, uri }),
 	/**
 	 *  Opens a tool's view (MCP Apps) for the window: read, checked, and served on its
 	 *  server's own origin; where to load it from and the policy it is served with. A view
@@ -2543,6 +2550,47 @@ export type SignedIn_Serialize = {
 	 *  Unix epoch.
 	 */
 	expiresMs: number | null,
+};
+
+/**  One file of a skill, as its manifest lists it. */
+export type SkillFileShown = {
+	uri: string,
+	/**  Its size in bytes, as listed (a skill is at most 16 MiB). */
+	size: number,
+};
+
+/**  A skill loaded and checked: its instructions, and its files. */
+export type SkillLoaded = {
+	uri: string,
+	name: string,
+	/**  Its `SKILL.md`, as served (and found to match its manifest). */
+	instructions: string,
+	files: SkillFileShown[],
+};
+
+/**  A skill as its server lists it. */
+export type SkillSummary = SkillSummary_Serialize | SkillSummary_Deserialize;
+
+/**  A skill as its server lists it. */
+export type SkillSummary_Deserialize = {
+	/**  Its `SKILL.md`. */
+	uri: string,
+	name: string,
+	description?: string | null,
+	files: SkillFileShown[],
+	/**  The person let models use it, and it is as it was then. */
+	allowedForModels: boolean,
+};
+
+/**  A skill as its server lists it. */
+export type SkillSummary_Serialize = {
+	/**  Its `SKILL.md`. */
+	uri: string,
+	name: string,
+	description: string | null,
+	files: SkillFileShown[],
+	/**  The person let models use it, and it is as it was then. */
+	allowedForModels: boolean,
 };
 
 export type SkippedServer = {

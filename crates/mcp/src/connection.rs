@@ -77,6 +77,9 @@ pub struct RequestOptions {
     /// Receives the task a tool call became and each state it is seen in, when it runs as
     /// one (see `Client::call_tool_as_task`).
     pub task: Option<mpsc::UnboundedSender<crate::types::Task>>,
+    /// A tool call that may run as a task (`taskSupport: "optional"`) asks to, where its
+    /// server runs them (see `Client::call_tool_checked`).
+    pub as_task: bool,
 }
 
 impl Default for RequestOptions {
@@ -88,6 +91,7 @@ impl Default for RequestOptions {
             progress: None,
             cancel: None,
             task: None,
+            as_task: false,
         }
     }
 }

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -13,6 +13,8 @@ vi.mock("../bindings", () => ({
     cancelCall: vi.fn(() => Promise.resolve(true)),
     readResource: vi.fn(),
     serverInfo: vi.fn(() => Promise.resolve(null)),
+    skills: vi.fn(),
+    loadSkill: vi.fn(),
   },
   events: { hostUpdate: { listen: vi.fn() }, hostResync: { listen: vi.fn() } },
 }));
@@ -59,6 +61,7 @@ function host() {
   });
   vi.mocked(events.hostResync.listen).mockImplementation(() => Promise.resolve(() => {}));
   vi.mocked(commands.catalog).mockResolvedValue(catalog as never);
+  vi.mocked(commands.skills).mockResolvedValue([]);
   let answer: (result: unknown) => void = () => {};
   vi.mocked(commands.callTool).mockImplementation(() => new Promise((resolve) => (answer = resolve as never)));
   return {
@@ -79,7 +82,7 @@ describe("the explorer across views", () => {
     await user.type(field, "hello there");
     await user.click(screen.getByRole("button", { name: "Invoke" }));
     const [, , , token] = vi.mocked(commands.callTool).mock.calls[0]!;
-    expect(commands.callTool).toHaveBeenCalledWith("demo", "echo", { text: "hello there" }, token);
+    expect(commands.callTool).toHaveBeenCalledWith("demo", "echo", { text: "hello there" }, token, false);
 
     // Away while the call runs: its progress arrives meanwhile.
     switchView();
@@ -155,5 +158,42 @@ describe("a call the server refuses until the person visited a page", () => {
     await user.click(screen.getByRole("button", { name: "Invoke" }));
     expect((await screen.findByRole("alert")).textContent).toContain("fell over");
     expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+});
+
+describe("a server's skills", () => {
+  const tour = {
+    uri: "skill://tour/SKILL.md",
+    name: "tour",
+    description: "Shows a visitor around",
+    files: [{ uri: "skill://tour/SKILL.md", size: 300 }],
+    allowedForModels: true,
+  };
+
+  it("are listed under Skills, and one opens without being loaded", async () => {
+    const user = userEvent.setup();
+    host();
+    vi.mocked(commands.catalog).mockResolvedValue({ ...catalog, quiet: { tools: [], resources: [], templates: [], prompts: [] } } as never);
+    vi.mocked(commands.skills).mockImplementation((server) => Promise.resolve(server === "demo" ? [tour] : []));
+    render(<Window />);
+    const skills = await screen.findByRole("region", { name: "Skills 1" });
+    expect(commands.skills).toHaveBeenCalledWith("demo");
+    expect(commands.skills).toHaveBeenCalledWith("quiet");
+    await user.click(within(skills).getByRole("button", { name: "tour on demo" }));
+    const detail = screen.getByRole("region", { name: "Details" });
+    expect(within(detail).getByRole("heading", { name: "tour" })).toBeTruthy();
+    expect(within(detail).getByText("Models may use it as it is now")).toBeTruthy();
+    expect(within(detail).getByRole("button", { name: "Load" })).toBeTruthy();
+    expect(commands.loadSkill).not.toHaveBeenCalled();
+  });
+
+  it("are left out for a server whose list fails", async () => {
+    host();
+    vi.mocked(commands.skills).mockRejectedValue({ code: "server", message: "no skills here" });
+    render(<Window />);
+    expect(await screen.findByRole("button", { name: "Echo on demo" })).toBeTruthy();
+    await waitFor(() => expect(commands.skills).toHaveBeenCalledWith("demo"));
+    expect(screen.queryByRole("region", { name: /^Skills/ })).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 });

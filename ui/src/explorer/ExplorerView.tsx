@@ -3,9 +3,10 @@ import { commands } from "../bindings";
 import { CatalogList, type Kind } from "./CatalogList";
 import { useFetched } from "../host/updates";
 import { EmptyState } from "../shell/EmptyState";
-import { entriesOf, type Catalog, type Item } from "./catalogEntries";
+import { entriesOf, type Catalog, type Item, type Skills } from "./catalogEntries";
 import { PromptPanel } from "./PromptPanel";
 import { ResourcePanel } from "./ResourcePanel";
+import { SkillPanel } from "./SkillPanel";
 import { TemplatePanel } from "./TemplatePanel";
 import { ToolPanel } from "./ToolPanel";
 import { useKept, useKeptStore } from "./kept";
@@ -21,7 +22,8 @@ export function ExplorerView() {
     if (data) setSeen(data);
   }, [data, setSeen]);
   const catalog: Catalog = data ?? seen ?? {};
-  const { entries, items } = useMemo(() => entriesOf(catalog), [catalog]);
+  const skills = useSkills(data);
+  const { entries, items } = useMemo(() => entriesOf(catalog, skills), [catalog, skills]);
   // Kept above the view: the person finds the list as they left it when they come back.
   const [query, setQuery] = useKept("list:query", "");
   const [serverFilter, setServerFilter] = useKept<string | null>("list:server", null);
@@ -65,7 +67,7 @@ export function ExplorerView() {
       />
       <section className="explorer-detail" aria-label="Details">
         <OpenResourceContext.Provider value={openResource}>
-          {item ? <Detail key={selected} item={item} /> : <p className="muted">Pick a tool, resource or prompt.</p>}
+          {item ? <Detail key={selected} item={item} /> : <p className="muted">Pick a tool, resource, prompt or skill.</p>}
         </OpenResourceContext.Provider>
       </section>
     </div>
@@ -82,5 +84,33 @@ function Detail({ item }: { item: Item }) {
       return <TemplatePanel server={item.server} template={item.template} />;
     case "prompt":
       return <PromptPanel server={item.server} prompt={item.prompt} />;
+    case "skill":
+      return <SkillPanel server={item.server} skill={item.skill} />;
   }
+}
+
+/**
+ * The skills each server of the catalog lists, asked again each time the catalog is fetched
+ * (its offer does not carry them). A server whose list fails shows none. The lists last seen
+ * stand in meanwhile, as the catalog does.
+ */
+function useSkills(catalog: Catalog | null): Skills {
+  const [skills, setSkills] = useKept<Skills>("skills", {});
+  useEffect(() => {
+    if (!catalog) return;
+    let live = true;
+    const listed = Object.keys(catalog).map((server) =>
+      Promise.resolve()
+        .then(() => commands.skills(server))
+        .then(
+          (list) => [server, Array.isArray(list) ? list : []] as const,
+          () => [server, []] as const,
+        ),
+    );
+    void Promise.all(listed).then((found) => live && setSkills(Object.fromEntries(found)));
+    return () => {
+      live = false;
+    };
+  }, [catalog, setSkills]);
+  return skills;
 }

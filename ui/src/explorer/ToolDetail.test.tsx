@@ -26,6 +26,21 @@ describe("ToolDetail", () => {
     expect(within(detail).getByRole("textbox", { name: "Path" })).toBeTruthy();
   });
 
+  it("offers to run a tool that may run as a task as one, and says a required one does", async () => {
+    const onAsTask = vi.fn();
+    const optional: Tool = { ...tool, execution: { taskSupport: "optional" } };
+    render(<ToolDetail {...base} tool={optional} asTask={false} onAsTask={onAsTask} />);
+    await userEvent.click(screen.getByRole("checkbox", { name: /Run as a task at its server/ }));
+    expect(onAsTask).toHaveBeenCalledWith(true);
+    cleanup();
+    render(<ToolDetail {...base} tool={{ ...tool, execution: { taskSupport: "required" } }} onAsTask={onAsTask} />);
+    expect(screen.queryByRole("checkbox", { name: /Run as a task/ })).toBeNull();
+    screen.getByText(/Runs as a task at its server/);
+    cleanup();
+    render(<ToolDetail {...base} onAsTask={onAsTask} />);
+    expect(screen.queryByRole("checkbox", { name: /Run as a task/ })).toBeNull();
+  });
+
   it("marks the annotations as the server's claims, listing only what it said", () => {
     render(<ToolDetail {...base} />);
     const claims = screen.getByRole("region", { name: "Claims by files" });

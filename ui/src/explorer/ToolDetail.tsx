@@ -27,6 +27,9 @@ interface Props {
   onRetry?(): void;
   /** The arguments the last call was made with, for the tool's view. */
   called?: Record<string, unknown>;
+  /** For a tool that may run as a task: whether the next call asks to, and how to change it. */
+  asTask?: boolean;
+  onAsTask?(asTask: boolean): void;
 }
 
 /** Input types on which Enter does something of its own (or nothing a form submits on). */
@@ -47,6 +50,8 @@ export function ToolDetail({
   onReadResource,
   onRetry,
   called,
+  asTask,
+  onAsTask,
 }: Props) {
   const headingId = useId();
   const view = viewOf(tool);
@@ -79,6 +84,12 @@ export function ToolDetail({
       <ToolClaims server={server} annotations={tool.annotations} />
       {tool.execution?.taskSupport === "required" && (
         <p className="muted tool-runs-as-task">Runs as a task at its server: the Tasks view lists it while it runs, and after.</p>
+      )}
+      {tool.execution?.taskSupport === "optional" && onAsTask && (
+        <label className="tool-runs-as-task">
+          <input type="checkbox" checked={asTask ?? false} onChange={(e) => onAsTask(e.target.checked)} />
+          Run as a task at its server (the Tasks view lists it while it runs, and after)
+        </label>
       )}
       <div className="detail-form" onKeyDown={onFormKey}>
         {form}

@@ -24,6 +24,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
   const [called, setCalled] = useKept<Record<string, unknown>>(`${key}:called`, {});
   // Set when the server sent the person to a page first: the same call may now go through.
   const [retry, setRetry] = useKept(`${key}:retry`, false);
+  const [asTask, setAsTask] = useKept(`${key}:asTask`, false);
   const openResource = useOpenResource(server);
 
   const invoke = () => {
@@ -37,7 +38,7 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
     setError(null);
     setRetry(false);
     commands
-      .callTool(server, tool.name, value as never, mine)
+      .callTool(server, tool.name, value as never, mine, asTask)
       .then(
         (r) => setResult(r),
         (err: unknown) => {
@@ -70,6 +71,8 @@ export function ToolPanel({ server, tool }: { server: string; tool: Tool }) {
       error={error}
       {...(openResource ? { onReadResource: openResource } : {})}
       {...(retry ? { onRetry: invoke } : {})}
+      asTask={asTask}
+      onAsTask={setAsTask}
     />
   );
 }

@@ -1,6 +1,6 @@
-/** The catalog as the explorer lists it: every server's tools, resources, templates and prompts. */
+/** The catalog as the explorer lists it: every server's tools, resources, templates, prompts and skills. */
 
-export type Kind = "tool" | "resource" | "template" | "prompt";
+export type Kind = "tool" | "resource" | "template" | "prompt" | "skill";
 
 export interface CatalogEntry {
   /** Unique across servers and kinds. */
@@ -23,6 +23,7 @@ export const KINDS: readonly { kind: Kind; label: string }[] = [
   { kind: "resource", label: "Resources" },
   { kind: "template", label: "Resource templates" },
   { kind: "prompt", label: "Prompts" },
+  { kind: "skill", label: "Skills" },
 ];
 
 /**

@@ -79,6 +79,17 @@ pub enum ExplorerError {
     Skill(#[from] switchboard_mcp::client::skills::SkillError),
 }
 
+/// Who calls which tool of which server, and how.
+struct Call<'a> {
+    origin: &'a Origin,
+    server: &'a str,
+    tool: &'a str,
+    /// Where the server's progress reports go too.
+    report: Option<mpsc::Sender<Progress>>,
+    /// Run as a task, if the tool may run as one.
+    as_task: bool,
+}
+
 /// A view opened for the window: where to load it from, and what it may do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -235,16 +246,24 @@ impl Explorer {
 
     /// Calls a tool as the person does from the explorer: their decision already, it runs
     /// at once unless they denied it for good or it is one they asked to confirm (see
-    /// `gate`). `token` names the call for its progress updates and for `cancel`.
+    /// `gate`). `token` names the call for its progress updates and for `cancel`. A tool
+    /// that may run as a task at its server runs as one when `as_task`.
     pub async fn call_tool(
         &self,
         server: &str,
         tool: &str,
         arguments: Map<String, Value>,
         token: String,
+        as_task: bool,
     ) -> Result<Value, ExplorerError> {
-        self.call_tool_as(&Origin::Person, server, tool, arguments, token)
-            .await
+        let call = Call {
+            origin: &Origin::Person,
+            server,
+            tool,
+            report: None,
+            as_task,
+        };
+        self.call(call, arguments, token).await
     }
 
     /// The tool `tool` of `server`, as the catalog lists it.
@@ -310,6 +329,29 @@ impl Explorer {
         token: String,
         report: Option<mpsc::Sender<Progress>>,
     ) -> Result<Value, ExplorerError> {
+        let call = Call {
+            origin,
+            server,
+            tool,
+            report,
+            as_task: false,
+        };
+        self.call(call, arguments, token).await
+    }
+
+    async fn call(
+        &self,
+        call: Call<'_>,
+        arguments: Map<String, Value>,
+        token: String,
+    ) -> Result<Value, ExplorerError> {
+        let Call {
+            origin,
+            server,
+            tool,
+            report,
+            as_task,
+        } = call;
         let client = self.client(server)?;
         let tool = self.listed_tool(server, tool)?;
         let config = self.server(server)?;
@@ -338,6 +380,7 @@ impl Explorer {
         options.cancel = Some(cancel);
         options.reset_timeout_on_progress = true;
         options.task = Some(task);
+        options.as_task = as_task;
         let call = gate.run(&client, &tool, allowed, options);
         tokio::pin!(call);
         let began = Began {

@@ -134,7 +134,7 @@ impl World {
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move {
             desk.explorer()
-                .call_tool("py", &tool, arguments, format!("call-{tool}"))
+                .call_tool("py", &tool, arguments, format!("call-{tool}"), false)
                 .await
         })
     }

