@@ -3,6 +3,8 @@
 //! server's pace, and the server's word that the task ended (`notifications/tasks/status`)
 //! fetches its result at once, long before the next poll it asked for.
 
+#![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
+
 use std::time::Duration;
 
 use serde_json::json;
