@@ -20,6 +20,7 @@ mod window_layout;
 mod window_registry;
 mod window_sampling;
 mod window_sign_in;
+mod window_skills;
 mod window_stays;
 mod window_tasks;
 mod window_traffic;

@@ -289,3 +289,58 @@ fn unix_now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
 }
+
+/// A P-256 key made for this test alone.
+const TEST_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgobJU0a5Nhgcr/Pu9
+EKxtIU9r5RB1EUZ2cNbgpgr+TQKhRANCAASBIFzrDJ0q0z1KSlQijGWz55x5pbFV
+ZqVsZ1zfgUZ2A67ufWZCzb7OqfQBVBKyjVJUrEbubQuAhFRbNQgyKdj7
+-----END PRIVATE KEY-----";
+
+#[test]
+fn client_credentials_entered_in_the_form_start_the_server_without_anyone_signing_in() {
+    // The provider knows the client by the public half of its key, and binds tokens (DPoP).
+    let key_file = std::env::temp_dir().join(format!("switchboard-key-{}.pem", std::process::id()));
+    std::fs::write(&key_file, TEST_KEY).expect("write the key");
+    let key_path = key_file.display().to_string();
+    let peer = HttpPeer::oidc_provider_with(&[
+        ("OIDC_KEY_CLIENT", "switchboard-ci"),
+        ("OIDC_KEY_CLIENT_PEM", &key_path),
+        ("OIDC_DPOP", "1"),
+    ]);
+    let app = app_with(None, false);
+    let w = &app.window;
+    let issuer = peer.url.trim_end_matches("/mcp").to_owned();
+    app.view("servers");
+    app.press(".server-list", "Add server");
+    app.fill(FORM, "Server name", SERVER);
+    w.click(&w.find(&format!("{FORM} input[type='radio'][value='http']")));
+    app.fill(FORM, "URL", &peer.url);
+    w.click(&w.find(&format!("{FORM} select option[value='clientCredentials']")));
+    app.fill(FORM, "Client ID", "switchboard-ci");
+    // Typed line by line, as pasted: WebDriver writes a line break as the Enter key.
+    app.fill(
+        FORM,
+        "Private key (PEM)",
+        &TEST_KEY.replace('\n', "\u{E007}"),
+    );
+    app.fill(FORM, "Authorization server", &issuer);
+    w.screenshot("server-form-client-credentials");
+    app.press(FORM, "Add server");
+
+    // No sign-in is needed, nothing is opened: the server runs, and a tool answers.
+    app.wait_running(SERVER);
+    assert!(!app.opened.exists(), "no page was opened");
+    assert_eq!(
+        app.config()["mcpServers"][SERVER]["oauth"],
+        serde_json::json!({"clientId": "switchboard-ci", "issuer": issuer,
+                           "grant": "clientCredentials",
+                           "privateKey": {"secret": "tracker/oauth/private-key"}})
+    );
+    assert_eq!(
+        app.keyring_secret("tracker/oauth/private-key").as_deref(),
+        Some(TEST_KEY)
+    );
+    echo_answers(&app, "hello from a client of its own");
+    let _ = std::fs::remove_file(&key_file);
+}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type SkillLoaded, type SkillSummary } from "../bindings";
 import { ExplorerStoreProvider } from "./kept";
 import { SkillPanel } from "./SkillPanel";
+import { frontmatterOf } from "./SkillDetail";
 
 vi.mock("../bindings", async () => (await import("../testing/bindings")).withCommands({ loadSkill: vi.fn() }));
 
@@ -89,5 +90,15 @@ describe("SkillDetail", () => {
     expect(screen.getByText("Switchboard refuses a skill whose files differ from what its server listed.")).toBeTruthy();
     expect(screen.queryByRole("region", { name: "Instructions" })).toBeNull();
     expect((screen.getByRole("button", { name: "Load" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("frontmatterOf", () => {
+  it("sets a SKILL.md's frontmatter apart from its markdown, and leaves text without one whole", () => {
+    expect(frontmatterOf("---\nname: tour\ndescription: A tour.\n---\n# A tour\n")).toEqual({
+      frontmatter: "name: tour\ndescription: A tour.",
+      body: "# A tour\n",
+    });
+    expect(frontmatterOf("# No frontmatter\n---\n")).toEqual({ frontmatter: null, body: "# No frontmatter\n---\n" });
   });
 });

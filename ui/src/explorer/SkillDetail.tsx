@@ -18,11 +18,18 @@ interface Props {
   onOpenLink?(url: string): void;
 }
 
+/** A SKILL.md split into its YAML frontmatter (shown as it is written) and the markdown after it. */
+export function frontmatterOf(text: string): { frontmatter: string | null; body: string } {
+  const found = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  return found ? { frontmatter: found[1] ?? "", body: text.slice(found[0].length) } : { frontmatter: null, body: text };
+}
+
 /** A skill (SEP-2640): what its server lists of it, then its instructions once loaded and checked. */
 export function SkillDetail(props: Props) {
   const { server, skill, onLoad, loading, loaded, error, onOpenLink } = props;
   const headingId = useId();
   const filesId = useId();
+  const instructions = loaded ? frontmatterOf(loaded.instructions) : null;
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
       <DetailHeader kind="Skill" title={skill.name} name={skill.name} server={server} headingId={headingId} />
@@ -61,10 +68,11 @@ export function SkillDetail(props: Props) {
           <p className="muted">Switchboard refuses a skill whose files differ from what its server listed.</p>
         </>
       )}
-      {loaded && !error && (
+      {instructions && !error && (
         // Scrolls on its own: focusable, so that the keyboard scrolls it too.
         <section className="skill-instructions" aria-label="Instructions" tabIndex={0}>
-          <SafeMarkdown text={loaded.instructions} onOpenLink={onOpenLink} />
+          {instructions.frontmatter !== null && <pre className="skill-frontmatter">{instructions.frontmatter}</pre>}
+          <SafeMarkdown text={instructions.body} onOpenLink={onOpenLink} />
         </section>
       )}
     </article>

@@ -51,7 +51,7 @@ export const VIEWS: readonly [View, ...View[]] = [
   {
     id: "explorer",
     label: "Explorer",
-    summary: "Tools, resources and prompts of all servers in one place.",
+    summary: "Tools, resources, prompts and skills of all servers in one place.",
     component: ExplorerView,
   },
   {
