@@ -202,3 +202,39 @@ async fn a_client_with_credentials_of_its_own_starts_without_asking_anyone() {
         world.desk.shutdown().await;
     }
 }
+
+/// Credentials made for another authorization server than the one the MCP server names are
+/// not sent: the server stops, saying which was named and which the credentials are for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_made_for_another_authorization_server_are_not_sent() {
+    let provider = Provider::start(Case::SecretBearer).await;
+    let secrets = keyring("unattended-elsewhere");
+    let mut entry = configured(Case::SecretBearer, &provider, &secrets).await;
+    entry["oauth"]["issuer"] = json!("https://auth.elsewhere.example");
+    let mut world = started(entry, secrets).await;
+    let detail = world
+        .next(|u| match u {
+            Update::Status {
+                server,
+                state: ServerState::AuthRequired { detail, .. },
+                ..
+            } if server == SERVER => Some(detail),
+            Update::Status {
+                server,
+                state: ServerState::Running { .. },
+                ..
+            } if server == SERVER => panic!("{SERVER} started with credentials for elsewhere"),
+            _ => None,
+        })
+        .await;
+    assert!(
+        detail.contains("auth.elsewhere.example") && detail.contains(&provider.origin),
+        "{detail}"
+    );
+    assert_eq!(
+        provider.said("issued"),
+        0,
+        "nothing was asked of the provider"
+    );
+    world.desk.shutdown().await;
+}

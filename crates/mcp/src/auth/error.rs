@@ -42,6 +42,12 @@ pub enum AuthError {
         entered: Option<String>,
         named: String,
     },
+    /// The credentials of a grant of the client's own were made for another authorization
+    /// server than the one the server names: they are not sent.
+    #[error(
+        "this app's credentials for the server were made for {entered}, but the server names {named}: they are not sent there"
+    )]
+    CredentialsForAnotherIssuer { entered: String, named: String },
     /// Dynamic Client Registration was refused.
     #[error("registering with {issuer} failed: {detail}")]
     Registration { issuer: String, detail: String },

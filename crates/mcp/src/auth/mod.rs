@@ -664,8 +664,8 @@ impl Inner {
         if let Some(issuer) = &self.config.flow_issuer
             && *issuer != server.issuer
         {
-            return Err(AuthError::SecretForAnotherIssuer {
-                entered: Some(issuer.clone()),
+            return Err(AuthError::CredentialsForAnotherIssuer {
+                entered: issuer.clone(),
                 named: server.issuer.clone(),
             });
         }
