@@ -579,18 +579,20 @@ fn www_authenticate() -> impl Strategy<Value = (String, Option<Challenge>)> {
                     header += ows;
                 }
                 header += scheme;
-                // RFC 6750 gives a Bearer challenge parameters, never a token68.
-                if let Some(token68) = token68.filter(|_| !scheme.eq_ignore_ascii_case("bearer")) {
+                // RFC 6750 and RFC 9449 (§7.1) give a Bearer or DPoP challenge parameters,
+                // never a token68: both are read.
+                let read =
+                    scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("dpop");
+                if let Some(token68) = token68.filter(|_| !read) {
                     header += space;
                     header += token68;
                     continue;
                 }
-                let bearer = scheme.eq_ignore_ascii_case("bearer");
                 for (at, (name, value, quote, before, after, next)) in params.iter().enumerate() {
                     header += if at == 0 { space } else { "," };
                     header += next;
                     header += &format!("{name}{before}={after}{}", http_value(value, *quote));
-                    if bearer {
+                    if read {
                         set_parameter(&mut expected, name, value);
                     }
                 }

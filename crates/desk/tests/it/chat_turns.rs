@@ -575,7 +575,8 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
         [
             "switchboard_search_tools",
             "switchboard_read_resource",
-            "switchboard_get_prompt"
+            "switchboard_get_prompt",
+            "switchboard_load_skill"
         ],
         "the search and the tools that read alone"
     );
