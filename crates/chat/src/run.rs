@@ -724,14 +724,21 @@ impl Chat {
         };
         let _ = run.events.send(running).await;
         let (progress, mut updates) = mpsc::channel::<Progress>(64);
+        let (task, mut task_states) = mpsc::unbounded_channel();
         let mut options = reach.client.request_options();
         options.progress = Some(progress);
         options.cancel = Some(cancel.clone());
         options.reset_timeout_on_progress = true;
+        options.task = Some(task);
+        // A tool that may run as a task does: a long call is then listed with the others
+        // in the host's tasks while the model waits for it.
+        options.as_task = true;
         let called = self
             .gate
             .run(&reach.client, &offered.tool, allowed, options);
         tokio::pin!(called);
+        let (server, tool) = (offered.server.as_str(), offered.tool.name.as_str());
+        let mut became = None;
         let result = loop {
             tokio::select! {
                 result = &mut called => break result,
@@ -744,8 +751,24 @@ impl Chat {
                     };
                     let _ = run.events.send(event).await;
                 }
+                Some(state) = task_states.recv() => {
+                    became = Some(state.task_id.clone());
+                    self.servers.task_seen(server, tool, &origin, &state).await;
+                }
             }
         };
+        // Its last states may come in with its result.
+        while let Ok(state) = task_states.try_recv() {
+            became = Some(state.task_id.clone());
+            self.servers.task_seen(server, tool, &origin, &state).await;
+        }
+        if let Some(task_id) = became {
+            let outcome = match &result {
+                Ok(result) => Ok(serde_json::to_value(result).unwrap_or(Value::Null)),
+                Err(e) => Err(e.to_string()),
+            };
+            self.servers.task_ended(server, &task_id, outcome).await;
+        }
         match result {
             Ok(result) => Gated::Done(Box::new(result), edited),
             Err(_) if cancel.is_cancelled() => Gated::Stopped,

@@ -3,10 +3,12 @@
 
 use switchboard_mcp::client::Client;
 use switchboard_mcp::transport::BoxFuture;
+use switchboard_mcp::types::Task;
 use switchboard_mcp::types::skills::Skill;
 
 use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::Origin;
 use switchboard_core::gate::Callee;
 
 use crate::reading::Readable;
@@ -26,6 +28,28 @@ pub trait Servers: Send + Sync {
     fn skill_allowed(&self, server: &str, skill: &Skill) -> bool {
         let _ = (server, skill);
         false
+    }
+    /// A state of the task a model's call of `tool` of `server` became (asked by `asker`):
+    /// kept where the host keeps tasks, if it does.
+    fn task_seen<'a>(
+        &'a self,
+        server: &'a str,
+        tool: &'a str,
+        asker: &'a Origin,
+        task: &'a Task,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (server, tool, asker, task);
+        Box::pin(async {})
+    }
+    /// How the task `task_id` of `server` a model's call became ended.
+    fn task_ended<'a>(
+        &'a self,
+        server: &'a str,
+        task_id: &'a str,
+        outcome: Result<serde_json::Value, String>,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (server, task_id, outcome);
+        Box::pin(async {})
     }
     /// Pins `skill` of `server` as the person let models use it from now on.
     fn allow_skill<'a>(&'a self, server: &'a str, skill: &'a Skill) -> BoxFuture<'a, ()> {

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use switchboard_mcp::client::Client;
 use switchboard_mcp::transport::BoxFuture;
+use switchboard_mcp::types::Task;
 use switchboard_mcp::types::apps;
 use switchboard_mcp::types::skills::Skill;
 use tokio_util::sync::CancellationToken;
@@ -31,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 use crate::explorer::Explorer;
 use crate::keeps::{Keeping, Keeps};
 use crate::models::{Models, ModelsError};
+use crate::tasks::Began;
 use switchboard_chat::{
     Chat, ConversationError, ConversationSettings, ConversationSummary, Conversations, Enablement,
     Reach, Servers, Toolset,
@@ -38,6 +40,7 @@ use switchboard_chat::{
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::catalog::{Catalog, CatalogTool};
 use switchboard_core::config::ConfigError;
+use switchboard_core::decisions::Origin;
 use switchboard_core::gate::Gate;
 use switchboard_core::sampling::budget::Budgets;
 use switchboard_core::skills;
@@ -245,6 +248,37 @@ impl Servers for ChatServers {
         let client = self.chats.host.client(server)?;
         let config = self.chats.host.server(server)?;
         Some(Reach::of(client, &config))
+    }
+
+    fn task_seen<'a>(
+        &'a self,
+        server: &'a str,
+        tool: &'a str,
+        asker: &'a Origin,
+        task: &'a Task,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let asked_by = asker.to_string();
+            let began = Began {
+                server,
+                tool,
+                asked_by: &asked_by,
+            };
+            self.chats.explorer.call_task_seen(&began, task).await;
+        })
+    }
+
+    fn task_ended<'a>(
+        &'a self,
+        server: &'a str,
+        task_id: &'a str,
+        outcome: Result<serde_json::Value, String>,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(
+            self.chats
+                .explorer
+                .call_task_ended(server, task_id, outcome),
+        )
     }
 
     fn skill_allowed(&self, server: &str, skill: &Skill) -> bool {

@@ -64,6 +64,24 @@ impl Explorer {
         }
     }
 
+    /// A state of the task another service's call became (a model's, in a conversation):
+    /// kept and told as the explorer's own calls' are, the call its follower.
+    pub(crate) async fn call_task_seen(&self, began: &Began<'_>, task: &Task) {
+        self.following(began.server, &task.task_id, true);
+        self.task_seen(began, task).await;
+    }
+
+    /// How the task of another service's call ended; its call follows it no more.
+    pub(crate) async fn call_task_ended(
+        &self,
+        server: &str,
+        task_id: &str,
+        outcome: Result<Value, String>,
+    ) {
+        self.task_ended(server, task_id, outcome).await;
+        self.following(server, task_id, false);
+    }
+
     /// The latest tasks, the newest first.
     pub async fn tasks(&self) -> Result<Vec<TaskEntry>, ExplorerError> {
         match self.host.task_book() {

