@@ -79,15 +79,13 @@ fn skill_tool(skills: &[(String, Skill)]) -> Tool {
             format!("{server}: {} ({about})", skill.name().unwrap_or_default())
         })
         .collect();
-    Tool {
-        name: SKILL.to_owned(),
-        description: Some(format!(
-            "Loads a skill of one of the person's MCP servers: instructions, with the files \
-             they refer to, for a task the skill's description matches. Load one only when \
-             the task needs it (the person is asked first). Skills: {}",
-            named(listed)
-        )),
-        parameters: json!({
+    host_tool(
+        SKILL,
+        "Loads a skill of one of the person's MCP servers: instructions, with the files they \
+         refer to, for a task the skill's description matches. Load one only when the task \
+         needs it (the person is asked first). Skills: ",
+        listed,
+        json!({
             "type": "object",
             "properties": {
                 "server": {"type": "string", "description": "The server that lists the skill"},
@@ -95,7 +93,7 @@ fn skill_tool(skills: &[(String, Skill)]) -> Tool {
             },
             "required": ["server", "name"]
         }),
-    }
+    )
 }
 
 /// `listed`, the first [`NAMED`] of them, and how many more.
@@ -113,14 +111,12 @@ fn read_tool(resources: &[(String, String, String)]) -> Tool {
         .iter()
         .map(|(server, uri, name)| format!("{server}: {uri} ({name})"))
         .collect();
-    Tool {
-        name: READ.to_owned(),
-        description: Some(format!(
-            "Reads a resource of one of the person's MCP servers (the person may be asked \
-             first). Resources: {}",
-            named(listed)
-        )),
-        parameters: json!({
+    host_tool(
+        READ,
+        "Reads a resource of one of the person's MCP servers (the person may be asked \
+         first). Resources: ",
+        listed,
+        json!({
             "type": "object",
             "properties": {
                 "server": {"type": "string", "description": "The server that lists the resource"},
@@ -128,6 +124,15 @@ fn read_tool(resources: &[(String, String, String)]) -> Tool {
             },
             "required": ["server", "uri"]
         }),
+    )
+}
+
+/// A tool of the host's own, its description ending with what it reaches.
+fn host_tool(name: &str, about: &str, listed: Vec<String>, parameters: Value) -> Tool {
+    Tool {
+        name: name.to_owned(),
+        description: Some(format!("{about}{}", named(listed))),
+        parameters,
     }
 }
 
@@ -152,15 +157,13 @@ fn prompt_tool(prompts: &[(String, Prompt)]) -> Tool {
             )
         })
         .collect();
-    Tool {
-        name: PROMPT.to_owned(),
-        description: Some(format!(
-            "Gets a prompt of one of the person's MCP servers, filled with its arguments (the \
-             person may be asked first); its messages come back. Prompts (? marks an \
-             argument that may be left out): {}",
-            named(listed)
-        )),
-        parameters: json!({
+    host_tool(
+        PROMPT,
+        "Gets a prompt of one of the person's MCP servers, filled with its arguments (the \
+         person may be asked first); its messages come back. Prompts (? marks an argument \
+         that may be left out): ",
+        listed,
+        json!({
             "type": "object",
             "properties": {
                 "server": {"type": "string", "description": "The server that lists the prompt"},
@@ -173,7 +176,7 @@ fn prompt_tool(prompts: &[(String, Prompt)]) -> Tool {
             },
             "required": ["server", "name"]
         }),
-    }
+    )
 }
 
 /// What the model asked of a server through one of these tools.

@@ -21,6 +21,20 @@ pub struct SkillPin {
     pub at_ms: i64,
 }
 
+impl SkillPin {
+    /// `skill` of `server` (launched as `identity`) as it is now, pinned now; `None` when its
+    /// manifest lists no digest for its `SKILL.md`.
+    pub fn of(server: &str, identity: String, skill: &Skill) -> Option<Self> {
+        Some(Self {
+            server: server.to_owned(),
+            identity,
+            uri: skill.uri.clone(),
+            digest: digest_of(skill)?.to_owned(),
+            at_ms: crate::clock::now_ms(),
+        })
+    }
+}
+
 /// The digest the manifest of `skill` gives its `SKILL.md`, if it lists one.
 pub fn digest_of(skill: &Skill) -> Option<&str> {
     skill

@@ -308,13 +308,7 @@ impl ChatServers {
     /// `skill` of `server` as it is now, to be pinned or compared with the pins.
     fn skill_pin(&self, server: &str, skill: &Skill) -> Option<skills::SkillPin> {
         let config = self.chats.host.server(server)?;
-        Some(skills::SkillPin {
-            server: server.to_owned(),
-            identity: config.identity(),
-            uri: skill.uri.clone(),
-            digest: skills::digest_of(skill)?.to_owned(),
-            at_ms: switchboard_core::clock::now_ms(),
-        })
+        skills::SkillPin::of(server, config.identity(), skill)
     }
 }
 

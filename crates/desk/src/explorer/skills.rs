@@ -66,13 +66,7 @@ impl Explorer {
             .skills
             .iter()
             .map(|skill| {
-                let now = skills::digest_of(skill).map(|digest| SkillPin {
-                    server: server.to_owned(),
-                    identity: config.identity(),
-                    uri: skill.uri.clone(),
-                    digest: digest.to_owned(),
-                    at_ms: 0,
-                });
+                let now = SkillPin::of(server, config.identity(), skill);
                 SkillSummary {
                     uri: skill.uri.clone(),
                     name: skill.name().unwrap_or(&skill.uri).to_owned(),

@@ -115,7 +115,15 @@ pub(crate) struct Talk {
 }
 
 pub(crate) async fn talk(provider: &StandInProvider, models: &[&str]) -> Talk {
-    let mut world = desk().await;
+    talk_in(desk().await, provider, models).await
+}
+
+/// [`talk`] in `world`, a desk already started.
+pub(crate) async fn talk_in(
+    mut world: DemoDesk,
+    provider: &StandInProvider,
+    models: &[&str],
+) -> Talk {
     configure_models(&mut world, provider, models).await;
     let chats = world.desk.chats();
     let id = chats.create_conversation(None).await.unwrap().id;
@@ -142,6 +150,24 @@ async fn send_and_wait(
         .await
         .unwrap();
     chat_until_end(updates, id).await
+}
+
+/// Allows, once and as the model wrote it, the tool call of `server` the person is asked
+/// about next.
+pub(crate) async fn allow_asked_call(world: &mut DemoDesk, server: &str, arguments: Value) {
+    let asked = world.asked().await;
+    let arguments = arguments.as_object().cloned().unwrap_or_default();
+    world
+        .desk
+        .trust()
+        .answer_tool_call(
+            asked.id,
+            server,
+            true,
+            arguments,
+            switchboard_core::approvals::Remember::Once,
+        )
+        .unwrap();
 }
 
 /// A stand-in that answers each request with the next of `answers`.
@@ -542,18 +568,7 @@ async fn past_the_threshold_the_model_searches_the_tools_and_is_sent_those_it_fo
         .send_message(id, "Echo something".into(), None, None)
         .await
         .unwrap();
-    let asked = world.asked().await;
-    world
-        .desk
-        .trust()
-        .answer_tool_call(
-            asked.id,
-            "demo",
-            true,
-            json!({"text": "found"}).as_object().unwrap().clone(),
-            switchboard_core::approvals::Remember::Once,
-        )
-        .unwrap();
+    allow_asked_call(&mut world, "demo", json!({"text": "found"})).await;
     chat_until_end(&mut updates, id).await;
 
     let offered: Vec<Vec<String>> = provider

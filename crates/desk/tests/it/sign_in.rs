@@ -7,9 +7,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use parking_lot::Mutex;
 use serde_json::{Value, json};
 use switchboard_core::approvals::{Pending, Question};
 use switchboard_core::config::client_secret_name;
@@ -20,7 +18,7 @@ use switchboard_desk::{ServersError, Update};
 use switchboard_test_support::listening::{Listening, listening};
 
 use crate::common;
-use crate::common::{DemoDesk, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
+use crate::common::{DemoDesk, Said, WAIT, call_allowed, desk_in, eventually, keyring, text_of};
 
 const SERVER: &str = "guarded";
 
@@ -28,7 +26,7 @@ const SERVER: &str = "guarded";
 struct OAuthPeer {
     url: String,
     /// What it wrote to stderr after it listened (`registered <id>`, `issued <grant>`).
-    said: Arc<Mutex<Vec<String>>>,
+    said: Said,
     _child: tokio::process::Child,
 }
 
@@ -38,7 +36,7 @@ impl OAuthPeer {
         let Listening {
             child,
             url,
-            stderr: mut lines,
+            stderr: lines,
         } = listening("the OAuth peer (scripts/setup)", |port| {
             let mut command = tokio::process::Command::new(root.join(".tools/venv/bin/python"));
             command
@@ -48,15 +46,7 @@ impl OAuthPeer {
             command
         })
         .await;
-        let said = Arc::new(Mutex::new(Vec::new()));
-        tokio::spawn({
-            let said = said.clone();
-            async move {
-                while let Ok(Some(line)) = lines.next_line().await {
-                    said.lock().push(line);
-                }
-            }
-        });
+        let said = Said::follow(lines);
         Self {
             url,
             said,
@@ -66,7 +56,7 @@ impl OAuthPeer {
 
     /// How many of its lines so far hold `text`.
     fn said(&self, text: &str) -> usize {
-        self.said.lock().iter().filter(|l| l.contains(text)).count()
+        self.said.count(text)
     }
 }
 

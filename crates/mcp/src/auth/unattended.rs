@@ -158,13 +158,8 @@ pub async fn obtain(
             let id_jag = exchange_id_token(exchange, enterprise, server, resource, scopes).await?;
             form.push(("grant_type", JWT_BEARER.into()));
             form.push(("assertion", id_jag));
-            let basic = enterprise
-                .client_secret
-                .as_ref()
-                .map(|secret| (enterprise.client_id.as_str(), secret.0.as_str()));
-            if basic.is_none() {
-                form.push(("client_id", enterprise.client_id.clone()));
-            }
+            let secret = enterprise.client_secret.as_ref();
+            let basic = client_auth(&mut form, &enterprise.client_id, secret);
             post(exchange, endpoint, form, basic).await?
         }
     };
@@ -191,13 +186,8 @@ async fn exchange_id_token(
     if !scopes.is_empty() {
         form.push(("scope", scopes.join(" ")));
     }
-    let basic = enterprise
-        .idp_client_secret
-        .as_ref()
-        .map(|secret| (enterprise.idp_client_id.as_str(), secret.0.as_str()));
-    if basic.is_none() {
-        form.push(("client_id", enterprise.idp_client_id.clone()));
-    }
+    let secret = enterprise.idp_client_secret.as_ref();
+    let basic = client_auth(&mut form, &enterprise.idp_client_id, secret);
     // The identity provider is not the server this connection proves a key to.
     let plain = Exchange::plain(exchange.http());
     let answer = post(&plain, &enterprise.idp_token_endpoint, form, basic).await?;
@@ -211,6 +201,22 @@ async fn exchange_id_token(
         });
     }
     Ok(answer.access_token)
+}
+
+/// How the client `id` authenticates a request: with Basic when it has a secret, else by
+/// naming itself in the form.
+fn client_auth<'a>(
+    form: &mut Vec<(&str, String)>,
+    id: &'a str,
+    secret: Option<&'a Secret>,
+) -> Option<(&'a str, &'a str)> {
+    match secret {
+        Some(secret) => Some((id, secret.0.as_str())),
+        None => {
+            form.push(("client_id", id.to_owned()));
+            None
+        }
+    }
 }
 
 /// A token endpoint's answer (RFC 6749 §5.1, RFC 8693 §2.2.1).

@@ -526,3 +526,28 @@ pub fn command_in(
             .collect(),
     )
 }
+
+/// What a peer writes to stderr after it listened, kept line by line as it comes (read,
+/// so that the peer never blocks on a full pipe).
+#[derive(Clone)]
+pub struct Said(Arc<parking_lot::Mutex<Vec<String>>>);
+
+impl Said {
+    pub fn follow(
+        mut lines: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>,
+    ) -> Self {
+        let said = Self(Arc::default());
+        let kept = said.0.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().push(line);
+            }
+        });
+        said
+    }
+
+    /// How many of its lines so far hold `text`.
+    pub fn count(&self, text: &str) -> usize {
+        self.0.lock().iter().filter(|l| l.contains(text)).count()
+    }
+}
