@@ -249,6 +249,8 @@ struct Inner {
     refreshing: Mutex<Option<Refreshing>>,
     /// The DPoP nonces the servers gave.
     nonces: Nonces,
+    /// The grant's DPoP key as last read from its kept form: read once, not per request.
+    proof_key: Mutex<Option<(Secret, ProofKey)>>,
 }
 
 /// A refresh running in a task of its own: a caller that stops waiting (a call cancelled)
@@ -289,6 +291,7 @@ impl Authorization {
             busy: tokio::sync::Mutex::new(()),
             refreshing: Mutex::new(None),
             nonces: Nonces::default(),
+            proof_key: Mutex::new(None),
         })))
     }
 
@@ -348,7 +351,7 @@ impl Authorization {
         let token = &grant.tokens.access_token;
         let key = match grant.proof_key.as_ref().filter(|_| grant.tokens.bound) {
             None => return request.bearer_auth(token),
-            Some(kept) => ProofKey::from_kept(&kept.0),
+            Some(kept) => self.0.proof_key(kept),
         };
         let nonce = self.0.nonces.get(url);
         match key.and_then(|key| key.proof(method, url, Some(token), nonce.as_deref())) {
@@ -417,6 +420,19 @@ impl Inner {
     fn state<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut state)
+    }
+
+    /// The DPoP key `kept` holds.
+    fn proof_key(&self, kept: &Secret) -> Result<ProofKey, AuthError> {
+        let mut cached = self.proof_key.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((from, key)) = cached.as_ref()
+            && from == kept
+        {
+            return Ok(key.clone());
+        }
+        let key = ProofKey::from_kept(&kept.0)?;
+        *cached = Some((kept.clone(), key.clone()));
+        Ok(key)
     }
 
     fn key(&self) -> &str {
@@ -554,7 +570,7 @@ impl Inner {
         let key = grant
             .proof_key
             .as_ref()
-            .map(|kept| ProofKey::from_kept(&kept.0))
+            .map(|kept| self.proof_key(kept))
             .transpose()?;
         let exchange = self.exchange(key.as_ref());
         let tokens = grant::refresh(&exchange, &parties, &grant.tokens).await?;
