@@ -94,12 +94,15 @@ provider.on('grant.success', (ctx) => {
   console.error(`issued ${ctx.oidc.params?.grant_type ?? 'unknown'}`);
 });
 
+// A token the provider issued: to a person (authorization code) or to a client of its own.
+const findToken = async (token) => (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token));
+
 const verifier = {
   async verifyAccessToken(token) {
     if (personalToken && token === personalToken) {
       return { token, clientId: 'personal', scopes: [SCOPE], expiresAt: Math.floor(Date.now() / 1000) + 3600, resource: new URL(resource) };
     }
-    const found = (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token));
+    const found = await findToken(token);
     if (!found || found.isExpired) throw new InvalidTokenError('unknown or expired token');
     if (found.jkt) throw new InvalidTokenError('a token bound to a key is presented with a proof of it');
     return {
@@ -156,7 +159,7 @@ async function proven(req, res, next) {
     if (claims.ath !== b64url(createHash('sha256').update(token).digest())) return refuse('the proof is for another token');
     const { crv, kty, x, y } = header.jwk;
     const thumbprint = b64url(createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest());
-    const found = (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token));
+    const found = await findToken(token);
     if (!found || found.isExpired) return refuse('unknown or expired token');
     if (found.jkt !== thumbprint) return refuse('the token is bound to another key');
     console.error('presented DPoP');
