@@ -10,8 +10,8 @@
 //! notifications and roots), [`logs`] (the servers' log messages the agent hears),
 //! [`tools`], [`resources`], [`prompts`] (with completions), [`listen`]
 //! (`subscriptions/listen`). [`calls`] runs a call or read of the agent's through the gate,
-//! [`asks`] parks one whose server asks a stateless agent first, and [`changes`] tells the
-//! agent which of its lists changed.
+//! [`asks`] parks one whose server asks a stateless agent first, [`tasks`] runs a call as a
+//! task the agent asks after, and [`changes`] tells the agent which of its lists changed.
 
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,10 +40,12 @@ mod logs;
 mod prompts;
 mod requests;
 mod resources;
+mod tasks;
 mod tools;
 
 use asks::Questions;
 use changes::{Seen, may_change_offers};
+use tasks::AgentTasks;
 
 /// How an agent reached the gateway, as its calls are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +76,7 @@ pub fn http_sessions(agents: &Agents) -> impl SessionFactory + use<> {
 /// [`http_sessions`] whose agents see the tools and prompts named as `naming` says.
 pub fn http_sessions_named(agents: &Agents, naming: Naming) -> impl SessionFactory + use<> {
     let agents = agents.clone();
-    let questions = Arc::<Questions>::default();
+    let kept = Kept::default();
     move |start: SessionStart| -> Arc<dyn IncomingHandler> {
         let caller = Caller {
             agent: start
@@ -83,7 +85,7 @@ pub fn http_sessions_named(agents: &Agents, naming: Naming) -> impl SessionFacto
                 .unwrap_or_default(),
             via: Via::Http,
         };
-        let session = Session::asking_in(agents.clone(), caller, questions.clone(), naming.clone());
+        let session = Session::asking_in(agents.clone(), caller, kept.clone(), naming.clone());
         *session.inner.peer.lock() = Some(start.peer);
         Arc::new(Dispatch::new(session))
     }
@@ -120,7 +122,16 @@ struct Inner {
     /// roots, shared by every request of the agents of one transport (each stateless
     /// request over HTTP is a session of its own).
     questions: Arc<Questions>,
+    /// The agents' tasks, shared so too.
+    tasks: Arc<AgentTasks>,
     naming: Naming,
+}
+
+/// What the sessions of the agents of one transport share.
+#[derive(Clone, Default)]
+struct Kept {
+    questions: Arc<Questions>,
+    tasks: Arc<AgentTasks>,
 }
 
 /// Numbers the sessions: two sessions of one agent are two.
@@ -142,15 +153,10 @@ struct State {
 
 impl Session {
     pub fn new(agents: Agents, caller: Caller) -> Self {
-        Self::asking_in(agents, caller, Arc::default(), Naming::prefixed())
+        Self::asking_in(agents, caller, Kept::default(), Naming::prefixed())
     }
 
-    fn asking_in(
-        agents: Agents,
-        caller: Caller,
-        questions: Arc<Questions>,
-        naming: Naming,
-    ) -> Self {
+    fn asking_in(agents: Agents, caller: Caller, kept: Kept, naming: Naming) -> Self {
         Self {
             inner: Arc::new(Inner {
                 subscriptions: Subscriptions::new(agents.clone()),
@@ -161,7 +167,8 @@ impl Session {
                 state: Mutex::default(),
                 calls: AtomicU64::new(0),
                 number: SESSIONS.fetch_add(1, Ordering::Relaxed),
-                questions,
+                questions: kept.questions,
+                tasks: kept.tasks,
                 naming,
             }),
         }

@@ -12,6 +12,10 @@
 //
 // Commands ({"op": ..., "id": ...}): list_tools, call_tool {name, arguments} (answered when
 // the call ends; its progress reported on the way), cancel {call} (the call of that id),
+// call_tool_as_task {name, arguments, ttl} (a task-augmented call, followed by the SDK's
+// callToolStream: each state of the task said as {"event": "task", "call", "task", "status"}),
+// cancel_task {call} (tasks/cancel for the task that call became), get_task {task}
+// (tasks/get of that task id),
 // list_resources, read_resource {uri}, subscribe {uri}, unsubscribe {uri}, list_prompts,
 // get_prompt {name, arguments}, set_roots {uris} (lists those from now on, and says
 // roots/list_changed), silent (answers no request of the gateway's from now on), close.
@@ -24,6 +28,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
@@ -80,6 +85,8 @@ try {
 }
 
 const calls = new Map();
+// The task each task-augmented call became, by the call's id.
+const tasks = new Map();
 // Long calls wait for the person: no timeout of the SDK's own cuts them short.
 const patient = { timeout: 600_000 };
 
@@ -101,6 +108,28 @@ async function perform(command) {
         calls.delete(command.id);
       }
     }
+    case "call_tool_as_task": {
+      const params = { name: command.name, arguments: command.arguments ?? {} };
+      const stream = client.experimental.tasks.callToolStream(params, CallToolResultSchema, {
+        ...patient,
+        task: { ttl: command.ttl },
+      });
+      for await (const message of stream) {
+        if (message.type === "taskCreated" || message.type === "taskStatus") {
+          tasks.set(command.id, message.task.taskId);
+          say({ event: "task", call: command.id, task: message.task.taskId, status: message.task.status });
+        } else if (message.type === "result") {
+          return message.result;
+        } else if (message.type === "error") {
+          throw message.error;
+        }
+      }
+      throw new Error("the task's stream ended with no result");
+    }
+    case "cancel_task":
+      return client.experimental.tasks.cancelTask(tasks.get(command.call));
+    case "get_task":
+      return client.experimental.tasks.getTask(command.task);
     case "cancel":
       calls.get(command.call)?.abort("the agent gave up");
       return {};

@@ -219,6 +219,12 @@ impl Questions {
         }
     }
 
+    /// Lets go of the call parked under `state`, if any: it is cancelled.
+    pub(super) fn forget(&self, state: &str) {
+        let parked = self.calls.lock().remove(state);
+        drop(parked);
+    }
+
     /// Hands `answer` to the server, if it answers `asked`; the roots to offer the person,
     /// if it lists the agent's and they are not those it offered last.
     pub(super) fn answer(
@@ -320,7 +326,7 @@ fn roots_in(answer: &Value) -> Result<Vec<Root>, ErrorObject> {
 }
 
 /// 128 random bits, hex: not to be guessed.
-fn handle() -> String {
+pub(super) fn handle() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the system's random source is available");
     bytes.iter().map(|b| format!("{b:02x}")).collect()

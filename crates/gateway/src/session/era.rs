@@ -17,6 +17,7 @@ use super::lifecycle::server_info;
 use super::{Session, not_configured};
 
 /// Which era a request is of.
+#[derive(Clone)]
 pub(super) enum Era {
     /// A session opened by `initialize`.
     Stateful,

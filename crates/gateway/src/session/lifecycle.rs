@@ -38,7 +38,14 @@ impl Session {
         );
         InitializeResult {
             protocol_version: version.as_str().to_owned(),
-            capabilities: capabilities(),
+            capabilities: ServerCapabilities {
+                // Tool calls run as tasks when the agent asks (see `super::tasks`).
+                tasks: serde_json::from_value(serde_json::json!({
+                    "list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}
+                }))
+                .ok(),
+                ..capabilities()
+            },
             server_info: server_info(),
             instructions: Some(INSTRUCTIONS.to_owned()),
             meta: None,
@@ -54,7 +61,14 @@ impl Session {
                 .iter()
                 .map(|v| v.as_str().to_owned())
                 .collect(),
-            capabilities: capabilities(),
+            capabilities: ServerCapabilities {
+                // Tool calls run as tasks for an agent that declares the extension.
+                extra: Map::from_iter([(
+                    "extensions".to_owned(),
+                    serde_json::json!({ TASKS_EXTENSION: {} }),
+                )]),
+                ..capabilities()
+            },
             instructions: Some(INSTRUCTIONS.to_owned()),
             server_info: None,
             meta: None,

@@ -48,7 +48,7 @@ impl ServerHandler for Session {
     fn call_tool(&self, params: CallToolRequestParams) -> Reply<Rounds<CallToolResult>> {
         let meta = params.meta.clone();
         self.answer_in(meta.as_ref(), |session, era| async move {
-            session.call_tool(params, &era).await
+            session.call_tool(params, era).await
         })
     }
 
@@ -99,6 +99,17 @@ impl ServerHandler for Session {
         self.answer_in(meta.as_ref(), |session, era| async move {
             session.complete(params, &era).await
         })
+    }
+
+    /// The agent's tasks (`tasks/*`); nothing else.
+    fn custom(&self, method: String, params: Option<Value>) -> Reply<Value> {
+        if !method.starts_with("tasks/") {
+            return answered(Err(ErrorObject::method_not_found(&method)));
+        }
+        match self.task_request(&method, params.as_ref()) {
+            Ok(reply) => reply,
+            Err(refused) => answered(Err(refused)),
+        }
     }
 
     fn notification(&self, notification: ClientNotification) {

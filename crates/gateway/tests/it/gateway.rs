@@ -1745,3 +1745,82 @@ async fn an_agent_calls_a_tool_that_runs_as_a_task_as_any_tool() {
         "{tasks:?}"
     );
 }
+
+/// A call that asks to be a task (2025-11-25, the TypeScript SDK's `callToolStream`) is
+/// one of the gateway's from the start: the agent follows it while the person decides,
+/// once, and gets its result tied to the task, which no other agent finds; cancelled while
+/// the person decides, it is withdrawn from them. A tool that does not run as a task is not
+/// called as one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_follows_a_call_it_asked_to_be_a_task_to_its_result_or_cancels_it() {
+    let mut gateway = gateway().await;
+    let desk = gateway.world.desk.clone();
+    // Over HTTP, where the agents' tasks are kept side by side.
+    let server = http::listen(&desk.agents(), 0).await.unwrap();
+    let url = server.url();
+    let over_http = async |agent: &str| {
+        let token = desk.agents().token(agent).await.unwrap();
+        let reach = Reach::Http {
+            url: &url,
+            token: &token,
+        };
+        Agent::connected_via(Sdk::TypeScript, reach).await
+    };
+    let mut claude = over_http("Claude Code").await;
+    let as_task = |tool: &str, arguments: Value| json!({"op": "call_tool_as_task", "name": tool, "arguments": arguments, "ttl": 60_000});
+    let research = || {
+        as_task(
+            "everything__simulate-research-query",
+            json!({"topic": "tides"}),
+        )
+    };
+
+    let call = claude.send(research()).await;
+    let created = claude
+        .line(|l| l["event"] == "task" && l["call"] == call && l["status"] == "working")
+        .await;
+    let asked = gateway.asked_about_call().await;
+    gateway.answer(&asked, true, Remember::Once);
+    let result = claude.outcome(&call).await.unwrap();
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("# Research Report: tides")),
+        "{result}"
+    );
+    assert!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"].is_string(),
+        "{result}"
+    );
+    let decided = desk.agents().calls("Claude Code", 10).await.unwrap();
+    let researched = decided
+        .iter()
+        .filter(|row| row.subject == "simulate-research-query");
+    assert_eq!(researched.count(), 1, "gated once: {decided:?}");
+    let task = json!({"op": "get_task", "task": created["task"]});
+    let mine = claude.ask(task.clone()).await.unwrap();
+    assert_eq!(mine["status"], "completed", "{mine}");
+    let mut cursor = over_http("Cursor").await;
+    let theirs = cursor.ask(task).await.unwrap_err();
+    assert!(theirs.contains("no task"), "{theirs}");
+
+    let call = claude.send(research()).await;
+    claude
+        .line(|l| l["event"] == "task" && l["call"] == call && l["status"] == "working")
+        .await;
+    let asked = gateway.asked_about_call().await;
+    let cancelled = claude
+        .ask(json!({"op": "cancel_task", "call": call}))
+        .await
+        .unwrap();
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    gateway.world.withdrawn(asked.id).await;
+    let ended = claude.outcome(&call).await.unwrap_err();
+    assert!(ended.contains("cancelled"), "{ended}");
+
+    let refused = claude
+        .ask(as_task("demo__echo", json!({"text": "now"})))
+        .await
+        .unwrap_err();
+    assert!(refused.contains("does not run as one"), "{refused}");
+}

@@ -28,7 +28,8 @@
 //! 2026-07-28 the pending `http-header-validation` and `http-custom-header-server-validation`.
 //! Not run: `server-sse-polling` (pending; it warns that a response's event stream starts
 //! with no priming event, for resuming a stream, which the engine's HTTP server does not
-//! offer), and the `tasks-*` extension, which the gateway does not offer.
+//! offer). The tasks extension's scenarios (`tasks-*`) are run too, at 2026-07-28, in front
+//! of a server of the test's own ([`crate::task_fixtures`]); see [`tasks_extension`].
 
 #![allow(clippy::unwrap_used)]
 
@@ -43,6 +44,7 @@ use switchboard_mcp::server::http::{HttpServer, HttpServerOptions, Identity};
 use switchboard_test_support::conformance::{self, Role, revision};
 
 use crate::common::*;
+use crate::task_fixtures;
 
 const AGENT: &str = "conformance";
 const TOKEN: &str = "conformance-token";
@@ -58,7 +60,16 @@ fn run_scenario(scenario: &str, revision: &str, checks: usize) {
 }
 
 async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
-    let (peer, peer_allowed) = conformance_peer("peer");
+    // The tasks extension's scenarios call the tools of a server of the test's own; the
+    // others, those of the TypeScript SDK's.
+    let fixtures = match scenario.starts_with("tasks-") {
+        true => Some(task_fixtures::serve().await),
+        false => None,
+    };
+    let (peer, peer_allowed) = match &fixtures {
+        Some(fixtures) => url_peer("peer", &fixtures.url()),
+        None => conformance_peer("peer"),
+    };
     let servers = json!({
         "demo": {"command": demo_server().display().to_string()},
         "peer": peer,
@@ -111,9 +122,10 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
     let results = tempfile::tempdir().unwrap();
     let preload = conformance::node_peers().join("with-bearer.mjs");
     let url = gateway.url();
+    // An extension's scenarios are run at the revision asked for only when forced.
     let suite = conformance::command(
         Some(&preload),
-        &["server", "--url", &url],
+        &["server", "--url", &url, "--force"],
         scenario,
         revision,
         results.path(),
@@ -128,17 +140,21 @@ async fn judge_gateway(scenario: &str, revision: &str, checks: usize) {
     conformance::judge(scenario, &output, results.path(), checks, |_| false);
     gateway.shutdown().await;
     world.desk.shutdown().await;
+    if let Some(fixtures) = fixtures {
+        fixtures.shutdown().await;
+    }
 }
 
 /// The scenarios that call the tools and prompts of the suite's reference server (and its
 /// diagnostic tools) by the names it gives them, which "peer" offers.
-const CALL_THE_SUITES_NAMES: [&str; 6] = [
+const CALL_THE_SUITES_NAMES: [&str; 7] = [
     "input-required-result-",
     "tools-call-",
     "prompts-get-",
     "elicitation-",
     "server-stateless",
     "json-schema-",
+    "tasks-",
 ];
 
 #[test]
@@ -296,6 +312,35 @@ mod at_2025_03_26 {
         run_scenario, "2025-03-26";
         required {
             server_session_lifecycle: "server-session-lifecycle" => 3;
+        }
+    }
+}
+
+/// The tasks extension (SEP-2663), beyond any revision's requirements: the gateway makes
+/// an agent's long calls tasks, in front of a server that runs none
+/// ([`crate::task_fixtures`]). `tasks-status-notifications` is not run: the suite skips it
+/// whole, with no verdict.
+mod tasks_extension {
+    use super::*;
+
+    revision! {
+        run_scenario, "2026-07-28";
+        required {}
+        unmet {
+            required_task_error: "tasks-required-task-error" because
+                "the gateway serves a tool that must run as a task at its server to an agent \
+                 that takes no tasks by waiting for its end; the extension asks -32021 only of a \
+                 server that cannot serve such a call without a task";
+        }
+        beyond {
+            lifecycle: "tasks-lifecycle" => 9;
+            capability_negotiation: "tasks-capability-negotiation" => 5;
+            wire_fields: "tasks-wire-fields" => 4;
+            request_state_removal: "tasks-request-state-removal" => 3;
+            mrtr_input: "tasks-mrtr-input" => 4;
+            request_headers: "tasks-request-headers" => 5;
+            dispatch_and_envelope: "tasks-dispatch-and-envelope" => 9;
+            mrtr_composition: "tasks-mrtr-composition" => 2;
         }
     }
 }

@@ -148,6 +148,7 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
                 "prompts": {"listChanged": true},
                 "resources": {"subscribe": true, "listChanged": true},
                 "tools": {"listChanged": true},
+                "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
             })
         );
         assert_eq!(result["serverInfo"]["name"], "switchboard");
@@ -176,6 +177,7 @@ async fn the_gateway_introduces_itself_in_the_revision_the_agent_speaks() {
             "prompts": {"listChanged": true},
             "resources": {"subscribe": true, "listChanged": true},
             "tools": {"listChanged": true},
+            "extensions": {"io.modelcontextprotocol/tasks": {}},
         })
     );
     assert_eq!(discover["resultType"], "complete");

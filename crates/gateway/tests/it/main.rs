@@ -9,3 +9,4 @@ mod common;
 mod gateway;
 mod gateway_conformance;
 mod gateway_protocol;
+mod task_fixtures;

@@ -9,11 +9,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use std::sync::Mutex;
-use time::format_description::well_known::Rfc3339;
 use tokio::sync::watch;
 
 use crate::jsonrpc::ErrorObject;
@@ -41,11 +40,7 @@ pub(super) struct ServedTasks {
     made: AtomicU64,
 }
 
-fn now() -> String {
-    time::OffsetDateTime::from(SystemTime::now())
-        .format(&Rfc3339)
-        .unwrap_or_default()
-}
+use crate::types::task_timestamp as now;
 
 /// Whether `params` ask for the request to run as a task, and for how long it is kept.
 pub(super) fn asked_as_task(params: Option<&Value>) -> Option<Duration> {

@@ -21,7 +21,7 @@ mod rounds;
 
 pub use dispatch::{Dispatch, Finish};
 pub use notification::ClientNotification;
-pub use rounds::Rounds;
+pub use rounds::{CreatedTask, Rounds};
 
 use serde_json::Value;
 

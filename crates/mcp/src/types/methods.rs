@@ -28,6 +28,9 @@ pub mod method {
     pub const TASKS_RESULT: &str = "tasks/result";
     pub const TASKS_CANCEL: &str = "tasks/cancel";
     pub const TASKS_LIST: &str = "tasks/list";
+    /// The tasks extension (2026-07-28, in no revision's schema, so in none of the lists
+    /// below): answers a task's questions.
+    pub const TASKS_UPDATE: &str = "tasks/update";
 
     // Notifications.
     pub const INITIALIZED: &str = "notifications/initialized";
@@ -42,6 +45,8 @@ pub mod method {
     pub const ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
     pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
     pub const TASKS_STATUS: &str = "notifications/tasks/status";
+    /// The tasks extension's status notification (in no revision's schema either).
+    pub const TASKS: &str = "notifications/tasks";
 
     /// Every request method above.
     pub const REQUESTS: [&str; 22] = [

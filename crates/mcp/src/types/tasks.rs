@@ -4,14 +4,32 @@
 //! with `tasks/result` (what the call itself would have answered), and it is stopped with
 //! `tasks/cancel`. A tool says whether it may or must be called so
 //! ([`Tool::task_support`](super::Tool::task_support)).
+//!
+//! In 2026-07-28 tasks are an extension ([`TASKS_EXTENSION`], SEP-2663): a server may answer any
+//! `tools/call` of a client that declares it with a task ([`TaskHandle`], `resultType:
+//! "task"`) unasked; `tasks/get` tells the task with its result, error or questions inlined
+//! ([`DetailedTask`]), `tasks/update` answers the questions, `tasks/cancel` stops it;
+//! `tasks/result` and `tasks/list` are gone.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::lenient;
+use crate::jsonrpc::ErrorObject;
 
 /// The `_meta` key that ties a message to the task it is part of.
 pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+/// The tasks extension of 2026-07-28, as a client or server declares it in `extensions`.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+/// The `resultType` of a result that is a task.
+pub const RESULT_TYPE_TASK: &str = "task";
+
+/// The time now as a task's `createdAt` and `lastUpdatedAt` write it (RFC 3339, UTC).
+pub fn task_timestamp() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
 
 /// Where a task stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +88,40 @@ pub struct CreateTaskResult {
     pub meta: Option<Map<String, Value>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A task as the extension tells it: the answer to a call that became one (marked
+/// [`RESULT_TYPE_TASK`]), and the heart of what `tasks/get` answers. The durations are in
+/// milliseconds; `ttl_ms` is sent even when `None` (kept for ever).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskHandle {
+    pub task_id: String,
+    pub status: TaskStatus,
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
+    pub status_message: Option<String>,
+    pub created_at: String,
+    pub last_updated_at: String,
+    #[serde(default)]
+    pub ttl_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default, with = "lenient")]
+    pub poll_interval_ms: Option<u64>,
+}
+
+/// What `tasks/get` answers in the extension: the task, and what its status holds: the
+/// result of a completed one, the error of a failed one, the questions of one that waits
+/// for input (by the server's keys, as an `input_required` result would ask them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailedTask {
+    #[serde(flatten)]
+    pub task: TaskHandle,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub result: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<ErrorObject>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub input_requests: Option<Map<String, Value>>,
 }
 
 #[cfg(test)]

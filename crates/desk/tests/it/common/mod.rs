@@ -122,6 +122,16 @@ pub fn conformance_peer(name: &str) -> (Value, Value) {
     (entry, allowed(name, &config))
 }
 
+/// A server reached over Streamable HTTP at `url`: its entry, and a standing allowance of
+/// its tools.
+pub fn url_peer(name: &str, url: &str) -> (Value, Value) {
+    let config = ServerConfig {
+        url: Some(url.to_owned()),
+        ..Default::default()
+    };
+    (json!({ "url": url }), allowed(name, &config))
+}
+
 /// The TypeScript SDK v2 server of the 2026-07-28 revision
 /// (`tests/peers/node/modern-server.mjs`) over stdio, with these extra arguments.
 pub fn modern_peer(args: &[&str]) -> Value {

@@ -203,7 +203,8 @@ impl Drop for Closing {
 }
 
 /// Checks the headers that mirror the body: `Mcp-Method` always, `Mcp-Name` for the
-/// methods that name a tool, prompt or resource, and the protocol version against `_meta`.
+/// methods that name a tool, prompt, resource or task, and the protocol version against
+/// `_meta`.
 fn check_headers(
     headers: &HeaderMap,
     method_name: &str,
@@ -230,6 +231,7 @@ fn check_headers(
     let named = match method_name {
         method::TOOLS_CALL | method::PROMPTS_GET => Some("name"),
         method::RESOURCES_READ => Some("uri"),
+        method::TASKS_GET | method::TASKS_UPDATE | method::TASKS_CANCEL => Some("taskId"),
         _ => None,
     };
     if let Some(field) = named {

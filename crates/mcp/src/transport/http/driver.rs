@@ -25,7 +25,8 @@ pub struct Envelope {
 }
 
 /// The params the transport looks at: which request a `notifications/cancelled` names,
-/// whether a list request carries a page cursor, and what a new session must restore.
+/// whether a list request carries a page cursor, what a new session must restore, and
+/// what a stateless request's `Mcp-Name` mirrors.
 #[derive(Debug, Default, Deserialize)]
 struct Params {
     #[serde(rename = "requestId")]
@@ -34,6 +35,8 @@ struct Params {
     pub uri: Option<String>,
     pub level: Option<String>,
     name: Option<String>,
+    #[serde(rename = "taskId")]
+    task_id: Option<String>,
     arguments: Option<serde_json::Value>,
     #[serde(rename = "_meta")]
     meta: Option<RequestMeta>,
@@ -96,6 +99,7 @@ impl Envelope {
             match method.as_str() {
                 m::TOOLS_CALL | m::PROMPTS_GET => p.name.as_deref(),
                 m::RESOURCES_READ => p.uri.as_deref(),
+                m::TASKS_GET | m::TASKS_UPDATE | m::TASKS_CANCEL => p.task_id.as_deref(),
                 _ => None,
             }
         });
