@@ -493,6 +493,18 @@ impl Client {
             if !input_required::may_ask(method) {
                 return Ok(result);
             }
+            // A server of the tasks extension may answer a call with the task it became.
+            if method == method::TOOLS_CALL
+                && result.get("resultType").and_then(Value::as_str) == Some(RESULT_TYPE_TASK)
+            {
+                let task =
+                    serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+                        method,
+                        detail: e.to_string(),
+                    })?;
+                // Boxed: following it sends requests of its own through here.
+                return Box::pin(self.follow_extension(task, options)).await;
+            }
             let Some(interim) = input_required::input_required(&result) else {
                 return Ok(result);
             };

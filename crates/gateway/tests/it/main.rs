@@ -10,3 +10,4 @@ mod gateway;
 mod gateway_conformance;
 mod gateway_protocol;
 mod task_fixtures;
+mod tasks_extension;

@@ -7,16 +7,24 @@
 //! result asked for at once: the server's questions (a form, a sampling request) arrive as
 //! any of its requests do and are answered by this client's handlers, while that request
 //! waits. Cancelling the call, or its time running out, cancels the task (`tasks/cancel`).
+//!
+//! The tasks extension (2026-07-28): a server may answer any tool call of a client that
+//! declares it with a task, unasked ([`crate::types::TaskHandle`]). It is followed at the
+//! same pace; `tasks/get` tells its result, error or questions inlined; its questions are
+//! answered by this client's handler as a call's `input_required` ones are, and sent with
+//! `tasks/update`; its end is the call's answer.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::{Client, ClientError};
+use super::{Client, ClientError, input_required};
 use crate::connection::{Progress, RequestError, RequestOptions};
+use crate::jsonrpc::{ErrorObject, code};
 use crate::types::{
-    CallToolRequestParams, CallToolResult, CreateTaskResult, Task, TaskStatus, method,
+    CallToolRequestParams, CallToolResult, CreateTaskResult, DetailedTask, Task, TaskHandle,
+    TaskStatus, method,
 };
 
 /// The soonest a task is asked after again, whatever its server suggests.
@@ -81,6 +89,14 @@ impl Client {
         id: &str,
         options: RequestOptions,
     ) -> Result<CallToolResult, ClientError> {
+        if self.is_stateless() {
+            let detailed = self.get_detailed(id).await?;
+            let result = self.follow_detailed(detailed, options).await?;
+            return serde_json::from_value(result).map_err(|e| ClientError::InvalidResult {
+                method: method::TASKS_GET,
+                detail: e.to_string(),
+            });
+        }
         let task = self.get_task(id).await?;
         self.follow(task, options).await
     }
@@ -91,75 +107,20 @@ impl Client {
         mut task: Task,
         options: RequestOptions,
     ) -> Result<CallToolResult, ClientError> {
-        let started = Instant::now();
-        let mut told_unasked = self.task_status.subscribe();
-        let mut told = 0.0;
-        let out_of_time = |method: &str| {
-            ClientError::Request(RequestError::Timeout {
-                method: method.to_owned(),
-                after: started.elapsed(),
-            })
-        };
+        let mut pace = Pace::new(self, &options);
         loop {
-            if let Some(watching) = &options.task {
-                let _ = watching.send(task.clone());
-            }
-            if let Some(progress) = &options.progress {
-                told += 1.0;
-                let said = task
-                    .status_message
-                    .clone()
-                    .unwrap_or_else(|| status_name(&task.status));
-                let _ = progress.try_send(Progress {
-                    progress: told,
-                    total: None,
-                    message: Some(said),
-                });
-            }
+            pace.report(&task);
             if task.status.is_terminal() || task.status == TaskStatus::InputRequired {
                 break;
             }
-            let wait = poll_interval(&task);
-            if options
-                .max_total
-                .is_some_and(|most| started.elapsed() + wait > most)
-            {
-                self.cancel_task(&task.task_id).await;
-                return Err(out_of_time(method::TOOLS_CALL));
-            }
-            let cancelled = async {
-                match &options.cancel {
-                    Some(cancel) => cancel.cancelled().await,
-                    None => std::future::pending().await,
-                }
-            };
-            let unasked = async {
-                loop {
-                    match told_unasked.recv().await {
-                        Ok(told) if told.task_id == task.task_id => return Some(told),
-                        Ok(_) | Err(RecvError::Lagged(_)) => {}
-                        Err(RecvError::Closed) => return None,
-                    }
-                }
-            };
-            let next = tokio::select! {
-                () = cancelled => {
-                    self.cancel_task(&task.task_id).await;
-                    return Err(ClientError::Request(RequestError::Cancelled {
-                        method: method::TOOLS_CALL.to_owned(),
-                    }));
-                }
-                Some(told) = unasked => Some(told),
-                () = tokio::time::sleep(wait) => None,
-            };
-            task = match next {
+            task = match pace.wait(&task).await? {
                 Some(told) => told,
                 None => self.get_task(&task.task_id).await?,
             };
         }
         let remaining = options
             .max_total
-            .map(|most| most.saturating_sub(started.elapsed()));
+            .map(|most| most.saturating_sub(pace.started.elapsed()));
         let fetching = RequestOptions {
             timeout: remaining.unwrap_or(options.timeout).max(options.timeout),
             max_total: remaining,
@@ -181,8 +142,99 @@ impl Client {
         })
     }
 
+    /// Follows a task this client's server answered a tool call with, unasked (the
+    /// 2026-07-28 extension), to its end: what the call itself would have answered. Its
+    /// questions are answered by this client's handler, as a call's `input_required` ones
+    /// are, and sent with `tasks/update`.
+    pub(super) async fn follow_extension(
+        &self,
+        task: TaskHandle,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let detailed = DetailedTask {
+            task,
+            result: None,
+            error: None,
+            input_requests: None,
+        };
+        self.follow_detailed(detailed, options).await
+    }
+
+    async fn follow_detailed(
+        &self,
+        mut detailed: DetailedTask,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let mut pace = Pace::new(self, &options);
+        let mut rounds = 0;
+        loop {
+            let task = detailed.task.as_task();
+            let id = &task.task_id;
+            pace.report(&task);
+            match (&task.status, detailed.input_requests.take()) {
+                (TaskStatus::Completed, _) => {
+                    return detailed.result.ok_or_else(|| ClientError::InvalidResult {
+                        method: method::TASKS_GET,
+                        detail: "the task completed with no result".into(),
+                    });
+                }
+                (TaskStatus::Failed, _) => {
+                    let error = detailed.error.unwrap_or_else(|| {
+                        ErrorObject::new(
+                            code::INTERNAL_ERROR,
+                            "the task failed, saying nothing of why",
+                        )
+                    });
+                    return Err(ClientError::Request(RequestError::Server {
+                        method: method::TOOLS_CALL.to_owned(),
+                        error,
+                    }));
+                }
+                (TaskStatus::Cancelled, _) => {
+                    return Err(ClientError::Request(RequestError::Cancelled {
+                        method: method::TOOLS_CALL.to_owned(),
+                    }));
+                }
+                (TaskStatus::InputRequired, Some(asked)) if !asked.is_empty() => {
+                    rounds += 1;
+                    if rounds > input_required::MAX_INPUT_ROUNDS {
+                        self.cancel_task(id).await;
+                        return Err(ClientError::TooManyInputRounds {
+                            method: method::TOOLS_CALL,
+                            rounds: input_required::MAX_INPUT_ROUNDS,
+                        });
+                    }
+                    let answers = input_required::answer(&*self.dispatch, &asked).await?;
+                    let mut params = task_params(id);
+                    params.insert("inputResponses".into(), Value::Object(answers));
+                    self.request(method::TASKS_UPDATE, params, self.request_options())
+                        .await?;
+                }
+                _ => {
+                    // Told of a change or not, the task as it is now is asked for.
+                    pace.wait(&task).await?;
+                }
+            }
+            detailed = self.get_detailed(id).await?;
+        }
+    }
+
     /// The task `id` as its server describes it now (`tasks/get`).
     pub async fn get_task(&self, id: &str) -> Result<Task, ClientError> {
+        if self.is_stateless() {
+            return Ok(self.get_detailed(id).await?.task.as_task());
+        }
+        let answer = self
+            .request(method::TASKS_GET, task_params(id), self.request_options())
+            .await?;
+        serde_json::from_value(answer).map_err(|e| ClientError::InvalidResult {
+            method: method::TASKS_GET,
+            detail: e.to_string(),
+        })
+    }
+
+    /// The task `id` with what its status holds (`tasks/get` of the 2026-07-28 extension).
+    async fn get_detailed(&self, id: &str) -> Result<DetailedTask, ClientError> {
         let answer = self
             .request(method::TASKS_GET, task_params(id), self.request_options())
             .await?;
@@ -230,6 +282,91 @@ impl Client {
             .await;
         if let Err(e) = cancelling {
             tracing::debug!("the task {id} was not cancelled: {e}");
+        }
+    }
+}
+
+/// The pace of following one task: how long it has run, what was told of it as progress,
+/// and when to ask after it next.
+struct Pace<'a> {
+    client: &'a Client,
+    options: &'a RequestOptions,
+    started: Instant,
+    told: f64,
+    told_unasked: tokio::sync::broadcast::Receiver<Task>,
+}
+
+impl<'a> Pace<'a> {
+    fn new(client: &'a Client, options: &'a RequestOptions) -> Self {
+        Self {
+            client,
+            options,
+            started: Instant::now(),
+            told: 0.0,
+            told_unasked: client.task_status.subscribe(),
+        }
+    }
+
+    /// Passes `task` on to whoever watches it, and as the call's progress.
+    fn report(&mut self, task: &Task) {
+        if let Some(watching) = &self.options.task {
+            let _ = watching.send(task.clone());
+        }
+        if let Some(progress) = &self.options.progress {
+            self.told += 1.0;
+            let said = task
+                .status_message
+                .clone()
+                .unwrap_or_else(|| status_name(&task.status));
+            let _ = progress.try_send(Progress {
+                progress: self.told,
+                total: None,
+                message: Some(said),
+            });
+        }
+    }
+
+    /// Waits until `task` is to be asked after again: the task as its server told of it
+    /// meanwhile, if it did. A call cancelled, or out of time, cancels the task.
+    async fn wait(&mut self, task: &Task) -> Result<Option<Task>, ClientError> {
+        let wait = poll_interval(task);
+        let client = self.client;
+        if self
+            .options
+            .max_total
+            .is_some_and(|most| self.started.elapsed() + wait > most)
+        {
+            client.cancel_task(&task.task_id).await;
+            return Err(ClientError::Request(RequestError::Timeout {
+                method: method::TOOLS_CALL.to_owned(),
+                after: self.started.elapsed(),
+            }));
+        }
+        let cancelled = async {
+            match &self.options.cancel {
+                Some(cancel) => cancel.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        let told_unasked = &mut self.told_unasked;
+        let unasked = async {
+            loop {
+                match told_unasked.recv().await {
+                    Ok(told) if told.task_id == task.task_id => return Some(told),
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        };
+        tokio::select! {
+            () = cancelled => {
+                client.cancel_task(&task.task_id).await;
+                Err(ClientError::Request(RequestError::Cancelled {
+                    method: method::TOOLS_CALL.to_owned(),
+                }))
+            }
+            Some(told) = unasked => Ok(Some(told)),
+            () = tokio::time::sleep(wait) => Ok(None),
         }
     }
 }

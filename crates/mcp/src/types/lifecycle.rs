@@ -103,8 +103,14 @@ impl ClientCapabilities {
     }
 
     /// Also declares (2025-11-25) that the client runs its sampling and elicitation requests,
-    /// as far as it answers them, as tasks when its server asks (see `client::served_tasks`).
+    /// as far as it answers them, as tasks when its server asks (see `client::served_tasks`),
+    /// and (2026-07-28) that it takes the tasks extension: a server may answer its tool calls
+    /// with a task, which it follows to its end (see `client::tasks`).
     pub fn with_tasks(mut self) -> Self {
+        self.extensions.get_or_insert_with(Map::new).insert(
+            super::tasks::TASKS_EXTENSION.to_owned(),
+            serde_json::json!({}),
+        );
         let mut requests = Map::new();
         if self.sampling.is_some() {
             requests.insert("sampling".into(), serde_json::json!({"createMessage": {}}));

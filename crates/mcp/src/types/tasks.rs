@@ -108,6 +108,22 @@ pub struct TaskHandle {
     pub poll_interval_ms: Option<u64>,
 }
 
+impl TaskHandle {
+    /// The task as 2025-11-25 describes one, for what follows tasks of either era.
+    pub fn as_task(&self) -> Task {
+        Task {
+            task_id: self.task_id.clone(),
+            status: self.status.clone(),
+            status_message: self.status_message.clone(),
+            created_at: self.created_at.clone(),
+            last_updated_at: self.last_updated_at.clone(),
+            ttl: self.ttl_ms,
+            poll_interval: self.poll_interval_ms,
+            extra: Map::new(),
+        }
+    }
+}
+
 /// What `tasks/get` answers in the extension: the task, and what its status holds: the
 /// result of a completed one, the error of a failed one, the questions of one that waits
 /// for input (by the server's keys, as an `input_required` result would ask them).
