@@ -44,9 +44,10 @@ impl Answers {
         })
     }
 
-    /// Everything is declared: what has no answer from the flags is declined when asked.
+    /// Everything is declared: what has no answer from the flags is declined when asked. So
+    /// are tasks: a server may answer a call with one, which is followed to its end.
     pub fn capabilities(&self) -> ClientCapabilities {
-        ClientCapabilities::all()
+        ClientCapabilities::all().with_tasks()
     }
 }
 

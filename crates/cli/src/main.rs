@@ -26,6 +26,7 @@ use switchboard_mcp::transport::http::{self, HttpMode, HttpServer};
 use switchboard_mcp::transport::stdio::{self, StdioServer};
 use switchboard_mcp::transport::{LogLine, LogSink, TransportParts};
 use switchboard_mcp::types::{CompleteRequestParams, LoggingLevel};
+use tokio_util::sync::CancellationToken;
 
 use answers::Answers;
 use switchboard_core::config::{SandboxEngine, SandboxSetting};
@@ -481,11 +482,21 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
             let mut options = client.request_options();
             options.progress = Some(progress);
             options.reset_timeout_on_progress = true;
+            // Ctrl-C cancels the call at its server (the task it became, too) before the
+            // command ends, rather than leaving it running there.
+            let cancel = CancellationToken::new();
+            options.cancel = Some(cancel.clone());
+            let interrupted = tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    cancel.cancel();
+                }
+            });
             let result = if as_task {
                 client.call_tool_as_task(tool, Some(args), options).await
             } else {
                 client.call_tool(tool, Some(args), options).await
             };
+            interrupted.abort();
             // The call's end drops the last sender: the printer prints what is still queued
             // (the last step often comes with the result), then ends; a second at most.
             let _ = tokio::time::timeout(Duration::from_secs(1), printer).await;

@@ -6,7 +6,7 @@
 //! fails is used, and no file after it is read.
 
 use base64::Engine as _;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use sha2::{Digest, Sha256};
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -62,30 +62,15 @@ impl Client {
             .is_some_and(|e| e.contains_key(EXTENSION))
     }
 
-    /// Every skill the server lists (`skills/list`, each page); no file is read.
+    /// Every skill the server lists (`skills/list`, each page); no file is read. A skill
+    /// that does not read is left out, and said in the log.
     pub async fn list_skills(&self) -> Result<Vec<Skill>, ClientError> {
         self.require(self.offers_skills(), "skills")?;
-        let mut skills = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut params = Map::new();
-            if let Some(cursor) = cursor.take() {
-                params.insert("cursor".into(), Value::String(cursor));
-            }
-            let page = self
-                .request(SKILLS_LIST, params, self.request_options())
-                .await?;
-            let page: ListSkillsResult =
-                serde_json::from_value(page).map_err(|e| ClientError::InvalidResult {
-                    method: SKILLS_LIST,
-                    detail: e.to_string(),
-                })?;
-            skills.extend(page.skills);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(skills),
-            }
+        let listed = self.walk::<ListSkillsResult>(SKILLS_LIST).await?;
+        for skipped in &listed.skipped {
+            tracing::warn!("{SKILLS_LIST}: {skipped}");
         }
+        Ok(listed.items)
     }
 
     /// Loads `skill` as its manifest says, each file verified before the next is read.

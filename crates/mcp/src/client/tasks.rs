@@ -23,8 +23,8 @@ use super::{Client, ClientError, input_required};
 use crate::connection::{Progress, RequestError, RequestOptions};
 use crate::jsonrpc::{ErrorObject, code};
 use crate::types::{
-    CallToolRequestParams, CallToolResult, CreateTaskResult, DetailedTask, Task, TaskHandle,
-    TaskStatus, method,
+    CallToolRequestParams, CallToolResult, CreateTaskResult, DetailedTask, ListTasksResult, Task,
+    TaskHandle, TaskStatus, method,
 };
 
 /// The soonest a task is asked after again, whatever its server suggests.
@@ -244,30 +244,14 @@ impl Client {
         })
     }
 
-    /// Every task the server keeps for this client (`tasks/list`, each page).
+    /// Every task the server keeps for this client (`tasks/list`, each page). A task that
+    /// does not read is left out, and said in the log.
     pub async fn list_tasks(&self) -> Result<Vec<Task>, ClientError> {
-        let mut tasks = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut params = Map::new();
-            if let Some(cursor) = cursor.take() {
-                params.insert("cursor".into(), Value::String(cursor));
-            }
-            let page = self
-                .request(method::TASKS_LIST, params, self.request_options())
-                .await?;
-            let listed: Vec<Task> = serde_json::from_value(page["tasks"].clone()).map_err(|e| {
-                ClientError::InvalidResult {
-                    method: method::TASKS_LIST,
-                    detail: e.to_string(),
-                }
-            })?;
-            tasks.extend(listed);
-            match page["nextCursor"].as_str() {
-                Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
-                _ => return Ok(tasks),
-            }
+        let listed = self.walk::<ListTasksResult>(method::TASKS_LIST).await?;
+        for skipped in &listed.skipped {
+            tracing::warn!("{}: {skipped}", method::TASKS_LIST);
         }
+        Ok(listed.items)
     }
 
     /// Asks the server to stop the task `id` (`tasks/cancel`); a task already over, or a

@@ -6,6 +6,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::common::Cursor;
+use super::listing::{SkippedItem, page};
+
 /// The extension's id, in both parties' `capabilities.extensions`.
 pub const EXTENSION: &str = "io.modelcontextprotocol/skills";
 /// Lists a server's skills.
@@ -41,9 +44,14 @@ impl Skill {
 
 /// One page of `skills/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(remote = "Self", rename_all = "camelCase")]
 pub struct ListSkillsResult {
     pub skills: Vec<Skill>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub next_cursor: Option<String>,
+    pub next_cursor: Option<Cursor>,
+    /// Skills of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
 }
+
+page!(ListSkillsResult, skills: Skill, "skills");

@@ -14,7 +14,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::common::Cursor;
 use super::lenient;
+use super::listing::{SkippedItem, page};
 use crate::jsonrpc::ErrorObject;
 
 /// The `_meta` key that ties a message to the task it is part of.
@@ -89,6 +91,20 @@ pub struct CreateTaskResult {
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+/// One page of `tasks/list` (2025-11-25).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct ListTasksResult {
+    pub tasks: Vec<Task>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub next_cursor: Option<Cursor>,
+    /// Tasks of this page that could not be read, left out of the list above.
+    #[serde(skip)]
+    pub skipped: Vec<SkippedItem>,
+}
+
+page!(ListTasksResult, tasks: Task, "tasks");
 
 /// A task as the extension tells it: the answer to a call that became one (marked
 /// [`RESULT_TYPE_TASK`]), and the heart of what `tasks/get` answers. The durations are in
