@@ -4,7 +4,8 @@
 //! comes to the person's form dialog, and their answer reaches the report. Each task is
 //! kept with its states and its end (the Tasks view's list), can be cancelled from there,
 //! and one left unfinished when the desk stopped is asked after again when its server runs
-//! (ending with its result where the server, over HTTP, kept it meanwhile).
+//! (ending with its result where the server, over HTTP, kept it meanwhile). A call that a
+//! server of the 2026-07-28 tasks extension makes a task of is kept and asks alike.
 
 #![allow(clippy::unwrap_used)] // Test helpers: a failed unwrap is a failed test.
 
@@ -212,6 +213,64 @@ async fn a_task_left_unfinished_ends_with_its_result_at_the_next_start_when_its_
         listed.len(),
         1,
         "one task, from its call to its end: {listed:?}"
+    );
+}
+
+/// A call that a server of the 2026-07-28 tasks extension makes a task of, unasked (the
+/// Python SDK server of `tests/peers/python/tasks_server.py`), is kept and listed as any
+/// task; its question comes to the person's form dialog; it is cancelled from the list.
+#[tokio::test]
+async fn a_call_a_server_of_the_tasks_extension_makes_a_task_of_is_kept_asks_and_cancels() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let server = json!({
+        "command": root.join(".tools/venv/bin/python"),
+        "args": [root.join("tests/peers/python/tasks_server.py")],
+    });
+    let servers = json!({ "archive": server });
+    let settings = json!({"confirmOwnDestructiveCalls": false});
+    let mut world = desk_on(servers, settings, keyring("extension-tasks")).await;
+    let mut changes = world.desk.updates();
+
+    let call = world.call("confirm_archive", json!({"name": "notes"}), "archive");
+    let form = world.asked().await;
+    assert!(
+        matches!(form.question, Question::Elicitation { .. }),
+        "{form:?}"
+    );
+    assert_eq!(form.server, "archive");
+    world
+        .desk
+        .trust()
+        .answer_elicitation(
+            form.id,
+            "archive",
+            json!({"action": "accept", "content": {"confirm": true}}),
+        )
+        .unwrap();
+    let result = call.await.unwrap().unwrap();
+    assert_eq!(text_of(&result), "Archived notes");
+    let asking = task_changed(&mut changes, |t| t.status == "input_required").await;
+    let ended = task_changed(&mut changes, |t| t.result.is_some()).await;
+    assert_eq!(
+        asking.id, ended.id,
+        "one task, from its question to its end"
+    );
+    assert_eq!(
+        (ended.tool.as_str(), ended.status.as_str(), ended.ttl_ms),
+        ("confirm_archive", "completed", Some(600_000))
+    );
+    let listed = world.desk.explorer().tasks().await.unwrap();
+    assert_eq!(listed, vec![ended]);
+
+    let call = world.call("slow_report", json!({"seconds": 60}), "slow");
+    let working = task_changed(&mut changes, |t| t.tool == "slow_report").await;
+    assert_eq!(working.status, "working", "{working:?}");
+    let cancelled = world.desk.explorer().cancel_task(working.id).await.unwrap();
+    assert_eq!(cancelled.status, "cancelled");
+    let ended = call.await.unwrap();
+    assert!(
+        ended.is_err() || ended.as_ref().is_ok_and(|r| r["isError"] == true),
+        "{ended:?}"
     );
 }
 
