@@ -27,7 +27,6 @@ import base64
 import json
 import logging
 import os
-import sys
 import warnings
 import weakref
 from typing import Annotated, Any, Literal
@@ -43,6 +42,8 @@ from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import BaseModel, Field
+
+from peer_http import serve_http, stderr_marker
 
 # Sampling, roots and logging are deprecated as of the 2026-07-28 revision; this
 # peer speaks them on purpose, so keep the warnings off stderr.
@@ -63,12 +64,6 @@ LOG_LEVELS: tuple[types.LoggingLevel, ...] = (
     "alert",
     "emergency",
 )
-
-
-def stderr_marker(line: str) -> None:
-    """Write one marker line to stderr, unbuffered, for tests to observe."""
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
 
 
 def connection_of(session: ServerSession) -> Connection:
@@ -497,24 +492,6 @@ async def complete(
 
 
 # --- Transports --------------------------------------------------------------
-
-
-async def serve_http(app: Any, port: int, path: str, log_level: str) -> None:
-    """Serve `app` on 127.0.0.1:`port` and announce the bound port on stderr."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level.lower()))
-
-    async def announce() -> None:
-        while not server.started:
-            await anyio.sleep(0.01)
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        stderr_marker(f"listening on http://127.0.0.1:{bound}{path}")
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(announce)
-        await server.serve()
-        tg.cancel_scope.cancel()
 
 
 def main() -> None:

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Iterable
@@ -67,7 +66,10 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import InputResponses, RequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_types import methods as spec_methods
+
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from peer_http import serve_http, stderr_marker
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
@@ -80,12 +82,6 @@ TERMINAL = frozenset({"completed", "failed", "cancelled"})
 MODERN = frozenset(MODERN_PROTOCOL_VERSIONS)
 
 INPUT_RESPONSES = TypeAdapter(InputResponses)
-
-
-def stderr_marker(line: str) -> None:
-    """Write one marker line to stderr, unbuffered, for tests to observe."""
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
 
 
 def iso(moment: datetime) -> str:
@@ -396,24 +392,6 @@ async def broken_job() -> str:
 
 
 # --- Transports --------------------------------------------------------------
-
-
-async def serve_http(app: Any, port: int, path: str, log_level: str) -> None:
-    """Serve `app` on 127.0.0.1:`port` and announce the bound port on stderr."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level.lower()))
-
-    async def announce() -> None:
-        while not server.started:
-            await anyio.sleep(0.01)
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        stderr_marker(f"listening on http://127.0.0.1:{bound}{path}")
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(announce)
-        await server.serve()
-        tg.cancel_scope.cancel()
 
 
 async def serve(args: argparse.Namespace) -> None:
