@@ -132,6 +132,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "set_agent_offered",
         "desktop_settings",
         "set_quit_on_close",
+        "set_language",
         "set_start_at_login",
     ]
 }

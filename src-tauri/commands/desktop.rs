@@ -1,6 +1,7 @@
-//! How the app lives on the desktop: whether closing the window quits, and whether it
-//! starts at login.
+//! How the app lives on the desktop: whether closing the window quits, whether it starts
+//! at login, and the language its window speaks.
 
+use switchboard_core::config::Language;
 use switchboard_desk::Desk;
 use tauri::State;
 
@@ -21,6 +22,8 @@ pub struct DesktopSettings {
     pub start_at_login: bool,
     /// The autostart entry that does so, written only while it is on.
     pub autostart_entry: Option<String>,
+    /// The language the person chose for the window; none: the system's.
+    pub language: Option<Language>,
 }
 
 #[tauri::command]
@@ -32,7 +35,15 @@ pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> Desktop
         has_tray: crate::tray::holds(&app),
         start_at_login: entry.as_deref().is_some_and(autostart::is_on),
         autostart_entry: entry.map(|e| e.display().to_string()),
+        language: desk.servers().language(),
     }
+}
+
+/// Sets the window's language; none: the system's.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_language(desk: State<'_, Desk>, language: Option<Language>) -> Result<()> {
+    Ok(desk.servers().set_language(language).await?)
 }
 
 #[tauri::command]

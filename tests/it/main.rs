@@ -16,6 +16,7 @@ mod window_dialogs;
 mod window_eras;
 mod window_explorer;
 mod window_import_audit;
+mod window_language;
 mod window_layout;
 mod window_registry;
 mod window_sampling;

@@ -15,6 +15,9 @@ vi.mock("./bindings", async () =>
     registryServers: vi.fn(() => Promise.resolve({ servers: [], nextCursor: null, unreadable: [] })),
     installLinkServer: vi.fn(),
     serverRoots: vi.fn(() => Promise.resolve([])),
+    desktopSettings: vi.fn(() =>
+      Promise.resolve({ quitOnClose: false, hasTray: true, startAtLogin: false, autostartEntry: null, language: null }),
+    ),
   }),
 );
 
@@ -30,6 +33,27 @@ const info: AppInfo_Serialize = {
 afterEach(cleanup);
 
 describe("the app shell", () => {
+  it("speaks the language chosen in the settings, and the system's again when the choice is undone", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    const chosen = (language: "zh-CN" | null) => ({
+      quitOnClose: false,
+      hasTray: true,
+      startAtLogin: false,
+      autostartEntry: null,
+      language,
+    });
+    vi.mocked(commands.desktopSettings).mockResolvedValue(chosen("zh-CN"));
+    render(<App />);
+    expect(await screen.findByRole("heading", { level: 1, name: "服务器" })).toBeTruthy();
+    expect(screen.getByRole("navigation", { name: "主导航" })).toBeTruthy();
+    expect(document.documentElement.lang).toBe("zh-CN");
+    cleanup();
+    vi.mocked(commands.desktopSettings).mockResolvedValue(chosen(null));
+    render(<App />);
+    expect(await screen.findByRole("heading", { level: 1, name: "Servers" })).toBeTruthy();
+    expect(document.documentElement.lang).toBe("en");
+  });
+
   it("shows the registry when a switchboard://install link opened the app, and why a link is refused", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
     const link = "switchboard://install?name=a.b/c&registry=https://evil.example";

@@ -1,7 +1,9 @@
 import { Suspense, useCallback, useState } from "react";
 import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
-import { VIEWS, type ViewId } from "./shell/views";
+import { VIEWS, viewLabel, viewSummary, type ViewId } from "./shell/views";
+import { useLocale } from "./i18n";
+import { useLanguageSetting } from "./i18n/setting";
 import { ApprovalCenter } from "./host/ApprovalCenter";
 import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
@@ -12,6 +14,8 @@ import { ExplorerStoreProvider } from "./explorer/kept";
 import { InstallLinkContext, useInstallLinks } from "./host/installLinks";
 
 export function App() {
+  useLanguageSetting();
+  useLocale();
   const [current, setCurrent] = useState<ViewId>("servers");
   const pending = usePending();
   const [withdrawn, dismissWithdrawn] = useWithdrawn(pending);
@@ -27,8 +31,8 @@ export function App() {
           <Sidebar current={view.id} onSelect={setCurrent} badges={{ approvals: pending.length }} />
           <main className="content" aria-labelledby="view-title">
             <header className="content-header">
-              <h1 id="view-title">{view.label}</h1>
-              <p className="muted">{view.summary}</p>
+              <h1 id="view-title">{viewLabel(view.id)}</h1>
+              <p className="muted">{viewSummary(view.id)}</p>
             </header>
             {/* A view loads on its first opening (see shell/views.ts): a moment without it. */}
             <Suspense fallback={null}>

@@ -291,6 +291,8 @@ export const commands = {
 	installLinkServer: (link: string) => __TAURI_INVOKE<RegistryServer_Serialize>("install_link_server", { link }),
 	desktopSettings: () => __TAURI_INVOKE<DesktopSettings_Serialize>("desktop_settings"),
 	setQuitOnClose: (on: boolean) => __TAURI_INVOKE<null>("set_quit_on_close", { on }),
+	/**  Sets the window's language; none: the system's. */
+	setLanguage: (language: Language | null) => __TAURI_INVOKE<null>("set_language", { language }),
 	setStartAtLogin: (on: boolean) => __TAURI_INVOKE<null>("set_start_at_login", { on }),
 };
 
@@ -892,6 +894,8 @@ export type DesktopSettings_Deserialize = {
 	startAtLogin: boolean,
 	/**  The autostart entry that does so, written only while it is on. */
 	autostartEntry?: string | null,
+	/**  The language the person chose for the window; none: the system's. */
+	language?: Language | null,
 };
 
 /**  The app's place on the desktop, as the settings show it. */
@@ -904,6 +908,8 @@ export type DesktopSettings_Serialize = {
 	startAtLogin: boolean,
 	/**  The autostart entry that does so, written only while it is on. */
 	autostartEntry: string | null,
+	/**  The language the person chose for the window; none: the system's. */
+	language: Language | null,
 };
 
 /**
@@ -1241,6 +1247,9 @@ export type KeyValue_Serialize = {
 	secret: boolean,
 	stored: boolean,
 };
+
+/**  A language the window speaks. */
+export type Language = "en" | "zh-CN";
 
 /**  What to list. */
 export type ListQuery = ListQuery_Serialize | ListQuery_Deserialize;

@@ -2,13 +2,16 @@ import { useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { applyLanguage, LANGUAGE_NAMES, systemLocale, useT, type Locale } from "../i18n";
 import "./settings.css";
 
 /**
  * How the app lives on the desktop: in the tray when its window closes (so that agents keep
- * their servers), or quitting then; and whether it starts, in the tray, when the person logs in.
+ * their servers), or quitting then; whether it starts, in the tray, when the person logs in;
+ * and the language its window speaks (the system's unless chosen), changed at once.
  */
 export function DesktopSettings() {
+  const t = useT();
   const settings = useFetched(() => commands.desktopSettings(), ["config_changed"]);
   const [error, setError] = useState<string | null>(null);
   const current = settings.data;
@@ -22,7 +25,7 @@ export function DesktopSettings() {
       .finally(settings.refresh);
   return (
     <section className="desktop-settings" aria-labelledby="desktop-settings-title">
-      <h2 id="desktop-settings-title">When the window closes</h2>
+      <h2 id="desktop-settings-title">{t("settings.close.title")}</h2>
       <div className="setting">
         <input
           id="stay-in-tray"
@@ -31,14 +34,10 @@ export function DesktopSettings() {
           disabled={!current.hasTray}
           onChange={(e) => void change(commands.setQuitOnClose(!e.target.checked))}
         />{" "}
-        <label htmlFor="stay-in-tray">Keep Switchboard running in the tray</label>
-        <p className="muted">
-          {current.hasTray
-            ? "Your servers stay up for the agents that reach them through Switchboard, and requests that wait for you raise a notification. Quit from the tray's menu."
-            : "This desktop shows no tray icon for Switchboard, so closing the window quits it."}
-        </p>
+        <label htmlFor="stay-in-tray">{t("settings.close.stay")}</label>
+        <p className="muted">{current.hasTray ? t("settings.close.withTray") : t("settings.close.noTray")}</p>
       </div>
-      <h2>When you log in</h2>
+      <h2>{t("settings.login.title")}</h2>
       <div className="setting">
         <input
           id="start-at-login"
@@ -46,14 +45,34 @@ export function DesktopSettings() {
           checked={current.startAtLogin}
           onChange={(e) => void change(commands.setStartAtLogin(e.target.checked))}
         />{" "}
-        <label htmlFor="start-at-login">Start Switchboard in the tray when I log in</label>
+        <label htmlFor="start-at-login">{t("settings.login.start")}</label>
         <p className="muted">
           {current.autostartEntry === null
-            ? "There is no configuration folder here to put an autostart entry in."
+            ? t("settings.login.noFolder")
             : current.startAtLogin
-              ? `Through the autostart entry ${current.autostartEntry}; turning this off removes it.`
-              : `Turning this on writes the autostart entry ${current.autostartEntry}.`}
+              ? t("settings.login.on", { entry: current.autostartEntry })
+              : t("settings.login.off", { entry: current.autostartEntry })}
         </p>
+      </div>
+      <h2>{t("settings.language.title")}</h2>
+      <div className="setting">
+        <label htmlFor="language">{t("settings.language.label")}</label>{" "}
+        <select
+          id="language"
+          value={current.language ?? "system"}
+          onChange={(e) => {
+            const chosen = e.target.value === "system" ? null : (e.target.value as Locale);
+            void change(commands.setLanguage(chosen).then(() => applyLanguage(chosen)));
+          }}
+        >
+          <option value="system">{t("settings.language.system", { language: LANGUAGE_NAMES[systemLocale()] })}</option>
+          {Object.entries(LANGUAGE_NAMES).map(([tag, name]) => (
+            <option key={tag} value={tag} lang={tag}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <p className="muted">{t("settings.language.note")}</p>
       </div>
       {error && (
         <p className="error" role="alert">

@@ -9,6 +9,7 @@ vi.mock("../bindings", async () =>
     desktopSettings: vi.fn(),
     setQuitOnClose: vi.fn(() => Promise.resolve(null)),
     setStartAtLogin: vi.fn(() => Promise.resolve(null)),
+    setLanguage: vi.fn(() => Promise.resolve(null)),
   }),
 );
 
@@ -22,9 +23,26 @@ const stays: DesktopSettings_Serialize = {
   hasTray: true,
   startAtLogin: false,
   autostartEntry: "/home/ada/.config/autostart/dev.switchboard.app.desktop",
+  language: null,
 };
 
 describe("the settings", () => {
+  it("switch the window's language at once, and keep the choice", async () => {
+    vi.mocked(commands.desktopSettings).mockResolvedValue(stays);
+    render(<SettingsView />);
+    const picker = await screen.findByRole("combobox", { name: "The window's language" });
+    expect((picker as HTMLSelectElement).value).toBe("system");
+    expect(screen.getByRole("option", { name: "The system's (English)" })).toBeTruthy();
+    await userEvent.selectOptions(picker, "zh-CN");
+    expect(commands.setLanguage).toHaveBeenCalledWith("zh-CN");
+    expect(await screen.findByRole("heading", { name: "语言" })).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: "让 Switchboard 继续在托盘中运行" })).toBeTruthy();
+    vi.mocked(commands.desktopSettings).mockResolvedValue({ ...stays, language: null });
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "窗口语言" }), "system");
+    expect(commands.setLanguage).toHaveBeenLastCalledWith(null);
+    expect(await screen.findByRole("heading", { name: "Language" })).toBeTruthy();
+  });
+
   it("keep the app in the tray and off at login unless the person chooses otherwise", async () => {
     vi.mocked(commands.desktopSettings).mockResolvedValue(stays);
     render(<SettingsView />);

@@ -1,5 +1,6 @@
 import icon from "../../../assets/icons/128x128.png";
-import { VIEWS, type ViewId } from "./views";
+import { useT } from "../i18n";
+import { VIEWS, viewLabel, type ViewId } from "./views";
 
 interface Props {
   current: ViewId;
@@ -9,8 +10,9 @@ interface Props {
 }
 
 export function Sidebar({ current, onSelect, badges = {} }: Props) {
+  const t = useT();
   return (
-    <nav className="sidebar" aria-label="Main">
+    <nav className="sidebar" aria-label={t("shell.nav.label")}>
       <div className="brand">
         <img src={icon} alt="" width={28} height={28} />
         <span>Switchboard</span>
@@ -24,9 +26,9 @@ export function Sidebar({ current, onSelect, badges = {} }: Props) {
               aria-current={view.id === current ? "page" : undefined}
               onClick={() => onSelect(view.id)}
             >
-              {view.label}
+              {viewLabel(view.id)}
               {(badges[view.id] ?? 0) > 0 && (
-                <span className="badge" aria-label={`${badges[view.id]} waiting`}>
+                <span className="badge" aria-label={t("shell.nav.waiting", { count: badges[view.id] })}>
                   {badges[view.id]}
                 </span>
               )}

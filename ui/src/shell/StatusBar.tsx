@@ -1,6 +1,7 @@
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 
 /**
  * The app's identity and where its configuration lives, fetched from the Rust side; what
@@ -8,6 +9,7 @@ import { useFetched } from "../host/updates";
  * the host had to do about its audit trail (a damaged file moved aside).
  */
 export function StatusBar() {
+  const t = useT();
   const fetched = useFetched(() => commands.appInfo(), ["config_changed"]);
   const state = fetched.data
     ? ({ kind: "ready", info: fetched.data } as const)
@@ -17,10 +19,10 @@ export function StatusBar() {
 
   return (
     <footer className="status-bar" aria-live="polite">
-      {state.kind === "loading" && <span className="muted">Connecting to the host…</span>}
+      {state.kind === "loading" && <span className="muted">{t("shell.status.connecting")}</span>}
       {state.kind === "failed" && (
         <span role="alert" className="error">
-          The host did not answer: {state.message}
+          {t("shell.status.noAnswer", { message: state.message })}
         </span>
       )}
       {state.kind === "ready" && (
@@ -29,20 +31,19 @@ export function StatusBar() {
             {state.info.name} {state.info.version}
           </span>
           <span>
-            Config: <code data-testid="config-path">{state.info.configPath}</code>
+            {t("shell.status.config")} <code data-testid="config-path">{state.info.configPath}</code>
           </span>
-          <span data-testid="protocol-revisions" title="Protocol revisions spoken, newest first">
+          <span data-testid="protocol-revisions" title={t("shell.status.revisions")}>
             MCP {state.info.protocolRevisions.join(" · ")}
           </span>
           {state.info.configProblem && (
             <span role="alert" className="error" data-testid="config-problem">
-              The configuration file does not read: {state.info.configProblem}. The last good configuration keeps
-              running; the file is read again when it is saved.
+              {t("shell.status.configProblem", { problem: state.info.configProblem })}
             </span>
           )}
           {state.info.auditNotices.map((notice) => (
             <span key={notice} role="alert" className="error">
-              Audit trail: {notice}
+              {t("shell.status.audit", { notice })}
             </span>
           ))}
         </>

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from "react";
 import { ServersView } from "../servers/ServersView";
+import { t } from "../i18n";
 
 // Only the first view is in the page's first script. The others (and what only they use:
 // the chat, the explorer's and the models' forms) load the first time the person opens
@@ -30,76 +31,58 @@ export type ViewId =
 
 export interface View {
   id: ViewId;
-  label: string;
-  summary: string;
   component: ComponentType;
 }
+
+/** A view's name, in the window's language. */
+export const viewLabel = (id: ViewId) => t(`shell.view.${id}.label` as const);
+
+/** What a view is for, in the window's language. */
+export const viewSummary = (id: ViewId) => t(`shell.view.${id}.summary` as const);
 
 export const VIEWS: readonly [View, ...View[]] = [
   {
     id: "servers",
-    label: "Servers",
-    summary: "Every MCP server you connect, its health, logs and settings.",
     component: ServersView,
   },
   {
     id: "registry",
-    label: "Registry",
-    summary: "Browse the MCP Registry and add a server from it: nothing is added before you review it.",
     component: RegistryView,
   },
   {
     id: "explorer",
-    label: "Explorer",
-    summary: "Tools, resources, prompts and skills of all servers in one place.",
     component: ExplorerView,
   },
   {
     id: "approvals",
-    label: "Approvals",
-    summary: "Requests that wait for your decision: tool calls, sampling, roots, forms.",
     component: ApprovalsView,
   },
   {
     id: "activity",
-    label: "Activity",
-    summary: "What ran, who decided, and what is still in progress.",
     component: ActivityView,
   },
   {
     id: "tasks",
-    label: "Tasks",
-    summary: "Tool calls that run as tasks at their servers: where each stands, its result, and Cancel.",
     component: TasksView,
   },
   {
     id: "trust",
-    label: "Trust",
-    summary: "Every standing rule and shared folder, with how often each was used; revoke any at once.",
     component: TrustView,
   },
   {
     id: "models",
-    label: "Models",
-    summary: "Model providers: where each is, its key (kept in the OS keyring) and its default model.",
     component: ModelsView,
   },
   {
     id: "chat",
-    label: "Chat",
-    summary: "Conversations with a model; every tool call it makes waits for your approval.",
     component: ChatView,
   },
   {
     id: "agents",
-    label: "Agents",
-    summary: "Agents on this machine that reach your servers through Switchboard, each call approved by you.",
     component: AgentsView,
   },
   {
     id: "settings",
-    label: "Settings",
-    summary: "How Switchboard stays with you: in the tray when its window closes, and from when you log in.",
     component: SettingsView,
   },
 ];

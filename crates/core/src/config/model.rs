@@ -424,8 +424,21 @@ pub struct HostSettings {
     /// sent them all (0: it is always sent them all). 40 unless set.
     #[serde(skip_serializing_if = "is_default_tool_search")]
     pub tool_search_above: u32,
+    /// The language the window speaks; none: the system's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A language the window speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Language {
+    #[serde(rename = "en")]
+    English,
+    #[serde(rename = "zh-CN")]
+    SimplifiedChinese,
 }
 
 /// How many tools a chat's model is sent before it searches them instead, unless the
@@ -486,6 +499,7 @@ impl Default for HostSettings {
             registry_url: crate::registry::DEFAULT_URL.to_owned(),
             quit_on_close: false,
             tool_search_above: DEFAULT_TOOL_SEARCH_ABOVE,
+            language: None,
             extra: Map::new(),
         }
     }
@@ -1003,6 +1017,24 @@ mod tests {
         // Written only once chosen: a file the person wrote stays as they wrote it.
         let written = serde_json::to_value(HostSettings::default()).expect("settings");
         assert!(written.get("quitOnClose").is_none(), "{written}");
+    }
+
+    #[test]
+    fn the_windows_language_is_the_systems_unless_one_it_speaks_was_chosen() {
+        let settings = |written: Value| {
+            serde_json::from_value::<Config>(json!({"mcpServers": {}, "settings": written}))
+                .map(|config| config.settings.language)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(settings(json!({})), Ok(None));
+        assert_eq!(
+            settings(json!({"language": "zh-CN"})),
+            Ok(Some(Language::SimplifiedChinese))
+        );
+        let refused = settings(json!({"language": "fr"})).unwrap_err();
+        assert!(refused.contains("unknown variant `fr`"), "{refused}");
+        let written = serde_json::to_value(HostSettings::default()).expect("settings");
+        assert!(written.get("language").is_none(), "{written}");
     }
 
     #[test]

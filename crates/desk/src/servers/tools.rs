@@ -3,6 +3,8 @@
 //! closing the window quits the app. All are kept in the configuration; none restarts a
 //! server.
 
+use switchboard_core::config::Language;
+
 use super::{Servers, ServersError};
 use crate::Update;
 use crate::switches::{ToolSwitch, turn};
@@ -79,6 +81,22 @@ impl Servers {
         self.edit_announcing(
             move |config| {
                 config.settings.confirm_own_destructive_calls = on;
+                Ok(())
+            },
+            Update::ConfigChanged { problem: None },
+        )
+        .await
+    }
+
+    /// The language the window speaks; none: the system's.
+    pub fn language(&self) -> Option<Language> {
+        self.host.config().settings.language
+    }
+
+    pub async fn set_language(&self, language: Option<Language>) -> Result<(), ServersError> {
+        self.edit_announcing(
+            move |config| {
+                config.settings.language = language;
                 Ok(())
             },
             Update::ConfigChanged { problem: None },

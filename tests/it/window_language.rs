@@ -1,0 +1,24 @@
+//! The window speaks the language the person chooses in the settings: at once, and after a
+//! restart (the choice kept in the configuration). Screenshots of the views it touches in
+//! Chinese, drawn with the CJK font `scripts/setup` installs.
+
+use crate::support::window::{App, SHOWN};
+
+#[test]
+fn the_window_speaks_chinese_once_chosen_and_after_a_restart() {
+    let app = App::start();
+    app.wait_running("demo");
+    app.view("settings");
+    app.window.wait_for_text("#view-title", "Settings", SHOWN);
+    let chinese = app.window.find("select#language option[value='zh-CN']");
+    app.window.click(&chinese);
+    app.window.wait_for_text("#view-title", "设置", SHOWN);
+    app.window.wait_for_text(".desktop-settings", "窗口语言", SHOWN);
+    app.window.screenshot("settings-zh-CN");
+    assert_eq!(app.config()["settings"]["language"], "zh-CN");
+
+    let app = app.restart();
+    app.window.wait_for_text("#view-title", "服务器", SHOWN);
+    app.window.wait_for_text("nav[aria-label='主导航']", "智能体", SHOWN);
+    app.window.screenshot("servers-zh-CN");
+}

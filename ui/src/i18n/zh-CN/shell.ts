@@ -1,0 +1,36 @@
+import type { Catalogue } from "../catalogue";
+import type { shell as english } from "../en/shell";
+
+/** 窗口的框架：各视图的名称与用途、导航、状态栏。 */
+export const shell: Catalogue<typeof english> = {
+  "shell.nav.label": "主导航",
+  "shell.nav.waiting": "{count, plural, other {# 项待处理}}",
+  "shell.view.servers.label": "服务器",
+  "shell.view.servers.summary": "你连接的每个 MCP 服务器：运行状况、日志和设置。",
+  "shell.view.registry.label": "目录",
+  "shell.view.registry.summary": "浏览 MCP Registry 并从中添加服务器：在你审阅之前不会添加任何内容。",
+  "shell.view.explorer.label": "探索",
+  "shell.view.explorer.summary": "所有服务器的工具、资源、提示词和技能，集中一处。",
+  "shell.view.approvals.label": "审批",
+  "shell.view.approvals.summary": "等待你决定的请求：工具调用、采样、根目录、表单。",
+  "shell.view.activity.label": "活动",
+  "shell.view.activity.summary": "运行了什么、由谁决定，以及仍在进行中的内容。",
+  "shell.view.tasks.label": "任务",
+  "shell.view.tasks.summary": "在服务器上作为任务运行的工具调用：每项的进展、结果，以及取消。",
+  "shell.view.trust.label": "信任",
+  "shell.view.trust.summary": "每条长期规则和共享文件夹，以及各自被使用的次数；可随时撤销。",
+  "shell.view.models.label": "模型",
+  "shell.view.models.summary": "模型提供方：所在位置、密钥（保存在系统密钥环中）和默认模型。",
+  "shell.view.chat.label": "对话",
+  "shell.view.chat.summary": "与模型对话；它的每次工具调用都等待你的批准。",
+  "shell.view.agents.label": "智能体",
+  "shell.view.agents.summary": "本机上通过 Switchboard 访问你的服务器的智能体，每次调用都由你批准。",
+  "shell.view.settings.label": "设置",
+  "shell.view.settings.summary": "Switchboard 如何陪伴你、用什么语言与你交流：托盘、登录时启动，以及窗口语言。",
+  "shell.status.connecting": "正在连接主机…",
+  "shell.status.noAnswer": "主机没有响应：{message}",
+  "shell.status.config": "配置：",
+  "shell.status.revisions": "支持的协议版本，从新到旧",
+  "shell.status.configProblem": "配置文件无法读取：{problem}。上一份有效配置仍在运行；文件保存后会重新读取。",
+  "shell.status.audit": "审计记录：{notice}",
+};
