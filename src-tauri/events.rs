@@ -55,6 +55,8 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
                 Update::TaskChanged { task } if task.result.is_some() || task.error.is_some() => {
                     task_ended(&app, task);
                 }
+                // The language may have changed: the tray says so.
+                Update::ConfigChanged { .. } => crate::tray::show_waiting(&app, waiting.waiting()),
                 Update::ApprovalRemoved { id, .. } => {
                     // Its notification has nothing left to open.
                     if let Ok(id) = i32::try_from(*id) {
@@ -131,7 +133,7 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
         .notification()
         .builder()
         .id(i32::try_from(id).unwrap_or(0))
-        .title("Switchboard: a request waits for you")
+        .title(crate::speech::say(app, "notice-request-title", &[]))
         .body(as_text(&asking(server, question)))
         .show();
     if let Err(err) = shown {
@@ -148,19 +150,25 @@ fn task_ended<R: Runtime>(app: &AppHandle<R>, task: &switchboard_desk::tasks::Ta
     if window.is_visible().unwrap_or(true) && window.is_focused().unwrap_or(true) {
         return;
     }
-    let how = match (task.status.as_str(), &task.error) {
-        ("cancelled", _) => "was cancelled",
+    let outcome = match (task.status.as_str(), &task.error) {
+        ("cancelled", _) => "cancelled",
         (_, Some(_)) => "failed",
-        _ => "is done",
+        _ => "done",
     };
+    let body = crate::speech::say(
+        app,
+        "notice-task-body",
+        &[
+            ("outcome", outcome.into()),
+            ("tool", task.tool.as_str().into()),
+            ("server", task.server.as_str().into()),
+        ],
+    );
     let shown = app
         .notification()
         .builder()
-        .title("Switchboard: a task ended")
-        .body(as_text(&format!(
-            "{} of {} {how}: its result is in the Tasks view",
-            task.tool, task.server
-        )))
+        .title(crate::speech::say(app, "notice-task-title", &[]))
+        .body(as_text(&body))
         .show();
     if let Err(err) = shown {
         tracing::debug!("no desktop notification: {err}");

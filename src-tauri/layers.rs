@@ -11,6 +11,7 @@ const LAYERS: &[&[&str]] = &[
         "autostart",
         "browser",
         "install_link",
+        "speech",
     ],
     // What holds the app beside its window.
     &["tray", "instance"],

@@ -11,6 +11,7 @@ mod instance;
 #[cfg(test)]
 mod layers;
 mod malloc;
+mod speech;
 mod stays;
 mod tray;
 mod webview;

@@ -57,12 +57,8 @@ pub fn on_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
         let shown = app
             .notification()
             .builder()
-            .title("Switchboard is still running")
-            .body(
-                "Your servers and agents' gateway keep running in the tray. Open the window \
-                 again from the tray or by starting Switchboard; quit from the tray's menu, \
-                 or choose in Settings to quit when the window closes.",
-            )
+            .title(crate::speech::say(app, "notice-stays-title", &[]))
+            .body(crate::speech::say(app, "notice-stays-body", &[]))
             .show();
         if let Err(err) = shown {
             tracing::debug!("no desktop notification: {err}");

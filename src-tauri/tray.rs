@@ -15,6 +15,9 @@ use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Runtime};
 
+use fluent_bundle::FluentValue;
+
+use crate::speech::say;
 use crate::window;
 
 const OPEN: &str = "open";
@@ -24,7 +27,9 @@ const QUIT: &str = "quit";
 /// The tray, while the app has one.
 pub struct Tray<R: Runtime> {
     icon: TrayIcon<R>,
+    open: MenuItem<R>,
     review: MenuItem<R>,
+    quit: MenuItem<R>,
     idle: Image<'static>,
     waiting: Image<'static>,
 }
@@ -59,14 +64,14 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
         idle.width(),
         idle.height(),
     );
-    let open = MenuItem::with_id(app, OPEN, "Open Switchboard", true, None::<&str>)?;
-    let review = MenuItem::with_id(app, REVIEW, review_text(0), false, None::<&str>)?;
-    let quit = MenuItem::with_id(app, QUIT, "Quit Switchboard", true, None::<&str>)?;
+    let open = MenuItem::with_id(app, OPEN, say(app, "tray-open", &[]), true, None::<&str>)?;
+    let review = MenuItem::with_id(app, REVIEW, review_text(app, 0), false, None::<&str>)?;
+    let quit = MenuItem::with_id(app, QUIT, say(app, "tray-quit", &[]), true, None::<&str>)?;
     let separator = PredefinedMenuItem::separator(app)?;
     let menu = Menu::with_items(app, &[&open, &review, &separator, &quit])?;
     let icon = TrayIconBuilder::with_id("switchboard")
         .icon(idle.clone())
-        .tooltip(tooltip(0))
+        .tooltip(tooltip(app, 0))
         .menu(&menu)
         .on_menu_event(|app, event| match event.id().as_ref() {
             OPEN => window::present(app, None),
@@ -78,7 +83,9 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
         .build(app)?;
     Ok(Tray {
         icon,
+        open,
         review,
+        quit,
         idle,
         waiting,
     })
@@ -89,34 +96,29 @@ fn oldest_waiting<R: Runtime>(app: &AppHandle<R>) -> Option<u64> {
     desk.trust().pending().iter().map(|p| p.id).min()
 }
 
-/// Shows in the tray how many requests wait for the person.
+/// Shows in the tray how many requests wait for the person, in the language the app speaks
+/// now (a change of it is shown so too).
 pub fn show_waiting<R: Runtime>(app: &AppHandle<R>, count: usize) {
     let Some(tray) = app.try_state::<Tray<R>>() else {
         return;
     };
-    let _ = tray.review.set_text(review_text(count));
+    let _ = tray.open.set_text(say(app, "tray-open", &[]));
+    let _ = tray.quit.set_text(say(app, "tray-quit", &[]));
+    let _ = tray.review.set_text(review_text(app, count));
     let _ = tray.review.set_enabled(count > 0);
     let icon = if count > 0 { &tray.waiting } else { &tray.idle };
     let _ = tray.icon.set_icon(Some(icon.clone()));
     // Beside the icon on Linux; the tooltip elsewhere.
     let _ = tray.icon.set_title((count > 0).then(|| count.to_string()));
-    let _ = tray.icon.set_tooltip(Some(tooltip(count)));
+    let _ = tray.icon.set_tooltip(Some(tooltip(app, count)));
 }
 
-fn review_text(count: usize) -> String {
-    match count {
-        0 => "No request waits".into(),
-        1 => "Review the waiting request".into(),
-        n => format!("Review {n} waiting requests"),
-    }
+fn review_text<R: Runtime>(app: &AppHandle<R>, count: usize) -> String {
+    say(app, "tray-review", &[("count", FluentValue::from(count))])
 }
 
-fn tooltip(count: usize) -> String {
-    match count {
-        0 => "Switchboard".into(),
-        1 => "Switchboard: a request waits for you".into(),
-        n => format!("Switchboard: {n} requests wait for you"),
-    }
+fn tooltip<R: Runtime>(app: &AppHandle<R>, count: usize) -> String {
+    say(app, "tray-tooltip", &[("count", FluentValue::from(count))])
 }
 
 /// The RGBA icon `rgba`, `width` pixels wide and as high, with a red dot in its lower right
@@ -142,15 +144,6 @@ fn badged(rgba: &[u8], width: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_menu_and_tooltip_say_how_many_requests_wait() {
-        assert_eq!(review_text(0), "No request waits");
-        assert_eq!(review_text(1), "Review the waiting request");
-        assert_eq!(review_text(3), "Review 3 waiting requests");
-        assert_eq!(tooltip(0), "Switchboard");
-        assert_eq!(tooltip(2), "Switchboard: 2 requests wait for you");
-    }
 
     #[test]
     fn the_waiting_icon_has_a_red_dot_in_its_corner_and_is_otherwise_the_same() {

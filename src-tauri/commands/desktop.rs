@@ -24,6 +24,8 @@ pub struct DesktopSettings {
     pub autostart_entry: Option<String>,
     /// The language the person chose for the window; none: the system's.
     pub language: Option<Language>,
+    /// The system's language, of those the app speaks (as the tray does).
+    pub system_language: Language,
 }
 
 #[tauri::command]
@@ -36,6 +38,7 @@ pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> Desktop
         start_at_login: entry.as_deref().is_some_and(autostart::is_on),
         autostart_entry: entry.map(|e| e.display().to_string()),
         language: desk.servers().language(),
+        system_language: crate::speech::system_language(),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod app_signals;
 mod app_window;
+mod readme;
 mod support;
 mod window_activity;
 mod window_agent_answers;

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 import { App } from "./App";
+import { applyLanguage } from "./i18n";
 import { commands, events, type AppInfo_Serialize } from "./bindings";
 
 vi.mock("./bindings", async () =>
@@ -16,7 +17,14 @@ vi.mock("./bindings", async () =>
     installLinkServer: vi.fn(),
     serverRoots: vi.fn(() => Promise.resolve([])),
     desktopSettings: vi.fn(() =>
-      Promise.resolve({ quitOnClose: false, hasTray: true, startAtLogin: false, autostartEntry: null, language: null }),
+      Promise.resolve({
+        quitOnClose: false,
+        hasTray: true,
+        startAtLogin: false,
+        autostartEntry: null,
+        language: null,
+        systemLanguage: "en",
+      }),
     ),
   }),
 );
@@ -33,14 +41,15 @@ const info: AppInfo_Serialize = {
 afterEach(cleanup);
 
 describe("the app shell", () => {
-  it("speaks the language chosen in the settings, and the system's again when the choice is undone", async () => {
+  it("speaks the language chosen in the settings, else the system's as the host tells it", async () => {
     vi.mocked(commands.appInfo).mockResolvedValue(info);
-    const chosen = (language: "zh-CN" | null) => ({
+    const chosen = (language: "zh-CN" | null, systemLanguage: "en" | "zh-CN" = "en") => ({
       quitOnClose: false,
       hasTray: true,
       startAtLogin: false,
       autostartEntry: null,
       language,
+      systemLanguage,
     });
     vi.mocked(commands.desktopSettings).mockResolvedValue(chosen("zh-CN"));
     render(<App />);
@@ -52,6 +61,14 @@ describe("the app shell", () => {
     render(<App />);
     expect(await screen.findByRole("heading", { level: 1, name: "Servers" })).toBeTruthy();
     expect(document.documentElement.lang).toBe("en");
+    // None chosen, on a system the host says speaks Chinese: Chinese, as the tray.
+    cleanup();
+    vi.mocked(commands.desktopSettings).mockResolvedValue(chosen(null, "zh-CN"));
+    render(<App />);
+    expect(await screen.findByRole("heading", { level: 1, name: "服务器" })).toBeTruthy();
+    // The tests after this one start in English, on an English system.
+    vi.mocked(commands.desktopSettings).mockResolvedValue(chosen(null));
+    act(() => applyLanguage(null, "en"));
   });
 
   it("shows the registry when a switchboard://install link opened the app, and why a link is refused", async () => {

@@ -896,6 +896,8 @@ export type DesktopSettings_Deserialize = {
 	autostartEntry?: string | null,
 	/**  The language the person chose for the window; none: the system's. */
 	language?: Language | null,
+	/**  The system's language, of those the app speaks (as the tray does). */
+	systemLanguage: Language,
 };
 
 /**  The app's place on the desktop, as the settings show it. */
@@ -910,6 +912,8 @@ export type DesktopSettings_Serialize = {
 	autostartEntry: string | null,
 	/**  The language the person chose for the window; none: the system's. */
 	language: Language | null,
+	/**  The system's language, of those the app speaks (as the tray does). */
+	systemLanguage: Language,
 };
 
 /**

@@ -21,7 +21,11 @@ export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": 
 
 const CATALOGUES: Record<Locale, Readonly<Record<MessageId, string>>> = { en, "zh-CN": zhCN };
 
-/** The language the system prefers, of those the window speaks: Chinese for any `zh` tag. */
+/**
+ * The language the system prefers, of those the window speaks (Chinese for any `zh` tag):
+ * the window's guess from the browser's own languages, until the host tells it the
+ * system's (see `setting.ts`).
+ */
 export function systemLocale(preferred: readonly string[] = navigator.languages): Locale {
   for (const tag of preferred) {
     const lower = tag.toLowerCase();
@@ -46,9 +50,17 @@ let intl: IntlShape<string> = make(locale);
 if (typeof document !== "undefined") document.documentElement.lang = locale;
 const listeners = new Set<() => void>();
 
-/** Speaks `chosen`, or the system's language when none is chosen. */
-export function applyLanguage(chosen: Locale | null) {
-  const next = chosen ?? systemLocale();
+let system: Locale = systemLocale();
+
+/** The system's language, as the host tells it. */
+export function systemLanguage(): Locale {
+  return system;
+}
+
+/** Speaks `chosen`, or the system's language (as the host told it, if it did) when none is chosen. */
+export function applyLanguage(chosen: Locale | null, systemSays?: Locale) {
+  if (systemSays) system = systemSays;
+  const next = chosen ?? system;
   if (next === locale) return;
   locale = next;
   intl = make(next);

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
-import { applyLanguage, LANGUAGE_NAMES, systemLocale, useT, type Locale } from "../i18n";
+import { applyLanguage, LANGUAGE_NAMES, useT, type Locale } from "../i18n";
 import "./settings.css";
 
 /**
@@ -62,10 +62,10 @@ export function DesktopSettings() {
           value={current.language ?? "system"}
           onChange={(e) => {
             const chosen = e.target.value === "system" ? null : (e.target.value as Locale);
-            void change(commands.setLanguage(chosen).then(() => applyLanguage(chosen)));
+            void change(commands.setLanguage(chosen).then(() => applyLanguage(chosen, current.systemLanguage)));
           }}
         >
-          <option value="system">{t("settings.language.system", { language: LANGUAGE_NAMES[systemLocale()] })}</option>
+          <option value="system">{t("settings.language.system", { language: LANGUAGE_NAMES[current.systemLanguage] })}</option>
           {Object.entries(LANGUAGE_NAMES).map(([tag, name]) => (
             <option key={tag} value={tag} lang={tag}>
               {name}

@@ -24,6 +24,7 @@ const stays: DesktopSettings_Serialize = {
   startAtLogin: false,
   autostartEntry: "/home/ada/.config/autostart/dev.switchboard.app.desktop",
   language: null,
+  systemLanguage: "en",
 };
 
 describe("the settings", () => {
