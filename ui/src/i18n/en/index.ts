@@ -1,7 +1,26 @@
+import { tasks } from "./tasks";
+import { activity } from "./activity";
+import { trust } from "./trust";
+import { host } from "./host";
+import { registry } from "./registry";
+import { models } from "./models";
+import { agents } from "./agents";
+import { dialogs } from "./dialogs";
 import { settings } from "./settings";
 import { shell } from "./shell";
 
 /** Every English message, by id: the catalogue every other language matches. */
-export const en = { ...shell, ...settings } as const;
+export const en = {
+  ...shell,
+  ...settings,
+  ...tasks,
+  ...activity,
+  ...trust,
+  ...host,
+  ...registry,
+  ...models,
+  ...agents,
+  ...dialogs,
+} as const;
 
 export type MessageId = keyof typeof en;

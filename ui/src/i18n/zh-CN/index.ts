@@ -1,7 +1,26 @@
 import type { Catalogue } from "../catalogue";
 import type { en } from "../en";
+import { tasks } from "./tasks";
+import { activity } from "./activity";
+import { trust } from "./trust";
+import { host } from "./host";
+import { registry } from "./registry";
+import { models } from "./models";
+import { agents } from "./agents";
+import { dialogs } from "./dialogs";
 import { settings } from "./settings";
 import { shell } from "./shell";
 
 /** 所有简体中文消息，按 id 排列。 */
-export const zhCN: Catalogue<typeof en> = { ...shell, ...settings };
+export const zhCN: Catalogue<typeof en> = {
+  ...shell,
+  ...settings,
+  ...tasks,
+  ...activity,
+  ...trust,
+  ...host,
+  ...registry,
+  ...models,
+  ...agents,
+  ...dialogs,
+};

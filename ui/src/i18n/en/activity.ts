@@ -1,0 +1,2 @@
+/** The activity view's words. */
+export const activity = {} as const;

@@ -1,0 +1,2 @@
+/** The agents view's words. */
+export const agents = {} as const;

@@ -1,0 +1,2 @@
+/** The dialogs' words. */
+export const dialogs = {} as const;

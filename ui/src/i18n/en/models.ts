@@ -1,0 +1,2 @@
+/** The models view's words. */
+export const models = {} as const;

@@ -1,0 +1,2 @@
+/** The registry view's words. */
+export const registry = {} as const;

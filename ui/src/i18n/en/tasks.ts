@@ -1,0 +1,2 @@
+/** The tasks view's words. */
+export const tasks = {} as const;

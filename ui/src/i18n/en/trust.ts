@@ -1,0 +1,2 @@
+/** The trust view's words. */
+export const trust = {} as const;
