@@ -11,6 +11,7 @@ mod window_agent_setup;
 mod window_agents;
 mod window_agents_http;
 mod window_apps;
+mod window_audit;
 mod window_chat;
 mod window_chat_turns;
 mod window_dialogs;

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod agent;
+pub mod audit;
 pub mod desktop;
 pub mod display;
 pub mod driver;

@@ -314,6 +314,16 @@ impl Session {
         )
     }
 
+    /// Runs `script` in the page with `args` and returns what it passed to its callback,
+    /// the last argument (for a script that waits on a promise).
+    pub fn execute_async(&self, script: &str, args: Value) -> Value {
+        self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
     /// The bounding rectangle of every element matching `css` now, in CSS pixels of the
     /// viewport, read in one script.
     pub fn rects(&self, css: &str) -> Vec<Rect> {
