@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type Pending_Serialize as Pending, type ProgressItem_Serialize as ProgressItem, type Update } from "../bindings";
 import { ApprovalsContext } from "../host/approvalsContext";
+import { applyLanguage } from "../i18n";
 import { ActivityView } from "./ActivityView";
 
 vi.mock("../bindings", () => ({
@@ -157,5 +158,33 @@ describe("the audit log", () => {
     const table = screen.getByRole("table");
     expect(within(table).getByRole("button", { name: "echo" })).toBeTruthy();
     expect(table.textContent).toContain("by you (your own call)");
+  });
+});
+
+describe("the activity view in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names its sections and a request waiting for the person in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.callsInFlight).mockResolvedValue([]);
+    vi.mocked(commands.audit).mockResolvedValue([]);
+    const sampling: Pending = {
+      id: 8,
+      server: "demo",
+      deadlineMs: Date.now() + 60_000,
+      forward: true,
+      during: [],
+      question: { kind: "sampling", params: { messages: [], maxTokens: 100 } },
+    };
+    activity([sampling]);
+    await flush();
+    const section = screen.getByRole("region", { name: "进行中" });
+    const item = within(section).getByRole("listitem");
+    expect(item.textContent).toContain("请求模型回复");
+    expect(item.textContent).toContain("正在“审批”中等待你处理");
+    expect(within(item).getByRole("button", { name: "取消 请求模型回复" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "审计记录" })).toBeTruthy();
+    expect(screen.getByRole("searchbox", { name: "搜索审计记录" })).toBeTruthy();
+    expect(screen.getByText("尚无任何记录。")).toBeTruthy();
   });
 });

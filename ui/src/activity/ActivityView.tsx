@@ -12,28 +12,30 @@ import { useSettled } from "./useSettled";
 import { useFetched } from "../host/updates";
 import { useApprovals } from "../host/approvalsContext";
 import { waitingSince } from "../host/pending";
+import { t as translate, useT } from "../i18n";
 
 const PAGE = 100;
 /** How long the search waits for the person to stop typing. */
 const SEARCH_PAUSE_MS = 250;
 const WAIT = "wait-";
 
-/** A server's request that waits for the person (a model reply, an answer), as a running item. */
+/** A server's request that waits for the person (a model reply, an answer), as a running item; called while rendering. */
 function waitOf(pending: Pending): ProgressItem | null {
   const kind = pending.question.kind;
   if (kind !== "sampling" && kind !== "elicitation") return null;
   return {
     token: `${WAIT}${pending.id}`,
     server: pending.server,
-    label: kind === "sampling" ? "Asks for a model reply" : "Asks you a question",
+    label: kind === "sampling" ? translate("activity.running.asksModelReply") : translate("activity.running.asksQuestion"),
     progress: 0,
     total: null,
-    message: "waits for you in Approvals",
+    message: translate("activity.running.waitsInApprovals"),
     startedMs: waitingSince(pending),
   };
 }
 
 export function ActivityView() {
+  const t = useT();
   const calls = useCallsInFlight();
   const { pending } = useApprovals();
   const waits = pending.map(waitOf).filter((w): w is ProgressItem => w !== null);
@@ -69,15 +71,15 @@ export function ActivityView() {
   return (
     <div className="activity">
       <section aria-labelledby="running-title">
-        <h2 id="running-title">Running</h2>
+        <h2 id="running-title">{t("activity.running.title")}</h2>
         {running.length === 0 ? (
-          <p className="muted">No call is under way.</p>
+          <p className="muted">{t("activity.running.none")}</p>
         ) : (
           <ProgressList items={running} onCancel={cancel} />
         )}
       </section>
       <section aria-labelledby="audit-title">
-        <h2 id="audit-title">Audit log</h2>
+        <h2 id="audit-title">{t("activity.audit.title")}</h2>
         <AuditTable
           rows={rows}
           hasMore={hasMore && rows.length >= PAGE}

@@ -1,8 +1,9 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuditTable, type AuditTableProps } from "./AuditTable";
 import type { AuditEntry_Serialize as AuditEntry, Given } from "../bindings";
+import { applyLanguage, format } from "../i18n";
 
 afterEach(cleanup);
 
@@ -77,7 +78,7 @@ describe("AuditTable", () => {
     ]);
     const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(cells(denied)).toEqual([
-      "2025-11-25 14:03:07",
+      format.dateTime(new Date(2025, 10, 25, 14, 3, 7)),
       "files",
       "tool_call",
       "▸ write_file",
@@ -88,7 +89,7 @@ describe("AuditTable", () => {
       "—",
     ]);
     expect(cells(allowed)).toEqual([
-      "2025-11-25 14:02:00",
+      format.dateTime(new Date(2025, 10, 25, 14, 2, 0)),
       "files",
       "tool_call",
       "▸ read_file",
@@ -163,5 +164,37 @@ describe("AuditTable", () => {
   it("says so when nothing was recorded", () => {
     setup({ rows: [], hasMore: false });
     expect(screen.getByText("Nothing recorded yet.")).toBeTruthy();
+  });
+});
+
+describe("AuditTable in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the host's records, which stay as recorded", async () => {
+    act(() => applyLanguage("zh-CN"));
+    setup();
+    const table = screen.getByRole("table", { name: "审批与调用，最新的在前" });
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "时间",
+      "服务器",
+      "类型",
+      "对象",
+      "发起者",
+      "决定",
+      "决定方式",
+      "结果",
+      "用时",
+    ]);
+    const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(cells(denied)[0]).toBe("2025年11月25日 14:03:07");
+    expect(cells(denied)[5]).toBe("denied");
+    expect(cells(denied)[6]).toBe("你，仅此一次");
+    expect(cells(allowed)[6]).toBe("规则：allowed for this tool, always");
+    expect(cells(allowed)[8]).toBe("1.3 秒");
+    expect(cells(timedOut)[8]).toBe("5 分 00 秒");
+    expect(screen.getByRole("searchbox", { name: "搜索审计记录" }).getAttribute("placeholder")).toBe("工具、服务器、参数、结果…");
+    await userEvent.click(screen.getByRole("button", { name: "write_file" }));
+    expect(screen.getByLabelText("write_file 的参数")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "加载更早的记录" })).toBeTruthy();
   });
 });

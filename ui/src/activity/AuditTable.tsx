@@ -1,5 +1,6 @@
 import { Fragment, useId, useState } from "react";
 import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
+import { useT, type MessageId } from "../i18n";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
 import { decisionTone, howGiven } from "./decisions";
 import "./activity.css";
@@ -13,7 +14,17 @@ export interface AuditTableProps {
   onFilter(f: string): void;
 }
 
-const COLUMNS = ["Time", "Server", "Kind", "Subject", "Asked by", "Decision", "Decided by", "Outcome", "Duration"];
+const COLUMNS: readonly MessageId[] = [
+  "activity.audit.column.time",
+  "activity.audit.column.server",
+  "activity.audit.column.kind",
+  "activity.audit.column.subject",
+  "activity.audit.column.askedBy",
+  "activity.audit.column.decision",
+  "activity.audit.column.decidedBy",
+  "activity.audit.column.outcome",
+  "activity.audit.column.duration",
+];
 
 /**
  * The audit trail, newest first: what was asked (its arguments a click away), who decided and how
@@ -21,6 +32,7 @@ const COLUMNS = ["Time", "Server", "Kind", "Subject", "Asked by", "Decision", "D
  * search runs in the host, over every record kept, not only over those loaded.
  */
 export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTableProps) {
+  const t = useT();
   const id = useId();
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (row: number) =>
@@ -33,26 +45,26 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
   return (
     <div className="audit">
       <div className="audit-filter">
-        <label htmlFor={`${id}-filter`}>Search audit log</label>
+        <label htmlFor={`${id}-filter`}>{t("activity.audit.search")}</label>
         <input
           id={`${id}-filter`}
           type="search"
           value={filter}
-          placeholder="tool, server, arguments, outcome…"
+          placeholder={t("activity.audit.searchPlaceholder")}
           onChange={(e) => onFilter(e.target.value)}
         />
       </div>
       <div className="table-scroll">
         <table className="audit-table">
           <caption>
-            Approvals and calls, newest first
-            {searching && <span className="muted"> (matching “{filter.trim()}”)</span>}
+            {t("activity.audit.caption")}
+            {searching && <span className="muted"> {t("activity.audit.matching", { filter: filter.trim() })}</span>}
           </caption>
           <thead>
             <tr>
               {COLUMNS.map((h) => (
                 <th key={h} scope="col">
-                  {h}
+                  {t(h)}
                 </th>
               ))}
             </tr>
@@ -92,7 +104,11 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                   {expanded && (
                     <tr className="audit-detail-row">
                       <td colSpan={COLUMNS.length}>
-                        <pre id={detailId} className="audit-detail mono" aria-label={`${row.kind === "tool_call" ? "Arguments" : "Request"} of ${row.subject}`}>
+                        <pre id={detailId} className="audit-detail mono" aria-label={
+                            row.kind === "tool_call"
+                              ? t("activity.audit.argumentsOf", { subject: row.subject })
+                              : t("activity.audit.requestOf", { subject: row.subject })
+                          }>
                           {JSON.stringify(row.detail, null, 2)}
                         </pre>
                       </td>
@@ -104,7 +120,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
             {rows.length === 0 && (
               <tr>
                 <td colSpan={COLUMNS.length} className="muted">
-                  {searching ? "No entry matches the search." : "Nothing recorded yet."}
+                  {searching ? t("activity.audit.noMatch") : t("activity.audit.empty")}
                 </td>
               </tr>
             )}
@@ -113,7 +129,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
       </div>
       {hasMore && onMore && (
         <button type="button" onClick={onMore}>
-          Load older
+          {t("activity.audit.loadOlder")}
         </button>
       )}
     </div>

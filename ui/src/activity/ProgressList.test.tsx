@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProgressList } from "./ProgressList";
 import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(() => {
   cleanup();
@@ -40,5 +41,24 @@ describe("ProgressList", () => {
     render(<ProgressList items={items} onCancel={onCancel} />);
     fireEvent.click(screen.getByRole("button", { name: "Cancel longRunningOperation" }));
     expect(onCancel).toHaveBeenCalledExactlyOnceWith("t2");
+  });
+});
+
+describe("ProgressList in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says how far along each request is, and for how long, in Chinese", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(112_000);
+    act(() => applyLanguage("zh-CN"));
+    render(<ProgressList items={items} onCancel={vi.fn()} />);
+    const [first, second] = screen.getAllByRole("listitem") as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole("progressbar", { name: "search_files 的进度" })).toBeTruthy();
+    expect(first.textContent).toContain("3 / 10 · scanning /home");
+    expect(first.textContent).toContain("12 秒");
+    expect(second.textContent).toContain("等待进度");
+    expect(within(second).getByRole("button", { name: "取消 longRunningOperation" }).textContent).toBe("取消");
+    act(() => vi.advanceTimersByTime(50_000));
+    expect(first.textContent).toContain("1 分 02 秒");
   });
 });

@@ -1,4 +1,5 @@
 import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
+import { t as translate, useT } from "../i18n";
 import { formatElapsed, useNow } from "../servers/time";
 import "./activity.css";
 
@@ -9,6 +10,7 @@ export interface ProgressListProps {
 
 /** Requests under way, how far along each one says it is, and a way to stop it. */
 export function ProgressList({ items, onCancel }: ProgressListProps) {
+  const t = useT();
   const now = useNow(items.length > 0);
   return (
     <ul className="progress-list">
@@ -18,15 +20,15 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
             <strong className="progress-label">{item.label}</strong>
             <span className="muted">{item.server}</span>
             <span className="muted progress-elapsed">{formatElapsed(now - item.startedMs)}</span>
-            <button type="button" aria-label={`Cancel ${item.label}`} onClick={() => onCancel(item.token)}>
-              Cancel
+            <button type="button" aria-label={t("activity.progress.cancelLabel", { label: item.label })} onClick={() => onCancel(item.token)}>
+              {t("activity.progress.cancel")}
             </button>
           </div>
           {/* Without a total the server cannot say how far along it is: the bar is indeterminate. */}
           {item.total !== null && item.total > 0 ? (
-            <progress aria-label={`Progress of ${item.label}`} value={Math.min(item.progress, item.total)} max={item.total} />
+            <progress aria-label={t("activity.progress.of", { label: item.label })} value={Math.min(item.progress, item.total)} max={item.total} />
           ) : (
-            <progress aria-label={`Progress of ${item.label}`} />
+            <progress aria-label={t("activity.progress.of", { label: item.label })} />
           )}
           <p className="progress-text">
             {/* Nothing counted yet but something said (a request waiting for the person): that alone. */}
@@ -45,9 +47,10 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
   );
 }
 
+/** How far along, in the window's language; called while rendering. */
 function amount({ progress, total }: ProgressItem): string {
-  if (total !== null && total > 0) return `${trim(progress)} of ${trim(total)}`;
-  return progress > 0 ? `${trim(progress)} so far` : "Waiting for progress";
+  if (total !== null && total > 0) return translate("activity.progress.amount", { progress: trim(progress), total: trim(total) });
+  return progress > 0 ? translate("activity.progress.soFar", { progress: trim(progress) }) : translate("activity.progress.waiting");
 }
 
 const trim = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ""));

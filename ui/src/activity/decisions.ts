@@ -1,3 +1,5 @@
+import { t } from "../i18n";
+
 export type DecisionTone = "yes" | "no" | "other";
 
 const YES = new Set(["allowed", "approved", "accepted"]);
@@ -20,20 +22,21 @@ const POLICY = "policy: ";
 /**
  * Who decided and how, in words: the person once, for this session or always (in the dialog), the
  * rule that answered (named), or the person by making the call themselves; a record that says
- * nothing of how (a server's request, an old record) shows who decided as recorded.
+ * nothing of how (a server's request, an old record) shows who decided as recorded (the host's
+ * words, untranslated). Called while rendering: it speaks the window's language.
  */
 export function howGiven({ decidedBy, given }: GivenBy): string {
   switch (given) {
     case "once":
-      return "you, once";
+      return t("activity.given.once");
     case "session":
-      return "you, for this session";
+      return t("activity.given.session");
     case "always":
-      return "you, always";
+      return t("activity.given.always");
     case "rule":
-      return `rule: ${decidedBy.startsWith(POLICY) ? decidedBy.slice(POLICY.length) : decidedBy}`;
+      return t("activity.given.rule", { rule: decidedBy.startsWith(POLICY) ? decidedBy.slice(POLICY.length) : decidedBy });
     case "own":
-      return "by you (your own call)";
+      return t("activity.given.own");
     default:
       return decidedBy;
   }

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { AgentAnswers } from "./AgentAnswers";
 
 vi.mock("../bindings", async () =>
@@ -42,5 +43,19 @@ describe("what an agent may answer for the person", () => {
     await userEvent.click(await screen.findByRole("checkbox", { name: /Sampling requests/ }));
     expect((await screen.findByRole("alert")).textContent).toContain("must be fixed first");
     await waitFor(() => expect(box(/Sampling requests/).checked).toBe(true));
+  });
+});
+
+describe("what an agent may answer, in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names each kind of answer in Chinese and the agent as it is called", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.agentAnswers).mockResolvedValue({ sampling: false, elicitation: true });
+    render(<AgentAnswers name="Claude Code" />);
+    expect(await screen.findByRole("group", { name: "Claude Code 可以替你回答的请求" })).toBeTruthy();
+    expect(box(/采样请求/).checked).toBe(false);
+    expect(box(/表单/).checked).toBe(true);
+    expect(screen.getByText(/否则会询问你。$/)).toBeTruthy();
   });
 });

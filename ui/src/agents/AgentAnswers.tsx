@@ -2,11 +2,20 @@ import { useState } from "react";
 import { commands, type AgentAnswers_Serialize as Answers } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT, type t as translate } from "../i18n";
 
-const KINDS: { key: keyof Answers; label: string }[] = [
-  { key: "sampling", label: "Sampling requests of the servers it calls (its own model replies)" },
-  { key: "elicitation", label: "Forms of the servers it calls (a link to open always comes to you)" },
-];
+/** What an agent may answer, in the order offered. */
+const KINDS: (keyof Answers)[] = ["sampling", "elicitation"];
+
+/** What one kind of answer is, in the window's language. */
+function label(t: typeof translate, kind: keyof Answers): string {
+  switch (kind) {
+    case "sampling":
+      return t("agents.answers.sampling");
+    case "elicitation":
+      return t("agents.answers.elicitation");
+  }
+}
 
 /**
  * What an agent may answer in the person's stead when a server, while serving one of its calls,
@@ -14,6 +23,7 @@ const KINDS: { key: keyof Answers; label: string }[] = [
  * can answer, and anything else still comes to the person's dialogs.
  */
 export function AgentAnswers({ name }: { name: string }) {
+  const t = useT();
   const held = useFetched(() => commands.agentAnswers(name), ["agents_changed"], [name]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -34,16 +44,14 @@ export function AgentAnswers({ name }: { name: string }) {
   };
   return (
     <fieldset className="agent-answers">
-      <legend>What {name} may answer for you</legend>
-      {KINDS.map(({ key, label }) => (
+      <legend>{t("agents.answers.legend", { name })}</legend>
+      {KINDS.map((key) => (
         <label key={key}>
           <input type="checkbox" checked={answers[key]} disabled={busy} onChange={(e) => turn(key, e.target.checked)} />{" "}
-          {label}
+          {label(t, key)}
         </label>
       ))}
-      <p className="muted">
-        Only while a server serves a call of {name}, and only if {name} said it can; otherwise you are asked.
-      </p>
+      <p className="muted">{t("agents.answers.note", { name })}</p>
       {error && (
         <p className="error" role="alert">
           {error}

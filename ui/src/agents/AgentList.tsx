@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { AgentSummary_Serialize, AuditEntry_Serialize } from "../bindings";
+import { useT } from "../i18n";
 import { formatDateTime, isoTime } from "../servers/time";
 import { AgentAnswers } from "./AgentAnswers";
 import { AgentSetup } from "./AgentSetup";
@@ -33,6 +34,7 @@ export interface AgentSnippets {
  * MCP configuration, and removing it (its calls are refused from then on, its rules forgotten).
  */
 export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDisconnect, onCopy, onRenewToken }: AgentListProps) {
+  const t = useT();
   const [name, setName] = useState("");
   const taken = agents.some((a) => a.name === name.trim());
   const submit = (e: FormEvent) => {
@@ -44,13 +46,10 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
   };
   return (
     <section aria-labelledby="agents-title" className="agents">
-      <h2 id="agents-title">Added agents</h2>
-      <p className="muted">
-        An agent added here reaches every server you run through Switchboard alone, and you decide each of its tool
-        calls: the dialog and the audit trail name it. Give it the entry below as its MCP server.
-      </p>
-      <form className="agent-add" aria-label="Add an agent" onSubmit={submit}>
-        <label htmlFor="agent-name">Agent name</label>
+      <h2 id="agents-title">{t("agents.list.title")}</h2>
+      <p className="muted">{t("agents.list.intro")}</p>
+      <form className="agent-add" aria-label={t("agents.add.label")} onSubmit={submit}>
+        <label htmlFor="agent-name">{t("agents.add.name")}</label>
         <input
           id="agent-name"
           value={name}
@@ -59,12 +58,12 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
           onChange={(e) => setName(e.target.value)}
         />
         <button type="submit" className="button primary" disabled={busy || !name.trim() || taken}>
-          Add agent
+          {t("agents.add.submit")}
         </button>
-        {taken && <span className="form-error">An agent of that name exists</span>}
+        {taken && <span className="form-error">{t("agents.add.taken")}</span>}
       </form>
       {agents.length === 0 ? (
-        <p className="muted">No agent yet: an agent not added here is refused.</p>
+        <p className="muted">{t("agents.list.empty")}</p>
       ) : (
         <ul className="agent-list">
           {agents.map((agent) => (
@@ -72,21 +71,25 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
               <div className="agent-head">
                 <strong>{agent.name}</strong>
                 <span className="muted">
-                  {agent.servers === null ? "every server" : `servers: ${agent.servers.join(", ") || "none"}`}
-                  {agent.toolsOff > 0 && `, ${agent.toolsOff} ${agent.toolsOff === 1 ? "tool" : "tools"} turned off for it`}
+                  {agent.servers === null
+                    ? t("agents.agent.everyServer")
+                    : agent.servers.length === 0
+                      ? t("agents.agent.noServer")
+                      : t("agents.agent.servers", { servers: agent.servers.join(", ") })}
+                  {agent.toolsOff > 0 && t("agents.agent.toolsOff", { count: agent.toolsOff })}
                 </span>
                 {agent.connected > 0 ? (
                   <>
-                    <span className="chip">{agent.connected === 1 ? "Connected" : `Connected ${agent.connected} times`}</span>
+                    <span className="chip">{t("agents.agent.connected", { count: agent.connected })}</span>
                     <button type="button" className="button" onClick={() => onDisconnect(agent.name)}>
-                      Disconnect {agent.name}
+                      {t("agents.agent.disconnect", { name: agent.name })}
                     </button>
                   </>
                 ) : (
-                  <span className="muted">not connected</span>
+                  <span className="muted">{t("agents.agent.notConnected")}</span>
                 )}
                 <button type="button" className="button danger" onClick={() => onRemove(agent.name)}>
-                  Remove {agent.name}
+                  {t("agents.agent.remove", { name: agent.name })}
                 </button>
               </div>
               <AgentAnswers name={agent.name} />
@@ -103,24 +106,27 @@ export function AgentList({ agents, calls, snippets, busy, onAdd, onRemove, onDi
 }
 
 function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serialize[] | undefined }) {
+  const t = useT();
   if (calls === undefined) return null;
-  if (calls.length === 0) return <p className="muted">{name} has made no call yet.</p>;
+  if (calls.length === 0) return <p className="muted">{t("agents.calls.none", { name })}</p>;
   return (
-    <table className="agent-calls" aria-label={`Recent calls of ${name}`}>
+    <table className="agent-calls" aria-label={t("agents.calls.label", { name })}>
       <thead>
         <tr>
-          <th>Time</th>
-          <th>Server</th>
-          <th>Tool</th>
-          <th>Decision</th>
-          <th>Outcome</th>
+          <th>{t("agents.calls.time")}</th>
+          <th>{t("agents.calls.server")}</th>
+          <th>{t("agents.calls.tool")}</th>
+          <th>{t("agents.calls.decision")}</th>
+          <th>{t("agents.calls.outcome")}</th>
         </tr>
       </thead>
       <tbody>
         {calls.map((call) => (
           <tr key={call.id}>
             <td className="nowrap">
-              <time dateTime={isoTime(call.atMs)}>{formatDateTime(call.atMs)}</time>
+              <time dateTime={isoTime(call.atMs)}>
+                {formatDateTime(call.atMs)}
+              </time>
             </td>
             <td>{call.server}</td>
             <td>
@@ -156,27 +162,30 @@ function Snippets({
   onCopy(text: string): void;
   onRenewToken(name: string): void;
 }) {
+  const t = useT();
   const [revealed, setRevealed] = useState(false);
   if (snippets === undefined) return null;
   return (
     <>
       <div className="agent-snippet">
-        <pre aria-label={`Configuration for ${name}`}>{snippets.bridge}</pre>
+        <pre aria-label={t("agents.snippet.label", { name })}>{snippets.bridge}</pre>
         <button type="button" className="button" onClick={() => onCopy(snippets.bridge)}>
-          Copy the entry for {name}
+          {t("agents.snippet.copy", { name })}
         </button>
       </div>
       {snippets.http !== null && (
         <div className="agent-snippet">
-          <pre aria-label={`Configuration for ${name} over HTTP`}>{revealed ? snippets.http : hideToken(snippets.http)}</pre>
+          <pre aria-label={t("agents.snippet.httpLabel", { name })}>
+            {revealed ? snippets.http : hideToken(snippets.http)}
+          </pre>
           <button type="button" className="button" onClick={() => onCopy(snippets.http ?? "")}>
-            Copy the HTTP entry for {name}
+            {t("agents.snippet.copyHttp", { name })}
           </button>
           <button type="button" className="button" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
-            {revealed ? `Hide the token of ${name}` : `Show the token of ${name}`}
+            {revealed ? t("agents.snippet.hideToken", { name }) : t("agents.snippet.showToken", { name })}
           </button>
           <button type="button" className="button" onClick={() => onRenewToken(name)}>
-            New token for {name}
+            {t("agents.snippet.renewToken", { name })}
           </button>
         </div>
       )}

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type AgentReach_Serialize as Reach, type AgentTool_Serialize as Tool } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { AgentReach } from "./AgentReach";
 
 vi.mock("../bindings", async () =>
@@ -141,5 +142,34 @@ describe("what one agent may use", () => {
     const user = userEvent.setup();
     await opened(user);
     expect(screen.getByText("Not running: its tools show once it runs.")).toBeTruthy();
+  });
+});
+
+describe("what one agent may use, in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("counts the tools on and says why the others are off in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    host({
+      everyServer: false,
+      servers: [
+        server("demo", [tool("echo", false), tool("delete_note", true, true), tool("add")]),
+        server("files", [tool("write_file")]),
+        server("notes", [], { running: false, reached: false }),
+      ],
+    });
+    const user = userEvent.setup();
+    render(<AgentReach name="Cursor" />);
+    await user.click(screen.getByText("Cursor 可以使用的服务器和工具"));
+    const mode = await screen.findByRole("group", { name: "Cursor 可以访问的服务器" });
+    expect((within(mode).getByRole("radio", { name: "仅限下面勾选的服务器" }) as HTMLInputElement).checked).toBe(true);
+    expect(within(mode).getByRole("radio", { name: "所有服务器，包括以后添加的" })).toBeTruthy();
+    const demo = within(screen.getByRole("group", { name: "Cursor 的 demo" }));
+    expect(demo.getByText("3 个工具中 1 个已开启：1 个已对 Cursor 关闭，1 个已对所有人关闭")).toBeTruthy();
+    expect(demo.getByText("（已在服务器设置中对所有人关闭）")).toBeTruthy();
+    expect(demo.getByRole("checkbox", { name: "它的资源" })).toBeTruthy();
+    expect(demo.getByRole("checkbox", { name: "它的提示词" })).toBeTruthy();
+    expect(within(screen.getByRole("group", { name: "Cursor 的 files" })).getByText("唯一的工具已开启")).toBeTruthy();
+    expect(screen.getByText("未运行：运行后才会显示它的工具。")).toBeTruthy();
   });
 });

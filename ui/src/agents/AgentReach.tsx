@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { commands, type AgentTool_Serialize, type Offered, type ServerReach_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT, type t as translate } from "../i18n";
 import "./agentReach.css";
 
 /**
@@ -10,16 +11,18 @@ import "./agentReach.css";
  * of a change at once.
  */
 export function AgentReach({ name }: { name: string }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <details className="agent-reach" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Servers and tools {name} may use</summary>
+      <summary>{t("agents.reach.summary", { name })}</summary>
       {open && <ReachChoices name={name} />}
     </details>
   );
 }
 
 function ReachChoices({ name }: { name: string }) {
+  const t = useT();
   const reach = useFetched(
     () => commands.agentReach(name),
     ["agents_changed", "catalog_changed", "servers_changed", "status"],
@@ -43,7 +46,7 @@ function ReachChoices({ name }: { name: string }) {
   if (reach.data === null) {
     return reach.error === null ? null : (
       <p className="error" role="alert">
-        What {name} may use could not be read: {errorMessage(reach.error)}
+        {t("agents.reach.loadFailed", { name, message: errorMessage(reach.error) })}
       </p>
     );
   }
@@ -59,17 +62,17 @@ function ReachChoices({ name }: { name: string }) {
         </p>
       )}
       <fieldset className="agent-reach-mode" disabled={busy}>
-        <legend>Servers {name} reaches</legend>
+        <legend>{t("agents.reach.legend", { name })}</legend>
         <label>
           <input type="radio" name={`${id}-mode`} checked={everyServer} onChange={() => act(commands.saveAgent(name, null))} />{" "}
-          Every server, and any added later
+          {t("agents.reach.everyServer")}
         </label>
         <label>
           <input type="radio" name={`${id}-mode`} checked={!everyServer} onChange={() => act(commands.saveAgent(name, chosen))} />{" "}
-          Only the servers checked below
+          {t("agents.reach.chosen")}
         </label>
       </fieldset>
-      {servers.length === 0 && <p className="muted">No server is configured yet.</p>}
+      {servers.length === 0 && <p className="muted">{t("agents.reach.noServer")}</p>}
       {servers.map((server) => (
         <ServerChoice
           key={server.server}
@@ -87,10 +90,17 @@ function ReachChoices({ name }: { name: string }) {
 }
 
 /** A server's offers beside its tools, each on or off for the agent as a whole. */
-const OFFERED: { of: Offered; label: string }[] = [
-  { of: "resources", label: "Its resources" },
-  { of: "prompts", label: "Its prompts" },
-];
+const OFFERED: Offered[] = ["resources", "prompts"];
+
+/** What one offer of a server is called, in the window's language. */
+function offeredLabel(t: typeof translate, of: Offered): string {
+  switch (of) {
+    case "resources":
+      return t("agents.reach.resources");
+    case "prompts":
+      return t("agents.reach.prompts");
+  }
+}
 
 function ServerChoice({
   agent,
@@ -109,8 +119,9 @@ function ServerChoice({
   onTool(tool: string, on: boolean): void;
   onOffered(of: Offered, on: boolean): void;
 }) {
+  const t = useT();
   return (
-    <fieldset className="agent-reach-server" aria-label={`${server.server} for ${agent}`}>
+    <fieldset className="agent-reach-server" aria-label={t("agents.reach.server", { server: server.server, agent })}>
       <legend>
         <input
           id={`${idPrefix}-server`}
@@ -120,12 +131,14 @@ function ServerChoice({
           onChange={(e) => onReach(e.target.checked)}
         />{" "}
         <label htmlFor={`${idPrefix}-server`}>{server.server}</label>{" "}
-        {server.reached && server.tools.some((t) => t.listed) && <span className="muted">{toolCount(server.tools, agent)}</span>}
+        {server.reached && server.tools.some((tool) => tool.listed) && (
+          <span className="muted">{toolCount(t, server.tools, agent)}</span>
+        )}
       </legend>
-      {!server.running && server.tools.length === 0 && <p className="muted">Not running: its tools show once it runs.</p>}
+      {!server.running && server.tools.length === 0 && <p className="muted">{t("agents.reach.notRunning")}</p>}
       {server.reached && (
         <p className="agent-reach-offered">
-          {OFFERED.map(({ of, label }) => (
+          {OFFERED.map((of) => (
             <span key={of}>
               <input
                 id={`${idPrefix}-${of}`}
@@ -134,7 +147,7 @@ function ServerChoice({
                 disabled={busy}
                 onChange={(e) => onOffered(of, e.target.checked)}
               />{" "}
-              <label htmlFor={`${idPrefix}-${of}`}>{label}</label>
+              <label htmlFor={`${idPrefix}-${of}`}>{offeredLabel(t, of)}</label>
             </span>
           ))}
         </p>
@@ -155,17 +168,21 @@ function ServerChoice({
  * settings is off for it too, whatever its own switch says. A tool the server no longer lists
  * is not counted.
  */
-function toolCount(tools: AgentTool_Serialize[], agent: string): string {
-  const listed = tools.filter((t) => t.listed);
-  const forEveryone = listed.filter((t) => t.offForEveryone).length;
-  const forAgent = listed.filter((t) => !t.offForEveryone && !t.on).length;
+function toolCount(t: typeof translate, tools: AgentTool_Serialize[], agent: string): string {
+  const listed = tools.filter((tool) => tool.listed);
+  const forEveryone = listed.filter((tool) => tool.offForEveryone).length;
+  const forAgent = listed.filter((tool) => !tool.offForEveryone && !tool.on).length;
   const total = listed.length;
-  if (forEveryone + forAgent === 0) return total === 1 ? "its one tool on" : `all ${total} tools on`;
-  const why = [
-    forAgent > 0 && `${forAgent} turned off for ${agent}`,
-    forEveryone > 0 && `${forEveryone} turned off for everyone`,
-  ].filter(Boolean);
-  return `${total - forEveryone - forAgent} of ${total} ${total === 1 ? "tool" : "tools"} on: ${why.join(", ")}`;
+  if (forEveryone + forAgent === 0) return t("agents.reach.allOn", { count: total });
+  const offForAgent = t("agents.reach.offForAgent", { count: forAgent, agent });
+  const offForEveryone = t("agents.reach.offForEveryone", { count: forEveryone });
+  const why =
+    forAgent === 0
+      ? offForEveryone
+      : forEveryone === 0
+        ? offForAgent
+        : t("agents.reach.bothOff", { forAgent: offForAgent, forEveryone: offForEveryone });
+  return t("agents.reach.someOn", { on: total - forEveryone - forAgent, count: total, why });
 }
 
 /** One tool's switch for the agent, with the server details' look. */
@@ -180,6 +197,7 @@ function ToolChoice({
   busy: boolean;
   onTool(tool: string, on: boolean): void;
 }) {
+  const t = useT();
   return (
     <li>
       <input
@@ -192,8 +210,8 @@ function ToolChoice({
       <label htmlFor={id} title={tool.description ?? undefined}>
         <span className="tool-switch-name">{tool.title ?? tool.name}</span>
         {tool.title && <code className="muted"> {tool.name}</code>}
-        {tool.offForEveryone && <span className="muted"> (turned off for everyone in the server's settings)</span>}
-        {!tool.listed && <span className="muted"> (no longer listed by the server)</span>}
+        {tool.offForEveryone && <span className="muted"> {t("agents.reach.toolOffForEveryone")}</span>}
+        {!tool.listed && <span className="muted"> {t("agents.reach.toolUnlisted")}</span>}
       </label>
     </li>
   );

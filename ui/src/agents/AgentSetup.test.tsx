@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type SetupPlan } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { AgentSetup } from "./AgentSetup";
 
 vi.mock("../bindings", () => ({
@@ -115,5 +116,48 @@ describe("AgentSetup", () => {
     await user.click(screen.getByRole("button", { name: "Show the change again" }));
     expect(await screen.findByText("+{ }")).toBeTruthy();
     expect(commands.agentSetupPlan).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("AgentSetup in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("shows the file and the change in Chinese, the path within its sentence, then what is done", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.agentSetupPlan).mockResolvedValue(plan);
+    vi.mocked(commands.agentSetupApply).mockResolvedValue(null);
+    const user = userEvent.setup();
+    render(<AgentSetup agent="My agent" />);
+    const offered = within(screen.getByRole("group", { name: "将 My agent 添加到应用" }))
+      .getAllByRole("button")
+      .map((b) => b.textContent);
+    expect(offered).toEqual(["添加到 Claude Code", "添加到 Claude Desktop", "添加到 Cursor", "添加到 VS Code"]);
+    await user.click(screen.getByRole("button", { name: "添加到 Cursor" }));
+    const dialog = await screen.findByRole("dialog", { name: "将 Switchboard 添加到 Cursor" });
+    expect(within(dialog).getByText("身份为 My agent")).toBeTruthy();
+    const path = within(dialog).getByText("/home/me/.cursor/mcp.json");
+    expect(path.tagName).toBe("CODE");
+    expect(path.parentElement?.textContent).toBe("这会修改 /home/me/.cursor/mcp.json，其中的其他内容保持不变：");
+    expect(within(dialog).getByLabelText("对 /home/me/.cursor/mcp.json 的修改").textContent).toBe(plan.diff);
+    expect(within(dialog).getByRole("button", { name: "取消" })).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "写入修改" }));
+    const done = within(await screen.findByRole("dialog", { name: "已将 Switchboard 添加到 Cursor" }));
+    expect(done.getByRole("status").textContent).toBe("/home/me/.cursor/mcp.json 现在以 My agent 的身份访问 Switchboard。");
+    // What the host says to do next is its own words.
+    expect(done.getByText(plan.nextStep)).toBeTruthy();
+    await user.click(done.getByRole("button", { name: "关闭" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("says in Chinese that a file will be created", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.agentSetupPlan).mockResolvedValue({ ...plan, exists: false });
+    const user = userEvent.setup();
+    render(<AgentSetup agent="My agent" />);
+    await user.click(screen.getByRole("button", { name: "添加到 Cursor" }));
+    const dialog = await screen.findByRole("dialog", { name: "将 Switchboard 添加到 Cursor" });
+    expect(within(dialog).getByText("/home/me/.cursor/mcp.json").parentElement?.textContent).toBe(
+      "这会创建 /home/me/.cursor/mcp.json：",
+    );
   });
 });

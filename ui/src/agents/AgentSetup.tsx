@@ -1,9 +1,11 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { commands, type AgentApp, type SetupPlan } from "../bindings";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
+import { tx, useT } from "../i18n";
 
 /** The apps whose configuration Switchboard can be added to, in the order offered. */
+/** Their names are their own, in every language. */
 export const SETUP_APPS: ReadonlyArray<{ app: AgentApp; name: string }> = [
   { app: "claudeCode", name: "Claude Code" },
   { app: "claudeDesktop", name: "Claude Desktop" },
@@ -22,6 +24,7 @@ type Step =
  * file and the exact change show first, and only "Write the change" writes it.
  */
 export function AgentSetup({ agent }: { agent: string }) {
+  const t = useT();
   const [step, setStep] = useState<Step | null>(null);
   const close = () => setStep(null);
   const plan = (app: AgentApp, name: string) => {
@@ -39,10 +42,10 @@ export function AgentSetup({ agent }: { agent: string }) {
     );
   };
   return (
-    <div className="agent-setup" role="group" aria-label={`Add ${agent} to an app`}>
+    <div className="agent-setup" role="group" aria-label={t("agents.setup.group", { agent })}>
       {SETUP_APPS.map(({ app, name }) => (
         <button key={app} type="button" className="button" onClick={() => plan(app, name)} disabled={step !== null}>
-          Add to {name}
+          {t("agents.setup.addTo", { app: name })}
         </button>
       ))}
       {step !== null && <SetupDialog agent={agent} step={step} onWrite={write} onAgain={plan} onClose={close} />}
@@ -63,21 +66,22 @@ function SetupDialog({
   onAgain(app: AgentApp, name: string): void;
   onClose(): void;
 }) {
+  const t = useT();
   const close = (
     <button type="button" className="button" onClick={onClose}>
-      Close
+      {t("agents.setup.close")}
     </button>
   );
   switch (step.kind) {
     case "planning":
       return (
-        <Modal title={`Add Switchboard to ${step.name}`} onCancel={onClose} footer={close}>
-          <p className="muted">Reading the configuration of {step.name}…</p>
+        <Modal title={t("agents.setup.title", { app: step.name })} onCancel={onClose} footer={close}>
+          <p className="muted">{t("agents.setup.reading", { app: step.name })}</p>
         </Modal>
       );
     case "refused":
       return (
-        <Modal title={`Add Switchboard to ${step.name}`} onCancel={onClose} footer={close}>
+        <Modal title={t("agents.setup.title", { app: step.name })} onCancel={onClose} footer={close}>
           <p className="setup-refused" role="alert">
             {step.message}
           </p>
@@ -85,45 +89,49 @@ function SetupDialog({
       );
     case "done":
       return (
-        <Modal title={`Switchboard added to ${step.plan.appName}`} onCancel={onClose} onPrimary={onClose} footer={close}>
-          <p role="status">
-            {step.plan.path} now reaches Switchboard as {agent}.
-          </p>
+        <Modal
+          title={t("agents.setup.doneTitle", { app: step.plan.appName })}
+          onCancel={onClose}
+          onPrimary={onClose}
+          footer={close}
+        >
+          <p role="status">{t("agents.setup.done", { path: step.plan.path, agent })}</p>
           <p>{step.plan.nextStep}</p>
         </Modal>
       );
     case "shown": {
       const { plan, writing, error } = step;
       const write = () => onWrite(plan);
+      // The sentence around the file's path, which shows as code within it.
+      const path = (chunks: ReactNode[]) => <code className="setup-path">{chunks}</code>;
+      const sentence = plan.exists
+        ? tx("agents.setup.changes", { path: plan.path, code: path })
+        : tx("agents.setup.creates", { path: plan.path, code: path });
       return (
         <Modal
-          title={`Add Switchboard to ${plan.appName}`}
-          subtitle={`as ${agent}`}
+          title={t("agents.setup.title", { app: plan.appName })}
+          subtitle={t("agents.setup.subtitle", { agent })}
           className="modal-wide"
           onCancel={onClose}
           onPrimary={writing || error ? undefined : write}
           footer={
             <>
               <button type="button" className="button" onClick={onClose}>
-                Cancel
+                {t("agents.setup.cancel")}
               </button>
               {error ? (
                 <button type="button" className="button primary" onClick={() => onAgain(plan.app, plan.appName)}>
-                  Show the change again
+                  {t("agents.setup.again")}
                 </button>
               ) : (
                 <button type="button" className="button primary" onClick={write} disabled={writing}>
-                  Write the change
+                  {t("agents.setup.write")}
                 </button>
               )}
             </>
           }
         >
-          <p>
-            {plan.exists ? "This changes " : "This creates "}
-            <code className="setup-path">{plan.path}</code>
-            {plan.exists ? ", keeping everything else in it:" : ":"}
-          </p>
+          <p>{sentence}</p>
           <Diff diff={plan.diff} path={plan.path} />
           {error && (
             <p className="error" role="alert">
@@ -138,10 +146,11 @@ function SetupDialog({
 
 /** A unified diff, each line marked as added, removed or kept; shown as text. */
 function Diff({ diff, path }: { diff: string; path: string }) {
+  const t = useT();
   const lines = diff.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return (
-    <pre className="setup-diff" aria-label={`Change to ${path}`}>
+    <pre className="setup-diff" aria-label={t("agents.setup.diff", { path })}>
       {lines.map((line, i) => (
         <span key={i} className={lineClass(line)}>
           {line}

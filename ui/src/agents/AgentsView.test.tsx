@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
+import { applyLanguage, format } from "../i18n";
 import { AgentsView } from "./AgentsView";
 
 vi.mock("../bindings", async () =>
@@ -123,5 +124,57 @@ describe("AgentsView", () => {
     const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
     expect(await cursor.findByLabelText("Configuration for Cursor")).toBeTruthy();
     expect(cursor.queryByLabelText("Configuration for Cursor over HTTP")).toBeNull();
+  });
+});
+
+describe("AgentsView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the agents' own names, with plurals and the date as Chinese writes them", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.agents).mockResolvedValue([
+      { name: "Claude Code", servers: null, toolsOff: 0, connected: 2 },
+      { name: "Cursor", servers: ["demo", "files"], toolsOff: 1, connected: 0 },
+    ]);
+    vi.mocked(commands.agentCalls).mockImplementation((name) => Promise.resolve(name === "Claude Code" ? [call] : []));
+    vi.mocked(commands.agentHttpSnippet).mockResolvedValue('{"headers": {"Authorization": "Bearer sb-token"}}');
+    render(<AgentsView />);
+    expect(screen.getByRole("heading", { name: "已添加的智能体" })).toBeTruthy();
+    expect(screen.getByRole("form", { name: "添加智能体" })).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "智能体名称" })).toBeTruthy();
+    const claude = within(await screen.findByRole("listitem", { name: "Claude Code" }));
+    expect(claude.getByText("所有服务器")).toBeTruthy();
+    expect(claude.getByText("已连接（2 个连接）")).toBeTruthy();
+    expect(claude.getByRole("button", { name: "断开 Claude Code" })).toBeTruthy();
+    expect(claude.getByRole("button", { name: "移除 Claude Code" })).toBeTruthy();
+    const calls = await claude.findByRole("table", { name: "Claude Code 的最近调用" });
+    expect(within(calls).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["时间", "服务器", "工具", "决定", "结果"]);
+    // What the host recorded stays as it was written.
+    expect(within(calls).getByText("denied")).toBeTruthy();
+    expect(calls.querySelector("time")?.textContent).toBe(format.dateTime(call.atMs));
+    expect(calls.querySelector("time")?.textContent).toMatch(/2023年11月/);
+    expect(await claude.findByRole("button", { name: "显示 Claude Code 的令牌" })).toBeTruthy();
+    expect(claude.getByLabelText("Claude Code 通过 HTTP 的配置")).toBeTruthy();
+    const cursor = within(screen.getByRole("listitem", { name: "Cursor" }));
+    expect(cursor.getByText("服务器：demo, files；已对它关闭 1 个工具")).toBeTruthy();
+    expect(cursor.getByText("未连接")).toBeTruthy();
+    expect(await cursor.findByText("Cursor 还没有进行过调用。")).toBeTruthy();
+  });
+
+  it("says in Chinese that no agent is added yet, and that a name is taken", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.agents).mockResolvedValue([]);
+    const user = userEvent.setup();
+    render(<AgentsView />);
+    expect(await screen.findByText("还没有智能体：未在这里添加的智能体会被拒绝。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "添加智能体" })).toHaveProperty("disabled", true);
+    vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: [], toolsOff: 0, connected: 1 }]);
+    cleanup();
+    render(<AgentsView />);
+    const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
+    expect(cursor.getByText("服务器：无")).toBeTruthy();
+    expect(cursor.getByText("已连接")).toBeTruthy();
+    await user.type(screen.getByRole("textbox", { name: "智能体名称" }), "Cursor");
+    expect(screen.getByText("已有同名的智能体")).toBeTruthy();
   });
 });

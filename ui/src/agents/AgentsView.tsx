@@ -3,12 +3,14 @@ import { commands, type AuditEntry_Serialize } from "../bindings";
 import { AgentList, type AgentSnippets } from "./AgentList";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 
 /** How many of an agent's calls are shown. */
 const RECENT = 10;
 
 /** The agents that reach the servers through Switchboard, their recent calls, and their set-up. */
 export function AgentsView() {
+  const t = useT();
   const { data, error: loadError, refresh } = useFetched(() => commands.agents(), ["agents_changed"]);
   const gateway = useFetched(() => commands.gatewayStatus(), ["agents_changed"]);
   const agents = data ?? [];
@@ -55,7 +57,7 @@ export function AgentsView() {
     <div className="agents-view">
       {loadError !== null && (
         <p className="error" role="alert">
-          The agents could not be read: {errorMessage(loadError)}
+          {t("agents.view.loadFailed", { message: errorMessage(loadError) })}
         </p>
       )}
       {error && (
@@ -77,7 +79,7 @@ export function AgentsView() {
         onRemove={(name) => act(commands.removeAgent(name))}
         onDisconnect={(name) => act(commands.disconnectAgent(name))}
         onCopy={(text) => void navigator.clipboard?.writeText(text).catch(() => {})}
-        onRenewToken={(name) => act(commands.renewAgentToken(name).then(() => setTokens((t) => t + 1)))}
+        onRenewToken={(name) => act(commands.renewAgentToken(name).then(() => setTokens((n) => n + 1)))}
       />
     </div>
   );

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { Modal } from "./Modal";
 
 afterEach(cleanup);
@@ -237,5 +238,43 @@ describe("Modal focus when dialogs follow each other", () => {
     expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "second field" }));
     await user.keyboard("{Escape}");
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Start" }));
+  });
+});
+
+describe("Modal in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("is named by its Chinese title, and Enter that ends a Chinese input method's word does not run the primary action", () => {
+    act(() => applyLanguage("zh-CN"));
+    const onPrimary = vi.fn();
+    render(
+      <Modal
+        title="重命名服务器"
+        subtitle="它会保留自己的设置"
+        onCancel={vi.fn()}
+        onPrimary={onPrimary}
+        footer={
+          <>
+            <button className="button">取消</button>
+            <button className="button primary">重命名</button>
+          </>
+        }
+      >
+        <label>
+          名称 <input />
+        </label>
+      </Modal>,
+    );
+    const dialog = screen.getByRole("dialog", { name: "重命名服务器" });
+    expect(document.getElementById(dialog.getAttribute("aria-describedby") ?? "")?.textContent).toBe("它会保留自己的设置");
+    expect(document.documentElement.lang).toBe("zh-CN");
+    const name = screen.getByRole("textbox", { name: "名称" });
+    expect(document.activeElement).toBe(name);
+    // Pinyin being composed: Enter picks the characters, it does not confirm the dialog.
+    fireEvent.keyDown(name, { key: "Enter", isComposing: true });
+    expect(onPrimary).not.toHaveBeenCalled();
+    fireEvent.keyDown(name, { key: "Enter" });
+    expect(onPrimary).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole("button", { name: "重命名" })).toBeTruthy();
   });
 });

@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type Pending_Serialize as Pending, type Update } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { QueuedNotice } from "./QueuedNotice";
 import { usePending } from "./pending";
 import { useWithdrawn } from "./withdrawn";
@@ -104,5 +105,40 @@ describe("the notice of requests waiting in the queue", () => {
     await screen.findByRole("status", { name: "Requests waiting" });
     update({ kind: "approval_removed", id: 1, withdrawn: true });
     expect(screen.queryByRole("status", { name: "Requests withdrawn" })).toBeNull();
+  });
+});
+
+describe("the notice of requests waiting, in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names the oldest request, counts the others, and notes those withdrawn, in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onDismissWithdrawn = vi.fn();
+    const sampling: Pending = { ...roots(9, "writer"), question: { kind: "sampling", params: { messages: [], maxTokens: 10 } } };
+    render(
+      <QueuedNotice
+        pending={[roots(1, "files"), roots(2, "everything"), roots(3, "git")]}
+        selectedId={null}
+        onReview={() => {}}
+        onShowAll={() => {}}
+        withdrawn={[roots(4, "notes"), sampling]}
+        onDismissWithdrawn={onDismissWithdrawn}
+      />,
+    );
+    const notice = screen.getByRole("status", { name: "等待处理的请求" });
+    expect(notice.textContent).toContain("files 想知道它可以查看哪些文件夹，另有 2 个请求在等待");
+    expect(screen.getByRole("button", { name: "审阅" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "查看全部" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "稍后" })).toBeTruthy();
+    const note = screen.getByRole("status", { name: "已撤回的请求" });
+    expect(note.textContent).toContain("notes 撤回了查看你文件夹的请求：它已不再等待你的回答。");
+    expect(note.textContent).toContain("writer 撤回了对模型回复的请求");
+    await userEvent.click(screen.getByRole("button", { name: "知道了" }));
+    expect(onDismissWithdrawn).toHaveBeenCalledOnce();
+  });
+
+  it("counts a single other request as one", () => {
+    render(<QueuedNotice pending={[roots(1, "files"), roots(2, "everything"), roots(3, "git")]} selectedId={null} onReview={() => {}} onShowAll={() => {}} />);
+    expect(screen.getByRole("status").textContent).toContain("files wants to know which folders it may see and 2 more requests wait");
   });
 });

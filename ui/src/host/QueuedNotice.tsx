@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Pending_Serialize as Pending } from "../bindings";
 import { readSubject } from "../approvals/readSubject";
+import { t as translate, useT } from "../i18n";
 
 interface Props {
   pending: Pending[];
@@ -13,40 +14,44 @@ interface Props {
   onDismissWithdrawn?(): void;
 }
 
-/** What the server asks, after its name. */
+/** What the server asks, after its name; called while rendering. */
 function asking(pending: Pending): string {
   const q = pending.question;
   switch (q.kind) {
     case "tool_call":
-      return `asks to call ${q.tool}`;
+      return translate("host.queued.toolCall", { tool: q.tool });
     case "read":
-      return `is asked for ${readSubject(q.read)}`;
+      return translate("host.queued.read", { subject: readSubject(q.read) });
     case "sampling":
-      return "asks for a reply from a model";
-    case "elicitation":
-      return `asks you: ${String((q.params as { message?: string }).message ?? "a question")}`;
+      return translate("host.queued.sampling");
+    case "elicitation": {
+      const message = (q.params as { message?: string }).message;
+      return message === undefined || message === null
+        ? translate("host.queued.elicitationNoMessage")
+        : translate("host.queued.elicitation", { message: String(message) });
+    }
     case "roots":
-      return "wants to know which folders it may see";
+      return translate("host.queued.roots");
     case "agent_roots":
-      return `offers its folders to ${q.servers.join(", ")}`;
+      return translate("host.queued.agentRoots", { servers: q.servers.join(", ") });
     case "sign_in":
-      return `waits for you to sign in at ${q.issuerHost}`;
+      return translate("host.queued.signIn", { issuer: q.issuerHost });
   }
 }
 
-/** What was withdrawn, after its server's name. */
+/** What was withdrawn and why it matters, after its server's name; called while rendering. */
 function withdrew(pending: Pending): string {
   switch (pending.question.kind) {
     case "roots":
-      return "its request to see your folders";
+      return translate("host.withdrawn.roots");
     case "sampling":
-      return "its request for a reply from a model";
+      return translate("host.withdrawn.sampling");
     case "elicitation":
-      return "its question";
+      return translate("host.withdrawn.elicitation");
     case "agent_roots":
-      return "its offer of its folders";
+      return translate("host.withdrawn.agentRoots");
     default:
-      return "its request";
+      return translate("host.withdrawn.other");
   }
 }
 
@@ -57,6 +62,7 @@ function withdrew(pending: Pending): string {
  * unanswered (its server stopped waiting) leaves a note saying so until dismissed.
  */
 export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdrawn = [], onDismissWithdrawn }: Props) {
+  const t = useT();
   const queued = pending.filter((p) => !p.forward && p.id !== selectedId);
   const [laterUpTo, setLaterUpTo] = useState(0);
   const newest = queued.at(-1);
@@ -65,14 +71,14 @@ export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdra
   return (
     <div className="queued-notices">
       {withdrawn.length > 0 && (
-        <div className="queued-notice" role="status" aria-label="Requests withdrawn">
+        <div className="queued-notice" role="status" aria-label={t("host.withdrawn.label")}>
           {withdrawn.map((p) => (
             <p key={p.id}>
-              <strong>{p.server}</strong> withdrew {withdrew(p)}: it stopped waiting for your answer.
+              <strong>{p.server}</strong> {withdrew(p)}
             </p>
           ))}
           <button type="button" onClick={onDismissWithdrawn}>
-            Dismiss
+            {t("host.withdrawn.dismiss")}
           </button>
         </div>
       )}
@@ -94,24 +100,25 @@ function Waiting({
   onShowAll(): void;
   onLater(): void;
 }) {
+  const t = useT();
   const oldest = queued[0] as Pending;
   const others = queued.length - 1;
   return (
-    <div className="queued-notice" role="status" aria-label="Requests waiting">
+    <div className="queued-notice" role="status" aria-label={t("host.queued.label")}>
       <p>
         <strong>{oldest.server}</strong> {asking(oldest)}
-        {others > 0 && <span className="muted"> and {others === 1 ? "1 more request waits" : `${others} more requests wait`}</span>}
+        {others > 0 && <span className="muted">{t("host.queued.others", { count: others })}</span>}
       </p>
       <button type="button" className="button primary" onClick={() => onReview(oldest.id)}>
-        Review
+        {t("host.queued.review")}
       </button>
       {others > 0 && (
         <button type="button" onClick={onShowAll}>
-          Show all
+          {t("host.queued.showAll")}
         </button>
       )}
       <button type="button" onClick={onLater}>
-        Later
+        {t("host.queued.later")}
       </button>
     </div>
   );

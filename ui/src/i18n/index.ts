@@ -8,7 +8,7 @@
  * the same locale. What servers, models and agents send is never translated.
  */
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
-import { useSyncExternalStore } from "react";
+import { createElement, Fragment, useSyncExternalStore, type ReactNode } from "react";
 import type { Language } from "../bindings";
 import { en, type MessageId } from "./en";
 import { zhCN } from "./zh-CN";
@@ -85,6 +85,18 @@ export function t(id: MessageId, values?: Values): string {
   return intl.formatMessage({ id }, values);
 }
 
+/**
+ * The message `id` with markup in it (`This creates <code>{path}</code>:`): each tag's
+ * content made into an element by the function of its name in `values`, so that a sentence
+ * stays whole for its translators whatever it holds.
+ */
+export function tx(id: MessageId, values: Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>): ReactNode {
+  // FormatJS types rich values loosely; what it returns is a node or a list of them.
+  const rich = intl.formatMessage as unknown as (descriptor: { id: string }, values: object) => ReactNode;
+  const made = rich({ id }, values);
+  return Array.isArray(made) ? createElement(Fragment, null, ...(made as ReactNode[])) : made;
+}
+
 /** [`t`], for a component: it re-renders when the language changes. */
 export function useT(): typeof t {
   useLocale();
@@ -93,7 +105,7 @@ export function useT(): typeof t {
 
 /** Dates, times and numbers as the window's language writes them. */
 export const format = {
-  dateTime: (at: number | Date) => intl.formatDate(at, { dateStyle: "medium", timeStyle: "short" }),
+  dateTime: (at: number | Date) => intl.formatDate(at, { dateStyle: "medium", timeStyle: "medium" }),
   date: (at: number | Date) => intl.formatDate(at, { dateStyle: "medium" }),
   time: (at: number | Date) => intl.formatTime(at, { timeStyle: "medium" }),
   number: (n: number) => intl.formatNumber(n),

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { ModelPrice } from "../bindings";
+import { useT } from "../i18n";
 
 export interface ModelPricesProps {
   provider: string;
@@ -23,19 +24,20 @@ function dollars(text: string): number | null | "wrong" {
  * conversations' cost by them. A model without prices is counted in tokens alone.
  */
 export function ModelPrices({ provider, models, prices, onSave }: ModelPricesProps) {
+  const t = useT();
   const known = [...new Set([...models, ...Object.keys(prices)])];
   const [extra, setExtra] = useState("");
   return (
     <details className="model-prices">
-      <summary>Prices of {provider}'s models</summary>
-      <table aria-label={`Prices of ${provider}'s models`}>
+      <summary>{t("models.prices.title", { provider })}</summary>
+      <table aria-label={t("models.prices.title", { provider })}>
         <thead>
           <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Input, $ per million tokens</th>
-            <th scope="col">Output, $ per million tokens</th>
+            <th scope="col">{t("models.table.model")}</th>
+            <th scope="col">{t("models.prices.input")}</th>
+            <th scope="col">{t("models.prices.output")}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t("models.table.actions")}</span>
             </th>
           </tr>
         </thead>
@@ -46,13 +48,14 @@ export function ModelPrices({ provider, models, prices, onSave }: ModelPricesPro
         </tbody>
       </table>
       <label className="model-prices-other">
-        Another model <input value={extra} placeholder="model id" onChange={(e) => setExtra(e.target.value)} />
+        {t("models.prices.another")} <input value={extra} placeholder={t("models.prices.anotherPlaceholder")} onChange={(e) => setExtra(e.target.value)} />
       </label>
     </details>
   );
 }
 
 function PriceRow({ model, price, onSave }: { model: string; price: ModelPrice | null; onSave(price: ModelPrice | null): void }) {
+  const t = useT();
   const [input, setInput] = useState(price?.input.toString() ?? "");
   const [output, setOutput] = useState(price?.output.toString() ?? "");
   const [given, taken] = [dollars(input), dollars(output)];
@@ -69,16 +72,16 @@ function PriceRow({ model, price, onSave }: { model: string; price: ModelPrice |
         <code>{model}</code>
       </th>
       <td>
-        <input type="number" min={0} step="any" aria-label={`Input price of ${model}`} value={input} onChange={(e) => setInput(e.target.value)} />
+        <input type="number" min={0} step="any" aria-label={t("models.prices.inputOf", { model })} value={input} onChange={(e) => setInput(e.target.value)} />
       </td>
       <td>
-        <input type="number" min={0} step="any" aria-label={`Output price of ${model}`} value={output} onChange={(e) => setOutput(e.target.value)} />
+        <input type="number" min={0} step="any" aria-label={t("models.prices.outputOf", { model })} value={output} onChange={(e) => setOutput(e.target.value)} />
       </td>
       <td>
         <button type="button" className="small" disabled={wrong || !changed} onClick={save}>
-          Save
+          {t("models.table.save")}
         </button>
-        {wrong && <span className="error"> both prices, each 0 or more</span>}
+        {wrong && <span className="error"> {t("models.prices.wrong")}</span>}
       </td>
     </tr>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Profile } from "../bindings";
+import { useT, type MessageId } from "../i18n";
 
 export interface ModelProfilesProps {
   provider: string;
@@ -15,12 +16,12 @@ export interface ModelProfilesProps {
 
 type Yes = "vision" | "temperature" | "stop" | "tools";
 
-/** The questions of yes or no, as the table's columns name them. */
-const YES_NO: ReadonlyArray<{ key: Yes; label: string }> = [
-  { key: "vision", label: "Reads images" },
-  { key: "temperature", label: "Takes a temperature" },
-  { key: "stop", label: "Takes stop sequences" },
-  { key: "tools", label: "Calls tools" },
+/** The questions of yes or no, each with the message that names its column (read when shown). */
+const YES_NO: ReadonlyArray<{ key: Yes; label: MessageId }> = [
+  { key: "vision", label: "models.profiles.vision" },
+  { key: "temperature", label: "models.profiles.temperature" },
+  { key: "stop", label: "models.profiles.stop" },
+  { key: "tools", label: "models.profiles.tools" },
 ];
 
 /** A number of tokens as typed: a whole number of 1 or more, null when empty, or what is wrong. */
@@ -47,28 +48,27 @@ export function ModelProfiles({
   known,
   onSave,
 }: ModelProfilesProps) {
+  const t = useT();
   const listed = [...new Set([...models, ...Object.keys(profiles)])];
   return (
     <details className="model-prices model-profiles">
-      <summary>What {provider}'s models take</summary>
+      <summary>{t("models.profiles.title", { provider })}</summary>
       {listed.length === 0 ? (
-        <p className="muted">
-          Type the provider's models in its settings to say what each takes.
-        </p>
+        <p className="muted">{t("models.profiles.empty")}</p>
       ) : (
-        <table aria-label={`What ${provider}'s models take`}>
+        <table aria-label={t("models.profiles.title", { provider })}>
           <thead>
             <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Context, tokens</th>
-              <th scope="col">Longest answer, tokens</th>
+              <th scope="col">{t("models.table.model")}</th>
+              <th scope="col">{t("models.profiles.context")}</th>
+              <th scope="col">{t("models.profiles.longest")}</th>
               {YES_NO.map((q) => (
                 <th scope="col" key={q.key}>
-                  {q.label}
+                  {t(q.label)}
                 </th>
               ))}
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t("models.table.actions")}</span>
               </th>
             </tr>
           </thead>
@@ -97,6 +97,7 @@ interface ProfileRowProps {
 }
 
 function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
+  const t = useT();
   const [context, setContext] = useState(
     profile.contextTokens?.toString() ?? "",
   );
@@ -127,10 +128,12 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
   };
   const byName = (value: number | boolean | null | undefined) =>
     value == null
-      ? "not known"
+      ? t("models.profiles.notKnown")
       : typeof value === "number"
-        ? `${value} by its name`
-        : `${value ? "yes" : "no"} by its name`;
+        ? t("models.profiles.tokensByName", { tokens: value })
+        : value
+          ? t("models.profiles.yesByName")
+          : t("models.profiles.noByName");
   return (
     <tr>
       <th scope="row">
@@ -141,7 +144,7 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
           type="number"
           min={1}
           step={1}
-          aria-label={`Context of ${model}, tokens`}
+          aria-label={t("models.profiles.contextOf", { model })}
           placeholder={byName(known.contextTokens)}
           value={context}
           onChange={(e) => setContext(e.target.value)}
@@ -152,7 +155,7 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
           type="number"
           min={1}
           step={1}
-          aria-label={`Longest answer of ${model}, tokens`}
+          aria-label={t("models.profiles.longestOf", { model })}
           placeholder={byName(known.maxOutput)}
           value={output}
           onChange={(e) => setOutput(e.target.value)}
@@ -161,7 +164,7 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
       {YES_NO.map((q) => (
         <td key={q.key}>
           <select
-            aria-label={`${q.label}: ${model}`}
+            aria-label={t("models.profiles.questionOf", { question: t(q.label), model })}
             value={answers[q.key]}
             onChange={(e) =>
               setAnswers({ ...answers, [q.key]: e.target.value })
@@ -169,11 +172,13 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
           >
             <option value="">
               {known[q.key] == null
-                ? "Not known"
-                : `${known[q.key] ? "Yes" : "No"} (by its name)`}
+                ? t("models.profiles.optionNotKnown")
+                : known[q.key]
+                  ? t("models.profiles.optionYesByName")
+                  : t("models.profiles.optionNoByName")}
             </option>
-            <option value="yes">Yes</option>
-            <option value="no">No</option>
+            <option value="yes">{t("models.profiles.yes")}</option>
+            <option value="no">{t("models.profiles.no")}</option>
           </select>
         </td>
       ))}
@@ -181,15 +186,13 @@ function ProfileRow({ model, profile, known, onSave }: ProfileRowProps) {
         <button
           type="button"
           className="small"
-          aria-label={`Save what ${model} takes`}
+          aria-label={t("models.profiles.saveOf", { model })}
           disabled={wrong || original}
           onClick={save}
         >
-          Save
+          {t("models.table.save")}
         </button>
-        {wrong && (
-          <span className="error"> a whole number of tokens, 1 or more</span>
-        )}
+        {wrong && <span className="error"> {t("models.profiles.wrong")}</span>}
       </td>
     </tr>
   );

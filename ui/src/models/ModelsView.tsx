@@ -2,6 +2,7 @@ import { useState } from "react";
 import { commands, type ProviderForm } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 import { ProviderFormView, type ProviderFormValue } from "./ProviderFormView";
 import { ProviderList } from "./ProviderList";
 import { draftOf, emptyDraft, type ProviderDraft } from "./providerFormModel";
@@ -10,6 +11,7 @@ type Mode = { kind: "list" } | { kind: "edit"; original: string | null; draft: P
 
 /** The model providers: their settings, keys (in the keyring) and default models. */
 export function ModelsView() {
+  const t = useT();
   const { data, error: loadError, refresh } = useFetched(() => commands.providers(), ["providers_changed"]);
   const [mode, setMode] = useState<Mode>({ kind: "list" });
   const [busy, setBusy] = useState(false);
@@ -54,7 +56,7 @@ export function ModelsView() {
     <div className="models">
       {loadError !== null && (
         <p className="error" role="alert">
-          The providers could not be read: {errorMessage(loadError)}
+          {t("models.view.loadFailed", { message: errorMessage(loadError) })}
         </p>
       )}
       {error && (

@@ -1,10 +1,15 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ProviderFormView, type ProviderFormViewProps } from "./ProviderFormView";
 import { draftOf, emptyDraft } from "./providerFormModel";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // The tests after each start in English.
+  act(() => applyLanguage("en"));
+});
 
 function setup(overrides: Partial<ProviderFormViewProps> = {}) {
   const props: ProviderFormViewProps = {
@@ -129,5 +134,38 @@ describe("ProviderFormView", () => {
     await user.click(screen.getByRole("button", { name: "Fetch models" }));
     expect(props.onFetchModels).not.toHaveBeenCalled();
     expect(screen.getByText("Enter an http:// or https:// URL.")).toBeTruthy();
+  });
+
+  it("says what is wrong in Chinese, counted, and names the fields and the fetched models", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { props, user } = setup();
+    expect(screen.getByRole("heading", { name: "添加提供方" })).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "兼容 OpenAI 的 Chat Completions" })).toBeTruthy();
+    await user.type(field("提供方名称"), "openai");
+    await user.type(field("基础 URL"), "localhost:11434");
+    await user.click(screen.getByRole("button", { name: "添加提供方" }));
+    expect(props.onSave).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toBe("保存前有 2 处需要修改。");
+    expect(screen.getByText("已有名为 openai 的提供方。")).toBeTruthy();
+    expect(screen.getByText("请输入以 http:// 或 https:// 开头的 URL。")).toBeTruthy();
+    await user.clear(field("提供方名称"));
+    await user.type(field("提供方名称"), "work");
+    expect(screen.getByRole("alert").textContent).toBe("保存前有 1 处需要修改。");
+  });
+
+  it("names a stored key and the fetched models in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onFetchModels = vi.fn(() => Promise.resolve([{ id: "claude-test", displayName: "Claude Test" }]));
+    const { user } = setup({ initial: stored, original: "claude", existingNames: ["claude"], onFetchModels });
+    expect(screen.getByRole("heading", { name: "编辑 claude" })).toBeTruthy();
+    expect(screen.getByTestId("key-state").textContent).toBe("已保存在密钥环中");
+    expect(screen.getByLabelText("API 密钥").getAttribute("placeholder")).toBe("••••••（已保存）");
+    await user.click(screen.getByRole("button", { name: "获取模型" }));
+    const list = await screen.findByRole("combobox", { name: "获取到的模型" });
+    expect([...list.querySelectorAll("option")].map((o) => o.textContent)).toEqual([
+      "从 1 个模型中选择一个",
+      "Claude Test（claude-test）",
+    ]);
+    expect(screen.getByRole("button", { name: "保存更改" })).toBeTruthy();
   });
 });

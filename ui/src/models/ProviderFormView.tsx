@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { ModelChoice_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
+import { useT } from "../i18n";
 import { FieldError, describedBy } from "../servers/FieldError";
 import { PRESETS, PROTOCOLS, formOf, keyStateText, validateDraft, type ProviderDraft } from "./providerFormModel";
 import "../servers/servers.css";
@@ -23,6 +24,7 @@ export interface ProviderFormViewProps {
 
 /** Adding or editing one model provider: where it is, how it speaks, its key (kept in the keyring) and default model. */
 export function ProviderFormView({ initial, original, existingNames, onSave, onCancel, onFetchModels, busy = false, error = null }: ProviderFormViewProps) {
+  const t = useT();
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState(initial);
@@ -67,16 +69,16 @@ export function ProviderFormView({ initial, original, existingNames, onSave, onC
   const stored = draft.keyState === "stored" && !draft.removeKey;
   const keyHint =
     draft.removeKey
-      ? "The stored key is deleted from the keyring on saving."
+      ? t("models.form.keyHintRemoved")
       : draft.keyState === "stored"
-        ? "Stored in keyring; type a new key to replace it."
+        ? t("models.form.keyHintStored")
         : draft.keyState === "missing"
-          ? "The keyring no longer holds this provider's key: enter it again."
-          : "Kept in the OS keyring, never in the configuration file. Local servers (Ollama) need none.";
+          ? t("models.form.keyHintMissing")
+          : t("models.form.keyHint");
   const titleId = `${id}-title`;
   return (
     <form ref={formRef} className="server-form provider-form" aria-labelledby={titleId} noValidate onSubmit={submit}>
-      <h2 id={titleId}>{original === null ? "Add a provider" : `Edit ${original}`}</h2>
+      <h2 id={titleId}>{original === null ? t("models.form.addTitle") : t("models.form.editTitle", { name: original })}</h2>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -84,12 +86,12 @@ export function ProviderFormView({ initial, original, existingNames, onSave, onC
       )}
       {problems > 0 && (
         <p className="error" role="alert">
-          {problems === 1 ? "One thing to fix before saving." : `${problems} things to fix before saving.`}
+          {t("models.form.problems", { count: problems })}
         </p>
       )}
 
-      <div className="field" role="group" aria-label="Presets">
-        <span className="muted">Start from</span>{" "}
+      <div className="field" role="group" aria-label={t("models.form.presets")}>
+        <span className="muted">{t("models.form.startFrom")}</span>{" "}
         {PRESETS.map((preset) => (
           <button
             key={preset.label}
@@ -101,70 +103,70 @@ export function ProviderFormView({ initial, original, existingNames, onSave, onC
         ))}
       </div>
 
-      <Text id={`${id}-name`} label="Provider name" value={draft.name} error={errors.name} onChange={(name) => set({ name })}
-        hint="Letters, digits, '-', '_' and '.'." />
+      <Text id={`${id}-name`} label={t("models.form.name")} value={draft.name} error={errors.name} onChange={(name) => set({ name })}
+        hint={t("models.form.nameHint")} />
 
       <fieldset className="transport-choice">
-        <legend>Protocol</legend>
+        <legend>{t("models.form.protocol")}</legend>
         {PROTOCOLS.map((p) => (
           <label key={p.value} className="check">
             <input type="radio" name={`${id}-protocol`} value={p.value} checked={draft.protocol === p.value}
               onChange={() => set({ protocol: p.value })} />
-            {p.label}
+            {t(p.label)}
           </label>
         ))}
       </fieldset>
 
-      <Text id={`${id}-url`} label="Base URL" value={draft.baseUrl} error={errors.baseUrl} onChange={(baseUrl) => set({ baseUrl })} monospace
-        hint={draft.protocol !== "anthropic" ? "Usually ends in /v1, e.g. http://localhost:11434/v1." : "The API's host, e.g. https://api.anthropic.com."} />
+      <Text id={`${id}-url`} label={t("models.form.baseUrl")} value={draft.baseUrl} error={errors.baseUrl} onChange={(baseUrl) => set({ baseUrl })} monospace
+        hint={draft.protocol !== "anthropic" ? t("models.form.baseUrlHint") : t("models.form.baseUrlHintAnthropic")} />
 
       <div className="field">
-        <label htmlFor={`${id}-key`}>API key</label>
+        <label htmlFor={`${id}-key`}>{t("models.form.apiKey")}</label>
         {draft.keyState !== "none" && (
           <p className={`key-state key-${draft.removeKey ? "removed" : draft.keyState}`} data-testid="key-state">
-            {draft.removeKey ? "Key to be removed" : keyStateText(draft.keyState)}
+            {draft.removeKey ? t("models.form.keyToRemove") : keyStateText(draft.keyState)}
           </p>
         )}
         <input id={`${id}-key`} type="password" className="mono" value={draft.keyText} autoComplete="off" spellCheck={false}
-          placeholder={stored ? "•••••• (stored)" : ""} aria-describedby={`${id}-key-hint`}
+          placeholder={stored ? t("models.form.keyStoredPlaceholder") : ""} aria-describedby={`${id}-key-hint`}
           onChange={(e) => set({ keyText: e.target.value, removeKey: false })} />
         <p id={`${id}-key-hint`} className="hint">
           {keyHint}
         </p>
         {draft.keyState !== "none" && (
           <button type="button" onClick={() => set({ removeKey: !draft.removeKey, keyText: "" })}>
-            {draft.removeKey ? "Keep the stored key" : "Remove key"}
+            {draft.removeKey ? t("models.form.keepKey") : t("models.form.removeKey")}
           </button>
         )}
       </div>
 
       <div className="field">
-        <label htmlFor={`${id}-models`}>Models</label>
+        <label htmlFor={`${id}-models`}>{t("models.form.models")}</label>
         <textarea id={`${id}-models`} className="mono" rows={3} value={draft.modelsText} spellCheck={false}
           aria-describedby={`${id}-models-hint`} onChange={(e) => set({ modelsText: e.target.value })} />
         <p id={`${id}-models-hint`} className="hint">
-          Optional: model ids to offer, one a line, for a provider that lists none.
+          {t("models.form.modelsHint")}
         </p>
       </div>
 
       <div className="field">
-        <label htmlFor={`${id}-default`}>Default model</label>
+        <label htmlFor={`${id}-default`}>{t("models.form.defaultModel")}</label>
         <input id={`${id}-default`} type="text" className="mono" value={draft.defaultModel} spellCheck={false} autoComplete="off"
           onChange={(e) => set({ defaultModel: e.target.value })} />
         <div className="fetch-models">
           <button type="button" onClick={fetchModels} disabled={fetching}>
-            {fetching ? "Fetching…" : "Fetch models"}
+            {fetching ? t("models.form.fetching") : t("models.form.fetch")}
           </button>
           {fetched !== null &&
             (fetched.length === 0 ? (
-              <span className="muted">The provider lists no model: type one.</span>
+              <span className="muted">{t("models.form.noneListed")}</span>
             ) : (
-              <select aria-label="Fetched models" value={fetched.some((m) => m.id === draft.defaultModel) ? draft.defaultModel : ""}
+              <select aria-label={t("models.form.fetched")} value={fetched.some((m) => m.id === draft.defaultModel) ? draft.defaultModel : ""}
                 onChange={(e) => e.target.value !== "" && set({ defaultModel: e.target.value })}>
-                <option value="">{`Pick one of ${fetched.length} models`}</option>
+                <option value="">{t("models.form.pick", { count: fetched.length })}</option>
                 {fetched.map((m) => (
                   <option key={m.id} value={m.id}>
-                    {m.displayName ? `${m.displayName} (${m.id})` : m.id}
+                    {m.displayName ? t("models.form.fetchedModel", { name: m.displayName, id: m.id }) : m.id}
                   </option>
                 ))}
               </select>
@@ -172,17 +174,17 @@ export function ProviderFormView({ initial, original, existingNames, onSave, onC
         </div>
         {fetchError && (
           <p className="error" role="alert">
-            Could not fetch the models: {fetchError}
+            {t("models.form.fetchFailed", { message: fetchError })}
           </p>
         )}
       </div>
 
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : original === null ? "Add provider" : "Save changes"}
+          {busy ? t("models.form.saving") : original === null ? t("models.form.add") : t("models.form.saveChanges")}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("models.form.cancel")}
         </button>
       </div>
     </form>

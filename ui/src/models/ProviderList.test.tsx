@@ -1,9 +1,14 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ProviderList, type ProviderListProps } from "./ProviderList";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // The tests after each start in English.
+  act(() => applyLanguage("en"));
+});
 
 function setup(overrides: Partial<ProviderListProps> = {}) {
   const props: ProviderListProps = {
@@ -94,5 +99,38 @@ describe("ProviderList", () => {
     await user.selectOptions(images, "yes");
     await user.click(save);
     expect(props.onProfile).toHaveBeenCalledWith("ollama", "llama3.2", { contextTokens: 8192, vision: true });
+  });
+
+  it("speaks Chinese: each provider, its key, its default model, its prices and what its models take", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const user = userEvent.setup();
+    setup();
+    expect(screen.getByRole("heading", { name: "提供方" })).toBeTruthy();
+    const openai = within(screen.getByRole("listitem", { name: "openai" }));
+    expect(openai.getByText("默认")).toBeTruthy();
+    expect(openai.getByText("已保存在密钥环中")).toBeTruthy();
+    expect(openai.getByText("兼容 OpenAI")).toBeTruthy();
+    expect(openai.getByText(/默认模型：/).textContent).toBe("默认模型：gpt-test");
+    expect(openai.getByRole("button", { name: "编辑 openai" })).toBeTruthy();
+    expect(openai.getByRole("button", { name: "取消默认" })).toBeTruthy();
+    expect(within(screen.getByRole("listitem", { name: "lost" })).getByText("密钥环中缺少密钥")).toBeTruthy();
+    await user.click(openai.getByText("openai 的模型价格"));
+    expect(openai.getByRole("columnheader", { name: "输入，每百万词元美元价格" })).toBeTruthy();
+    const output = openai.getByRole("spinbutton", { name: "gpt-test 的输出价格" });
+    await user.clear(output);
+    expect(openai.getByText(/两个价格都要填写/)).toBeTruthy();
+    const ollama = within(screen.getByRole("listitem", { name: "ollama" }));
+    await user.click(ollama.getByText("ollama 的模型能力"));
+    const images = ollama.getByRole("combobox", { name: "读取图像：llama3.2" });
+    expect(within(images).getAllByRole("option").map((o) => o.textContent)).toEqual(["否（按名称推断）", "是", "否"]);
+    expect(ollama.getByRole("spinbutton", { name: "llama3.2 的上下文，词元" }).getAttribute("placeholder")).toBe("未知");
+    expect(ollama.getByRole("button", { name: "保存 llama3.2 的能力" })).toBeTruthy();
+  });
+
+  it("says in Chinese that no provider is needed", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup({ providers: [], defaultProvider: null });
+    expect(screen.getByText(/还没有模型提供方/).textContent).toContain("采样请求由你来回答");
+    expect(screen.getByRole("button", { name: "添加提供方" })).toBeTruthy();
   });
 });

@@ -1,7 +1,8 @@
 import type { ModelPrice, Profile, ProviderSummary_Serialize } from "../bindings";
 import { ModelPrices } from "./ModelPrices";
 import { ModelProfiles } from "./ModelProfiles";
-import { keyStateText } from "./providerFormModel";
+import { tx, useT } from "../i18n";
+import { keyStateText, protocolShortName } from "./providerFormModel";
 import "./models.css";
 
 export interface ProviderListProps {
@@ -15,17 +16,14 @@ export interface ProviderListProps {
   onProfile(provider: string, model: string, profile: Profile | null): void;
 }
 
-const PROTOCOL_NAMES = { openai: "OpenAI-compatible", anthropic: "Anthropic", openai_responses: "OpenAI Responses" } as const;
-
 /** The configured model providers: where each is, whether its key is stored (never the key), its default model. */
 export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemove, onMakeDefault, onPrice, onProfile }: ProviderListProps) {
+  const t = useT();
   return (
     <section aria-labelledby="providers-title">
-      <h2 id="providers-title">Providers</h2>
+      <h2 id="providers-title">{t("models.list.title")}</h2>
       {providers.length === 0 ? (
-        <p className="muted">
-          No model provider yet. Everything else works without one: sampling requests are answered by you.
-        </p>
+        <p className="muted">{t("models.list.empty")}</p>
       ) : (
         <ul className="provider-list">
           {providers.map((p) => {
@@ -34,14 +32,16 @@ export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemo
               <li key={p.name} aria-label={p.name}>
                 <div className="provider-head">
                   <strong>{p.name}</strong>
-                  {isDefault && <span className="chip">Default</span>}
-                  <span className="muted">{PROTOCOL_NAMES[p.protocol]}</span>
+                  {isDefault && <span className="chip">{t("models.list.default")}</span>}
+                  <span className="muted">{protocolShortName(p.protocol)}</span>
                   <code>{p.baseUrl}</code>
                 </div>
                 <div className="provider-head">
                   <span className={`key-state key-${p.key}`}>{keyStateText(p.key)}</span>
                   <span>
-                    Default model: {p.defaultModel ? <code>{p.defaultModel}</code> : <span className="muted">none</span>}
+                    {tx("models.list.defaultModel", {
+                      model: p.defaultModel ? <code>{p.defaultModel}</code> : <span className="muted">{t("models.list.noModel")}</span>,
+                    })}
                   </span>
                 </div>
                 <ModelPrices
@@ -59,13 +59,13 @@ export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemo
                 />
                 <div className="provider-actions">
                   <button type="button" onClick={() => onEdit(p.name)}>
-                    Edit {p.name}
+                    {t("models.list.edit", { name: p.name })}
                   </button>
                   <button type="button" onClick={() => onMakeDefault(isDefault ? null : p.name)}>
-                    {isDefault ? "No default" : "Make default"}
+                    {isDefault ? t("models.list.noDefault") : t("models.list.makeDefault")}
                   </button>
                   <button type="button" className="button danger" onClick={() => onRemove(p.name)}>
-                    Remove {p.name}
+                    {t("models.list.remove", { name: p.name })}
                   </button>
                 </div>
               </li>
@@ -74,7 +74,7 @@ export function ProviderList({ providers, defaultProvider, onAdd, onEdit, onRemo
         </ul>
       )}
       <button type="button" className="primary" onClick={onAdd}>
-        Add a provider
+        {t("models.list.add")}
       </button>
     </section>
   );

@@ -1,4 +1,5 @@
 import type { KeyChange, KeyState, ProviderProtocol, ProviderSummary_Serialize } from "../bindings";
+import { t, type MessageId } from "../i18n";
 
 /** A provider's settings as the form holds them: the key as typed, or what to do with the stored one. */
 export interface ProviderDraft {
@@ -33,11 +34,24 @@ export const PRESETS: readonly Preset[] = [
   { label: "vLLM", protocol: "openai", baseUrl: "http://localhost:8000/v1", name: "vllm", needsKey: false },
 ];
 
-export const PROTOCOLS: ReadonlyArray<{ value: ProviderProtocol; label: string }> = [
-  { value: "openai", label: "OpenAI-compatible Chat Completions" },
-  { value: "anthropic", label: "Anthropic Messages" },
-  { value: "openai_responses", label: "OpenAI Responses API" },
+/** The protocols, each with the message that names it (read when shown). */
+export const PROTOCOLS: ReadonlyArray<{ value: ProviderProtocol; label: MessageId }> = [
+  { value: "openai", label: "models.protocol.openai" },
+  { value: "anthropic", label: "models.protocol.anthropic" },
+  { value: "openai_responses", label: "models.protocol.openaiResponses" },
 ];
+
+/** A protocol's short name, as the list of providers shows it. */
+export function protocolShortName(protocol: ProviderProtocol): string {
+  switch (protocol) {
+    case "openai":
+      return t("models.protocol.openai.short");
+    case "anthropic":
+      return t("models.protocol.anthropic.short");
+    case "openai_responses":
+      return t("models.protocol.openaiResponses.short");
+  }
+}
 
 export function emptyDraft(): ProviderDraft {
   return { name: "", protocol: "openai", baseUrl: "", modelsText: "", defaultModel: "", keyState: "none", keyText: "", removeKey: false };
@@ -81,12 +95,13 @@ export function formOf(draft: ProviderDraft) {
 
 export type ProviderErrors = Partial<Record<"name" | "baseUrl", string>>;
 
+/** What is wrong with the draft, in the window's language (called when the form is shown). */
 export function validateDraft(draft: ProviderDraft, existingNames: string[], original: string | null): ProviderErrors {
   const errors: ProviderErrors = {};
   const name = draft.name.trim();
-  if (name === "") errors.name = "Enter a name.";
-  else if (!/^[A-Za-z0-9._-]+$/.test(name)) errors.name = "Use only letters, digits, '-', '_' and '.'.";
-  else if (name !== original && existingNames.includes(name)) errors.name = `A provider named ${name} already exists.`;
+  if (name === "") errors.name = t("models.form.nameEmpty");
+  else if (!/^[A-Za-z0-9._-]+$/.test(name)) errors.name = t("models.form.nameCharacters");
+  else if (name !== original && existingNames.includes(name)) errors.name = t("models.form.nameTaken", { name });
   const url = draft.baseUrl.trim();
   let parsed: URL | null = null;
   try {
@@ -94,24 +109,24 @@ export function validateDraft(draft: ProviderDraft, existingNames: string[], ori
   } catch {
     parsed = null;
   }
-  if (url === "") errors.baseUrl = "Enter the provider's base URL.";
+  if (url === "") errors.baseUrl = t("models.form.baseUrlEmpty");
   else if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.host === "")
-    errors.baseUrl = "Enter an http:// or https:// URL.";
+    errors.baseUrl = t("models.form.baseUrlWrong");
   return errors;
 }
 
-/** How a key's state reads. */
+/** How a key's state reads, in the window's language. */
 export function keyStateText(state: KeyState): string {
   switch (state) {
     case "none":
-      return "No key";
+      return t("models.key.none");
     case "stored":
-      return "Stored in keyring";
+      return t("models.key.stored");
     case "missing":
-      return "Key missing from the keyring";
+      return t("models.key.missing");
     case "not_own":
-      return "Names another provider's key (not used)";
+      return t("models.key.notOwn");
     case "unknown":
-      return "Keyring not available";
+      return t("models.key.unknown");
   }
 }

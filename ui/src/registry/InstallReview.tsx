@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { commands, type InstallProposal, type Prompt, type ServerForm } from "../bindings";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
+import { tx, useT } from "../i18n";
 
 interface Props {
   proposal: InstallProposal;
@@ -15,6 +16,7 @@ interface Props {
  * Saved as a server added by hand: untrusted, its identity pinned.
  */
 export function InstallReview({ proposal, onCancel, onAdded }: Props) {
+  const t = useT();
   const { server } = proposal;
   const [name, setName] = useState(proposal.name);
   const [answers, setAnswers] = useState<Record<string, string>>(() =>
@@ -61,32 +63,28 @@ export function InstallReview({ proposal, onCancel, onAdded }: Props) {
   return (
     <Modal
       className="modal-wide install-review"
-      title={`Add ${server.title ?? server.name} from the registry`}
-      subtitle={
-        <>
-          <code>{server.name}</code> version {server.version}, as the registry describes it
-        </>
-      }
+      title={t("registry.install.title", { name: server.title ?? server.name })}
+      subtitle={tx("registry.install.subtitle", { name: <code>{server.name}</code>, version: server.version })}
       onCancel={onCancel}
       onPrimary={saving ? undefined : add}
       footer={
         <>
           <button type="button" className="button" onClick={onCancel}>
-            Cancel
+            {t("registry.install.cancel")}
           </button>
           <button type="button" className="button primary" onClick={add} disabled={!add || saving}>
-            Add server
+            {t("registry.install.add")}
           </button>
         </>
       }
     >
       <div className="field">
-        <label htmlFor="install-name">Name</label>
+        <label htmlFor="install-name">{t("registry.install.name")}</label>
         <input id="install-name" className="mono" value={name} spellCheck={false} onChange={(e) => setName(e.target.value)} />
       </div>
       {proposal.prompts.length > 0 && (
         <fieldset className="install-prompts">
-          <legend>Values the server needs</legend>
+          <legend>{t("registry.install.values")}</legend>
           {proposal.prompts.map((prompt) => (
             <PromptField
               key={prompt.id}
@@ -97,13 +95,10 @@ export function InstallReview({ proposal, onCancel, onAdded }: Props) {
           ))}
         </fieldset>
       )}
-      <section className="install-composed" aria-label="What will be saved">
-        <h3>What will be saved</h3>
+      <section className="install-composed" aria-label={t("registry.install.saved")}>
+        <h3>{t("registry.install.saved")}</h3>
         {composed ? <Composed form={composed} /> : <p className="error" role="alert">{problem}</p>}
-        <p className="hint">
-          Added untrusted: each tool call a model or an agent makes asks you first. What runs is
-          pinned: should the registry's entry change, it is not changed here.
-        </p>
+        <p className="hint">{t("registry.install.untrusted")}</p>
       </section>
       {failed && (
         <p className="error" role="alert">
@@ -115,6 +110,7 @@ export function InstallReview({ proposal, onCancel, onAdded }: Props) {
 }
 
 function PromptField({ prompt, value, onChange }: { prompt: Prompt; value: string; onChange(value: string): void }) {
+  const t = useT();
   const id = useId();
   const { input } = prompt;
   const choices = input.choices ?? [];
@@ -122,12 +118,12 @@ function PromptField({ prompt, value, onChange }: { prompt: Prompt; value: strin
     <div className="field">
       <label htmlFor={id}>
         {prompt.label}
-        {input.isRequired && <span className="tag">required</span>}
-        {input.isSecret && <span className="tag">secret</span>}
+        {input.isRequired && <span className="tag">{t("registry.input.required")}</span>}
+        {input.isSecret && <span className="tag">{t("registry.input.secret")}</span>}
       </label>
       {choices.length > 0 ? (
         <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-          {!input.isRequired && <option value="">(none)</option>}
+          {!input.isRequired && <option value="">{t("registry.install.noChoice")}</option>}
           {choices.map((choice) => (
             <option key={choice} value={choice}>
               {choice}
@@ -152,26 +148,27 @@ function PromptField({ prompt, value, onChange }: { prompt: Prompt; value: strin
 }
 
 function Composed({ form }: { form: ServerForm }) {
+  const t = useT();
   const rows = form.transport === "stdio" ? form.env : form.headers;
   return (
     <dl className="registry-facts">
       {form.transport === "stdio" ? (
         <>
-          <dt>Command</dt>
+          <dt>{t("registry.install.command")}</dt>
           <dd className="mono install-command">{[form.command, ...form.args].join(" ")}</dd>
         </>
       ) : (
         <>
-          <dt>Address</dt>
+          <dt>{t("registry.install.address")}</dt>
           <dd className="mono install-command">{form.url}</dd>
-          <dt>Transport</dt>
+          <dt>{t("registry.install.transport")}</dt>
           <dd>{form.httpMode === "legacy_sse" ? "HTTP+SSE" : "Streamable HTTP"}</dd>
         </>
       )}
       {rows.map((row) => (
         <div key={row.key} className="install-value">
           <dt className="mono">{row.key}</dt>
-          <dd className="mono">{row.secret ? "•••••• (kept in the OS keyring)" : row.value}</dd>
+          <dd className="mono">{row.secret ? t("registry.install.secretKept") : row.value}</dd>
         </div>
       ))}
     </dl>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { commands, type InstallProposal, type Page, type RegistryServer, type Way } from "../bindings";
 import { errorMessage } from "../errors";
+import { tx, useT } from "../i18n";
 import { InstallReview } from "./InstallReview";
 import { ServerEntry } from "./ServerEntry";
 import "./registry.css";
@@ -17,6 +18,7 @@ interface Props {
  * one shown as it was, with why. Opening the view asks nothing of the registry.
  */
 export function RegistryBrowser({ linked, onLinkedShown }: Props) {
+  const t = useT();
   const [registry, setRegistry] = useState("");
   const [search, setSearch] = useState("");
   // The cursor each page shown so far started at: the last is the current page's.
@@ -77,18 +79,16 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
         >
           <input
             type="search"
-            aria-label="Search the registry"
-            placeholder="Search by name"
+            aria-label={t("registry.browser.searchLabel")}
+            placeholder={t("registry.browser.searchPlaceholder")}
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
           <button type="submit" disabled={loading}>
-            Search
+            {t("registry.browser.search")}
           </button>
         </form>
-        <p className="hint">
-          From <span className="mono">{registry}</span>
-        </p>
+        <p className="hint">{tx("registry.browser.from", { registry: <span className="mono">{registry}</span> })}</p>
         {error && (
           <p className="error" role="alert">
             {error}
@@ -96,11 +96,10 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
         )}
         {page && page.unreadable.length > 0 && (
           <p className="error" role="status">
-            The registry sent {page.unreadable.length} entr{page.unreadable.length === 1 ? "y" : "ies"} that could not be
-            read, left out: {page.unreadable.join("; ")}
+            {t("registry.browser.unreadable", { count: page.unreadable.length, entries: page.unreadable.join("; ") })}
           </p>
         )}
-        <ul aria-label="Registry servers" aria-busy={loading}>
+        <ul aria-label={t("registry.browser.list")} aria-busy={loading}>
           {page?.servers.map((server) => (
             <li key={server.name} className={`server-row${selected?.name === server.name ? " selected" : ""}`}>
               <button type="button" className="server-select" aria-label={server.name} onClick={() => setSelected(server)}>
@@ -113,9 +112,9 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
             </li>
           ))}
         </ul>
-        {page && page.servers.length === 0 && !error && <p className="muted">No server of the registry matches.</p>}
+        {page && page.servers.length === 0 && !error && <p className="muted">{t("registry.browser.noMatch")}</p>}
         {/* The registry is a site of its own: nothing is asked of it until the person does. */}
-        {!page && !error && <p className="muted">Search by name, or search with nothing typed to list every server.</p>}
+        {!page && !error && <p className="muted">{t("registry.browser.start")}</p>}
         <div className="registry-pages">
           <button
             type="button"
@@ -125,9 +124,9 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
               load(query, back.at(-1) ?? null, () => setCursors(back));
             }}
           >
-            Previous page
+            {t("registry.browser.previous")}
           </button>
-          <span className="muted">Page {cursors.length}</span>
+          <span className="muted">{t("registry.browser.page", { page: cursors.length })}</span>
           <button
             type="button"
             disabled={loading || !page?.nextCursor}
@@ -136,20 +135,20 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
               load(query, next, () => setCursors([...cursors, next]));
             }}
           >
-            Next page
+            {t("registry.browser.next")}
           </button>
         </div>
       </div>
-      <section className="servers-detail" aria-label="Registry server">
+      <section className="servers-detail" aria-label={t("registry.browser.detail")}>
         {added && (
           <p className="notice" role="status">
-            {added} was added, untrusted: it is on the Servers page.
+            {t("registry.browser.added", { name: added })}
           </p>
         )}
         {selected ? (
           <ServerEntry server={selected} onAdd={(way) => review(selected, way)} />
         ) : (
-          <p className="muted">Choose a server to see what it runs and what it needs.</p>
+          <p className="muted">{t("registry.browser.choose")}</p>
         )}
       </section>
       {proposal && (

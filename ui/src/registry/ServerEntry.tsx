@@ -1,4 +1,5 @@
 import type { Argument, Input, KeyValueInput, Package, RegistryServer, Remote, Way } from "../bindings";
+import { useT } from "../i18n";
 
 interface Props {
   server: RegistryServer;
@@ -7,13 +8,14 @@ interface Props {
 
 /** A server as the registry describes it: every word of it is the registry's, shown as text. */
 export function ServerEntry({ server, onAdd }: Props) {
+  const t = useT();
   const packages = server.packages ?? [];
   const remotes = server.remotes ?? [];
   return (
     <article className="registry-entry" aria-label={server.name}>
       <h2>{server.title ?? server.name}</h2>
       <p className="registry-name">
-        <code>{server.name}</code> <span className="registry-version">version {server.version}</span>
+        <code>{server.name}</code> <span className="registry-version">{t("registry.entry.version", { version: server.version })}</span>
         {server.status && server.status !== "active" && <span className="registry-status"> {server.status}</span>}
       </p>
       {server.statusMessage && <p className="muted">{server.statusMessage}</p>}
@@ -22,13 +24,13 @@ export function ServerEntry({ server, onAdd }: Props) {
         <dl className="registry-facts">
           {server.websiteUrl && (
             <>
-              <dt>Website</dt>
+              <dt>{t("registry.entry.website")}</dt>
               <dd className="mono">{server.websiteUrl}</dd>
             </>
           )}
           {server.repository && (
             <>
-              <dt>Source</dt>
+              <dt>{t("registry.entry.source")}</dt>
               <dd className="mono">{server.repository.url}</dd>
             </>
           )}
@@ -41,50 +43,65 @@ export function ServerEntry({ server, onAdd }: Props) {
         <RemoteCard key={`r${i}`} remote={remote} onAdd={() => onAdd({ remote: i })} />
       ))}
       {packages.length + remotes.length === 0 && (
-        <p className="muted">The registry gives no package and no remote for this server: it cannot be added from here.</p>
+        <p className="muted">{t("registry.entry.noWay")}</p>
       )}
     </article>
   );
 }
 
-const RUNS: Record<string, string> = { npm: "npm package", pypi: "PyPI package", oci: "container image" };
+/** The kind of package, for the kinds Switchboard runs; null for the others. */
+function runs(t: ReturnType<typeof useT>, registryType: string): string | null {
+  switch (registryType) {
+    case "npm":
+      return t("registry.way.npm");
+    case "pypi":
+      return t("registry.way.pypi");
+    case "oci":
+      return t("registry.way.oci");
+    default:
+      return null;
+  }
+}
 
 function PackageCard({ pkg, onAdd }: { pkg: Package; onAdd(): void }) {
-  const kind = RUNS[pkg.registryType];
-  const label = `${kind ?? `${pkg.registryType} package`} ${pkg.identifier}`;
+  const t = useT();
+  const kind = runs(t, pkg.registryType);
+  const named = kind ?? t("registry.way.otherPackage", { type: pkg.registryType });
+  const label = `${named} ${pkg.identifier}`;
   return (
     <section className="registry-way" aria-label={label}>
       <header>
         <h3>
-          {kind ?? `${pkg.registryType} package`} <code>{pkg.identifier}</code>
+          {named} <code>{pkg.identifier}</code>
           {pkg.version && <span className="registry-version"> {pkg.version}</span>}
         </h3>
-        <button type="button" onClick={onAdd} disabled={!kind} title={kind ? undefined : "Switchboard does not run this kind of package"}>
-          Add…
+        <button type="button" onClick={onAdd} disabled={!kind} title={kind ? undefined : t("registry.way.unsupported")}>
+          {t("registry.way.add")}
         </button>
       </header>
-      <p className="muted">Runs on this machine over {pkg.transport.type}.</p>
-      <Declared title="Environment variables" items={pkg.environmentVariables ?? []} />
+      <p className="muted">{t("registry.way.runsHere", { transport: pkg.transport.type })}</p>
+      <Declared title={t("registry.way.environment")} items={pkg.environmentVariables ?? []} />
       <Arguments args={[...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])]} />
     </section>
   );
 }
 
 function RemoteCard({ remote, onAdd }: { remote: Remote; onAdd(): void }) {
+  const t = useT();
   const kind = remote.type === "sse" ? "HTTP+SSE" : "Streamable HTTP";
   return (
-    <section className="registry-way" aria-label={`remote ${remote.url}`}>
+    <section className="registry-way" aria-label={t("registry.way.remoteLabel", { url: remote.url })}>
       <header>
         <h3>
-          Remote <code>{remote.url}</code>
+          {t("registry.way.remote")} <code>{remote.url}</code>
         </h3>
         <button type="button" onClick={onAdd}>
-          Add…
+          {t("registry.way.add")}
         </button>
       </header>
-      <p className="muted">Reached over {kind}.</p>
-      <Declared title="Headers" items={remote.headers ?? []} />
-      <InputList title="In the address" items={Object.entries(remote.variables ?? {}).map(([name, input]) => ({ name, input }))} />
+      <p className="muted">{t("registry.way.reached", { transport: kind })}</p>
+      <Declared title={t("registry.way.headers")} items={remote.headers ?? []} />
+      <InputList title={t("registry.way.inAddress")} items={Object.entries(remote.variables ?? {}).map(([name, input]) => ({ name, input }))} />
     </section>
   );
 }
@@ -94,11 +111,16 @@ function Declared({ title, items }: { title: string; items: KeyValueInput[] }) {
 }
 
 function Arguments({ args }: { args: Argument[] }) {
-  const items = args.map((arg) => ({ name: arg.type === "named" ? arg.name : (arg.valueHint ?? "value"), input: arg }));
-  return <InputList title="Arguments" items={items} />;
+  const t = useT();
+  const items = args.map((arg) => ({
+    name: arg.type === "named" ? arg.name : (arg.valueHint ?? t("registry.way.argumentValue")),
+    input: arg,
+  }));
+  return <InputList title={t("registry.way.arguments")} items={items} />;
 }
 
 function InputList({ title, items }: { title: string; items: { name: string; input: Input }[] }) {
+  const t = useT();
   if (items.length === 0) return null;
   return (
     <div className="registry-inputs">
@@ -107,8 +129,8 @@ function InputList({ title, items }: { title: string; items: { name: string; inp
         {items.map(({ name, input }) => (
           <li key={name}>
             <code>{name}</code>
-            {input.isRequired && <span className="tag">required</span>}
-            {input.isSecret && <span className="tag">secret</span>}
+            {input.isRequired && <span className="tag">{t("registry.input.required")}</span>}
+            {input.isSecret && <span className="tag">{t("registry.input.secret")}</span>}
             {input.value !== undefined && input.value !== null && <span className="muted"> = {input.value}</span>}
             {input.description && <span className="muted"> — {input.description}</span>}
           </li>

@@ -72,7 +72,9 @@ describe("ServerDetails", () => {
         onSignOut={onSignOut}
       />,
     );
-    expect(screen.getByTestId("signed-in").textContent).toBe("Signed in at login.tracker.example · expires 2031-01-02 03:04:05");
+    expect(screen.getByTestId("signed-in").textContent).toBe(
+      "Signed in at login.tracker.example · expires Jan 2, 2031, 3:04:05 AM",
+    );
     await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
     expect(onSignOut).toHaveBeenCalledOnce();
   });

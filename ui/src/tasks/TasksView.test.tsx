@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type TaskEntry_Serialize as TaskEntry, type Update } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { TasksView } from "./TasksView";
 
 vi.mock("../bindings", () => ({
@@ -71,5 +72,43 @@ describe("TasksView", () => {
   it("says when no call has run as a task", async () => {
     tasks([]);
     expect(await screen.findByText(/No tool call has run as a task yet/)).toBeTruthy();
+  });
+});
+
+describe("TasksView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the tasks, their tools and servers as named", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const done = task(1, "completed", { result: { content: [{ type: "text", text: "The report" }] }, ttlMs: null });
+    tasks([task(2, "input_required", { statusMessage: "Which topic?" }), done]);
+    await screen.findByText("Which topic?");
+    expect(screen.getByRole("region", { name: "任务" })).toBeTruthy();
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "工具",
+      "发起者",
+      "状态",
+      "开始时间",
+      "用时",
+      "保留时长",
+      "操作",
+    ]);
+    const rows = screen.getAllByRole("row");
+    expect(rows[1]?.textContent).toContain("等待你的回答");
+    expect(rows[1]?.textContent).toContain("5 分 00 秒");
+    expect(rows[2]?.textContent).toContain("已完成");
+    expect(rows[2]?.textContent).toContain("直到结束");
+    expect(rows[2]?.textContent).toContain("5 秒");
+    expect(within(rows[1] as HTMLElement).getByRole("button", { name: "取消 everything 的 simulate-research-query" }).textContent).toBe("取消");
+    fireEvent.click(screen.getByRole("button", { name: "查看结果" }));
+    const result = screen.getByRole("region", { name: "everything 的 simulate-research-query 的结果" });
+    expect(within(result).getByText("The report")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "隐藏结果" })).toBeTruthy();
+  });
+
+  it("says in Chinese when no call has run as a task", async () => {
+    act(() => applyLanguage("zh-CN"));
+    tasks([]);
+    expect(await screen.findByText(/还没有以任务方式运行的工具调用/)).toBeTruthy();
   });
 });

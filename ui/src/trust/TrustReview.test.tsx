@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { StandingRule } from "../bindings";
+import { applyLanguage, format } from "../i18n";
 import { TrustReview } from "./TrustReview";
 
 const rule = (over: Partial<StandingRule>): StandingRule => ({
@@ -99,5 +100,61 @@ describe("TrustReview", () => {
     expect(items[2]).toMatch(/kept: the model's replies go back .*\(no longer holds: no model was chosen/);
     await userEvent.click(screen.getByRole("button", { name: "Review sampling of writer again" }));
     expect(onRevokeSampling).toHaveBeenCalledWith("writer");
+  });
+});
+
+describe("TrustReview in Chinese", () => {
+  afterEach(() => {
+    cleanup();
+    act(() => applyLanguage("en"));
+  });
+
+  it("names the rules, their uses and the folders shared in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onRevokeRule = vi.fn();
+    render(
+      <TrustReview
+        rules={[rule({}), rule({ tool: null, allow: false, scope: "session", uses: 1, holds: false }), rule({ reads: true, agent: "Claude Code" })]}
+        sampling={[{ server: "writer", sinceMs: 1_700_000_000_000, uses: 4, provider: "openai", model: "gpt-4o", holds: true }]}
+        folders={[{ server: "git", folders: ["/home/me/project"] }]}
+        onRevokeRule={onRevokeRule}
+        onRevokeSampling={() => {}}
+        onRevokeFolders={() => {}}
+      />,
+    );
+    expect(screen.getByRole("heading", { name: "长期规则" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "免审阅采样" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "共享文件夹" })).toBeTruthy();
+    const table = screen.getByRole("table", { name: "无需询问你即可决定的调用" });
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "服务器",
+      "工具",
+      "决定",
+      "范围",
+      "设立时间",
+      "使用次数",
+      "有效",
+      "",
+    ]);
+    const cells = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => within(row).getAllByRole("cell").map((c) => c.textContent));
+    expect(cells[0]?.slice(0, 4)).toEqual(["files", "read", "允许", "始终"]);
+    // The date as Chinese writes it (the day depends on the time zone).
+    expect(cells[0]?.[4]).toBe(format.dateTime(1_700_000_000_000));
+    expect(cells[0]?.[4]).toMatch(/^2023年11月1[45]日 \d\d:\d\d:\d\d$/);
+    expect(cells[0]?.[5]).toBe("3 次");
+    expect(cells[1]?.slice(1, 4)).toEqual(["所有工具", "拒绝", "直到退出"]);
+    expect(cells[1]?.[5]).toBe("1 次");
+    expect(cells[1]?.[6]).toBe("否：此后已有更改，将会询问你");
+    expect(cells[2]?.[1]).toBe("其资源和提示词 （Claude Code 的读取）");
+    await userEvent.click(screen.getByRole("button", { name: "撤销 files 的“所有工具”规则" }));
+    expect(onRevokeRule).toHaveBeenCalledOnce();
+    expect(screen.getByRole("button", { name: "撤销 Claude Code 在 files 上的“读取”规则" }).textContent).toBe("撤销");
+    const [sampling] = within(screen.getByRole("region", { name: "免审阅采样" })).getAllByRole("listitem");
+    expect(sampling?.textContent).toMatch(/^writer：gpt-4o（openai）的回复不经审阅直接发回，自 .* 起，已使用 4 次 撤销$/);
+    expect(screen.getByRole("button", { name: "撤销 writer 的免审阅采样" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "停止与 git 共享" })).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import type { SamplingRuleShown_Serialize as SamplingRuleShown, SharedFolders, StandingRule } from "../bindings";
+import { useT, type MessageId } from "../i18n";
 import { formatDateTime, isoTime } from "../servers/time";
 import "./trust.css";
 
@@ -11,6 +12,18 @@ export interface TrustReviewProps {
   onRevokeFolders(server: string): void;
 }
 
+/** The rules table's column headers; the last, over the Revoke buttons, has none. */
+const RULE_COLUMNS: readonly (MessageId | null)[] = [
+  "trust.rules.column.server",
+  "trust.rules.column.tool",
+  "trust.rules.column.decision",
+  "trust.rules.column.scope",
+  "trust.rules.column.since",
+  "trust.rules.column.used",
+  "trust.rules.column.holds",
+  null,
+];
+
 /** Every standing rule and shared folder, each revocable: what the person has allowed, in one place. */
 export function TrustReview({
   rules,
@@ -20,21 +33,22 @@ export function TrustReview({
   onRevokeSampling,
   onRevokeFolders,
 }: TrustReviewProps) {
+  const t = useT();
   return (
     <div className="trust-review">
       <section aria-labelledby="rules-title">
-        <h2 id="rules-title">Standing rules</h2>
+        <h2 id="rules-title">{t("trust.rules.title")}</h2>
         {rules.length === 0 ? (
-          <p className="muted">No rule: every tool call a model or an agent makes, and every read of an agent, is asked about.</p>
+          <p className="muted">{t("trust.rules.empty")}</p>
         ) : (
           <div className="table-scroll">
             <table className="trust-table">
-              <caption>Calls decided without asking you</caption>
+              <caption>{t("trust.rules.caption")}</caption>
               <thead>
                 <tr>
-                  {["Server", "Tool", "Decision", "Scope", "Since", "Used", "Holds", ""].map((h) => (
-                    <th key={h} scope="col">
-                      {h}
+                  {RULE_COLUMNS.map((h, i) => (
+                    <th key={h ?? i} scope="col">
+                      {h && t(h)}
                     </th>
                   ))}
                 </tr>
@@ -53,31 +67,32 @@ export function TrustReview({
         )}
       </section>
       <section aria-labelledby="sampling-title">
-        <h2 id="sampling-title">Sampling without review</h2>
+        <h2 id="sampling-title">{t("trust.sampling.title")}</h2>
         {sampling.length === 0 ? (
-          <p className="muted">Every sampling request a server makes is shown to you before a reply goes back.</p>
+          <p className="muted">{t("trust.sampling.empty")}</p>
         ) : (
           <ul className="sampling-rules">
             {sampling.map((rule) => (
               <li key={rule.server}>
-                <strong>{rule.server}</strong>:{" "}
-                {rule.model && rule.provider ? `replies by ${rule.model} (${rule.provider})` : "the model's replies"} go
-                back unreviewed, since{" "}
-                <time dateTime={isoTime(rule.sinceMs)}>{formatDateTime(rule.sinceMs)}</time>, {times(rule.uses)}
+                <strong>{rule.server}</strong>
+                {rule.model && rule.provider
+                  ? t("trust.sampling.byModel", { model: rule.model, provider: rule.provider })
+                  : t("trust.sampling.anyModel")}{" "}
+                <time dateTime={isoTime(rule.sinceMs)}>{formatDateTime(rule.sinceMs)}</time>
+                {t("trust.sampling.uses", { count: rule.uses })}
                 {!rule.holds && (
                   <span className="muted">
-                    {rule.model
-                      ? " (no longer holds: the server or its model changed, you will be asked)"
-                      : " (no longer holds: no model was chosen, allow it again under a reply you review)"}
+                    {" "}
+                    {rule.model ? t("trust.sampling.modelChanged") : t("trust.sampling.noModel")}
                   </span>
                 )}{" "}
                 <button
                   type="button"
                   className="button"
-                  aria-label={`Review sampling of ${rule.server} again`}
+                  aria-label={t("trust.sampling.revokeLabel", { server: rule.server })}
                   onClick={() => onRevokeSampling(rule.server)}
                 >
-                  Revoke
+                  {t("trust.revoke")}
                 </button>
               </li>
             ))}
@@ -85,14 +100,14 @@ export function TrustReview({
         )}
       </section>
       <section aria-labelledby="folders-title">
-        <h2 id="folders-title">Shared folders</h2>
+        <h2 id="folders-title">{t("trust.folders.title")}</h2>
         {folders.length === 0 ? (
-          <p className="muted">No server can see any of your folders.</p>
+          <p className="muted">{t("trust.folders.empty")}</p>
         ) : (
           <ul className="shared-folders">
             {folders.map(({ server, folders: paths }) => (
               <li key={server}>
-                <strong>{server}</strong> sees
+                <strong>{server}</strong> {t("trust.folders.sees")}
                 <ul>
                   {paths.map((path) => (
                     <li key={path}>
@@ -101,7 +116,7 @@ export function TrustReview({
                   ))}
                 </ul>
                 <button type="button" className="button danger" onClick={() => onRevokeFolders(server)}>
-                  Stop sharing with {server}
+                  {t("trust.folders.stop", { server })}
                 </button>
               </li>
             ))}
@@ -113,43 +128,48 @@ export function TrustReview({
 }
 
 function RuleRow({ rule, onRevoke }: { rule: StandingRule; onRevoke: TrustReviewProps["onRevokeRule"] }) {
-  const what = rule.reads ? "reading" : (rule.tool ?? "every tool");
-  const subject = `${what} of ${rule.server}${rule.agent ? ` for ${rule.agent}` : ""}`;
+  const t = useT();
+  const what = rule.reads ? t("trust.rule.reading") : (rule.tool ?? t("trust.rule.everyTool"));
+  const revokeLabel = rule.agent
+    ? t("trust.rule.revokeForAgentLabel", { what, server: rule.server, agent: rule.agent })
+    : t("trust.rule.revokeLabel", { what, server: rule.server });
   const since = rule.sinceMs;
   const uses = rule.uses;
   return (
     <tr className={rule.holds ? undefined : "stale"}>
       <td>{rule.server}</td>
       <td>
-        {rule.reads ? <em>its resources and prompts</em> : rule.tool ? <code>{rule.tool}</code> : <em>every tool</em>}
+        {rule.reads ? (
+          <em>{t("trust.rule.resourcesAndPrompts")}</em>
+        ) : rule.tool ? (
+          <code>{rule.tool}</code>
+        ) : (
+          <em>{t("trust.rule.everyTool")}</em>
+        )}
         {rule.agent && (
           <span className="muted">
             {" "}
-            ({rule.reads ? "reads" : "calls"} of {rule.agent})
+            {rule.reads ? t("trust.rule.readsOf", { agent: rule.agent }) : t("trust.rule.callsOf", { agent: rule.agent })}
           </span>
         )}
       </td>
-      <td className={rule.allow ? "allowed" : "denied"}>{rule.allow ? "Allowed" : "Denied"}</td>
-      <td>{rule.scope === "always" ? "Always" : "Until quit"}</td>
+      <td className={rule.allow ? "allowed" : "denied"}>{rule.allow ? t("trust.rule.allowed") : t("trust.rule.denied")}</td>
+      <td>{rule.scope === "always" ? t("trust.rule.always") : t("trust.rule.untilQuit")}</td>
       <td className="nowrap">
         <time dateTime={isoTime(since)}>{formatDateTime(since)}</time>
       </td>
-      <td>{times(uses)}</td>
-      <td>{rule.holds ? "Yes" : "No: changed since, you will be asked"}</td>
+      <td>{t("trust.uses", { count: uses })}</td>
+      <td>{rule.holds ? t("trust.rule.holds") : t("trust.rule.stale")}</td>
       <td>
         <button
           type="button"
           className="button"
-          aria-label={`Revoke the rule for ${subject}`}
+          aria-label={revokeLabel}
           onClick={() => onRevoke(rule)}
         >
-          Revoke
+          {t("trust.revoke")}
         </button>
       </td>
     </tr>
   );
-}
-
-function times(uses: number): string {
-  return uses === 1 ? "once" : `${uses} times`;
 }

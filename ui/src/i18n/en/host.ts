@@ -1,2 +1,23 @@
-/** The words of what the window shows over every view: the queued requests, the approval dialogs' frame. */
-export const host = {} as const;
+/** The words around the host's requests: the notice of those waiting in the queue, or withdrawn. */
+export const host = {
+  "host.queued.label": "Requests waiting",
+  "host.queued.toolCall": "asks to call {tool}",
+  "host.queued.read": "is asked for {subject}",
+  "host.queued.sampling": "asks for a reply from a model",
+  "host.queued.elicitation": "asks you: {message}",
+  "host.queued.elicitationNoMessage": "asks you: a question",
+  "host.queued.roots": "wants to know which folders it may see",
+  "host.queued.agentRoots": "offers its folders to {servers}",
+  "host.queued.signIn": "waits for you to sign in at {issuer}",
+  "host.queued.others": " and {count, plural, one {# more request waits} other {# more requests wait}}",
+  "host.queued.review": "Review",
+  "host.queued.showAll": "Show all",
+  "host.queued.later": "Later",
+  "host.withdrawn.label": "Requests withdrawn",
+  "host.withdrawn.roots": "withdrew its request to see your folders: it stopped waiting for your answer.",
+  "host.withdrawn.sampling": "withdrew its request for a reply from a model: it stopped waiting for your answer.",
+  "host.withdrawn.elicitation": "withdrew its question: it stopped waiting for your answer.",
+  "host.withdrawn.agentRoots": "withdrew its offer of its folders: it stopped waiting for your answer.",
+  "host.withdrawn.other": "withdrew its request: it stopped waiting for your answer.",
+  "host.withdrawn.dismiss": "Dismiss",
+} as const;

@@ -6,6 +6,7 @@ import { registry } from "./registry";
 import { models } from "./models";
 import { agents } from "./agents";
 import { dialogs } from "./dialogs";
+import { time } from "./time";
 import { settings } from "./settings";
 import { shell } from "./shell";
 
@@ -21,6 +22,7 @@ export const en = {
   ...models,
   ...agents,
   ...dialogs,
+  ...time,
 } as const;
 
 export type MessageId = keyof typeof en;

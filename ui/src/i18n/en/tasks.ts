@@ -1,2 +1,26 @@
 /** The tasks view's words. */
-export const tasks = {} as const;
+export const tasks = {
+  "tasks.view.label": "Tasks",
+  "tasks.view.empty":
+    "No tool call has run as a task yet. A tool whose server runs it as a task shows here while it runs, and after.",
+  "tasks.column.tool": "Tool",
+  "tasks.column.askedBy": "Asked by",
+  "tasks.column.status": "Status",
+  "tasks.column.started": "Started",
+  "tasks.column.time": "Time",
+  "tasks.column.keptFor": "Kept for",
+  "tasks.column.actions": "Actions",
+  "tasks.task.ofServer": "of {server}",
+  "tasks.status.working": "Working",
+  "tasks.status.inputRequired": "Waiting for your answer",
+  "tasks.status.completed": "Completed",
+  "tasks.status.failed": "Failed",
+  "tasks.status.cancelled": "Cancelled",
+  "tasks.task.untilItEnds": "Until it ends",
+  "tasks.task.cancel": "Cancel",
+  "tasks.task.cancelLabel": "Cancel {tool} of {server}",
+  "tasks.task.openResult": "Open result",
+  "tasks.task.hideResult": "Hide result",
+  "tasks.result.label": "Result of {tool} of {server}",
+  "tasks.result.heading": "Result of",
+} as const;

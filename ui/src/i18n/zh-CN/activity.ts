@@ -1,4 +1,41 @@
 import type { Catalogue } from "../catalogue";
 import type { activity as english } from "../en/activity";
 
-export const activity: Catalogue<typeof english> = {};
+/** 活动视图：进行中的调用、审计记录，以及用时。 */
+export const activity: Catalogue<typeof english> = {
+  "activity.running.title": "进行中",
+  "activity.running.none": "没有正在进行的调用。",
+  "activity.running.asksModelReply": "请求模型回复",
+  "activity.running.asksQuestion": "向你提问",
+  "activity.running.waitsInApprovals": "正在“审批”中等待你处理",
+  "activity.progress.cancel": "取消",
+  "activity.progress.cancelLabel": "取消 {label}",
+  "activity.progress.of": "{label} 的进度",
+  "activity.progress.amount": "{progress} / {total}",
+  "activity.progress.soFar": "已完成 {progress}",
+  "activity.progress.waiting": "等待进度",
+  "activity.audit.title": "审计记录",
+  "activity.audit.search": "搜索审计记录",
+  "activity.audit.searchPlaceholder": "工具、服务器、参数、结果…",
+  "activity.audit.caption": "审批与调用，最新的在前",
+  "activity.audit.matching": "（匹配“{filter}”）",
+  "activity.audit.column.time": "时间",
+  "activity.audit.column.server": "服务器",
+  "activity.audit.column.kind": "类型",
+  "activity.audit.column.subject": "对象",
+  "activity.audit.column.askedBy": "发起者",
+  "activity.audit.column.decision": "决定",
+  "activity.audit.column.decidedBy": "决定方式",
+  "activity.audit.column.outcome": "结果",
+  "activity.audit.column.duration": "用时",
+  "activity.audit.argumentsOf": "{subject} 的参数",
+  "activity.audit.requestOf": "{subject} 的请求",
+  "activity.audit.noMatch": "没有与搜索匹配的记录。",
+  "activity.audit.empty": "尚无任何记录。",
+  "activity.audit.loadOlder": "加载更早的记录",
+  "activity.given.once": "你，仅此一次",
+  "activity.given.session": "你，本次会话内",
+  "activity.given.always": "你，始终",
+  "activity.given.rule": "规则：{rule}",
+  "activity.given.own": "由你（你自己的调用）",
+};

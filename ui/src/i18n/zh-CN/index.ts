@@ -8,6 +8,7 @@ import { registry } from "./registry";
 import { models } from "./models";
 import { agents } from "./agents";
 import { dialogs } from "./dialogs";
+import { time } from "./time";
 import { settings } from "./settings";
 import { shell } from "./shell";
 
@@ -23,4 +24,5 @@ export const zhCN: Catalogue<typeof en> = {
   ...models,
   ...agents,
   ...dialogs,
+  ...time,
 };

@@ -1,4 +1,47 @@
 import type { Catalogue } from "../catalogue";
 import type { trust as english } from "../en/trust";
 
-export const trust: Catalogue<typeof english> = {};
+/** 信任视图：长期规则、免审阅采样、共享文件夹，以及你自己的调用。 */
+export const trust: Catalogue<typeof english> = {
+  "trust.own.title": "你自己的调用",
+  "trust.own.confirm": "运行我自己调用的、可能破坏数据的工具之前，先询问我",
+  "trust.own.note":
+    "你在“探索”中调用的工具会立即运行；开启此项后，服务器未声明为只读或非破坏性的工具会先询问你。",
+  "trust.rules.title": "长期规则",
+  "trust.rules.empty": "没有规则：模型或智能体的每次工具调用，以及智能体的每次读取，都会先询问你。",
+  "trust.rules.caption": "无需询问你即可决定的调用",
+  "trust.rules.column.server": "服务器",
+  "trust.rules.column.tool": "工具",
+  "trust.rules.column.decision": "决定",
+  "trust.rules.column.scope": "范围",
+  "trust.rules.column.since": "设立时间",
+  "trust.rules.column.used": "使用次数",
+  "trust.rules.column.holds": "有效",
+  "trust.rule.resourcesAndPrompts": "其资源和提示词",
+  "trust.rule.everyTool": "所有工具",
+  "trust.rule.readsOf": "（{agent} 的读取）",
+  "trust.rule.callsOf": "（{agent} 的调用）",
+  "trust.rule.allowed": "允许",
+  "trust.rule.denied": "拒绝",
+  "trust.rule.always": "始终",
+  "trust.rule.untilQuit": "直到退出",
+  "trust.rule.holds": "是",
+  "trust.rule.stale": "否：此后已有更改，将会询问你",
+  "trust.rule.reading": "读取",
+  "trust.rule.revokeLabel": "撤销 {server} 的“{what}”规则",
+  "trust.rule.revokeForAgentLabel": "撤销 {agent} 在 {server} 上的“{what}”规则",
+  "trust.revoke": "撤销",
+  "trust.uses": "{count, plural, other {# 次}}",
+  "trust.sampling.title": "免审阅采样",
+  "trust.sampling.empty": "服务器发出的每个采样请求，都会在回复发回之前先展示给你。",
+  "trust.sampling.byModel": "：{model}（{provider}）的回复不经审阅直接发回，自",
+  "trust.sampling.anyModel": "：模型的回复不经审阅直接发回，自",
+  "trust.sampling.uses": " 起，已使用 {count, plural, other {# 次}}",
+  "trust.sampling.modelChanged": "（已不再适用：服务器或其模型已更改，将会询问你）",
+  "trust.sampling.noModel": "（已不再适用：当时未选择模型，可在审阅回复时重新允许）",
+  "trust.sampling.revokeLabel": "撤销 {server} 的免审阅采样",
+  "trust.folders.title": "共享文件夹",
+  "trust.folders.empty": "没有服务器能看到你的任何文件夹。",
+  "trust.folders.sees": "可以看到",
+  "trust.folders.stop": "停止与 {server} 共享",
+};

@@ -1,0 +1,8 @@
+/** Times and durations as every view writes them. */
+export const time = {
+  "time.unknown": "unknown time",
+  "time.duration.ms": "{ms} ms",
+  "time.duration.seconds": "{seconds} s",
+  "time.duration.minutes": "{minutes} min {seconds} s",
+  "time.duration.hours": "{hours} h {minutes} min",
+} as const;
