@@ -3,7 +3,9 @@
 //! Explorer, its stages show as the call's progress, its question comes as the form dialog,
 //! and its report as the result; the Tasks view lists it with who asked and how it ended,
 //! and opens its result; a second call is cancelled from the Tasks view while it works. A
-//! task that ends while the window is closed is told in a desktop notification.
+//! task that ends while the window is closed is told in a desktop notification. A task still
+//! under way when the app quits, at a server that keeps it, ends in the Tasks view after the
+//! next start.
 
 use std::path::Path;
 
@@ -11,7 +13,7 @@ use serde_json::json;
 
 use crate::support::desktop::Desktop;
 use crate::support::display::close_windows;
-use crate::support::peer::node_binary;
+use crate::support::peer::{HttpPeer, node_binary};
 use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
 
 const ROWS: &str = ".tasks-table tbody tr";
@@ -80,6 +82,34 @@ fn a_task_is_followed_answered_listed_and_cancelled_from_the_tasks_view() {
         rows.len() == 2 && rows[0].contains("Cancelled") && rows[1].contains("Completed")
     });
     w.screenshot("tasks-view-cancelled");
+}
+
+/// A task under way when the app quits, at a server over HTTP that keeps its tasks across
+/// sessions (`tests/peers/node/tasks-http-server.mjs`), is asked after at the next start: the
+/// Tasks view shows it completed, and opens its result.
+#[test]
+fn a_task_under_way_when_the_app_quits_ends_in_the_tasks_view_after_the_next_start() {
+    let peer = HttpPeer::tasks_kept();
+    let config = json!({
+        "mcpServers": {"reports": {"url": peer.url}},
+        "settings": {"confirmOwnDestructiveCalls": false},
+    });
+    let app = App::start_configured(config, Vec::new());
+    app.wait_running("reports");
+    app.open_tool("reports", "slow-report");
+    app.fill(DETAIL, "ms", "4000");
+    app.invoke();
+    app.view("tasks");
+    app.window
+        .wait_for_texts(ROWS, &["slow-report", "reports", "Working"], SHOWN);
+
+    let app = app.restart();
+    let w = &app.window;
+    app.view("tasks");
+    w.wait_for_texts(ROWS, &["slow-report", "Completed"], SHOWN);
+    app.press(ROWS, "Open result");
+    w.wait_for_text(".task-result", "Report ready after 4000 ms", SHOWN);
+    w.screenshot("tasks-view-after-restart");
 }
 
 /// A task that ends while the window is closed (the app in the tray) raises a desktop

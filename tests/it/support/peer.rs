@@ -43,6 +43,26 @@ impl HttpPeer {
 }
 
 impl HttpPeer {
+    /// `tests/peers/node/tasks-http-server.mjs`: a TypeScript SDK server whose tool must run
+    /// as a task, and whose tasks outlive the session that began them; announces its URL on
+    /// stdout once it listens.
+    pub fn tasks_kept() -> Self {
+        let mut child = Command::new(node_binary())
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/peers/node/tasks-http-server.mjs"),
+            )
+            .arg("0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the tasks peer");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let url = listening_url(&mut child, stdout, "the tasks peer");
+        Self { child, url }
+    }
+
     /// `tests/peers/node/oidc-mcp-server.mjs`: the TypeScript SDK's MCP server guarded by
     /// `oidc-provider`, on a free port; announces its URL on stderr once it listens.
     pub fn oidc_provider() -> Self {
