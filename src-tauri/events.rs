@@ -56,7 +56,7 @@ pub fn relay<R: Runtime>(app: AppHandle<R>, desk: &Desk) {
                     task_ended(&app, task);
                 }
                 // The language may have changed: the tray says so.
-                Update::ConfigChanged { .. } => crate::tray::show_waiting(&app, waiting.waiting()),
+                Update::ConfigChanged { .. } => crate::tray::speak(&app, waiting.waiting()),
                 Update::ApprovalRemoved { id, .. } => {
                     // Its notification has nothing left to open.
                     if let Ok(id) = i32::try_from(*id) {

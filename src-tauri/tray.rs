@@ -96,14 +96,22 @@ fn oldest_waiting<R: Runtime>(app: &AppHandle<R>) -> Option<u64> {
     desk.trust().pending().iter().map(|p| p.id).min()
 }
 
-/// Shows in the tray how many requests wait for the person, in the language the app speaks
-/// now (a change of it is shown so too).
-pub fn show_waiting<R: Runtime>(app: &AppHandle<R>, count: usize) {
+/// Says the tray's words again, in the language the app speaks now (it may have changed),
+/// with `count` requests waiting.
+pub fn speak<R: Runtime>(app: &AppHandle<R>, count: usize) {
     let Some(tray) = app.try_state::<Tray<R>>() else {
         return;
     };
     let _ = tray.open.set_text(say(app, "tray-open", &[]));
     let _ = tray.quit.set_text(say(app, "tray-quit", &[]));
+    show_waiting(app, count);
+}
+
+/// Shows in the tray how many requests wait for the person.
+pub fn show_waiting<R: Runtime>(app: &AppHandle<R>, count: usize) {
+    let Some(tray) = app.try_state::<Tray<R>>() else {
+        return;
+    };
     let _ = tray.review.set_text(review_text(app, count));
     let _ = tray.review.set_enabled(count > 0);
     let icon = if count > 0 { &tray.waiting } else { &tray.idle };

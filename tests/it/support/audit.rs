@@ -2,6 +2,8 @@
 //! browsers' own audits use) run inside the real window, against the WCAG 2.2 A and AA
 //! rules. Each violation is told by its rule, its impact and the elements it found.
 
+use std::sync::OnceLock;
+
 use serde_json::{Value, json};
 
 use super::webdriver::Session;
@@ -13,10 +15,16 @@ const WCAG_AA: [&str; 6] = [
 
 /// What axe-core finds against WCAG 2.2 A/AA in the window now, one line per violation.
 pub fn violations(window: &Session) -> Vec<String> {
-    let axe = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/peers/node/node_modules/axe-core/axe.min.js");
-    let source = std::fs::read_to_string(&axe).expect("axe-core is installed: run scripts/setup");
-    window.execute(&format!("{source}\nreturn true;"), json!([]));
+    // Read once; run into the page at each audit, which may be a page of a new window.
+    static AXE: OnceLock<String> = OnceLock::new();
+    let axe = AXE.get_or_init(|| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/peers/node/node_modules/axe-core/axe.min.js");
+        let source =
+            std::fs::read_to_string(&path).expect("axe-core is installed: run scripts/setup");
+        format!("{source}\nreturn true;")
+    });
+    window.execute(axe, json!([]));
     let found = window.execute_async(
         "const done = arguments[arguments.length - 1];\
          axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})\

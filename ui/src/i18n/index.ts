@@ -50,12 +50,8 @@ let intl: IntlShape<string> = make(locale);
 if (typeof document !== "undefined") document.documentElement.lang = locale;
 const listeners = new Set<() => void>();
 
-let system: Locale = systemLocale();
-
-/** The system's language, as the host tells it. */
-export function systemLanguage(): Locale {
-  return system;
-}
+/** The system's language: the browser's guess until the host tells it. */
+let system: Locale = locale;
 
 /** Speaks `chosen`, or the system's language (as the host told it, if it did) when none is chosen. */
 export function applyLanguage(chosen: Locale | null, systemSays?: Locale) {

@@ -101,16 +101,7 @@ impl Kept {
     }
 
     fn handle(&self, id: &str) -> TaskHandle {
-        let task = self.task(id);
-        TaskHandle {
-            task_id: task.task_id,
-            status: task.status,
-            status_message: task.status_message,
-            created_at: task.created_at,
-            last_updated_at: task.last_updated_at,
-            ttl_ms: task.ttl,
-            poll_interval_ms: task.poll_interval,
-        }
+        self.task(id).into()
     }
 
     /// Moves the task on, unless it is over already: a task's end is final.

@@ -124,6 +124,21 @@ pub struct TaskHandle {
     pub poll_interval_ms: Option<u64>,
 }
 
+impl From<Task> for TaskHandle {
+    /// The task as the extension tells it.
+    fn from(task: Task) -> Self {
+        Self {
+            task_id: task.task_id,
+            status: task.status,
+            status_message: task.status_message,
+            created_at: task.created_at,
+            last_updated_at: task.last_updated_at,
+            ttl_ms: task.ttl,
+            poll_interval_ms: task.poll_interval,
+        }
+    }
+}
+
 impl TaskHandle {
     /// The task as 2025-11-25 describes one, for what follows tasks of either era.
     pub fn as_task(&self) -> Task {
