@@ -240,10 +240,11 @@ fn the_person_may_start_it_at_login_and_choose_that_closing_quits() {
     until("the autostart entry is removed", || !entry.exists());
 
     // Quit on close: the choice is saved, and closing the window ends the app.
+    // The box shows the choice once the app holds it (not only the file): closing before
+    // that would still hide the window.
     w.click(&stays);
-    until("the choice is saved", || {
-        app.config()["settings"]["quitOnClose"] == true
-    });
+    until("the window shows the choice taken", || !w.checked(&stays));
+    assert_eq!(app.config()["settings"]["quitOnClose"], true, "the choice is saved");
     close_windows(app.display(), TITLE);
     until("closing the window quits the app", || {
         !app.gateway_socket().exists()
