@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { base64Size, dataUrl, decodeBase64Text, formatBytes, normalizeMime } from "./binary";
+import { applyLanguage } from "../i18n";
 
 describe("base64 payloads", () => {
   it("knows their size without decoding", () => {
@@ -25,5 +26,17 @@ describe("base64 payloads", () => {
     expect(formatBytes(900)).toBe("900 bytes");
     expect(formatBytes(1536)).toBe("1.5 KB");
     expect(formatBytes(3 * 1024 * 1024)).toBe("3.0 MB");
+    expect(formatBytes(1023.5 * 1024)).toBe("1,023.5 KB");
+  });
+
+  it("reads sizes in Chinese as a Chinese reader would", () => {
+    applyLanguage("zh-CN");
+    try {
+      expect(formatBytes(1)).toBe("1 字节");
+      expect(formatBytes(900)).toBe("900 字节");
+      expect(formatBytes(1536)).toBe("1.5 KB");
+    } finally {
+      applyLanguage("en");
+    }
   });
 });

@@ -1,5 +1,7 @@
 /** Helpers for the base64 payloads of MCP content: sizes, safe data: URLs, text decoding. */
 
+import { format, t } from "../i18n";
+
 /** The only image types shown as pictures: formats a browser decodes without running anything. */
 const PREVIEWABLE_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
@@ -59,9 +61,9 @@ export function decodeBase64Text(base64: string): string | null {
   }
 }
 
+/** A size as the window's language writes it: 512 bytes, 1.5 KB, 3.0 MB (of 1024). */
 export function formatBytes(bytes: number): string {
-  if (bytes === 1) return "1 byte";
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return t("size.bytes", { count: bytes });
+  if (bytes < 1024 * 1024) return t("size.kilobytes", { size: format.tenths(bytes / 1024) });
+  return t("size.megabytes", { size: format.tenths(bytes / (1024 * 1024)) });
 }

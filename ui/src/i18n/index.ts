@@ -105,4 +105,6 @@ export const format = {
   date: (at: number | Date) => intl.formatDate(at, { dateStyle: "medium" }),
   time: (at: number | Date) => intl.formatTime(at, { timeStyle: "medium" }),
   number: (n: number) => intl.formatNumber(n),
+  /** A number with one decimal: 1.5, 1,023.5. */
+  tenths: (n: number) => intl.formatNumber(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
 };

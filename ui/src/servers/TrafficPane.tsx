@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from "react";
+import { formatBytes } from "../content/binary";
 import { useFollowTail } from "../followTail";
 import type { ShownHeader, TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 import {
@@ -6,7 +7,6 @@ import {
   copyText,
   describeKind,
   filterTraffic,
-  formatBytes,
   pairs,
   prettyJson,
   type DirectionFilter,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
-import { appendTraffic, filterTraffic, formatBytes, pairs, prettyJson } from "./traffic";
+import { formatBytes } from "../content/binary";
+import { appendTraffic, filterTraffic, pairs, prettyJson } from "./traffic";
 
 let seq = 0;
 function message(over: Partial<TrafficEntry>): TrafficEntry {
@@ -62,6 +63,6 @@ describe("traffic", () => {
   it("indents JSON and leaves a cut message as it is", () => {
     expect(prettyJson('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
     expect(prettyJson('{"a":[1')).toBe('{"a":[1');
-    expect([formatBytes(512), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(["512 B", "1.5 KiB", "3.0 MiB"]);
+    expect([formatBytes(512), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(["512 bytes", "1.5 KB", "3.0 MB"]);
   });
 });

@@ -69,13 +69,6 @@ export function prettyJson(json: string): string {
   }
 }
 
-/** 512 B, 1.5 KiB, 2.0 MiB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
 /** What a message is, in a word or two. */
 export function describeKind(entry: TrafficEntry): string {
   switch (entry.kind) {

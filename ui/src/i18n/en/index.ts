@@ -9,6 +9,14 @@ import { dialogs } from "./dialogs";
 import { time } from "./time";
 import { settings } from "./settings";
 import { shell } from "./shell";
+import { serverForm } from "./serverForm";
+import { servers } from "./servers";
+import { approvals } from "./approvals";
+import { chat } from "./chat";
+import { explorer } from "./explorer";
+import { forms } from "./forms";
+import { content } from "./content";
+import { views } from "./views";
 
 /** Every English message, by id: the catalogue every other language matches. */
 export const en = {
@@ -23,6 +31,14 @@ export const en = {
   ...agents,
   ...dialogs,
   ...time,
+  ...serverForm,
+  ...servers,
+  ...approvals,
+  ...chat,
+  ...explorer,
+  ...forms,
+  ...content,
+  ...views,
 } as const;
 
 export type MessageId = keyof typeof en;

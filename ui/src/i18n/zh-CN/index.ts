@@ -11,6 +11,14 @@ import { dialogs } from "./dialogs";
 import { time } from "./time";
 import { settings } from "./settings";
 import { shell } from "./shell";
+import { serverForm } from "./serverForm";
+import { servers } from "./servers";
+import { approvals } from "./approvals";
+import { chat } from "./chat";
+import { explorer } from "./explorer";
+import { forms } from "./forms";
+import { content } from "./content";
+import { views } from "./views";
 
 /** 所有简体中文消息，按 id 排列。 */
 export const zhCN: Catalogue<typeof en> = {
@@ -25,4 +33,12 @@ export const zhCN: Catalogue<typeof en> = {
   ...agents,
   ...dialogs,
   ...time,
+  ...serverForm,
+  ...servers,
+  ...approvals,
+  ...chat,
+  ...explorer,
+  ...forms,
+  ...content,
+  ...views,
 };

@@ -8,4 +8,7 @@ export const time: Catalogue<typeof english> = {
   "time.duration.seconds": "{seconds} 秒",
   "time.duration.minutes": "{minutes} 分 {seconds} 秒",
   "time.duration.hours": "{hours} 小时 {minutes} 分",
+  "size.bytes": "{count, plural, other {# 字节}}",
+  "size.kilobytes": "{size} KB",
+  "size.megabytes": "{size} MB",
 };

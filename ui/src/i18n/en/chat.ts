@@ -1,0 +1,2 @@
+/** The chat's words. */
+export const chat = {} as const;

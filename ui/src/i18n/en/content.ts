@@ -1,0 +1,2 @@
+/** The words around content a server sent. */
+export const content = {} as const;

@@ -1,0 +1,2 @@
+/** The explorer's words. */
+export const explorer = {} as const;

@@ -1,0 +1,2 @@
+/** The words of forms made from a schema. */
+export const forms = {} as const;

@@ -1,0 +1,2 @@
+/** The server form's and the import's words. */
+export const serverForm = {} as const;
