@@ -1,2 +1,2 @@
-/** The words of the dialogs that ask the person: tool calls, sampling, reads, folders, sign-ins, elicitation. */
+/** The words of the dialogs that ask the person to approve: tool calls, sampling, the queue. */
 export const approvals = {} as const;

@@ -17,6 +17,7 @@ import { explorer } from "./explorer";
 import { forms } from "./forms";
 import { content } from "./content";
 import { views } from "./views";
+import { requests } from "./requests";
 
 /** Every English message, by id: the catalogue every other language matches. */
 export const en = {
@@ -39,6 +40,7 @@ export const en = {
   ...forms,
   ...content,
   ...views,
+  ...requests,
 } as const;
 
 export type MessageId = keyof typeof en;

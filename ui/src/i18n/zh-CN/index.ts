@@ -19,6 +19,7 @@ import { explorer } from "./explorer";
 import { forms } from "./forms";
 import { content } from "./content";
 import { views } from "./views";
+import { requests } from "./requests";
 
 /** 所有简体中文消息，按 id 排列。 */
 export const zhCN: Catalogue<typeof en> = {
@@ -41,4 +42,5 @@ export const zhCN: Catalogue<typeof en> = {
   ...forms,
   ...content,
   ...views,
+  ...requests,
 };
