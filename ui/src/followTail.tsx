@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type ReactNode, type UIEvent } from "react";
+import { useT } from "./i18n";
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
 const BOTTOM_SLACK = 16;
@@ -12,6 +13,7 @@ export function useFollowTail(shown: unknown): {
   onScroll: (e: UIEvent<HTMLDivElement>) => void;
   jumpToLatest: ReactNode;
 } {
+  const t = useT();
   const [following, setFollowing] = useState(true);
   const listRef = useRef<HTMLDivElement>(null);
   const toBottom = () => {
@@ -37,7 +39,7 @@ export function useFollowTail(shown: unknown): {
         toBottom();
       }}
     >
-      Jump to latest
+      {t("host.followTail.jumpToLatest")}
     </button>
   );
   return { listRef, onScroll, jumpToLatest };

@@ -1,5 +1,6 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { AgentRootsDialog } from "./AgentRootsDialog";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 
@@ -42,5 +43,21 @@ describe("an agent's offer of its folders", () => {
     const { onAnswer, user } = setup();
     await user.click(screen.getByRole("button", { name: "Share nothing" }));
     expect(onAnswer).toHaveBeenCalledWith([]);
+  });
+});
+
+describe("an agent's offer of its folders, in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names the agent and its servers in a Chinese sentence", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { onAnswer, user } = setup();
+    screen.getByRole("dialog", { name: "Claude Code 提供了这些文件夹：要向它使用的服务器公开吗？" });
+    screen.getByText(
+      "由智能体 Claude Code 提供：它使用的服务器（files、everything）可以读取这里保留的文件夹中的内容。请移除它们不需要的文件夹。",
+    );
+    await user.click(screen.getByRole("button", { name: "移除 /home/ada/secrets" }));
+    await user.click(screen.getByRole("button", { name: "共享这些文件夹" }));
+    expect(onAnswer).toHaveBeenCalledWith(["/home/ada/project"]);
   });
 });

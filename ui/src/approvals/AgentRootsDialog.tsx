@@ -1,6 +1,8 @@
 import { useMemo } from "react";
+import { useT } from "../i18n";
 import { FolderShareDialog } from "./FolderShareDialog";
 import { contentKey } from "./activationGuard";
+import { listed } from "./inspectUrl";
 import type { PendingBase } from "./types";
 
 export interface AgentRootsDialogProps {
@@ -24,6 +26,7 @@ export interface AgentRootsDialogProps {
  * servers may see (the offer is only a suggestion: nothing is shared before they agree).
  */
 export function AgentRootsDialog({ request, onBrowse, onCheck, onAnswer }: AgentRootsDialogProps) {
+  const t = useT();
   const content = useMemo(
     () => contentKey(request.id, request.server, [...request.folders, ...request.servers]),
     [request.id, request.server, request.folders, request.servers],
@@ -31,13 +34,8 @@ export function AgentRootsDialog({ request, onBrowse, onCheck, onAnswer }: Agent
   return (
     <FolderShareDialog
       request={request}
-      title={<>{request.server} offers these folders: expose them to its servers?</>}
-      note={
-        <>
-          Offered by {request.server}, the agent: the servers it uses ({request.servers.join(", ")}) may read what the
-          folders kept here hold. Remove any they do not need.
-        </>
-      }
+      title={t("requests.agentRoots.title", { agent: request.server })}
+      note={t("requests.agentRoots.note", { agent: request.server, servers: listed(request.servers) })}
       initial={request.folders}
       content={content}
       idPrefix={`agent-roots-${request.id}`}

@@ -1,5 +1,6 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import type { ElicitRequestFormParams } from "../mcp/schema";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { ElicitationFormDialog } from "./ElicitationFormDialog";
@@ -120,6 +121,14 @@ describe("ElicitationFormDialog", () => {
     });
   });
 
+  it("says so when one field needs a fix", async () => {
+    const { onAnswer, user, field } = setup();
+    await user.type(field("Name"), "Ada");
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(onAnswer).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toBe("One field needs a fix before the answer can be sent.");
+  });
+
   it("declines, and cancels on the button or Esc", async () => {
     const { onAnswer, user } = setup();
     await user.click(screen.getByRole("button", { name: "Decline" }));
@@ -128,6 +137,30 @@ describe("ElicitationFormDialog", () => {
     expect(onAnswer).toHaveBeenLastCalledWith({ action: "cancel" });
     await user.keyboard("{Escape}");
     expect(onAnswer).toHaveBeenCalledTimes(3);
+    expect(onAnswer).toHaveBeenLastCalledWith({ action: "cancel" });
+  });
+});
+
+describe("ElicitationFormDialog in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("asks in Chinese, the server's message and fields as it wrote them", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { onAnswer, user, field } = setup();
+    screen.getByRole("dialog", { name: "crm 请你提供一些信息" });
+    expect(screen.getByRole("region", { name: "来自 crm 的消息" }).textContent).toBe(
+      "Please provide your contact information",
+    );
+    screen.getByText("你的回答将发送给 crm。服务器绝不应在表单中索要密码、密钥或卡号。");
+    expect(screen.getByRole("timer").textContent).toContain("取消");
+    await user.click(screen.getByRole("button", { name: "提交" }));
+    expect(screen.getByRole("alert").textContent).toBe("还有 2 个字段需要修改，之后才能发送回答。");
+    await user.type(field("Name"), "Ada");
+    expect(screen.getByRole("alert").textContent).toBe("还有 1 个字段需要修改，之后才能发送回答。");
+    expect(onAnswer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "拒绝" }));
+    expect(onAnswer).toHaveBeenLastCalledWith({ action: "decline" });
+    await user.click(screen.getByRole("button", { name: "取消" }));
     expect(onAnswer).toHaveBeenLastCalledWith({ action: "cancel" });
   });
 });

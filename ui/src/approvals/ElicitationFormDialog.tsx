@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import type { ElicitRequestFormParams, ElicitResult } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
+import { tx, useT } from "../i18n";
 import { SchemaForm, defaultsOf, validate } from "../forms/SchemaForm";
 import { propertiesOf } from "../forms/schemaModel";
 import { contentKey, useActivationGuard } from "./activationGuard";
@@ -30,6 +31,7 @@ function contentOf(schema: ElicitRequestFormParams["requestedSchema"], value: Re
 
 /** A server asks the person to fill in a form; nothing goes back before the answers fit it. */
 export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDialogProps) {
+  const t = useT();
   const { message, requestedSchema } = request.params;
   const [value, setValue] = useState(() => defaultsOf(requestedSchema));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -56,11 +58,7 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
 
   return (
     <Modal
-      title={
-        <>
-          <ServerName name={request.server} /> asks you for some information
-        </>
-      }
+      title={tx("requests.form.title", { server: <ServerName name={request.server} /> })}
       subtitle={
         <>
           <During during={request.during} />
@@ -72,26 +70,24 @@ export function ElicitationFormDialog({ request, onAnswer }: ElicitationFormDial
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer({ action: "cancel" })}>
-            Cancel
+            {t("requests.action.cancel")}
           </button>
           <button type="button" className="button" onClick={() => onAnswer({ action: "decline" })}>
-            Decline
+            {t("requests.action.decline")}
           </button>
           <button type="button" className="button primary" {...guard.accepting()} onClick={submit}>
-            Submit
+            {t("requests.form.submit")}
           </button>
         </>
       }
     >
-      <section className="approval-section" aria-label={`Message from ${request.server}`}>
+      <section className="approval-section" aria-label={t("requests.message.label", { server: request.server })}>
         <p className="server-message">{message}</p>
       </section>
-      <p className="approval-note">
-        Your answers go to {request.server}. A server must never ask for passwords, keys or card numbers in a form.
-      </p>
+      <p className="approval-note">{t("requests.form.note", { server: request.server })}</p>
       {tried && count > 0 && (
         <p className="approval-alert" role="alert">
-          {count === 1 ? "One field needs a fix" : `${count} fields need a fix`} before the answer can be sent.
+          {t("requests.form.problems", { count })}
         </p>
       )}
       <SchemaForm

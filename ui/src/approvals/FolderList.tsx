@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { errorMessage } from "../errors";
 import { LabelledField, errorAria } from "../forms/LabelledField";
+import { useT, type MessageId } from "../i18n";
 import "./approvals.css";
 
 export interface FolderListProps {
@@ -26,11 +27,19 @@ export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
+/** Why a folder was not added: a message and its values, said in the language of the moment. */
+interface Refusal {
+  id: MessageId;
+  values?: Record<string, string>;
+}
+
 /** Folders to share with a server: typed as paths or picked, each removable. */
 export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onChecking, rowExtra }: FolderListProps) {
+  const t = useT();
   const inputId = `${idPrefix}-path`;
   const [typed, setTyped] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const error = refusal && t(refusal.id, refusal.values);
   const [browsing, setBrowsing] = useState(false);
   // Told at once, in the same event as the click or key that started a check: a Share
   // pressed right after Add must already find itself waiting.
@@ -43,9 +52,9 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
   /** Adds a folder, or says why not; resolves with whether it was added. */
   const add = async (path: string): Promise<boolean> => {
     const folder = path.trim();
-    if (folder === "") setError("Enter a folder path");
-    else if (!isAbsolutePath(folder)) setError("Enter an absolute path, such as /home/you/project");
-    else if (folders.includes(folder)) setError("This folder is already in the list");
+    if (folder === "") setRefusal({ id: "requests.folders.error.empty" });
+    else if (!isAbsolutePath(folder)) setRefusal({ id: "requests.folders.error.relative" });
+    else if (folders.includes(folder)) setRefusal({ id: "requests.folders.error.listed" });
     else {
       let refused: string | null = null;
       if (onCheck) {
@@ -59,11 +68,11 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
         }
       }
       if (refused !== null) {
-        setError(`This folder cannot be shared: ${refused}`);
+        setRefusal({ id: "requests.folders.error.refused", values: { reason: refused } });
         return false;
       }
       onChange([...folders, folder]);
-      setError(null);
+      setRefusal(null);
       return true;
     }
     return false;
@@ -79,7 +88,7 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
       const picked = await onBrowse();
       if (picked !== null) await add(picked);
     } catch (err) {
-      setError(`The folder picker failed: ${errorMessage(err)}`);
+      setRefusal({ id: "requests.folders.error.picker", values: { message: errorMessage(err) } });
     } finally {
       setBrowsing(false);
     }
@@ -95,9 +104,9 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
   return (
     <>
       {folders.length === 0 ? (
-          <p className="muted">No folder is shared.</p>
+          <p className="muted">{t("requests.folders.empty")}</p>
         ) : (
-          <ul className="folder-list" aria-label="Folders to share">
+          <ul className="folder-list" aria-label={t("requests.folders.list")}>
             {folders.map((folder) => (
               <li key={folder}>
                 <code>{folder}</code>
@@ -105,17 +114,17 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
                 <button
                   type="button"
                   className="button"
-                  aria-label={`Remove ${folder}`}
+                  aria-label={t("requests.folders.removeLabel", { folder })}
                   onClick={() => onChange(folders.filter((f) => f !== folder))}
                 >
-                  Remove
+                  {t("requests.folders.remove")}
                 </button>
               </li>
             ))}
           </ul>
         )}
         <div className="folder-add">
-          <LabelledField id={inputId} label="Folder path" error={error} announce>
+          <LabelledField id={inputId} label={t("requests.folders.path")} error={error} announce>
             <input
               id={inputId}
               className="form-input"
@@ -127,10 +136,10 @@ export function FolderList({ folders, onChange, onBrowse, idPrefix, onCheck, onC
             />
           </LabelledField>
           <button type="button" className="button" onClick={() => void addTyped()}>
-            Add
+            {t("requests.folders.add")}
           </button>
           <button type="button" className="button" onClick={() => void browse()} disabled={browsing}>
-            Browse…
+            {t("requests.folders.browse")}
           </button>
         </div>
     </>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Modal } from "../dialogs/Modal";
+import { useT } from "../i18n";
 import { FolderList } from "./FolderList";
 import { useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
@@ -41,6 +42,7 @@ export function FolderShareDialog({
   onCheck,
   onAnswer,
 }: FolderShareDialogProps) {
+  const t = useT();
   const [folders, setFolders] = useState(initial);
   // Sharing waits while a folder just added is being checked: it would be left out.
   const [checking, setChecking] = useState(false);
@@ -60,10 +62,10 @@ export function FolderShareDialog({
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer([])}>
-            Share nothing
+            {t("requests.folders.shareNothing")}
           </button>
           <button type="button" className="button primary" {...guard.accepting(checking)} onClick={share}>
-            Share these folders
+            {t("requests.folders.share")}
           </button>
         </>
       }

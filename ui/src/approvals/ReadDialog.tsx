@@ -1,6 +1,7 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { Changed, Origin, Read, Remember } from "../bindings";
 import { Modal } from "../dialogs/Modal";
+import { tx, useT, type MessageId } from "../i18n";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
@@ -27,54 +28,36 @@ export interface ReadDialogProps {
 
 type Scope = "always" | "session";
 
-/** Who asks, as the title names them. */
-function asker(origin: Origin): string {
-  switch (origin.by) {
-    case "agent":
-      return origin.name;
-    case "model":
-      return `A model in conversation “${origin.title}”`;
-    case "person":
-      return "You";
-    case "app":
-      return `The app of ${origin.server}`;
-  }
+/** Who asks, as the title names them: the values of its `by` choice. */
+function asker(origin: Origin) {
+  return {
+    by: origin.by,
+    agent: origin.by === "agent" ? origin.name : "",
+    conversation: origin.by === "model" ? origin.title : "",
+    app: origin.by === "app" ? origin.server : "",
+  };
 }
 
-/** What is read, after "wants ". */
-function wanted(read: Read) {
-  switch (read.kind) {
-    case "resource":
-      return (
-        <>
-          to read <code>{read.uri}</code>
-        </>
-      );
-    case "subscription":
-      return (
-        <>
-          to follow the changes of <code>{read.uri}</code>
-        </>
-      );
-    case "prompt":
-      return (
-        <>
-          the prompt <code>{read.name}</code>
-        </>
-      );
-    case "completion":
-      return (
-        <>
-          suggestions for <code>{read.argument}</code> of <code>{read.of}</code>
-        </>
-      );
-    case "skill":
-      return (
-        <>
-          to use the skill <code>{read.name}</code>
-        </>
-      );
-  }
+/** The title's sentence for each kind of read. */
+const TITLES = {
+  resource: "requests.read.title.resource",
+  subscription: "requests.read.title.subscription",
+  prompt: "requests.read.title.prompt",
+  completion: "requests.read.title.completion",
+  skill: "requests.read.title.skill",
+} as const satisfies Record<Read["kind"], MessageId>;
+
+/** Who wants what from which server, its names set apart. */
+function title(read: Read, askedBy: Origin, server: string) {
+  return tx(TITLES[read.kind], {
+    ...asker(askedBy),
+    uri: "uri" in read ? read.uri : "",
+    name: "name" in read ? read.name : "",
+    argument: read.kind === "completion" ? read.argument : "",
+    of: read.kind === "completion" ? read.of : "",
+    server: <ServerName name={server} />,
+    code: (chunks: ReactNode[]) => <code>{chunks}</code>,
+  });
 }
 
 /**
@@ -82,6 +65,7 @@ function wanted(read: Read) {
  * the person sees exactly what, and whether its reads of that server may go on unasked.
  */
 export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
+  const t = useT();
   const [scope, setScope] = useState<Scope>("session");
   const guard = useActivationGuard(
     useMemo(() => contentKey(request.id, request.server, request.read, request.changed), [request]),
@@ -93,23 +77,19 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
   const scopeName = `read-${request.id}-scope`;
   return (
     <Modal
-      title={
-        <>
-          {asker(request.askedBy)} wants {wanted(read)} from <ServerName name={request.server} />
-        </>
-      }
+      title={title(read, request.askedBy, request.server)}
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="denied" />}
       onCancel={deny}
       onPrimary={guard.primary(() => allow("once"))}
       footer={
         <>
           <button type="button" className="button danger" onClick={deny}>
-            Deny
+            {t("requests.read.deny")}
           </button>
           <span className="spacer" />
           {read.kind === "skill" ? (
             <button type="button" className="button" {...guard.accepting(false)} onClick={() => allow("tool_always")}>
-              Always allow this skill as it is
+              {t("requests.read.allowSkillAlways")}
             </button>
           ) : (
             <button
@@ -118,20 +98,20 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
               {...guard.accepting(false)}
               onClick={() => allow(always ? "server_always" : "server_for_session")}
             >
-              {always ? "Always allow reading this server" : "Allow reading this server until quit"}
+              {always ? t("requests.read.allowServerAlways") : t("requests.read.allowServerUntilQuit")}
             </button>
           )}
           <button type="button" className="button primary" {...guard.accepting(false)} onClick={() => allow("once")}>
-            Allow once
+            {t("requests.read.allowOnce")}
           </button>
         </>
       }
     >
       {request.changed && <TrustChange changed={request.changed} />}
-      <dl className="read-detail" aria-label="What is read">
+      <dl className="read-detail" aria-label={t("requests.read.detail.label")}>
         {(read.kind === "resource" || read.kind === "subscription") && (
           <div>
-            <dt>Resource</dt>
+            <dt>{t("requests.read.detail.resource")}</dt>
             <dd className="mono">{read.uri}</dd>
           </div>
         )}
@@ -145,34 +125,34 @@ export function ReadDialog({ request, onAnswer }: ReadDialogProps) {
         {read.kind === "skill" && (
           <>
             <div>
-              <dt>Instructions</dt>
+              <dt>{t("requests.read.detail.instructions")}</dt>
               <dd className="mono">{read.uri}</dd>
             </div>
             <div>
-              <dt>As it is now</dt>
+              <dt>{t("requests.read.detail.asItIs")}</dt>
               <dd className="mono">{read.digest}</dd>
             </div>
           </>
         )}
         {read.kind === "completion" && (
           <div>
-            <dt>Typed so far</dt>
-            <dd className="mono">{read.value === "" ? <span className="muted">(nothing)</span> : read.value}</dd>
+            <dt>{t("requests.read.detail.typed")}</dt>
+            <dd className="mono">{read.value === "" ? <span className="muted">{t("requests.read.detail.nothing")}</span> : read.value}</dd>
           </div>
         )}
       </dl>
       {read.kind === "skill" ? (
-        <p className="muted">A skill is instructions the model follows. Allowed always, it is asked about again if its server changes it.</p>
+        <p className="muted">{t("requests.read.skillNote")}</p>
       ) : (
       <fieldset className="remember-scope">
-        <legend>Remember a choice to allow {request.askedBy.by === "model" ? "the model's" : request.askedBy.by === "app" ? "the app's" : "this agent's"} reads of this server</legend>
+        <legend>{t("requests.read.remember.legend", { by: request.askedBy.by })}</legend>
         <label>
           <input type="radio" name={scopeName} checked={!always} onChange={() => setScope("session")} />
-          Until Switchboard quits
+          {t("requests.read.remember.untilQuit")}
         </label>
         <label>
           <input type="radio" name={scopeName} checked={always} onChange={() => setScope("always")} />
-          Always (saved in the settings)
+          {t("requests.read.remember.always")}
         </label>
       </fieldset>
       )}

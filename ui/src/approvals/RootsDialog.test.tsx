@@ -1,5 +1,6 @@
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { RootsDialog } from "./RootsDialog";
 import { isAbsolutePath } from "./FolderList";
@@ -143,6 +144,51 @@ describe("RootsDialog", () => {
     expect(onAnswer).toHaveBeenLastCalledWith([]);
     await user.keyboard("{Escape}");
     expect(onAnswer).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe("RootsDialog in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("asks in Chinese, with the folders and paths as they are", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onCheck = vi.fn((path: string) => Promise.resolve(path === "/srv/gone" ? "No such file or directory" : null));
+    const { onAnswer, user } = setup(["/home/ada/notes"], undefined, onCheck);
+    screen.getByRole("dialog", { name: "indexer 想要查看你的文件夹" });
+    screen.getByText("服务器可以读取这些文件夹中的内容，并对其中的文件执行它获准的任何操作。只共享它需要的文件夹。");
+    expect(screen.getByRole("timer").textContent).toContain("不共享任何文件夹");
+    expect(within(screen.getByRole("list", { name: "要共享的文件夹" })).getByRole("listitem").textContent).toContain(
+      "/home/ada/notes",
+    );
+    const path = screen.getByRole("textbox", { name: "文件夹路径" });
+    await user.type(path, "projects/x{Enter}");
+    expect(screen.getByRole("alert").textContent).toBe("请输入绝对路径，例如 /home/you/project");
+    // A message already shown follows the language.
+    act(() => applyLanguage("en"));
+    expect(screen.getByRole("alert").textContent).toBe("Enter an absolute path, such as /home/you/project");
+    act(() => applyLanguage("zh-CN"));
+    await user.clear(path);
+    await user.click(screen.getByRole("button", { name: "添加" }));
+    expect(screen.getByRole("alert").textContent).toBe("请输入文件夹路径");
+    await user.type(path, "/home/ada/notes{Enter}");
+    expect(screen.getByRole("alert").textContent).toBe("此文件夹已在列表中");
+    await user.clear(path);
+    await user.type(path, "/srv/gone{Enter}");
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("无法共享此文件夹：No such file or directory"));
+    await user.click(screen.getByRole("button", { name: "移除 /home/ada/notes" }));
+    expect(screen.getByText("未共享任何文件夹。")).toBeTruthy();
+    screen.getByRole("button", { name: "浏览…" });
+    await user.click(screen.getByRole("button", { name: "共享这些文件夹" }));
+    expect(onAnswer).toHaveBeenLastCalledWith([]);
+    await user.click(screen.getByRole("button", { name: "不共享" }));
+    expect(onAnswer).toHaveBeenCalledTimes(2);
+  });
+
+  it("says in Chinese when the folder picker fails", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { user } = setup([], vi.fn(() => Promise.reject(new Error("no portal"))));
+    await user.click(screen.getByRole("button", { name: "浏览…" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("文件夹选择器出错：no portal");
   });
 });
 

@@ -1,4 +1,5 @@
 import { useMemo } from "react";
+import { tx, useT } from "../i18n";
 import { FolderShareDialog } from "./FolderShareDialog";
 import { contentKey } from "./activationGuard";
 import { ServerName } from "./ServerName";
@@ -18,21 +19,13 @@ export interface RootsDialogProps {
 
 /** A server asks which folders it may see: the person picks them. */
 export function RootsDialog({ request, initial, onBrowse, onCheck, onAnswer }: RootsDialogProps) {
+  const t = useT();
   const content = useMemo(() => contentKey(request.id, request.server, initial), [request.id, request.server, initial]);
   return (
     <FolderShareDialog
       request={request}
-      title={
-        <>
-          <ServerName name={request.server} /> wants to see your folders
-        </>
-      }
-      note={
-        <>
-          The server may read what these folders hold, and whatever it is allowed to do with files there. Share only
-          what it needs.
-        </>
-      }
+      title={tx("requests.roots.title", { server: <ServerName name={request.server} /> })}
+      note={t("requests.roots.note")}
       initial={initial}
       content={content}
       idPrefix={`roots-${request.id}`}

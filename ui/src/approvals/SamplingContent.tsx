@@ -1,5 +1,7 @@
+import type { ReactNode } from "react";
 import type { SamplingMessage, SamplingMessageContentBlock } from "../mcp/schema";
 import { LabelledField } from "../forms/LabelledField";
+import { format, tx, useT } from "../i18n";
 import "./approvals.css";
 
 /** A message's content as a list, whether the server sent one block or several. */
@@ -27,7 +29,7 @@ function dataUrl(kind: "image" | "audio", mimeType: string, data: string): strin
 function size(data: string): string {
   const text = data.replace(/\s/g, "");
   const bytes = Math.floor((text.length * 3) / 4) - (text.match(/=*$/)?.[0].length ?? 0);
-  return bytes < 1024 ? `${bytes} B` : `${Math.round(bytes / 1024)} KB`;
+  return bytes < 1024 ? `${format.number(bytes)} B` : `${format.number(Math.round(bytes / 1024))} KB`;
 }
 
 interface BlockProps {
@@ -41,6 +43,8 @@ interface BlockProps {
 
 /** One block of a sampling message: text (editable), an image, audio, or a tool call or result. */
 export function SamplingBlock({ block, label, id, onText }: BlockProps) {
+  const t = useT();
+  const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
   switch (block.type) {
     case "text":
       return onText ? (
@@ -58,24 +62,26 @@ export function SamplingBlock({ block, label, id, onText }: BlockProps) {
       );
     case "image": {
       const src = dataUrl("image", block.mimeType, block.data);
-      const what = `Image from the server (${block.mimeType}, ${size(block.data)})`;
+      const about = { mimeType: block.mimeType, size: size(block.data) };
       return src ? (
-        <img className="sampling-image" src={src} alt={what} />
+        <img className="sampling-image" src={src} alt={t("approvals.content.image", about)} />
       ) : (
-        <p className="muted">{what}: cannot be shown</p>
+        <p className="muted">{t("approvals.content.imageNotShown", about)}</p>
       );
     }
     case "audio": {
       const src = dataUrl("audio", block.mimeType, block.data);
-      const what = `Audio from the server (${block.mimeType}, ${size(block.data)})`;
-      return src ? <audio controls src={src} aria-label={what} /> : <p className="muted">{what}: cannot be played</p>;
+      const about = { mimeType: block.mimeType, size: size(block.data) };
+      return src ? (
+        <audio controls src={src} aria-label={t("approvals.content.audio", about)} />
+      ) : (
+        <p className="muted">{t("approvals.content.audioNotPlayed", about)}</p>
+      );
     }
     case "tool_use":
       return (
         <div>
-          <p className="form-label">
-            Tool call <code>{block.name}</code>
-          </p>
+          <p className="form-label">{tx("approvals.content.toolCall", { name: block.name, code })}</p>
           <pre className="sampling-json">{JSON.stringify(block.input, null, 2)}</pre>
         </div>
       );
@@ -83,7 +89,10 @@ export function SamplingBlock({ block, label, id, onText }: BlockProps) {
       return (
         <div>
           <p className="form-label">
-            {block.isError ? "Failed result" : "Result"} of tool call <code>{block.toolUseId}</code>
+            {tx(block.isError ? "approvals.content.failedResult" : "approvals.content.result", {
+              id: block.toolUseId,
+              code,
+            })}
           </p>
           <pre className="sampling-json">
             {block.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n")}

@@ -1,5 +1,6 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import type { CreateMessageRequestParams } from "../mcp/schema";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { SamplingDialog, type SamplingDialogProps } from "./SamplingDialog";
@@ -445,5 +446,188 @@ describe("SamplingDialog with a model", () => {
       "value",
       "",
     );
+  });
+});
+
+describe("SamplingDialog in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  /** The dialog as `setup` gives it, with its buttons and steps found by their Chinese names. */
+  function inChinese(extra: Partial<SamplingDialogProps> = {}) {
+    const { user, onAnswer } = setup(extra);
+    const next = () => screen.getByRole("button", { name: /^下一步|^发送回复$/ });
+    const currentStep = () =>
+      within(screen.getByRole("list", { name: "步骤" }))
+        .getAllByRole("listitem")
+        .find((li) => li.getAttribute("aria-current") === "step")?.textContent;
+    return { user, onAnswer, next, currentStep };
+  }
+
+  it("leads through the request in Chinese, the server's messages and names as sent", () => {
+    act(() => applyLanguage("zh-CN"));
+    userOnFakeClock();
+    render(
+      <SamplingDialog
+        request={{
+          id: 9,
+          server: "research",
+          deadlineMs: Date.now() + 60_000,
+          params: {
+            ...params,
+            messages: [
+              ...params.messages,
+              {
+                role: "assistant",
+                content: [
+                  { type: "tool_use", id: "call_1", name: "lookup", input: { q: "Paris" } },
+                  { type: "audio", mimeType: "audio/wav", data: "not base64!" },
+                ],
+              },
+              {
+                role: "user",
+                content: [{ type: "tool_result", toolUseId: "call_1", content: [{ type: "text", text: "2.1 million" }], isError: true }],
+              },
+            ],
+            toolChoice: { mode: "auto" },
+          },
+          during: [
+            { origin: { by: "agent", name: "Claude Code" }, call: "search" },
+            { origin: { by: "person" }, call: "index" },
+            { origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add" },
+          ],
+        }}
+        onAnswer={vi.fn()}
+        onDecline={vi.fn()}
+      />,
+    );
+    waitOutGuard();
+    const dialog = screen.getByRole("dialog", { name: "research 请求模型回复" });
+    expect(dialog.textContent).toContain(
+      "在处理来自 Claude Code 的 search 调用、你的 index 调用和来自模型（对话“Plan the trip”）的 add 调用时提出。",
+    );
+    expect(screen.getByRole("timer").textContent).toMatch(/^\d:\d\d 后自动拒绝$/);
+    expect(
+      within(screen.getByRole("list", { name: "步骤" }))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["1. 审阅请求", "2. 撰写回复", "3. 审阅回复"]);
+    expect(screen.getByRole("heading", { name: "第 1 步，共 3 步：审阅请求" })).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "消息 1（user）" })).toHaveProperty("value", "What is the capital of France?");
+    expect(screen.getByRole("textbox", { name: "消息 2（assistant），第 1 部分" })).toHaveProperty("value", "Let me look.");
+    expect(screen.getByRole("img", { name: "服务器发来的图像（image/png，8 B）" })).toBeTruthy();
+    expect(screen.getByText("消息 3（assistant）")).toBeTruthy();
+    expect(screen.getByText("工具调用").textContent).toBe("工具调用 lookup");
+    expect(screen.getByText(/^服务器发来的音频（audio\/wav，\d+ B）：无法播放$/)).toBeTruthy();
+    expect(screen.getByText(/的失败结果$/).textContent).toBe("工具调用 call_1 的失败结果");
+    for (const name of ["系统提示词", "最大词元数", "温度", "停止序列（每行一个）"]) {
+      expect(screen.getByRole("textbox", { name })).toBeTruthy();
+    }
+    expect(screen.getByText("成本 0.3 · 智能 0.8")).toBeTruthy();
+    expect(screen.getByText("来自此服务器（未添加：不会自动共享任何上下文）")).toBeTruthy();
+    expect(within(screen.getByRole("list", { name: "提供的工具" })).getByRole("listitem").textContent).toBe(
+      "lookup — Looks things up",
+    );
+    expect(screen.getByText("工具选择：auto。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "拒绝" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "下一步：撰写回复" })).toBeTruthy();
+  });
+
+  it("says in Chinese what is wrong, and what the reply will be", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { user, next, currentStep } = inChinese();
+    await user.clear(screen.getByRole("textbox", { name: "最大词元数" }));
+    await user.type(screen.getByRole("textbox", { name: "最大词元数" }), "lots");
+    await user.click(next());
+    expect(screen.getByText("请输入大于 0 的整数")).toBeTruthy();
+    await user.clear(screen.getByRole("textbox", { name: "最大词元数" }));
+    await user.type(screen.getByRole("textbox", { name: "最大词元数" }), "50");
+    await user.click(next());
+    expect(currentStep()).toBe("2. 撰写回复");
+    expect(screen.getByText("撰写 research 将作为模型回答收到的回复。请控制在约 50 个词元以内。")).toBeTruthy();
+    expect(screen.getByRole("region", { name: "对话" }).textContent).toContain("user: What is the capital of France?");
+    await user.clear(screen.getByRole("textbox", { name: "模型名称" }));
+    await user.click(next());
+    expect(screen.getByText("请先撰写回复")).toBeTruthy();
+    expect(screen.getByText("请输入模型名称，例如 human")).toBeTruthy();
+    await user.type(screen.getByRole("textbox", { name: "你的回复" }), "Rome.");
+    await user.type(screen.getByRole("textbox", { name: "模型名称" }), "human");
+    await user.click(next());
+    expect(currentStep()).toBe("3. 审阅回复");
+    expect(screen.getByText(/^这就是 research 将收到的内容/).textContent).toBe(
+      "这就是 research 将收到的内容：一条来自助手的回复，停止原因为 endTurn。如有需要，可在这里修改。",
+    );
+    expect(screen.getByRole("textbox", { name: "要发送的回复" })).toHaveProperty("value", "Rome.");
+    expect(screen.getByRole("button", { name: "上一步" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "发送回复" })).toBeTruthy();
+  });
+
+  it("tells in Chinese of the model's draft and its tool calls", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const draft = vi.fn().mockResolvedValue({
+      provider: "standin",
+      model: "gpt-test",
+      result: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me look it up." },
+          { type: "tool_use", id: "call_1", name: "lookup", input: { query: "capital of France" } },
+        ],
+        model: "gpt-test-2024",
+        stopReason: "toolUse",
+      },
+    });
+    const { user, next } = inChinese({ draft, onAllowWithoutReview: vi.fn() });
+    await user.click(next());
+    expect((await screen.findByText(/^由 standin 的 gpt-test 起草/)).textContent).toBe(
+      "由 standin 的 gpt-test 起草。发送给 research 之前，可按需修改。",
+    );
+    expect(screen.getByRole("button", { name: "我自己写" })).toBeTruthy();
+    const call = screen.getByRole("group", { name: "工具调用 lookup" });
+    expect(within(call).getByText("模型调用").textContent).toBe("模型调用 lookup");
+    const input = within(call).getByRole("textbox", { name: "lookup 的参数（JSON）" });
+    await user.clear(input);
+    await user.type(input, "[[1]");
+    expect(within(call).getByText("参数必须是一个 JSON 对象")).toBeTruthy();
+    await user.type(input, "x");
+    expect(within(call).getByText("参数不是有效的 JSON")).toBeTruthy();
+    await user.clear(input);
+    await user.type(input, "{{}");
+    await user.click(next());
+    expect(screen.getByText(/^这就是 research 将收到的内容/).textContent).toContain(
+      "停止原因为 toolUse，它请求 research 运行下方的工具调用，由 research 自己运行。",
+    );
+    expect(
+      screen.getByRole("checkbox", {
+        name: "对 research 始终如此：gpt-test（standin）的回复直接发送，不再询问我，无论服务器建议哪个模型",
+      }),
+    ).toBeTruthy();
+    expect(screen.getByRole("button", { name: "去掉这个调用" })).toBeTruthy();
+  });
+
+  it("says in Chinese that the model is drafting, and that the person stopped it", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const draft = vi.fn(() => new Promise<never>(() => {}));
+    const user = userOnFakeClock();
+    const request = { id: 9, server: "research", deadlineMs: Date.now() + 60_000, params };
+    render(
+      <SamplingDialog request={request} onAnswer={vi.fn()} onDecline={vi.fn()} draft={draft} streamed="Paris" stopDraft={vi.fn()} />,
+    );
+    waitOutGuard();
+    await user.click(screen.getByRole("button", { name: "下一步：撰写回复" }));
+    expect(screen.getByText("模型正在起草回复…")).toBeTruthy();
+    expect(screen.getByLabelText("模型目前已写出的内容").textContent).toBe("Paris");
+    await user.click(screen.getByRole("button", { name: "停止起草" }));
+    expect(screen.getByText("你停止了起草：模型已写出的内容在下方，可以接着写完或重写。")).toBeTruthy();
+  });
+
+  it("says in Chinese when the model could not draft, and who writes the reply then", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { user, next } = inChinese({ draft: vi.fn().mockRejectedValue({ code: "provider", message: "slow down" }) });
+    await user.click(next());
+    expect((await screen.findByRole("alert")).textContent).toBe("模型无法起草回复：slow down");
+    cleanup();
+    const none = inChinese({ draft: vi.fn().mockResolvedValue(null) });
+    await none.user.click(none.next());
+    expect(await screen.findByText(/^由你撰写 research 将作为模型回答收到的回复。/)).toBeTruthy();
   });
 });

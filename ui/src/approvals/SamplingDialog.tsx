@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -8,6 +8,7 @@ import type {
 } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
+import { t as translate, tx, useT, type MessageId } from "../i18n";
 import { LabelledField, errorAria } from "../forms/LabelledField";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
@@ -84,13 +85,15 @@ function callsOf(result: CreateMessageResult): DraftedCall[] {
     .map((b) => ({ id: b.id, name: b.name, input: JSON.stringify(b.input, null, 2) }));
 }
 
-/** What is wrong with a call's arguments as typed, if anything. */
+/** What is wrong with a call's arguments as typed, if anything (call it while rendering). */
 function inputError(input: string): string | null {
   try {
     const value: unknown = JSON.parse(input);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? null : "The arguments must be a JSON object";
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? null
+      : translate("approvals.sampling.notObject");
   } catch {
-    return "The arguments are not valid JSON";
+    return translate("approvals.sampling.notJson");
   }
 }
 
@@ -138,11 +141,13 @@ function reviewedParams(
   };
 }
 
-const STEPS = [
-  "Review the request",
-  "Write the reply",
-  "Review the reply",
-] as const;
+const STEPS: readonly MessageId[] = [
+  "approvals.sampling.step.request",
+  "approvals.sampling.step.write",
+  "approvals.sampling.step.review",
+];
+
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
 /**
  * A server asks for a model's reply. The person reads the request; once they approve it,
@@ -158,6 +163,7 @@ export function SamplingDialog({
   streamed = "",
   stopDraft,
 }: SamplingDialogProps) {
+  const t = useT();
   const { params } = request;
   const idPrefix = `sampling-${request.id}`;
   const [step, setStep] = useState(0);
@@ -179,10 +185,10 @@ export function SamplingDialog({
   );
 
   const settingProblems = settingsErrors(settings);
-  const replyError = reply.trim() === "" && calls.length === 0 ? "Write the reply first" : null;
+  const replyError = reply.trim() === "" && calls.length === 0 ? t("approvals.sampling.replyMissing") : null;
   const callErrors = calls.map((c) => inputError(c.input));
   const modelError =
-    model.trim() === "" ? "Enter a model name, such as human" : null;
+    model.trim() === "" ? t("approvals.sampling.modelMissing") : null;
   const stepOk =
     step === 0
       ? Object.keys(settingProblems).length === 0
@@ -272,11 +278,7 @@ export function SamplingDialog({
   return (
     <Modal
       className="modal-wide"
-      title={
-        <>
-          <ServerName name={request.server} /> wants a reply from a model
-        </>
-      }
+      title={tx("approvals.sampling.title", { server: <ServerName name={request.server} /> })}
       subtitle={
         <>
           <During during={request.during} />
@@ -288,7 +290,7 @@ export function SamplingDialog({
       footer={
         <>
           <button type="button" className="button danger" onClick={onDecline}>
-            Decline
+            {t("approvals.sampling.decline")}
           </button>
           <span className="spacer" />
           {step > 0 && (
@@ -297,7 +299,7 @@ export function SamplingDialog({
               className="button"
               onClick={() => setStep(step - 1)}
             >
-              Back
+              {t("approvals.sampling.back")}
             </button>
           )}
           <button
@@ -307,24 +309,28 @@ export function SamplingDialog({
             onClick={next}
           >
             {step === 0
-              ? "Next: write the reply"
+              ? t("approvals.sampling.nextWrite")
               : step === 1
-                ? "Next: review the reply"
-                : "Send reply"}
+                ? t("approvals.sampling.nextReview")
+                : t("approvals.sampling.send")}
           </button>
         </>
       }
     >
-      <ol className="steps" aria-label="Steps">
+      <ol className="steps" aria-label={t("approvals.sampling.steps")}>
         {STEPS.map((name, i) => (
           <li key={name} aria-current={i === step ? "step" : undefined}>
-            {i + 1}. {name}
+            {i + 1}. {t(name)}
           </li>
         ))}
       </ol>
       <div ref={body} className="modal-body-step">
         <h3 className="step-title">
-          Step {step + 1} of 3: {STEPS[step]}
+          {t("approvals.sampling.stepOf", {
+            step: step + 1,
+            steps: STEPS.length,
+            name: t(STEPS[step] ?? "approvals.sampling.step.request"),
+          })}
         </h3>
         {step === 0 && (
           <SamplingRequestReview
@@ -342,48 +348,52 @@ export function SamplingDialog({
             {drafted.kind === "drafting" && (
               <>
                 <p className="approval-note" role="status">
-                  The model is drafting the reply…
+                  {t("approvals.sampling.drafting")}
                 </p>
                 {streamed !== "" && (
-                  <pre className="sampling-streaming" aria-label="What the model has written so far">
+                  <pre className="sampling-streaming" aria-label={t("approvals.sampling.streamed")}>
                     {streamed}
                   </pre>
                 )}
                 {stopDraft && (
                   <button type="button" className="button" onClick={stop}>
-                    Stop the draft
+                    {t("approvals.sampling.stop")}
                   </button>
                 )}
               </>
             )}
             {drafted.kind === "stopped" && (
               <p className="approval-note" role="status">
-                You stopped the draft: what the model wrote is below, to finish or rewrite.
+                {t("approvals.sampling.stopped")}
               </p>
             )}
             {drafted.kind === "done" && (
               <p className="approval-note" role="status">
-                Drafted by {drafted.model} of {drafted.provider}. Edit it as needed before it goes to{" "}
-                {request.server}.
+                {t("approvals.sampling.drafted", {
+                  model: drafted.model,
+                  provider: drafted.provider,
+                  server: request.server,
+                })}
               </p>
             )}
             {drafted.kind === "failed" && (
               <p className="approval-note" role="alert">
-                The model could not draft the reply: {drafted.message}
+                {t("approvals.sampling.draftFailed", { message: drafted.message })}
               </p>
             )}
             {(drafted.kind === "drafting" || drafted.kind === "done") && (
               <button type="button" className="button" onClick={writeMyself}>
-                Write it myself
+                {t("approvals.sampling.writeMyself")}
               </button>
             )}
             {(drafted.kind === "none" || drafted.kind === "failed") && (
               <p className="approval-note">
-                {draft && drafted.kind === "none" && asked.current > 0
-                  ? "You write"
-                  : "Write"}{" "}
-                the reply {request.server} receives as the model's answer. Keep
-                it under about {settings.maxTokens} tokens.
+                {t(
+                  draft && drafted.kind === "none" && asked.current > 0
+                    ? "approvals.sampling.youWrite"
+                    : "approvals.sampling.write",
+                  { server: request.server, maxTokens: settings.maxTokens },
+                )}
               </p>
             )}
             <Transcript
@@ -394,10 +404,9 @@ export function SamplingDialog({
         )}
         {step === 2 && (
           <p className="approval-note">
-            This is what {request.server} receives, as a reply from the
-            assistant with stop reason <code>{calls.length === 0 ? "endTurn" : "toolUse"}</code>
-            {calls.length > 0 && `: it asks ${request.server} to run the tool calls below, and ${request.server} runs them itself`}
-            . Change it here if needed.
+            {calls.length === 0
+              ? tx("approvals.sampling.final", { server: request.server, reason: "endTurn", code })
+              : tx("approvals.sampling.finalWithCalls", { server: request.server, reason: "toolUse", code })}
           </p>
         )}
         {step === 2 && drafted.kind === "done" && onAllowWithoutReview && (
@@ -407,16 +416,18 @@ export function SamplingDialog({
               checked={always}
               onChange={(e) => setAlways(e.target.checked)}
             />{" "}
-            Always for {request.server}: send the replies of{" "}
-            {`${drafted.model} (${drafted.provider})`} without asking me,
-            whatever model the server hints at
+            {t("approvals.sampling.always", {
+              server: request.server,
+              model: drafted.model,
+              provider: drafted.provider,
+            })}
           </label>
         )}
         {step > 0 && (
           <>
             <LabelledField
               id={`${idPrefix}-reply`}
-              label={step === 1 ? "Your reply" : "Reply to send"}
+              label={step === 1 ? t("approvals.sampling.yourReply") : t("approvals.sampling.replyToSend")}
               error={show(replyError)}
             >
               <textarea
@@ -429,11 +440,9 @@ export function SamplingDialog({
               />
             </LabelledField>
             {calls.map((call, i) => (
-              <fieldset key={call.id} className="sampling-call" aria-label={`Tool call ${call.name}`}>
-                <legend>
-                  The model calls <code>{call.name}</code>
-                </legend>
-                <LabelledField id={`${idPrefix}-call-${i}`} label={`Arguments of ${call.name} (JSON)`} error={callErrors[i] ?? null}>
+              <fieldset key={call.id} className="sampling-call" aria-label={t("approvals.sampling.call", { name: call.name })}>
+                <legend>{tx("approvals.sampling.modelCalls", { name: call.name, code })}</legend>
+                <LabelledField id={`${idPrefix}-call-${i}`} label={t("approvals.sampling.callArguments", { name: call.name })} error={callErrors[i] ?? null}>
                   <textarea
                     id={`${idPrefix}-call-${i}`}
                     className="form-input mono"
@@ -444,13 +453,13 @@ export function SamplingDialog({
                   />
                 </LabelledField>
                 <button type="button" className="button small" onClick={() => setCalls(calls.filter((_, j) => j !== i))}>
-                  Leave this call out
+                  {t("approvals.sampling.leaveOut")}
                 </button>
               </fieldset>
             ))}
             <LabelledField
               id={`${idPrefix}-model`}
-              label="Model name"
+              label={t("approvals.sampling.modelName")}
               error={show(modelError)}
             >
               <input
@@ -476,8 +485,9 @@ function Transcript({
   messages: SamplingMessage[];
   systemPrompt: string;
 }) {
+  const t = useT();
   return (
-    <section className="transcript" aria-label="The conversation">
+    <section className="transcript" aria-label={t("approvals.sampling.conversation")}>
       {systemPrompt.trim() !== "" && (
         <p>
           <strong>system:</strong> {systemPrompt}

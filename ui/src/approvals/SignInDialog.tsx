@@ -1,9 +1,10 @@
 import { useMemo } from "react";
 import { Modal } from "../dialogs/Modal";
+import { tx, useT } from "../i18n";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { ServerName } from "./ServerName";
-import { inspectUrl } from "./inspectUrl";
+import { inspectUrl, listed } from "./inspectUrl";
 import type { PendingBase } from "./types";
 import { FullAddress } from "./UrlElicitationDialog";
 import "./approvals.css";
@@ -34,6 +35,7 @@ export interface SignInDialogProps {
  * takes clicks only once the dialog has been on screen a moment.
  */
 export function SignInDialog({ request, onAnswer }: SignInDialogProps) {
+  const t = useT();
   const inspection = inspectUrl(request.url);
   const { host, warnings, openable } = inspection;
   const signIn = () => onAnswer(true);
@@ -45,18 +47,14 @@ export function SignInDialog({ request, onAnswer }: SignInDialogProps) {
   );
   return (
     <Modal
-      title={
-        <>
-          Sign in to <ServerName name={request.server} />
-        </>
-      }
+      title={tx("requests.signIn.title", { server: <ServerName name={request.server} /> })}
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="cancelled" />}
       onCancel={() => onAnswer(false)}
       onPrimary={guard.primary(openable && warnings.length === 0 ? signIn : undefined)}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer(false)}>
-            Cancel
+            {t("requests.action.cancel")}
           </button>
           <button
             type="button"
@@ -64,49 +62,47 @@ export function SignInDialog({ request, onAnswer }: SignInDialogProps) {
             {...guard.accepting(!openable)}
             onClick={signIn}
           >
-            Sign in
+            {t("requests.signIn.signIn")}
           </button>
         </>
       }
     >
       <p className="url-host-line">
-        You will sign in at{" "}
-        <strong className="url-host" data-testid="sign-in-host">
-          {request.issuerHost}
-        </strong>
-        {host !== "" && host !== request.issuerHost && (
-          <>
-            {", on a page of "}
-            <strong data-testid="url-host">{host}</strong>
-          </>
-        )}
+        {tx(host !== "" && host !== request.issuerHost ? "requests.signIn.atOnPage" : "requests.signIn.at", {
+          issuerHost: (
+            <strong className="url-host" data-testid="sign-in-host">
+              {request.issuerHost}
+            </strong>
+          ),
+          host: <strong data-testid="url-host">{host}</strong>,
+        })}
       </p>
       <dl className="facts">
-        <dt>Authorization server</dt>
+        <dt>{t("requests.signIn.issuer")}</dt>
         <dd className="mono">{request.issuer}</dd>
-        <dt>For the server</dt>
+        <dt>{t("requests.signIn.resource")}</dt>
         <dd className="mono">{request.resource}</dd>
-        <dt>Permissions asked</dt>
+        <dt>{t("requests.signIn.scopes")}</dt>
         <dd data-testid="sign-in-scopes">
-          {request.scopes.length > 0 ? request.scopes.join(", ") : "what the server grants by default"}
+          {request.scopes.length > 0 ? listed(request.scopes) : t("requests.signIn.defaultScopes")}
         </dd>
       </dl>
       <div className="form-field">
         <span className="form-label" id={`sign-in-${request.id}-label`}>
-          Page that opens in your browser
+          {t("requests.signIn.page")}
         </span>
         <code className="url-full" aria-labelledby={`sign-in-${request.id}-label`} data-testid="url-full">
           <FullAddress inspection={inspection} />
         </code>
       </div>
       {warnings.length > 0 && (
-        <ul className="url-warnings" aria-label="Warnings">
+        <ul className="url-warnings" aria-label={t("requests.address.warnings")}>
           {warnings.map((warning) => (
             <li key={warning}>{warning}</li>
           ))}
         </ul>
       )}
-      {!openable && <p className="approval-alert">This address cannot be opened. Cancel the sign-in.</p>}
+      {!openable && <p className="approval-alert">{t("requests.signIn.unopenable")}</p>}
     </Modal>
   );
 }

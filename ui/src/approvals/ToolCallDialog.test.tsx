@@ -1,5 +1,6 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { ToolCallDialog, type ToolCallRequest } from "./ToolCallDialog";
 
@@ -134,5 +135,69 @@ describe("ToolCallDialog", () => {
     await user.click(screen.getByRole("radio", { name: /^Always/ }));
     await user.keyboard("{Enter}");
     expect(onAnswer).toHaveBeenCalledWith({ allow: true, arguments: { path: "/tmp/a.txt" }, remember: "once" });
+  });
+});
+
+describe("ToolCallDialog in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("asks in Chinese, the tool, server and claims as the server sent them", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup();
+    const dialog = screen.getByRole("dialog", { name: "files 请求调用 delete_file" });
+    expect(within(dialog).getByRole("timer").textContent).toMatch(/^[45]:\d\d 后自动拒绝$/);
+    expect(screen.getByRole("textbox", { name: "参数（JSON，可以编辑）" })).toBeTruthy();
+    const claims = screen.getByRole("region", { name: "files 的声明（未经验证）" });
+    expect(within(claims).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "标题：Delete a file title",
+      "可能会更改内容 readOnlyHint: false",
+      "可能删除或覆盖内容 destructiveHint: true",
+    ]);
+    expect(screen.getByRole("group", { name: "记住允许此工具或服务器的选择" })).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "始终（保存在设置中）" })).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "直到 Switchboard 退出" })).toBeTruthy();
+    for (const name of ["拒绝", "始终允许此服务器", "始终允许此工具", "允许一次"]) {
+      expect(screen.getByRole("button", { name })).toBeTruthy();
+    }
+  });
+
+  it("names in Chinese who asks", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup({ askedBy: { by: "agent", name: "Claude Code" } });
+    screen.getByRole("dialog", { name: "Claude Code 请求 files 调用 delete_file" });
+    cleanup();
+    setup({ askedBy: { by: "model", conversation: "3", title: "Tidy the notes" } });
+    screen.getByRole("dialog", { name: "对话“Tidy the notes”中的模型请求调用 files 的 delete_file" });
+    cleanup();
+    setup({ askedBy: { by: "app", server: "files" } });
+    screen.getByRole("dialog", { name: "files 的应用请求调用 delete_file" });
+    cleanup();
+    setup({ askedBy: { by: "person" }, annotations: null });
+    screen.getByRole("dialog", { name: "你自己对 files 上 delete_file 的调用可能会造成破坏" });
+    expect(screen.getByText(/^这是你自己发起的调用/).textContent).toContain("“信任”页面");
+    expect(screen.getByText("服务器没有声明这个工具会做什么。")).toBeTruthy();
+  });
+
+  it("says in Chinese what the person changed and what stops the call", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { user } = setup();
+    const editor = () => screen.getByRole("textbox", { name: "参数（JSON，可以编辑）" });
+    await user.click(screen.getByRole("radio", { name: "直到 Switchboard 退出" }));
+    expect(screen.getByRole("button", { name: "允许此工具直到退出" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "允许此服务器直到退出" })).toBeTruthy();
+    await user.type(editor(), "x");
+    expect(screen.getByText("你修改了参数；工具将收到你修改后的版本。")).toBeTruthy();
+    expect(screen.getByText("修正参数后才能允许此调用")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "允许一次" })).toHaveProperty("disabled", true);
+    await user.click(screen.getByRole("button", { name: "撤销修改" }));
+    expect(screen.getByRole("button", { name: "允许一次" })).toHaveProperty("disabled", false);
+  });
+
+  it("tells in Chinese what changed since the person allowed it", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup({ changed: { server: true, allowedMs: 1_700_000_000_000 } });
+    const change = screen.getByRole("alert", { name: "自你允许以来已有更改" });
+    expect(within(change).getByText(/^你曾于 .+ 允许过此项，但不是现在的样子/)).toBeTruthy();
+    expect(within(change).getByText(/^服务器的启动或连接方式已改变/)).toBeTruthy();
   });
 });

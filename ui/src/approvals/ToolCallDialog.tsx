@@ -1,6 +1,7 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { ToolAnnotations } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
+import { tx, useT } from "../i18n";
 import { JsonEditor } from "../forms/JsonEditor";
 import { parseJsonObject, prettyJson } from "../forms/rawJson";
 import { contentKey, useActivationGuard } from "./activationGuard";
@@ -35,8 +36,28 @@ export interface ToolCallDialogProps {
 
 type Scope = "always" | "session";
 
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+/** Who wants the call made, in a title: the server's name set apart, the tool as code. */
+function titleOf(request: ToolCallRequest): ReactNode {
+  const named = { server: <ServerName name={request.server} />, tool: request.tool, code };
+  switch (request.askedBy?.by) {
+    case "model":
+      return tx("approvals.toolCall.title.model", { ...named, title: request.askedBy.title });
+    case "agent":
+      return tx("approvals.toolCall.title.agent", { ...named, agent: request.askedBy.name });
+    case "app":
+      return tx("approvals.toolCall.title.app", named);
+    case "person":
+      return tx("approvals.toolCall.title.person", named);
+    default:
+      return tx("approvals.toolCall.title.server", named);
+  }
+}
+
 /** A tool call that waits for the person: the exact arguments (editable) and the server's claims. */
 export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
+  const t = useT();
   const original = prettyJson(request.arguments);
   const [text, setText] = useState(original);
   const [scope, setScope] = useState<Scope>("always");
@@ -67,47 +88,24 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
   return (
     <Modal
       className="modal-wide"
-      title={
-        request.askedBy?.by === "model" ? (
-          <>
-            A model in conversation “{request.askedBy.title}” wants to call{" "}
-            <code>{request.tool}</code> of <ServerName name={request.server} />
-          </>
-        ) : request.askedBy?.by === "agent" ? (
-          <>
-            {request.askedBy.name} wants <ServerName name={request.server} /> to call <code>{request.tool}</code>
-          </>
-        ) : request.askedBy?.by === "app" ? (
-          <>
-            The app of <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
-          </>
-        ) : request.askedBy?.by === "person" ? (
-          <>
-            Your own call of <code>{request.tool}</code> on <ServerName name={request.server} /> may destroy something
-          </>
-        ) : (
-          <>
-            <ServerName name={request.server} /> wants to call <code>{request.tool}</code>
-          </>
-        )
-      }
+      title={titleOf(request)}
       subtitle={<Countdown deadlineMs={request.deadlineMs} outcome="denied" />}
       onCancel={deny}
       onPrimary={guard.primary(parsed.ok ? () => allow("once") : undefined)}
       footer={
         <>
           <button type="button" className="button danger" onClick={deny}>
-            Deny
+            {t("approvals.toolCall.deny")}
           </button>
           <span className="spacer" />
-          {!parsed.ok && <span className="form-error">Fix the arguments to allow the call</span>}
+          {!parsed.ok && <span className="form-error">{t("approvals.toolCall.fixArguments")}</span>}
           <button
             type="button"
             className="button"
             {...guard.accepting(!parsed.ok)}
             onClick={() => allow(always ? "server_always" : "server_for_session")}
           >
-            {always ? "Always allow this server" : "Allow this server until quit"}
+            {always ? t("approvals.toolCall.serverAlways") : t("approvals.toolCall.serverSession")}
           </button>
           <button
             type="button"
@@ -115,25 +113,22 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
             {...guard.accepting(!parsed.ok)}
             onClick={() => allow(always ? "tool_always" : "tool_for_session")}
           >
-            {always ? "Always allow this tool" : "Allow this tool until quit"}
+            {always ? t("approvals.toolCall.toolAlways") : t("approvals.toolCall.toolSession")}
           </button>
           <button type="button" className="button primary" {...guard.accepting(!parsed.ok)} onClick={() => allow("once")}>
-            Allow once
+            {t("approvals.toolCall.once")}
           </button>
         </>
       }
     >
       {request.askedBy?.by === "person" && (
-        <p className="muted">
-          You called it yourself: it asks first because the tool does not claim to only read or to destroy nothing.
-          These questions can be turned off on the Trust page.
-        </p>
+        <p className="muted">{t("approvals.toolCall.ownCall")}</p>
       )}
       {request.changed && <TrustChange changed={request.changed} />}
       <div className="form-field">
         <JsonEditor
           id={editorId}
-          label="Arguments (JSON, you may edit them)"
+          label={t("approvals.toolCall.arguments")}
           text={text}
           onText={setText}
           error={parsed.ok ? undefined : parsed.error}
@@ -141,23 +136,23 @@ export function ToolCallDialog({ request, onAnswer }: ToolCallDialogProps) {
         />
         {text !== original && (
           <p className="edited-note">
-            <span>You changed the arguments; the tool receives your version.</span>
+            <span>{t("approvals.toolCall.edited")}</span>
             <button type="button" className="link-button" onClick={() => setText(original)}>
-              Undo changes
+              {t("approvals.toolCall.undo")}
             </button>
           </p>
         )}
       </div>
       <ToolClaims server={request.server} annotations={request.annotations} />
       <fieldset className="remember-scope">
-        <legend>Remember a choice to allow this tool or server</legend>
+        <legend>{t("approvals.toolCall.remember")}</legend>
         <label>
           <input type="radio" name={`${editorId}-scope`} checked={always} onChange={() => setScope("always")} />
-          Always (saved in the settings)
+          {t("approvals.toolCall.always")}
         </label>
         <label>
           <input type="radio" name={`${editorId}-scope`} checked={!always} onChange={() => setScope("session")} />
-          Until Switchboard quits
+          {t("approvals.toolCall.untilQuit")}
         </label>
       </fieldset>
     </Modal>

@@ -1,23 +1,29 @@
 import { useId } from "react";
 import type { ToolAnnotations } from "../mcp/schema";
+import { tx, useT, type MessageId } from "../i18n";
 import { ServerName } from "./ServerName";
 
 type Hint = "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
 
 /** What each hint says when true and when false, and whether "true" calls for care. */
-const HINTS: Array<{ key: Hint; yes: string; no: string; risky: boolean }> = [
-  { key: "readOnlyHint", yes: "Only reads: changes nothing", no: "May change things", risky: false },
-  { key: "destructiveHint", yes: "May delete or overwrite things", no: "Only adds, never deletes", risky: true },
+const HINTS: Array<{ key: Hint; yes: MessageId; no: MessageId; risky: boolean }> = [
+  { key: "readOnlyHint", yes: "approvals.claims.readOnly.yes", no: "approvals.claims.readOnly.no", risky: false },
+  {
+    key: "destructiveHint",
+    yes: "approvals.claims.destructive.yes",
+    no: "approvals.claims.destructive.no",
+    risky: true,
+  },
   {
     key: "idempotentHint",
-    yes: "Calling it again has no further effect",
-    no: "Calling it again may do more",
+    yes: "approvals.claims.idempotent.yes",
+    no: "approvals.claims.idempotent.no",
     risky: false,
   },
   {
     key: "openWorldHint",
-    yes: "Reaches outside systems, such as the internet",
-    no: "Stays within its own data",
+    yes: "approvals.claims.openWorld.yes",
+    no: "approvals.claims.openWorld.no",
     risky: true,
   },
 ];
@@ -33,25 +39,26 @@ export function ToolClaims({
   const claims = HINTS.filter(({ key }) => typeof annotations?.[key] === "boolean");
   const title = annotations?.title;
   const headingId = useId();
+  const t = useT();
   return (
     <section className="tool-claims" aria-labelledby={headingId}>
       <h3 id={headingId}>
-        Claims made by <ServerName name={server} />, not verified
+        {tx("approvals.claims.heading", { server: <ServerName name={server} /> })}
       </h3>
       {claims.length === 0 && !title ? (
-        <p className="muted">The server claims nothing about what this tool does.</p>
+        <p className="muted">{t("approvals.claims.none")}</p>
       ) : (
         <ul>
           {title && (
             <li>
-              Title: {title} <code className="muted">title</code>
+              {t("approvals.claims.title", { title })} <code className="muted">title</code>
             </li>
           )}
           {claims.map(({ key, yes, no, risky }) => {
             const value = annotations?.[key] === true;
             return (
               <li key={key} className={value && risky ? "claim-risky" : undefined}>
-                {value ? yes : no} <code className="muted">{`${key}: ${String(value)}`}</code>
+                {t(value ? yes : no)} <code className="muted">{`${key}: ${String(value)}`}</code>
               </li>
             );
           })}

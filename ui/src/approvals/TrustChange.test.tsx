@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { TrustChange, readable } from "./TrustChange";
 
 const before: ToolDefinition = {
@@ -49,5 +50,29 @@ describe("TrustChange", () => {
     const { container } = render(<TrustChange changed={{ server: false, tool: { before, after: sneaky }, allowedMs: 1 }} />);
     expect(container.querySelector("img")).toBeNull();
     expect(readable(sneaky)).toContain("<img src=x onerror=alert(1)>");
+  });
+});
+
+describe("TrustChange in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+  afterEach(cleanup);
+
+  it("says in Chinese what changed, the tool's own words as the server wrote them", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<TrustChange changed={{ server: false, tool: { before, after }, allowedMs: 1_700_000_000_000 }} />);
+    expect(screen.getByRole("heading", { name: "自你允许以来已有更改" })).toBeTruthy();
+    expect(screen.getByText(/^你曾于 .+ 允许过此项，但不是现在的样子：你之前的选择已不再适用。/)).toBeTruthy();
+    const diff = screen.getByLabelText("工具的更改内容");
+    expect(diff.textContent).toContain("  标题：（无）\n  描述：\n");
+    expect(diff.textContent).toContain("  输入架构：\n");
+    expect(diff.textContent).toContain("  注解（服务器的声明）：\n");
+    expect(diff.querySelector("ins")?.textContent).toContain("+ Echoes the text.");
+  });
+
+  it("says in Chinese when the tool is new, and when it was allowed at no known time", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<TrustChange changed={{ server: false, newTool: true, allowedMs: 0 }} />);
+    expect(screen.getByText(/^你曾允许过此项，但不是现在的样子/)).toBeTruthy();
+    expect(screen.getByText(/^这是一个新工具：你允许该服务器的所有工具时，它并未列出此工具。/)).toBeTruthy();
   });
 });

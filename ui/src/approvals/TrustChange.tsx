@@ -1,5 +1,6 @@
 import { diffLines } from "diff";
 import type { Changed, DefinitionChange, ToolDefinition } from "../bindings";
+import { t as translate, useT } from "../i18n";
 import { formatDateTime } from "../servers/time";
 
 /**
@@ -8,35 +9,24 @@ import { formatDateTime } from "../servers/time";
  * to slip new instructions to the model). The tool's change is shown as a line diff, as text.
  */
 export function TrustChange({ changed }: { changed: Changed }) {
+  const t = useT();
   const when = changed.allowedMs ? formatDateTime(changed.allowedMs) : undefined;
   return (
-    <section className="trust-change" role="alert" aria-label="Changed since you allowed it">
-      <h3>Changed since you allowed it</h3>
-      <p>
-        You allowed this{when ? ` on ${when}` : ""}, but not as it is now: your earlier choice no longer applies.
-        Read what changed before you decide.
-      </p>
-      {changed.server && (
-        <p className="trust-change-server">
-          The server is now launched or reached differently: its command, arguments, working folder, environment
-          variable names or address changed.
-        </p>
-      )}
-      {changed.newTool && (
-        <p>
-          This tool is new: the server did not list it when you allowed all of its tools. Read what it says before you
-          decide.
-        </p>
-      )}
+    <section className="trust-change" role="alert" aria-label={t("approvals.trustChange.title")}>
+      <h3>{t("approvals.trustChange.title")}</h3>
+      <p>{when ? t("approvals.trustChange.allowedOn", { when }) : t("approvals.trustChange.allowed")}</p>
+      {changed.server && <p className="trust-change-server">{t("approvals.trustChange.server")}</p>}
+      {changed.newTool && <p>{t("approvals.trustChange.newTool")}</p>}
       {changed.tool && <DefinitionDiff change={changed.tool} />}
     </section>
   );
 }
 
 function DefinitionDiff({ change }: { change: DefinitionChange }) {
+  const t = useT();
   const parts = diffLines(readable(change.before), readable(change.after));
   return (
-    <pre className="definition-diff" aria-label="What changed in the tool">
+    <pre className="definition-diff" aria-label={t("approvals.trustChange.diff")}>
       {parts.map((part, i) => {
         if (part.added) return <ins key={i}>{marked(part.value, "+ ")}</ins>;
         if (part.removed) return <del key={i}>{marked(part.value, "- ")}</del>;
@@ -46,16 +36,20 @@ function DefinitionDiff({ change }: { change: DefinitionChange }) {
   );
 }
 
-/** What a person reads of a tool, a fact per line, with its JSON in a stable key order. */
+/**
+ * What a person reads of a tool, a fact per line, with its JSON in a stable key order; the
+ * headings in the window's language (call it while rendering).
+ */
 export function readable(tool: ToolDefinition): string {
   const json = (value: unknown) => JSON.stringify(sortedKeys(value ?? {}), null, 2);
+  const none = translate("approvals.trustChange.none");
   return [
-    `Title: ${tool.title ?? "(none)"}`,
-    "Description:",
-    tool.description ?? "(none)",
-    "Input schema:",
+    translate("approvals.trustChange.fieldTitle", { title: tool.title ?? none }),
+    translate("approvals.trustChange.description"),
+    tool.description ?? none,
+    translate("approvals.trustChange.inputSchema"),
     json(tool.inputSchema),
-    "Annotations (the server's claims):",
+    translate("approvals.trustChange.annotations"),
     json(tool.annotations),
     "",
   ].join("\n");

@@ -1,5 +1,6 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { userOnFakeClock, waitOutGuard } from "./guardTesting";
 import { UrlElicitationDialog } from "./UrlElicitationDialog";
 
@@ -67,6 +68,9 @@ describe("UrlElicitationDialog", () => {
     const { onAnswer, user } = setup("http://xn--pple-43d.com/login", "Sign in at apple.com");
     expect(screen.getByTestId("url-host").textContent).toBe("xn--pple-43d.com");
     expect(screen.getByTestId("url-host-unicode").textContent).toBe("\u0430pple.com");
+    expect(screen.getByTestId("url-host").parentElement?.textContent).toBe(
+      "The page is on xn--pple-43d.com, which reads as \u0430pple.com",
+    );
     const warnings = within(screen.getByRole("list", { name: "Warnings" }))
       .getAllByRole("listitem")
       .map((li) => li.textContent);
@@ -97,5 +101,45 @@ describe("UrlElicitationDialog", () => {
   it("shows a secret the host masked in the address as its ellipsis", () => {
     setup("https://pay.example.com/checkout?session=…");
     expect(screen.getByTestId("url-full").textContent).toBe("https://pay.example.com/checkout?session=…");
+  });
+});
+
+describe("UrlElicitationDialog in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("asks in Chinese, the server's message and the address as they are", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { onAnswer, user } = setup("https://pay.example.com/checkout?session=42");
+    screen.getByRole("dialog", { name: "billing 请你打开一个网页" });
+    expect(screen.getByRole("region", { name: "来自 billing 的消息" }).textContent).toBe(
+      "Please provide your API key to continue.",
+    );
+    expect(screen.getByTestId("url-host").parentElement?.textContent).toBe("页面位于 pay.example.com");
+    expect(document.getElementById("url-3-label")?.textContent).toBe("完整地址");
+    screen.getByText("此地址看起来没有异常。仅当你预料到这个请求时才打开它。");
+    await user.click(screen.getByRole("button", { name: "在浏览器中打开" }));
+    expect(onAnswer).toHaveBeenLastCalledWith("accept");
+    await user.click(screen.getByRole("button", { name: "拒绝" }));
+    expect(onAnswer).toHaveBeenLastCalledWith("decline");
+    await user.click(screen.getByRole("button", { name: "取消" }));
+    expect(onAnswer).toHaveBeenLastCalledWith("cancel");
+  });
+
+  it("warns in Chinese of what looks odd, and says when the address cannot be opened", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup("http://xn--pple-43d.com/login", "Sign in at apple.com");
+    expect(screen.getByTestId("url-host").parentElement?.textContent).toBe(
+      "页面位于 xn--pple-43d.com，读作 \u0430pple.com",
+    );
+    const warnings = within(screen.getByRole("list", { name: "警告" }))
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(warnings).toHaveLength(4);
+    expect(warnings[2]).toBe("名称“\u0430pple”混用了西里尔字母和拉丁字母，这些字母可能与其他字母看起来一模一样。");
+    expect(warnings[3]).toBe("消息中提到的是 apple.com，但该地址指向 xn--pple-43d.com。");
+    cleanup();
+    setup("file:///etc/passwd");
+    screen.getByText("此地址无法打开。请拒绝或取消该请求。");
+    expect(screen.getByRole("list", { name: "警告" }).textContent).toBe("“file:”类地址会被拒绝：只会打开网址（https）。");
   });
 });

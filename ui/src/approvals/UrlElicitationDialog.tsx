@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import type { ElicitRequestURLParams } from "../mcp/schema";
 import { Modal } from "../dialogs/Modal";
+import { tx, useT } from "../i18n";
 import { contentKey, useActivationGuard } from "./activationGuard";
 import { Countdown } from "./Countdown";
 import { During } from "./During";
@@ -20,6 +21,7 @@ export interface UrlElicitationDialogProps {
  * click (Enter opens it only when nothing looks odd).
  */
 export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialogProps) {
+  const t = useT();
   const { message, url } = request.params;
   const inspection = inspectUrl(url, message);
   const { warnings, openable } = inspection;
@@ -32,11 +34,7 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
   );
   return (
     <Modal
-      title={
-        <>
-          <ServerName name={request.server} /> wants you to open a web page
-        </>
-      }
+      title={tx("requests.url.title", { server: <ServerName name={request.server} /> })}
       subtitle={
         <>
           <During during={request.during} />
@@ -48,10 +46,10 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer("cancel")}>
-            Cancel
+            {t("requests.action.cancel")}
           </button>
           <button type="button" className="button" onClick={() => onAnswer("decline")}>
-            Decline
+            {t("requests.action.decline")}
           </button>
           <button
             type="button"
@@ -59,16 +57,16 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
             {...guard.accepting(!openable)}
             onClick={open}
           >
-            Open in browser
+            {t("requests.url.open")}
           </button>
         </>
       }
     >
-      <section className="approval-section" aria-label={`Message from ${request.server}`}>
+      <section className="approval-section" aria-label={t("requests.message.label", { server: request.server })}>
         <p className="server-message">{message}</p>
       </section>
-      <AddressShown inspection={inspection} id={`url-${request.id}`} fine="Nothing in this address looks odd. Open it only if you expected this request." />
-      {!openable && <p className="approval-alert">This address cannot be opened. Decline or cancel the request.</p>}
+      <AddressShown inspection={inspection} id={`url-${request.id}`} fine={t("requests.url.fine")} />
+      {!openable && <p className="approval-alert">{t("requests.url.unopenable")}</p>}
     </Modal>
   );
 }
@@ -79,33 +77,32 @@ export function UrlElicitationDialog({ request, onAnswer }: UrlElicitationDialog
  * warning sign, or `fine` when there is none.
  */
 export function AddressShown({ inspection, id, fine }: { inspection: UrlInspection; id: string; fine: string }) {
+  const t = useT();
   const { host, unicodeHost, warnings } = inspection;
   return (
     <>
       {host !== "" && (
         <p className="url-host-line">
-          The page is on{" "}
-          <strong className="url-host" data-testid="url-host">
-            {host}
-          </strong>
-          {unicodeHost !== host && (
-            <>
-              {", which reads as "}
-              <strong data-testid="url-host-unicode">{unicodeHost}</strong>
-            </>
-          )}
+          {tx(unicodeHost !== host ? "requests.address.onReadsAs" : "requests.address.on", {
+            host: (
+              <strong className="url-host" data-testid="url-host">
+                {host}
+              </strong>
+            ),
+            unicodeHost: <strong data-testid="url-host-unicode">{unicodeHost}</strong>,
+          })}
         </p>
       )}
       <div className="form-field">
         <span className="form-label" id={`${id}-label`}>
-          Full address
+          {t("requests.address.full")}
         </span>
         <code className="url-full" aria-labelledby={`${id}-label`} data-testid="url-full">
           <FullAddress inspection={inspection} />
         </code>
       </div>
       {warnings.length > 0 ? (
-        <ul className="url-warnings" aria-label="Warnings">
+        <ul className="url-warnings" aria-label={t("requests.address.warnings")}>
           {warnings.map((warning) => (
             <li key={warning}>{warning}</li>
           ))}

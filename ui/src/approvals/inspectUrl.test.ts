@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { inspectUrl } from "./inspectUrl";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
+import { inspectUrl, listed } from "./inspectUrl";
 import { decodeLabel } from "./punycode";
 
 describe("inspectUrl", () => {
@@ -105,6 +106,44 @@ describe("inspectUrl", () => {
     ]);
     expect(inspectUrl("https://auth.example.com/x", "Sign in to example.com").warnings).toEqual([]);
     expect(inspectUrl(url, "Please sign in").warnings).toEqual([]);
+  });
+});
+
+describe("inspectUrl in Chinese", () => {
+  afterEach(() => applyLanguage("en"));
+
+  it("says each warning in Chinese, the names and addresses as they are", () => {
+    applyLanguage("zh-CN");
+    expect(inspectUrl("http://xn--pple-43d.com/login", "Sign in at apple.com").warnings).toEqual([
+      "未加密（http）：网络上的任何人都可能读取或篡改你看到和发送的内容。",
+      "主机是一个国际化域名，读作“\u0430pple.com”：其中的字母可能在模仿另一个名称。",
+      "名称“\u0430pple”混用了西里尔字母和拉丁字母，这些字母可能与其他字母看起来一模一样。",
+      "消息中提到的是 apple.com，但该地址指向 xn--pple-43d.com。",
+    ]);
+    expect(inspectUrl("https://user:pw@example.com").warnings).toEqual([
+      "地址在主机名前含有用户名和密码（“user”）：无论这个名字暗示什么，页面实际位于 example.com。此类地址会被拒绝。",
+    ]);
+    expect(inspectUrl("https://192.168.0.1/").warnings).toEqual([
+      "主机是一个纯 IP 地址（192.168.0.1），而不是你能认出的名称。",
+      "主机是这台计算机或你的本地网络。",
+    ]);
+    expect(inspectUrl("javascript:alert(1)").warnings).toEqual(["“javascript:”类地址会被拒绝：只会打开网址（https）。"]);
+    expect(inspectUrl("not a url").warnings).toEqual(["这不是有效的网址：无法打开。"]);
+  });
+
+  it("lists hosts and scripts as Chinese lists them", () => {
+    const url = "https://a\u0430\u03b1.example/";
+    expect(inspectUrl(url).warnings[1]).toBe(
+      "The name “a\u0430\u03b1” mixes Latin and Cyrillic and Greek letters, which can look identical to other letters.",
+    );
+    applyLanguage("zh-CN");
+    expect(inspectUrl(url).warnings[1]).toBe(
+      "名称“a\u0430\u03b1”混用了拉丁字母、西里尔字母和希腊字母，这些字母可能与其他字母看起来一模一样。",
+    );
+    expect(inspectUrl("https://login.examp1e.net/", "Use example.com or example.org").warnings).toEqual([
+      "消息中提到的是 example.com、example.org，但该地址指向 login.examp1e.net。",
+    ]);
+    expect(listed(["files", "everything"])).toBe("files、everything");
   });
 });
 

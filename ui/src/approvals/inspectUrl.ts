@@ -1,3 +1,4 @@
+import { t, type MessageId } from "../i18n";
 import { toUnicodeHost } from "./punycode";
 
 export interface UrlInspection {
@@ -9,7 +10,7 @@ export interface UrlInspection {
   host: string;
   /** The host as it reads, internationalized names decoded. */
   unicodeHost: string;
-  /** Reasons for care, in plain words; empty when nothing looks odd. */
+  /** Reasons for care, in plain words (the window's language); empty when nothing looks odd. */
   warnings: string[];
   /** Only web addresses may be opened, and none with a user name or password before its host. */
   openable: boolean;
@@ -34,6 +35,27 @@ const SCRIPTS = [
 
 /** Scripts that are written together in one language, so mixing them is no sign of imitation. */
 const WRITTEN_TOGETHER: Record<string, string> = { Han: "CJK", Hiragana: "CJK", Katakana: "CJK", Hangul: "CJK" };
+
+/** Each script's name, for the person: the names `scriptsOf` gives. */
+const SCRIPT_NAMES: Record<string, MessageId> = {
+  Latin: "requests.script.latin",
+  Cyrillic: "requests.script.cyrillic",
+  Greek: "requests.script.greek",
+  Armenian: "requests.script.armenian",
+  Georgian: "requests.script.georgian",
+  Cherokee: "requests.script.cherokee",
+  Hebrew: "requests.script.hebrew",
+  Arabic: "requests.script.arabic",
+  Devanagari: "requests.script.devanagari",
+  Thai: "requests.script.thai",
+  CJK: "requests.script.cjk",
+  other: "requests.script.other",
+};
+
+/** Items in a line, as the window's language separates them: "a, b" or "a、b". */
+export function listed(items: readonly string[]): string {
+  return items.join(t("requests.list.separator"));
+}
 
 function scriptsOf(label: string): Set<string> {
   const scripts = new Set<string>();
@@ -92,7 +114,7 @@ export function inspectUrl(url: string, message?: string): UrlInspection {
       scheme: "",
       host: "",
       unicodeHost: "",
-      warnings: ["This is not a valid web address: it cannot be opened."],
+      warnings: [t("requests.warning.invalid")],
       openable: false,
     };
   }
@@ -104,43 +126,42 @@ export function inspectUrl(url: string, message?: string): UrlInspection {
   if (scheme !== "https" && scheme !== "http") {
     return {
       ...base,
-      warnings: [`Addresses of the “${scheme}:” kind are refused: only web addresses (https) are opened.`],
+      warnings: [t("requests.warning.scheme", { scheme })],
       openable: false,
     };
   }
 
   const warnings: string[] = [];
   if (scheme === "http") {
-    warnings.push("Not encrypted (http): anyone on the network could read or change what you see and send.");
+    warnings.push(t("requests.warning.http"));
   }
   // The host refuses to open these too: the name before the host is there to mislead.
   const credentials = parsed.username !== "" || parsed.password !== "";
   if (credentials) {
     const user = decodeURIComponent(parsed.username);
-    warnings.push(
-      `The address holds a user name${parsed.password ? " and a password" : ""} (“${user}”) before the host: ` +
-        `the page is on ${host}, whatever that name suggests. Addresses like this are refused.`,
-    );
+    warnings.push(t(parsed.password ? "requests.warning.userAndPassword" : "requests.warning.user", { user, host }));
   }
   if (IPV4.test(host) || host.startsWith("[")) {
-    warnings.push(`The host is a bare IP address (${host}), not a name you could recognize.`);
+    warnings.push(t("requests.warning.ip", { host }));
   }
   if (isLocal(host)) {
-    warnings.push("The host is this computer or your local network.");
+    warnings.push(t("requests.warning.local"));
   }
   if (unicodeHost !== host) {
-    warnings.push(
-      `The host is an internationalized name that reads as “${unicodeHost}”: its letters may imitate another name.`,
-    );
+    warnings.push(t("requests.warning.internationalized", { unicodeHost }));
   }
   const mixed = unicodeHost.split(".").find((label) => scriptsOf(label).size > 1);
   if (mixed !== undefined) {
-    const scripts = [...scriptsOf(mixed)].join(" and ");
-    warnings.push(`The name “${mixed}” mixes ${scripts} letters, which can look identical to other letters.`);
+    // "Cyrillic and Latin"; of three or more, each joined as the language lists them.
+    const names = [...scriptsOf(mixed)].map((name) => t(SCRIPT_NAMES[name] ?? "requests.script.other"));
+    const scripts = names.reduce((first, second, i) =>
+      t(i === names.length - 1 ? "requests.script.and" : "requests.script.joined", { first, second }),
+    );
+    warnings.push(t("requests.warning.mixed", { label: mixed, scripts }));
   }
   const mentioned = message ? mentionedHosts(message) : [];
   if (mentioned.length > 0 && !mentioned.some((m) => sameSite(m, host) || sameSite(m, unicodeHost))) {
-    warnings.push(`The message mentions ${mentioned.join(", ")}, but the address goes to ${host}.`);
+    warnings.push(t("requests.warning.mentions", { mentioned: listed(mentioned), host }));
   }
   return { ...base, warnings, openable: !credentials };
 }

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ChatView } from "./ChatView";
 
 type Listener = (e: { payload: unknown }) => void;
@@ -251,5 +252,100 @@ describe("the chat view", () => {
     await userEvent.click(screen.getByRole("button", { name: "Export as JSON" }));
     expect(commands.exportConversation).toHaveBeenLastCalledWith(1, "json");
     await vi.waitFor(() => expect(screen.queryByRole("status")).toBeNull());
+  });
+});
+
+describe("the chat view in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("explains in Chinese how to add a model, around the conversations", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
+    vi.mocked(commands.conversations).mockResolvedValue([]);
+    render(<ChatView />);
+    const note = await screen.findByRole("note");
+    expect(note.textContent).toBe(
+      "尚未配置模型。请在模型页面添加一个：填写它的地址（兼容 OpenAI 的服务器，或 Anthropic）、API 密钥（保存在系统密钥环中）和默认模型。然后回到这里对话；模型的每次工具调用都会等待你的批准。",
+    );
+    expect(within(note).getByText("模型").tagName).toBe("STRONG");
+    const list = screen.getByRole("complementary", { name: "对话列表" });
+    expect(within(list).getByRole("button", { name: "新建对话" })).toBeTruthy();
+    expect((within(list).getByRole("searchbox", { name: "搜索对话" }) as HTMLInputElement).placeholder).toBe("搜索…");
+    expect(await within(list).findByText("还没有对话。")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "发送" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("offers a conversation's actions, and asks before deleting it, in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    await openWeather();
+    for (const name of ["重命名", "导出", "设置"]) expect(await screen.findByRole("button", { name })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "删除" }));
+    const question = screen.getByRole("group", { name: "删除“Weather”？" });
+    expect(question.textContent).toContain("删除Weather及其全部消息？在 Switchboard 退出之前都可以撤销。");
+    expect(within(question).getByText("Weather").tagName).toBe("STRONG");
+    expect(document.activeElement?.textContent).toBe("保留");
+    await userEvent.click(within(question).getByRole("button", { name: "是的，删除" }));
+    expect((await screen.findByRole("status")).textContent).toBe("已删除“Weather”。 撤销");
+    expect(screen.getByRole("button", { name: "撤销" })).toBeTruthy();
+  });
+
+  it("says what a conversation took and where it was exported, with numbers as Chinese writes them", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.exportConversation).mockResolvedValue("/home/me/Weather.json");
+    const weather = await openWeather();
+    vi.mocked(commands.conversation).mockResolvedValue({
+      summary: weather,
+      messages: [],
+      running: false,
+      settings: noSettings,
+      spent: { inputTokens: 12000, outputTokens: 345, cost: 0.5, unpriced: 1 },
+    });
+    resyncs.forEach((f) => f({ payload: null }));
+    expect((await screen.findByLabelText("这个对话的用量")).textContent).toBe("12,345 个词元 · $0.50，另有未定价的回答");
+    await userEvent.click(screen.getByRole("button", { name: "导出" }));
+    expect(screen.getByRole("group", { name: "导出为" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "导出为 JSON" }));
+    expect((await screen.findByRole("status")).textContent).toBe("已写入 /home/me/Weather.json");
+  });
+
+  it("keeps a conversation's settings in Chinese, and says in Chinese what is wrong with a limit", async () => {
+    act(() => applyLanguage("zh-CN"));
+    await openWeather();
+    await userEvent.click(await screen.findByRole("button", { name: "设置" }));
+    const form = within(screen.getByRole("form", { name: "对话设置" }));
+    expect((form.getByRole("textbox", { name: "系统提示词" }) as HTMLTextAreaElement).placeholder).toBe("在这个对话中模型应始终牢记的内容");
+    await userEvent.type(form.getByRole("spinbutton", { name: "工具调用最多轮数" }), "0");
+    expect(form.getByText("最多轮数：须为不小于 1 的整数，留空则使用默认值。")).toBeTruthy();
+    expect((form.getByRole("button", { name: "保存设置" }) as HTMLButtonElement).disabled).toBe(true);
+    const effort = form.getByRole("combobox", { name: "推理强度" });
+    expect([...effort.querySelectorAll("option")].map((o) => o.textContent)).toEqual(["模型默认", "低", "中", "高"]);
+    expect(form.getByRole("spinbutton", { name: "最长回答（词元）" })).toBeTruthy();
+    expect(form.getByRole("button", { name: "取消" })).toBeTruthy();
+  });
+
+  it("tells in Chinese why the model stopped and what the run took, and keeps the provider's words", async () => {
+    await withLocalModel();
+    // The view speaks the language chosen while it is open.
+    act(() => applyLanguage("zh-CN"));
+    expect(screen.getByRole("combobox", { name: "模型" })).toBeTruthy();
+    expect(screen.getByRole("combobox", { name: "提供方" })).toBeTruthy();
+    await userEvent.type(screen.getByRole("textbox", { name: "消息" }), "Write a long story{Enter}");
+    await screen.findByRole("list", { name: "消息" });
+    emit({ kind: "chat", conversation: 1, event: { event: "text_delta", text: "Once upon a time" } });
+    expect(await screen.findByRole("button", { name: "停止" })).toBeTruthy();
+    emit({
+      kind: "chat",
+      conversation: 1,
+      event: {
+        event: "finished",
+        ended: { by: "model", reason: { reason: "max_tokens" }, saidNothing: false },
+        usage: { input_tokens: 1200, output_tokens: 34 },
+      },
+    });
+    expect(await screen.findByText("回答被截断：已达到这里允许的回答最大词元数。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "继续" })).toBeTruthy();
+    expect(screen.getByText("本次运行：读取 1,200 个词元，写出 34 个。")).toBeTruthy();
+    emit({ kind: "chat", conversation: 1, event: { event: "error", message: "401: invalid key", tooLong: true, usage: {} } });
+    expect((await screen.findByRole("alert")).textContent).toBe("模型无法回答：401: invalid key总结之前的轮次");
   });
 });

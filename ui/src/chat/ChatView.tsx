@@ -20,6 +20,7 @@ import { Composer } from "./Composer";
 import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } from "./context";
 import { useFollowTail } from "../followTail";
 import { formatDateTime, isoTime } from "../servers/time";
+import { format, t as translate, tx, useT } from "../i18n";
 import "./chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
@@ -45,9 +46,20 @@ function withSpent(total: SpentTotal, spent: ShownSpent | null | undefined): Spe
   };
 }
 
+/** What a conversation took: its tokens, and what they cost when its models have a price. */
+function totalText(spent: SpentTotal): string {
+  const tokens = format.number(spent.inputTokens + spent.outputTokens);
+  if (spent.cost <= 0) return translate("chat.head.tokens", { tokens });
+  const cost = dollarsText(spent.cost);
+  return spent.unpriced > 0
+    ? translate("chat.head.tokensCostUnpriced", { tokens, cost })
+    : translate("chat.head.tokensCost", { tokens, cost });
+}
+
 /** Conversations with a model, whose tool calls pass the approval gate. */
 
 export function ChatView() {
+  const t = useT();
   const providers = useFetched(() => commands.providers(), ["providers_changed"]);
   const [query, setQuery] = useState("");
   const list = useFetched(() => commands.conversations(query.trim() === "" ? null : query), [], [query]);
@@ -70,10 +82,10 @@ export function ChatView() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [exported, setExported] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const exportAs = (id: number, format: ExportFormat) => {
+  const exportAs = (id: number, kind: ExportFormat) => {
     setError(null);
-    commands.exportConversation(id, format).then(
-      (path) => setExported(path === null ? null : `Written to ${path}`),
+    commands.exportConversation(id, kind).then(
+      (path) => setExported(path),
       (err: unknown) => setError(errorMessage(err)),
     );
   };
@@ -227,10 +239,10 @@ export function ChatView() {
   const summarise = () => {
     if (open === null) return;
     const id = open;
-    setLive((l) => ({ ...l, running: true, error: null, tooLong: false, notice: "The model is summarising the earlier turns…" }));
+    setLive((l) => ({ ...l, running: true, error: null, tooLong: false, notice: translate("chat.notice.summarising") }));
     commands.summariseEarlier(id, choice?.provider ?? null, choice?.model || null).then(
       () => {
-        setLive((l) => ({ ...l, running: false, notice: "The earlier turns were summarised: ask again with Regenerate." }));
+        setLive((l) => ({ ...l, running: false, notice: translate("chat.notice.summarised") }));
         load(id);
       },
       (err: unknown) => {
@@ -263,14 +275,20 @@ export function ChatView() {
 
   return (
     <div className="chat">
-      <aside className="chat-list" aria-label="Conversations">
+      <aside className="chat-list" aria-label={t("chat.list.label")}>
         <button type="button" className="button primary" onClick={() => void create()}>
-          New conversation
+          {t("chat.list.new")}
         </button>
-        <input type="search" aria-label="Search conversations" placeholder="Search…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          aria-label={t("chat.list.search")}
+          placeholder={t("chat.list.searchPlaceholder")}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         {deleted && (
           <p className="chat-undo" role="status">
-            Deleted “{deleted.title}”.{" "}
+            {t("chat.list.deleted", { title: deleted.title })}{" "}
             <button
               type="button"
               className="button small"
@@ -282,7 +300,7 @@ export function ChatView() {
                 })
               }
             >
-              Undo
+              {t("chat.list.undo")}
             </button>
           </p>
         )}
@@ -297,17 +315,13 @@ export function ChatView() {
               </button>
             </li>
           ))}
-          {conversations.length === 0 && <li className="muted">{query ? "No conversation matches." : "No conversation yet."}</li>}
+          {conversations.length === 0 && <li className="muted">{query ? t("chat.list.noMatch") : t("chat.list.empty")}</li>}
         </ul>
       </aside>
       <section className="chat-main">
         {providers.data && configured.length === 0 && (
           <div className="chat-no-model" role="note">
-            <p>
-              <strong>No model is configured.</strong> Add one on the <strong>Models</strong> page: its address (an OpenAI-compatible
-              server, or Anthropic), its API key (kept in the OS keyring) and a default model. Then come back here to chat; every tool
-              call the model makes waits for your approval.
-            </p>
+            <p>{tx("chat.noModel", { strong: (chunks) => <strong>{chunks}</strong> })}</p>
           </div>
         )}
         {view && (
@@ -316,38 +330,36 @@ export function ChatView() {
               <>
                 <h2>{title}</h2>
                 {(view.spent.inputTokens > 0 || view.spent.outputTokens > 0) && (
-                  <span className="muted chat-total" aria-label="What this conversation took">
-                    {(view.spent.inputTokens + view.spent.outputTokens).toLocaleString()} tokens
-                    {view.spent.cost > 0 && ` · ${dollarsText(view.spent.cost)}`}
-                    {view.spent.unpriced > 0 && view.spent.cost > 0 && " and answers without a price"}
+                  <span className="muted chat-total" aria-label={t("chat.head.took")}>
+                    {totalText(view.spent)}
                   </span>
                 )}
                 <button type="button" className="button" onClick={() => setRenaming(title)}>
-                  Rename
+                  {t("chat.head.rename")}
                 </button>
                 <button type="button" className="button" aria-expanded={exporting} onClick={() => setExporting((e) => !e)}>
-                  Export
+                  {t("chat.head.export")}
                 </button>
                 {exporting && (
-                  <span role="group" aria-label="Export as" className="chat-export">
-                    {(["markdown", "json"] as const).map((format) => (
+                  <span role="group" aria-label={t("chat.head.exportAs")} className="chat-export">
+                    {(["markdown", "json"] as const).map((kind) => (
                       <button
-                        key={format}
+                        key={kind}
                         type="button"
                         className="button"
-                        aria-label={`Export as ${format === "json" ? "JSON" : "Markdown"}`}
+                        aria-label={t("chat.head.exportAsFormat", { format: kind === "json" ? "JSON" : "Markdown" })}
                         onClick={() => {
                           setExporting(false);
-                          exportAs(view.summary.id as number, format);
+                          exportAs(view.summary.id as number, kind);
                         }}
                       >
-                        {format === "json" ? "JSON" : "Markdown"}
+                        {kind === "json" ? "JSON" : "Markdown"}
                       </button>
                     ))}
                   </span>
                 )}
                 <button type="button" className="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)}>
-                  Settings
+                  {t("chat.head.settings")}
                 </button>
                 <button
                   type="button"
@@ -355,7 +367,7 @@ export function ChatView() {
                   aria-expanded={confirmingDelete}
                   onClick={() => setConfirmingDelete(true)}
                 >
-                  Delete
+                  {t("chat.head.delete")}
                 </button>
                 {settingsOpen && (
                   <ConversationSettingsForm
@@ -373,14 +385,12 @@ export function ChatView() {
                   <div
                     className="confirm chat-confirm"
                     role="group"
-                    aria-label={`Delete ${title}?`}
+                    aria-label={t("chat.delete.label", { title })}
                     onKeyDown={(e) => {
                       if (e.key === "Escape") setConfirmingDelete(false);
                     }}
                   >
-                    <p>
-                      Delete <strong>{title}</strong> and all its messages? You can take it back until Switchboard quits.
-                    </p>
+                    <p>{tx("chat.delete.question", { strong: (chunks) => <strong>{chunks}</strong>, title })}</p>
                     <button
                       type="button"
                       className="button danger"
@@ -393,11 +403,11 @@ export function ChatView() {
                         })
                       }
                     >
-                      Yes, delete it
+                      {t("chat.delete.confirm")}
                     </button>
                     {/* Focus lands on the safe choice. */}
                     <button type="button" className="button" autoFocus onClick={() => setConfirmingDelete(false)}>
-                      Keep
+                      {t("chat.delete.keep")}
                     </button>
                   </div>
                 )}
@@ -413,12 +423,12 @@ export function ChatView() {
                   });
                 }}
               >
-                <input aria-label="Title" value={renaming} onChange={(e) => setRenaming(e.target.value)} />
+                <input aria-label={t("chat.rename.title")} value={renaming} onChange={(e) => setRenaming(e.target.value)} />
                 <button type="submit" className="button primary">
-                  Save
+                  {t("chat.rename.save")}
                 </button>
                 <button type="button" className="button" onClick={() => setRenaming(null)}>
-                  Cancel
+                  {t("chat.rename.cancel")}
                 </button>
               </form>
             )}
@@ -436,19 +446,19 @@ export function ChatView() {
             {view && <Messages messages={view.messages} live={live} onStop={stop} turns={turns} views={chatViews} />}
             {view && !live.running && view.messages.some((m) => m.turn) && (
               <div className="chat-after">
-                <button type="button" className="button small" aria-label="Ask for the last answer again" onClick={regenerate}>
-                  Regenerate
+                <button type="button" className="button small" aria-label={t("chat.after.regenerateLabel")} onClick={regenerate}>
+                  {t("chat.after.regenerate")}
                 </button>
               </div>
             )}
             {live.usage && !live.running && (
               <p className="muted chat-usage">
-                This run: {live.usage.read.toLocaleString()} tokens read, {live.usage.written.toLocaleString()} written.
+                {t("chat.after.usage", { read: format.number(live.usage.read), written: format.number(live.usage.written) })}
               </p>
             )}
             {exported && (
               <p className="muted" role="status">
-                {exported}
+                {t("chat.head.exported", { path: exported })}
               </p>
             )}
             {live.notice && (
@@ -456,13 +466,13 @@ export function ChatView() {
                 {live.notice}
                 {live.canContinue ? (
                   <button type="button" className="button" onClick={goOn}>
-                    Continue
+                    {t("chat.after.continue")}
                   </button>
                 ) : (
                   lastTurn >= 0 &&
                   turns && (
                     <button type="button" className="button" onClick={() => turns.onRemove(lastTurn)}>
-                      Remove this turn
+                      {t("chat.after.removeTurn")}
                     </button>
                   )
                 )}
@@ -473,10 +483,10 @@ export function ChatView() {
         </div>
         {live.error && (
           <p className="error chat-notice" role="alert">
-            The model could not answer: {live.error}
+            {t("chat.failed.couldNotAnswer", { error: live.error })}
             {live.tooLong && !live.running && open !== null && (
               <button type="button" className="button" onClick={summarise}>
-                Summarise earlier turns
+                {t("chat.failed.summarise")}
               </button>
             )}
           </p>
@@ -496,7 +506,7 @@ export function ChatView() {
           {configured.length > 0 && choice && (
             <div className="chat-model">
               <label>
-                Provider{" "}
+                {t("chat.compose.provider")}{" "}
                 <select
                   value={choice.provider}
                   onChange={(e) => {
@@ -512,7 +522,7 @@ export function ChatView() {
                 </select>
               </label>
               <label>
-                Model{" "}
+                {t("chat.compose.model")}{" "}
                 <input list="chat-models" value={choice.model} onChange={(e) => setChoice({ ...choice, model: e.target.value })} />
               </label>
               <datalist id="chat-models">
@@ -525,11 +535,11 @@ export function ChatView() {
           <Composer draft={draft} onDraft={setDraft} resources={resources} prompts={prompts} onSubmit={() => void send()} />
           {live.running ? (
             <button type="button" className="button danger" onClick={stop}>
-              Stop
+              {t("chat.compose.stop")}
             </button>
           ) : (
             <button type="submit" className="button primary" disabled={configured.length === 0 || !sendable(draft)}>
-              Send
+              {t("chat.compose.send")}
             </button>
           )}
         </form>

@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { Composer } from "./Composer";
 import { composed, emptyDraft, sendable, slashQuery, type Draft, type PromptChoice, type ResourceChoice } from "./context";
 
@@ -126,5 +127,40 @@ describe("the composer", () => {
     expect(slashQuery("/gre")).toBe("gre");
     expect(slashQuery("/greet now")).toBeNull();
     expect(slashQuery("see /greet")).toBeNull();
+  });
+});
+
+describe("the composer in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names its parts in Chinese, and keeps the servers' prompt and resource names as they are", async () => {
+    act(() => applyLanguage("zh-CN"));
+    setup();
+    const message = screen.getByRole("textbox", { name: "消息" }) as HTMLTextAreaElement;
+    expect(message.placeholder).toBe("给模型写点什么…（输入 / 使用提示词）");
+    await userEvent.type(message, "/nothing");
+    expect(within(screen.getByRole("listbox", { name: "提示词" })).getByText("没有匹配的提示词。")).toBeTruthy();
+    await userEvent.clear(message);
+    await userEvent.type(message, "/gr{Enter}");
+    expect(screen.getByRole("group", { name: "提示词 /greet" }).textContent).toContain("Greet someone");
+    expect((screen.getByRole("textbox", { name: "消息" }) as HTMLTextAreaElement).placeholder).toBe("补充到提示词（可选）…");
+    expect(screen.getByRole("button", { name: "移除提示词" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "附加资源" }));
+    const search = screen.getByRole("searchbox", { name: "搜索资源" }) as HTMLInputElement;
+    expect(search.placeholder).toBe("资源名称或 URI…");
+    await userEvent.type(search, "nowhere");
+    expect(within(screen.getByRole("list", { name: "资源" })).getByText("没有匹配的资源。")).toBeTruthy();
+    await userEvent.clear(search);
+    await userEvent.type(search, "readme{Enter}");
+    expect(within(screen.getByRole("list", { name: "已附加的资源" })).getByRole("button", { name: "移除 demo://readme" })).toBeTruthy();
+  });
+
+  it("says in Chinese when no running server offers a prompt or a resource", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Composer draft={{ text: "/", attachments: [], prompt: null }} onDraft={() => {}} resources={[]} prompts={[]} onSubmit={() => {}} />);
+    expect(screen.getByText("没有运行中的服务器提供提示词。")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "附加资源" }));
+    expect(screen.getByText("没有运行中的服务器提供资源。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "关闭" })).toBeTruthy();
   });
 });

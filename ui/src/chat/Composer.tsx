@@ -1,6 +1,7 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { ArgumentFields, type ArgumentField } from "../explorer/ArgumentFields";
 import { completer } from "../explorer/completion";
+import { useT } from "../i18n";
 import {
   matching,
   promptText,
@@ -30,6 +31,7 @@ const LISTED = 50;
  * fields with the server's completions).
  */
 export function Composer({ draft, onDraft, resources, prompts, onSubmit }: ComposerProps) {
+  const t = useT();
   const id = useId();
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -95,7 +97,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
   return (
     <div className="chat-composer">
       {draft.attachments.length > 0 && (
-        <ul className="chat-chips" aria-label="Attached resources">
+        <ul className="chat-chips" aria-label={t("chat.composer.attached")}>
           {draft.attachments.map((a) => (
             <li key={`${a.server}\n${a.uri}`} className="chat-chip">
               <span title={a.uri}>
@@ -104,7 +106,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
               <button
                 type="button"
                 className="link-button"
-                aria-label={`Remove ${a.uri}`}
+                aria-label={t("chat.composer.removeAttachment", { uri: a.uri })}
                 onClick={() => onDraft({ ...draft, attachments: draft.attachments.filter((b) => b !== a) })}
               >
                 ×
@@ -114,7 +116,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
         </ul>
       )}
       {prompt && (
-        <fieldset className="chat-prompt" aria-label={`Prompt /${prompt.name}`}>
+        <fieldset className="chat-prompt" aria-label={t("chat.composer.prompt", { name: prompt.name })}>
           <legend>
             /{prompt.name} {prompt.title && <span>{prompt.title}</span>} <span className="muted">{prompt.server}</span>
           </legend>
@@ -126,16 +128,16 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
             complete={completer(prompt.server, { type: "ref/prompt", name: prompt.name }, prompt.values)}
           />
           <button type="button" className="button" onClick={() => onDraft({ ...draft, prompt: null })}>
-            Remove prompt
+            {t("chat.composer.removePrompt")}
           </button>
         </fieldset>
       )}
       <div className="chat-write">
         <textarea
-          aria-label="Message"
+          aria-label={t("chat.composer.message")}
           rows={3}
           value={draft.text}
-          placeholder={prompt ? "Add to the prompt (optional)…" : "Write to the model… (/ for prompts)"}
+          placeholder={prompt ? t("chat.composer.placeholderWithPrompt") : t("chat.composer.placeholder")}
           role={menuOpen ? "combobox" : undefined}
           aria-expanded={menuOpen ? menu.length > 0 : undefined}
           aria-controls={menuOpen && menu.length > 0 ? menuId : undefined}
@@ -147,7 +149,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
           onKeyDown={onKeyDown}
         />
         {menuOpen && (
-          <ul id={menuId} role="listbox" aria-label="Prompts" className="chat-menu">
+          <ul id={menuId} role="listbox" aria-label={t("chat.composer.prompts")} className="chat-menu">
             {menu.map((p, i) => (
               <li
                 key={`${p.server}\n${p.name}`}
@@ -163,7 +165,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
             ))}
             {menu.length === 0 && (
               <li className="muted" role="presentation">
-                {prompts.length === 0 ? "No running server offers a prompt." : "No prompt matches."}
+                {prompts.length === 0 ? t("chat.composer.noPrompt") : t("chat.composer.noPromptMatches")}
               </li>
             )}
           </ul>
@@ -174,8 +176,8 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
           <>
             <input
               type="search"
-              aria-label="Search resources"
-              placeholder="Resource name or URI…"
+              aria-label={t("chat.composer.searchResources")}
+              placeholder={t("chat.composer.resourcePlaceholder")}
               autoFocus
               value={search}
               onChange={(e) => setSearch(e.target.value)}
@@ -189,7 +191,7 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
                 }
               }}
             />
-            <ul className="chat-menu" aria-label="Resources">
+            <ul className="chat-menu" aria-label={t("chat.composer.resources")}>
               {found.map((r) => (
                 <li key={`${r.server}\n${r.uri}`}>
                   <button type="button" className="link-button" onClick={() => attach(r)}>
@@ -198,16 +200,16 @@ export function Composer({ draft, onDraft, resources, prompts, onSubmit }: Compo
                 </li>
               ))}
               {found.length === 0 && (
-                <li className="muted">{resources.length === 0 ? "No running server offers a resource." : "No resource matches."}</li>
+                <li className="muted">{resources.length === 0 ? t("chat.composer.noResource") : t("chat.composer.noResourceMatches")}</li>
               )}
             </ul>
             <button type="button" className="button" onClick={() => setPicking(false)}>
-              Close
+              {t("chat.composer.close")}
             </button>
           </>
         ) : (
           <button type="button" className="button" onClick={() => setPicking(true)}>
-            Attach resource
+            {t("chat.composer.attach")}
           </button>
         )}
       </div>

@@ -1,10 +1,11 @@
 import { useId, useState } from "react";
 import type { ConversationSettings, Effort } from "../bindings";
+import { useT, type MessageId } from "../i18n";
 
-const EFFORTS: { value: Effort; label: string }[] = [
-  { value: "low", label: "Low" },
-  { value: "medium", label: "Medium" },
-  { value: "high", label: "High" },
+const EFFORTS: { value: Effort; label: MessageId }[] = [
+  { value: "low", label: "chat.settings.effortLow" },
+  { value: "medium", label: "chat.settings.effortMedium" },
+  { value: "high", label: "chat.settings.effortHigh" },
 ];
 
 export interface ConversationSettingsFormProps {
@@ -13,12 +14,15 @@ export interface ConversationSettingsFormProps {
   onCancel(): void;
 }
 
-/** A whole number of at least 1 as typed, null when left empty, or what is wrong with it. */
-function count(text: string): number | null | string {
-  const t = text.trim();
-  if (t === "") return null;
-  const n = Number(t);
-  return Number.isInteger(n) && n >= 1 ? n : "a whole number of at least 1, or nothing for the default";
+/** What is typed when it is not a whole number of at least 1, nor empty. */
+const WRONG = "wrong";
+
+/** A whole number of at least 1 as typed, null when left empty, or [`WRONG`]. */
+function count(text: string): number | null | typeof WRONG {
+  const typed = text.trim();
+  if (typed === "") return null;
+  const n = Number(typed);
+  return Number.isInteger(n) && n >= 1 ? n : WRONG;
 }
 
 /**
@@ -27,6 +31,7 @@ function count(text: string): number | null | string {
  * was last sent with, chosen beside the message.
  */
 export function ConversationSettingsForm({ settings, onSave, onCancel }: ConversationSettingsFormProps) {
+  const t = useT();
   const id = useId();
   const [system, setSystem] = useState(settings.system ?? "");
   const [maxTokens, setMaxTokens] = useState(settings.maxTokens?.toString() ?? "");
@@ -34,57 +39,57 @@ export function ConversationSettingsForm({ settings, onSave, onCancel }: Convers
   const [effort, setEffort] = useState<Effort | null>(settings.effort ?? null);
   const tokens = count(maxTokens);
   const rounds = count(maxRounds);
-  const wrong = typeof tokens === "string" || typeof rounds === "string";
+  const wrong = tokens === WRONG || rounds === WRONG;
   return (
     <form
       className="chat-settings"
-      aria-label="Conversation settings"
+      aria-label={t("chat.settings.label")}
       onSubmit={(e) => {
         e.preventDefault();
-        if (typeof tokens === "string" || typeof rounds === "string") return;
+        if (tokens === WRONG || rounds === WRONG) return;
         onSave({ ...settings, system: system.trim() === "" ? null : system, maxTokens: tokens, maxRounds: rounds, effort });
       }}
       onKeyDown={(e) => {
         if (e.key === "Escape") onCancel();
       }}
     >
-      <label htmlFor={`${id}-system`}>System prompt</label>
+      <label htmlFor={`${id}-system`}>{t("chat.settings.system")}</label>
       <textarea
         id={`${id}-system`}
         rows={3}
-        placeholder="What the model should always keep in mind in this conversation"
+        placeholder={t("chat.settings.systemPlaceholder")}
         value={system}
         onChange={(e) => setSystem(e.target.value)}
       />
       <div className="chat-settings-numbers">
         <label>
-          Longest answer (tokens)
+          {t("chat.settings.longest")}
           <input type="number" min={1} step={1} placeholder="4096" value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
         </label>
         <label>
-          Most rounds of tool calls
+          {t("chat.settings.rounds")}
           <input type="number" min={1} step={1} placeholder="16" value={maxRounds} onChange={(e) => setMaxRounds(e.target.value)} />
         </label>
         <label>
-          Reasoning effort
+          {t("chat.settings.effort")}
           <select value={effort ?? ""} onChange={(e) => setEffort(e.target.value === "" ? null : (e.target.value as Effort))}>
-            <option value="">The model's default</option>
+            <option value="">{t("chat.settings.effortDefault")}</option>
             {EFFORTS.map((e) => (
               <option key={e.value} value={e.value}>
-                {e.label}
+                {t(e.label)}
               </option>
             ))}
           </select>
         </label>
       </div>
-      {typeof tokens === "string" && <p className="error">Longest answer: {tokens}.</p>}
-      {typeof rounds === "string" && <p className="error">Most rounds: {rounds}.</p>}
+      {tokens === WRONG && <p className="error">{t("chat.settings.longestWrong")}</p>}
+      {rounds === WRONG && <p className="error">{t("chat.settings.roundsWrong")}</p>}
       <div className="chat-turn-actions">
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t("chat.settings.cancel")}
         </button>
         <button type="submit" className="button primary" disabled={wrong}>
-          Save settings
+          {t("chat.settings.save")}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { idle } from "./live";
 import { Messages } from "./Messages";
 
@@ -139,5 +140,84 @@ describe("the messages", () => {
     );
     const said = [...document.querySelectorAll(".chat-spent")].map((p) => p.textContent);
     expect(said).toEqual(["1,000 tokens read, 200 written by model-a · $0.0060", "1,000 tokens read, 200 written by model-a"]);
+  });
+});
+
+describe("the messages in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("name who said what in Chinese, and leave what the model and the apps wrote as they wrote it", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const user = userEvent.setup();
+    vi.spyOn(navigator.clipboard, "writeText").mockRejectedValue(new Error("no clipboard"));
+    render(
+      <Messages
+        messages={[
+          {
+            role: "user",
+            turn: true,
+            spent: null,
+            parts: [
+              { kind: "resource", server: "demo", uri: "demo://readme", mimeType: "text/markdown", text: "# Demo" },
+              { kind: "text", text: "What is this?" },
+            ],
+          },
+          {
+            role: "assistant",
+            turn: false,
+            spent: { model: "model-a", inputTokens: 1000, outputTokens: 200, cost: 0.006 },
+            parts: [
+              { kind: "reasoning", text: "", redacted: true },
+              { kind: "text", text: "A demo." },
+            ],
+          },
+          { role: "user", turn: false, spent: null, parts: [{ kind: "app", server: "board", says: "context", text: "Topic: weather" }] },
+          { role: "user", turn: false, spent: null, parts: [{ kind: "app", server: "board", says: "message", text: "Show me more" }] },
+        ]}
+        live={{ ...idle(true), thinking: "Still thinking." }}
+        onStop={() => {}}
+        turns={{ onEdit: () => {}, onRemove: () => {} }}
+      />,
+    );
+    expect(screen.getByRole("list", { name: "消息" })).toBeTruthy();
+    const you = screen.getByRole("listitem", { name: "你" });
+    expect(you.querySelector("summary")?.textContent).toBe("已附加 demo://readme demo");
+    expect(within(you).getByRole("button", { name: "移除这条消息及其回答" }).textContent).toBe("移除");
+    const [model, streaming] = screen.getAllByRole("listitem", { name: "模型" });
+    expect(model?.querySelector("summary")?.textContent).toBe("推理过程");
+    expect(model?.textContent).toContain("提供方隐藏了这段推理。");
+    expect(model?.textContent).toContain("A demo.");
+    expect(model?.querySelector(".chat-spent")?.textContent).toBe("model-a：读取 1,000 个词元，写出 200 个 · $0.0060");
+    expect(streaming?.querySelector("summary")?.textContent).toBe("思考中…");
+    const apps = screen.getAllByRole("listitem", { name: "board 的应用" });
+    expect(apps[0]?.querySelector("summary")?.textContent).toBe("board 的应用告诉模型的内容");
+    expect(apps[1]?.textContent).toBe("来自 board 的应用Show me more");
+    const copy = within(model as HTMLElement).getByRole("button", { name: "复制这条消息" });
+    expect(copy.textContent).toBe("复制");
+    await user.click(copy);
+    expect(copy.textContent).toBe("无法复制");
+  });
+
+  it("edit a turn of the person's in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(
+      <Messages
+        messages={[{ role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "Rain in Lisbon?" }] }]}
+        live={idle()}
+        onStop={() => {}}
+        turns={{ onEdit: () => {}, onRemove: () => {} }}
+      />,
+    );
+    await userEvent.click(screen.getByRole("button", { name: "编辑" }));
+    expect((screen.getByRole("textbox", { name: "你的消息" }) as HTMLTextAreaElement).value).toBe("Rain in Lisbon?");
+    expect(screen.getByRole("button", { name: "重新发送" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "取消" })).toBeTruthy();
+  });
+
+  it("show a call being written in Chinese", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Messages messages={[]} live={{ ...idle(true), writing: { 0: { server: "board", tool: "draw", text: "{" } } }} onStop={() => {}} />);
+    const call = screen.getByRole("region", { name: "工具调用：board 的 draw" });
+    expect(within(call).getByRole("status").textContent).toBe("正在生成");
   });
 });

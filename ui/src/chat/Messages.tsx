@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { ShownMessage, ShownSpent } from "../bindings";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { resultsOf, type CallState, type Live, type Writing } from "./live";
@@ -7,6 +7,7 @@ import { ViewFrame } from "../views/ViewFrame";
 import { ToolCallCard } from "./ToolCallCard";
 import type { Conversation } from "../views/bridge";
 import type { ToolView } from "../views/viewOf";
+import { format, t as translate, tx, useT } from "../i18n";
 
 /** The views (MCP Apps) of the conversation's tool calls. */
 export interface ChatViews {
@@ -34,6 +35,7 @@ export interface MessagesProps {
 
 /** The conversation: the person's messages, the model's answers (markdown, made safe) and its tool calls as cards. */
 export function Messages({ messages, live, onStop, turns, views }: MessagesProps) {
+  const t = useT();
   const [editing, setEditing] = useState<{ at: number; text: string } | null>(null);
   const results = resultsOf(messages);
   const stateOf = (callId: string): CallState | null => {
@@ -42,14 +44,14 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
     return results.get(callId) ?? null;
   };
   return (
-    <ol className="chat-messages" aria-label="Messages">
+    <ol className="chat-messages" aria-label={t("chat.messages.label")}>
       {messages.map((message, i) => {
         const parts = message.parts.filter((p) => p.kind !== "tool_result");
         if (parts.length === 0) return null;
         // What the host told the model beside its calls' results: said as the host's, not yours.
         if (parts.every((p) => p.kind === "note"))
           return (
-            <li key={i} className="chat-note muted" aria-label="Note">
+            <li key={i} className="chat-note muted" aria-label={t("chat.messages.note")}>
               {parts.map((p, j) => (p.kind === "note" ? <p key={j}>{p.text}</p> : null))}
             </li>
           );
@@ -58,7 +60,7 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
           .join("\n\n");
         if (editing?.at === i && turns)
           return (
-            <li key={i} className="chat-message chat-user chat-editing" aria-label="You">
+            <li key={i} className="chat-message chat-user chat-editing" aria-label={t("chat.messages.you")}>
               <form
                 className="chat-edit"
                 onSubmit={(e) => {
@@ -69,7 +71,7 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
                 }}
               >
                 <textarea
-                  aria-label="Your message"
+                  aria-label={t("chat.messages.yourMessage")}
                   rows={Math.min(8, Math.max(2, editing.text.split("\n").length))}
                   value={editing.text}
                   autoFocus
@@ -80,10 +82,10 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
                 />
                 <div className="chat-turn-actions">
                   <button type="button" className="button" onClick={() => setEditing(null)}>
-                    Cancel
+                    {t("chat.messages.cancel")}
                   </button>
                   <button type="submit" className="button primary" disabled={editing.text.trim() === ""}>
-                    Send again
+                    {t("chat.messages.sendAgain")}
                   </button>
                 </div>
               </form>
@@ -92,7 +94,7 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
         // Only a message of plain text is edited here: its attachments would be lost.
         const editable = message.turn && parts.every((p) => p.kind === "text");
         return (
-          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "assistant" ? "Model" : fromApp(parts) ?? "You"}>
+          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "assistant" ? t("chat.messages.model") : (fromApp(parts) ?? t("chat.messages.you"))}>
             {parts.map((part, j) => {
               switch (part.kind) {
                 case "text":
@@ -101,7 +103,8 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
                   return (
                     <details key={j} className="chat-attachment">
                       <summary>
-                        Attached <code>{part.uri}</code> <span className="muted">{part.server}</span>
+                        {tx("chat.messages.attached", { code: (chunks) => <code>{chunks}</code>, uri: part.uri })}{" "}
+                        <span className="muted">{part.server}</span>
                       </summary>
                       <pre>{part.text}</pre>
                     </details>
@@ -111,7 +114,7 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
                 case "reasoning":
                   return <Reasoning key={j} text={part.text} redacted={part.redacted} />;
                 case "image":
-                  return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>[image at {part.url}]</p>;
+                  return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>{t("chat.messages.imageAt", { url: part.url })}</p>;
                 case "tool_call":
                   return (
                     <ToolCallCard
@@ -136,11 +139,11 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
               <div className="chat-turn-actions">
                 {editable && (
                   <button type="button" className="button small" onClick={() => setEditing({ at: i, text })}>
-                    Edit
+                    {t("chat.messages.edit")}
                   </button>
                 )}
-                <button type="button" className="button small" aria-label="Remove this message and its answer" onClick={() => turns.onRemove(i)}>
-                  Remove
+                <button type="button" className="button small" aria-label={t("chat.messages.removeLabel")} onClick={() => turns.onRemove(i)}>
+                  {t("chat.messages.remove")}
                 </button>
               </div>
             )}
@@ -148,7 +151,7 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
         );
       })}
       {(live.streaming !== "" || live.thinking !== "" || Object.keys(live.writing).length > 0) && (
-        <li className="chat-message chat-assistant chat-streaming" aria-label="Model" aria-busy="true">
+        <li className="chat-message chat-assistant chat-streaming" aria-label={t("chat.messages.model")} aria-busy="true">
           {live.thinking !== "" && <Reasoning text={live.thinking} redacted={false} open={live.streaming === ""} />}
           {live.streaming !== "" && <SafeMarkdown text={live.streaming} />}
           {Object.entries(live.writing).map(([index, writing]) => (
@@ -167,22 +170,26 @@ export function dollarsText(cost: number): string {
 
 /** "1,000 tokens read, 200 written by model-a · $0.0060". */
 function spentText(spent: ShownSpent): string {
-  const tokens = `${spent.inputTokens.toLocaleString()} tokens read, ${spent.outputTokens.toLocaleString()} written by ${spent.model}`;
-  return spent.cost == null ? tokens : `${tokens} · ${dollarsText(spent.cost)}`;
+  const said = { read: format.number(spent.inputTokens), written: format.number(spent.outputTokens), model: spent.model };
+  return spent.cost == null
+    ? translate("chat.messages.spent", said)
+    : translate("chat.messages.spentCost", { ...said, cost: dollarsText(spent.cost) });
 }
 
 /** What the model thought before it answered, folded: open while it is still thinking. */
 function Reasoning({ text, redacted, open = false }: { text: string; redacted: boolean; open?: boolean }) {
+  const t = useT();
   return (
     <details className="chat-reasoning" open={open || undefined}>
-      <summary>{open ? "Thinking…" : "Reasoning"}</summary>
-      {redacted ? <p className="muted">The provider keeps this reasoning hidden.</p> : <p className="chat-text">{text}</p>}
+      <summary>{open ? t("chat.reasoning.thinking") : t("chat.reasoning.title")}</summary>
+      {redacted ? <p className="muted">{t("chat.reasoning.hidden")}</p> : <p className="chat-text">{text}</p>}
     </details>
   );
 }
 
 /** Copies an answer's text to the clipboard, and says so. */
 function CopyButton({ text }: { text: string }) {
+  const t = useT();
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   const copy = () =>
     navigator.clipboard.writeText(text).then(
@@ -190,22 +197,24 @@ function CopyButton({ text }: { text: string }) {
       () => setCopied("failed"),
     );
   return (
-    <button type="button" className="button chat-copy" aria-label="Copy this message" onClick={() => void copy()}>
-      {copied === "yes" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
+    <button type="button" className="button chat-copy" aria-label={t("chat.copy.label")} onClick={() => void copy()}>
+      {copied === "yes" ? t("chat.copy.copied") : copied === "failed" ? t("chat.copy.failed") : t("chat.copy.copy")}
     </button>
   );
 }
 
 /** A call the model is writing: its tool, and its view (if it has one) given the arguments so far. */
 function WritingCall({ writing, views }: { writing: Writing; views: ChatViews | undefined }) {
+  const t = useT();
   const partial = useMemo(() => partialInput(writing.text), [writing.text]);
   const view = views?.of(writing.server, writing.tool);
+  const call = { tool: writing.tool, server: writing.server };
   return (
-    <section className="tool-card tool-card-awaiting" aria-label={`Tool call ${writing.tool} of ${writing.server}`}>
+    <section className="tool-card tool-card-awaiting" aria-label={t("chat.call.label", call)}>
       <header className="tool-card-head">
-        <code>{`${writing.tool} of ${writing.server}`}</code>
+        <code>{t("chat.call.of", call)}</code>
         <span className="tool-card-status" role="status">
-          Being written
+          {t("chat.call.beingWritten")}
         </span>
       </header>
       {view && <ViewFrame server={writing.server} uri={view.uri} tool={view.tool} arguments={null} partial={partial} result={null} />}
@@ -216,25 +225,23 @@ function WritingCall({ writing, views }: { writing: Writing; views: ChatViews | 
 /** Whose a person's-side message is when only apps' words are in it. */
 function fromApp(parts: ShownMessage["parts"]): string | null {
   const first = parts[0];
-  return first?.kind === "app" && parts.every((p) => p.kind === "app") ? `The app of ${first.server}` : null;
+  return first?.kind === "app" && parts.every((p) => p.kind === "app") ? translate("chat.messages.fromApp", { server: first.server }) : null;
 }
 
 /** What a view in the conversation said: its message, or what it told the model (folded). */
 function AppSaid({ server, says, text }: { server: string; says: string; text: string }) {
+  useT();
+  const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
   if (says === "context")
     return (
       <details className="chat-app-said">
-        <summary>
-          The app of <strong>{server}</strong> told the model
-        </summary>
+        <summary>{tx("chat.app.told", { strong, server })}</summary>
         <p className="chat-text">{text}</p>
       </details>
     );
   return (
     <div className="chat-app-said">
-      <p className="muted">
-        From the app of <strong>{server}</strong>
-      </p>
+      <p className="muted">{tx("chat.app.from", { strong, server })}</p>
       <p className="chat-text">{text}</p>
     </div>
   );

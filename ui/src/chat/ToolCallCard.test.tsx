@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ToolCallCard } from "./ToolCallCard";
 
 afterEach(cleanup);
@@ -42,5 +43,42 @@ describe("a tool call card", () => {
     rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "stopped" }} />);
     expect(screen.getByRole("status").textContent).toBe("Failed");
     expect(screen.getByText("stopped")).toBeTruthy();
+  });
+});
+
+describe("a tool call card in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says where the call stands in Chinese, the person as 你 and anyone else as the host names them", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { rerender } = render(<ToolCallCard {...base} state={{ kind: "awaiting", server: "demo", tool: "echo", arguments: { text: "hi" } }} />);
+    expect(screen.getByRole("region", { name: "工具调用：demo 的 echo" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("等待你的批准");
+    expect(screen.getByText("参数").tagName).toBe("SUMMARY");
+    const onStop = vi.fn();
+    rerender(
+      <ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: "user", progress: 1200, total: null, message: null }} onStop={onStop} />,
+    );
+    expect(screen.getByRole("status").textContent).toBe("运行中（已由你允许）");
+    expect(screen.getByText("1,200")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "取消" }));
+    expect(onStop).toHaveBeenCalled();
+    rerender(<ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: "trusted server: read-only tool", progress: null, total: null, message: null }} />);
+    expect(screen.getByRole("status").textContent).toBe("运行中（由 trusted server: read-only tool 允许）");
+    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: "user" }} />);
+    expect(screen.getByRole("status").textContent).toBe("已被你拒绝");
+    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: "timeout" }} />);
+    expect(screen.getByRole("status").textContent).toBe("已被 timeout 拒绝");
+    rerender(<ToolCallCard {...base} state={{ kind: "result", result: { content: [] }, isError: false }} />);
+    expect(screen.getByRole("status").textContent).toBe("完成");
+    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "disk full" }} />);
+    expect(screen.getByRole("status").textContent).toBe("失败");
+    expect(screen.getByText("disk full")).toBeTruthy();
+    rerender(<ToolCallCard {...base} state={{ kind: "not_made", reason: "This tool call was not made." }} />);
+    expect(screen.getByRole("status").textContent).toBe("未运行");
+    expect(screen.getByText("This tool call was not made.")).toBeTruthy();
+    rerender(<ToolCallCard {...base} server={null} tool={null} state={null} />);
+    expect(screen.getByRole("region", { name: "工具调用：demo__echo" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("没有结果");
   });
 });

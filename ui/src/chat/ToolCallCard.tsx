@@ -5,6 +5,7 @@ import type { CallState } from "./live";
 import type { Conversation } from "../views/bridge";
 import type { ToolView } from "../views/viewOf";
 import { ViewFrame } from "../views/ViewFrame";
+import { format, t as translate, useT } from "../i18n";
 
 export interface ToolCallCardProps {
   /** The name the model called. */
@@ -24,10 +25,14 @@ export interface ToolCallCardProps {
 
 /** One tool call of the model: waiting for approval, running, its result, or why there is none. */
 export function ToolCallCard({ name, server, tool, arguments: args, state, onStop, view, conversation }: ToolCallCardProps) {
-  const label = server && tool ? `${tool} of ${server}` : name;
+  const t = useT();
+  const label = server && tool ? t("chat.call.of", { tool, server }) : name;
   const status = statusOf(state);
   return (
-    <section className={`tool-card tool-card-${state?.kind ?? "unknown"}`} aria-label={`Tool call ${label}`}>
+    <section
+      className={`tool-card tool-card-${state?.kind ?? "unknown"}`}
+      aria-label={server && tool ? t("chat.call.label", { tool, server }) : t("chat.call.labelNamed", { name })}
+    >
       <header className="tool-card-head">
         <code>{label}</code>
         <span className="tool-card-status" role="status">
@@ -35,17 +40,17 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
         </span>
       </header>
       <details className="content-disclosure" open={state?.kind === "awaiting"}>
-        <summary>Arguments</summary>
+        <summary>{t("chat.call.arguments")}</summary>
         <JsonView value={ranWith(state) ?? args} />
       </details>
       {state?.kind === "running" && (
         <div className="tool-card-progress">
           {state.progress !== null &&
-            (state.total ? <progress value={state.progress} max={state.total} /> : <span>{state.progress}</span>)}
+            (state.total ? <progress value={state.progress} max={state.total} /> : <span>{format.number(state.progress)}</span>)}
           {state.message && <span>{state.message}</span>}
           {onStop && (
             <button type="button" className="button" onClick={onStop}>
-              Cancel
+              {t("chat.call.cancel")}
             </button>
           )}
         </div>
@@ -68,22 +73,23 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
   );
 }
 
+/** Where the call stands; who decided it in the host's words, but the person (`user`) in the window's. */
 function statusOf(state: CallState | null): string {
   switch (state?.kind) {
     case undefined:
-      return "No result";
+      return translate("chat.call.noResult");
     case "awaiting":
-      return "Waiting for your approval";
+      return translate("chat.call.awaiting");
     case "running":
-      return `Running (allowed by ${state.decidedBy})`;
+      return state.decidedBy === "user" ? translate("chat.call.runningByYou") : translate("chat.call.running", { by: state.decidedBy });
     case "result":
-      return state.isError ? "Failed" : "Done";
+      return state.isError ? translate("chat.call.failed") : translate("chat.call.done");
     case "denied":
-      return `Denied by ${state.decidedBy}`;
+      return state.decidedBy === "user" ? translate("chat.call.deniedByYou") : translate("chat.call.denied", { by: state.decidedBy });
     case "failed":
-      return "Failed";
+      return translate("chat.call.failed");
     case "not_made":
-      return "Not run";
+      return translate("chat.call.notRun");
   }
 }
 

@@ -1,7 +1,8 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatTools } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ToolToggles } from "./ToolToggles";
 
 afterEach(cleanup);
@@ -34,5 +35,19 @@ describe("the tool toggles", () => {
   it("warns above the limit", () => {
     render(<ToolToggles tools={{ ...tools, offered: 130, warning: "130 tools are on" }} onServer={vi.fn()} onTool={vi.fn()} />);
     expect(screen.getByRole("alert").textContent).toBe("130 tools are on");
+  });
+});
+
+describe("the tool toggles in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("count the tools offered in Chinese, with the servers' and tools' names as they are", () => {
+    act(() => applyLanguage("zh-CN"));
+    const { rerender } = render(<ToolToggles tools={{ ...tools, offered: 1234 }} onServer={vi.fn()} onTool={vi.fn()} />);
+    expect(document.querySelector("summary")?.textContent).toBe("提供给模型的工具：1,234");
+    expect(screen.getByTestId("tools-offered").textContent).toBe("1,234");
+    expect(screen.getByRole("checkbox", { name: "Add numbers" })).toBeTruthy();
+    rerender(<ToolToggles tools={{ servers: [], offered: 0, many: 128, warning: null }} onServer={vi.fn()} onTool={vi.fn()} />);
+    expect(screen.getByText("没有运行中的服务器提供工具。")).toBeTruthy();
   });
 });

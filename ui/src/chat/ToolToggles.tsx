@@ -1,4 +1,5 @@
 import type { ChatTools } from "../bindings";
+import { format, tx, useT } from "../i18n";
 
 export interface ToolTogglesProps {
   tools: ChatTools;
@@ -8,17 +9,21 @@ export interface ToolTogglesProps {
 
 /** Which servers' and tools' the conversation's model sees, how many, and a warning when too many. */
 export function ToolToggles({ tools, onServer, onTool }: ToolTogglesProps) {
+  const t = useT();
   return (
     <details className="chat-tools">
       <summary>
-        Tools offered to the model: <strong data-testid="tools-offered">{tools.offered}</strong>
+        {tx("chat.tools.offered", {
+          strong: (chunks) => <strong data-testid="tools-offered">{chunks}</strong>,
+          offered: format.number(tools.offered),
+        })}
       </summary>
       {tools.warning && (
         <p className="warning" role="alert">
           {tools.warning}
         </p>
       )}
-      {tools.servers.length === 0 && <p className="muted">No running server offers tools.</p>}
+      {tools.servers.length === 0 && <p className="muted">{t("chat.tools.none")}</p>}
       {tools.servers.map((server) => (
         <fieldset key={server.server} className="chat-tools-server">
           <legend>

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
 import { endNotice, idle, kept, resultsOf, step } from "./live";
 
 describe("a run as it goes", () => {
@@ -73,5 +74,36 @@ describe("a run as it goes", () => {
   it("finds the kept results by the call they answer", () => {
     const found = resultsOf([{ role: "user", turn: false, spent: null, parts: [{ kind: "tool_result", callId: "c9", result: { content: [] }, isError: true, notMade: null }] }]);
     expect(found.get("c9")).toEqual({ kind: "result", result: { content: [] }, isError: true });
+  });
+});
+
+describe("a run as it goes, in Chinese", () => {
+  afterEach(() => applyLanguage("en"));
+
+  it("tells the person in Chinese why the model stopped, with the provider's and protocol's words as they are", () => {
+    applyLanguage("zh-CN");
+    const model = (reason: string, saidNothing = false) => ({ by: "model" as const, reason: { reason }, saidNothing });
+    expect(endNotice(model("max_tokens")).notice).toBe("回答被截断：已达到这里允许的回答最大词元数。");
+    expect(endNotice(model("refused")).notice).toBe("提供方以拒绝为由中止了回答：请编辑你的消息，或先移除这一轮再继续。");
+    expect(endNotice(model("context_window_exceeded")).notice).toBe("对话已超出模型的上下文长度。请新建对话，或移除附件和较长的结果。");
+    expect(endNotice(model("end_turn", true)).notice).toBe("模型结束了回答，但什么也没说。");
+    expect(endNotice(model("pause_turn")).notice).toBe("模型已停止（pause_turn）。");
+    expect(endNotice({ by: "round_limit", rounds: 16 }).notice).toBe("模型在 16 轮之后仍在调用工具：已在此停止。");
+    expect(step(idle(true), { event: "trimmed", images: 2, results: 1 }).notice).toBe(
+      "对话对模型来说太长：已略去 2 张较早的图像和 1 个较长的工具结果后重新请求（对话中仍保留它们）。",
+    );
+    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "529 overloaded" }).notice).toBe(
+      "提供方出错（529 overloaded）；正在重试（第 2 次）…",
+    );
+  });
+
+  it("says the same in English as it always has", () => {
+    expect(endNotice({ by: "round_limit", rounds: 16 }).notice).toBe("The model still called tools after 16 rounds: it was stopped there.");
+    expect(step(idle(true), { event: "trimmed", images: 2, results: 1 }).notice).toBe(
+      "The conversation was too long for the model: it was asked again with 2 earlier image(s) and 1 long tool result(s) left out (the conversation keeps them).",
+    );
+    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "529 overloaded" }).notice).toBe(
+      "The provider failed (529 overloaded); asking again (attempt 2)…",
+    );
   });
 });

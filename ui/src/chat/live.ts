@@ -1,4 +1,5 @@
 import type { ChatEvent, ShownMessage } from "../bindings";
+import { t } from "../i18n";
 
 /** A tool call as its card shows it while the run goes on. */
 export type CallState =
@@ -70,25 +71,23 @@ type Ended = Extract<ChatEvent, { event: "finished" }>["ended"];
 /** What the person is told of how a run ended, when there is anything to tell. */
 export function endNotice(ended: Ended): { notice: string | null; canContinue: boolean } {
   const told = (notice: string, canContinue = false) => ({ notice, canContinue });
-  if (ended.by === "round_limit") return told(`The model still called tools after ${ended.rounds} rounds: it was stopped there.`);
+  if (ended.by === "round_limit") return told(t("chat.notice.roundLimit", { rounds: ended.rounds }));
   if (ended.by !== "model") return { notice: null, canContinue: false };
   const reason = (ended.reason as { reason?: string; detail?: unknown } | null)?.reason;
   switch (reason) {
     case "max_tokens":
-      return told("The answer was cut off: it reached the most tokens an answer may take here.", true);
+      return told(t("chat.notice.cutOff"), true);
     case "refused":
-      return told("The provider stopped the answer as a refusal: edit your message, or remove this turn before you go on.");
+      return told(t("chat.notice.refused"));
     case "context_window_exceeded":
-      return told(
-        "The conversation no longer fits in the model's context. Start a new conversation, or remove attachments and long results.",
-      );
+      return told(t("chat.notice.tooLong"));
     case "end_turn":
     case "stop_sequence":
     case "tool_use":
     case undefined:
-      return ended.saidNothing ? told("The model finished without saying anything.") : { notice: null, canContinue: false };
+      return ended.saidNothing ? told(t("chat.notice.saidNothing")) : { notice: null, canContinue: false };
     default:
-      return told(`The model stopped (${reason}).`);
+      return told(t("chat.notice.stopped", { reason }));
   }
 }
 
@@ -105,7 +104,7 @@ export function step(live: Live, event: ChatEvent): Live {
     case "trimmed":
       return {
         ...live,
-        notice: `The conversation was too long for the model: it was asked again with ${event.images} earlier image(s) and ${event.results} long tool result(s) left out (the conversation keeps them).`,
+        notice: t("chat.notice.trimmed", { images: event.images, results: event.results }),
       };
     case "tool_call_writing":
       return { ...live, running: true, writing: { ...live.writing, [event.index]: { server: event.server, tool: event.tool, text: "" } } };
@@ -114,7 +113,7 @@ export function step(live: Live, event: ChatEvent): Live {
       return was ? { ...live, running: true, writing: { ...live.writing, [event.index]: { ...was, text: was.text + event.text } } } : live;
     }
     case "retrying":
-      return { ...live, streaming: "", thinking: "", writing: {}, notice: `The provider failed (${event.error}); asking again (attempt ${event.attempt})…` };
+      return { ...live, streaming: "", thinking: "", writing: {}, notice: t("chat.notice.retrying", { error: event.error, attempt: event.attempt }) };
     case "tool_call_awaiting":
       return call(event.callId, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
     case "tool_call_running":

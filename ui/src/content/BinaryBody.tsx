@@ -7,6 +7,7 @@ import {
   isValidBase64,
   normalizeMime,
 } from "./binary";
+import { useT } from "../i18n";
 import "./content.css";
 
 interface Props {
@@ -20,47 +21,42 @@ interface Props {
  * player, SVG as its source (it may hold scripts, so it is never drawn), anything else by size.
  */
 export function BinaryBody({ data, mimeType }: Props) {
+  const t = useT();
   const mime = normalizeMime(mimeType);
-  const kind = mime ?? mimeType ?? "unknown type";
+  const kind = mime ?? mimeType ?? t("content.binary.unknownType");
   if (!isValidBase64(data)) {
-    return <p className="content-meta">{kind}: the data is not valid base64, so it is not shown.</p>;
+    return <p className="content-meta">{t("content.binary.notBase64", { kind })}</p>;
   }
   const size = formatBytes(base64Size(data));
   const url = dataUrl(mime, data);
   if (url && isPreviewableImage(mime)) {
     return (
       <figure className="content-figure">
-        <img className="content-image" src={url} alt={`Image (${kind}, ${size})`} />
-        <figcaption className="content-meta">
-          {kind}, {size}
-        </figcaption>
+        <img className="content-image" src={url} alt={t("content.binary.image", { kind, size })} />
+        <figcaption className="content-meta">{t("content.binary.caption", { kind, size })}</figcaption>
       </figure>
     );
   }
   if (url && mime?.startsWith("audio/")) {
     return (
       <figure className="content-figure">
-        <audio controls src={url} aria-label={`Audio (${kind}, ${size})`} />
-        <figcaption className="content-meta">
-          {kind}, {size}
-        </figcaption>
+        <audio controls src={url} aria-label={t("content.binary.audio", { kind, size })} />
+        <figcaption className="content-meta">{t("content.binary.caption", { kind, size })}</figcaption>
       </figure>
     );
   }
   if (mime === "image/svg+xml") {
     return (
       <div>
-        <p className="content-meta">SVG image, {size}: not drawn, since SVG can carry scripts.</p>
+        <p className="content-meta">{t("content.binary.svg", { size })}</p>
         <details className="content-disclosure">
-          <summary>SVG source</summary>
+          <summary>{t("content.binary.svgSource")}</summary>
           <pre className="content-text">{decodeBase64Text(data)}</pre>
         </details>
       </div>
     );
   }
   return (
-    <p className="content-meta">
-      Binary data, {kind}, {size}
-    </p>
+    <p className="content-meta">{t("content.binary.other", { kind, size })}</p>
   );
 }

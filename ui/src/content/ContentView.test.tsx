@@ -1,6 +1,7 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import type { ContentBlock } from "../mcp/schema";
 import { ContentView } from "./ContentView";
 
@@ -175,5 +176,61 @@ describe("annotations and unknown blocks", () => {
     expect(container.textContent).toContain("Content this app cannot show (hologram)");
     const json = within(container).getByText(/"frames": 3/);
     expect(JSON.parse(json.textContent ?? "")).toEqual({ type: "hologram", frames: 3 });
+  });
+});
+
+describe("in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("describes media and data in Chinese, types and sizes as sent", () => {
+    act(() => applyLanguage("zh-CN"));
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
+    const { container } = render(
+      <ContentView
+        blocks={[
+          { type: "image", data: PNG, mimeType: "image/png" },
+          { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+          { type: "image", data: base64(svg), mimeType: "image/svg+xml" },
+          { type: "image", data: PNG, mimeType: "image/bmp" },
+          { type: "image", data: "not base64!", mimeType: "image/png" },
+        ]}
+      />,
+    );
+    expect(screen.getByRole("img").getAttribute("alt")).toBe("图像（image/png，70 字节）");
+    expect(container.querySelector("audio")?.getAttribute("aria-label")).toBe("音频（audio/wav，4 字节）");
+    expect(container.textContent).toContain("SVG 图像，");
+    expect(screen.getByText("SVG 源代码")).toBeTruthy();
+    expect(container.textContent).toContain("二进制数据，image/bmp，70 字节");
+    expect(container.textContent).toContain("image/png：数据不是有效的 base64，因此不予显示。");
+  });
+
+  it("offers the markdown view, reads links, and says who content is for", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onReadResource = vi.fn();
+    const odd: ContentBlock = JSON.parse('{ "type": "hologram" }');
+    const { container } = render(
+      <ContentView
+        blocks={[
+          {
+            type: "text",
+            text: "# Chart\n\n![a chart](https://x.example/c.png) ![](https://x.example/d.png) [docs](https://example.com)",
+            annotations: { audience: ["user", "assistant"], priority: 0.7 },
+          },
+          { type: "resource_link", uri: "demo://r", name: "r", mimeType: "application/pdf", size: 2048 },
+          odd,
+        ]}
+        onReadResource={onReadResource}
+      />,
+    );
+    expect(container.textContent).toContain("面向用户和助手 · 优先级 0.7");
+    expect(container.textContent).toContain("application/pdf，2.0 KB");
+    expect(container.textContent).toContain("本应用无法显示的内容（hologram）：");
+    const read = screen.getByRole("button", { name: "读取 demo://r" });
+    expect(read.textContent).toBe("读取");
+    await userEvent.click(screen.getByRole("button", { name: "以 Markdown 格式查看" }));
+    expect(screen.getByRole("heading", { name: "Chart" })).toBeTruthy();
+    expect(container.textContent).toContain("[图像：a chart]");
+    expect(container.textContent).toContain("[图像：无描述]");
+    expect(container.textContent).toContain("docs（https://example.com）");
   });
 });

@@ -1,3 +1,4 @@
+import { useT } from "../i18n";
 import type { ContentBlock, ResourceLink } from "../mcp/schema";
 import { AnnotationsNote } from "./AnnotationsNote";
 import { BinaryBody } from "./BinaryBody";
@@ -50,10 +51,13 @@ function BlockBody({ block, onOpenLink, onReadResource }: { block: ContentBlock 
 
 /** A block this app cannot read (a newer revision's kind, or a malformed one): shown raw. */
 function UnknownBlock({ block }: { block: unknown }) {
+  const t = useT();
   const type = (block as { type?: unknown } | null)?.type;
   return (
     <div>
-      <p className="content-meta">Content this app cannot show{typeof type === "string" ? ` (${type})` : ""}:</p>
+      <p className="content-meta">
+        {typeof type === "string" ? t("content.unknown.ofType", { type }) : t("content.unknown.untyped")}
+      </p>
       <JsonView value={block} />
     </div>
   );

@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ResourceContentsView } from "./ResourceContentsView";
 
 afterEach(cleanup);
@@ -43,5 +44,18 @@ describe("ResourceContentsView", () => {
   it("says when there is nothing", () => {
     render(<ResourceContentsView contents={[]} />);
     expect(screen.getByText("The resource has no contents.")).toBeTruthy();
+  });
+});
+
+describe("ResourceContentsView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says when there is nothing, and gives an untyped blob's size", () => {
+    act(() => applyLanguage("zh-CN"));
+    const { container } = render(<ResourceContentsView contents={[{ uri: "demo://data.bin", blob: "AAECAwQ=" }]} />);
+    expect(container.textContent).toContain("二进制数据，未知类型，5 字节");
+    cleanup();
+    render(<ResourceContentsView contents={[]} />);
+    expect(screen.getByText("该资源没有内容。")).toBeTruthy();
   });
 });

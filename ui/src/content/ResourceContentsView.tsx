@@ -1,3 +1,4 @@
+import { useT } from "../i18n";
 import type { ReadResourceResult } from "../mcp/schema";
 import { isJsonMime, normalizeMime } from "./binary";
 import { BinaryBody } from "./BinaryBody";
@@ -14,7 +15,8 @@ interface Props {
 
 /** What a resource read returned: each part with its URI and type. */
 export function ResourceContentsView({ contents, onOpenLink }: Props) {
-  if (contents.length === 0) return <p className="muted">The resource has no contents.</p>;
+  const t = useT();
+  if (contents.length === 0) return <p className="muted">{t("content.resource.empty")}</p>;
   return (
     <div className="resource-contents">
       {contents.map((item, index) => (

@@ -1,3 +1,4 @@
+import { useT } from "../i18n";
 import type { ResourceLink } from "../mcp/schema";
 import { formatBytes } from "./binary";
 import "./content.css";
@@ -9,7 +10,10 @@ interface Props {
 
 /** A pointer to a resource the server can read, with a way to read it when the caller offers one. */
 export function ResourceLinkCard({ link, onReadResource }: Props) {
-  const facts = [link.mimeType, typeof link.size === "number" ? formatBytes(link.size) : undefined].filter(Boolean);
+  const t = useT();
+  const size = typeof link.size === "number" ? formatBytes(link.size) : undefined;
+  const facts =
+    link.mimeType && size ? t("content.link.typeAndSize", { type: link.mimeType, size }) : link.mimeType || size;
   return (
     <div className="resource-link">
       <p className="resource-link-name">
@@ -18,12 +22,16 @@ export function ResourceLinkCard({ link, onReadResource }: Props) {
       </p>
       <p>
         <code className="resource-uri">{link.uri}</code>
-        {facts.length > 0 && <span className="content-meta"> {facts.join(", ")}</span>}
+        {facts && <span className="content-meta"> {facts}</span>}
       </p>
       {link.description && <p className="resource-link-description">{link.description}</p>}
       {onReadResource && (
-        <button type="button" aria-label={`Read ${link.uri}`} onClick={() => onReadResource(link)}>
-          Read
+        <button
+          type="button"
+          aria-label={t("content.link.readLabel", { uri: link.uri })}
+          onClick={() => onReadResource(link)}
+        >
+          {t("content.link.read")}
         </button>
       )}
     </div>

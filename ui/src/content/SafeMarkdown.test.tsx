@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { SafeMarkdown } from "./SafeMarkdown";
 
 afterEach(cleanup);
@@ -29,5 +30,23 @@ describe("markdown from a server or a model", () => {
     render(<SafeMarkdown text={'<img src=x onerror="alert(1)">\n\n$$\\href{javascript:alert(1)}{x}$$'} />);
     expect(document.querySelector("img")).toBeNull();
     expect(document.querySelector("a[href^='javascript']")).toBeNull();
+  });
+});
+
+describe("markdown in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("labels the copy button in Chinese, and says when copying fails", async () => {
+    const user = userEvent.setup();
+    act(() => applyLanguage("zh-CN"));
+    const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValueOnce();
+    render(<SafeMarkdown text={"```\nls\n```"} />);
+    const copy = screen.getByRole("button", { name: "复制这段代码" });
+    expect(copy.textContent).toBe("复制");
+    await user.click(copy);
+    expect(copy.textContent).toBe("已复制");
+    writeText.mockRejectedValueOnce(new Error("denied"));
+    await user.click(copy);
+    expect(copy.textContent).toBe("无法复制");
   });
 });

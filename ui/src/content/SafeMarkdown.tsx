@@ -5,6 +5,7 @@ import rehypeKatex from "rehype-katex";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import "katex/dist/katex.min.css";
+import { useT } from "../i18n";
 import "./content.css";
 
 /*
@@ -39,7 +40,7 @@ export function SafeMarkdown({ text, onOpenLink }: Props) {
   const components = useMemo<Components>(
     () => ({
       a: ({ href, children }) => <MarkdownLink href={href} onOpenLink={onOpenLink}>{children}</MarkdownLink>,
-      img: ({ alt }) => <span className="md-image">[Image: {alt || "no description"}]</span>,
+      img: ({ alt }) => <MarkdownImage alt={alt} />,
       pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
       table: ({ children }) => (
         <div className="md-table">
@@ -67,6 +68,7 @@ function MarkdownLink({
   onOpenLink: ((url: string) => void) | undefined;
   children: ReactNode;
 }) {
+  const t = useT();
   // react-markdown empties unsafe URLs (javascript: and the like): then only the text remains.
   if (!href) return <span>{children}</span>;
   const label = onOpenLink ? (
@@ -81,13 +83,22 @@ function MarkdownLink({
   return (
     <>
       {label}
-      {!showsUrl && <span className="md-link-url"> ({href})</span>}
+      {!showsUrl && <span className="md-link-url">{t("content.markdown.linkUrl", { url: href })}</span>}
     </>
+  );
+}
+
+/** An image, never fetched: its alt text stands in. */
+function MarkdownImage({ alt }: { alt: string | undefined }) {
+  const t = useT();
+  return (
+    <span className="md-image">{alt ? t("content.markdown.image", { alt }) : t("content.markdown.imageNoAlt")}</span>
   );
 }
 
 /** A code block, with a button that copies its text. */
 function CodeBlock({ children }: { children: ReactNode }) {
+  const t = useT();
   const code = useRef<HTMLPreElement>(null);
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   const copy = () =>
@@ -98,8 +109,17 @@ function CodeBlock({ children }: { children: ReactNode }) {
   return (
     <div className="md-code">
       <pre ref={code}>{children}</pre>
-      <button type="button" className="small md-copy" aria-label="Copy this code" onClick={() => void copy()}>
-        {copied === "yes" ? "Copied" : copied === "failed" ? "Could not copy" : "Copy"}
+      <button
+        type="button"
+        className="small md-copy"
+        aria-label={t("content.markdown.copyLabel")}
+        onClick={() => void copy()}
+      >
+        {copied === "yes"
+          ? t("content.markdown.copied")
+          : copied === "failed"
+            ? t("content.markdown.copyFailed")
+            : t("content.markdown.copy")}
       </button>
     </div>
   );

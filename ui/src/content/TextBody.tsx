@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useT } from "../i18n";
 import { looksLikeMarkdown } from "./markdown";
 import { SafeMarkdown } from "./SafeMarkdown";
 import "./content.css";
@@ -12,6 +13,7 @@ interface Props {
 
 /** Text exactly as sent (whitespace kept), with a switch to a formatted view when it looks like markdown. */
 export function TextBody({ text, markdown, onOpenLink }: Props) {
+  const t = useT();
   const [formatted, setFormatted] = useState(false);
   const offerMarkdown = markdown ?? looksLikeMarkdown(text);
   return (
@@ -23,7 +25,7 @@ export function TextBody({ text, markdown, onOpenLink }: Props) {
           aria-pressed={formatted}
           onClick={() => setFormatted(!formatted)}
         >
-          View as markdown
+          {t("content.text.viewAsMarkdown")}
         </button>
       )}
       {offerMarkdown && formatted ? (

@@ -1,6 +1,7 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ToolResultView } from "./ToolResultView";
 
 afterEach(cleanup);
@@ -44,5 +45,27 @@ describe("ToolResultView", () => {
     const details = screen.getByText("Metadata (_meta)").closest("details");
     expect(details?.open).toBe(false);
     expect(details?.textContent).toContain('"traceId": "abc"');
+  });
+});
+
+describe("ToolResultView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says in Chinese what the tool returned, its content as sent", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<ToolResultView result={{ isError: true, content: [], structuredContent: { ok: false }, _meta: { a: 1 } }} />);
+    expect(screen.getByRole("region", { name: "工具结果" })).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe("工具报告了错误");
+    expect(screen.getByText("工具没有返回任何内容。")).toBeTruthy();
+    expect(screen.getByText("结构化内容").closest("details")?.open).toBe(true);
+    expect(screen.getByText("元数据（_meta）")).toBeTruthy();
+  });
+
+  it("changes language with the window", () => {
+    render(<ToolResultView result={{ content: [{ type: "text", text: "disk full" }] }} />);
+    expect(screen.getByRole("region", { name: "Tool result" })).toBeTruthy();
+    act(() => applyLanguage("zh-CN"));
+    expect(screen.getByRole("region", { name: "工具结果" })).toBeTruthy();
+    expect(screen.getByText("disk full")).toBeTruthy();
   });
 });

@@ -1,3 +1,4 @@
+import { useT } from "../i18n";
 import type { CallToolResult, ResourceLink } from "../mcp/schema";
 import { ContentView } from "./ContentView";
 import { JsonView } from "./JsonView";
@@ -11,30 +12,34 @@ interface Props {
 
 /** A tool's answer: its content, its structured output and its metadata, errors made plain. */
 export function ToolResultView({ result, onOpenLink, onReadResource }: Props) {
+  const t = useT();
   const blocks = Array.isArray(result.content) ? result.content : [];
   const failed = result.isError === true;
   return (
-    <section className={failed ? "tool-result tool-result-failed" : "tool-result"} aria-label="Tool result">
+    <section
+      className={failed ? "tool-result tool-result-failed" : "tool-result"}
+      aria-label={t("content.result.label")}
+    >
       {failed && (
         <p className="tool-result-error" role="alert">
-          The tool reported an error
+          {t("content.result.failed")}
         </p>
       )}
       {blocks.length > 0 ? (
         <ContentView blocks={blocks} onOpenLink={onOpenLink} onReadResource={onReadResource} />
       ) : (
-        <p className="muted">The tool returned no content.</p>
+        <p className="muted">{t("content.result.empty")}</p>
       )}
       {result.structuredContent !== undefined && (
         // Tools usually repeat their structured output as text, so it starts folded unless it is all there is.
         <details className="content-disclosure" open={blocks.length === 0}>
-          <summary>Structured content</summary>
+          <summary>{t("content.result.structured")}</summary>
           <JsonView value={result.structuredContent} />
         </details>
       )}
       {result._meta !== undefined && (
         <details className="content-disclosure">
-          <summary>Metadata (_meta)</summary>
+          <summary>{t("content.result.meta")}</summary>
           <JsonView value={result._meta} />
         </details>
       )}

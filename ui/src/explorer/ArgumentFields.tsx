@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useT } from "../i18n";
 import { CompletionInput } from "./CompletionInput";
 import "./explorer.css";
 
@@ -18,6 +19,7 @@ interface Props {
 
 /** The named string arguments of a prompt or template, each with the server's completions. */
 export function ArgumentFields({ fields, values, onValues, complete }: Props) {
+  const t = useT();
   const idPrefix = useId();
   if (fields.length === 0) return null;
   return (
@@ -34,7 +36,7 @@ export function ArgumentFields({ fields, values, onValues, complete }: Props) {
           {...(field.description ? { description: field.description } : {})}
         />
       ))}
-      {fields.some((field) => field.required) && <p className="muted">* required</p>}
+      {fields.some((field) => field.required) && <p className="muted">{t("explorer.arguments.required")}</p>}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { CatalogList, type CatalogEntry, type Kind } from "./CatalogList";
 
 afterEach(cleanup);
@@ -75,5 +76,46 @@ describe("CatalogList", () => {
     render(<Harness onSelect={onSelect} />);
     await userEvent.click(screen.getByRole("button", { name: "greet on demo" }));
     expect(onSelect).toHaveBeenCalledWith("p1");
+  });
+});
+
+describe("CatalogList in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the entries, which keep their servers' names", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Harness onSelect={() => {}} />);
+    expect(screen.getByRole("region", { name: "清单" })).toBeTruthy();
+    const search = screen.getByRole("searchbox", { name: "搜索工具、资源和提示词" });
+    expect(search.getAttribute("placeholder")).toBe("搜索");
+    const tools = screen.getByRole("region", { name: "工具 2" });
+    expect(within(tools).getByRole("button", { name: "Echo on demo" }).textContent).toBe("EchodemoRepeats the message");
+    expect(screen.getByRole("region", { name: "资源 1" })).toBeTruthy();
+    expect(screen.getByRole("region", { name: "提示词 1" })).toBeTruthy();
+    const kinds = screen.getByRole("group", { name: "类型" });
+    expect(within(kinds).getAllByRole("button").map((b) => b.textContent)).toEqual(["全部", "工具", "资源", "资源模板", "提示词", "技能"]);
+    const server = screen.getByRole("combobox", { name: "服务器" });
+    expect(within(server).getByRole("option", { name: "所有服务器" })).toBeTruthy();
+
+    await userEvent.type(search, "banana");
+    expect(screen.getByText("没有匹配的内容。")).toBeTruthy();
+  });
+
+  it("says in Chinese when nothing is offered", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(
+      <CatalogList
+        entries={[]}
+        query=""
+        onQuery={() => {}}
+        servers={[]}
+        serverFilter={null}
+        onServerFilter={() => {}}
+        kindFilter={null}
+        onKindFilter={() => {}}
+        onSelect={() => {}}
+      />,
+    );
+    expect(screen.getByText("尚未提供任何内容。")).toBeTruthy();
   });
 });

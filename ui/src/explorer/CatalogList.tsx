@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { format, useT, type MessageId } from "../i18n";
 import { filterCatalog, KINDS, type CatalogEntry, type Kind } from "./catalog";
 import "./explorer.css";
 
@@ -19,26 +20,27 @@ interface Props {
 
 /** Search and filters over every server's offer, the matches grouped by kind. */
 export function CatalogList(props: Props) {
+  const t = useT();
   const { entries, query, serverFilter, kindFilter } = props;
   const groups = filterCatalog(entries, query, serverFilter, kindFilter);
   return (
-    <section className="catalog" aria-label="Catalog">
+    <section className="catalog" aria-label={t("explorer.catalog.label")}>
       <input
         type="search"
         className="catalog-search"
-        aria-label="Search tools, resources and prompts"
-        placeholder="Search"
+        aria-label={t("explorer.catalog.search")}
+        placeholder={t("explorer.catalog.searchPlaceholder")}
         value={query}
         onChange={(e) => props.onQuery(e.target.value)}
       />
       <CatalogFilters {...props} />
       {groups.length === 0 ? (
-        <p className="muted">{entries.length === 0 ? "Nothing offered yet." : "Nothing matches."}</p>
+        <p className="muted">{entries.length === 0 ? t("explorer.catalog.empty") : t("explorer.catalog.noMatch")}</p>
       ) : (
         groups.map((group) => (
           <CatalogGroupList
             key={group.kind}
-            label={labelOf(group.kind)}
+            label={t(labelOf(group.kind))}
             entries={group.entries}
             selected={props.selected}
             onSelect={props.onSelect}
@@ -49,22 +51,27 @@ export function CatalogList(props: Props) {
   );
 }
 
-function labelOf(kind: Kind): string {
-  return KINDS.find((k) => k.kind === kind)?.label ?? kind;
+/** The heading of each kind's group. */
+const LABELS = Object.fromEntries(KINDS.map(({ kind, label }) => [kind, label])) as Record<Kind, MessageId>;
+
+function labelOf(kind: Kind): MessageId {
+  return LABELS[kind];
 }
 
 function CatalogFilters({ servers, serverFilter, onServerFilter, kindFilter, onKindFilter }: Props) {
+  const t = useT();
   const serverId = useId();
+  const kinds: readonly { kind: Kind | null; label: MessageId }[] = [{ kind: null, label: "explorer.kind.all" }, ...KINDS];
   return (
     <div className="catalog-filters">
       <label htmlFor={serverId} className="catalog-server-filter">
-        Server
+        {t("explorer.catalog.server")}
         <select
           id={serverId}
           value={serverFilter ?? ""}
           onChange={(e) => onServerFilter(e.target.value === "" ? null : e.target.value)}
         >
-          <option value="">All servers</option>
+          <option value="">{t("explorer.catalog.allServers")}</option>
           {servers.map((server) => (
             <option key={server} value={server}>
               {server}
@@ -72,15 +79,15 @@ function CatalogFilters({ servers, serverFilter, onServerFilter, kindFilter, onK
           ))}
         </select>
       </label>
-      <div role="group" aria-label="Kind" className="catalog-kinds">
-        {[{ kind: null, label: "All" }, ...KINDS].map(({ kind, label }) => (
+      <div role="group" aria-label={t("explorer.catalog.kind")} className="catalog-kinds">
+        {kinds.map(({ kind, label }) => (
           <button
             key={label}
             type="button"
             aria-pressed={kindFilter === kind}
             onClick={() => onKindFilter(kind)}
           >
-            {label}
+            {t(label)}
           </button>
         ))}
       </div>
@@ -103,7 +110,7 @@ function CatalogGroupList({
   return (
     <section className="catalog-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {label} <span className="catalog-count">{entries.length}</span>
+        {label} <span className="catalog-count">{format.number(entries.length)}</span>
       </h2>
       <ul>
         {entries.map((entry, index) => {

@@ -2,6 +2,7 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { CompletionInput } from "./CompletionInput";
 
 afterEach(cleanup);
@@ -115,5 +116,17 @@ describe("CompletionInput", () => {
     render(<Field complete={byPrefix} />);
     expect(field().getAttribute("aria-required")).toBe("true");
     expect(screen.getByText("*")).toBeTruthy();
+  });
+});
+
+describe("CompletionInput in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names the list of suggestions in Chinese, around the field's own label", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Field complete={byPrefix} />);
+    await userEvent.type(field(), "p");
+    expect(await screen.findByRole("listbox", { name: "Language 的建议值" })).toBeTruthy();
+    expect(options()).toEqual(["python", "perl", "php"]);
   });
 });

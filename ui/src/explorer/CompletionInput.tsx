@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useT } from "../i18n";
 import "./explorer.css";
 
 interface Props {
@@ -19,6 +20,7 @@ const MAX_SUGGESTIONS = 100;
 
 /** A text field that offers the server's completions in a list (ARIA combobox pattern). */
 export function CompletionInput({ label, value, onChange, complete, id, required, description }: Props) {
+  const t = useT();
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -132,7 +134,7 @@ export function CompletionInput({ label, value, onChange, complete, id, required
         onKeyDown={onKeyDown}
       />
       {shown && (
-        <ul id={listId} role="listbox" aria-label={`Suggestions for ${label}`} className="completion-list">
+        <ul id={listId} role="listbox" aria-label={t("explorer.completion.suggestions", { label })} className="completion-list">
           {suggestions.map((suggestion, index) => (
             <li
               key={index}

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type Update } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ExplorerView } from "./ExplorerView";
 import { ExplorerStoreProvider } from "./kept";
 
@@ -195,5 +196,40 @@ describe("a server's skills", () => {
     await waitFor(() => expect(commands.skills).toHaveBeenCalledWith("demo"));
     expect(screen.queryByRole("region", { name: /^Skills/ })).toBeNull();
     expect(screen.queryByRole("alert")).toBeNull();
+  });
+});
+
+describe("the explorer in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says in Chinese that there is nothing to explore yet", async () => {
+    act(() => applyLanguage("zh-CN"));
+    host();
+    vi.mocked(commands.catalog).mockResolvedValue({} as never);
+    render(<Window />);
+    expect(await screen.findByRole("heading", { name: "还没有可探索的内容" })).toBeTruthy();
+    expect(screen.getByText("服务器运行后，它的工具、资源和提示词会列在这里。")).toBeTruthy();
+  });
+
+  it("speaks Chinese around a call and its progress", async () => {
+    const user = userEvent.setup();
+    act(() => applyLanguage("zh-CN"));
+    const window = host();
+    render(<Window />);
+    const entry = await screen.findByRole("button", { name: "Echo on demo" });
+    const detail = screen.getByRole("region", { name: "详情" });
+    expect(within(detail).getByText("选择一个工具、资源、提示词或技能。")).toBeTruthy();
+    await user.click(entry);
+    expect(within(detail).getByText("的工具", { exact: false }).textContent).toBe("demo 的工具");
+    await user.click(screen.getByRole("button", { name: "调用" }));
+    const [, , , token] = vi.mocked(commands.callTool).mock.calls[0]!;
+    window.update({
+      kind: "progress",
+      item: { token, server: "demo", label: "Echo", progress: 2, total: 5, startedMs: Date.now() },
+    });
+    expect(screen.getByRole("status").textContent).toBe("进行中…（2 / 5）");
+    expect(screen.getByRole("button", { name: "取消" })).toBeTruthy();
+    await window.answer({ content: [{ type: "text", text: "echoed" }] });
+    expect(await screen.findByText("echoed")).toBeTruthy();
   });
 });

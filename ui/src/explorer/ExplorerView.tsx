@@ -2,6 +2,7 @@ import { useEffect, useMemo } from "react";
 import { commands } from "../bindings";
 import { CatalogList, type Kind } from "./CatalogList";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 import { EmptyState } from "../shell/EmptyState";
 import { entriesOf, type Catalog, type Item, type Skills } from "./catalogEntries";
 import { PromptPanel } from "./PromptPanel";
@@ -14,6 +15,7 @@ import { OpenResourceContext, readOnOpenKey, type OpenResource } from "./openRes
 import type { Resource } from "../mcp/schema";
 
 export function ExplorerView() {
+  const t = useT();
   const { data } = useFetched(() => commands.catalog(), ["catalog_changed", "status"]);
   // The catalog last seen stands in while it is fetched again: coming back to the view does
   // not flash an empty explorer, nor lose the item chosen.
@@ -46,9 +48,7 @@ export function ExplorerView() {
 
   if (entries.length === 0) {
     return (
-      <EmptyState title="Nothing to explore yet">
-        Once a server is running, its tools, resources and prompts are listed here.
-      </EmptyState>
+      <EmptyState title={t("explorer.view.emptyTitle")}>{t("explorer.view.emptyBody")}</EmptyState>
     );
   }
   return (
@@ -65,9 +65,9 @@ export function ExplorerView() {
         {...(selected !== undefined ? { selected } : {})}
         onSelect={setSelected}
       />
-      <section className="explorer-detail" aria-label="Details">
+      <section className="explorer-detail" aria-label={t("explorer.view.details")}>
         <OpenResourceContext.Provider value={openResource}>
-          {item ? <Detail key={selected} item={item} /> : <p className="muted">Pick a tool, resource, prompt or skill.</p>}
+          {item ? <Detail key={selected} item={item} /> : <p className="muted">{t("explorer.view.pick")}</p>}
         </OpenResourceContext.Provider>
       </section>
     </div>

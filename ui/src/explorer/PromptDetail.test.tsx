@@ -1,8 +1,9 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GetPromptResult, Prompt } from "../mcp/schema";
+import { applyLanguage } from "../i18n";
 import { PromptDetail } from "./PromptDetail";
 
 afterEach(cleanup);
@@ -83,5 +84,36 @@ describe("PromptDetail", () => {
     expect(within(user).getByText("Please review this Rust code.")).toBeTruthy();
     const assistant = within(messages).getByRole("article", { name: "Assistant message" });
     expect(within(assistant).getByRole("img")).toBeTruthy();
+  });
+});
+
+describe("PromptDetail in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the prompt, its arguments and its messages", () => {
+    act(() => applyLanguage("zh-CN"));
+    const result: GetPromptResult = {
+      messages: [
+        { role: "user", content: { type: "text", text: "Please review this Rust code." } },
+        { role: "assistant", content: { type: "text", text: "Gladly." } },
+        { role: "system" as never, content: { type: "text", text: "Be brief." } },
+      ],
+    };
+    render(<Harness onGet={() => {}} result={result} />);
+    expect(screen.getByText("的提示词", { exact: false }).textContent).toBe("demo 的提示词");
+    const form = screen.getByRole("form", { name: "提示词参数" });
+    expect(within(form).getByText("* 为必填项")).toBeTruthy();
+    expect(within(form).getByRole("combobox", { name: "Review style" })).toBeTruthy();
+    expect(within(form).getByRole("button", { name: "获取" })).toBeTruthy();
+    const messages = screen.getByRole("region", { name: "提示词消息" });
+    expect(within(within(messages).getByRole("article", { name: "用户消息" })).getByRole("heading").textContent).toBe("用户");
+    expect(within(within(messages).getByRole("article", { name: "助手消息" })).getByRole("heading").textContent).toBe("助手");
+    expect(within(within(messages).getByRole("article", { name: "system 消息" })).getByRole("heading").textContent).toBe("system");
+  });
+
+  it("says in Chinese when the prompt has no messages", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Harness onGet={() => {}} result={{ messages: [] }} />);
+    expect(screen.getByText("该提示词没有消息。")).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from "react";
 import type { GetPromptResult, Prompt, PromptMessage, ResourceLink } from "../mcp/schema";
 import { ContentView } from "../content/ContentView";
+import { t as translate, useT } from "../i18n";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ArgumentFields, requiredFilled, type ArgumentField } from "./ArgumentFields";
 import { DetailHeader } from "./DetailHeader";
@@ -22,6 +23,7 @@ interface Props {
 
 /** A prompt: its arguments (with completions), then the messages the server makes of them. */
 export function PromptDetail(props: Props) {
+  const t = useT();
   const { server, prompt, values, onValues, complete, onGet, result, error, onOpenLink } = props;
   const headingId = useId();
   const fields: ArgumentField[] = (prompt.arguments ?? []).map((arg) => ({
@@ -37,13 +39,13 @@ export function PromptDetail(props: Props) {
   };
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
-      <DetailHeader kind="Prompt" title={prompt.title ?? prompt.name} name={prompt.name} server={server} headingId={headingId} />
+      <DetailHeader kind="prompt" title={prompt.title ?? prompt.name} name={prompt.name} server={server} headingId={headingId} />
       {prompt.description && <SafeMarkdown text={prompt.description} onOpenLink={onOpenLink} />}
-      <form className="detail-form" onSubmit={submit} aria-label="Prompt arguments">
+      <form className="detail-form" onSubmit={submit} aria-label={t("explorer.prompt.arguments")}>
         <ArgumentFields fields={fields} values={values} onValues={onValues} complete={complete} />
         <div className="detail-actions">
           <button type="submit" className="primary" disabled={!ready}>
-            Get
+            {t("explorer.prompt.get")}
           </button>
         </div>
       </form>
@@ -62,13 +64,14 @@ function PromptMessages({
   onOpenLink: ((url: string) => void) | undefined;
   onReadResource: ((link: ResourceLink) => void) | undefined;
 }) {
+  const t = useT();
   const messages = Array.isArray(result.messages) ? result.messages : [];
   return (
-    <section className="prompt-messages" aria-label="Prompt messages">
+    <section className="prompt-messages" aria-label={t("explorer.prompt.messages")}>
       {result.description && <p className="muted">{result.description}</p>}
-      {messages.length === 0 && <p className="muted">The prompt has no messages.</p>}
+      {messages.length === 0 && <p className="muted">{t("explorer.prompt.noMessages")}</p>}
       {messages.map((message, index) => (
-        <article key={index} className={`prompt-message prompt-message-${roleClass(message)}`} aria-label={`${roleName(message)} message`}>
+        <article key={index} className={`prompt-message prompt-message-${roleClass(message)}`} aria-label={messageLabel(message)}>
           <h3 className="prompt-role">{roleName(message)}</h3>
           <ContentView blocks={[message.content]} onOpenLink={onOpenLink} onReadResource={onReadResource} />
         </article>
@@ -77,10 +80,17 @@ function PromptMessages({
   );
 }
 
+/** The role, in the window's words; a role of the server's own, as it says it. */
 function roleName(message: PromptMessage): string {
-  if (message.role === "user") return "User";
-  if (message.role === "assistant") return "Assistant";
+  if (message.role === "user") return translate("explorer.prompt.user");
+  if (message.role === "assistant") return translate("explorer.prompt.assistant");
   return String(message.role);
+}
+
+function messageLabel(message: PromptMessage): string {
+  if (message.role === "user") return translate("explorer.prompt.userMessage");
+  if (message.role === "assistant") return translate("explorer.prompt.assistantMessage");
+  return translate("explorer.prompt.otherMessage", { role: String(message.role) });
 }
 
 function roleClass(message: PromptMessage): string {

@@ -1,7 +1,8 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Resource } from "../mcp/schema";
+import { applyLanguage } from "../i18n";
 import { ResourceDetail } from "./ResourceDetail";
 import { formatDateTime } from "../servers/time";
 
@@ -65,5 +66,26 @@ describe("ResourceDetail", () => {
   it("shows a failed read", () => {
     render(<ResourceDetail {...base} error="Resource not found" />);
     expect(screen.getByRole("alert").textContent).toBe("Resource not found");
+  });
+});
+
+describe("ResourceDetail in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the resource: reading, subscribing, its last update", () => {
+    act(() => applyLanguage("zh-CN"));
+    const { rerender } = render(<ResourceDetail {...base} />);
+    expect(screen.getByText("的资源", { exact: false }).textContent).toBe("demo 的资源");
+    expect(screen.getByRole("heading", { name: "Server status" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "读取" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "订阅更新" })).toBeTruthy();
+
+    const at = new Date(2026, 0, 2, 15, 4, 5).getTime();
+    rerender(<ResourceDetail {...base} subscribed updatedAt={at} />);
+    expect(screen.getByRole("button", { name: "取消订阅" })).toBeTruthy();
+    const status = screen.getByRole("status");
+    expect(status.textContent).toBe(`更新于 ${formatDateTime(at)}`);
+    expect(formatDateTime(at)).toContain("2026年1月2日");
+    expect(status.querySelector("time")?.getAttribute("datetime")).toBe(new Date(at).toISOString());
   });
 });

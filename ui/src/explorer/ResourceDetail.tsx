@@ -4,6 +4,7 @@ import { AnnotationsNote } from "../content/AnnotationsNote";
 import { formatBytes } from "../content/binary";
 import { ResourceContentsView } from "../content/ResourceContentsView";
 import { SafeMarkdown } from "../content/SafeMarkdown";
+import { tx, useT } from "../i18n";
 import { DetailHeader } from "./DetailHeader";
 import { ErrorNote } from "./ErrorNote";
 import "./explorer.css";
@@ -27,11 +28,12 @@ interface Props {
 /** One resource: what it is, reading it, and following its updates. */
 export function ResourceDetail(props: Props) {
   const { server, resource, onRead, contents, subscribed, canSubscribe, onToggleSubscribe, updatedAt, error, onOpenLink } = props;
+  const t = useT();
   const headingId = useId();
   const facts = [resource.mimeType, typeof resource.size === "number" ? formatBytes(resource.size) : undefined].filter(Boolean);
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
-      <DetailHeader kind="Resource" title={resource.title ?? resource.name} name={resource.name} server={server} headingId={headingId} />
+      <DetailHeader kind="resource" title={resource.title ?? resource.name} name={resource.name} server={server} headingId={headingId} />
       <p>
         <code className="detail-uri">{resource.uri}</code>
         {facts.length > 0 && <span className="muted"> {facts.join(", ")}</span>}
@@ -40,17 +42,20 @@ export function ResourceDetail(props: Props) {
       <AnnotationsNote annotations={resource.annotations} />
       <div className="detail-actions">
         <button type="button" className="primary" onClick={onRead}>
-          Read
+          {t("explorer.resource.read")}
         </button>
         {canSubscribe && (
           <button type="button" onClick={onToggleSubscribe}>
-            {subscribed ? "Unsubscribe" : "Subscribe to updates"}
+            {subscribed ? t("explorer.resource.unsubscribe") : t("explorer.resource.subscribe")}
           </button>
         )}
       </div>
       {typeof updatedAt === "number" && Number.isFinite(updatedAt) && (
         <p className="muted" role="status">
-          Updated <time dateTime={new Date(updatedAt).toISOString()}>{formatDateTime(updatedAt)}</time>
+          {tx("explorer.resource.updated", {
+            at: formatDateTime(updatedAt),
+            time: (chunks) => <time dateTime={new Date(updatedAt).toISOString()}>{chunks}</time>,
+          })}
         </p>
       )}
       <ErrorNote error={error} />

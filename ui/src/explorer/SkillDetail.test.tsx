@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type SkillLoaded, type SkillSummary } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ExplorerStoreProvider } from "./kept";
 import { SkillPanel } from "./SkillPanel";
 import { frontmatterOf } from "./SkillDetail";
@@ -90,6 +91,40 @@ describe("SkillDetail", () => {
     expect(screen.getByText("Switchboard refuses a skill whose files differ from what its server listed.")).toBeTruthy();
     expect(screen.queryByRole("region", { name: "Instructions" })).toBeNull();
     expect((screen.getByRole("button", { name: "Load" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("SkillDetail in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the skill, its files and its loading", async () => {
+    const user = userEvent.setup();
+    act(() => applyLanguage("zh-CN"));
+    let answer: (value: SkillLoaded) => void = () => {};
+    vi.mocked(commands.loadSkill).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    renderPanel();
+    expect(screen.getByText("的技能", { exact: false }).textContent).toBe("demo 的技能");
+    expect(screen.getByText("模型要使用它时会先询问你")).toBeTruthy();
+    const files = screen.getByRole("region", { name: "文件" });
+    expect(within(files).getByText("skill://tour/map.txt")).toBeTruthy();
+    expect(within(files).getByText("512 字节")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "加载" }));
+    expect(screen.getByRole("status").textContent).toBe("正在加载并检查它的文件…");
+    answer(loaded);
+    const instructions = await screen.findByRole("region", { name: "说明" });
+    expect(within(instructions).getByRole("heading", { name: "Tour" })).toBeTruthy();
+  });
+
+  it("says in Chinese why a skill may be refused, and that a server lists no file", async () => {
+    const user = userEvent.setup();
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.loadSkill).mockRejectedValue({ code: "server", message: "skill://tour/map.txt does not match its digest in the manifest" });
+    renderPanel({ ...skill, files: [], allowedForModels: true });
+    expect(screen.getByText("模型可以直接使用它的当前版本")).toBeTruthy();
+    expect(screen.getByText("服务器未列出任何文件。")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "加载" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("skill://tour/map.txt does not match its digest in the manifest");
+    expect(screen.getByText("技能的文件与其服务器所列不一致时，Switchboard 会拒绝该技能。")).toBeTruthy();
   });
 });
 

@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { SkillLoaded, SkillSummary } from "../bindings";
 import { formatBytes } from "../content/binary";
 import { SafeMarkdown } from "../content/SafeMarkdown";
+import { useT } from "../i18n";
 import { DetailHeader } from "./DetailHeader";
 import { ErrorNote } from "./ErrorNote";
 import "./explorer.css";
@@ -26,22 +27,23 @@ export function frontmatterOf(text: string): { frontmatter: string | null; body:
 
 /** A skill (SEP-2640): what its server lists of it, then its instructions once loaded and checked. */
 export function SkillDetail(props: Props) {
+  const t = useT();
   const { server, skill, onLoad, loading, loaded, error, onOpenLink } = props;
   const headingId = useId();
   const filesId = useId();
   const instructions = loaded ? frontmatterOf(loaded.instructions) : null;
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
-      <DetailHeader kind="Skill" title={skill.name} name={skill.name} server={server} headingId={headingId} />
+      <DetailHeader kind="skill" title={skill.name} name={skill.name} server={server} headingId={headingId} />
       <p>
         <code className="detail-uri">{skill.uri}</code>
       </p>
       {skill.description && <SafeMarkdown text={skill.description} onOpenLink={onOpenLink} />}
-      <p className="muted">{skill.allowedForModels ? "Models may use it as it is now" : "A model that wants it asks you first"}</p>
+      <p className="muted">{skill.allowedForModels ? t("explorer.skill.allowed") : t("explorer.skill.asksFirst")}</p>
       <section className="skill-files" aria-labelledby={filesId}>
-        <h3 id={filesId}>Files</h3>
+        <h3 id={filesId}>{t("explorer.skill.files")}</h3>
         {skill.files.length === 0 ? (
-          <p className="muted">The server lists no file.</p>
+          <p className="muted">{t("explorer.skill.noFiles")}</p>
         ) : (
           <ul>
             {skill.files.map((file) => (
@@ -54,23 +56,23 @@ export function SkillDetail(props: Props) {
       </section>
       <div className="detail-actions">
         <button type="button" className="primary" onClick={onLoad} disabled={loading} aria-busy={loading ? "true" : undefined}>
-          Load
+          {t("explorer.skill.load")}
         </button>
       </div>
       {loading && (
         <p className="muted" role="status">
-          Loading its files and checking them…
+          {t("explorer.skill.loading")}
         </p>
       )}
       {error && (
         <>
           <ErrorNote error={error} />
-          <p className="muted">Switchboard refuses a skill whose files differ from what its server listed.</p>
+          <p className="muted">{t("explorer.skill.refused")}</p>
         </>
       )}
       {instructions && !error && (
         // Scrolls on its own: focusable, so that the keyboard scrolls it too.
-        <section className="skill-instructions" aria-label="Instructions" tabIndex={0}>
+        <section className="skill-instructions" aria-label={t("explorer.skill.instructions")} tabIndex={0}>
           {instructions.frontmatter !== null && <pre className="skill-frontmatter">{instructions.frontmatter}</pre>}
           <SafeMarkdown text={instructions.body} onOpenLink={onOpenLink} />
         </section>

@@ -1,8 +1,9 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ReadResourceResult, ResourceTemplate } from "../mcp/schema";
+import { applyLanguage } from "../i18n";
 import { TemplateDetail } from "./TemplateDetail";
 
 afterEach(cleanup);
@@ -50,5 +51,21 @@ describe("TemplateDetail", () => {
   it("shows what was read", () => {
     render(<Harness onRead={() => {}} contents={[{ uri: "demo://users/ada/posts", text: "first post" }]} />);
     expect(screen.getByText("first post")).toBeTruthy();
+  });
+});
+
+describe("TemplateDetail in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the template's variables and URI", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Harness onRead={() => {}} />);
+    expect(screen.getByText("的资源模板", { exact: false }).textContent).toBe("demo 的资源模板");
+    const form = screen.getByRole("form", { name: "模板变量" });
+    expect(within(form).getByText("* 为必填项")).toBeTruthy();
+    await userEvent.type(within(form).getByRole("combobox", { name: "user" }), "ada");
+    const uri = within(form).getByText("demo://users/ada/posts");
+    expect(uri.parentElement?.textContent).toBe("资源 URI：demo://users/ada/posts");
+    expect(within(form).getByRole("button", { name: "读取" })).toBeTruthy();
   });
 });

@@ -3,6 +3,7 @@ import type { ReadResourceResult, ResourceTemplate } from "../mcp/schema";
 import { ResourceContentsView } from "../content/ResourceContentsView";
 import { SafeMarkdown } from "../content/SafeMarkdown";
 import { ArgumentFields, requiredFilled, type ArgumentField } from "./ArgumentFields";
+import { tx, useT } from "../i18n";
 import { DetailHeader } from "./DetailHeader";
 import { ErrorNote } from "./ErrorNote";
 import { expandTemplate, templateFields } from "./uriTemplate";
@@ -22,6 +23,7 @@ interface Props {
 
 /** A resource template: fill in its variables (with completions), see the URI, read it. */
 export function TemplateDetail({ server, template, values, onValues, complete, onRead, contents, error, onOpenLink }: Props) {
+  const t = useT();
   const headingId = useId();
   const fields: ArgumentField[] = templateFields(template.uriTemplate).map(({ name, optional }) => ({
     name,
@@ -37,7 +39,7 @@ export function TemplateDetail({ server, template, values, onValues, complete, o
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
       <DetailHeader
-        kind="Resource template"
+        kind="template"
         title={template.title ?? template.name}
         name={template.name}
         server={server}
@@ -48,14 +50,14 @@ export function TemplateDetail({ server, template, values, onValues, complete, o
         {template.mimeType && <span className="muted"> {template.mimeType}</span>}
       </p>
       {template.description && <SafeMarkdown text={template.description} onOpenLink={onOpenLink} />}
-      <form className="detail-form" onSubmit={submit} aria-label="Template variables">
+      <form className="detail-form" onSubmit={submit} aria-label={t("explorer.template.variables")}>
         <ArgumentFields fields={fields} values={values} onValues={onValues} complete={complete} />
         <p className="template-uri">
-          Resource URI: <code className="detail-uri">{uri}</code>
+          {tx("explorer.template.uri", { uri, code: (chunks) => <code className="detail-uri">{chunks}</code> })}
         </p>
         <div className="detail-actions">
           <button type="submit" className="primary" disabled={!ready}>
-            Read
+            {t("explorer.template.read")}
           </button>
         </div>
       </form>

@@ -1,15 +1,16 @@
 import { useId } from "react";
+import { useT, type MessageId } from "../i18n";
 import type { ToolAnnotations } from "../mcp/schema";
 import "./explorer.css";
 
 type Hint = "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
 
 /** How each hint reads when the server sets it to true or false. */
-const HINTS: readonly { hint: Hint; yes: string; no: string }[] = [
-  { hint: "readOnlyHint", yes: "Only reads; changes nothing", no: "May change its environment" },
-  { hint: "destructiveHint", yes: "May delete or overwrite things", no: "Only adds; deletes nothing" },
-  { hint: "idempotentHint", yes: "Calling again with the same arguments has no further effect", no: "Calling again may have further effects" },
-  { hint: "openWorldHint", yes: "Reaches outside systems", no: "Stays within its own domain" },
+const HINTS: readonly { hint: Hint; yes: MessageId; no: MessageId }[] = [
+  { hint: "readOnlyHint", yes: "explorer.claims.readOnly", no: "explorer.claims.notReadOnly" },
+  { hint: "destructiveHint", yes: "explorer.claims.destructive", no: "explorer.claims.notDestructive" },
+  { hint: "idempotentHint", yes: "explorer.claims.idempotent", no: "explorer.claims.notIdempotent" },
+  { hint: "openWorldHint", yes: "explorer.claims.openWorld", no: "explorer.claims.closedWorld" },
 ];
 
 /**
@@ -17,6 +18,7 @@ const HINTS: readonly { hint: Hint; yes: string; no: string }[] = [
  * (defaults would put words in its mouth), and they are labelled as its claims: nothing checks them.
  */
 export function ToolClaims({ server, annotations }: { server: string; annotations: ToolAnnotations | undefined }) {
+  const t = useT();
   const headingId = useId();
   const claims = HINTS.flatMap(({ hint, yes, no }) => {
     const value = annotations?.[hint];
@@ -25,13 +27,13 @@ export function ToolClaims({ server, annotations }: { server: string; annotation
   if (claims.length === 0) return null;
   return (
     <section className="tool-claims" aria-labelledby={headingId}>
-      <h3 id={headingId}>Claims by {server}</h3>
+      <h3 id={headingId}>{t("explorer.claims.heading", { server })}</h3>
       <ul>
         {claims.map((claim) => (
-          <li key={claim}>{claim}</li>
+          <li key={claim}>{t(claim)}</li>
         ))}
       </ul>
-      <p className="muted">The server says so; the app cannot verify it.</p>
+      <p className="muted">{t("explorer.claims.note")}</p>
     </section>
   );
 }

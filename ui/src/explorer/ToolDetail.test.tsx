@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Tool } from "../mcp/schema";
+import { applyLanguage } from "../i18n";
 import { ToolDetail } from "./ToolDetail";
 
 afterEach(cleanup);
@@ -128,5 +129,36 @@ describe("ToolDetail", () => {
     rerender(<ToolDetail {...base} error="The server is not running" />);
     expect(screen.queryByRole("region", { name: "Tool result" })).toBeNull();
     expect(screen.getByRole("alert").textContent).toBe("The server is not running");
+  });
+});
+
+describe("ToolDetail in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the tool, leaving what its server says as it is", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<ToolDetail {...base} tool={{ ...tool, execution: { taskSupport: "optional" } }} asTask={false} onAsTask={() => {}} />);
+    const detail = screen.getByRole("article", { name: "Delete a file" });
+    expect(within(detail).getByText("的工具", { exact: false }).textContent).toBe("files 的工具");
+    expect(within(detail).getByText("for good").tagName).toBe("STRONG");
+    const claims = screen.getByRole("region", { name: "files 的声明" });
+    expect(within(claims).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["可能更改其所在环境", "可能删除或覆盖内容"]);
+    expect(within(claims).getByText("以上为服务器自述，应用无法核实。")).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: /在其服务器上以任务方式运行/ })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "调用" })).toBeTruthy();
+  });
+
+  it("says a call under way, its progress and its cancel in Chinese", () => {
+    act(() => applyLanguage("zh-CN"));
+    const { rerender } = render(<ToolDetail {...base} busy progress={{ progress: 1500, total: 3000 }} onCancel={() => {}} />);
+    expect(screen.getByRole("progressbar", { name: "进度" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("进行中…（1,500 / 3,000）");
+    expect(screen.getByRole("button", { name: "取消" })).toBeTruthy();
+    rerender(<ToolDetail {...base} busy progress={{ progress: 7, message: "Scanning" }} />);
+    expect(screen.getByRole("status").textContent).toBe("Scanning（7）");
+    rerender(<ToolDetail {...base} tool={{ ...tool, execution: { taskSupport: "required" } }} error="demo needs a page first" onRetry={() => {}} />);
+    expect(screen.getByText("在其服务器上以任务方式运行：运行期间及结束后，“任务”视图都会列出它。")).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe("demo needs a page first");
+    expect(screen.getByRole("button", { name: "重试" })).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { CallToolResult, ResourceLink, Tool } from "../mcp/schema";
 import { SafeMarkdown } from "../content/SafeMarkdown";
+import { useT } from "../i18n";
 import { ToolResultView } from "../content/ToolResultView";
 import { ViewFrame } from "../views/ViewFrame";
 import { viewOf } from "../views/viewOf";
@@ -53,6 +54,7 @@ export function ToolDetail({
   asTask,
   onAsTask,
 }: Props) {
+  const t = useT();
   const headingId = useId();
   const view = viewOf(tool);
   // The view opened on its own, before or without a call (of the tool it was opened for).
@@ -79,16 +81,16 @@ export function ToolDetail({
   };
   return (
     <article className="explorer-item" aria-labelledby={headingId}>
-      <DetailHeader kind="Tool" title={title} name={tool.name} server={server} headingId={headingId} />
+      <DetailHeader kind="tool" title={title} name={tool.name} server={server} headingId={headingId} />
       {tool.description && <SafeMarkdown text={tool.description} onOpenLink={onOpenLink} />}
       <ToolClaims server={server} annotations={tool.annotations} />
       {tool.execution?.taskSupport === "required" && (
-        <p className="muted tool-runs-as-task">Runs as a task at its server: the Tasks view lists it while it runs, and after.</p>
+        <p className="muted tool-runs-as-task">{t("explorer.tool.runsAsTask")}</p>
       )}
       {tool.execution?.taskSupport === "optional" && onAsTask && (
         <label className="tool-runs-as-task">
           <input type="checkbox" checked={asTask ?? false} onChange={(e) => onAsTask(e.target.checked)} />
-          Run as a task at its server (the Tasks view lists it while it runs, and after)
+          {t("explorer.tool.runAsTask")}
         </label>
       )}
       <div className="detail-form" onKeyDown={onFormKey}>
@@ -96,16 +98,16 @@ export function ToolDetail({
       </div>
       <div className="detail-actions">
         <button type="button" className="primary" onClick={onInvoke} disabled={busy}>
-          Invoke
+          {t("explorer.tool.invoke")}
         </button>
         {view && !appOpen && (
           <button type="button" onClick={() => setAppOpen(true)}>
-            Open app
+            {t("explorer.tool.openApp")}
           </button>
         )}
         {busy && onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t("explorer.tool.cancel")}
           </button>
         )}
       </div>
@@ -114,7 +116,7 @@ export function ToolDetail({
       {error && onRetry && !busy && (
         <div className="detail-actions">
           <button type="button" className="primary" onClick={onRetry}>
-            Try again
+            {t("explorer.tool.tryAgain")}
           </button>
         </div>
       )}

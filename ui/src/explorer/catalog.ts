@@ -1,5 +1,7 @@
 /** The catalog as the explorer lists it: every server's tools, resources, templates, prompts and skills. */
 
+import type { MessageId } from "../i18n";
+
 export type Kind = "tool" | "resource" | "template" | "prompt" | "skill";
 
 export interface CatalogEntry {
@@ -17,13 +19,13 @@ export interface CatalogGroup {
   entries: CatalogEntry[];
 }
 
-/** Kinds in the order the list shows them, with their headings. */
-export const KINDS: readonly { kind: Kind; label: string }[] = [
-  { kind: "tool", label: "Tools" },
-  { kind: "resource", label: "Resources" },
-  { kind: "template", label: "Resource templates" },
-  { kind: "prompt", label: "Prompts" },
-  { kind: "skill", label: "Skills" },
+/** Kinds in the order the list shows them, with their headings (messages, said when shown). */
+export const KINDS: readonly { kind: Kind; label: MessageId }[] = [
+  { kind: "tool", label: "explorer.kind.tools" },
+  { kind: "resource", label: "explorer.kind.resources" },
+  { kind: "template", label: "explorer.kind.templates" },
+  { kind: "prompt", label: "explorer.kind.prompts" },
+  { kind: "skill", label: "explorer.kind.skills" },
 ];
 
 /**

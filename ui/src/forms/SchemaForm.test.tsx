@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
 import type { Tool } from "../mcp/schema";
 import { SchemaForm, defaultsOf, validate } from "./SchemaForm";
 
@@ -161,5 +162,50 @@ describe("SchemaForm", () => {
     await user.type(editor, '{{"name": "x"}');
     await user.click(screen.getByRole("button", { name: "Check" }));
     expect(screen.getByText("rows: Required")).toBeTruthy();
+  });
+});
+
+describe("SchemaForm in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the schema's own titles, and says what to fix", async () => {
+    const user = userEvent.setup();
+    act(() => applyLanguage("zh-CN"));
+    render(<Harness schema={search} />);
+    // The schema's titles and options are the server's words: never translated.
+    const sort = screen.getByRole("combobox", { name: "Sort" });
+    expect(within(sort).getAllByRole("option").map((o) => o.textContent)).toEqual(["— 请选择 —", "Newest", "Best"]);
+    expect(screen.getByRole("textbox", { name: "Excluded words" }).getAttribute("placeholder")).toBe("每行一个");
+    await user.click(screen.getByRole("button", { name: "Check" }));
+    expect(description(screen.getByRole("textbox", { name: "Query" }))).toBe("What to look for 必填");
+
+    await user.click(screen.getByRole("checkbox", { name: "原始 JSON" }));
+    const editor = screen.getByRole("textbox", { name: "JSON" });
+    await user.clear(editor);
+    await user.type(editor, "{{");
+    expect(description(editor)).toMatch(/^不是有效的 JSON：/);
+    expect(screen.getByText("修正 JSON 后才能回到表单。")).toBeTruthy();
+  });
+
+  it("says why it falls back to raw JSON, and lists errors by field, in the language chosen now", async () => {
+    const user = userEvent.setup();
+    const schema: Tool["inputSchema"] = {
+      type: "object",
+      properties: { rows: { type: "array", items: { type: "object", properties: { id: { type: "number" } } } } },
+      required: ["rows"],
+    };
+    render(<Harness schema={schema} initial={{}} />);
+    expect(screen.getByText("“rows” is a list of objects.")).toBeTruthy();
+    act(() => applyLanguage("zh-CN"));
+    expect(screen.getByText("此表单无法逐个字段显示，因此以 JSON 形式编辑：")).toBeTruthy();
+    expect(screen.getByText("“rows”是对象的列表。")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Check" }));
+    expect(screen.getByText("rows：必填")).toBeTruthy();
+  });
+
+  it("says when there is nothing to fill in", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<Harness schema={{ type: "object", properties: {} }} />);
+    expect(screen.getByText("没有需要填写的字段。")).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { useMemo, useState } from "react";
+import { useLocale, useT } from "../i18n";
 import type { Tool } from "../mcp/schema";
 import { FieldView, fieldId, withKey } from "./FieldView";
 import { JsonEditor } from "./JsonEditor";
@@ -23,7 +24,10 @@ export interface SchemaFormProps {
 
 /** A form generated from a JSON Schema, with raw JSON for what a form cannot show. */
 export function SchemaForm({ schema, value, onChange, errors = {}, idPrefix, allowRaw = true }: SchemaFormProps) {
-  const blockers = useMemo(() => formBlockers(schema), [schema]);
+  const t = useT();
+  // The reasons are sentences in the window's language: said again when it changes.
+  const locale = useLocale();
+  const blockers = useMemo(() => formBlockers(schema), [schema, locale]);
   const [rawChosen, setRawChosen] = useState(false);
   const raw = blockers.length > 0 || rawChosen;
   const broken = jsonErrorOf(value) !== undefined;
@@ -40,8 +44,8 @@ export function SchemaForm({ schema, value, onChange, errors = {}, idPrefix, all
             disabled={rawChosen && broken}
             onChange={(e) => setRawChosen(e.target.checked)}
           />
-          <label htmlFor={toggleId}>Raw JSON</label>
-          {rawChosen && broken && <span className="form-help">Fix the JSON to go back to the form.</span>}
+          <label htmlFor={toggleId}>{t("forms.raw.toggle")}</label>
+          {rawChosen && broken && <span className="form-help">{t("forms.raw.fixToGoBack")}</span>}
         </div>
       )}
       {raw ? (
@@ -54,13 +58,14 @@ export function SchemaForm({ schema, value, onChange, errors = {}, idPrefix, all
 }
 
 function FormFields({ schema, value, onChange, errors, idPrefix }: Required<Omit<SchemaFormProps, "allowRaw">>) {
+  const t = useT();
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
   const shown = new Set(properties.flatMap(([name, prop]) => pathsOf(name, prop)));
   const others = Object.entries(errors).filter(([path]) => path !== "" && !shown.has(path));
   return (
     <div className="form-fields">
-      {properties.length === 0 && <p className="form-help">No fields to fill in.</p>}
+      {properties.length === 0 && <p className="form-help">{t("forms.fields.none")}</p>}
       <ErrorList errors={others} />
       {properties.map(([name, prop]) => (
         <FieldView
@@ -95,6 +100,7 @@ interface RawEditorProps {
 }
 
 function RawEditor({ idPrefix, value, onChange, errors, blockers }: RawEditorProps) {
+  const t = useT();
   const [text, setText] = useState(() => prettyJson(value));
   // The value this editor last produced; any other value came from outside and replaces the text.
   const [own, setOwn] = useState(value);
@@ -116,7 +122,7 @@ function RawEditor({ idPrefix, value, onChange, errors, blockers }: RawEditorPro
     <div className="form-raw">
       {blockers.length > 0 && (
         <div className="form-help">
-          <p>This form cannot be shown field by field, so it is edited as JSON:</p>
+          <p>{t("forms.raw.whyRaw")}</p>
           <ul>
             {blockers.map((reason) => (
               <li key={reason}>{reason}</li>
@@ -131,12 +137,13 @@ function RawEditor({ idPrefix, value, onChange, errors, blockers }: RawEditorPro
 }
 
 function ErrorList({ errors }: { errors: Array<[string, string]> }) {
+  const t = useT();
   if (errors.length === 0) return null;
   return (
     <ul className="form-error-list">
       {errors.map(([path, message]) => (
         <li key={path} className="form-error">
-          {path === "" ? message : `${path}: ${message}`}
+          {path === "" ? message : t("forms.errors.atPath", { path, message })}
         </li>
       ))}
     </ul>

@@ -3,6 +3,14 @@
  * match the host's own checks, so an answer accepted here is not refused there.
  */
 
+/** A value of each format, as inputs show it for an example and messages quote it. */
+export const EXAMPLE = {
+  email: "name@example.com",
+  uri: "https://example.com",
+  date: "2025-01-31",
+  "date-time": "2025-01-31T09:30:00Z",
+} as const;
+
 export function isEmail(s: string): boolean {
   const at = s.indexOf("@");
   if (at < 0 || s.indexOf("@", at + 1) >= 0) return false;

@@ -1,3 +1,5 @@
+import { useT } from "../i18n";
+import { EXAMPLE } from "./formats";
 import type { Choice } from "./schemaModel";
 import { sameJson } from "./validate";
 import { useDraft } from "./useDraft";
@@ -22,12 +24,7 @@ function aria({ required, describedBy, invalid }: InputProps<unknown>) {
 }
 
 const INPUT_TYPE: Record<string, string> = { email: "email", uri: "url" };
-const PLACEHOLDER: Record<string, string> = {
-  email: "name@example.com",
-  uri: "https://example.com",
-  date: "2025-01-31",
-  "date-time": "2025-01-31T09:30:00Z",
-};
+const PLACEHOLDER: Record<string, string> = EXAMPLE;
 
 export function TextInput(props: InputProps<unknown> & { format: string | undefined }) {
   const { id, value, onChange, format } = props;
@@ -86,6 +83,7 @@ export function CheckboxInput(props: InputProps<unknown>) {
 
 export function SelectInput(props: InputProps<unknown> & { choices: Choice[] }) {
   const { id, value, onChange, choices } = props;
+  const t = useT();
   const index = choices.findIndex((c) => sameJson(c.value, value));
   return (
     <select
@@ -95,7 +93,7 @@ export function SelectInput(props: InputProps<unknown> & { choices: Choice[] }) 
       onChange={(e) => onChange(e.target.value === "" ? undefined : choices[Number(e.target.value)]?.value)}
       {...aria(props)}
     >
-      <option value="">— Choose —</option>
+      <option value="">{t("forms.input.choose")}</option>
       {choices.map((choice, i) => (
         <option key={i} value={String(i)}>
           {choice.label}
@@ -135,6 +133,7 @@ export function ChoiceBoxes(props: InputProps<unknown> & { choices: Choice[] }) 
 
 /** A list of plain values, one per line. */
 export function ListInput(props: InputProps<unknown> & { item: "string" | "number" | "integer" }) {
+  const t = useT();
   const numeric = props.item !== "string";
   const parse = (text: string): unknown => {
     const lines = text.split("\n").filter((line) => line.trim() !== "");
@@ -149,7 +148,7 @@ export function ListInput(props: InputProps<unknown> & { item: "string" | "numbe
       className="form-input form-list"
       rows={3}
       value={text}
-      placeholder="One per line"
+      placeholder={t("forms.input.onePerLine")}
       onChange={(e) => props.onChange(edit(e.target.value))}
       {...aria(props)}
     />

@@ -4,20 +4,23 @@
  * `validate` reports under the "" key, so a submit is blocked until it is fixed.
  */
 
+import { t } from "../i18n";
+
 const BROKEN = Symbol("unparsed JSON");
 
 export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
-/** Parses text that must hold one JSON object. */
+/** Parses text that must hold one JSON object; its error in the window's language now. */
 export function parseJsonObject(text: string): ParsedObject {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `Not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+    // The parser's own words (the engine's, in its language) follow the window's.
+    return { ok: false, error: t("forms.json.invalid", { message: err instanceof Error ? err.message : String(err) }) };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, error: 'Must be a JSON object, such as { "name": "value" }' };
+    return { ok: false, error: t("forms.json.notObject", { example: '{ "name": "value" }' }) };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

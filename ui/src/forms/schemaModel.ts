@@ -4,6 +4,8 @@
  * raw JSON instead of silently dropping part of the schema.
  */
 
+import { t, type MessageId } from "../i18n";
+
 export type JsonSchema = Record<string, unknown>;
 
 /** One option of a select: the value sent, and the text shown. */
@@ -20,18 +22,29 @@ export type Field =
   | { kind: "multiselect"; choices: Choice[] }
   | { kind: "list"; item: "string" | "number" | "integer" }
   | { kind: "object"; properties: Array<[string, JsonSchema]>; required: string[] }
-  | { kind: "unsupported"; reason: string };
+  | { kind: "unsupported"; reason: Reason };
+
+/**
+ * Why a field cannot be shown: the message that says so of a field (its `field` argument
+ * the field's label), and the one that says so of the whole schema when it can be.
+ */
+export interface Reason {
+  field: MessageId;
+  schema?: MessageId;
+  /** The JSON type named in the message, if it names one. */
+  type?: string;
+}
 
 /** Keywords whose meaning a generated form cannot represent. */
-const UNSHOWABLE: Array<[string, string]> = [
-  ["$ref", "refers to another schema ($ref)"],
-  ["allOf", "combines schemas (allOf)"],
-  ["anyOf", "allows one of several shapes (anyOf)"],
-  ["oneOf", "allows one of several shapes (oneOf)"],
-  ["not", "excludes a shape (not)"],
-  ["if", "depends on other values (if/then)"],
-  ["patternProperties", "has fields named by a pattern"],
-  ["dependentSchemas", "depends on other fields"],
+const UNSHOWABLE: Array<[string, Reason]> = [
+  ["$ref", { field: "forms.field.ref", schema: "forms.schema.ref" }],
+  ["allOf", { field: "forms.field.allOf", schema: "forms.schema.allOf" }],
+  ["anyOf", { field: "forms.field.anyOf", schema: "forms.schema.anyOf" }],
+  ["oneOf", { field: "forms.field.oneOf", schema: "forms.schema.oneOf" }],
+  ["not", { field: "forms.field.not", schema: "forms.schema.not" }],
+  ["if", { field: "forms.field.if", schema: "forms.schema.if" }],
+  ["patternProperties", { field: "forms.field.patternProperties", schema: "forms.schema.patternProperties" }],
+  ["dependentSchemas", { field: "forms.field.dependentSchemas", schema: "forms.schema.dependentSchemas" }],
 ];
 
 export function asSchema(value: unknown): JsonSchema | undefined {
@@ -83,7 +96,7 @@ function display(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-function unshowable(schema: JsonSchema): string | undefined {
+function unshowable(schema: JsonSchema): Reason | undefined {
   return UNSHOWABLE.find(([key]) => key in schema)?.[1];
 }
 
@@ -101,7 +114,10 @@ export function labelOf(name: string, schema: JsonSchema): string {
   return typeof schema.title === "string" && schema.title.trim() !== "" ? schema.title : name;
 }
 
-const unsupported = (reason: string): Field => ({ kind: "unsupported", reason });
+const unsupported = (field: MessageId, type?: string): Field => ({
+  kind: "unsupported",
+  reason: type === undefined ? { field } : { field, type },
+});
 
 /** How one property is shown; `depth` > 0 inside a nested object, which may not nest again. */
 export function fieldOf(schema: JsonSchema, depth = 0): Field {
@@ -110,7 +126,7 @@ export function fieldOf(schema: JsonSchema, depth = 0): Field {
   const choices = choicesOf(schema);
   if (choices) return { kind: "select", choices };
   const blocked = unshowable(schema);
-  if (blocked) return unsupported(blocked);
+  if (blocked) return { kind: "unsupported", reason: blocked };
   switch (type) {
     case "string":
       return { kind: "text", format: typeof schema.format === "string" ? schema.format : undefined };
@@ -122,27 +138,27 @@ export function fieldOf(schema: JsonSchema, depth = 0): Field {
     case "object":
       return objectFieldOf(schema, depth);
     case undefined:
-      return unsupported(Array.isArray(schema.type) ? "takes values of several types" : "takes a value of any type");
+      return unsupported(Array.isArray(schema.type) ? "forms.field.severalTypes" : "forms.field.anyType");
     default:
-      return unsupported(`takes a value of type ${type}`);
+      return unsupported("forms.field.ofType", type);
   }
 }
 
 function arrayFieldOf(schema: JsonSchema): Field {
   const items = asSchema(schema.items);
-  if (!items) return unsupported("is a list of values of any type");
+  if (!items) return unsupported("forms.field.listOfAny");
   const choices = choicesOf(items);
   if (choices) return { kind: "multiselect", choices };
   const item = typeOf(items);
-  if (unshowable(items) || item === undefined) return unsupported("is a list of mixed values");
+  if (unshowable(items) || item === undefined) return unsupported("forms.field.listOfMixed");
   if (item === "string" || item === "number" || item === "integer") return { kind: "list", item };
-  return unsupported(item === "object" ? "is a list of objects" : `is a list of ${item} values`);
+  return item === "object" ? unsupported("forms.field.listOfObjects") : unsupported("forms.field.listOfType", item);
 }
 
 function objectFieldOf(schema: JsonSchema, depth: number): Field {
-  if (depth > 0) return unsupported("nests objects more than one level deep");
+  if (depth > 0) return unsupported("forms.field.tooDeep");
   const properties = propertiesOf(schema);
-  if (properties.length === 0) return unsupported("is an object of any shape");
+  if (properties.length === 0) return unsupported("forms.field.anyShape");
   for (const [, prop] of properties) {
     const inner = fieldOf(prop, depth + 1);
     if (inner.kind === "unsupported") return inner;
@@ -150,14 +166,15 @@ function objectFieldOf(schema: JsonSchema, depth: number): Field {
   return { kind: "object", properties, required: requiredOf(schema) };
 }
 
-/** Why a form cannot show this schema; empty when it can. */
+/** Why a form cannot show this schema, in the window's language now; empty when it can. */
 export function formBlockers(schema: JsonSchema): string[] {
   const blocked = unshowable(schema);
-  if (blocked) return [`The schema ${blocked}.`];
+  if (blocked?.schema) return [t(blocked.schema)];
   const type = typeOf(schema);
-  if (type !== undefined && type !== "object") return [`The schema describes a single ${type}, not named fields.`];
+  if (type !== undefined && type !== "object") return [t("forms.schema.single", { type })];
   return propertiesOf(schema).flatMap(([name, prop]) => {
     const field = fieldOf(prop);
-    return field.kind === "unsupported" ? [`“${labelOf(name, prop)}” ${field.reason}.`] : [];
+    if (field.kind !== "unsupported") return [];
+    return [t(field.reason.field, { field: labelOf(name, prop), type: field.reason.type })];
   });
 }

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyLanguage } from "../i18n";
 import type { ElicitRequestFormParams } from "../mcp/schema";
 import { defaultsOf } from "./defaults";
-import { brokenJson } from "./rawJson";
+import { brokenJson, parseJsonObject } from "./rawJson";
 import { formBlockers } from "./schemaModel";
 import { validate } from "./validate";
 
@@ -179,5 +180,41 @@ describe("formBlockers", () => {
       "“anything” takes a value of any type.",
     ]);
     expect(formBlockers({ allOf: [{ type: "object" }] })).toEqual(["The schema combines schemas (allOf)."]);
+  });
+});
+
+describe("in Chinese", () => {
+  afterEach(() => applyLanguage("en"));
+
+  it("explains what to fix as a Chinese reader would, quoting the schema's own values", () => {
+    applyLanguage("zh-CN");
+    expect(validate(contact, { name: "Al", site: "example.com", age: 12, tags: ["a", "b", "c"] })).toEqual({
+      name: "至少 3 个字符",
+      email: "必填",
+      site: "请输入完整的地址，例如 https://example.com",
+      age: "不能小于 18",
+      tags: "最多只能选择 2 项",
+    });
+    const ports = {
+      type: "object",
+      properties: { ports: { type: "array", items: { type: "integer", maximum: 9 }, maxItems: 1 } },
+    };
+    expect(validate(ports, { ports: [1, 10] })).toEqual({ ports: "第 2 项：不能大于 9" });
+    expect(validate(ports, { ports: [1, 2] })).toEqual({ ports: "最多 1 项" });
+  });
+
+  it("says why JSON is refused, and why a form cannot show a schema", () => {
+    applyLanguage("zh-CN");
+    expect(parseJsonObject("[1]")).toEqual({ ok: false, error: '必须是一个 JSON 对象，例如 { "name": "value" }' });
+    const broken = parseJsonObject("{");
+    expect(!broken.ok && broken.error).toMatch(/^不是有效的 JSON：/);
+    expect(
+      formBlockers({
+        type: "object",
+        properties: { rows: { type: "array", items: { type: "object" } }, when: { type: "null", title: "When" } },
+      }),
+    ).toEqual(["“rows”是对象的列表。", "“When”接受 null 类型的值。"]);
+    expect(formBlockers({ oneOf: [{ type: "object" }] })).toEqual(["该 schema 允许多种结构之一（oneOf）。"]);
+    expect(formBlockers({ type: "array" })).toEqual(["该 schema 描述的是单个 array 值，而不是具名字段。"]);
   });
 });

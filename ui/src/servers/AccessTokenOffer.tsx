@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { useT } from "../i18n";
 
 /**
  * The simple way in where signing in cannot work (the authorization server lets this app
@@ -6,13 +7,14 @@ import { useId, useState } from "react";
  * kept in the keyring and sent as `Authorization: Bearer <token>`.
  */
 export function AccessTokenOffer({ onUseToken }: { onUseToken(token: string): void }) {
+  const t = useT();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [token, setToken] = useState("");
   if (!open) {
     return (
       <button type="button" onClick={() => setOpen(true)}>
-        Use a personal access token instead
+        {t("serverForm.token.offer")}
       </button>
     );
   }
@@ -25,17 +27,17 @@ export function AccessTokenOffer({ onUseToken }: { onUseToken(token: string): vo
         if (trimmed !== "") onUseToken(trimmed);
       }}
     >
-      <label htmlFor={`${id}-token`}>Personal access token</label>
+      <label htmlFor={`${id}-token`}>{t("serverForm.token.label")}</label>
       <input id={`${id}-token`} type="password" value={token} spellCheck={false} autoComplete="off"
         aria-describedby={`${id}-hint`} onChange={(e) => setToken(e.target.value)} />
       <p id={`${id}-hint`} className="hint">
-        Made on the service's website. Kept in the keyring and sent as an Authorization header; the server restarts with it.
+        {t("serverForm.token.hint")}
       </p>
       <button type="submit" className="primary" disabled={trimmed === ""}>
-        Save and restart
+        {t("serverForm.token.save")}
       </button>
       <button type="button" onClick={() => setOpen(false)}>
-        Cancel
+        {t("serverForm.token.cancel")}
       </button>
     </form>
   );

@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { ServerFormErrors } from "./serverFormModel";
 import { FieldError, describedBy } from "./FieldError";
 import { useFocusAdded } from "./useFocusAdded";
+import { useT } from "../i18n";
 
 export interface ArgsEditorProps {
   args: string[];
@@ -14,6 +15,7 @@ export interface ArgsEditorProps {
  * "my file.txt" in a row is one argument with a space in it.
  */
 export function ArgsEditor({ args, onChange, errors }: ArgsEditorProps) {
+  const t = useT();
   const baseId = useId();
   const focus = useFocusAdded<HTMLInputElement>();
   const insertAfter = (i: number) => {
@@ -23,8 +25,8 @@ export function ArgsEditor({ args, onChange, errors }: ArgsEditorProps) {
 
   return (
     <fieldset className="args-editor">
-      <legend>Arguments</legend>
-      <p className="hint">One argument per row, exactly as the program receives it: no quotes needed. Enter adds a row.</p>
+      <legend>{t("serverForm.args.legend")}</legend>
+      <p className="hint">{t("serverForm.args.hint")}</p>
       {args.length > 0 && (
         <ol>
           {args.map((arg, i) => {
@@ -34,7 +36,7 @@ export function ArgsEditor({ args, onChange, errors }: ArgsEditorProps) {
               <li key={i} className="arg-row">
                 <input
                   ref={focus.register(i)}
-                  aria-label={`Argument ${i + 1}`}
+                  aria-label={t("serverForm.args.argument", { number: i + 1 })}
                   value={arg}
                   spellCheck={false}
                   autoComplete="off"
@@ -47,8 +49,8 @@ export function ArgsEditor({ args, onChange, errors }: ArgsEditorProps) {
                     insertAfter(i);
                   }}
                 />
-                <button type="button" aria-label={`Remove argument ${i + 1}`} onClick={() => onChange(args.filter((_, j) => j !== i))}>
-                  Remove
+                <button type="button" aria-label={t("serverForm.args.remove", { number: i + 1 })} onClick={() => onChange(args.filter((_, j) => j !== i))}>
+                  {t("serverForm.rows.remove")}
                 </button>
                 <FieldError id={errorId} message={error} />
               </li>
@@ -57,7 +59,7 @@ export function ArgsEditor({ args, onChange, errors }: ArgsEditorProps) {
         </ol>
       )}
       <button type="button" onClick={() => insertAfter(args.length - 1)}>
-        Add argument
+        {t("serverForm.args.add")}
       </button>
     </fieldset>
   );

@@ -4,6 +4,7 @@ import { InputAnswers } from "./InputAnswers";
 import { ReferenceChoice } from "./ReferenceChoice";
 import { ImportName } from "./ImportName";
 import { PlainTokens } from "./PlainTokens";
+import { t as translate, useT, type MessageId } from "../i18n";
 import {
   chosenServers,
   decisionOf,
@@ -31,6 +32,7 @@ export interface ImportCandidateGroupProps {
  * and the values it asks for are entered, before it is imported.
  */
 export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGroupProps) {
+  const t = useT();
   const id = useId();
   // A server whose name is taken starts unpicked: importing a file twice adds nothing by default.
   const [choices, setChoices] = useState<ImportChoices>(() => initialChoices(candidate));
@@ -63,7 +65,7 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
         </p>
       ))}
       {candidate.servers.length === 0 ? (
-        <p className="muted">This file configures no servers.</p>
+        <p className="muted">{t("serverForm.import.noServers")}</p>
       ) : (
         <ul>
           {candidate.servers.map((server, i) => {
@@ -81,7 +83,7 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
                 </label>
                 <span id={`${id}-${i}`} className="import-target">
                   <span className="mono">{server.target}</span>
-                  {server.conflict && <span className="tag">already configured</span>}
+                  {server.conflict && <span className="tag">{t("serverForm.import.alreadyConfigured")}</span>}
                 </span>
                 {server.conflict && (
                   <ImportName
@@ -103,10 +105,9 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
                 {picked && server.references.length > 0 && (
                   <>
                     <p className="hint import-references-hint">
-                      These values reach beyond the entry. Each is imported only if you keep it; a dropped one leaves its
-                      variable or header out.
+                      {t("serverForm.import.referencesHint")}
                     </p>
-                    <ul className="import-references" aria-label={`What ${server.name} reaches beyond its entry`}>
+                    <ul className="import-references" aria-label={t("serverForm.import.references", { server: server.name })}>
                       {server.references.map((reference) => (
                         <ReferenceChoice
                           key={referenceKey(reference)}
@@ -133,24 +134,34 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
       <button
         type="button"
         className="primary"
-        aria-label={`Import selected from ${candidate.source}`}
+        aria-label={t("serverForm.import.importLabel", { source: candidate.source })}
         aria-describedby={waiting ? `${id}-waiting` : undefined}
         disabled={chosen.length === 0 || waiting !== null}
         onClick={() => onImport(importRequest(candidate, choices))}
       >
-        Import selected{chosen.length > 0 ? ` (${chosen.length})` : ""}
+        {t("serverForm.import.importSelected", { count: chosen.length })}
       </button>
     </fieldset>
   );
 }
 
+/**
+ * The sentence for what still waits, by whether a name, a decision and an answer are missing
+ * (in that order, "1" where one is): each combination a sentence of its own.
+ */
+const WAITING: Readonly<Record<string, MessageId>> = {
+  "100": "serverForm.import.waiting.name",
+  "010": "serverForm.import.waiting.decide",
+  "001": "serverForm.import.waiting.enter",
+  "110": "serverForm.import.waiting.nameDecide",
+  "101": "serverForm.import.waiting.nameEnter",
+  "011": "serverForm.import.waiting.decideEnter",
+  "111": "serverForm.import.waiting.all",
+};
+
 /** What the person must still do before the chosen servers can be imported, said in a sentence. */
 function waitingFor(chosen: ImportableServer[], choices: ImportChoices, candidate: ImportCandidate): string | null {
   const { undecided, unanswered, misnamed } = outstanding(chosen, choices, candidate);
-  const todo = [
-    misnamed > 0 && `give ${misnamed === 1 ? "1 server a free name" : `${misnamed} servers free names`}`,
-    undecided > 0 && `keep or drop ${undecided === 1 ? "1 value" : `${undecided} values`} that reach beyond their entry`,
-    unanswered > 0 && `enter ${unanswered === 1 ? "1 value" : `${unanswered} values`}`,
-  ].filter((part): part is string => typeof part === "string");
-  return todo.length === 0 ? null : `To import, ${todo.join(" and ")}.`;
+  const sentence = WAITING[[misnamed, undecided, unanswered].map((n) => (n > 0 ? "1" : "0")).join("")];
+  return sentence === undefined ? null : translate(sentence, { misnamed, undecided, unanswered });
 }

@@ -1,7 +1,8 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ImportCandidate, ImportableServer, Reference } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ImportDialogContent, type ImportDialogContentProps } from "./ImportDialogContent";
 
 afterEach(cleanup);
@@ -277,5 +278,89 @@ describe("ImportDialogContent", () => {
     expect(props.onLoadCustom).toHaveBeenCalledOnce();
     await user.click(screen.getByRole("button", { name: "Cancel" }));
     expect(props.onCancel).toHaveBeenCalledOnce();
+  });
+});
+
+describe("ImportDialogContent in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("offers the files' servers, names and what waits in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { user } = setup();
+    expect(screen.getByRole("heading", { name: "导入服务器" })).toBeTruthy();
+    const claude = screen.getByRole("group", { name: "Claude Desktop" });
+    const files = within(claude).getByRole("checkbox", { name: "files", description: /已配置/ });
+    expect(within(claude).getByRole("button", { name: "从 Claude Desktop 导入所选项" }).textContent).toBe("导入所选项（2）");
+    await user.click(files);
+    const rename = within(claude).getByRole("textbox", { name: "将 files 导入为" });
+    await user.clear(rename);
+    await user.type(rename, "files-3");
+    expect(within(claude).getByRole("textbox", { name: "将 files 导入为", description: "已配置了名为 files-3 的服务器。" })).toBe(rename);
+    expect(within(claude).getByText("导入前，请为 1 个服务器另取未被占用的名称。")).toBeTruthy();
+    await user.clear(rename);
+    await user.type(rename, "github");
+    expect(within(claude).getByText("导入前，请为 2 个服务器另取未被占用的名称。")).toBeTruthy();
+    expect(within(claude).getByRole("textbox", { name: "将 files 导入为", description: "github 也将导入为 github。" })).toBe(rename);
+    await user.clear(rename);
+    expect(within(claude).getByRole("textbox", { name: "将 files 导入为", description: "服务器需要一个名称。" })).toBe(rename);
+    await user.click(within(claude).getByRole("checkbox", { name: "github" }));
+    await user.click(within(claude).getByRole("checkbox", { name: "memory" }));
+    await user.click(files);
+    expect(within(claude).getByRole("button", { name: "从 Claude Desktop 导入所选项" }).textContent).toBe("导入所选项");
+    expect(screen.getByRole("textbox", { name: "其他配置文件" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "读取" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "取消" })).toBeTruthy();
+  });
+
+  it("asks in Chinese about references, tokens and values to enter", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const file: ImportCandidate = {
+      source: "VS Code",
+      path: "/m.json",
+      servers: [
+        server("evil", "sh", {
+          references: [stolen, own, aws],
+          plainSecrets: [
+            { place: "header", key: "Authorization" },
+            { place: "env", key: "GH_TOKEN" },
+          ],
+          inputs: [{ id: "region", description: "Region", password: false }],
+        }),
+        server("db", "db-mcp", { plainSecrets: [{ place: "env", key: "DB_PASSWORD" }] }),
+      ],
+      warnings: [],
+      configured: [],
+    };
+    const { user } = setup({ candidates: [file] });
+    const refs = screen.getByRole("list", { name: "evil 在其条目之外指向的内容" });
+    const stolenGroup = within(refs).getByRole("radiogroup", { name: "evil 的环境变量 STOLEN" });
+    expect(stolenGroup.textContent).toContain("Switchboard 将拒绝以它启动服务器");
+    expect(stolenGroup.textContent).toContain("（evil/env/STOLEN）");
+    expect(within(refs).getByRole("radiogroup", { name: "evil 的环境变量 TOKEN" }).textContent).toContain("保存在这个服务器自己的名称下");
+    const awsGroup = within(refs).getByRole("radiogroup", { name: "evil 的请求头 X-Aws" });
+    expect(awsGroup.textContent).toContain("每次服务器启动时，从 Switchboard 的环境变量中填入：AWS_SECRET_ACCESS_KEY。");
+    expect(within(awsGroup).getAllByRole("radio").map((r) => r.parentElement?.textContent)).toEqual(["保留", "舍弃"]);
+    expect(screen.getByText("导入前，请决定保留还是舍弃 3 个指向条目之外的值，并输入 1 个值。")).toBeTruthy();
+
+    const tokens = screen.getByRole("checkbox", {
+      name: "将它的 2 个令牌移到系统密钥环",
+      description: "文件中以明文写着 evil 的这些令牌：Authorization（请求头）, GH_TOKEN（环境变量）。Switchboard 的配置中将只保留对它们的引用。",
+    });
+    await user.click(tokens);
+    expect(screen.getByText(/它们将以明文保留在 Switchboard 的配置中。/)).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: "将它的令牌移到系统密钥环" })).toBeTruthy();
+
+    expect(screen.getByRole("group", { name: "需要输入的值" })).toBeTruthy();
+    expect(screen.getByRole("textbox", { name: "Region", description: "region，用于 evil" })).toBeTruthy();
+  });
+
+  it("says in Chinese when no file was found", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup({ candidates: [{ ...candidates[1]!, servers: [] }], onPickFile: vi.fn() });
+    expect(screen.getByText("这个文件没有配置任何服务器。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "选择文件…" })).toBeTruthy();
+    cleanup();
+    setup({ candidates: [] });
+    expect(screen.getByText("没有找到 Claude Desktop、VS Code 或 Cursor 的配置。请在下方指定一个文件。")).toBeTruthy();
   });
 });

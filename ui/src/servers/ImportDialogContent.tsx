@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from "react";
 import type { ImportCandidate, ImportRequest } from "../bindings";
 import { ImportCandidateGroup } from "./ImportCandidateGroup";
+import { useT } from "../i18n";
 import "./servers.css";
 
 export interface ImportDialogContentProps {
@@ -24,6 +25,7 @@ export function ImportDialogContent({
   onLoadCustom,
   onPickFile,
 }: ImportDialogContentProps) {
+  const t = useT();
   const id = useId();
   const loadCustom = (e: FormEvent) => {
     e.preventDefault();
@@ -31,9 +33,9 @@ export function ImportDialogContent({
   };
   return (
     <section className="import" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Import servers</h2>
+      <h2 id={`${id}-title`}>{t("serverForm.import.title")}</h2>
       {candidates.length === 0 ? (
-        <p className="muted">No configuration of Claude Desktop, VS Code or Cursor was found. Name a file below.</p>
+        <p className="muted">{t("serverForm.import.noneFound")}</p>
       ) : (
         candidates.map((candidate) => (
           // A file read again with other servers starts its choice afresh.
@@ -45,24 +47,24 @@ export function ImportDialogContent({
         ))
       )}
       <form className="import-custom" onSubmit={loadCustom}>
-        <label htmlFor={`${id}-path`}>Another configuration file</label>
+        <label htmlFor={`${id}-path`}>{t("serverForm.import.anotherFile")}</label>
         <div className="inline">
           <input id={`${id}-path`} className="mono" value={customPath} spellCheck={false} autoComplete="off"
             placeholder="/path/to/mcp.json" onChange={(e) => onCustomPath(e.target.value)} />
           <button type="submit" disabled={customPath.trim() === ""}>
-            Load
+            {t("serverForm.import.load")}
           </button>
           {onPickFile && (
             <button type="button" onClick={onPickFile}>
-              Choose file…
+              {t("serverForm.import.chooseFile")}
             </button>
           )}
         </div>
-        <p className="hint">Claude Desktop, Cursor and VS Code files are told apart by what they hold.</p>
+        <p className="hint">{t("serverForm.import.fileKinds")}</p>
       </form>
       <div className="form-actions">
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("serverForm.import.cancel")}
         </button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { FieldError, describedBy } from "./FieldError";
+import { useT } from "../i18n";
 
 export interface ImportNameProps {
   server: string;
@@ -12,10 +13,11 @@ export interface ImportNameProps {
 
 /** The name a server whose own name is configured already is imported under; checked as it is typed. */
 export function ImportName({ server, value, picked, problem, onChange }: ImportNameProps) {
+  const t = useT();
   const id = useId();
   return (
     <div className="import-name">
-      <label htmlFor={id}>Import {server} as</label>
+      <label htmlFor={id}>{t("serverForm.import.importAs", { server })}</label>
       <input
         id={id}
         className="mono"

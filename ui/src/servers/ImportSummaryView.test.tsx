@@ -1,6 +1,7 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ImportSummaryView } from "./ImportSummaryView";
 
 afterEach(cleanup);
@@ -33,5 +34,37 @@ describe("ImportSummaryView", () => {
     render(<ImportSummaryView summary={{ imported: [], skipped: [] }} onDone={vi.fn()} />);
     expect(screen.getByText("No server was imported.")).toBeTruthy();
     expect(screen.queryByRole("list", { name: /Skipped/ })).toBeNull();
+  });
+});
+
+describe("ImportSummaryView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says in Chinese what was imported, renamed, moved and skipped", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(
+      <ImportSummaryView
+        summary={{
+          imported: [
+            { name: "github-2", from: "github", secrets: ["github-2/env/GITHUB_TOKEN"] },
+            { name: "memory", from: "memory", secrets: [] },
+          ],
+          skipped: [{ name: "files", reason: "not selected" }],
+        }}
+        onDone={vi.fn()}
+      />,
+    );
+    expect(screen.getByRole("heading", { name: "导入完成" })).toBeTruthy();
+    const [github] = within(screen.getByRole("list", { name: "已导入（2）" })).getAllByRole("listitem") as [HTMLElement];
+    expect(github.textContent).toBe("github-2由 github 重命名 已移到系统密钥环的机密：github-2/env/GITHUB_TOKEN");
+    expect(within(screen.getByRole("list", { name: "已跳过（1）" })).getByRole("listitem").textContent).toBe("files：not selected");
+    expect(screen.getByRole("button", { name: "完成" })).toBeTruthy();
+  });
+
+  it("says in Chinese when nothing was imported", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<ImportSummaryView summary={{ imported: [], skipped: [] }} onDone={vi.fn()} />);
+    expect(screen.getByRole("heading", { name: "已导入（0）" })).toBeTruthy();
+    expect(screen.getByText("没有导入任何服务器。")).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { ImportSummary } from "../bindings";
+import { tx, useT } from "../i18n";
 
 export interface ImportSummaryViewProps {
   summary: ImportSummary;
@@ -8,24 +9,25 @@ export interface ImportSummaryViewProps {
 
 /** What an import did: each server imported (and under which name), the secrets that went to the keyring, and what was skipped and why. */
 export function ImportSummaryView({ summary, onDone }: ImportSummaryViewProps) {
+  const t = useT();
   const id = useId();
   const { imported, skipped } = summary;
   return (
     <section className="import import-summary" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Import done</h2>
-      <h3 id={`${id}-imported`}>Imported ({imported.length})</h3>
+      <h2 id={`${id}-title`}>{t("serverForm.summary.title")}</h2>
+      <h3 id={`${id}-imported`}>{t("serverForm.summary.imported", { count: imported.length })}</h3>
       {imported.length === 0 ? (
-        <p className="muted">No server was imported.</p>
+        <p className="muted">{t("serverForm.summary.noneImported")}</p>
       ) : (
         <ul aria-labelledby={`${id}-imported`}>
           {imported.map((server) => (
             <li key={server.name}>
               <span className="server-name">{server.name}</span>
-              {server.from !== server.name && <span className="tag">renamed from {server.from}</span>}
+              {server.from !== server.name && <span className="tag">{t("serverForm.summary.renamedFrom", { name: server.from })}</span>}
               {server.secrets.length > 0 && (
                 <span className="hint">
                   {" "}
-                  Secrets moved to the OS keyring: <span className="mono">{server.secrets.join(", ")}</span>
+                  {tx("serverForm.summary.secretsMoved", { secrets: <span className="mono">{server.secrets.join(", ")}</span> })}
                 </span>
               )}
             </li>
@@ -34,11 +36,11 @@ export function ImportSummaryView({ summary, onDone }: ImportSummaryViewProps) {
       )}
       {skipped.length > 0 && (
         <>
-          <h3 id={`${id}-skipped`}>Skipped ({skipped.length})</h3>
+          <h3 id={`${id}-skipped`}>{t("serverForm.summary.skipped", { count: skipped.length })}</h3>
           <ul aria-labelledby={`${id}-skipped`}>
             {skipped.map((server) => (
               <li key={server.name}>
-                <span className="server-name">{server.name}</span>: {server.reason}
+                {tx("serverForm.summary.skippedServer", { name: <span className="server-name">{server.name}</span>, reason: server.reason })}
               </li>
             ))}
           </ul>
@@ -46,7 +48,7 @@ export function ImportSummaryView({ summary, onDone }: ImportSummaryViewProps) {
       )}
       <div className="form-actions">
         <button type="button" className="primary" onClick={onDone}>
-          Done
+          {t("serverForm.summary.done")}
         </button>
       </div>
     </section>

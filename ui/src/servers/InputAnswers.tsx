@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { NeededInput } from "./importChoices";
+import { tx, useT } from "../i18n";
 
 export interface InputAnswersProps {
   needed: NeededInput[];
@@ -9,12 +10,13 @@ export interface InputAnswersProps {
 
 /** The values the imported servers ask for (VS Code's inputs), each once; a password is typed unseen. */
 export function InputAnswers({ needed, answers, onAnswer }: InputAnswersProps) {
+  const t = useT();
   const id = useId();
   if (needed.length === 0) return null;
   return (
     <fieldset className="import-inputs">
-      <legend>Values to enter</legend>
-      <p className="hint">Kept in the OS keyring under each server's own name, never in the configuration file.</p>
+      <legend>{t("serverForm.import.inputs")}</legend>
+      <p className="hint">{t("serverForm.import.inputsHint")}</p>
       {needed.map(({ input, servers }, i) => (
         <div key={input.id} className="import-input">
           <label htmlFor={`${id}-${i}`}>{input.description}</label>
@@ -30,7 +32,7 @@ export function InputAnswers({ needed, answers, onAnswer }: InputAnswersProps) {
             onChange={(e) => onAnswer(input.id, e.target.value)}
           />
           <span id={`${id}-${i}-for`} className="hint">
-            <span className="mono">{input.id}</span>, for {servers.join(", ")}
+            {tx("serverForm.import.inputFor", { input: <span className="mono">{input.id}</span>, servers: servers.join(", ") })}
           </span>
         </div>
       ))}

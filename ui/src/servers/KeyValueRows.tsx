@@ -3,17 +3,23 @@ import type { KeyValue_Serialize as KeyValue } from "../bindings";
 import type { RowKind, ServerFormErrors } from "./serverFormModel";
 import { FieldError, describedBy } from "./FieldError";
 import { useFocusAdded } from "./useFocusAdded";
+import { useT, type MessageId } from "../i18n";
 
-const WORDS: Record<RowKind, { legend: string; noun: string; hint: string }> = {
+/** Each kind's words: its legend and hint, a row's name and its remove button (numbered), the add button. */
+const WORDS: Record<RowKind, { legend: MessageId; hint: MessageId; row: MessageId; remove: MessageId; add: MessageId }> = {
   env: {
-    legend: "Environment variables",
-    noun: "variable",
-    hint: "Given to the server's process. Secret values go to the OS keyring, never into the configuration file.",
+    legend: "serverForm.env.legend",
+    hint: "serverForm.env.hint",
+    row: "serverForm.env.row",
+    remove: "serverForm.env.remove",
+    add: "serverForm.env.add",
   },
   headers: {
-    legend: "HTTP headers",
-    noun: "header",
-    hint: "Sent with every request, e.g. Authorization. Secret values go to the OS keyring, never into the configuration file.",
+    legend: "serverForm.headers.legend",
+    hint: "serverForm.headers.hint",
+    row: "serverForm.headers.row",
+    remove: "serverForm.headers.remove",
+    add: "serverForm.headers.add",
   },
 };
 
@@ -26,7 +32,8 @@ export interface KeyValueRowsProps {
 
 /** Name/value rows (env vars or headers), each of which may be kept in the keyring. */
 export function KeyValueRows({ kind, rows, onChange, errors }: KeyValueRowsProps) {
-  const { legend, noun, hint } = WORDS[kind];
+  const t = useT();
+  const words = WORDS[kind];
   const baseId = useId();
   const focus = useFocusAdded<HTMLInputElement>();
   const update = (i: number, change: Partial<KeyValue>) => onChange(rows.map((row, j) => (j === i ? { ...row, ...change } : row)));
@@ -37,18 +44,18 @@ export function KeyValueRows({ kind, rows, onChange, errors }: KeyValueRowsProps
 
   return (
     <fieldset className="kv-rows">
-      <legend>{legend}</legend>
-      <p className="hint">{hint}</p>
+      <legend>{t(words.legend)}</legend>
+      <p className="hint">{t(words.hint)}</p>
       {rows.map((row, i) => {
         const id = `${baseId}-${i}`;
         const keyError = errors[`${kind}.${i}.key`];
         const valueError = errors[`${kind}.${i}.value`];
         const keepsStored = row.secret && row.stored === true;
         return (
-          <div key={i} className="kv-row" role="group" aria-label={`${capitalize(noun)} ${i + 1}`}>
+          <div key={i} className="kv-row" role="group" aria-label={t(words.row, { number: i + 1 })}>
             <input
               ref={focus.register(i)}
-              aria-label="Name"
+              aria-label={t("serverForm.rows.name")}
               className="kv-key"
               value={row.key}
               spellCheck={false}
@@ -58,27 +65,27 @@ export function KeyValueRows({ kind, rows, onChange, errors }: KeyValueRowsProps
               onChange={(e) => update(i, { key: e.target.value })}
             />
             <input
-              aria-label="Value"
+              aria-label={t("serverForm.rows.value")}
               className="kv-value"
               type={row.secret ? "password" : "text"}
               value={row.value}
               spellCheck={false}
               autoComplete="off"
-              placeholder={keepsStored ? "•••••• (stored)" : undefined}
+              placeholder={keepsStored ? t("serverForm.rows.storedPlaceholder") : undefined}
               aria-invalid={valueError ? true : undefined}
               aria-describedby={describedBy(keepsStored && `${id}-stored`, valueError && `${id}-value-error`)}
               onChange={(e) => update(i, { value: e.target.value })}
             />
             <label className="switch">
               <input type="checkbox" role="switch" checked={row.secret} onChange={(e) => update(i, { secret: e.target.checked })} />
-              <span>Store in keyring</span>
+              <span>{t("serverForm.rows.storeInKeyring")}</span>
             </label>
-            <button type="button" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-              Remove
+            <button type="button" aria-label={t(words.remove, { number: i + 1 })} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+              {t("serverForm.rows.remove")}
             </button>
             {keepsStored && (
               <p id={`${id}-stored`} className="hint kv-wide">
-                Stored in the keyring; leave empty to keep.
+                {t("serverForm.secret.stored")}
               </p>
             )}
             <FieldError id={`${id}-key-error`} message={keyError} />
@@ -87,10 +94,8 @@ export function KeyValueRows({ kind, rows, onChange, errors }: KeyValueRowsProps
         );
       })}
       <button type="button" onClick={add}>
-        Add {noun}
+        {t(words.add)}
       </button>
     </fieldset>
   );
 }
-
-const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

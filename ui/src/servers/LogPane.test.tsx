@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LogPane, type LogPaneProps } from "./LogPane";
 import type { LogEntry_Serialize as LogEntry } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(cleanup);
 
@@ -116,5 +117,54 @@ describe("LogPane", () => {
     await user.click(screen.getByRole("button", { name: "Jump to latest" }));
     expect(log.scrollTop).toBe(1000);
     expect(screen.queryByRole("button", { name: "Jump to latest" })).toBeNull();
+  });
+});
+
+describe("LogPane in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the lines, each line and level as the server wrote it", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const note: LogEntry = { server: "demo", atMs: at(6), source: "sandbox", level: null, text: "no network here" };
+    const { user, props, view } = setup({ entries: [...entries, note], onChangeSandbox: vi.fn() });
+    expect(screen.getByRole("region", { name: "日志" })).toBeTruthy();
+    const level = screen.getByRole("combobox", { name: "服务器日志级别" }) as HTMLSelectElement;
+    expect(level.options[0]?.textContent).toBe("服务器默认");
+    expect(level.options[1]?.textContent).toBe("debug");
+    expect(screen.getByRole("button", { name: "清空日志" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "来源" })).toBeTruthy();
+    const minimum = screen.getByRole("combobox", { name: "最低级别", description: "没有级别的行总是显示。" }) as HTMLSelectElement;
+    expect(minimum.options[0]?.textContent).toBe("全部");
+    expect(screen.getByText("6 行，共 6 行")).toBeTruthy();
+    const log = screen.getByRole("log", { name: "日志行" });
+    expect(Array.from(log.querySelectorAll(".log-source"), (el) => el.textContent)).toEqual([
+      "stderr",
+      "协议",
+      "服务器",
+      "服务器",
+      "服务器",
+      "沙箱",
+    ]);
+    expect(within(log).getByText("no network here")).toBeTruthy();
+    expect(within(log).getByRole("button", { name: "更改它的沙箱…" })).toBeTruthy();
+
+    await user.click(screen.getByRole("checkbox", { name: "标准错误输出" }));
+    await user.click(screen.getByRole("checkbox", { name: "协议问题" }));
+    await user.click(screen.getByRole("checkbox", { name: "沙箱提示" }));
+    expect(screen.getByText("3 行，共 6 行")).toBeTruthy();
+    await user.type(screen.getByRole("searchbox", { name: "筛选日志行" }), "nothing like it");
+    expect(screen.getByText("没有与筛选条件匹配的行。")).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: "服务器消息" })).toBeTruthy();
+
+    view.rerender(<LogPane {...props} entries={[]} canSetLevel={false} />);
+    expect(screen.getByRole("combobox", { name: "服务器日志级别", description: "此服务器不支持设置日志级别。" })).toBeTruthy();
+    expect(screen.getByText("还没有日志。")).toBeTruthy();
+  });
+
+  it("says in Chinese that only the newest lines are shown", () => {
+    act(() => applyLanguage("zh-CN"));
+    const many: LogEntry[] = Array.from({ length: 2500 }, (_, i) => ({ server: "demo", atMs: at(0) + i, source: "stderr", level: null, text: `line ${i}` }));
+    setup({ entries: many });
+    expect(screen.getByText("2,500 行匹配结果中的最后 2,000 行")).toBeTruthy();
   });
 });

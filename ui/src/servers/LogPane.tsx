@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { useFollowTail } from "../followTail";
+import { useT } from "../i18n";
 import type { LoggingLevel } from "../mcp/schema";
 import type { LogEntry_Serialize as LogEntry } from "../bindings";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";
@@ -19,6 +20,7 @@ export interface LogPaneProps {
 
 /** A server's log: its stderr, what the transport noticed, and its own messages. */
 export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onChangeSandbox }: LogPaneProps) {
+  const t = useT();
   const id = useId();
   const [text, setText] = useState("");
   const [sources, setSources] = useState<ReadonlySet<LogSource>>(() => new Set(LOG_SOURCES.map((s) => s.source)));
@@ -40,9 +42,9 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
   return (
     <section className="log-pane" aria-labelledby={`${id}-title`}>
       <div className="log-head">
-        <h3 id={`${id}-title`}>Log</h3>
+        <h3 id={`${id}-title`}>{t("servers.log.title")}</h3>
         <div className="field inline">
-          <label htmlFor={`${id}-server-level`}>Server log level</label>
+          <label htmlFor={`${id}-server-level`}>{t("servers.log.serverLevel")}</label>
           <select
             id={`${id}-server-level`}
             value={level ?? ""}
@@ -50,7 +52,7 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
             aria-describedby={canSetLevel ? undefined : `${id}-no-logging`}
             onChange={(e) => e.target.value !== "" && onSetLevel(e.target.value as LoggingLevel)}
           >
-            {level === null && <option value="">its default</option>}
+            {level === null && <option value="">{t("servers.log.itsDefault")}</option>}
             {LOG_LEVELS.map((l) => (
               <option key={l} value={l}>
                 {l}
@@ -59,37 +61,43 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
           </select>
           {!canSetLevel && (
             <span id={`${id}-no-logging`} className="hint">
-              This server offers no logging control.
+              {t("servers.log.noLogging")}
             </span>
           )}
         </div>
         {onClear && (
           <button type="button" onClick={onClear}>
-            Clear log
+            {t("servers.log.clear")}
           </button>
         )}
       </div>
 
       <div className="log-filters">
-        <input type="search" aria-label="Filter log lines" placeholder="Filter…" value={text} onChange={(e) => setText(e.target.value)} />
+        <input
+          type="search"
+          aria-label={t("servers.log.filter")}
+          placeholder={t("servers.log.filterPlaceholder")}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <fieldset className="inline">
-          <legend className="visually-hidden">Sources</legend>
+          <legend className="visually-hidden">{t("servers.log.sources")}</legend>
           {LOG_SOURCES.map(({ source, label }) => (
             <label key={source} className="check">
               <input type="checkbox" checked={sources.has(source)} onChange={(e) => toggleSource(source, e.target.checked)} />
-              {label}
+              {t(label)}
             </label>
           ))}
         </fieldset>
         <div className="field inline">
-          <label htmlFor={`${id}-min-level`}>Minimum level</label>
+          <label htmlFor={`${id}-min-level`}>{t("servers.log.minLevel")}</label>
           <select
             id={`${id}-min-level`}
             value={minLevel ?? ""}
             aria-describedby={`${id}-min-level-hint`}
             onChange={(e) => setMinLevel(e.target.value === "" ? null : (e.target.value as LoggingLevel))}
           >
-            <option value="">all</option>
+            <option value="">{t("servers.log.allLevels")}</option>
             {LOG_LEVELS.map((l) => (
               <option key={l} value={l}>
                 {l}
@@ -97,27 +105,27 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
             ))}
           </select>
           <span id={`${id}-min-level-hint`} className="visually-hidden">
-            Lines without a level always show.
+            {t("servers.log.minLevelHint")}
           </span>
         </div>
       </div>
 
       <p className="muted log-count">
         {matching.length > MAX_RENDERED
-          ? `The last ${MAX_RENDERED.toLocaleString("en")} of ${matching.length.toLocaleString("en")} matching lines`
-          : `${matching.length.toLocaleString("en")} of ${entries.length.toLocaleString("en")} lines`}
+          ? t("servers.log.lastMatching", { shown: MAX_RENDERED, count: matching.length })
+          : t("servers.log.matching", { matching: matching.length, count: entries.length })}
       </p>
       <div
         ref={listRef}
         className="log-lines"
         role="log"
         aria-live="off" // far too chatty to announce line by line
-        aria-label="Log lines"
+        aria-label={t("servers.log.lines")}
         tabIndex={0}
         onScroll={onScroll}
       >
         {shown.length === 0 ? (
-          <p className="muted">{entries.length === 0 ? "Nothing logged yet." : "No line matches the filter."}</p>
+          <p className="muted">{entries.length === 0 ? t("servers.log.empty") : t("servers.log.noMatch")}</p>
         ) : (
           <ol>
             {shown.map(({ entry, index }) => (
@@ -132,13 +140,16 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
 }
 
 function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox: (() => void) | undefined }) {
+  const t = useT();
+  // The source in a word of the window's language; one it does not know, as the host named it.
+  const tag = LOG_SOURCES.find((s) => s.source === entry.source)?.tag;
   const level = entry.level ?? undefined;
   // Only the known levels become a class: the string comes from the server.
   const levelClass = levelRank(entry.level) >= 0 ? ` level-${entry.level}` : "";
   return (
     <li className={`log-line source-${entry.source}${levelClass}`}>
       <time dateTime={isoTime(entry.atMs)}>{formatClock(entry.atMs)}</time>
-      <span className="log-source">{entry.source}</span>
+      <span className="log-source">{tag ? t(tag) : entry.source}</span>
       <span className="log-level">{level ?? ""}</span>
       <span className="log-text">
         {entry.text}
@@ -146,7 +157,7 @@ function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox:
           <>
             {" "}
             <button type="button" className="link-button" onClick={onChangeSandbox}>
-              Change its sandbox…
+              {t("servers.log.changeSandbox")}
             </button>
           </>
         )}

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { PlainSecret } from "../bindings";
+import { useT } from "../i18n";
 
 export interface PlainTokensProps {
   server: string;
@@ -13,17 +14,21 @@ export interface PlainTokensProps {
  * keeps only a reference to each, as the server form does for a secret.
  */
 export function PlainTokens({ server, tokens, checked, onChange }: PlainTokensProps) {
+  const t = useT();
   const id = useId();
-  const names = tokens.map((t) => `${t.key} (${t.place === "env" ? "environment variable" : "header"})`).join(", ");
+  const names = tokens
+    .map(({ key, place }) => (place === "env" ? t("serverForm.import.envToken", { key }) : t("serverForm.import.headerToken", { key })))
+    .join(", ");
   return (
     <div className="import-tokens">
       <label className="check">
         <input type="checkbox" checked={checked} aria-describedby={`${id}-which`} onChange={(e) => onChange(e.target.checked)} />
-        Move {tokens.length === 1 ? "its token" : `its ${tokens.length} tokens`} to the OS keyring
+        {t("serverForm.import.moveTokens", { count: tokens.length })}
       </label>
       <span id={`${id}-which`} className="hint">
-        Written in plain text in the file for {server}: {names}.{" "}
-        {checked ? "Switchboard's configuration will keep only a reference." : "They will stay in plain text in Switchboard's configuration."}
+        {checked
+          ? t("serverForm.import.tokensToKeyring", { server, tokens: names })
+          : t("serverForm.import.tokensStay", { server, tokens: names })}
       </span>
     </div>
   );

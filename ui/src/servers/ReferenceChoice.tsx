@@ -1,6 +1,7 @@
 import { useId } from "react";
 import type { Reference } from "../bindings";
 import type { Decision } from "./importChoices";
+import { t as translate, tx, useT } from "../i18n";
 
 export interface ReferenceChoiceProps {
   server: string;
@@ -14,14 +15,19 @@ export interface ReferenceChoiceProps {
  * (as JSON, so that nothing hides in it), with what it would reach; the person keeps or drops it.
  */
 export function ReferenceChoice({ server, reference, decision, onDecide }: ReferenceChoiceProps) {
+  const t = useT();
   const id = useId();
-  const noun = reference.place === "env" ? "Environment variable" : "Header";
+  const key = <span className="mono">{reference.key}</span>;
+  const what =
+    reference.place === "env"
+      ? tx("serverForm.reference.env", { key, server })
+      : tx("serverForm.reference.header", { key, server });
   const note = reaches(reference, server);
   return (
     <li className="import-reference">
       <div role="radiogroup" aria-labelledby={`${id}-what`} aria-describedby={`${id}-text ${id}-note`}>
         <span id={`${id}-what`} className="import-reference-what">
-          {noun} <span className="mono">{reference.key}</span> of {server}
+          {what}
         </span>
         <code id={`${id}-text`} className="mono import-reference-text">
           {writtenAs(reference)}
@@ -33,7 +39,7 @@ export function ReferenceChoice({ server, reference, decision, onDecide }: Refer
           {(["keep", "drop"] as const).map((choice) => (
             <label key={choice} className="check">
               <input type="radio" name={`${id}-decision`} checked={decision === choice} onChange={() => onDecide(choice)} />
-              {choice === "keep" ? "Keep" : "Drop"}
+              {choice === "keep" ? t("serverForm.reference.keep") : t("serverForm.reference.drop")}
             </label>
           ))}
         </span>
@@ -52,15 +58,13 @@ function reaches(reference: Reference, server: string): { text: string; warn: bo
   const { reaches } = reference;
   if (reaches.kind === "environment") {
     return {
-      text: `Filled from Switchboard's environment each time the server starts: ${reaches.variables.join(", ")}.`,
+      text: translate("serverForm.reference.environment", { variables: reaches.variables.join(", ") }),
       warn: true,
     };
   }
-  if (reaches.own) return { text: "A secret from the OS keyring, stored under this server's own name.", warn: false };
+  if (reaches.own) return { text: translate("serverForm.reference.ownSecret"), warn: false };
   return {
-    text:
-      `A secret from the OS keyring stored under another name than this server's own ` +
-      `(${server}/${reference.place}/${reference.key}): Switchboard will refuse to start the server with it.`,
+    text: translate("serverForm.reference.otherSecret", { name: `${server}/${reference.place}/${reference.key}` }),
     warn: true,
   };
 }

@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { commands } from "../bindings";
 import { SandboxNote } from "./SandboxNote";
 
@@ -81,5 +82,43 @@ describe("SandboxNote", () => {
     render(<SandboxNote server="notes" sandbox={{ network: false }} />);
     expect(await screen.findByText("no sandbox can run here: install bubblewrap")).toBeTruthy();
     expect(screen.queryByText(/builds its sandbox/)).toBeNull();
+  });
+});
+
+describe("SandboxNote in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says in Chinese what a server outside the sandbox could reach", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<SandboxNote server="notes" sandbox={null} />);
+    expect(screen.getByRole("region", { name: "沙箱" })).toBeTruthy();
+    expect(screen.getByText(/^以你的全部权限运行：/)).toBeTruthy();
+    expect(await screen.findByText("/opt/notes-server")).toBeTruthy();
+    expect(screen.getByText("它的程序（只读）")).toBeTruthy();
+    expect(screen.getByText("与它共享（可读写）")).toBeTruthy();
+    expect(screen.getByText("没有文件夹")).toBeTruthy();
+    expect(screen.getByText("由 Bubblewrap 构建它的沙箱。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "将这个服务器放入沙箱" })).toBeTruthy();
+  });
+
+  it("says in Chinese what a sandboxed server may reach", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.sandboxView).mockResolvedValue({
+      programs: [],
+      roots: [],
+      readOnly: ["/home/me/papers"],
+      caches: ["/home/me/.cache/pkg"],
+      network: false,
+      engine: "landlock",
+      cannot: null,
+    });
+    render(<SandboxNote server="notes" sandbox={{ network: false }} />);
+    expect(screen.getByText("在沙箱中运行，无法访问网络，主目录为空，/tmp 为私有。它能看到系统以及：")).toBeTruthy();
+    expect(await screen.findByText("/home/me/papers")).toBeTruthy();
+    expect(screen.getByText("系统自带的程序")).toBeTruthy();
+    expect(screen.getByText("与它共享（只读）")).toBeTruthy();
+    expect(screen.getByText("它的软件包，启动前通过网络获取（可读写）")).toBeTruthy();
+    expect(screen.getByText(/^这里由 Landlock 构建它的沙箱/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "将这个服务器放入沙箱" })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { ServerDetails, type ServerInfo } from "./ServerDetails";
 
 afterEach(cleanup);
@@ -143,5 +144,91 @@ describe("ServerDetails", () => {
     expect(screen.getByText("exited with status 1 after 5 restarts", { exact: false })).toBeTruthy();
     expect(screen.getByText(/EADDRINUSE/).textContent).toBe("Error: EADDRINUSE\n  at listen");
     expect(screen.getByText("No handshake yet: details appear once the server is running.")).toBeTruthy();
+  });
+});
+
+describe("ServerDetails in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  const running = { state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" } as const;
+
+  it("names what the server said of itself in Chinese, its own words as it wrote them", () => {
+    act(() => applyLanguage("zh-CN"));
+    const withTasks = { ...info, capabilities: { ...info.capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } };
+    render(<ServerDetails name="demo" info={withTasks} state={{ ...running, stateless: true, whyRevision: "asked for it" }} />);
+    const section = screen.getByRole("region", { name: "demo" });
+    const facts = Array.from(section.querySelectorAll("dt"), (dt) => dt.textContent);
+    expect(facts).toEqual(["服务器", "描述", "网站", "协议版本", "选用此版本的原因"]);
+    expect(section.textContent).toContain("Demo（demo-server） 版本 1.4.0");
+    expect(section.textContent).toContain("Everything a server can do.");
+    expect(section.textContent).toContain("2025-11-25 · 无状态，每个请求单独处理");
+    expect(screen.getByRole("heading", { name: "能力" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "服务器给出的说明" })).toBeTruthy();
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "工具（列表变更）",
+      "资源（订阅、列表变更）",
+      "提示词",
+      "日志",
+      "补全",
+      "任务（列出、取消、工具调用）",
+      "实验性（x-trace）",
+    ]);
+  });
+
+  it("says in Chinese why a server is down, and what to do", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onSignIn = vi.fn();
+    const { unmount } = render(
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false }} onSignIn={onSignIn} />,
+    );
+    expect(screen.getByText("需要登录：").tagName).toBe("STRONG");
+    expect(screen.getByText("需要登录：").parentElement?.textContent).toBe("需要登录：tracker needs sign-in");
+    await userEvent.click(screen.getByRole("button", { name: "登录" }));
+    expect(onSignIn).toHaveBeenCalledOnce();
+    expect(screen.getByText("尚未握手：服务器运行后会显示详细信息。")).toBeTruthy();
+    unmount();
+
+    const { unmount: gone } = render(
+      <ServerDetails name="broken" info={null} state={{ state: "failed", reason: "exited with status 1", stderrTail: ["Error: EADDRINUSE"] }} />,
+    );
+    expect(screen.getByText("失败：").parentElement?.textContent).toBe("失败：exited with status 1");
+    expect(screen.getByText("标准错误输出的最后几行：")).toBeTruthy();
+    gone();
+
+    render(<ServerDetails name="flaky" info={null} state={{ state: "restarting", attempt: 3, backoffMs: 1000, reason: "exited" }} />);
+    expect(screen.getByText("正在重启（第 3 次尝试）：").parentElement?.textContent).toBe("正在重启（第 3 次尝试）：exited");
+  });
+
+  it("says in Chinese where the person is signed in, and while the browser has the sign-in", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const expiresMs = new Date(2031, 0, 2, 3, 4, 5).getTime();
+    const { unmount } = render(
+      <ServerDetails name="tracker" info={null} state={running} signedIn={{ issuer: "https://login.tracker.example/", scopes: [], expiresMs }} onSignOut={vi.fn()} />,
+    );
+    const line = screen.getByTestId("signed-in");
+    expect(line.textContent).toMatch(/^已在 login\.tracker\.example 登录 · 2031.*过期$/);
+    expect(line.querySelector("strong")?.textContent).toBe("login.tracker.example");
+    expect(screen.getByRole("button", { name: "退出登录" })).toBeTruthy();
+    unmount();
+
+    render(<ServerDetails name="tracker" info={null} state={running} signedIn={{ issuer: "https://login.tracker.example/", scopes: [], expiresMs: null }} />);
+    expect(screen.getByTestId("signed-in").textContent).toBe("已在 login.tracker.example 登录");
+    cleanup();
+
+    const onCancelSignIn = vi.fn();
+    render(<ServerDetails name="tracker" info={null} state={{ state: "starting" }} waitingForBrowser onCancelSignIn={onCancelSignIn} />);
+    expect(screen.getByTestId("sign-in-waiting").textContent).toContain("请在浏览器中完成登录");
+    await userEvent.click(screen.getByRole("button", { name: "取消登录" }));
+    expect(onCancelSignIn).toHaveBeenCalledOnce();
+  });
+
+  it("names a server's images in Chinese and none declared, leaving them inert", () => {
+    act(() => applyLanguage("zh-CN"));
+    const bare = { ...info, capabilities: {}, instructions: "![a chart](https://evil.example/c.png) and ![](https://evil.example/d.png)" };
+    const { container } = render(<ServerDetails name="demo" info={bare} state={null} />);
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.textContent).toContain("[图片：a chart] (https://evil.example/c.png)");
+    expect(container.textContent).toContain("[图片] (https://evil.example/d.png)");
+    expect(screen.getByText("未声明任何能力。")).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import type { Implementation, ServerCapabilities } from "../mcp/schema";
 import type { ServerState_Serialize as ServerState, SignedIn_Serialize as SignedIn } from "../bindings";
+import { tx, useT } from "../i18n";
 import { describeCapabilities } from "./capabilities";
 import { AccessTokenOffer } from "./AccessTokenOffer";
 import { InertMarkdown } from "./InertMarkdown";
@@ -40,16 +41,17 @@ export function ServerDetails({
   waitingForBrowser,
   onCancelSignIn,
 }: ServerDetailsProps) {
+  const t = useT();
   const id = useId();
   return (
     <section className="server-details" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{name}</h2>
       {waitingForBrowser ? (
         <div className="state-detail busy" data-testid="sign-in-waiting">
-          <p>Finish signing in in your browser; this waits for it to come back.</p>
+          <p>{t("servers.details.waitingForBrowser")}</p>
           {onCancelSignIn && (
             <button type="button" onClick={onCancelSignIn}>
-              Cancel sign-in
+              {t("servers.details.cancelSignIn")}
             </button>
           )}
         </div>
@@ -60,17 +62,17 @@ export function ServerDetails({
       {info ? (
         <>
           <Identity info={info} state={state} />
-          <h3 id={`${id}-caps`}>Capabilities</h3>
+          <h3 id={`${id}-caps`}>{t("servers.details.capabilities")}</h3>
           <Capabilities capabilities={info.capabilities} labelledBy={`${id}-caps`} />
           {info.instructions && (
             <>
-              <h3>Instructions from the server</h3>
+              <h3>{t("servers.details.instructions")}</h3>
               <InertMarkdown>{info.instructions}</InertMarkdown>
             </>
           )}
         </>
       ) : (
-        <p className="muted">No handshake yet: details appear once the server is running.</p>
+        <p className="muted">{t("servers.details.noHandshake")}</p>
       )}
     </section>
   );
@@ -78,44 +80,47 @@ export function ServerDetails({
 
 /** Who the server says it is. */
 function Identity({ info, state }: { info: ServerInfo; state: ServerState | null }) {
+  const t = useT();
   const running = state?.state === "running" ? state : null;
   const implementation = info.serverInfo;
   // A server that gave no version (or only blanks) shows none, not a dangling word.
   const version = typeof implementation.version === "string" ? implementation.version.trim() : "";
   return (
     <dl className="facts">
-      <dt>Server</dt>
+      <dt>{t("servers.details.server")}</dt>
       <dd>
-        {implementation.title ? `${implementation.title} (${implementation.name})` : implementation.name}
+        {implementation.title
+          ? t("servers.details.titleAndName", { title: implementation.title, name: implementation.name })
+          : implementation.name}
         {version && (
           <>
             {" "}
-            <span className="muted">version {version}</span>
+            <span className="muted">{t("servers.details.version", { version })}</span>
           </>
         )}
       </dd>
       {implementation.description && (
         <>
-          <dt>Description</dt>
+          <dt>{t("servers.details.description")}</dt>
           <dd>{implementation.description}</dd>
         </>
       )}
       {implementation.websiteUrl && (
         <>
-          <dt>Website</dt>
+          <dt>{t("servers.details.website")}</dt>
           <dd className="mono">{implementation.websiteUrl}</dd>
         </>
       )}
-      <dt>Protocol revision</dt>
+      <dt>{t("servers.details.revision")}</dt>
       <dd>
         <span className="mono">{info.protocolVersion}</span>
         {running && (
-          <span className="muted"> · {running.stateless ? "stateless, each request on its own" : "a session opened by initialize"}</span>
+          <span className="muted"> · {running.stateless ? t("servers.details.stateless") : t("servers.details.session")}</span>
         )}
       </dd>
       {running?.whyRevision && (
         <>
-          <dt>Why this revision</dt>
+          <dt>{t("servers.details.whyRevision")}</dt>
           <dd>{running.whyRevision}</dd>
         </>
       )}
@@ -124,14 +129,19 @@ function Identity({ info, state }: { info: ServerInfo; state: ServerState | null
 }
 
 function Capabilities({ capabilities, labelledBy }: { capabilities: ServerCapabilities; labelledBy: string }) {
+  const t = useT();
   const chips = describeCapabilities(capabilities);
-  if (chips.length === 0) return <p className="muted">None declared.</p>;
+  if (chips.length === 0) return <p className="muted">{t("servers.details.noCapabilities")}</p>;
   return (
     <ul className="chips" aria-labelledby={labelledBy}>
       {chips.map((chip) => (
         <li key={chip.name} className="chip">
           {chip.name}
-          {chip.details.length > 0 && <span className="chip-detail"> ({chip.details.join(", ")})</span>}
+          {chip.details.length > 0 && (
+            <span className="chip-detail">
+              {t("servers.capability.details", { details: chip.details.join(t("servers.capability.separator")) })}
+            </span>
+          )}
         </li>
       ))}
     </ul>
@@ -144,16 +154,15 @@ function StateDetail({ state, onSignIn, onUseToken }: {
   onSignIn?: (() => void) | undefined;
   onUseToken?: ((token: string) => void) | undefined;
 }) {
+  const t = useT();
   switch (state?.state) {
     case "failed":
       return (
         <div className="state-detail bad">
-          <p>
-            <strong>Failed:</strong> {state.reason}
-          </p>
+          <p>{tx("servers.details.failed", { strong, reason: state.reason })}</p>
           {state.stderrTail.length > 0 && (
             <>
-              <p className="muted">Last lines on standard error:</p>
+              <p className="muted">{t("servers.details.stderrTail")}</p>
               <pre className="stderr-tail">{state.stderrTail.join("\n")}</pre>
             </>
           )}
@@ -162,18 +171,16 @@ function StateDetail({ state, onSignIn, onUseToken }: {
     case "restarting":
       return (
         <p className="state-detail busy">
-          <strong>Restarting (attempt {state.attempt}):</strong> {state.reason}
+          {tx("servers.details.restarting", { strong, attempt: state.attempt, reason: state.reason })}
         </p>
       );
     case "auth_required":
       return (
         <div className="state-detail warn">
-          <p>
-            <strong>Sign-in needed:</strong> {state.detail}
-          </p>
+          <p>{tx("servers.details.signInNeeded", { strong, detail: state.detail })}</p>
           {onSignIn && !state.tokenInstead && (
             <button type="button" className="primary" onClick={onSignIn}>
-              Sign in
+              {t("servers.details.signIn")}
             </button>
           )}
           {onUseToken && state.tokenInstead && <AccessTokenOffer onUseToken={onUseToken} />}
@@ -186,20 +193,26 @@ function StateDetail({ state, onSignIn, onUseToken }: {
 
 /** Where the person is signed in, until when, and the way out. */
 function SignedInLine({ signedIn, onSignOut }: { signedIn: SignedIn; onSignOut?: (() => void) | undefined }) {
+  const t = useT();
+  const host = hostOf(signedIn.issuer);
   return (
     <div className="state-detail signed-in">
       <p data-testid="signed-in">
-        Signed in at <strong>{hostOf(signedIn.issuer)}</strong>
-        {signedIn.expiresMs !== null && <> · expires {formatDateTime(signedIn.expiresMs)}</>}
+        {signedIn.expiresMs === null
+          ? tx("servers.details.signedIn", { strong, host })
+          : tx("servers.details.signedInUntil", { strong, host, expires: formatDateTime(signedIn.expiresMs) })}
       </p>
       {onSignOut && (
         <button type="button" onClick={onSignOut}>
-          Sign out
+          {t("servers.details.signOut")}
         </button>
       )}
     </div>
   );
 }
+
+/** The bold part of a sentence. */
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 /** The host of an issuer URL (the whole text when it is not one). */
 function hostOf(issuer: string): string {

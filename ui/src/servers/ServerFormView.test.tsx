@@ -1,9 +1,10 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerFormView, emptyServerForm, validateServerForm, type ServerFormViewProps } from "./ServerFormView";
 import { splitCommandLine } from "./serverFormModel";
 import type { ServerForm_Serialize as ServerForm } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(cleanup);
 
@@ -464,6 +465,94 @@ describe("validateServerForm", () => {
     expect(validateServerForm(form, [], "add")).toEqual({
       url: "Enter an http:// or https:// URL.",
       "headers.1.key": "x-key appears twice.",
+    });
+  });
+});
+
+describe("ServerFormView in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names its fields, buttons and problems in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const { props, user } = setup();
+    expect(screen.getByRole("heading", { name: "添加服务器" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "传输方式" })).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "本地命令（stdio）" })).toHaveProperty("checked", true);
+    expect(screen.getByRole("checkbox", { name: "启用（立即启动，并在每次 Switchboard 启动时启动）" })).toBeTruthy();
+    expect(screen.getByRole("checkbox", { name: "在沙箱中运行" })).toHaveProperty("checked", true);
+    expect(screen.getByRole("group", { name: "参数" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "环境变量" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "取消" })).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "添加服务器" }));
+    expect(props.onSave).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toBe("保存前有 2 处需要修改。");
+    expect(problemOf(field("服务器名称"))).toBe("请输入名称。");
+    expect(problemOf(field("命令"))).toBe("请输入启动服务器的命令。");
+
+    await user.type(field("命令"), "npx -y pkg");
+    await user.click(screen.getByRole("button", { name: "拆分为 npx 和 2 个参数" }));
+    expect(screen.getAllByRole("textbox", { name: /^参数 \d/ }).map((a) => (a as HTMLInputElement).value)).toEqual(["-y", "pkg"]);
+    expect(screen.getByRole("button", { name: "移除参数 2" }).textContent).toBe("移除");
+    await user.click(screen.getByRole("button", { name: "添加变量" }));
+    const variable = screen.getByRole("group", { name: "变量 1" });
+    await user.type(within(variable).getByRole("textbox", { name: "名称" }), "1ST");
+    await user.click(within(variable).getByRole("switch", { name: "保存到密钥环" }));
+    await user.type(field("请求超时（秒）"), "0");
+    expect(screen.getByRole("alert").textContent).toBe("保存前有 4 处需要修改。");
+    expect(problemOf(within(variable).getByRole("textbox", { name: "名称" }))).toBe("只能使用字母、数字和“_”，且不能以数字开头。");
+    expect(problemOf(within(variable).getByLabelText("值"))).toBe("请输入机密值，或关闭“保存到密钥环”。");
+    expect(problemOf(field("请求超时（秒）"))).toBe("请输入 1 到 86400 之间的整数秒数，或留空。");
+  });
+
+  it("says the sign-in choices and their hints in Chinese, and changes language while open", async () => {
+    const { user } = setup({ mode: "edit", initial: { ...emptyServerForm(), name: "tracker", transport: "http", url: "https://mcp.example/mcp" } });
+    expect(screen.getByRole("heading", { name: "Edit tracker" })).toBeTruthy();
+    act(() => applyLanguage("zh-CN"));
+    expect(screen.getByRole("heading", { name: "编辑 tracker" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: "授权" })).toBeTruthy();
+    const signIn = screen.getByRole("combobox", { name: "登录方式" });
+    expect(within(signIn).getAllByRole("option").map((o) => o.textContent)).toEqual([
+      "你在浏览器中登录",
+      "客户端凭据（无需人工）",
+      "工作负载身份（令牌文件）",
+      "企业身份提供方",
+    ]);
+    expect(within(screen.getByRole("combobox", { name: "HTTP 传输方式" })).getAllByRole("option")[0]?.textContent).toBe(
+      "自动：优先 Streamable HTTP，否则 HTTP+SSE",
+    );
+    expect(within(screen.getByRole("combobox", { name: "协议版本" })).getAllByRole("option")[1]?.textContent).toBe("仅 2026-07-28（无状态）");
+    await user.selectOptions(signIn, "企业身份提供方");
+    const secret = screen.getByLabelText("客户端密钥");
+    expect(document.getElementById(secret.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "可选。保存在密钥环中，绝不写入配置文件。",
+    );
+    await user.type(field("身份提供方令牌端点"), "idp.example.com");
+    await user.click(screen.getByRole("button", { name: "保存更改" }));
+    expect(problemOf(field("身份提供方令牌端点"))).toBe("请输入以 http:// 或 https:// 开头的 URL。");
+    expect(problemOf(field("ID 令牌文件"))).toBe("请输入 ID 令牌文件的完整路径。");
+    expect(problemOf(field("授权服务器"))).toBe("请输入这些凭据所属的授权服务器：凭据只会发送到那里。");
+  });
+
+  it("checks the form in Chinese", () => {
+    act(() => applyLanguage("zh-CN"));
+    const form: ServerForm = {
+      ...emptyServerForm(),
+      name: "files",
+      transport: "http",
+      url: "https://mcp.example/mcp",
+      oauthGrant: "clientCredentials",
+      clientId: "robot",
+      clientIssuer: "https://auth.example",
+      clientSecret: "s",
+      signingAlgorithm: "HS256",
+      headers: [{ key: "X Key", value: "a\nb", secret: false, stored: false }],
+    };
+    expect(validateServerForm(form, ["files"], "add")).toEqual({
+      name: "已有名为 files 的服务器。",
+      signingAlgorithm: "请使用 ES256, ES384, RS256, RS384, RS512, PS256, PS384, PS512, EdDSA 之一，或留空以使用 ES256。",
+      "headers.0.key": "只能使用字母、数字和“-”（不能有空格或“:”）。",
+      "headers.0.value": "请求头的值不能跨行。",
     });
   });
 });

@@ -4,6 +4,7 @@ import { normalizeServerForm, splitCommandLine, usesClientSecret, validateServer
 import { ArgsEditor } from "./ArgsEditor";
 import { KeyValueRows } from "./KeyValueRows";
 import { FieldError, describedBy } from "./FieldError";
+import { t as translate, tx, useT, type MessageId } from "../i18n";
 import "./servers.css";
 
 export { emptyServerForm, validateServerForm, type ServerFormErrors } from "./serverFormModel";
@@ -18,34 +19,35 @@ export interface ServerFormViewProps {
   error?: string | null;
 }
 
-const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: string }> = [
-  { value: "auto", label: "Automatic: Streamable HTTP, else HTTP+SSE" },
-  { value: "streamable_http", label: "Streamable HTTP only" },
-  { value: "legacy_sse", label: "HTTP+SSE (legacy) only" },
+const HTTP_MODES: Array<{ value: ServerForm["httpMode"]; label: MessageId }> = [
+  { value: "auto", label: "serverForm.httpMode.auto" },
+  { value: "streamable_http", label: "serverForm.httpMode.streamableHttp" },
+  { value: "legacy_sse", label: "serverForm.httpMode.legacySse" },
 ];
 
-const ERAS: Array<{ value: ServerForm["protocolEra"]; label: string }> = [
-  { value: "auto", label: "Find out: ask server/discover, else initialize" },
-  { value: "stateless", label: "2026-07-28 only (stateless)" },
-  { value: "session", label: "Before 2026-07-28 only (initialize handshake)" },
+const ERAS: Array<{ value: ServerForm["protocolEra"]; label: MessageId }> = [
+  { value: "auto", label: "serverForm.era.auto" },
+  { value: "stateless", label: "serverForm.era.stateless" },
+  { value: "session", label: "serverForm.era.session" },
 ];
 
-const GRANTS: Array<{ value: OAuthGrant; label: string }> = [
-  { value: "signIn", label: "You sign in in the browser" },
-  { value: "clientCredentials", label: "Client credentials (no person)" },
-  { value: "workload", label: "Workload identity (token file)" },
-  { value: "enterprise", label: "Enterprise identity provider" },
+const GRANTS: Array<{ value: OAuthGrant; label: MessageId }> = [
+  { value: "signIn", label: "serverForm.grant.signIn" },
+  { value: "clientCredentials", label: "serverForm.grant.clientCredentials" },
+  { value: "workload", label: "serverForm.grant.workload" },
+  { value: "enterprise", label: "serverForm.grant.enterprise" },
 ];
 
-const CLIENT_ID_HINTS: Record<OAuthGrant, string> = {
-  signIn: "Optional: for signing in when the server's authorization server gave you a client; empty registers one itself.",
-  clientCredentials: "The client the authorization server made for this app.",
-  workload: "Optional: for a server that asks which client the workload's token is for.",
-  enterprise: "This app's client at the server's authorization server.",
+const CLIENT_ID_HINTS: Record<OAuthGrant, MessageId> = {
+  signIn: "serverForm.clientId.hintSignIn",
+  clientCredentials: "serverForm.clientId.hintClientCredentials",
+  workload: "serverForm.clientId.hintWorkload",
+  enterprise: "serverForm.clientId.hintEnterprise",
 };
 
 /** Adding or editing one server's settings; problems show beside their fields once a save was tried. */
 export function ServerFormView({ initial, existingNames, mode, onSave, onCancel, busy = false, error = null }: ServerFormViewProps) {
+  const t = useT();
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [form, setForm] = useState(initial);
@@ -75,7 +77,7 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
   const titleId = `${id}-title`;
   return (
     <form ref={formRef} className="server-form" aria-labelledby={titleId} noValidate onSubmit={submit}>
-      <h2 id={titleId}>{mode === "add" ? "Add a server" : `Edit ${initial.name}`}</h2>
+      <h2 id={titleId}>{mode === "add" ? t("serverForm.form.addTitle") : t("serverForm.form.editTitle", { name: initial.name })}</h2>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -83,165 +85,162 @@ export function ServerFormView({ initial, existingNames, mode, onSave, onCancel,
       )}
       {problems > 0 && (
         <p className="error" role="alert">
-          {problems === 1 ? "One thing to fix before saving." : `${problems} things to fix before saving.`}
+          {t("serverForm.form.problems", { count: problems })}
         </p>
       )}
 
-      <TextField id={`${id}-name`} label="Server name" value={form.name} error={errors.name} onChange={(name) => set({ name })}
-        hint="Letters, digits, '-', '_' and '.'; tools appear under this name." />
+      <TextField id={`${id}-name`} label={t("serverForm.name.label")} value={form.name} error={errors.name} onChange={(name) => set({ name })}
+        hint={t("serverForm.name.hint")} />
       <label className="check">
         <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-        Enabled <span className="muted">(start it now and whenever Switchboard starts)</span>
+        {tx("serverForm.enabled.label", { muted: (chunks) => <span className="muted">{chunks}</span> })}
       </label>
 
       <fieldset className="transport-choice">
-        <legend>Transport</legend>
+        <legend>{t("serverForm.transport.legend")}</legend>
         {(["stdio", "http"] as const).map((transport) => (
           <label key={transport} className="check">
             <input type="radio" name={`${id}-transport`} value={transport} checked={form.transport === transport}
               onChange={() => set({ transport })} />
-            {transport === "stdio" ? "Local command (stdio)" : "Remote server (HTTP)"}
+            {transport === "stdio" ? t("serverForm.transport.stdio") : t("serverForm.transport.http")}
           </label>
         ))}
       </fieldset>
 
       {form.transport === "stdio" ? (
         <>
-          <TextField id={`${id}-command`} label="Command" value={form.command} error={errors.command} onChange={(command) => set({ command })}
-            hint="The program alone, e.g. npx or /usr/local/bin/my-server; its arguments go below." monospace />
+          <TextField id={`${id}-command`} label={t("serverForm.command.label")} value={form.command} error={errors.command} onChange={(command) => set({ command })}
+            hint={t("serverForm.command.hint")} monospace />
           <SplitOffer command={form.command} onSplit={(command, args) => set({ command, args: [...args, ...form.args] })} />
           <ArgsEditor args={form.args} onChange={(args) => set({ args })} errors={errors} />
-          <TextField id={`${id}-cwd`} label="Working directory" value={form.cwd} error={errors.cwd} onChange={(cwd) => set({ cwd })}
-            hint="Optional; an absolute path." monospace />
+          <TextField id={`${id}-cwd`} label={t("serverForm.cwd.label")} value={form.cwd} error={errors.cwd} onChange={(cwd) => set({ cwd })}
+            hint={t("serverForm.cwd.hint")} monospace />
           <KeyValueRows kind="env" rows={form.env} onChange={(env) => set({ env })} errors={errors} />
           <div className="field">
             <label className="check">
               <input type="checkbox" checked={form.sandbox} aria-describedby={`${id}-sandbox-hint`}
                 onChange={(e) => set({ sandbox: e.target.checked })} />
-              Run in a sandbox
+              {t("serverForm.sandbox.label")}
             </label>
             <p id={`${id}-sandbox-hint`} className="hint">
-              It then sees only the system, its own program and the folders you share with it, with an empty home and
-              only the variables above (bubblewrap builds it, or Landlock where bubblewrap cannot run). An npx or uvx
-              package is fetched first, with the network for that step alone. Its calls are asked about as ever.
+              {t("serverForm.sandbox.hint")}
             </p>
             {form.sandbox && (
               <label className="check nested">
                 <input type="checkbox" checked={form.sandboxNetwork} onChange={(e) => set({ sandboxNetwork: e.target.checked })} />
-                Allow it the network
+                {t("serverForm.sandbox.network")}
               </label>
             )}
           </div>
         </>
       ) : (
         <>
-          <TextField id={`${id}-url`} label="URL" type="url" value={form.url} error={errors.url} onChange={(url) => set({ url })}
-            hint="The server's MCP endpoint, http:// or https://." monospace />
+          <TextField id={`${id}-url`} label={t("serverForm.url.label")} type="url" value={form.url} error={errors.url} onChange={(url) => set({ url })}
+            hint={t("serverForm.url.hint")} monospace />
           <div className="field">
-            <label htmlFor={`${id}-mode`}>HTTP transport</label>
+            <label htmlFor={`${id}-mode`}>{t("serverForm.httpMode.label")}</label>
             <select id={`${id}-mode`} value={form.httpMode} onChange={(e) => set({ httpMode: e.target.value as ServerForm["httpMode"] })}>
               {HTTP_MODES.map((m) => (
                 <option key={m.value} value={m.value}>
-                  {m.label}
+                  {t(m.label)}
                 </option>
               ))}
             </select>
           </div>
           <KeyValueRows kind="headers" rows={form.headers} onChange={(headers) => set({ headers })} errors={errors} />
           <fieldset className="authorization">
-            <legend>Authorization</legend>
+            <legend>{t("serverForm.auth.legend")}</legend>
             <div className="field">
-              <label htmlFor={`${id}-grant`}>How it signs in</label>
+              <label htmlFor={`${id}-grant`}>{t("serverForm.grant.label")}</label>
               <select id={`${id}-grant`} value={grant} onChange={(e) => set({ oauthGrant: e.target.value as OAuthGrant })}>
                 {GRANTS.map((g) => (
                   <option key={g.value} value={g.value}>
-                    {g.label}
+                    {t(g.label)}
                   </option>
                 ))}
               </select>
             </div>
-            <TextField id={`${id}-client-id`} label="Client ID" value={form.clientId} error={errors.clientId}
-              onChange={(clientId) => set({ clientId })} monospace hint={CLIENT_ID_HINTS[grant]} />
+            <TextField id={`${id}-client-id`} label={t("serverForm.clientId.label")} value={form.clientId} error={errors.clientId}
+              onChange={(clientId) => set({ clientId })} monospace hint={t(CLIENT_ID_HINTS[grant])} />
             {usesClientSecret(grant) && (
-              <TextField id={`${id}-client-secret`} label="Client secret" type="password" value={form.clientSecret}
+              <TextField id={`${id}-client-secret`} label={t("serverForm.clientSecret.label")} type="password" value={form.clientSecret}
                 error={errors.clientSecret} onChange={(clientSecret) => set({ clientSecret })}
-                hint={`${grant === "enterprise" ? "Optional. " : ""}${keyringHint(form.clientSecretStored)}`} />
+                hint={keyringHint(form.clientSecretStored, grant === "enterprise")} />
             )}
             {grant === "clientCredentials" && (
               <>
-                <TextField id={`${id}-private-key`} label="Private key (PEM)" multiline value={form.privateKey} error={errors.privateKey}
+                <TextField id={`${id}-private-key`} label={t("serverForm.privateKey.label")} multiline value={form.privateKey} error={errors.privateKey}
                   onChange={(privateKey) => set({ privateKey })} monospace
                   hint={keyringHint(form.privateKeyStored)} />
-                <TextField id={`${id}-signing-algorithm`} label="Signing algorithm" value={form.signingAlgorithm} placeholder="ES256"
+                <TextField id={`${id}-signing-algorithm`} label={t("serverForm.signingAlgorithm.label")} value={form.signingAlgorithm} placeholder="ES256"
                   error={errors.signingAlgorithm} onChange={(signingAlgorithm) => set({ signingAlgorithm })} monospace narrow
-                  hint="The key's JWS algorithm, as ES256, RS256 or EdDSA; empty for ES256." />
+                  hint={t("serverForm.signingAlgorithm.hint")} />
               </>
             )}
-            <TextField id={`${id}-client-issuer`} label="Authorization server" type="url" value={form.clientIssuer}
+            <TextField id={`${id}-client-issuer`} label={t("serverForm.issuer.label")} type="url" value={form.clientIssuer}
               error={errors.clientIssuer} onChange={(clientIssuer) => set({ clientIssuer })} monospace
               hint={grant === "signIn"
-                ? "Where the client was made (its issuer, as in https://auth.example.com): the secret is sent to it alone."
-                : "Required: its issuer, as in https://auth.example.com. The credentials are sent to it alone."} />
+                ? t("serverForm.issuer.hintSignIn")
+                : t("serverForm.issuer.hintRequired")} />
             {grant === "workload" && (
-              <TextField id={`${id}-token-file`} label="Token file" value={form.tokenFile} error={errors.tokenFile}
+              <TextField id={`${id}-token-file`} label={t("serverForm.tokenFile.label")} value={form.tokenFile} error={errors.tokenFile}
                 onChange={(tokenFile) => set({ tokenFile })} monospace
-                hint="Full path of the file holding the workload's token, as /var/run/secrets/tokens/mcp-token." />
+                hint={t("serverForm.tokenFile.hint")} />
             )}
             {grant === "enterprise" && (
               <>
-                <TextField id={`${id}-idp-token-endpoint`} label="Identity provider token endpoint" type="url" value={form.idpTokenEndpoint}
+                <TextField id={`${id}-idp-token-endpoint`} label={t("serverForm.idpTokenEndpoint.label")} type="url" value={form.idpTokenEndpoint}
                   error={errors.idpTokenEndpoint} onChange={(idpTokenEndpoint) => set({ idpTokenEndpoint })} monospace
-                  hint="Where your identity provider gives tokens, as https://idp.example.com/oauth2/token." />
-                <TextField id={`${id}-idp-client-id`} label="Client ID at the identity provider" value={form.idpClientId}
-                  error={errors.idpClientId} onChange={(idpClientId) => set({ idpClientId })} monospace hint="This app's client there." />
-                <TextField id={`${id}-id-token-file`} label="ID token file" value={form.idTokenFile} error={errors.idTokenFile}
+                  hint={t("serverForm.idpTokenEndpoint.hint")} />
+                <TextField id={`${id}-idp-client-id`} label={t("serverForm.idpClientId.label")} value={form.idpClientId}
+                  error={errors.idpClientId} onChange={(idpClientId) => set({ idpClientId })} monospace hint={t("serverForm.idpClientId.hint")} />
+                <TextField id={`${id}-id-token-file`} label={t("serverForm.idTokenFile.label")} value={form.idTokenFile} error={errors.idTokenFile}
                   onChange={(idTokenFile) => set({ idTokenFile })} monospace
-                  hint="Full path of the file holding your ID token from the identity provider." />
+                  hint={t("serverForm.idTokenFile.hint")} />
               </>
             )}
             <label className="check">
               <input type="checkbox" checked={form.dpop} onChange={(e) => set({ dpop: e.target.checked })} />
-              Bind tokens to this app's key (DPoP) where the server offers it
+              {t("serverForm.dpop.label")}
             </label>
           </fieldset>
         </>
       )}
 
-      <TextField id={`${id}-timeout`} label="Request timeout (seconds)" numeric value={timeoutText} error={errors.requestTimeoutSecs}
-        onChange={setTimeoutText} hint="How long to wait for each answer; empty uses the app's default." narrow />
+      <TextField id={`${id}-timeout`} label={t("serverForm.timeout.label")} numeric value={timeoutText} error={errors.requestTimeoutSecs}
+        onChange={setTimeoutText} hint={t("serverForm.timeout.hint")} narrow />
 
       <div className="field">
-        <label htmlFor={`${id}-era`}>Protocol era</label>
+        <label htmlFor={`${id}-era`}>{t("serverForm.era.label")}</label>
         <select id={`${id}-era`} value={form.protocolEra} aria-describedby={`${id}-era-hint`}
           onChange={(e) => set({ protocolEra: e.target.value as ServerForm["protocolEra"] })}>
           {ERAS.map((era) => (
             <option key={era.value} value={era.value}>
-              {era.label}
+              {t(era.label)}
             </option>
           ))}
         </select>
         <p id={`${id}-era-hint`} className="hint">
-          Force one only for a server that the automatic choice confuses; its details say what was chosen and why.
+          {t("serverForm.era.hint")}
         </p>
       </div>
 
       <div className="field">
         <label className="check">
           <input type="checkbox" checked={form.trusted} aria-describedby={`${id}-trust-hint`} onChange={(e) => set({ trusted: e.target.checked })} />
-          Trust this server's tool annotations
+          {t("serverForm.trusted.label")}
         </label>
         <p id={`${id}-trust-hint`} className="hint">
-          Servers describe their own tools, e.g. as read-only. Untrusted, those are only claims shown to you; trusted, tools this
-          server marks read-only run without asking.
+          {t("serverForm.trusted.hint")}
         </p>
       </div>
 
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : mode === "add" ? "Add server" : "Save changes"}
+          {busy ? t("serverForm.form.saving") : mode === "add" ? t("serverForm.form.add") : t("serverForm.form.saveChanges")}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("serverForm.form.cancel")}
         </button>
       </div>
     </form>
@@ -270,13 +269,14 @@ interface TextFieldProps {
  * whole name: offers to move the arguments to their own rows, ahead of any already there.
  */
 function SplitOffer({ command, onSplit }: { command: string; onSplit(command: string, args: string[]): void }) {
+  const t = useT();
   const words = splitCommandLine(command);
   const [program, ...args] = words;
   if (program === undefined || args.length === 0) return null;
-  const label = `Split into ${program} and ${args.length === 1 ? "1 argument" : `${args.length} arguments`}`;
+  const label = t("serverForm.split.offer", { program, count: args.length });
   return (
     <p className="split-offer">
-      <span>This looks like a command with its arguments.</span>{" "}
+      <span>{t("serverForm.split.looksLike")}</span>{" "}
       <button type="button" onClick={() => onSplit(program, args)}>
         {label}
       </button>
@@ -284,9 +284,11 @@ function SplitOffer({ command, onSplit }: { command: string; onSplit(command: st
   );
 }
 
-/** What a secret's field says about the keyring. */
-const keyringHint = (stored: boolean) =>
-  stored ? "Stored in the keyring; leave empty to keep." : "Kept in the keyring, never in the configuration file.";
+/** What a secret's field says about the keyring; `optional` when the field may stay empty. */
+function keyringHint(stored: boolean, optional = false): string {
+  if (optional) return stored ? translate("serverForm.secret.optionalStored") : translate("serverForm.secret.optionalKept");
+  return stored ? translate("serverForm.secret.stored") : translate("serverForm.secret.kept");
+}
 
 function TextField(props: TextFieldProps) {
   const { id, label, value, onChange, error, hint, type = "text", numeric = false, monospace = false, narrow = false, multiline = false, placeholder } = props;

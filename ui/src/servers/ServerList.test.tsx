@@ -1,8 +1,9 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerList, type ServerListProps } from "./ServerList";
 import type { ServerSummary_Serialize as ServerSummary } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(cleanup);
 
@@ -115,5 +116,51 @@ describe("ServerList", () => {
   it("says so when there is nothing configured", () => {
     setup({ servers: [] });
     expect(screen.getByText("No servers yet.")).toBeTruthy();
+  });
+});
+
+describe("ServerList in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("speaks Chinese around the servers, their targets and names as given", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const user = userEvent.setup();
+    const guarded: ServerSummary = {
+      name: "tracker",
+      enabled: true,
+      transport: "http",
+      target: "https://mcp.tracker.example/mcp",
+      state: { state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false },
+      sinceMs: 0,
+      sandbox: null,
+    };
+    const props = setup({ servers: [...servers, guarded] });
+    expect(screen.getByRole("region", { name: "已配置的服务器" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "添加服务器" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "导入…" })).toBeTruthy();
+    expect(
+      screen.getByRole("button", { name: "files", description: "stdio 沙箱 npx -y @modelcontextprotocol/server-filesystem /tmp 运行中" }),
+    ).toBeTruthy();
+    expect(within(row("files")).getByText("沙箱").getAttribute("title")).toBe("可以看到系统、它自己的程序以及你与它共享的文件夹；不能联网");
+    expect(screen.getByRole("button", { name: "remote", description: "HTTP https://mcp.example/mcp 已停用" })).toBeTruthy();
+    expect(within(row("files")).getByRole("switch", { name: "启用（files）" })).toBeTruthy();
+    expect(within(row("tracker")).getByText("需要登录").closest("[title]")?.getAttribute("title")).toBe("需要登录：tracker needs sign-in");
+    await user.click(within(row("tracker")).getByRole("button", { name: "登录 tracker" }));
+    expect(props.onSignIn).toHaveBeenCalledWith("tracker");
+    expect((screen.getByRole("button", { name: "重启 remote" }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "移除 files" }));
+    const question = screen.getByRole("group", { name: "移除 files？" });
+    expect(question.querySelector("p")?.textContent).toBe("移除 files？它的设置、密钥环中的机密和日志都会被删除。");
+    expect(question.querySelector("strong")?.textContent).toBe("files");
+    expect(document.activeElement).toBe(within(question).getByRole("button", { name: "保留" }));
+    await user.click(within(question).getByRole("button", { name: "是，移除 files" }));
+    expect(props.onRemove).toHaveBeenCalledExactlyOnceWith("files");
+  });
+
+  it("says in Chinese when there is nothing configured", () => {
+    act(() => applyLanguage("zh-CN"));
+    setup({ servers: [] });
+    expect(screen.getByText("还没有服务器。")).toBeTruthy();
   });
 });

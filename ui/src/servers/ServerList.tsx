@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ServerSummary_Serialize as ServerSummary } from "../bindings";
+import { t as translate, tx, useT } from "../i18n";
 import { StatusBadge } from "./StatusBadge";
 import "./servers.css";
 
@@ -18,19 +19,20 @@ export interface ServerListProps {
 
 /** Every configured server with its state, and the actions that apply to one of them. */
 export function ServerList({ servers, selected, onSelect, onToggleEnabled, onRestart, onSignIn, onRemove, onAdd, onImport }: ServerListProps) {
+  const t = useT();
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
-    <section className="server-list" aria-label="Configured servers">
+    <section className="server-list" aria-label={t("servers.list.label")}>
       <div className="server-list-toolbar">
         <button type="button" className="primary" onClick={onAdd}>
-          Add server
+          {t("servers.list.add")}
         </button>
         <button type="button" onClick={onImport}>
-          Import…
+          {t("servers.list.import")}
         </button>
       </div>
       {servers.length === 0 ? (
-        <p className="muted">No servers yet.</p>
+        <p className="muted">{t("servers.list.empty")}</p>
       ) : (
         <ul>
           {servers.map((server) => (
@@ -71,6 +73,7 @@ interface ServerRowProps {
 }
 
 function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, onRestart, onSignIn, onAskRemove, onConfirmRemove, onKeep }: ServerRowProps) {
+  const t = useT();
   const { name } = server;
   const id = useId();
   const removeRef = useRef<HTMLButtonElement>(null);
@@ -103,7 +106,7 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
             <>
               {" "}
               <span className="server-sandbox" title={sandboxSays(server.sandbox.network)}>
-                {server.sandbox.network ? "sandboxed, network" : "sandboxed"}
+                {server.sandbox.network ? t("servers.list.sandboxedNetwork") : t("servers.list.sandboxed")}
               </span>
             </>
           )}{" "}
@@ -116,38 +119,36 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
       <div className="server-row-actions">
         <label className="switch">
           <input type="checkbox" role="switch" checked={server.enabled} onChange={(e) => onToggleEnabled(e.target.checked)} />
-          <span>Enabled</span>
-          <span className="visually-hidden"> ({name})</span>
+          <span>{t("servers.list.enabled")}</span>
+          <span className="visually-hidden">{t("servers.list.enabledOf", { name })}</span>
         </label>
         {server.enabled && server.state?.state === "auth_required" && (
-          <button type="button" className="primary" aria-label={`Sign in to ${name}`} onClick={onSignIn}>
-            Sign in
+          <button type="button" className="primary" aria-label={t("servers.list.signInLabel", { name })} onClick={onSignIn}>
+            {t("servers.list.signIn")}
           </button>
         )}
-        <button type="button" aria-label={`Restart ${name}`} disabled={!server.enabled} onClick={onRestart}>
-          Restart
+        <button type="button" aria-label={t("servers.list.restartLabel", { name })} disabled={!server.enabled} onClick={onRestart}>
+          {t("servers.list.restart")}
         </button>
-        <button type="button" ref={removeRef} aria-label={`Remove ${name}`} aria-expanded={confirming} onClick={onAskRemove}>
-          Remove
+        <button type="button" ref={removeRef} aria-label={t("servers.list.removeLabel", { name })} aria-expanded={confirming} onClick={onAskRemove}>
+          {t("servers.list.remove")}
         </button>
       </div>
       {confirming && (
         <div
           className="confirm"
           role="group"
-          aria-label={`Remove ${name}?`}
+          aria-label={t("servers.list.removeQuestion", { name })}
           onKeyDown={(e) => {
             if (e.key === "Escape") onKeep();
           }}
         >
-          <p>
-            Remove <strong>{name}</strong>? Its settings, keyring secrets and log are deleted.
-          </p>
+          <p>{tx("servers.list.removeWarning", { strong: (chunks) => <strong>{chunks}</strong>, name })}</p>
           <button type="button" className="danger" onClick={onConfirmRemove}>
-            Yes, remove {name}
+            {t("servers.list.removeYes", { name })}
           </button>
           <button type="button" ref={keepRef} onClick={onKeep}>
-            Keep
+            {t("servers.list.keep")}
           </button>
         </div>
       )}
@@ -157,6 +158,5 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
 
 /** What a sandboxed server may reach, as its badge's tooltip says it. */
 function sandboxSays(network: boolean): string {
-  const sees = "Sees the system, its own program and the folders you share with it";
-  return network ? `${sees}; uses the network` : `${sees}; no network`;
+  return network ? translate("servers.list.sandboxSaysNetwork") : translate("servers.list.sandboxSays");
 }

@@ -1,6 +1,7 @@
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, events, type LogEntry, type Update } from "../bindings";
+import { applyLanguage } from "../i18n";
 import { ServerPanel } from "./ServerPanel";
 
 vi.mock("../bindings", () => ({
@@ -87,5 +88,22 @@ describe("a server's log as its pane opens", () => {
     });
     await act(async () => answer([logged("demo", 1, "started with first"), logged("demo", 2, "started with second")].map((u) => (u as Extract<Update, { kind: "log" }>).entry)));
     expect(keptTexts()).toEqual(["started with first", "started with second", "ready"]);
+  });
+});
+
+describe("a server's panel in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names its tabs and its empty log in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.serverInfo).mockResolvedValue(null);
+    vi.mocked(commands.serverLog).mockResolvedValue([]);
+    vi.mocked(events.hostUpdate.listen).mockImplementation(() => Promise.resolve(() => {}));
+    render(<ServerPanel name="demo" state={null} />);
+    expect(await screen.findByText("还没有日志。")).toBeTruthy();
+    const tabs = screen.getByRole("tablist", { name: "服务器活动" });
+    expect(Array.from(tabs.querySelectorAll("[role=tab]"), (tab) => tab.textContent)).toEqual(["日志", "通信"]);
+    expect(screen.getByRole("tabpanel", { name: "日志" })).toBeTruthy();
+    expect(screen.getByText("0 行，共 0 行")).toBeTruthy();
   });
 });

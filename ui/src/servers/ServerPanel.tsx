@@ -10,6 +10,7 @@ import { ServerTools } from "./ServerTools";
 import { ServerTraffic } from "./ServerTraffic";
 import type { ServerState_Serialize as ServerState, ServerSummary_Serialize as ServerSummary } from "../bindings";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 import { useServerLog } from "./useServerLog";
 
 /**
@@ -31,6 +32,7 @@ export function ServerPanel({
   /** Opens the server's settings, where its sandbox is changed. */
   onChangeSandbox?: () => void;
 }) {
+  const t = useT();
   const info = useFetched(() => commands.serverInfo(name), ["status"], [name]);
   const signedIn = useFetched(() => commands.signedIn(name), ["status"], [name]);
   const waiting = useFetched(() => commands.signInWaiting(name), ["sign_in_waiting"], [name]);
@@ -76,11 +78,11 @@ export function ServerPanel({
       {state?.state === "running" && <SharedFolders server={name} sandboxed={sandbox !== null} />}
       {local && <SandboxNote server={name} sandbox={sandbox} />}
       <ServerTools server={name} />
-      <div role="tablist" aria-label="Server activity" className="pane-tabs">
+      <div role="tablist" aria-label={t("servers.panel.activity")} className="pane-tabs">
         {(
           [
-            ["log", "Log"],
-            ["traffic", "Traffic"],
+            ["log", t("servers.panel.log")],
+            ["traffic", t("servers.panel.traffic")],
           ] as const
         ).map(([key, label]) => (
           <button

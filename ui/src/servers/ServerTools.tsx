@@ -2,12 +2,14 @@ import { useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 
 /**
  * Each tool of a server with a switch: a tool turned off is hidden from the Explorer and the
  * chat and refused if called, kept so in the configuration, and the server is not restarted.
  */
 export function ServerTools({ server }: { server: string }) {
+  const t = useT();
   const tools = useFetched(() => commands.serverTools(server), ["catalog_changed", "servers_changed"], [server]);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -31,12 +33,14 @@ export function ServerTools({ server }: { server: string }) {
   return (
     <section className="server-tools" aria-labelledby={headingId}>
       <h3 id={headingId}>
-        Tools{" "}
-        <span className="muted">{off === 0 ? `all ${list.length} on` : `${off} of ${list.length} turned off`}</span>
+        {t("servers.tools.title")}{" "}
+        <span className="muted">
+          {off === 0
+            ? t("servers.tools.allOn", { count: list.length })
+            : t("servers.tools.someOff", { off, count: list.length })}
+        </span>
       </h3>
-      <p className="muted">
-        A tool turned off is hidden from the Explorer and the chat, and refused if anyone calls it.
-      </p>
+      <p className="muted">{t("servers.tools.note")}</p>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -55,7 +59,7 @@ export function ServerTools({ server }: { server: string }) {
             <label htmlFor={`${headingId}-${tool.name}`} title={tool.description ?? undefined}>
               <span className="tool-switch-name">{tool.title ?? tool.name}</span>
               {tool.title && <code className="muted"> {tool.name}</code>}
-              {!tool.listed && <span className="muted"> (no longer listed by the server)</span>}
+              {!tool.listed && <span className="muted">{t("servers.tools.unlisted")}</span>}
             </label>
           </li>
         ))}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { commands, events, type TrafficEntry_Serialize as TrafficEntry, type TrafficLog_Serialize as TrafficLog } from "../bindings";
 import { errorMessage } from "../errors";
+import { useT } from "../i18n";
 import { TrafficPane } from "./TrafficPane";
 import { appendTraffic } from "./traffic";
 
@@ -13,6 +14,7 @@ interface HostEvent<T> {
  * Messages that arrive while the kept ones are fetched are added after them.
  */
 export function ServerTraffic({ name }: { name: string }) {
+  const t = useT();
   const [loaded, setLoaded] = useState<TrafficLog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
@@ -63,7 +65,7 @@ export function ServerTraffic({ name }: { name: string }) {
       </p>
     );
   }
-  if (loaded === null) return <p className="muted">Loading the traffic…</p>;
+  if (loaded === null) return <p className="muted">{t("servers.traffic.loading")}</p>;
   // Fetched again once cleared: what arrived meanwhile is shown, nothing from before.
   const clear = () =>
     commands.clearServerTraffic(name).then(

@@ -4,12 +4,14 @@ import { errorMessage } from "../errors";
 import { ServerList } from "./ServerList";
 import { ServerFormView, emptyServerForm } from "./ServerFormView";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 import { ImportPanel } from "./ImportPanel";
 import { ServerPanel } from "./ServerPanel";
 
 type Mode = { kind: "view" } | { kind: "add" } | { kind: "edit"; form: ServerForm } | { kind: "import" };
 
 export function ServersView() {
+  const t = useT();
   const { data, refresh } = useFetched(() => commands.servers(), ["status", "servers_changed"]);
   const servers = data ?? [];
   const [selected, setSelected] = useState<string | undefined>(undefined);
@@ -58,7 +60,7 @@ export function ServersView() {
         onAdd={() => setMode({ kind: "add" })}
         onImport={() => setMode({ kind: "import" })}
       />
-      <section className="servers-detail" aria-label="Server">
+      <section className="servers-detail" aria-label={t("servers.view.label")}>
         {mode.kind === "add" && (
           <ServerFormView
             mode="add"
@@ -86,7 +88,7 @@ export function ServersView() {
           <>
             <div className="server-actions">
               <button type="button" onClick={() => edit(current.name)}>
-                Edit {current.name}
+                {t("servers.view.edit", { name: current.name })}
               </button>
             </div>
             {error && (
@@ -104,7 +106,7 @@ export function ServersView() {
             />
           </>
         )}
-        {mode.kind === "view" && !current && <p className="muted">No servers yet: add one, or import them from another app.</p>}
+        {mode.kind === "view" && !current && <p className="muted">{t("servers.view.empty")}</p>}
       </section>
     </div>
   );

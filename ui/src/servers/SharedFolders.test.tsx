@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { applyLanguage } from "../i18n";
 import { commands } from "../bindings";
 import { SharedFolders } from "./SharedFolders";
 
@@ -54,5 +55,18 @@ describe("SharedFolders", () => {
     render(<SharedFolders server="notes" sandboxed />);
     await userEvent.click(await screen.findByRole("checkbox", { name: "Read only: /home/me/project" }));
     expect((await screen.findByRole("alert")).textContent).toContain("not shared with notes");
+  });
+});
+
+describe("SharedFolders in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("names the shared folders, their read-only choice and the share button in Chinese", async () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<SharedFolders server="notes" sandboxed />);
+    const papers = await screen.findByRole("checkbox", { name: "只读：/home/me/papers" });
+    expect(papers.parentElement?.textContent).toBe("只读");
+    expect(screen.getByRole("region", { name: "共享文件夹" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "与 notes 共享这些文件夹" })).toHaveProperty("disabled", true);
   });
 });

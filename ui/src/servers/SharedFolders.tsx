@@ -3,12 +3,14 @@ import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { FolderList } from "../approvals/FolderList";
 import { useFetched } from "../host/updates";
+import { useT } from "../i18n";
 
 /**
  * The folders a running server may see, changed at any time; the server is told. A sandboxed
  * server's shared folders can each be made read only there (it starts again to bind them so).
  */
 export function SharedFolders({ server, sandboxed = false }: { server: string; sandboxed?: boolean }) {
+  const t = useT();
   const [saved, setSaved] = useState<string[] | null>(null);
   const [folders, setFolders] = useState<string[]>([]);
   const [message, setMessage] = useState<string | null>(null);
@@ -45,7 +47,7 @@ export function SharedFolders({ server, sandboxed = false }: { server: string; s
     );
   return (
     <section className="shared-folders" aria-labelledby={`shared-${server}`}>
-      <h3 id={`shared-${server}`}>Shared folders</h3>
+      <h3 id={`shared-${server}`}>{t("serverForm.shared.title")}</h3>
       <FolderList
         folders={folders}
         onChange={setFolders}
@@ -59,11 +61,11 @@ export function SharedFolders({ server, sandboxed = false }: { server: string; s
             <label className="check read-only">
               <input
                 type="checkbox"
-                aria-label={`Read only: ${folder}`}
+                aria-label={t("serverForm.shared.readOnlyLabel", { folder })}
                 checked={readOnly.includes(folder)}
                 onChange={(e) => void setReadOnly(folder, e.target.checked)}
               />
-              Read only
+              {t("serverForm.shared.readOnly")}
             </label>
           )
         }
@@ -74,7 +76,7 @@ export function SharedFolders({ server, sandboxed = false }: { server: string; s
         </p>
       )}
       <button type="button" className="button primary" disabled={!changed || checking} onClick={() => void save()}>
-        Share these folders with {server}
+        {t("serverForm.shared.share", { server })}
       </button>
     </section>
   );

@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StatusBadge } from "./StatusBadge";
 import type { ServerState_Serialize as ServerState } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(() => {
   cleanup();
@@ -72,5 +73,33 @@ describe("StatusBadge", () => {
     expect(container.textContent).toBe("Restarting… (attempt 1)");
     rerender(<StatusBadge state={{ ...first, attempt: 2, backoffMs: 4000 }} enabled />);
     expect(container.textContent).toBe("Restarting in 4 s (attempt 2)");
+  });
+});
+
+describe("StatusBadge in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  it("says each state in Chinese, what the server said as it said it", () => {
+    act(() => applyLanguage("zh-CN"));
+    expect(text({ state: "starting" })).toBe("正在启动…");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" })).toBe("运行中");
+    expect(text({ state: "stopped" })).toBe("已停止");
+    expect(text({ state: "failed", reason: "exited with status 1", stderrTail: [] })).toBe("失败：exited with status 1");
+    expect(text({ state: "stopped" }, false)).toBe("已停用");
+    expect(text(null)).toBe("未启动");
+    render(<StatusBadge state={{ state: "auth_required", detail: "401 from https://mcp.example", tokenInstead: false }} enabled />);
+    expect(screen.getByTitle("需要登录：401 from https://mcp.example").textContent).toBe("需要登录");
+  });
+
+  it("counts a restart down in Chinese", () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.useFakeTimers();
+    vi.setSystemTime(1_000_000);
+    const state: ServerState = { state: "restarting", attempt: 2, backoffMs: 2000, reason: "exited" };
+    const { container } = render(<StatusBadge state={state} enabled />);
+    expect(container.textContent).toBe("2 秒后重启（第 2 次尝试）");
+    expect(container.querySelector(".status-badge")?.getAttribute("title")).toBe("2 秒后重启（第 2 次尝试）：exited");
+    act(() => vi.advanceTimersByTime(2000));
+    expect(container.textContent).toBe("正在重启…（第 2 次尝试）");
   });
 });

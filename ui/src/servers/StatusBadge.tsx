@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { ServerState_Serialize as ServerState } from "../bindings";
+import { useT } from "../i18n";
 import { useNow } from "./time";
 import "./servers.css";
 
@@ -16,6 +17,7 @@ export interface StatusBadgeProps {
 
 /** A server's state in words, with a colour that only repeats what the words say. */
 export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
+  const t = useT();
   const restarting = enabled && state?.state === "restarting" ? state : null;
   const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoffMs}|${restarting.reason}` : null);
   const clock = useNow(restarting !== null && now === undefined);
@@ -24,37 +26,40 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
   let tone: Tone;
   let text: string;
   let detail: string | undefined;
-  if (!enabled) [tone, text] = ["off", "Disabled"];
-  else if (state === null) [tone, text] = ["off", "Not started"];
+  if (!enabled) [tone, text] = ["off", t("servers.status.disabled")];
+  else if (state === null) [tone, text] = ["off", t("servers.status.notStarted")];
   else
     switch (state.state) {
       case "starting":
-        [tone, text] = ["busy", "Starting…"];
+        [tone, text] = ["busy", t("servers.status.starting")];
         break;
       case "running":
-        [tone, text] = ["ok", "Running"];
+        [tone, text] = ["ok", t("servers.status.running")];
         break;
       case "restarting": {
         // A missing or zero start (an unknown one, as sent) falls back to when the badge saw it.
         const began = since !== undefined && since > 0 ? since : seenAt;
         const left = Math.ceil((began + state.backoffMs - current) / 1000);
         tone = "busy";
-        text = left > 0 ? `Restarting in ${left} s (attempt ${state.attempt})` : `Restarting… (attempt ${state.attempt})`;
+        text =
+          left > 0
+            ? t("servers.status.restartingIn", { seconds: left, attempt: state.attempt })
+            : t("servers.status.restarting", { attempt: state.attempt });
         detail = state.reason;
         break;
       }
       case "stopped":
-        [tone, text] = ["off", "Stopped"];
+        [tone, text] = ["off", t("servers.status.stopped")];
         break;
       case "failed":
-        [tone, text] = ["bad", `Failed: ${state.reason}`];
+        [tone, text] = ["bad", t("servers.status.failed", { reason: state.reason })];
         break;
       case "auth_required":
-        [tone, text, detail] = ["warn", "Sign-in needed", state.detail];
+        [tone, text, detail] = ["warn", t("servers.status.signInNeeded"), state.detail];
         break;
     }
   // The badge may end in an ellipsis in a narrow list: its title holds all of it.
-  const whole = detail && !text.includes(detail) ? `${text}: ${detail}` : text;
+  const whole = detail && !text.includes(detail) ? t("servers.status.withDetail", { status: text, detail }) : text;
   return (
     <span className={`status-badge status-${tone}`} title={whole}>
       <span className="status-dot" aria-hidden="true" />

@@ -1,8 +1,9 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TrafficPane, type TrafficPaneProps } from "./TrafficPane";
 import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
+import { applyLanguage } from "../i18n";
 
 afterEach(cleanup);
 
@@ -103,5 +104,64 @@ describe("TrafficPane", () => {
     cleanup();
     setup();
     expect(screen.queryByRole("button", { name: "Clear traffic" })).toBeNull();
+  });
+});
+
+describe("TrafficPane in Chinese", () => {
+  afterEach(() => act(() => applyLanguage("en")));
+
+  const rows = () =>
+    within(screen.getByRole("region", { name: "消息" }))
+      .queryAllByRole("listitem")
+      .filter((li) => li.classList.contains("traffic-entry"));
+  const methods = () => rows().map((li) => li.querySelector(".traffic-method")?.textContent);
+
+  it("speaks Chinese around the messages, their methods and JSON as sent", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const onClear = vi.fn();
+    const { user, copy } = setup({ onClear, dropped: 1234, missed: 1, headers: [{ name: "Authorization", value: "Bearer …" }] });
+    expect(screen.getByRole("region", { name: "通信" })).toBeTruthy();
+    expect(screen.getByText("双向的每条 JSON-RPC 消息。服务器设置中的机密已隐去。")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "清空通信记录" })).toBeTruthy();
+    expect(screen.getByText("每个请求都会发送的请求头（1）")).toBeTruthy();
+    expect(screen.getByText("4 条，共 4 条消息 · 已丢弃 1,234 条较早的消息 · 1 条消息未记录（同时到达的太多）")).toBeTruthy();
+    const direction = screen.getByRole("combobox", { name: "方向" });
+    expect(Array.from((direction as HTMLSelectElement).options, (o) => o.textContent)).toEqual(["双向", "发往服务器", "来自服务器"]);
+    expect(methods()).toEqual(["initialize", "initialize", "tools/call", "tools/call"]);
+    const [request, response] = rows() as [HTMLElement, HTMLElement];
+    expect(within(request).getByLabelText("发出")).toBeTruthy();
+    expect(request.querySelector(".traffic-kind")?.textContent).toBe("请求");
+    expect(request.querySelector(".traffic-id")?.textContent).toBe("ID 1");
+    expect(request.querySelector(".traffic-timing")?.textContent).toBe("12 毫秒后应答");
+    expect(within(response).getByLabelText("收到")).toBeTruthy();
+    expect(response.querySelector(".traffic-kind")?.textContent).toBe("响应");
+    expect(response.querySelector(".traffic-timing")?.textContent).toBe("用时 12 毫秒");
+
+    await user.click(within(rows()[2]!).getByRole("button", { expanded: false }));
+    const detail = rows()[2]!.querySelector(".traffic-detail") as HTMLElement;
+    expect(detail.textContent).toContain("1.5 秒后收到的响应：");
+    const heads = Array.from(detail.querySelectorAll(".traffic-message-head .muted"), (el) => el.textContent);
+    expect(heads[0]).toMatch(/^发出的请求 · \d+ 字节$/);
+    expect(heads[1]).toMatch(/^收到的响应 · \d+ 字节$/);
+    await user.click(within(detail).getAllByRole("button", { name: "复制 JSON" })[0]!);
+    expect(copy).toHaveBeenCalledOnce();
+    expect(await screen.findByText("已复制消息 3。")).toBeTruthy();
+
+    await user.type(screen.getByRole("searchbox", { name: "筛选通信" }), "nothing like it");
+    expect(screen.getByText("没有与筛选条件匹配的消息。")).toBeTruthy();
+  });
+
+  it("says in Chinese that a copy failed, and that there is nothing yet", async () => {
+    act(() => applyLanguage("zh-CN"));
+    const copy = vi.fn(() => Promise.reject(new Error("denied")));
+    const { user } = setup({ copy });
+    await user.click(within(rows()[1]!).getByRole("button", { expanded: false }));
+    await user.click(within(rows()[1]!).getAllByRole("button", { name: "复制 JSON" })[0]!);
+    expect(await screen.findByText("无法复制：denied")).toBeTruthy();
+    expect(rows()[1]!.textContent).toContain("12 毫秒前发出的、由它应答的请求：");
+    cleanup();
+    setup({ entries: [] });
+    expect(screen.getByText("还没有消息。")).toBeTruthy();
+    expect(screen.getByText("0 条，共 0 条消息")).toBeTruthy();
   });
 });

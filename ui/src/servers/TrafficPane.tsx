@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from "react";
 import { formatBytes } from "../content/binary";
 import { useFollowTail } from "../followTail";
+import { t as translate, useT } from "../i18n";
 import type { ShownHeader, TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 import {
   MAX_RENDERED_TRAFFIC,
@@ -30,11 +31,13 @@ export interface TrafficPaneProps {
 
 /** Every JSON-RPC message a server exchanged, newest last; a request shown with its response. */
 export function TrafficPane({ entries, dropped, missed, headers, onClear, copy = copyText }: TrafficPaneProps) {
+  const t = useT();
   const id = useId();
   const [text, setText] = useState("");
   const [direction, setDirection] = useState<DirectionFilter>("all");
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
-  const [copied, setCopied] = useState<string | null>(null);
+  // What became of the last copy: the message copied, or why it could not be.
+  const [copied, setCopied] = useState<{ seq: number } | { failed: string } | null>(null);
 
   const matching = useMemo(() => filterTraffic(entries, { text, direction }), [entries, text, direction]);
   const shown = matching.length > MAX_RENDERED_TRAFFIC ? matching.slice(-MAX_RENDERED_TRAFFIC) : matching;
@@ -52,24 +55,24 @@ export function TrafficPane({ entries, dropped, missed, headers, onClear, copy =
     });
   const copyJson = (entry: TrafficEntry) =>
     copy(prettyJson(entry.json)).then(
-      () => setCopied(`Copied message ${entry.seq}.`),
-      (err: unknown) => setCopied(`Could not copy: ${err instanceof Error ? err.message : String(err)}`),
+      () => setCopied({ seq: entry.seq }),
+      (err: unknown) => setCopied({ failed: err instanceof Error ? err.message : String(err) }),
     );
 
   return (
     <section className="traffic-pane" aria-labelledby={`${id}-title`}>
       <div className="log-head">
-        <h3 id={`${id}-title`}>Traffic</h3>
-        <p className="muted">Every JSON-RPC message, both ways. Secrets of the server's settings are masked.</p>
+        <h3 id={`${id}-title`}>{t("servers.traffic.title")}</h3>
+        <p className="muted">{t("servers.traffic.note")}</p>
         {onClear && (
           <button type="button" onClick={onClear}>
-            Clear traffic
+            {t("servers.traffic.clear")}
           </button>
         )}
       </div>
       {headers.length > 0 && (
         <details className="traffic-headers">
-          <summary>Headers sent with every request ({headers.length})</summary>
+          <summary>{t("servers.traffic.headers", { count: headers.length })}</summary>
           <dl className="facts mono">
             {headers.map((h) => (
               <div key={h.name}>
@@ -83,42 +86,44 @@ export function TrafficPane({ entries, dropped, missed, headers, onClear, copy =
       <div className="log-filters">
         <input
           type="search"
-          aria-label="Filter traffic"
-          placeholder="Method or text…"
+          aria-label={t("servers.traffic.filter")}
+          placeholder={t("servers.traffic.filterPlaceholder")}
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
         <div className="field inline">
-          <label htmlFor={`${id}-direction`}>Direction</label>
+          <label htmlFor={`${id}-direction`}>{t("servers.traffic.direction")}</label>
           <select id={`${id}-direction`} value={direction} onChange={(e) => setDirection(e.target.value as DirectionFilter)}>
-            <option value="all">both ways</option>
-            <option value="sent">sent to the server</option>
-            <option value="received">received from it</option>
+            <option value="all">{t("servers.traffic.direction.all")}</option>
+            <option value="sent">{t("servers.traffic.direction.sent")}</option>
+            <option value="received">{t("servers.traffic.direction.received")}</option>
           </select>
         </div>
       </div>
       <p className="muted log-count" aria-live="polite">
         {matching.length > MAX_RENDERED_TRAFFIC
-          ? `The last ${MAX_RENDERED_TRAFFIC.toLocaleString("en")} of ${matching.length.toLocaleString("en")} matching messages`
-          : `${matching.length.toLocaleString("en")} of ${entries.length.toLocaleString("en")} messages`}
-        {dropped > 0 && ` · ${dropped.toLocaleString("en")} older messages dropped`}
-        {missed > 0 && ` · ${missed.toLocaleString("en")} messages not recorded (too many at once)`}
+          ? t("servers.traffic.lastMatching", { shown: MAX_RENDERED_TRAFFIC, count: matching.length })
+          : t("servers.traffic.matching", { matching: matching.length, count: entries.length })}
+        {dropped > 0 && ` · ${t("servers.traffic.dropped", { count: dropped })}`}
+        {missed > 0 && ` · ${t("servers.traffic.missed", { count: missed })}`}
       </p>
       {copied && (
         <p className="muted" role="status">
-          {copied}
+          {"seq" in copied
+            ? t("servers.traffic.copied", { seq: copied.seq })
+            : t("servers.traffic.copyFailed", { message: copied.failed })}
         </p>
       )}
       <div
         ref={listRef}
         className="traffic-list"
         role="region"
-        aria-label="Messages"
+        aria-label={t("servers.traffic.messages")}
         tabIndex={0}
         onScroll={onScroll}
       >
         {shown.length === 0 ? (
-          <p className="muted">{entries.length === 0 ? "No messages yet." : "No message matches the filter."}</p>
+          <p className="muted">{entries.length === 0 ? t("servers.traffic.empty") : t("servers.traffic.noMatch")}</p>
         ) : (
           <ol>
             {shown.map((entry) => {
@@ -153,20 +158,22 @@ interface RowProps {
 }
 
 function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
+  const t = useT();
   const sent = entry.direction === "sent";
   const detailId = `traffic-${entry.server}-${entry.seq}`;
+  const kind = describeKind(entry);
   return (
     <li className={`traffic-entry ${entry.direction} kind-${entry.kind}`} data-seq={entry.seq}>
       <button type="button" className="traffic-summary" aria-expanded={open} aria-controls={detailId} onClick={onToggle}>
-        <span className="traffic-arrow" aria-label={sent ? "sent" : "received"}>
+        <span className="traffic-arrow" aria-label={sent ? t("servers.traffic.sent") : t("servers.traffic.received")}>
           {sent ? "→" : "←"}
         </span>
         <time dateTime={isoTime(entry.atMs)}>{formatClock(entry.atMs)}</time>
         <span className="traffic-method mono" title={entry.method ?? undefined}>
-          {entry.method ?? describeKind(entry)}
+          {entry.method ?? kind}
         </span>
-        <span className="traffic-kind">{describeKind(entry)}</span>
-        <span className="traffic-id mono">{entry.id !== null ? `id ${entry.id}` : ""}</span>
+        <span className="traffic-kind">{kind}</span>
+        <span className="traffic-id mono">{entry.id !== null ? t("servers.traffic.id", { id: entry.id }) : ""}</span>
         <span className="traffic-size">{formatBytes(entry.bytes)}</span>
         <span className="traffic-timing">{timing(entry, partner)}</span>
       </button>
@@ -177,8 +184,8 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
             <div className="traffic-partner">
               <p className="muted">
                 {partner.seq > entry.seq
-                  ? `Its response, ${formatDuration(partner.elapsedMs ?? 0)} later:`
-                  : `The request it answers, ${formatDuration(entry.elapsedMs ?? 0)} earlier:`}
+                  ? t("servers.traffic.response", { duration: formatDuration(partner.elapsedMs ?? 0) })
+                  : t("servers.traffic.request", { duration: formatDuration(entry.elapsedMs ?? 0) })}
               </p>
               <Message entry={partner} onCopy={onCopy} />
             </div>
@@ -189,24 +196,27 @@ function TrafficRow({ entry, partner, open, onToggle, onCopy }: RowProps) {
   );
 }
 
-/** How a message relates in time to its partner. */
+/** How a message relates in time to its partner. Call it while rendering. */
 function timing(entry: TrafficEntry, partner: TrafficEntry | undefined): string {
-  if (entry.elapsedMs !== null) return `in ${formatDuration(entry.elapsedMs)}`;
+  if (entry.elapsedMs !== null) return translate("servers.traffic.in", { duration: formatDuration(entry.elapsedMs) });
   if (entry.kind !== "request") return "";
-  if (partner) return `answered in ${formatDuration(partner.elapsedMs ?? 0)}`;
-  return "no answer yet";
+  if (partner) return translate("servers.traffic.answeredIn", { duration: formatDuration(partner.elapsedMs ?? 0) });
+  return translate("servers.traffic.noAnswer");
 }
 
 function Message({ entry, onCopy }: { entry: TrafficEntry; onCopy(entry: TrafficEntry): void }) {
+  const t = useT();
+  const kind = describeKind(entry);
   return (
     <div className="traffic-message">
       <div className="traffic-message-head">
         <span className="muted">
-          {entry.direction === "sent" ? "Sent" : "Received"} {describeKind(entry)} · {formatBytes(entry.bytes)}
-          {entry.truncated && " · cut for display"}
+          {entry.direction === "sent" ? t("servers.traffic.sentKind", { kind }) : t("servers.traffic.receivedKind", { kind })} ·{" "}
+          {formatBytes(entry.bytes)}
+          {entry.truncated && ` · ${t("servers.traffic.cut")}`}
         </span>
         <button type="button" onClick={() => onCopy(entry)}>
-          Copy JSON
+          {t("servers.traffic.copyJson")}
         </button>
       </div>
       <pre className="traffic-json">{prettyJson(entry.json)}</pre>

@@ -1,4 +1,5 @@
 import type { ImportCandidate, ImportRequest, ImportableServer, InputPrompt, Reference } from "../bindings";
+import { t } from "../i18n";
 
 export type Decision = "keep" | "drop";
 
@@ -69,11 +70,11 @@ const NAME = /^[A-Za-z0-9._-]+$/;
  */
 export function nameProblem(candidate: ImportCandidate, choices: ImportChoices, server: ImportableServer): string | undefined {
   const name = targetName(server, choices);
-  if (name === "") return "A server needs a name.";
-  if (!NAME.test(name)) return "A name may hold only letters, digits, '-', '_' and '.'.";
-  if (candidate.configured.includes(name)) return `A server named ${name} is already configured.`;
+  if (name === "") return t("serverForm.import.nameEmpty");
+  if (!NAME.test(name)) return t("serverForm.import.nameCharacters");
+  if (candidate.configured.includes(name)) return t("serverForm.import.nameConfigured", { name });
   const twin = chosenServers(candidate, choices.picked).find((s) => s.name !== server.name && targetName(s, choices) === name);
-  if (twin) return `${twin.name} is imported as ${name} too.`;
+  if (twin) return t("serverForm.import.nameTwice", { other: twin.name, name });
   return undefined;
 }
 

@@ -1,16 +1,18 @@
 import type { LoggingLevel } from "../mcp/schema";
 import type { LogEntry_Serialize as LogEntry } from "../bindings";
+import type { MessageId } from "../i18n";
 
 /** MCP logging levels, least to most severe (RFC 5424 order). */
 export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 export type LogSource = LogEntry["source"];
-export const LOG_SOURCES: ReadonlyArray<{ source: LogSource; label: string }> = [
-  { source: "stderr", label: "Standard error" },
+/** Each source with its filter's label and its short tag on a line, as message ids. */
+export const LOG_SOURCES: ReadonlyArray<{ source: LogSource; label: MessageId; tag: MessageId }> = [
+  { source: "stderr", label: "servers.log.source.stderr", tag: "servers.log.sourceTag.stderr" },
   // Not the messages themselves (those are in the Traffic tab): what could not be read of them.
-  { source: "protocol", label: "Protocol problems" },
-  { source: "server", label: "Server messages" },
-  { source: "sandbox", label: "Sandbox notes" },
+  { source: "protocol", label: "servers.log.source.protocol", tag: "servers.log.sourceTag.protocol" },
+  { source: "server", label: "servers.log.source.server", tag: "servers.log.sourceTag.server" },
+  { source: "sandbox", label: "servers.log.source.sandbox", tag: "servers.log.sourceTag.sandbox" },
 ];
 
 /** Rendering stops at this many lines (the newest); more is slow and nobody reads it. */

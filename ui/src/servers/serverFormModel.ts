@@ -1,4 +1,5 @@
 import type { KeyValue_Serialize as KeyValue, OAuthGrant, ServerForm_Serialize as ServerForm } from "../bindings";
+import { t } from "../i18n";
 
 /**
  * Problems by field: "name", "command", "cwd", "url", "requestTimeoutSecs", "args.<i>",
@@ -81,28 +82,28 @@ export function validateServerForm(
   const errors: ServerFormErrors = {};
   const name = form.name.trim();
   const others = mode === "edit" ? existingNames.filter((n) => n !== (originalName ?? name)) : existingNames;
-  if (name === "") errors.name = "Enter a name.";
-  else if (!NAME.test(name)) errors.name = "Use only letters, digits, '-', '_' and '.'.";
-  else if (others.includes(name)) errors.name = `A server named ${name} already exists.`;
+  if (name === "") errors.name = t("serverForm.error.nameEmpty");
+  else if (!NAME.test(name)) errors.name = t("serverForm.error.nameCharacters");
+  else if (others.includes(name)) errors.name = t("serverForm.error.nameTaken", { name });
 
   if (form.transport === "stdio") {
-    if (form.command.trim() === "") errors.command = "Enter the command that starts the server.";
+    if (form.command.trim() === "") errors.command = t("serverForm.error.commandEmpty");
     form.args.forEach((arg, i) => {
-      if (arg === "") errors[`args.${i}`] = "Empty argument: fill it in or remove the row.";
+      if (arg === "") errors[`args.${i}`] = t("serverForm.error.argEmpty");
     });
     const cwd = form.cwd.trim();
-    if (cwd !== "" && !ABSOLUTE_PATH.test(cwd)) errors.cwd = "Use an absolute path.";
+    if (cwd !== "" && !ABSOLUTE_PATH.test(cwd)) errors.cwd = t("serverForm.error.cwdRelative");
     checkRows("env", form.env, mode, errors);
   } else {
-    if (form.url.trim() === "") errors.url = "Enter the server's URL.";
-    else if (!isHttpUrl(form.url)) errors.url = "Enter an http:// or https:// URL.";
+    if (form.url.trim() === "") errors.url = t("serverForm.error.urlEmpty");
+    else if (!isHttpUrl(form.url)) errors.url = t("serverForm.error.urlWrong");
     checkRows("headers", form.headers, mode, errors);
     checkClient(form, errors);
   }
 
   const timeout = form.requestTimeoutSecs;
   if (timeout !== null && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECS))
-    errors.requestTimeoutSecs = `Enter whole seconds from 1 to ${MAX_TIMEOUT_SECS}, or leave it empty.`;
+    errors.requestTimeoutSecs = t("serverForm.error.timeout", { max: MAX_TIMEOUT_SECS });
   return errors;
 }
 
@@ -115,31 +116,31 @@ function checkClient(form: ServerForm, errors: ServerFormErrors) {
   const clientId = form.clientId.trim();
   const issuer = form.clientIssuer.trim();
   if (grant === "signIn") {
-    if (clientId === "" && form.clientSecret !== "") errors.clientId = "Enter the client ID the secret belongs to.";
+    if (clientId === "" && form.clientSecret !== "") errors.clientId = t("serverForm.error.clientIdForSecret");
     else if (clientId !== "" && (form.clientSecret !== "" || form.clientSecretStored) && issuer === "")
-      errors.clientIssuer = "Enter the authorization server the client was made at: its secret is sent there alone.";
+      errors.clientIssuer = t("serverForm.error.issuerForSecret");
   } else {
-    if (clientId === "" && grant !== "workload") errors.clientId = "Enter the client ID the authorization server gave this app.";
-    if (issuer === "") errors.clientIssuer = "Enter the authorization server its credentials are for: they are sent there alone.";
+    if (clientId === "" && grant !== "workload") errors.clientId = t("serverForm.error.clientIdForApp");
+    if (issuer === "") errors.clientIssuer = t("serverForm.error.issuerRequired");
   }
-  if (issuer !== "" && !isHttpUrl(issuer)) errors.clientIssuer = "Enter an http:// or https:// URL.";
+  if (issuer !== "" && !isHttpUrl(issuer)) errors.clientIssuer = t("serverForm.error.urlWrong");
 
   if (grant === "clientCredentials") {
     const secret = form.clientSecret !== "" || form.clientSecretStored;
     const key = form.privateKey !== "" || form.privateKeyStored;
-    if (!secret && !key) errors.clientSecret = "Enter the client secret or a private key.";
+    if (!secret && !key) errors.clientSecret = t("serverForm.error.secretOrKey");
     if (form.privateKey !== "" && !PEM_KEY.test(form.privateKey))
-      errors.privateKey = "Paste the whole key in PEM, from its -----BEGIN line to its -----END line.";
+      errors.privateKey = t("serverForm.error.privateKeyPem");
     const algorithm = form.signingAlgorithm.trim();
     if (algorithm !== "" && !(SIGNING_ALGORITHMS as readonly string[]).includes(algorithm))
-      errors.signingAlgorithm = `Use one of ${SIGNING_ALGORITHMS.join(", ")}, or leave it empty for ES256.`;
+      errors.signingAlgorithm = t("serverForm.error.signingAlgorithm", { algorithms: SIGNING_ALGORITHMS.join(", ") });
   } else if (grant === "workload") {
-    if (!FULL_PATH.test(form.tokenFile.trim())) errors.tokenFile = "Enter the full path of the token file.";
+    if (!FULL_PATH.test(form.tokenFile.trim())) errors.tokenFile = t("serverForm.error.tokenFile");
   } else if (grant === "enterprise") {
-    if (form.idpTokenEndpoint.trim() === "") errors.idpTokenEndpoint = "Enter the identity provider's token endpoint.";
-    else if (!isHttpUrl(form.idpTokenEndpoint)) errors.idpTokenEndpoint = "Enter an http:// or https:// URL.";
-    if (form.idpClientId.trim() === "") errors.idpClientId = "Enter this app's client ID at the identity provider.";
-    if (!FULL_PATH.test(form.idTokenFile.trim())) errors.idTokenFile = "Enter the full path of the ID token file.";
+    if (form.idpTokenEndpoint.trim() === "") errors.idpTokenEndpoint = t("serverForm.error.idpTokenEndpoint");
+    else if (!isHttpUrl(form.idpTokenEndpoint)) errors.idpTokenEndpoint = t("serverForm.error.urlWrong");
+    if (form.idpClientId.trim() === "") errors.idpClientId = t("serverForm.error.idpClientId");
+    if (!FULL_PATH.test(form.idTokenFile.trim())) errors.idTokenFile = t("serverForm.error.idTokenFile");
   }
 }
 
@@ -152,18 +153,18 @@ function checkRows(kind: RowKind, rows: readonly KeyValue[], mode: "add" | "edit
     // Header names are case-insensitive, variable names are not.
     const id = env ? key : key.toLowerCase();
     const at = `${kind}.${i}`;
-    if (key === "") errors[`${at}.key`] = "Enter a name.";
+    if (key === "") errors[`${at}.key`] = t("serverForm.error.nameEmpty");
     else if (!(env ? ENV_KEY : HEADER_KEY).test(key))
       errors[`${at}.key`] = env
-        ? "Use letters, digits and '_', not starting with a digit."
-        : "Use letters, digits and '-' (no spaces or ':').";
-    else if (seen.has(id)) errors[`${at}.key`] = `${key} appears twice.`;
+        ? t("serverForm.error.envKey")
+        : t("serverForm.error.headerKey");
+    else if (seen.has(id)) errors[`${at}.key`] = t("serverForm.error.keyTwice", { key });
     seen.add(id);
 
     const keepsStored = mode === "edit" && row.stored === true;
     if (row.secret && row.value === "" && !keepsStored)
-      errors[`${at}.value`] = "Enter the secret, or turn off “Store in keyring”.";
-    else if (!env && /[\r\n]/.test(row.value)) errors[`${at}.value`] = "A header value cannot span lines.";
+      errors[`${at}.value`] = t("serverForm.error.secretEmpty");
+    else if (!env && /[\r\n]/.test(row.value)) errors[`${at}.value`] = t("serverForm.error.headerLines");
   });
 }
 

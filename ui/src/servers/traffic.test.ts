@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
 import { formatBytes } from "../content/binary";
-import { appendTraffic, filterTraffic, pairs, prettyJson } from "./traffic";
+import { applyLanguage } from "../i18n";
+import { appendTraffic, describeKind, filterTraffic, pairs, prettyJson } from "./traffic";
 
 let seq = 0;
 function message(over: Partial<TrafficEntry>): TrafficEntry {
@@ -64,5 +65,24 @@ describe("traffic", () => {
     expect(prettyJson('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
     expect(prettyJson('{"a":[1')).toBe('{"a":[1');
     expect([formatBytes(512), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(["512 bytes", "1.5 KB", "3.0 MB"]);
+  });
+});
+
+describe("a message's kind in words", () => {
+  afterEach(() => applyLanguage("en"));
+
+  const kinds = ["request", "notification", "response", "error", "batch", "other"] as const;
+
+  it("says what each message is, in the window's language when called", () => {
+    expect(kinds.map((kind) => describeKind(message({ kind })))).toEqual([
+      "request",
+      "notification",
+      "response",
+      "error response",
+      "batch",
+      "unreadable",
+    ]);
+    applyLanguage("zh-CN");
+    expect(kinds.map((kind) => describeKind(message({ kind })))).toEqual(["请求", "通知", "响应", "错误响应", "批量消息", "无法读取"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { TrafficEntry_Serialize as TrafficEntry } from "../bindings";
+import { t } from "../i18n";
 
 /**
  * How much of a server's traffic the window keeps as it arrives: no more than the host
@@ -69,21 +70,21 @@ export function prettyJson(json: string): string {
   }
 }
 
-/** What a message is, in a word or two. */
+/** What a message is, in a word or two of the window's language. Call it while rendering. */
 export function describeKind(entry: TrafficEntry): string {
   switch (entry.kind) {
     case "request":
-      return "request";
+      return t("servers.traffic.kind.request");
     case "notification":
-      return "notification";
+      return t("servers.traffic.kind.notification");
     case "response":
-      return "response";
+      return t("servers.traffic.kind.response");
     case "error":
-      return "error response";
+      return t("servers.traffic.kind.error");
     case "batch":
-      return "batch";
+      return t("servers.traffic.kind.batch");
     default:
-      return "unreadable";
+      return t("servers.traffic.kind.unreadable");
   }
 }
 
@@ -107,5 +108,5 @@ export async function copyText(text: string): Promise<void> {
   area.select();
   const copied = document.execCommand("copy");
   area.remove();
-  if (!copied) throw new Error("the clipboard refused the text");
+  if (!copied) throw new Error(t("servers.traffic.clipboardRefused"));
 }

@@ -6,6 +6,7 @@ import { Modal } from "../dialogs/Modal";
 import { AddressShown } from "../approvals/UrlElicitationDialog";
 import { inspectUrl } from "../approvals/inspectUrl";
 import { ServerName } from "../approvals/ServerName";
+import { tx, useT } from "../i18n";
 import type { Downloadable } from "./bridge";
 import "../approvals/approvals.css";
 
@@ -15,29 +16,26 @@ import "../approvals/approvals.css";
  * click (Enter opens it only when nothing looks odd).
  */
 export function LinkDialog({ server, url, onAnswer }: { server: string; url: string; onAnswer(open: boolean): void }) {
+  const t = useT();
   const inspection = inspectUrl(url);
   const { warnings, openable } = inspection;
   return (
     <Modal
-      title={
-        <>
-          The app of <ServerName name={server} /> wants to open a web page
-        </>
-      }
+      title={tx("views.link.title", { server: <ServerName name={server} /> })}
       onCancel={() => onAnswer(false)}
       onPrimary={openable && warnings.length === 0 ? () => onAnswer(true) : undefined}
       footer={
         <>
           <button type="button" className="button" onClick={() => onAnswer(false)}>
-            Don't open
+            {t("views.link.dontOpen")}
           </button>
           <button type="button" className={warnings.length === 0 ? "button primary" : "button danger"} disabled={!openable} onClick={() => onAnswer(true)}>
-            Open in browser
+            {t("views.link.open")}
           </button>
         </>
       }
     >
-      <AddressShown inspection={inspection} id="view-link" fine="Nothing in this address looks odd. Open it only if you asked the app to." />
+      <AddressShown inspection={inspection} id="view-link" fine={t("views.link.fine")} />
     </Modal>
   );
 }
@@ -67,6 +65,7 @@ export function DownloadDialog({
   onSave(file: Downloadable): Promise<boolean>;
   onDone(saved: boolean): void;
 }) {
+  const t = useT();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
@@ -83,34 +82,30 @@ export function DownloadDialog({
   };
   return (
     <Modal
-      title={
-        <>
-          The app of <ServerName name={server} /> wants to save {files.length === 1 ? "a file" : `${files.length} files`}
-        </>
-      }
+      title={tx("views.download.title", { server: <ServerName name={server} />, count: files.length })}
       onCancel={() => onDone(false)}
       footer={
         <>
           <button type="button" className="button" onClick={() => onDone(false)}>
-            Don't save
+            {t("views.download.dontSave")}
           </button>
           <button type="button" className="button primary" disabled={saving} onClick={() => void save()}>
-            Save…
+            {t("views.download.save")}
           </button>
         </>
       }
     >
-      <ul className="view-downloads" aria-label="Files">
+      <ul className="view-downloads" aria-label={t("views.download.files")}>
         {files.map((file, i) => {
           const { name, size, type } = describe(file);
           return (
             <li key={i}>
-              <code>{name}</code> <span className="muted">{[type, size].filter(Boolean).join(", ")}</span>
+              <code>{name}</code> <span className="muted">{type && size ? t("views.download.typeAndSize", { type, size }) : type || size}</span>
             </li>
           );
         })}
       </ul>
-      <p className="approval-note">You choose where each is saved.</p>
+      <p className="approval-note">{t("views.download.note")}</p>
       {error && (
         <p role="alert" className="error">
           {error}
@@ -134,27 +129,33 @@ function directives(policy: string): string[] {
  * runs meanwhile.
  */
 export function ViewChanged({ server, change, onShow, onSkip }: { server: string; change: ViewChange; onShow(): void; onSkip(): void }) {
+  const t = useT();
   const { before, after } = change;
   const was = directives(before.policy);
   const now = directives(after.policy);
   const added = now.filter((d) => !was.includes(d));
   const removed = was.filter((d) => !now.includes(d));
   return (
-    <section className="view-changed" role="alert" aria-label={`The app of ${server} changed`}>
+    <section className="view-changed" role="alert" aria-label={t("views.changed.label", { server })}>
       <p>
-        The app of <strong>{server}</strong> changed since it was shown on {formatDateTime(before.atMs)}. It is not shown until you agree.
+        {tx("views.changed.intro", { strong: (c) => <strong>{c}</strong>, server, shownAt: formatDateTime(before.atMs) })}
       </p>
       <ul>
-        {change.serverChanged && <li>Its server is launched otherwise than then.</li>}
+        {change.serverChanged && <li>{t("views.changed.server")}</li>}
         {before.sha256 !== after.sha256 && (
           <li>
-            Its page is another: {formatBytes(before.bytes)} then, {formatBytes(after.bytes)} now (SHA-256 <code>{before.sha256.slice(0, 12)}…</code> then,{" "}
-            <code>{after.sha256.slice(0, 12)}…</code> now).
+            {tx("views.changed.page", {
+              code: (c) => <code>{c}</code>,
+              sizeThen: formatBytes(before.bytes),
+              sizeNow: formatBytes(after.bytes),
+              hashThen: before.sha256.slice(0, 12),
+              hashNow: after.sha256.slice(0, 12),
+            })}
           </li>
         )}
         {added.length + removed.length > 0 && (
           <li>
-            What it may load changed:
+            {t("views.changed.policy")}
             <ul className="view-policy-change">
               {added.map((d) => (
                 <li key={`+${d}`}>
@@ -172,10 +173,10 @@ export function ViewChanged({ server, change, onShow, onSkip }: { server: string
       </ul>
       <div className="view-changed-actions">
         <button type="button" className="button" onClick={onSkip}>
-          Don't show
+          {t("views.changed.dontShow")}
         </button>
         <button type="button" className="button primary" onClick={onShow}>
-          Show the changed app
+          {t("views.changed.show")}
         </button>
       </div>
     </section>

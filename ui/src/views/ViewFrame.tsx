@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { commands, type OpenedView_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
+import { tx, useT } from "../i18n";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
 import { DownloadDialog, LinkDialog, ViewChanged } from "./ViewAsks";
@@ -40,6 +41,7 @@ type Ask = { kind: "link"; url: string; answer(open: boolean): void } | { kind: 
  * opens and a file it saves are the person's to agree to.
  */
 export function ViewFrame({ server, uri, tool, arguments: args, partial, result, cancelled, conversation, onClose }: Props) {
+  const t = useT();
   const [opened, setOpened] = useState<OpenedView_Serialize | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [height, setHeight] = useState(FIRST_HEIGHT);
@@ -153,47 +155,45 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     asking?.answer(yes);
     setAsking(null);
   };
-  const label = `App from ${server}`;
+  const label = t("views.frame.label", { server });
   return (
     <section className={`view-frame${opened?.prefersBorder === false ? " borderless" : ""}${mode === "fullscreen" ? " fullscreen" : ""}`} aria-label={label}>
       <header className="view-frame-head">
-        <span>
-          App from <strong>{server}</strong>
-        </span>
+        <span>{tx("views.frame.heading", { strong: (c) => <strong>{c}</strong>, server })}</span>
         {opened && (
           <details className="view-frame-policy">
-            <summary>What it may load</summary>
+            <summary>{t("views.frame.policy")}</summary>
             <code>{opened.policy}</code>
           </details>
         )}
         <span className="view-frame-actions">
           {url && (
             <button type="button" className="button small" aria-pressed={mode === "fullscreen"} onClick={() => setMode(mode === "fullscreen" ? "inline" : "fullscreen")}>
-              {mode === "fullscreen" ? "Back to inline" : "Full screen"}
+              {mode === "fullscreen" ? t("views.frame.inline") : t("views.frame.fullscreen")}
             </button>
           )}
           {onClose && (
             <button type="button" className="button small" onClick={() => void (bridge.current?.teardown() ?? Promise.resolve()).then(onClose)}>
-              Close
+              {t("views.frame.close")}
             </button>
           )}
         </span>
       </header>
       {error && (
         <p role="alert" className="error">
-          The app could not be shown: {error}
+          {t("views.frame.error", { error })}
         </p>
       )}
       {opened?.changed &&
         (skipped ? (
-          <p className="view-frame-note muted">Not shown: the app changed and you chose not to show it.</p>
+          <p className="view-frame-note muted">{t("views.frame.skipped")}</p>
         ) : (
           <ViewChanged server={server} change={opened.changed} onShow={() => setAgreed(opened.sha256)} onSkip={() => setSkipped(true)} />
         ))}
       {url && (
         <iframe
           ref={frame}
-          title={`${label}: ${tool.title ?? tool.name}`}
+          title={t("views.frame.title", { server, tool: tool.title ?? tool.name })}
           src={url}
           sandbox="allow-scripts allow-same-origin"
           style={mode === "inline" ? { height } : undefined}

@@ -1,4 +1,7 @@
-/** The words around the host's requests: the notice of those waiting in the queue, or withdrawn. */
+/**
+ * The words around the host's requests: the notice of those waiting in the queue, or withdrawn;
+ * and the window's lists that follow their newest lines.
+ */
 export const host = {
   "host.queued.label": "Requests waiting",
   "host.queued.toolCall": "asks to call {tool}",
@@ -20,4 +23,5 @@ export const host = {
   "host.withdrawn.agentRoots": "withdrew its offer of its folders: it stopped waiting for your answer.",
   "host.withdrawn.other": "withdrew its request: it stopped waiting for your answer.",
   "host.withdrawn.dismiss": "Dismiss",
+  "host.followTail.jumpToLatest": "Jump to latest",
 } as const;

@@ -1,2 +1,31 @@
 /** The words around a server's own views (MCP Apps). */
-export const views = {} as const;
+export const views = {
+  "views.frame.label": "App from {server}",
+  "views.frame.heading": "App from <strong>{server}</strong>",
+  "views.frame.title": "App from {server}: {tool}",
+  "views.frame.policy": "What it may load",
+  "views.frame.fullscreen": "Full screen",
+  "views.frame.inline": "Back to inline",
+  "views.frame.close": "Close",
+  "views.frame.error": "The app could not be shown: {error}",
+  "views.frame.skipped": "Not shown: the app changed and you chose not to show it.",
+  "views.changed.label": "The app of {server} changed",
+  "views.changed.intro":
+    "The app of <strong>{server}</strong> changed since it was shown on {shownAt}. It is not shown until you agree.",
+  "views.changed.server": "Its server is launched otherwise than then.",
+  "views.changed.page":
+    "Its page is another: {sizeThen} then, {sizeNow} now (SHA-256 <code>{hashThen}…</code> then, <code>{hashNow}…</code> now).",
+  "views.changed.policy": "What it may load changed:",
+  "views.changed.dontShow": "Don't show",
+  "views.changed.show": "Show the changed app",
+  "views.link.title": "The app of {server} wants to open a web page",
+  "views.link.fine": "Nothing in this address looks odd. Open it only if you asked the app to.",
+  "views.link.dontOpen": "Don't open",
+  "views.link.open": "Open in browser",
+  "views.download.title": "The app of {server} wants to save {count, plural, one {a file} other {# files}}",
+  "views.download.files": "Files",
+  "views.download.typeAndSize": "{type}, {size}",
+  "views.download.note": "You choose where each is saved.",
+  "views.download.dontSave": "Don't save",
+  "views.download.save": "Save…",
+} as const;

@@ -1,7 +1,7 @@
 import type { Catalogue } from "../catalogue";
 import type { host as english } from "../en/host";
 
-/** 主机请求的相关提示：队列中等待的请求，以及已撤回的请求。 */
+/** 主机请求的相关提示：队列中等待的请求，以及已撤回的请求；以及跟随最新内容的列表。 */
 export const host: Catalogue<typeof english> = {
   "host.queued.label": "等待处理的请求",
   "host.queued.toolCall": "请求调用 {tool}",
@@ -23,4 +23,5 @@ export const host: Catalogue<typeof english> = {
   "host.withdrawn.agentRoots": "撤回了提供其文件夹的请求：它已不再等待你的回答。",
   "host.withdrawn.other": "撤回了它的请求：它已不再等待你的回答。",
   "host.withdrawn.dismiss": "知道了",
+  "host.followTail.jumpToLatest": "跳到最新",
 };
