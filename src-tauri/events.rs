@@ -5,6 +5,7 @@
 //! task ends while nobody is looking.
 
 use switchboard_core::approvals::Question;
+use switchboard_core::config::Language;
 use switchboard_core::decisions::Origin;
 use switchboard_core::traffic::TrafficEntry;
 use switchboard_desk::{Desk, Update};
@@ -134,7 +135,7 @@ fn call_attention<R: Runtime>(app: &AppHandle<R>, id: u64, server: &str, questio
         .builder()
         .id(i32::try_from(id).unwrap_or(0))
         .title(crate::speech::say(app, "notice-request-title", &[]))
-        .body(as_text(&asking(server, question)))
+        .body(as_text(&asking(app, server, question)))
         .show();
     if let Err(err) = shown {
         tracing::debug!("no desktop notification: {err}");
@@ -175,24 +176,64 @@ fn task_ended<R: Runtime>(app: &AppHandle<R>, task: &switchboard_desk::tasks::Ta
     }
 }
 
-/// Who asks for what, in a line.
-fn asking(server: &str, question: &Question) -> String {
-    match question {
+/// Who asks for what, in a line, in the app's language.
+fn asking<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Question) -> String {
+    asked(crate::speech::language(app), server, question)
+}
+
+/// [`asking`], in `language`: the names and subjects are the server's and the agent's own.
+fn asked(language: Language, server: &str, question: &Question) -> String {
+    let (kind, who, what) = match question {
         Question::ToolCall {
             tool,
             asked_by: Origin::Agent { name },
             ..
-        } => format!("{name} wants {server} to call {tool}"),
-        Question::ToolCall { tool, .. } => format!("{server} wants to call {tool}"),
+        } => ("agent-call", name.as_str(), tool.as_str()),
+        Question::ToolCall { tool, .. } => ("call", "", tool.as_str()),
         Question::Read { read, asked_by, .. } => {
-            format!("{asked_by} wants to read {} of {server}", read.subject())
+            let who = origin(language, asked_by);
+            return crate::speech::text(
+                language,
+                "notice-request-body",
+                &[
+                    ("kind", "read".into()),
+                    ("server", server.into()),
+                    ("who", who.into()),
+                    ("what", read.subject().into()),
+                ],
+            );
         }
-        Question::Sampling { .. } => format!("{server} asks for a model reply"),
-        Question::Elicitation { .. } => format!("{server} asks you a question"),
-        Question::Roots => format!("{server} asks which folders it may see"),
-        Question::AgentRoots { agent, .. } => format!("{agent} offers folders to its servers"),
-        Question::SignIn { issuer_host, .. } => format!("Sign in to {server} at {issuer_host}"),
-    }
+        Question::Sampling { .. } => ("sampling", "", ""),
+        Question::Elicitation { .. } => ("question", "", ""),
+        Question::Roots => ("folders", "", ""),
+        Question::AgentRoots { agent, .. } => ("agent-folders", agent.as_str(), ""),
+        Question::SignIn { issuer_host, .. } => ("sign-in", "", issuer_host.as_str()),
+    };
+    crate::speech::text(
+        language,
+        "notice-request-body",
+        &[
+            ("kind", kind.into()),
+            ("server", server.into()),
+            ("who", who.into()),
+            ("what", what.into()),
+        ],
+    )
+}
+
+/// Who asked, in `language`.
+fn origin(language: Language, asked_by: &Origin) -> String {
+    let (origin, name) = match asked_by {
+        Origin::Person => ("person", ""),
+        Origin::Model { title, .. } => ("model", title.as_str()),
+        Origin::Agent { name } => ("agent", name.as_str()),
+        Origin::App { server } => ("app", server.as_str()),
+    };
+    crate::speech::text(
+        language,
+        "notice-origin",
+        &[("origin", origin.into()), ("name", name.into())],
+    )
 }
 
 /// `text` as a notification body shows it: notification servers read bodies as markup
@@ -219,9 +260,34 @@ mod tests {
             },
         };
         assert_eq!(
-            as_text(&asking("files", &question)),
+            as_text(&asked(Language::English, "files", &question)),
             "Claude Code wants files to call &lt;a href=\"https://example.com\"&gt;update&lt;/a&gt; \
              &amp; &lt;img src=x&gt;"
+        );
+    }
+
+    #[test]
+    fn a_notification_says_who_asks_for_what_in_the_apps_language() {
+        let read = Question::Read {
+            read: switchboard_core::reads::Read::Resource {
+                uri: "file:///notes.md".into(),
+            },
+            changed: None,
+            asked_by: Origin::Agent {
+                name: "Claude Code".into(),
+            },
+        };
+        assert_eq!(
+            asked(Language::English, "files", &read),
+            "Claude Code wants to read file:///notes.md of files"
+        );
+        assert_eq!(
+            asked(Language::SimplifiedChinese, "files", &read),
+            "Claude Code 请求读取 files 的 file:///notes.md"
+        );
+        assert_eq!(
+            asked(Language::SimplifiedChinese, "files", &Question::Roots),
+            "files 询问可以查看哪些文件夹"
         );
     }
 

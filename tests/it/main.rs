@@ -18,6 +18,7 @@ mod window_dialogs;
 mod window_eras;
 mod window_explorer;
 mod window_import_audit;
+mod window_keyboard;
 mod window_language;
 mod window_layout;
 mod window_registry;

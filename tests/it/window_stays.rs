@@ -244,7 +244,11 @@ fn the_person_may_start_it_at_login_and_choose_that_closing_quits() {
     // that would still hide the window.
     w.click(&stays);
     until("the window shows the choice taken", || !w.checked(&stays));
-    assert_eq!(app.config()["settings"]["quitOnClose"], true, "the choice is saved");
+    assert_eq!(
+        app.config()["settings"]["quitOnClose"],
+        true,
+        "the choice is saved"
+    );
     close_windows(app.display(), TITLE);
     until("closing the window quits the app", || {
         !app.gateway_socket().exists()

@@ -21,3 +21,19 @@ notice-task-body = { $outcome ->
 }
 notice-stays-title = Switchboard is still running
 notice-stays-body = Your servers and agents' gateway keep running in the tray. Open the window again from the tray or by starting Switchboard; quit from the tray's menu, or choose in Settings to quit when the window closes.
+notice-request-body = { $kind ->
+    [agent-call] { $who } wants { $server } to call { $what }
+    [read] { $who } wants to read { $what } of { $server }
+    [sampling] { $server } asks for a model reply
+    [question] { $server } asks you a question
+    [folders] { $server } asks which folders it may see
+    [agent-folders] { $who } offers folders to its servers
+    [sign-in] Sign in to { $server } at { $what }
+   *[call] { $server } wants to call { $what }
+}
+notice-origin = { $origin ->
+    [person] You
+    [model] The model in “{ $name }”
+    [app] The app of { $name }
+   *[agent] { $name }
+}

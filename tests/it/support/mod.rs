@@ -6,6 +6,7 @@ pub mod audit;
 pub mod desktop;
 pub mod display;
 pub mod driver;
+pub mod keyboard;
 pub mod peer;
 pub mod webdriver;
 pub mod window;

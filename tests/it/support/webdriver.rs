@@ -305,6 +305,11 @@ impl Session {
         self.call("POST", "/frame", Some(json!({"id": null})));
     }
 
+    /// Performs W3C input actions (`support::keyboard` sends its keys through it).
+    pub fn actions(&self, actions: Value) {
+        self.call("POST", "/actions", Some(actions));
+    }
+
     /// Runs `script` in the page with `args` and returns what it returned.
     pub fn execute(&self, script: &str, args: Value) -> Value {
         self.call(
