@@ -185,7 +185,7 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
             ) == json!(true)
         });
         if view == "explorer" {
-            w.find("button[aria-label=\"Echo on demo\"]");
+            w.button(".catalog", "Echo on demo");
         }
         if view == "models" {
             // Each provider's tables, of its models' prices and of what they take, open.

@@ -48,7 +48,7 @@ print("argv-server: input closed, exiting", file=sys.stderr, flush=True)
 
 /// The row of `server` in the server list.
 fn server_row(server: &str) -> String {
-    format!(".server-list li.server-row:has(button.server-select[aria-label='{server}'])")
+    format!(".server-list li.server-row[data-server='{server}']")
 }
 
 #[test]

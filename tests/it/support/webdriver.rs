@@ -196,7 +196,7 @@ impl Session {
     }
 
     /// Runs `script` (given `scope` and `what`) until it returns an element.
-    fn find_by_script(&self, script: &str, scope: &str, what: &str) -> Element {
+    pub fn find_by_script(&self, script: &str, scope: &str, what: &str) -> Element {
         let started = std::time::Instant::now();
         loop {
             let found = self.call(

@@ -190,9 +190,8 @@ impl App {
     /// Shows `server` in the Servers view: its details, actions and log.
     pub fn select_server(&self, server: &str) {
         self.view("servers");
-        self.window.click(&self.window.find(&format!(
-            ".server-list button.server-select[aria-label='{server}']"
-        )));
+        self.window
+            .click(&self.window.button(".server-list", server));
         self.window
             .wait_for_text(".servers-detail .server-details h2", server, SHOWN);
     }
@@ -214,9 +213,10 @@ impl App {
         // and WebDriver's own clear would leave the page's value to come back on a redraw.
         self.window.type_into(&search, "", true);
         self.window.type_into(&search, title, false);
+        // Its name as a screen reader says it: "Echo on demo".
         let entry = self
             .window
-            .find(&format!("button[aria-label=\"{title} on {server}\"]"));
+            .button(".catalog", &format!("{title} on {server}"));
         self.window.click(&entry);
     }
 

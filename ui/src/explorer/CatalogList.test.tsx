@@ -35,14 +35,17 @@ function Harness({ onSelect }: { onSelect(id: string): void }) {
   );
 }
 
-const shownEntries = () => screen.queryAllByRole("button", { name: / on / }).map((b) => b.getAttribute("aria-label"));
+const shownEntries = () => screen.queryAllByRole("button", { name: / on / }).map((b) => b.textContent);
 
 describe("CatalogList", () => {
   it("lists entries under their kind with server and first line of description", () => {
     render(<Harness onSelect={() => {}} />);
     const tools = screen.getByRole("region", { name: "Tools 2" });
     const echo = within(tools).getByRole("button", { name: "Echo on demo" });
-    expect(echo.textContent).toBe("EchodemoRepeats the message");
+    // Named by what it shows, so that a voice user says what they see; described by the
+    // first line of its description.
+    expect(echo.textContent).toBe("Echo on demo");
+    expect(document.getElementById(echo.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Repeats the message");
     expect(screen.getByRole("region", { name: "Resources 1" })).toBeTruthy();
     expect(screen.getByRole("region", { name: "Prompts 1" })).toBeTruthy();
     expect(screen.queryByRole("region", { name: /Resource templates/ })).toBeNull();
@@ -89,7 +92,10 @@ describe("CatalogList in Chinese", () => {
     const search = screen.getByRole("searchbox", { name: "搜索工具、资源和提示词" });
     expect(search.getAttribute("placeholder")).toBe("搜索");
     const tools = screen.getByRole("region", { name: "工具 2" });
-    expect(within(tools).getByRole("button", { name: "Echo on demo" }).textContent).toBe("EchodemoRepeats the message");
+    // The server's words as it wrote them; only the "on" between them is the window's.
+    const echo = within(tools).getByRole("button", { name: "Echo 来自 demo" });
+    expect(echo.getAttribute("aria-describedby")).toBeTruthy();
+    expect(document.getElementById(echo.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Repeats the message");
     expect(screen.getByRole("region", { name: "资源 1" })).toBeTruthy();
     expect(screen.getByRole("region", { name: "提示词 1" })).toBeTruthy();
     const kinds = screen.getByRole("group", { name: "类型" });

@@ -106,6 +106,7 @@ function CatalogGroupList({
   selected: string | undefined;
   onSelect(id: string): void;
 }) {
+  const t = useT();
   const headingId = useId();
   return (
     <section className="catalog-group" aria-labelledby={headingId}>
@@ -117,23 +118,25 @@ function CatalogGroupList({
           const shown = entry.title ?? entry.name;
           const descriptionId = `${headingId}-${index}`;
           return (
-            <li key={entry.id}>
+            // Named by what it shows, "Echo on demo" (the "on" heard, not seen); its
+            // description, outside the name, describes it. The whole card takes the click.
+            <li key={entry.id} className="catalog-entry-card">
               <button
                 type="button"
                 className="catalog-entry"
-                aria-label={`${shown} on ${entry.server}`}
                 aria-describedby={entry.description ? descriptionId : undefined}
                 aria-current={entry.id === selected ? "true" : undefined}
                 onClick={() => onSelect(entry.id)}
               >
-                <span className="catalog-entry-name">{shown}</span>
+                <span className="catalog-entry-name">{shown}</span>{" "}
+                <span className="visually-hidden">{t("explorer.entry.on")}</span>{" "}
                 <span className="catalog-entry-server">{entry.server}</span>
-                {entry.description && (
-                  <span id={descriptionId} className="catalog-entry-description">
-                    {firstLine(entry.description)}
-                  </span>
-                )}
               </button>
+              {entry.description && (
+                <span id={descriptionId} className="catalog-entry-description">
+                  {firstLine(entry.description)}
+                </span>
+              )}
             </li>
           );
         })}

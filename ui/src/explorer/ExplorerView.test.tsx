@@ -216,7 +216,7 @@ describe("the explorer in Chinese", () => {
     act(() => applyLanguage("zh-CN"));
     const window = host();
     render(<Window />);
-    const entry = await screen.findByRole("button", { name: "Echo on demo" });
+    const entry = await screen.findByRole("button", { name: "Echo 来自 demo" });
     const detail = screen.getByRole("region", { name: "详情" });
     expect(within(detail).getByText("选择一个工具、资源、提示词或技能。")).toBeTruthy();
     await user.click(entry);

@@ -87,12 +87,13 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
   }, [confirming]);
 
   return (
-    <li className={selected ? "server-row selected" : "server-row"}>
-      {/* Named by the server alone (short for the list's keyboard users); target and state describe it. */}
+    <li className={selected ? "server-row selected" : "server-row"} data-server={name}>
+      {/* Named by the server alone, as it reads (short for the list's keyboard users);
+          target and state, beside it, describe it. The button stretches over them to
+          take a click anywhere on the card but its actions. */}
       <button
         type="button"
         className="server-select"
-        aria-label={name}
         aria-describedby={`${id}-target ${id}-state`}
         aria-current={selected ? "true" : undefined}
         onClick={onSelect}
@@ -100,6 +101,8 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
         <span className="server-name" title={name}>
           {name}
         </span>
+      </button>
+      <div className="server-facts">
         <span id={`${id}-target`} className="server-target" title={server.target}>
           <span className="server-transport">{server.transport === "http" ? "HTTP" : "stdio"}</span>
           {server.sandbox && (
@@ -115,7 +118,7 @@ function ServerRow({ server, selected, confirming, onSelect, onToggleEnabled, on
         <span id={`${id}-state`}>
           <StatusBadge state={server.state} enabled={server.enabled} since={server.sinceMs} />
         </span>
-      </button>
+      </div>
       <div className="server-row-actions">
         <label className="switch">
           <input type="checkbox" role="switch" checked={server.enabled} onChange={(e) => onToggleEnabled(e.target.checked)} />

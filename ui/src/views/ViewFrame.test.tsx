@@ -73,6 +73,30 @@ describe("ViewFrame", () => {
 describe("ViewFrame in Chinese", () => {
   afterEach(() => act(() => applyLanguage("en")));
 
+  it("tells the app the window's language, and tells it again when it changes", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.openView).mockResolvedValue(view());
+    frame();
+    const shown = (await screen.findByTitle("来自 board 的应用：Board")) as HTMLIFrameElement;
+    const app = shown.contentWindow!;
+    const posted = vi.spyOn(app, "postMessage").mockImplementation(() => {});
+    const send = (data: object) =>
+      act(() => {
+        window.dispatchEvent(new MessageEvent("message", { data, source: app, origin: "http://127.0.0.1:4000" }));
+      });
+    send({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "board", version: "1" } } });
+    const answer = () =>
+      posted.mock.calls.map(([m]) => m as { id?: number; result?: { hostContext: { locale: string } } }).find((m) => m.id === 1);
+    await vi.waitFor(() => expect(answer()?.result?.hostContext.locale).toBe("zh-CN"));
+    send({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
+    act(() => applyLanguage("en"));
+    expect(posted.mock.calls.map(([m]) => m)).toContainEqual({
+      jsonrpc: "2.0",
+      method: "ui/notifications/host-context-changed",
+      params: { locale: "en" },
+    });
+  });
+
   it("says in Chinese whose app it shows, the tool as its server titles it", async () => {
     act(() => applyLanguage("zh-CN"));
     vi.mocked(commands.openView).mockResolvedValue(view());

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { commands, type OpenedView_Serialize } from "../bindings";
 import { errorMessage } from "../errors";
-import { tx, useT } from "../i18n";
+import { tx, useLocale, useT } from "../i18n";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
 import { DownloadDialog, LinkDialog, ViewChanged } from "./ViewAsks";
@@ -53,8 +53,10 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<Bridge | null>(null);
   // The latest of these, for a bridge made once per view.
-  const around = useRef({ conversation, onClose, asking });
-  around.current = { conversation, onClose, asking };
+  // The window's language, the view's to speak too (MCP Apps' `locale`), not the browser's.
+  const locale = useLocale();
+  const around = useRef({ conversation, onClose, asking, locale });
+  around.current = { conversation, onClose, asking, locale };
 
   useEffect(() => {
     let gone = false;
@@ -75,7 +77,7 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     const origin = new URL(url).origin;
     const context = {
       theme: window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light",
-      locale: navigator.language,
+      locale: around.current.locale,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       platform: "desktop",
       displayMode: "inline",
@@ -125,6 +127,10 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     // The tool is the one the view was opened for; the call's state follows below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [url, server]);
+
+  useEffect(() => {
+    bridge.current?.contextChanged({ locale });
+  }, [locale]);
 
   useEffect(() => {
     if (args) bridge.current?.toolInput(args);

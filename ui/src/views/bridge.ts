@@ -138,7 +138,7 @@ export class Bridge {
   constructor(
     private readonly host: BridgeHost,
     private readonly call: ViewCall,
-    private readonly context: Record<string, unknown>,
+    private context: Record<string, unknown>,
   ) {
     this.input = call.arguments;
   }
@@ -173,6 +173,8 @@ export class Bridge {
 
   /** What changed of the host's context (display mode, size, theme). */
   contextChanged(changed: Record<string, unknown>) {
+    // Kept, for a view that asks again (`ui/initialize` once more).
+    this.context = { ...this.context, ...changed };
     if (this.ready) this.notify("ui/notifications/host-context-changed", changed);
   }
 

@@ -69,4 +69,5 @@ export const explorer = {
   "explorer.skill.loading": "Loading its files and checking them…",
   "explorer.skill.refused": "Switchboard refuses a skill whose files differ from what its server listed.",
   "explorer.skill.instructions": "Instructions",
+  "explorer.entry.on": "on",
 } as const;

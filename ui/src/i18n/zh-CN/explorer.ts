@@ -72,4 +72,5 @@ export const explorer: Catalogue<typeof english> = {
   "explorer.skill.loading": "正在加载并检查它的文件…",
   "explorer.skill.refused": "技能的文件与其服务器所列不一致时，Switchboard 会拒绝该技能。",
   "explorer.skill.instructions": "说明",
+  "explorer.entry.on": "来自",
 };
