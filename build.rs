@@ -133,6 +133,7 @@ fn switchboard_commands() -> &'static [&'static str] {
         "desktop_settings",
         "set_quit_on_close",
         "set_language",
+        "set_theme",
         "set_start_at_login",
     ]
 }

@@ -158,6 +158,7 @@ pub fn ipc() -> tauri_specta::Builder<tauri::Wry> {
             desktop::desktop_settings,
             desktop::set_quit_on_close,
             desktop::set_language,
+            desktop::set_theme,
             desktop::set_start_at_login,
         ])
         .events(tauri_specta::collect_events![

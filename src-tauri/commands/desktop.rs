@@ -1,7 +1,7 @@
 //! How the app lives on the desktop: whether closing the window quits, whether it starts
-//! at login, and the language its window speaks.
+//! at login, and the language and colours of its window.
 
-use switchboard_core::config::Language;
+use switchboard_core::config::{Language, Theme};
 use switchboard_desk::Desk;
 use tauri::State;
 
@@ -26,6 +26,8 @@ pub struct DesktopSettings {
     pub language: Option<Language>,
     /// The system's language, of those the app speaks (as the tray does).
     pub system_language: Language,
+    /// The window's colours the person chose; none: the system's.
+    pub theme: Option<Theme>,
 }
 
 #[tauri::command]
@@ -39,7 +41,15 @@ pub fn desktop_settings(app: tauri::AppHandle, desk: State<'_, Desk>) -> Desktop
         autostart_entry: entry.map(|e| e.display().to_string()),
         language: desk.servers().language(),
         system_language: crate::speech::system_language(),
+        theme: desk.servers().theme(),
     }
+}
+
+/// Sets the window's colours; none: the system's.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_theme(desk: State<'_, Desk>, theme: Option<Theme>) -> Result<()> {
+    Ok(desk.servers().set_theme(theme).await?)
 }
 
 /// Sets the window's language; none: the system's.

@@ -1,6 +1,8 @@
 //! Every view and every dialog of the demo server audited for accessibility in the real
-//! window, in English and in Chinese: axe-core against the WCAG 2.2 A and AA rules
-//! (`support::audit`). Any violation fails the test.
+//! window, in English and in Chinese, light and dark: axe-core against the WCAG 2.2 A and AA
+//! rules (`support::audit`), colour contrast among them. Any violation fails the test.
+
+use serde_json::json;
 
 use crate::support::audit::violations;
 use crate::support::keyboard::ESCAPE;
@@ -110,19 +112,39 @@ fn audit_every_dialog(app: &App) -> Vec<String> {
     found
 }
 
-/// Every view, then every dialog, audited in the window as it starts (in the system's
-/// language, `system` for `LC_ALL`, if given), which names the Servers view and a running
-/// server as `says`.
-fn audit_all(system: Option<&str>, says: [&str; 2]) -> Vec<String> {
-    let [title_of_servers, running] = says;
-    let app = App::start_with(|_| {
-        system
+/// How the window looks and speaks for an audit.
+struct Look {
+    /// The system's locale (`LC_ALL`), if not the machine's.
+    system: Option<&'static str>,
+    /// The colours chosen in the settings, if any.
+    theme: Option<&'static str>,
+    /// What the window names the Servers view and a running server.
+    says: [&'static str; 2],
+}
+
+/// Every view, then every dialog, audited in the window as it starts, looking as `look`.
+fn audit_all(look: Look) -> Vec<String> {
+    let [title_of_servers, running] = look.says;
+    let app = App::start_with(|dir| {
+        let mut config = json!({"mcpServers": {"demo": {"command": "switchboard-demo-server"}}});
+        if let Some(theme) = look.theme {
+            config["settings"] = json!({"theme": theme});
+        }
+        std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
+        look.system
             .map(|locale| vec![("LC_ALL", locale.to_owned()), ("LANG", locale.to_owned())])
             .unwrap_or_default()
     });
     app.view("servers");
     app.window
         .wait_for_texts(".server-list li", &["demo", running], SHOWN);
+    if look.theme == Some("dark") {
+        let background = app.window.execute(
+            "return getComputedStyle(document.documentElement).backgroundColor;",
+            json!([]),
+        );
+        assert_eq!(background, "rgb(15, 20, 27)", "the window is dark");
+    }
     let mut found = audit_every_view(&app, title_of_servers);
     found.extend(audit_every_dialog(&app));
     found
@@ -130,12 +152,30 @@ fn audit_all(system: Option<&str>, says: [&str; 2]) -> Vec<String> {
 
 #[test]
 fn every_view_and_dialog_meets_wcag_2_2_aa_in_english() {
-    let found = audit_all(None, ["Servers", "Running"]);
+    let found = audit_all(Look {
+        system: None,
+        theme: None,
+        says: ["Servers", "Running"],
+    });
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
 fn every_view_and_dialog_meets_wcag_2_2_aa_in_chinese() {
-    let found = audit_all(Some("zh_CN.UTF-8"), ["服务器", "运行中"]);
+    let found = audit_all(Look {
+        system: Some("zh_CN.UTF-8"),
+        theme: None,
+        says: ["服务器", "运行中"],
+    });
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn every_view_and_dialog_meets_wcag_2_2_aa_in_the_dark() {
+    let found = audit_all(Look {
+        system: None,
+        theme: Some("dark"),
+        says: ["Servers", "Running"],
+    });
     assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -139,6 +139,19 @@ const NATIVE_CONTROLS: &str = "\
 
 #[test]
 fn every_view_fits_the_window_and_wears_the_design_system() {
+    every_view_fits(None, None, "");
+}
+
+/// In Chinese, whose words take other room, and dark: the screenshots, named
+/// `view-*-zh-CN-dark.png`, show both.
+#[test]
+fn every_view_fits_in_chinese_and_in_the_dark() {
+    every_view_fits(Some("zh_CN.UTF-8"), Some("dark"), "-zh-CN-dark");
+}
+
+/// Every view, with the system's locale `system` (`LC_ALL`) and the colours `theme` if
+/// given, each screenshot named with `suffix`.
+fn every_view_fits(system: Option<&str>, theme: Option<&str>, suffix: &str) {
     // More servers than the list shows at once (turned off: none of them starts), and the
     // demo server's details with its tools and log below them; a model, so that the chat
     // shows all it has to write with.
@@ -154,14 +167,20 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
             "models": ["a-local-model"],
             "defaultModel": "a-local-model"
         }});
-        let config = json!({ "mcpServers": servers, "providers": providers });
+        let mut config = json!({ "mcpServers": servers, "providers": providers });
+        if let Some(theme) = theme {
+            config["settings"] = json!({"theme": theme});
+        }
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
+        system
+            .map(|locale| vec![("LC_ALL", locale.to_owned()), ("LANG", locale.to_owned())])
+            .unwrap_or_default()
     });
     let w = &app.window;
-    app.wait_running("demo");
+    app.view("servers");
+    w.wait_for_text(".server-list li[data-server='demo'] .status-ok", "", SHOWN);
     app.select_server("demo");
-    w.wait_for_text(".server-tools h3", "all", SHOWN);
+    w.find(".server-tools h3");
 
     let views = w.execute(
         "return [...document.querySelectorAll('nav button[data-view]')].map(b => b.dataset.view);",
@@ -185,22 +204,22 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
             ) == json!(true)
         });
         if view == "explorer" {
-            w.button(".catalog", "Echo on demo");
+            w.wait_for_text(".catalog-entry", "Echo", SHOWN);
         }
         if view == "models" {
             // Each provider's tables, of its models' prices and of what they take, open.
             for summary in w.find_all(".content details summary") {
                 w.click(&summary);
             }
-            until("the table of what local's models take shown", || {
+            until("the tables of local's models shown", || {
                 w.execute(
-                    "return document.querySelector('table[aria-label=\"What local\\'s models take\"]')\
-                         ?.getClientRects().length > 0;",
+                    "const tables = [...document.querySelectorAll('.content details table')];\
+                     return tables.length >= 2 && tables.every(t => t.getClientRects().length > 0);",
                     json!([]),
                 ) == json!(true)
             });
         }
-        w.screenshot(&format!("view-{view}"));
+        w.screenshot(&format!("view-{view}{suffix}"));
         let sideways = w.execute(
             "const c = document.querySelector('.content'); return [c.scrollWidth, c.clientWidth];",
             json!([]),
@@ -212,6 +231,14 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
             width(0),
             width(1)
         );
+        // No button's words cut off: each fits its button (a language's longer words too).
+        let cut = w.execute(
+            "return [...document.querySelectorAll('button')]\
+                 .filter(b => b.getClientRects().length > 0 && b.scrollWidth > b.clientWidth + 1)\
+                 .map(b => b.textContent.trim());",
+            json!([]),
+        );
+        assert_eq!(cut, json!([]), "the {view} view cuts off buttons' words");
         let native = w.execute(NATIVE_CONTROLS, json!([]));
         assert_eq!(
             native,
@@ -241,5 +268,5 @@ fn every_view_fits_the_window_and_wears_the_design_system() {
         "const c = document.querySelector('.content'); c.scrollTop = c.scrollHeight;",
         json!([]),
     );
-    w.screenshot("view-servers-end");
+    w.screenshot(&format!("view-servers-end{suffix}"));
 }

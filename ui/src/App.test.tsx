@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 import { App } from "./App";
 import { applyLanguage } from "./i18n";
+import { applyTheme } from "./theme";
 import { commands, events, type AppInfo_Serialize } from "./bindings";
 
 vi.mock("./bindings", async () =>
@@ -24,6 +25,7 @@ vi.mock("./bindings", async () =>
         autostartEntry: null,
         language: null,
         systemLanguage: "en",
+        theme: null,
       }),
     ),
   }),
@@ -50,6 +52,7 @@ describe("the app shell", () => {
       autostartEntry: null,
       language,
       systemLanguage,
+      theme: null,
     });
     vi.mocked(commands.desktopSettings).mockResolvedValue(chosen("zh-CN"));
     render(<App />);
@@ -69,6 +72,16 @@ describe("the app shell", () => {
     // The tests after this one start in English, on an English system.
     vi.mocked(commands.desktopSettings).mockResolvedValue(chosen(null));
     act(() => applyLanguage(null, "en"));
+  });
+
+  it("shows the colours chosen in the settings from the start", async () => {
+    vi.mocked(commands.appInfo).mockResolvedValue(info);
+    const settings = await commands.desktopSettings();
+    vi.mocked(commands.desktopSettings).mockResolvedValueOnce({ ...settings, theme: "dark" });
+    render(<App />);
+    await screen.findByRole("heading", { level: 1, name: "Servers" });
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe("dark"));
+    act(() => applyTheme(null));
   });
 
   it("shows the registry when a switchboard://install link opened the app, and why a link is refused", async () => {

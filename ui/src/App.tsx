@@ -3,7 +3,7 @@ import { Sidebar } from "./shell/Sidebar";
 import { StatusBar } from "./shell/StatusBar";
 import { VIEWS, viewLabel, viewSummary, type ViewId } from "./shell/views";
 import { useLocale } from "./i18n";
-import { useLanguageSetting } from "./i18n/setting";
+import { useDesktopChoices } from "./settings/useDesktopChoices";
 import { ApprovalCenter } from "./host/ApprovalCenter";
 import { QueuedNotice } from "./host/QueuedNotice";
 import { ApprovalsContext } from "./host/approvalsContext";
@@ -14,7 +14,7 @@ import { ExplorerStoreProvider } from "./explorer/kept";
 import { InstallLinkContext, useInstallLinks } from "./host/installLinks";
 
 export function App() {
-  useLanguageSetting();
+  useDesktopChoices();
   useLocale();
   const [current, setCurrent] = useState<ViewId>("servers");
   const pending = usePending();

@@ -293,6 +293,8 @@ export const commands = {
 	setQuitOnClose: (on: boolean) => __TAURI_INVOKE<null>("set_quit_on_close", { on }),
 	/**  Sets the window's language; none: the system's. */
 	setLanguage: (language: Language | null) => __TAURI_INVOKE<null>("set_language", { language }),
+	/**  Sets the window's colours; none: the system's. */
+	setTheme: (theme: Theme | null) => __TAURI_INVOKE<null>("set_theme", { theme }),
 	setStartAtLogin: (on: boolean) => __TAURI_INVOKE<null>("set_start_at_login", { on }),
 };
 
@@ -898,6 +900,8 @@ export type DesktopSettings_Deserialize = {
 	language?: Language | null,
 	/**  The system's language, of those the app speaks (as the tray does). */
 	systemLanguage: Language,
+	/**  The window's colours the person chose; none: the system's. */
+	theme?: Theme | null,
 };
 
 /**  The app's place on the desktop, as the settings show it. */
@@ -914,6 +918,8 @@ export type DesktopSettings_Serialize = {
 	language: Language | null,
 	/**  The system's language, of those the app speaks (as the tray does). */
 	systemLanguage: Language,
+	/**  The window's colours the person chose; none: the system's. */
+	theme: Theme | null,
 };
 
 /**
@@ -2744,6 +2750,9 @@ export type TaskEntry_Serialize = {
 	/**  Why it has no result, when it ended without one. */
 	error: string | null,
 };
+
+/**  The window's colours, light or dark. */
+export type Theme = "light" | "dark";
 
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and

@@ -26,6 +26,8 @@ describe("the messages", () => {
       />,
     );
     const you = screen.getByRole("listitem", { name: "You" });
+    // In a log: a screen reader says each message as it comes.
+    expect(within(screen.getByRole("log")).getByRole("list", { name: "Messages" })).toBeTruthy();
     expect(you.querySelector("summary")?.textContent).toContain("demo://readme");
     expect(you.querySelector("summary")?.textContent).toContain("demo");
     expect(you.querySelector("pre")?.textContent).toBe("# Demo");

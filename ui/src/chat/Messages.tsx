@@ -43,123 +43,127 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
     if (now) return now;
     return results.get(callId) ?? null;
   };
+  // A log, so that a screen reader says each new message as it comes; the one being
+  // written is busy until it is whole, and said then.
   return (
-    <ol className="chat-messages" aria-label={t("chat.messages.label")}>
-      {messages.map((message, i) => {
-        const parts = message.parts.filter((p) => p.kind !== "tool_result");
-        if (parts.length === 0) return null;
-        // What the host told the model beside its calls' results: said as the host's, not yours.
-        if (parts.every((p) => p.kind === "note"))
-          return (
-            <li key={i} className="chat-note muted" aria-label={t("chat.messages.note")}>
-              {parts.map((p, j) => (p.kind === "note" ? <p key={j}>{p.text}</p> : null))}
-            </li>
-          );
-        const text = parts
-          .flatMap((p) => (p.kind === "text" ? [p.text] : []))
-          .join("\n\n");
-        if (editing?.at === i && turns)
-          return (
-            <li key={i} className="chat-message chat-user chat-editing" aria-label={t("chat.messages.you")}>
-              <form
-                className="chat-edit"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (editing.text.trim() === "") return;
-                  turns.onEdit(i, editing.text);
-                  setEditing(null);
-                }}
-              >
-                <textarea
-                  aria-label={t("chat.messages.yourMessage")}
-                  rows={Math.min(8, Math.max(2, editing.text.split("\n").length))}
-                  value={editing.text}
-                  autoFocus
-                  onChange={(e) => setEditing({ at: i, text: e.target.value })}
-                  onKeyDown={(e) => {
-                    if (e.key === "Escape") setEditing(null);
+    <div role="log" className="chat-log">
+      <ol className="chat-messages" aria-label={t("chat.messages.label")}>
+        {messages.map((message, i) => {
+          const parts = message.parts.filter((p) => p.kind !== "tool_result");
+          if (parts.length === 0) return null;
+          // What the host told the model beside its calls' results: said as the host's, not yours.
+          if (parts.every((p) => p.kind === "note"))
+            return (
+              <li key={i} className="chat-note muted" aria-label={t("chat.messages.note")}>
+                {parts.map((p, j) => (p.kind === "note" ? <p key={j}>{p.text}</p> : null))}
+              </li>
+            );
+          const text = parts
+            .flatMap((p) => (p.kind === "text" ? [p.text] : []))
+            .join("\n\n");
+          if (editing?.at === i && turns)
+            return (
+              <li key={i} className="chat-message chat-user chat-editing" aria-label={t("chat.messages.you")}>
+                <form
+                  className="chat-edit"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (editing.text.trim() === "") return;
+                    turns.onEdit(i, editing.text);
+                    setEditing(null);
                   }}
-                />
+                >
+                  <textarea
+                    aria-label={t("chat.messages.yourMessage")}
+                    rows={Math.min(8, Math.max(2, editing.text.split("\n").length))}
+                    value={editing.text}
+                    autoFocus
+                    onChange={(e) => setEditing({ at: i, text: e.target.value })}
+                    onKeyDown={(e) => {
+                      if (e.key === "Escape") setEditing(null);
+                    }}
+                  />
+                  <div className="chat-turn-actions">
+                    <button type="button" className="button" onClick={() => setEditing(null)}>
+                      {t("chat.messages.cancel")}
+                    </button>
+                    <button type="submit" className="button primary" disabled={editing.text.trim() === ""}>
+                      {t("chat.messages.sendAgain")}
+                    </button>
+                  </div>
+                </form>
+              </li>
+            );
+          // Only a message of plain text is edited here: its attachments would be lost.
+          const editable = message.turn && parts.every((p) => p.kind === "text");
+          return (
+            <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "assistant" ? t("chat.messages.model") : (fromApp(parts) ?? t("chat.messages.you"))}>
+              {parts.map((part, j) => {
+                switch (part.kind) {
+                  case "text":
+                    return message.role === "assistant" ? <SafeMarkdown key={j} text={part.text} /> : <p key={j} className="chat-text">{part.text}</p>;
+                  case "resource":
+                    return (
+                      <details key={j} className="chat-attachment">
+                        <summary>
+                          {tx("chat.messages.attached", { code: (chunks) => <code>{chunks}</code>, uri: part.uri })}{" "}
+                          <span className="muted">{part.server}</span>
+                        </summary>
+                        <pre>{part.text}</pre>
+                      </details>
+                    );
+                  case "app":
+                    return <AppSaid key={j} server={part.server} says={part.says} text={part.text} />;
+                  case "reasoning":
+                    return <Reasoning key={j} text={part.text} redacted={part.redacted} />;
+                  case "image":
+                    return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>{t("chat.messages.imageAt", { url: part.url })}</p>;
+                  case "tool_call":
+                    return (
+                      <ToolCallCard
+                        key={j}
+                        name={part.name}
+                        server={part.server ?? null}
+                        tool={part.tool ?? null}
+                        arguments={part.arguments}
+                        state={stateOf(part.callId)}
+                        onStop={live.running ? onStop : undefined}
+                        view={part.server && part.tool ? views?.of(part.server, part.tool) : null}
+                        conversation={part.server ? views?.conversation(part.server) : undefined}
+                      />
+                    );
+                  default:
+                    return null;
+                }
+              })}
+              {message.role === "assistant" && text.trim() !== "" && <CopyButton text={text} />}
+              {message.spent && <p className="chat-spent muted">{spentText(message.spent)}</p>}
+              {message.turn && turns && (
                 <div className="chat-turn-actions">
-                  <button type="button" className="button" onClick={() => setEditing(null)}>
-                    {t("chat.messages.cancel")}
-                  </button>
-                  <button type="submit" className="button primary" disabled={editing.text.trim() === ""}>
-                    {t("chat.messages.sendAgain")}
+                  {editable && (
+                    <button type="button" className="button small" onClick={() => setEditing({ at: i, text })}>
+                      {t("chat.messages.edit")}
+                    </button>
+                  )}
+                  <button type="button" className="button small" aria-label={t("chat.messages.removeLabel")} onClick={() => turns.onRemove(i)}>
+                    {t("chat.messages.remove")}
                   </button>
                 </div>
-              </form>
+              )}
             </li>
           );
-        // Only a message of plain text is edited here: its attachments would be lost.
-        const editable = message.turn && parts.every((p) => p.kind === "text");
-        return (
-          <li key={i} className={`chat-message chat-${message.role}`} aria-label={message.role === "assistant" ? t("chat.messages.model") : (fromApp(parts) ?? t("chat.messages.you"))}>
-            {parts.map((part, j) => {
-              switch (part.kind) {
-                case "text":
-                  return message.role === "assistant" ? <SafeMarkdown key={j} text={part.text} /> : <p key={j} className="chat-text">{part.text}</p>;
-                case "resource":
-                  return (
-                    <details key={j} className="chat-attachment">
-                      <summary>
-                        {tx("chat.messages.attached", { code: (chunks) => <code>{chunks}</code>, uri: part.uri })}{" "}
-                        <span className="muted">{part.server}</span>
-                      </summary>
-                      <pre>{part.text}</pre>
-                    </details>
-                  );
-                case "app":
-                  return <AppSaid key={j} server={part.server} says={part.says} text={part.text} />;
-                case "reasoning":
-                  return <Reasoning key={j} text={part.text} redacted={part.redacted} />;
-                case "image":
-                  return part.data ? <img key={j} alt="" src={`data:${part.mediaType ?? "image/png"};base64,${part.data}`} /> : <p key={j}>{t("chat.messages.imageAt", { url: part.url })}</p>;
-                case "tool_call":
-                  return (
-                    <ToolCallCard
-                      key={j}
-                      name={part.name}
-                      server={part.server ?? null}
-                      tool={part.tool ?? null}
-                      arguments={part.arguments}
-                      state={stateOf(part.callId)}
-                      onStop={live.running ? onStop : undefined}
-                      view={part.server && part.tool ? views?.of(part.server, part.tool) : null}
-                      conversation={part.server ? views?.conversation(part.server) : undefined}
-                    />
-                  );
-                default:
-                  return null;
-              }
-            })}
-            {message.role === "assistant" && text.trim() !== "" && <CopyButton text={text} />}
-            {message.spent && <p className="chat-spent muted">{spentText(message.spent)}</p>}
-            {message.turn && turns && (
-              <div className="chat-turn-actions">
-                {editable && (
-                  <button type="button" className="button small" onClick={() => setEditing({ at: i, text })}>
-                    {t("chat.messages.edit")}
-                  </button>
-                )}
-                <button type="button" className="button small" aria-label={t("chat.messages.removeLabel")} onClick={() => turns.onRemove(i)}>
-                  {t("chat.messages.remove")}
-                </button>
-              </div>
-            )}
+        })}
+        {(live.streaming !== "" || live.thinking !== "" || Object.keys(live.writing).length > 0) && (
+          <li className="chat-message chat-assistant chat-streaming" aria-label={t("chat.messages.model")} aria-busy="true">
+            {live.thinking !== "" && <Reasoning text={live.thinking} redacted={false} open={live.streaming === ""} />}
+            {live.streaming !== "" && <SafeMarkdown text={live.streaming} />}
+            {Object.entries(live.writing).map(([index, writing]) => (
+              <WritingCall key={index} writing={writing} views={views} />
+            ))}
           </li>
-        );
-      })}
-      {(live.streaming !== "" || live.thinking !== "" || Object.keys(live.writing).length > 0) && (
-        <li className="chat-message chat-assistant chat-streaming" aria-label={t("chat.messages.model")} aria-busy="true">
-          {live.thinking !== "" && <Reasoning text={live.thinking} redacted={false} open={live.streaming === ""} />}
-          {live.streaming !== "" && <SafeMarkdown text={live.streaming} />}
-          {Object.entries(live.writing).map(([index, writing]) => (
-            <WritingCall key={index} writing={writing} views={views} />
-          ))}
-        </li>
-      )}
-    </ol>
+        )}
+      </ol>
+    </div>
   );
 }
 

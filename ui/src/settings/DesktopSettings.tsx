@@ -1,14 +1,15 @@
 import { useState } from "react";
-import { commands } from "../bindings";
+import { commands, type Theme } from "../bindings";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 import { applyLanguage, LANGUAGE_NAMES, useT, type Locale } from "../i18n";
+import { applyTheme } from "../theme";
 import "./settings.css";
 
 /**
  * How the app lives on the desktop: in the tray when its window closes (so that agents keep
  * their servers), or quitting then; whether it starts, in the tray, when the person logs in;
- * and the language its window speaks (the system's unless chosen), changed at once.
+ * and the language and colours of its window (the system's unless chosen), changed at once.
  */
 export function DesktopSettings() {
   const t = useT();
@@ -73,6 +74,22 @@ export function DesktopSettings() {
           ))}
         </select>
         <p className="muted">{t("settings.language.note")}</p>
+      </div>
+      <h2>{t("settings.theme.title")}</h2>
+      <div className="setting">
+        <label htmlFor="theme">{t("settings.theme.label")}</label>{" "}
+        <select
+          id="theme"
+          value={current.theme ?? "system"}
+          onChange={(e) => {
+            const chosen = e.target.value === "system" ? null : (e.target.value as Theme);
+            void change(commands.setTheme(chosen).then(() => applyTheme(chosen)));
+          }}
+        >
+          <option value="system">{t("settings.theme.system")}</option>
+          <option value="light">{t("settings.theme.light")}</option>
+          <option value="dark">{t("settings.theme.dark")}</option>
+        </select>
       </div>
       {error && (
         <p className="error" role="alert">

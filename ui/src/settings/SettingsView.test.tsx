@@ -10,6 +10,7 @@ vi.mock("../bindings", async () =>
     setQuitOnClose: vi.fn(() => Promise.resolve(null)),
     setStartAtLogin: vi.fn(() => Promise.resolve(null)),
     setLanguage: vi.fn(() => Promise.resolve(null)),
+    setTheme: vi.fn(() => Promise.resolve(null)),
   }),
 );
 
@@ -25,6 +26,7 @@ const stays: DesktopSettings_Serialize = {
   autostartEntry: "/home/ada/.config/autostart/dev.switchboard.app.desktop",
   language: null,
   systemLanguage: "en",
+  theme: null,
 };
 
 describe("the settings", () => {
@@ -42,6 +44,20 @@ describe("the settings", () => {
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "窗口语言" }), "system");
     expect(commands.setLanguage).toHaveBeenLastCalledWith(null);
     expect(await screen.findByRole("heading", { name: "Language" })).toBeTruthy();
+  });
+
+  it("show the window light or dark at once, as chosen, and the system's again", async () => {
+    vi.mocked(commands.desktopSettings).mockResolvedValue(stays);
+    render(<SettingsView />);
+    const picker = await screen.findByRole("combobox", { name: "The window's colours" });
+    expect((picker as HTMLSelectElement).value).toBe("system");
+    expect(screen.getAllByRole("option").map((o) => o.textContent)).toContain("Dark");
+    await userEvent.selectOptions(picker, "dark");
+    expect(commands.setTheme).toHaveBeenCalledWith("dark");
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    await userEvent.selectOptions(picker, "system");
+    expect(commands.setTheme).toHaveBeenLastCalledWith(null);
+    expect(document.documentElement.dataset.theme).toBeUndefined();
   });
 
   it("keep the app in the tray and off at login unless the person chooses otherwise", async () => {

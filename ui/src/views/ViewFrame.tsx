@@ -5,6 +5,7 @@ import { tx, useLocale, useT } from "../i18n";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
 import { DownloadDialog, LinkDialog, ViewChanged } from "./ViewAsks";
+import { shownTheme } from "../theme";
 import "./views.css";
 
 interface Props {
@@ -76,7 +77,7 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
     if (!url) return;
     const origin = new URL(url).origin;
     const context = {
-      theme: window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+      theme: shownTheme(),
       locale: around.current.locale,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       platform: "desktop",

@@ -20,8 +20,8 @@ pub use model::{
     AgentAnswers, AgentConfig, CLIENT_METADATA_URL, Config, DEFAULT_AGENT_CALLS_PER_MINUTE,
     DEMO_SERVER, EnvValue, HostSettings, IdentityProvider, Language, ModelPrice, OAuthClient,
     OAuthGrant, Offered, ProtocolEra, ProviderEntry, ProviderProtocol, RestartPolicy,
-    SandboxEngine, SandboxSetting, SecretRef, ServerConfig, ServerSpec, SpecError, TransportType,
-    client_secret_name, private_key_name, provider_key_name,
+    SandboxEngine, SandboxSetting, SecretRef, ServerConfig, ServerSpec, SpecError, Theme,
+    TransportType, client_secret_name, private_key_name, provider_key_name,
 };
 pub use path::{CONFIG_ENV, ConfigPathError, config_path};
 pub use rules::{RuleChange, RuleStore, RulesInFile, SamplingRule, ToolRule};

@@ -427,6 +427,9 @@ pub struct HostSettings {
     /// The language the window speaks; none: the system's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// Whether the window is light or dark; none: as the system prefers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<Theme>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -439,6 +442,15 @@ pub enum Language {
     English,
     #[serde(rename = "zh-CN")]
     SimplifiedChinese,
+}
+
+/// The window's colours, light or dark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
 }
 
 /// How many tools a chat's model is sent before it searches them instead, unless the
@@ -500,6 +512,7 @@ impl Default for HostSettings {
             quit_on_close: false,
             tool_search_above: DEFAULT_TOOL_SEARCH_ABOVE,
             language: None,
+            theme: None,
             extra: Map::new(),
         }
     }
@@ -1035,6 +1048,21 @@ mod tests {
         assert!(refused.contains("unknown variant `fr`"), "{refused}");
         let written = serde_json::to_value(HostSettings::default()).expect("settings");
         assert!(written.get("language").is_none(), "{written}");
+    }
+
+    #[test]
+    fn the_windows_colours_are_the_systems_unless_chosen() {
+        let settings = |written: Value| {
+            serde_json::from_value::<Config>(json!({"mcpServers": {}, "settings": written}))
+                .map(|config| config.settings.theme)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(settings(json!({})), Ok(None));
+        assert_eq!(settings(json!({"theme": "dark"})), Ok(Some(Theme::Dark)));
+        let refused = settings(json!({"theme": "blue"})).unwrap_err();
+        assert!(refused.contains("unknown variant `blue`"), "{refused}");
+        let written = serde_json::to_value(HostSettings::default()).expect("settings");
+        assert!(written.get("theme").is_none(), "{written}");
     }
 
     #[test]

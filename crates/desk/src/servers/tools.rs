@@ -3,7 +3,7 @@
 //! closing the window quits the app. All are kept in the configuration; none restarts a
 //! server.
 
-use switchboard_core::config::Language;
+use switchboard_core::config::{Language, Theme};
 
 use super::{Servers, ServersError};
 use crate::Update;
@@ -97,6 +97,21 @@ impl Servers {
         self.edit_announcing(
             move |config| {
                 config.settings.language = language;
+                Ok(())
+            },
+            Update::ConfigChanged { problem: None },
+        )
+        .await
+    }
+
+    pub fn theme(&self) -> Option<Theme> {
+        self.host.config().settings.theme
+    }
+
+    pub async fn set_theme(&self, theme: Option<Theme>) -> Result<(), ServersError> {
+        self.edit_announcing(
+            move |config| {
+                config.settings.theme = theme;
                 Ok(())
             },
             Update::ConfigChanged { problem: None },

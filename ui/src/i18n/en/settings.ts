@@ -14,4 +14,9 @@ export const settings = {
   "settings.language.label": "The window's language",
   "settings.language.system": "The system's ({language})",
   "settings.language.note": "Text that servers, models and agents send is shown as they wrote it.",
+  "settings.theme.title": "Colours",
+  "settings.theme.label": "The window's colours",
+  "settings.theme.system": "The system's",
+  "settings.theme.light": "Light",
+  "settings.theme.dark": "Dark",
 } as const;

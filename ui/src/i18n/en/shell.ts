@@ -29,7 +29,7 @@ export const shell = {
     "Agents on this machine that reach your servers through Switchboard, each call approved by you.",
   "shell.view.settings.label": "Settings",
   "shell.view.settings.summary":
-    "How Switchboard stays with you and speaks to you: the tray, starting at login, and the window's language.",
+    "How Switchboard stays with you and speaks to you: the tray, starting at login, and the window's language and colours.",
   "shell.status.connecting": "Connecting to the host…",
   "shell.status.noAnswer": "The host did not answer: {message}",
   "shell.status.config": "Config:",

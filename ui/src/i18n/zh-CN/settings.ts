@@ -17,4 +17,9 @@ export const settings: Catalogue<typeof english> = {
   "settings.language.label": "窗口语言",
   "settings.language.system": "跟随系统（{language}）",
   "settings.language.note": "服务器、模型和智能体发送的文字按原样显示。",
+  "settings.theme.title": "颜色",
+  "settings.theme.label": "窗口颜色",
+  "settings.theme.system": "跟随系统",
+  "settings.theme.light": "浅色",
+  "settings.theme.dark": "深色",
 };

@@ -26,7 +26,7 @@ export const shell: Catalogue<typeof english> = {
   "shell.view.agents.label": "智能体",
   "shell.view.agents.summary": "本机上通过 Switchboard 访问你的服务器的智能体，每次调用都由你批准。",
   "shell.view.settings.label": "设置",
-  "shell.view.settings.summary": "Switchboard 如何陪伴你、用什么语言与你交流：托盘、登录时启动，以及窗口语言。",
+  "shell.view.settings.summary": "Switchboard 如何陪伴你、用什么语言与你交流：托盘、登录时启动，以及窗口的语言和颜色。",
   "shell.status.connecting": "正在连接主机…",
   "shell.status.noAnswer": "主机没有响应：{message}",
   "shell.status.config": "配置：",
