@@ -12,9 +12,11 @@ const OPENER: &[&str] = &["explorer"];
 const OPENER: &[&str] = &["xdg-open"];
 
 pub fn open(url: &str) -> Result<(), CommandError> {
-    let fail = |e: std::io::Error| CommandError {
-        code: ErrorCode::System,
-        message: format!("could not open the browser ({}): {e}", OPENER.join(" ")),
+    let fail = |e: std::io::Error| {
+        CommandError::plain(
+            ErrorCode::System,
+            format!("could not open the browser ({}): {e}", OPENER.join(" ")),
+        )
     };
     let mut child = Command::new(OPENER[0])
         .args(&OPENER[1..])

@@ -1,4 +1,6 @@
 use serde::Serialize;
+
+use crate::told::{Tell, Told};
 use switchboard_desk::{
     AgentError, ChatError, DeskError, ExplorerError, ModelsError, ServersError, TrustError,
 };
@@ -10,6 +12,9 @@ use switchboard_desk::{
 pub struct CommandError {
     pub code: ErrorCode,
     pub message: String,
+    /// The same, by kind, when it is in the host's own words: the window says it in the
+    /// person's language.
+    pub told: Option<Told>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
@@ -42,19 +47,31 @@ pub enum ErrorCode {
 
 impl CommandError {
     pub fn invalid(message: impl Into<String>) -> Self {
+        Self::plain(ErrorCode::Invalid, message)
+    }
+
+    /// An error that is not told by kind (its words are a server's, the system's).
+    pub fn plain(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
-            code: ErrorCode::Invalid,
+            code,
             message: message.into(),
+            told: None,
+        }
+    }
+
+    /// `err`, told by kind if it can be.
+    fn of(code: ErrorCode, err: &(impl std::fmt::Display + Tell)) -> Self {
+        Self {
+            code,
+            message: err.to_string(),
+            told: err.told(),
         }
     }
 }
 
 impl From<switchboard_core::config::ConfigPathError> for CommandError {
     fn from(err: switchboard_core::config::ConfigPathError) -> Self {
-        Self {
-            code: ErrorCode::Config,
-            message: err.to_string(),
-        }
+        Self::plain(ErrorCode::Config, err.to_string())
     }
 }
 
@@ -79,10 +96,7 @@ impl From<DeskError> for CommandError {
             | DeskError::Servers(_)
             | DeskError::Chat(_) => unreachable!("taken above"),
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
@@ -119,10 +133,7 @@ impl From<AgentError> for CommandError {
             AgentError::Call(CallError::Denied { .. }) => ErrorCode::Denied,
             AgentError::Call(_) | AgentError::Client(_) => ErrorCode::Server,
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
@@ -148,19 +159,13 @@ impl From<ExplorerError> for CommandError {
             }
             ExplorerError::Tasks(_) => ErrorCode::System,
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
 impl From<switchboard_core::audit::AuditError> for CommandError {
     fn from(err: switchboard_core::audit::AuditError) -> Self {
-        Self {
-            code: ErrorCode::System,
-            message: err.to_string(),
-        }
+        Self::plain(ErrorCode::System, err.to_string())
     }
 }
 
@@ -177,10 +182,7 @@ impl From<ModelsError> for CommandError {
             ModelsError::BrokenConfig(_) | ModelsError::Config(_) => ErrorCode::Config,
             ModelsError::ShuttingDown => ErrorCode::System,
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
@@ -196,10 +198,7 @@ impl From<TrustError> for CommandError {
             | TrustError::Link(_)
             | TrustError::Roots(_) => ErrorCode::Invalid,
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
@@ -230,10 +229,7 @@ impl From<ServersError> for CommandError {
                 ErrorCode::Server
             }
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }
 
@@ -264,9 +260,6 @@ impl From<ChatError> for CommandError {
             ChatError::BrokenConfig(_) | ChatError::Config(_) => ErrorCode::Config,
             ChatError::ShuttingDown => ErrorCode::System,
         };
-        Self {
-            code,
-            message: err.to_string(),
-        }
+        Self::of(code, &err)
     }
 }

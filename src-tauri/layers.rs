@@ -4,6 +4,7 @@
 const LAYERS: &[&[&str]] = &[
     // The process and the window, and what the desktop offers.
     &[
+        "told",
         "error",
         "malloc",
         "webview",

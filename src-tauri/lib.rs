@@ -13,6 +13,7 @@ mod layers;
 mod malloc;
 mod speech;
 mod stays;
+mod told;
 mod tray;
 mod webview;
 mod window;

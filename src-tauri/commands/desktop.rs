@@ -68,10 +68,7 @@ pub async fn set_quit_on_close(desk: State<'_, Desk>, on: bool) -> Result<()> {
 #[tauri::command]
 #[specta::specta]
 pub fn set_start_at_login(on: bool) -> Result<()> {
-    let system = |message: String| CommandError {
-        code: ErrorCode::System,
-        message,
-    };
+    let system = |message: String| CommandError::plain(ErrorCode::System, message);
     let entry = autostart::entry_path()
         .ok_or_else(|| system("no configuration folder to put the autostart entry in".into()))?;
     let exe = std::env::current_exe()

@@ -22,18 +22,40 @@ const VIEWS: [&str; 11] = [
     "settings",
 ];
 
-/// The demo server's tools that ask the person, each with the field it needs filled (by
-/// the server's own name for it), and the dialog it opens.
-const ASKING: [(&str, Option<(&str, &str)>, &str); 5] = [
-    ("Delete a note", Some(("title", "groceries")), "tool call"),
-    (
-        "Ask the host's model",
-        Some(("question", "What is MCP?")),
-        "sampling",
-    ),
-    ("List shared folders", None, "folders"),
-    ("Ask you to fill in a form", None, "form"),
-    ("Ask you to open a web page", None, "link"),
+/// A tool of the demo server that asks the person: its name, the field it needs filled
+/// (by the server's own name for it) and the dialog it opens.
+struct Asking {
+    tool: &'static str,
+    field: Option<(&'static str, &'static str)>,
+    dialog: &'static str,
+}
+
+const ASKING: [Asking; 5] = [
+    Asking {
+        tool: "Delete a note",
+        field: Some(("title", "groceries")),
+        dialog: "tool call",
+    },
+    Asking {
+        tool: "Ask the host's model",
+        field: Some(("question", "What is MCP?")),
+        dialog: "sampling",
+    },
+    Asking {
+        tool: "List shared folders",
+        field: None,
+        dialog: "folders",
+    },
+    Asking {
+        tool: "Ask you to fill in a form",
+        field: None,
+        dialog: "form",
+    },
+    Asking {
+        tool: "Ask you to open a web page",
+        field: None,
+        dialog: "link",
+    },
 ];
 
 /// What axe-core finds in the window now, each violation told with `place`.
@@ -87,7 +109,12 @@ fn audit_every_view(app: &App, title_of_servers: &str) -> Vec<String> {
 fn audit_every_dialog(app: &App) -> Vec<String> {
     let w = &app.window;
     let mut found = Vec::new();
-    for (tool, field, dialog) in ASKING {
+    for Asking {
+        tool,
+        field,
+        dialog,
+    } in ASKING
+    {
         app.view("explorer");
         let search = w.find(".catalog input[type='search']");
         w.type_into(&search, "", true);

@@ -764,9 +764,34 @@ export type ChatTools_Serialize = {
  *  What every command returns on failure: a stable code the UI can branch on and a
  *  message a person can read.
  */
-export type CommandError = {
+export type CommandError = CommandError_Serialize | CommandError_Deserialize;
+
+/**
+ *  What every command returns on failure: a stable code the UI can branch on and a
+ *  message a person can read.
+ */
+export type CommandError_Deserialize = {
 	code: ErrorCode,
 	message: string,
+	/**
+	 *  The same, by kind, when it is in the host's own words: the window says it in the
+	 *  person's language.
+	 */
+	told?: Told | null,
+};
+
+/**
+ *  What every command returns on failure: a stable code the UI can branch on and a
+ *  message a person can read.
+ */
+export type CommandError_Serialize = {
+	code: ErrorCode,
+	message: string,
+	/**
+	 *  The same, by kind, when it is in the host's own words: the window says it in the
+	 *  person's language.
+	 */
+	told: Told | null,
 };
 
 /**
@@ -2753,6 +2778,16 @@ export type TaskEntry_Serialize = {
 
 /**  The window's colours, light or dark. */
 export type Theme = "light" | "dark";
+
+/**
+ *  An error of the host's own, by kind, with what it names (servers, tools, names the
+ *  person typed: never translated).
+ */
+export type Told = { kind: "brokenConfig"; problem: string } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+/**  `place`: "env", "header" or "oauth". */
+{ kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
+/**  `file`: "token" or "idToken". */
+{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string };
 
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and

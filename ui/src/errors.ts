@@ -1,4 +1,5 @@
-import type { CommandError } from "./bindings";
+import type { CommandError, ErrorCode, Told } from "./bindings";
+import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
   return typeof err === "object" && err !== null && "code" in err && "message" in err;
@@ -9,9 +10,81 @@ export function errorCode(err: unknown): CommandError["code"] | null {
   return isCommandError(err) ? err.code : null;
 }
 
-/** A readable message for whatever a command rejected with. */
+/** The message of each kind of error the host tells in its own words (every kind: typed). */
+export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
+  brokenConfig: "errors.brokenConfig",
+  noServer: "errors.noServer",
+  notRunning: "errors.notRunning",
+  shuttingDown: "errors.shuttingDown",
+  notPending: "errors.notPending",
+  noSignIn: "errors.noSignIn",
+  notLocal: "errors.notLocal",
+  signIn: "errors.signIn",
+  noServerName: "errors.noServerName",
+  badServerName: "errors.badServerName",
+  serverTaken: "errors.serverTaken",
+  noCommand: "errors.noCommand",
+  badUrl: "errors.badUrl",
+  duplicate: "errors.duplicate",
+  emptySecret: "errors.emptySecret",
+  badToken: "errors.badToken",
+  secretWithoutClient: "errors.secretWithoutClient",
+  secretWithoutIssuer: "errors.secretWithoutIssuer",
+  noClientId: "errors.noClientId",
+  noClientCredential: "errors.noClientCredential",
+  badKey: "errors.badKey",
+  noFile: "errors.noFile",
+  noIdentityProvider: "errors.noIdentityProvider",
+  serverChanged: "errors.serverChanged",
+  noTool: "errors.noTool",
+  toolDisabled: "errors.toolDisabled",
+  notForViews: "errors.notForViews",
+  noProvider: "errors.noProvider",
+  noProviderName: "errors.noProviderName",
+  badProviderName: "errors.badProviderName",
+  providerTaken: "errors.providerTaken",
+  emptyKey: "errors.emptyKey",
+  keyGone: "errors.keyGone",
+  providerChanged: "errors.providerChanged",
+  notShared: "errors.notShared",
+  noModel: "errors.noModel",
+  noModelOf: "errors.noModelOf",
+  noSuchModel: "errors.noSuchModel",
+  chatRunning: "errors.chatRunning",
+  draftStopped: "errors.draftStopped",
+  noAgent: "errors.noAgent",
+  badAgentName: "errors.badAgentName",
+};
+
+/** The line that leads an error in other words than the host's, by its code. */
+const LEAD: { readonly [Code in ErrorCode]: MessageId } = {
+  config: "errors.code.config",
+  not_found: "errors.code.notFound",
+  not_running: "errors.code.notRunning",
+  invalid: "errors.code.invalid",
+  denied: "errors.code.denied",
+  server: "errors.code.server",
+  browser_step: "errors.code.browserStep",
+  provider: "errors.code.provider",
+  system: "errors.code.system",
+  no_model: "errors.code.noModel",
+};
+
+/**
+ * A readable message for whatever a command rejected with, in the window's language: the
+ * host's own words by their kind, anything else (a server's, the system's) as it came,
+ * led by a line that says what failed.
+ */
 export function errorMessage(err: unknown): string {
-  if (isCommandError(err)) return err.message;
+  if (isCommandError(err)) {
+    if (err.told) {
+      const { kind, ...values } = err.told;
+      // Ids and counts are shown as the host wrote them, not as numbers to format.
+      const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+      return t(TOLD[kind], shown);
+    }
+    return t(LEAD[err.code], { detail: err.message });
+  }
   if (err instanceof Error) return err.message;
   return String(err);
 }

@@ -18,6 +18,7 @@ import { forms } from "./forms";
 import { content } from "./content";
 import { views } from "./views";
 import { requests } from "./requests";
+import { errors } from "./errors";
 
 /** Every English message, by id: the catalogue every other language matches. */
 export const en = {
@@ -41,6 +42,7 @@ export const en = {
   ...content,
   ...views,
   ...requests,
+  ...errors,
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -20,6 +20,7 @@ import { forms } from "./forms";
 import { content } from "./content";
 import { views } from "./views";
 import { requests } from "./requests";
+import { errors } from "./errors";
 
 /** 所有简体中文消息，按 id 排列。 */
 export const zhCN: Catalogue<typeof en> = {
@@ -43,4 +44,5 @@ export const zhCN: Catalogue<typeof en> = {
   ...content,
   ...views,
   ...requests,
+  ...errors,
 };

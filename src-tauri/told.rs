@@ -1,0 +1,475 @@
+//! What an error in the host's own words says, as a kind and its values, for the window to
+//! say in the person's language: its catalogue holds a message for each kind
+//! (`ui/src/errors.ts`, checked there to miss none). What is not the host's own words (a
+//! server's refusal, the system's, a provider's) is not told so: the window shows its text
+//! as it came.
+
+use serde::Serialize;
+use switchboard_core::approvals::AnswerError;
+use switchboard_desk::agents::AgentError;
+use switchboard_desk::chat::ChatError;
+use switchboard_desk::explorer::ExplorerError;
+use switchboard_desk::models::{ModelsError, ProviderFormError};
+use switchboard_desk::servers::ServersError;
+use switchboard_desk::trust::TrustError;
+use switchboard_desk::{DeskError, FormError};
+
+/// An error of the host's own, by kind, with what it names (servers, tools, names the
+/// person typed: never translated).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Told {
+    BrokenConfig {
+        problem: String,
+    },
+    NoServer {
+        server: String,
+    },
+    NotRunning {
+        server: String,
+    },
+    ShuttingDown,
+    NotPending {
+        id: u64,
+    },
+    // A server's settings.
+    NoSignIn {
+        server: String,
+    },
+    NotLocal {
+        server: String,
+    },
+    SignIn {
+        server: String,
+        detail: String,
+    },
+    NoServerName,
+    BadServerName {
+        name: String,
+    },
+    ServerTaken {
+        name: String,
+    },
+    NoCommand,
+    BadUrl {
+        url: String,
+    },
+    /// `place`: "env", "header" or "oauth".
+    Duplicate {
+        place: String,
+        key: String,
+    },
+    EmptySecret {
+        place: String,
+        key: String,
+    },
+    BadToken,
+    SecretWithoutClient,
+    SecretWithoutIssuer,
+    NoClientId,
+    NoClientCredential,
+    BadKey {
+        detail: String,
+    },
+    /// `file`: "token" or "idToken".
+    NoFile {
+        file: String,
+    },
+    NoIdentityProvider,
+    ServerChanged {
+        name: String,
+    },
+    // The explorer.
+    NoTool {
+        server: String,
+        tool: String,
+    },
+    ToolDisabled {
+        server: String,
+        tool: String,
+    },
+    NotForViews {
+        server: String,
+        tool: String,
+    },
+    // Model providers.
+    NoProvider {
+        provider: String,
+    },
+    NoProviderName,
+    BadProviderName {
+        name: String,
+    },
+    ProviderTaken {
+        name: String,
+    },
+    EmptyKey,
+    KeyGone {
+        provider: String,
+    },
+    ProviderChanged {
+        name: String,
+    },
+    // Folders.
+    NotShared {
+        server: String,
+        folder: String,
+    },
+    // The chat.
+    NoModel,
+    NoModelOf {
+        provider: String,
+    },
+    NoSuchModel {
+        provider: String,
+        model: String,
+    },
+    ChatRunning,
+    DraftStopped,
+    // Agents.
+    NoAgent {
+        agent: String,
+    },
+    BadAgentName {
+        name: String,
+    },
+}
+
+/// An error that may be told by kind.
+pub trait Tell {
+    fn told(&self) -> Option<Told>;
+}
+
+impl Tell for DeskError {
+    fn told(&self) -> Option<Told> {
+        match self {
+            Self::BrokenConfig(problem) => broken(problem),
+            Self::Agent(e) => e.told(),
+            Self::Explorer(e) => e.told(),
+            Self::Models(e) => e.told(),
+            Self::Trust(e) => e.told(),
+            Self::Servers(e) => e.told(),
+            Self::Chat(e) => e.told(),
+            Self::Config(_) | Self::Audit(_) => None,
+        }
+    }
+}
+
+impl Tell for ServersError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::BrokenConfig(problem) => return broken(problem),
+            Self::Form(form) => return form.told(),
+            Self::Answer(answer) => return answer.told(),
+            Self::NoServer(server) => Told::NoServer {
+                server: server.clone(),
+            },
+            Self::NotRunning(server) => Told::NotRunning {
+                server: server.clone(),
+            },
+            Self::NoSignIn(server) => Told::NoSignIn {
+                server: server.clone(),
+            },
+            Self::NotLocal(server) => Told::NotLocal {
+                server: server.clone(),
+            },
+            Self::SignIn { server, detail } => Told::SignIn {
+                server: server.clone(),
+                detail: detail.clone(),
+            },
+            Self::ShuttingDown => Told::ShuttingDown,
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for FormError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::NoName => Told::NoServerName,
+            Self::BadName(name) => Told::BadServerName { name: name.clone() },
+            Self::Taken(name) => Told::ServerTaken { name: name.clone() },
+            Self::NoCommand => Told::NoCommand,
+            Self::BadUrl(url) => Told::BadUrl { url: url.clone() },
+            Self::Duplicate { what, key } => Told::Duplicate {
+                place: (*what).to_owned(),
+                key: key.clone(),
+            },
+            Self::EmptySecret { what, key } => Told::EmptySecret {
+                place: (*what).to_owned(),
+                key: key.clone(),
+            },
+            Self::BadToken => Told::BadToken,
+            Self::SecretWithoutClient => Told::SecretWithoutClient,
+            Self::SecretWithoutIssuer => Told::SecretWithoutIssuer,
+            Self::NoClientId => Told::NoClientId,
+            Self::NoClientCredential => Told::NoClientCredential,
+            Self::BadKey(detail) => Told::BadKey {
+                detail: detail.clone(),
+            },
+            Self::NoFile(file) => Told::NoFile {
+                file: if file.contains("ID token") {
+                    "idToken"
+                } else {
+                    "token"
+                }
+                .to_owned(),
+            },
+            Self::NoIdentityProvider => Told::NoIdentityProvider,
+            Self::Changed(name) => Told::ServerChanged { name: name.clone() },
+            Self::Keyring(_) => return None,
+        })
+    }
+}
+
+impl Tell for ExplorerError {
+    fn told(&self) -> Option<Told> {
+        let named = |server: &String, tool: &String| (server.clone(), tool.clone());
+        Some(match self {
+            Self::NoServer(server) => Told::NoServer {
+                server: server.clone(),
+            },
+            Self::NotRunning(server) => Told::NotRunning {
+                server: server.clone(),
+            },
+            Self::NoTool { server, tool } => {
+                let (server, tool) = named(server, tool);
+                Told::NoTool { server, tool }
+            }
+            Self::ToolDisabled { server, tool } => {
+                let (server, tool) = named(server, tool);
+                Told::ToolDisabled { server, tool }
+            }
+            Self::NotForViews { server, tool } => {
+                let (server, tool) = named(server, tool);
+                Told::NotForViews { server, tool }
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for ModelsError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::NoProvider(provider) => Told::NoProvider {
+                provider: provider.clone(),
+            },
+            Self::Form(form) => return form.told(),
+            Self::BrokenConfig(problem) => return broken(problem),
+            Self::ShuttingDown => Told::ShuttingDown,
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for ProviderFormError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::NoName => Told::NoProviderName,
+            Self::BadName(name) => Told::BadProviderName { name: name.clone() },
+            Self::Taken(name) => Told::ProviderTaken { name: name.clone() },
+            Self::BadUrl(url) => Told::BadUrl { url: url.clone() },
+            Self::EmptyKey => Told::EmptyKey,
+            Self::KeyGone(provider) => Told::KeyGone {
+                provider: provider.clone(),
+            },
+            Self::Changed(name) => Told::ProviderChanged { name: name.clone() },
+            Self::Keyring(_) => return None,
+        })
+    }
+}
+
+impl Tell for TrustError {
+    fn told(&self) -> Option<Told> {
+        match self {
+            Self::Answer(answer) => answer.told(),
+            Self::NotShared { server, folder } => Some(Told::NotShared {
+                server: server.clone(),
+                folder: folder.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Tell for ChatError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::NoModel => Told::NoModel,
+            Self::NoModelOf(provider) => Told::NoModelOf {
+                provider: provider.clone(),
+            },
+            Self::NoSuchModel(chosen) => Told::NoSuchModel {
+                provider: chosen.provider.clone(),
+                model: chosen.model.clone(),
+            },
+            Self::ChatRunning => Told::ChatRunning,
+            Self::DraftStopped => Told::DraftStopped,
+            Self::Models(models) => return models.told(),
+            Self::Answer(answer) => return answer.told(),
+            Self::NoServer(server) => Told::NoServer {
+                server: server.clone(),
+            },
+            Self::NotRunning(server) => Told::NotRunning {
+                server: server.clone(),
+            },
+            Self::BrokenConfig(problem) => return broken(problem),
+            Self::ShuttingDown => Told::ShuttingDown,
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for AgentError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::NoAgent(agent) => Told::NoAgent {
+                agent: agent.clone(),
+            },
+            Self::BadAgentName(name) => Told::BadAgentName { name: name.clone() },
+            Self::NoServer(server) => Told::NoServer {
+                server: server.clone(),
+            },
+            Self::NotRunning(server) => Told::NotRunning {
+                server: server.clone(),
+            },
+            Self::Answer(answer) => return answer.told(),
+            Self::BrokenConfig(problem) => return broken(problem),
+            Self::ShuttingDown => Told::ShuttingDown,
+            Self::Host(desk) => return desk.told(),
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for AnswerError {
+    fn told(&self) -> Option<Told> {
+        match self {
+            Self::NotPending(id) => Some(Told::NotPending { id: *id }),
+            _ => None,
+        }
+    }
+}
+
+fn broken(problem: &str) -> Option<Told> {
+    Some(Told::BrokenConfig {
+        problem: problem.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use switchboard_core::sampling::Chosen;
+
+    use super::*;
+    use crate::CommandError;
+
+    /// One real error of each kind the host tells, as the window receives it (its English
+    /// words and its kind): the window's catalogue is checked against them
+    /// (`ui/src/errors.test.ts`), so that it says in English exactly what the host says.
+    const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/told.json");
+
+    fn samples() -> Vec<CommandError> {
+        let s = |x: &str| x.to_owned();
+        let (server, tool) = (s("demo"), s("delete_note"));
+        let form = |e: FormError| CommandError::from(ServersError::Form(e));
+        let provider = |e: ProviderFormError| CommandError::from(ModelsError::Form(e));
+        vec![
+            ServersError::BrokenConfig(s("line 3: expected a comma")).into(),
+            ServersError::NoServer(s("gone")).into(),
+            ServersError::NotRunning(s("demo")).into(),
+            ServersError::ShuttingDown.into(),
+            TrustError::Answer(AnswerError::NotPending(1234)).into(),
+            ServersError::NoSignIn(s("demo")).into(),
+            ServersError::NotLocal(s("remote")).into(),
+            ServersError::SignIn {
+                server: s("remote"),
+                detail: s("the code was refused"),
+            }
+            .into(),
+            form(FormError::NoName),
+            form(FormError::BadName(s("a b"))),
+            form(FormError::Taken(s("demo"))),
+            form(FormError::NoCommand),
+            form(FormError::BadUrl(s("ftp://x"))),
+            form(FormError::Duplicate {
+                what: "header",
+                key: s("X-Key"),
+            }),
+            form(FormError::EmptySecret {
+                what: "env",
+                key: s("TOKEN"),
+            }),
+            form(FormError::BadToken),
+            form(FormError::SecretWithoutClient),
+            form(FormError::SecretWithoutIssuer),
+            form(FormError::NoClientId),
+            form(FormError::NoClientCredential),
+            form(FormError::BadKey(s("not PEM"))),
+            form(FormError::NoFile("the ID token file")),
+            form(FormError::NoIdentityProvider),
+            form(FormError::Changed(s("demo"))),
+            ExplorerError::NoTool {
+                server: server.clone(),
+                tool: tool.clone(),
+            }
+            .into(),
+            ExplorerError::ToolDisabled {
+                server: server.clone(),
+                tool: tool.clone(),
+            }
+            .into(),
+            ExplorerError::NotForViews { server, tool }.into(),
+            ModelsError::NoProvider(s("local")).into(),
+            provider(ProviderFormError::NoName),
+            provider(ProviderFormError::BadName(s("a/b"))),
+            provider(ProviderFormError::Taken(s("local"))),
+            provider(ProviderFormError::EmptyKey),
+            provider(ProviderFormError::KeyGone(s("local"))),
+            provider(ProviderFormError::Changed(s("local"))),
+            TrustError::NotShared {
+                server: s("demo"),
+                folder: s("/home/ada/notes"),
+            }
+            .into(),
+            ChatError::NoModel.into(),
+            ChatError::NoModelOf(s("local")).into(),
+            ChatError::NoSuchModel(Chosen {
+                provider: s("local"),
+                model: s("big"),
+            })
+            .into(),
+            ChatError::ChatRunning.into(),
+            ChatError::DraftStopped.into(),
+            AgentError::NoAgent(s("Cursor")).into(),
+            AgentError::BadAgentName(s("")).into(),
+        ]
+    }
+
+    #[test]
+    fn the_windows_samples_of_each_kind_are_current() {
+        let samples = samples();
+        assert!(
+            samples.iter().all(|e| e.told.is_some()),
+            "each sample is told by kind: {samples:?}"
+        );
+        let fresh = serde_json::to_string_pretty(&samples).expect("samples") + "\n";
+        if std::env::var_os("SWITCHBOARD_WRITE_BINDINGS").is_some() {
+            std::fs::write(SAMPLES, &fresh).expect("write the samples");
+            return;
+        }
+        let committed = std::fs::read_to_string(SAMPLES).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "ui/src/testing/told.json is stale: run `SWITCHBOARD_WRITE_BINDINGS=1 cargo test -p switchboard told`"
+        );
+    }
+
+    #[test]
+    fn a_servers_refusal_is_not_told_by_kind_its_words_are_its_own() {
+        let refused = CommandError::from(ExplorerError::BadRequest("no such prompt".into()));
+        assert_eq!(refused.told, None);
+        assert_eq!(refused.message, "no such prompt");
+    }
+}

@@ -1,0 +1,36 @@
+import { act } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CommandError } from "./bindings";
+import { errorMessage, TOLD } from "./errors";
+import { applyLanguage } from "./i18n";
+import samples from "./testing/told.json";
+
+/** One real error of each kind the host tells, as it sends them (`src-tauri/told.rs`). */
+const told = samples as CommandError[];
+
+afterEach(() => act(() => applyLanguage("en")));
+
+describe("the host's errors", () => {
+  it("read in English exactly as the host writes them, every kind of them", () => {
+    expect(new Set(told.map((e) => e.told?.kind))).toEqual(new Set(Object.keys(TOLD)));
+    for (const error of told) expect(errorMessage(error), error.told?.kind).toBe(error.message);
+  });
+
+  it("read in Chinese, what they name as it was named", () => {
+    act(() => applyLanguage("zh-CN"));
+    const of = (kind: string) => errorMessage(told.find((e) => e.told?.kind === kind));
+    expect(of("serverTaken")).toBe("名为“demo”的服务器已存在");
+    expect(of("notPending")).toBe("请求 1234 已不再等待处理");
+    expect(of("duplicate")).toBe("请求头“X-Key”出现了两次");
+    expect(of("noFile")).toBe("请输入 ID 令牌文件的完整路径");
+    expect(of("toolDisabled")).toBe("demo 的 delete_note 已关闭；请在服务器设置中开启后再使用");
+  });
+
+  it("in other words than the host's come as they came, led in the window's language", () => {
+    const refused: CommandError = { code: "server", message: "Method not found", told: null };
+    expect(errorMessage(refused)).toBe("Method not found");
+    act(() => applyLanguage("zh-CN"));
+    expect(errorMessage(refused)).toBe("服务器出错：Method not found");
+    expect(errorMessage(new Error("offline"))).toBe("offline");
+  });
+});
