@@ -1,6 +1,7 @@
 //! Every view and every dialog of the demo server audited for accessibility in the real
 //! window, in English and in Chinese, light and dark: axe-core against the WCAG 2.2 A and AA
-//! rules (`support::audit`), colour contrast among them. Any violation fails the test.
+//! rules (`support::audit`), colour contrast among them. Any violation fails the test. Each
+//! dialog is saved as `audit-<dialog>-<en|zh-CN|dark>.png` under `test-artifacts/`.
 
 use serde_json::json;
 
@@ -106,7 +107,7 @@ fn audit_every_view(app: &App, title_of_servers: &str) -> Vec<String> {
 
 /// Each dialog the demo server opens, audited, then closed with Escape; in whatever
 /// language the window speaks (found by the server's own words and the page's structure).
-fn audit_every_dialog(app: &App) -> Vec<String> {
+fn audit_every_dialog(app: &App, look: &str) -> Vec<String> {
     let w = &app.window;
     let mut found = Vec::new();
     for Asking {
@@ -133,6 +134,7 @@ fn audit_every_dialog(app: &App) -> Vec<String> {
         w.click(&w.find(&format!("{DETAIL} .detail-actions button.primary")));
         w.find(DIALOG);
         found.extend(audit(app, dialog));
+        w.screenshot(&format!("audit-{}-{look}", dialog.replace(' ', "-")));
         w.press_keys(&[ESCAPE]);
         app.no_dialog();
     }
@@ -147,6 +149,8 @@ struct Look {
     theme: Option<&'static str>,
     /// What the window names the Servers view and a running server.
     says: [&'static str; 2],
+    /// How its screenshots are named (`audit-<dialog>-<name>.png`).
+    name: &'static str,
 }
 
 /// Every view, then every dialog, audited in the window as it starts, looking as `look`.
@@ -173,7 +177,7 @@ fn audit_all(look: Look) -> Vec<String> {
         assert_eq!(background, "rgb(15, 20, 27)", "the window is dark");
     }
     let mut found = audit_every_view(&app, title_of_servers);
-    found.extend(audit_every_dialog(&app));
+    found.extend(audit_every_dialog(&app, look.name));
     found
 }
 
@@ -183,6 +187,7 @@ fn every_view_and_dialog_meets_wcag_2_2_aa_in_english() {
         system: None,
         theme: None,
         says: ["Servers", "Running"],
+        name: "en",
     });
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
@@ -193,6 +198,7 @@ fn every_view_and_dialog_meets_wcag_2_2_aa_in_chinese() {
         system: Some("zh_CN.UTF-8"),
         theme: None,
         says: ["服务器", "运行中"],
+        name: "zh-CN",
     });
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
@@ -203,6 +209,7 @@ fn every_view_and_dialog_meets_wcag_2_2_aa_in_the_dark() {
         system: None,
         theme: Some("dark"),
         says: ["Servers", "Running"],
+        name: "dark",
     });
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
