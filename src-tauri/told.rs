@@ -466,6 +466,70 @@ mod tests {
         );
     }
 
+    /// Each decider and outcome as the audit trail words them in English, beside its kind:
+    /// the window, which words them in the person's language, is checked against them
+    /// (`ui/src/activity/decisions.test.ts`).
+    const DECIDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/decided.json");
+
+    fn decided() -> serde_json::Value {
+        use switchboard_core::decisions::{DecidedBy, Outcome, Reach, Scope};
+        let rules = [
+            (true, Reach::Tool, Scope::Always),
+            (false, Reach::Server, Scope::Session),
+            (true, Reach::Reads, Scope::Session),
+        ];
+        let deciders = [
+            DecidedBy::Person,
+            DecidedBy::OwnCall,
+            DecidedBy::TrustedReadOnly,
+            DecidedBy::SamplingWithoutReview,
+            DecidedBy::Pace { limit: 60 },
+            DecidedBy::Agent {
+                name: "Cursor".into(),
+            },
+            DecidedBy::Remembered,
+            DecidedBy::NotChosenYet,
+            DecidedBy::Caller,
+            DecidedBy::Timeout,
+            DecidedBy::NoOneToAsk,
+            DecidedBy::ServerWithdrew,
+            DecidedBy::AgentRemoved,
+            DecidedBy::WrongAnswer,
+            DecidedBy::Recorded("an old record".into()),
+        ]
+        .into_iter()
+        .chain(rules.map(|(allow, reach, scope)| DecidedBy::Rule {
+            allow,
+            reach,
+            scope,
+        }));
+        let outcomes = [
+            Outcome::Unknown,
+            Outcome::Succeeded,
+            Outcome::ToolError,
+            Outcome::Failed("the server went away".into()),
+            Outcome::Recorded("declined".into()),
+        ];
+        serde_json::json!({
+            "decidedBy": deciders.map(|d| serde_json::json!({"value": d, "text": d.to_string()})).collect::<Vec<_>>(),
+            "outcome": outcomes.map(|o| serde_json::json!({"value": o, "text": o.to_string()})),
+        })
+    }
+
+    #[test]
+    fn the_windows_samples_of_each_decider_and_outcome_are_current() {
+        let fresh = serde_json::to_string_pretty(&decided()).expect("samples") + "\n";
+        if std::env::var_os("SWITCHBOARD_WRITE_BINDINGS").is_some() {
+            std::fs::write(DECIDED, &fresh).expect("write the samples");
+            return;
+        }
+        let committed = std::fs::read_to_string(DECIDED).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "ui/src/testing/decided.json is stale: run `SWITCHBOARD_WRITE_BINDINGS=1 cargo test -p switchboard told`"
+        );
+    }
+
     #[test]
     fn a_servers_refusal_is_not_told_by_kind_its_words_are_its_own() {
         let refused = CommandError::from(ExplorerError::BadRequest("no such prompt".into()));

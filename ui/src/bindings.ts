@@ -502,8 +502,10 @@ export type AuditEntry_Deserialize = {
 	server: string,
 	subject: string,
 	decision: string,
-	decidedBy: string,
-	outcome: string,
+	/**  Who or what decided, by kind (the window words it in the person's language). */
+	decidedBy: DecidedBy,
+	/**  How it ended, by kind. */
+	outcome: Outcome,
 	durationMs?: number | null,
 	/**
 	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
@@ -524,8 +526,10 @@ export type AuditEntry_Serialize = {
 	server: string,
 	subject: string,
 	decision: string,
-	decidedBy: string,
-	outcome: string,
+	/**  Who or what decided, by kind (the window words it in the person's language). */
+	decidedBy: DecidedBy,
+	/**  How it ended, by kind. */
+	outcome: Outcome,
 	durationMs: number | null,
 	/**
 	 *  Who asked for a tool call ("the person", "model in conversation 3"); empty for
@@ -615,14 +619,14 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call was allowed and runs, with these arguments (the person may have edited
  *  them).
  */
-{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: string } | { event: "tool_call_progress"; callId: string; progress: number; total?: number | null; message?: string | null } | 
+{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: DecidedBy } | { event: "tool_call_progress"; callId: string; progress: number; total?: number | null; message?: string | null } | 
 /**
  *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
  *  tool says it failed.
  */
 { event: "tool_call_result"; callId: string; result: JsonValue; isError: boolean } | 
 /**  A rule or the person refused the call, or no one answered in time. */
-{ event: "tool_call_denied"; callId: string; decidedBy: string } | 
+{ event: "tool_call_denied"; callId: string; decidedBy: DecidedBy } | 
 /**
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
@@ -680,14 +684,14 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call was allowed and runs, with these arguments (the person may have edited
  *  them).
  */
-{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: string } | { event: "tool_call_progress"; callId: string; progress: number; total: number | null; message: string | null } | 
+{ event: "tool_call_running"; callId: string; arguments: JsonValue; decidedBy: DecidedBy } | { event: "tool_call_progress"; callId: string; progress: number; total: number | null; message: string | null } | 
 /**
  *  The tool answered (`CallToolResult` as the server sent it); `is_error` when the
  *  tool says it failed.
  */
 { event: "tool_call_result"; callId: string; result: JsonValue; isError: boolean } | 
 /**  A rule or the person refused the call, or no one answered in time. */
-{ event: "tool_call_denied"; callId: string; decidedBy: string } | 
+{ event: "tool_call_denied"; callId: string; decidedBy: DecidedBy } | 
 /**
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
@@ -895,6 +899,52 @@ export type ConversationView_Serialize = {
 	/**  What all its answers took. */
 	spent: SpentTotal,
 };
+
+/**
+ *  Who or what decided what the audit trail records. Stored as its kind and the kind's
+ *  fields (see `audit`), never as the text a person reads.
+ */
+export type DecidedBy = 
+/**  The person, answering the question (a refusal is theirs too), or signing in. */
+{ kind: "person" } | 
+/**  The person, by making the call themselves. */
+{ kind: "own_call" } | 
+/**  A standing rule the person made. */
+{ kind: "rule"; detail: {
+	allow: boolean,
+	reach: RuleReach,
+	scope: Scope,
+} } | 
+/**  The person's trust in a server, for a tool it says only reads. */
+{ kind: "trusted_read_only" } | 
+/**  The person's permission for a server's sampling to be answered without review. */
+{ kind: "sampling_without_review" } | 
+/**  The pace of standing decisions: `limit` a minute let an agent through, the most. */
+{ kind: "pace"; detail: {
+	limit: number,
+} } | 
+/**  An agent, answering in the person's stead what a server asked during its call. */
+{ kind: "agent"; detail: {
+	name: string,
+} } | 
+/**  The person's earlier choice of folders, given again. */
+{ kind: "remembered" } | 
+/**  No choice of folders yet: none are shared meanwhile. */
+{ kind: "not_chosen_yet" } | 
+/**  The caller, who stopped waiting before the question was answered. */
+{ kind: "caller" } | 
+/**  The deadline, passed unanswered. */
+{ kind: "timeout" } | 
+/**  No one: no face was left to ask (the window closed, the app stopped). */
+{ kind: "no_one_to_ask" } | 
+/**  The server, which withdrew its request before anyone answered it. */
+{ kind: "server_withdrew" } | 
+/**  The agent's removal, which withdrew the folders it had offered. */
+{ kind: "agent_removed" } | 
+/**  An answer of another kind than the question's, which denies. */
+{ kind: "wrong_answer" } | 
+/**  A record written before deciders were typed: its text, as it was recorded. */
+{ kind: "recorded"; detail: string };
 
 export type DefinitionChange = DefinitionChange_Serialize | DefinitionChange_Deserialize;
 
@@ -1471,6 +1521,22 @@ export type Origin =
 { by: "agent"; name: string } | 
 /**  A server's view (MCP Apps) shown in the window, asking of its own server. */
 { by: "app"; server: string };
+
+/**  How something allowed ended, as the audit trail records it. */
+export type Outcome = 
+/**
+ *  None known: the call still runs (or ended before its end was written), or the record
+ *  is of a decision alone.
+ */
+{ kind: "unknown" } | 
+/**  It was done: the call answered, the agent's answer went back. */
+{ kind: "succeeded" } | 
+/**  The tool answered that it failed. */
+{ kind: "tool_error" } | 
+/**  It could not be done, for this reason (the client's or the agent's error). */
+{ kind: "failed"; detail: string } | 
+/**  A record written before outcomes were typed: its text, as it was recorded. */
+{ kind: "recorded"; detail: string };
 
 /**  A package that runs the server on this machine. */
 export type Package = Package_Serialize | Package_Deserialize;
@@ -2049,6 +2115,15 @@ export type Repository_Serialize = {
 
 export type Role = "user" | "assistant";
 
+/**  What of its server a standing rule decides. */
+export type RuleReach = 
+/**  One of its tools. */
+"tool" | 
+/**  Every one of its tools. */
+"server" | 
+/**  An agent's reads of it (resources, prompts, completions). */
+"reads";
+
 export type RuleScope = 
 /**  Until the app quits. */
 "session" | 
@@ -2193,6 +2268,13 @@ export type SandboxView_Serialize = {
 	engine: SandboxEngine | null,
 	cannot: string | null,
 };
+
+/**  How long a rule the person gave holds. */
+export type Scope = 
+/**  Until the app quits. */
+"session" | 
+/**  Kept in the configuration until revoked. */
+"always";
 
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 

@@ -26,11 +26,11 @@ describe("the host's errors", () => {
     expect(of("toolDisabled")).toBe("demo 的 delete_note 已关闭；请在服务器设置中开启后再使用");
   });
 
-  it("in other words than the host's come as they came, led in the window's language", () => {
+  it("in other words than the host's come as they came, in either language", () => {
     const refused: CommandError = { code: "server", message: "Method not found", told: null };
     expect(errorMessage(refused)).toBe("Method not found");
     act(() => applyLanguage("zh-CN"));
-    expect(errorMessage(refused)).toBe("服务器出错：Method not found");
+    expect(errorMessage(refused)).toBe("Method not found");
     expect(errorMessage(new Error("offline"))).toBe("offline");
   });
 });

@@ -1,4 +1,4 @@
-import type { CommandError, ErrorCode, Told } from "./bindings";
+import type { CommandError, Told } from "./bindings";
 import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
@@ -56,24 +56,10 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   badAgentName: "errors.badAgentName",
 };
 
-/** The line that leads an error in other words than the host's, by its code. */
-const LEAD: { readonly [Code in ErrorCode]: MessageId } = {
-  config: "errors.code.config",
-  not_found: "errors.code.notFound",
-  not_running: "errors.code.notRunning",
-  invalid: "errors.code.invalid",
-  denied: "errors.code.denied",
-  server: "errors.code.server",
-  browser_step: "errors.code.browserStep",
-  provider: "errors.code.provider",
-  system: "errors.code.system",
-  no_model: "errors.code.noModel",
-};
-
 /**
- * A readable message for whatever a command rejected with, in the window's language: the
- * host's own words by their kind, anything else (a server's, the system's) as it came,
- * led by a line that says what failed.
+ * A readable message for whatever a command rejected with: the host's own words by their
+ * kind, in the window's language; anything else (a server's, the system's) as it came, for
+ * the view to place in a sentence of its own.
  */
 export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
@@ -83,7 +69,7 @@ export function errorMessage(err: unknown): string {
       const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
       return t(TOLD[kind], shown);
     }
-    return t(LEAD[err.code], { detail: err.message });
+    return err.message;
   }
   if (err instanceof Error) return err.message;
   return String(err);

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use switchboard_core::decisions::DecidedBy;
 use switchboard_providers::{Message, StopReason, Usage};
 
 /// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
@@ -58,7 +59,7 @@ pub enum ChatEvent {
         call_id: String,
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
         arguments: Map<String, Value>,
-        decided_by: String,
+        decided_by: DecidedBy,
     },
     ToolCallProgress {
         call_id: String,
@@ -78,7 +79,10 @@ pub enum ChatEvent {
         is_error: bool,
     },
     /// A rule or the person refused the call, or no one answered in time.
-    ToolCallDenied { call_id: String, decided_by: String },
+    ToolCallDenied {
+        call_id: String,
+        decided_by: DecidedBy,
+    },
     /// The call could not be made or did not finish (unknown tool, bad arguments, the
     /// server's error, a Stop).
     ToolCallFailed { call_id: String, error: String },

@@ -662,7 +662,7 @@ impl Chat {
                 let answer = results::denied(&call.id, &decided_by);
                 let event = ChatEvent::ToolCallDenied {
                     call_id: call.id.clone(),
-                    decided_by: decided_by.to_string(),
+                    decided_by,
                 };
                 (event, answer)
             }
@@ -720,7 +720,7 @@ impl Chat {
         let running = ChatEvent::ToolCallRunning {
             call_id: call.id.clone(),
             arguments: allowed.arguments().clone(),
-            decided_by: allowed.decided_by().to_string(),
+            decided_by: allowed.decided_by().clone(),
         };
         let _ = run.events.send(running).await;
         let (progress, mut updates) = mpsc::channel::<Progress>(64);

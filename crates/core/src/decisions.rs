@@ -95,6 +95,7 @@ impl Given {
 
 /// How long a rule the person gave holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     /// Until the app quits.
@@ -105,7 +106,9 @@ pub enum Scope {
 
 /// What of its server a standing rule decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+// Named apart from the import's `Reach` where the window's types are one namespace.
+#[serde(rename = "RuleReach", rename_all = "snake_case")]
 pub enum Reach {
     /// One of its tools.
     Tool,
@@ -118,6 +121,7 @@ pub enum Reach {
 /// Who or what decided what the audit trail records. Stored as its kind and the kind's
 /// fields (see `audit`), never as the text a person reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum DecidedBy {
     /// The person, answering the question (a refusal is theirs too), or signing in.
@@ -160,6 +164,7 @@ pub enum DecidedBy {
 
 /// How something allowed ended, as the audit trail records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum Outcome {
     /// None known: the call still runs (or ended before its end was written), or the record

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use switchboard_core::audit::{AuditError, AuditLog};
-use switchboard_core::decisions::Given;
+use switchboard_core::decisions::{DecidedBy, Given, Outcome};
 use switchboard_core::json::Json;
 
 /// One line of the audit trail, as the activity view shows it.
@@ -21,8 +21,10 @@ pub struct AuditEntry {
     pub server: String,
     pub subject: String,
     pub decision: String,
-    pub decided_by: String,
-    pub outcome: String,
+    /// Who or what decided, by kind (the window words it in the person's language).
+    pub decided_by: DecidedBy,
+    /// How it ended, by kind.
+    pub outcome: Outcome,
     pub duration_ms: Option<u64>,
     /// Who asked for a tool call ("the person", "model in conversation 3"); empty for
     /// what a server asked.
@@ -77,8 +79,8 @@ impl Activity {
                 server: row.record.server,
                 subject: row.record.subject,
                 decision: row.record.decision,
-                decided_by: row.record.decided_by.to_string(),
-                outcome: row.record.outcome.to_string(),
+                decided_by: row.record.decided_by,
+                outcome: row.record.outcome,
                 duration_ms: row.record.duration_ms,
                 asked_by: row.asked_by,
                 detail: Json(row.record.detail),

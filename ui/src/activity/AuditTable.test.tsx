@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuditTable, type AuditTableProps } from "./AuditTable";
-import type { AuditEntry_Serialize as AuditEntry, Given } from "../bindings";
+import type { AuditEntry_Serialize as AuditEntry, DecidedBy, Given } from "../bindings";
 import { applyLanguage, format } from "../i18n";
 
 afterEach(cleanup);
@@ -15,8 +15,8 @@ const rows: AuditEntry[] = [
     server: "files",
     subject: "write_file",
     decision: "denied",
-    decidedBy: "user",
-    outcome: "not called",
+    decidedBy: { kind: "person" } as const,
+    outcome: { kind: "recorded", detail: "not called" } as const,
     durationMs: null,
     askedBy: "model in conversation 4",
     detail: { path: "/etc/passwd", content: "x" },
@@ -29,8 +29,8 @@ const rows: AuditEntry[] = [
     server: "files",
     subject: "read_file",
     decision: "allowed",
-    decidedBy: "policy: allowed for this tool, always",
-    outcome: "ok",
+    decidedBy: { kind: "rule", detail: { allow: true, reach: "tool", scope: "always" } } as const,
+    outcome: { kind: "succeeded" } as const,
     durationMs: 1250,
     askedBy: "model in conversation 4",
     detail: { path: "/home/ada/notes.md" },
@@ -43,8 +43,8 @@ const rows: AuditEntry[] = [
     server: "demo",
     subject: "createMessage",
     decision: "timed out",
-    decidedBy: "timeout",
-    outcome: "declined",
+    decidedBy: { kind: "timeout" } as const,
+    outcome: { kind: "recorded", detail: "declined" } as const,
     durationMs: 300_000,
     askedBy: "",
     detail: { messages: [] },
@@ -125,7 +125,7 @@ describe("AuditTable", () => {
   });
 
   it("says how each allow was given", () => {
-    const given = (g: Given | null, decidedBy = "user") => {
+    const given = (g: Given | null, decidedBy: DecidedBy = { kind: "person" }) => {
       cleanup();
       setup({ rows: [{ ...rows[1]!, given: g, decidedBy }] });
       return cells(bodyRows()[0]!)[6];
@@ -133,10 +133,12 @@ describe("AuditTable", () => {
     expect(given("once")).toBe("you, once");
     expect(given("session")).toBe("you, for this session");
     expect(given("always")).toBe("you, always");
-    expect(given("rule", "policy: allowed for this server, this session")).toBe("rule: allowed for this server, this session");
-    expect(given("rule", "trusted server: read-only tool")).toBe("rule: trusted server: read-only tool");
-    expect(given("own", "you (your own call)")).toBe("by you (your own call)");
-    expect(given(null, "no one to ask")).toBe("no one to ask");
+    expect(given("rule", { kind: "rule", detail: { allow: true, reach: "server", scope: "session" } })).toBe(
+      "rule: allowed for this server, this session",
+    );
+    expect(given("rule", { kind: "trusted_read_only" })).toBe("rule: trusted server: read-only tool");
+    expect(given("own", { kind: "own_call" })).toBe("by you (your own call)");
+    expect(given(null, { kind: "no_one_to_ask" })).toBe("no one to ask");
   });
 
   it("hands the search to the host and shows what it found", async () => {
@@ -170,7 +172,7 @@ describe("AuditTable", () => {
 describe("AuditTable in Chinese", () => {
   afterEach(() => act(() => applyLanguage("en")));
 
-  it("speaks Chinese around the host's records, which stay as recorded", async () => {
+  it("speaks Chinese around the host's records, who decided said in Chinese too", async () => {
     act(() => applyLanguage("zh-CN"));
     setup();
     const table = screen.getByRole("table", { name: "审批与调用，最新的在前" });
@@ -189,7 +191,7 @@ describe("AuditTable in Chinese", () => {
     expect(cells(denied)[0]).toBe("2025年11月25日 14:03:07");
     expect(cells(denied)[5]).toBe("denied");
     expect(cells(denied)[6]).toBe("你，仅此一次");
-    expect(cells(allowed)[6]).toBe("规则：allowed for this tool, always");
+    expect(cells(allowed)[6]).toBe("规则：此工具已允许，始终");
     expect(cells(allowed)[8]).toBe("1.3 秒");
     expect(cells(timedOut)[8]).toBe("5 分 00 秒");
     expect(screen.getByRole("searchbox", { name: "搜索审计记录" }).getAttribute("placeholder")).toBe("工具、服务器、参数、结果…");

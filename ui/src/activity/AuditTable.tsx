@@ -2,7 +2,7 @@ import { Fragment, useId, useState } from "react";
 import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
 import { useT, type MessageId } from "../i18n";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
-import { decisionTone, howGiven } from "./decisions";
+import { decisionTone, howGiven, outcomeText } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
@@ -98,7 +98,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                       <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
                     </td>
                     <td>{howGiven(row)}</td>
-                    <td className="audit-outcome">{row.outcome}</td>
+                    <td className="audit-outcome">{outcomeText(row.outcome)}</td>
                     <td className="nowrap numeric">{row.durationMs === null ? "—" : formatDuration(row.durationMs)}</td>
                   </tr>
                   {expanded && (

@@ -1,4 +1,5 @@
-import { t } from "../i18n";
+import type { DecidedBy, Outcome } from "../bindings";
+import { t, type MessageId } from "../i18n";
 
 export type DecisionTone = "yes" | "no" | "other";
 
@@ -13,17 +14,71 @@ export function decisionTone(decision: string): DecisionTone {
 
 /** How a record says its decision was given, and by what. */
 export interface GivenBy {
-  decidedBy: string;
+  decidedBy: DecidedBy;
   given?: string | null;
 }
 
-const POLICY = "policy: ";
+/** What a standing rule decides, in words: "allowed for this tool, always". */
+function ruleWords(rule: Extract<DecidedBy, { kind: "rule" }>["detail"]): string {
+  return t("activity.decided.ruleWords", { verdict: rule.allow ? "allowed" : "denied", reach: rule.reach, scope: rule.scope });
+}
+
+/** The words of each decider that has no values of its own. */
+const DECIDED: { readonly [Kind in Exclude<DecidedBy["kind"], "rule" | "pace" | "agent" | "recorded">]: MessageId } = {
+  person: "activity.decided.person",
+  own_call: "activity.decided.ownCall",
+  trusted_read_only: "activity.decided.trustedReadOnly",
+  sampling_without_review: "activity.decided.samplingWithoutReview",
+  remembered: "activity.decided.remembered",
+  not_chosen_yet: "activity.decided.notChosenYet",
+  caller: "activity.decided.caller",
+  timeout: "activity.decided.timeout",
+  no_one_to_ask: "activity.decided.noOneToAsk",
+  server_withdrew: "activity.decided.serverWithdrew",
+  agent_removed: "activity.decided.agentRemoved",
+  wrong_answer: "activity.decided.wrongAnswer",
+};
+
+/**
+ * Who or what decided, in the window's language (the host sends it by kind); a record
+ * written before deciders were typed, as it was recorded.
+ */
+export function decidedByText(decided: DecidedBy): string {
+  switch (decided.kind) {
+    case "rule":
+      return t("activity.decided.rule", { rule: ruleWords(decided.detail) });
+    case "pace":
+      return t("activity.decided.pace", { limit: String(decided.detail.limit) });
+    case "agent":
+      return t("activity.decided.agent", { name: decided.detail.name });
+    case "recorded":
+      return decided.detail;
+    default:
+      return t(DECIDED[decided.kind]);
+  }
+}
+
+/** How a call ended, in the window's language; a record written before outcomes were typed, as recorded. */
+export function outcomeText(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case "unknown":
+      return "";
+    case "succeeded":
+      return t("activity.outcome.succeeded");
+    case "tool_error":
+      return t("activity.outcome.toolError");
+    case "failed":
+      return t("activity.outcome.failed", { why: outcome.detail });
+    case "recorded":
+      return outcome.detail;
+  }
+}
 
 /**
  * Who decided and how, in words: the person once, for this session or always (in the dialog), the
  * rule that answered (named), or the person by making the call themselves; a record that says
- * nothing of how (a server's request, an old record) shows who decided as recorded (the host's
- * words, untranslated). Called while rendering: it speaks the window's language.
+ * nothing of how (a server's request, an old record) says who decided. Called while rendering:
+ * it speaks the window's language.
  */
 export function howGiven({ decidedBy, given }: GivenBy): string {
   switch (given) {
@@ -34,10 +89,10 @@ export function howGiven({ decidedBy, given }: GivenBy): string {
     case "always":
       return t("activity.given.always");
     case "rule":
-      return t("activity.given.rule", { rule: decidedBy.startsWith(POLICY) ? decidedBy.slice(POLICY.length) : decidedBy });
+      return t("activity.given.rule", { rule: decidedBy.kind === "rule" ? ruleWords(decidedBy.detail) : decidedByText(decidedBy) });
     case "own":
       return t("activity.given.own");
     default:
-      return decidedBy;
+      return decidedByText(decidedBy);
   }
 }

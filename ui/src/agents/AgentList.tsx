@@ -6,6 +6,7 @@ import { AgentAnswers } from "./AgentAnswers";
 import { AgentSetup } from "./AgentSetup";
 import { AgentReach } from "./AgentReach";
 import "./agents.css";
+import { outcomeText } from "../activity/decisions";
 
 export interface AgentListProps {
   agents: AgentSummary_Serialize[];
@@ -133,7 +134,7 @@ function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serializ
               <code>{call.subject}</code>
             </td>
             <td>{call.decision}</td>
-            <td>{call.outcome}</td>
+            <td>{outcomeText(call.outcome)}</td>
           </tr>
         ))}
       </tbody>

@@ -20,7 +20,7 @@ describe("a tool call card", () => {
     render(
       <ToolCallCard
         {...base}
-        state={{ kind: "running", arguments: { text: "edited" }, decidedBy: "user", progress: 1, total: 4, message: "a quarter" }}
+        state={{ kind: "running", arguments: { text: "edited" }, decidedBy: { kind: "person" } as const, progress: 1, total: 4, message: "a quarter" }}
         onStop={onStop}
       />,
     );
@@ -38,7 +38,7 @@ describe("a tool call card", () => {
   });
 
   it("says who denied a call, and why one failed", () => {
-    const { rerender } = render(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: "user" }} />);
+    const { rerender } = render(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: { kind: "person" } as const }} />);
     expect(screen.getByRole("status").textContent).toBe("Denied by user");
     rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "stopped" }} />);
     expect(screen.getByRole("status").textContent).toBe("Failed");
@@ -49,7 +49,7 @@ describe("a tool call card", () => {
 describe("a tool call card in Chinese", () => {
   afterEach(() => act(() => applyLanguage("en")));
 
-  it("says where the call stands in Chinese, the person as 你 and anyone else as the host names them", async () => {
+  it("says where the call stands in Chinese, the person as 你 and any other decider in Chinese too", async () => {
     act(() => applyLanguage("zh-CN"));
     const { rerender } = render(<ToolCallCard {...base} state={{ kind: "awaiting", server: "demo", tool: "echo", arguments: { text: "hi" } }} />);
     expect(screen.getByRole("region", { name: "工具调用：demo 的 echo" })).toBeTruthy();
@@ -57,18 +57,18 @@ describe("a tool call card in Chinese", () => {
     expect(screen.getByText("参数").tagName).toBe("SUMMARY");
     const onStop = vi.fn();
     rerender(
-      <ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: "user", progress: 1200, total: null, message: null }} onStop={onStop} />,
+      <ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: { kind: "person" } as const, progress: 1200, total: null, message: null }} onStop={onStop} />,
     );
     expect(screen.getByRole("status").textContent).toBe("运行中（已由你允许）");
     expect(screen.getByText("1,200")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "取消" }));
     expect(onStop).toHaveBeenCalled();
-    rerender(<ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: "trusted server: read-only tool", progress: null, total: null, message: null }} />);
-    expect(screen.getByRole("status").textContent).toBe("运行中（由 trusted server: read-only tool 允许）");
-    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: "user" }} />);
+    rerender(<ToolCallCard {...base} state={{ kind: "running", arguments: {}, decidedBy: { kind: "trusted_read_only" } as const, progress: null, total: null, message: null }} />);
+    expect(screen.getByRole("status").textContent).toBe("运行中（允许方：受信任的服务器：只读工具）");
+    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: { kind: "person" } as const }} />);
     expect(screen.getByRole("status").textContent).toBe("已被你拒绝");
-    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: "timeout" }} />);
-    expect(screen.getByRole("status").textContent).toBe("已被 timeout 拒绝");
+    rerender(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: { kind: "timeout" } as const }} />);
+    expect(screen.getByRole("status").textContent).toBe("已拒绝（决定方：超时）");
     rerender(<ToolCallCard {...base} state={{ kind: "result", result: { content: [] }, isError: false }} />);
     expect(screen.getByRole("status").textContent).toBe("完成");
     rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "disk full" }} />);

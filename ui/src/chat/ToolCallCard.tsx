@@ -6,6 +6,7 @@ import type { Conversation } from "../views/bridge";
 import type { ToolView } from "../views/viewOf";
 import { ViewFrame } from "../views/ViewFrame";
 import { format, t as translate, useT } from "../i18n";
+import { decidedByText } from "../activity/decisions";
 
 export interface ToolCallCardProps {
   /** The name the model called. */
@@ -81,11 +82,11 @@ function statusOf(state: CallState | null): string {
     case "awaiting":
       return translate("chat.call.awaiting");
     case "running":
-      return state.decidedBy === "user" ? translate("chat.call.runningByYou") : translate("chat.call.running", { by: state.decidedBy });
+      return state.decidedBy.kind === "person" ? translate("chat.call.runningByYou") : translate("chat.call.running", { by: decidedByText(state.decidedBy) });
     case "result":
       return state.isError ? translate("chat.call.failed") : translate("chat.call.done");
     case "denied":
-      return state.decidedBy === "user" ? translate("chat.call.deniedByYou") : translate("chat.call.denied", { by: state.decidedBy });
+      return state.decidedBy.kind === "person" ? translate("chat.call.deniedByYou") : translate("chat.call.denied", { by: decidedByText(state.decidedBy) });
     case "failed":
       return translate("chat.call.failed");
     case "not_made":

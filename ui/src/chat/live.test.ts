@@ -30,15 +30,15 @@ describe("a run as it goes", () => {
 
     live = step(live, { event: "tool_call_awaiting", callId: "c1", name: "demo__echo", server: "demo", tool: "echo", arguments: { text: "a" } });
     expect(live.calls.c1?.kind).toBe("awaiting");
-    live = step(live, { event: "tool_call_running", callId: "c1", arguments: { text: "b" }, decidedBy: "user" });
+    live = step(live, { event: "tool_call_running", callId: "c1", arguments: { text: "b" }, decidedBy: { kind: "person" } as const });
     live = step(live, { event: "tool_call_progress", callId: "c1", progress: 1, total: 2, message: "half" });
     expect(live.calls.c1).toMatchObject({ kind: "running", progress: 1, total: 2, message: "half", arguments: { text: "b" } });
     live = step(live, { event: "tool_call_result", callId: "c1", result: { content: [] }, isError: false });
     // The card keeps showing the arguments the call ran with (the person's edit), not the model's.
     expect(live.calls.c1).toEqual({ kind: "result", result: { content: [] }, isError: false, arguments: { text: "b" } });
 
-    live = step(live, { event: "tool_call_denied", callId: "c2", decidedBy: "user" });
-    expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: "user" });
+    live = step(live, { event: "tool_call_denied", callId: "c2", decidedBy: { kind: "person" } as const });
+    expect(live.calls.c2).toEqual({ kind: "denied", decidedBy: { kind: "person" } as const });
     live = step(live, { event: "finished", ended: { by: "stopped" }, usage: {} });
     expect(live.running).toBe(false);
   });

@@ -1,12 +1,12 @@
-import type { ChatEvent, ShownMessage } from "../bindings";
+import type { ChatEvent, DecidedBy, ShownMessage } from "../bindings";
 import { t } from "../i18n";
 
 /** A tool call as its card shows it while the run goes on. */
 export type CallState =
   | { kind: "awaiting"; server: string; tool: string; arguments: unknown }
-  | { kind: "running"; arguments: unknown; decidedBy: string; progress: number | null; total: number | null; message: string | null }
+  | { kind: "running"; arguments: unknown; decidedBy: DecidedBy; progress: number | null; total: number | null; message: string | null }
   | { kind: "result"; result: unknown; isError: boolean; arguments?: unknown }
-  | { kind: "denied"; decidedBy: string }
+  | { kind: "denied"; decidedBy: DecidedBy }
   | { kind: "failed"; error: string }
   /** Never made (denied, stopped), as a kept conversation says; `reason` is what the model was told. */
   | { kind: "not_made"; reason: string };

@@ -53,8 +53,8 @@ async fn the_trail_reads_newest_first_page_by_page_in_the_persons_words() {
         ["read_note", "wipe"],
         "newest first, two to a page"
     );
-    assert_eq!(first[1].decided_by, DecidedBy::Timeout.to_string());
-    assert_eq!(first[1].outcome, Outcome::Failed("gone".into()).to_string());
+    assert_eq!(first[1].decided_by, DecidedBy::Timeout);
+    assert_eq!(first[1].outcome, Outcome::Failed("gone".into()));
     let rest = activity.page(Some(first[1].id), 2).await.unwrap();
     assert_eq!(rest.len(), 1);
     assert_eq!(rest[0].subject, "add_note");

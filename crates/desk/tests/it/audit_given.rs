@@ -38,10 +38,11 @@ impl DemoDesk {
     }
 }
 
-fn given(entry: &AuditEntry) -> (&str, &str, Option<Given>) {
+/// The entry's subject, who decided (as the trail words it) and how it was given.
+fn given(entry: &AuditEntry) -> (&str, String, Option<Given>) {
     (
         entry.subject.as_str(),
-        entry.decided_by.as_str(),
+        entry.decided_by.to_string(),
         entry.given,
     )
 }
@@ -55,7 +56,7 @@ async fn each_allow_records_how_it_was_given() {
         .await;
     assert_eq!(
         given(&world.last().await),
-        ("echo", "user", Some(Given::Once))
+        ("echo", "user".to_owned(), Some(Given::Once))
     );
 
     world
@@ -63,7 +64,7 @@ async fn each_allow_records_how_it_was_given() {
         .await;
     assert_eq!(
         given(&world.last().await),
-        ("echo", "user", Some(Given::Session))
+        ("echo", "user".to_owned(), Some(Given::Session))
     );
     // The session's rule answers the model's next call, and is named.
     world
@@ -75,7 +76,7 @@ async fn each_allow_records_how_it_was_given() {
         given(&world.last().await),
         (
             "echo",
-            "policy: allowed for this tool, this session",
+            "policy: allowed for this tool, this session".to_owned(),
             Some(Given::Rule)
         )
     );
@@ -85,7 +86,7 @@ async fn each_allow_records_how_it_was_given() {
         .await;
     assert_eq!(
         given(&world.last().await),
-        ("add", "user", Some(Given::Always))
+        ("add", "user".to_owned(), Some(Given::Always))
     );
     world
         .call_by_model("add", json!({"a": 2, "b": 3}), "r2")
@@ -96,7 +97,7 @@ async fn each_allow_records_how_it_was_given() {
         given(&world.last().await),
         (
             "add",
-            "policy: allowed for this tool, always",
+            "policy: allowed for this tool, always".to_owned(),
             Some(Given::Rule)
         )
     );
@@ -108,7 +109,7 @@ async fn each_allow_records_how_it_was_given() {
         .unwrap()
         .unwrap();
     let own = world.last().await;
-    assert_eq!(given(&own), ("echo", BY_YOU, Some(Given::Own)));
+    assert_eq!(given(&own), ("echo", BY_YOU.to_owned(), Some(Given::Own)));
     assert_eq!(own.detail.0, json!({"text": "mine"}));
     world.desk.shutdown().await;
 }

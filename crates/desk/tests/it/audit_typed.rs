@@ -66,15 +66,14 @@ const OLD: [[&str; 7]; 3] = [
 ];
 
 /// What the window is shown of an entry: subject, decision, decided by, outcome, asked by.
-fn shown(entry: &AuditEntry) -> [&str; 5] {
+fn shown(entry: &AuditEntry) -> [String; 5] {
     [
-        &entry.subject,
-        &entry.decision,
-        &entry.decided_by,
-        &entry.outcome,
-        &entry.asked_by,
+        entry.subject.clone(),
+        entry.decision.clone(),
+        entry.decided_by.to_string(),
+        entry.outcome.to_string(),
+        entry.asked_by.clone(),
     ]
-    .map(String::as_str)
 }
 
 fn write_old_log(path: &std::path::Path) {
@@ -126,12 +125,8 @@ async fn a_trail_written_before_it_was_typed_is_listed_as_it_was_and_new_records
         })
         .collect();
     let listed = world.desk.activity().page(None, 10).await.unwrap();
-    let as_listed = |entries: &[AuditEntry]| -> Vec<[String; 5]> {
-        entries
-            .iter()
-            .map(|e| shown(e).map(ToOwned::to_owned))
-            .collect()
-    };
+    let as_listed =
+        |entries: &[AuditEntry]| -> Vec<[String; 5]> { entries.iter().map(shown).collect() };
     assert_eq!(as_listed(&listed), old_shown, "listed as they were");
     let given: Vec<Option<Given>> = listed.iter().map(|e| e.given).collect();
     assert_eq!(given, [Some(Given::Once), None, Some(Given::Rule)]);

@@ -249,7 +249,8 @@ async fn the_model_calls_a_tool_the_person_allows_edited_and_answers_with_its_re
     assert_eq!(whole, json!({"text": "from the model"}));
     assert!(events.iter().any(|e| matches!(e,
         ChatEvent::ToolCallRunning { arguments, decided_by, .. }
-            if arguments == &args(json!({"text": "as the person corrected it"})) && decided_by == "user")));
+            if arguments == &args(json!({"text": "as the person corrected it"}))
+                && *decided_by == DecidedBy::Person)));
     assert!(events.iter().any(|e| matches!(
         e,
         ChatEvent::ToolCallResult {
@@ -355,7 +356,7 @@ async fn a_denied_call_reaches_the_model_as_a_denial() {
         "{outcome:?}"
     );
     assert!(events.iter().any(
-        |e| matches!(e, ChatEvent::ToolCallDenied { decided_by, .. } if decided_by == "user")
+        |e| matches!(e, ChatEvent::ToolCallDenied { decided_by, .. } if *decided_by == DecidedBy::Person)
     ));
     assert!(
         !events

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, json};
 use switchboard_core::approvals::{Pending, Question, Serving};
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{DecidedBy, Origin};
 use switchboard_desk::Update;
 
 use crate::common::{
@@ -208,9 +208,9 @@ async fn a_server_asking_for_its_folders_at_every_start_gets_the_earlier_answer_
             audit[0].kind.as_str(),
             audit[0].server.as_str(),
             audit[0].decision.as_str(),
-            audit[0].decided_by.as_str()
+            &audit[0].decided_by
         ),
-        ("roots", "everything", "shared", "remembered answer")
+        ("roots", "everything", "shared", &DecidedBy::Remembered)
     );
     assert!(
         audit[0].detail.0.to_string().contains(&shown),

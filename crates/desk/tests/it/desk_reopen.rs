@@ -46,7 +46,7 @@ async fn unasked(world: &DemoDesk, tool: &str, arguments: Value) -> (Value, Stri
         (audit[0].subject.as_str(), audit[0].decision.as_str()),
         (tool, "allowed")
     );
-    (result, audit[0].decided_by.clone())
+    (result, audit[0].decided_by.to_string())
 }
 
 #[tokio::test]

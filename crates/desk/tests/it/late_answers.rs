@@ -7,6 +7,7 @@
 
 use serde_json::json;
 use switchboard_core::approvals::{AnswerError, Question, Remember};
+use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_desk::{ExplorerError, TrustError, Update};
 
@@ -73,9 +74,9 @@ async fn a_request_its_server_withdraws_leaves_saying_so_and_is_recorded() {
         (
             roots.server.as_str(),
             roots.decision.as_str(),
-            roots.decided_by.as_str()
+            &roots.decided_by
         ),
-        ("demo", "withdrawn", "the server")
+        ("demo", "withdrawn", &DecidedBy::ServerWithdrew)
     );
     let folder = tempfile::tempdir().unwrap();
     assert!(
@@ -152,8 +153,8 @@ async fn an_answer_given_as_the_caller_gives_up_is_kept() {
         call.await.unwrap().unwrap_err();
         let audit = world.desk.activity().page(None, 1).await.unwrap();
         assert_eq!(
-            (audit[0].decision.as_str(), audit[0].decided_by.as_str()),
-            ("allowed", "user"),
+            (audit[0].decision.as_str(), &audit[0].decided_by),
+            ("allowed", &DecidedBy::Person),
             "round {round}"
         );
         assert_eq!(

@@ -18,7 +18,12 @@ impl DemoDesk {
     /// What the audit trail says of the last call: tool, decision, who decided, who asked.
     async fn last_call(&self) -> (String, String, String, String) {
         let last = self.desk.activity().page(None, 1).await.unwrap().remove(0);
-        (last.subject, last.decision, last.decided_by, last.asked_by)
+        (
+            last.subject,
+            last.decision,
+            last.decided_by.to_string(),
+            last.asked_by,
+        )
     }
 }
 

@@ -14,6 +14,7 @@
 use serde_json::{Value, json};
 use switchboard_core::approvals::Question;
 use switchboard_core::config::ServerConfig;
+use switchboard_core::decisions::DecidedBy;
 use switchboard_core::secrets::Secrets;
 use switchboard_desk::{AuditEntry, ChatError, ModelsError, Update};
 
@@ -119,7 +120,7 @@ async fn newest_sampling_record(world: &DemoDesk) -> AuditEntry {
 /// Why the audit record says the person was asked, though the server may be answered
 /// without review.
 fn why_asked(entry: &AuditEntry) -> &str {
-    assert_eq!(entry.decided_by, "user", "{entry:?}");
+    assert_eq!(entry.decided_by, DecidedBy::Person, "{entry:?}");
     entry.detail.0["whyAsked"]
         .as_str()
         .unwrap_or_else(|| panic!("the audit says why: {entry:?}"))
@@ -281,7 +282,11 @@ async fn a_server_allowed_without_review_gets_the_models_reply_until_revoked() {
     let audit = world.desk.activity().page(None, 10).await.unwrap();
     let sampled = audit.iter().find(|e| e.kind == "sampling").unwrap();
     assert_eq!(sampled.decision, "approved");
-    assert!(sampled.decided_by.contains("without review"), "{sampled:?}");
+    assert_eq!(
+        sampled.decided_by,
+        DecidedBy::SamplingWithoutReview,
+        "{sampled:?}"
+    );
     assert_eq!(world.desk.chats().sampling_rules().await[0].uses, 1);
 
     world

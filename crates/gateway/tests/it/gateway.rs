@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_core::config::{AgentAnswers, Offered};
-use switchboard_core::decisions::Origin;
+use switchboard_core::decisions::{self, DecidedBy, Origin, Scope};
 use switchboard_core::reads::Read;
 use switchboard_core::traffic::TrafficDirection;
 use switchboard_desk::{Update, token_secret_name};
@@ -627,7 +627,7 @@ async fn agents_hear_of_new_tools_follow_progress_and_cancel_their_calls() {
         );
         // The call is recorded as ended by the cancellation.
         let desk = gateway.world.desk.clone();
-        let last = latest_call(&desk, |row| row.outcome.contains("cancelled")).await;
+        let last = latest_call(&desk, |row| row.outcome.to_string().contains("cancelled")).await;
         assert_eq!(last.subject, "count_to", "{sdk:?}");
 
         // A call cancelled while the person decides is withdrawn from them.
@@ -761,8 +761,8 @@ impl Agent {
 async fn answered_by_agents(desk: &switchboard_desk::Desk) -> Vec<(String, String, String)> {
     let rows = desk.activity().page(None, 100).await.unwrap();
     rows.into_iter()
-        .filter(|r| r.decided_by.starts_with("agent "))
-        .map(|r| (r.kind, r.decided_by, r.decision))
+        .filter(|r| matches!(r.decided_by, DecidedBy::Agent { .. }))
+        .map(|r| (r.kind, r.decided_by.to_string(), r.decision))
         .collect()
 }
 
@@ -1308,8 +1308,12 @@ async fn an_agents_reads_meet_the_gate_and_go_only_where_they_come_from() {
     assert_eq!(
         rows.iter()
             .find(|r| r.kind == "read" && r.decision == "allowed")
-            .map(|r| r.decided_by.as_str()),
-        Some("policy: allowed reading this server, this session"),
+            .map(|r| &r.decided_by),
+        Some(&DecidedBy::Rule {
+            allow: true,
+            reach: decisions::Reach::Reads,
+            scope: Scope::Session
+        }),
         "the rule that allowed the last read"
     );
 }
@@ -1549,7 +1553,7 @@ async fn what_standing_rules_allow_an_agent_is_paced_per_server() {
         );
         assert_eq!(rows[0].asked_by, format!("agent {name}"));
         assert!(
-            rows[0].decided_by.contains("settings.agentCallsPerMinute"),
+            matches!(rows[0].decided_by, DecidedBy::Pace { .. }),
             "{sdk:?}: {}",
             rows[0].decided_by
         );

@@ -1,7 +1,4 @@
-/**
- * The host's errors in its own words, by kind (`Told`), as the English it writes; and, for
- * an error in other words (a server's, the system's), a line that leads its text.
- */
+/** The host's errors in its own words, by kind (`Told`), as the English it writes. */
 export const errors = {
   "errors.brokenConfig": "the configuration file must be fixed first: {problem}",
   "errors.noServer": "there is no server named \"{server}\"",
@@ -45,14 +42,4 @@ export const errors = {
   "errors.draftStopped": "the draft was stopped",
   "errors.noAgent": "there is no agent named \"{agent}\": add it on the Agents page",
   "errors.badAgentName": "\"{name}\" cannot name an agent: give a name of 1 to 64 characters, with no control characters",
-  "errors.code.config": "{detail}",
-  "errors.code.notFound": "{detail}",
-  "errors.code.notRunning": "{detail}",
-  "errors.code.invalid": "{detail}",
-  "errors.code.denied": "{detail}",
-  "errors.code.server": "{detail}",
-  "errors.code.browserStep": "{detail}",
-  "errors.code.provider": "{detail}",
-  "errors.code.system": "{detail}",
-  "errors.code.noModel": "{detail}",
 } as const;

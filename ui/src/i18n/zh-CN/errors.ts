@@ -1,7 +1,7 @@
 import type { Catalogue } from "../catalogue";
 import type { errors as english } from "../en/errors";
 
-/** 主机自身的错误，按类型；以及引出其他来源错误原文的一句话。 */
+/** 主机自身的错误，按类型。 */
 export const errors: Catalogue<typeof english> = {
   "errors.brokenConfig": "配置文件需要先修正：{problem}",
   "errors.noServer": "没有名为“{server}”的服务器",
@@ -45,14 +45,4 @@ export const errors: Catalogue<typeof english> = {
   "errors.draftStopped": "草稿已停止",
   "errors.noAgent": "没有名为“{agent}”的智能体：请在“智能体”页面添加",
   "errors.badAgentName": "“{name}”不能用作智能体名称：请使用 1 到 64 个字符且不含控制字符的名称",
-  "errors.code.config": "配置出错：{detail}",
-  "errors.code.notFound": "找不到：{detail}",
-  "errors.code.notRunning": "服务器未在运行：{detail}",
-  "errors.code.invalid": "无法完成：{detail}",
-  "errors.code.denied": "已拒绝：{detail}",
-  "errors.code.server": "服务器出错：{detail}",
-  "errors.code.browserStep": "需要先在浏览器中完成：{detail}",
-  "errors.code.provider": "模型提供方出错：{detail}",
-  "errors.code.system": "系统出错：{detail}",
-  "errors.code.noModel": "没有可用的模型：{detail}",
 };
