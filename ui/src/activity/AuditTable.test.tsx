@@ -80,7 +80,7 @@ describe("AuditTable", () => {
     expect(cells(denied)).toEqual([
       format.dateTime(new Date(2025, 10, 25, 14, 3, 7)),
       "files",
-      "tool_call",
+      "tool call",
       "▸ write_file",
       "model in conversation 4",
       "denied",
@@ -91,7 +91,7 @@ describe("AuditTable", () => {
     expect(cells(allowed)).toEqual([
       format.dateTime(new Date(2025, 10, 25, 14, 2, 0)),
       "files",
-      "tool_call",
+      "tool call",
       "▸ read_file",
       "model in conversation 4",
       "allowed",
@@ -189,6 +189,8 @@ describe("AuditTable in Chinese", () => {
     ]);
     const [denied, allowed, timedOut] = bodyRows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(cells(denied)[0]).toBe("2025年11月25日 14:03:07");
+    expect(cells(denied)[2]).toBe("工具调用");
+    expect(cells(timedOut)[2]).toBe("采样");
     expect(cells(denied)[5]).toBe("denied");
     expect(cells(denied)[6]).toBe("你，仅此一次");
     expect(cells(allowed)[6]).toBe("规则：此工具已允许，始终");

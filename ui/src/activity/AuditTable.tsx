@@ -2,7 +2,7 @@ import { Fragment, useId, useState } from "react";
 import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
 import { useT, type MessageId } from "../i18n";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
-import { decisionTone, howGiven, outcomeText } from "./decisions";
+import { decisionTone, howGiven, kindText, outcomeText } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
@@ -80,7 +80,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                       <time dateTime={isoTime(row.atMs)}>{formatDateTime(row.atMs)}</time>
                     </td>
                     <td>{row.server}</td>
-                    <td>{row.kind}</td>
+                    <td>{kindText(row.kind)}</td>
                     <td className="audit-subject">
                       <button
                         type="button"

@@ -58,6 +58,22 @@ export function decidedByText(decided: DecidedBy): string {
   }
 }
 
+/** The kinds of record the audit trail keeps, in words. */
+const KINDS: Readonly<Record<string, MessageId>> = {
+  tool_call: "activity.kind.toolCall",
+  sampling: "activity.kind.sampling",
+  elicitation: "activity.kind.elicitation",
+  roots: "activity.kind.roots",
+  sign_in: "activity.kind.signIn",
+  read: "activity.kind.read",
+};
+
+/** What kind of request a record is of, in the window's language (one it does not know, as named). */
+export function kindText(kind: string): string {
+  const id = KINDS[kind];
+  return id ? t(id) : kind;
+}
+
 /** How a call ended, in the window's language; a record written before outcomes were typed, as recorded. */
 export function outcomeText(outcome: Outcome): string {
   switch (outcome.kind) {
