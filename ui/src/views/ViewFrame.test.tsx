@@ -84,10 +84,17 @@ describe("ViewFrame in Chinese", () => {
       act(() => {
         window.dispatchEvent(new MessageEvent("message", { data, source: app, origin: "http://127.0.0.1:4000" }));
       });
-    send({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "board", version: "1" } } });
     const answer = () =>
       posted.mock.calls.map(([m]) => m as { id?: number; result?: { hostContext: { locale: string } } }).find((m) => m.id === 1);
-    await vi.waitFor(() => expect(answer()?.result?.hostContext.locale).toBe("zh-CN"));
+    // Asked until the frame's bridge listens (it starts once the frame is shown), as a view
+    // that loads early might.
+    await vi.waitFor(
+      () => {
+        if (!answer()) send({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "board", version: "1" } } });
+        expect(answer()?.result?.hostContext.locale).toBe("zh-CN");
+      },
+      { timeout: 10_000 },
+    );
     send({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
     act(() => applyLanguage("en"));
     expect(posted.mock.calls.map(([m]) => m)).toContainEqual({
