@@ -2512,10 +2512,11 @@ export type SetupPlan = {
 	current: string,
 	/**  What the file will hold. */
 	proposed: string,
-	/**  The change, as a unified diff. */
+	/**
+	 *  The change, as a unified diff. (What the person does next for the app to use the
+	 *  entry, the window says by the app.)
+	 */
 	diff: string,
-	/**  What the person does for the app to use the entry. */
-	nextStep: string,
 };
 
 /**  The folders a server may see. */

@@ -40,7 +40,6 @@ const plan: SetupPlan = {
     " }",
     "",
   ].join("\n"),
-  nextStep: "Restart Cursor, or turn switchboard on in Cursor's MCP settings.",
 };
 
 describe("AgentSetup", () => {
@@ -70,7 +69,7 @@ describe("AgentSetup", () => {
     expect(commands.agentSetupApply).toHaveBeenCalledWith(plan);
     const done = within(await screen.findByRole("dialog", { name: "Switchboard added to Cursor" }));
     expect(done.getByRole("status").textContent).toBe("/home/me/.cursor/mcp.json now reaches Switchboard as My agent.");
-    expect(done.getByText(plan.nextStep)).toBeTruthy();
+    expect(done.getByText("Restart Cursor, or turn switchboard on in Cursor's MCP settings.")).toBeTruthy();
     await user.click(done.getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("dialog")).toBeNull();
   });
@@ -143,8 +142,7 @@ describe("AgentSetup in Chinese", () => {
     await user.click(within(dialog).getByRole("button", { name: "写入修改" }));
     const done = within(await screen.findByRole("dialog", { name: "已将 Switchboard 添加到 Cursor" }));
     expect(done.getByRole("status").textContent).toBe("/home/me/.cursor/mcp.json 现在以 My agent 的身份访问 Switchboard。");
-    // What the host says to do next is its own words.
-    expect(done.getByText(plan.nextStep)).toBeTruthy();
+    expect(done.getByText("重启 Cursor，或在 Cursor 的 MCP 设置中开启 switchboard。")).toBeTruthy();
     await user.click(done.getByRole("button", { name: "关闭" }));
     expect(screen.queryByRole("dialog")).toBeNull();
   });

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import { commands, type AgentApp, type SetupPlan } from "../bindings";
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
-import { tx, useT } from "../i18n";
+import { tx, useT, type MessageId } from "../i18n";
 
 /** The apps whose configuration Switchboard can be added to, in the order offered. */
 /** Their names are their own, in every language. */
@@ -23,6 +23,14 @@ type Step =
  * Buttons that add Switchboard, as this agent, to another app's MCP configuration file: the
  * file and the exact change show first, and only "Write the change" writes it.
  */
+/** What the person does next for each app to use the entry it was given. */
+const NEXT_STEP: { readonly [App in AgentApp]: MessageId } = {
+  claudeCode: "agents.setup.next.claudeCode",
+  claudeDesktop: "agents.setup.next.claudeDesktop",
+  cursor: "agents.setup.next.cursor",
+  vsCode: "agents.setup.next.vsCode",
+};
+
 export function AgentSetup({ agent }: { agent: string }) {
   const t = useT();
   const [step, setStep] = useState<Step | null>(null);
@@ -96,7 +104,7 @@ function SetupDialog({
           footer={close}
         >
           <p role="status">{t("agents.setup.done", { path: step.plan.path, agent })}</p>
-          <p>{step.plan.nextStep}</p>
+          <p>{t(NEXT_STEP[step.plan.app])}</p>
         </Modal>
       );
     case "shown": {

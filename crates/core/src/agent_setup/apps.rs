@@ -50,7 +50,6 @@ struct Profile {
     servers: &'static str,
     /// Whether an entry names its transport (`"type": "stdio"`).
     typed: bool,
-    next_step: &'static str,
 }
 
 // Each app's user-level file, as its documentation gives it.
@@ -64,7 +63,6 @@ const CLAUDE_CODE: Profile = Profile {
     syntax: Syntax::Json,
     servers: "mcpServers",
     typed: true,
-    next_step: "Start a new Claude Code session: it reads its servers when it starts, and /mcp lists switchboard.",
 };
 
 const CLAUDE_DESKTOP: Profile = Profile {
@@ -74,7 +72,6 @@ const CLAUDE_DESKTOP: Profile = Profile {
     syntax: Syntax::Json,
     servers: "mcpServers",
     typed: false,
-    next_step: "Quit Claude Desktop completely (closing its window is not enough) and start it again.",
 };
 
 const CURSOR: Profile = Profile {
@@ -84,7 +81,6 @@ const CURSOR: Profile = Profile {
     syntax: Syntax::Json,
     servers: "mcpServers",
     typed: false,
-    next_step: "Restart Cursor, or turn switchboard on in Cursor's MCP settings.",
 };
 
 /// The user profile's mcp.json: servers under `servers`, each with its type.
@@ -95,7 +91,6 @@ const VS_CODE: Profile = Profile {
     syntax: Syntax::Jsonc,
     servers: "servers",
     typed: true,
-    next_step: "In VS Code, run \"MCP: List Servers\" and start switchboard (VS Code reads the file as it changes).",
 };
 
 impl AgentApp {
@@ -120,11 +115,6 @@ impl AgentApp {
             Base::Home => home.home.join(profile.file),
             Base::Config => home.config.join(profile.file),
         }
-    }
-
-    /// What the person does for the app to use a written entry.
-    pub fn next_step(self) -> &'static str {
-        self.profile().next_step
     }
 
     pub(super) fn syntax(self) -> Syntax {

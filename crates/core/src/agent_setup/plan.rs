@@ -30,10 +30,9 @@ pub struct SetupPlan {
     pub current: String,
     /// What the file will hold.
     pub proposed: String,
-    /// The change, as a unified diff.
+    /// The change, as a unified diff. (What the person does next for the app to use the
+    /// entry, the window says by the app.)
     pub diff: String,
-    /// What the person does for the app to use the entry.
-    pub next_step: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,7 +116,6 @@ pub fn plan(
         current,
         proposed,
         diff,
-        next_step: app.next_step().to_owned(),
     })
 }
 

@@ -60,6 +60,12 @@ export const agents = {
   "agents.setup.reading": "Reading the configuration of {app}…",
   "agents.setup.doneTitle": "Switchboard added to {app}",
   "agents.setup.done": "{path} now reaches Switchboard as {agent}.",
+  "agents.setup.next.claudeCode":
+    "Start a new Claude Code session: it reads its servers when it starts, and /mcp lists switchboard.",
+  "agents.setup.next.claudeDesktop": "Quit Claude Desktop completely (closing its window is not enough) and start it again.",
+  "agents.setup.next.cursor": "Restart Cursor, or turn switchboard on in Cursor's MCP settings.",
+  "agents.setup.next.vsCode":
+    "In VS Code, run \"MCP: List Servers\" and start switchboard (VS Code reads the file as it changes).",
   "agents.setup.changes": "This changes <code>{path}</code>, keeping everything else in it:",
   "agents.setup.creates": "This creates <code>{path}</code>:",
   "agents.setup.diff": "Change to {path}",
