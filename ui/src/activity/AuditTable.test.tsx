@@ -191,7 +191,7 @@ describe("AuditTable in Chinese", () => {
     expect(cells(denied)[0]).toBe("2025年11月25日 14:03:07");
     expect(cells(denied)[2]).toBe("工具调用");
     expect(cells(timedOut)[2]).toBe("采样");
-    expect(cells(denied)[5]).toBe("denied");
+    expect(cells(denied)[5]).toBe("已拒绝");
     expect(cells(denied)[6]).toBe("你，仅此一次");
     expect(cells(allowed)[6]).toBe("规则：此工具已允许，始终");
     expect(cells(allowed)[8]).toBe("1.3 秒");

@@ -2,7 +2,7 @@ import { Fragment, useId, useState } from "react";
 import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
 import { useT, type MessageId } from "../i18n";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
-import { decisionTone, howGiven, kindText, outcomeText } from "./decisions";
+import { decisionText, decisionTone, howGiven, kindText, outcomeText } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
@@ -95,7 +95,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                     </td>
                     <td>{row.askedBy || "—"}</td>
                     <td>
-                      <span className={`decision decision-${decisionTone(row.decision)}`}>{row.decision}</span>
+                      <span className={`decision decision-${decisionTone(row.decision)}`}>{decisionText(row.decision)}</span>
                     </td>
                     <td>{howGiven(row)}</td>
                     <td className="audit-outcome">{outcomeText(row.outcome)}</td>

@@ -58,6 +58,35 @@ export function decidedByText(decided: DecidedBy): string {
   }
 }
 
+/** The decisions the audit trail records, by the words it records them in. */
+const DECISIONS: Readonly<Record<string, MessageId>> = {
+  "allowed": "activity.decision.allowed",
+  "denied": "activity.decision.denied",
+  "refused": "activity.decision.refused",
+  "cancelled": "activity.decision.cancelled",
+  "answered": "activity.decision.answered",
+  "unanswered": "activity.decision.unanswered",
+  "approved": "activity.decision.approved",
+  "declined": "activity.decision.declined",
+  "accepted": "activity.decision.accepted",
+  "invalid answer": "activity.decision.invalidAnswer",
+  "shared": "activity.decision.shared",
+  "none shared": "activity.decision.noneShared",
+  "timed out": "activity.decision.timedOut",
+  "withdrawn": "activity.decision.withdrawn",
+  "signed in": "activity.decision.signedIn",
+  "signed out": "activity.decision.signedOut",
+};
+
+const NOT_SIGNED_IN = "not signed in: ";
+
+/** A record's decision in the window's language (one it does not know, as recorded). */
+export function decisionText(decision: string): string {
+  if (decision.startsWith(NOT_SIGNED_IN)) return t("activity.decision.notSignedIn", { detail: decision.slice(NOT_SIGNED_IN.length) });
+  const id = DECISIONS[decision];
+  return id ? t(id) : decision;
+}
+
 /** The kinds of record the audit trail keeps, in words. */
 const KINDS: Readonly<Record<string, MessageId>> = {
   tool_call: "activity.kind.toolCall",

@@ -6,7 +6,7 @@ import { AgentAnswers } from "./AgentAnswers";
 import { AgentSetup } from "./AgentSetup";
 import { AgentReach } from "./AgentReach";
 import "./agents.css";
-import { outcomeText } from "../activity/decisions";
+import { decisionText, outcomeText } from "../activity/decisions";
 
 export interface AgentListProps {
   agents: AgentSummary_Serialize[];
@@ -133,7 +133,7 @@ function RecentCalls({ name, calls }: { name: string; calls: AuditEntry_Serializ
             <td>
               <code>{call.subject}</code>
             </td>
-            <td>{call.decision}</td>
+            <td>{decisionText(call.decision)}</td>
             <td>{outcomeText(call.outcome)}</td>
           </tr>
         ))}

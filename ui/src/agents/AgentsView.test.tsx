@@ -149,8 +149,8 @@ describe("AgentsView in Chinese", () => {
     expect(claude.getByRole("button", { name: "移除 Claude Code" })).toBeTruthy();
     const calls = await claude.findByRole("table", { name: "Claude Code 的最近调用" });
     expect(within(calls).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["时间", "服务器", "工具", "决定", "结果"]);
-    // What the host recorded stays as it was written.
-    expect(within(calls).getByText("denied")).toBeTruthy();
+    // The decision the host recorded, in Chinese.
+    expect(within(calls).getByText("已拒绝")).toBeTruthy();
     expect(calls.querySelector("time")?.textContent).toBe(format.dateTime(call.atMs));
     expect(calls.querySelector("time")?.textContent).toMatch(/2023年11月/);
     expect(await claude.findByRole("button", { name: "显示 Claude Code 的令牌" })).toBeTruthy();
