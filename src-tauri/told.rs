@@ -466,7 +466,8 @@ mod tests {
         );
     }
 
-    /// Each decider and outcome as the audit trail words them in English, beside its kind:
+    /// Each decider and outcome as the audit trail words them in English, beside its kind,
+    /// and each asker as it words them:
     /// the window, which words them in the person's language, is checked against them
     /// (`ui/src/activity/decisions.test.ts`).
     const DECIDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/decided.json");
@@ -510,7 +511,22 @@ mod tests {
             Outcome::Failed("the server went away".into()),
             Outcome::Recorded("declined".into()),
         ];
+        use switchboard_core::decisions::Origin;
+        let askers = [
+            Origin::Person,
+            Origin::Model {
+                conversation: "7".into(),
+                title: "Trip to Kyoto".into(),
+            },
+            Origin::Agent {
+                name: "Cursor".into(),
+            },
+            Origin::App {
+                server: "board".into(),
+            },
+        ];
         serde_json::json!({
+            "askedBy": askers.map(|o| o.describe()),
             "decidedBy": deciders.map(|d| serde_json::json!({"value": d, "text": d.to_string()})).collect::<Vec<_>>(),
             "outcome": outcomes.map(|o| serde_json::json!({"value": o, "text": o.to_string()})),
         })

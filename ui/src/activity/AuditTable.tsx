@@ -2,7 +2,7 @@ import { Fragment, useId, useState } from "react";
 import type { AuditEntry_Serialize as AuditEntry } from "../bindings";
 import { useT, type MessageId } from "../i18n";
 import { formatDateTime, formatDuration, isoTime } from "../servers/time";
-import { decisionText, decisionTone, howGiven, kindText, outcomeText } from "./decisions";
+import { askedByText, decisionText, decisionTone, howGiven, kindText, outcomeText } from "./decisions";
 import "./activity.css";
 
 export interface AuditTableProps {
@@ -93,7 +93,7 @@ export function AuditTable({ rows, onMore, hasMore, filter, onFilter }: AuditTab
                         {row.subject}
                       </button>
                     </td>
-                    <td>{row.askedBy || "—"}</td>
+                    <td>{row.askedBy ? askedByText(row.askedBy) : "—"}</td>
                     <td>
                       <span className={`decision decision-${decisionTone(row.decision)}`}>{decisionText(row.decision)}</span>
                     </td>

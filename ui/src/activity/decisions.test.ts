@@ -3,11 +3,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DecidedBy, Outcome } from "../bindings";
 import { applyLanguage } from "../i18n";
 import samples from "../testing/decided.json";
-import { decidedByText, decisionText, decisionTone, howGiven, outcomeText } from "./decisions";
+import { askedByText, decidedByText, decisionText, decisionTone, howGiven, outcomeText } from "./decisions";
 
 /** Each decider and outcome as the host words them in English (`src-tauri/told.rs`). */
 const deciders = samples.decidedBy as { value: DecidedBy; text: string }[];
 const outcomes = samples.outcome as { value: Outcome; text: string }[];
+const askers = samples.askedBy as string[];
 
 afterEach(() => act(() => applyLanguage("en")));
 
@@ -15,6 +16,7 @@ describe("who decided and how it ended", () => {
   it("read in English as the audit trail has always worded them", () => {
     for (const { value, text } of deciders) expect(decidedByText(value), value.kind).toBe(text);
     for (const { value, text } of outcomes) expect(outcomeText(value), value.kind).toBe(text);
+    for (const asker of askers) expect(askedByText(asker)).toBe(asker);
     for (const decision of ["allowed", "none shared", "timed out", "not signed in: expired"]) {
       expect(decisionText(decision)).toBe(decision);
     }
@@ -30,6 +32,7 @@ describe("who decided and how it ended", () => {
     expect(decidedByText({ kind: "recorded", detail: "an old record" })).toBe("an old record");
     expect(outcomeText({ kind: "failed", detail: "the server went away" })).toBe("出错：the server went away");
     expect(decisionText("none shared")).toBe("未共享");
+    expect(askers.map(askedByText)).toEqual(["你", "对话“Trip to Kyoto”中的模型", "智能体 Cursor", "board 的应用"]);
     expect(decisionText("not signed in: the code was refused")).toBe("未登录：the code was refused");
     expect(decisionText("a word of an old record")).toBe("a word of an old record");
   });

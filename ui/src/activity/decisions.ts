@@ -87,6 +87,21 @@ export function decisionText(decision: string): string {
   return id ? t(id) : decision;
 }
 
+/**
+ * Who asked, as the host recorded them ("the person", "agent Cursor", "model in conversation
+ * “Trip”", "the app of board"), in the window's language; anything else as recorded.
+ */
+export function askedByText(asked: string): string {
+  if (asked === "the person") return t("activity.askedBy.person");
+  const model = /^model in conversation “(.*)”$/s.exec(asked);
+  if (model) return t("activity.askedBy.model", { title: model[1] });
+  const app = /^the app of (.+)$/s.exec(asked);
+  if (app) return t("activity.askedBy.app", { server: app[1] });
+  const agent = /^agent (.+)$/s.exec(asked);
+  if (agent) return t("activity.askedBy.agent", { name: agent[1] });
+  return asked;
+}
+
 /** The kinds of record the audit trail keeps, in words. */
 const KINDS: Readonly<Record<string, MessageId>> = {
   tool_call: "activity.kind.toolCall",

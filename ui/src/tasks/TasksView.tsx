@@ -7,6 +7,7 @@ import type { CallToolResult } from "../mcp/schema";
 import { t as translate, useT } from "../i18n";
 import { formatDateTime, formatElapsed, useNow } from "../servers/time";
 import "./tasks.css";
+import { askedByText } from "../activity/decisions";
 
 const OVER = new Set(["completed", "failed", "cancelled", "lost"]);
 
@@ -78,7 +79,7 @@ export function TasksView() {
                 <td>
                   <code>{task.tool}</code> <span className="muted">{t("tasks.task.ofServer", { server: task.server })}</span>
                 </td>
-                <td>{task.askedBy}</td>
+                <td>{askedByText(task.askedBy)}</td>
                 <td>
                   <strong>{statusOf(task.status)}</strong>
                   {task.statusMessage && <div className="muted task-message">{task.statusMessage}</div>}
