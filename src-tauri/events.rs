@@ -183,31 +183,22 @@ fn asking<R: Runtime>(app: &AppHandle<R>, server: &str, question: &Question) -> 
 
 /// [`asking`], in `language`: the names and subjects are the server's and the agent's own.
 fn asked(language: Language, server: &str, question: &Question) -> String {
+    // Who asks, as named: an agent, or (for a read) whoever its origin is, in `language`.
     let (kind, who, what) = match question {
         Question::ToolCall {
             tool,
             asked_by: Origin::Agent { name },
             ..
-        } => ("agent-call", name.as_str(), tool.as_str()),
-        Question::ToolCall { tool, .. } => ("call", "", tool.as_str()),
+        } => ("agent-call", name.clone(), tool.as_str()),
+        Question::ToolCall { tool, .. } => ("call", String::new(), tool.as_str()),
         Question::Read { read, asked_by, .. } => {
-            let who = origin(language, asked_by);
-            return crate::speech::text(
-                language,
-                "notice-request-body",
-                &[
-                    ("kind", "read".into()),
-                    ("server", server.into()),
-                    ("who", who.into()),
-                    ("what", read.subject().into()),
-                ],
-            );
+            ("read", origin(language, asked_by), read.subject())
         }
-        Question::Sampling { .. } => ("sampling", "", ""),
-        Question::Elicitation { .. } => ("question", "", ""),
-        Question::Roots => ("folders", "", ""),
-        Question::AgentRoots { agent, .. } => ("agent-folders", agent.as_str(), ""),
-        Question::SignIn { issuer_host, .. } => ("sign-in", "", issuer_host.as_str()),
+        Question::Sampling { .. } => ("sampling", String::new(), ""),
+        Question::Elicitation { .. } => ("question", String::new(), ""),
+        Question::Roots => ("folders", String::new(), ""),
+        Question::AgentRoots { agent, .. } => ("agent-folders", agent.clone(), ""),
+        Question::SignIn { issuer_host, .. } => ("sign-in", String::new(), issuer_host.as_str()),
     };
     crate::speech::text(
         language,

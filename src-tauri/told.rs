@@ -224,7 +224,6 @@ impl Tell for FormError {
 
 impl Tell for ExplorerError {
     fn told(&self) -> Option<Told> {
-        let named = |server: &String, tool: &String| (server.clone(), tool.clone());
         Some(match self {
             Self::NoServer(server) => Told::NoServer {
                 server: server.clone(),
@@ -232,18 +231,18 @@ impl Tell for ExplorerError {
             Self::NotRunning(server) => Told::NotRunning {
                 server: server.clone(),
             },
-            Self::NoTool { server, tool } => {
-                let (server, tool) = named(server, tool);
-                Told::NoTool { server, tool }
-            }
-            Self::ToolDisabled { server, tool } => {
-                let (server, tool) = named(server, tool);
-                Told::ToolDisabled { server, tool }
-            }
-            Self::NotForViews { server, tool } => {
-                let (server, tool) = named(server, tool);
-                Told::NotForViews { server, tool }
-            }
+            Self::NoTool { server, tool } => Told::NoTool {
+                server: server.clone(),
+                tool: tool.clone(),
+            },
+            Self::ToolDisabled { server, tool } => Told::ToolDisabled {
+                server: server.clone(),
+                tool: tool.clone(),
+            },
+            Self::NotForViews { server, tool } => Told::NotForViews {
+                server: server.clone(),
+                tool: tool.clone(),
+            },
             _ => return None,
         })
     }

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::support::audit::violations;
 use crate::support::keyboard::ESCAPE;
-use crate::support::window::{App, DETAIL, DIALOG, SHOWN};
+use crate::support::window::{App, DETAIL, DIALOG, SHOWN, system_speaking};
 
 const VIEWS: [&str; 11] = [
     "servers",
@@ -162,9 +162,7 @@ fn audit_all(look: Look) -> Vec<String> {
             config["settings"] = json!({"theme": theme});
         }
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        look.system
-            .map(|locale| vec![("LC_ALL", locale.to_owned()), ("LANG", locale.to_owned())])
-            .unwrap_or_default()
+        look.system.map(system_speaking).unwrap_or_default()
     });
     app.view("servers");
     app.window

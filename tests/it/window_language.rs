@@ -4,7 +4,7 @@
 //! `scripts/setup` installs.
 
 use crate::support::desktop::Desktop;
-use crate::support::window::{App, SHOWN};
+use crate::support::window::{App, SHOWN, system_speaking};
 
 #[test]
 fn the_window_speaks_chinese_once_chosen_and_after_a_restart() {
@@ -32,10 +32,7 @@ fn on_a_chinese_system_the_window_and_the_tray_speak_chinese() {
     let desktop = Desktop::start();
     let app = App::start_with(|_| {
         let mut env = desktop.env();
-        env.extend([
-            ("LC_ALL", "zh_CN.UTF-8".to_owned()),
-            ("LANG", "zh_CN.UTF-8".to_owned()),
-        ]);
+        env.extend(system_speaking("zh_CN.UTF-8"));
         env
     });
     app.window.wait_for_text("#view-title", "服务器", SHOWN);

@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use crate::support::window::{App, SHOWN, until};
+use crate::support::window::{App, SHOWN, system_speaking, until};
 
 /// The narrowest window the app is laid out for.
 const NARROW: u32 = 800;
@@ -172,9 +172,7 @@ fn every_view_fits(system: Option<&str>, theme: Option<&str>, suffix: &str) {
             config["settings"] = json!({"theme": theme});
         }
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        system
-            .map(|locale| vec![("LC_ALL", locale.to_owned()), ("LANG", locale.to_owned())])
-            .unwrap_or_default()
+        system.map(system_speaking).unwrap_or_default()
     });
     let w = &app.window;
     app.view("servers");

@@ -12,11 +12,9 @@ use super::webdriver::Session;
 pub const TAB: &str = "\u{E004}";
 pub const ENTER: &str = "\u{E007}";
 pub const ESCAPE: &str = "\u{E00C}";
-pub const SPACE: &str = " ";
 pub const SHIFT: &str = "\u{E008}";
 pub const CONTROL: &str = "\u{E009}";
 pub const BACKSPACE: &str = "\u{E003}";
-pub const DOWN: &str = "\u{E015}";
 
 /// How many presses of Tab may reach a control before it counts as out of reach.
 const MOST_TABS: usize = 120;

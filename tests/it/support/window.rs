@@ -346,6 +346,12 @@ fn own_gateway(dir: &Path, extra: &mut Vec<(&'static str, String)>) -> u16 {
     port
 }
 
+/// The environment of a system whose language is `locale` (`zh_CN.UTF-8`), as the app
+/// reads it.
+pub fn system_speaking(locale: &str) -> Vec<(&'static str, String)> {
+    vec![("LC_ALL", locale.to_owned()), ("LANG", locale.to_owned())]
+}
+
 /// Waits until `done` holds, for what the page does not show (a file written, a secret gone
 /// from the keyring); `what` says what was awaited when it never comes.
 pub fn until(what: &str, mut done: impl FnMut() -> bool) {
