@@ -453,15 +453,20 @@ mod tests {
             samples.iter().all(|e| e.told.is_some()),
             "each sample is told by kind: {samples:?}"
         );
-        let fresh = serde_json::to_string_pretty(&samples).expect("samples") + "\n";
+        current(SAMPLES, &samples);
+    }
+
+    /// Fails when the samples in `path` are not `samples` (writes them, when asked to).
+    fn current(path: &str, samples: &impl serde::Serialize) {
+        let fresh = serde_json::to_string_pretty(samples).expect("samples") + "\n";
         if std::env::var_os("SWITCHBOARD_WRITE_BINDINGS").is_some() {
-            std::fs::write(SAMPLES, &fresh).expect("write the samples");
+            std::fs::write(path, &fresh).expect("write the samples");
             return;
         }
-        let committed = std::fs::read_to_string(SAMPLES).unwrap_or_default();
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
             committed == fresh,
-            "ui/src/testing/told.json is stale: run `SWITCHBOARD_WRITE_BINDINGS=1 cargo test -p switchboard told`"
+            "{path} is stale: run `SWITCHBOARD_WRITE_BINDINGS=1 cargo test -p switchboard told`"
         );
     }
 
@@ -533,16 +538,103 @@ mod tests {
 
     #[test]
     fn the_windows_samples_of_each_decider_and_outcome_are_current() {
-        let fresh = serde_json::to_string_pretty(&decided()).expect("samples") + "\n";
-        if std::env::var_os("SWITCHBOARD_WRITE_BINDINGS").is_some() {
-            std::fs::write(DECIDED, &fresh).expect("write the samples");
-            return;
-        }
-        let committed = std::fs::read_to_string(DECIDED).unwrap_or_default();
-        assert!(
-            committed == fresh,
-            "ui/src/testing/decided.json is stale: run `SWITCHBOARD_WRITE_BINDINGS=1 cargo test -p switchboard told`"
-        );
+        current(DECIDED, &decided());
+    }
+
+    /// A server's state of each reason, beside why it is in it as the host words it in
+    /// English, and each way a model's tool call fails, as the host words it: the window,
+    /// which words them in the person's language, is checked against them
+    /// (`ui/src/servers/reasons.test.ts`, `ui/src/chat/failures.test.ts`).
+    const REASONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/reasons.json");
+
+    fn reasons() -> serde_json::Value {
+        use switchboard_chat::CallFailure;
+        use switchboard_core::server_events::{Reason, ServerState};
+        let s = |x: &str| x.to_owned();
+        let reasons = [
+            Reason::Exited {
+                exit: s("exit status: 3"),
+                last_line: Some(s("fatal: no token")),
+            },
+            Reason::Exited {
+                exit: s("signal: 9 (SIGKILL)"),
+                last_line: None,
+            },
+            Reason::NotStarted {
+                program: s("/opt/mcp/no-such-server"),
+                detail: s("No such file or directory (os error 2)"),
+            },
+            Reason::Unreachable {
+                url: s("http://127.0.0.1:9/mcp"),
+                detail: s("Connection refused"),
+            },
+            Reason::MissingSecret {
+                secret: s("weather/env/API_KEY"),
+            },
+            Reason::said("the server's answer to initialize is not valid: missing field"),
+        ];
+        let failed = |reason: &Reason, gave_up_after| ServerState::Failed {
+            reason: reason.clone(),
+            gave_up_after,
+            stderr_tail: Vec::new(),
+        };
+        let states = reasons
+            .iter()
+            .map(|reason| failed(reason, None))
+            .chain([
+                failed(&reasons[0], Some(1)),
+                failed(&reasons[1], Some(5)),
+                ServerState::Restarting {
+                    attempt: 2,
+                    backoff_ms: 2000,
+                    reason: reasons[0].clone(),
+                },
+            ])
+            .chain(
+                [
+                    Reason::AsksForAuthorization {
+                        server: s("tracker"),
+                        again: false,
+                    },
+                    Reason::AsksForAuthorization {
+                        server: s("tracker"),
+                        again: true,
+                    },
+                    Reason::NoRegistration {
+                        issuer: s("https://login.example"),
+                    },
+                ]
+                .map(|detail| ServerState::AuthRequired {
+                    detail,
+                    token_instead: false,
+                }),
+            );
+        let calls = [
+            CallFailure::Stopped,
+            CallFailure::NotRunning { server: s("demo") },
+            CallFailure::NoTool {
+                name: s("demo__nope"),
+            },
+            CallFailure::NotAnObject {
+                arguments: s("[1,2]"),
+            },
+            CallFailure::NoSkill {
+                server: s("demo"),
+                name: s("pdf"),
+            },
+            CallFailure::said("the server answered tools/call with an error: disk full"),
+        ];
+        serde_json::json!({
+            "servers": states
+                .map(|state| serde_json::json!({"why": state.why(), "state": state}))
+                .collect::<Vec<_>>(),
+            "calls": calls.map(|failure| serde_json::json!({"text": failure.to_string(), "failure": failure})),
+        })
+    }
+
+    #[test]
+    fn the_windows_samples_of_each_reason_a_server_or_a_call_failed_are_current() {
+        current(REASONS, &reasons());
     }
 
     #[test]

@@ -542,6 +542,25 @@ export type AuditEntry_Serialize = {
 	given: Given | null,
 };
 
+/**
+ *  Why a tool call of the model could not be made or did not finish: a kind the window
+ *  words in the person's language, or another part's words as they came. `Display` is the
+ *  host's English, which the model is told.
+ */
+export type CallFailure = 
+/**  The conversation was stopped while it waited or ran. */
+{ kind: "stopped" } | 
+/**  Its server is not running. */
+{ kind: "notRunning"; server: string } | 
+/**  The model named a tool it was not offered. */
+{ kind: "noTool"; name: string } | 
+/**  The model's arguments are not a JSON object: what they were. */
+{ kind: "notAnObject"; arguments: string } | 
+/**  The server lists no such skill. */
+{ kind: "noSkill"; server: string; name: string } | 
+/**  Another part's words (the server's, the gate's), as they came. */
+{ kind: "said"; text: string };
+
 /**  What changed since the person allowed a call: shown in the question. */
 export type Changed = Changed_Serialize | Changed_Deserialize;
 
@@ -631,7 +650,7 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; callId: string; error: string } | 
+{ event: "tool_call_failed"; callId: string; error: CallFailure } | 
 /**
  *  A message was completed and added to the conversation; for the model's answer,
  *  what it took.
@@ -696,7 +715,7 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; callId: string; error: string } | 
+{ event: "tool_call_failed"; callId: string; error: CallFailure } | 
 /**
  *  A message was completed and added to the conversation; for the model's answer,
  *  what it took.
@@ -2000,6 +2019,52 @@ export type Read =
  */
 { kind: "skill"; name: string; uri: string; digest: string };
 
+export type Reason = Reason_Serialize | Reason_Deserialize;
+
+export type Reason_Deserialize = 
+/**
+ *  The program ended: how, in the system's words ("exit status: 3"), and the last line
+ *  it wrote to stderr.
+ */
+{ kind: "exited"; exit: string; lastLine?: string | null } | 
+/**  The program could not be started: which, and the system's words. */
+{ kind: "notStarted"; program: string; detail: string } | 
+/**  The server's address could not be reached: the system's words. */
+{ kind: "unreachable"; url: string; detail: string } | 
+/**  A secret of its configuration is not in the keyring. */
+{ kind: "missingSecret"; secret: string } | 
+/**
+ *  The server asks for authorization: at the start, or again once it had let the
+ *  person in.
+ */
+{ kind: "asksForAuthorization"; server: string; again: boolean } | 
+/**  The authorization server offers no way for this app to register. */
+{ kind: "noRegistration"; issuer: string } | 
+/**  Another part's words, as they came. */
+{ kind: "said"; text: string };
+
+export type Reason_Serialize = 
+/**
+ *  The program ended: how, in the system's words ("exit status: 3"), and the last line
+ *  it wrote to stderr.
+ */
+{ kind: "exited"; exit: string; lastLine: string | null } | 
+/**  The program could not be started: which, and the system's words. */
+{ kind: "notStarted"; program: string; detail: string } | 
+/**  The server's address could not be reached: the system's words. */
+{ kind: "unreachable"; url: string; detail: string } | 
+/**  A secret of its configuration is not in the keyring. */
+{ kind: "missingSecret"; secret: string } | 
+/**
+ *  The server asks for authorization: at the start, or again once it had let the
+ *  person in.
+ */
+{ kind: "asksForAuthorization"; server: string; again: boolean } | 
+/**  The authorization server offers no way for this app to register. */
+{ kind: "noRegistration"; issuer: string } | 
+/**  Another part's words, as they came. */
+{ kind: "said"; text: string };
+
 /**
  *  A variable or header of an imported entry whose value reaches beyond the entry. It is
  *  shown to the person word for word and kept only if they confirm it.
@@ -2425,11 +2490,14 @@ stateless: boolean;
 /**  How the revision was chosen, in words a person can read. */
 whyRevision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoffMs: number; reason: string } | { state: "stopped" } | 
-/**  Gave up: why, and the last lines the server wrote to stderr. */
-{ state: "failed"; reason: string; stderrTail: string[] } | 
+{ state: "restarting"; attempt: number; backoffMs: number; reason: Reason_Deserialize } | { state: "stopped" } | 
+/**
+ *  Gave up: why (after so many restarts, if it had been restarted), and the last lines
+ *  the server wrote to stderr.
+ */
+{ state: "failed"; reason: Reason_Deserialize; gaveUpAfter?: number | null; stderrTail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
-{ state: "auth_required"; detail: string; 
+{ state: "auth_required"; detail: Reason_Deserialize; 
 /**
  *  Signing in cannot work here (the authorization server offers no way for this
  *  app to register): a personal access token is the way in.
@@ -2443,11 +2511,14 @@ stateless: boolean;
 /**  How the revision was chosen, in words a person can read. */
 whyRevision: string } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
-{ state: "restarting"; attempt: number; backoffMs: number; reason: string } | { state: "stopped" } | 
-/**  Gave up: why, and the last lines the server wrote to stderr. */
-{ state: "failed"; reason: string; stderrTail: string[] } | 
+{ state: "restarting"; attempt: number; backoffMs: number; reason: Reason_Serialize } | { state: "stopped" } | 
+/**
+ *  Gave up: why (after so many restarts, if it had been restarted), and the last lines
+ *  the server wrote to stderr.
+ */
+{ state: "failed"; reason: Reason_Serialize; gaveUpAfter: number | null; stderrTail: string[] } | 
 /**  The server wants authorization (HTTP 401/403). */
-{ state: "auth_required"; detail: string; 
+{ state: "auth_required"; detail: Reason_Serialize; 
 /**
  *  Signing in cannot work here (the authorization server offers no way for this
  *  app to register): a personal access token is the way in.

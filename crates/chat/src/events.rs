@@ -85,7 +85,7 @@ pub enum ChatEvent {
     },
     /// The call could not be made or did not finish (unknown tool, bad arguments, the
     /// server's error, a Stop).
-    ToolCallFailed { call_id: String, error: String },
+    ToolCallFailed { call_id: String, error: CallFailure },
     /// A message was completed and added to the conversation; for the model's answer,
     /// what it took.
     Message {
@@ -195,4 +195,55 @@ pub fn add_usage(total: &mut Usage, more: Option<Usage>) {
     total.output_tokens += more.output_tokens;
     total.cache_read_tokens = sum(total.cache_read_tokens, more.cache_read_tokens);
     total.cache_write_tokens = sum(total.cache_write_tokens, more.cache_write_tokens);
+}
+
+/// Why a tool call of the model could not be made or did not finish: a kind the window
+/// words in the person's language, or another part's words as they came. `Display` is the
+/// host's English, which the model is told.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum CallFailure {
+    /// The conversation was stopped while it waited or ran.
+    Stopped,
+    /// Its server is not running.
+    NotRunning { server: String },
+    /// The model named a tool it was not offered.
+    NoTool { name: String },
+    /// The model's arguments are not a JSON object: what they were.
+    NotAnObject { arguments: String },
+    /// The server lists no such skill.
+    NoSkill { server: String, name: String },
+    /// Another part's words (the server's, the gate's), as they came.
+    Said { text: String },
+}
+
+impl std::fmt::Display for CallFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Stopped => f.write_str("the conversation was stopped"),
+            Self::NotRunning { server } => write!(f, "The server {server} is not running."),
+            Self::NoTool { name } => write!(f, "There is no tool named {name:?}."),
+            Self::NotAnObject { arguments } => {
+                write!(
+                    f,
+                    "The arguments must be a JSON object; they were: {arguments}"
+                )
+            }
+            Self::NoSkill { server, name } => write!(f, "{server} lists no skill named {name:?}."),
+            Self::Said { text } => f.write_str(text),
+        }
+    }
+}
+
+impl CallFailure {
+    pub fn said(text: impl std::fmt::Display) -> Self {
+        Self::Said {
+            text: text.to_string(),
+        }
+    }
 }

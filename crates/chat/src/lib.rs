@@ -42,7 +42,7 @@ pub use conversations::{
     Conversation, ConversationError, ConversationSettings, ConversationSummary, Conversations,
     MovedAside, Spent,
 };
-pub use events::{ChatEvent, Ended, Outcome};
+pub use events::{CallFailure, ChatEvent, Ended, Outcome};
 pub use naming::{Enablement, MANY_TOOLS, OfferedTool, Toolset};
 pub use retry::Retry;
 pub use run::{Chat, ChatSettings, Run};

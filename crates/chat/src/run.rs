@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::compaction;
 use crate::conversations::{Conversations, Spent};
-use crate::events::{ChatEvent, Ended, Outcome, add_usage};
+use crate::events::{CallFailure, ChatEvent, Ended, Outcome, add_usage};
 use crate::naming::{Enablement, MANY_TOOLS, Toolset};
 use crate::reading::{self, Wanted};
 use crate::results;
@@ -562,7 +562,7 @@ impl Chat {
     async fn read(&self, run: &Run<'_>, call: &ToolCall, wanted: Wanted) -> Gated {
         let server = wanted.server().to_owned();
         let Some(reach) = self.servers.reach(&server) else {
-            return Gated::Failed(format!("The server {server} is not running."));
+            return Gated::Failed(CallFailure::NotRunning { server });
         };
         let awaiting = ChatEvent::ToolCallAwaiting {
             call_id: call.id.clone(),
@@ -601,7 +601,7 @@ impl Chat {
             Wanted::Skill { name, .. } => {
                 let readable = self.servers.readable();
                 let Some(skill) = readable.skill(&server, &name) else {
-                    return Gated::Failed(format!("{server} lists no skill named {name:?}."));
+                    return Gated::Failed(CallFailure::NoSkill { server, name });
                 };
                 let read = Read::Skill {
                     name,
@@ -628,23 +628,24 @@ impl Chat {
             Ok(result) => Gated::Done(Box::new(result), None),
             Err(CallError::ReadDenied { decided_by, .. }) => Gated::Denied(decided_by),
             Err(_) if run.stop.is_cancelled() => Gated::Stopped,
-            Err(e) => Gated::Failed(e.to_string()),
+            Err(e) => Gated::Failed(CallFailure::said(e)),
         }
     }
 
     /// One tool call of the model, through the gate; what goes back to the model.
     /// The call's result, and what the model is told if the person changed its arguments.
     async fn call_tool(&self, run: &Run<'_>, call: &ToolCall) -> (ToolResult, Option<String>) {
-        let failed = |error: String| {
+        let failed = |error: CallFailure| {
+            let answer = results::error(&call.id, error.to_string());
             let event = ChatEvent::ToolCallFailed {
                 call_id: call.id.clone(),
-                error: error.clone(),
+                error,
             };
-            (event, results::error(&call.id, error))
+            (event, answer)
         };
         let gated = match reading::wanted(&call.name, &call.arguments) {
             Some(Ok(wanted)) => self.read(run, call, wanted).await,
-            Some(Err(wrong)) => Gated::Failed(wrong),
+            Some(Err(wrong)) => Gated::Failed(CallFailure::said(wrong)),
             None => self.gated(run, call).await,
         };
         let (event, answer) = match gated {
@@ -667,7 +668,7 @@ impl Chat {
                 (event, answer)
             }
             Gated::Stopped => {
-                let (event, _) = failed("stopped".to_owned());
+                let (event, _) = failed(CallFailure::Stopped);
                 (event, results::stopped(&call.id))
             }
             Gated::Failed(error) => failed(error),
@@ -678,16 +679,19 @@ impl Chat {
 
     async fn gated(&self, run: &Run<'_>, call: &ToolCall) -> Gated {
         let Some(offered) = run.toolset.get(&call.name) else {
-            return Gated::Failed(format!("There is no tool named {:?}.", call.name));
+            return Gated::Failed(CallFailure::NoTool {
+                name: call.name.clone(),
+            });
         };
         let Value::Object(arguments) = &call.arguments else {
-            return Gated::Failed(format!(
-                "The arguments must be a JSON object; they were: {}",
-                call.arguments
-            ));
+            return Gated::Failed(CallFailure::NotAnObject {
+                arguments: call.arguments.to_string(),
+            });
         };
         let Some(reach) = self.servers.reach(&offered.server) else {
-            return Gated::Failed(format!("The server {} is not running.", offered.server));
+            return Gated::Failed(CallFailure::NotRunning {
+                server: offered.server.clone(),
+            });
         };
         let awaiting = ChatEvent::ToolCallAwaiting {
             call_id: call.id.clone(),
@@ -713,7 +717,7 @@ impl Chat {
             Ok(allowed) => allowed,
             Err(CallError::Denied { decided_by, .. }) => return Gated::Denied(decided_by),
             Err(CallError::Cancelled { .. }) => return Gated::Stopped,
-            Err(e) => return Gated::Failed(e.to_string()),
+            Err(e) => return Gated::Failed(CallFailure::said(e)),
         };
         // The arguments that run, when the person changed the model's.
         let edited = (allowed.arguments() != arguments).then(|| allowed.arguments().clone());
@@ -772,7 +776,7 @@ impl Chat {
         match result {
             Ok(result) => Gated::Done(Box::new(result), edited),
             Err(_) if cancel.is_cancelled() => Gated::Stopped,
-            Err(e) => Gated::Failed(e.to_string()),
+            Err(e) => Gated::Failed(CallFailure::said(e)),
         }
     }
 }
@@ -786,7 +790,7 @@ enum Gated {
     ),
     Denied(DecidedBy),
     Stopped,
-    Failed(String),
+    Failed(CallFailure),
 }
 
 /// Results for the calls of the last message, if it is the model's and they have none.

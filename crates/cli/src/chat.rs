@@ -162,8 +162,10 @@ async fn start_servers(desk: &Desk, timeout: Duration) {
 fn not_running(state: Option<ServerState>) -> String {
     match state {
         None | Some(ServerState::Starting) => "it is still starting".into(),
-        Some(ServerState::Restarting { reason, .. }) => format!("it restarts after {reason}"),
-        Some(ServerState::Failed { reason, .. }) => reason,
+        Some(state @ ServerState::Restarting { .. }) => {
+            format!("it restarts after {}", state.why().unwrap_or_default())
+        }
+        Some(state @ ServerState::Failed { .. }) => state.why().unwrap_or_default(),
         Some(ServerState::AuthRequired { detail, .. }) => {
             format!("{detail}; sign in on the Servers page")
         }

@@ -24,7 +24,7 @@ use crate::log_line;
 use crate::roots::Roots;
 use crate::sandbox;
 use crate::secrets::Secrets;
-use crate::server_events::{LogSource, ServerEvent, ServerState};
+use crate::server_events::{LogSource, Reason, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
 use crate::traffic::{Masker, TrafficBook};
 
@@ -205,13 +205,13 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
 /// Why one run of a server ended.
 enum Ended {
     Crashed {
-        reason: String,
+        reason: Reason,
         stderr_tail: Vec<String>,
     },
     /// It could not start, and would not if tried again.
-    Unstartable(String),
+    Unstartable(Reason),
     Unauthorized {
-        detail: String,
+        detail: Reason,
         token_instead: bool,
     },
     /// Its sandbox cannot gain the folders shared with it since it started: it starts again.
@@ -347,18 +347,11 @@ async fn supervise<H: ClientHandler>(
         };
         let gave_up = !cannot_heal && crashes > config.restart.max_restarts;
         if cannot_heal || gave_up {
-            let reason = if gave_up {
-                format!(
-                    "{reason} (gave up after {} restarts)",
-                    config.restart.max_restarts
-                )
-            } else {
-                reason
-            };
             shared.set(
                 &name,
                 ServerState::Failed {
                     reason,
+                    gave_up_after: gave_up.then_some(config.restart.max_restarts),
                     stderr_tail,
                 },
             );
@@ -434,10 +427,10 @@ async fn run_once<H: ClientHandler>(
     .await
     {
         Ok(launched) => launched,
-        Err(e) if !e.may_heal() => return Ended::Unstartable(e.to_string()),
+        Err(e) if !e.may_heal() => return Ended::Unstartable(e.reason()),
         Err(e) => {
             return Ended::Crashed {
-                reason: e.to_string(),
+                reason: e.reason(),
                 stderr_tail: Vec::new(),
             };
         }
@@ -491,7 +484,10 @@ async fn run_once<H: ClientHandler>(
             ..
         })) => {
             return Ended::Unauthorized {
-                detail: format!("{name} asks for authorization"),
+                detail: Reason::AsksForAuthorization {
+                    server: name.to_owned(),
+                    again: false,
+                },
                 token_instead: false,
             };
         }
@@ -502,7 +498,7 @@ async fn run_once<H: ClientHandler>(
             ..
         })) if error.needs_sign_in() => {
             return Ended::Unauthorized {
-                detail: error.to_string(),
+                detail: Reason::from(&error),
                 token_instead: matches!(error, AuthError::NoRegistration { .. }),
             };
         }
@@ -513,17 +509,17 @@ async fn run_once<H: ClientHandler>(
             | ClientError::NoSharedRevision { .. }
             | ClientError::UnsupportedProtocolVersion { .. }),
         ) => {
-            return Ended::Unstartable(e.to_string());
+            return Ended::Unstartable(Reason::from(&e));
         }
         Err(ClientError::Request(RequestError::Closed(reason))) => {
             return Ended::Crashed {
-                reason: reason.to_string(),
+                reason: Reason::from(reason.as_ref()),
                 stderr_tail: reason.stderr_tail.clone(),
             };
         }
         Err(e) => {
             return Ended::Crashed {
-                reason: e.to_string(),
+                reason: Reason::from(&e),
                 stderr_tail: Vec::new(),
             };
         }
@@ -548,11 +544,11 @@ async fn run_once<H: ClientHandler>(
             reason = client.connection().wait_closed() => {
                 if reason.unauthorized {
                     return Ended::Unauthorized {
-                detail: format!("{name} asks for authorization again"),
-                token_instead: false,
-            };
+                        detail: Reason::AsksForAuthorization { server: name.to_owned(), again: true },
+                        token_instead: false,
+                    };
                 }
-                return Ended::Crashed { reason: reason.to_string(), stderr_tail: reason.stderr_tail.clone() };
+                return Ended::Crashed { reason: Reason::from(reason.as_ref()), stderr_tail: reason.stderr_tail.clone() };
             }
             () = refresh.notified() => {
                 if !refreshed_unless_stopped(name, &client, shared, stopping).await {

@@ -18,20 +18,22 @@ pub(super) fn state(state: ServerState) -> ServerState {
         } => ServerState::Restarting {
             attempt,
             backoff_ms,
-            reason: urls_in(&reason),
+            reason: reason.map_texts(urls_in),
         },
         ServerState::Failed {
             reason,
+            gave_up_after,
             stderr_tail,
         } => ServerState::Failed {
-            reason: urls_in(&reason),
+            reason: reason.map_texts(urls_in),
+            gave_up_after,
             stderr_tail: stderr_tail.iter().map(|line| urls_in(line)).collect(),
         },
         ServerState::AuthRequired {
             detail,
             token_instead,
         } => ServerState::AuthRequired {
-            detail: urls_in(&detail),
+            detail: detail.map_texts(urls_in),
             token_instead,
         },
         other => other,

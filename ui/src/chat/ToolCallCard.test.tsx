@@ -40,9 +40,11 @@ describe("a tool call card", () => {
   it("says who denied a call, and why one failed", () => {
     const { rerender } = render(<ToolCallCard {...base} state={{ kind: "denied", decidedBy: { kind: "person" } as const }} />);
     expect(screen.getByRole("status").textContent).toBe("Denied by user");
-    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "stopped" }} />);
+    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: { kind: "stopped" } }} />);
     expect(screen.getByRole("status").textContent).toBe("Failed");
-    expect(screen.getByText("stopped")).toBeTruthy();
+    expect(screen.getByText("the conversation was stopped")).toBeTruthy();
+    rerender(<ToolCallCard {...base} state={{ kind: "not_made", reason: "This tool call was not made: the user denied it." }} />);
+    expect(screen.getByText("The model was told: This tool call was not made: the user denied it.")).toBeTruthy();
   });
 });
 
@@ -71,12 +73,14 @@ describe("a tool call card in Chinese", () => {
     expect(screen.getByRole("status").textContent).toBe("已拒绝（决定方：超时）");
     rerender(<ToolCallCard {...base} state={{ kind: "result", result: { content: [] }, isError: false }} />);
     expect(screen.getByRole("status").textContent).toBe("完成");
-    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: "disk full" }} />);
+    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: { kind: "said", text: "disk full" } }} />);
     expect(screen.getByRole("status").textContent).toBe("失败");
     expect(screen.getByText("disk full")).toBeTruthy();
+    rerender(<ToolCallCard {...base} state={{ kind: "failed", error: { kind: "notRunning", server: "demo" } }} />);
+    expect(screen.getByText("服务器 demo 未在运行。")).toBeTruthy();
     rerender(<ToolCallCard {...base} state={{ kind: "not_made", reason: "This tool call was not made." }} />);
     expect(screen.getByRole("status").textContent).toBe("未运行");
-    expect(screen.getByText("This tool call was not made.")).toBeTruthy();
+    expect(screen.getByText("已告知模型：This tool call was not made.")).toBeTruthy();
     rerender(<ToolCallCard {...base} server={null} tool={null} state={null} />);
     expect(screen.getByRole("region", { name: "工具调用：demo__echo" })).toBeTruthy();
     expect(screen.getByRole("status").textContent).toBe("没有结果");

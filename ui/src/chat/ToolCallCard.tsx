@@ -7,6 +7,7 @@ import type { ToolView } from "../views/viewOf";
 import { ViewFrame } from "../views/ViewFrame";
 import { format, t as translate, useT } from "../i18n";
 import { decidedByText } from "../activity/decisions";
+import { failureText } from "./failures";
 
 export interface ToolCallCardProps {
   /** The name the model called. */
@@ -57,8 +58,8 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
         </div>
       )}
       {state?.kind === "result" && <ToolResultView result={state.result as CallToolResult} />}
-      {state?.kind === "failed" && <p className="error">{state.error}</p>}
-      {state?.kind === "not_made" && <p className="muted">{state.reason}</p>}
+      {state?.kind === "failed" && <p className="error">{failureText(state.error)}</p>}
+      {state?.kind === "not_made" && <p className="muted">{t("chat.call.modelWasTold", { told: state.reason })}</p>}
       {view && server && (state?.kind === "awaiting" || state?.kind === "running" || state?.kind === "result" || state?.kind === "failed") && (
         <ViewFrame
           server={server}
@@ -66,7 +67,7 @@ export function ToolCallCard({ name, server, tool, arguments: args, state, onSto
           tool={view.tool}
           arguments={objectOf(ranWith(state) ?? args)}
           result={state.kind === "result" ? (state.result as CallToolResult) : null}
-          cancelled={state.kind === "failed" ? state.error : null}
+          cancelled={state.kind === "failed" ? failureText(state.error) : null}
           conversation={conversation}
         />
       )}

@@ -1,4 +1,4 @@
-import type { ChatEvent, DecidedBy, ShownMessage } from "../bindings";
+import type { CallFailure, ChatEvent, DecidedBy, ShownMessage } from "../bindings";
 import { t } from "../i18n";
 
 /** A tool call as its card shows it while the run goes on. */
@@ -7,7 +7,7 @@ export type CallState =
   | { kind: "running"; arguments: unknown; decidedBy: DecidedBy; progress: number | null; total: number | null; message: string | null }
   | { kind: "result"; result: unknown; isError: boolean; arguments?: unknown }
   | { kind: "denied"; decidedBy: DecidedBy }
-  | { kind: "failed"; error: string }
+  | { kind: "failed"; error: CallFailure }
   /** Never made (denied, stopped), as a kept conversation says; `reason` is what the model was told. */
   | { kind: "not_made"; reason: string };
 

@@ -31,7 +31,7 @@ describe("ServerDetails", () => {
   it("offers Sign in when the server needs it", async () => {
     const onSignIn = vi.fn();
     render(
-      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false }} onSignIn={onSignIn} />,
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: { kind: "asksForAuthorization", server: "tracker", again: false }, tokenInstead: false }} onSignIn={onSignIn} />,
     );
     expect(screen.getByText("Sign-in needed:")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
@@ -40,7 +40,7 @@ describe("ServerDetails", () => {
 
   it("offers a personal access token where signing in cannot work, and hands it over trimmed", async () => {
     const onUseToken = vi.fn();
-    const state = { state: "auth_required" as const, detail: "login.example offers no way for this app to register", tokenInstead: true };
+    const state = { state: "auth_required" as const, detail: { kind: "noRegistration" as const, issuer: "https://login.example" }, tokenInstead: true };
     render(<ServerDetails name="tracker" info={null} state={state} onSignIn={vi.fn()} onUseToken={onUseToken} />);
     expect(screen.queryByRole("button", { name: "Sign in" })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Use a personal access token instead" }));
@@ -138,10 +138,10 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="broken"
         info={null}
-        state={{ state: "failed", reason: "exited with status 1 after 5 restarts", stderrTail: ["Error: EADDRINUSE", "  at listen"] }}
+        state={{ state: "failed", reason: { kind: "exited", exit: "exit status: 1", lastLine: "  at listen" }, gaveUpAfter: 5, stderrTail: ["Error: EADDRINUSE", "  at listen"] }}
       />,
     );
-    expect(screen.getByText("exited with status 1 after 5 restarts", { exact: false })).toBeTruthy();
+    expect(screen.getByText("the server exited (exit status: 1); last stderr line:   at listen (gave up after 5 restarts)", { exact: false, normalizer: (s) => s })).toBeTruthy();
     expect(screen.getByText(/EADDRINUSE/).textContent).toBe("Error: EADDRINUSE\n  at listen");
     expect(screen.getByText("No handshake yet: details appear once the server is running.")).toBeTruthy();
   });
@@ -179,24 +179,24 @@ describe("ServerDetails in Chinese", () => {
     act(() => applyLanguage("zh-CN"));
     const onSignIn = vi.fn();
     const { unmount } = render(
-      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false }} onSignIn={onSignIn} />,
+      <ServerDetails name="tracker" info={null} state={{ state: "auth_required", detail: { kind: "asksForAuthorization", server: "tracker", again: false }, tokenInstead: false }} onSignIn={onSignIn} />,
     );
     expect(screen.getByText("需要登录：").tagName).toBe("STRONG");
-    expect(screen.getByText("需要登录：").parentElement?.textContent).toBe("需要登录：tracker needs sign-in");
+    expect(screen.getByText("需要登录：").parentElement?.textContent).toBe("需要登录：tracker 要求授权");
     await userEvent.click(screen.getByRole("button", { name: "登录" }));
     expect(onSignIn).toHaveBeenCalledOnce();
     expect(screen.getByText("尚未握手：服务器运行后会显示详细信息。")).toBeTruthy();
     unmount();
 
     const { unmount: gone } = render(
-      <ServerDetails name="broken" info={null} state={{ state: "failed", reason: "exited with status 1", stderrTail: ["Error: EADDRINUSE"] }} />,
+      <ServerDetails name="broken" info={null} state={{ state: "failed", reason: { kind: "notStarted", program: "/opt/mcp/server", detail: "Permission denied (os error 13)" }, gaveUpAfter: null, stderrTail: ["Error: EADDRINUSE"] }} />,
     );
-    expect(screen.getByText("失败：").parentElement?.textContent).toBe("失败：exited with status 1");
+    expect(screen.getByText("失败：").parentElement?.textContent).toBe("失败：无法启动 \"/opt/mcp/server\"：Permission denied (os error 13)");
     expect(screen.getByText("标准错误输出的最后几行：")).toBeTruthy();
     gone();
 
-    render(<ServerDetails name="flaky" info={null} state={{ state: "restarting", attempt: 3, backoffMs: 1000, reason: "exited" }} />);
-    expect(screen.getByText("正在重启（第 3 次尝试）：").parentElement?.textContent).toBe("正在重启（第 3 次尝试）：exited");
+    render(<ServerDetails name="flaky" info={null} state={{ state: "restarting", attempt: 3, backoffMs: 1000, reason: { kind: "exited", exit: "signal: 9 (SIGKILL)", lastLine: null } }} />);
+    expect(screen.getByText("正在重启（第 3 次尝试）：").parentElement?.textContent).toBe("正在重启（第 3 次尝试）：服务器已退出（signal: 9 (SIGKILL)）");
   });
 
   it("says in Chinese where the person is signed in, and while the browser has the sign-in", async () => {

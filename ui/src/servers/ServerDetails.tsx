@@ -5,6 +5,7 @@ import { tx, useT } from "../i18n";
 import { describeCapabilities } from "./capabilities";
 import { AccessTokenOffer } from "./AccessTokenOffer";
 import { InertMarkdown } from "./InertMarkdown";
+import { reasonText, whyText } from "./reasons";
 import { formatDateTime } from "./time";
 import "./servers.css";
 
@@ -159,7 +160,7 @@ function StateDetail({ state, onSignIn, onUseToken }: {
     case "failed":
       return (
         <div className="state-detail bad">
-          <p>{tx("servers.details.failed", { strong, reason: state.reason })}</p>
+          <p>{tx("servers.details.failed", { strong, reason: whyText(state) })}</p>
           {state.stderrTail.length > 0 && (
             <>
               <p className="muted">{t("servers.details.stderrTail")}</p>
@@ -171,13 +172,13 @@ function StateDetail({ state, onSignIn, onUseToken }: {
     case "restarting":
       return (
         <p className="state-detail busy">
-          {tx("servers.details.restarting", { strong, attempt: state.attempt, reason: state.reason })}
+          {tx("servers.details.restarting", { strong, attempt: state.attempt, reason: reasonText(state.reason) })}
         </p>
       );
     case "auth_required":
       return (
         <div className="state-detail warn">
-          <p>{tx("servers.details.signInNeeded", { strong, detail: state.detail })}</p>
+          <p>{tx("servers.details.signInNeeded", { strong, detail: reasonText(state.detail) })}</p>
           {onSignIn && !state.tokenInstead && (
             <button type="button" className="primary" onClick={onSignIn}>
               {t("servers.details.signIn")}

@@ -46,7 +46,7 @@ describe("ServerList", () => {
       enabled: true,
       transport: "http",
       target: "https://mcp.tracker.example/mcp",
-      state: { state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false },
+      state: { state: "auth_required", detail: { kind: "asksForAuthorization", server: "tracker", again: false }, tokenInstead: false },
       sinceMs: 0,
       sandbox: null,
     };
@@ -130,7 +130,7 @@ describe("ServerList in Chinese", () => {
       enabled: true,
       transport: "http",
       target: "https://mcp.tracker.example/mcp",
-      state: { state: "auth_required", detail: "tracker needs sign-in", tokenInstead: false },
+      state: { state: "auth_required", detail: { kind: "asksForAuthorization", server: "tracker", again: false }, tokenInstead: false },
       sinceMs: 0,
       sandbox: null,
     };
@@ -144,7 +144,7 @@ describe("ServerList in Chinese", () => {
     expect(within(row("files")).getByText("沙箱").getAttribute("title")).toBe("可以看到系统、它自己的程序以及你与它共享的文件夹；不能联网");
     expect(screen.getByRole("button", { name: "remote", description: "HTTP https://mcp.example/mcp 已停用" })).toBeTruthy();
     expect(within(row("files")).getByRole("switch", { name: "启用（files）" })).toBeTruthy();
-    expect(within(row("tracker")).getByText("需要登录").closest("[title]")?.getAttribute("title")).toBe("需要登录：tracker needs sign-in");
+    expect(within(row("tracker")).getByText("需要登录").closest("[title]")?.getAttribute("title")).toBe("需要登录：tracker 要求授权");
     await user.click(within(row("tracker")).getByRole("button", { name: "登录 tracker" }));
     expect(props.onSignIn).toHaveBeenCalledWith("tracker");
     expect((screen.getByRole("button", { name: "重启 remote" }) as HTMLButtonElement).disabled).toBe(true);

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ServerState_Serialize as ServerState } from "../bindings";
 import { useT } from "../i18n";
+import { reasonText, whyText } from "./reasons";
 import { useNow } from "./time";
 import "./servers.css";
 
@@ -19,7 +20,7 @@ export interface StatusBadgeProps {
 export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
   const t = useT();
   const restarting = enabled && state?.state === "restarting" ? state : null;
-  const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoffMs}|${restarting.reason}` : null);
+  const seenAt = useFirstSeen(restarting ? `${restarting.attempt}|${restarting.backoffMs}|${JSON.stringify(restarting.reason)}` : null);
   const clock = useNow(restarting !== null && now === undefined);
   const current = now ?? clock;
 
@@ -45,17 +46,17 @@ export function StatusBadge({ state, enabled, now, since }: StatusBadgeProps) {
           left > 0
             ? t("servers.status.restartingIn", { seconds: left, attempt: state.attempt })
             : t("servers.status.restarting", { attempt: state.attempt });
-        detail = state.reason;
+        detail = reasonText(state.reason);
         break;
       }
       case "stopped":
         [tone, text] = ["off", t("servers.status.stopped")];
         break;
       case "failed":
-        [tone, text] = ["bad", t("servers.status.failed", { reason: state.reason })];
+        [tone, text] = ["bad", t("servers.status.failed", { reason: whyText(state) })];
         break;
       case "auth_required":
-        [tone, text, detail] = ["warn", t("servers.status.signInNeeded"), state.detail];
+        [tone, text, detail] = ["warn", t("servers.status.signInNeeded"), reasonText(state.detail)];
         break;
     }
   // The badge may end in an ellipsis in a narrow list: its title holds all of it.

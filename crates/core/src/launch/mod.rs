@@ -23,6 +23,7 @@ use crate::config::{
 use crate::masking;
 use crate::sandbox;
 use crate::secrets::Secrets;
+use crate::server_events::Reason;
 use crate::sign_in::SignIns;
 use crate::traffic::{ShownHeader, shown_header};
 
@@ -55,6 +56,14 @@ pub enum LaunchError {
     /// again would fail the same way.
     #[error("{0}")]
     Unstartable(String),
+    /// The system refused to start the program; `lasting` if trying again would fail the
+    /// same way (not there, not runnable).
+    #[error("could not start {program:?}: {detail}")]
+    Spawn {
+        program: String,
+        detail: String,
+        lasting: bool,
+    },
 }
 
 impl LaunchError {
@@ -62,7 +71,23 @@ impl LaunchError {
     /// down); a configuration that is wrong, or a program that is not there, will not
     /// mend until the person changes something.
     pub fn may_heal(&self) -> bool {
-        matches!(self, Self::Start(_))
+        matches!(self, Self::Start(_) | Self::Spawn { lasting: false, .. })
+    }
+
+    /// Why the server did not start, as its state says it.
+    pub fn reason(&self) -> Reason {
+        match self {
+            Self::Spawn {
+                program, detail, ..
+            } => Reason::NotStarted {
+                program: program.clone(),
+                detail: detail.clone(),
+            },
+            Self::MissingSecret(secret) => Reason::MissingSecret {
+                secret: secret.clone(),
+            },
+            other => Reason::said(other.to_string()),
+        }
     }
 }
 
@@ -202,16 +227,15 @@ async fn start(
     }
 }
 
-/// A server that could not be started: unstartable if trying again would fail the same way.
+/// A server that could not be started: lasting if trying again would fail the same way.
 fn spawn_error(e: stdio::SpawnError) -> LaunchError {
-    let cannot = matches!(
-        e.source.kind(),
-        ErrorKind::NotFound | ErrorKind::PermissionDenied
-    );
-    if cannot {
-        LaunchError::Unstartable(e.to_string())
-    } else {
-        LaunchError::Start(e.to_string())
+    LaunchError::Spawn {
+        program: e.program.to_string_lossy().into_owned(),
+        detail: e.source.to_string(),
+        lasting: matches!(
+            e.source.kind(),
+            ErrorKind::NotFound | ErrorKind::PermissionDenied
+        ),
     }
 }
 

@@ -298,10 +298,9 @@ async fn started(
             ServerState::Starting => restarted = true,
             _ if !restarted => {}
             ServerState::Running { .. } => return Ok(()),
-            ServerState::AuthRequired { detail, .. } => return Err(detail),
-            ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
-                return Err(reason);
-            }
+            state @ (ServerState::AuthRequired { .. }
+            | ServerState::Failed { .. }
+            | ServerState::Restarting { .. }) => return Err(state.why().unwrap_or_default()),
             ServerState::Stopped => return Err("the server was stopped".into()),
         }
     }

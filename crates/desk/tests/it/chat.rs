@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use switchboard_chat::{
-    CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Ended, Outcome, Reach,
+    CallFailure, CatalogServers, Chat, ChatEvent, ChatSettings, Conversations, Ended, Outcome,
+    Reach,
 };
 use switchboard_core::approvals::{Answer, Pending, Question, Remember};
 use switchboard_core::config::ServerConfig;
@@ -451,11 +452,13 @@ async fn stop_cancels_a_running_tool_call_and_the_model_is_not_asked_again() {
         ),
         "{outcome:?}"
     );
-    assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, ChatEvent::ToolCallFailed { error, .. } if error == "stopped"))
-    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ChatEvent::ToolCallFailed {
+            error: CallFailure::Stopped,
+            ..
+        }
+    )));
 
     // The server was told: the demo server says so on its stderr when its count stops.
     tokio::time::timeout(WAIT, async {

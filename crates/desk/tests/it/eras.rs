@@ -132,6 +132,7 @@ async fn each_server_is_spoken_to_in_the_era_it_speaks_or_the_one_forced_and_say
                 assert_eq!(info["protocolVersion"], *revision, "{name}: {info}");
             }
             (Settles::Fails(why), ServerState::Failed { reason, .. }) => {
+                let reason = reason.to_string();
                 for word in *why {
                     assert!(reason.contains(word), "{name} ({era}): {reason}");
                 }

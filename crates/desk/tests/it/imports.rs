@@ -213,13 +213,12 @@ impl World {
             loop {
                 if let Ok(Update::Status {
                     server,
-                    state:
-                        ServerState::Restarting { reason, .. } | ServerState::Failed { reason, .. },
+                    state: state @ (ServerState::Restarting { .. } | ServerState::Failed { .. }),
                     ..
                 }) = self.updates.recv().await
                     && server == name
                 {
-                    return reason;
+                    return state.why().unwrap_or_default();
                 }
             }
         })

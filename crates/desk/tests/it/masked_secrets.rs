@@ -32,7 +32,7 @@ async fn a_token_in_a_servers_url_is_masked_in_its_listing_state_and_log() {
                 server,
                 state: ServerState::Restarting { reason, .. },
                 ..
-            } if server == "remote" => Some(reason),
+            } if server == "remote" => Some(reason.to_string()),
             _ => None,
         })
         .await;

@@ -69,7 +69,9 @@ async fn signed_out_detail(world: &mut DemoDesk) -> String {
                 server,
                 state: ServerState::AuthRequired { detail, .. },
                 ..
-            } if server == SERVER && detail.contains("signed out") => Some(detail),
+            } if server == SERVER && detail.to_string().contains("signed out") => {
+                Some(detail.to_string())
+            }
             _ => None,
         })
         .await

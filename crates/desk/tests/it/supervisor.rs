@@ -8,7 +8,7 @@ use std::time::Duration;
 use switchboard_core::config::{Config, RestartPolicy, ServerConfig};
 use switchboard_core::fleet::{Fleet, Reconciled};
 use switchboard_core::secrets::Secrets;
-use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::server_events::{Reason, ServerEvent, ServerState};
 use switchboard_mcp::client::DecliningHandler;
 use tokio::sync::broadcast;
 
@@ -108,7 +108,7 @@ async fn a_server_runs_fills_the_catalog_and_comes_back_after_a_crash() {
         .await;
     let seen = states_until(&mut events, "py", running).await;
     assert!(
-        matches!(&seen[0], ServerState::Restarting { attempt: 1, reason, .. } if reason.contains("exit status: 3")),
+        matches!(&seen[0], ServerState::Restarting { attempt: 1, reason: Reason::Exited { exit, .. }, .. } if exit == "exit status: 3"),
         "{seen:?}"
     );
     assert_eq!(seen[1], ServerState::Starting);
@@ -145,16 +145,29 @@ async fn a_server_that_keeps_crashing_is_given_up_on_with_the_reason() {
         })
         .collect();
     assert_eq!(restarts, [1, 2]);
-    let Some(ServerState::Failed {
-        reason,
-        stderr_tail,
-    }) = seen.last()
+    let Some(
+        failed @ ServerState::Failed {
+            reason,
+            gave_up_after,
+            stderr_tail,
+        },
+    ) = seen.last()
     else {
         unreachable!()
     };
-    assert!(
-        reason.contains("exit status: 1") && reason.ends_with("(gave up after 2 restarts)"),
-        "{reason}"
+    assert_eq!(
+        reason,
+        &Reason::Exited {
+            exit: "exit status: 1".into(),
+            last_line: Some("fatal: no API key".into())
+        }
+    );
+    assert_eq!(*gave_up_after, Some(2));
+    assert_eq!(
+        failed.why().as_deref(),
+        Some(
+            "the server exited (exit status: 1); last stderr line: fatal: no API key (gave up after 2 restarts)"
+        )
     );
     assert_eq!(stderr_tail, &["fatal: no API key"]);
     host.shutdown().await;
@@ -183,13 +196,19 @@ async fn a_server_that_cannot_start_fails_at_once_with_the_reason() {
             matches!(s, ServerState::Failed { .. })
         })
         .await;
-        let [ServerState::Starting, ServerState::Failed { reason, .. }] = &seen[..] else {
+        let [
+            ServerState::Starting,
+            ServerState::Failed {
+                reason: Reason::NotStarted { program, detail },
+                gave_up_after: None,
+                ..
+            },
+        ] = &seen[..]
+        else {
             panic!("{command:?} was retried: {seen:?}")
         };
-        assert!(
-            reason.contains(cause) && !reason.contains("gave up"),
-            "{reason}"
-        );
+        assert_eq!(program, &command.display().to_string());
+        assert!(detail.contains(cause), "{detail}");
         host.shutdown().await;
     }
 }

@@ -208,7 +208,7 @@ async fn credentials_made_for_another_authorization_server_are_not_sent() {
                 server,
                 state: ServerState::AuthRequired { detail, .. },
                 ..
-            } if server == SERVER => Some(detail),
+            } if server == SERVER => Some(detail.to_string()),
             Update::Status {
                 server,
                 state: ServerState::Running { .. },

@@ -122,6 +122,12 @@ export const chat = {
   "chat.call.denied": "Denied by {by}",
   "chat.call.deniedByYou": "Denied by user",
   "chat.call.notRun": "Not run",
+  "chat.call.modelWasTold": "The model was told: {told}",
+  "chat.failure.stopped": "the conversation was stopped",
+  "chat.failure.notRunning": "The server {server} is not running.",
+  "chat.failure.noTool": "There is no tool named {name}.",
+  "chat.failure.notAnObject": "The arguments must be a JSON object; they were: {arguments}",
+  "chat.failure.noSkill": "{server} lists no skill named {name}.",
   "chat.tools.offered": "Tools offered to the model: <strong>{offered}</strong>",
   "chat.tools.none": "No running server offers tools.",
 } as const;

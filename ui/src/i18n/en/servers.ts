@@ -36,6 +36,16 @@ export const servers = {
   "servers.status.signInNeeded": "Sign-in needed",
   "servers.status.withDetail": "{status}: {detail}",
 
+  "servers.reason.exited": "the server exited ({exit})",
+  "servers.reason.exitedWithLine": "the server exited ({exit}); last stderr line: {line}",
+  "servers.reason.notStarted": "could not start {program}: {detail}",
+  "servers.reason.unreachable": "could not connect to {url}: {detail}",
+  "servers.reason.missingSecret": "the secret {secret} is not in the keyring; set it again in the server's settings",
+  "servers.reason.asks": "{server} asks for authorization",
+  "servers.reason.asksAgain": "{server} asks for authorization again",
+  "servers.reason.noRegistration": "{issuer} offers no way for this app to register; a client id or an access token must be entered",
+  "servers.reason.gaveUp": "{reason} (gave up after {count, plural, one {# restart} other {# restarts}})",
+
   "servers.details.waitingForBrowser": "Finish signing in in your browser; this waits for it to come back.",
   "servers.details.cancelSignIn": "Cancel sign-in",
   "servers.details.capabilities": "Capabilities",

@@ -123,6 +123,12 @@ export const chat: Catalogue<typeof english> = {
   "chat.call.denied": "已拒绝（决定方：{by}）",
   "chat.call.deniedByYou": "已被你拒绝",
   "chat.call.notRun": "未运行",
+  "chat.call.modelWasTold": "已告知模型：{told}",
+  "chat.failure.stopped": "对话已停止",
+  "chat.failure.notRunning": "服务器 {server} 未在运行。",
+  "chat.failure.noTool": "没有名为 {name} 的工具。",
+  "chat.failure.notAnObject": "参数必须是 JSON 对象；收到的是：{arguments}",
+  "chat.failure.noSkill": "{server} 没有名为 {name} 的技能。",
   "chat.tools.offered": "提供给模型的工具：<strong>{offered}</strong>",
   "chat.tools.none": "没有运行中的服务器提供工具。",
 };

@@ -39,6 +39,16 @@ export const servers: Catalogue<typeof english> = {
   "servers.status.signInNeeded": "需要登录",
   "servers.status.withDetail": "{status}：{detail}",
 
+  "servers.reason.exited": "服务器已退出（{exit}）",
+  "servers.reason.exitedWithLine": "服务器已退出（{exit}）；标准错误输出的最后一行：{line}",
+  "servers.reason.notStarted": "无法启动 {program}：{detail}",
+  "servers.reason.unreachable": "无法连接到 {url}：{detail}",
+  "servers.reason.missingSecret": "机密 {secret} 不在密钥环中；请在服务器设置中重新填写",
+  "servers.reason.asks": "{server} 要求授权",
+  "servers.reason.asksAgain": "{server} 再次要求授权",
+  "servers.reason.noRegistration": "{issuer} 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+  "servers.reason.gaveUp": "{count, plural, other {{reason}（重启 # 次后放弃）}}",
+
   "servers.details.waitingForBrowser": "请在浏览器中完成登录；这里会一直等到浏览器返回。",
   "servers.details.cancelSignIn": "取消登录",
   "servers.details.capabilities": "能力",

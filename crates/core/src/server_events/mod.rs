@@ -4,6 +4,9 @@
 use serde::Serialize;
 use switchboard_mcp::types::LoggingLevel;
 
+mod reason;
+pub use reason::Reason;
+
 /// Where a server stands, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -26,22 +29,48 @@ pub enum ServerState {
     Restarting {
         attempt: u32,
         backoff_ms: u64,
-        reason: String,
+        reason: Reason,
     },
     Stopped,
-    /// Gave up: why, and the last lines the server wrote to stderr.
+    /// Gave up: why (after so many restarts, if it had been restarted), and the last lines
+    /// the server wrote to stderr.
     Failed {
-        reason: String,
+        reason: Reason,
+        gave_up_after: Option<u32>,
         stderr_tail: Vec<String>,
     },
     /// The server wants authorization (HTTP 401/403).
     AuthRequired {
-        detail: String,
+        detail: Reason,
         /// Signing in cannot work here (the authorization server offers no way for this
         /// app to register): a personal access token is the way in.
         #[serde(default)]
         token_instead: bool,
     },
+}
+
+impl ServerState {
+    /// Why it restarts, failed or waits for authorization, in the host's English.
+    pub fn why(&self) -> Option<String> {
+        match self {
+            Self::Restarting { reason, .. }
+            | Self::Failed {
+                reason,
+                gave_up_after: None,
+                ..
+            } => Some(reason.to_string()),
+            Self::Failed {
+                reason,
+                gave_up_after: Some(restarts),
+                ..
+            } => Some(format!(
+                "{reason} (gave up after {restarts} restart{})",
+                if *restarts == 1 { "" } else { "s" }
+            )),
+            Self::AuthRequired { detail, .. } => Some(detail.to_string()),
+            Self::Starting | Self::Running { .. } | Self::Stopped => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,0 +1,142 @@
+//! Why a server stopped, restarts or waits for the person: a kind the window words in the
+//! person's language, with what came from elsewhere (the system's words, the server's last
+//! line, another part's message) kept as it came. `Display` is the host's English, for its
+//! log and the command line.
+
+use std::fmt;
+
+use serde::Serialize;
+use switchboard_mcp::auth::AuthError;
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::connection::RequestError;
+use switchboard_mcp::transport::{CloseReason, TransportError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Reason {
+    /// The program ended: how, in the system's words ("exit status: 3"), and the last line
+    /// it wrote to stderr.
+    Exited {
+        exit: String,
+        last_line: Option<String>,
+    },
+    /// The program could not be started: which, and the system's words.
+    NotStarted { program: String, detail: String },
+    /// The server's address could not be reached: the system's words.
+    Unreachable { url: String, detail: String },
+    /// A secret of its configuration is not in the keyring.
+    MissingSecret { secret: String },
+    /// The server asks for authorization: at the start, or again once it had let the
+    /// person in.
+    AsksForAuthorization { server: String, again: bool },
+    /// The authorization server offers no way for this app to register.
+    NoRegistration { issuer: String },
+    /// Another part's words, as they came.
+    Said { text: String },
+}
+
+impl Reason {
+    pub fn said(text: impl Into<String>) -> Self {
+        Self::Said { text: text.into() }
+    }
+
+    /// The same reason with each of its texts passed through `f` (to mask what they hold).
+    pub fn map_texts(self, f: impl Fn(&str) -> String) -> Self {
+        match self {
+            Self::Exited { exit, last_line } => Self::Exited {
+                exit,
+                last_line: last_line.as_deref().map(&f),
+            },
+            Self::NotStarted { program, detail } => Self::NotStarted {
+                program: f(&program),
+                detail: f(&detail),
+            },
+            Self::Unreachable { url, detail } => Self::Unreachable {
+                url: f(&url),
+                detail: f(&detail),
+            },
+            Self::NoRegistration { issuer } => Self::NoRegistration { issuer: f(&issuer) },
+            Self::Said { text } => Self::Said { text: f(&text) },
+            other @ (Self::MissingSecret { .. } | Self::AsksForAuthorization { .. }) => other,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Exited { exit, last_line } => {
+                write!(f, "the server exited ({exit})")?;
+                match last_line {
+                    Some(line) => write!(f, "; last stderr line: {line}"),
+                    None => Ok(()),
+                }
+            }
+            Self::NotStarted { program, detail } => {
+                write!(f, "could not start {program:?}: {detail}")
+            }
+            Self::Unreachable { url, detail } => write!(f, "could not connect to {url}: {detail}"),
+            Self::MissingSecret { secret } => write!(
+                f,
+                "the secret {secret:?} is not in the keyring; set it again in the server's settings"
+            ),
+            Self::AsksForAuthorization { server, again } => write!(
+                f,
+                "{server} asks for authorization{}",
+                if *again { " again" } else { "" }
+            ),
+            Self::NoRegistration { issuer } => write!(
+                f,
+                "{}",
+                AuthError::NoRegistration {
+                    issuer: issuer.clone()
+                }
+            ),
+            Self::Said { text } => f.write_str(text),
+        }
+    }
+}
+
+impl From<&CloseReason> for Reason {
+    fn from(closed: &CloseReason) -> Self {
+        match &closed.exit {
+            Some(exit) => Self::Exited {
+                exit: exit.clone(),
+                last_line: closed.stderr_tail.last().cloned(),
+            },
+            None => Self::said(closed.to_string()),
+        }
+    }
+}
+
+impl From<&ClientError> for Reason {
+    fn from(error: &ClientError) -> Self {
+        match error {
+            ClientError::Request(RequestError::Closed(closed)) => closed.as_ref().into(),
+            ClientError::Request(RequestError::Transport {
+                error: TransportError::Connect { url, detail },
+                ..
+            }) => Self::Unreachable {
+                url: url.clone(),
+                detail: detail.clone(),
+            },
+            other => Self::said(other.to_string()),
+        }
+    }
+}
+
+impl From<&AuthError> for Reason {
+    fn from(error: &AuthError) -> Self {
+        match error {
+            AuthError::NoRegistration { issuer } => Self::NoRegistration {
+                issuer: issuer.clone(),
+            },
+            other => Self::said(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import { act } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ServerState_Serialize as ServerState } from "../bindings";
+import { applyLanguage } from "../i18n";
+import samples from "../testing/reasons.json";
+import { whyText } from "./reasons";
+
+/** A server's state of each reason, and why it is in it as the host words it (`src-tauri/told.rs`). */
+const states = samples.servers as { why: string; state: ServerState }[];
+
+afterEach(() => act(() => applyLanguage("en")));
+
+describe("why a server is in its state", () => {
+  it("reads in English as the host words it", () => {
+    for (const { why, state } of states) expect(whyText(state)).toBe(why);
+  });
+
+  it("reads in Chinese, the system's and the server's own words in it as they came", () => {
+    act(() => applyLanguage("zh-CN"));
+    expect(states.map(({ state }) => whyText(state))).toEqual([
+      "服务器已退出（exit status: 3）；标准错误输出的最后一行：fatal: no token",
+      "服务器已退出（signal: 9 (SIGKILL)）",
+      '无法启动 "/opt/mcp/no-such-server"：No such file or directory (os error 2)',
+      "无法连接到 http://127.0.0.1:9/mcp：Connection refused",
+      '机密 "weather/env/API_KEY" 不在密钥环中；请在服务器设置中重新填写',
+      "the server's answer to initialize is not valid: missing field",
+      "服务器已退出（exit status: 3）；标准错误输出的最后一行：fatal: no token（重启 1 次后放弃）",
+      "服务器已退出（signal: 9 (SIGKILL)）（重启 5 次后放弃）",
+      "服务器已退出（exit status: 3）；标准错误输出的最后一行：fatal: no token",
+      "tracker 要求授权",
+      "tracker 再次要求授权",
+      "https://login.example 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+    ]);
+  });
+});

@@ -1,0 +1,42 @@
+import type { Reason, ServerState_Serialize as ServerState } from "../bindings";
+import { t } from "../i18n";
+
+/** Why a server stopped, restarts or waits, in the window's language; the system's and
+ *  the server's own words in it as they came. */
+export function reasonText(reason: Reason): string {
+  switch (reason.kind) {
+    case "exited":
+      return reason.lastLine === null
+        ? t("servers.reason.exited", { exit: reason.exit })
+        : t("servers.reason.exitedWithLine", { exit: reason.exit, line: reason.lastLine });
+    case "notStarted":
+      // Quoted as the host quotes it (a Rust string's debug form: JSON's, for a path).
+      return t("servers.reason.notStarted", { program: JSON.stringify(reason.program), detail: reason.detail });
+    case "unreachable":
+      return t("servers.reason.unreachable", { url: reason.url, detail: reason.detail });
+    case "missingSecret":
+      return t("servers.reason.missingSecret", { secret: JSON.stringify(reason.secret) });
+    case "asksForAuthorization":
+      return t(reason.again ? "servers.reason.asksAgain" : "servers.reason.asks", { server: reason.server });
+    case "noRegistration":
+      return t("servers.reason.noRegistration", { issuer: reason.issuer });
+    case "said":
+      return reason.text;
+  }
+}
+
+/** Why a server restarts, failed or waits for authorization, with the restarts it was given. */
+export function whyText(state: ServerState): string | null {
+  switch (state.state) {
+    case "restarting":
+      return reasonText(state.reason);
+    case "failed":
+      return state.gaveUpAfter === null
+        ? reasonText(state.reason)
+        : t("servers.reason.gaveUp", { reason: reasonText(state.reason), count: state.gaveUpAfter });
+    case "auth_required":
+      return reasonText(state.detail);
+    default:
+      return null;
+  }
+}
