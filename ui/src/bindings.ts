@@ -1648,7 +1648,7 @@ export type Pending_Deserialize = {
 	 *  it asked, whose they are and what they call, oldest first; empty when it asked on
 	 *  its own, and for every other question.
 	 */
-	during: Serving[],
+	during: Serving_Deserialize[],
 };
 
 /**  A pending request as faces see it. */
@@ -1673,7 +1673,7 @@ export type Pending_Serialize = {
 	 *  it asked, whose they are and what they call, oldest first; empty when it asked on
 	 *  its own, and for every other question.
 	 */
-	during: Serving[],
+	during: Serving_Serialize[],
 };
 
 /**  Where a value sits in a server's configuration. */
@@ -1746,7 +1746,10 @@ export type ProgressItem_Deserialize = {
 	/**  Chosen by the face that started the call; it cancels by this token. */
 	token: string,
 	server: string,
+	/**  The tool's title or name, or the read as the host names it in English. */
 	label: string,
+	/**  The read, for a face to name in its language; none for a tool call. */
+	read?: Read | null,
 	progress: number,
 	total?: number | null,
 	message?: string | null,
@@ -1761,7 +1764,10 @@ export type ProgressItem_Serialize = {
 	/**  Chosen by the face that started the call; it cancels by this token. */
 	token: string,
 	server: string,
+	/**  The tool's title or name, or the read as the host names it in English. */
 	label: string,
+	/**  The read, for a face to name in its language; none for a tool call. */
+	read: Read | null,
 	progress: number,
 	total: number | null,
 	message: string | null,
@@ -2562,10 +2568,30 @@ export type ServerSummary_Serialize = {
  *  A call a server serves while it asks the person something: who made it, and what it
  *  calls.
  */
-export type Serving = {
+export type Serving = Serving_Serialize | Serving_Deserialize;
+
+/**
+ *  A call a server serves while it asks the person something: who made it, and what it
+ *  calls.
+ */
+export type Serving_Deserialize = {
 	origin: Origin,
-	/**  The tool called, as the activity view names it. */
+	/**  The tool called, or the read as the host names it in English. */
 	call: string,
+	/**  The read, for a face to name in its language; none for a tool call. */
+	read?: Read | null,
+};
+
+/**
+ *  A call a server serves while it asks the person something: who made it, and what it
+ *  calls.
+ */
+export type Serving_Serialize = {
+	origin: Origin,
+	/**  The tool called, or the read as the host names it in English. */
+	call: string,
+	/**  The read, for a face to name in its language; none for a tool call. */
+	read: Read | null,
 };
 
 /**  What adding Switchboard to an app's file changes. */

@@ -267,8 +267,10 @@ pub struct Pending {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Serving {
     pub origin: crate::decisions::Origin,
-    /// The tool called, as the activity view names it.
+    /// The tool called, or the read as the host names it in English.
     pub call: String,
+    /// The read, for a face to name in its language; none for a tool call.
+    pub read: Option<crate::reads::Read>,
 }
 
 /// How a request arrives: whether it comes forward, and what its server is serving (see
@@ -1036,6 +1038,7 @@ mod tests {
             .map(|origin| Serving {
                 origin: origin.clone(),
                 call: "search".into(),
+                read: None,
             })
             .collect()
     }

@@ -32,6 +32,7 @@ const call = (token: string, label: string, started: number, progress = 0, total
   total,
   message: null,
   startedMs: started,
+  read: null,
 });
 
 /** Renders the view with these requests waiting; returns a way to play the host's updates. */

@@ -26,6 +26,7 @@ function waitOf(pending: Pending): ProgressItem | null {
   return {
     token: `${WAIT}${pending.id}`,
     server: pending.server,
+    read: null,
     label: kind === "sampling" ? translate("activity.running.asksModelReply") : translate("activity.running.asksQuestion"),
     progress: 0,
     total: null,

@@ -10,9 +10,21 @@ afterEach(() => {
 });
 
 const items: ProgressItem[] = [
-  { token: "t1", server: "files", label: "search_files", progress: 3, total: 10, message: "scanning /home", startedMs: 100_000 },
-  { token: "t2", server: "demo", label: "longRunningOperation", progress: 0, total: null, message: null, startedMs: 95_000 },
+  { token: "t1", server: "files", label: "search_files", read: null, progress: 3, total: 10, message: "scanning /home", startedMs: 100_000 },
+  { token: "t2", server: "demo", label: "longRunningOperation", read: null, progress: 0, total: null, message: null, startedMs: 95_000 },
 ];
+
+/** An agent's read, named by the host in English. */
+const read: ProgressItem = {
+  token: "t3",
+  server: "demo",
+  label: "Read demo://readme",
+  read: { kind: "resource", uri: "demo://readme" },
+  progress: 0,
+  total: null,
+  message: null,
+  startedMs: 110_000,
+};
 
 describe("ProgressList", () => {
   it("shows each request's progress, server, message and elapsed time", () => {
@@ -42,6 +54,11 @@ describe("ProgressList", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cancel longRunningOperation" }));
     expect(onCancel).toHaveBeenCalledExactlyOnceWith("t2");
   });
+
+  it("names a read as the host does", () => {
+    render(<ProgressList items={[read]} onCancel={vi.fn()} />);
+    expect(screen.getByRole("button", { name: `Cancel ${read.label}` })).toBeTruthy();
+  });
 });
 
 describe("ProgressList in Chinese", () => {
@@ -60,5 +77,11 @@ describe("ProgressList in Chinese", () => {
     expect(within(second).getByRole("button", { name: "取消 longRunningOperation" }).textContent).toBe("取消");
     act(() => vi.advanceTimersByTime(50_000));
     expect(first.textContent).toContain("1 分 02 秒");
+  });
+
+  it("names a read in Chinese", () => {
+    act(() => applyLanguage("zh-CN"));
+    render(<ProgressList items={[read]} onCancel={vi.fn()} />);
+    expect(screen.getByRole("progressbar", { name: "读取 demo://readme 的进度" })).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
 import { t as translate, useT } from "../i18n";
 import { formatElapsed, useNow } from "../servers/time";
+import { readNamed } from "../approvals/readSubject";
 import "./activity.css";
 
 export interface ProgressListProps {
@@ -14,21 +15,23 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
   const now = useNow(items.length > 0);
   return (
     <ul className="progress-list">
-      {items.map((item) => (
+      {items.map((item) => {
+        const label = labelOf(item);
+        return (
         <li key={item.token} className="progress-item">
           <div className="progress-head">
-            <strong className="progress-label">{item.label}</strong>
+            <strong className="progress-label">{label}</strong>
             <span className="muted">{item.server}</span>
             <span className="muted progress-elapsed">{formatElapsed(now - item.startedMs)}</span>
-            <button type="button" aria-label={t("activity.progress.cancelLabel", { label: item.label })} onClick={() => onCancel(item.token)}>
+            <button type="button" aria-label={t("activity.progress.cancelLabel", { label })} onClick={() => onCancel(item.token)}>
               {t("activity.progress.cancel")}
             </button>
           </div>
           {/* Without a total the server cannot say how far along it is: the bar is indeterminate. */}
           {item.total !== null && item.total > 0 ? (
-            <progress aria-label={t("activity.progress.of", { label: item.label })} value={Math.min(item.progress, item.total)} max={item.total} />
+            <progress aria-label={t("activity.progress.of", { label })} value={Math.min(item.progress, item.total)} max={item.total} />
           ) : (
-            <progress aria-label={t("activity.progress.of", { label: item.label })} />
+            <progress aria-label={t("activity.progress.of", { label })} />
           )}
           <p className="progress-text">
             {/* Nothing counted yet but something said (a request waiting for the person): that alone. */}
@@ -42,7 +45,8 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
             )}
           </p>
         </li>
-      ))}
+        );
+      })}
     </ul>
   );
 }
@@ -54,3 +58,11 @@ function amount({ progress, total }: ProgressItem): string {
 }
 
 const trim = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ""));
+
+/** What is under way: the tool's title or name, or the read, said in the window's language
+ *  and begun as a label is ("Read demo://readme"). */
+function labelOf(item: ProgressItem): string {
+  if (!item.read) return item.label;
+  const named = readNamed(item.read);
+  return named.charAt(0).toLocaleUpperCase() + named.slice(1);
+}

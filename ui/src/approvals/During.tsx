@@ -1,5 +1,6 @@
 import type { Origin, Serving } from "../bindings";
 import { t, useT } from "../i18n";
+import { readNamed } from "./readSubject";
 
 /** One call served, and whose it is: "your call to index", "Claude Code’s call to search". */
 function callOf(origin: Origin, call: string): string {
@@ -30,7 +31,7 @@ function listed(items: string[]): string {
  */
 export function duringText(during: readonly Serving[]): string | null {
   if (during.length === 0) return null;
-  return t("approvals.during.text", { calls: listed(during.map((s) => callOf(s.origin, s.call))) });
+  return t("approvals.during.text", { calls: listed(during.map((s) => callOf(s.origin, s.read ? readNamed(s.read) : s.call))) });
 }
 
 /** Says which calls a server's question arises from, if any. */

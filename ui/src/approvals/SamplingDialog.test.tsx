@@ -491,9 +491,9 @@ describe("SamplingDialog in Chinese", () => {
             toolChoice: { mode: "auto" },
           },
           during: [
-            { origin: { by: "agent", name: "Claude Code" }, call: "search" },
-            { origin: { by: "person" }, call: "index" },
-            { origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add" },
+            { origin: { by: "agent", name: "Claude Code" }, call: "search", read: null },
+            { origin: { by: "person" }, call: "read demo://readme", read: { kind: "resource", uri: "demo://readme" } },
+            { origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add", read: null },
           ],
         }}
         onAnswer={vi.fn()}
@@ -503,7 +503,7 @@ describe("SamplingDialog in Chinese", () => {
     waitOutGuard();
     const dialog = screen.getByRole("dialog", { name: "research 请求模型回复" });
     expect(dialog.textContent).toContain(
-      "在处理来自 Claude Code 的 search 调用、你的 index 调用和来自模型（对话“Plan the trip”）的 add 调用时提出。",
+      "在处理来自 Claude Code 的 search 调用、你的 读取 demo://readme 调用和来自模型（对话“Plan the trip”）的 add 调用时提出。",
     );
     expect(screen.getByRole("timer").textContent).toMatch(/^\d:\d\d 后自动拒绝$/);
     expect(

@@ -15,3 +15,19 @@ export function readSubject(read: Read): string {
       return t("requests.subject.skill", { name: read.name });
   }
 }
+
+/** A read as a call names it ("read demo://readme"), in the window's language. */
+export function readNamed(read: Read): string {
+  switch (read.kind) {
+    case "resource":
+      return t("requests.named.resource", { uri: read.uri });
+    case "subscription":
+      return t("requests.named.subscription", { uri: read.uri });
+    case "prompt":
+      return t("requests.named.prompt", { name: read.name });
+    case "completion":
+      return t("requests.named.completion", { argument: read.argument, of: read.of });
+    case "skill":
+      return t("requests.named.skill", { name: read.name });
+  }
+}

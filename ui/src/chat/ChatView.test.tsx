@@ -40,7 +40,8 @@ afterEach(() => {
   resyncs.length = 0;
 });
 
-const summary = { id: 1, title: "New conversation", createdMs: 0, updatedMs: 0, messages: 0 };
+/** A new conversation, untitled until its first message. */
+const summary = { id: 1, title: "", createdMs: 0, updatedMs: 0, messages: 0 };
 const noSpent = { inputTokens: 0, outputTokens: 0, cost: 0, unpriced: 0 };
 const noSettings = { provider: null, model: null, system: null, maxTokens: null, maxRounds: null, effort: null };
 const emit = (payload: unknown) => listeners.forEach((f) => f({ payload }));
@@ -94,6 +95,7 @@ describe("the chat view", () => {
     await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "Hello{Enter}");
     expect(commands.sendMessage).toHaveBeenCalledWith(1, "Hello", "local", "m2");
     await screen.findByRole("list", { name: "Messages" });
+    expect(await screen.findByRole("heading", { name: "New conversation" })).toBeTruthy();
     emit({
       kind: "chat_message",
       conversation: 1,

@@ -271,7 +271,7 @@ export function ChatView() {
   const provider = configured.find((p) => p.name === choice?.provider);
   const conversations: ConversationSummary[] = list.data ?? [];
   // The list is fetched again when a conversation is named after its first message.
-  const title = view ? (conversations.find((c) => c.id === view.summary.id)?.title ?? view.summary.title) : "";
+  const title = view ? titleOf(conversations.find((c) => c.id === view.summary.id) ?? view.summary) : "";
 
   return (
     <div className="chat">
@@ -308,7 +308,7 @@ export function ChatView() {
           {conversations.map((c) => (
             <li key={c.id}>
               <button type="button" className="chat-entry" aria-current={c.id === open ? "true" : undefined} onClick={() => setOpen(c.id)}>
-                <span className="chat-entry-title">{c.title}</span>{" "}
+                <span className="chat-entry-title">{titleOf(c)}</span>{" "}
                 <time className="muted" dateTime={isoTime(c.updatedMs)}>
                   {formatDateTime(c.updatedMs)}
                 </time>
@@ -546,4 +546,9 @@ export function ChatView() {
       </section>
     </div>
   );
+}
+
+/** A conversation's title; one not named yet (blank) is called so in the window's language. */
+function titleOf(conversation: { title: string }): string {
+  return conversation.title || translate("chat.list.untitled");
 }

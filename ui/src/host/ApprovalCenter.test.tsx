@@ -119,17 +119,18 @@ describe("the approval center", () => {
       ...toolCall(6, "files", "unused"),
       question: { kind: "roots" },
       during: [
-        { origin: { by: "agent", name: "Claude Code" }, call: "search" },
-        { origin: { by: "person" }, call: "index" },
+        { origin: { by: "agent", name: "Claude Code" }, call: "search", read: null },
+        { origin: { by: "person" }, call: "index", read: null },
+        { origin: { by: "agent", name: "Cursor" }, call: "prompt plan", read: { kind: "prompt", name: "plan", arguments: {} } },
       ],
     };
     render(<ApprovalCenter pending={[roots]} selectedId={null} />);
     const dialog = await screen.findByRole("dialog");
-    expect(dialog.textContent).toContain("While serving Claude Code’s call to search and your call to index.");
+    expect(dialog.textContent).toContain("While serving Claude Code’s call to search, your call to index and Cursor’s call to prompt plan.");
     const form: Pending = {
       ...toolCall(7, "notes", "unused"),
       question: { kind: "elicitation", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } },
-      during: [{ origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add" }],
+      during: [{ origin: { by: "model", conversation: "3", title: "Plan the trip" }, call: "add", read: null }],
     };
     cleanup();
     render(<ApprovalCenter pending={[form]} selectedId={null} />);

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::NEW_TITLE;
 use super::shown::{ConversationView, Role, ShownPart};
 
 /// The form a conversation is exported in.
@@ -62,7 +63,11 @@ pub fn export(view: &ConversationView, format: ExportFormat) -> Exported {
 }
 
 fn markdown(view: &ConversationView) -> String {
-    let mut out = format!("# {}\n", view.summary.title);
+    let title = match view.summary.title.as_str() {
+        "" => NEW_TITLE,
+        title => title,
+    };
+    let mut out = format!("# {title}\n");
     for message in &view.messages {
         let who = match message.role {
             Role::User => "You",

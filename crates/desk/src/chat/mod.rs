@@ -54,7 +54,8 @@ pub use shown::{
 };
 use shown::{chat_tools, price_of, shown_message, shown_spent};
 
-/// The title a conversation has until its first message names it.
+/// What a conversation is called until its first message names it, in English (its
+/// export); it is kept untitled (blank), and earlier versions kept this.
 pub const NEW_TITLE: &str = "New conversation";
 
 #[derive(Debug, thiserror::Error)]
@@ -326,16 +327,14 @@ impl Chats {
         })
     }
 
-    /// A new conversation; a blank title is [`NEW_TITLE`], until the first message.
+    /// A new conversation; without a title it is untitled (blank: a face names it in its
+    /// own words) until its first message names it.
     pub async fn create_conversation(
         &self,
         title: Option<String>,
     ) -> Result<ConversationSummary, ChatError> {
-        let title = title
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| NEW_TITLE.to_owned());
-        Ok(self.conversations_kept()?.create(&title).await?)
+        let title = title.as_deref().map(str::trim).unwrap_or_default();
+        Ok(self.conversations_kept()?.create(title).await?)
     }
 
     pub async fn rename_conversation(&self, id: i64, title: &str) -> Result<(), ChatError> {

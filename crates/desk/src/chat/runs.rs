@@ -373,7 +373,8 @@ impl Chats {
             runs.insert(id, stop.clone());
         }
         let mut title = opened.summary.title;
-        if opened.summary.messages == 0 && title == NEW_TITLE {
+        // Untitled: blank, or named in English by an earlier version.
+        if opened.summary.messages == 0 && (title.is_empty() || title == NEW_TITLE) {
             title = title_of(text);
             if let Err(e) = kept.rename(id, &title).await {
                 tracing::warn!("{e}");
@@ -543,6 +544,7 @@ impl Call<'_> {
                     token: token(call_id),
                     server: server.clone(),
                     label: tool.clone(),
+                    read: None,
                     progress: 0.0,
                     total: None,
                     message: None,
@@ -552,6 +554,7 @@ impl Call<'_> {
                 let by = Serving {
                     origin: self.asker.clone(),
                     call: tool.clone(),
+                    read: None,
                 };
                 explorer.call_began(item, by, self.stop.clone());
             }

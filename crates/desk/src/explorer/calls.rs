@@ -138,6 +138,7 @@ mod tests {
                 token: "t".into(),
                 server: server.into(),
                 label: "Delete a note".into(),
+                read: None,
                 progress: 0.0,
                 total: None,
                 message: None,
@@ -146,6 +147,7 @@ mod tests {
             by: Serving {
                 origin,
                 call: "delete_note".into(),
+                read: None,
             },
             served: false,
         }
@@ -170,7 +172,8 @@ mod tests {
             calls.served_by("notes"),
             [Serving {
                 origin: agent,
-                call: "delete_note".into()
+                call: "delete_note".into(),
+                read: None,
             }]
         );
         assert!(calls.served_by("other").is_empty());

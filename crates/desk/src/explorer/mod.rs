@@ -178,7 +178,10 @@ pub struct ProgressItem {
     /// Chosen by the face that started the call; it cancels by this token.
     pub token: String,
     pub server: String,
+    /// The tool's title or name, or the read as the host names it in English.
     pub label: String,
+    /// The read, for a face to name in its language; none for a tool call.
+    pub read: Option<Read>,
     // A server's JSON number: never NaN, so never null.
     #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub progress: f64,
@@ -366,6 +369,7 @@ impl Explorer {
         let by = Serving {
             origin: origin.clone(),
             call: tool.name.clone(),
+            read: None,
         };
         let (cancel, _running) = self.begin(&token, server, label, by);
         let gate = &self.gate;
@@ -449,6 +453,7 @@ impl Explorer {
         let by = Serving {
             origin: origin.clone(),
             call: named,
+            read: Some(read.clone()),
         };
         let (cancel, _running) = self.begin(&token, server, label, by);
         let method = read.method();
@@ -482,6 +487,7 @@ impl Explorer {
             token: token.to_owned(),
             server: server.to_owned(),
             label,
+            read: by.read.clone(),
             progress: 0.0,
             total: None,
             message: None,

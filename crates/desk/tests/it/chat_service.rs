@@ -25,9 +25,7 @@ use switchboard_core::server_events::ServerState;
 use switchboard_desk::chat::{ChatChange, ChatHost, open_conversations};
 use switchboard_desk::explorer::{Calls, ExplorerHost};
 use switchboard_desk::models::{ModelsChange, ModelsHost};
-use switchboard_desk::{
-    ChatError, Chats, Explorer, Models, ModelsError, NEW_TITLE, TurnedOff, Update,
-};
+use switchboard_desk::{ChatError, Chats, Explorer, Models, ModelsError, TurnedOff, Update};
 use switchboard_mcp::client::Client;
 use switchboard_mcp::transport::BoxFuture;
 use switchboard_mcp::types::Tool;
@@ -230,7 +228,7 @@ async fn a_conversation_is_created_renamed_found_kept_and_deleted() {
     let world = world();
     let chats = &world.chats;
     let blank = chats.create_conversation(Some("  ".into())).await.unwrap();
-    assert_eq!(blank.title, NEW_TITLE, "a blank title is the new one's");
+    assert_eq!(blank.title, "", "a blank title leaves it untitled");
     let named = chats
         .create_conversation(Some(" Trip to Lima ".into()))
         .await
@@ -319,10 +317,7 @@ async fn a_message_with_no_model_to_ask_is_refused_and_nothing_is_kept() {
 
     let view = chats.conversation(chat.id).await.unwrap();
     assert!(view.messages.is_empty(), "{:?}", view.messages);
-    assert_eq!(
-        view.summary.title, NEW_TITLE,
-        "not named by a message refused"
-    );
+    assert_eq!(view.summary.title, "", "not named by a message refused");
     assert!(!view.running);
     assert!(world.memory.announced.lock().is_empty(), "nothing was told");
 }

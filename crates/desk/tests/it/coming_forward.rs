@@ -131,7 +131,8 @@ async fn what_a_server_asks_while_serving_an_agents_call_names_the_agent_and_the
         form.during,
         [Serving {
             origin: agent,
-            call: "ask_user".into()
+            call: "ask_user".into(),
+            read: None,
         }]
     );
     world
@@ -158,7 +159,8 @@ async fn a_call_waiting_for_a_decision_is_not_one_its_server_serves() {
         form.during,
         [Serving {
             origin: Origin::Person,
-            call: "ask_user".into()
+            call: "ask_user".into(),
+            read: None,
         }]
     );
     world

@@ -100,7 +100,7 @@ fn text_of(updates: &[Update]) -> String {
 async fn without_a_provider_a_message_says_to_add_a_model() {
     let world = desk().await;
     let chat = world.desk.chats().create_conversation(None).await.unwrap();
-    assert_eq!(chat.title, NEW_TITLE);
+    assert_eq!(chat.title, "", "untitled until its first message");
     let sent = world
         .desk
         .chats()
@@ -343,9 +343,11 @@ async fn echo_asked_by_a_model(
     (world, chat, chat_updates, provider)
 }
 
+/// Its conversation is kept untitled as earlier versions kept one (`NEW_TITLE`): its
+/// first message names it all the same.
 #[tokio::test]
 async fn stop_ends_a_run_waiting_for_the_person() {
-    let (mut world, chat, mut chat_updates, _provider) = echo_asked_by_a_model("Stopping").await;
+    let (mut world, chat, mut chat_updates, _provider) = echo_asked_by_a_model(NEW_TITLE).await;
     let asked = world.asked().await;
     assert!(world.desk.chats().stop_chat(chat.id));
     world.withdrawn(asked.id).await;
@@ -360,6 +362,8 @@ async fn stop_ends_a_run_waiting_for_the_person() {
             ..
         })
     ));
+    let view = world.desk.chats().conversation(chat.id).await.unwrap();
+    assert_eq!(view.summary.title, "Echo");
 }
 
 #[tokio::test]

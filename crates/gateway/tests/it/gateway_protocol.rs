@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
+use switchboard_core::reads::Read;
 use switchboard_core::secrets::Secrets;
 use switchboard_gateway::{Caller, Via, serve};
 use switchboard_mcp::connection::Connection;
@@ -979,13 +980,17 @@ async fn a_stateless_agent_answers_a_servers_question_during_its_read() {
         .explorer()
         .calls_in_flight()
         .into_iter()
-        .map(|item| (item.server, item.label))
+        .map(|item| (item.server, item.label, item.read))
         .collect();
     assert_eq!(
         listed,
         [(
             "peer".to_owned(),
-            "Prompt test_input_required_result_prompt".to_owned()
+            "Prompt test_input_required_result_prompt".to_owned(),
+            Some(Read::Prompt {
+                name: "test_input_required_result_prompt".into(),
+                arguments: Default::default()
+            })
         )]
     );
 

@@ -2,6 +2,7 @@
 export const chat = {
   "chat.list.label": "Conversations",
   "chat.list.new": "New conversation",
+  "chat.list.untitled": "New conversation",
   "chat.list.search": "Search conversations",
   "chat.list.searchPlaceholder": "Search…",
   "chat.list.deleted": "Deleted “{title}”.",

@@ -39,6 +39,11 @@ export const requests = {
   "requests.subject.prompt": "the prompt {name}",
   "requests.subject.completion": "suggestions for {argument} of {of}",
   "requests.subject.skill": "the skill {name}",
+  "requests.named.resource": "read {uri}",
+  "requests.named.subscription": "subscribe to {uri}",
+  "requests.named.prompt": "prompt {name}",
+  "requests.named.completion": "complete {argument} of {of}",
+  "requests.named.skill": "use the skill {name}",
 
   // Folders to share: a server asks for them, an agent offers its own.
   "requests.roots.title": "{server} wants to see your folders",

@@ -5,6 +5,7 @@ import type { chat as english } from "../en/chat";
 export const chat: Catalogue<typeof english> = {
   "chat.list.label": "对话列表",
   "chat.list.new": "新建对话",
+  "chat.list.untitled": "新对话",
   "chat.list.search": "搜索对话",
   "chat.list.searchPlaceholder": "搜索…",
   "chat.list.deleted": "已删除“{title}”。",

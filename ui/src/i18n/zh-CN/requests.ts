@@ -38,6 +38,11 @@ export const requests: Catalogue<typeof english> = {
   "requests.subject.prompt": "提示词 {name}",
   "requests.subject.completion": "{of} 的 {argument} 的建议",
   "requests.subject.skill": "技能 {name}",
+  "requests.named.resource": "读取 {uri}",
+  "requests.named.subscription": "订阅 {uri}",
+  "requests.named.prompt": "提示词 {name}",
+  "requests.named.completion": "补全 {of} 的 {argument}",
+  "requests.named.skill": "使用技能 {name}",
 
   "requests.roots.title": "{server} 想要查看你的文件夹",
   "requests.roots.note": "服务器可以读取这些文件夹中的内容，并对其中的文件执行它获准的任何操作。只共享它需要的文件夹。",
