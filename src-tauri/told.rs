@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 use switchboard_core::approvals::AnswerError;
+use switchboard_core::config::ConfigProblem;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
 use switchboard_desk::explorer::ExplorerError;
@@ -20,7 +21,7 @@ use switchboard_desk::{DeskError, FormError};
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Told {
     BrokenConfig {
-        problem: String,
+        problem: ConfigProblem,
     },
     NoServer {
         server: String,
@@ -351,9 +352,9 @@ impl Tell for AnswerError {
     }
 }
 
-fn broken(problem: &str) -> Option<Told> {
+fn broken(problem: &ConfigProblem) -> Option<Told> {
     Some(Told::BrokenConfig {
-        problem: problem.to_owned(),
+        problem: problem.clone(),
     })
 }
 
@@ -375,7 +376,13 @@ mod tests {
         let form = |e: FormError| CommandError::from(ServersError::Form(e));
         let provider = |e: ProviderFormError| CommandError::from(ModelsError::Form(e));
         vec![
-            ServersError::BrokenConfig(s("line 3: expected a comma")).into(),
+            ServersError::BrokenConfig(ConfigProblem::Invalid {
+                path: s("/home/ada/.config/switchboard/config.json"),
+                line: 3,
+                column: 7,
+                message: s("expected `,` or `}`"),
+            })
+            .into(),
             ServersError::NoServer(s("gone")).into(),
             ServersError::NotRunning(s("demo")).into(),
             ServersError::ShuttingDown.into(),
@@ -542,9 +549,10 @@ mod tests {
     }
 
     /// A server's state of each reason, beside why it is in it as the host words it in
-    /// English, and each way a model's tool call fails, as the host words it: the window,
-    /// which words them in the person's language, is checked against them
-    /// (`ui/src/servers/reasons.test.ts`, `ui/src/chat/failures.test.ts`).
+    /// English, each way a model's tool call fails, and what an import warns of or skips,
+    /// as the host words them: the window, which words them in the person's language, is
+    /// checked against them (`ui/src/servers/reasons.test.ts`, `ui/src/chat/failures.test.ts`,
+    /// `ui/src/servers/imports.test.ts`).
     const REASONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/reasons.json");
 
     fn reasons() -> serde_json::Value {
@@ -624,7 +632,31 @@ mod tests {
             },
             CallFailure::said("the server answered tools/call with an error: disk full"),
         ];
+        use switchboard_core::config::{ImportWarning, Place};
+        use switchboard_desk::Skipped;
+        let warnings = [
+            ImportWarning::NotTrusted { server: s("notes") },
+            ImportWarning::UnusedSetting {
+                server: s("linear"),
+                field: s("autoApprove"),
+                value: s("[\"x\"]"),
+            },
+            ImportWarning::InputKeptAsWritten { server: s("a") },
+            ImportWarning::MixedValue {
+                server: s("s"),
+                place: Place::Env,
+                key: s("KEY"),
+                text: s("${input:k}-${env:USER}"),
+            },
+        ];
+        let skipped = [
+            Skipped::NotSelected,
+            Skipped::Taken { name: s("github") },
+            Skipped::ClaimedTwice { name: s("twin") },
+        ];
         serde_json::json!({
+            "importWarnings": warnings.map(|w| serde_json::json!({"text": w.to_string(), "warning": w})),
+            "skipped": skipped.map(|r| serde_json::json!({"text": r.to_string(), "reason": r})),
             "servers": states
                 .map(|state| serde_json::json!({"why": state.why(), "state": state}))
                 .collect::<Vec<_>>(),

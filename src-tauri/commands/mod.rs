@@ -25,7 +25,7 @@ pub struct AppInfo {
     /// Where the configuration file lives (it may not exist yet).
     pub config_path: String,
     /// What is wrong with the configuration file, if it did not read; it is left as it is.
-    pub config_problem: Option<String>,
+    pub config_problem: Option<switchboard_core::config::ConfigProblem>,
     /// What the person should know about the audit trail: a damaged file moved aside, a
     /// retention setting that did not read.
     pub audit_notices: Vec<String>,

@@ -140,11 +140,16 @@ describe("the app shell", () => {
       return Promise.resolve(() => {});
     });
     vi.mocked(commands.appInfo)
-      .mockResolvedValueOnce({ ...info, configProblem: "expected value at line 1 column 17" })
+      .mockResolvedValueOnce({
+        ...info,
+        configProblem: { kind: "invalid", path: "/home/ada/.config/switchboard/config.json", line: 1, column: 17, message: "expected value" },
+      })
       .mockResolvedValue(info);
     render(<App />);
     const problem = await screen.findByTestId("config-problem");
-    expect(problem.textContent).toContain("expected value at line 1 column 17");
+    expect(problem.textContent).toContain(
+      "/home/ada/.config/switchboard/config.json is not a valid configuration: expected value (line 1, column 17); the file was left as it is",
+    );
     expect(problem.textContent).toContain("The last good configuration keeps running");
     act(() => listeners.forEach((deliver) => deliver({ payload: { kind: "config_changed", problem: null } })));
     await waitFor(() => expect(screen.queryByTestId("config-problem")).toBeNull());

@@ -425,7 +425,7 @@ export type AppInfo_Deserialize = {
 	/**  Where the configuration file lives (it may not exist yet). */
 	configPath: string,
 	/**  What is wrong with the configuration file, if it did not read; it is left as it is. */
-	configProblem?: string | null,
+	configProblem?: ConfigProblem | null,
 	/**
 	 *  What the person should know about the audit trail: a damaged file moved aside, a
 	 *  retention setting that did not read.
@@ -442,7 +442,7 @@ export type AppInfo_Serialize = {
 	/**  Where the configuration file lives (it may not exist yet). */
 	configPath: string,
 	/**  What is wrong with the configuration file, if it did not read; it is left as it is. */
-	configProblem: string | null,
+	configProblem: ConfigProblem | null,
 	/**
 	 *  What the person should know about the audit trail: a damaged file moved aside, a
 	 *  retention setting that did not read.
@@ -843,6 +843,15 @@ export type Composed_Serialize = {
 	prompt: PromptUse | null,
 };
 
+/**
+ *  What is wrong with the configuration file, as the person is told it: the file and the
+ *  system's or the parser's words by kind, for a face to say in its language. `Display`
+ *  is the host's English.
+ */
+export type ConfigProblem = { kind: "unreadable"; path: string; detail: string } | { kind: "invalid"; path: string; line: number; column: number; message: string } | 
+/**  Another error's words (a write that failed), as they came. */
+{ kind: "said"; text: string };
+
 /**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
 export type ConversationSettings = ConversationSettings_Serialize | ConversationSettings_Deserialize;
 
@@ -1114,7 +1123,7 @@ export type ImportCandidate = {
 	source: string,
 	path: string,
 	servers: ImportableServer[],
-	warnings: string[],
+	warnings: ImportWarning[],
 	/**  The names of the servers configured now: none may be imported under one of them. */
 	configured: string[],
 };
@@ -1174,6 +1183,16 @@ export type ImportSummary = {
 	imported: ImportedServerReport[],
 	skipped: SkippedServer[],
 };
+
+export type ImportWarning = 
+/**  The file marks the server trusted: trust is the person's word, never a file's. */
+{ kind: "notTrusted"; server: string } | 
+/**  A setting Switchboard does not know is kept, unused: its value, cut short. */
+{ kind: "unusedSetting"; server: string; field: string; value: string } | 
+/**  `${input:…}` outside environment variables and headers is kept as written. */
+{ kind: "inputKeptAsWritten"; server: string } | 
+/**  A value mixes an input with the environment, and is left out. */
+{ kind: "mixedValue"; server: string; place: Place; key: string; text: string };
 
 export type ImportableServer = {
 	name: string,
@@ -2817,10 +2836,17 @@ export type SkillSummary_Serialize = {
 	allowedForModels: boolean,
 };
 
+/**  Why a server of the file was not imported. */
+export type Skipped = { kind: "notSelected" } | 
+/**  A server by the name it was to be imported under is configured. */
+{ kind: "taken"; name: string } | 
+/**  Another server of the file is imported under that name. */
+{ kind: "claimedTwice"; name: string };
+
 export type SkippedServer = {
 	/**  Its name in the file. */
 	name: string,
-	reason: string,
+	reason: Skipped,
 };
 
 /**  What one answer of the model took, as its provider counted it, and which model gave it. */
@@ -2963,7 +2989,7 @@ export type Theme = "light" | "dark";
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told = { kind: "brokenConfig"; problem: string } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
@@ -3146,7 +3172,7 @@ export type Update_Deserialize = { kind: "status"; server: string; state: Server
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem?: string | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+{ kind: "config_changed"; problem?: ConfigProblem | null } | { kind: "log"; entry: LogEntry_Deserialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
 { kind: "sign_in_waiting"; server: string; waiting: boolean } | 
 /**  The next piece of the reply a model drafts for the pending sampling request `id`. */
@@ -3178,7 +3204,7 @@ export type Update_Serialize = { kind: "status"; server: string; state: ServerSt
  *  The configuration file was changed by hand: read again, or found unreadable (the
  *  last good configuration keeps running).
  */
-{ kind: "config_changed"; problem: string | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
+{ kind: "config_changed"; problem: ConfigProblem | null } | { kind: "log"; entry: LogEntry_Serialize } | { kind: "catalog_changed"; server: string } | { kind: "resource_updated"; server: string; uri: string } | 
 /**  A sign-in began or ended waiting for the person to finish it in the browser. */
 { kind: "sign_in_waiting"; server: string; waiting: boolean } | 
 /**  The next piece of the reply a model drafts for the pending sampling request `id`. */

@@ -1,4 +1,4 @@
-import type { CommandError, Told } from "./bindings";
+import type { CommandError, ConfigProblem, Told } from "./bindings";
 import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
@@ -63,6 +63,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
  */
 export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
+    if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told) {
       const { kind, ...values } = err.told;
       // Ids and counts are shown as the host wrote them, not as numbers to format.
@@ -73,4 +74,17 @@ export function errorMessage(err: unknown): string {
   }
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** What is wrong with the configuration file, in the window's language; the parser's and the system's words as they came. */
+export function configProblemText(problem: ConfigProblem): string {
+  switch (problem.kind) {
+    case "unreadable":
+      return t("errors.config.unreadable", { path: problem.path, detail: problem.detail });
+    case "invalid":
+      // Line and column as the host counts them, not numbers to format.
+      return t("errors.config.invalid", { path: problem.path, message: problem.message, line: String(problem.line), column: String(problem.column) });
+    case "said":
+      return problem.text;
+  }
 }

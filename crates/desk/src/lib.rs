@@ -40,7 +40,7 @@ use tokio::sync::broadcast;
 use switchboard_core::approvals::{Arrival, Broker, BrokerEvent, Forward, Pending, Question};
 use switchboard_core::audit::{AuditError, AuditLog, Retention};
 use switchboard_core::clock::now_ms;
-use switchboard_core::config::{self, Config, ConfigError, ServerConfig};
+use switchboard_core::config::{self, Config, ConfigError, ConfigProblem, ServerConfig};
 use switchboard_core::fleet::Fleet;
 use switchboard_core::gate::Gate;
 use switchboard_core::masking;
@@ -73,7 +73,7 @@ pub use server_settings::{FormError, KeyValue, ServerForm, ServerSummary};
 pub use servers::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
     ImportedServerReport, InputAnswer, InstallProposal, RegistryAdd, SandboxView, Servers,
-    ServersError, SignedIn, SkippedServer,
+    ServersError, SignedIn, Skipped, SkippedServer,
 };
 pub use switches::{ToolSwitch, TurnedOff};
 pub use trust::{RuleScope, SharedFolders, StandingRule, Trust, TrustError};
@@ -84,7 +84,7 @@ const PENDING_PER_SERVER: usize = 8;
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {
     #[error("the configuration file must be fixed first: {0}")]
-    BrokenConfig(String),
+    BrokenConfig(switchboard_core::config::ConfigProblem),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
@@ -106,11 +106,11 @@ pub enum DeskError {
 /// A service's error, as a change to the configuration fails: the file does not read (it
 /// must be fixed first), or cannot be written.
 pub(crate) trait EditError: From<ConfigError> + Send + 'static {
-    fn broken(problem: String) -> Self;
+    fn broken(problem: ConfigProblem) -> Self;
 }
 
 impl EditError for DeskError {
-    fn broken(problem: String) -> Self {
+    fn broken(problem: ConfigProblem) -> Self {
         Self::BrokenConfig(problem)
     }
 }
@@ -138,7 +138,7 @@ pub enum Update {
     /// The configuration file was changed by hand: read again, or found unreadable (the
     /// last good configuration keeps running).
     ConfigChanged {
-        problem: Option<String>,
+        problem: Option<ConfigProblem>,
     },
     Log {
         entry: LogEntry,
@@ -237,7 +237,7 @@ impl Updates {
 /// The configuration as last read, and what is wrong with the file if it did not read.
 struct Loaded {
     config: Config,
-    problem: Option<String>,
+    problem: Option<ConfigProblem>,
 }
 
 struct Inner {
@@ -295,7 +295,7 @@ impl Desk {
             },
             Err(e) => Loaded {
                 config: Config::default(),
-                problem: Some(e.to_string()),
+                problem: Some(e.problem()),
             },
         };
         let settings = &loaded.config.settings;
@@ -595,7 +595,7 @@ impl Desk {
     }
 
     /// What is wrong with the configuration file, if it did not read.
-    pub fn config_problem(&self) -> Option<String> {
+    pub fn config_problem(&self) -> Option<ConfigProblem> {
         self.inner.loaded.lock().problem.clone()
     }
 

@@ -26,7 +26,7 @@ use switchboard_core::approvals::{Answer, AnswerError, Question, Settled};
 use switchboard_core::audit::Record;
 use switchboard_core::catalog::Offer;
 use switchboard_core::config::{
-    self, AgentConfig, Config, ConfigError, HostSettings, ServerConfig,
+    self, AgentConfig, Config, ConfigError, ConfigProblem, HostSettings, ServerConfig,
 };
 use switchboard_core::decisions::Origin;
 use switchboard_core::reads::Read;
@@ -44,7 +44,7 @@ fn config_of(desk: &Weak<Inner>) -> Config {
 }
 
 /// What is wrong with the configuration file, if it did not read.
-fn problem_of(desk: &Weak<Inner>) -> Option<String> {
+fn problem_of(desk: &Weak<Inner>) -> Option<ConfigProblem> {
     desk.upgrade()?.loaded.lock().problem.clone()
 }
 
@@ -412,7 +412,7 @@ impl ModelsHost for ModelsPorts {
         config_of(&self.0)
     }
 
-    fn config_problem(&self) -> Option<String> {
+    fn config_problem(&self) -> Option<ConfigProblem> {
         problem_of(&self.0)
     }
 
@@ -455,7 +455,7 @@ impl ServersHost for ServersPorts {
         config_of(&self.0)
     }
 
-    fn config_problem(&self) -> Option<String> {
+    fn config_problem(&self) -> Option<ConfigProblem> {
         problem_of(&self.0)
     }
 

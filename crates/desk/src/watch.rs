@@ -102,7 +102,7 @@ impl Desk {
         let config = match config::load(&self.inner.config_path) {
             Ok(config) => config,
             Err(e) => {
-                let problem = Some(e.to_string());
+                let problem = Some(e.problem());
                 let new = {
                     let mut loaded = self.inner.loaded.lock();
                     let new = loaded.problem != problem;

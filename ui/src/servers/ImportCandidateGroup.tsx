@@ -4,6 +4,7 @@ import { InputAnswers } from "./InputAnswers";
 import { ReferenceChoice } from "./ReferenceChoice";
 import { ImportName } from "./ImportName";
 import { PlainTokens } from "./PlainTokens";
+import { importWarningText } from "./imports";
 import { t as translate, useT, type MessageId } from "../i18n";
 import {
   chosenServers,
@@ -61,7 +62,7 @@ export function ImportCandidateGroup({ candidate, onImport }: ImportCandidateGro
       <p className="muted mono">{candidate.path}</p>
       {candidate.warnings.map((warning, i) => (
         <p key={i} className="warning">
-          {warning}
+          {importWarningText(warning)}
         </p>
       ))}
       {candidate.servers.length === 0 ? (

@@ -20,7 +20,7 @@ const candidates: ImportCandidate[] = [
       server("github", "npx -y @modelcontextprotocol/server-github"),
       server("memory", "npx -y @modelcontextprotocol/server-memory"),
     ],
-    warnings: ['server "broken" has neither a command nor a URL'],
+    warnings: [{ kind: "notTrusted", server: "files" }],
     configured: ["files", "files-3"],
   },
   {
@@ -65,7 +65,7 @@ describe("ImportDialogContent", () => {
     expect(screen.getByRole("heading", { name: "Import servers" })).toBeTruthy();
     const claude = screen.getByRole("group", { name: "Claude Desktop" });
     expect(claude.textContent).toContain("/home/ada/.config/Claude/claude_desktop_config.json");
-    expect(claude.textContent).toContain('server "broken" has neither a command nor a URL');
+    expect(claude.textContent).toContain('server "files": `trusted` is not imported; mark the server trusted in its settings if you vouch for it');
     const files = within(claude).getByRole("checkbox", { name: "files" }) as HTMLInputElement;
     expect([files.checked, files.disabled]).toEqual([false, false]);
     expect(within(claude).getByRole("checkbox", { name: "files", description: /already configured/ })).toBe(files);
@@ -209,7 +209,7 @@ describe("ImportDialogContent", () => {
       source: "VS Code",
       path: "/m.json",
       servers: [server("<i>s</i>", "sh", { references: [markup], inputs: [{ id: "k", description: "<b>Key</b>", password: false }] })],
-      warnings: ["<script>alert(1)</script>"],
+      warnings: [{ kind: "unusedSetting", server: "<i>s</i>", field: "note", value: '"<script>alert(1)</script>"' }],
       configured: [],
     };
     const { view } = setup({ candidates: [file] });
@@ -218,7 +218,7 @@ describe("ImportDialogContent", () => {
       '"<img src=\\"x\\" onerror=\\"alert(1)\\">"',
     );
     expect(screen.getByLabelText("<b>Key</b>")).toBeTruthy();
-    expect(screen.getByText("<script>alert(1)</script>")).toBeTruthy();
+    expect(screen.getByText('server "<i>s</i>": the setting `note` ("<script>alert(1)</script>") is kept but not used by Switchboard')).toBeTruthy();
   });
 
   it("asks for each input once, a password unseen, and sends the answers with the servers that need them", async () => {

@@ -16,7 +16,7 @@ describe("ImportSummaryView", () => {
             { name: "github-2", from: "github", secrets: ["github-2/env/GITHUB_TOKEN"] },
             { name: "memory", from: "memory", secrets: [] },
           ],
-          skipped: [{ name: "files", reason: "not selected" }],
+          skipped: [{ name: "files", reason: { kind: "notSelected" } }],
         }}
         onDone={onDone}
       />,
@@ -49,7 +49,7 @@ describe("ImportSummaryView in Chinese", () => {
             { name: "github-2", from: "github", secrets: ["github-2/env/GITHUB_TOKEN"] },
             { name: "memory", from: "memory", secrets: [] },
           ],
-          skipped: [{ name: "files", reason: "not selected" }],
+          skipped: [{ name: "files", reason: { kind: "notSelected" } }],
         }}
         onDone={vi.fn()}
       />,
@@ -57,7 +57,7 @@ describe("ImportSummaryView in Chinese", () => {
     expect(screen.getByRole("heading", { name: "导入完成" })).toBeTruthy();
     const [github] = within(screen.getByRole("list", { name: "已导入（2）" })).getAllByRole("listitem") as [HTMLElement];
     expect(github.textContent).toBe("github-2由 github 重命名 已移到系统密钥环的机密：github-2/env/GITHUB_TOKEN");
-    expect(within(screen.getByRole("list", { name: "已跳过（1）" })).getByRole("listitem").textContent).toBe("files：not selected");
+    expect(within(screen.getByRole("list", { name: "已跳过（1）" })).getByRole("listitem").textContent).toBe("files：未选中");
     expect(screen.getByRole("button", { name: "完成" })).toBeTruthy();
   });
 

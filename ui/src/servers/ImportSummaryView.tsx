@@ -1,6 +1,7 @@
 import { useId } from "react";
 import type { ImportSummary } from "../bindings";
 import { tx, useT } from "../i18n";
+import { skippedText } from "./imports";
 
 export interface ImportSummaryViewProps {
   summary: ImportSummary;
@@ -40,7 +41,7 @@ export function ImportSummaryView({ summary, onDone }: ImportSummaryViewProps) {
           <ul aria-labelledby={`${id}-skipped`}>
             {skipped.map((server) => (
               <li key={server.name}>
-                {tx("serverForm.summary.skippedServer", { name: <span className="server-name">{server.name}</span>, reason: server.reason })}
+                {tx("serverForm.summary.skippedServer", { name: <span className="server-name">{server.name}</span>, reason: skippedText(server.reason) })}
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import { commands } from "../bindings";
-import { errorMessage } from "../errors";
+import { configProblemText, errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 import { useT } from "../i18n";
 
@@ -38,7 +38,7 @@ export function StatusBar() {
           </span>
           {state.info.configProblem && (
             <span role="alert" className="error" data-testid="config-problem">
-              {t("shell.status.configProblem", { problem: state.info.configProblem })}
+              {t("shell.status.configProblem", { problem: configProblemText(state.info.configProblem) })}
             </span>
           )}
           {state.info.auditNotices.map((notice) => (

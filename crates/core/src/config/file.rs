@@ -11,6 +11,55 @@ use std::path::{Path, PathBuf};
 use super::Config;
 use crate::atomic_file::{self, folder_of};
 
+/// What is wrong with the configuration file, as the person is told it: the file and the
+/// system's or the parser's words by kind, for a face to say in its language. `Display`
+/// is the host's English.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ConfigProblem {
+    #[error("could not read {path}: {detail}")]
+    Unreadable { path: String, detail: String },
+    #[error(
+        "{path} is not a valid configuration: {message} (line {line}, column {column}); the file was left as it is"
+    )]
+    Invalid {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Another error's words (a write that failed), as they came.
+    #[error("{text}")]
+    Said { text: String },
+}
+
+impl ConfigError {
+    /// What the person is told of it.
+    pub fn problem(&self) -> ConfigProblem {
+        match self {
+            Self::Read { path, source } => ConfigProblem::Unreadable {
+                path: path.display().to_string(),
+                detail: source.to_string(),
+            },
+            Self::Invalid {
+                path,
+                line,
+                column,
+                message,
+            } => ConfigProblem::Invalid {
+                path: path.display().to_string(),
+                line: *line,
+                column: *column,
+                message: message.clone(),
+            },
+            other => ConfigProblem::Said {
+                text: other.to_string(),
+            },
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("could not read {}: {source}", path.display())]

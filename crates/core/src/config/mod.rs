@@ -11,10 +11,10 @@ mod rules;
 mod sampling_limits;
 mod secret_names;
 
-pub use file::{ConfigError, load, load_or_create, save, update, update_off_thread};
+pub use file::{ConfigError, ConfigProblem, load, load_or_create, save, update, update_off_thread};
 pub use import::{
-    ImportError, ImportSource, Imported, ImportedServer, InputPrompt, PlainSecret, Reach,
-    Reference, Settled, import,
+    ImportError, ImportSource, ImportWarning, Imported, ImportedServer, InputPrompt, PlainSecret,
+    Reach, Reference, Settled, import,
 };
 pub use model::{
     AgentAnswers, AgentConfig, CLIENT_METADATA_URL, Config, DEFAULT_AGENT_CALLS_PER_MINUTE,

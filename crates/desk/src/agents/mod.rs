@@ -70,7 +70,7 @@ pub enum AgentError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("the configuration file must be fixed first: {0}")]
-    BrokenConfig(String),
+    BrokenConfig(switchboard_core::config::ConfigProblem),
     /// The gate's refusal, or the server's, of a call or read.
     #[error(transparent)]
     Call(#[from] CallError),
@@ -137,7 +137,7 @@ struct Own {
 }
 
 impl crate::EditError for AgentError {
-    fn broken(problem: String) -> Self {
+    fn broken(problem: switchboard_core::config::ConfigProblem) -> Self {
         Self::BrokenConfig(problem)
     }
 }

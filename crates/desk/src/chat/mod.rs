@@ -93,7 +93,7 @@ pub enum ChatError {
     #[error("{0} is not running")]
     NotRunning(String),
     #[error("the configuration file must be fixed first: {0}")]
-    BrokenConfig(String),
+    BrokenConfig(switchboard_core::config::ConfigProblem),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("Switchboard is shutting down")]
@@ -155,7 +155,7 @@ impl Keeping for Chats {
 }
 
 impl crate::EditError for ChatError {
-    fn broken(problem: String) -> Self {
+    fn broken(problem: switchboard_core::config::ConfigProblem) -> Self {
         Self::BrokenConfig(problem)
     }
 }

@@ -14,7 +14,7 @@ pub trait ModelsHost: Send + Sync + 'static {
     /// The configuration as last read.
     fn config(&self) -> Config;
     /// What is wrong with the configuration file, if it did not read.
-    fn config_problem(&self) -> Option<String>;
+    fn config_problem(&self) -> Option<switchboard_core::config::ConfigProblem>;
     /// Changes the configuration file (read afresh) and announces the providers changed.
     fn edit(&self, change: ModelsChange) -> BoxFuture<'_, Result<(), ModelsError>>;
 }

@@ -158,7 +158,7 @@ pub enum ModelsError {
     #[error(transparent)]
     Provider(#[from] switchboard_providers::Error),
     #[error("the configuration file must be fixed first: {0}")]
-    BrokenConfig(String),
+    BrokenConfig(switchboard_core::config::ConfigProblem),
     #[error("{0}")]
     BadPrice(&'static str),
     #[error("{0}")]
@@ -170,7 +170,7 @@ pub enum ModelsError {
 }
 
 impl crate::EditError for ModelsError {
-    fn broken(problem: String) -> Self {
+    fn broken(problem: switchboard_core::config::ConfigProblem) -> Self {
         Self::BrokenConfig(problem)
     }
 }

@@ -21,7 +21,7 @@ pub trait ServersHost: Send + Sync + 'static {
     /// The configuration as last read.
     fn config(&self) -> Config;
     /// What is wrong with the configuration file, if it did not read.
-    fn config_problem(&self) -> Option<String>;
+    fn config_problem(&self) -> Option<switchboard_core::config::ConfigProblem>;
     /// Where the configuration file is.
     fn config_path(&self) -> PathBuf;
     /// Changes the configuration file (read afresh under its writers' lock), brings the

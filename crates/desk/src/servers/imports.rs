@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Servers, ServersError};
 use crate::server_settings::{self, FormError};
-use switchboard_core::config::{self, ImportSource, InputPrompt, PlainSecret, Reference};
+use switchboard_core::config::{
+    self, ImportSource, ImportWarning, InputPrompt, PlainSecret, Reference,
+};
 
 /// Another host's configuration file found on this machine, and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -22,7 +24,7 @@ pub struct ImportCandidate {
     pub source: String,
     pub path: String,
     pub servers: Vec<ImportableServer>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<ImportWarning>,
     /// The names of the servers configured now: none may be imported under one of them.
     pub configured: Vec<String>,
 }
@@ -101,7 +103,39 @@ pub struct ImportedServerReport {
 pub struct SkippedServer {
     /// Its name in the file.
     pub name: String,
-    pub reason: String,
+    pub reason: Skipped,
+}
+
+/// Why a server of the file was not imported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Skipped {
+    NotSelected,
+    /// A server by the name it was to be imported under is configured.
+    Taken {
+        name: String,
+    },
+    /// Another server of the file is imported under that name.
+    ClaimedTwice {
+        name: String,
+    },
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotSelected => f.write_str("not selected"),
+            Self::Taken { name } => write!(f, "a server named {name:?} is already configured"),
+            Self::ClaimedTwice { name } => {
+                write!(f, "another server of the file is imported as {name:?}")
+            }
+        }
+    }
 }
 
 /// The person's answer to an input.
@@ -157,10 +191,6 @@ fn read_import(
 }
 
 /// Why a server was not imported under `name`.
-fn taken(name: &str) -> String {
-    format!("a server named {name:?} is already configured")
-}
-
 /// `name` if no one holds it, else the first of `name-2`, `name-3`, ... no one holds.
 pub(super) fn free_name(name: &str, taken: &BTreeSet<&str>) -> String {
     if !taken.contains(name) {
@@ -256,14 +286,14 @@ impl Servers {
             return Err(ServersError::BrokenConfig(problem));
         }
         let mut summary = ImportSummary::default();
-        let skip = |summary: &mut ImportSummary, name: &str, reason: String| {
+        let skip = |summary: &mut ImportSummary, name: &str, reason: Skipped| {
             summary.skipped.push(SkippedServer {
                 name: name.to_owned(),
                 reason,
             });
         };
         for name in imported.servers.keys() {
-            skip(&mut summary, name, "not selected".to_owned());
+            skip(&mut summary, name, Skipped::NotSelected);
         }
         // A name already configured is skipped before its secrets are stored: they would
         // replace the secrets of the server configured under it.
@@ -271,9 +301,9 @@ impl Servers {
         let mut claimed = BTreeSet::new();
         settled.retain(|(from, name, _)| {
             let reason = if existing.contains_key(name) {
-                taken(name)
+                Skipped::Taken { name: name.clone() }
             } else if !claimed.insert(name.clone()) {
-                format!("another server of the file is imported as {name:?}")
+                Skipped::ClaimedTwice { name: name.clone() }
             } else {
                 return true;
             };
@@ -291,7 +321,7 @@ impl Servers {
         self.edit(move |config| {
             for (from, name, server) in settled {
                 if config.servers.contains_key(&name) {
-                    skip(&mut summary, &from, taken(&name));
+                    skip(&mut summary, &from, Skipped::Taken { name: name.clone() });
                     continue;
                 }
                 summary.imported.push(ImportedServerReport {

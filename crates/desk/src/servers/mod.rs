@@ -39,7 +39,7 @@ use switchboard_core::traffic::{TrafficEntry, TrafficLog};
 pub use host::{ServersChange, ServersHost};
 pub use imports::{
     ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportableServer,
-    ImportedServerReport, InputAnswer, SkippedServer,
+    ImportedServerReport, InputAnswer, Skipped, SkippedServer,
 };
 pub use registry::{InstallProposal, RegistryAdd};
 pub use signing_in::SignedIn;
@@ -47,7 +47,7 @@ pub use signing_in::SignedIn;
 #[derive(Debug, thiserror::Error)]
 pub enum ServersError {
     #[error("the configuration file must be fixed first: {0}")]
-    BrokenConfig(String),
+    BrokenConfig(switchboard_core::config::ConfigProblem),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
@@ -88,7 +88,7 @@ pub enum ServersError {
 }
 
 impl crate::EditError for ServersError {
-    fn broken(problem: String) -> Self {
+    fn broken(problem: switchboard_core::config::ConfigProblem) -> Self {
         Self::BrokenConfig(problem)
     }
 }

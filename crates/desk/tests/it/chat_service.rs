@@ -78,7 +78,7 @@ impl ModelsHost for Memory {
     fn config(&self) -> Config {
         self.now()
     }
-    fn config_problem(&self) -> Option<String> {
+    fn config_problem(&self) -> Option<switchboard_core::config::ConfigProblem> {
         None
     }
     fn edit(&self, change: ModelsChange) -> BoxFuture<'_, Result<(), ModelsError>> {

@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 use switchboard_core::approvals::{Question, Remember};
+use switchboard_core::config::ConfigProblem;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
 use switchboard_desk::Update;
@@ -14,13 +15,13 @@ use crate::common::{DemoDesk, demo_desk, demo_server, desk_in};
 
 impl DemoDesk {
     /// Writes the file as a person's editor would, and waits until the desk has read it.
-    async fn edit_by_hand(&mut self, text: &str) -> Option<String> {
+    async fn edit_by_hand(&mut self, text: &str) -> Option<ConfigProblem> {
         std::fs::write(&self.config, text).unwrap();
         self.read_again().await
     }
 
     /// Waits until the desk has read the file again; what it found wrong, if anything.
-    async fn read_again(&mut self) -> Option<String> {
+    async fn read_again(&mut self) -> Option<ConfigProblem> {
         self.next(|u| match u {
             Update::ConfigChanged { problem } => Some(problem),
             _ => None,
@@ -93,7 +94,7 @@ async fn a_file_broken_by_hand_is_reported_left_as_it_is_and_the_servers_run_on(
     let good = world.file();
     let problem = world.edit_by_hand("{ \"mcpServers\": oops").await;
     assert!(
-        problem.as_deref().is_some_and(|p| p.contains("line 1")),
+        matches!(&problem, Some(ConfigProblem::Invalid { path, line: 1, .. }) if *path == world.config.display().to_string()),
         "{problem:?}"
     );
     assert_eq!(world.desk.config_problem(), problem);

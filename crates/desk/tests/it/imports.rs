@@ -19,7 +19,7 @@ use switchboard_core::server_events::ServerState;
 use switchboard_desk::server_settings::{HttpMode, KeyValue, Transport};
 use switchboard_desk::{
     Desk, ImportCandidate, ImportChoice, ImportRequest, ImportSummary, ImportedServerReport,
-    InputAnswer, ServerForm, ServersError, SkippedServer, Update,
+    InputAnswer, ServerForm, ServersError, Skipped, SkippedServer, Update,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::broadcast;
@@ -723,7 +723,7 @@ async fn a_clashing_server_is_imported_renamed_with_its_plain_token_moved_to_the
             }],
             skipped: vec![SkippedServer {
                 name: "spare".into(),
-                reason: "not selected".into()
+                reason: Skipped::NotSelected
             }],
         }
     );
@@ -769,7 +769,9 @@ async fn nothing_is_imported_under_a_name_already_taken() {
         .await
         .unwrap();
     assert!(summary.imported.is_empty(), "{summary:?}");
-    let taken = "a server named \"github\" is already configured".to_owned();
+    let taken = Skipped::Taken {
+        name: "github".into(),
+    };
     assert_eq!(
         summary.skipped,
         [
@@ -779,9 +781,13 @@ async fn nothing_is_imported_under_a_name_already_taken() {
             },
             SkippedServer {
                 name: "spare".into(),
-                reason: taken
+                reason: taken.clone()
             },
         ]
+    );
+    assert_eq!(
+        taken.to_string(),
+        "a server named \"github\" is already configured"
     );
     let after = std::fs::read_to_string(world.dir.path().join("config.json")).unwrap();
     assert_eq!(before, after);
@@ -812,7 +818,9 @@ async fn nothing_is_imported_under_a_name_already_taken() {
         twice.skipped,
         [SkippedServer {
             name: "spare".into(),
-            reason: "another server of the file is imported as \"twin\"".into()
+            reason: Skipped::ClaimedTwice {
+                name: "twin".into()
+            }
         }]
     );
     // Kept in plain text, as the person chose.

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use switchboard_core::config::{Config, ProviderProtocol};
+use switchboard_core::config::{Config, ConfigProblem, ProviderProtocol};
 use switchboard_core::secrets::Secrets;
 use switchboard_desk::models::{ModelsChange, ModelsHost};
 use switchboard_desk::{KeyChange, KeyState, Models, ModelsError, ProviderForm};
@@ -16,14 +16,14 @@ use switchboard_mcp::transport::BoxFuture;
 #[derive(Default)]
 struct Memory {
     config: Mutex<Config>,
-    broken: Option<String>,
+    broken: Option<ConfigProblem>,
 }
 
 impl ModelsHost for Memory {
     fn config(&self) -> Config {
         self.config.lock().clone()
     }
-    fn config_problem(&self) -> Option<String> {
+    fn config_problem(&self) -> Option<ConfigProblem> {
         self.broken.clone()
     }
     fn edit(&self, change: ModelsChange) -> BoxFuture<'_, Result<(), ModelsError>> {
@@ -105,7 +105,9 @@ async fn a_providers_key_is_stored_first_follows_a_rename_and_goes_with_it() {
 #[tokio::test]
 async fn nothing_is_stored_while_the_configuration_does_not_read() {
     let memory = Arc::new(Memory {
-        broken: Some("line 3: expected a value".into()),
+        broken: Some(ConfigProblem::Said {
+            text: "line 3: expected a value".into(),
+        }),
         ..Memory::default()
     });
     let secrets = keyring();

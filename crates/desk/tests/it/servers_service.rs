@@ -32,7 +32,7 @@ impl ServersHost for Memory {
     fn config(&self) -> Config {
         self.config.lock().clone()
     }
-    fn config_problem(&self) -> Option<String> {
+    fn config_problem(&self) -> Option<switchboard_core::config::ConfigProblem> {
         None
     }
     fn config_path(&self) -> PathBuf {

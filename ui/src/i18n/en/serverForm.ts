@@ -146,6 +146,13 @@ export const serverForm = {
   "serverForm.import.cancel": "Cancel",
   "serverForm.import.noServers": "This file configures no servers.",
   "serverForm.import.alreadyConfigured": "already configured",
+  "serverForm.import.warning.notTrusted":
+    "server {server}: `trusted` is not imported; mark the server trusted in its settings if you vouch for it",
+  "serverForm.import.warning.unusedSetting": "server {server}: the setting `{field}` ({value}) is kept but not used by Switchboard",
+  "serverForm.import.warning.inputKeptAsWritten":
+    "server {server}: `$'{input:…}'` is filled in only in environment variables and headers; elsewhere it is kept as written",
+  "serverForm.import.warning.mixedValue":
+    "server {server}: the {place, select, env {env} header {header} other {{place}}} {key} ({text}) mixes `$'{input:…}'` with `$'{env:…}'` and is not imported; add it in the server's settings",
   "serverForm.import.referencesHint":
     "These values reach beyond the entry. Each is imported only if you keep it; a dropped one leaves its variable or header out.",
   "serverForm.import.references": "What {server} reaches beyond its entry",
@@ -196,6 +203,9 @@ export const serverForm = {
   "serverForm.summary.secretsMoved": "Secrets moved to the OS keyring: {secrets}",
   "serverForm.summary.skipped": "{count, plural, other {Skipped (#)}}",
   "serverForm.summary.skippedServer": "{name}: {reason}",
+  "serverForm.summary.notSelected": "not selected",
+  "serverForm.summary.taken": "a server named {name} is already configured",
+  "serverForm.summary.claimedTwice": "another server of the file is imported as {name}",
   "serverForm.summary.done": "Done",
 
   "serverForm.shared.title": "Shared folders",

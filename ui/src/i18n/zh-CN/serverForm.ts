@@ -142,6 +142,11 @@ export const serverForm: Catalogue<typeof english> = {
   "serverForm.import.cancel": "取消",
   "serverForm.import.noServers": "这个文件没有配置任何服务器。",
   "serverForm.import.alreadyConfigured": "已配置",
+  "serverForm.import.warning.notTrusted": "服务器 {server}：不导入 `trusted`；如果你信任这个服务器，请在它的设置中将其标为受信任",
+  "serverForm.import.warning.unusedSetting": "服务器 {server}：设置 `{field}`（{value}）会保留，但 Switchboard 不使用它",
+  "serverForm.import.warning.inputKeptAsWritten": "服务器 {server}：`$'{input:…}'` 只在环境变量和请求头中填入；其他位置按原样保留",
+  "serverForm.import.warning.mixedValue":
+    "服务器 {server}：{place, select, env {环境变量} header {请求头} other {{place}}} {key}（{text}）混用了 `$'{input:…}'` 和 `$'{env:…}'`，不会导入；请在服务器设置中添加它",
   "serverForm.import.referencesHint":
     "这些值指向条目之外。只有你选择保留的值才会导入；舍弃的值，其变量或请求头不会导入。",
   "serverForm.import.references": "{server} 在其条目之外指向的内容",
@@ -188,6 +193,9 @@ export const serverForm: Catalogue<typeof english> = {
   "serverForm.summary.secretsMoved": "已移到系统密钥环的机密：{secrets}",
   "serverForm.summary.skipped": "{count, plural, other {已跳过（#）}}",
   "serverForm.summary.skippedServer": "{name}：{reason}",
+  "serverForm.summary.notSelected": "未选中",
+  "serverForm.summary.taken": "已有名为 {name} 的服务器",
+  "serverForm.summary.claimedTwice": "文件中的另一个服务器将以 {name} 导入",
   "serverForm.summary.done": "完成",
 
   "serverForm.shared.title": "共享文件夹",

@@ -8,6 +8,7 @@
 
 mod jsonc;
 mod references;
+mod warnings;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,6 +19,7 @@ use super::ServerConfig;
 use super::placeholders::{self, Kind};
 use references::DeclaredInput;
 pub use references::{ImportedServer, InputPrompt, PlainSecret, Reach, Reference, Settled};
+pub use warnings::ImportWarning;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportSource {
@@ -64,7 +66,7 @@ fn parse(text: &str) -> Result<Map<String, Value>, ImportError> {
 pub struct Imported {
     pub servers: BTreeMap<String, ImportedServer>,
     /// What could not be carried over exactly, said for the person.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<ImportWarning>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -115,22 +117,21 @@ pub fn import(source: ImportSource, text: &str) -> Result<Imported, ImportError>
         // Trust is the person's word, given in Switchboard, never a file's.
         server.trusted_as = None;
         if std::mem::take(&mut server.trusted) {
-            warnings.push(format!(
-                "server {name:?}: `trusted` is not imported; mark the server trusted in its \
-                 settings if you vouch for it"
-            ));
+            warnings.push(ImportWarning::NotTrusted {
+                server: name.clone(),
+            });
         }
         for (field, value) in &server.extra {
-            warnings.push(format!(
-                "server {name:?}: the setting `{field}` ({}) is kept but not used by Switchboard",
-                compact(value)
-            ));
+            warnings.push(ImportWarning::UnusedSetting {
+                server: name.clone(),
+                field: field.clone(),
+                value: compact(value),
+            });
         }
         if written_out(&server).any(|text| !placeholders::names(text, Kind::Input).is_empty()) {
-            warnings.push(format!(
-                "server {name:?}: `${{input:…}}` is filled in only in environment variables and \
-                 headers; elsewhere it is kept as written"
-            ));
+            warnings.push(ImportWarning::InputKeptAsWritten {
+                server: name.clone(),
+            });
         }
         let server = ImportedServer::read(name, server, &declared, warnings);
         imported.servers.insert(name.clone(), server);
@@ -161,6 +162,11 @@ fn compact(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The warnings in the host's English.
+    pub(super) fn said(warnings: &[super::ImportWarning]) -> Vec<String> {
+        warnings.iter().map(ToString::to_string).collect()
+    }
+
     use super::*;
 
     #[test]
@@ -186,7 +192,7 @@ mod tests {
         let linear = &imported.servers["linear"].config;
         assert_eq!(linear.extra["autoApprove"], serde_json::json!(["x"]));
         assert_eq!(
-            imported.warnings,
+            said(&imported.warnings),
             [
                 "server \"linear\": the setting `autoApprove` ([\"x\"]) is kept but not used by Switchboard"
             ]
@@ -199,7 +205,7 @@ mod tests {
         let imported = import(ImportSource::ClaudeDesktop, text).unwrap();
         assert!(!imported.servers["friendly"].config.trusted);
         assert_eq!(
-            imported.warnings,
+            said(&imported.warnings),
             [
                 "server \"friendly\": `trusted` is not imported; mark the server trusted in its settings if you vouch for it"
             ]
@@ -270,7 +276,7 @@ mod tests {
         );
         let imported = import(ImportSource::Cursor, &text).unwrap();
         assert_eq!(
-            imported.warnings,
+            said(&imported.warnings),
             [format!(
                 "server \"a\": the setting `note` (\"{}…) is kept but not used by Switchboard",
                 "é".repeat(56)
@@ -283,7 +289,7 @@ mod tests {
         let text = r#"{"servers": {"a": {"command": "x", "args": ["--key", "${input:key}"]}}}"#;
         let imported = import(ImportSource::VsCode, text).unwrap();
         assert_eq!(
-            imported.warnings,
+            said(&imported.warnings),
             [
                 "server \"a\": `${input:…}` is filled in only in environment variables and headers; elsewhere it is kept as written"
             ]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::ImportError;
+use super::{ImportError, ImportWarning};
 use crate::config::placeholders::{self, Kind};
 use crate::config::{EnvValue, Place, ServerConfig, names_a_secret, secret_name};
 
@@ -111,7 +111,7 @@ impl ImportedServer {
         name: &str,
         mut config: ServerConfig,
         declared: &[DeclaredInput],
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<ImportWarning>,
     ) -> Self {
         let mut references = Vec::new();
         let mut inputs: Vec<InputPrompt> = Vec::new();
@@ -155,11 +155,12 @@ impl ImportedServer {
             }
         }
         for (place, key, text) in mixed {
-            warnings.push(format!(
-                "server {name:?}: the {} {key:?} ({text:?}) mixes `${{input:…}}` with \
-                 `${{env:…}}` and is not imported; add it in the server's settings",
-                place.as_str()
-            ));
+            warnings.push(ImportWarning::MixedValue {
+                server: name.to_owned(),
+                place,
+                key: key.clone(),
+                text: text.clone(),
+            });
             config.at_mut(place).remove(&key);
         }
         Self {
@@ -430,7 +431,7 @@ mod tests {
         assert!(imported.servers["s"].config.env.is_empty());
         assert!(imported.servers["s"].inputs.is_empty());
         assert_eq!(
-            imported.warnings,
+            super::super::tests::said(&imported.warnings),
             [
                 "server \"s\": the env \"KEY\" (\"${input:k}-${env:USER}\") mixes `${input:…}` with `${env:…}` and is not imported; add it in the server's settings"
             ]
