@@ -549,10 +549,10 @@ mod tests {
     }
 
     /// A server's state of each reason, beside why it is in it as the host words it in
-    /// English, each way a model's tool call fails, and what an import warns of or skips,
-    /// as the host words them: the window, which words them in the person's language, is
+    /// English, each way a model's tool call fails, what an import warns of or skips, and
+    /// why the gateway does not listen, as the host words them: the window, which words them in the person's language, is
     /// checked against them (`ui/src/servers/reasons.test.ts`, `ui/src/chat/failures.test.ts`,
-    /// `ui/src/servers/imports.test.ts`).
+    /// `ui/src/servers/imports.test.ts`, `ui/src/agents/gateway.test.ts`).
     const REASONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/reasons.json");
 
     fn reasons() -> serde_json::Value {
@@ -654,7 +654,23 @@ mod tests {
             Skipped::Taken { name: s("github") },
             Skipped::ClaimedTwice { name: s("twin") },
         ];
+        use switchboard_desk::GatewayProblem;
+        let taken = |renewed, not_renewed: &[&str]| GatewayProblem::PortTaken {
+            error: s("127.0.0.1:47321 is taken by another program"),
+            port: 47321,
+            renewed,
+            not_renewed: not_renewed.iter().map(|n| s(n)).collect(),
+        };
+        let gateway = [
+            GatewayProblem::CannotListen {
+                error: s("Permission denied (os error 13)"),
+            },
+            taken(0, &[]),
+            taken(1, &[]),
+            taken(3, &["Cursor: the keyring is locked"]),
+        ];
         serde_json::json!({
+            "gateway": gateway.map(|p| serde_json::json!({"text": p.to_string(), "problem": p})),
             "importWarnings": warnings.map(|w| serde_json::json!({"text": w.to_string(), "warning": w})),
             "skipped": skipped.map(|r| serde_json::json!({"text": r.to_string(), "reason": r})),
             "servers": states

@@ -1076,6 +1076,18 @@ export type ErrorCode =
 /**  The form a conversation is exported in. */
 export type ExportFormat = "markdown" | "json";
 
+/**
+ *  Why the gateway does not listen over HTTP: the system's words, and, when another
+ *  program holds its port, what became of the agents' tokens. `Display` is the host's
+ *  English.
+ */
+export type GatewayProblem = { kind: "cannotListen"; error: string } | 
+/**
+ *  Every token issued was renewed (`renewed` of them), but for those `not_renewed`
+ *  ("agent: why").
+ */
+{ kind: "portTaken"; error: string; port: number; renewed: number; notRenewed: string[] };
+
 /**  Where agents reach the gateway over HTTP, as the window shows it. */
 export type GatewayStatus = GatewayStatus_Serialize | GatewayStatus_Deserialize;
 
@@ -1084,7 +1096,7 @@ export type GatewayStatus_Deserialize = {
 	/**  Where it listens; none while it does not. */
 	url?: string | null,
 	/**  Why it could not listen, for the person to act on; none when it listens or is off. */
-	problem?: string | null,
+	problem?: GatewayProblem | null,
 };
 
 /**  Where agents reach the gateway over HTTP, as the window shows it. */
@@ -1092,7 +1104,7 @@ export type GatewayStatus_Serialize = {
 	/**  Where it listens; none while it does not. */
 	url: string | null,
 	/**  Why it could not listen, for the person to act on; none when it listens or is off. */
-	problem: string | null,
+	problem: GatewayProblem | null,
 };
 
 /**

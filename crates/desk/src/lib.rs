@@ -53,8 +53,8 @@ use switchboard_core::server_events::{ServerEvent, ServerState};
 
 pub use activity::{Activity, AuditEntry};
 pub use agents::{
-    AgentError, AgentLine, AgentReach, AgentSummary, AgentTool, Agents, GatewayStatus, LineHeld,
-    ServerReach, token_secret_name,
+    AgentError, AgentLine, AgentReach, AgentSummary, AgentTool, Agents, GatewayProblem,
+    GatewayStatus, LineHeld, ServerReach, token_secret_name,
 };
 pub use chat::{
     Asking, Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView,

@@ -117,10 +117,12 @@ describe("AgentsView", () => {
     vi.mocked(commands.agents).mockResolvedValue([{ name: "Cursor", servers: null, toolsOff: 0, connected: 0 }]);
     vi.mocked(commands.agentCalls).mockResolvedValue([]);
     vi.mocked(commands.agentHttpSnippet).mockResolvedValue(null);
-    const problem = "agents cannot reach Switchboard over HTTP: 127.0.0.1:47321 is taken by another program";
+    const problem = { kind: "cannotListen" as const, error: "127.0.0.1:47321 is taken by another program" };
     vi.mocked(commands.gatewayStatus).mockResolvedValue({ url: null, problem });
     render(<AgentsView />);
-    expect((await screen.findByRole("alert")).textContent).toBe(problem);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "agents cannot reach Switchboard over HTTP: 127.0.0.1:47321 is taken by another program.",
+    );
     const cursor = within(await screen.findByRole("listitem", { name: "Cursor" }));
     expect(await cursor.findByLabelText("Configuration for Cursor")).toBeTruthy();
     expect(cursor.queryByLabelText("Configuration for Cursor over HTTP")).toBeNull();

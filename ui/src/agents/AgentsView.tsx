@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { commands, type AuditEntry_Serialize } from "../bindings";
 import { AgentList, type AgentSnippets } from "./AgentList";
+import { gatewayProblemText } from "./gateway";
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 import { useT } from "../i18n";
@@ -67,7 +68,7 @@ export function AgentsView() {
       )}
       {gateway.data?.problem && (
         <p className="error" role="alert" data-testid="gateway-problem">
-          {gateway.data.problem}
+          {gatewayProblemText(gateway.data.problem)}
         </p>
       )}
       <AgentList

@@ -41,7 +41,7 @@ pub use delegates::{AgentLine, LineHeld};
 pub use host::{AgentCall, AgentsHost, ConfigChange, Reading};
 pub use reach::{AgentReach, AgentTool, ServerReach};
 pub use sessions::SessionHeld;
-pub use tokens::{GatewayStatus, token_secret_name};
+pub use tokens::{GatewayProblem, GatewayStatus, token_secret_name};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {

@@ -47,7 +47,65 @@ pub struct GatewayStatus {
     /// Where it listens; none while it does not.
     pub url: Option<String>,
     /// Why it could not listen, for the person to act on; none when it listens or is off.
-    pub problem: Option<String>,
+    pub problem: Option<GatewayProblem>,
+}
+
+/// Why the gateway does not listen over HTTP: the system's words, and, when another
+/// program holds its port, what became of the agents' tokens. `Display` is the host's
+/// English.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum GatewayProblem {
+    CannotListen {
+        error: String,
+    },
+    /// Every token issued was renewed (`renewed` of them), but for those `not_renewed`
+    /// ("agent: why").
+    PortTaken {
+        error: String,
+        port: u16,
+        renewed: u32,
+        not_renewed: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for GatewayProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::CannotListen { error } => {
+                write!(f, "agents cannot reach Switchboard over HTTP: {error}.")
+            }
+            Self::PortTaken {
+                error,
+                port,
+                renewed,
+                not_renewed,
+            } => {
+                let said = match renewed {
+                    0 => "no agent had a token to renew".to_owned(),
+                    1 => "the one agent token issued was renewed".to_owned(),
+                    n => format!("all {n} agent tokens issued were renewed"),
+                };
+                write!(
+                    f,
+                    "agents cannot reach Switchboard over HTTP: {error}. Agents set up for port \
+                     {port} may have given that program their tokens: {said}"
+                )?;
+                if !not_renewed.is_empty() {
+                    write!(f, " (not renewed: {})", not_renewed.join("; "))?;
+                }
+                f.write_str(
+                    ". Choose another port (gatewayPort in the settings), then give each agent \
+                     its new configuration. The bridge is not affected.",
+                )
+            }
+        }
+    }
 }
 
 impl Tokens {
@@ -227,15 +285,18 @@ impl Agents {
     /// holds the port, agents set up for it may have sent that program their tokens: every
     /// token issued is renewed, so that none it took works here.
     pub async fn gateway_refused(&self, port: u16, error: &std::io::Error) {
-        let mut problem = format!("agents cannot reach Switchboard over HTTP: {error}.");
-        if error.kind() == std::io::ErrorKind::AddrInUse {
-            let renewed = self.renew_issued_tokens().await;
-            problem.push_str(&format!(
-                " Agents set up for port {port} may have given that program their tokens: \
-                 {renewed}. Choose another port (gatewayPort in the settings), then give each \
-                 agent its new configuration. The bridge is not affected."
-            ));
-        }
+        let error_said = error.to_string();
+        let problem = if error.kind() == std::io::ErrorKind::AddrInUse {
+            let (renewed, not_renewed) = self.renew_issued_tokens().await;
+            GatewayProblem::PortTaken {
+                error: error_said,
+                port,
+                renewed,
+                not_renewed,
+            }
+        } else {
+            GatewayProblem::CannotListen { error: error_said }
+        };
         tracing::error!("{problem}");
         *self.own.tokens.status.lock() = GatewayStatus {
             url: None,
@@ -244,8 +305,9 @@ impl Agents {
         self.host.agents_changed();
     }
 
-    /// Renews the token of every agent that was given one; what came of it, in words.
-    async fn renew_issued_tokens(&self) -> String {
+    /// Renews the token of every agent that was given one: how many were, and those that
+    /// could not be ("agent: why").
+    async fn renew_issued_tokens(&self) -> (u32, Vec<String>) {
         let mut renewed = 0;
         let mut failed = Vec::new();
         for agent in self.list() {
@@ -264,15 +326,7 @@ impl Agents {
                 Err(e) => failed.push(format!("{}: {e}", agent.name)),
             }
         }
-        let mut said = match renewed {
-            0 => "no agent had a token to renew".to_owned(),
-            1 => "the one agent token issued was renewed".to_owned(),
-            n => format!("all {n} agent tokens issued were renewed"),
-        };
-        if !failed.is_empty() {
-            said.push_str(&format!(" (not renewed: {})", failed.join("; ")));
-        }
-        said
+        (renewed, failed)
     }
 
     /// What an agent's MCP configuration needs to reach Switchboard over Streamable HTTP:

@@ -24,7 +24,7 @@ use switchboard_core::config::{AgentAnswers, Offered};
 use switchboard_core::decisions::{self, DecidedBy, Origin, Scope};
 use switchboard_core::reads::Read;
 use switchboard_core::traffic::TrafficDirection;
-use switchboard_desk::{Update, token_secret_name};
+use switchboard_desk::{GatewayProblem, Update, token_secret_name};
 use switchboard_gateway::bridge::{self, Listening};
 use switchboard_gateway::{http, http_sessions};
 use switchboard_mcp::file_uri::file_uri;
@@ -1132,12 +1132,24 @@ async fn a_port_held_by_another_program_is_said_and_the_agents_tokens_renewed() 
     let status = desk.agents().gateway_status();
     assert_eq!(status.url, None);
     let problem = status.problem.expect("the window is told");
+    let GatewayProblem::PortTaken {
+        error,
+        port: taken,
+        renewed: 1,
+        not_renewed,
+    } = &problem
+    else {
+        panic!("{problem:?}")
+    };
     assert!(
-        problem.contains(&format!("127.0.0.1:{port} is taken by another program")),
-        "{problem}"
+        error.contains(&format!("127.0.0.1:{port} is taken by another program")),
+        "{error}"
     );
+    assert_eq!((*taken, not_renewed.len()), (port, 0));
     assert!(
-        problem.contains("the one agent token issued was renewed"),
+        problem
+            .to_string()
+            .contains("the one agent token issued was renewed"),
         "{problem}"
     );
     let check = desk.agents().token_check();

@@ -1,6 +1,10 @@
 /** The agents view's words. */
 export const agents = {
   "agents.view.loadFailed": "The agents could not be read: {message}",
+  "agents.gateway.cannotListen": "agents cannot reach Switchboard over HTTP: {error}.",
+  "agents.gateway.portTaken":
+    "agents cannot reach Switchboard over HTTP: {error}. Agents set up for port {port} may have given that program their tokens: {renewed, plural, =0 {no agent had a token to renew} one {the one agent token issued was renewed} other {all # agent tokens issued were renewed}}{notRenewed}. Choose another port (gatewayPort in the settings), then give each agent its new configuration. The bridge is not affected.",
+  "agents.gateway.notRenewed": " (not renewed: {agents})",
   "agents.list.title": "Added agents",
   "agents.list.intro":
     "An agent added here reaches every server you run through Switchboard alone, and you decide each of its tool calls: the dialog and the audit trail name it. Give it the entry below as its MCP server.",

@@ -4,6 +4,10 @@ import type { agents as english } from "../en/agents";
 /** 智能体视图的文字。 */
 export const agents: Catalogue<typeof english> = {
   "agents.view.loadFailed": "无法读取智能体：{message}",
+  "agents.gateway.cannotListen": "智能体无法通过 HTTP 连接 Switchboard：{error}。",
+  "agents.gateway.portTaken":
+    "智能体无法通过 HTTP 连接 Switchboard：{error}。为端口 {port} 设置的智能体可能已把令牌交给了那个程序：{renewed, plural, =0 {没有需要更新的智能体令牌} other {已签发的 # 个智能体令牌均已更新}}{notRenewed}。请换一个端口（设置中的 gatewayPort），然后把新配置交给每个智能体。桥接不受影响。",
+  "agents.gateway.notRenewed": "（未更新：{agents}）",
   "agents.list.title": "已添加的智能体",
   "agents.list.intro":
     "在这里添加的智能体只通过 Switchboard 访问你运行的所有服务器，它的每次工具调用都由你决定：对话框和审计记录会写明它的名字。请把下面的条目作为它的 MCP 服务器交给它。",
