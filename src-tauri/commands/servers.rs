@@ -191,7 +191,7 @@ pub fn server_roots(desk: State<'_, Desk>, name: String) -> Vec<String> {
 /// exists and is a folder): nothing when it is, else why not.
 #[tauri::command]
 #[specta::specta]
-pub fn check_folder(path: String) -> Option<String> {
+pub fn check_folder(path: String) -> Option<switchboard_core::roots::Unusable> {
     switchboard_core::roots::roots_of(&[PathBuf::from(path)])
         .err()
         .map(|err| match err {

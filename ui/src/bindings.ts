@@ -63,7 +63,7 @@ export const commands = {
 	 *  Whether `path` is a folder a server could be shown, checked as sharing it would be (it
 	 *  exists and is a folder): nothing when it is, else why not.
 	 */
-	checkFolder: (path: string) => __TAURI_INVOKE<string | null>("check_folder", { path }),
+	checkFolder: (path: string) => __TAURI_INVOKE<Unusable | null>("check_folder", { path }),
 	/**  Other hosts' configuration files found on this machine. */
 	importCandidates: () => __TAURI_INVOKE<ImportCandidate[]>("import_candidates"),
 	/**  What a given file of another host would bring in; `source` null: told by its content. */
@@ -3168,6 +3168,11 @@ export type TrafficLog_Serialize = {
 export type TrafficLost = null;
 
 export type Transport = "stdio" | "http";
+
+/**  Why a path cannot be shared as a folder, by kind for a face to say in its language. */
+export type Unusable = { kind: "notFound" } | { kind: "notAFolder" } | 
+/**  The system's words (a folder that may not be read, say). */
+{ kind: "said"; text: string };
 
 /**  What changed, for the face to show. */
 export type Update = Update_Serialize | Update_Deserialize;

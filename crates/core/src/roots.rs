@@ -15,7 +15,21 @@ pub use crate::sandbox::Shared;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RootError {
     #[error("{}: {reason}", path.display())]
-    Unusable { path: PathBuf, reason: String },
+    Unusable { path: PathBuf, reason: Unusable },
+}
+
+/// Why a path cannot be shared as a folder, by kind for a face to say in its language.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Unusable {
+    #[error("no such folder")]
+    NotFound,
+    #[error("not a folder")]
+    NotAFolder,
+    /// The system's words (a folder that may not be read, say).
+    #[error("{text}")]
+    Said { text: String },
 }
 
 /// The folders a server may see, kept in the configuration: for the server as it was
@@ -235,13 +249,20 @@ pub fn roots_of(folders: &[PathBuf]) -> Result<Vec<Root>, RootError> {
 }
 
 fn root_of(folder: &Path) -> Result<Root, RootError> {
-    let unusable = |reason: String| RootError::Unusable {
+    let unusable = |reason| RootError::Unusable {
         path: folder.to_owned(),
         reason,
     };
-    let canonical = folder.canonicalize().map_err(|e| unusable(e.to_string()))?;
+    let canonical = folder.canonicalize().map_err(|e| {
+        unusable(match e.kind() {
+            std::io::ErrorKind::NotFound => Unusable::NotFound,
+            _ => Unusable::Said {
+                text: e.to_string(),
+            },
+        })
+    })?;
     if !canonical.is_dir() {
-        return Err(unusable("not a folder".into()));
+        return Err(unusable(Unusable::NotAFolder));
     }
     let name = canonical
         .file_name()
@@ -376,10 +397,17 @@ mod tests {
             err,
             RootError::Unusable {
                 path: file,
-                reason: "not a folder".into()
+                reason: Unusable::NotAFolder
             }
         );
-        assert!(roots.grant("s", &[dir.path().join("gone")]).is_err());
+        let gone = dir.path().join("gone");
+        assert_eq!(
+            roots.grant("s", std::slice::from_ref(&gone)).unwrap_err(),
+            RootError::Unusable {
+                path: gone,
+                reason: Unusable::NotFound
+            }
+        );
         assert_eq!(roots.of("s").len(), 1, "the earlier grant stands");
     }
 }

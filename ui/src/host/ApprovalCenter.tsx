@@ -11,6 +11,7 @@ import { RootsDialog } from "../approvals/RootsDialog";
 import { ElicitationFormDialog } from "../approvals/ElicitationFormDialog";
 import { UrlElicitationDialog } from "../approvals/UrlElicitationDialog";
 import { SignInDialog } from "../approvals/SignInDialog";
+import { checkFolder } from "../approvals/checkFolder";
 import type { PendingBase } from "../approvals/types";
 
 interface Props {
@@ -136,7 +137,7 @@ function PendingDialog({ pending, send }: { pending: Pending; send: (answer: Pro
         <AgentRootsDialog
           request={{ ...base, folders: question.folders, servers: question.servers }}
           onBrowse={() => commands.pickFolder()}
-          onCheck={(path) => commands.checkFolder(path)}
+          onCheck={checkFolder}
           onAnswer={(folders) => send(commands.answerAgentRoots(id, server, folders))}
         />
       );
@@ -174,7 +175,7 @@ function RootsFor({
       request={base}
       initial={initial}
       onBrowse={() => commands.pickFolder()}
-      onCheck={(path) => commands.checkFolder(path)}
+      onCheck={checkFolder}
       onAnswer={(folders) =>
         send(commands.answerRoots(base.id, base.server, folders))
       }

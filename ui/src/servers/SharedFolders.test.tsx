@@ -69,4 +69,14 @@ describe("SharedFolders in Chinese", () => {
     expect(screen.getByRole("region", { name: "共享文件夹" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "与 notes 共享这些文件夹" })).toHaveProperty("disabled", true);
   });
+
+  it("says in Chinese why a folder cannot be shared, as the host checked it", async () => {
+    act(() => applyLanguage("zh-CN"));
+    vi.mocked(commands.checkFolder).mockResolvedValue({ kind: "notFound" });
+    render(<SharedFolders server="notes" />);
+    await userEvent.type(await screen.findByRole("textbox", { name: "文件夹路径" }), "/srv/gone");
+    await userEvent.click(screen.getByRole("button", { name: "添加" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("无法共享此文件夹：没有这个文件夹");
+    expect(commands.checkFolder).toHaveBeenCalledWith("/srv/gone");
+  });
 });

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { commands } from "../bindings";
 import { errorMessage } from "../errors";
 import { FolderList } from "../approvals/FolderList";
+import { checkFolder } from "../approvals/checkFolder";
 import { useFetched } from "../host/updates";
 import { useT } from "../i18n";
 
@@ -52,7 +53,7 @@ export function SharedFolders({ server, sandboxed = false }: { server: string; s
         folders={folders}
         onChange={setFolders}
         onBrowse={() => commands.pickFolder()}
-        onCheck={(path) => commands.checkFolder(path)}
+        onCheck={checkFolder}
         onChecking={setChecking}
         idPrefix={`shared-${server}`}
         rowExtra={(folder) =>

@@ -65,6 +65,8 @@ export const requests = {
   "requests.folders.error.relative": "Enter an absolute path, such as /home/you/project",
   "requests.folders.error.listed": "This folder is already in the list",
   "requests.folders.error.refused": "This folder cannot be shared: {reason}",
+  "requests.folders.notFound": "no such folder",
+  "requests.folders.notAFolder": "not a folder",
   "requests.folders.error.picker": "The folder picker failed: {message}",
 
   // Signing in to a server.

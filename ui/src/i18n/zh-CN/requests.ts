@@ -62,6 +62,8 @@ export const requests: Catalogue<typeof english> = {
   "requests.folders.error.relative": "请输入绝对路径，例如 /home/you/project",
   "requests.folders.error.listed": "此文件夹已在列表中",
   "requests.folders.error.refused": "无法共享此文件夹：{reason}",
+  "requests.folders.notFound": "没有这个文件夹",
+  "requests.folders.notAFolder": "不是文件夹",
   "requests.folders.error.picker": "文件夹选择器出错：{message}",
 
   "requests.signIn.title": "登录 {server}",
