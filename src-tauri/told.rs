@@ -7,6 +7,7 @@
 use serde::Serialize;
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::config::ConfigProblem;
+use switchboard_core::registry::{InstallError, Sets};
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
 use switchboard_desk::explorer::ExplorerError;
@@ -134,6 +135,22 @@ pub enum Told {
     BadAgentName {
         name: String,
     },
+    /// An answer for installing a server from the registry: none for a value it needs.
+    InstallMissing {
+        sets: Sets,
+    },
+    InstallNotAChoice {
+        sets: Sets,
+        choices: String,
+    },
+    InstallBadFormat {
+        sets: Sets,
+        format: String,
+        value: String,
+    },
+    InstallNotPlain {
+        sets: Sets,
+    },
 }
 
 /// An error that may be told by kind.
@@ -179,6 +196,31 @@ impl Tell for ServersError {
                 detail: detail.clone(),
             },
             Self::ShuttingDown => Told::ShuttingDown,
+            Self::Install(install) => return install.told(),
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for InstallError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::Missing(sets) => Told::InstallMissing { sets: sets.clone() },
+            Self::NotAChoice { sets, choices } => Told::InstallNotAChoice {
+                sets: sets.clone(),
+                choices: choices.clone(),
+            },
+            Self::BadFormat {
+                sets,
+                format,
+                value,
+            } => Told::InstallBadFormat {
+                sets: sets.clone(),
+                format: format.clone(),
+                value: value.clone(),
+            },
+            Self::NotPlain(sets) => Told::InstallNotPlain { sets: sets.clone() },
+            // What an entry of the registry declares amiss, in the host's words.
             _ => return None,
         })
     }
@@ -450,6 +492,30 @@ mod tests {
             ChatError::DraftStopped.into(),
             AgentError::NoAgent(s("Cursor")).into(),
             AgentError::BadAgentName(s("")).into(),
+            ServersError::Install(InstallError::Missing(Sets::Environment {
+                name: s("WEATHER_API_KEY"),
+            }))
+            .into(),
+            ServersError::Install(InstallError::NotAChoice {
+                sets: Sets::Argument {
+                    name: Some(s("--units")),
+                },
+                choices: s("metric, imperial"),
+            })
+            .into(),
+            ServersError::Install(InstallError::BadFormat {
+                sets: Sets::VariableOf {
+                    name: s("token"),
+                    of: Box::new(Sets::Header {
+                        name: s("Authorization"),
+                    }),
+                },
+                format: s("number"),
+                value: s("ten"),
+            })
+            .into(),
+            ServersError::Install(InstallError::NotPlain(Sets::Address { name: s("tenant") }))
+                .into(),
         ]
     }
 

@@ -800,7 +800,7 @@ export type CommandError_Deserialize = {
 	 *  The same, by kind, when it is in the host's own words: the window says it in the
 	 *  person's language.
 	 */
-	told?: Told | null,
+	told?: Told_Deserialize | null,
 };
 
 /**
@@ -814,7 +814,7 @@ export type CommandError_Serialize = {
 	 *  The same, by kind, when it is in the host's own words: the window says it in the
 	 *  person's language.
 	 */
-	told: Told | null,
+	told: Told_Serialize | null,
 };
 
 /**
@@ -1822,8 +1822,8 @@ export type Prompt_Deserialize = {
 	 *  a variable inside one of those.
 	 */
 	id: string,
-	/**  What it sets, as the person reads it: `environment variable WEATHER_API_KEY`. */
-	label: string,
+	/**  What it sets. */
+	sets: Sets_Deserialize,
 	input: Input_Deserialize,
 };
 
@@ -1834,8 +1834,8 @@ export type Prompt_Serialize = {
 	 *  a variable inside one of those.
 	 */
 	id: string,
-	/**  What it sets, as the person reads it: `environment variable WEATHER_API_KEY`. */
-	label: string,
+	/**  What it sets. */
+	sets: Sets_Serialize,
 	input: Input_Serialize,
 };
 
@@ -2625,6 +2625,39 @@ export type Serving_Serialize = {
 	read: Read | null,
 };
 
+/**
+ *  What an answer sets, named for the person ("environment variable WEATHER_API_KEY"):
+ *  a kind a face words in its language, with the entry's own names. `Display` is the
+ *  host's English.
+ */
+export type Sets = Sets_Serialize | Sets_Deserialize;
+
+/**
+ *  What an answer sets, named for the person ("environment variable WEATHER_API_KEY"):
+ *  a kind a face words in its language, with the entry's own names. `Display` is the
+ *  host's English.
+ */
+export type Sets_Deserialize = 
+/**  An argument by its name, or the hint at its value; none: one with neither. */
+{ kind: "argument"; name?: string | null } | { kind: "environment"; name: string } | { kind: "header"; name: string } | 
+/**  A variable in the remote's address. */
+{ kind: "address"; name: string } | 
+/**  A variable in the value of another. */
+{ kind: "variableOf"; name: string; of: Sets_Deserialize };
+
+/**
+ *  What an answer sets, named for the person ("environment variable WEATHER_API_KEY"):
+ *  a kind a face words in its language, with the entry's own names. `Display` is the
+ *  host's English.
+ */
+export type Sets_Serialize = 
+/**  An argument by its name, or the hint at its value; none: one with neither. */
+{ kind: "argument"; name: string | null } | { kind: "environment"; name: string } | { kind: "header"; name: string } | 
+/**  A variable in the remote's address. */
+{ kind: "address"; name: string } | 
+/**  A variable in the value of another. */
+{ kind: "variableOf"; name: string; of: Sets_Serialize };
+
 /**  What adding Switchboard to an app's file changes. */
 export type SetupPlan = {
 	app: AgentApp,
@@ -3001,11 +3034,31 @@ export type Theme = "light" | "dark";
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told = Told_Serialize | Told_Deserialize;
+
+/**
+ *  An error of the host's own, by kind, with what it names (servers, tools, names the
+ *  person typed: never translated).
+ */
+export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
-{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string };
+{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
+/**  An answer for installing a server from the registry: none for a value it needs. */
+{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize };
+
+/**
+ *  An error of the host's own, by kind, with what it names (servers, tools, names the
+ *  person typed: never translated).
+ */
+export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+/**  `place`: "env", "header" or "oauth". */
+{ kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
+/**  `file`: "token" or "idToken". */
+{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
+/**  An answer for installing a server from the registry: none for a value it needs. */
+{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize };
 
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and

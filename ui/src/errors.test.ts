@@ -24,6 +24,8 @@ describe("the host's errors", () => {
     expect(of("duplicate")).toBe("请求头“X-Key”出现了两次");
     expect(of("noFile")).toBe("请输入 ID 令牌文件的完整路径");
     expect(of("toolDisabled")).toBe("demo 的 delete_note 已关闭；请在服务器设置中开启后再使用");
+    expect(of("installBadFormat")).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
+    expect(of("installMissing")).toBe("环境变量 WEATHER_API_KEY 需要填写");
     expect(of("brokenConfig")).toBe(
       "配置文件需要先修正：/home/ada/.config/switchboard/config.json 不是有效的配置：expected `,` or `}`（第 3 行，第 7 列）；文件保持原样",
     );

@@ -1,4 +1,5 @@
-import type { CommandError, ConfigProblem, Told } from "./bindings";
+import type { CommandError, ConfigProblem, Sets, Told } from "./bindings";
+import { setsText } from "./registry/sets";
 import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
@@ -54,6 +55,10 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   draftStopped: "errors.draftStopped",
   noAgent: "errors.noAgent",
   badAgentName: "errors.badAgentName",
+  installMissing: "errors.installMissing",
+  installNotAChoice: "errors.installNotAChoice",
+  installBadFormat: "errors.installBadFormat",
+  installNotPlain: "errors.installNotPlain",
 };
 
 /**
@@ -66,8 +71,9 @@ export function errorMessage(err: unknown): string {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told) {
       const { kind, ...values } = err.told;
-      // Ids and counts are shown as the host wrote them, not as numbers to format.
-      const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+      // Ids and counts are shown as the host wrote them, not as numbers to format; what an
+      // answer sets, in the window's words.
+      const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === "sets" ? setsText(v as Sets) : String(v)]));
       return t(TOLD[kind], shown);
     }
     return err.message;

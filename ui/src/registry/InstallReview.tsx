@@ -3,6 +3,7 @@ import { commands, type InstallProposal, type Prompt, type ServerForm } from "..
 import { Modal } from "../dialogs/Modal";
 import { errorMessage } from "../errors";
 import { tx, useT } from "../i18n";
+import { setsText } from "./sets";
 
 interface Props {
   proposal: InstallProposal;
@@ -117,7 +118,7 @@ function PromptField({ prompt, value, onChange }: { prompt: Prompt; value: strin
   return (
     <div className="field">
       <label htmlFor={id}>
-        {prompt.label}
+        {setsText(prompt.sets)}
         {input.isRequired && <span className="tag">{t("registry.input.required")}</span>}
         {input.isSecret && <span className="tag">{t("registry.input.secret")}</span>}
       </label>

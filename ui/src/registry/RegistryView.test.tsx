@@ -62,7 +62,7 @@ function mockRegistry() {
     server: weather,
     way: { package: 0 },
     name: "weather",
-    prompts: [{ id: "env:WEATHER_API_KEY", label: "environment variable WEATHER_API_KEY", input: { isRequired: true, isSecret: true, choices: [] } }],
+    prompts: [{ id: "env:WEATHER_API_KEY", sets: { kind: "environment", name: "WEATHER_API_KEY" }, input: { isRequired: true, isSecret: true, choices: [] } }],
   } as never);
   vi.mocked(commands.composeInstall).mockResolvedValue(composed);
 }
@@ -89,6 +89,7 @@ describe("RegistryBrowser", () => {
     await user.click(within(entry.getByRole("region", { name: "remote https://weather.example/mcp" })).getByRole("button", { name: "Add…" }));
     const dialog = within(await screen.findByRole("dialog"));
     expect(dialog.getByText("Add Weather from the registry")).toBeTruthy();
+    expect(dialog.getByLabelText(/^environment variable WEATHER_API_KEY/)).toBeTruthy();
     expect(await dialog.findByText("•••••• (kept in the OS keyring)")).toBeTruthy();
     await user.click(dialog.getByRole("button", { name: "Add server" }));
     expect(commands.saveServer).toHaveBeenCalledWith(null, composed);
@@ -120,6 +121,7 @@ describe("RegistryBrowser", () => {
     await user.click(entry.getAllByRole("button", { name: "添加…" })[0]!);
     const dialog = within(await screen.findByRole("dialog"));
     expect(dialog.getByText("从目录添加 Weather")).toBeTruthy();
+    expect(dialog.getByLabelText(/^环境变量 WEATHER_API_KEY/)).toBeTruthy();
     expect(dialog.getByRole("region", { name: "将要保存的内容" })).toBeTruthy();
     expect(await dialog.findByText("••••••（保存在系统密钥环中）")).toBeTruthy();
     expect(dialog.getByText("命令")).toBeTruthy();

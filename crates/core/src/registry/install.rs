@@ -28,9 +28,49 @@ pub struct Prompt {
     /// Names the answer: `env:NAME`, `header:NAME`, `arg:N`, `url:VAR`, and `...:VAR` for
     /// a variable inside one of those.
     pub id: String,
-    /// What it sets, as the person reads it: `environment variable WEATHER_API_KEY`.
-    pub label: String,
+    /// What it sets.
+    pub sets: Sets,
     pub input: Input,
+}
+
+/// What an answer sets, named for the person ("environment variable WEATHER_API_KEY"):
+/// a kind a face words in its language, with the entry's own names. `Display` is the
+/// host's English.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Sets {
+    /// An argument by its name, or the hint at its value; none: one with neither.
+    Argument {
+        name: Option<String>,
+    },
+    Environment {
+        name: String,
+    },
+    Header {
+        name: String,
+    },
+    /// A variable in the remote's address.
+    Address {
+        name: String,
+    },
+    /// A variable in the value of another.
+    VariableOf {
+        name: String,
+        of: Box<Sets>,
+    },
+}
+
+impl std::fmt::Display for Sets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Argument { name } => write!(f, "argument {}", name.as_deref().unwrap_or("value")),
+            Self::Environment { name } => write!(f, "environment variable {name}"),
+            Self::Header { name } => write!(f, "header {name}"),
+            Self::Address { name } => write!(f, "{name} in the address"),
+            Self::VariableOf { name, of } => write!(f, "{name} of {of}"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,17 +82,17 @@ pub enum InstallError {
     #[error("this package runs as a local {0} server, which Switchboard does not start")]
     LocalHttp(String),
     #[error("{0} needs a value")]
-    Missing(String),
-    #[error("{label} must be one of {choices}")]
-    NotAChoice { label: String, choices: String },
-    #[error("{label} must be {format}, not {value:?}")]
+    Missing(Sets),
+    #[error("{sets} must be one of {choices}")]
+    NotAChoice { sets: Sets, choices: String },
+    #[error("{sets} must be {format}, not {value:?}")]
     BadFormat {
-        label: String,
+        sets: Sets,
         format: String,
         value: String,
     },
     #[error("{0} may hold only letters, digits and - . _ ~")]
-    NotPlain(String),
+    NotPlain(Sets),
     #[error("the remote's address {0:?} is not an http:// or https:// URL")]
     BadUrl(String),
     #[error("the entry declares {0} twice")]
@@ -97,32 +137,31 @@ pub fn prompts(server: &RegistryServer, way: Way) -> Result<Vec<Prompt>, Install
                 ask(
                     &mut prompts,
                     &format!("arg:{i}"),
-                    &argument_label(arg),
+                    argument_sets(arg),
                     arg.input(),
                 );
             }
             for var in &package.environment_variables {
-                let label = format!("environment variable {}", var.name);
-                ask(
-                    &mut prompts,
-                    &format!("env:{}", var.name),
-                    &label,
-                    &var.input,
-                );
+                let sets = Sets::Environment {
+                    name: var.name.clone(),
+                };
+                ask(&mut prompts, &format!("env:{}", var.name), sets, &var.input);
             }
         }
         Way::Remote(n) => {
             let remote = remote(server, n)?;
             for (name, input) in &remote.variables {
-                let label = format!("{name} in the address");
-                prompts.push(prompt(&format!("url:{name}"), &label, input));
+                let sets = Sets::Address { name: name.clone() };
+                prompts.push(prompt(&format!("url:{name}"), sets, input));
             }
             for header in &remote.headers {
-                let label = format!("header {}", header.name);
+                let sets = Sets::Header {
+                    name: header.name.clone(),
+                };
                 ask(
                     &mut prompts,
                     &format!("header:{}", header.name),
-                    &label,
+                    sets,
                     &header.input,
                 );
             }
@@ -146,9 +185,11 @@ pub fn compose(
             let mut env = Vec::new();
             for var in &package.environment_variables {
                 valid_name("environment variable", &var.name, is_env_name)?;
-                let label = format!("environment variable {}", var.name);
+                let sets = Sets::Environment {
+                    name: var.name.clone(),
+                };
                 if let Some(value) =
-                    answers.value(&format!("env:{}", var.name), &label, &var.input)?
+                    answers.value(&format!("env:{}", var.name), sets, &var.input)?
                 {
                     push_unique(&mut env, var, value)?;
                 }
@@ -177,9 +218,9 @@ pub fn compose(
             let remote = remote(server, n)?;
             let mut url = remote.url.clone();
             for (name, input) in &remote.variables {
-                let label = format!("{name} in the address");
+                let sets = Sets::Address { name: name.clone() };
                 let placeholder = format!("{{{name}}}");
-                let value = answers.one(&format!("url:{name}"), &label, input)?;
+                let value = answers.one(&format!("url:{name}"), &sets, input)?;
                 let value = value.unwrap_or_default();
                 // A value is a part of the address, never one that moves it elsewhere
                 // (`evil.example/` before a host's name); a template may start with a whole
@@ -190,7 +231,7 @@ pub fn compose(
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
                 {
-                    return Err(InstallError::NotPlain(label));
+                    return Err(InstallError::NotPlain(sets));
                 }
                 url = url.replace(&placeholder, &value);
             }
@@ -201,9 +242,11 @@ pub fn compose(
             let mut headers = Vec::new();
             for header in &remote.headers {
                 valid_name("header", &header.name, is_header_name)?;
-                let label = format!("header {}", header.name);
+                let sets = Sets::Header {
+                    name: header.name.clone(),
+                };
                 if let Some(value) =
-                    answers.value(&format!("header:{}", header.name), &label, &header.input)?
+                    answers.value(&format!("header:{}", header.name), sets, &header.input)?
                 {
                     push_unique(&mut headers, header, value)?;
                 }
@@ -288,12 +331,12 @@ fn arguments(package: &Package) -> impl Iterator<Item = &Argument> {
         .chain(&package.package_arguments)
 }
 
-fn argument_label(arg: &Argument) -> String {
-    match arg {
-        Argument::Named { name, .. } => format!("argument {name}"),
-        Argument::Positional { value_hint, .. } => {
-            format!("argument {}", value_hint.as_deref().unwrap_or("value"))
-        }
+fn argument_sets(arg: &Argument) -> Sets {
+    Sets::Argument {
+        name: match arg {
+            Argument::Named { name, .. } => Some(name.clone()),
+            Argument::Positional { value_hint, .. } => value_hint.clone(),
+        },
     }
 }
 
@@ -303,7 +346,7 @@ fn push_argument(
     i: usize,
     arg: &Argument,
 ) -> Result<(), InstallError> {
-    let value = answers.value(&format!("arg:{i}"), &argument_label(arg), arg.input())?;
+    let value = answers.value(&format!("arg:{i}"), argument_sets(arg), arg.input())?;
     match (arg, value) {
         (Argument::Named { name, .. }, Some(value)) => {
             args.push(name.clone());
@@ -318,24 +361,31 @@ fn push_argument(
 }
 
 /// Asks for the input itself, or for the variables its fixed value names.
-fn ask(prompts: &mut Vec<Prompt>, id: &str, label: &str, input: &InputWithVariables) {
+fn ask(prompts: &mut Vec<Prompt>, id: &str, sets: Sets, input: &InputWithVariables) {
     match &input.input.value {
-        None => prompts.push(prompt(id, label, &input.input)),
+        None => prompts.push(prompt(id, sets, &input.input)),
         Some(value) => {
             for (name, variable) in &input.variables {
                 if value.contains(&format!("{{{name}}}")) {
-                    let label = format!("{name} of {label}");
-                    prompts.push(prompt(&format!("{id}:{name}"), &label, variable));
+                    let sets = variable_of(name, &sets);
+                    prompts.push(prompt(&format!("{id}:{name}"), sets, variable));
                 }
             }
         }
     }
 }
 
-fn prompt(id: &str, label: &str, input: &Input) -> Prompt {
+fn variable_of(name: &str, sets: &Sets) -> Sets {
+    Sets::VariableOf {
+        name: name.to_owned(),
+        of: Box::new(sets.clone()),
+    }
+}
+
+fn prompt(id: &str, sets: Sets, input: &Input) -> Prompt {
     Prompt {
         id: id.to_owned(),
-        label: label.to_owned(),
+        sets,
         input: input.clone(),
     }
 }
@@ -354,11 +404,11 @@ impl Answers<'_> {
     fn value(
         &self,
         id: &str,
-        label: &str,
+        sets: Sets,
         input: &InputWithVariables,
     ) -> Result<Option<Value>, InstallError> {
         let Some(fixed) = &input.input.value else {
-            let value = self.one(id, label, &input.input)?;
+            let value = self.one(id, &sets, &input.input)?;
             return Ok(value.map(|value| Value {
                 value,
                 secret: input.input.is_secret,
@@ -371,11 +421,7 @@ impl Answers<'_> {
             if !value.contains(&placeholder) {
                 continue;
             }
-            let answer = self.one(
-                &format!("{id}:{name}"),
-                &format!("{name} of {label}"),
-                variable,
-            )?;
+            let answer = self.one(&format!("{id}:{name}"), &variable_of(name, &sets), variable)?;
             let Some(answer) = answer else {
                 // An optional part left empty leaves the whole out (`Bearer ` alone is no header).
                 return Ok(None);
@@ -388,20 +434,20 @@ impl Answers<'_> {
 
     /// One answer, checked against what the input allows; none when it is left empty
     /// and not required.
-    fn one(&self, id: &str, label: &str, input: &Input) -> Result<Option<String>, InstallError> {
+    fn one(&self, id: &str, sets: &Sets, input: &Input) -> Result<Option<String>, InstallError> {
         let value = match self.0.get(id) {
             Some(answer) => answer.clone(),
             None => input.default.clone().unwrap_or_default(),
         };
         if value.is_empty() {
             return match input.is_required {
-                true => Err(InstallError::Missing(label.to_owned())),
+                true => Err(InstallError::Missing(sets.clone())),
                 false => Ok(None),
             };
         }
         if !input.choices.is_empty() && !input.choices.contains(&value) {
             return Err(InstallError::NotAChoice {
-                label: label.to_owned(),
+                sets: sets.clone(),
                 choices: input.choices.join(", "),
             });
         }
@@ -412,7 +458,7 @@ impl Answers<'_> {
         };
         if !fits {
             return Err(InstallError::BadFormat {
-                label: label.to_owned(),
+                sets: sets.clone(),
                 format: input.format.clone().unwrap_or_default(),
                 value,
             });

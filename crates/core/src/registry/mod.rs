@@ -9,7 +9,7 @@ pub mod link;
 
 pub use client::{ListQuery, Page, Registry, RegistryError};
 pub use entry::RegistryServer;
-pub use install::{InstallError, Prompt, Way};
+pub use install::{InstallError, Prompt, Sets, Way};
 pub use link::{InstallLink, InstallLinkError};
 
 /// The official registry, unless `settings.registryUrl` names another.

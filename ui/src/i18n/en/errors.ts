@@ -43,5 +43,9 @@ export const errors = {
   "errors.chatRunning": "the model is still answering in this conversation: wait, or press Stop",
   "errors.draftStopped": "the draft was stopped",
   "errors.noAgent": "there is no agent named \"{agent}\": add it on the Agents page",
+  "errors.installMissing": "{sets} needs a value",
+  "errors.installNotAChoice": "{sets} must be one of {choices}",
+  "errors.installBadFormat": "{sets} must be {format}, not \"{value}\"",
+  "errors.installNotPlain": "{sets} may hold only letters, digits and - . _ ~",
   "errors.badAgentName": "\"{name}\" cannot name an agent: give a name of 1 to 64 characters, with no control characters",
 } as const;

@@ -46,5 +46,9 @@ export const errors: Catalogue<typeof english> = {
   "errors.chatRunning": "模型仍在此对话中回答：请稍候，或按“停止”",
   "errors.draftStopped": "草稿已停止",
   "errors.noAgent": "没有名为“{agent}”的智能体：请在“智能体”页面添加",
+  "errors.installMissing": "{sets} 需要填写",
+  "errors.installNotAChoice": "{sets} 必须是以下之一：{choices}",
+  "errors.installBadFormat": "{sets} 必须是 {format}，而不是“{value}”",
+  "errors.installNotPlain": "{sets} 只能包含字母、数字和 - . _ ~",
   "errors.badAgentName": "“{name}”不能用作智能体名称：请使用 1 到 64 个字符且不含控制字符的名称",
 };
