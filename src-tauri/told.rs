@@ -623,6 +623,7 @@ mod tests {
 
     fn reasons() -> serde_json::Value {
         use switchboard_chat::CallFailure;
+        use switchboard_core::sandbox::NoSandbox;
         use switchboard_core::server_events::{Reason, ServerState};
         let s = |x: &str| x.to_owned();
         let reasons = [
@@ -646,6 +647,26 @@ mod tests {
                 secret: s("weather/env/API_KEY"),
             },
             Reason::said("the server's answer to initialize is not valid: missing field"),
+            Reason::NoSandbox {
+                why: NoSandbox::NoneCanRun {
+                    bubblewrap: None,
+                    landlock: s("the kernel has no Landlock"),
+                },
+            },
+            Reason::NoSandbox {
+                why: NoSandbox::NoneCanRun {
+                    bubblewrap: Some(s("bwrap: setting up uid map: Permission denied")),
+                    landlock: s("the kernel has no Landlock"),
+                },
+            },
+            Reason::NoSandbox {
+                why: NoSandbox::BubblewrapMissing,
+            },
+            Reason::NoSandbox {
+                why: NoSandbox::LandlockCannot {
+                    why: s("the kernel has no Landlock"),
+                },
+            },
         ];
         let failed = |reason: &Reason, gave_up_after| ServerState::Failed {
             reason: reason.clone(),

@@ -1479,6 +1479,39 @@ export type ModelPrice_Serialize = {
 	cacheRead?: number,
 };
 
+/**
+ *  Why no sandbox can be built here: a kind a face words in its language, with the
+ *  system's words (what bubblewrap or our helper said) as they came. `Display` is the
+ *  host's English, which says how to fix it.
+ */
+export type NoSandbox = NoSandbox_Serialize | NoSandbox_Deserialize;
+
+/**
+ *  Why no sandbox can be built here: a kind a face words in its language, with the
+ *  system's words (what bubblewrap or our helper said) as they came. `Display` is the
+ *  host's English, which says how to fix it.
+ */
+export type NoSandbox_Deserialize = 
+/**  The setting asks for bubblewrap, which is not installed. */
+{ kind: "bubblewrapMissing" } | 
+/**  The setting asks for Landlock, which cannot run here: why. */
+{ kind: "landlockCannot"; why: string } | 
+/**  Neither can: why bubblewrap cannot (none: it is not installed), why Landlock cannot. */
+{ kind: "noneCanRun"; bubblewrap?: string | null; landlock: string };
+
+/**
+ *  Why no sandbox can be built here: a kind a face words in its language, with the
+ *  system's words (what bubblewrap or our helper said) as they came. `Display` is the
+ *  host's English, which says how to fix it.
+ */
+export type NoSandbox_Serialize = 
+/**  The setting asks for bubblewrap, which is not installed. */
+{ kind: "bubblewrapMissing" } | 
+/**  The setting asks for Landlock, which cannot run here: why. */
+{ kind: "landlockCannot"; why: string } | 
+/**  Neither can: why bubblewrap cannot (none: it is not installed), why Landlock cannot. */
+{ kind: "noneCanRun"; bubblewrap: string | null; landlock: string };
+
 /**  How a server's client obtains its tokens. */
 export type OAuthGrant = 
 /**  The person signs in in the browser. */
@@ -2077,6 +2110,8 @@ export type Reason_Deserialize =
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
 /**  The authorization server offers no way for this app to register. */
 { kind: "noRegistration"; issuer: string } | 
+/**  It must run in a sandbox, and none can be built here. */
+{ kind: "noSandbox"; why: NoSandbox_Deserialize } | 
 /**  Another part's words, as they came. */
 { kind: "said"; text: string };
 
@@ -2099,6 +2134,8 @@ export type Reason_Serialize =
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
 /**  The authorization server offers no way for this app to register. */
 { kind: "noRegistration"; issuer: string } | 
+/**  It must run in a sandbox, and none can be built here. */
+{ kind: "noSandbox"; why: NoSandbox_Serialize } | 
 /**  Another part's words, as they came. */
 { kind: "said"; text: string };
 
@@ -2345,7 +2382,7 @@ export type SandboxView_Deserialize = {
 	 *  or none, and then `cannot` says why and how to fix it.
 	 */
 	engine?: SandboxEngine | null,
-	cannot?: string | null,
+	cannot?: Reason_Deserialize | null,
 };
 
 /**  What a local server sees in the sandbox, as the window shows it. */
@@ -2368,7 +2405,7 @@ export type SandboxView_Serialize = {
 	 *  or none, and then `cannot` says why and how to fix it.
 	 */
 	engine: SandboxEngine | null,
-	cannot: string | null,
+	cannot: Reason_Serialize | null,
 };
 
 /**  How long a rule the person gave holds. */

@@ -16,7 +16,6 @@ const LAYERS: &[&[&str]] = &[
         "secrets",
         "endpoint",
         "decisions",
-        "server_events",
     ],
     // What servers offer, and what the person's trust in them is pinned to.
     &[
@@ -30,6 +29,8 @@ const LAYERS: &[&[&str]] = &[
         "registry",
         "traffic",
         "delegated",
+        // After the sandbox: a server that cannot start says why.
+        "server_events",
     ],
     // The configuration.
     &["config"],

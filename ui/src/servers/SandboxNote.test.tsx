@@ -77,10 +77,10 @@ describe("SandboxNote", () => {
       caches: [],
       network: false,
       engine: null,
-      cannot: "no sandbox can run here: install bubblewrap",
+      cannot: { kind: "noSandbox", why: { kind: "landlockCannot", why: "the kernel has no Landlock" } },
     });
     render(<SandboxNote server="notes" sandbox={{ network: false }} />);
-    expect(await screen.findByText("no sandbox can run here: install bubblewrap")).toBeTruthy();
+    expect(await screen.findByText("the sandbox is set to Landlock, which cannot run here: the kernel has no Landlock")).toBeTruthy();
     expect(screen.queryByText(/builds its sandbox/)).toBeNull();
   });
 });

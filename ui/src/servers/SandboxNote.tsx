@@ -3,6 +3,7 @@ import { commands, type SandboxEngine, type SandboxSetting_Serialize as SandboxS
 import { errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
 import { t as translate, useT } from "../i18n";
+import { reasonText } from "./reasons";
 
 /**
  * Whether a local server runs in the sandbox and what it may reach, its folders by name; one
@@ -58,7 +59,7 @@ export function SandboxNote({ server, sandbox }: { server: string; sandbox: Sand
       )}
       {sees}
       {view.data?.engine && <p className="muted">{builtBy(view.data.engine)}</p>}
-      {view.data?.cannot && <p className="error">{view.data.cannot}</p>}
+      {view.data?.cannot && <p className="error">{reasonText(view.data.cannot)}</p>}
       {!sandbox && (
         <button type="button" className="button" disabled={busy} onClick={sandboxIt}>
           {t("serverForm.sandboxNote.sandboxIt")}

@@ -1,4 +1,4 @@
-import type { Reason, ServerState_Serialize as ServerState } from "../bindings";
+import type { NoSandbox, Reason, ServerState_Serialize as ServerState } from "../bindings";
 import { t } from "../i18n";
 
 /** Why a server stopped, restarts or waits, in the window's language; the system's and
@@ -20,8 +20,25 @@ export function reasonText(reason: Reason): string {
       return t(reason.again ? "servers.reason.asksAgain" : "servers.reason.asks", { server: reason.server });
     case "noRegistration":
       return t("servers.reason.noRegistration", { issuer: reason.issuer });
+    case "noSandbox":
+      return noSandboxText(reason.why);
     case "said":
       return reason.text;
+  }
+}
+
+/** Why no sandbox can be built here, and how to fix it; what bubblewrap or the helper said as it came. */
+function noSandboxText(why: NoSandbox): string {
+  switch (why.kind) {
+    case "bubblewrapMissing":
+      return t("servers.reason.bubblewrapMissing");
+    case "landlockCannot":
+      return t("servers.reason.landlockCannot", { why: why.why });
+    case "noneCanRun":
+      return t("servers.reason.noneCanRun", {
+        bubblewrap: why.bubblewrap ?? t("servers.reason.bubblewrapNotInstalled"),
+        landlock: why.landlock,
+      });
   }
 }
 

@@ -56,6 +56,9 @@ pub enum LaunchError {
     /// again would fail the same way.
     #[error("{0}")]
     Unstartable(String),
+    /// No sandbox can be built here for a server that must run in one.
+    #[error("{0}")]
+    NoSandbox(sandbox::NoSandbox),
     /// The system refused to start the program; `lasting` if trying again would fail the
     /// same way (not there, not runnable).
     #[error("could not start {program:?}: {detail}")]
@@ -86,6 +89,7 @@ impl LaunchError {
             Self::MissingSecret(secret) => Reason::MissingSecret {
                 secret: secret.clone(),
             },
+            Self::NoSandbox(why) => Reason::NoSandbox { why: why.clone() },
             other => Reason::said(other.to_string()),
         }
     }

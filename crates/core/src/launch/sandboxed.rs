@@ -173,7 +173,7 @@ pub async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
     })
     .await
     .map_err(|e| LaunchError::Start(e.to_string()))?
-    .map_err(LaunchError::Unstartable)
+    .map_err(LaunchError::NoSandbox)
 }
 
 /// A folder of the sandbox's kept in the person's cache: `packages` (what `npx` or `uvx`

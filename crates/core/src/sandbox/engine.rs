@@ -45,6 +45,59 @@ impl Engine {
 
 const INSTALL: &str = "install bubblewrap (apt install bubblewrap, or dnf install bubblewrap)";
 
+/// Why no sandbox can be built here: a kind a face words in its language, with the
+/// system's words (what bubblewrap or our helper said) as they came. `Display` is the
+/// host's English, which says how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum NoSandbox {
+    /// The setting asks for bubblewrap, which is not installed.
+    BubblewrapMissing,
+    /// The setting asks for Landlock, which cannot run here: why.
+    LandlockCannot { why: String },
+    /// Neither can: why bubblewrap cannot (none: it is not installed), why Landlock cannot.
+    NoneCanRun {
+        bubblewrap: Option<String>,
+        landlock: String,
+    },
+}
+
+impl std::fmt::Display for NoSandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BubblewrapMissing => write!(
+                f,
+                "the sandbox is set to bubblewrap, which is not installed: {INSTALL}, or let \
+                 the sandbox choose its engine"
+            ),
+            Self::LandlockCannot { why } => {
+                write!(
+                    f,
+                    "the sandbox is set to Landlock, which cannot run here: {why}"
+                )
+            }
+            Self::NoneCanRun {
+                bubblewrap,
+                landlock,
+            } => write!(
+                f,
+                "the server was not started, as no sandbox can run here: {}, and Landlock \
+                 cannot stand in for it ({landlock}). To fix it, {INSTALL} (on Ubuntu, \
+                 bubblewrap also needs an AppArmor profile that lets it make user namespaces), \
+                 or turn the sandbox off for this server",
+                bubblewrap
+                    .as_deref()
+                    .unwrap_or("bubblewrap (bwrap) is not installed")
+            ),
+        }
+    }
+}
+
 /// The engine `wanted` names, given `bwrap` as found on the `PATH` and our helper as found
 /// beside the app (or why not). Auto takes bubblewrap if it can make its namespaces here,
 /// Landlock if the kernel has it.
@@ -52,10 +105,13 @@ pub fn choose(
     wanted: SandboxEngine,
     bwrap: Option<&Path>,
     helper: Result<&Path, String>,
-) -> Result<Engine, String> {
+) -> Result<Engine, NoSandbox> {
+    // Why bubblewrap cannot run: none when it is not installed.
     let bubblewrap = || match bwrap {
-        None => Err("bubblewrap (bwrap) is not installed".to_owned()),
-        Some(bwrap) => bwrap_works(bwrap).map(|()| Engine::Bubblewrap(bwrap.to_owned())),
+        None => Err(None),
+        Some(bwrap) => bwrap_works(bwrap)
+            .map(|()| Engine::Bubblewrap(bwrap.to_owned()))
+            .map_err(Some),
     };
     let landlock = || {
         let helper = helper.clone()?;
@@ -64,22 +120,12 @@ pub fn choose(
     match wanted {
         SandboxEngine::Bubblewrap => bwrap
             .map(|bwrap| Engine::Bubblewrap(bwrap.to_owned()))
-            .ok_or_else(|| {
-                format!(
-                    "the sandbox is set to bubblewrap, which is not installed: {INSTALL}, or \
-                     let the sandbox choose its engine"
-                )
-            }),
-        SandboxEngine::Landlock => landlock()
-            .map_err(|why| format!("the sandbox is set to Landlock, which cannot run here: {why}")),
-        SandboxEngine::Auto => bubblewrap().or_else(|bwrap_not| {
-            landlock().map_err(|landlock_not| {
-                format!(
-                    "the server was not started, as no sandbox can run here: {bwrap_not}, and \
-                     Landlock cannot stand in for it ({landlock_not}). To fix it, {INSTALL} \
-                     (on Ubuntu, bubblewrap also needs an AppArmor profile that lets it make \
-                     user namespaces), or turn the sandbox off for this server"
-                )
+            .ok_or(NoSandbox::BubblewrapMissing),
+        SandboxEngine::Landlock => landlock().map_err(|why| NoSandbox::LandlockCannot { why }),
+        SandboxEngine::Auto => bubblewrap().or_else(|bubblewrap| {
+            landlock().map_err(|landlock| NoSandbox::NoneCanRun {
+                bubblewrap,
+                landlock,
             })
         }),
     }
@@ -120,12 +166,15 @@ mod tests {
             None,
             Err("switchboard-confine is not beside the app".to_owned()),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(why.contains("bubblewrap (bwrap) is not installed"), "{why}");
         assert!(why.contains("not beside the app"), "{why}");
         assert!(why.contains("apt install bubblewrap"), "{why}");
         assert!(why.contains("turn the sandbox off"), "{why}");
-        let forced = choose(SandboxEngine::Bubblewrap, None, Ok(Path::new("/x"))).unwrap_err();
+        let forced = choose(SandboxEngine::Bubblewrap, None, Ok(Path::new("/x")))
+            .unwrap_err()
+            .to_string();
         assert!(forced.contains("set to bubblewrap"), "{forced}");
     }
 }

@@ -20,7 +20,7 @@ mod engine;
 pub mod landlock;
 pub mod package;
 
-pub use engine::{Engine, SandboxEngine, choose};
+pub use engine::{Engine, NoSandbox, SandboxEngine, choose};
 
 /// Files and folders under `/etc` that programs read to run at all: the dynamic linker's
 /// cache, the alternatives Debian's commands are links into, certificates, name

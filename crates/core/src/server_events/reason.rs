@@ -11,6 +11,8 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::{CloseReason, TransportError};
 
+use crate::sandbox::NoSandbox;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(
@@ -36,6 +38,8 @@ pub enum Reason {
     AsksForAuthorization { server: String, again: bool },
     /// The authorization server offers no way for this app to register.
     NoRegistration { issuer: String },
+    /// It must run in a sandbox, and none can be built here.
+    NoSandbox { why: NoSandbox },
     /// Another part's words, as they came.
     Said { text: String },
 }
@@ -62,7 +66,9 @@ impl Reason {
             },
             Self::NoRegistration { issuer } => Self::NoRegistration { issuer: f(&issuer) },
             Self::Said { text } => Self::Said { text: f(&text) },
-            other @ (Self::MissingSecret { .. } | Self::AsksForAuthorization { .. }) => other,
+            other @ (Self::MissingSecret { .. }
+            | Self::AsksForAuthorization { .. }
+            | Self::NoSandbox { .. }) => other,
         }
     }
 }
@@ -97,6 +103,7 @@ impl fmt::Display for Reason {
                     issuer: issuer.clone()
                 }
             ),
+            Self::NoSandbox { why } => write!(f, "{why}"),
             Self::Said { text } => f.write_str(text),
         }
     }

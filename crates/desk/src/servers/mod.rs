@@ -112,7 +112,7 @@ pub struct SandboxView {
     /// What builds its sandbox here (bubblewrap, or Landlock where bubblewrap cannot run),
     /// or none, and then `cannot` says why and how to fix it.
     pub engine: Option<SandboxEngine>,
-    pub cannot: Option<String>,
+    pub cannot: Option<switchboard_core::server_events::Reason>,
 }
 
 /// Cheap to clone; every clone is the same service.
@@ -349,7 +349,7 @@ impl Servers {
             caches: shown(view.caches),
             network: view.network,
             engine: engine.as_ref().ok().map(|engine| engine.kind()),
-            cannot: engine.err().map(|e| e.to_string()),
+            cannot: engine.err().map(|e| e.reason()),
         })
     }
 

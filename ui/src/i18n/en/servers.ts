@@ -44,6 +44,12 @@ export const servers = {
   "servers.reason.asks": "{server} asks for authorization",
   "servers.reason.asksAgain": "{server} asks for authorization again",
   "servers.reason.noRegistration": "{issuer} offers no way for this app to register; a client id or an access token must be entered",
+  "servers.reason.bubblewrapMissing":
+    "the sandbox is set to bubblewrap, which is not installed: install bubblewrap (apt install bubblewrap, or dnf install bubblewrap), or let the sandbox choose its engine",
+  "servers.reason.landlockCannot": "the sandbox is set to Landlock, which cannot run here: {why}",
+  "servers.reason.noneCanRun":
+    "the server was not started, as no sandbox can run here: {bubblewrap}, and Landlock cannot stand in for it ({landlock}). To fix it, install bubblewrap (apt install bubblewrap, or dnf install bubblewrap) (on Ubuntu, bubblewrap also needs an AppArmor profile that lets it make user namespaces), or turn the sandbox off for this server",
+  "servers.reason.bubblewrapNotInstalled": "bubblewrap (bwrap) is not installed",
   "servers.reason.gaveUp": "{reason} (gave up after {count, plural, one {# restart} other {# restarts}})",
 
   "servers.details.waitingForBrowser": "Finish signing in in your browser; this waits for it to come back.",

@@ -47,6 +47,12 @@ export const servers: Catalogue<typeof english> = {
   "servers.reason.asks": "{server} 要求授权",
   "servers.reason.asksAgain": "{server} 再次要求授权",
   "servers.reason.noRegistration": "{issuer} 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+  "servers.reason.bubblewrapMissing":
+    "沙箱设为 bubblewrap，但它未安装：请安装 bubblewrap（apt install bubblewrap 或 dnf install bubblewrap），或让沙箱自行选择引擎",
+  "servers.reason.landlockCannot": "沙箱设为 Landlock，但它无法在此运行：{why}",
+  "servers.reason.noneCanRun":
+    "服务器未启动，因为这里无法运行任何沙箱：{bubblewrap}，Landlock 也无法替代（{landlock}）。解决办法：安装 bubblewrap（apt install bubblewrap 或 dnf install bubblewrap；在 Ubuntu 上，bubblewrap 还需要一个允许它创建用户命名空间的 AppArmor 配置），或为此服务器关闭沙箱",
+  "servers.reason.bubblewrapNotInstalled": "未安装 bubblewrap（bwrap）",
   "servers.reason.gaveUp": "{count, plural, other {{reason}（重启 # 次后放弃）}}",
 
   "servers.details.waitingForBrowser": "请在浏览器中完成登录；这里会一直等到浏览器返回。",
