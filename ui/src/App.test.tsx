@@ -175,7 +175,7 @@ describe("the app shell", () => {
     });
     render(<App />);
     // Asked on its own, it waits in the queue without a dialog...
-    await screen.findByRole("status", { name: "Requests waiting" });
+    await screen.findByRole("group", { name: "Requests waiting" });
     expect(screen.queryByRole("dialog")).toBeNull();
     // ...until the person clicks its notification.
     act(() => show.forEach((deliver) => deliver({ payload: { id: 4 } })));

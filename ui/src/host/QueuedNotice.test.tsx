@@ -62,7 +62,7 @@ describe("the notice of requests waiting in the queue", () => {
         onShowAll={onShowAll}
       />,
     );
-    const notice = screen.getByRole("status", { name: "Requests waiting" });
+    const notice = screen.getByRole("group", { name: "Requests waiting" });
     expect(notice.textContent).toContain("files wants to know which folders it may see");
     expect(notice.textContent).toContain("1 more request waits");
     await userEvent.click(screen.getByRole("button", { name: "Review" }));
@@ -71,40 +71,51 @@ describe("the notice of requests waiting in the queue", () => {
     expect(onShowAll).toHaveBeenCalled();
   });
 
+  it("says a request that arrives in a live region there before it", () => {
+    const props = { selectedId: null, onReview: () => {}, onShowAll: () => {} };
+    const { rerender } = render(<QueuedNotice pending={[]} {...props} />);
+    const live = screen.getByTestId("queued-notices");
+    expect(live.getAttribute("aria-live")).toBe("polite");
+    expect(live.textContent).toBe("");
+    rerender(<QueuedNotice pending={[roots(1, "files")]} {...props} />);
+    expect(screen.getByTestId("queued-notices")).toBe(live);
+    expect(live.textContent).toContain("files wants to know which folders it may see");
+  });
+
   it("says nothing of requests that come forward or of the one open", () => {
     render(<QueuedNotice pending={[roots(1, "files"), roots(2, "now", true)]} selectedId={1} onReview={() => {}} onShowAll={() => {}} />);
-    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.queryByRole("group")).toBeNull();
   });
 
   it("is put aside with Later until another request arrives", async () => {
     const props = { selectedId: null, onReview: () => {}, onShowAll: () => {} };
     const { rerender } = render(<QueuedNotice pending={[roots(1, "files")]} {...props} />);
     await userEvent.click(screen.getByRole("button", { name: "Later" }));
-    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.queryByRole("group")).toBeNull();
     rerender(<QueuedNotice pending={[roots(1, "files"), roots(2, "everything")]} {...props} />);
-    expect(screen.getByRole("status").textContent).toContain("files");
+    expect(screen.getByRole("group").textContent).toContain("files");
   });
 
   it("says so, without interrupting, when a request put aside with Later is withdrawn by its server", async () => {
     const update = liveNotice([roots(1, "everything"), roots(2, "files")]);
     await userEvent.click(await screen.findByRole("button", { name: "Later" }));
-    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.queryByRole("group")).toBeNull();
     update({ kind: "approval_removed", id: 1, withdrawn: true });
-    const note = screen.getByRole("status", { name: "Requests withdrawn" });
+    const note = screen.getByRole("group", { name: "Requests withdrawn" });
     expect(note.textContent).toContain("everything withdrew its request to see your folders: it stopped waiting for your answer.");
     expect(screen.queryByRole("dialog")).toBeNull();
     // One the person answered leaves no note.
     update({ kind: "approval_removed", id: 2, withdrawn: false });
     expect(note.textContent).not.toContain("files");
     await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
-    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.queryByRole("group")).toBeNull();
   });
 
   it("leaves no note for a withdrawn request that had come forward", async () => {
     const update = liveNotice([roots(1, "now", true), roots(2, "files")]);
-    await screen.findByRole("status", { name: "Requests waiting" });
+    await screen.findByRole("group", { name: "Requests waiting" });
     update({ kind: "approval_removed", id: 1, withdrawn: true });
-    expect(screen.queryByRole("status", { name: "Requests withdrawn" })).toBeNull();
+    expect(screen.queryByRole("group", { name: "Requests withdrawn" })).toBeNull();
   });
 });
 
@@ -125,12 +136,12 @@ describe("the notice of requests waiting, in Chinese", () => {
         onDismissWithdrawn={onDismissWithdrawn}
       />,
     );
-    const notice = screen.getByRole("status", { name: "等待处理的请求" });
+    const notice = screen.getByRole("group", { name: "等待处理的请求" });
     expect(notice.textContent).toContain("files 想知道它可以查看哪些文件夹，另有 2 个请求在等待");
     expect(screen.getByRole("button", { name: "审阅" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "查看全部" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "稍后" })).toBeTruthy();
-    const note = screen.getByRole("status", { name: "已撤回的请求" });
+    const note = screen.getByRole("group", { name: "已撤回的请求" });
     expect(note.textContent).toContain("notes 撤回了查看你文件夹的请求：它已不再等待你的回答。");
     expect(note.textContent).toContain("writer 撤回了对模型回复的请求");
     await userEvent.click(screen.getByRole("button", { name: "知道了" }));
@@ -139,6 +150,6 @@ describe("the notice of requests waiting, in Chinese", () => {
 
   it("counts a single other request as one", () => {
     render(<QueuedNotice pending={[roots(1, "files"), roots(2, "everything"), roots(3, "git")]} selectedId={null} onReview={() => {}} onShowAll={() => {}} />);
-    expect(screen.getByRole("status").textContent).toContain("files wants to know which folders it may see and 2 more requests wait");
+    expect(screen.getByRole("group").textContent).toContain("files wants to know which folders it may see and 2 more requests wait");
   });
 });

@@ -67,11 +67,12 @@ export function QueuedNotice({ pending, selectedId, onReview, onShowAll, withdra
   const [laterUpTo, setLaterUpTo] = useState(0);
   const newest = queued.at(-1);
   const waiting = newest !== undefined && newest.id > laterUpTo;
-  if (!waiting && withdrawn.length === 0) return null;
+  // Always there, empty while nothing waits: a screen reader says what is added to a live
+  // region it already knows, not one that appears with its words in it.
   return (
-    <div className="queued-notices">
+    <div className="queued-notices" aria-live="polite" data-testid="queued-notices">
       {withdrawn.length > 0 && (
-        <div className="queued-notice" role="status" aria-label={t("host.withdrawn.label")}>
+        <div className="queued-notice" role="group" aria-label={t("host.withdrawn.label")}>
           {withdrawn.map((p) => (
             <p key={p.id}>
               <strong>{p.server}</strong> {withdrew(p)}
@@ -104,7 +105,7 @@ function Waiting({
   const oldest = queued[0] as Pending;
   const others = queued.length - 1;
   return (
-    <div className="queued-notice" role="status" aria-label={t("host.queued.label")}>
+    <div className="queued-notice" role="group" aria-label={t("host.queued.label")}>
       <p>
         <strong>{oldest.server}</strong> {asking(oldest)}
         {others > 0 && <span className="muted">{t("host.queued.others", { count: others })}</span>}
