@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type OpenedView_Serialize, type ViewChange } from "../bindings";
 import { applyLanguage } from "../i18n";
+import { applyTheme } from "../theme";
 import type { Tool } from "../mcp/schema";
 import { ViewFrame } from "./ViewFrame";
 
@@ -73,7 +74,7 @@ describe("ViewFrame", () => {
 describe("ViewFrame in Chinese", () => {
   afterEach(() => act(() => applyLanguage("en")));
 
-  it("tells the app the window's language, and tells it again when it changes", async () => {
+  it("tells the app the window's language and colours, and tells it again when they change", async () => {
     act(() => applyLanguage("zh-CN"));
     vi.mocked(commands.openView).mockResolvedValue(view());
     frame();
@@ -102,6 +103,13 @@ describe("ViewFrame in Chinese", () => {
       method: "ui/notifications/host-context-changed",
       params: { locale: "en" },
     });
+    act(() => applyTheme("dark"));
+    expect(posted.mock.calls.map(([m]) => m)).toContainEqual({
+      jsonrpc: "2.0",
+      method: "ui/notifications/host-context-changed",
+      params: { theme: "dark" },
+    });
+    act(() => applyTheme(null));
   });
 
   it("says in Chinese whose app it shows, the tool as its server titles it", async () => {

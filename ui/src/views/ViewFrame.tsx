@@ -5,7 +5,7 @@ import { tx, useLocale, useT } from "../i18n";
 import type { CallToolResult, Tool } from "../mcp/schema";
 import { Bridge, MOST_HEIGHT, type Conversation, type DisplayMode, type Downloadable } from "./bridge";
 import { DownloadDialog, LinkDialog, ViewChanged } from "./ViewAsks";
-import { shownTheme } from "../theme";
+import { shownTheme, useShownTheme } from "../theme";
 import "./views.css";
 
 interface Props {
@@ -56,6 +56,7 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
   // The latest of these, for a bridge made once per view.
   // The window's language, the view's to speak too (MCP Apps' `locale`), not the browser's.
   const locale = useLocale();
+  const theme = useShownTheme();
   const around = useRef({ conversation, onClose, asking, locale });
   around.current = { conversation, onClose, asking, locale };
 
@@ -132,6 +133,10 @@ export function ViewFrame({ server, uri, tool, arguments: args, partial, result,
   useEffect(() => {
     bridge.current?.contextChanged({ locale });
   }, [locale]);
+
+  useEffect(() => {
+    bridge.current?.contextChanged({ theme });
+  }, [theme]);
 
   useEffect(() => {
     if (args) bridge.current?.toolInput(args);
