@@ -623,7 +623,7 @@ mod tests {
 
     fn reasons() -> serde_json::Value {
         use switchboard_chat::CallFailure;
-        use switchboard_core::sandbox::NoSandbox;
+        use switchboard_core::sandbox::{NoSandbox, SandboxNote};
         use switchboard_core::server_events::{Reason, ServerState};
         let s = |x: &str| x.to_owned();
         let reasons = [
@@ -756,7 +756,13 @@ mod tests {
             taken(1, &[]),
             taken(3, &["Cursor: the keyring is locked"]),
         ];
+        let notes = [
+            SandboxNote::NoNetwork,
+            SandboxNote::OnlyShared,
+            SandboxNote::Rebound,
+        ];
         serde_json::json!({
+            "sandboxNotes": notes.map(|n| serde_json::json!({"text": n.text(), "note": n})),
             "gateway": gateway.map(|p| serde_json::json!({"text": p.to_string(), "problem": p})),
             "importWarnings": warnings.map(|w| serde_json::json!({"text": w.to_string(), "warning": w})),
             "skipped": skipped.map(|r| serde_json::json!({"text": r.to_string(), "reason": r})),

@@ -1415,6 +1415,8 @@ export type LogEntry_Deserialize = {
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level?: string | null,
 	text: string,
+	/**  The host's note, by kind (`text` is its English). */
+	note?: SandboxNote | null,
 };
 
 export type LogEntry_Serialize = {
@@ -1425,6 +1427,8 @@ export type LogEntry_Serialize = {
 	/**  The MCP logging level of a server's own message ("info", "error", ...). */
 	level: string | null,
 	text: string,
+	/**  The host's note, by kind (`text` is its English). */
+	note: SandboxNote | null,
 };
 
 /**  Where a server's log line came from. */
@@ -2333,6 +2337,18 @@ export type SamplingRuleShown_Serialize = {
 export type SandboxEngine = 
 /**  Bubblewrap where it runs, Landlock where it does not. */
 "auto" | "bubblewrap" | "landlock";
+
+/**
+ *  What the host notes in a sandboxed server's log, by kind for a face to say in its
+ *  language; `text` is the host's English.
+ */
+export type SandboxNote = 
+/**  A refusal that may be the sandbox's: the server has no network. */
+"noNetwork" | 
+/**  A refusal that may be the sandbox's: the server sees only what is shared with it. */
+"onlyShared" | 
+/**  The folders shared with it changed: it starts again in a sandbox that binds them. */
+"rebound";
 
 /**  What a sandboxed server may do beyond seeing its folders. */
 export type SandboxSetting = SandboxSetting_Serialize | SandboxSetting_Deserialize;

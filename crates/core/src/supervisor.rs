@@ -22,7 +22,7 @@ use crate::config::{ServerConfig, ServerSpec};
 use crate::launch::launch;
 use crate::log_line;
 use crate::roots::Roots;
-use crate::sandbox;
+use crate::sandbox::{self, SandboxNote};
 use crate::secrets::Secrets;
 use crate::server_events::{LogSource, Reason, ServerEvent, ServerState};
 use crate::sign_in::SignIns;
@@ -188,6 +188,7 @@ impl<H: ClientHandler> ClientHandler for Handler<H> {
                 source: LogSource::Server,
                 level: log.level,
                 text: log_line::server_message(log.logger.as_deref(), &log.data),
+                note: None,
             }),
             ServerNotification::ResourceUpdated(updated) => Some(ServerEvent::ResourceUpdated {
                 server,
@@ -299,9 +300,8 @@ async fn supervise<H: ClientHandler>(
                 server: name.clone(),
                 source: LogSource::Sandbox,
                 level: None,
-                text: "the folders shared with it changed: it starts again, its sandbox \
-                       binding them as they are now"
-                    .to_owned(),
+                text: SandboxNote::Rebound.text().to_owned(),
+                note: Some(SandboxNote::Rebound),
             });
         }
         let started = Instant::now();
@@ -400,17 +400,18 @@ async fn run_once<H: ClientHandler>(
                 .filter(|_| source == LogSource::Stderr)
                 .and_then(|sandbox| sandbox::blocked(&text, sandbox.network))
                 .filter(|_| noted.fetch_add(1, Ordering::Relaxed) < SANDBOX_NOTES);
-            let say = |source, text| {
+            let say = |source, text, note| {
                 let _ = events.send(ServerEvent::Log {
                     server: server.clone(),
                     source,
                     level: None,
                     text,
+                    note,
                 });
             };
-            say(source, log_line::cap(text));
+            say(source, log_line::cap(text), None);
             if let Some(note) = note {
-                say(LogSource::Sandbox, note.to_owned());
+                say(LogSource::Sandbox, note.text().to_owned(), Some(note));
             }
         })
     };
@@ -614,6 +615,7 @@ async fn refresh_catalog(name: &str, client: &Client, shared: &Shared) {
             source: LogSource::Protocol,
             level: None,
             text,
+            note: None,
         });
     };
     let offer = Offer {

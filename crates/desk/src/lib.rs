@@ -659,12 +659,14 @@ impl From<ServerEvent> for Relayed {
                 source,
                 level,
                 text,
+                note,
             } => Self::Log(LogEntry {
                 server,
                 at_ms: now_ms(),
                 source,
                 level: level.map(|l| l.to_string()),
                 text: masking::urls_in(&text),
+                note,
             }),
             ServerEvent::CatalogChanged { server } => {
                 Self::Ready(Update::CatalogChanged { server })

@@ -8,6 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use serde::Serialize;
 
 use switchboard_core::log_line;
+use switchboard_core::sandbox::SandboxNote;
 use switchboard_core::server_events::LogSource;
 
 /// Lines kept per server; older ones are dropped first.
@@ -30,6 +31,8 @@ pub struct LogEntry {
     /// The MCP logging level of a server's own message ("info", "error", ...).
     pub level: Option<String>,
     pub text: String,
+    /// The host's note, by kind (`text` is its English).
+    pub note: Option<SandboxNote>,
 }
 
 impl LogEntry {
@@ -131,6 +134,7 @@ mod tests {
             source: LogSource::Stderr,
             level: None,
             text,
+            note: None,
         }
     }
 

@@ -2,18 +2,19 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LogPane, type LogPaneProps } from "./LogPane";
-import type { LogEntry_Serialize as LogEntry } from "../bindings";
+import type { LogEntry_Serialize as LogEntry, SandboxNote } from "../bindings";
+import samples from "../testing/reasons.json";
 import { applyLanguage } from "../i18n";
 
 afterEach(cleanup);
 
 const at = (i: number) => Date.UTC(2025, 10, 25, 12, 0, i);
 const entries: LogEntry[] = [
-  { server: "demo", atMs: at(1), source: "stderr", level: null, text: "listening on stdio" },
-  { server: "demo", atMs: at(2), source: "protocol", level: null, text: "skipped a malformed line" },
-  { server: "demo", atMs: at(3), source: "server", level: "debug", text: "cache warmed" },
-  { server: "demo", atMs: at(4), source: "server", level: "warning", text: "disk almost full" },
-  { server: "demo", atMs: at(5), source: "server", level: "error", text: "write failed" },
+  { server: "demo", atMs: at(1), source: "stderr", level: null, text: "listening on stdio", note: null },
+  { server: "demo", atMs: at(2), source: "protocol", level: null, text: "skipped a malformed line", note: null },
+  { server: "demo", atMs: at(3), source: "server", level: "debug", text: "cache warmed", note: null },
+  { server: "demo", atMs: at(4), source: "server", level: "warning", text: "disk almost full", note: null },
+  { server: "demo", atMs: at(5), source: "server", level: "error", text: "write failed", note: null },
 ];
 
 function setup(overrides: Partial<LogPaneProps> = {}) {
@@ -43,7 +44,8 @@ describe("LogPane", () => {
       atMs: at(6),
       source: "sandbox",
       level: null,
-      text: "this may be the sandbox: the server has no network",
+      text: "this may be the sandbox: the server has no network; allow it the network in its settings if it needs it",
+      note: "noNetwork",
     };
     const onChangeSandbox = vi.fn();
     const { user } = setup({ entries: [...entries, note], onChangeSandbox });
@@ -51,6 +53,13 @@ describe("LogPane", () => {
     expect(buttons).toHaveLength(1);
     await user.click(buttons[0] as HTMLElement);
     expect(onChangeSandbox).toHaveBeenCalledOnce();
+  });
+
+  it("says each of the host's notes as the host words it", () => {
+    const notes = samples.sandboxNotes as { text: string; note: SandboxNote }[];
+    const lines = notes.map(({ note }, i): LogEntry => ({ server: "demo", atMs: at(i), source: "sandbox", level: null, text: "", note }));
+    setup({ entries: lines });
+    expect(Array.from(screen.getByRole("log").querySelectorAll(".log-text"), (el) => el.firstChild?.textContent)).toEqual(notes.map((n) => n.text));
   });
 
   it("filters by minimum level, keeping lines that have none", async () => {
@@ -88,6 +97,7 @@ describe("LogPane", () => {
       atMs: at(0) + i,
       source: "stderr",
       level: null,
+      note: null,
       text: `line ${i}`,
     }));
     setup({ entries: many });
@@ -125,7 +135,7 @@ describe("LogPane in Chinese", () => {
 
   it("speaks Chinese around the lines, each line and level as the server wrote it", async () => {
     act(() => applyLanguage("zh-CN"));
-    const note: LogEntry = { server: "demo", atMs: at(6), source: "sandbox", level: null, text: "no network here" };
+    const note: LogEntry = { server: "demo", atMs: at(6), source: "sandbox", level: null, text: "this may be the sandbox: …", note: "noNetwork" };
     const { user, props, view } = setup({ entries: [...entries, note], onChangeSandbox: vi.fn() });
     expect(screen.getByRole("region", { name: "日志" })).toBeTruthy();
     const level = screen.getByRole("combobox", { name: "服务器日志级别" }) as HTMLSelectElement;
@@ -145,7 +155,7 @@ describe("LogPane in Chinese", () => {
       "服务器",
       "沙箱",
     ]);
-    expect(within(log).getByText("no network here")).toBeTruthy();
+    expect(within(log).getByText("这可能是沙箱所致：服务器没有网络；如果它需要网络，请在它的设置中允许", { exact: false })).toBeTruthy();
     expect(within(log).getByRole("button", { name: "更改它的沙箱…" })).toBeTruthy();
 
     await user.click(screen.getByRole("checkbox", { name: "标准错误输出" }));
@@ -163,7 +173,7 @@ describe("LogPane in Chinese", () => {
 
   it("says in Chinese that only the newest lines are shown", () => {
     act(() => applyLanguage("zh-CN"));
-    const many: LogEntry[] = Array.from({ length: 2500 }, (_, i) => ({ server: "demo", atMs: at(0) + i, source: "stderr", level: null, text: `line ${i}` }));
+    const many: LogEntry[] = Array.from({ length: 2500 }, (_, i) => ({ server: "demo", atMs: at(0) + i, source: "stderr", level: null, text: `line ${i}`, note: null }));
     setup({ entries: many });
     expect(screen.getByText("2,500 行匹配结果中的最后 2,000 行")).toBeTruthy();
   });

@@ -1,8 +1,8 @@
 import { useId, useMemo, useState } from "react";
 import { useFollowTail } from "../followTail";
-import { useT } from "../i18n";
+import { useT, type MessageId } from "../i18n";
 import type { LoggingLevel } from "../mcp/schema";
-import type { LogEntry_Serialize as LogEntry } from "../bindings";
+import type { LogEntry_Serialize as LogEntry, SandboxNote } from "../bindings";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";
 import { formatClock, isoTime } from "./time";
 import "./servers.css";
@@ -152,7 +152,7 @@ function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox:
       <span className="log-source">{tag ? t(tag) : entry.source}</span>
       <span className="log-level">{level ?? ""}</span>
       <span className="log-text">
-        {entry.text}
+        {entry.note ? t(NOTES[entry.note]) : entry.text}
         {entry.source === "sandbox" && onChangeSandbox && (
           <>
             {" "}
@@ -165,3 +165,10 @@ function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox:
     </li>
   );
 }
+
+/** The host's notes, in the window's language (each as the host says it in English, checked in the tests). */
+const NOTES: { readonly [Note in SandboxNote]: MessageId } = {
+  noNetwork: "servers.log.note.noNetwork",
+  onlyShared: "servers.log.note.onlyShared",
+  rebound: "servers.log.note.rebound",
+};

@@ -38,7 +38,7 @@ async function panel(name: string) {
 
 const logged = (server: string, n: number, text = `line ${n}`): Update => ({
   kind: "log",
-  entry: { server, atMs: n, source: "stderr", level: null, text } satisfies LogEntry,
+  entry: { server, atMs: n, source: "stderr", level: null, text, note: null } satisfies LogEntry,
 });
 
 const keptTexts = () => Array.from(screen.getByRole("log").querySelectorAll("li .log-text"), (el) => el.textContent ?? "");

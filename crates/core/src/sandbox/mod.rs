@@ -225,10 +225,43 @@ pub fn environment(
     env
 }
 
+/// What the host notes in a sandboxed server's log, by kind for a face to say in its
+/// language; `text` is the host's English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum SandboxNote {
+    /// A refusal that may be the sandbox's: the server has no network.
+    NoNetwork,
+    /// A refusal that may be the sandbox's: the server sees only what is shared with it.
+    OnlyShared,
+    /// The folders shared with it changed: it starts again in a sandbox that binds them.
+    Rebound,
+}
+
+impl SandboxNote {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::NoNetwork => {
+                "this may be the sandbox: the server has no network; allow it the network in its \
+                 settings if it needs it"
+            }
+            Self::OnlyShared => {
+                "this may be the sandbox: the server sees only the system, its own program and \
+                 the folders you share with it, and may write only in those folders"
+            }
+            Self::Rebound => {
+                "the folders shared with it changed: it starts again, its sandbox binding them \
+                 as they are now"
+            }
+        }
+    }
+}
+
 /// What a line of a sandboxed server's standard error may say the sandbox stopped: the
 /// note the host adds after it, or `None`. Read from the errors' usual wording (the C
 /// library's, Node's, Python's); a line that only looks like one gets a note that says "may".
-pub fn blocked(line: &str, network: bool) -> Option<&'static str> {
+pub fn blocked(line: &str, network: bool) -> Option<SandboxNote> {
     const NETWORK: &[&str] = &[
         "ENETUNREACH",
         "Network is unreachable",
@@ -249,15 +282,9 @@ pub fn blocked(line: &str, network: bool) -> Option<&'static str> {
     ];
     let says = |words: &[&str]| words.iter().any(|w| line.contains(w));
     if !network && says(NETWORK) {
-        Some(
-            "this may be the sandbox: the server has no network; allow it the network in its \
-             settings if it needs it",
-        )
+        Some(SandboxNote::NoNetwork)
     } else if says(FILES) {
-        Some(
-            "this may be the sandbox: the server sees only the system, its own program and the \
-             folders you share with it, and may write only in those folders",
-        )
+        Some(SandboxNote::OnlyShared)
     } else {
         None
     }
@@ -382,14 +409,14 @@ pub(crate) mod tests {
     #[test]
     fn a_refusal_in_a_servers_errors_is_noted_as_maybe_the_sandbox() {
         let offline = "Error: getaddrinfo EAI_AGAIN registry.npmjs.org";
-        assert!(blocked(offline, false).unwrap().contains("no network"));
+        assert_eq!(blocked(offline, false), Some(SandboxNote::NoNetwork));
         assert_eq!(
             blocked(offline, true),
             None,
             "with the network, not the sandbox"
         );
         let denied = "open /home/me/.config/x: Permission denied (os error 13)";
-        assert!(blocked(denied, true).unwrap().contains("folders you share"));
+        assert_eq!(blocked(denied, true), Some(SandboxNote::OnlyShared));
         assert_eq!(blocked("listening on stdio", false), None);
     }
 

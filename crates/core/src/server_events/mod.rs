@@ -4,6 +4,8 @@
 use serde::Serialize;
 use switchboard_mcp::types::LoggingLevel;
 
+use crate::sandbox::SandboxNote;
+
 mod reason;
 pub use reason::Reason;
 
@@ -86,6 +88,8 @@ pub enum ServerEvent {
         /// The MCP logging level, for the server's own log messages.
         level: Option<LoggingLevel>,
         text: String,
+        /// The host's note, by kind (`text` is its English).
+        note: Option<SandboxNote>,
     },
     /// A server's tools, resources or prompts changed in the catalog.
     CatalogChanged {

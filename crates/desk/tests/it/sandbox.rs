@@ -8,6 +8,7 @@
 use serde_json::{Value, json};
 use switchboard_core::approvals::Remember;
 use switchboard_core::config::{SandboxEngine, SandboxSetting};
+use switchboard_core::sandbox::SandboxNote;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::LogSource;
 use switchboard_desk::Update;
@@ -58,7 +59,7 @@ async fn a_prying_server_reaches_only_its_shared_folder_in_either_sandbox_and_ev
                 .next(|u| match u {
                     Update::Log { entry }
                         if entry.source == LogSource::Sandbox
-                            && entry.text.contains("no network") =>
+                            && entry.note == Some(SandboxNote::NoNetwork) =>
                     {
                         Some(entry.text)
                     }

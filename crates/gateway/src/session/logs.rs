@@ -87,6 +87,7 @@ impl Logs {
                 source: LogSource::Server,
                 level: Some(level),
                 text,
+                ..
             } if from == server && level >= self.wanted => Some(log_notice(level, &from, &text)),
             _ => None,
         }

@@ -169,4 +169,8 @@ export const servers = {
   "servers.log.empty": "Nothing logged yet.",
   "servers.log.noMatch": "No line matches the filter.",
   "servers.log.changeSandbox": "Change its sandbox…",
+  "servers.log.note.noNetwork": "this may be the sandbox: the server has no network; allow it the network in its settings if it needs it",
+  "servers.log.note.onlyShared":
+    "this may be the sandbox: the server sees only the system, its own program and the folders you share with it, and may write only in those folders",
+  "servers.log.note.rebound": "the folders shared with it changed: it starts again, its sandbox binding them as they are now",
 } as const;

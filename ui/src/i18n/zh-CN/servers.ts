@@ -172,4 +172,7 @@ export const servers: Catalogue<typeof english> = {
   "servers.log.empty": "还没有日志。",
   "servers.log.noMatch": "没有与筛选条件匹配的行。",
   "servers.log.changeSandbox": "更改它的沙箱…",
+  "servers.log.note.noNetwork": "这可能是沙箱所致：服务器没有网络；如果它需要网络，请在它的设置中允许",
+  "servers.log.note.onlyShared": "这可能是沙箱所致：服务器只能看到系统、它自己的程序和你与它共享的文件夹，并且只能在这些文件夹中写入",
+  "servers.log.note.rebound": "与它共享的文件夹已更改：它将重新启动，沙箱按现在的文件夹绑定",
 };
