@@ -24,6 +24,19 @@ const LONG_NAME: &str = "a-server-with-a-rather-long-name-that-does-not-start";
 
 #[test]
 fn long_failures_and_commands_stay_inside_the_server_list() {
+    long_failures(None, "Failed:", "");
+}
+
+/// In Chinese, the failure said in Chinese (`servers-long-failure-selected-zh-CN.png`), the
+/// system's words and the path in it as they came.
+#[test]
+fn long_failures_stay_inside_the_server_list_in_chinese() {
+    long_failures(Some("zh_CN.UTF-8"), "失败：无法启动", "-zh-CN");
+}
+
+/// A server that cannot start, with a long name and a long command, beside the demo
+/// server, with the system's locale `system`; its badge's title begins with `failed`.
+fn long_failures(system: Option<&str>, failed: &str, suffix: &str) {
     let app = App::start_with(|dir| {
         let config = json!({"mcpServers": {
             "demo": {"command": "switchboard-demo-server"},
@@ -34,7 +47,7 @@ fn long_failures_and_commands_stay_inside_the_server_list() {
             },
         }});
         std::fs::write(dir.join("config.json"), config.to_string()).expect("write the config");
-        Vec::new()
+        system.map(system_speaking).unwrap_or_default()
     });
     let w = &app.window;
     // Checked at that width or not at all: a check at the default width would pass
@@ -44,7 +57,11 @@ fn long_failures_and_commands_stay_inside_the_server_list() {
         "the driver could not make the window {NARROW} px wide"
     );
     app.wait_running("demo");
-    w.wait_for_texts(".server-list li", &[LONG_NAME, "Failed"], SHOWN);
+    w.wait_for_text(
+        &format!(".server-list li[data-server='{LONG_NAME}'] .status-bad"),
+        "",
+        SHOWN,
+    );
     let width = w.execute("return window.innerWidth;", json!([]));
     let width = width.as_f64().expect("the window's width");
     assert!(
@@ -52,7 +69,7 @@ fn long_failures_and_commands_stay_inside_the_server_list() {
         "the window is {width} px wide, asked for {NARROW}"
     );
 
-    w.screenshot("servers-long-failure");
+    w.screenshot(&format!("servers-long-failure{suffix}"));
     check_layout(&app, "demo");
 
     // The failure reads in full on hover.
@@ -62,19 +79,15 @@ fn long_failures_and_commands_stay_inside_the_server_list() {
         json!([]),
     );
     assert!(
-        titles
-            .as_array()
-            .expect("titles")
-            .iter()
-            .any(|t| t.as_str().is_some_and(
-                |t| t.contains("Failed:") && t.contains("mcp-server-that-is-not-installed")
-            )),
+        titles.as_array().expect("titles").iter().any(|t| t
+            .as_str()
+            .is_some_and(|t| t.contains(failed) && t.contains("mcp-server-that-is-not-installed"))),
         "the failed badge carries its whole text as its title: {titles}"
     );
 
     // With the failed server's details beside the list: its reason wraps in the panel.
     app.select_server(LONG_NAME);
-    w.screenshot("servers-long-failure-selected");
+    w.screenshot(&format!("servers-long-failure-selected{suffix}"));
     check_layout(&app, LONG_NAME);
 }
 
@@ -111,9 +124,12 @@ fn check_layout(app: &App, selected: &str) {
         at(2),
         at(3)
     );
+    // Restart and Remove end each card's actions, in whatever language they are named.
     for server in ["demo", LONG_NAME] {
-        for action in ["Restart", "Remove"] {
-            let css = format!(".server-list button[aria-label='{action} {server}']");
+        for (action, nth) in [("Restart", 2), ("Remove", 1)] {
+            let css = format!(
+                ".server-list li[data-server='{server}'] .server-row-actions > button:nth-last-of-type({nth})"
+            );
             assert_eq!(
                 w.hit(&css),
                 "the element",
@@ -175,8 +191,7 @@ fn every_view_fits(system: Option<&str>, theme: Option<&str>, suffix: &str) {
         system.map(system_speaking).unwrap_or_default()
     });
     let w = &app.window;
-    app.view("servers");
-    w.wait_for_text(".server-list li[data-server='demo'] .status-ok", "", SHOWN);
+    app.wait_running("demo");
     app.select_server("demo");
     w.find(".server-tools h3");
 

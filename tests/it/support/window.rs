@@ -181,10 +181,11 @@ impl App {
             .click(&self.window.find(&format!("nav button[data-view='{id}']")));
     }
 
+    /// Waits until `server` runs, in whatever language the window speaks.
     pub fn wait_running(&self, server: &str) {
         self.view("servers");
-        self.window
-            .wait_for_texts(".server-list li", &[server, "Running"], SHOWN);
+        let running = format!(".server-list li[data-server='{server}'] .status-ok");
+        self.window.wait_for_text(&running, "", SHOWN);
     }
 
     /// Shows `server` in the Servers view: its details, actions and log.
