@@ -761,7 +761,74 @@ mod tests {
             SandboxNote::OnlyShared,
             SandboxNote::Rebound,
         ];
+        use switchboard_mcp::client::{EraReason, Probed};
+        let era = |probed: Vec<Probed>, initialized: Option<&str>| EraReason {
+            probed,
+            initialized: initialized.map(s),
+        };
+        let eras = [
+            era(
+                vec![Probed::Answered {
+                    version: s("2026-07-28"),
+                }],
+                None,
+            ),
+            era(Vec::new(), Some("2025-11-25")),
+            era(
+                vec![Probed::Speaks {
+                    supported: s("2025-06-18, 2025-11-25"),
+                }],
+                Some("2025-11-25"),
+            ),
+            era(
+                vec![Probed::Refused {
+                    code: -32601,
+                    message: s("Method not found"),
+                }],
+                Some("2025-06-18"),
+            ),
+            era(
+                vec![Probed::NoAnswer {
+                    seconds: s("2.5"),
+                    after_ping: true,
+                }],
+                Some("2025-06-18"),
+            ),
+            era(
+                vec![
+                    Probed::NoAnswer {
+                        seconds: s("10"),
+                        after_ping: false,
+                    },
+                    Probed::Answered {
+                        version: s("2026-07-28"),
+                    },
+                ],
+                None,
+            ),
+            era(vec![Probed::HttpStatus { status: 405 }], Some("2025-03-26")),
+            era(
+                vec![Probed::Failed {
+                    detail: s("the server's event stream ended before the response arrived"),
+                }],
+                Some("2025-06-18"),
+            ),
+            era(vec![Probed::Unreadable], Some("2025-06-18")),
+            era(
+                vec![Probed::NotADiscovery {
+                    detail: s("missing field `supportedVersions`"),
+                }],
+                Some("2025-11-25"),
+            ),
+            era(
+                vec![Probed::NoStateless {
+                    supported: s("2031-01-01"),
+                }],
+                Some("2025-11-25"),
+            ),
+        ];
         serde_json::json!({
+            "eras": eras.map(|e| serde_json::json!({"text": e.to_string(), "reason": e})),
             "sandboxNotes": notes.map(|n| serde_json::json!({"text": n.text(), "note": n})),
             "gateway": gateway.map(|p| serde_json::json!({"text": p.to_string(), "problem": p})),
             "importWarnings": warnings.map(|w| serde_json::json!({"text": w.to_string(), "warning": w})),

@@ -1042,6 +1042,46 @@ saidNothing: boolean } |
 /**  The person pressed Stop. */
 { by: "stopped" };
 
+/**
+ *  Why an era and revision were chosen, by kind for a face to say in its language; the
+ *  server's words in it as they came. `Display` is the engine's English: for example
+ *  "server/discover answered with 2026-07-28", or "server/discover got no answer within
+ *  3 s; initialize answered 2025-06-18".
+ */
+export type EraReason = EraReason_Serialize | EraReason_Deserialize;
+
+/**
+ *  Why an era and revision were chosen, by kind for a face to say in its language; the
+ *  server's words in it as they came. `Display` is the engine's English: for example
+ *  "server/discover answered with 2026-07-28", or "server/discover got no answer within
+ *  3 s; initialize answered 2025-06-18".
+ */
+export type EraReason_Deserialize = {
+	/**
+	 *  What `server/discover` met, in order (an answer that came late, then the probe
+	 *  asked again); none when the settings chose the session era.
+	 */
+	probed: Probed[],
+	/**  The revision `initialize` answered, in the session era. */
+	initialized?: string | null,
+};
+
+/**
+ *  Why an era and revision were chosen, by kind for a face to say in its language; the
+ *  server's words in it as they came. `Display` is the engine's English: for example
+ *  "server/discover answered with 2026-07-28", or "server/discover got no answer within
+ *  3 s; initialize answered 2025-06-18".
+ */
+export type EraReason_Serialize = {
+	/**
+	 *  What `server/discover` met, in order (an answer that came late, then the probe
+	 *  asked again); none when the settings chose the session era.
+	 */
+	probed: Probed[],
+	/**  The revision `initialize` answered, in the session era. */
+	initialized: string | null,
+};
+
 export type ErrorCode = 
 /**  The host's configuration could not be located, read or written. */
 "config" | 
@@ -1760,6 +1800,30 @@ export type PlainSecret = {
 	place: Place,
 	key: string,
 };
+
+/**  What `server/discover` met. */
+export type Probed = 
+/**  An answer, with the stateless revision chosen from it. */
+{ kind: "answered"; version: string } | 
+/**  Refused: the server speaks these revisions. */
+{ kind: "speaks"; supported: string } | 
+/**  Refused with another error: its code and message, cut short. */
+{ kind: "refused"; code: number; message: string } | 
+/**
+ *  No answer within `seconds` ("3", "2.5"), counted from the server's answer to a
+ *  ping when `after_ping`.
+ */
+{ kind: "noAnswer"; seconds: string; afterPing: boolean } | 
+/**  Refused over HTTP. */
+{ kind: "httpStatus"; status: number } | 
+/**  The exchange failed: the transport's words, cut short. */
+{ kind: "failed"; detail: string } | 
+/**  An answer that could not be read. */
+{ kind: "unreadable" } | 
+/**  An answer that is no discovery: why, in the parser's words. */
+{ kind: "notADiscovery"; detail: string } | 
+/**  A discovery that lists no stateless revision this client speaks: those it lists. */
+{ kind: "noStateless"; supported: string };
 
 /**  A model's limits and what it takes; `None`: not known. */
 export type Profile = Profile_Serialize | Profile_Deserialize;
@@ -2577,8 +2641,8 @@ export type ServerState = ServerState_Serialize | ServerState_Deserialize;
 export type ServerState_Deserialize = { state: "starting" } | { state: "running"; protocolVersion: string; serverName: string; 
 /**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
 stateless: boolean; 
-/**  How the revision was chosen, in words a person can read. */
-whyRevision: string } | 
+/**  How the revision was chosen. */
+whyRevision: EraReason_Deserialize } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
 { state: "restarting"; attempt: number; backoffMs: number; reason: Reason_Deserialize } | { state: "stopped" } | 
 /**
@@ -2598,8 +2662,8 @@ tokenInstead?: boolean };
 export type ServerState_Serialize = { state: "starting" } | { state: "running"; protocolVersion: string; serverName: string; 
 /**  Spoken statelessly (2026-07-28), not in a session opened by `initialize`. */
 stateless: boolean; 
-/**  How the revision was chosen, in words a person can read. */
-whyRevision: string } | 
+/**  How the revision was chosen. */
+whyRevision: EraReason_Serialize } | 
 /**  Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit). */
 { state: "restarting"; attempt: number; backoffMs: number; reason: Reason_Serialize } | { state: "stopped" } | 
 /**

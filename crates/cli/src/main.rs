@@ -449,7 +449,7 @@ async fn run(client: &Client, command: &Command) -> Result<Value, Failure> {
         Command::Info(_) => Ok(serde_json::json!({
             "protocolVersion": client.protocol_version().as_str(),
             "era": client.era().era,
-            "eraReason": client.era().reason,
+            "eraReason": client.era().reason.to_string(),
             "serverInfo": client.server().server_info,
             "capabilities": client.server().capabilities,
             "instructions": client.server().instructions,

@@ -14,7 +14,7 @@ mod stamp;
 mod tasks;
 pub mod tool_schemas;
 
-pub use era::{Era, EraChoice, EraSetting};
+pub use era::{Era, EraChoice, EraReason, EraSetting, Probed};
 pub use stamp::{declaring, logging_at};
 
 use std::collections::HashSet;

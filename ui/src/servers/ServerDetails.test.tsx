@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyLanguage } from "../i18n";
+import type { EraReason_Serialize as EraReason, ServerState_Serialize as ServerState } from "../bindings";
 import { ServerDetails, type ServerInfo } from "./ServerDetails";
 
 afterEach(cleanup);
@@ -68,7 +69,7 @@ describe("ServerDetails", () => {
       <ServerDetails
         name="tracker"
         info={info}
-        state={{ state: "running", protocolVersion: "2025-11-25", serverName: "tracker", stateless: false, whyRevision: "" }}
+        state={{ state: "running", protocolVersion: "2025-11-25", serverName: "tracker", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } }}
         signedIn={{ issuer: "https://login.tracker.example/", scopes: ["tools"], expiresMs }}
         onSignOut={onSignOut}
       />,
@@ -92,7 +93,7 @@ describe("ServerDetails", () => {
   });
 
   it("shows what the server said of itself and its capabilities in words", () => {
-    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" }} />);
+    render(<ServerDetails name="demo" info={info} state={{ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } }} />);
     const section = screen.getByRole("region", { name: "demo" });
     expect(section.textContent).toContain("Demo (demo-server) version 1.4.0");
     expect(section.textContent).toContain("Everything a server can do.");
@@ -110,18 +111,19 @@ describe("ServerDetails", () => {
   });
 
   it("says whether the revision is spoken statelessly, and why it was chosen", () => {
-    const why = "server/discover answered with 2026-07-28";
+    const why: EraReason = { probed: [{ kind: "answered", version: "2026-07-28" }], initialized: null };
     const modern = { ...info, protocolVersion: "2026-07-28" };
     const state = { state: "running", protocolVersion: "2026-07-28", serverName: "demo", stateless: true, whyRevision: why } as const;
     const { unmount } = render(<ServerDetails name="demo" info={modern} state={state} />);
     const text = screen.getByRole("region", { name: "demo" }).textContent;
     expect(text).toContain("2026-07-28 · stateless, each request on its own");
-    expect(text).toContain(`Why this revision${why}`);
+    expect(text).toContain("Why this revisionserver/discover answered with 2026-07-28");
     unmount();
-    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, whyRevision: "" }} />);
+    const chosen: EraReason = { probed: [], initialized: "2025-11-25" };
+    render(<ServerDetails name="demo" info={info} state={{ ...state, stateless: false, whyRevision: chosen }} />);
     const legacy = screen.getByRole("region", { name: "demo" }).textContent;
     expect(legacy).toContain("2025-11-25 · a session opened by initialize");
-    expect(legacy).not.toContain("Why this revision");
+    expect(legacy).toContain("Why this revisionthe session era was chosen in the settings; initialize answered 2025-11-25");
   });
 
   it("renders the instructions as markdown whose links and HTML do nothing", () => {
@@ -150,15 +152,16 @@ describe("ServerDetails", () => {
 describe("ServerDetails in Chinese", () => {
   afterEach(() => act(() => applyLanguage("en")));
 
-  const running = { state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" } as const;
+  const running: ServerState = { state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } };
 
   it("names what the server said of itself in Chinese, its own words as it wrote them", () => {
     act(() => applyLanguage("zh-CN"));
     const withTasks = { ...info, capabilities: { ...info.capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } };
-    render(<ServerDetails name="demo" info={withTasks} state={{ ...running, stateless: true, whyRevision: "asked for it" }} />);
+    render(<ServerDetails name="demo" info={withTasks} state={{ ...running, stateless: true, whyRevision: { probed: [{ kind: "answered", version: "2026-07-28" }], initialized: null } }} />);
     const section = screen.getByRole("region", { name: "demo" });
     const facts = Array.from(section.querySelectorAll("dt"), (dt) => dt.textContent);
     expect(facts).toEqual(["服务器", "描述", "网站", "协议版本", "选用此版本的原因"]);
+    expect(section.querySelectorAll("dd")[4]?.textContent).toBe("server/discover 返回了 2026-07-28");
     expect(section.textContent).toContain("Demo（demo-server） 版本 1.4.0");
     expect(section.textContent).toContain("Everything a server can do.");
     expect(section.textContent).toContain("2025-11-25 · 无状态，每个请求单独处理");

@@ -5,7 +5,7 @@ import { tx, useT } from "../i18n";
 import { describeCapabilities } from "./capabilities";
 import { AccessTokenOffer } from "./AccessTokenOffer";
 import { InertMarkdown } from "./InertMarkdown";
-import { reasonText, whyText } from "./reasons";
+import { eraText, reasonText, whyText } from "./reasons";
 import { formatDateTime } from "./time";
 import "./servers.css";
 
@@ -119,10 +119,10 @@ function Identity({ info, state }: { info: ServerInfo; state: ServerState | null
           <span className="muted"> · {running.stateless ? t("servers.details.stateless") : t("servers.details.session")}</span>
         )}
       </dd>
-      {running?.whyRevision && (
+      {running && (
         <>
           <dt>{t("servers.details.whyRevision")}</dt>
-          <dd>{running.whyRevision}</dd>
+          <dd>{eraText(running.whyRevision)}</dd>
         </>
       )}
     </dl>

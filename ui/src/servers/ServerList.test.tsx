@@ -13,7 +13,7 @@ const servers: ServerSummary[] = [
     enabled: true,
     transport: "stdio",
     target: "npx -y @modelcontextprotocol/server-filesystem /tmp",
-    state: { state: "running", protocolVersion: "2025-11-25", serverName: "files", stateless: false, whyRevision: "" },
+    state: { state: "running", protocolVersion: "2025-11-25", serverName: "files", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } },
     sinceMs: 0,
     sandbox: { network: false },
   },

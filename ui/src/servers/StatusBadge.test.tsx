@@ -19,11 +19,11 @@ const text = (state: ServerState | null, enabled = true) => {
 describe("StatusBadge", () => {
   it("says each state in words", () => {
     expect(text({ state: "starting" })).toBe("Starting…");
-    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" })).toBe("Running");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } })).toBe("Running");
     expect(text({ state: "stopped" })).toBe("Stopped");
     expect(text({ state: "failed", reason: { kind: "exited", exit: "exit status: 1", lastLine: null }, gaveUpAfter: null, stderrTail: [] })).toBe("Failed: the server exited (exit status: 1)");
     expect(text({ state: "auth_required", detail: { kind: "said", text: "401 from https://mcp.example" }, tokenInstead: false })).toBe("Sign-in needed");
-    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" }, false)).toBe("Disabled");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } }, false)).toBe("Disabled");
     expect(text(null)).toBe("Not started");
   });
 
@@ -83,7 +83,7 @@ describe("StatusBadge in Chinese", () => {
   it("says each state in Chinese, what the server said as it said it", () => {
     act(() => applyLanguage("zh-CN"));
     expect(text({ state: "starting" })).toBe("正在启动…");
-    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: "" })).toBe("运行中");
+    expect(text({ state: "running", protocolVersion: "2025-11-25", serverName: "demo", stateless: false, whyRevision: { probed: [], initialized: "2025-11-25" } })).toBe("运行中");
     expect(text({ state: "stopped" })).toBe("已停止");
     expect(text({ state: "failed", reason: { kind: "exited", exit: "exit status: 1", lastLine: null }, gaveUpAfter: 3, stderrTail: [] })).toBe("失败：服务器已退出（exit status: 1）（重启 3 次后放弃）");
     expect(text({ state: "stopped" }, false)).toBe("已停用");

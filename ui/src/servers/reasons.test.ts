@@ -1,12 +1,14 @@
 import { act } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerState_Serialize as ServerState } from "../bindings";
+import type { EraReason_Serialize as EraReason, ServerState_Serialize as ServerState } from "../bindings";
 import { applyLanguage } from "../i18n";
 import samples from "../testing/reasons.json";
-import { whyText } from "./reasons";
+import { eraText, whyText } from "./reasons";
 
 /** A server's state of each reason, and why it is in it as the host words it (`src-tauri/told.rs`). */
 const states = samples.servers as { why: string; state: ServerState }[];
+/** Why each era and revision was chosen, as the engine words it. */
+const eras = samples.eras as { text: string; reason: EraReason }[];
 
 afterEach(() => act(() => applyLanguage("en")));
 
@@ -34,6 +36,24 @@ describe("why a server is in its state", () => {
       "tracker 要求授权",
       "tracker 再次要求授权",
       "https://login.example 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+    ]);
+  });
+
+  it("and why its revision was chosen, in English as the engine words it and in Chinese", () => {
+    for (const { text, reason } of eras) expect(eraText(reason)).toBe(text);
+    act(() => applyLanguage("zh-CN"));
+    expect(eras.map(({ reason }) => eraText(reason))).toEqual([
+      "server/discover 返回了 2026-07-28",
+      "设置中选择了 initialize 握手的版本；initialize 返回了 2025-11-25",
+      "server/discover 被拒绝：服务器支持 2025-06-18, 2025-11-25；initialize 返回了 2025-11-25",
+      "server/discover 被拒绝（-32601 Method not found）；initialize 返回了 2025-06-18",
+      "服务器回应 ping 之后，server/discover 在 2.5 秒内没有回应；initialize 返回了 2025-06-18",
+      "server/discover 在 10 秒内没有回应，然后server/discover 返回了 2026-07-28",
+      "server/discover 被拒绝，HTTP 405；initialize 返回了 2025-03-26",
+      "server/discover 失败（the server's event stream ended before the response arrived）；initialize 返回了 2025-06-18",
+      "server/discover 收到的回应无法读取；initialize 返回了 2025-06-18",
+      "server/discover 的回应不是发现结果（missing field `supportedVersions`）；initialize 返回了 2025-11-25",
+      "server/discover 没有列出本客户端支持的无状态版本（2031-01-01）；initialize 返回了 2025-11-25",
     ]);
   });
 });

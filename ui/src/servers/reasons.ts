@@ -1,4 +1,4 @@
-import type { NoSandbox, Reason, ServerState_Serialize as ServerState } from "../bindings";
+import type { EraReason_Serialize as EraReason, NoSandbox, Probed, Reason, ServerState_Serialize as ServerState } from "../bindings";
 import { t } from "../i18n";
 
 /** Why a server stopped, restarts or waits, in the window's language; the system's and
@@ -55,5 +55,37 @@ export function whyText(state: ServerState): string | null {
       return reasonText(state.detail);
     default:
       return null;
+  }
+}
+
+/** Why a server's era and revision were chosen, in the window's language; the server's words as they came. */
+export function eraText(reason: EraReason): string {
+  const probed = reason.probed.map(probedText).reduce<string | null>((first, next) => (first === null ? next : t("servers.era.then", { first, next })), null);
+  if (reason.initialized === null) return probed ?? "";
+  return t("servers.era.initialized", { probed: probed ?? t("servers.era.settings"), version: reason.initialized });
+}
+
+/** What `server/discover` met. */
+function probedText(probed: Probed): string {
+  switch (probed.kind) {
+    case "answered":
+      return t("servers.era.answered", { version: probed.version });
+    case "speaks":
+      return t("servers.era.speaks", { supported: probed.supported });
+    case "refused":
+      // A code as the server sent it, not a number to format.
+      return t("servers.era.refused", { code: String(probed.code), message: probed.message });
+    case "noAnswer":
+      return t(probed.afterPing ? "servers.era.noAnswerAfterPing" : "servers.era.noAnswer", { seconds: probed.seconds });
+    case "httpStatus":
+      return t("servers.era.httpStatus", { status: String(probed.status) });
+    case "failed":
+      return t("servers.era.failed", { detail: probed.detail });
+    case "unreadable":
+      return t("servers.era.unreadable");
+    case "notADiscovery":
+      return t("servers.era.notADiscovery", { detail: probed.detail });
+    case "noStateless":
+      return t("servers.era.noStateless", { supported: probed.supported });
   }
 }

@@ -2,6 +2,7 @@
 //! log lines, and what changed in its offers.
 
 use serde::Serialize;
+use switchboard_mcp::client::EraReason;
 use switchboard_mcp::types::LoggingLevel;
 
 use crate::sandbox::SandboxNote;
@@ -24,8 +25,8 @@ pub enum ServerState {
         server_name: String,
         /// Spoken statelessly (2026-07-28), not in a session opened by `initialize`.
         stateless: bool,
-        /// How the revision was chosen, in words a person can read.
-        why_revision: String,
+        /// How the revision was chosen.
+        why_revision: EraReason,
     },
     /// Crashed; restarts after `backoff_ms` (attempt `attempt` of the policy's limit).
     Restarting {

@@ -122,6 +122,7 @@ async fn each_server_is_spoken_to_in_the_era_it_speaks_or_the_one_forced_and_say
                     (*revision, stateless),
                     "{name} ({era}): {why_revision}"
                 );
+                let why_revision = why_revision.to_string();
                 for word in *why {
                     assert!(
                         why_revision.contains(word),

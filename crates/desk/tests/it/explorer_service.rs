@@ -140,7 +140,10 @@ impl ExplorerHost for Memory {
             protocol_version: "2025-11-25".into(),
             server_name: "notes".into(),
             stateless: false,
-            why_revision: String::new(),
+            why_revision: switchboard_mcp::client::EraReason {
+                probed: Vec::new(),
+                initialized: Some("2025-11-25".into()),
+            },
         };
         BTreeMap::from([("notes".to_owned(), running)])
     }

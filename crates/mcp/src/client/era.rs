@@ -47,15 +47,118 @@ pub enum Era {
     Session,
 }
 
-/// The era and revision chosen for a server, and why, in words a person can read.
+/// The era and revision chosen for a server, and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EraChoice {
     pub era: Era,
     pub version: ProtocolVersion,
-    /// For example "server/discover answered with 2026-07-28", or "server/discover got no
-    /// answer within 3 s; initialize answered 2025-06-18".
-    pub reason: String,
+    pub reason: EraReason,
+}
+
+/// Why an era and revision were chosen, by kind for a face to say in its language; the
+/// server's words in it as they came. `Display` is the engine's English: for example
+/// "server/discover answered with 2026-07-28", or "server/discover got no answer within
+/// 3 s; initialize answered 2025-06-18".
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct EraReason {
+    /// What `server/discover` met, in order (an answer that came late, then the probe
+    /// asked again); none when the settings chose the session era.
+    pub probed: Vec<Probed>,
+    /// The revision `initialize` answered, in the session era.
+    pub initialized: Option<String>,
+}
+
+/// What `server/discover` met.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Probed {
+    /// An answer, with the stateless revision chosen from it.
+    Answered { version: String },
+    /// Refused: the server speaks these revisions.
+    Speaks { supported: String },
+    /// Refused with another error: its code and message, cut short.
+    Refused { code: i64, message: String },
+    /// No answer within `seconds` ("3", "2.5"), counted from the server's answer to a
+    /// ping when `after_ping`.
+    NoAnswer { seconds: String, after_ping: bool },
+    /// Refused over HTTP.
+    HttpStatus { status: u16 },
+    /// The exchange failed: the transport's words, cut short.
+    Failed { detail: String },
+    /// An answer that could not be read.
+    Unreadable,
+    /// An answer that is no discovery: why, in the parser's words.
+    NotADiscovery { detail: String },
+    /// A discovery that lists no stateless revision this client speaks: those it lists.
+    NoStateless { supported: String },
+}
+
+impl std::fmt::Display for Probed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Answered { version } => write!(f, "server/discover answered with {version}"),
+            Self::Speaks { supported } => {
+                write!(
+                    f,
+                    "server/discover was refused: the server speaks {supported}"
+                )
+            }
+            Self::Refused { code, message } => {
+                write!(f, "server/discover was refused ({code} {message})")
+            }
+            Self::NoAnswer {
+                seconds,
+                after_ping: false,
+            } => write!(f, "server/discover got no answer within {seconds} s"),
+            Self::NoAnswer {
+                seconds,
+                after_ping: true,
+            } => write!(
+                f,
+                "server/discover got no answer within {seconds} s of the server answering a ping"
+            ),
+            Self::HttpStatus { status } => {
+                write!(f, "server/discover was refused with HTTP {status}")
+            }
+            Self::Failed { detail } => write!(f, "server/discover failed ({detail})"),
+            Self::Unreadable => f.write_str("server/discover got an answer that could not be read"),
+            Self::NotADiscovery { detail } => write!(
+                f,
+                "server/discover answered with something else than a discovery ({detail})"
+            ),
+            Self::NoStateless { supported } => write!(
+                f,
+                "server/discover lists no stateless revision this client speaks ({supported})"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for EraReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, probed) in self.probed.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", then ")?;
+            }
+            write!(f, "{probed}")?;
+        }
+        match (&self.initialized, self.probed.is_empty()) {
+            (Some(version), true) => write!(
+                f,
+                "the session era was chosen in the settings; initialize answered {version}"
+            ),
+            (Some(version), false) => write!(f, "; initialize answered {version}"),
+            (None, _) => Ok(()),
+        }
+    }
 }
 
 /// The newest stateless revision this client speaks.
@@ -66,10 +169,10 @@ pub(super) enum Probe {
     Stateless {
         result: Box<DiscoverResult>,
         version: ProtocolVersion,
-        reason: String,
+        reason: Probed,
     },
     /// Not stateless: the handshake follows; `reason` says what the probe saw.
-    Session { reason: String },
+    Session { reason: Probed },
 }
 
 /// How long the probe waits on a stream for a server that answers neither the probe nor the
@@ -115,10 +218,9 @@ pub(super) async fn probe(
                         continue;
                     }
                     _ if supported.iter().any(|v| is_session(v)) => Ok(Probe::Session {
-                        reason: format!(
-                            "server/discover was refused: the server speaks {}",
-                            supported.join(", ")
-                        ),
+                        reason: Probed::Speaks {
+                            supported: supported.join(", "),
+                        },
                     }),
                     _ => Err(ClientError::NoSharedRevision {
                         supported: supported.join(", "),
@@ -132,38 +234,35 @@ pub(super) async fn probe(
                 }))
             }
             Err(RequestError::Server { error, .. }) => Ok(Probe::Session {
-                reason: format!(
-                    "server/discover was refused ({} {})",
-                    error.code,
-                    excerpt(&error.message)
-                ),
+                reason: Probed::Refused {
+                    code: error.code,
+                    message: excerpt(&error.message),
+                },
             }),
             Err(RequestError::Timeout { after, .. }) => Ok(Probe::Session {
-                reason: if up {
-                    format!(
-                        "server/discover got no answer within {} of the server answering a ping",
-                        seconds(after)
-                    )
-                } else {
-                    format!("server/discover got no answer within {}", seconds(after))
+                reason: Probed::NoAnswer {
+                    seconds: seconds(after),
+                    after_ping: up,
                 },
             }),
             Err(RequestError::Transport {
                 error: TransportError::Status { status, .. },
                 ..
             }) => Ok(Probe::Session {
-                reason: format!("server/discover was refused with HTTP {status}"),
+                reason: Probed::HttpStatus { status },
             }),
             // A server that hangs up on a method it does not know, or answers it with
             // something else than JSON-RPC, is no server of the revision; one that cannot
             // be reached, or refuses us, is an error whatever the era.
             Err(RequestError::Transport { error, .. }) if !unreachable(&error) => {
                 Ok(Probe::Session {
-                    reason: format!("server/discover failed ({})", excerpt(&error.to_string())),
+                    reason: Probed::Failed {
+                        detail: excerpt(&error.to_string()),
+                    },
                 })
             }
             Err(RequestError::Unreadable { .. }) => Ok(Probe::Session {
-                reason: "server/discover got an answer that could not be read".into(),
+                reason: Probed::Unreadable,
             }),
             Err(other) => Err(other.into()),
         };
@@ -226,23 +325,24 @@ fn read_discovery(value: Value) -> Probe {
         Ok(result) => result,
         Err(e) => {
             return Probe::Session {
-                reason: format!(
-                    "server/discover answered with something else than a discovery ({e})"
-                ),
+                reason: Probed::NotADiscovery {
+                    detail: e.to_string(),
+                },
             };
         }
     };
     match newest_stateless(&result.supported_versions) {
         Some(version) => Probe::Stateless {
-            reason: format!("server/discover answered with {version}"),
+            reason: Probed::Answered {
+                version: version.to_string(),
+            },
             result: Box::new(result),
             version,
         },
         None => Probe::Session {
-            reason: format!(
-                "server/discover lists no stateless revision this client speaks ({})",
-                result.supported_versions.join(", ")
-            ),
+            reason: Probed::NoStateless {
+                supported: result.supported_versions.join(", "),
+            },
         },
     }
 }
@@ -288,12 +388,13 @@ pub(super) fn supported_versions(data: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A wait in whole seconds, or tenths below ten ("3", "2.5").
 fn seconds(after: Duration) -> String {
     let secs = after.as_secs_f64();
     if secs >= 10.0 || secs.fract() < 0.05 {
-        format!("{:.0} s", secs)
+        format!("{:.0}", secs)
     } else {
-        format!("{secs:.1} s")
+        format!("{secs:.1}")
     }
 }
 
@@ -325,18 +426,29 @@ mod tests {
         let choice = EraChoice {
             era: Era::Session,
             version: ProtocolVersion::V2025_06_18,
-            reason: "server/discover was refused (-32601 Method not found)".into(),
+            reason: EraReason {
+                probed: vec![Probed::Refused {
+                    code: -32601,
+                    message: "Method not found".into(),
+                }],
+                initialized: Some("2025-06-18".into()),
+            },
         };
         assert_eq!(
             serde_json::to_value(&choice).unwrap(),
             serde_json::json!({"era": "session", "version": "2025-06-18",
-                "reason": "server/discover was refused (-32601 Method not found)"})
+                "reason": {"probed": [{"kind": "refused", "code": -32601, "message": "Method not found"}],
+                    "initialized": "2025-06-18"}})
+        );
+        assert_eq!(
+            choice.reason.to_string(),
+            "server/discover was refused (-32601 Method not found); initialize answered 2025-06-18"
         );
     }
 
     #[test]
     fn waits_read_as_whole_or_tenth_seconds() {
-        assert_eq!(seconds(Duration::from_millis(3004)), "3 s");
-        assert_eq!(seconds(Duration::from_millis(2500)), "2.5 s");
+        assert_eq!(seconds(Duration::from_millis(3004)), "3");
+        assert_eq!(seconds(Duration::from_millis(2500)), "2.5");
     }
 }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Map;
 
-use super::{ClientConfig, ClientError, Era, EraChoice, EraSetting, era, request, stamp};
+use super::{
+    ClientConfig, ClientError, Era, EraChoice, EraReason, EraSetting, era, request, stamp,
+};
 use crate::connection::{Connection, RequestError, RequestOptions};
 use crate::jsonrpc::code;
 use crate::types::*;
@@ -37,9 +39,11 @@ pub(super) async fn open(
             result,
             version,
             reason,
-        }) => return Ok(stateless_session(config, *result, version, reason)),
+        }) => return Ok(stateless_session(config, *result, version, vec![reason])),
         Some(era::Probe::Session { reason }) if config.era == EraSetting::Stateless => {
-            return Err(ClientError::NotStateless { reason });
+            return Err(ClientError::NotStateless {
+                reason: reason.to_string(),
+            });
         }
         Some(era::Probe::Session { reason }) => Some(reason),
         None => None,
@@ -63,11 +67,12 @@ pub(super) async fn open(
                     version,
                     reason,
                 } => {
-                    let late = session_reason.unwrap_or_default();
-                    let reason = format!("{late}, then {reason}");
-                    Ok(stateless_session(config, *result, version, reason))
+                    let probed = session_reason.into_iter().chain([reason]).collect();
+                    Ok(stateless_session(config, *result, version, probed))
                 }
-                era::Probe::Session { reason } => Err(ClientError::NotStateless { reason }),
+                era::Probe::Session { reason } => Err(ClientError::NotStateless {
+                    reason: reason.to_string(),
+                }),
             };
         }
         // Refused as a 2026-07-28 server refuses it (the era forced wrong): said as such.
@@ -76,15 +81,13 @@ pub(super) async fn open(
         }
         Err(other) => return Err(other),
     };
-    let answered = format!("initialize answered {version}");
-    let reason = match session_reason {
-        Some(probe) => format!("{probe}; {answered}"),
-        None => format!("the session era was chosen in the settings; {answered}"),
-    };
     let choice = EraChoice {
         era: Era::Session,
         version,
-        reason,
+        reason: EraReason {
+            probed: session_reason.into_iter().collect(),
+            initialized: Some(version.to_string()),
+        },
     };
     Ok((server, version, choice, None))
 }
@@ -93,13 +96,16 @@ fn stateless_session(
     config: &ClientConfig,
     result: DiscoverResult,
     version: ProtocolVersion,
-    reason: String,
+    probed: Vec<era::Probed>,
 ) -> Opened {
     let stamp = stamp::Stamp::new(version, &config.client_info, &config.capabilities);
     let choice = EraChoice {
         era: Era::Stateless,
         version,
-        reason,
+        reason: EraReason {
+            probed,
+            initialized: None,
+        },
     };
     (
         described(result, version),

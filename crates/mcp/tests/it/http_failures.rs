@@ -1277,7 +1277,7 @@ async fn a_server_that_hangs_up_on_the_probe_is_reached_through_initialize() {
         .await
         .expect("connected through initialize");
     assert_eq!(client.era().era, switchboard_mcp::client::Era::Session);
-    let reason = &client.era().reason;
+    let reason = &client.era().reason.to_string();
     assert!(
         reason.starts_with("server/discover failed (")
             && reason.ends_with("; initialize answered 2025-06-18"),
@@ -1349,7 +1349,7 @@ async fn a_probe_never_answered_is_let_go_and_initialize_follows() {
         .expect("connected through initialize");
     assert_eq!(client.era().era, switchboard_mcp::client::Era::Session);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover got no answer within 2 s; initialize answered 2025-06-18"
     );
     server

@@ -94,7 +94,7 @@ async fn exercise_modern(client: &Client, person: &Person) {
     assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover answered with 2026-07-28"
     );
     assert_eq!(client.server().server_info.name, "switchboard-python-peer");
@@ -217,8 +217,11 @@ async fn a_stateful_server_is_reached_through_the_fallback_and_says_why(row: &St
     assert_eq!(era.era, Era::Session);
     assert_eq!(era.version, ProtocolVersion::V2025_11_25);
     assert!(
-        era.reason.starts_with(row.refused)
-            && era.reason.ends_with("; initialize answered 2025-11-25"),
+        era.reason.to_string().starts_with(row.refused)
+            && era
+                .reason
+                .to_string()
+                .ends_with("; initialize answered 2025-11-25"),
         "{}",
         era.reason
     );
@@ -263,7 +266,7 @@ async fn the_era_can_be_forced_either_way() {
     .expect("connect");
     assert_eq!(session.era().era, Era::Session);
     assert_eq!(
-        session.era().reason,
+        session.era().reason.to_string(),
         "the session era was chosen in the settings; initialize answered 2025-11-25"
     );
     session.close().await;
@@ -299,7 +302,7 @@ async fn a_server_slow_to_start_is_probed_once_it_is_up() {
         .await
         .expect("connect");
     assert_eq!(
-        (client.era().era, client.era().reason.as_str()),
+        (client.era().era, client.era().reason.to_string().as_str()),
         (Era::Stateless, "server/discover answered with 2026-07-28")
     );
     let echo = client
@@ -387,6 +390,7 @@ async fn an_http_sse_server_is_reached_through_both_fallbacks() {
         client
             .era()
             .reason
+            .to_string()
             .starts_with("server/discover was refused with HTTP"),
         "{}",
         client.era().reason

@@ -201,7 +201,7 @@ async fn an_unanswered_probe_falls_back_to_initialize_and_says_so() {
     let client = connecting.await.unwrap().expect("connected");
     assert_eq!(client.era().era, Era::Session);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover got no answer within 0.2 s of the server answering a ping; \
          initialize answered 2025-06-18"
     );
@@ -226,7 +226,7 @@ async fn a_server_slow_to_start_is_waited_for_before_the_probes_short_wait() {
     let client = connecting.await.unwrap().expect("connected");
     assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover answered with 2026-07-28"
     );
 }
@@ -294,7 +294,7 @@ async fn an_unsupported_version_error_is_retried_once_with_the_revision_listed()
     let client = connecting.await.unwrap().expect("connected");
     assert_eq!(client.era().era, Era::Session);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover was refused: the server speaks 2026-07-28, 2025-11-25; \
          initialize answered 2025-11-25"
     );
@@ -674,7 +674,7 @@ async fn a_modern_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_i
     let client = connecting.await.unwrap().expect("connected");
     assert_eq!(client.era().era, Era::Stateless);
     assert_eq!(
-        client.era().reason,
+        client.era().reason.to_string(),
         "server/discover got no answer within 0.2 s of the server answering a ping, \
          then server/discover answered with 2026-07-28"
     );
