@@ -827,7 +827,25 @@ mod tests {
                 Some("2025-11-25"),
             ),
         ];
+        use switchboard_desk::chat::{LeftOut, LeftOutTool};
+        let tool = |server: &str, tool: &str| LeftOutTool {
+            server: s(server),
+            tool: s(tool),
+        };
+        let left_out = [
+            LeftOut {
+                on: 131,
+                named: vec![tool("big", "t128"), tool("big", "t129"), tool("demo", "echo")],
+                more: 0,
+            },
+            LeftOut {
+                on: 140,
+                named: (128..133).map(|n| tool("big", &format!("t{n}"))).collect(),
+                more: 7,
+            },
+        ];
         serde_json::json!({
+            "leftOut": left_out.map(|l| serde_json::json!({"text": l.to_string(), "leftOut": l})),
             "eras": eras.map(|e| serde_json::json!({"text": e.to_string(), "reason": e})),
             "sandboxNotes": notes.map(|n| serde_json::json!({"text": n.text(), "note": n})),
             "gateway": gateway.map(|p| serde_json::json!({"text": p.to_string(), "problem": p})),

@@ -770,7 +770,8 @@ export type ChatTools_Deserialize = {
 	offered: number,
 	/**  Above this many, the person is warned. */
 	many: number,
-	warning?: string | null,
+	/**  The tools left out, when more are on than a model is offered. */
+	leftOut?: LeftOut | null,
 };
 
 /**  Which tools a conversation's model sees: every running server's, with its toggle. */
@@ -780,7 +781,8 @@ export type ChatTools_Serialize = {
 	offered: number,
 	/**  Above this many, the person is warned. */
 	many: number,
-	warning: string | null,
+	/**  The tools left out, when more are on than a model is offered. */
+	leftOut: LeftOut | null,
 };
 
 /**
@@ -1425,6 +1427,21 @@ export type KeyValue_Serialize = {
 
 /**  A language the window speaks. */
 export type Language = "en" | "zh-CN";
+
+/**
+ *  More tools on than a model is offered: how many are on, the first few left out by
+ *  name, and how many more. `Display` is the host's English.
+ */
+export type LeftOut = {
+	on: number,
+	named: LeftOutTool[],
+	more: number,
+};
+
+export type LeftOutTool = {
+	server: string,
+	tool: string,
+};
 
 /**  What to list. */
 export type ListQuery = ListQuery_Serialize | ListQuery_Deserialize;

@@ -63,7 +63,7 @@ async function withLocalModel() {
   } as never);
   vi.mocked(commands.createConversation).mockResolvedValue(summary);
   vi.mocked(commands.conversation).mockResolvedValue({ summary, messages: [], running: false, settings: noSettings, spent: noSpent });
-  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, leftOut: null });
   render(<ChatView />);
   await screen.findByRole("combobox", { name: "Provider" });
 }
@@ -74,7 +74,7 @@ async function openWeather(running = false) {
   vi.mocked(commands.providers).mockResolvedValue({ providers: [], defaultProvider: null });
   vi.mocked(commands.conversations).mockResolvedValue([weather]);
   vi.mocked(commands.conversation).mockResolvedValue({ summary: weather, messages: [], running, settings: noSettings, spent: noSpent });
-  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, warning: null });
+  vi.mocked(commands.chatTools).mockResolvedValue({ servers: [], offered: 0, many: 128, leftOut: null });
   render(<ChatView />);
   await userEvent.click(await screen.findByRole("button", { name: /^Weather / }));
   return weather;

@@ -1,7 +1,8 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ChatTools } from "../bindings";
+import type { ChatTools, LeftOut } from "../bindings";
+import samples from "../testing/reasons.json";
 import { applyLanguage } from "../i18n";
 import { ToolToggles } from "./ToolToggles";
 
@@ -14,7 +15,7 @@ const tools: ChatTools = {
   ],
   offered: 1,
   many: 128,
-  warning: null,
+  leftOut: null,
 };
 
 describe("the tool toggles", () => {
@@ -32,9 +33,12 @@ describe("the tool toggles", () => {
     expect(onTool).toHaveBeenCalledWith("demo", "echo", false);
   });
 
-  it("warns above the limit", () => {
-    render(<ToolToggles tools={{ ...tools, offered: 130, warning: "130 tools are on" }} onServer={vi.fn()} onTool={vi.fn()} />);
-    expect(screen.getByRole("alert").textContent).toBe("130 tools are on");
+  it("warns above the limit, naming what is left out as the host does", () => {
+    for (const { text, leftOut } of samples.leftOut as { text: string; leftOut: LeftOut }[]) {
+      const { unmount } = render(<ToolToggles tools={{ ...tools, offered: 128, leftOut }} onServer={vi.fn()} onTool={vi.fn()} />);
+      expect(screen.getByRole("alert").textContent).toBe(text);
+      unmount();
+    }
   });
 });
 
@@ -47,7 +51,12 @@ describe("the tool toggles in Chinese", () => {
     expect(document.querySelector("summary")?.textContent).toBe("提供给模型的工具：1,234");
     expect(screen.getByTestId("tools-offered").textContent).toBe("1,234");
     expect(screen.getByRole("checkbox", { name: "Add numbers" })).toBeTruthy();
-    rerender(<ToolToggles tools={{ servers: [], offered: 0, many: 128, warning: null }} onServer={vi.fn()} onTool={vi.fn()} />);
+    rerender(<ToolToggles tools={{ servers: [], offered: 0, many: 128, leftOut: null }} onServer={vi.fn()} onTool={vi.fn()} />);
     expect(screen.getByText("没有运行中的服务器提供工具。")).toBeTruthy();
+    const leftOut = { on: 140, named: [{ server: "big", tool: "t128" }, { server: "demo", tool: "echo" }], more: 7 };
+    rerender(<ToolToggles tools={{ ...tools, offered: 128, leftOut }} onServer={vi.fn()} onTool={vi.fn()} />);
+    expect(screen.getByRole("alert").textContent).toBe(
+      "已开启 140 个工具，而模型最多只能得到 128 个：被略去的有 big 的 t128、demo 的 echo、另外 7 个。请关闭这个对话不需要的服务器或工具。",
+    );
   });
 });

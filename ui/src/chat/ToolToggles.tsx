@@ -1,5 +1,5 @@
-import type { ChatTools } from "../bindings";
-import { format, tx, useT } from "../i18n";
+import type { ChatTools, LeftOut } from "../bindings";
+import { format, t as translate, tx, useT } from "../i18n";
 
 export interface ToolTogglesProps {
   tools: ChatTools;
@@ -18,9 +18,9 @@ export function ToolToggles({ tools, onServer, onTool }: ToolTogglesProps) {
           offered: format.number(tools.offered),
         })}
       </summary>
-      {tools.warning && (
+      {tools.leftOut && (
         <p className="warning" role="alert">
-          {tools.warning}
+          {leftOutText(tools.leftOut, tools.many)}
         </p>
       )}
       {tools.servers.length === 0 && <p className="muted">{t("chat.tools.none")}</p>}
@@ -46,4 +46,11 @@ export function ToolToggles({ tools, onServer, onTool }: ToolTogglesProps) {
       ))}
     </details>
   );
+}
+
+/** More tools on than a model is offered (`many`): which are left out, in the window's language. */
+export function leftOutText(leftOut: LeftOut, many: number): string {
+  const named = leftOut.named.map(({ server, tool }) => translate("chat.tools.leftOutTool", { server, tool }));
+  if (leftOut.more > 0) named.push(translate("chat.tools.leftOutMore", { count: leftOut.more }));
+  return translate("chat.tools.leftOut", { on: leftOut.on, many, named: named.join(translate("chat.tools.leftOutSeparator")) });
 }

@@ -49,8 +49,8 @@ pub use export::{ExportFormat, Exported};
 pub use host::{ChatChange, ChatHost};
 pub use runs::Asking;
 pub use shown::{
-    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, PromptUse, Role,
-    ShownMessage, ShownPart, ShownSpent, SpentTotal,
+    Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView, LeftOut,
+    LeftOutTool, PromptUse, Role, ShownMessage, ShownPart, ShownSpent, SpentTotal,
 };
 use shown::{chat_tools, price_of, shown_message, shown_spent};
 

@@ -213,7 +213,45 @@ pub struct ChatTools {
     pub offered: u32,
     /// Above this many, the person is warned.
     pub many: u32,
-    pub warning: Option<String>,
+    /// The tools left out, when more are on than a model is offered.
+    pub left_out: Option<LeftOut>,
+}
+
+/// More tools on than a model is offered: how many are on, the first few left out by
+/// name, and how many more. `Display` is the host's English.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LeftOut {
+    pub on: u32,
+    pub named: Vec<LeftOutTool>,
+    pub more: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LeftOutTool {
+    pub server: String,
+    pub tool: String,
+}
+
+impl std::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut named: Vec<String> = self
+            .named
+            .iter()
+            .map(|t| format!("{}'s {}", t.server, t.tool))
+            .collect();
+        if self.more > 0 {
+            named.push(format!("{} more", self.more));
+        }
+        write!(
+            f,
+            "{} tools are on, and a model is offered {MANY_TOOLS} at most: left out are {}. \
+             Switch off the servers or tools this conversation does not need.",
+            self.on,
+            named.join(", ")
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -260,27 +298,24 @@ pub(super) fn chat_tools(
         all.capped()
     };
     let left_out = offered.left_out();
-    let warning = (!left_out.is_empty()).then(|| {
-        const NAMED: usize = 5;
-        let mut named: Vec<String> = left_out
+    const NAMED: usize = 5;
+    let left_out = (!left_out.is_empty()).then(|| LeftOut {
+        on: (offered.len() + left_out.len()) as u32,
+        named: left_out
             .iter()
             .take(NAMED)
-            .map(|(server, tool)| format!("{server}'s {tool}"))
-            .collect();
-        if left_out.len() > NAMED {
-            named.push(format!("{} more", left_out.len() - NAMED));
-        }
-        format!(
-            "{} tools are on, and a model is offered {MANY_TOOLS} at most: left out are {}. Switch off the servers or tools this conversation does not need.",
-            offered.len() + left_out.len(),
-            named.join(", ")
-        )
+            .map(|(server, tool)| LeftOutTool {
+                server: server.clone(),
+                tool: tool.clone(),
+            })
+            .collect(),
+        more: left_out.len().saturating_sub(NAMED) as u32,
     });
     ChatTools {
         servers: servers.into_values().collect(),
         offered: offered.len() as u32,
         many: MANY_TOOLS as u32,
-        warning,
+        left_out,
     }
 }
 
@@ -436,7 +471,7 @@ mod tests {
         catalog.push(tool("demo", "echo"));
         let all = chat_tools(catalog.clone(), &Enablement::default(), None);
         assert_eq!(all.offered, 128);
-        let warning = all.warning.unwrap_or_default();
+        let warning = all.left_out.map(|l| l.to_string()).unwrap_or_default();
         assert!(
             warning.contains("131 tools are on")
                 && warning.contains("left out are big's t128, big's t129, demo's echo"),
@@ -448,10 +483,10 @@ mod tests {
         enablement.set_tool("demo", "echo", false);
         // A model that searches them may find every one.
         let searched = chat_tools(catalog.clone(), &Enablement::default(), Some(40));
-        assert_eq!((searched.offered, searched.warning), (131, None));
+        assert_eq!((searched.offered, searched.left_out), (131, None));
         let few = chat_tools(catalog, &enablement, None);
         assert_eq!(few.offered, 0);
-        assert_eq!(few.warning, None);
+        assert_eq!(few.left_out, None);
         assert!(!few.servers[0].on);
         assert_eq!(few.servers[1].server, "demo");
         assert!(!few.servers[1].tools[0].on);

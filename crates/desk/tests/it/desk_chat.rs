@@ -131,7 +131,7 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
 
     let chat = world.desk.chats().create_conversation(None).await.unwrap();
     let tools = world.desk.chats().chat_tools(chat.id).await.unwrap();
-    assert!(tools.offered > 0 && tools.warning.is_none(), "{tools:?}");
+    assert!(tools.offered > 0 && tools.left_out.is_none(), "{tools:?}");
     assert_eq!(tools.servers[0].server, "demo");
 
     let mut chat_updates = world.desk.updates();
@@ -416,7 +416,7 @@ async fn past_the_most_tools_a_model_takes_the_rest_are_left_out_and_named() {
     let chat = world.desk.chats().create_conversation(None).await.unwrap();
     let tools = world.desk.chats().chat_tools(chat.id).await.unwrap();
     assert_eq!(tools.offered, 128);
-    let warning = tools.warning.expect("the person is told");
+    let warning = tools.left_out.expect("the person is told").to_string();
     assert!(
         warning.contains("130 tools are on") && warning.contains("left out are demo-9's"),
         "{warning}"

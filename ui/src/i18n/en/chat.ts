@@ -131,4 +131,9 @@ export const chat = {
   "chat.failure.noSkill": "{server} lists no skill named {name}.",
   "chat.tools.offered": "Tools offered to the model: <strong>{offered}</strong>",
   "chat.tools.none": "No running server offers tools.",
+  "chat.tools.leftOut":
+    "{on} tools are on, and a model is offered {many} at most: left out are {named}. Switch off the servers or tools this conversation does not need.",
+  "chat.tools.leftOutTool": "{server}'s {tool}",
+  "chat.tools.leftOutMore": "{count, plural, other {# more}}",
+  "chat.tools.leftOutSeparator": ", ",
 } as const;

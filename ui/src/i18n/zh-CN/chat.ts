@@ -132,4 +132,8 @@ export const chat: Catalogue<typeof english> = {
   "chat.failure.noSkill": "{server} 没有名为 {name} 的技能。",
   "chat.tools.offered": "提供给模型的工具：<strong>{offered}</strong>",
   "chat.tools.none": "没有运行中的服务器提供工具。",
+  "chat.tools.leftOut": "已开启 {on} 个工具，而模型最多只能得到 {many} 个：被略去的有 {named}。请关闭这个对话不需要的服务器或工具。",
+  "chat.tools.leftOutTool": "{server} 的 {tool}",
+  "chat.tools.leftOutMore": "{count, plural, other {另外 # 个}}",
+  "chat.tools.leftOutSeparator": "、",
 };
