@@ -55,6 +55,11 @@ describe("ProgressList", () => {
     expect(onCancel).toHaveBeenCalledExactlyOnceWith("t2");
   });
 
+  it("writes large and fractional amounts as the window's language writes numbers", () => {
+    render(<ProgressList items={[{ ...read, progress: 12345.678, total: 20000 }]} onCancel={vi.fn()} />);
+    expect(screen.getByRole("listitem").textContent).toContain("12,345.68 of 20,000");
+  });
+
   it("names a read as the host does", () => {
     render(<ProgressList items={[read]} onCancel={vi.fn()} />);
     expect(screen.getByRole("button", { name: `Cancel ${read.label}` })).toBeTruthy();

@@ -1,5 +1,5 @@
 import type { ProgressItem_Serialize as ProgressItem } from "../bindings";
-import { t as translate, useT } from "../i18n";
+import { format, t as translate, useT } from "../i18n";
 import { formatElapsed, useNow } from "../servers/time";
 import { readNamed } from "../approvals/readSubject";
 import "./activity.css";
@@ -57,7 +57,8 @@ function amount({ progress, total }: ProgressItem): string {
   return progress > 0 ? translate("activity.progress.soFar", { progress: trim(progress) }) : translate("activity.progress.waiting");
 }
 
-const trim = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ""));
+/** To two decimals at most, written as the window's language writes numbers. */
+const trim = (n: number) => format.number(Math.round(n * 100) / 100);
 
 /** What is under way: the tool's title or name, or the read, said in the window's language
  *  and begun as a label is ("Read demo://readme"). */
