@@ -614,11 +614,12 @@ mod tests {
         current(DECIDED, &decided());
     }
 
-    /// A server's state of each reason, beside why it is in it as the host words it in
-    /// English, each way a model's tool call fails, what an import warns of or skips, and
-    /// why the gateway does not listen, as the host words them: the window, which words them in the person's language, is
-    /// checked against them (`ui/src/servers/reasons.test.ts`, `ui/src/chat/failures.test.ts`,
-    /// `ui/src/servers/imports.test.ts`, `ui/src/agents/gateway.test.ts`).
+    /// What the host tells the window by kind beside its own English for each: why a
+    /// server is in its state and why its revision was chosen, why a model's tool call
+    /// failed, what an import warns of or skips, why the gateway does not listen, the tools
+    /// left out of a model's offer, the notes in a sandboxed server's log. The window, which
+    /// says them in the person's language, is checked against them word for word
+    /// (`ui/src/testing/hostWords.test.ts`, and where each is shown).
     const REASONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/reasons.json");
 
     fn reasons() -> serde_json::Value {
@@ -835,7 +836,11 @@ mod tests {
         let left_out = [
             LeftOut {
                 on: 131,
-                named: vec![tool("big", "t128"), tool("big", "t129"), tool("demo", "echo")],
+                named: vec![
+                    tool("big", "t128"),
+                    tool("big", "t129"),
+                    tool("demo", "echo"),
+                ],
                 more: 0,
             },
             LeftOut {

@@ -11,10 +11,6 @@ const problems = samples.gateway as { text: string; problem: GatewayProblem }[];
 afterEach(() => act(() => applyLanguage("en")));
 
 describe("why agents cannot reach Switchboard over HTTP", () => {
-  it("reads in English as the host words it", () => {
-    for (const { text, problem } of problems) expect(gatewayProblemText(problem)).toBe(text);
-  });
-
   it("reads in Chinese, the system's words as they came", () => {
     act(() => applyLanguage("zh-CN"));
     const said = problems.map(({ problem }) => gatewayProblemText(problem));

@@ -13,10 +13,6 @@ const eras = samples.eras as { text: string; reason: EraReason }[];
 afterEach(() => act(() => applyLanguage("en")));
 
 describe("why a server is in its state", () => {
-  it("reads in English as the host words it", () => {
-    for (const { why, state } of states) expect(whyText(state)).toBe(why);
-  });
-
   it("reads in Chinese, the system's and the server's own words in it as they came", () => {
     act(() => applyLanguage("zh-CN"));
     expect(states.map(({ state }) => whyText(state))).toEqual([
@@ -39,8 +35,7 @@ describe("why a server is in its state", () => {
     ]);
   });
 
-  it("and why its revision was chosen, in English as the engine words it and in Chinese", () => {
-    for (const { text, reason } of eras) expect(eraText(reason)).toBe(text);
+  it("and why its revision was chosen, in Chinese", () => {
     act(() => applyLanguage("zh-CN"));
     expect(eras.map(({ reason }) => eraText(reason))).toEqual([
       "server/discover 返回了 2026-07-28",

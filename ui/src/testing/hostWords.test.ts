@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type {
+  CallFailure,
+  EraReason_Serialize as EraReason,
+  GatewayProblem,
+  ImportWarning,
+  ServerState_Serialize as ServerState,
+  Skipped,
+} from "../bindings";
+import { gatewayProblemText } from "../agents/gateway";
+import { failureText } from "../chat/failures";
+import { importWarningText, skippedText } from "../servers/imports";
+import { eraText, whyText } from "../servers/reasons";
+import samples from "./reasons.json";
+
+/**
+ * What the host tells the window by kind, each with the host's own English for it
+ * (`src-tauri/told.rs` writes the samples): the window's English is the host's, word for
+ * word. Each area's tests say it in Chinese.
+ */
+const told: [string, [text: string | null, said: () => string | null][]][] = [
+  ["why a server is in its state", samples.servers.map(({ why, state }) => [why, () => whyText(state as ServerState)])],
+  ["why its revision was chosen", samples.eras.map(({ text, reason }) => [text, () => eraText(reason as EraReason)])],
+  ["why a model's tool call failed", samples.calls.map(({ text, failure }) => [text, () => failureText(failure as CallFailure)])],
+  ["what an import warns of", samples.importWarnings.map(({ text, warning }) => [text, () => importWarningText(warning as ImportWarning)])],
+  ["why an import skips a server", samples.skipped.map(({ text, reason }) => [text, () => skippedText(reason as Skipped)])],
+  ["why agents cannot reach Switchboard over HTTP", samples.gateway.map(({ text, problem }) => [text, () => gatewayProblemText(problem as GatewayProblem)])],
+];
+
+describe("the window's English for what the host tells by kind", () => {
+  it.each(told)("is the host's: %s", (_, cases) => {
+    for (const [text, said] of cases) expect(said()).toBe(text);
+  });
+});
