@@ -7,6 +7,8 @@
 use serde::Serialize;
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::config::ConfigProblem;
+use switchboard_core::decisions::DecidedBy;
+use switchboard_core::gate::CallError;
 use switchboard_core::registry::{InstallError, Sets};
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
@@ -15,11 +17,17 @@ use switchboard_desk::models::{ModelsError, ProviderFormError};
 use switchboard_desk::servers::ServersError;
 use switchboard_desk::trust::TrustError;
 use switchboard_desk::{DeskError, FormError};
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::connection::RequestError;
 
 /// An error of the host's own, by kind, with what it names (servers, tools, names the
 /// person typed: never translated).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Told {
     BrokenConfig {
         problem: ConfigProblem,
@@ -150,6 +158,32 @@ pub enum Told {
     },
     InstallNotPlain {
         sets: Sets,
+    },
+    /// A server's error answer to a request: its message and code, as it sent them.
+    ServerError {
+        method: String,
+        message: String,
+        code: i64,
+    },
+    /// No answer within `seconds` ("30.0").
+    NoAnswer {
+        method: String,
+        seconds: String,
+    },
+    RequestCancelled {
+        method: String,
+    },
+    CallDenied {
+        tool: String,
+        decided_by: DecidedBy,
+    },
+    CallCancelled {
+        tool: String,
+    },
+    /// The arguments do not fit the tool's input schema: the checker's words.
+    BadArguments {
+        tool: String,
+        errors: String,
     },
 }
 
@@ -285,6 +319,46 @@ impl Tell for ExplorerError {
             Self::NotForViews { server, tool } => Told::NotForViews {
                 server: server.clone(),
                 tool: tool.clone(),
+            },
+            Self::Call(call) => return call.told(),
+            Self::Client(client) => return client.told(),
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for CallError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::Denied { tool, decided_by } => Told::CallDenied {
+                tool: tool.clone(),
+                decided_by: decided_by.clone(),
+            },
+            Self::Cancelled { tool } => Told::CallCancelled { tool: tool.clone() },
+            Self::Client(client) => return client.told(),
+            _ => return None,
+        })
+    }
+}
+
+impl Tell for ClientError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::Request(RequestError::Server { method, error }) => Told::ServerError {
+                method: method.clone(),
+                message: error.message.clone(),
+                code: error.code,
+            },
+            Self::Request(RequestError::Timeout { method, after }) => Told::NoAnswer {
+                method: method.clone(),
+                seconds: format!("{:.1}", after.as_secs_f64()),
+            },
+            Self::Request(RequestError::Cancelled { method }) => Told::RequestCancelled {
+                method: method.clone(),
+            },
+            Self::InvalidArguments { tool, errors } => Told::BadArguments {
+                tool: tool.clone(),
+                errors: switchboard_mcp::schema::describe(errors),
             },
             _ => return None,
         })
@@ -468,7 +542,39 @@ mod tests {
                 tool: tool.clone(),
             }
             .into(),
-            ExplorerError::NotForViews { server, tool }.into(),
+            ExplorerError::NotForViews {
+                server: server.clone(),
+                tool: tool.clone(),
+            }
+            .into(),
+            ExplorerError::Client(ClientError::Request(RequestError::Server {
+                method: s("tools/call"),
+                error: switchboard_mcp::jsonrpc::ErrorObject::new(-32602, "Unknown tool: nope"),
+            }))
+            .into(),
+            ExplorerError::Client(ClientError::Request(RequestError::Timeout {
+                method: s("tools/call"),
+                after: std::time::Duration::from_millis(30_004),
+            }))
+            .into(),
+            ExplorerError::Client(ClientError::Request(RequestError::Cancelled {
+                method: s("tools/call"),
+            }))
+            .into(),
+            ExplorerError::Call(CallError::Denied {
+                tool: tool.clone(),
+                decided_by: DecidedBy::Timeout,
+            })
+            .into(),
+            ExplorerError::Call(CallError::Cancelled { tool: tool.clone() }).into(),
+            ExplorerError::Client(ClientError::InvalidArguments {
+                tool,
+                errors: vec![switchboard_mcp::schema::SchemaViolation {
+                    pointer: s("/text"),
+                    message: s("42 is not of type \"string\""),
+                }],
+            })
+            .into(),
             ModelsError::NoProvider(s("local")).into(),
             provider(ProviderFormError::NoName),
             provider(ProviderFormError::BadName(s("a/b"))),

@@ -3180,7 +3180,13 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize };
+{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | 
+/**  A server's error answer to a request: its message and code, as it sent them. */
+{ kind: "serverError"; method: string; message: string; code: number } | 
+/**  No answer within `seconds` ("30.0"). */
+{ kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The arguments do not fit the tool's input schema: the checker's words. */
+{ kind: "badArguments"; tool: string; errors: string };
 
 /**
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
@@ -3192,7 +3198,13 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize };
+{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | 
+/**  A server's error answer to a request: its message and code, as it sent them. */
+{ kind: "serverError"; method: string; message: string; code: number } | 
+/**  No answer within `seconds` ("30.0"). */
+{ kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The arguments do not fit the tool's input schema: the checker's words. */
+{ kind: "badArguments"; tool: string; errors: string };
 
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and

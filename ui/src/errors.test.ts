@@ -24,6 +24,9 @@ describe("the host's errors", () => {
     expect(of("duplicate")).toBe("请求头“X-Key”出现了两次");
     expect(of("noFile")).toBe("请输入 ID 令牌文件的完整路径");
     expect(of("toolDisabled")).toBe("demo 的 delete_note 已关闭；请在服务器设置中开启后再使用");
+    expect(of("serverError")).toBe("服务器对 tools/call 返回了错误：Unknown tool: nope（代码 -32602）");
+    expect(of("noAnswer")).toBe("tools/call 在 30.0 秒内没有回应");
+    expect(of("callDenied")).toBe("对 delete_note 的调用被拒绝（超时）");
     expect(of("installBadFormat")).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
     expect(of("installMissing")).toBe("环境变量 WEATHER_API_KEY 需要填写");
     expect(of("brokenConfig")).toBe(

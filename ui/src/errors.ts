@@ -1,4 +1,5 @@
-import type { CommandError, ConfigProblem, Sets, Told } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, Sets, Told } from "./bindings";
+import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
 import { t, type MessageId } from "./i18n";
 
@@ -59,6 +60,12 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   installNotAChoice: "errors.installNotAChoice",
   installBadFormat: "errors.installBadFormat",
   installNotPlain: "errors.installNotPlain",
+  serverError: "errors.serverError",
+  noAnswer: "errors.noAnswer",
+  requestCancelled: "errors.requestCancelled",
+  callDenied: "errors.callDenied",
+  callCancelled: "errors.callCancelled",
+  badArguments: "errors.badArguments",
 };
 
 /**
@@ -72,14 +79,21 @@ export function errorMessage(err: unknown): string {
     if (err.told) {
       const { kind, ...values } = err.told;
       // Ids and counts are shown as the host wrote them, not as numbers to format; what an
-      // answer sets, in the window's words.
-      const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === "sets" ? setsText(v as Sets) : String(v)]));
+      // answer sets and who decided, in the window's words.
+      const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, said(k, v)]));
       return t(TOLD[kind], shown);
     }
     return err.message;
   }
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** A value an error names, as the window shows it. */
+function said(key: string, value: unknown): string {
+  if (key === "sets") return setsText(value as Sets);
+  if (key === "decidedBy") return decidedByText(value as DecidedBy);
+  return String(value);
 }
 
 /** What is wrong with the configuration file, in the window's language; the parser's and the system's words as they came. */

@@ -109,7 +109,7 @@ pub struct Progress {
 pub enum RequestError {
     #[error("the server answered {method} with an error: {error}")]
     Server { method: String, error: ErrorObject },
-    #[error("no answer to {method} within {after:?}")]
+    #[error("no answer to {method} within {:.1} s", after.as_secs_f64())]
     Timeout { method: String, after: Duration },
     #[error("{method} was cancelled")]
     Cancelled { method: String },

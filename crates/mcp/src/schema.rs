@@ -82,7 +82,7 @@ impl fmt::Display for SchemaViolation {
 }
 
 /// The violations as one line, for messages.
-pub(crate) fn describe(violations: &[SchemaViolation]) -> String {
+pub fn describe(violations: &[SchemaViolation]) -> String {
     violations
         .iter()
         .map(ToString::to_string)

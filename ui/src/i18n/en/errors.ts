@@ -47,5 +47,11 @@ export const errors = {
   "errors.installNotAChoice": "{sets} must be one of {choices}",
   "errors.installBadFormat": "{sets} must be {format}, not \"{value}\"",
   "errors.installNotPlain": "{sets} may hold only letters, digits and - . _ ~",
+  "errors.serverError": "the server answered {method} with an error: {message} (code {code})",
+  "errors.noAnswer": "no answer to {method} within {seconds} s",
+  "errors.requestCancelled": "{method} was cancelled",
+  "errors.callDenied": "the call to {tool} was denied ({decidedBy})",
+  "errors.callCancelled": "the call to {tool} was cancelled before it was allowed",
+  "errors.badArguments": "the arguments for {tool} do not fit its input schema: {errors}",
   "errors.badAgentName": "\"{name}\" cannot name an agent: give a name of 1 to 64 characters, with no control characters",
 } as const;

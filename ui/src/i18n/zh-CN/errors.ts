@@ -50,5 +50,11 @@ export const errors: Catalogue<typeof english> = {
   "errors.installNotAChoice": "{sets} 必须是以下之一：{choices}",
   "errors.installBadFormat": "{sets} 必须是 {format}，而不是“{value}”",
   "errors.installNotPlain": "{sets} 只能包含字母、数字和 - . _ ~",
+  "errors.serverError": "服务器对 {method} 返回了错误：{message}（代码 {code}）",
+  "errors.noAnswer": "{method} 在 {seconds} 秒内没有回应",
+  "errors.requestCancelled": "{method} 已取消",
+  "errors.callDenied": "对 {tool} 的调用被拒绝（{decidedBy}）",
+  "errors.callCancelled": "对 {tool} 的调用在获准之前已取消",
+  "errors.badArguments": "{tool} 的参数不符合它的输入模式：{errors}",
   "errors.badAgentName": "“{name}”不能用作智能体名称：请使用 1 到 64 个字符且不含控制字符的名称",
 };
