@@ -824,7 +824,16 @@ mod tests {
                 server: s("demo"),
                 name: s("pdf"),
             },
-            CallFailure::said("the server answered tools/call with an error: disk full"),
+            CallFailure::ServerError {
+                method: s("tools/call"),
+                message: s("disk full"),
+                code: -32603,
+            },
+            CallFailure::NoAnswer {
+                method: s("tools/call"),
+                seconds: s("30.0"),
+            },
+            CallFailure::said("the connection is closed: the server exited (exit status: 1)"),
         ];
         use switchboard_core::config::{ImportWarning, Place};
         use switchboard_desk::Skipped;

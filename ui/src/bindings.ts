@@ -558,6 +558,10 @@ export type CallFailure =
 { kind: "notAnObject"; arguments: string } | 
 /**  The server lists no such skill. */
 { kind: "noSkill"; server: string; name: string } | 
+/**  The server's error answer: its message and code, as it sent them. */
+{ kind: "serverError"; method: string; message: string; code: number } | 
+/**  No answer within `seconds` ("30.0"). */
+{ kind: "noAnswer"; method: string; seconds: string } | 
 /**  Another part's words (the server's, the gate's), as they came. */
 { kind: "said"; text: string };
 

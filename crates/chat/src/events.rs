@@ -5,6 +5,9 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_core::decisions::DecidedBy;
+use switchboard_core::gate::CallError;
+use switchboard_mcp::client::ClientError;
+use switchboard_mcp::connection::RequestError;
 use switchboard_providers::{Message, StopReason, Usage};
 
 /// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
@@ -218,6 +221,14 @@ pub enum CallFailure {
     NotAnObject { arguments: String },
     /// The server lists no such skill.
     NoSkill { server: String, name: String },
+    /// The server's error answer: its message and code, as it sent them.
+    ServerError {
+        method: String,
+        message: String,
+        code: i64,
+    },
+    /// No answer within `seconds` ("30.0").
+    NoAnswer { method: String, seconds: String },
     /// Another part's words (the server's, the gate's), as they came.
     Said { text: String },
 }
@@ -235,6 +246,17 @@ impl std::fmt::Display for CallFailure {
                 )
             }
             Self::NoSkill { server, name } => write!(f, "{server} lists no skill named {name:?}."),
+            Self::ServerError {
+                method,
+                message,
+                code,
+            } => write!(
+                f,
+                "the server answered {method} with an error: {message} (code {code})"
+            ),
+            Self::NoAnswer { method, seconds } => {
+                write!(f, "no answer to {method} within {seconds} s")
+            }
             Self::Said { text } => f.write_str(text),
         }
     }
@@ -245,5 +267,60 @@ impl CallFailure {
         Self::Said {
             text: text.to_string(),
         }
+    }
+
+    /// Why the gate or the server gave no result: its server's error answer or its silence
+    /// by kind, anything else in its own words.
+    pub fn of(error: &CallError) -> Self {
+        match error {
+            CallError::Client(ClientError::Request(RequestError::Server { method, error })) => {
+                Self::ServerError {
+                    method: method.clone(),
+                    message: error.message.clone(),
+                    code: error.code,
+                }
+            }
+            CallError::Client(ClientError::Request(RequestError::Timeout { method, after })) => {
+                Self::NoAnswer {
+                    method: method.clone(),
+                    seconds: format!("{:.1}", after.as_secs_f64()),
+                }
+            }
+            other => Self::said(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod failures {
+    use super::*;
+    use std::time::Duration;
+    use switchboard_mcp::jsonrpc::ErrorObject;
+
+    #[test]
+    fn a_servers_error_answer_and_its_silence_are_told_by_kind_in_the_gates_words() {
+        let refused = CallError::Client(ClientError::Request(RequestError::Server {
+            method: "tools/call".into(),
+            error: ErrorObject::new(-32603, "disk full"),
+        }));
+        let failure = CallFailure::of(&refused);
+        assert_eq!(
+            failure,
+            CallFailure::ServerError {
+                method: "tools/call".into(),
+                message: "disk full".into(),
+                code: -32603
+            }
+        );
+        assert_eq!(failure.to_string(), refused.to_string());
+        let silent = CallError::Client(ClientError::Request(RequestError::Timeout {
+            method: "tools/call".into(),
+            after: Duration::from_millis(30_040),
+        }));
+        assert_eq!(CallFailure::of(&silent).to_string(), silent.to_string());
+        let cancelled = CallError::Cancelled {
+            tool: "echo".into(),
+        };
+        assert_eq!(CallFailure::of(&cancelled), CallFailure::said(&cancelled));
     }
 }

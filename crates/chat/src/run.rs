@@ -628,7 +628,7 @@ impl Chat {
             Ok(result) => Gated::Done(Box::new(result), None),
             Err(CallError::ReadDenied { decided_by, .. }) => Gated::Denied(decided_by),
             Err(_) if run.stop.is_cancelled() => Gated::Stopped,
-            Err(e) => Gated::Failed(CallFailure::said(e)),
+            Err(e) => Gated::Failed(CallFailure::of(&e)),
         }
     }
 
@@ -717,7 +717,7 @@ impl Chat {
             Ok(allowed) => allowed,
             Err(CallError::Denied { decided_by, .. }) => return Gated::Denied(decided_by),
             Err(CallError::Cancelled { .. }) => return Gated::Stopped,
-            Err(e) => return Gated::Failed(CallFailure::said(e)),
+            Err(e) => return Gated::Failed(CallFailure::of(&e)),
         };
         // The arguments that run, when the person changed the model's.
         let edited = (allowed.arguments() != arguments).then(|| allowed.arguments().clone());
@@ -776,7 +776,7 @@ impl Chat {
         match result {
             Ok(result) => Gated::Done(Box::new(result), edited),
             Err(_) if cancel.is_cancelled() => Gated::Stopped,
-            Err(e) => Gated::Failed(CallFailure::said(e)),
+            Err(e) => Gated::Failed(CallFailure::of(&e)),
         }
     }
 }

@@ -15,6 +15,11 @@ export function failureText(failure: CallFailure): string {
       return t("chat.failure.notAnObject", { arguments: failure.arguments });
     case "noSkill":
       return t("chat.failure.noSkill", { server: failure.server, name: JSON.stringify(failure.name) });
+    case "serverError":
+      // A code as the server sent it, not a number to format.
+      return t("errors.serverError", { method: failure.method, message: failure.message, code: String(failure.code) });
+    case "noAnswer":
+      return t("errors.noAnswer", { method: failure.method, seconds: failure.seconds });
     case "said":
       return failure.text;
   }
