@@ -805,6 +805,18 @@ mod tests {
                     Reason::NoRegistration {
                         issuer: s("https://login.example"),
                     },
+                    Reason::SignedOut,
+                    Reason::SignInRefused {
+                        error: s("access_denied"),
+                        description: Some(s("The user denied the request")),
+                    },
+                    Reason::SignInRefused {
+                        error: s("access_denied"),
+                        description: None,
+                    },
+                    Reason::SignInNotCompleted {
+                        why: s("the browser did not come back in 10 minutes"),
+                    },
                 ]
                 .map(|detail| ServerState::AuthRequired {
                     detail,

@@ -2199,6 +2199,15 @@ export type Reason_Deserialize =
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
 /**  The authorization server offers no way for this app to register. */
 { kind: "noRegistration"; issuer: string } | 
+/**  The person signed out: the server waits until they sign in again. */
+{ kind: "signedOut" } | 
+/**
+ *  The authorization server refused (the person denied access, say): its error code
+ *  and description, as it sent them.
+ */
+{ kind: "signInRefused"; error: string; description?: string | null } | 
+/**  The person did not complete the sign-in: why, in the sign-in's words. */
+{ kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Deserialize } | 
 /**  Another part's words, as they came. */
@@ -2223,6 +2232,15 @@ export type Reason_Serialize =
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
 /**  The authorization server offers no way for this app to register. */
 { kind: "noRegistration"; issuer: string } | 
+/**  The person signed out: the server waits until they sign in again. */
+{ kind: "signedOut" } | 
+/**
+ *  The authorization server refused (the person denied access, say): its error code
+ *  and description, as it sent them.
+ */
+{ kind: "signInRefused"; error: string; description: string | null } | 
+/**  The person did not complete the sign-in: why, in the sign-in's words. */
+{ kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Serialize } | 
 /**  Another part's words, as they came. */

@@ -32,6 +32,10 @@ describe("why a server is in its state", () => {
       "tracker 要求授权",
       "tracker 再次要求授权",
       "https://login.example 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+      "已退出登录；请重新登录后再使用",
+      "授权服务器拒绝了：access_denied（The user denied the request）",
+      "授权服务器拒绝了：access_denied",
+      "登录未完成：the browser did not come back in 10 minutes",
     ]);
   });
 

@@ -20,6 +20,14 @@ export function reasonText(reason: Reason): string {
       return t(reason.again ? "servers.reason.asksAgain" : "servers.reason.asks", { server: reason.server });
     case "noRegistration":
       return t("servers.reason.noRegistration", { issuer: reason.issuer });
+    case "signedOut":
+      return t("servers.reason.signedOut");
+    case "signInRefused":
+      return reason.description === null
+        ? t("servers.reason.signInRefused", { error: reason.error })
+        : t("servers.reason.signInRefusedWhy", { error: reason.error, description: reason.description });
+    case "signInNotCompleted":
+      return t("servers.reason.signInNotCompleted", { why: reason.why });
     case "noSandbox":
       return noSandboxText(reason.why);
     case "said":

@@ -38,6 +38,16 @@ pub enum Reason {
     AsksForAuthorization { server: String, again: bool },
     /// The authorization server offers no way for this app to register.
     NoRegistration { issuer: String },
+    /// The person signed out: the server waits until they sign in again.
+    SignedOut,
+    /// The authorization server refused (the person denied access, say): its error code
+    /// and description, as it sent them.
+    SignInRefused {
+        error: String,
+        description: Option<String>,
+    },
+    /// The person did not complete the sign-in: why, in the sign-in's words.
+    SignInNotCompleted { why: String },
     /// It must run in a sandbox, and none can be built here.
     NoSandbox { why: NoSandbox },
     /// Another part's words, as they came.
@@ -65,10 +75,16 @@ impl Reason {
                 detail: f(&detail),
             },
             Self::NoRegistration { issuer } => Self::NoRegistration { issuer: f(&issuer) },
+            Self::SignInRefused { error, description } => Self::SignInRefused {
+                error,
+                description: description.as_deref().map(&f),
+            },
+            Self::SignInNotCompleted { why } => Self::SignInNotCompleted { why: f(&why) },
             Self::Said { text } => Self::Said { text: f(&text) },
             other @ (Self::MissingSecret { .. }
             | Self::AsksForAuthorization { .. }
-            | Self::NoSandbox { .. }) => other,
+            | Self::NoSandbox { .. }
+            | Self::SignedOut) => other,
         }
     }
 }
@@ -104,6 +120,18 @@ impl fmt::Display for Reason {
                 }
             ),
             Self::NoSandbox { why } => write!(f, "{why}"),
+            Self::SignedOut => write!(f, "{}", AuthError::SignedOut),
+            Self::SignInRefused { error, description } => write!(
+                f,
+                "{}",
+                AuthError::Denied {
+                    error: error.clone(),
+                    description: description.clone(),
+                }
+            ),
+            Self::SignInNotCompleted { why } => {
+                write!(f, "{}", AuthError::NotCompleted(why.clone()))
+            }
             Self::Said { text } => f.write_str(text),
         }
     }
@@ -143,6 +171,12 @@ impl From<&AuthError> for Reason {
             AuthError::NoRegistration { issuer } => Self::NoRegistration {
                 issuer: issuer.clone(),
             },
+            AuthError::SignedOut => Self::SignedOut,
+            AuthError::Denied { error, description } => Self::SignInRefused {
+                error: error.clone(),
+                description: description.clone(),
+            },
+            AuthError::NotCompleted(why) => Self::SignInNotCompleted { why: why.clone() },
             other => Self::said(other.to_string()),
         }
     }

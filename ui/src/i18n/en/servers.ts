@@ -44,6 +44,10 @@ export const servers = {
   "servers.reason.asks": "{server} asks for authorization",
   "servers.reason.asksAgain": "{server} asks for authorization again",
   "servers.reason.noRegistration": "{issuer} offers no way for this app to register; a client id or an access token must be entered",
+  "servers.reason.signedOut": "signed out; sign in to use it again",
+  "servers.reason.signInRefused": "the authorization server refused: {error}",
+  "servers.reason.signInRefusedWhy": "the authorization server refused: {error} ({description})",
+  "servers.reason.signInNotCompleted": "sign-in was not completed: {why}",
   "servers.reason.bubblewrapMissing":
     "the sandbox is set to bubblewrap, which is not installed: install bubblewrap (apt install bubblewrap, or dnf install bubblewrap), or let the sandbox choose its engine",
   "servers.reason.landlockCannot": "the sandbox is set to Landlock, which cannot run here: {why}",

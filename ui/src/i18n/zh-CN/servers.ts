@@ -47,6 +47,10 @@ export const servers: Catalogue<typeof english> = {
   "servers.reason.asks": "{server} 要求授权",
   "servers.reason.asksAgain": "{server} 再次要求授权",
   "servers.reason.noRegistration": "{issuer} 未提供本应用注册的途径；需要填写客户端 ID 或访问令牌",
+  "servers.reason.signedOut": "已退出登录；请重新登录后再使用",
+  "servers.reason.signInRefused": "授权服务器拒绝了：{error}",
+  "servers.reason.signInRefusedWhy": "授权服务器拒绝了：{error}（{description}）",
+  "servers.reason.signInNotCompleted": "登录未完成：{why}",
   "servers.reason.bubblewrapMissing":
     "沙箱设为 bubblewrap，但它未安装：请安装 bubblewrap（apt install bubblewrap 或 dnf install bubblewrap），或让沙箱自行选择引擎",
   "servers.reason.landlockCannot": "沙箱设为 Landlock，但它无法在此运行：{why}",
