@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use switchboard_core::approvals::{Pending, Question};
 use switchboard_core::config::client_secret_name;
 use switchboard_core::secrets::Secrets;
-use switchboard_core::server_events::ServerState;
+use switchboard_core::server_events::{Reason, ServerState};
 use switchboard_core::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_desk::{ServersError, Update};
 use switchboard_test_support::listening::{Listening, listening};
@@ -60,18 +60,15 @@ impl OAuthPeer {
     }
 }
 
-/// Waits until the server is shown as needing sign-in.
 /// Waits until the server needs sign-in after a sign-out; what it says it waits for.
-async fn signed_out_detail(world: &mut DemoDesk) -> String {
+async fn signed_out_detail(world: &mut DemoDesk) -> Reason {
     world
         .next(|u| match u {
             Update::Status {
                 server,
                 state: ServerState::AuthRequired { detail, .. },
                 ..
-            } if server == SERVER && detail.to_string().contains("signed out") => {
-                Some(detail.to_string())
-            }
+            } if server == SERVER && detail.to_string().contains("signed out") => Some(detail),
             _ => None,
         })
         .await
@@ -230,7 +227,8 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     // server waits for sign-in again, saying the person signed out.
     world.desk.servers().sign_out(SERVER).await.unwrap();
     let detail = signed_out_detail(&mut world).await;
-    assert_eq!(detail, "signed out; sign in to use it again");
+    assert_eq!(detail, Reason::SignedOut);
+    assert_eq!(detail.to_string(), "signed out; sign in to use it again");
     let refused = reqwest::Client::new()
         .post(&peer.url)
         .bearer_auth(&tokens[0])
