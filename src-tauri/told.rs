@@ -976,7 +976,51 @@ mod tests {
                 more: 7,
             },
         ];
+        use std::time::Duration;
+        use switchboard_providers::Error as Provider;
+        let providers = [
+            Provider::Auth {
+                status: Some(401),
+                message: s("invalid x-api-key"),
+            },
+            Provider::RateLimited {
+                message: s("slow down"),
+                retry_after: Some(Duration::from_secs(30)),
+            },
+            Provider::RateLimited {
+                message: s("slow down"),
+                retry_after: None,
+            },
+            Provider::Unavailable {
+                status: Some(529),
+                message: s("Overloaded"),
+                retry_after: Some(Duration::from_millis(1500)),
+            },
+            Provider::Unavailable {
+                status: None,
+                message: s("stream error"),
+                retry_after: None,
+            },
+            Provider::QuotaExceeded {
+                status: Some(429),
+                message: s("insufficient_quota"),
+            },
+            Provider::ContextTooLong {
+                status: Some(400),
+                message: s("prompt is too long"),
+            },
+            Provider::Refused {
+                status: Some(404),
+                kind: Some(s("not_found_error")),
+                message: s("model: nope"),
+            },
+            Provider::Connection(s("could not connect: Connection refused")),
+            Provider::MalformedResponse(s("missing field `choices`")),
+            Provider::MalformedStream(s("the stream ended early")),
+            Provider::Config(s("not a URL")),
+        ];
         serde_json::json!({
+            "troubles": providers.map(|e| serde_json::json!({"text": e.to_string(), "trouble": e.trouble()})),
             "leftOut": left_out.map(|l| serde_json::json!({"text": l.to_string(), "leftOut": l})),
             "eras": eras.map(|e| serde_json::json!({"text": e.to_string(), "reason": e})),
             "sandboxNotes": notes.map(|n| serde_json::json!({"text": n.text(), "note": n})),

@@ -624,7 +624,7 @@ export type ChatEvent_Deserialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; waitMs: number; error: string } | 
+{ event: "retrying"; attempt: number; waitMs: number; error: string; trouble: Trouble_Deserialize } | 
 /**
  *  The conversation did not fit the model's context: it is asked again with the images
  *  and long tool results of earlier turns left out of the request (the conversation
@@ -667,7 +667,9 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  `too_long` when the conversation did not fit the model's context even with its
  *  earlier images and long results left out (summarising its earlier turns may help).
  */
-{ event: "error"; message: string; tooLong?: boolean; usage: JsonValue };
+{ event: "error"; message: string; 
+/**  The provider's trouble by kind, when the provider failed. */
+trouble?: Trouble_Deserialize | null; tooLong?: boolean; usage: JsonValue };
 
 /**
  *  One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
@@ -689,7 +691,7 @@ export type ChatEvent_Serialize =
  *  The provider failed in a way that may pass: the answer so far is dropped, and asked
  *  for again after `wait_ms`.
  */
-{ event: "retrying"; attempt: number; waitMs: number; error: string } | 
+{ event: "retrying"; attempt: number; waitMs: number; error: string; trouble: Trouble_Serialize } | 
 /**
  *  The conversation did not fit the model's context: it is asked again with the images
  *  and long tool results of earlier turns left out of the request (the conversation
@@ -732,7 +734,9 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  `too_long` when the conversation did not fit the model's context even with its
  *  earlier images and long results left out (summarising its earlier turns may help).
  */
-{ event: "error"; message: string; tooLong: boolean; usage: JsonValue };
+{ event: "error"; message: string; 
+/**  The provider's trouble by kind, when the provider failed. */
+trouble: Trouble_Serialize | null; tooLong: boolean; usage: JsonValue };
 
 export type ChatServerTools = ChatServerTools_Serialize | ChatServerTools_Deserialize;
 
@@ -3389,6 +3393,35 @@ export type TrafficLog_Serialize = {
 export type TrafficLost = null;
 
 export type Transport = "stdio" | "http";
+
+/**
+ *  What went wrong with a provider, by kind for a face to say in its language: the
+ *  provider's own message (and HTTP status, and the wait it asked for) as it sent them.
+ *  Its English is the error's (`Error`'s `Display`).
+ */
+export type Trouble = Trouble_Serialize | Trouble_Deserialize;
+
+/**
+ *  What went wrong with a provider, by kind for a face to say in its language: the
+ *  provider's own message (and HTTP status, and the wait it asked for) as it sent them.
+ *  Its English is the error's (`Error`'s `Display`).
+ */
+export type Trouble_Deserialize = { kind: "auth"; status?: number | null; message: string } | 
+/**  `retry_after`: the seconds the provider asked to wait, as it said them ("30"). */
+{ kind: "rateLimited"; message: string; retryAfter?: string | null } | { kind: "unavailable"; status?: number | null; message: string; retryAfter?: string | null } | { kind: "quotaExceeded"; status?: number | null; message: string } | { kind: "contextTooLong"; status?: number | null; message: string } | { kind: "refused"; status?: number | null; message: string } | 
+/**  Unreachable: what the connection met, in the system's words. */
+{ kind: "connection"; detail: string } | { kind: "malformedResponse"; detail: string } | { kind: "malformedStream"; detail: string } | { kind: "config"; detail: string };
+
+/**
+ *  What went wrong with a provider, by kind for a face to say in its language: the
+ *  provider's own message (and HTTP status, and the wait it asked for) as it sent them.
+ *  Its English is the error's (`Error`'s `Display`).
+ */
+export type Trouble_Serialize = { kind: "auth"; status: number | null; message: string } | 
+/**  `retry_after`: the seconds the provider asked to wait, as it said them ("30"). */
+{ kind: "rateLimited"; message: string; retryAfter: string | null } | { kind: "unavailable"; status: number | null; message: string; retryAfter: string | null } | { kind: "quotaExceeded"; status: number | null; message: string } | { kind: "contextTooLong"; status: number | null; message: string } | { kind: "refused"; status: number | null; message: string } | 
+/**  Unreachable: what the connection met, in the system's words. */
+{ kind: "connection"; detail: string } | { kind: "malformedResponse"; detail: string } | { kind: "malformedStream"; detail: string } | { kind: "config"; detail: string };
 
 /**  Why a path cannot be shared as a folder, by kind for a face to say in its language. */
 export type Unusable = { kind: "notFound" } | { kind: "notAFolder" } | 

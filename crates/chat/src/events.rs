@@ -8,7 +8,7 @@ use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;
-use switchboard_providers::{Message, StopReason, Usage};
+use switchboard_providers::{Message, StopReason, Trouble, Usage};
 
 /// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
 /// [`ChatEvent::Error`].
@@ -40,6 +40,7 @@ pub enum ChatEvent {
         attempt: u32,
         wait_ms: u64,
         error: String,
+        trouble: Trouble,
     },
     /// The conversation did not fit the model's context: it is asked again with the images
     /// and long tool results of earlier turns left out of the request (the conversation
@@ -107,6 +108,8 @@ pub enum ChatEvent {
     /// earlier images and long results left out (summarising its earlier turns may help).
     Error {
         message: String,
+        /// The provider's trouble by kind, when the provider failed.
+        trouble: Option<Trouble>,
         #[serde(default)]
         too_long: bool,
         #[cfg_attr(feature = "specta", specta(type = switchboard_core::json::Json))]
@@ -154,6 +157,8 @@ pub enum Outcome {
     },
     Failed {
         message: String,
+        /// The provider's trouble by kind, when the provider failed.
+        trouble: Option<Trouble>,
         /// The conversation does not fit the model's context (see [`ChatEvent::Error`]).
         too_long: bool,
         usage: Usage,
@@ -176,10 +181,12 @@ impl Outcome {
             },
             Self::Failed {
                 message,
+                trouble,
                 too_long,
                 usage,
             } => ChatEvent::Error {
                 message: message.clone(),
+                trouble: trouble.clone(),
                 too_long: *too_long,
                 usage: *usage,
             },

@@ -12,7 +12,7 @@ use serde_json::Value;
 use switchboard_mcp::connection::Progress;
 use switchboard_providers::{
     AssistantContent, Client, Collector, Effort, Error, Event, Message, Request, Response,
-    ToolCall, ToolResult, Usage, UserContent,
+    ToolCall, ToolResult, Trouble, Usage, UserContent,
 };
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -155,6 +155,7 @@ enum Asked {
     Stopped(String),
     Failed {
         message: String,
+        trouble: Trouble,
         /// The conversation does not fit the model's context.
         too_long: bool,
     },
@@ -306,9 +307,14 @@ impl Chat {
                         usage,
                     };
                 }
-                Asked::Failed { message, too_long } => {
+                Asked::Failed {
+                    message,
+                    trouble,
+                    too_long,
+                } => {
                     return Outcome::Failed {
                         message,
+                        trouble: Some(trouble),
                         too_long,
                         usage,
                     };
@@ -445,6 +451,7 @@ impl Chat {
             let Some(wait) = run.settings.retry.wait(&error, attempt) else {
                 return Asked::Failed {
                     message: error.to_string(),
+                    trouble: error.trouble(),
                     too_long,
                 };
             };
@@ -452,6 +459,7 @@ impl Chat {
                 attempt,
                 wait_ms: wait.as_millis() as u64,
                 error: error.to_string(),
+                trouble: error.trouble(),
             };
             let _ = run.events.send(retrying).await;
             tokio::select! {

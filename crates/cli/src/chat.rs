@@ -295,6 +295,7 @@ impl Answer {
                 attempt,
                 wait_ms,
                 error,
+                ..
             } => {
                 self.end();
                 say!(

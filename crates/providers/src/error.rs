@@ -74,7 +74,112 @@ pub enum Error {
     Config(String),
 }
 
+/// What went wrong with a provider, by kind for a face to say in its language: the
+/// provider's own message (and HTTP status, and the wait it asked for) as it sent them.
+/// Its English is the error's (`Error`'s `Display`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Trouble {
+    Auth {
+        status: Option<u16>,
+        message: String,
+    },
+    /// `retry_after`: the seconds the provider asked to wait, as it said them ("30").
+    RateLimited {
+        message: String,
+        retry_after: Option<String>,
+    },
+    Unavailable {
+        status: Option<u16>,
+        message: String,
+        retry_after: Option<String>,
+    },
+    QuotaExceeded {
+        status: Option<u16>,
+        message: String,
+    },
+    ContextTooLong {
+        status: Option<u16>,
+        message: String,
+    },
+    Refused {
+        status: Option<u16>,
+        message: String,
+    },
+    /// Unreachable: what the connection met, in the system's words.
+    Connection {
+        detail: String,
+    },
+    MalformedResponse {
+        detail: String,
+    },
+    MalformedStream {
+        detail: String,
+    },
+    Config {
+        detail: String,
+    },
+}
+
 impl Error {
+    /// What went wrong, by kind, for a face.
+    pub fn trouble(&self) -> Trouble {
+        let secs = |d: &Option<Duration>| d.map(|d| d.as_secs_f64().to_string());
+        match self {
+            Self::Auth { status, message } => Trouble::Auth {
+                status: *status,
+                message: message.clone(),
+            },
+            Self::RateLimited {
+                message,
+                retry_after,
+            } => Trouble::RateLimited {
+                message: message.clone(),
+                retry_after: secs(retry_after),
+            },
+            Self::Unavailable {
+                status,
+                message,
+                retry_after,
+            } => Trouble::Unavailable {
+                status: *status,
+                message: message.clone(),
+                retry_after: secs(retry_after),
+            },
+            Self::QuotaExceeded { status, message } => Trouble::QuotaExceeded {
+                status: *status,
+                message: message.clone(),
+            },
+            Self::ContextTooLong { status, message } => Trouble::ContextTooLong {
+                status: *status,
+                message: message.clone(),
+            },
+            Self::Refused {
+                status, message, ..
+            } => Trouble::Refused {
+                status: *status,
+                message: message.clone(),
+            },
+            Self::Connection(detail) => Trouble::Connection {
+                detail: detail.clone(),
+            },
+            Self::MalformedResponse(detail) => Trouble::MalformedResponse {
+                detail: detail.clone(),
+            },
+            Self::MalformedStream(detail) => Trouble::MalformedStream {
+                detail: detail.clone(),
+            },
+            Self::Config(detail) => Trouble::Config {
+                detail: detail.clone(),
+            },
+        }
+    }
+
     /// How long the provider asked to wait before trying again, when it said.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {

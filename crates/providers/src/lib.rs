@@ -91,7 +91,7 @@ mod think;
 pub use anthropic::API_VERSION as ANTHROPIC_API_VERSION;
 pub use client::{Client, EventStream, Learned, Protocol, ProviderConfig};
 pub use collect::Collector;
-pub use error::{CONTEXT_TOO_LONG_PHRASES, Error};
+pub use error::{CONTEXT_TOO_LONG_PHRASES, Error, Trouble};
 pub use model::*;
 pub use openai::{MaxTokensField, OpenAiOptions};
 pub use profile::Profile;

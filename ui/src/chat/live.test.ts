@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { applyLanguage } from "../i18n";
+import type { Trouble } from "../bindings";
 import { endNotice, idle, kept, resultsOf, step } from "./live";
+
+/** What went wrong with the provider, as the host tells it. */
+const overloaded: Trouble = { kind: "unavailable", status: 529, message: "Overloaded", retryAfter: "1.5" };
+const refusedKey: Trouble = { kind: "auth", status: 401, message: "invalid x-api-key" };
 
 describe("a run as it goes", () => {
   it("follows the calls the model writes, their arguments as they come, until its answer is kept", () => {
@@ -69,6 +74,9 @@ describe("a run as it goes", () => {
   it("keeps the provider's words when the run fails", () => {
     const live = step(idle(true), { event: "error", message: "401: invalid key", usage: {} });
     expect(live).toMatchObject({ running: false, error: "401: invalid key" });
+    expect(step(idle(true), { event: "error", message: "", trouble: refusedKey, usage: {} }).error).toBe(
+      "the provider refused the API key (HTTP 401): invalid x-api-key",
+    );
   });
 
   it("finds the kept results by the call they answer", () => {
@@ -92,9 +100,10 @@ describe("a run as it goes, in Chinese", () => {
     expect(step(idle(true), { event: "trimmed", images: 2, results: 1 }).notice).toBe(
       "对话对模型来说太长：已略去 2 张较早的图像和 1 个较长的工具结果后重新请求（对话中仍保留它们）。",
     );
-    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "529 overloaded" }).notice).toBe(
-      "提供方出错（529 overloaded）；正在重试（第 2 次）…",
+    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "", trouble: overloaded }).notice).toBe(
+      "正在重试（第 2 次）：提供方出错或过载（HTTP 529）（1.5 秒后重试）：Overloaded",
     );
+    expect(step(idle(true), { event: "error", message: "", trouble: refusedKey, usage: {} }).error).toBe("提供方拒绝了 API 密钥（HTTP 401）：invalid x-api-key");
   });
 
   it("says the same in English as it always has", () => {
@@ -102,8 +111,8 @@ describe("a run as it goes, in Chinese", () => {
     expect(step(idle(true), { event: "trimmed", images: 2, results: 1 }).notice).toBe(
       "The conversation was too long for the model: it was asked again with 2 earlier image(s) and 1 long tool result(s) left out (the conversation keeps them).",
     );
-    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "529 overloaded" }).notice).toBe(
-      "The provider failed (529 overloaded); asking again (attempt 2)…",
+    expect(step(idle(true), { event: "retrying", attempt: 2, waitMs: 1000, error: "", trouble: overloaded }).notice).toBe(
+      "Asking again (attempt 2): the provider is failing or overloaded (HTTP 529) (retry after 1.5 s): Overloaded",
     );
   });
 });

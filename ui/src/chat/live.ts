@@ -1,5 +1,6 @@
 import type { CallFailure, ChatEvent, DecidedBy, ShownMessage } from "../bindings";
 import { t } from "../i18n";
+import { troubleText } from "./trouble";
 
 /** A tool call as its card shows it while the run goes on. */
 export type CallState =
@@ -113,7 +114,7 @@ export function step(live: Live, event: ChatEvent): Live {
       return was ? { ...live, running: true, writing: { ...live.writing, [event.index]: { ...was, text: was.text + event.text } } } : live;
     }
     case "retrying":
-      return { ...live, streaming: "", thinking: "", writing: {}, notice: t("chat.notice.retrying", { error: event.error, attempt: event.attempt }) };
+      return { ...live, streaming: "", thinking: "", writing: {}, notice: t("chat.notice.retrying", { error: troubleText(event.trouble), attempt: event.attempt }) };
     case "tool_call_awaiting":
       return call(event.callId, { kind: "awaiting", server: event.server, tool: event.tool, arguments: event.arguments });
     case "tool_call_running":
@@ -143,7 +144,7 @@ export function step(live: Live, event: ChatEvent): Live {
         streaming: "",
         thinking: "",
         writing: {},
-        error: event.message,
+        error: event.trouble ? troubleText(event.trouble) : event.message,
         tooLong: event.tooLong === true,
         notice: null,
         canContinue: false,

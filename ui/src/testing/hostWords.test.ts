@@ -6,9 +6,11 @@ import type {
   ImportWarning,
   ServerState_Serialize as ServerState,
   Skipped,
+  Trouble,
 } from "../bindings";
 import { gatewayProblemText } from "../agents/gateway";
 import { failureText } from "../chat/failures";
+import { troubleText } from "../chat/trouble";
 import { importWarningText, skippedText } from "../servers/imports";
 import { eraText, whyText } from "../servers/reasons";
 import samples from "./reasons.json";
@@ -24,6 +26,7 @@ const told: [string, [text: string | null, said: () => string | null][]][] = [
   ["why a model's tool call failed", samples.calls.map(({ text, failure }) => [text, () => failureText(failure as CallFailure)])],
   ["what an import warns of", samples.importWarnings.map(({ text, warning }) => [text, () => importWarningText(warning as ImportWarning)])],
   ["why an import skips a server", samples.skipped.map(({ text, reason }) => [text, () => skippedText(reason as Skipped)])],
+  ["what went wrong with a model's provider", samples.troubles.map(({ text, trouble }) => [text, () => troubleText(trouble as Trouble)])],
   ["why agents cannot reach Switchboard over HTTP", samples.gateway.map(({ text, problem }) => [text, () => gatewayProblemText(problem as GatewayProblem)])],
 ];
 

@@ -493,6 +493,7 @@ impl Chats {
             Err(e) => {
                 let failed = Outcome::Failed {
                     message: e.to_string(),
+                    trouble: None,
                     too_long: false,
                     usage: Default::default(),
                 };
