@@ -185,6 +185,10 @@ pub enum Told {
         tool: String,
         errors: String,
     },
+    /// What went wrong with a model's provider.
+    Provider {
+        trouble: switchboard_providers::Trouble,
+    },
 }
 
 /// An error that may be told by kind.
@@ -374,6 +378,9 @@ impl Tell for ModelsError {
             Self::Form(form) => return form.told(),
             Self::BrokenConfig(problem) => return broken(problem),
             Self::ShuttingDown => Told::ShuttingDown,
+            Self::Provider(e) => Told::Provider {
+                trouble: e.trouble(),
+            },
             _ => return None,
         })
     }
@@ -423,6 +430,9 @@ impl Tell for ChatError {
             Self::ChatRunning => Told::ChatRunning,
             Self::DraftStopped => Told::DraftStopped,
             Self::Models(models) => return models.told(),
+            Self::Provider(e) => Told::Provider {
+                trouble: e.trouble(),
+            },
             Self::Answer(answer) => return answer.told(),
             Self::NoServer(server) => Told::NoServer {
                 server: server.clone(),
@@ -576,6 +586,11 @@ mod tests {
             })
             .into(),
             ModelsError::NoProvider(s("local")).into(),
+            ModelsError::Provider(switchboard_providers::Error::Auth {
+                status: Some(401),
+                message: s("invalid x-api-key"),
+            })
+            .into(),
             provider(ProviderFormError::NoName),
             provider(ProviderFormError::BadName(s("a/b"))),
             provider(ProviderFormError::Taken(s("local"))),

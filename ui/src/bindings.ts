@@ -3212,7 +3212,9 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 /**  No answer within `seconds` ("30.0"). */
 { kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The arguments do not fit the tool's input schema: the checker's words. */
-{ kind: "badArguments"; tool: string; errors: string };
+{ kind: "badArguments"; tool: string; errors: string } | 
+/**  What went wrong with a model's provider. */
+{ kind: "provider"; trouble: Trouble_Deserialize };
 
 /**
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
@@ -3230,7 +3232,9 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 /**  No answer within `seconds` ("30.0"). */
 { kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The arguments do not fit the tool's input schema: the checker's words. */
-{ kind: "badArguments"; tool: string; errors: string };
+{ kind: "badArguments"; tool: string; errors: string } | 
+/**  What went wrong with a model's provider. */
+{ kind: "provider"; trouble: Trouble_Serialize };
 
 /**
  *  A tool as the model and the person read it: what it says it does, what it takes, and

@@ -1,4 +1,5 @@
-import type { CommandError, ConfigProblem, DecidedBy, Sets, Told } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, Sets, Told, Trouble } from "./bindings";
+import { troubleText } from "./chat/trouble";
 import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
 import { t, type MessageId } from "./i18n";
@@ -66,6 +67,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
   badArguments: "errors.badArguments",
+  provider: "errors.provider",
 };
 
 /**
@@ -93,6 +95,7 @@ export function errorMessage(err: unknown): string {
 function said(key: string, value: unknown): string {
   if (key === "sets") return setsText(value as Sets);
   if (key === "decidedBy") return decidedByText(value as DecidedBy);
+  if (key === "trouble") return troubleText(value as Trouble);
   return String(value);
 }
 

@@ -53,5 +53,6 @@ export const errors = {
   "errors.callDenied": "the call to {tool} was denied ({decidedBy})",
   "errors.callCancelled": "the call to {tool} was cancelled before it was allowed",
   "errors.badArguments": "the arguments for {tool} do not fit its input schema: {errors}",
+  "errors.provider": "{trouble}",
   "errors.badAgentName": "\"{name}\" cannot name an agent: give a name of 1 to 64 characters, with no control characters",
 } as const;

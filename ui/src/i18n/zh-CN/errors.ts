@@ -56,5 +56,6 @@ export const errors: Catalogue<typeof english> = {
   "errors.callDenied": "对 {tool} 的调用被拒绝（{decidedBy}）",
   "errors.callCancelled": "对 {tool} 的调用在获准之前已取消",
   "errors.badArguments": "{tool} 的参数不符合它的输入模式：{errors}",
+  "errors.provider": "{trouble}",
   "errors.badAgentName": "“{name}”不能用作智能体名称：请使用 1 到 64 个字符且不含控制字符的名称",
 };
