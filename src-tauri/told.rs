@@ -51,7 +51,7 @@ pub enum Told {
     },
     SignIn {
         server: String,
-        detail: String,
+        detail: switchboard_core::server_events::Reason,
     },
     NoServerName,
     BadServerName {
@@ -517,7 +517,10 @@ mod tests {
             ServersError::NotLocal(s("remote")).into(),
             ServersError::SignIn {
                 server: s("remote"),
-                detail: s("the code was refused"),
+                detail: switchboard_core::server_events::Reason::SignInRefused {
+                    error: s("access_denied"),
+                    description: None,
+                },
             }
             .into(),
             form(FormError::NoName),

@@ -3200,7 +3200,7 @@ export type Told = Told_Serialize | Told_Deserialize;
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Deserialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
@@ -3220,7 +3220,7 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: string } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Serialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */

@@ -28,6 +28,7 @@ describe("the host's errors", () => {
     expect(of("noAnswer")).toBe("tools/call 在 30.0 秒内没有回应");
     expect(of("callDenied")).toBe("对 delete_note 的调用被拒绝（超时）");
     expect(of("provider")).toBe("提供方拒绝了 API 密钥（HTTP 401）：invalid x-api-key");
+    expect(of("signIn")).toContain("授权服务器拒绝了：access_denied");
     expect(of("installBadFormat")).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
     expect(of("installMissing")).toBe("环境变量 WEATHER_API_KEY 需要填写");
     expect(of("brokenConfig")).toBe(

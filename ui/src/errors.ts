@@ -1,4 +1,5 @@
-import type { CommandError, ConfigProblem, DecidedBy, Sets, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, Reason, Sets, Told, Trouble } from "./bindings";
+import { reasonText } from "./servers/reasons";
 import { troubleText } from "./chat/trouble";
 import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
@@ -96,6 +97,8 @@ function said(key: string, value: unknown): string {
   if (key === "sets") return setsText(value as Sets);
   if (key === "decidedBy") return decidedByText(value as DecidedBy);
   if (key === "trouble") return troubleText(value as Trouble);
+  // A sign-in's failure: why, as a server's state says it.
+  if (key === "detail" && typeof value === "object" && value !== null) return reasonText(value as Reason);
   return String(value);
 }
 

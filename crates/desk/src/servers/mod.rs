@@ -76,7 +76,10 @@ pub enum ServersError {
     #[error("{0} is reached over HTTP: only a local server runs in a sandbox")]
     NotLocal(String),
     #[error("signing in to {server} failed: {detail}")]
-    SignIn { server: String, detail: String },
+    SignIn {
+        server: String,
+        detail: switchboard_core::server_events::Reason,
+    },
     #[error(transparent)]
     Registry(#[from] switchboard_core::registry::RegistryError),
     #[error(transparent)]

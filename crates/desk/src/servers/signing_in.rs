@@ -19,7 +19,7 @@ use switchboard_core::audit::{Kind, Record};
 use switchboard_core::config::ServerSpec;
 use switchboard_core::decisions::{DecidedBy, Outcome};
 use switchboard_core::links;
-use switchboard_core::server_events::{ServerEvent, ServerState};
+use switchboard_core::server_events::{Reason, ServerEvent, ServerState};
 use switchboard_core::sign_in::{
     AskPerson, BROWSER_WAIT, KeyringGrants, Permit, grant_secret_name, legacy_grant_secret_name,
 };
@@ -65,11 +65,13 @@ impl Servers {
         browser_wait: std::time::Duration,
     ) -> Result<(), ServersError> {
         self.sign_in_url(server)?;
-        let failed = |detail: String| ServersError::SignIn {
+        let failed = |detail: Reason| ServersError::SignIn {
             server: server.to_owned(),
             detail,
         };
-        let loopback = Loopback::bind().await.map_err(|e| failed(e.to_string()))?;
+        let loopback = Loopback::bind()
+            .await
+            .map_err(|e| failed(Reason::said(e.to_string())))?;
         let shown: Arc<Mutex<Option<SignIn>>> = Arc::default();
         let ask: AskPerson = {
             let (host, server, shown) = (self.host.clone(), server.to_owned(), shown.clone());
@@ -97,7 +99,7 @@ impl Servers {
             .permit(server, Permit::new(loopback, ask, browser_wait));
         let outcome = match self.restart(server).await {
             Ok(()) => started(&mut events, server).await,
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(Reason::said(e.to_string())),
         };
         self.shared.sign_ins().withdraw(server);
         let asked = shown.lock().take();
@@ -121,7 +123,7 @@ impl Servers {
             true => Ok(()),
             false => Err(ServersError::SignIn {
                 server: server.to_owned(),
-                detail: "no sign-in waits for the browser".into(),
+                detail: Reason::said("no sign-in waits for the browser"),
             }),
         }
     }
@@ -285,23 +287,24 @@ impl Servers {
 async fn started(
     events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
     server: &str,
-) -> Result<(), String> {
+) -> Result<(), Reason> {
     // The run before the restart may still report its end.
     let mut restarted = false;
     loop {
         let state = match events.recv().await {
             Ok(ServerEvent::Status { server: s, state }) if s == server => state,
             Ok(_) | Err(RecvError::Lagged(_)) => continue,
-            Err(RecvError::Closed) => return Err("the host stopped".into()),
+            Err(RecvError::Closed) => return Err(Reason::said("the host stopped")),
         };
         match state {
             ServerState::Starting => restarted = true,
             _ if !restarted => {}
             ServerState::Running { .. } => return Ok(()),
-            state @ (ServerState::AuthRequired { .. }
-            | ServerState::Failed { .. }
-            | ServerState::Restarting { .. }) => return Err(state.why().unwrap_or_default()),
-            ServerState::Stopped => return Err("the server was stopped".into()),
+            ServerState::AuthRequired { detail, .. } => return Err(detail),
+            ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
+                return Err(reason);
+            }
+            ServerState::Stopped => return Err(Reason::said("the server was stopped")),
         }
     }
 }

@@ -161,7 +161,7 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     );
     let refused = declined.await.unwrap().unwrap_err();
     assert!(
-        matches!(&refused, ServersError::SignIn { detail, .. } if detail.contains("declined")),
+        matches!(&refused, ServersError::SignIn { detail: Reason::SignInNotCompleted { why }, .. } if why.contains("declined")),
         "{refused}"
     );
 
