@@ -18,33 +18,33 @@ export function ProgressList({ items, onCancel }: ProgressListProps) {
       {items.map((item) => {
         const label = labelOf(item);
         return (
-        <li key={item.token} className="progress-item">
-          <div className="progress-head">
-            <strong className="progress-label">{label}</strong>
-            <span className="muted">{item.server}</span>
-            <span className="muted progress-elapsed">{formatElapsed(now - item.startedMs)}</span>
-            <button type="button" aria-label={t("activity.progress.cancelLabel", { label })} onClick={() => onCancel(item.token)}>
-              {t("activity.progress.cancel")}
-            </button>
-          </div>
-          {/* Without a total the server cannot say how far along it is: the bar is indeterminate. */}
-          {item.total !== null && item.total > 0 ? (
-            <progress aria-label={t("activity.progress.of", { label })} value={Math.min(item.progress, item.total)} max={item.total} />
-          ) : (
-            <progress aria-label={t("activity.progress.of", { label })} />
-          )}
-          <p className="progress-text">
-            {/* Nothing counted yet but something said (a request waiting for the person): that alone. */}
-            {item.message && item.progress <= 0 && !(item.total !== null && item.total > 0) ? (
-              <span>{item.message}</span>
+          <li key={item.token} className="progress-item">
+            <div className="progress-head">
+              <strong className="progress-label">{label}</strong>
+              <span className="muted">{item.server}</span>
+              <span className="muted progress-elapsed">{formatElapsed(now - item.startedMs)}</span>
+              <button type="button" aria-label={t("activity.progress.cancelLabel", { label })} onClick={() => onCancel(item.token)}>
+                {t("activity.progress.cancel")}
+              </button>
+            </div>
+            {/* Without a total the server cannot say how far along it is: the bar is indeterminate. */}
+            {item.total !== null && item.total > 0 ? (
+              <progress aria-label={t("activity.progress.of", { label })} value={Math.min(item.progress, item.total)} max={item.total} />
             ) : (
-              <>
-                <span className="muted">{amount(item)}</span>
-                {item.message && <span> · {item.message}</span>}
-              </>
+              <progress aria-label={t("activity.progress.of", { label })} />
             )}
-          </p>
-        </li>
+            <p className="progress-text">
+              {/* Nothing counted yet but something said (a request waiting for the person): that alone. */}
+              {item.message && item.progress <= 0 && !(item.total !== null && item.total > 0) ? (
+                <span>{item.message}</span>
+              ) : (
+                <>
+                  <span className="muted">{amount(item)}</span>
+                  {item.message && <span> · {item.message}</span>}
+                </>
+              )}
+            </p>
+          </li>
         );
       })}
     </ul>
