@@ -10,6 +10,7 @@ use switchboard_core::config::ConfigProblem;
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_core::registry::{InstallError, Sets};
+use switchboard_core::server_events::RequestFailure;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
 use switchboard_desk::explorer::ExplorerError;
@@ -18,7 +19,6 @@ use switchboard_desk::servers::ServersError;
 use switchboard_desk::trust::TrustError;
 use switchboard_desk::{DeskError, FormError};
 use switchboard_mcp::client::ClientError;
-use switchboard_mcp::connection::RequestError;
 
 /// An error of the host's own, by kind, with what it names (servers, tools, names the
 /// person typed: never translated).
@@ -159,19 +159,9 @@ pub enum Told {
     InstallNotPlain {
         sets: Sets,
     },
-    /// A server's error answer to a request: its message and code, as it sent them.
-    ServerError {
-        method: String,
-        message: String,
-        code: i64,
-    },
-    /// No answer within `seconds` ("30.0").
-    NoAnswer {
-        method: String,
-        seconds: String,
-    },
-    RequestCancelled {
-        method: String,
+    /// A request to a server came to nothing.
+    Request {
+        failure: RequestFailure,
     },
     CallDenied {
         tool: String,
@@ -179,11 +169,6 @@ pub enum Told {
     },
     CallCancelled {
         tool: String,
-    },
-    /// The arguments do not fit the tool's input schema: the checker's words.
-    BadArguments {
-        tool: String,
-        errors: String,
     },
     /// What went wrong with a model's provider.
     Provider {
@@ -347,24 +332,8 @@ impl Tell for CallError {
 
 impl Tell for ClientError {
     fn told(&self) -> Option<Told> {
-        Some(match self {
-            Self::Request(RequestError::Server { method, error }) => Told::ServerError {
-                method: method.clone(),
-                message: error.message.clone(),
-                code: error.code,
-            },
-            Self::Request(RequestError::Timeout { method, after }) => Told::NoAnswer {
-                method: method.clone(),
-                seconds: format!("{:.1}", after.as_secs_f64()),
-            },
-            Self::Request(RequestError::Cancelled { method }) => Told::RequestCancelled {
-                method: method.clone(),
-            },
-            Self::InvalidArguments { tool, errors } => Told::BadArguments {
-                tool: tool.clone(),
-                errors: switchboard_mcp::schema::describe(errors),
-            },
-            _ => return None,
+        Some(Told::Request {
+            failure: self.into(),
         })
     }
 }
@@ -496,12 +465,95 @@ mod tests {
     /// (`ui/src/errors.test.ts`), so that it says in English exactly what the host says.
     const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/told.json");
 
+    /// One engine error of each kind a request's failure is told as.
+    fn request_failures() -> [ClientError; 14] {
+        use std::time::Duration;
+        use switchboard_mcp::connection::RequestError;
+        use switchboard_mcp::jsonrpc::{ErrorObject, FrameError};
+        use switchboard_mcp::schema::SchemaViolation;
+        use switchboard_mcp::transport::{CloseReason, TransportError};
+        let s = |x: &str| x.to_owned();
+        let method = || s("tools/call");
+        let request = ClientError::Request;
+        let violations = || {
+            vec![SchemaViolation {
+                pointer: s("/text"),
+                message: s("42 is not of type \"string\""),
+            }]
+        };
+        let result = || {
+            Box::new(serde_json::from_value(serde_json::json!({"content": []})).expect("a result"))
+        };
+        [
+            request(RequestError::Server {
+                method: method(),
+                error: ErrorObject::new(-32603, "disk full"),
+            }),
+            request(RequestError::Timeout {
+                method: method(),
+                after: Duration::from_millis(30_004),
+            }),
+            request(RequestError::Cancelled { method: method() }),
+            request(RequestError::Transport {
+                method: method(),
+                error: TransportError::Connect {
+                    url: s("http://127.0.0.1:9/mcp"),
+                    detail: s("Connection refused"),
+                },
+            }),
+            request(RequestError::Closed(std::sync::Arc::new(CloseReason {
+                detail: s("the server exited"),
+                exit: Some(s("exit status: 1")),
+                stderr_tail: vec![s("panic: out of memory")],
+                unauthorized: false,
+            }))),
+            request(RequestError::Unreadable {
+                method: method(),
+                error: FrameError::TooLarge {
+                    bytes: 70_000_000,
+                    limit: 67_108_864,
+                },
+            }),
+            request(RequestError::Unreadable {
+                method: method(),
+                error: FrameError::NotJson(s("expected value at line 1 column 1")),
+            }),
+            ClientError::InvalidResult {
+                method: "tools/list",
+                detail: s("missing field `tools`"),
+            },
+            ClientError::InvalidArguments {
+                tool: s("delete_note"),
+                errors: violations(),
+            },
+            ClientError::InvalidStructuredContent {
+                tool: s("get_weather"),
+                errors: violations(),
+                result: result(),
+            },
+            ClientError::MissingStructuredContent {
+                tool: s("get_weather"),
+                result: result(),
+            },
+            ClientError::UnusableSchema {
+                tool: s("get_weather"),
+                role: switchboard_mcp::client::tool_schemas::SchemaRole::Output,
+                error: switchboard_mcp::schema::SchemaError::Invalid(s("\"type\": 7 is not valid")),
+            },
+            ClientError::NotOffered("prompts"),
+            ClientError::TooManyPages {
+                method: "tools/list",
+                pages: 1000,
+            },
+        ]
+    }
+
     fn samples() -> Vec<CommandError> {
         let s = |x: &str| x.to_owned();
         let (server, tool) = (s("demo"), s("delete_note"));
         let form = |e: FormError| CommandError::from(ServersError::Form(e));
         let provider = |e: ProviderFormError| CommandError::from(ModelsError::Form(e));
-        vec![
+        [
             ServersError::BrokenConfig(ConfigProblem::Invalid {
                 path: s("/home/ada/.config/switchboard/config.json"),
                 line: 3,
@@ -560,19 +612,12 @@ mod tests {
                 tool: tool.clone(),
             }
             .into(),
-            ExplorerError::Client(ClientError::Request(RequestError::Server {
-                method: s("tools/call"),
-                error: switchboard_mcp::jsonrpc::ErrorObject::new(-32602, "Unknown tool: nope"),
-            }))
-            .into(),
-            ExplorerError::Client(ClientError::Request(RequestError::Timeout {
-                method: s("tools/call"),
-                after: std::time::Duration::from_millis(30_004),
-            }))
-            .into(),
-            ExplorerError::Client(ClientError::Request(RequestError::Cancelled {
-                method: s("tools/call"),
-            }))
+            ExplorerError::Call(CallError::Client(ClientError::Request(
+                switchboard_mcp::connection::RequestError::Server {
+                    method: s("tools/call"),
+                    error: switchboard_mcp::jsonrpc::ErrorObject::new(-32602, "Unknown tool: nope"),
+                },
+            )))
             .into(),
             ExplorerError::Call(CallError::Denied {
                 tool: tool.clone(),
@@ -580,14 +625,10 @@ mod tests {
             })
             .into(),
             ExplorerError::Call(CallError::Cancelled { tool: tool.clone() }).into(),
-            ExplorerError::Client(ClientError::InvalidArguments {
-                tool,
-                errors: vec![switchboard_mcp::schema::SchemaViolation {
-                    pointer: s("/text"),
-                    message: s("42 is not of type \"string\""),
-                }],
-            })
-            .into(),
+        ]
+        .into_iter()
+        .chain(request_failures().map(|e| ExplorerError::Client(e).into()))
+        .chain([
             ModelsError::NoProvider(s("local")).into(),
             ModelsError::Provider(switchboard_providers::Error::Auth {
                 status: Some(401),
@@ -640,7 +681,8 @@ mod tests {
             .into(),
             ServersError::Install(InstallError::NotPlain(Sets::Address { name: s("tenant") }))
                 .into(),
-        ]
+        ])
+        .collect()
     }
 
     #[test]
@@ -854,16 +896,13 @@ mod tests {
                 server: s("demo"),
                 name: s("pdf"),
             },
-            CallFailure::ServerError {
-                method: s("tools/call"),
-                message: s("disk full"),
-                code: -32603,
+            CallFailure::Request {
+                failure: RequestFailure::NoAnswer {
+                    method: s("tools/call"),
+                    seconds: s("30.0"),
+                },
             },
-            CallFailure::NoAnswer {
-                method: s("tools/call"),
-                seconds: s("30.0"),
-            },
-            CallFailure::said("the connection is closed: the server exited (exit status: 1)"),
+            CallFailure::said("the call to demo__echo was cancelled before it was allowed"),
         ];
         use switchboard_core::config::{ImportWarning, Place};
         use switchboard_desk::Skipped;

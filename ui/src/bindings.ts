@@ -547,7 +547,14 @@ export type AuditEntry_Serialize = {
  *  words in the person's language, or another part's words as they came. `Display` is the
  *  host's English, which the model is told.
  */
-export type CallFailure = 
+export type CallFailure = CallFailure_Serialize | CallFailure_Deserialize;
+
+/**
+ *  Why a tool call of the model could not be made or did not finish: a kind the window
+ *  words in the person's language, or another part's words as they came. `Display` is the
+ *  host's English, which the model is told.
+ */
+export type CallFailure_Deserialize = 
 /**  The conversation was stopped while it waited or ran. */
 { kind: "stopped" } | 
 /**  Its server is not running. */
@@ -558,10 +565,29 @@ export type CallFailure =
 { kind: "notAnObject"; arguments: string } | 
 /**  The server lists no such skill. */
 { kind: "noSkill"; server: string; name: string } | 
-/**  The server's error answer: its message and code, as it sent them. */
-{ kind: "serverError"; method: string; message: string; code: number } | 
-/**  No answer within `seconds` ("30.0"). */
-{ kind: "noAnswer"; method: string; seconds: string } | 
+/**  The request to the server came to nothing: why, as the Explorer says it. */
+{ kind: "request"; failure: RequestFailure_Deserialize } | 
+/**  Another part's words (the server's, the gate's), as they came. */
+{ kind: "said"; text: string };
+
+/**
+ *  Why a tool call of the model could not be made or did not finish: a kind the window
+ *  words in the person's language, or another part's words as they came. `Display` is the
+ *  host's English, which the model is told.
+ */
+export type CallFailure_Serialize = 
+/**  The conversation was stopped while it waited or ran. */
+{ kind: "stopped" } | 
+/**  Its server is not running. */
+{ kind: "notRunning"; server: string } | 
+/**  The model named a tool it was not offered. */
+{ kind: "noTool"; name: string } | 
+/**  The model's arguments are not a JSON object: what they were. */
+{ kind: "notAnObject"; arguments: string } | 
+/**  The server lists no such skill. */
+{ kind: "noSkill"; server: string; name: string } | 
+/**  The request to the server came to nothing: why, as the Explorer says it. */
+{ kind: "request"; failure: RequestFailure_Serialize } | 
 /**  Another part's words (the server's, the gate's), as they came. */
 { kind: "said"; text: string };
 
@@ -654,7 +680,7 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; callId: string; error: CallFailure } | 
+{ event: "tool_call_failed"; callId: string; error: CallFailure_Deserialize } | 
 /**
  *  A message was completed and added to the conversation; for the model's answer,
  *  what it took.
@@ -721,7 +747,7 @@ name: string; server: string; tool: string; arguments: JsonValue } |
  *  The call could not be made or did not finish (unknown tool, bad arguments, the
  *  server's error, a Stop).
  */
-{ event: "tool_call_failed"; callId: string; error: CallFailure } | 
+{ event: "tool_call_failed"; callId: string; error: CallFailure_Serialize } | 
 /**
  *  A message was completed and added to the conversation; for the model's answer,
  *  what it took.
@@ -2363,6 +2389,64 @@ export type Repository_Serialize = {
 	subfolder?: string,
 };
 
+export type RequestFailure = RequestFailure_Serialize | RequestFailure_Deserialize;
+
+export type RequestFailure_Deserialize = 
+/**  The server's error answer: its message and code, as it sent them. */
+{ kind: "serverError"; method: string; message: string; code: number } | 
+/**  No answer within `seconds` ("30.0"). */
+{ kind: "noAnswer"; method: string; seconds: string } | { kind: "cancelled"; method: string } | 
+/**  The request could not be sent: why, as a server's state says it. */
+{ kind: "undelivered"; method: string; reason: Reason_Deserialize } | 
+/**  The connection closed while the request waited: why, as a server's state says it. */
+{ kind: "closed"; reason: Reason_Deserialize } | 
+/**  The answer was larger than the host reads (a flooding server). */
+{ kind: "tooLarge"; method: string; bytes: number; limit: number } | 
+/**  The answer could not be read: the parser's words. */
+{ kind: "unreadable"; method: string; error: string } | 
+/**  The answer is not what the protocol asks for: the checker's words. */
+{ kind: "badResult"; method: string; detail: string } | 
+/**  The arguments do not fit the tool's input schema: the checker's words. */
+{ kind: "badArguments"; tool: string; errors: string } | 
+/**  The result's structured content does not fit the tool's output schema. */
+{ kind: "badStructuredContent"; tool: string; errors: string } | 
+/**  The tool declares an output schema, and its result has no structured content. */
+{ kind: "noStructuredContent"; tool: string } | 
+/**  A schema of the tool cannot be compiled: which, and the compiler's words. */
+{ kind: "unusableSchema"; tool: string; output: boolean; error: string } | 
+/**  The server does not offer what was asked of it ("prompts"). */
+{ kind: "notOffered"; what: string } | 
+/**  The engine's words, as they came. */
+{ kind: "said"; text: string };
+
+export type RequestFailure_Serialize = 
+/**  The server's error answer: its message and code, as it sent them. */
+{ kind: "serverError"; method: string; message: string; code: number } | 
+/**  No answer within `seconds` ("30.0"). */
+{ kind: "noAnswer"; method: string; seconds: string } | { kind: "cancelled"; method: string } | 
+/**  The request could not be sent: why, as a server's state says it. */
+{ kind: "undelivered"; method: string; reason: Reason_Serialize } | 
+/**  The connection closed while the request waited: why, as a server's state says it. */
+{ kind: "closed"; reason: Reason_Serialize } | 
+/**  The answer was larger than the host reads (a flooding server). */
+{ kind: "tooLarge"; method: string; bytes: number; limit: number } | 
+/**  The answer could not be read: the parser's words. */
+{ kind: "unreadable"; method: string; error: string } | 
+/**  The answer is not what the protocol asks for: the checker's words. */
+{ kind: "badResult"; method: string; detail: string } | 
+/**  The arguments do not fit the tool's input schema: the checker's words. */
+{ kind: "badArguments"; tool: string; errors: string } | 
+/**  The result's structured content does not fit the tool's output schema. */
+{ kind: "badStructuredContent"; tool: string; errors: string } | 
+/**  The tool declares an output schema, and its result has no structured content. */
+{ kind: "noStructuredContent"; tool: string } | 
+/**  A schema of the tool cannot be compiled: which, and the compiler's words. */
+{ kind: "unusableSchema"; tool: string; output: boolean; error: string } | 
+/**  The server does not offer what was asked of it ("prompts"). */
+{ kind: "notOffered"; what: string } | 
+/**  The engine's words, as they came. */
+{ kind: "said"; text: string };
+
 export type Role = "user" | "assistant";
 
 /**  What of its server a standing rule decides. */
@@ -3207,12 +3291,8 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
 { kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | 
-/**  A server's error answer to a request: its message and code, as it sent them. */
-{ kind: "serverError"; method: string; message: string; code: number } | 
-/**  No answer within `seconds` ("30.0"). */
-{ kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
-/**  The arguments do not fit the tool's input schema: the checker's words. */
-{ kind: "badArguments"; tool: string; errors: string } | 
+/**  A request to a server came to nothing. */
+{ kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  What went wrong with a model's provider. */
 { kind: "provider"; trouble: Trouble_Deserialize };
 
@@ -3227,12 +3307,8 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
 { kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | 
-/**  A server's error answer to a request: its message and code, as it sent them. */
-{ kind: "serverError"; method: string; message: string; code: number } | 
-/**  No answer within `seconds` ("30.0"). */
-{ kind: "noAnswer"; method: string; seconds: string } | { kind: "requestCancelled"; method: string } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
-/**  The arguments do not fit the tool's input schema: the checker's words. */
-{ kind: "badArguments"; tool: string; errors: string } | 
+/**  A request to a server came to nothing. */
+{ kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  What went wrong with a model's provider. */
 { kind: "provider"; trouble: Trouble_Serialize };
 

@@ -24,8 +24,7 @@ describe("the host's errors", () => {
     expect(of("duplicate")).toBe("请求头“X-Key”出现了两次");
     expect(of("noFile")).toBe("请输入 ID 令牌文件的完整路径");
     expect(of("toolDisabled")).toBe("demo 的 delete_note 已关闭；请在服务器设置中开启后再使用");
-    expect(of("serverError")).toBe("服务器对 tools/call 返回了错误：Unknown tool: nope（代码 -32602）");
-    expect(of("noAnswer")).toBe("tools/call 在 30.0 秒内没有回应");
+    expect(of("request")).toBe("服务器对 tools/call 返回了错误：Unknown tool: nope（代码 -32602）");
     expect(of("callDenied")).toBe("对 delete_note 的调用被拒绝（超时）");
     expect(of("provider")).toBe("提供方拒绝了 API 密钥（HTTP 401）：invalid x-api-key");
     expect(of("signIn")).toContain("授权服务器拒绝了：access_denied");

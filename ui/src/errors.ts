@@ -1,5 +1,6 @@
-import type { CommandError, ConfigProblem, DecidedBy, Reason, Sets, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, Reason, RequestFailure, Sets, Told, Trouble } from "./bindings";
 import { reasonText } from "./servers/reasons";
+import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
 import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
@@ -62,12 +63,9 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   installNotAChoice: "errors.installNotAChoice",
   installBadFormat: "errors.installBadFormat",
   installNotPlain: "errors.installNotPlain",
-  serverError: "errors.serverError",
-  noAnswer: "errors.noAnswer",
-  requestCancelled: "errors.requestCancelled",
+  request: "errors.request",
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
-  badArguments: "errors.badArguments",
   provider: "errors.provider",
 };
 
@@ -97,6 +95,7 @@ function said(key: string, value: unknown): string {
   if (key === "sets") return setsText(value as Sets);
   if (key === "decidedBy") return decidedByText(value as DecidedBy);
   if (key === "trouble") return troubleText(value as Trouble);
+  if (key === "failure") return requestFailureText(value as RequestFailure);
   // A sign-in's failure: why, as a server's state says it.
   if (key === "detail" && typeof value === "object" && value !== null) return reasonText(value as Reason);
   return String(value);

@@ -6,8 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
-use switchboard_mcp::client::ClientError;
-use switchboard_mcp::connection::RequestError;
+use switchboard_core::server_events::RequestFailure;
 use switchboard_providers::{Message, StopReason, Trouble, Usage};
 
 /// One step of a run, in order. A run's last event is [`ChatEvent::Finished`] or
@@ -228,14 +227,8 @@ pub enum CallFailure {
     NotAnObject { arguments: String },
     /// The server lists no such skill.
     NoSkill { server: String, name: String },
-    /// The server's error answer: its message and code, as it sent them.
-    ServerError {
-        method: String,
-        message: String,
-        code: i64,
-    },
-    /// No answer within `seconds` ("30.0").
-    NoAnswer { method: String, seconds: String },
+    /// The request to the server came to nothing: why, as the Explorer says it.
+    Request { failure: RequestFailure },
     /// Another part's words (the server's, the gate's), as they came.
     Said { text: String },
 }
@@ -253,17 +246,7 @@ impl std::fmt::Display for CallFailure {
                 )
             }
             Self::NoSkill { server, name } => write!(f, "{server} lists no skill named {name:?}."),
-            Self::ServerError {
-                method,
-                message,
-                code,
-            } => write!(
-                f,
-                "the server answered {method} with an error: {message} (code {code})"
-            ),
-            Self::NoAnswer { method, seconds } => {
-                write!(f, "no answer to {method} within {seconds} s")
-            }
+            Self::Request { failure } => write!(f, "{failure}"),
             Self::Said { text } => f.write_str(text),
         }
     }
@@ -276,23 +259,13 @@ impl CallFailure {
         }
     }
 
-    /// Why the gate or the server gave no result: its server's error answer or its silence
-    /// by kind, anything else in its own words.
+    /// Why the gate or the server gave no result: the request's failure by kind, anything
+    /// else in the gate's words.
     pub fn of(error: &CallError) -> Self {
         match error {
-            CallError::Client(ClientError::Request(RequestError::Server { method, error })) => {
-                Self::ServerError {
-                    method: method.clone(),
-                    message: error.message.clone(),
-                    code: error.code,
-                }
-            }
-            CallError::Client(ClientError::Request(RequestError::Timeout { method, after })) => {
-                Self::NoAnswer {
-                    method: method.clone(),
-                    seconds: format!("{:.1}", after.as_secs_f64()),
-                }
-            }
+            CallError::Client(client) => Self::Request {
+                failure: client.into(),
+            },
             other => Self::said(other),
         }
     }
@@ -301,11 +274,12 @@ impl CallFailure {
 #[cfg(test)]
 mod failures {
     use super::*;
-    use std::time::Duration;
+    use switchboard_mcp::client::ClientError;
+    use switchboard_mcp::connection::RequestError;
     use switchboard_mcp::jsonrpc::ErrorObject;
 
     #[test]
-    fn a_servers_error_answer_and_its_silence_are_told_by_kind_in_the_gates_words() {
+    fn a_request_that_came_to_nothing_is_told_by_kind_in_the_gates_words() {
         let refused = CallError::Client(ClientError::Request(RequestError::Server {
             method: "tools/call".into(),
             error: ErrorObject::new(-32603, "disk full"),
@@ -313,18 +287,15 @@ mod failures {
         let failure = CallFailure::of(&refused);
         assert_eq!(
             failure,
-            CallFailure::ServerError {
-                method: "tools/call".into(),
-                message: "disk full".into(),
-                code: -32603
+            CallFailure::Request {
+                failure: RequestFailure::ServerError {
+                    method: "tools/call".into(),
+                    message: "disk full".into(),
+                    code: -32603
+                }
             }
         );
         assert_eq!(failure.to_string(), refused.to_string());
-        let silent = CallError::Client(ClientError::Request(RequestError::Timeout {
-            method: "tools/call".into(),
-            after: Duration::from_millis(30_040),
-        }));
-        assert_eq!(CallFailure::of(&silent).to_string(), silent.to_string());
         let cancelled = CallError::Cancelled {
             tool: "echo".into(),
         };

@@ -1,5 +1,6 @@
 import type { CallFailure } from "../bindings";
 import { t } from "../i18n";
+import { requestFailureText } from "../servers/requestFailure";
 
 /** Why a model's tool call failed, in the window's language; another part's words as they came. */
 export function failureText(failure: CallFailure): string {
@@ -15,11 +16,8 @@ export function failureText(failure: CallFailure): string {
       return t("chat.failure.notAnObject", { arguments: failure.arguments });
     case "noSkill":
       return t("chat.failure.noSkill", { server: failure.server, name: JSON.stringify(failure.name) });
-    case "serverError":
-      // A code as the server sent it, not a number to format.
-      return t("errors.serverError", { method: failure.method, message: failure.message, code: String(failure.code) });
-    case "noAnswer":
-      return t("errors.noAnswer", { method: failure.method, seconds: failure.seconds });
+    case "request":
+      return requestFailureText(failure.failure);
     case "said":
       return failure.text;
   }

@@ -7,7 +7,9 @@ use switchboard_mcp::types::LoggingLevel;
 
 use crate::sandbox::SandboxNote;
 
+mod failure;
 mod reason;
+pub use failure::RequestFailure;
 pub use reason::Reason;
 
 /// Where a server stands, as the window shows it.

@@ -154,9 +154,18 @@ impl From<&ClientError> for Reason {
         match error {
             ClientError::Request(RequestError::Closed(closed)) => closed.as_ref().into(),
             ClientError::Request(RequestError::Transport {
-                error: TransportError::Connect { url, detail },
+                error: error @ TransportError::Connect { .. },
                 ..
-            }) => Self::Unreachable {
+            }) => error.into(),
+            other => Self::said(other.to_string()),
+        }
+    }
+}
+
+impl From<&TransportError> for Reason {
+    fn from(error: &TransportError) -> Self {
+        match error {
+            TransportError::Connect { url, detail } => Self::Unreachable {
                 url: url.clone(),
                 detail: detail.clone(),
             },
