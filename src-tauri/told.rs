@@ -466,7 +466,7 @@ mod tests {
     const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/told.json");
 
     /// One engine error of each kind a request's failure is told as.
-    fn request_failures() -> [ClientError; 14] {
+    fn request_failures() -> [ClientError; 16] {
         use std::time::Duration;
         use switchboard_mcp::connection::RequestError;
         use switchboard_mcp::jsonrpc::{ErrorObject, FrameError};
@@ -541,6 +541,14 @@ mod tests {
                 error: switchboard_mcp::schema::SchemaError::Invalid(s("\"type\": 7 is not valid")),
             },
             ClientError::NotOffered("prompts"),
+            ClientError::NoSharedRevision {
+                supported: s("2024-10-07"),
+            },
+            ClientError::UnsupportedProtocolVersion {
+                method: "tools/list",
+                requested: s("2026-07-28"),
+                supported: s("2025-06-18"),
+            },
             ClientError::TooManyPages {
                 method: "tools/list",
                 pages: 1000,
@@ -813,7 +821,17 @@ mod tests {
             Reason::MissingSecret {
                 secret: s("weather/env/API_KEY"),
             },
-            Reason::said("the server's answer to initialize is not valid: missing field"),
+            Reason::from(&ClientError::InvalidResult {
+                method: "initialize",
+                detail: s("missing field `protocolVersion`"),
+            }),
+            Reason::from(&ClientError::Request(
+                switchboard_mcp::connection::RequestError::Timeout {
+                    method: s("initialize"),
+                    after: std::time::Duration::from_secs(30),
+                },
+            )),
+            Reason::said("the server's answer could not be sent: stdin is closed"),
             Reason::NoSandbox {
                 why: NoSandbox::NoneCanRun {
                     bubblewrap: None,

@@ -2240,6 +2240,8 @@ export type Reason_Deserialize =
 { kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Deserialize } | 
+/**  A request of the start (`initialize`, the first listings) came to nothing. */
+{ kind: "request"; failure: RequestFailure_Deserialize } | 
 /**  Another part's words, as they came. */
 { kind: "said"; text: string };
 
@@ -2273,6 +2275,8 @@ export type Reason_Serialize =
 { kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Serialize } | 
+/**  A request of the start (`initialize`, the first listings) came to nothing. */
+{ kind: "request"; failure: RequestFailure_Serialize } | 
 /**  Another part's words, as they came. */
 { kind: "said"; text: string };
 
@@ -2416,6 +2420,13 @@ export type RequestFailure_Deserialize =
 { kind: "unusableSchema"; tool: string; output: boolean; error: string } | 
 /**  The server does not offer what was asked of it ("prompts"). */
 { kind: "notOffered"; what: string } | 
+/**  The server speaks no protocol revision the host speaks: those it speaks. */
+{ kind: "noSharedRevision"; supported: string } | 
+/**
+ *  The server refused the request's protocol revision: the one asked for, and those
+ *  it speaks.
+ */
+{ kind: "revisionRefused"; method: string; requested: string; supported: string } | 
 /**  The engine's words, as they came. */
 { kind: "said"; text: string };
 
@@ -2444,6 +2455,13 @@ export type RequestFailure_Serialize =
 { kind: "unusableSchema"; tool: string; output: boolean; error: string } | 
 /**  The server does not offer what was asked of it ("prompts"). */
 { kind: "notOffered"; what: string } | 
+/**  The server speaks no protocol revision the host speaks: those it speaks. */
+{ kind: "noSharedRevision"; supported: string } | 
+/**
+ *  The server refused the request's protocol revision: the one asked for, and those
+ *  it speaks.
+ */
+{ kind: "revisionRefused"; method: string; requested: string; supported: string } | 
 /**  The engine's words, as they came. */
 { kind: "said"; text: string };
 

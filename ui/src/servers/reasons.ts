@@ -1,5 +1,6 @@
 import type { EraReason_Serialize as EraReason, NoSandbox, Probed, Reason, ServerState_Serialize as ServerState } from "../bindings";
 import { t } from "../i18n";
+import { requestFailureText } from "./requestFailure";
 
 /** Why a server stopped, restarts or waits, in the window's language; the system's and
  *  the server's own words in it as they came. */
@@ -30,6 +31,8 @@ export function reasonText(reason: Reason): string {
       return t("servers.reason.signInNotCompleted", { why: reason.why });
     case "noSandbox":
       return noSandboxText(reason.why);
+    case "request":
+      return requestFailureText(reason.failure);
     case "said":
       return reason.text;
   }

@@ -23,6 +23,8 @@ const KINDS: { [Kind in RequestFailure["kind"]]: true } = {
   noStructuredContent: true,
   unusableSchema: true,
   notOffered: true,
+  noSharedRevision: true,
+  revisionRefused: true,
   said: true,
 };
 
@@ -49,5 +51,7 @@ describe("why a request to a server came to nothing", () => {
     expect(of("noStructuredContent")).toBe("get_weather 声明了输出模式，但它的结果没有结构化内容");
     expect(of("unusableSchema")).toBe('get_weather 的输出模式无法使用："type": 7 is not valid');
     expect(of("notOffered")).toBe("服务器不提供 prompts");
+    expect(of("noSharedRevision")).toBe("服务器不支持本客户端支持的任何协议版本（它支持 2024-10-07）");
+    expect(of("revisionRefused")).toBe("服务器拒绝了 tools/list：它不支持协议版本 2026-07-28（它支持 2025-06-18）");
   });
 });

@@ -36,6 +36,10 @@ export function requestFailureText(failure: RequestFailure): string {
       return t("errors.request.unusableSchema", { tool: failure.tool, output: String(failure.output), error: failure.error });
     case "notOffered":
       return t("errors.request.notOffered", { what: failure.what });
+    case "noSharedRevision":
+      return t("errors.request.noSharedRevision", { supported: failure.supported });
+    case "revisionRefused":
+      return t("errors.request.revisionRefused", { method: failure.method, requested: failure.requested, supported: failure.supported });
     case "said":
       return failure.text;
   }

@@ -86,10 +86,56 @@ pub enum RequestFailure {
     NotOffered {
         what: String,
     },
+    /// The server speaks no protocol revision the host speaks: those it speaks.
+    NoSharedRevision {
+        supported: String,
+    },
+    /// The server refused the request's protocol revision: the one asked for, and those
+    /// it speaks.
+    RevisionRefused {
+        method: String,
+        requested: String,
+        supported: String,
+    },
     /// The engine's words, as they came.
     Said {
         text: String,
     },
+}
+
+impl RequestFailure {
+    /// The same failure with each text that came from elsewhere passed through `f` (to
+    /// mask what they hold).
+    pub fn map_texts(self, f: impl Fn(&str) -> String + Copy) -> Self {
+        match self {
+            Self::ServerError {
+                method,
+                message,
+                code,
+            } => Self::ServerError {
+                method,
+                message: f(&message),
+                code,
+            },
+            Self::Undelivered { method, reason } => Self::Undelivered {
+                method,
+                reason: reason.map_texts(f),
+            },
+            Self::Closed { reason } => Self::Closed {
+                reason: reason.map_texts(f),
+            },
+            Self::Unreadable { method, error } => Self::Unreadable {
+                method,
+                error: f(&error),
+            },
+            Self::BadResult { method, detail } => Self::BadResult {
+                method,
+                detail: f(&detail),
+            },
+            Self::Said { text } => Self::Said { text: f(&text) },
+            other => other,
+        }
+    }
 }
 
 impl From<&ClientError> for RequestFailure {
@@ -120,6 +166,18 @@ impl From<&ClientError> for RequestFailure {
             },
             ClientError::NotOffered(what) => Self::NotOffered {
                 what: (*what).to_owned(),
+            },
+            ClientError::NoSharedRevision { supported } => Self::NoSharedRevision {
+                supported: supported.clone(),
+            },
+            ClientError::UnsupportedProtocolVersion {
+                method,
+                requested,
+                supported,
+            } => Self::RevisionRefused {
+                method: (*method).to_owned(),
+                requested: requested.clone(),
+                supported: supported.clone(),
             },
             other => Self::Said {
                 text: other.to_string(),
@@ -235,6 +293,18 @@ impl fmt::Display for RequestFailure {
                 write!(f, "the {role} of {tool} cannot be used: {error}")
             }
             Self::NotOffered { what } => write!(f, "the server does not offer {what}"),
+            Self::NoSharedRevision { supported } => write!(
+                f,
+                "the server speaks no protocol revision this client speaks (it speaks {supported})"
+            ),
+            Self::RevisionRefused {
+                method,
+                requested,
+                supported,
+            } => write!(
+                f,
+                "the server refused {method}: it does not speak protocol revision {requested} (it speaks {supported})"
+            ),
             Self::Said { text } => f.write_str(text),
         }
     }
@@ -294,7 +364,15 @@ mod tests {
             },
             ClientError::NotOffered("prompts"),
             ClientError::NoSharedRevision {
-                supported: "1999-01-01".into(),
+                supported: "2024-10-07".into(),
+            },
+            ClientError::UnsupportedProtocolVersion {
+                method: "tools/list",
+                requested: "2026-07-28".into(),
+                supported: "2025-06-18".into(),
+            },
+            ClientError::NotStateless {
+                reason: "it answered server/discover with an error".into(),
             },
         ];
         let kinds: Vec<RequestFailure> = errors.iter().map(RequestFailure::from).collect();
@@ -319,6 +397,6 @@ mod tests {
                 ..
             }
         ));
-        assert!(matches!(kinds[9], RequestFailure::Said { .. }));
+        assert!(matches!(kinds[11], RequestFailure::Said { .. }));
     }
 }

@@ -11,6 +11,7 @@ use switchboard_mcp::client::ClientError;
 use switchboard_mcp::connection::RequestError;
 use switchboard_mcp::transport::{CloseReason, TransportError};
 
+use super::RequestFailure;
 use crate::sandbox::NoSandbox;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,6 +51,8 @@ pub enum Reason {
     SignInNotCompleted { why: String },
     /// It must run in a sandbox, and none can be built here.
     NoSandbox { why: NoSandbox },
+    /// A request of the start (`initialize`, the first listings) came to nothing.
+    Request { failure: Box<RequestFailure> },
     /// Another part's words, as they came.
     Said { text: String },
 }
@@ -60,7 +63,7 @@ impl Reason {
     }
 
     /// The same reason with each of its texts passed through `f` (to mask what they hold).
-    pub fn map_texts(self, f: impl Fn(&str) -> String) -> Self {
+    pub fn map_texts(self, f: impl Fn(&str) -> String + Copy) -> Self {
         match self {
             Self::Exited { exit, last_line } => Self::Exited {
                 exit,
@@ -81,6 +84,9 @@ impl Reason {
             },
             Self::SignInNotCompleted { why } => Self::SignInNotCompleted { why: f(&why) },
             Self::Said { text } => Self::Said { text: f(&text) },
+            Self::Request { failure } => Self::Request {
+                failure: Box::new(failure.map_texts(f)),
+            },
             other @ (Self::MissingSecret { .. }
             | Self::AsksForAuthorization { .. }
             | Self::NoSandbox { .. }
@@ -132,6 +138,7 @@ impl fmt::Display for Reason {
             Self::SignInNotCompleted { why } => {
                 write!(f, "{}", AuthError::NotCompleted(why.clone()))
             }
+            Self::Request { failure } => write!(f, "{failure}"),
             Self::Said { text } => f.write_str(text),
         }
     }
@@ -157,7 +164,12 @@ impl From<&ClientError> for Reason {
                 error: error @ TransportError::Connect { .. },
                 ..
             }) => error.into(),
-            other => Self::said(other.to_string()),
+            other => match RequestFailure::from(other) {
+                RequestFailure::Said { text } => Self::Said { text },
+                failure => Self::Request {
+                    failure: Box::new(failure),
+                },
+            },
         }
     }
 }

@@ -61,6 +61,8 @@ export const errors = {
   "errors.request.noStructuredContent": "{tool} declares an output schema, but its result has no structured content",
   "errors.request.unusableSchema": "the {output, select, true {output schema} other {input schema}} of {tool} cannot be used: {error}",
   "errors.request.notOffered": "the server does not offer {what}",
+  "errors.request.noSharedRevision": "the server speaks no protocol revision this client speaks (it speaks {supported})",
+  "errors.request.revisionRefused": "the server refused {method}: it does not speak protocol revision {requested} (it speaks {supported})",
   "errors.callDenied": "the call to {tool} was denied ({decidedBy})",
   "errors.callCancelled": "the call to {tool} was cancelled before it was allowed",
   "errors.provider": "{trouble}",

@@ -64,6 +64,8 @@ export const errors: Catalogue<typeof english> = {
   "errors.request.noStructuredContent": "{tool} 声明了输出模式，但它的结果没有结构化内容",
   "errors.request.unusableSchema": "{tool} 的{output, select, true {输出模式} other {输入模式}}无法使用：{error}",
   "errors.request.notOffered": "服务器不提供 {what}",
+  "errors.request.noSharedRevision": "服务器不支持本客户端支持的任何协议版本（它支持 {supported}）",
+  "errors.request.revisionRefused": "服务器拒绝了 {method}：它不支持协议版本 {requested}（它支持 {supported}）",
   "errors.callDenied": "对 {tool} 的调用被拒绝（{decidedBy}）",
   "errors.callCancelled": "对 {tool} 的调用在获准之前已取消",
   "errors.provider": "{trouble}",
