@@ -832,6 +832,22 @@ mod tests {
                 },
             )),
             Reason::said("the server's answer could not be sent: stdin is closed"),
+            Reason::NotOnPath { program: s("uvx") },
+            Reason::BundledMissing {
+                program: s("demo"),
+                folder: s("/opt/switchboard"),
+            },
+            Reason::BundledWritable {
+                program: s("demo"),
+                folder: s("/tmp/switchboard"),
+            },
+            Reason::CouldNotMake {
+                folder: s("/home/ada/.cache/switchboard/npm"),
+                detail: s("Permission denied (os error 13)"),
+            },
+            Reason::NoSignInWaiting,
+            Reason::ServerStopped,
+            Reason::HostStopped,
             Reason::NoSandbox {
                 why: NoSandbox::NoneCanRun {
                     bubblewrap: None,

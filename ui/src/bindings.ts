@@ -2218,6 +2218,14 @@ export type Reason_Deserialize =
 { kind: "exited"; exit: string; lastLine?: string | null } | 
 /**  The program could not be started: which, and the system's words. */
 { kind: "notStarted"; program: string; detail: string } | 
+/**  The program to run in a sandbox is not on the PATH. */
+{ kind: "notOnPath"; program: string } | 
+/**  A program that comes with the app (the demo server) is not beside it: where it looked. */
+{ kind: "bundledMissing"; program: string; folder: string } | 
+/**  A program that comes with the app was refused: anyone may write where it is. */
+{ kind: "bundledWritable"; program: string; folder: string } | 
+/**  A folder the server needs could not be made: the system's words. */
+{ kind: "couldNotMake"; folder: string; detail: string } | 
 /**  The server's address could not be reached: the system's words. */
 { kind: "unreachable"; url: string; detail: string } | 
 /**  A secret of its configuration is not in the keyring. */
@@ -2231,6 +2239,12 @@ export type Reason_Deserialize =
 { kind: "noRegistration"; issuer: string } | 
 /**  The person signed out: the server waits until they sign in again. */
 { kind: "signedOut" } | 
+/**  No sign-in of the server waits for the browser (to cancel). */
+{ kind: "noSignInWaiting" } | 
+/**  The server was stopped before the sign-in completed. */
+{ kind: "serverStopped" } | 
+/**  The host stopped before the sign-in completed. */
+{ kind: "hostStopped" } | 
 /**
  *  The authorization server refused (the person denied access, say): its error code
  *  and description, as it sent them.
@@ -2253,6 +2267,14 @@ export type Reason_Serialize =
 { kind: "exited"; exit: string; lastLine: string | null } | 
 /**  The program could not be started: which, and the system's words. */
 { kind: "notStarted"; program: string; detail: string } | 
+/**  The program to run in a sandbox is not on the PATH. */
+{ kind: "notOnPath"; program: string } | 
+/**  A program that comes with the app (the demo server) is not beside it: where it looked. */
+{ kind: "bundledMissing"; program: string; folder: string } | 
+/**  A program that comes with the app was refused: anyone may write where it is. */
+{ kind: "bundledWritable"; program: string; folder: string } | 
+/**  A folder the server needs could not be made: the system's words. */
+{ kind: "couldNotMake"; folder: string; detail: string } | 
 /**  The server's address could not be reached: the system's words. */
 { kind: "unreachable"; url: string; detail: string } | 
 /**  A secret of its configuration is not in the keyring. */
@@ -2266,6 +2288,12 @@ export type Reason_Serialize =
 { kind: "noRegistration"; issuer: string } | 
 /**  The person signed out: the server waits until they sign in again. */
 { kind: "signedOut" } | 
+/**  No sign-in of the server waits for the browser (to cancel). */
+{ kind: "noSignInWaiting" } | 
+/**  The server was stopped before the sign-in completed. */
+{ kind: "serverStopped" } | 
+/**  The host stopped before the sign-in completed. */
+{ kind: "hostStopped" } | 
 /**
  *  The authorization server refused (the person denied access, say): its error code
  *  and description, as it sent them.

@@ -13,6 +13,20 @@ export function reasonText(reason: Reason): string {
     case "notStarted":
       // Quoted as the host quotes it (a Rust string's debug form: JSON's, for a path).
       return t("servers.reason.notStarted", { program: JSON.stringify(reason.program), detail: reason.detail });
+    case "notOnPath":
+      return t("servers.reason.notOnPath", { program: reason.program });
+    case "bundledMissing":
+      return t("servers.reason.bundledMissing", { program: reason.program, folder: reason.folder });
+    case "bundledWritable":
+      return t("servers.reason.bundledWritable", { program: reason.program, folder: reason.folder });
+    case "couldNotMake":
+      return t("servers.reason.couldNotMake", { folder: reason.folder, detail: reason.detail });
+    case "noSignInWaiting":
+      return t("servers.reason.noSignInWaiting");
+    case "serverStopped":
+      return t("servers.reason.serverStopped");
+    case "hostStopped":
+      return t("servers.reason.hostStopped");
     case "unreachable":
       return t("servers.reason.unreachable", { url: reason.url, detail: reason.detail });
     case "missingSecret":

@@ -51,11 +51,11 @@ pub enum LaunchError {
         secret: String,
     },
     #[error("{0}")]
-    Start(String),
+    Start(Reason),
     /// The program cannot be started as configured (not there, not runnable): trying
     /// again would fail the same way.
     #[error("{0}")]
-    Unstartable(String),
+    Unstartable(Reason),
     /// No sandbox can be built here for a server that must run in one.
     #[error("{0}")]
     NoSandbox(sandbox::NoSandbox),
@@ -90,6 +90,7 @@ impl LaunchError {
                 secret: secret.clone(),
             },
             Self::NoSandbox(why) => Reason::NoSandbox { why: why.clone() },
+            Self::Start(reason) | Self::Unstartable(reason) => reason.clone(),
             other => Reason::said(other.to_string()),
         }
     }
@@ -215,7 +216,7 @@ async fn start(
             let authorization = sign_ins
                 .authorization(name, url, oauth, secrets)
                 .await
-                .map_err(LaunchError::Start)?;
+                .map_err(|e| LaunchError::Start(Reason::said(e)))?;
             let mut server = HttpServer::new(url).authorization(authorization);
             server.mode = mode;
             server.read_timeout = read_timeout(config, server.read_timeout);
@@ -225,7 +226,7 @@ async fn start(
                 .map(|r| (r.key.clone(), r.value.clone()))
                 .collect();
             let (transport, _) =
-                http::connect(&server, log).map_err(|e| LaunchError::Start(e.to_string()))?;
+                http::connect(&server, log).map_err(|e| LaunchError::Start((&e).into()))?;
             Ok((transport, resolved, true))
         }
     }
@@ -296,7 +297,7 @@ async fn own_secret(
     secrets
         .get(secret)
         .await
-        .map_err(|e| LaunchError::Start(e.to_string()))?
+        .map_err(|e| LaunchError::Start(Reason::said(e.to_string())))?
         .ok_or_else(|| LaunchError::MissingSecret(secret.to_owned()))
 }
 
@@ -381,16 +382,16 @@ pub(crate) fn bundled(program: &str, app: &Path) -> Result<PathBuf, LaunchError>
     let writable_by_others =
         |path: &Path| std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
     if !path.is_file() {
-        return Err(LaunchError::Unstartable(format!(
-            "the bundled {program} is not beside the app (looked in {})",
-            dir.display()
-        )));
+        return Err(LaunchError::Unstartable(Reason::BundledMissing {
+            program: program.to_owned(),
+            folder: dir.display().to_string(),
+        }));
     }
     if writable_by_others(dir) || writable_by_others(&path) {
-        return Err(LaunchError::Unstartable(format!(
-            "refused the bundled {program}: anyone may write to {}",
-            dir.display()
-        )));
+        return Err(LaunchError::Unstartable(Reason::BundledWritable {
+            program: program.to_owned(),
+            folder: dir.display().to_string(),
+        }));
     }
     Ok(path)
 }
@@ -464,7 +465,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let app = dir.path().join("switchboard");
         assert!(
-            matches!(bundled("demo", &app), Err(LaunchError::Unstartable(m)) if m.contains("not beside"))
+            matches!(bundled("demo", &app), Err(LaunchError::Unstartable(Reason::BundledMissing { program, .. })) if program == "demo")
         );
         let demo = dir.path().join("demo");
         std::fs::write(&demo, "").unwrap();
@@ -475,7 +476,10 @@ mod tests {
             std::fs::set_permissions(&demo, std::fs::Permissions::from_mode(file)).unwrap();
             let refused = bundled("demo", &app);
             assert!(
-                matches!(&refused, Err(LaunchError::Unstartable(m)) if m.contains("anyone may write")),
+                matches!(
+                    &refused,
+                    Err(LaunchError::Unstartable(Reason::BundledWritable { .. }))
+                ),
                 "{folder:o}/{file:o}: {refused:?}"
             );
         }

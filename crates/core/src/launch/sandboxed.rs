@@ -16,6 +16,7 @@ use crate::config::{SandboxEngine, SandboxSetting};
 use crate::sandbox::landlock::{self, Private};
 use crate::sandbox::package::Package;
 use crate::sandbox::{self, Engine, Shared, View, bwrap};
+use crate::server_events::Reason;
 
 /// The longest a package's fetch may take (a large package over a slow line).
 const FETCH_LIMIT: Duration = Duration::from_secs(300);
@@ -53,7 +54,10 @@ impl Sandboxed<'_> {
             (Package::of(&program, self.args), view.caches.first())
         {
             std::fs::create_dir_all(cache).map_err(|e| {
-                LaunchError::Start(format!("could not make {}: {e}", cache.display()))
+                LaunchError::Start(Reason::CouldNotMake {
+                    folder: cache.display().to_string(),
+                    detail: e.to_string(),
+                })
             })?;
             let fetch_view = View {
                 programs: view.programs.clone(),
@@ -103,10 +107,9 @@ impl Sandboxed<'_> {
         cwd: Option<&Path>,
     ) -> Result<(PathBuf, View), LaunchError> {
         let program = on_path(self.program, path).ok_or_else(|| {
-            LaunchError::Unstartable(format!(
-                "{} was not found on the PATH",
-                self.program.display()
-            ))
+            LaunchError::Unstartable(Reason::NotOnPath {
+                program: self.program.display().to_string(),
+            })
         })?;
         let mut view = View::of(&program, self.args, self.roots, self.setting.network);
         // The folder the person said it runs in is part of how it is launched, as its
@@ -135,7 +138,10 @@ impl Sandboxed<'_> {
             Engine::Landlock(helper) => {
                 let folder = kept_folder("private").join(file_name(self.name));
                 let private = Private::fresh(&folder).map_err(|e| {
-                    LaunchError::Start(format!("could not make {}: {e}", folder.display()))
+                    LaunchError::Start(Reason::CouldNotMake {
+                        folder: folder.display().to_string(),
+                        detail: e.to_string(),
+                    })
                 })?;
                 let private_env = private.environment();
                 env.retain(|(key, _)| !private_env.iter().any(|(k, _)| k == key));
@@ -172,7 +178,7 @@ pub async fn engine(wanted: SandboxEngine) -> Result<Engine, LaunchError> {
         )
     })
     .await
-    .map_err(|e| LaunchError::Start(e.to_string()))?
+    .map_err(|e| LaunchError::Start(Reason::said(e.to_string())))?
     .map_err(LaunchError::NoSandbox)
 }
 

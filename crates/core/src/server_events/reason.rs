@@ -30,6 +30,14 @@ pub enum Reason {
     },
     /// The program could not be started: which, and the system's words.
     NotStarted { program: String, detail: String },
+    /// The program to run in a sandbox is not on the PATH.
+    NotOnPath { program: String },
+    /// A program that comes with the app (the demo server) is not beside it: where it looked.
+    BundledMissing { program: String, folder: String },
+    /// A program that comes with the app was refused: anyone may write where it is.
+    BundledWritable { program: String, folder: String },
+    /// A folder the server needs could not be made: the system's words.
+    CouldNotMake { folder: String, detail: String },
     /// The server's address could not be reached: the system's words.
     Unreachable { url: String, detail: String },
     /// A secret of its configuration is not in the keyring.
@@ -41,6 +49,12 @@ pub enum Reason {
     NoRegistration { issuer: String },
     /// The person signed out: the server waits until they sign in again.
     SignedOut,
+    /// No sign-in of the server waits for the browser (to cancel).
+    NoSignInWaiting,
+    /// The server was stopped before the sign-in completed.
+    ServerStopped,
+    /// The host stopped before the sign-in completed.
+    HostStopped,
     /// The authorization server refused (the person denied access, say): its error code
     /// and description, as it sent them.
     SignInRefused {
@@ -83,6 +97,10 @@ impl Reason {
                 description: description.as_deref().map(&f),
             },
             Self::SignInNotCompleted { why } => Self::SignInNotCompleted { why: f(&why) },
+            Self::CouldNotMake { folder, detail } => Self::CouldNotMake {
+                folder,
+                detail: f(&detail),
+            },
             Self::Said { text } => Self::Said { text: f(&text) },
             Self::Request { failure } => Self::Request {
                 failure: Box::new(failure.map_texts(f)),
@@ -90,7 +108,13 @@ impl Reason {
             other @ (Self::MissingSecret { .. }
             | Self::AsksForAuthorization { .. }
             | Self::NoSandbox { .. }
-            | Self::SignedOut) => other,
+            | Self::SignedOut
+            | Self::NoSignInWaiting
+            | Self::ServerStopped
+            | Self::HostStopped
+            | Self::NotOnPath { .. }
+            | Self::BundledMissing { .. }
+            | Self::BundledWritable { .. }) => other,
         }
     }
 }
@@ -108,6 +132,16 @@ impl fmt::Display for Reason {
             Self::NotStarted { program, detail } => {
                 write!(f, "could not start {program:?}: {detail}")
             }
+            Self::NotOnPath { program } => write!(f, "{program} was not found on the PATH"),
+            Self::BundledMissing { program, folder } => write!(
+                f,
+                "the bundled {program} is not beside the app (looked in {folder})"
+            ),
+            Self::BundledWritable { program, folder } => write!(
+                f,
+                "refused the bundled {program}: anyone may write to {folder}"
+            ),
+            Self::CouldNotMake { folder, detail } => write!(f, "could not make {folder}: {detail}"),
             Self::Unreachable { url, detail } => write!(f, "could not connect to {url}: {detail}"),
             Self::MissingSecret { secret } => write!(
                 f,
@@ -127,6 +161,9 @@ impl fmt::Display for Reason {
             ),
             Self::NoSandbox { why } => write!(f, "{why}"),
             Self::SignedOut => write!(f, "{}", AuthError::SignedOut),
+            Self::NoSignInWaiting => f.write_str("no sign-in waits for the browser"),
+            Self::ServerStopped => f.write_str("the server was stopped"),
+            Self::HostStopped => f.write_str("the host stopped"),
             Self::SignInRefused { error, description } => write!(
                 f,
                 "{}",

@@ -123,7 +123,7 @@ impl Servers {
             true => Ok(()),
             false => Err(ServersError::SignIn {
                 server: server.to_owned(),
-                detail: Reason::said("no sign-in waits for the browser"),
+                detail: Reason::NoSignInWaiting,
             }),
         }
     }
@@ -294,7 +294,7 @@ async fn started(
         let state = match events.recv().await {
             Ok(ServerEvent::Status { server: s, state }) if s == server => state,
             Ok(_) | Err(RecvError::Lagged(_)) => continue,
-            Err(RecvError::Closed) => return Err(Reason::said("the host stopped")),
+            Err(RecvError::Closed) => return Err(Reason::HostStopped),
         };
         match state {
             ServerState::Starting => restarted = true,
@@ -304,7 +304,7 @@ async fn started(
             ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
                 return Err(reason);
             }
-            ServerState::Stopped => return Err(Reason::said("the server was stopped")),
+            ServerState::Stopped => return Err(Reason::ServerStopped),
         }
     }
 }
