@@ -577,10 +577,11 @@ mod tests {
             ServersError::NotLocal(s("remote")).into(),
             ServersError::SignIn {
                 server: s("remote"),
-                detail: switchboard_core::server_events::Reason::SignInRefused {
+                detail: (&switchboard_mcp::auth::AuthError::Denied {
                     error: s("access_denied"),
                     description: None,
-                },
+                })
+                    .into(),
             }
             .into(),
             form(FormError::NoName),
@@ -796,6 +797,89 @@ mod tests {
     /// (`ui/src/testing/hostWords.test.ts`, and where each is shown).
     const REASONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/reasons.json");
 
+    /// One of each way signing in fails, as the engine says it.
+    fn sign_in_failures() -> Vec<switchboard_mcp::auth::AuthError> {
+        use switchboard_mcp::auth::AuthError;
+        let s = |x: &str| x.to_owned();
+        let issuer = || s("https://login.example");
+        vec![
+            AuthError::Discovery {
+                url: s("https://tracker.example/.well-known/oauth-protected-resource"),
+                detail: s("HTTP 404"),
+            },
+            AuthError::ResourceMismatch {
+                server: s("https://tracker.example/mcp"),
+                published: s("https://elsewhere.example/mcp"),
+            },
+            AuthError::Unreachable {
+                url: s("http://10.0.0.5/authorize"),
+                reason: s("a private address, and the server is not on one"),
+            },
+            AuthError::NoAuthorizationServer,
+            AuthError::IssuerMismatch {
+                expected: issuer(),
+                claimed: s("https://evil.example"),
+            },
+            AuthError::PkceUnsupported { issuer: issuer() },
+            AuthError::NoRegistration { issuer: issuer() },
+            AuthError::SecretForAnotherIssuer {
+                entered: Some(s("https://other.example")),
+                named: issuer(),
+            },
+            AuthError::SecretForAnotherIssuer {
+                entered: None,
+                named: issuer(),
+            },
+            AuthError::CredentialsForAnotherIssuer {
+                entered: s("https://other.example"),
+                named: issuer(),
+            },
+            AuthError::Registration {
+                issuer: issuer(),
+                detail: s("HTTP 400: invalid_redirect_uri"),
+            },
+            AuthError::StateMismatch,
+            AuthError::IssuerResponseMismatch {
+                expected: issuer(),
+                found: Some(s("https://evil.example")),
+            },
+            AuthError::IssuerResponseMismatch {
+                expected: issuer(),
+                found: None,
+            },
+            AuthError::Denied {
+                error: s("access_denied"),
+                description: Some(s("The user denied the request")),
+            },
+            AuthError::Denied {
+                error: s("access_denied"),
+                description: None,
+            },
+            AuthError::NoCode,
+            AuthError::Token {
+                url: s("https://login.example/token"),
+                detail: s("invalid_grant"),
+            },
+            AuthError::StepUpLimit {
+                attempts: 3,
+                scopes: s("repo admin"),
+            },
+            AuthError::Forbidden {
+                detail: s("not for this account"),
+            },
+            AuthError::SignedOut,
+            AuthError::NotSignedInYet,
+            AuthError::Declined,
+            AuthError::Cancelled,
+            AuthError::BrowserDidNotReturn { millis: 600_000 },
+            AuthError::BrowserDidNotReturn { millis: 250 },
+            AuthError::not_completed("no loopback port: Address already in use"),
+            AuthError::Store {
+                detail: s("the keyring is locked"),
+            },
+        ]
+    }
+
     fn reasons() -> serde_json::Value {
         use switchboard_chat::CallFailure;
         use switchboard_core::sandbox::{NoSandbox, SandboxNote};
@@ -896,22 +980,14 @@ mod tests {
                         server: s("tracker"),
                         again: true,
                     },
-                    Reason::NoRegistration {
-                        issuer: s("https://login.example"),
-                    },
-                    Reason::SignedOut,
-                    Reason::SignInRefused {
-                        error: s("access_denied"),
-                        description: Some(s("The user denied the request")),
-                    },
-                    Reason::SignInRefused {
-                        error: s("access_denied"),
-                        description: None,
-                    },
-                    Reason::SignInNotCompleted {
-                        why: s("the browser did not come back in 10 minutes"),
-                    },
                 ]
+                .into_iter()
+                .chain(
+                    sign_in_failures()
+                        .iter()
+                        .map(Reason::from)
+                        .collect::<Vec<_>>(),
+                )
                 .map(|detail| ServerState::AuthRequired {
                     detail,
                     token_instead: false,

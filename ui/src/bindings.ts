@@ -543,6 +543,162 @@ export type AuditEntry_Serialize = {
 };
 
 /**
+ *  A failure of the authorization client. Serialized by kind, for a window to say in its
+ *  person's language; `Display` is the engine's English.
+ */
+export type AuthError = AuthError_Serialize | AuthError_Deserialize;
+
+/**
+ *  A failure of the authorization client. Serialized by kind, for a window to say in its
+ *  person's language; `Display` is the engine's English.
+ */
+export type AuthError_Deserialize = 
+/**  A metadata document or endpoint could not be fetched or read. */
+{ kind: "discovery"; url: string; detail: string } | 
+/**
+ *  The protected resource metadata names another resource than the server (RFC 9728
+ *  §3.3): its tokens would be meant for someone else.
+ */
+{ kind: "resourceMismatch"; server: string; published: string } | 
+/**
+ *  An address discovery was led to that sign-in does not reach: not https, or on this
+ *  machine or a private network when the server is not (see `reach`).
+ */
+{ kind: "unreachable"; url: string; reason: string } | 
+/**  The protected resource metadata names no authorization server. */
+{ kind: "noAuthorizationServer" } | 
+/**
+ *  The authorization server metadata claims another issuer than the one asked
+ *  (RFC 8414 §3.3): it must not be used.
+ */
+{ kind: "issuerMismatch"; expected: string; claimed: string } | 
+/**  The authorization server does not say it supports PKCE with S256. */
+{ kind: "pkceUnsupported"; issuer: string } | 
+/**
+ *  No registration method fits: no pre-registered client, no Client ID Metadata
+ *  Document support, no registration endpoint. A personal access token is the way in.
+ */
+{ kind: "noRegistration"; issuer: string } | 
+/**
+ *  The client secret entered beforehand is for another authorization server than the
+ *  one the server names, or for none: it is not sent.
+ */
+{ kind: "secretForAnotherIssuer"; entered?: string | null; named: string } | 
+/**
+ *  The credentials of a grant of the client's own were made for another authorization
+ *  server than the one the server names: they are not sent.
+ */
+{ kind: "credentialsForAnotherIssuer"; entered: string; named: string } | 
+/**  Dynamic Client Registration was refused. */
+{ kind: "registration"; issuer: string; detail: string } | 
+/**  The redirect carried another `state` than the one sent: not our sign-in. */
+{ kind: "stateMismatch" } | 
+/**
+ *  The redirect's `iss` is not the authorization server asked (RFC 9207), or is missing
+ *  where the server promised it: the code is not redeemed.
+ */
+{ kind: "issuerResponseMismatch"; expected: string; found?: string | null } | 
+/**  The authorization server refused (for example, the person denied access). */
+{ kind: "denied"; error: string; description?: string | null } | 
+/**  The redirect carried no code. */
+{ kind: "noCode" } | 
+/**  The token endpoint refused or answered something unreadable. */
+{ kind: "token"; url: string; detail: string } | 
+/**  The server kept asking for more scopes after every step-up allowed. */
+{ kind: "stepUpLimit"; attempts: number; scopes: string } | 
+/**  The server refuses with 403 for a reason no new token would change. */
+{ kind: "forbidden"; detail: string } | 
+/**  The person signed out: the server waits until they sign in again. */
+{ kind: "signedOut" } | 
+/**  The person has not signed in, and no one asked to. */
+{ kind: "notSignedInYet" } | 
+/**  The person declined to sign in. */
+{ kind: "declined" } | 
+/**  The person cancelled the sign-in that waited for the browser. */
+{ kind: "cancelled" } | 
+/**  The browser did not come back with the answer in time. */
+{ kind: "browserDidNotReturn"; millis: number } | 
+/**  The sign-in could not go on: why, in the words of the part that failed. */
+{ kind: "notCompleted"; why: string } | 
+/**  The token store failed. */
+{ kind: "store"; detail: string };
+
+/**
+ *  A failure of the authorization client. Serialized by kind, for a window to say in its
+ *  person's language; `Display` is the engine's English.
+ */
+export type AuthError_Serialize = 
+/**  A metadata document or endpoint could not be fetched or read. */
+{ kind: "discovery"; url: string; detail: string } | 
+/**
+ *  The protected resource metadata names another resource than the server (RFC 9728
+ *  §3.3): its tokens would be meant for someone else.
+ */
+{ kind: "resourceMismatch"; server: string; published: string } | 
+/**
+ *  An address discovery was led to that sign-in does not reach: not https, or on this
+ *  machine or a private network when the server is not (see `reach`).
+ */
+{ kind: "unreachable"; url: string; reason: string } | 
+/**  The protected resource metadata names no authorization server. */
+{ kind: "noAuthorizationServer" } | 
+/**
+ *  The authorization server metadata claims another issuer than the one asked
+ *  (RFC 8414 §3.3): it must not be used.
+ */
+{ kind: "issuerMismatch"; expected: string; claimed: string } | 
+/**  The authorization server does not say it supports PKCE with S256. */
+{ kind: "pkceUnsupported"; issuer: string } | 
+/**
+ *  No registration method fits: no pre-registered client, no Client ID Metadata
+ *  Document support, no registration endpoint. A personal access token is the way in.
+ */
+{ kind: "noRegistration"; issuer: string } | 
+/**
+ *  The client secret entered beforehand is for another authorization server than the
+ *  one the server names, or for none: it is not sent.
+ */
+{ kind: "secretForAnotherIssuer"; entered: string | null; named: string } | 
+/**
+ *  The credentials of a grant of the client's own were made for another authorization
+ *  server than the one the server names: they are not sent.
+ */
+{ kind: "credentialsForAnotherIssuer"; entered: string; named: string } | 
+/**  Dynamic Client Registration was refused. */
+{ kind: "registration"; issuer: string; detail: string } | 
+/**  The redirect carried another `state` than the one sent: not our sign-in. */
+{ kind: "stateMismatch" } | 
+/**
+ *  The redirect's `iss` is not the authorization server asked (RFC 9207), or is missing
+ *  where the server promised it: the code is not redeemed.
+ */
+{ kind: "issuerResponseMismatch"; expected: string; found: string | null } | 
+/**  The authorization server refused (for example, the person denied access). */
+{ kind: "denied"; error: string; description: string | null } | 
+/**  The redirect carried no code. */
+{ kind: "noCode" } | 
+/**  The token endpoint refused or answered something unreadable. */
+{ kind: "token"; url: string; detail: string } | 
+/**  The server kept asking for more scopes after every step-up allowed. */
+{ kind: "stepUpLimit"; attempts: number; scopes: string } | 
+/**  The server refuses with 403 for a reason no new token would change. */
+{ kind: "forbidden"; detail: string } | 
+/**  The person signed out: the server waits until they sign in again. */
+{ kind: "signedOut" } | 
+/**  The person has not signed in, and no one asked to. */
+{ kind: "notSignedInYet" } | 
+/**  The person declined to sign in. */
+{ kind: "declined" } | 
+/**  The person cancelled the sign-in that waited for the browser. */
+{ kind: "cancelled" } | 
+/**  The browser did not come back with the answer in time. */
+{ kind: "browserDidNotReturn"; millis: number } | 
+/**  The sign-in could not go on: why, in the words of the part that failed. */
+{ kind: "notCompleted"; why: string } | 
+/**  The token store failed. */
+{ kind: "store"; detail: string };
+
+/**
  *  Why a tool call of the model could not be made or did not finish: a kind the window
  *  words in the person's language, or another part's words as they came. `Display` is the
  *  host's English, which the model is told.
@@ -2235,23 +2391,14 @@ export type Reason_Deserialize =
  *  person in.
  */
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
-/**  The authorization server offers no way for this app to register. */
-{ kind: "noRegistration"; issuer: string } | 
-/**  The person signed out: the server waits until they sign in again. */
-{ kind: "signedOut" } | 
+/**  Signing in failed or was not completed: why, in the engine's kinds. */
+{ kind: "signIn"; failure: AuthError_Deserialize } | 
 /**  No sign-in of the server waits for the browser (to cancel). */
 { kind: "noSignInWaiting" } | 
 /**  The server was stopped before the sign-in completed. */
 { kind: "serverStopped" } | 
 /**  The host stopped before the sign-in completed. */
 { kind: "hostStopped" } | 
-/**
- *  The authorization server refused (the person denied access, say): its error code
- *  and description, as it sent them.
- */
-{ kind: "signInRefused"; error: string; description?: string | null } | 
-/**  The person did not complete the sign-in: why, in the sign-in's words. */
-{ kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Deserialize } | 
 /**  A request of the start (`initialize`, the first listings) came to nothing. */
@@ -2284,23 +2431,14 @@ export type Reason_Serialize =
  *  person in.
  */
 { kind: "asksForAuthorization"; server: string; again: boolean } | 
-/**  The authorization server offers no way for this app to register. */
-{ kind: "noRegistration"; issuer: string } | 
-/**  The person signed out: the server waits until they sign in again. */
-{ kind: "signedOut" } | 
+/**  Signing in failed or was not completed: why, in the engine's kinds. */
+{ kind: "signIn"; failure: AuthError_Serialize } | 
 /**  No sign-in of the server waits for the browser (to cancel). */
 { kind: "noSignInWaiting" } | 
 /**  The server was stopped before the sign-in completed. */
 { kind: "serverStopped" } | 
 /**  The host stopped before the sign-in completed. */
 { kind: "hostStopped" } | 
-/**
- *  The authorization server refused (the person denied access, say): its error code
- *  and description, as it sent them.
- */
-{ kind: "signInRefused"; error: string; description: string | null } | 
-/**  The person did not complete the sign-in: why, in the sign-in's words. */
-{ kind: "signInNotCompleted"; why: string } | 
 /**  It must run in a sandbox, and none can be built here. */
 { kind: "noSandbox"; why: NoSandbox_Serialize } | 
 /**  A request of the start (`initialize`, the first listings) came to nothing. */

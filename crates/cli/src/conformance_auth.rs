@@ -103,12 +103,12 @@ impl FollowRedirect {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| AuthError::NotCompleted(format!("no HTTP client: {e}")))?;
+            .map_err(|e| AuthError::not_completed(format!("no HTTP client: {e}")))?;
         Ok(Self { http })
     }
 
     async fn follow(&self, sign_in: &SignIn) -> Result<Vec<(String, String)>, AuthError> {
-        let failed = |detail: String| AuthError::NotCompleted(detail);
+        let failed = |detail: String| AuthError::not_completed(detail);
         let response = self
             .http
             .get(&sign_in.url)

@@ -176,7 +176,7 @@ impl SignIns {
         if self.signed_out_now().contains(server) {
             AuthError::SignedOut
         } else {
-            AuthError::NotCompleted("you have not signed in yet".into())
+            AuthError::NotSignedInYet
         }
     }
 
@@ -309,7 +309,7 @@ impl UserAgent for Door {
                 return Err(self.sign_ins.not_asked(&self.server));
             };
             if !(permit.ask)(sign_in.clone()).await {
-                return Err(AuthError::NotCompleted("the sign-in was declined".into()));
+                return Err(AuthError::Declined);
             }
             permit.agreed.store(true, Ordering::SeqCst);
             Ok(())
@@ -325,9 +325,7 @@ impl UserAgent for Door {
                 return Err(self.sign_ins.not_asked(&self.server));
             };
             if !permit.agreed.load(Ordering::SeqCst) {
-                return Err(AuthError::NotCompleted(
-                    "the sign-in was not put to you".into(),
-                ));
+                return Err(AuthError::not_completed("the sign-in was not put to you"));
             }
             permit.page.send_replace(Some(sign_in.url.clone()));
             let waiting = self.sign_ins.wait_for_browser(&self.server);
@@ -336,7 +334,7 @@ impl UserAgent for Door {
             tokio::select! {
                 came_back = came_back => came_back,
                 () = waiting.cancel.notified() => {
-                    Err(AuthError::NotCompleted("the sign-in was cancelled".into()))
+                    Err(AuthError::Cancelled)
                 }
             }
         })

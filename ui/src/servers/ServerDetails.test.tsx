@@ -41,7 +41,7 @@ describe("ServerDetails", () => {
 
   it("offers a personal access token where signing in cannot work, and hands it over trimmed", async () => {
     const onUseToken = vi.fn();
-    const state = { state: "auth_required" as const, detail: { kind: "noRegistration" as const, issuer: "https://login.example" }, tokenInstead: true };
+    const state = { state: "auth_required" as const, detail: { kind: "signIn" as const, failure: { kind: "noRegistration" as const, issuer: "https://login.example" } }, tokenInstead: true };
     render(<ServerDetails name="tracker" info={null} state={state} onSignIn={vi.fn()} onUseToken={onUseToken} />);
     expect(screen.queryByRole("button", { name: "Sign in" })).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Use a personal access token instead" }));

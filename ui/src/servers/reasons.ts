@@ -1,6 +1,7 @@
 import type { EraReason_Serialize as EraReason, NoSandbox, Probed, Reason, ServerState_Serialize as ServerState } from "../bindings";
 import { t } from "../i18n";
 import { requestFailureText } from "./requestFailure";
+import { signInFailureText } from "./signInFailure";
 
 /** Why a server stopped, restarts or waits, in the window's language; the system's and
  *  the server's own words in it as they came. */
@@ -33,16 +34,8 @@ export function reasonText(reason: Reason): string {
       return t("servers.reason.missingSecret", { secret: JSON.stringify(reason.secret) });
     case "asksForAuthorization":
       return t(reason.again ? "servers.reason.asksAgain" : "servers.reason.asks", { server: reason.server });
-    case "noRegistration":
-      return t("servers.reason.noRegistration", { issuer: reason.issuer });
-    case "signedOut":
-      return t("servers.reason.signedOut");
-    case "signInRefused":
-      return reason.description === null
-        ? t("servers.reason.signInRefused", { error: reason.error })
-        : t("servers.reason.signInRefusedWhy", { error: reason.error, description: reason.description });
-    case "signInNotCompleted":
-      return t("servers.reason.signInNotCompleted", { why: reason.why });
+    case "signIn":
+      return signInFailureText(reason.failure);
     case "noSandbox":
       return noSandboxText(reason.why);
     case "request":

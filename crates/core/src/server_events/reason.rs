@@ -45,24 +45,14 @@ pub enum Reason {
     /// The server asks for authorization: at the start, or again once it had let the
     /// person in.
     AsksForAuthorization { server: String, again: bool },
-    /// The authorization server offers no way for this app to register.
-    NoRegistration { issuer: String },
-    /// The person signed out: the server waits until they sign in again.
-    SignedOut,
+    /// Signing in failed or was not completed: why, in the engine's kinds.
+    SignIn { failure: AuthError },
     /// No sign-in of the server waits for the browser (to cancel).
     NoSignInWaiting,
     /// The server was stopped before the sign-in completed.
     ServerStopped,
     /// The host stopped before the sign-in completed.
     HostStopped,
-    /// The authorization server refused (the person denied access, say): its error code
-    /// and description, as it sent them.
-    SignInRefused {
-        error: String,
-        description: Option<String>,
-    },
-    /// The person did not complete the sign-in: why, in the sign-in's words.
-    SignInNotCompleted { why: String },
     /// It must run in a sandbox, and none can be built here.
     NoSandbox { why: NoSandbox },
     /// A request of the start (`initialize`, the first listings) came to nothing.
@@ -91,12 +81,9 @@ impl Reason {
                 url: f(&url),
                 detail: f(&detail),
             },
-            Self::NoRegistration { issuer } => Self::NoRegistration { issuer: f(&issuer) },
-            Self::SignInRefused { error, description } => Self::SignInRefused {
-                error,
-                description: description.as_deref().map(&f),
+            Self::SignIn { failure } => Self::SignIn {
+                failure: masked(failure, f),
             },
-            Self::SignInNotCompleted { why } => Self::SignInNotCompleted { why: f(&why) },
             Self::CouldNotMake { folder, detail } => Self::CouldNotMake {
                 folder,
                 detail: f(&detail),
@@ -108,7 +95,6 @@ impl Reason {
             other @ (Self::MissingSecret { .. }
             | Self::AsksForAuthorization { .. }
             | Self::NoSandbox { .. }
-            | Self::SignedOut
             | Self::NoSignInWaiting
             | Self::ServerStopped
             | Self::HostStopped
@@ -152,29 +138,11 @@ impl fmt::Display for Reason {
                 "{server} asks for authorization{}",
                 if *again { " again" } else { "" }
             ),
-            Self::NoRegistration { issuer } => write!(
-                f,
-                "{}",
-                AuthError::NoRegistration {
-                    issuer: issuer.clone()
-                }
-            ),
-            Self::NoSandbox { why } => write!(f, "{why}"),
-            Self::SignedOut => write!(f, "{}", AuthError::SignedOut),
+            Self::SignIn { failure } => write!(f, "{failure}"),
             Self::NoSignInWaiting => f.write_str("no sign-in waits for the browser"),
             Self::ServerStopped => f.write_str("the server was stopped"),
             Self::HostStopped => f.write_str("the host stopped"),
-            Self::SignInRefused { error, description } => write!(
-                f,
-                "{}",
-                AuthError::Denied {
-                    error: error.clone(),
-                    description: description.clone(),
-                }
-            ),
-            Self::SignInNotCompleted { why } => {
-                write!(f, "{}", AuthError::NotCompleted(why.clone()))
-            }
+            Self::NoSandbox { why } => write!(f, "{why}"),
             Self::Request { failure } => write!(f, "{failure}"),
             Self::Said { text } => f.write_str(text),
         }
@@ -225,17 +193,37 @@ impl From<&TransportError> for Reason {
 
 impl From<&AuthError> for Reason {
     fn from(error: &AuthError) -> Self {
-        match error {
-            AuthError::NoRegistration { issuer } => Self::NoRegistration {
-                issuer: issuer.clone(),
-            },
-            AuthError::SignedOut => Self::SignedOut,
-            AuthError::Denied { error, description } => Self::SignInRefused {
-                error: error.clone(),
-                description: description.clone(),
-            },
-            AuthError::NotCompleted(why) => Self::SignInNotCompleted { why: why.clone() },
-            other => Self::said(other.to_string()),
+        Self::SignIn {
+            failure: error.clone(),
         }
+    }
+}
+
+/// A sign-in's failure with the texts that came from elsewhere (addresses, an
+/// authorization server's words) passed through `f`.
+fn masked(error: AuthError, f: impl Fn(&str) -> String) -> AuthError {
+    match error {
+        AuthError::Discovery { url, detail } => AuthError::Discovery {
+            url: f(&url),
+            detail: f(&detail),
+        },
+        AuthError::Unreachable { url, reason } => AuthError::Unreachable {
+            url: f(&url),
+            reason,
+        },
+        AuthError::Registration { issuer, detail } => AuthError::Registration {
+            issuer,
+            detail: f(&detail),
+        },
+        AuthError::Denied { error, description } => AuthError::Denied {
+            error,
+            description: description.as_deref().map(&f),
+        },
+        AuthError::Token { url, detail } => AuthError::Token {
+            url: f(&url),
+            detail: f(&detail),
+        },
+        AuthError::NotCompleted { why } => AuthError::NotCompleted { why: f(&why) },
+        other => other,
     }
 }

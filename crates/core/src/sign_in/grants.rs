@@ -106,7 +106,9 @@ impl KeyringGrants {
         let json = grants
             .map(serde_json::to_string)
             .transpose()
-            .map_err(|e| AuthError::Store(e.to_string()))?;
+            .map_err(|e| AuthError::Store {
+                detail: e.to_string(),
+            })?;
         let (secrets, name) = (&self.secrets, self.name.as_str());
         // On a thread of its own with a runtime of its own: the caller's runtime may be
         // single-threaded, and this thread may not wait on its own workers.
@@ -133,7 +135,9 @@ impl KeyringGrants {
             Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(call),
             _ => call(),
         };
-        outcome.map_err(|e| AuthError::Store(e.to_string()))
+        outcome.map_err(|e| AuthError::Store {
+            detail: e.to_string(),
+        })
     }
 
     /// Every grant kept, one per authorization server.

@@ -15,6 +15,7 @@ use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::{Reason, ServerState};
 use switchboard_core::sign_in::{grant_secret_name, legacy_grant_secret_name};
 use switchboard_desk::{ServersError, Update};
+use switchboard_mcp::auth::AuthError;
 use switchboard_test_support::listening::{Listening, listening};
 
 use crate::common;
@@ -161,7 +162,15 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     );
     let refused = declined.await.unwrap().unwrap_err();
     assert!(
-        matches!(&refused, ServersError::SignIn { detail: Reason::SignInNotCompleted { why }, .. } if why.contains("declined")),
+        matches!(
+            &refused,
+            ServersError::SignIn {
+                detail: Reason::SignIn {
+                    failure: AuthError::Declined
+                },
+                ..
+            }
+        ),
         "{refused}"
     );
 
@@ -227,7 +236,12 @@ async fn signing_in_asks_first_keeps_the_grant_in_the_keyring_and_signing_out_fo
     // server waits for sign-in again, saying the person signed out.
     world.desk.servers().sign_out(SERVER).await.unwrap();
     let detail = signed_out_detail(&mut world).await;
-    assert_eq!(detail, Reason::SignedOut);
+    assert_eq!(
+        detail,
+        Reason::SignIn {
+            failure: AuthError::SignedOut
+        }
+    );
     assert_eq!(detail.to_string(), "signed out; sign in to use it again");
     let refused = reqwest::Client::new()
         .post(&peer.url)

@@ -2,8 +2,15 @@
 //! another way in (a personal access token), some for asking the person again, some are
 //! an authorization server that cannot be trusted.
 
-/// A failure of the authorization client.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A failure of the authorization client. Serialized by kind, for a window to say in its
+/// person's language; `Display` is the engine's English.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum AuthError {
     /// A metadata document or endpoint could not be fetched or read.
     #[error("could not read {url}: {detail}")]
@@ -56,7 +63,10 @@ pub enum AuthError {
     StateMismatch,
     /// The redirect's `iss` is not the authorization server asked (RFC 9207), or is missing
     /// where the server promised it: the code is not redeemed.
-    #[error("the sign-in answer came from {found:?}, not from {expected}: refusing it")]
+    #[error("{}", match found {
+        Some(found) => format!("the sign-in answer came from {found}, not from {expected}: refusing it"),
+        None => format!("the sign-in answer names no issuer, and {expected} promised one: refusing it"),
+    })]
     IssuerResponseMismatch {
         expected: String,
         found: Option<String>,
@@ -77,23 +87,48 @@ pub enum AuthError {
     #[error("the server still refuses after {attempts} sign-ins for more scopes: {scopes}")]
     StepUpLimit { attempts: u32, scopes: String },
     /// The server refuses with 403 for a reason no new token would change.
-    #[error("the server forbids this request: {0}")]
-    Forbidden(String),
+    #[error("the server forbids this request: {detail}")]
+    Forbidden { detail: String },
     /// The person signed out: the server waits until they sign in again.
     #[error("signed out; sign in to use it again")]
     SignedOut,
-    /// The person did not complete the sign-in (closed, declined, timed out).
-    #[error("sign-in was not completed: {0}")]
-    NotCompleted(String),
+    /// The person has not signed in, and no one asked to.
+    #[error("sign-in was not completed: you have not signed in yet")]
+    NotSignedInYet,
+    /// The person declined to sign in.
+    #[error("sign-in was not completed: the sign-in was declined")]
+    Declined,
+    /// The person cancelled the sign-in that waited for the browser.
+    #[error("sign-in was not completed: the sign-in was cancelled")]
+    Cancelled,
+    /// The browser did not come back with the answer in time.
+    #[error("sign-in was not completed: the browser did not come back within {}", shown_wait(*millis))]
+    BrowserDidNotReturn { millis: u64 },
+    /// The sign-in could not go on: why, in the words of the part that failed.
+    #[error("sign-in was not completed: {why}")]
+    NotCompleted { why: String },
     /// The token store failed.
-    #[error("the token store failed: {0}")]
-    Store(String),
+    #[error("the token store failed: {detail}")]
+    Store { detail: String },
 }
 
 impl AuthError {
     /// Whether the server stays out of reach until someone signs in; false for refusals
     /// of one request (forbidden, or still short of scope after stepping up).
     pub fn needs_sign_in(&self) -> bool {
-        !matches!(self, Self::Forbidden(_) | Self::StepUpLimit { .. })
+        !matches!(self, Self::Forbidden { .. } | Self::StepUpLimit { .. })
+    }
+
+    /// The sign-in could not go on: why, in the words of the part that failed.
+    pub fn not_completed(why: impl Into<String>) -> Self {
+        Self::NotCompleted { why: why.into() }
+    }
+}
+
+/// A wait, as the English says it: whole seconds, or milliseconds under one.
+fn shown_wait(millis: u64) -> String {
+    match millis / 1000 {
+        0 => format!("{millis} ms"),
+        secs => format!("{secs} s"),
     }
 }

@@ -18,7 +18,7 @@ pub fn client() -> Result<reqwest::Client, AuthError> {
         .redirect(reqwest::redirect::Policy::none())
         .timeout(TIMEOUT)
         .build()
-        .map_err(|e| AuthError::NotCompleted(format!("the HTTP client could not start: {e}")))
+        .map_err(|e| AuthError::not_completed(format!("the HTTP client could not start: {e}")))
 }
 
 /// What a metadata GET found.

@@ -37,7 +37,7 @@ impl SigningKey {
     /// A key from its PEM (PKCS#8, or PKCS#1 for RSA) for the JWS algorithm named
     /// (`ES256`, `RS256`, `PS256`, `EdDSA`, ...); the error says which part is wrong.
     pub fn from_pem(pem: &str, algorithm: &str) -> Result<Self, AuthError> {
-        let bad = |detail: String| AuthError::NotCompleted(format!("the signing key: {detail}"));
+        let bad = |detail: String| AuthError::not_completed(format!("the signing key: {detail}"));
         let algorithm: Algorithm = algorithm
             .parse()
             .map_err(|_| bad(format!("{algorithm:?} is not a JWS algorithm")))?;
@@ -72,7 +72,7 @@ impl SigningKey {
         header.typ = Some(typ.to_owned());
         header.jwk = jwk;
         jsonwebtoken::encode(&header, claims, &self.key)
-            .map_err(|e| AuthError::NotCompleted(format!("could not sign a JWT: {e}")))
+            .map_err(|e| AuthError::not_completed(format!("could not sign a JWT: {e}")))
     }
 }
 
@@ -127,7 +127,7 @@ impl ProofKey {
     pub fn generate() -> Result<Self, AuthError> {
         let rng = ring::rand::SystemRandom::new();
         let document = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-            .map_err(|_| AuthError::NotCompleted("could not make a DPoP key".into()))?;
+            .map_err(|_| AuthError::not_completed("could not make a DPoP key"))?;
         Self::from_pkcs8(document.as_ref())
     }
 
@@ -135,7 +135,7 @@ impl ProofKey {
     pub fn from_kept(kept: &str) -> Result<Self, AuthError> {
         let pkcs8 = URL_SAFE_NO_PAD
             .decode(kept)
-            .map_err(|e| AuthError::NotCompleted(format!("the kept DPoP key: {e}")))?;
+            .map_err(|e| AuthError::not_completed(format!("the kept DPoP key: {e}")))?;
         Self::from_pkcs8(&pkcs8)
     }
 
@@ -144,7 +144,7 @@ impl ProofKey {
     }
 
     fn from_pkcs8(pkcs8: &[u8]) -> Result<Self, AuthError> {
-        let bad = |what: &str| AuthError::NotCompleted(format!("the DPoP key: {what}"));
+        let bad = |what: &str| AuthError::not_completed(format!("the DPoP key: {what}"));
         let rng = ring::rand::SystemRandom::new();
         let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8, &rng)
             .map_err(|_| bad("not a P-256 key"))?;
@@ -238,7 +238,7 @@ fn now() -> u64 {
 fn random_id() -> Result<String, AuthError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)
-        .map_err(|e| AuthError::NotCompleted(format!("no randomness: {e}")))?;
+        .map_err(|e| AuthError::not_completed(format!("no randomness: {e}")))?;
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 

@@ -30,7 +30,7 @@ pub struct Loopback {
 
 impl Loopback {
     pub async fn bind() -> Result<Self, AuthError> {
-        let failed = |e: std::io::Error| AuthError::NotCompleted(format!("no loopback port: {e}"));
+        let failed = |e: std::io::Error| AuthError::not_completed(format!("no loopback port: {e}"));
         let listener = TcpListener::bind("127.0.0.1:0").await.map_err(failed)?;
         let port = listener.local_addr().map_err(failed)?.port();
         Ok(Self {
@@ -57,14 +57,13 @@ impl Loopback {
         loop {
             tokio::select! {
                 () = &mut deadline => {
-                    return Err(AuthError::NotCompleted(format!(
-                        "the browser did not come back within {}",
-                        shown(within)
-                    )));
+                    return Err(AuthError::BrowserDidNotReturn {
+                        millis: u64::try_from(within.as_millis()).unwrap_or(u64::MAX),
+                    });
                 }
                 accepted = self.listener.accept() => {
                     let (socket, _) = accepted.map_err(|e| {
-                        AuthError::NotCompleted(format!("the loopback listener failed: {e}"))
+                        AuthError::not_completed(format!("the loopback listener failed: {e}"))
                     })?;
                     if connections.len() < MAX_CONNECTIONS {
                         connections.spawn(answer(socket, state.to_owned()));
@@ -73,14 +72,6 @@ impl Loopback {
                 Some(Ok(Some(query))) = connections.join_next() => return Ok(query),
             }
         }
-    }
-}
-
-/// A wait as the person reads it: whole seconds, or milliseconds under one.
-fn shown(wait: Duration) -> String {
-    match wait.as_secs() {
-        0 => format!("{} ms", wait.as_millis()),
-        secs => format!("{secs} s"),
     }
 }
 

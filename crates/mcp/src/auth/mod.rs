@@ -391,12 +391,12 @@ impl Authorization {
         let current = grant.as_ref().map(|g| g.tokens.access_token.as_str());
         if status == 403 {
             if !challenge.insufficient_scope() {
-                return Err(AuthError::Forbidden(
-                    challenge
+                return Err(AuthError::Forbidden {
+                    detail: challenge
                         .error_description
                         .or(challenge.error)
                         .unwrap_or_else(|| "HTTP 403".into()),
-                ));
+                });
             }
             // Step-up: the union of what was asked before and what the operation needs.
             let mut scopes: BTreeSet<String> = grant

@@ -62,7 +62,7 @@ impl TokenSource {
             Self::File(path) => std::fs::read_to_string(path)
                 .map(|text| text.trim().to_owned())
                 .map_err(|e| {
-                    AuthError::NotCompleted(format!(
+                    AuthError::not_completed(format!(
                         "could not read {what} from {}: {e}",
                         path.display()
                     ))
@@ -125,8 +125,8 @@ pub async fn obtain(
     let endpoint = &server.token_endpoint;
     let answer = match flow {
         Flow::SignIn => {
-            return Err(AuthError::NotCompleted(
-                "signing in takes a person, not a grant of the client's own".into(),
+            return Err(AuthError::not_completed(
+                "signing in takes a person, not a grant of the client's own",
             ));
         }
         Flow::ClientCredentials { client_id, proof } => {

@@ -780,7 +780,12 @@ async fn a_403_that_more_scopes_would_not_cure_fails_the_call_without_a_sign_in(
             .call_tool("forbidden", None, client.request_options())
             .await,
     );
-    assert_eq!(error, AuthError::Forbidden("not for this account".into()));
+    assert_eq!(
+        error,
+        AuthError::Forbidden {
+            detail: "not for this account".into()
+        }
+    );
     assert_eq!(person.sign_ins(), 1);
 }
 
