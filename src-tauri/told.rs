@@ -1186,7 +1186,45 @@ mod tests {
             Provider::MalformedStream(s("the stream ended early")),
             Provider::Config(s("not a URL")),
         ];
+        use switchboard_core::sqlite_file::Book;
+        use switchboard_desk::FileNotice;
+        let moved = |book, from: &str, to: &str| FileNotice::MovedAside {
+            book,
+            from: s(from),
+            to: s(to),
+            why: s("file is not a database"),
+        };
+        let file_notices = [
+            moved(
+                Book::AuditLog,
+                "/home/ada/.local/share/switchboard/audit.sqlite",
+                "/home/ada/.local/share/switchboard/audit.sqlite.corrupt-1764400000",
+            ),
+            moved(
+                Book::Conversations,
+                "/home/ada/.local/share/switchboard/conversations.sqlite",
+                "/home/ada/.local/share/switchboard/conversations.sqlite.corrupt-1764400000",
+            ),
+            moved(
+                Book::Tasks,
+                "/home/ada/.local/share/switchboard/tasks.sqlite",
+                "/home/ada/.local/share/switchboard/tasks.sqlite.corrupt-1764400000",
+            ),
+            FileNotice::NotKept {
+                book: Book::Conversations,
+                error: s("the conversations file could not be opened: disk I/O error"),
+            },
+            FileNotice::NotKept {
+                book: Book::Tasks,
+                error: s("the tasks file could not be opened: disk I/O error"),
+            },
+            FileNotice::RetentionUnread {
+                key: s("auditRetentionDays"),
+                value: s("\"a month\""),
+            },
+        ];
         serde_json::json!({
+            "fileNotices": file_notices.map(|n| serde_json::json!({"text": n.to_string(), "notice": n})),
             "troubles": providers.map(|e| serde_json::json!({"text": e.to_string(), "trouble": e.trouble()})),
             "leftOut": left_out.map(|l| serde_json::json!({"text": l.to_string(), "leftOut": l})),
             "eras": eras.map(|e| serde_json::json!({"text": e.to_string(), "reason": e})),

@@ -28,7 +28,7 @@ pub struct AppInfo {
     pub config_problem: Option<switchboard_core::config::ConfigProblem>,
     /// What the person should know about the audit trail: a damaged file moved aside, a
     /// retention setting that did not read.
-    pub audit_notices: Vec<String>,
+    pub audit_notices: Vec<switchboard_desk::FileNotice>,
     /// Protocol revisions the engine speaks, newest first.
     pub protocol_revisions: Vec<String>,
 }

@@ -5,7 +5,8 @@ import { cleanup } from "@testing-library/react";
 import { App } from "./App";
 import { applyLanguage } from "./i18n";
 import { applyTheme } from "./theme";
-import { commands, events, type AppInfo_Serialize } from "./bindings";
+import { commands, events, type AppInfo_Serialize, type FileNotice } from "./bindings";
+import samples from "./testing/reasons.json";
 
 vi.mock("./bindings", async () =>
   (await import("./testing/bindings")).withCommands({
@@ -125,12 +126,12 @@ describe("the app shell", () => {
     expect(screen.getByTestId("protocol-revisions").textContent).toBe("MCP 2026-07-28 · 2025-11-25");
   });
 
-  it("says what the host had to do about the audit trail", async () => {
-    const notice = "the audit log at /a/audit.sqlite could not be read (file is not a database): it was moved to /a/audit.sqlite.corrupt-20261124T101500Z and a new one begun";
+  it("says what the host had to do about a file it keeps", async () => {
+    const { notice, text } = samples.fileNotices[0] as { notice: FileNotice; text: string };
     vi.mocked(commands.appInfo).mockResolvedValue({ ...info, auditNotices: [notice] });
     render(<App />);
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toBe(`Audit trail: ${notice}`);
+    expect(alert.textContent).toBe(text);
   });
 
   it("says what is wrong with the configuration file, and reads it again when it changes", async () => {

@@ -430,7 +430,7 @@ export type AppInfo_Deserialize = {
 	 *  What the person should know about the audit trail: a damaged file moved aside, a
 	 *  retention setting that did not read.
 	 */
-	auditNotices: string[],
+	auditNotices: FileNotice[],
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
 };
@@ -447,7 +447,7 @@ export type AppInfo_Serialize = {
 	 *  What the person should know about the audit trail: a damaged file moved aside, a
 	 *  retention setting that did not read.
 	 */
-	auditNotices: string[],
+	auditNotices: FileNotice[],
 	/**  Protocol revisions the engine speaks, newest first. */
 	protocolRevisions: string[],
 };
@@ -697,6 +697,9 @@ export type AuthError_Serialize =
 { kind: "notCompleted"; why: string } | 
 /**  The token store failed. */
 { kind: "store"; detail: string };
+
+/**  Which of the host's files: its notices name it by this. */
+export type Book = "auditLog" | "conversations" | "tasks";
 
 /**
  *  Why a tool call of the model could not be made or did not finish: a kind the window
@@ -1307,6 +1310,14 @@ export type ErrorCode =
 
 /**  The form a conversation is exported in. */
 export type ExportFormat = "markdown" | "json";
+
+export type FileNotice = 
+/**  The file could not be read (SQLite's words): it was moved aside, a new one begun. */
+{ kind: "movedAside"; book: Book; from: string; to: string; why: string } | 
+/**  The file could not be opened at all: what it keeps is not kept this run. */
+{ kind: "notKept"; book: Book; error: string } | 
+/**  A retention setting is not a whole number: the defaults apply. */
+{ kind: "retentionUnread"; key: string; value: string };
 
 /**
  *  Why the gateway does not listen over HTTP: the system's words, and, when another

@@ -18,7 +18,7 @@ use crate::naming::Enablement;
 use file::File;
 use switchboard_core::clock::now_ms;
 pub use switchboard_core::sqlite_file::MovedAside;
-use switchboard_core::sqlite_file::{FileError, FileFault, Kept, Named};
+use switchboard_core::sqlite_file::{Book, FileError, FileFault, Kept};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {
@@ -95,12 +95,7 @@ impl Conversations {
     /// Opens (or makes) the file. One SQLite cannot read is moved aside and a new one
     /// begun ([`Self::moved_aside`]).
     pub fn open(path: &Path) -> Result<Self, ConversationError> {
-        let named = Named {
-            what: "the conversations",
-            was: "they were",
-            new: "a new file",
-        };
-        let file = Kept::open(path, named, File::open)?;
+        let file = Kept::open(path, Book::Conversations, File::open)?;
         Ok(Self { file })
     }
 

@@ -58,15 +58,26 @@ pub trait FileError: From<FileFault> + Send + 'static {
     }
 }
 
-/// How a file's notice names it, and what was done with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Named {
-    /// "the audit log"
-    pub what: &'static str,
-    /// "it was", "they were"
-    pub was: &'static str,
-    /// "a new one"
-    pub new: &'static str,
+/// Which of the host's files: its notices name it by this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum Book {
+    AuditLog,
+    Conversations,
+    Tasks,
+}
+
+impl Book {
+    /// What the English calls it ("the audit log"), how it says it was moved ("it was"),
+    /// and what begins in its place ("a new one").
+    pub fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Self::AuditLog => ("the audit log", "it was", "a new one"),
+            Self::Conversations => ("the conversations", "they were", "a new file"),
+            Self::Tasks => ("the tasks", "they were", "a new file"),
+        }
+    }
 }
 
 /// A damaged file that was moved aside: where to, and why.
@@ -76,12 +87,12 @@ pub struct MovedAside {
     pub to: PathBuf,
     /// What SQLite said of the file.
     pub why: String,
-    named: Named,
+    pub book: Book,
 }
 
 impl fmt::Display for MovedAside {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Named { what, was, new } = self.named;
+        let (what, was, new) = self.book.words();
         write!(
             f,
             "{what} at {} could not be read ({}): {was} moved to {} and {new} begun",
@@ -113,7 +124,7 @@ impl<S: Send + Sync + 'static> Kept<S> {
     /// moved aside and a new one opened in its place ([`Self::moved_aside`]).
     pub fn open<E: FileError>(
         path: &Path,
-        named: Named,
+        book: Book,
         open: impl Fn(&Path) -> Result<S, E>,
     ) -> Result<Self, E> {
         let open = |path: &Path| {
@@ -147,7 +158,7 @@ impl<S: Send + Sync + 'static> Kept<S> {
             from: path.to_owned(),
             to,
             why,
-            named,
+            book,
         };
         tracing::warn!("{moved}");
         Ok(Self {

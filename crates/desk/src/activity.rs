@@ -10,6 +10,8 @@ use switchboard_core::audit::{AuditError, AuditLog};
 use switchboard_core::decisions::{DecidedBy, Given, Outcome};
 use switchboard_core::json::Json;
 
+use crate::file_notice::FileNotice;
+
 /// One line of the audit trail, as the activity view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -39,13 +41,13 @@ pub struct AuditEntry {
 #[derive(Clone)]
 pub struct Activity {
     audit: Arc<AuditLog>,
-    notices: Arc<[String]>,
+    notices: Arc<[FileNotice]>,
 }
 
 impl Activity {
     /// The service over the audit trail, with what the person should know about it (a
     /// setting that did not read, a damaged file moved aside).
-    pub fn new(audit: Arc<AuditLog>, notices: Vec<String>) -> Self {
+    pub fn new(audit: Arc<AuditLog>, notices: Vec<FileNotice>) -> Self {
         Self {
             audit,
             notices: notices.into(),
@@ -90,7 +92,7 @@ impl Activity {
     }
 
     /// What the person should know about the audit trail, if anything.
-    pub fn notices(&self) -> &[String] {
+    pub fn notices(&self) -> &[FileNotice] {
         &self.notices
     }
 }

@@ -5,6 +5,7 @@ const LAYERS: &[&[&str]] = &[
     // The parts the services are made of, and the services that need no other.
     &[
         "activity",
+        "file_notice",
         "given",
         "keeps",
         "switches",

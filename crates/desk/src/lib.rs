@@ -11,6 +11,7 @@ pub mod activity;
 pub mod agents;
 pub mod chat;
 pub mod explorer;
+mod file_notice;
 mod given;
 mod keeps;
 #[cfg(test)]
@@ -47,6 +48,7 @@ use switchboard_core::masking;
 use switchboard_core::roots::Roots;
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_requests::ServerRequestHandler;
+use switchboard_core::sqlite_file::Book;
 use switchboard_core::supervisor::Shared;
 
 use switchboard_core::server_events::{ServerEvent, ServerState};
@@ -63,6 +65,7 @@ pub use chat::{
 };
 pub use chat::{ChatError, Chats};
 pub use explorer::{Explorer, ExplorerError, Follower, Offers, OpenedView, ProgressItem};
+pub use file_notice::FileNotice;
 pub use logbook::{LogEntry, LogSize};
 pub use models::{
     KeyChange, KeyState, ModelChoice, Models, ModelsError, ProviderForm, ProviderFormError,
@@ -333,24 +336,27 @@ impl Desk {
         .with_forward(forward);
         let mut audit_notices = Vec::new();
         let retention = Retention::from_settings(settings).unwrap_or_else(|e| {
-            let notice = format!("{e}; the audit trail keeps records 90 days, up to 100 MB");
+            let notice = FileNotice::from(&e);
             tracing::warn!("{notice}");
             audit_notices.push(notice);
             Retention::default()
         });
         let audit = Arc::new(AuditLog::open(audit_path, retention)?);
-        audit_notices.extend(audit.moved_aside().map(ToString::to_string));
+        audit_notices.extend(audit.moved_aside().map(FileNotice::from));
         let conversations = chat::open_conversations(
             &audit_path.with_file_name("conversations.sqlite"),
             &mut audit_notices,
         );
         let task_book = match tasks::TaskBook::open(&audit_path.with_file_name("tasks.sqlite")) {
             Ok(book) => {
-                audit_notices.extend(book.moved_aside().map(ToString::to_string));
+                audit_notices.extend(book.moved_aside().map(FileNotice::from));
                 Some(book)
             }
             Err(e) => {
-                let notice = format!("{e}: tasks are not kept");
+                let notice = FileNotice::NotKept {
+                    book: Book::Tasks,
+                    error: e.to_string(),
+                };
                 tracing::warn!("{notice}");
                 audit_notices.push(notice);
                 None

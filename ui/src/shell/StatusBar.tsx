@@ -1,12 +1,13 @@
 import { commands } from "../bindings";
 import { configProblemText, errorMessage } from "../errors";
 import { useFetched } from "../host/updates";
+import { fileNoticeText } from "./fileNotices";
 import { useT } from "../i18n";
 
 /**
  * The app's identity and where its configuration lives, fetched from the Rust side; what
  * is wrong with the configuration file (fetched again whenever the file changes); and what
- * the host had to do about its audit trail (a damaged file moved aside).
+ * the host had to do about the files it keeps (a damaged one moved aside).
  */
 export function StatusBar() {
   const t = useT();
@@ -42,8 +43,8 @@ export function StatusBar() {
             </span>
           )}
           {state.info.auditNotices.map((notice) => (
-            <span key={notice} role="alert" className="error">
-              {t("shell.status.audit", { notice })}
+            <span key={notice.kind === "retentionUnread" ? notice.key : notice.book} role="alert" className="error">
+              {fileNoticeText(notice)}
             </span>
           ))}
         </>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type {
   CallFailure,
+  FileNotice,
   EraReason_Serialize as EraReason,
   GatewayProblem,
   ImportWarning,
@@ -10,6 +11,7 @@ import type {
 } from "../bindings";
 import { gatewayProblemText } from "../agents/gateway";
 import { failureText } from "../chat/failures";
+import { fileNoticeText } from "../shell/fileNotices";
 import { troubleText } from "../chat/trouble";
 import { importWarningText, skippedText } from "../servers/imports";
 import { eraText, whyText } from "../servers/reasons";
@@ -27,6 +29,7 @@ const told: [string, [text: string | null, said: () => string | null][]][] = [
   ["what an import warns of", samples.importWarnings.map(({ text, warning }) => [text, () => importWarningText(warning as ImportWarning)])],
   ["why an import skips a server", samples.skipped.map(({ text, reason }) => [text, () => skippedText(reason as Skipped)])],
   ["what went wrong with a model's provider", samples.troubles.map(({ text, trouble }) => [text, () => troubleText(trouble as Trouble)])],
+  ["what the host did about a file it keeps", samples.fileNotices.map(({ text, notice }) => [text, () => fileNoticeText(notice as FileNotice)])],
   ["why agents cannot reach Switchboard over HTTP", samples.gateway.map(({ text, problem }) => [text, () => gatewayProblemText(problem as GatewayProblem)])],
 ];
 

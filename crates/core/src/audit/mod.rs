@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::decisions::{DecidedBy, Given, Outcome};
 pub use crate::sqlite_file::MovedAside;
-use crate::sqlite_file::{FileError, FileFault, Kept, Named};
+use crate::sqlite_file::{Book, FileError, FileFault, Kept};
 pub use bounds::{DETAIL_BYTES, OUTCOME_BYTES, SHORT_BYTES, SUBJECT_BYTES};
 pub use retention::{CHECK_EVERY, RECENT, Retention, RetentionError};
 
@@ -121,12 +121,9 @@ impl AuditLog {
     /// Opens (or makes) the log, dropping at once the records the retention does not keep.
     /// A file SQLite cannot read is moved aside and a new log begun ([`Self::moved_aside`]).
     pub fn open(path: &Path, retention: Retention) -> Result<Self, AuditError> {
-        let named = Named {
-            what: "the audit log",
-            was: "it was",
-            new: "a new one",
-        };
-        let file = Kept::open(path, named, |path| store::Store::open(path, retention))?;
+        let file = Kept::open(path, Book::AuditLog, |path| {
+            store::Store::open(path, retention)
+        })?;
         Ok(Self { file })
     }
 

@@ -22,7 +22,10 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use switchboard_core::sqlite_file::Book;
 use switchboard_mcp::client::Client;
+
+use crate::file_notice::FileNotice;
 use switchboard_mcp::transport::BoxFuture;
 use switchboard_mcp::types::Task;
 use switchboard_mcp::types::apps;
@@ -132,15 +135,18 @@ pub struct Chats {
 /// `None` when it cannot be opened at all: conversations are not kept.
 pub fn open_conversations(
     path: &std::path::Path,
-    notices: &mut Vec<String>,
+    notices: &mut Vec<FileNotice>,
 ) -> Option<Conversations> {
     match Conversations::open(path) {
         Ok(conversations) => {
-            notices.extend(conversations.moved_aside().map(ToString::to_string));
+            notices.extend(conversations.moved_aside().map(FileNotice::from));
             Some(conversations)
         }
         Err(e) => {
-            let notice = format!("{e}; conversations are not kept");
+            let notice = FileNotice::NotKept {
+                book: Book::Conversations,
+                error: e.to_string(),
+            };
             tracing::error!("{notice}");
             notices.push(notice);
             None

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use switchboard_core::clock::now_ms;
 use switchboard_core::json::Json;
-use switchboard_core::sqlite_file::{FileError, FileFault, Kept, MovedAside, Named};
+use switchboard_core::sqlite_file::{Book, FileError, FileFault, Kept, MovedAside};
 use switchboard_mcp::types::Task;
 
 use file::File;
@@ -90,13 +90,8 @@ pub struct TaskBook {
 
 impl TaskBook {
     pub fn open(path: &Path) -> Result<Self, TaskBookError> {
-        let named = Named {
-            what: "the tasks",
-            was: "they were",
-            new: "a new file",
-        };
         Ok(Self {
-            file: Kept::open(path, named, File::open)?,
+            file: Kept::open(path, Book::Tasks, File::open)?,
         })
     }
 

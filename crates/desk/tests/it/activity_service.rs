@@ -27,7 +27,10 @@ async fn the_trail_reads_newest_first_page_by_page_in_the_persons_words() {
     let dir = tempfile::tempdir().unwrap();
     let audit =
         Arc::new(AuditLog::open(&dir.path().join("audit.sqlite"), Retention::default()).unwrap());
-    let notice = "the audit settings did not read".to_owned();
+    let notice = switchboard_desk::FileNotice::RetentionUnread {
+        key: "auditRetentionDays".into(),
+        value: "\"a month\"".into(),
+    };
     let activity = Activity::new(audit.clone(), vec![notice.clone()]);
     audit
         .record(record("add_note", DecidedBy::Person, Outcome::Succeeded))

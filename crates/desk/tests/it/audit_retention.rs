@@ -16,7 +16,7 @@ use switchboard_core::audit::{
 use switchboard_core::config::{self, Config};
 use switchboard_core::decisions::{DecidedBy, Outcome};
 use switchboard_core::secrets::Secrets;
-use switchboard_desk::Desk;
+use switchboard_desk::{Desk, FileNotice};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 /// Older than the last hour, whose records never go to make room.
@@ -261,7 +261,7 @@ async fn the_host_settings_set_the_retention() {
     );
     let notices = desk.activity().notices();
     assert!(
-        notices.len() == 1 && notices[0].contains("auditRetentionDays"),
+        matches!(notices, [FileNotice::RetentionUnread { key, value }] if key == "auditRetentionDays" && value == "\"a month\""),
         "{notices:?}"
     );
 }

@@ -12,7 +12,8 @@ use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_core::config::{ConfigProblem, ProtocolEra};
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
-use switchboard_desk::{Desk, ExplorerError, ServerForm, ServersError, Update};
+use switchboard_core::sqlite_file::Book;
+use switchboard_desk::{Desk, ExplorerError, FileNotice, ServerForm, ServersError, Update};
 use tokio::sync::broadcast;
 
 use crate::common::{self, WAIT, text_of};
@@ -396,7 +397,7 @@ async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
     .expect("the desk opens");
     let notices = desk.activity().notices();
     assert!(
-        notices.len() == 1 && notices[0].contains("audit.sqlite.corrupt-"),
+        matches!(notices, [FileNotice::MovedAside { book: Book::AuditLog, to, .. }] if to.contains("audit.sqlite.corrupt-")),
         "{notices:?}"
     );
     assert!(desk.activity().page(None, 10).await.unwrap().is_empty());

@@ -36,5 +36,11 @@ export const shell = {
   "shell.status.revisions": "Protocol revisions spoken, newest first",
   "shell.status.configProblem":
     "The configuration file does not read: {problem}. The last good configuration keeps running; the file is read again when it is saved.",
-  "shell.status.audit": "Audit trail: {notice}",
+  "shell.notice.movedAside.auditLog": "the audit log at {from} could not be read ({why}): it was moved to {to} and a new one begun",
+  "shell.notice.movedAside.conversations": "the conversations at {from} could not be read ({why}): they were moved to {to} and a new file begun",
+  "shell.notice.movedAside.tasks": "the tasks at {from} could not be read ({why}): they were moved to {to} and a new file begun",
+  "shell.notice.notKept.auditLog": "{error}; the audit log cannot be kept",
+  "shell.notice.notKept.conversations": "{error}; the conversations cannot be kept",
+  "shell.notice.notKept.tasks": "{error}; the tasks cannot be kept",
+  "shell.notice.retentionUnread": "the setting {key} must be a whole number (0 for no limit), not {value}; the audit trail keeps records 90 days, up to 100 MB",
 } as const;

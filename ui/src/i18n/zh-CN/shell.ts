@@ -32,5 +32,11 @@ export const shell: Catalogue<typeof english> = {
   "shell.status.config": "配置：",
   "shell.status.revisions": "支持的协议版本，从新到旧",
   "shell.status.configProblem": "配置文件无法读取：{problem}。上一份有效配置仍在运行；文件保存后会重新读取。",
-  "shell.status.audit": "审计记录：{notice}",
+  "shell.notice.movedAside.auditLog": "无法读取位于 {from} 的审计记录（{why}）：已将其移至 {to}，并新建了一份",
+  "shell.notice.movedAside.conversations": "无法读取位于 {from} 的对话（{why}）：已将其移至 {to}，并新建了文件",
+  "shell.notice.movedAside.tasks": "无法读取位于 {from} 的任务（{why}）：已将其移至 {to}，并新建了文件",
+  "shell.notice.notKept.auditLog": "{error}；无法保存审计记录",
+  "shell.notice.notKept.conversations": "{error}；无法保存对话",
+  "shell.notice.notKept.tasks": "{error}；无法保存任务",
+  "shell.notice.retentionUnread": "设置 {key} 必须是整数（0 表示不限），而不是 {value}；审计记录将保留 90 天，最多 100 MB",
 };
