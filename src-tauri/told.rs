@@ -1223,7 +1223,23 @@ mod tests {
                 value: s("\"a month\""),
             },
         ];
+        use switchboard_core::registry::Unreadable;
+        let unreadable = [
+            Unreadable {
+                name: None,
+                position: 3,
+                path: s("server.version"),
+                error: s("invalid type: integer `2`, expected a string"),
+            },
+            Unreadable {
+                name: Some(s("io.github.ada/weather")),
+                position: 7,
+                path: s("server.packages[0].transport"),
+                error: s("missing field `type`"),
+            },
+        ];
         serde_json::json!({
+            "registryUnreadable": unreadable.map(|u| serde_json::json!({"text": u.to_string(), "entry": u})),
             "fileNotices": file_notices.map(|n| serde_json::json!({"text": n.to_string(), "notice": n})),
             "troubles": providers.map(|e| serde_json::json!({"text": e.to_string(), "trouble": e.trouble()})),
             "leftOut": left_out.map(|l| serde_json::json!({"text": l.to_string(), "leftOut": l})),

@@ -1937,7 +1937,7 @@ export type Page_Deserialize = {
 	/**  Where the next page starts; none on the last. */
 	nextCursor?: string | null,
 	/**  Entries of this page that could not be read, each with why: the others are shown. */
-	unreadable: string[],
+	unreadable: Unreadable_Deserialize[],
 };
 
 /**  A page of servers, each in its latest version. */
@@ -1946,7 +1946,7 @@ export type Page_Serialize = {
 	/**  Where the next page starts; none on the last. */
 	nextCursor: string | null,
 	/**  Entries of this page that could not be read, each with why: the others are shown. */
-	unreadable: string[],
+	unreadable: Unreadable_Serialize[],
 };
 
 /**  A pending request as faces see it. */
@@ -3697,6 +3697,36 @@ export type Trouble_Serialize = { kind: "auth"; status: number | null; message: 
 { kind: "rateLimited"; message: string; retryAfter: string | null } | { kind: "unavailable"; status: number | null; message: string; retryAfter: string | null } | { kind: "quotaExceeded"; status: number | null; message: string } | { kind: "contextTooLong"; status: number | null; message: string } | { kind: "refused"; status: number | null; message: string } | 
 /**  Unreachable: what the connection met, in the system's words. */
 { kind: "connection"; detail: string } | { kind: "malformedResponse"; detail: string } | { kind: "malformedStream"; detail: string } | { kind: "config"; detail: string };
+
+/**
+ *  An entry of a page that could not be read: which (its name, else its place in the
+ *  page), where in it, and the parser's words.
+ */
+export type Unreadable = Unreadable_Serialize | Unreadable_Deserialize;
+
+/**
+ *  An entry of a page that could not be read: which (its name, else its place in the
+ *  page), where in it, and the parser's words.
+ */
+export type Unreadable_Deserialize = {
+	name?: string | null,
+	/**  Its place in the page, from 1. */
+	position: number,
+	path: string,
+	error: string,
+};
+
+/**
+ *  An entry of a page that could not be read: which (its name, else its place in the
+ *  page), where in it, and the parser's words.
+ */
+export type Unreadable_Serialize = {
+	name: string | null,
+	/**  Its place in the page, from 1. */
+	position: number,
+	path: string,
+	error: string,
+};
 
 /**  Why a path cannot be shared as a folder, by kind for a face to say in its language. */
 export type Unusable = { kind: "notFound" } | { kind: "notAFolder" } | 

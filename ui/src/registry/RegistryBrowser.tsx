@@ -3,6 +3,7 @@ import { commands, type InstallProposal, type Page, type RegistryServer, type Wa
 import { errorMessage } from "../errors";
 import { tx, useT } from "../i18n";
 import { InstallReview } from "./InstallReview";
+import { unreadableText } from "./unreadable";
 import { ServerEntry } from "./ServerEntry";
 import "./registry.css";
 
@@ -96,7 +97,7 @@ export function RegistryBrowser({ linked, onLinkedShown }: Props) {
         )}
         {page && page.unreadable.length > 0 && (
           <p className="error" role="status">
-            {t("registry.browser.unreadable", { count: page.unreadable.length, entries: page.unreadable.join("; ") })}
+            {t("registry.browser.unreadable", { count: page.unreadable.length, entries: page.unreadable.map(unreadableText).join("; ") })}
           </p>
         )}
         <ul aria-label={t("registry.browser.list")} aria-busy={loading}>

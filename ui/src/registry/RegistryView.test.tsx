@@ -1,7 +1,8 @@
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commands, type Page_Serialize, type RegistryServer_Serialize, type ServerForm_Serialize } from "../bindings";
+import { commands, type Page_Serialize, type RegistryServer_Serialize, type ServerForm_Serialize, type Unreadable_Serialize as Unreadable } from "../bindings";
+import samples from "../testing/reasons.json";
 import { InstallLinkContext } from "../host/installLinks";
 import { applyLanguage } from "../i18n";
 import { RegistryBrowser } from "./RegistryBrowser";
@@ -45,7 +46,9 @@ const weather: RegistryServer_Serialize = {
   remotes: [{ type: "streamable-http", url: "https://weather.example/mcp", headers: [], variables: {} }],
 } as unknown as RegistryServer_Serialize;
 
-const page: Page_Serialize = { servers: [weather], nextCursor: "two", unreadable: ["bad one", "bad two"] };
+/** Two entries that could not be read, as the host tells them (`src-tauri/told.rs`). */
+const unreadable = samples.registryUnreadable.map(({ entry }) => entry as Unreadable);
+const page: Page_Serialize = { servers: [weather], nextCursor: "two", unreadable };
 
 const composed = {
   name: "weather",
@@ -76,7 +79,8 @@ describe("RegistryBrowser", () => {
     await user.click(screen.getByRole("button", { name: "Search" }));
     const list = await screen.findByRole("list", { name: "Registry servers" });
     expect(screen.getByRole("status").textContent).toBe(
-      "The registry sent 2 entries that could not be read, left out: bad one; bad two",
+      "The registry sent 2 entries that could not be read, left out: entry 3: server.version: invalid type: integer `2`, expected a string; " +
+        '"io.github.ada/weather": server.packages[0].transport: missing field `type`',
     );
     expect(screen.getByText("Page 1")).toBeTruthy();
     expect(screen.getByText(/^From/).textContent).toBe("From https://registry.example/");
@@ -99,14 +103,14 @@ describe("RegistryBrowser", () => {
   it("speaks Chinese: the search, the page, the entry and the review", async () => {
     act(() => applyLanguage("zh-CN"));
     mockRegistry();
-    vi.mocked(commands.registryServers).mockResolvedValue({ ...page, unreadable: ["bad one"] });
+    vi.mocked(commands.registryServers).mockResolvedValue({ ...page, unreadable: unreadable.slice(0, 1) });
     const user = userEvent.setup();
     render(<RegistryBrowser />);
     expect(screen.getByText("选择一个服务器，查看它运行什么、需要什么。")).toBeTruthy();
     expect(screen.getByRole("searchbox", { name: "搜索目录" }).getAttribute("placeholder")).toBe("按名称搜索");
     await user.click(screen.getByRole("button", { name: "搜索" }));
     const list = await screen.findByRole("list", { name: "目录中的服务器" });
-    expect(screen.getByRole("status").textContent).toBe("目录发来的 1 个条目无法读取，已略去：bad one");
+    expect(screen.getByRole("status").textContent).toBe("目录发来的 1 个条目无法读取，已略去：第 3 个条目：server.version：invalid type: integer `2`, expected a string");
     expect(screen.getByText("第 1 页")).toBeTruthy();
     expect(screen.getByRole("button", { name: "下一页" })).toBeTruthy();
     await user.click(within(list).getByRole("button", { name: weather.name }));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type {
   CallFailure,
   FileNotice,
+  Unreadable,
   EraReason_Serialize as EraReason,
   GatewayProblem,
   ImportWarning,
@@ -12,6 +13,7 @@ import type {
 import { gatewayProblemText } from "../agents/gateway";
 import { failureText } from "../chat/failures";
 import { fileNoticeText } from "../shell/fileNotices";
+import { unreadableText } from "../registry/unreadable";
 import { troubleText } from "../chat/trouble";
 import { importWarningText, skippedText } from "../servers/imports";
 import { eraText, whyText } from "../servers/reasons";
@@ -29,6 +31,7 @@ const told: [string, [text: string | null, said: () => string | null][]][] = [
   ["what an import warns of", samples.importWarnings.map(({ text, warning }) => [text, () => importWarningText(warning as ImportWarning)])],
   ["why an import skips a server", samples.skipped.map(({ text, reason }) => [text, () => skippedText(reason as Skipped)])],
   ["what went wrong with a model's provider", samples.troubles.map(({ text, trouble }) => [text, () => troubleText(trouble as Trouble)])],
+  ["a registry entry that could not be read", samples.registryUnreadable.map(({ text, entry }) => [text, () => unreadableText(entry as Unreadable)])],
   ["what the host did about a file it keeps", samples.fileNotices.map(({ text, notice }) => [text, () => fileNoticeText(notice as FileNotice)])],
   ["why agents cannot reach Switchboard over HTTP", samples.gateway.map(({ text, problem }) => [text, () => gatewayProblemText(problem as GatewayProblem)])],
 ];

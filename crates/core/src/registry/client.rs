@@ -64,7 +64,30 @@ pub struct Page {
     /// Where the next page starts; none on the last.
     pub next_cursor: Option<String>,
     /// Entries of this page that could not be read, each with why: the others are shown.
-    pub unreadable: Vec<String>,
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// An entry of a page that could not be read: which (its name, else its place in the
+/// page), where in it, and the parser's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct Unreadable {
+    pub name: Option<String>,
+    /// Its place in the page, from 1.
+    pub position: usize,
+    pub path: String,
+    pub error: String,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.name {
+            Some(name) => write!(f, "{name:?}")?,
+            None => write!(f, "entry {}", self.position)?,
+        }
+        write!(f, ": {}: {}", self.path, self.error)
+    }
 }
 
 /// A registry reached at its base URL.
@@ -296,13 +319,15 @@ fn page_of(url: &Url, body: &[u8]) -> Result<Page, RegistryError> {
         let name = entry
             .pointer("/server/name")
             .and_then(|n| n.as_str())
-            .map(|n| format!("{n:?}"))
-            .unwrap_or_else(|| format!("entry {}", index + 1));
+            .map(str::to_owned);
         match serde_path_to_error::deserialize::<_, Listed>(entry) {
             Ok(listed) => page.servers.push(listed.into_server()),
-            Err(e) => page
-                .unreadable
-                .push(format!("{name}: {}: {}", e.path(), e.inner())),
+            Err(e) => page.unreadable.push(Unreadable {
+                name,
+                position: index + 1,
+                path: e.path().to_string(),
+                error: e.inner().to_string(),
+            }),
         }
     }
     Ok(page)

@@ -7,7 +7,7 @@ pub mod entry;
 pub mod install;
 pub mod link;
 
-pub use client::{ListQuery, Page, Registry, RegistryError};
+pub use client::{ListQuery, Page, Registry, RegistryError, Unreadable};
 pub use entry::RegistryServer;
 pub use install::{InstallError, Prompt, Sets, Way};
 pub use link::{InstallLink, InstallLinkError};

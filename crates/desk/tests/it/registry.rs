@@ -316,8 +316,8 @@ async fn an_answer_that_is_not_the_registrys_is_said_plainly_and_loses_nothing()
     assert!(page.servers.is_empty());
     assert_eq!(page.unreadable.len(), 1, "{:?}", page.unreadable);
     assert_eq!(
-        page.unreadable,
-        ["entry 1: server.version: invalid type: integer `2`, expected a string"],
+        page.unreadable[0].to_string(),
+        "entry 1: server.version: invalid type: integer `2`, expected a string",
         "says which entry, where, and what is wrong"
     );
 

@@ -6,6 +6,8 @@ export const registry = {
   "registry.browser.from": "From {registry}",
   "registry.browser.unreadable":
     "The registry sent {count, plural, one {# entry} other {# entries}} that could not be read, left out: {entries}",
+  "registry.browser.unreadableEntry": "{entry}: {path}: {error}",
+  "registry.browser.entryAt": "entry {position}",
   "registry.browser.list": "Registry servers",
   "registry.browser.noMatch": "No server of the registry matches.",
   "registry.browser.start": "Search by name, or search with nothing typed to list every server.",

@@ -8,6 +8,8 @@ export const registry: Catalogue<typeof english> = {
   "registry.browser.search": "搜索",
   "registry.browser.from": "来源：{registry}",
   "registry.browser.unreadable": "目录发来的 {count, plural, other {# 个条目}}无法读取，已略去：{entries}",
+  "registry.browser.unreadableEntry": "{entry}：{path}：{error}",
+  "registry.browser.entryAt": "第 {position} 个条目",
   "registry.browser.list": "目录中的服务器",
   "registry.browser.noMatch": "目录中没有匹配的服务器。",
   "registry.browser.start": "按名称搜索；不输入任何内容直接搜索，可列出全部服务器。",
