@@ -178,7 +178,7 @@ fn a_conversation_with_tool_calls_allowed_and_denied_stopped_and_kept() {
     // The model was told its arguments were changed, and the window says so as the host's.
     w.wait_for_text(
         ".chat-messages li[aria-label='Note']",
-        "The person changed the arguments",
+        "You changed the arguments of get-sum before it ran",
         SHOWN,
     );
     w.screenshot("chat-tool-card");

@@ -3178,11 +3178,15 @@ export type ShownPart_Deserialize = { kind: "text"; text: string } | { kind: "im
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
 server?: string | null; tool?: string | null; arguments: JsonValue } | 
-/**
- *  What the host told the model beside the results of its calls (that the person
- *  changed a call's arguments).
- */
+/**  What the host told the model beside the results of its calls, in its words. */
 { kind: "note"; text: string } | 
+/**
+ *  The person changed the arguments of the call `call_id` before it ran: what it ran
+ *  with (the model was told so beside the results).
+ */
+{ kind: "edited"; callId: string; arguments: JsonValue } | 
+/**  The earlier turns, summarised by the model to fit its context: what it wrote. */
+{ kind: "summary"; text: string } | 
 /**
  *  What a view (MCP Apps) in the conversation said: a message of its own, or what it
  *  told the model of its state (`says`: "message" or "context").
@@ -3210,11 +3214,15 @@ export type ShownPart_Serialize = { kind: "text"; text: string } | { kind: "imag
 name: string; 
 /**  The server and tool it leads to, while that server runs. */
 server: string | null; tool: string | null; arguments: JsonValue } | 
-/**
- *  What the host told the model beside the results of its calls (that the person
- *  changed a call's arguments).
- */
+/**  What the host told the model beside the results of its calls, in its words. */
 { kind: "note"; text: string } | 
+/**
+ *  The person changed the arguments of the call `call_id` before it ran: what it ran
+ *  with (the model was told so beside the results).
+ */
+{ kind: "edited"; callId: string; arguments: JsonValue } | 
+/**  The earlier turns, summarised by the model to fit its context: what it wrote. */
+{ kind: "summary"; text: string } | 
 /**
  *  What a view (MCP Apps) in the conversation said: a message of its own, or what it
  *  told the model of its state (`says`: "message" or "context").

@@ -142,9 +142,15 @@ pub fn summary_request(earlier: &[Message], model: &str, max_tokens: u32) -> Req
 
 /// How a summary stands in the conversation for the turns it replaces.
 pub fn summary_message(summary: &str) -> Message {
-    Message::user_text(format!(
-        "(What came before in this conversation, summarised to fit the model's context:)\n\n{summary}"
-    ))
+    Message::user_text(format!("{SUMMARY}{summary}"))
+}
+
+const SUMMARY: &str =
+    "(What came before in this conversation, summarised to fit the model's context:)\n\n";
+
+/// The summary a message of the conversation stands for, if `text` is one.
+pub fn summarised(text: &str) -> Option<&str> {
+    text.strip_prefix(SUMMARY)
 }
 
 /// The text of a model's answer.
@@ -162,6 +168,18 @@ pub fn text_of(answer: &[AssistantContent]) -> String {
 mod tests {
     use super::*;
     use switchboard_providers::{Image, ToolCall};
+
+    #[test]
+    fn a_summary_reads_back_as_what_the_model_wrote_and_nothing_else_does() {
+        let Message::User(content) = summary_message("Rain, 4 mm.") else {
+            panic!("a summary stands as the person's side")
+        };
+        let [UserContent::Text(text)] = content.as_slice() else {
+            panic!("one text")
+        };
+        assert_eq!(summarised(text), Some("Rain, 4 mm."));
+        assert_eq!(summarised("What came before? Rain."), None);
+    }
 
     fn result(id: &str, text: &str) -> UserContent {
         UserContent::ToolResult(ToolResult {

@@ -37,9 +37,17 @@ pub fn from_call(call_id: &str, result: &CallToolResult) -> ToolResult {
 /// beside the results, in the host's words, never inside the tool's.
 pub fn edited(call_id: &str, ran: &serde_json::Map<String, serde_json::Value>) -> String {
     let ran = serde_json::Value::Object(ran.clone());
-    format!(
-        "(The person changed the arguments of tool call {call_id} before it ran. It ran with: {ran})"
-    )
+    format!("{EDITED}{call_id}{RAN_WITH}{ran})")
+}
+
+const EDITED: &str = "(The person changed the arguments of tool call ";
+const RAN_WITH: &str = " before it ran. It ran with: ";
+
+/// The call and the arguments it ran with, if `text` is what [`edited`] told the model.
+pub fn edited_of(text: &str) -> Option<(String, serde_json::Value)> {
+    let (call_id, ran) = text.strip_prefix(EDITED)?.split_once(RAN_WITH)?;
+    let ran = serde_json::from_str(ran.strip_suffix(')')?).ok()?;
+    Some((call_id.to_owned(), ran))
 }
 
 /// A result that says why the call gave nothing.
@@ -168,6 +176,18 @@ mod tests {
     use super::*;
     use serde_json::json;
     use switchboard_core::decisions::{Reach, Scope};
+
+    #[test]
+    fn a_note_of_edited_arguments_reads_back_as_the_call_and_what_it_ran_with() {
+        let ran = json!({"text": "hi (there)", "n": 2});
+        let note = edited("call_7", ran.as_object().unwrap());
+        assert_eq!(edited_of(&note), Some(("call_7".to_owned(), ran)));
+        assert_eq!(
+            edited_of("(The person changed the arguments of tool call c1)"),
+            None
+        );
+        assert_eq!(edited_of("It ran with: {}"), None);
+    }
 
     #[test]
     fn only_the_hosts_own_answers_are_calls_not_made_whatever_a_tool_writes() {

@@ -1,11 +1,15 @@
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ShownMessage } from "../bindings";
 import { applyLanguage } from "../i18n";
 import { idle } from "./live";
 import { Messages } from "./Messages";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  act(() => applyLanguage("en"));
+});
 
 describe("the messages", () => {
   it("show a resource attached to the person's message, with what the model was given of it", () => {
@@ -77,25 +81,47 @@ describe("the messages", () => {
     expect(screen.getByRole("button", { name: "Copy this message" }).textContent).toBe("Copied");
   });
 
-  it("show what the host told the model beside its calls' results as a note, not as the person's", () => {
-    render(
-      <Messages
-        messages={[
-          {
-            role: "user",
-            turn: false, spent: null,
-            parts: [
-              { kind: "tool_result", callId: "c1", result: { content: [] }, isError: false, notMade: null },
-              { kind: "note", text: "(The person changed the arguments of tool call c1 before it ran.)" },
-            ],
-          },
-        ]}
-        live={idle()}
-        onStop={() => {}}
-      />,
-    );
+  it("show what the host told the model beside its calls' results as a note, not as the person's, in the window's language", () => {
+    const messages: ShownMessage[] = [
+      {
+        role: "assistant",
+        turn: false,
+        spent: null,
+        parts: [{ kind: "tool_call", callId: "c1", name: "demo__add", server: "demo", tool: "add", arguments: { a: 2 } }],
+      },
+      {
+        role: "user",
+        turn: false,
+        spent: null,
+        parts: [
+          { kind: "tool_result", callId: "c1", result: { content: [] }, isError: false, notMade: null },
+          { kind: "edited", callId: "c1", arguments: { a: 20 } },
+        ],
+      },
+    ];
+    render(<Messages messages={messages} live={idle()} onStop={() => {}} />);
     expect(screen.queryByRole("listitem", { name: "You" })).toBeNull();
-    expect(screen.getByRole("listitem", { name: "Note" }).textContent).toContain("changed the arguments");
+    expect(screen.getByRole("listitem", { name: "Note" }).textContent).toBe(
+      'You changed the arguments of add before it ran; the model was told it ran with: {"a":20}',
+    );
+    cleanup();
+    act(() => applyLanguage("zh-CN"));
+    render(<Messages messages={messages} live={idle()} onStop={() => {}} />);
+    expect(screen.getByRole("listitem", { name: "附注" }).textContent).toBe('你在 add 运行前修改了它的参数；模型已得知它以如下参数运行：{"a":20}');
+  });
+
+  it("show a summary of the earlier turns as the model's, folded, never as a turn of the person's", async () => {
+    const user = userEvent.setup();
+    const messages: ShownMessage[] = [
+      { role: "user", turn: false, spent: null, parts: [{ kind: "summary", text: "Rain in **Lisbon**: 4 mm." }] },
+      { role: "user", turn: true, spent: null, parts: [{ kind: "text", text: "And tomorrow?" }] },
+    ];
+    render(<Messages messages={messages} live={idle()} onStop={() => {}} turns={{ onEdit: () => {}, onRemove: () => {} }} />);
+    const summary = screen.getByRole("listitem", { name: "Summary" });
+    expect(within(summary).queryByRole("button", { name: "Edit" })).toBeNull();
+    await user.click(within(summary).getByText("What came before, summarised by the model to fit its context"));
+    expect(within(summary).getByText("Lisbon").tagName).toBe("STRONG");
+    expect(screen.getAllByRole("listitem", { name: "You" })).toHaveLength(1);
   });
 
   it("fold the model's reasoning above its answer, open while it is still thinking", () => {

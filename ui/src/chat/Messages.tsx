@@ -52,10 +52,26 @@ export function Messages({ messages, live, onStop, turns, views }: MessagesProps
           const parts = message.parts.filter((p) => p.kind !== "tool_result");
           if (parts.length === 0) return null;
           // What the host told the model beside its calls' results: said as the host's, not yours.
-          if (parts.every((p) => p.kind === "note"))
+          if (parts.every((p) => p.kind === "note" || p.kind === "edited"))
             return (
               <li key={i} className="chat-note muted" aria-label={t("chat.messages.note")}>
-                {parts.map((p, j) => (p.kind === "note" ? <p key={j}>{p.text}</p> : null))}
+                {parts.map((p, j) =>
+                  p.kind === "note" ? (
+                    <p key={j}>{p.text}</p>
+                  ) : p.kind === "edited" ? (
+                    <p key={j}>{t("chat.messages.edited", { tool: calledOf(messages, p.callId), arguments: JSON.stringify(p.arguments) })}</p>
+                  ) : null,
+                )}
+              </li>
+            );
+          // The earlier turns as the model summarised them: its words, not yours.
+          if (parts.every((p) => p.kind === "summary"))
+            return (
+              <li key={i} className="chat-summary" aria-label={t("chat.messages.summaryLabel")}>
+                <details>
+                  <summary>{t("chat.messages.summary")}</summary>
+                  {parts.map((p, j) => (p.kind === "summary" ? <SafeMarkdown key={j} text={p.text} /> : null))}
+                </details>
               </li>
             );
           const text = parts
@@ -249,4 +265,11 @@ function AppSaid({ server, says, text }: { server: string; says: string; text: s
       <p className="chat-text">{text}</p>
     </div>
   );
+}
+
+/** The tool a call of the conversation led to, as its card names it; the name the model called, else the call's id. */
+function calledOf(messages: ShownMessage[], callId: string): string {
+  for (const message of messages)
+    for (const part of message.parts) if (part.kind === "tool_call" && part.callId === callId) return part.tool ?? part.name;
+  return callId;
 }

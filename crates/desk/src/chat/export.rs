@@ -87,6 +87,13 @@ fn part_markdown(part: &ShownPart) -> String {
     match part {
         ShownPart::Text { text } => text.clone(),
         ShownPart::Note { text } => format!("*{text}*"),
+        ShownPart::Edited { arguments, .. } => format!(
+            "*You changed the arguments of the call before it ran; it ran with:*\n\n{}",
+            fenced("json", &pretty(&arguments.0))
+        ),
+        ShownPart::Summary { text } => {
+            format!("*What came before, summarised to fit the model's context:*\n\n{text}")
+        }
         ShownPart::Reasoning { redacted: true, .. } => {
             "*(reasoning the provider keeps hidden)*".to_owned()
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use switchboard_chat::{
     ConversationSettings, ConversationSummary, Enablement, MANY_TOOLS, Spent, Toolset,
 };
-use switchboard_chat::{apps, context};
+use switchboard_chat::{apps, compaction, context, results};
 use switchboard_core::catalog::CatalogTool;
 use switchboard_core::config::{Config, ModelPrice, ProviderEntry};
 use switchboard_core::json::Json;
@@ -148,9 +148,18 @@ pub enum ShownPart {
         tool: Option<String>,
         arguments: Json,
     },
-    /// What the host told the model beside the results of its calls (that the person
-    /// changed a call's arguments).
+    /// What the host told the model beside the results of its calls, in its words.
     Note {
+        text: String,
+    },
+    /// The person changed the arguments of the call `call_id` before it ran: what it ran
+    /// with (the model was told so beside the results).
+    Edited {
+        call_id: String,
+        arguments: Json,
+    },
+    /// The earlier turns, summarised by the model to fit its context: what it wrote.
+    Summary {
         text: String,
     },
     /// What a view (MCP Apps) in the conversation said: a message of its own, or what it
@@ -338,16 +347,24 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
             let answers = content
                 .iter()
                 .any(|part| matches!(part, UserContent::ToolResult(_)));
+            // A summary stands for earlier turns: it is not one the person can edit.
+            let summary = content.iter().any(
+                |part| matches!(part, UserContent::Text(text) if compaction::summarised(text).is_some()),
+            );
             ShownMessage {
                 role: Role::User,
-                turn: !answers,
+                turn: !answers && !summary,
                 spent: None,
                 parts: content
                     .iter()
                     .map(|part| match part {
-                        UserContent::Text(text) if answers => {
-                            ShownPart::Note { text: text.clone() }
-                        }
+                        UserContent::Text(text) if answers => match results::edited_of(text) {
+                            Some((call_id, ran)) => ShownPart::Edited {
+                                call_id,
+                                arguments: Json(ran),
+                            },
+                            None => ShownPart::Note { text: text.clone() },
+                        },
                         UserContent::Text(text) => shown_text(text),
                         UserContent::Image(image) => shown_image(image),
                         UserContent::ToolResult(result) => shown_result(result),
@@ -385,6 +402,11 @@ pub(super) fn shown_message(message: &Message, names: &Toolset) -> ShownMessage 
 
 /// A kept text of a user message: an attachment, a view's words, or the person's text.
 fn shown_text(text: &str) -> ShownPart {
+    if let Some(summary) = compaction::summarised(text) {
+        return ShownPart::Summary {
+            text: summary.to_owned(),
+        };
+    }
     if let Some(attached) = context::attached(text) {
         return ShownPart::Resource {
             server: attached.server,

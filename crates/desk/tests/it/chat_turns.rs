@@ -488,14 +488,19 @@ async fn a_conversation_too_long_for_the_model_is_summarised_and_goes_on() {
         .summarise_earlier(id, Asking::default())
         .await
         .unwrap();
-    let summarised = shown(&world, id).await;
+    let summarised = world.desk.chats().conversation(id).await.unwrap().messages;
     assert_eq!(summarised.len(), 2, "{summarised:?}");
     assert!(
-        summarised[0].1.contains("summarised to fit"),
-        "{summarised:?}"
+        matches!(&summarised[0].parts[..], [ShownPart::Summary { text }] if text.contains("4 mm today")),
+        "the summary shows as the model wrote it: {summarised:?}"
     );
-    assert!(summarised[0].1.contains("4 mm today"));
-    assert_eq!(summarised[1].1, "And tomorrow?");
+    assert!(
+        !summarised[0].turn,
+        "a summary is not the person's turn to edit"
+    );
+    assert!(
+        matches!(&summarised[1].parts[..], [ShownPart::Text { text }] if text == "And tomorrow?")
+    );
     chats.regenerate(id, Asking::default()).await.unwrap();
     chat_until_end(&mut updates, id).await;
     let requests = asked(&provider).await;
