@@ -158,6 +158,14 @@ describe("LogPane in Chinese", () => {
     expect(within(log).getByText("这可能是沙箱所致：服务器没有网络；如果它需要网络，请在它的设置中允许", { exact: false })).toBeTruthy();
     expect(within(log).getByRole("button", { name: "更改它的沙箱…" })).toBeTruthy();
 
+    // A host's note is found by the words the window shows, not by the English beside it.
+    await user.type(screen.getByRole("searchbox", { name: "筛选日志行" }), "沙箱所致");
+    expect(screen.getByText("1 行，共 6 行")).toBeTruthy();
+    await user.clear(screen.getByRole("searchbox", { name: "筛选日志行" }));
+    await user.type(screen.getByRole("searchbox", { name: "筛选日志行" }), "this may be");
+    expect(screen.getByText("没有与筛选条件匹配的行。")).toBeTruthy();
+    await user.clear(screen.getByRole("searchbox", { name: "筛选日志行" }));
+
     await user.click(screen.getByRole("checkbox", { name: "标准错误输出" }));
     await user.click(screen.getByRole("checkbox", { name: "协议问题" }));
     await user.click(screen.getByRole("checkbox", { name: "沙箱提示" }));

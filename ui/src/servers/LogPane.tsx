@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { useFollowTail } from "../followTail";
-import { useT, type MessageId } from "../i18n";
+import { t as translate, useT, type MessageId } from "../i18n";
 import type { LoggingLevel } from "../mcp/schema";
 import type { LogEntry_Serialize as LogEntry, SandboxNote } from "../bindings";
 import { LOG_LEVELS, LOG_SOURCES, MAX_RENDERED, filterLog, levelRank, type LogSource } from "./logFilter";
@@ -26,7 +26,8 @@ export function LogPane({ entries, level, canSetLevel, onSetLevel, onClear, onCh
   const [sources, setSources] = useState<ReadonlySet<LogSource>>(() => new Set(LOG_SOURCES.map((s) => s.source)));
   const [minLevel, setMinLevel] = useState<LoggingLevel | null>(null);
 
-  const matching = useMemo(() => filterLog(entries, { text, sources, minLevel }), [entries, text, sources, minLevel]);
+  // A host's note is matched as the window words it, not by the English beside it.
+  const matching = useMemo(() => filterLog(entries, { text, sources, minLevel }, lineText), [entries, text, sources, minLevel, t]);
   const shown = matching.length > MAX_RENDERED ? matching.slice(-MAX_RENDERED) : matching;
 
   const { listRef, onScroll, jumpToLatest } = useFollowTail(shown);
@@ -152,7 +153,7 @@ function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox:
       <span className="log-source">{tag ? t(tag) : entry.source}</span>
       <span className="log-level">{level ?? ""}</span>
       <span className="log-text">
-        {entry.note ? t(NOTES[entry.note]) : entry.text}
+        {lineText(entry)}
         {entry.source === "sandbox" && onChangeSandbox && (
           <>
             {" "}
@@ -164,6 +165,11 @@ function LogLine({ entry, onChangeSandbox }: { entry: LogEntry; onChangeSandbox:
       </span>
     </li>
   );
+}
+
+/** A line's text as the window shows it: a host's note in the window's language, the rest as it came. */
+function lineText(entry: LogEntry): string {
+  return entry.note ? translate(NOTES[entry.note]) : entry.text;
 }
 
 /** The host's notes, in the window's language (each as the host says it in English, checked in the tests). */

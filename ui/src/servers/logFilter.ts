@@ -29,8 +29,12 @@ export function levelRank(level: string | null): number {
   return LOG_LEVELS.indexOf(level as LoggingLevel);
 }
 
-/** The entries that pass the filter, each with its index in `entries` (a stable key). */
-export function filterLog(entries: readonly LogEntry[], filter: LogFilter): Array<{ entry: LogEntry; index: number }> {
+/** The entries that pass the filter, each with its index in `entries` (a stable key); the text filter matches each line as `shown` shows it. */
+export function filterLog(
+  entries: readonly LogEntry[],
+  filter: LogFilter,
+  shown: (entry: LogEntry) => string = (entry) => entry.text,
+): Array<{ entry: LogEntry; index: number }> {
   const needle = filter.text.trim().toLowerCase();
   const floor = filter.minLevel === null ? -1 : levelRank(filter.minLevel);
   const kept: Array<{ entry: LogEntry; index: number }> = [];
@@ -39,7 +43,7 @@ export function filterLog(entries: readonly LogEntry[], filter: LogFilter): Arra
     // A line without a (known) level cannot be ranked, so a level floor does not hide it.
     const rank = levelRank(entry.level);
     if (rank >= 0 && rank < floor) return;
-    if (needle !== "" && !entry.text.toLowerCase().includes(needle)) return;
+    if (needle !== "" && !shown(entry).toLowerCase().includes(needle)) return;
     kept.push({ entry, index });
   });
   return kept;
