@@ -90,6 +90,11 @@ fn a_conversation_keeps_its_model_and_its_turns_are_asked_again_edited_and_taken
     let turns: Vec<Value> = answers
         .iter()
         .map(|a| json!({"content": [{"text": a}]}))
+        .chain([
+            json!({"error": {"kind": "context_too_long"}}),
+            json!({"content": [{"text": SUMMARY}]}),
+            json!({"content": [{"text": "Sunny."}]}),
+        ])
         .collect();
     let stand_in = StandIn::start(&json!({ "turns": turns }));
     let app = start(&stand_in);
@@ -193,4 +198,24 @@ fn a_conversation_keeps_its_model_and_its_turns_are_asked_again_edited_and_taken
     app.press(".chat-undo", "Undo");
     w.wait_for_text(".chat-head h2", "Rain in Lisbon?", SHOWN);
     answers_are(&app, &["Bom dia.", "Dry."]);
+
+    // Too long for the model: the earlier turns summarised, shown folded as the model's
+    // words (not a turn of the person's to edit), and the question asked again.
+    send(&app, "And the weekend?");
+    app.press(".chat-notice", "Summarise earlier turns");
+    w.wait_for_text(".chat-notice", "The earlier turns were summarised", SHOWN);
+    app.press(".chat-after", "Regenerate");
+    answers_are(&app, &["Sunny."]);
+    w.click(&w.find(".chat-summary summary"));
+    // The model's words, rendered as its answers are.
+    w.wait_for_text(".chat-summary strong", "good morning", SHOWN);
+    assert_eq!(
+        w.texts(YOU).len(),
+        1,
+        "only the question stays the person's: {:?}",
+        w.texts(YOU)
+    );
+    w.screenshot("chat-summary");
 }
+
+const SUMMARY: &str = "The person asked about the weather: **good morning**, then dry tomorrow.";
