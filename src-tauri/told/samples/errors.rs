@@ -1,0 +1,256 @@
+//! One real error of each kind the host tells (`ui/src/testing/told.json`).
+
+use switchboard_core::sampling::Chosen;
+
+use super::current;
+use crate::CommandError;
+use crate::told::*;
+
+/// One real error of each kind the host tells, as the window receives it (its English
+/// words and its kind): the window's catalogue is checked against them
+/// (`ui/src/errors.test.ts`), so that it says in English exactly what the host says.
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/src/testing/told.json");
+
+/// One engine error of each kind a request's failure is told as.
+fn request_failures() -> [ClientError; 16] {
+    use std::time::Duration;
+    use switchboard_mcp::connection::RequestError;
+    use switchboard_mcp::jsonrpc::{ErrorObject, FrameError};
+    use switchboard_mcp::schema::SchemaViolation;
+    use switchboard_mcp::transport::{CloseReason, TransportError};
+    let s = |x: &str| x.to_owned();
+    let method = || s("tools/call");
+    let request = ClientError::Request;
+    let violations = || {
+        vec![SchemaViolation {
+            pointer: s("/text"),
+            message: s("42 is not of type \"string\""),
+        }]
+    };
+    let result =
+        || Box::new(serde_json::from_value(serde_json::json!({"content": []})).expect("a result"));
+    [
+        request(RequestError::Server {
+            method: method(),
+            error: ErrorObject::new(-32603, "disk full"),
+        }),
+        request(RequestError::Timeout {
+            method: method(),
+            after: Duration::from_millis(30_004),
+        }),
+        request(RequestError::Cancelled { method: method() }),
+        request(RequestError::Transport {
+            method: method(),
+            error: TransportError::Connect {
+                url: s("http://127.0.0.1:9/mcp"),
+                detail: s("Connection refused"),
+            },
+        }),
+        request(RequestError::Closed(std::sync::Arc::new(CloseReason {
+            detail: s("the server exited"),
+            exit: Some(s("exit status: 1")),
+            stderr_tail: vec![s("panic: out of memory")],
+            unauthorized: false,
+        }))),
+        request(RequestError::Unreadable {
+            method: method(),
+            error: FrameError::TooLarge {
+                bytes: 70_000_000,
+                limit: 67_108_864,
+            },
+        }),
+        request(RequestError::Unreadable {
+            method: method(),
+            error: FrameError::NotJson(s("expected value at line 1 column 1")),
+        }),
+        ClientError::InvalidResult {
+            method: "tools/list",
+            detail: s("missing field `tools`"),
+        },
+        ClientError::InvalidArguments {
+            tool: s("delete_note"),
+            errors: violations(),
+        },
+        ClientError::InvalidStructuredContent {
+            tool: s("get_weather"),
+            errors: violations(),
+            result: result(),
+        },
+        ClientError::MissingStructuredContent {
+            tool: s("get_weather"),
+            result: result(),
+        },
+        ClientError::UnusableSchema {
+            tool: s("get_weather"),
+            role: switchboard_mcp::client::tool_schemas::SchemaRole::Output,
+            error: switchboard_mcp::schema::SchemaError::Invalid(s("\"type\": 7 is not valid")),
+        },
+        ClientError::NotOffered("prompts"),
+        ClientError::NoSharedRevision {
+            supported: s("2024-10-07"),
+        },
+        ClientError::UnsupportedProtocolVersion {
+            method: "tools/list",
+            requested: s("2026-07-28"),
+            supported: s("2025-06-18"),
+        },
+        ClientError::TooManyPages {
+            method: "tools/list",
+            pages: 1000,
+        },
+    ]
+}
+
+fn samples() -> Vec<CommandError> {
+    let s = |x: &str| x.to_owned();
+    let (server, tool) = (s("demo"), s("delete_note"));
+    let form = |e: FormError| CommandError::from(ServersError::Form(e));
+    let provider = |e: ProviderFormError| CommandError::from(ModelsError::Form(e));
+    [
+        ServersError::BrokenConfig(ConfigProblem::Invalid {
+            path: s("/home/ada/.config/switchboard/config.json"),
+            line: 3,
+            column: 7,
+            message: s("expected `,` or `}`"),
+        })
+        .into(),
+        ServersError::NoServer(s("gone")).into(),
+        ServersError::NotRunning(s("demo")).into(),
+        ServersError::ShuttingDown.into(),
+        TrustError::Answer(AnswerError::NotPending(1234)).into(),
+        ServersError::NoSignIn(s("demo")).into(),
+        ServersError::NotLocal(s("remote")).into(),
+        ServersError::SignIn {
+            server: s("remote"),
+            detail: (&switchboard_mcp::auth::AuthError::Denied {
+                error: s("access_denied"),
+                description: None,
+            })
+                .into(),
+        }
+        .into(),
+        form(FormError::NoName),
+        form(FormError::BadName(s("a b"))),
+        form(FormError::Taken(s("demo"))),
+        form(FormError::NoCommand),
+        form(FormError::BadUrl(s("ftp://x"))),
+        form(FormError::Duplicate {
+            what: "header",
+            key: s("X-Key"),
+        }),
+        form(FormError::EmptySecret {
+            what: "env",
+            key: s("TOKEN"),
+        }),
+        form(FormError::BadToken),
+        form(FormError::SecretWithoutClient),
+        form(FormError::SecretWithoutIssuer),
+        form(FormError::NoClientId),
+        form(FormError::NoClientCredential),
+        form(FormError::BadKey(s("not PEM"))),
+        form(FormError::NoFile("the ID token file")),
+        form(FormError::NoIdentityProvider),
+        form(FormError::Changed(s("demo"))),
+        ExplorerError::NoTool {
+            server: server.clone(),
+            tool: tool.clone(),
+        }
+        .into(),
+        ExplorerError::ToolDisabled {
+            server: server.clone(),
+            tool: tool.clone(),
+        }
+        .into(),
+        ExplorerError::NotForViews {
+            server: server.clone(),
+            tool: tool.clone(),
+        }
+        .into(),
+        ExplorerError::Call(CallError::Client(ClientError::Request(
+            switchboard_mcp::connection::RequestError::Server {
+                method: s("tools/call"),
+                error: switchboard_mcp::jsonrpc::ErrorObject::new(-32602, "Unknown tool: nope"),
+            },
+        )))
+        .into(),
+        ExplorerError::Call(CallError::Denied {
+            tool: tool.clone(),
+            decided_by: DecidedBy::Timeout,
+        })
+        .into(),
+        ExplorerError::Call(CallError::Cancelled { tool: tool.clone() }).into(),
+    ]
+    .into_iter()
+    .chain(request_failures().map(|e| ExplorerError::Client(e).into()))
+    .chain([
+        ModelsError::NoProvider(s("local")).into(),
+        ModelsError::Provider(switchboard_providers::Error::Auth {
+            status: Some(401),
+            message: s("invalid x-api-key"),
+        })
+        .into(),
+        provider(ProviderFormError::NoName),
+        provider(ProviderFormError::BadName(s("a/b"))),
+        provider(ProviderFormError::Taken(s("local"))),
+        provider(ProviderFormError::EmptyKey),
+        provider(ProviderFormError::KeyGone(s("local"))),
+        provider(ProviderFormError::Changed(s("local"))),
+        TrustError::NotShared {
+            server: s("demo"),
+            folder: s("/home/ada/notes"),
+        }
+        .into(),
+        ChatError::NoModel.into(),
+        ChatError::NoModelOf(s("local")).into(),
+        ChatError::NoSuchModel(Chosen {
+            provider: s("local"),
+            model: s("big"),
+        })
+        .into(),
+        ChatError::ChatRunning.into(),
+        ChatError::DraftStopped.into(),
+        AgentError::NoAgent(s("Cursor")).into(),
+        AgentError::BadAgentName(s("")).into(),
+        ServersError::Install(InstallError::Missing(Sets::Environment {
+            name: s("WEATHER_API_KEY"),
+        }))
+        .into(),
+        ServersError::Install(InstallError::NotAChoice {
+            sets: Sets::Argument {
+                name: Some(s("--units")),
+            },
+            choices: s("metric, imperial"),
+        })
+        .into(),
+        ServersError::Install(InstallError::BadFormat {
+            sets: Sets::VariableOf {
+                name: s("token"),
+                of: Box::new(Sets::Header {
+                    name: s("Authorization"),
+                }),
+            },
+            format: s("number"),
+            value: s("ten"),
+        })
+        .into(),
+        ServersError::Install(InstallError::NotPlain(Sets::Address { name: s("tenant") })).into(),
+    ])
+    .collect()
+}
+
+#[test]
+fn the_windows_samples_of_each_kind_are_current() {
+    let samples = samples();
+    assert!(
+        samples.iter().all(|e| e.told.is_some()),
+        "each sample is told by kind: {samples:?}"
+    );
+    current(SAMPLES, &samples);
+}
+
+#[test]
+fn a_servers_refusal_is_not_told_by_kind_its_words_are_its_own() {
+    let refused = CommandError::from(ExplorerError::BadRequest("no such prompt".into()));
+    assert_eq!(refused.told, None);
+    assert_eq!(refused.message, "no such prompt");
+}
