@@ -7,9 +7,10 @@
 use serde::Serialize;
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::config::ConfigProblem;
+use switchboard_core::config::ImportError;
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
-use switchboard_core::registry::{InstallError, Sets};
+use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets};
 use switchboard_core::server_events::RequestFailure;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
@@ -170,6 +171,18 @@ pub enum Told {
     CallCancelled {
         tool: String,
     },
+    /// The registry could not be read.
+    Registry {
+        registry: RegistryError,
+    },
+    /// Another host's configuration could not be imported.
+    Import {
+        import: ImportError,
+    },
+    /// A `switchboard://` link that does not install.
+    InstallLink {
+        link: InstallLinkError,
+    },
     /// What went wrong with a model's provider.
     Provider {
         trouble: switchboard_providers::Trouble,
@@ -220,6 +233,14 @@ impl Tell for ServersError {
             },
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Install(install) => return install.told(),
+            Self::Client(client) => return client.told(),
+            Self::Registry(registry) => Told::Registry {
+                registry: registry.clone(),
+            },
+            Self::Import(import) => Told::Import {
+                import: import.clone(),
+            },
+            Self::InstallLink(link) => Told::InstallLink { link: link.clone() },
             _ => return None,
         })
     }

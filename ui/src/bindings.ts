@@ -1410,6 +1410,14 @@ export type ImportChoice_Serialize = {
 	toKeyring: boolean,
 };
 
+export type ImportError = { kind: "notJson"; of: string } | { kind: "noServers"; of: string } | { kind: "unknownFormat" } | { kind: "server"; of: {
+	name: string,
+	reason: string,
+} } | { kind: "unanswered"; of: {
+	server: string,
+	input: string,
+} };
+
 /**  What to import from a file of another host. */
 export type ImportRequest = ImportRequest_Serialize | ImportRequest_Deserialize;
 
@@ -1540,6 +1548,8 @@ export type Input_Serialize = {
 	placeholder?: string,
 	choices: string[],
 };
+
+export type InstallLinkError = { kind: "notOurs" } | { kind: "notInstall" } | { kind: "noName" } | { kind: "badName"; of: string } | { kind: "badVersion"; of: string } | { kind: "twice"; of: string } | { kind: "unknown"; of: string };
 
 /**  Links arrived: the window takes them (`take_install_links`). */
 export type InstallLinksArrived = null;
@@ -2492,6 +2502,56 @@ export type RegistryAdd_Serialize = {
 	/**  By prompt id; a prompt left out takes its default. */
 	answers: { [key in string]: string },
 };
+
+export type RegistryError = RegistryError_Serialize | RegistryError_Deserialize;
+
+export type RegistryError_Deserialize = { kind: "badUrl"; of: string } | { kind: "unreachable"; of: {
+	url: string,
+	reason: string,
+} } | { kind: "timedOut"; of: {
+	url: string,
+	seconds: number,
+} } | { kind: "redirected"; of: {
+	url: string,
+	to: string,
+} } | { kind: "status"; of: {
+	url: string,
+	status: string,
+	detail?: string | null,
+} } | { kind: "notFound"; of: {
+	name: string,
+	version: string,
+} } | { kind: "notTheApi"; of: {
+	url: string,
+	reason: string,
+} } | { kind: "tooLarge"; of: {
+	url: string,
+	mebibytes: number,
+} };
+
+export type RegistryError_Serialize = { kind: "badUrl"; of: string } | { kind: "unreachable"; of: {
+	url: string,
+	reason: string,
+} } | { kind: "timedOut"; of: {
+	url: string,
+	seconds: number,
+} } | { kind: "redirected"; of: {
+	url: string,
+	to: string,
+} } | { kind: "status"; of: {
+	url: string,
+	status: string,
+	detail: string | null,
+} } | { kind: "notFound"; of: {
+	name: string,
+	version: string,
+} } | { kind: "notTheApi"; of: {
+	url: string,
+	reason: string,
+} } | { kind: "tooLarge"; of: {
+	url: string,
+	mebibytes: number,
+} };
 
 /**  One version of a server the registry lists. */
 export type RegistryServer = RegistryServer_Serialize | RegistryServer_Deserialize;
@@ -3496,6 +3556,12 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The registry could not be read. */
+{ kind: "registry"; registry: RegistryError_Deserialize } | 
+/**  Another host's configuration could not be imported. */
+{ kind: "import"; import: ImportError } | 
+/**  A `switchboard://` link that does not install. */
+{ kind: "installLink"; link: InstallLinkError } | 
 /**  What went wrong with a model's provider. */
 { kind: "provider"; trouble: Trouble_Deserialize };
 
@@ -3512,6 +3578,12 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 { kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The registry could not be read. */
+{ kind: "registry"; registry: RegistryError_Serialize } | 
+/**  Another host's configuration could not be imported. */
+{ kind: "import"; import: ImportError } | 
+/**  A `switchboard://` link that does not install. */
+{ kind: "installLink"; link: InstallLinkError } | 
 /**  What went wrong with a model's provider. */
 { kind: "provider"; trouble: Trouble_Serialize };
 

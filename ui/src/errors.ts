@@ -1,9 +1,11 @@
-import type { CommandError, ConfigProblem, DecidedBy, Reason, RequestFailure, Sets, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, Sets, Told, Trouble } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
 import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
+import { installLinkErrorText, registryErrorText } from "./registry/errors";
+import { importErrorText } from "./servers/imports";
 import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
@@ -67,6 +69,9 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
   provider: "errors.provider",
+  registry: "errors.registry",
+  import: "errors.import",
+  installLink: "errors.installLink",
 };
 
 /**
@@ -96,6 +101,9 @@ function said(key: string, value: unknown): string {
   if (key === "decidedBy") return decidedByText(value as DecidedBy);
   if (key === "trouble") return troubleText(value as Trouble);
   if (key === "failure") return requestFailureText(value as RequestFailure);
+  if (key === "registry") return registryErrorText(value as RegistryError);
+  if (key === "import") return importErrorText(value as ImportError);
+  if (key === "link") return installLinkErrorText(value as InstallLinkError);
   // A sign-in's failure: why, as a server's state says it.
   if (key === "detail" && typeof value === "object" && value !== null) return reasonText(value as Reason);
   return String(value);

@@ -235,7 +235,85 @@ fn samples() -> Vec<CommandError> {
         .into(),
         ServersError::Install(InstallError::NotPlain(Sets::Address { name: s("tenant") })).into(),
     ])
+    .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
+    .chain(import_errors().map(|e| ServersError::Import(e).into()))
+    .chain(install_link_errors().map(|e| ServersError::InstallLink(e).into()))
     .collect()
+}
+
+/// One of each way reading the registry fails.
+fn registry_errors() -> [RegistryError; 9] {
+    let s = |x: &str| x.to_owned();
+    let url = || s("https://registry.modelcontextprotocol.io");
+    [
+        RegistryError::BadUrl(s("ftp://registry.example")),
+        RegistryError::Unreachable {
+            url: url(),
+            reason: s("dns error: failed to lookup address information"),
+        },
+        RegistryError::TimedOut {
+            url: url(),
+            seconds: 20,
+        },
+        RegistryError::Redirected {
+            url: url(),
+            to: s("https://elsewhere.example/"),
+        },
+        RegistryError::Status {
+            url: url(),
+            status: s("503 Service Unavailable"),
+            detail: Some(s("maintenance")),
+        },
+        RegistryError::Status {
+            url: url(),
+            status: s("404 Not Found"),
+            detail: None,
+        },
+        RegistryError::NotFound {
+            name: s("io.github.ada/weather"),
+            version: s("9.9.9"),
+        },
+        RegistryError::NotTheApi {
+            url: url(),
+            reason: s("missing field `servers`"),
+        },
+        RegistryError::TooLarge {
+            url: url(),
+            mebibytes: 8,
+        },
+    ]
+}
+
+/// One of each way importing another host's configuration fails.
+fn import_errors() -> [ImportError; 5] {
+    let s = |x: &str| x.to_owned();
+    [
+        ImportError::NotJson(s("expected `:` at line 3 column 9")),
+        ImportError::NoServers("mcpServers"),
+        ImportError::UnknownFormat,
+        ImportError::Server {
+            name: s("github"),
+            reason: s("it has neither a command nor a url"),
+        },
+        ImportError::Unanswered {
+            server: s("github"),
+            input: s("github_token"),
+        },
+    ]
+}
+
+/// One of each way a `switchboard://` link is refused.
+fn install_link_errors() -> [InstallLinkError; 7] {
+    let s = |x: &str| x.to_owned();
+    [
+        InstallLinkError::NotOurs,
+        InstallLinkError::NotInstall,
+        InstallLinkError::NoName,
+        InstallLinkError::BadName(s("weather")),
+        InstallLinkError::BadVersion(s("latest!")),
+        InstallLinkError::Twice(s("name")),
+        InstallLinkError::Unknown(s("run")),
+    ]
 }
 
 #[test]

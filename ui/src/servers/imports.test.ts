@@ -1,9 +1,10 @@
 import { act } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ImportWarning, Skipped } from "../bindings";
+import type { CommandError, ImportError, ImportWarning, Skipped } from "../bindings";
 import { applyLanguage } from "../i18n";
 import samples from "../testing/reasons.json";
-import { importWarningText, skippedText } from "./imports";
+import told from "../testing/told.json";
+import { importErrorText, importWarningText, skippedText } from "./imports";
 
 /** What an import warns of and why it skips a server, as the host words them (`src-tauri/told.rs`). */
 const warnings = samples.importWarnings as { text: string; warning: ImportWarning }[];
@@ -24,6 +25,18 @@ describe("what an import warns of and skips", () => {
       "未选中",
       '已有名为 "github" 的服务器',
       '文件中的另一个服务器将以 "twin" 导入',
+    ]);
+  });
+
+  it("says why a file cannot be imported, in Chinese, the parser's words and the file's names as they came", () => {
+    act(() => applyLanguage("zh-CN"));
+    const errors = (told as CommandError[]).flatMap((e) => (e.told?.kind === "import" ? [e.told.import as ImportError] : []));
+    expect(errors.map(importErrorText)).toEqual([
+      "不是有效的 JSON：expected `:` at line 3 column 9",
+      "没有找到服务器：应有一个 `mcpServers` 对象",
+      "不是 Switchboard 能导入的配置：应有一个 `mcpServers` 对象（Claude Desktop、Cursor）或 `servers` 对象（VS Code）",
+      '服务器 "github" 无法导入：it has neither a command nor a url',
+      '服务器 "github" 需要填写 "github_token"',
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ImportWarning, Skipped } from "../bindings";
+import type { ImportError, ImportWarning, Skipped } from "../bindings";
 import { t } from "../i18n";
 
 // Names and values are quoted as the host quotes them (a Rust string's debug form: JSON's).
@@ -32,5 +32,21 @@ export function skippedText(reason: Skipped): string {
       return t("serverForm.summary.taken", { name: quoted(reason.name) });
     case "claimedTwice":
       return t("serverForm.summary.claimedTwice", { name: quoted(reason.name) });
+  }
+}
+
+/** Why another host's configuration cannot be imported, in the window's language; the parser's words and the file's names as they came. */
+export function importErrorText(error: ImportError): string {
+  switch (error.kind) {
+    case "notJson":
+      return t("errors.import.notJson", { detail: error.of });
+    case "noServers":
+      return t("errors.import.noServers", { key: error.of });
+    case "unknownFormat":
+      return t("errors.import.unknownFormat");
+    case "server":
+      return t("errors.import.server", { name: quoted(error.of.name), reason: error.of.reason });
+    case "unanswered":
+      return t("errors.import.unanswered", { server: quoted(error.of.server), input: quoted(error.of.input) });
   }
 }

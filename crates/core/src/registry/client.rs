@@ -18,14 +18,21 @@ const MAX_ANSWER: usize = 8 << 20;
 /// Servers asked for in one page.
 pub const PAGE_SIZE: u32 = 30;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum RegistryError {
     #[error("the registry address {0:?} is not an http:// or https:// URL")]
     BadUrl(String),
     #[error("the registry at {url} could not be reached: {reason}")]
     Unreachable { url: String, reason: String },
-    #[error("the registry at {url} did not answer within {} s", ANSWER_TIMEOUT.as_secs())]
-    TimedOut { url: String },
+    #[error("the registry at {url} did not answer within {seconds} s")]
+    TimedOut { url: String, seconds: u64 },
     #[error("the registry at {url} sent you on to another site ({to}), which is not followed")]
     Redirected { url: String, to: String },
     #[error("the registry at {url} answered {status}{}", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
@@ -38,8 +45,8 @@ pub enum RegistryError {
     NotFound { name: String, version: String },
     #[error("the answer of {url} is not the registry's API: {reason}")]
     NotTheApi { url: String, reason: String },
-    #[error("the answer of {url} is larger than {} MiB", MAX_ANSWER >> 20)]
-    TooLarge { url: String },
+    #[error("the answer of {url} is larger than {mebibytes} MiB")]
+    TooLarge { url: String, mebibytes: usize },
 }
 
 /// What to list.
@@ -211,7 +218,10 @@ impl Registry {
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(|e| failed(&shown, &e))? {
             if body.len() + chunk.len() > MAX_ANSWER {
-                return Err(RegistryError::TooLarge { url: shown });
+                return Err(RegistryError::TooLarge {
+                    url: shown,
+                    mebibytes: MAX_ANSWER >> 20,
+                });
             }
             body.extend_from_slice(&chunk);
         }
@@ -243,6 +253,7 @@ fn failed(url: &str, error: &reqwest::Error) -> RegistryError {
     if error.is_timeout() {
         return RegistryError::TimedOut {
             url: url.to_owned(),
+            seconds: ANSWER_TIMEOUT.as_secs(),
         };
     }
     let mut reason = error.to_string();
