@@ -175,9 +175,11 @@ impl From<ModelsError> for CommandError {
         let code = match &err {
             ModelsError::NoProvider(_) => ErrorCode::NotFound,
             ModelsError::Form(ProviderFormError::Keyring(_)) => ErrorCode::System,
-            ModelsError::Form(_) | ModelsError::BadPrice(_) | ModelsError::BadProfile(_) => {
-                ErrorCode::Invalid
-            }
+            ModelsError::Form(_)
+            | ModelsError::BadPrice
+            | ModelsError::PriceUnnamed
+            | ModelsError::BadProfile
+            | ModelsError::ProfileUnnamed => ErrorCode::Invalid,
             ModelsError::Provider(_) => ErrorCode::Provider,
             ModelsError::BrokenConfig(_) | ModelsError::Config(_) => ErrorCode::Config,
             ModelsError::ShuttingDown => ErrorCode::System,

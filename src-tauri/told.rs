@@ -11,6 +11,7 @@ use switchboard_core::config::ImportError;
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets};
+use switchboard_core::secrets::SecretError;
 use switchboard_core::server_events::RequestFailure;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
@@ -121,6 +122,10 @@ pub enum Told {
     ProviderChanged {
         name: String,
     },
+    BadPrice,
+    PriceUnnamed,
+    BadProfile,
+    ProfileUnnamed,
     // Folders.
     NotShared {
         server: String,
@@ -170,6 +175,10 @@ pub enum Told {
     },
     CallCancelled {
         tool: String,
+    },
+    /// The keyring could not keep or give a secret.
+    Keyring {
+        keyring: SecretError,
     },
     /// The registry could not be read.
     Registry {
@@ -234,6 +243,9 @@ impl Tell for ServersError {
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Install(install) => return install.told(),
             Self::Client(client) => return client.told(),
+            Self::Keyring(keyring) => Told::Keyring {
+                keyring: keyring.clone(),
+            },
             Self::Registry(registry) => Told::Registry {
                 registry: registry.clone(),
             },
@@ -304,7 +316,9 @@ impl Tell for FormError {
             },
             Self::NoIdentityProvider => Told::NoIdentityProvider,
             Self::Changed(name) => Told::ServerChanged { name: name.clone() },
-            Self::Keyring(_) => return None,
+            Self::Keyring(keyring) => Told::Keyring {
+                keyring: keyring.clone(),
+            },
         })
     }
 }
@@ -371,6 +385,10 @@ impl Tell for ModelsError {
             Self::Provider(e) => Told::Provider {
                 trouble: e.trouble(),
             },
+            Self::BadPrice => Told::BadPrice,
+            Self::PriceUnnamed => Told::PriceUnnamed,
+            Self::BadProfile => Told::BadProfile,
+            Self::ProfileUnnamed => Told::ProfileUnnamed,
             _ => return None,
         })
     }
@@ -388,7 +406,9 @@ impl Tell for ProviderFormError {
                 provider: provider.clone(),
             },
             Self::Changed(name) => Told::ProviderChanged { name: name.clone() },
-            Self::Keyring(_) => return None,
+            Self::Keyring(keyring) => Told::Keyring {
+                keyring: keyring.clone(),
+            },
         })
     }
 }
@@ -454,6 +474,9 @@ impl Tell for AgentError {
             Self::BrokenConfig(problem) => return broken(problem),
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Host(desk) => return desk.told(),
+            Self::Keyring(keyring) => Told::Keyring {
+                keyring: keyring.clone(),
+            },
             _ => return None,
         })
     }

@@ -1636,6 +1636,9 @@ export type KeyValue_Serialize = {
 	stored: boolean,
 };
 
+/**  What was asked of the keyring. */
+export type KeyringAction = "store" | "read" | "delete";
+
 /**  A language the window speaks. */
 export type Language = "en" | "zh-CN";
 
@@ -2877,6 +2880,13 @@ export type Scope =
 /**  Kept in the configuration until revoked. */
 "always";
 
+/**  Why the keyring could not keep or give a secret: the keyring's own words as they came. */
+export type SecretError = { kind: "unavailable"; of: string } | { kind: "refused"; of: {
+	action: KeyringAction,
+	name: string,
+	detail: string,
+} };
+
 export type ServerForm = ServerForm_Serialize | ServerForm_Deserialize;
 
 export type ServerForm_Deserialize = {
@@ -3551,11 +3561,13 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
-{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
+{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
 { kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The keyring could not keep or give a secret. */
+{ kind: "keyring"; keyring: SecretError } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Deserialize } | 
 /**  Another host's configuration could not be imported. */
@@ -3573,11 +3585,13 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
-{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
+{ kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
 { kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
+/**  The keyring could not keep or give a secret. */
+{ kind: "keyring"; keyring: SecretError } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Serialize } | 
 /**  Another host's configuration could not be imported. */

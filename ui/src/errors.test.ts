@@ -27,6 +27,15 @@ describe("the host's errors", () => {
     expect(of("request")).toBe("服务器对 tools/call 返回了错误：Unknown tool: nope（代码 -32602）");
     expect(of("callDenied")).toBe("对 delete_note 的调用被拒绝（超时）");
     expect(of("provider")).toBe("提供方拒绝了 API 密钥（HTTP 401）：invalid x-api-key");
+    expect(of("badPrice")).toBe("价格是每百万词元的美元数，0 或以上");
+    expect(of("profileUnnamed")).toBe("配置针对某个模型：请填写模型名称");
+    const keyring = told.filter((e) => e.told?.kind === "keyring").map(errorMessage);
+    expect(keyring).toEqual([
+      "密钥环不可用：The name org.freedesktop.secrets was not provided by any .service files",
+      '密钥环拒绝保存机密 "demo/env/API_KEY"：the collection is locked',
+      '密钥环拒绝读取机密 "provider/local/api-key"：the collection is locked',
+      '密钥环拒绝删除机密 "agent/Cursor/token"：the collection is locked',
+    ]);
     expect(of("signIn")).toContain("授权服务器拒绝了：access_denied");
     expect(of("installBadFormat")).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
     expect(of("installMissing")).toBe("环境变量 WEATHER_API_KEY 需要填写");

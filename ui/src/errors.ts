@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, Sets, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, Told, Trouble } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -69,6 +69,11 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
   provider: "errors.provider",
+  keyring: "errors.keyring",
+  badPrice: "errors.badPrice",
+  priceUnnamed: "errors.priceUnnamed",
+  badProfile: "errors.badProfile",
+  profileUnnamed: "errors.profileUnnamed",
   registry: "errors.registry",
   import: "errors.import",
   installLink: "errors.installLink",
@@ -102,6 +107,7 @@ function said(key: string, value: unknown): string {
   if (key === "trouble") return troubleText(value as Trouble);
   if (key === "failure") return requestFailureText(value as RequestFailure);
   if (key === "registry") return registryErrorText(value as RegistryError);
+  if (key === "keyring") return keyringText(value as SecretError);
   if (key === "import") return importErrorText(value as ImportError);
   if (key === "link") return installLinkErrorText(value as InstallLinkError);
   // A sign-in's failure: why, as a server's state says it.
@@ -119,5 +125,15 @@ export function configProblemText(problem: ConfigProblem): string {
       return t("errors.config.invalid", { path: problem.path, message: problem.message, line: String(problem.line), column: String(problem.column) });
     case "said":
       return problem.text;
+  }
+}
+
+/** Why the keyring could not keep or give a secret, in the window's language; the keyring's own words as they came, the secret's name quoted as the host quotes it. */
+export function keyringText(error: SecretError): string {
+  switch (error.kind) {
+    case "unavailable":
+      return t("errors.keyring.unavailable", { detail: error.of });
+    case "refused":
+      return t("errors.keyring.refused", { action: error.of.action, name: JSON.stringify(error.of.name), detail: error.of.detail });
   }
 }

@@ -10,16 +10,44 @@ const SERVICE: &str = "switchboard";
 /// `SWITCHBOARD_CONFIG`) apart from the person's own.
 pub const SERVICE_ENV: &str = "SWITCHBOARD_KEYRING_SERVICE";
 
-#[derive(Debug, thiserror::Error)]
+/// Why the keyring could not keep or give a secret: the keyring's own words as they came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SecretError {
     #[error("the keyring is not available: {0}")]
     Unavailable(String),
     #[error("the keyring refused to {action} the secret {name:?}: {detail}")]
     Refused {
-        action: &'static str,
+        action: KeyringAction,
         name: String,
         detail: String,
     },
+}
+
+/// What was asked of the keyring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum KeyringAction {
+    Store,
+    Read,
+    Delete,
+}
+
+impl std::fmt::Display for KeyringAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Store => "store",
+            Self::Read => "read",
+            Self::Delete => "delete",
+        })
+    }
 }
 
 /// The OS keyring (the Secret Service on Linux).
@@ -74,7 +102,7 @@ impl Secrets {
         self.call(name, move |entry, name| {
             entry
                 .set_password(&value)
-                .map_err(|e| refused("store", name, e))
+                .map_err(|e| refused(KeyringAction::Store, name, e))
         })
         .await
     }
@@ -84,7 +112,7 @@ impl Secrets {
         self.call(name, |entry, name| match entry.get_password() {
             Ok(value) => Ok(Some(value)),
             Err(keyring::Error::NoEntry) => Ok(None),
-            Err(e) => Err(refused("read", name, e)),
+            Err(e) => Err(refused(KeyringAction::Read, name, e)),
         })
         .await
     }
@@ -94,13 +122,13 @@ impl Secrets {
         self.call(name, |entry, name| match entry.delete_credential() {
             Ok(()) => Ok(true),
             Err(keyring::Error::NoEntry) => Ok(false),
-            Err(e) => Err(refused("delete", name, e)),
+            Err(e) => Err(refused(KeyringAction::Delete, name, e)),
         })
         .await
     }
 }
 
-fn refused(action: &'static str, name: &str, error: keyring::Error) -> SecretError {
+fn refused(action: KeyringAction, name: &str, error: keyring::Error) -> SecretError {
     match error {
         keyring::Error::PlatformFailure(e) | keyring::Error::NoStorageAccess(e) => {
             SecretError::Unavailable(e.to_string())

@@ -213,8 +213,8 @@ pub enum FormError {
     EmptySecret { what: &'static str, key: String },
     #[error("the server {0:?} changed in the configuration file meanwhile; open it again")]
     Changed(String),
-    #[error("{0}")]
-    Keyring(String),
+    #[error(transparent)]
+    Keyring(switchboard_core::secrets::SecretError),
 }
 
 pub fn valid_name(name: &str) -> Result<(), FormError> {

@@ -141,10 +141,9 @@ impl Profile {
         *self == Self::NONE
     }
 
-    /// Why it cannot be kept, if it cannot: a size of no tokens.
-    pub fn problem(&self) -> Option<&'static str> {
-        (self.context_tokens == Some(0) || self.max_output == Some(0))
-            .then_some("a model's context and longest answer are a number of tokens, 1 or more")
+    /// Whether it can be kept: no size of no tokens.
+    pub fn is_valid(&self) -> bool {
+        self.context_tokens != Some(0) && self.max_output != Some(0)
     }
 }
 

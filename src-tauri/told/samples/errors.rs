@@ -1,6 +1,7 @@
 //! One real error of each kind the host tells (`ui/src/testing/told.json`).
 
 use switchboard_core::sampling::Chosen;
+use switchboard_core::secrets::{KeyringAction, SecretError};
 
 use super::current;
 use crate::CommandError;
@@ -234,6 +235,32 @@ fn samples() -> Vec<CommandError> {
         })
         .into(),
         ServersError::Install(InstallError::NotPlain(Sets::Address { name: s("tenant") })).into(),
+    ])
+    .chain([
+        ServersError::Keyring(SecretError::Unavailable(s(
+            "The name org.freedesktop.secrets was not provided by any .service files",
+        )))
+        .into(),
+        form(FormError::Keyring(SecretError::Refused {
+            action: KeyringAction::Store,
+            name: s("demo/env/API_KEY"),
+            detail: s("the collection is locked"),
+        })),
+        ModelsError::BadPrice.into(),
+        ModelsError::PriceUnnamed.into(),
+        ModelsError::BadProfile.into(),
+        ModelsError::ProfileUnnamed.into(),
+        provider(ProviderFormError::Keyring(SecretError::Refused {
+            action: KeyringAction::Read,
+            name: s("provider/local/api-key"),
+            detail: s("the collection is locked"),
+        })),
+        AgentError::Keyring(SecretError::Refused {
+            action: KeyringAction::Delete,
+            name: s("agent/Cursor/token"),
+            detail: s("the collection is locked"),
+        })
+        .into(),
     ])
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
     .chain(import_errors().map(|e| ServersError::Import(e).into()))

@@ -593,11 +593,10 @@ impl ModelPrice {
             + per(cache_read, self.cache_read.unwrap_or(self.input))
     }
 
-    /// Why these prices cannot be kept, if they cannot.
-    pub fn problem(&self) -> Option<&'static str> {
+    /// Whether these prices can be kept: each a number of dollars, 0 or more.
+    pub fn is_valid(&self) -> bool {
         let fine = |p: f64| p.is_finite() && p >= 0.0;
-        (!fine(self.input) || !fine(self.output) || !self.cache_read.is_none_or(fine))
-            .then_some("a price is a number of dollars per million tokens, 0 or more")
+        fine(self.input) && fine(self.output) && self.cache_read.is_none_or(fine)
     }
 }
 

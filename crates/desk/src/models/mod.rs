@@ -144,8 +144,8 @@ pub enum ProviderFormError {
     KeyGone(String),
     #[error("the provider {0:?} changed in the configuration file meanwhile; open it again")]
     Changed(String),
-    #[error("{0}")]
-    Keyring(String),
+    #[error(transparent)]
+    Keyring(switchboard_core::secrets::SecretError),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -159,10 +159,14 @@ pub enum ModelsError {
     Provider(#[from] switchboard_providers::Error),
     #[error("the configuration file must be fixed first: {0}")]
     BrokenConfig(switchboard_core::config::ConfigProblem),
-    #[error("{0}")]
-    BadPrice(&'static str),
-    #[error("{0}")]
-    BadProfile(&'static str),
+    #[error("a price is a number of dollars per million tokens, 0 or more")]
+    BadPrice,
+    #[error("a price is for a model: name it")]
+    PriceUnnamed,
+    #[error("a model's context and longest answer are a number of tokens, 1 or more")]
+    BadProfile,
+    #[error("a profile is of a model: name it")]
+    ProfileUnnamed,
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("Switchboard is shutting down")]
@@ -205,7 +209,7 @@ impl Models {
 }
 
 fn keyring(e: SecretError) -> ProviderFormError {
-    ProviderFormError::Keyring(e.to_string())
+    ProviderFormError::Keyring(e)
 }
 
 /// Checks a provider's name: the same characters as a server's.
@@ -507,11 +511,11 @@ impl Models {
         model: &str,
         price: Option<ModelPrice>,
     ) -> Result<(), ModelsError> {
-        if let Some(problem) = price.as_ref().and_then(ModelPrice::problem) {
-            return Err(ModelsError::BadPrice(problem));
+        if price.as_ref().is_some_and(|p| !p.is_valid()) {
+            return Err(ModelsError::BadPrice);
         }
         if model.trim().is_empty() {
-            return Err(ModelsError::BadPrice("a price is for a model: name it"));
+            return Err(ModelsError::PriceUnnamed);
         }
         self.set_of_model(provider, model, price, |entry| &mut entry.prices)
             .await
@@ -525,11 +529,11 @@ impl Models {
         model: &str,
         profile: Option<Profile>,
     ) -> Result<(), ModelsError> {
-        if let Some(problem) = profile.as_ref().and_then(Profile::problem) {
-            return Err(ModelsError::BadProfile(problem));
+        if profile.as_ref().is_some_and(|p| !p.is_valid()) {
+            return Err(ModelsError::BadProfile);
         }
         if model.trim().is_empty() {
-            return Err(ModelsError::BadProfile("a profile is of a model: name it"));
+            return Err(ModelsError::ProfileUnnamed);
         }
         let profile = profile.filter(|p| !p.is_empty());
         self.set_of_model(provider, model, profile, |entry| &mut entry.profiles)

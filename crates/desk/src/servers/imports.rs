@@ -315,7 +315,7 @@ impl Servers {
                 self.secrets
                     .set(secret, value)
                     .await
-                    .map_err(|e| FormError::Keyring(e.to_string()))?;
+                    .map_err(FormError::Keyring)?;
             }
         }
         self.edit(move |config| {

@@ -260,7 +260,7 @@ impl Servers {
     /// was), before the configuration names them.
     async fn store_secrets(&self, new: &[NewSecret]) -> Result<(), ServersError> {
         let secrets = &self.secrets;
-        let keyring = |e: SecretError| FormError::Keyring(e.to_string());
+        let keyring = FormError::Keyring;
         for secret in new {
             let value = match &secret.value {
                 SecretValue::Given(value) => value.clone(),

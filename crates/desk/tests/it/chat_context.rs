@@ -327,7 +327,7 @@ async fn a_model_that_refuses_images_is_learned_kept_and_can_be_corrected() {
         .set_model_profile("standin", "model-test", Some(wrong))
         .await;
     assert!(
-        matches!(refused, Err(ModelsError::BadProfile(_))),
+        matches!(refused, Err(ModelsError::BadProfile)),
         "{refused:?}"
     );
     let said = switchboard_providers::Profile {

@@ -423,7 +423,7 @@ async fn what_each_answer_took_is_kept_and_costed_by_the_prices_the_person_gave(
         models
             .set_model_price("standin", "model-b", Some(negative))
             .await,
-        Err(ModelsError::BadPrice(_))
+        Err(ModelsError::BadPrice)
     ));
     let chats = world.desk.chats();
     let id = chats.create_conversation(None).await.unwrap().id;
