@@ -5,6 +5,7 @@
 //! as it came.
 
 use serde::Serialize;
+use switchboard_core::agent_setup::SetupError;
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::config::ConfigProblem;
 use switchboard_core::config::ImportError;
@@ -179,6 +180,10 @@ pub enum Told {
     /// The keyring could not keep or give a secret.
     Keyring {
         keyring: SecretError,
+    },
+    /// An app's configuration was not changed to reach the gateway.
+    AgentSetup {
+        setup: SetupError,
     },
     /// The registry could not be read.
     Registry {
@@ -474,6 +479,9 @@ impl Tell for AgentError {
             Self::BrokenConfig(problem) => return broken(problem),
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Host(desk) => return desk.told(),
+            Self::Setup(setup) => Told::AgentSetup {
+                setup: setup.clone(),
+            },
             Self::Keyring(keyring) => Told::Keyring {
                 keyring: keyring.clone(),
             },

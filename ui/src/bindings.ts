@@ -1220,6 +1220,12 @@ export type DesktopSettings_Serialize = {
 	theme: Theme | null,
 };
 
+export type EditError = { kind: "malformed"; of: {
+	line: number,
+	column: number,
+	message: string,
+} } | { kind: "notAnObject" } | { kind: "serversNotAnObject"; of: string };
+
 /**
  *  How hard a reasoning model thinks: OpenAI's `reasoning_effort`, or a budget of
  *  Anthropic's extended thinking.
@@ -3167,6 +3173,27 @@ export type Sets_Serialize =
 /**  A variable in the value of another. */
 { kind: "variableOf"; name: string; of: Sets_Serialize };
 
+/**
+ *  Why an app's configuration was not changed: by kind, the paths and the system's words
+ *  as they came.
+ */
+export type SetupError = { kind: "unreadable"; of: {
+	path: string,
+	error: EditError,
+} } | { kind: "alreadySetUp"; of: {
+	app: string,
+	agent: string,
+	path: string,
+} } | { kind: "changed"; of: {
+	path: string,
+} } | { kind: "read"; of: {
+	path: string,
+	error: string,
+} } | { kind: "write"; of: {
+	path: string,
+	error: string,
+} } | { kind: "noHome" } | { kind: "interrupted"; of: string };
+
 /**  What adding Switchboard to an app's file changes. */
 export type SetupPlan = {
 	app: AgentApp,
@@ -3568,6 +3595,8 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */
 { kind: "keyring"; keyring: SecretError } | 
+/**  An app's configuration was not changed to reach the gateway. */
+{ kind: "agentSetup"; setup: SetupError } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Deserialize } | 
 /**  Another host's configuration could not be imported. */
@@ -3592,6 +3621,8 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 { kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */
 { kind: "keyring"; keyring: SecretError } | 
+/**  An app's configuration was not changed to reach the gateway. */
+{ kind: "agentSetup"; setup: SetupError } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Serialize } | 
 /**  Another host's configuration could not be imported. */

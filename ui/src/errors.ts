@@ -1,7 +1,8 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
+import { setupErrorText } from "./agents/setupError";
 import { decidedByText } from "./activity/decisions";
 import { setsText } from "./registry/sets";
 import { installLinkErrorText, registryErrorText } from "./registry/errors";
@@ -74,6 +75,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   priceUnnamed: "errors.priceUnnamed",
   badProfile: "errors.badProfile",
   profileUnnamed: "errors.profileUnnamed",
+  agentSetup: "errors.agentSetup",
   registry: "errors.registry",
   import: "errors.import",
   installLink: "errors.installLink",
@@ -108,6 +110,7 @@ function said(key: string, value: unknown): string {
   if (key === "failure") return requestFailureText(value as RequestFailure);
   if (key === "registry") return registryErrorText(value as RegistryError);
   if (key === "keyring") return keyringText(value as SecretError);
+  if (key === "setup") return setupErrorText(value as SetupError);
   if (key === "import") return importErrorText(value as ImportError);
   if (key === "link") return installLinkErrorText(value as InstallLinkError);
   // A sign-in's failure: why, as a server's state says it.

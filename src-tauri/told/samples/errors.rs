@@ -1,5 +1,6 @@
 //! One real error of each kind the host tells (`ui/src/testing/told.json`).
 
+use switchboard_core::agent_setup::{EditError, SetupError};
 use switchboard_core::sampling::Chosen;
 use switchboard_core::secrets::{KeyringAction, SecretError};
 
@@ -262,6 +263,7 @@ fn samples() -> Vec<CommandError> {
         })
         .into(),
     ])
+    .chain(setup_errors().map(|e| AgentError::Setup(e).into()))
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
     .chain(import_errors().map(|e| ServersError::Import(e).into()))
     .chain(install_link_errors().map(|e| ServersError::InstallLink(e).into()))
@@ -358,4 +360,39 @@ fn a_servers_refusal_is_not_told_by_kind_its_words_are_its_own() {
     let refused = CommandError::from(ExplorerError::BadRequest("no such prompt".into()));
     assert_eq!(refused.told, None);
     assert_eq!(refused.message, "no such prompt");
+}
+
+/// One of each way changing an app's configuration for an agent is refused.
+fn setup_errors() -> [SetupError; 9] {
+    let s = |x: &str| x.to_owned();
+    let path = || std::path::PathBuf::from("/home/ada/.cursor/mcp.json");
+    let unreadable = |error| SetupError::Unreadable {
+        path: path(),
+        error,
+    };
+    [
+        unreadable(EditError::Malformed {
+            line: 4,
+            column: 2,
+            message: s("expected `,` or `}`"),
+        }),
+        unreadable(EditError::NotAnObject),
+        unreadable(EditError::ServersNotAnObject("mcpServers")),
+        SetupError::AlreadySetUp {
+            app: "Cursor",
+            agent: s("Cursor"),
+            path: path(),
+        },
+        SetupError::Changed { path: path() },
+        SetupError::Read {
+            path: path(),
+            error: s("Permission denied (os error 13)"),
+        },
+        SetupError::Write {
+            path: path(),
+            error: s("No space left on device (os error 28)"),
+        },
+        SetupError::NoHome,
+        SetupError::Interrupted(s("task 7 panicked")),
+    ]
 }

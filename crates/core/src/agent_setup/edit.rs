@@ -13,7 +13,14 @@ use serde_json::Value;
 
 use super::apps::Syntax;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum EditError {
     #[error("{message} (line {line}, column {column})")]
     Malformed {

@@ -27,6 +27,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 pub use apps::{APPS, AgentApp};
+pub use edit::EditError;
 pub use plan::{SetupError, SetupPlan, apply, plan};
 
 /// The name Switchboard's entry has in every agent's configuration.

@@ -35,7 +35,16 @@ pub struct SetupPlan {
     pub diff: String,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why an app's configuration was not changed: by kind, the paths and the system's words
+/// as they came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SetupError {
     #[error("{} cannot be changed: {error}; fix or remove it first (the file was left as it is)", path.display())]
     Unreadable { path: PathBuf, error: EditError },
@@ -51,9 +60,9 @@ pub enum SetupError {
     #[error("{} changed since the change was shown; nothing was written: look at the change again", path.display())]
     Changed { path: PathBuf },
     #[error("could not read {}: {error}", path.display())]
-    Read { path: PathBuf, error: io::Error },
+    Read { path: PathBuf, error: String },
     #[error("could not write {}: {error}; the file was left as it was", path.display())]
-    Write { path: PathBuf, error: io::Error },
+    Write { path: PathBuf, error: String },
     #[error("there is no home folder to find the apps' configuration in")]
     NoHome,
     #[error("the change did not finish: {0}")]
@@ -67,7 +76,7 @@ fn read(path: &Path) -> Result<Option<String>, SetupError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(SetupError::Read {
             path: path.to_owned(),
-            error,
+            error: error.to_string(),
         }),
     }
 }
@@ -134,6 +143,8 @@ pub fn apply(plan: &SetupPlan) -> Result<(), SetupError> {
     if now.as_deref() != read_then {
         return Err(SetupError::Changed { path });
     }
-    atomic_file::replace(&path, plan.proposed.as_bytes())
-        .map_err(|error| SetupError::Write { path, error })
+    atomic_file::replace(&path, plan.proposed.as_bytes()).map_err(|error| SetupError::Write {
+        path,
+        error: error.to_string(),
+    })
 }
