@@ -11,9 +11,11 @@ use switchboard_core::config::ConfigProblem;
 use switchboard_core::config::ImportError;
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
+use switchboard_core::links::LinkError;
 use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets};
 use switchboard_core::secrets::SecretError;
 use switchboard_core::server_events::RequestFailure;
+use switchboard_core::views::ViewError;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
 use switchboard_desk::explorer::ExplorerError;
@@ -25,7 +27,7 @@ use switchboard_mcp::client::ClientError;
 
 /// An error of the host's own, by kind, with what it names (servers, tools, names the
 /// person typed: never translated).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -185,6 +187,21 @@ pub enum Told {
     AgentSetup {
         setup: SetupError,
     },
+    /// A link a server gave is not opened.
+    Link {
+        link: LinkError,
+    },
+    /// A server's view cannot be shown.
+    View {
+        view: Box<ViewError>,
+    },
+    /// The server needs the person to finish `steps` pages in a browser before the call;
+    /// `opened` of them were opened. The call was not made.
+    StepsInBrowser {
+        server: String,
+        steps: usize,
+        opened: usize,
+    },
     /// The registry could not be read.
     Registry {
         registry: RegistryError,
@@ -258,6 +275,7 @@ impl Tell for ServersError {
                 import: import.clone(),
             },
             Self::InstallLink(link) => Told::InstallLink { link: link.clone() },
+            Self::Link(link) => Told::Link { link: link.clone() },
             _ => return None,
         })
     }
@@ -351,6 +369,19 @@ impl Tell for ExplorerError {
             },
             Self::Call(call) => return call.told(),
             Self::Client(client) => return client.told(),
+            Self::View(ViewError::Read(client)) => return client.told(),
+            Self::View(view) => Told::View {
+                view: Box::new(view.clone()),
+            },
+            Self::StepsInBrowser {
+                server,
+                steps,
+                opened,
+            } => Told::StepsInBrowser {
+                server: server.clone(),
+                steps: *steps,
+                opened: *opened,
+            },
             _ => return None,
         })
     }
@@ -426,6 +457,7 @@ impl Tell for TrustError {
                 server: server.clone(),
                 folder: folder.clone(),
             }),
+            Self::Link(link) => Some(Told::Link { link: link.clone() }),
             _ => None,
         }
     }

@@ -1663,6 +1663,13 @@ export type LeftOutTool = {
 	tool: string,
 };
 
+export type LinkError = { kind: "unreadable"; of: {
+	link: string,
+	reason: string,
+} } | { kind: "notWeb"; of: {
+	scheme: string,
+} } | { kind: "credentials" };
+
 /**  What to list. */
 export type ListQuery = ListQuery_Serialize | ListQuery_Deserialize;
 
@@ -3597,6 +3604,15 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "keyring"; keyring: SecretError } | 
 /**  An app's configuration was not changed to reach the gateway. */
 { kind: "agentSetup"; setup: SetupError } | 
+/**  A link a server gave is not opened. */
+{ kind: "link"; link: LinkError } | 
+/**  A server's view cannot be shown. */
+{ kind: "view"; view: ViewError_Deserialize } | 
+/**
+ *  The server needs the person to finish `steps` pages in a browser before the call;
+ *  `opened` of them were opened. The call was not made.
+ */
+{ kind: "stepsInBrowser"; server: string; steps: number; opened: number } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Deserialize } | 
 /**  Another host's configuration could not be imported. */
@@ -3623,6 +3639,15 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
 { kind: "keyring"; keyring: SecretError } | 
 /**  An app's configuration was not changed to reach the gateway. */
 { kind: "agentSetup"; setup: SetupError } | 
+/**  A link a server gave is not opened. */
+{ kind: "link"; link: LinkError } | 
+/**  A server's view cannot be shown. */
+{ kind: "view"; view: ViewError_Serialize } | 
+/**
+ *  The server needs the person to finish `steps` pages in a browser before the call;
+ *  `opened` of them were opened. The call was not made.
+ */
+{ kind: "stepsInBrowser"; server: string; steps: number; opened: number } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Serialize } | 
 /**  Another host's configuration could not be imported. */
@@ -3934,6 +3959,38 @@ export type ViewChange = {
 	/**  The server is launched otherwise than when the view was pinned. */
 	serverChanged: boolean,
 };
+
+/**
+ *  Why a server's view cannot be shown. Serialized by kind, but for `Read`, which is told
+ *  as the request's failure.
+ */
+export type ViewError = ViewError_Serialize | ViewError_Deserialize;
+
+/**
+ *  Why a server's view cannot be shown. Serialized by kind, but for `Read`, which is told
+ *  as the request's failure.
+ */
+export type ViewError_Deserialize = { kind: "notUi"; of: string } | { kind: "notHtml"; of: {
+	uri: string,
+	found?: string | null,
+} } | { kind: "empty"; of: string } | { kind: "tooLarge"; of: {
+	uri: string,
+	bytes: number,
+	most: number,
+} } | { kind: "notText"; of: string } | { kind: "notFile"; of: string };
+
+/**
+ *  Why a server's view cannot be shown. Serialized by kind, but for `Read`, which is told
+ *  as the request's failure.
+ */
+export type ViewError_Serialize = { kind: "notUi"; of: string } | { kind: "notHtml"; of: {
+	uri: string,
+	found: string | null,
+} } | { kind: "empty"; of: string } | { kind: "tooLarge"; of: {
+	uri: string,
+	bytes: number,
+	most: number,
+} } | { kind: "notText"; of: string } | { kind: "notFile"; of: string };
 
 /**
  *  A view as it was shown: its HTML's hash and size and what it was let load, for its

@@ -29,6 +29,25 @@ describe("the host's errors", () => {
     expect(of("provider")).toBe("提供方拒绝了 API 密钥（HTTP 401）：invalid x-api-key");
     expect(of("badPrice")).toBe("价格是每百万词元的美元数，0 或以上");
     expect(of("profileUnnamed")).toBe("配置针对某个模型：请填写模型名称");
+    const says = (kind: string) => told.filter((e) => e.told?.kind === kind).map(errorMessage);
+    expect(says("link")).toEqual([
+      '"htp//example" 不是网址：relative URL without a base',
+      "只打开 http 和 https 链接，不打开 file: 链接",
+      "主机前带有用户名或密码的链接不会被打开：它看起来是一个网站，实际去往另一个",
+    ]);
+    expect(says("view")).toEqual([
+      "https://board.example/main.html 不是视图：视图的 URI 以 ui:// 开头",
+      "服务器的 ui://board/main.html 类型为 text/plain，而不是 text/html;profile=mcp-app",
+      "服务器的 ui://board/main.html 没有内容",
+      "服务器的 ui://board/main.html 有 9000000 字节，超过视图的上限（5242880）",
+      "服务器的 ui://board/main.html 不是文本（它的字节不是 UTF-8，也不是 base64）",
+      "ui://board/logo.png 无法保存：它的 blob 不是 base64",
+    ]);
+    expect(says("stepsInBrowser")).toEqual([
+      "payments 需要你先在浏览器中完成页面，再进行这次调用：完成后请再试一次",
+      "payments 需要你先在浏览器中完成页面，再进行这次调用：完成后请再试一次",
+      "payments 需要你先在浏览器中完成页面，再进行这次调用，但你没有打开；调用没有进行",
+    ]);
     const keyring = told.filter((e) => e.told?.kind === "keyring").map(errorMessage);
     expect(keyring).toEqual([
       "密钥环不可用：The name org.freedesktop.secrets was not provided by any .service files",

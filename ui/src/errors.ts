@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -76,6 +76,9 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   badProfile: "errors.badProfile",
   profileUnnamed: "errors.profileUnnamed",
   agentSetup: "errors.agentSetup",
+  link: "errors.link",
+  view: "errors.view",
+  stepsInBrowser: "errors.stepsInBrowser",
   registry: "errors.registry",
   import: "errors.import",
   installLink: "errors.installLink",
@@ -89,6 +92,10 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
 export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
+    if (err.told?.kind === "stepsInBrowser") {
+      const { server, steps, opened } = err.told;
+      return t(opened === steps ? "errors.stepsInBrowser" : "errors.stepsNotOpened", { server, steps });
+    }
     if (err.told) {
       const { kind, ...values } = err.told;
       // Ids and counts are shown as the host wrote them, not as numbers to format; what an
@@ -111,8 +118,10 @@ function said(key: string, value: unknown): string {
   if (key === "registry") return registryErrorText(value as RegistryError);
   if (key === "keyring") return keyringText(value as SecretError);
   if (key === "setup") return setupErrorText(value as SetupError);
+  if (key === "link" && typeof value === "object") return linkErrorText(value as LinkError | InstallLinkError);
+  if (key === "view") return viewErrorText(value as ViewError);
   if (key === "import") return importErrorText(value as ImportError);
-  if (key === "link") return installLinkErrorText(value as InstallLinkError);
+
   // A sign-in's failure: why, as a server's state says it.
   if (key === "detail" && typeof value === "object" && value !== null) return reasonText(value as Reason);
   return String(value);
@@ -138,5 +147,37 @@ export function keyringText(error: SecretError): string {
       return t("errors.keyring.unavailable", { detail: error.of });
     case "refused":
       return t("errors.keyring.refused", { action: error.of.action, name: JSON.stringify(error.of.name), detail: error.of.detail });
+  }
+}
+
+/** Why a link is not opened or followed: a server's link (`LinkError`) or a `switchboard://` link that does not install. */
+function linkErrorText(error: LinkError | InstallLinkError): string {
+  switch (error.kind) {
+    case "unreadable":
+      return t("errors.link.unreadable", { link: JSON.stringify(error.of.link), reason: error.of.reason });
+    case "notWeb":
+      return t("errors.link.notWeb", { scheme: error.of.scheme });
+    case "credentials":
+      return t("errors.link.credentials");
+    default:
+      return installLinkErrorText(error);
+  }
+}
+
+/** Why a server's view cannot be shown; sizes as the host counts them. */
+function viewErrorText(error: ViewError): string {
+  switch (error.kind) {
+    case "notUi":
+      return t("errors.view.notUi", { uri: error.of });
+    case "notHtml":
+      return error.of.found == null ? t("errors.view.noType", { uri: error.of.uri }) : t("errors.view.notHtml", { uri: error.of.uri, type: error.of.found });
+    case "empty":
+      return t("errors.view.empty", { uri: error.of });
+    case "tooLarge":
+      return t("errors.view.tooLarge", { uri: error.of.uri, bytes: String(error.of.bytes), most: String(error.of.most) });
+    case "notText":
+      return t("errors.view.notText", { uri: error.of });
+    case "notFile":
+      return t("errors.view.notFile", { uri: error.of });
   }
 }

@@ -28,21 +28,38 @@ pub struct View {
     pub sha256: String,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why a server's view cannot be shown. Serialized by kind, but for `Read`, which is told
+/// as the request's failure.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ViewError {
     #[error("{0} is not a view: a view's URI begins with ui://")]
     NotUi(String),
-    #[error("the server's {uri} is of type {found:?}, not {HTML_MIME}")]
+    #[error("the server's {uri} is {}, not {HTML_MIME}", match found {
+        Some(found) => format!("of type {found}"),
+        None => "of no type".to_owned(),
+    })]
     NotHtml { uri: String, found: Option<String> },
     #[error("the server's {0} has no contents")]
     Empty(String),
-    #[error("the server's {uri} is {bytes} bytes, more than a view may be ({MOST_BYTES})")]
-    TooLarge { uri: String, bytes: usize },
+    #[error("the server's {uri} is {bytes} bytes, more than a view may be ({most})")]
+    TooLarge {
+        uri: String,
+        bytes: usize,
+        most: usize,
+    },
     #[error("the server's {0} is not text (its bytes are not UTF-8, or not base64)")]
     NotText(String),
     #[error("{0} cannot be saved: its blob is not base64")]
     NotFile(String),
     #[error(transparent)]
+    #[serde(skip)]
     Read(#[from] ClientError),
 }
 
@@ -93,6 +110,7 @@ pub async fn read(
         return Err(ViewError::TooLarge {
             uri: uri.to_owned(),
             bytes: html.len(),
+            most: MOST_BYTES,
         });
     }
     let said = meta.as_ref().filter(|m| m.contains_key("ui")).or(listed);

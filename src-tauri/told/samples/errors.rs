@@ -1,8 +1,10 @@
 //! One real error of each kind the host tells (`ui/src/testing/told.json`).
 
 use switchboard_core::agent_setup::{EditError, SetupError};
+use switchboard_core::links::LinkError;
 use switchboard_core::sampling::Chosen;
 use switchboard_core::secrets::{KeyringAction, SecretError};
+use switchboard_core::views::ViewError;
 
 use super::current;
 use crate::CommandError;
@@ -263,6 +265,16 @@ fn samples() -> Vec<CommandError> {
         })
         .into(),
     ])
+    .chain(link_errors().map(|e| ServersError::Link(e).into()))
+    .chain(view_errors().map(|e| ExplorerError::View(e).into()))
+    .chain([(1, 1), (2, 2), (1, 0)].map(|(steps, opened)| {
+        ExplorerError::StepsInBrowser {
+            server: s("payments"),
+            steps,
+            opened,
+        }
+        .into()
+    }))
     .chain(setup_errors().map(|e| AgentError::Setup(e).into()))
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
     .chain(import_errors().map(|e| ServersError::Import(e).into()))
@@ -394,5 +406,40 @@ fn setup_errors() -> [SetupError; 9] {
         },
         SetupError::NoHome,
         SetupError::Interrupted(s("task 7 panicked")),
+    ]
+}
+
+/// One of each way a link a server gave is refused.
+fn link_errors() -> [LinkError; 3] {
+    let s = |x: &str| x.to_owned();
+    [
+        LinkError::Unreadable {
+            link: s("htp//example"),
+            reason: s("relative URL without a base"),
+        },
+        LinkError::NotWeb { scheme: s("file") },
+        LinkError::Credentials,
+    ]
+}
+
+/// One of each way a server's view cannot be shown (but a failed read, told as the
+/// request's failure).
+fn view_errors() -> [ViewError; 6] {
+    let s = |x: &str| x.to_owned();
+    let uri = || s("ui://board/main.html");
+    [
+        ViewError::NotUi(s("https://board.example/main.html")),
+        ViewError::NotHtml {
+            uri: uri(),
+            found: Some(s("text/plain")),
+        },
+        ViewError::Empty(uri()),
+        ViewError::TooLarge {
+            uri: uri(),
+            bytes: 9_000_000,
+            most: 5_242_880,
+        },
+        ViewError::NotText(uri()),
+        ViewError::NotFile(s("ui://board/logo.png")),
     ]
 }
