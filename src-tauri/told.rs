@@ -8,7 +8,7 @@ use serde::Serialize;
 use switchboard_core::agent_setup::SetupError;
 use switchboard_core::approvals::AnswerError;
 use switchboard_core::config::ConfigProblem;
-use switchboard_core::config::ImportError;
+use switchboard_core::config::{ConfigError, ImportError};
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_core::links::LinkError;
@@ -35,6 +35,10 @@ use switchboard_mcp::client::ClientError;
 )]
 pub enum Told {
     BrokenConfig {
+        problem: ConfigProblem,
+    },
+    /// The configuration could not be read or written for a change.
+    Config {
         problem: ConfigProblem,
     },
     NoServer {
@@ -235,7 +239,8 @@ impl Tell for DeskError {
             Self::Trust(e) => e.told(),
             Self::Servers(e) => e.told(),
             Self::Chat(e) => e.told(),
-            Self::Config(_) | Self::Audit(_) => None,
+            Self::Config(e) => config(e),
+            Self::Audit(_) => None,
         }
     }
 }
@@ -244,6 +249,7 @@ impl Tell for ServersError {
     fn told(&self) -> Option<Told> {
         Some(match self {
             Self::BrokenConfig(problem) => return broken(problem),
+            Self::Config(e) => return config(e),
             Self::Form(form) => return form.told(),
             Self::Answer(answer) => return answer.told(),
             Self::NoServer(server) => Told::NoServer {
@@ -417,6 +423,7 @@ impl Tell for ModelsError {
             },
             Self::Form(form) => return form.told(),
             Self::BrokenConfig(problem) => return broken(problem),
+            Self::Config(e) => return config(e),
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Provider(e) => Told::Provider {
                 trouble: e.trouble(),
@@ -425,7 +432,6 @@ impl Tell for ModelsError {
             Self::PriceUnnamed => Told::PriceUnnamed,
             Self::BadProfile => Told::BadProfile,
             Self::ProfileUnnamed => Told::ProfileUnnamed,
-            _ => return None,
         })
     }
 }
@@ -488,6 +494,7 @@ impl Tell for ChatError {
                 server: server.clone(),
             },
             Self::BrokenConfig(problem) => return broken(problem),
+            Self::Config(e) => return config(e),
             Self::ShuttingDown => Told::ShuttingDown,
             _ => return None,
         })
@@ -509,6 +516,7 @@ impl Tell for AgentError {
             },
             Self::Answer(answer) => return answer.told(),
             Self::BrokenConfig(problem) => return broken(problem),
+            Self::Config(e) => return config(e),
             Self::ShuttingDown => Told::ShuttingDown,
             Self::Host(desk) => return desk.told(),
             Self::Setup(setup) => Told::AgentSetup {
@@ -529,6 +537,12 @@ impl Tell for AnswerError {
             _ => None,
         }
     }
+}
+
+fn config(error: &ConfigError) -> Option<Told> {
+    Some(Told::Config {
+        problem: error.problem(),
+    })
 }
 
 fn broken(problem: &ConfigProblem) -> Option<Told> {

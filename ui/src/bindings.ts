@@ -1044,7 +1044,11 @@ export type Composed_Serialize = {
  *  is the host's English.
  */
 export type ConfigProblem = { kind: "unreadable"; path: string; detail: string } | { kind: "invalid"; path: string; line: number; column: number; message: string } | 
-/**  Another error's words (a write that failed), as they came. */
+/**  A change could not be written: the system's words. */
+{ kind: "unwritable"; path: string; detail: string } | 
+/**  A change's write did not finish (the app is stopping). */
+{ kind: "interrupted"; path: string; why: string } | 
+/**  Another error's words, as they came. */
 { kind: "said"; text: string };
 
 /**  How a conversation asks its model, kept with it: what is not set, the host's defaults. */
@@ -3591,7 +3595,9 @@ export type Told = Told_Serialize | Told_Deserialize;
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Deserialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
+/**  The configuration could not be read or written for a change. */
+{ kind: "config"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Deserialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
@@ -3626,7 +3632,9 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
  *  An error of the host's own, by kind, with what it names (servers, tools, names the
  *  person typed: never translated).
  */
-export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Serialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
+export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } | 
+/**  The configuration could not be read or written for a change. */
+{ kind: "config"; problem: ConfigProblem } | { kind: "noServer"; server: string } | { kind: "notRunning"; server: string } | { kind: "shuttingDown" } | { kind: "notPending"; id: number } | { kind: "noSignIn"; server: string } | { kind: "notLocal"; server: string } | { kind: "signIn"; server: string; detail: Reason_Serialize } | { kind: "noServerName" } | { kind: "badServerName"; name: string } | { kind: "serverTaken"; name: string } | { kind: "noCommand" } | { kind: "badUrl"; url: string } | 
 /**  `place`: "env", "header" or "oauth". */
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */

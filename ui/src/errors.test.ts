@@ -30,6 +30,10 @@ describe("the host's errors", () => {
     expect(of("badPrice")).toBe("价格是每百万词元的美元数，0 或以上");
     expect(of("profileUnnamed")).toBe("配置针对某个模型：请填写模型名称");
     const says = (kind: string) => told.filter((e) => e.told?.kind === kind).map(errorMessage);
+    expect(says("config")).toEqual([
+      "无法写入 /home/ada/.config/switchboard/config.json：no storage space",
+      "/home/ada/.config/switchboard/config.json 的写入没有完成：the app is stopping",
+    ]);
     expect(says("link")).toEqual([
       '"htp//example" 不是网址：relative URL without a base',
       "只打开 http 和 https 链接，不打开 file: 链接",

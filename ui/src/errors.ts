@@ -21,6 +21,7 @@ export function errorCode(err: unknown): CommandError["code"] | null {
 /** The message of each kind of error the host tells in its own words (every kind: typed). */
 export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   brokenConfig: "errors.brokenConfig",
+  config: "errors.config",
   noServer: "errors.noServer",
   notRunning: "errors.notRunning",
   shuttingDown: "errors.shuttingDown",
@@ -92,6 +93,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
 export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
+    if (err.told?.kind === "config") return configProblemText(err.told.problem);
     if (err.told?.kind === "stepsInBrowser") {
       const { server, steps, opened } = err.told;
       return t(opened === steps ? "errors.stepsInBrowser" : "errors.stepsNotOpened", { server, steps });
@@ -135,6 +137,10 @@ export function configProblemText(problem: ConfigProblem): string {
     case "invalid":
       // Line and column as the host counts them, not numbers to format.
       return t("errors.config.invalid", { path: problem.path, message: problem.message, line: String(problem.line), column: String(problem.column) });
+    case "unwritable":
+      return t("errors.config.unwritable", { path: problem.path, detail: problem.detail });
+    case "interrupted":
+      return t("errors.config.interrupted", { path: problem.path, why: problem.why });
     case "said":
       return problem.text;
   }

@@ -1,6 +1,7 @@
 //! One real error of each kind the host tells (`ui/src/testing/told.json`).
 
 use switchboard_core::agent_setup::{EditError, SetupError};
+use switchboard_core::config::ConfigError;
 use switchboard_core::links::LinkError;
 use switchboard_core::sampling::Chosen;
 use switchboard_core::secrets::{KeyringAction, SecretError};
@@ -249,6 +250,16 @@ fn samples() -> Vec<CommandError> {
             name: s("demo/env/API_KEY"),
             detail: s("the collection is locked"),
         })),
+        ModelsError::Config(ConfigError::Write {
+            path: "/home/ada/.config/switchboard/config.json".into(),
+            source: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        })
+        .into(),
+        ServersError::Config(ConfigError::Interrupted {
+            path: "/home/ada/.config/switchboard/config.json".into(),
+            why: s("the app is stopping"),
+        })
+        .into(),
         ModelsError::BadPrice.into(),
         ModelsError::PriceUnnamed.into(),
         ModelsError::BadProfile.into(),

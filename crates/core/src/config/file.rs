@@ -29,7 +29,13 @@ pub enum ConfigProblem {
         column: usize,
         message: String,
     },
-    /// Another error's words (a write that failed), as they came.
+    /// A change could not be written: the system's words.
+    #[error("could not write {path}: {detail}")]
+    Unwritable { path: String, detail: String },
+    /// A change's write did not finish (the app is stopping).
+    #[error("the write of {path} did not finish: {why}")]
+    Interrupted { path: String, why: String },
+    /// Another error's words, as they came.
     #[error("{text}")]
     Said { text: String },
 }
@@ -53,8 +59,13 @@ impl ConfigError {
                 column: *column,
                 message: message.clone(),
             },
-            other => ConfigProblem::Said {
-                text: other.to_string(),
+            Self::Write { path, source } => ConfigProblem::Unwritable {
+                path: path.display().to_string(),
+                detail: source.to_string(),
+            },
+            Self::Interrupted { path, why } => ConfigProblem::Interrupted {
+                path: path.display().to_string(),
+                why: why.clone(),
             },
         }
     }

@@ -1,6 +1,9 @@
 /** The host's errors in its own words, by kind (`Told`), as the English it writes. */
 export const errors = {
   "errors.brokenConfig": "the configuration file must be fixed first: {problem}",
+  "errors.config": "{problem}",
+  "errors.config.unwritable": "could not write {path}: {detail}",
+  "errors.config.interrupted": "the write of {path} did not finish: {why}",
   "errors.config.unreadable": "could not read {path}: {detail}",
   "errors.config.invalid": "{path} is not a valid configuration: {message} (line {line}, column {column}); the file was left as it is",
   "errors.noServer": "there is no server named \"{server}\"",

@@ -4,6 +4,9 @@ import type { errors as english } from "../en/errors";
 /** 主机自身的错误，按类型。 */
 export const errors: Catalogue<typeof english> = {
   "errors.brokenConfig": "配置文件需要先修正：{problem}",
+  "errors.config": "{problem}",
+  "errors.config.unwritable": "无法写入 {path}：{detail}",
+  "errors.config.interrupted": "{path} 的写入没有完成：{why}",
   "errors.config.unreadable": "无法读取 {path}：{detail}",
   "errors.config.invalid": "{path} 不是有效的配置：{message}（第 {line} 行，第 {column} 列）；文件保持原样",
   "errors.noServer": "没有名为“{server}”的服务器",
