@@ -12,7 +12,7 @@ use switchboard_core::config::{ConfigError, ImportError};
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_core::links::LinkError;
-use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets};
+use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets, Way};
 use switchboard_core::secrets::SecretError;
 use switchboard_core::server_events::RequestFailure;
 use switchboard_core::views::ViewError;
@@ -172,6 +172,27 @@ pub enum Told {
     InstallNotPlain {
         sets: Sets,
     },
+    InstallNoSuchWay {
+        way: Way,
+    },
+    /// A package of a registry type this app does not run ("nuget").
+    InstallUnsupported {
+        registry_type: String,
+    },
+    /// A package that runs as a local HTTP server ("streamable-http").
+    InstallLocalHttp {
+        transport: String,
+    },
+    InstallBadUrl {
+        url: String,
+    },
+    InstallTwice {
+        name: String,
+    },
+    InstallBadName {
+        header: bool,
+        name: String,
+    },
     /// A request to a server came to nothing.
     Request {
         failure: RequestFailure,
@@ -305,8 +326,19 @@ impl Tell for InstallError {
                 value: value.clone(),
             },
             Self::NotPlain(sets) => Told::InstallNotPlain { sets: sets.clone() },
-            // What an entry of the registry declares amiss, in the host's words.
-            _ => return None,
+            Self::NoSuchWay(way) => Told::InstallNoSuchWay { way: *way },
+            Self::Unsupported(registry_type) => Told::InstallUnsupported {
+                registry_type: registry_type.clone(),
+            },
+            Self::LocalHttp(transport) => Told::InstallLocalHttp {
+                transport: transport.clone(),
+            },
+            Self::BadUrl(url) => Told::InstallBadUrl { url: url.clone() },
+            Self::Twice(name) => Told::InstallTwice { name: name.clone() },
+            Self::BadName { header, name } => Told::InstallBadName {
+                header: *header,
+                name: name.clone(),
+            },
         })
     }
 }

@@ -3603,7 +3603,11 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | 
+{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | { kind: "installNoSuchWay"; way: Way } | 
+/**  A package of a registry type this app does not run ("nuget"). */
+{ kind: "installUnsupported"; registryType: string } | 
+/**  A package that runs as a local HTTP server ("streamable-http"). */
+{ kind: "installLocalHttp"; transport: string } | { kind: "installBadUrl"; url: string } | { kind: "installTwice"; name: string } | { kind: "installBadName"; header: boolean; name: string } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */
@@ -3640,7 +3644,11 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } |
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
 /**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | 
+{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | { kind: "installNoSuchWay"; way: Way } | 
+/**  A package of a registry type this app does not run ("nuget"). */
+{ kind: "installUnsupported"; registryType: string } | 
+/**  A package that runs as a local HTTP server ("streamable-http"). */
+{ kind: "installLocalHttp"; transport: string } | { kind: "installBadUrl"; url: string } | { kind: "installTwice"; name: string } | { kind: "installBadName"; header: boolean; name: string } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */

@@ -30,6 +30,16 @@ describe("the host's errors", () => {
     expect(of("badPrice")).toBe("价格是每百万词元的美元数，0 或以上");
     expect(of("profileUnnamed")).toBe("配置针对某个模型：请填写模型名称");
     const says = (kind: string) => told.filter((e) => e.told?.kind === kind).map(errorMessage);
+    expect(["installNoSuchWay", "installUnsupported", "installLocalHttp", "installBadUrl", "installTwice", "installBadName"].flatMap(says)).toEqual([
+      "该条目没有第 3 个包",
+      "该条目没有第 1 个远程地址",
+      "Switchboard 不运行 nuget 包；请选择其他包或远程地址",
+      "这个包以本地 streamable-http 服务器运行，Switchboard 不会启动它",
+      "远程地址“ftp://mcp.example”不是 http:// 或 https:// 地址",
+      "该条目两次声明了 API_KEY",
+      "该条目声明了无效的请求头名称“X Key”",
+      "该条目声明了无效的环境变量名称“1KEY”",
+    ]);
     expect(says("config")).toEqual([
       "无法写入 /home/ada/.config/switchboard/config.json：no storage space",
       "/home/ada/.config/switchboard/config.json 的写入没有完成：the app is stopping",

@@ -67,6 +67,13 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   installNotAChoice: "errors.installNotAChoice",
   installBadFormat: "errors.installBadFormat",
   installNotPlain: "errors.installNotPlain",
+  // Said by the way it names (see `errorMessage`).
+  installNoSuchWay: "errors.installNoPackage",
+  installUnsupported: "errors.installUnsupported",
+  installLocalHttp: "errors.installLocalHttp",
+  installBadUrl: "errors.installBadUrl",
+  installTwice: "errors.installTwice",
+  installBadName: "errors.installBadName",
   request: "errors.request",
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
@@ -94,6 +101,11 @@ export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told?.kind === "config") return configProblemText(err.told.problem);
+    if (err.told?.kind === "installNoSuchWay") {
+      // Counted from 1, as the host counts them; not numbers to format.
+      const way = err.told.way;
+      return "package" in way ? t("errors.installNoPackage", { number: String(way.package + 1) }) : t("errors.installNoRemote", { number: String(way.remote + 1) });
+    }
     if (err.told?.kind === "stepsInBrowser") {
       const { server, steps, opened } = err.told;
       return t(opened === steps ? "errors.stepsInBrowser" : "errors.stepsNotOpened", { server, steps });

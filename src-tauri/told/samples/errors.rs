@@ -10,6 +10,7 @@ use switchboard_core::views::ViewError;
 use super::current;
 use crate::CommandError;
 use crate::told::*;
+use switchboard_core::registry::Way;
 
 /// One real error of each kind the host tells, as the window receives it (its English
 /// words and its kind): the window's catalogue is checked against them
@@ -286,6 +287,25 @@ fn samples() -> Vec<CommandError> {
         }
         .into()
     }))
+    .chain(
+        [
+            InstallError::NoSuchWay(Way::Package(2)),
+            InstallError::NoSuchWay(Way::Remote(0)),
+            InstallError::Unsupported(s("nuget")),
+            InstallError::LocalHttp(s("streamable-http")),
+            InstallError::BadUrl(s("ftp://mcp.example")),
+            InstallError::Twice(s("API_KEY")),
+            InstallError::BadName {
+                header: true,
+                name: s("X Key"),
+            },
+            InstallError::BadName {
+                header: false,
+                name: s("1KEY"),
+            },
+        ]
+        .map(|e| ServersError::Install(e).into()),
+    )
     .chain(setup_errors().map(|e| AgentError::Setup(e).into()))
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
     .chain(import_errors().map(|e| ServersError::Import(e).into()))

@@ -75,8 +75,11 @@ impl std::fmt::Display for Sets {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InstallError {
-    #[error("the entry has no {0}")]
-    NoSuchWay(String),
+    #[error("the entry has no {}", match .0 {
+        Way::Package(n) => format!("package {}", n + 1),
+        Way::Remote(n) => format!("remote {}", n + 1),
+    })]
+    NoSuchWay(Way),
     #[error("Switchboard does not run {0} packages; choose another package or a remote")]
     Unsupported(String),
     #[error("this package runs as a local {0} server, which Switchboard does not start")]
@@ -97,8 +100,8 @@ pub enum InstallError {
     BadUrl(String),
     #[error("the entry declares {0} twice")]
     Twice(String),
-    #[error("the entry declares a bad {what} name {name:?}")]
-    BadName { what: &'static str, name: String },
+    #[error("the entry declares a bad {} name {name:?}", if *header { "header" } else { "environment variable" })]
+    BadName { header: bool, name: String },
 }
 
 /// A value composed for a variable or a header; `secret` when the person's answer (or the
@@ -184,7 +187,7 @@ pub fn compose(
             let (command, mut args) = runner(package)?;
             let mut env = Vec::new();
             for var in &package.environment_variables {
-                valid_name("environment variable", &var.name, is_env_name)?;
+                valid_name(false, &var.name, is_env_name)?;
                 let sets = Sets::Environment {
                     name: var.name.clone(),
                 };
@@ -241,7 +244,7 @@ pub fn compose(
             }
             let mut headers = Vec::new();
             for header in &remote.headers {
-                valid_name("header", &header.name, is_header_name)?;
+                valid_name(true, &header.name, is_header_name)?;
                 let sets = Sets::Header {
                     name: header.name.clone(),
                 };
@@ -283,14 +286,14 @@ fn package(server: &RegistryServer, n: u32) -> Result<&Package, InstallError> {
     server
         .packages
         .get(n as usize)
-        .ok_or_else(|| InstallError::NoSuchWay(format!("package {}", n + 1)))
+        .ok_or(InstallError::NoSuchWay(Way::Package(n)))
 }
 
 fn remote(server: &RegistryServer, n: u32) -> Result<&super::entry::Remote, InstallError> {
     server
         .remotes
         .get(n as usize)
-        .ok_or_else(|| InstallError::NoSuchWay(format!("remote {}", n + 1)))
+        .ok_or(InstallError::NoSuchWay(Way::Remote(n)))
 }
 
 /// The command that fetches and runs the package, and its first arguments.
@@ -483,11 +486,11 @@ fn push_unique(
     Ok(())
 }
 
-fn valid_name(what: &'static str, name: &str, valid: fn(&str) -> bool) -> Result<(), InstallError> {
+fn valid_name(header: bool, name: &str, valid: fn(&str) -> bool) -> Result<(), InstallError> {
     match valid(name) {
         true => Ok(()),
         false => Err(InstallError::BadName {
-            what,
+            header,
             name: name.to_owned(),
         }),
     }
