@@ -24,6 +24,7 @@ use switchboard_desk::servers::ServersError;
 use switchboard_desk::trust::TrustError;
 use switchboard_desk::{DeskError, FormError};
 use switchboard_mcp::client::ClientError;
+use switchboard_mcp::client::skills::SkillError;
 
 /// An error of the host's own, by kind, with what it names (servers, tools, names the
 /// person typed: never translated).
@@ -220,6 +221,10 @@ pub enum Told {
     View {
         view: Box<ViewError>,
     },
+    /// A skill of a server did not pass its manifest's checks.
+    Skill {
+        skill: Box<SkillError>,
+    },
     /// The server needs the person to finish `steps` pages in a browser before the call;
     /// `opened` of them were opened. The call was not made.
     StepsInBrowser {
@@ -407,6 +412,7 @@ impl Tell for ExplorerError {
             },
             Self::Call(call) => return call.told(),
             Self::Client(client) => return client.told(),
+            Self::Skill(skill) => return skill.told(),
             Self::View(ViewError::Read(client)) => return client.told(),
             Self::View(view) => Told::View {
                 view: Box::new(view.clone()),
@@ -434,6 +440,7 @@ impl Tell for CallError {
             },
             Self::Cancelled { tool } => Told::CallCancelled { tool: tool.clone() },
             Self::Client(client) => return client.told(),
+            Self::Skill(skill) => return skill.told(),
             _ => return None,
         })
     }
@@ -444,6 +451,17 @@ impl Tell for ClientError {
         Some(Told::Request {
             failure: self.into(),
         })
+    }
+}
+
+impl Tell for SkillError {
+    fn told(&self) -> Option<Told> {
+        match self {
+            Self::Read(client) => client.told(),
+            other => Some(Told::Skill {
+                skill: Box::new(other.clone()),
+            }),
+        }
     }
 }
 

@@ -3395,6 +3395,23 @@ export type SignedIn_Serialize = {
 	expiresMs: number | null,
 };
 
+/**
+ *  Why a skill was not loaded. Serialized by kind, but for `Read`, which a caller tells
+ *  as the request's failure.
+ */
+export type SkillError = { kind: "notListed"; of: string } | { kind: "size"; of: {
+	uri: string,
+	listed: number,
+	found: number,
+} } | { kind: "digest"; of: {
+	uri: string,
+} } | { kind: "frontmatter"; of: {
+	uri: string,
+	why: string,
+} } | { kind: "empty"; of: {
+	uri: string,
+} };
+
 /**  One file of a skill, as its manifest lists it. */
 export type SkillFileShown = {
 	uri: string,
@@ -3618,6 +3635,8 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "link"; link: LinkError } | 
 /**  A server's view cannot be shown. */
 { kind: "view"; view: ViewError_Deserialize } | 
+/**  A skill of a server did not pass its manifest's checks. */
+{ kind: "skill"; skill: SkillError } | 
 /**
  *  The server needs the person to finish `steps` pages in a browser before the call;
  *  `opened` of them were opened. The call was not made.
@@ -3659,6 +3678,8 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } |
 { kind: "link"; link: LinkError } | 
 /**  A server's view cannot be shown. */
 { kind: "view"; view: ViewError_Serialize } | 
+/**  A skill of a server did not pass its manifest's checks. */
+{ kind: "skill"; skill: SkillError } | 
 /**
  *  The server needs the person to finish `steps` pages in a browser before the call;
  *  `opened` of them were opened. The call was not made.

@@ -40,6 +40,13 @@ describe("the host's errors", () => {
       "该条目声明了无效的请求头名称“X Key”",
       "该条目声明了无效的环境变量名称“1KEY”",
     ]);
+    expect(says("skill")).toEqual([
+      "skill://pdf/extra.py 不在技能的清单中",
+      "skill://pdf/SKILL.md 有 1310 字节，而清单写的是 1200",
+      "skill://pdf/SKILL.md 与清单中的摘要不符",
+      'skill://pdf/SKILL.md 的前置元数据与服务器列出的不一致：its name is "pdf-tools", not "pdf"',
+      "skill://pdf/SKILL.md 没有内容",
+    ]);
     expect(says("config")).toEqual([
       "无法写入 /home/ada/.config/switchboard/config.json：no storage space",
       "/home/ada/.config/switchboard/config.json 的写入没有完成：the app is stopping",

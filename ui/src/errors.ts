@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -87,6 +87,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   link: "errors.link",
   view: "errors.view",
   stepsInBrowser: "errors.stepsInBrowser",
+  skill: "errors.skill",
   registry: "errors.registry",
   import: "errors.import",
   installLink: "errors.installLink",
@@ -134,6 +135,7 @@ function said(key: string, value: unknown): string {
   if (key === "setup") return setupErrorText(value as SetupError);
   if (key === "link" && typeof value === "object") return linkErrorText(value as LinkError | InstallLinkError);
   if (key === "view") return viewErrorText(value as ViewError);
+  if (key === "skill") return skillErrorText(value as SkillError);
   if (key === "import") return importErrorText(value as ImportError);
 
   // A sign-in's failure: why, as a server's state says it.
@@ -197,5 +199,21 @@ function viewErrorText(error: ViewError): string {
       return t("errors.view.notText", { uri: error.of });
     case "notFile":
       return t("errors.view.notFile", { uri: error.of });
+  }
+}
+
+/** Why a skill did not pass its manifest's checks; sizes as the host counts them, the checker's words as they came. */
+function skillErrorText(error: SkillError): string {
+  switch (error.kind) {
+    case "notListed":
+      return t("errors.skill.notListed", { uri: error.of });
+    case "size":
+      return t("errors.skill.size", { uri: error.of.uri, found: String(error.of.found), listed: String(error.of.listed) });
+    case "digest":
+      return t("errors.skill.digest", { uri: error.of.uri });
+    case "frontmatter":
+      return t("errors.skill.frontmatter", { uri: error.of.uri, why: error.of.why });
+    case "empty":
+      return t("errors.skill.empty", { uri: error.of.uri });
   }
 }

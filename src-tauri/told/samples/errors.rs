@@ -11,6 +11,7 @@ use super::current;
 use crate::CommandError;
 use crate::told::*;
 use switchboard_core::registry::Way;
+use switchboard_mcp::client::skills::SkillError;
 
 /// One real error of each kind the host tells, as the window receives it (its English
 /// words and its kind): the window's catalogue is checked against them
@@ -306,6 +307,7 @@ fn samples() -> Vec<CommandError> {
         ]
         .map(|e| ServersError::Install(e).into()),
     )
+    .chain(skill_errors().map(|e| ExplorerError::Skill(e).into()))
     .chain(setup_errors().map(|e| AgentError::Setup(e).into()))
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
     .chain(import_errors().map(|e| ServersError::Import(e).into()))
@@ -472,5 +474,25 @@ fn view_errors() -> [ViewError; 6] {
         },
         ViewError::NotText(uri()),
         ViewError::NotFile(s("ui://board/logo.png")),
+    ]
+}
+
+/// One of each way a skill fails its manifest's checks.
+fn skill_errors() -> [SkillError; 5] {
+    let s = |x: &str| x.to_owned();
+    let uri = || s("skill://pdf/SKILL.md");
+    [
+        SkillError::NotListed(s("skill://pdf/extra.py")),
+        SkillError::Size {
+            uri: uri(),
+            listed: 1200,
+            found: 1310,
+        },
+        SkillError::Digest { uri: uri() },
+        SkillError::Frontmatter {
+            uri: uri(),
+            why: s("its name is \"pdf-tools\", not \"pdf\""),
+        },
+        SkillError::Empty { uri: uri() },
     ]
 }

@@ -14,10 +14,19 @@ use super::{Client, ClientError};
 use crate::types::skills::{EXTENSION, ListSkillsResult, SKILLS_LIST, Skill, SkillFile};
 use crate::types::{ReadResourceResult, ResourceContents};
 
-/// Why a skill was not loaded.
-#[derive(Debug, thiserror::Error)]
+/// Why a skill was not loaded. Serialized by kind, but for `Read`, which a caller tells
+/// as the request's failure.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SkillError {
     #[error(transparent)]
+    #[serde(skip)]
     Read(#[from] ClientError),
     #[error("{0} is not in the skill's manifest")]
     NotListed(String),
