@@ -2,7 +2,9 @@
 //! (its run told through `host-update`), and Stop.
 
 use switchboard_chat::{ConversationSettings, ConversationSummary};
-use switchboard_desk::{Asking, ChatTools, Composed, ConversationView, Desk, ExportFormat};
+use switchboard_desk::{
+    Asking, ChatTools, Composed, ConversationView, Desk, ExportFormat, ExportWords,
+};
 use tauri::State;
 use tauri_plugin_dialog::DialogExt;
 
@@ -68,8 +70,10 @@ pub async fn export_conversation(
     desk: State<'_, Desk>,
     id: i64,
     format: ExportFormat,
+    words: Option<ExportWords>,
 ) -> Result<Option<String>> {
-    let exported = desk.chats().export_conversation(id, format).await?;
+    let words = words.unwrap_or_default();
+    let exported = desk.chats().export_conversation(id, format, &words).await?;
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
         .file()

@@ -198,7 +198,7 @@ export const commands = {
 	 *  Writes the conversation out in `format` where the person chooses with the system's save
 	 *  dialog; the file written, or null when they closed the dialog.
 	 */
-	exportConversation: (id: number, format: ExportFormat) => __TAURI_INVOKE<string | null>("export_conversation", { id, format }),
+	exportConversation: (id: number, format: ExportFormat, words: ExportWords | null) => __TAURI_INVOKE<string | null>("export_conversation", { id, format, words }),
 	chatTools: (id: number) => __TAURI_INVOKE<ChatTools_Serialize>("chat_tools", { id }),
 	/**  Lets the conversation's model see a server's tools (`tool` null) or one tool, or not. */
 	setChatTool: (id: number, server: string, tool: string | null, on: boolean) => __TAURI_INVOKE<ChatTools_Serialize>("set_chat_tool", { id, server, tool, on }),
@@ -1320,6 +1320,31 @@ export type ErrorCode =
 
 /**  The form a conversation is exported in. */
 export type ExportFormat = "markdown" | "json";
+
+/**  The words a Markdown export is written in. `{name}` marks where a name goes. */
+export type ExportWords = {
+	/**  A conversation not named yet. */
+	untitled: string,
+	you: string,
+	model: string,
+	reasoning: string,
+	hiddenReasoning: string,
+	image: string,
+	/**  `{uri}` (written as code) and `{server}`. */
+	attached: string,
+	/**  `{server}`. */
+	appWrote: string,
+	/**  `{server}`. */
+	appTold: string,
+	toolCall: string,
+	/**  `{tool}` and `{server}`. */
+	toolOf: string,
+	toolResult: string,
+	toolError: string,
+	notRun: string,
+	edited: string,
+	summary: string,
+};
 
 export type FileNotice = 
 /**  The file could not be read (SQLite's words): it was moved aside, a new one begun. */

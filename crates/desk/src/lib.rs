@@ -60,8 +60,8 @@ pub use agents::{
 };
 pub use chat::{
     Asking, Attachment, ChatServerTools, ChatTool, ChatTools, Composed, ConversationView,
-    ExportFormat, Exported, NEW_TITLE, PromptUse, Role, ShownMessage, ShownPart, ShownSpent,
-    SpentTotal,
+    ExportFormat, ExportWords, Exported, NEW_TITLE, PromptUse, Role, ShownMessage, ShownPart,
+    ShownSpent, SpentTotal,
 };
 pub use chat::{ChatError, Chats};
 pub use explorer::{Explorer, ExplorerError, Follower, Offers, OpenedView, ProgressItem};

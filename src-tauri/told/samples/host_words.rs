@@ -42,6 +42,8 @@ fn the_windows_samples_of_each_reason_a_server_or_a_call_failed_are_current() {
             "troubles": troubles(),
             "fileNotices": file_notices(),
             "registryUnreadable": registry_unreadable(),
+            // A Markdown export's words when the window gives none.
+            "exportWords": switchboard_desk::ExportWords::default(),
         }),
     );
 }

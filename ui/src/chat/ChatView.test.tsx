@@ -247,12 +247,13 @@ describe("the chat view", () => {
     await openWeather();
     await userEvent.click(await screen.findByRole("button", { name: "Export" }));
     await userEvent.click(screen.getByRole("button", { name: "Export as Markdown" }));
-    expect(commands.exportConversation).toHaveBeenCalledWith(1, "markdown");
+    // Written in the window's words.
+    expect(commands.exportConversation).toHaveBeenCalledWith(1, "markdown", expect.objectContaining({ you: "You", toolCall: "Tool call" }));
     expect((await screen.findByRole("status")).textContent).toBe("Written to /home/me/Weather.md");
     vi.mocked(commands.exportConversation).mockResolvedValue(null);
     await userEvent.click(screen.getByRole("button", { name: "Export" }));
     await userEvent.click(screen.getByRole("button", { name: "Export as JSON" }));
-    expect(commands.exportConversation).toHaveBeenLastCalledWith(1, "json");
+    expect(commands.exportConversation).toHaveBeenLastCalledWith(1, "json", expect.anything());
     await vi.waitFor(() => expect(screen.queryByRole("status")).toBeNull());
   });
 });

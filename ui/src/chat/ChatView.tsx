@@ -21,6 +21,7 @@ import { composed, emptyDraft, promptsOf, resourcesOf, sendable, type Draft } fr
 import { useFollowTail } from "../followTail";
 import { formatDateTime, isoTime } from "../servers/time";
 import { format, t as translate, tx, useT } from "../i18n";
+import { exportWords } from "./exportWords";
 import "./chat.css";
 
 /** The model a message goes to: a provider and one of its models. */
@@ -84,7 +85,7 @@ export function ChatView() {
   const [exporting, setExporting] = useState(false);
   const exportAs = (id: number, kind: ExportFormat) => {
     setError(null);
-    commands.exportConversation(id, kind).then(
+    commands.exportConversation(id, kind, exportWords()).then(
       (path) => setExported(path),
       (err: unknown) => setError(errorMessage(err)),
     );

@@ -1,6 +1,7 @@
 //! A conversation written out for the person to keep elsewhere: Markdown to read (each
-//! turn under who said it, tool calls with their arguments and results), or JSON holding
-//! every part as the window shows it.
+//! turn under who said it, tool calls with their arguments and results), in the words the
+//! window gives (its language's; English by default), or JSON holding every part as the
+//! window shows it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -26,8 +27,69 @@ pub struct Exported {
     pub text: String,
 }
 
-/// `view` written out in `format`.
-pub fn export(view: &ConversationView, format: ExportFormat) -> Exported {
+/// The words a Markdown export is written in. `{name}` marks where a name goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ExportWords {
+    /// A conversation not named yet.
+    pub untitled: String,
+    pub you: String,
+    pub model: String,
+    pub reasoning: String,
+    pub hidden_reasoning: String,
+    pub image: String,
+    /// `{uri}` (written as code) and `{server}`.
+    pub attached: String,
+    /// `{server}`.
+    pub app_wrote: String,
+    /// `{server}`.
+    pub app_told: String,
+    pub tool_call: String,
+    /// `{tool}` and `{server}`.
+    pub tool_of: String,
+    pub tool_result: String,
+    pub tool_error: String,
+    pub not_run: String,
+    pub edited: String,
+    pub summary: String,
+}
+
+impl Default for ExportWords {
+    fn default() -> Self {
+        let s = |x: &str| x.to_owned();
+        Self {
+            untitled: s(NEW_TITLE),
+            you: s("You"),
+            model: s("Model"),
+            reasoning: s("Reasoning"),
+            hidden_reasoning: s("reasoning the provider keeps hidden"),
+            image: s("an image"),
+            attached: s("Attached {uri} from {server}"),
+            app_wrote: s("The app of {server} wrote"),
+            app_told: s("The app of {server} told the model"),
+            tool_call: s("Tool call"),
+            tool_of: s("{tool} of {server}"),
+            tool_result: s("Tool result"),
+            tool_error: s("Tool error"),
+            not_run: s("Not run"),
+            edited: s("You changed the arguments of the call before it ran; it ran with"),
+            summary: s("What came before, summarised to fit the model's context"),
+        }
+    }
+}
+
+/// `template` with each `{name}` of `names` put in.
+fn fill(template: &str, names: &[(&str, &str)]) -> String {
+    names
+        .iter()
+        .fold(template.to_owned(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), value)
+        })
+}
+
+/// `view` written out in `format`, a Markdown one in `words`.
+pub fn export(view: &ConversationView, format: ExportFormat, words: &ExportWords) -> Exported {
     let stem: String = view
         .summary
         .title
@@ -47,7 +109,7 @@ pub fn export(view: &ConversationView, format: ExportFormat) -> Exported {
     match format {
         ExportFormat::Markdown => Exported {
             file_name: format!("{stem}.md"),
-            text: markdown(view),
+            text: markdown(view, words),
         },
         ExportFormat::Json => Exported {
             file_name: format!("{stem}.json"),
@@ -62,66 +124,61 @@ pub fn export(view: &ConversationView, format: ExportFormat) -> Exported {
     }
 }
 
-fn markdown(view: &ConversationView) -> String {
+fn markdown(view: &ConversationView, words: &ExportWords) -> String {
     let title = match view.summary.title.as_str() {
-        "" => NEW_TITLE,
+        "" | NEW_TITLE => &words.untitled,
         title => title,
     };
     let mut out = format!("# {title}\n");
     for message in &view.messages {
         let who = match message.role {
-            Role::User => "You",
-            Role::Assistant => "Model",
+            Role::User => &words.you,
+            Role::Assistant => &words.model,
         };
         out.push_str(&format!("\n## {who}\n"));
         for part in &message.parts {
             out.push('\n');
-            out.push_str(&part_markdown(part));
+            out.push_str(&part_markdown(part, words));
             out.push('\n');
         }
     }
     out
 }
 
-fn part_markdown(part: &ShownPart) -> String {
+fn part_markdown(part: &ShownPart, words: &ExportWords) -> String {
     match part {
         ShownPart::Text { text } => text.clone(),
         ShownPart::Note { text } => format!("*{text}*"),
         ShownPart::Edited { arguments, .. } => format!(
-            "*You changed the arguments of the call before it ran; it ran with:*\n\n{}",
+            "*{}:*\n\n{}",
+            words.edited,
             fenced("json", &pretty(&arguments.0))
         ),
-        ShownPart::Summary { text } => {
-            format!("*What came before, summarised to fit the model's context:*\n\n{text}")
-        }
-        ShownPart::Reasoning { redacted: true, .. } => {
-            "*(reasoning the provider keeps hidden)*".to_owned()
-        }
+        ShownPart::Summary { text } => format!("*{}:*\n\n{text}", words.summary),
+        ShownPart::Reasoning { redacted: true, .. } => format!("*({})*", words.hidden_reasoning),
         ShownPart::Reasoning { text, .. } => {
             let quoted: Vec<String> = text.lines().map(|line| format!("> {line}")).collect();
-            format!("Reasoning:\n\n{}", quoted.join("\n"))
+            format!("{}:\n\n{}", words.reasoning, quoted.join("\n"))
         }
         ShownPart::Image { url, .. } => match url {
-            Some(url) => format!("![image]({url})"),
-            None => "*(an image)*".to_owned(),
+            Some(url) => format!("![{}]({url})", words.image),
+            None => format!("*({})*", words.image),
         },
         ShownPart::Resource {
             server, uri, text, ..
         } => {
-            format!("Attached `{uri}` from {server}:\n\n{}", fenced("", text))
+            let code = format!("`{uri}`");
+            let attached = fill(&words.attached, &[("uri", &code), ("server", server)]);
+            format!("{attached}:\n\n{}", fenced("", text))
         }
         ShownPart::App { server, says, text } => {
             let what = if says == "context" {
-                "told the model"
+                &words.app_told
             } else {
-                "wrote"
+                &words.app_wrote
             };
-            format!(
-                "The app of {server} {what}:
-
-{}",
-                fenced("", text)
-            )
+            let what = fill(what, &[("server", server)]);
+            format!("{what}:\n\n{}", fenced("", text))
         }
         ShownPart::ToolCall {
             name,
@@ -131,11 +188,14 @@ fn part_markdown(part: &ShownPart) -> String {
             ..
         } => {
             let called = match (server, tool) {
-                (Some(server), Some(tool)) => format!("{tool} of {server}"),
+                (Some(server), Some(tool)) => {
+                    fill(&words.tool_of, &[("tool", tool), ("server", server)])
+                }
                 _ => name.clone(),
             };
             format!(
-                "Tool call: **{called}**\n\n{}",
+                "{}: **{called}**\n\n{}",
+                words.tool_call,
                 fenced("json", &pretty(&arguments.0))
             )
         }
@@ -145,12 +205,12 @@ fn part_markdown(part: &ShownPart) -> String {
             not_made,
             ..
         } => match not_made {
-            Some(reason) => format!("Not run: {reason}"),
+            Some(reason) => format!("{}: {reason}", words.not_run),
             None => {
                 let what = if *is_error {
-                    "Tool error"
+                    &words.tool_error
                 } else {
-                    "Tool result"
+                    &words.tool_result
                 };
                 format!("{what}:\n\n{}", result_text(&result.0))
             }

@@ -48,7 +48,7 @@ use switchboard_core::gate::Gate;
 use switchboard_core::sampling::budget::Budgets;
 use switchboard_core::skills;
 
-pub use export::{ExportFormat, Exported};
+pub use export::{ExportFormat, ExportWords, Exported};
 pub use host::{ChatChange, ChatHost};
 pub use runs::Asking;
 pub use shown::{
@@ -394,13 +394,15 @@ impl Chats {
             .await?)
     }
 
-    /// The conversation `id` written out in `format`, for the person to keep elsewhere.
+    /// The conversation `id` written out in `format` (a Markdown one in `words`), for the
+    /// person to keep elsewhere.
     pub async fn export_conversation(
         &self,
         id: i64,
         format: ExportFormat,
+        words: &ExportWords,
     ) -> Result<Exported, ChatError> {
-        Ok(export::export(&self.conversation(id).await?, format))
+        Ok(export::export(&self.conversation(id).await?, format, words))
     }
 
     pub async fn conversation(&self, id: i64) -> Result<ConversationView, ChatError> {

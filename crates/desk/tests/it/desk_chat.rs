@@ -13,7 +13,8 @@ use switchboard_core::approvals::{Question, Remember};
 use switchboard_core::config::ProviderProtocol;
 use switchboard_core::decisions::Origin;
 use switchboard_desk::{
-    ChatError, ExportFormat, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart, Update,
+    ChatError, ExportFormat, ExportWords, KeyChange, NEW_TITLE, ProviderForm, Role, ShownPart,
+    Update,
 };
 
 use crate::common::{DemoDesk, demo_server, desk_on, keyring, next_on};
@@ -269,7 +270,7 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
     // Written out to keep elsewhere: Markdown to read, JSON with every part.
     let chats = world.desk.chats();
     let markdown = chats
-        .export_conversation(id, ExportFormat::Markdown)
+        .export_conversation(id, ExportFormat::Markdown, &ExportWords::default())
         .await
         .unwrap();
     assert_eq!(markdown.file_name, "Echoes.md");
@@ -287,8 +288,24 @@ async fn a_message_through_the_desk_calls_a_tool_the_person_allows_and_is_kept()
             markdown.text
         );
     }
+    // In the words of the window's language.
+    let words = ExportWords {
+        you: "你".into(),
+        tool_of: "{server} 的 {tool}".into(),
+        ..ExportWords::default()
+    };
+    let chinese = chats
+        .export_conversation(id, ExportFormat::Markdown, &words)
+        .await
+        .unwrap();
+    assert!(
+        chinese.text.contains("## 你\n\nEcho something for me")
+            && chinese.text.contains("**demo 的 echo**"),
+        "{}",
+        chinese.text
+    );
     let json = chats
-        .export_conversation(id, ExportFormat::Json)
+        .export_conversation(id, ExportFormat::Json, &ExportWords::default())
         .await
         .unwrap();
     assert_eq!(json.file_name, "Echoes.json");
