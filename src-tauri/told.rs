@@ -5,8 +5,10 @@
 //! as it came.
 
 use serde::Serialize;
+use switchboard_chat::ConversationError;
 use switchboard_core::agent_setup::SetupError;
 use switchboard_core::approvals::AnswerError;
+use switchboard_core::audit::AuditError;
 use switchboard_core::config::ConfigProblem;
 use switchboard_core::config::{ConfigError, ImportError};
 use switchboard_core::decisions::DecidedBy;
@@ -15,12 +17,14 @@ use switchboard_core::links::LinkError;
 use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets, Way};
 use switchboard_core::secrets::SecretError;
 use switchboard_core::server_events::RequestFailure;
+use switchboard_core::sqlite_file::{Book, Fault, FileFault};
 use switchboard_core::views::ViewError;
 use switchboard_desk::agents::AgentError;
 use switchboard_desk::chat::ChatError;
 use switchboard_desk::explorer::ExplorerError;
 use switchboard_desk::models::{ModelsError, ProviderFormError};
 use switchboard_desk::servers::ServersError;
+use switchboard_desk::tasks::TaskBookError;
 use switchboard_desk::trust::TrustError;
 use switchboard_desk::{DeskError, FormError};
 use switchboard_mcp::client::ClientError;
@@ -232,6 +236,23 @@ pub enum Told {
         steps: usize,
         opened: usize,
     },
+    /// A file the host keeps failed: which, and how.
+    Store {
+        book: Book,
+        fault: Fault,
+    },
+    NoConversation {
+        id: i64,
+    },
+    /// The conversation changed meanwhile (in another window, say).
+    ConversationChanged {
+        id: i64,
+    },
+    /// Conversations are not kept this run (their file could not be opened).
+    ConversationsNotKept,
+    NoTask {
+        id: i64,
+    },
     /// The registry could not be read.
     Registry {
         registry: RegistryError,
@@ -266,7 +287,7 @@ impl Tell for DeskError {
             Self::Servers(e) => e.told(),
             Self::Chat(e) => e.told(),
             Self::Config(e) => config(e),
-            Self::Audit(_) => None,
+            Self::Audit(AuditError::File(fault)) => store(Book::AuditLog, fault),
         }
     }
 }
@@ -413,6 +434,7 @@ impl Tell for ExplorerError {
             Self::Call(call) => return call.told(),
             Self::Client(client) => return client.told(),
             Self::Skill(skill) => return skill.told(),
+            Self::Tasks(tasks) => return tasks.told(),
             Self::View(ViewError::Read(client)) => return client.told(),
             Self::View(view) => Told::View {
                 view: Box::new(view.clone()),
@@ -450,6 +472,26 @@ impl Tell for ClientError {
     fn told(&self) -> Option<Told> {
         Some(Told::Request {
             failure: self.into(),
+        })
+    }
+}
+
+impl Tell for ConversationError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::File(fault) => return store(Book::Conversations, fault),
+            Self::NotFound(id) => Told::NoConversation { id: *id },
+            Self::NoSuchMessages(id) => Told::ConversationChanged { id: *id },
+            Self::NotKept => Told::ConversationsNotKept,
+        })
+    }
+}
+
+impl Tell for TaskBookError {
+    fn told(&self) -> Option<Told> {
+        Some(match self {
+            Self::File(fault) => return store(Book::Tasks, fault),
+            Self::NotFound(id) => Told::NoTask { id: *id },
         })
     }
 }
@@ -532,6 +574,7 @@ impl Tell for ChatError {
             },
             Self::ChatRunning => Told::ChatRunning,
             Self::DraftStopped => Told::DraftStopped,
+            Self::Conversation(conversation) => return conversation.told(),
             Self::Models(models) => return models.told(),
             Self::Provider(e) => Told::Provider {
                 trouble: e.trouble(),
@@ -587,6 +630,13 @@ impl Tell for AnswerError {
             _ => None,
         }
     }
+}
+
+fn store(book: Book, fault: &FileFault) -> Option<Told> {
+    Some(Told::Store {
+        book,
+        fault: fault.into(),
+    })
 }
 
 fn config(error: &ConfigError) -> Option<Told> {

@@ -1346,6 +1346,12 @@ export type ExportWords = {
 	summary: string,
 };
 
+/**
+ *  A fault of a kept file by kind, for a face to say in its language: the path and the
+ *  system's or SQLite's words as they came.
+ */
+export type Fault = { kind: "database"; path: string; detail: string } | { kind: "moveAside"; path: string; why: string; detail: string } | { kind: "private"; path: string; detail: string } | { kind: "interrupted"; why: string };
+
 export type FileNotice = 
 /**  The file could not be read (SQLite's words): it was moved aside, a new one begun. */
 { kind: "movedAside"; book: Book; from: string; to: string; why: string } | 
@@ -3667,6 +3673,12 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
  *  `opened` of them were opened. The call was not made.
  */
 { kind: "stepsInBrowser"; server: string; steps: number; opened: number } | 
+/**  A file the host keeps failed: which, and how. */
+{ kind: "store"; book: Book; fault: Fault } | { kind: "noConversation"; id: number } | 
+/**  The conversation changed meanwhile (in another window, say). */
+{ kind: "conversationChanged"; id: number } | 
+/**  Conversations are not kept this run (their file could not be opened). */
+{ kind: "conversationsNotKept" } | { kind: "noTask"; id: number } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Deserialize } | 
 /**  Another host's configuration could not be imported. */
@@ -3710,6 +3722,12 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } |
  *  `opened` of them were opened. The call was not made.
  */
 { kind: "stepsInBrowser"; server: string; steps: number; opened: number } | 
+/**  A file the host keeps failed: which, and how. */
+{ kind: "store"; book: Book; fault: Fault } | { kind: "noConversation"; id: number } | 
+/**  The conversation changed meanwhile (in another window, say). */
+{ kind: "conversationChanged"; id: number } | 
+/**  Conversations are not kept this run (their file could not be opened). */
+{ kind: "conversationsNotKept" } | { kind: "noTask"; id: number } | 
 /**  The registry could not be read. */
 { kind: "registry"; registry: RegistryError_Serialize } | 
 /**  Another host's configuration could not be imported. */

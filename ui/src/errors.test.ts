@@ -47,6 +47,18 @@ describe("the host's errors", () => {
       'skill://pdf/SKILL.md 的前置元数据与服务器列出的不一致：its name is "pdf-tools", not "pdf"',
       "skill://pdf/SKILL.md 没有内容",
     ]);
+    expect(["store", "noConversation", "conversationChanged", "conversationsNotKept", "noTask"].flatMap(says)).toEqual([
+      "位于 /home/ada/.local/share/switchboard/audit.sqlite 的审计记录出错：database is locked",
+      "无法读取位于 /home/ada/.local/share/switchboard/conversations.sqlite 的对话（file is not a database），也无法将其移开：permission denied",
+      "无法让位于 /home/ada/.local/share/switchboard/tasks.sqlite 的任务只归其所有者：permission denied",
+      "对话的一次调用没有完成：the app is stopping",
+      "任务的一次调用没有完成：the app is stopping",
+      "审计记录的一次调用没有完成：its writer stopped",
+      "没有对话 7",
+      "对话 7 中没有这些消息：它在此期间已被修改",
+      "对话不会被保存",
+      "没有任务 3",
+    ]);
     expect(says("config")).toEqual([
       "无法写入 /home/ada/.config/switchboard/config.json：no storage space",
       "/home/ada/.config/switchboard/config.json 的写入没有完成：the app is stopping",

@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -88,6 +88,12 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   view: "errors.view",
   stepsInBrowser: "errors.stepsInBrowser",
   skill: "errors.skill",
+  // Said by its fault (see `errorMessage`).
+  store: "errors.store.database",
+  noConversation: "errors.noConversation",
+  conversationChanged: "errors.conversationChanged",
+  conversationsNotKept: "errors.conversationsNotKept",
+  noTask: "errors.noTask",
   registry: "errors.registry",
   import: "errors.import",
   installLink: "errors.installLink",
@@ -102,6 +108,7 @@ export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told?.kind === "config") return configProblemText(err.told.problem);
+    if (err.told?.kind === "store") return storeText(err.told.book, err.told.fault);
     if (err.told?.kind === "installNoSuchWay") {
       // Counted from 1, as the host counts them; not numbers to format.
       const way = err.told.way;
@@ -215,5 +222,19 @@ function skillErrorText(error: SkillError): string {
       return t("errors.skill.frontmatter", { uri: error.of.uri, why: error.of.why });
     case "empty":
       return t("errors.skill.empty", { uri: error.of.uri });
+  }
+}
+
+/** How a file the host keeps failed, in the window's language; the path and the system's or SQLite's words as they came. */
+function storeText(book: Book, fault: Fault): string {
+  switch (fault.kind) {
+    case "database":
+      return t("errors.store.database", { book, path: fault.path, detail: fault.detail });
+    case "moveAside":
+      return t("errors.store.moveAside", { book, path: fault.path, why: fault.why, detail: fault.detail });
+    case "private":
+      return t("errors.store.private", { book, path: fault.path, detail: fault.detail });
+    case "interrupted":
+      return t("errors.store.interrupted", { book, why: fault.why });
   }
 }

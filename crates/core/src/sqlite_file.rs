@@ -58,6 +58,55 @@ pub trait FileError: From<FileFault> + Send + 'static {
     }
 }
 
+/// A fault of a kept file by kind, for a face to say in its language: the path and the
+/// system's or SQLite's words as they came.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Fault {
+    Database {
+        path: String,
+        detail: String,
+    },
+    MoveAside {
+        path: String,
+        why: String,
+        detail: String,
+    },
+    Private {
+        path: String,
+        detail: String,
+    },
+    Interrupted {
+        why: String,
+    },
+}
+
+impl From<&FileFault> for Fault {
+    fn from(fault: &FileFault) -> Self {
+        match fault {
+            FileFault::Database { path, source } => Self::Database {
+                path: path.clone(),
+                detail: source.to_string(),
+            },
+            FileFault::MoveAside { path, why, source } => Self::MoveAside {
+                path: path.clone(),
+                why: why.clone(),
+                detail: source.to_string(),
+            },
+            FileFault::Private { path, source } => Self::Private {
+                path: path.clone(),
+                detail: source.to_string(),
+            },
+            FileFault::Interrupted(why) => Self::Interrupted { why: why.clone() },
+        }
+    }
+}
+
 /// Which of the host's files: its notices name it by this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -307,6 +307,7 @@ fn samples() -> Vec<CommandError> {
         ]
         .map(|e| ServersError::Install(e).into()),
     )
+    .chain(store_errors())
     .chain(skill_errors().map(|e| ExplorerError::Skill(e).into()))
     .chain(setup_errors().map(|e| AgentError::Setup(e).into()))
     .chain(registry_errors().map(|e| ServersError::Registry(e).into()))
@@ -494,5 +495,52 @@ fn skill_errors() -> [SkillError; 5] {
             why: s("its name is \"pdf-tools\", not \"pdf\""),
         },
         SkillError::Empty { uri: uri() },
+    ]
+}
+
+/// One of each way a file the host keeps fails, and a conversation or a task not found.
+fn store_errors() -> [CommandError; 10] {
+    use std::io::{Error, ErrorKind};
+    use switchboard_chat::ConversationError;
+    use switchboard_core::audit::AuditError;
+    use switchboard_core::sqlite_file::FileFault;
+    use switchboard_desk::DeskError;
+    use switchboard_desk::tasks::TaskBookError;
+    let s = |x: &str| x.to_owned();
+    let path = |file: &str| format!("/home/ada/.local/share/switchboard/{file}");
+    let conversation = |e| ChatError::Conversation(e).into();
+    let locked =
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(5), Some(s("database is locked")));
+    [
+        DeskError::Audit(AuditError::File(FileFault::Database {
+            path: path("audit.sqlite"),
+            source: locked,
+        }))
+        .into(),
+        conversation(ConversationError::File(FileFault::MoveAside {
+            path: path("conversations.sqlite"),
+            why: s("file is not a database"),
+            source: Error::from(ErrorKind::PermissionDenied),
+        })),
+        ExplorerError::Tasks(TaskBookError::File(FileFault::Private {
+            path: path("tasks.sqlite"),
+            source: Error::from(ErrorKind::PermissionDenied),
+        }))
+        .into(),
+        conversation(ConversationError::File(FileFault::Interrupted(s(
+            "the app is stopping",
+        )))),
+        conversation(ConversationError::NotFound(7)),
+        conversation(ConversationError::NoSuchMessages(7)),
+        conversation(ConversationError::NotKept),
+        ExplorerError::Tasks(TaskBookError::NotFound(3)).into(),
+        ExplorerError::Tasks(TaskBookError::File(FileFault::Interrupted(s(
+            "the app is stopping",
+        ))))
+        .into(),
+        DeskError::Audit(AuditError::File(FileFault::Interrupted(s(
+            "its writer stopped",
+        ))))
+        .into(),
     ]
 }
