@@ -131,22 +131,27 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
-/** A value an error names, as the window shows it. */
-function said(key: string, value: unknown): string {
-  if (key === "sets") return setsText(value as Sets);
-  if (key === "decidedBy") return decidedByText(value as DecidedBy);
-  if (key === "trouble") return troubleText(value as Trouble);
-  if (key === "failure") return requestFailureText(value as RequestFailure);
-  if (key === "registry") return registryErrorText(value as RegistryError);
-  if (key === "keyring") return keyringText(value as SecretError);
-  if (key === "setup") return setupErrorText(value as SetupError);
-  if (key === "link" && typeof value === "object") return linkErrorText(value as LinkError | InstallLinkError);
-  if (key === "view") return viewErrorText(value as ViewError);
-  if (key === "skill") return skillErrorText(value as SkillError);
-  if (key === "import") return importErrorText(value as ImportError);
-
+/** The values an error names that the window words itself, by the key they come under. */
+const WORDED: { readonly [key: string]: (value: never) => string } = {
+  sets: (value: Sets) => setsText(value),
+  decidedBy: (value: DecidedBy) => decidedByText(value),
+  trouble: (value: Trouble) => troubleText(value),
+  failure: (value: RequestFailure) => requestFailureText(value),
+  registry: (value: RegistryError) => registryErrorText(value),
+  keyring: (value: SecretError) => keyringText(value),
+  setup: (value: SetupError) => setupErrorText(value),
+  link: (value: LinkError | InstallLinkError) => linkErrorText(value),
+  view: (value: ViewError) => viewErrorText(value),
+  skill: (value: SkillError) => skillErrorText(value),
+  import: (value: ImportError) => importErrorText(value),
   // A sign-in's failure: why, as a server's state says it.
-  if (key === "detail" && typeof value === "object" && value !== null) return reasonText(value as Reason);
+  detail: (value: Reason) => reasonText(value),
+};
+
+/** A value an error names, as the window shows it: a kind of the host's in the window's words, anything else as it came. */
+function said(key: string, value: unknown): string {
+  const worded = WORDED[key];
+  if (worded && typeof value === "object" && value !== null) return worded(value as never);
   return String(value);
 }
 
