@@ -1354,11 +1354,13 @@ export type Fault = { kind: "database"; path: string; detail: string } | { kind:
 
 export type FileNotice = 
 /**  The file could not be read (SQLite's words): it was moved aside, a new one begun. */
-{ kind: "movedAside"; book: Book; from: string; to: string; why: string } | 
+{
+	kind: "movedAside",
+} & MovedAside | 
 /**  The file could not be opened at all: what it keeps is not kept this run. */
-{ kind: "notKept"; book: Book; error: string } | 
+({ kind: "notKept"; book: Book; error: string }) & { key?: never; value?: never } | 
 /**  A retention setting is not a whole number: the defaults apply. */
-{ kind: "retentionUnread"; key: string; value: string };
+({ kind: "retentionUnread"; key: string; value: string }) & { book?: never; error?: never };
 
 /**
  *  Why the gateway does not listen over HTTP: the system's words, and, when another
@@ -1800,6 +1802,15 @@ export type ModelPrice_Serialize = {
 	output: number,
 	/**  Input read from the provider's prompt cache, when it charges it otherwise. */
 	cacheRead?: number,
+};
+
+/**  A damaged file that was moved aside: where to, and why. */
+export type MovedAside = {
+	from: string,
+	to: string,
+	/**  What SQLite said of the file. */
+	why: string,
+	book: Book,
 };
 
 /**

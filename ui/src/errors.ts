@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault, Way } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -67,8 +67,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   installNotAChoice: "errors.installNotAChoice",
   installBadFormat: "errors.installBadFormat",
   installNotPlain: "errors.installNotPlain",
-  // Said by the way it names (see `errorMessage`).
-  installNoSuchWay: "errors.installNoPackage",
+  installNoSuchWay: "errors.installNoSuchWay",
   installUnsupported: "errors.installUnsupported",
   installLocalHttp: "errors.installLocalHttp",
   installBadUrl: "errors.installBadUrl",
@@ -109,11 +108,6 @@ export function errorMessage(err: unknown): string {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told?.kind === "config") return configProblemText(err.told.problem);
     if (err.told?.kind === "store") return storeText(err.told.book, err.told.fault);
-    if (err.told?.kind === "installNoSuchWay") {
-      // Counted from 1, as the host counts them; not numbers to format.
-      const way = err.told.way;
-      return "package" in way ? t("errors.installNoPackage", { number: String(way.package + 1) }) : t("errors.installNoRemote", { number: String(way.remote + 1) });
-    }
     if (err.told?.kind === "stepsInBrowser") {
       const { server, steps, opened } = err.told;
       return t(opened === steps ? "errors.stepsInBrowser" : "errors.stepsNotOpened", { server, steps });
@@ -144,6 +138,7 @@ const WORDED: { readonly [key: string]: (value: never) => string } = {
   view: (value: ViewError) => viewErrorText(value),
   skill: (value: SkillError) => skillErrorText(value),
   import: (value: ImportError) => importErrorText(value),
+  way: (value: Way) => wayText(value),
   // A sign-in's failure: why, as a server's state says it.
   detail: (value: Reason) => reasonText(value),
 };
@@ -242,4 +237,9 @@ function storeText(book: Book, fault: Fault): string {
     case "interrupted":
       return t("errors.store.interrupted", { book, why: fault.why });
   }
+}
+
+/** A way an entry runs, counted from 1 as the host counts them (not a number to format). */
+function wayText(way: Way): string {
+  return "package" in way ? t("errors.installWay.package", { number: String(way.package + 1) }) : t("errors.installWay.remote", { number: String(way.remote + 1) });
 }

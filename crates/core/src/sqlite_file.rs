@@ -130,7 +130,8 @@ impl Book {
 }
 
 /// A damaged file that was moved aside: where to, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MovedAside {
     pub from: PathBuf,
     pub to: PathBuf,

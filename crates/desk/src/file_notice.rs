@@ -17,12 +17,7 @@ use switchboard_core::sqlite_file::{Book, MovedAside};
 )]
 pub enum FileNotice {
     /// The file could not be read (SQLite's words): it was moved aside, a new one begun.
-    MovedAside {
-        book: Book,
-        from: String,
-        to: String,
-        why: String,
-    },
+    MovedAside(MovedAside),
     /// The file could not be opened at all: what it keeps is not kept this run.
     NotKept { book: Book, error: String },
     /// A retention setting is not a whole number: the defaults apply.
@@ -31,12 +26,7 @@ pub enum FileNotice {
 
 impl From<&MovedAside> for FileNotice {
     fn from(moved: &MovedAside) -> Self {
-        Self::MovedAside {
-            book: moved.book,
-            from: moved.from.display().to_string(),
-            to: moved.to.display().to_string(),
-            why: moved.why.clone(),
-        }
+        Self::MovedAside(moved.clone())
     }
 }
 
@@ -52,18 +42,7 @@ impl From<&RetentionError> for FileNotice {
 impl fmt::Display for FileNotice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::MovedAside {
-                book,
-                from,
-                to,
-                why,
-            } => {
-                let (what, was, new) = book.words();
-                write!(
-                    f,
-                    "{what} at {from} could not be read ({why}): {was} moved to {to} and {new} begun"
-                )
-            }
+            Self::MovedAside(moved) => write!(f, "{moved}"),
             Self::NotKept { book, error } => {
                 write!(f, "{error}; {} cannot be kept", book.words().0)
             }

@@ -15,7 +15,7 @@ use switchboard_core::config::{ImportWarning, Place};
 use switchboard_core::registry::Unreadable;
 use switchboard_core::sandbox::{NoSandbox, SandboxNote};
 use switchboard_core::server_events::{Reason, RequestFailure, ServerState};
-use switchboard_core::sqlite_file::Book;
+use switchboard_core::sqlite_file::{Book, MovedAside};
 use switchboard_desk::chat::{LeftOut, LeftOutTool};
 use switchboard_desk::{FileNotice, GatewayProblem, Skipped};
 use switchboard_mcp::auth::AuthError;
@@ -478,11 +478,13 @@ fn troubles() -> Value {
 
 /// What the host did about a file it keeps.
 fn file_notices() -> Value {
-    let moved = |book, from: &str, to: &str| FileNotice::MovedAside {
-        book,
-        from: s(from),
-        to: s(to),
-        why: s("file is not a database"),
+    let moved = |book, from: &str, to: &str| {
+        FileNotice::MovedAside(MovedAside {
+            from: from.into(),
+            to: to.into(),
+            why: s("file is not a database"),
+            book,
+        })
     };
     let file_notices = [
         moved(

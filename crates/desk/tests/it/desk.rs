@@ -12,7 +12,7 @@ use switchboard_core::approvals::{Pending, Question, Remember};
 use switchboard_core::config::{ConfigProblem, ProtocolEra};
 use switchboard_core::secrets::Secrets;
 use switchboard_core::server_events::ServerState;
-use switchboard_core::sqlite_file::Book;
+use switchboard_core::sqlite_file::{Book, MovedAside};
 use switchboard_desk::{Desk, ExplorerError, FileNotice, ServerForm, ServersError, Update};
 use tokio::sync::broadcast;
 
@@ -397,7 +397,7 @@ async fn a_damaged_audit_file_is_moved_aside_and_the_desk_says_so() {
     .expect("the desk opens");
     let notices = desk.activity().notices();
     assert!(
-        matches!(notices, [FileNotice::MovedAside { book: Book::AuditLog, to, .. }] if to.contains("audit.sqlite.corrupt-")),
+        matches!(notices, [FileNotice::MovedAside(MovedAside { book: Book::AuditLog, to, .. })] if to.to_string_lossy().contains("audit.sqlite.corrupt-")),
         "{notices:?}"
     );
     assert!(desk.activity().page(None, 10).await.unwrap().is_empty());
