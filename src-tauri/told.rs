@@ -14,7 +14,7 @@ use switchboard_core::config::{ConfigError, ImportError};
 use switchboard_core::decisions::DecidedBy;
 use switchboard_core::gate::CallError;
 use switchboard_core::links::LinkError;
-use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError, Sets, Way};
+use switchboard_core::registry::{InstallError, InstallLinkError, RegistryError};
 use switchboard_core::secrets::SecretError;
 use switchboard_core::server_events::RequestFailure;
 use switchboard_core::sqlite_file::{Book, Fault, FileFault};
@@ -161,42 +161,10 @@ pub enum Told {
     BadAgentName {
         name: String,
     },
-    /// An answer for installing a server from the registry: none for a value it needs.
-    InstallMissing {
-        sets: Sets,
-    },
-    InstallNotAChoice {
-        sets: Sets,
-        choices: String,
-    },
-    InstallBadFormat {
-        sets: Sets,
-        format: String,
-        value: String,
-    },
-    InstallNotPlain {
-        sets: Sets,
-    },
-    InstallNoSuchWay {
-        way: Way,
-    },
-    /// A package of a registry type this app does not run ("nuget").
-    InstallUnsupported {
-        registry_type: String,
-    },
-    /// A package that runs as a local HTTP server ("streamable-http").
-    InstallLocalHttp {
-        transport: String,
-    },
-    InstallBadUrl {
-        url: String,
-    },
-    InstallTwice {
-        name: String,
-    },
-    InstallBadName {
-        header: bool,
-        name: String,
+    /// Installing a server from the registry: an answer refused, or what its entry
+    /// declares amiss.
+    Install {
+        install: InstallError,
     },
     /// A request to a server came to nothing.
     Request {
@@ -316,7 +284,9 @@ impl Tell for ServersError {
                 detail: detail.clone(),
             },
             Self::ShuttingDown => Told::ShuttingDown,
-            Self::Install(install) => return install.told(),
+            Self::Install(install) => Told::Install {
+                install: install.clone(),
+            },
             Self::Client(client) => return client.told(),
             Self::Keyring(keyring) => Told::Keyring {
                 keyring: keyring.clone(),
@@ -330,41 +300,6 @@ impl Tell for ServersError {
             Self::InstallLink(link) => Told::InstallLink { link: link.clone() },
             Self::Link(link) => Told::Link { link: link.clone() },
             _ => return None,
-        })
-    }
-}
-
-impl Tell for InstallError {
-    fn told(&self) -> Option<Told> {
-        Some(match self {
-            Self::Missing(sets) => Told::InstallMissing { sets: sets.clone() },
-            Self::NotAChoice { sets, choices } => Told::InstallNotAChoice {
-                sets: sets.clone(),
-                choices: choices.clone(),
-            },
-            Self::BadFormat {
-                sets,
-                format,
-                value,
-            } => Told::InstallBadFormat {
-                sets: sets.clone(),
-                format: format.clone(),
-                value: value.clone(),
-            },
-            Self::NotPlain(sets) => Told::InstallNotPlain { sets: sets.clone() },
-            Self::NoSuchWay(way) => Told::InstallNoSuchWay { way: *way },
-            Self::Unsupported(registry_type) => Told::InstallUnsupported {
-                registry_type: registry_type.clone(),
-            },
-            Self::LocalHttp(transport) => Told::InstallLocalHttp {
-                transport: transport.clone(),
-            },
-            Self::BadUrl(url) => Told::InstallBadUrl { url: url.clone() },
-            Self::Twice(name) => Told::InstallTwice { name: name.clone() },
-            Self::BadName { header, name } => Told::InstallBadName {
-                header: *header,
-                name: name.clone(),
-            },
         })
     }
 }

@@ -1592,6 +1592,44 @@ export type Input_Serialize = {
 	choices: string[],
 };
 
+/**
+ *  Why an answer for installing a server, or what its entry declares, is refused. Serialized
+ *  by kind, for a face to say in its language.
+ */
+export type InstallError = InstallError_Serialize | InstallError_Deserialize;
+
+/**
+ *  Why an answer for installing a server, or what its entry declares, is refused. Serialized
+ *  by kind, for a face to say in its language.
+ */
+export type InstallError_Deserialize = { kind: "noSuchWay"; of: Way } | { kind: "unsupported"; of: string } | { kind: "localHttp"; of: string } | { kind: "missing"; of: Sets_Deserialize } | { kind: "notAChoice"; of: {
+	sets: Sets_Deserialize,
+	choices: string,
+} } | { kind: "badFormat"; of: {
+	sets: Sets_Deserialize,
+	format: string,
+	value: string,
+} } | { kind: "notPlain"; of: Sets_Deserialize } | { kind: "badUrl"; of: string } | { kind: "twice"; of: string } | { kind: "badName"; of: {
+	header: boolean,
+	name: string,
+} };
+
+/**
+ *  Why an answer for installing a server, or what its entry declares, is refused. Serialized
+ *  by kind, for a face to say in its language.
+ */
+export type InstallError_Serialize = { kind: "noSuchWay"; of: Way } | { kind: "unsupported"; of: string } | { kind: "localHttp"; of: string } | { kind: "missing"; of: Sets_Serialize } | { kind: "notAChoice"; of: {
+	sets: Sets_Serialize,
+	choices: string,
+} } | { kind: "badFormat"; of: {
+	sets: Sets_Serialize,
+	format: string,
+	value: string,
+} } | { kind: "notPlain"; of: Sets_Serialize } | { kind: "badUrl"; of: string } | { kind: "twice"; of: string } | { kind: "badName"; of: {
+	header: boolean,
+	name: string,
+} };
+
 export type InstallLinkError = { kind: "notOurs" } | { kind: "notInstall" } | { kind: "noName" } | { kind: "badName"; of: string } | { kind: "badVersion"; of: string } | { kind: "twice"; of: string } | { kind: "unknown"; of: string };
 
 /**  Links arrived: the window takes them (`take_install_links`). */
@@ -3661,12 +3699,11 @@ export type Told_Deserialize = { kind: "brokenConfig"; problem: ConfigProblem } 
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
-/**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Deserialize } | { kind: "installNotAChoice"; sets: Sets_Deserialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Deserialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Deserialize } | { kind: "installNoSuchWay"; way: Way } | 
-/**  A package of a registry type this app does not run ("nuget"). */
-{ kind: "installUnsupported"; registryType: string } | 
-/**  A package that runs as a local HTTP server ("streamable-http"). */
-{ kind: "installLocalHttp"; transport: string } | { kind: "installBadUrl"; url: string } | { kind: "installTwice"; name: string } | { kind: "installBadName"; header: boolean; name: string } | 
+/**
+ *  Installing a server from the registry: an answer refused, or what its entry
+ *  declares amiss.
+ */
+{ kind: "install"; install: InstallError_Deserialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Deserialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */
@@ -3710,12 +3747,11 @@ export type Told_Serialize = { kind: "brokenConfig"; problem: ConfigProblem } |
 { kind: "duplicate"; place: string; key: string } | { kind: "emptySecret"; place: string; key: string } | { kind: "badToken" } | { kind: "secretWithoutClient" } | { kind: "secretWithoutIssuer" } | { kind: "noClientId" } | { kind: "noClientCredential" } | { kind: "badKey"; detail: string } | 
 /**  `file`: "token" or "idToken". */
 { kind: "noFile"; file: string } | { kind: "noIdentityProvider" } | { kind: "serverChanged"; name: string } | { kind: "noTool"; server: string; tool: string } | { kind: "toolDisabled"; server: string; tool: string } | { kind: "notForViews"; server: string; tool: string } | { kind: "noProvider"; provider: string } | { kind: "noProviderName" } | { kind: "badProviderName"; name: string } | { kind: "providerTaken"; name: string } | { kind: "emptyKey" } | { kind: "keyGone"; provider: string } | { kind: "providerChanged"; name: string } | { kind: "badPrice" } | { kind: "priceUnnamed" } | { kind: "badProfile" } | { kind: "profileUnnamed" } | { kind: "notShared"; server: string; folder: string } | { kind: "noModel" } | { kind: "noModelOf"; provider: string } | { kind: "noSuchModel"; provider: string; model: string } | { kind: "chatRunning" } | { kind: "draftStopped" } | { kind: "noAgent"; agent: string } | { kind: "badAgentName"; name: string } | 
-/**  An answer for installing a server from the registry: none for a value it needs. */
-{ kind: "installMissing"; sets: Sets_Serialize } | { kind: "installNotAChoice"; sets: Sets_Serialize; choices: string } | { kind: "installBadFormat"; sets: Sets_Serialize; format: string; value: string } | { kind: "installNotPlain"; sets: Sets_Serialize } | { kind: "installNoSuchWay"; way: Way } | 
-/**  A package of a registry type this app does not run ("nuget"). */
-{ kind: "installUnsupported"; registryType: string } | 
-/**  A package that runs as a local HTTP server ("streamable-http"). */
-{ kind: "installLocalHttp"; transport: string } | { kind: "installBadUrl"; url: string } | { kind: "installTwice"; name: string } | { kind: "installBadName"; header: boolean; name: string } | 
+/**
+ *  Installing a server from the registry: an answer refused, or what its entry
+ *  declares amiss.
+ */
+{ kind: "install"; install: InstallError_Serialize } | 
 /**  A request to a server came to nothing. */
 { kind: "request"; failure: RequestFailure_Serialize } | { kind: "callDenied"; tool: string; decidedBy: DecidedBy } | { kind: "callCancelled"; tool: string } | 
 /**  The keyring could not keep or give a secret. */

@@ -30,7 +30,8 @@ describe("the host's errors", () => {
     expect(of("badPrice")).toBe("价格是每百万词元的美元数，0 或以上");
     expect(of("profileUnnamed")).toBe("配置针对某个模型：请填写模型名称");
     const says = (kind: string) => told.filter((e) => e.told?.kind === kind).map(errorMessage);
-    expect(["installNoSuchWay", "installUnsupported", "installLocalHttp", "installBadUrl", "installTwice", "installBadName"].flatMap(says)).toEqual([
+    const install = (kind: string) => told.filter((e) => e.told?.kind === "install" && e.told.install.kind === kind).map(errorMessage);
+    expect(["noSuchWay", "unsupported", "localHttp", "badUrl", "twice", "badName"].flatMap(install)).toEqual([
       "该条目没有第 3 个包",
       "该条目没有第 1 个远程地址",
       "Switchboard 不运行 nuget 包；请选择其他包或远程地址",
@@ -89,8 +90,8 @@ describe("the host's errors", () => {
       '密钥环拒绝删除机密 "agent/Cursor/token"：the collection is locked',
     ]);
     expect(of("signIn")).toContain("授权服务器拒绝了：access_denied");
-    expect(of("installBadFormat")).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
-    expect(of("installMissing")).toBe("环境变量 WEATHER_API_KEY 需要填写");
+    expect(install("badFormat")[0]).toBe("请求头 Authorization 中的 token 必须是 number，而不是“ten”");
+    expect(install("missing")[0]).toBe("环境变量 WEATHER_API_KEY 需要填写");
     expect(of("brokenConfig")).toBe(
       "配置文件需要先修正：/home/ada/.config/switchboard/config.json 不是有效的配置：expected `,` or `}`（第 3 行，第 7 列）；文件保持原样",
     );

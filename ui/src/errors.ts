@@ -1,11 +1,10 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, Sets, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault, Way } from "./bindings";
+import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault, InstallError } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
 import { setupErrorText } from "./agents/setupError";
 import { decidedByText } from "./activity/decisions";
-import { setsText } from "./registry/sets";
-import { installLinkErrorText, registryErrorText } from "./registry/errors";
+import { installErrorText, installLinkErrorText, registryErrorText } from "./registry/errors";
 import { importErrorText } from "./servers/imports";
 import { t, type MessageId } from "./i18n";
 
@@ -63,16 +62,7 @@ export const TOLD: { readonly [Kind in Told["kind"]]: MessageId } = {
   draftStopped: "errors.draftStopped",
   noAgent: "errors.noAgent",
   badAgentName: "errors.badAgentName",
-  installMissing: "errors.installMissing",
-  installNotAChoice: "errors.installNotAChoice",
-  installBadFormat: "errors.installBadFormat",
-  installNotPlain: "errors.installNotPlain",
-  installNoSuchWay: "errors.installNoSuchWay",
-  installUnsupported: "errors.installUnsupported",
-  installLocalHttp: "errors.installLocalHttp",
-  installBadUrl: "errors.installBadUrl",
-  installTwice: "errors.installTwice",
-  installBadName: "errors.installBadName",
+  install: "errors.install",
   request: "errors.request",
   callDenied: "errors.callDenied",
   callCancelled: "errors.callCancelled",
@@ -127,7 +117,6 @@ export function errorMessage(err: unknown): string {
 
 /** The values an error names that the window words itself, by the key they come under. */
 const WORDED: { readonly [key: string]: (value: never) => string } = {
-  sets: (value: Sets) => setsText(value),
   decidedBy: (value: DecidedBy) => decidedByText(value),
   trouble: (value: Trouble) => troubleText(value),
   failure: (value: RequestFailure) => requestFailureText(value),
@@ -138,7 +127,7 @@ const WORDED: { readonly [key: string]: (value: never) => string } = {
   view: (value: ViewError) => viewErrorText(value),
   skill: (value: SkillError) => skillErrorText(value),
   import: (value: ImportError) => importErrorText(value),
-  way: (value: Way) => wayText(value),
+  install: (value: InstallError) => installErrorText(value),
   // A sign-in's failure: why, as a server's state says it.
   detail: (value: Reason) => reasonText(value),
 };
@@ -237,9 +226,4 @@ function storeText(book: Book, fault: Fault): string {
     case "interrupted":
       return t("errors.store.interrupted", { book, why: fault.why });
   }
-}
-
-/** A way an entry runs, counted from 1 as the host counts them (not a number to format). */
-function wayText(way: Way): string {
-  return "package" in way ? t("errors.installWay.package", { number: String(way.package + 1) }) : t("errors.installWay.remote", { number: String(way.remote + 1) });
 }

@@ -10,7 +10,7 @@ use switchboard_core::views::ViewError;
 use super::current;
 use crate::CommandError;
 use crate::told::*;
-use switchboard_core::registry::Way;
+use switchboard_core::registry::{Sets, Way};
 use switchboard_mcp::client::skills::SkillError;
 
 /// One real error of each kind the host tells, as the window receives it (its English

@@ -1,5 +1,6 @@
-import type { InstallLinkError, RegistryError } from "../bindings";
+import type { InstallError, InstallLinkError, RegistryError, Way } from "../bindings";
 import { t } from "../i18n";
+import { setsText } from "./sets";
 
 /** Why the registry could not be read, in the window's language; addresses, statuses and the system's words as they came, names quoted as the host quotes them. */
 export function registryErrorText(error: RegistryError): string {
@@ -44,4 +45,35 @@ export function installLinkErrorText(error: InstallLinkError): string {
     case "unknown":
       return t("errors.installLink.unknown", { key: JSON.stringify(error.of) });
   }
+}
+
+/** Why installing a server from the registry is refused: an answer that does not fit what it sets, or what the entry declares amiss; the entry's names as they are, quoted where the host quotes them. */
+export function installErrorText(error: InstallError): string {
+  switch (error.kind) {
+    case "missing":
+      return t("errors.installMissing", { sets: setsText(error.of) });
+    case "notAChoice":
+      return t("errors.installNotAChoice", { sets: setsText(error.of.sets), choices: error.of.choices });
+    case "badFormat":
+      return t("errors.installBadFormat", { sets: setsText(error.of.sets), format: error.of.format, value: error.of.value });
+    case "notPlain":
+      return t("errors.installNotPlain", { sets: setsText(error.of) });
+    case "noSuchWay":
+      return t("errors.installNoSuchWay", { way: wayText(error.of) });
+    case "unsupported":
+      return t("errors.installUnsupported", { registryType: error.of });
+    case "localHttp":
+      return t("errors.installLocalHttp", { transport: error.of });
+    case "badUrl":
+      return t("errors.installBadUrl", { url: error.of });
+    case "twice":
+      return t("errors.installTwice", { name: error.of });
+    case "badName":
+      return t("errors.installBadName", { header: String(error.of.header), name: error.of.name });
+  }
+}
+
+/** A way an entry runs, counted from 1 as the host counts them (not a number to format). */
+function wayText(way: Way): string {
+  return "package" in way ? t("errors.installWay.package", { number: String(way.package + 1) }) : t("errors.installWay.remote", { number: String(way.remote + 1) });
 }

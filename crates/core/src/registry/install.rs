@@ -73,7 +73,16 @@ impl std::fmt::Display for Sets {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why an answer for installing a server, or what its entry declares, is refused. Serialized
+/// by kind, for a face to say in its language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(
+    tag = "kind",
+    content = "of",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum InstallError {
     #[error("the entry has no {}", match .0 {
         Way::Package(n) => format!("package {}", n + 1),

@@ -46,6 +46,7 @@ export const errors = {
   "errors.chatRunning": "the model is still answering in this conversation: wait, or press Stop",
   "errors.draftStopped": "the draft was stopped",
   "errors.noAgent": "there is no agent named \"{agent}\": add it on the Agents page",
+  "errors.install": "{install}",
   "errors.installNoSuchWay": "the entry has no {way}",
   "errors.installWay.package": "package {number}",
   "errors.installWay.remote": "remote {number}",

@@ -49,6 +49,7 @@ export const errors: Catalogue<typeof english> = {
   "errors.chatRunning": "模型仍在此对话中回答：请稍候，或按“停止”",
   "errors.draftStopped": "草稿已停止",
   "errors.noAgent": "没有名为“{agent}”的智能体：请在“智能体”页面添加",
+  "errors.install": "{install}",
   "errors.installNoSuchWay": "该条目没有{way}",
   "errors.installWay.package": "第 {number} 个包",
   "errors.installWay.remote": "第 {number} 个远程地址",
