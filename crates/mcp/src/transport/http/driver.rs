@@ -126,19 +126,39 @@ impl Envelope {
     }
 }
 
-/// Says when a request has left: its body was handed over in full, or its exchange ended.
-pub struct Sent(watch::Sender<bool>);
+/// How far a request's exchange has come, as its cancellation waits on it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Progress {
+    Waiting,
+    /// Its body was handed over in full.
+    Written,
+    /// The server's answer began, or the exchange ended.
+    Heard,
+}
+
+/// Says how far a request has come; it only ever goes forward (a request sent again after
+/// a session renewal is not taken back to unwritten).
+pub struct Sent(watch::Sender<Progress>);
 
 impl Sent {
-    fn mark(&self) {
-        self.0.send_replace(true);
+    fn reach(sender: &watch::Sender<Progress>, progress: Progress) {
+        sender.send_if_modified(|now| {
+            let further = progress > *now;
+            *now = (*now).max(progress);
+            further
+        });
     }
 
-    /// A body that marks the request sent once it is taken to be written.
+    /// The server's answer began (its status and headers came).
+    pub fn heard(&self) {
+        Self::reach(&self.0, Progress::Heard);
+    }
+
+    /// A body that marks the request written once it is taken to be written.
     pub fn body(&self, bytes: Vec<u8>) -> reqwest::Body {
         let sent = self.0.clone();
         let once = futures_util::stream::iter([bytes]).map(move |bytes| {
-            sent.send_replace(true);
+            Self::reach(&sent, Progress::Written);
             Ok::<_, std::convert::Infallible>(bytes)
         });
         reqwest::Body::wrap_stream(once)
@@ -147,7 +167,7 @@ impl Sent {
 
 /// A request whose exchange is under way.
 struct InFlight {
-    sent: watch::Receiver<bool>,
+    sent: watch::Receiver<Progress>,
     task: AbortHandle,
     /// A request of the 2026-07-28 revision.
     stateless: bool,
@@ -155,6 +175,11 @@ struct InFlight {
 
 /// How long a cancellation waits for its request to leave first.
 const SEND_WAIT: Duration = Duration::from_secs(10);
+/// How long it then waits for the server's answer to begin: the request and its
+/// cancellation go on two connections, which a server may read in either order, so only an
+/// answer begun says the request was read. A server that answers nothing until its result
+/// is ready is told after this.
+const HEAR_WAIT: Duration = Duration::from_secs(2);
 
 /// Reads the connection's messages and starts each one's exchange. Nothing waits here for
 /// a server but `initialize` and `initialized`, which the lifecycle puts before anything
@@ -203,7 +228,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                     continue;
                 };
                 let shared_ = shared.clone();
-                let (sent, left) = watch::channel(false);
+                let (sent, left) = watch::channel(Progress::Waiting);
                 let probe = async move {
                     match streamable::send(&shared_, body, &envelope, None).await {
                         Ok(()) if shared_.state(|s| s.stateless) => {
@@ -212,7 +237,7 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
                         Ok(()) => {}
                         Err(error) => report(&shared_, &envelope, error).await,
                     }
-                    sent.send_replace(true);
+                    sent.send_replace(Progress::Heard);
                 };
                 let Some(task) = shared.tasks.spawn(probe) else {
                     return;
@@ -273,13 +298,13 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
         };
         // Requests run concurrently: a slow call never holds up another.
         let stateless = envelope.stateless_version().is_some();
-        let (sent, left) = watch::channel(false);
+        let (sent, left) = watch::channel(Progress::Waiting);
         let sent = Sent(sent);
         let exchange = {
             let shared = shared.clone();
             async move {
                 send(&shared, flavor, body, &envelope, Some(&sent)).await;
-                sent.mark();
+                sent.heard();
             }
         };
         // None once the transport has ended: nothing more goes out.
@@ -300,16 +325,21 @@ pub async fn run(shared: Arc<Shared>, mode: HttpMode, mut to_server: mpsc::Recei
     }
 }
 
-/// Cancels a request in flight (of the `initialize` era): once its request has left (a
-/// cancellation must not reach the server before it), its exchange is let go, its stream
-/// closed at once rather than resumed, and the server told.
+/// Cancels a request in flight (of the `initialize` era): once its request has left and
+/// the server's answer begun (a cancellation must not reach the server before it), its
+/// exchange is let go, its stream closed at once rather than resumed, and the server told.
 async fn cancel(shared: Arc<Shared>, flight: InFlight, body: String, envelope: Envelope) {
-    let mut left = flight.sent.clone();
-    let _ = tokio::time::timeout(SEND_WAIT, left.wait_for(|sent| *sent)).await;
+    let mut progress = flight.sent.clone();
+    let written = tokio::time::timeout(SEND_WAIT, progress.wait_for(|p| *p >= Progress::Written))
+        .await
+        .is_ok_and(|written| written.is_ok());
+    if written {
+        let _ = tokio::time::timeout(HEAR_WAIT, progress.wait_for(|p| *p == Progress::Heard)).await;
+    }
     flight.task.abort();
     let flavor = shared.state(|s| s.flavor);
     if let Some(flavor) = flavor
-        && *flight.sent.borrow()
+        && *flight.sent.borrow() >= Progress::Written
     {
         send(&shared, flavor, body, &envelope, None).await;
     }

@@ -116,6 +116,9 @@ async fn post_once(
         .await
         .map_err(timed_out)?
         .map_err(|e| classify(&url, &e))?;
+    if let Some(sent) = sent {
+        sent.heard();
+    }
     if !response.status().is_success() {
         if envelope.stateless_version().is_some() {
             return stateless_refusal(shared, &url, response, envelope).await;
