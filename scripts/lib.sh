@@ -1,6 +1,7 @@
 # Shared helpers of the scripts in this folder; sourced, not run.
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Each step says when it began, so that a log shows where the time went.
+step() { printf '\n==> %s (%(%T)T)\n' "$*" -1 >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
