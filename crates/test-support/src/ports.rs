@@ -1,7 +1,7 @@
 //! Ports for programs a test starts and then connects to.
 
 use std::hash::{BuildHasher, RandomState};
-use std::net::{Ipv4Addr, TcpListener};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
@@ -21,6 +21,18 @@ pub fn free_port() -> u16 {
         .chain(1024..start)
         .find(|&port| TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok())
         .expect("a free loopback port below the ephemeral range")
+}
+
+/// A loopback address that refuses every connection for as long as the socket returned
+/// lives: its port is bound, so that no server started meanwhile (another test's) is given
+/// it, but nothing listens on it. A port bound and let go again may be another's by the time
+/// it is connected to.
+pub fn refusing_address() -> (SocketAddr, tokio::net::TcpSocket) {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind((Ipv4Addr::LOCALHOST, 0).into())
+        .expect("a loopback port");
+    (socket.local_addr().expect("its address"), socket)
 }
 
 /// Whether a line a program wrote says the port it was given is taken: Node's

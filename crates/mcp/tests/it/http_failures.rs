@@ -276,16 +276,10 @@ async fn call_error(client: &Client) -> RequestError {
 
 #[tokio::test]
 async fn a_refused_connection_is_a_connect_error() {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let error =
-        transport_error(connect(HttpServer::new(format!("http://127.0.0.1:{port}/mcp"))).await);
+    let (address, _bound) = switchboard_test_support::ports::refusing_address();
+    let error = transport_error(connect(HttpServer::new(format!("http://{address}/mcp"))).await);
     assert!(
-        matches!(&error, TransportError::Connect { url, .. } if url.contains(&port.to_string())),
+        matches!(&error, TransportError::Connect { url, .. } if url.contains(&address.port().to_string())),
         "{error}"
     );
 }

@@ -720,11 +720,8 @@ async fn no_key_means_no_key_header_and_the_key_never_prints() {
 #[tokio::test]
 async fn an_unreachable_provider_or_a_bad_base_url() {
     for (api, _, _checking) in each_api() {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let client = Client::new(api.config(&format!("http://127.0.0.1:{port}"), None)).unwrap();
+        let (address, _bound) = switchboard_test_support::ports::refusing_address();
+        let client = Client::new(api.config(&format!("http://{address}"), None)).unwrap();
         let error = client.complete(&ask("hi")).await.unwrap_err();
         assert!(matches!(error, Error::Connection(_)), "{error:?}");
         assert!(error.is_transient());
