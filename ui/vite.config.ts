@@ -19,5 +19,8 @@ export default defineConfig({
     restoreMocks: true,
     // Every core: the default keeps one free, which on a two-core machine halves the run.
     maxWorkers: "100%",
+    // A time limit only to end a test that hangs: beside the Rust tests on a busy machine, a
+    // test that types a whole form takes several seconds (5 s, the default, is too few).
+    testTimeout: 60_000,
   },
 });
