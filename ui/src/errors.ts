@@ -1,4 +1,4 @@
-import type { CommandError, ConfigProblem, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, SetupError, Told, Trouble, LinkError, ViewError, SkillError, Book, Fault, InstallError } from "./bindings";
+import type { CommandError, DecidedBy, ImportError, InstallLinkError, Reason, RegistryError, RequestFailure, SecretError, SetupError, Told, Trouble, LinkError, ViewError, SkillError, InstallError } from "./bindings";
 import { reasonText } from "./servers/reasons";
 import { requestFailureText } from "./servers/requestFailure";
 import { troubleText } from "./chat/trouble";
@@ -6,6 +6,10 @@ import { setupErrorText } from "./agents/setupError";
 import { decidedByText } from "./activity/decisions";
 import { installErrorText, installLinkErrorText, registryErrorText } from "./registry/errors";
 import { importErrorText } from "./servers/imports";
+import { viewErrorText } from "./views/viewError";
+import { skillErrorText } from "./explorer/skillError";
+import { storeFaultText } from "./shell/storeFault";
+import { configProblemText } from "./shell/configProblem";
 import { t, type MessageId } from "./i18n";
 
 function isCommandError(err: unknown): err is CommandError {
@@ -97,7 +101,7 @@ export function errorMessage(err: unknown): string {
   if (isCommandError(err)) {
     if (err.told?.kind === "brokenConfig") return t("errors.brokenConfig", { problem: configProblemText(err.told.problem) });
     if (err.told?.kind === "config") return configProblemText(err.told.problem);
-    if (err.told?.kind === "store") return storeText(err.told.book, err.told.fault);
+    if (err.told?.kind === "store") return storeFaultText(err.told.book, err.told.fault);
     if (err.told?.kind === "stepsInBrowser") {
       const { server, steps, opened } = err.told;
       return t(opened === steps ? "errors.stepsInBrowser" : "errors.stepsNotOpened", { server, steps });
@@ -139,22 +143,6 @@ function said(key: string, value: unknown): string {
   return String(value);
 }
 
-/** What is wrong with the configuration file, in the window's language; the parser's and the system's words as they came. */
-export function configProblemText(problem: ConfigProblem): string {
-  switch (problem.kind) {
-    case "unreadable":
-      return t("errors.config.unreadable", { path: problem.path, detail: problem.detail });
-    case "invalid":
-      // Line and column as the host counts them, not numbers to format.
-      return t("errors.config.invalid", { path: problem.path, message: problem.message, line: String(problem.line), column: String(problem.column) });
-    case "unwritable":
-      return t("errors.config.unwritable", { path: problem.path, detail: problem.detail });
-    case "interrupted":
-      return t("errors.config.interrupted", { path: problem.path, why: problem.why });
-    case "said":
-      return problem.text;
-  }
-}
 
 /** Why the keyring could not keep or give a secret, in the window's language; the keyring's own words as they came, the secret's name quoted as the host quotes it. */
 export function keyringText(error: SecretError): string {
@@ -177,53 +165,5 @@ function linkErrorText(error: LinkError | InstallLinkError): string {
       return t("errors.link.credentials");
     default:
       return installLinkErrorText(error);
-  }
-}
-
-/** Why a server's view cannot be shown; sizes as the host counts them. */
-function viewErrorText(error: ViewError): string {
-  switch (error.kind) {
-    case "notUi":
-      return t("errors.view.notUi", { uri: error.of });
-    case "notHtml":
-      return error.of.found == null ? t("errors.view.noType", { uri: error.of.uri }) : t("errors.view.notHtml", { uri: error.of.uri, type: error.of.found });
-    case "empty":
-      return t("errors.view.empty", { uri: error.of });
-    case "tooLarge":
-      return t("errors.view.tooLarge", { uri: error.of.uri, bytes: String(error.of.bytes), most: String(error.of.most) });
-    case "notText":
-      return t("errors.view.notText", { uri: error.of });
-    case "notFile":
-      return t("errors.view.notFile", { uri: error.of });
-  }
-}
-
-/** Why a skill did not pass its manifest's checks; sizes as the host counts them, the checker's words as they came. */
-function skillErrorText(error: SkillError): string {
-  switch (error.kind) {
-    case "notListed":
-      return t("errors.skill.notListed", { uri: error.of });
-    case "size":
-      return t("errors.skill.size", { uri: error.of.uri, found: String(error.of.found), listed: String(error.of.listed) });
-    case "digest":
-      return t("errors.skill.digest", { uri: error.of.uri });
-    case "frontmatter":
-      return t("errors.skill.frontmatter", { uri: error.of.uri, why: error.of.why });
-    case "empty":
-      return t("errors.skill.empty", { uri: error.of.uri });
-  }
-}
-
-/** How a file the host keeps failed, in the window's language; the path and the system's or SQLite's words as they came. */
-function storeText(book: Book, fault: Fault): string {
-  switch (fault.kind) {
-    case "database":
-      return t("errors.store.database", { book, path: fault.path, detail: fault.detail });
-    case "moveAside":
-      return t("errors.store.moveAside", { book, path: fault.path, why: fault.why, detail: fault.detail });
-    case "private":
-      return t("errors.store.private", { book, path: fault.path, detail: fault.detail });
-    case "interrupted":
-      return t("errors.store.interrupted", { book, why: fault.why });
   }
 }

@@ -1,5 +1,6 @@
 import { commands } from "../bindings";
-import { configProblemText, errorMessage } from "../errors";
+import { errorMessage } from "../errors";
+import { configProblemText } from "./configProblem";
 import { useFetched } from "../host/updates";
 import { fileNoticeText } from "./fileNotices";
 import { useT } from "../i18n";
