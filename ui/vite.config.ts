@@ -17,6 +17,7 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    setupFiles: ["src/testing/setup.ts"],
     // Every core: the default keeps one free, which on a two-core machine halves the run.
     maxWorkers: "100%",
     // A time limit only to end a test that hangs: beside the Rust tests on a busy machine, a

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyLanguage } from "../i18n";
 import type { CreateMessageRequestParams } from "../mcp/schema";
@@ -436,7 +436,7 @@ describe("SamplingDialog with a model", () => {
     const draft = vi.fn().mockResolvedValue(null);
     const { user, next } = setup({ draft });
     await user.click(next());
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(
         screen.queryByRole("button", { name: "Write it myself" }),
       ).toBeNull(),

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands } from "../bindings";
@@ -129,7 +129,7 @@ describe("the chat view", () => {
 
   it("reads the open conversation again when the window missed updates", async () => {
     const weather = await openWeather(true);
-    await vi.waitFor(() => expect(commands.conversation).toHaveBeenCalledWith(1));
+    await waitFor(() => expect(commands.conversation).toHaveBeenCalledWith(1));
     vi.mocked(commands.conversation).mockClear();
     vi.mocked(commands.conversation).mockResolvedValue({
       summary: weather,
@@ -158,7 +158,7 @@ describe("the chat view", () => {
     expect((await screen.findByRole("status")).textContent).toContain("Deleted “Weather”.");
     await userEvent.click(screen.getByRole("button", { name: "Undo" }));
     expect(commands.restoreConversation).toHaveBeenCalledExactlyOnceWith(1);
-    await vi.waitFor(() => expect(screen.queryByText(/Deleted “Weather”/)).toBeNull());
+    await waitFor(() => expect(screen.queryByText(/Deleted “Weather”/)).toBeNull());
   });
 
   it("edits a turn of the person's, takes one back, and asks for the last answer again", async () => {
@@ -254,7 +254,7 @@ describe("the chat view", () => {
     await userEvent.click(screen.getByRole("button", { name: "Export" }));
     await userEvent.click(screen.getByRole("button", { name: "Export as JSON" }));
     expect(commands.exportConversation).toHaveBeenLastCalledWith(1, "json", expect.anything());
-    await vi.waitFor(() => expect(screen.queryByRole("status")).toBeNull());
+    await waitFor(() => expect(screen.queryByRole("status")).toBeNull());
   });
 });
 

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyLanguage } from "../i18n";
@@ -39,7 +39,7 @@ describe("SharedFolders", () => {
     vi.mocked(commands.setFolderReadOnly).mockResolvedValue(null);
     render(<SharedFolders server="notes" sandboxed />);
     const papers = await screen.findByRole("checkbox", { name: "Read only: /home/me/papers" });
-    await vi.waitFor(() => expect(papers).toHaveProperty("checked", true));
+    await waitFor(() => expect(papers).toHaveProperty("checked", true));
     const project = screen.getByRole("checkbox", { name: "Read only: /home/me/project" });
     expect(project).toHaveProperty("checked", false);
     await userEvent.click(project);

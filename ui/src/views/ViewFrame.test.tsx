@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { commands, type OpenedView_Serialize, type ViewChange } from "../bindings";
 import { applyLanguage } from "../i18n";
@@ -89,12 +89,11 @@ describe("ViewFrame in Chinese", () => {
       posted.mock.calls.map(([m]) => m as { id?: number; result?: { hostContext: { locale: string } } }).find((m) => m.id === 1);
     // Asked until the frame's bridge listens (it starts once the frame is shown), as a view
     // that loads early might.
-    await vi.waitFor(
+    await waitFor(
       () => {
         if (!answer()) send({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "board", version: "1" } } });
         expect(answer()?.result?.hostContext.locale).toBe("zh-CN");
       },
-      { timeout: 10_000 },
     );
     send({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
     act(() => applyLanguage("en"));
