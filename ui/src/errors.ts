@@ -143,7 +143,6 @@ function said(key: string, value: unknown): string {
   return String(value);
 }
 
-
 /** Why the keyring could not keep or give a secret, in the window's language; the keyring's own words as they came, the secret's name quoted as the host quotes it. */
 export function keyringText(error: SecretError): string {
   switch (error.kind) {
